@@ -1,0 +1,288 @@
+"""Build the IR from a validated YAML document: parse every expression and statement string."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ir
+from .errors import CheckError, SourceSpan, did_you_mean
+from .parser import parse_expression, parse_statement, parse_template
+from .yamlload import YList, YMap, YStr
+
+_HEADS = ("if", "for", "simultaneous", "repeat", "while", "choose", "pick", "winner", "do")
+
+
+def build_game(doc: YMap, file: str) -> ir.Game:
+    """Turn a schema-valid document into an (unchecked) ir.Game. Raises ParseError/CheckError."""
+    meta = doc["game"]
+    kinds = {name: _kind(name, k, doc["components"]) for name, k in _items(doc, "components")}
+    return ir.Game(
+        id=str(meta["id"]),
+        name=str(meta["name"]),
+        file=file,
+        span=doc.key_spans["game"],
+        rulebook=str(meta.get("rulebook", meta["name"])),
+        players_min=int(meta["players"]["min"]),
+        players_max=int(meta["players"]["max"]),
+        kinds=kinds,
+        components=(),
+        zones={n: _zone(n, z, doc["zones"]) for n, z in _items(doc, "zones")},
+        variables={n: _variable(n, v, doc["variables"]) for n, v in _items(doc, "variables")},
+        tables={n: _table(n, t, doc["tables"]) for n, t in _items(doc, "tables")},
+        functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
+        procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
+        setup=_block_section(doc, "setup"),
+        play=_block_section(doc, "play"),
+        scoring=_block_section(doc, "scoring"),
+        tie_breakers=_tie_breakers(doc),
+    )
+
+
+def _items(doc: YMap, key: str) -> list[tuple[str, Any]]:
+    section = doc.get(key)
+    return list(section.items()) if isinstance(section, dict) else []
+
+
+def _span(container: Any, key: Any) -> SourceSpan:
+    if isinstance(container, YMap):
+        return container.key_spans.get(key) or container.span
+    if isinstance(container, YList):
+        return container.item_spans[key]
+    return SourceSpan("<unknown>", 0, 0)
+
+
+def expr(value: Any, span: SourceSpan) -> ir.Expr:
+    """An expression from a YAML scalar (a string to parse, or a literal number/bool)."""
+    if isinstance(value, YStr):
+        return parse_expression(value, value)
+    if isinstance(value, str):
+        return parse_expression(value, span)
+    return ir.Const(span, value)
+
+
+def _opt_expr(node: YMap, key: str) -> ir.Expr | None:
+    return expr(node[key], node.value_spans[key]) if key in node else None
+
+
+def _template(node: YMap, key: str) -> tuple[str | ir.Expr, ...]:
+    value = node.get(key, "")
+    return parse_template(value, value if isinstance(value, YStr) else None)
+
+
+def _binding(node: YMap, key: str) -> tuple[str, ir.Expr]:
+    """``x in EXPR`` as used by for/simultaneous/among/option for."""
+    e = expr(node[key], node.value_spans[key])
+    if not (isinstance(e, ir.BinOp) and e.op == "in" and isinstance(e.left, ir.Name)):
+        raise CheckError(
+            f"'{key}' must read 'NAME in EXPRESSION'",
+            node.value_spans[key],
+            expected="for example 'p in players'",
+        )
+    return e.left.id, e.right
+
+
+def _kind(name: str, node: YMap, parent: YMap) -> ir.Kind:
+    props = {str(k): str(v) for k, v in node.get("properties", {}).items()}
+    items = []
+    for i, it in enumerate(node["items"]):
+        extra = {k: v for k, v in it.items() if k not in ("name", "key", "count")}
+        for k in extra:
+            if k not in props:
+                raise CheckError(
+                    f"item '{it['name']}' has property '{k}', which kind '{name}' does not declare",
+                    it.key_spans[k],
+                    suggestion=did_you_mean(k, props) or f"declare it under {name}.properties",
+                )
+        for k in props:
+            if k not in extra:
+                raise CheckError(
+                    f"item '{it['name']}' of kind '{name}' has no value for property '{k}'",
+                    node["items"].item_spans[i],
+                )
+        key = str(it.get("key", f"{name}_{i}"))
+        items.append(ir.Item(node["items"].item_spans[i], key, str(it["name"]), extra, int(it.get("count", 1))))
+    return ir.Kind(
+        name=name,
+        span=_span(parent, name),
+        properties=props,
+        items=tuple(items),
+        start=str(node["start"]) if "start" in node else None,
+        per_player=bool(node.get("per_player", False)),
+        source=node.get("source"),
+        interpretation=node.get("interpretation"),
+    )
+
+
+def _zone(name: str, node: YMap, parent: YMap) -> ir.ZoneDecl:
+    return ir.ZoneDecl(
+        name=name,
+        span=_span(parent, name),
+        per=node.get("per"),
+        visibility=str(node["visibility"]),
+        refill=node.get("refill"),
+        of=node.get("of"),
+    )
+
+
+def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
+    default = {"int": 0, "bool": False}.get(str(node["type"]))
+    if "initial" in node:
+        initial = expr(node["initial"], node.value_spans["initial"])
+    elif default is not None:
+        initial = ir.Const(_span(parent, name), default)
+    else:
+        raise CheckError(
+            f"variable '{name}' of type {node['type']} needs an 'initial' value", _span(parent, name)
+        )
+    return ir.VarDecl(
+        name, _span(parent, name), str(node["type"]), node.get("per"), initial,
+        node.get("min"), node.get("max"),
+    )
+
+
+def _table(name: str, node: YMap, parent: YMap) -> ir.Table:
+    pats = tuple(tuple(sorted(p["pattern"], reverse=True)) for p in node["patterns"])
+    labels = tuple(str(p["label"]) for p in node["patterns"])
+    return ir.Table(name, _span(parent, name), node.get("group_by"), pats, labels)
+
+
+def _function(name: str, node: YMap, parent: YMap) -> ir.Function:
+    params = tuple(str(p) for p in node.get("params", []))
+    return ir.Function(name, _span(parent, name), params, expr(node["value"], node.value_spans["value"]))
+
+
+def _procedure(name: str, node: YMap, parent: YMap) -> ir.Procedure:
+    params = tuple(str(p) for p in node.get("params", []))
+    body = _block(node["do"], _span(parent, name), node.get("source"), node.get("interpretation"))
+    return ir.Procedure(name, _span(parent, name), params, body)
+
+
+def _block_section(doc: YMap, key: str) -> ir.Block:
+    node = doc.get(key)
+    span = _span(doc, key)
+    if node is None:
+        return ir.Block(span, ())
+    if isinstance(node, YMap):
+        return _block(node["do"], span, node.get("source"), node.get("interpretation"))
+    return _block(node, span, None, None)
+
+
+def _tie_breakers(doc: YMap) -> tuple[ir.TieBreaker, ...]:
+    scoring = doc.get("scoring")
+    if not isinstance(scoring, YMap):
+        return ()
+    out = []
+    for i, tb in enumerate(scoring.get("tie_breakers", [])):
+        out.append(ir.TieBreaker(scoring["tie_breakers"].item_spans[i],
+                                 expr(tb["key"], tb.value_spans["key"]), tb.get("source")))
+    return tuple(out)
+
+
+def _block(
+    stmts: YList, span: SourceSpan, source: str | None = None, interp: str | None = None
+) -> ir.Block:
+    out = tuple(_stmt(s, stmts.item_spans[i]) for i, s in enumerate(stmts))
+    return ir.Block(span, out, source, interp)
+
+
+def _stmt(node: Any, span: SourceSpan) -> ir.Stmt:
+    if isinstance(node, YStr):
+        return parse_statement(node, node)
+    if isinstance(node, str):
+        return parse_statement(node, span)
+    assert isinstance(node, YMap)
+    heads = [h for h in _HEADS if h in node]
+    if not heads:
+        raise CheckError(
+            "a statement mapping needs one of " + ", ".join(_HEADS), node.span,
+            suggestion=next((did_you_mean(k, _HEADS) for k in node if did_you_mean(k, _HEADS)), None),
+        )
+    head = "do" if heads == ["do"] else next(h for h in heads if h != "do")
+    return _BUILDERS[head](node, span)
+
+
+def _sub(node: YMap, key: str) -> ir.Block:
+    return _block(node[key], node.key_spans[key])
+
+
+def _cited(node: YMap, key: str) -> ir.Block:
+    """The block under ``key``, carrying the statement's own source/interpretation."""
+    b = _sub(node, key)
+    return ir.Block(b.span, b.stmts, node.get("source"), node.get("interpretation"))
+
+
+def _if(node: YMap, span: SourceSpan) -> ir.Stmt:
+    orelse = _sub(node, "else") if "else" in node else None
+    return ir.If(span, expr(node["if"], node.value_spans["if"]), _cited(node, "then"), orelse)
+
+
+def _for(node: YMap, span: SourceSpan) -> ir.Stmt:
+    secret = "simultaneous" in node
+    var, it = _binding(node, "simultaneous" if secret else "for")
+    return ir.For(span, var, it, _cited(node, "do"), secret)
+
+
+def _repeat(node: YMap, span: SourceSpan) -> ir.Stmt:
+    return ir.Repeat(span, _cited(node, "repeat"), expr(node["until"], node.value_spans["until"]))
+
+
+def _while(node: YMap, span: SourceSpan) -> ir.Stmt:
+    return ir.While(span, expr(node["while"], node.value_spans["while"]), _cited(node, "do"))
+
+
+def _do(node: YMap, span: SourceSpan) -> ir.Stmt:
+    return _cited(node, "do")
+
+
+def _choose(node: YMap, span: SourceSpan) -> ir.Stmt:
+    options = []
+    for i, opt in enumerate(node["options"]):
+        ospan = node["options"].item_spans[i]
+        var, it = _binding(opt, "for") if "for" in opt else (None, None)
+        body = (
+            _block(opt["do"], opt.key_spans["do"], opt.get("source"), opt.get("interpretation"))
+            if "do" in opt
+            else ir.Block(ospan, (), opt.get("source"), opt.get("interpretation"))
+        )
+        options.append(ir.Option(ospan, _template(opt, "label"), var, it, _opt_expr(opt, "when"), body))
+    return ir.Choose(
+        span, expr(node["by"], node.value_spans["by"]), _template(node, "choose"), tuple(options),
+        bool(node.get("secret", False)),
+    )
+
+
+def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
+    count = _opt_expr(node, "count")
+    lo = count if count is not None else (_opt_expr(node, "min") or ir.Const(span, 1))
+    hi = count if count is not None else _opt_expr(node, "max")
+    if count is not None and ("min" in node or "max" in node):
+        raise CheckError("a pick takes either 'count' or 'min'/'max', not both", node.key_spans["count"])
+    return ir.Pick(
+        span,
+        player=expr(node["by"], node.value_spans["by"]),
+        prompt=_template(node, "pick"),
+        var=str(node.get("each", "c")),
+        src=expr(node["from"], node.value_spans["from"]),
+        dest=_opt_expr(node, "to"),
+        min=lo,
+        max=hi,
+        where=_opt_expr(node, "where"),
+        into=node.get("as"),
+        secret=bool(node.get("secret", False)),
+    )
+
+
+def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
+    var, among = _binding(node, "among")
+    tie = node.get("tie")
+    chooser = expr(tie["chooser"], tie.value_spans["chooser"]) if tie else None
+    return ir.Winner(
+        span, var, among, expr(node["strength"], node.value_spans["strength"]), chooser,
+        bool(tie.get("not_self", False)) if tie else False, str(node["as"]), _template(node, "winner"),
+    )
+
+
+_BUILDERS = {
+    "if": _if, "for": _for, "simultaneous": _for, "repeat": _repeat, "while": _while,
+    "choose": _choose, "pick": _pick, "winner": _winner, "do": _do,
+}

@@ -1,0 +1,476 @@
+"""Resolve every name and check types; every error points at its rule and suggests a fix.
+
+Types are small strings: ``int bool str player card zone table none any`` and ``list:T``.
+The checker records the type of every expression (``Checked.types``, keyed by node id) so the
+back ends can format values (a player as "P2", a card by its name) without guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from . import ir
+from .errors import CheckError, SourceSpan, did_you_mean
+
+BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
+BUILTIN_NAMES = {"players": "list:player", "num_players": "int"}
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in function: arity range and a result type computed from the argument types."""
+
+    min_args: int
+    max_args: int
+    result: Callable[[list[str]], str]
+    args: tuple[str, ...] = ()  # expected type families per position ("seq", "player", "int", "table")
+    doc: str = ""
+
+
+def _elem(t: str) -> str:
+    if t == "zone":
+        return "card"
+    return t[5:] if t.startswith("list:") else "any"
+
+
+BUILTINS: dict[str, Builtin] = {
+    "count": Builtin(1, 1, lambda a: "int", ("seq",), "number of items in a zone or list"),
+    "sum": Builtin(1, 1, lambda a: "int", ("seq",), "sum of a list of numbers"),
+    "min": Builtin(1, 9, lambda a: "int", (), "smallest of numbers, or of one list"),
+    "max": Builtin(1, 9, lambda a: "int", (), "largest of numbers, or of one list"),
+    "any": Builtin(1, 1, lambda a: "bool", ("seq",), "true if any item is true"),
+    "all": Builtin(1, 1, lambda a: "bool", ("seq",), "true if every item is true"),
+    "first": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "first item (error if empty)"),
+    "top": Builtin(1, 1, lambda a: "card", ("seq",), "top card of a zone (error if empty)"),
+    "bottom": Builtin(1, 1, lambda a: "card", ("seq",), "bottom card of a zone (error if empty)"),
+    "left_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat clockwise"),
+    "right_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat counter-clockwise"),
+    "clockwise_from": Builtin(1, 1, lambda a: "list:player", ("player",), "all seats from a seat"),
+    "others": Builtin(1, 1, lambda a: "list:player", ("player",), "other seats, clockwise after"),
+    "pattern_rank": Builtin(2, 2, lambda a: "int", ("seq", "table"), "rank in a pattern table"),
+    "pattern_label": Builtin(2, 2, lambda a: "str", ("seq", "table"), "label of that rank"),
+    "abs": Builtin(1, 1, lambda a: "int", ("int",), "absolute value"),
+}
+
+
+@dataclass
+class Checked:
+    """A checked game plus the inferred type of every expression node (by id)."""
+
+    game: ir.Game
+    types: dict[int, str] = field(default_factory=dict)
+
+
+def check(game: ir.Game) -> Checked:
+    """Check names, types and citations of ``game``; raise CheckError at the first problem."""
+    c = _Checker(game)
+    c.run()
+    return c.out
+
+
+class _Checker:
+    def __init__(self, game: ir.Game) -> None:
+        self.g = game
+        self.out = Checked(game)
+        self.props: dict[str, str] = dict(BUILTIN_PROPS)
+        for k in game.kinds.values():
+            self.props.update(k.properties)
+        self.globals: set[str] = (
+            set(game.zones) | set(game.variables) | set(game.kinds) | set(game.tables)
+            | set(BUILTIN_NAMES)
+        )
+
+    # ------------------------------------------------------------ declarations
+    def run(self) -> None:
+        g = self.g
+        self._need_source(g.span, "the game", _src(g))
+        for k in g.kinds.values():
+            self._need_source(k.span, f"component kind '{k.name}'", k.source)
+            for p, t in k.properties.items():
+                if t not in ("int", "str", "bool") and t not in g.kinds:
+                    raise CheckError(
+                        f"property '{p}' of '{k.name}' has unknown type '{t}'", k.span,
+                        expected="int, str, bool or a component kind",
+                        suggestion=did_you_mean(t, ["int", "str", "bool", *g.kinds]),
+                    )
+                if t in g.kinds:
+                    keys = {it.key for it in g.kinds[t].items}
+                    for it in k.items:
+                        if str(it.props[p]) not in keys:
+                            raise CheckError(
+                                f"'{it.props[p]}' is not a key of kind '{t}'", it.span,
+                                suggestion=did_you_mean(str(it.props[p]), keys),
+                            )
+            if k.start is not None:
+                z = self._zone_decl(k.start, k.span)
+                if k.per_player and z.per != "players":
+                    raise CheckError(
+                        f"kind '{k.name}' is per player, so its start zone '{z.name}' must be "
+                        "per players", k.span)
+        for z in g.zones.values():
+            if z.per is not None and z.per != "players" and z.per not in g.kinds:
+                raise CheckError(
+                    f"zone '{z.name}' is per '{z.per}', which is neither 'players' nor a kind",
+                    z.span, suggestion=did_you_mean(z.per, ["players", *g.kinds]),
+                )
+            if z.refill is not None:
+                self._zone_decl(z.refill, z.span)
+        for t in g.tables.values():
+            pass
+        for v in g.variables.values():
+            self._expr(v.initial, {})
+        for f in g.functions.values():
+            self._expr(f.body, {p: "any" for p in f.params})
+        for p in g.procedures.values():
+            self._need_source(p.span, f"procedure '{p.name}'", p.body.source)
+            self._block(p.body, {q: "any" for q in p.params})
+        for name in ("setup", "play", "scoring"):
+            block: ir.Block = getattr(g, name)
+            if block.stmts:
+                self._need_source(block.span, f"'{name}'", block.source)
+            self._block(block, {})
+        for tb in g.tie_breakers:
+            self._expr(tb.key, {"p": "player"})
+
+    def _need_source(self, span: SourceSpan, what: str, source: str | None) -> None:
+        if not source:
+            raise CheckError(
+                f"{what} does not cite its rulebook section", span,
+                expected="a 'source:' key naming the rulebook section",
+            )
+
+    def _zone_decl(self, name: str, span: SourceSpan) -> ir.ZoneDecl:
+        if name not in self.g.zones:
+            raise CheckError(f"unknown zone '{name}'", span, suggestion=did_you_mean(name, self.g.zones))
+        return self.g.zones[name]
+
+    # ------------------------------------------------------------ statements
+    def _block(self, block: ir.Block, scope: dict[str, str]) -> None:
+        scope = dict(scope)
+        for s in block.stmts:
+            self._stmt(s, scope)
+
+    def _bind(self, name: str, t: str, scope: dict[str, str], span: SourceSpan) -> None:
+        if name in self.globals or name in self.g.functions:
+            raise CheckError(f"'{name}' is already a name of the game; choose another", span)
+        scope[name] = t
+
+    def _stmt(self, s: ir.Stmt, scope: dict[str, str]) -> None:
+        method = getattr(self, "_s_" + type(s).__name__)
+        method(s, scope)
+
+    def _s_Block(self, s: ir.Block, scope: dict[str, str]) -> None:
+        self._block(s, scope)
+
+    def _s_Let(self, s: ir.Let, scope: dict[str, str]) -> None:
+        self._bind(s.name, self._expr(s.value, scope), scope, s.span)
+
+    def _s_Assign(self, s: ir.Assign, scope: dict[str, str]) -> None:
+        v = self.g.variables.get(s.name)
+        if v is None:
+            if s.name in scope:
+                raise CheckError(
+                    f"'{s.name}' is a local name; bind a new value with 'let {s.name} = ...'",
+                    s.span)
+            raise CheckError(
+                f"unknown variable '{s.name}'", s.span,
+                suggestion=did_you_mean(s.name, self.g.variables),
+            )
+        if (v.per is None) != (s.index is None):
+            raise CheckError(
+                f"variable '{s.name}' is {'one per player' if v.per else 'a single value'}",
+                s.span, expected=f"'{s.name}[p]'" if v.per else f"'{s.name}' without an index",
+            )
+        if s.index is not None:
+            self._want(s.index, scope, "player")
+        t = self._expr(s.value, scope)
+        if s.op != "=" and v.type != "int":
+            raise CheckError(f"'{s.op}' needs a number variable; '{s.name}' is {v.type}", s.span)
+        self._fits(t, v.type, s.value.span, f"a value for '{s.name}'")
+
+    def _s_Move(self, s: ir.Move, scope: dict[str, str]) -> None:
+        if s.items is not None:
+            t = self._expr(s.items, scope)
+            if not (t in ("card", "zone", "any") or t.startswith("list:")):
+                raise CheckError("'move' needs a card, a list of cards or a zone", s.items.span,
+                                 expected=f"cards, not {t}")
+        if s.count is not None:
+            self._want(s.count, scope, "int")
+        if s.src is not None:
+            self._zone(s.src, scope)
+        self._zone(s.dest, scope)
+
+    def _s_Shuffle(self, s: ir.Shuffle, scope: dict[str, str]) -> None:
+        self._zone(s.zone, scope)
+
+    def _s_EndGame(self, s: ir.EndGame, scope: dict[str, str]) -> None:
+        pass
+
+    def _s_Log(self, s: ir.Log, scope: dict[str, str]) -> None:
+        self._template(s.parts, scope)
+
+    def _s_CallProc(self, s: ir.CallProc, scope: dict[str, str]) -> None:
+        p = self.g.procedures.get(s.name)
+        if p is None:
+            hint = " (it is a function; use it inside an expression)" if s.name in self.g.functions else ""
+            raise CheckError(f"unknown procedure '{s.name}'{hint}", s.span,
+                             suggestion=did_you_mean(s.name, self.g.procedures))
+        if len(s.args) != len(p.params):
+            raise CheckError(
+                f"procedure '{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}",
+                s.span, expected="(" + ", ".join(p.params) + ")",
+            )
+        for a in s.args:
+            self._expr(a, scope)
+
+    def _s_If(self, s: ir.If, scope: dict[str, str]) -> None:
+        self._want(s.test, scope, "bool")
+        self._block(s.then, scope)
+        if s.orelse is not None:
+            self._block(s.orelse, scope)
+
+    def _s_For(self, s: ir.For, scope: dict[str, str]) -> None:
+        inner = dict(scope)
+        self._bind(s.var, _elem(self._seq(s.iter, scope)), inner, s.span)
+        self._block(s.body, inner)
+
+    def _s_Repeat(self, s: ir.Repeat, scope: dict[str, str]) -> None:
+        self._block(s.body, scope)
+        self._want(s.until, scope, "bool")
+
+    def _s_While(self, s: ir.While, scope: dict[str, str]) -> None:
+        self._want(s.test, scope, "bool")
+        self._block(s.body, scope)
+
+    def _s_Choose(self, s: ir.Choose, scope: dict[str, str]) -> None:
+        self._want(s.player, scope, "player")
+        self._template(s.prompt, scope)
+        for o in s.options:
+            inner = dict(scope)
+            if o.var is not None and o.iter is not None:
+                self._bind(o.var, _elem(self._seq(o.iter, scope)), inner, o.span)
+            self._template(o.label, inner)
+            if o.when is not None:
+                self._want(o.when, inner, "bool")
+            self._block(o.body, inner)
+
+    def _s_Pick(self, s: ir.Pick, scope: dict[str, str]) -> None:
+        self._want(s.player, scope, "player")
+        self._template(s.prompt, scope)
+        self._seq(s.src, scope)
+        if s.dest is not None:
+            self._zone(s.dest, scope)
+        self._want(s.min, scope, "int")
+        if s.max is not None:
+            self._want(s.max, scope, "int")
+        if s.where is not None:
+            inner = dict(scope)
+            self._bind(s.var, "card", inner, s.where.span)
+            inner["picked"] = "list:card"
+            self._want(s.where, inner, "bool")
+        if s.into:
+            self._bind(s.into, "list:card", scope, s.span)
+
+    def _s_Winner(self, s: ir.Winner, scope: dict[str, str]) -> None:
+        t = _elem(self._seq(s.among, scope))
+        inner = dict(scope)
+        self._bind(s.var, t, inner, s.span)
+        self._want(s.strength, inner, "int")
+        if s.chooser is not None:
+            self._want(s.chooser, scope, "player")
+        self._bind(s.into, t, scope, s.span)
+
+    def _template(self, parts: Iterable[str | ir.Expr], scope: dict[str, str]) -> None:
+        for p in parts:
+            if isinstance(p, ir.Expr):
+                self._expr(p, scope)
+
+    # ------------------------------------------------------------ expressions
+    def _want(self, e: ir.Expr, scope: dict[str, str], want: str) -> str:
+        t = self._expr(e, scope)
+        self._fits(t, want, e.span, "this")
+        return t
+
+    def _fits(self, t: str, want: str, span: SourceSpan, what: str) -> None:
+        if t in ("any", want) or want == "any" or (want == "card" and t == "card"):
+            return
+        if want == "player" and t == "int":
+            return  # seats are numbers; a literal seat is allowed
+        if t == "none" and want in ("player", "card"):
+            return
+        raise CheckError(f"{what} has the wrong type", span, expected=f"{_words(want)}, not {_words(t)}")
+
+    def _seq(self, e: ir.Expr, scope: dict[str, str]) -> str:
+        t = self._expr(e, scope)
+        if t == "zone" or t.startswith("list:") or t == "any":
+            return t
+        raise CheckError("expected a zone or a list", e.span, expected=f"a list, not {_words(t)}")
+
+    def _zone(self, e: ir.Expr, scope: dict[str, str]) -> None:
+        t = self._expr(e, scope)
+        if t != "zone":
+            raise CheckError("expected a zone", e.span, expected=f"a zone, not {_words(t)}",
+                             suggestion=did_you_mean(_name_of(e), self.g.zones))
+
+    def _expr(self, e: ir.Expr, scope: dict[str, str]) -> str:
+        t: str = getattr(self, "_e_" + type(e).__name__)(e, scope)
+        self.out.types[id(e)] = t
+        return t
+
+    def _e_Const(self, e: ir.Const, scope: dict[str, str]) -> str:
+        v = e.value
+        return "none" if v is None else "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str"
+
+    def _e_Name(self, e: ir.Name, scope: dict[str, str]) -> str:
+        n = e.id
+        if n in scope:
+            return scope[n]
+        g = self.g
+        if n in g.variables:
+            v = g.variables[n]
+            return f"list:{v.type}" if v.per else v.type
+        if n in g.zones:
+            if g.zones[n].per is not None:
+                per = g.zones[n].per
+                raise CheckError(
+                    f"zone '{n}' is one per {'player' if per == 'players' else per}; say which",
+                    e.span, expected=f"'{n}[...]'")
+            return "zone"
+        if n in g.kinds:
+            return "list:card"
+        if n in g.tables:
+            return "table"
+        if n in BUILTIN_NAMES:
+            return BUILTIN_NAMES[n]
+        names = [*scope, *self.globals, *g.functions]
+        raise CheckError(f"unknown name '{n}'", e.span, suggestion=did_you_mean(n, names))
+
+    def _e_Attr(self, e: ir.Attr, scope: dict[str, str]) -> str:
+        t = self._expr(e.obj, scope)
+        if t not in ("card", "any"):
+            raise CheckError(f"'.{e.name}' needs a card", e.span, expected=f"a card, not {_words(t)}")
+        if e.name not in self.props:
+            raise CheckError(f"no component has a property '{e.name}'", e.span,
+                             suggestion=did_you_mean(e.name, self.props))
+        pt = self.props[e.name]
+        return "card" if pt in self.g.kinds else pt
+
+    def _e_Index(self, e: ir.Index, scope: dict[str, str]) -> str:
+        if isinstance(e.obj, ir.Name) and e.obj.id in self.g.zones and e.obj.id not in scope:
+            z = self.g.zones[e.obj.id]
+            self.out.types[id(e.obj)] = "zone"
+            if z.per is None:
+                raise CheckError(f"zone '{z.name}' is a single zone; it takes no index", e.span)
+            self._want(e.index, scope, "player" if z.per == "players" else "card")
+            return "zone"
+        t = self._expr(e.obj, scope)
+        if not t.startswith("list:") and t != "any":
+            raise CheckError("only lists, per-player variables and zones take an index", e.span,
+                             expected=f"a list, not {_words(t)}")
+        self._expr(e.index, scope)
+        return _elem(t)
+
+    def _e_Call(self, e: ir.Call, scope: dict[str, str]) -> str:
+        f = self.g.functions.get(e.func)
+        if f is not None:
+            if len(e.args) != len(f.params) or e.kwargs:
+                raise CheckError(f"function '{e.func}' takes {len(f.params)} argument(s)", e.span,
+                                 expected="(" + ", ".join(f.params) + ")")
+            for a in e.args:
+                self._expr(a, scope)
+            return self.out.types.get(id(f.body), "any")
+        b = BUILTINS.get(e.func)
+        if b is None:
+            hint = " (it is a procedure; call it as a statement)" if e.func in self.g.procedures else ""
+            raise CheckError(f"unknown function '{e.func}'{hint}", e.span,
+                             suggestion=did_you_mean(e.func, [*BUILTINS, *self.g.functions]))
+        if e.kwargs:
+            raise CheckError(f"'{e.func}' takes no named arguments", e.span)
+        if not b.min_args <= len(e.args) <= b.max_args:
+            n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
+            raise CheckError(f"'{e.func}' takes {n} argument(s), got {len(e.args)}", e.span)
+        types = []
+        for i, a in enumerate(e.args):
+            want = b.args[i] if i < len(b.args) else ""
+            if want == "seq":
+                types.append(self._seq(a, scope))
+            elif want == "table":
+                t = self._expr(a, scope)
+                if t != "table":
+                    raise CheckError("expected a table", a.span,
+                                     suggestion=did_you_mean(_name_of(a), self.g.tables))
+                types.append(t)
+            elif want:
+                types.append(self._want(a, scope, want))
+            else:
+                types.append(self._expr(a, scope))
+        return b.result(types)
+
+    def _e_Comprehension(self, e: ir.Comprehension, scope: dict[str, str]) -> str:
+        inner = dict(scope)
+        self._bind(e.var, _elem(self._seq(e.iter, scope)), inner, e.span)
+        if e.cond is not None:
+            self._want(e.cond, inner, "bool")
+        return "list:" + self._expr(e.elt, inner)
+
+    def _e_ListLit(self, e: ir.ListLit, scope: dict[str, str]) -> str:
+        ts = {self._expr(i, scope) for i in e.items}
+        return "list:" + (ts.pop() if len(ts) == 1 else "any")
+
+    def _e_BinOp(self, e: ir.BinOp, scope: dict[str, str]) -> str:
+        lt, rt = self._expr(e.left, scope), self._expr(e.right, scope)
+        op = e.op
+        if op in ("and", "or"):
+            self._fits(lt, "bool", e.left.span, f"the left side of '{op}'")
+            self._fits(rt, "bool", e.right.span, f"the right side of '{op}'")
+            return "bool"
+        if op in ("in", "not in"):
+            if not (rt == "zone" or rt.startswith("list:") or rt == "any"):
+                raise CheckError(f"the right side of '{op}' must be a list or zone", e.right.span)
+            return "bool"
+        if op in ("==", "!="):
+            return "bool"
+        if op in ("<", "<=", ">", ">="):
+            self._fits(lt, "int", e.left.span, f"the left side of '{op}'")
+            self._fits(rt, "int", e.right.span, f"the right side of '{op}'")
+            return "bool"
+        if op == "..":
+            self._fits(lt, "int", e.left.span, "the start of a range")
+            self._fits(rt, "int", e.right.span, "the end of a range")
+            return "list:int"
+        self._fits(lt, "int", e.left.span, f"the left side of '{op}'")
+        self._fits(rt, "int", e.right.span, f"the right side of '{op}'")
+        return "int"
+
+    def _e_Unary(self, e: ir.Unary, scope: dict[str, str]) -> str:
+        if e.op == "not":
+            self._want(e.operand, scope, "bool")
+            return "bool"
+        self._want(e.operand, scope, "int")
+        return "int"
+
+    def _e_Cond(self, e: ir.Cond, scope: dict[str, str]) -> str:
+        self._want(e.test, scope, "bool")
+        a, b = self._expr(e.then, scope), self._expr(e.orelse, scope)
+        return a if a == b else "any"
+
+
+def _src(g: ir.Game) -> str | None:
+    return "game"  # the game block's source is required by the schema
+
+
+def _name_of(e: ir.Expr) -> str:
+    if isinstance(e, ir.Name):
+        return e.id
+    if isinstance(e, ir.Index) and isinstance(e.obj, ir.Name):
+        return e.obj.id
+    return ""
+
+
+def _words(t: str) -> str:
+    if t.startswith("list:"):
+        return f"a list of {_words(t[5:])}s".replace("a a ", "").replace("ss", "s")
+    return {"int": "a number", "bool": "a condition (true/false)", "str": "a text",
+            "player": "a player", "card": "a card", "zone": "a zone", "table": "a table",
+            "none": "none", "any": "anything"}.get(t, t)

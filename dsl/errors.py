@@ -1,0 +1,140 @@
+"""Source positions and the one error family every user-caused failure belongs to."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSpan:
+    """A place in a rules file: 1-based line and column of the first character.
+
+    ``end_line``/``end_col`` point one past the last character (same line by default).
+    """
+
+    file: str
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    @property
+    def short(self) -> str:
+        """``file:line`` with the file's base name, as used in logs and generated comments."""
+        return f"{Path(self.file).name}:{self.line}"
+
+
+UNKNOWN = SourceSpan("<unknown>", 0, 0)
+
+
+class MeepleError(Exception):
+    """Base of every error a user can cause (bad rules, bad moves, bad command lines).
+
+    Attributes: ``span`` (where), ``message`` (what is wrong), ``expected`` (what would have been
+    right, in words), ``suggestion`` (a likely fix, e.g. a name from "did you mean").
+    """
+
+    kind = "error"
+
+    def __init__(
+        self,
+        message: str,
+        span: SourceSpan | None = None,
+        *,
+        expected: str | None = None,
+        suggestion: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.expected = expected
+        self.suggestion = suggestion
+
+    def __str__(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        text = f"{where}{self.kind}: {self.message}"
+        if self.expected:
+            text += f"; expected {self.expected}"
+        if self.suggestion:
+            text += f"; {self.suggestion}"
+        return text
+
+    def render(self) -> str:
+        """The error as ``file:line:col: error: ...`` followed by the source line and a caret."""
+        lines = [str(self)]
+        if self.span and self.span.line > 0:
+            source = _source_line(self.span.file, self.span.line)
+            if source is not None:
+                lines.append("    " + source.rstrip("\n"))
+                width = 1
+                if self.span.end_line in (0, self.span.line) and self.span.end_col > self.span.col:
+                    width = self.span.end_col - self.span.col
+                lines.append("    " + " " * (self.span.col - 1) + "^" * width)
+        return "\n".join(lines)
+
+
+class YamlError(MeepleError):
+    """The file is not well-formed YAML."""
+
+    kind = "yaml error"
+
+
+class SchemaError(MeepleError):
+    """The YAML structure does not match the game-file schema."""
+
+    kind = "schema error"
+
+
+class ParseError(MeepleError):
+    """An expression or statement string does not match the grammar."""
+
+    kind = "syntax error"
+
+
+class CheckError(MeepleError):
+    """A name does not resolve, a type does not fit, or a rule block lacks a source."""
+
+    kind = "error"
+
+
+class RuleError(MeepleError):
+    """The rules asked for something impossible while a game was running (e.g. a decision with no
+    legal option). ``span`` is the rule that was executing."""
+
+    kind = "rule error"
+
+
+class IllegalActionError(MeepleError):
+    """An action was refused; the state is unchanged."""
+
+    kind = "illegal action"
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """A "did you mean 'x'?" suggestion for ``name`` among ``candidates``, or None."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+_file_cache: dict[str, list[str]] = {}
+
+
+def register_source(file: str, text: str) -> None:
+    """Remember a file's text so errors can quote it even if it is not on disk."""
+    _file_cache[file] = text.splitlines()
+
+
+def _source_line(file: str, line: int) -> str | None:
+    if file not in _file_cache:
+        try:
+            _file_cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return None
+    lines = _file_cache[file]
+    return lines[line - 1] if 0 < line <= len(lines) else None

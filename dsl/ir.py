@@ -1,0 +1,374 @@
+"""The intermediate representation: frozen dataclasses, every node with its SourceSpan.
+
+Expressions and single statements come from the Lark grammar (dsl/parser.py); blocks, procedures
+and the game itself from the YAML structure (dsl/build.py). Nothing after the front end sees YAML
+or Lark objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import SourceSpan
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Const(Expr):
+    """A literal: int, str, bool or None."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Expr):
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Expr):
+    func: str
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension(Expr):
+    """``[elt for var in iter if cond]``; as the sole argument of a call it is a generator."""
+
+    elt: Expr
+    var: str
+    iter: Expr
+    cond: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp(Expr):
+    """Arithmetic (+ - * // %), comparison (== != < <= > >= in, not in), ``and``/``or``, ``..``."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Expr):
+    op: str  # "not" or "-"
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Cond(Expr):
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True, slots=True)
+class Stmt:
+    span: SourceSpan
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Stmt):
+    """``name = v``, ``name[i] += v``: globals and counters."""
+
+    name: str
+    index: Expr | None
+    op: str  # "=", "+=", "-="
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Stmt):
+    """``move ITEMS to Z`` (count is None) or ``move COUNT from SRC to Z``; ``bottom`` puts them
+    under the destination's bottom card instead of on top."""
+
+    items: Expr | None
+    count: Expr | None
+    src: Expr | None
+    dest: Expr
+    bottom: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Log(Stmt):
+    """A log line; ``parts`` alternate literal text and expressions (``{expr}`` in the text)."""
+
+    parts: tuple[str | Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CallProc(Stmt):
+    name: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Block(Stmt):
+    """A sequence of statements; ``source``/``interpretation`` cite the rulebook."""
+
+    stmts: tuple[Stmt, ...]
+    source: str | None = None
+    interpretation: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class If(Stmt):
+    test: Expr
+    then: Block
+    orelse: Block | None
+
+
+@dataclass(frozen=True, slots=True)
+class For(Stmt):
+    """Run ``body`` for each item; ``secret`` marks a simultaneous block (choices stay hidden)."""
+
+    var: str
+    iter: Expr
+    body: Block
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat(Stmt):
+    """Run ``body``, then stop when ``until`` holds (checked after each pass)."""
+
+    body: Block
+    until: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class While(Stmt):
+    """Check ``test`` before each pass of ``body``."""
+
+    test: Expr
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a choice. With ``var``/``iter`` it stands for one option per item."""
+
+    span: SourceSpan
+    label: tuple[str | Expr, ...]
+    var: str | None
+    iter: Expr | None
+    when: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Stmt):
+    """``player`` picks one option; the chosen option's body runs."""
+
+    player: Expr
+    prompt: tuple[str | Expr, ...]
+    options: tuple[Option, ...]
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(Stmt):
+    """``player`` picks items of ``src`` one at a time (a subset, decomposed): each picked item
+    moves to ``dest`` (if given); ``where`` filters candidates (it may use ``var`` and the list
+    ``picked``); "done" is offered once ``min`` are picked; it stops at ``max``. The list of
+    picked items is bound to ``into``."""
+
+    player: Expr
+    prompt: tuple[str | Expr, ...]
+    var: str
+    src: Expr
+    dest: Expr | None
+    min: Expr
+    max: Expr | None
+    where: Expr | None
+    into: str | None
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Winner(Stmt):
+    """The strongest of ``among`` by ``strength`` (evaluated with ``var`` bound); a tie is decided
+    by ``chooser`` (never in his own favour when ``not_self``), or by nobody (bound to none) when
+    there is no chooser. Binds ``into``."""
+
+    var: str
+    among: Expr
+    strength: Expr
+    chooser: Expr | None
+    not_self: bool
+    into: str
+    prompt: tuple[str | Expr, ...]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of component (``minions``, ``districts``...): its property types and items."""
+
+    name: str
+    span: SourceSpan
+    properties: dict[str, str]
+    items: tuple[Item, ...]
+    start: str | None  # zone where this kind's components begin (per-player zones: the owner's)
+    per_player: bool  # one set of items for each seat, owned by that seat
+    source: str | None
+    interpretation: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One line of a kind's item list: ``count`` identical components."""
+
+    span: SourceSpan
+    key: str
+    name: str
+    props: dict[str, Any]
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """One physical component; ``id`` is its index in Game.components."""
+
+    id: int
+    kind: str
+    key: str
+    name: str
+    props: dict[str, Any]
+    owner: int | None  # seat, for per-player components
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneDecl:
+    """A zone: one ordered pile per key of ``per`` (None, "players" or a kind name).
+
+    visibility: public | owner | hidden | top. ``refill`` names a zone shuffled into this one when
+    it runs empty while cards are taken from it.
+    """
+
+    name: str
+    span: SourceSpan
+    per: str | None
+    visibility: str
+    refill: str | None
+    of: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class VarDecl:
+    """A global variable or counter; ``per`` is None or "players"."""
+
+    name: str
+    span: SourceSpan
+    type: str
+    per: str | None
+    initial: Expr
+    min: int | None = None
+    max: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    name: str
+    span: SourceSpan
+    params: tuple[str, ...]
+    body: Block
+
+
+@dataclass(frozen=True, slots=True)
+class Function:
+    """A named expression with parameters."""
+
+    name: str
+    span: SourceSpan
+    params: tuple[str, ...]
+    body: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Static data. ``patterns`` tables rank multisets (sorted group sizes, weakest first)."""
+
+    name: str
+    span: SourceSpan
+    group_by: str | None
+    patterns: tuple[tuple[int, ...], ...]
+    labels: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreaker:
+    span: SourceSpan
+    key: Expr  # evaluated with `p` bound to a seat; larger wins
+    source: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A checked game: everything both back ends need."""
+
+    id: str
+    name: str
+    file: str
+    span: SourceSpan
+    rulebook: str
+    players_min: int
+    players_max: int
+    kinds: dict[str, Kind]
+    components: tuple[Component, ...]
+    zones: dict[str, ZoneDecl]
+    variables: dict[str, VarDecl]
+    tables: dict[str, Table]
+    functions: dict[str, Function]
+    procedures: dict[str, Procedure]
+    setup: Block
+    play: Block
+    scoring: Block
+    tie_breakers: tuple[TieBreaker, ...]

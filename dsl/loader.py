@@ -1,0 +1,28 @@
+"""The front end's orchestrator: load -> validate -> build -> check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .build import build_game
+from .checker import Checked, check
+from .errors import MeepleError
+from .validate import validate
+from .yamlload import YMap, load_yaml_file
+
+
+def load_rules(path: str | Path) -> Checked:
+    """Load a game from a rules folder (containing game.yaml) or a .yaml file.
+
+    Returns the checked IR. Raises a MeepleError subclass (YamlError, SchemaError, ParseError,
+    CheckError) with file, line and column for any problem in the rules.
+    """
+    p = Path(path)
+    file = p / "game.yaml" if p.is_dir() else p
+    if not file.exists():
+        raise MeepleError(f"no rules file at {file}")
+    doc = load_yaml_file(file)
+    if not isinstance(doc, YMap):
+        raise MeepleError("a game file must be a mapping at the top level", getattr(doc, "span", None))
+    validate(doc)
+    return check(build_game(doc, str(file)))

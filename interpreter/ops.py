@@ -1,0 +1,385 @@
+"""Statements as ops on an explicit frame stack, so a game can stop at any decision, be saved
+as data, and resume.
+
+A frame is (op, env, pc, data, lo, hi): the op that owns it, the local names of the procedure
+call it belongs to, and a cursor. ``Op.exec`` starts a statement; ``Op.step`` advances the frame
+it pushed. A choice sets ``state.pending`` (a Decision) and the run loop stops until an action
+resolves it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from meeple.dsl import ir
+from meeple.dsl.errors import RuleError, SourceSpan
+
+from .values import Card
+
+if TYPE_CHECKING:
+    from .state import State
+
+Env = dict[str, Any]
+Fn = Callable[[Any, Env], Any]
+DONE = "done"
+
+
+class Frame:
+    __slots__ = ("op", "env", "pc", "data", "lo", "hi")
+
+    def __init__(self, op: Op, env: Env, data: Any = None, lo: int = 0, hi: int = 0) -> None:
+        self.op, self.env, self.pc, self.data, self.lo, self.hi = op, env, 0, data, lo, hi
+
+    def copy(self, env: Env) -> Frame:
+        f = Frame(self.op, env, list(self.data) if isinstance(self.data, list) else self.data,
+                  self.lo, self.hi)
+        f.pc = self.pc
+        return f
+
+
+class Decision:
+    """A pending choice: who decides, the legal actions, and how to resume.
+
+    ``actions[i]`` is a stable action id; ``values[i]`` the chosen thing (a card, a seat, an
+    option index, or DONE); ``options[i]`` the index of the option of a choose statement.
+    """
+
+    __slots__ = ("op", "player", "env", "frame", "actions", "values", "options", "secret")
+
+    def __init__(self, op: Op, player: int, env: Env, frame: Frame | None, actions: list[int],
+                 values: list[Any], options: list[int], secret: bool) -> None:
+        self.op, self.player, self.env, self.frame = op, player, env, frame
+        self.actions, self.values, self.options, self.secret = actions, values, options, secret
+
+    def label(self, st: State, i: int) -> str:
+        return self.op.label(st, self, i)
+
+
+class Op:
+    """A compiled statement. ``uid`` is its index in Program.ops (stable across processes)."""
+
+    uid: int = -1
+    span: SourceSpan
+
+    def exec(self, st: State, env: Env) -> None:
+        raise NotImplementedError
+
+    def step(self, st: State, fr: Frame) -> None:
+        st.frames.pop()
+
+    # decisions
+    def resolve(self, st: State, dec: Decision, i: int) -> None:
+        raise NotImplementedError
+
+    def label(self, st: State, dec: Decision, i: int) -> str:
+        raise NotImplementedError
+
+    def prompt(self, st: State, dec: Decision) -> str:
+        return ""
+
+
+class BlockOp(Op):
+    def __init__(self, span: SourceSpan, source: str | None) -> None:
+        self.span, self.source = span, source
+        self.stmts: list[Op] = []
+
+    def exec(self, st: State, env: Env) -> None:
+        if self.stmts:
+            st.frames.append(Frame(self, env))
+
+    def step(self, st: State, fr: Frame) -> None:
+        pc = fr.pc
+        if pc < len(self.stmts):
+            fr.pc = pc + 1
+            op = self.stmts[pc]
+            st.at = op
+            op.exec(st, fr.env)
+        else:
+            st.frames.pop()
+
+
+class SimpleOp(Op):
+    """A one-line statement: a closure run for its effect."""
+
+    def __init__(self, span: SourceSpan, run: Callable[[State, Env], None]) -> None:
+        self.span = span
+        self.exec = run  # type: ignore[method-assign]
+
+
+class CallOp(Op):
+    def __init__(self, span: SourceSpan, body: BlockOp, params: tuple[str, ...],
+                 args: list[Fn]) -> None:
+        self.span, self.body, self.params, self.args = span, body, params, args
+
+    def exec(self, st: State, env: Env) -> None:
+        new = {p: a(st, env) for p, a in zip(self.params, self.args, strict=True)}
+        if self.body.stmts:
+            st.frames.append(Frame(self.body, new))
+
+
+class IfOp(Op):
+    def __init__(self, span: SourceSpan, test: Fn, then: BlockOp, orelse: BlockOp | None) -> None:
+        self.span, self.test, self.then, self.orelse = span, test, then, orelse
+
+    def exec(self, st: State, env: Env) -> None:
+        if self.test(st, env):
+            self.then.exec(st, env)
+        elif self.orelse is not None:
+            self.orelse.exec(st, env)
+
+
+class ForOp(Op):
+    def __init__(self, span: SourceSpan, var: str, items: Fn, body: BlockOp, secret: bool) -> None:
+        self.span, self.var, self.items, self.body, self.secret = span, var, items, body, secret
+
+    def exec(self, st: State, env: Env) -> None:
+        items = list(self.items(st, env))
+        if items:
+            st.frames.append(Frame(self, env, items))
+            if self.secret:
+                st.secret += 1
+
+    def step(self, st: State, fr: Frame) -> None:
+        if fr.pc < len(fr.data):
+            fr.env[self.var] = fr.data[fr.pc]
+            fr.pc += 1
+            self.body.exec(st, fr.env)
+        else:
+            st.frames.pop()
+            if self.secret:
+                st.secret -= 1
+
+
+class RepeatOp(Op):
+    """repeat BODY until COND (checked after each pass); ``while`` when ``before`` is set."""
+
+    def __init__(self, span: SourceSpan, body: BlockOp, cond: Fn, before: bool) -> None:
+        self.span, self.body, self.cond, self.before = span, body, cond, before
+
+    def exec(self, st: State, env: Env) -> None:
+        st.frames.append(Frame(self, env))
+
+    def step(self, st: State, fr: Frame) -> None:
+        if self.before:
+            stop = not self.cond(st, fr.env)
+        else:
+            stop = fr.pc > 0 and self.cond(st, fr.env)
+        if stop:
+            st.frames.pop()
+            return
+        fr.pc += 1
+        if fr.pc > 100_000:
+            raise RuleError("a loop ran 100000 times; its condition never changes", self.span)
+        st.frames.append(Frame(self.body, fr.env))
+
+
+class Site:
+    """A range of stable action ids: one per fixed option, or one per possible value."""
+
+    def __init__(self, base: int, domain: str) -> None:
+        self.base, self.domain = base, domain
+
+    def action(self, value: Any) -> int:
+        if self.domain == "card":
+            return self.base + value.id
+        if self.domain == "player":
+            return self.base + value
+        if self.domain == "int":
+            if not 0 <= value < 64:
+                raise RuleError(f"an option value must be 0..63 to have an action id, not {value}")
+            return self.base + value
+        return self.base
+
+
+class OptionOp:
+    def __init__(self, site: Site, label: Callable[[State, Env], str], var: str | None,
+                 items: Fn | None, when: Fn | None, body: BlockOp) -> None:
+        self.site, self.label, self.var, self.items, self.when, self.body = (
+            site, label, var, items, when, body)
+
+
+class ChooseOp(Op):
+    def __init__(self, span: SourceSpan, player: Fn, prompt: Callable[[State, Env], str],
+                 options: list[OptionOp], secret: bool) -> None:
+        self.span, self.player, self.prompt_fn, self.options, self.secret = (
+            span, player, prompt, options, secret)
+
+    def exec(self, st: State, env: Env) -> None:
+        actions: list[int] = []
+        values: list[Any] = []
+        idx: list[int] = []
+        for k, o in enumerate(self.options):
+            if o.var is None:
+                if o.when is None or o.when(st, env):
+                    actions.append(o.site.base)
+                    values.append(None)
+                    idx.append(k)
+                continue
+            var, when = o.var, o.when
+            saved = env.get(var, DONE)
+            for x in o.items(st, env):  # type: ignore[misc]
+                env[var] = x
+                if when is None or when(st, env):
+                    actions.append(o.site.action(x))
+                    values.append(x)
+                    idx.append(k)
+            if saved is DONE:
+                env.pop(var, None)
+            else:
+                env[var] = saved
+        if not actions:
+            raise RuleError("a choice has no legal option", self.span)
+        st.decide(Decision(self, self.player(st, env), env, None, actions, values, idx,
+                           self.secret))
+
+    def resolve(self, st: State, dec: Decision, i: int) -> None:
+        o = self.options[dec.options[i]]
+        if o.var is not None:
+            dec.env[o.var] = dec.values[i]
+        o.body.exec(st, dec.env)
+
+    def label(self, st: State, dec: Decision, i: int) -> str:
+        o = self.options[dec.options[i]]
+        if o.var is None:
+            return o.label(st, dec.env)
+        env = dict(dec.env)
+        env[o.var] = dec.values[i]
+        return o.label(st, env)
+
+    def prompt(self, st: State, dec: Decision) -> str:
+        return self.prompt_fn(st, dec.env)
+
+
+class PickOp(Op):
+    """Pick items one at a time; see ir.Pick. Frame: data = picked list, lo/hi = bounds."""
+
+    def __init__(self, span: SourceSpan, player: Fn, prompt: Callable[[State, Env], str],
+                 var: str, src: Fn, dest: Fn | None, lo: Fn, hi: Fn | None, where: Fn | None,
+                 into: str | None, secret: bool, site: Site) -> None:
+        self.span, self.player, self.prompt_fn, self.var = span, player, prompt, var
+        self.src, self.dest, self.lo, self.hi, self.where = src, dest, lo, hi, where
+        self.into, self.secret, self.site = into, secret, site
+
+    def exec(self, st: State, env: Env) -> None:
+        lo = self.lo(st, env)
+        hi = self.hi(st, env) if self.hi is not None else 1 << 30
+        if lo < 0 or hi < lo:
+            raise RuleError(f"a pick of {lo} to {hi} items is impossible", self.span)
+        st.frames.append(Frame(self, env, [], lo, hi))
+
+    def step(self, st: State, fr: Frame) -> None:
+        env, picked = fr.env, fr.data
+        cands: list[Card] = []
+        if len(picked) < fr.hi:
+            where, var = self.where, self.var
+            if where is None:
+                cands = list(self.src(st, env))
+            else:
+                saved = env.get(var, DONE)
+                env["picked"] = picked
+                for c in self.src(st, env):
+                    if c in picked and self.dest is None:
+                        continue
+                    env[var] = c
+                    if where(st, env):
+                        cands.append(c)
+                if saved is DONE:
+                    env.pop(var, None)
+                else:
+                    env[var] = saved
+                env.pop("picked", None)
+            if self.dest is None:
+                cands = [c for c in cands if c not in picked]
+        can_stop = len(picked) >= fr.lo
+        if not cands:
+            if not can_stop:
+                raise RuleError(
+                    f"a pick needs {fr.lo} items but only {len(picked)} could be picked", self.span)
+            self._finish(st, fr)
+            return
+        actions = [self.site.base + c.id for c in cands]
+        values: list[Any] = list(cands)
+        if can_stop:
+            actions.append(self.site.base + len(st.prog.cards))
+            values.append(DONE)
+        st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [],
+                           self.secret))
+
+    def _finish(self, st: State, fr: Frame) -> None:
+        st.frames.pop()
+        if self.into:
+            fr.env[self.into] = list(fr.data)
+
+    def resolve(self, st: State, dec: Decision, i: int) -> None:
+        fr = dec.frame
+        assert fr is not None
+        v = dec.values[i]
+        if v is DONE:
+            self._finish(st, fr)
+            return
+        fr.data.append(v)
+        if self.dest is not None:
+            st.move(v, self.dest(st, fr.env), False)
+
+    def label(self, st: State, dec: Decision, i: int) -> str:
+        v = dec.values[i]
+        return "done" if v is DONE else v.name
+
+    def prompt(self, st: State, dec: Decision) -> str:
+        fr = dec.frame
+        n = len(fr.data) if fr is not None else 0
+        return f"{self.prompt_fn(st, dec.env)} ({n} picked)"
+
+
+class WinnerOp(Op):
+    def __init__(self, span: SourceSpan, var: str, among: Fn, strength: Fn, chooser: Fn | None,
+                 not_self: bool, into: str, prompt: Callable[[State, Env], str], site: Site,
+                 fmt: Callable[[Any], str]) -> None:
+        self.span, self.var, self.among, self.strength = span, var, among, strength
+        self.chooser, self.not_self, self.into, self.prompt_fn = chooser, not_self, into, prompt
+        self.site, self.fmt = site, fmt
+
+    def exec(self, st: State, env: Env) -> None:
+        cands = list(self.among(st, env))
+        if not cands:
+            env[self.into] = None
+            return
+        saved = env.get(self.var, DONE)
+        scores = []
+        for x in cands:
+            env[self.var] = x
+            scores.append(self.strength(st, env))
+        if saved is DONE:
+            env.pop(self.var, None)
+        else:
+            env[self.var] = saved
+        best = max(scores)
+        leaders = [x for x, s in zip(cands, scores, strict=True) if s == best]
+        if len(leaders) > 1 and self.chooser is not None:
+            ch = self.chooser(st, env)
+            if self.not_self:
+                leaders = [x for x in leaders if x != ch]
+            if len(leaders) > 1:
+                st.log_line(f"tie between {', '.join(map(self.fmt, leaders))}", -1)
+                actions = [self.site.action(x) for x in leaders]
+                st.decide(Decision(self, ch, env, None, actions, leaders, [], False))
+                return
+        env[self.into] = leaders[0] if len(leaders) == 1 else None
+
+    def resolve(self, st: State, dec: Decision, i: int) -> None:
+        dec.env[self.into] = dec.values[i]
+
+    def label(self, st: State, dec: Decision, i: int) -> str:
+        return self.fmt(dec.values[i])
+
+    def prompt(self, st: State, dec: Decision) -> str:
+        return f"{self.prompt_fn(st, dec.env)}: break the tie"
+
+
+def block_source(op: Op) -> str | None:
+    return getattr(op, "source", None)
+
+
+def is_block(stmt: ir.Stmt) -> bool:
+    return isinstance(stmt, ir.Block)

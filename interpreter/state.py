@@ -1,0 +1,399 @@
+"""The game state and its OpenSpiel-style API.
+
+A State is plain data (zones as ordered card lists, variables, the PRNG state, the frame stack,
+the pending decision, the log) over a shared, immutable Program. It serializes to JSON and back,
+and clones in time proportional to its size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError, SourceSpan
+
+from . import prng
+from .ops import DONE, Decision, Frame, Op
+from .program import Program
+from .values import Card, decode, encode, player_name
+
+TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+
+
+class State:
+    """One position of a game. Create with ``Game.new_initial_state(seed)``."""
+
+    __slots__ = ("prog", "zones", "loc", "vars", "rng", "frames", "pending", "players",
+                 "secret", "phase", "log", "record_log", "at", "_results", "move_number")
+
+    def __init__(self, prog: Program, seed: int | None = 0, record_log: bool = True) -> None:
+        self.prog = prog
+        self.record_log = record_log
+        self.log: list[tuple[int, str]] = []
+        self.pending: Decision | None = None
+        self.at: Op | None = None
+        self._results: tuple[list[int], list[int]] | None = None
+        self.move_number = 0
+        if seed is None:
+            return  # filled by clone/from_json
+        self.zones: list[list[Card]] = [[] for _ in prog.zone_names]
+        self.loc: list[int] = [0] * len(prog.cards)
+        for c in prog.cards:
+            z = prog.start_zone(c)
+            self.zones[z].append(c)
+            self.loc[c.id] = z
+        self.players: list[int] = list(range(prog.num_players))
+        self.rng = prng.seed_state(seed)
+        self.secret = 0
+        self.phase = "play"
+        self.vars: dict[str, Any] = {}
+        for name, decl in prog.game.variables.items():
+            init = prog.var_initial[name](self, {})
+            self.vars[name] = [init] * prog.num_players if decl.per else init
+        self.frames: list[Frame] = [Frame(prog.play, {}), Frame(prog.setup, {})]
+        self._run()
+
+    # ------------------------------------------------------------------ the run loop
+    def _run(self) -> None:
+        frames = self.frames
+        try:
+            while self.pending is None:
+                if not frames:
+                    if self.phase == "play":
+                        self.phase = "scoring"
+                        self.secret = 0
+                        frames.append(Frame(self.prog.scoring, {}))
+                        continue
+                    self.phase = "over"
+                    return
+                fr = frames[-1]
+                fr.op.step(self, fr)
+        except MeepleError as e:
+            if e.span is None and self.at is not None:
+                e.span = self.at.span
+            raise
+        except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
+            span = self.at.span if self.at is not None else None
+            raise RuleError(f"the rules failed here: {_explain(e)}", span) from None
+
+    def decide(self, dec: Decision) -> None:
+        """Called by ops: ask for a decision, or take it at once when only one option exists."""
+        if self.secret:
+            dec.secret = True
+        if len(dec.actions) == 1:
+            self._note(dec, 0, forced=True)
+            dec.op.resolve(self, dec, 0)
+        else:
+            self.pending = dec
+
+    # ------------------------------------------------------------------ OpenSpiel API
+    def current_player(self) -> int:
+        """The seat that must act now, or TERMINAL (-4) when the game is over."""
+        return self.pending.player if self.pending is not None else TERMINAL
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Legal action ids for the player to act (empty for anyone else or when over).
+
+        Ids are stable: the same option of the same rule has the same id in every game of this
+        game and player count (0 <= id < num_distinct_actions)."""
+        d = self.pending
+        if d is None or (player is not None and player != d.player):
+            return []
+        return list(d.actions)
+
+    def action_to_string(self, action: int) -> str:
+        """The label of a legal action, e.g. "Bolster The Boneyard"."""
+        d = self._need_pending()
+        try:
+            return d.label(self, d.actions.index(action))
+        except ValueError:
+            return f"<action {action} is not legal now>"
+
+    def legal_action_labels(self) -> list[tuple[int, str]]:
+        """(action id, label) for every legal action, in the order the rules list them."""
+        d = self.pending
+        if d is None:
+            return []
+        return [(a, d.label(self, i)) for i, a in enumerate(d.actions)]
+
+    def prompt(self) -> str:
+        """What the current decision asks, e.g. "Action"."""
+        d = self.pending
+        return d.op.prompt(self, d) if d is not None else ""
+
+    def decision_span(self) -> SourceSpan | None:
+        """The rule (file:line) that asks the current decision."""
+        return self.pending.op.span if self.pending is not None else None
+
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` for the current player. Raises IllegalActionError (state unchanged)
+        when the game is over or the action is not legal now."""
+        d = self.pending
+        if d is None:
+            raise IllegalActionError("the game is over; no action can be applied")
+        try:
+            i = d.actions.index(action)
+        except ValueError:
+            shown = ", ".join(str(a) for a in d.actions[:12])
+            raise IllegalActionError(
+                f"action {action} is not legal for {player_name(d.player)} now",
+                expected=f"one of {shown}{', ...' if len(d.actions) > 12 else ''}") from None
+        self.pending = None
+        self.move_number += 1
+        self._note(d, i, forced=False)
+        self.at = d.op
+        try:
+            d.op.resolve(self, d, i)
+        except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
+            raise RuleError(f"the rules failed here: {_explain(e)}", d.op.span) from None
+        self._run()
+
+    def returns(self) -> list[float]:
+        """1.0 for each winner (all tied winners share), 0.0 for the others; zeros until over."""
+        if not self.is_terminal():
+            return [0.0] * self.prog.num_players
+        winners = set(self.winners())
+        return [1.0 if p in winners else 0.0 for p in range(self.prog.num_players)]
+
+    def scores(self) -> list[int]:
+        """Each seat's final score (the game's ``score`` variable), or zeros."""
+        s = self.vars.get("score")
+        return list(s) if isinstance(s, list) else [0] * self.prog.num_players
+
+    def winners(self) -> list[int]:
+        """The seats with the best score after the tie-breakers, in seat order."""
+        if not self.is_terminal():
+            return []
+        keys = {p: self.tie_keys(p) for p in self.players}
+        best = max(keys.values())
+        return [p for p in self.players if keys[p] == best]
+
+    def tie_keys(self, p: int) -> tuple[int, ...]:
+        """(score, tie-breaker 1, tie-breaker 2, ...) for seat ``p``."""
+        env = {"p": p}
+        return (self.scores()[p], *(f(self, env) for f in self.prog.tie_breakers))
+
+    def clone(self) -> State:
+        """An independent copy (the Program is shared)."""
+        s = State(self.prog, None, self.record_log)
+        s.zones = [list(z) for z in self.zones]
+        s.loc = list(self.loc)
+        s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
+        s.rng, s.players, s.secret, s.phase = self.rng, list(self.players), self.secret, self.phase
+        s.log, s.at, s.move_number = list(self.log), self.at, self.move_number
+        envs: dict[int, dict[str, Any]] = {}
+        frames = []
+        for f in self.frames:
+            env = envs.get(id(f.env))
+            if env is None:
+                env = envs[id(f.env)] = dict(f.env)
+            frames.append(f.copy(env))
+        s.frames = frames
+        d = self.pending
+        if d is not None:
+            env = envs.get(id(d.env)) or dict(d.env)
+            frame = frames[self.frames.index(d.frame)] if d.frame is not None else None
+            s.pending = Decision(d.op, d.player, env, frame, d.actions, d.values, d.options,
+                                 d.secret)
+        return s
+
+    # ------------------------------------------------------------------ effects (used by ops)
+    def move(self, card: Card, dest: int, bottom: bool) -> None:
+        """Move one card from wherever it is to zone ``dest`` (on top, or at the bottom)."""
+        src = self.loc[card.id]
+        self.zones[src].remove(card)
+        if bottom:
+            self.zones[dest].insert(0, card)
+        else:
+            self.zones[dest].append(card)
+        self.loc[card.id] = dest
+
+    def move_count(self, n: int, src: int, dest: int, bottom: bool, span: SourceSpan) -> None:
+        """Move the top ``n`` cards of ``src``; an empty source with a refill zone is refilled
+        (that zone shuffled in); with both empty the rest is skipped."""
+        if n < 0:
+            raise RuleError(f"cannot move {n} cards", span)
+        zones, loc = self.zones, self.loc
+        s, d = zones[src], zones[dest]
+        for _ in range(n):
+            if not s:
+                r = self.prog.refill_of[src]
+                if r is None:
+                    raise RuleError(
+                        f"cannot take {n} from {self.prog.zone_names[src]}: it ran out", span)
+                self.refill(src, r)
+                if not s:
+                    return
+            c = s.pop()
+            if bottom:
+                d.insert(0, c)
+            else:
+                d.append(c)
+            loc[c.id] = dest
+
+    def refill(self, zone: int, from_zone: int) -> None:
+        src = self.zones[from_zone]
+        if not src:
+            return
+        self.log_line(f"{self.prog.zone_names[from_zone]} is shuffled to form a new "
+                      f"{self.prog.zone_names[zone]}", -1)
+        for c in src:
+            self.loc[c.id] = zone
+        self.zones[zone].extend(src)
+        src.clear()
+        self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
+
+    def shuffle(self, zone: int) -> None:
+        self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
+
+    def end_game(self) -> None:
+        self.frames.clear()
+        self.secret = 0
+
+    def zone_index(self, zone: list[Card]) -> int:
+        for i, z in enumerate(self.zones):
+            if z is zone:
+                return i
+        raise RuleError("expected a zone, got a computed list")
+
+    def log_line(self, text: str, visible_to: int) -> None:
+        if self.record_log:
+            self.log.append((visible_to, text))
+
+    def _note(self, d: Decision, i: int, forced: bool) -> None:
+        if not self.record_log:
+            return
+        who = player_name(d.player)
+        text = f"{who}: {d.op.prompt(self, d)} -> {d.label(self, i)}"
+        if forced:
+            text += " (forced)"
+        self.log.append((d.player if d.secret else -1, text))
+
+    def _need_pending(self) -> Decision:
+        if self.pending is None:
+            raise IllegalActionError("the game is over")
+        return self.pending
+
+    # ------------------------------------------------------------------ invariants
+    def check_invariants(self) -> None:
+        """Raise RuleError unless every card is in exactly one zone and ``loc`` agrees."""
+        seen = [0] * len(self.prog.cards)
+        for zi, z in enumerate(self.zones):
+            for c in z:
+                seen[c.id] += 1
+                if self.loc[c.id] != zi:
+                    raise RuleError(f"{c.name} #{c.id} is misplaced in the location index")
+        for cid, n in enumerate(seen):
+            if n != 1:
+                c = self.prog.cards[cid]
+                raise RuleError(f"{c.name} #{cid} is in {n} places, not exactly one")
+
+    # ------------------------------------------------------------------ observation
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see: hidden zones as counts, others' hands as counts, the log
+        lines meant for everyone or for him, and his decision if he must act."""
+        prog = self.prog
+        zones: dict[str, Any] = {}
+        for i, z in enumerate(self.zones):
+            vis = prog.zone_vis[i]
+            if vis == "public" or (vis == "owner" and prog.zone_owner[i] == player):
+                zones[prog.zone_names[i]] = [c.name for c in z]
+            elif vis == "top":
+                zones[prog.zone_names[i]] = {"count": len(z), "top": z[-1].name if z else None}
+            else:
+                zones[prog.zone_names[i]] = {"count": len(z)}
+        obs: dict[str, Any] = {
+            "player": player,
+            "current_player": self.current_player(),
+            "zones": zones,
+            "variables": {k: encode(v) for k, v in self.vars.items()},
+            "log": [t for who, t in self.log if who in (-1, player)],
+        }
+        if self.pending is not None and self.pending.player == player:
+            obs["decision"] = {"prompt": self.prompt(), "options": self.legal_action_labels()}
+        return obs
+
+    # ------------------------------------------------------------------ JSON
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-compatible data (see from_json)."""
+        env_ids: dict[int, int] = {}
+        envs: list[dict[str, Any]] = []
+
+        def env_ref(env: dict[str, Any]) -> int:
+            k = id(env)
+            if k not in env_ids:
+                env_ids[k] = len(envs)
+                envs.append({n: encode(v) for n, v in env.items()})
+            return env_ids[k]
+
+        frames = [{"op": f.op.uid, "env": env_ref(f.env), "pc": f.pc, "data": encode(f.data),
+                   "lo": f.lo, "hi": f.hi} for f in self.frames]
+        pending = None
+        d = self.pending
+        if d is not None:
+            pending = {
+                "op": d.op.uid, "player": d.player, "env": env_ref(d.env),
+                "frame": self.frames.index(d.frame) if d.frame is not None else None,
+                "actions": list(d.actions),
+                "values": [("__done__" if v is DONE else encode(v)) for v in d.values],
+                "options": list(d.options), "secret": d.secret,
+            }
+        return {
+            "game": self.prog.game.id, "num_players": self.prog.num_players,
+            "zones": [[c.id for c in z] for z in self.zones],
+            "vars": {k: encode(v) for k, v in self.vars.items()},
+            "rng": self.rng, "players": list(self.players), "secret": self.secret,
+            "phase": self.phase, "move_number": self.move_number,
+            "frames": frames, "envs": envs, "pending": pending,
+            "at": self.at.uid if self.at is not None else None,
+            "log": [list(e) for e in self.log],
+        }
+
+    @classmethod
+    def from_json(cls, prog: Program, data: dict[str, Any], record_log: bool = True) -> State:
+        """Rebuild a state saved by to_json (for the same game and player count)."""
+        if data.get("game") != prog.game.id or data.get("num_players") != prog.num_players:
+            raise MeepleError(
+                f"this saved state is for {data.get('game')} with {data.get('num_players')} "
+                f"players, not {prog.game.id} with {prog.num_players}")
+        cards, ops = prog.cards, prog.ops
+        s = cls(prog, None, record_log)
+        s.zones = [[cards[i] for i in z] for z in data["zones"]]
+        s.loc = [0] * len(cards)
+        for zi, z in enumerate(s.zones):
+            for c in z:
+                s.loc[c.id] = zi
+        s.vars = {k: decode(v, cards) for k, v in data["vars"].items()}
+        s.rng, s.players, s.secret = data["rng"], list(data["players"]), data["secret"]
+        s.phase, s.move_number = data["phase"], data["move_number"]
+        envs = [{n: decode(v, cards) for n, v in e.items()} for e in data["envs"]]
+        s.frames = []
+        for f in data["frames"]:
+            fr = Frame(ops[f["op"]], envs[f["env"]], decode(f["data"], cards), f["lo"], f["hi"])
+            fr.pc = f["pc"]
+            s.frames.append(fr)
+        s.at = ops[data["at"]] if data.get("at") is not None else None
+        s.log = [(int(w), str(t)) for w, t in data.get("log", [])]
+        p = data.get("pending")
+        if p is not None:
+            values = [DONE if v == "__done__" else decode(v, cards) for v in p["values"]]
+            frame = s.frames[p["frame"]] if p["frame"] is not None else None
+            s.pending = Decision(ops[p["op"]], p["player"], envs[p["env"]], frame,
+                                 list(p["actions"]), values, list(p["options"]), p["secret"])
+        return s
+
+    def __str__(self) -> str:
+        lines = []
+        for i, z in enumerate(self.zones):
+            lines.append(f"{self.prog.zone_names[i]}: {', '.join(c.name for c in z)}")
+        return "\n".join(lines)
+
+
+def _explain(e: Exception) -> str:
+    if isinstance(e, IndexError):
+        return "an empty zone or list has no such item"
+    if isinstance(e, AttributeError):
+        return f"a value has no such property ({e})"
+    return f"{type(e).__name__}: {e}"

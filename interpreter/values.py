@@ -1,0 +1,70 @@
+"""Runtime values: cards are shared immutable objects; seats are ints; lists are lists.
+
+Also the two conversions every back end needs: a value to readable text (by its checked type)
+and a value to JSON and back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+class Card:
+    """One physical component. Shared by every state of a game; never mutated.
+
+    Attributes: ``id`` (index in the game's card list), ``kind``, ``key``, ``name``, ``owner``
+    (seat or None), ``ordinal`` (index among its kind), and one attribute per declared property.
+    """
+
+    def __init__(self, id: int, kind: str, key: str, name: str, owner: int | None,
+                 ordinal: int, props: dict[str, Any]) -> None:
+        self.id = id
+        self.kind = kind
+        self.key = key
+        self.name = name
+        self.owner = owner
+        self.ordinal = ordinal
+        self.props = props
+        for k, v in props.items():
+            setattr(self, k, v)
+
+    def __repr__(self) -> str:
+        return f"<{self.name}#{self.id}>"
+
+
+def player_name(seat: int) -> str:
+    """Seats are shown 1-based: seat 0 is "P1"."""
+    return f"P{seat + 1}"
+
+
+def formatter(t: str) -> Callable[[Any], str]:
+    """A function that shows a value of checked type ``t`` to a person."""
+    if t == "player":
+        return lambda v: "nobody" if v is None else player_name(v)
+    if t == "card":
+        return lambda v: "nothing" if v is None else v.name
+    if t == "zone" or t.startswith("list:"):
+        inner = formatter("card" if t == "zone" else t[5:])
+        return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"
+    if t == "bool":
+        return lambda v: "yes" if v else "no"
+    return lambda v: "none" if v is None else (v.name if isinstance(v, Card) else str(v))
+
+
+def encode(v: Any) -> Any:
+    """A runtime value as JSON data (a card becomes {"card": id})."""
+    if isinstance(v, Card):
+        return {"card": v.id}
+    if isinstance(v, (list, tuple)):
+        return [encode(x) for x in v]
+    return v
+
+
+def decode(v: Any, cards: Sequence[Card]) -> Any:
+    """Inverse of encode."""
+    if isinstance(v, dict):
+        return cards[v["card"]]
+    if isinstance(v, list):
+        return [decode(x, cards) for x in v]
+    return v

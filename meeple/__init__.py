@@ -1,0 +1,1 @@
+"""meeple: a declarative rules language for modern tabletop games."""
