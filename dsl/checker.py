@@ -63,16 +63,26 @@ class Checked:
 
 
 def check(game: ir.Game) -> Checked:
-    """Check names, types and citations of ``game``; raise CheckError at the first problem."""
-    c = _Checker(game)
-    c.run()
+    """Check names, types and citations of ``game``; raise CheckError at the first problem.
+
+    Parameter types are inferred from call sites: passes repeat until they stop changing.
+    """
+    params: dict[str, list[str]] = {}
+    for _ in range(len(game.procedures) + len(game.functions) + 2):
+        c = _Checker(game, params)
+        c.run()
+        if c.seen_params == params:
+            break
+        params = c.seen_params
     return c.out
 
 
 class _Checker:
-    def __init__(self, game: ir.Game) -> None:
+    def __init__(self, game: ir.Game, params: dict[str, list[str]]) -> None:
         self.g = game
         self.out = Checked(game)
+        self.params = params  # procedure/function name -> parameter types (from the last pass)
+        self.seen_params: dict[str, list[str]] = {}
         self.props: dict[str, str] = dict(BUILTIN_PROPS)
         for k in game.kinds.values():
             self.props.update(k.properties)
@@ -121,10 +131,10 @@ class _Checker:
         for v in g.variables.values():
             self._expr(v.initial, {})
         for f in g.functions.values():
-            self._expr(f.body, {p: "any" for p in f.params})
+            self._expr(f.body, self._param_scope(f.name, f.params))
         for p in g.procedures.values():
             self._need_source(p.span, f"procedure '{p.name}'", p.body.source)
-            self._block(p.body, {q: "any" for q in p.params})
+            self._block(p.body, self._param_scope(p.name, p.params))
         for name in ("setup", "play", "scoring"):
             block: ir.Block = getattr(g, name)
             if block.stmts:
@@ -132,6 +142,18 @@ class _Checker:
             self._block(block, {})
         for tb in g.tie_breakers:
             self._expr(tb.key, {"p": "player"})
+
+    def _param_scope(self, name: str, params: tuple[str, ...]) -> dict[str, str]:
+        types = self.params.get(name, [])
+        return {p: (types[i] if i < len(types) else "any") for i, p in enumerate(params)}
+
+    def _saw_call(self, name: str, types: list[str]) -> None:
+        """Merge argument types seen at a call site (a conflict makes the parameter 'any')."""
+        old = self.seen_params.get(name)
+        if old is None:
+            self.seen_params[name] = list(types)
+            return
+        self.seen_params[name] = [a if a == b else "any" for a, b in zip(old, types, strict=True)]
 
     def _need_source(self, span: SourceSpan, what: str, source: str | None) -> None:
         if not source:
@@ -221,8 +243,7 @@ class _Checker:
                 f"procedure '{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}",
                 s.span, expected="(" + ", ".join(p.params) + ")",
             )
-        for a in s.args:
-            self._expr(a, scope)
+        self._saw_call(s.name, [self._expr(a, scope) for a in s.args])
 
     def _s_If(self, s: ir.If, scope: dict[str, str]) -> None:
         self._want(s.test, scope, "bool")
@@ -377,8 +398,7 @@ class _Checker:
             if len(e.args) != len(f.params) or e.kwargs:
                 raise CheckError(f"function '{e.func}' takes {len(f.params)} argument(s)", e.span,
                                  expected="(" + ", ".join(f.params) + ")")
-            for a in e.args:
-                self._expr(a, scope)
+            self._saw_call(e.func, [self._expr(a, scope) for a in e.args])
             return self.out.types.get(id(f.body), "any")
         b = BUILTINS.get(e.func)
         if b is None:

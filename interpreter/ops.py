@@ -182,7 +182,7 @@ class Site:
 
     def action(self, value: Any) -> int:
         if self.domain == "card":
-            return self.base + value.id
+            return self.base + value.type_id
         if self.domain == "player":
             return self.base + value
         if self.domain == "int":
@@ -221,7 +221,10 @@ class ChooseOp(Op):
             for x in o.items(st, env):  # type: ignore[misc]
                 env[var] = x
                 if when is None or when(st, env):
-                    actions.append(o.site.action(x))
+                    a = o.site.action(x)
+                    if a in actions:
+                        continue  # an identical card: the same choice
+                    actions.append(a)
                     values.append(x)
                     idx.append(k)
             if saved is DONE:
@@ -279,8 +282,6 @@ class PickOp(Op):
                 saved = env.get(var, DONE)
                 env["picked"] = picked
                 for c in self.src(st, env):
-                    if c in picked and self.dest is None:
-                        continue
                     env[var] = c
                     if where(st, env):
                         cands.append(c)
@@ -292,16 +293,22 @@ class PickOp(Op):
             if self.dest is None:
                 cands = [c for c in cands if c not in picked]
         can_stop = len(picked) >= fr.lo
+        if len(cands) > 1:  # identical cards are one choice; offer the top-most of each
+            seen: dict[int, Card] = {}
+            for c in cands:
+                seen[c.type_id] = c
+            if len(seen) < len(cands):
+                cands = sorted(seen.values(), key=cands.index)
         if not cands:
             if not can_stop:
                 raise RuleError(
                     f"a pick needs {fr.lo} items but only {len(picked)} could be picked", self.span)
             self._finish(st, fr)
             return
-        actions = [self.site.base + c.id for c in cands]
+        actions = [self.site.base + c.type_id for c in cands]
         values: list[Any] = list(cands)
         if can_stop:
-            actions.append(self.site.base + len(st.prog.cards))
+            actions.append(self.site.base + st.prog.num_card_types)
             values.append(DONE)
         st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [],
                            self.secret))
@@ -328,8 +335,10 @@ class PickOp(Op):
 
     def prompt(self, st: State, dec: Decision) -> str:
         fr = dec.frame
-        n = len(fr.data) if fr is not None else 0
-        return f"{self.prompt_fn(st, dec.env)} ({n} picked)"
+        text = self.prompt_fn(st, dec.env)
+        if fr is not None and fr.data:
+            text += " (so far: " + ", ".join(c.name for c in fr.data) + ")"
+        return text
 
 
 class WinnerOp(Op):

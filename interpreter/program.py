@@ -56,16 +56,19 @@ class Program:
         self.kind_cards: dict[str, list[Card]] = {}
         self.card_start: list[tuple[str, int | None]] = []
         keys: dict[tuple[str, str], Card] = {}
+        self.num_card_types = 0
         for kind in g.kinds.values():
             seats: list[int | None] = (
                 list(range(self.num_players)) if kind.per_player else [None])
             lst: list[Card] = []
             for seat in seats:
                 for item in kind.items:
+                    type_id = self.num_card_types
+                    self.num_card_types += 1
                     for _ in range(item.count):
                         props = dict(item.props)
                         c = Card(len(self.cards), kind.name, item.key, item.name, seat, len(lst),
-                                 props)
+                                 props, type_id)
                         self.cards.append(c)
                         lst.append(c)
                         keys.setdefault((kind.name, item.key), c)
@@ -121,7 +124,7 @@ class Program:
         return op
 
     def _site(self, domain: str) -> ops.Site:
-        size = {"card": len(self.cards) + 1, "player": self.game.players_max,
+        size = {"card": self.num_card_types + 1, "player": self.game.players_max,
                 "int": _INT_DOMAIN}.get(domain, 1)
         site = ops.Site(self.next_action, domain)
         self.next_action += size

@@ -14,12 +14,14 @@ class Card:
     """One physical component. Shared by every state of a game; never mutated.
 
     Attributes: ``id`` (index in the game's card list), ``kind``, ``key``, ``name``, ``owner``
-    (seat or None), ``ordinal`` (index among its kind), and one attribute per declared property.
+    (seat or None), ``ordinal`` (index among its kind), ``type_id`` (cards of one item line and
+    owner are interchangeable and share it), and one attribute per declared property.
     """
 
     def __init__(self, id: int, kind: str, key: str, name: str, owner: int | None,
-                 ordinal: int, props: dict[str, Any]) -> None:
+                 ordinal: int, props: dict[str, Any], type_id: int = 0) -> None:
         self.id = id
+        self.type_id = type_id
         self.kind = kind
         self.key = key
         self.name = name

@@ -1,0 +1,73 @@
+"""The public API: load a game, play one, simulate many."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from meeple.dsl.checker import Checked
+from meeple.dsl.loader import load_rules
+from meeple.interpreter.agents import RandomAgent
+from meeple.interpreter.game import Game
+from meeple.interpreter.state import State
+
+from .registry import rules_path
+
+Agent = Callable[[State], int]
+
+
+@lru_cache(maxsize=32)
+def _checked(path: str, mtime: float) -> Checked:
+    return load_rules(path)
+
+
+def load_checked(game: str) -> Checked:
+    """The checked IR of a shipped game id or a rules path (cached while the file is unchanged)."""
+    p = rules_path(game)
+    return _checked(str(p), Path(p).stat().st_mtime)
+
+
+def load(game: str = "shadow-of-the-sun", players: int | None = None) -> Game:
+    """Load a game for ``players`` seats (default: 4, or the nearest count the game allows).
+
+    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file.
+    Raises MeepleError (with file:line:col) if the rules are broken or the count unsupported.
+    """
+    checked = load_checked(game)
+    g = checked.game
+    n = players if players is not None else max(g.players_min, min(4, g.players_max))
+    return Game(checked, n)
+
+
+@dataclass
+class Result:
+    """The outcome of one game: final scores, winners (seats), decisions taken, the state."""
+
+    scores: list[int]
+    winners: list[int]
+    decisions: int
+    state: State
+    tie_broken: bool = False
+    log: list[str] = field(default_factory=list)
+
+
+def play(game: Game, seed: int = 0, agents: Sequence[Agent] | None = None,
+         record_log: bool = True, check: bool = False) -> Result:
+    """Play one complete game. ``agents[seat]`` chooses for each seat (default: random agents
+    seeded from ``seed``). With ``check``, conservation is verified after every action."""
+    if agents is None:
+        agents = [RandomAgent(seed * 1000 + s) for s in range(game.num_players)]
+    state = game.new_initial_state(seed, record_log=record_log)
+    n = 0
+    while not state.is_terminal():
+        state.apply_action(agents[state.current_player()](state))
+        n += 1
+        if check:
+            state.check_invariants()
+    winners = state.winners()
+    scores = state.scores()
+    best = max(scores)
+    tie = len([p for p in state.players if scores[p] == best]) > 1
+    return Result(scores, winners, n, state, tie)

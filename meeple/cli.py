@@ -1,0 +1,209 @@
+"""The command line: meeple play | check | list | simulate."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.agents import RandomAgent
+from meeple.interpreter.state import State
+from meeple.interpreter.values import player_name
+
+from . import api
+from .registry import DEFAULT_GAME, game_ids
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``meeple`` command. Returns the exit status (2 for bad input)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        args = parser.parse_args(["play", *(argv or [])])
+    try:
+        return int(args.run(args))
+    except MeepleError as e:
+        err.print(e.render(), markup=False)
+        return 2
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="meeple", description="Play and check tabletop games "
+                                "written in the meeple rules language.")
+    sub = p.add_subparsers(dest="command")
+
+    play = sub.add_parser("play", help="play a complete game (computer players by default)")
+    play.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
+    play.add_argument("--players", "-p", type=int, help="number of players")
+    play.add_argument("--seed", "-s", type=int, default=0, help="random seed (default 0)")
+    play.add_argument("--human", type=int, metavar="SEAT", action="append", default=[],
+                      help="seat (1-based) played by you in the terminal; repeatable")
+    play.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
+    play.set_defaults(run=cmd_play)
+
+    check = sub.add_parser("check", help="check a rules file or folder; errors as file:line:col")
+    check.add_argument("path", nargs="+")
+    check.set_defaults(run=cmd_check)
+
+    lst = sub.add_parser("list", help="list the games that ship with meeple")
+    lst.set_defaults(run=cmd_list)
+
+    sim = sub.add_parser("simulate", help="play many games with random players; statistics")
+    sim.add_argument("game", nargs="?", default=DEFAULT_GAME)
+    sim.add_argument("-n", type=int, default=100, help="number of games (default 100)")
+    sim.add_argument("--players", "-p", type=int)
+    sim.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
+    sim.set_defaults(run=cmd_simulate)
+    return p
+
+
+# ---------------------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    game = api.load(args.game, args.players)
+    humans = {h - 1 for h in args.human}
+    for h in humans:
+        if not 0 <= h < game.num_players:
+            raise MeepleError(f"--human {h + 1}: seats are 1 to {game.num_players}")
+    agents = [RandomAgent(args.seed * 1000 + s) for s in range(game.num_players)]
+    state = game.new_initial_state(args.seed)
+    viewer = min(humans) if humans else None
+    if not args.quiet:
+        out.print(f"[bold]{game.name}[/bold] · {game.num_players} players · seed {args.seed}")
+    shown = 0
+    while not state.is_terminal():
+        shown = _print_log(state, shown, viewer, args.quiet)
+        seat = state.current_player()
+        action = _ask_human(state, seat) if seat in humans else agents[seat](state)
+        if action is None:
+            out.print("game abandoned")
+            return 0
+        state.apply_action(action)
+    _print_log(state, shown, viewer, args.quiet)
+    _print_scores(state)
+    return 0
+
+
+def _print_log(state: State, shown: int, viewer: int | None, quiet: bool) -> int:
+    if not quiet:
+        for who, text in state.log[shown:]:
+            if viewer is None or who in (-1, viewer):
+                out.print(("  " if who != -1 else "") + text, markup=False)
+    return len(state.log)
+
+
+def _print_scores(state: State) -> None:
+    table = Table(title="Final scores")
+    table.add_column("seat")
+    table.add_column("score", justify="right")
+    tb = state.prog.game.tie_breakers
+    for i, _ in enumerate(tb):
+        table.add_column(f"tie-breaker {i + 1}", justify="right")
+    winners = set(state.winners())
+    for p in state.players:
+        keys = state.tie_keys(p)
+        mark = " (winner)" if p in winners else ""
+        table.add_row(player_name(p) + mark, *[str(k) for k in keys])
+    out.print(table)
+
+
+def _ask_human(state: State, seat: int) -> int | None:
+    obs = state.observation(seat)
+    out.rule(f"{player_name(seat)} to act")
+    for name, z in obs["zones"].items():
+        if isinstance(z, list):
+            if z:
+                out.print(f"  {name}: {', '.join(z)}", markup=False)
+        elif z.get("count"):
+            out.print(f"  {name}: {z['count']} card(s) face down", markup=False)
+    options = state.legal_action_labels()
+    out.print(f"[bold]{state.prompt()}[/bold]")
+    for i, (_, label) in enumerate(options, 1):
+        out.print(f"  {i}. {label}", markup=False)
+    while True:
+        try:
+            text = input(f"choose 1-{len(options)} (q to quit): ").strip()
+        except EOFError:
+            return None
+        if text.lower() in ("q", "quit"):
+            return None
+        if text.isdigit() and 1 <= int(text) <= len(options):
+            return options[int(text) - 1][0]
+        out.print(f"'{text}' is not an option; type a number from 1 to {len(options)}")
+
+
+# ---------------------------------------------------------------------------- check / list
+def cmd_check(args: argparse.Namespace) -> int:
+    status = 0
+    for path in args.path:
+        try:
+            checked = api.load_checked(path)
+        except MeepleError as e:
+            err.print(e.render(), markup=False)
+            status = 2
+            continue
+        g = checked.game
+        out.print(f"{path}: ok: {g.name} ({g.players_min}-{g.players_max} players), "
+                  f"{len(g.procedures)} procedures, {len(g.kinds)} component kinds, "
+                  f"{len(g.zones)} zones", markup=False)
+    return status
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    table = Table(title="Games")
+    for col in ("id", "name", "players", "rulebook"):
+        table.add_column(col)
+    for gid in game_ids():
+        g = api.load_checked(gid).game
+        table.add_row(gid, g.name, f"{g.players_min}-{g.players_max}", g.rulebook)
+    out.print(table)
+    return 0
+
+
+# ---------------------------------------------------------------------------- simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    game = api.load(args.game, args.players)
+    n, k = args.n, game.num_players
+    if n < 1:
+        raise MeepleError("-n must be at least 1")
+    wins = [0.0] * k
+    totals = [0] * k
+    decisions = 0
+    ties = 0
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"{game.name}, {k} players", total=n)
+        for i in range(n):
+            r = api.play(game, seed=args.seed + i, record_log=False)
+            for w in r.winners:
+                wins[w] += 1 / len(r.winners)
+            for p in range(k):
+                totals[p] += r.scores[p]
+            decisions += r.decisions
+            ties += r.tie_broken
+            progress.advance(task)
+    table = Table(title=f"{n} games of {game.name}, {k} players, random players, "
+                        f"seeds {args.seed}..{args.seed + n - 1}")
+    table.add_column("seat")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("mean score", justify="right")
+    for p in range(k):
+        table.add_row(player_name(p), f"{wins[p]:g}", f"{wins[p] / n:.1%}", f"{totals[p] / n:.1f}")
+    out.print(table)
+    out.print(f"mean length: {decisions / n:.1f} decisions per game; "
+              f"top score tied (tie-breaker used) in {ties / n:.1%} of games")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
