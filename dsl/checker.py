@@ -51,6 +51,7 @@ BUILTINS: dict[str, Builtin] = {
     "pattern_rank": Builtin(2, 2, lambda a: "int", ("seq", "table"), "rank in a pattern table"),
     "pattern_label": Builtin(2, 2, lambda a: "str", ("seq", "table"), "label of that rank"),
     "abs": Builtin(1, 1, lambda a: "int", ("int",), "absolute value"),
+    "card": Builtin(1, 1, lambda a: "card", ("str",), "the first card whose item key is given"),
 }
 
 
@@ -75,6 +76,21 @@ def check(game: ir.Game) -> Checked:
             break
         params = c.seen_params
     return c.out
+
+
+def check_expression(checked: Checked, e: ir.Expr, scope: dict[str, str] | None = None) -> str:
+    """Check one expression against a checked game (e.g. a scenario's expectation); returns its
+    type and records the types of its nodes in ``checked.types``."""
+    c = _Checker(checked.game, {})
+    c.out = checked
+    return c._expr(e, dict(scope or {}))
+
+
+def check_statement(checked: Checked, s: ir.Stmt) -> None:
+    """Check one statement against a checked game (e.g. a scenario's ``run``)."""
+    c = _Checker(checked.game, {})
+    c.out = checked
+    c._stmt(s, {})
 
 
 class _Checker:
@@ -410,6 +426,13 @@ class _Checker:
         if not b.min_args <= len(e.args) <= b.max_args:
             n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
             raise CheckError(f"'{e.func}' takes {n} argument(s), got {len(e.args)}", e.span)
+        if e.func == "card":
+            a0 = e.args[0]
+            keys = {it.key for k in self.g.kinds.values() for it in k.items}
+            if not isinstance(a0, ir.Const) or a0.value not in keys:
+                shown = a0.value if isinstance(a0, ir.Const) else "?"
+                raise CheckError(f"card() needs the quoted key of an item, not {shown!r}", a0.span,
+                                 suggestion=did_you_mean(str(shown), keys))
         types = []
         for i, a in enumerate(e.args):
             want = b.args[i] if i < len(b.args) else ""

@@ -178,6 +178,10 @@ class ExprCompiler:
             if e.func == "pattern_rank":
                 return lambda st, env: table.rank(cards(st, env))
             return lambda st, env: table.label(cards(st, env))
+        if e.func == "card":
+            assert isinstance(e.args[0], ir.Const)
+            found = self.prog.card_by_key(str(e.args[0].value))
+            return lambda st, env: found
         if len(args) == 1:
             a0 = args[0]
             return lambda st, env: impl(st, a0(st, env))
@@ -275,6 +279,7 @@ _BUILTINS: dict[str, Callable[..., Any]] = {
     "abs": lambda st, x: abs(x),
     "pattern_rank": None,
     "pattern_label": None,
+    "card": None,
 }
 
 

@@ -104,6 +104,13 @@ class Program:
         self.refill_of: list[int | None] = [
             self.zone_base[d.refill] if d.refill else None for d in self.zone_decl]
 
+    def card_by_key(self, key: str) -> Card:
+        """The first card of the item with this key (for ``card('boneyard')``)."""
+        for c in self.cards:
+            if c.key == key:
+                return c
+        raise MeepleError(f"no card has the key '{key}'")
+
     def start_zone(self, card: Card) -> int:
         name, seat = self.card_start[card.id]
         return self.zone_base[name] + (seat or 0)

@@ -53,6 +53,10 @@ class State:
         self._run()
 
     # ------------------------------------------------------------------ the run loop
+    def advance(self) -> None:
+        """Run the rules until the next decision or the end (used after editing frames)."""
+        self._run()
+
     def _run(self) -> None:
         frames = self.frames
         try:

@@ -19,7 +19,7 @@ from . import api
 from .registry import DEFAULT_GAME, game_ids
 
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,66 @@
+"""The rulebook's examples, as scenarios, pass, and fail when the rules they test are broken."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from meeple.registry import game_ids, rules_root
+from meeple.scenarios import ScenarioError, run_scenario, scenario_files
+
+ALL = [f for g in game_ids() for f in scenario_files(rules_root() / g)]
+
+
+@pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.parent.name}/{p.stem}" for p in ALL])
+def test_scenario_passes(path: Path) -> None:
+    outcome = run_scenario(path)
+    assert outcome.passed, "\n".join(outcome.failures)
+    assert outcome.state is not None
+    outcome.state.check_invariants()
+
+
+def test_every_rulebook_example_has_a_scenario() -> None:
+    sources = " ".join(p.read_text() for p in scenario_files(rules_root() / "shadow-of-the-sun"))
+    for example in ("Bolster Example", "Usurp Example", "Preen Example", "Scoring Example"):
+        assert example in sources
+
+
+def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
+    src = rules_root() / "shadow-of-the-sun"
+    dst = tmp_path / "sun"
+    shutil.copytree(src, dst)
+    text = (dst / "game.yaml").read_text()
+    assert old in text
+    (dst / "game.yaml").write_text(text.replace(old, new, 1))
+    return dst
+
+
+@pytest.mark.parametrize(
+    ("scenario", "old", "new", "message"),
+    [
+        ("scoring", "score[p] += n * min(n, 4)", "score[p] += n * min(n, 3)", "scores are"),
+        ("bolster", "count: markers_of(p, d) + 1", "count: markers_of(p, d)", "holds"),
+        ("usurp", "replace_marker(q, p, d)", "replace_marker(p, q, d)", "holds"),
+        ("struggle-tie-supreme-tied", "tie: {chooser: supreme, not_self: true}\n            as: w\n            interpretation",
+         "tie: {chooser: supreme, not_self: false}\n            as: w\n            interpretation",
+         "still open"),
+    ],
+)
+def test_scenario_catches_a_broken_rule(tmp_path: Path, scenario: str, old: str, new: str,
+                                        message: str) -> None:
+    game_dir = _broken_copy(tmp_path, old, new)
+    outcome = run_scenario(game_dir / "scenarios" / f"{scenario}.yaml")
+    assert not outcome.passed
+    assert any(message in f for f in outcome.failures), outcome.failures
+
+
+def test_malformed_scenario_is_a_positioned_error(tmp_path: Path) -> None:
+    game_dir = _broken_copy(tmp_path, "x", "x")
+    bad = game_dir / "scenarios" / "bad.yaml"
+    bad.write_text("scenario: bad\nplayers: 4\ngiven:\n  zones:\n    hand[P9]: [Ghoul]\n")
+    with pytest.raises(ScenarioError) as e:
+        run_scenario(bad)
+    assert e.value.span is not None and (e.value.span.line, e.value.span.col) == (5, 5)
+    assert "unknown zone 'hand[P9]'" in str(e.value)
