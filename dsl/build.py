@@ -100,7 +100,11 @@ def _kind(name: str, node: YMap, parent: YMap) -> ir.Kind:
                     node["items"].item_spans[i],
                 )
         key = str(it.get("key", f"{name}_{i}"))
-        items.append(ir.Item(node["items"].item_spans[i], key, str(it["name"]), extra, int(it.get("count", 1))))
+        items.append(
+            ir.Item(
+                node["items"].item_spans[i], key, str(it["name"]), extra, int(it.get("count", 1))
+            )
+        )
     return ir.Kind(
         name=name,
         span=_span(parent, name),
@@ -132,11 +136,17 @@ def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
         initial = ir.Const(_span(parent, name), default)
     else:
         raise CheckError(
-            f"variable '{name}' of type {node['type']} needs an 'initial' value", _span(parent, name)
+            f"variable '{name}' of type {node['type']} needs an 'initial' value",
+            _span(parent, name),
         )
     return ir.VarDecl(
-        name, _span(parent, name), str(node["type"]), node.get("per"), initial,
-        node.get("min"), node.get("max"),
+        name,
+        _span(parent, name),
+        str(node["type"]),
+        node.get("per"),
+        initial,
+        node.get("min"),
+        node.get("max"),
     )
 
 
@@ -148,7 +158,9 @@ def _table(name: str, node: YMap, parent: YMap) -> ir.Table:
 
 def _function(name: str, node: YMap, parent: YMap) -> ir.Function:
     params = tuple(str(p) for p in node.get("params", []))
-    return ir.Function(name, _span(parent, name), params, expr(node["value"], node.value_spans["value"]))
+    return ir.Function(
+        name, _span(parent, name), params, expr(node["value"], node.value_spans["value"])
+    )
 
 
 def _procedure(name: str, node: YMap, parent: YMap) -> ir.Procedure:
@@ -173,8 +185,13 @@ def _tie_breakers(doc: YMap) -> tuple[ir.TieBreaker, ...]:
         return ()
     out = []
     for i, tb in enumerate(scoring.get("tie_breakers", [])):
-        out.append(ir.TieBreaker(scoring["tie_breakers"].item_spans[i],
-                                 expr(tb["key"], tb.value_spans["key"]), tb.get("source")))
+        out.append(
+            ir.TieBreaker(
+                scoring["tie_breakers"].item_spans[i],
+                expr(tb["key"], tb.value_spans["key"]),
+                tb.get("source"),
+            )
+        )
     return tuple(out)
 
 
@@ -194,8 +211,11 @@ def _stmt(node: Any, span: SourceSpan) -> ir.Stmt:
     heads = [h for h in _HEADS if h in node]
     if not heads:
         raise CheckError(
-            "a statement mapping needs one of " + ", ".join(_HEADS), node.span,
-            suggestion=next((did_you_mean(k, _HEADS) for k in node if did_you_mean(k, _HEADS)), None),
+            "a statement mapping needs one of " + ", ".join(_HEADS),
+            node.span,
+            suggestion=next(
+                (did_you_mean(k, _HEADS) for k in node if did_you_mean(k, _HEADS)), None
+            ),
         )
     head = "do" if heads == ["do"] else next(h for h in heads if h != "do")
     return _BUILDERS[head](node, span)
@@ -244,9 +264,14 @@ def _choose(node: YMap, span: SourceSpan) -> ir.Stmt:
             if "do" in opt
             else ir.Block(ospan, (), opt.get("source"), opt.get("interpretation"))
         )
-        options.append(ir.Option(ospan, _template(opt, "label"), var, it, _opt_expr(opt, "when"), body))
+        options.append(
+            ir.Option(ospan, _template(opt, "label"), var, it, _opt_expr(opt, "when"), body)
+        )
     return ir.Choose(
-        span, expr(node["by"], node.value_spans["by"]), _template(node, "choose"), tuple(options),
+        span,
+        expr(node["by"], node.value_spans["by"]),
+        _template(node, "choose"),
+        tuple(options),
         bool(node.get("secret", False)),
     )
 
@@ -256,7 +281,9 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
     lo = count if count is not None else (_opt_expr(node, "min") or ir.Const(span, 1))
     hi = count if count is not None else _opt_expr(node, "max")
     if count is not None and ("min" in node or "max" in node):
-        raise CheckError("a pick takes either 'count' or 'min'/'max', not both", node.key_spans["count"])
+        raise CheckError(
+            "a pick takes either 'count' or 'min'/'max', not both", node.key_spans["count"]
+        )
     return ir.Pick(
         span,
         player=expr(node["by"], node.value_spans["by"]),
@@ -277,12 +304,25 @@ def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
     tie = node.get("tie")
     chooser = expr(tie["chooser"], tie.value_spans["chooser"]) if tie else None
     return ir.Winner(
-        span, var, among, expr(node["strength"], node.value_spans["strength"]), chooser,
-        bool(tie.get("not_self", False)) if tie else False, str(node["as"]), _template(node, "winner"),
+        span,
+        var,
+        among,
+        expr(node["strength"], node.value_spans["strength"]),
+        chooser,
+        bool(tie.get("not_self", False)) if tie else False,
+        str(node["as"]),
+        _template(node, "winner"),
     )
 
 
 _BUILDERS = {
-    "if": _if, "for": _for, "simultaneous": _for, "repeat": _repeat, "while": _while,
-    "choose": _choose, "pick": _pick, "winner": _winner, "do": _do,
+    "if": _if,
+    "for": _for,
+    "simultaneous": _for,
+    "repeat": _repeat,
+    "while": _while,
+    "choose": _choose,
+    "pick": _pick,
+    "winner": _winner,
+    "do": _do,
 }

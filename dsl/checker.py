@@ -24,7 +24,9 @@ class Builtin:
     min_args: int
     max_args: int
     result: Callable[[list[str]], str]
-    args: tuple[str, ...] = ()  # expected type families per position ("seq", "player", "int", "table")
+    args: tuple[
+        str, ...
+    ] = ()  # expected type families per position ("seq", "player", "int", "table")
     doc: str = ""
 
 
@@ -103,7 +105,10 @@ class _Checker:
         for k in game.kinds.values():
             self.props.update(k.properties)
         self.globals: set[str] = (
-            set(game.zones) | set(game.variables) | set(game.kinds) | set(game.tables)
+            set(game.zones)
+            | set(game.variables)
+            | set(game.kinds)
+            | set(game.tables)
             | set(BUILTIN_NAMES)
         )
 
@@ -116,7 +121,8 @@ class _Checker:
             for p, t in k.properties.items():
                 if t not in ("int", "str", "bool") and t not in g.kinds:
                     raise CheckError(
-                        f"property '{p}' of '{k.name}' has unknown type '{t}'", k.span,
+                        f"property '{p}' of '{k.name}' has unknown type '{t}'",
+                        k.span,
                         expected="int, str, bool or a component kind",
                         suggestion=did_you_mean(t, ["int", "str", "bool", *g.kinds]),
                     )
@@ -125,7 +131,8 @@ class _Checker:
                     for it in k.items:
                         if str(it.props[p]) not in keys:
                             raise CheckError(
-                                f"'{it.props[p]}' is not a key of kind '{t}'", it.span,
+                                f"'{it.props[p]}' is not a key of kind '{t}'",
+                                it.span,
                                 suggestion=did_you_mean(str(it.props[p]), keys),
                             )
             if k.start is not None:
@@ -133,24 +140,25 @@ class _Checker:
                 if k.per_player and z.per != "players":
                     raise CheckError(
                         f"kind '{k.name}' is per player, so its start zone '{z.name}' must be "
-                        "per players", k.span)
+                        "per players",
+                        k.span,
+                    )
         for z in g.zones.values():
             if z.per is not None and z.per != "players" and z.per not in g.kinds:
                 raise CheckError(
                     f"zone '{z.name}' is per '{z.per}', which is neither 'players' nor a kind",
-                    z.span, suggestion=did_you_mean(z.per, ["players", *g.kinds]),
+                    z.span,
+                    suggestion=did_you_mean(z.per, ["players", *g.kinds]),
                 )
             if z.refill is not None:
                 self._zone_decl(z.refill, z.span)
-        for t in g.tables.values():
-            pass
         for v in g.variables.values():
             self._expr(v.initial, {})
         for f in g.functions.values():
             self._expr(f.body, self._param_scope(f.name, f.params))
-        for p in g.procedures.values():
-            self._need_source(p.span, f"procedure '{p.name}'", p.body.source)
-            self._block(p.body, self._param_scope(p.name, p.params))
+        for proc in g.procedures.values():
+            self._need_source(proc.span, f"procedure '{proc.name}'", proc.body.source)
+            self._block(proc.body, self._param_scope(proc.name, proc.params))
         for name in ("setup", "play", "scoring"):
             block: ir.Block = getattr(g, name)
             if block.stmts:
@@ -174,13 +182,16 @@ class _Checker:
     def _need_source(self, span: SourceSpan, what: str, source: str | None) -> None:
         if not source:
             raise CheckError(
-                f"{what} does not cite its rulebook section", span,
+                f"{what} does not cite its rulebook section",
+                span,
                 expected="a 'source:' key naming the rulebook section",
             )
 
     def _zone_decl(self, name: str, span: SourceSpan) -> ir.ZoneDecl:
         if name not in self.g.zones:
-            raise CheckError(f"unknown zone '{name}'", span, suggestion=did_you_mean(name, self.g.zones))
+            raise CheckError(
+                f"unknown zone '{name}'", span, suggestion=did_you_mean(name, self.g.zones)
+            )
         return self.g.zones[name]
 
     # ------------------------------------------------------------ statements
@@ -210,15 +221,18 @@ class _Checker:
             if s.name in scope:
                 raise CheckError(
                     f"'{s.name}' is a local name; bind a new value with 'let {s.name} = ...'",
-                    s.span)
+                    s.span,
+                )
             raise CheckError(
-                f"unknown variable '{s.name}'", s.span,
+                f"unknown variable '{s.name}'",
+                s.span,
                 suggestion=did_you_mean(s.name, self.g.variables),
             )
         if (v.per is None) != (s.index is None):
             raise CheckError(
                 f"variable '{s.name}' is {'one per player' if v.per else 'a single value'}",
-                s.span, expected=f"'{s.name}[p]'" if v.per else f"'{s.name}' without an index",
+                s.span,
+                expected=f"'{s.name}[p]'" if v.per else f"'{s.name}' without an index",
             )
         if s.index is not None:
             self._want(s.index, scope, "player")
@@ -231,8 +245,11 @@ class _Checker:
         if s.items is not None:
             t = self._expr(s.items, scope)
             if not (t in ("card", "zone", "any") or t.startswith("list:")):
-                raise CheckError("'move' needs a card, a list of cards or a zone", s.items.span,
-                                 expected=f"cards, not {t}")
+                raise CheckError(
+                    "'move' needs a card, a list of cards or a zone",
+                    s.items.span,
+                    expected=f"cards, not {t}",
+                )
         if s.count is not None:
             self._want(s.count, scope, "int")
         if s.src is not None:
@@ -251,13 +268,21 @@ class _Checker:
     def _s_CallProc(self, s: ir.CallProc, scope: dict[str, str]) -> None:
         p = self.g.procedures.get(s.name)
         if p is None:
-            hint = " (it is a function; use it inside an expression)" if s.name in self.g.functions else ""
-            raise CheckError(f"unknown procedure '{s.name}'{hint}", s.span,
-                             suggestion=did_you_mean(s.name, self.g.procedures))
+            hint = (
+                " (it is a function; use it inside an expression)"
+                if s.name in self.g.functions
+                else ""
+            )
+            raise CheckError(
+                f"unknown procedure '{s.name}'{hint}",
+                s.span,
+                suggestion=did_you_mean(s.name, self.g.procedures),
+            )
         if len(s.args) != len(p.params):
             raise CheckError(
                 f"procedure '{s.name}' takes {len(p.params)} argument(s), got {len(s.args)}",
-                s.span, expected="(" + ", ".join(p.params) + ")",
+                s.span,
+                expected="(" + ", ".join(p.params) + ")",
             )
         self._saw_call(s.name, [self._expr(a, scope) for a in s.args])
 
@@ -336,7 +361,9 @@ class _Checker:
             return  # seats are numbers; a literal seat is allowed
         if t == "none" and want in ("player", "card"):
             return
-        raise CheckError(f"{what} has the wrong type", span, expected=f"{_words(want)}, not {_words(t)}")
+        raise CheckError(
+            f"{what} has the wrong type", span, expected=f"{_words(want)}, not {_words(t)}"
+        )
 
     def _seq(self, e: ir.Expr, scope: dict[str, str]) -> str:
         t = self._expr(e, scope)
@@ -347,8 +374,12 @@ class _Checker:
     def _zone(self, e: ir.Expr, scope: dict[str, str]) -> None:
         t = self._expr(e, scope)
         if t != "zone":
-            raise CheckError("expected a zone", e.span, expected=f"a zone, not {_words(t)}",
-                             suggestion=did_you_mean(_name_of(e), self.g.zones))
+            raise CheckError(
+                "expected a zone",
+                e.span,
+                expected=f"a zone, not {_words(t)}",
+                suggestion=did_you_mean(_name_of(e), self.g.zones),
+            )
 
     def _expr(self, e: ir.Expr, scope: dict[str, str]) -> str:
         t: str = getattr(self, "_e_" + type(e).__name__)(e, scope)
@@ -357,7 +388,15 @@ class _Checker:
 
     def _e_Const(self, e: ir.Const, scope: dict[str, str]) -> str:
         v = e.value
-        return "none" if v is None else "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str"
+        return (
+            "none"
+            if v is None
+            else "bool"
+            if isinstance(v, bool)
+            else "int"
+            if isinstance(v, int)
+            else "str"
+        )
 
     def _e_Name(self, e: ir.Name, scope: dict[str, str]) -> str:
         n = e.id
@@ -372,7 +411,9 @@ class _Checker:
                 per = g.zones[n].per
                 raise CheckError(
                     f"zone '{n}' is one per {'player' if per == 'players' else per}; say which",
-                    e.span, expected=f"'{n}[...]'")
+                    e.span,
+                    expected=f"'{n}[...]'",
+                )
             return "zone"
         if n in g.kinds:
             return "list:card"
@@ -386,10 +427,15 @@ class _Checker:
     def _e_Attr(self, e: ir.Attr, scope: dict[str, str]) -> str:
         t = self._expr(e.obj, scope)
         if t not in ("card", "any"):
-            raise CheckError(f"'.{e.name}' needs a card", e.span, expected=f"a card, not {_words(t)}")
+            raise CheckError(
+                f"'.{e.name}' needs a card", e.span, expected=f"a card, not {_words(t)}"
+            )
         if e.name not in self.props:
-            raise CheckError(f"no component has a property '{e.name}'", e.span,
-                             suggestion=did_you_mean(e.name, self.props))
+            raise CheckError(
+                f"no component has a property '{e.name}'",
+                e.span,
+                suggestion=did_you_mean(e.name, self.props),
+            )
         pt = self.props[e.name]
         return "card" if pt in self.g.kinds else pt
 
@@ -403,8 +449,11 @@ class _Checker:
             return "zone"
         t = self._expr(e.obj, scope)
         if not t.startswith("list:") and t != "any":
-            raise CheckError("only lists, per-player variables and zones take an index", e.span,
-                             expected=f"a list, not {_words(t)}")
+            raise CheckError(
+                "only lists, per-player variables and zones take an index",
+                e.span,
+                expected=f"a list, not {_words(t)}",
+            )
         self._expr(e.index, scope)
         return _elem(t)
 
@@ -412,15 +461,25 @@ class _Checker:
         f = self.g.functions.get(e.func)
         if f is not None:
             if len(e.args) != len(f.params) or e.kwargs:
-                raise CheckError(f"function '{e.func}' takes {len(f.params)} argument(s)", e.span,
-                                 expected="(" + ", ".join(f.params) + ")")
+                raise CheckError(
+                    f"function '{e.func}' takes {len(f.params)} argument(s)",
+                    e.span,
+                    expected="(" + ", ".join(f.params) + ")",
+                )
             self._saw_call(e.func, [self._expr(a, scope) for a in e.args])
             return self.out.types.get(id(f.body), "any")
         b = BUILTINS.get(e.func)
         if b is None:
-            hint = " (it is a procedure; call it as a statement)" if e.func in self.g.procedures else ""
-            raise CheckError(f"unknown function '{e.func}'{hint}", e.span,
-                             suggestion=did_you_mean(e.func, [*BUILTINS, *self.g.functions]))
+            hint = (
+                " (it is a procedure; call it as a statement)"
+                if e.func in self.g.procedures
+                else ""
+            )
+            raise CheckError(
+                f"unknown function '{e.func}'{hint}",
+                e.span,
+                suggestion=did_you_mean(e.func, [*BUILTINS, *self.g.functions]),
+            )
         if e.kwargs:
             raise CheckError(f"'{e.func}' takes no named arguments", e.span)
         if not b.min_args <= len(e.args) <= b.max_args:
@@ -431,8 +490,11 @@ class _Checker:
             keys = {it.key for k in self.g.kinds.values() for it in k.items}
             if not isinstance(a0, ir.Const) or a0.value not in keys:
                 shown = a0.value if isinstance(a0, ir.Const) else "?"
-                raise CheckError(f"card() needs the quoted key of an item, not {shown!r}", a0.span,
-                                 suggestion=did_you_mean(str(shown), keys))
+                raise CheckError(
+                    f"card() needs the quoted key of an item, not {shown!r}",
+                    a0.span,
+                    suggestion=did_you_mean(str(shown), keys),
+                )
         types = []
         for i, a in enumerate(e.args):
             want = b.args[i] if i < len(b.args) else ""
@@ -441,8 +503,11 @@ class _Checker:
             elif want == "table":
                 t = self._expr(a, scope)
                 if t != "table":
-                    raise CheckError("expected a table", a.span,
-                                     suggestion=did_you_mean(_name_of(a), self.g.tables))
+                    raise CheckError(
+                        "expected a table",
+                        a.span,
+                        suggestion=did_you_mean(_name_of(a), self.g.tables),
+                    )
                 types.append(t)
             elif want:
                 types.append(self._want(a, scope, want))
@@ -514,6 +579,14 @@ def _name_of(e: ir.Expr) -> str:
 def _words(t: str) -> str:
     if t.startswith("list:"):
         return f"a list of {_words(t[5:])}s".replace("a a ", "").replace("ss", "s")
-    return {"int": "a number", "bool": "a condition (true/false)", "str": "a text",
-            "player": "a player", "card": "a card", "zone": "a zone", "table": "a table",
-            "none": "none", "any": "anything"}.get(t, t)
+    return {
+        "int": "a number",
+        "bool": "a condition (true/false)",
+        "str": "a text",
+        "player": "a player",
+        "card": "a card",
+        "zone": "a zone",
+        "table": "a table",
+        "none": "none",
+        "any": "anything",
+    }.get(t, t)

@@ -23,6 +23,8 @@ def load_rules(path: str | Path) -> Checked:
         raise MeepleError(f"no rules file at {file}")
     doc = load_yaml_file(file)
     if not isinstance(doc, YMap):
-        raise MeepleError("a game file must be a mapping at the top level", getattr(doc, "span", None))
+        raise MeepleError(
+            "a game file must be a mapping at the top level", getattr(doc, "span", None)
+        )
     validate(doc)
     return check(build_game(doc, str(file)))

@@ -42,9 +42,7 @@ _TOKEN_WORDS = {
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     text = resources.files("meeple.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
-        text, parser="lalr", start=["expression", "statement"], propagate_positions=True
-    )
+    return Lark(text, parser="lalr", start=["expression", "statement"], propagate_positions=True)
 
 
 def _words(expected: set[str]) -> str:
@@ -96,7 +94,9 @@ def parse_statement(text: str, origin: SourceSpan | YStr | None = None) -> ir.St
 
 
 def _parse(text: str, start: str, origin: SourceSpan | YStr | None) -> Any:
-    loc = _Locator(text, origin if origin is not None else (text if isinstance(text, YStr) else None))
+    loc = _Locator(
+        text, origin if origin is not None else (text if isinstance(text, YStr) else None)
+    )
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as e:
@@ -106,9 +106,7 @@ def _parse(text: str, start: str, origin: SourceSpan | YStr | None) -> Any:
 
 def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> ParseError:
     what = "an expression" if start == "expression" else "a statement"
-    if isinstance(e, UnexpectedEOF) or (
-        isinstance(e, UnexpectedToken) and e.token.type == "$END"
-    ):
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
         off = len(text.rstrip())
         expected = _words(set(e.expected))
         return ParseError(f"{what} ends too early", loc.span(max(off - 1, 0)), expected=expected)

@@ -1,4 +1,4 @@
-"""Validate a loaded game file against the JSON Schema; report the best error at its YAML position."""
+"""Validate a game file against the JSON Schema; report the best error at its YAML position."""
 
 from __future__ import annotations
 
@@ -56,8 +56,9 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
     path = list(err.absolute_path)
     parent, node, span = _walk(doc, path)
     where = _describe(path)
+    schema: dict[str, Any] = err.schema if isinstance(err.schema, dict) else {}
     if err.validator == "additionalProperties" and isinstance(node, YMap):
-        allowed = list((err.schema.get("properties") or {}).keys())
+        allowed = list((schema.get("properties") or {}).keys())
         extra = [k for k in node if k not in allowed]
         key = extra[0] if extra else "?"
         return SchemaError(
@@ -68,7 +69,7 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         )
     if err.validator == "propertyNames" and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
-        keys = list(err.schema.get("enum", [])) if isinstance(err.schema, dict) else []
+        keys = list(schema.get("enum", []))
         return SchemaError(
             f"unknown key '{bad}' in {where}",
             node.key_spans.get(bad, span),
@@ -79,7 +80,7 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         missing = m.group(1) if m else "?"
         at = span
         if isinstance(parent, YMap) and path:
-            at = parent.key_spans.get(path[-1], span)
+            at = parent.key_spans.get(str(path[-1])) or span
         return SchemaError(f"{where} is missing the required key '{missing}'", at)
     if err.validator == "type":
         want = err.validator_value
@@ -88,7 +89,7 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             f"{where} has the wrong type", span, expected=f"a {want}, not {_kind(node)}"
         )
     if err.validator == "enum":
-        options = [str(v) for v in err.validator_value]
+        options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
         return SchemaError(
             f"{where} cannot be {node!r}",
             span,
@@ -101,7 +102,7 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
 def _describe(path: list[Any]) -> str:
     if not path:
         return "the game file"
-    parts = []
+    parts: list[str] = []
     for p in path:
         parts.append(f"[{p}]" if isinstance(p, int) else ("." + p if parts else p))
     return "'" + "".join(parts) + "'"

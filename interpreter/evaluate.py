@@ -24,10 +24,17 @@ Fn = Callable[[Any, dict[str, Any]], Any]
 _MISSING = object()
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul,
-    "//": operator.floordiv, "%": operator.mod,
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
 }
 
 
@@ -182,10 +189,12 @@ class ExprCompiler:
             assert isinstance(e.args[0], ir.Const)
             found = self.prog.card_by_key(str(e.args[0].value))
             return lambda st, env: found
+        assert impl is not None
+        fn = impl
         if len(args) == 1:
             a0 = args[0]
-            return lambda st, env: impl(st, a0(st, env))
-        return lambda st, env: impl(st, *[f(st, env) for f in args])
+            return lambda st, env: fn(st, a0(st, env))
+        return lambda st, env: fn(st, *[f(st, env) for f in args])
 
     def _user_function(self, e: ir.Call) -> Fn:
         fdecl = self.prog.game.functions[e.func]
@@ -239,7 +248,12 @@ def _first(xs: Any) -> Any:
 
 
 _GEN_REDUCERS: dict[str, Callable[[Any], Any]] = {
-    "count": _count, "sum": sum, "any": any, "all": all, "min": min, "max": max,
+    "count": _count,
+    "sum": sum,
+    "any": any,
+    "all": all,
+    "min": min,
+    "max": max,
     "first": _first,
 }
 
@@ -262,7 +276,7 @@ def _clockwise_from(st: Any, p: int) -> list[int]:
     return ps[i:] + ps[:i]
 
 
-_BUILTINS: dict[str, Callable[..., Any]] = {
+_BUILTINS: dict[str, Callable[..., Any] | None] = {  # None: compiled specially
     "count": lambda st, x: len(x),
     "sum": lambda st, x: sum(x),
     "min": _minmax(min),

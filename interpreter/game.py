@@ -23,10 +23,15 @@ class Game:
         g = checked.game
         self.id, self.name = g.id, g.name
         self.info = {
-            "id": g.id, "name": g.name, "rulebook": g.rulebook,
-            "min_players": g.players_min, "max_players": g.players_max,
-            "num_players": num_players, "chance": "explicit seeded PRNG in the state",
-            "information": "imperfect", "simultaneous": "secret commitments, decided in turn",
+            "id": g.id,
+            "name": g.name,
+            "rulebook": g.rulebook,
+            "min_players": g.players_min,
+            "max_players": g.players_max,
+            "num_players": num_players,
+            "chance": "explicit seeded PRNG in the state",
+            "information": "imperfect",
+            "simultaneous": "secret commitments, decided in turn",
             "num_distinct_actions": self.program.num_distinct_actions,
         }
 

@@ -32,8 +32,13 @@ class Frame:
         self.op, self.env, self.pc, self.data, self.lo, self.hi = op, env, 0, data, lo, hi
 
     def copy(self, env: Env) -> Frame:
-        f = Frame(self.op, env, list(self.data) if isinstance(self.data, list) else self.data,
-                  self.lo, self.hi)
+        f = Frame(
+            self.op,
+            env,
+            list(self.data) if isinstance(self.data, list) else self.data,
+            self.lo,
+            self.hi,
+        )
         f.pc = self.pc
         return f
 
@@ -47,8 +52,17 @@ class Decision:
 
     __slots__ = ("op", "player", "env", "frame", "actions", "values", "options", "secret")
 
-    def __init__(self, op: Op, player: int, env: Env, frame: Frame | None, actions: list[int],
-                 values: list[Any], options: list[int], secret: bool) -> None:
+    def __init__(
+        self,
+        op: Op,
+        player: int,
+        env: Env,
+        frame: Frame | None,
+        actions: list[int],
+        values: list[Any],
+        options: list[int],
+        secret: bool,
+    ) -> None:
         self.op, self.player, self.env, self.frame = op, player, env, frame
         self.actions, self.values, self.options, self.secret = actions, values, options, secret
 
@@ -104,12 +118,13 @@ class SimpleOp(Op):
 
     def __init__(self, span: SourceSpan, run: Callable[[State, Env], None]) -> None:
         self.span = span
-        self.exec = run  # type: ignore[method-assign]
+        self.exec = run  # type: ignore[method-assign, assignment]  # saves a call per statement
 
 
 class CallOp(Op):
-    def __init__(self, span: SourceSpan, body: BlockOp, params: tuple[str, ...],
-                 args: list[Fn]) -> None:
+    def __init__(
+        self, span: SourceSpan, body: BlockOp, params: tuple[str, ...], args: list[Fn]
+    ) -> None:
         self.span, self.body, self.params, self.args = span, body, params, args
 
     def exec(self, st: State, env: Env) -> None:
@@ -193,17 +208,41 @@ class Site:
 
 
 class OptionOp:
-    def __init__(self, site: Site, label: Callable[[State, Env], str], var: str | None,
-                 items: Fn | None, when: Fn | None, body: BlockOp) -> None:
+    def __init__(
+        self,
+        site: Site,
+        label: Callable[[State, Env], str],
+        var: str | None,
+        items: Fn | None,
+        when: Fn | None,
+        body: BlockOp,
+    ) -> None:
         self.site, self.label, self.var, self.items, self.when, self.body = (
-            site, label, var, items, when, body)
+            site,
+            label,
+            var,
+            items,
+            when,
+            body,
+        )
 
 
 class ChooseOp(Op):
-    def __init__(self, span: SourceSpan, player: Fn, prompt: Callable[[State, Env], str],
-                 options: list[OptionOp], secret: bool) -> None:
+    def __init__(
+        self,
+        span: SourceSpan,
+        player: Fn,
+        prompt: Callable[[State, Env], str],
+        options: list[OptionOp],
+        secret: bool,
+    ) -> None:
         self.span, self.player, self.prompt_fn, self.options, self.secret = (
-            span, player, prompt, options, secret)
+            span,
+            player,
+            prompt,
+            options,
+            secret,
+        )
 
     def exec(self, st: State, env: Env) -> None:
         actions: list[int] = []
@@ -233,8 +272,9 @@ class ChooseOp(Op):
                 env[var] = saved
         if not actions:
             raise RuleError("a choice has no legal option", self.span)
-        st.decide(Decision(self, self.player(st, env), env, None, actions, values, idx,
-                           self.secret))
+        st.decide(
+            Decision(self, self.player(st, env), env, None, actions, values, idx, self.secret)
+        )
 
     def resolve(self, st: State, dec: Decision, i: int) -> None:
         o = self.options[dec.options[i]]
@@ -257,9 +297,21 @@ class ChooseOp(Op):
 class PickOp(Op):
     """Pick items one at a time; see ir.Pick. Frame: data = picked list, lo/hi = bounds."""
 
-    def __init__(self, span: SourceSpan, player: Fn, prompt: Callable[[State, Env], str],
-                 var: str, src: Fn, dest: Fn | None, lo: Fn, hi: Fn | None, where: Fn | None,
-                 into: str | None, secret: bool, site: Site) -> None:
+    def __init__(
+        self,
+        span: SourceSpan,
+        player: Fn,
+        prompt: Callable[[State, Env], str],
+        var: str,
+        src: Fn,
+        dest: Fn | None,
+        lo: Fn,
+        hi: Fn | None,
+        where: Fn | None,
+        into: str | None,
+        secret: bool,
+        site: Site,
+    ) -> None:
         self.span, self.player, self.prompt_fn, self.var = span, player, prompt, var
         self.src, self.dest, self.lo, self.hi, self.where = src, dest, lo, hi, where
         self.into, self.secret, self.site = into, secret, site
@@ -302,7 +354,8 @@ class PickOp(Op):
         if not cands:
             if not can_stop:
                 raise RuleError(
-                    f"a pick needs {fr.lo} items but only {len(picked)} could be picked", self.span)
+                    f"a pick needs {fr.lo} items but only {len(picked)} could be picked", self.span
+                )
             self._finish(st, fr)
             return
         actions = [self.site.base + c.type_id for c in cands]
@@ -310,8 +363,7 @@ class PickOp(Op):
         if can_stop:
             actions.append(self.site.base + st.prog.num_card_types)
             values.append(DONE)
-        st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [],
-                           self.secret))
+        st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [], self.secret))
 
     def _finish(self, st: State, fr: Frame) -> None:
         st.frames.pop()
@@ -342,9 +394,19 @@ class PickOp(Op):
 
 
 class WinnerOp(Op):
-    def __init__(self, span: SourceSpan, var: str, among: Fn, strength: Fn, chooser: Fn | None,
-                 not_self: bool, into: str, prompt: Callable[[State, Env], str], site: Site,
-                 fmt: Callable[[Any], str]) -> None:
+    def __init__(
+        self,
+        span: SourceSpan,
+        var: str,
+        among: Fn,
+        strength: Fn,
+        chooser: Fn | None,
+        not_self: bool,
+        into: str,
+        prompt: Callable[[State, Env], str],
+        site: Site,
+        fmt: Callable[[Any], str],
+    ) -> None:
         self.span, self.var, self.among, self.strength = span, var, among, strength
         self.chooser, self.not_self, self.into, self.prompt_fn = chooser, not_self, into, prompt
         self.site, self.fmt = site, fmt

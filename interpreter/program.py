@@ -28,7 +28,8 @@ class Program:
         g = checked.game
         if not g.players_min <= num_players <= g.players_max:
             raise MeepleError(
-                f"{g.name} is for {g.players_min} to {g.players_max} players, not {num_players}")
+                f"{g.name} is for {g.players_min} to {g.players_max} players, not {num_players}"
+            )
         self.checked, self.game, self.num_players = checked, g, num_players
         self._layout_cards()
         self._layout_zones()
@@ -58,8 +59,7 @@ class Program:
         keys: dict[tuple[str, str], Card] = {}
         self.num_card_types = 0
         for kind in g.kinds.values():
-            seats: list[int | None] = (
-                list(range(self.num_players)) if kind.per_player else [None])
+            seats: list[int | None] = list(range(self.num_players)) if kind.per_player else [None]
             lst: list[Card] = []
             for seat in seats:
                 for item in kind.items:
@@ -67,8 +67,16 @@ class Program:
                     self.num_card_types += 1
                     for _ in range(item.count):
                         props = dict(item.props)
-                        c = Card(len(self.cards), kind.name, item.key, item.name, seat, len(lst),
-                                 props, type_id)
+                        c = Card(
+                            len(self.cards),
+                            kind.name,
+                            item.key,
+                            item.name,
+                            seat,
+                            len(lst),
+                            props,
+                            type_id,
+                        )
                         self.cards.append(c)
                         lst.append(c)
                         keys.setdefault((kind.name, item.key), c)
@@ -102,7 +110,8 @@ class Program:
                 self.zone_vis.append(z.visibility)
                 self.zone_decl.append(z)
         self.refill_of: list[int | None] = [
-            self.zone_base[d.refill] if d.refill else None for d in self.zone_decl]
+            self.zone_base[d.refill] if d.refill else None for d in self.zone_decl
+        ]
 
     def card_by_key(self, key: str) -> Card:
         """The first card of the item with this key (for ``card('boneyard')``)."""
@@ -131,8 +140,11 @@ class Program:
         return op
 
     def _site(self, domain: str) -> ops.Site:
-        size = {"card": self.num_card_types + 1, "player": self.game.players_max,
-                "int": _INT_DOMAIN}.get(domain, 1)
+        size = {
+            "card": self.num_card_types + 1,
+            "player": self.game.players_max,
+            "int": _INT_DOMAIN,
+        }.get(domain, 1)
         site = ops.Site(self.next_action, domain)
         self.next_action += size
         return site
@@ -234,8 +246,9 @@ class Program:
 
     def _s_CallProc(self, s: ir.CallProc) -> ops.Op:
         p = self.game.procedures[s.name]
-        return ops.CallOp(s.span, self.proc_blocks[s.name], p.params,
-                          [self.ex.compile(a) for a in s.args])
+        return ops.CallOp(
+            s.span, self.proc_blocks[s.name], p.params, [self.ex.compile(a) for a in s.args]
+        )
 
     def _s_If(self, s: ir.If) -> ops.Op:
         orelse = self.block(s.orelse) if s.orelse is not None else None
@@ -261,27 +274,53 @@ class Program:
                 dom = self._domain(self.ex.type_of(o.iter))
                 if dom == "any":
                     raise MeepleError(
-                        "options can range over cards, players or numbers only", o.iter.span)
+                        "options can range over cards, players or numbers only", o.iter.span
+                    )
                 site = self._site(dom)
                 items = self.ex.compile(o.iter)
-            options.append(ops.OptionOp(
-                site, self.ex.template(o.label), o.var, items,
-                self.ex.compile(o.when) if o.when is not None else None, self.block(o.body)))
-        return ops.ChooseOp(s.span, self.ex.compile(s.player), self.ex.template(s.prompt),
-                            options, s.secret)
+            options.append(
+                ops.OptionOp(
+                    site,
+                    self.ex.template(o.label),
+                    o.var,
+                    items,
+                    self.ex.compile(o.when) if o.when is not None else None,
+                    self.block(o.body),
+                )
+            )
+        return ops.ChooseOp(
+            s.span, self.ex.compile(s.player), self.ex.template(s.prompt), options, s.secret
+        )
 
     def _s_Pick(self, s: ir.Pick) -> ops.Op:
         c = self.ex.compile
         return ops.PickOp(
-            s.span, c(s.player), self.ex.template(s.prompt), s.var, c(s.src),
-            self.ex.zone_ref(s.dest) if s.dest is not None else None, c(s.min),
+            s.span,
+            c(s.player),
+            self.ex.template(s.prompt),
+            s.var,
+            c(s.src),
+            self.ex.zone_ref(s.dest) if s.dest is not None else None,
+            c(s.min),
             c(s.max) if s.max is not None else None,
-            c(s.where) if s.where is not None else None, s.into, s.secret, self._site("card"))
+            c(s.where) if s.where is not None else None,
+            s.into,
+            s.secret,
+            self._site("card"),
+        )
 
     def _s_Winner(self, s: ir.Winner) -> ops.Op:
         t = self.ex.type_of(s.among)
         dom = self._domain(t)
         return ops.WinnerOp(
-            s.span, s.var, self.ex.compile(s.among), self.ex.compile(s.strength),
-            self.ex.compile(s.chooser) if s.chooser is not None else None, s.not_self, s.into,
-            self.ex.template(s.prompt), self._site(dom), formatter(dom))
+            s.span,
+            s.var,
+            self.ex.compile(s.among),
+            self.ex.compile(s.strength),
+            self.ex.compile(s.chooser) if s.chooser is not None else None,
+            s.not_self,
+            s.into,
+            self.ex.template(s.prompt),
+            self._site(dom),
+            formatter(dom),
+        )

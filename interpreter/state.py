@@ -22,8 +22,23 @@ TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 class State:
     """One position of a game. Create with ``Game.new_initial_state(seed)``."""
 
-    __slots__ = ("prog", "zones", "loc", "vars", "rng", "frames", "pending", "players",
-                 "secret", "phase", "log", "record_log", "at", "_results", "move_number")
+    __slots__ = (
+        "prog",
+        "zones",
+        "loc",
+        "vars",
+        "rng",
+        "frames",
+        "pending",
+        "players",
+        "secret",
+        "phase",
+        "log",
+        "record_log",
+        "at",
+        "_results",
+        "move_number",
+    )
 
     def __init__(self, prog: Program, seed: int | None = 0, record_log: bool = True) -> None:
         self.prog = prog
@@ -143,7 +158,8 @@ class State:
             shown = ", ".join(str(a) for a in d.actions[:12])
             raise IllegalActionError(
                 f"action {action} is not legal for {player_name(d.player)} now",
-                expected=f"one of {shown}{', ...' if len(d.actions) > 12 else ''}") from None
+                expected=f"one of {shown}{', ...' if len(d.actions) > 12 else ''}",
+            ) from None
         self.pending = None
         self.move_number += 1
         self._note(d, i, forced=False)
@@ -199,8 +215,9 @@ class State:
         if d is not None:
             env = envs.get(id(d.env)) or dict(d.env)
             frame = frames[self.frames.index(d.frame)] if d.frame is not None else None
-            s.pending = Decision(d.op, d.player, env, frame, d.actions, d.values, d.options,
-                                 d.secret)
+            s.pending = Decision(
+                d.op, d.player, env, frame, d.actions, d.values, d.options, d.secret
+            )
         return s
 
     # ------------------------------------------------------------------ effects (used by ops)
@@ -226,7 +243,8 @@ class State:
                 r = self.prog.refill_of[src]
                 if r is None:
                     raise RuleError(
-                        f"cannot take {n} from {self.prog.zone_names[src]}: it ran out", span)
+                        f"cannot take {n} from {self.prog.zone_names[src]}: it ran out", span
+                    )
                 self.refill(src, r)
                 if not s:
                     return
@@ -241,8 +259,11 @@ class State:
         src = self.zones[from_zone]
         if not src:
             return
-        self.log_line(f"{self.prog.zone_names[from_zone]} is shuffled to form a new "
-                      f"{self.prog.zone_names[zone]}", -1)
+        self.log_line(
+            f"{self.prog.zone_names[from_zone]} is shuffled to form a new "
+            f"{self.prog.zone_names[zone]}",
+            -1,
+        )
         for c in src:
             self.loc[c.id] = zone
         self.zones[zone].extend(src)
@@ -332,25 +353,43 @@ class State:
                 envs.append({n: encode(v) for n, v in env.items()})
             return env_ids[k]
 
-        frames = [{"op": f.op.uid, "env": env_ref(f.env), "pc": f.pc, "data": encode(f.data),
-                   "lo": f.lo, "hi": f.hi} for f in self.frames]
+        frames = [
+            {
+                "op": f.op.uid,
+                "env": env_ref(f.env),
+                "pc": f.pc,
+                "data": encode(f.data),
+                "lo": f.lo,
+                "hi": f.hi,
+            }
+            for f in self.frames
+        ]
         pending = None
         d = self.pending
         if d is not None:
             pending = {
-                "op": d.op.uid, "player": d.player, "env": env_ref(d.env),
+                "op": d.op.uid,
+                "player": d.player,
+                "env": env_ref(d.env),
                 "frame": self.frames.index(d.frame) if d.frame is not None else None,
                 "actions": list(d.actions),
                 "values": [("__done__" if v is DONE else encode(v)) for v in d.values],
-                "options": list(d.options), "secret": d.secret,
+                "options": list(d.options),
+                "secret": d.secret,
             }
         return {
-            "game": self.prog.game.id, "num_players": self.prog.num_players,
+            "game": self.prog.game.id,
+            "num_players": self.prog.num_players,
             "zones": [[c.id for c in z] for z in self.zones],
             "vars": {k: encode(v) for k, v in self.vars.items()},
-            "rng": self.rng, "players": list(self.players), "secret": self.secret,
-            "phase": self.phase, "move_number": self.move_number,
-            "frames": frames, "envs": envs, "pending": pending,
+            "rng": self.rng,
+            "players": list(self.players),
+            "secret": self.secret,
+            "phase": self.phase,
+            "move_number": self.move_number,
+            "frames": frames,
+            "envs": envs,
+            "pending": pending,
             "at": self.at.uid if self.at is not None else None,
             "log": [list(e) for e in self.log],
         }
@@ -361,7 +400,8 @@ class State:
         if data.get("game") != prog.game.id or data.get("num_players") != prog.num_players:
             raise MeepleError(
                 f"this saved state is for {data.get('game')} with {data.get('num_players')} "
-                f"players, not {prog.game.id} with {prog.num_players}")
+                f"players, not {prog.game.id} with {prog.num_players}"
+            )
         cards, ops = prog.cards, prog.ops
         s = cls(prog, None, record_log)
         s.zones = [[cards[i] for i in z] for z in data["zones"]]
@@ -384,8 +424,16 @@ class State:
         if p is not None:
             values = [DONE if v == "__done__" else decode(v, cards) for v in p["values"]]
             frame = s.frames[p["frame"]] if p["frame"] is not None else None
-            s.pending = Decision(ops[p["op"]], p["player"], envs[p["env"]], frame,
-                                 list(p["actions"]), values, list(p["options"]), p["secret"])
+            s.pending = Decision(
+                ops[p["op"]],
+                p["player"],
+                envs[p["env"]],
+                frame,
+                list(p["actions"]),
+                values,
+                list(p["options"]),
+                p["secret"],
+            )
         return s
 
     def __str__(self) -> str:

@@ -18,8 +18,17 @@ class Card:
     owner are interchangeable and share it), and one attribute per declared property.
     """
 
-    def __init__(self, id: int, kind: str, key: str, name: str, owner: int | None,
-                 ordinal: int, props: dict[str, Any], type_id: int = 0) -> None:
+    def __init__(
+        self,
+        id: int,
+        kind: str,
+        key: str,
+        name: str,
+        owner: int | None,
+        ordinal: int,
+        props: dict[str, Any],
+        type_id: int = 0,
+    ) -> None:
         self.id = id
         self.type_id = type_id
         self.kind = kind

@@ -1,10 +1,10 @@
 """meeple: a declarative rules language for modern tabletop games.
 
-    >>> import meeple
-    >>> game = meeple.load("shadow-of-the-sun", players=4)
-    >>> state = game.new_initial_state(seed=7)
-    >>> state.current_player()
-    0
+>>> import meeple
+>>> game = meeple.load("shadow-of-the-sun", players=4)
+>>> state = game.new_initial_state(seed=7)
+>>> state.current_player()
+0
 """
 
 from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError

@@ -53,8 +53,13 @@ class Result:
     log: list[str] = field(default_factory=list)
 
 
-def play(game: Game, seed: int = 0, agents: Sequence[Agent] | None = None,
-         record_log: bool = True, check: bool = False) -> Result:
+def play(
+    game: Game,
+    seed: int = 0,
+    agents: Sequence[Agent] | None = None,
+    record_log: bool = True,
+    check: bool = False,
+) -> Result:
     """Play one complete game. ``agents[seat]`` chooses for each seat (default: random agents
     seeded from ``seed``). With ``check``, conservation is verified after every action."""
     if agents is None:

@@ -16,7 +16,8 @@ from meeple.interpreter.state import State
 from meeple.interpreter.values import player_name
 
 from . import api
-from .registry import DEFAULT_GAME, game_ids
+from .registry import DEFAULT_GAME, game_ids, rules_path
+from .scenarios import run_scenario, scenario_files
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -39,16 +40,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="meeple", description="Play and check tabletop games "
-                                "written in the meeple rules language.")
+    p = argparse.ArgumentParser(
+        prog="meeple",
+        description="Play and check tabletop games written in the meeple rules language.",
+    )
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play a complete game (computer players by default)")
     play.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
     play.add_argument("--players", "-p", type=int, help="number of players")
     play.add_argument("--seed", "-s", type=int, default=0, help="random seed (default 0)")
-    play.add_argument("--human", type=int, metavar="SEAT", action="append", default=[],
-                      help="seat (1-based) played by you in the terminal; repeatable")
+    play.add_argument(
+        "--human",
+        type=int,
+        metavar="SEAT",
+        action="append",
+        default=[],
+        help="seat (1-based) played by you in the terminal; repeatable",
+    )
     play.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
     play.set_defaults(run=cmd_play)
 
@@ -58,6 +67,10 @@ def _parser() -> argparse.ArgumentParser:
 
     lst = sub.add_parser("list", help="list the games that ship with meeple")
     lst.set_defaults(run=cmd_list)
+
+    scen = sub.add_parser("scenarios", help="run a game's scenarios (its rulebook examples)")
+    scen.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules folder")
+    scen.set_defaults(run=cmd_scenarios)
 
     sim = sub.add_parser("simulate", help="play many games with random players; statistics")
     sim.add_argument("game", nargs="?", default=DEFAULT_GAME)
@@ -153,9 +166,12 @@ def cmd_check(args: argparse.Namespace) -> int:
             status = 2
             continue
         g = checked.game
-        out.print(f"{path}: ok: {g.name} ({g.players_min}-{g.players_max} players), "
-                  f"{len(g.procedures)} procedures, {len(g.kinds)} component kinds, "
-                  f"{len(g.zones)} zones", markup=False)
+        out.print(
+            f"{path}: ok: {g.name} ({g.players_min}-{g.players_max} players), "
+            f"{len(g.procedures)} procedures, {len(g.kinds)} component kinds, "
+            f"{len(g.zones)} zones",
+            markup=False,
+        )
     return status
 
 
@@ -168,6 +184,24 @@ def cmd_list(args: argparse.Namespace) -> int:
         table.add_row(gid, g.name, f"{g.players_min}-{g.players_max}", g.rulebook)
     out.print(table)
     return 0
+
+
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    folder = rules_path(args.game).parent
+    files = scenario_files(folder)
+    if not files:
+        out.print(f"{folder}: no scenarios")
+        return 0
+    failed = 0
+    for f in files:
+        outcome = run_scenario(f)
+        mark = "[green]pass[/green]" if outcome.passed else "[red]FAIL[/red]"
+        out.print(f"{mark} {f.name}: {outcome.name}")
+        for failure in outcome.failures:
+            out.print(f"     {failure}", markup=False)
+        failed += not outcome.passed
+    out.print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------------------- simulate
@@ -191,8 +225,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             decisions += r.decisions
             ties += r.tie_broken
             progress.advance(task)
-    table = Table(title=f"{n} games of {game.name}, {k} players, random players, "
-                        f"seeds {args.seed}..{args.seed + n - 1}")
+    table = Table(
+        title=f"{n} games of {game.name}, {k} players, random players, "
+        f"seeds {args.seed}..{args.seed + n - 1}"
+    )
     table.add_column("seat")
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
@@ -200,8 +236,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for p in range(k):
         table.add_row(player_name(p), f"{wins[p]:g}", f"{wins[p] / n:.1%}", f"{totals[p] / n:.1f}")
     out.print(table)
-    out.print(f"mean length: {decisions / n:.1f} decisions per game; "
-              f"top score tied (tie-breaker used) in {ties / n:.1%} of games")
+    out.print(
+        f"mean length: {decisions / n:.1f} decisions per game; "
+        f"top score tied (tie-breaker used) in {ties / n:.1%} of games"
+    )
     return 0
 
 

@@ -33,6 +33,7 @@ def rules_path(name_or_path: str) -> Path:
     ids = game_ids()
     if name_or_path not in ids:
         hint = did_you_mean(name_or_path, ids)
-        raise MeepleError(f"unknown game '{name_or_path}'",
-                          expected="one of " + ", ".join(ids), suggestion=hint)
+        raise MeepleError(
+            f"unknown game '{name_or_path}'", expected="one of " + ", ".join(ids), suggestion=hint
+        )
     return rules_root() / name_or_path / "game.yaml"

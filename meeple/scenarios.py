@@ -140,13 +140,15 @@ def _place(st: State, zones: Any, given: Any) -> None:
                     raise ScenarioError(
                         f"no more '{name}' cards to put in {prog.zone_names[zi]}",
                         _span_of(zones, prog.zone_names[zi]),
-                        suggestion=did_you_mean(name, {c.name for c in prog.cards}))
+                        suggestion=did_you_mean(name, {c.name for c in prog.cards}),
+                    )
                 st.zones[zi].append(card)
     for c in pool:
         home = prog.start_zone(c)
         if home in listed:
-            raise ScenarioError(f"{c.name} was in a listed zone and has nowhere to go",
-                                getattr(given, "span", None))
+            raise ScenarioError(
+                f"{c.name} was in a listed zone and has nowhere to go", getattr(given, "span", None)
+            )
         st.zones[home].append(c)
     for zi, z in enumerate(st.zones):
         for c in z:
@@ -160,17 +162,27 @@ def _on_top(st: State, zones: Any) -> None:
         zi = _zone(st, str(label), _span_of(zones, label))
         for name, owner, n in _specs(items, _span_of(zones, label)):
             for _ in range(n):
-                card = next((c for z in st.zones for c in reversed(z)
-                             if c.name == name and (owner is None or c.owner == owner)
-                             and c not in st.zones[zi][-n:]), None)
+                card = next(
+                    (
+                        c
+                        for z in st.zones
+                        for c in reversed(z)
+                        if c.name == name
+                        and (owner is None or c.owner == owner)
+                        and c not in st.zones[zi][-n:]
+                    ),
+                    None,
+                )
                 if card is None:
-                    raise ScenarioError(f"no '{name}' card to put on {label}",
-                                        _span_of(zones, label))
+                    raise ScenarioError(
+                        f"no '{name}' card to put on {label}", _span_of(zones, label)
+                    )
                 st.move(card, zi, False)
 
 
-def _take(st: State, pool: list[Card], listed: dict[int, Any], name: str,
-          owner: int | None) -> Card | None:
+def _take(
+    st: State, pool: list[Card], listed: dict[int, Any], name: str, owner: int | None
+) -> Card | None:
     def fits(c: Card) -> bool:
         return c.name == name and (owner is None or c.owner == owner)
 
@@ -193,13 +205,16 @@ def _set_vars(st: State, variables: Any, given: Any) -> None:
         span = _span_of(variables, name)
         decl = st.prog.game.variables.get(name)
         if decl is None:
-            raise ScenarioError(f"unknown variable '{name}'", span,
-                                suggestion=did_you_mean(name, st.prog.game.variables))
-        conv = (lambda v: _seat(v, span)) if decl.type == "player" else (lambda v: v)
+            raise ScenarioError(
+                f"unknown variable '{name}'",
+                span,
+                suggestion=did_you_mean(name, st.prog.game.variables),
+            )
+        is_seat = decl.type == "player"
         if decl.per:
-            st.vars[name] = [conv(v) for v in value]
+            st.vars[name] = [_seat(v, span) if is_seat else v for v in value]
         else:
-            st.vars[name] = conv(value)
+            st.vars[name] = _seat(value, span) if is_seat else value
 
 
 def _start(st: State, game: Game, doc: Any) -> None:
@@ -228,16 +243,18 @@ def _step(st: State, step: Any, out: Outcome) -> bool:
         return True
     if "offered" in step:
         if step["offered"] not in labels:
-            out.failures.append(f"'{step['offered']}' is not offered at '{st.prompt()}'; "
-                                f"options: {labels}")
+            out.failures.append(
+                f"'{step['offered']}' is not offered at '{st.prompt()}'; options: {labels}"
+            )
         return True
     want = str(step.get("choose"))
     if st.is_terminal():
         out.failures.append(f"the run ended before the choice '{want}'")
         return False
     if "by" in step and _seat(step["by"], _span_of(step, "by")) != st.current_player():
-        out.failures.append(f"'{st.prompt()}' is decided by P{st.current_player() + 1}, "
-                            f"not {step['by']}")
+        out.failures.append(
+            f"'{st.prompt()}' is decided by P{st.current_player() + 1}, not {step['by']}"
+        )
         return False
     if want not in labels:
         out.failures.append(f"'{want}' is not an option at '{st.prompt()}'; options: {labels}")
@@ -255,10 +272,14 @@ def _expect(st: State, game: Game, expect: Any, out: Outcome) -> None:
         return
     for label, items in (expect.get("zones") or {}).items():
         zi = _zone(st, str(label), _span_of(expect["zones"], label))
-        want = sorted(n for name, owner, k in _specs(items, None)
-                      for n in [name + (f" of P{owner + 1}" if owner is not None else "")] * k)
-        have = sorted(c.name + (f" of P{c.owner + 1}" if c.owner is not None else "")
-                      for c in st.zones[zi])
+        want = sorted(
+            n
+            for name, owner, k in _specs(items, None)
+            for n in [name + (f" of P{owner + 1}" if owner is not None else "")] * k
+        )
+        have = sorted(
+            c.name + (f" of P{c.owner + 1}" if c.owner is not None else "") for c in st.zones[zi]
+        )
         if want != have:
             out.failures.append(f"{label} holds {have}, expected {want}")
     for label, n in (expect.get("counts") or {}).items():

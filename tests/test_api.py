@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from meeple.interpreter.game import Game
 
 import meeple
-from meeple.interpreter.game import Game
 
 
 def test_illegal_action_is_refused_and_changes_nothing(sun4: Game) -> None:
@@ -30,9 +30,13 @@ def test_first_decision_is_the_start_players_bonus(sun4: Game) -> None:
     assert state.current_player() == 0
     assert state.prompt() == "Bonus"
     labels = [label for _, label in state.legal_action_labels()]
-    assert labels == ["draw 2 cards", "add a marker to The Courtyard",
-                      "add a marker to The Boneyard", "add a marker to The Alley Maze",
-                      "add a marker to The Spires"]
+    assert labels == [
+        "draw 2 cards",
+        "add a marker to The Courtyard",
+        "add a marker to The Boneyard",
+        "add a marker to The Alley Maze",
+        "add a marker to The Spires",
+    ]
 
 
 def test_action_ids_are_stable_across_games(sun4: Game) -> None:

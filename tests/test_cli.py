@@ -38,7 +38,8 @@ def test_play_three_players_quiet(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_human_seat_sees_numbered_options_and_bad_input_is_explained(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("banana\n99\n1\nq\n"))
     code, out, _ = _run(capsys, "play", "--seed", "1", "--human", "1")
     assert code == 0
@@ -49,13 +50,18 @@ def test_human_seat_sees_numbered_options_and_bad_input_is_explained(
     assert "game abandoned" in out
 
 
-def test_human_view_hides_other_hands(capsys: pytest.CaptureFixture[str],
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_human_view_hides_other_hands(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     _, out, _ = _run(capsys, "play", "--seed", "1", "--human", "2")
     assert "hand[P2]:" in out
-    assert "hand[P1]: 3 card(s) face down" in out or "hand[P1]: 4 card(s)" in out or \
-        "hand[P1]: " in out and "face down" in out
+    assert (
+        "hand[P1]: 3 card(s) face down" in out
+        or "hand[P1]: 4 card(s)" in out
+        or "hand[P1]: " in out
+        and "face down" in out
+    )
 
 
 def test_bad_seat_and_bad_game(capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,12 +80,17 @@ def test_check_ok_and_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "shadow-of-the-sun" in out
 
 
-def test_check_reports_position_with_caret(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_reports_position_with_caret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = (Path("rules/shadow-of-the-sun/game.yaml")).read_text()
     bad = tmp_path / "game.yaml"
-    bad.write_text(text.replace("move 2 from minion_deck to hand[p]\n      - bonus(p)",
-                                "move 2 from minion_dek to hand[p]\n      - bonus(p)"))
+    bad.write_text(
+        text.replace(
+            "move 2 from minion_deck to hand[p]\n      - bonus(p)",
+            "move 2 from minion_dek to hand[p]\n      - bonus(p)",
+        )
+    )
     code, _, err = _run(capsys, "check", str(bad))
     assert code == 2
     first, source, caret = err.splitlines()[:3]
@@ -97,3 +108,9 @@ def test_simulate_reports_wins_scores_and_length(capsys: pytest.CaptureFixture[s
     assert "20 games of Shadow of the Sun, 3 players" in out
     assert "win rate" in out and "mean score" in out
     assert "mean length:" in out and "decisions per game" in out
+
+
+def test_scenarios_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "scenarios", "shadow-of-the-sun")
+    assert code == 0
+    assert "pass usurp.yaml" in out and " 0 failed" in out

@@ -7,10 +7,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import meeple
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
+
+import meeple
 
 
 def _actions_for(game: Game, seed: int, agent_seed: int) -> list[int]:
@@ -46,8 +46,9 @@ def test_different_seeds_differ(sun4: Game) -> None:
 
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10**9), agent_seed=st.integers(0, 10**9), cut=st.floats(0, 1))
-def test_save_and_resume_anywhere_continues_identically(seed: int, agent_seed: int,
-                                                        cut: float) -> None:
+def test_save_and_resume_anywhere_continues_identically(
+    seed: int, agent_seed: int, cut: float
+) -> None:
     game = meeple.load("shadow-of-the-sun", players=4)
     actions = _actions_for(game, seed, agent_seed)
     k = int(cut * len(actions))

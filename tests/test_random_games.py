@@ -6,9 +6,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from meeple.interpreter.state import TERMINAL
 
 import meeple
-from meeple.interpreter.state import TERMINAL
 
 GAMES = {n: meeple.load("shadow-of-the-sun", players=n) for n in (3, 4)}
 MAX_DECISIONS = 5000
@@ -41,15 +41,17 @@ def _play_checked(players: int, seed: int, agent_seed: int) -> int:
     return n
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=1000, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(seed=st.integers(0, 2**63), agent_seed=st.integers(0, 2**32))
 def test_four_player_random_games_end_and_conserve_cards(seed: int, agent_seed: int) -> None:
     _play_checked(4, seed, agent_seed)
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=1000, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(seed=st.integers(0, 2**63), agent_seed=st.integers(0, 2**32))
 def test_three_player_random_games_end_and_conserve_cards(seed: int, agent_seed: int) -> None:
     _play_checked(3, seed, agent_seed)

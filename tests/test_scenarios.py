@@ -43,13 +43,17 @@ def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
         ("scoring", "score[p] += n * min(n, 4)", "score[p] += n * min(n, 3)", "scores are"),
         ("bolster", "count: markers_of(p, d) + 1", "count: markers_of(p, d)", "holds"),
         ("usurp", "replace_marker(q, p, d)", "replace_marker(p, q, d)", "holds"),
-        ("struggle-tie-supreme-tied", "tie: {chooser: supreme, not_self: true}\n            as: w\n            interpretation",
-         "tie: {chooser: supreme, not_self: false}\n            as: w\n            interpretation",
-         "still open"),
+        (
+            "struggle-tie-supreme-tied",
+            "not_self: true}\n            as: w\n            interpretation",
+            "not_self: false}\n            as: w\n            interpretation",
+            "still open",
+        ),
     ],
 )
-def test_scenario_catches_a_broken_rule(tmp_path: Path, scenario: str, old: str, new: str,
-                                        message: str) -> None:
+def test_scenario_catches_a_broken_rule(
+    tmp_path: Path, scenario: str, old: str, new: str, message: str
+) -> None:
     game_dir = _broken_copy(tmp_path, old, new)
     outcome = run_scenario(game_dir / "scenarios" / f"{scenario}.yaml")
     assert not outcome.passed
