@@ -153,13 +153,19 @@ def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
 def _table(name: str, node: YMap, parent: YMap) -> ir.Table:
     pats = tuple(tuple(sorted(p["pattern"], reverse=True)) for p in node["patterns"])
     labels = tuple(str(p["label"]) for p in node["patterns"])
-    return ir.Table(name, _span(parent, name), node.get("group_by"), pats, labels)
+    return ir.Table(
+        name, _span(parent, name), node.get("group_by"), pats, labels, node.get("source")
+    )
 
 
 def _function(name: str, node: YMap, parent: YMap) -> ir.Function:
     params = tuple(str(p) for p in node.get("params", []))
     return ir.Function(
-        name, _span(parent, name), params, expr(node["value"], node.value_spans["value"])
+        name,
+        _span(parent, name),
+        params,
+        expr(node["value"], node.value_spans["value"]),
+        node.get("source"),
     )
 
 

@@ -135,7 +135,14 @@ class _Checker:
                                 it.span,
                                 suggestion=did_you_mean(str(it.props[p]), keys),
                             )
-            if k.start is not None:
+            if k.start is None:
+                raise CheckError(
+                    f"component kind '{k.name}' has no start zone",
+                    k.span,
+                    expected="a 'start:' key naming the zone its components begin in "
+                    "(every component is always in exactly one zone)",
+                )
+            else:
                 z = self._zone_decl(k.start, k.span)
                 if k.per_player and z.per != "players":
                     raise CheckError(
@@ -152,9 +159,12 @@ class _Checker:
                 )
             if z.refill is not None:
                 self._zone_decl(z.refill, z.span)
+        for t in g.tables.values():
+            self._need_source(t.span, f"table '{t.name}'", t.source)
         for v in g.variables.values():
             self._expr(v.initial, {})
         for f in g.functions.values():
+            self._need_source(f.span, f"function '{f.name}'", f.source)
             self._expr(f.body, self._param_scope(f.name, f.params))
         for proc in g.procedures.values():
             self._need_source(proc.span, f"procedure '{proc.name}'", proc.body.source)

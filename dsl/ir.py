@@ -330,6 +330,7 @@ class Function:
     span: SourceSpan
     params: tuple[str, ...]
     body: Expr
+    source: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,6 +342,7 @@ class Table:
     group_by: str | None
     patterns: tuple[tuple[int, ...], ...]
     labels: tuple[str, ...]
+    source: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
