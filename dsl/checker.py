@@ -159,8 +159,8 @@ class _Checker:
                 )
             if z.refill is not None:
                 self._zone_decl(z.refill, z.span)
-        for t in g.tables.values():
-            self._need_source(t.span, f"table '{t.name}'", t.source)
+        for table in g.tables.values():
+            self._need_source(table.span, f"table '{table.name}'", table.source)
         for v in g.variables.values():
             self._expr(v.initial, {})
         for f in g.functions.values():
