@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.dsl import ir
 from meeple.dsl.errors import RuleError, SourceSpan
 
-from .values import Card
+from .values import Card, player_name
 
 if TYPE_CHECKING:
     from .state import State
@@ -91,6 +91,10 @@ class Op:
 
     def prompt(self, st: State, dec: Decision) -> str:
         return ""
+
+    def logs_each_choice(self) -> bool:
+        """False for ops that log one summary line when they finish (pick)."""
+        return True
 
 
 class BlockOp(Op):
@@ -369,6 +373,17 @@ class PickOp(Op):
         st.frames.pop()
         if self.into:
             fr.env[self.into] = list(fr.data)
+        if st.record_log:  # one line for the whole pick, not one per item
+            who = self.player(st, fr.env)
+            items = ", ".join(c.name for c in fr.data) or "nothing"
+            secret = self.secret or st.secret > 0
+            st.log_line(
+                f"{player_name(who)}: {self.prompt_fn(st, fr.env)} -> {items}",
+                who if secret else -1,
+            )
+
+    def logs_each_choice(self) -> bool:
+        return False
 
     def resolve(self, st: State, dec: Decision, i: int) -> None:
         fr = dec.frame

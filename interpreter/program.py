@@ -240,7 +240,7 @@ class Program:
 
         def run(st: Any, env: dict[str, Any]) -> None:
             if st.record_log:
-                st.log_line(text(st, env), -1 if st.secret == 0 else env.get("p", -1))
+                st.log_line(text(st, env), -1)  # narration is public; decisions may be secret
 
         return self._simple(s, run)
 

@@ -288,7 +288,7 @@ class State:
             self.log.append((visible_to, text))
 
     def _note(self, d: Decision, i: int, forced: bool) -> None:
-        if not self.record_log:
+        if not self.record_log or not d.op.logs_each_choice():
             return
         who = player_name(d.player)
         text = f"{who}: {d.op.prompt(self, d)} -> {d.label(self, i)}"
