@@ -127,7 +127,7 @@ class ExprCompiler:
         return lambda st, env: [f(st, env) for f in items]
 
     def _Comprehension(self, e: ir.Comprehension) -> Fn:
-        return self._gen(e, lambda xs: list(xs))
+        return self._gen(e, "list")
 
     # -------------------------------------------------------------- operators
     def _BinOp(self, e: ir.BinOp) -> Fn:
@@ -152,11 +152,9 @@ class ExprCompiler:
                 return f(a(st, env), d)
 
             return div
-        f = _ARITH[op]
         if isinstance(e.right, ir.Const):
-            c = e.right.value
-            return lambda st, env: f(a(st, env), c)
-        return lambda st, env: f(a(st, env), b(st, env))
+            return _BINARY_CONST[op](a, e.right.value)
+        return _BINARY[op](a, b)
 
     def _Unary(self, e: ir.Unary) -> Fn:
         a = self.compile(e.operand)
@@ -173,9 +171,8 @@ class ExprCompiler:
         if e.func in self.prog.game.functions:
             return self._user_function(e)
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension):
-            reducer = _GEN_REDUCERS.get(e.func)
-            if reducer is not None:
-                return self._gen(e.args[0], reducer)
+            if e.func in _GEN_REDUCERS:
+                return self._gen(e.args[0], e.func)
         args = [self.compile(a) for a in e.args]
         impl = _BUILTINS[e.func]
         if e.func in ("pattern_rank", "pattern_label"):
@@ -212,33 +209,57 @@ class ExprCompiler:
         pairs = list(zip(params, args, strict=True))
         return lambda st, env: cell[0](st, {p: a(st, env) for p, a in pairs})
 
-    def _gen(self, c: ir.Comprehension, reduce: Callable[[Any], Any]) -> Fn:
-        it, elt, var = self.compile(c.iter), self.compile(c.elt), c.var
+    def _gen(self, c: ir.Comprehension, reducer: str) -> Fn:
+        """A comprehension reduced by ``reducer`` (count, any, sum, list...), as one flat loop:
+        the loop variable is bound in ``env`` and its previous value restored afterwards."""
+        it, var = self.compile(c.iter), c.var
         cond = self.compile(c.cond) if c.cond is not None else None
-        simple = isinstance(c.elt, ir.Name) and c.elt.id == var
+        elt = None if isinstance(c.elt, ir.Name) and c.elt.id == var else self.compile(c.elt)
 
-        def run(st: Any, env: dict[str, Any]) -> Any:
-            saved = env.get(var, _MISSING)
+        def restore(env: dict[str, Any], saved: Any) -> None:
+            if saved is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = saved
 
-            def items() -> Any:
-                for x in list(it(st, env)):
+        if reducer == "count" and cond is not None:
+
+            def count(st: Any, env: dict[str, Any]) -> int:
+                saved, n = env.get(var, _MISSING), 0
+                for x in it(st, env):
                     env[var] = x
-                    if cond is None or cond(st, env):
-                        yield x if simple else elt(st, env)
+                    if cond(st, env):
+                        n += 1
+                restore(env, saved)
+                return n
 
-            try:
-                return reduce(items())
-            finally:
-                if saved is _MISSING:
-                    env.pop(var, None)
-                else:
-                    env[var] = saved
+            return count
+        if reducer in ("any", "all") and elt is not None:
+            want = reducer == "any"
 
-        return run
+            def any_all(st: Any, env: dict[str, Any]) -> bool:
+                saved, result = env.get(var, _MISSING), not want
+                for x in it(st, env):
+                    env[var] = x
+                    if (cond is None or cond(st, env)) and bool(elt(st, env)) is want:
+                        result = want
+                        break
+                restore(env, saved)
+                return result
 
+            return any_all
+        reduce = _GEN_REDUCERS[reducer]
 
-def _count(xs: Any) -> int:
-    return sum(1 for _ in xs)
+        def values(st: Any, env: dict[str, Any]) -> Any:
+            saved, out = env.get(var, _MISSING), []
+            for x in it(st, env):
+                env[var] = x
+                if cond is None or cond(st, env):
+                    out.append(x if elt is None else elt(st, env))
+            restore(env, saved)
+            return reduce(out)
+
+        return values
 
 
 def _first(xs: Any) -> Any:
@@ -248,7 +269,8 @@ def _first(xs: Any) -> Any:
 
 
 _GEN_REDUCERS: dict[str, Callable[[Any], Any]] = {
-    "count": _count,
+    "list": list,
+    "count": len,
     "sum": sum,
     "any": any,
     "all": all,
@@ -294,6 +316,31 @@ _BUILTINS: dict[str, Callable[..., Any] | None] = {  # None: compiled specially
     "pattern_rank": None,
     "pattern_label": None,
     "card": None,
+}
+
+
+# One closure factory per operator, so evaluating `x == y` is one call, not two.
+_BINARY: dict[str, Callable[[Fn, Fn], Fn]] = {
+    "+": lambda a, b: lambda st, env: a(st, env) + b(st, env),
+    "-": lambda a, b: lambda st, env: a(st, env) - b(st, env),
+    "*": lambda a, b: lambda st, env: a(st, env) * b(st, env),
+    "==": lambda a, b: lambda st, env: a(st, env) == b(st, env),
+    "!=": lambda a, b: lambda st, env: a(st, env) != b(st, env),
+    "<": lambda a, b: lambda st, env: a(st, env) < b(st, env),
+    "<=": lambda a, b: lambda st, env: a(st, env) <= b(st, env),
+    ">": lambda a, b: lambda st, env: a(st, env) > b(st, env),
+    ">=": lambda a, b: lambda st, env: a(st, env) >= b(st, env),
+}
+_BINARY_CONST: dict[str, Callable[[Fn, Any], Fn]] = {
+    "+": lambda a, c: lambda st, env: a(st, env) + c,
+    "-": lambda a, c: lambda st, env: a(st, env) - c,
+    "*": lambda a, c: lambda st, env: a(st, env) * c,
+    "==": lambda a, c: lambda st, env: a(st, env) == c,
+    "!=": lambda a, c: lambda st, env: a(st, env) != c,
+    "<": lambda a, c: lambda st, env: a(st, env) < c,
+    "<=": lambda a, c: lambda st, env: a(st, env) <= c,
+    ">": lambda a, c: lambda st, env: a(st, env) > c,
+    ">=": lambda a, c: lambda st, env: a(st, env) >= c,
 }
 
 
