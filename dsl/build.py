@@ -114,7 +114,17 @@ def _kind(name: str, node: YMap, parent: YMap) -> ir.Kind:
         per_player=bool(node.get("per_player", False)),
         source=node.get("source"),
         interpretation=node.get("interpretation"),
+        spans=_value_spans(node),
     )
+
+
+def _value_spans(node: YMap) -> dict[str, SourceSpan]:
+    """Positions of a declaration's values, nested mappings as "outer.inner"."""
+    spans = dict(node.value_spans)
+    for k, v in node.items():
+        if isinstance(v, YMap):
+            spans.update({f"{k}.{kk}": s for kk, s in v.value_spans.items()})
+    return spans
 
 
 def _zone(name: str, node: YMap, parent: YMap) -> ir.ZoneDecl:
@@ -125,6 +135,7 @@ def _zone(name: str, node: YMap, parent: YMap) -> ir.ZoneDecl:
         visibility=str(node["visibility"]),
         refill=node.get("refill"),
         of=node.get("of"),
+        spans=_value_spans(node),
     )
 
 

@@ -122,7 +122,7 @@ class _Checker:
                 if t not in ("int", "str", "bool") and t not in g.kinds:
                     raise CheckError(
                         f"property '{p}' of '{k.name}' has unknown type '{t}'",
-                        k.span,
+                        k.spans.get(f"properties.{p}", k.span),
                         expected="int, str, bool or a component kind",
                         suggestion=did_you_mean(t, ["int", "str", "bool", *g.kinds]),
                     )
@@ -143,7 +143,7 @@ class _Checker:
                     "(every component is always in exactly one zone)",
                 )
             else:
-                z = self._zone_decl(k.start, k.span)
+                z = self._zone_decl(k.start, k.spans.get("start", k.span))
                 if k.per_player and z.per != "players":
                     raise CheckError(
                         f"kind '{k.name}' is per player, so its start zone '{z.name}' must be "
@@ -154,11 +154,11 @@ class _Checker:
             if z.per is not None and z.per != "players" and z.per not in g.kinds:
                 raise CheckError(
                     f"zone '{z.name}' is per '{z.per}', which is neither 'players' nor a kind",
-                    z.span,
+                    z.spans.get("per", z.span),
                     suggestion=did_you_mean(z.per, ["players", *g.kinds]),
                 )
             if z.refill is not None:
-                self._zone_decl(z.refill, z.span)
+                self._zone_decl(z.refill, z.spans.get("refill", z.span))
         for table in g.tables.values():
             self._need_source(table.span, f"table '{table.name}'", table.source)
         for v in g.variables.values():
@@ -379,13 +379,15 @@ class _Checker:
         t = self._expr(e, scope)
         if t == "zone" or t.startswith("list:") or t == "any":
             return t
-        raise CheckError("expected a zone or a list", e.span, expected=f"a list, not {_words(t)}")
+        raise CheckError(
+            "this is not a zone or a list", e.span, expected=f"a list, not {_words(t)}"
+        )
 
     def _zone(self, e: ir.Expr, scope: dict[str, str]) -> None:
         t = self._expr(e, scope)
-        if t != "zone":
+        if t not in ("zone", "any"):
             raise CheckError(
-                "expected a zone",
+                "this is not a zone",
                 e.span,
                 expected=f"a zone, not {_words(t)}",
                 suggestion=did_you_mean(_name_of(e), self.g.zones),

@@ -260,6 +260,7 @@ class Kind:
     per_player: bool  # one set of items for each seat, owned by that seat
     source: str | None
     interpretation: str | None
+    spans: dict[str, SourceSpan]  # value positions: "start", "properties.<name>", ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +300,7 @@ class ZoneDecl:
     visibility: str
     refill: str | None
     of: str | None
+    spans: dict[str, SourceSpan]  # value positions: "per", "refill", ...
 
 
 @dataclass(frozen=True, slots=True)

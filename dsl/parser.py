@@ -12,7 +12,13 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 
 from . import ir
 from .errors import ParseError, SourceSpan
@@ -36,6 +42,7 @@ _TOKEN_WORDS = {
     "PERCENT": "'%'",
     "EQUAL": "'='",
     "$END": "end of text",
+    "<END-OF-FILE>": "end of text",
 }
 
 
@@ -101,7 +108,12 @@ def _parse(text: str, start: str, origin: SourceSpan | YStr | None) -> Any:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, start, loc) from None
-    return _ToIR(loc).transform(tree).children[0]
+    try:
+        return _ToIR(loc).transform(tree).children[0]
+    except VisitError as e:  # an error raised inside a transformer method: ours, unwrapped
+        if isinstance(e.orig_exc, ParseError):
+            raise e.orig_exc from None
+        raise
 
 
 def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> ParseError:
@@ -113,6 +125,9 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
     if isinstance(e, UnexpectedToken):
         off = loc.offset(e.line, e.column)
         tok = str(e.token)
+        word = _WORD.match(text, off)
+        if word and len(word.group()) > len(tok):  # 'form' lexed as the keyword 'for'
+            tok = word.group()
         return ParseError(
             f"unexpected '{tok}' in {what}",
             loc.span(off, off + len(tok)),
@@ -144,6 +159,7 @@ def _hint(tok: str) -> str | None:
 
 
 _INTERP = re.compile(r"\{([^{}]*)\}")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def parse_template(text: str, origin: YStr | SourceSpan | None = None) -> tuple[str | ir.Expr, ...]:

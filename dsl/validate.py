@@ -33,7 +33,22 @@ def validate(doc: Any) -> None:
     if not errors:
         return
     err = best_match(errors, key=_relevance)
-    raise _to_error(err, doc)
+    raise _to_error(_descend(err), doc)
+
+
+def _descend(err: ValidationError) -> ValidationError:
+    """Inside anyOf/oneOf, drop the branches whose basic type does not fit the value (a
+    statement mapping is not the string form of a statement) and take the best remaining error."""
+    while err.validator in ("anyOf", "oneOf") and err.context:
+        fitting = [
+            e
+            for e in err.context
+            if not (e.validator == "type" and len(e.relative_schema_path) <= 2)
+        ]
+        if not fitting:
+            break
+        err = best_match(fitting, key=_relevance)
+    return err
 
 
 def _relevance(err: ValidationError) -> tuple[int, int]:
@@ -67,9 +82,9 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             expected="one of " + ", ".join(allowed) if allowed else None,
             suggestion=did_you_mean(key, allowed),
         )
-    if err.validator == "propertyNames" and isinstance(node, YMap):
+    if "propertyNames" in err.schema_path and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
-        keys = list(schema.get("enum", []))
+        keys = [str(k) for k in schema.get("enum", [])]
         return SchemaError(
             f"unknown key '{bad}' in {where}",
             node.key_spans.get(bad, span),
@@ -84,9 +99,10 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         return SchemaError(f"{where} is missing the required key '{missing}'", at)
     if err.validator == "type":
         want = err.validator_value
-        want = " or ".join(want) if isinstance(want, list) else want
+        wants = [str(w) for w in (want if isinstance(want, list) else [want])]
+        words = " or ".join(_TYPE_WORDS.get(w, w) for w in wants)
         return SchemaError(
-            f"{where} has the wrong type", span, expected=f"a {want}, not {_kind(node)}"
+            f"{where} has the wrong type", span, expected=f"{words}, not {_kind(node)}"
         )
     if err.validator == "enum":
         options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
@@ -97,6 +113,16 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             suggestion=did_you_mean(str(node), options),
         )
     return SchemaError(f"{where}: {err.message}", span)
+
+
+_TYPE_WORDS = {
+    "array": "a list",
+    "object": "a mapping",
+    "string": "a text",
+    "integer": "a number",
+    "boolean": "true/false",
+    "null": "nothing",
+}
 
 
 def _describe(path: list[Any]) -> str:

@@ -96,8 +96,13 @@ def load_yaml_text(text: str, file: str = "<string>") -> Any:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
+        message = _yaml_message(e)
+        if "end of stream" in str(e.problem) and e.context_mark is not None:
+            mark = e.context_mark  # e.g. an unclosed quote: point where it opens
+            what = "quoted text" if "quoted" in str(e.context) else "bracket"
+            message = f"this {what} is never closed"
         span = src.span(mark.index) if mark is not None else None
-        raise YamlError(f"{e.problem or e.context}", span) from None
+        raise YamlError(message, span) from None
     if node is None:
         return YMap()
     return _convert(node, src)
@@ -128,6 +133,12 @@ def _convert(node: yaml.Node, src: SourceText) -> Any:
         lst.item_spans = [src.span(n.start_mark.index, n.end_mark.index) for n in node.value]
         return lst
     assert isinstance(node, yaml.ScalarNode)
+    if not node.tag.startswith("tag:yaml.org,2002:"):
+        raise YamlError(
+            f"'{node.tag}' is a YAML tag, not text",
+            span,
+            suggestion="quote the value; in expressions write 'not' instead of '!'",
+        )
     value = yaml.SafeLoader.construct_scalar(yaml.SafeLoader(""), node)
     if node.tag != "tag:yaml.org,2002:str":
         resolved = yaml.safe_load(node.value) if node.style is None else value
@@ -137,6 +148,30 @@ def _convert(node: yaml.Node, src: SourceText) -> Any:
     s.source, s.span = src, span
     s.offsets = _align(value, src.text, node.start_mark.index, node.end_mark.index, node.style)
     return s
+
+
+_ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
+
+# PyYAML's wording -> what a rules author needs to hear.
+_YAML_HINTS = [
+    ("expected <block end>", "bad indentation: this line does not line up with the lines above it"),
+    (
+        "mapping values are not allowed here",
+        "a ': ' inside a plain value starts a mapping; quote the whole value",
+    ),
+    (
+        "found character '\\t' that cannot start any token",
+        "found character '\\t' that cannot start any token: indent YAML with spaces, not tabs",
+    ),
+]
+
+
+def _yaml_message(e: yaml.MarkedYAMLError) -> str:
+    problem = str(e.problem or e.context)
+    for needle, message in _YAML_HINTS:
+        if needle in problem:
+            return message
+    return problem
 
 
 def _align(value: str, text: str, start: int, end: int, style: str | None) -> list[int]:
@@ -152,6 +187,10 @@ def _align(value: str, text: str, start: int, end: int, style: str | None) -> li
         j += 1
     out: list[int] = []
     for ch in value:
+        if style == '"' and j < end and text[j] == "\\":  # an escape: one value char
+            out.append(j)
+            j += _ESCAPE_LEN.get(text[j + 1], 2) if j + 1 < end else 1
+            continue
         while j < end and text[j] != ch and not (ch == " " and text[j] == "\n"):
             j += 1
         if j >= end:
