@@ -134,7 +134,6 @@ def _zone(name: str, node: YMap, parent: YMap) -> ir.ZoneDecl:
         per=node.get("per"),
         visibility=str(node["visibility"]),
         refill=node.get("refill"),
-        of=node.get("of"),
         spans=_value_spans(node),
     )
 
@@ -248,9 +247,14 @@ def _cited(node: YMap, key: str) -> ir.Block:
     return ir.Block(b.span, b.stmts, node.get("source"), node.get("interpretation"))
 
 
+def _citation(node: YMap) -> tuple[str | None, str | None]:
+    return node.get("source"), node.get("interpretation")
+
+
 def _if(node: YMap, span: SourceSpan) -> ir.Stmt:
     orelse = _sub(node, "else") if "else" in node else None
-    return ir.If(span, expr(node["if"], node.value_spans["if"]), _cited(node, "then"), orelse)
+    test = expr(node["if"], node.value_spans["if"])
+    return ir.If(span, test, _cited(node, "then"), orelse, *_citation(node))
 
 
 def _for(node: YMap, span: SourceSpan) -> ir.Stmt:
@@ -290,6 +294,7 @@ def _choose(node: YMap, span: SourceSpan) -> ir.Stmt:
         _template(node, "choose"),
         tuple(options),
         bool(node.get("secret", False)),
+        *_citation(node),
     )
 
 
@@ -313,6 +318,8 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
         where=_opt_expr(node, "where"),
         into=node.get("as"),
         secret=bool(node.get("secret", False)),
+        source=node.get("source"),
+        interpretation=node.get("interpretation"),
     )
 
 
@@ -329,6 +336,7 @@ def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
         bool(tie.get("not_self", False)) if tie else False,
         str(node["as"]),
         _template(node, "winner"),
+        *_citation(node),
     )
 
 

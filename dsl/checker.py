@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from . import ir
 from .errors import CheckError, SourceSpan, did_you_mean
 
+_SCALARS: dict[str, type | tuple[type, ...]] = {"int": int, "str": str, "bool": bool}
 BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
 BUILTIN_NAMES = {"players": "list:player", "num_players": "int"}
 
@@ -44,8 +45,8 @@ BUILTINS: dict[str, Builtin] = {
     "any": Builtin(1, 1, lambda a: "bool", ("seq",), "true if any item is true"),
     "all": Builtin(1, 1, lambda a: "bool", ("seq",), "true if every item is true"),
     "first": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "first item (error if empty)"),
-    "top": Builtin(1, 1, lambda a: "card", ("seq",), "top card of a zone (error if empty)"),
-    "bottom": Builtin(1, 1, lambda a: "card", ("seq",), "bottom card of a zone (error if empty)"),
+    "top": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "top card of a zone (error if empty)"),
+    "bottom": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "bottom card (error if empty)"),
     "left_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat clockwise"),
     "right_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat counter-clockwise"),
     "clockwise_from": Builtin(1, 1, lambda a: "list:player", ("player",), "all seats from a seat"),
@@ -117,39 +118,7 @@ class _Checker:
         g = self.g
         self._need_source(g.span, "the game", _src(g))
         for k in g.kinds.values():
-            self._need_source(k.span, f"component kind '{k.name}'", k.source)
-            for p, t in k.properties.items():
-                if t not in ("int", "str", "bool") and t not in g.kinds:
-                    raise CheckError(
-                        f"property '{p}' of '{k.name}' has unknown type '{t}'",
-                        k.spans.get(f"properties.{p}", k.span),
-                        expected="int, str, bool or a component kind",
-                        suggestion=did_you_mean(t, ["int", "str", "bool", *g.kinds]),
-                    )
-                if t in g.kinds:
-                    keys = {it.key for it in g.kinds[t].items}
-                    for it in k.items:
-                        if str(it.props[p]) not in keys:
-                            raise CheckError(
-                                f"'{it.props[p]}' is not a key of kind '{t}'",
-                                it.span,
-                                suggestion=did_you_mean(str(it.props[p]), keys),
-                            )
-            if k.start is None:
-                raise CheckError(
-                    f"component kind '{k.name}' has no start zone",
-                    k.span,
-                    expected="a 'start:' key naming the zone its components begin in "
-                    "(every component is always in exactly one zone)",
-                )
-            else:
-                z = self._zone_decl(k.start, k.spans.get("start", k.span))
-                if k.per_player and z.per != "players":
-                    raise CheckError(
-                        f"kind '{k.name}' is per player, so its start zone '{z.name}' must be "
-                        "per players",
-                        k.span,
-                    )
+            self._check_kind(k)
         for z in g.zones.values():
             if z.per is not None and z.per != "players" and z.per not in g.kinds:
                 raise CheckError(
@@ -162,10 +131,24 @@ class _Checker:
         for table in g.tables.values():
             self._need_source(table.span, f"table '{table.name}'", table.source)
         for v in g.variables.values():
-            self._expr(v.initial, {})
+            self._fits(
+                self._expr(v.initial, {}),
+                v.type,
+                v.initial.span,
+                f"the initial value of '{v.name}'",
+            )
         for f in g.functions.values():
             self._need_source(f.span, f"function '{f.name}'", f.source)
-            self._expr(f.body, self._param_scope(f.name, f.params))
+            self.seen_params["->" + f.name] = ["any"]
+            if f.name in BUILTINS or f.name in self.globals:
+                raise CheckError(
+                    f"function '{f.name}' would hide a built-in or a name of the game",
+                    f.span,
+                    suggestion="choose another name",
+                )
+            self.seen_params["->" + f.name] = [
+                self._expr(f.body, self._param_scope(f.name, f.params))
+            ]
         for proc in g.procedures.values():
             self._need_source(proc.span, f"procedure '{proc.name}'", proc.body.source)
             self._block(proc.body, self._param_scope(proc.name, proc.params))
@@ -188,6 +171,55 @@ class _Checker:
             self.seen_params[name] = list(types)
             return
         self.seen_params[name] = [a if a == b else "any" for a, b in zip(old, types, strict=True)]
+
+    def _check_kind(self, k: ir.Kind) -> None:
+        g = self.g
+        self._need_source(k.span, f"component kind '{k.name}'", k.source)
+        keys_seen: dict[str, ir.Item] = {}
+        for it in k.items:
+            if it.key in keys_seen:
+                raise CheckError(f"two items of '{k.name}' have the key '{it.key}'", it.span)
+            keys_seen[it.key] = it
+        for p, t in k.properties.items():
+            span = k.spans.get(f"properties.{p}", k.span)
+            if t not in _SCALARS and t not in g.kinds:
+                raise CheckError(
+                    f"property '{p}' of '{k.name}' has unknown type '{t}'",
+                    span,
+                    expected="int, str, bool or a component kind",
+                    suggestion=did_you_mean(t, [*_SCALARS, *g.kinds]),
+                )
+            keys = {it.key for it in g.kinds[t].items} if t in g.kinds else set()
+            for it in k.items:
+                v = it.props[p]
+                if t in g.kinds and str(v) not in keys:
+                    raise CheckError(
+                        f"'{v}' is not a key of kind '{t}'",
+                        it.span,
+                        suggestion=did_you_mean(str(v), keys),
+                    )
+                if t in _SCALARS and not isinstance(v, _SCALARS[t]):
+                    raise CheckError(
+                        f"item '{it.name}': property '{p}' is {t}, but the value is {v!r}",
+                        it.span,
+                    )
+                if t == "int" and isinstance(v, bool):
+                    raise CheckError(f"item '{it.name}': property '{p}' is int, not {v}", it.span)
+        if k.start is None:
+            raise CheckError(
+                f"component kind '{k.name}' has no start zone",
+                k.span,
+                expected="a 'start:' key naming the zone its components begin in "
+                "(every component is always in exactly one zone)",
+            )
+        z = self._zone_decl(k.start, k.spans.get("start", k.span))
+        if k.per_player != (z.per == "players") or (z.per is not None and z.per != "players"):
+            need = "a zone per players" if k.per_player else "a single zone (not one per ...)"
+            raise CheckError(
+                f"kind '{k.name}' {'is' if k.per_player else 'is not'} per player, so its start "
+                f"zone must be {need}; '{z.name}' is not",
+                k.spans.get("start", k.span),
+            )
 
     def _need_source(self, span: SourceSpan, what: str, source: str | None) -> None:
         if not source:
@@ -321,11 +353,21 @@ class _Checker:
         for o in s.options:
             inner = dict(scope)
             if o.var is not None and o.iter is not None:
-                self._bind(o.var, _elem(self._seq(o.iter, scope)), inner, o.span)
+                t = _elem(self._seq(o.iter, scope))
+                self._options_domain(t, o.iter.span)
+                self._bind(o.var, t, inner, o.span)
             self._template(o.label, inner)
             if o.when is not None:
                 self._want(o.when, inner, "bool")
             self._block(o.body, inner)
+
+    def _options_domain(self, t: str, span: SourceSpan) -> None:
+        if t not in ("card", "player", "int", "any"):
+            raise CheckError(
+                "options can range over cards, players or numbers only",
+                span,
+                expected=f"a list of cards, players or numbers, not {_words('list:' + t)}",
+            )
 
     def _s_Pick(self, s: ir.Pick, scope: dict[str, str]) -> None:
         self._want(s.player, scope, "player")
@@ -346,6 +388,7 @@ class _Checker:
 
     def _s_Winner(self, s: ir.Winner, scope: dict[str, str]) -> None:
         t = _elem(self._seq(s.among, scope))
+        self._options_domain(t, s.among.span)
         inner = dict(scope)
         self._bind(s.var, t, inner, s.span)
         self._want(s.strength, inner, "int")
@@ -479,7 +522,8 @@ class _Checker:
                     expected="(" + ", ".join(f.params) + ")",
                 )
             self._saw_call(e.func, [self._expr(a, scope) for a in e.args])
-            return self.out.types.get(id(f.body), "any")
+            known = self.out.types.get(id(f.body))
+            return known or self.params.get("->" + e.func, ["any"])[0]
         b = BUILTINS.get(e.func)
         if b is None:
             hint = (
@@ -497,6 +541,12 @@ class _Checker:
         if not b.min_args <= len(e.args) <= b.max_args:
             n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
             raise CheckError(f"'{e.func}' takes {n} argument(s), got {len(e.args)}", e.span)
+        if e.func in ("min", "max"):  # one list, or several numbers
+            if len(e.args) == 1:
+                self._seq(e.args[0], scope)
+            for a in e.args if len(e.args) > 1 else ():
+                self._want(a, scope, "int")
+            return "int"
         if e.func == "card":
             a0 = e.args[0]
             keys = {it.key for k in self.g.kinds.values() for it in k.items}

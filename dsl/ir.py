@@ -161,6 +161,8 @@ class If(Stmt):
     test: Expr
     then: Block
     orelse: Block | None
+    source: str | None = None
+    interpretation: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +211,8 @@ class Choose(Stmt):
     prompt: tuple[str | Expr, ...]
     options: tuple[Option, ...]
     secret: bool = False
+    source: str | None = None
+    interpretation: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +232,8 @@ class Pick(Stmt):
     where: Expr | None
     into: str | None
     secret: bool = False
+    source: str | None = None
+    interpretation: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +249,8 @@ class Winner(Stmt):
     not_self: bool
     into: str
     prompt: tuple[str | Expr, ...]
+    source: str | None = None
+    interpretation: str | None = None
 
 
 # ---------------------------------------------------------------- declarations
@@ -299,7 +307,6 @@ class ZoneDecl:
     per: str | None
     visibility: str
     refill: str | None
-    of: str | None
     spans: dict[str, SourceSpan]  # value positions: "per", "refill", ...
 
 

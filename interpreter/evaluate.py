@@ -62,7 +62,8 @@ class ExprCompiler:
             base, key = prog.zone_base[e.obj.id], self.compile(e.index)
             if prog.game.zones[e.obj.id].per == "players":
                 return lambda st, env: base + key(st, env)
-            return lambda st, env: base + key(st, env).ordinal
+            ordinal = _ordinal_of(prog.game.zones[e.obj.id].per, e.span)
+            return lambda st, env: base + ordinal(key(st, env))
         f = self.compile(e)
         return lambda st, env: st.zone_index(f(st, env))
 
@@ -118,7 +119,8 @@ class ExprCompiler:
             base = self.prog.zone_base[e.obj.id]
             if self.prog.game.zones[e.obj.id].per == "players":
                 return lambda st, env: st.zones[base + key(st, env)]
-            return lambda st, env: st.zones[base + key(st, env).ordinal]
+            ordinal = _ordinal_of(self.prog.game.zones[e.obj.id].per, e.span)
+            return lambda st, env: st.zones[base + ordinal(key(st, env))]
         obj = self.compile(e.obj)
         return lambda st, env: obj(st, env)[key(st, env)]
 
@@ -260,6 +262,18 @@ class ExprCompiler:
             return reduce(out)
 
         return values
+
+
+def _ordinal_of(kind: str | None, span: Any) -> Callable[[Card], int]:
+    """Index of a card among its kind, refusing a card of another kind (a zone per districts
+    indexed by a minion would silently pick the wrong pile)."""
+
+    def ordinal(card: Card) -> int:
+        if card.kind != kind:
+            raise RuleError(f"{card.name} is not one of the {kind}", span)
+        return card.ordinal
+
+    return ordinal
 
 
 def _first(xs: Any) -> Any:

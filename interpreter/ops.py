@@ -346,7 +346,7 @@ class PickOp(Op):
                 else:
                     env[var] = saved
                 env.pop("picked", None)
-            if self.dest is None:
+            if picked:  # a card is picked once, even if the source still lists it
                 cands = [c for c in cands if c not in picked]
         can_stop = len(picked) >= fr.lo
         if len(cands) > 1:  # identical cards are one choice; offer the top-most of each

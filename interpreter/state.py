@@ -445,7 +445,7 @@ class State:
 
 def _explain(e: Exception) -> str:
     if isinstance(e, IndexError):
-        return "an empty zone or list has no such item"
+        return "a zone or list has no item there (it is empty, or the position is past its end)"
     if isinstance(e, AttributeError):
         return f"a value has no such property ({e})"
     return f"{type(e).__name__}: {e}"

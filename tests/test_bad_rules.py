@@ -539,3 +539,97 @@ def test_cli_check_reports_position_and_caret(
     assert lines[first + 1].strip() == new.strip(), err
     assert re.fullmatch(r" {4}" + " " * (col - 1) + r"\^+", lines[first + 2]), err
     assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------------- declaration and type checks
+def _position(text: str, at: str) -> tuple[int, int]:
+    """Line and column of the only occurrence of ``at`` in ``text``; '|' marks the column."""
+    skip = at.index("|") if "|" in at else 0
+    at = at.replace("|", "")
+    assert text.count(at) == 1, f"{at!r} is not unique"
+    i = text.index(at) + skip
+    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
+
+
+# (old text, new text, where the error must point ('|' marks the column), message fragment)
+DECLARATIONS = {
+    "item-value-of-the-wrong-type": (
+        "{name: Gem, count: 6, points: 2}",
+        "{name: Gem, count: 6, points: two}",
+        "{name: Gem, count: 6, points: two}",
+        "property 'points' is int, but the value is 'two'",
+    ),
+    "duplicate-item-key": (
+        "{name: Gem, count: 6, points: 2}",
+        "{key: cards_0, name: Gem, count: 6, points: 2}",
+        "{key: cards_0",
+        "two items of 'cards' have the key 'cards_0'",
+    ),
+    "start-zone-per-player-for-a-shared-kind": (
+        "    start: deck",
+        "    start: hand",
+        "start: |hand",
+        "is not per player, so its start zone must be a single zone",
+    ),
+    "initial-value-of-the-wrong-type": (
+        "round: {type: int, initial: 1,",
+        "round: {type: int, initial: \"'one'\",",
+        "\"|'one'\"",
+        "the initial value of 'round' has the wrong type",
+    ),
+    "function-hides-a-builtin": (
+        "  hand_points:\n",
+        "  count:\n",
+        "count:\n",
+        "function 'count' would hide a built-in",
+    ),
+    "min-of-one-number": (
+        "      until: round > 3",
+        "      until: min(round) > 3",
+        "min(|round)",
+        "this is not a zone or a list",
+    ),
+    "top-of-players-is-a-player": (
+        "      until: round > 3",
+        "      until: top(players).name == 'x'",
+        "top(players).name",
+        "'.name' needs a card",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "at", "message"), DECLARATIONS.values(), ids=DECLARATIONS.keys()
+)
+def test_declaration_and_type_checks(
+    tmp_path: Path, old: str, new: str, at: str, message: str
+) -> None:
+    text = edit(old, new)
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MeepleError) as e:
+        load_rules(path)
+    assert e.value.span is not None
+    assert message in e.value.message, str(e.value)
+    assert (e.value.span.line, e.value.span.col) == _position(text, at), str(e.value)
+
+
+def test_options_over_text_are_refused(tmp_path: Path) -> None:
+    text = edit(
+        "          - label: draw a card\n",
+        "          - label: say {w}\n            for: w in ['a', 'b']\n"
+        "          - label: draw a card\n",
+    )
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CheckError) as e:
+        load_rules(path)
+    assert "options can range over cards, players or numbers only" in e.value.message
+    assert e.value.span is not None
+    assert (e.value.span.line, e.value.span.col) == _position(text, "['a', 'b']")
+
+
+def test_a_range_on_the_right_of_in_needs_no_parentheses(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_text(edit("      until: round > 3", "      until: round in 4..9"), encoding="utf-8")
+    load_rules(path)
