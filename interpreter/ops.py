@@ -26,10 +26,11 @@ DONE = "done"
 
 
 class Frame:
-    __slots__ = ("op", "env", "pc", "data", "lo", "hi")
+    __slots__ = ("op", "env", "pc", "data", "lo", "hi", "note")
 
     def __init__(self, op: Op, env: Env, data: Any = None, lo: int = 0, hi: int = 0) -> None:
         self.op, self.env, self.pc, self.data, self.lo, self.hi = op, env, 0, data, lo, hi
+        self.note = ""  # text fixed when the statement began (a pick's prompt, for its log line)
 
     def copy(self, env: Env) -> Frame:
         f = Frame(
@@ -39,7 +40,7 @@ class Frame:
             self.lo,
             self.hi,
         )
-        f.pc = self.pc
+        f.pc, f.note = self.pc, self.note
         return f
 
 
@@ -325,7 +326,10 @@ class PickOp(Op):
         hi = self.hi(st, env) if self.hi is not None else 1 << 30
         if lo < 0 or hi < lo:
             raise RuleError(f"a pick of {lo} to {hi} items is impossible", self.span)
-        st.frames.append(Frame(self, env, [], lo, hi))
+        fr = Frame(self, env, [], lo, hi)
+        if st.record_log:
+            fr.note = self.prompt_fn(st, env)
+        st.frames.append(fr)
 
     def step(self, st: State, fr: Frame) -> None:
         env, picked = fr.env, fr.data

@@ -361,6 +361,7 @@ class State:
                 "data": encode(f.data),
                 "lo": f.lo,
                 "hi": f.hi,
+                "note": f.note,
             }
             for f in self.frames
         ]
@@ -416,7 +417,7 @@ class State:
         s.frames = []
         for f in data["frames"]:
             fr = Frame(ops[f["op"]], envs[f["env"]], decode(f["data"], cards), f["lo"], f["hi"])
-            fr.pc = f["pc"]
+            fr.pc, fr.note = f["pc"], f.get("note", "")
             s.frames.append(fr)
         s.at = ops[data["at"]] if data.get("at") is not None else None
         s.log = [(int(w), str(t)) for w, t in data.get("log", [])]
