@@ -381,10 +381,8 @@ class PickOp(Op):
             who = self.player(st, fr.env)
             items = ", ".join(c.name for c in fr.data) or "nothing"
             secret = self.secret or st.secret > 0
-            st.log_line(
-                f"{player_name(who)}: {self.prompt_fn(st, fr.env)} -> {items}",
-                who if secret else -1,
-            )
+            prompt = fr.note or self.prompt_fn(st, fr.env)
+            st.log_line(f"{player_name(who)}: {prompt} -> {items}", who if secret else -1)
 
     def logs_each_choice(self) -> bool:
         return False
