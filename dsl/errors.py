@@ -82,19 +82,16 @@ class MeepleError(Exception):
 class YamlError(MeepleError):
     """The file is not well-formed YAML."""
 
-    kind = "yaml error"
 
 
 class SchemaError(MeepleError):
     """The YAML structure does not match the game-file schema."""
 
-    kind = "schema error"
 
 
 class ParseError(MeepleError):
     """An expression or statement string does not match the grammar."""
 
-    kind = "syntax error"
 
 
 class CheckError(MeepleError):
@@ -107,7 +104,6 @@ class RuleError(MeepleError):
     """The rules asked for something impossible while a game was running (e.g. a decision with no
     legal option). ``span`` is the rule that was executing."""
 
-    kind = "rule error"
 
 
 class IllegalActionError(MeepleError):

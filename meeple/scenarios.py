@@ -51,7 +51,6 @@ _SPEC = re.compile(r"^(?P<name>.+?)(?: of (?P<owner>P\d+))?(?:\s*\*\s*(?P<n>\d+)
 class ScenarioError(MeepleError):
     """A scenario file is malformed (not a failed expectation)."""
 
-    kind = "scenario error"
 
 
 @dataclass

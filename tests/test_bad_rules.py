@@ -513,13 +513,13 @@ def test_zone_parameter_is_accepted_and_plays(tmp_path: Path) -> None:
         pytest.param(
             "      until: round > 3",
             "      until: round > > 3",
-            "59:22: syntax error: ",
+            "59:22: error: ",
             id="syntax-error",
         ),
         pytest.param(
             "        - round += 1",
             '        - log "round {round +} ends"',
-            "58:29: syntax error: ",
+            "58:29: error: ",
             id="error-in-log-template",
         ),
     ],
