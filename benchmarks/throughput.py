@@ -17,9 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from meeple.interpreter.game import Game
-
 import meeple
+from meeple.interpreter.game import Game
 
 
 def interpreter_playouts(game: Game, seconds: float) -> tuple[float, float]:

@@ -206,6 +206,7 @@ def _tie_breakers(doc: YMap) -> tuple[ir.TieBreaker, ...]:
                 scoring["tie_breakers"].item_spans[i],
                 expr(tb["key"], tb.value_spans["key"]),
                 tb.get("source"),
+                tb.get("label"),
             )
         )
     return tuple(out)

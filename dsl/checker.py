@@ -117,6 +117,11 @@ class _Checker:
     def run(self) -> None:
         g = self.g
         self._need_source(g.span, "the game", _src(g))
+        if g.players_min > g.players_max:
+            raise CheckError(
+                f"the game is for {g.players_min} to {g.players_max} players: min is above max",
+                g.span,
+            )
         for k in g.kinds.values():
             self._check_kind(k)
         for z in g.zones.values():
@@ -130,6 +135,12 @@ class _Checker:
                 self._zone_decl(z.refill, z.spans.get("refill", z.span))
         for table in g.tables.values():
             self._need_source(table.span, f"table '{table.name}'", table.source)
+            if table.group_by is not None and table.group_by not in self.props:
+                raise CheckError(
+                    f"table '{table.name}' groups by '{table.group_by}', which no component has",
+                    table.span,
+                    suggestion=did_you_mean(table.group_by, self.props),
+                )
         for v in g.variables.values():
             self._fits(
                 self._expr(v.initial, {}),
@@ -354,14 +365,21 @@ class _Checker:
             inner = dict(scope)
             if o.var is not None and o.iter is not None:
                 t = _elem(self._seq(o.iter, scope))
-                self._options_domain(t, o.iter.span)
+                self._options_domain(t, o.iter.span, o.iter)
                 self._bind(o.var, t, inner, o.span)
             self._template(o.label, inner)
             if o.when is not None:
                 self._want(o.when, inner, "bool")
             self._block(o.body, inner)
 
-    def _options_domain(self, t: str, span: SourceSpan) -> None:
+    def _options_domain(self, t: str, span: SourceSpan, items: ir.Expr | None = None) -> None:
+        if isinstance(items, ir.BinOp) and items.op == "..":
+            lo, hi = _const(items.left), _const(items.right)
+            if (isinstance(lo, int) and lo < 0) or (isinstance(hi, int) and hi > 63):
+                raise CheckError(
+                    "options over numbers must stay within 0..63 (each needs a stable action id)",
+                    span,
+                )
         if t not in ("card", "player", "int", "any"):
             raise CheckError(
                 "options can range over cards, players or numbers only",
@@ -378,6 +396,13 @@ class _Checker:
         self._want(s.min, scope, "int")
         if s.max is not None:
             self._want(s.max, scope, "int")
+        lo, hi = _const(s.min), _const(s.max)
+        if isinstance(lo, int) and lo < 0:
+            raise CheckError(f"a pick of {lo} items is impossible", s.min.span)
+        if isinstance(lo, int) and isinstance(hi, int) and hi < lo and s.max is not None:
+            raise CheckError(
+                f"a pick of at least {lo} and at most {hi} items is impossible", s.max.span
+            )
         if s.where is not None:
             inner = dict(scope)
             self._bind(s.var, "card", inner, s.where.span)
@@ -600,6 +625,12 @@ class _Checker:
                 raise CheckError(f"the right side of '{op}' must be a list or zone", e.right.span)
             return "bool"
         if op in ("==", "!="):
+            if not _comparable(lt, rt):
+                raise CheckError(
+                    f"'{op}' compares {_words(lt)} with {_words(rt)}; it can never be "
+                    f"{'true' if op == '==' else 'false'}",
+                    e.span,
+                )
             return "bool"
         if op in ("<", "<=", ">", ">="):
             self._fits(lt, "int", e.left.span, f"the left side of '{op}'")
@@ -628,6 +659,37 @@ class _Checker:
 
 def _src(g: ir.Game) -> str | None:
     return "game"  # the game block's source is required by the schema
+
+
+def _const(e: ir.Expr | None) -> object:
+    """The value of a literal (or of a negated number), else None."""
+    if isinstance(e, ir.Const):
+        return e.value
+    if isinstance(e, ir.Unary) and e.op == "-" and isinstance(e.operand, ir.Const):
+        v = e.operand.value
+        return -v if isinstance(v, int) else None
+    return None
+
+
+_FAMILY = {
+    "int": "num",
+    "player": "num",
+    "str": "str",
+    "bool": "bool",
+    "card": "card",
+    "zone": "seq",
+    "table": "table",
+}
+
+
+def _comparable(a: str, b: str) -> bool:
+    """False only when two known types can never be equal (a text and a number...)."""
+    if "any" in (a, b) or "none" in (a, b):
+        return True
+    if a.startswith("list:") or b.startswith("list:"):
+        return a.startswith("list:") and b.startswith("list:") or "zone" in (a, b)
+    fa, fb = _FAMILY.get(a), _FAMILY.get(b)
+    return fa is None or fb is None or fa == fb
 
 
 def _name_of(e: ir.Expr) -> str:

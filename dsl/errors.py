@@ -71,7 +71,8 @@ class MeepleError(Exception):
         if self.span and self.span.line > 0:
             source = _source_line(self.span.file, self.span.line)
             if source is not None:
-                lines.append("    " + source.rstrip("\n"))
+                # a tab is shown as one space, so the caret stays under its column
+                lines.append("    " + source.rstrip("\n").replace("\t", " "))
                 width = 1
                 if self.span.end_line in (0, self.span.line) and self.span.end_col > self.span.col:
                     width = self.span.end_col - self.span.col
@@ -83,15 +84,12 @@ class YamlError(MeepleError):
     """The file is not well-formed YAML."""
 
 
-
 class SchemaError(MeepleError):
     """The YAML structure does not match the game-file schema."""
 
 
-
 class ParseError(MeepleError):
     """An expression or statement string does not match the grammar."""
-
 
 
 class CheckError(MeepleError):
@@ -103,7 +101,6 @@ class CheckError(MeepleError):
 class RuleError(MeepleError):
     """The rules asked for something impossible while a game was running (e.g. a decision with no
     legal option). ``span`` is the rule that was executing."""
-
 
 
 class IllegalActionError(MeepleError):
@@ -129,7 +126,8 @@ def register_source(file: str, text: str) -> None:
 def _source_line(file: str, line: int) -> str | None:
     if file not in _file_cache:
         try:
-            _file_cache[file] = Path(file).read_text(encoding="utf-8").splitlines()
+            text = Path(file).read_text(encoding="utf-8", errors="replace")
+            _file_cache[file] = text.splitlines()
         except OSError:
             return None
     lines = _file_cache[file]

@@ -359,6 +359,7 @@ class TieBreaker:
     span: SourceSpan
     key: Expr  # evaluated with `p` bound to a seat; larger wins
     source: str | None
+    label: str | None = None  # e.g. "Day cards won", for score tables
 
 
 @dataclass(frozen=True, slots=True)

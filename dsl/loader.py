@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .build import build_game
 from .checker import Checked, check
-from .errors import MeepleError
+from .errors import MeepleError, SchemaError, SourceSpan
 from .validate import validate
 from .yamlload import YMap, load_yaml_file
 
@@ -22,9 +22,10 @@ def load_rules(path: str | Path) -> Checked:
     if not file.exists():
         raise MeepleError(f"no rules file at {file}")
     doc = load_yaml_file(file)
-    if not isinstance(doc, YMap):
-        raise MeepleError(
-            "a game file must be a mapping at the top level", getattr(doc, "span", None)
+    if not isinstance(doc, YMap) or not doc:
+        raise SchemaError(
+            "a game file must be a mapping with 'game:', 'play:' and the other sections",
+            getattr(doc, "span", None) or SourceSpan(str(file), 1, 1),
         )
     validate(doc)
     return check(build_game(doc, str(file)))

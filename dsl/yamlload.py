@@ -85,6 +85,12 @@ def load_yaml_file(path: str | Path) -> Any:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise YamlError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise YamlError(
+            f"{path} is not UTF-8 text (byte {e.start} cannot be read)",
+            SourceSpan(path, 1, 1),
+            suggestion="save the rules file as UTF-8",
+        ) from None
     return load_yaml_text(text, path)
 
 
@@ -94,13 +100,26 @@ def load_yaml_text(text: str, file: str = "<string>") -> Any:
     src = SourceText(file, text)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as e:
+        raise YamlError(
+            f"the file holds a character YAML does not allow ({chr(e.character)!r})"
+            if isinstance(e.character, int)
+            else f"the file holds a character YAML does not allow ({e.character!r})",
+            src.span(e.position),
+        ) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         message = _yaml_message(e)
-        if "end of stream" in str(e.problem) and e.context_mark is not None:
+        at_end = "end of stream" in str(e.problem) or "<stream end>" in str(e.problem)
+        if at_end and e.context_mark is not None:
             mark = e.context_mark  # e.g. an unclosed quote: point where it opens
-            what = "quoted text" if "quoted" in str(e.context) else "bracket"
+            what = "quoted text" if "quoted" in str(e.context) else "bracket or brace"
             message = f"this {what} is never closed"
+            if mark.index >= len(text.rstrip()):
+                opened = _unclosed_bracket(text)
+                if opened is not None:
+                    return_span = src.span(opened)
+                    raise YamlError("this bracket or brace is never closed", return_span) from None
         span = src.span(mark.index) if mark is not None else None
         raise YamlError(message, span) from None
     if node is None:
@@ -154,16 +173,40 @@ _ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}
 
 # PyYAML's wording -> what a rules author needs to hear.
 _YAML_HINTS = [
-    ("expected <block end>", "bad indentation: this line does not line up with the lines above it"),
+    (
+        "expected <block end>",
+        "this line does not fit the structure above it: check its indentation, and quote a "
+        "value that starts with '{' or '['",
+    ),
     (
         "mapping values are not allowed here",
-        "a ': ' inside a plain value starts a mapping; quote the whole value",
+        "a ':' here starts a mapping where none can start: quote a value that contains ': ', "
+        "or check the indentation",
     ),
     (
         "found character '\\t' that cannot start any token",
         "found character '\\t' that cannot start any token: indent YAML with spaces, not tabs",
     ),
 ]
+
+
+def _unclosed_bracket(text: str) -> int | None:
+    """Offset of the last '[' or '{' never closed (outside quotes and comments), if any."""
+    stack: list[int] = []
+    quote = ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t\n"):
+            quote = "\n"  # a comment runs to the end of the line
+        elif ch in "[{":
+            stack.append(i)
+        elif ch in "]}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
 
 
 def _yaml_message(e: yaml.MarkedYAMLError) -> str:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 Fn = Callable[[Any, dict[str, Any]], Any]
 _MISSING = object()
+MAX_RANGE = 10_000  # numbers in one a..b range; more is a mistake, not a rule
 
 _ARITH: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -143,7 +144,16 @@ class ExprCompiler:
         if op == "not in":
             return lambda st, env: a(st, env) not in b(st, env)
         if op == "..":
-            return lambda st, env: list(range(a(st, env), b(st, env) + 1))
+
+            def span_list(st: Any, env: dict[str, Any]) -> list[int]:
+                lo, hi = a(st, env), b(st, env)
+                if hi - lo >= MAX_RANGE:
+                    raise RuleError(
+                        f"the range {lo}..{hi} has more than {MAX_RANGE} numbers", e.span
+                    )
+                return list(range(lo, hi + 1))
+
+            return span_list
         if op == "//" or op == "%":
             f = _ARITH[op]
 
@@ -301,14 +311,23 @@ def _minmax(f: Callable[..., Any]) -> Callable[..., Any]:
     return impl
 
 
+def _seat_index(st: Any, p: Any) -> int:
+    try:
+        return int(st.players.index(p))
+    except ValueError:
+        raise RuleError(
+            f"{p!r} is not a seat in play (seats are 0 to {len(st.players) - 1})"
+        ) from None
+
+
 def _seat_after(st: Any, p: int, step: int) -> int:
     ps = st.players
-    return int(ps[(ps.index(p) + step) % len(ps)])
+    return int(ps[(_seat_index(st, p) + step) % len(ps)])
 
 
 def _clockwise_from(st: Any, p: int) -> list[int]:
     ps = st.players
-    i = ps.index(p)
+    i = _seat_index(st, p)
     return ps[i:] + ps[:i]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.dsl.checker import Checked
+from meeple.dsl.errors import MeepleError
 
 from .program import Program
 from .state import State
@@ -13,13 +14,15 @@ from .state import State
 class Game:
     """A game ready to play: ``new_initial_state(seed)`` starts one.
 
-    ``num_players``, ``num_distinct_actions()`` and ``info`` describe it for adapters.
+    ``num_players()``, ``num_distinct_actions()`` and ``info`` describe it for adapters.
+    Raises MeepleError for a player count the game does not support.
     """
 
     def __init__(self, checked: Checked, num_players: int) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise MeepleError(f"the number of players is a whole number, not {num_players!r}")
         self.checked = checked
         self.program = Program(checked, num_players)
-        self.num_players = num_players
         g = checked.game
         self.id, self.name = g.id, g.name
         self.info = {
@@ -39,8 +42,13 @@ class Game:
         """A new game, set up and advanced to its first decision. Same seed, same game."""
         return State(self.program, seed, record_log)
 
+    def num_players(self) -> int:
+        return self.program.num_players
+
     def num_distinct_actions(self) -> int:
+        """Size of the action space: every action id is in range(num_distinct_actions())."""
         return self.program.num_distinct_actions
 
     def state_from_json(self, data: dict[str, Any], record_log: bool = True) -> State:
+        """A state saved by ``State.to_json()``; MeepleError if it is not one of this game."""
         return State.from_json(self.program, data, record_log)

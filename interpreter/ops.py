@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 Env = dict[str, Any]
 Fn = Callable[[Any, Env], Any]
 DONE = "done"
+MAX_DEPTH = 500  # frames; a deeper stack is a procedure calling itself without end
 
 
 class Frame:
@@ -135,6 +136,12 @@ class CallOp(Op):
     def exec(self, st: State, env: Env) -> None:
         new = {p: a(st, env) for p, a in zip(self.params, self.args, strict=True)}
         if self.body.stmts:
+            if len(st.frames) >= MAX_DEPTH:
+                raise RuleError(
+                    f"procedures call each other more than {MAX_DEPTH} deep; "
+                    "does a procedure call itself without end?",
+                    self.span,
+                )
             st.frames.append(Frame(self.body, new))
 
 

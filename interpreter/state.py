@@ -14,7 +14,7 @@ from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError, Source
 from . import prng
 from .ops import DONE, Decision, Frame, Op
 from .program import Program
-from .values import Card, decode, encode, player_name
+from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 
@@ -36,20 +36,13 @@ class State:
         "log",
         "record_log",
         "at",
-        "_results",
         "move_number",
     )
 
-    def __init__(self, prog: Program, seed: int | None = 0, record_log: bool = True) -> None:
-        self.prog = prog
-        self.record_log = record_log
-        self.log: list[tuple[int, str]] = []
-        self.pending: Decision | None = None
-        self.at: Op | None = None
-        self._results: tuple[list[int], list[int]] | None = None
-        self.move_number = 0
-        if seed is None:
-            return  # filled by clone/from_json
+    def __init__(self, prog: Program, seed: int = 0, record_log: bool = True) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise MeepleError(f"a seed is a whole number, not {seed!r}")
+        self._init_common(prog, record_log)
         self.zones: list[list[Card]] = [[] for _ in prog.zone_names]
         self.loc: list[int] = [0] * len(prog.cards)
         for c in prog.cards:
@@ -63,9 +56,30 @@ class State:
         self.vars: dict[str, Any] = {}
         for name, decl in prog.game.variables.items():
             init = prog.var_initial[name](self, {})
+            if decl.type == "player" and init is not None and init not in self.players:
+                raise RuleError(
+                    f"the initial value of '{name}' is seat {init}, but seats are 0 to "
+                    f"{prog.num_players - 1} (P1 to P{prog.num_players})",
+                    decl.initial.span,
+                )
             self.vars[name] = [init] * prog.num_players if decl.per else init
         self.frames: list[Frame] = [Frame(prog.play, {}), Frame(prog.setup, {})]
         self._run()
+
+    def _init_common(self, prog: Program, record_log: bool) -> None:
+        self.prog = prog
+        self.record_log = record_log
+        self.log: list[tuple[int, str]] = []
+        self.pending: Decision | None = None
+        self.at: Op | None = None
+        self.move_number = 0
+
+    @classmethod
+    def _blank(cls, prog: Program, record_log: bool) -> State:
+        """A state without contents, for clone() and from_json() to fill."""
+        s = cls.__new__(cls)
+        s._init_common(prog, record_log)
+        return s
 
     # ------------------------------------------------------------------ the run loop
     def advance(self) -> None:
@@ -152,6 +166,8 @@ class State:
         d = self.pending
         if d is None:
             raise IllegalActionError("the game is over; no action can be applied")
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"an action is a whole number (an id), not {action!r}")
         try:
             i = d.actions.index(action)
         except ValueError:
@@ -197,7 +213,7 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (the Program is shared)."""
-        s = State(self.prog, None, self.record_log)
+        s = State._blank(self.prog, self.record_log)
         s.zones = [list(z) for z in self.zones]
         s.loc = list(self.loc)
         s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
@@ -324,9 +340,12 @@ class State:
         for i, z in enumerate(self.zones):
             vis = prog.zone_vis[i]
             if vis == "public" or (vis == "owner" and prog.zone_owner[i] == player):
-                zones[prog.zone_names[i]] = [c.name for c in z]
+                zones[prog.zone_names[i]] = [card_label(c) for c in z]
             elif vis == "top":
-                zones[prog.zone_names[i]] = {"count": len(z), "top": z[-1].name if z else None}
+                zones[prog.zone_names[i]] = {
+                    "count": len(z),
+                    "top": card_label(z[-1]) if z else None,
+                }
             else:
                 zones[prog.zone_names[i]] = {"count": len(z)}
         obs: dict[str, Any] = {
@@ -398,13 +417,24 @@ class State:
     @classmethod
     def from_json(cls, prog: Program, data: dict[str, Any], record_log: bool = True) -> State:
         """Rebuild a state saved by to_json (for the same game and player count)."""
+        if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
+            raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
         if data.get("game") != prog.game.id or data.get("num_players") != prog.num_players:
             raise MeepleError(
                 f"this saved state is for {data.get('game')} with {data.get('num_players')} "
                 f"players, not {prog.game.id} with {prog.num_players}"
             )
+        try:
+            s = cls._decode(prog, data, record_log)
+            s.check_invariants()
+        except (KeyError, TypeError, IndexError, ValueError, AttributeError, RuleError):
+            raise MeepleError("this saved state is damaged or from another version") from None
+        return s
+
+    @classmethod
+    def _decode(cls, prog: Program, data: dict[str, Any], record_log: bool) -> State:
         cards, ops = prog.cards, prog.ops
-        s = cls(prog, None, record_log)
+        s = cls._blank(prog, record_log)
         s.zones = [[cards[i] for i in z] for z in data["zones"]]
         s.loc = [0] * len(cards)
         for zi, z in enumerate(s.zones):

@@ -49,12 +49,26 @@ def player_name(seat: int) -> str:
     return f"P{seat + 1}"
 
 
+def card_label(card: Card) -> str:
+    """A card as shown to people: its name, and its owner for per-player components."""
+    return card.name if card.owner is None else f"{card.name} ({player_name(card.owner)})"
+
+
+def describe(cards: Sequence[Card]) -> str:
+    """Cards grouped, in first-seen order: "Ghoul ×2, Masqued"."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        label = card_label(c)
+        counts[label] = counts.get(label, 0) + 1
+    return ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in counts.items()) or "nothing"
+
+
 def formatter(t: str) -> Callable[[Any], str]:
     """A function that shows a value of checked type ``t`` to a person."""
     if t == "player":
         return lambda v: "nobody" if v is None else player_name(v)
     if t == "card":
-        return lambda v: "nothing" if v is None else v.name
+        return lambda v: "nothing" if v is None else card_label(v)
     if t == "zone" or t.startswith("list:"):
         inner = formatter("card" if t == "zone" else t[5:])
         return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"

@@ -63,7 +63,7 @@ def play(
     """Play one complete game. ``agents[seat]`` chooses for each seat (default: random agents
     seeded from ``seed``). With ``check``, conservation is verified after every action."""
     if agents is None:
-        agents = [RandomAgent(seed * 1000 + s) for s in range(game.num_players)]
+        agents = [RandomAgent(seed * 1000 + s) for s in range(game.num_players())]
     state = game.new_initial_state(seed, record_log=record_log)
     n = 0
     while not state.is_terminal():

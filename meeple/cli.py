@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import Progress
@@ -13,7 +14,7 @@ from rich.table import Table
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.state import State
-from meeple.interpreter.values import player_name
+from meeple.interpreter.values import describe, player_name
 
 from . import api
 from .registry import DEFAULT_GAME, game_ids, rules_path
@@ -86,13 +87,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = api.load(args.game, args.players)
     humans = {h - 1 for h in args.human}
     for h in humans:
-        if not 0 <= h < game.num_players:
-            raise MeepleError(f"--human {h + 1}: seats are 1 to {game.num_players}")
-    agents = [RandomAgent(args.seed * 1000 + s) for s in range(game.num_players)]
+        if not 0 <= h < game.num_players():
+            raise MeepleError(f"--human {h + 1}: seats are 1 to {game.num_players()}")
+    agents = [RandomAgent(args.seed * 1000 + s) for s in range(game.num_players())]
     state = game.new_initial_state(args.seed)
     viewer = min(humans) if humans else None
     if not args.quiet:
-        out.print(f"[bold]{game.name}[/bold] · {game.num_players} players · seed {args.seed}")
+        out.print(f"[bold]{game.name}[/bold] · {game.num_players()} players · seed {args.seed}")
     shown = 0
     while not state.is_terminal():
         shown = _print_log(state, shown, viewer, args.quiet)
@@ -103,6 +104,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             return 0
         state.apply_action(action)
     _print_log(state, shown, viewer, args.quiet)
+    if not args.quiet:
+        out.rule("The table at the end")
+        _print_zones(state, None)
     _print_scores(state)
     return 0
 
@@ -119,9 +123,8 @@ def _print_scores(state: State) -> None:
     table = Table(title="Final scores")
     table.add_column("seat")
     table.add_column("score", justify="right")
-    tb = state.prog.game.tie_breakers
-    for i, _ in enumerate(tb):
-        table.add_column(f"tie-breaker {i + 1}", justify="right")
+    for i, tb in enumerate(state.prog.game.tie_breakers):
+        table.add_column(tb.label or f"tie-breaker {i + 1}", justify="right")
     winners = set(state.winners())
     for p in state.players:
         keys = state.tie_keys(p)
@@ -130,15 +133,27 @@ def _print_scores(state: State) -> None:
     out.print(table)
 
 
+def _print_zones(state: State, seat: int | None) -> None:
+    """Non-empty zones as ``seat`` may see them (everything public when seat is None)."""
+    prog = state.prog
+    for i, z in enumerate(state.zones):
+        if not z:
+            continue
+        vis, owner = prog.zone_vis[i], prog.zone_owner[i]
+        if vis == "public" or (vis == "owner" and seat is not None and owner == seat):
+            shown = describe(z)
+        elif vis == "top":
+            shown = f"{len(z)} card(s), {describe(z[-1:])} on top"
+        elif seat is None and vis == "owner":
+            continue  # the final board shows the table, not the hands
+        else:
+            shown = f"{len(z)} card(s) face down"
+        out.print(f"  {prog.zone_names[i]}: {shown}", markup=False)
+
+
 def _ask_human(state: State, seat: int) -> int | None:
-    obs = state.observation(seat)
     out.rule(f"{player_name(seat)} to act")
-    for name, z in obs["zones"].items():
-        if isinstance(z, list):
-            if z:
-                out.print(f"  {name}: {', '.join(z)}", markup=False)
-        elif z.get("count"):
-            out.print(f"  {name}: {z['count']} card(s) face down", markup=False)
+    _print_zones(state, seat)
     options = state.legal_action_labels()
     out.print(f"[bold]{state.prompt()}[/bold]")
     for i, (_, label) in enumerate(options, 1):
@@ -187,14 +202,24 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
-    folder = rules_path(args.game).parent
-    files = scenario_files(folder)
-    if not files:
-        out.print(f"{folder}: no scenarios")
-        return 0
+    target = Path(args.game)
+    if target.suffix in (".yaml", ".yml") and target.parent.name == "scenarios":
+        files = [target]  # one scenario file
+    else:
+        folder = rules_path(args.game).parent
+        files = scenario_files(folder)
+        if not files:
+            out.print(f"{folder}: no scenarios")
+            return 0
     failed = 0
     for f in files:
-        outcome = run_scenario(f)
+        try:
+            outcome = run_scenario(f)
+        except MeepleError as e:  # a broken scenario fails; the others still run
+            out.print(f"[red]FAIL[/red] {f.name}")
+            err.print(e.render(), markup=False)
+            failed += 1
+            continue
         mark = "[green]pass[/green]" if outcome.passed else "[red]FAIL[/red]"
         out.print(f"{mark} {f.name}: {outcome.name}")
         for failure in outcome.failures:
@@ -207,7 +232,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = api.load(args.game, args.players)
-    n, k = args.n, game.num_players
+    n, k = args.n, game.num_players()
     if n < 1:
         raise MeepleError("-n must be at least 1")
     wins = [0.0] * k
@@ -217,7 +242,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"{game.name}, {k} players", total=n)
         for i in range(n):
-            r = api.play(game, seed=args.seed + i, record_log=False)
+            try:
+                r = api.play(game, seed=args.seed + i, record_log=False)
+            except MeepleError as e:
+                e.message += f" (in the game with seed {args.seed + i})"
+                raise
             for w in r.winners:
                 wins[w] += 1 / len(r.winners)
             for p in range(k):
@@ -226,7 +255,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             ties += r.tie_broken
             progress.advance(task)
     table = Table(
-        title=f"{n} games of {game.name}, {k} players, random players, "
+        title=f"{n} game{'s' if n != 1 else ''} of {game.name}, {k} players, random players, "
         f"seeds {args.seed}..{args.seed + n - 1}"
     )
     table.add_column("seat")
@@ -236,6 +265,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for p in range(k):
         table.add_row(player_name(p), f"{wins[p]:g}", f"{wins[p] / n:.1%}", f"{totals[p] / n:.1f}")
     out.print(table)
+    out.print("a game won by several tied players counts as a shared win (1/k each)")
     out.print(
         f"mean length: {decisions / n:.1f} decisions per game; "
         f"top score tied (tie-breaker used) in {ties / n:.1%} of games"

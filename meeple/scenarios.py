@@ -52,7 +52,6 @@ class ScenarioError(MeepleError):
     """A scenario file is malformed (not a failed expectation)."""
 
 
-
 @dataclass
 class Outcome:
     """The result of running one scenario: ``failures`` is empty when it passed."""
@@ -79,7 +78,13 @@ def run_scenario(path: str | Path, game: Game | None = None) -> Outcome:
     if not isinstance(doc, YMap) or "scenario" not in doc:
         raise ScenarioError("a scenario file needs a 'scenario:' name", getattr(doc, "span", None))
     if game is None:
-        game = api.load(str(Path(path).resolve().parent.parent), int(doc.get("players", 4)))
+        players = doc.get("players", 4)
+        try:
+            game = api.load(str(Path(path).resolve().parent.parent), players)
+        except MeepleError as e:
+            if e.span is None:
+                e.span = doc.value_spans.get("players", doc.span)
+            raise
     out = Outcome(str(doc["scenario"]), str(path))
     st = game.new_initial_state(int(doc.get("seed", 0)))
     given = doc.get("given") or YMap()
@@ -97,13 +102,18 @@ def run_scenario(path: str | Path, game: Game | None = None) -> Outcome:
 
 
 # ------------------------------------------------------------------------------ position
-def _seat(text: Any, span: SourceSpan | None) -> int:
-    if isinstance(text, int):
-        return text
+def _seat(text: Any, span: SourceSpan | None, players: int = 16) -> int:
     m = re.fullmatch(r"P(\d+)", str(text))
-    if not m:
-        raise ScenarioError(f"'{text}' is not a seat", span, expected="P1, P2, ...")
-    return int(m.group(1)) - 1
+    seat = (
+        text
+        if isinstance(text, int) and not isinstance(text, bool)
+        else (int(m.group(1)) - 1 if m else -1)
+    )
+    if not 0 <= seat < players:
+        raise ScenarioError(
+            f"'{text}' is not a seat of this game", span, expected=f"P1 to P{players}"
+        )
+    return seat
 
 
 def _zone(st: State, label: str, span: SourceSpan | None) -> int:
@@ -113,13 +123,15 @@ def _zone(st: State, label: str, span: SourceSpan | None) -> int:
     return names.index(label)
 
 
-def _specs(items: Any, span: SourceSpan | None) -> list[tuple[str, int | None, int]]:
+def _specs(
+    items: Any, span: SourceSpan | None, players: int = 16
+) -> list[tuple[str, int | None, int]]:
     out = []
     for it in items or []:
         m = _SPEC.match(str(it).strip())
         if not m:
             raise ScenarioError(f"cannot read card '{it}'", getattr(it, "span", span))
-        owner = _seat(m.group("owner"), span) if m.group("owner") else None
+        owner = _seat(m.group("owner"), span, players) if m.group("owner") else None
         out.append((m.group("name"), owner, int(m.group("n") or 1)))
     return out
 
@@ -132,14 +144,16 @@ def _place(st: State, zones: Any, given: Any) -> None:
         pool.extend(st.zones[zi])
         st.zones[zi].clear()
     for zi, items in listed.items():
-        for name, owner, n in _specs(items, _span_of(zones, prog.zone_names[zi])):
+        for name, owner, n in _specs(items, _span_of(zones, prog.zone_names[zi]), prog.num_players):
             for _ in range(n):
                 card = _take(st, pool, listed, name, owner)
                 if card is None:
                     raise ScenarioError(
                         f"no more '{name}' cards to put in {prog.zone_names[zi]}",
                         _span_of(zones, prog.zone_names[zi]),
-                        suggestion=did_you_mean(name, {c.name for c in prog.cards}),
+                        suggestion=None
+                        if name in {c.name for c in prog.cards}
+                        else did_you_mean(name, {c.name for c in prog.cards}),
                     )
                 st.zones[zi].append(card)
     for c in pool:
@@ -211,9 +225,10 @@ def _set_vars(st: State, variables: Any, given: Any) -> None:
             )
         is_seat = decl.type == "player"
         if decl.per:
-            st.vars[name] = [_seat(v, span) if is_seat else v for v in value]
+            n = st.prog.num_players
+            st.vars[name] = [_seat(v, span, n) if is_seat else v for v in value]
         else:
-            st.vars[name] = _seat(value, span) if is_seat else value
+            st.vars[name] = _seat(value, span, st.prog.num_players) if is_seat else value
 
 
 def _start(st: State, game: Game, doc: Any) -> None:

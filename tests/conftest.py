@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from meeple.interpreter.game import Game
 
 import meeple
+from meeple.interpreter.game import Game
 
 SUN = "shadow-of-the-sun"
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from meeple.interpreter.game import Game
 
 import meeple
+from meeple.interpreter.game import Game
 
 
 def test_illegal_action_is_refused_and_changes_nothing(sun4: Game) -> None:

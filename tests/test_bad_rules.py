@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from meeple.dsl.errors import CheckError, MeepleError, ParseError, SchemaError, YamlError
-from meeple.dsl.loader import load_rules
 
 from meeple import api
 from meeple.cli import main
+from meeple.dsl.errors import CheckError, MeepleError, ParseError, SchemaError, YamlError
+from meeple.dsl.loader import load_rules
 
 FIXTURE = Path(__file__).parent / "fixtures" / "minimal" / "game.yaml"
 BASE = FIXTURE.read_text(encoding="utf-8")

@@ -7,10 +7,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
 
 import meeple
+from meeple.interpreter.game import Game
+from meeple.interpreter.state import State
 
 
 def _actions_for(game: Game, seed: int, agent_seed: int) -> list[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from meeple.interpreter.game import Game
 
 # (hand, rank) from the rulebook's list, weakest first

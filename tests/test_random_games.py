@@ -6,9 +6,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from meeple.interpreter.state import TERMINAL
 
 import meeple
+from meeple.interpreter.state import TERMINAL
 
 GAMES = {n: meeple.load("shadow-of-the-sun", players=n) for n in (3, 4)}
 MAX_DECISIONS = 5000

@@ -1,0 +1,143 @@
+"""Bad input never gives a traceback, a hang or a runaway: each is a clear, positioned error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple import api
+from meeple.cli import main
+from meeple.dsl.errors import MeepleError, RuleError, YamlError
+from meeple.dsl.loader import load_rules
+
+SUN = Path(__file__).resolve().parent.parent / "rules" / "shadow-of-the-sun" / "game.yaml"
+
+
+def _sun_with(tmp_path: Path, old: str, new: str) -> Path:
+    text = SUN.read_text()
+    assert text.count(old) == 1, old
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def _play(path: Path) -> None:
+    api.play(api.load(str(path), players=4), seed=1, record_log=False)
+
+
+def test_a_procedure_calling_itself_forever_is_stopped(tmp_path: Path) -> None:
+    path = _sun_with(tmp_path, "      - bonus(p)\n", "      - bonus(p)\n      - turn(p)\n")
+    with pytest.raises(RuleError, match="call each other more than 500 deep") as e:
+        _play(path)
+    body = SUN.read_text().splitlines().index("      - bonus(p)") + 1  # turn(p) comes next
+    assert e.value.span is not None and e.value.span.line in (body, body + 1)
+
+
+def test_a_huge_range_is_refused(tmp_path: Path) -> None:
+    path = _sun_with(
+        tmp_path,
+        "    - for: p in players\n      do:\n        - move 3",
+        "    - for: p in 1..1000000000\n      do:\n        - move 3",
+    )
+    with pytest.raises(RuleError, match="has more than 10000 numbers"):
+        _play(path)
+
+
+def test_a_huge_card_count_is_a_schema_error(tmp_path: Path) -> None:
+    path = _sun_with(tmp_path, "{name: Ghoul, count: 10,", "{name: Ghoul, count: 100000000,")
+    with pytest.raises(MeepleError, match="count"):
+        load_rules(path)
+
+
+def test_a_seat_out_of_range_is_named(tmp_path: Path) -> None:
+    path = _sun_with(
+        tmp_path, "supreme: {type: player, initial: 0,", "supreme: {type: player, initial: 7,"
+    )
+    with pytest.raises(RuleError, match="seat 7, but seats are 0 to 3") as e:
+        _play(path)
+    assert e.value.span is not None and e.value.span.col > 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("group_by: name", "group_by: nam", "groups by 'nam', which no component has"),
+        ("players: {min: 3, max: 4}", "players: {min: 5, max: 3}", "min is above max"),
+        (
+            "value: count(m for m in markers_on[d] if m.owner == p)",
+            "value: count(m for m in markers_on[d] if m.owner == 'p')",
+            "compares a player with a text",
+        ),
+    ],
+)
+def test_mistakes_found_by_check(tmp_path: Path, old: str, new: str, message: str) -> None:
+    with pytest.raises(MeepleError, match=message):
+        load_rules(_sun_with(tmp_path, old, new))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff\xfe\x00garbage",
+        b"game: caf\xe9\n",
+        b"game: x\n\x00\n",
+        b"",
+        b"null\n",
+        b"- a\n",
+        b"game: [\n",
+    ],
+)
+def test_unreadable_files_are_errors_not_tracebacks(
+    tmp_path: Path, content: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_bytes(content)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:" in err and "error:" in err and "Traceback" not in err
+
+
+def test_unclosed_bracket_points_at_its_opening(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_text("game: [\n")
+    with pytest.raises(YamlError) as e:
+        load_rules(path)
+    assert e.value.span is not None and (e.value.span.line, e.value.span.col) == (1, 7)
+
+
+def test_api_type_mistakes_are_meeple_errors(sun4: meeple.interpreter.game.Game) -> None:
+    for seed in (None, "abc", 1.5):
+        with pytest.raises(MeepleError, match="a seed is a whole number"):
+            sun4.new_initial_state(seed)  # type: ignore[arg-type]
+    with pytest.raises(MeepleError, match="number of players is a whole number"):
+        meeple.load("shadow-of-the-sun", players="4")  # type: ignore[arg-type]
+    for data in (
+        "x",
+        {},
+        {"zones": [], "frames": []},
+        {"zones": 1, "frames": 2, "game": "shadow-of-the-sun", "num_players": 4},
+    ):
+        with pytest.raises(MeepleError):
+            sun4.state_from_json(data)  # type: ignore[arg-type]
+    state = sun4.new_initial_state(1)
+    with pytest.raises(meeple.IllegalActionError, match="whole number"):
+        state.apply_action("0")  # type: ignore[arg-type]
+    assert sun4.num_players() == 4
+
+
+def test_scenarios_command_counts_a_broken_scenario_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    game = tmp_path / "sun"
+    shutil.copytree(SUN.parent, game)
+    (game / "scenarios" / "aaa-broken.yaml").write_text(
+        "scenario: broken\nplayers: 4\ngiven:\n  variables: {supreme: P7}\n"
+    )
+    assert main(["scenarios", str(game)]) == 1
+    out, err = capsys.readouterr()
+    assert "FAIL aaa-broken.yaml" in out and "pass usurp.yaml" in out
+    assert "'P7' is not a seat of this game" in err
