@@ -116,7 +116,6 @@ class _Checker:
     # ------------------------------------------------------------ declarations
     def run(self) -> None:
         g = self.g
-        self._need_source(g.span, "the game", _src(g))
         if g.players_min > g.players_max:
             raise CheckError(
                 f"the game is for {g.players_min} to {g.players_max} players: min is above max",
@@ -655,10 +654,6 @@ class _Checker:
         self._want(e.test, scope, "bool")
         a, b = self._expr(e.then, scope), self._expr(e.orelse, scope)
         return a if a == b else "any"
-
-
-def _src(g: ir.Game) -> str | None:
-    return "game"  # the game block's source is required by the schema
 
 
 def _const(e: ir.Expr | None) -> object:

@@ -24,11 +24,6 @@ class SourceSpan:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
-    @property
-    def short(self) -> str:
-        """``file:line`` with the file's base name, as used in logs and generated comments."""
-        return f"{Path(self.file).name}:{self.line}"
-
 
 UNKNOWN = SourceSpan("<unknown>", 0, 0)
 

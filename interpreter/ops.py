@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from meeple.dsl import ir
 from meeple.dsl.errors import RuleError, SourceSpan
 
 from .values import Card, player_name
@@ -470,11 +469,3 @@ class WinnerOp(Op):
 
     def prompt(self, st: State, dec: Decision) -> str:
         return f"{self.prompt_fn(st, dec.env)}: break the tie"
-
-
-def block_source(op: Op) -> str | None:
-    return getattr(op, "source", None)
-
-
-def is_block(stmt: ir.Stmt) -> bool:
-    return isinstance(stmt, ir.Block)

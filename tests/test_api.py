@@ -74,3 +74,14 @@ def test_unknown_game_suggests_a_name() -> None:
     with pytest.raises(meeple.MeepleError) as e:
         meeple.load("shadow-of-the-son")
     assert "did you mean 'shadow-of-the-sun'?" in str(e.value)
+
+
+def test_action_labels_and_the_rule_that_asks(sun4: Game) -> None:
+    state = sun4.new_initial_state(7)
+    first, label = state.legal_action_labels()[0]
+    assert state.action_to_string(first) == label == "draw 2 cards"
+    assert "not legal" in state.action_to_string(sun4.num_distinct_actions() + 5)
+    span = state.decision_span()
+    assert span is not None and span.file.endswith("game.yaml")
+    lines = open(span.file).read().splitlines()
+    assert lines[span.line - 1].strip() == "- choose: Bonus"
