@@ -1,0 +1,1 @@
+"""The games that ship with meeple: one folder per game, holding game.yaml and scenarios/."""
