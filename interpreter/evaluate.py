@@ -21,22 +21,20 @@ if TYPE_CHECKING:
     from .program import Program
 
 Fn = Callable[[Any, dict[str, Any]], Any]
-_MISSING = object()
+MISSING = object()  # "this local was not bound" (distinct from any value, None included)
+
+
+def restore_local(env: dict[str, Any], var: str, saved: Any) -> None:
+    """Undo a temporary binding of ``var`` (a loop name): put back ``saved`` or unbind it."""
+    if saved is MISSING:
+        env.pop(var, None)
+    else:
+        env[var] = saved
+
+
 MAX_RANGE = 10_000  # numbers in one a..b range; more is a mistake, not a rule
 
-_ARITH: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": operator.floordiv,
-    "%": operator.mod,
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
+_DIVISION: dict[str, Callable[[Any, Any], Any]] = {"//": operator.floordiv, "%": operator.mod}
 
 
 class ExprCompiler:
@@ -155,7 +153,7 @@ class ExprCompiler:
 
             return span_list
         if op == "//" or op == "%":
-            f = _ARITH[op]
+            f = _DIVISION[op]
 
             def div(st: Any, env: dict[str, Any]) -> Any:
                 d = b(st, env)
@@ -228,21 +226,15 @@ class ExprCompiler:
         cond = self.compile(c.cond) if c.cond is not None else None
         elt = None if isinstance(c.elt, ir.Name) and c.elt.id == var else self.compile(c.elt)
 
-        def restore(env: dict[str, Any], saved: Any) -> None:
-            if saved is _MISSING:
-                env.pop(var, None)
-            else:
-                env[var] = saved
-
         if reducer == "count" and cond is not None:
 
             def count(st: Any, env: dict[str, Any]) -> int:
-                saved, n = env.get(var, _MISSING), 0
+                saved, n = env.get(var, MISSING), 0
                 for x in it(st, env):
                     env[var] = x
                     if cond(st, env):
                         n += 1
-                restore(env, saved)
+                restore_local(env, var, saved)
                 return n
 
             return count
@@ -250,25 +242,25 @@ class ExprCompiler:
             want = reducer == "any"
 
             def any_all(st: Any, env: dict[str, Any]) -> bool:
-                saved, result = env.get(var, _MISSING), not want
+                saved, result = env.get(var, MISSING), not want
                 for x in it(st, env):
                     env[var] = x
                     if (cond is None or cond(st, env)) and bool(elt(st, env)) is want:
                         result = want
                         break
-                restore(env, saved)
+                restore_local(env, var, saved)
                 return result
 
             return any_all
         reduce = _GEN_REDUCERS[reducer]
 
         def values(st: Any, env: dict[str, Any]) -> Any:
-            saved, out = env.get(var, _MISSING), []
+            saved, out = env.get(var, MISSING), []
             for x in it(st, env):
                 env[var] = x
                 if cond is None or cond(st, env):
                     out.append(x if elt is None else elt(st, env))
-            restore(env, saved)
+            restore_local(env, var, saved)
             return reduce(out)
 
         return values

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import RuleError, SourceSpan
 
+from .evaluate import MISSING, restore_local
 from .values import Card, player_name
 
 if TYPE_CHECKING:
@@ -267,7 +268,7 @@ class ChooseOp(Op):
                     idx.append(k)
                 continue
             var, when = o.var, o.when
-            saved = env.get(var, DONE)
+            saved = env.get(var, MISSING)
             for x in o.items(st, env):  # type: ignore[misc]
                 env[var] = x
                 if when is None or when(st, env):
@@ -277,10 +278,7 @@ class ChooseOp(Op):
                     actions.append(a)
                     values.append(x)
                     idx.append(k)
-            if saved is DONE:
-                env.pop(var, None)
-            else:
-                env[var] = saved
+            restore_local(env, var, saved)
         if not actions:
             raise RuleError("a choice has no legal option", self.span)
         st.decide(
@@ -345,16 +343,13 @@ class PickOp(Op):
             if where is None:
                 cands = list(self.src(st, env))
             else:
-                saved = env.get(var, DONE)
+                saved = env.get(var, MISSING)
                 env["picked"] = picked
                 for c in self.src(st, env):
                     env[var] = c
                     if where(st, env):
                         cands.append(c)
-                if saved is DONE:
-                    env.pop(var, None)
-                else:
-                    env[var] = saved
+                restore_local(env, var, saved)
                 env.pop("picked", None)
             if picked:  # a card is picked once, even if the source still lists it
                 cands = [c for c in cands if c not in picked]
@@ -439,15 +434,12 @@ class WinnerOp(Op):
         if not cands:
             env[self.into] = None
             return
-        saved = env.get(self.var, DONE)
+        saved = env.get(self.var, MISSING)
         scores = []
         for x in cands:
             env[self.var] = x
             scores.append(self.strength(st, env))
-        if saved is DONE:
-            env.pop(self.var, None)
-        else:
-            env[self.var] = saved
+        restore_local(env, self.var, saved)
         best = max(scores)
         leaders = [x for x, s in zip(cands, scores, strict=True) if s == best]
         if len(leaders) > 1 and self.chooser is not None:
