@@ -142,26 +142,9 @@ class ExprCompiler:
         if op == "not in":
             return lambda st, env: a(st, env) not in b(st, env)
         if op == "..":
-
-            def span_list(st: Any, env: dict[str, Any]) -> list[int]:
-                lo, hi = a(st, env), b(st, env)
-                if hi - lo >= MAX_RANGE:
-                    raise RuleError(
-                        f"the range {lo}..{hi} has more than {MAX_RANGE} numbers", e.span
-                    )
-                return list(range(lo, hi + 1))
-
-            return span_list
+            return lambda st, env: span_list(a(st, env), b(st, env), e.span)
         if op == "//" or op == "%":
-            f = _DIVISION[op]
-
-            def div(st: Any, env: dict[str, Any]) -> Any:
-                d = b(st, env)
-                if d == 0:
-                    raise RuleError("division by zero", e.span)
-                return f(a(st, env), d)
-
-            return div
+            return lambda st, env: divide(a(st, env), b(st, env), op, e.span)
         if isinstance(e.right, ir.Const):
             return _BINARY_CONST[op](a, e.right.value)
         return _BINARY[op](a, b)
@@ -267,18 +250,32 @@ class ExprCompiler:
 
 
 def _ordinal_of(kind: str | None, span: Any) -> Callable[[Card], int]:
+    return lambda card: ordinal(card, kind, span)
+
+
+def ordinal(card: Card, kind: str | None, span: Any) -> int:
     """Index of a card among its kind, refusing a card of another kind (a zone per districts
     indexed by a minion would silently pick the wrong pile)."""
-
-    def ordinal(card: Card) -> int:
-        if card.kind != kind:
-            raise RuleError(f"{card.name} is not one of the {kind}", span)
-        return card.ordinal
-
-    return ordinal
+    if card.kind != kind:
+        raise RuleError(f"{card.name} is not one of the {kind}", span)
+    return card.ordinal
 
 
-def _first(xs: Any) -> Any:
+def span_list(lo: int, hi: int, span: Any) -> list[int]:
+    """The numbers lo..hi (both included), refusing a runaway range."""
+    if hi - lo >= MAX_RANGE:
+        raise RuleError(f"the range {lo}..{hi} has more than {MAX_RANGE} numbers", span)
+    return list(range(lo, hi + 1))
+
+
+def divide(a: Any, d: Any, op: str, span: Any) -> Any:
+    """``a // d`` or ``a % d``, refusing a division by zero."""
+    if d == 0:
+        raise RuleError("division by zero", span)
+    return _DIVISION[op](a, d)
+
+
+def first_of(xs: Any) -> Any:
     for x in xs:
         return x
     raise IndexError("first() of an empty list")
@@ -292,7 +289,7 @@ _GEN_REDUCERS: dict[str, Callable[[Any], Any]] = {
     "all": all,
     "min": min,
     "max": max,
-    "first": _first,
+    "first": first_of,
 }
 
 
@@ -303,7 +300,7 @@ def _minmax(f: Callable[..., Any]) -> Callable[..., Any]:
     return impl
 
 
-def _seat_index(st: Any, p: Any) -> int:
+def seat_index(st: Any, p: Any) -> int:
     try:
         return int(st.players.index(p))
     except ValueError:
@@ -312,14 +309,14 @@ def _seat_index(st: Any, p: Any) -> int:
         ) from None
 
 
-def _seat_after(st: Any, p: int, step: int) -> int:
+def seat_after(st: Any, p: int, step: int) -> int:
     ps = st.players
-    return int(ps[(_seat_index(st, p) + step) % len(ps)])
+    return int(ps[(seat_index(st, p) + step) % len(ps)])
 
 
-def _clockwise_from(st: Any, p: int) -> list[int]:
+def clockwise_from(st: Any, p: int) -> list[int]:
     ps = st.players
-    i = _seat_index(st, p)
+    i = seat_index(st, p)
     return ps[i:] + ps[:i]
 
 
@@ -330,13 +327,13 @@ _BUILTINS: dict[str, Callable[..., Any] | None] = {  # None: compiled specially
     "max": _minmax(max),
     "any": lambda st, x: any(x),
     "all": lambda st, x: all(x),
-    "first": lambda st, x: _first(x),
+    "first": lambda st, x: first_of(x),
     "top": lambda st, z: z[-1],
     "bottom": lambda st, z: z[0],
-    "left_of": lambda st, p: _seat_after(st, p, 1),
-    "right_of": lambda st, p: _seat_after(st, p, -1),
-    "clockwise_from": _clockwise_from,
-    "others": lambda st, p: _clockwise_from(st, p)[1:],
+    "left_of": lambda st, p: seat_after(st, p, 1),
+    "right_of": lambda st, p: seat_after(st, p, -1),
+    "clockwise_from": clockwise_from,
+    "others": lambda st, p: clockwise_from(st, p)[1:],
     "abs": lambda st, x: abs(x),
     "pattern_rank": None,
     "pattern_label": None,
@@ -375,10 +372,15 @@ class PatternTable:
     Rank 1 is the weakest listed pattern; a set matching no pattern ranks 0.
     """
 
-    def __init__(self, table: ir.Table) -> None:
-        self.group_by = table.group_by or "name"
-        self.ranks = {p: i + 1 for i, p in enumerate(table.patterns)}
-        self.labels = ("no pattern", *table.labels)
+    def __init__(
+        self,
+        group_by: str | None,
+        patterns: tuple[tuple[int, ...], ...],
+        labels: tuple[str, ...],
+    ) -> None:
+        self.group_by = group_by or "name"
+        self.ranks = {p: i + 1 for i, p in enumerate(patterns)}
+        self.labels = ("no pattern", *labels)
         self._get = operator.attrgetter(self.group_by)
 
     def rank(self, cards: list[Card]) -> int:

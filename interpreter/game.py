@@ -7,6 +7,7 @@ from typing import Any
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 
+from .layout import ProgramBase
 from .program import Program
 from .state import State
 
@@ -14,16 +15,26 @@ from .state import State
 class Game:
     """A game ready to play: ``new_initial_state(seed)`` starts one.
 
+    ``program`` is a program built by a generated module (the compiled back end); by default
+    the interpreter compiles the checked IR itself.
+
     ``num_players()``, ``num_distinct_actions()`` and ``info`` describe it for adapters.
     Raises MeepleError for a player count the game does not support.
     """
 
-    def __init__(self, checked: Checked, num_players: int) -> None:
+    def __init__(
+        self, checked: Checked, num_players: int, program: ProgramBase | None = None
+    ) -> None:
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise MeepleError(f"the number of players is a whole number, not {num_players!r}")
         self.checked = checked
-        self.program = Program(checked, num_players)
         g = checked.game
+        if not g.players_min <= num_players <= g.players_max:
+            raise MeepleError(
+                f"{g.name} is for {g.players_min} to {g.players_max} players, not {num_players}"
+            )
+        self.program: ProgramBase = program or Program(checked, num_players)
+        self.backend = "interpreter" if program is None else "compiled"
         self.id, self.name = g.id, g.name
         self.info = {
             "id": g.id,
@@ -36,6 +47,7 @@ class Game:
             "information": "imperfect",
             "simultaneous": "secret commitments, decided in turn",
             "num_distinct_actions": self.program.num_distinct_actions,
+            "backend": self.backend,
         }
 
     def new_initial_state(self, seed: int = 0, record_log: bool = True) -> State:

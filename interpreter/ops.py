@@ -24,6 +24,21 @@ Env = dict[str, Any]
 Fn = Callable[[Any, Env], Any]
 DONE = "done"
 MAX_DEPTH = 500  # frames; a deeper stack is a procedure calling itself without end
+MAX_PASSES = 100_000  # of one loop
+
+
+def too_deep(span: SourceSpan) -> RuleError:
+    """The error for procedures calling each other without end."""
+    return RuleError(
+        f"procedures call each other more than {MAX_DEPTH} deep; "
+        "does a procedure call itself without end?",
+        span,
+    )
+
+
+def too_long(span: SourceSpan) -> RuleError:
+    """The error for a loop whose condition never changes."""
+    return RuleError(f"a loop ran {MAX_PASSES} times; its condition never changes", span)
 
 
 class Frame:
@@ -137,11 +152,7 @@ class CallOp(Op):
         new = {p: a(st, env) for p, a in zip(self.params, self.args, strict=True)}
         if self.body.stmts:
             if len(st.frames) >= MAX_DEPTH:
-                raise RuleError(
-                    f"procedures call each other more than {MAX_DEPTH} deep; "
-                    "does a procedure call itself without end?",
-                    self.span,
-                )
+                raise too_deep(self.span)
             st.frames.append(Frame(self.body, new))
 
 
@@ -196,8 +207,8 @@ class RepeatOp(Op):
             st.frames.pop()
             return
         fr.pc += 1
-        if fr.pc > 100_000:
-            raise RuleError("a loop ran 100000 times; its condition never changes", self.span)
+        if fr.pc > MAX_PASSES:
+            raise too_long(self.span)
         st.frames.append(Frame(self.body, fr.env))
 
 
@@ -206,6 +217,7 @@ class Site:
 
     def __init__(self, base: int, domain: str) -> None:
         self.base, self.domain = base, domain
+        self.index = -1  # order among the program's sites
 
     def action(self, value: Any) -> int:
         if self.domain == "card":
@@ -257,6 +269,16 @@ class ChooseOp(Op):
         )
 
     def exec(self, st: State, env: Env) -> None:
+        actions, values, idx = self.collect(st, env)
+        if not actions:
+            raise RuleError("a choice has no legal option", self.span)
+        st.decide(
+            Decision(self, self.player(st, env), env, None, actions, values, idx, self.secret)
+        )
+
+    def collect(self, st: State, env: Env) -> tuple[list[int], list[Any], list[int]]:
+        """The legal options now: (action ids, chosen values, option indices), identical
+        cards once. (A generated module replaces this with specialized code.)"""
         actions: list[int] = []
         values: list[Any] = []
         idx: list[int] = []
@@ -279,11 +301,7 @@ class ChooseOp(Op):
                     values.append(x)
                     idx.append(k)
             restore_local(env, var, saved)
-        if not actions:
-            raise RuleError("a choice has no legal option", self.span)
-        st.decide(
-            Decision(self, self.player(st, env), env, None, actions, values, idx, self.secret)
-        )
+        return actions, values, idx
 
     def resolve(self, st: State, dec: Decision, i: int) -> None:
         o = self.options[dec.options[i]]
@@ -335,22 +353,28 @@ class PickOp(Op):
             fr.note = self.prompt_fn(st, env)
         st.frames.append(fr)
 
+    def candidates(self, st: State, env: Env, picked: list[Card]) -> list[Card]:
+        """The items of the source that fit ``where`` now. (A generated module replaces this
+        with specialized code.)"""
+        where, var = self.where, self.var
+        if where is None:
+            return list(self.src(st, env))
+        cands = []
+        saved = env.get(var, MISSING)
+        env["picked"] = picked
+        for c in self.src(st, env):
+            env[var] = c
+            if where(st, env):
+                cands.append(c)
+        restore_local(env, var, saved)
+        env.pop("picked", None)
+        return cands
+
     def step(self, st: State, fr: Frame) -> None:
         env, picked = fr.env, fr.data
         cands: list[Card] = []
         if len(picked) < fr.hi:
-            where, var = self.where, self.var
-            if where is None:
-                cands = list(self.src(st, env))
-            else:
-                saved = env.get(var, MISSING)
-                env["picked"] = picked
-                for c in self.src(st, env):
-                    env[var] = c
-                    if where(st, env):
-                        cands.append(c)
-                restore_local(env, var, saved)
-                env.pop("picked", None)
+            cands = self.candidates(st, env, picked)
             if picked:  # a card is picked once, even if the source still lists it
                 cands = [c for c in cands if c not in picked]
         can_stop = len(picked) >= fr.lo

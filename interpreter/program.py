@@ -11,17 +11,16 @@ from meeple.dsl.errors import MeepleError, RuleError
 
 from . import ops
 from .evaluate import ExprCompiler, Fn, PatternTable
+from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
 from .values import Card, formatter
 
 _INT_DOMAIN = 64
 
 
-class Program:
-    """Everything about a game that does not change while it is played.
-
-    ``cards``: the components, in kind order (per-player kinds expanded seat by seat);
-    ``zone_base[name]``: index of the zone (or of its first pile) in State.zones;
-    ``ops``: every compiled statement, by uid; ``num_distinct_actions``: size of the action space.
+class Program(ProgramBase):
+    """Everything about a game that does not change while it is played: the layout (cards and
+    zones, see Layout), ``ops``: every compiled statement, by uid; ``num_distinct_actions``: size
+    of the action space.
     """
 
     def __init__(self, checked: Checked, num_players: int) -> None:
@@ -30,13 +29,18 @@ class Program:
             raise MeepleError(
                 f"{g.name} is for {g.players_min} to {g.players_max} players, not {num_players}"
             )
-        self.checked, self.game, self.num_players = checked, g, num_players
-        self._layout_cards()
-        self._layout_zones()
+        self.checked, self.game = checked, g
+        super().__init__(kind_specs(g), zone_specs(g), num_players)
+        self.game_id = g.id
+        self.var_specs = var_specs(checked)
         self.static_names: dict[str, Any] = {k: self.kind_cards[k] for k in g.kinds}
-        self.pattern_tables = {n: PatternTable(t) for n, t in g.tables.items()}
+        self.pattern_tables = {
+            n: PatternTable(t.group_by, t.patterns, t.labels) for n, t in g.tables.items()
+        }
         self.static_names.update(self.pattern_tables)
         self.ops: list[ops.Op] = []
+        self.op_of: dict[int, ops.Op] = {}  # id(IR statement) -> its op, for the code generator
+        self.site_domains: list[str] = []  # action sites in the order their ids were given
         self.next_action = 0
         self._function_cells: dict[str, list[Fn]] = {}
         self.ex = ExprCompiler(self)
@@ -49,80 +53,6 @@ class Program:
         self.tie_breakers = [self.ex.compile(t.key) for t in g.tie_breakers]
         self.var_initial = {n: self.ex.compile(v.initial) for n, v in g.variables.items()}
         self.num_distinct_actions = self.next_action
-
-    # ------------------------------------------------------------------ layout
-    def _layout_cards(self) -> None:
-        g = self.game
-        self.cards: list[Card] = []
-        self.kind_cards: dict[str, list[Card]] = {}
-        self.card_start: list[tuple[str, int | None]] = []
-        keys: dict[tuple[str, str], Card] = {}
-        self.num_card_types = 0
-        for kind in g.kinds.values():
-            seats: list[int | None] = list(range(self.num_players)) if kind.per_player else [None]
-            lst: list[Card] = []
-            for seat in seats:
-                for item in kind.items:
-                    type_id = self.num_card_types
-                    self.num_card_types += 1
-                    for _ in range(item.count):
-                        props = dict(item.props)
-                        c = Card(
-                            len(self.cards),
-                            kind.name,
-                            item.key,
-                            item.name,
-                            seat,
-                            len(lst),
-                            props,
-                            type_id,
-                        )
-                        self.cards.append(c)
-                        lst.append(c)
-                        keys.setdefault((kind.name, item.key), c)
-                        self.card_start.append((kind.start or "", seat))
-            self.kind_cards[kind.name] = lst
-        for c in self.cards:  # resolve references between kinds (a day card's district)
-            for p, t in g.kinds[c.kind].properties.items():
-                if t in g.kinds:
-                    ref = keys[(t, str(c.props[p]))]
-                    c.props[p] = ref
-                    setattr(c, p, ref)
-
-    def _layout_zones(self) -> None:
-        g = self.game
-        self.zone_base: dict[str, int] = {}
-        self.zone_names: list[str] = []
-        self.zone_owner: list[int | None] = []
-        self.zone_vis: list[str] = []
-        self.zone_decl: list[ir.ZoneDecl] = []
-        for z in g.zones.values():
-            self.zone_base[z.name] = len(self.zone_names)
-            if z.per is None:
-                keys: list[tuple[str, int | None]] = [(z.name, None)]
-            elif z.per == "players":
-                keys = [(f"{z.name}[P{s + 1}]", s) for s in range(self.num_players)]
-            else:
-                keys = [(f"{z.name}[{c.name}]", None) for c in self.kind_cards[z.per]]
-            for label, owner in keys:
-                self.zone_names.append(label)
-                self.zone_owner.append(owner)
-                self.zone_vis.append(z.visibility)
-                self.zone_decl.append(z)
-        self.refill_of: list[int | None] = [
-            self.zone_base[d.refill] if d.refill else None for d in self.zone_decl
-        ]
-
-    def card_by_key(self, key: str) -> Card:
-        """The first card of the item with this key (for ``card('boneyard')``)."""
-        for c in self.cards:
-            if c.key == key:
-                return c
-        raise MeepleError(f"no card has the key '{key}'")
-
-    def start_zone(self, card: Card) -> int:
-        name, seat = self.card_start[card.id]
-        return self.zone_base[name] + (seat or 0)
 
     # ------------------------------------------------------------------ compile
     def function_cell(self, name: str) -> list[Fn]:
@@ -146,6 +76,8 @@ class Program:
             "int": _INT_DOMAIN,
         }.get(domain, 1)
         site = ops.Site(self.next_action, domain)
+        site.index = len(self.site_domains)
+        self.site_domains.append(domain)
         self.next_action += size
         return site
 
@@ -156,6 +88,7 @@ class Program:
     def _new_block(self, b: ir.Block) -> ops.BlockOp:
         op = ops.BlockOp(b.span, b.source)
         self._register(op)
+        self.op_of[id(b)] = op
         return op
 
     def _fill_block(self, op: ops.BlockOp, b: ir.Block) -> None:
@@ -170,6 +103,7 @@ class Program:
         op: ops.Op = getattr(self, "_s_" + type(s).__name__)(s)
         if op.uid < 0:
             self._register(op)
+        self.op_of[id(s)] = op
         return op
 
     def _s_Block(self, s: ir.Block) -> ops.Op:
@@ -324,3 +258,27 @@ class Program:
             self._site(dom),
             formatter(dom),
         )
+
+
+def kind_specs(g: ir.Game) -> list[KindSpec]:
+    """The game's kinds as layout data."""
+    return [
+        KindSpec(
+            k.name,
+            tuple((i.key, i.name, dict(i.props), i.count) for i in k.items),
+            k.start,
+            k.per_player,
+            tuple((p, t) for p, t in k.properties.items() if t in g.kinds),
+        )
+        for k in g.kinds.values()
+    ]
+
+
+def zone_specs(g: ir.Game) -> list[ZoneSpec]:
+    """The game's zones as layout data."""
+    return [ZoneSpec(z.name, z.per, z.visibility, z.refill) for z in g.zones.values()]
+
+
+def var_specs(checked: Checked) -> list[VarSpec]:
+    """The game's variables: name, type, per, and the position of the initial value."""
+    return [VarSpec(n, v.type, v.per, v.initial.span) for n, v in checked.game.variables.items()]

@@ -12,8 +12,8 @@ from typing import Any
 from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError, SourceSpan
 
 from . import prng
+from .layout import ProgramBase
 from .ops import DONE, Decision, Frame, Op
-from .program import Program
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
@@ -39,7 +39,7 @@ class State:
         "move_number",
     )
 
-    def __init__(self, prog: Program, seed: int = 0, record_log: bool = True) -> None:
+    def __init__(self, prog: ProgramBase, seed: int = 0, record_log: bool = True) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise MeepleError(f"a seed is a whole number, not {seed!r}")
         self._init_common(prog, record_log)
@@ -54,19 +54,19 @@ class State:
         self.secret = 0
         self.phase = "play"
         self.vars: dict[str, Any] = {}
-        for name, decl in prog.game.variables.items():
-            init = prog.var_initial[name](self, {})
-            if decl.type == "player" and init is not None and init not in self.players:
+        for v in prog.var_specs:
+            init = prog.var_initial[v.name](self, {})
+            if v.type == "player" and init is not None and init not in self.players:
                 raise RuleError(
-                    f"the initial value of '{name}' is seat {init}, but seats are 0 to "
+                    f"the initial value of '{v.name}' is seat {init}, but seats are 0 to "
                     f"{prog.num_players - 1} (P1 to P{prog.num_players})",
-                    decl.initial.span,
+                    v.span,
                 )
-            self.vars[name] = [init] * prog.num_players if decl.per else init
+            self.vars[v.name] = [init] * prog.num_players if v.per else init
         self.frames: list[Frame] = [Frame(prog.play, {}), Frame(prog.setup, {})]
         self._run()
 
-    def _init_common(self, prog: Program, record_log: bool) -> None:
+    def _init_common(self, prog: ProgramBase, record_log: bool) -> None:
         self.prog = prog
         self.record_log = record_log
         self.log: list[tuple[int, str]] = []
@@ -75,7 +75,7 @@ class State:
         self.move_number = 0
 
     @classmethod
-    def _blank(cls, prog: Program, record_log: bool) -> State:
+    def _blank(cls, prog: ProgramBase, record_log: bool) -> State:
         """A state without contents, for clone() and from_json() to fill."""
         s = cls.__new__(cls)
         s._init_common(prog, record_log)
@@ -100,13 +100,17 @@ class State:
                     return
                 fr = frames[-1]
                 fr.op.step(self, fr)
-        except MeepleError as e:
-            if e.span is None and self.at is not None:
-                e.span = self.at.span
-            raise
-        except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
-            span = self.at.span if self.at is not None else None
-            raise RuleError(f"the rules failed here: {_explain(e)}", span) from None
+        except (MeepleError, *_RULE_FAILURES) as e:
+            raise self._located(e) from None
+
+    def _located(self, e: Exception) -> MeepleError:
+        """A failure inside the rules as a MeepleError at the statement that was running."""
+        span = self.at.span if self.at is not None else None
+        if isinstance(e, MeepleError):
+            if e.span is None:
+                e.span = span
+            return e
+        return RuleError(f"the rules failed here: {_explain(e)}", span)
 
     def decide(self, dec: Decision) -> None:
         """Called by ops: ask for a decision, or take it at once when only one option exists."""
@@ -182,8 +186,10 @@ class State:
         self.at = d.op
         try:
             d.op.resolve(self, d, i)
-        except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
-            raise RuleError(f"the rules failed here: {_explain(e)}", d.op.span) from None
+        except _RULE_FAILURES as e:
+            raise self._located(e) from None
+        except MeepleError as e:
+            raise self._located(e) from None
         self._run()
 
     def returns(self) -> list[float]:
@@ -398,7 +404,7 @@ class State:
                 "secret": d.secret,
             }
         return {
-            "game": self.prog.game.id,
+            "game": self.prog.game_id,
             "num_players": self.prog.num_players,
             "zones": [[c.id for c in z] for z in self.zones],
             "vars": {k: encode(v) for k, v in self.vars.items()},
@@ -415,14 +421,14 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, prog: Program, data: dict[str, Any], record_log: bool = True) -> State:
+    def from_json(cls, prog: ProgramBase, data: dict[str, Any], record_log: bool = True) -> State:
         """Rebuild a state saved by to_json (for the same game and player count)."""
         if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
             raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
-        if data.get("game") != prog.game.id or data.get("num_players") != prog.num_players:
+        if data.get("game") != prog.game_id or data.get("num_players") != prog.num_players:
             raise MeepleError(
                 f"this saved state is for {data.get('game')} with {data.get('num_players')} "
-                f"players, not {prog.game.id} with {prog.num_players}"
+                f"players, not {prog.game_id} with {prog.num_players}"
             )
         try:
             s = cls._decode(prog, data, record_log)
@@ -432,7 +438,7 @@ class State:
         return s
 
     @classmethod
-    def _decode(cls, prog: Program, data: dict[str, Any], record_log: bool) -> State:
+    def _decode(cls, prog: ProgramBase, data: dict[str, Any], record_log: bool) -> State:
         cards, ops = prog.cards, prog.ops
         s = cls._blank(prog, record_log)
         s.zones = [[cards[i] for i in z] for z in data["zones"]]
@@ -472,6 +478,10 @@ class State:
         for i, z in enumerate(self.zones):
             lines.append(f"{self.prog.zone_names[i]}: {', '.join(c.name for c in z)}")
         return "\n".join(lines)
+
+
+# Python errors that mean the rules asked for something impossible (an empty zone's top card...)
+_RULE_FAILURES = (IndexError, KeyError, AttributeError, TypeError, ValueError, NameError)
 
 
 def _explain(e: Exception) -> str:

@@ -1,0 +1,154 @@
+"""Where things live for one player count: the card list and the zone table.
+
+Shared by both back ends: the interpreter's Program builds it from the IR, a generated module from
+the plain data it was generated with, so both lay a game out identically (same card ids, same zone
+indices, same action ids).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from meeple.dsl.errors import MeepleError, SourceSpan
+
+from .values import Card
+
+if TYPE_CHECKING:
+    from .ops import BlockOp, Op
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """A kind of component. ``items``: (key, name, properties, count) per item line;
+    ``refs``: property -> kind, for properties naming a card of another kind."""
+
+    name: str
+    items: tuple[tuple[str, str, dict[str, Any], int], ...]
+    start: str | None
+    per_player: bool
+    refs: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ZoneSpec:
+    """A zone declaration: ``per`` is None, "players" or a kind name."""
+
+    name: str
+    per: str | None
+    visibility: str
+    refill: str | None
+
+
+@dataclass(frozen=True)
+class VarSpec:
+    """A variable: its checked type, ``per`` (None or "players"), and where its initial value is."""
+
+    name: str
+    type: str
+    per: str | None
+    span: SourceSpan
+
+
+class Layout:
+    """Cards and zones of one game for ``num_players`` seats.
+
+    ``cards``: every component in kind order (per-player kinds expanded seat by seat);
+    ``kind_cards[kind]``: that kind's cards; ``zone_base[name]``: index of the zone (or of its
+    first pile) in State.zones; ``zone_names/zone_owner/zone_vis/zone_per``: one entry per pile.
+    """
+
+    def __init__(
+        self, kinds: Sequence[KindSpec], zones: Sequence[ZoneSpec], num_players: int
+    ) -> None:
+        self.num_players = num_players
+        self._layout_cards(kinds)
+        self._layout_zones(zones)
+
+    def _layout_cards(self, kinds: Sequence[KindSpec]) -> None:
+        self.cards: list[Card] = []
+        self.kind_cards: dict[str, list[Card]] = {}
+        self.card_start: list[tuple[str, int | None]] = []
+        keys: dict[tuple[str, str], Card] = {}
+        self.num_card_types = 0
+        for kind in kinds:
+            seats: list[int | None] = list(range(self.num_players)) if kind.per_player else [None]
+            lst: list[Card] = []
+            for seat in seats:
+                for key, name, props, count in kind.items:
+                    type_id = self.num_card_types
+                    self.num_card_types += 1
+                    for _ in range(count):
+                        c = Card(
+                            len(self.cards),
+                            kind.name,
+                            key,
+                            name,
+                            seat,
+                            len(lst),
+                            dict(props),
+                            type_id,
+                        )
+                        self.cards.append(c)
+                        lst.append(c)
+                        keys.setdefault((kind.name, key), c)
+                        self.card_start.append((kind.start or "", seat))
+            self.kind_cards[kind.name] = lst
+        refs = {k.name: k.refs for k in kinds}
+        for c in self.cards:  # resolve references between kinds (a day card's district)
+            for p, t in refs[c.kind]:
+                ref = keys[(t, str(c.props[p]))]
+                c.props[p] = ref
+                setattr(c, p, ref)
+
+    def _layout_zones(self, zones: Sequence[ZoneSpec]) -> None:
+        self.zone_base: dict[str, int] = {}
+        self.zone_names: list[str] = []
+        self.zone_owner: list[int | None] = []
+        self.zone_vis: list[str] = []
+        self.zone_per: dict[str, str | None] = {}
+        refills: list[str | None] = []
+        for z in zones:
+            self.zone_base[z.name] = len(self.zone_names)
+            self.zone_per[z.name] = z.per
+            if z.per is None:
+                keys: list[tuple[str, int | None]] = [(z.name, None)]
+            elif z.per == "players":
+                keys = [(f"{z.name}[P{s + 1}]", s) for s in range(self.num_players)]
+            else:
+                keys = [(f"{z.name}[{c.name}]", None) for c in self.kind_cards[z.per]]
+            for label, owner in keys:
+                self.zone_names.append(label)
+                self.zone_owner.append(owner)
+                self.zone_vis.append(z.visibility)
+                refills.append(z.refill)
+        self.refill_of = [self.zone_base[r] if r else None for r in refills]
+
+    def card_by_key(self, key: str) -> Card:
+        """The first card of the item with this key (for ``card('boneyard')``)."""
+        for c in self.cards:
+            if c.key == key:
+                return c
+        raise MeepleError(f"no card has the key '{key}'")
+
+    def start_zone(self, card: Card) -> int:
+        name, seat = self.card_start[card.id]
+        return self.zone_base[name] + (seat or 0)
+
+
+class ProgramBase(Layout):
+    """What a State needs of its game, whichever back end built it: the layout, the variables
+    (``var_specs``, ``var_initial``), the ops by uid, the setup/play/scoring blocks, the
+    tie-breakers, and ``num_distinct_actions``. ``game`` is the checked IR when there is one."""
+
+    game: Any
+    game_id: str
+    var_specs: list[VarSpec]
+    var_initial: dict[str, Callable[[Any, dict[str, Any]], Any]]
+    tie_breakers: list[Callable[[Any, dict[str, Any]], Any]]
+    ops: list[Op]
+    setup: BlockOp
+    play: BlockOp
+    scoring: BlockOp
+    num_distinct_actions: int
