@@ -1,4 +1,4 @@
-"""The command line: meeple play | check | list | simulate."""
+"""The command line: meeple play | check | list | simulate | scenarios | compile | bench."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from meeple.codegen import generate
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.state import State
 from meeple.interpreter.values import describe, player_name
 
 from . import api
+from .bench import REFERENCE_GAME, bench
 from .registry import DEFAULT_GAME, game_ids, rules_path
 from .scenarios import run_scenario, scenario_files
 
@@ -60,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
         help="seat (1-based) played by you in the terminal; repeatable",
     )
     play.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
+    _backend_option(play)
     play.set_defaults(run=cmd_play)
 
     check = sub.add_parser("check", help="check a rules file or folder; errors as file:line:col")
@@ -78,13 +81,36 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--players", "-p", type=int)
     sim.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
+    _backend_option(sim)
     sim.set_defaults(run=cmd_simulate)
+
+    comp = sub.add_parser("compile", help="write the Python module generated from a game's rules")
+    comp.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
+    comp.add_argument("-o", "--output", metavar="FILE", help="where to write it (default: stdout)")
+    comp.set_defaults(run=cmd_compile)
+
+    bench = sub.add_parser(
+        "bench", help="random-playout throughput: interpreter, generated module, hand-written"
+    )
+    bench.add_argument("games", nargs="*", help="game ids (default: every shipped game)")
+    bench.add_argument("--players", "-p", type=int)
+    bench.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
+    bench.set_defaults(run=cmd_bench)
     return p
+
+
+def _backend_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--backend",
+        choices=api.BACKENDS,
+        default="interpreter",
+        help="run the rules with the interpreter (default) or as the generated Python module",
+    )
 
 
 # ---------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    game = api.load(args.game, args.players)
+    game = api.load(args.game, args.players, backend=args.backend)
     humans = {h - 1 for h in args.human}
     for h in humans:
         if not 0 <= h < game.num_players():
@@ -231,7 +257,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = api.load(args.game, args.players)
+    game = api.load(args.game, args.players, backend=args.backend)
     n, k = args.n, game.num_players()
     if n < 1:
         raise MeepleError("-n must be at least 1")
@@ -270,6 +296,45 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"mean length: {decisions / n:.1f} decisions per game; "
         f"top score tied (tie-breaker used) in {ties / n:.1%} of games"
     )
+    return 0
+
+
+# ---------------------------------------------------------------------------- compile / bench
+def cmd_compile(args: argparse.Namespace) -> int:
+    text = generate(api.load_checked(args.game))
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise MeepleError(f"cannot write {args.output}: {e.strerror}") from None
+    out.print(f"wrote {args.output} ({len(text.splitlines())} lines)", markup=False)
+    return 0
+
+
+_COSTS = ("clone_us", "to_json_us", "from_json_us")
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.seconds <= 0:
+        raise MeepleError("--seconds must be more than 0")
+    for gid in args.games or game_ids():
+        r = bench(gid, args.players, args.seconds)
+        table = Table(title=f"{gid}, {r.players} players, random playouts, one process")
+        for col in ("back end", "games/s", "decisions/s", "clone µs", "to_json µs", "from_json µs"):
+            table.add_column(col, justify="left" if col == "back end" else "right")
+        for name, rates in r.rates.items():
+            c = r.costs.get(name, {})
+            cost = [f"{c[k]:.1f}" if k in c else "-" for k in _COSTS]
+            table.add_row(name, f"{rates.games:.1f}", f"{rates.decisions:.0f}", *cost)
+        out.print(table)
+        gen, interp = r.rates["compiled"].games, r.rates["interpreter"].games
+        out.print(f"  generated / interpreter: {gen / interp:.2f}×", markup=False)
+        if "hand-written" in r.rates:
+            out.print(f"  generated / hand-written: {gen / r.rates['hand-written'].games:.2f}")
+        elif gid == REFERENCE_GAME:
+            out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
     return 0
 
 

@@ -1,0 +1,642 @@
+"""Checked IR -> the Python source of one module per game.
+
+The module defines ``build(num_players, files)``, which lays the game out (the interpreter's
+layout code), makes its per-program constants (zone indices, card lists, tables), and returns a
+CompiledProgram whose ops have the interpreter's uids and action sites. What is specialized:
+
+- every expression is Python text (no closure tree), names resolved to direct indices;
+- a statement that can never stop for a decision ("flat") runs inline in its block's step, as
+  plain Python control flow, instead of one op per run-loop turn;
+- a block's step resumes by ``pc`` only where a statement can stop.
+
+Statements that can stop (choose, pick, a tie broken by a chooser, ...) keep the interpreter's
+op classes, fed with generated functions, so a state stops at a decision with exactly the
+interpreter's frames.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from meeple.dsl import ir
+from meeple.dsl.checker import Checked
+from meeple.interpreter import ops
+from meeple.interpreter.program import Program, kind_specs, zone_specs
+
+from .exprs import ExprEmitter, Scope, function_name
+from .writer import Names, Writer
+
+GENERATOR_VERSION = "1"
+
+_SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log)
+
+
+class ModuleEmitter:
+    """Generates the module text for one checked game (see module docstring)."""
+
+    def __init__(self, checked: Checked) -> None:
+        self.checked, self.game = checked, checked.game
+        self.prog = Program(checked, self.game.players_min)  # the reference layout and uids
+        self.root = Path(self.game.file).parent
+        self.names = Names()
+        self.files: list[str] = []
+        self.spans: dict[tuple[int, int, int, int, int], int] = {}
+        self.consts: dict[tuple[str, str], str] = {}
+        self.const_lines = Writer(1)
+        self.ex = ExprEmitter(self.prog, self._const, self._span, self.names.fresh)
+        self.ir_of: dict[int, Any] = {}
+        for key, op in self.prog.op_of.items():
+            self.ir_of.setdefault(op.uid, key)
+        self._nodes = _collect_nodes(self.game)
+        self._flat_proc = _flat_procedures(self.game)
+        self._flat: dict[int, bool] = {}
+
+    # ------------------------------------------------------------------ tables of the module
+    def _span(self, s: ir.SourceSpan) -> str:
+        f = str(Path(s.file).resolve().relative_to(self.root.resolve())) if s.file else ""
+        if f not in self.files:
+            self.files.append(f)
+        key = (self.files.index(f), s.line, s.col, s.end_line, s.end_col)
+        i = self.spans.setdefault(key, len(self.spans))
+        return f"S[{i}]"
+
+    def _const(self, kind: str, key: str) -> str:
+        name = self.consts.get((kind, key))
+        if name is not None:
+            return name
+        prefix = {
+            "zone": "Z",
+            "kind": "K",
+            "table": "T",
+            "card": "C",
+            "formatter": "fmt",
+            "site": "A",
+        }[kind]
+        name = self.names.fresh(f"{prefix}_{key}")[1:]
+        self.consts[(kind, key)] = name
+        if kind == "zone":
+            value = f"P.zone_base[{key!r}]"
+        elif kind == "kind":
+            value = f"P.kind_cards[{key!r}]"
+        elif kind == "card":
+            value = f"P.card_by_key({key!r})"
+        elif kind == "formatter":
+            value = f"formatter({key!r})"
+        elif kind == "site":
+            value = f"site[{key}].base"
+        else:
+            t = self.game.tables[key]
+            value = f"PatternTable({t.group_by!r}, {t.patterns!r}, {t.labels!r})"
+        self.const_lines.line(f"{name} = {value}")
+        return name
+
+    def _op(self, node: Any) -> str:
+        return f"o{self.prog.op_of[id(node)].uid}"
+
+    def _where(self, span: ir.SourceSpan) -> str:
+        rel = Path(span.file).resolve().relative_to(self.root.resolve()) if span.file else "?"
+        return f"# {rel}:{span.line}"
+
+    # ------------------------------------------------------------------ flatness
+    def flat(self, s: ir.Stmt) -> bool:
+        """True when ``s`` can never stop for a decision, end the game, or push a frame that
+        outlives it, so it may run inline."""
+        known = self._flat.get(id(s))
+        if known is None:
+            known = self._flat[id(s)] = self._is_flat(s)
+        return known
+
+    def _is_flat(self, s: ir.Stmt) -> bool:
+        if isinstance(s, _SIMPLE):
+            return True
+        if isinstance(s, ir.Block):
+            return all(self.flat(x) for x in s.stmts)
+        if isinstance(s, ir.If):
+            return self.flat(s.then) and (s.orelse is None or self.flat(s.orelse))
+        if isinstance(s, (ir.For, ir.Repeat, ir.While)):
+            return self.flat(s.body)
+        if isinstance(s, ir.CallProc):
+            return self._flat_proc.get(s.name, False) and self._flat_proc_body(s.name)
+        if isinstance(s, ir.Winner):
+            return s.chooser is None
+        return False  # choose, pick, end game, and any statement kind not known here
+
+    def _flat_proc_body(self, name: str) -> bool:
+        return self.flat(self.game.procedures[name].body)
+
+    # ------------------------------------------------------------------ statements
+    def stmt_flat(self, w: Writer, s: ir.Stmt, env: str = "env") -> None:
+        """Inline code for a flat statement."""
+        w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")
+        getattr(self, "_f_" + type(s).__name__)(w, s)
+
+    def _e(self, e: ir.Expr) -> str:
+        return self.ex.emit(e, Scope())
+
+    def _f_Let(self, w: Writer, s: ir.Let) -> None:
+        w.line(f"env[{s.name!r}] = {self._e(s.value)}")
+
+    def _f_Assign(self, w: Writer, s: ir.Assign) -> None:
+        decl = self.game.variables[s.name]
+        target = f"st.vars[{s.name!r}]"
+        if s.index is not None:
+            i = self.names.fresh("i")
+            w.line(f"{i} = {self._e(s.index)}")
+            target += f"[{i}]"
+        value = self._e(s.value)
+        if decl.min is None and decl.max is None:
+            w.line(f"{target} {s.op} {value}")
+            return
+        v = self.names.fresh("v")
+        w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
+        if decl.max is not None:
+            w.line(f"if {v} > {decl.max}:  # a capped track: the excess is lost")
+            with w.indent():
+                w.line(f"{v} = {decl.max}")
+        if decl.min is not None:
+            w.line(f"if {v} < {decl.min}:")
+            with w.indent():
+                msg = f"f\"'{s.name}' would fall to {{{v}}}, below its minimum {decl.min}\""
+                w.line(f"raise RuleError({msg}, {self._span(s.span)})")
+        w.line(f"{target} = {v}")
+
+    def _f_Move(self, w: Writer, s: ir.Move) -> None:
+        dest = self.ex.zone_index(s.dest, Scope())
+        if s.count is not None:
+            assert s.src is not None
+            src = self.ex.zone_index(s.src, Scope())
+            w.line(
+                f"st.move_count({self._e(s.count)}, {src}, {dest}, {s.bottom}, "
+                f"{self._span(s.span)})"
+            )
+            return
+        assert s.items is not None
+        t = self.ex.type_of(s.items)
+        if t == "card":
+            w.line(f"st.move({self._e(s.items)}, {dest}, {s.bottom})")
+            return
+        items, d, c = self.names.fresh("items"), self.names.fresh("dest"), self.names.fresh("c")
+        w.line(f"{items} = {self._e(s.items)}")
+        w.line(f"{d} = {dest}")
+        if t == "zone" or t.startswith("list:"):
+            w.line(f"for {c} in list({items}):")
+            with w.indent():
+                w.line(f"st.move({c}, {d}, {s.bottom})")
+            return
+        w.line(f"if isinstance({items}, Card):")
+        with w.indent():
+            w.line(f"st.move({items}, {d}, {s.bottom})")
+        w.line("else:")
+        with w.indent():
+            w.line(f"for {c} in list({items}):")
+            with w.indent():
+                w.line(f"st.move({c}, {d}, {s.bottom})")
+
+    def _f_Shuffle(self, w: Writer, s: ir.Shuffle) -> None:
+        w.line(f"st.shuffle({self.ex.zone_index(s.zone, Scope())})")
+
+    def _f_Log(self, w: Writer, s: ir.Log) -> None:
+        w.line("if st.record_log:")
+        with w.indent():
+            w.line(f"st.log_line({self.ex.template(s.parts, Scope())}, -1)")
+
+    def _f_CallProc(self, w: Writer, s: ir.CallProc) -> None:
+        args = self._call_env(s)
+        if self.game.procedures[s.name].body.stmts:
+            a = self.names.fresh("args")
+            w.line(f"{a} = {args}")
+            w.line("if len(st.frames) >= MAX_DEPTH:")
+            with w.indent():
+                w.line(f"raise too_deep({self._span(s.span)})")
+            w.line(f"proc_{s.name}(st, {a})")
+        else:
+            w.line(args)
+
+    def _call_env(self, s: ir.CallProc) -> str:
+        params = self.game.procedures[s.name].params
+        pairs = ", ".join(f"{p!r}: {self._e(a)}" for p, a in zip(params, s.args, strict=True))
+        return "{" + pairs + "}"
+
+    def _f_Block(self, w: Writer, s: ir.Block) -> None:
+        self.body_flat(w, s)
+
+    def body_flat(self, w: Writer, b: ir.Block) -> None:
+        if not b.stmts:
+            w.line("pass")
+        for x in b.stmts:
+            self.stmt_flat(w, x)
+
+    def _f_If(self, w: Writer, s: ir.If) -> None:
+        w.line(f"if {self._e(s.test)}:")
+        with w.indent():
+            self.body_flat(w, s.then)
+        if s.orelse is not None and s.orelse.stmts:
+            w.line("else:")
+            with w.indent():
+                self.body_flat(w, s.orelse)
+
+    def _f_For(self, w: Writer, s: ir.For) -> None:
+        x = self.names.fresh(s.var)
+        w.line(f"for {x} in list({self._e(s.iter)}):")
+        with w.indent():
+            w.line(f"env[{s.var!r}] = {x}")
+            self.body_flat(w, s.body)
+
+    def _loop(self, w: Writer, s: ir.Repeat | ir.While, cond: ir.Expr, before: bool) -> None:
+        n = self.names.fresh("passes")
+        w.line(f"{n} = 0")
+        w.line("while True:")
+        with w.indent():
+            if before:
+                w.line(f"if not {self._e(cond)}:")
+            else:
+                w.line(f"if {n} > 0 and {self._e(cond)}:")
+            with w.indent():
+                w.line("break")
+            w.line(f"{n} += 1")
+            w.line(f"if {n} > MAX_PASSES:")
+            with w.indent():
+                w.line(f"raise too_long({self._span(s.span)})")
+            self.body_flat(w, s.body)
+
+    def _f_Repeat(self, w: Writer, s: ir.Repeat) -> None:
+        self._loop(w, s, s.until, False)
+
+    def _f_While(self, w: Writer, s: ir.While) -> None:
+        self._loop(w, s, s.test, True)
+
+    def _f_Winner(self, w: Writer, s: ir.Winner) -> None:
+        w.line(f"{self._op(s)}.exec(st, env)")
+
+    # ------------------------------------------------------------------ stopping statements
+    def stmt_start(self, w: Writer, s: ir.Stmt) -> None:
+        """Code that starts a statement that may stop (push a frame or ask a decision)."""
+        w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")
+        if isinstance(s, ir.EndGame):
+            w.line("st.end_game()")
+        elif isinstance(s, ir.If):
+            w.line(f"if {self._e(s.test)}:")
+            with w.indent():
+                self.block_start(w, s.then)
+            if s.orelse is not None:
+                w.line("else:")
+                with w.indent():
+                    self.block_start(w, s.orelse)
+        elif isinstance(s, ir.Block):
+            self.block_start(w, s)
+        elif isinstance(s, ir.CallProc):
+            body = self.game.procedures[s.name].body
+            a = self.names.fresh("args")
+            w.line(f"{a} = {self._call_env(s)}")
+            if body.stmts:
+                w.line("if len(st.frames) >= MAX_DEPTH:")
+                with w.indent():
+                    w.line(f"raise too_deep({self._span(s.span)})")
+                w.line(f"st.frames.append(Frame({self._op(body)}, {a}))")
+        else:
+            w.line(f"{self._op(s)}.exec(st, env)")
+
+    def block_start(self, w: Writer, b: ir.Block) -> None:
+        """Start a block: inline when flat (its frame would be popped before any decision)."""
+        if self.flat(b):
+            self.body_flat(w, b)
+        elif b.stmts:
+            w.line(f"st.frames.append(Frame({self._op(b)}, env))")
+        else:
+            w.line("pass")
+
+    # ------------------------------------------------------------------ functions
+    def block_step(self, w: Writer, b: ir.Block) -> None:
+        """``step(st, fr)`` of a block: runs up to the next statement that may stop."""
+        uid = self.prog.op_of[id(b)].uid
+        w.line(f"def step_{uid}(st, fr):  {self._where(b.span)}")
+        with w.indent():
+            if self.flat(b):
+                w.line("env = fr.env")
+                self.body_flat(w, b)
+                w.line("st.frames.pop()")
+                return
+            w.line("env = fr.env")
+            w.line("pc = fr.pc")
+            resume = 0
+            w.line("if pc == 0:")
+            w.level += 1
+            for k, s in enumerate(b.stmts):
+                if self.flat(s):
+                    self.stmt_flat(w, s)
+                    continue
+                w.line(f"fr.pc = {k + 1}")
+                self.stmt_start(w, s)
+                if isinstance(s, ir.EndGame):
+                    w.line("return")
+                else:
+                    w.line("if st.pending is not None or st.frames[-1] is not fr:")
+                    with w.indent():
+                        w.line("return")
+                w.line(f"pc = {k + 1}")
+                w.level -= 1
+                resume = k + 1
+                w.line(f"if pc == {resume}:")
+                w.level += 1
+            w.line("st.frames.pop()")
+            w.level -= 1
+
+    def op_functions(self, w: Writer, uid: int, node: Any) -> None:
+        """The (st, env) functions an interpreter op class is fed with."""
+        loc = self._where(node.span)
+        if isinstance(node, ir.For):
+            self._fn(w, f"e{uid}_items", self._e(node.iter), loc)
+        elif isinstance(node, ir.Repeat):
+            self._fn(w, f"e{uid}_cond", self._e(node.until), loc)
+        elif isinstance(node, ir.While):
+            self._fn(w, f"e{uid}_cond", self._e(node.test), loc)
+        elif isinstance(node, ir.Choose):
+            self._fn(w, f"e{uid}_player", self._e(node.player), loc)
+            self._fn(w, f"e{uid}_prompt", self.ex.template(node.prompt, Scope()), loc)
+            for k, o in enumerate(node.options):
+                oloc = self._where(o.span)
+                self._fn(w, f"e{uid}_label{k}", self.ex.template(o.label, Scope()), oloc)
+                if o.iter is not None:
+                    self._fn(w, f"e{uid}_items{k}", self._e(o.iter), oloc)
+                if o.when is not None:
+                    self._fn(w, f"e{uid}_when{k}", self._e(o.when), oloc)
+            self.choose_collect(w, uid, node)
+        elif isinstance(node, ir.Pick):
+            self._fn(w, f"e{uid}_player", self._e(node.player), loc)
+            self._fn(w, f"e{uid}_prompt", self.ex.template(node.prompt, Scope()), loc)
+            self._fn(w, f"e{uid}_src", self._e(node.src), loc)
+            if node.dest is not None:
+                self._fn(w, f"e{uid}_dest", self.ex.zone_index(node.dest, Scope()), loc)
+            self._fn(w, f"e{uid}_min", self._e(node.min), loc)
+            if node.max is not None:
+                self._fn(w, f"e{uid}_max", self._e(node.max), loc)
+            if node.where is not None:
+                self._fn(w, f"e{uid}_where", self._e(node.where), loc)
+            self.pick_candidates(w, uid, node)
+        elif isinstance(node, ir.Winner):
+            self._fn(w, f"e{uid}_among", self._e(node.among), loc)
+            self._fn(w, f"e{uid}_strength", self._e(node.strength), loc)
+            if node.chooser is not None:
+                self._fn(w, f"e{uid}_chooser", self._e(node.chooser), loc)
+            self._fn(w, f"e{uid}_prompt", self.ex.template(node.prompt, Scope()), loc)
+
+    def choose_collect(self, w: Writer, uid: int, node: ir.Choose) -> None:
+        """ChooseOp.collect, specialized: conditions inline, option names as Python locals."""
+        op = self.prog.op_of[id(node)]
+        assert isinstance(op, ops.ChooseOp)
+        w.line(f"def collect_{uid}(st, env):  {self._where(node.span)}")
+        with w.indent():
+            w.line("actions = []")
+            w.line("values = []")
+            w.line("idx = []")
+            for k, (o, o_op) in enumerate(zip(node.options, op.options, strict=True)):
+                base = self._const("site", str(o_op.site.index))
+                if o.var is None:
+                    if o.when is not None:
+                        w.line(f"if {self._e(o.when)}:  {self._where(o.span)}")
+                    else:
+                        w.line(f"if True:  {self._where(o.span)}")
+                    with w.indent():
+                        w.line(f"actions.append({base})")
+                        w.line("values.append(None)")
+                        w.line(f"idx.append({k})")
+                    continue
+                assert o.iter is not None
+                x = self.names.fresh(o.var)
+                scope = Scope({o.var: x})
+                w.line(f"for {x} in {self._e(o.iter)}:  {self._where(o.span)}")
+                with w.indent():
+                    if o.when is not None:
+                        w.line(f"if not {self.ex.emit(o.when, scope)}:")
+                        with w.indent():
+                            w.line("continue")
+                    domain = o_op.site.domain
+                    if domain == "card":
+                        w.line(f"a = {base} + {x}.type_id")
+                    elif domain == "player":
+                        w.line(f"a = {base} + {x}")
+                    else:
+                        w.line(f"a = site[{o_op.site.index}].action({x})")
+                    w.line("if a not in actions:  # an identical card: the same choice")
+                    with w.indent():
+                        w.line("actions.append(a)")
+                        w.line(f"values.append({x})")
+                        w.line(f"idx.append({k})")
+            w.line("return actions, values, idx")
+
+    def pick_candidates(self, w: Writer, uid: int, node: ir.Pick) -> None:
+        """PickOp.candidates, specialized: the condition inline."""
+        w.line(f"def cands_{uid}(st, env, picked):  {self._where(node.span)}")
+        with w.indent():
+            if node.where is None:
+                w.line(f"return list({self._e(node.src)})")
+                return
+            x = self.names.fresh(node.var)
+            cond = self.ex.emit(node.where, Scope({node.var: x, "picked": "picked"}))
+            w.line(f"return [{x} for {x} in {self._e(node.src)} if {cond}]")
+
+    def _fn(self, w: Writer, name: str, body: str, loc: str) -> None:
+        w.line(f"def {name}(st, env):  {loc}")
+        with w.indent():
+            w.line(f"return {body}")
+
+    def op_construction(self, w: Writer, uid: int, op: ops.Op, node: Any) -> None:
+        """``oN = ...``: the op with uid N, as the interpreter's Program made it."""
+        span = self._span(op.span)
+        o = f"o{uid}"
+        if isinstance(op, ops.BlockOp):
+            w.line(f"{o} = Block({uid}, {span}, {len(op.stmts)}, step_{uid})")
+            return
+        if isinstance(op, ops.ForOp):
+            args = f"{span}, {node.var!r}, e{uid}_items, {self._op(node.body)}, {node.secret}"
+            w.line(f"{o} = ForOp({args})")
+        elif isinstance(op, ops.RepeatOp):
+            w.line(f"{o} = RepeatOp({span}, {self._op(node.body)}, e{uid}_cond, {op.before})")
+        elif isinstance(op, ops.ChooseOp):
+            w.line(f"{o} = ChooseOp({span}, e{uid}_player, e{uid}_prompt, [")
+            with w.indent():
+                for k, (o_ir, o_op) in enumerate(zip(node.options, op.options, strict=True)):
+                    items = f"e{uid}_items{k}" if o_ir.iter is not None else "None"
+                    when = f"e{uid}_when{k}" if o_ir.when is not None else "None"
+                    w.line(
+                        f"OptionOp(site[{o_op.site.index}], e{uid}_label{k}, {o_ir.var!r}, "
+                        f"{items}, {when}, {self._op(o_ir.body)}),"
+                    )
+            w.line(f"], {node.secret})")
+            w.line(f"{o}.collect = collect_{uid}")
+        elif isinstance(op, ops.PickOp):
+            dest = f"e{uid}_dest" if node.dest is not None else "None"
+            hi = f"e{uid}_max" if node.max is not None else "None"
+            where = f"e{uid}_where" if node.where is not None else "None"
+            w.line(
+                f"{o} = PickOp({span}, e{uid}_player, e{uid}_prompt, {node.var!r}, e{uid}_src, "
+                f"{dest}, e{uid}_min, {hi}, {where}, {node.into!r}, {node.secret}, "
+                f"site[{op.site.index}])"
+            )
+            w.line(f"{o}.candidates = cands_{uid}")
+        elif isinstance(op, ops.WinnerOp):
+            chooser = f"e{uid}_chooser" if node.chooser is not None else "None"
+            fmt = self._const("formatter", self.prog._domain(self.ex.type_of(node.among)))
+            w.line(
+                f"{o} = WinnerOp({span}, {node.var!r}, e{uid}_among, e{uid}_strength, "
+                f"{chooser}, {node.not_self}, {node.into!r}, e{uid}_prompt, "
+                f"site[{op.site.index}], {fmt})"
+            )
+        else:
+            w.line(f"{o} = Stmt({uid}, {span})")
+            return
+        w.line(f"{o}.uid = {uid}")
+
+    # ------------------------------------------------------------------ the module
+    def module(self) -> str:
+        g, prog = self.game, self.prog
+        body = Writer(1)
+        for f in g.functions.values():
+            scope = Scope({p: f"v_{p}" for p in f.params})
+            params = "".join(f", v_{p}" for p in f.params)
+            body.line(f"def {function_name(f.name)}(st{params}):  {self._where(f.span)}")
+            with body.indent():
+                body.line(f"return {self.ex.emit(f.body, scope)}")
+            body.line()
+        for name, p in g.procedures.items():
+            if self._flat_proc.get(name) and self.flat(p.body):
+                body.line(f"def proc_{name}(st, env):  {self._where(p.span)}")
+                with body.indent():
+                    self.body_flat(body, p.body)
+                body.line()
+        for uid, op in enumerate(prog.ops):
+            node = self._nodes[self.ir_of[uid]]
+            if isinstance(op, ops.BlockOp):
+                self.block_step(body, node)
+                body.line()
+            else:
+                self.op_functions(body, uid, node)
+        for i, t in enumerate(g.tie_breakers):
+            self._fn(body, f"tie_{i}", self._e(t.key), self._where(t.span))
+        for v in g.variables.values():
+            self._fn(body, f"init_{v.name}", self._e(v.initial), self._where(v.initial.span))
+        body.line()
+        for uid, op in enumerate(prog.ops):
+            self.op_construction(body, uid, op, self._nodes[self.ir_of[uid]])
+        return self._assemble(body)
+
+    def _assemble(self, body: Writer) -> str:
+        g, prog = self.game, self.prog
+        out = Writer()
+        out.line(f'"""{g.name} ({g.id}), compiled by meeple\'s code generator.')
+        out.line("")
+        out.line(f"Generated by meeple.codegen (generator version {GENERATOR_VERSION});")
+        out.line(f"do not edit: `meeple compile {g.id} -o FILE` writes it again.")
+        out.line("Each function and statement names its rule as a comment (file:line).")
+        out.line('"""')
+        out.line()
+        out.line("# ruff: noqa")
+        out.line("from meeple.codegen.runtime import *  # the interpreter's State, frames and ops")
+        out.line()
+        out.line(f"GAME_ID = {g.id!r}")
+        out.line(f"PLAYERS = ({g.players_min}, {g.players_max})")
+        out.line(f"FILES = {tuple(self.files)!r}")
+        out.line("KINDS = (")
+        for k in kind_specs(g):
+            out.line(f"    {k!r},")
+        out.line(")")
+        out.line("ZONES = (")
+        for z in zone_specs(g):
+            out.line(f"    {z!r},")
+        out.line(")")
+        out.line(f"SITES = {tuple(prog.site_domains)!r}")
+        variables = [
+            (v.name, v.type, v.per, self._span(v.initial.span)) for v in g.variables.values()
+        ]
+        out.line("SPANS = (")
+        for key in self.spans:
+            out.line(f"    {key!r},")
+        out.line(")")
+        out.line()
+        out.line()
+        out.line("def build(num_players, files):")
+        with out.indent():
+            out.line('"""The program for ``num_players`` seats; ``files``: the paths of FILES."""')
+            out.line(f"P = CompiledProgram(GAME_ID, KINDS, ZONES, num_players, {g.players_max})")
+            out.line("S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]")
+            out.line("site = P.sites(SITES)")
+        out.extend(self.const_lines)
+        out.line()
+        out.extend(body)
+        with out.indent():
+            n = len(prog.ops)
+            out.line("P.ops = [" + ", ".join(f"o{i}" for i in range(n)) + "]")
+            out.line(f"P.setup = {self._op(g.setup)}")
+            out.line(f"P.play = {self._op(g.play)}")
+            out.line(f"P.scoring = {self._op(g.scoring)}")
+            out.line("P.var_specs = [")
+            for name, t, per, span in variables:
+                out.line(f"    VarSpec({name!r}, {t!r}, {per!r}, {span}),")
+            out.line("]")
+            inits = ", ".join(f"{v.name!r}: init_{v.name}" for v in g.variables.values())
+            out.line(f"P.var_initial = {{{inits}}}")
+            ties = ", ".join(f"tie_{i}" for i in range(len(g.tie_breakers)))
+            out.line(f"P.tie_breakers = [{ties}]")
+            out.line("return P")
+        return out.text()
+
+
+def _collect_nodes(game: ir.Game) -> dict[int, Any]:
+    """id -> node for every statement and block of the game (the generator's view of the IR)."""
+    found: dict[int, Any] = {}
+
+    def visit(s: Any) -> None:
+        found[id(s)] = s
+        for child in _children(s):
+            visit(child)
+
+    for p in game.procedures.values():
+        visit(p.body)
+    for b in (game.setup, game.play, game.scoring):
+        visit(b)
+    return found
+
+
+def _children(s: Any) -> list[Any]:
+    if isinstance(s, ir.Block):
+        return list(s.stmts)
+    if isinstance(s, ir.If):
+        return [s.then] + ([s.orelse] if s.orelse is not None else [])
+    if isinstance(s, (ir.For, ir.Repeat, ir.While)):
+        return [s.body]
+    if isinstance(s, ir.Choose):
+        return [o.body for o in s.options]
+    return []
+
+
+def _flat_procedures(game: ir.Game) -> dict[str, bool]:
+    """Procedures that may be called inline: not on a cycle of calls (recursion keeps frames,
+    so the interpreter's depth limit applies as it does there)."""
+    calls = {name: _calls_in(p.body) for name, p in game.procedures.items()}
+
+    def reaches(start: str, target: str) -> bool:
+        seen, todo = set(), list(calls[start])
+        while todo:
+            n = todo.pop()
+            if n == target:
+                return True
+            if n not in seen:
+                seen.add(n)
+                todo.extend(calls.get(n, ()))
+        return False
+
+    return {n: not reaches(n, n) for n in game.procedures}
+
+
+def _calls_in(s: Any) -> set[str]:
+    """Names of the procedures a statement calls (directly)."""
+    found = {s.name} if isinstance(s, ir.CallProc) else set()
+    for c in _children(s):
+        found |= _calls_in(c)
+    return found
+
+
+def generate(checked: Checked) -> str:
+    """The Python source of the compiled module for ``checked`` (deterministic)."""
+    return ModuleEmitter(checked).module()

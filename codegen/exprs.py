@@ -1,0 +1,201 @@
+"""IR expressions -> Python expression text, with the interpreter's exact semantics.
+
+The text reads the state as ``st`` and the current locals as ``env`` (a dict, as in the
+interpreter), except names bound by comprehensions, options and function parameters, which
+become Python locals. Every sub-expression is parenthesized, so Python's operator chaining
+(``a < b < c``) never changes a meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from meeple.dsl import ir
+from meeple.interpreter.program import Program
+
+# interpreter built-in -> (runtime function, passes the state)
+_RUNTIME_CALLS = {
+    "left_of": "seat_after(st, {0}, 1)",
+    "right_of": "seat_after(st, {0}, -1)",
+    "clockwise_from": "clockwise_from(st, {0})",
+    "others": "clockwise_from(st, {0})[1:]",
+    "first": "first({0})",
+    "top": "{0}[-1]",
+    "bottom": "{0}[0]",
+    "abs": "abs({0})",
+    "count": "len({0})",
+    "sum": "sum({0})",
+    "any": "any({0})",
+    "all": "all({0})",
+}
+_REDUCERS = {
+    "list": "[{0}]",
+    "count": "len([{0}])",
+    "sum": "sum([{0}])",
+    "min": "min([{0}])",
+    "max": "max([{0}])",
+    "first": "first([{0}])",
+    "any": "any([{0}])",
+    "all": "all([{0}])",
+}
+_COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
+
+
+class Scope:
+    """Which language names are Python locals here (name -> Python identifier)."""
+
+    def __init__(self, locals_: dict[str, str] | None = None) -> None:
+        self.locals = dict(locals_ or {})
+
+    def bind(self, name: str, py: str) -> Scope:
+        return Scope({**self.locals, name: py})
+
+
+class ExprEmitter:
+    """Turns IR expressions of one game into Python text.
+
+    ``const(kind, key, make)`` registers a per-program constant (a kind's card list, a pattern
+    table, a card looked up by key, a formatter) and returns its Python name; ``span(s)`` the
+    name of a SourceSpan constant.
+    """
+
+    def __init__(
+        self,
+        prog: Program,
+        const: Callable[[str, str], str],
+        span: Callable[[ir.SourceSpan], str],
+        fresh: Callable[[str], str],
+    ) -> None:
+        self.prog, self.types = prog, prog.checked.types
+        self.const, self.span, self.fresh = const, span, fresh
+
+    def type_of(self, e: ir.Expr) -> str:
+        return self.types.get(id(e), "any")
+
+    def emit(self, e: ir.Expr, scope: Scope) -> str:
+        text: str = getattr(self, "_" + type(e).__name__)(e, scope)
+        return text
+
+    def template(self, parts: tuple[str | ir.Expr, ...], scope: Scope) -> str:
+        """A ``{expr}`` text template -> a Python expression giving the text."""
+        pieces = []
+        for p in parts:
+            if isinstance(p, str):
+                if p:
+                    pieces.append(repr(p))
+            else:
+                fmt = self.const("formatter", self.type_of(p))
+                pieces.append(f"{fmt}({self.emit(p, scope)})")
+        return " + ".join(pieces) if pieces else "''"
+
+    def zone_index(self, e: ir.Expr, scope: Scope) -> str:
+        """A zone expression -> Python text giving its index in ``st.zones``."""
+        prog = self.prog
+        if isinstance(e, ir.Name) and e.id in prog.zone_base:
+            return self.const("zone", e.id)
+        if isinstance(e, ir.Index) and isinstance(e.obj, ir.Name) and e.obj.id in prog.zone_base:
+            base, key = self.const("zone", e.obj.id), self.emit(e.index, scope)
+            per = prog.zone_per[e.obj.id]
+            if per == "players":
+                return f"({base} + {key})"
+            return f"({base} + ordinal({key}, {per!r}, {self.span(e.span)}))"
+        return f"st.zone_index({self.emit(e, scope)})"
+
+    # -------------------------------------------------------------- leaves
+    def _Const(self, e: ir.Const, scope: Scope) -> str:
+        return repr(e.value)
+
+    def _Name(self, e: ir.Name, scope: Scope) -> str:
+        n, prog = e.id, self.prog
+        if n in prog.static_names:
+            return self.const("table" if n in prog.pattern_tables else "kind", n)
+        if n in prog.zone_base and prog.zone_per[n] is None:
+            return f"st.zones[{self.const('zone', n)}]"
+        if n in prog.game.variables:
+            return f"st.vars[{n!r}]"
+        if n == "players":
+            return "st.players"
+        if n == "num_players":
+            return "len(st.players)"
+        if n in scope.locals:
+            return scope.locals[n]
+        return f"env[{n!r}]"
+
+    def _Attr(self, e: ir.Attr, scope: Scope) -> str:
+        obj = self.emit(e.obj, scope)
+        if e.name.isidentifier() and not e.name.startswith("_"):
+            return f"{obj}.{e.name}"
+        return f"getattr({obj}, {e.name!r})"
+
+    def _Index(self, e: ir.Index, scope: Scope) -> str:
+        if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.zone_base:
+            return f"st.zones[{self.zone_index(e, scope)}]"
+        return f"{self.emit(e.obj, scope)}[{self.emit(e.index, scope)}]"
+
+    def _ListLit(self, e: ir.ListLit, scope: Scope) -> str:
+        return "[" + ", ".join(self.emit(i, scope) for i in e.items) + "]"
+
+    def _Comprehension(self, e: ir.Comprehension, scope: Scope) -> str:
+        return self._gen(e, "list", scope)
+
+    # -------------------------------------------------------------- operators
+    def _BinOp(self, e: ir.BinOp, scope: Scope) -> str:
+        a, b, op = self.emit(e.left, scope), self.emit(e.right, scope), e.op
+        if op in ("and", "or", "in", "not in") or op in _COMPARE:
+            return f"({a} {op} {b})"
+        if op == "..":
+            return f"span_list({a}, {b}, {self.span(e.span)})"
+        if op in ("//", "%"):
+            return f"divide({a}, {b}, {op!r}, {self.span(e.span)})"
+        raise AssertionError(f"operator {op} has no code generator")
+
+    def _Unary(self, e: ir.Unary, scope: Scope) -> str:
+        a = self.emit(e.operand, scope)
+        return f"(not {a})" if e.op == "not" else f"(-{a})"
+
+    def _Cond(self, e: ir.Cond, scope: Scope) -> str:
+        t, a, b = (self.emit(x, scope) for x in (e.test, e.then, e.orelse))
+        return f"({a} if {t} else {b})"
+
+    # -------------------------------------------------------------- calls
+    def _Call(self, e: ir.Call, scope: Scope) -> str:
+        if e.func in self.prog.game.functions:
+            passed = "".join(", " + self.emit(a, scope) for a in e.args)
+            return f"{function_name(e.func)}(st{passed})"
+        if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in _REDUCERS:
+            return self._gen(e.args[0], e.func, scope)
+        if e.func in ("pattern_rank", "pattern_label"):
+            assert isinstance(e.args[1], ir.Name)
+            table = self.const("table", e.args[1].id)
+            method = "rank" if e.func == "pattern_rank" else "label"
+            return f"{table}.{method}({self.emit(e.args[0], scope)})"
+        if e.func == "card":
+            assert isinstance(e.args[0], ir.Const)
+            return self.const("card", str(e.args[0].value))
+        args = [self.emit(a, scope) for a in e.args]
+        if e.func in ("min", "max"):
+            return f"{e.func}({args[0]})" if len(args) == 1 else f"{e.func}(({', '.join(args)},))"
+        return _RUNTIME_CALLS[e.func].format(*args)
+
+    def _gen(self, c: ir.Comprehension, reducer: str, scope: Scope) -> str:
+        """A comprehension reduced like the interpreter's flat loop; its variable is a Python
+        local (nothing can observe the interpreter's temporary binding in ``env``)."""
+        py = self.fresh(c.var)
+        inner = scope.bind(c.var, py)
+        it = self.emit(c.iter, scope)
+        cond = f" if {self.emit(c.cond, inner)}" if c.cond is not None else ""
+        is_var = isinstance(c.elt, ir.Name) and c.elt.id == c.var
+        elt = py if is_var else self.emit(c.elt, inner)
+        if reducer == "count" and c.cond is not None:
+            return f"len([1 for {py} in {it}{cond}])"
+        body = f"{elt} for {py} in {it}{cond}"
+        if reducer in ("any", "all") and not is_var:
+            return f"{reducer}({body})"  # short-circuits, as the interpreter's loop does
+        if reducer in ("any", "all"):
+            return f"{reducer}([{body}])"
+        return _REDUCERS[reducer].format(body)
+
+
+def function_name(name: str) -> str:
+    """The Python name of a rules function in a generated module."""
+    return f"fn_{name}"

@@ -1,0 +1,127 @@
+"""The small runtime a generated module imports (and nothing else of meeple).
+
+It is the interpreter's own State, frames and decision ops: a generated module keeps the
+interpreter's State layout, so both back ends can be compared state by state and a game saved on
+one resumes on the other. No lark, yaml or jsonschema is imported from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from meeple.dsl.errors import RuleError, SourceSpan
+from meeple.interpreter.evaluate import (
+    PatternTable,
+    clockwise_from,
+    divide,
+    ordinal,
+    seat_after,
+    span_list,
+)
+from meeple.interpreter.evaluate import first_of as first
+from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
+from meeple.interpreter.ops import (
+    DONE,
+    MAX_DEPTH,
+    MAX_PASSES,
+    ChooseOp,
+    Decision,
+    ForOp,
+    Frame,
+    Op,
+    OptionOp,
+    PickOp,
+    RepeatOp,
+    Site,
+    WinnerOp,
+    too_deep,
+    too_long,
+)
+from meeple.interpreter.values import Card, formatter
+
+__all__ = [
+    "DONE",
+    "MAX_DEPTH",
+    "MAX_PASSES",
+    "Block",
+    "Card",
+    "ChooseOp",
+    "CompiledProgram",
+    "Decision",
+    "ForOp",
+    "Frame",
+    "KindSpec",
+    "OptionOp",
+    "PatternTable",
+    "PickOp",
+    "RepeatOp",
+    "RuleError",
+    "SourceSpan",
+    "Stmt",
+    "VarSpec",
+    "WinnerOp",
+    "ZoneSpec",
+    "clockwise_from",
+    "divide",
+    "first",
+    "formatter",
+    "ordinal",
+    "seat_after",
+    "span_list",
+    "too_deep",
+    "too_long",
+]
+
+Step = Callable[[Any, Frame], None]
+
+
+class Block(Op):
+    """A block of statements whose ``step`` is a generated function ``step(st, frame)``."""
+
+    def __init__(self, uid: int, span: SourceSpan, size: int, step: Step) -> None:
+        self.uid, self.span, self.size = uid, span, size
+        self.step = step  # type: ignore[method-assign, assignment]  # one call, no bound method
+
+    def exec(self, st: Any, env: dict[str, Any]) -> None:
+        if self.size:
+            st.frames.append(Frame(self, env))
+
+
+class Stmt(Op):
+    """A statement whose code is inlined in its block's generated step (kept for ``st.at``:
+    the rule line an error is reported at)."""
+
+    def __init__(self, uid: int, span: SourceSpan) -> None:
+        self.uid, self.span = uid, span
+
+
+class CompiledProgram(ProgramBase):
+    """A ProgramBase built by a generated module: the same layout, ops and action ids as the
+    interpreter's Program for the same rules and player count."""
+
+    def __init__(
+        self,
+        game_id: str,
+        kinds: Sequence[KindSpec],
+        zones: Sequence[ZoneSpec],
+        num_players: int,
+        players_max: int,
+    ) -> None:
+        super().__init__(kinds, zones, num_players)
+        self.game_id = game_id
+        self.game = None
+        self.players_max = players_max
+
+    def sites(self, domains: Sequence[str]) -> list[Site]:
+        """Action sites in the interpreter's order: one id per fixed option, card type (plus
+        "done"), seat or small number."""
+        sizes = {"card": self.num_card_types + 1, "player": self.players_max, "int": 64}
+        out, base = [], 0
+        for i, d in enumerate(domains):
+            s = Site(base, d)
+            s.index = i
+            out.append(s)
+            base += sizes.get(d, 1)
+        self.num_distinct_actions = base
+        return out

@@ -1,0 +1,131 @@
+"""Throughput measured side by side in one process: the interpreter, the generated module, and
+(for Shadow of the Sun) the hand-written reference in ``benchmarks/reference_sun.py``.
+
+Every figure is a rate over a fixed wall-clock budget after a warm-up; ratios between back ends
+measured in the same run are the numbers to trust on a noisy machine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from meeple.interpreter.game import Game
+
+REFERENCE_GAME = "shadow-of-the-sun"
+
+
+@dataclass
+class Rates:
+    """Complete random games per second and decisions per second."""
+
+    games: float
+    decisions: float
+
+
+@dataclass
+class BenchResult:
+    """One game at one player count: rates per back end, and state costs (µs, bytes)."""
+
+    game: str
+    players: int
+    rates: dict[str, Rates] = field(default_factory=dict)
+    costs: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+def playouts(game: Game, seconds: float) -> Rates:
+    """Random playouts (logging off) for ``seconds``; seeds 0, 1, 2..."""
+    rng = random.Random(1)
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state(games, record_log=False)
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
+            decisions += 1
+        games += 1
+    dt = time.perf_counter() - start
+    return Rates(games / dt, decisions / dt)
+
+
+def reference_module() -> ModuleType | None:
+    """``benchmarks/reference_sun.py`` of a source checkout, or None when not installed so."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "reference_sun.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location("meeple_reference_sun", path)
+    if spec is None or spec.loader is None:
+        return None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def reference_playouts(players: int, seconds: float) -> Rates | None:
+    """The hand-written reference's rates, or None without a source checkout."""
+    ref = reference_module()
+    if ref is None:
+        return None
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, n = ref.play_game(games, players)
+        decisions += n
+        games += 1
+    dt = time.perf_counter() - start
+    return Rates(games / dt, decisions / dt)
+
+
+def state_costs(game: Game, repeats: int = 1000) -> dict[str, float]:
+    """Microseconds per clone(), to_json(), from_json(); bytes of the JSON; mid-game."""
+    state = game.new_initial_state(5, record_log=False)
+    rng = random.Random(5)
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        a = state.legal_actions()
+        state.apply_action(a[rng.randrange(len(a))])
+    out: dict[str, float] = {}
+    t = time.perf_counter()
+    for _ in range(repeats):
+        state.clone()
+    out["clone_us"] = (time.perf_counter() - t) / repeats * 1e6
+    t = time.perf_counter()
+    for _ in range(repeats):
+        data = state.to_json()
+    out["to_json_us"] = (time.perf_counter() - t) / repeats * 1e6
+    t = time.perf_counter()
+    for _ in range(repeats):
+        game.state_from_json(data, record_log=False)
+    out["from_json_us"] = (time.perf_counter() - t) / repeats * 1e6
+    out["json_bytes"] = len(json.dumps(data))
+    return out
+
+
+def bench(game_id: str, players: int | None, seconds: float) -> BenchResult:
+    """Measure one game on both back ends (and the reference for Shadow of the Sun)."""
+    from meeple import api
+
+    games = {b: api.load(game_id, players, backend=b) for b in api.BACKENDS}
+    n = games["interpreter"].num_players()
+    result = BenchResult(game_id, n)
+    for g in games.values():
+        playouts(g, min(0.5, seconds / 4))  # warm-up
+    for name, g in games.items():
+        result.rates[name] = playouts(g, seconds)
+    if game_id == REFERENCE_GAME:
+        ref = reference_module()
+        if ref is not None:
+            reference_playouts(n, min(0.5, seconds / 4))
+            rates = reference_playouts(n, seconds)
+            if rates is not None:
+                result.rates["hand-written"] = rates
+    for name, g in games.items():
+        result.costs[name] = state_costs(g)
+    return result
