@@ -362,6 +362,7 @@ class ModuleEmitter:
                 if o.when is not None:
                     self._fn(w, f"e{uid}_when{k}", self._e(o.when), oloc)
             self.choose_collect(w, uid, node)
+            self.choose_resolve(w, uid, node)
         elif isinstance(node, ir.Pick):
             self._fn(w, f"e{uid}_player", self._e(node.player), loc)
             self._fn(w, f"e{uid}_prompt", self.ex.template(node.prompt, Scope()), loc)
@@ -405,10 +406,22 @@ class ModuleEmitter:
                 assert o.iter is not None
                 x = self.names.fresh(o.var)
                 scope = Scope({o.var: x})
-                w.line(f"for {x} in {self._e(o.iter)}:  {self._where(o.span)}")
+                # conditions that do not name the option's variable are the same for every
+                # item: tested once, before the loop (when there is an item to test them on)
+                fixed, varying = _split_invariant(o.when, o.var)
+                if fixed:
+                    items = self.names.fresh("items")
+                    w.line(f"{items} = {self._e(o.iter)}  {self._where(o.span)}")
+                    tests = " and ".join(self._e(c) for c in fixed)
+                    w.line(f"if {items} and {tests}:")
+                    w.level += 1
+                    w.line(f"for {x} in {items}:")
+                else:
+                    w.line(f"for {x} in {self._e(o.iter)}:  {self._where(o.span)}")
                 with w.indent():
-                    if o.when is not None:
-                        w.line(f"if not {self.ex.emit(o.when, scope)}:")
+                    if varying:
+                        test = " and ".join(self.ex.emit(c, scope) for c in varying)
+                        w.line(f"if not ({test}):")
                         with w.indent():
                             w.line("continue")
                     domain = o_op.site.domain
@@ -423,7 +436,22 @@ class ModuleEmitter:
                         w.line("actions.append(a)")
                         w.line(f"values.append({x})")
                         w.line(f"idx.append({k})")
+                if fixed:
+                    w.level -= 1
             w.line("return actions, values, idx")
+
+    def choose_resolve(self, w: Writer, uid: int, node: ir.Choose) -> None:
+        """ChooseOp.resolve, specialized: a flat option body runs at once, inline."""
+        w.line(f"def resolve_{uid}(st, dec, i):  {self._where(node.span)}")
+        with w.indent():
+            w.line("env = dec.env")
+            w.line("k = dec.options[i]")
+            for k, o in enumerate(node.options):
+                w.line(f"{'if' if k == 0 else 'elif'} k == {k}:  {self._where(o.span)}")
+                with w.indent():
+                    if o.var is not None:
+                        w.line(f"env[{o.var!r}] = dec.values[i]")
+                    self.block_start(w, o.body)
 
     def pick_candidates(self, w: Writer, uid: int, node: ir.Pick) -> None:
         """PickOp.candidates, specialized: the condition inline."""
@@ -465,6 +493,7 @@ class ModuleEmitter:
                     )
             w.line(f"], {node.secret})")
             w.line(f"{o}.collect = collect_{uid}")
+            w.line(f"{o}.resolve = resolve_{uid}")
         elif isinstance(op, ops.PickOp):
             dest = f"e{uid}_dest" if node.dest is not None else "None"
             hi = f"e{uid}_max" if node.max is not None else "None"
@@ -627,6 +656,37 @@ def _flat_procedures(game: ir.Game) -> dict[str, bool]:
         return False
 
     return {n: not reaches(n, n) for n in game.procedures}
+
+
+def _split_invariant(when: ir.Expr | None, var: str) -> tuple[list[ir.Expr], list[ir.Expr]]:
+    """The leading ``and`` terms of ``when`` that do not name ``var``, and the rest."""
+    terms: list[ir.Expr] = []
+
+    def flatten(e: ir.Expr) -> None:
+        if isinstance(e, ir.BinOp) and e.op == "and":
+            flatten(e.left)
+            flatten(e.right)
+        else:
+            terms.append(e)
+
+    if when is None:
+        return [], []
+    flatten(when)
+    k = 0
+    while k < len(terms) and not _names(terms[k], var):
+        k += 1
+    return terms[:k], terms[k:]
+
+
+def _names(e: Any, var: str) -> bool:
+    """Does the expression mention the name ``var`` anywhere?"""
+    if isinstance(e, ir.Name):
+        return e.id == var
+    if isinstance(e, (list, tuple)):
+        return any(_names(x, var) for x in e)
+    if isinstance(e, ir.Expr):
+        return any(_names(getattr(e, f), var) for f in e.__dataclass_fields__ if f != "span")
+    return False
 
 
 def _calls_in(s: Any) -> set[str]:

@@ -577,15 +577,27 @@ def build(num_players, files):
             actions.append(A_01)
             values.append(None)
             idx.append(0)
-        for _d1 in K_districts1:  # game.yaml:165
-            if not ((len(st.zones[(Z_house1 + env['p'])]) > 0) and (fn_markers_of(st, env['p'], _d1) == 0)):
-                continue
-            a = A_11 + _d1.type_id
-            if a not in actions:  # an identical card: the same choice
-                actions.append(a)
-                values.append(_d1)
-                idx.append(1)
+        _items2 = K_districts1  # game.yaml:165
+        if _items2 and (len(st.zones[(Z_house1 + env['p'])]) > 0):
+            for _d1 in _items2:
+                if not ((fn_markers_of(st, env['p'], _d1) == 0)):
+                    continue
+                a = A_11 + _d1.type_id
+                if a not in actions:  # an identical card: the same choice
+                    actions.append(a)
+                    values.append(_d1)
+                    idx.append(1)
         return actions, values, idx
+    def resolve_30(st, dec, i):  # game.yaml:159
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:162
+            st.at = o27  # game.yaml:164
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + env['p']), False, S[13])
+        elif k == 1:  # game.yaml:165
+            env['d'] = dec.values[i]
+            st.at = o29  # game.yaml:170
+            st.move(st.zones[(Z_house1 + env['p'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[14])), False)
     def e31_player(st, env):  # game.yaml:177
         return env['p']
     def e31_prompt(st, env):  # game.yaml:177
@@ -722,7 +734,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _q2 in st.players:  # game.yaml:216
-            if not (fn_markers_of(st, _q2, env['d']) > 0):
+            if not ((fn_markers_of(st, _q2, env['d']) > 0)):
                 continue
             a = A_71 + _q2
             if a not in actions:  # an identical card: the same choice
@@ -730,16 +742,26 @@ def build(num_players, files):
                 values.append(_q2)
                 idx.append(0)
         return actions, values, idx
+    def resolve_45(st, dec, i):  # game.yaml:213
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:216
+            env['q'] = dec.values[i]
+            st.at = o44  # game.yaml:220
+            _args12 = {'q': env['q'], 'd': env['d']}
+            if len(st.frames) >= MAX_DEPTH:
+                raise too_deep(S[18])
+            proc_return_marker(st, _args12)
     def step_46(st, fr):  # game.yaml:224
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o47  # game.yaml:225
-            _args12 = {'p': env['p'], 'minion': 'Alchemist'}
+            _args13 = {'p': env['p'], 'minion': 'Alchemist'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[19])
-            st.frames.append(Frame(o3, _args12))
+            st.frames.append(Frame(o3, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -774,7 +796,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _b1 in K_districts1:  # game.yaml:229
-            if not (_b1 != env['a']):
+            if not ((_b1 != env['a'])):
                 continue
             a = A_91 + _b1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -782,16 +804,23 @@ def build(num_players, files):
                 values.append(_b1)
                 idx.append(0)
         return actions, values, idx
+    def resolve_50(st, dec, i):  # game.yaml:226
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:229
+            env['b'] = dec.values[i]
+            st.at = o49  # game.yaml:233
+            st.move(first([_m5 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m5.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
     def step_51(st, fr):  # game.yaml:237
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o52  # game.yaml:238
-            _args13 = {'p': env['p'], 'minion': 'Courtesan'}
+            _args14 = {'p': env['p'], 'minion': 'Courtesan'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[22])
-            st.frames.append(Frame(o3, _args13))
+            st.frames.append(Frame(o3, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -840,31 +869,51 @@ def build(num_players, files):
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        for _d2 in K_districts1:  # game.yaml:207
-            if not (fn_can_pay_pair(st, env['p'], 'Darkened') and (len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[24]))]) > 0)):
-                continue
-            a = A_61 + _d2.type_id
-            if a not in actions:  # an identical card: the same choice
-                actions.append(a)
-                values.append(_d2)
-                idx.append(2)
-        for _a1 in K_districts1:  # game.yaml:221
-            if not (fn_can_pay_pair(st, env['p'], 'Alchemist') and (fn_markers_of(st, env['p'], _a1) > 0)):
-                continue
-            a = A_81 + _a1.type_id
-            if a not in actions:  # an identical card: the same choice
-                actions.append(a)
-                values.append(_a1)
-                idx.append(3)
-        for _d3 in K_districts1:  # game.yaml:234
-            if not (fn_can_pay_pair(st, env['p'], 'Courtesan') and (len(st.zones[(Z_house1 + env['p'])]) > 0)):
-                continue
-            a = A_101 + _d3.type_id
-            if a not in actions:  # an identical card: the same choice
-                actions.append(a)
-                values.append(_d3)
-                idx.append(4)
+        _items3 = K_districts1  # game.yaml:207
+        if _items3 and fn_can_pay_pair(st, env['p'], 'Darkened'):
+            for _d2 in _items3:
+                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[24]))]) > 0)):
+                    continue
+                a = A_61 + _d2.type_id
+                if a not in actions:  # an identical card: the same choice
+                    actions.append(a)
+                    values.append(_d2)
+                    idx.append(2)
+        _items4 = K_districts1  # game.yaml:221
+        if _items4 and fn_can_pay_pair(st, env['p'], 'Alchemist'):
+            for _a1 in _items4:
+                if not ((fn_markers_of(st, env['p'], _a1) > 0)):
+                    continue
+                a = A_81 + _a1.type_id
+                if a not in actions:  # an identical card: the same choice
+                    actions.append(a)
+                    values.append(_a1)
+                    idx.append(3)
+        _items5 = K_districts1  # game.yaml:234
+        if _items5 and fn_can_pay_pair(st, env['p'], 'Courtesan') and (len(st.zones[(Z_house1 + env['p'])]) > 0):
+            for _d3 in _items5:
+                a = A_101 + _d3.type_id
+                if a not in actions:  # an identical card: the same choice
+                    actions.append(a)
+                    values.append(_d3)
+                    idx.append(4)
         return actions, values, idx
+    def resolve_54(st, dec, i):  # game.yaml:188
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:191
+            pass
+        elif k == 1:  # game.yaml:192
+            st.frames.append(Frame(o33, env))
+        elif k == 2:  # game.yaml:207
+            env['d'] = dec.values[i]
+            st.frames.append(Frame(o41, env))
+        elif k == 3:  # game.yaml:221
+            env['a'] = dec.values[i]
+            st.frames.append(Frame(o46, env))
+        elif k == 4:  # game.yaml:234
+            env['d'] = dec.values[i]
+            st.frames.append(Frame(o51, env))
     def step_56(st, fr):  # game.yaml:262
         env = fr.env
         pc = fr.pc
@@ -915,10 +964,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o61  # game.yaml:283
-            _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+            _args15 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[26])
-            st.frames.append(Frame(o7, _args14))
+            st.frames.append(Frame(o7, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -948,6 +997,12 @@ def build(num_players, files):
                 values.append(_d4)
                 idx.append(0)
         return actions, values, idx
+    def resolve_62(st, dec, i):  # game.yaml:276
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:279
+            env['d'] = dec.values[i]
+            st.frames.append(Frame(o60, env))
     def step_63(st, fr):  # game.yaml:287
         env = fr.env
         pc = fr.pc
@@ -998,36 +1053,49 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:255
-            if not (((fn_markers_of(st, env['p'], _d6) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0)) and (len([1 for _c7 in st.zones[(Z_hand1 + env['p'])] if ((_c7.name == _d6.minion) or _c7.wild)]) >= (fn_markers_of(st, env['p'], _d6) + 1))):
+            if not ((fn_markers_of(st, env['p'], _d6) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _c7 in st.zones[(Z_hand1 + env['p'])] if ((_c7.name == _d6.minion) or _c7.wild)]) >= (fn_markers_of(st, env['p'], _d6) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        for _q3 in clockwise_from(st, env['p'])[1:]:  # game.yaml:270
-            if not ((len(st.zones[(Z_hand1 + env['p'])]) >= 2) and any(((fn_markers_of(st, env['p'], _d7) > 0) and (fn_markers_of(st, _q3, _d7) > 0)) for _d7 in K_districts1)):
-                continue
-            a = A_131 + _q3
-            if a not in actions:  # an identical card: the same choice
-                actions.append(a)
-                values.append(_q3)
-                idx.append(1)
+        _items6 = clockwise_from(st, env['p'])[1:]  # game.yaml:270
+        if _items6 and (len(st.zones[(Z_hand1 + env['p'])]) >= 2):
+            for _q3 in _items6:
+                if not (any(((fn_markers_of(st, env['p'], _d7) > 0) and (fn_markers_of(st, _q3, _d7) > 0)) for _d7 in K_districts1)):
+                    continue
+                a = A_131 + _q3
+                if a not in actions:  # an identical card: the same choice
+                    actions.append(a)
+                    values.append(_q3)
+                    idx.append(1)
         if True:  # game.yaml:284
             actions.append(A_151)
             values.append(None)
             idx.append(2)
         return actions, values, idx
+    def resolve_66(st, dec, i):  # game.yaml:252
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:255
+            env['d'] = dec.values[i]
+            st.frames.append(Frame(o56, env))
+        elif k == 1:  # game.yaml:270
+            env['q'] = dec.values[i]
+            st.frames.append(Frame(o59, env))
+        elif k == 2:  # game.yaml:284
+            st.frames.append(Frame(o63, env))
     def step_69(st, fr):  # game.yaml:304
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o70  # game.yaml:305
-            _args15 = {'p': env['q']}
+            _args16 = {'p': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[28])
-            st.frames.append(Frame(o9, _args15))
+            st.frames.append(Frame(o9, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1037,9 +1105,9 @@ def build(num_players, files):
     def step_72(st, fr):  # game.yaml:311
         env = fr.env
         st.at = o73  # game.yaml:312
-        _items2 = st.zones[(Z_legion1 + env['q'])]
+        _items7 = st.zones[(Z_legion1 + env['q'])]
         _dest2 = (Z_hand1 + env['q'])
-        for _c8 in list(_items2):
+        for _c8 in list(_items7):
             st.move(_c8, _dest2, False)
         st.frames.pop()
 
@@ -1049,10 +1117,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o75  # game.yaml:315
-            _args16 = {'p': env['p']}
+            _args17 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[29])
-            st.frames.append(Frame(o9, _args16))
+            st.frames.append(Frame(o9, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1070,25 +1138,25 @@ def build(num_players, files):
             st.at = o82  # game.yaml:324
             if (env['w'] == env['p']):
                 st.at = o81  # game.yaml:326
-                _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+                _args18 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
                 if len(st.frames) >= MAX_DEPTH:
                     raise too_deep(S[30])
-                proc_replace_marker(st, _args17)
+                proc_replace_marker(st, _args18)
             else:
                 st.at = o79  # game.yaml:328
-                _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+                _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
                 if len(st.frames) >= MAX_DEPTH:
                     raise too_deep(S[31])
-                proc_replace_marker(st, _args18)
+                proc_replace_marker(st, _args19)
             st.at = o83  # game.yaml:329
-            _items3 = st.zones[(Z_legion1 + env['p'])]
+            _items8 = st.zones[(Z_legion1 + env['p'])]
             _dest3 = Z_discard1
-            for _c9 in list(_items3):
+            for _c9 in list(_items8):
                 st.move(_c9, _dest3, False)
             st.at = o84  # game.yaml:330
-            _items4 = st.zones[(Z_legion1 + env['q'])]
+            _items9 = st.zones[(Z_legion1 + env['q'])]
             _dest4 = Z_discard1
-            for _c10 in list(_items4):
+            for _c10 in list(_items9):
                 st.move(_c10, _dest4, False)
             st.frames.pop()
 
@@ -1103,19 +1171,19 @@ def build(num_players, files):
     def step_78(st, fr):  # game.yaml:327
         env = fr.env
         st.at = o79  # game.yaml:328
-        _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+        _args20 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[31])
-        proc_replace_marker(st, _args19)
+        proc_replace_marker(st, _args20)
         st.frames.pop()
 
     def step_80(st, fr):  # game.yaml:325
         env = fr.env
         st.at = o81  # game.yaml:326
-        _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+        _args21 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[30])
-        proc_replace_marker(st, _args20)
+        proc_replace_marker(st, _args21)
         st.frames.pop()
 
     def e85_player(st, env):  # game.yaml:307
@@ -1139,6 +1207,17 @@ def build(num_players, files):
             values.append(None)
             idx.append(1)
         return actions, values, idx
+    def resolve_85(st, dec, i):  # game.yaml:307
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:310
+            st.at = o73  # game.yaml:312
+            _items10 = st.zones[(Z_legion1 + env['q'])]
+            _dest5 = (Z_hand1 + env['q'])
+            for _c11 in list(_items10):
+                st.move(_c11, _dest5, False)
+        elif k == 1:  # game.yaml:313
+            st.frames.append(Frame(o74, env))
     def step_88(st, fr):  # game.yaml:340
         env = fr.env
         st.at = o89  # game.yaml:341
@@ -1192,10 +1271,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o95  # game.yaml:370
-            _args21 = {'p': env['q']}
+            _args22 = {'p': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[32])
-            st.frames.append(Frame(o9, _args21))
+            st.frames.append(Frame(o9, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1228,6 +1307,13 @@ def build(num_players, files):
             values.append(None)
             idx.append(1)
         return actions, values, idx
+    def resolve_97(st, dec, i):  # game.yaml:365
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:368
+            st.frames.append(Frame(o94, env))
+        elif k == 1:  # game.yaml:371
+            pass
     def e99_items(st, env):  # game.yaml:359
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
     def step_101(st, fr):  # game.yaml:378
@@ -1262,10 +1348,10 @@ def build(num_players, files):
             for _q5 in list(env['fighters']):
                 env['q'] = _q5
                 st.at = o112  # game.yaml:396
-                _items5 = st.zones[(Z_legion1 + env['q'])]
-                _dest5 = Z_discard1
-                for _c11 in list(_items5):
-                    st.move(_c11, _dest5, False)
+                _items11 = st.zones[(Z_legion1 + env['q'])]
+                _dest6 = Z_discard1
+                for _c12 in list(_items11):
+                    st.move(_c12, _dest6, False)
             st.frames.pop()
 
     def step_103(st, fr):  # game.yaml:381
@@ -1294,10 +1380,10 @@ def build(num_players, files):
     def step_111(st, fr):  # game.yaml:395
         env = fr.env
         st.at = o112  # game.yaml:396
-        _items6 = st.zones[(Z_legion1 + env['q'])]
-        _dest6 = Z_discard1
-        for _c12 in list(_items6):
-            st.move(_c12, _dest6, False)
+        _items12 = st.zones[(Z_legion1 + env['q'])]
+        _dest7 = Z_discard1
+        for _c13 in list(_items12):
+            st.move(_c13, _dest7, False)
         st.frames.pop()
 
     def e113_items(st, env):  # game.yaml:394
@@ -1403,10 +1489,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o136  # game.yaml:128
-            _args22 = {}
+            _args23 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[37])
-            st.frames.append(Frame(o0, _args22))
+            st.frames.append(Frame(o0, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1542,6 +1628,7 @@ def build(num_players, files):
         OptionOp(site[1], e30_label1, 'd', e30_items1, e30_when1, o28),
     ], False)
     o30.collect = collect_30
+    o30.resolve = resolve_30
     o30.uid = 30
     o31 = PickOp(S[61], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
     o31.candidates = cands_31
@@ -1566,6 +1653,7 @@ def build(num_players, files):
         OptionOp(site[7], e45_label0, 'q', e45_items0, e45_when0, o43),
     ], False)
     o45.collect = collect_45
+    o45.resolve = resolve_45
     o45.uid = 45
     o46 = Block(46, S[72], 2, step_46)
     o47 = Stmt(47, S[19])
@@ -1575,6 +1663,7 @@ def build(num_players, files):
         OptionOp(site[9], e50_label0, 'b', e50_items0, e50_when0, o48),
     ], False)
     o50.collect = collect_50
+    o50.resolve = resolve_50
     o50.uid = 50
     o51 = Block(51, S[76], 2, step_51)
     o52 = Stmt(52, S[22])
@@ -1587,6 +1676,7 @@ def build(num_players, files):
         OptionOp(site[10], e54_label4, 'd', e54_items4, e54_when4, o51),
     ], False)
     o54.collect = collect_54
+    o54.resolve = resolve_54
     o54.uid = 54
     o55 = Stmt(55, S[79])
     o56 = Block(56, S[80], 2, step_56)
@@ -1601,6 +1691,7 @@ def build(num_players, files):
         OptionOp(site[14], e62_label0, 'd', e62_items0, e62_when0, o60),
     ], False)
     o62.collect = collect_62
+    o62.resolve = resolve_62
     o62.uid = 62
     o63 = Block(63, S[86], 2, step_63)
     o64 = PickOp(S[87], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
@@ -1613,6 +1704,7 @@ def build(num_players, files):
         OptionOp(site[15], e66_label2, None, None, None, o63),
     ], False)
     o66.collect = collect_66
+    o66.resolve = resolve_66
     o66.uid = 66
     o67 = Stmt(67, S[89])
     o68 = Stmt(68, S[10])
@@ -1638,6 +1730,7 @@ def build(num_players, files):
         OptionOp(site[18], e85_label1, None, None, None, o74),
     ], False)
     o85.collect = collect_85
+    o85.resolve = resolve_85
     o85.uid = 85
     o86 = Stmt(86, S[103])
     o87 = Stmt(87, S[2])
@@ -1657,6 +1750,7 @@ def build(num_players, files):
         OptionOp(site[22], e97_label1, None, None, None, o96),
     ], False)
     o97.collect = collect_97
+    o97.resolve = resolve_97
     o97.uid = 97
     o98 = Stmt(98, S[113])
     o99 = ForOp(S[114], 'q', e99_items, o92, True)
