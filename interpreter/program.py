@@ -88,6 +88,10 @@ class Program:
                     ref = keys[(t, str(c.props[p]))]
                     c.props[p] = ref
                     setattr(c, p, ref)
+                elif t.startswith("list:"):  # a list property: a fresh list, keys resolved
+                    refs = [keys[(t[5:], str(v))] if t[5:] in g.kinds else v for v in c.props[p]]
+                    c.props[p] = refs
+                    setattr(c, p, refs)
 
     def _layout_zones(self) -> None:
         g = self.game
