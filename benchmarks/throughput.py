@@ -5,7 +5,9 @@ reference (benchmarks/reference_sun.py, when present), the cost of clone() and o
 to_json()/from_json(), and the size of a saved state. Reports ratios, because these machines are
 noisy. Not a test: run it by hand.
 
-    python benchmarks/throughput.py [--game shadow-of-the-sun] [--players 4] [--seconds 5]
+    python benchmarks/throughput.py [--game louis-xiv ...] [--players 4] [--seconds 5]
+
+Without --game it reports every game that ships with meeple, one after the other.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import meeple
 from meeple.interpreter.game import Game
+from meeple.registry import game_ids
 
 
 def interpreter_playouts(game: Game, seconds: float) -> tuple[float, float]:
@@ -79,19 +82,15 @@ def state_costs(game: Game, repeats: int = 2000) -> dict[str, float]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="shadow-of-the-sun")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=5.0)
-    args = ap.parse_args()
-    game = meeple.load(args.game, players=args.players)
-    interpreter_playouts(game, 0.5)  # warm-up
-    g, d = interpreter_playouts(game, args.seconds)
-    print(f"{game.name}, {args.players} players, random playouts, one core")
+def report(name: str, players: int, seconds: float) -> None:
+    """Print the playout rates and state costs of one game at one player count."""
+    game = meeple.load(name, players=players)
+    interpreter_playouts(game, min(0.5, seconds))  # warm-up
+    g, d = interpreter_playouts(game, seconds)
+    print(f"{game.name}, {players} players, random playouts, one core")
     print(f"  interpreter:  {g:8.1f} games/s  {d:10.0f} decisions/s")
-    if args.game == "shadow-of-the-sun":
-        ref = reference_playouts(args.players, args.seconds)
+    if name == "shadow-of-the-sun":
+        ref = reference_playouts(players, seconds)
         if ref is not None:
             print(f"  hand-written: {ref[0]:8.1f} games/s  {ref[1]:10.0f} decisions/s")
             print(f"  ratio interpreter / hand-written: {g / ref[0]:.3f} (games/s)")
@@ -100,6 +99,16 @@ def main() -> None:
         f"  clone {c['clone_us']:.1f} us, to_json {c['to_json_us']:.1f} us, "
         f"from_json {c['from_json_us']:.1f} us, saved state {c['json_bytes']:.0f} bytes"
     )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", action="append", help="a game id; repeat it; default: every game")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=5.0)
+    args = ap.parse_args()
+    for name in args.game or game_ids():
+        report(name, args.players, args.seconds)
 
 
 if __name__ == "__main__":
