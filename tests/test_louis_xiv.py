@@ -4,6 +4,8 @@ the placement path refuses a fork with a reason; every rulebook example has a sc
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -126,3 +128,58 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         "End of the game (Example)",
     ):
         assert example in sources, example
+
+
+def _broken_louis(tmp_path: Path, old: str, new: str) -> Path:
+    dst = tmp_path / "louis"
+    shutil.copytree(rules_root() / "louis-xiv", dst)
+    text = (dst / "game.yaml").read_text()
+    assert text.count(old) == 1, old
+    (dst / "game.yaml").write_text(text.replace(old, new))
+    return dst
+
+
+@pytest.mark.parametrize(
+    ("scenario", "old", "new"),
+    [
+        # the path may no longer jump (or may fork back): the adjacency example fails
+        (
+            "placement-path",
+            "adjacent: [anne, montespan], gift: conde",
+            "adjacent: [montespan], gift: conde",
+        ),
+        (
+            "placement-no-fork",
+            "adjacent: [dauphin, conde], gift: crown",
+            "adjacent: [dauphin, conde, anne], gift: crown",
+        ),
+        # Louis XIV without the crown for first place
+        ("louis-gold", "          - take_token(leader, 'crown')\n", ""),
+        # a tie for second still rewarded
+        ("louis-tie-second", "if: count(seconds) == 1", "if: count(seconds) >= 1"),
+        # the leader's markers to the personal supply instead of the general one
+        (
+            "evaluation-gold-leader",
+            "          - to_general(leader, t)\n          - flip = true\n      - bribes(t)",
+            "          - flip = true\n      - bribes(t)",
+        ),
+        # a markers tile that needs one marker more
+        (
+            "evaluation-markers",
+            "value: t.red_need if t in red_up else t.black_need",
+            "value: 1 + (t.red_need if t in red_up else t.black_need)",
+        ),
+        # gold traded one coat per 2 Louis d'or
+        (
+            "end-conversion",
+            "gold_per_coat: {type: int, initial: 3",
+            "gold_per_coat: {type: int, initial: 2",
+        ),
+        # the ability no longer gives first place
+        ("first-once", "                  - leader = q\n", ""),
+    ],
+)
+def test_scenario_catches_a_broken_rule(tmp_path: Path, scenario: str, old: str, new: str) -> None:
+    game_dir = _broken_louis(tmp_path, old, new)
+    outcome = run_scenario(game_dir / "scenarios" / f"{scenario}.yaml")
+    assert not outcome.passed
