@@ -190,31 +190,44 @@ class _Checker:
             if it.key in keys_seen:
                 raise CheckError(f"two items of '{k.name}' have the key '{it.key}'", it.span)
             keys_seen[it.key] = it
-        for p, t in k.properties.items():
+        for p, pt in k.properties.items():
             span = k.spans.get(f"properties.{p}", k.span)
+            t = pt[5:] if pt.startswith("list:") else pt  # list:T holds a list of T values
             if t not in _SCALARS and t not in g.kinds:
                 raise CheckError(
-                    f"property '{p}' of '{k.name}' has unknown type '{t}'",
+                    f"property '{p}' of '{k.name}' has unknown type '{pt}'",
                     span,
-                    expected="int, str, bool or a component kind",
+                    expected="int, str, bool, a component kind, or list: of one of these",
                     suggestion=did_you_mean(t, [*_SCALARS, *g.kinds]),
                 )
             keys = {it.key for it in g.kinds[t].items} if t in g.kinds else set()
             for it in k.items:
-                v = it.props[p]
-                if t in g.kinds and str(v) not in keys:
-                    raise CheckError(
-                        f"'{v}' is not a key of kind '{t}'",
-                        it.span,
-                        suggestion=did_you_mean(str(v), keys),
-                    )
-                if t in _SCALARS and not isinstance(v, _SCALARS[t]):
-                    raise CheckError(
-                        f"item '{it.name}': property '{p}' is {t}, but the value is {v!r}",
-                        it.span,
-                    )
-                if t == "int" and isinstance(v, bool):
-                    raise CheckError(f"item '{it.name}': property '{p}' is int, not {v}", it.span)
+                vs = it.props[p]
+                if pt.startswith("list:"):
+                    if not isinstance(vs, list):
+                        raise CheckError(
+                            f"item '{it.name}': property '{p}' is {pt}, but the value is {vs!r}",
+                            it.span,
+                            expected="a YAML list such as [a, b]",
+                        )
+                else:
+                    vs = [vs]
+                for v in vs:
+                    if t in g.kinds and str(v) not in keys:
+                        raise CheckError(
+                            f"'{v}' is not a key of kind '{t}'",
+                            it.span,
+                            suggestion=did_you_mean(str(v), keys),
+                        )
+                    if t in _SCALARS and not isinstance(v, _SCALARS[t]):
+                        raise CheckError(
+                            f"item '{it.name}': property '{p}' is {t}, but the value is {v!r}",
+                            it.span,
+                        )
+                    if t == "int" and isinstance(v, bool):
+                        raise CheckError(
+                            f"item '{it.name}': property '{p}' is int, not {v}", it.span
+                        )
         if k.start is None:
             raise CheckError(
                 f"component kind '{k.name}' has no start zone",
@@ -516,6 +529,8 @@ class _Checker:
                 suggestion=did_you_mean(e.name, self.props),
             )
         pt = self.props[e.name]
+        if pt.startswith("list:"):
+            return "list:card" if pt[5:] in self.g.kinds else pt
         return "card" if pt in self.g.kinds else pt
 
     def _e_Index(self, e: ir.Index, scope: dict[str, str]) -> str:

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class KindSpec:
     """A kind of component. ``items``: (key, name, properties, count) per item line;
-    ``refs``: property -> kind, for properties naming a card of another kind."""
+    ``refs``: (property, type) for properties naming a card of another kind (type: the kind)
+    and for list properties (type: ``list:<kind or value type>``), each given its own list."""
 
     name: str
     items: tuple[tuple[str, str, dict[str, Any], int], ...]
@@ -98,9 +99,14 @@ class Layout:
         refs = {k.name: k.refs for k in kinds}
         for c in self.cards:  # resolve references between kinds (a day card's district)
             for p, t in refs[c.kind]:
-                ref = keys[(t, str(c.props[p]))]
-                c.props[p] = ref
-                setattr(c, p, ref)
+                value: Any
+                if t.startswith("list:"):  # a list property: a fresh list, keys resolved
+                    kind = t[5:]
+                    value = [keys[(kind, str(v))] if kind in refs else v for v in c.props[p]]
+                else:
+                    value = keys[(t, str(c.props[p]))]
+                c.props[p] = value
+                setattr(c, p, value)
 
     def _layout_zones(self, zones: Sequence[ZoneSpec]) -> None:
         self.zone_base: dict[str, int] = {}

@@ -10,7 +10,7 @@ A scenario file (YAML, in ``rules/<game>/scenarios/``)::
       zones:                      # each listed zone gets exactly these cards
         hand[P1]: [Ghoul * 3, Courtesan]
         markers_on[The Boneyard]: [House Marker of P1 * 2]
-      variables: {supreme: P1}
+      variables: {supreme: P1}    # a card variable takes a card's name
       on_top: {minion_deck: [Alchemist]}   # the next card drawn
     run: action(0)                # a statement, or "scoring"
     steps:
@@ -227,8 +227,19 @@ def _set_vars(st: State, variables: Any, given: Any) -> None:
         if decl.per:
             n = st.prog.num_players
             st.vars[name] = [_seat(v, span, n) if is_seat else v for v in value]
+        elif decl.type == "card" and value is not None:
+            st.vars[name] = _card_named(st, str(value), span)
         else:
             st.vars[name] = _seat(value, span, st.prog.num_players) if is_seat else value
+
+
+def _card_named(st: State, name: str, span: SourceSpan | None) -> Card:
+    """The first component with this name, for a card variable (``louis: Le Grand Dauphin``)."""
+    names = {c.name for c in st.prog.cards}
+    for c in st.prog.cards:
+        if c.name == name:
+            return c
+    raise ScenarioError(f"no card is named '{name}'", span, suggestion=did_you_mean(name, names))
 
 
 def _start(st: State, game: Game, doc: Any) -> None:

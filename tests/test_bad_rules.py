@@ -332,6 +332,18 @@ CASES = [
         edit("properties: {points: int}", "properties: {points: integer}"),
         CheckError, 14, 26, "property 'points' of 'cards' has unknown type 'integer'",
         suggestion="did you mean 'int'?")),
+    case("list-property-not-a-list", Bad(
+        # 17:       - {name: Coin, count: 10, points: 1}
+        #             ^
+        edit("properties: {points: int}", "properties: {points: list:int}"),
+        CheckError, 17, 9, "item 'Coin': property 'points' is list:int, but the value is 1",
+        expected="a YAML list")),
+    case("list-property-bad-item", Bad(
+        # 17:       - {name: Coin, count: 10, points: [1, two]}
+        #             ^
+        edit("properties: {points: int}", "properties: {points: list:int}",
+             "points: 1}", "points: [1, two]}"),
+        CheckError, 17, 9, "item 'Coin': property 'points' is int, but the value is 'two'")),
     # ------------------------------------------------------------------ wrong types
     case("count-of-a-number", Bad(
         # 73:             when: count(round) > 0

@@ -16,7 +16,12 @@ import pytest
 import meeple
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [("shadow-of-the-sun", 4, 3), ("shadow-of-the-sun", 3, 11)]
+CASES = [
+    ("shadow-of-the-sun", 4, 3),
+    ("shadow-of-the-sun", 3, 11),
+    ("louis-xiv", 2, 5),
+    ("louis-xiv", 4, 3),
+]
 
 
 def _playthrough(game_id: str, players: int, seed: int) -> str:
