@@ -68,6 +68,7 @@ class ExprEmitter:
     ) -> None:
         self.prog, self.types = prog, prog.checked.types
         self.const, self.span, self.fresh = const, span, fresh
+        self.inlinable = _inlinable(prog.game)
 
     def type_of(self, e: ir.Expr) -> str:
         return self.types.get(id(e), "any")
@@ -160,6 +161,13 @@ class ExprEmitter:
     # -------------------------------------------------------------- calls
     def _Call(self, e: ir.Call, scope: Scope) -> str:
         if e.func in self.prog.game.functions:
+            f = self.prog.game.functions[e.func]
+            if e.func in self.inlinable and all(isinstance(a, (ir.Name, ir.Const)) for a in e.args):
+                # a small function called with plain names: its body, with the names put in
+                inner = Scope(
+                    {p: self.emit(a, scope) for p, a in zip(f.params, e.args, strict=True)}
+                )
+                return self.emit(f.body, inner)
             passed = "".join(", " + self.emit(a, scope) for a in e.args)
             return f"{function_name(e.func)}(st{passed})"
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in _REDUCERS:
@@ -194,6 +202,21 @@ class ExprEmitter:
         if reducer in ("any", "all"):
             return f"{reducer}([{body}])"
         return _REDUCERS[reducer].format(body)
+
+
+def _inlinable(game: ir.Game) -> set[str]:
+    """Functions that call no rules function (so inlining them always ends)."""
+
+    def calls(e: object) -> bool:
+        if isinstance(e, ir.Call) and e.func in game.functions:
+            return True
+        if isinstance(e, (list, tuple)):
+            return any(calls(x) for x in e)
+        if isinstance(e, ir.Expr):
+            return any(calls(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
+        return False
+
+    return {n for n, f in game.functions.items() if not calls(f.body)}
 
 
 def function_name(name: str) -> str:
