@@ -669,16 +669,16 @@ def build(num_players, files):
         return len([1 for _m2 in st.zones[(Z_missions_done1 + v_p)] if (_m2.ability == v_a)])
 
     def fn_bribe_price(st, v_p, v_t):  # game.yaml:296
-        return max((0, (fn_price(st, v_t) - fn_owns(st, v_p, 'cheaper')),))
+        return max((0, ((v_t.red_price if (v_t in st.zones[Z_red_up1]) else v_t.black_price) - len([1 for _m3 in st.zones[(Z_missions_done1 + v_p)] if (_m3.ability == 'cheaper')])),))
 
     def fn_tile_number(st, v_n):  # game.yaml:300
         return first([_t1 for _t1 in K_courtiers1 if (_t1.number == v_n)])
 
     def fn_most(st, v_t):  # game.yaml:304
-        return max([fn_markers_of(st, _q1, v_t) for _q1 in st.players])
+        return max([len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m4.owner == _q1)]) for _q1 in st.players])
 
     def fn_second_most(st, v_t):  # game.yaml:308
-        return max([(fn_markers_of(st, _q2, v_t) if (fn_markers_of(st, _q2, v_t) < fn_most(st, v_t)) else 0) for _q2 in st.players])
+        return max([(len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m6.owner == _q2)]) if (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m5.owner == _q2)]) < fn_most(st, v_t)) else 0) for _q2 in st.players])
 
     def fn_fits(st, v_x, v_s):  # game.yaml:312
         return (((v_s == 'any') or (v_x.symbol == v_s)) or (v_x.symbol == 'crown'))
@@ -756,14 +756,14 @@ def build(num_players, files):
         for _q3 in list(st.players):
             env['q'] = _q3
             st.at = o56  # game.yaml:417
-            _items1 = [_m3 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m3.owner == env['q'])]
+            _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m7.owner == env['q'])]
             _dest1 = (Z_personal1 + env['q'])
             for _c1 in list(_items1):
                 st.move(_c1, _dest1, False)
 
     def proc_to_general(st, env):  # game.yaml:418
         st.at = o58  # game.yaml:422
-        _items2 = [_m4 for _m4 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[13]))] if (_m4.owner == env['p'])]
+        _items2 = [_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[13]))] if (_m8.owner == env['p'])]
         _dest2 = (Z_general1 + env['p'])
         for _c2 in list(_items2):
             st.move(_c2, _dest2, False)
@@ -848,7 +848,7 @@ def build(num_players, files):
         for _q4 in list(st.players):
             env['q'] = _q4
             st.at = o56  # game.yaml:417
-            _items3 = [_m5 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m5.owner == env['q'])]
+            _items3 = [_m9 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m9.owner == env['q'])]
             _dest3 = (Z_personal1 + env['q'])
             for _c3 in list(_items3):
                 st.move(_c3, _dest3, False)
@@ -857,7 +857,7 @@ def build(num_players, files):
     def step_7(st, fr):  # game.yaml:418
         env = fr.env
         st.at = o58  # game.yaml:422
-        _items4 = [_m6 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[13]))] if (_m6.owner == env['p'])]
+        _items4 = [_m10 for _m10 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[13]))] if (_m10.owner == env['p'])]
         _dest4 = (Z_general1 + env['p'])
         for _c4 in list(_items4):
             st.move(_c4, _dest4, False)
@@ -1014,7 +1014,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o152  # game.yaml:530
-            if (fn_markers_left(st, env['p']) > 0):
+            if ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0):
                 st.frames.append(Frame(o147, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1099,7 +1099,7 @@ def build(num_players, files):
                 env['p'] = _p4
                 st.at = o204  # game.yaml:640
                 _i9 = env['p']
-                _v11 = fn_owns(st, env['p'], 'first_once')
+                _v11 = len([1 for _m11 in st.zones[(Z_missions_done1 + env['p'])] if (_m11.ability == 'first_once')])
                 if _v11 < 0:
                     raise RuleError(f"'first_left' would fall to {_v11}, below its minimum 0", S[25])
                 st.vars['first_left'][_i9] = _v11
@@ -1142,7 +1142,7 @@ def build(num_players, files):
             st.at = o226  # game.yaml:673
             env['top'] = fn_most(st, env['t'])
             st.at = o227  # game.yaml:674
-            env['leaders'] = [_q6 for _q6 in clockwise_from(st, st.vars['start_player']) if ((env['top'] > 0) and (fn_markers_of(st, _q6, env['t']) == env['top']))]
+            env['leaders'] = [_q6 for _q6 in clockwise_from(st, st.vars['start_player']) if ((env['top'] > 0) and (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m12.owner == _q6)]) == env['top']))]
             st.at = o228  # game.yaml:675
             st.vars['leader'] = None
             fr.pc = 6
@@ -1158,10 +1158,10 @@ def build(num_players, files):
         if pc == 6:
             st.at = o238  # game.yaml:683
             if st.record_log:
-                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, env['t'])) + '): most markers ' + fmt_int1(env['top']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type)) + '): most markers ' + fmt_int1(env['top']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
             fr.pc = 8
             st.at = o251  # game.yaml:684
-            if ((env['t'] == st.vars['louis']) and (fn_kind_of(st, env['t']) != 'markers')):
+            if ((env['t'] == st.vars['louis']) and ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) != 'markers')):
                 st.frames.append(Frame(o249, env))
             else:
                 st.frames.append(Frame(o239, env))
@@ -1298,7 +1298,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o312  # game.yaml:788
-            if (fn_kind_of(st, env['t']) == 'gold'):
+            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'gold'):
                 st.frames.append(Frame(o310, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1563,7 +1563,7 @@ def build(num_players, files):
     def step_55(st, fr):  # game.yaml:416
         env = fr.env
         st.at = o56  # game.yaml:417
-        _items8 = [_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m7.owner == env['q'])]
+        _items8 = [_m13 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m13.owner == env['q'])]
         _dest8 = (Z_personal1 + env['q'])
         for _c9 in list(_items8):
             st.move(_c9, _dest8, False)
@@ -1845,19 +1845,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o113  # game.yaml:492
             _i14 = env['p']
-            _v12 = fn_owns(st, env['p'], 'pass2')
+            _v12 = len([1 for _m14 in st.zones[(Z_missions_done1 + env['p'])] if (_m14.ability == 'pass2')])
             if _v12 < 0:
                 raise RuleError(f"'pass_left' would fall to {_v12}, below its minimum 0", S[44])
             st.vars['pass_left'][_i14] = _v12
             st.at = o114  # game.yaml:493
             _i15 = env['p']
-            _v13 = fn_owns(st, env['p'], 'card_swap')
+            _v13 = len([1 for _m15 in st.zones[(Z_missions_done1 + env['p'])] if (_m15.ability == 'card_swap')])
             if _v13 < 0:
                 raise RuleError(f"'swap_left' would fall to {_v13}, below its minimum 0", S[45])
             st.vars['swap_left'][_i15] = _v13
             st.at = o115  # game.yaml:494
             _i16 = env['p']
-            _v14 = fn_owns(st, env['p'], 'place_four')
+            _v14 = len([1 for _m16 in st.zones[(Z_missions_done1 + env['p'])] if (_m16.ability == 'place_four')])
             if _v14 < 0:
                 raise RuleError(f"'four_left' would fall to {_v14}, below its minimum 0", S[46])
             st.vars['four_left'][_i16] = _v14
@@ -1994,7 +1994,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o139  # game.yaml:513
-            if ((env['m'].ability == 'final_marker') and (fn_markers_left(st, env['p']) > 0)):
+            if ((env['m'].ability == 'final_marker') and ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0)):
                 st.frames.append(Frame(o134, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2617,7 +2617,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o204  # game.yaml:640
         _i24 = env['p']
-        _v30 = fn_owns(st, env['p'], 'first_once')
+        _v30 = len([1 for _m17 in st.zones[(Z_missions_done1 + env['p'])] if (_m17.ability == 'first_once')])
         if _v30 < 0:
             raise RuleError(f"'first_left' would fall to {_v30}, below its minimum 0", S[25])
         st.vars['first_left'][_i24] = _v30
@@ -2756,7 +2756,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o234  # game.yaml:679
-            if (fn_kind_of(st, env['t']) != 'markers'):
+            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) != 'markers'):
                 st.frames.append(Frame(o230, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2807,7 +2807,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o242  # game.yaml:687
-            if (fn_kind_of(st, env['t']) == 'gold'):
+            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'gold'):
                 st.frames.append(Frame(o240, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2815,7 +2815,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o245  # game.yaml:689
-            if (fn_kind_of(st, env['t']) == 'first'):
+            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'first'):
                 st.frames.append(Frame(o243, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2823,7 +2823,7 @@ def build(num_players, files):
         if pc == 2:
             fr.pc = 3
             st.at = o248  # game.yaml:691
-            if (fn_kind_of(st, env['t']) == 'markers'):
+            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'markers'):
                 st.frames.append(Frame(o246, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3012,7 +3012,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o282  # game.yaml:736
-            if (((not st.vars['got_gift'][env['q']]) and (fn_markers_of(st, env['q'], env['t']) > 0)) and (st.vars['gold'][env['q']] >= fn_bribe_price(st, env['q'], env['t']))):
+            if (((not st.vars['got_gift'][env['q']]) and (len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m18.owner == env['q'])]) > 0)) and (st.vars['gold'][env['q']] >= fn_bribe_price(st, env['q'], env['t']))):
                 st.frames.append(Frame(o276, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3118,7 +3118,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o293  # game.yaml:763
-            if (fn_markers_of(st, env['q'], env['t']) >= fn_need(st, env['t'])):
+            if (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m19.owner == env['q'])]) >= (env['t'].red_need if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_need)):
                 st.frames.append(Frame(o290, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3189,7 +3189,7 @@ def build(num_players, files):
             st.at = o301  # game.yaml:775
             env['second'] = fn_second_most(st, env['t'])
             st.at = o302  # game.yaml:776
-            env['seconds'] = [_q8 for _q8 in clockwise_from(st, st.vars['start_player']) if ((env['second'] > 0) and (fn_markers_of(st, _q8, env['t']) == env['second']))]
+            env['seconds'] = [_q8 for _q8 in clockwise_from(st, st.vars['start_player']) if ((env['second'] > 0) and (len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m20.owner == _q8)]) == env['second']))]
             fr.pc = 3
             st.at = o303  # game.yaml:777
             _args65 = {'p': st.vars['leader'], 't': env['t']}
@@ -3272,7 +3272,7 @@ def build(num_players, files):
             proc_take_coat(st, _args71)
             fr.pc = 2
             st.at = o323  # game.yaml:800
-            if (fn_markers_left(st, env['p']) > 0):
+            if ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0):
                 st.frames.append(Frame(o319, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3346,7 +3346,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o334  # game.yaml:812
-            if (fn_markers_left(st, env['p']) > 0):
+            if ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0):
                 st.frames.append(Frame(o329, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3375,7 +3375,7 @@ def build(num_players, files):
     def step_330(st, fr):  # game.yaml:817
         env = fr.env
         st.at = o331  # game.yaml:817
-        _args76 = {'p': env['p'], 't': fn_tile_number(st, 5), 'n': 2}
+        _args76 = {'p': env['p'], 't': first([_t4 for _t4 in K_courtiers1 if (_t4.number == 5)]), 'n': 2}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[99])
         proc_from_general(st, _args76)
@@ -3389,9 +3389,9 @@ def build(num_players, files):
     def e333_player(st, env):  # game.yaml:814
         return env['p']
     def e333_prompt(st, env):  # game.yaml:814
-        return fmt_card1(env['t']) + ': put two markers on ' + fmt_card1(fn_tile_number(st, 5)) + '?'
+        return fmt_card1(env['t']) + ': put two markers on ' + fmt_card1(first([_t5 for _t5 in K_courtiers1 if (_t5.number == 5)])) + '?'
     def e333_label0(st, env):  # game.yaml:817
-        return 'put two markers on ' + fmt_card1(fn_tile_number(st, 5))
+        return 'put two markers on ' + fmt_card1(first([_t6 for _t6 in K_courtiers1 if (_t6.number == 5)]))
     def e333_label1(st, env):  # game.yaml:818
         return 'no markers'
     def collect_333(st, env):  # game.yaml:814
@@ -3412,7 +3412,7 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:817
             st.at = o331  # game.yaml:817
-            _args77 = {'p': env['p'], 't': fn_tile_number(st, 5), 'n': 2}
+            _args77 = {'p': env['p'], 't': first([_t7 for _t7 in K_courtiers1 if (_t7.number == 5)]), 'n': 2}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[99])
             proc_from_general(st, _args77)
@@ -3591,23 +3591,23 @@ def build(num_players, files):
     def e372_items1(st, env):  # game.yaml:856
         return st.zones[(Z_tokens_held1 + env['p'])]
     def e372_when1(st, env):  # game.yaml:856
-        return ((((st.vars['exchanges_used'][env['p']] < fn_owns(st, env['p'], 'token_exchange')) and (st.vars['gold'][env['p']] >= 2)) and (env['x'].symbol != 'crown')) and any((_y2.symbol == 'crown') for _y2 in st.zones[Z_token_supply1]))
+        return ((((st.vars['exchanges_used'][env['p']] < len([1 for _m21 in st.zones[(Z_missions_done1 + env['p'])] if (_m21.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2)) and (env['x'].symbol != 'crown')) and any((_y2.symbol == 'crown') for _y2 in st.zones[Z_token_supply1]))
     def e372_label2(st, env):  # game.yaml:867
         return 'end my missions'
     def collect_372(st, env):  # game.yaml:849
         actions = []
         values = []
         idx = []
-        for _m8 in st.zones[(Z_mission_hand1 + env['p'])]:  # game.yaml:852
-            if not (fn_can_pay(st, env['p'], _m8)):
+        for _m22 in st.zones[(Z_mission_hand1 + env['p'])]:  # game.yaml:852
+            if not (fn_can_pay(st, env['p'], _m22)):
                 continue
-            a = A_291 + _m8.type_id
+            a = A_291 + _m22.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_m8)
+                values.append(_m22)
                 idx.append(0)
         _items11 = st.zones[(Z_tokens_held1 + env['p'])]  # game.yaml:856
-        if _items11 and (st.vars['exchanges_used'][env['p']] < fn_owns(st, env['p'], 'token_exchange')) and (st.vars['gold'][env['p']] >= 2):
+        if _items11 and (st.vars['exchanges_used'][env['p']] < len([1 for _m23 in st.zones[(Z_missions_done1 + env['p'])] if (_m23.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2):
             for _x7 in _items11:
                 if not ((_x7.symbol != 'crown') and any((_y3.symbol == 'crown') for _y3 in st.zones[Z_token_supply1])):
                     continue
@@ -4103,7 +4103,7 @@ def build(num_players, files):
             st.at = o448  # game.yaml:954
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + env['p'])]) + len(st.zones[(Z_intrigue_hand1 + env['p'])])) + len(st.zones[(Z_tokens_held1 + env['p'])]))
             st.at = o449  # game.yaml:955
-            env['placed'] = sum([fn_markers_of(st, env['p'], _t4) for _t4 in K_courtiers1])
+            env['placed'] = sum([len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_t8, 'courtiers', S[0]))] if (_m24.owner == env['p'])]) for _t8 in K_courtiers1])
             st.at = o450  # game.yaml:956
             env['coins'] = divide(st.vars['gold'][env['p']], st.vars['gold_per_coat'], '//', S[121])
             st.at = o451  # game.yaml:957
@@ -4125,8 +4125,8 @@ def build(num_players, files):
             for _c17 in list(_items16):
                 st.move(_c17, _dest14, False)
             st.at = o457  # game.yaml:961
-            for _t5 in list(K_courtiers1):
-                env['t'] = _t5
+            for _t9 in list(K_courtiers1):
+                env['t'] = _t9
                 st.at = o456  # game.yaml:962
                 _args99 = {'p': env['p'], 't': env['t']}
                 if len(st.frames) >= MAX_DEPTH:
@@ -4178,7 +4178,7 @@ def build(num_players, files):
         st.at = o448  # game.yaml:954
         env['cards'] = ((len(st.zones[(Z_influence_hand1 + env['p'])]) + len(st.zones[(Z_intrigue_hand1 + env['p'])])) + len(st.zones[(Z_tokens_held1 + env['p'])]))
         st.at = o449  # game.yaml:955
-        env['placed'] = sum([fn_markers_of(st, env['p'], _t6) for _t6 in K_courtiers1])
+        env['placed'] = sum([len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_t10, 'courtiers', S[0]))] if (_m25.owner == env['p'])]) for _t10 in K_courtiers1])
         st.at = o450  # game.yaml:956
         env['coins'] = divide(st.vars['gold'][env['p']], st.vars['gold_per_coat'], '//', S[121])
         st.at = o451  # game.yaml:957
@@ -4200,8 +4200,8 @@ def build(num_players, files):
         for _c22 in list(_items19):
             st.move(_c22, _dest17, False)
         st.at = o457  # game.yaml:961
-        for _t7 in list(K_courtiers1):
-            env['t'] = _t7
+        for _t11 in list(K_courtiers1):
+            env['t'] = _t11
             st.at = o456  # game.yaml:962
             _args102 = {'p': env['p'], 't': env['t']}
             if len(st.frames) >= MAX_DEPTH:

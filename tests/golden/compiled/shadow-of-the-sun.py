@@ -299,7 +299,7 @@ def build(num_players, files):
         if pc == 4:
             fr.pc = 5
             st.at = o20  # game.yaml:141
-            if (not fn_game_over(st)):
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p2)]) == 0) for _p2 in st.players))):
                 st.frames.append(Frame(o18, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -568,7 +568,7 @@ def build(num_players, files):
     def e30_items1(st, env):  # game.yaml:165
         return K_districts1
     def e30_when1(st, env):  # game.yaml:165
-        return ((len(st.zones[(Z_house1 + env['p'])]) > 0) and (fn_markers_of(st, env['p'], env['d']) == 0))
+        return ((len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0))
     def collect_30(st, env):  # game.yaml:159
         actions = []
         values = []
@@ -580,7 +580,7 @@ def build(num_players, files):
         _items2 = K_districts1  # game.yaml:165
         if _items2 and (len(st.zones[(Z_house1 + env['p'])]) > 0):
             for _d1 in _items2:
-                if not ((fn_markers_of(st, env['p'], _d1) == 0)):
+                if not ((len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m5.owner == env['p'])]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -728,13 +728,13 @@ def build(num_players, files):
     def e45_items0(st, env):  # game.yaml:216
         return st.players
     def e45_when0(st, env):  # game.yaml:216
-        return (fn_markers_of(st, env['q'], env['d']) > 0)
+        return (len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == env['q'])]) > 0)
     def collect_45(st, env):  # game.yaml:213
         actions = []
         values = []
         idx = []
         for _q2 in st.players:  # game.yaml:216
-            if not ((fn_markers_of(st, _q2, env['d']) > 0)):
+            if not ((len([1 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m7.owner == _q2)]) > 0)):
                 continue
             a = A_71 + _q2
             if a not in actions:  # an identical card: the same choice
@@ -778,7 +778,7 @@ def build(num_players, files):
     def step_48(st, fr):  # game.yaml:232
         env = fr.env
         st.at = o49  # game.yaml:233
-        st.move(first([_m4 for _m4 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m4.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
+        st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
         st.frames.pop()
 
     def e50_player(st, env):  # game.yaml:226
@@ -810,7 +810,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:229
             env['b'] = dec.values[i]
             st.at = o49  # game.yaml:233
-            st.move(first([_m5 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m5.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
+            st.move(first([_m9 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m9.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
     def step_51(st, fr):  # game.yaml:237
         env = fr.env
         pc = fr.pc
@@ -838,25 +838,25 @@ def build(num_players, files):
     def e54_label1(st, env):  # game.yaml:192
         return 'Ghouls: every other player discards a card, you draw 1'
     def e54_when1(st, env):  # game.yaml:192
-        return fn_can_pay_pair(st, env['p'], 'Ghoul')
+        return ((len([1 for _c5 in st.zones[(Z_hand1 + env['p'])] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + env['p'])] if _c6.wild]),))) >= 2)
     def e54_label2(st, env):  # game.yaml:207
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e54_items2(st, env):  # game.yaml:207
         return K_districts1
     def e54_when2(st, env):  # game.yaml:207
-        return (fn_can_pay_pair(st, env['p'], 'Darkened') and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[24]))]) > 0))
+        return (((len([1 for _c7 in st.zones[(Z_hand1 + env['p'])] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + env['p'])] if _c8.wild]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[24]))]) > 0))
     def e54_label3(st, env):  # game.yaml:221
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e54_items3(st, env):  # game.yaml:221
         return K_districts1
     def e54_when3(st, env):  # game.yaml:221
-        return (fn_can_pay_pair(st, env['p'], 'Alchemist') and (fn_markers_of(st, env['p'], env['a']) > 0))
+        return (((len([1 for _c9 in st.zones[(Z_hand1 + env['p'])] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + env['p'])] if _c10.wild]),))) >= 2) and (len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0))
     def e54_label4(st, env):  # game.yaml:234
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e54_items4(st, env):  # game.yaml:234
         return K_districts1
     def e54_when4(st, env):  # game.yaml:234
-        return (fn_can_pay_pair(st, env['p'], 'Courtesan') and (len(st.zones[(Z_house1 + env['p'])]) > 0))
+        return (((len([1 for _c11 in st.zones[(Z_hand1 + env['p'])] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + env['p'])] if _c12.wild]),))) >= 2) and (len(st.zones[(Z_house1 + env['p'])]) > 0))
     def collect_54(st, env):  # game.yaml:188
         actions = []
         values = []
@@ -865,12 +865,12 @@ def build(num_players, files):
             actions.append(A_31)
             values.append(None)
             idx.append(0)
-        if fn_can_pay_pair(st, env['p'], 'Ghoul'):  # game.yaml:192
+        if ((len([1 for _c13 in st.zones[(Z_hand1 + env['p'])] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + env['p'])] if _c14.wild]),))) >= 2):  # game.yaml:192
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items3 = K_districts1  # game.yaml:207
-        if _items3 and fn_can_pay_pair(st, env['p'], 'Darkened'):
+        if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + env['p'])] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + env['p'])] if _c16.wild]),))) >= 2):
             for _d2 in _items3:
                 if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[24]))]) > 0)):
                     continue
@@ -880,9 +880,9 @@ def build(num_players, files):
                     values.append(_d2)
                     idx.append(2)
         _items4 = K_districts1  # game.yaml:221
-        if _items4 and fn_can_pay_pair(st, env['p'], 'Alchemist'):
+        if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + env['p'])] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + env['p'])] if _c18.wild]),))) >= 2):
             for _a1 in _items4:
-                if not ((fn_markers_of(st, env['p'], _a1) > 0)):
+                if not ((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m11.owner == env['p'])]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -890,7 +890,7 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items5 = K_districts1  # game.yaml:234
-        if _items5 and fn_can_pay_pair(st, env['p'], 'Courtesan') and (len(st.zones[(Z_house1 + env['p'])]) > 0):
+        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + env['p'])] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + env['p'])] if _c20.wild]),))) >= 2) and (len(st.zones[(Z_house1 + env['p'])]) > 0):
             for _d3 in _items5:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -932,19 +932,19 @@ def build(num_players, files):
     def e57_player(st, env):  # game.yaml:263
         return env['p']
     def e57_prompt(st, env):  # game.yaml:263
-        return 'Discard ' + fmt_int1((fn_markers_of(st, env['p'], env['d']) + 1)) + ' ' + fmt_str1(env['d'].minion) + ' cards (Masqued stand in)'
+        return 'Discard ' + fmt_int1((len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].minion) + ' cards (Masqued stand in)'
     def e57_src(st, env):  # game.yaml:263
         return st.zones[(Z_hand1 + env['p'])]
     def e57_dest(st, env):  # game.yaml:263
         return Z_discard1
     def e57_min(st, env):  # game.yaml:263
-        return (fn_markers_of(st, env['p'], env['d']) + 1)
+        return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
     def e57_max(st, env):  # game.yaml:263
-        return (fn_markers_of(st, env['p'], env['d']) + 1)
+        return (len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) + 1)
     def e57_where(st, env):  # game.yaml:263
         return ((env['c'].name == env['d'].minion) or env['c'].wild)
     def cands_57(st, env, picked):  # game.yaml:263
-        return [_c5 for _c5 in st.zones[(Z_hand1 + env['p'])] if ((_c5.name == env['d'].minion) or _c5.wild)]
+        return [_c21 for _c21 in st.zones[(Z_hand1 + env['p'])] if ((_c21.name == env['d'].minion) or _c21.wild)]
     def step_59(st, fr):  # game.yaml:275
         env = fr.env
         pc = fr.pc
@@ -983,13 +983,13 @@ def build(num_players, files):
     def e62_items0(st, env):  # game.yaml:279
         return K_districts1
     def e62_when0(st, env):  # game.yaml:279
-        return ((fn_markers_of(st, env['p'], env['d']) > 0) and (fn_markers_of(st, env['q'], env['d']) > 0))
+        return ((len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['p'])]) > 0) and (len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m16.owner == env['q'])]) > 0))
     def collect_62(st, env):  # game.yaml:276
         actions = []
         values = []
         idx = []
         for _d4 in K_districts1:  # game.yaml:279
-            if not ((fn_markers_of(st, env['p'], _d4) > 0) and (fn_markers_of(st, env['q'], _d4) > 0)):
+            if not ((len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['p'])]) > 0) and (len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m18.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1039,13 +1039,13 @@ def build(num_players, files):
     def e66_items0(st, env):  # game.yaml:255
         return K_districts1
     def e66_when0(st, env):  # game.yaml:255
-        return (((fn_markers_of(st, env['p'], env['d']) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0)) and (len([1 for _c6 in st.zones[(Z_hand1 + env['p'])] if ((_c6.name == env['d'].minion) or _c6.wild)]) >= (fn_markers_of(st, env['p'], env['d']) + 1)))
+        return (((len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + env['p'])] if ((_c22.name == env['d'].minion) or _c22.wild)]) >= (len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m20.owner == env['p'])]) + 1)))
     def e66_label1(st, env):  # game.yaml:270
         return 'Usurp ' + fmt_player1(env['q'])
     def e66_items1(st, env):  # game.yaml:270
         return clockwise_from(st, env['p'])[1:]
     def e66_when1(st, env):  # game.yaml:270
-        return ((len(st.zones[(Z_hand1 + env['p'])]) >= 2) and any(((fn_markers_of(st, env['p'], _d5) > 0) and (fn_markers_of(st, env['q'], _d5) > 0)) for _d5 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + env['p'])]) >= 2) and any(((len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['p'])]) > 0) and (len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m22.owner == env['q'])]) > 0)) for _d5 in K_districts1))
     def e66_label2(st, env):  # game.yaml:284
         return 'Preen'
     def collect_66(st, env):  # game.yaml:252
@@ -1053,7 +1053,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:255
-            if not ((fn_markers_of(st, env['p'], _d6) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _c7 in st.zones[(Z_hand1 + env['p'])] if ((_c7.name == _d6.minion) or _c7.wild)]) >= (fn_markers_of(st, env['p'], _d6) + 1))):
+            if not ((len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + env['p'])] if ((_c23.name == _d6.minion) or _c23.wild)]) >= (len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m24.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1063,7 +1063,7 @@ def build(num_players, files):
         _items6 = clockwise_from(st, env['p'])[1:]  # game.yaml:270
         if _items6 and (len(st.zones[(Z_hand1 + env['p'])]) >= 2):
             for _q3 in _items6:
-                if not (any(((fn_markers_of(st, env['p'], _d7) > 0) and (fn_markers_of(st, _q3, _d7) > 0)) for _d7 in K_districts1)):
+                if not (any(((len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == env['p'])]) > 0) and (len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m26.owner == _q3)]) > 0)) for _d7 in K_districts1)):
                     continue
                 a = A_131 + _q3
                 if a not in actions:  # an identical card: the same choice
@@ -1107,8 +1107,8 @@ def build(num_players, files):
         st.at = o73  # game.yaml:312
         _items7 = st.zones[(Z_legion1 + env['q'])]
         _dest2 = (Z_hand1 + env['q'])
-        for _c8 in list(_items7):
-            st.move(_c8, _dest2, False)
+        for _c24 in list(_items7):
+            st.move(_c24, _dest2, False)
         st.frames.pop()
 
     def step_74(st, fr):  # game.yaml:314
@@ -1151,19 +1151,19 @@ def build(num_players, files):
             st.at = o83  # game.yaml:329
             _items8 = st.zones[(Z_legion1 + env['p'])]
             _dest3 = Z_discard1
-            for _c9 in list(_items8):
-                st.move(_c9, _dest3, False)
+            for _c25 in list(_items8):
+                st.move(_c25, _dest3, False)
             st.at = o84  # game.yaml:330
             _items9 = st.zones[(Z_legion1 + env['q'])]
             _dest4 = Z_discard1
-            for _c10 in list(_items9):
-                st.move(_c10, _dest4, False)
+            for _c26 in list(_items9):
+                st.move(_c26, _dest4, False)
             st.frames.pop()
 
     def e77_among(st, env):  # game.yaml:317
         return [env['p'], env['q']]
     def e77_strength(st, env):  # game.yaml:317
-        return fn_legion_strength(st, env['x'])
+        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + env['x'])])
     def e77_chooser(st, env):  # game.yaml:317
         return st.vars['supreme']
     def e77_prompt(st, env):  # game.yaml:317
@@ -1214,8 +1214,8 @@ def build(num_players, files):
             st.at = o73  # game.yaml:312
             _items10 = st.zones[(Z_legion1 + env['q'])]
             _dest5 = (Z_hand1 + env['q'])
-            for _c11 in list(_items10):
-                st.move(_c11, _dest5, False)
+            for _c27 in list(_items10):
+                st.move(_c27, _dest5, False)
         elif k == 1:  # game.yaml:313
             st.frames.append(Frame(o74, env))
     def step_88(st, fr):  # game.yaml:340
@@ -1350,8 +1350,8 @@ def build(num_players, files):
                 st.at = o112  # game.yaml:396
                 _items11 = st.zones[(Z_legion1 + env['q'])]
                 _dest6 = Z_discard1
-                for _c12 in list(_items11):
-                    st.move(_c12, _dest6, False)
+                for _c28 in list(_items11):
+                    st.move(_c28, _dest6, False)
             st.frames.pop()
 
     def step_103(st, fr):  # game.yaml:381
@@ -1366,7 +1366,7 @@ def build(num_players, files):
     def e106_among(st, env):  # game.yaml:383
         return env['fighters']
     def e106_strength(st, env):  # game.yaml:383
-        return fn_legion_strength(st, env['q'])
+        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + env['q'])])
     def e106_chooser(st, env):  # game.yaml:383
         return st.vars['supreme']
     def e106_prompt(st, env):  # game.yaml:383
@@ -1382,8 +1382,8 @@ def build(num_players, files):
         st.at = o112  # game.yaml:396
         _items12 = st.zones[(Z_legion1 + env['q'])]
         _dest7 = Z_discard1
-        for _c13 in list(_items12):
-            st.move(_c13, _dest7, False)
+        for _c29 in list(_items12):
+            st.move(_c29, _dest7, False)
         st.frames.pop()
 
     def e113_items(st, env):  # game.yaml:394
@@ -1456,8 +1456,8 @@ def build(num_players, files):
         st.at = o130  # game.yaml:119
         st.shuffle(Z_minion_deck1)
         st.at = o133  # game.yaml:120
-        for _p2 in list(st.players):
-            env['p'] = _p2
+        for _p3 in list(st.players):
+            env['p'] = _p3
             st.at = o132  # game.yaml:122
             st.move_count(3, Z_minion_deck1, (Z_hand1 + env['p']), False, S[36])
         st.frames.pop()
@@ -1500,17 +1500,17 @@ def build(num_players, files):
             st.frames.pop()
 
     def e137_cond(st, env):  # game.yaml:127
-        return fn_game_over(st)
+        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p4)]) == 0) for _p4 in st.players))
     def step_138(st, fr):  # game.yaml:417
         env = fr.env
         st.at = o150  # game.yaml:421
-        for _p3 in list(st.players):
-            env['p'] = _p3
+        for _p5 in list(st.players):
+            env['p'] = _p5
             st.at = o149  # game.yaml:423
             for _d8 in list(K_districts1):
                 env['d'] = _d8
                 st.at = o141  # game.yaml:425
-                env['n'] = fn_markers_of(st, env['p'], env['d'])
+                env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
                 st.at = o142  # game.yaml:426
                 _i1 = env['p']
                 st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
@@ -1532,7 +1532,7 @@ def build(num_players, files):
         for _d9 in list(K_districts1):
             env['d'] = _d9
             st.at = o141  # game.yaml:425
-            env['n'] = fn_markers_of(st, env['p'], env['d'])
+            env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
             st.at = o142  # game.yaml:426
             _i4 = env['p']
             st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
@@ -1551,7 +1551,7 @@ def build(num_players, files):
     def step_140(st, fr):  # game.yaml:424
         env = fr.env
         st.at = o141  # game.yaml:425
-        env['n'] = fn_markers_of(st, env['p'], env['d'])
+        env['n'] = len([1 for _m29 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m29.owner == env['p'])])
         st.at = o142  # game.yaml:426
         _i7 = env['p']
         st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))
