@@ -8,6 +8,7 @@ from .build import build_game
 from .checker import Checked, check
 from .errors import MeepleError, SchemaError, SourceSpan
 from .validate import validate
+from .variant import Variant, load_variant_doc
 from .yamlload import YMap, load_yaml_file
 
 
@@ -29,3 +30,16 @@ def load_rules(path: str | Path) -> Checked:
         )
     validate(doc)
     return check(build_game(doc, str(file)))
+
+
+def load_variant(path: str | Path) -> tuple[Checked, Variant]:
+    """Load a variant file (see dsl/variant.py): its game with the variant's changes, checked.
+
+    The game's name gains the variant's name. Errors in the variant's own values point into the
+    variant file."""
+    doc, variant, game_file = load_variant_doc(path)
+    validate(doc)
+    meta = doc["game"]
+    if isinstance(meta, YMap):
+        meta["name"] = f"{meta['name']} (variant: {variant.name})"
+    return check(build_game(doc, str(game_file))), variant

@@ -8,7 +8,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from meeple.dsl.checker import Checked
-from meeple.dsl.loader import load_rules
+from meeple.dsl.loader import load_rules, load_variant
+from meeple.dsl.variant import Variant, find_variant
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
@@ -23,19 +24,38 @@ def _checked(path: str, mtime: float) -> Checked:
     return load_rules(path)
 
 
-def load_checked(game: str) -> Checked:
-    """The checked IR of a shipped game id or a rules path (cached while the file is unchanged)."""
+@lru_cache(maxsize=32)
+def _variant(path: str, mtimes: tuple[float, ...]) -> tuple[Checked, Variant]:
+    return load_variant(path)
+
+
+def load_checked(game: str, variant: str | None = None) -> Checked:
+    """The checked IR of a shipped game id or a rules path (cached while the file is unchanged),
+    with the changes of ``variant`` (a variant id of the game, or a variant file) if given."""
     p = rules_path(game)
+    if variant is not None:
+        return load_variant_checked(game, variant)[0]
     return _checked(str(p), Path(p).stat().st_mtime)
 
 
-def load(game: str = "shadow-of-the-sun", players: int | None = None) -> Game:
+def load_variant_checked(game: str, variant: str) -> tuple[Checked, Variant]:
+    """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...)."""
+    f = find_variant(rules_path(game), variant)
+    folder = f.parent
+    mtimes = tuple(sorted(x.stat().st_mtime for x in [*folder.glob("*.yaml"), rules_path(game)]))
+    return _variant(str(f), mtimes)
+
+
+def load(
+    game: str = "shadow-of-the-sun", players: int | None = None, variant: str | None = None
+) -> Game:
     """Load a game for ``players`` seats (default: 4, or the nearest count the game allows).
 
-    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file.
+    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file;
+    ``variant`` a variant id of that game (``rules/<game>/variants/<id>.yaml``) or a variant file.
     Raises MeepleError (with file:line:col) if the rules are broken or the count unsupported.
     """
-    checked = load_checked(game)
+    checked = load_checked(game, variant)
     g = checked.game
     n = players if players is not None else max(g.players_min, min(4, g.players_max))
     return Game(checked, n)
