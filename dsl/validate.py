@@ -40,7 +40,9 @@ def validate_against(doc: Any, validator: jsonschema.protocols.Validator, what: 
     """Like ``validate``, for another schema (e.g. a variant file's); ``what`` names the file."""
     errors = list(validator.iter_errors(doc))
     if errors:
-        e = _to_error(_descend(best_match(errors, key=_relevance)), doc)
+        # a misspelt key also makes a required key missing: name the misspelling
+        unknown = [x for x in errors if x.validator == "additionalProperties"]
+        e = _to_error(_descend(best_match(unknown or errors, key=_relevance)), doc)
         e.message = e.message.replace("the game file", what)
         raise e
 

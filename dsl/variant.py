@@ -32,8 +32,8 @@ from typing import Any
 
 import jsonschema
 
-from .validate import validate_against
 from .errors import MeepleError, SchemaError, SourceSpan, did_you_mean
+from .validate import validate_against
 from .yamlload import YList, YMap, YStr, load_yaml_file
 
 VARIANTS_DIR = "variants"
@@ -123,7 +123,9 @@ def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap
         game_file = base_file
         game_doc = load_yaml_file(base_file)
         if not isinstance(game_doc, YMap):
-            raise SchemaError("the extended game file is not a mapping", SourceSpan(str(base_file), 1, 1))
+            raise SchemaError(
+                "the extended game file is not a mapping", SourceSpan(str(base_file), 1, 1)
+            )
     changes = []
     for i, ch in enumerate(doc["changes"]):
         op = next(o for o in _OPS if o in ch)
@@ -222,7 +224,9 @@ def _step(node: Any, step: str | int | tuple[str, str], path: YStr | str, a: int
     """The position ``step`` inside ``node``: a key (str) or an index (int) of it."""
     if isinstance(step, str):
         if not isinstance(node, dict):
-            raise SchemaError(f"'{step}' is a key, but the path reaches {_describe(node)} here", _at(path, a, b))
+            raise SchemaError(
+                f"'{step}' is a key, but the path reaches {_describe(node)} here", _at(path, a, b)
+            )
         if step not in node:
             raise SchemaError(
                 f"the path does not exist: there is no '{step}' here",
@@ -232,7 +236,9 @@ def _step(node: Any, step: str | int | tuple[str, str], path: YStr | str, a: int
             )
         return step
     if not isinstance(node, list):
-        raise SchemaError(f"a list step, but the path reaches {_describe(node)} here", _at(path, a, b))
+        raise SchemaError(
+            f"a list step, but the path reaches {_describe(node)} here", _at(path, a, b)
+        )
     if isinstance(step, int):
         if step >= len(node):
             raise SchemaError(

@@ -16,7 +16,7 @@ from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.state import State
 from meeple.interpreter.values import describe, player_name
 
-from . import api
+from . import api, authoring, compare
 from .registry import DEFAULT_GAME, game_ids, rules_path
 from .scenarios import run_scenario, scenario_files
 
@@ -60,6 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         help="seat (1-based) played by you in the terminal; repeatable",
     )
     play.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
+    play.add_argument("--variant", help="a variant of the game (rules/<game>/variants/<id>.yaml)")
     play.set_defaults(run=cmd_play)
 
     check = sub.add_parser("check", help="check a rules file or folder; errors as file:line:col")
@@ -78,13 +79,17 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--players", "-p", type=int)
     sim.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
+    sim.add_argument("--variant", help="simulate this variant of the game")
+    sim.add_argument("--compare", metavar="VARIANT", help="compare with a variant, same seeds")
+    sim.add_argument("--plot", metavar="DIR", help="with --compare: write PNG figures to DIR")
     sim.set_defaults(run=cmd_simulate)
+    authoring.add_commands(sub)
     return p
 
 
 # ---------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    game = api.load(args.game, args.players)
+    game = api.load(args.game, args.players, args.variant)
     humans = {h - 1 for h in args.human}
     for h in humans:
         if not 0 <= h < game.num_players():
@@ -231,7 +236,9 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = api.load(args.game, args.players)
+    if args.compare or args.plot:
+        return compare.cmd_compare(args)
+    game = api.load(args.game, args.players, args.variant)
     n, k = args.n, game.num_players()
     if n < 1:
         raise MeepleError("-n must be at least 1")
