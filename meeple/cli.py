@@ -12,6 +12,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from meeple.dsl.errors import MeepleError
+from meeple.dsl.lint import lint
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.state import State
 from meeple.interpreter.values import describe, player_name
@@ -192,6 +193,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             f"{len(g.zones)} zones",
             markup=False,
         )
+        for w in lint(g):
+            out.print(str(w), markup=False)
     return status
 
 
