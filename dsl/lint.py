@@ -185,7 +185,7 @@ def _missing_sources(file: str) -> list[LintWarning]:
         doc = load_yaml_file(file)
     except Exception:  # noqa: BLE001  (the file was loaded once; a race is not a warning)
         return []
-    out = []
+    out: list[LintWarning] = []
     if not isinstance(doc, YMap):
         return out
     for section, what in (("zones", "zone"), ("variables", "variable")):
