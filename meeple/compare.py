@@ -77,11 +77,11 @@ def mean_ci(xs: list[float]) -> tuple[float, float, float]:
 
 
 def _pct(p: float, lo: float, hi: float) -> str:
-    return f"{p:.1%} [{lo:.1%}, {hi:.1%}]"
+    return f"{p:.1%} [{lo * 100:.0f}–{hi * 100:.0f}]"
 
 
 def _num(m: float, lo: float, hi: float) -> str:
-    return f"{m:.1f} [{lo:.1f}, {hi:.1f}]"
+    return f"{m:.0f} [{lo:.0f}–{hi:.0f}]" if abs(m) >= 100 else f"{m:.1f} [{lo:.1f}–{hi:.1f}]"
 
 
 def comparison_rows(a: Sample, b: Sample) -> list[tuple[str, str, str, str]]:
@@ -102,8 +102,8 @@ def comparison_rows(a: Sample, b: Sample) -> list[tuple[str, str, str, str]]:
             diff = f"{pb - pa:+.1%} ± {half:.1%}"
         rows.append((f"win rate {player_name(p)}", cells[0], cells[1], diff))
     for label, xa, xb in (
-        ("score spread (best - worst)", a.spreads, b.spreads),
-        ("game length (decisions)", a.lengths, b.lengths),
+        ("score spread", a.spreads, b.spreads),
+        ("game length", a.lengths, b.lengths),
     ):
         d = [float(y - x) for x, y in zip(xa, xb, strict=True)]
         m, lo, hi = mean_ci(d)
@@ -112,7 +112,7 @@ def comparison_rows(a: Sample, b: Sample) -> list[tuple[str, str, str, str]]:
                 label,
                 _num(*mean_ci([float(x) for x in xa])),
                 _num(*mean_ci([float(x) for x in xb])),
-                f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]",
+                f"{m:+.1f} ± {(hi - lo) / 2:.1f}",
             )
         )
     ta, tb = sum(a.ties), sum(b.ties)
@@ -120,7 +120,7 @@ def comparison_rows(a: Sample, b: Sample) -> list[tuple[str, str, str, str]]:
     half = Z95 * math.sqrt(pa * (1 - pa) / a.n + pb * (1 - pb) / b.n)
     rows.append(
         (
-            "decided by a tie-breaker",
+            "tie-breaker used",
             _pct(pa, *wilson(ta, a.n)),
             _pct(pb, *wilson(tb, b.n)),
             f"{pb - pa:+.1%} ± {half:.1%}",
@@ -216,13 +216,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
         f"seeds {args.seed}..{args.seed + args.n - 1} (95% intervals)"
     )
     for col in ("measure", name_a, args.compare, "difference"):
-        table.add_column(col, justify="left" if col == "measure" else "right")
+        table.add_column(col, justify="left" if col == "measure" else "right", no_wrap=True)
     for row in comparison_rows(a, b):
         table.add_row(*row)
     out.print(table)
     out.print(
-        "a game won by several tied players counts as a shared win; differences of spread and "
-        "length are paired by seed"
+        "[lo–hi]: 95% interval (win rates in %). Score spread: best minus worst score; game "
+        "length: decisions; tie-breaker used: the top score was tied. A game won by several "
+        "tied players counts as a shared win; differences of spread and length are paired by "
+        "seed.",
+        markup=False,
     )
     if args.plot:
         for f in plot(a, b, Path(args.plot)):
