@@ -38,8 +38,15 @@ def load_variant(path: str | Path) -> tuple[Checked, Variant]:
     The game's name gains the variant's name. Errors in the variant's own values point into the
     variant file."""
     doc, variant, game_file = load_variant_doc(path)
-    validate(doc)
-    meta = doc["game"]
-    if isinstance(meta, YMap):
-        meta["name"] = f"{meta['name']} (variant: {variant.name})"
-    return check(build_game(doc, str(game_file))), variant
+    files = {str(Path(v.file)) for v in variant.chain()}
+    try:
+        validate(doc)
+        meta = doc["game"]
+        if isinstance(meta, YMap):
+            meta["name"] = f"{meta['name']} (variant: {variant.name})"
+        return check(build_game(doc, str(game_file))), variant
+    except MeepleError as e:
+        if e.span is None or e.span.file not in files:
+            # e.g. a rule of the game uses what the variant removed: say which variant did
+            e.message += f" (with the changes of variant '{variant.id}', {variant.file})"
+        raise

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import relative_file
 
 from . import api
@@ -69,6 +68,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- doc
 def render_rulebook(game: str, variant: str | None = None) -> tuple[str, str]:
     """The rulebook of a game (with a variant) as (Markdown, HTML)."""
+    from meeple.dsl.lint import find_interpretation_log  # noqa: PLC0415
     from meeple.dsl.variant import Variant  # noqa: PLC0415
 
     from .rulebook import interpretation_log, render_html, render_markdown  # noqa: PLC0415
@@ -79,7 +79,8 @@ def render_rulebook(game: str, variant: str | None = None) -> tuple[str, str]:
     else:
         checked, v = api.load_variant_checked(game, variant)
         g = checked.game
-    log = interpretation_log(DOCS / "games" / f"{Path(rules_path(game)).parent.name}.md")
+    log_file = find_interpretation_log(g.file)
+    log = interpretation_log(log_file) if log_file else {}
     md = render_markdown(g, rules_root(), log, v)
     return md, render_html(md, g.name)
 
@@ -91,7 +92,7 @@ def rulebook_name(game: str, variant: str | None = None) -> str:
 
 
 def cmd_doc(args: argparse.Namespace) -> int:
-    folder = Path(args.output) if args.output else RULEBOOKS
+    folder = Path(args.output) if args.output else RULEBOOKS if DOCS.is_dir() else Path.cwd()
     folder.mkdir(parents=True, exist_ok=True)
     targets = [(g, None) for g in game_ids()] if args.all else [(args.game, args.variant)]
     for game, variant in targets:
@@ -116,9 +117,3 @@ def cmd_schema(args: argparse.Namespace) -> int:
     else:
         print(text, end="")
     return 0
-
-
-def check_game_arg(game: str) -> None:
-    """Raise MeepleError early for an unknown game (so argparse errors read the same)."""
-    if not Path(rules_path(game)).is_file():
-        raise MeepleError(f"no rules file for {game}")

@@ -408,6 +408,9 @@ def render_markdown(
         "Each entry gives the question, the choice and the reason, and where the rules use it."
     )
     add("")
+    if not used:
+        add("The rules name no interpretation.")
+        add("")
     for key, spans in used.items():
         add(f'<a id="{anchor("interpretation", key)}"></a>')
         add("")

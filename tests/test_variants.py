@@ -193,3 +193,9 @@ def test_a_variant_may_extend_a_variant(tmp_path: Path) -> None:
     checked, v = api.load_variant_checked(str(folder), "b")
     assert (checked.game.players_min, checked.game.players_max) == (2, 5)
     assert [x.id for x in v.chain()] == ["a", "b"]
+
+
+def test_error_in_the_game_caused_by_a_variant_names_the_variant(tmp_path: Path) -> None:
+    e = _error(_variant(tmp_path, "  - remove: zones.spent_days\n"))
+    assert e.span.file == str(GAME) and "spent_days" in e.message
+    assert f"with the changes of variant 'v', {tmp_path / 'v.yaml'}" in e.message
