@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from rich.console import Console
@@ -19,6 +18,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 DOCS = rules_root().parent / "docs"
 RULEBOOKS = DOCS / "rulebooks"
+SCHEMAS = DOCS / "schema"
 
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -31,7 +31,11 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     doc = sub.add_parser("doc", help="render a game as a readable rulebook (Markdown + HTML)")
     doc.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
     doc.add_argument("--variant", help="render the game with this variant")
-    doc.add_argument("--all", action="store_true", help="every shipped game (docs/rulebooks)")
+    doc.add_argument(
+        "--all",
+        action="store_true",
+        help="every shipped game into docs/rulebooks/, and the schemas into docs/schema/",
+    )
     doc.add_argument("-o", "--output", help=f"folder to write to (default {RULEBOOKS})")
     doc.set_defaults(run=cmd_doc)
 
@@ -95,22 +99,29 @@ def cmd_doc(args: argparse.Namespace) -> int:
     folder = Path(args.output) if args.output else RULEBOOKS if DOCS.is_dir() else Path.cwd()
     folder.mkdir(parents=True, exist_ok=True)
     targets = [(g, None) for g in game_ids()] if args.all else [(args.game, args.variant)]
+    written = []
     for game, variant in targets:
         md, html = render_rulebook(game, variant)
         name = rulebook_name(game, variant)
         for suffix, text in ((".md", md), (".html", html)):
-            f = folder / (name + suffix)
-            f.write_text(text, encoding="utf-8")
-            out.print(f"wrote {relative_file(str(f), Path.cwd())}", markup=False)
+            written.append((folder / (name + suffix), text))
+    if args.all and not args.output:  # the published schemas are part of docs/ too
+        from .schema_docs import schema_text  # noqa: PLC0415
+
+        SCHEMAS.mkdir(exist_ok=True)
+        written.append((SCHEMAS / "game.schema.json", schema_text(False)))
+        written.append((SCHEMAS / "variant.schema.json", schema_text(True)))
+    for f, text in written:
+        f.write_text(text, encoding="utf-8")
+        out.print(f"wrote {relative_file(str(f), Path.cwd())}", markup=False)
     return 0
 
 
 # ---------------------------------------------------------------------------- schema
 def cmd_schema(args: argparse.Namespace) -> int:
-    from meeple.dsl.validate import game_schema  # noqa: PLC0415
-    from meeple.dsl.variant import variant_schema  # noqa: PLC0415
+    from .schema_docs import schema_text  # noqa: PLC0415
 
-    text = json.dumps(variant_schema() if args.variant else game_schema(), indent=2) + "\n"
+    text = schema_text(args.variant)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         out.print(f"wrote {args.output}", markup=False)

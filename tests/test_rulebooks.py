@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,37 @@ def test_flow_diagram_labels_calls_with_their_loop() -> None:
     text = "\n".join(lines)
     assert 'play -->|"repeat until game_over()"| p_day[day]' in text
     assert re.search(r'p_day\[day\] -->\|"for each p in clockwise_from\(supreme\)"\| p_turn', text)
+
+
+# ---------------------------------------------------------------------------- published schemas
+@pytest.mark.parametrize("variant", [False, True])
+def test_published_schema_matches_dsl_schema_and_docs(variant: bool) -> None:
+    from meeple.authoring import SCHEMAS
+    from meeple.dsl.validate import game_schema
+    from meeple.dsl.variant import variant_schema
+    from meeple.schema_docs import published_schema, schema_text
+
+    name = "variant.schema.json" if variant else "game.schema.json"
+    f = SCHEMAS / name
+    assert f.is_file() and f.read_text(encoding="utf-8") == schema_text(variant), (
+        f"docs/schema/{name} drifted; {REGENERATE}"
+    )
+
+    def strip(node: Any) -> Any:  # the schema without descriptions validates the same
+        if isinstance(node, dict):
+            return {k: strip(v) for k, v in node.items() if k != "description"}
+        return [strip(x) for x in node] if isinstance(node, list) else node
+
+    original = variant_schema() if variant else game_schema()
+    assert strip(published_schema(variant)) == strip(original)
+
+
+def test_every_schema_description_names_an_existing_key() -> None:
+    from meeple.schema_docs import DESCRIPTIONS, published_schema
+
+    text = json.dumps(published_schema()) + json.dumps(published_schema(True))
+    for (_, key), description in DESCRIPTIONS.items():
+        assert f'"{key}"' in text and json.dumps(description)[1:-1] in text, key
+    game = published_schema()
+    for key, prop in game["$defs"]["compound"]["properties"].items():
+        assert "description" in prop, key
