@@ -97,16 +97,29 @@ def explain(state: State) -> list[Verdict]:
         verdicts += _choose(state, d.op, node, why, legal)
     elif isinstance(d.op, PickOp) and isinstance(node, ir.Pick):
         verdicts += _pick(state, d, node, why, legal)
-    elif isinstance(d.op, WinnerOp) and isinstance(node, ir.Winner) and node.not_self:
-        verdicts.append(
-            Verdict(
-                player_name(d.player),
-                False,
-                "the player breaking the tie may not choose himself (not_self)",
-                _where(node.span),
-            )
-        )
+    elif isinstance(d.op, WinnerOp) and isinstance(node, ir.Winner):
+        verdicts += _winner(d, node, why)
     return verdicts
+
+
+def _winner(d: Any, node: ir.Winner, why: _Why) -> list[Verdict]:
+    """A tie-break: the candidates not tied for the lead, and the chooser himself (not_self)."""
+    env = dict(d.env)
+    strengths = {}
+    for x in why.value(node.among, env):
+        env[node.var] = x
+        strengths[x] = why.value(node.strength, env)
+    best = max(strengths.values())
+    out = []
+    for x, s in strengths.items():
+        name = player_name(x) if isinstance(x, int) else str(getattr(x, "name", x))
+        if s < best:
+            reason = f"not tied for the lead: {why.w.expr(node.strength)} is {s}, the best {best}"
+            out.append(Verdict(name, False, reason, _where(node.strength.span)))
+        elif node.not_self and x == d.player:
+            reason = "the player breaking the tie may not choose himself (not_self)"
+            out.append(Verdict(name, False, reason, _where(node.span)))
+    return out
 
 
 def _choose(

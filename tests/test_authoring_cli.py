@@ -109,3 +109,10 @@ def test_schema_is_published(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     f = tmp_path / "v.json"
     assert _run(capsys, "schema", "--variant", "-o", str(f))[0] == 0
     assert json.loads(f.read_text())["$id"].endswith("variant.schema.json")
+
+
+def test_explain_a_tie_break_names_the_not_self_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "explain", "--seed", "11", "--steps", "359")
+    assert code == 0 and "Struggle: break the tie" in out
+    assert "legal     P1" in out and "legal     P2" in out
+    assert "not legal P4: the player breaking the tie may not choose himself (not_self)" in out

@@ -199,3 +199,18 @@ def test_error_in_the_game_caused_by_a_variant_names_the_variant(tmp_path: Path)
     e = _error(_variant(tmp_path, "  - remove: zones.spent_days\n"))
     assert e.span.file == str(GAME) and "spent_days" in e.message
     assert f"with the changes of variant 'v', {tmp_path / 'v.yaml'}" in e.message
+
+
+def test_diff_lists_added_and_removed_rules(tmp_path: Path) -> None:
+    f = _variant(
+        tmp_path,
+        "  - add: procedures.announce\n    value: {source: Test, do: ['log \"hello\"']}\n"
+        "  - set: play.do[0].repeat\n    to: [day(), announce()]\n"
+        "  - remove: scoring.tie_breakers\n",
+    )
+    base = api.load_checked("shadow-of-the-sun").game
+    changes = {c.rule: c for c in rule_changes(base, api.load_checked(str(GAME), str(f)).game)}
+    assert changes["procedure announce()"].status == "added"
+    assert changes["procedure announce()"].lines == ("+ # source: Test", '+ log "hello"')
+    assert changes["tie-breaker 1"].status == "removed"
+    assert "+   announce()" in changes["play"].lines
