@@ -188,27 +188,36 @@ class ProseWriter(ExprWriter):
 
 # ---------------------------------------------------------------------------- flow diagram
 def _label(text: str) -> str:
-    text = text if len(text) <= 48 else text[:45] + "..."
+    text = text if len(text) <= 60 else text[:57] + "..."
     return '"' + text.replace('"', "#quot;") + '"'
 
 
 def flow_diagram(game: ir.Game) -> list[str]:
     """A Mermaid flowchart: setup, play, scoring and which procedure starts which, each arrow
-    labelled with the loop, condition or option under which the call happens."""
+    labelled with the loop, condition or option under which the call happens; a dashed arrow
+    goes back from the last procedure of a repeated block to the one that repeats it."""
     w = ExprWriter()
-    edges: list[tuple[str, str, str]] = []
+    edges: list[tuple[str, str, str, bool]] = []  # from, to, label, dashed (a loop back)
 
     def visit(node: Any, owner: str, ctx: str) -> None:
         if isinstance(node, ir.CallProc):
-            edges.append((owner, node.name, ctx))
+            edges.append((owner, node.name, ctx, False))
             return
         here = ctx
         if isinstance(node, ir.For):
             here = f"for each {node.var} in {w.expr(node.iter)}"
-        elif isinstance(node, ir.Repeat):
-            here = f"repeat until {w.expr(node.until)}"
-        elif isinstance(node, ir.While):
-            here = f"while {w.expr(node.test)}"
+        elif isinstance(node, (ir.Repeat, ir.While)):
+            before = len(edges)
+            for c in _stmt_children(node):
+                visit(c, owner, ctx)
+            if len(edges) > before:
+                again = (
+                    f"again until {w.expr(node.until)}"
+                    if isinstance(node, ir.Repeat)
+                    else f"again while {w.expr(node.test)}"
+                )
+                edges.append((edges[-1][1], owner, again, True))
+            return
         elif isinstance(node, ir.If):
             for s in node.then.stmts:
                 visit(s, owner, f"if {w.expr(node.test)}")
@@ -229,11 +238,12 @@ def flow_diagram(game: ir.Game) -> list[str]:
     lines.append('  setup(["Setup"]) --> play["Play"]')
     lines.append('  play --> scoring(["Scoring"])')
     seen = set()
-    for a, b, ctx in edges:
+    for a, b, ctx, dashed in edges:
         if (a, b, ctx) in seen:
             continue
         seen.add((a, b, ctx))
-        arrow = f" -->|{_label(ctx)}| " if ctx else " --> "
+        line = "-.->" if dashed else "-->"
+        arrow = f" {line}|{_label(ctx)}| " if ctx else f" {line} "
         lines.append(f"  {_node(a)}{arrow}{_node(b)}")
     lines.append("```")
     return lines

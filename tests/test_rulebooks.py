@@ -159,7 +159,8 @@ def test_unknown_node_kinds_render_as_their_source_text(tmp_path: Path) -> None:
 def test_flow_diagram_labels_calls_with_their_loop() -> None:
     lines = flow_diagram(api.load_checked("shadow-of-the-sun").game)
     text = "\n".join(lines)
-    assert 'play -->|"repeat until game_over()"| p_day[day]' in text
+    assert "play --> p_day[day]" in text
+    assert 'p_day[day] -.->|"again until game_over()"| play' in text
     assert re.search(r'p_day\[day\] -->\|"for each p in clockwise_from\(supreme\)"\| p_turn', text)
 
 
