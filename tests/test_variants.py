@@ -214,3 +214,16 @@ def test_diff_lists_added_and_removed_rules(tmp_path: Path) -> None:
     assert changes["procedure announce()"].lines == ("+ # source: Test", '+ log "hello"')
     assert changes["tie-breaker 1"].status == "removed"
     assert "+   announce()" in changes["play"].lines
+
+
+def test_add_a_card_and_change_a_table(tmp_path: Path) -> None:
+    f = _variant(
+        tmp_path,
+        "  - add: components.minions.items\n    value: {name: Phantom, count: 2, wild: true}\n"
+        "  - set: tables.legion_hierarchy.patterns[label=4 identical minions].pattern\n"
+        "    to: [5]\n",
+    )
+    game = meeple.load("shadow-of-the-sun", 4, str(f))
+    assert sum(c.name == "Phantom" for c in game.program.cards) == 2
+    assert game.checked.game.tables["legion_hierarchy"].patterns[-1] == (5,)
+    api.play(game, seed=3, record_log=False, check=True)
