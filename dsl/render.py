@@ -64,12 +64,17 @@ def children(node: Any) -> Iterator[Any]:
     if not dataclasses.is_dataclass(node):
         return
     for f in dataclasses.fields(node):
-        if f.name == "span":
-            continue
-        v = getattr(node, f.name)
-        for x in v if isinstance(v, tuple) else (v,):
-            if isinstance(x, (ir.Expr, ir.Stmt, ir.Option)):
-                yield x
+        if f.name != "span":
+            yield from _nodes_in(getattr(node, f.name))
+
+
+def _nodes_in(v: Any) -> Iterator[Any]:
+    """IR nodes in a field's value: the value itself, or inside (nested) tuples and lists."""
+    if isinstance(v, (ir.Expr, ir.Stmt, ir.Option)):
+        yield v
+    elif isinstance(v, (tuple, list)):
+        for x in v:
+            yield from _nodes_in(x)
 
 
 def walk(node: Any) -> Iterator[Any]:

@@ -196,3 +196,17 @@ def test_every_schema_description_names_an_existing_key() -> None:
     game = published_schema()
     for key, prop in game["$defs"]["compound"]["properties"].items():
         assert "description" in prop, key
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Switch(ir.Stmt):
+    """A statement kind with blocks nested in pairs, as a later merge might add."""
+
+    cases: tuple[tuple[ir.Expr, ir.Block], ...]
+
+
+def test_walk_finds_calls_inside_unknown_statement_kinds(tmp_path: Path) -> None:
+    span = SourceSpan(str(tmp_path / "g.yaml"), 1, 1)
+    call = ir.CallProc(span, "turn", ())
+    stmt = Switch(span, ((ir.Const(span, True), ir.Block(span, (call,))),))
+    assert call in list(walk(stmt))
