@@ -9,7 +9,7 @@ from pathlib import Path
 
 from meeple.dsl.checker import Checked
 from meeple.dsl.loader import load_rules, load_variant
-from meeple.dsl.variant import Variant, find_variant
+from meeple.dsl.variant import VARIANTS_DIR, Variant, find_variant
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
@@ -33,8 +33,10 @@ def load_checked(game: str, variant: str | None = None) -> Checked:
     """The checked IR of a shipped game id or a rules path (cached while the file is unchanged),
     with the changes of ``variant`` (a variant id of the game, or a variant file) if given."""
     p = rules_path(game)
+    if variant is None and p.parent.name == VARIANTS_DIR:  # a variant file given as the game
+        variant, p = str(p), p.parent.parent / "game.yaml"
     if variant is not None:
-        return load_variant_checked(game, variant)[0]
+        return load_variant_checked(str(p), variant)[0]
     return _checked(str(p), Path(p).stat().st_mtime)
 
 

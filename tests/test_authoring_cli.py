@@ -116,3 +116,12 @@ def test_explain_a_tie_break_names_the_not_self_rule(capsys: pytest.CaptureFixtu
     assert code == 0 and "Struggle: break the tie" in out
     assert "legal     P1" in out and "legal     P2" in out
     assert "not legal P4: the player breaking the tie may not choose himself (not_self)" in out
+
+
+@pytest.mark.parametrize(("game", "variant"), VARIANTS)
+def test_check_accepts_a_variant_file(
+    capsys: pytest.CaptureFixture[str], game: str, variant: str
+) -> None:
+    path = str(rules_root() / game / "variants" / f"{variant}.yaml")
+    code, out, _ = _run(capsys, "check", path)
+    assert code == 0 and f"{path}: ok:" in out and "(variant: " in out
