@@ -150,6 +150,8 @@ def plot(a: Sample, b: Sample, folder: Path) -> list[Path]:
         cis = [wilson(s.wins[p], s.n) for p in range(s.seats)]
         err = _error_bars(rates, cis)
         ax.bar(xs, rates, width, yerr=err, capsize=3, label=s.name)
+    if a.seats == b.seats:  # what every seat wins when the game favours none
+        ax.axhline(1 / a.seats, color="grey", linestyle="--", label=f"1/{a.seats}")
     ax.set_xticks(range(seats), [player_name(p) for p in range(seats)])
     ax.set_ylabel("win rate (95% interval)")
     ax.set_title(f"Win rate per seat, {a.n} games each")
