@@ -11,14 +11,16 @@ import hashlib
 import importlib.util
 import os
 import sys
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from meeple.dsl.checker import Checked
-from meeple.dsl.errors import MeepleError
+from meeple.dsl.errors import MeepleError, SourceSpan
 from meeple.interpreter.layout import ProgramBase
 
-from .emitter import GENERATOR_VERSION, generate
+from .emitter import GENERATOR_VERSION, generate, relative
 
 _HERE = Path(__file__).parent
 _loaded: dict[str, ModuleType] = {}
@@ -34,16 +36,36 @@ def cache_dir() -> Path:
 
 
 def rules_key(checked: Checked) -> str:
-    """A hash of every rules file of the game's folder, the game file, and the generator."""
+    """A hash of the generator's own code and of every file the rules came from (the game file
+    and, for a variant, the variant files), so a change to any of them makes a new module."""
     h = hashlib.sha256(GENERATOR_VERSION.encode())
     for src in sorted(_HERE.glob("*.py")):
         h.update(src.read_bytes())
+    h.update(checked.game.name.encode())
     game_file = Path(checked.game.file)
-    files = {game_file.resolve(), *game_file.parent.resolve().rglob("*.yaml")}
-    for f in sorted(files):
-        h.update(str(f.relative_to(game_file.parent.resolve())).encode())
-        h.update(f.read_bytes())
+    folder = {str(f) for f in game_file.parent.rglob("*.yaml")}  # with the game's variants
+    for f in sorted(folder | rule_files(checked.game)):
+        h.update(f.encode())
+        h.update(Path(f).read_bytes())
     return h.hexdigest()[:20]
+
+
+def rule_files(node: Any) -> set[str]:
+    """Every file named by a source position anywhere in an IR tree."""
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, SourceSpan):
+            if x.file and Path(x.file).is_file():
+                found.add(x.file)
+        elif is_dataclass(x):
+            todo.extend(getattr(x, f.name) for f in fields(x))
+        elif isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            todo.extend(x.values())
+    return found
 
 
 def load_module(checked: Checked) -> ModuleType:
@@ -82,7 +104,8 @@ def compiled_program(checked: Checked, num_players: int) -> ProgramBase:
     """The compiled program of ``checked`` for ``num_players`` seats."""
     mod = load_module(checked)
     root = Path(checked.game.file).parent
-    files = [str(root / f) for f in mod.FILES]
+    named = {relative(f, root): f for f in rule_files(checked.game)}  # as the rules name them
+    files = [named.get(f, str(root / f)) for f in mod.FILES]
     prog: ProgramBase = mod.build(num_players, files)
     prog.game = checked.game
     return prog

@@ -16,6 +16,7 @@ interpreter's frames.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ class ModuleEmitter:
 
     # ------------------------------------------------------------------ tables of the module
     def _span(self, s: ir.SourceSpan) -> str:
-        f = str(Path(s.file).resolve().relative_to(self.root.resolve())) if s.file else ""
+        f = self._relative(s.file)
         if f not in self.files:
             self.files.append(f)
         key = (self.files.index(f), s.line, s.col, s.end_line, s.end_col)
@@ -95,8 +96,10 @@ class ModuleEmitter:
         return f"o{self.prog.op_of[id(node)].uid}"
 
     def _where(self, span: ir.SourceSpan) -> str:
-        rel = Path(span.file).resolve().relative_to(self.root.resolve()) if span.file else "?"
-        return f"# {rel}:{span.line}"
+        return f"# {self._relative(span.file)}:{span.line}"
+
+    def _relative(self, file: str) -> str:
+        return relative(file, self.root)
 
     # ------------------------------------------------------------------ flatness
     def flat(self, s: ir.Stmt) -> bool:
@@ -656,6 +659,12 @@ def _flat_procedures(game: ir.Game) -> dict[str, bool]:
         return False
 
     return {n: not reaches(n, n) for n in game.procedures}
+
+
+def relative(file: str, root: Path) -> str:
+    """A rules file relative to the game's folder (a module must not name this machine's paths:
+    the same rules give the same module everywhere)."""
+    return Path(os.path.relpath(Path(file).resolve(), root.resolve())).as_posix()
 
 
 def _split_invariant(when: ir.Expr | None, var: str) -> tuple[list[ir.Expr], list[ir.Expr]]:

@@ -8,6 +8,7 @@ from .build import build_game
 from .checker import Checked, check
 from .errors import MeepleError, SchemaError, SourceSpan
 from .validate import validate
+from .variant import Variant, load_variant_doc
 from .yamlload import YMap, load_yaml_file
 
 
@@ -29,3 +30,23 @@ def load_rules(path: str | Path) -> Checked:
         )
     validate(doc)
     return check(build_game(doc, str(file)))
+
+
+def load_variant(path: str | Path) -> tuple[Checked, Variant]:
+    """Load a variant file (see dsl/variant.py): its game with the variant's changes, checked.
+
+    The game's name gains the variant's name. Errors in the variant's own values point into the
+    variant file."""
+    doc, variant, game_file = load_variant_doc(path)
+    files = {str(Path(v.file)) for v in variant.chain()}
+    try:
+        validate(doc)
+        meta = doc["game"]
+        if isinstance(meta, YMap):
+            meta["name"] = f"{meta['name']} (variant: {variant.name})"
+        return check(build_game(doc, str(game_file))), variant
+    except MeepleError as e:
+        if e.span is None or e.span.file not in files:
+            # e.g. a rule of the game uses what the variant removed: say which variant did
+            e.message += f" (with the changes of variant '{variant.id}', {variant.file})"
+        raise

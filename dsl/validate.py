@@ -36,6 +36,17 @@ def validate(doc: Any) -> None:
     raise _to_error(_descend(err), doc)
 
 
+def validate_against(doc: Any, validator: jsonschema.protocols.Validator, what: str) -> None:
+    """Like ``validate``, for another schema (e.g. a variant file's); ``what`` names the file."""
+    errors = list(validator.iter_errors(doc))
+    if errors:
+        # a misspelt key also makes a required key missing: name the misspelling
+        unknown = [x for x in errors if x.validator == "additionalProperties"]
+        e = _to_error(_descend(best_match(unknown or errors, key=_relevance)), doc)
+        e.message = e.message.replace("the game file", what)
+        raise e
+
+
 def _descend(err: ValidationError) -> ValidationError:
     """Inside anyOf/oneOf, drop the branches whose basic type does not fit the value (a
     statement mapping is not the string form of a statement) and take the best remaining error."""

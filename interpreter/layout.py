@@ -101,8 +101,8 @@ class Layout:
             for p, t in refs[c.kind]:
                 value: Any
                 if t.startswith("list:"):  # a list property: a fresh list, keys resolved
-                    kind = t[5:]
-                    value = [keys[(kind, str(v))] if kind in refs else v for v in c.props[p]]
+                    of = t[5:]
+                    value = [keys[(of, str(v))] if of in refs else v for v in c.props[p]]
                 else:
                     value = keys[(t, str(c.props[p]))]
                 c.props[p] = value

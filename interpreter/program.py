@@ -268,9 +268,7 @@ def kind_specs(g: ir.Game) -> list[KindSpec]:
             tuple((i.key, i.name, dict(i.props), i.count) for i in k.items),
             k.start,
             k.per_player,
-            tuple(
-                (p, t) for p, t in k.properties.items() if t in g.kinds or t.startswith("list:")
-            ),
+            tuple((p, t) for p, t in k.properties.items() if t in g.kinds or t.startswith("list:")),
         )
         for k in g.kinds.values()
     ]

@@ -10,7 +10,8 @@ from pathlib import Path
 from meeple.codegen import compiled_program
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError, did_you_mean
-from meeple.dsl.loader import load_rules
+from meeple.dsl.loader import load_rules, load_variant
+from meeple.dsl.variant import VARIANTS_DIR, Variant, find_variant
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
@@ -25,21 +26,43 @@ def _checked(path: str, mtime: float) -> Checked:
     return load_rules(path)
 
 
-def load_checked(game: str) -> Checked:
-    """The checked IR of a shipped game id or a rules path (cached while the file is unchanged)."""
+@lru_cache(maxsize=32)
+def _variant(path: str, mtimes: tuple[float, ...]) -> tuple[Checked, Variant]:
+    return load_variant(path)
+
+
+def load_checked(game: str, variant: str | None = None) -> Checked:
+    """The checked IR of a shipped game id or a rules path (cached while the file is unchanged),
+    with the changes of ``variant`` (a variant id of the game, or a variant file) if given."""
     p = rules_path(game)
+    if variant is None and p.parent.name == VARIANTS_DIR:  # a variant file given as the game
+        variant, p = str(p), p.parent.parent / "game.yaml"
+    if variant is not None:
+        return load_variant_checked(str(p), variant)[0]
     return _checked(str(p), Path(p).stat().st_mtime)
+
+
+def load_variant_checked(game: str, variant: str) -> tuple[Checked, Variant]:
+    """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...)."""
+    f = find_variant(rules_path(game), variant)
+    folder = f.parent
+    mtimes = tuple(sorted(x.stat().st_mtime for x in [*folder.glob("*.yaml"), rules_path(game)]))
+    return _variant(str(f), mtimes)
 
 
 BACKENDS = ("interpreter", "compiled")
 
 
 def load(
-    game: str = "shadow-of-the-sun", players: int | None = None, backend: str = "interpreter"
+    game: str = "shadow-of-the-sun",
+    players: int | None = None,
+    variant: str | None = None,
+    backend: str = "interpreter",
 ) -> Game:
     """Load a game for ``players`` seats (default: 4, or the nearest count the game allows).
 
-    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file.
+    ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file;
+    ``variant`` a variant id of that game (``rules/<game>/variants/<id>.yaml``) or a variant file.
     ``backend``: "interpreter" runs the checked rules directly; "compiled" runs the module the
     code generator made of them (cached; same states, same actions, faster).
     Raises MeepleError (with file:line:col) if the rules are broken or the count unsupported.
@@ -50,7 +73,7 @@ def load(
             expected=" or ".join(BACKENDS),
             suggestion=did_you_mean(backend, BACKENDS),
         )
-    checked = load_checked(game)
+    checked = load_checked(game, variant)
     g = checked.game
     n = players if players is not None else max(g.players_min, min(4, g.players_max))
     if backend == "compiled" and isinstance(n, int) and g.players_min <= n <= g.players_max:

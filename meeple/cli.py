@@ -13,11 +13,12 @@ from rich.table import Table
 
 from meeple.codegen import generate
 from meeple.dsl.errors import MeepleError
+from meeple.dsl.lint import lint
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.state import State
 from meeple.interpreter.values import describe, player_name
 
-from . import api
+from . import api, authoring, compare
 from .bench import REFERENCE_GAME, bench
 from .registry import DEFAULT_GAME, game_ids, rules_path
 from .scenarios import run_scenario, scenario_files
@@ -62,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
         help="seat (1-based) played by you in the terminal; repeatable",
     )
     play.add_argument("--quiet", "-q", action="store_true", help="print only the final scores")
+    play.add_argument("--variant", help="a variant of the game (rules/<game>/variants/<id>.yaml)")
     _backend_option(play)
     play.set_defaults(run=cmd_play)
 
@@ -81,8 +83,12 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("-n", type=int, default=100, help="number of games (default 100)")
     sim.add_argument("--players", "-p", type=int)
     sim.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
+    sim.add_argument("--variant", help="simulate this variant of the game")
+    sim.add_argument("--compare", metavar="VARIANT", help="compare with a variant, same seeds")
+    sim.add_argument("--plot", metavar="DIR", help="with --compare: write PNG figures to DIR")
     _backend_option(sim)
     sim.set_defaults(run=cmd_simulate)
+    authoring.add_commands(sub)
 
     comp = sub.add_parser("compile", help="write the Python module generated from a game's rules")
     comp.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
@@ -110,7 +116,7 @@ def _backend_option(p: argparse.ArgumentParser) -> None:
 
 # ---------------------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    game = api.load(args.game, args.players, backend=args.backend)
+    game = api.load(args.game, args.players, args.variant, backend=args.backend)
     humans = {h - 1 for h in args.human}
     for h in humans:
         if not 0 <= h < game.num_players():
@@ -213,6 +219,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             f"{len(g.zones)} zones",
             markup=False,
         )
+        for w in lint(g):
+            out.print(str(w), markup=False)
     return status
 
 
@@ -257,7 +265,9 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
-    game = api.load(args.game, args.players, backend=args.backend)
+    if args.compare or args.plot:
+        return compare.cmd_compare(args)
+    game = api.load(args.game, args.players, args.variant, backend=args.backend)
     n, k = args.n, game.num_players()
     if n < 1:
         raise MeepleError("-n must be at least 1")

@@ -1,0 +1,319 @@
+"""Variants: a YAML file that ``extends`` a game (or another variant) and changes it by path.
+
+A variant file reads::
+
+    variant: short-game            # its id (the file name without .yaml)
+    name: A shorter game           # shown in titles
+    extends: shadow-of-the-sun     # a game id, or another variant of the same game
+    rationale: >-
+      One paragraph: what the variant changes and why a table would want it.
+    changes:
+      - set: components.days.items[name=The Spires Day (2 markers)].markers
+        to: 3
+      - add: procedures.new_rule          # a new key of a mapping, or an item at the end of a list
+        value: {source: ..., do: [...]}
+      - remove: procedures.day.do[4]
+
+A path is dot-separated keys; ``[N]`` selects the N-th item of a list (from 0) and
+``[key=value]`` the item whose ``key`` is ``value`` (``items[name=Masqued]``). The changed
+document is validated, built and checked like a game file; every value that came from the variant
+keeps the variant file's positions, so schema, grammar and check errors in it point into the
+variant. A path that does not exist is reported at the path's own segment, with the closest key.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from .errors import MeepleError, SchemaError, SourceSpan, did_you_mean
+from .validate import validate_against
+from .yamlload import YList, YMap, YStr, load_yaml_file
+
+VARIANTS_DIR = "variants"
+_OPS = ("set", "add", "remove")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a variant: ``op`` (set/add/remove) at ``path`` (with the new value)."""
+
+    op: str
+    path: str
+    value: Any
+    span: SourceSpan
+
+
+@dataclass
+class Variant:
+    """A loaded variant: its id, title, rationale, the file it extends, its own changes."""
+
+    id: str
+    name: str
+    file: str
+    extends: str
+    rationale: str
+    changes: list[Change] = field(default_factory=list)
+    base: Variant | None = None  # the variant it extends, if it extends a variant
+
+    def chain(self) -> list[Variant]:
+        """This variant and the variants it extends, base-most first."""
+        return ([*self.base.chain()] if self.base else []) + [self]
+
+
+def variant_files(game_folder: str | Path) -> list[Path]:
+    """The variant files of a game folder (``<game>/variants/*.yaml``), sorted."""
+    return sorted((Path(game_folder) / VARIANTS_DIR).glob("*.yaml"))
+
+
+def find_variant(game_file: str | Path, name_or_path: str) -> Path:
+    """The file of variant ``name_or_path`` of the game whose rules file is ``game_file``."""
+    p = Path(name_or_path)
+    if p.suffix in (".yaml", ".yml"):
+        if not p.is_file():
+            raise MeepleError(f"no variant file at {p}")
+        return p
+    folder = Path(game_file).parent
+    f = folder / VARIANTS_DIR / f"{name_or_path}.yaml"
+    if not f.is_file():
+        known = [v.stem for v in variant_files(folder)]
+        raise MeepleError(
+            f"the game in {folder.name} has no variant '{name_or_path}'",
+            expected="one of " + ", ".join(known) if known else "a variant file",
+            suggestion=did_you_mean(name_or_path, known),
+        )
+    return f
+
+
+@lru_cache(maxsize=1)
+def variant_schema() -> dict[str, Any]:
+    """The variant-file schema (dsl/schema/variant.schema.json)."""
+    text = resources.files("meeple.dsl").joinpath("schema/variant.schema.json").read_text("utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap, Variant, Path]:
+    """Load a variant and apply it (and the variants it extends) to its game's document.
+
+    Returns the changed game document, the Variant and the game's rules file."""
+    file = Path(file)
+    doc = load_yaml_file(file)
+    if not isinstance(doc, YMap) or not doc:
+        raise SchemaError(
+            "a variant file must be a mapping with 'variant:', 'extends:' and 'changes:'",
+            getattr(doc, "span", None) or SourceSpan(str(file), 1, 1),
+        )
+    validate_against(doc, jsonschema.Draft202012Validator(variant_schema()), "the variant file")
+    if str(file.resolve()) in seen:
+        raise SchemaError(
+            "this variant extends itself (through " + " -> ".join(Path(s).stem for s in seen) + ")",
+            doc.value_spans["extends"],
+        )
+    base_file, base_is_variant = _resolve_extends(file, doc["extends"])
+    base: Variant | None = None
+    if base_is_variant:
+        game_doc, base, game_file = load_variant_doc(base_file, (*seen, str(file.resolve())))
+    else:
+        game_file = base_file
+        game_doc = load_yaml_file(base_file)
+        if not isinstance(game_doc, YMap):
+            raise SchemaError(
+                "the extended game file is not a mapping", SourceSpan(str(base_file), 1, 1)
+            )
+    changes = []
+    for i, ch in enumerate(doc["changes"]):
+        op = next(o for o in _OPS if o in ch)
+        value = ch.get("to", ch.get("value"))
+        changes.append(Change(op, str(ch[op]), value, doc["changes"].item_spans[i]))
+        apply_change(game_doc, ch, op)
+    v = Variant(
+        id=str(doc["variant"]),
+        name=str(doc["name"]),
+        file=str(file),
+        extends=str(doc["extends"]),
+        rationale=" ".join(str(doc["rationale"]).split()),
+        changes=changes,
+        base=base,
+    )
+    return game_doc, v, game_file
+
+
+def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
+    """The file a variant extends and whether it is itself a variant."""
+    name = str(ext)
+    if name.endswith((".yaml", ".yml")):
+        p = (file.parent / name).resolve()
+        if p.is_file():
+            return p, p.parent.name == VARIANTS_DIR
+    sibling = file.parent / f"{name}.yaml"
+    if sibling.is_file() and sibling.resolve() != file.resolve():
+        return sibling, True
+    game_folder = file.parent.parent if file.parent.name == VARIANTS_DIR else file.parent
+    for folder in (game_folder, game_folder.parent / name):
+        if (folder / "game.yaml").is_file() and folder.name == name:
+            return folder / "game.yaml", False
+    known = [game_folder.name] + [v.stem for v in variant_files(game_folder)]
+    raise SchemaError(
+        f"'extends: {name}' names neither this variant's game nor one of its variants",
+        ext.span,
+        expected="one of " + ", ".join(known),
+        suggestion=did_you_mean(name, known),
+    )
+
+
+# ------------------------------------------------------------------------------------ paths
+def parse_path(path: YStr | str) -> list[tuple[str | int | tuple[str, str], int, int]]:
+    """Split a path into steps: a key, a list index, or a (key, value) selector; each with the
+    offsets of its text in the path string (for error positions)."""
+    text = str(path)
+    steps: list[tuple[str | int | tuple[str, str], int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == "[":
+            j = text.find("]", i)
+            if j < 0:
+                raise SchemaError("'[' is never closed in this path", _at(path, i, i + 1))
+            inner = text[i + 1 : j].strip()
+            if inner.isdigit():
+                steps.append((int(inner), i, j + 1))
+            elif "=" in inner:
+                k, v = inner.split("=", 1)
+                steps.append(((k.strip(), v.strip().strip("'\"")), i, j + 1))
+            else:
+                raise SchemaError(
+                    f"'[{inner}]' selects nothing",
+                    _at(path, i, j + 1),
+                    expected="a list position like [0] or a selector like [name=Masqued]",
+                )
+            i = j + 1
+            if i < n and text[i] == ".":
+                i += 1
+            continue
+        j = i
+        while j < n and text[j] not in ".[":
+            j += 1
+        key = text[i:j].strip()
+        if not key:
+            raise SchemaError("an empty step in this path", _at(path, i, i + 1))
+        steps.append((key, i, j))
+        i = j + 1 if j < n and text[j] == "." else j
+    if not steps:
+        raise SchemaError("the path is empty", _at(path, 0, 1))
+    return steps
+
+
+def _at(path: YStr | str, a: int, b: int) -> SourceSpan | None:
+    return path.span_at(a, b) if isinstance(path, YStr) else None
+
+
+def _describe(node: Any) -> str:
+    if isinstance(node, dict):
+        return "a mapping"
+    if isinstance(node, list):
+        return "a list"
+    return f"the value {node!r}"
+
+
+def _step(node: Any, step: str | int | tuple[str, str], path: YStr | str, a: int, b: int) -> Any:
+    """The position ``step`` inside ``node``: a key (str) or an index (int) of it."""
+    if isinstance(step, str):
+        if not isinstance(node, dict):
+            raise SchemaError(
+                f"'{step}' is a key, but the path reaches {_describe(node)} here", _at(path, a, b)
+            )
+        if step not in node:
+            raise SchemaError(
+                f"the path does not exist: there is no '{step}' here",
+                _at(path, a, b),
+                expected="one of " + ", ".join(map(str, node)) if node else "nothing (it is empty)",
+                suggestion=did_you_mean(step, [str(k) for k in node]),
+            )
+        return step
+    if not isinstance(node, list):
+        raise SchemaError(
+            f"a list step, but the path reaches {_describe(node)} here", _at(path, a, b)
+        )
+    if isinstance(step, int):
+        if step >= len(node):
+            raise SchemaError(
+                f"the path does not exist: the list has {len(node)} items (0 to {len(node) - 1})",
+                _at(path, a, b),
+            )
+        return step
+    key, want = step
+    found = [i for i, x in enumerate(node) if isinstance(x, dict) and str(x.get(key)) == want]
+    if len(found) != 1:
+        have = [str(x.get(key)) for x in node if isinstance(x, dict) and key in x]
+        raise SchemaError(
+            f"the path does not exist: no item with {key} = {want}"
+            if not found
+            else f"{len(found)} items have {key} = {want}; select one by position",
+            _at(path, a, b),
+            expected="one of " + ", ".join(have) if have and not found else None,
+            suggestion=did_you_mean(want, have) if not found else None,
+        )
+    return found[0]
+
+
+def resolve(doc: YMap, path: YStr | str) -> tuple[Any, str | int]:
+    """The container holding ``path``'s last step and that step's key or index."""
+    steps = parse_path(path)
+    node: Any = doc
+    for step, a, b in steps[:-1]:
+        node = node[_step(node, step, path, a, b)]
+    last, a, b = steps[-1]
+    return node, _step(node, last, path, a, b)
+
+
+def apply_change(doc: YMap, ch: YMap, op: str) -> None:
+    """Apply one change mapping (``set``/``add``/``remove``) to ``doc`` in place."""
+    path = ch[op]
+    if op == "set":
+        parent, key = resolve(doc, path)
+        parent[key] = ch["to"]
+        _set_span(parent, key, ch.value_spans["to"])
+    elif op == "remove":
+        parent, key = resolve(doc, path)
+        del parent[key]
+        if isinstance(parent, YMap):
+            parent.value_spans.pop(str(key), None)
+            parent.key_spans.pop(str(key), None)
+        elif isinstance(parent, YList):
+            del parent.item_spans[int(key)]
+    else:  # add: a new key of a mapping, or a new last item of a list
+        steps = parse_path(path)
+        node: Any = doc
+        for step, a, b in steps[:-1]:
+            node = node[_step(node, step, path, a, b)]
+        last, a, b = steps[-1]
+        span = ch.value_spans["value"]
+        if isinstance(node, dict) and isinstance(last, str) and last not in node:
+            node[last] = ch["value"]
+            if isinstance(node, YMap):
+                node.key_spans[last] = _at(path, a, b) or span
+                node.value_spans[last] = span
+            return
+        target = node[_step(node, last, path, a, b)]
+        if isinstance(target, list):
+            target.append(ch["value"])
+            if isinstance(target, YList):
+                target.item_spans.append(span)
+            return
+        raise SchemaError(
+            f"'{last}' already exists; 'add' makes a new key or appends to a list",
+            _at(path, a, b),
+            suggestion="use 'set' to replace it",
+        )
+
+
+def _set_span(parent: Any, key: str | int, span: SourceSpan) -> None:
+    if isinstance(parent, YMap):
+        parent.value_spans[str(key)] = span
+    elif isinstance(parent, YList):
+        parent.item_spans[int(key)] = span

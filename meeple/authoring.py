@@ -1,0 +1,130 @@
+"""The authoring commands of the CLI: ``diff``, ``doc``, ``explain``, ``schema`` and the
+``--compare`` of ``simulate``. Kept apart from cli.py so each stays small."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from meeple.dsl.render import relative_file
+
+from . import api
+from .registry import DEFAULT_GAME, game_ids, rules_path, rules_root
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+DOCS = rules_root().parent / "docs"
+RULEBOOKS = DOCS / "rulebooks"
+SCHEMAS = DOCS / "schema"
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register the authoring subcommands on the CLI's subparsers."""
+    diff = sub.add_parser("diff", help="what a variant changes, rule by rule")
+    diff.add_argument("game", help="game id or rules path")
+    diff.add_argument("variant", help="variant id (rules/<game>/variants/<id>.yaml) or file")
+    diff.set_defaults(run=cmd_diff)
+
+    doc = sub.add_parser("doc", help="render a game as a readable rulebook (Markdown + HTML)")
+    doc.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
+    doc.add_argument("--variant", help="render the game with this variant")
+    doc.add_argument(
+        "--all",
+        action="store_true",
+        help="every shipped game into docs/rulebooks/, and the schemas into docs/schema/",
+    )
+    doc.add_argument("-o", "--output", help=f"folder to write to (default {RULEBOOKS})")
+    doc.set_defaults(run=cmd_doc)
+
+    schema = sub.add_parser("schema", help="print or write the JSON Schema of rule files")
+    schema.add_argument("--variant", action="store_true", help="the schema of variant files")
+    schema.add_argument("-o", "--output", help="write to this file instead of printing")
+    schema.set_defaults(run=cmd_schema)
+
+    from .explain import add_command  # noqa: PLC0415
+
+    add_command(sub)
+
+
+# ---------------------------------------------------------------------------- diff
+def cmd_diff(args: argparse.Namespace) -> int:
+    from .diff import rule_changes  # noqa: PLC0415
+
+    base = api.load_checked(args.game).game
+    checked, variant = api.load_variant_checked(args.game, args.variant)
+    out.print(f"[bold]{variant.name}[/bold] ({variant.id}), extends {variant.extends}")
+    out.print(variant.rationale, markup=False)
+    changes = rule_changes(base, checked.game)
+    if not changes:
+        out.print("the variant changes no rule")
+    for c in changes:
+        out.print()
+        out.print(f"[bold]{c.rule}[/bold]: {c.status}")
+        for line in c.lines:
+            style = {"+": "green", "-": "red"}.get(line[:1])
+            out.print("    " + line, style=style, markup=False)
+    return 0
+
+
+# ---------------------------------------------------------------------------- doc
+def render_rulebook(game: str, variant: str | None = None) -> tuple[str, str]:
+    """The rulebook of a game (with a variant) as (Markdown, HTML)."""
+    from meeple.dsl.lint import find_interpretation_log  # noqa: PLC0415
+    from meeple.dsl.variant import Variant  # noqa: PLC0415
+
+    from .rulebook import interpretation_log, render_html, render_markdown  # noqa: PLC0415
+
+    v: Variant | None = None
+    if variant is None:
+        g = api.load_checked(game).game
+    else:
+        checked, v = api.load_variant_checked(game, variant)
+        g = checked.game
+    log_file = find_interpretation_log(g.file)
+    log = interpretation_log(log_file) if log_file else {}
+    md = render_markdown(g, rules_root(), log, v)
+    return md, render_html(md, g.name)
+
+
+def rulebook_name(game: str, variant: str | None = None) -> str:
+    """The file name (without suffix) of a rendered rulebook."""
+    name = Path(rules_path(game)).parent.name
+    return name + (f".{Path(variant).stem}" if variant else "")
+
+
+def cmd_doc(args: argparse.Namespace) -> int:
+    folder = Path(args.output) if args.output else RULEBOOKS if DOCS.is_dir() else Path.cwd()
+    folder.mkdir(parents=True, exist_ok=True)
+    targets = [(g, None) for g in game_ids()] if args.all else [(args.game, args.variant)]
+    written = []
+    for game, variant in targets:
+        md, html = render_rulebook(game, variant)
+        name = rulebook_name(game, variant)
+        for suffix, text in ((".md", md), (".html", html)):
+            written.append((folder / (name + suffix), text))
+    if args.all and not args.output:  # the published schemas are part of docs/ too
+        from .schema_docs import schema_text  # noqa: PLC0415
+
+        SCHEMAS.mkdir(exist_ok=True)
+        written.append((SCHEMAS / "game.schema.json", schema_text(False)))
+        written.append((SCHEMAS / "variant.schema.json", schema_text(True)))
+    for f, text in written:
+        f.write_text(text, encoding="utf-8")
+        out.print(f"wrote {relative_file(str(f), Path.cwd())}", markup=False)
+    return 0
+
+
+# ---------------------------------------------------------------------------- schema
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .schema_docs import schema_text  # noqa: PLC0415
+
+    text = schema_text(args.variant)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        out.print(f"wrote {args.output}", markup=False)
+    else:
+        print(text, end="")
+    return 0

@@ -1,0 +1,61 @@
+"""``meeple diff``: what a variant changes, rule by rule, in the rule language."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from meeple.dsl.ir import Game
+from meeple.dsl.render import rule_texts
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    """One rule the variant changes: ``status`` is added, removed or changed; ``lines`` are the
+    rule's text, each prefixed with "+ ", "- " or "  " (context)."""
+
+    rule: str
+    status: str
+    lines: tuple[str, ...]
+
+
+def rule_changes(base: Game, variant: Game) -> list[RuleChange]:
+    """The rules of ``variant`` that differ from ``base``, in rulebook order."""
+    old, new = rule_texts(base), rule_texts(variant)
+    for texts in (old, new):  # the variant's title is not a rule
+        texts["game"] = [line for line in texts["game"] if not line.startswith("name: ")]
+    keys = list(new) + [k for k in old if k not in new]
+    out = []
+    for k in keys:
+        if k not in old:
+            out.append(RuleChange(k, "added", tuple("+ " + x for x in new[k])))
+        elif k not in new:
+            out.append(RuleChange(k, "removed", tuple("- " + x for x in old[k])))
+        elif old[k] != new[k]:
+            out.append(RuleChange(k, "changed", tuple(_diff(old[k], new[k]))))
+    return out
+
+
+def _diff(a: list[str], b: list[str], context: int = 2) -> list[str]:
+    """Line diff of one rule: changed lines with ``context`` unchanged lines around them."""
+    out: list[str] = []
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context):
+        if out:
+            out.append("  ...")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out += ["  " + x for x in a[i1:i2]]
+                continue
+            out += ["- " + x for x in a[i1:i2]]
+            out += ["+ " + x for x in b[j1:j2]]
+    return out
+
+
+def format_changes(changes: list[RuleChange]) -> str:
+    """The changes as plain text, one titled section per rule."""
+    if not changes:
+        return "the variant changes no rule\n"
+    parts = []
+    for c in changes:
+        parts.append(f"{c.rule}: {c.status}\n" + "\n".join("    " + x for x in c.lines))
+    return "\n\n".join(parts) + "\n"

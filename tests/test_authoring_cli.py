@@ -1,0 +1,127 @@
+"""The authoring commands as a user runs them: play/simulate with variants, --compare and
+--plot, diff, doc, explain, schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from meeple.cli import main
+from meeple.compare import mean_ci, wilson
+from meeple.dsl.variant import variant_files
+from meeple.registry import game_ids, rules_root
+
+VARIANTS = [(g, f.stem) for g in game_ids() for f in variant_files(rules_root() / g)]
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _players(game: str, variant: str) -> list[str]:
+    return ["-p", "2"] if variant == "two-players" else []
+
+
+@pytest.mark.parametrize(("game", "variant"), VARIANTS)
+def test_play_simulate_compare_and_diff_run_each_variant(
+    capsys: pytest.CaptureFixture[str], game: str, variant: str
+) -> None:
+    code, out, _ = _run(capsys, "play", game, "--variant", variant, "-q")
+    assert code == 0 and "Final scores" in out
+    code, out, _ = _run(capsys, "diff", game, variant)
+    assert code == 0 and (": changed" in out or ": added" in out or ": removed" in out)
+    if variant != "two-players":  # the rules as printed do not seat two
+        code, out, _ = _run(capsys, "simulate", game, "--compare", variant, "-n", "2")
+        assert code == 0 and "win rate P1" in out and "tie-breaker used" in out
+
+
+def test_simulate_a_variant_and_compare_two_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "-p", "2", "--variant", "two-players", "-n", "3"]
+    code, out, _ = _run(capsys, *args)
+    assert code == 0 and "variant: Duel" in out and "P3" not in out
+    code, out, _ = _run(
+        capsys, "simulate", "--variant", "short-game", "--compare", "bloodless-ties", "-n", "2"
+    )
+    assert code == 0 and "short-game" in out and "bloodless-ties" in out
+
+
+def test_compare_plots_png_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(
+        capsys, "simulate", "--compare", "short-game", "-n", "4", "--plot", str(tmp_path)
+    )
+    assert code == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["game_length.png", "score_spread.png", "tie_breaker.png", "win_rate.png"]
+    for p in tmp_path.iterdir():
+        assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 5000
+
+
+def test_plot_needs_compare(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = _run(capsys, "simulate", "--plot", str(tmp_path))
+    assert code == 2 and "--plot needs --compare" in err
+
+
+def test_intervals() -> None:
+    lo, hi = wilson(5, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and round(hi, 4) == 0.2775
+    m, lo, hi = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5 and round(hi - m, 4) == round(1.959963984540054 * 1.2909944 / 2, 4)
+
+
+def test_doc_writes_markdown_and_html(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(capsys, "doc", "--variant", "short-game", "-o", str(tmp_path))
+    assert code == 0
+    md = (tmp_path / "shadow-of-the-sun.short-game.md").read_text()
+    assert md.startswith("# Shadow of the Sun (variant: Four Days)")
+    assert (
+        "| 1 | The Spires Day (2 markers) |" in md and "| 1 | The Spires Day (1 marker)" not in md
+    )
+    assert (tmp_path / "shadow-of-the-sun.short-game.html").read_text().startswith("<!DOCTYPE")
+
+
+def test_explain_gives_the_failing_condition_and_its_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = _run(capsys, "explain", "--seed", "0", "--steps", "68")
+    assert code == 0
+    assert "P" in out and "Action  (shadow-of-the-sun/game.yaml:" in out
+    assert "legal     Preen" in out
+    assert (
+        "not legal Bolster The Courtyard: its condition fails: markers_of(p, d) >= 1 "
+        "(here 0 >= 1) is false  (shadow-of-the-sun/game.yaml:260)" in out
+    )
+
+
+def test_explain_rejects_an_illegal_action_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "explain", "--actions", "99999")
+    assert code == 2 and "illegal action" in err
+
+
+def test_schema_is_published(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(capsys, "schema")
+    assert code == 0 and json.loads(out)["title"]
+    f = tmp_path / "v.json"
+    assert _run(capsys, "schema", "--variant", "-o", str(f))[0] == 0
+    assert json.loads(f.read_text())["$id"].endswith("variant.schema.json")
+
+
+def test_explain_a_tie_break_names_the_not_self_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "explain", "--seed", "11", "--steps", "359")
+    assert code == 0 and "Struggle: break the tie" in out
+    assert "legal     P1" in out and "legal     P2" in out
+    assert "not legal P4: the player breaking the tie may not choose himself (not_self)" in out
+
+
+@pytest.mark.parametrize(("game", "variant"), VARIANTS)
+def test_check_accepts_a_variant_file(
+    capsys: pytest.CaptureFixture[str], game: str, variant: str
+) -> None:
+    path = str(rules_root() / game / "variants" / f"{variant}.yaml")
+    code, out, _ = _run(capsys, "check", path)
+    assert code == 0 and f"{path}: ok:" in out and "(variant: " in out
