@@ -194,7 +194,7 @@ class _Checker:
         if old is None:
             self.seen_params[name] = list(types)
             return
-        self.seen_params[name] = [a if a == b else "any" for a, b in zip(old, types, strict=True)]
+        self.seen_params[name] = [_join(a, b) for a, b in zip(old, types, strict=True)]
 
     def _check_kind(self, k: ir.Kind) -> None:
         g = self.g
@@ -674,6 +674,12 @@ class _Checker:
         self._want(e.test, scope, "bool")
         a, b = self._expr(e.then, scope), self._expr(e.orelse, scope)
         return a if a == b else "any"
+
+
+def _join(a: str, b: str) -> str:
+    """The type of a parameter passed ``a`` and ``b``; an unknown (``any``) argument, such as a
+    recursive call's in the first pass, does not widen a known type."""
+    return b if a == "any" else a if b == "any" or a == b else "any"
 
 
 def _listish(t: str) -> bool:
