@@ -163,7 +163,7 @@ def fire(st: State, rules: list[TriggerRule], cards: list[Card], span: SourceSpa
             if r.kind is not None and c.kind != r.kind:
                 continue
             env = {r.var: c}
-            if r.when is None or r.when(st, env):
+            if r.body.stmts and (r.when is None or r.when(st, env)):
                 hits.append(Frame(r.body, env))
     if hits and len(st.frames) + len(hits) > MAX_DEPTH:
         raise RuleError(
@@ -171,7 +171,7 @@ def fire(st: State, rules: list[TriggerRule], cards: list[Card], span: SourceSpa
             "does a trigger set itself off without end?",
             span,
         )
-    st.frames.extend(reversed([f for f in hits if f.op.stmts]))
+    st.frames.extend(reversed(hits))
 
 
 class IfOp(Op):
