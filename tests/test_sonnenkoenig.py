@@ -7,6 +7,8 @@ in a seeded loop that checks each finished game."""
 from __future__ import annotations
 
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.cli import main
+from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import TERMINAL, State
 from meeple.registry import rules_root
@@ -160,3 +163,61 @@ def test_deal_gives_property_cards_by_seat() -> None:
         assert [len(a) for a in areas] == want
         assert all(c.kind == "property_cards" for a in areas for c in a)
         assert not _pile(state, GAMES[n], "returned") and not _pile(state, GAMES[n], "deck")
+
+
+def test_every_rulebook_example_has_a_scenario() -> None:
+    folder = rules_root() / "sonnenkoenig" / "scenarios"
+    sources = " ".join(p.read_text(encoding="utf-8") for p in folder.glob("*.yaml"))
+    for example in (
+        "Auction Cards (Example of an auction)",
+        "Majorities (two- or three-player example)",
+        "Majorities (four-to-six-player example)",
+        "Special Card Spielschulden (Game Debts)",
+        "Phase 2 Reveal Cards (illustration)",
+    ):
+        assert example in sources
+
+
+def _broken(tmp_path: Path, old: str, new: str) -> Path:
+    dst = tmp_path / "sonnenkoenig"
+    shutil.copytree(rules_root() / "sonnenkoenig", dst)
+    text = (dst / "game.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    (dst / "game.yaml").write_text(text.replace(old, new), encoding="utf-8")
+    return dst
+
+
+@pytest.mark.parametrize(
+    ("scenario", "old", "new"),
+    [
+        # a tie would give a majority with three players
+        ("majority-two-three-players", "if num_players <= sole_majority_up_to", "if false"),
+        # majorities would not adapt when a player is eliminated
+        ("majority-after-elimination", "      - eliminate q\n", ""),
+        # covered seals would count
+        (
+            "spielschulden",
+            "count(c for c in top_cards(p) if c.seal)",
+            "count(c for c in area[p] if c.seal)",
+        ),
+        # a card of the auctioned colour would count 2
+        (
+            "auction-einfluss",
+            "colour_card_pay: {type: int, initial: 3",
+            "colour_card_pay: {type: int, initial: 2",
+        ),
+        # an auction card revealed would not be auctioned
+        (
+            "reveal-order",
+            "    to: revealed\n    kind: auction_cards",
+            "    to: discard\n    kind: auction_cards",
+        ),
+    ],
+)
+def test_scenarios_catch_a_broken_rule(tmp_path: Path, scenario: str, old: str, new: str) -> None:
+    game_dir = _broken(tmp_path, old, new)
+    try:
+        outcome = run_scenario(game_dir / "scenarios" / f"{scenario}.yaml")
+    except MeepleError:
+        return  # the broken rules cannot even run the example
+    assert not outcome.passed
