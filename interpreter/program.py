@@ -256,6 +256,8 @@ class Program:
 
         def run(st: Any, env: dict[str, Any]) -> None:
             p = who(st, env)
+            if not (isinstance(p, int) and 0 <= p < self.num_players):
+                raise RuleError(f"cannot eliminate {p!r}: it is not a seat", s.span)
             if p in st.players:
                 st.players.remove(p)
                 st.log_line(f"{player_name(p)} is eliminated", -1)
