@@ -191,7 +191,14 @@ def _trigger(name: str, node: YMap, parent: YMap) -> ir.Trigger:
     kind = str(node["kind"]) if "kind" in node else None
     var = str(node.get("as", "card"))
     return ir.Trigger(
-        name, _span(parent, name), str(node["to"]), kind, var, _opt_expr(node, "when"), body
+        name,
+        _span(parent, name),
+        str(node["to"]),
+        kind,
+        var,
+        _opt_expr(node, "when"),
+        body,
+        _value_spans(node),
     )
 
 

@@ -164,15 +164,15 @@ class _Checker:
             self._block(proc.body, self._param_scope(proc.name, proc.params))
         for trig in g.triggers.values():
             self._need_source(trig.span, f"trigger '{trig.name}'", trig.body.source)
-            self._zone_decl(trig.zone, trig.span)
+            self._zone_decl(trig.zone, trig.spans.get("to", trig.span))
             if trig.kind is not None and trig.kind not in g.kinds:
                 raise CheckError(
                     f"trigger '{trig.name}' is for kind '{trig.kind}', which is not a kind",
-                    trig.span,
+                    trig.spans.get("kind", trig.span),
                     suggestion=did_you_mean(trig.kind, g.kinds),
                 )
             tscope: dict[str, str] = {}
-            self._bind(trig.var, "card", tscope, trig.span)
+            self._bind(trig.var, "card", tscope, trig.spans.get("as", trig.span))
             if trig.when is not None:
                 self._want(trig.when, tscope, "bool")
             self._block(trig.body, tscope)

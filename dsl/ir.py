@@ -350,6 +350,7 @@ class Trigger:
     var: str
     when: Expr | None
     body: Block
+    spans: dict[str, SourceSpan] = field(default_factory=dict)  # value positions: "to", "kind"
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,26 +184,43 @@ def test_seat_builtins_skip_eliminated_seats(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "message"),
+    ("old", "new", "at", "message"),
     [
-        ("    to: revealed\n    kind: cards\n", "    to: reveled\n    kind: cards\n", "zone"),
-        ("    kind: cards\n", "    kind: card\n", "not a kind"),
-        ("    source: Bombs\n", "", "does not cite"),
-        ("    when: b.name == 'Bomb'", "    when: b.name", "wrong type"),
-        ("    as: b\n", "    as: deck\n", "already a name"),
-        ("- eliminate left_of(p)", "- eliminate deck", "wrong type"),
-        ("sum(c.points for c in hand[p] + revealed)", "sum(c.points for c in 1 + revealed)", "+"),
+        (
+            "    to: revealed\n    kind: cards\n",
+            "    to: reveled\n    kind: cards\n",
+            "reveled",
+            "zone",
+        ),
+        ("    kind: cards\n", "    kind: card\n", "card\n", "not a kind"),
+        ("    source: Bombs\n", "", "bomb:", "does not cite"),
+        ("    when: b.name == 'Bomb'", "    when: b.name", "b.name\n", "wrong type"),
+        ("    as: b\n", "    as: deck\n", "deck\n", "already a name"),
+        ("- eliminate left_of(p)", "- eliminate deck", "deck\n", "wrong type"),
+        (
+            "c.points for c in hand[p] + revealed",
+            "c.points for c in 1 + revealed",
+            "revealed)",
+            "+",
+        ),
     ],
     ids=["unknown-zone", "unknown-kind", "no-source", "when-not-bool", "as-global", "elim", "plus"],
 )
 def test_bad_triggers_and_eliminations_are_positioned_errors(
-    tmp_path: Path, old: str, new: str, message: str
+    tmp_path: Path, old: str, new: str, at: str, message: str
 ) -> None:
     assert TINY.count(old) == 1
+    text = TINY.replace(old, new)
     path = tmp_path / "game.yaml"
-    path.write_text(TINY.replace(old, new), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(MeepleError) as e:
         load_rules(path)
     assert isinstance(e.value, CheckError)
     assert message in e.value.message, e.value.message
-    assert e.value.span is not None and e.value.span.line > 1
+    # the error points at the offending text: the first place after the edit where `at` occurs
+    start = text.index(new.strip().splitlines()[0]) if new.strip() else text.index(at)
+    i = text.index(at, start) if new.strip() else start
+    line = text.count("\n", 0, i) + 1
+    col = i - (text.rfind("\n", 0, i) + 1) + 1
+    assert e.value.span is not None
+    assert (e.value.span.line, e.value.span.col) == (line, col), str(e.value)
