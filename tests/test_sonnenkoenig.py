@@ -221,3 +221,18 @@ def test_scenarios_catch_a_broken_rule(tmp_path: Path, scenario: str, old: str, 
     except MeepleError:
         return  # the broken rules cannot even run the example
     assert not outcome.passed
+
+
+def test_save_and_clone_at_every_decision_inside_nested_effects() -> None:
+    game = GAMES[4]
+    for seed in (1, 2):
+        state = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            saved = game.state_from_json(state.to_json())
+            twin = state.clone()
+            a = state.legal_actions()
+            action = a[rng.randrange(len(a))]
+            for s in (state, saved, twin):
+                s.apply_action(action)
+            assert saved.to_json() == state.to_json() == twin.to_json()
