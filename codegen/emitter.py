@@ -30,7 +30,7 @@ from .writer import Names, Writer
 
 GENERATOR_VERSION = "1"
 
-_SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log)
+_SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
 
 
 class ModuleEmitter:
@@ -73,8 +73,9 @@ class ModuleEmitter:
             "card": "C",
             "formatter": "fmt",
             "site": "A",
+            "triggers": "TRIGGERS",
         }[kind]
-        name = self.names.fresh(f"{prefix}_{key}")[1:]
+        name = self.names.fresh(f"{prefix}_{key}" if key else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
             value = f"P.zone_base[{key!r}]"
@@ -86,6 +87,8 @@ class ModuleEmitter:
             value = f"formatter({key!r})"
         elif kind == "site":
             value = f"site[{key}].base"
+        elif kind == "triggers":
+            value = "P.triggers_at"
         else:
             t = self.game.tables[key]
             value = f"PatternTable({t.group_by!r}, {t.patterns!r}, {t.labels!r})"
@@ -111,6 +114,8 @@ class ModuleEmitter:
         return known
 
     def _is_flat(self, s: ir.Stmt) -> bool:
+        if isinstance(s, ir.Move):
+            return not self._may_trigger(s)
         if isinstance(s, _SIMPLE):
             return True
         if isinstance(s, ir.Block):
@@ -164,7 +169,18 @@ class ModuleEmitter:
                 w.line(f"raise RuleError({msg}, {self._span(s.span)})")
         w.line(f"{target} = {v}")
 
+    def _may_trigger(self, s: ir.Move) -> bool:
+        """Can cards this move brings set off a trigger (which pushes its body as a frame)?"""
+        zones = {t.zone for t in self.game.triggers.values()}
+        d = s.dest.obj if isinstance(s.dest, ir.Index) else s.dest
+        if isinstance(d, ir.Name) and d.id in self.prog.zone_base:
+            return d.id in zones
+        return bool(zones)
+
     def _f_Move(self, w: Writer, s: ir.Move) -> None:
+        if self._may_trigger(s):
+            self._move_firing(w, s)
+            return
         dest = self.ex.zone_index(s.dest, Scope())
         if s.count is not None:
             assert s.src is not None
@@ -195,6 +211,35 @@ class ModuleEmitter:
             w.line(f"for {c} in list({items}):")
             with w.indent():
                 w.line(f"st.move({c}, {d}, {s.bottom})")
+
+    def _move_firing(self, w: Writer, s: ir.Move) -> None:
+        """A move into a zone with triggers: as the interpreter's, firing them after it."""
+        trig = self._const("triggers", "")
+        d, span = self.names.fresh("dest"), self._span(s.span)
+        w.line(f"{d} = {self.ex.zone_index(s.dest, Scope())}")
+        if s.count is not None:
+            assert s.src is not None
+            before = self.names.fresh("before")
+            w.line(f"{before} = len(st.zones[{d}])")
+            src = self.ex.zone_index(s.src, Scope())
+            w.line(f"st.move_count({self._e(s.count)}, {src}, {d}, {s.bottom}, {span})")
+            w.line(f"if {d} in {trig}:")
+            with w.indent():
+                w.line(f"fire_arrivals(st, {trig}[{d}], {d}, {before}, {s.bottom}, {span})")
+            return
+        assert s.items is not None
+        moved, c = self.names.fresh("moved"), self.names.fresh("c")
+        w.line(f"{moved} = {self._e(s.items)}")
+        w.line(f"{moved} = [{moved}] if isinstance({moved}, Card) else list({moved})")
+        w.line(f"for {c} in {moved}:")
+        with w.indent():
+            w.line(f"st.move({c}, {d}, {s.bottom})")
+        w.line(f"if {d} in {trig}:")
+        with w.indent():
+            w.line(f"fire(st, {trig}[{d}], {moved}, {span})")
+
+    def _f_Eliminate(self, w: Writer, s: ir.Eliminate) -> None:
+        w.line(f"eliminate(st, {self._e(s.player)}, {self._span(s.span)})")
 
     def _f_Shuffle(self, w: Writer, s: ir.Shuffle) -> None:
         w.line(f"st.shuffle({self.ex.zone_index(s.zone, Scope())})")
@@ -278,6 +323,8 @@ class ModuleEmitter:
         w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")
         if isinstance(s, ir.EndGame):
             w.line("st.end_game()")
+        elif isinstance(s, ir.Move):
+            self._f_Move(w, s)
         elif isinstance(s, ir.If):
             w.line(f"if {self._e(s.test)}:")
             with w.indent():
@@ -546,6 +593,9 @@ class ModuleEmitter:
                 self.op_functions(body, uid, node)
         for i, t in enumerate(g.tie_breakers):
             self._fn(body, f"tie_{i}", self._e(t.key), self._where(t.span))
+        for i, trig in enumerate(g.triggers.values()):
+            if trig.when is not None:
+                self._fn(body, f"trigger_{i}_when", self._e(trig.when), self._where(trig.span))
         for v in g.variables.values():
             self._fn(body, f"init_{v.name}", self._e(v.initial), self._where(v.initial.span))
         body.line()
@@ -610,6 +660,10 @@ class ModuleEmitter:
             out.line(f"P.var_initial = {{{inits}}}")
             ties = ", ".join(f"tie_{i}" for i in range(len(g.tie_breakers)))
             out.line(f"P.tie_breakers = [{ties}]")
+            for i, t in enumerate(g.triggers.values()):
+                when = f"trigger_{i}_when" if t.when is not None else "None"
+                rule = f"TriggerRule({t.kind!r}, {t.var!r}, {when}, {self._op(t.body)})"
+                out.line(f"P.add_trigger({t.zone!r}, {rule})  {self._where(t.span)}")
             out.line("return P")
         return out.text()
 
@@ -625,6 +679,8 @@ def _collect_nodes(game: ir.Game) -> dict[int, Any]:
 
     for p in game.procedures.values():
         visit(p.body)
+    for t in game.triggers.values():
+        visit(t.body)
     for b in (game.setup, game.play, game.scoring):
         visit(b)
     return found

@@ -18,7 +18,7 @@ _RUNTIME_CALLS = {
     "left_of": "seat_after(st, {0}, 1)",
     "right_of": "seat_after(st, {0}, -1)",
     "clockwise_from": "clockwise_from(st, {0})",
-    "others": "clockwise_from(st, {0})[1:]",
+    "others": "others(st, {0})",
     "first": "first({0})",
     "top": "{0}[-1]",
     "bottom": "{0}[0]",

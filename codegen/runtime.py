@@ -16,6 +16,7 @@ from meeple.interpreter.evaluate import (
     clockwise_from,
     divide,
     ordinal,
+    others,
     seat_after,
     span_list,
 )
@@ -34,7 +35,11 @@ from meeple.interpreter.ops import (
     PickOp,
     RepeatOp,
     Site,
+    TriggerRule,
     WinnerOp,
+    eliminate,
+    fire,
+    fire_arrivals,
     too_deep,
     too_long,
 )
@@ -60,13 +65,18 @@ __all__ = [
     "SourceSpan",
     "Stmt",
     "VarSpec",
+    "TriggerRule",
     "WinnerOp",
+    "eliminate",
+    "fire",
+    "fire_arrivals",
     "ZoneSpec",
     "clockwise_from",
     "divide",
     "first",
     "formatter",
     "ordinal",
+    "others",
     "seat_after",
     "span_list",
     "too_deep",
@@ -112,6 +122,13 @@ class CompiledProgram(ProgramBase):
         self.game_id = game_id
         self.game = None
         self.players_max = players_max
+        self.triggers_at: dict[int, list[TriggerRule]] = {}
+
+    def add_trigger(self, zone: str, rule: TriggerRule) -> None:
+        """Arrivals in every pile of ``zone`` set ``rule`` off (after the rules before it)."""
+        base = self.zone_base[zone]
+        for zi in range(base, base + self.zone_piles[zone]):
+            self.triggers_at.setdefault(zi, []).append(rule)
 
     def sites(self, domains: Sequence[str]) -> list[Site]:
         """Action sites in the interpreter's order: one id per fixed option, card type (plus

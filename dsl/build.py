@@ -35,6 +35,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         play=_block_section(doc, "play"),
         scoring=_block_section(doc, "scoring"),
         tie_breakers=_tie_breakers(doc),
+        triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
     )
 
 
@@ -183,6 +184,22 @@ def _procedure(name: str, node: YMap, parent: YMap) -> ir.Procedure:
     params = tuple(str(p) for p in node.get("params", []))
     body = _block(node["do"], _span(parent, name), node.get("source"), node.get("interpretation"))
     return ir.Procedure(name, _span(parent, name), params, body)
+
+
+def _trigger(name: str, node: YMap, parent: YMap) -> ir.Trigger:
+    body = _block(node["do"], _span(parent, name), node.get("source"), node.get("interpretation"))
+    kind = str(node["kind"]) if "kind" in node else None
+    var = str(node.get("as", "card"))
+    return ir.Trigger(
+        name,
+        _span(parent, name),
+        str(node["to"]),
+        kind,
+        var,
+        _opt_expr(node, "when"),
+        body,
+        _value_spans(node),
+    )
 
 
 def _block_section(doc: YMap, key: str) -> ir.Block:

@@ -162,6 +162,20 @@ class _Checker:
         for proc in g.procedures.values():
             self._need_source(proc.span, f"procedure '{proc.name}'", proc.body.source)
             self._block(proc.body, self._param_scope(proc.name, proc.params))
+        for trig in g.triggers.values():
+            self._need_source(trig.span, f"trigger '{trig.name}'", trig.body.source)
+            self._zone_decl(trig.zone, trig.spans.get("to", trig.span))
+            if trig.kind is not None and trig.kind not in g.kinds:
+                raise CheckError(
+                    f"trigger '{trig.name}' is for kind '{trig.kind}', which is not a kind",
+                    trig.spans.get("kind", trig.span),
+                    suggestion=did_you_mean(trig.kind, g.kinds),
+                )
+            tscope: dict[str, str] = {}
+            self._bind(trig.var, "card", tscope, trig.spans.get("as", trig.span))
+            if trig.when is not None:
+                self._want(trig.when, tscope, "bool")
+            self._block(trig.body, tscope)
         for name in ("setup", "play", "scoring"):
             block: ir.Block = getattr(g, name)
             if block.stmts:
@@ -180,7 +194,7 @@ class _Checker:
         if old is None:
             self.seen_params[name] = list(types)
             return
-        self.seen_params[name] = [a if a == b else "any" for a, b in zip(old, types, strict=True)]
+        self.seen_params[name] = [_join(a, b) for a, b in zip(old, types, strict=True)]
 
     def _check_kind(self, k: ir.Kind) -> None:
         g = self.g
@@ -326,6 +340,9 @@ class _Checker:
 
     def _s_EndGame(self, s: ir.EndGame, scope: dict[str, str]) -> None:
         pass
+
+    def _s_Eliminate(self, s: ir.Eliminate, scope: dict[str, str]) -> None:
+        self._want(s.player, scope, "player")
 
     def _s_Log(self, s: ir.Log, scope: dict[str, str]) -> None:
         self._template(s.parts, scope)
@@ -654,6 +671,9 @@ class _Checker:
             self._fits(lt, "int", e.left.span, "the start of a range")
             self._fits(rt, "int", e.right.span, "the end of a range")
             return "list:int"
+        if op == "+" and _listish(lt) and _listish(rt):  # concatenation
+            a, b = _elem(lt), _elem(rt)
+            return "list:" + (a if a == b else "any")
         self._fits(lt, "int", e.left.span, f"the left side of '{op}'")
         self._fits(rt, "int", e.right.span, f"the right side of '{op}'")
         return "int"
@@ -669,6 +689,16 @@ class _Checker:
         self._want(e.test, scope, "bool")
         a, b = self._expr(e.then, scope), self._expr(e.orelse, scope)
         return a if a == b else "any"
+
+
+def _join(a: str, b: str) -> str:
+    """The type of a parameter passed ``a`` and ``b``; an unknown (``any``) argument, such as a
+    recursive call's in the first pass, does not widen a known type."""
+    return b if a == "any" else a if b == "any" or a == b else "any"
+
+
+def _listish(t: str) -> bool:
+    return t == "zone" or t.startswith("list:")
 
 
 def _const(e: ir.Expr | None) -> object:

@@ -7,7 +7,7 @@ or Lark objects.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import SourceSpan
@@ -132,6 +132,13 @@ class Shuffle(Stmt):
 @dataclass(frozen=True, slots=True)
 class EndGame(Stmt):
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class Eliminate(Stmt):
+    """``eliminate P``: the seat leaves the game (it drops out of ``players``)."""
+
+    player: Expr
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,6 +339,21 @@ class Procedure:
 
 
 @dataclass(frozen=True, slots=True)
+class Trigger:
+    """Runs ``body`` whenever a ``move`` puts a component (of ``kind``, if given) into ``zone``
+    (any pile of it) and ``when`` holds; ``var`` names the component in ``when`` and ``body``."""
+
+    name: str
+    span: SourceSpan
+    zone: str
+    kind: str | None
+    var: str
+    when: Expr | None
+    body: Block
+    spans: dict[str, SourceSpan] = field(default_factory=dict)  # value positions: "to", "kind"
+
+
+@dataclass(frozen=True, slots=True)
 class Function:
     """A named expression with parameters."""
 
@@ -384,3 +406,4 @@ class Game:
     play: Block
     scoring: Block
     tie_breakers: tuple[TieBreaker, ...]
+    triggers: dict[str, Trigger] = field(default_factory=dict)

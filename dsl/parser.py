@@ -244,6 +244,9 @@ class _ToIR(Transformer):  # type: ignore[type-arg]
     def end_stmt(self, meta: Any, ch: list[Any]) -> ir.Stmt:
         return ir.EndGame(self._span(meta))
 
+    def eliminate_stmt(self, meta: Any, ch: list[Any]) -> ir.Stmt:
+        return ir.Eliminate(self._span(meta), ch[0])
+
     def log_stmt(self, meta: Any, ch: list[Any]) -> ir.Stmt:
         tok: Token = ch[0]
         a = self.loc.offset(tok.line or 1, tok.column or 1) + 1

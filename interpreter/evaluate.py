@@ -311,11 +311,30 @@ def seat_index(st: Any, p: Any) -> int:
 
 def seat_after(st: Any, p: int, step: int) -> int:
     ps = st.players
+    if p not in ps and isinstance(p, int) and ps:  # an eliminated seat: its live neighbour
+        return _live_neighbour(st, p, step)
     return int(ps[(seat_index(st, p) + step) % len(ps)])
+
+
+def _live_neighbour(st: Any, p: int, step: int) -> int:
+    n = st.prog.num_players
+    if not 0 <= p < n:
+        seat_index(st, p)  # raises: not a seat at all
+    q = (p + step) % n
+    while q not in st.players:
+        q = (q + step) % n
+    return q
+
+
+def others(st: Any, p: int) -> list[int]:
+    """The other seats in play, clockwise after ``p``."""
+    return [q for q in clockwise_from(st, p) if q != p]
 
 
 def clockwise_from(st: Any, p: int) -> list[int]:
     ps = st.players
+    if p not in ps and isinstance(p, int) and ps:  # an eliminated seat: from the next live one
+        p = _live_neighbour(st, p, 1)
     i = seat_index(st, p)
     return ps[i:] + ps[:i]
 
@@ -333,7 +352,7 @@ _BUILTINS: dict[str, Callable[..., Any] | None] = {  # None: compiled specially
     "left_of": lambda st, p: seat_after(st, p, 1),
     "right_of": lambda st, p: seat_after(st, p, -1),
     "clockwise_from": clockwise_from,
-    "others": lambda st, p: clockwise_from(st, p)[1:],
+    "others": lambda st, p: others(st, p),
     "abs": lambda st, x: abs(x),
     "pattern_rank": None,
     "pattern_label": None,

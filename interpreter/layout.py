@@ -114,6 +114,7 @@ class Layout:
         self.zone_owner: list[int | None] = []
         self.zone_vis: list[str] = []
         self.zone_per: dict[str, str | None] = {}
+        self.zone_piles: dict[str, int] = {}
         refills: list[str | None] = []
         for z in zones:
             self.zone_base[z.name] = len(self.zone_names)
@@ -124,6 +125,7 @@ class Layout:
                 keys = [(f"{z.name}[P{s + 1}]", s) for s in range(self.num_players)]
             else:
                 keys = [(f"{z.name}[{c.name}]", None) for c in self.kind_cards[z.per]]
+            self.zone_piles[z.name] = len(keys)
             for label, owner in keys:
                 self.zone_names.append(label)
                 self.zone_owner.append(owner)

@@ -156,6 +156,54 @@ class CallOp(Op):
             st.frames.append(Frame(self.body, new))
 
 
+class TriggerRule:
+    """A compiled trigger: run ``body`` with ``var`` bound to an arriving card of ``kind``."""
+
+    __slots__ = ("kind", "var", "when", "body")
+
+    def __init__(self, kind: str | None, var: str, when: Fn | None, body: BlockOp) -> None:
+        self.kind, self.var, self.when, self.body = kind, var, when, body
+
+
+def fire(st: State, rules: list[TriggerRule], cards: list[Card], span: SourceSpan) -> None:
+    """Push the bodies of the triggers these arrivals set off, so that they run next, before the
+    statement after the move, card by card in move order and rule by rule in file order."""
+    hits = []
+    for c in cards:
+        for r in rules:
+            if r.kind is not None and c.kind != r.kind:
+                continue
+            env = {r.var: c}
+            if r.body.stmts and (r.when is None or r.when(st, env)):
+                hits.append(Frame(r.body, env))
+    if hits and len(st.frames) + len(hits) > MAX_DEPTH:
+        raise RuleError(
+            f"triggers and procedures nest more than {MAX_DEPTH} deep; "
+            "does a trigger set itself off without end?",
+            span,
+        )
+    st.frames.extend(reversed(hits))
+
+
+def fire_arrivals(
+    st: State, rules: list[TriggerRule], zone: int, before: int, bottom: bool, span: SourceSpan
+) -> None:
+    """Fire the triggers of the cards that a counted move just brought to ``zone`` (which held
+    ``before`` cards), in the order they were moved."""
+    z = st.zones[zone]
+    k = len(z) - before
+    fire(st, rules, z[:k][::-1] if bottom else z[before:], span)
+
+
+def eliminate(st: State, p: Any, span: SourceSpan) -> None:
+    """Seat ``p`` leaves the game: out of ``st.players`` (once), with a line in the log."""
+    if not (isinstance(p, int) and 0 <= p < st.prog.num_players):
+        raise RuleError(f"cannot eliminate {p!r}: it is not a seat", span)
+    if p in st.players:
+        st.players.remove(p)
+        st.log_line(f"{player_name(p)} is eliminated", -1)
+
+
 class IfOp(Op):
     def __init__(self, span: SourceSpan, test: Fn, then: BlockOp, orelse: BlockOp | None) -> None:
         self.span, self.test, self.then, self.orelse = span, test, then, orelse

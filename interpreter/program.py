@@ -44,9 +44,17 @@ class Program(ProgramBase):
         self.next_action = 0
         self._function_cells: dict[str, list[Fn]] = {}
         self.ex = ExprCompiler(self)
+        self.triggers_at: dict[int, list[ops.TriggerRule]] = {}  # filled once all is compiled
         self.proc_blocks = {n: self._new_block(p.body) for n, p in g.procedures.items()}
         for n, p in g.procedures.items():
             self._fill_block(self.proc_blocks[n], p.body)
+        for t in g.triggers.values():
+            rule = ops.TriggerRule(
+                t.kind, t.var, self.ex.compile(t.when) if t.when else None, self.block(t.body)
+            )
+            base = self.zone_base[t.zone]
+            for zi in range(base, base + self.zone_piles[t.zone]):
+                self.triggers_at.setdefault(zi, []).append(rule)
         self.setup = self.block(g.setup)
         self.play = self.block(g.play)
         self.scoring = self.block(g.scoring)
@@ -142,11 +150,16 @@ class Program(ProgramBase):
 
     def _s_Move(self, s: ir.Move) -> ops.Op:
         dest, bottom = self.ex.zone_ref(s.dest), s.bottom
+        trig = self.triggers_at  # zone index -> the triggers its arrivals run
         if s.count is not None:
             count, src = self.ex.compile(s.count), self.ex.zone_ref(s.src)  # type: ignore[arg-type]
 
             def run_count(st: Any, env: dict[str, Any]) -> None:
-                st.move_count(count(st, env), src(st, env), dest(st, env), bottom, s.span)
+                d = dest(st, env)
+                before = len(st.zones[d])
+                st.move_count(count(st, env), src(st, env), d, bottom, s.span)
+                if d in trig:
+                    ops.fire_arrivals(st, trig[d], d, before, bottom, s.span)
 
             return self._simple(s, run_count)
         items = self.ex.compile(s.items)  # type: ignore[arg-type]
@@ -154,11 +167,11 @@ class Program(ProgramBase):
         def run_items(st: Any, env: dict[str, Any]) -> None:
             what = items(st, env)
             d = dest(st, env)
-            if isinstance(what, Card):
-                st.move(what, d, bottom)
-            else:
-                for c in list(what):
-                    st.move(c, d, bottom)
+            moved = [what] if isinstance(what, Card) else list(what)
+            for c in moved:
+                st.move(c, d, bottom)
+            if d in trig:
+                ops.fire(st, trig[d], moved, s.span)
 
         return self._simple(s, run_items)
 
@@ -168,6 +181,11 @@ class Program(ProgramBase):
 
     def _s_EndGame(self, s: ir.EndGame) -> ops.Op:
         return self._simple(s, lambda st, env: st.end_game())
+
+    def _s_Eliminate(self, s: ir.Eliminate) -> ops.Op:
+        who = self.ex.compile(s.player)
+
+        return self._simple(s, lambda st, env: ops.eliminate(st, who(st, env), s.span))
 
     def _s_Log(self, s: ir.Log) -> ops.Op:
         text = self.ex.template(s.parts)
