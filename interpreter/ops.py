@@ -119,6 +119,11 @@ class BlockOp(Op):
         self.span, self.source = span, source
         self.stmts: list[Op] = []
 
+    @property
+    def size(self) -> int:
+        """How many statements (an empty block pushes no frame)."""
+        return len(self.stmts)
+
     def exec(self, st: State, env: Env) -> None:
         if self.stmts:
             st.frames.append(Frame(self, env))
@@ -174,7 +179,7 @@ def fire(st: State, rules: list[TriggerRule], cards: list[Card], span: SourceSpa
             if r.kind is not None and c.kind != r.kind:
                 continue
             env = {r.var: c}
-            if r.body.stmts and (r.when is None or r.when(st, env)):
+            if r.body.size and (r.when is None or r.when(st, env)):
                 hits.append(Frame(r.body, env))
     if hits and len(st.frames) + len(hits) > MAX_DEPTH:
         raise RuleError(

@@ -431,6 +431,17 @@ def render_markdown(
         entry = log.get(key)
         add(entry.text if entry else "**Not documented in the interpretation log.**")
         add("")
+    for key, entry in log.items():  # e.g. a reading a scenario of the rulebook's example needs
+        if key in used:
+            continue
+        add(f'<a id="{anchor("interpretation", key)}"></a>')
+        add("")
+        add(f"### {key}")
+        add("")
+        add("Not named by a rule block (it is named by a scenario or explains the rules file).")
+        add("")
+        add(entry.text)
+        add("")
     return "\n".join(md).rstrip() + "\n"
 
 

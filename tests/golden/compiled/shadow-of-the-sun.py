@@ -686,7 +686,7 @@ def build(num_players, files):
     def cands_37(st, env, picked):  # game.yaml:200
         return list(st.zones[(Z_hand1 + env['q'])])
     def e39_items(st, env):  # game.yaml:196
-        return clockwise_from(st, env['p'])[1:]
+        return others(st, env['p'])
     def step_41(st, fr):  # game.yaml:211
         env = fr.env
         pc = fr.pc
@@ -1043,7 +1043,7 @@ def build(num_players, files):
     def e66_label1(st, env):  # game.yaml:270
         return 'Usurp ' + fmt_player1(env['q'])
     def e66_items1(st, env):  # game.yaml:270
-        return clockwise_from(st, env['p'])[1:]
+        return others(st, env['p'])
     def e66_when1(st, env):  # game.yaml:270
         return ((len(st.zones[(Z_hand1 + env['p'])]) >= 2) and any(((len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['p'])]) > 0) and (len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m22.owner == env['q'])]) > 0)) for _d5 in K_districts1))
     def e66_label2(st, env):  # game.yaml:284
@@ -1060,7 +1060,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items6 = clockwise_from(st, env['p'])[1:]  # game.yaml:270
+        _items6 = others(st, env['p'])  # game.yaml:270
         if _items6 and (len(st.zones[(Z_hand1 + env['p'])]) >= 2):
             for _q3 in _items6:
                 if not (any(((len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == env['p'])]) > 0) and (len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m26.owner == _q3)]) > 0)) for _d7 in K_districts1)):
