@@ -432,11 +432,9 @@ class PickOp(Op):
                 cands = [c for c in cands if c not in picked]
         can_stop = len(picked) >= fr.lo
         if len(cands) > 1:  # identical cards are one choice; offer the top-most of each
-            seen: dict[int, Card] = {}
-            for c in cands:
-                seen[c.type_id] = c
-            if len(seen) < len(cands):
-                cands = sorted(seen.values(), key=cands.index)
+            last = {c.type_id: i for i, c in enumerate(cands)}
+            if len(last) < len(cands):
+                cands = [cands[i] for i in sorted(last.values())]
         if not cands:
             if not can_stop:
                 raise RuleError(

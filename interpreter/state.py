@@ -117,7 +117,8 @@ class State:
         if self.secret:
             dec.secret = True
         if len(dec.actions) == 1:
-            self._note(dec, 0, forced=True)
+            if self.record_log:
+                self._note(dec, 0, forced=True)
             dec.op.resolve(self, dec, 0)
         else:
             self.pending = dec
@@ -170,7 +171,7 @@ class State:
         d = self.pending
         if d is None:
             raise IllegalActionError("the game is over; no action can be applied")
-        if isinstance(action, bool) or not isinstance(action, int):
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
             raise IllegalActionError(f"an action is a whole number (an id), not {action!r}")
         try:
             i = d.actions.index(action)
@@ -182,7 +183,8 @@ class State:
             ) from None
         self.pending = None
         self.move_number += 1
-        self._note(d, i, forced=False)
+        if self.record_log:
+            self._note(d, i, forced=False)
         self.at = d.op
         try:
             d.op.resolve(self, d, i)
