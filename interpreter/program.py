@@ -188,7 +188,7 @@ class Program:
 
     def _s_Assign(self, s: ir.Assign) -> ops.Op:
         f, n, decl = self.ex.compile(s.value), s.name, self.game.variables[s.name]
-        idx = self.ex.compile(s.index) if s.index is not None else None
+        idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         lo, hi, op = decl.min, decl.max, s.op
 
         def run(st: Any, env: dict[str, Any]) -> None:
