@@ -6,6 +6,9 @@ to_json()/from_json(), and the size of a saved state. Reports ratios, because th
 noisy. Not a test: run it by hand.
 
     python benchmarks/throughput.py [--game shadow-of-the-sun] [--players 4] [--seconds 5]
+
+Without --game it reports every game that ships with meeple, each at --players (or the nearest
+count the game allows).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 
 import meeple
 from meeple.interpreter.game import Game
+from meeple.registry import game_ids
 
 
 def interpreter_playouts(game: Game, seconds: float) -> tuple[float, float]:
@@ -81,17 +85,25 @@ def state_costs(game: Game, repeats: int = 2000) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", default="shadow-of-the-sun")
+    ap.add_argument("--game", default=None, help="a game id (default: every shipped game)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=5.0)
     args = ap.parse_args()
-    game = meeple.load(args.game, players=args.players)
+    for game_id in [args.game] if args.game else game_ids():
+        report(game_id, args.players, args.seconds)
+
+
+def report(game_id: str, players: int, seconds: float) -> None:
+    """Print the throughput and state costs of one game."""
+    info = meeple.load(game_id).info
+    players = max(info["min_players"], min(info["max_players"], players))
+    game = meeple.load(game_id, players=players)
     interpreter_playouts(game, 0.5)  # warm-up
-    g, d = interpreter_playouts(game, args.seconds)
-    print(f"{game.name}, {args.players} players, random playouts, one core")
+    g, d = interpreter_playouts(game, seconds)
+    print(f"{game.name}, {players} players, random playouts, one core")
     print(f"  interpreter:  {g:8.1f} games/s  {d:10.0f} decisions/s")
-    if args.game == "shadow-of-the-sun":
-        ref = reference_playouts(args.players, args.seconds)
+    if game_id == "shadow-of-the-sun":
+        ref = reference_playouts(players, seconds)
         if ref is not None:
             print(f"  hand-written: {ref[0]:8.1f} games/s  {ref[1]:10.0f} decisions/s")
             print(f"  ratio interpreter / hand-written: {g / ref[0]:.3f} (games/s)")
