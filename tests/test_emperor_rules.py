@@ -90,3 +90,28 @@ def test_two_players_close_one_spiritual_and_one_secular_electorate(players: int
             assert sorted(e.spiritual for e in closed) == [False, True]
         else:
             assert closed == []
+
+
+def test_a_saved_game_resumes_identically() -> None:
+    """Per-component variables (ages, sides) and the owner-only vote survive to_json/from_json."""
+    import random
+
+    game = meeple.load(GAME_ID, players=4)
+    state = game.new_initial_state(11, record_log=False)
+    rng = random.Random(11)
+    saved = None
+    actions: list[int] = []
+    while not state.is_terminal():
+        if len(actions) == 120:
+            saved = state.to_json()
+        a = state.legal_actions()
+        actions.append(a[rng.randrange(len(a))])
+        state.apply_action(actions[-1])
+    assert saved is not None
+    resumed = game.state_from_json(saved, record_log=False)
+    for a in actions[120:]:
+        resumed.apply_action(a)
+    assert resumed.is_terminal()
+    assert resumed.scores() == state.scores()
+    assert resumed.vars["age"] == state.vars["age"]
+    assert resumed.vars["couple"] == state.vars["couple"]
