@@ -25,6 +25,17 @@ MAX_DECISIONS = 2000
 PIECES = ("aristocrats", "knights", "cities", "empire_cities")
 
 
+# which pieces may stand on which type of space
+ALLOWED = {
+    "elector": {"aristocrats"},
+    "beside": {"aristocrats"},
+    "aristocrat": {"aristocrats", "knights"},
+    "castle": {"knights"},
+    "city": {"cities", "empire_cities"},
+}
+STAGES = {15, 25, 35, 45}
+
+
 class Layout:
     """Zone indexes of one game: which zones are spaces, which are supplies."""
 
@@ -32,11 +43,13 @@ class Layout:
         prog = game.program
         self.prog = prog
         base, spaces = prog.zone_base, prog.kind_cards["spaces"]
-        self.space_zone = {base["at"] + s.ordinal: s for s in spaces}
+        self.spaces = [
+            (base["at"] + s.ordinal, s, ALLOWED[s.type], s.electorate.ordinal) for s in spaces
+        ]
         self.throne = base["throne"]
         self.aside = base["aside"]
         self.empire_supply = base["empire_supply"]
-        self.supply = {base["supply"] + p: p for p in range(prog.num_players)}
+        self.supply = [(base["supply"] + p, p) for p in range(prog.num_players)]
         self.pieces = [c for k in PIECES for c in prog.kind_cards[k]]
 
 
@@ -44,45 +57,46 @@ LAYOUTS = {n: Layout(g) for n, g in GAMES.items()}
 
 
 def check_position(state: State, lay: Layout, every_card: bool = True) -> None:
-    """Every piece on exactly one space (or the throne) or in its supply; one piece a space;
-    thalers within the track; life stages on the board; Barons only on spiritual elector seats;
-    closed electorates empty. ``every_card`` also runs the engine's check of every card."""
+    """Every piece on exactly one space (or the throne) or in its supply; one piece a space, of a
+    kind that may stand there; thalers within the track; life stages on the board; Barons only on
+    spiritual elector spaces; closed electorates empty.
+
+    The pieces in those places are counted: with the engine's check that every card lies in
+    exactly one zone (``every_card``), the count proves that no piece is anywhere else."""
     if every_card:
         state.check_invariants()
-    v = state.vars
-    assert all(0 <= t <= 12 for t in v["thalers"]), v["thalers"]
-    for zi, s in lay.space_zone.items():
-        z = state.zones[zi]
-        assert len(z) <= 1, f"{s.name} holds {len(z)} pieces"
-        if z and v["closed"][s.electorate.ordinal]:
-            raise AssertionError(f"a piece stands in the closed electorate {s.electorate.name}")
-        if z and s.type == "elector":
-            x = z[0]
-            assert x.kind == "aristocrats", f"{x.name} on an elector space"
-            assert not (s.electorate.spiritual and v["couple"][x.ordinal]), "a Couple elector"
-    assert len(state.zones[lay.throne]) <= 1
-    if state.pending is not None:  # 'aside' holds a piece only while its place is being chosen
-        assert len(state.zones[lay.aside]) <= 1
-    else:
-        assert not state.zones[lay.aside]
-    for c in lay.pieces:
-        zi = state.loc[c.id]
-        if zi in lay.supply:
-            assert lay.supply[zi] == c.owner, f"{c.name} in another player's supply"
-            if c.kind == "aristocrats":
-                assert v["age"][c.ordinal] == 0 and not v["couple"][c.ordinal]
-        elif zi == lay.empire_supply:
-            assert c.kind == "empire_cities"
-        else:
-            assert zi in lay.space_zone or zi in (lay.throne, lay.aside), (
-                f"{c.name} lies in {state.prog.zone_names[zi]}"
-            )
-            if c.kind == "aristocrats" and zi != lay.aside:
-                assert v["age"][c.ordinal] in (15, 25, 35, 45), v["age"][c.ordinal]
-            if c.kind in ("knights", "aristocrats") and zi in lay.space_zone:
-                assert lay.space_zone[zi].type != "city"
-            if c.kind in ("cities", "empire_cities"):
-                assert lay.space_zone[zi].type == "city"
+    v, zones = state.vars, state.zones
+    thalers, closed, couple, age = v["thalers"], v["closed"], v["couple"], v["age"]
+    assert min(thalers) >= 0 and max(thalers) <= 12, thalers
+    placed = 0
+    for zi, s, allowed, e in lay.spaces:
+        z = zones[zi]
+        if not z:
+            continue
+        assert len(z) == 1, f"{s.name} holds {len(z)} pieces"
+        x = z[0]
+        placed += 1
+        assert x.kind in allowed, f"{x.name} on {s.name}"
+        assert not closed[e], f"a piece stands in the closed electorate {s.electorate.name}"
+        if x.kind == "aristocrats":
+            assert age[x.ordinal] in STAGES, f"{x.name} aged {age[x.ordinal]}"
+            if s.type == "elector" and s.electorate.spiritual:
+                assert not couple[x.ordinal], f"a Couple is elector of {s.electorate.name}"
+    throne, aside = zones[lay.throne], zones[lay.aside]
+    assert len(throne) <= 1
+    assert all(x.kind == "aristocrats" and age[x.ordinal] in STAGES for x in throne)
+    # 'aside' holds a piece only while its new place is being chosen
+    assert len(aside) <= (1 if state.pending is not None else 0)
+    assert all(x.kind == "aristocrats" for x in aside)
+    assert all(x.kind == "empire_cities" for x in zones[lay.empire_supply])
+    placed += len(throne) + len(aside) + len(zones[lay.empire_supply])
+    for zi, p in lay.supply:
+        for x in zones[zi]:
+            assert x.owner == p and x.kind in PIECES, f"{x.name} in the supply of P{p + 1}"
+            if x.kind == "aristocrats":
+                assert age[x.ordinal] == 0 and not couple[x.ordinal]
+        placed += len(zones[zi])
+    assert placed == len(lay.pieces), f"{len(lay.pieces) - placed} pieces are elsewhere"
 
 
 def play_checked(players: int, seed: int, agent_seed: int, every_card: bool = True) -> int:
@@ -146,9 +160,12 @@ def test_the_check_catches_a_piece_out_of_place() -> None:
     game, lay = GAMES[3], LAYOUTS[3]
     state = game.new_initial_state(4, record_log=False)
     knight = next(c for c in lay.pieces if c.kind == "knights")
-    space = next(zi for zi, s in lay.space_zone.items() if s.type == "city")
+    space = next(zi for zi, s, _, _ in lay.spaces if s.type == "city")
     state.move(knight, space, False)  # a knight on a city space
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="on "):
+        check_position(state, lay)
+    state.move(knight, lay.prog.zone_base["box"], False)  # a knight in the box
+    with pytest.raises(AssertionError, match="elsewhere"):
         check_position(state, lay)
 
 
