@@ -50,6 +50,26 @@ def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
         ("spiritual-seat-stays-empty", "not (e.spiritual and couple[top(at[s])])", "true"),
         ("income", "(2 if elector_of(card('saxony')) == p else 0)", "0"),
         ("aging", "- if: age[x] == 45", "- if: age[x] == 55"),
+        (
+            "church-influence-and-excommunication",
+            "+ (1 if holds(q, 'pope') else 0) + church_votes(q)",
+            "+ 0",
+        ),
+        (
+            "church-influence-and-excommunication",
+            "e != excommunicated and elector_of(e) == q",
+            "elector_of(e) == q",
+        ),
+        (
+            "son-pushes-knight",
+            "s.type == 'aristocrat' and not closed[s.electorate]\n",
+            "not closed[s.electorate]\n",
+        ),
+        (
+            "trier-privilege",
+            "k.phase == 4 and k.key != 'knight' and not available(k)",
+            "k.phase == 4 and k.key != 'knight'",
+        ),
     ],
 )
 def test_a_broken_rule_fails_its_scenario(
