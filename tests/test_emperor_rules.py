@@ -135,3 +135,18 @@ def test_a_saved_game_resumes_identically() -> None:
     assert resumed.scores() == state.scores()
     assert resumed.vars["age"] == state.vars["age"]
     assert resumed.vars["couple"] == state.vars["couple"]
+
+
+def test_a_variable_per_kind_refuses_a_component_of_another_kind() -> None:
+    from meeple.dsl.checker import check_expression
+    from meeple.dsl.parser import parse_expression
+
+    game = meeple.load(GAME_ID, players=3)
+    state = game.new_initial_state(1, record_log=False)
+    good = parse_expression("age[first(aristocrats)] + 1")
+    check_expression(game.checked, good)
+    assert game.program.ex.compile(good)(state, {}) == 1
+    bad = parse_expression("age[card('mainz')]")
+    check_expression(game.checked, bad)  # a card: the kind is known only when it runs
+    with pytest.raises(meeple.RuleError, match="not one of the aristocrats"):
+        game.program.ex.compile(bad)(state, {})
