@@ -150,7 +150,7 @@ class ModuleEmitter:
         target = f"st.vars[{s.name!r}]"
         if s.index is not None:
             i = self.names.fresh("i")
-            w.line(f"{i} = {self._e(s.index)}")
+            w.line(f"{i} = {self.ex.var_index(s.name, s.index, s.span, Scope())}")
             target += f"[{i}]"
         value = self._e(s.value)
         if decl.min is None and decl.max is None:
@@ -629,7 +629,8 @@ class ModuleEmitter:
         out.line(")")
         out.line(f"SITES = {tuple(prog.site_domains)!r}")
         variables = [
-            (v.name, v.type, v.per, self._span(v.initial.span)) for v in g.variables.values()
+            (v.name, v.type, v.per, self._span(v.initial.span), v.visibility)
+            for v in g.variables.values()
         ]
         out.line("SPANS = (")
         for key in self.spans:
@@ -653,8 +654,8 @@ class ModuleEmitter:
             out.line(f"P.play = {self._op(g.play)}")
             out.line(f"P.scoring = {self._op(g.scoring)}")
             out.line("P.var_specs = [")
-            for name, t, per, span in variables:
-                out.line(f"    VarSpec({name!r}, {t!r}, {per!r}, {span}),")
+            for name, t, per, span, vis in variables:
+                out.line(f"    VarSpec({name!r}, {t!r}, {per!r}, {span}, {vis!r}),")
             out.line("]")
             inits = ", ".join(f"{v.name!r}: init_{v.name}" for v in g.variables.values())
             out.line(f"P.var_initial = {{{inits}}}")

@@ -128,9 +128,20 @@ class ExprEmitter:
             return f"{obj}.{e.name}"
         return f"getattr({obj}, {e.name!r})"
 
+    def var_index(self, name: str, index: ir.Expr, span: ir.SourceSpan, scope: Scope) -> str:
+        """The list position of ``name[index]``: the seat, or the ordinal of a component for a
+        variable per kind."""
+        key, per = self.emit(index, scope), self.prog.game.variables[name].per
+        if per is None or per == "players":
+            return key
+        return f"ordinal({key}, {per!r}, {self.span(span)})"
+
     def _Index(self, e: ir.Index, scope: Scope) -> str:
         if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.zone_base:
             return f"st.zones[{self.zone_index(e, scope)}]"
+        if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.game.variables:
+            n = e.obj.id
+            return f"st.vars[{n!r}][{self.var_index(n, e.index, e.span, scope)}]"
         return f"{self.emit(e.obj, scope)}[{self.emit(e.index, scope)}]"
 
     def _ListLit(self, e: ir.ListLit, scope: Scope) -> str:

@@ -158,6 +158,8 @@ def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
         initial,
         node.get("min"),
         node.get("max"),
+        str(node.get("visibility", "public")),
+        _value_spans(node),
     )
 
 

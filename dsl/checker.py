@@ -141,6 +141,18 @@ class _Checker:
                     suggestion=did_you_mean(table.group_by, self.props),
                 )
         for v in g.variables.values():
+            if v.per is not None and v.per != "players" and v.per not in g.kinds:
+                raise CheckError(
+                    f"variable '{v.name}' is per '{v.per}', which is neither 'players' nor a kind",
+                    v.spans.get("per", v.span),
+                    suggestion=did_you_mean(v.per, ["players", *g.kinds]),
+                )
+            if v.visibility == "owner" and v.per != "players":
+                raise CheckError(
+                    f"variable '{v.name}' is visible to its owner only, but it is not per players",
+                    v.spans.get("visibility", v.span),
+                    expected="'per: players'",
+                )
             self._fits(
                 self._expr(v.initial, {}),
                 v.type,
@@ -308,13 +320,20 @@ class _Checker:
                 suggestion=did_you_mean(s.name, self.g.variables),
             )
         if (v.per is None) != (s.index is None):
+            each = "one per player" if v.per == "players" else f"one per component of {v.per}"
             raise CheckError(
-                f"variable '{s.name}' is {'one per player' if v.per else 'a single value'}",
+                f"variable '{s.name}' is {each if v.per else 'a single value'}",
                 s.span,
-                expected=f"'{s.name}[p]'" if v.per else f"'{s.name}' without an index",
+                expected=(
+                    f"'{s.name}[p]'"
+                    if v.per == "players"
+                    else f"'{s.name}[c]'"
+                    if v.per
+                    else f"'{s.name}' without an index"
+                ),
             )
         if s.index is not None:
-            self._want(s.index, scope, "player")
+            self._want(s.index, scope, "player" if v.per == "players" else "card")
         t = self._expr(s.value, scope)
         if s.op != "=" and v.type != "int":
             raise CheckError(f"'{s.op}' needs a number variable; '{s.name}' is {v.type}", s.span)
@@ -558,6 +577,12 @@ class _Checker:
                 raise CheckError(f"zone '{z.name}' is a single zone; it takes no index", e.span)
             self._want(e.index, scope, "player" if z.per == "players" else "card")
             return "zone"
+        if isinstance(e.obj, ir.Name) and e.obj.id in self.g.variables and e.obj.id not in scope:
+            v = self.g.variables[e.obj.id]
+            if v.per is not None and v.per != "players":
+                self._expr(e.obj, scope)
+                self._want(e.index, scope, "card")
+                return v.type
         t = self._expr(e.obj, scope)
         if not t.startswith("list:") and t != "any":
             raise CheckError(

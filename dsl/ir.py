@@ -319,7 +319,8 @@ class ZoneDecl:
 
 @dataclass(frozen=True, slots=True)
 class VarDecl:
-    """A global variable or counter; ``per`` is None or "players"."""
+    """A global variable or counter; ``per`` is None, "players" or a kind (one value per
+    component of that kind); ``visibility`` "owner" shows a per-player value to its seat only."""
 
     name: str
     span: SourceSpan
@@ -328,6 +329,8 @@ class VarDecl:
     initial: Expr
     min: int | None = None
     max: int | None = None
+    visibility: str = "public"
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -66,6 +66,15 @@ class ExprCompiler:
         f = self.compile(e)
         return lambda st, env: st.zone_index(f(st, env))
 
+    def var_index(self, name: str, index: ir.Expr, span: Any) -> Fn:
+        """The list position of ``name[index]``: the seat, or the ordinal of a component for a
+        variable per kind."""
+        key, per = self.compile(index), self.prog.game.variables[name].per
+        if per is None or per == "players":
+            return key
+        ordinal = _ordinal_of(per, span)
+        return lambda st, env: ordinal(key(st, env))
+
     def template(self, parts: tuple[str | ir.Expr, ...]) -> Callable[[Any, dict[str, Any]], str]:
         """A ``{expr}`` text template -> a function giving the text."""
         pieces: list[Any] = []
@@ -120,6 +129,9 @@ class ExprCompiler:
                 return lambda st, env: st.zones[base + key(st, env)]
             ordinal = _ordinal_of(self.prog.game.zones[e.obj.id].per, e.span)
             return lambda st, env: st.zones[base + ordinal(key(st, env))]
+        if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.game.variables:
+            n, idx = e.obj.id, self.var_index(e.obj.id, e.index, e.span)
+            return lambda st, env: st.vars[n][idx(st, env)]
         obj = self.compile(e.obj)
         return lambda st, env: obj(st, env)[key(st, env)]
 

@@ -44,12 +44,14 @@ class ZoneSpec:
 
 @dataclass(frozen=True)
 class VarSpec:
-    """A variable: its checked type, ``per`` (None or "players"), and where its initial value is."""
+    """A variable: its checked type, ``per`` (None, "players" or a kind), where its initial value
+    is, and its visibility ("public", or "owner": a seat sees only its own value)."""
 
     name: str
     type: str
     per: str | None
     span: SourceSpan
+    visibility: str = "public"
 
 
 class Layout:
@@ -160,3 +162,8 @@ class ProgramBase(Layout):
     play: BlockOp
     scoring: BlockOp
     num_distinct_actions: int
+
+    @property
+    def owner_only_vars(self) -> set[str]:
+        """Variables a seat sees only its own value of."""
+        return {v.name for v in self.var_specs if v.visibility == "owner"}

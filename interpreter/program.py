@@ -130,7 +130,7 @@ class Program(ProgramBase):
 
     def _s_Assign(self, s: ir.Assign) -> ops.Op:
         f, n, decl = self.ex.compile(s.value), s.name, self.game.variables[s.name]
-        idx = self.ex.compile(s.index) if s.index is not None else None
+        idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         lo, hi, op = decl.min, decl.max, s.op
 
         def run(st: Any, env: dict[str, Any]) -> None:
@@ -299,4 +299,7 @@ def zone_specs(g: ir.Game) -> list[ZoneSpec]:
 
 def var_specs(checked: Checked) -> list[VarSpec]:
     """The game's variables: name, type, per, and the position of the initial value."""
-    return [VarSpec(n, v.type, v.per, v.initial.span) for n, v in checked.game.variables.items()]
+    return [
+        VarSpec(n, v.type, v.per, v.initial.span, v.visibility)
+        for n, v in checked.game.variables.items()
+    ]

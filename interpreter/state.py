@@ -62,7 +62,11 @@ class State:
                     f"{prog.num_players - 1} (P1 to P{prog.num_players})",
                     v.span,
                 )
-            self.vars[v.name] = [init] * prog.num_players if v.per else init
+            if v.per is None:
+                self.vars[v.name] = init
+            else:  # one value per seat, or per component of a kind (by its ordinal)
+                n = prog.num_players if v.per == "players" else len(prog.kind_cards[v.per])
+                self.vars[v.name] = [init] * n
         self.frames: list[Frame] = [Frame(prog.play, {}), Frame(prog.setup, {})]
         self._run()
 
@@ -360,12 +364,18 @@ class State:
             "player": player,
             "current_player": self.current_player(),
             "zones": zones,
-            "variables": {k: encode(v) for k, v in self.vars.items()},
+            "variables": {k: self._visible_var(k, v, player) for k, v in self.vars.items()},
             "log": [t for who, t in self.log if who in (-1, player)],
         }
         if self.pending is not None and self.pending.player == player:
             obs["decision"] = {"prompt": self.prompt(), "options": self.legal_action_labels()}
         return obs
+
+    def _visible_var(self, name: str, value: Any, player: int) -> Any:
+        """A variable as ``player`` sees it: an owner-only one shows others' values as hidden."""
+        if name not in self.prog.owner_only_vars:
+            return encode(value)
+        return [encode(v) if p == player else {"hidden": True} for p, v in enumerate(value)]
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict[str, Any]:

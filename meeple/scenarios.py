@@ -10,7 +10,8 @@ A scenario file (YAML, in ``rules/<game>/scenarios/``)::
       zones:                      # each listed zone gets exactly these cards
         hand[P1]: [Ghoul * 3, Courtesan]
         markers_on[The Boneyard]: [House Marker of P1 * 2]
-      variables: {supreme: P1}    # a card variable takes a card's name
+      variables: {supreme: P1}    # a card variable takes a card's name; a variable per kind:
+                                  # {age: {Aristocrat 1 of P2: 35}}
       on_top: {minion_deck: [Alchemist]}   # the next card drawn
     run: action(0)                # a statement, or "scoring"
     steps:
@@ -224,7 +225,20 @@ def _set_vars(st: State, variables: Any, given: Any) -> None:
                 suggestion=did_you_mean(name, st.prog.game.variables),
             )
         is_seat = decl.type == "player"
-        if decl.per:
+        if decl.per and decl.per != "players":  # {card: value}, e.g. age: {Aristocrat 1 of P2: 35}
+            values = st.vars[name]
+            for spec, v in value.items():
+                (cname, owner, _), *_ = _specs([spec], span, st.prog.num_players)
+                cards = [
+                    c
+                    for c in st.prog.kind_cards[decl.per]
+                    if c.name == cname and (owner is None or c.owner == owner)
+                ]
+                if not cards:
+                    raise ScenarioError(f"no {decl.per} component '{spec}'", span)
+                for c in cards:
+                    values[c.ordinal] = _seat(v, span, st.prog.num_players) if is_seat else v
+        elif decl.per:
             n = st.prog.num_players
             st.vars[name] = [_seat(v, span, n) if is_seat else v for v in value]
         elif decl.type == "card" and value is not None:

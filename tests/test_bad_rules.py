@@ -387,6 +387,29 @@ CASES = [
         #               ^
         edit("        - round += 1", "        - round += 1\n        - score += 1"),
         CheckError, 59, 11, "variable 'score' is one per player", expected="'score[p]'")),
+    case("variable-per-unknown-kind", Bad(
+        # 29:   worn: {type: int, per: card, source: Play}
+        #                              ^
+        edit("  score: {type: int, per: players, source: Scoring}\n",
+             "  score: {type: int, per: players, source: Scoring}\n"
+             "  worn: {type: int, per: card, source: Play}\n"),
+        CheckError, 29, 26, "variable 'worn' is per 'card', which is neither 'players' nor a kind",
+        suggestion="did you mean 'cards'?")),
+    case("owner-only-variable-not-per-player", Bad(
+        # 27:   round: {type: int, initial: 1, visibility: owner, source: Play}
+        #                                                  ^
+        edit("  round: {type: int, initial: 1, source: Play}\n",
+             "  round: {type: int, initial: 1, visibility: owner, source: Play}\n"),
+        CheckError, 27, 46, "variable 'round' is visible to its owner only",
+        expected="'per: players'")),
+    case("per-kind-variable-indexed-by-a-number", Bad(
+        # 59:         - worn[round] += 1
+        #                    ^
+        edit("  score: {type: int, per: players, source: Scoring}\n",
+             "  score: {type: int, per: players, source: Scoring}\n"
+             "  worn: {type: int, per: cards, source: Play}\n",
+             "        - round += 1", "        - worn[round] += 1"),
+        CheckError, 59, 16, "this has the wrong type", expected="a card, not a number")),
     case("single-variable-with-index", Bad(
         # 58:         - round[p] += 1
         #               ^
