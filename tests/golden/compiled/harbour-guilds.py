@@ -388,7 +388,7 @@ def build(num_players, files):
     P.play = o23
     P.scoring = o29
     P.var_specs = [
-        VarSpec('score', 'int', 'players', S[33]),
+        VarSpec('score', 'int', 'players', S[33], 'public'),
     ]
     P.var_initial = {'score': init_score}
     P.tie_breakers = [tie_0]

@@ -1821,8 +1821,8 @@ def build(num_players, files):
     P.play = o134
     P.scoring = o138
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[162]),
-        VarSpec('score', 'int', 'players', S[163]),
+        VarSpec('supreme', 'player', None, S[162], 'public'),
+        VarSpec('score', 'int', 'players', S[163], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score}
     P.tie_breakers = [tie_0]
