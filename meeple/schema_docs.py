@@ -42,7 +42,9 @@ DESCRIPTIONS: dict[tuple[str, str], str] = {
     ("zone", "visibility"): "public, owner (only its owner sees it), hidden, or top",
     ("zone", "refill"): "a zone shuffled into this one when it runs empty while drawing",
     ("variable", "type"): "int, bool, player, or another type of docs/language.md",
-    ("variable", "per"): "'players' for one value per seat",
+    ("variable", "per"): "'players' (one value per seat) or a component kind (one value per "
+    "component of that kind)",
+    ("variable", "visibility"): "owner: a per-player value only its seat sees in observations",
     ("variable", "initial"): "the value at the start: " + _EXPR,
     ("variable", "min"): "the lowest value it may take",
     ("variable", "max"): "the highest value it may take",
