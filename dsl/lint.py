@@ -2,7 +2,7 @@
 mistakes. Each warning has a position.
 
 - a definition (zone, variable, table, function) never used;
-- a procedure never reached from setup, play or scoring;
+- a procedure never reached from setup, play, scoring or a trigger;
 - a decision that can have no legal option: a ``choose`` whose every option is conditional, or a
   ``pick`` that must take at least one item, where no enclosing ``if``/``when``/loop condition
   (in its procedure or at every call of the procedure) guards it;
@@ -48,6 +48,8 @@ def _roots(game: ir.Game) -> list[Any]:
     roots += [f.body for f in game.functions.values()]
     roots += [t.key for t in game.tie_breakers]
     roots += [v.initial for v in game.variables.values()]
+    for t in game.triggers.values():
+        roots += [t.body] + ([t.when] if t.when is not None else [])
     return roots
 
 
@@ -66,6 +68,10 @@ def used_names(game: ir.Game) -> set[str]:
         used.update(t for t in k.properties.values() if t in game.kinds)
         if k.start:
             used.add(k.start)
+    for t in game.triggers.values():
+        used.add(t.zone)
+        if t.kind:
+            used.add(t.kind)
     for z in game.zones.values():
         if z.per:
             used.add(z.per)
@@ -75,9 +81,10 @@ def used_names(game: ir.Game) -> set[str]:
 
 
 def reached_procedures(game: ir.Game) -> set[str]:
-    """Procedures called, directly or not, from setup, play or scoring."""
+    """Procedures called, directly or not, from setup, play, scoring or a trigger."""
     seen: set[str] = set()
     todo: list[Any] = [game.setup, game.play, game.scoring]
+    todo += [t.body for t in game.triggers.values()]
     while todo:
         for n in walk(todo.pop()):
             if isinstance(n, ir.CallProc) and n.name in game.procedures and n.name not in seen:
@@ -117,6 +124,8 @@ def _unguarded_decisions(game: ir.Game) -> list[LintWarning]:
 
     for block in (game.setup, game.play, game.scoring):
         visit(block, None, False)
+    for t in game.triggers.values():
+        visit(t.body, None, t.when is not None)
     for p in game.procedures.values():
         visit(p.body, p.name, False)
 
@@ -169,7 +178,7 @@ def lint(game: ir.Game, interpretation_log: Path | None = None) -> list[LintWarn
             out.append(
                 LintWarning(
                     p.span,
-                    f"procedure '{name}' is never reached from setup, play or scoring"
+                    f"procedure '{name}' is never reached from setup, play, scoring or a trigger"
                     + (" (only procedures that are never reached call it)" if called else ""),
                 )
             )
