@@ -76,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
 
     scen = sub.add_parser("scenarios", help="run a game's scenarios (its rulebook examples)")
     scen.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules folder")
+    _backend_option(scen)
     scen.set_defaults(run=cmd_scenarios)
 
     sim = sub.add_parser("simulate", help="play many games with random players; statistics")
@@ -248,7 +249,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     failed = 0
     for f in files:
         try:
-            outcome = run_scenario(f)
+            outcome = run_scenario(f, backend=args.backend)
         except MeepleError as e:  # a broken scenario fails; the others still run
             out.print(f"[red]FAIL[/red] {f.name}")
             err.print(e.render(), markup=False)

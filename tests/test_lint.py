@@ -80,7 +80,10 @@ def test_each_warning_is_reported_at_its_rule(tmp_path: Path) -> None:
     assert got == {
         (line_of("  discard: {visibility"), "zone 'discard' has no 'source'"),
         (line_of("  spare:"), "function 'spare' is never used"),
-        (line_of("  never:"), "procedure 'never' is never reached from setup, play, scoring or a trigger"),
+        (
+            line_of("  never:"),
+            "procedure 'never' is never reached from setup, play, scoring or a trigger",
+        ),
         (
             line_of("interpretation: made-up"),
             "interpretation 'made-up' is not documented in sun.md",

@@ -13,11 +13,14 @@ from meeple.scenarios import ScenarioError, run_scenario, scenario_files
 ALL = [f for g in game_ids() for f in scenario_files(rules_root() / g)]
 
 
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
 @pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.parent.name}/{p.stem}" for p in ALL])
-def test_scenario_passes(path: Path) -> None:
-    outcome = run_scenario(path)
+def test_scenario_passes(path: Path, backend: str) -> None:
+    outcome = run_scenario(path, backend=backend)
     assert outcome.passed, "\n".join(outcome.failures)
     assert outcome.state is not None
+    compiled = type(outcome.state.prog).__name__ == "CompiledProgram"
+    assert compiled == (backend == "compiled")
     outcome.state.check_invariants()
 
 
