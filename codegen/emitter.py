@@ -605,6 +605,10 @@ class ModuleEmitter:
 
     def _assemble(self, body: Writer) -> str:
         g, prog = self.game, self.prog
+        variables = [  # first: their spans may name a file (a variant's) not seen yet
+            (v.name, v.type, v.per, self._span(v.initial.span), v.visibility)
+            for v in g.variables.values()
+        ]
         out = Writer()
         out.line(f'"""{g.name} ({g.id}), compiled by meeple\'s code generator.')
         out.line("")
@@ -628,10 +632,6 @@ class ModuleEmitter:
             out.line(f"    {z!r},")
         out.line(")")
         out.line(f"SITES = {tuple(prog.site_domains)!r}")
-        variables = [
-            (v.name, v.type, v.per, self._span(v.initial.span), v.visibility)
-            for v in g.variables.values()
-        ]
         out.line("SPANS = (")
         for key in self.spans:
             out.line(f"    {key!r},")

@@ -24,8 +24,9 @@ import meeple
 from meeple.api import load_checked
 from meeple.codegen import generate, load_module
 from meeple.dsl.errors import MeepleError
+from meeple.dsl.variant import variant_files
 from meeple.interpreter.game import Game
-from meeple.registry import game_ids
+from meeple.registry import game_ids, rules_root
 
 GAMES_PER_GAME = 10_000 if os.environ.get("MEEPLE_DEEP") else 1_000
 MAX_DECISIONS = 20_000
@@ -81,6 +82,25 @@ def test_back_ends_agree_on_random_games(game_id: str, players: int) -> None:
         _play_both(game_id, players, seed, choices, log=seed % 4 == 0)
 
     check()
+
+
+VARIANTS = [(g, f.stem) for g in game_ids() for f in variant_files(rules_root() / g)]
+GAMES_PER_VARIANT = 1_000 if os.environ.get("MEEPLE_DEEP") else 60
+
+
+@pytest.mark.parametrize(("game_id", "variant"), VARIANTS)
+def test_back_ends_agree_on_variants(game_id: str, variant: str) -> None:
+    """A variant's module (its own file positions, changed data and rules) equals the
+    interpreter running the variant, at every player count the variant allows."""
+    g = load_checked(game_id, variant).game
+    counts = list(range(g.players_min, g.players_max + 1))
+    for i in range(GAMES_PER_VARIANT):
+        n = counts[i % len(counts)]
+        key = f"{game_id}+{variant}"
+        if (key, n, "interpreter") not in _games:
+            for b in ("interpreter", "compiled"):
+                _games[(key, n, b)] = meeple.load(game_id, n, variant, backend=b)
+        _play_both(key, n, i, random.Random(i), log=i % 4 == 0)
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
