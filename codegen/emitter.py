@@ -52,6 +52,11 @@ class ModuleEmitter:
         self._nodes = _collect_nodes(self.game)
         self._flat_proc = _flat_procedures(self.game)
         self._flat: dict[int, bool] = {}
+        self._flat_proc_named = {
+            id(p.body): n
+            for n, p in self.game.procedures.items()
+            if self._flat_proc.get(n) and self.flat(p.body)
+        }
 
     # ------------------------------------------------------------------ tables of the module
     def _span(self, s: ir.SourceSpan) -> str:
@@ -360,6 +365,10 @@ class ModuleEmitter:
     def block_step(self, w: Writer, b: ir.Block) -> None:
         """``step(st, fr)`` of a block: runs up to the next statement that may stop."""
         uid = self.prog.op_of[id(b)].uid
+        proc = self._flat_proc_named.get(id(b))
+        if proc is not None:  # the body of a procedure generated as a function: run it whole
+            w.line(f"step_{uid} = run_whole(proc_{proc})  {self._where(b.span)}")
+            return
         w.line(f"def step_{uid}(st, fr):  {self._where(b.span)}")
         with w.indent():
             if self.flat(b):
@@ -446,12 +455,14 @@ class ModuleEmitter:
                 if o.var is None:
                     if o.when is not None:
                         w.line(f"if {self._e(o.when)}:  {self._where(o.span)}")
+                        w.level += 1
                     else:
-                        w.line(f"if True:  {self._where(o.span)}")
-                    with w.indent():
-                        w.line(f"actions.append({base})")
-                        w.line("values.append(None)")
-                        w.line(f"idx.append({k})")
+                        w.line(f"{self._where(o.span)}: always offered")
+                    w.line(f"actions.append({base})")
+                    w.line("values.append(None)")
+                    w.line(f"idx.append({k})")
+                    if o.when is not None:
+                        w.level -= 1
                     continue
                 assert o.iter is not None
                 x = self.names.fresh(o.var)
@@ -579,7 +590,7 @@ class ModuleEmitter:
                 body.line(f"return {self.ex.emit(f.body, scope)}")
             body.line()
         for name, p in g.procedures.items():
-            if self._flat_proc.get(name) and self.flat(p.body):
+            if id(p.body) in self._flat_proc_named:
                 body.line(f"def proc_{name}(st, env):  {self._where(p.span)}")
                 with body.indent():
                     self.body_flat(body, p.body)

@@ -76,6 +76,7 @@ __all__ = [
     "first",
     "formatter",
     "ordinal",
+    "run_whole",
     "others",
     "seat_after",
     "span_list",
@@ -104,6 +105,16 @@ class Stmt(Op):
 
     def __init__(self, uid: int, span: SourceSpan) -> None:
         self.uid, self.span = uid, span
+
+
+def run_whole(body: Callable[[Any, dict[str, Any]], None]) -> Step:
+    """The step of a block generated as one function ``body(st, env)``: run it, then pop."""
+
+    def step(st: Any, fr: Frame) -> None:
+        body(st, fr.env)
+        st.frames.pop()
+
+    return step
 
 
 class CompiledProgram(ProgramBase):

@@ -152,8 +152,15 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
         if p.is_file():
             return p, p.parent.name == VARIANTS_DIR
     sibling = file.parent / f"{name}.yaml"
-    if sibling.is_file() and sibling.resolve() != file.resolve():
+    if sibling.is_file() and sibling.resolve() == file.resolve():
+        raise SchemaError(
+            f"'extends: {name}' names this variant itself; a variant cannot extend itself",
+            ext.span,
+            expected="the game's id or another variant of it",
+        )
+    if sibling.is_file():
         return sibling, True
+    file = file.resolve()  # a game given as '.' still has a folder name
     game_folder = file.parent.parent if file.parent.name == VARIANTS_DIR else file.parent
     for folder in (game_folder, game_folder.parent / name):
         if (folder / "game.yaml").is_file() and folder.name == name:

@@ -61,6 +61,8 @@ class Game:
         """Size of the action space: every action id is in range(num_distinct_actions())."""
         return self.program.num_distinct_actions
 
-    def state_from_json(self, data: dict[str, Any], record_log: bool = True) -> State:
+    def state_from_json(
+        self, data: dict[str, Any], record_log: bool = True, advance: bool = True
+    ) -> State:
         """A state saved by ``State.to_json()``; MeepleError if it is not one of this game."""
-        return State.from_json(self.program, data, record_log)
+        return State.from_json(self.program, data, record_log, advance)

@@ -7,6 +7,7 @@ and clones in time proportional to its size.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError, SourceSpan
@@ -175,8 +176,8 @@ class State:
         d = self.pending
         if d is None:
             raise IllegalActionError("the game is over; no action can be applied")
-        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, int)):
-            raise IllegalActionError(f"an action is a whole number (an id), not {action!r}")
+        if type(action) is not int:
+            action = _action_id(action)
         try:
             i = d.actions.index(action)
         except ValueError:
@@ -433,8 +434,12 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, prog: ProgramBase, data: dict[str, Any], record_log: bool = True) -> State:
-        """Rebuild a state saved by to_json (for the same game and player count)."""
+    def from_json(
+        cls, prog: ProgramBase, data: dict[str, Any], record_log: bool = True, advance: bool = True
+    ) -> State:
+        """Rebuild a state saved by to_json (for the same game and player count). A state saved
+        between decisions is run on to the next one, unless ``advance`` is false. Raises
+        MeepleError when the data is not a whole saved state of this game."""
         if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
             raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
         if data.get("game") != prog.game_id or data.get("num_players") != prog.num_players:
@@ -443,10 +448,13 @@ class State:
                 f"players, not {prog.game_id} with {prog.num_players}"
             )
         try:
+            _check_saved(prog, data)
             s = cls._decode(prog, data, record_log)
             s.check_invariants()
         except (KeyError, TypeError, IndexError, ValueError, AttributeError, RuleError):
             raise MeepleError("this saved state is damaged or from another version") from None
+        if advance and s.pending is None and s.phase != "over":
+            s.advance()  # saved between decisions: run on to the next one
         return s
 
     @classmethod
@@ -490,6 +498,52 @@ class State:
         for i, z in enumerate(self.zones):
             lines.append(f"{self.prog.zone_names[i]}: {', '.join(c.name for c in z)}")
         return "\n".join(lines)
+
+
+def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
+    """Raise ValueError unless ``data`` has the shape of a saved state of ``prog``: every field
+    of the right type and range, so that a damaged file fails here and not later in the rules."""
+
+    def need(ok: bool) -> None:
+        if not ok:
+            raise ValueError("damaged")
+
+    def whole(x: Any, lo: int = 0, hi: int | None = None) -> bool:
+        return type(x) is int and x >= lo and (hi is None or x < hi)
+
+    n = prog.num_players
+    zones, players = data["zones"], data["players"]
+    need(isinstance(zones, list) and len(zones) == len(prog.zone_names))
+    need(all(isinstance(z, list) and all(whole(c, 0, len(prog.cards)) for c in z) for z in zones))
+    need(isinstance(players, list) and all(whole(p, 0, n) for p in players))
+    need(players == sorted(set(players)) and len(players) > 0)
+    need(type(data["rng"]) is int and whole(data["secret"]) and whole(data["move_number"]))
+    need(data["phase"] in ("play", "scoring", "over"))
+    need(isinstance(data["vars"], dict) and set(data["vars"]) == {v.name for v in prog.var_specs})
+    envs, frames, pending = data["envs"], data["frames"], data["pending"]
+    need(isinstance(envs, list) and all(isinstance(e, dict) for e in envs))
+    need(isinstance(frames, list))
+    for f in frames:
+        need(whole(f["op"], 0, len(prog.ops)) and whole(f["env"], 0, len(envs)))
+        need(whole(f["pc"]) and type(f["lo"]) is int and type(f["hi"]) is int)
+    need(pending is None or data["phase"] != "over")
+    if pending is not None:
+        actions = pending["actions"]
+        need(whole(pending["op"], 0, len(prog.ops)) and whole(pending["env"], 0, len(envs)))
+        need(whole(pending["player"], 0, n) and pending["player"] in players)
+        need(isinstance(actions, list) and len(actions) == len(pending["values"]) > 0)
+        need(all(whole(a, 0, prog.num_distinct_actions) for a in actions))
+        need(len(set(actions)) == len(actions))
+
+
+def _action_id(action: Any) -> int:
+    """Any integer type (a numpy integer from ``np.random.choice``...) as an int; not a bool."""
+    try:
+        if not isinstance(action, bool):
+            return operator.index(action)
+    except TypeError:
+        pass
+    raise IllegalActionError(f"an action is a whole number (an id), not {action!r}")
 
 
 # Python errors that mean the rules asked for something impossible (an empty zone's top card...)

@@ -13,8 +13,8 @@ from meeple.dsl.render import relative_file
 from . import api
 from .registry import DEFAULT_GAME, game_ids, rules_path, rules_root
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 DOCS = rules_root().parent / "docs"
 RULEBOOKS = DOCS / "rulebooks"

@@ -23,8 +23,8 @@ from .bench import REFERENCE_GAME, bench
 from .registry import DEFAULT_GAME, game_ids, rules_path
 from .scenarios import run_scenario, scenario_files
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -227,7 +227,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     table = Table(title="Games")
-    for col in ("id", "name", "players", "rulebook"):
+    table.add_column("id", no_wrap=True)  # the text to type: never cut
+    for col in ("name", "players", "rulebook"):
         table.add_column(col)
     for gid in game_ids():
         g = api.load_checked(gid).game

@@ -17,7 +17,7 @@ from meeple.interpreter.values import player_name
 
 from . import api
 
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 

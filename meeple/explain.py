@@ -21,7 +21,7 @@ from meeple.interpreter.values import describe, player_name
 from . import api
 from .registry import DEFAULT_GAME, rules_root
 
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 @dataclass(frozen=True)

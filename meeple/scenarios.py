@@ -282,7 +282,7 @@ def _start(st: State, game: Game, doc: Any) -> None:
 def _resume_on(st: State, other: Game) -> State:
     """The started position, saved and resumed on another back end."""
     try:
-        return other.state_from_json(st.to_json())
+        return other.state_from_json(st.to_json(), advance=False)
     except MeepleError:
         raise ScenarioError(
             "this scenario's 'run' cannot start on the compiled back end: it must be a procedure "

@@ -141,3 +141,47 @@ def test_scenarios_command_counts_a_broken_scenario_and_goes_on(
     out, err = capsys.readouterr()
     assert "FAIL aaa-broken.yaml" in out and "pass usurp.yaml" in out
     assert "'P7' is not a seat of this game" in err
+
+
+DAMAGE = {
+    "players not seats": lambda d: d.update(players="x"),
+    "players nested": lambda d: d.update(players=[[1]]),
+    "a zone missing": lambda d: d["zones"].pop(),
+    "a zone too many": lambda d: d["zones"].append([]),
+    "move number not a number": lambda d: d.update(move_number=None),
+    "rng not a number": lambda d: d.update(rng="x"),
+    "an unknown phase": lambda d: d.update(phase="lunch"),
+    "variables missing": lambda d: d.update(vars={}),
+    "an action id out of range": lambda d: d["pending"]["actions"].__setitem__(0, 10**6),
+    "a frame of no op": lambda d: d["frames"][0].update(op=10**6),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_a_damaged_saved_state_is_refused(backend: str, damage: object) -> None:
+    game = meeple.load("shadow-of-the-sun", 4, backend=backend)
+    data = game.new_initial_state(3).to_json()
+    damage(data)  # type: ignore[operator]
+    with pytest.raises(MeepleError, match="damaged"):
+        game.state_from_json(data)
+
+
+class _NumpyLikeInt:
+    """An integer type that is not int (like numpy.int64): it has __index__."""
+
+    def __init__(self, v: int) -> None:
+        self.v = v
+
+    def __index__(self) -> int:
+        return self.v
+
+
+def test_any_integer_type_is_an_action(sun4: meeple.interpreter.game.Game) -> None:
+    a, b = sun4.new_initial_state(2), sun4.new_initial_state(2)
+    action = a.legal_actions()[-1]
+    a.apply_action(action)
+    b.apply_action(_NumpyLikeInt(action))  # type: ignore[arg-type]
+    assert a.to_json() == b.to_json()
+    with pytest.raises(meeple.IllegalActionError):
+        b.apply_action(True)

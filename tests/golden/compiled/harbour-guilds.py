@@ -104,19 +104,7 @@ def build(num_players, files):
         if pc == 1:
             st.frames.pop()
 
-    def step_1(st, fr):  # game.yaml:93
-        env = fr.env
-        st.at = o13  # game.yaml:97
-        o13.exec(st, env)
-        st.at = o17  # game.yaml:101
-        if (env['w'] != None):
-            st.at = o15  # game.yaml:103
-            _i2 = env['w']
-            st.vars['score'][_i2] += env['g'].bonus
-            st.at = o16  # game.yaml:104
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].bonus), -1)
-        st.frames.pop()
+    step_1 = run_whole(proc_majority)  # game.yaml:93
 
     def step_2(st, fr):  # game.yaml:68
         env = fr.env
@@ -174,8 +162,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o7  # game.yaml:88
-            _i3 = env['p']
-            st.vars['score'][_i3] += sum([_c1.value for _c1 in env['sold']])
+            _i2 = env['p']
+            st.vars['score'][_i2] += sum([_c1.value for _c1 in env['sold']])
             st.frames.pop()
 
     def e6_player(st, env):  # game.yaml:82
@@ -204,14 +192,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:72
-            actions.append(A_01)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:79
-            actions.append(A_21)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:72: always offered
+        actions.append(A_01)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:79: always offered
+        actions.append(A_21)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_8(st, dec, i):  # game.yaml:69
         env = dec.env
@@ -235,8 +223,8 @@ def build(num_players, files):
     def step_14(st, fr):  # game.yaml:102
         env = fr.env
         st.at = o15  # game.yaml:103
-        _i4 = env['w']
-        st.vars['score'][_i4] += env['g'].bonus
+        _i3 = env['w']
+        st.vars['score'][_i3] += env['g'].bonus
         st.at = o16  # game.yaml:104
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].bonus), -1)

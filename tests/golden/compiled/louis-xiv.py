@@ -768,110 +768,31 @@ def build(num_players, files):
         for _c2 in list(_items2):
             st.move(_c2, _dest2, False)
 
-    def step_0(st, fr):  # game.yaml:364
-        env = fr.env
-        st.at = o32  # game.yaml:369
-        env['k'] = min((env['n'], st.vars['bank'],))
-        st.at = o33  # game.yaml:370
-        _v5 = st.vars['bank'] - env['k']
-        if _v5 < 0:
-            raise RuleError(f"'bank' would fall to {_v5}, below its minimum 0", S[1])
-        st.vars['bank'] = _v5
-        st.at = o34  # game.yaml:371
-        _i5 = env['p']
-        _v6 = st.vars['gold'][_i5] + env['k']
-        if _v6 < 0:
-            raise RuleError(f"'gold' would fall to {_v6}, below its minimum 0", S[2])
-        st.vars['gold'][_i5] = _v6
-        st.frames.pop()
+    step_0 = run_whole(proc_earn)  # game.yaml:364
 
-    def step_1(st, fr):  # game.yaml:372
-        env = fr.env
-        st.at = o35  # game.yaml:376
-        _i6 = env['p']
-        _v7 = st.vars['gold'][_i6] - env['n']
-        if _v7 < 0:
-            raise RuleError(f"'gold' would fall to {_v7}, below its minimum 0", S[3])
-        st.vars['gold'][_i6] = _v7
-        st.at = o36  # game.yaml:377
-        _v8 = st.vars['bank'] + env['n']
-        if _v8 < 0:
-            raise RuleError(f"'bank' would fall to {_v8}, below its minimum 0", S[4])
-        st.vars['bank'] = _v8
-        st.frames.pop()
+    step_1 = run_whole(proc_pay)  # game.yaml:372
 
-    def step_2(st, fr):  # game.yaml:378
-        env = fr.env
-        st.at = o41  # game.yaml:383
-        if (len(st.zones[Z_coat_pile1]) > 0):
-            st.at = o40  # game.yaml:384
-            st.move_count(1, Z_coat_pile1, (Z_coats_held1 + env['p']), False, S[5])
-        else:
-            st.at = o38  # game.yaml:385
-            _i7 = env['p']
-            st.vars['extra_coats'][_i7] += 1
-        st.frames.pop()
+    step_2 = run_whole(proc_take_coat)  # game.yaml:378
 
-    def step_3(st, fr):  # game.yaml:386
-        env = fr.env
-        st.at = o44  # game.yaml:391
-        if any((_x4.symbol == env['s']) for _x4 in st.zones[Z_token_supply1]):
-            st.at = o43  # game.yaml:393
-            st.move(first([_x5 for _x5 in st.zones[Z_token_supply1] if (_x5.symbol == env['s'])]), (Z_tokens_held1 + env['p']), False)
-        st.frames.pop()
+    step_3 = run_whole(proc_take_token)  # game.yaml:386
 
-    def step_4(st, fr):  # game.yaml:394
-        env = fr.env
-        st.at = o45  # game.yaml:398
-        st.move_count(min((env['n'], len(st.zones[(Z_general1 + env['p'])]),)), (Z_general1 + env['p']), (Z_personal1 + env['p']), False, S[6])
-        st.frames.pop()
+    step_4 = run_whole(proc_to_personal)  # game.yaml:394
 
-    def step_5(st, fr):  # game.yaml:399
-        env = fr.env
-        st.at = o54  # game.yaml:404
-        for _i8 in list(span_list(1, env['n'], S[7])):
-            env['i'] = _i8
-            st.at = o53  # game.yaml:406
-            if (len(st.zones[(Z_general1 + env['p'])]) > 0):
-                st.at = o52  # game.yaml:407
-                st.move_count(1, (Z_general1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[8])), False, S[9])
-            else:
-                st.at = o50  # game.yaml:409
-                if (len(st.zones[(Z_personal1 + env['p'])]) > 0):
-                    st.at = o49  # game.yaml:410
-                    st.move_count(1, (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[10])), False, S[11])
-        st.frames.pop()
+    step_5 = run_whole(proc_from_general)  # game.yaml:399
 
-    def step_6(st, fr):  # game.yaml:411
-        env = fr.env
-        st.at = o57  # game.yaml:415
-        for _q4 in list(st.players):
-            env['q'] = _q4
-            st.at = o56  # game.yaml:417
-            _items3 = [_m9 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m9.owner == env['q'])]
-            _dest3 = (Z_personal1 + env['q'])
-            for _c3 in list(_items3):
-                st.move(_c3, _dest3, False)
-        st.frames.pop()
+    step_6 = run_whole(proc_return_markers)  # game.yaml:411
 
-    def step_7(st, fr):  # game.yaml:418
-        env = fr.env
-        st.at = o58  # game.yaml:422
-        _items4 = [_m10 for _m10 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[13]))] if (_m10.owner == env['p'])]
-        _dest4 = (Z_general1 + env['p'])
-        for _c4 in list(_items4):
-            st.move(_c4, _dest4, False)
-        st.frames.pop()
+    step_7 = run_whole(proc_to_general)  # game.yaml:418
 
     def step_8(st, fr):  # game.yaml:425
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o59  # game.yaml:429
-            _items5 = st.zones[Z_gold_shown1]
-            _dest5 = Z_gold_box1
-            for _c5 in list(_items5):
-                st.move(_c5, _dest5, False)
+            _items3 = st.zones[Z_gold_shown1]
+            _dest3 = Z_gold_box1
+            for _c3 in list(_items3):
+                st.move(_c3, _dest3, False)
             st.at = o60  # game.yaml:430
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o61  # game.yaml:431
@@ -995,15 +916,15 @@ def build(num_players, files):
             for _p3 in list(st.players):
                 env['p'] = _p3
                 st.at = o143  # game.yaml:523
-                _items6 = st.zones[(Z_influence_hand1 + env['p'])]
-                _dest6 = Z_influence_deck1
-                for _c6 in list(_items6):
-                    st.move(_c6, _dest6, False)
+                _items4 = st.zones[(Z_influence_hand1 + env['p'])]
+                _dest4 = Z_influence_deck1
+                for _c4 in list(_items4):
+                    st.move(_c4, _dest4, False)
             st.at = o145  # game.yaml:524
-            _items7 = st.zones[Z_influence_played1]
-            _dest7 = Z_influence_deck1
-            for _c7 in list(_items7):
-                st.move(_c7, _dest7, False)
+            _items5 = st.zones[Z_influence_played1]
+            _dest5 = Z_influence_deck1
+            for _c5 in list(_items5):
+                st.move(_c5, _dest5, False)
             st.at = o146  # game.yaml:525
             st.shuffle(Z_influence_deck1)
             st.frames.pop()
@@ -1072,15 +993,15 @@ def build(num_players, files):
             st.at = o184  # game.yaml:608
             st.vars['path_here'] = env['t']
             st.at = o185  # game.yaml:609
-            _v9 = min((env['n'], len(st.zones[(Z_personal1 + env['p'])]),))
-            if _v9 < 0:
-                raise RuleError(f"'path_left' would fall to {_v9}, below its minimum 0", S[23])
-            st.vars['path_left'] = _v9
+            _v5 = min((env['n'], len(st.zones[(Z_personal1 + env['p'])]),))
+            if _v5 < 0:
+                raise RuleError(f"'path_left' would fall to {_v5}, below its minimum 0", S[23])
+            st.vars['path_left'] = _v5
             st.at = o186  # game.yaml:610
-            _v10 = env['jumps']
-            if _v10 < 0:
-                raise RuleError(f"'path_jumps' would fall to {_v10}, below its minimum 0", S[24])
-            st.vars['path_jumps'] = _v10
+            _v6 = env['jumps']
+            if _v6 < 0:
+                raise RuleError(f"'path_jumps' would fall to {_v6}, below its minimum 0", S[24])
+            st.vars['path_jumps'] = _v6
             fr.pc = 4
             st.at = o202  # game.yaml:611
             o202.exec(st, env)
@@ -1098,11 +1019,11 @@ def build(num_players, files):
             for _p4 in list(st.players):
                 env['p'] = _p4
                 st.at = o204  # game.yaml:640
-                _i9 = env['p']
-                _v11 = len([1 for _m11 in st.zones[(Z_missions_done1 + env['p'])] if (_m11.ability == 'first_once')])
-                if _v11 < 0:
-                    raise RuleError(f"'first_left' would fall to {_v11}, below its minimum 0", S[25])
-                st.vars['first_left'][_i9] = _v11
+                _i5 = env['p']
+                _v7 = len([1 for _m9 in st.zones[(Z_missions_done1 + env['p'])] if (_m9.ability == 'first_once')])
+                if _v7 < 0:
+                    raise RuleError(f"'first_left' would fall to {_v7}, below its minimum 0", S[25])
+                st.vars['first_left'][_i5] = _v7
             fr.pc = 2
             st.at = o209  # game.yaml:641
             o209.exec(st, env)
@@ -1132,17 +1053,17 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o224  # game.yaml:670
-            for _q5 in list(st.players):
-                env['q'] = _q5
+            for _q4 in list(st.players):
+                env['q'] = _q4
                 st.at = o223  # game.yaml:671
-                _i10 = env['q']
-                st.vars['got_gift'][_i10] = False
+                _i6 = env['q']
+                st.vars['got_gift'][_i6] = False
             st.at = o225  # game.yaml:672
             st.vars['flip'] = False
             st.at = o226  # game.yaml:673
             env['top'] = fn_most(st, env['t'])
             st.at = o227  # game.yaml:674
-            env['leaders'] = [_q6 for _q6 in clockwise_from(st, st.vars['start_player']) if ((env['top'] > 0) and (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m12.owner == _q6)]) == env['top']))]
+            env['leaders'] = [_q5 for _q5 in clockwise_from(st, st.vars['start_player']) if ((env['top'] > 0) and (len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m10.owner == _q5)]) == env['top']))]
             st.at = o228  # game.yaml:675
             st.vars['leader'] = None
             fr.pc = 6
@@ -1204,8 +1125,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o267  # game.yaml:718
-            _i11 = env['p']
-            st.vars['got_gift'][_i11] = True
+            _i7 = env['p']
+            st.vars['got_gift'][_i7] = True
             fr.pc = 2
             st.at = o268  # game.yaml:719
             _args8 = {'p': env['p'], 't': env['t']}
@@ -1396,8 +1317,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o360  # game.yaml:846
-            _i12 = env['p']
-            st.vars['exchanges_used'][_i12] = 0
+            _i8 = env['p']
+            st.vars['exchanges_used'][_i8] = 0
             st.at = o361  # game.yaml:847
             st.vars['missions_over'] = False
             fr.pc = 3
@@ -1483,8 +1404,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o414  # game.yaml:937
-            for _c8 in list(env['back']):
-                env['c'] = _c8
+            for _c6 in list(env['back']):
+                env['c'] = _c6
                 st.at = o407  # game.yaml:939
                 if (env['c'].kind == 'light_missions'):
                     st.at = o406  # game.yaml:940
@@ -1509,8 +1430,8 @@ def build(num_players, files):
     def step_37(st, fr):  # game.yaml:385
         env = fr.env
         st.at = o38  # game.yaml:385
-        _i13 = env['p']
-        st.vars['extra_coats'][_i13] += 1
+        _i9 = env['p']
+        st.vars['extra_coats'][_i9] += 1
         st.frames.pop()
 
     def step_39(st, fr):  # game.yaml:384
@@ -1522,7 +1443,7 @@ def build(num_players, files):
     def step_42(st, fr):  # game.yaml:392
         env = fr.env
         st.at = o43  # game.yaml:393
-        st.move(first([_x6 for _x6 in st.zones[Z_token_supply1] if (_x6.symbol == env['s'])]), (Z_tokens_held1 + env['p']), False)
+        st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.symbol == env['s'])]), (Z_tokens_held1 + env['p']), False)
         st.frames.pop()
 
     def step_46(st, fr):  # game.yaml:405
@@ -1563,10 +1484,10 @@ def build(num_players, files):
     def step_55(st, fr):  # game.yaml:416
         env = fr.env
         st.at = o56  # game.yaml:417
-        _items8 = [_m13 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m13.owner == env['q'])]
-        _dest8 = (Z_personal1 + env['q'])
-        for _c9 in list(_items8):
-            st.move(_c9, _dest8, False)
+        _items6 = [_m11 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m11.owner == env['q'])]
+        _dest6 = (Z_personal1 + env['q'])
+        for _c7 in list(_items6):
+            st.move(_c7, _dest6, False)
         st.frames.pop()
 
     def e57_items(st, env):  # game.yaml:415
@@ -1743,10 +1664,10 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:467
-            actions.append(A_01)
-            values.append(None)
-            idx.append(0)
+        # game.yaml:467: always offered
+        actions.append(A_01)
+        values.append(None)
+        idx.append(0)
         if (len(st.zones[(Z_general1 + env['p'])]) > 0):  # game.yaml:468
             actions.append(A_11)
             values.append(None)
@@ -1820,14 +1741,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:480
-            actions.append(A_31)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:484
-            actions.append(A_41)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:480: always offered
+        actions.append(A_31)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:484: always offered
+        actions.append(A_41)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_110(st, dec, i):  # game.yaml:476
         env = dec.env
@@ -1844,23 +1765,23 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o113  # game.yaml:492
-            _i14 = env['p']
-            _v12 = len([1 for _m14 in st.zones[(Z_missions_done1 + env['p'])] if (_m14.ability == 'pass2')])
-            if _v12 < 0:
-                raise RuleError(f"'pass_left' would fall to {_v12}, below its minimum 0", S[44])
-            st.vars['pass_left'][_i14] = _v12
+            _i10 = env['p']
+            _v8 = len([1 for _m12 in st.zones[(Z_missions_done1 + env['p'])] if (_m12.ability == 'pass2')])
+            if _v8 < 0:
+                raise RuleError(f"'pass_left' would fall to {_v8}, below its minimum 0", S[44])
+            st.vars['pass_left'][_i10] = _v8
             st.at = o114  # game.yaml:493
-            _i15 = env['p']
-            _v13 = len([1 for _m15 in st.zones[(Z_missions_done1 + env['p'])] if (_m15.ability == 'card_swap')])
-            if _v13 < 0:
-                raise RuleError(f"'swap_left' would fall to {_v13}, below its minimum 0", S[45])
-            st.vars['swap_left'][_i15] = _v13
+            _i11 = env['p']
+            _v9 = len([1 for _m13 in st.zones[(Z_missions_done1 + env['p'])] if (_m13.ability == 'card_swap')])
+            if _v9 < 0:
+                raise RuleError(f"'swap_left' would fall to {_v9}, below its minimum 0", S[45])
+            st.vars['swap_left'][_i11] = _v9
             st.at = o115  # game.yaml:494
-            _i16 = env['p']
-            _v14 = len([1 for _m16 in st.zones[(Z_missions_done1 + env['p'])] if (_m16.ability == 'place_four')])
-            if _v14 < 0:
-                raise RuleError(f"'four_left' would fall to {_v14}, below its minimum 0", S[46])
-            st.vars['four_left'][_i16] = _v14
+            _i12 = env['p']
+            _v10 = len([1 for _m14 in st.zones[(Z_missions_done1 + env['p'])] if (_m14.ability == 'place_four')])
+            if _v10 < 0:
+                raise RuleError(f"'four_left' would fall to {_v10}, below its minimum 0", S[46])
+            st.vars['four_left'][_i12] = _v10
             fr.pc = 4
             st.at = o123  # game.yaml:495
             o123.exec(st, env)
@@ -1974,7 +1895,7 @@ def build(num_players, files):
     def e130_items(st, env):  # game.yaml:503
         return clockwise_from(st, st.vars['start_player'])
     def e131_cond(st, env):  # game.yaml:501
-        return any((len(st.zones[(Z_influence_hand1 + _q7)]) > 1) for _q7 in st.players)
+        return any((len(st.zones[(Z_influence_hand1 + _q6)]) > 1) for _q6 in st.players)
     def step_132(st, fr):  # game.yaml:510
         env = fr.env
         pc = fr.pc
@@ -2049,10 +1970,10 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_t2)
                 idx.append(0)
-        if True:  # game.yaml:521
-            actions.append(A_61)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:521: always offered
+        actions.append(A_61)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_138(st, dec, i):  # game.yaml:515
         env = dec.env
@@ -2073,10 +1994,10 @@ def build(num_players, files):
     def step_142(st, fr):  # game.yaml:523
         env = fr.env
         st.at = o143  # game.yaml:523
-        _items9 = st.zones[(Z_influence_hand1 + env['p'])]
-        _dest9 = Z_influence_deck1
-        for _c10 in list(_items9):
-            st.move(_c10, _dest9, False)
+        _items7 = st.zones[(Z_influence_hand1 + env['p'])]
+        _dest7 = Z_influence_deck1
+        for _c8 in list(_items7):
+            st.move(_c8, _dest7, False)
         st.frames.pop()
 
     def e144_items(st, env):  # game.yaml:522
@@ -2120,14 +2041,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:535
-            actions.append(A_71)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:536
-            actions.append(A_81)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:535: always offered
+        actions.append(A_71)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:536: always offered
+        actions.append(A_81)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_151(st, dec, i):  # game.yaml:532
         env = dec.env
@@ -2161,11 +2082,11 @@ def build(num_players, files):
     def step_156(st, fr):  # game.yaml:552
         env = fr.env
         st.at = o157  # game.yaml:553
-        _i17 = env['p']
-        _v15 = st.vars['pass_left'][_i17] - 1
-        if _v15 < 0:
-            raise RuleError(f"'pass_left' would fall to {_v15}, below its minimum 0", S[53])
-        st.vars['pass_left'][_i17] = _v15
+        _i13 = env['p']
+        _v11 = st.vars['pass_left'][_i13] - 1
+        if _v11 < 0:
+            raise RuleError(f"'pass_left' would fall to {_v11}, below its minimum 0", S[53])
+        st.vars['pass_left'][_i13] = _v11
         st.at = o158  # game.yaml:554
         _args39 = {'p': env['p'], 'n': 2}
         if len(st.frames) >= MAX_DEPTH:
@@ -2176,11 +2097,11 @@ def build(num_players, files):
     def step_159(st, fr):  # game.yaml:559
         env = fr.env
         st.at = o160  # game.yaml:560
-        _i18 = env['p']
-        _v16 = st.vars['swap_left'][_i18] - 1
-        if _v16 < 0:
-            raise RuleError(f"'swap_left' would fall to {_v16}, below its minimum 0", S[55])
-        st.vars['swap_left'][_i18] = _v16
+        _i14 = env['p']
+        _v12 = st.vars['swap_left'][_i14] - 1
+        if _v12 < 0:
+            raise RuleError(f"'swap_left' would fall to {_v12}, below its minimum 0", S[55])
+        st.vars['swap_left'][_i14] = _v12
         st.at = o161  # game.yaml:561
         st.move(env['c'], Z_influence_played1, False)
         st.at = o162  # game.yaml:562
@@ -2209,23 +2130,23 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c11 in st.zones[(Z_influence_hand1 + env['p'])]:  # game.yaml:544
-            a = A_91 + _c11.type_id
+        for _c9 in st.zones[(Z_influence_hand1 + env['p'])]:  # game.yaml:544
+            a = A_91 + _c9.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c11)
+                values.append(_c9)
                 idx.append(0)
         if ((st.vars['pass_left'][env['p']] > 0) and (st.vars['gold'][env['p']] >= 2)):  # game.yaml:549
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items10 = st.zones[(Z_influence_hand1 + env['p'])]  # game.yaml:555
-        if _items10 and (st.vars['swap_left'][env['p']] > 0):
-            for _c12 in _items10:
-                a = A_111 + _c12.type_id
+        _items8 = st.zones[(Z_influence_hand1 + env['p'])]  # game.yaml:555
+        if _items8 and (st.vars['swap_left'][env['p']] > 0):
+            for _c10 in _items8:
+                a = A_111 + _c10.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c12)
+                    values.append(_c10)
                     idx.append(2)
         return actions, values, idx
     def resolve_163(st, dec, i):  # game.yaml:541
@@ -2236,11 +2157,11 @@ def build(num_players, files):
             st.frames.append(Frame(o153, env))
         elif k == 1:  # game.yaml:549
             st.at = o157  # game.yaml:553
-            _i19 = env['p']
-            _v17 = st.vars['pass_left'][_i19] - 1
-            if _v17 < 0:
-                raise RuleError(f"'pass_left' would fall to {_v17}, below its minimum 0", S[53])
-            st.vars['pass_left'][_i19] = _v17
+            _i15 = env['p']
+            _v13 = st.vars['pass_left'][_i15] - 1
+            if _v13 < 0:
+                raise RuleError(f"'pass_left' would fall to {_v13}, below its minimum 0", S[53])
+            st.vars['pass_left'][_i15] = _v13
             st.at = o158  # game.yaml:554
             _args40 = {'p': env['p'], 'n': 2}
             if len(st.frames) >= MAX_DEPTH:
@@ -2249,11 +2170,11 @@ def build(num_players, files):
         elif k == 2:  # game.yaml:555
             env['c'] = dec.values[i]
             st.at = o160  # game.yaml:560
-            _i20 = env['p']
-            _v18 = st.vars['swap_left'][_i20] - 1
-            if _v18 < 0:
-                raise RuleError(f"'swap_left' would fall to {_v18}, below its minimum 0", S[55])
-            st.vars['swap_left'][_i20] = _v18
+            _i16 = env['p']
+            _v14 = st.vars['swap_left'][_i16] - 1
+            if _v14 < 0:
+                raise RuleError(f"'swap_left' would fall to {_v14}, below its minimum 0", S[55])
+            st.vars['swap_left'][_i16] = _v14
             st.at = o161  # game.yaml:561
             st.move(env['c'], Z_influence_played1, False)
             st.at = o162  # game.yaml:562
@@ -2320,11 +2241,11 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o175  # game.yaml:585
-            _i21 = env['p']
-            _v19 = st.vars['four_left'][_i21] - 1
-            if _v19 < 0:
-                raise RuleError(f"'four_left' would fall to {_v19}, below its minimum 0", S[60])
-            st.vars['four_left'][_i21] = _v19
+            _i17 = env['p']
+            _v15 = st.vars['four_left'][_i17] - 1
+            if _v15 < 0:
+                raise RuleError(f"'four_left' would fall to {_v15}, below its minimum 0", S[60])
+            st.vars['four_left'][_i17] = _v15
             fr.pc = 2
             st.at = o176  # game.yaml:586
             _args44 = {'p': env['p'], 'n': st.vars['four_markers'], 'jumps': st.vars['four_jumps']}
@@ -2340,11 +2261,11 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:590
         env = fr.env
         st.at = o178  # game.yaml:591
-        _i22 = env['p']
-        _v20 = st.vars['four_left'][_i22] - 1
-        if _v20 < 0:
-            raise RuleError(f"'four_left' would fall to {_v20}, below its minimum 0", S[62])
-        st.vars['four_left'][_i22] = _v20
+        _i18 = env['p']
+        _v16 = st.vars['four_left'][_i18] - 1
+        if _v16 < 0:
+            raise RuleError(f"'four_left' would fall to {_v16}, below its minimum 0", S[62])
+        st.vars['four_left'][_i18] = _v16
         st.at = o179  # game.yaml:592
         _args45 = {'p': env['p'], 'n': st.vars['four_markers']}
         if len(st.frames) >= MAX_DEPTH:
@@ -2378,10 +2299,10 @@ def build(num_players, files):
             actions.append(A_121)
             values.append(None)
             idx.append(0)
-        if True:  # game.yaml:578
-            actions.append(A_131)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:578: always offered
+        actions.append(A_131)
+        values.append(None)
+        idx.append(1)
         if ((st.vars['four_left'][env['p']] > 0) and (len(st.zones[(Z_personal1 + env['p'])]) > 0)):  # game.yaml:580
             actions.append(A_141)
             values.append(None)
@@ -2406,11 +2327,11 @@ def build(num_players, files):
             st.frames.append(Frame(o174, env))
         elif k == 3:  # game.yaml:587
             st.at = o178  # game.yaml:591
-            _i23 = env['p']
-            _v21 = st.vars['four_left'][_i23] - 1
-            if _v21 < 0:
-                raise RuleError(f"'four_left' would fall to {_v21}, below its minimum 0", S[62])
-            st.vars['four_left'][_i23] = _v21
+            _i19 = env['p']
+            _v17 = st.vars['four_left'][_i19] - 1
+            if _v17 < 0:
+                raise RuleError(f"'four_left' would fall to {_v17}, below its minimum 0", S[62])
+            st.vars['four_left'][_i19] = _v17
             st.at = o179  # game.yaml:592
             _args47 = {'p': env['p'], 'n': st.vars['four_markers']}
             if len(st.frames) >= MAX_DEPTH:
@@ -2474,10 +2395,10 @@ def build(num_players, files):
                 st.frames.append(Frame(o194, env))
             else:
                 st.at = o193  # game.yaml:632
-                _v22 = 0
-                if _v22 < 0:
-                    raise RuleError(f"'path_left' would fall to {_v22}, below its minimum 0", S[65])
-                st.vars['path_left'] = _v22
+                _v18 = 0
+                if _v18 < 0:
+                    raise RuleError(f"'path_left' would fall to {_v18}, below its minimum 0", S[65])
+                st.vars['path_left'] = _v18
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -2489,10 +2410,10 @@ def build(num_players, files):
         st.at = o189  # game.yaml:618
         st.move_count(env['k'], (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(st.vars['path_here'], 'courtiers', S[66])), False, S[67])
         st.at = o190  # game.yaml:619
-        _v23 = st.vars['path_left'] - env['k']
-        if _v23 < 0:
-            raise RuleError(f"'path_left' would fall to {_v23}, below its minimum 0", S[68])
-        st.vars['path_left'] = _v23
+        _v19 = st.vars['path_left'] - env['k']
+        if _v19 < 0:
+            raise RuleError(f"'path_left' would fall to {_v19}, below its minimum 0", S[68])
+        st.vars['path_left'] = _v19
         st.frames.pop()
 
     def e191_player(st, env):  # game.yaml:612
@@ -2522,17 +2443,17 @@ def build(num_players, files):
             st.at = o189  # game.yaml:618
             st.move_count(env['k'], (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(st.vars['path_here'], 'courtiers', S[66])), False, S[67])
             st.at = o190  # game.yaml:619
-            _v24 = st.vars['path_left'] - env['k']
-            if _v24 < 0:
-                raise RuleError(f"'path_left' would fall to {_v24}, below its minimum 0", S[68])
-            st.vars['path_left'] = _v24
+            _v20 = st.vars['path_left'] - env['k']
+            if _v20 < 0:
+                raise RuleError(f"'path_left' would fall to {_v20}, below its minimum 0", S[68])
+            st.vars['path_left'] = _v20
     def step_192(st, fr):  # game.yaml:632
         env = fr.env
         st.at = o193  # game.yaml:632
-        _v25 = 0
-        if _v25 < 0:
-            raise RuleError(f"'path_left' would fall to {_v25}, below its minimum 0", S[65])
-        st.vars['path_left'] = _v25
+        _v21 = 0
+        if _v21 < 0:
+            raise RuleError(f"'path_left' would fall to {_v21}, below its minimum 0", S[65])
+        st.vars['path_left'] = _v21
         st.frames.pop()
 
     def step_194(st, fr):  # game.yaml:621
@@ -2553,19 +2474,19 @@ def build(num_players, files):
         st.at = o196  # game.yaml:628
         st.vars['path_here'] = env['a']
         st.at = o197  # game.yaml:629
-        _v26 = st.vars['path_jumps'] - 1
-        if _v26 < 0:
-            raise RuleError(f"'path_jumps' would fall to {_v26}, below its minimum 0", S[70])
-        st.vars['path_jumps'] = _v26
+        _v22 = st.vars['path_jumps'] - 1
+        if _v22 < 0:
+            raise RuleError(f"'path_jumps' would fall to {_v22}, below its minimum 0", S[70])
+        st.vars['path_jumps'] = _v22
         st.frames.pop()
 
     def step_198(st, fr):  # game.yaml:631
         env = fr.env
         st.at = o199  # game.yaml:631
-        _v27 = 0
-        if _v27 < 0:
-            raise RuleError(f"'path_left' would fall to {_v27}, below its minimum 0", S[71])
-        st.vars['path_left'] = _v27
+        _v23 = 0
+        if _v23 < 0:
+            raise RuleError(f"'path_left' would fall to {_v23}, below its minimum 0", S[71])
+        st.vars['path_left'] = _v23
         st.frames.pop()
 
     def e200_player(st, env):  # game.yaml:622
@@ -2588,10 +2509,10 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_a1)
                 idx.append(0)
-        if True:  # game.yaml:630
-            actions.append(A_191)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:630: always offered
+        actions.append(A_191)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_200(st, dec, i):  # game.yaml:622
         env = dec.env
@@ -2601,26 +2522,26 @@ def build(num_players, files):
             st.at = o196  # game.yaml:628
             st.vars['path_here'] = env['a']
             st.at = o197  # game.yaml:629
-            _v28 = st.vars['path_jumps'] - 1
-            if _v28 < 0:
-                raise RuleError(f"'path_jumps' would fall to {_v28}, below its minimum 0", S[70])
-            st.vars['path_jumps'] = _v28
+            _v24 = st.vars['path_jumps'] - 1
+            if _v24 < 0:
+                raise RuleError(f"'path_jumps' would fall to {_v24}, below its minimum 0", S[70])
+            st.vars['path_jumps'] = _v24
         elif k == 1:  # game.yaml:630
             st.at = o199  # game.yaml:631
-            _v29 = 0
-            if _v29 < 0:
-                raise RuleError(f"'path_left' would fall to {_v29}, below its minimum 0", S[71])
-            st.vars['path_left'] = _v29
+            _v25 = 0
+            if _v25 < 0:
+                raise RuleError(f"'path_left' would fall to {_v25}, below its minimum 0", S[71])
+            st.vars['path_left'] = _v25
     def e202_cond(st, env):  # game.yaml:611
         return (st.vars['path_left'] == 0)
     def step_203(st, fr):  # game.yaml:640
         env = fr.env
         st.at = o204  # game.yaml:640
-        _i24 = env['p']
-        _v30 = len([1 for _m17 in st.zones[(Z_missions_done1 + env['p'])] if (_m17.ability == 'first_once')])
-        if _v30 < 0:
-            raise RuleError(f"'first_left' would fall to {_v30}, below its minimum 0", S[25])
-        st.vars['first_left'][_i24] = _v30
+        _i20 = env['p']
+        _v26 = len([1 for _m15 in st.zones[(Z_missions_done1 + env['p'])] if (_m15.ability == 'first_once')])
+        if _v26 < 0:
+            raise RuleError(f"'first_left' would fall to {_v26}, below its minimum 0", S[25])
+        st.vars['first_left'][_i20] = _v26
         st.frames.pop()
 
     def e205_items(st, env):  # game.yaml:639
@@ -2718,14 +2639,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:661
-            actions.append(A_201)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:665
-            actions.append(A_211)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:661: always offered
+        actions.append(A_201)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:665: always offered
+        actions.append(A_211)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_218(st, dec, i):  # game.yaml:657
         env = dec.env
@@ -2744,8 +2665,8 @@ def build(num_players, files):
     def step_222(st, fr):  # game.yaml:671
         env = fr.env
         st.at = o223  # game.yaml:671
-        _i25 = env['q']
-        st.vars['got_gift'][_i25] = False
+        _i21 = env['q']
+        st.vars['got_gift'][_i21] = False
         st.frames.pop()
 
     def e224_items(st, env):  # game.yaml:670
@@ -2934,11 +2855,11 @@ def build(num_players, files):
     def step_261(st, fr):  # game.yaml:710
         env = fr.env
         st.at = o262  # game.yaml:711
-        _i26 = env['q']
-        _v31 = st.vars['first_left'][_i26] - 1
-        if _v31 < 0:
-            raise RuleError(f"'first_left' would fall to {_v31}, below its minimum 0", S[81])
-        st.vars['first_left'][_i26] = _v31
+        _i22 = env['q']
+        _v27 = st.vars['first_left'][_i22] - 1
+        if _v27 < 0:
+            raise RuleError(f"'first_left' would fall to {_v27}, below its minimum 0", S[81])
+        st.vars['first_left'][_i22] = _v27
         st.at = o263  # game.yaml:712
         st.vars['leader'] = env['q']
         st.frames.pop()
@@ -2960,25 +2881,25 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:709
-            actions.append(A_221)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:713
-            actions.append(A_231)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:709: always offered
+        actions.append(A_221)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:713: always offered
+        actions.append(A_231)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_265(st, dec, i):  # game.yaml:706
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:709
             st.at = o262  # game.yaml:711
-            _i27 = env['q']
-            _v32 = st.vars['first_left'][_i27] - 1
-            if _v32 < 0:
-                raise RuleError(f"'first_left' would fall to {_v32}, below its minimum 0", S[81])
-            st.vars['first_left'][_i27] = _v32
+            _i23 = env['q']
+            _v28 = st.vars['first_left'][_i23] - 1
+            if _v28 < 0:
+                raise RuleError(f"'first_left' would fall to {_v28}, below its minimum 0", S[81])
+            st.vars['first_left'][_i23] = _v28
             st.at = o263  # game.yaml:712
             st.vars['leader'] = env['q']
         elif k == 1:  # game.yaml:713
@@ -3012,7 +2933,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o282  # game.yaml:736
-            if (((not st.vars['got_gift'][env['q']]) and (len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m18.owner == env['q'])]) > 0)) and (st.vars['gold'][env['q']] >= fn_bribe_price(st, env['q'], env['t']))):
+            if (((not st.vars['got_gift'][env['q']]) and (len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m16.owner == env['q'])]) > 0)) and (st.vars['gold'][env['q']] >= fn_bribe_price(st, env['q'], env['t']))):
                 st.frames.append(Frame(o276, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3071,14 +2992,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:741
-            actions.append(A_241)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:745
-            actions.append(A_251)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:741: always offered
+        actions.append(A_241)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:745: always offered
+        actions.append(A_251)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_281(st, dec, i):  # game.yaml:738
         env = dec.env
@@ -3118,7 +3039,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o293  # game.yaml:763
-            if (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m19.owner == env['q'])]) >= (env['t'].red_need if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_need)):
+            if (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m17.owner == env['q'])]) >= (env['t'].red_need if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_need)):
                 st.frames.append(Frame(o290, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3189,7 +3110,7 @@ def build(num_players, files):
             st.at = o301  # game.yaml:775
             env['second'] = fn_second_most(st, env['t'])
             st.at = o302  # game.yaml:776
-            env['seconds'] = [_q8 for _q8 in clockwise_from(st, st.vars['start_player']) if ((env['second'] > 0) and (len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m20.owner == _q8)]) == env['second']))]
+            env['seconds'] = [_q7 for _q7 in clockwise_from(st, st.vars['start_player']) if ((env['second'] > 0) and (len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m18.owner == _q7)]) == env['second']))]
             fr.pc = 3
             st.at = o303  # game.yaml:777
             _args65 = {'p': st.vars['leader'], 't': env['t']}
@@ -3398,14 +3319,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:817
-            actions.append(A_271)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:818
-            actions.append(A_281)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:817: always offered
+        actions.append(A_271)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:818: always offered
+        actions.append(A_281)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_333(st, dec, i):  # game.yaml:814
         env = dec.env
@@ -3554,8 +3475,8 @@ def build(num_players, files):
     def step_365(st, fr):  # game.yaml:862
         env = fr.env
         st.at = o366  # game.yaml:863
-        _i28 = env['p']
-        st.vars['exchanges_used'][_i28] += 1
+        _i24 = env['p']
+        st.vars['exchanges_used'][_i24] += 1
         st.at = o367  # game.yaml:864
         _args84 = {'p': env['p'], 'n': 2}
         if len(st.frames) >= MAX_DEPTH:
@@ -3591,35 +3512,35 @@ def build(num_players, files):
     def e372_items1(st, env):  # game.yaml:856
         return st.zones[(Z_tokens_held1 + env['p'])]
     def e372_when1(st, env):  # game.yaml:856
-        return ((((st.vars['exchanges_used'][env['p']] < len([1 for _m21 in st.zones[(Z_missions_done1 + env['p'])] if (_m21.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2)) and (env['x'].symbol != 'crown')) and any((_y2.symbol == 'crown') for _y2 in st.zones[Z_token_supply1]))
+        return ((((st.vars['exchanges_used'][env['p']] < len([1 for _m19 in st.zones[(Z_missions_done1 + env['p'])] if (_m19.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2)) and (env['x'].symbol != 'crown')) and any((_y2.symbol == 'crown') for _y2 in st.zones[Z_token_supply1]))
     def e372_label2(st, env):  # game.yaml:867
         return 'end my missions'
     def collect_372(st, env):  # game.yaml:849
         actions = []
         values = []
         idx = []
-        for _m22 in st.zones[(Z_mission_hand1 + env['p'])]:  # game.yaml:852
-            if not (fn_can_pay(st, env['p'], _m22)):
+        for _m20 in st.zones[(Z_mission_hand1 + env['p'])]:  # game.yaml:852
+            if not (fn_can_pay(st, env['p'], _m20)):
                 continue
-            a = A_291 + _m22.type_id
+            a = A_291 + _m20.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_m22)
+                values.append(_m20)
                 idx.append(0)
-        _items11 = st.zones[(Z_tokens_held1 + env['p'])]  # game.yaml:856
-        if _items11 and (st.vars['exchanges_used'][env['p']] < len([1 for _m23 in st.zones[(Z_missions_done1 + env['p'])] if (_m23.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2):
-            for _x7 in _items11:
-                if not ((_x7.symbol != 'crown') and any((_y3.symbol == 'crown') for _y3 in st.zones[Z_token_supply1])):
+        _items9 = st.zones[(Z_tokens_held1 + env['p'])]  # game.yaml:856
+        if _items9 and (st.vars['exchanges_used'][env['p']] < len([1 for _m21 in st.zones[(Z_missions_done1 + env['p'])] if (_m21.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2):
+            for _x5 in _items9:
+                if not ((_x5.symbol != 'crown') and any((_y3.symbol == 'crown') for _y3 in st.zones[Z_token_supply1])):
                     continue
-                a = A_301 + _x7.type_id
+                a = A_301 + _x5.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_x7)
+                    values.append(_x5)
                     idx.append(1)
-        if True:  # game.yaml:867
-            actions.append(A_311)
-            values.append(None)
-            idx.append(2)
+        # game.yaml:867: always offered
+        actions.append(A_311)
+        values.append(None)
+        idx.append(2)
         return actions, values, idx
     def resolve_372(st, dec, i):  # game.yaml:849
         env = dec.env
@@ -3630,8 +3551,8 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:856
             env['x'] = dec.values[i]
             st.at = o366  # game.yaml:863
-            _i29 = env['p']
-            st.vars['exchanges_used'][_i29] += 1
+            _i25 = env['p']
+            st.vars['exchanges_used'][_i25] += 1
             st.at = o367  # game.yaml:864
             _args86 = {'p': env['p'], 'n': 2}
             if len(st.frames) >= MAX_DEPTH:
@@ -3667,10 +3588,10 @@ def build(num_players, files):
         st.at = o376  # game.yaml:879
         env['back'] = [_y4 for _y4 in st.zones[(Z_tokens_held1 + env['p'])] if (_y4 != env['x'])]
         st.at = o377  # game.yaml:880
-        _items12 = env['back']
-        _dest10 = Z_token_supply1
-        for _c13 in list(_items12):
-            st.move(_c13, _dest10, False)
+        _items10 = env['back']
+        _dest8 = Z_token_supply1
+        for _c11 in list(_items10):
+            st.move(_c11, _dest8, False)
         st.at = o380  # game.yaml:881
         for _y5 in list(env['back']):
             env['y'] = _y5
@@ -3704,11 +3625,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x8 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:876
-            a = A_321 + _x8.type_id
+        for _x6 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:876
+            a = A_321 + _x6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x8)
+                values.append(_x6)
                 idx.append(0)
         return actions, values, idx
     def resolve_381(st, dec, i):  # game.yaml:872
@@ -3719,10 +3640,10 @@ def build(num_players, files):
             st.at = o376  # game.yaml:879
             env['back'] = [_y6 for _y6 in st.zones[(Z_tokens_held1 + env['p'])] if (_y6 != env['x'])]
             st.at = o377  # game.yaml:880
-            _items13 = env['back']
-            _dest11 = Z_token_supply1
-            for _c14 in list(_items13):
-                st.move(_c14, _dest11, False)
+            _items11 = env['back']
+            _dest9 = Z_token_supply1
+            for _c12 in list(_items11):
+                st.move(_c12, _dest9, False)
             st.at = o380  # game.yaml:881
             for _y7 in list(env['back']):
                 env['y'] = _y7
@@ -3751,13 +3672,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x9 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:890
-            if not (fn_fits(st, _x9, env['m'].cost_a) and any(fn_fits(st, _y9, env['m'].cost_b) for _y9 in st.zones[(Z_tokens_held1 + env['p'])] if (_y9 != _x9))):
+        for _x7 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:890
+            if not (fn_fits(st, _x7, env['m'].cost_a) and any(fn_fits(st, _y9, env['m'].cost_b) for _y9 in st.zones[(Z_tokens_held1 + env['p'])] if (_y9 != _x7))):
                 continue
-            a = A_331 + _x9.type_id
+            a = A_331 + _x7.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x9)
+                values.append(_x7)
                 idx.append(0)
         return actions, values, idx
     def resolve_385(st, dec, i):  # game.yaml:887
@@ -3787,13 +3708,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _x10 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:897
-            if not (fn_fits(st, _x10, env['m'].cost_b)):
+        for _x8 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:897
+            if not (fn_fits(st, _x8, env['m'].cost_b)):
                 continue
-            a = A_341 + _x10.type_id
+            a = A_341 + _x8.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x10)
+                values.append(_x8)
                 idx.append(0)
         return actions, values, idx
     def resolve_388(st, dec, i):  # game.yaml:894
@@ -3994,8 +3915,8 @@ def build(num_players, files):
             st.at = o430  # game.yaml:343
             st.move_count(1, Z_light_deck1, (Z_mission_hand1 + env['p']), False, S[114])
         st.at = o435  # game.yaml:344
-        for _i30 in list(span_list(0, (len(st.players) - 1), S[115])):
-            env['i'] = _i30
+        for _i26 in list(span_list(0, (len(st.players) - 1), S[115])):
+            env['i'] = _i26
             st.at = o433  # game.yaml:346
             env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
             st.at = o434  # game.yaml:347
@@ -4103,27 +4024,27 @@ def build(num_players, files):
             st.at = o448  # game.yaml:954
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + env['p'])]) + len(st.zones[(Z_intrigue_hand1 + env['p'])])) + len(st.zones[(Z_tokens_held1 + env['p'])]))
             st.at = o449  # game.yaml:955
-            env['placed'] = sum([len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_t8, 'courtiers', S[0]))] if (_m24.owner == env['p'])]) for _t8 in K_courtiers1])
+            env['placed'] = sum([len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_t8, 'courtiers', S[0]))] if (_m22.owner == env['p'])]) for _t8 in K_courtiers1])
             st.at = o450  # game.yaml:956
             env['coins'] = divide(st.vars['gold'][env['p']], st.vars['gold_per_coat'], '//', S[121])
             st.at = o451  # game.yaml:957
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * st.vars['gold_per_coat'])) + " Louis d'or for coats of arms", -1)
             st.at = o452  # game.yaml:958
-            _items14 = st.zones[(Z_influence_hand1 + env['p'])]
-            _dest12 = Z_influence_deck1
+            _items12 = st.zones[(Z_influence_hand1 + env['p'])]
+            _dest10 = Z_influence_deck1
+            for _c13 in list(_items12):
+                st.move(_c13, _dest10, False)
+            st.at = o453  # game.yaml:959
+            _items13 = st.zones[(Z_intrigue_hand1 + env['p'])]
+            _dest11 = Z_intrigue_deck1
+            for _c14 in list(_items13):
+                st.move(_c14, _dest11, False)
+            st.at = o454  # game.yaml:960
+            _items14 = st.zones[(Z_tokens_held1 + env['p'])]
+            _dest12 = Z_token_supply1
             for _c15 in list(_items14):
                 st.move(_c15, _dest12, False)
-            st.at = o453  # game.yaml:959
-            _items15 = st.zones[(Z_intrigue_hand1 + env['p'])]
-            _dest13 = Z_intrigue_deck1
-            for _c16 in list(_items15):
-                st.move(_c16, _dest13, False)
-            st.at = o454  # game.yaml:960
-            _items16 = st.zones[(Z_tokens_held1 + env['p'])]
-            _dest14 = Z_token_supply1
-            for _c17 in list(_items16):
-                st.move(_c17, _dest14, False)
             st.at = o457  # game.yaml:961
             for _t9 in list(K_courtiers1):
                 env['t'] = _t9
@@ -4138,8 +4059,8 @@ def build(num_players, files):
                 raise too_deep(S[123])
             proc_pay(st, _args100)
             st.at = o461  # game.yaml:964
-            for _i31 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[124])):
-                env['i'] = _i31
+            for _i27 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[124])):
+                env['i'] = _i27
                 st.at = o460  # game.yaml:965
                 _args101 = {'p': env['p']}
                 if len(st.frames) >= MAX_DEPTH:
@@ -4149,28 +4070,28 @@ def build(num_players, files):
         for _a3 in list(span_list(1, 6, S[126])):
             env['a'] = _a3
             st.at = o464  # game.yaml:969
-            env['best'] = max([len([1 for _c18 in st.zones[(Z_coats_held1 + _q9)] if (_c18.arms == env['a'])]) for _q9 in st.players])
+            env['best'] = max([len([1 for _c16 in st.zones[(Z_coats_held1 + _q8)] if (_c16.arms == env['a'])]) for _q8 in st.players])
             st.at = o475  # game.yaml:970
             if (env['best'] > 0):
                 st.at = o474  # game.yaml:972
-                for _q10 in list(clockwise_from(st, st.vars['start_player'])):
-                    env['q'] = _q10
+                for _q9 in list(clockwise_from(st, st.vars['start_player'])):
+                    env['q'] = _q9
                     st.at = o473  # game.yaml:974
-                    if (len([1 for _c19 in st.zones[(Z_coats_held1 + env['q'])] if (_c19.arms == env['a'])]) == env['best']):
+                    if (len([1 for _c17 in st.zones[(Z_coats_held1 + env['q'])] if (_c17.arms == env['a'])]) == env['best']):
                         st.at = o472  # game.yaml:976
                         if (len(st.zones[Z_coat_pile1]) > 0):
                             st.at = o471  # game.yaml:977
                             st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
                         else:
                             st.at = o469  # game.yaml:978
-                            _i32 = env['q']
-                            st.vars['extra_coats'][_i32] += 1
+                            _i28 = env['q']
+                            st.vars['extra_coats'][_i28] += 1
         st.at = o479  # game.yaml:979
         for _p7 in list(st.players):
             env['p'] = _p7
             st.at = o478  # game.yaml:981
-            _i33 = env['p']
-            st.vars['score'][_i33] = (((len(st.zones[(Z_coats_held1 + env['p'])]) + len(st.zones[(Z_bonus_coats1 + env['p'])])) + st.vars['extra_coats'][env['p']]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + env['p'])])))
+            _i29 = env['p']
+            st.vars['score'][_i29] = (((len(st.zones[(Z_coats_held1 + env['p'])]) + len(st.zones[(Z_bonus_coats1 + env['p'])])) + st.vars['extra_coats'][env['p']]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + env['p'])])))
         st.frames.pop()
 
     def step_447(st, fr):  # game.yaml:953
@@ -4178,27 +4099,27 @@ def build(num_players, files):
         st.at = o448  # game.yaml:954
         env['cards'] = ((len(st.zones[(Z_influence_hand1 + env['p'])]) + len(st.zones[(Z_intrigue_hand1 + env['p'])])) + len(st.zones[(Z_tokens_held1 + env['p'])]))
         st.at = o449  # game.yaml:955
-        env['placed'] = sum([len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_t10, 'courtiers', S[0]))] if (_m25.owner == env['p'])]) for _t10 in K_courtiers1])
+        env['placed'] = sum([len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_t10, 'courtiers', S[0]))] if (_m23.owner == env['p'])]) for _t10 in K_courtiers1])
         st.at = o450  # game.yaml:956
         env['coins'] = divide(st.vars['gold'][env['p']], st.vars['gold_per_coat'], '//', S[121])
         st.at = o451  # game.yaml:957
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * st.vars['gold_per_coat'])) + " Louis d'or for coats of arms", -1)
         st.at = o452  # game.yaml:958
-        _items17 = st.zones[(Z_influence_hand1 + env['p'])]
-        _dest15 = Z_influence_deck1
+        _items15 = st.zones[(Z_influence_hand1 + env['p'])]
+        _dest13 = Z_influence_deck1
+        for _c18 in list(_items15):
+            st.move(_c18, _dest13, False)
+        st.at = o453  # game.yaml:959
+        _items16 = st.zones[(Z_intrigue_hand1 + env['p'])]
+        _dest14 = Z_intrigue_deck1
+        for _c19 in list(_items16):
+            st.move(_c19, _dest14, False)
+        st.at = o454  # game.yaml:960
+        _items17 = st.zones[(Z_tokens_held1 + env['p'])]
+        _dest15 = Z_token_supply1
         for _c20 in list(_items17):
             st.move(_c20, _dest15, False)
-        st.at = o453  # game.yaml:959
-        _items18 = st.zones[(Z_intrigue_hand1 + env['p'])]
-        _dest16 = Z_intrigue_deck1
-        for _c21 in list(_items18):
-            st.move(_c21, _dest16, False)
-        st.at = o454  # game.yaml:960
-        _items19 = st.zones[(Z_tokens_held1 + env['p'])]
-        _dest17 = Z_token_supply1
-        for _c22 in list(_items19):
-            st.move(_c22, _dest17, False)
         st.at = o457  # game.yaml:961
         for _t11 in list(K_courtiers1):
             env['t'] = _t11
@@ -4213,8 +4134,8 @@ def build(num_players, files):
             raise too_deep(S[123])
         proc_pay(st, _args103)
         st.at = o461  # game.yaml:964
-        for _i34 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[124])):
-            env['i'] = _i34
+        for _i30 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[124])):
+            env['i'] = _i30
             st.at = o460  # game.yaml:965
             _args104 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
@@ -4249,53 +4170,53 @@ def build(num_players, files):
     def step_463(st, fr):  # game.yaml:968
         env = fr.env
         st.at = o464  # game.yaml:969
-        env['best'] = max([len([1 for _c23 in st.zones[(Z_coats_held1 + _q11)] if (_c23.arms == env['a'])]) for _q11 in st.players])
+        env['best'] = max([len([1 for _c21 in st.zones[(Z_coats_held1 + _q10)] if (_c21.arms == env['a'])]) for _q10 in st.players])
         st.at = o475  # game.yaml:970
         if (env['best'] > 0):
             st.at = o474  # game.yaml:972
-            for _q12 in list(clockwise_from(st, st.vars['start_player'])):
-                env['q'] = _q12
+            for _q11 in list(clockwise_from(st, st.vars['start_player'])):
+                env['q'] = _q11
                 st.at = o473  # game.yaml:974
-                if (len([1 for _c24 in st.zones[(Z_coats_held1 + env['q'])] if (_c24.arms == env['a'])]) == env['best']):
+                if (len([1 for _c22 in st.zones[(Z_coats_held1 + env['q'])] if (_c22.arms == env['a'])]) == env['best']):
                     st.at = o472  # game.yaml:976
                     if (len(st.zones[Z_coat_pile1]) > 0):
                         st.at = o471  # game.yaml:977
                         st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
                     else:
                         st.at = o469  # game.yaml:978
-                        _i35 = env['q']
-                        st.vars['extra_coats'][_i35] += 1
+                        _i31 = env['q']
+                        st.vars['extra_coats'][_i31] += 1
         st.frames.pop()
 
     def step_465(st, fr):  # game.yaml:971
         env = fr.env
         st.at = o474  # game.yaml:972
-        for _q13 in list(clockwise_from(st, st.vars['start_player'])):
-            env['q'] = _q13
+        for _q12 in list(clockwise_from(st, st.vars['start_player'])):
+            env['q'] = _q12
             st.at = o473  # game.yaml:974
-            if (len([1 for _c25 in st.zones[(Z_coats_held1 + env['q'])] if (_c25.arms == env['a'])]) == env['best']):
+            if (len([1 for _c23 in st.zones[(Z_coats_held1 + env['q'])] if (_c23.arms == env['a'])]) == env['best']):
                 st.at = o472  # game.yaml:976
                 if (len(st.zones[Z_coat_pile1]) > 0):
                     st.at = o471  # game.yaml:977
                     st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
                 else:
                     st.at = o469  # game.yaml:978
-                    _i36 = env['q']
-                    st.vars['extra_coats'][_i36] += 1
+                    _i32 = env['q']
+                    st.vars['extra_coats'][_i32] += 1
         st.frames.pop()
 
     def step_466(st, fr):  # game.yaml:973
         env = fr.env
         st.at = o473  # game.yaml:974
-        if (len([1 for _c26 in st.zones[(Z_coats_held1 + env['q'])] if (_c26.arms == env['a'])]) == env['best']):
+        if (len([1 for _c24 in st.zones[(Z_coats_held1 + env['q'])] if (_c24.arms == env['a'])]) == env['best']):
             st.at = o472  # game.yaml:976
             if (len(st.zones[Z_coat_pile1]) > 0):
                 st.at = o471  # game.yaml:977
                 st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
             else:
                 st.at = o469  # game.yaml:978
-                _i37 = env['q']
-                st.vars['extra_coats'][_i37] += 1
+                _i33 = env['q']
+                st.vars['extra_coats'][_i33] += 1
         st.frames.pop()
 
     def step_467(st, fr):  # game.yaml:975
@@ -4306,15 +4227,15 @@ def build(num_players, files):
             st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
         else:
             st.at = o469  # game.yaml:978
-            _i38 = env['q']
-            st.vars['extra_coats'][_i38] += 1
+            _i34 = env['q']
+            st.vars['extra_coats'][_i34] += 1
         st.frames.pop()
 
     def step_468(st, fr):  # game.yaml:978
         env = fr.env
         st.at = o469  # game.yaml:978
-        _i39 = env['q']
-        st.vars['extra_coats'][_i39] += 1
+        _i35 = env['q']
+        st.vars['extra_coats'][_i35] += 1
         st.frames.pop()
 
     def step_470(st, fr):  # game.yaml:977
@@ -4330,8 +4251,8 @@ def build(num_players, files):
     def step_477(st, fr):  # game.yaml:980
         env = fr.env
         st.at = o478  # game.yaml:981
-        _i40 = env['p']
-        st.vars['score'][_i40] = (((len(st.zones[(Z_coats_held1 + env['p'])]) + len(st.zones[(Z_bonus_coats1 + env['p'])])) + st.vars['extra_coats'][env['p']]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + env['p'])])))
+        _i36 = env['p']
+        st.vars['score'][_i36] = (((len(st.zones[(Z_coats_held1 + env['p'])]) + len(st.zones[(Z_bonus_coats1 + env['p'])])) + st.vars['extra_coats'][env['p']]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + env['p'])])))
         st.frames.pop()
 
     def e479_items(st, env):  # game.yaml:979

@@ -906,59 +906,9 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][env['p']]), -1)
 
-    def step_0(st, fr):  # game.yaml:449
-        env = fr.env
-        st.at = o36  # game.yaml:453
-        _items5 = [_e7 for _e7 in K_electorates1 if _e7.spiritual]
-        _dest5 = Z_lots1
-        for _c7 in list(_items5):
-            st.move(_c7, _dest5, False)
-        st.at = o37  # game.yaml:454
-        st.shuffle(Z_lots1)
-        st.at = o38  # game.yaml:455
-        _i10 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[54])
-        st.vars['closed'][_i10] = True
-        st.at = o39  # game.yaml:456
-        if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
-        st.at = o40  # game.yaml:457
-        _items6 = st.zones[Z_lots1]
-        _dest6 = Z_board1
-        for _c8 in list(_items6):
-            st.move(_c8, _dest6, False)
-        st.at = o41  # game.yaml:458
-        _items7 = [_e8 for _e8 in K_electorates1 if (not _e8.spiritual)]
-        _dest7 = Z_lots1
-        for _c9 in list(_items7):
-            st.move(_c9, _dest7, False)
-        st.at = o42  # game.yaml:459
-        st.shuffle(Z_lots1)
-        st.at = o43  # game.yaml:460
-        _i11 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[55])
-        st.vars['closed'][_i11] = True
-        st.at = o44  # game.yaml:461
-        if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
-        st.at = o45  # game.yaml:462
-        _items8 = st.zones[Z_lots1]
-        _dest8 = Z_board1
-        for _c10 in list(_items8):
-            st.move(_c10, _dest8, False)
-        st.frames.pop()
+    step_0 = run_whole(proc_close_electorates)  # game.yaml:449
 
-    def step_1(st, fr):  # game.yaml:464
-        env = fr.env
-        st.at = o46  # game.yaml:467
-        env['x'] = first([_a2 for _a2 in st.zones[(Z_supply1 + st.vars['emperor'])] if (_a2.kind == 'aristocrats')])
-        st.at = o47  # game.yaml:468
-        _i12 = ordinal(env['x'], 'aristocrats', S[56])
-        st.vars['age'][_i12] = 45
-        st.at = o48  # game.yaml:469
-        _i13 = ordinal(env['x'], 'aristocrats', S[57])
-        st.vars['couple'][_i13] = False
-        st.at = o49  # game.yaml:470
-        st.move(env['x'], Z_throne1, False)
-        st.frames.pop()
+    step_1 = run_whole(proc_place_emperor_at_start)  # game.yaml:464
 
     def step_2(st, fr):  # game.yaml:472
         env = fr.env
@@ -975,50 +925,11 @@ def build(num_players, files):
         if pc == 2:
             st.frames.pop()
 
-    def step_3(st, fr):  # game.yaml:488
-        env = fr.env
-        st.at = o56  # game.yaml:492
-        st.move(env['x'], (Z_supply1 + env['x'].owner), False)
-        st.at = o57  # game.yaml:493
-        _i14 = ordinal(env['x'], 'aristocrats', S[58])
-        st.vars['age'][_i14] = 0
-        st.at = o58  # game.yaml:494
-        _i15 = ordinal(env['x'], 'aristocrats', S[59])
-        st.vars['couple'][_i15] = False
-        st.frames.pop()
+    step_3 = run_whole(proc_retire)  # game.yaml:488
 
-    def step_4(st, fr):  # game.yaml:496
-        env = fr.env
-        st.at = o64  # game.yaml:500
-        if (st.vars['age'][ordinal(env['x'], 'aristocrats', S[60])] == 45):
-            st.at = o62  # game.yaml:502
-            if st.record_log:
-                st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
-            st.at = o63  # game.yaml:503
-            _args2 = {'x': env['x']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[61])
-            proc_retire(st, _args2)
-        else:
-            st.at = o60  # game.yaml:505
-            _i16 = ordinal(env['x'], 'aristocrats', S[62])
-            st.vars['age'][_i16] += 10
-        st.frames.pop()
+    step_4 = run_whole(proc_grow_old)  # game.yaml:496
 
-    def step_5(st, fr):  # game.yaml:507
-        env = fr.env
-        st.at = o69  # game.yaml:512
-        if (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[63]))]) > 0):
-            st.at = o66  # game.yaml:514
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[64]))][-1]
-            st.at = o67  # game.yaml:515
-            if st.record_log:
-                st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
-            st.at = o68  # game.yaml:516
-            st.move(env['k'], (Z_supply1 + env['k'].owner), False)
-        st.at = o70  # game.yaml:517
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[65])), False)
-        st.frames.pop()
+    step_5 = run_whole(proc_settle)  # game.yaml:507
 
     def step_6(st, fr):  # game.yaml:519
         env = fr.env
@@ -1049,11 +960,11 @@ def build(num_players, files):
                     st.at = o81  # game.yaml:553
                     env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + env['p'])] if (_y3.kind == 'aristocrats')])
                     st.at = o82  # game.yaml:554
-                    _i17 = ordinal(env['x'], 'aristocrats', S[67])
-                    st.vars['age'][_i17] = 45
+                    _i10 = ordinal(env['x'], 'aristocrats', S[67])
+                    st.vars['age'][_i10] = 45
                     st.at = o83  # game.yaml:555
-                    _i18 = ordinal(env['x'], 'aristocrats', S[68])
-                    st.vars['couple'][_i18] = False
+                    _i11 = ordinal(env['x'], 'aristocrats', S[68])
+                    st.vars['couple'][_i11] = False
                     st.at = o84  # game.yaml:556
                     st.move(env['x'], Z_throne1, False)
                 else:
@@ -1066,28 +977,7 @@ def build(num_players, files):
         if pc == 1:
             st.frames.pop()
 
-    def step_8(st, fr):  # game.yaml:561
-        env = fr.env
-        st.at = o96  # game.yaml:565
-        for _p2 in list(st.players):
-            env['p'] = _p2
-            st.at = o92  # game.yaml:567
-            env['n'] = fn_income(st, env['p'])
-            st.at = o93  # game.yaml:568
-            _i19 = env['p']
-            _v2 = st.vars['thalers'][_i19] + env['n']
-            if _v2 > 12:  # a capped track: the excess is lost
-                _v2 = 12
-            if _v2 < 0:
-                raise RuleError(f"'thalers' would fall to {_v2}, below its minimum 0", S[66])
-            st.vars['thalers'][_i19] = _v2
-            st.at = o94  # game.yaml:569
-            _i20 = env['p']
-            st.vars['chip'][_i20] = st.vars['thalers'][env['p']]
-            st.at = o95  # game.yaml:570
-            if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][env['p']]), -1)
-        st.frames.pop()
+    step_8 = run_whole(proc_income_phase)  # game.yaml:561
 
     def step_9(st, fr):  # game.yaml:573
         env = fr.env
@@ -1099,10 +989,10 @@ def build(num_players, files):
                 st.at = o100  # game.yaml:578
                 if (env['x'] not in st.zones[(Z_supply1 + env['x'].owner)]):
                     st.at = o99  # game.yaml:580
-                    _args3 = {'x': env['x']}
+                    _args2 = {'x': env['x']}
                     if len(st.frames) >= MAX_DEPTH:
                         raise too_deep(S[69])
-                    proc_grow_old(st, _args3)
+                    proc_grow_old(st, _args2)
             fr.pc = 2
             st.at = o108  # game.yaml:581
             if (len(st.zones[Z_throne1]) == 0):
@@ -1128,8 +1018,8 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o123  # game.yaml:606
-                for _c11 in list(st.zones[(Z_play_area1 + env['q'])]):
-                    env['c'] = _c11
+                for _c7 in list(st.zones[(Z_play_area1 + env['q'])]):
+                    env['c'] = _c7
                     st.at = o122  # game.yaml:608
                     st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[70])), False)
             st.frames.pop()
@@ -1186,8 +1076,8 @@ def build(num_players, files):
             for _q2 in list(st.players):
                 env['q'] = _q2
                 st.at = o147  # game.yaml:666
-                _i21 = env['q']
-                st.vars['passed'][_i21] = False
+                _i12 = env['q']
+                st.vars['passed'][_i12] = False
             fr.pc = 2
             st.at = o155  # game.yaml:667
             o155.exec(st, env)
@@ -1232,8 +1122,8 @@ def build(num_players, files):
                 st.at = o199  # game.yaml:787
                 st.vars['rival'] = env['p']
                 st.at = o200  # game.yaml:788
-                _i22 = env['p']
-                st.vars['passed'][_i22] = True
+                _i13 = env['p']
+                st.vars['passed'][_i13] = True
                 st.at = o201  # game.yaml:789
                 if st.record_log:
                     st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
@@ -1256,8 +1146,8 @@ def build(num_players, files):
             st.at = o211  # game.yaml:796
             if (env['a'] == 'indulgence'):
                 st.at = o210  # game.yaml:798
-                _i23 = env['p']
-                st.vars['score'][_i23] += 1
+                _i14 = env['p']
+                st.vars['score'][_i14] += 1
             fr.pc = 5
             st.at = o214  # game.yaml:799
             if (env['a'] == 'permit'):
@@ -1391,8 +1281,8 @@ def build(num_players, files):
             st.at = o276  # game.yaml:953
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o274  # game.yaml:955
-                _i24 = fn_elector_of(st, C_mainz1)
-                st.vars['score'][_i24] += 1
+                _i15 = fn_elector_of(st, C_mainz1)
+                st.vars['score'][_i15] += 1
                 st.at = o275  # game.yaml:956
                 if st.record_log:
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
@@ -1475,10 +1365,10 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o310  # game.yaml:1043
-                _args4 = {'x': env['x']}
+                _args3 = {'x': env['x']}
                 if len(st.frames) >= MAX_DEPTH:
                     raise too_deep(S[75])
-                proc_retire(st, _args4)
+                proc_retire(st, _args3)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1511,11 +1401,11 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o331  # game.yaml:1081
-            _i25 = st.vars['emperor']
-            st.vars['vote'][_i25] = st.vars['emperor']
+            _i16 = st.vars['emperor']
+            st.vars['vote'][_i16] = st.vars['emperor']
             st.at = o332  # game.yaml:1082
-            _i26 = st.vars['rival']
-            st.vars['vote'][_i26] = st.vars['rival']
+            _i17 = st.vars['rival']
+            st.vars['vote'][_i17] = st.vars['rival']
             fr.pc = 4
             st.at = o339  # game.yaml:1083
             o339.exec(st, env)
@@ -1538,8 +1428,8 @@ def build(num_players, files):
                 st.at = o348  # game.yaml:1100
                 if ((env['q'] != env['victor']) and (st.vars['vote'][env['q']] == env['victor'])):
                     st.at = o346  # game.yaml:1102
-                    _i27 = env['q']
-                    st.vars['score'][_i27] += 1
+                    _i18 = env['q']
+                    st.vars['score'][_i18] += 1
                     st.at = o347  # game.yaml:1103
                     if st.record_log:
                         st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
@@ -1565,8 +1455,8 @@ def build(num_players, files):
             for _q9 in list(st.players):
                 env['q'] = _q9
                 st.at = o359  # game.yaml:1114
-                _i28 = env['q']
-                st.vars['vote'][_i28] = None
+                _i19 = env['q']
+                st.vars['vote'][_i19] = None
             st.frames.pop()
 
     def step_31(st, fr):  # game.yaml:1116
@@ -1576,10 +1466,10 @@ def build(num_players, files):
             st.at = o361  # game.yaml:1120
             env['old'] = st.vars['emperor']
             st.at = o362  # game.yaml:1121
-            _items9 = st.zones[Z_throne1]
-            _dest9 = Z_aside1
-            for _c12 in list(_items9):
-                st.move(_c12, _dest9, False)
+            _items5 = st.zones[Z_throne1]
+            _dest5 = Z_aside1
+            for _c8 in list(_items5):
+                st.move(_c8, _dest5, False)
             st.at = o363  # game.yaml:1122
             st.vars['emperor'] = env['w']
             st.at = o364  # game.yaml:1123
@@ -1587,10 +1477,10 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
             fr.pc = 5
             st.at = o365  # game.yaml:1124
-            _args5 = {'p': env['w']}
+            _args4 = {'p': env['w']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[76])
-            st.frames.append(Frame(o7, _args5))
+            st.frames.append(Frame(o7, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
@@ -1620,10 +1510,10 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o372  # game.yaml:1147
-                _args6 = {'x': env['x']}
+                _args5 = {'x': env['x']}
                 if len(st.frames) >= MAX_DEPTH:
                     raise too_deep(S[77])
-                proc_retire(st, _args6)
+                proc_retire(st, _args5)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1637,16 +1527,16 @@ def build(num_players, files):
             st.at = o378  # game.yaml:1153
             env['r'] = first([_x11 for _x11 in K_rounds1 if (_x11.number == st.vars['round'])])
             st.at = o379  # game.yaml:1154
-            _i29 = st.vars['emperor']
-            st.vars['score'][_i29] += env['r'].vp
+            _i20 = st.vars['emperor']
+            st.vars['score'][_i20] += env['r'].vp
             st.at = o380  # game.yaml:1155
-            _i30 = st.vars['emperor']
-            _v3 = st.vars['thalers'][_i30] + env['r'].thalers
-            if _v3 > 12:  # a capped track: the excess is lost
-                _v3 = 12
-            if _v3 < 0:
-                raise RuleError(f"'thalers' would fall to {_v3}, below its minimum 0", S[78])
-            st.vars['thalers'][_i30] = _v3
+            _i21 = st.vars['emperor']
+            _v2 = st.vars['thalers'][_i21] + env['r'].thalers
+            if _v2 > 12:  # a capped track: the excess is lost
+                _v2 = 12
+            if _v2 < 0:
+                raise RuleError(f"'thalers' would fall to {_v2}, below its minimum 0", S[78])
+            st.vars['thalers'][_i21] = _v2
             st.at = o381  # game.yaml:1156
             if st.record_log:
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(env['r'].vp) + ' victory points and ' + fmt_int1(env['r'].thalers) + ' thalers', -1)
@@ -1707,11 +1597,11 @@ def build(num_players, files):
         st.at = o52  # game.yaml:484
         st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[81])), False)
         st.at = o53  # game.yaml:485
-        _i31 = ordinal(env['x'], 'aristocrats', S[82])
-        st.vars['age'][_i31] = env['a']
+        _i22 = ordinal(env['x'], 'aristocrats', S[82])
+        st.vars['age'][_i22] = env['a']
         st.at = o54  # game.yaml:486
-        _i32 = ordinal(env['x'], 'aristocrats', S[83])
-        st.vars['couple'][_i32] = env['side']
+        _i23 = ordinal(env['x'], 'aristocrats', S[83])
+        st.vars['couple'][_i23] = env['side']
         st.frames.pop()
 
     def e55_player(st, env):  # game.yaml:477
@@ -1745,16 +1635,16 @@ def build(num_players, files):
             st.at = o52  # game.yaml:484
             st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[81])), False)
             st.at = o53  # game.yaml:485
-            _i33 = ordinal(env['x'], 'aristocrats', S[82])
-            st.vars['age'][_i33] = env['a']
+            _i24 = ordinal(env['x'], 'aristocrats', S[82])
+            st.vars['age'][_i24] = env['a']
             st.at = o54  # game.yaml:486
-            _i34 = ordinal(env['x'], 'aristocrats', S[83])
-            st.vars['couple'][_i34] = env['side']
+            _i25 = ordinal(env['x'], 'aristocrats', S[83])
+            st.vars['couple'][_i25] = env['side']
     def step_59(st, fr):  # game.yaml:504
         env = fr.env
         st.at = o60  # game.yaml:505
-        _i35 = ordinal(env['x'], 'aristocrats', S[62])
-        st.vars['age'][_i35] += 10
+        _i26 = ordinal(env['x'], 'aristocrats', S[62])
+        st.vars['age'][_i26] += 10
         st.frames.pop()
 
     def step_61(st, fr):  # game.yaml:501
@@ -1763,10 +1653,10 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o63  # game.yaml:503
-        _args7 = {'x': env['x']}
+        _args6 = {'x': env['x']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[61])
-        proc_retire(st, _args7)
+        proc_retire(st, _args6)
         st.frames.pop()
 
     def step_65(st, fr):  # game.yaml:513
@@ -1783,16 +1673,16 @@ def build(num_players, files):
     def step_72(st, fr):  # game.yaml:530
         env = fr.env
         st.at = o73  # game.yaml:531
-        _args8 = {'x': env['x'], 's': env['s']}
+        _args7 = {'x': env['x'], 's': env['s']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[84])
-        proc_settle(st, _args8)
+        proc_settle(st, _args7)
         st.at = o74  # game.yaml:532
-        _i36 = ordinal(env['x'], 'aristocrats', S[85])
-        st.vars['age'][_i36] = 15
+        _i27 = ordinal(env['x'], 'aristocrats', S[85])
+        st.vars['age'][_i27] = 15
         st.at = o75  # game.yaml:533
-        _i37 = ordinal(env['x'], 'aristocrats', S[86])
-        st.vars['couple'][_i37] = env['side']
+        _i28 = ordinal(env['x'], 'aristocrats', S[86])
+        st.vars['couple'][_i28] = env['side']
         st.frames.pop()
 
     def e76_player(st, env):  # game.yaml:524
@@ -1824,16 +1714,16 @@ def build(num_players, files):
         if k == 0:  # game.yaml:527
             env['s'] = dec.values[i]
             st.at = o73  # game.yaml:531
-            _args9 = {'x': env['x'], 's': env['s']}
+            _args8 = {'x': env['x'], 's': env['s']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[84])
-            proc_settle(st, _args9)
+            proc_settle(st, _args8)
             st.at = o74  # game.yaml:532
-            _i38 = ordinal(env['x'], 'aristocrats', S[85])
-            st.vars['age'][_i38] = 15
+            _i29 = ordinal(env['x'], 'aristocrats', S[85])
+            st.vars['age'][_i29] = 15
             st.at = o75  # game.yaml:533
-            _i39 = ordinal(env['x'], 'aristocrats', S[86])
-            st.vars['couple'][_i39] = env['side']
+            _i30 = ordinal(env['x'], 'aristocrats', S[86])
+            st.vars['couple'][_i30] = env['side']
     def step_77(st, fr):  # game.yaml:550
         env = fr.env
         st.at = o85  # game.yaml:551
@@ -1841,11 +1731,11 @@ def build(num_players, files):
             st.at = o81  # game.yaml:553
             env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + env['p'])] if (_y4.kind == 'aristocrats')])
             st.at = o82  # game.yaml:554
-            _i40 = ordinal(env['x'], 'aristocrats', S[67])
-            st.vars['age'][_i40] = 45
+            _i31 = ordinal(env['x'], 'aristocrats', S[67])
+            st.vars['age'][_i31] = 45
             st.at = o83  # game.yaml:555
-            _i41 = ordinal(env['x'], 'aristocrats', S[68])
-            st.vars['couple'][_i41] = False
+            _i32 = ordinal(env['x'], 'aristocrats', S[68])
+            st.vars['couple'][_i32] = False
             st.at = o84  # game.yaml:556
             st.move(env['x'], Z_throne1, False)
         else:
@@ -1866,11 +1756,11 @@ def build(num_players, files):
         st.at = o81  # game.yaml:553
         env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + env['p'])] if (_y5.kind == 'aristocrats')])
         st.at = o82  # game.yaml:554
-        _i42 = ordinal(env['x'], 'aristocrats', S[67])
-        st.vars['age'][_i42] = 45
+        _i33 = ordinal(env['x'], 'aristocrats', S[67])
+        st.vars['age'][_i33] = 45
         st.at = o83  # game.yaml:555
-        _i43 = ordinal(env['x'], 'aristocrats', S[68])
-        st.vars['couple'][_i43] = False
+        _i34 = ordinal(env['x'], 'aristocrats', S[68])
+        st.vars['couple'][_i34] = False
         st.at = o84  # game.yaml:556
         st.move(env['x'], Z_throne1, False)
         st.frames.pop()
@@ -1929,16 +1819,16 @@ def build(num_players, files):
         st.at = o92  # game.yaml:567
         env['n'] = fn_income(st, env['p'])
         st.at = o93  # game.yaml:568
-        _i44 = env['p']
-        _v4 = st.vars['thalers'][_i44] + env['n']
-        if _v4 > 12:  # a capped track: the excess is lost
-            _v4 = 12
-        if _v4 < 0:
-            raise RuleError(f"'thalers' would fall to {_v4}, below its minimum 0", S[66])
-        st.vars['thalers'][_i44] = _v4
+        _i35 = env['p']
+        _v3 = st.vars['thalers'][_i35] + env['n']
+        if _v3 > 12:  # a capped track: the excess is lost
+            _v3 = 12
+        if _v3 < 0:
+            raise RuleError(f"'thalers' would fall to {_v3}, below its minimum 0", S[66])
+        st.vars['thalers'][_i35] = _v3
         st.at = o94  # game.yaml:569
-        _i45 = env['p']
-        st.vars['chip'][_i45] = st.vars['thalers'][env['p']]
+        _i36 = env['p']
+        st.vars['chip'][_i36] = st.vars['thalers'][env['p']]
         st.at = o95  # game.yaml:570
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][env['p']]), -1)
@@ -1951,19 +1841,19 @@ def build(num_players, files):
         st.at = o100  # game.yaml:578
         if (env['x'] not in st.zones[(Z_supply1 + env['x'].owner)]):
             st.at = o99  # game.yaml:580
-            _args10 = {'x': env['x']}
+            _args9 = {'x': env['x']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[69])
-            proc_grow_old(st, _args10)
+            proc_grow_old(st, _args9)
         st.frames.pop()
 
     def step_98(st, fr):  # game.yaml:579
         env = fr.env
         st.at = o99  # game.yaml:580
-        _args11 = {'x': env['x']}
+        _args10 = {'x': env['x']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[69])
-        proc_grow_old(st, _args11)
+        proc_grow_old(st, _args10)
         st.frames.pop()
 
     def e101_items(st, env):  # game.yaml:576
@@ -1977,10 +1867,10 @@ def build(num_players, files):
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
             fr.pc = 2
             st.at = o104  # game.yaml:584
-            _args12 = {'p': st.vars['emperor']}
+            _args11 = {'p': st.vars['emperor']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[89])
-            st.frames.append(Frame(o7, _args12))
+            st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -2004,9 +1894,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o110  # game.yaml:595
-            env['pink'] = len([1 for _c13 in st.zones[(Z_play_area1 + env['q'])] if (_c13.stack.colour == 'pink')])
+            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + env['q'])] if (_c9.stack.colour == 'pink')])
             st.at = o111  # game.yaml:596
-            env['blue'] = len([1 for _c14 in st.zones[(Z_play_area1 + env['q'])] if (_c14.stack.colour == 'blue')])
+            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + env['q'])] if (_c10.stack.colour == 'blue')])
             fr.pc = 3
             st.at = o118  # game.yaml:597
             if (env['blue'] > env['pink']):
@@ -2039,10 +1929,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o114  # game.yaml:603
-            _args13 = {'q': env['q']}
+            _args12 = {'q': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[91])
-            st.frames.append(Frame(o12, _args13))
+            st.frames.append(Frame(o12, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2055,10 +1945,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o117  # game.yaml:599
-            _args14 = {'q': env['q']}
+            _args13 = {'q': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[92])
-            st.frames.append(Frame(o11, _args14))
+            st.frames.append(Frame(o11, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2070,8 +1960,8 @@ def build(num_players, files):
     def step_120(st, fr):  # game.yaml:605
         env = fr.env
         st.at = o123  # game.yaml:606
-        for _c15 in list(st.zones[(Z_play_area1 + env['q'])]):
-            env['c'] = _c15
+        for _c11 in list(st.zones[(Z_play_area1 + env['q'])]):
+            env['c'] = _c11
             st.at = o122  # game.yaml:608
             st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[70])), False)
         st.frames.pop()
@@ -2102,10 +1992,10 @@ def build(num_players, files):
                 st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
             fr.pc = 2
             st.at = o129  # game.yaml:618
-            _args15 = {'p': env['q'], 'side': False}
+            _args14 = {'p': env['q'], 'side': False}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[93])
-            st.frames.append(Frame(o6, _args15))
+            st.frames.append(Frame(o6, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -2118,10 +2008,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o132  # game.yaml:634
-            _args16 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[94]))][-1]}
+            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[94]))][-1]}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[95])
-            st.frames.append(Frame(o13, _args16))
+            st.frames.append(Frame(o13, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2134,10 +2024,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o134  # game.yaml:638
-            _args17 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
+            _args16 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[96])
-            st.frames.append(Frame(o13, _args17))
+            st.frames.append(Frame(o13, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2147,13 +2037,13 @@ def build(num_players, files):
     def step_135(st, fr):  # game.yaml:640
         env = fr.env
         st.at = o136  # game.yaml:641
-        _i46 = env['q']
-        _v5 = st.vars['thalers'][_i46] + 1
-        if _v5 > 12:  # a capped track: the excess is lost
-            _v5 = 12
-        if _v5 < 0:
-            raise RuleError(f"'thalers' would fall to {_v5}, below its minimum 0", S[97])
-        st.vars['thalers'][_i46] = _v5
+        _i37 = env['q']
+        _v4 = st.vars['thalers'][_i37] + 1
+        if _v4 > 12:  # a capped track: the excess is lost
+            _v4 = 12
+        if _v4 < 0:
+            raise RuleError(f"'thalers' would fall to {_v4}, below its minimum 0", S[97])
+        st.vars['thalers'][_i37] = _v4
         st.frames.pop()
 
     def e137_player(st, env):  # game.yaml:627
@@ -2188,10 +2078,10 @@ def build(num_players, files):
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        if True:  # game.yaml:639
-            actions.append(A_51)
-            values.append(None)
-            idx.append(2)
+        # game.yaml:639: always offered
+        actions.append(A_51)
+        values.append(None)
+        idx.append(2)
         return actions, values, idx
     def resolve_137(st, dec, i):  # game.yaml:627
         env = dec.env
@@ -2203,21 +2093,21 @@ def build(num_players, files):
             st.frames.append(Frame(o133, env))
         elif k == 2:  # game.yaml:639
             st.at = o136  # game.yaml:641
-            _i47 = env['q']
-            _v6 = st.vars['thalers'][_i47] + 1
-            if _v6 > 12:  # a capped track: the excess is lost
-                _v6 = 12
-            if _v6 < 0:
-                raise RuleError(f"'thalers' would fall to {_v6}, below its minimum 0", S[97])
-            st.vars['thalers'][_i47] = _v6
+            _i38 = env['q']
+            _v5 = st.vars['thalers'][_i38] + 1
+            if _v5 > 12:  # a capped track: the excess is lost
+                _v5 = 12
+            if _v5 < 0:
+                raise RuleError(f"'thalers' would fall to {_v5}, below its minimum 0", S[97])
+            st.vars['thalers'][_i38] = _v5
     def step_138(st, fr):  # game.yaml:651
         env = fr.env
         st.at = o139  # game.yaml:652
-        _i48 = ordinal(env['b'], 'aristocrats', S[100])
-        st.vars['couple'][_i48] = True
+        _i39 = ordinal(env['b'], 'aristocrats', S[100])
+        st.vars['couple'][_i39] = True
         st.at = o140  # game.yaml:653
-        _i49 = env['q']
-        st.vars['score'][_i49] += 1
+        _i40 = env['q']
+        st.vars['score'][_i40] += 1
         st.at = o141  # game.yaml:654
         if st.record_log:
             st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
@@ -2226,13 +2116,13 @@ def build(num_players, files):
     def step_142(st, fr):  # game.yaml:656
         env = fr.env
         st.at = o143  # game.yaml:657
-        _i50 = env['q']
-        _v7 = st.vars['thalers'][_i50] + 1
-        if _v7 > 12:  # a capped track: the excess is lost
-            _v7 = 12
-        if _v7 < 0:
-            raise RuleError(f"'thalers' would fall to {_v7}, below its minimum 0", S[101])
-        st.vars['thalers'][_i50] = _v7
+        _i41 = env['q']
+        _v6 = st.vars['thalers'][_i41] + 1
+        if _v6 > 12:  # a capped track: the excess is lost
+            _v6 = 12
+        if _v6 < 0:
+            raise RuleError(f"'thalers' would fall to {_v6}, below its minimum 0", S[101])
+        st.vars['thalers'][_i41] = _v6
         st.at = o144  # game.yaml:658
         if st.record_log:
             st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
@@ -2250,45 +2140,45 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:650
-            actions.append(A_61)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:655
-            actions.append(A_71)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:650: always offered
+        actions.append(A_61)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:655: always offered
+        actions.append(A_71)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_145(st, dec, i):  # game.yaml:647
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:650
             st.at = o139  # game.yaml:652
-            _i51 = ordinal(env['b'], 'aristocrats', S[100])
-            st.vars['couple'][_i51] = True
+            _i42 = ordinal(env['b'], 'aristocrats', S[100])
+            st.vars['couple'][_i42] = True
             st.at = o140  # game.yaml:653
-            _i52 = env['q']
-            st.vars['score'][_i52] += 1
+            _i43 = env['q']
+            st.vars['score'][_i43] += 1
             st.at = o141  # game.yaml:654
             if st.record_log:
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:655
             st.at = o143  # game.yaml:657
-            _i53 = env['q']
-            _v8 = st.vars['thalers'][_i53] + 1
-            if _v8 > 12:  # a capped track: the excess is lost
-                _v8 = 12
-            if _v8 < 0:
-                raise RuleError(f"'thalers' would fall to {_v8}, below its minimum 0", S[101])
-            st.vars['thalers'][_i53] = _v8
+            _i44 = env['q']
+            _v7 = st.vars['thalers'][_i44] + 1
+            if _v7 > 12:  # a capped track: the excess is lost
+                _v7 = 12
+            if _v7 < 0:
+                raise RuleError(f"'thalers' would fall to {_v7}, below its minimum 0", S[101])
+            st.vars['thalers'][_i44] = _v7
             st.at = o144  # game.yaml:658
             if st.record_log:
                 st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
     def step_146(st, fr):  # game.yaml:665
         env = fr.env
         st.at = o147  # game.yaml:666
-        _i54 = env['q']
-        st.vars['passed'][_i54] = False
+        _i45 = env['q']
+        st.vars['passed'][_i45] = False
         st.frames.pop()
 
     def e148_items(st, env):  # game.yaml:664
@@ -2326,10 +2216,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o152  # game.yaml:673
-            _args18 = {'p': env['q']}
+            _args17 = {'p': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[102])
-            st.frames.append(Frame(o15, _args18))
+            st.frames.append(Frame(o15, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2360,22 +2250,22 @@ def build(num_players, files):
             st.at = o158  # game.yaml:692
             st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[103]))][-1], (Z_play_area1 + env['p']), False)
             st.at = o159  # game.yaml:693
-            _i55 = env['p']
-            _v9 = st.vars['thalers'][_i55] - env['k'].cost
-            if _v9 > 12:  # a capped track: the excess is lost
-                _v9 = 12
-            if _v9 < 0:
-                raise RuleError(f"'thalers' would fall to {_v9}, below its minimum 0", S[104])
-            st.vars['thalers'][_i55] = _v9
+            _i46 = env['p']
+            _v8 = st.vars['thalers'][_i46] - env['k'].cost
+            if _v8 > 12:  # a capped track: the excess is lost
+                _v8 = 12
+            if _v8 < 0:
+                raise RuleError(f"'thalers' would fall to {_v8}, below its minimum 0", S[104])
+            st.vars['thalers'][_i46] = _v8
             st.at = o160  # game.yaml:694
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + env['p'])][-1]), -1)
             fr.pc = 4
             st.at = o161  # game.yaml:695
-            _args19 = {'p': env['p'], 'a': env['k'].key}
+            _args18 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[105])
-            st.frames.append(Frame(o17, _args19))
+            st.frames.append(Frame(o17, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -2429,25 +2319,25 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o165  # game.yaml:708
-            _i56 = ordinal(C_trier1, 'electorates', S[107])
-            st.vars['privilege_used'][_i56] = True
+            _i47 = ordinal(C_trier1, 'electorates', S[107])
+            st.vars['privilege_used'][_i47] = True
             st.at = o166  # game.yaml:709
-            _i57 = env['p']
-            _v10 = st.vars['thalers'][_i57] - env['k'].cost
-            if _v10 > 12:  # a capped track: the excess is lost
-                _v10 = 12
-            if _v10 < 0:
-                raise RuleError(f"'thalers' would fall to {_v10}, below its minimum 0", S[108])
-            st.vars['thalers'][_i57] = _v10
+            _i48 = env['p']
+            _v9 = st.vars['thalers'][_i48] - env['k'].cost
+            if _v9 > 12:  # a capped track: the excess is lost
+                _v9 = 12
+            if _v9 < 0:
+                raise RuleError(f"'thalers' would fall to {_v9}, below its minimum 0", S[108])
+            st.vars['thalers'][_i48] = _v9
             st.at = o167  # game.yaml:710
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
             fr.pc = 4
             st.at = o168  # game.yaml:711
-            _args20 = {'p': env['p'], 'a': env['k'].key}
+            _args19 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[109])
-            st.frames.append(Frame(o17, _args20))
+            st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -2486,8 +2376,8 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:715
         env = fr.env
         st.at = o171  # game.yaml:716
-        _i58 = ordinal(C_brandenburg1, 'electorates', S[110])
-        st.vars['privilege_used'][_i58] = True
+        _i49 = ordinal(C_brandenburg1, 'electorates', S[110])
+        st.vars['privilege_used'][_i49] = True
         st.at = o172  # game.yaml:717
         st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[111]))][-1], (Z_play_area1 + env['p']), False)
         st.at = o173  # game.yaml:718
@@ -2500,14 +2390,14 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o175  # game.yaml:723
-            _i59 = ordinal(C_koeln1, 'electorates', S[112])
-            st.vars['privilege_used'][_i59] = True
+            _i50 = ordinal(C_koeln1, 'electorates', S[112])
+            st.vars['privilege_used'][_i50] = True
             fr.pc = 2
             st.at = o176  # game.yaml:724
-            _args21 = {'p': env['p'], 'optional': False}
+            _args20 = {'p': env['p'], 'optional': False}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[113])
-            st.frames.append(Frame(o18, _args21))
+            st.frames.append(Frame(o18, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -2519,14 +2409,14 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o178  # game.yaml:729
-            _i60 = ordinal(C_pfalz1, 'electorates', S[114])
-            st.vars['privilege_used'][_i60] = True
+            _i51 = ordinal(C_pfalz1, 'electorates', S[114])
+            st.vars['privilege_used'][_i51] = True
             fr.pc = 2
             st.at = o179  # game.yaml:730
-            _args22 = {'p': env['p'], 'side': False}
+            _args21 = {'p': env['p'], 'side': False}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[115])
-            st.frames.append(Frame(o6, _args22))
+            st.frames.append(Frame(o6, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -2538,13 +2428,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o181  # game.yaml:736
-            _i61 = env['p']
-            _v11 = st.vars['thalers'][_i61] - 1
-            if _v11 > 12:  # a capped track: the excess is lost
-                _v11 = 12
-            if _v11 < 0:
-                raise RuleError(f"'thalers' would fall to {_v11}, below its minimum 0", S[116])
-            st.vars['thalers'][_i61] = _v11
+            _i52 = env['p']
+            _v10 = st.vars['thalers'][_i52] - 1
+            if _v10 > 12:  # a capped track: the excess is lost
+                _v10 = 12
+            if _v10 < 0:
+                raise RuleError(f"'thalers' would fall to {_v10}, below its minimum 0", S[116])
+            st.vars['thalers'][_i52] = _v10
             fr.pc = 2
             st.at = o184  # game.yaml:737
             o184.exec(st, env)
@@ -2595,19 +2485,19 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o186  # game.yaml:753
-            _i62 = env['p']
-            _v12 = st.vars['thalers'][_i62] - 1
-            if _v12 > 12:  # a capped track: the excess is lost
-                _v12 = 12
-            if _v12 < 0:
-                raise RuleError(f"'thalers' would fall to {_v12}, below its minimum 0", S[118])
-            st.vars['thalers'][_i62] = _v12
+            _i53 = env['p']
+            _v11 = st.vars['thalers'][_i53] - 1
+            if _v11 > 12:  # a capped track: the excess is lost
+                _v11 = 12
+            if _v11 < 0:
+                raise RuleError(f"'thalers' would fall to {_v11}, below its minimum 0", S[118])
+            st.vars['thalers'][_i53] = _v11
             fr.pc = 2
             st.at = o187  # game.yaml:754
-            _args23 = {'p': env['p']}
+            _args22 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[119])
-            st.frames.append(Frame(o16, _args23))
+            st.frames.append(Frame(o16, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -2617,8 +2507,8 @@ def build(num_players, files):
     def step_188(st, fr):  # game.yaml:756
         env = fr.env
         st.at = o189  # game.yaml:757
-        _i63 = env['p']
-        st.vars['passed'][_i63] = True
+        _i54 = env['p']
+        st.vars['passed'][_i54] = True
         st.at = o190  # game.yaml:758
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
@@ -2690,10 +2580,10 @@ def build(num_players, files):
             actions.append(A_171)
             values.append(None)
             idx.append(6)
-        if True:  # game.yaml:755
-            actions.append(A_181)
-            values.append(None)
-            idx.append(7)
+        # game.yaml:755: always offered
+        actions.append(A_181)
+        values.append(None)
+        idx.append(7)
         return actions, values, idx
     def resolve_191(st, dec, i):  # game.yaml:679
         env = dec.env
@@ -2704,8 +2594,8 @@ def build(num_players, files):
             st.frames.append(Frame(o163, env))
         elif k == 2:  # game.yaml:712
             st.at = o171  # game.yaml:716
-            _i64 = ordinal(C_brandenburg1, 'electorates', S[110])
-            st.vars['privilege_used'][_i64] = True
+            _i55 = ordinal(C_brandenburg1, 'electorates', S[110])
+            st.vars['privilege_used'][_i55] = True
             st.at = o172  # game.yaml:717
             st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[111]))][-1], (Z_play_area1 + env['p']), False)
             st.at = o173  # game.yaml:718
@@ -2721,8 +2611,8 @@ def build(num_players, files):
             st.frames.append(Frame(o185, env))
         elif k == 7:  # game.yaml:755
             st.at = o189  # game.yaml:757
-            _i65 = env['p']
-            st.vars['passed'][_i65] = True
+            _i56 = env['p']
+            st.vars['passed'][_i56] = True
             st.at = o190  # game.yaml:758
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
@@ -2811,8 +2701,8 @@ def build(num_players, files):
         st.at = o199  # game.yaml:787
         st.vars['rival'] = env['p']
         st.at = o200  # game.yaml:788
-        _i66 = env['p']
-        st.vars['passed'][_i66] = True
+        _i57 = env['p']
+        st.vars['passed'][_i57] = True
         st.at = o201  # game.yaml:789
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
@@ -2824,10 +2714,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o204  # game.yaml:792
-            _args24 = {'p': env['p'], 'optional': (len(st.players) == 2)}
+            _args23 = {'p': env['p'], 'optional': (len(st.players) == 2)}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[125])
-            st.frames.append(Frame(o18, _args24))
+            st.frames.append(Frame(o18, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2840,10 +2730,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o207  # game.yaml:795
-            _args25 = {'p': env['p']}
+            _args24 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[126])
-            st.frames.append(Frame(o19, _args25))
+            st.frames.append(Frame(o19, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2853,8 +2743,8 @@ def build(num_players, files):
     def step_209(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o210  # game.yaml:798
-        _i67 = env['p']
-        st.vars['score'][_i67] += 1
+        _i58 = env['p']
+        st.vars['score'][_i58] += 1
         st.frames.pop()
 
     def step_212(st, fr):  # game.yaml:800
@@ -2863,10 +2753,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o213  # game.yaml:801
-            _args26 = {'p': env['p']}
+            _args25 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[127])
-            st.frames.append(Frame(o20, _args26))
+            st.frames.append(Frame(o20, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2879,10 +2769,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o216  # game.yaml:804
-            _args27 = {'p': env['p']}
+            _args26 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[128])
-            st.frames.append(Frame(o21, _args27))
+            st.frames.append(Frame(o21, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2895,10 +2785,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o219  # game.yaml:807
-            _args28 = {'p': env['p']}
+            _args27 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[129])
-            st.frames.append(Frame(o22, _args28))
+            st.frames.append(Frame(o22, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2911,10 +2801,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o222  # game.yaml:810
-            _args29 = {'p': env['p']}
+            _args28 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[130])
-            st.frames.append(Frame(o23, _args29))
+            st.frames.append(Frame(o23, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2924,17 +2814,17 @@ def build(num_players, files):
     def step_224(st, fr):  # game.yaml:823
         env = fr.env
         st.at = o225  # game.yaml:824
-        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[131]))][-1], 'aristocrats', S[132])
-        st.vars['age'][_i68] -= 10
+        _i59 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[131]))][-1], 'aristocrats', S[132])
+        st.vars['age'][_i59] -= 10
         st.frames.pop()
 
     def step_226(st, fr):  # game.yaml:828
         env = fr.env
         st.at = o227  # game.yaml:829
-        _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[133]))][-1]}
+        _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[133]))][-1]}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[134])
-        proc_grow_old(st, _args30)
+        proc_grow_old(st, _args29)
         st.frames.pop()
 
     def step_228(st, fr):  # game.yaml:830
@@ -2993,15 +2883,15 @@ def build(num_players, files):
         if k == 0:  # game.yaml:820
             env['s'] = dec.values[i]
             st.at = o225  # game.yaml:824
-            _i69 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[131]))][-1], 'aristocrats', S[132])
-            st.vars['age'][_i69] -= 10
+            _i60 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[131]))][-1], 'aristocrats', S[132])
+            st.vars['age'][_i60] -= 10
         elif k == 1:  # game.yaml:825
             env['s'] = dec.values[i]
             st.at = o227  # game.yaml:829
-            _args31 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[133]))][-1]}
+            _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[133]))][-1]}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[134])
-            proc_grow_old(st, _args31)
+            proc_grow_old(st, _args30)
         elif k == 2:  # game.yaml:830
             pass
     def step_230(st, fr):  # game.yaml:844
@@ -3022,10 +2912,10 @@ def build(num_players, files):
     def step_232(st, fr):  # game.yaml:852
         env = fr.env
         st.at = o233  # game.yaml:853
-        _args32 = {'x': env['x'], 's': env['t']}
+        _args31 = {'x': env['x'], 's': env['t']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[143])
-        proc_settle(st, _args32)
+        proc_settle(st, _args31)
         st.frames.pop()
 
     def e234_player(st, env):  # game.yaml:846
@@ -3057,10 +2947,10 @@ def build(num_players, files):
         if k == 0:  # game.yaml:849
             env['t'] = dec.values[i]
             st.at = o233  # game.yaml:853
-            _args33 = {'x': env['x'], 's': env['t']}
+            _args32 = {'x': env['x'], 's': env['t']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[143])
-            proc_settle(st, _args33)
+            proc_settle(st, _args32)
     def step_235(st, fr):  # game.yaml:854
         env = fr.env
         pass
@@ -3111,10 +3001,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o238  # game.yaml:868
-            _args34 = {'p': env['p'], 'side': False}
+            _args33 = {'p': env['p'], 'side': False}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[144])
-            st.frames.append(Frame(o6, _args34))
+            st.frames.append(Frame(o6, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3126,19 +3016,19 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o240  # game.yaml:872
-            _i70 = env['p']
-            _v13 = st.vars['thalers'][_i70] - 2
-            if _v13 > 12:  # a capped track: the excess is lost
-                _v13 = 12
-            if _v13 < 0:
-                raise RuleError(f"'thalers' would fall to {_v13}, below its minimum 0", S[145])
-            st.vars['thalers'][_i70] = _v13
+            _i61 = env['p']
+            _v12 = st.vars['thalers'][_i61] - 2
+            if _v12 > 12:  # a capped track: the excess is lost
+                _v12 = 12
+            if _v12 < 0:
+                raise RuleError(f"'thalers' would fall to {_v12}, below its minimum 0", S[145])
+            st.vars['thalers'][_i61] = _v12
             fr.pc = 2
             st.at = o241  # game.yaml:873
-            _args35 = {'p': env['p'], 'side': True}
+            _args34 = {'p': env['p'], 'side': True}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[146])
-            st.frames.append(Frame(o6, _args35))
+            st.frames.append(Frame(o6, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -3197,8 +3087,8 @@ def build(num_players, files):
         st.at = o245  # game.yaml:889
         st.move(first([_x21 for _x21 in st.zones[(Z_supply1 + env['p'])] if (_x21.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[147])), False)
         st.at = o246  # game.yaml:890
-        _i71 = env['p']
-        st.vars['score'][_i71] += (2 if (not any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + env['p'])])) else 1)
+        _i62 = env['p']
+        st.vars['score'][_i62] += (2 if (not any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + env['p'])])) else 1)
         st.frames.pop()
 
     def step_247(st, fr):  # game.yaml:891
@@ -3224,9 +3114,9 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        _items10 = K_spaces1  # game.yaml:885
-        if _items10 and any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + env['p'])]):
-            for _s31 in _items10:
+        _items6 = K_spaces1  # game.yaml:885
+        if _items6 and any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + env['p'])]):
+            for _s31 in _items6:
                 if not ((_s31.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s31, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s31.electorate, 'electorates', S[6])]))):
                     continue
                 a = A_301 + _s31.type_id
@@ -3247,8 +3137,8 @@ def build(num_players, files):
             st.at = o245  # game.yaml:889
             st.move(first([_x25 for _x25 in st.zones[(Z_supply1 + env['p'])] if (_x25.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[147])), False)
             st.at = o246  # game.yaml:890
-            _i72 = env['p']
-            st.vars['score'][_i72] += (2 if (not any((_x26.kind == 'cities') for _x26 in st.zones[(Z_supply1 + env['p'])])) else 1)
+            _i63 = env['p']
+            st.vars['score'][_i63] += (2 if (not any((_x26.kind == 'cities') for _x26 in st.zones[(Z_supply1 + env['p'])])) else 1)
         elif k == 1:  # game.yaml:891
             pass
     def step_249(st, fr):  # game.yaml:907
@@ -3258,11 +3148,11 @@ def build(num_players, files):
         st.at = o251  # game.yaml:909
         env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + env['p'])] if (_y6.kind == 'aristocrats')])
         st.at = o252  # game.yaml:910
-        _i73 = ordinal(env['x'], 'aristocrats', S[149])
-        st.vars['age'][_i73] = 15
+        _i64 = ordinal(env['x'], 'aristocrats', S[149])
+        st.vars['age'][_i64] = 15
         st.at = o253  # game.yaml:911
-        _i74 = ordinal(env['x'], 'aristocrats', S[150])
-        st.vars['couple'][_i74] = False
+        _i65 = ordinal(env['x'], 'aristocrats', S[150])
+        st.vars['couple'][_i65] = False
         st.at = o254  # game.yaml:912
         st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[151])), False)
         st.frames.pop()
@@ -3290,9 +3180,9 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        _items11 = K_spaces1  # game.yaml:902
-        if _items11 and any((_x28.kind == 'aristocrats') for _x28 in st.zones[(Z_supply1 + env['p'])]):
-            for _s32 in _items11:
+        _items7 = K_spaces1  # game.yaml:902
+        if _items7 and any((_x28.kind == 'aristocrats') for _x28 in st.zones[(Z_supply1 + env['p'])]):
+            for _s32 in _items7:
                 if not ((_s32.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[152]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[153]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[154]))][-1].owner == env['p'])):
                     continue
                 a = A_321 + _s32.type_id
@@ -3315,11 +3205,11 @@ def build(num_players, files):
             st.at = o251  # game.yaml:909
             env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + env['p'])] if (_y7.kind == 'aristocrats')])
             st.at = o252  # game.yaml:910
-            _i75 = ordinal(env['x'], 'aristocrats', S[149])
-            st.vars['age'][_i75] = 15
+            _i66 = ordinal(env['x'], 'aristocrats', S[149])
+            st.vars['age'][_i66] = 15
             st.at = o253  # game.yaml:911
-            _i76 = ordinal(env['x'], 'aristocrats', S[150])
-            st.vars['couple'][_i76] = False
+            _i67 = ordinal(env['x'], 'aristocrats', S[150])
+            st.vars['couple'][_i67] = False
             st.at = o254  # game.yaml:912
             st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[151])), False)
         elif k == 1:  # game.yaml:913
@@ -3327,15 +3217,15 @@ def build(num_players, files):
     def step_257(st, fr):  # game.yaml:928
         env = fr.env
         st.at = o258  # game.yaml:929
-        _i77 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[155]))][-1], 'aristocrats', S[156])
-        st.vars['couple'][_i77] = True
+        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[155]))][-1], 'aristocrats', S[156])
+        st.vars['couple'][_i68] = True
         st.frames.pop()
 
     def step_259(st, fr):  # game.yaml:932
         env = fr.env
         st.at = o260  # game.yaml:933
-        _i78 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[157])
-        st.vars['couple'][_i78] = True
+        _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[157])
+        st.vars['couple'][_i69] = True
         st.frames.pop()
 
     def step_261(st, fr):  # game.yaml:934
@@ -3388,12 +3278,12 @@ def build(num_players, files):
         if k == 0:  # game.yaml:925
             env['s'] = dec.values[i]
             st.at = o258  # game.yaml:929
-            _i79 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[155]))][-1], 'aristocrats', S[156])
-            st.vars['couple'][_i79] = True
+            _i70 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[155]))][-1], 'aristocrats', S[156])
+            st.vars['couple'][_i70] = True
         elif k == 1:  # game.yaml:930
             st.at = o260  # game.yaml:933
-            _i80 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[157])
-            st.vars['couple'][_i80] = True
+            _i71 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[157])
+            st.vars['couple'][_i71] = True
         elif k == 2:  # game.yaml:934
             pass
     def step_263(st, fr):  # game.yaml:944
@@ -3402,7 +3292,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o266  # game.yaml:945
-            if (any((_c16.stack.key == 'gray') for _c16 in st.zones[(Z_play_area1 + env['q'])]) and any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + env['q'])])):
+            if (any((_c12.stack.key == 'gray') for _c12 in st.zones[(Z_play_area1 + env['q'])]) and any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + env['q'])])):
                 st.frames.append(Frame(o264, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3416,10 +3306,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o265  # game.yaml:947
-            _args36 = {'q': env['q']}
+            _args35 = {'q': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[159])
-            st.frames.append(Frame(o25, _args36))
+            st.frames.append(Frame(o25, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3448,10 +3338,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o270  # game.yaml:952
-            _args37 = {'e': env['e']}
+            _args36 = {'e': env['e']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[161])
-            st.frames.append(Frame(o26, _args37))
+            st.frames.append(Frame(o26, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3463,8 +3353,8 @@ def build(num_players, files):
     def step_273(st, fr):  # game.yaml:954
         env = fr.env
         st.at = o274  # game.yaml:955
-        _i81 = fn_elector_of(st, C_mainz1)
-        st.vars['score'][_i81] += 1
+        _i72 = fn_elector_of(st, C_mainz1)
+        st.vars['score'][_i72] += 1
         st.at = o275  # game.yaml:956
         if st.record_log:
             st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
@@ -3475,11 +3365,11 @@ def build(num_players, files):
         st.at = o278  # game.yaml:972
         env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + env['q'])] if (_y8.kind == 'aristocrats')])
         st.at = o279  # game.yaml:973
-        _i82 = ordinal(env['x'], 'aristocrats', S[162])
-        st.vars['age'][_i82] = 45
+        _i73 = ordinal(env['x'], 'aristocrats', S[162])
+        st.vars['age'][_i73] = 45
         st.at = o280  # game.yaml:974
-        _i83 = ordinal(env['x'], 'aristocrats', S[163])
-        st.vars['couple'][_i83] = False
+        _i74 = ordinal(env['x'], 'aristocrats', S[163])
+        st.vars['couple'][_i74] = False
         st.at = o281  # game.yaml:975
         st.move(env['x'], (Z_at1 + ordinal(env['e'].beside, 'spaces', S[164])), False)
         st.frames.pop()
@@ -3505,18 +3395,18 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _e9 in K_electorates1:  # game.yaml:968
-            if not (fn_free(st, _e9.beside)):
+        for _e7 in K_electorates1:  # game.yaml:968
+            if not (fn_free(st, _e7.beside)):
                 continue
-            a = A_371 + _e9.type_id
+            a = A_371 + _e7.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_e9)
+                values.append(_e7)
                 idx.append(0)
-        if True:  # game.yaml:976
-            actions.append(A_381)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:976: always offered
+        actions.append(A_381)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_283(st, dec, i):  # game.yaml:965
         env = dec.env
@@ -3526,11 +3416,11 @@ def build(num_players, files):
             st.at = o278  # game.yaml:972
             env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + env['q'])] if (_y9.kind == 'aristocrats')])
             st.at = o279  # game.yaml:973
-            _i84 = ordinal(env['x'], 'aristocrats', S[162])
-            st.vars['age'][_i84] = 45
+            _i75 = ordinal(env['x'], 'aristocrats', S[162])
+            st.vars['age'][_i75] = 45
             st.at = o280  # game.yaml:974
-            _i85 = ordinal(env['x'], 'aristocrats', S[163])
-            st.vars['couple'][_i85] = False
+            _i76 = ordinal(env['x'], 'aristocrats', S[163])
+            st.vars['couple'][_i76] = False
             st.at = o281  # game.yaml:975
             st.move(env['x'], (Z_at1 + ordinal(env['e'].beside, 'spaces', S[164])), False)
         elif k == 1:  # game.yaml:976
@@ -3570,10 +3460,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o288  # game.yaml:994
-            _args38 = {'e': env['e'], 'w': env['w']}
+            _args37 = {'e': env['e'], 'w': env['w']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[165])
-            st.frames.append(Frame(o27, _args38))
+            st.frames.append(Frame(o27, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3605,8 +3495,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o301  # game.yaml:1017
-            _i86 = env['w']
-            st.vars['score'][_i86] += 2
+            _i77 = env['w']
+            st.vars['score'][_i77] += 2
             st.at = o302  # game.yaml:1018
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
@@ -3654,10 +3544,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o305  # game.yaml:1023
-            _args39 = {'e': env['e']}
+            _args38 = {'e': env['e']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[170])
-            st.frames.append(Frame(o28, _args39))
+            st.frames.append(Frame(o28, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3670,10 +3560,10 @@ def build(num_players, files):
         if st.record_log:
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
         st.at = o310  # game.yaml:1043
-        _args40 = {'x': env['x']}
+        _args39 = {'x': env['x']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[75])
-        proc_retire(st, _args40)
+        proc_retire(st, _args39)
         st.frames.pop()
 
     def step_311(st, fr):  # game.yaml:1032
@@ -3692,10 +3582,10 @@ def build(num_players, files):
     def step_312(st, fr):  # game.yaml:1039
         env = fr.env
         st.at = o313  # game.yaml:1040
-        _args41 = {'x': env['x'], 's': env['s']}
+        _args40 = {'x': env['x'], 's': env['s']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[171])
-        proc_settle(st, _args41)
+        proc_settle(st, _args40)
         st.frames.pop()
 
     def e314_player(st, env):  # game.yaml:1033
@@ -3727,20 +3617,20 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1036
             env['s'] = dec.values[i]
             st.at = o313  # game.yaml:1040
-            _args42 = {'x': env['x'], 's': env['s']}
+            _args41 = {'x': env['x'], 's': env['s']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[171])
-            proc_settle(st, _args42)
+            proc_settle(st, _args41)
     def step_316(st, fr):  # game.yaml:1050
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o317  # game.yaml:1051
-            _args43 = {}
+            _args42 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[173])
-            st.frames.append(Frame(o30, _args43))
+            st.frames.append(Frame(o30, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3753,7 +3643,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o324  # game.yaml:1059
-            if any((_c17.stack.key == 'church') for _c17 in st.zones[(Z_play_area1 + env['q'])]):
+            if any((_c13.stack.key == 'church') for _c13 in st.zones[(Z_play_area1 + env['q'])]):
                 st.frames.append(Frame(o320, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3761,7 +3651,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o329  # game.yaml:1070
-            if any((_c18.stack.key == 'excommunication') for _c18 in st.zones[(Z_play_area1 + env['q'])]):
+            if any((_c14.stack.key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + env['q'])]):
                 st.frames.append(Frame(o325, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3802,13 +3692,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _e10 in K_electorates1:  # game.yaml:1064
-            if not (_e10.spiritual and (not st.vars['closed'][ordinal(_e10, 'electorates', S[174])]) and (_e10 != st.vars['excommunicated'])):
+        for _e8 in K_electorates1:  # game.yaml:1064
+            if not (_e8.spiritual and (not st.vars['closed'][ordinal(_e8, 'electorates', S[174])]) and (_e8 != st.vars['excommunicated'])):
                 continue
-            a = A_421 + _e10.type_id
+            a = A_421 + _e8.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_e10)
+                values.append(_e8)
                 idx.append(0)
         return actions, values, idx
     def resolve_323(st, dec, i):  # game.yaml:1061
@@ -3851,13 +3741,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _e11 in K_electorates1:  # game.yaml:1075
-            if not ((not _e11.spiritual) and (not st.vars['closed'][ordinal(_e11, 'electorates', S[175])]) and (_e11 != st.vars['church_on'])):
+        for _e9 in K_electorates1:  # game.yaml:1075
+            if not ((not _e9.spiritual) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[175])]) and (_e9 != st.vars['church_on'])):
                 continue
-            a = A_431 + _e11.type_id
+            a = A_431 + _e9.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_e11)
+                values.append(_e9)
                 idx.append(0)
         return actions, values, idx
     def resolve_328(st, dec, i):  # game.yaml:1072
@@ -3885,15 +3775,15 @@ def build(num_players, files):
     def step_334(st, fr):  # game.yaml:1089
         env = fr.env
         st.at = o335  # game.yaml:1090
-        _i87 = env['q']
-        st.vars['vote'][_i87] = st.vars['emperor']
+        _i78 = env['q']
+        st.vars['vote'][_i78] = st.vars['emperor']
         st.frames.pop()
 
     def step_336(st, fr):  # game.yaml:1092
         env = fr.env
         st.at = o337  # game.yaml:1093
-        _i88 = env['q']
-        st.vars['vote'][_i88] = st.vars['rival']
+        _i79 = env['q']
+        st.vars['vote'][_i79] = st.vars['rival']
         st.frames.pop()
 
     def e338_player(st, env):  # game.yaml:1085
@@ -3908,26 +3798,26 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:1088
-            actions.append(A_441)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:1091
-            actions.append(A_451)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:1088: always offered
+        actions.append(A_441)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:1091: always offered
+        actions.append(A_451)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_338(st, dec, i):  # game.yaml:1085
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:1088
             st.at = o335  # game.yaml:1090
-            _i89 = env['q']
-            st.vars['vote'][_i89] = st.vars['emperor']
+            _i80 = env['q']
+            st.vars['vote'][_i80] = st.vars['emperor']
         elif k == 1:  # game.yaml:1091
             st.at = o337  # game.yaml:1093
-            _i90 = env['q']
-            st.vars['vote'][_i90] = st.vars['rival']
+            _i81 = env['q']
+            st.vars['vote'][_i81] = st.vars['rival']
     def e339_items(st, env):  # game.yaml:1083
         return [_x30 for _x30 in clockwise_from(st, st.vars['emperor']) if ((_x30 != st.vars['emperor']) and (_x30 != st.vars['rival']))]
     def step_344(st, fr):  # game.yaml:1099
@@ -3935,8 +3825,8 @@ def build(num_players, files):
         st.at = o348  # game.yaml:1100
         if ((env['q'] != env['victor']) and (st.vars['vote'][env['q']] == env['victor'])):
             st.at = o346  # game.yaml:1102
-            _i91 = env['q']
-            st.vars['score'][_i91] += 1
+            _i82 = env['q']
+            st.vars['score'][_i82] += 1
             st.at = o347  # game.yaml:1103
             if st.record_log:
                 st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
@@ -3945,8 +3835,8 @@ def build(num_players, files):
     def step_345(st, fr):  # game.yaml:1101
         env = fr.env
         st.at = o346  # game.yaml:1102
-        _i92 = env['q']
-        st.vars['score'][_i92] += 1
+        _i83 = env['q']
+        st.vars['score'][_i83] += 1
         st.at = o347  # game.yaml:1103
         if st.record_log:
             st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
@@ -3967,10 +3857,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o353  # game.yaml:1106
-            _args44 = {'w': st.vars['rival']}
+            _args43 = {'w': st.vars['rival']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[176])
-            st.frames.append(Frame(o31, _args44))
+            st.frames.append(Frame(o31, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3980,8 +3870,8 @@ def build(num_players, files):
     def step_358(st, fr):  # game.yaml:1113
         env = fr.env
         st.at = o359  # game.yaml:1114
-        _i93 = env['q']
-        st.vars['vote'][_i93] = None
+        _i84 = env['q']
+        st.vars['vote'][_i84] = None
         st.frames.pop()
 
     def e360_items(st, env):  # game.yaml:1112
@@ -3992,10 +3882,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o367  # game.yaml:1127
-            _args45 = {'p': env['old']}
+            _args44 = {'p': env['old']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[177])
-            st.frames.append(Frame(o32, _args45))
+            st.frames.append(Frame(o32, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4008,10 +3898,10 @@ def build(num_players, files):
         if st.record_log:
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
         st.at = o372  # game.yaml:1147
-        _args46 = {'x': env['x']}
+        _args45 = {'x': env['x']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[77])
-        proc_retire(st, _args46)
+        proc_retire(st, _args45)
         st.frames.pop()
 
     def step_373(st, fr):  # game.yaml:1136
@@ -4030,10 +3920,10 @@ def build(num_players, files):
     def step_374(st, fr):  # game.yaml:1143
         env = fr.env
         st.at = o375  # game.yaml:1144
-        _args47 = {'x': env['x'], 's': env['s']}
+        _args46 = {'x': env['x'], 's': env['s']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[178])
-        proc_settle(st, _args47)
+        proc_settle(st, _args46)
         st.frames.pop()
 
     def e376_player(st, env):  # game.yaml:1137
@@ -4065,20 +3955,20 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1140
             env['s'] = dec.values[i]
             st.at = o375  # game.yaml:1144
-            _args48 = {'x': env['x'], 's': env['s']}
+            _args47 = {'x': env['x'], 's': env['s']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[178])
-            proc_settle(st, _args48)
+            proc_settle(st, _args47)
     def step_382(st, fr):  # game.yaml:1158
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o383  # game.yaml:1159
-            _args49 = {}
+            _args48 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[179])
-            st.frames.append(Frame(o34, _args49))
+            st.frames.append(Frame(o34, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4091,10 +3981,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o386  # game.yaml:1162
-            _args50 = {}
+            _args49 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[180])
-            st.frames.append(Frame(o35, _args50))
+            st.frames.append(Frame(o35, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4107,10 +3997,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o389  # game.yaml:1179
-            _args51 = {}
+            _args50 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[181])
-            st.frames.append(Frame(o35, _args51))
+            st.frames.append(Frame(o35, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4273,13 +4163,13 @@ def build(num_players, files):
             st.at = o408  # game.yaml:371
             if (len(st.players) == 2):
                 st.at = o407  # game.yaml:373
-                _args52 = {}
+                _args51 = {}
                 if len(st.frames) >= MAX_DEPTH:
                     raise too_deep(S[187])
-                proc_close_electorates(st, _args52)
+                proc_close_electorates(st, _args51)
             st.at = o413  # game.yaml:374
-            for _c19 in list(K_actions1):
-                env['c'] = _c19
+            for _c15 in list(K_actions1):
+                env['c'] = _c15
                 st.at = o412  # game.yaml:376
                 if (env['c'].players <= len(st.players)):
                     st.at = o411  # game.yaml:378
@@ -4300,10 +4190,10 @@ def build(num_players, files):
             pc = 5
         if pc == 5:
             st.at = o421  # game.yaml:393
-            _args53 = {}
+            _args52 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[190])
-            proc_place_emperor_at_start(st, _args53)
+            proc_place_emperor_at_start(st, _args52)
             fr.pc = 7
             st.at = o424  # game.yaml:394
             o424.exec(st, env)
@@ -4340,28 +4230,28 @@ def build(num_players, files):
             pc = 11
         if pc == 11:
             st.at = o442  # game.yaml:416
-            for _p3 in list(st.players):
-                env['p'] = _p3
+            for _p2 in list(st.players):
+                env['p'] = _p2
                 st.at = o440  # game.yaml:418
-                _i94 = env['p']
-                _v14 = 7
-                if _v14 > 12:  # a capped track: the excess is lost
-                    _v14 = 12
-                if _v14 < 0:
-                    raise RuleError(f"'thalers' would fall to {_v14}, below its minimum 0", S[191])
-                st.vars['thalers'][_i94] = _v14
+                _i85 = env['p']
+                _v13 = 7
+                if _v13 > 12:  # a capped track: the excess is lost
+                    _v13 = 12
+                if _v13 < 0:
+                    raise RuleError(f"'thalers' would fall to {_v13}, below its minimum 0", S[191])
+                st.vars['thalers'][_i85] = _v13
                 st.at = o441  # game.yaml:419
-                _i95 = env['p']
-                st.vars['chip'][_i95] = 7
+                _i86 = env['p']
+                st.vars['chip'][_i86] = 7
             st.frames.pop()
 
     def step_406(st, fr):  # game.yaml:372
         env = fr.env
         st.at = o407  # game.yaml:373
-        _args54 = {}
+        _args53 = {}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[187])
-        proc_close_electorates(st, _args54)
+        proc_close_electorates(st, _args53)
         st.frames.pop()
 
     def step_409(st, fr):  # game.yaml:375
@@ -4430,10 +4320,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o423  # game.yaml:396
-            _args55 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
+            _args54 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[193])
-            st.frames.append(Frame(o2, _args55))
+            st.frames.append(Frame(o2, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4448,10 +4338,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o426  # game.yaml:399
-            _args56 = {'p': env['p'], 'a': 35, 'side': True, 'kind': 'aristocrat'}
+            _args55 = {'p': env['p'], 'a': 35, 'side': True, 'kind': 'aristocrat'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[194])
-            st.frames.append(Frame(o2, _args56))
+            st.frames.append(Frame(o2, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4466,10 +4356,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o429  # game.yaml:402
-            _args57 = {'p': env['p'], 'a': 25, 'side': False, 'kind': 'aristocrat'}
+            _args56 = {'p': env['p'], 'a': 25, 'side': False, 'kind': 'aristocrat'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[195])
-            st.frames.append(Frame(o2, _args57))
+            st.frames.append(Frame(o2, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4484,10 +4374,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o432  # game.yaml:405
-            _args58 = {'p': env['p'], 'a': 15, 'side': True, 'kind': 'aristocrat'}
+            _args57 = {'p': env['p'], 'a': 15, 'side': True, 'kind': 'aristocrat'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[196])
-            st.frames.append(Frame(o2, _args58))
+            st.frames.append(Frame(o2, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4550,16 +4440,16 @@ def build(num_players, files):
     def step_439(st, fr):  # game.yaml:417
         env = fr.env
         st.at = o440  # game.yaml:418
-        _i96 = env['p']
-        _v15 = 7
-        if _v15 > 12:  # a capped track: the excess is lost
-            _v15 = 12
-        if _v15 < 0:
-            raise RuleError(f"'thalers' would fall to {_v15}, below its minimum 0", S[191])
-        st.vars['thalers'][_i96] = _v15
+        _i87 = env['p']
+        _v14 = 7
+        if _v14 > 12:  # a capped track: the excess is lost
+            _v14 = 12
+        if _v14 < 0:
+            raise RuleError(f"'thalers' would fall to {_v14}, below its minimum 0", S[191])
+        st.vars['thalers'][_i87] = _v14
         st.at = o441  # game.yaml:419
-        _i97 = env['p']
-        st.vars['chip'][_i97] = 7
+        _i88 = env['p']
+        st.vars['chip'][_i88] = 7
         st.frames.pop()
 
     def e442_items(st, env):  # game.yaml:416
@@ -4596,40 +4486,40 @@ def build(num_players, files):
         if pc == 3:
             fr.pc = 4
             st.at = o455  # game.yaml:437
-            _args59 = {}
+            _args58 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[198])
-            st.frames.append(Frame(o14, _args59))
+            st.frames.append(Frame(o14, _args58))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             fr.pc = 5
             st.at = o456  # game.yaml:438
-            _args60 = {}
+            _args59 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[199])
-            st.frames.append(Frame(o24, _args60))
+            st.frames.append(Frame(o24, _args59))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
             st.at = o457  # game.yaml:439
-            _args61 = {}
+            _args60 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[200])
-            st.frames.append(Frame(o29, _args61))
+            st.frames.append(Frame(o29, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
         if pc == 6:
             fr.pc = 7
             st.at = o458  # game.yaml:440
-            _args62 = {}
+            _args61 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[201])
-            st.frames.append(Frame(o33, _args62))
+            st.frames.append(Frame(o33, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 7
@@ -4641,32 +4531,32 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o450  # game.yaml:430
-            for _e12 in list(K_electorates1):
-                env['e'] = _e12
+            for _e10 in list(K_electorates1):
+                env['e'] = _e10
                 st.at = o449  # game.yaml:432
-                _i98 = ordinal(env['e'], 'electorates', S[202])
-                st.vars['privilege_used'][_i98] = False
+                _i89 = ordinal(env['e'], 'electorates', S[202])
+                st.vars['privilege_used'][_i89] = False
             st.at = o451  # game.yaml:433
-            _args63 = {}
+            _args62 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[203])
-            proc_income_phase(st, _args63)
+            proc_income_phase(st, _args62)
             fr.pc = 3
             st.at = o452  # game.yaml:434
-            _args64 = {}
+            _args63 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[204])
-            st.frames.append(Frame(o9, _args64))
+            st.frames.append(Frame(o9, _args63))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
             st.at = o453  # game.yaml:435
-            _args65 = {}
+            _args64 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[205])
-            st.frames.append(Frame(o10, _args65))
+            st.frames.append(Frame(o10, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -4676,8 +4566,8 @@ def build(num_players, files):
     def step_448(st, fr):  # game.yaml:431
         env = fr.env
         st.at = o449  # game.yaml:432
-        _i99 = ordinal(env['e'], 'electorates', S[202])
-        st.vars['privilege_used'][_i99] = False
+        _i90 = ordinal(env['e'], 'electorates', S[202])
+        st.vars['privilege_used'][_i90] = False
         st.frames.pop()
 
     def e450_items(st, env):  # game.yaml:430

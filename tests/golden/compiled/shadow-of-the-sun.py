@@ -386,11 +386,7 @@ def build(num_players, files):
         if pc == 1:
             st.frames.pop()
 
-    def step_5(st, fr):  # game.yaml:241
-        env = fr.env
-        st.at = o55  # game.yaml:246
-        st.move(first([_m3 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[1]))] if (_m3.owner == env['q'])]), (Z_house1 + env['q']), False)
-        st.frames.pop()
+    step_5 = run_whole(proc_return_marker)  # game.yaml:241
 
     def step_6(st, fr):  # game.yaml:248
         env = fr.env
@@ -431,21 +427,7 @@ def build(num_players, files):
         if pc == 4:
             st.frames.pop()
 
-    def step_8(st, fr):  # game.yaml:332
-        env = fr.env
-        st.at = o86  # game.yaml:337
-        if st.record_log:
-            st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o87  # game.yaml:338
-        _args6 = {'q': env['loser'], 'd': env['d']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[2])
-        proc_return_marker(st, _args6)
-        st.at = o90  # game.yaml:339
-        if (len(st.zones[(Z_house1 + env['winner'])]) > 0):
-            st.at = o89  # game.yaml:341
-            st.move(st.zones[(Z_house1 + env['winner'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[3])), False)
-        st.frames.pop()
+    step_8 = run_whole(proc_replace_marker)  # game.yaml:332
 
     def step_9(st, fr):  # game.yaml:343
         env = fr.env
@@ -517,10 +499,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o15  # game.yaml:139
-            _args7 = {'p': env['p']}
+            _args6 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[11])
-            st.frames.append(Frame(o1, _args7))
+            st.frames.append(Frame(o1, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -535,10 +517,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o19  # game.yaml:143
-            _args8 = {}
+            _args7 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[12])
-            st.frames.append(Frame(o11, _args8))
+            st.frames.append(Frame(o11, _args7))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -568,19 +550,19 @@ def build(num_players, files):
     def e30_items1(st, env):  # game.yaml:165
         return K_districts1
     def e30_when1(st, env):  # game.yaml:165
-        return ((len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0))
+        return ((len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
     def collect_30(st, env):  # game.yaml:159
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:162
-            actions.append(A_01)
-            values.append(None)
-            idx.append(0)
+        # game.yaml:162: always offered
+        actions.append(A_01)
+        values.append(None)
+        idx.append(0)
         _items2 = K_districts1  # game.yaml:165
         if _items2 and (len(st.zones[(Z_house1 + env['p'])]) > 0):
             for _d1 in _items2:
-                if not ((len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m5.owner == env['p'])]) == 0)):
+                if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -625,10 +607,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o34  # game.yaml:195
-            _args9 = {'p': env['p'], 'minion': 'Ghoul'}
+            _args8 = {'p': env['p'], 'minion': 'Ghoul'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[15])
-            st.frames.append(Frame(o3, _args9))
+            st.frames.append(Frame(o3, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -693,10 +675,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o42  # game.yaml:212
-            _args10 = {'p': env['p'], 'minion': 'Darkened'}
+            _args9 = {'p': env['p'], 'minion': 'Darkened'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[17])
-            st.frames.append(Frame(o3, _args10))
+            st.frames.append(Frame(o3, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -713,10 +695,10 @@ def build(num_players, files):
     def step_43(st, fr):  # game.yaml:219
         env = fr.env
         st.at = o44  # game.yaml:220
-        _args11 = {'q': env['q'], 'd': env['d']}
+        _args10 = {'q': env['q'], 'd': env['d']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[18])
-        proc_return_marker(st, _args11)
+        proc_return_marker(st, _args10)
         st.frames.pop()
 
     def e45_player(st, env):  # game.yaml:213
@@ -728,13 +710,13 @@ def build(num_players, files):
     def e45_items0(st, env):  # game.yaml:216
         return st.players
     def e45_when0(st, env):  # game.yaml:216
-        return (len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == env['q'])]) > 0)
+        return (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m5.owner == env['q'])]) > 0)
     def collect_45(st, env):  # game.yaml:213
         actions = []
         values = []
         idx = []
         for _q2 in st.players:  # game.yaml:216
-            if not ((len([1 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m7.owner == _q2)]) > 0)):
+            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q2)]) > 0)):
                 continue
             a = A_71 + _q2
             if a not in actions:  # an identical card: the same choice
@@ -748,20 +730,20 @@ def build(num_players, files):
         if k == 0:  # game.yaml:216
             env['q'] = dec.values[i]
             st.at = o44  # game.yaml:220
-            _args12 = {'q': env['q'], 'd': env['d']}
+            _args11 = {'q': env['q'], 'd': env['d']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[18])
-            proc_return_marker(st, _args12)
+            proc_return_marker(st, _args11)
     def step_46(st, fr):  # game.yaml:224
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o47  # game.yaml:225
-            _args13 = {'p': env['p'], 'minion': 'Alchemist'}
+            _args12 = {'p': env['p'], 'minion': 'Alchemist'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[19])
-            st.frames.append(Frame(o3, _args13))
+            st.frames.append(Frame(o3, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -778,7 +760,7 @@ def build(num_players, files):
     def step_48(st, fr):  # game.yaml:232
         env = fr.env
         st.at = o49  # game.yaml:233
-        st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
         st.frames.pop()
 
     def e50_player(st, env):  # game.yaml:226
@@ -810,17 +792,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:229
             env['b'] = dec.values[i]
             st.at = o49  # game.yaml:233
-            st.move(first([_m9 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m9.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
     def step_51(st, fr):  # game.yaml:237
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o52  # game.yaml:238
-            _args14 = {'p': env['p'], 'minion': 'Courtesan'}
+            _args13 = {'p': env['p'], 'minion': 'Courtesan'}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[22])
-            st.frames.append(Frame(o3, _args14))
+            st.frames.append(Frame(o3, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -850,7 +832,7 @@ def build(num_players, files):
     def e54_items3(st, env):  # game.yaml:221
         return K_districts1
     def e54_when3(st, env):  # game.yaml:221
-        return (((len([1 for _c9 in st.zones[(Z_hand1 + env['p'])] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + env['p'])] if _c10.wild]),))) >= 2) and (len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0))
+        return (((len([1 for _c9 in st.zones[(Z_hand1 + env['p'])] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + env['p'])] if _c10.wild]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
     def e54_label4(st, env):  # game.yaml:234
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e54_items4(st, env):  # game.yaml:234
@@ -861,10 +843,10 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:191
-            actions.append(A_31)
-            values.append(None)
-            idx.append(0)
+        # game.yaml:191: always offered
+        actions.append(A_31)
+        values.append(None)
+        idx.append(0)
         if ((len([1 for _c13 in st.zones[(Z_hand1 + env['p'])] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + env['p'])] if _c14.wild]),))) >= 2):  # game.yaml:192
             actions.append(A_41)
             values.append(None)
@@ -882,7 +864,7 @@ def build(num_players, files):
         _items4 = K_districts1  # game.yaml:221
         if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + env['p'])] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + env['p'])] if _c18.wild]),))) >= 2):
             for _a1 in _items4:
-                if not ((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m11.owner == env['p'])]) > 0)):
+                if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -932,15 +914,15 @@ def build(num_players, files):
     def e57_player(st, env):  # game.yaml:263
         return env['p']
     def e57_prompt(st, env):  # game.yaml:263
-        return 'Discard ' + fmt_int1((len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].minion) + ' cards (Masqued stand in)'
+        return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].minion) + ' cards (Masqued stand in)'
     def e57_src(st, env):  # game.yaml:263
         return st.zones[(Z_hand1 + env['p'])]
     def e57_dest(st, env):  # game.yaml:263
         return Z_discard1
     def e57_min(st, env):  # game.yaml:263
-        return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
+        return (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)
     def e57_max(st, env):  # game.yaml:263
-        return (len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) + 1)
+        return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
     def e57_where(st, env):  # game.yaml:263
         return ((env['c'].name == env['d'].minion) or env['c'].wild)
     def cands_57(st, env, picked):  # game.yaml:263
@@ -964,10 +946,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o61  # game.yaml:283
-            _args15 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+            _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[26])
-            st.frames.append(Frame(o7, _args15))
+            st.frames.append(Frame(o7, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -983,13 +965,13 @@ def build(num_players, files):
     def e62_items0(st, env):  # game.yaml:279
         return K_districts1
     def e62_when0(st, env):  # game.yaml:279
-        return ((len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['p'])]) > 0) and (len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m16.owner == env['q'])]) > 0))
+        return ((len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['q'])]) > 0))
     def collect_62(st, env):  # game.yaml:276
         actions = []
         values = []
         idx = []
         for _d4 in K_districts1:  # game.yaml:279
-            if not ((len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['p'])]) > 0) and (len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m18.owner == env['q'])]) > 0)):
+            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1039,13 +1021,13 @@ def build(num_players, files):
     def e66_items0(st, env):  # game.yaml:255
         return K_districts1
     def e66_when0(st, env):  # game.yaml:255
-        return (((len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + env['p'])] if ((_c22.name == env['d'].minion) or _c22.wild)]) >= (len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m20.owner == env['p'])]) + 1)))
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + env['p'])] if ((_c22.name == env['d'].minion) or _c22.wild)]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
     def e66_label1(st, env):  # game.yaml:270
         return 'Usurp ' + fmt_player1(env['q'])
     def e66_items1(st, env):  # game.yaml:270
         return others(st, env['p'])
     def e66_when1(st, env):  # game.yaml:270
-        return ((len(st.zones[(Z_hand1 + env['p'])]) >= 2) and any(((len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['p'])]) > 0) and (len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m22.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + env['p'])]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
     def e66_label2(st, env):  # game.yaml:284
         return 'Preen'
     def collect_66(st, env):  # game.yaml:252
@@ -1053,7 +1035,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:255
-            if not ((len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + env['p'])] if ((_c23.name == _d6.minion) or _c23.wild)]) >= (len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m24.owner == env['p'])]) + 1))):
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + env['p'])] if ((_c23.name == _d6.minion) or _c23.wild)]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1063,17 +1045,17 @@ def build(num_players, files):
         _items6 = others(st, env['p'])  # game.yaml:270
         if _items6 and (len(st.zones[(Z_hand1 + env['p'])]) >= 2):
             for _q3 in _items6:
-                if not (any(((len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == env['p'])]) > 0) and (len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m26.owner == _q3)]) > 0)) for _d7 in K_districts1)):
+                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
                     continue
                 a = A_131 + _q3
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q3)
                     idx.append(1)
-        if True:  # game.yaml:284
-            actions.append(A_151)
-            values.append(None)
-            idx.append(2)
+        # game.yaml:284: always offered
+        actions.append(A_151)
+        values.append(None)
+        idx.append(2)
         return actions, values, idx
     def resolve_66(st, dec, i):  # game.yaml:252
         env = dec.env
@@ -1092,10 +1074,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o70  # game.yaml:305
-            _args16 = {'p': env['q']}
+            _args15 = {'p': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[28])
-            st.frames.append(Frame(o9, _args16))
+            st.frames.append(Frame(o9, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1117,10 +1099,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o75  # game.yaml:315
-            _args17 = {'p': env['p']}
+            _args16 = {'p': env['p']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[29])
-            st.frames.append(Frame(o9, _args17))
+            st.frames.append(Frame(o9, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1138,16 +1120,16 @@ def build(num_players, files):
             st.at = o82  # game.yaml:324
             if (env['w'] == env['p']):
                 st.at = o81  # game.yaml:326
-                _args18 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+                _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
                 if len(st.frames) >= MAX_DEPTH:
                     raise too_deep(S[30])
-                proc_replace_marker(st, _args18)
+                proc_replace_marker(st, _args17)
             else:
                 st.at = o79  # game.yaml:328
-                _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+                _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
                 if len(st.frames) >= MAX_DEPTH:
                     raise too_deep(S[31])
-                proc_replace_marker(st, _args19)
+                proc_replace_marker(st, _args18)
             st.at = o83  # game.yaml:329
             _items8 = st.zones[(Z_legion1 + env['p'])]
             _dest3 = Z_discard1
@@ -1171,19 +1153,19 @@ def build(num_players, files):
     def step_78(st, fr):  # game.yaml:327
         env = fr.env
         st.at = o79  # game.yaml:328
-        _args20 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+        _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[31])
-        proc_replace_marker(st, _args20)
+        proc_replace_marker(st, _args19)
         st.frames.pop()
 
     def step_80(st, fr):  # game.yaml:325
         env = fr.env
         st.at = o81  # game.yaml:326
-        _args21 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+        _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
         if len(st.frames) >= MAX_DEPTH:
             raise too_deep(S[30])
-        proc_replace_marker(st, _args21)
+        proc_replace_marker(st, _args20)
         st.frames.pop()
 
     def e85_player(st, env):  # game.yaml:307
@@ -1198,14 +1180,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:310
-            actions.append(A_171)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:313
-            actions.append(A_181)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:310: always offered
+        actions.append(A_171)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:313: always offered
+        actions.append(A_181)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_85(st, dec, i):  # game.yaml:307
         env = dec.env
@@ -1271,10 +1253,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o95  # game.yaml:370
-            _args22 = {'p': env['q']}
+            _args21 = {'p': env['q']}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[32])
-            st.frames.append(Frame(o9, _args22))
+            st.frames.append(Frame(o9, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1298,14 +1280,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:368
-            actions.append(A_211)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:371
-            actions.append(A_221)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:368: always offered
+        actions.append(A_211)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:371: always offered
+        actions.append(A_221)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_97(st, dec, i):  # game.yaml:365
         env = dec.env
@@ -1489,10 +1471,10 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o136  # game.yaml:128
-            _args23 = {}
+            _args22 = {}
             if len(st.frames) >= MAX_DEPTH:
                 raise too_deep(S[37])
-            st.frames.append(Frame(o0, _args23))
+            st.frames.append(Frame(o0, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1510,7 +1492,7 @@ def build(num_players, files):
             for _d8 in list(K_districts1):
                 env['d'] = _d8
                 st.at = o141  # game.yaml:425
-                env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
+                env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
                 st.at = o142  # game.yaml:426
                 _i1 = env['p']
                 st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
@@ -1532,7 +1514,7 @@ def build(num_players, files):
         for _d9 in list(K_districts1):
             env['d'] = _d9
             st.at = o141  # game.yaml:425
-            env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
+            env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
             st.at = o142  # game.yaml:426
             _i4 = env['p']
             st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
@@ -1551,7 +1533,7 @@ def build(num_players, files):
     def step_140(st, fr):  # game.yaml:424
         env = fr.env
         st.at = o141  # game.yaml:425
-        env['n'] = len([1 for _m29 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m29.owner == env['p'])])
+        env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
         st.at = o142  # game.yaml:426
         _i7 = env['p']
         st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))

@@ -689,39 +689,9 @@ def build(num_players, files):
                 st.at = o233  # game.yaml:728
                 st.move(env['c'], Z_discard1, False)
 
-    def step_0(st, fr):  # game.yaml:327
-        env = fr.env
-        st.at = o35  # game.yaml:332
-        _passes4 = 0
-        while True:
-            if not (len(st.zones[(Z_area1 + env['p'])]) < env['n']):
-                break
-            _passes4 += 1
-            if _passes4 > MAX_PASSES:
-                raise too_long(S[0])
-            st.at = o34  # game.yaml:334
-            if (st.zones[Z_deck1][-1].kind == 'property_cards'):
-                st.at = o33  # game.yaml:336
-                st.move_count(1, Z_deck1, (Z_area1 + env['p']), False, S[1])
-            else:
-                st.at = o31  # game.yaml:338
-                st.move_count(1, Z_deck1, Z_returned1, False, S[2])
-        st.frames.pop()
+    step_0 = run_whole(proc_deal)  # game.yaml:327
 
-    def step_1(st, fr):  # game.yaml:339
-        env = fr.env
-        st.at = o36  # game.yaml:343
-        st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[3]), Z_draw_pile1, Z_lower_half1, False, S[4])
-        st.at = o37  # game.yaml:344
-        st.move(C_ludwig1, Z_lower_half1, False)
-        st.at = o38  # game.yaml:345
-        st.shuffle(Z_lower_half1)
-        st.at = o39  # game.yaml:346
-        _items2 = st.zones[Z_lower_half1]
-        _dest2 = Z_draw_pile1
-        for _c27 in list(_items2):
-            st.move(_c27, _dest2, True)
-        st.frames.pop()
+    step_1 = run_whole(proc_split_with_ludwig)  # game.yaml:339
 
     def step_2(st, fr):  # game.yaml:349
         env = fr.env
@@ -733,10 +703,10 @@ def build(num_players, files):
             st.at = o41  # game.yaml:354
             st.vars['conspiracy_used'] = False
             st.at = o42  # game.yaml:355
-            _items3 = st.zones[Z_used_properties1]
-            _dest3 = Z_unused_properties1
-            for _c28 in list(_items3):
-                st.move(_c28, _dest3, False)
+            _items2 = st.zones[Z_used_properties1]
+            _dest2 = Z_unused_properties1
+            for _c27 in list(_items2):
+                st.move(_c27, _dest2, False)
             fr.pc = 4
             st.at = o43  # game.yaml:356
             _args1 = {'p': env['p']}
@@ -942,13 +912,13 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
             st.at = o128  # game.yaml:524
-            _dest4 = Z_revealed1
+            _dest3 = Z_revealed1
             _moved1 = env['c']
             _moved1 = [_moved1] if isinstance(_moved1, Card) else list(_moved1)
-            for _c29 in _moved1:
-                st.move(_c29, _dest4, False)
-            if _dest4 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest4], _moved1, S[17])
+            for _c28 in _moved1:
+                st.move(_c28, _dest3, False)
+            if _dest3 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest3], _moved1, S[17])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -978,10 +948,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o135  # game.yaml:542
-            _items4 = st.zones[Z_on_display1]
-            _dest5 = Z_discard1
-            for _c30 in list(_items4):
-                st.move(_c30, _dest5, False)
+            _items3 = st.zones[Z_on_display1]
+            _dest4 = Z_discard1
+            for _c29 in list(_items3):
+                st.move(_c29, _dest4, False)
             st.frames.pop()
 
     def step_12(st, fr):  # game.yaml:544
@@ -1047,13 +1017,13 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
             st.at = o169  # game.yaml:626
-            _dest6 = Z_revealed1
+            _dest5 = Z_revealed1
             _moved2 = env['c']
             _moved2 = [_moved2] if isinstance(_moved2, Card) else list(_moved2)
-            for _c31 in _moved2:
-                st.move(_c31, _dest6, False)
-            if _dest6 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest6], _moved2, S[19])
+            for _c30 in _moved2:
+                st.move(_c30, _dest5, False)
+            if _dest5 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest5], _moved2, S[19])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -1071,62 +1041,11 @@ def build(num_players, files):
         if pc == 5:
             st.frames.pop()
 
-    def step_16(st, fr):  # game.yaml:634
-        env = fr.env
-        st.at = o175  # game.yaml:639
-        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + env['p']), False, S[5])
-        st.frames.pop()
+    step_16 = run_whole(proc_gain_gold)  # game.yaml:634
 
-    def step_17(st, fr):  # game.yaml:640
-        env = fr.env
-        st.at = o178  # game.yaml:644
-        for _i2 in list(span_list(1, env['n'], S[6])):
-            env['i'] = _i2
-            st.at = o177  # game.yaml:646
-            st.move(first([_c32 for _c32 in st.zones[(Z_chips1 + env['p'])] if (_c32.kind == 'gold_chips')]), Z_gold_supply1, False)
-        st.frames.pop()
+    step_17 = run_whole(proc_pay_gold)  # game.yaml:640
 
-    def step_18(st, fr):  # game.yaml:647
-        env = fr.env
-        st.at = o179  # game.yaml:652
-        st.vars['due'] = env['n']
-        st.at = o199  # game.yaml:653
-        _passes5 = 0
-        while True:
-            if not (st.vars['due'] > 0):
-                break
-            _passes5 += 1
-            if _passes5 > MAX_PASSES:
-                raise too_long(S[7])
-            st.at = o198  # game.yaml:655
-            if ((st.vars['due'] >= 2) and any(((_c33.kind == 'power_chips') and (_c33.value == 2)) for _c33 in st.zones[Z_power_supply1])):
-                st.at = o196  # game.yaml:657
-                st.move(first([_c34 for _c34 in st.zones[Z_power_supply1] if (_c34.value == 2)]), (Z_chips1 + env['p']), False)
-                st.at = o197  # game.yaml:658
-                st.vars['due'] -= 2
-            else:
-                st.at = o194  # game.yaml:660
-                if any(((_c35.kind == 'power_chips') and (_c35.value == 1)) for _c35 in st.zones[Z_power_supply1]):
-                    st.at = o192  # game.yaml:662
-                    st.move(first([_c36 for _c36 in st.zones[Z_power_supply1] if (_c36.value == 1)]), (Z_chips1 + env['p']), False)
-                    st.at = o193  # game.yaml:663
-                    st.vars['due'] -= 1
-                else:
-                    st.at = o190  # game.yaml:665
-                    if (any(((_c37.kind == 'power_chips') and (_c37.value == 2)) for _c37 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
-                        st.at = o187  # game.yaml:667
-                        st.move(first([_c38 for _c38 in st.zones[(Z_chips1 + env['p'])] if ((_c38.kind == 'power_chips') and (_c38.value == 1))]), Z_power_supply1, False)
-                        st.at = o188  # game.yaml:668
-                        st.move(first([_c39 for _c39 in st.zones[Z_power_supply1] if (_c39.value == 2)]), (Z_chips1 + env['p']), False)
-                        st.at = o189  # game.yaml:669
-                        st.vars['due'] -= 1
-                    else:
-                        st.at = o184  # game.yaml:671
-                        if st.record_log:
-                            st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-                        st.at = o185  # game.yaml:672
-                        st.vars['due'] = 0
-        st.frames.pop()
+    step_18 = run_whole(proc_gain_power)  # game.yaml:647
 
     def step_19(st, fr):  # game.yaml:673
         env = fr.env
@@ -1134,7 +1053,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o205  # game.yaml:678
-            if (sum([_c40.value for _c40 in st.zones[(Z_chips1 + env['q'])] if (_c40.kind == 'power_chips')]) < env['n']):
+            if (sum([_c31.value for _c31 in st.zones[(Z_chips1 + env['q'])] if (_c31.kind == 'power_chips')]) < env['n']):
                 st.frames.append(Frame(o202, env))
             else:
                 st.at = o201  # game.yaml:683
@@ -1148,64 +1067,32 @@ def build(num_players, files):
         if pc == 1:
             st.frames.pop()
 
-    def step_20(st, fr):  # game.yaml:684
-        env = fr.env
-        st.at = o206  # game.yaml:689
-        st.vars['owed'] = env['n']
-        st.at = o221  # game.yaml:690
-        _passes6 = 0
-        while True:
-            if not (st.vars['owed'] > 0):
-                break
-            _passes6 += 1
-            if _passes6 > MAX_PASSES:
-                raise too_long(S[8])
-            st.at = o220  # game.yaml:692
-            if fn_has_chip(st, st.zones[(Z_chips1 + env['q'])], 1):
-                st.at = o218  # game.yaml:694
-                st.move(first([_c41 for _c41 in st.zones[(Z_chips1 + env['q'])] if ((_c41.kind == 'power_chips') and (_c41.value == 1))]), Z_power_supply1, False)
-                st.at = o219  # game.yaml:695
-                st.vars['owed'] -= 1
-            else:
-                st.at = o216  # game.yaml:697
-                if ((st.vars['owed'] == 1) and any(((_c42.kind == 'power_chips') and (_c42.value == 1)) for _c42 in st.zones[Z_power_supply1])):
-                    st.at = o213  # game.yaml:699
-                    st.move(first([_c43 for _c43 in st.zones[Z_power_supply1] if (_c43.value == 1)]), (Z_chips1 + env['q']), False)
-                    st.at = o214  # game.yaml:700
-                    st.move(first([_c44 for _c44 in st.zones[(Z_chips1 + env['q'])] if ((_c44.kind == 'power_chips') and (_c44.value == 2))]), Z_power_supply1, False)
-                    st.at = o215  # game.yaml:701
-                    st.vars['owed'] -= 1
-                else:
-                    st.at = o210  # game.yaml:703
-                    st.move(first([_c45 for _c45 in st.zones[(Z_chips1 + env['q'])] if ((_c45.kind == 'power_chips') and (_c45.value == 2))]), Z_power_supply1, False)
-                    st.at = o211  # game.yaml:704
-                    st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
-        st.frames.pop()
+    step_20 = run_whole(proc_give_power)  # game.yaml:684
 
     def step_21(st, fr):  # game.yaml:705
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o222  # game.yaml:710
-            _items5 = st.zones[(Z_area1 + env['q'])]
-            _dest7 = Z_discard1
-            for _c46 in list(_items5):
-                st.move(_c46, _dest7, False)
+            _items4 = st.zones[(Z_area1 + env['q'])]
+            _dest6 = Z_discard1
+            for _c32 in list(_items4):
+                st.move(_c32, _dest6, False)
             st.at = o223  # game.yaml:711
-            _items6 = st.zones[(Z_auction_area1 + env['q'])]
-            _dest8 = Z_discard1
-            for _c47 in list(_items6):
-                st.move(_c47, _dest8, False)
+            _items5 = st.zones[(Z_auction_area1 + env['q'])]
+            _dest7 = Z_discard1
+            for _c33 in list(_items5):
+                st.move(_c33, _dest7, False)
             st.at = o224  # game.yaml:712
-            _items7 = [_c49 for _c49 in st.zones[(Z_chips1 + env['q'])] if (_c49.kind == 'gold_chips')]
-            _dest9 = Z_gold_supply1
-            for _c48 in list(_items7):
-                st.move(_c48, _dest9, False)
+            _items6 = [_c35 for _c35 in st.zones[(Z_chips1 + env['q'])] if (_c35.kind == 'gold_chips')]
+            _dest8 = Z_gold_supply1
+            for _c34 in list(_items6):
+                st.move(_c34, _dest8, False)
             st.at = o225  # game.yaml:713
-            _items8 = st.zones[(Z_chips1 + env['q'])]
-            _dest10 = Z_power_supply1
-            for _c50 in list(_items8):
-                st.move(_c50, _dest10, False)
+            _items7 = st.zones[(Z_chips1 + env['q'])]
+            _dest9 = Z_power_supply1
+            for _c36 in list(_items7):
+                st.move(_c36, _dest9, False)
             st.at = o226  # game.yaml:714
             eliminate(st, env['q'], S[21])
             fr.pc = 6
@@ -1218,21 +1105,7 @@ def build(num_players, files):
         if pc == 6:
             st.frames.pop()
 
-    def step_22(st, fr):  # game.yaml:719
-        env = fr.env
-        st.at = o239  # game.yaml:723
-        if (env['c'].kind == 'gold_chips'):
-            st.at = o238  # game.yaml:724
-            st.move(env['c'], Z_gold_supply1, False)
-        else:
-            st.at = o236  # game.yaml:726
-            if (env['c'].kind == 'power_chips'):
-                st.at = o235  # game.yaml:727
-                st.move(env['c'], Z_power_supply1, False)
-            else:
-                st.at = o233  # game.yaml:728
-                st.move(env['c'], Z_discard1, False)
-        st.frames.pop()
+    step_22 = run_whole(proc_return_item)  # game.yaml:719
 
     def step_23(st, fr):  # game.yaml:731
         env = fr.env
@@ -1249,8 +1122,8 @@ def build(num_players, files):
             for _q8 in list(st.players):
                 env['q'] = _q8
                 st.at = o244  # game.yaml:740
-                _i3 = env['q']
-                st.vars['in_auction'][_i3] = True
+                _i2 = env['q']
+                st.vars['in_auction'][_i2] = True
             fr.pc = 5
             st.at = o257  # game.yaml:741
             o257.exec(st, env)
@@ -1370,10 +1243,10 @@ def build(num_players, files):
                     raise too_deep(S[22])
                 proc_gain_gold(st, _args11)
             st.at = o321  # game.yaml:876
-            _items9 = st.zones[Z_discard1]
-            _dest11 = Z_draw_pile1
-            for _c51 in list(_items9):
-                st.move(_c51, _dest11, False)
+            _items8 = st.zones[Z_discard1]
+            _dest10 = Z_draw_pile1
+            for _c37 in list(_items8):
+                st.move(_c37, _dest10, False)
             st.at = o322  # game.yaml:877
             st.shuffle(Z_draw_pile1)
             st.at = o323  # game.yaml:878
@@ -1383,10 +1256,10 @@ def build(num_players, files):
             st.at = o325  # game.yaml:880
             st.shuffle(Z_lower_half1)
             st.at = o326  # game.yaml:881
-            _items10 = st.zones[Z_lower_half1]
-            _dest12 = Z_draw_pile1
-            for _c52 in list(_items10):
-                st.move(_c52, _dest12, True)
+            _items9 = st.zones[Z_lower_half1]
+            _dest11 = Z_draw_pile1
+            for _c38 in list(_items9):
+                st.move(_c38, _dest11, True)
             st.frames.pop()
 
     def step_29(st, fr):  # game.yaml:333
@@ -1475,10 +1348,10 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_col1)
                 idx.append(0)
-        if True:  # game.yaml:379
-            actions.append(A_11)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:379: always offered
+        actions.append(A_11)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_54(st, dec, i):  # game.yaml:369
         env = dec.env
@@ -1490,7 +1363,7 @@ def build(num_players, files):
             st.at = o53  # game.yaml:382
             st.vars['phase1_over'] = True
     def e55_cond(st, env):  # game.yaml:367
-        return ((not st.vars['phase1_over']) and any((_c53.phase1 and fn_has_majority(st, env['p'], _c53)) for _c53 in st.zones[Z_unused_properties1]))
+        return ((not st.vars['phase1_over']) and any((_c39.phase1 and fn_has_majority(st, env['p'], _c39)) for _c39 in st.zones[Z_unused_properties1]))
     def step_56(st, fr):  # game.yaml:388
         env = fr.env
         pc = fr.pc
@@ -1557,8 +1430,8 @@ def build(num_players, files):
     def step_70(st, fr):  # game.yaml:413
         env = fr.env
         st.at = o71  # game.yaml:414
-        _i4 = env['q']
-        st.vars['demand'][_i4] += 1
+        _i3 = env['q']
+        st.vars['demand'][_i3] += 1
         st.frames.pop()
 
     def e72_player(st, env):  # game.yaml:408
@@ -1586,8 +1459,8 @@ def build(num_players, files):
         if k == 0:  # game.yaml:411
             env['q'] = dec.values[i]
             st.at = o71  # game.yaml:414
-            _i5 = env['q']
-            st.vars['demand'][_i5] += 1
+            _i4 = env['q']
+            st.vars['demand'][_i4] += 1
     def e73_items(st, env):  # game.yaml:406
         return span_list(1, (st.vars['herrschaft_take'] if env['dominion'] else st.vars['combat_take']), S[28])
     def step_74(st, fr):  # game.yaml:416
@@ -1611,8 +1484,8 @@ def build(num_players, files):
             st.at = o76  # game.yaml:419
             env['n'] = st.vars['demand'][env['q']]
             st.at = o77  # game.yaml:420
-            _i6 = env['q']
-            st.vars['demand'][_i6] = 0
+            _i5 = env['q']
+            st.vars['demand'][_i5] = 0
             fr.pc = 3
             st.at = o82  # game.yaml:421
             if ((len([1 for _a10 in st.zones[(Z_auction_area1 + env['q'])] if (_a10.key == 'diplomatie')]) > 0) and (not env['dominion'])):
@@ -1757,26 +1630,26 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        _items11 = fn_top_cards(st, env['p'])  # game.yaml:436
-        if _items11 and any((_d3.kind == 'property_cards') for _d3 in st.zones[Z_discard1]):
-            for _c54 in _items11:
-                a = A_31 + _c54.type_id
+        _items10 = fn_top_cards(st, env['p'])  # game.yaml:436
+        if _items10 and any((_d3.kind == 'property_cards') for _d3 in st.zones[Z_discard1]):
+            for _c40 in _items10:
+                a = A_31 + _c40.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c54)
+                    values.append(_c40)
                     idx.append(0)
-        _items12 = fn_top_cards(st, env['p'])  # game.yaml:449
-        if _items12 and any((len(st.zones[(Z_area1 + _q14)]) > 0) for _q14 in others(st, env['p'])):
-            for _c55 in _items12:
-                a = A_51 + _c55.type_id
+        _items11 = fn_top_cards(st, env['p'])  # game.yaml:449
+        if _items11 and any((len(st.zones[(Z_area1 + _q14)]) > 0) for _q14 in others(st, env['p'])):
+            for _c41 in _items11:
+                a = A_51 + _c41.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c55)
+                    values.append(_c41)
                     idx.append(1)
-        if True:  # game.yaml:455
-            actions.append(A_61)
-            values.append(None)
-            idx.append(2)
+        # game.yaml:455: always offered
+        actions.append(A_61)
+        values.append(None)
+        idx.append(2)
         return actions, values, idx
     def resolve_94(st, dec, i):  # game.yaml:433
         env = dec.env
@@ -2015,14 +1888,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:513
-            actions.append(A_101)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:514
-            actions.append(A_111)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:513: always offered
+        actions.append(A_101)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:514: always offered
+        actions.append(A_111)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_120(st, dec, i):  # game.yaml:510
         env = dec.env
@@ -2077,7 +1950,7 @@ def build(num_players, files):
     def e134_where(st, env):  # game.yaml:535
         return ((len(env['picked']) == 0) or (env['c'].colour == env['picked'][0].colour))
     def cands_134(st, env, picked):  # game.yaml:535
-        return [_c56 for _c56 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c56.colour == picked[0].colour))]
+        return [_c42 for _c42 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c42.colour == picked[0].colour))]
     def step_137(st, fr):  # game.yaml:552
         env = fr.env
         pass
@@ -2178,44 +2051,44 @@ def build(num_players, files):
     def e150_items1(st, env):  # game.yaml:553
         return others(st, env['p'])
     def e150_when1(st, env):  # game.yaml:553
-        return (len([1 for _c57 in st.zones[(Z_chips1 + env['p'])] if (_c57.kind == 'gold_chips')]) >= 1)
+        return (len([1 for _c43 in st.zones[(Z_chips1 + env['p'])] if (_c43.kind == 'gold_chips')]) >= 1)
     def e150_label2(st, env):  # game.yaml:559
         return '1 gold: exchange a property card with an opponent'
     def e150_when2(st, env):  # game.yaml:559
-        return ((len([1 for _c58 in st.zones[(Z_chips1 + env['p'])] if (_c58.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + env['p'])]) > 0) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in others(st, env['p']))))
+        return ((len([1 for _c44 in st.zones[(Z_chips1 + env['p'])] if (_c44.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + env['p'])]) > 0) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in others(st, env['p']))))
     def e150_label3(st, env):  # game.yaml:564
         return '2 gold: discard a property card of an opponent'
     def e150_when3(st, env):  # game.yaml:564
-        return ((len([1 for _c59 in st.zones[(Z_chips1 + env['p'])] if (_c59.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q17)]) > 0) for _q17 in others(st, env['p'])))
+        return ((len([1 for _c45 in st.zones[(Z_chips1 + env['p'])] if (_c45.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q17)]) > 0) for _q17 in others(st, env['p'])))
     def e150_label4(st, env):  # game.yaml:569
         return '2 gold: reveal the top card into your power area'
     def e150_when4(st, env):  # game.yaml:569
-        return (len([1 for _c60 in st.zones[(Z_chips1 + env['p'])] if (_c60.kind == 'gold_chips')]) >= 2)
+        return (len([1 for _c46 in st.zones[(Z_chips1 + env['p'])] if (_c46.kind == 'gold_chips')]) >= 2)
     def collect_150(st, env):  # game.yaml:549
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:552
-            actions.append(A_131)
-            values.append(None)
-            idx.append(0)
-        _items13 = others(st, env['p'])  # game.yaml:553
-        if _items13 and (len([1 for _c61 in st.zones[(Z_chips1 + env['p'])] if (_c61.kind == 'gold_chips')]) >= 1):
-            for _q18 in _items13:
+        # game.yaml:552: always offered
+        actions.append(A_131)
+        values.append(None)
+        idx.append(0)
+        _items12 = others(st, env['p'])  # game.yaml:553
+        if _items12 and (len([1 for _c47 in st.zones[(Z_chips1 + env['p'])] if (_c47.kind == 'gold_chips')]) >= 1):
+            for _q18 in _items12:
                 a = A_141 + _q18
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q18)
                     idx.append(1)
-        if ((len([1 for _c62 in st.zones[(Z_chips1 + env['p'])] if (_c62.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + env['p'])]) > 0) and any((len(st.zones[(Z_area1 + _q19)]) > 0) for _q19 in others(st, env['p'])))):  # game.yaml:559
+        if ((len([1 for _c48 in st.zones[(Z_chips1 + env['p'])] if (_c48.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + env['p'])]) > 0) and any((len(st.zones[(Z_area1 + _q19)]) > 0) for _q19 in others(st, env['p'])))):  # game.yaml:559
             actions.append(A_151)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c63 in st.zones[(Z_chips1 + env['p'])] if (_c63.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q20)]) > 0) for _q20 in others(st, env['p']))):  # game.yaml:564
+        if ((len([1 for _c49 in st.zones[(Z_chips1 + env['p'])] if (_c49.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q20)]) > 0) for _q20 in others(st, env['p']))):  # game.yaml:564
             actions.append(A_161)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c64 in st.zones[(Z_chips1 + env['p'])] if (_c64.kind == 'gold_chips')]) >= 2):  # game.yaml:569
+        if (len([1 for _c50 in st.zones[(Z_chips1 + env['p'])] if (_c50.kind == 'gold_chips')]) >= 2):  # game.yaml:569
             actions.append(A_171)
             values.append(None)
             idx.append(4)
@@ -2308,11 +2181,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c65 in fn_top_cards(st, env['p']):  # game.yaml:589
-            a = A_191 + _c65.type_id
+        for _c51 in fn_top_cards(st, env['p']):  # game.yaml:589
+            a = A_191 + _c51.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c65)
+                values.append(_c51)
                 idx.append(0)
         return actions, values, idx
     def resolve_157(st, dec, i):  # game.yaml:586
@@ -2398,14 +2271,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:611
-            actions.append(A_211)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:615
-            actions.append(A_221)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:611: always offered
+        actions.append(A_211)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:615: always offered
+        actions.append(A_221)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_164(st, dec, i):  # game.yaml:608
         env = dec.env
@@ -2439,7 +2312,7 @@ def build(num_players, files):
     def step_176(st, fr):  # game.yaml:645
         env = fr.env
         st.at = o177  # game.yaml:646
-        st.move(first([_c66 for _c66 in st.zones[(Z_chips1 + env['p'])] if (_c66.kind == 'gold_chips')]), Z_gold_supply1, False)
+        st.move(first([_c52 for _c52 in st.zones[(Z_chips1 + env['p'])] if (_c52.kind == 'gold_chips')]), Z_gold_supply1, False)
         st.frames.pop()
 
     def e178_items(st, env):  # game.yaml:644
@@ -2447,25 +2320,25 @@ def build(num_players, files):
     def step_180(st, fr):  # game.yaml:654
         env = fr.env
         st.at = o198  # game.yaml:655
-        if ((st.vars['due'] >= 2) and any(((_c67.kind == 'power_chips') and (_c67.value == 2)) for _c67 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c53.kind == 'power_chips') and (_c53.value == 2)) for _c53 in st.zones[Z_power_supply1])):
             st.at = o196  # game.yaml:657
-            st.move(first([_c68 for _c68 in st.zones[Z_power_supply1] if (_c68.value == 2)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if (_c54.value == 2)]), (Z_chips1 + env['p']), False)
             st.at = o197  # game.yaml:658
             st.vars['due'] -= 2
         else:
             st.at = o194  # game.yaml:660
-            if any(((_c69.kind == 'power_chips') and (_c69.value == 1)) for _c69 in st.zones[Z_power_supply1]):
+            if any(((_c55.kind == 'power_chips') and (_c55.value == 1)) for _c55 in st.zones[Z_power_supply1]):
                 st.at = o192  # game.yaml:662
-                st.move(first([_c70 for _c70 in st.zones[Z_power_supply1] if (_c70.value == 1)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if (_c56.value == 1)]), (Z_chips1 + env['p']), False)
                 st.at = o193  # game.yaml:663
                 st.vars['due'] -= 1
             else:
                 st.at = o190  # game.yaml:665
-                if (any(((_c71.kind == 'power_chips') and (_c71.value == 2)) for _c71 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
+                if (any(((_c57.kind == 'power_chips') and (_c57.value == 2)) for _c57 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
                     st.at = o187  # game.yaml:667
-                    st.move(first([_c72 for _c72 in st.zones[(Z_chips1 + env['p'])] if ((_c72.kind == 'power_chips') and (_c72.value == 1))]), Z_power_supply1, False)
+                    st.move(first([_c58 for _c58 in st.zones[(Z_chips1 + env['p'])] if ((_c58.kind == 'power_chips') and (_c58.value == 1))]), Z_power_supply1, False)
                     st.at = o188  # game.yaml:668
-                    st.move(first([_c73 for _c73 in st.zones[Z_power_supply1] if (_c73.value == 2)]), (Z_chips1 + env['p']), False)
+                    st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if (_c59.value == 2)]), (Z_chips1 + env['p']), False)
                     st.at = o189  # game.yaml:669
                     st.vars['due'] -= 1
                 else:
@@ -2479,18 +2352,18 @@ def build(num_players, files):
     def step_181(st, fr):  # game.yaml:659
         env = fr.env
         st.at = o194  # game.yaml:660
-        if any(((_c74.kind == 'power_chips') and (_c74.value == 1)) for _c74 in st.zones[Z_power_supply1]):
+        if any(((_c60.kind == 'power_chips') and (_c60.value == 1)) for _c60 in st.zones[Z_power_supply1]):
             st.at = o192  # game.yaml:662
-            st.move(first([_c75 for _c75 in st.zones[Z_power_supply1] if (_c75.value == 1)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c61 for _c61 in st.zones[Z_power_supply1] if (_c61.value == 1)]), (Z_chips1 + env['p']), False)
             st.at = o193  # game.yaml:663
             st.vars['due'] -= 1
         else:
             st.at = o190  # game.yaml:665
-            if (any(((_c76.kind == 'power_chips') and (_c76.value == 2)) for _c76 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
+            if (any(((_c62.kind == 'power_chips') and (_c62.value == 2)) for _c62 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
                 st.at = o187  # game.yaml:667
-                st.move(first([_c77 for _c77 in st.zones[(Z_chips1 + env['p'])] if ((_c77.kind == 'power_chips') and (_c77.value == 1))]), Z_power_supply1, False)
+                st.move(first([_c63 for _c63 in st.zones[(Z_chips1 + env['p'])] if ((_c63.kind == 'power_chips') and (_c63.value == 1))]), Z_power_supply1, False)
                 st.at = o188  # game.yaml:668
-                st.move(first([_c78 for _c78 in st.zones[Z_power_supply1] if (_c78.value == 2)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c64 for _c64 in st.zones[Z_power_supply1] if (_c64.value == 2)]), (Z_chips1 + env['p']), False)
                 st.at = o189  # game.yaml:669
                 st.vars['due'] -= 1
             else:
@@ -2504,11 +2377,11 @@ def build(num_players, files):
     def step_182(st, fr):  # game.yaml:664
         env = fr.env
         st.at = o190  # game.yaml:665
-        if (any(((_c79.kind == 'power_chips') and (_c79.value == 2)) for _c79 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
+        if (any(((_c65.kind == 'power_chips') and (_c65.value == 2)) for _c65 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
             st.at = o187  # game.yaml:667
-            st.move(first([_c80 for _c80 in st.zones[(Z_chips1 + env['p'])] if ((_c80.kind == 'power_chips') and (_c80.value == 1))]), Z_power_supply1, False)
+            st.move(first([_c66 for _c66 in st.zones[(Z_chips1 + env['p'])] if ((_c66.kind == 'power_chips') and (_c66.value == 1))]), Z_power_supply1, False)
             st.at = o188  # game.yaml:668
-            st.move(first([_c81 for _c81 in st.zones[Z_power_supply1] if (_c81.value == 2)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c67 for _c67 in st.zones[Z_power_supply1] if (_c67.value == 2)]), (Z_chips1 + env['p']), False)
             st.at = o189  # game.yaml:669
             st.vars['due'] -= 1
         else:
@@ -2531,9 +2404,9 @@ def build(num_players, files):
     def step_186(st, fr):  # game.yaml:666
         env = fr.env
         st.at = o187  # game.yaml:667
-        st.move(first([_c82 for _c82 in st.zones[(Z_chips1 + env['p'])] if ((_c82.kind == 'power_chips') and (_c82.value == 1))]), Z_power_supply1, False)
+        st.move(first([_c68 for _c68 in st.zones[(Z_chips1 + env['p'])] if ((_c68.kind == 'power_chips') and (_c68.value == 1))]), Z_power_supply1, False)
         st.at = o188  # game.yaml:668
-        st.move(first([_c83 for _c83 in st.zones[Z_power_supply1] if (_c83.value == 2)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c69 for _c69 in st.zones[Z_power_supply1] if (_c69.value == 2)]), (Z_chips1 + env['p']), False)
         st.at = o189  # game.yaml:669
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2541,7 +2414,7 @@ def build(num_players, files):
     def step_191(st, fr):  # game.yaml:661
         env = fr.env
         st.at = o192  # game.yaml:662
-        st.move(first([_c84 for _c84 in st.zones[Z_power_supply1] if (_c84.value == 1)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c70 for _c70 in st.zones[Z_power_supply1] if (_c70.value == 1)]), (Z_chips1 + env['p']), False)
         st.at = o193  # game.yaml:663
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2549,7 +2422,7 @@ def build(num_players, files):
     def step_195(st, fr):  # game.yaml:656
         env = fr.env
         st.at = o196  # game.yaml:657
-        st.move(first([_c85 for _c85 in st.zones[Z_power_supply1] if (_c85.value == 2)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c71 for _c71 in st.zones[Z_power_supply1] if (_c71.value == 2)]), (Z_chips1 + env['p']), False)
         st.at = o197  # game.yaml:658
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2571,7 +2444,7 @@ def build(num_players, files):
         if pc == 0:
             st.at = o203  # game.yaml:680
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c86.value for _c86 in st.zones[(Z_chips1 + env['q'])] if (_c86.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c72.value for _c72 in st.zones[(Z_chips1 + env['q'])] if (_c72.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o204  # game.yaml:681
             _args35 = {'q': env['q']}
@@ -2589,21 +2462,21 @@ def build(num_players, files):
         st.at = o220  # game.yaml:692
         if fn_has_chip(st, st.zones[(Z_chips1 + env['q'])], 1):
             st.at = o218  # game.yaml:694
-            st.move(first([_c87 for _c87 in st.zones[(Z_chips1 + env['q'])] if ((_c87.kind == 'power_chips') and (_c87.value == 1))]), Z_power_supply1, False)
+            st.move(first([_c73 for _c73 in st.zones[(Z_chips1 + env['q'])] if ((_c73.kind == 'power_chips') and (_c73.value == 1))]), Z_power_supply1, False)
             st.at = o219  # game.yaml:695
             st.vars['owed'] -= 1
         else:
             st.at = o216  # game.yaml:697
-            if ((st.vars['owed'] == 1) and any(((_c88.kind == 'power_chips') and (_c88.value == 1)) for _c88 in st.zones[Z_power_supply1])):
+            if ((st.vars['owed'] == 1) and any(((_c74.kind == 'power_chips') and (_c74.value == 1)) for _c74 in st.zones[Z_power_supply1])):
                 st.at = o213  # game.yaml:699
-                st.move(first([_c89 for _c89 in st.zones[Z_power_supply1] if (_c89.value == 1)]), (Z_chips1 + env['q']), False)
+                st.move(first([_c75 for _c75 in st.zones[Z_power_supply1] if (_c75.value == 1)]), (Z_chips1 + env['q']), False)
                 st.at = o214  # game.yaml:700
-                st.move(first([_c90 for _c90 in st.zones[(Z_chips1 + env['q'])] if ((_c90.kind == 'power_chips') and (_c90.value == 2))]), Z_power_supply1, False)
+                st.move(first([_c76 for _c76 in st.zones[(Z_chips1 + env['q'])] if ((_c76.kind == 'power_chips') and (_c76.value == 2))]), Z_power_supply1, False)
                 st.at = o215  # game.yaml:701
                 st.vars['owed'] -= 1
             else:
                 st.at = o210  # game.yaml:703
-                st.move(first([_c91 for _c91 in st.zones[(Z_chips1 + env['q'])] if ((_c91.kind == 'power_chips') and (_c91.value == 2))]), Z_power_supply1, False)
+                st.move(first([_c77 for _c77 in st.zones[(Z_chips1 + env['q'])] if ((_c77.kind == 'power_chips') and (_c77.value == 2))]), Z_power_supply1, False)
                 st.at = o211  # game.yaml:704
                 st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
@@ -2611,16 +2484,16 @@ def build(num_players, files):
     def step_208(st, fr):  # game.yaml:696
         env = fr.env
         st.at = o216  # game.yaml:697
-        if ((st.vars['owed'] == 1) and any(((_c92.kind == 'power_chips') and (_c92.value == 1)) for _c92 in st.zones[Z_power_supply1])):
+        if ((st.vars['owed'] == 1) and any(((_c78.kind == 'power_chips') and (_c78.value == 1)) for _c78 in st.zones[Z_power_supply1])):
             st.at = o213  # game.yaml:699
-            st.move(first([_c93 for _c93 in st.zones[Z_power_supply1] if (_c93.value == 1)]), (Z_chips1 + env['q']), False)
+            st.move(first([_c79 for _c79 in st.zones[Z_power_supply1] if (_c79.value == 1)]), (Z_chips1 + env['q']), False)
             st.at = o214  # game.yaml:700
-            st.move(first([_c94 for _c94 in st.zones[(Z_chips1 + env['q'])] if ((_c94.kind == 'power_chips') and (_c94.value == 2))]), Z_power_supply1, False)
+            st.move(first([_c80 for _c80 in st.zones[(Z_chips1 + env['q'])] if ((_c80.kind == 'power_chips') and (_c80.value == 2))]), Z_power_supply1, False)
             st.at = o215  # game.yaml:701
             st.vars['owed'] -= 1
         else:
             st.at = o210  # game.yaml:703
-            st.move(first([_c95 for _c95 in st.zones[(Z_chips1 + env['q'])] if ((_c95.kind == 'power_chips') and (_c95.value == 2))]), Z_power_supply1, False)
+            st.move(first([_c81 for _c81 in st.zones[(Z_chips1 + env['q'])] if ((_c81.kind == 'power_chips') and (_c81.value == 2))]), Z_power_supply1, False)
             st.at = o211  # game.yaml:704
             st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
@@ -2628,7 +2501,7 @@ def build(num_players, files):
     def step_209(st, fr):  # game.yaml:702
         env = fr.env
         st.at = o210  # game.yaml:703
-        st.move(first([_c96 for _c96 in st.zones[(Z_chips1 + env['q'])] if ((_c96.kind == 'power_chips') and (_c96.value == 2))]), Z_power_supply1, False)
+        st.move(first([_c82 for _c82 in st.zones[(Z_chips1 + env['q'])] if ((_c82.kind == 'power_chips') and (_c82.value == 2))]), Z_power_supply1, False)
         st.at = o211  # game.yaml:704
         st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
@@ -2636,9 +2509,9 @@ def build(num_players, files):
     def step_212(st, fr):  # game.yaml:698
         env = fr.env
         st.at = o213  # game.yaml:699
-        st.move(first([_c97 for _c97 in st.zones[Z_power_supply1] if (_c97.value == 1)]), (Z_chips1 + env['q']), False)
+        st.move(first([_c83 for _c83 in st.zones[Z_power_supply1] if (_c83.value == 1)]), (Z_chips1 + env['q']), False)
         st.at = o214  # game.yaml:700
-        st.move(first([_c98 for _c98 in st.zones[(Z_chips1 + env['q'])] if ((_c98.kind == 'power_chips') and (_c98.value == 2))]), Z_power_supply1, False)
+        st.move(first([_c84 for _c84 in st.zones[(Z_chips1 + env['q'])] if ((_c84.kind == 'power_chips') and (_c84.value == 2))]), Z_power_supply1, False)
         st.at = o215  # game.yaml:701
         st.vars['owed'] -= 1
         st.frames.pop()
@@ -2646,7 +2519,7 @@ def build(num_players, files):
     def step_217(st, fr):  # game.yaml:693
         env = fr.env
         st.at = o218  # game.yaml:694
-        st.move(first([_c99 for _c99 in st.zones[(Z_chips1 + env['q'])] if ((_c99.kind == 'power_chips') and (_c99.value == 1))]), Z_power_supply1, False)
+        st.move(first([_c85 for _c85 in st.zones[(Z_chips1 + env['q'])] if ((_c85.kind == 'power_chips') and (_c85.value == 1))]), Z_power_supply1, False)
         st.at = o219  # game.yaml:695
         st.vars['owed'] -= 1
         st.frames.pop()
@@ -2700,8 +2573,8 @@ def build(num_players, files):
     def step_243(st, fr):  # game.yaml:739
         env = fr.env
         st.at = o244  # game.yaml:740
-        _i7 = env['q']
-        st.vars['in_auction'][_i7] = True
+        _i6 = env['q']
+        st.vars['in_auction'][_i6] = True
         st.frames.pop()
 
     def e245_items(st, env):  # game.yaml:738
@@ -2757,8 +2630,8 @@ def build(num_players, files):
     def step_252(st, fr):  # game.yaml:757
         env = fr.env
         st.at = o253  # game.yaml:758
-        _i8 = env['q']
-        st.vars['in_auction'][_i8] = False
+        _i7 = env['q']
+        st.vars['in_auction'][_i7] = False
         st.frames.pop()
 
     def e254_player(st, env):  # game.yaml:747
@@ -2781,10 +2654,10 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_b1)
                 idx.append(0)
-        if True:  # game.yaml:756
-            actions.append(A_241)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:756: always offered
+        actions.append(A_241)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_254(st, dec, i):  # game.yaml:747
         env = dec.env
@@ -2797,8 +2670,8 @@ def build(num_players, files):
             st.vars['bidder'] = env['q']
         elif k == 1:  # game.yaml:756
             st.at = o253  # game.yaml:758
-            _i9 = env['q']
-            st.vars['in_auction'][_i9] = False
+            _i8 = env['q']
+            st.vars['in_auction'][_i8] = False
     def e256_items(st, env):  # game.yaml:743
         return clockwise_from(st, env['r'])
     def e257_cond(st, env):  # game.yaml:741
@@ -2866,7 +2739,7 @@ def build(num_players, files):
     def e268_where(st, env):  # game.yaml:775
         return fn_payable(st, env['c'], env['w'])
     def cands_268(st, env, picked):  # game.yaml:775
-        return [_c100 for _c100 in ((st.zones[(Z_chips1 + env['w'])] + st.zones[(Z_area1 + env['w'])]) + st.zones[(Z_auction_area1 + env['w'])]) if fn_payable(st, _c100, env['w'])]
+        return [_c86 for _c86 in ((st.zones[(Z_chips1 + env['w'])] + st.zones[(Z_area1 + env['w'])]) + st.zones[(Z_auction_area1 + env['w'])]) if fn_payable(st, _c86, env['w'])]
     def e271_cond(st, env):  # game.yaml:773
         return (st.vars['paid'] < st.vars['bid'])
     def step_274(st, fr):  # game.yaml:792
@@ -2972,7 +2845,7 @@ def build(num_players, files):
     def e285_label1(st, env):  # game.yaml:813
         return 'a power chip'
     def e285_when1(st, env):  # game.yaml:813
-        return (any(((_c101.kind == 'power_chips') and (_c101.value == 1)) for _c101 in st.zones[Z_power_supply1]) or any(((_c102.kind == 'power_chips') and (_c102.value == 2)) for _c102 in st.zones[Z_power_supply1]))
+        return (any(((_c87.kind == 'power_chips') and (_c87.value == 1)) for _c87 in st.zones[Z_power_supply1]) or any(((_c88.kind == 'power_chips') and (_c88.value == 2)) for _c88 in st.zones[Z_power_supply1]))
     def e285_label2(st, env):  # game.yaml:817
         return 'nothing (the supplies are empty)'
     def e285_when2(st, env):  # game.yaml:817
@@ -2985,7 +2858,7 @@ def build(num_players, files):
             actions.append(A_281)
             values.append(None)
             idx.append(0)
-        if (any(((_c103.kind == 'power_chips') and (_c103.value == 1)) for _c103 in st.zones[Z_power_supply1]) or any(((_c104.kind == 'power_chips') and (_c104.value == 2)) for _c104 in st.zones[Z_power_supply1])):  # game.yaml:813
+        if (any(((_c89.kind == 'power_chips') and (_c89.value == 1)) for _c89 in st.zones[Z_power_supply1]) or any(((_c90.kind == 'power_chips') and (_c90.value == 2)) for _c90 in st.zones[Z_power_supply1])):  # game.yaml:813
             actions.append(A_291)
             values.append(None)
             idx.append(1)
@@ -3025,14 +2898,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if True:  # game.yaml:798
-            actions.append(A_261)
-            values.append(None)
-            idx.append(0)
-        if True:  # game.yaml:801
-            actions.append(A_271)
-            values.append(None)
-            idx.append(1)
+        # game.yaml:798: always offered
+        actions.append(A_261)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:801: always offered
+        actions.append(A_271)
+        values.append(None)
+        idx.append(1)
         return actions, values, idx
     def resolve_287(st, dec, i):  # game.yaml:795
         env = dec.env
@@ -3168,11 +3041,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c105 in (fn_top_cards(st, env['q']) + st.zones[(Z_auction_area1 + env['q'])]):  # game.yaml:841
-            a = A_311 + _c105.type_id
+        for _c91 in (fn_top_cards(st, env['q']) + st.zones[(Z_auction_area1 + env['q'])]):  # game.yaml:841
+            a = A_311 + _c91.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c105)
+                values.append(_c91)
                 idx.append(0)
         if (len(st.zones[(Z_chips1 + env['q'])]) >= st.vars['debt_chips']):  # game.yaml:845
             actions.append(A_321)
@@ -3298,8 +3171,8 @@ def build(num_players, files):
         st.at = o337  # game.yaml:252
         st.shuffle(Z_deck1)
         st.at = o340  # game.yaml:253
-        for _i10 in list(span_list(1, len(st.players), S[62])):
-            env['i'] = _i10
+        for _i9 in list(span_list(1, len(st.players), S[62])):
+            env['i'] = _i9
             st.at = o339  # game.yaml:255
             _args54 = {'p': (env['i'] - 1), 'n': first([_r1.cards for _r1 in K_deal_rows1 if ((_r1.player_count == len(st.players)) and (_r1.seat == env['i']))])}
             if len(st.frames) >= MAX_DEPTH:
@@ -3307,32 +3180,32 @@ def build(num_players, files):
             proc_deal(st, _args54)
         st.at = o341  # game.yaml:256
         st.at = o342  # game.yaml:257
-        _items14 = st.zones[Z_returned1]
-        _dest13 = Z_deck1
-        for _c106 in list(_items14):
-            st.move(_c106, _dest13, False)
+        _items13 = st.zones[Z_returned1]
+        _dest12 = Z_deck1
+        for _c92 in list(_items13):
+            st.move(_c92, _dest12, False)
         st.at = o343  # game.yaml:258
         st.shuffle(Z_deck1)
         st.at = o352  # game.yaml:260
         for _p2 in list(st.players):
             env['p'] = _p2
             st.at = o347  # game.yaml:262
-            for _i11 in list(span_list(1, st.vars['start_power_ones'], S[64])):
-                env['i'] = _i11
+            for _i10 in list(span_list(1, st.vars['start_power_ones'], S[64])):
+                env['i'] = _i10
                 st.at = o346  # game.yaml:264
-                st.move(first([_c107 for _c107 in st.zones[Z_power_supply1] if (_c107.value == 1)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c93 for _c93 in st.zones[Z_power_supply1] if (_c93.value == 1)]), (Z_chips1 + env['p']), False)
             st.at = o350  # game.yaml:265
-            for _i12 in list(span_list(1, st.vars['start_power_twos'], S[65])):
-                env['i'] = _i12
+            for _i11 in list(span_list(1, st.vars['start_power_twos'], S[65])):
+                env['i'] = _i11
                 st.at = o349  # game.yaml:267
-                st.move(first([_c108 for _c108 in st.zones[Z_power_supply1] if (_c108.value == 2)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c94 for _c94 in st.zones[Z_power_supply1] if (_c94.value == 2)]), (Z_chips1 + env['p']), False)
             st.at = o351  # game.yaml:268
             st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + env['p']), False, S[66])
         st.at = o353  # game.yaml:269
-        _items15 = st.zones[Z_deck1]
-        _dest14 = Z_draw_pile1
-        for _c109 in list(_items15):
-            st.move(_c109, _dest14, False)
+        _items14 = st.zones[Z_deck1]
+        _dest13 = Z_draw_pile1
+        for _c95 in list(_items14):
+            st.move(_c95, _dest13, False)
         st.at = o354  # game.yaml:270
         _args55 = {}
         if len(st.frames) >= MAX_DEPTH:
@@ -3354,10 +3227,10 @@ def build(num_players, files):
     def step_341(st, fr):  # game.yaml:256
         env = fr.env
         st.at = o342  # game.yaml:257
-        _items16 = st.zones[Z_returned1]
-        _dest15 = Z_deck1
-        for _c110 in list(_items16):
-            st.move(_c110, _dest15, False)
+        _items15 = st.zones[Z_returned1]
+        _dest14 = Z_deck1
+        for _c96 in list(_items15):
+            st.move(_c96, _dest14, False)
         st.at = o343  # game.yaml:258
         st.shuffle(Z_deck1)
         st.frames.pop()
@@ -3365,15 +3238,15 @@ def build(num_players, files):
     def step_344(st, fr):  # game.yaml:261
         env = fr.env
         st.at = o347  # game.yaml:262
-        for _i13 in list(span_list(1, st.vars['start_power_ones'], S[64])):
-            env['i'] = _i13
+        for _i12 in list(span_list(1, st.vars['start_power_ones'], S[64])):
+            env['i'] = _i12
             st.at = o346  # game.yaml:264
-            st.move(first([_c111 for _c111 in st.zones[Z_power_supply1] if (_c111.value == 1)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c97 for _c97 in st.zones[Z_power_supply1] if (_c97.value == 1)]), (Z_chips1 + env['p']), False)
         st.at = o350  # game.yaml:265
-        for _i14 in list(span_list(1, st.vars['start_power_twos'], S[65])):
-            env['i'] = _i14
+        for _i13 in list(span_list(1, st.vars['start_power_twos'], S[65])):
+            env['i'] = _i13
             st.at = o349  # game.yaml:267
-            st.move(first([_c112 for _c112 in st.zones[Z_power_supply1] if (_c112.value == 2)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c98 for _c98 in st.zones[Z_power_supply1] if (_c98.value == 2)]), (Z_chips1 + env['p']), False)
         st.at = o351  # game.yaml:268
         st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + env['p']), False, S[66])
         st.frames.pop()
@@ -3381,7 +3254,7 @@ def build(num_players, files):
     def step_345(st, fr):  # game.yaml:263
         env = fr.env
         st.at = o346  # game.yaml:264
-        st.move(first([_c113 for _c113 in st.zones[Z_power_supply1] if (_c113.value == 1)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c99 for _c99 in st.zones[Z_power_supply1] if (_c99.value == 1)]), (Z_chips1 + env['p']), False)
         st.frames.pop()
 
     def e347_items(st, env):  # game.yaml:262
@@ -3389,7 +3262,7 @@ def build(num_players, files):
     def step_348(st, fr):  # game.yaml:266
         env = fr.env
         st.at = o349  # game.yaml:267
-        st.move(first([_c114 for _c114 in st.zones[Z_power_supply1] if (_c114.value == 2)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c100 for _c100 in st.zones[Z_power_supply1] if (_c100.value == 2)]), (Z_chips1 + env['p']), False)
         st.frames.pop()
 
     def e350_items(st, env):  # game.yaml:265
@@ -3435,21 +3308,21 @@ def build(num_players, files):
         for _p3 in list(st.players):
             env['p'] = _p3
             st.at = o362  # game.yaml:287
-            _i15 = env['p']
-            st.vars['score'][_i15] = ((len([1 for _c115 in st.zones[(Z_chips1 + env['p'])] if (_c115.kind == 'gold_chips')]) + sum([_c116.value for _c116 in st.zones[(Z_chips1 + env['p'])] if (_c116.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c117 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c117.colour == C_blue1)])))
+            _i14 = env['p']
+            st.vars['score'][_i14] = ((len([1 for _c101 in st.zones[(Z_chips1 + env['p'])] if (_c101.kind == 'gold_chips')]) + sum([_c102.value for _c102 in st.zones[(Z_chips1 + env['p'])] if (_c102.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c103 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c103.colour == C_blue1)])))
         st.frames.pop()
 
     def step_361(st, fr):  # game.yaml:285
         env = fr.env
         st.at = o362  # game.yaml:287
-        _i16 = env['p']
-        st.vars['score'][_i16] = ((len([1 for _c118 in st.zones[(Z_chips1 + env['p'])] if (_c118.kind == 'gold_chips')]) + sum([_c119.value for _c119 in st.zones[(Z_chips1 + env['p'])] if (_c119.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c120 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c120.colour == C_blue1)])))
+        _i15 = env['p']
+        st.vars['score'][_i15] = ((len([1 for _c104 in st.zones[(Z_chips1 + env['p'])] if (_c104.kind == 'gold_chips')]) + sum([_c105.value for _c105 in st.zones[(Z_chips1 + env['p'])] if (_c105.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c106 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c106.colour == C_blue1)])))
         st.frames.pop()
 
     def e363_items(st, env):  # game.yaml:284
         return st.players
     def tie_0(st, env):  # game.yaml:290
-        return len([1 for _c121 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c121.colour == C_violet1)])
+        return len([1 for _c107 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c107.colour == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:303
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:310
