@@ -239,16 +239,17 @@ class _Checker:
                 else:
                     vs = [vs]
                 for v in vs:
+                    where = getattr(v, "span", None) or it.span  # a text value knows its place
                     if t in g.kinds and str(v) not in keys:
                         raise CheckError(
                             f"'{v}' is not a key of kind '{t}'",
-                            it.span,
+                            where,
                             suggestion=did_you_mean(str(v), keys),
                         )
                     if t in _SCALARS and not isinstance(v, _SCALARS[t]):
                         raise CheckError(
-                            f"item '{it.name}': property '{p}' is {t}, but the value is {v!r}",
-                            it.span,
+                            f"item '{it.name}': property '{p}' is {t}, but the value is {str(v)!r}",
+                            where,
                         )
                     if t == "int" and isinstance(v, bool):
                         raise CheckError(

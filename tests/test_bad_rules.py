@@ -340,10 +340,10 @@ CASES = [
         expected="a YAML list")),
     case("list-property-bad-item", Bad(
         # 17:       - {name: Coin, count: 10, points: [1, two]}
-        #             ^
+        #                                               ^
         edit("properties: {points: int}", "properties: {points: list:int}",
              "points: 1}", "points: [1, two]}"),
-        CheckError, 17, 9, "item 'Coin': property 'points' is int, but the value is 'two'")),
+        CheckError, 17, 45, "item 'Coin': property 'points' is int, but the value is 'two'")),
     # ------------------------------------------------------------------ wrong types
     case("count-of-a-number", Bad(
         # 73:             when: count(round) > 0
@@ -591,7 +591,7 @@ DECLARATIONS = {
     "item-value-of-the-wrong-type": (
         "{name: Gem, count: 6, points: 2}",
         "{name: Gem, count: 6, points: two}",
-        "{name: Gem, count: 6, points: two}",
+        "|two}",
         "property 'points' is int, but the value is 'two'",
     ),
     "duplicate-item-key": (

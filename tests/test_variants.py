@@ -136,6 +136,13 @@ def test_schema_error_in_a_variant_value_points_into_the_variant(tmp_path: Path)
     assert (e.span.line, e.span.col) == (7, 9)
 
 
+def test_type_error_in_a_variant_value_points_into_the_variant(tmp_path: Path) -> None:
+    f = _variant(tmp_path, "  - set: components.days.items[0].markers\n    to: two\n")
+    e = _error(f)
+    assert (e.span.file, e.span.line, e.span.col) == (str(f), 7, 9)
+    assert "property 'markers' is int, but the value is 'two'" in e.message
+
+
 def test_grammar_error_in_a_variant_value_points_into_the_variant(tmp_path: Path) -> None:
     f = _variant(tmp_path, "  - set: functions.game_over.value\n    to: count(day_deck) ==\n")
     e = _error(f)
