@@ -6,6 +6,7 @@ error points at the true line and column.
 
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 from importlib import resources
@@ -124,6 +125,16 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
         return ParseError(f"{what} ends too early", loc.span(max(off - 1, 0)), expected=expected)
     if isinstance(e, UnexpectedToken):
         off = loc.offset(e.line, e.column)
+        misspelt = _misspelt_keyword(text, off) if start == "statement" else None
+        if misspelt is not None:
+            a, b, guess = misspelt
+            return ParseError(
+                f"'{text[a:b]}' does not begin a statement",
+                loc.span(a, b),
+                expected="a statement: let, move, shuffle, log, end game, eliminate, an "
+                "assignment or a procedure call",
+                suggestion=f"did you mean '{guess}'?",
+            )
         tok = str(e.token)
         word = _WORD.match(text, off)
         if word and len(word.group()) > len(tok):  # 'form' lexed as the keyword 'for'
@@ -143,6 +154,21 @@ def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> P
         expected=_words(set(e.allowed or ())) if e.allowed else None,
         suggestion=_hint(ch),
     )
+
+
+_STATEMENT_WORDS = ("let", "move", "shuffle", "log", "end", "eliminate")
+
+
+def _misspelt_keyword(text: str, off: int) -> tuple[int, int, str] | None:
+    """(start, end, keyword) when the statement fails right after a first word that is a near
+    miss of a statement keyword (``shufle draw_pile``)."""
+    first = _WORD.match(text, len(text) - len(text.lstrip()))
+    if first is None or first.group() in _STATEMENT_WORDS:
+        return None
+    if text[first.end() : off].strip():  # the failure is further on: not about the first word
+        return None
+    close = difflib.get_close_matches(first.group(), _STATEMENT_WORDS, n=1, cutoff=0.7)
+    return (first.start(), first.end(), close[0]) if close else None
 
 
 def _hint(tok: str) -> str | None:

@@ -159,9 +159,9 @@ def _print_scores(state: State) -> None:
     for i, tb in enumerate(state.prog.game.tie_breakers):
         table.add_column(tb.label or f"tie-breaker {i + 1}", justify="right")
     winners = set(state.winners())
-    for p in state.players:
+    for p in range(state.prog.num_players):  # eliminated seats too, marked
         keys = state.tie_keys(p)
-        mark = " (winner)" if p in winners else ""
+        mark = " (winner)" if p in winners else "" if p in state.players else " (eliminated)"
         table.add_row(player_name(p) + mark, *[str(k) for k in keys])
     out.print(table)
 

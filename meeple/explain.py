@@ -190,6 +190,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    if args.steps < 0:
+        raise MeepleError(f"--steps is a number of decisions, 0 or more, not {args.steps}")
     game = api.load(args.game, args.players, args.variant)
     state = game.new_initial_state(args.seed)
     for a in filter(None, (x.strip() for x in args.actions.split(","))):

@@ -185,3 +185,16 @@ def test_any_integer_type_is_an_action(sun4: meeple.interpreter.game.Game) -> No
     assert a.to_json() == b.to_json()
     with pytest.raises(meeple.IllegalActionError):
         b.apply_action(True)
+
+
+@pytest.mark.parametrize(
+    ("text", "guess"), [("shufle deck", "shuffle"), ("mvoe top(deck) to discard", "move")]
+)
+def test_a_misspelt_statement_keyword_is_named(text: str, guess: str) -> None:
+    from meeple.dsl.errors import ParseError
+    from meeple.dsl.parser import parse_statement
+
+    with pytest.raises(ParseError) as e:
+        parse_statement(text)
+    assert e.value.suggestion == f"did you mean '{guess}'?"
+    assert e.value.span is not None and e.value.span.col == 1
