@@ -514,7 +514,9 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
     n = prog.num_players
     zones, players = data["zones"], data["players"]
     need(isinstance(zones, list) and len(zones) == len(prog.zone_names))
-    need(all(isinstance(z, list) and all(whole(c, 0, len(prog.cards)) for c in z) for z in zones))
+    need(all(type(z) is list for z in zones))
+    ids = [c for z in zones for c in z]  # each in range and exactly once: check_invariants
+    need(set(map(type, ids)) <= {int} and (not ids or min(ids) >= 0))
     need(isinstance(players, list) and all(whole(p, 0, n) for p in players))
     need(players == sorted(set(players)) and len(players) > 0)
     need(type(data["rng"]) is int and whole(data["secret"]) and whole(data["move_number"]))
