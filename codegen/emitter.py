@@ -301,6 +301,7 @@ class ModuleEmitter:
         w.line(f"{n} = 0")
         w.line("while True:")
         with w.indent():
+            w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")  # the condition's rule
             if before:
                 w.line(f"if not {self._e(cond)}:")
             else:
@@ -399,7 +400,9 @@ class ModuleEmitter:
                 w.line(f"if pc == {resume}:")
                 w.level += 1
             w.line("st.frames.pop()")
+            w.line("return")
             w.level -= 1
+            w.line("raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')")
 
     def op_functions(self, w: Writer, uid: int, node: Any) -> None:
         """The (st, env) functions an interpreter op class is fed with."""
@@ -620,6 +623,7 @@ class ModuleEmitter:
             (v.name, v.type, v.per, self._span(v.initial.span), v.visibility)
             for v in g.variables.values()
         ]
+        tie_spans = ", ".join(self._span(t.span) for t in g.tie_breakers)
         out = Writer()
         out.line(f'"""{g.name} ({g.id}), compiled by meeple\'s code generator.')
         out.line("")
@@ -632,6 +636,7 @@ class ModuleEmitter:
         out.line("from meeple.codegen.runtime import *  # the interpreter's State, frames and ops")
         out.line()
         out.line(f"GAME_ID = {g.id!r}")
+        out.line(f"GAME_NAME = {g.name!r}")
         out.line(f"PLAYERS = ({g.players_min}, {g.players_max})")
         out.line(f"FILES = {tuple(self.files)!r}")
         out.line("KINDS = (")
@@ -652,7 +657,10 @@ class ModuleEmitter:
         out.line("def build(num_players, files):")
         with out.indent():
             out.line('"""The program for ``num_players`` seats; ``files``: the paths of FILES."""')
-            out.line(f"P = CompiledProgram(GAME_ID, KINDS, ZONES, num_players, {g.players_max})")
+            out.line(
+                f"P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, "
+                f"{g.players_max})"
+            )
             out.line("S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]")
             out.line("site = P.sites(SITES)")
         out.extend(self.const_lines)
@@ -672,6 +680,7 @@ class ModuleEmitter:
             out.line(f"P.var_initial = {{{inits}}}")
             ties = ", ".join(f"tie_{i}" for i in range(len(g.tie_breakers)))
             out.line(f"P.tie_breakers = [{ties}]")
+            out.line(f"P.tie_breaker_spans = [{tie_spans}]")
             for i, t in enumerate(g.triggers.values()):
                 when = f"trigger_{i}_when" if t.when is not None else "None"
                 rule = f"TriggerRule({t.kind!r}, {t.var!r}, {when}, {self._op(t.body)})"

@@ -124,13 +124,14 @@ class CompiledProgram(ProgramBase):
     def __init__(
         self,
         game_id: str,
+        game_name: str,
         kinds: Sequence[KindSpec],
         zones: Sequence[ZoneSpec],
         num_players: int,
         players_max: int,
     ) -> None:
         super().__init__(kinds, zones, num_players)
-        self.game_id = game_id
+        self.game_id, self.game_name = game_id, game_name
         self.game = None
         self.players_max = players_max
         self.triggers_at: dict[int, list[TriggerRule]] = {}

@@ -154,6 +154,8 @@ class ProgramBase(Layout):
 
     game: Any
     game_id: str
+    game_name: str  # with a variant's name: a saved state names the rules it was played under
+    tie_breaker_spans: list[SourceSpan]
     var_specs: list[VarSpec]
     var_initial: dict[str, Callable[[Any, dict[str, Any]], Any]]
     tie_breakers: list[Callable[[Any, dict[str, Any]], Any]]

@@ -252,6 +252,7 @@ class RepeatOp(Op):
         st.frames.append(Frame(self, env))
 
     def step(self, st: State, fr: Frame) -> None:
+        st.at = self  # a failure in the condition is this loop's
         if self.before:
             stop = not self.cond(st, fr.env)
         else:

@@ -31,7 +31,8 @@ class Program(ProgramBase):
             )
         self.checked, self.game = checked, g
         super().__init__(kind_specs(g), zone_specs(g), num_players)
-        self.game_id = g.id
+        self.game_id, self.game_name = g.id, g.name
+        self.tie_breaker_spans = [t.span for t in g.tie_breakers]
         self.var_specs = var_specs(checked)
         self.static_names: dict[str, Any] = {k: self.kind_cards[k] for k in g.kinds}
         self.pattern_tables = {

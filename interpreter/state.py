@@ -188,10 +188,10 @@ class State:
             ) from None
         self.pending = None
         self.move_number += 1
-        if self.record_log:
-            self._note(d, i, forced=False)
         self.at = d.op
         try:
+            if self.record_log:
+                self._note(d, i, forced=False)
             d.op.resolve(self, d, i)
         except _RULE_FAILURES as e:
             raise self._located(e) from None
@@ -222,7 +222,13 @@ class State:
     def tie_keys(self, p: int) -> tuple[int, ...]:
         """(score, tie-breaker 1, tie-breaker 2, ...) for seat ``p``."""
         env = {"p": p}
-        return (self.scores()[p], *(f(self, env) for f in self.prog.tie_breakers))
+        keys = [self.scores()[p]]
+        for f, span in zip(self.prog.tie_breakers, self.prog.tie_breaker_spans, strict=True):
+            try:
+                keys.append(f(self, env))
+            except _RULE_FAILURES as e:
+                raise RuleError(f"the rules failed here: {_explain(e)}", span) from None
+        return tuple(keys)
 
     def clone(self) -> State:
         """An independent copy (the Program is shared)."""
@@ -418,6 +424,7 @@ class State:
             }
         return {
             "game": self.prog.game_id,
+            "rules": self.prog.game_name,
             "num_players": self.prog.num_players,
             "zones": [[c.id for c in z] for z in self.zones],
             "vars": {k: encode(v) for k, v in self.vars.items()},
@@ -442,10 +449,16 @@ class State:
         MeepleError when the data is not a whole saved state of this game."""
         if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
             raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
-        if data.get("game") != prog.game_id or data.get("num_players") != prog.num_players:
+        rules = data.get("rules", prog.game_name)
+        if (data.get("game"), rules, data.get("num_players")) != (
+            prog.game_id,
+            prog.game_name,
+            prog.num_players,
+        ):
             raise MeepleError(
-                f"this saved state is for {data.get('game')} with {data.get('num_players')} "
-                f"players, not {prog.game_id} with {prog.num_players}"
+                f"this saved state is of {rules} ({data.get('game')}) with "
+                f"{data.get('num_players')!r} players, not of {prog.game_name} ({prog.game_id}) "
+                f"with {prog.num_players}"
             )
         try:
             _check_saved(prog, data)
@@ -528,14 +541,51 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
     for f in frames:
         need(whole(f["op"], 0, len(prog.ops)) and whole(f["env"], 0, len(envs)))
         need(whole(f["pc"]) and type(f["lo"]) is int and type(f["hi"]) is int)
+        size = getattr(prog.ops[f["op"]], "size", None)  # a block: at most past its end
+        need(size is None or f["pc"] <= size)
+    need(data.get("at") is None or whole(data["at"], 0, len(prog.ops)))
+    for v in prog.var_specs:
+        need(_fits_variable(data["vars"][v.name], v, prog))
     need(pending is None or data["phase"] != "over")
     if pending is not None:
-        actions = pending["actions"]
+        actions, op = pending["actions"], prog.ops[pending["op"]]
         need(whole(pending["op"], 0, len(prog.ops)) and whole(pending["env"], 0, len(envs)))
+        need(type(op).resolve is not Op.resolve)  # an op that asks decisions
         need(whole(pending["player"], 0, n) and pending["player"] in players)
         need(isinstance(actions, list) and len(actions) == len(pending["values"]) > 0)
         need(all(whole(a, 0, prog.num_distinct_actions) for a in actions))
         need(len(set(actions)) == len(actions))
+        choices = len(getattr(op, "options", ())) or None
+        need(all(whole(k, 0, choices) for k in pending["options"]) if choices else True)
+        need(pending["frame"] is None or whole(pending["frame"], 0, len(frames)))
+
+
+def _fits_variable(value: Any, v: Any, prog: ProgramBase) -> bool:
+    """Does a saved (encoded) value fit the variable's type, per seat or per component?"""
+    if v.per is not None:
+        n = prog.num_players if v.per == "players" else len(prog.kind_cards[v.per])
+        return (
+            type(value) is list and len(value) == n and all(_fits(x, v.type, prog) for x in value)
+        )
+    return _fits(value, v.type, prog)
+
+
+def _fits(x: Any, t: str, prog: ProgramBase) -> bool:
+    if x is None:
+        return t in ("player", "card", "any") or t.startswith("list:")
+    if t == "int":
+        return type(x) is int
+    if t == "bool":
+        return type(x) is bool
+    if t == "str":
+        return type(x) is str
+    if t == "player":
+        return type(x) is int and 0 <= x < prog.num_players
+    if t == "card":
+        return type(x) is dict and type(x.get("card")) is int and 0 <= x["card"] < len(prog.cards)
+    if t.startswith("list:") or t == "zone":
+        return type(x) is list
+    return True
 
 
 def _action_id(action: Any) -> int:

@@ -94,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     comp = sub.add_parser("compile", help="write the Python module generated from a game's rules")
     comp.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
     comp.add_argument("-o", "--output", metavar="FILE", help="where to write it (default: stdout)")
+    comp.add_argument("--variant", help="the module of this variant of the game")
     comp.set_defaults(run=cmd_compile)
 
     bench = sub.add_parser(
@@ -313,7 +314,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- compile / bench
 def cmd_compile(args: argparse.Namespace) -> int:
-    text = generate(api.load_checked(args.game))
+    text = generate(api.load_checked(args.game, args.variant))
     if args.output is None:
         sys.stdout.write(text)
         return 0

@@ -154,6 +154,12 @@ DAMAGE = {
     "variables missing": lambda d: d.update(vars={}),
     "an action id out of range": lambda d: d["pending"]["actions"].__setitem__(0, 10**6),
     "a frame of no op": lambda d: d["frames"][0].update(op=10**6),
+    "a block resumed past its end": lambda d: d["frames"][0].update(pc=10**4),
+    "a decision asked by a block": lambda d: d["pending"].update(op=d["frames"][0]["op"]),
+    "a variable of the wrong type": lambda d: d["vars"].update(supreme="2"),
+    "a seat that does not exist": lambda d: d["vars"].update(supreme=7),
+    "scores one seat short": lambda d: d["vars"]["score"].pop(),
+    "an option that does not exist": lambda d: d["pending"].update(options=[99] * 9),
 }
 
 
@@ -198,3 +204,58 @@ def test_a_misspelt_statement_keyword_is_named(text: str, guess: str) -> None:
         parse_statement(text)
     assert e.value.suggestion == f"did you mean '{guess}'?"
     assert e.value.span is not None and e.value.span.col == 1
+
+
+def test_a_state_of_a_variant_is_not_resumed_under_the_printed_rules() -> None:
+    data = meeple.load("louis-xiv", 3, "three-rounds").new_initial_state(1).to_json()
+    with pytest.raises(MeepleError, match="variant: Three rounds"):
+        meeple.load("louis-xiv", 3).state_from_json(data)
+
+
+LOOPING = """\
+game: {id: looping, name: Looping, players: {min: 2, max: 2}, source: Overview}
+components:
+  tokens:
+    source: Components
+    start: supply
+    properties: {value: int}
+    items: [{name: Token, count: 2, value: 1}]
+zones:
+  supply: {visibility: public, source: Setup}
+  empty: {visibility: public, source: Setup}
+variables:
+  score: {type: int, per: players, initial: 0, source: Scoring}
+setup: {source: Setup, do: []}
+play:
+  source: Play
+  do:
+    - repeat:
+        - move top(supply) to empty
+      until: top(supply).value > 5
+scoring:
+  source: Scoring
+  do: []
+  tie_breakers:
+    - {key: top(empty).value, source: Ties}
+"""
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_a_failing_loop_condition_is_reported_at_the_loop(tmp_path: Path, backend: str) -> None:
+    rules = tmp_path / "game.yaml"
+    rules.write_text(LOOPING)
+    with pytest.raises(RuleError) as e:
+        meeple.load(str(rules), 2, backend=backend).new_initial_state(0)
+    assert e.value.span is not None and e.value.span.line == 17  # the repeat, not the move
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_a_failing_tie_breaker_is_reported_at_its_line(tmp_path: Path, backend: str) -> None:
+    rules = tmp_path / "game.yaml"
+    rules.write_text(LOOPING.replace("until: top(supply).value > 5", "until: count(supply) == 0"))
+    state = meeple.load(str(rules), 2, backend=backend).new_initial_state(0)
+    assert state.is_terminal()
+    state.zones[state.prog.zone_base["empty"]].clear()
+    with pytest.raises(RuleError) as e:
+        state.winners()
+    assert e.value.span is not None and e.value.span.line == 24  # the tie-breaker

@@ -9,6 +9,7 @@ Each function and statement names its rule as a comment (file:line).
 from meeple.codegen.runtime import *  # the interpreter's State, frames and ops
 
 GAME_ID = 'harbour-guilds'
+GAME_NAME = 'Harbour Guilds'
 PLAYERS = (2, 4)
 FILES = ('game.yaml',)
 KINDS = (
@@ -58,12 +59,13 @@ SPANS = (
     (0, 110, 7, 110, 9),
     (0, 109, 7, 112, 3),
     (0, 51, 45, 51, 46),
+    (0, 113, 7, 116, 1),
 )
 
 
 def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
-    P = CompiledProgram(GAME_ID, KINDS, ZONES, num_players, 4)
+    P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     site = P.sites(SITES)
     fmt_player1 = formatter('player')
@@ -103,6 +105,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_1 = run_whole(proc_majority)  # game.yaml:93
 
@@ -122,6 +126,8 @@ def build(num_players, files):
                 st.at = o10  # game.yaml:91
                 st.move_count(1, Z_draw_pile1, (Z_hand1 + env['p']), False, S[0])
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_3(st, fr):  # game.yaml:73
         env = fr.env
@@ -135,6 +141,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e4_player(st, env):  # game.yaml:74
         return env['p']
@@ -165,6 +173,8 @@ def build(num_players, files):
             _i2 = env['p']
             st.vars['score'][_i2] += sum([_c1.value for _c1 in env['sold']])
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e6_player(st, env):  # game.yaml:82
         return env['p']
@@ -261,6 +271,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_24(st, fr):  # game.yaml:56
         env = fr.env
@@ -274,6 +286,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_25(st, fr):  # game.yaml:58
         env = fr.env
@@ -290,6 +304,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e27_items(st, env):  # game.yaml:57
         return st.players
@@ -380,4 +396,5 @@ def build(num_players, files):
     ]
     P.var_initial = {'score': init_score}
     P.tie_breakers = [tie_0]
+    P.tie_breaker_spans = [S[34]]
     return P

@@ -9,6 +9,7 @@ Each function and statement names its rule as a comment (file:line).
 from meeple.codegen.runtime import *  # the interpreter's State, frames and ops
 
 GAME_ID = 'louis-xiv'
+GAME_NAME = 'Louis XIV'
 PLAYERS = (2, 4)
 FILES = ('game.yaml',)
 KINDS = (
@@ -577,12 +578,13 @@ SPANS = (
     (0, 268, 3, 268, 16),
     (0, 269, 3, 269, 14),
     (0, 270, 45, 270, 46),
+    (0, 983, 7, 986, 1),
 )
 
 
 def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
-    P = CompiledProgram(GAME_ID, KINDS, ZONES, num_players, 4)
+    P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
@@ -825,6 +827,8 @@ def build(num_players, files):
                 st.at = o75  # game.yaml:444
                 st.move_count(st.vars['hand_size'], Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[16])
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_9(st, fr):  # game.yaml:445
         env = fr.env
@@ -886,6 +890,8 @@ def build(num_players, files):
             pc = 8
         if pc == 8:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_10(st, fr):  # game.yaml:487
         env = fr.env
@@ -928,6 +934,8 @@ def build(num_players, files):
             st.at = o146  # game.yaml:525
             st.shuffle(Z_influence_deck1)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_11(st, fr):  # game.yaml:526
         env = fr.env
@@ -942,6 +950,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_12(st, fr):  # game.yaml:537
         env = fr.env
@@ -955,6 +965,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_13(st, fr):  # game.yaml:563
         env = fr.env
@@ -972,6 +984,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_14(st, fr):  # game.yaml:593
         env = fr.env
@@ -985,6 +999,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_15(st, fr):  # game.yaml:603
         env = fr.env
@@ -1010,6 +1026,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_16(st, fr):  # game.yaml:636
         env = fr.env
@@ -1034,6 +1052,8 @@ def build(num_players, files):
             st.at = o210  # game.yaml:645
             st.vars['louis'] = None
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_17(st, fr):  # game.yaml:646
         env = fr.env
@@ -1047,6 +1067,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_18(st, fr):  # game.yaml:666
         env = fr.env
@@ -1105,6 +1127,8 @@ def build(num_players, files):
                     st.at = o255  # game.yaml:698
                     st.move(env['t'], Z_red_up1, False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_19(st, fr):  # game.yaml:700
         env = fr.env
@@ -1119,6 +1143,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_20(st, fr):  # game.yaml:714
         env = fr.env
@@ -1138,6 +1164,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_21(st, fr):  # game.yaml:720
         env = fr.env
@@ -1162,6 +1190,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_22(st, fr):  # game.yaml:730
         env = fr.env
@@ -1175,6 +1205,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_23(st, fr):  # game.yaml:746
         env = fr.env
@@ -1189,6 +1221,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_24(st, fr):  # game.yaml:756
         env = fr.env
@@ -1202,6 +1236,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_25(st, fr):  # game.yaml:767
         env = fr.env
@@ -1228,6 +1264,8 @@ def build(num_players, files):
             st.at = o313  # game.yaml:790
             st.vars['flip'] = True
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_26(st, fr):  # game.yaml:791
         env = fr.env
@@ -1291,6 +1329,8 @@ def build(num_players, files):
                     st.at = o347  # game.yaml:828
                     st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + env['p']), False, S[35])
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_27(st, fr):  # game.yaml:831
         env = fr.env
@@ -1311,6 +1351,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_28(st, fr):  # game.yaml:842
         env = fr.env
@@ -1337,6 +1379,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_29(st, fr):  # game.yaml:883
         env = fr.env
@@ -1377,6 +1421,8 @@ def build(num_players, files):
             pc = 5
         if pc == 5:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_30(st, fr):  # game.yaml:906
         env = fr.env
@@ -1391,6 +1437,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_31(st, fr):  # game.yaml:925
         env = fr.env
@@ -1426,6 +1474,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_37(st, fr):  # game.yaml:385
         env = fr.env
@@ -1521,6 +1571,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_70(st, fr):  # game.yaml:441
         env = fr.env
@@ -1537,6 +1589,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e72_items(st, env):  # game.yaml:440
         return st.zones[(Z_missions_done1 + env['p'])]
@@ -1613,6 +1667,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_96(st, fr):  # game.yaml:467
         env = fr.env
@@ -1715,6 +1771,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_106(st, fr):  # game.yaml:481
         env = fr.env
@@ -1790,6 +1848,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_116(st, fr):  # game.yaml:496
         env = fr.env
@@ -1812,6 +1872,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_117(st, fr):  # game.yaml:498
         env = fr.env
@@ -1828,6 +1890,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_120(st, fr):  # game.yaml:500
         env = fr.env
@@ -1844,6 +1908,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e123_items(st, env):  # game.yaml:495
         return st.zones[(Z_missions_done1 + env['p'])]
@@ -1861,6 +1927,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_126(st, fr):  # game.yaml:504
         env = fr.env
@@ -1875,6 +1943,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_127(st, fr):  # game.yaml:506
         env = fr.env
@@ -1891,6 +1961,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e130_items(st, env):  # game.yaml:503
         return clockwise_from(st, st.vars['start_player'])
@@ -1908,6 +1980,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_133(st, fr):  # game.yaml:512
         env = fr.env
@@ -1922,6 +1996,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_134(st, fr):  # game.yaml:514
         env = fr.env
@@ -1935,6 +2011,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_135(st, fr):  # game.yaml:520
         env = fr.env
@@ -2014,6 +2092,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_148(st, fr):  # game.yaml:535
         env = fr.env
@@ -2078,6 +2158,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_156(st, fr):  # game.yaml:552
         env = fr.env
@@ -2194,6 +2276,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_167(st, fr):  # game.yaml:577
         env = fr.env
@@ -2210,6 +2294,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_169(st, fr):  # game.yaml:576
         env = fr.env
@@ -2226,6 +2312,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_172(st, fr):  # game.yaml:579
         env = fr.env
@@ -2257,6 +2345,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_177(st, fr):  # game.yaml:590
         env = fr.env
@@ -2352,6 +2442,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e183_player(st, env):  # game.yaml:597
         return env['p']
@@ -2404,6 +2496,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_188(st, fr):  # game.yaml:617
         env = fr.env
@@ -2468,6 +2562,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_195(st, fr):  # game.yaml:627
         env = fr.env
@@ -2571,6 +2667,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e209_items(st, env):  # game.yaml:641
         return K_courtiers1
@@ -2586,6 +2684,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_212(st, fr):  # game.yaml:654
         env = fr.env
@@ -2600,6 +2700,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_213(st, fr):  # game.yaml:656
         env = fr.env
@@ -2613,6 +2715,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_214(st, fr):  # game.yaml:662
         env = fr.env
@@ -2684,6 +2788,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_230(st, fr):  # game.yaml:680
         env = fr.env
@@ -2697,6 +2803,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_231(st, fr):  # game.yaml:682
         env = fr.env
@@ -2713,6 +2821,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e233_items(st, env):  # game.yaml:681
         return env['leaders']
@@ -2751,6 +2861,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_240(st, fr):  # game.yaml:688
         env = fr.env
@@ -2767,6 +2879,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_243(st, fr):  # game.yaml:690
         env = fr.env
@@ -2783,6 +2897,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_246(st, fr):  # game.yaml:692
         env = fr.env
@@ -2799,6 +2915,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_249(st, fr):  # game.yaml:685
         env = fr.env
@@ -2815,6 +2933,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_253(st, fr):  # game.yaml:695
         env = fr.env
@@ -2851,6 +2971,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_261(st, fr):  # game.yaml:710
         env = fr.env
@@ -2926,6 +3048,8 @@ def build(num_players, files):
             st.at = o272  # game.yaml:728
             st.vars['flip'] = True
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_275(st, fr):  # game.yaml:735
         env = fr.env
@@ -2940,6 +3064,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_276(st, fr):  # game.yaml:737
         env = fr.env
@@ -2953,6 +3079,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_277(st, fr):  # game.yaml:742
         env = fr.env
@@ -2974,6 +3102,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_280(st, fr):  # game.yaml:745
         env = fr.env
@@ -3032,6 +3162,8 @@ def build(num_players, files):
             st.at = o287  # game.yaml:755
             st.vars['flip'] = True
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_289(st, fr):  # game.yaml:762
         env = fr.env
@@ -3046,6 +3178,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_290(st, fr):  # game.yaml:764
         env = fr.env
@@ -3064,6 +3198,8 @@ def build(num_players, files):
             st.at = o292  # game.yaml:766
             st.vars['flip'] = True
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e294_items(st, env):  # game.yaml:761
         return clockwise_from(st, st.vars['start_player'])
@@ -3079,6 +3215,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_296(st, fr):  # game.yaml:785
         env = fr.env
@@ -3100,6 +3238,8 @@ def build(num_players, files):
                 raise too_deep(S[90])
             proc_to_general(st, _args64)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e299_items(st, env):  # game.yaml:784
         return env['leaders']
@@ -3140,6 +3280,8 @@ def build(num_players, files):
             pc = 6
         if pc == 6:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_306(st, fr):  # game.yaml:781
         env = fr.env
@@ -3156,6 +3298,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_310(st, fr):  # game.yaml:789
         env = fr.env
@@ -3172,6 +3316,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_314(st, fr):  # game.yaml:796
         env = fr.env
@@ -3200,6 +3346,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_319(st, fr):  # game.yaml:801
         env = fr.env
@@ -3213,6 +3361,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_320(st, fr):  # game.yaml:807
         env = fr.env
@@ -3279,6 +3429,8 @@ def build(num_players, files):
                 raise too_deep(S[98])
             proc_to_personal(st, _args75)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_329(st, fr):  # game.yaml:813
         env = fr.env
@@ -3292,6 +3444,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_330(st, fr):  # game.yaml:817
         env = fr.env
@@ -3393,6 +3547,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e352_items(st, env):  # game.yaml:834
         return clockwise_from(st, st.vars['start_player'])
@@ -3408,6 +3564,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_354(st, fr):  # game.yaml:839
         env = fr.env
@@ -3422,6 +3580,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_355(st, fr):  # game.yaml:841
         env = fr.env
@@ -3438,6 +3598,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e358_items(st, env):  # game.yaml:838
         return st.zones[(Z_missions_done1 + env['p'])]
@@ -3455,6 +3617,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_363(st, fr):  # game.yaml:855
         env = fr.env
@@ -3471,6 +3635,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_365(st, fr):  # game.yaml:862
         env = fr.env
@@ -3582,6 +3748,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_375(st, fr):  # game.yaml:878
         env = fr.env
@@ -3739,6 +3907,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_394(st, fr):  # game.yaml:912
         env = fr.env
@@ -3752,6 +3922,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_395(st, fr):  # game.yaml:918
         env = fr.env
@@ -3881,6 +4053,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e417_items(st, env):  # game.yaml:945
         return env['back']
@@ -3960,6 +4134,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_437(st, fr):  # game.yaml:352
         env = fr.env
@@ -4013,6 +4189,8 @@ def build(num_players, files):
             st.at = o444  # game.yaml:359
             st.vars['start_player'] = seat_after(st, st.vars['start_player'], 1)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e445_cond(st, env):  # game.yaml:352
         return (st.vars['round'] == st.vars['rounds'])
@@ -4999,4 +5177,5 @@ def build(num_players, files):
     ]
     P.var_initial = {'start_player': init_start_player, 'round': init_round, 'rounds': init_rounds, 'louis': init_louis, 'gold': init_gold, 'bank': init_bank, 'start_gold': init_start_gold, 'hand_size': init_hand_size, 'courtier_markers': init_courtier_markers, 'courtier_jumps': init_courtier_jumps, 'joker_markers': init_joker_markers, 'joker_jumps': init_joker_jumps, 'four_markers': init_four_markers, 'four_jumps': init_four_jumps, 'intrigue_markers': init_intrigue_markers, 'mission_points': init_mission_points, 'gold_per_coat': init_gold_per_coat, 'carry_over': init_carry_over, 'path_here': init_path_here, 'path_left': init_path_left, 'path_jumps': init_path_jumps, 'leader': init_leader, 'flip': init_flip, 'got_gift': init_got_gift, 'pass_left': init_pass_left, 'swap_left': init_swap_left, 'four_left': init_four_left, 'first_left': init_first_left, 'exchanges_used': init_exchanges_used, 'missions_over': init_missions_over, 'extra_coats': init_extra_coats, 'score': init_score}
     P.tie_breakers = [tie_0]
+    P.tie_breaker_spans = [S[525]]
     return P

@@ -9,6 +9,7 @@ Each function and statement names its rule as a comment (file:line).
 from meeple.codegen.runtime import *  # the interpreter's State, frames and ops
 
 GAME_ID = 'shadow-of-the-emperor'
+GAME_NAME = 'In the Shadow of the Emperor'
 PLAYERS = (2, 4)
 FILES = ('game.yaml',)
 KINDS = (
@@ -637,7 +638,7 @@ SPANS = (
 
 def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
-    P = CompiledProgram(GAME_ID, KINDS, ZONES, num_players, 4)
+    P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     site = P.sites(SITES)
     Z_at1 = P.zone_base['at']
@@ -924,6 +925,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_3 = run_whole(proc_retire)  # game.yaml:488
 
@@ -945,6 +948,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_7(st, fr):  # game.yaml:535
         env = fr.env
@@ -976,6 +981,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_8 = run_whole(proc_income_phase)  # game.yaml:561
 
@@ -1002,6 +1009,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_10(st, fr):  # game.yaml:590
         env = fr.env
@@ -1023,6 +1032,8 @@ def build(num_players, files):
                     st.at = o122  # game.yaml:608
                     st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[70])), False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_11(st, fr):  # game.yaml:610
         env = fr.env
@@ -1041,6 +1052,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_12(st, fr):  # game.yaml:622
         env = fr.env
@@ -1054,6 +1067,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_13(st, fr):  # game.yaml:643
         env = fr.env
@@ -1067,6 +1082,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_14(st, fr):  # game.yaml:661
         env = fr.env
@@ -1086,6 +1103,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_15(st, fr):  # game.yaml:675
         env = fr.env
@@ -1099,6 +1118,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_16(st, fr):  # game.yaml:760
         env = fr.env
@@ -1112,6 +1133,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_17(st, fr):  # game.yaml:781
         env = fr.env
@@ -1181,6 +1204,8 @@ def build(num_players, files):
             pc = 8
         if pc == 8:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_18(st, fr):  # game.yaml:812
         env = fr.env
@@ -1194,6 +1219,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_19(st, fr):  # game.yaml:834
         env = fr.env
@@ -1207,6 +1234,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_20(st, fr):  # game.yaml:858
         env = fr.env
@@ -1220,6 +1249,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_21(st, fr):  # game.yaml:878
         env = fr.env
@@ -1233,6 +1264,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_22(st, fr):  # game.yaml:895
         env = fr.env
@@ -1246,6 +1279,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_23(st, fr):  # game.yaml:917
         env = fr.env
@@ -1259,6 +1294,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_24(st, fr):  # game.yaml:939
         env = fr.env
@@ -1287,6 +1324,8 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_25(st, fr):  # game.yaml:960
         env = fr.env
@@ -1300,6 +1339,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_26(st, fr):  # game.yaml:978
         env = fr.env
@@ -1316,6 +1357,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_27(st, fr):  # game.yaml:998
         env = fr.env
@@ -1349,6 +1392,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_28(st, fr):  # game.yaml:1025
         env = fr.env
@@ -1374,6 +1419,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_29(st, fr):  # game.yaml:1046
         env = fr.env
@@ -1388,6 +1435,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_30(st, fr):  # game.yaml:1053
         env = fr.env
@@ -1458,6 +1507,8 @@ def build(num_players, files):
                 _i19 = env['q']
                 st.vars['vote'][_i19] = None
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_31(st, fr):  # game.yaml:1116
         env = fr.env
@@ -1494,6 +1545,8 @@ def build(num_players, files):
             pc = 6
         if pc == 6:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_32(st, fr):  # game.yaml:1129
         env = fr.env
@@ -1519,6 +1572,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_33(st, fr):  # game.yaml:1150
         env = fr.env
@@ -1557,6 +1612,8 @@ def build(num_players, files):
             pc = 6
         if pc == 6:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_34(st, fr):  # game.yaml:1164
         env = fr.env
@@ -1573,6 +1630,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_35(st, fr):  # game.yaml:1181
         env = fr.env
@@ -1591,6 +1650,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_51(st, fr):  # game.yaml:483
         env = fr.env
@@ -1777,6 +1838,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_87(st, fr):  # game.yaml:548
         env = fr.env
@@ -1881,6 +1944,8 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[90])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_105(st, fr):  # game.yaml:586
         env = fr.env
@@ -1908,6 +1973,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_112(st, fr):  # game.yaml:600
         env = fr.env
@@ -1922,6 +1989,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_113(st, fr):  # game.yaml:602
         env = fr.env
@@ -1938,6 +2007,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_116(st, fr):  # game.yaml:598
         env = fr.env
@@ -1954,6 +2025,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e119_items(st, env):  # game.yaml:593
         return clockwise_from(st, st.vars['emperor'])
@@ -2001,6 +2074,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_131(st, fr):  # game.yaml:633
         env = fr.env
@@ -2017,6 +2092,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_133(st, fr):  # game.yaml:637
         env = fr.env
@@ -2033,6 +2110,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_135(st, fr):  # game.yaml:640
         env = fr.env
@@ -2195,6 +2274,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_150(st, fr):  # game.yaml:670
         env = fr.env
@@ -2209,6 +2290,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_151(st, fr):  # game.yaml:672
         env = fr.env
@@ -2225,6 +2308,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e154_items(st, env):  # game.yaml:669
         return clockwise_from(st, st.vars['emperor'])
@@ -2242,6 +2327,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_157(st, fr):  # game.yaml:691
         env = fr.env
@@ -2271,6 +2358,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e162_player(st, env):  # game.yaml:685
         return env['p']
@@ -2313,6 +2402,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_164(st, fr):  # game.yaml:707
         env = fr.env
@@ -2343,6 +2434,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e169_player(st, env):  # game.yaml:701
         return env['p']
@@ -2403,6 +2496,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_177(st, fr):  # game.yaml:728
         env = fr.env
@@ -2422,6 +2517,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_180(st, fr):  # game.yaml:735
         env = fr.env
@@ -2443,6 +2540,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_182(st, fr):  # game.yaml:743
         env = fr.env
@@ -2503,6 +2602,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_188(st, fr):  # game.yaml:756
         env = fr.env
@@ -2630,6 +2731,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_194(st, fr):  # game.yaml:778
         env = fr.env
@@ -2723,6 +2826,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_206(st, fr):  # game.yaml:794
         env = fr.env
@@ -2739,6 +2844,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_209(st, fr):  # game.yaml:797
         env = fr.env
@@ -2762,6 +2869,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_215(st, fr):  # game.yaml:803
         env = fr.env
@@ -2778,6 +2887,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_218(st, fr):  # game.yaml:806
         env = fr.env
@@ -2794,6 +2905,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_221(st, fr):  # game.yaml:809
         env = fr.env
@@ -2810,6 +2923,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_224(st, fr):  # game.yaml:823
         env = fr.env
@@ -2908,6 +3023,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_232(st, fr):  # game.yaml:852
         env = fr.env
@@ -3010,6 +3127,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_239(st, fr):  # game.yaml:871
         env = fr.env
@@ -3034,6 +3153,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_242(st, fr):  # game.yaml:874
         env = fr.env
@@ -3299,6 +3420,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_264(st, fr):  # game.yaml:946
         env = fr.env
@@ -3315,6 +3438,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e267_items(st, env):  # game.yaml:943
         return clockwise_from(st, st.vars['emperor'])
@@ -3331,6 +3456,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_269(st, fr):  # game.yaml:951
         env = fr.env
@@ -3347,6 +3474,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e272_items(st, env):  # game.yaml:948
         return K_electorates1
@@ -3445,6 +3574,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e286_among(st, env):  # game.yaml:985
         return [_q10 for _q10 in st.players if (env['powers'][_q10] > 0)]
@@ -3469,6 +3600,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_291(st, fr):  # game.yaml:1004
         env = fr.env
@@ -3501,6 +3634,8 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_298(st, fr):  # game.yaml:1015
         env = fr.env
@@ -3553,6 +3688,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_308(st, fr):  # game.yaml:1041
         env = fr.env
@@ -3578,6 +3715,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_312(st, fr):  # game.yaml:1039
         env = fr.env
@@ -3636,6 +3775,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_319(st, fr):  # game.yaml:1058
         env = fr.env
@@ -3658,6 +3799,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_320(st, fr):  # game.yaml:1060
         env = fr.env
@@ -3671,6 +3814,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_321(st, fr):  # game.yaml:1067
         env = fr.env
@@ -3720,6 +3865,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_326(st, fr):  # game.yaml:1078
         env = fr.env
@@ -3771,6 +3918,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_334(st, fr):  # game.yaml:1089
         env = fr.env
@@ -3866,6 +4015,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_358(st, fr):  # game.yaml:1113
         env = fr.env
@@ -3891,6 +4042,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_370(st, fr):  # game.yaml:1145
         env = fr.env
@@ -3916,6 +4069,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_374(st, fr):  # game.yaml:1143
         env = fr.env
@@ -3974,6 +4129,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_385(st, fr):  # game.yaml:1161
         env = fr.env
@@ -3990,6 +4147,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_388(st, fr):  # game.yaml:1178
         env = fr.env
@@ -4006,6 +4165,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_390(st, fr):  # game.yaml:1169
         env = fr.env
@@ -4019,6 +4180,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_391(st, fr):  # game.yaml:1176
         env = fr.env
@@ -4075,6 +4238,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_398(st, fr):  # game.yaml:1195
         env = fr.env
@@ -4090,6 +4255,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_400(st, fr):  # game.yaml:1203
         env = fr.env
@@ -4244,6 +4411,8 @@ def build(num_players, files):
                 _i86 = env['p']
                 st.vars['chip'][_i86] = 7
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_406(st, fr):  # game.yaml:372
         env = fr.env
@@ -4329,6 +4498,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e424_items(st, env):  # game.yaml:394
         return others(st, st.vars['emperor'])
@@ -4347,6 +4518,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e427_items(st, env):  # game.yaml:397
         return clockwise_from(st, st.vars['emperor'])
@@ -4365,6 +4538,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e430_items(st, env):  # game.yaml:400
         return clockwise_from(st, st.vars['emperor'])
@@ -4383,6 +4558,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e433_items(st, env):  # game.yaml:403
         return clockwise_from(st, st.vars['emperor'])
@@ -4398,6 +4575,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_435(st, fr):  # game.yaml:414
         env = fr.env
@@ -4466,6 +4645,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_444(st, fr):  # game.yaml:425
         env = fr.env
@@ -4525,6 +4706,8 @@ def build(num_players, files):
             pc = 7
         if pc == 7:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_447(st, fr):  # game.yaml:429
         env = fr.env
@@ -4562,6 +4745,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_448(st, fr):  # game.yaml:431
         env = fr.env
@@ -5290,4 +5475,5 @@ def build(num_players, files):
     ]
     P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'round': init_round, 'thalers': init_thalers, 'chip': init_chip, 'score': init_score, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'passed': init_passed, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated}
     P.tie_breakers = []
+    P.tie_breaker_spans = []
     return P

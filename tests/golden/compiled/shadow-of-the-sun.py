@@ -9,6 +9,7 @@ Each function and statement names its rule as a comment (file:line).
 from meeple.codegen.runtime import *  # the interpreter's State, frames and ops
 
 GAME_ID = 'shadow-of-the-sun'
+GAME_NAME = 'Shadow of the Sun'
 PLAYERS = (3, 4)
 FILES = ('game.yaml',)
 KINDS = (
@@ -196,12 +197,13 @@ SPANS = (
     (0, 421, 7, 433, 3),
     (0, 74, 36, 74, 37),
     (0, 75, 45, 75, 46),
+    (0, 434, 7, 437, 1),
 )
 
 
 def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
-    P = CompiledProgram(GAME_ID, KINDS, ZONES, num_players, 4)
+    P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
@@ -306,6 +308,8 @@ def build(num_players, files):
             pc = 5
         if pc == 5:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_1(st, fr):  # game.yaml:145
         env = fr.env
@@ -346,6 +350,8 @@ def build(num_players, files):
             st.at = o25  # game.yaml:153
             st.move_count(1, Z_minion_deck1, (Z_hand1 + env['p']), False, S[9])
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_2(st, fr):  # game.yaml:155
         env = fr.env
@@ -359,6 +365,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_3(st, fr):  # game.yaml:172
         env = fr.env
@@ -372,6 +380,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_4(st, fr):  # game.yaml:184
         env = fr.env
@@ -385,6 +395,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_5 = run_whole(proc_return_marker)  # game.yaml:241
 
@@ -400,6 +412,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_7(st, fr):  # game.yaml:296
         env = fr.env
@@ -426,6 +440,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_8 = run_whole(proc_replace_marker)  # game.yaml:332
 
@@ -441,6 +457,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_10(st, fr):  # game.yaml:355
         env = fr.env
@@ -470,6 +488,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_11(st, fr):  # game.yaml:398
         env = fr.env
@@ -492,6 +512,8 @@ def build(num_players, files):
             st.at = o127  # game.yaml:415
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_14(st, fr):  # game.yaml:138
         env = fr.env
@@ -508,6 +530,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e16_items(st, env):  # game.yaml:137
         return clockwise_from(st, st.vars['supreme'])
@@ -526,6 +550,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_26(st, fr):  # game.yaml:163
         env = fr.env
@@ -625,6 +651,8 @@ def build(num_players, files):
             st.at = o40  # game.yaml:206
             st.move_count(1, Z_minion_deck1, (Z_hand1 + env['p']), False, S[16])
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_35(st, fr):  # game.yaml:197
         env = fr.env
@@ -639,6 +667,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_36(st, fr):  # game.yaml:199
         env = fr.env
@@ -652,6 +682,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e37_player(st, env):  # game.yaml:200
         return env['q']
@@ -691,6 +723,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_43(st, fr):  # game.yaml:219
         env = fr.env
@@ -756,6 +790,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_48(st, fr):  # game.yaml:232
         env = fr.env
@@ -810,6 +846,8 @@ def build(num_players, files):
             st.at = o53  # game.yaml:239
             st.move(st.zones[(Z_house1 + env['p'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[23])), False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e54_player(st, env):  # game.yaml:188
         return env['p']
@@ -910,6 +948,8 @@ def build(num_players, files):
             st.at = o58  # game.yaml:269
             st.move(st.zones[(Z_house1 + env['p'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e57_player(st, env):  # game.yaml:263
         return env['p']
@@ -939,6 +979,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_60(st, fr):  # game.yaml:282
         env = fr.env
@@ -955,6 +997,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e62_player(st, env):  # game.yaml:276
         return env['p']
@@ -999,6 +1043,8 @@ def build(num_players, files):
             st.at = o65  # game.yaml:294
             st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + env['p']), False, S[27])
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e64_player(st, env):  # game.yaml:288
         return env['p']
@@ -1083,6 +1129,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_72(st, fr):  # game.yaml:311
         env = fr.env
@@ -1141,6 +1189,8 @@ def build(num_players, files):
             for _c26 in list(_items9):
                 st.move(_c26, _dest4, False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e77_among(st, env):  # game.yaml:317
         return [env['p'], env['q']]
@@ -1233,6 +1283,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_93(st, fr):  # game.yaml:364
         env = fr.env
@@ -1246,6 +1298,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_94(st, fr):  # game.yaml:369
         env = fr.env
@@ -1262,6 +1316,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_96(st, fr):  # game.yaml:371
         env = fr.env
@@ -1335,6 +1391,8 @@ def build(num_players, files):
                 for _c28 in list(_items11):
                     st.move(_c28, _dest6, False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_103(st, fr):  # game.yaml:381
         env = fr.env
@@ -1395,6 +1453,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_119(st, fr):  # game.yaml:411
         env = fr.env
@@ -1414,6 +1474,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e122_player(st, env):  # game.yaml:406
         return env['q']
@@ -1464,6 +1526,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_135(st, fr):  # game.yaml:127
         env = fr.env
@@ -1480,6 +1544,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e137_cond(st, env):  # game.yaml:127
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p4)]) == 0) for _p4 in st.players))
@@ -1808,4 +1874,5 @@ def build(num_players, files):
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score}
     P.tie_breakers = [tie_0]
+    P.tie_breaker_spans = [S[164]]
     return P

@@ -9,6 +9,7 @@ Each function and statement names its rule as a comment (file:line).
 from meeple.codegen.runtime import *  # the interpreter's State, frames and ops
 
 GAME_ID = 'sonnenkoenig'
+GAME_NAME = 'Im Schatten des Sonnenkönigs'
 PLAYERS = (2, 6)
 FILES = ('game.yaml',)
 KINDS = (
@@ -449,12 +450,13 @@ SPANS = (
     (0, 166, 30, 166, 31),
     (0, 167, 29, 167, 30),
     (0, 168, 45, 168, 46),
+    (0, 290, 7, 295, 1),
 )
 
 
 def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
-    P = CompiledProgram(GAME_ID, KINDS, ZONES, num_players, 6)
+    P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 6)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     site = P.sites(SITES)
     Z_area1 = P.zone_base['area']
@@ -566,6 +568,7 @@ def build(num_players, files):
         st.at = o35  # game.yaml:332
         _passes1 = 0
         while True:
+            st.at = o35  # game.yaml:332
             if not (len(st.zones[(Z_area1 + env['p'])]) < env['n']):
                 break
             _passes1 += 1
@@ -609,6 +612,7 @@ def build(num_players, files):
         st.at = o199  # game.yaml:653
         _passes2 = 0
         while True:
+            st.at = o199  # game.yaml:653
             if not (st.vars['due'] > 0):
                 break
             _passes2 += 1
@@ -649,6 +653,7 @@ def build(num_players, files):
         st.at = o221  # game.yaml:690
         _passes3 = 0
         while True:
+            st.at = o221  # game.yaml:690
             if not (st.vars['owed'] > 0):
                 break
             _passes3 += 1
@@ -738,6 +743,8 @@ def build(num_players, files):
             pc = 6
         if pc == 6:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_3(st, fr):  # game.yaml:360
         env = fr.env
@@ -763,6 +770,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_4(st, fr):  # game.yaml:383
         env = fr.env
@@ -799,6 +808,8 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_5(st, fr):  # game.yaml:400
         env = fr.env
@@ -821,6 +832,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_6(st, fr):  # game.yaml:429
         env = fr.env
@@ -834,6 +847,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_7(st, fr):  # game.yaml:457
         env = fr.env
@@ -847,6 +862,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_8(st, fr):  # game.yaml:476
         env = fr.env
@@ -883,6 +900,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_9(st, fr):  # game.yaml:497
         env = fr.env
@@ -898,6 +917,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_10(st, fr):  # game.yaml:517
         env = fr.env
@@ -935,6 +956,8 @@ def build(num_players, files):
             pc = 5
         if pc == 5:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_11(st, fr):  # game.yaml:530
         env = fr.env
@@ -953,6 +976,8 @@ def build(num_players, files):
             for _c29 in list(_items3):
                 st.move(_c29, _dest4, False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_12(st, fr):  # game.yaml:544
         env = fr.env
@@ -976,6 +1001,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_13(st, fr):  # game.yaml:575
         env = fr.env
@@ -989,6 +1016,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_14(st, fr):  # game.yaml:601
         env = fr.env
@@ -1003,6 +1032,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_15(st, fr):  # game.yaml:617
         env = fr.env
@@ -1040,6 +1071,8 @@ def build(num_players, files):
             pc = 5
         if pc == 5:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_16 = run_whole(proc_gain_gold)  # game.yaml:634
 
@@ -1066,6 +1099,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_20 = run_whole(proc_give_power)  # game.yaml:684
 
@@ -1104,6 +1139,8 @@ def build(num_players, files):
             pc = 6
         if pc == 6:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     step_22 = run_whole(proc_return_item)  # game.yaml:719
 
@@ -1146,6 +1183,8 @@ def build(num_players, files):
             pc = 6
         if pc == 6:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_24(st, fr):  # game.yaml:767
         env = fr.env
@@ -1161,6 +1200,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_25(st, fr):  # game.yaml:785
         env = fr.env
@@ -1181,6 +1222,8 @@ def build(num_players, files):
             st.at = o290  # game.yaml:819
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_26(st, fr):  # game.yaml:820
         env = fr.env
@@ -1203,6 +1246,8 @@ def build(num_players, files):
             st.at = o299  # game.yaml:832
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_27(st, fr):  # game.yaml:833
         env = fr.env
@@ -1216,6 +1261,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_28(st, fr):  # game.yaml:863
         env = fr.env
@@ -1261,6 +1308,8 @@ def build(num_players, files):
             for _c38 in list(_items9):
                 st.move(_c38, _dest11, True)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_29(st, fr):  # game.yaml:333
         env = fr.env
@@ -1299,6 +1348,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_49(st, fr):  # game.yaml:376
         env = fr.env
@@ -1317,6 +1368,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_52(st, fr):  # game.yaml:381
         env = fr.env
@@ -1379,6 +1432,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_59(st, fr):  # game.yaml:390
         env = fr.env
@@ -1413,6 +1468,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_69(st, fr):  # game.yaml:407
         env = fr.env
@@ -1426,6 +1483,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_70(st, fr):  # game.yaml:413
         env = fr.env
@@ -1476,6 +1535,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_75(st, fr):  # game.yaml:418
         env = fr.env
@@ -1497,6 +1558,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_78(st, fr):  # game.yaml:424
         env = fr.env
@@ -1513,6 +1576,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_80(st, fr):  # game.yaml:422
         env = fr.env
@@ -1529,6 +1594,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e84_items(st, env):  # game.yaml:415
         return others(st, env['p'])
@@ -1544,6 +1611,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_86(st, fr):  # game.yaml:446
         env = fr.env
@@ -1602,6 +1671,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_93(st, fr):  # game.yaml:455
         env = fr.env
@@ -1674,6 +1745,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_96(st, fr):  # game.yaml:473
         env = fr.env
@@ -1758,6 +1831,8 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_102(st, fr):  # game.yaml:490
         env = fr.env
@@ -1806,6 +1881,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e108_cond(st, env):  # game.yaml:493
         return (len(st.zones[Z_on_display1]) < st.vars['announced'])
@@ -1824,6 +1901,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_114(st, fr):  # game.yaml:504
         env = fr.env
@@ -1851,6 +1930,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_116(st, fr):  # game.yaml:509
         env = fr.env
@@ -1864,6 +1945,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_117(st, fr):  # game.yaml:513
         env = fr.env
@@ -1928,6 +2011,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_131(st, fr):  # game.yaml:526
         env = fr.env
@@ -1976,6 +2061,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_141(st, fr):  # game.yaml:561
         env = fr.env
@@ -1997,6 +2084,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_144(st, fr):  # game.yaml:566
         env = fr.env
@@ -2018,6 +2107,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_147(st, fr):  # game.yaml:571
         env = fr.env
@@ -2039,6 +2130,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e150_player(st, env):  # game.yaml:549
         return env['p']
@@ -2119,6 +2212,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_152(st, fr):  # game.yaml:591
         env = fr.env
@@ -2132,6 +2227,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_153(st, fr):  # game.yaml:597
         env = fr.env
@@ -2235,6 +2332,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_160(st, fr):  # game.yaml:612
         env = fr.env
@@ -2253,6 +2352,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_163(st, fr):  # game.yaml:615
         env = fr.env
@@ -2302,6 +2403,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_172(st, fr):  # game.yaml:628
         env = fr.env
@@ -2456,6 +2559,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_207(st, fr):  # game.yaml:691
         env = fr.env
@@ -2540,6 +2645,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_231(st, fr):  # game.yaml:725
         env = fr.env
@@ -2591,6 +2698,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_247(st, fr):  # game.yaml:744
         env = fr.env
@@ -2605,6 +2714,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_248(st, fr):  # game.yaml:746
         env = fr.env
@@ -2618,6 +2729,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_249(st, fr):  # game.yaml:753
         env = fr.env
@@ -2696,6 +2809,8 @@ def build(num_players, files):
             st.at = o261  # game.yaml:766
             st.move(env['lot'], (Z_auction_area1 + st.vars['bidder']), False)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_262(st, fr):  # game.yaml:760
         env = fr.env
@@ -2725,6 +2840,8 @@ def build(num_players, files):
                 raise too_deep(S[50])
             proc_return_item(st, _args37)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e268_player(st, env):  # game.yaml:775
         return env['w']
@@ -2755,6 +2872,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_275(st, fr):  # game.yaml:794
         env = fr.env
@@ -2768,6 +2887,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_276(st, fr):  # game.yaml:799
         env = fr.env
@@ -2784,6 +2905,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_278(st, fr):  # game.yaml:803
         env = fr.env
@@ -2797,6 +2920,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_279(st, fr):  # game.yaml:805
         env = fr.env
@@ -2810,6 +2935,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_280(st, fr):  # game.yaml:811
         env = fr.env
@@ -2929,6 +3056,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_295(st, fr):  # game.yaml:830
         env = fr.env
@@ -2945,6 +3074,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e298_items(st, env):  # game.yaml:827
         return env['debtors']
@@ -2974,6 +3105,8 @@ def build(num_players, files):
                     raise too_deep(S[56])
                 proc_return_item(st, _args44)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e303_player(st, env):  # game.yaml:849
         return env['q']
@@ -3088,6 +3221,8 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_318(st, fr):  # game.yaml:874
         env = fr.env
@@ -3115,6 +3250,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_329(st, fr):  # game.yaml:303
         env = fr.env
@@ -3131,6 +3268,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_331(st, fr):  # game.yaml:310
         env = fr.env
@@ -3147,6 +3286,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_333(st, fr):  # game.yaml:317
         env = fr.env
@@ -3163,6 +3304,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_335(st, fr):  # game.yaml:248
         env = fr.env
@@ -3281,6 +3424,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def step_356(st, fr):  # game.yaml:275
         env = fr.env
@@ -3299,6 +3444,8 @@ def build(num_players, files):
             st.at = o358  # game.yaml:277
             st.vars['current'] = seat_after(st, st.vars['current'], 1)
             st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e359_cond(st, env):  # game.yaml:275
         return (len(st.players) <= 1)
@@ -3938,6 +4085,7 @@ def build(num_players, files):
     ]
     P.var_initial = {'start_power_ones': init_start_power_ones, 'start_power_twos': init_start_power_twos, 'start_gold': init_start_gold, 'sole_majority_up_to': init_sole_majority_up_to, 'max_announce': init_max_announce, 'orden_max': init_orden_max, 'combat_take': init_combat_take, 'herrschaft_take': init_herrschaft_take, 'power_gain': init_power_gain, 'wealth_gain': init_wealth_gain, 'autoritaet_gain': init_autoritaet_gain, 'mazarin_chips': init_mazarin_chips, 'debt_chips': init_debt_chips, 'ludwig_gold': init_ludwig_gold, 'ludwig_end_at': init_ludwig_end_at, 'short_game_players': init_short_game_players, 'card_pay': init_card_pay, 'colour_card_pay': init_colour_card_pay, 'max_bid': init_max_bid, 'blue_points': init_blue_points, 'current': init_current, 'revealer': init_revealer, 'ludwig_reveals': init_ludwig_reveals, 'conspiracy_used': init_conspiracy_used, 'phase1_over': init_phase1_over, 'announced': init_announced, 'orden_stop': init_orden_stop, 'bid': init_bid, 'bidder': init_bidder, 'in_auction': init_in_auction, 'paid': init_paid, 'demand': init_demand, 'owed': init_owed, 'due': init_due, 'score': init_score}
     P.tie_breakers = [tie_0]
+    P.tie_breaker_spans = [S[409]]
     P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o327))  # game.yaml:296
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o329))  # game.yaml:303
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o331))  # game.yaml:310
