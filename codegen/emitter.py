@@ -130,16 +130,14 @@ class ModuleEmitter:
         if isinstance(s, (ir.For, ir.Repeat, ir.While)):
             return self.flat(s.body)
         if isinstance(s, ir.CallProc):
-            return self._flat_proc.get(s.name, False) and self._flat_proc_body(s.name)
+            body = self.game.procedures[s.name].body
+            return self._flat_proc.get(s.name, False) and self.flat(body)
         if isinstance(s, ir.Winner):
             return s.chooser is None
         return False  # choose, pick, end game, and any statement kind not known here
 
-    def _flat_proc_body(self, name: str) -> bool:
-        return self.flat(self.game.procedures[name].body)
-
     # ------------------------------------------------------------------ statements
-    def stmt_flat(self, w: Writer, s: ir.Stmt, env: str = "env") -> None:
+    def stmt_flat(self, w: Writer, s: ir.Stmt) -> None:
         """Inline code for a flat statement."""
         w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")
         getattr(self, "_f_" + type(s).__name__)(w, s)
