@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 import meeple
 from meeple.interpreter.game import Game
+from meeple.registry import rules_root
 
 SUN = "shadow-of-the-sun"
 
@@ -33,3 +37,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--deep"):
         os.environ["MEEPLE_DEEP"] = "1"
+
+
+BrokenGame = Callable[..., Path]
+
+
+@pytest.fixture
+def broken_game(tmp_path: Path) -> BrokenGame:
+    """``broken_game(game_id, old, new, once=False)``: a copy of a shipped game's folder (with
+    its scenarios) whose game.yaml has ``old`` replaced by ``new``, for tests that a scenario
+    fails when the rule it checks is broken. ``old`` must be in the file; with ``once``, exactly
+    once."""
+
+    def make(game_id: str, old: str, new: str, once: bool = False) -> Path:
+        dst = tmp_path / game_id
+        shutil.copytree(rules_root() / game_id, dst)
+        text = (dst / "game.yaml").read_text(encoding="utf-8")
+        assert text.count(old) == 1 if once else old in text, old
+        (dst / "game.yaml").write_text(text.replace(old, new, 1), encoding="utf-8")
+        return dst
+
+    return make

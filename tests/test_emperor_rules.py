@@ -3,10 +3,8 @@ they show is broken; the player-count rules (cards, closed electorates) hold."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
+from conftest import BrokenGame
 
 import meeple
 from meeple.registry import rules_root
@@ -25,15 +23,6 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         "the round marker is in round 2",
     ):
         assert example in sources
-
-
-def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
-    dst = tmp_path / "emperor"
-    shutil.copytree(FOLDER, dst)
-    text = (dst / "game.yaml").read_text()
-    assert old in text
-    (dst / "game.yaml").write_text(text.replace(old, new, 1))
-    return dst
 
 
 @pytest.mark.parametrize(
@@ -73,9 +62,9 @@ def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
     ],
 )
 def test_a_broken_rule_fails_its_scenario(
-    tmp_path: Path, scenario: str, old: str, new: str
+    broken_game: BrokenGame, scenario: str, old: str, new: str
 ) -> None:
-    folder = _broken_copy(tmp_path, old, new)
+    folder = broken_game("shadow-of-the-emperor", old, new)
     outcome = run_scenario(folder / "scenarios" / f"{scenario}.yaml")
     assert not outcome.passed
 

@@ -4,10 +4,9 @@ the placement path refuses a fork with a reason; every rulebook example has a sc
 from __future__ import annotations
 
 import random
-import shutil
-from pathlib import Path
 
 import pytest
+from conftest import BrokenGame
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -132,15 +131,6 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         assert example in sources, example
 
 
-def _broken_louis(tmp_path: Path, old: str, new: str) -> Path:
-    dst = tmp_path / "louis"
-    shutil.copytree(rules_root() / "louis-xiv", dst)
-    text = (dst / "game.yaml").read_text()
-    assert text.count(old) == 1, old
-    (dst / "game.yaml").write_text(text.replace(old, new))
-    return dst
-
-
 @pytest.mark.parametrize(
     ("scenario", "old", "new"),
     [
@@ -181,7 +171,9 @@ def _broken_louis(tmp_path: Path, old: str, new: str) -> Path:
         ("first-once", "                  - leader = q\n", ""),
     ],
 )
-def test_scenario_catches_a_broken_rule(tmp_path: Path, scenario: str, old: str, new: str) -> None:
-    game_dir = _broken_louis(tmp_path, old, new)
+def test_scenario_catches_a_broken_rule(
+    broken_game: BrokenGame, scenario: str, old: str, new: str
+) -> None:
+    game_dir = broken_game("louis-xiv", old, new, once=True)
     outcome = run_scenario(game_dir / "scenarios" / f"{scenario}.yaml")
     assert not outcome.passed

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from conftest import BrokenGame
 
 from meeple.registry import game_ids, rules_root
 from meeple.scenarios import ScenarioError, run_scenario, scenario_files
@@ -30,16 +30,6 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         assert example in sources
 
 
-def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
-    src = rules_root() / "shadow-of-the-sun"
-    dst = tmp_path / "sun"
-    shutil.copytree(src, dst)
-    text = (dst / "game.yaml").read_text()
-    assert old in text
-    (dst / "game.yaml").write_text(text.replace(old, new, 1))
-    return dst
-
-
 @pytest.mark.parametrize(
     ("scenario", "old", "new", "message"),
     [
@@ -55,16 +45,16 @@ def _broken_copy(tmp_path: Path, old: str, new: str) -> Path:
     ],
 )
 def test_scenario_catches_a_broken_rule(
-    tmp_path: Path, scenario: str, old: str, new: str, message: str
+    broken_game: BrokenGame, scenario: str, old: str, new: str, message: str
 ) -> None:
-    game_dir = _broken_copy(tmp_path, old, new)
+    game_dir = broken_game("shadow-of-the-sun", old, new)
     outcome = run_scenario(game_dir / "scenarios" / f"{scenario}.yaml")
     assert not outcome.passed
     assert any(message in f for f in outcome.failures), outcome.failures
 
 
-def test_malformed_scenario_is_a_positioned_error(tmp_path: Path) -> None:
-    game_dir = _broken_copy(tmp_path, "x", "x")
+def test_malformed_scenario_is_a_positioned_error(broken_game: BrokenGame) -> None:
+    game_dir = broken_game("shadow-of-the-sun", "x", "x")
     bad = game_dir / "scenarios" / "bad.yaml"
     bad.write_text("scenario: bad\nplayers: 4\ngiven:\n  zones:\n    hand[P9]: [Ghoul]\n")
     with pytest.raises(ScenarioError) as e:

@@ -7,10 +7,9 @@ in a seeded loop that checks each finished game."""
 from __future__ import annotations
 
 import random
-import shutil
-from pathlib import Path
 
 import pytest
+from conftest import BrokenGame
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -180,15 +179,6 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         assert example in sources
 
 
-def _broken(tmp_path: Path, old: str, new: str) -> Path:
-    dst = tmp_path / "sonnenkoenig"
-    shutil.copytree(rules_root() / "sonnenkoenig", dst)
-    text = (dst / "game.yaml").read_text(encoding="utf-8")
-    assert text.count(old) == 1
-    (dst / "game.yaml").write_text(text.replace(old, new), encoding="utf-8")
-    return dst
-
-
 @pytest.mark.parametrize(
     ("scenario", "old", "new"),
     [
@@ -216,8 +206,10 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
         ),
     ],
 )
-def test_scenarios_catch_a_broken_rule(tmp_path: Path, scenario: str, old: str, new: str) -> None:
-    game_dir = _broken(tmp_path, old, new)
+def test_scenarios_catch_a_broken_rule(
+    broken_game: BrokenGame, scenario: str, old: str, new: str
+) -> None:
+    game_dir = broken_game("sonnenkoenig", old, new, once=True)
     try:
         outcome = run_scenario(game_dir / "scenarios" / f"{scenario}.yaml")
     except MeepleError:
