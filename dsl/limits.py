@@ -1,0 +1,51 @@
+"""The limits meeple puts on what it reads: every rules file, variant and saved state is untrusted.
+
+One place for every bound, so the front end, both back ends and ``docs/security.md`` agree. A rule
+file that goes past one gets a positioned error naming the limit, never a hang, a crash or a
+silent cut. Each limit is far above what the shipped games need (a test checks the margin).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Largest rules, variant or scenario file read, in bytes.
+MAX_FILE_BYTES = 2_000_000
+
+#: Largest saved state accepted by ``from_json``, in bytes of JSON text (where text is given).
+MAX_SAVE_BYTES = 20_000_000
+
+#: Deepest nesting of YAML mappings and lists.
+MAX_YAML_DEPTH = 64
+
+#: Most YAML nodes (scalars, mappings, lists) in one file.
+MAX_YAML_NODES = 500_000
+
+#: Largest integer magnitude written in a rules file or an expression (12 decimal digits).
+MAX_INT = 10**12 - 1
+
+#: Deepest nesting of one expression (each operator, call, index or parenthesis is a level).
+MAX_EXPR_DEPTH = 64
+
+#: Deepest nesting of statement blocks (if, for, while, choose... inside one another).
+MAX_BLOCK_DEPTH = 24
+
+#: Deepest chain of calls (functions and procedures) while a game runs.
+MAX_CALL_DEPTH = 200
+
+#: Longest name (kind, item key, zone, variable, function, procedure, parameter, table...).
+MAX_NAME_LENGTH = 64
+
+#: What a name may be: ASCII letters, digits and '_', not starting with a digit. ASCII keeps
+#: look-alike names (zero-width and bidirectional characters, homoglyphs) out of the rules.
+NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+#: Card attributes the engine owns: a component property may not take one of these names.
+RESERVED_PROPERTIES = frozenset(
+    {"id", "type_id", "kind", "key", "name", "owner", "ordinal", "props"}
+)
+
+
+def is_name(text: str) -> bool:
+    """True when ``text`` is a valid meeple name (see NAME_PATTERN and MAX_NAME_LENGTH)."""
+    return len(text) <= MAX_NAME_LENGTH and NAME_PATTERN.fullmatch(text) is not None
