@@ -342,6 +342,15 @@ def _nested_calls(n: int) -> str:
     return text
 
 
+def _maxes(n: int, leaf: str, first: str) -> str:
+    """max(first, max(first, ... leaf)), ``n`` deep: two brackets a level in Python
+    (``max((a, b,))``), the most any expression takes."""
+    text = leaf
+    for _ in range(n - 1):
+        text = f"max({first}, {text})"
+    return text
+
+
 def _deep_game(d: int, block_depth: int) -> str:
     """A game with expressions exactly ``d`` deep (sums, nested calls, a deep function inlined
     at a deep call site) inside if-blocks nested ``block_depth`` deep."""
@@ -376,10 +385,15 @@ functions:
     source: Play
     params: [x]
     value: {_nested_calls(d)}
+  maxes:
+    source: Play
+    params: [x]
+    value: {_maxes(d, "x", "x")}
 setup: {{source: Setup, do: []}}
 play:
   source: Play
   do:
+    - round = {_maxes(d - 1, "maxes(round)", "1")}
 {body}
     - for: p in players
       do:
@@ -403,9 +417,9 @@ def test_the_generator_compiles_everything_at_the_nesting_limits(tmp_path: Path)
     checked = load_rules(folder)
     g = checked.game
     depths = [expr_depth(f.body) for f in g.functions.values()]
-    assert depths == [MAX_EXPR_DEPTH, MAX_EXPR_DEPTH], depths
-    assert "deep" not in _inlinable(g)  # too big to inline at a call site as deep
+    assert depths == [MAX_EXPR_DEPTH] * 3, depths
     compile(generate(checked), "deep.py", "exec")  # Python's own limits: 200 (, 100 indents
+    assert not {"deep", "maxes"} & _inlinable(g)  # too big to inline at call sites as deep
     runs = _both(checked, 2, seeds=2)
     assert runs[0][1] is not None
 
