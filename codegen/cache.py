@@ -152,7 +152,9 @@ def unseal(data: bytes) -> str | None:
 
 
 def _warn(message: str) -> None:
-    warnings.warn(message, MeepleWarning, stacklevel=3)
+    """One line on stderr (``meeple:0: MeepleWarning: ...``): no source line of meeple's own
+    code under it, as ``warnings.warn`` would print; the message names the file or folder."""
+    warnings.warn_explicit(message, MeepleWarning, "meeple", 0, module="meeple.codegen.cache")
 
 
 def _untrusted(st: os.stat_result) -> str | None:

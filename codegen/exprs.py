@@ -8,6 +8,7 @@ become Python locals. Every sub-expression is parenthesized, so Python's operato
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable
 
 from meeple.dsl import ir
@@ -128,7 +129,8 @@ class ExprEmitter:
 
     def _Attr(self, e: ir.Attr, scope: Scope) -> str:
         obj = self.emit(e.obj, scope)
-        if is_name(e.name) and not e.name.startswith("_"):
+        # a keyword (a property named 'class' or 'from') is a valid meeple name, not an attribute
+        if is_name(e.name) and not e.name.startswith("_") and not keyword.iskeyword(e.name):
             return f"{obj}.{e.name}"
         return f"getattr({obj}, {literal(e.name)})"
 

@@ -206,9 +206,12 @@ def test_the_key_covers_the_code_a_module_depends_on() -> None:
 def test_a_cache_folder_others_can_write_is_refused(folder: Path) -> None:
     _cache().mkdir(mode=0o700)
     _cache().chmod(0o777)
-    with pytest.warns(MeepleWarning, match="other users can write"):
+    with pytest.warns(MeepleWarning, match="other users can write") as caught:
         _compiled_is_real(folder)
     assert list(_cache().iterdir()) == []  # nothing written there
+    (w,) = caught.list
+    shown = warnings.formatwarning(w.message, w.category, w.filename, w.lineno, w.line)
+    assert shown.count("\n") == 1, shown  # one line, no source line of meeple's code
 
 
 @pytest.mark.skipif(not ROOT, reason="needs root to give the folder to another user")

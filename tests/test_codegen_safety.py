@@ -243,6 +243,17 @@ def test_hostile_text_patched_into_the_ir_stays_text(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
+@pytest.mark.parametrize("prop", ["class", "from", "not", "match", "None"])
+def test_a_property_named_like_a_python_keyword_plays_on_both_back_ends(
+    tmp_path: Path, prop: str
+) -> None:
+    text = MINIMAL.read_text(encoding="utf-8").replace("points", prop)
+    (tmp_path / "game.yaml").write_text(text, encoding="utf-8")
+    checked = load_rules(tmp_path / "game.yaml")
+    compile(generate(checked), "kw.py", "exec")
+    _both(checked, 2, seeds=2)
+
+
 BAD_NAMES = ['x"""\nimport os\n"""', "a b", "x\ny", "caf\u00e9", "1x", "x" * 65, "", "x{y}"]
 
 
