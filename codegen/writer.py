@@ -73,7 +73,10 @@ def literal(value: object) -> str:
     _check_plain(value, 0)
     if isinstance(value, float) and not math.isfinite(value):
         return f"float({repr(value)!r})"  # nan and inf have no literal
-    return repr(value)
+    try:
+        return repr(value)
+    except ValueError:  # an integer past Python's digit limit (the front end allows 12 digits)
+        raise MeepleError("the code generator cannot write a number this large") from None
 
 
 def _check_plain(value: object, depth: int) -> None:

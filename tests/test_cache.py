@@ -260,3 +260,13 @@ def test_the_default_folder_is_the_users_cache(monkeypatch: pytest.MonkeyPatch) 
     import platformdirs
 
     assert cache.cache_dir() == Path(platformdirs.user_cache_dir("meeple"))
+
+
+def test_a_game_id_cannot_lead_the_module_out_of_the_cache(folder: Path) -> None:
+    checked = load_rules(folder)
+    object.__setattr__(checked.game, "id", "../../escaped\n\u2028x")
+    game = Game(checked, 3, cache.compiled_program(checked, 3))
+    assert _play(game, 1) == _play(Game(checked, 3), 1)
+    (path,) = _cache().iterdir()
+    assert path.name.startswith("______escaped__x_") and path.suffix == ".py"
+    assert not list(folder.parent.parent.glob("escaped*"))

@@ -326,6 +326,8 @@ def test_function_names_and_literals_are_guarded() -> None:
         literal(Sneaky("x"))
     with pytest.raises(MeepleError):
         literal(("ok", object()))
+    with pytest.raises(MeepleError, match="too large|this large"):
+        literal(10**5000)
     assert eval(literal(float("nan"))) != eval(literal(float("nan")))  # a float, not a name
     assert comment_path("rules/game.yaml") == "rules/game.yaml"
     assert "\n" not in comment_path("a\nb.yaml") and "\u2028" not in comment_path("a\u2028")
