@@ -22,14 +22,17 @@ from typing import Any
 
 from meeple.dsl import ir
 from meeple.dsl.checker import Checked
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.limits import is_name
 from meeple.interpreter import ops
 from meeple.interpreter.program import Program, kind_specs, zone_specs
 
 from .exprs import ExprEmitter, Scope, function_name
-from .writer import Names, Writer
+from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "1"
+GENERATOR_VERSION = "2"
 
+_ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
 
 
@@ -37,6 +40,7 @@ class ModuleEmitter:
     """Generates the module text for one checked game (see module docstring)."""
 
     def __init__(self, checked: Checked) -> None:
+        check_names(checked.game)  # before anything is laid out or written
         self.checked, self.game = checked, checked.game
         self.prog = Program(checked, self.game.players_min)  # the reference layout and uids
         self.root = Path(self.game.file).parent
@@ -83,20 +87,21 @@ class ModuleEmitter:
         name = self.names.fresh(f"{prefix}_{key}" if key else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
-            value = f"P.zone_base[{key!r}]"
+            value = f"P.zone_base[{literal(key)}]"
         elif kind == "kind":
-            value = f"P.kind_cards[{key!r}]"
+            value = f"P.kind_cards[{literal(key)}]"
         elif kind == "card":
-            value = f"P.card_by_key({key!r})"
+            value = f"P.card_by_key({literal(key)})"
         elif kind == "formatter":
-            value = f"formatter({key!r})"
+            value = f"formatter({literal(key)})"
         elif kind == "site":
             value = f"site[{key}].base"
         elif kind == "triggers":
             value = "P.triggers_at"
         else:
             t = self.game.tables[key]
-            value = f"PatternTable({t.group_by!r}, {t.patterns!r}, {t.labels!r})"
+            data = (t.group_by, t.patterns, t.labels)
+            value = f"PatternTable({', '.join(literal(x) for x in data)})"
         self.const_lines.line(f"{name} = {value}")
         return name
 
@@ -104,7 +109,7 @@ class ModuleEmitter:
         return f"o{self.prog.op_of[id(node)].uid}"
 
     def _where(self, span: ir.SourceSpan) -> str:
-        return f"# {self._relative(span.file)}:{span.line}"
+        return f"# {comment_path(self._relative(span.file))}:{int(span.line)}"
 
     def _relative(self, file: str) -> str:
         return relative(file, self.root)
@@ -146,29 +151,34 @@ class ModuleEmitter:
         return self.ex.emit(e, Scope())
 
     def _f_Let(self, w: Writer, s: ir.Let) -> None:
-        w.line(f"env[{s.name!r}] = {self._e(s.value)}")
+        w.line(f"env[{literal(s.name)}] = {self._e(s.value)}")
 
     def _f_Assign(self, w: Writer, s: ir.Assign) -> None:
         decl = self.game.variables[s.name]
-        target = f"st.vars[{s.name!r}]"
+        target = f"st.vars[{literal(s.name)}]"
         if s.index is not None:
             i = self.names.fresh("i")
             w.line(f"{i} = {self.ex.var_index(s.name, s.index, s.span, Scope())}")
             target += f"[{i}]"
         value = self._e(s.value)
+        if s.op not in _ASSIGN_OPS:
+            raise MeepleError(f"the code generator has no assignment {s.op!r}", s.span)
         if decl.min is None and decl.max is None:
             w.line(f"{target} {s.op} {value}")
             return
         v = self.names.fresh("v")
         w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
         if decl.max is not None:
-            w.line(f"if {v} > {decl.max}:  # a capped track: the excess is lost")
+            w.line(f"if {v} > {literal(decl.max)}:  # a capped track: the excess is lost")
             with w.indent():
-                w.line(f"{v} = {decl.max}")
+                w.line(f"{v} = {literal(decl.max)}")
         if decl.min is not None:
-            w.line(f"if {v} < {decl.min}:")
+            w.line(f"if {v} < {literal(decl.min)}:")
             with w.indent():
-                msg = f"f\"'{s.name}' would fall to {{{v}}}, below its minimum {decl.min}\""
+                # the rule's name goes in as a literal, never inside an f-string of the module
+                before = literal(f"'{s.name}' would fall to ")
+                after = literal(f", below its minimum {decl.min}")
+                msg = f"{before} + str({v}) + {after}"
                 w.line(f"raise RuleError({msg}, {self._span(s.span)})")
         w.line(f"{target} = {v}")
 
@@ -189,14 +199,14 @@ class ModuleEmitter:
             assert s.src is not None
             src = self.ex.zone_index(s.src, Scope())
             w.line(
-                f"st.move_count({self._e(s.count)}, {src}, {dest}, {s.bottom}, "
+                f"st.move_count({self._e(s.count)}, {src}, {dest}, {_flag(s.bottom)}, "
                 f"{self._span(s.span)})"
             )
             return
         assert s.items is not None
         t = self.ex.type_of(s.items)
         if t == "card":
-            w.line(f"st.move({self._e(s.items)}, {dest}, {s.bottom})")
+            w.line(f"st.move({self._e(s.items)}, {dest}, {_flag(s.bottom)})")
             return
         items, d, c = self.names.fresh("items"), self.names.fresh("dest"), self.names.fresh("c")
         w.line(f"{items} = {self._e(s.items)}")
@@ -204,16 +214,16 @@ class ModuleEmitter:
         if t == "zone" or t.startswith("list:"):
             w.line(f"for {c} in list({items}):")
             with w.indent():
-                w.line(f"st.move({c}, {d}, {s.bottom})")
+                w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
             return
         w.line(f"if isinstance({items}, Card):")
         with w.indent():
-            w.line(f"st.move({items}, {d}, {s.bottom})")
+            w.line(f"st.move({items}, {d}, {_flag(s.bottom)})")
         w.line("else:")
         with w.indent():
             w.line(f"for {c} in list({items}):")
             with w.indent():
-                w.line(f"st.move({c}, {d}, {s.bottom})")
+                w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
 
     def _move_firing(self, w: Writer, s: ir.Move) -> None:
         """A move into a zone with triggers: as the interpreter's, firing them after it."""
@@ -225,10 +235,10 @@ class ModuleEmitter:
             before = self.names.fresh("before")
             w.line(f"{before} = len(st.zones[{d}])")
             src = self.ex.zone_index(s.src, Scope())
-            w.line(f"st.move_count({self._e(s.count)}, {src}, {d}, {s.bottom}, {span})")
+            w.line(f"st.move_count({self._e(s.count)}, {src}, {d}, {_flag(s.bottom)}, {span})")
             w.line(f"if {d} in {trig}:")
             with w.indent():
-                w.line(f"fire_arrivals(st, {trig}[{d}], {d}, {before}, {s.bottom}, {span})")
+                w.line(f"fire_arrivals(st, {trig}[{d}], {d}, {before}, {_flag(s.bottom)}, {span})")
             return
         assert s.items is not None
         moved, c = self.names.fresh("moved"), self.names.fresh("c")
@@ -236,7 +246,7 @@ class ModuleEmitter:
         w.line(f"{moved} = [{moved}] if isinstance({moved}, Card) else list({moved})")
         w.line(f"for {c} in {moved}:")
         with w.indent():
-            w.line(f"st.move({c}, {d}, {s.bottom})")
+            w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
         w.line(f"if {d} in {trig}:")
         with w.indent():
             w.line(f"fire(st, {trig}[{d}], {moved}, {span})")
@@ -266,7 +276,9 @@ class ModuleEmitter:
 
     def _call_env(self, s: ir.CallProc) -> str:
         params = self.game.procedures[s.name].params
-        pairs = ", ".join(f"{p!r}: {self._e(a)}" for p, a in zip(params, s.args, strict=True))
+        pairs = ", ".join(
+            f"{literal(p)}: {self._e(a)}" for p, a in zip(params, s.args, strict=True)
+        )
         return "{" + pairs + "}"
 
     def _f_Block(self, w: Writer, s: ir.Block) -> None:
@@ -291,7 +303,7 @@ class ModuleEmitter:
         x = self.names.fresh(s.var)
         w.line(f"for {x} in list({self._e(s.iter)}):")
         with w.indent():
-            w.line(f"env[{s.var!r}] = {x}")
+            w.line(f"env[{literal(s.var)}] = {x}")
             self.body_flat(w, s.body)
 
     def _loop(self, w: Writer, s: ir.Repeat | ir.While, cond: ir.Expr, before: bool) -> None:
@@ -512,7 +524,7 @@ class ModuleEmitter:
                 w.line(f"{'if' if k == 0 else 'elif'} k == {k}:  {self._where(o.span)}")
                 with w.indent():
                     if o.var is not None:
-                        w.line(f"env[{o.var!r}] = dec.values[i]")
+                        w.line(f"env[{literal(o.var)}] = dec.values[i]")
                     self.block_start(w, o.body)
 
     def pick_candidates(self, w: Writer, uid: int, node: ir.Pick) -> None:
@@ -539,10 +551,12 @@ class ModuleEmitter:
             w.line(f"{o} = Block({uid}, {span}, {len(op.stmts)}, step_{uid})")
             return
         if isinstance(op, ops.ForOp):
-            args = f"{span}, {node.var!r}, e{uid}_items, {self._op(node.body)}, {node.secret}"
+            body, secret = self._op(node.body), _flag(node.secret)
+            args = f"{span}, {literal(node.var)}, e{uid}_items, {body}, {secret}"
             w.line(f"{o} = ForOp({args})")
         elif isinstance(op, ops.RepeatOp):
-            w.line(f"{o} = RepeatOp({span}, {self._op(node.body)}, e{uid}_cond, {op.before})")
+            body, before = self._op(node.body), _flag(op.before)
+            w.line(f"{o} = RepeatOp({span}, {body}, e{uid}_cond, {before})")
         elif isinstance(op, ops.ChooseOp):
             w.line(f"{o} = ChooseOp({span}, e{uid}_player, e{uid}_prompt, [")
             with w.indent():
@@ -550,10 +564,10 @@ class ModuleEmitter:
                     items = f"e{uid}_items{k}" if o_ir.iter is not None else "None"
                     when = f"e{uid}_when{k}" if o_ir.when is not None else "None"
                     w.line(
-                        f"OptionOp(site[{o_op.site.index}], e{uid}_label{k}, {o_ir.var!r}, "
+                        f"OptionOp(site[{o_op.site.index}], e{uid}_label{k}, {literal(o_ir.var)}, "
                         f"{items}, {when}, {self._op(o_ir.body)}),"
                     )
-            w.line(f"], {node.secret})")
+            w.line(f"], {_flag(node.secret)})")
             w.line(f"{o}.collect = collect_{uid}")
             w.line(f"{o}.resolve = resolve_{uid}")
         elif isinstance(op, ops.PickOp):
@@ -561,8 +575,9 @@ class ModuleEmitter:
             hi = f"e{uid}_max" if node.max is not None else "None"
             where = f"e{uid}_where" if node.where is not None else "None"
             w.line(
-                f"{o} = PickOp({span}, e{uid}_player, e{uid}_prompt, {node.var!r}, e{uid}_src, "
-                f"{dest}, e{uid}_min, {hi}, {where}, {node.into!r}, {node.secret}, "
+                f"{o} = PickOp({span}, e{uid}_player, e{uid}_prompt, {literal(node.var)}, "
+                f"e{uid}_src, "
+                f"{dest}, e{uid}_min, {hi}, {where}, {literal(node.into)}, {_flag(node.secret)}, "
                 f"site[{op.site.index}])"
             )
             w.line(f"{o}.candidates = cands_{uid}")
@@ -570,8 +585,8 @@ class ModuleEmitter:
             chooser = f"e{uid}_chooser" if node.chooser is not None else "None"
             fmt = self._const("formatter", self.prog._domain(self.ex.type_of(node.among)))
             w.line(
-                f"{o} = WinnerOp({span}, {node.var!r}, e{uid}_among, e{uid}_strength, "
-                f"{chooser}, {node.not_self}, {node.into!r}, e{uid}_prompt, "
+                f"{o} = WinnerOp({span}, {literal(node.var)}, e{uid}_among, e{uid}_strength, "
+                f"{chooser}, {_flag(node.not_self)}, {literal(node.into)}, e{uid}_prompt, "
                 f"site[{op.site.index}], {fmt})"
             )
         else:
@@ -623,32 +638,35 @@ class ModuleEmitter:
         ]
         tie_spans = ", ".join(self._span(t.span) for t in g.tie_breakers)
         out = Writer()
-        out.line(f'"""{g.name} ({g.id}), compiled by meeple\'s code generator.')
+        # No rule text in the docstring or in comments: the game's name, id and file names are
+        # written only as literals (GAME_NAME, GAME_ID, FILES), so no rule file can end a string
+        # or a comment and write code of its own.
+        out.line('"""A game compiled by meeple\'s code generator: GAME_ID and GAME_NAME name it.')
         out.line("")
         out.line(f"Generated by meeple.codegen (generator version {GENERATOR_VERSION});")
-        out.line(f"do not edit: `meeple compile {g.id} -o FILE` writes it again.")
+        out.line("do not edit: `meeple compile GAME -o FILE` writes it again.")
         out.line("Each function and statement names its rule as a comment (file:line).")
         out.line('"""')
         out.line()
         out.line("# ruff: noqa")
         out.line("from meeple.codegen.runtime import *  # the interpreter's State, frames and ops")
         out.line()
-        out.line(f"GAME_ID = {g.id!r}")
-        out.line(f"GAME_NAME = {g.name!r}")
-        out.line(f"PLAYERS = ({g.players_min}, {g.players_max})")
-        out.line(f"FILES = {tuple(self.files)!r}")
+        out.line(f"GAME_ID = {literal(g.id)}")
+        out.line(f"GAME_NAME = {literal(g.name)}")
+        out.line(f"PLAYERS = ({literal(g.players_min)}, {literal(g.players_max)})")
+        out.line(f"FILES = {literal(tuple(self.files))}")
         out.line("KINDS = (")
         for k in kind_specs(g):
-            out.line(f"    {k!r},")
+            out.line(f"    {literal(k)},")
         out.line(")")
         out.line("ZONES = (")
         for z in zone_specs(g):
-            out.line(f"    {z!r},")
+            out.line(f"    {literal(z)},")
         out.line(")")
-        out.line(f"SITES = {tuple(prog.site_domains)!r}")
+        out.line(f"SITES = {literal(tuple(prog.site_domains))}")
         out.line("SPANS = (")
         for key in self.spans:
-            out.line(f"    {key!r},")
+            out.line(f"    {literal(key)},")
         out.line(")")
         out.line()
         out.line()
@@ -657,7 +675,7 @@ class ModuleEmitter:
             out.line('"""The program for ``num_players`` seats; ``files``: the paths of FILES."""')
             out.line(
                 f"P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, "
-                f"{g.players_max})"
+                f"{literal(g.players_max)})"
             )
             out.line("S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]")
             out.line("site = P.sites(SITES)")
@@ -672,17 +690,19 @@ class ModuleEmitter:
             out.line(f"P.scoring = {self._op(g.scoring)}")
             out.line("P.var_specs = [")
             for name, t, per, span, vis in variables:
-                out.line(f"    VarSpec({name!r}, {t!r}, {per!r}, {span}, {vis!r}),")
+                args = ", ".join(literal(x) for x in (name, t, per))
+                out.line(f"    VarSpec({args}, {span}, {literal(vis)}),")
             out.line("]")
-            inits = ", ".join(f"{v.name!r}: init_{v.name}" for v in g.variables.values())
+            inits = ", ".join(f"{literal(v.name)}: init_{v.name}" for v in g.variables.values())
             out.line(f"P.var_initial = {{{inits}}}")
             ties = ", ".join(f"tie_{i}" for i in range(len(g.tie_breakers)))
             out.line(f"P.tie_breakers = [{ties}]")
             out.line(f"P.tie_breaker_spans = [{tie_spans}]")
             for i, t in enumerate(g.triggers.values()):
                 when = f"trigger_{i}_when" if t.when is not None else "None"
-                rule = f"TriggerRule({t.kind!r}, {t.var!r}, {when}, {self._op(t.body)})"
-                out.line(f"P.add_trigger({t.zone!r}, {rule})  {self._where(t.span)}")
+                kind, var = literal(t.kind), literal(t.var)
+                rule = f"TriggerRule({kind}, {var}, {when}, {self._op(t.body)})"
+                out.line(f"P.add_trigger({literal(t.zone)}, {rule})  {self._where(t.span)}")
             out.line("return P")
         return out.text()
 
@@ -779,6 +799,53 @@ def _calls_in(s: Any) -> set[str]:
     for c in _children(s):
         found |= _calls_in(c)
     return found
+
+
+def check_names(game: ir.Game) -> None:
+    """Refuse a game with a name that is not a meeple name (``dsl.limits.is_name``) where the
+    module could write it as code: the checker refuses such names already; this is the code
+    generator's own guard, so rule text never becomes Python code even if one slips through.
+
+    Raises MeepleError at the declaration of the bad name."""
+
+    def need(name: object, what: str, span: ir.SourceSpan) -> None:
+        if not isinstance(name, str) or not is_name(name):
+            raise MeepleError(
+                f"{literal_text(name)} is not a valid {what} name for the code generator",
+                span,
+                expected="letters, digits and '_', not starting with a digit",
+            )
+
+    for key, k in game.kinds.items():
+        for n in {key, k.name}:
+            need(n, "kind", k.span)
+        for p in k.properties:
+            need(p, "property", k.span)
+        for item in k.items:
+            need(item.key, "item key", item.span)
+            for p in item.props:
+                need(p, "property", item.span)
+    spaces: list[tuple[str, dict[str, Any]]] = [
+        ("zone", game.zones),
+        ("variable", game.variables),
+        ("table", game.tables),
+        ("function", game.functions),
+        ("procedure", game.procedures),
+        ("trigger", game.triggers),
+    ]
+    for what, space in spaces:
+        for key, decl in space.items():
+            for n in {key, decl.name}:
+                need(n, what, decl.span)
+            for p in getattr(decl, "params", ()):
+                need(p, "parameter", decl.span)
+
+
+def _flag(value: object) -> str:
+    """A boolean of the IR as Python text (anything else is refused, never written raw)."""
+    if not isinstance(value, bool):
+        raise MeepleError(f"the code generator expected a yes/no value, not {literal_text(value)}")
+    return repr(value)
 
 
 def generate(checked: Checked) -> str:

@@ -8,10 +8,15 @@ become Python locals. Every sub-expression is parenthesized, so Python's operato
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable
 
 from meeple.dsl import ir
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.limits import is_name
 from meeple.interpreter.program import Program
+
+from .writer import literal
 
 # interpreter built-in -> (runtime function, passes the state)
 _RUNTIME_CALLS = {
@@ -83,7 +88,7 @@ class ExprEmitter:
         for p in parts:
             if isinstance(p, str):
                 if p:
-                    pieces.append(repr(p))
+                    pieces.append(literal(p))  # braces and quotes stay text: never formatted
             else:
                 fmt = self.const("formatter", self.type_of(p))
                 pieces.append(f"{fmt}({self.emit(p, scope)})")
@@ -99,12 +104,12 @@ class ExprEmitter:
             per = prog.zone_per[e.obj.id]
             if per == "players":
                 return f"({base} + {key})"
-            return f"({base} + ordinal({key}, {per!r}, {self.span(e.span)}))"
+            return f"({base} + ordinal({key}, {literal(per)}, {self.span(e.span)}))"
         return f"st.zone_index({self.emit(e, scope)})"
 
     # -------------------------------------------------------------- leaves
     def _Const(self, e: ir.Const, scope: Scope) -> str:
-        return repr(e.value)
+        return literal(e.value)
 
     def _Name(self, e: ir.Name, scope: Scope) -> str:
         n, prog = e.id, self.prog
@@ -113,20 +118,21 @@ class ExprEmitter:
         if n in prog.zone_base and prog.zone_per[n] is None:
             return f"st.zones[{self.const('zone', n)}]"
         if n in prog.game.variables:
-            return f"st.vars[{n!r}]"
+            return f"st.vars[{literal(n)}]"
         if n == "players":
             return "st.players"
         if n == "num_players":
             return "len(st.players)"
         if n in scope.locals:
             return scope.locals[n]
-        return f"env[{n!r}]"
+        return f"env[{literal(n)}]"
 
     def _Attr(self, e: ir.Attr, scope: Scope) -> str:
         obj = self.emit(e.obj, scope)
-        if e.name.isidentifier() and not e.name.startswith("_"):
+        # a keyword (a property named 'class' or 'from') is a valid meeple name, not an attribute
+        if is_name(e.name) and not e.name.startswith("_") and not keyword.iskeyword(e.name):
             return f"{obj}.{e.name}"
-        return f"getattr({obj}, {e.name!r})"
+        return f"getattr({obj}, {literal(e.name)})"
 
     def var_index(self, name: str, index: ir.Expr, span: ir.SourceSpan, scope: Scope) -> str:
         """The list position of ``name[index]``: the seat, or the ordinal of a component for a
@@ -134,14 +140,14 @@ class ExprEmitter:
         key, per = self.emit(index, scope), self.prog.game.variables[name].per
         if per is None or per == "players":
             return key
-        return f"ordinal({key}, {per!r}, {self.span(span)})"
+        return f"ordinal({key}, {literal(per)}, {self.span(span)})"
 
     def _Index(self, e: ir.Index, scope: Scope) -> str:
         if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.zone_base:
             return f"st.zones[{self.zone_index(e, scope)}]"
         if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.game.variables:
             n = e.obj.id
-            return f"st.vars[{n!r}][{self.var_index(n, e.index, e.span, scope)}]"
+            return f"st.vars[{literal(n)}][{self.var_index(n, e.index, e.span, scope)}]"
         return f"{self.emit(e.obj, scope)}[{self.emit(e.index, scope)}]"
 
     def _ListLit(self, e: ir.ListLit, scope: Scope) -> str:
@@ -158,7 +164,7 @@ class ExprEmitter:
         if op == "..":
             return f"span_list({a}, {b}, {self.span(e.span)})"
         if op in ("//", "%"):
-            return f"divide({a}, {b}, {op!r}, {self.span(e.span)})"
+            return f"divide({a}, {b}, {literal(op)}, {self.span(e.span)})"
         raise AssertionError(f"operator {op} has no code generator")
 
     def _Unary(self, e: ir.Unary, scope: Scope) -> str:
@@ -215,8 +221,16 @@ class ExprEmitter:
         return _REDUCERS[reducer].format(body)
 
 
+#: Deepest function body that is inlined. A call site may be MAX_EXPR_DEPTH deep and an inlined
+#: body adds its own depth: a small cap keeps every emitted expression well inside Python's
+#: limit of 200 nested brackets (the shipped games' inlined bodies are at most 11 deep).
+INLINE_MAX_DEPTH = 16
+
+
 def _inlinable(game: ir.Game) -> set[str]:
-    """Functions that call no rules function (so inlining them always ends)."""
+    """Small functions that call no rules function: inlining them always ends (no function
+    body is followed, so a function calling itself, directly or not, is simply not inlined),
+    and adds at most INLINE_MAX_DEPTH levels to an expression."""
 
     def calls(e: object) -> bool:
         if isinstance(e, ir.Call) and e.func in game.functions:
@@ -227,9 +241,27 @@ def _inlinable(game: ir.Game) -> set[str]:
             return any(calls(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
         return False
 
-    return {n for n, f in game.functions.items() if not calls(f.body)}
+    return {
+        n
+        for n, f in game.functions.items()
+        if not calls(f.body) and expr_depth(f.body) <= INLINE_MAX_DEPTH
+    }
+
+
+def expr_depth(e: object) -> int:
+    """Tree depth of an IR expression (a leaf is 1)."""
+    if isinstance(e, (list, tuple)):
+        return max((expr_depth(x) for x in e), default=0)
+    if isinstance(e, ir.Expr):
+        kids = (getattr(e, f) for f in e.__dataclass_fields__ if f != "span")
+        return 1 + max((expr_depth(k) for k in kids), default=0)
+    return 0
 
 
 def function_name(name: str) -> str:
-    """The Python name of a rules function in a generated module."""
+    """The Python name of a rules function in a generated module.
+
+    Raises MeepleError if ``name`` is not a meeple name (the checker refuses those first)."""
+    if not is_name(name):
+        raise MeepleError(f"{literal(name)} is not a valid function name for the code generator")
     return f"fn_{name}"

@@ -60,10 +60,14 @@ BUILTINS: dict[str, Builtin] = {
 
 @dataclass
 class Checked:
-    """A checked game plus the inferred type of every expression node (by id)."""
+    """A checked game plus the inferred type of every expression node (by id).
+
+    ``files``: the rules files the game was read from (the game file, then any variant files,
+    base-most first); the compiled module cache is keyed by their contents."""
 
     game: ir.Game
     types: dict[int, str] = field(default_factory=dict)
+    files: tuple[str, ...] = ()
 
 
 def check(game: ir.Game) -> Checked:

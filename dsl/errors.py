@@ -104,6 +104,12 @@ class IllegalActionError(MeepleError):
     kind = "illegal action"
 
 
+class MeepleWarning(UserWarning):
+    """Something meeple worked around and the user may want to know (e.g. a cache folder it
+    would not trust, so the compiled module was made in memory). Issued with
+    ``warnings.warn(message, MeepleWarning)``; the message is one line."""
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A "did you mean 'x'?" suggestion for ``name`` among ``candidates``, or None."""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)

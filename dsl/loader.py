@@ -29,7 +29,9 @@ def load_rules(path: str | Path) -> Checked:
             getattr(doc, "span", None) or SourceSpan(str(file), 1, 1),
         )
     validate(doc)
-    return check(build_game(doc, str(file)))
+    checked = check(build_game(doc, str(file)))
+    checked.files = (str(file),)
+    return checked
 
 
 def load_variant(path: str | Path) -> tuple[Checked, Variant]:
@@ -44,7 +46,9 @@ def load_variant(path: str | Path) -> tuple[Checked, Variant]:
         meta = doc["game"]
         if isinstance(meta, YMap):
             meta["name"] = f"{meta['name']} (variant: {variant.name})"
-        return check(build_game(doc, str(game_file))), variant
+        checked = check(build_game(doc, str(game_file)))
+        checked.files = (str(game_file), *(str(v.file) for v in variant.chain()))
+        return checked, variant
     except MeepleError as e:
         if e.span is None or e.span.file not in files:
             # e.g. a rule of the game uses what the variant removed: say which variant did
