@@ -132,6 +132,7 @@ class _Checker:
                 )
             if z.refill is not None:
                 self._zone_decl(z.refill, z.spans.get("refill", z.span))
+                self._refill_cycle(z)
         for table in g.tables.values():
             self._need_source(table.span, f"table '{table.name}'", table.source)
             if table.group_by is not None and table.group_by not in self.props:
@@ -147,6 +148,20 @@ class _Checker:
                     v.spans.get("per", v.span),
                     suggestion=did_you_mean(v.per, ["players", *g.kinds]),
                 )
+            if v.min is not None and v.max is not None and v.min > v.max:
+                raise CheckError(
+                    f"variable '{v.name}' has min {v.min} above its max {v.max}: no value fits",
+                    v.spans.get("max", v.span),
+                    expected=f"a max of at least {v.min}",
+                    suggestion="swap min and max",
+                )
+            start = _const(v.initial)
+            if isinstance(start, int) and not isinstance(start, bool):
+                if (v.min is not None and start < v.min) or (v.max is not None and start > v.max):
+                    raise CheckError(
+                        f"the initial value {start} of '{v.name}' is outside {v.min}..{v.max}",
+                        v.initial.span,
+                    )
             if v.visibility == "owner" and v.per != "players":
                 raise CheckError(
                     f"variable '{v.name}' is visible to its owner only, but it is not per players",
@@ -195,6 +210,26 @@ class _Checker:
             self._block(block, {})
         for tb in g.tie_breakers:
             self._expr(tb.key, {"p": "player"})
+
+    def _refill_cycle(self, z: ir.ZoneDecl) -> None:
+        """Refuse a zone that refills from itself, directly or through other zones' refills."""
+        chain = [z.name]
+        nxt = z.refill
+        while nxt is not None and nxt in self.g.zones:
+            if nxt == z.name:
+                route = " -> ".join([*chain, nxt])
+                raise CheckError(
+                    f"zone '{z.name}' refills from itself ({route})"
+                    if len(chain) > 1
+                    else f"zone '{z.name}' names itself as its refill",
+                    z.spans.get("refill", z.span),
+                    expected="another zone to refill from",
+                    suggestion="name the zone its cards come back from, e.g. a discard pile",
+                )
+            if nxt in chain:
+                return  # a cycle that does not pass through z: reported at its own zones
+            chain.append(nxt)
+            nxt = self.g.zones[nxt].refill
 
     def _param_scope(self, name: str, params: tuple[str, ...]) -> dict[str, str]:
         types = self.params.get(name, [])
@@ -424,6 +459,12 @@ class _Checker:
     def _options_domain(self, t: str, span: SourceSpan, items: ir.Expr | None = None) -> None:
         if isinstance(items, ir.BinOp) and items.op == "..":
             lo, hi = _const(items.left), _const(items.right)
+            if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+                raise CheckError(
+                    f"the range {lo}..{hi} is empty: its start is above its end",
+                    span,
+                    suggestion=f"write {hi}..{lo}",
+                )
             if (isinstance(lo, int) and lo < 0) or (isinstance(hi, int) and hi > 63):
                 raise CheckError(
                     "options over numbers must stay within 0..63 (each needs a stable action id)",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -12,6 +13,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from .errors import SchemaError, SourceSpan, did_you_mean
+from .limits import MAX_NAME_LENGTH, NAME_PATTERN, RESERVED_PROPERTIES, is_name
 from .yamlload import YList, YMap, span_of
 
 
@@ -28,12 +30,130 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 
 def validate(doc: Any) -> None:
-    """Raise SchemaError for the most relevant schema violation in ``doc``, if any."""
+    """Raise SchemaError for the most relevant schema violation in ``doc``, if any, then for the
+    first invalid name (see check_names)."""
     errors = list(_validator().iter_errors(doc))
-    if not errors:
+    if errors:
+        err = best_match(errors, key=_relevance)
+        raise _to_error(_descend(err), doc)
+    check_names(doc)
+
+
+# ------------------------------------------------------------------------------------ names
+_GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def suggest_name(text: str) -> str | None:
+    """A valid name close to ``text`` (invisible characters dropped, accents stripped, other
+    characters made '_'), or None if nothing of it is left."""
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(ch for ch in t if unicodedata.category(ch) not in ("Cf", "Mn", "Cc", "Zl", "Zp"))
+    t = re.sub(r"[^A-Za-z0-9_]+", "_", t).strip("_")
+    if t[:1].isdigit():
+        t = "_" + t
+    t = t[:MAX_NAME_LENGTH].rstrip("_") or t[:MAX_NAME_LENGTH]
+    return t if is_name(t) else None
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for a message, with every invisible or non-ASCII character escaped (so
+    'de\\u200bck' does not look like 'deck'), and cut if long."""
+    escaped = text.encode("unicode_escape").decode("ascii").replace("'", "\\'")
+    return "'" + (escaped if len(escaped) <= 60 else escaped[:50] + "...") + "'"
+
+
+def require_name(text: Any, span: SourceSpan | None, what: str) -> None:
+    """Raise SchemaError at ``span`` unless ``text`` is a valid meeple name (limits.is_name).
+
+    ``what`` says what the name names ("function", "parameter of 'f'"...)."""
+    if isinstance(text, str) and is_name(text):
         return
-    err = best_match(errors, key=_relevance)
-    raise _to_error(_descend(err), doc)
+    text = str(text)
+    why = (
+        f"it is longer than {MAX_NAME_LENGTH} characters"
+        if len(text) > MAX_NAME_LENGTH and NAME_PATTERN.fullmatch(text)
+        else "use letters, digits and '_'"
+    )
+    better = suggest_name(text)
+    raise SchemaError(
+        f"{shown(text)} is not a valid name for a {what}: {why}",
+        span,
+        expected=f"an ASCII name of letters, digits and '_', not starting with a digit, "
+        f"at most {MAX_NAME_LENGTH} characters",
+        suggestion=f"call it '{better}'" if better else None,
+    )
+
+
+def _keys(doc: YMap, key: str) -> list[tuple[str, Any, SourceSpan | None]]:
+    section = doc.get(key)
+    if not isinstance(section, YMap):
+        return []
+    return [(k, v, section.key_spans.get(k)) for k, v in section.items()]
+
+
+def _name_list(node: Any, key: str, what: str) -> None:
+    """Each item of the list ``node[key]`` (e.g. a function's params) is a name."""
+    items = node.get(key) if isinstance(node, YMap) else None
+    if isinstance(items, YList):
+        for i, p in enumerate(items):
+            require_name(p, items.item_spans[i], what)
+
+
+def check_names(doc: YMap) -> None:
+    """Every name the game declares is a valid meeple name, and no component property takes a
+    name the engine owns (RESERVED_PROPERTIES, or one starting with '_').
+
+    Covers kinds and their properties and item keys, zones, variables, tables, functions,
+    procedures and their parameters, triggers and their ``as``; names inside statements (``let``,
+    ``for``, a pick's ``each``/``as``) are checked where they are parsed. Raises SchemaError at
+    the offending key or value, with a valid name to use instead."""
+    meta = doc.get("game")
+    if isinstance(meta, YMap) and isinstance(meta.get("id"), str):
+        gid = meta["id"]
+        if len(gid) > MAX_NAME_LENGTH or not _GAME_ID.fullmatch(gid):
+            raise SchemaError(
+                f"{shown(gid)} is not a valid game id",
+                meta.value_spans.get("id"),
+                expected=f"lower-case letters, digits and '-', at most {MAX_NAME_LENGTH}",
+            )
+    for name, kind, span in _keys(doc, "components"):
+        require_name(name, span, "component kind")
+        if not isinstance(kind, YMap):
+            continue
+        props = kind.get("properties")
+        if isinstance(props, YMap):
+            for p in props:
+                pspan = props.key_spans.get(p)
+                require_name(p, pspan, f"property of '{name}'")
+                if p in RESERVED_PROPERTIES or p.startswith("_"):
+                    raise SchemaError(
+                        f"property '{p}' of '{name}' takes a name the engine keeps for itself"
+                        + (" (names starting with '_')" if p.startswith("_") else ""),
+                        pspan,
+                        expected="a name other than "
+                        + ", ".join(sorted(RESERVED_PROPERTIES))
+                        + " or one starting with '_'",
+                        suggestion=f"call it '{name}_{p.strip('_') or 'value'}'",
+                    )
+        items = kind.get("items")
+        if isinstance(items, YList):
+            for it in items:
+                if isinstance(it, YMap) and "key" in it:
+                    what = f"key of an item of '{name}'"
+                    require_name(it["key"], it.value_spans.get("key"), what)
+    for section, what in (
+        ("zones", "zone"),
+        ("variables", "variable"),
+        ("tables", "table"),
+        ("functions", "function"),
+        ("procedures", "procedure"),
+        ("triggers", "trigger"),
+    ):
+        for name, node, span in _keys(doc, section):
+            require_name(name, span, what)
+            _name_list(node, "params", f"parameter of '{name}'")
+            if section == "triggers" and isinstance(node, YMap) and "as" in node:
+                require_name(node["as"], node.value_spans.get("as"), f"name in trigger '{name}'")
 
 
 def validate_against(doc: Any, validator: jsonschema.protocols.Validator, what: str) -> None:

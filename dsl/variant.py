@@ -162,16 +162,34 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
         return sibling, True
     file = file.resolve()  # a game given as '.' still has a folder name
     game_folder = file.parent.parent if file.parent.name == VARIANTS_DIR else file.parent
-    for folder in (game_folder, game_folder.parent / name):
-        if (folder / "game.yaml").is_file() and folder.name == name:
-            return folder / "game.yaml", False
-    known = [game_folder.name] + [v.stem for v in variant_files(game_folder)]
+    # the game is named by its id (which survives copying the folder) or its folder's name
+    own = game_folder / "game.yaml"
+    own_id = _game_id(own) if own.is_file() else None
+    if own.is_file() and name in (game_folder.name, own_id):
+        return own, False
+    other = game_folder.parent / name / "game.yaml"
+    if other.is_file():
+        return other, False
+    known = list(dict.fromkeys(x for x in (own_id, game_folder.name) if x))
+    known += [v.stem for v in variant_files(game_folder)]
     raise SchemaError(
         f"'extends: {name}' names neither this variant's game nor one of its variants",
         ext.span,
         expected="one of " + ", ".join(known),
         suggestion=did_you_mean(name, known),
     )
+
+
+def _game_id(game_file: Path) -> str | None:
+    """The ``game.id`` of a rules file, or None if the file cannot tell (its own errors are
+    reported when the game is loaded)."""
+    try:
+        doc = load_yaml_file(game_file)
+    except MeepleError:
+        return None
+    meta = doc.get("game") if isinstance(doc, YMap) else None
+    gid = meta.get("id") if isinstance(meta, YMap) else None
+    return str(gid) if isinstance(gid, str) else None
 
 
 # ------------------------------------------------------------------------------------ paths
