@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from .errors import SourceSpan, YamlError, register_source
+from .errors import UNKNOWN, SourceSpan, YamlError, register_source
 from .limits import MAX_FILE_BYTES, MAX_INT, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 
@@ -20,7 +20,14 @@ class SourceText:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
-        self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self._line_starts: list[int] | None = None  # worked out when first needed
+
+    @property
+    def line_starts(self) -> list[int]:
+        """The offset where each line starts."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+        return self._line_starts
 
     def span(self, start: int, end: int | None = None) -> SourceSpan:
         """Span of the characters ``text[start:end]`` (offsets in the file)."""
@@ -39,8 +46,23 @@ class YStr(str):
     """A string scalar that knows where each of its characters stands in the file."""
 
     source: SourceText
-    offsets: list[int]
     span: SourceSpan
+    # where the scalar stands in the file (start, end, style): its offsets are worked out only
+    # when an error needs them, since a large file holds many scalars
+    _where: tuple[int, int, str | None] = (0, 0, None)
+    _offsets: list[int] | None = None
+
+    @property
+    def offsets(self) -> list[int]:
+        """The file offset of each character of the value."""
+        if self._offsets is None:
+            start, end, style = self._where
+            self._offsets = _align(str(self), self.source.text, start, end, style)
+        return self._offsets
+
+    @offsets.setter
+    def offsets(self, value: list[int]) -> None:
+        self._offsets = value
 
     def span_at(self, start: int, end: int | None = None) -> SourceSpan:
         """Span of ``self[start:end]`` in the file (end exclusive)."""
@@ -169,17 +191,26 @@ _FLOAT = re.compile(
 )
 
 
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
+
+
 class _Frame:
     """A mapping or list being built, with where it starts."""
 
-    __slots__ = ("value", "start", "key", "key_start", "key_end")
+    __slots__ = ("value", "start_mark", "key", "key_span")
 
-    def __init__(self, value: YMap | YList, start: int) -> None:
+    def __init__(self, value: YMap | YList, start_mark: Any) -> None:
         self.value = value
-        self.start = start
+        self.start_mark = start_mark
         self.key: str | None = None  # a mapping's key waiting for its value
-        self.key_start = 0
-        self.key_end = 0
+        self.key_span = UNKNOWN
+
+
+def _span(file: str, start: Any, end: Any) -> SourceSpan:
+    """The span between two parser marks (0-based line and column, in characters)."""
+    if end.index <= start.index:
+        return SourceSpan(file, start.line + 1, start.column + 1)
+    return SourceSpan(file, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
 def _compose(events: Iterable[yaml.Event], src: SourceText) -> Any:
@@ -191,25 +222,10 @@ def _compose(events: Iterable[yaml.Event], src: SourceText) -> Any:
     nodes = 0
     root: Any = None
     documents = 0
+    file = src.file
     for ev in events:
-        if isinstance(ev, yaml.DocumentStartEvent):
-            documents += 1
-            if documents > 1:
-                raise YamlError(
-                    "the file holds more than one YAML document",
-                    src.span(ev.start_mark.index),
-                    suggestion="remove the '---' line: a rules file is one document",
-                )
-            continue
-        if isinstance(ev, yaml.AliasEvent):
-            raise YamlError(
-                f"'*{ev.anchor}' is a YAML alias; meeple does not expand aliases",
-                src.span(ev.start_mark.index, ev.end_mark.index),
-                suggestion="write the value out in full where it is needed",
-            )
-        if not isinstance(ev, yaml.NodeEvent) and not isinstance(ev, yaml.CollectionEndEvent):
-            continue
-        if isinstance(ev, yaml.NodeEvent):
+        cls = ev.__class__
+        if cls in _NODE_EVENTS:
             if ev.anchor is not None:
                 raise YamlError(
                     f"'&{ev.anchor}' is a YAML anchor; meeple does not use anchors and aliases",
@@ -223,9 +239,16 @@ def _compose(events: Iterable[yaml.Event], src: SourceText) -> Any:
                     src.span(ev.start_mark.index),
                     suggestion="split the rules, or remove what the game does not use",
                 )
-        if isinstance(ev, yaml.CollectionStartEvent):
-            tag_ok = ev.tag in (_MAP_TAGS if isinstance(ev, yaml.MappingStartEvent) else _SEQ_TAGS)
-            if not tag_ok:
+        if cls is yaml.ScalarEvent:
+            span = _span(file, ev.start_mark, ev.end_mark)
+            value: Any = _scalar(ev, src, span)
+        elif cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+            frame = stack.pop()
+            value = frame.value
+            span = value.span = _span(file, frame.start_mark, ev.end_mark)
+        elif cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent:
+            is_map = cls is yaml.MappingStartEvent
+            if ev.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
                 raise YamlError(
                     f"'{ev.tag}' is a YAML tag; meeple reads plain mappings and lists only",
                     src.span(ev.start_mark.index),
@@ -238,50 +261,57 @@ def _compose(events: Iterable[yaml.Event], src: SourceText) -> Any:
                     suggestion="move the inner part into a procedure",
                 )
             container: YMap | YList
-            if isinstance(ev, yaml.MappingStartEvent):
+            if is_map:
                 container = YMap()
                 container.key_spans, container.value_spans = {}, {}
             else:
                 container = YList()
                 container.item_spans = []
-            stack.append(_Frame(container, ev.start_mark.index))
+            stack.append(_Frame(container, ev.start_mark))
             continue
-        if isinstance(ev, yaml.CollectionEndEvent):
-            frame = stack.pop()
-            value: Any = frame.value
-            value.span = src.span(frame.start, ev.end_mark.index)
-            start, end = frame.start, ev.end_mark.index
-        else:
-            assert isinstance(ev, yaml.ScalarEvent)
-            start, end = ev.start_mark.index, ev.end_mark.index
-            value = _scalar(ev, src)
+        elif cls is yaml.AliasEvent:
+            raise YamlError(
+                f"'*{ev.anchor}' is a YAML alias; meeple does not expand aliases",
+                src.span(ev.start_mark.index, ev.end_mark.index),
+                suggestion="write the value out in full where it is needed",
+            )
+        elif cls is yaml.DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise YamlError(
+                    "the file holds more than one YAML document",
+                    src.span(ev.start_mark.index),
+                    suggestion="remove the '---' line: a rules file is one document",
+                )
+            continue
+        else:  # stream and document ends
+            continue
         if not stack:
             root = value
             continue
         top = stack[-1]
-        if isinstance(top.value, YList):
-            top.value.append(value)
-            top.value.item_spans.append(src.span(start, end))
+        container = top.value
+        if container.__class__ is YList:
+            container.append(value)
+            container.item_spans.append(span)
             continue
-        mapping = top.value
-        assert isinstance(mapping, YMap)
         if top.key is None:
-            _check_key(value, ev, start, end, mapping, src)
-            top.key, top.key_start, top.key_end = str(value), start, end
+            _check_key(value, ev, span, container)
+            top.key, top.key_span = str(value), span
             continue
-        mapping[top.key] = value
-        mapping.key_spans[top.key] = src.span(top.key_start, top.key_end)
-        mapping.value_spans[top.key] = src.span(start, end)
+        container[top.key] = value
+        container.key_spans[top.key] = top.key_span
+        container.value_spans[top.key] = span
         top.key = None
     if root is None:
         return YMap()
     return root
 
 
-def _check_key(key: Any, ev: yaml.Event, start: int, end: int, out: YMap, src: SourceText) -> None:
-    span = src.span(start, end)
+def _check_key(key: Any, ev: yaml.Event, span: SourceSpan, out: YMap) -> None:
+    """Refuse a key that is not text (a number, a list...), a merge key or a duplicate."""
     if not isinstance(key, str) or not isinstance(ev, yaml.ScalarEvent):
-        raw = ev.value if isinstance(ev, yaml.ScalarEvent) else src.text[start:end]
+        raw = ev.value if isinstance(ev, yaml.ScalarEvent) else "..."
         raise YamlError(
             f"key '{raw}' is not read as a name (YAML reads it as {key!r})"
             if isinstance(ev, yaml.ScalarEvent)
@@ -296,15 +326,14 @@ def _check_key(key: Any, ev: yaml.Event, start: int, end: int, out: YMap, src: S
             suggestion="write the keys out in full",
         )
     if key in out:
-        raise YamlError(f"duplicate key '{key}'", src.span(start))
+        raise YamlError(f"duplicate key '{key}'", SourceSpan(span.file, span.line, span.col))
 
 
-def _scalar(ev: yaml.ScalarEvent, src: SourceText) -> Any:
+def _scalar(ev: yaml.ScalarEvent, src: SourceText, span: SourceSpan) -> Any:
     """A scalar's value under the YAML 1.2 core schema (text, unless a plain scalar reads as
     null, a boolean or a number); explicit tags other than ``!!str`` are refused."""
     style = ev.style or None  # libyaml says '' for plain, PyYAML None
     start, end = ev.start_mark.index, ev.end_mark.index
-    span = src.span(start, end)
     raw = ev.value
     if ev.tag not in (None, "!", _STR):
         raise YamlError(
@@ -322,8 +351,7 @@ def _scalar(ev: yaml.ScalarEvent, src: SourceText) -> Any:
         if _FLOAT.fullmatch(raw):
             return _float(raw)
     s = YStr(raw)
-    s.source, s.span = src, span
-    s.offsets = _align(raw, src.text, start, end, style)
+    s.source, s.span, s._where = src, span, (start, end, style)
     return s
 
 
