@@ -345,7 +345,7 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
         )
     for key in ("each", "as"):
         if key in node:
-            require_name(node[key], node.value_spans[key], f"pick's '{key}'")
+            require_name(node[key], node.value_spans[key], f"the '{key}' of a pick")
     return ir.Pick(
         span,
         player=expr(node["by"], node.value_spans["by"]),
@@ -365,7 +365,7 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
 
 def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
     var, among = _binding(node, "among")
-    require_name(node["as"], node.value_spans["as"], "winner's 'as'")
+    require_name(node["as"], node.value_spans["as"], "the 'as' of a winner")
     tie = node.get("tie")
     chooser = expr(tie["chooser"], tie.value_spans["chooser"]) if tie else None
     return ir.Winner(

@@ -184,7 +184,8 @@ def _check_tree(tree: Tree, loc: _Locator) -> None:  # type: ignore[type-arg]
                     loc.span(a, a + 1),
                     suggestion=_DEPTH_HINT,
                 )
-        todo.extend((child, depth) for child in node.children)
+        # the first child is taken first: a too-long left-nested sum is reported at its start
+        todo.extend((child, depth) for child in reversed(node.children))
 
 
 def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> ParseError:

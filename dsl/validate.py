@@ -40,6 +40,21 @@ def validate(doc: Any) -> None:
 
 
 # ------------------------------------------------------------------------------------ names
+_NAME_SCHEMA_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$"  # $defs/name in game.schema.json
+
+
+def _name_role(path: list[Any]) -> str:
+    """What a name at ``path`` in the game file names, for messages."""
+    last = path[-1] if path else ""
+    if len(path) >= 3 and path[-2] == "params":
+        return f"a parameter of '{path[-3]}'"
+    if last == "key" and len(path) >= 2 and path[0] == "components":
+        return f"the key of an item of '{path[1]}'"
+    if path[:1] == ["triggers"] and last == "as":
+        return f"the 'as' of trigger '{path[1]}'"
+    return f"'{last}'" if isinstance(last, str) and last else "name here"
+
+
 _GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
@@ -47,7 +62,7 @@ def suggest_name(text: str) -> str | None:
     """A valid name close to ``text`` (invisible characters dropped, accents stripped, other
     characters made '_'), or None if nothing of it is left."""
     t = unicodedata.normalize("NFKD", text)
-    t = "".join(ch for ch in t if unicodedata.category(ch) not in ("Cf", "Mn", "Cc", "Zl", "Zp"))
+    t = "".join(ch for ch in t if unicodedata.category(ch) not in ("Cf", "Mn"))  # invisible
     t = re.sub(r"[^A-Za-z0-9_]+", "_", t).strip("_")
     if t[:1].isdigit():
         t = "_" + t
@@ -76,7 +91,7 @@ def require_name(text: Any, span: SourceSpan | None, what: str) -> None:
     )
     better = suggest_name(text)
     raise SchemaError(
-        f"{shown(text)} is not a valid name for a {what}: {why}",
+        f"{shown(text)} is not a valid name for {what}: {why}",
         span,
         expected=f"an ASCII name of letters, digits and '_', not starting with a digit, "
         f"at most {MAX_NAME_LENGTH} characters",
@@ -117,14 +132,14 @@ def check_names(doc: YMap) -> None:
                 expected=f"lower-case letters, digits and '-', at most {MAX_NAME_LENGTH}",
             )
     for name, kind, span in _keys(doc, "components"):
-        require_name(name, span, "component kind")
+        require_name(name, span, "a component kind")
         if not isinstance(kind, YMap):
             continue
         props = kind.get("properties")
         if isinstance(props, YMap):
             for p in props:
                 pspan = props.key_spans.get(p)
-                require_name(p, pspan, f"property of '{name}'")
+                require_name(p, pspan, f"a property of '{name}'")
                 if p in RESERVED_PROPERTIES or p.startswith("_"):
                     raise SchemaError(
                         f"property '{p}' of '{name}' takes a name the engine keeps for itself"
@@ -139,21 +154,22 @@ def check_names(doc: YMap) -> None:
         if isinstance(items, YList):
             for it in items:
                 if isinstance(it, YMap) and "key" in it:
-                    what = f"key of an item of '{name}'"
+                    what = f"the key of an item of '{name}'"
                     require_name(it["key"], it.value_spans.get("key"), what)
     for section, what in (
-        ("zones", "zone"),
-        ("variables", "variable"),
-        ("tables", "table"),
-        ("functions", "function"),
-        ("procedures", "procedure"),
-        ("triggers", "trigger"),
+        ("zones", "a zone"),
+        ("variables", "a variable"),
+        ("tables", "a table"),
+        ("functions", "a function"),
+        ("procedures", "a procedure"),
+        ("triggers", "a trigger"),
     ):
         for name, node, span in _keys(doc, section):
             require_name(name, span, what)
-            _name_list(node, "params", f"parameter of '{name}'")
+            _name_list(node, "params", f"a parameter of '{name}'")
             if section == "triggers" and isinstance(node, YMap) and "as" in node:
-                require_name(node["as"], node.value_spans.get("as"), f"name in trigger '{name}'")
+                what = f"the 'as' of trigger '{name}'"
+                require_name(node["as"], node.value_spans.get("as"), what)
 
 
 def validate_against(doc: Any, validator: jsonschema.protocols.Validator, what: str) -> None:
@@ -213,6 +229,11 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             expected="one of " + ", ".join(allowed) if allowed else None,
             suggestion=did_you_mean(key, allowed),
         )
+    if err.validator == "pattern" and err.validator_value == _NAME_SCHEMA_PATTERN:
+        try:
+            require_name(node, span, _name_role(path))
+        except SchemaError as e:
+            return e
     if "propertyNames" in err.schema_path and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
         keys = [str(k) for k in schema.get("enum", [])]
