@@ -40,7 +40,26 @@ def validate(doc: Any) -> None:
 
 
 # ------------------------------------------------------------------------------------ names
-_NAME_SCHEMA_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*$"  # $defs/name in game.schema.json
+# $defs/name in game.schema.json; '(?!\\n)' because Python's '$' also matches before a final
+# newline (the schema's regexes are read the same way by ECMA-262 and by Python)
+_NAME_SCHEMA_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*(?!\\n)$"
+
+
+_ID_SCHEMA_PATTERN = "^[a-z0-9][a-z0-9-]*(?!\\n)$"  # a game's or a variant's id
+
+
+def _id_error(text: Any, span: SourceSpan | None, where: str) -> SchemaError:
+    return SchemaError(
+        f"{shown(str(text))} is not a valid id ({where})",
+        span,
+        expected=f"lower-case letters, digits and '-', at most {MAX_NAME_LENGTH} characters",
+        suggestion=f"call it '{_suggest_id(str(text))}'" if _suggest_id(str(text)) else None,
+    )
+
+
+def _suggest_id(text: str) -> str | None:
+    t = (suggest_name(text) or "").lower().replace("_", "-").strip("-")[:MAX_NAME_LENGTH]
+    return t if _GAME_ID.fullmatch(t) else None
 
 
 def _name_role(path: list[Any]) -> str:
@@ -126,11 +145,7 @@ def check_names(doc: YMap) -> None:
     if isinstance(meta, YMap) and isinstance(meta.get("id"), str):
         gid = meta["id"]
         if len(gid) > MAX_NAME_LENGTH or not _GAME_ID.fullmatch(gid):
-            raise SchemaError(
-                f"{shown(gid)} is not a valid game id",
-                meta.value_spans.get("id"),
-                expected=f"lower-case letters, digits and '-', at most {MAX_NAME_LENGTH}",
-            )
+            raise _id_error(gid, meta.value_spans.get("id"), "'game.id'")
     for name, kind, span in _keys(doc, "components"):
         require_name(name, span, "a component kind")
         if not isinstance(kind, YMap):
@@ -234,6 +249,8 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             require_name(node, span, _name_role(path))
         except SchemaError as e:
             return e
+    if err.validator == "pattern" and err.validator_value == _ID_SCHEMA_PATTERN:
+        return _id_error(node, span, where)
     if "propertyNames" in err.schema_path and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
         keys = [str(k) for k in schema.get("enum", [])]

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from meeple import api
+from meeple.codegen import generate
 from meeple.dsl import ir
 from meeple.dsl.errors import CheckError, MeepleError, ParseError, SchemaError, YamlError
 from meeple.dsl.limits import (
@@ -153,7 +155,7 @@ NAMES = {
         SchemaError, "|" + "r" * 65, "longer than 64 characters"),
     "game-id-with-a-newline": Bad(
         edit("  id: minimal\n", '  id: "minimal\\n"\n'),
-        SchemaError, 'id: |"minimal', "is not a valid game id"),
+        SchemaError, 'id: |"minimal', "'minimal\\n' is not a valid id ('game.id')"),
     "let-name-too-long": Bad(
         edit("        - round += 1", "        - let " + "x" * 65 + " = 1"),
         ParseError, "let |xxx", "is 65 characters long"),
@@ -347,8 +349,19 @@ def test_the_deepest_accepted_rules_check_and_render(tmp_path: Path) -> None:
     text = _nested_ifs(MAX_BLOCK_DEPTH - 2).replace(
         "      until: round > 3", f"      until: {_sum(MAX_EXPR_DEPTH - 2)} > 3"
     )
+    text = text.replace(
+        "    value: sum(c.points for c in hand[p])",
+        "    value: "
+        + "abs(" * (MAX_EXPR_DEPTH - 8)
+        + "count(hand[p])"
+        + ")" * (MAX_EXPR_DEPTH - 8),
+    )
     checked = load_text(text, tmp_path)
     assert rule_texts(checked.game)  # type: ignore[attr-defined]
+    # what the front end accepts compiles and runs (policy 6); the compiled module is not run
+    # here because that goes through the module cache
+    compile(generate(checked), "deepest", "exec")  # type: ignore[arg-type]
+    assert api.play(api.load(str(tmp_path / "game.yaml"), 2), seed=1).state.is_terminal()
 
 
 def _depths(node: object) -> tuple[int, int]:
@@ -451,6 +464,62 @@ def test_a_copied_game_accepts_its_own_variants(tmp_path: Path) -> None:
         checked, v = load_variant(variant)
         assert v.extends == "harbour-guilds"
         assert checked.game.id == "harbour-guilds"
+
+
+VARIANT = """variant: bad
+name: Bad
+extends: harbour-guilds
+rationale: A variant that tries a name the rules would refuse in the game file itself.
+changes:
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "at", "message"),
+    [
+        pytest.param(
+            "  - add: procedures.new rule\n    value: {source: x, do: [end game]}\n",
+            "procedures.|new rule",
+            "'new rule' is not a valid name for a procedure",
+            id="added-procedure-name",
+        ),
+        pytest.param(
+            "  - set: components.guilds.items[name=Weavers].bonus\n    to: &b 12\n",
+            "to: |&b",
+            "'&b' is a YAML anchor",
+            id="anchor-in-a-variant",
+        ),
+        pytest.param(
+            "  - set: game.players.max\n    to: 0010\n",
+            "to: |0010",
+            "'0010' has a leading zero",
+            id="leading-zero-in-a-variant",
+        ),
+    ],
+)
+def test_variants_are_held_to_the_same_rules(
+    change: str, at: str, message: str, tmp_path: Path
+) -> None:
+    copy = tmp_path / "harbour-guilds"
+    shutil.copytree(RULES / "harbour-guilds", copy)
+    path = copy / "variants" / "bad.yaml"
+    text = VARIANT + change
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MeepleError) as e:
+        load_variant(path)
+    assert message in e.value.message, str(e.value)
+    assert e.value.span is not None and e.value.span.file == str(path), str(e.value)
+    assert (e.value.span.line, e.value.span.col) == position(text, at), str(e.value)
+
+
+def test_a_variant_id_with_a_newline_is_refused(tmp_path: Path) -> None:
+    copy = tmp_path / "harbour-guilds"
+    shutil.copytree(RULES / "harbour-guilds", copy)
+    path = copy / "variants" / "bad.yaml"
+    text = VARIANT.replace("variant: bad", 'variant: "bad\\n"') + "  - remove: game.source\n"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SchemaError, match=r"'bad\\n' is not a valid id \('variant'\)"):
+        load_variant(path)
 
 
 # ------------------------------------------------------------------------------ recursion
