@@ -540,3 +540,42 @@ def test_recursive_functions_check_and_lint(tmp_path: Path) -> None:
     )
     checked = load_text(text, tmp_path)
     lint(checked.game)  # type: ignore[attr-defined]
+
+
+def test_long_call_chains_settle_in_a_few_checker_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parameter types flow down a chain of calls and result types back up; the checker must not
+    need one pass per link (300 links took 300 passes, 3000 links about a minute)."""
+    from meeple.dsl import checker
+
+    n = 300
+    procs = "".join(  # declared last-called first: the hard order for a pass in file order
+        f"  p{i}:\n    source: Turn\n    params: [x]\n    do:\n"
+        + (f"      - p{i + 1}(x)\n" if i + 1 < n else '      - log "{x}"\n')
+        for i in reversed(range(n))
+    )
+    funcs = "".join(
+        f"  f{i}:\n    source: Scoring\n    params: [x]\n"
+        f"    value: {f'f{i + 1}(x)' if i + 1 < n else 'x'}\n"
+        for i in reversed(range(n))
+    )
+    text = edit(
+        "procedures:\n",
+        "procedures:\n" + procs,
+        "functions:\n",
+        "functions:\n" + funcs,
+        "            - turn(p)",
+        "            - turn(p)\n            - p0(f0(p))",
+    )
+    passes = []
+    run = checker._Checker.run
+    monkeypatch.setattr(
+        checker._Checker, "run", lambda self, *a, **k: (passes.append(1), run(self, *a, **k))[1]
+    )
+    checked = load_text(text, tmp_path)
+    assert len(passes) <= 6
+    log = checked.game.procedures[f"p{n - 1}"].body.stmts[0]  # type: ignore[attr-defined]
+    assert isinstance(log, ir.Log)
+    x = next(p for p in log.parts if isinstance(p, ir.Expr))
+    assert checked.types[id(x)] == "player"  # type: ignore[attr-defined]
