@@ -579,3 +579,30 @@ def test_long_call_chains_settle_in_a_few_checker_passes(
     assert isinstance(log, ir.Log)
     x = next(p for p in log.parts if isinstance(p, ir.Expr))
     assert checked.types[id(x)] == "player"  # type: ignore[attr-defined]
+
+
+def test_meeple_check_lints_a_long_chain_of_procedures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lint's 'is every call guarded' walk over callers is a worklist, not a recursion: a
+    chain of 2000 procedures ending in an unguarded pick overflowed the stack."""
+    from meeple.cli import main
+
+    n = 2000
+    procs = "".join(
+        f"  p{i}:\n    source: Turn\n    params: [x]\n    do:\n      - p{i + 1}(x)\n"
+        for i in range(n - 1)
+    ) + (
+        f"  p{n - 1}:\n    source: Turn\n    params: [x]\n    do:\n"
+        "      - pick: Discard a card\n        by: x\n        from: hand[x]\n        count: 1\n"
+    )
+    text = edit(
+        "procedures:\n", "procedures:\n" + procs, "            - turn(p)", "            - p0(p)"
+    )
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 0
+    err = capsys.readouterr()
+    assert "Traceback" not in err.err + err.out
+    line = text.count("\n", 0, text.index("      - pick: Discard a card\n        by: x")) + 1
+    assert f"{path}:{line}:9: warning: this pick can have no legal option" in err.err + err.out
