@@ -271,7 +271,10 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         wants = [str(w) for w in (want if isinstance(want, list) else [want])]
         words = " or ".join(_TYPE_WORDS.get(w, w) for w in wants)
         return SchemaError(
-            f"{where} has the wrong type", span, expected=f"{words}, not {_kind(node)}"
+            f"{where} has the wrong type",
+            span,
+            expected=f"{words}, not {_kind(node)}",
+            suggestion=_yaml_1_1_hint(node, wants),
         )
     if err.validator == "enum":
         options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
@@ -282,6 +285,17 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             suggestion=did_you_mean(str(node), options),
         )
     return SchemaError(f"{where}: {err.message}", span)
+
+
+def _yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:
+    """Why a value YAML 1.1 would have read as a boolean or a number is text here."""
+    if not isinstance(node, str):
+        return None
+    if "boolean" in wants and node.lower() in ("yes", "no", "on", "off", "y", "n"):
+        return f"meeple reads YAML 1.2, where '{node}' is text: write true or false"
+    if "integer" in wants and re.fullmatch(r"[-+]?[0-9]+(:[0-5]?[0-9])+", node):
+        return f"meeple reads YAML 1.2, where '{node}' is text (not a number in base 60)"
+    return None
 
 
 _TYPE_WORDS = {

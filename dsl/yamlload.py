@@ -368,7 +368,7 @@ def _integer(raw: str, span: SourceSpan) -> int:
     digits = raw.lstrip("+-")
     if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
         plain = raw[: len(raw) - len(digits)] + (digits.lstrip("0") or "0")
-        octal = f" (octal {int(digits, 8)})" if set(digits) <= set("01234567") else ""
+        octal = f" ({int(digits, 8)})" if set(digits) <= set("01234567") else ""
         raise YamlError(
             f"'{raw}' has a leading zero, which YAML 1.1 readers take as octal{octal}",
             span,

@@ -208,13 +208,17 @@ YAML = {
     "sexagesimal-is-text": Bad(
         edit("  round: {type: int, initial: 1, source: Play}",
              "  round:\n    type: int\n    max: 1:30\n    source: Play"),
-        SchemaError, "max: |1:30", "'variables.round.max' has the wrong type"),
+        SchemaError, "max: |1:30", "'variables.round.max' has the wrong type",
+        suggestion="'1:30' is text (not a number in base 60)"),
     "yes-is-text": Bad(
         edit("    start: deck\n", "    start: deck\n    per_player: yes\n"),
-        SchemaError, "per_player: |yes", "'components.cards.per_player' has the wrong type"),
+        SchemaError, "per_player: |yes", "'components.cards.per_player' has the wrong type",
+        suggestion="'yes' is text: write true or false"),
     "leading-zero": Bad(
         edit("{name: Coin, count: 10,", "{name: Coin, count: 010,"),
-        YamlError, "count: |010", "'010' has a leading zero", suggestion="write 10, or quote it"),
+        YamlError, "count: |010",
+        "'010' has a leading zero, which YAML 1.1 readers take as octal (8)",
+        suggestion="write 10, or quote it"),
     "5000-digit-integer-in-yaml": Bad(
         edit("{name: Coin, count: 10,", "{name: Coin, count: " + "9" * 5000 + ","),
         YamlError, "count: |999", "the number 999999999999... (5000 characters) is too large"),
