@@ -213,7 +213,7 @@ def _span(file: str, start: Any, end: Any) -> SourceSpan:
     return SourceSpan(file, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
 
 
-def _compose(events: Iterable[yaml.Event], src: SourceText) -> Any:
+def _compose(events: Iterable[Any], src: SourceText) -> Any:
     """Build YMap/YList/YStr values from the parser's events, without recursion.
 
     Nesting is bounded by MAX_YAML_DEPTH and the node count by MAX_YAML_NODES, both checked as
@@ -291,7 +291,7 @@ def _compose(events: Iterable[yaml.Event], src: SourceText) -> Any:
             continue
         top = stack[-1]
         container = top.value
-        if container.__class__ is YList:
+        if isinstance(container, YList):
             container.append(value)
             container.item_spans.append(span)
             continue
@@ -308,7 +308,7 @@ def _compose(events: Iterable[yaml.Event], src: SourceText) -> Any:
     return root
 
 
-def _check_key(key: Any, ev: yaml.Event, span: SourceSpan, out: YMap) -> None:
+def _check_key(key: Any, ev: Any, span: SourceSpan, out: YMap) -> None:
     """Refuse a key that is not text (a number, a list...), a merge key or a duplicate."""
     if not isinstance(key, str) or not isinstance(ev, yaml.ScalarEvent):
         raw = ev.value if isinstance(ev, yaml.ScalarEvent) else "..."
@@ -329,7 +329,7 @@ def _check_key(key: Any, ev: yaml.Event, span: SourceSpan, out: YMap) -> None:
         raise YamlError(f"duplicate key '{key}'", SourceSpan(span.file, span.line, span.col))
 
 
-def _scalar(ev: yaml.ScalarEvent, src: SourceText, span: SourceSpan) -> Any:
+def _scalar(ev: Any, src: SourceText, span: SourceSpan) -> Any:
     """A scalar's value under the YAML 1.2 core schema (text, unless a plain scalar reads as
     null, a boolean or a number); explicit tags other than ``!!str`` are refused."""
     style = ev.style or None  # libyaml says '' for plain, PyYAML None
