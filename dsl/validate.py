@@ -36,7 +36,32 @@ def validate(doc: Any) -> None:
     if errors:
         err = best_match(errors, key=_relevance)
         raise _to_error(_descend(err), doc)
+    _whole_numbers(doc)
     check_names(doc)
+
+
+def _whole_numbers(doc: Any) -> None:
+    """Refuse every fractional number: meeple counts with integers only, and the schema's
+    'integer' (JSON Schema's) lets 2.0 through. Walks the document without recursion."""
+    todo: list[Any] = [doc]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, YMap):
+            pairs = [(v, node.value_spans.get(k)) for k, v in node.items()]
+        elif isinstance(node, YList):
+            pairs = list(zip(node, node.item_spans, strict=False))
+        else:
+            continue
+        for value, span in pairs:
+            if isinstance(value, float):
+                whole = value.is_integer()
+                raise SchemaError(
+                    f"{value!r} is not a whole number: meeple counts with integers",
+                    span,
+                    expected="an integer such as 2",
+                    suggestion=f"write {int(value)}" if whole else "round it, or scale the units",
+                )
+            todo.append(value)
 
 
 # ------------------------------------------------------------------------------------ names

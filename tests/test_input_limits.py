@@ -219,6 +219,12 @@ YAML = {
         YamlError, "count: |010",
         "'010' has a leading zero, which YAML 1.1 readers take as octal (8)",
         suggestion="write 10, or quote it"),
+    "float-where-an-integer-is-needed": Bad(
+        edit("{name: Coin, count: 10,", "{name: Coin, count: 10.0,"),
+        SchemaError, "count: |10.0", "10.0 is not a whole number", suggestion="write 10"),
+    "fraction-as-a-property-value": Bad(
+        edit("{name: Gem, count: 6, points: 2}", "{name: Gem, count: 6, points: 2.5}"),
+        SchemaError, "points: |2.5", "2.5 is not a whole number"),
     "5000-digit-integer-in-yaml": Bad(
         edit("{name: Coin, count: 10,", "{name: Coin, count: " + "9" * 5000 + ","),
         YamlError, "count: |999", "the number 999999999999... (5000 characters) is too large"),
