@@ -135,7 +135,7 @@ def require_name(text: Any, span: SourceSpan | None, what: str) -> None:
     )
     better = suggest_name(text)
     raise SchemaError(
-        f"{shown(text)} is not a valid name for {what}: {why}",
+        f"{shown(text)} is not a valid name: {why} (it names {what})",
         span,
         expected=f"an ASCII name of letters, digits and '_', not starting with a digit, "
         f"at most {MAX_NAME_LENGTH} characters",

@@ -86,6 +86,7 @@ def check_bad(bad: Bad, tmp_path: Path) -> MeepleError:
 
 TRIGGER = 'triggers:\n  {name}:\n    source: Turn\n    to: discard\n    do:\n      - log "x"\n'
 ZWSP, RLO = "\u200b", "\u202e"
+USE = "is not a valid name: use letters, digits and '_'"  # the policy's words
 
 # ------------------------------------------------------------------------------ names (policy 1)
 # fmt: off
@@ -93,62 +94,62 @@ NAMES = {
     "function-key-with-python-code": Bad(
         edit("  hand_points:\n", '  "hand_points\\nimport os\\nos.system(\'echo pwned\')":\n'),
         SchemaError, '|"hand_points\\nimport os',
-        "'hand_points\\nimport os\\nos.system(\\'echo pwned\\')' is not a valid name for a "
-        "function", suggestion="call it 'hand_points_import_os_os_system_echo_pwned'"),
+        f"'hand_points\\nimport os\\nos.system(\\'echo pwned\\')' {USE} (it names a function)",
+        suggestion="call it 'hand_points_import_os_os_system_echo_pwned'"),
     "procedure-key-with-python-code": Bad(
         edit("  turn:\n", '  "turn\\nimport os":\n'),
-        SchemaError, '|"turn\\nimport os"', "is not a valid name for a procedure",
+        SchemaError, '|"turn\\nimport os"', f"{USE} (it names a procedure)",
         suggestion="call it 'turn_import_os'"),
     "variable-key-with-python-code": Bad(
         edit("  round: {", '  "round\\nx = 1": {'),
-        SchemaError, '|"round\\nx = 1"', "is not a valid name for a variable"),
+        SchemaError, '|"round\\nx = 1"', f"{USE} (it names a variable)"),
     "look-alike-zone-zero-width-space": Bad(
         edit("  discard: {", f"  de{ZWSP}ck: {{visibility: hidden, source: Setup}}\n  discard: {{"),
-        SchemaError, f"|de{ZWSP}ck", "'de\\u200bck' is not a valid name for a zone",
+        SchemaError, f"|de{ZWSP}ck", f"'de\\u200bck' {USE} (it names a zone)",
         suggestion="call it 'deck'"),
     "look-alike-zone-escaped-zero-width-space": Bad(
         edit("  discard: {", '  "de\\u200bck": {visibility: hidden, source: Setup}\n  discard: {'),
-        SchemaError, '|"de\\u200bck"', "'de\\u200bck' is not a valid name for a zone",
+        SchemaError, '|"de\\u200bck"', f"'de\\u200bck' {USE} (it names a zone)",
         suggestion="call it 'deck'"),
     "bidi-control-in-a-variable": Bad(
         edit("  round: {", f"  ro{RLO}und: {{"),
-        SchemaError, f"|ro{RLO}und", "'ro\\u202eund' is not a valid name for a variable",
+        SchemaError, f"|ro{RLO}und", f"'ro\\u202eund' {USE} (it names a variable)",
         suggestion="call it 'round'"),
     "kind-with-an-accent": Bad(
         edit("  cards:\n", "  cärds:\n"),
-        SchemaError, "|cärds:", "is not a valid name for a component kind",
+        SchemaError, "|cärds:", f"{USE} (it names a component kind)",
         suggestion="call it 'cards'"),
     "function-parameter": Bad(
         edit("    params: [p]\n    value:", "    params: [p q]\n    value:"),
-        SchemaError, "[|p q]", "'p q' is not a valid name for a parameter of 'hand_points'",
+        SchemaError, "[|p q]", f"'p q' {USE} (it names a parameter of 'hand_points')",
         suggestion="call it 'p_q'"),
     "procedure-parameter-starting-with-a-digit": Bad(
         edit("    params: [p]\n    do:", "    params: [1p]\n    do:"),
-        SchemaError, "[|1p]", "'1p' is not a valid name for a parameter of 'turn'",
+        SchemaError, "[|1p]", f"'1p' {USE} (it names a parameter of 'turn')",
         suggestion="call it '_1p'"),
     "table": Bad(
         edit("  sets:\n", "  my sets:\n"),
-        SchemaError, "|my sets:", "'my sets' is not a valid name for a table",
+        SchemaError, "|my sets:", f"'my sets' {USE} (it names a table)",
         suggestion="call it 'my_sets'"),
     "property": Bad(
         edit("properties: {points: int}", "properties: {points: int, points-2: int}"),
-        SchemaError, "|points-2", "'points-2' is not a valid name for a property of 'cards'",
+        SchemaError, "|points-2", f"'points-2' {USE} (it names a property of 'cards')",
         suggestion="call it 'points_2'"),
     "trigger": Bad(
         edit("procedures:\n", TRIGGER.format(name="on discard") + "procedures:\n"),
-        SchemaError, "|on discard:", "'on discard' is not a valid name for a trigger"),
+        SchemaError, "|on discard:", f"'on discard' {USE} (it names a trigger)"),
     "trigger-as": Bad(
         edit("procedures:\n", TRIGGER.format(name="seen").replace(
             "    to: discard\n", "    to: discard\n    as: the card\n") + "procedures:\n"),
         SchemaError, "as: |the card",
-        "'the card' is not a valid name for the 'as' of trigger 'seen'"),
+        f"'the card' {USE} (it names the 'as' of trigger 'seen')"),
     "item-key": Bad(
         edit("{name: Gem, count: 6, points: 2}", "{key: gem 2, name: Gem, count: 6, points: 2}"),
-        SchemaError, "key: |gem 2", "'gem 2' is not a valid name for the key of an item of 'cards'",
+        SchemaError, "key: |gem 2", f"'gem 2' {USE} (it names the key of an item of 'cards')",
         suggestion="call it 'gem_2'"),
     "pick-each": Bad(
         edit("                count: 1\n", "                count: 1\n                each: c c\n"),
-        SchemaError, "each: |c c", "'c c' is not a valid name for 'each'",
+        SchemaError, "each: |c c", f"'c c' {USE} (it names 'each')",
         suggestion="call it 'c_c'"),
     "too-long": Bad(
         edit("  round: {", "  " + "r" * 65 + ": {"),
@@ -490,7 +491,7 @@ changes:
         pytest.param(
             "  - add: procedures.new rule\n    value: {source: x, do: [end game]}\n",
             "procedures.|new rule",
-            "'new rule' is not a valid name for a procedure",
+            f"'new rule' {USE} (it names a procedure)",
             id="added-procedure-name",
         ),
         pytest.param(
