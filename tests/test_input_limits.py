@@ -620,3 +620,21 @@ def test_meeple_check_lints_a_long_chain_of_procedures(
     assert "Traceback" not in err.err + err.out
     line = text.count("\n", 0, text.index("      - pick: Discard a card\n        by: x")) + 1
     assert f"{path}:{line}:9: warning: this pick can have no legal option" in err.err + err.out
+
+
+def test_a_long_chain_of_variants_is_followed_without_recursion(tmp_path: Path) -> None:
+    copy = tmp_path / "harbour-guilds"
+    shutil.copytree(RULES / "harbour-guilds", copy)
+    n = 1100  # more than Python's default recursion limit
+    for i in range(n):
+        extends = "harbour-guilds" if i == 0 else f"v{i - 1}"
+        (copy / "variants" / f"v{i}.yaml").write_text(
+            VARIANT.replace("variant: bad", f"variant: v{i}").replace(
+                "extends: harbour-guilds", f"extends: {extends}"
+            )
+            + f"  - set: game.source\n    to: step {i}\n",
+            encoding="utf-8",
+        )
+    checked, variant = load_variant(copy / "variants" / f"v{n - 1}.yaml")
+    assert len(variant.chain()) == n
+    assert variant.chain()[0].id == "v0"
