@@ -6,7 +6,9 @@ from typing import Any
 
 from . import ir
 from .errors import CheckError, SourceSpan, did_you_mean
+from .limits import MAX_BLOCK_DEPTH
 from .parser import parse_expression, parse_statement, parse_template
+from .validate import require_name
 from .yamlload import YList, YMap, YStr
 
 _HEADS = ("if", "for", "simultaneous", "repeat", "while", "choose", "pick", "winner", "do")
@@ -231,10 +233,25 @@ def _tie_breakers(doc: YMap) -> tuple[ir.TieBreaker, ...]:
     return tuple(out)
 
 
+# How many blocks enclose the one being built. The YAML depth limit already bounds this
+# recursion; MAX_BLOCK_DEPTH is the tighter bound the checker and both back ends rely on.
+_open_blocks = [0]
+
+
 def _block(
     stmts: YList, span: SourceSpan, source: str | None = None, interp: str | None = None
 ) -> ir.Block:
-    out = tuple(_stmt(s, stmts.item_spans[i]) for i, s in enumerate(stmts))
+    if _open_blocks[0] >= MAX_BLOCK_DEPTH:
+        raise CheckError(
+            f"statement blocks nest deeper than {MAX_BLOCK_DEPTH} levels here (MAX_BLOCK_DEPTH)",
+            stmts.span if isinstance(stmts, YList) else span,
+            suggestion="move the inner blocks into a procedure and call it",
+        )
+    _open_blocks[0] += 1
+    try:
+        out = tuple(_stmt(s, stmts.item_spans[i]) for i, s in enumerate(stmts))
+    finally:
+        _open_blocks[0] -= 1
     return ir.Block(span, out, source, interp)
 
 
@@ -326,6 +343,9 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
         raise CheckError(
             "a pick takes either 'count' or 'min'/'max', not both", node.key_spans["count"]
         )
+    for key in ("each", "as"):
+        if key in node:
+            require_name(node[key], node.value_spans[key], f"the '{key}' of a pick")
     return ir.Pick(
         span,
         player=expr(node["by"], node.value_spans["by"]),
@@ -345,6 +365,7 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
 
 def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
     var, among = _binding(node, "among")
+    require_name(node["as"], node.value_spans["as"], "the 'as' of a winner")
     tie = node.get("tie")
     chooser = expr(tie["chooser"], tie.value_spans["chooser"]) if tie else None
     return ir.Winner(

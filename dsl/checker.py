@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ir
 from .errors import CheckError, SourceSpan, did_you_mean
+from .render import children
 
 _SCALARS: dict[str, type | tuple[type, ...]] = {"int": int, "str": str, "bool": bool}
 BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
@@ -76,13 +77,89 @@ def check(game: ir.Game) -> Checked:
     Parameter types are inferred from call sites: passes repeat until they stop changing.
     """
     params: dict[str, list[str]] = {}
-    for _ in range(len(game.procedures) + len(game.functions) + 2):
-        c = _Checker(game, params)
-        c.run()
+    # Types flow from callers into parameters and from function bodies back to their callers.
+    # After the first pass (in declaration order, so the first error reported is the first one
+    # written), passes alternate callers-first and callees-first, and a body whose call sites
+    # have all been seen in the current pass uses their types at once: a long chain of calls
+    # settles in a few passes instead of one pass per link (which was quadratic).
+    order = _callers_first(game)
+    sites = _call_sites(game)
+    for i in range(len(game.procedures) + len(game.functions) + 2):
+        c = _Checker(game, params, sites)
+        if i == 0:
+            c.run()
+        else:
+            c.run(order if i % 2 else order[::-1], callers_first=bool(i % 2))
         if c.seen_params == params:
             break
         params = c.seen_params
     return c.out
+
+
+def _called(node: object) -> list[str]:
+    """Names of the functions and procedures called inside ``node``, in order (no recursion)."""
+    out: list[str] = []
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ir.Call):
+            out.append(n.func)
+        elif isinstance(n, ir.CallProc):
+            out.append(n.name)
+        todo.extend(reversed(list(children(n))))
+    return out
+
+
+def _bodies(game: ir.Game) -> dict[str, object]:
+    bodies: dict[str, object] = {f"f:{f.name}": f.body for f in game.functions.values()}
+    bodies.update({f"p:{p.name}": p.body for p in game.procedures.values()})
+    return bodies
+
+
+def _call_sites(game: ir.Game) -> dict[str, int]:
+    """How many call sites each function and procedure has, in the whole game."""
+    roots: list[object] = [game.setup, game.play, game.scoring, *_bodies(game).values()]
+    roots += [t.body for t in game.triggers.values()]
+    roots += [t.when for t in game.triggers.values() if t.when is not None]
+    roots += [tb.key for tb in game.tie_breakers] + [v.initial for v in game.variables.values()]
+    counts: dict[str, int] = {}
+    for r in roots:
+        for name in _called(r):
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _callers_first(game: ir.Game) -> list[str]:
+    """Function and procedure keys ('f:name', 'p:name'), each after every caller it has
+    outside a cycle (reverse post-order of an iterative depth-first walk of the call graph)."""
+    bodies = _bodies(game)
+
+    def key(name: str) -> str | None:
+        for k in (f"p:{name}", f"f:{name}"):
+            if k in bodies:
+                return k
+        return None
+
+    callees: dict[str, list[str]] = {}
+    for k, body in bodies.items():
+        callees[k] = [c for c in (key(n) for n in _called(body)) if c is not None]
+    post: list[str] = []
+    seen: set[str] = set()
+    for start in bodies:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [(start, iter(callees[start]))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next((c for c in it if c not in seen), None)
+            if nxt is None:
+                stack.pop()
+                post.append(node)
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(callees[nxt])))
+    return post[::-1]
 
 
 def check_expression(checked: Checked, e: ir.Expr, scope: dict[str, str] | None = None) -> str:
@@ -101,11 +178,15 @@ def check_statement(checked: Checked, s: ir.Stmt) -> None:
 
 
 class _Checker:
-    def __init__(self, game: ir.Game, params: dict[str, list[str]]) -> None:
+    def __init__(
+        self, game: ir.Game, params: dict[str, list[str]], sites: dict[str, int] | None = None
+    ) -> None:
         self.g = game
         self.out = Checked(game)
         self.params = params  # procedure/function name -> parameter types (from the last pass)
         self.seen_params: dict[str, list[str]] = {}
+        self.sites = sites or {}  # name -> number of call sites in the whole game
+        self.calls_seen: dict[str, int] = {}  # name -> call sites checked in this pass
         self.props: dict[str, str] = dict(BUILTIN_PROPS)
         for k in game.kinds.values():
             self.props.update(k.properties)
@@ -118,7 +199,30 @@ class _Checker:
         )
 
     # ------------------------------------------------------------ declarations
-    def run(self) -> None:
+    def run(self, order: list[str] | None = None, callers_first: bool = True) -> None:
+        """One pass over the game. ``order`` (keys 'f:name'/'p:name', see _callers_first) puts
+        the bodies of functions and procedures in that order, with the top-level rules before
+        them if ``callers_first``, else after; None keeps declaration order (functions,
+        procedures, then the top level)."""
+        self._declarations()
+        if order is None:
+            for f in self.g.functions.values():
+                self._function(f)
+            for proc in self.g.procedures.values():
+                self._procedure(proc)
+            self._top_level()
+            return
+        if callers_first:
+            self._top_level()
+        for k in order:
+            if k.startswith("f:"):
+                self._function(self.g.functions[k[2:]])
+            else:
+                self._procedure(self.g.procedures[k[2:]])
+        if not callers_first:
+            self._top_level()
+
+    def _declarations(self) -> None:
         g = self.g
         if g.players_min > g.players_max:
             raise CheckError(
@@ -136,6 +240,7 @@ class _Checker:
                 )
             if z.refill is not None:
                 self._zone_decl(z.refill, z.spans.get("refill", z.span))
+                self._refill_cycle(z)
         for table in g.tables.values():
             self._need_source(table.span, f"table '{table.name}'", table.source)
             if table.group_by is not None and table.group_by not in self.props:
@@ -151,6 +256,20 @@ class _Checker:
                     v.spans.get("per", v.span),
                     suggestion=did_you_mean(v.per, ["players", *g.kinds]),
                 )
+            if v.min is not None and v.max is not None and v.min > v.max:
+                raise CheckError(
+                    f"variable '{v.name}' has min {v.min} above its max {v.max}: no value fits",
+                    v.spans.get("max", v.span),
+                    expected=f"a max of at least {v.min}",
+                    suggestion="swap min and max",
+                )
+            start = _const(v.initial)
+            if isinstance(start, int) and not isinstance(start, bool):
+                if (v.min is not None and start < v.min) or (v.max is not None and start > v.max):
+                    raise CheckError(
+                        f"the initial value {start} of '{v.name}' is outside {v.min}..{v.max}",
+                        v.initial.span,
+                    )
             if v.visibility == "owner" and v.per != "players":
                 raise CheckError(
                     f"variable '{v.name}' is visible to its owner only, but it is not per players",
@@ -163,21 +282,24 @@ class _Checker:
                 v.initial.span,
                 f"the initial value of '{v.name}'",
             )
-        for f in g.functions.values():
-            self._need_source(f.span, f"function '{f.name}'", f.source)
-            self.seen_params["->" + f.name] = ["any"]
-            if f.name in BUILTINS or f.name in self.globals:
-                raise CheckError(
-                    f"function '{f.name}' would hide a built-in or a name of the game",
-                    f.span,
-                    suggestion="choose another name",
-                )
-            self.seen_params["->" + f.name] = [
-                self._expr(f.body, self._param_scope(f.name, f.params))
-            ]
-        for proc in g.procedures.values():
-            self._need_source(proc.span, f"procedure '{proc.name}'", proc.body.source)
-            self._block(proc.body, self._param_scope(proc.name, proc.params))
+
+    def _function(self, f: ir.Function) -> None:
+        self._need_source(f.span, f"function '{f.name}'", f.source)
+        self.seen_params["->" + f.name] = ["any"]
+        if f.name in BUILTINS or f.name in self.globals:
+            raise CheckError(
+                f"function '{f.name}' would hide a built-in or a name of the game",
+                f.span,
+                suggestion="choose another name",
+            )
+        self.seen_params["->" + f.name] = [self._expr(f.body, self._param_scope(f.name, f.params))]
+
+    def _procedure(self, proc: ir.Procedure) -> None:
+        self._need_source(proc.span, f"procedure '{proc.name}'", proc.body.source)
+        self._block(proc.body, self._param_scope(proc.name, proc.params))
+
+    def _top_level(self) -> None:
+        g = self.g
         for trig in g.triggers.values():
             self._need_source(trig.span, f"trigger '{trig.name}'", trig.body.source)
             self._zone_decl(trig.zone, trig.spans.get("to", trig.span))
@@ -200,12 +322,36 @@ class _Checker:
         for tb in g.tie_breakers:
             self._expr(tb.key, {"p": "player"})
 
+    def _refill_cycle(self, z: ir.ZoneDecl) -> None:
+        """Refuse a zone that refills from itself, directly or through other zones' refills."""
+        chain = [z.name]
+        nxt = z.refill
+        while nxt is not None and nxt in self.g.zones:
+            if nxt == z.name:
+                route = " -> ".join([*chain, nxt])
+                raise CheckError(
+                    f"zone '{z.name}' refills from itself ({route})"
+                    if len(chain) > 1
+                    else f"zone '{z.name}' names itself as its refill",
+                    z.spans.get("refill", z.span),
+                    expected="another zone to refill from",
+                    suggestion="name the zone its cards come back from, e.g. a discard pile",
+                )
+            if nxt in chain:
+                return  # a cycle that does not pass through z: reported at its own zones
+            chain.append(nxt)
+            nxt = self.g.zones[nxt].refill
+
     def _param_scope(self, name: str, params: tuple[str, ...]) -> dict[str, str]:
         types = self.params.get(name, [])
+        if self.sites and self.calls_seen.get(name, 0) == self.sites.get(name, 0):
+            # every call site has been checked in this pass: their types are complete
+            types = self.seen_params.get(name, types)
         return {p: (types[i] if i < len(types) else "any") for i, p in enumerate(params)}
 
     def _saw_call(self, name: str, types: list[str]) -> None:
         """Merge argument types seen at a call site (a conflict makes the parameter 'any')."""
+        self.calls_seen[name] = self.calls_seen.get(name, 0) + 1
         old = self.seen_params.get(name)
         if old is None:
             self.seen_params[name] = list(types)
@@ -428,6 +574,12 @@ class _Checker:
     def _options_domain(self, t: str, span: SourceSpan, items: ir.Expr | None = None) -> None:
         if isinstance(items, ir.BinOp) and items.op == "..":
             lo, hi = _const(items.left), _const(items.right)
+            if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+                raise CheckError(
+                    f"the range {lo}..{hi} is empty: its start is above its end",
+                    span,
+                    suggestion=f"write {hi}..{lo}",
+                )
             if (isinstance(lo, int) and lo < 0) or (isinstance(hi, int) and hi > 63):
                 raise CheckError(
                     "options over numbers must stay within 0..63 (each needs a stable action id)",

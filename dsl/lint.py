@@ -129,18 +129,27 @@ def _unguarded_decisions(game: ir.Game) -> list[LintWarning]:
     for p in game.procedures.values():
         visit(p.body, p.name, False)
 
-    def always_guarded(proc: str, seen: frozenset[str] = frozenset()) -> bool:
-        """Every call of ``proc`` is guarded, where it stands or because its caller is."""
-        if proc in seen or not calls.get(proc):
-            return False
-        return all(
-            g or (caller is not None and always_guarded(caller, seen | {proc}))
-            for caller, g in calls[proc]
-        )
+    # The procedures every call of which is guarded, where it stands or because its caller is
+    # (a cycle alone guards nothing). Worked out as a least fixed point with a worklist, not by
+    # recursion: a chain of thousands of procedures must not overflow the stack.
+    callees: dict[str, set[str]] = {}
+    for proc, sites in calls.items():
+        for caller, _ in sites:
+            if caller is not None:
+                callees.setdefault(caller, set()).add(proc)
+    guarded_procs: set[str] = set()
+    pending = list(calls)
+    while pending:
+        proc = pending.pop()
+        if proc in guarded_procs or not calls[proc]:
+            continue
+        if all(g or (caller is not None and caller in guarded_procs) for caller, g in calls[proc]):
+            guarded_procs.add(proc)
+            pending.extend(callees.get(proc, ()))
 
     out = []
     for owner, node in found:
-        if owner is not None and always_guarded(owner):
+        if owner is not None and owner in guarded_procs:
             continue
         what = "choice" if isinstance(node, ir.Choose) else "pick"
         why = (

@@ -23,6 +23,7 @@ from lark.exceptions import (
 
 from . import ir
 from .errors import ParseError, SourceSpan
+from .limits import MAX_EXPR_DEPTH, MAX_INT, MAX_NAME_LENGTH
 from .yamlload import YStr
 
 _TOKEN_WORDS = {
@@ -105,16 +106,86 @@ def _parse(text: str, start: str, origin: SourceSpan | YStr | None) -> Any:
     loc = _Locator(
         text, origin if origin is not None else (text if isinstance(text, YStr) else None)
     )
+    _check_brackets(text, loc)
     try:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as e:
         raise _syntax_error(e, text, start, loc) from None
+    _check_tree(tree, loc)  # before the transformer, which recurses once per level
     try:
         return _ToIR(loc).transform(tree).children[0]
     except VisitError as e:  # an error raised inside a transformer method: ours, unwrapped
         if isinstance(e.orig_exc, ParseError):
             raise e.orig_exc from None
         raise
+
+
+_DEPTH_HINT = "give a part a name with 'let' (or a function), or add many terms with sum([...])"
+# Helper rules of the grammar that add no level of their own to an expression.
+_FLAT_RULES = frozenset(
+    {"expression", "statement", "arglist", "kwarg", "comp_for", "target", "dest_top", "dest_bottom"}
+)
+
+
+def _check_brackets(text: str, loc: _Locator) -> None:
+    """Refuse brackets nested deeper than MAX_EXPR_DEPTH (each one is a level), before Lark."""
+    depth, quote = 0, ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote or ch == "\n":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+            if depth > MAX_EXPR_DEPTH:
+                raise ParseError(
+                    f"brackets nest deeper than {MAX_EXPR_DEPTH} levels here (MAX_EXPR_DEPTH)",
+                    loc.span(i, i + 1),
+                    suggestion=_DEPTH_HINT,
+                )
+        elif ch in ")]":
+            depth = max(depth - 1, 0)
+
+
+def _check_tree(tree: Tree, loc: _Locator) -> None:  # type: ignore[type-arg]
+    """Refuse, without recursion, an expression nested deeper than MAX_EXPR_DEPTH, a name longer
+    than MAX_NAME_LENGTH and a number beyond MAX_INT; each at its place."""
+    todo: list[tuple[Any, int]] = [(tree, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if isinstance(node, Token):
+            if node.type == "NAME" and len(node) > MAX_NAME_LENGTH:
+                a = loc.offset(node.line or 1, node.column or 1)
+                raise ParseError(
+                    f"the name '{node[:20]}...' is {len(node)} characters long",
+                    loc.span(a, a + len(node)),
+                    expected=f"a name of at most {MAX_NAME_LENGTH} characters (MAX_NAME_LENGTH)",
+                )
+            if node.type == "INT" and len(node) > len(str(MAX_INT)):
+                a = loc.offset(node.line or 1, node.column or 1)
+                more = f"{node[:12]}... ({len(node)} digits)" if len(node) > 20 else str(node)
+                raise ParseError(
+                    f"the number {more} is too large",
+                    loc.span(a, a + len(node)),
+                    expected=f"a number from -{MAX_INT} to {MAX_INT} (MAX_INT)",
+                )
+            continue
+        if not isinstance(node, Tree):
+            continue
+        if node.data not in _FLAT_RULES:
+            depth += 1
+            if depth > MAX_EXPR_DEPTH:
+                meta = node.meta
+                a = 0 if getattr(meta, "empty", True) else loc.offset(meta.line, meta.column)
+                raise ParseError(
+                    f"the expression nests deeper than {MAX_EXPR_DEPTH} levels here "
+                    "(MAX_EXPR_DEPTH)",
+                    loc.span(a, a + 1),
+                    suggestion=_DEPTH_HINT,
+                )
+        # the first child is taken first: a too-long left-nested sum is reported at its start
+        todo.extend((child, depth) for child in reversed(node.children))
 
 
 def _syntax_error(e: UnexpectedInput, text: str, start: str, loc: _Locator) -> ParseError:

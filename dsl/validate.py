@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -12,6 +13,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from .errors import SchemaError, SourceSpan, did_you_mean
+from .limits import MAX_NAME_LENGTH, NAME_PATTERN, RESERVED_PROPERTIES, is_name
 from .yamlload import YList, YMap, span_of
 
 
@@ -28,12 +30,186 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 
 def validate(doc: Any) -> None:
-    """Raise SchemaError for the most relevant schema violation in ``doc``, if any."""
+    """Raise SchemaError for the most relevant schema violation in ``doc``, if any, then for the
+    first invalid name (see check_names)."""
     errors = list(_validator().iter_errors(doc))
-    if not errors:
+    if errors:
+        err = best_match(errors, key=_relevance)
+        raise _to_error(_descend(err), doc)
+    _whole_numbers(doc)
+    check_names(doc)
+
+
+def _whole_numbers(doc: Any) -> None:
+    """Refuse every fractional number: meeple counts with integers only, and the schema's
+    'integer' (JSON Schema's) lets 2.0 through. Walks the document without recursion."""
+    todo: list[Any] = [doc]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, YMap):
+            pairs = [(v, node.value_spans.get(k)) for k, v in node.items()]
+        elif isinstance(node, YList):
+            pairs = list(zip(node, node.item_spans, strict=False))
+        else:
+            continue
+        for value, span in pairs:
+            if isinstance(value, float):
+                whole = value.is_integer()
+                raise SchemaError(
+                    f"{value!r} is not a whole number: meeple counts with integers",
+                    span,
+                    expected="an integer such as 2",
+                    suggestion=f"write {int(value)}" if whole else "round it, or scale the units",
+                )
+            todo.append(value)
+
+
+# ------------------------------------------------------------------------------------ names
+# $defs/name in game.schema.json; '(?!\\n)' because Python's '$' also matches before a final
+# newline (the schema's regexes are read the same way by ECMA-262 and by Python)
+_NAME_SCHEMA_PATTERN = "^[A-Za-z_][A-Za-z0-9_]*(?!\\n)$"
+
+
+_ID_SCHEMA_PATTERN = "^[a-z0-9][a-z0-9-]*(?!\\n)$"  # a game's or a variant's id
+
+
+def _id_error(text: Any, span: SourceSpan | None, where: str) -> SchemaError:
+    return SchemaError(
+        f"{shown(str(text))} is not a valid id ({where})",
+        span,
+        expected=f"lower-case letters, digits and '-', at most {MAX_NAME_LENGTH} characters",
+        suggestion=f"call it '{_suggest_id(str(text))}'" if _suggest_id(str(text)) else None,
+    )
+
+
+def _suggest_id(text: str) -> str | None:
+    t = (suggest_name(text) or "").lower().replace("_", "-").strip("-")[:MAX_NAME_LENGTH]
+    return t if _GAME_ID.fullmatch(t) else None
+
+
+def _name_role(path: list[Any]) -> str:
+    """What a name at ``path`` in the game file names, for messages."""
+    last = path[-1] if path else ""
+    if len(path) >= 3 and path[-2] == "params":
+        return f"a parameter of '{path[-3]}'"
+    if last == "key" and len(path) >= 2 and path[0] == "components":
+        return f"the key of an item of '{path[1]}'"
+    if path[:1] == ["triggers"] and last == "as":
+        return f"the 'as' of trigger '{path[1]}'"
+    return f"'{last}'" if isinstance(last, str) and last else "name here"
+
+
+_GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def suggest_name(text: str) -> str | None:
+    """A valid name close to ``text`` (invisible characters dropped, accents stripped, other
+    characters made '_'), or None if nothing of it is left."""
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(ch for ch in t if unicodedata.category(ch) not in ("Cf", "Mn"))  # invisible
+    t = re.sub(r"[^A-Za-z0-9_]+", "_", t).strip("_")
+    if t[:1].isdigit():
+        t = "_" + t
+    t = t[:MAX_NAME_LENGTH].rstrip("_") or t[:MAX_NAME_LENGTH]
+    return t if is_name(t) else None
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for a message, with every invisible or non-ASCII character escaped (so
+    'de\\u200bck' does not look like 'deck'), and cut if long."""
+    escaped = text.encode("unicode_escape").decode("ascii").replace("'", "\\'")
+    return "'" + (escaped if len(escaped) <= 60 else escaped[:50] + "...") + "'"
+
+
+def require_name(text: Any, span: SourceSpan | None, what: str) -> None:
+    """Raise SchemaError at ``span`` unless ``text`` is a valid meeple name (limits.is_name).
+
+    ``what`` says what the name names ("function", "parameter of 'f'"...)."""
+    if isinstance(text, str) and is_name(text):
         return
-    err = best_match(errors, key=_relevance)
-    raise _to_error(_descend(err), doc)
+    text = str(text)
+    why = (
+        f"it is longer than {MAX_NAME_LENGTH} characters"
+        if len(text) > MAX_NAME_LENGTH and NAME_PATTERN.fullmatch(text)
+        else "use letters, digits and '_'"
+    )
+    better = suggest_name(text)
+    raise SchemaError(
+        f"{shown(text)} is not a valid name: {why} (it names {what})",
+        span,
+        expected=f"an ASCII name of letters, digits and '_', not starting with a digit, "
+        f"at most {MAX_NAME_LENGTH} characters",
+        suggestion=f"call it '{better}'" if better else None,
+    )
+
+
+def _keys(doc: YMap, key: str) -> list[tuple[str, Any, SourceSpan | None]]:
+    section = doc.get(key)
+    if not isinstance(section, YMap):
+        return []
+    return [(k, v, section.key_spans.get(k)) for k, v in section.items()]
+
+
+def _name_list(node: Any, key: str, what: str) -> None:
+    """Each item of the list ``node[key]`` (e.g. a function's params) is a name."""
+    items = node.get(key) if isinstance(node, YMap) else None
+    if isinstance(items, YList):
+        for i, p in enumerate(items):
+            require_name(p, items.item_spans[i], what)
+
+
+def check_names(doc: YMap) -> None:
+    """Every name the game declares is a valid meeple name, and no component property takes a
+    name the engine owns (RESERVED_PROPERTIES, or one starting with '_').
+
+    Covers kinds and their properties and item keys, zones, variables, tables, functions,
+    procedures and their parameters, triggers and their ``as``; names inside statements (``let``,
+    ``for``, a pick's ``each``/``as``) are checked where they are parsed. Raises SchemaError at
+    the offending key or value, with a valid name to use instead."""
+    meta = doc.get("game")
+    if isinstance(meta, YMap) and isinstance(meta.get("id"), str):
+        gid = meta["id"]
+        if len(gid) > MAX_NAME_LENGTH or not _GAME_ID.fullmatch(gid):
+            raise _id_error(gid, meta.value_spans.get("id"), "'game.id'")
+    for name, kind, span in _keys(doc, "components"):
+        require_name(name, span, "a component kind")
+        if not isinstance(kind, YMap):
+            continue
+        props = kind.get("properties")
+        if isinstance(props, YMap):
+            for p in props:
+                pspan = props.key_spans.get(p)
+                require_name(p, pspan, f"a property of '{name}'")
+                if p in RESERVED_PROPERTIES or p.startswith("_"):
+                    raise SchemaError(
+                        f"property '{p}' of '{name}' takes a name the engine keeps for itself"
+                        + (" (names starting with '_')" if p.startswith("_") else ""),
+                        pspan,
+                        expected="a name other than "
+                        + ", ".join(sorted(RESERVED_PROPERTIES))
+                        + " or one starting with '_'",
+                        suggestion=f"call it '{name}_{p.strip('_') or 'value'}'",
+                    )
+        items = kind.get("items")
+        if isinstance(items, YList):
+            for it in items:
+                if isinstance(it, YMap) and "key" in it:
+                    what = f"the key of an item of '{name}'"
+                    require_name(it["key"], it.value_spans.get("key"), what)
+    for section, what in (
+        ("zones", "a zone"),
+        ("variables", "a variable"),
+        ("tables", "a table"),
+        ("functions", "a function"),
+        ("procedures", "a procedure"),
+        ("triggers", "a trigger"),
+    ):
+        for name, node, span in _keys(doc, section):
+            require_name(name, span, what)
+            _name_list(node, "params", f"a parameter of '{name}'")
+            if section == "triggers" and isinstance(node, YMap) and "as" in node:
+                what = f"the 'as' of trigger '{name}'"
+                require_name(node["as"], node.value_spans.get("as"), what)
 
 
 def validate_against(doc: Any, validator: jsonschema.protocols.Validator, what: str) -> None:
@@ -93,6 +269,13 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             expected="one of " + ", ".join(allowed) if allowed else None,
             suggestion=did_you_mean(key, allowed),
         )
+    if err.validator == "pattern" and err.validator_value == _NAME_SCHEMA_PATTERN:
+        try:
+            require_name(node, span, _name_role(path))
+        except SchemaError as e:
+            return e
+    if err.validator == "pattern" and err.validator_value == _ID_SCHEMA_PATTERN:
+        return _id_error(node, span, where)
     if "propertyNames" in err.schema_path and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
         keys = [str(k) for k in schema.get("enum", [])]
@@ -113,7 +296,10 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         wants = [str(w) for w in (want if isinstance(want, list) else [want])]
         words = " or ".join(_TYPE_WORDS.get(w, w) for w in wants)
         return SchemaError(
-            f"{where} has the wrong type", span, expected=f"{words}, not {_kind(node)}"
+            f"{where} has the wrong type",
+            span,
+            expected=f"{words}, not {_kind(node)}",
+            suggestion=_yaml_1_1_hint(node, wants),
         )
     if err.validator == "enum":
         options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
@@ -124,6 +310,17 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             suggestion=did_you_mean(str(node), options),
         )
     return SchemaError(f"{where}: {err.message}", span)
+
+
+def _yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:
+    """Why a value YAML 1.1 would have read as a boolean or a number is text here."""
+    if not isinstance(node, str):
+        return None
+    if "boolean" in wants and node.lower() in ("yes", "no", "on", "off", "y", "n"):
+        return f"meeple reads YAML 1.2, where '{node}' is text: write true or false"
+    if "integer" in wants and re.fullmatch(r"[-+]?[0-9]+(:[0-5]?[0-9])+", node):
+        return f"meeple reads YAML 1.2, where '{node}' is text (not a number in base 60)"
+    return None
 
 
 _TYPE_WORDS = {

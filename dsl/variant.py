@@ -64,7 +64,12 @@ class Variant:
 
     def chain(self) -> list[Variant]:
         """This variant and the variants it extends, base-most first."""
-        return ([*self.base.chain()] if self.base else []) + [self]
+        out: list[Variant] = []
+        v: Variant | None = self
+        while v is not None:
+            out.append(v)
+            v = v.base
+        return out[::-1]
 
 
 def variant_files(game_folder: str | Path) -> list[Path]:
@@ -101,47 +106,59 @@ def variant_schema() -> dict[str, Any]:
 def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap, Variant, Path]:
     """Load a variant and apply it (and the variants it extends) to its game's document.
 
-    Returns the changed game document, the Variant and the game's rules file."""
+    Returns the changed game document, the Variant and the game's rules file. The chain of
+    variants is followed with a loop, not a recursion, so however many variant files extend one
+    another nothing overflows the stack; a cycle is a SchemaError at the 'extends' that closes
+    it."""
+    chain: list[tuple[Path, YMap]] = []
+    seen_files = list(seen)
     file = Path(file)
-    doc = load_yaml_file(file)
-    if not isinstance(doc, YMap) or not doc:
-        raise SchemaError(
-            "a variant file must be a mapping with 'variant:', 'extends:' and 'changes:'",
-            getattr(doc, "span", None) or SourceSpan(str(file), 1, 1),
-        )
-    validate_against(doc, jsonschema.Draft202012Validator(variant_schema()), "the variant file")
-    if str(file.resolve()) in seen:
-        raise SchemaError(
-            "this variant extends itself (through " + " -> ".join(Path(s).stem for s in seen) + ")",
-            doc.value_spans["extends"],
-        )
-    base_file, base_is_variant = _resolve_extends(file, doc["extends"])
-    base: Variant | None = None
-    if base_is_variant:
-        game_doc, base, game_file = load_variant_doc(base_file, (*seen, str(file.resolve())))
-    else:
-        game_file = base_file
-        game_doc = load_yaml_file(base_file)
-        if not isinstance(game_doc, YMap):
+    while True:
+        doc = load_yaml_file(file)
+        if not isinstance(doc, YMap) or not doc:
             raise SchemaError(
-                "the extended game file is not a mapping", SourceSpan(str(base_file), 1, 1)
+                "a variant file must be a mapping with 'variant:', 'extends:' and 'changes:'",
+                getattr(doc, "span", None) or SourceSpan(str(file), 1, 1),
             )
-    changes = []
-    for i, ch in enumerate(doc["changes"]):
-        op = next(o for o in _OPS if o in ch)
-        value = ch.get("to", ch.get("value"))
-        changes.append(Change(op, str(ch[op]), value, doc["changes"].item_spans[i]))
-        apply_change(game_doc, ch, op)
-    v = Variant(
-        id=str(doc["variant"]),
-        name=str(doc["name"]),
-        file=str(file),
-        extends=str(doc["extends"]),
-        rationale=" ".join(str(doc["rationale"]).split()),
-        changes=changes,
-        base=base,
-    )
-    return game_doc, v, game_file
+        validate_against(doc, jsonschema.Draft202012Validator(variant_schema()), "the variant file")
+        if str(file.resolve()) in seen_files:
+            raise SchemaError(
+                "this variant extends itself (through "
+                + " -> ".join(Path(s).stem for s in seen_files)
+                + ")",
+                doc.value_spans["extends"],
+            )
+        seen_files.append(str(file.resolve()))
+        chain.append((file, doc))
+        base_file, base_is_variant = _resolve_extends(file, doc["extends"])
+        if not base_is_variant:
+            break
+        file = base_file
+    game_file = base_file
+    game_doc = load_yaml_file(base_file)
+    if not isinstance(game_doc, YMap):
+        raise SchemaError(
+            "the extended game file is not a mapping", SourceSpan(str(base_file), 1, 1)
+        )
+    base: Variant | None = None
+    for vfile, doc in reversed(chain):  # the base-most variant first
+        changes = []
+        for i, ch in enumerate(doc["changes"]):
+            op = next(o for o in _OPS if o in ch)
+            value = ch.get("to", ch.get("value"))
+            changes.append(Change(op, str(ch[op]), value, doc["changes"].item_spans[i]))
+            apply_change(game_doc, ch, op)
+        base = Variant(
+            id=str(doc["variant"]),
+            name=str(doc["name"]),
+            file=str(vfile),
+            extends=str(doc["extends"]),
+            rationale=" ".join(str(doc["rationale"]).split()),
+            changes=changes,
+            base=base,
+        )
+    assert base is not None
+    return game_doc, base, game_file
 
 
 def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
@@ -162,16 +179,34 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
         return sibling, True
     file = file.resolve()  # a game given as '.' still has a folder name
     game_folder = file.parent.parent if file.parent.name == VARIANTS_DIR else file.parent
-    for folder in (game_folder, game_folder.parent / name):
-        if (folder / "game.yaml").is_file() and folder.name == name:
-            return folder / "game.yaml", False
-    known = [game_folder.name] + [v.stem for v in variant_files(game_folder)]
+    # the game is named by its id (which survives copying the folder) or its folder's name
+    own = game_folder / "game.yaml"
+    own_id = _game_id(own) if own.is_file() else None
+    if own.is_file() and name in (game_folder.name, own_id):
+        return own, False
+    other = game_folder.parent / name / "game.yaml"
+    if other.is_file():
+        return other, False
+    known = list(dict.fromkeys(x for x in (own_id, game_folder.name) if x))
+    known += [v.stem for v in variant_files(game_folder)]
     raise SchemaError(
         f"'extends: {name}' names neither this variant's game nor one of its variants",
         ext.span,
         expected="one of " + ", ".join(known),
         suggestion=did_you_mean(name, known),
     )
+
+
+def _game_id(game_file: Path) -> str | None:
+    """The ``game.id`` of a rules file, or None if the file cannot tell (its own errors are
+    reported when the game is loaded)."""
+    try:
+        doc = load_yaml_file(game_file)
+    except MeepleError:
+        return None
+    meta = doc.get("game") if isinstance(doc, YMap) else None
+    gid = meta.get("id") if isinstance(meta, YMap) else None
+    return str(gid) if isinstance(gid, str) else None
 
 
 # ------------------------------------------------------------------------------------ paths

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import bisect
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import SourceSpan, YamlError, register_source
+from .errors import UNKNOWN, SourceSpan, YamlError, register_source
+from .limits import MAX_FILE_BYTES, MAX_INT, MAX_YAML_DEPTH, MAX_YAML_NODES
 
 
 class SourceText:
@@ -17,7 +20,14 @@ class SourceText:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
-        self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        self._line_starts: list[int] | None = None  # worked out when first needed
+
+    @property
+    def line_starts(self) -> list[int]:
+        """The offset where each line starts."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [i + 1 for i, ch in enumerate(self.text) if ch == "\n"]
+        return self._line_starts
 
     def span(self, start: int, end: int | None = None) -> SourceSpan:
         """Span of the characters ``text[start:end]`` (offsets in the file)."""
@@ -36,8 +46,23 @@ class YStr(str):
     """A string scalar that knows where each of its characters stands in the file."""
 
     source: SourceText
-    offsets: list[int]
     span: SourceSpan
+    # where the scalar stands in the file (start, end, style): its offsets are worked out only
+    # when an error needs them, since a large file holds many scalars
+    _where: tuple[int, int, str | None] = (0, 0, None)
+    _offsets: list[int] | None = None
+
+    @property
+    def offsets(self) -> list[int]:
+        """The file offset of each character of the value."""
+        if self._offsets is None:
+            start, end, style = self._where
+            self._offsets = _align(str(self), self.source.text, start, end, style)
+        return self._offsets
+
+    @offsets.setter
+    def offsets(self, value: list[int]) -> None:
+        self._offsets = value
 
     def span_at(self, start: int, end: int | None = None) -> SourceSpan:
         """Span of ``self[start:end]`` in the file (end exclusive)."""
@@ -78,13 +103,29 @@ def span_of(container: Any, key: Any) -> SourceSpan | None:
 def load_yaml_file(path: str | Path) -> Any:
     """Load a YAML file into YMap/YList/YStr values with positions.
 
-    Raises YamlError (with line and column) for malformed YAML or duplicate keys.
+    The file is untrusted: one larger than MAX_FILE_BYTES is refused from its size, before it is
+    read (and at most that many bytes are ever read, so a device or pipe cannot exhaust memory).
+    Raises YamlError (with line and column) for malformed YAML, duplicate keys, anchors, aliases,
+    merge keys, too deep or too large documents and out-of-range numbers (see load_yaml_text).
     """
     path = str(path)
+    limit = f"the limit is {MAX_FILE_BYTES:,} bytes (MAX_FILE_BYTES)"
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise YamlError(
+                f"the file is {size:,} bytes, too large to read; {limit}",
+                SourceSpan(path, 1, 1),
+                suggestion="split the rules, or remove what the game does not use",
+            )
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise YamlError(f"cannot read {path}: {e.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:  # a file that grew, or a device: never read past the limit
+        raise YamlError(f"the file is too large to read; {limit}", SourceSpan(path, 1, 1))
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise YamlError(
             f"{path} is not UTF-8 text (byte {e.start} cannot be read)",
@@ -95,11 +136,21 @@ def load_yaml_file(path: str | Path) -> Any:
 
 
 def load_yaml_text(text: str, file: str = "<string>") -> Any:
-    """Load YAML text (see load_yaml_file)."""
+    """Load YAML text (see load_yaml_file).
+
+    Reads YAML 1.2 core scalars (``yes``, ``on`` and ``1:30`` are text), refuses anchors,
+    aliases, merge keys, tags, numbers with a leading zero and integers beyond MAX_INT, and
+    bounds nesting (MAX_YAML_DEPTH) and size (MAX_YAML_NODES); raises YamlError at the place.
+    """
     register_source(file, text)
     src = SourceText(file, text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        try:
+            # libyaml is twenty times faster; its error messages are not the ones the authors
+            # get, so a file it refuses is parsed again by PyYAML for the message
+            return _compose(yaml.parse(text, Loader=_FAST_LOADER), src)
+        except yaml.YAMLError:
+            return _compose(yaml.parse(text, Loader=yaml.SafeLoader), src)
     except yaml.reader.ReaderError as e:
         raise YamlError(
             f"the file holds a character YAML does not allow ({chr(e.character)!r})"
@@ -122,51 +173,217 @@ def load_yaml_text(text: str, file: str = "<string>") -> Any:
                     raise YamlError("this bracket or brace is never closed", return_span) from None
         span = src.span(mark.index) if mark is not None else None
         raise YamlError(message, span) from None
-    if node is None:
-        return YMap()
-    return _convert(node, src)
+    except yaml.YAMLError as e:  # not expected from PyYAML's parser, but never a traceback
+        raise YamlError(f"the file is not valid YAML: {e}", SourceSpan(file, 1, 1)) from None
 
 
-def _convert(node: yaml.Node, src: SourceText) -> Any:
-    span = src.span(node.start_mark.index, node.end_mark.index)
-    if isinstance(node, yaml.MappingNode):
-        out = YMap()
-        out.span, out.key_spans, out.value_spans = span, {}, {}
-        for knode, vnode in node.value:
-            key = _convert(knode, src)
-            if not isinstance(key, str):
+_FAST_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_STR = "tag:yaml.org,2002:str"
+_MAP_TAGS = (None, "!", "tag:yaml.org,2002:map")
+_SEQ_TAGS = (None, "!", "tag:yaml.org,2002:seq")
+
+# YAML 1.2 core schema (plain scalars only; anything else is text)
+_NULL = re.compile(r"~|null|Null|NULL|")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_FLOAT = re.compile(
+    r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+)
+
+
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
+
+
+class _Frame:
+    """A mapping or list being built, with where it starts."""
+
+    __slots__ = ("value", "start_mark", "key", "key_span")
+
+    def __init__(self, value: YMap | YList, start_mark: Any) -> None:
+        self.value = value
+        self.start_mark = start_mark
+        self.key: str | None = None  # a mapping's key waiting for its value
+        self.key_span = UNKNOWN
+
+
+def _span(file: str, start: Any, end: Any) -> SourceSpan:
+    """The span between two parser marks (0-based line and column, in characters)."""
+    if end.index <= start.index:
+        return SourceSpan(file, start.line + 1, start.column + 1)
+    return SourceSpan(file, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+
+def _compose(events: Iterable[Any], src: SourceText) -> Any:
+    """Build YMap/YList/YStr values from the parser's events, without recursion.
+
+    Nesting is bounded by MAX_YAML_DEPTH and the node count by MAX_YAML_NODES, both checked as
+    the events arrive, so a hostile file is refused before it is built."""
+    stack: list[_Frame] = []
+    nodes = 0
+    root: Any = None
+    documents = 0
+    file = src.file
+    for ev in events:
+        cls = ev.__class__
+        if cls in _NODE_EVENTS:
+            if ev.anchor is not None:
                 raise YamlError(
-                    f"key '{knode.value}' is not read as a name (YAML reads it as {key!r})",
-                    src.span(knode.start_mark.index, knode.end_mark.index),
-                    suggestion=f"quote it: '\"{knode.value}\"', or choose another name",
+                    f"'&{ev.anchor}' is a YAML anchor; meeple does not use anchors and aliases",
+                    src.span(ev.start_mark.index),
+                    suggestion="write the value out in full where it is needed",
                 )
-            if key in out:
-                raise YamlError(f"duplicate key '{key}'", src.span(knode.start_mark.index))
-            out[str(key)] = _convert(vnode, src)
-            out.key_spans[str(key)] = src.span(knode.start_mark.index, knode.end_mark.index)
-            out.value_spans[str(key)] = src.span(vnode.start_mark.index, vnode.end_mark.index)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        lst = YList(_convert(n, src) for n in node.value)
-        lst.span = span
-        lst.item_spans = [src.span(n.start_mark.index, n.end_mark.index) for n in node.value]
-        return lst
-    assert isinstance(node, yaml.ScalarNode)
-    if not node.tag.startswith("tag:yaml.org,2002:"):
+            nodes += 1
+            if nodes > MAX_YAML_NODES:
+                raise YamlError(
+                    f"the file holds more than {MAX_YAML_NODES:,} YAML values (MAX_YAML_NODES)",
+                    src.span(ev.start_mark.index),
+                    suggestion="split the rules, or remove what the game does not use",
+                )
+        if cls is yaml.ScalarEvent:
+            span = _span(file, ev.start_mark, ev.end_mark)
+            value: Any = _scalar(ev, src, span)
+        elif cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+            frame = stack.pop()
+            value = frame.value
+            span = value.span = _span(file, frame.start_mark, ev.end_mark)
+        elif cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent:
+            is_map = cls is yaml.MappingStartEvent
+            if ev.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+                raise YamlError(
+                    f"'{ev.tag}' is a YAML tag; meeple reads plain mappings and lists only",
+                    src.span(ev.start_mark.index),
+                    suggestion="remove the tag",
+                )
+            if len(stack) >= MAX_YAML_DEPTH:
+                raise YamlError(
+                    f"the YAML nests deeper than {MAX_YAML_DEPTH} levels (MAX_YAML_DEPTH)",
+                    src.span(ev.start_mark.index),
+                    suggestion="move the inner part into a procedure",
+                )
+            container: YMap | YList
+            if is_map:
+                container = YMap()
+                container.key_spans, container.value_spans = {}, {}
+            else:
+                container = YList()
+                container.item_spans = []
+            stack.append(_Frame(container, ev.start_mark))
+            continue
+        elif cls is yaml.AliasEvent:
+            raise YamlError(
+                f"'*{ev.anchor}' is a YAML alias; meeple does not expand aliases",
+                src.span(ev.start_mark.index, ev.end_mark.index),
+                suggestion="write the value out in full where it is needed",
+            )
+        elif cls is yaml.DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                raise YamlError(
+                    "the file holds more than one YAML document",
+                    src.span(ev.start_mark.index),
+                    suggestion="remove the '---' line: a rules file is one document",
+                )
+            continue
+        else:  # stream and document ends
+            continue
+        if not stack:
+            root = value
+            continue
+        top = stack[-1]
+        container = top.value
+        if isinstance(container, YList):
+            container.append(value)
+            container.item_spans.append(span)
+            continue
+        if top.key is None:
+            _check_key(value, ev, span, container)
+            top.key, top.key_span = str(value), span
+            continue
+        container[top.key] = value
+        container.key_spans[top.key] = top.key_span
+        container.value_spans[top.key] = span
+        top.key = None
+    if root is None:
+        return YMap()
+    return root
+
+
+def _check_key(key: Any, ev: Any, span: SourceSpan, out: YMap) -> None:
+    """Refuse a key that is not text (a number, a list...), a merge key or a duplicate."""
+    if not isinstance(key, str) or not isinstance(ev, yaml.ScalarEvent):
+        raw = ev.value if isinstance(ev, yaml.ScalarEvent) else "..."
         raise YamlError(
-            f"'{node.tag}' is a YAML tag, not text",
+            f"key '{raw}' is not read as a name (YAML reads it as {key!r})"
+            if isinstance(ev, yaml.ScalarEvent)
+            else "a key must be a name, not a list or a mapping",
+            span,
+            suggestion=f"quote it: '\"{raw}\"', or choose another name",
+        )
+    if key == "<<" and not ev.style:
+        raise YamlError(
+            "'<<' is a YAML merge key; meeple does not merge mappings",
+            span,
+            suggestion="write the keys out in full",
+        )
+    if key in out:
+        raise YamlError(f"duplicate key '{key}'", SourceSpan(span.file, span.line, span.col))
+
+
+def _scalar(ev: Any, src: SourceText, span: SourceSpan) -> Any:
+    """A scalar's value under the YAML 1.2 core schema (text, unless a plain scalar reads as
+    null, a boolean or a number); explicit tags other than ``!!str`` are refused."""
+    style = ev.style or None  # libyaml says '' for plain, PyYAML None
+    start, end = ev.start_mark.index, ev.end_mark.index
+    raw = ev.value
+    if ev.tag not in (None, "!", _STR):
+        raise YamlError(
+            f"'{ev.tag}' is a YAML tag, not text",
             span,
             suggestion="quote the value; in expressions write 'not' instead of '!'",
         )
-    value = yaml.SafeLoader.construct_scalar(yaml.SafeLoader(""), node)
-    if node.tag != "tag:yaml.org,2002:str":
-        resolved = yaml.safe_load(node.value) if node.style is None else value
-        if not isinstance(resolved, str):
-            return resolved
-    s = YStr(value)
-    s.source, s.span = src, span
-    s.offsets = _align(value, src.text, node.start_mark.index, node.end_mark.index, node.style)
+    if ev.tag is None and style is None:
+        if _NULL.fullmatch(raw):
+            return None
+        if raw in _BOOL:
+            return _BOOL[raw]
+        if _INT.fullmatch(raw):
+            return _integer(raw, span)
+        if _FLOAT.fullmatch(raw):
+            return _float(raw)
+    s = YStr(raw)
+    s.source, s.span, s._where = src, span, (start, end, style)
     return s
+
+
+def _float(raw: str) -> float:
+    lowered = raw.lower()
+    if lowered.endswith((".inf", ".nan")):  # YAML's spelling of what Python calls inf and nan
+        return float(lowered.replace(".", ""))
+    return float(raw)
+
+
+def _integer(raw: str, span: SourceSpan) -> int:
+    """An integer scalar, refused with a leading zero (YAML 1.1 reads 010 as 8) or beyond
+    MAX_INT (checked on the digits, before Python converts them)."""
+    digits = raw.lstrip("+-")
+    if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
+        plain = raw[: len(raw) - len(digits)] + (digits.lstrip("0") or "0")
+        octal = f" ({int(digits, 8)})" if set(digits) <= set("01234567") else ""
+        raise YamlError(
+            f"'{raw}' has a leading zero, which YAML 1.1 readers take as octal{octal}",
+            span,
+            suggestion=f'write {plain}, or quote it ("{raw}") if it is text',
+        )
+    body = digits[2:] if digits[:2] in ("0x", "0o") else digits
+    value = int(digits, 0) if len(body) <= 16 else None
+    if value is None or value > MAX_INT:
+        shown = raw if len(raw) <= 20 else raw[:12] + f"... ({len(raw)} characters)"
+        raise YamlError(
+            f"the number {shown} is too large",
+            span,
+            expected=f"a number from -{MAX_INT} to {MAX_INT} (MAX_INT)",
+        )
+    return -value if raw.startswith("-") else value
 
 
 _ESCAPE_LEN = {"x": 4, "u": 6, "U": 10}

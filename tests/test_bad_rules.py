@@ -87,13 +87,19 @@ CASES = [
              "  discard: {visibility: public, source: Turn}\n"
              "  deck: {visibility: public, source: Turn}\n"),
         YamlError, 24, 3, "duplicate key 'deck'")),
-    case("yaml-on-key-is-boolean", Bad(
+    case("yaml-on-key-is-text-in-yaml-1.2", Bad(
         # 22:   deck: {visibility: hidden, on: empty, source: Setup}
         #                                  ^
         edit("  deck: {visibility: hidden, source: Setup}",
              "  deck: {visibility: hidden, on: empty, source: Setup}"),
-        YamlError, 22, 30, "key 'on' is not read as a name (YAML reads it as True)",
-        suggestion="quote it: '\"on\"', or choose another name")),
+        SchemaError, 22, 30, "unknown key 'on' in 'zones.deck'")),
+    case("yaml-number-key-is-not-a-name", Bad(
+        # 22:   deck: {visibility: hidden, 12: empty, source: Setup}
+        #                                  ^
+        edit("  deck: {visibility: hidden, source: Setup}",
+             "  deck: {visibility: hidden, 12: empty, source: Setup}"),
+        YamlError, 22, 30, "key '12' is not read as a name (YAML reads it as 12)",
+        suggestion="quote it: '\"12\"', or choose another name")),
     case("yaml-tag-instead-of-not", Bad(
         # 59:       until: !done
         #                  ^
