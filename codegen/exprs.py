@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from meeple.dsl import ir
 from meeple.interpreter.program import Program
+from meeple.interpreter.values import CARD_FIELDS
 
 # interpreter built-in -> (runtime function, passes the state)
 _RUNTIME_CALLS = {
@@ -98,7 +99,7 @@ class ExprEmitter:
             base, key = self.const("zone", e.obj.id), self.emit(e.index, scope)
             per = prog.zone_per[e.obj.id]
             if per == "players":
-                return f"({base} + {key})"
+                return f"({base} + seat(st, {key}, {self.span(e.index.span)}))"
             return f"({base} + ordinal({key}, {per!r}, {self.span(e.span)}))"
         return f"st.zone_index({self.emit(e, scope)})"
 
@@ -124,15 +125,17 @@ class ExprEmitter:
 
     def _Attr(self, e: ir.Attr, scope: Scope) -> str:
         obj = self.emit(e.obj, scope)
-        if e.name.isidentifier() and not e.name.startswith("_"):
+        if e.name in CARD_FIELDS:
             return f"{obj}.{e.name}"
-        return f"getattr({obj}, {e.name!r})"
+        return f"{obj}.props[{e.name!r}]"  # never an engine attribute, whatever the name
 
     def var_index(self, name: str, index: ir.Expr, span: ir.SourceSpan, scope: Scope) -> str:
         """The list position of ``name[index]``: the seat, or the ordinal of a component for a
         variable per kind."""
         key, per = self.emit(index, scope), self.prog.game.variables[name].per
-        if per is None or per == "players":
+        if per == "players":  # a seat out of range is a rule error, as in the interpreter
+            return f"seat(st, {key}, {self.span(index.span)})"
+        if per is None:
             return key
         return f"ordinal({key}, {per!r}, {self.span(span)})"
 
@@ -180,6 +183,8 @@ class ExprEmitter:
                 )
                 return self.emit(f.body, inner)
             passed = "".join(", " + self.emit(a, scope) for a in e.args)
+            if e.func not in self.inlinable:  # counted: it takes the call's span (call depth)
+                passed = f", {self.span(e.span)}{passed}"
             return f"{function_name(e.func)}(st{passed})"
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in _REDUCERS:
             return self._gen(e.args[0], e.func, scope)

@@ -164,6 +164,8 @@ class ProgramBase(Layout):
     play: BlockOp
     scoring: BlockOp
     num_distinct_actions: int
+    #: uid of each procedure's body block -> the procedure's name (call depth, rules trace)
+    proc_names: dict[int, str]
 
     @property
     def owner_only_vars(self) -> set[str]:

@@ -54,72 +54,147 @@ ZONES = (
 SITES = ('fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'card', 'fixed', 'fixed', 'fixed', 'card', 'fixed', 'card', 'fixed', 'fixed', 'fixed', 'fixed', 'card', 'int', 'card', 'fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'card', 'fixed', 'fixed', 'card', 'card', 'fixed', 'card', 'card', 'card', 'fixed', 'fixed', 'fixed', 'card')
 SPANS = (
     (0, 276, 29, 276, 42),
+    (0, 295, 43, 295, 44),
+    (0, 296, 3, 296, 14),
+    (0, 304, 3, 304, 7),
+    (0, 311, 56, 311, 63),
+    (0, 308, 3, 308, 14),
+    (0, 321, 32, 321, 33),
+    (0, 320, 76, 320, 77),
+    (0, 316, 3, 316, 10),
+    (0, 326, 26, 326, 27),
+    (0, 326, 47, 326, 48),
     (0, 370, 9, 370, 18),
+    (0, 371, 14, 371, 15),
     (0, 371, 9, 371, 21),
+    (0, 376, 14, 376, 15),
     (0, 376, 9, 376, 21),
     (0, 377, 9, 377, 18),
+    (0, 384, 53, 384, 54),
     (0, 384, 17, 384, 55),
+    (0, 385, 29, 385, 30),
+    (0, 393, 81, 393, 82),
+    (0, 398, 68, 398, 69),
+    (0, 398, 53, 398, 54),
+    (0, 398, 35, 398, 36),
     (0, 398, 9, 398, 70),
     (0, 404, 19, 404, 23),
+    (0, 406, 31, 406, 32),
     (0, 407, 47, 407, 60),
+    (0, 407, 41, 407, 42),
     (0, 407, 21, 407, 60),
+    (0, 409, 36, 409, 37),
     (0, 410, 52, 410, 65),
+    (0, 410, 46, 410, 47),
     (0, 410, 25, 410, 65),
+    (0, 417, 73, 417, 74),
     (0, 417, 30, 417, 43),
+    (0, 422, 68, 422, 69),
     (0, 422, 26, 422, 39),
     (0, 434, 15, 434, 44),
+    (0, 364, 3, 364, 7),
+    (0, 436, 60, 436, 72),
     (0, 436, 17, 436, 73),
+    (0, 444, 66, 444, 67),
     (0, 444, 13, 444, 68),
     (0, 451, 17, 451, 34),
+    (0, 394, 3, 394, 14),
     (0, 453, 17, 453, 34),
     (0, 455, 17, 455, 27),
     (0, 457, 17, 457, 27),
     (0, 459, 16, 459, 28),
+    (0, 378, 3, 378, 12),
+    (0, 461, 60, 461, 61),
     (0, 461, 17, 461, 62),
+    (0, 474, 63, 474, 64),
+    (0, 523, 35, 523, 36),
+    (0, 609, 43, 609, 44),
     (0, 609, 9, 609, 47),
     (0, 610, 9, 610, 27),
+    (0, 640, 26, 640, 27),
     (0, 640, 15, 640, 52),
+    (0, 671, 24, 671, 25),
+    (0, 673, 19, 673, 26),
     (0, 693, 9, 693, 26),
+    (0, 411, 3, 411, 17),
+    (0, 704, 24, 704, 25),
+    (0, 718, 18, 718, 19),
     (0, 719, 9, 719, 19),
     (0, 729, 9, 729, 18),
     (0, 796, 17, 796, 38),
+    (0, 386, 3, 386, 13),
     (0, 809, 17, 809, 27),
     (0, 821, 17, 821, 29),
     (0, 821, 33, 821, 45),
+    (0, 823, 62, 823, 63),
     (0, 823, 17, 823, 64),
     (0, 826, 13, 826, 25),
+    (0, 828, 64, 828, 65),
     (0, 828, 21, 828, 66),
+    (0, 846, 24, 846, 25),
+    (0, 870, 31, 870, 32),
+    (0, 901, 33, 901, 34),
     (0, 902, 9, 902, 24),
     (0, 441, 19, 441, 41),
+    (0, 440, 37, 440, 38),
     (0, 467, 45, 467, 55),
     (0, 470, 23, 470, 33),
     (0, 470, 37, 470, 54),
     (0, 473, 23, 473, 40),
+    (0, 469, 37, 469, 38),
+    (0, 472, 37, 472, 38),
+    (0, 482, 56, 482, 57),
+    (0, 482, 42, 482, 43),
     (0, 482, 21, 482, 58),
+    (0, 483, 66, 483, 67),
     (0, 483, 21, 483, 68),
+    (0, 492, 23, 492, 24),
     (0, 492, 13, 492, 44),
+    (0, 493, 23, 493, 24),
     (0, 493, 13, 493, 48),
+    (0, 494, 23, 494, 24),
     (0, 494, 13, 494, 49),
     (0, 498, 25, 498, 67),
     (0, 500, 25, 500, 53),
+    (0, 495, 37, 495, 38),
+    (0, 505, 42, 505, 43),
     (0, 506, 24, 506, 41),
+    (0, 501, 41, 501, 42),
     (0, 520, 31, 520, 52),
+    (0, 399, 3, 399, 15),
+    (0, 511, 37, 511, 38),
     (0, 535, 54, 535, 75),
     (0, 548, 17, 548, 31),
+    (0, 553, 27, 553, 28),
     (0, 553, 17, 553, 34),
     (0, 554, 17, 554, 26),
+    (0, 372, 3, 372, 6),
+    (0, 560, 27, 560, 28),
     (0, 560, 17, 560, 34),
+    (0, 562, 62, 562, 63),
     (0, 562, 17, 562, 64),
+    (0, 545, 38, 545, 39),
+    (0, 550, 29, 550, 30),
+    (0, 550, 45, 550, 46),
+    (0, 556, 38, 556, 39),
+    (0, 557, 29, 557, 30),
     (0, 577, 25, 577, 84),
     (0, 576, 25, 576, 70),
     (0, 579, 19, 579, 36),
+    (0, 585, 27, 585, 28),
     (0, 585, 17, 585, 34),
     (0, 586, 17, 586, 60),
+    (0, 591, 27, 591, 28),
     (0, 591, 17, 591, 34),
     (0, 592, 17, 592, 45),
+    (0, 573, 34, 573, 35),
+    (0, 581, 29, 581, 30),
+    (0, 581, 55, 581, 56),
+    (0, 588, 29, 588, 30),
     (0, 602, 19, 602, 45),
     (0, 632, 20, 632, 33),
     (0, 618, 48, 618, 69),
+    (0, 618, 42, 618, 43),
     (0, 618, 21, 618, 69),
     (0, 619, 21, 619, 35),
     (0, 616, 27, 616, 39),
@@ -127,23 +202,35 @@ SPANS = (
     (0, 631, 26, 631, 39),
     (0, 643, 13, 643, 29),
     (0, 644, 13, 644, 24),
+    (0, 655, 56, 655, 57),
     (0, 664, 96, 664, 109),
+    (0, 664, 90, 664, 91),
+    (0, 664, 71, 664, 72),
     (0, 664, 29, 664, 109),
+    (0, 653, 37, 653, 38),
     (0, 682, 23, 682, 39),
     (0, 688, 20, 688, 38),
     (0, 690, 20, 690, 39),
     (0, 692, 20, 692, 41),
     (0, 685, 17, 685, 50),
+    (0, 711, 32, 711, 33),
     (0, 711, 21, 711, 39),
     (0, 726, 13, 726, 32),
     (0, 727, 13, 727, 34),
+    (0, 418, 3, 418, 13),
+    (0, 736, 30, 736, 31),
+    (0, 736, 67, 736, 68),
+    (0, 736, 73, 736, 90),
+    (0, 743, 32, 743, 49),
     (0, 743, 25, 743, 50),
     (0, 744, 25, 744, 39),
+    (0, 738, 40, 738, 57),
     (0, 753, 13, 753, 32),
     (0, 754, 13, 754, 34),
     (0, 765, 17, 765, 31),
     (0, 786, 17, 786, 31),
     (0, 787, 17, 787, 33),
+    (0, 775, 26, 775, 40),
     (0, 777, 13, 777, 32),
     (0, 778, 13, 778, 40),
     (0, 779, 13, 779, 34),
@@ -154,41 +241,71 @@ SPANS = (
     (0, 819, 13, 819, 30),
     (0, 817, 74, 817, 108),
     (0, 835, 14, 835, 29),
+    (0, 840, 73, 840, 74),
     (0, 841, 25, 841, 48),
+    (0, 838, 37, 838, 38),
     (0, 855, 23, 855, 35),
+    (0, 863, 36, 863, 37),
     (0, 864, 21, 864, 30),
     (0, 866, 21, 866, 43),
+    (0, 853, 40, 853, 41),
+    (0, 854, 23, 854, 36),
+    (0, 857, 39, 857, 40),
+    (0, 859, 34, 859, 35),
+    (0, 859, 74, 859, 75),
+    (0, 879, 56, 879, 57),
     (0, 882, 26, 882, 38),
+    (0, 877, 39, 877, 40),
+    (0, 891, 35, 891, 36),
+    (0, 892, 84, 892, 85),
+    (0, 898, 35, 898, 36),
     (0, 904, 16, 904, 31),
+    (0, 918, 62, 918, 63),
     (0, 918, 23, 918, 64),
+    (0, 921, 61, 921, 62),
     (0, 921, 23, 921, 63),
+    (0, 924, 61, 924, 62),
     (0, 924, 23, 924, 63),
+    (0, 931, 28, 931, 29),
     (0, 946, 14, 946, 29),
     (0, 333, 7, 333, 40),
     (0, 341, 11, 341, 30),
+    (0, 342, 49, 342, 50),
     (0, 342, 11, 342, 51),
+    (0, 343, 50, 343, 51),
     (0, 343, 11, 343, 52),
     (0, 344, 17, 344, 35),
+    (0, 347, 60, 347, 61),
+    (0, 347, 46, 347, 47),
     (0, 347, 11, 347, 62),
     (0, 355, 11, 355, 22),
     (0, 356, 11, 356, 22),
     (0, 357, 11, 357, 23),
     (0, 358, 11, 358, 21),
+    (0, 954, 44, 954, 45),
+    (0, 954, 70, 954, 71),
+    (0, 954, 94, 954, 95),
+    (0, 956, 28, 956, 29),
     (0, 956, 23, 956, 47),
+    (0, 958, 31, 958, 32),
+    (0, 959, 30, 959, 31),
+    (0, 960, 28, 960, 29),
     (0, 962, 17, 962, 33),
     (0, 963, 11, 963, 40),
     (0, 964, 21, 964, 46),
     (0, 965, 16, 965, 28),
     (0, 966, 17, 966, 21),
+    (0, 969, 54, 969, 55),
+    (0, 974, 51, 974, 52),
+    (0, 977, 68, 977, 69),
     (0, 977, 31, 977, 70),
-    (0, 364, 3, 364, 7),
-    (0, 372, 3, 372, 6),
-    (0, 378, 3, 378, 12),
-    (0, 386, 3, 386, 13),
-    (0, 394, 3, 394, 14),
-    (0, 399, 3, 399, 15),
-    (0, 411, 3, 411, 17),
-    (0, 418, 3, 418, 13),
+    (0, 978, 43, 978, 44),
+    (0, 981, 17, 981, 18),
+    (0, 981, 39, 981, 40),
+    (0, 981, 63, 981, 64),
+    (0, 981, 81, 981, 82),
+    (0, 981, 123, 981, 124),
+    (0, 983, 27, 983, 28),
     (0, 425, 3, 425, 12),
     (0, 445, 3, 445, 19),
     (0, 487, 3, 487, 12),
@@ -659,37 +776,77 @@ def build(num_players, files):
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m1.owner == v_p)])
 
     def fn_kind_of(st, v_t):  # game.yaml:277
-        return (v_t.red_type if (v_t in st.zones[Z_red_up1]) else v_t.black_type)
+        return (v_t.props['red_type'] if (v_t in st.zones[Z_red_up1]) else v_t.props['black_type'])
 
     def fn_price(st, v_t):  # game.yaml:282
-        return (v_t.red_price if (v_t in st.zones[Z_red_up1]) else v_t.black_price)
+        return (v_t.props['red_price'] if (v_t in st.zones[Z_red_up1]) else v_t.props['black_price'])
 
     def fn_need(st, v_t):  # game.yaml:287
-        return (v_t.red_need if (v_t in st.zones[Z_red_up1]) else v_t.black_need)
+        return (v_t.props['red_need'] if (v_t in st.zones[Z_red_up1]) else v_t.props['black_need'])
 
     def fn_owns(st, v_p, v_a):  # game.yaml:292
-        return len([1 for _m2 in st.zones[(Z_missions_done1 + v_p)] if (_m2.ability == v_a)])
+        return len([1 for _m2 in st.zones[(Z_missions_done1 + seat(st, v_p, S[1]))] if (_m2.props['ability'] == v_a)])
 
-    def fn_bribe_price(st, v_p, v_t):  # game.yaml:296
-        return max((0, ((v_t.red_price if (v_t in st.zones[Z_red_up1]) else v_t.black_price) - len([1 for _m3 in st.zones[(Z_missions_done1 + v_p)] if (_m3.ability == 'cheaper')])),))
+    def fn_bribe_price(st, at, v_p, v_t):  # game.yaml:296
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = max((0, ((v_t.props['red_price'] if (v_t in st.zones[Z_red_up1]) else v_t.props['black_price']) - len([1 for _m3 in st.zones[(Z_missions_done1 + seat(st, v_p, S[1]))] if (_m3.props['ability'] == 'cheaper')])),))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function bribe_price (' + str(S[2]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_tile_number(st, v_n):  # game.yaml:300
-        return first([_t1 for _t1 in K_courtiers1 if (_t1.number == v_n)])
+        return first([_t1 for _t1 in K_courtiers1 if (_t1.props['number'] == v_n)])
 
-    def fn_most(st, v_t):  # game.yaml:304
-        return max([len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m4.owner == _q1)]) for _q1 in st.players])
+    def fn_most(st, at, v_t):  # game.yaml:304
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = max([len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m4.owner == _q1)]) for _q1 in st.players])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function most (' + str(S[3]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_second_most(st, v_t):  # game.yaml:308
-        return max([(len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m6.owner == _q2)]) if (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m5.owner == _q2)]) < fn_most(st, v_t)) else 0) for _q2 in st.players])
+    def fn_second_most(st, at, v_t):  # game.yaml:308
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = max([(len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m6.owner == _q2)]) if (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(v_t, 'courtiers', S[0]))] if (_m5.owner == _q2)]) < fn_most(st, S[4], v_t)) else 0) for _q2 in st.players])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function second_most (' + str(S[5]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_fits(st, v_x, v_s):  # game.yaml:312
-        return (((v_s == 'any') or (v_x.symbol == v_s)) or (v_x.symbol == 'crown'))
+        return (((v_s == 'any') or (v_x.props['symbol'] == v_s)) or (v_x.props['symbol'] == 'crown'))
 
-    def fn_can_pay(st, v_p, v_m):  # game.yaml:316
-        return any((fn_fits(st, _x1, v_m.cost_a) and any(fn_fits(st, _y1, v_m.cost_b) for _y1 in st.zones[(Z_tokens_held1 + v_p)] if (_y1 != _x1))) for _x1 in st.zones[(Z_tokens_held1 + v_p)])
+    def fn_can_pay(st, at, v_p, v_m):  # game.yaml:316
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = any((fn_fits(st, _x1, v_m.props['cost_a']) and any(fn_fits(st, _y1, v_m.props['cost_b']) for _y1 in st.zones[(Z_tokens_held1 + seat(st, v_p, S[7]))] if (_y1 != _x1))) for _x1 in st.zones[(Z_tokens_held1 + seat(st, v_p, S[6]))])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function can_pay (' + str(S[8]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_markers_left(st, v_p):  # game.yaml:322
-        return (len(st.zones[(Z_general1 + v_p)]) + len(st.zones[(Z_personal1 + v_p)]))
+        return (len(st.zones[(Z_general1 + seat(st, v_p, S[9]))]) + len(st.zones[(Z_personal1 + seat(st, v_p, S[10]))]))
 
     def proc_earn(st, env):  # game.yaml:364
         st.at = o32  # game.yaml:369
@@ -697,76 +854,79 @@ def build(num_players, files):
         st.at = o33  # game.yaml:370
         _v1 = st.vars['bank'] - env['k']
         if _v1 < 0:
-            raise RuleError(f"'bank' would fall to {_v1}, below its minimum 0", S[1])
+            raise RuleError(f"'bank' would fall to {_v1}, below its minimum 0", S[11])
         st.vars['bank'] = _v1
         st.at = o34  # game.yaml:371
-        _i1 = env['p']
+        _i1 = seat(st, env['p'], S[12])
         _v2 = st.vars['gold'][_i1] + env['k']
         if _v2 < 0:
-            raise RuleError(f"'gold' would fall to {_v2}, below its minimum 0", S[2])
+            raise RuleError(f"'gold' would fall to {_v2}, below its minimum 0", S[13])
         st.vars['gold'][_i1] = _v2
 
     def proc_pay(st, env):  # game.yaml:372
         st.at = o35  # game.yaml:376
-        _i2 = env['p']
+        _i2 = seat(st, env['p'], S[14])
         _v3 = st.vars['gold'][_i2] - env['n']
         if _v3 < 0:
-            raise RuleError(f"'gold' would fall to {_v3}, below its minimum 0", S[3])
+            raise RuleError(f"'gold' would fall to {_v3}, below its minimum 0", S[15])
         st.vars['gold'][_i2] = _v3
         st.at = o36  # game.yaml:377
         _v4 = st.vars['bank'] + env['n']
         if _v4 < 0:
-            raise RuleError(f"'bank' would fall to {_v4}, below its minimum 0", S[4])
+            raise RuleError(f"'bank' would fall to {_v4}, below its minimum 0", S[16])
         st.vars['bank'] = _v4
 
     def proc_take_coat(st, env):  # game.yaml:378
         st.at = o41  # game.yaml:383
         if (len(st.zones[Z_coat_pile1]) > 0):
             st.at = o40  # game.yaml:384
-            st.move_count(1, Z_coat_pile1, (Z_coats_held1 + env['p']), False, S[5])
+            st.move_count(1, Z_coat_pile1, (Z_coats_held1 + seat(st, env['p'], S[17])), False, S[18])
         else:
             st.at = o38  # game.yaml:385
-            _i3 = env['p']
+            _i3 = seat(st, env['p'], S[19])
             st.vars['extra_coats'][_i3] += 1
 
     def proc_take_token(st, env):  # game.yaml:386
         st.at = o44  # game.yaml:391
-        if any((_x2.symbol == env['s']) for _x2 in st.zones[Z_token_supply1]):
+        if any((_x2.props['symbol'] == env['s']) for _x2 in st.zones[Z_token_supply1]):
             st.at = o43  # game.yaml:393
-            st.move(first([_x3 for _x3 in st.zones[Z_token_supply1] if (_x3.symbol == env['s'])]), (Z_tokens_held1 + env['p']), False)
+            st.move(first([_x3 for _x3 in st.zones[Z_token_supply1] if (_x3.props['symbol'] == env['s'])]), (Z_tokens_held1 + seat(st, env['p'], S[20])), False)
 
     def proc_to_personal(st, env):  # game.yaml:394
         st.at = o45  # game.yaml:398
-        st.move_count(min((env['n'], len(st.zones[(Z_general1 + env['p'])]),)), (Z_general1 + env['p']), (Z_personal1 + env['p']), False, S[6])
+        st.move_count(min((env['n'], len(st.zones[(Z_general1 + seat(st, env['p'], S[23]))]),)), (Z_general1 + seat(st, env['p'], S[22])), (Z_personal1 + seat(st, env['p'], S[21])), False, S[24])
 
     def proc_from_general(st, env):  # game.yaml:399
         st.at = o54  # game.yaml:404
-        for _i4 in list(span_list(1, env['n'], S[7])):
+        for _i4 in list(span_list(1, env['n'], S[25])):
             env['i'] = _i4
             st.at = o53  # game.yaml:406
-            if (len(st.zones[(Z_general1 + env['p'])]) > 0):
+            if (len(st.zones[(Z_general1 + seat(st, env['p'], S[26]))]) > 0):
                 st.at = o52  # game.yaml:407
-                st.move_count(1, (Z_general1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[8])), False, S[9])
+                st.move_count(1, (Z_general1 + seat(st, env['p'], S[28])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[27])), False, S[29])
             else:
                 st.at = o50  # game.yaml:409
-                if (len(st.zones[(Z_personal1 + env['p'])]) > 0):
+                if (len(st.zones[(Z_personal1 + seat(st, env['p'], S[30]))]) > 0):
                     st.at = o49  # game.yaml:410
-                    st.move_count(1, (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[10])), False, S[11])
+                    st.move_count(1, (Z_personal1 + seat(st, env['p'], S[32])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[31])), False, S[33])
 
     def proc_return_markers(st, env):  # game.yaml:411
         st.at = o57  # game.yaml:415
+        _live1 = live_mask(st)
         for _q3 in list(st.players):
+            if gone(st, _live1, _q3):
+                continue
             env['q'] = _q3
             st.at = o56  # game.yaml:417
-            _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m7.owner == env['q'])]
-            _dest1 = (Z_personal1 + env['q'])
+            _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[35]))] if (_m7.owner == env['q'])]
+            _dest1 = (Z_personal1 + seat(st, env['q'], S[34]))
             for _c1 in list(_items1):
                 st.move(_c1, _dest1, False)
 
     def proc_to_general(st, env):  # game.yaml:418
         st.at = o58  # game.yaml:422
-        _items2 = [_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[13]))] if (_m8.owner == env['p'])]
-        _dest2 = (Z_general1 + env['p'])
+        _items2 = [_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[37]))] if (_m8.owner == env['p'])]
+        _dest2 = (Z_general1 + seat(st, env['p'], S[36]))
         for _c2 in list(_items2):
             st.move(_c2, _dest2, False)
 
@@ -798,22 +958,31 @@ def build(num_players, files):
             st.at = o60  # game.yaml:430
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o61  # game.yaml:431
-            st.vars['louis'] = st.zones[Z_gold_shown1][-1].courtier
+            st.vars['louis'] = st.zones[Z_gold_shown1][-1].props['courtier']
             st.at = o62  # game.yaml:432
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o65  # game.yaml:433
+            _live2 = live_mask(st)
             for _p1 in list(clockwise_from(st, st.vars['start_player'])):
+                if gone(st, _live2, _p1):
+                    continue
                 env['p'] = _p1
                 st.at = o64  # game.yaml:434
-                _args1 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].gold}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[14])
-                proc_earn(st, _args1)
+                _args1 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                enter_procedure(st, S[38])
+                st.inline += 1
+                try:
+                    proc_earn(st, _args1)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure earn (' + str(S[39]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o68  # game.yaml:435
             if (((len(st.players) == 3) and (st.vars['round'] == st.vars['rounds'])) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o67  # game.yaml:436
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + st.vars['start_player']), False, S[15])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[40])), False, S[41])
             fr.pc = 7
             st.at = o73  # game.yaml:438
             o73.exec(st, env)
@@ -822,10 +991,13 @@ def build(num_players, files):
             pc = 7
         if pc == 7:
             st.at = o76  # game.yaml:442
+            _live3 = live_mask(st)
             for _p2 in list(clockwise_from(st, st.vars['start_player'])):
+                if gone(st, _live3, _p2):
+                    continue
                 env['p'] = _p2
                 st.at = o75  # game.yaml:444
-                st.move_count(st.vars['hand_size'], Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[16])
+                st.move_count(st.vars['hand_size'], Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[42])), False, S[43])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -835,47 +1007,77 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o79  # game.yaml:450
-            if (env['m'].ability == 'marker1'):
+            if (env['m'].props['ability'] == 'marker1'):
                 st.at = o78  # game.yaml:451
                 _args2 = {'p': env['p'], 'n': 1}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[17])
-                proc_to_personal(st, _args2)
+                enter_procedure(st, S[44])
+                st.inline += 1
+                try:
+                    proc_to_personal(st, _args2)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o82  # game.yaml:452
-            if (env['m'].ability == 'marker3'):
+            if (env['m'].props['ability'] == 'marker3'):
                 st.at = o81  # game.yaml:453
                 _args3 = {'p': env['p'], 'n': 3}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[18])
-                proc_to_personal(st, _args3)
+                enter_procedure(st, S[46])
+                st.inline += 1
+                try:
+                    proc_to_personal(st, _args3)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o85  # game.yaml:454
-            if (env['m'].ability == 'gold1'):
+            if (env['m'].props['ability'] == 'gold1'):
                 st.at = o84  # game.yaml:455
                 _args4 = {'p': env['p'], 'n': 1}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[19])
-                proc_earn(st, _args4)
+                enter_procedure(st, S[47])
+                st.inline += 1
+                try:
+                    proc_earn(st, _args4)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure earn (' + str(S[39]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o88  # game.yaml:456
-            if (env['m'].ability == 'gold3'):
+            if (env['m'].props['ability'] == 'gold3'):
                 st.at = o87  # game.yaml:457
                 _args5 = {'p': env['p'], 'n': 3}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[20])
-                proc_earn(st, _args5)
+                enter_procedure(st, S[48])
+                st.inline += 1
+                try:
+                    proc_earn(st, _args5)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure earn (' + str(S[39]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o91  # game.yaml:458
-            if (env['m'].ability == 'coat1'):
+            if (env['m'].props['ability'] == 'coat1'):
                 st.at = o90  # game.yaml:459
                 _args6 = {'p': env['p']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[21])
-                proc_take_coat(st, _args6)
+                enter_procedure(st, S[49])
+                st.inline += 1
+                try:
+                    proc_take_coat(st, _args6)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o94  # game.yaml:460
-            if ((env['m'].ability == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
+            if ((env['m'].props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o93  # game.yaml:461
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + env['p']), False, S[22])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, env['p'], S[51])), False, S[52])
             fr.pc = 7
             st.at = o104  # game.yaml:462
-            if (env['m'].ability == 'gold_or_markers'):
+            if (env['m'].props['ability'] == 'gold_or_markers'):
                 st.frames.append(Frame(o95, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -883,7 +1085,7 @@ def build(num_players, files):
         if pc == 7:
             fr.pc = 8
             st.at = o111  # game.yaml:474
-            if ((env['m'].ability == 'card_for_marker') and (len(st.zones[(Z_personal1 + env['p'])]) > 0)):
+            if ((env['m'].props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + seat(st, env['p'], S[53]))]) > 0)):
                 st.frames.append(Frame(o105, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -919,10 +1121,13 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.at = o144  # game.yaml:522
+            _live4 = live_mask(st)
             for _p3 in list(st.players):
+                if gone(st, _live4, _p3):
+                    continue
                 env['p'] = _p3
                 st.at = o143  # game.yaml:523
-                _items4 = st.zones[(Z_influence_hand1 + env['p'])]
+                _items4 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[54]))]
                 _dest4 = Z_influence_deck1
                 for _c4 in list(_items4):
                     st.move(_c4, _dest4, False)
@@ -943,7 +1148,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o152  # game.yaml:530
-            if ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0):
+            if ((len(st.zones[(Z_general1 + seat(st, env['p'], S[9]))]) + len(st.zones[(Z_personal1 + seat(st, env['p'], S[10]))])) > 0):
                 st.frames.append(Frame(o147, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1009,14 +1214,14 @@ def build(num_players, files):
             st.at = o184  # game.yaml:608
             st.vars['path_here'] = env['t']
             st.at = o185  # game.yaml:609
-            _v5 = min((env['n'], len(st.zones[(Z_personal1 + env['p'])]),))
+            _v5 = min((env['n'], len(st.zones[(Z_personal1 + seat(st, env['p'], S[55]))]),))
             if _v5 < 0:
-                raise RuleError(f"'path_left' would fall to {_v5}, below its minimum 0", S[23])
+                raise RuleError(f"'path_left' would fall to {_v5}, below its minimum 0", S[56])
             st.vars['path_left'] = _v5
             st.at = o186  # game.yaml:610
             _v6 = env['jumps']
             if _v6 < 0:
-                raise RuleError(f"'path_jumps' would fall to {_v6}, below its minimum 0", S[24])
+                raise RuleError(f"'path_jumps' would fall to {_v6}, below its minimum 0", S[57])
             st.vars['path_jumps'] = _v6
             fr.pc = 4
             st.at = o202  # game.yaml:611
@@ -1034,13 +1239,16 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o205  # game.yaml:639
+            _live5 = live_mask(st)
             for _p4 in list(st.players):
+                if gone(st, _live5, _p4):
+                    continue
                 env['p'] = _p4
                 st.at = o204  # game.yaml:640
-                _i5 = env['p']
-                _v7 = len([1 for _m9 in st.zones[(Z_missions_done1 + env['p'])] if (_m9.ability == 'first_once')])
+                _i5 = seat(st, env['p'], S[58])
+                _v7 = len([1 for _m9 in st.zones[(Z_missions_done1 + seat(st, env['p'], S[1]))] if (_m9.props['ability'] == 'first_once')])
                 if _v7 < 0:
-                    raise RuleError(f"'first_left' would fall to {_v7}, below its minimum 0", S[25])
+                    raise RuleError(f"'first_left' would fall to {_v7}, below its minimum 0", S[59])
                 st.vars['first_left'][_i5] = _v7
             fr.pc = 2
             st.at = o209  # game.yaml:641
@@ -1075,15 +1283,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o224  # game.yaml:670
+            _live6 = live_mask(st)
             for _q4 in list(st.players):
+                if gone(st, _live6, _q4):
+                    continue
                 env['q'] = _q4
                 st.at = o223  # game.yaml:671
-                _i6 = env['q']
+                _i6 = seat(st, env['q'], S[60])
                 st.vars['got_gift'][_i6] = False
             st.at = o225  # game.yaml:672
             st.vars['flip'] = False
             st.at = o226  # game.yaml:673
-            env['top'] = fn_most(st, env['t'])
+            env['top'] = fn_most(st, S[61], env['t'])
             st.at = o227  # game.yaml:674
             env['leaders'] = [_q5 for _q5 in clockwise_from(st, st.vars['start_player']) if ((env['top'] > 0) and (len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m10.owner == _q5)]) == env['top']))]
             st.at = o228  # game.yaml:675
@@ -1101,10 +1312,10 @@ def build(num_players, files):
         if pc == 6:
             st.at = o238  # game.yaml:683
             if st.record_log:
-                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type)) + '): most markers ' + fmt_int1(env['top']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1((env['t'].props['red_type'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_type'])) + '): most markers ' + fmt_int1(env['top']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
             fr.pc = 8
             st.at = o251  # game.yaml:684
-            if ((env['t'] == st.vars['louis']) and ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) != 'markers')):
+            if ((env['t'] == st.vars['louis']) and ((env['t'].props['red_type'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_type']) != 'markers')):
                 st.frames.append(Frame(o249, env))
             else:
                 st.frames.append(Frame(o239, env))
@@ -1114,9 +1325,15 @@ def build(num_players, files):
         if pc == 8:
             st.at = o252  # game.yaml:693
             _args7 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[26])
-            proc_return_markers(st, _args7)
+            enter_procedure(st, S[62])
+            st.inline += 1
+            try:
+                proc_return_markers(st, _args7)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure return_markers (' + str(S[63]) + ')')
+                raise
+            st.inline -= 1
             st.at = o259  # game.yaml:694
             if (st.vars['flip'] and (st.vars['round'] < st.vars['rounds'])):
                 st.at = o258  # game.yaml:696
@@ -1136,7 +1353,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o266  # game.yaml:704
-            if ((st.vars['first_left'][env['q']] > 0) and (st.vars['leader'] == None)):
+            if ((st.vars['first_left'][seat(st, env['q'], S[64])] > 0) and (st.vars['leader'] == None)):
                 st.frames.append(Frame(o260, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1151,13 +1368,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o267  # game.yaml:718
-            _i7 = env['p']
+            _i7 = seat(st, env['p'], S[65])
             st.vars['got_gift'][_i7] = True
             fr.pc = 2
             st.at = o268  # game.yaml:719
             _args8 = {'p': env['p'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[27])
+            enter_procedure(st, S[66])
             st.frames.append(Frame(o26, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1182,8 +1398,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o274  # game.yaml:729
             _args9 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[28])
+            enter_procedure(st, S[67])
             st.frames.append(Frame(o22, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1255,7 +1470,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o312  # game.yaml:788
-            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'gold'):
+            if ((env['t'].props['red_type'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_type']) == 'gold'):
                 st.frames.append(Frame(o310, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1272,62 +1487,92 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o316  # game.yaml:795
-            if (env['t'].gift in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
+            if (env['t'].props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
                 st.at = o315  # game.yaml:796
-                _args10 = {'p': env['p'], 's': env['t'].gift}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[29])
-                proc_take_token(st, _args10)
+                _args10 = {'p': env['p'], 's': env['t'].props['gift']}
+                enter_procedure(st, S[68])
+                st.inline += 1
+                try:
+                    proc_take_token(st, _args10)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure take_token (' + str(S[69]) + ')')
+                    raise
+                st.inline -= 1
             fr.pc = 2
             st.at = o324  # game.yaml:797
-            if (env['t'].gift == 'conde'):
+            if (env['t'].props['gift'] == 'conde'):
                 st.frames.append(Frame(o317, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
             st.at = o327  # game.yaml:808
-            if (env['t'].gift == 'colbert'):
+            if (env['t'].props['gift'] == 'colbert'):
                 st.at = o326  # game.yaml:809
                 _args11 = {'p': env['p'], 'n': 5}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[30])
-                proc_earn(st, _args11)
+                enter_procedure(st, S[70])
+                st.inline += 1
+                try:
+                    proc_earn(st, _args11)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure earn (' + str(S[39]) + ')')
+                    raise
+                st.inline -= 1
             fr.pc = 4
             st.at = o336  # game.yaml:810
-            if (env['t'].gift == 'maintenon'):
+            if (env['t'].props['gift'] == 'maintenon'):
                 st.frames.append(Frame(o328, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             st.at = o340  # game.yaml:820
-            if (env['t'].gift == 'turenne'):
+            if (env['t'].props['gift'] == 'turenne'):
                 st.at = o338  # game.yaml:821
                 _args12 = {'p': env['p']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[31])
-                proc_take_coat(st, _args12)
+                enter_procedure(st, S[71])
+                st.inline += 1
+                try:
+                    proc_take_coat(st, _args12)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
                 st.at = o339  # game.yaml:821
                 _args13 = {'p': env['p']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[32])
-                proc_take_coat(st, _args13)
+                enter_procedure(st, S[72])
+                st.inline += 1
+                try:
+                    proc_take_coat(st, _args13)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o343  # game.yaml:822
-            if (env['t'].gift == 'mazarin'):
+            if (env['t'].props['gift'] == 'mazarin'):
                 st.at = o342  # game.yaml:823
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[33])
+                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[73])), False, S[74])
             st.at = o349  # game.yaml:824
-            if (env['t'].gift == 'louvois'):
+            if (env['t'].props['gift'] == 'louvois'):
                 st.at = o345  # game.yaml:826
                 _args14 = {'p': env['p']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[34])
-                proc_take_coat(st, _args14)
+                enter_procedure(st, S[75])
+                st.inline += 1
+                try:
+                    proc_take_coat(st, _args14)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
                 st.at = o348  # game.yaml:827
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o347  # game.yaml:828
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + env['p']), False, S[35])
+                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, env['p'], S[76])), False, S[77])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1359,7 +1604,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o360  # game.yaml:846
-            _i8 = env['p']
+            _i8 = seat(st, env['p'], S[78])
             st.vars['exchanges_used'][_i8] = 0
             st.at = o361  # game.yaml:847
             st.vars['missions_over'] = False
@@ -1372,7 +1617,7 @@ def build(num_players, files):
         if pc == 3:
             fr.pc = 4
             st.at = o382  # game.yaml:870
-            if (len(st.zones[(Z_tokens_held1 + env['p'])]) > st.vars['carry_over']):
+            if (len(st.zones[(Z_tokens_held1 + seat(st, env['p'], S[79]))]) > st.vars['carry_over']):
                 st.frames.append(Frame(o374, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1401,12 +1646,11 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o389  # game.yaml:901
-            st.move(env['m'], (Z_missions_done1 + env['p']), False)
+            st.move(env['m'], (Z_missions_done1 + seat(st, env['p'], S[80])), False)
             fr.pc = 4
             st.at = o390  # game.yaml:902
             _args15 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[36])
+            enter_procedure(st, S[81])
             st.frames.append(Frame(o30, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1414,7 +1658,7 @@ def build(num_players, files):
         if pc == 4:
             fr.pc = 5
             st.at = o393  # game.yaml:903
-            if (env['m'].ability == 'extra_mission'):
+            if (env['m'].props['ability'] == 'extra_mission'):
                 st.frames.append(Frame(o391, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1480,62 +1724,62 @@ def build(num_players, files):
     def step_37(st, fr):  # game.yaml:385
         env = fr.env
         st.at = o38  # game.yaml:385
-        _i9 = env['p']
+        _i9 = seat(st, env['p'], S[19])
         st.vars['extra_coats'][_i9] += 1
         st.frames.pop()
 
     def step_39(st, fr):  # game.yaml:384
         env = fr.env
         st.at = o40  # game.yaml:384
-        st.move_count(1, Z_coat_pile1, (Z_coats_held1 + env['p']), False, S[5])
+        st.move_count(1, Z_coat_pile1, (Z_coats_held1 + seat(st, env['p'], S[17])), False, S[18])
         st.frames.pop()
 
     def step_42(st, fr):  # game.yaml:392
         env = fr.env
         st.at = o43  # game.yaml:393
-        st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.symbol == env['s'])]), (Z_tokens_held1 + env['p']), False)
+        st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == env['s'])]), (Z_tokens_held1 + seat(st, env['p'], S[20])), False)
         st.frames.pop()
 
     def step_46(st, fr):  # game.yaml:405
         env = fr.env
         st.at = o53  # game.yaml:406
-        if (len(st.zones[(Z_general1 + env['p'])]) > 0):
+        if (len(st.zones[(Z_general1 + seat(st, env['p'], S[26]))]) > 0):
             st.at = o52  # game.yaml:407
-            st.move_count(1, (Z_general1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[8])), False, S[9])
+            st.move_count(1, (Z_general1 + seat(st, env['p'], S[28])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[27])), False, S[29])
         else:
             st.at = o50  # game.yaml:409
-            if (len(st.zones[(Z_personal1 + env['p'])]) > 0):
+            if (len(st.zones[(Z_personal1 + seat(st, env['p'], S[30]))]) > 0):
                 st.at = o49  # game.yaml:410
-                st.move_count(1, (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[10])), False, S[11])
+                st.move_count(1, (Z_personal1 + seat(st, env['p'], S[32])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[31])), False, S[33])
         st.frames.pop()
 
     def step_47(st, fr):  # game.yaml:408
         env = fr.env
         st.at = o50  # game.yaml:409
-        if (len(st.zones[(Z_personal1 + env['p'])]) > 0):
+        if (len(st.zones[(Z_personal1 + seat(st, env['p'], S[30]))]) > 0):
             st.at = o49  # game.yaml:410
-            st.move_count(1, (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[10])), False, S[11])
+            st.move_count(1, (Z_personal1 + seat(st, env['p'], S[32])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[31])), False, S[33])
         st.frames.pop()
 
     def step_48(st, fr):  # game.yaml:410
         env = fr.env
         st.at = o49  # game.yaml:410
-        st.move_count(1, (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[10])), False, S[11])
+        st.move_count(1, (Z_personal1 + seat(st, env['p'], S[32])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[31])), False, S[33])
         st.frames.pop()
 
     def step_51(st, fr):  # game.yaml:407
         env = fr.env
         st.at = o52  # game.yaml:407
-        st.move_count(1, (Z_general1 + env['p']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[8])), False, S[9])
+        st.move_count(1, (Z_general1 + seat(st, env['p'], S[28])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[27])), False, S[29])
         st.frames.pop()
 
     def e54_items(st, env):  # game.yaml:404
-        return span_list(1, env['n'], S[7])
+        return span_list(1, env['n'], S[25])
     def step_55(st, fr):  # game.yaml:416
         env = fr.env
         st.at = o56  # game.yaml:417
-        _items6 = [_m11 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[12]))] if (_m11.owner == env['q'])]
-        _dest6 = (Z_personal1 + env['q'])
+        _items6 = [_m11 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[35]))] if (_m11.owner == env['q'])]
+        _dest6 = (Z_personal1 + seat(st, env['q'], S[34]))
         for _c7 in list(_items6):
             st.move(_c7, _dest6, False)
         st.frames.pop()
@@ -1545,10 +1789,16 @@ def build(num_players, files):
     def step_63(st, fr):  # game.yaml:434
         env = fr.env
         st.at = o64  # game.yaml:434
-        _args16 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].gold}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[14])
-        proc_earn(st, _args16)
+        _args16 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+        enter_procedure(st, S[38])
+        st.inline += 1
+        try:
+            proc_earn(st, _args16)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure earn (' + str(S[39]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e65_items(st, env):  # game.yaml:433
@@ -1556,7 +1806,7 @@ def build(num_players, files):
     def step_66(st, fr):  # game.yaml:436
         env = fr.env
         st.at = o67  # game.yaml:436
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + st.vars['start_player']), False, S[15])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[40])), False, S[41])
         st.frames.pop()
 
     def step_69(st, fr):  # game.yaml:439
@@ -1581,8 +1831,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o71  # game.yaml:441
             _args17 = {'p': env['p'], 'm': env['m']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[37])
+            enter_procedure(st, S[82])
             st.frames.append(Frame(o9, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1593,13 +1842,13 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e72_items(st, env):  # game.yaml:440
-        return st.zones[(Z_missions_done1 + env['p'])]
+        return st.zones[(Z_missions_done1 + seat(st, env['p'], S[83]))]
     def e73_items(st, env):  # game.yaml:438
         return clockwise_from(st, st.vars['start_player'])
     def step_74(st, fr):  # game.yaml:443
         env = fr.env
         st.at = o75  # game.yaml:444
-        st.move_count(st.vars['hand_size'], Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[16])
+        st.move_count(st.vars['hand_size'], Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[42])), False, S[43])
         st.frames.pop()
 
     def e76_items(st, env):  # game.yaml:442
@@ -1608,51 +1857,81 @@ def build(num_players, files):
         env = fr.env
         st.at = o78  # game.yaml:451
         _args18 = {'p': env['p'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[17])
-        proc_to_personal(st, _args18)
+        enter_procedure(st, S[44])
+        st.inline += 1
+        try:
+            proc_to_personal(st, _args18)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_80(st, fr):  # game.yaml:453
         env = fr.env
         st.at = o81  # game.yaml:453
         _args19 = {'p': env['p'], 'n': 3}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[18])
-        proc_to_personal(st, _args19)
+        enter_procedure(st, S[46])
+        st.inline += 1
+        try:
+            proc_to_personal(st, _args19)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_83(st, fr):  # game.yaml:455
         env = fr.env
         st.at = o84  # game.yaml:455
         _args20 = {'p': env['p'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[19])
-        proc_earn(st, _args20)
+        enter_procedure(st, S[47])
+        st.inline += 1
+        try:
+            proc_earn(st, _args20)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure earn (' + str(S[39]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_86(st, fr):  # game.yaml:457
         env = fr.env
         st.at = o87  # game.yaml:457
         _args21 = {'p': env['p'], 'n': 3}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[20])
-        proc_earn(st, _args21)
+        enter_procedure(st, S[48])
+        st.inline += 1
+        try:
+            proc_earn(st, _args21)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure earn (' + str(S[39]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_89(st, fr):  # game.yaml:459
         env = fr.env
         st.at = o90  # game.yaml:459
         _args22 = {'p': env['p']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[21])
-        proc_take_coat(st, _args22)
+        enter_procedure(st, S[49])
+        st.inline += 1
+        try:
+            proc_take_coat(st, _args22)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_92(st, fr):  # game.yaml:461
         env = fr.env
         st.at = o93  # game.yaml:461
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + env['p']), False, S[22])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, env['p'], S[51])), False, S[52])
         st.frames.pop()
 
     def step_95(st, fr):  # game.yaml:463
@@ -1674,32 +1953,56 @@ def build(num_players, files):
         env = fr.env
         st.at = o97  # game.yaml:467
         _args23 = {'p': env['p'], 'n': 2}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[38])
-        proc_earn(st, _args23)
+        enter_procedure(st, S[84])
+        st.inline += 1
+        try:
+            proc_earn(st, _args23)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure earn (' + str(S[39]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_98(st, fr):  # game.yaml:470
         env = fr.env
         st.at = o99  # game.yaml:470
         _args24 = {'p': env['p'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[39])
-        proc_earn(st, _args24)
+        enter_procedure(st, S[85])
+        st.inline += 1
+        try:
+            proc_earn(st, _args24)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure earn (' + str(S[39]) + ')')
+            raise
+        st.inline -= 1
         st.at = o100  # game.yaml:470
         _args25 = {'p': env['p'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[40])
-        proc_to_personal(st, _args25)
+        enter_procedure(st, S[86])
+        st.inline += 1
+        try:
+            proc_to_personal(st, _args25)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_101(st, fr):  # game.yaml:473
         env = fr.env
         st.at = o102  # game.yaml:473
         _args26 = {'p': env['p'], 'n': 2}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[41])
-        proc_to_personal(st, _args26)
+        enter_procedure(st, S[87])
+        st.inline += 1
+        try:
+            proc_to_personal(st, _args26)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e103_player(st, env):  # game.yaml:464
@@ -1711,11 +2014,11 @@ def build(num_players, files):
     def e103_label1(st, env):  # game.yaml:468
         return "1 Louis d'or and 1 marker"
     def e103_when1(st, env):  # game.yaml:468
-        return (len(st.zones[(Z_general1 + env['p'])]) > 0)
+        return (len(st.zones[(Z_general1 + seat(st, env['p'], S[88]))]) > 0)
     def e103_label2(st, env):  # game.yaml:471
         return '2 markers'
     def e103_when2(st, env):  # game.yaml:471
-        return (len(st.zones[(Z_general1 + env['p'])]) > 1)
+        return (len(st.zones[(Z_general1 + seat(st, env['p'], S[89]))]) > 1)
     def collect_103(st, env):  # game.yaml:464
         actions = []
         values = []
@@ -1724,11 +2027,11 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if (len(st.zones[(Z_general1 + env['p'])]) > 0):  # game.yaml:468
+        if (len(st.zones[(Z_general1 + seat(st, env['p'], S[88]))]) > 0):  # game.yaml:468
             actions.append(A_11)
             values.append(None)
             idx.append(1)
-        if (len(st.zones[(Z_general1 + env['p'])]) > 1):  # game.yaml:471
+        if (len(st.zones[(Z_general1 + seat(st, env['p'], S[89]))]) > 1):  # game.yaml:471
             actions.append(A_21)
             values.append(None)
             idx.append(2)
@@ -1739,26 +2042,50 @@ def build(num_players, files):
         if k == 0:  # game.yaml:467
             st.at = o97  # game.yaml:467
             _args27 = {'p': env['p'], 'n': 2}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[38])
-            proc_earn(st, _args27)
+            enter_procedure(st, S[84])
+            st.inline += 1
+            try:
+                proc_earn(st, _args27)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure earn (' + str(S[39]) + ')')
+                raise
+            st.inline -= 1
         elif k == 1:  # game.yaml:468
             st.at = o99  # game.yaml:470
             _args28 = {'p': env['p'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[39])
-            proc_earn(st, _args28)
+            enter_procedure(st, S[85])
+            st.inline += 1
+            try:
+                proc_earn(st, _args28)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure earn (' + str(S[39]) + ')')
+                raise
+            st.inline -= 1
             st.at = o100  # game.yaml:470
             _args29 = {'p': env['p'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[40])
-            proc_to_personal(st, _args29)
+            enter_procedure(st, S[86])
+            st.inline += 1
+            try:
+                proc_to_personal(st, _args29)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+                raise
+            st.inline -= 1
         elif k == 2:  # game.yaml:471
             st.at = o102  # game.yaml:473
             _args30 = {'p': env['p'], 'n': 2}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[41])
-            proc_to_personal(st, _args30)
+            enter_procedure(st, S[87])
+            st.inline += 1
+            try:
+                proc_to_personal(st, _args30)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+                raise
+            st.inline -= 1
     def step_105(st, fr):  # game.yaml:475
         env = fr.env
         pc = fr.pc
@@ -1777,9 +2104,9 @@ def build(num_players, files):
     def step_106(st, fr):  # game.yaml:481
         env = fr.env
         st.at = o107  # game.yaml:482
-        st.move_count(1, (Z_personal1 + env['p']), (Z_general1 + env['p']), False, S[42])
+        st.move_count(1, (Z_personal1 + seat(st, env['p'], S[91])), (Z_general1 + seat(st, env['p'], S[90])), False, S[92])
         st.at = o108  # game.yaml:483
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[43])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[93])), False, S[94])
         st.frames.pop()
 
     def step_109(st, fr):  # game.yaml:484
@@ -1813,9 +2140,9 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:480
             st.at = o107  # game.yaml:482
-            st.move_count(1, (Z_personal1 + env['p']), (Z_general1 + env['p']), False, S[42])
+            st.move_count(1, (Z_personal1 + seat(st, env['p'], S[91])), (Z_general1 + seat(st, env['p'], S[90])), False, S[92])
             st.at = o108  # game.yaml:483
-            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[43])
+            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[93])), False, S[94])
         elif k == 1:  # game.yaml:484
             pass
     def step_112(st, fr):  # game.yaml:491
@@ -1823,22 +2150,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o113  # game.yaml:492
-            _i10 = env['p']
-            _v8 = len([1 for _m12 in st.zones[(Z_missions_done1 + env['p'])] if (_m12.ability == 'pass2')])
+            _i10 = seat(st, env['p'], S[95])
+            _v8 = len([1 for _m12 in st.zones[(Z_missions_done1 + seat(st, env['p'], S[1]))] if (_m12.props['ability'] == 'pass2')])
             if _v8 < 0:
-                raise RuleError(f"'pass_left' would fall to {_v8}, below its minimum 0", S[44])
+                raise RuleError(f"'pass_left' would fall to {_v8}, below its minimum 0", S[96])
             st.vars['pass_left'][_i10] = _v8
             st.at = o114  # game.yaml:493
-            _i11 = env['p']
-            _v9 = len([1 for _m13 in st.zones[(Z_missions_done1 + env['p'])] if (_m13.ability == 'card_swap')])
+            _i11 = seat(st, env['p'], S[97])
+            _v9 = len([1 for _m13 in st.zones[(Z_missions_done1 + seat(st, env['p'], S[1]))] if (_m13.props['ability'] == 'card_swap')])
             if _v9 < 0:
-                raise RuleError(f"'swap_left' would fall to {_v9}, below its minimum 0", S[45])
+                raise RuleError(f"'swap_left' would fall to {_v9}, below its minimum 0", S[98])
             st.vars['swap_left'][_i11] = _v9
             st.at = o115  # game.yaml:494
-            _i12 = env['p']
-            _v10 = len([1 for _m14 in st.zones[(Z_missions_done1 + env['p'])] if (_m14.ability == 'place_four')])
+            _i12 = seat(st, env['p'], S[99])
+            _v10 = len([1 for _m14 in st.zones[(Z_missions_done1 + seat(st, env['p'], S[1]))] if (_m14.props['ability'] == 'place_four')])
             if _v10 < 0:
-                raise RuleError(f"'four_left' would fall to {_v10}, below its minimum 0", S[46])
+                raise RuleError(f"'four_left' would fall to {_v10}, below its minimum 0", S[100])
             st.vars['four_left'][_i12] = _v10
             fr.pc = 4
             st.at = o123  # game.yaml:495
@@ -1857,7 +2184,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o119  # game.yaml:497
-            if (env['m'].ability == 'tile_marker'):
+            if (env['m'].props['ability'] == 'tile_marker'):
                 st.frames.append(Frame(o117, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1865,7 +2192,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o122  # game.yaml:499
-            if (env['m'].ability == 'louis_marker'):
+            if (env['m'].props['ability'] == 'louis_marker'):
                 st.frames.append(Frame(o120, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1881,9 +2208,8 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o118  # game.yaml:498
-            _args31 = {'p': env['p'], 't': fn_tile_number(st, env['m'].tile), 'm': env['m']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[47])
+            _args31 = {'p': env['p'], 't': fn_tile_number(st, env['m'].props['tile']), 'm': env['m']}
+            enter_procedure(st, S[101])
             st.frames.append(Frame(o11, _args31))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1900,8 +2226,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o121  # game.yaml:500
             _args32 = {'p': env['p'], 't': st.vars['louis'], 'm': env['m']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[48])
+            enter_procedure(st, S[102])
             st.frames.append(Frame(o11, _args32))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1912,7 +2237,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e123_items(st, env):  # game.yaml:495
-        return st.zones[(Z_missions_done1 + env['p'])]
+        return st.zones[(Z_missions_done1 + seat(st, env['p'], S[103]))]
     def e124_items(st, env):  # game.yaml:490
         return clockwise_from(st, st.vars['start_player'])
     def step_125(st, fr):  # game.yaml:502
@@ -1936,7 +2261,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o129  # game.yaml:505
-            if (len(st.zones[(Z_influence_hand1 + env['p'])]) > 1):
+            if (len(st.zones[(Z_influence_hand1 + seat(st, env['p'], S[104]))]) > 1):
                 st.frames.append(Frame(o127, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1953,8 +2278,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o128  # game.yaml:506
             _args33 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[49])
+            enter_procedure(st, S[105])
             st.frames.append(Frame(o12, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1967,7 +2291,7 @@ def build(num_players, files):
     def e130_items(st, env):  # game.yaml:503
         return clockwise_from(st, st.vars['start_player'])
     def e131_cond(st, env):  # game.yaml:501
-        return any((len(st.zones[(Z_influence_hand1 + _q6)]) > 1) for _q6 in st.players)
+        return any((len(st.zones[(Z_influence_hand1 + seat(st, _q6, S[106]))]) > 1) for _q6 in st.players)
     def step_132(st, fr):  # game.yaml:510
         env = fr.env
         pc = fr.pc
@@ -1989,7 +2313,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o139  # game.yaml:513
-            if ((env['m'].ability == 'final_marker') and ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0)):
+            if ((env['m'].props['ability'] == 'final_marker') and ((len(st.zones[(Z_general1 + seat(st, env['p'], S[9]))]) + len(st.zones[(Z_personal1 + seat(st, env['p'], S[10]))])) > 0)):
                 st.frames.append(Frame(o134, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2018,9 +2342,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o136  # game.yaml:520
         _args34 = {'p': env['p'], 't': env['t'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[50])
-        proc_from_general(st, _args34)
+        enter_procedure(st, S[107])
+        st.inline += 1
+        try:
+            proc_from_general(st, _args34)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure from_general (' + str(S[108]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_137(st, fr):  # game.yaml:521
@@ -2060,19 +2390,25 @@ def build(num_players, files):
             env['t'] = dec.values[i]
             st.at = o136  # game.yaml:520
             _args35 = {'p': env['p'], 't': env['t'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[50])
-            proc_from_general(st, _args35)
+            enter_procedure(st, S[107])
+            st.inline += 1
+            try:
+                proc_from_general(st, _args35)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure from_general (' + str(S[108]) + ')')
+                raise
+            st.inline -= 1
         elif k == 1:  # game.yaml:521
             pass
     def e140_items(st, env):  # game.yaml:511
-        return st.zones[(Z_missions_done1 + env['p'])]
+        return st.zones[(Z_missions_done1 + seat(st, env['p'], S[109]))]
     def e141_items(st, env):  # game.yaml:509
         return clockwise_from(st, st.vars['start_player'])
     def step_142(st, fr):  # game.yaml:523
         env = fr.env
         st.at = o143  # game.yaml:523
-        _items7 = st.zones[(Z_influence_hand1 + env['p'])]
+        _items7 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[54]))]
         _dest7 = Z_influence_deck1
         for _c8 in list(_items7):
             st.move(_c8, _dest7, False)
@@ -2099,9 +2435,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o149  # game.yaml:535
         _args36 = {'p': env['p'], 't': env['t'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[51])
-        proc_from_general(st, _args36)
+        enter_procedure(st, S[110])
+        st.inline += 1
+        try:
+            proc_from_general(st, _args36)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure from_general (' + str(S[108]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_150(st, fr):  # game.yaml:536
@@ -2136,9 +2478,15 @@ def build(num_players, files):
         if k == 0:  # game.yaml:535
             st.at = o149  # game.yaml:535
             _args37 = {'p': env['p'], 't': env['t'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[51])
-            proc_from_general(st, _args37)
+            enter_procedure(st, S[110])
+            st.inline += 1
+            try:
+                proc_from_general(st, _args37)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure from_general (' + str(S[108]) + ')')
+                raise
+            st.inline -= 1
         elif k == 1:  # game.yaml:536
             pass
     def step_153(st, fr):  # game.yaml:546
@@ -2150,8 +2498,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o155  # game.yaml:548
             _args38 = {'p': env['p'], 'c': env['c']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[52])
+            enter_procedure(st, S[111])
             st.frames.append(Frame(o13, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2164,30 +2511,36 @@ def build(num_players, files):
     def step_156(st, fr):  # game.yaml:552
         env = fr.env
         st.at = o157  # game.yaml:553
-        _i13 = env['p']
+        _i13 = seat(st, env['p'], S[112])
         _v11 = st.vars['pass_left'][_i13] - 1
         if _v11 < 0:
-            raise RuleError(f"'pass_left' would fall to {_v11}, below its minimum 0", S[53])
+            raise RuleError(f"'pass_left' would fall to {_v11}, below its minimum 0", S[113])
         st.vars['pass_left'][_i13] = _v11
         st.at = o158  # game.yaml:554
         _args39 = {'p': env['p'], 'n': 2}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[54])
-        proc_pay(st, _args39)
+        enter_procedure(st, S[114])
+        st.inline += 1
+        try:
+            proc_pay(st, _args39)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure pay (' + str(S[115]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_159(st, fr):  # game.yaml:559
         env = fr.env
         st.at = o160  # game.yaml:560
-        _i14 = env['p']
+        _i14 = seat(st, env['p'], S[116])
         _v12 = st.vars['swap_left'][_i14] - 1
         if _v12 < 0:
-            raise RuleError(f"'swap_left' would fall to {_v12}, below its minimum 0", S[55])
+            raise RuleError(f"'swap_left' would fall to {_v12}, below its minimum 0", S[117])
         st.vars['swap_left'][_i14] = _v12
         st.at = o161  # game.yaml:561
         st.move(env['c'], Z_influence_played1, False)
         st.at = o162  # game.yaml:562
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[56])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[118])), False, S[119])
         st.frames.pop()
 
     def e163_player(st, env):  # game.yaml:541
@@ -2197,33 +2550,33 @@ def build(num_players, files):
     def e163_label0(st, env):  # game.yaml:544
         return 'play ' + fmt_card1(env['c'])
     def e163_items0(st, env):  # game.yaml:544
-        return st.zones[(Z_influence_hand1 + env['p'])]
+        return st.zones[(Z_influence_hand1 + seat(st, env['p'], S[120]))]
     def e163_label1(st, env):  # game.yaml:549
         return "pay 2 Louis d'or instead of playing a card"
     def e163_when1(st, env):  # game.yaml:549
-        return ((st.vars['pass_left'][env['p']] > 0) and (st.vars['gold'][env['p']] >= 2))
+        return ((st.vars['pass_left'][seat(st, env['p'], S[121])] > 0) and (st.vars['gold'][seat(st, env['p'], S[122])] >= 2))
     def e163_label2(st, env):  # game.yaml:555
         return 'exchange ' + fmt_card1(env['c']) + ' for a new influence card'
     def e163_items2(st, env):  # game.yaml:555
-        return st.zones[(Z_influence_hand1 + env['p'])]
+        return st.zones[(Z_influence_hand1 + seat(st, env['p'], S[123]))]
     def e163_when2(st, env):  # game.yaml:555
-        return (st.vars['swap_left'][env['p']] > 0)
+        return (st.vars['swap_left'][seat(st, env['p'], S[124])] > 0)
     def collect_163(st, env):  # game.yaml:541
         actions = []
         values = []
         idx = []
-        for _c9 in st.zones[(Z_influence_hand1 + env['p'])]:  # game.yaml:544
+        for _c9 in st.zones[(Z_influence_hand1 + seat(st, env['p'], S[120]))]:  # game.yaml:544
             a = A_91 + _c9.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c9)
                 idx.append(0)
-        if ((st.vars['pass_left'][env['p']] > 0) and (st.vars['gold'][env['p']] >= 2)):  # game.yaml:549
+        if ((st.vars['pass_left'][seat(st, env['p'], S[121])] > 0) and (st.vars['gold'][seat(st, env['p'], S[122])] >= 2)):  # game.yaml:549
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items8 = st.zones[(Z_influence_hand1 + env['p'])]  # game.yaml:555
-        if _items8 and (st.vars['swap_left'][env['p']] > 0):
+        _items8 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[123]))]  # game.yaml:555
+        if _items8 and (st.vars['swap_left'][seat(st, env['p'], S[124])] > 0):
             for _c10 in _items8:
                 a = A_111 + _c10.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -2239,28 +2592,34 @@ def build(num_players, files):
             st.frames.append(Frame(o153, env))
         elif k == 1:  # game.yaml:549
             st.at = o157  # game.yaml:553
-            _i15 = env['p']
+            _i15 = seat(st, env['p'], S[112])
             _v13 = st.vars['pass_left'][_i15] - 1
             if _v13 < 0:
-                raise RuleError(f"'pass_left' would fall to {_v13}, below its minimum 0", S[53])
+                raise RuleError(f"'pass_left' would fall to {_v13}, below its minimum 0", S[113])
             st.vars['pass_left'][_i15] = _v13
             st.at = o158  # game.yaml:554
             _args40 = {'p': env['p'], 'n': 2}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[54])
-            proc_pay(st, _args40)
+            enter_procedure(st, S[114])
+            st.inline += 1
+            try:
+                proc_pay(st, _args40)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay (' + str(S[115]) + ')')
+                raise
+            st.inline -= 1
         elif k == 2:  # game.yaml:555
             env['c'] = dec.values[i]
             st.at = o160  # game.yaml:560
-            _i16 = env['p']
+            _i16 = seat(st, env['p'], S[116])
             _v14 = st.vars['swap_left'][_i16] - 1
             if _v14 < 0:
-                raise RuleError(f"'swap_left' would fall to {_v14}, below its minimum 0", S[55])
+                raise RuleError(f"'swap_left' would fall to {_v14}, below its minimum 0", S[117])
             st.vars['swap_left'][_i16] = _v14
             st.at = o161  # game.yaml:561
             st.move(env['c'], Z_influence_played1, False)
             st.at = o162  # game.yaml:562
-            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[56])
+            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[118])), False, S[119])
     def step_166(st, fr):  # game.yaml:574
         env = fr.env
         pc = fr.pc
@@ -2285,9 +2644,8 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o168  # game.yaml:577
-            _args41 = {'p': env['p'], 't': env['c'].courtier, 'n': st.vars['courtier_markers'], 'jumps': st.vars['courtier_jumps']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[57])
+            _args41 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': st.vars['courtier_markers'], 'jumps': st.vars['courtier_jumps']}
+            enter_procedure(st, S[125])
             st.frames.append(Frame(o15, _args41))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2304,8 +2662,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o170  # game.yaml:576
             _args42 = {'p': env['p'], 'n': st.vars['joker_markers'], 'jumps': st.vars['joker_jumps']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[58])
+            enter_procedure(st, S[126])
             st.frames.append(Frame(o14, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2319,9 +2676,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o173  # game.yaml:579
         _args43 = {'p': env['p'], 'n': env['n']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[59])
-        proc_to_personal(st, _args43)
+        enter_procedure(st, S[127])
+        st.inline += 1
+        try:
+            proc_to_personal(st, _args43)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_174(st, fr):  # game.yaml:584
@@ -2329,16 +2692,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o175  # game.yaml:585
-            _i17 = env['p']
+            _i17 = seat(st, env['p'], S[128])
             _v15 = st.vars['four_left'][_i17] - 1
             if _v15 < 0:
-                raise RuleError(f"'four_left' would fall to {_v15}, below its minimum 0", S[60])
+                raise RuleError(f"'four_left' would fall to {_v15}, below its minimum 0", S[129])
             st.vars['four_left'][_i17] = _v15
             fr.pc = 2
             st.at = o176  # game.yaml:586
             _args44 = {'p': env['p'], 'n': st.vars['four_markers'], 'jumps': st.vars['four_jumps']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[61])
+            enter_procedure(st, S[130])
             st.frames.append(Frame(o14, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2351,16 +2713,22 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:590
         env = fr.env
         st.at = o178  # game.yaml:591
-        _i18 = env['p']
+        _i18 = seat(st, env['p'], S[131])
         _v16 = st.vars['four_left'][_i18] - 1
         if _v16 < 0:
-            raise RuleError(f"'four_left' would fall to {_v16}, below its minimum 0", S[62])
+            raise RuleError(f"'four_left' would fall to {_v16}, below its minimum 0", S[132])
         st.vars['four_left'][_i18] = _v16
         st.at = o179  # game.yaml:592
         _args45 = {'p': env['p'], 'n': st.vars['four_markers']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[63])
-        proc_to_personal(st, _args45)
+        enter_procedure(st, S[133])
+        st.inline += 1
+        try:
+            proc_to_personal(st, _args45)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e180_player(st, env):  # game.yaml:569
@@ -2370,22 +2738,22 @@ def build(num_players, files):
     def e180_label0(st, env):  # game.yaml:572
         return 'place markers'
     def e180_when0(st, env):  # game.yaml:572
-        return (len(st.zones[(Z_personal1 + env['p'])]) > 0)
+        return (len(st.zones[(Z_personal1 + seat(st, env['p'], S[134]))]) > 0)
     def e180_label1(st, env):  # game.yaml:578
         return 'collect markers'
     def e180_label2(st, env):  # game.yaml:580
         return 'place up to four markers, starting anywhere'
     def e180_when2(st, env):  # game.yaml:580
-        return ((st.vars['four_left'][env['p']] > 0) and (len(st.zones[(Z_personal1 + env['p'])]) > 0))
+        return ((st.vars['four_left'][seat(st, env['p'], S[135])] > 0) and (len(st.zones[(Z_personal1 + seat(st, env['p'], S[136]))]) > 0))
     def e180_label3(st, env):  # game.yaml:587
         return 'collect up to four markers'
     def e180_when3(st, env):  # game.yaml:587
-        return (st.vars['four_left'][env['p']] > 0)
+        return (st.vars['four_left'][seat(st, env['p'], S[137])] > 0)
     def collect_180(st, env):  # game.yaml:569
         actions = []
         values = []
         idx = []
-        if (len(st.zones[(Z_personal1 + env['p'])]) > 0):  # game.yaml:572
+        if (len(st.zones[(Z_personal1 + seat(st, env['p'], S[134]))]) > 0):  # game.yaml:572
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2393,11 +2761,11 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if ((st.vars['four_left'][env['p']] > 0) and (len(st.zones[(Z_personal1 + env['p'])]) > 0)):  # game.yaml:580
+        if ((st.vars['four_left'][seat(st, env['p'], S[135])] > 0) and (len(st.zones[(Z_personal1 + seat(st, env['p'], S[136]))]) > 0)):  # game.yaml:580
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if (st.vars['four_left'][env['p']] > 0):  # game.yaml:587
+        if (st.vars['four_left'][seat(st, env['p'], S[137])] > 0):  # game.yaml:587
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -2410,23 +2778,35 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:578
             st.at = o173  # game.yaml:579
             _args46 = {'p': env['p'], 'n': env['n']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[59])
-            proc_to_personal(st, _args46)
+            enter_procedure(st, S[127])
+            st.inline += 1
+            try:
+                proc_to_personal(st, _args46)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+                raise
+            st.inline -= 1
         elif k == 2:  # game.yaml:580
             st.frames.append(Frame(o174, env))
         elif k == 3:  # game.yaml:587
             st.at = o178  # game.yaml:591
-            _i19 = env['p']
+            _i19 = seat(st, env['p'], S[131])
             _v17 = st.vars['four_left'][_i19] - 1
             if _v17 < 0:
-                raise RuleError(f"'four_left' would fall to {_v17}, below its minimum 0", S[62])
+                raise RuleError(f"'four_left' would fall to {_v17}, below its minimum 0", S[132])
             st.vars['four_left'][_i19] = _v17
             st.at = o179  # game.yaml:592
             _args47 = {'p': env['p'], 'n': st.vars['four_markers']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[63])
-            proc_to_personal(st, _args47)
+            enter_procedure(st, S[133])
+            st.inline += 1
+            try:
+                proc_to_personal(st, _args47)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+                raise
+            st.inline -= 1
     def step_181(st, fr):  # game.yaml:602
         env = fr.env
         pc = fr.pc
@@ -2434,8 +2814,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o182  # game.yaml:602
             _args48 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[64])
+            enter_procedure(st, S[138])
             st.frames.append(Frame(o15, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2489,7 +2868,7 @@ def build(num_players, files):
                 st.at = o193  # game.yaml:632
                 _v18 = 0
                 if _v18 < 0:
-                    raise RuleError(f"'path_left' would fall to {_v18}, below its minimum 0", S[65])
+                    raise RuleError(f"'path_left' would fall to {_v18}, below its minimum 0", S[139])
                 st.vars['path_left'] = _v18
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2502,11 +2881,11 @@ def build(num_players, files):
     def step_188(st, fr):  # game.yaml:617
         env = fr.env
         st.at = o189  # game.yaml:618
-        st.move_count(env['k'], (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(st.vars['path_here'], 'courtiers', S[66])), False, S[67])
+        st.move_count(env['k'], (Z_personal1 + seat(st, env['p'], S[141])), (Z_markers_on1 + ordinal(st.vars['path_here'], 'courtiers', S[140])), False, S[142])
         st.at = o190  # game.yaml:619
         _v19 = st.vars['path_left'] - env['k']
         if _v19 < 0:
-            raise RuleError(f"'path_left' would fall to {_v19}, below its minimum 0", S[68])
+            raise RuleError(f"'path_left' would fall to {_v19}, below its minimum 0", S[143])
         st.vars['path_left'] = _v19
         st.frames.pop()
 
@@ -2517,12 +2896,12 @@ def build(num_players, files):
     def e191_label0(st, env):  # game.yaml:615
         return fmt_int1(env['k']) + ' on ' + fmt_card1(st.vars['path_here'])
     def e191_items0(st, env):  # game.yaml:615
-        return span_list(1, st.vars['path_left'], S[69])
+        return span_list(1, st.vars['path_left'], S[144])
     def collect_191(st, env):  # game.yaml:612
         actions = []
         values = []
         idx = []
-        for _k1 in span_list(1, st.vars['path_left'], S[69]):  # game.yaml:615
+        for _k1 in span_list(1, st.vars['path_left'], S[144]):  # game.yaml:615
             a = site[17].action(_k1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2535,18 +2914,18 @@ def build(num_players, files):
         if k == 0:  # game.yaml:615
             env['k'] = dec.values[i]
             st.at = o189  # game.yaml:618
-            st.move_count(env['k'], (Z_personal1 + env['p']), (Z_markers_on1 + ordinal(st.vars['path_here'], 'courtiers', S[66])), False, S[67])
+            st.move_count(env['k'], (Z_personal1 + seat(st, env['p'], S[141])), (Z_markers_on1 + ordinal(st.vars['path_here'], 'courtiers', S[140])), False, S[142])
             st.at = o190  # game.yaml:619
             _v20 = st.vars['path_left'] - env['k']
             if _v20 < 0:
-                raise RuleError(f"'path_left' would fall to {_v20}, below its minimum 0", S[68])
+                raise RuleError(f"'path_left' would fall to {_v20}, below its minimum 0", S[143])
             st.vars['path_left'] = _v20
     def step_192(st, fr):  # game.yaml:632
         env = fr.env
         st.at = o193  # game.yaml:632
         _v21 = 0
         if _v21 < 0:
-            raise RuleError(f"'path_left' would fall to {_v21}, below its minimum 0", S[65])
+            raise RuleError(f"'path_left' would fall to {_v21}, below its minimum 0", S[139])
         st.vars['path_left'] = _v21
         st.frames.pop()
 
@@ -2572,7 +2951,7 @@ def build(num_players, files):
         st.at = o197  # game.yaml:629
         _v22 = st.vars['path_jumps'] - 1
         if _v22 < 0:
-            raise RuleError(f"'path_jumps' would fall to {_v22}, below its minimum 0", S[70])
+            raise RuleError(f"'path_jumps' would fall to {_v22}, below its minimum 0", S[145])
         st.vars['path_jumps'] = _v22
         st.frames.pop()
 
@@ -2581,7 +2960,7 @@ def build(num_players, files):
         st.at = o199  # game.yaml:631
         _v23 = 0
         if _v23 < 0:
-            raise RuleError(f"'path_left' would fall to {_v23}, below its minimum 0", S[71])
+            raise RuleError(f"'path_left' would fall to {_v23}, below its minimum 0", S[146])
         st.vars['path_left'] = _v23
         st.frames.pop()
 
@@ -2592,14 +2971,14 @@ def build(num_players, files):
     def e200_label0(st, env):  # game.yaml:625
         return 'jump to ' + fmt_card1(env['a'])
     def e200_items0(st, env):  # game.yaml:625
-        return st.vars['path_here'].adjacent
+        return st.vars['path_here'].props['adjacent']
     def e200_label1(st, env):  # game.yaml:630
         return 'stop here'
     def collect_200(st, env):  # game.yaml:622
         actions = []
         values = []
         idx = []
-        for _a1 in st.vars['path_here'].adjacent:  # game.yaml:625
+        for _a1 in st.vars['path_here'].props['adjacent']:  # game.yaml:625
             a = A_181 + _a1.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2620,23 +2999,23 @@ def build(num_players, files):
             st.at = o197  # game.yaml:629
             _v24 = st.vars['path_jumps'] - 1
             if _v24 < 0:
-                raise RuleError(f"'path_jumps' would fall to {_v24}, below its minimum 0", S[70])
+                raise RuleError(f"'path_jumps' would fall to {_v24}, below its minimum 0", S[145])
             st.vars['path_jumps'] = _v24
         elif k == 1:  # game.yaml:630
             st.at = o199  # game.yaml:631
             _v25 = 0
             if _v25 < 0:
-                raise RuleError(f"'path_left' would fall to {_v25}, below its minimum 0", S[71])
+                raise RuleError(f"'path_left' would fall to {_v25}, below its minimum 0", S[146])
             st.vars['path_left'] = _v25
     def e202_cond(st, env):  # game.yaml:611
         return (st.vars['path_left'] == 0)
     def step_203(st, fr):  # game.yaml:640
         env = fr.env
         st.at = o204  # game.yaml:640
-        _i20 = env['p']
-        _v26 = len([1 for _m15 in st.zones[(Z_missions_done1 + env['p'])] if (_m15.ability == 'first_once')])
+        _i20 = seat(st, env['p'], S[58])
+        _v26 = len([1 for _m15 in st.zones[(Z_missions_done1 + seat(st, env['p'], S[1]))] if (_m15.props['ability'] == 'first_once')])
         if _v26 < 0:
-            raise RuleError(f"'first_left' would fall to {_v26}, below its minimum 0", S[25])
+            raise RuleError(f"'first_left' would fall to {_v26}, below its minimum 0", S[59])
         st.vars['first_left'][_i20] = _v26
         st.frames.pop()
 
@@ -2649,8 +3028,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o207  # game.yaml:643
             _args49 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[72])
+            enter_procedure(st, S[147])
             st.frames.append(Frame(o17, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2659,8 +3037,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o208  # game.yaml:644
             _args50 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[73])
+            enter_procedure(st, S[148])
             st.frames.append(Frame(o18, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2693,7 +3070,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o219  # game.yaml:655
-            if ((env['c'].courtier == env['t']) and (len(st.zones[(Z_personal1 + env['q'])]) > 0)):
+            if ((env['c'].props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + seat(st, env['q'], S[149]))]) > 0)):
                 st.frames.append(Frame(o213, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2723,7 +3100,7 @@ def build(num_players, files):
         st.at = o215  # game.yaml:663
         st.move(env['c'], Z_intrigue_deck1, True)
         st.at = o216  # game.yaml:664
-        st.move_count(min((st.vars['intrigue_markers'], len(st.zones[(Z_personal1 + env['q'])]),)), (Z_personal1 + env['q']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[74])), False, S[75])
+        st.move_count(min((st.vars['intrigue_markers'], len(st.zones[(Z_personal1 + seat(st, env['q'], S[152]))]),)), (Z_personal1 + seat(st, env['q'], S[151])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[150])), False, S[153])
         st.frames.pop()
 
     def step_217(st, fr):  # game.yaml:665
@@ -2759,17 +3136,17 @@ def build(num_players, files):
             st.at = o215  # game.yaml:663
             st.move(env['c'], Z_intrigue_deck1, True)
             st.at = o216  # game.yaml:664
-            st.move_count(min((st.vars['intrigue_markers'], len(st.zones[(Z_personal1 + env['q'])]),)), (Z_personal1 + env['q']), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[74])), False, S[75])
+            st.move_count(min((st.vars['intrigue_markers'], len(st.zones[(Z_personal1 + seat(st, env['q'], S[152]))]),)), (Z_personal1 + seat(st, env['q'], S[151])), (Z_markers_on1 + ordinal(env['t'], 'courtiers', S[150])), False, S[153])
         elif k == 1:  # game.yaml:665
             pass
     def e220_items(st, env):  # game.yaml:653
-        return st.zones[(Z_intrigue_hand1 + env['q'])]
+        return st.zones[(Z_intrigue_hand1 + seat(st, env['q'], S[154]))]
     def e221_items(st, env):  # game.yaml:651
         return clockwise_from(st, st.vars['start_player'])
     def step_222(st, fr):  # game.yaml:671
         env = fr.env
         st.at = o223  # game.yaml:671
-        _i21 = env['q']
+        _i21 = seat(st, env['q'], S[60])
         st.vars['got_gift'][_i21] = False
         st.frames.pop()
 
@@ -2781,7 +3158,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o234  # game.yaml:679
-            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) != 'markers'):
+            if ((env['t'].props['red_type'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_type']) != 'markers'):
                 st.frames.append(Frame(o230, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2813,8 +3190,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o232  # game.yaml:682
             _args51 = {'q': env['q'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[76])
+            enter_procedure(st, S[155])
             st.frames.append(Frame(o19, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2838,7 +3214,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o242  # game.yaml:687
-            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'gold'):
+            if ((env['t'].props['red_type'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_type']) == 'gold'):
                 st.frames.append(Frame(o240, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2846,7 +3222,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o245  # game.yaml:689
-            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'first'):
+            if ((env['t'].props['red_type'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_type']) == 'first'):
                 st.frames.append(Frame(o243, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2854,7 +3230,7 @@ def build(num_players, files):
         if pc == 2:
             fr.pc = 3
             st.at = o248  # game.yaml:691
-            if ((env['t'].red_type if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_type) == 'markers'):
+            if ((env['t'].props['red_type'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_type']) == 'markers'):
                 st.frames.append(Frame(o246, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2871,8 +3247,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o241  # game.yaml:688
             _args52 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[77])
+            enter_procedure(st, S[156])
             st.frames.append(Frame(o21, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2889,8 +3264,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o244  # game.yaml:690
             _args53 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[78])
+            enter_procedure(st, S[157])
             st.frames.append(Frame(o23, _args53))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2907,8 +3281,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o247  # game.yaml:692
             _args54 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[79])
+            enter_procedure(st, S[158])
             st.frames.append(Frame(o24, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2925,8 +3298,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o250  # game.yaml:685
             _args55 = {'t': env['t'], 'top': env['top'], 'leaders': env['leaders']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[80])
+            enter_procedure(st, S[159])
             st.frames.append(Frame(o25, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2977,10 +3349,10 @@ def build(num_players, files):
     def step_261(st, fr):  # game.yaml:710
         env = fr.env
         st.at = o262  # game.yaml:711
-        _i22 = env['q']
+        _i22 = seat(st, env['q'], S[160])
         _v27 = st.vars['first_left'][_i22] - 1
         if _v27 < 0:
-            raise RuleError(f"'first_left' would fall to {_v27}, below its minimum 0", S[81])
+            raise RuleError(f"'first_left' would fall to {_v27}, below its minimum 0", S[161])
         st.vars['first_left'][_i22] = _v27
         st.at = o263  # game.yaml:712
         st.vars['leader'] = env['q']
@@ -3017,10 +3389,10 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:709
             st.at = o262  # game.yaml:711
-            _i23 = env['q']
+            _i23 = seat(st, env['q'], S[160])
             _v28 = st.vars['first_left'][_i23] - 1
             if _v28 < 0:
-                raise RuleError(f"'first_left' would fall to {_v28}, below its minimum 0", S[81])
+                raise RuleError(f"'first_left' would fall to {_v28}, below its minimum 0", S[161])
             st.vars['first_left'][_i23] = _v28
             st.at = o263  # game.yaml:712
             st.vars['leader'] = env['q']
@@ -3033,8 +3405,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o270  # game.yaml:726
             _args56 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[82])
+            enter_procedure(st, S[162])
             st.frames.append(Frame(o20, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3042,9 +3413,15 @@ def build(num_players, files):
         if pc == 1:
             st.at = o271  # game.yaml:727
             _args57 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[83])
-            proc_to_general(st, _args57)
+            enter_procedure(st, S[163])
+            st.inline += 1
+            try:
+                proc_to_general(st, _args57)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_general (' + str(S[164]) + ')')
+                raise
+            st.inline -= 1
             st.at = o272  # game.yaml:728
             st.vars['flip'] = True
             st.frames.pop()
@@ -3057,7 +3434,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o282  # game.yaml:736
-            if (((not st.vars['got_gift'][env['q']]) and (len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m16.owner == env['q'])]) > 0)) and (st.vars['gold'][env['q']] >= fn_bribe_price(st, env['q'], env['t']))):
+            if (((not st.vars['got_gift'][seat(st, env['q'], S[165])]) and (len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m16.owner == env['q'])]) > 0)) and (st.vars['gold'][seat(st, env['q'], S[166])] >= fn_bribe_price(st, S[167], env['q'], env['t']))):
                 st.frames.append(Frame(o276, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3087,15 +3464,20 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o278  # game.yaml:743
-            _args58 = {'p': env['q'], 'n': fn_bribe_price(st, env['q'], env['t'])}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[84])
-            proc_pay(st, _args58)
+            _args58 = {'p': env['q'], 'n': fn_bribe_price(st, S[168], env['q'], env['t'])}
+            enter_procedure(st, S[169])
+            st.inline += 1
+            try:
+                proc_pay(st, _args58)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay (' + str(S[115]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 2
             st.at = o279  # game.yaml:744
             _args59 = {'p': env['q'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[85])
+            enter_procedure(st, S[170])
             st.frames.append(Frame(o20, _args59))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3113,7 +3495,7 @@ def build(num_players, files):
     def e281_player(st, env):  # game.yaml:738
         return env['q']
     def e281_prompt(st, env):  # game.yaml:738
-        return 'Bribe ' + fmt_card1(env['t']) + ' for ' + fmt_int1(fn_bribe_price(st, env['q'], env['t'])) + " Louis d'or?"
+        return 'Bribe ' + fmt_card1(env['t']) + ' for ' + fmt_int1(fn_bribe_price(st, S[171], env['q'], env['t'])) + " Louis d'or?"
     def e281_label0(st, env):  # game.yaml:741
         return 'bribe'
     def e281_label1(st, env):  # game.yaml:745
@@ -3147,8 +3529,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o285  # game.yaml:753
             _args60 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[86])
+            enter_procedure(st, S[172])
             st.frames.append(Frame(o20, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3156,9 +3537,15 @@ def build(num_players, files):
         if pc == 1:
             st.at = o286  # game.yaml:754
             _args61 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[87])
-            proc_to_general(st, _args61)
+            enter_procedure(st, S[173])
+            st.inline += 1
+            try:
+                proc_to_general(st, _args61)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_general (' + str(S[164]) + ')')
+                raise
+            st.inline -= 1
             st.at = o287  # game.yaml:755
             st.vars['flip'] = True
             st.frames.pop()
@@ -3171,7 +3558,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o293  # game.yaml:763
-            if (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m17.owner == env['q'])]) >= (env['t'].red_need if (env['t'] in st.zones[Z_red_up1]) else env['t'].black_need)):
+            if (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m17.owner == env['q'])]) >= (env['t'].props['red_need'] if (env['t'] in st.zones[Z_red_up1]) else env['t'].props['black_need'])):
                 st.frames.append(Frame(o290, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3188,8 +3575,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o291  # game.yaml:765
             _args62 = {'p': env['q'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[88])
+            enter_procedure(st, S[174])
             st.frames.append(Frame(o20, _args62))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3225,8 +3611,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o297  # game.yaml:786
             _args63 = {'p': env['q'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[89])
+            enter_procedure(st, S[175])
             st.frames.append(Frame(o20, _args63))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3234,9 +3619,15 @@ def build(num_players, files):
         if pc == 1:
             st.at = o298  # game.yaml:787
             _args64 = {'p': env['q'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[90])
-            proc_to_general(st, _args64)
+            enter_procedure(st, S[176])
+            st.inline += 1
+            try:
+                proc_to_general(st, _args64)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_general (' + str(S[164]) + ')')
+                raise
+            st.inline -= 1
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -3248,14 +3639,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o301  # game.yaml:775
-            env['second'] = fn_second_most(st, env['t'])
+            env['second'] = fn_second_most(st, S[177], env['t'])
             st.at = o302  # game.yaml:776
             env['seconds'] = [_q7 for _q7 in clockwise_from(st, st.vars['start_player']) if ((env['second'] > 0) and (len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[0]))] if (_m18.owner == _q7)]) == env['second']))]
             fr.pc = 3
             st.at = o303  # game.yaml:777
             _args65 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[91])
+            enter_procedure(st, S[178])
             st.frames.append(Frame(o20, _args65))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3263,14 +3653,26 @@ def build(num_players, files):
         if pc == 3:
             st.at = o304  # game.yaml:778
             _args66 = {'p': st.vars['leader'], 's': 'crown'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[92])
-            proc_take_token(st, _args66)
+            enter_procedure(st, S[179])
+            st.inline += 1
+            try:
+                proc_take_token(st, _args66)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure take_token (' + str(S[69]) + ')')
+                raise
+            st.inline -= 1
             st.at = o305  # game.yaml:779
             _args67 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[93])
-            proc_to_general(st, _args67)
+            enter_procedure(st, S[180])
+            st.inline += 1
+            try:
+                proc_to_general(st, _args67)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_general (' + str(S[164]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 6
             st.at = o308  # game.yaml:780
             if (len(env['seconds']) == 1):
@@ -3290,8 +3692,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o307  # game.yaml:781
             _args68 = {'p': env['seconds'][0], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[94])
+            enter_procedure(st, S[181])
             st.frames.append(Frame(o20, _args68))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3308,8 +3709,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o311  # game.yaml:789
             _args69 = {'t': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[95])
+            enter_procedure(st, S[182])
             st.frames.append(Frame(o22, _args69))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3322,10 +3722,16 @@ def build(num_players, files):
     def step_314(st, fr):  # game.yaml:796
         env = fr.env
         st.at = o315  # game.yaml:796
-        _args70 = {'p': env['p'], 's': env['t'].gift}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[29])
-        proc_take_token(st, _args70)
+        _args70 = {'p': env['p'], 's': env['t'].props['gift']}
+        enter_procedure(st, S[68])
+        st.inline += 1
+        try:
+            proc_take_token(st, _args70)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_token (' + str(S[69]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_317(st, fr):  # game.yaml:798
@@ -3334,12 +3740,18 @@ def build(num_players, files):
         if pc == 0:
             st.at = o318  # game.yaml:799
             _args71 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[96])
-            proc_take_coat(st, _args71)
+            enter_procedure(st, S[183])
+            st.inline += 1
+            try:
+                proc_take_coat(st, _args71)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 2
             st.at = o323  # game.yaml:800
-            if ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0):
+            if ((len(st.zones[(Z_general1 + seat(st, env['p'], S[9]))]) + len(st.zones[(Z_personal1 + seat(st, env['p'], S[10]))])) > 0):
                 st.frames.append(Frame(o319, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3368,9 +3780,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o321  # game.yaml:807
         _args72 = {'p': env['p'], 't': env['a'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[97])
-        proc_from_general(st, _args72)
+        enter_procedure(st, S[184])
+        st.inline += 1
+        try:
+            proc_from_general(st, _args72)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure from_general (' + str(S[108]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e322_player(st, env):  # game.yaml:802
@@ -3399,16 +3817,28 @@ def build(num_players, files):
             env['a'] = dec.values[i]
             st.at = o321  # game.yaml:807
             _args73 = {'p': env['p'], 't': env['a'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[97])
-            proc_from_general(st, _args73)
+            enter_procedure(st, S[184])
+            st.inline += 1
+            try:
+                proc_from_general(st, _args73)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure from_general (' + str(S[108]) + ')')
+                raise
+            st.inline -= 1
     def step_325(st, fr):  # game.yaml:809
         env = fr.env
         st.at = o326  # game.yaml:809
         _args74 = {'p': env['p'], 'n': 5}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[30])
-        proc_earn(st, _args74)
+        enter_procedure(st, S[70])
+        st.inline += 1
+        try:
+            proc_earn(st, _args74)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure earn (' + str(S[39]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_328(st, fr):  # game.yaml:811
@@ -3417,7 +3847,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o334  # game.yaml:812
-            if ((len(st.zones[(Z_general1 + env['p'])]) + len(st.zones[(Z_personal1 + env['p'])])) > 0):
+            if ((len(st.zones[(Z_general1 + seat(st, env['p'], S[9]))]) + len(st.zones[(Z_personal1 + seat(st, env['p'], S[10]))])) > 0):
                 st.frames.append(Frame(o329, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3425,9 +3855,15 @@ def build(num_players, files):
         if pc == 1:
             st.at = o335  # game.yaml:819
             _args75 = {'p': env['p'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[98])
-            proc_to_personal(st, _args75)
+            enter_procedure(st, S[185])
+            st.inline += 1
+            try:
+                proc_to_personal(st, _args75)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_personal (' + str(S[45]) + ')')
+                raise
+            st.inline -= 1
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -3450,10 +3886,16 @@ def build(num_players, files):
     def step_330(st, fr):  # game.yaml:817
         env = fr.env
         st.at = o331  # game.yaml:817
-        _args76 = {'p': env['p'], 't': first([_t4 for _t4 in K_courtiers1 if (_t4.number == 5)]), 'n': 2}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[99])
-        proc_from_general(st, _args76)
+        _args76 = {'p': env['p'], 't': first([_t4 for _t4 in K_courtiers1 if (_t4.props['number'] == 5)]), 'n': 2}
+        enter_procedure(st, S[186])
+        st.inline += 1
+        try:
+            proc_from_general(st, _args76)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure from_general (' + str(S[108]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_332(st, fr):  # game.yaml:818
@@ -3464,9 +3906,9 @@ def build(num_players, files):
     def e333_player(st, env):  # game.yaml:814
         return env['p']
     def e333_prompt(st, env):  # game.yaml:814
-        return fmt_card1(env['t']) + ': put two markers on ' + fmt_card1(first([_t5 for _t5 in K_courtiers1 if (_t5.number == 5)])) + '?'
+        return fmt_card1(env['t']) + ': put two markers on ' + fmt_card1(first([_t5 for _t5 in K_courtiers1 if (_t5.props['number'] == 5)])) + '?'
     def e333_label0(st, env):  # game.yaml:817
-        return 'put two markers on ' + fmt_card1(first([_t6 for _t6 in K_courtiers1 if (_t6.number == 5)]))
+        return 'put two markers on ' + fmt_card1(first([_t6 for _t6 in K_courtiers1 if (_t6.props['number'] == 5)]))
     def e333_label1(st, env):  # game.yaml:818
         return 'no markers'
     def collect_333(st, env):  # game.yaml:814
@@ -3487,49 +3929,73 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:817
             st.at = o331  # game.yaml:817
-            _args77 = {'p': env['p'], 't': first([_t7 for _t7 in K_courtiers1 if (_t7.number == 5)]), 'n': 2}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[99])
-            proc_from_general(st, _args77)
+            _args77 = {'p': env['p'], 't': first([_t7 for _t7 in K_courtiers1 if (_t7.props['number'] == 5)]), 'n': 2}
+            enter_procedure(st, S[186])
+            st.inline += 1
+            try:
+                proc_from_general(st, _args77)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure from_general (' + str(S[108]) + ')')
+                raise
+            st.inline -= 1
         elif k == 1:  # game.yaml:818
             pass
     def step_337(st, fr):  # game.yaml:821
         env = fr.env
         st.at = o338  # game.yaml:821
         _args78 = {'p': env['p']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[31])
-        proc_take_coat(st, _args78)
+        enter_procedure(st, S[71])
+        st.inline += 1
+        try:
+            proc_take_coat(st, _args78)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.at = o339  # game.yaml:821
         _args79 = {'p': env['p']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[32])
-        proc_take_coat(st, _args79)
+        enter_procedure(st, S[72])
+        st.inline += 1
+        try:
+            proc_take_coat(st, _args79)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_341(st, fr):  # game.yaml:823
         env = fr.env
         st.at = o342  # game.yaml:823
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + env['p']), False, S[33])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + seat(st, env['p'], S[73])), False, S[74])
         st.frames.pop()
 
     def step_344(st, fr):  # game.yaml:825
         env = fr.env
         st.at = o345  # game.yaml:826
         _args80 = {'p': env['p']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[34])
-        proc_take_coat(st, _args80)
+        enter_procedure(st, S[75])
+        st.inline += 1
+        try:
+            proc_take_coat(st, _args80)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.at = o348  # game.yaml:827
         if (len(st.zones[Z_intrigue_deck1]) > 0):
             st.at = o347  # game.yaml:828
-            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + env['p']), False, S[35])
+            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, env['p'], S[76])), False, S[77])
         st.frames.pop()
 
     def step_346(st, fr):  # game.yaml:828
         env = fr.env
         st.at = o347  # game.yaml:828
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + env['p']), False, S[35])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, env['p'], S[76])), False, S[77])
         st.frames.pop()
 
     def step_350(st, fr):  # game.yaml:835
@@ -3539,8 +4005,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o351  # game.yaml:835
             _args81 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[100])
+            enter_procedure(st, S[187])
             st.frames.append(Frame(o28, _args81))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3573,7 +4038,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o357  # game.yaml:840
-            if ((env['m'].ability == 'card_exchange') and (len(st.zones[(Z_mission_hand1 + env['p'])]) > 0)):
+            if ((env['m'].props['ability'] == 'card_exchange') and (len(st.zones[(Z_mission_hand1 + seat(st, env['p'], S[188]))]) > 0)):
                 st.frames.append(Frame(o355, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3590,8 +4055,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o356  # game.yaml:841
             _args82 = {'p': env['p'], 'm': env['m']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[101])
+            enter_procedure(st, S[189])
             st.frames.append(Frame(o31, _args82))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3602,7 +4066,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e358_items(st, env):  # game.yaml:838
-        return st.zones[(Z_missions_done1 + env['p'])]
+        return st.zones[(Z_missions_done1 + seat(st, env['p'], S[190]))]
     def e359_items(st, env):  # game.yaml:836
         return clockwise_from(st, st.vars['start_player'])
     def step_362(st, fr):  # game.yaml:848
@@ -3627,8 +4091,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o364  # game.yaml:855
             _args83 = {'p': env['p'], 'm': env['m']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[102])
+            enter_procedure(st, S[191])
             st.frames.append(Frame(o29, _args83))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3641,20 +4104,32 @@ def build(num_players, files):
     def step_365(st, fr):  # game.yaml:862
         env = fr.env
         st.at = o366  # game.yaml:863
-        _i24 = env['p']
+        _i24 = seat(st, env['p'], S[192])
         st.vars['exchanges_used'][_i24] += 1
         st.at = o367  # game.yaml:864
         _args84 = {'p': env['p'], 'n': 2}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[103])
-        proc_pay(st, _args84)
+        enter_procedure(st, S[193])
+        st.inline += 1
+        try:
+            proc_pay(st, _args84)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure pay (' + str(S[115]) + ')')
+            raise
+        st.inline -= 1
         st.at = o368  # game.yaml:865
         st.move(env['x'], Z_token_supply1, False)
         st.at = o369  # game.yaml:866
         _args85 = {'p': env['p'], 's': 'crown'}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[104])
-        proc_take_token(st, _args85)
+        enter_procedure(st, S[194])
+        st.inline += 1
+        try:
+            proc_take_token(st, _args85)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_token (' + str(S[69]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_370(st, fr):  # game.yaml:868
@@ -3670,33 +4145,33 @@ def build(num_players, files):
     def e372_label0(st, env):  # game.yaml:852
         return 'fulfil ' + fmt_card1(env['m'])
     def e372_items0(st, env):  # game.yaml:852
-        return st.zones[(Z_mission_hand1 + env['p'])]
+        return st.zones[(Z_mission_hand1 + seat(st, env['p'], S[195]))]
     def e372_when0(st, env):  # game.yaml:852
-        return fn_can_pay(st, env['p'], env['m'])
+        return fn_can_pay(st, S[196], env['p'], env['m'])
     def e372_label1(st, env):  # game.yaml:856
         return "pay 2 Louis d'or and exchange " + fmt_card1(env['x']) + ' for a crown'
     def e372_items1(st, env):  # game.yaml:856
-        return st.zones[(Z_tokens_held1 + env['p'])]
+        return st.zones[(Z_tokens_held1 + seat(st, env['p'], S[197]))]
     def e372_when1(st, env):  # game.yaml:856
-        return ((((st.vars['exchanges_used'][env['p']] < len([1 for _m19 in st.zones[(Z_missions_done1 + env['p'])] if (_m19.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2)) and (env['x'].symbol != 'crown')) and any((_y2.symbol == 'crown') for _y2 in st.zones[Z_token_supply1]))
+        return ((((st.vars['exchanges_used'][seat(st, env['p'], S[198])] < len([1 for _m19 in st.zones[(Z_missions_done1 + seat(st, env['p'], S[1]))] if (_m19.props['ability'] == 'token_exchange')])) and (st.vars['gold'][seat(st, env['p'], S[199])] >= 2)) and (env['x'].props['symbol'] != 'crown')) and any((_y2.props['symbol'] == 'crown') for _y2 in st.zones[Z_token_supply1]))
     def e372_label2(st, env):  # game.yaml:867
         return 'end my missions'
     def collect_372(st, env):  # game.yaml:849
         actions = []
         values = []
         idx = []
-        for _m20 in st.zones[(Z_mission_hand1 + env['p'])]:  # game.yaml:852
-            if not (fn_can_pay(st, env['p'], _m20)):
+        for _m20 in st.zones[(Z_mission_hand1 + seat(st, env['p'], S[195]))]:  # game.yaml:852
+            if not (fn_can_pay(st, S[196], env['p'], _m20)):
                 continue
             a = A_291 + _m20.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_m20)
                 idx.append(0)
-        _items9 = st.zones[(Z_tokens_held1 + env['p'])]  # game.yaml:856
-        if _items9 and (st.vars['exchanges_used'][env['p']] < len([1 for _m21 in st.zones[(Z_missions_done1 + env['p'])] if (_m21.ability == 'token_exchange')])) and (st.vars['gold'][env['p']] >= 2):
+        _items9 = st.zones[(Z_tokens_held1 + seat(st, env['p'], S[197]))]  # game.yaml:856
+        if _items9 and (st.vars['exchanges_used'][seat(st, env['p'], S[198])] < len([1 for _m21 in st.zones[(Z_missions_done1 + seat(st, env['p'], S[1]))] if (_m21.props['ability'] == 'token_exchange')])) and (st.vars['gold'][seat(st, env['p'], S[199])] >= 2):
             for _x5 in _items9:
-                if not ((_x5.symbol != 'crown') and any((_y3.symbol == 'crown') for _y3 in st.zones[Z_token_supply1])):
+                if not ((_x5.props['symbol'] != 'crown') and any((_y3.props['symbol'] == 'crown') for _y3 in st.zones[Z_token_supply1])):
                     continue
                 a = A_301 + _x5.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3717,20 +4192,32 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:856
             env['x'] = dec.values[i]
             st.at = o366  # game.yaml:863
-            _i25 = env['p']
+            _i25 = seat(st, env['p'], S[192])
             st.vars['exchanges_used'][_i25] += 1
             st.at = o367  # game.yaml:864
             _args86 = {'p': env['p'], 'n': 2}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[103])
-            proc_pay(st, _args86)
+            enter_procedure(st, S[193])
+            st.inline += 1
+            try:
+                proc_pay(st, _args86)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay (' + str(S[115]) + ')')
+                raise
+            st.inline -= 1
             st.at = o368  # game.yaml:865
             st.move(env['x'], Z_token_supply1, False)
             st.at = o369  # game.yaml:866
             _args87 = {'p': env['p'], 's': 'crown'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[104])
-            proc_take_token(st, _args87)
+            enter_procedure(st, S[194])
+            st.inline += 1
+            try:
+                proc_take_token(st, _args87)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure take_token (' + str(S[69]) + ')')
+                raise
+            st.inline -= 1
         elif k == 2:  # game.yaml:867
             st.at = o371  # game.yaml:868
             st.vars['missions_over'] = True
@@ -3754,7 +4241,7 @@ def build(num_players, files):
     def step_375(st, fr):  # game.yaml:878
         env = fr.env
         st.at = o376  # game.yaml:879
-        env['back'] = [_y4 for _y4 in st.zones[(Z_tokens_held1 + env['p'])] if (_y4 != env['x'])]
+        env['back'] = [_y4 for _y4 in st.zones[(Z_tokens_held1 + seat(st, env['p'], S[200]))] if (_y4 != env['x'])]
         st.at = o377  # game.yaml:880
         _items10 = env['back']
         _dest8 = Z_token_supply1
@@ -3765,18 +4252,30 @@ def build(num_players, files):
             env['y'] = _y5
             st.at = o379  # game.yaml:882
             _args88 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[105])
-            proc_take_coat(st, _args88)
+            enter_procedure(st, S[201])
+            st.inline += 1
+            try:
+                proc_take_coat(st, _args88)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                raise
+            st.inline -= 1
         st.frames.pop()
 
     def step_378(st, fr):  # game.yaml:882
         env = fr.env
         st.at = o379  # game.yaml:882
         _args89 = {'p': env['p']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[105])
-        proc_take_coat(st, _args89)
+        enter_procedure(st, S[201])
+        st.inline += 1
+        try:
+            proc_take_coat(st, _args89)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e380_items(st, env):  # game.yaml:881
@@ -3788,12 +4287,12 @@ def build(num_players, files):
     def e381_label0(st, env):  # game.yaml:876
         return 'keep ' + fmt_card1(env['x'])
     def e381_items0(st, env):  # game.yaml:876
-        return st.zones[(Z_tokens_held1 + env['p'])]
+        return st.zones[(Z_tokens_held1 + seat(st, env['p'], S[202]))]
     def collect_381(st, env):  # game.yaml:872
         actions = []
         values = []
         idx = []
-        for _x6 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:876
+        for _x6 in st.zones[(Z_tokens_held1 + seat(st, env['p'], S[202]))]:  # game.yaml:876
             a = A_321 + _x6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3806,7 +4305,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:876
             env['x'] = dec.values[i]
             st.at = o376  # game.yaml:879
-            env['back'] = [_y6 for _y6 in st.zones[(Z_tokens_held1 + env['p'])] if (_y6 != env['x'])]
+            env['back'] = [_y6 for _y6 in st.zones[(Z_tokens_held1 + seat(st, env['p'], S[200]))] if (_y6 != env['x'])]
             st.at = o377  # game.yaml:880
             _items11 = env['back']
             _dest9 = Z_token_supply1
@@ -3817,9 +4316,15 @@ def build(num_players, files):
                 env['y'] = _y7
                 st.at = o379  # game.yaml:882
                 _args90 = {'p': env['p']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[105])
-                proc_take_coat(st, _args90)
+                enter_procedure(st, S[201])
+                st.inline += 1
+                try:
+                    proc_take_coat(st, _args90)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
     def step_383(st, fr):  # game.yaml:893
         env = fr.env
         st.at = o384  # game.yaml:893
@@ -3829,19 +4334,19 @@ def build(num_players, files):
     def e385_player(st, env):  # game.yaml:887
         return env['p']
     def e385_prompt(st, env):  # game.yaml:887
-        return 'Pay ' + fmt_str1(env['m'].cost_a) + ' for ' + fmt_card1(env['m'])
+        return 'Pay ' + fmt_str1(env['m'].props['cost_a']) + ' for ' + fmt_card1(env['m'])
     def e385_label0(st, env):  # game.yaml:890
         return 'pay ' + fmt_card1(env['x'])
     def e385_items0(st, env):  # game.yaml:890
-        return st.zones[(Z_tokens_held1 + env['p'])]
+        return st.zones[(Z_tokens_held1 + seat(st, env['p'], S[203]))]
     def e385_when0(st, env):  # game.yaml:890
-        return (fn_fits(st, env['x'], env['m'].cost_a) and any(fn_fits(st, _y8, env['m'].cost_b) for _y8 in st.zones[(Z_tokens_held1 + env['p'])] if (_y8 != env['x'])))
+        return (fn_fits(st, env['x'], env['m'].props['cost_a']) and any(fn_fits(st, _y8, env['m'].props['cost_b']) for _y8 in st.zones[(Z_tokens_held1 + seat(st, env['p'], S[204]))] if (_y8 != env['x'])))
     def collect_385(st, env):  # game.yaml:887
         actions = []
         values = []
         idx = []
-        for _x7 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:890
-            if not (fn_fits(st, _x7, env['m'].cost_a) and any(fn_fits(st, _y9, env['m'].cost_b) for _y9 in st.zones[(Z_tokens_held1 + env['p'])] if (_y9 != _x7))):
+        for _x7 in st.zones[(Z_tokens_held1 + seat(st, env['p'], S[203]))]:  # game.yaml:890
+            if not (fn_fits(st, _x7, env['m'].props['cost_a']) and any(fn_fits(st, _y9, env['m'].props['cost_b']) for _y9 in st.zones[(Z_tokens_held1 + seat(st, env['p'], S[204]))] if (_y9 != _x7))):
                 continue
             a = A_331 + _x7.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3865,19 +4370,19 @@ def build(num_players, files):
     def e388_player(st, env):  # game.yaml:894
         return env['p']
     def e388_prompt(st, env):  # game.yaml:894
-        return 'Pay ' + fmt_str1(env['m'].cost_b) + ' for ' + fmt_card1(env['m'])
+        return 'Pay ' + fmt_str1(env['m'].props['cost_b']) + ' for ' + fmt_card1(env['m'])
     def e388_label0(st, env):  # game.yaml:897
         return 'pay ' + fmt_card1(env['x'])
     def e388_items0(st, env):  # game.yaml:897
-        return st.zones[(Z_tokens_held1 + env['p'])]
+        return st.zones[(Z_tokens_held1 + seat(st, env['p'], S[205]))]
     def e388_when0(st, env):  # game.yaml:897
-        return fn_fits(st, env['x'], env['m'].cost_b)
+        return fn_fits(st, env['x'], env['m'].props['cost_b'])
     def collect_388(st, env):  # game.yaml:894
         actions = []
         values = []
         idx = []
-        for _x8 in st.zones[(Z_tokens_held1 + env['p'])]:  # game.yaml:897
-            if not (fn_fits(st, _x8, env['m'].cost_b)):
+        for _x8 in st.zones[(Z_tokens_held1 + seat(st, env['p'], S[205]))]:  # game.yaml:897
+            if not (fn_fits(st, _x8, env['m'].props['cost_b'])):
                 continue
             a = A_341 + _x8.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3899,8 +4404,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o392  # game.yaml:904
             _args91 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[106])
+            enter_procedure(st, S[206])
             st.frames.append(Frame(o30, _args91))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3928,19 +4432,19 @@ def build(num_players, files):
     def step_395(st, fr):  # game.yaml:918
         env = fr.env
         st.at = o396  # game.yaml:918
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + env['p']), False, S[107])
+        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + seat(st, env['p'], S[207])), False, S[208])
         st.frames.pop()
 
     def step_397(st, fr):  # game.yaml:921
         env = fr.env
         st.at = o398  # game.yaml:921
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + env['p']), False, S[108])
+        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + seat(st, env['p'], S[209])), False, S[210])
         st.frames.pop()
 
     def step_399(st, fr):  # game.yaml:924
         env = fr.env
         st.at = o400  # game.yaml:924
-        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + env['p']), False, S[109])
+        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + seat(st, env['p'], S[211])), False, S[212])
         st.frames.pop()
 
     def e401_player(st, env):  # game.yaml:913
@@ -3981,19 +4485,19 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:916
             st.at = o396  # game.yaml:918
-            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + env['p']), False, S[107])
+            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + seat(st, env['p'], S[207])), False, S[208])
         elif k == 1:  # game.yaml:919
             st.at = o398  # game.yaml:921
-            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + env['p']), False, S[108])
+            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + seat(st, env['p'], S[209])), False, S[210])
         elif k == 2:  # game.yaml:922
             st.at = o400  # game.yaml:924
-            st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + env['p']), False, S[109])
+            st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + seat(st, env['p'], S[211])), False, S[212])
     def e403_player(st, env):  # game.yaml:929
         return env['p']
     def e403_prompt(st, env):  # game.yaml:929
         return fmt_card1(env['m']) + ': put back up to 2 mission cards'
     def e403_src(st, env):  # game.yaml:929
-        return st.zones[(Z_mission_hand1 + env['p'])]
+        return st.zones[(Z_mission_hand1 + seat(st, env['p'], S[213]))]
     def e403_dest(st, env):  # game.yaml:929
         return Z_mission_swap1
     def e403_min(st, env):  # game.yaml:929
@@ -4001,7 +4505,7 @@ def build(num_players, files):
     def e403_max(st, env):  # game.yaml:929
         return 2
     def cands_403(st, env, picked):  # game.yaml:929
-        return list(st.zones[(Z_mission_hand1 + env['p'])])
+        return list(st.zones[(Z_mission_hand1 + seat(st, env['p'], S[213]))])
     def step_404(st, fr):  # game.yaml:938
         env = fr.env
         st.at = o407  # game.yaml:939
@@ -4045,8 +4549,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o416  # game.yaml:946
             _args92 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[110])
+            enter_procedure(st, S[214])
             st.frames.append(Frame(o30, _args92))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4065,7 +4568,7 @@ def build(num_players, files):
         st.at = o420  # game.yaml:332
         st.shuffle(Z_gold_deck1)
         st.at = o421  # game.yaml:333
-        st.move_count(4, Z_gold_deck1, Z_gold_box1, False, S[111])
+        st.move_count(4, Z_gold_deck1, Z_gold_box1, False, S[215])
         st.at = o422  # game.yaml:334
         st.shuffle(Z_intrigue_deck1)
         st.at = o423  # game.yaml:335
@@ -4077,37 +4580,52 @@ def build(num_players, files):
         st.at = o426  # game.yaml:338
         st.shuffle(Z_dark_deck1)
         st.at = o431  # game.yaml:339
+        _live7 = live_mask(st)
         for _p5 in list(clockwise_from(st, st.vars['start_player'])):
+            if gone(st, _live7, _p5):
+                continue
             env['p'] = _p5
             st.at = o428  # game.yaml:341
             _args93 = {'p': env['p'], 'n': st.vars['start_gold']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[112])
-            proc_earn(st, _args93)
+            enter_procedure(st, S[216])
+            st.inline += 1
+            try:
+                proc_earn(st, _args93)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure earn (' + str(S[39]) + ')')
+                raise
+            st.inline -= 1
             st.at = o429  # game.yaml:342
-            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + env['p']), False, S[113])
+            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + seat(st, env['p'], S[217])), False, S[218])
             st.at = o430  # game.yaml:343
-            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + env['p']), False, S[114])
+            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + seat(st, env['p'], S[219])), False, S[220])
         st.at = o435  # game.yaml:344
-        for _i26 in list(span_list(0, (len(st.players) - 1), S[115])):
+        for _i26 in list(span_list(0, (len(st.players) - 1), S[221])):
             env['i'] = _i26
             st.at = o433  # game.yaml:346
             env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
             st.at = o434  # game.yaml:347
-            st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + env['p']), (Z_general1 + env['p']), False, S[116])
+            st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + seat(st, env['p'], S[223])), (Z_general1 + seat(st, env['p'], S[222])), False, S[224])
         st.frames.pop()
 
     def step_427(st, fr):  # game.yaml:340
         env = fr.env
         st.at = o428  # game.yaml:341
         _args94 = {'p': env['p'], 'n': st.vars['start_gold']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[112])
-        proc_earn(st, _args94)
+        enter_procedure(st, S[216])
+        st.inline += 1
+        try:
+            proc_earn(st, _args94)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure earn (' + str(S[39]) + ')')
+            raise
+        st.inline -= 1
         st.at = o429  # game.yaml:342
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + env['p']), False, S[113])
+        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + seat(st, env['p'], S[217])), False, S[218])
         st.at = o430  # game.yaml:343
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + env['p']), False, S[114])
+        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + seat(st, env['p'], S[219])), False, S[220])
         st.frames.pop()
 
     def e431_items(st, env):  # game.yaml:339
@@ -4117,11 +4635,11 @@ def build(num_players, files):
         st.at = o433  # game.yaml:346
         env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
         st.at = o434  # game.yaml:347
-        st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + env['p']), (Z_general1 + env['p']), False, S[116])
+        st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + seat(st, env['p'], S[223])), (Z_general1 + seat(st, env['p'], S[222])), False, S[224])
         st.frames.pop()
 
     def e435_items(st, env):  # game.yaml:344
-        return span_list(0, (len(st.players) - 1), S[115])
+        return span_list(0, (len(st.players) - 1), S[221])
     def step_436(st, fr):  # game.yaml:349
         env = fr.env
         pc = fr.pc
@@ -4149,8 +4667,7 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o440  # game.yaml:355
             _args95 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[117])
+            enter_procedure(st, S[225])
             st.frames.append(Frame(o8, _args95))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4159,8 +4676,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o441  # game.yaml:356
             _args96 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[118])
+            enter_procedure(st, S[226])
             st.frames.append(Frame(o10, _args96))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4169,8 +4685,7 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o442  # game.yaml:357
             _args97 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[119])
+            enter_procedure(st, S[227])
             st.frames.append(Frame(o16, _args97))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4179,8 +4694,7 @@ def build(num_players, files):
             fr.pc = 6
             st.at = o443  # game.yaml:358
             _args98 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[120])
+            enter_procedure(st, S[228])
             st.frames.append(Frame(o27, _args98))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4197,29 +4711,32 @@ def build(num_players, files):
     def step_446(st, fr):  # game.yaml:948
         env = fr.env
         st.at = o462  # game.yaml:952
+        _live8 = live_mask(st)
         for _p6 in list(clockwise_from(st, st.vars['start_player'])):
+            if gone(st, _live8, _p6):
+                continue
             env['p'] = _p6
             st.at = o448  # game.yaml:954
-            env['cards'] = ((len(st.zones[(Z_influence_hand1 + env['p'])]) + len(st.zones[(Z_intrigue_hand1 + env['p'])])) + len(st.zones[(Z_tokens_held1 + env['p'])]))
+            env['cards'] = ((len(st.zones[(Z_influence_hand1 + seat(st, env['p'], S[229]))]) + len(st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[230]))])) + len(st.zones[(Z_tokens_held1 + seat(st, env['p'], S[231]))]))
             st.at = o449  # game.yaml:955
             env['placed'] = sum([len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_t8, 'courtiers', S[0]))] if (_m22.owner == env['p'])]) for _t8 in K_courtiers1])
             st.at = o450  # game.yaml:956
-            env['coins'] = divide(st.vars['gold'][env['p']], st.vars['gold_per_coat'], '//', S[121])
+            env['coins'] = divide(st.vars['gold'][seat(st, env['p'], S[232])], st.vars['gold_per_coat'], '//', S[233])
             st.at = o451  # game.yaml:957
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * st.vars['gold_per_coat'])) + " Louis d'or for coats of arms", -1)
             st.at = o452  # game.yaml:958
-            _items12 = st.zones[(Z_influence_hand1 + env['p'])]
+            _items12 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[234]))]
             _dest10 = Z_influence_deck1
             for _c13 in list(_items12):
                 st.move(_c13, _dest10, False)
             st.at = o453  # game.yaml:959
-            _items13 = st.zones[(Z_intrigue_hand1 + env['p'])]
+            _items13 = st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[235]))]
             _dest11 = Z_intrigue_deck1
             for _c14 in list(_items13):
                 st.move(_c14, _dest11, False)
             st.at = o454  # game.yaml:960
-            _items14 = st.zones[(Z_tokens_held1 + env['p'])]
+            _items14 = st.zones[(Z_tokens_held1 + seat(st, env['p'], S[236]))]
             _dest12 = Z_token_supply1
             for _c15 in list(_items14):
                 st.move(_c15, _dest12, False)
@@ -4228,73 +4745,97 @@ def build(num_players, files):
                 env['t'] = _t9
                 st.at = o456  # game.yaml:962
                 _args99 = {'p': env['p'], 't': env['t']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[122])
-                proc_to_general(st, _args99)
+                enter_procedure(st, S[237])
+                st.inline += 1
+                try:
+                    proc_to_general(st, _args99)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure to_general (' + str(S[164]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o458  # game.yaml:963
             _args100 = {'p': env['p'], 'n': (env['coins'] * st.vars['gold_per_coat'])}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[123])
-            proc_pay(st, _args100)
+            enter_procedure(st, S[238])
+            st.inline += 1
+            try:
+                proc_pay(st, _args100)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay (' + str(S[115]) + ')')
+                raise
+            st.inline -= 1
             st.at = o461  # game.yaml:964
-            for _i27 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[124])):
+            for _i27 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[239])):
                 env['i'] = _i27
                 st.at = o460  # game.yaml:965
                 _args101 = {'p': env['p']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[125])
-                proc_take_coat(st, _args101)
+                enter_procedure(st, S[240])
+                st.inline += 1
+                try:
+                    proc_take_coat(st, _args101)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
         st.at = o476  # game.yaml:966
-        for _a3 in list(span_list(1, 6, S[126])):
+        for _a3 in list(span_list(1, 6, S[241])):
             env['a'] = _a3
             st.at = o464  # game.yaml:969
-            env['best'] = max([len([1 for _c16 in st.zones[(Z_coats_held1 + _q8)] if (_c16.arms == env['a'])]) for _q8 in st.players])
+            env['best'] = max([len([1 for _c16 in st.zones[(Z_coats_held1 + seat(st, _q8, S[242]))] if (_c16.props['arms'] == env['a'])]) for _q8 in st.players])
             st.at = o475  # game.yaml:970
             if (env['best'] > 0):
                 st.at = o474  # game.yaml:972
+                _live9 = live_mask(st)
                 for _q9 in list(clockwise_from(st, st.vars['start_player'])):
+                    if gone(st, _live9, _q9):
+                        continue
                     env['q'] = _q9
                     st.at = o473  # game.yaml:974
-                    if (len([1 for _c17 in st.zones[(Z_coats_held1 + env['q'])] if (_c17.arms == env['a'])]) == env['best']):
+                    if (len([1 for _c17 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[243]))] if (_c17.props['arms'] == env['a'])]) == env['best']):
                         st.at = o472  # game.yaml:976
                         if (len(st.zones[Z_coat_pile1]) > 0):
                             st.at = o471  # game.yaml:977
-                            st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
+                            st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[244])), False, S[245])
                         else:
                             st.at = o469  # game.yaml:978
-                            _i28 = env['q']
+                            _i28 = seat(st, env['q'], S[246])
                             st.vars['extra_coats'][_i28] += 1
         st.at = o479  # game.yaml:979
+        _live10 = live_mask(st)
         for _p7 in list(st.players):
+            if gone(st, _live10, _p7):
+                continue
             env['p'] = _p7
             st.at = o478  # game.yaml:981
-            _i29 = env['p']
-            st.vars['score'][_i29] = (((len(st.zones[(Z_coats_held1 + env['p'])]) + len(st.zones[(Z_bonus_coats1 + env['p'])])) + st.vars['extra_coats'][env['p']]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + env['p'])])))
+            _i29 = seat(st, env['p'], S[247])
+            st.vars['score'][_i29] = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[248]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[249]))])) + st.vars['extra_coats'][seat(st, env['p'], S[250])]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[251]))])))
         st.frames.pop()
 
     def step_447(st, fr):  # game.yaml:953
         env = fr.env
         st.at = o448  # game.yaml:954
-        env['cards'] = ((len(st.zones[(Z_influence_hand1 + env['p'])]) + len(st.zones[(Z_intrigue_hand1 + env['p'])])) + len(st.zones[(Z_tokens_held1 + env['p'])]))
+        env['cards'] = ((len(st.zones[(Z_influence_hand1 + seat(st, env['p'], S[229]))]) + len(st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[230]))])) + len(st.zones[(Z_tokens_held1 + seat(st, env['p'], S[231]))]))
         st.at = o449  # game.yaml:955
         env['placed'] = sum([len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_t10, 'courtiers', S[0]))] if (_m23.owner == env['p'])]) for _t10 in K_courtiers1])
         st.at = o450  # game.yaml:956
-        env['coins'] = divide(st.vars['gold'][env['p']], st.vars['gold_per_coat'], '//', S[121])
+        env['coins'] = divide(st.vars['gold'][seat(st, env['p'], S[232])], st.vars['gold_per_coat'], '//', S[233])
         st.at = o451  # game.yaml:957
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * st.vars['gold_per_coat'])) + " Louis d'or for coats of arms", -1)
         st.at = o452  # game.yaml:958
-        _items15 = st.zones[(Z_influence_hand1 + env['p'])]
+        _items15 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[234]))]
         _dest13 = Z_influence_deck1
         for _c18 in list(_items15):
             st.move(_c18, _dest13, False)
         st.at = o453  # game.yaml:959
-        _items16 = st.zones[(Z_intrigue_hand1 + env['p'])]
+        _items16 = st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[235]))]
         _dest14 = Z_intrigue_deck1
         for _c19 in list(_items16):
             st.move(_c19, _dest14, False)
         st.at = o454  # game.yaml:960
-        _items17 = st.zones[(Z_tokens_held1 + env['p'])]
+        _items17 = st.zones[(Z_tokens_held1 + seat(st, env['p'], S[236]))]
         _dest15 = Z_token_supply1
         for _c20 in list(_items17):
             st.move(_c20, _dest15, False)
@@ -4303,31 +4844,55 @@ def build(num_players, files):
             env['t'] = _t11
             st.at = o456  # game.yaml:962
             _args102 = {'p': env['p'], 't': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[122])
-            proc_to_general(st, _args102)
+            enter_procedure(st, S[237])
+            st.inline += 1
+            try:
+                proc_to_general(st, _args102)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure to_general (' + str(S[164]) + ')')
+                raise
+            st.inline -= 1
         st.at = o458  # game.yaml:963
         _args103 = {'p': env['p'], 'n': (env['coins'] * st.vars['gold_per_coat'])}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[123])
-        proc_pay(st, _args103)
+        enter_procedure(st, S[238])
+        st.inline += 1
+        try:
+            proc_pay(st, _args103)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure pay (' + str(S[115]) + ')')
+            raise
+        st.inline -= 1
         st.at = o461  # game.yaml:964
-        for _i30 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[124])):
+        for _i30 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[239])):
             env['i'] = _i30
             st.at = o460  # game.yaml:965
             _args104 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[125])
-            proc_take_coat(st, _args104)
+            enter_procedure(st, S[240])
+            st.inline += 1
+            try:
+                proc_take_coat(st, _args104)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+                raise
+            st.inline -= 1
         st.frames.pop()
 
     def step_455(st, fr):  # game.yaml:962
         env = fr.env
         st.at = o456  # game.yaml:962
         _args105 = {'p': env['p'], 't': env['t']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[122])
-        proc_to_general(st, _args105)
+        enter_procedure(st, S[237])
+        st.inline += 1
+        try:
+            proc_to_general(st, _args105)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure to_general (' + str(S[164]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e457_items(st, env):  # game.yaml:961
@@ -4336,64 +4901,76 @@ def build(num_players, files):
         env = fr.env
         st.at = o460  # game.yaml:965
         _args106 = {'p': env['p']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[125])
-        proc_take_coat(st, _args106)
+        enter_procedure(st, S[240])
+        st.inline += 1
+        try:
+            proc_take_coat(st, _args106)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure take_coat (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e461_items(st, env):  # game.yaml:964
-        return span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[124])
+        return span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[239])
     def e462_items(st, env):  # game.yaml:952
         return clockwise_from(st, st.vars['start_player'])
     def step_463(st, fr):  # game.yaml:968
         env = fr.env
         st.at = o464  # game.yaml:969
-        env['best'] = max([len([1 for _c21 in st.zones[(Z_coats_held1 + _q10)] if (_c21.arms == env['a'])]) for _q10 in st.players])
+        env['best'] = max([len([1 for _c21 in st.zones[(Z_coats_held1 + seat(st, _q10, S[242]))] if (_c21.props['arms'] == env['a'])]) for _q10 in st.players])
         st.at = o475  # game.yaml:970
         if (env['best'] > 0):
             st.at = o474  # game.yaml:972
+            _live11 = live_mask(st)
             for _q11 in list(clockwise_from(st, st.vars['start_player'])):
+                if gone(st, _live11, _q11):
+                    continue
                 env['q'] = _q11
                 st.at = o473  # game.yaml:974
-                if (len([1 for _c22 in st.zones[(Z_coats_held1 + env['q'])] if (_c22.arms == env['a'])]) == env['best']):
+                if (len([1 for _c22 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[243]))] if (_c22.props['arms'] == env['a'])]) == env['best']):
                     st.at = o472  # game.yaml:976
                     if (len(st.zones[Z_coat_pile1]) > 0):
                         st.at = o471  # game.yaml:977
-                        st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
+                        st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[244])), False, S[245])
                     else:
                         st.at = o469  # game.yaml:978
-                        _i31 = env['q']
+                        _i31 = seat(st, env['q'], S[246])
                         st.vars['extra_coats'][_i31] += 1
         st.frames.pop()
 
     def step_465(st, fr):  # game.yaml:971
         env = fr.env
         st.at = o474  # game.yaml:972
+        _live12 = live_mask(st)
         for _q12 in list(clockwise_from(st, st.vars['start_player'])):
+            if gone(st, _live12, _q12):
+                continue
             env['q'] = _q12
             st.at = o473  # game.yaml:974
-            if (len([1 for _c23 in st.zones[(Z_coats_held1 + env['q'])] if (_c23.arms == env['a'])]) == env['best']):
+            if (len([1 for _c23 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[243]))] if (_c23.props['arms'] == env['a'])]) == env['best']):
                 st.at = o472  # game.yaml:976
                 if (len(st.zones[Z_coat_pile1]) > 0):
                     st.at = o471  # game.yaml:977
-                    st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
+                    st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[244])), False, S[245])
                 else:
                     st.at = o469  # game.yaml:978
-                    _i32 = env['q']
+                    _i32 = seat(st, env['q'], S[246])
                     st.vars['extra_coats'][_i32] += 1
         st.frames.pop()
 
     def step_466(st, fr):  # game.yaml:973
         env = fr.env
         st.at = o473  # game.yaml:974
-        if (len([1 for _c24 in st.zones[(Z_coats_held1 + env['q'])] if (_c24.arms == env['a'])]) == env['best']):
+        if (len([1 for _c24 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[243]))] if (_c24.props['arms'] == env['a'])]) == env['best']):
             st.at = o472  # game.yaml:976
             if (len(st.zones[Z_coat_pile1]) > 0):
                 st.at = o471  # game.yaml:977
-                st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
+                st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[244])), False, S[245])
             else:
                 st.at = o469  # game.yaml:978
-                _i33 = env['q']
+                _i33 = seat(st, env['q'], S[246])
                 st.vars['extra_coats'][_i33] += 1
         st.frames.pop()
 
@@ -4402,41 +4979,41 @@ def build(num_players, files):
         st.at = o472  # game.yaml:976
         if (len(st.zones[Z_coat_pile1]) > 0):
             st.at = o471  # game.yaml:977
-            st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
+            st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[244])), False, S[245])
         else:
             st.at = o469  # game.yaml:978
-            _i34 = env['q']
+            _i34 = seat(st, env['q'], S[246])
             st.vars['extra_coats'][_i34] += 1
         st.frames.pop()
 
     def step_468(st, fr):  # game.yaml:978
         env = fr.env
         st.at = o469  # game.yaml:978
-        _i35 = env['q']
+        _i35 = seat(st, env['q'], S[246])
         st.vars['extra_coats'][_i35] += 1
         st.frames.pop()
 
     def step_470(st, fr):  # game.yaml:977
         env = fr.env
         st.at = o471  # game.yaml:977
-        st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + env['q']), False, S[127])
+        st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[244])), False, S[245])
         st.frames.pop()
 
     def e474_items(st, env):  # game.yaml:972
         return clockwise_from(st, st.vars['start_player'])
     def e476_items(st, env):  # game.yaml:966
-        return span_list(1, 6, S[126])
+        return span_list(1, 6, S[241])
     def step_477(st, fr):  # game.yaml:980
         env = fr.env
         st.at = o478  # game.yaml:981
-        _i36 = env['p']
-        st.vars['score'][_i36] = (((len(st.zones[(Z_coats_held1 + env['p'])]) + len(st.zones[(Z_bonus_coats1 + env['p'])])) + st.vars['extra_coats'][env['p']]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + env['p'])])))
+        _i36 = seat(st, env['p'], S[247])
+        st.vars['score'][_i36] = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[248]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[249]))])) + st.vars['extra_coats'][seat(st, env['p'], S[250])]) + (st.vars['mission_points'] * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[251]))])))
         st.frames.pop()
 
     def e479_items(st, env):  # game.yaml:979
         return st.players
     def tie_0(st, env):  # game.yaml:983
-        return len(st.zones[(Z_personal1 + env['p'])])
+        return len(st.zones[(Z_personal1 + seat(st, env['p'], S[252]))])
     def init_start_player(st, env):  # game.yaml:233
         return 0
     def init_round(st, env):  # game.yaml:234
@@ -4502,116 +5079,116 @@ def build(num_players, files):
     def init_score(st, env):  # game.yaml:270
         return 0
 
-    o0 = Block(0, S[128], 3, step_0)
-    o1 = Block(1, S[129], 2, step_1)
-    o2 = Block(2, S[130], 1, step_2)
-    o3 = Block(3, S[131], 1, step_3)
-    o4 = Block(4, S[132], 1, step_4)
-    o5 = Block(5, S[133], 1, step_5)
-    o6 = Block(6, S[134], 1, step_6)
-    o7 = Block(7, S[135], 1, step_7)
-    o8 = Block(8, S[136], 8, step_8)
-    o9 = Block(9, S[137], 8, step_9)
-    o10 = Block(10, S[138], 6, step_10)
-    o11 = Block(11, S[139], 1, step_11)
-    o12 = Block(12, S[140], 1, step_12)
-    o13 = Block(13, S[141], 3, step_13)
-    o14 = Block(14, S[142], 1, step_14)
-    o15 = Block(15, S[143], 4, step_15)
-    o16 = Block(16, S[144], 3, step_16)
-    o17 = Block(17, S[145], 1, step_17)
-    o18 = Block(18, S[146], 10, step_18)
-    o19 = Block(19, S[147], 1, step_19)
-    o20 = Block(20, S[148], 2, step_20)
-    o21 = Block(21, S[149], 2, step_21)
-    o22 = Block(22, S[150], 1, step_22)
-    o23 = Block(23, S[151], 1, step_23)
-    o24 = Block(24, S[152], 1, step_24)
-    o25 = Block(25, S[153], 3, step_25)
-    o26 = Block(26, S[154], 7, step_26)
-    o27 = Block(27, S[155], 2, step_27)
-    o28 = Block(28, S[156], 4, step_28)
-    o29 = Block(29, S[157], 5, step_29)
-    o30 = Block(30, S[158], 1, step_30)
-    o31 = Block(31, S[159], 3, step_31)
-    o32 = Stmt(32, S[160])
-    o33 = Stmt(33, S[1])
-    o34 = Stmt(34, S[2])
-    o35 = Stmt(35, S[3])
-    o36 = Stmt(36, S[4])
-    o37 = Block(37, S[161], 1, step_37)
-    o38 = Stmt(38, S[162])
-    o39 = Block(39, S[163], 1, step_39)
-    o40 = Stmt(40, S[5])
-    o41 = Stmt(41, S[164])
-    o42 = Block(42, S[165], 1, step_42)
-    o43 = Stmt(43, S[166])
-    o44 = Stmt(44, S[167])
-    o45 = Stmt(45, S[6])
-    o46 = Block(46, S[168], 1, step_46)
-    o47 = Block(47, S[169], 1, step_47)
-    o48 = Block(48, S[170], 1, step_48)
-    o49 = Stmt(49, S[11])
-    o50 = Stmt(50, S[171])
-    o51 = Block(51, S[172], 1, step_51)
-    o52 = Stmt(52, S[9])
-    o53 = Stmt(53, S[173])
-    o54 = ForOp(S[174], 'i', e54_items, o46, False)
+    o0 = Block(0, S[39], 3, step_0)
+    o1 = Block(1, S[115], 2, step_1)
+    o2 = Block(2, S[50], 1, step_2)
+    o3 = Block(3, S[69], 1, step_3)
+    o4 = Block(4, S[45], 1, step_4)
+    o5 = Block(5, S[108], 1, step_5)
+    o6 = Block(6, S[63], 1, step_6)
+    o7 = Block(7, S[164], 1, step_7)
+    o8 = Block(8, S[253], 8, step_8)
+    o9 = Block(9, S[254], 8, step_9)
+    o10 = Block(10, S[255], 6, step_10)
+    o11 = Block(11, S[256], 1, step_11)
+    o12 = Block(12, S[257], 1, step_12)
+    o13 = Block(13, S[258], 3, step_13)
+    o14 = Block(14, S[259], 1, step_14)
+    o15 = Block(15, S[260], 4, step_15)
+    o16 = Block(16, S[261], 3, step_16)
+    o17 = Block(17, S[262], 1, step_17)
+    o18 = Block(18, S[263], 10, step_18)
+    o19 = Block(19, S[264], 1, step_19)
+    o20 = Block(20, S[265], 2, step_20)
+    o21 = Block(21, S[266], 2, step_21)
+    o22 = Block(22, S[267], 1, step_22)
+    o23 = Block(23, S[268], 1, step_23)
+    o24 = Block(24, S[269], 1, step_24)
+    o25 = Block(25, S[270], 3, step_25)
+    o26 = Block(26, S[271], 7, step_26)
+    o27 = Block(27, S[272], 2, step_27)
+    o28 = Block(28, S[273], 4, step_28)
+    o29 = Block(29, S[274], 5, step_29)
+    o30 = Block(30, S[275], 1, step_30)
+    o31 = Block(31, S[276], 3, step_31)
+    o32 = Stmt(32, S[277])
+    o33 = Stmt(33, S[11])
+    o34 = Stmt(34, S[13])
+    o35 = Stmt(35, S[15])
+    o36 = Stmt(36, S[16])
+    o37 = Block(37, S[278], 1, step_37)
+    o38 = Stmt(38, S[279])
+    o39 = Block(39, S[280], 1, step_39)
+    o40 = Stmt(40, S[18])
+    o41 = Stmt(41, S[281])
+    o42 = Block(42, S[282], 1, step_42)
+    o43 = Stmt(43, S[283])
+    o44 = Stmt(44, S[284])
+    o45 = Stmt(45, S[24])
+    o46 = Block(46, S[285], 1, step_46)
+    o47 = Block(47, S[286], 1, step_47)
+    o48 = Block(48, S[287], 1, step_48)
+    o49 = Stmt(49, S[33])
+    o50 = Stmt(50, S[288])
+    o51 = Block(51, S[289], 1, step_51)
+    o52 = Stmt(52, S[29])
+    o53 = Stmt(53, S[290])
+    o54 = ForOp(S[291], 'i', e54_items, o46, False)
     o54.uid = 54
-    o55 = Block(55, S[175], 1, step_55)
-    o56 = Stmt(56, S[176])
-    o57 = ForOp(S[177], 'q', e57_items, o55, False)
+    o55 = Block(55, S[292], 1, step_55)
+    o56 = Stmt(56, S[293])
+    o57 = ForOp(S[294], 'q', e57_items, o55, False, seats=True)
     o57.uid = 57
-    o58 = Stmt(58, S[178])
-    o59 = Stmt(59, S[179])
-    o60 = Stmt(60, S[180])
-    o61 = Stmt(61, S[181])
-    o62 = Stmt(62, S[182])
-    o63 = Block(63, S[183], 1, step_63)
-    o64 = Stmt(64, S[14])
-    o65 = ForOp(S[184], 'p', e65_items, o63, False)
+    o58 = Stmt(58, S[295])
+    o59 = Stmt(59, S[296])
+    o60 = Stmt(60, S[297])
+    o61 = Stmt(61, S[298])
+    o62 = Stmt(62, S[299])
+    o63 = Block(63, S[300], 1, step_63)
+    o64 = Stmt(64, S[38])
+    o65 = ForOp(S[301], 'p', e65_items, o63, False, seats=True)
     o65.uid = 65
-    o66 = Block(66, S[185], 1, step_66)
-    o67 = Stmt(67, S[15])
-    o68 = Stmt(68, S[186])
-    o69 = Block(69, S[187], 1, step_69)
-    o70 = Block(70, S[188], 1, step_70)
-    o71 = Stmt(71, S[37])
-    o72 = ForOp(S[189], 'm', e72_items, o70, False)
+    o66 = Block(66, S[302], 1, step_66)
+    o67 = Stmt(67, S[41])
+    o68 = Stmt(68, S[303])
+    o69 = Block(69, S[304], 1, step_69)
+    o70 = Block(70, S[305], 1, step_70)
+    o71 = Stmt(71, S[82])
+    o72 = ForOp(S[306], 'm', e72_items, o70, False)
     o72.uid = 72
-    o73 = ForOp(S[190], 'p', e73_items, o69, False)
+    o73 = ForOp(S[307], 'p', e73_items, o69, False, seats=True)
     o73.uid = 73
-    o74 = Block(74, S[191], 1, step_74)
-    o75 = Stmt(75, S[16])
-    o76 = ForOp(S[192], 'p', e76_items, o74, False)
+    o74 = Block(74, S[308], 1, step_74)
+    o75 = Stmt(75, S[43])
+    o76 = ForOp(S[309], 'p', e76_items, o74, False, seats=True)
     o76.uid = 76
-    o77 = Block(77, S[193], 1, step_77)
-    o78 = Stmt(78, S[17])
-    o79 = Stmt(79, S[194])
-    o80 = Block(80, S[195], 1, step_80)
-    o81 = Stmt(81, S[18])
-    o82 = Stmt(82, S[196])
-    o83 = Block(83, S[197], 1, step_83)
-    o84 = Stmt(84, S[19])
-    o85 = Stmt(85, S[198])
-    o86 = Block(86, S[199], 1, step_86)
-    o87 = Stmt(87, S[20])
-    o88 = Stmt(88, S[200])
-    o89 = Block(89, S[201], 1, step_89)
-    o90 = Stmt(90, S[21])
-    o91 = Stmt(91, S[202])
-    o92 = Block(92, S[203], 1, step_92)
-    o93 = Stmt(93, S[22])
-    o94 = Stmt(94, S[204])
-    o95 = Block(95, S[205], 1, step_95)
-    o96 = Block(96, S[206], 1, step_96)
-    o97 = Stmt(97, S[38])
-    o98 = Block(98, S[207], 2, step_98)
-    o99 = Stmt(99, S[39])
-    o100 = Stmt(100, S[40])
-    o101 = Block(101, S[208], 1, step_101)
-    o102 = Stmt(102, S[41])
-    o103 = ChooseOp(S[209], e103_player, e103_prompt, [
+    o77 = Block(77, S[310], 1, step_77)
+    o78 = Stmt(78, S[44])
+    o79 = Stmt(79, S[311])
+    o80 = Block(80, S[312], 1, step_80)
+    o81 = Stmt(81, S[46])
+    o82 = Stmt(82, S[313])
+    o83 = Block(83, S[314], 1, step_83)
+    o84 = Stmt(84, S[47])
+    o85 = Stmt(85, S[315])
+    o86 = Block(86, S[316], 1, step_86)
+    o87 = Stmt(87, S[48])
+    o88 = Stmt(88, S[317])
+    o89 = Block(89, S[318], 1, step_89)
+    o90 = Stmt(90, S[49])
+    o91 = Stmt(91, S[319])
+    o92 = Block(92, S[320], 1, step_92)
+    o93 = Stmt(93, S[52])
+    o94 = Stmt(94, S[321])
+    o95 = Block(95, S[322], 1, step_95)
+    o96 = Block(96, S[323], 1, step_96)
+    o97 = Stmt(97, S[84])
+    o98 = Block(98, S[324], 2, step_98)
+    o99 = Stmt(99, S[85])
+    o100 = Stmt(100, S[86])
+    o101 = Block(101, S[325], 1, step_101)
+    o102 = Stmt(102, S[87])
+    o103 = ChooseOp(S[326], e103_player, e103_prompt, [
         OptionOp(site[0], e103_label0, None, None, None, o96),
         OptionOp(site[1], e103_label1, None, None, e103_when1, o98),
         OptionOp(site[2], e103_label2, None, None, e103_when2, o101),
@@ -4619,91 +5196,91 @@ def build(num_players, files):
     o103.collect = collect_103
     o103.resolve = resolve_103
     o103.uid = 103
-    o104 = Stmt(104, S[210])
-    o105 = Block(105, S[211], 1, step_105)
-    o106 = Block(106, S[212], 2, step_106)
-    o107 = Stmt(107, S[42])
-    o108 = Stmt(108, S[43])
-    o109 = Block(109, S[213], 0, step_109)
-    o110 = ChooseOp(S[214], e110_player, e110_prompt, [
+    o104 = Stmt(104, S[327])
+    o105 = Block(105, S[328], 1, step_105)
+    o106 = Block(106, S[329], 2, step_106)
+    o107 = Stmt(107, S[92])
+    o108 = Stmt(108, S[94])
+    o109 = Block(109, S[330], 0, step_109)
+    o110 = ChooseOp(S[331], e110_player, e110_prompt, [
         OptionOp(site[3], e110_label0, None, None, None, o106),
         OptionOp(site[4], e110_label1, None, None, None, o109),
     ], False)
     o110.collect = collect_110
     o110.resolve = resolve_110
     o110.uid = 110
-    o111 = Stmt(111, S[215])
-    o112 = Block(112, S[216], 4, step_112)
-    o113 = Stmt(113, S[44])
-    o114 = Stmt(114, S[45])
-    o115 = Stmt(115, S[46])
-    o116 = Block(116, S[217], 2, step_116)
-    o117 = Block(117, S[218], 1, step_117)
-    o118 = Stmt(118, S[47])
-    o119 = Stmt(119, S[219])
-    o120 = Block(120, S[220], 1, step_120)
-    o121 = Stmt(121, S[48])
-    o122 = Stmt(122, S[221])
-    o123 = ForOp(S[222], 'm', e123_items, o116, False)
+    o111 = Stmt(111, S[332])
+    o112 = Block(112, S[333], 4, step_112)
+    o113 = Stmt(113, S[96])
+    o114 = Stmt(114, S[98])
+    o115 = Stmt(115, S[100])
+    o116 = Block(116, S[334], 2, step_116)
+    o117 = Block(117, S[335], 1, step_117)
+    o118 = Stmt(118, S[101])
+    o119 = Stmt(119, S[336])
+    o120 = Block(120, S[337], 1, step_120)
+    o121 = Stmt(121, S[102])
+    o122 = Stmt(122, S[338])
+    o123 = ForOp(S[339], 'm', e123_items, o116, False)
     o123.uid = 123
-    o124 = ForOp(S[223], 'p', e124_items, o112, False)
+    o124 = ForOp(S[340], 'p', e124_items, o112, False, seats=True)
     o124.uid = 124
-    o125 = Block(125, S[224], 1, step_125)
-    o126 = Block(126, S[225], 1, step_126)
-    o127 = Block(127, S[226], 1, step_127)
-    o128 = Stmt(128, S[49])
-    o129 = Stmt(129, S[227])
-    o130 = ForOp(S[228], 'p', e130_items, o126, False)
+    o125 = Block(125, S[341], 1, step_125)
+    o126 = Block(126, S[342], 1, step_126)
+    o127 = Block(127, S[343], 1, step_127)
+    o128 = Stmt(128, S[105])
+    o129 = Stmt(129, S[344])
+    o130 = ForOp(S[345], 'p', e130_items, o126, False, seats=True)
     o130.uid = 130
-    o131 = RepeatOp(S[229], o125, e131_cond, True)
+    o131 = RepeatOp(S[346], o125, e131_cond, True)
     o131.uid = 131
-    o132 = Block(132, S[230], 1, step_132)
-    o133 = Block(133, S[231], 1, step_133)
-    o134 = Block(134, S[232], 1, step_134)
-    o135 = Block(135, S[233], 1, step_135)
-    o136 = Stmt(136, S[50])
-    o137 = Block(137, S[234], 0, step_137)
-    o138 = ChooseOp(S[235], e138_player, e138_prompt, [
+    o132 = Block(132, S[347], 1, step_132)
+    o133 = Block(133, S[348], 1, step_133)
+    o134 = Block(134, S[349], 1, step_134)
+    o135 = Block(135, S[350], 1, step_135)
+    o136 = Stmt(136, S[107])
+    o137 = Block(137, S[351], 0, step_137)
+    o138 = ChooseOp(S[352], e138_player, e138_prompt, [
         OptionOp(site[5], e138_label0, 't', e138_items0, None, o135),
         OptionOp(site[6], e138_label1, None, None, None, o137),
     ], False)
     o138.collect = collect_138
     o138.resolve = resolve_138
     o138.uid = 138
-    o139 = Stmt(139, S[236])
-    o140 = ForOp(S[237], 'm', e140_items, o133, False)
+    o139 = Stmt(139, S[353])
+    o140 = ForOp(S[354], 'm', e140_items, o133, False)
     o140.uid = 140
-    o141 = ForOp(S[238], 'p', e141_items, o132, False)
+    o141 = ForOp(S[355], 'p', e141_items, o132, False, seats=True)
     o141.uid = 141
-    o142 = Block(142, S[239], 1, step_142)
-    o143 = Stmt(143, S[240])
-    o144 = ForOp(S[241], 'p', e144_items, o142, False)
+    o142 = Block(142, S[356], 1, step_142)
+    o143 = Stmt(143, S[357])
+    o144 = ForOp(S[358], 'p', e144_items, o142, False, seats=True)
     o144.uid = 144
-    o145 = Stmt(145, S[242])
-    o146 = Stmt(146, S[243])
-    o147 = Block(147, S[244], 1, step_147)
-    o148 = Block(148, S[245], 1, step_148)
-    o149 = Stmt(149, S[51])
-    o150 = Block(150, S[246], 0, step_150)
-    o151 = ChooseOp(S[247], e151_player, e151_prompt, [
+    o145 = Stmt(145, S[359])
+    o146 = Stmt(146, S[360])
+    o147 = Block(147, S[361], 1, step_147)
+    o148 = Block(148, S[362], 1, step_148)
+    o149 = Stmt(149, S[110])
+    o150 = Block(150, S[363], 0, step_150)
+    o151 = ChooseOp(S[364], e151_player, e151_prompt, [
         OptionOp(site[7], e151_label0, None, None, None, o148),
         OptionOp(site[8], e151_label1, None, None, None, o150),
     ], False)
     o151.collect = collect_151
     o151.resolve = resolve_151
     o151.uid = 151
-    o152 = Stmt(152, S[248])
-    o153 = Block(153, S[249], 2, step_153)
-    o154 = Stmt(154, S[250])
-    o155 = Stmt(155, S[52])
-    o156 = Block(156, S[251], 2, step_156)
-    o157 = Stmt(157, S[53])
-    o158 = Stmt(158, S[54])
-    o159 = Block(159, S[252], 3, step_159)
-    o160 = Stmt(160, S[55])
-    o161 = Stmt(161, S[253])
-    o162 = Stmt(162, S[56])
-    o163 = ChooseOp(S[254], e163_player, e163_prompt, [
+    o152 = Stmt(152, S[365])
+    o153 = Block(153, S[366], 2, step_153)
+    o154 = Stmt(154, S[367])
+    o155 = Stmt(155, S[111])
+    o156 = Block(156, S[368], 2, step_156)
+    o157 = Stmt(157, S[113])
+    o158 = Stmt(158, S[114])
+    o159 = Block(159, S[369], 3, step_159)
+    o160 = Stmt(160, S[117])
+    o161 = Stmt(161, S[370])
+    o162 = Stmt(162, S[119])
+    o163 = ChooseOp(S[371], e163_player, e163_prompt, [
         OptionOp(site[9], e163_label0, 'c', e163_items0, None, o153),
         OptionOp(site[10], e163_label1, None, None, e163_when1, o156),
         OptionOp(site[11], e163_label2, 'c', e163_items2, e163_when2, o159),
@@ -4711,23 +5288,23 @@ def build(num_players, files):
     o163.collect = collect_163
     o163.resolve = resolve_163
     o163.uid = 163
-    o164 = Stmt(164, S[255])
-    o165 = Stmt(165, S[256])
-    o166 = Block(166, S[257], 1, step_166)
-    o167 = Block(167, S[258], 1, step_167)
-    o168 = Stmt(168, S[57])
-    o169 = Block(169, S[259], 1, step_169)
-    o170 = Stmt(170, S[58])
-    o171 = Stmt(171, S[260])
-    o172 = Block(172, S[261], 1, step_172)
-    o173 = Stmt(173, S[59])
-    o174 = Block(174, S[262], 2, step_174)
-    o175 = Stmt(175, S[60])
-    o176 = Stmt(176, S[61])
-    o177 = Block(177, S[263], 2, step_177)
-    o178 = Stmt(178, S[62])
-    o179 = Stmt(179, S[63])
-    o180 = ChooseOp(S[264], e180_player, e180_prompt, [
+    o164 = Stmt(164, S[372])
+    o165 = Stmt(165, S[373])
+    o166 = Block(166, S[374], 1, step_166)
+    o167 = Block(167, S[375], 1, step_167)
+    o168 = Stmt(168, S[125])
+    o169 = Block(169, S[376], 1, step_169)
+    o170 = Stmt(170, S[126])
+    o171 = Stmt(171, S[377])
+    o172 = Block(172, S[378], 1, step_172)
+    o173 = Stmt(173, S[127])
+    o174 = Block(174, S[379], 2, step_174)
+    o175 = Stmt(175, S[129])
+    o176 = Stmt(176, S[130])
+    o177 = Block(177, S[380], 2, step_177)
+    o178 = Stmt(178, S[132])
+    o179 = Stmt(179, S[133])
+    o180 = ChooseOp(S[381], e180_player, e180_prompt, [
         OptionOp(site[12], e180_label0, None, None, e180_when0, o166),
         OptionOp(site[13], e180_label1, None, None, None, o172),
         OptionOp(site[14], e180_label2, None, None, e180_when2, o174),
@@ -4736,256 +5313,256 @@ def build(num_players, files):
     o180.collect = collect_180
     o180.resolve = resolve_180
     o180.uid = 180
-    o181 = Block(181, S[265], 1, step_181)
-    o182 = Stmt(182, S[64])
-    o183 = ChooseOp(S[266], e183_player, e183_prompt, [
+    o181 = Block(181, S[382], 1, step_181)
+    o182 = Stmt(182, S[138])
+    o183 = ChooseOp(S[383], e183_player, e183_prompt, [
         OptionOp(site[16], e183_label0, 't', e183_items0, None, o181),
     ], False)
     o183.collect = collect_183
     o183.resolve = resolve_183
     o183.uid = 183
-    o184 = Stmt(184, S[267])
-    o185 = Stmt(185, S[23])
-    o186 = Stmt(186, S[24])
-    o187 = Block(187, S[268], 2, step_187)
-    o188 = Block(188, S[269], 2, step_188)
-    o189 = Stmt(189, S[67])
-    o190 = Stmt(190, S[68])
-    o191 = ChooseOp(S[270], e191_player, e191_prompt, [
+    o184 = Stmt(184, S[384])
+    o185 = Stmt(185, S[56])
+    o186 = Stmt(186, S[57])
+    o187 = Block(187, S[385], 2, step_187)
+    o188 = Block(188, S[386], 2, step_188)
+    o189 = Stmt(189, S[142])
+    o190 = Stmt(190, S[143])
+    o191 = ChooseOp(S[387], e191_player, e191_prompt, [
         OptionOp(site[17], e191_label0, 'k', e191_items0, None, o188),
     ], False)
     o191.collect = collect_191
     o191.resolve = resolve_191
     o191.uid = 191
-    o192 = Block(192, S[271], 1, step_192)
-    o193 = Stmt(193, S[65])
-    o194 = Block(194, S[272], 1, step_194)
-    o195 = Block(195, S[273], 2, step_195)
-    o196 = Stmt(196, S[274])
-    o197 = Stmt(197, S[70])
-    o198 = Block(198, S[275], 1, step_198)
-    o199 = Stmt(199, S[71])
-    o200 = ChooseOp(S[276], e200_player, e200_prompt, [
+    o192 = Block(192, S[388], 1, step_192)
+    o193 = Stmt(193, S[139])
+    o194 = Block(194, S[389], 1, step_194)
+    o195 = Block(195, S[390], 2, step_195)
+    o196 = Stmt(196, S[391])
+    o197 = Stmt(197, S[145])
+    o198 = Block(198, S[392], 1, step_198)
+    o199 = Stmt(199, S[146])
+    o200 = ChooseOp(S[393], e200_player, e200_prompt, [
         OptionOp(site[18], e200_label0, 'a', e200_items0, None, o195),
         OptionOp(site[19], e200_label1, None, None, None, o198),
     ], False)
     o200.collect = collect_200
     o200.resolve = resolve_200
     o200.uid = 200
-    o201 = Stmt(201, S[277])
-    o202 = RepeatOp(S[278], o187, e202_cond, False)
+    o201 = Stmt(201, S[394])
+    o202 = RepeatOp(S[395], o187, e202_cond, False)
     o202.uid = 202
-    o203 = Block(203, S[279], 1, step_203)
-    o204 = Stmt(204, S[25])
-    o205 = ForOp(S[280], 'p', e205_items, o203, False)
+    o203 = Block(203, S[396], 1, step_203)
+    o204 = Stmt(204, S[59])
+    o205 = ForOp(S[397], 'p', e205_items, o203, False, seats=True)
     o205.uid = 205
-    o206 = Block(206, S[281], 2, step_206)
-    o207 = Stmt(207, S[72])
-    o208 = Stmt(208, S[73])
-    o209 = ForOp(S[282], 't', e209_items, o206, False)
+    o206 = Block(206, S[398], 2, step_206)
+    o207 = Stmt(207, S[147])
+    o208 = Stmt(208, S[148])
+    o209 = ForOp(S[399], 't', e209_items, o206, False)
     o209.uid = 209
-    o210 = Stmt(210, S[283])
-    o211 = Block(211, S[284], 1, step_211)
-    o212 = Block(212, S[285], 1, step_212)
-    o213 = Block(213, S[286], 1, step_213)
-    o214 = Block(214, S[287], 2, step_214)
-    o215 = Stmt(215, S[288])
-    o216 = Stmt(216, S[75])
-    o217 = Block(217, S[289], 0, step_217)
-    o218 = ChooseOp(S[290], e218_player, e218_prompt, [
+    o210 = Stmt(210, S[400])
+    o211 = Block(211, S[401], 1, step_211)
+    o212 = Block(212, S[402], 1, step_212)
+    o213 = Block(213, S[403], 1, step_213)
+    o214 = Block(214, S[404], 2, step_214)
+    o215 = Stmt(215, S[405])
+    o216 = Stmt(216, S[153])
+    o217 = Block(217, S[406], 0, step_217)
+    o218 = ChooseOp(S[407], e218_player, e218_prompt, [
         OptionOp(site[20], e218_label0, None, None, None, o214),
         OptionOp(site[21], e218_label1, None, None, None, o217),
     ], True)
     o218.collect = collect_218
     o218.resolve = resolve_218
     o218.uid = 218
-    o219 = Stmt(219, S[291])
-    o220 = ForOp(S[292], 'c', e220_items, o212, False)
+    o219 = Stmt(219, S[408])
+    o220 = ForOp(S[409], 'c', e220_items, o212, False)
     o220.uid = 220
-    o221 = ForOp(S[293], 'q', e221_items, o211, False)
+    o221 = ForOp(S[410], 'q', e221_items, o211, False, seats=True)
     o221.uid = 221
-    o222 = Block(222, S[294], 1, step_222)
-    o223 = Stmt(223, S[295])
-    o224 = ForOp(S[296], 'q', e224_items, o222, False)
+    o222 = Block(222, S[411], 1, step_222)
+    o223 = Stmt(223, S[412])
+    o224 = ForOp(S[413], 'q', e224_items, o222, False, seats=True)
     o224.uid = 224
-    o225 = Stmt(225, S[297])
-    o226 = Stmt(226, S[298])
-    o227 = Stmt(227, S[299])
-    o228 = Stmt(228, S[300])
-    o229 = Block(229, S[301], 1, step_229)
-    o230 = Block(230, S[302], 1, step_230)
-    o231 = Block(231, S[303], 1, step_231)
-    o232 = Stmt(232, S[76])
-    o233 = ForOp(S[304], 'q', e233_items, o231, False)
+    o225 = Stmt(225, S[414])
+    o226 = Stmt(226, S[415])
+    o227 = Stmt(227, S[416])
+    o228 = Stmt(228, S[417])
+    o229 = Block(229, S[418], 1, step_229)
+    o230 = Block(230, S[419], 1, step_230)
+    o231 = Block(231, S[420], 1, step_231)
+    o232 = Stmt(232, S[155])
+    o233 = ForOp(S[421], 'q', e233_items, o231, False, seats=True)
     o233.uid = 233
-    o234 = Stmt(234, S[305])
-    o235 = Block(235, S[306], 1, step_235)
-    o236 = Stmt(236, S[307])
-    o237 = Stmt(237, S[308])
-    o238 = Stmt(238, S[309])
-    o239 = Block(239, S[310], 3, step_239)
-    o240 = Block(240, S[311], 1, step_240)
-    o241 = Stmt(241, S[77])
-    o242 = Stmt(242, S[312])
-    o243 = Block(243, S[313], 1, step_243)
-    o244 = Stmt(244, S[78])
-    o245 = Stmt(245, S[314])
-    o246 = Block(246, S[315], 1, step_246)
-    o247 = Stmt(247, S[79])
-    o248 = Stmt(248, S[316])
-    o249 = Block(249, S[317], 1, step_249)
-    o250 = Stmt(250, S[80])
-    o251 = Stmt(251, S[318])
-    o252 = Stmt(252, S[26])
-    o253 = Block(253, S[319], 1, step_253)
-    o254 = Block(254, S[320], 1, step_254)
-    o255 = Stmt(255, S[321])
-    o256 = Block(256, S[322], 1, step_256)
-    o257 = Stmt(257, S[323])
-    o258 = Stmt(258, S[324])
-    o259 = Stmt(259, S[325])
-    o260 = Block(260, S[326], 1, step_260)
-    o261 = Block(261, S[327], 2, step_261)
-    o262 = Stmt(262, S[81])
-    o263 = Stmt(263, S[328])
-    o264 = Block(264, S[329], 0, step_264)
-    o265 = ChooseOp(S[330], e265_player, e265_prompt, [
+    o234 = Stmt(234, S[422])
+    o235 = Block(235, S[423], 1, step_235)
+    o236 = Stmt(236, S[424])
+    o237 = Stmt(237, S[425])
+    o238 = Stmt(238, S[426])
+    o239 = Block(239, S[427], 3, step_239)
+    o240 = Block(240, S[428], 1, step_240)
+    o241 = Stmt(241, S[156])
+    o242 = Stmt(242, S[429])
+    o243 = Block(243, S[430], 1, step_243)
+    o244 = Stmt(244, S[157])
+    o245 = Stmt(245, S[431])
+    o246 = Block(246, S[432], 1, step_246)
+    o247 = Stmt(247, S[158])
+    o248 = Stmt(248, S[433])
+    o249 = Block(249, S[434], 1, step_249)
+    o250 = Stmt(250, S[159])
+    o251 = Stmt(251, S[435])
+    o252 = Stmt(252, S[62])
+    o253 = Block(253, S[436], 1, step_253)
+    o254 = Block(254, S[437], 1, step_254)
+    o255 = Stmt(255, S[438])
+    o256 = Block(256, S[439], 1, step_256)
+    o257 = Stmt(257, S[440])
+    o258 = Stmt(258, S[441])
+    o259 = Stmt(259, S[442])
+    o260 = Block(260, S[443], 1, step_260)
+    o261 = Block(261, S[444], 2, step_261)
+    o262 = Stmt(262, S[161])
+    o263 = Stmt(263, S[445])
+    o264 = Block(264, S[446], 0, step_264)
+    o265 = ChooseOp(S[447], e265_player, e265_prompt, [
         OptionOp(site[22], e265_label0, None, None, None, o261),
         OptionOp(site[23], e265_label1, None, None, None, o264),
     ], False)
     o265.collect = collect_265
     o265.resolve = resolve_265
     o265.uid = 265
-    o266 = Stmt(266, S[331])
-    o267 = Stmt(267, S[332])
-    o268 = Stmt(268, S[27])
-    o269 = Block(269, S[333], 3, step_269)
-    o270 = Stmt(270, S[82])
-    o271 = Stmt(271, S[83])
-    o272 = Stmt(272, S[334])
-    o273 = Stmt(273, S[335])
-    o274 = Stmt(274, S[28])
-    o275 = Block(275, S[336], 1, step_275)
-    o276 = Block(276, S[337], 1, step_276)
-    o277 = Block(277, S[338], 2, step_277)
-    o278 = Stmt(278, S[84])
-    o279 = Stmt(279, S[85])
-    o280 = Block(280, S[339], 0, step_280)
-    o281 = ChooseOp(S[340], e281_player, e281_prompt, [
+    o266 = Stmt(266, S[448])
+    o267 = Stmt(267, S[449])
+    o268 = Stmt(268, S[66])
+    o269 = Block(269, S[450], 3, step_269)
+    o270 = Stmt(270, S[162])
+    o271 = Stmt(271, S[163])
+    o272 = Stmt(272, S[451])
+    o273 = Stmt(273, S[452])
+    o274 = Stmt(274, S[67])
+    o275 = Block(275, S[453], 1, step_275)
+    o276 = Block(276, S[454], 1, step_276)
+    o277 = Block(277, S[455], 2, step_277)
+    o278 = Stmt(278, S[169])
+    o279 = Stmt(279, S[170])
+    o280 = Block(280, S[456], 0, step_280)
+    o281 = ChooseOp(S[457], e281_player, e281_prompt, [
         OptionOp(site[24], e281_label0, None, None, None, o277),
         OptionOp(site[25], e281_label1, None, None, None, o280),
     ], False)
     o281.collect = collect_281
     o281.resolve = resolve_281
     o281.uid = 281
-    o282 = Stmt(282, S[341])
-    o283 = ForOp(S[342], 'q', e283_items, o275, False)
+    o282 = Stmt(282, S[458])
+    o283 = ForOp(S[459], 'q', e283_items, o275, False, seats=True)
     o283.uid = 283
-    o284 = Block(284, S[343], 3, step_284)
-    o285 = Stmt(285, S[86])
-    o286 = Stmt(286, S[87])
-    o287 = Stmt(287, S[344])
-    o288 = Stmt(288, S[345])
-    o289 = Block(289, S[346], 1, step_289)
-    o290 = Block(290, S[347], 2, step_290)
-    o291 = Stmt(291, S[88])
-    o292 = Stmt(292, S[348])
-    o293 = Stmt(293, S[349])
-    o294 = ForOp(S[350], 'q', e294_items, o289, False)
+    o284 = Block(284, S[460], 3, step_284)
+    o285 = Stmt(285, S[172])
+    o286 = Stmt(286, S[173])
+    o287 = Stmt(287, S[461])
+    o288 = Stmt(288, S[462])
+    o289 = Block(289, S[463], 1, step_289)
+    o290 = Block(290, S[464], 2, step_290)
+    o291 = Stmt(291, S[174])
+    o292 = Stmt(292, S[465])
+    o293 = Stmt(293, S[466])
+    o294 = ForOp(S[467], 'q', e294_items, o289, False, seats=True)
     o294.uid = 294
-    o295 = Block(295, S[351], 1, step_295)
-    o296 = Block(296, S[352], 2, step_296)
-    o297 = Stmt(297, S[89])
-    o298 = Stmt(298, S[90])
-    o299 = ForOp(S[353], 'q', e299_items, o296, False)
+    o295 = Block(295, S[468], 1, step_295)
+    o296 = Block(296, S[469], 2, step_296)
+    o297 = Stmt(297, S[175])
+    o298 = Stmt(298, S[176])
+    o299 = ForOp(S[470], 'q', e299_items, o296, False, seats=True)
     o299.uid = 299
-    o300 = Block(300, S[354], 6, step_300)
-    o301 = Stmt(301, S[355])
-    o302 = Stmt(302, S[356])
-    o303 = Stmt(303, S[91])
-    o304 = Stmt(304, S[92])
-    o305 = Stmt(305, S[93])
-    o306 = Block(306, S[357], 1, step_306)
-    o307 = Stmt(307, S[94])
-    o308 = Stmt(308, S[358])
-    o309 = Stmt(309, S[359])
-    o310 = Block(310, S[360], 1, step_310)
-    o311 = Stmt(311, S[95])
-    o312 = Stmt(312, S[361])
-    o313 = Stmt(313, S[362])
-    o314 = Block(314, S[363], 1, step_314)
-    o315 = Stmt(315, S[29])
-    o316 = Stmt(316, S[364])
-    o317 = Block(317, S[365], 2, step_317)
-    o318 = Stmt(318, S[96])
-    o319 = Block(319, S[366], 1, step_319)
-    o320 = Block(320, S[367], 1, step_320)
-    o321 = Stmt(321, S[97])
-    o322 = ChooseOp(S[368], e322_player, e322_prompt, [
+    o300 = Block(300, S[471], 6, step_300)
+    o301 = Stmt(301, S[472])
+    o302 = Stmt(302, S[473])
+    o303 = Stmt(303, S[178])
+    o304 = Stmt(304, S[179])
+    o305 = Stmt(305, S[180])
+    o306 = Block(306, S[474], 1, step_306)
+    o307 = Stmt(307, S[181])
+    o308 = Stmt(308, S[475])
+    o309 = Stmt(309, S[476])
+    o310 = Block(310, S[477], 1, step_310)
+    o311 = Stmt(311, S[182])
+    o312 = Stmt(312, S[478])
+    o313 = Stmt(313, S[479])
+    o314 = Block(314, S[480], 1, step_314)
+    o315 = Stmt(315, S[68])
+    o316 = Stmt(316, S[481])
+    o317 = Block(317, S[482], 2, step_317)
+    o318 = Stmt(318, S[183])
+    o319 = Block(319, S[483], 1, step_319)
+    o320 = Block(320, S[484], 1, step_320)
+    o321 = Stmt(321, S[184])
+    o322 = ChooseOp(S[485], e322_player, e322_prompt, [
         OptionOp(site[26], e322_label0, 'a', e322_items0, None, o320),
     ], False)
     o322.collect = collect_322
     o322.resolve = resolve_322
     o322.uid = 322
-    o323 = Stmt(323, S[369])
-    o324 = Stmt(324, S[370])
-    o325 = Block(325, S[371], 1, step_325)
-    o326 = Stmt(326, S[30])
-    o327 = Stmt(327, S[372])
-    o328 = Block(328, S[373], 2, step_328)
-    o329 = Block(329, S[374], 1, step_329)
-    o330 = Block(330, S[375], 1, step_330)
-    o331 = Stmt(331, S[99])
-    o332 = Block(332, S[376], 0, step_332)
-    o333 = ChooseOp(S[377], e333_player, e333_prompt, [
+    o323 = Stmt(323, S[486])
+    o324 = Stmt(324, S[487])
+    o325 = Block(325, S[488], 1, step_325)
+    o326 = Stmt(326, S[70])
+    o327 = Stmt(327, S[489])
+    o328 = Block(328, S[490], 2, step_328)
+    o329 = Block(329, S[491], 1, step_329)
+    o330 = Block(330, S[492], 1, step_330)
+    o331 = Stmt(331, S[186])
+    o332 = Block(332, S[493], 0, step_332)
+    o333 = ChooseOp(S[494], e333_player, e333_prompt, [
         OptionOp(site[27], e333_label0, None, None, None, o330),
         OptionOp(site[28], e333_label1, None, None, None, o332),
     ], False)
     o333.collect = collect_333
     o333.resolve = resolve_333
     o333.uid = 333
-    o334 = Stmt(334, S[378])
-    o335 = Stmt(335, S[98])
-    o336 = Stmt(336, S[379])
-    o337 = Block(337, S[380], 2, step_337)
-    o338 = Stmt(338, S[31])
-    o339 = Stmt(339, S[32])
-    o340 = Stmt(340, S[381])
-    o341 = Block(341, S[382], 1, step_341)
-    o342 = Stmt(342, S[33])
-    o343 = Stmt(343, S[383])
-    o344 = Block(344, S[384], 2, step_344)
-    o345 = Stmt(345, S[34])
-    o346 = Block(346, S[385], 1, step_346)
-    o347 = Stmt(347, S[35])
-    o348 = Stmt(348, S[386])
-    o349 = Stmt(349, S[387])
-    o350 = Block(350, S[388], 1, step_350)
-    o351 = Stmt(351, S[100])
-    o352 = ForOp(S[389], 'p', e352_items, o350, False)
+    o334 = Stmt(334, S[495])
+    o335 = Stmt(335, S[185])
+    o336 = Stmt(336, S[496])
+    o337 = Block(337, S[497], 2, step_337)
+    o338 = Stmt(338, S[71])
+    o339 = Stmt(339, S[72])
+    o340 = Stmt(340, S[498])
+    o341 = Block(341, S[499], 1, step_341)
+    o342 = Stmt(342, S[74])
+    o343 = Stmt(343, S[500])
+    o344 = Block(344, S[501], 2, step_344)
+    o345 = Stmt(345, S[75])
+    o346 = Block(346, S[502], 1, step_346)
+    o347 = Stmt(347, S[77])
+    o348 = Stmt(348, S[503])
+    o349 = Stmt(349, S[504])
+    o350 = Block(350, S[505], 1, step_350)
+    o351 = Stmt(351, S[187])
+    o352 = ForOp(S[506], 'p', e352_items, o350, False, seats=True)
     o352.uid = 352
-    o353 = Block(353, S[390], 1, step_353)
-    o354 = Block(354, S[391], 1, step_354)
-    o355 = Block(355, S[392], 1, step_355)
-    o356 = Stmt(356, S[101])
-    o357 = Stmt(357, S[393])
-    o358 = ForOp(S[394], 'm', e358_items, o354, False)
+    o353 = Block(353, S[507], 1, step_353)
+    o354 = Block(354, S[508], 1, step_354)
+    o355 = Block(355, S[509], 1, step_355)
+    o356 = Stmt(356, S[189])
+    o357 = Stmt(357, S[510])
+    o358 = ForOp(S[511], 'm', e358_items, o354, False)
     o358.uid = 358
-    o359 = ForOp(S[395], 'p', e359_items, o353, False)
+    o359 = ForOp(S[512], 'p', e359_items, o353, False, seats=True)
     o359.uid = 359
-    o360 = Stmt(360, S[396])
-    o361 = Stmt(361, S[397])
-    o362 = Block(362, S[398], 1, step_362)
-    o363 = Block(363, S[399], 1, step_363)
-    o364 = Stmt(364, S[102])
-    o365 = Block(365, S[400], 4, step_365)
-    o366 = Stmt(366, S[401])
-    o367 = Stmt(367, S[103])
-    o368 = Stmt(368, S[402])
-    o369 = Stmt(369, S[104])
-    o370 = Block(370, S[403], 1, step_370)
-    o371 = Stmt(371, S[404])
-    o372 = ChooseOp(S[405], e372_player, e372_prompt, [
+    o360 = Stmt(360, S[513])
+    o361 = Stmt(361, S[514])
+    o362 = Block(362, S[515], 1, step_362)
+    o363 = Block(363, S[516], 1, step_363)
+    o364 = Stmt(364, S[191])
+    o365 = Block(365, S[517], 4, step_365)
+    o366 = Stmt(366, S[518])
+    o367 = Stmt(367, S[193])
+    o368 = Stmt(368, S[519])
+    o369 = Stmt(369, S[194])
+    o370 = Block(370, S[520], 1, step_370)
+    o371 = Stmt(371, S[521])
+    o372 = ChooseOp(S[522], e372_player, e372_prompt, [
         OptionOp(site[29], e372_label0, 'm', e372_items0, e372_when0, o363),
         OptionOp(site[30], e372_label1, 'x', e372_items1, e372_when1, o365),
         OptionOp(site[31], e372_label2, None, None, None, o370),
@@ -4993,52 +5570,52 @@ def build(num_players, files):
     o372.collect = collect_372
     o372.resolve = resolve_372
     o372.uid = 372
-    o373 = RepeatOp(S[406], o362, e373_cond, False)
+    o373 = RepeatOp(S[523], o362, e373_cond, False)
     o373.uid = 373
-    o374 = Block(374, S[407], 1, step_374)
-    o375 = Block(375, S[408], 3, step_375)
-    o376 = Stmt(376, S[409])
-    o377 = Stmt(377, S[410])
-    o378 = Block(378, S[411], 1, step_378)
-    o379 = Stmt(379, S[105])
-    o380 = ForOp(S[412], 'y', e380_items, o378, False)
+    o374 = Block(374, S[524], 1, step_374)
+    o375 = Block(375, S[525], 3, step_375)
+    o376 = Stmt(376, S[526])
+    o377 = Stmt(377, S[527])
+    o378 = Block(378, S[528], 1, step_378)
+    o379 = Stmt(379, S[201])
+    o380 = ForOp(S[529], 'y', e380_items, o378, False)
     o380.uid = 380
-    o381 = ChooseOp(S[413], e381_player, e381_prompt, [
+    o381 = ChooseOp(S[530], e381_player, e381_prompt, [
         OptionOp(site[32], e381_label0, 'x', e381_items0, None, o375),
     ], False)
     o381.collect = collect_381
     o381.resolve = resolve_381
     o381.uid = 381
-    o382 = Stmt(382, S[414])
-    o383 = Block(383, S[415], 1, step_383)
-    o384 = Stmt(384, S[416])
-    o385 = ChooseOp(S[417], e385_player, e385_prompt, [
+    o382 = Stmt(382, S[531])
+    o383 = Block(383, S[532], 1, step_383)
+    o384 = Stmt(384, S[533])
+    o385 = ChooseOp(S[534], e385_player, e385_prompt, [
         OptionOp(site[33], e385_label0, 'x', e385_items0, e385_when0, o383),
     ], False)
     o385.collect = collect_385
     o385.resolve = resolve_385
     o385.uid = 385
-    o386 = Block(386, S[418], 1, step_386)
-    o387 = Stmt(387, S[419])
-    o388 = ChooseOp(S[420], e388_player, e388_prompt, [
+    o386 = Block(386, S[535], 1, step_386)
+    o387 = Stmt(387, S[536])
+    o388 = ChooseOp(S[537], e388_player, e388_prompt, [
         OptionOp(site[34], e388_label0, 'x', e388_items0, e388_when0, o386),
     ], False)
     o388.collect = collect_388
     o388.resolve = resolve_388
     o388.uid = 388
-    o389 = Stmt(389, S[421])
-    o390 = Stmt(390, S[36])
-    o391 = Block(391, S[422], 1, step_391)
-    o392 = Stmt(392, S[106])
-    o393 = Stmt(393, S[423])
-    o394 = Block(394, S[424], 1, step_394)
-    o395 = Block(395, S[425], 1, step_395)
-    o396 = Stmt(396, S[107])
-    o397 = Block(397, S[426], 1, step_397)
-    o398 = Stmt(398, S[108])
-    o399 = Block(399, S[427], 1, step_399)
-    o400 = Stmt(400, S[109])
-    o401 = ChooseOp(S[428], e401_player, e401_prompt, [
+    o389 = Stmt(389, S[538])
+    o390 = Stmt(390, S[81])
+    o391 = Block(391, S[539], 1, step_391)
+    o392 = Stmt(392, S[206])
+    o393 = Stmt(393, S[540])
+    o394 = Block(394, S[541], 1, step_394)
+    o395 = Block(395, S[542], 1, step_395)
+    o396 = Stmt(396, S[208])
+    o397 = Block(397, S[543], 1, step_397)
+    o398 = Stmt(398, S[210])
+    o399 = Block(399, S[544], 1, step_399)
+    o400 = Stmt(400, S[212])
+    o401 = ChooseOp(S[545], e401_player, e401_prompt, [
         OptionOp(site[35], e401_label0, None, None, e401_when0, o395),
         OptionOp(site[36], e401_label1, None, None, e401_when1, o397),
         OptionOp(site[37], e401_label2, None, None, e401_when2, o399),
@@ -5046,136 +5623,137 @@ def build(num_players, files):
     o401.collect = collect_401
     o401.resolve = resolve_401
     o401.uid = 401
-    o402 = Stmt(402, S[429])
-    o403 = PickOp(S[430], e403_player, e403_prompt, 'c', e403_src, e403_dest, e403_min, e403_max, None, 'back', True, site[38])
+    o402 = Stmt(402, S[546])
+    o403 = PickOp(S[547], e403_player, e403_prompt, 'c', e403_src, e403_dest, e403_min, e403_max, None, 'back', True, site[38])
     o403.candidates = cands_403
     o403.uid = 403
-    o404 = Block(404, S[431], 3, step_404)
-    o405 = Block(405, S[432], 1, step_405)
-    o406 = Stmt(406, S[433])
-    o407 = Stmt(407, S[434])
-    o408 = Block(408, S[435], 1, step_408)
-    o409 = Stmt(409, S[436])
-    o410 = Stmt(410, S[437])
-    o411 = Block(411, S[438], 1, step_411)
-    o412 = Stmt(412, S[439])
-    o413 = Stmt(413, S[440])
-    o414 = ForOp(S[441], 'c', e414_items, o404, False)
+    o404 = Block(404, S[548], 3, step_404)
+    o405 = Block(405, S[549], 1, step_405)
+    o406 = Stmt(406, S[550])
+    o407 = Stmt(407, S[551])
+    o408 = Block(408, S[552], 1, step_408)
+    o409 = Stmt(409, S[553])
+    o410 = Stmt(410, S[554])
+    o411 = Block(411, S[555], 1, step_411)
+    o412 = Stmt(412, S[556])
+    o413 = Stmt(413, S[557])
+    o414 = ForOp(S[558], 'c', e414_items, o404, False)
     o414.uid = 414
-    o415 = Block(415, S[442], 1, step_415)
-    o416 = Stmt(416, S[110])
-    o417 = ForOp(S[443], 'c', e417_items, o415, False)
+    o415 = Block(415, S[559], 1, step_415)
+    o416 = Stmt(416, S[214])
+    o417 = ForOp(S[560], 'c', e417_items, o415, False)
     o417.uid = 417
-    o418 = Block(418, S[444], 10, step_418)
-    o419 = Stmt(419, S[445])
-    o420 = Stmt(420, S[446])
-    o421 = Stmt(421, S[111])
-    o422 = Stmt(422, S[447])
-    o423 = Stmt(423, S[448])
-    o424 = Stmt(424, S[449])
-    o425 = Stmt(425, S[450])
-    o426 = Stmt(426, S[451])
-    o427 = Block(427, S[452], 3, step_427)
-    o428 = Stmt(428, S[112])
-    o429 = Stmt(429, S[113])
-    o430 = Stmt(430, S[114])
-    o431 = ForOp(S[453], 'p', e431_items, o427, False)
+    o418 = Block(418, S[561], 10, step_418)
+    o419 = Stmt(419, S[562])
+    o420 = Stmt(420, S[563])
+    o421 = Stmt(421, S[215])
+    o422 = Stmt(422, S[564])
+    o423 = Stmt(423, S[565])
+    o424 = Stmt(424, S[566])
+    o425 = Stmt(425, S[567])
+    o426 = Stmt(426, S[568])
+    o427 = Block(427, S[569], 3, step_427)
+    o428 = Stmt(428, S[216])
+    o429 = Stmt(429, S[218])
+    o430 = Stmt(430, S[220])
+    o431 = ForOp(S[570], 'p', e431_items, o427, False, seats=True)
     o431.uid = 431
-    o432 = Block(432, S[454], 2, step_432)
-    o433 = Stmt(433, S[455])
-    o434 = Stmt(434, S[116])
-    o435 = ForOp(S[456], 'i', e435_items, o432, False)
+    o432 = Block(432, S[571], 2, step_432)
+    o433 = Stmt(433, S[572])
+    o434 = Stmt(434, S[224])
+    o435 = ForOp(S[573], 'i', e435_items, o432, False)
     o435.uid = 435
-    o436 = Block(436, S[457], 1, step_436)
-    o437 = Block(437, S[458], 7, step_437)
-    o438 = Stmt(438, S[459])
-    o439 = Stmt(439, S[460])
-    o440 = Stmt(440, S[117])
-    o441 = Stmt(441, S[118])
-    o442 = Stmt(442, S[119])
-    o443 = Stmt(443, S[120])
-    o444 = Stmt(444, S[461])
-    o445 = RepeatOp(S[462], o437, e445_cond, False)
+    o436 = Block(436, S[574], 1, step_436)
+    o437 = Block(437, S[575], 7, step_437)
+    o438 = Stmt(438, S[576])
+    o439 = Stmt(439, S[577])
+    o440 = Stmt(440, S[225])
+    o441 = Stmt(441, S[226])
+    o442 = Stmt(442, S[227])
+    o443 = Stmt(443, S[228])
+    o444 = Stmt(444, S[578])
+    o445 = RepeatOp(S[579], o437, e445_cond, False)
     o445.uid = 445
-    o446 = Block(446, S[463], 3, step_446)
-    o447 = Block(447, S[464], 10, step_447)
-    o448 = Stmt(448, S[465])
-    o449 = Stmt(449, S[466])
-    o450 = Stmt(450, S[467])
-    o451 = Stmt(451, S[468])
-    o452 = Stmt(452, S[469])
-    o453 = Stmt(453, S[470])
-    o454 = Stmt(454, S[471])
-    o455 = Block(455, S[472], 1, step_455)
-    o456 = Stmt(456, S[122])
-    o457 = ForOp(S[473], 't', e457_items, o455, False)
+    o446 = Block(446, S[580], 3, step_446)
+    o447 = Block(447, S[581], 10, step_447)
+    o448 = Stmt(448, S[582])
+    o449 = Stmt(449, S[583])
+    o450 = Stmt(450, S[584])
+    o451 = Stmt(451, S[585])
+    o452 = Stmt(452, S[586])
+    o453 = Stmt(453, S[587])
+    o454 = Stmt(454, S[588])
+    o455 = Block(455, S[589], 1, step_455)
+    o456 = Stmt(456, S[237])
+    o457 = ForOp(S[590], 't', e457_items, o455, False)
     o457.uid = 457
-    o458 = Stmt(458, S[123])
-    o459 = Block(459, S[474], 1, step_459)
-    o460 = Stmt(460, S[125])
-    o461 = ForOp(S[475], 'i', e461_items, o459, False)
+    o458 = Stmt(458, S[238])
+    o459 = Block(459, S[591], 1, step_459)
+    o460 = Stmt(460, S[240])
+    o461 = ForOp(S[592], 'i', e461_items, o459, False)
     o461.uid = 461
-    o462 = ForOp(S[476], 'p', e462_items, o447, False)
+    o462 = ForOp(S[593], 'p', e462_items, o447, False, seats=True)
     o462.uid = 462
-    o463 = Block(463, S[477], 2, step_463)
-    o464 = Stmt(464, S[478])
-    o465 = Block(465, S[479], 1, step_465)
-    o466 = Block(466, S[480], 1, step_466)
-    o467 = Block(467, S[481], 1, step_467)
-    o468 = Block(468, S[482], 1, step_468)
-    o469 = Stmt(469, S[483])
-    o470 = Block(470, S[484], 1, step_470)
-    o471 = Stmt(471, S[127])
-    o472 = Stmt(472, S[485])
-    o473 = Stmt(473, S[486])
-    o474 = ForOp(S[487], 'q', e474_items, o466, False)
+    o463 = Block(463, S[594], 2, step_463)
+    o464 = Stmt(464, S[595])
+    o465 = Block(465, S[596], 1, step_465)
+    o466 = Block(466, S[597], 1, step_466)
+    o467 = Block(467, S[598], 1, step_467)
+    o468 = Block(468, S[599], 1, step_468)
+    o469 = Stmt(469, S[600])
+    o470 = Block(470, S[601], 1, step_470)
+    o471 = Stmt(471, S[245])
+    o472 = Stmt(472, S[602])
+    o473 = Stmt(473, S[603])
+    o474 = ForOp(S[604], 'q', e474_items, o466, False, seats=True)
     o474.uid = 474
-    o475 = Stmt(475, S[488])
-    o476 = ForOp(S[489], 'a', e476_items, o463, False)
+    o475 = Stmt(475, S[605])
+    o476 = ForOp(S[606], 'a', e476_items, o463, False)
     o476.uid = 476
-    o477 = Block(477, S[490], 1, step_477)
-    o478 = Stmt(478, S[491])
-    o479 = ForOp(S[492], 'p', e479_items, o477, False)
+    o477 = Block(477, S[607], 1, step_477)
+    o478 = Stmt(478, S[608])
+    o479 = ForOp(S[609], 'p', e479_items, o477, False, seats=True)
     o479.uid = 479
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479]
     P.setup = o418
     P.play = o436
     P.scoring = o446
+    P.proc_names = {o0.uid: 'earn', o1.uid: 'pay', o2.uid: 'take_coat', o3.uid: 'take_token', o4.uid: 'to_personal', o5.uid: 'from_general', o6.uid: 'return_markers', o7.uid: 'to_general', o8.uid: 'resources', o9.uid: 'resource_ability', o10.uid: 'influence', o11.uid: 'optional_marker', o12.uid: 'influence_turn', o13.uid: 'use_card', o14.uid: 'start_anywhere', o15.uid: 'place_path', o16.uid: 'evaluation', o17.uid: 'play_intrigue', o18.uid: 'evaluate', o19.uid: 'first_once', o20.uid: 'win_gift', o21.uid: 'gold_evaluation', o22.uid: 'bribes', o23.uid: 'first_evaluation', o24.uid: 'markers_evaluation', o25.uid: 'louis_evaluation', o26.uid: 'gift', o27.uid: 'missions', o28.uid: 'mission_turn', o29.uid: 'fulfil', o30.uid: 'draw_mission', o31.uid: 'exchange_missions'}
     P.var_specs = [
-        VarSpec('start_player', 'player', None, S[493], 'public'),
-        VarSpec('round', 'int', None, S[494], 'public'),
-        VarSpec('rounds', 'int', None, S[495], 'public'),
-        VarSpec('louis', 'card', None, S[496], 'public'),
-        VarSpec('gold', 'int', 'players', S[497], 'public'),
-        VarSpec('bank', 'int', None, S[498], 'public'),
-        VarSpec('start_gold', 'int', None, S[499], 'public'),
-        VarSpec('hand_size', 'int', None, S[500], 'public'),
-        VarSpec('courtier_markers', 'int', None, S[501], 'public'),
-        VarSpec('courtier_jumps', 'int', None, S[502], 'public'),
-        VarSpec('joker_markers', 'int', None, S[503], 'public'),
-        VarSpec('joker_jumps', 'int', None, S[504], 'public'),
-        VarSpec('four_markers', 'int', None, S[505], 'public'),
-        VarSpec('four_jumps', 'int', None, S[506], 'public'),
-        VarSpec('intrigue_markers', 'int', None, S[507], 'public'),
-        VarSpec('mission_points', 'int', None, S[508], 'public'),
-        VarSpec('gold_per_coat', 'int', None, S[509], 'public'),
-        VarSpec('carry_over', 'int', None, S[510], 'public'),
-        VarSpec('path_here', 'card', None, S[511], 'public'),
-        VarSpec('path_left', 'int', None, S[512], 'public'),
-        VarSpec('path_jumps', 'int', None, S[513], 'public'),
-        VarSpec('leader', 'player', None, S[514], 'public'),
-        VarSpec('flip', 'bool', None, S[515], 'public'),
-        VarSpec('got_gift', 'bool', 'players', S[516], 'public'),
-        VarSpec('pass_left', 'int', 'players', S[517], 'public'),
-        VarSpec('swap_left', 'int', 'players', S[518], 'public'),
-        VarSpec('four_left', 'int', 'players', S[519], 'public'),
-        VarSpec('first_left', 'int', 'players', S[520], 'public'),
-        VarSpec('exchanges_used', 'int', 'players', S[521], 'public'),
-        VarSpec('missions_over', 'bool', None, S[522], 'public'),
-        VarSpec('extra_coats', 'int', 'players', S[523], 'public'),
-        VarSpec('score', 'int', 'players', S[524], 'public'),
+        VarSpec('start_player', 'player', None, S[610], 'public'),
+        VarSpec('round', 'int', None, S[611], 'public'),
+        VarSpec('rounds', 'int', None, S[612], 'public'),
+        VarSpec('louis', 'card', None, S[613], 'public'),
+        VarSpec('gold', 'int', 'players', S[614], 'public'),
+        VarSpec('bank', 'int', None, S[615], 'public'),
+        VarSpec('start_gold', 'int', None, S[616], 'public'),
+        VarSpec('hand_size', 'int', None, S[617], 'public'),
+        VarSpec('courtier_markers', 'int', None, S[618], 'public'),
+        VarSpec('courtier_jumps', 'int', None, S[619], 'public'),
+        VarSpec('joker_markers', 'int', None, S[620], 'public'),
+        VarSpec('joker_jumps', 'int', None, S[621], 'public'),
+        VarSpec('four_markers', 'int', None, S[622], 'public'),
+        VarSpec('four_jumps', 'int', None, S[623], 'public'),
+        VarSpec('intrigue_markers', 'int', None, S[624], 'public'),
+        VarSpec('mission_points', 'int', None, S[625], 'public'),
+        VarSpec('gold_per_coat', 'int', None, S[626], 'public'),
+        VarSpec('carry_over', 'int', None, S[627], 'public'),
+        VarSpec('path_here', 'card', None, S[628], 'public'),
+        VarSpec('path_left', 'int', None, S[629], 'public'),
+        VarSpec('path_jumps', 'int', None, S[630], 'public'),
+        VarSpec('leader', 'player', None, S[631], 'public'),
+        VarSpec('flip', 'bool', None, S[632], 'public'),
+        VarSpec('got_gift', 'bool', 'players', S[633], 'public'),
+        VarSpec('pass_left', 'int', 'players', S[634], 'public'),
+        VarSpec('swap_left', 'int', 'players', S[635], 'public'),
+        VarSpec('four_left', 'int', 'players', S[636], 'public'),
+        VarSpec('first_left', 'int', 'players', S[637], 'public'),
+        VarSpec('exchanges_used', 'int', 'players', S[638], 'public'),
+        VarSpec('missions_over', 'bool', None, S[639], 'public'),
+        VarSpec('extra_coats', 'int', 'players', S[640], 'public'),
+        VarSpec('score', 'int', 'players', S[641], 'public'),
     ]
     P.var_initial = {'start_player': init_start_player, 'round': init_round, 'rounds': init_rounds, 'louis': init_louis, 'gold': init_gold, 'bank': init_bank, 'start_gold': init_start_gold, 'hand_size': init_hand_size, 'courtier_markers': init_courtier_markers, 'courtier_jumps': init_courtier_jumps, 'joker_markers': init_joker_markers, 'joker_jumps': init_joker_jumps, 'four_markers': init_four_markers, 'four_jumps': init_four_jumps, 'intrigue_markers': init_intrigue_markers, 'mission_points': init_mission_points, 'gold_per_coat': init_gold_per_coat, 'carry_over': init_carry_over, 'path_here': init_path_here, 'path_left': init_path_left, 'path_jumps': init_path_jumps, 'leader': init_leader, 'flip': init_flip, 'got_gift': init_got_gift, 'pass_left': init_pass_left, 'swap_left': init_swap_left, 'four_left': init_four_left, 'first_left': init_first_left, 'exchanges_used': init_exchanges_used, 'missions_over': init_missions_over, 'extra_coats': init_extra_coats, 'score': init_score}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[525]]
+    P.tie_breaker_spans = [S[642]]
     return P

@@ -57,66 +57,126 @@ SPANS = (
     (0, 248, 38, 248, 43),
     (0, 249, 75, 249, 93),
     (0, 249, 54, 249, 59),
+    (0, 253, 44, 253, 45),
+    (0, 257, 52, 257, 53),
     (0, 264, 18, 264, 27),
     (0, 269, 52, 269, 59),
     (0, 269, 69, 269, 74),
     (0, 269, 35, 269, 40),
+    (0, 266, 3, 266, 8),
     (0, 276, 43, 276, 48),
     (0, 276, 32, 276, 50),
+    (0, 270, 3, 270, 11),
     (0, 283, 29, 283, 44),
     (0, 283, 78, 283, 83),
     (0, 284, 17, 284, 22),
     (0, 284, 44, 284, 49),
     (0, 284, 80, 284, 85),
+    (0, 277, 3, 277, 15),
     (0, 289, 47, 289, 56),
+    (0, 290, 42, 290, 57),
+    (0, 285, 3, 285, 8),
     (0, 294, 18, 294, 25),
     (0, 300, 13, 300, 18),
     (0, 300, 32, 300, 37),
     (0, 301, 16, 301, 21),
     (0, 301, 45, 301, 50),
     (0, 301, 37, 301, 52),
+    (0, 302, 3, 302, 12),
+    (0, 308, 3, 308, 16),
     (0, 316, 44, 316, 49),
     (0, 316, 33, 316, 51),
+    (0, 312, 3, 312, 12),
     (0, 322, 13, 322, 18),
     (0, 322, 32, 322, 37),
     (0, 322, 69, 322, 74),
     (0, 323, 26, 323, 31),
     (0, 323, 15, 323, 33),
     (0, 330, 78, 330, 83),
+    (0, 331, 31, 331, 46),
+    (0, 332, 29, 332, 45),
+    (0, 335, 39, 335, 40),
     (0, 336, 52, 336, 57),
     (0, 336, 71, 336, 76),
     (0, 337, 27, 337, 32),
     (0, 338, 86, 338, 105),
     (0, 339, 59, 339, 64),
+    (0, 339, 18, 339, 33),
+    (0, 324, 3, 324, 10),
+    (0, 345, 15, 345, 16),
+    (0, 346, 70, 346, 87),
+    (0, 340, 3, 340, 11),
+    (0, 353, 19, 353, 20),
+    (0, 353, 57, 353, 74),
+    (0, 347, 3, 347, 16),
     (0, 358, 39, 358, 56),
+    (0, 354, 3, 354, 16),
+    (0, 363, 78, 363, 79),
     (0, 364, 30, 364, 37),
     (0, 364, 47, 364, 52),
     (0, 364, 66, 364, 71),
     (0, 365, 27, 365, 32),
+    (0, 359, 3, 359, 9),
     (0, 455, 9, 455, 33),
     (0, 460, 9, 460, 33),
+    (0, 467, 41, 467, 48),
     (0, 468, 9, 468, 20),
     (0, 469, 9, 469, 26),
+    (0, 492, 26, 492, 33),
     (0, 493, 9, 493, 19),
     (0, 494, 9, 494, 26),
     (0, 500, 13, 500, 19),
     (0, 503, 13, 503, 22),
+    (0, 488, 3, 488, 9),
     (0, 505, 13, 505, 25),
     (0, 512, 19, 512, 24),
     (0, 514, 25, 514, 30),
+    (0, 516, 30, 516, 37),
     (0, 517, 19, 517, 24),
+    (0, 567, 21, 567, 30),
+    (0, 568, 21, 568, 22),
     (0, 568, 13, 568, 28),
+    (0, 569, 18, 569, 19),
+    (0, 569, 31, 569, 32),
+    (0, 570, 57, 570, 58),
+    (0, 476, 41, 476, 42),
+    (0, 523, 41, 523, 42),
+    (0, 553, 49, 553, 50),
     (0, 554, 17, 554, 28),
     (0, 555, 17, 555, 34),
+    (0, 578, 33, 578, 40),
     (0, 580, 17, 580, 28),
+    (0, 496, 3, 496, 11),
+    (0, 606, 33, 606, 34),
     (0, 608, 27, 608, 40),
+    (0, 615, 13, 615, 29),
+    (0, 666, 20, 666, 21),
+    (0, 788, 20, 788, 21),
+    (0, 798, 19, 798, 20),
+    (0, 955, 19, 955, 44),
+    (0, 982, 23, 982, 34),
     (0, 1003, 19, 1003, 29),
     (0, 1005, 22, 1005, 32),
+    (0, 1006, 53, 1006, 64),
     (0, 1007, 44, 1007, 51),
+    (0, 1007, 17, 1007, 34),
     (0, 1031, 39, 1031, 46),
     (0, 1043, 13, 1043, 22),
+    (0, 1081, 14, 1081, 21),
+    (0, 1082, 14, 1082, 19),
+    (0, 1094, 65, 1094, 66),
+    (0, 1094, 31, 1094, 39),
+    (0, 1095, 63, 1095, 64),
+    (0, 1095, 29, 1095, 37),
+    (0, 1096, 59, 1096, 60),
+    (0, 1096, 147, 1096, 148),
+    (0, 1100, 38, 1100, 39),
+    (0, 1102, 23, 1102, 24),
+    (0, 1114, 18, 1114, 19),
     (0, 1124, 9, 1124, 23),
     (0, 1147, 13, 1147, 22),
+    (0, 1154, 15, 1154, 22),
+    (0, 1155, 17, 1155, 24),
     (0, 1155, 9, 1155, 38),
     (0, 1187, 25, 1187, 30),
     (0, 1187, 44, 1187, 49),
@@ -124,41 +184,70 @@ SPANS = (
     (0, 485, 17, 485, 27),
     (0, 486, 17, 486, 33),
     (0, 531, 17, 531, 29),
+    (0, 507, 3, 507, 9),
     (0, 532, 17, 532, 28),
     (0, 533, 17, 533, 33),
     (0, 549, 30, 549, 35),
     (0, 545, 30, 545, 35),
     (0, 584, 13, 584, 33),
     (0, 587, 43, 587, 59),
+    (0, 595, 51, 595, 52),
+    (0, 596, 51, 596, 52),
     (0, 603, 21, 603, 32),
     (0, 599, 17, 599, 23),
     (0, 618, 13, 618, 32),
     (0, 634, 30, 634, 35),
     (0, 634, 17, 634, 37),
     (0, 638, 17, 638, 38),
+    (0, 641, 25, 641, 26),
     (0, 641, 17, 641, 32),
     (0, 630, 51, 630, 56),
     (0, 636, 72, 636, 91),
     (0, 652, 17, 652, 33),
+    (0, 653, 23, 653, 24),
+    (0, 657, 25, 657, 26),
     (0, 657, 17, 657, 32),
+    (0, 671, 32, 671, 33),
     (0, 673, 21, 673, 35),
+    (0, 692, 56, 692, 57),
     (0, 692, 34, 692, 41),
+    (0, 693, 33, 693, 34),
     (0, 693, 25, 693, 45),
+    (0, 694, 54, 694, 55),
     (0, 695, 25, 695, 43),
     (0, 688, 34, 688, 41),
+    (0, 690, 44, 690, 58),
     (0, 708, 25, 708, 61),
+    (0, 709, 33, 709, 34),
     (0, 709, 25, 709, 45),
     (0, 711, 25, 711, 43),
+    (0, 706, 27, 706, 46),
     (0, 716, 17, 716, 59),
+    (0, 717, 59, 717, 60),
     (0, 717, 26, 717, 44),
     (0, 723, 17, 723, 53),
     (0, 724, 17, 724, 33),
     (0, 729, 17, 729, 53),
     (0, 730, 17, 730, 36),
+    (0, 736, 25, 736, 26),
     (0, 736, 17, 736, 32),
     (0, 744, 84, 744, 89),
+    (0, 744, 54, 744, 55),
+    (0, 753, 25, 753, 26),
     (0, 753, 17, 753, 32),
     (0, 754, 17, 754, 31),
+    (0, 757, 24, 757, 25),
+    (0, 679, 45, 679, 46),
+    (0, 683, 40, 683, 54),
+    (0, 697, 19, 697, 50),
+    (0, 697, 59, 697, 78),
+    (0, 713, 19, 713, 56),
+    (0, 720, 19, 720, 50),
+    (0, 726, 19, 726, 50),
+    (0, 726, 55, 726, 71),
+    (0, 732, 27, 732, 28),
+    (0, 747, 23, 747, 24),
+    (0, 748, 43, 748, 44),
     (0, 771, 29, 771, 34),
     (0, 779, 35, 779, 40),
     (0, 769, 25, 769, 30),
@@ -183,11 +272,20 @@ SPANS = (
     (0, 827, 47, 827, 52),
     (0, 845, 29, 845, 34),
     (0, 853, 25, 853, 37),
+    (0, 843, 19, 843, 34),
     (0, 868, 17, 868, 36),
+    (0, 872, 25, 872, 26),
     (0, 872, 17, 872, 32),
     (0, 873, 17, 873, 35),
+    (0, 866, 19, 866, 35),
+    (0, 870, 19, 870, 35),
+    (0, 870, 48, 870, 49),
     (0, 889, 75, 889, 80),
+    (0, 889, 46, 889, 47),
+    (0, 890, 23, 890, 24),
+    (0, 908, 43, 908, 44),
     (0, 908, 26, 908, 31),
+    (0, 909, 49, 909, 50),
     (0, 910, 17, 910, 28),
     (0, 911, 17, 911, 34),
     (0, 912, 27, 912, 32),
@@ -197,24 +295,31 @@ SPANS = (
     (0, 929, 28, 929, 33),
     (0, 929, 17, 929, 42),
     (0, 933, 17, 933, 43),
+    (0, 927, 19, 927, 34),
     (0, 931, 72, 931, 91),
     (0, 947, 17, 947, 33),
     (0, 950, 21, 950, 30),
     (0, 952, 17, 952, 31),
+    (0, 972, 49, 972, 50),
     (0, 973, 17, 973, 28),
     (0, 974, 17, 974, 34),
     (0, 975, 27, 975, 39),
     (0, 994, 17, 994, 38),
+    (0, 1017, 19, 1017, 20),
     (0, 1016, 40, 1016, 50),
     (0, 1016, 30, 1016, 35),
     (0, 1012, 30, 1012, 35),
     (0, 1013, 27, 1013, 34),
+    (0, 1014, 23, 1014, 40),
     (0, 1023, 13, 1023, 25),
     (0, 1040, 21, 1040, 33),
     (0, 1037, 27, 1037, 34),
     (0, 1051, 13, 1051, 23),
     (0, 1066, 47, 1066, 56),
     (0, 1077, 51, 1077, 60),
+    (0, 1090, 26, 1090, 27),
+    (0, 1093, 26, 1093, 27),
+    (0, 1085, 39, 1085, 47),
     (0, 1106, 13, 1106, 25),
     (0, 1127, 13, 1127, 25),
     (0, 1144, 21, 1144, 33),
@@ -227,34 +332,34 @@ SPANS = (
     (0, 1194, 29, 1194, 34),
     (0, 1194, 48, 1194, 53),
     (0, 373, 11, 373, 30),
+    (0, 449, 3, 449, 20),
     (0, 378, 25, 378, 38),
     (0, 383, 21, 383, 39),
     (0, 393, 7, 393, 31),
+    (0, 464, 3, 464, 25),
+    (0, 418, 19, 418, 20),
     (0, 418, 11, 418, 25),
+    (0, 419, 16, 419, 17),
     (0, 392, 42, 392, 47),
     (0, 396, 11, 396, 47),
     (0, 399, 11, 399, 49),
     (0, 402, 11, 402, 50),
     (0, 405, 11, 405, 49),
     (0, 415, 78, 415, 83),
+    (0, 415, 48, 415, 49),
     (0, 437, 11, 437, 26),
     (0, 438, 11, 438, 31),
     (0, 439, 11, 439, 27),
     (0, 440, 11, 440, 33),
     (0, 432, 19, 432, 44),
     (0, 433, 15, 433, 29),
+    (0, 561, 3, 561, 15),
     (0, 434, 15, 434, 28),
     (0, 435, 15, 435, 34),
     (0, 424, 17, 424, 21),
-    (0, 449, 3, 449, 20),
-    (0, 464, 3, 464, 25),
     (0, 472, 3, 472, 14),
-    (0, 488, 3, 488, 9),
-    (0, 496, 3, 496, 11),
-    (0, 507, 3, 507, 9),
     (0, 519, 3, 519, 12),
     (0, 535, 3, 535, 14),
-    (0, 561, 3, 561, 15),
     (0, 573, 3, 573, 14),
     (0, 590, 3, 590, 20),
     (0, 610, 3, 610, 6),
@@ -729,84 +834,204 @@ def build(num_players, files):
         return (((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[2]))][-1].owner == v_p))
 
     def fn_elector_of(st, v_e):  # game.yaml:223
-        return (st.zones[(Z_at1 + ordinal(v_e.seat, 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(v_e.seat, 'spaces', S[3]))]) > 0) else None)
+        return (st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[3]))]) > 0) else None)
 
     def fn_free(st, v_s):  # game.yaml:227
-        return ((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(v_s.electorate, 'electorates', S[6])]))
+        return ((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[6])]))
 
     def fn_knight_space(st, v_s):  # game.yaml:232
-        return ((((v_s.type == 'aristocrat') or (v_s.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(v_s.electorate, 'electorates', S[8])]))
+        return ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[8])]))
 
     def fn_has_room(st, v_e):  # game.yaml:236
-        return ((not st.vars['closed'][ordinal(v_e, 'electorates', S[9])]) and any(((_t1.type == 'aristocrat') and ((len(st.zones[(Z_at1 + ordinal(_t1, 'spaces', S[11]))]) == 0) or (st.zones[(Z_at1 + ordinal(_t1, 'spaces', S[12]))][-1].kind == 'knights'))) for _t1 in st.zones[(Z_area1 + ordinal(v_e, 'electorates', S[10]))]))
+        return ((not st.vars['closed'][ordinal(v_e, 'electorates', S[9])]) and any(((_t1.props['type'] == 'aristocrat') and ((len(st.zones[(Z_at1 + ordinal(_t1, 'spaces', S[11]))]) == 0) or (st.zones[(Z_at1 + ordinal(_t1, 'spaces', S[12]))][-1].kind == 'knights'))) for _t1 in st.zones[(Z_area1 + ordinal(v_e, 'electorates', S[10]))]))
 
     def fn_placeable(st, v_s):  # game.yaml:242
-        return (((v_s.type == 'aristocrat') and (not st.vars['closed'][ordinal(v_s.electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t2.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t2, 'spaces', S[17]))]) == 0)) for _t2 in st.zones[(Z_area1 + ordinal(v_s.electorate, 'electorates', S[16]))])))))
+        return (((v_s.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t2.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t2, 'spaces', S[17]))]) == 0)) for _t2 in st.zones[(Z_area1 + ordinal(v_s.props['electorate'], 'electorates', S[16]))])))))
 
     def fn_in_supply(st, v_p, v_k):  # game.yaml:250
-        return any((_x1.kind == v_k) for _x1 in st.zones[(Z_supply1 + v_p)])
+        return any((_x1.kind == v_k) for _x1 in st.zones[(Z_supply1 + seat(st, v_p, S[18]))])
 
     def fn_holds(st, v_p, v_a):  # game.yaml:254
-        return any((_c1.stack.key == v_a) for _c1 in st.zones[(Z_play_area1 + v_p)])
+        return any((_c1.props['stack'].key == v_a) for _c1 in st.zones[(Z_play_area1 + seat(st, v_p, S[19]))])
 
     def fn_piece_power(st, v_p, v_x):  # game.yaml:258
-        return ((1 if (v_p == st.vars['emperor']) else 0) if (v_x.kind == 'empire_cities') else (0 if (v_x.owner != v_p) else ((2 if st.vars['couple'][ordinal(v_x, 'aristocrats', S[18])] else 1) if (v_x.kind == 'aristocrats') else 1)))
+        return ((1 if (v_p == st.vars['emperor']) else 0) if (v_x.kind == 'empire_cities') else (0 if (v_x.owner != v_p) else ((2 if st.vars['couple'][ordinal(v_x, 'aristocrats', S[20])] else 1) if (v_x.kind == 'aristocrats') else 1)))
 
-    def fn_power(st, v_p, v_e):  # game.yaml:266
-        return sum([fn_piece_power(st, v_p, st.zones[(Z_at1 + ordinal(_s1, 'spaces', S[21]))][-1]) for _s1 in st.zones[(Z_area1 + ordinal(v_e, 'electorates', S[19]))] if (len(st.zones[(Z_at1 + ordinal(_s1, 'spaces', S[20]))]) > 0)])
+    def fn_power(st, at, v_p, v_e):  # game.yaml:266
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = sum([fn_piece_power(st, v_p, st.zones[(Z_at1 + ordinal(_s1, 'spaces', S[23]))][-1]) for _s1 in st.zones[(Z_area1 + ordinal(v_e, 'electorates', S[21]))] if (len(st.zones[(Z_at1 + ordinal(_s1, 'spaces', S[22]))]) > 0)])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function power (' + str(S[24]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_suitable(st, v_p, v_e, v_s):  # game.yaml:270
-        return ((((v_s.type == 'aristocrat') or (v_s.type == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[2]))][-1].owner == v_p))) and (not (v_e.spiritual and st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[22]))][-1], 'aristocrats', S[23])])))
+    def fn_suitable(st, at, v_p, v_e, v_s):  # game.yaml:270
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[2]))][-1].owner == v_p))) and (not (v_e.props['spiritual'] and st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[25]))][-1], 'aristocrats', S[26])])))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function suitable (' + str(S[27]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_church_votes(st, v_q):  # game.yaml:277
-        return (0 if ((st.vars['church_on'] == None) or ((st.zones[(Z_at1 + ordinal(st.vars['church_on'].seat, 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(st.vars['church_on'].seat, 'spaces', S[3]))]) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[24]))] if ((((_s2.type != 'elector') and (len(st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[25]))]) > 0)) and (st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[26]))][-1].owner == v_q)) and ((st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[27]))][-1].kind == 'aristocrats') or (st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[28]))][-1].kind == 'knights')))]))
+    def fn_church_votes(st, at, v_q):  # game.yaml:277
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = (0 if ((st.vars['church_on'] == None) or ((st.zones[(Z_at1 + ordinal(st.vars['church_on'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(st.vars['church_on'].props['seat'], 'spaces', S[3]))]) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[28]))] if ((((_s2.props['type'] != 'elector') and (len(st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[29]))]) > 0)) and (st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[30]))][-1].owner == v_q)) and ((st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[31]))][-1].kind == 'aristocrats') or (st.zones[(Z_at1 + ordinal(_s2, 'spaces', S[32]))][-1].kind == 'knights')))]))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function church_votes (' + str(S[33]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_votes(st, v_q):  # game.yaml:285
-        return ((sum([_e1.votes for _e1 in K_electorates1 if (((not st.vars['closed'][ordinal(_e1, 'electorates', S[29])]) and (_e1 != st.vars['excommunicated'])) and ((st.zones[(Z_at1 + ordinal(_e1.seat, 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_e1.seat, 'spaces', S[3]))]) > 0) else None) == v_q))]) + (1 if any((_c2.stack.key == 'pope') for _c2 in st.zones[(Z_play_area1 + v_q)]) else 0)) + fn_church_votes(st, v_q))
+    def fn_votes(st, at, v_q):  # game.yaml:285
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][ordinal(_e1, 'electorates', S[34])]) and (_e1 != st.vars['excommunicated'])) and ((st.zones[(Z_at1 + ordinal(_e1.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_e1.props['seat'], 'spaces', S[3]))]) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + seat(st, v_q, S[19]))]) else 0)) + fn_church_votes(st, S[35], v_q))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function votes (' + str(S[36]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_available(st, v_k):  # game.yaml:291
-        return (len(st.zones[(Z_pile1 + ordinal(v_k, 'stacks', S[30]))]) > 0)
+        return (len(st.zones[(Z_pile1 + ordinal(v_k, 'stacks', S[37]))]) > 0)
 
     def fn_doctor_target(st, v_p, v_s):  # game.yaml:295
-        return (((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[33]))][-1].owner != v_p) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15)))
+        return (((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[40]))][-1].owner != v_p) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15)))
 
-    def fn_move_from(st, v_p, v_s):  # game.yaml:302
-        return (((v_s.type == 'aristocrat') and (((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[2]))][-1].owner == v_p))) and any(((_e2 != v_s.electorate) and ((not st.vars['closed'][ordinal(_e2, 'electorates', S[9])]) and any(((_t3.type == 'aristocrat') and ((len(st.zones[(Z_at1 + ordinal(_t3, 'spaces', S[11]))]) == 0) or (st.zones[(Z_at1 + ordinal(_t3, 'spaces', S[12]))][-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + ordinal(_e2, 'electorates', S[10]))]))) for _e2 in K_electorates1))
+    def fn_move_from(st, at, v_p, v_s):  # game.yaml:302
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = (((v_s.props['type'] == 'aristocrat') and (((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[2]))][-1].owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][ordinal(_e2, 'electorates', S[9])]) and any(((_t3.props['type'] == 'aristocrat') and ((len(st.zones[(Z_at1 + ordinal(_t3, 'spaces', S[11]))]) == 0) or (st.zones[(Z_at1 + ordinal(_t3, 'spaces', S[12]))][-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + ordinal(_e2, 'electorates', S[10]))]))) for _e2 in K_electorates1))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function move_from (' + str(S[43]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_can_place_new(st, v_p):  # game.yaml:308
-        return (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + v_p)]) and any(((not st.vars['closed'][ordinal(_e3, 'electorates', S[9])]) and any(((_t4.type == 'aristocrat') and ((len(st.zones[(Z_at1 + ordinal(_t4, 'spaces', S[11]))]) == 0) or (st.zones[(Z_at1 + ordinal(_t4, 'spaces', S[12]))][-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + ordinal(_e3, 'electorates', S[10]))])) for _e3 in K_electorates1))
+    def fn_can_place_new(st, at, v_p):  # game.yaml:308
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + seat(st, v_p, S[18]))]) and any(((not st.vars['closed'][ordinal(_e3, 'electorates', S[9])]) and any(((_t4.props['type'] == 'aristocrat') and ((len(st.zones[(Z_at1 + ordinal(_t4, 'spaces', S[11]))]) == 0) or (st.zones[(Z_at1 + ordinal(_t4, 'spaces', S[12]))][-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + ordinal(_e3, 'electorates', S[10]))])) for _e3 in K_electorates1))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function can_place_new (' + str(S[44]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_own_baron(st, v_p, v_s):  # game.yaml:312
-        return (((((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[2]))][-1].owner == v_p)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[36]))][-1], 'aristocrats', S[37])])) and (not ((v_s.type == 'elector') and v_s.electorate.spiritual)))
+    def fn_own_baron(st, at, v_p, v_s):  # game.yaml:312
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = (((((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[2]))][-1].owner == v_p)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[45]))][-1], 'aristocrats', S[46])])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function own_baron (' + str(S[47]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_marriageable(st, v_p, v_s):  # game.yaml:317
-        return (((((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[39]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[40]))][-1].owner != v_p)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[41]))][-1], 'aristocrats', S[42])])) and (not ((v_s.type == 'elector') and v_s.electorate.spiritual)))
+        return (((((len(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[48]))]) > 0) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[49]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[50]))][-1].owner != v_p)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(v_s, 'spaces', S[51]))][-1], 'aristocrats', S[52])])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
 
-    def fn_can_use(st, v_p, v_a):  # game.yaml:324
-        return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len(st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[33]))][-1].owner != v_p) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[43]))]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, v_p, _s4) for _s4 in K_spaces1 if (_s4.type == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + v_p)])) and any(((_s5.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s5, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s5.electorate, 'electorates', S[6])]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + v_p)])) and (len([1 for _x5 in st.zones[(Z_supply1 + v_p)] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s6, 'spaces', S[44]))]) > 0)) and (st.zones[(Z_at1 + ordinal(_s6, 'spaces', S[45]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(_s6, 'spaces', S[46]))][-1].owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == v_p)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[47])])) or any(fn_own_baron(st, v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + ordinal(_s7, 'spaces', S[48]))]) > 0)))))
+    def fn_can_use(st, at, v_p, v_a):  # game.yaml:324
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len(st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[40]))][-1].owner != v_p) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + ordinal(_s3, 'spaces', S[53]))]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[54], v_p, _s4) for _s4 in K_spaces1 if (_s4.props['type'] == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, S[55], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + seat(st, v_p, S[18]))])) and any(((_s5.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s5, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s5.props['electorate'], 'electorates', S[6])]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + seat(st, v_p, S[18]))])) and (len([1 for _x5 in st.zones[(Z_supply1 + seat(st, v_p, S[56]))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s6, 'spaces', S[57]))]) > 0)) and (st.zones[(Z_at1 + ordinal(_s6, 'spaces', S[58]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(_s6, 'spaces', S[59]))][-1].owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == v_p)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[60])])) or any(fn_own_baron(st, S[62], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + ordinal(_s7, 'spaces', S[61]))]) > 0)))))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function can_use (' + str(S[63]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_may_take(st, v_p, v_k):  # game.yaml:340
-        return ((((st.vars['thalers'][v_p] >= v_k.cost) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, v_p, v_k.key))))
+    def fn_may_take(st, at, v_p, v_k):  # game.yaml:340
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((((st.vars['thalers'][seat(st, v_p, S[64])] >= v_k.props['cost']) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, S[65], v_p, v_k.key))))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function may_take (' + str(S[66]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_trier_may_use(st, v_p, v_k):  # game.yaml:347
-        return (((((v_k.phase == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + ordinal(v_k, 'stacks', S[30]))]) > 0))) and (st.vars['thalers'][v_p] >= v_k.cost)) and ((len(st.players) == 2) or fn_can_use(st, v_p, v_k.key)))
+    def fn_trier_may_use(st, at, v_p, v_k):  # game.yaml:347
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = (((((v_k.props['phase'] == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + ordinal(v_k, 'stacks', S[37]))]) > 0))) and (st.vars['thalers'][seat(st, v_p, S[67])] >= v_k.props['cost'])) and ((len(st.players) == 2) or fn_can_use(st, S[68], v_p, v_k.key)))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function trier_may_use (' + str(S[69]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_own_privilege(st, v_p, v_e):  # game.yaml:354
-        return (((st.zones[(Z_at1 + ordinal(v_e.seat, 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(v_e.seat, 'spaces', S[3]))]) > 0) else None) == v_p) and (not st.vars['privilege_used'][ordinal(v_e, 'electorates', S[49])]))
+    def fn_own_privilege(st, at, v_p, v_e):  # game.yaml:354
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = (((st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[3]))]) > 0) else None) == v_p) and (not st.vars['privilege_used'][ordinal(v_e, 'electorates', S[70])]))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function own_privilege (' + str(S[71]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_income(st, v_p):  # game.yaml:359
-        return ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + v_p)] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + ordinal(_e4, 'electorates', S[50]))] if (((len(st.zones[(Z_at1 + ordinal(_s8, 'spaces', S[51]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s8, 'spaces', S[52]))][-1].kind == 'cities')) and (st.zones[(Z_at1 + ordinal(_s8, 'spaces', S[53]))][-1].owner != v_p))]) for _e4 in K_electorates1 if ((st.zones[(Z_at1 + ordinal(_e4.seat, 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_e4.seat, 'spaces', S[3]))]) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
+    def fn_income(st, at, v_p):  # game.yaml:359
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + seat(st, v_p, S[72]))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + ordinal(_e4, 'electorates', S[73]))] if (((len(st.zones[(Z_at1 + ordinal(_s8, 'spaces', S[74]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s8, 'spaces', S[75]))][-1].kind == 'cities')) and (st.zones[(Z_at1 + ordinal(_s8, 'spaces', S[76]))][-1].owner != v_p))]) for _e4 in K_electorates1 if ((st.zones[(Z_at1 + ordinal(_e4.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_e4.props['seat'], 'spaces', S[3]))]) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function income (' + str(S[77]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def proc_close_electorates(st, env):  # game.yaml:449
         st.at = o36  # game.yaml:453
-        _items1 = [_e5 for _e5 in K_electorates1 if _e5.spiritual]
+        _items1 = [_e5 for _e5 in K_electorates1 if _e5.props['spiritual']]
         _dest1 = Z_lots1
         for _c3 in list(_items1):
             st.move(_c3, _dest1, False)
         st.at = o37  # game.yaml:454
         st.shuffle(Z_lots1)
         st.at = o38  # game.yaml:455
-        _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[54])
+        _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[78])
         st.vars['closed'][_i1] = True
         st.at = o39  # game.yaml:456
         if st.record_log:
@@ -817,14 +1042,14 @@ def build(num_players, files):
         for _c4 in list(_items2):
             st.move(_c4, _dest2, False)
         st.at = o41  # game.yaml:458
-        _items3 = [_e6 for _e6 in K_electorates1 if (not _e6.spiritual)]
+        _items3 = [_e6 for _e6 in K_electorates1 if (not _e6.props['spiritual'])]
         _dest3 = Z_lots1
         for _c5 in list(_items3):
             st.move(_c5, _dest3, False)
         st.at = o42  # game.yaml:459
         st.shuffle(Z_lots1)
         st.at = o43  # game.yaml:460
-        _i2 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[55])
+        _i2 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[79])
         st.vars['closed'][_i2] = True
         st.at = o44  # game.yaml:461
         if st.record_log:
@@ -837,75 +1062,84 @@ def build(num_players, files):
 
     def proc_place_emperor_at_start(st, env):  # game.yaml:464
         st.at = o46  # game.yaml:467
-        env['x'] = first([_a1 for _a1 in st.zones[(Z_supply1 + st.vars['emperor'])] if (_a1.kind == 'aristocrats')])
+        env['x'] = first([_a1 for _a1 in st.zones[(Z_supply1 + seat(st, st.vars['emperor'], S[80]))] if (_a1.kind == 'aristocrats')])
         st.at = o47  # game.yaml:468
-        _i3 = ordinal(env['x'], 'aristocrats', S[56])
+        _i3 = ordinal(env['x'], 'aristocrats', S[81])
         st.vars['age'][_i3] = 45
         st.at = o48  # game.yaml:469
-        _i4 = ordinal(env['x'], 'aristocrats', S[57])
+        _i4 = ordinal(env['x'], 'aristocrats', S[82])
         st.vars['couple'][_i4] = False
         st.at = o49  # game.yaml:470
         st.move(env['x'], Z_throne1, False)
 
     def proc_retire(st, env):  # game.yaml:488
         st.at = o56  # game.yaml:492
-        st.move(env['x'], (Z_supply1 + env['x'].owner), False)
+        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[83])), False)
         st.at = o57  # game.yaml:493
-        _i5 = ordinal(env['x'], 'aristocrats', S[58])
+        _i5 = ordinal(env['x'], 'aristocrats', S[84])
         st.vars['age'][_i5] = 0
         st.at = o58  # game.yaml:494
-        _i6 = ordinal(env['x'], 'aristocrats', S[59])
+        _i6 = ordinal(env['x'], 'aristocrats', S[85])
         st.vars['couple'][_i6] = False
 
     def proc_grow_old(st, env):  # game.yaml:496
         st.at = o64  # game.yaml:500
-        if (st.vars['age'][ordinal(env['x'], 'aristocrats', S[60])] == 45):
+        if (st.vars['age'][ordinal(env['x'], 'aristocrats', S[86])] == 45):
             st.at = o62  # game.yaml:502
             if st.record_log:
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o63  # game.yaml:503
             _args1 = {'x': env['x']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[61])
-            proc_retire(st, _args1)
+            enter_procedure(st, S[87])
+            st.inline += 1
+            try:
+                proc_retire(st, _args1)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure retire (' + str(S[88]) + ')')
+                raise
+            st.inline -= 1
         else:
             st.at = o60  # game.yaml:505
-            _i7 = ordinal(env['x'], 'aristocrats', S[62])
+            _i7 = ordinal(env['x'], 'aristocrats', S[89])
             st.vars['age'][_i7] += 10
 
     def proc_settle(st, env):  # game.yaml:507
         st.at = o69  # game.yaml:512
-        if (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[63]))]) > 0):
+        if (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[90]))]) > 0):
             st.at = o66  # game.yaml:514
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[64]))][-1]
+            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[91]))][-1]
             st.at = o67  # game.yaml:515
             if st.record_log:
                 st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
             st.at = o68  # game.yaml:516
-            st.move(env['k'], (Z_supply1 + env['k'].owner), False)
+            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[92])), False)
         st.at = o70  # game.yaml:517
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[65])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[93])), False)
 
     def proc_income_phase(st, env):  # game.yaml:561
         st.at = o96  # game.yaml:565
+        _live1 = live_mask(st)
         for _p1 in list(st.players):
+            if gone(st, _live1, _p1):
+                continue
             env['p'] = _p1
             st.at = o92  # game.yaml:567
-            env['n'] = fn_income(st, env['p'])
+            env['n'] = fn_income(st, S[94], env['p'])
             st.at = o93  # game.yaml:568
-            _i8 = env['p']
+            _i8 = seat(st, env['p'], S[95])
             _v1 = st.vars['thalers'][_i8] + env['n']
             if _v1 > 12:  # a capped track: the excess is lost
                 _v1 = 12
             if _v1 < 0:
-                raise RuleError(f"'thalers' would fall to {_v1}, below its minimum 0", S[66])
+                raise RuleError(f"'thalers' would fall to {_v1}, below its minimum 0", S[96])
             st.vars['thalers'][_i8] = _v1
             st.at = o94  # game.yaml:569
-            _i9 = env['p']
-            st.vars['chip'][_i9] = st.vars['thalers'][env['p']]
+            _i9 = seat(st, env['p'], S[97])
+            st.vars['chip'][_i9] = st.vars['thalers'][seat(st, env['p'], S[98])]
             st.at = o95  # game.yaml:570
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][env['p']]), -1)
+                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[99])]), -1)
 
     step_0 = run_whole(proc_close_electorates)  # game.yaml:449
 
@@ -916,7 +1150,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o50  # game.yaml:476
-            env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + env['p'])] if (_y1.kind == 'aristocrats')])
+            env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + seat(st, env['p'], S[100]))] if (_y1.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o55  # game.yaml:477
             o55.exec(st, env)
@@ -939,7 +1173,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o71  # game.yaml:523
-            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + env['p'])] if (_y2.kind == 'aristocrats')])
+            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + seat(st, env['p'], S[101]))] if (_y2.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o76  # game.yaml:524
             o76.exec(st, env)
@@ -957,18 +1191,18 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o90  # game.yaml:540
-            if any((((_s9.type == 'aristocrat') or (_s9.type == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(_s9, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s9, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(_s9, 'spaces', S[2]))][-1].owner == env['p']))) for _s9 in K_spaces1):
+            if any((((_s9.props['type'] == 'aristocrat') or (_s9.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(_s9, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s9, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(_s9, 'spaces', S[2]))][-1].owner == env['p']))) for _s9 in K_spaces1):
                 st.frames.append(Frame(o86, env))
             else:
                 st.at = o85  # game.yaml:551
-                if any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + env['p'])]):
+                if any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
                     st.at = o81  # game.yaml:553
-                    env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + env['p'])] if (_y3.kind == 'aristocrats')])
+                    env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y3.kind == 'aristocrats')])
                     st.at = o82  # game.yaml:554
-                    _i10 = ordinal(env['x'], 'aristocrats', S[67])
+                    _i10 = ordinal(env['x'], 'aristocrats', S[103])
                     st.vars['age'][_i10] = 45
                     st.at = o83  # game.yaml:555
-                    _i11 = ordinal(env['x'], 'aristocrats', S[68])
+                    _i11 = ordinal(env['x'], 'aristocrats', S[104])
                     st.vars['couple'][_i11] = False
                     st.at = o84  # game.yaml:556
                     st.move(env['x'], Z_throne1, False)
@@ -994,12 +1228,18 @@ def build(num_players, files):
             for _x10 in list(K_aristocrats1):
                 env['x'] = _x10
                 st.at = o100  # game.yaml:578
-                if (env['x'] not in st.zones[(Z_supply1 + env['x'].owner)]):
+                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
                     st.at = o99  # game.yaml:580
                     _args2 = {'x': env['x']}
-                    if len(st.frames) >= MAX_DEPTH:
-                        raise too_deep(S[69])
-                    proc_grow_old(st, _args2)
+                    enter_procedure(st, S[106])
+                    st.inline += 1
+                    try:
+                        proc_grow_old(st, _args2)
+                    except Exception as e:
+                        st.inline -= 1
+                        traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                        raise
+                    st.inline -= 1
             fr.pc = 2
             st.at = o108  # game.yaml:581
             if (len(st.zones[Z_throne1]) == 0):
@@ -1024,13 +1264,16 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o124  # game.yaml:604
+            _live2 = live_mask(st)
             for _q1 in list(st.players):
+                if gone(st, _live2, _q1):
+                    continue
                 env['q'] = _q1
                 st.at = o123  # game.yaml:606
-                for _c7 in list(st.zones[(Z_play_area1 + env['q'])]):
+                for _c7 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]):
                     env['c'] = _c7
                     st.at = o122  # game.yaml:608
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[70])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1041,7 +1284,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o130  # game.yaml:615
-            if fn_can_place_new(st, env['q']):
+            if fn_can_place_new(st, S[110], env['q']):
                 st.frames.append(Frame(o127, env))
             else:
                 st.at = o126  # game.yaml:620
@@ -1090,10 +1333,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o148  # game.yaml:664
+            _live3 = live_mask(st)
             for _q2 in list(st.players):
+                if gone(st, _live3, _q2):
+                    continue
                 env['q'] = _q2
                 st.at = o147  # game.yaml:666
-                _i12 = env['q']
+                _i12 = seat(st, env['q'], S[111])
                 st.vars['passed'][_i12] = False
             fr.pc = 2
             st.at = o155  # game.yaml:667
@@ -1145,7 +1391,7 @@ def build(num_players, files):
                 st.at = o199  # game.yaml:787
                 st.vars['rival'] = env['p']
                 st.at = o200  # game.yaml:788
-                _i13 = env['p']
+                _i13 = seat(st, env['p'], S[112])
                 st.vars['passed'][_i13] = True
                 st.at = o201  # game.yaml:789
                 if st.record_log:
@@ -1169,7 +1415,7 @@ def build(num_players, files):
             st.at = o211  # game.yaml:796
             if (env['a'] == 'indulgence'):
                 st.at = o210  # game.yaml:798
-                _i14 = env['p']
+                _i14 = seat(st, env['p'], S[113])
                 st.vars['score'][_i14] += 1
             fr.pc = 5
             st.at = o214  # game.yaml:799
@@ -1318,7 +1564,7 @@ def build(num_players, files):
             st.at = o276  # game.yaml:953
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o274  # game.yaml:955
-                _i15 = fn_elector_of(st, C_mainz1)
+                _i15 = seat(st, fn_elector_of(st, C_mainz1), S[114])
                 st.vars['score'][_i15] += 1
                 st.at = o275  # game.yaml:956
                 if st.record_log:
@@ -1347,7 +1593,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o284  # game.yaml:982
-            env['powers'] = [fn_power(st, _q3, env['e']) for _q3 in st.players]
+            env['powers'] = [fn_power(st, S[115], _q3, env['e']) for _q3 in st.players]
             fr.pc = 2
             st.at = o290  # game.yaml:983
             if (max(env['powers']) > 0):
@@ -1365,15 +1611,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o293  # game.yaml:1003
-            if (len(st.zones[(Z_at1 + ordinal(env['e'].seat, 'spaces', S[71]))]) > 0):
+            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[116]))]) > 0):
                 st.at = o292  # game.yaml:1005
-                st.move(st.zones[(Z_at1 + ordinal(env['e'].seat, 'spaces', S[72]))][-1], Z_aside1, False)
+                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
             st.at = o294  # game.yaml:1006
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, env['w'], env['e'])) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[118], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
             st.at = o303  # game.yaml:1007
-            if any(fn_suitable(st, env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[73]))]):
+            if any(fn_suitable(st, S[120], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[119]))]):
                 st.frames.append(Frame(o297, env))
             else:
                 st.at = o296  # game.yaml:1020
@@ -1403,7 +1649,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o315  # game.yaml:1031
-            if any((((_s11.type == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.electorate, 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[74]))]):
+            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[121]))]):
                 st.frames.append(Frame(o311, env))
             else:
                 st.at = o309  # game.yaml:1042
@@ -1411,9 +1657,15 @@ def build(num_players, files):
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o310  # game.yaml:1043
                 _args3 = {'x': env['x']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[75])
-                proc_retire(st, _args3)
+                enter_procedure(st, S[122])
+                st.inline += 1
+                try:
+                    proc_retire(st, _args3)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure retire (' + str(S[88]) + ')')
+                    raise
+                st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1450,10 +1702,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o331  # game.yaml:1081
-            _i16 = st.vars['emperor']
+            _i16 = seat(st, st.vars['emperor'], S[123])
             st.vars['vote'][_i16] = st.vars['emperor']
             st.at = o332  # game.yaml:1082
-            _i17 = st.vars['rival']
+            _i17 = seat(st, st.vars['rival'], S[124])
             st.vars['vote'][_i17] = st.vars['rival']
             fr.pc = 4
             st.at = o339  # game.yaml:1083
@@ -1463,21 +1715,24 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.at = o340  # game.yaml:1094
-            env['for_emperor'] = sum([fn_votes(st, _q4) for _q4 in st.players if (st.vars['vote'][_q4] == st.vars['emperor'])])
+            env['for_emperor'] = sum([fn_votes(st, S[126], _q4) for _q4 in st.players if (st.vars['vote'][seat(st, _q4, S[125])] == st.vars['emperor'])])
             st.at = o341  # game.yaml:1095
-            env['for_rival'] = sum([fn_votes(st, _q5) for _q5 in st.players if (st.vars['vote'][_q5] == st.vars['rival'])])
+            env['for_rival'] = sum([fn_votes(st, S[128], _q5) for _q5 in st.players if (st.vars['vote'][seat(st, _q5, S[127])] == st.vars['rival'])])
             st.at = o342  # game.yaml:1096
             if st.record_log:
-                st.log_line('votes revealed, ' + fmt_list_player1([_q6 for _q6 in st.players if (st.vars['vote'][_q6] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q7 for _q7 in st.players if (st.vars['vote'][_q7] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
+                st.log_line('votes revealed, ' + fmt_list_player1([_q6 for _q6 in st.players if (st.vars['vote'][seat(st, _q6, S[129])] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q7 for _q7 in st.players if (st.vars['vote'][seat(st, _q7, S[130])] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
             st.at = o343  # game.yaml:1097
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
             st.at = o349  # game.yaml:1098
+            _live4 = live_mask(st)
             for _q8 in list(st.players):
+                if gone(st, _live4, _q8):
+                    continue
                 env['q'] = _q8
                 st.at = o348  # game.yaml:1100
-                if ((env['q'] != env['victor']) and (st.vars['vote'][env['q']] == env['victor'])):
+                if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[131])] == env['victor'])):
                     st.at = o346  # game.yaml:1102
-                    _i18 = env['q']
+                    _i18 = seat(st, env['q'], S[132])
                     st.vars['score'][_i18] += 1
                     st.at = o347  # game.yaml:1103
                     if st.record_log:
@@ -1501,10 +1756,13 @@ def build(num_players, files):
             st.at = o357  # game.yaml:1111
             st.vars['excommunicated'] = None
             st.at = o360  # game.yaml:1112
+            _live5 = live_mask(st)
             for _q9 in list(st.players):
+                if gone(st, _live5, _q9):
+                    continue
                 env['q'] = _q9
                 st.at = o359  # game.yaml:1114
-                _i19 = env['q']
+                _i19 = seat(st, env['q'], S[133])
                 st.vars['vote'][_i19] = None
             st.frames.pop()
             return
@@ -1529,8 +1787,7 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o365  # game.yaml:1124
             _args4 = {'p': env['w']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[76])
+            enter_procedure(st, S[134])
             st.frames.append(Frame(o7, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1556,7 +1813,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o377  # game.yaml:1135
-            if any((((_s12.type == 'aristocrat') and (not st.vars['closed'][ordinal(_s12.electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t6.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t6, 'spaces', S[17]))]) == 0)) for _t6 in st.zones[(Z_area1 + ordinal(_s12.electorate, 'electorates', S[16]))]))))) for _s12 in K_spaces1):
+            if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s12.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t6, 'spaces', S[17]))]) == 0)) for _t6 in st.zones[(Z_area1 + ordinal(_s12.props['electorate'], 'electorates', S[16]))]))))) for _s12 in K_spaces1):
                 st.frames.append(Frame(o373, env))
             else:
                 st.at = o371  # game.yaml:1146
@@ -1564,9 +1821,15 @@ def build(num_players, files):
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o372  # game.yaml:1147
                 _args5 = {'x': env['x']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[77])
-                proc_retire(st, _args5)
+                enter_procedure(st, S[135])
+                st.inline += 1
+                try:
+                    proc_retire(st, _args5)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure retire (' + str(S[88]) + ')')
+                    raise
+                st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1580,24 +1843,24 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o378  # game.yaml:1153
-            env['r'] = first([_x11 for _x11 in K_rounds1 if (_x11.number == st.vars['round'])])
+            env['r'] = first([_x11 for _x11 in K_rounds1 if (_x11.props['number'] == st.vars['round'])])
             st.at = o379  # game.yaml:1154
-            _i20 = st.vars['emperor']
-            st.vars['score'][_i20] += env['r'].vp
+            _i20 = seat(st, st.vars['emperor'], S[136])
+            st.vars['score'][_i20] += env['r'].props['vp']
             st.at = o380  # game.yaml:1155
-            _i21 = st.vars['emperor']
-            _v2 = st.vars['thalers'][_i21] + env['r'].thalers
+            _i21 = seat(st, st.vars['emperor'], S[137])
+            _v2 = st.vars['thalers'][_i21] + env['r'].props['thalers']
             if _v2 > 12:  # a capped track: the excess is lost
                 _v2 = 12
             if _v2 < 0:
-                raise RuleError(f"'thalers' would fall to {_v2}, below its minimum 0", S[78])
+                raise RuleError(f"'thalers' would fall to {_v2}, below its minimum 0", S[138])
             st.vars['thalers'][_i21] = _v2
             st.at = o381  # game.yaml:1156
             if st.record_log:
-                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(env['r'].vp) + ' victory points and ' + fmt_int1(env['r'].thalers) + ' thalers', -1)
+                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(env['r'].props['vp']) + ' victory points and ' + fmt_int1(env['r'].props['thalers']) + ' thalers', -1)
             fr.pc = 5
             st.at = o384  # game.yaml:1157
-            if (env['r'].city == 'place'):
+            if (env['r'].props['city'] == 'place'):
                 st.frames.append(Frame(o382, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1605,7 +1868,7 @@ def build(num_players, files):
         if pc == 5:
             fr.pc = 6
             st.at = o387  # game.yaml:1160
-            if (env['r'].city == 'move'):
+            if (env['r'].props['city'] == 'move'):
                 st.frames.append(Frame(o385, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1621,7 +1884,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o394  # game.yaml:1168
-            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s13, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s13.electorate, 'electorates', S[6])]))) for _s13 in K_spaces1)):
+            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s13, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s13.props['electorate'], 'electorates', S[6])]))) for _s13 in K_spaces1)):
                 st.frames.append(Frame(o390, env))
             else:
                 st.frames.append(Frame(o388, env))
@@ -1639,7 +1902,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o404  # game.yaml:1185
-            if (any(((_s14.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.electorate, 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[79]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[80]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
+            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[139]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[140]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
                 st.frames.append(Frame(o397, env))
             else:
                 st.at = o396  # game.yaml:1206
@@ -1656,12 +1919,12 @@ def build(num_players, files):
     def step_51(st, fr):  # game.yaml:483
         env = fr.env
         st.at = o52  # game.yaml:484
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[81])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[141])), False)
         st.at = o53  # game.yaml:485
-        _i22 = ordinal(env['x'], 'aristocrats', S[82])
+        _i22 = ordinal(env['x'], 'aristocrats', S[142])
         st.vars['age'][_i22] = env['a']
         st.at = o54  # game.yaml:486
-        _i23 = ordinal(env['x'], 'aristocrats', S[83])
+        _i23 = ordinal(env['x'], 'aristocrats', S[143])
         st.vars['couple'][_i23] = env['side']
         st.frames.pop()
 
@@ -1674,13 +1937,13 @@ def build(num_players, files):
     def e55_items0(st, env):  # game.yaml:480
         return K_spaces1
     def e55_when0(st, env):  # game.yaml:480
-        return ((env['s'].type == env['kind']) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[6])])))
+        return ((env['s'].props['type'] == env['kind']) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
     def collect_55(st, env):  # game.yaml:477
         actions = []
         values = []
         idx = []
         for _s16 in K_spaces1:  # game.yaml:480
-            if not ((_s16.type == env['kind']) and ((len(st.zones[(Z_at1 + ordinal(_s16, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s16.electorate, 'electorates', S[6])]))):
+            if not ((_s16.props['type'] == env['kind']) and ((len(st.zones[(Z_at1 + ordinal(_s16, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s16.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_01 + _s16.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1694,17 +1957,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:480
             env['s'] = dec.values[i]
             st.at = o52  # game.yaml:484
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[81])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[141])), False)
             st.at = o53  # game.yaml:485
-            _i24 = ordinal(env['x'], 'aristocrats', S[82])
+            _i24 = ordinal(env['x'], 'aristocrats', S[142])
             st.vars['age'][_i24] = env['a']
             st.at = o54  # game.yaml:486
-            _i25 = ordinal(env['x'], 'aristocrats', S[83])
+            _i25 = ordinal(env['x'], 'aristocrats', S[143])
             st.vars['couple'][_i25] = env['side']
     def step_59(st, fr):  # game.yaml:504
         env = fr.env
         st.at = o60  # game.yaml:505
-        _i26 = ordinal(env['x'], 'aristocrats', S[62])
+        _i26 = ordinal(env['x'], 'aristocrats', S[89])
         st.vars['age'][_i26] += 10
         st.frames.pop()
 
@@ -1715,34 +1978,46 @@ def build(num_players, files):
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o63  # game.yaml:503
         _args6 = {'x': env['x']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[61])
-        proc_retire(st, _args6)
+        enter_procedure(st, S[87])
+        st.inline += 1
+        try:
+            proc_retire(st, _args6)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_65(st, fr):  # game.yaml:513
         env = fr.env
         st.at = o66  # game.yaml:514
-        env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[64]))][-1]
+        env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[91]))][-1]
         st.at = o67  # game.yaml:515
         if st.record_log:
             st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
         st.at = o68  # game.yaml:516
-        st.move(env['k'], (Z_supply1 + env['k'].owner), False)
+        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[92])), False)
         st.frames.pop()
 
     def step_72(st, fr):  # game.yaml:530
         env = fr.env
         st.at = o73  # game.yaml:531
         _args7 = {'x': env['x'], 's': env['s']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[84])
-        proc_settle(st, _args7)
+        enter_procedure(st, S[144])
+        st.inline += 1
+        try:
+            proc_settle(st, _args7)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            raise
+        st.inline -= 1
         st.at = o74  # game.yaml:532
-        _i27 = ordinal(env['x'], 'aristocrats', S[85])
+        _i27 = ordinal(env['x'], 'aristocrats', S[146])
         st.vars['age'][_i27] = 15
         st.at = o75  # game.yaml:533
-        _i28 = ordinal(env['x'], 'aristocrats', S[86])
+        _i28 = ordinal(env['x'], 'aristocrats', S[147])
         st.vars['couple'][_i28] = env['side']
         st.frames.pop()
 
@@ -1755,13 +2030,13 @@ def build(num_players, files):
     def e76_items0(st, env):  # game.yaml:527
         return K_spaces1
     def e76_when0(st, env):  # game.yaml:527
-        return (((env['s'].type == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t7.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t7, 'spaces', S[17]))]) == 0)) for _t7 in st.zones[(Z_area1 + ordinal(env['s'].electorate, 'electorates', S[16]))])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t7.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t7, 'spaces', S[17]))]) == 0)) for _t7 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
     def collect_76(st, env):  # game.yaml:524
         actions = []
         values = []
         idx = []
         for _s17 in K_spaces1:  # game.yaml:527
-            if not ((((_s17.type == 'aristocrat') and (not st.vars['closed'][ordinal(_s17.electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s17, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s17, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t8.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t8, 'spaces', S[17]))]) == 0)) for _t8 in st.zones[(Z_area1 + ordinal(_s17.electorate, 'electorates', S[16]))])))))):
+            if not ((((_s17.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s17.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s17, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s17, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t8.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t8, 'spaces', S[17]))]) == 0)) for _t8 in st.zones[(Z_area1 + ordinal(_s17.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_11 + _s17.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1776,26 +2051,32 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o73  # game.yaml:531
             _args8 = {'x': env['x'], 's': env['s']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[84])
-            proc_settle(st, _args8)
+            enter_procedure(st, S[144])
+            st.inline += 1
+            try:
+                proc_settle(st, _args8)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                raise
+            st.inline -= 1
             st.at = o74  # game.yaml:532
-            _i29 = ordinal(env['x'], 'aristocrats', S[85])
+            _i29 = ordinal(env['x'], 'aristocrats', S[146])
             st.vars['age'][_i29] = 15
             st.at = o75  # game.yaml:533
-            _i30 = ordinal(env['x'], 'aristocrats', S[86])
+            _i30 = ordinal(env['x'], 'aristocrats', S[147])
             st.vars['couple'][_i30] = env['side']
     def step_77(st, fr):  # game.yaml:550
         env = fr.env
         st.at = o85  # game.yaml:551
-        if any((_x12.kind == 'aristocrats') for _x12 in st.zones[(Z_supply1 + env['p'])]):
+        if any((_x12.kind == 'aristocrats') for _x12 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             st.at = o81  # game.yaml:553
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + env['p'])] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y4.kind == 'aristocrats')])
             st.at = o82  # game.yaml:554
-            _i31 = ordinal(env['x'], 'aristocrats', S[67])
+            _i31 = ordinal(env['x'], 'aristocrats', S[103])
             st.vars['age'][_i31] = 45
             st.at = o83  # game.yaml:555
-            _i32 = ordinal(env['x'], 'aristocrats', S[68])
+            _i32 = ordinal(env['x'], 'aristocrats', S[104])
             st.vars['couple'][_i32] = False
             st.at = o84  # game.yaml:556
             st.move(env['x'], Z_throne1, False)
@@ -1815,12 +2096,12 @@ def build(num_players, files):
     def step_80(st, fr):  # game.yaml:552
         env = fr.env
         st.at = o81  # game.yaml:553
-        env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + env['p'])] if (_y5.kind == 'aristocrats')])
+        env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y5.kind == 'aristocrats')])
         st.at = o82  # game.yaml:554
-        _i33 = ordinal(env['x'], 'aristocrats', S[67])
+        _i33 = ordinal(env['x'], 'aristocrats', S[103])
         st.vars['age'][_i33] = 45
         st.at = o83  # game.yaml:555
-        _i34 = ordinal(env['x'], 'aristocrats', S[68])
+        _i34 = ordinal(env['x'], 'aristocrats', S[104])
         st.vars['couple'][_i34] = False
         st.at = o84  # game.yaml:556
         st.move(env['x'], Z_throne1, False)
@@ -1844,7 +2125,7 @@ def build(num_players, files):
     def step_87(st, fr):  # game.yaml:548
         env = fr.env
         st.at = o88  # game.yaml:549
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[87]))][-1], Z_throne1, False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], Z_throne1, False)
         st.frames.pop()
 
     def e89_player(st, env):  # game.yaml:542
@@ -1852,17 +2133,17 @@ def build(num_players, files):
     def e89_prompt(st, env):  # game.yaml:542
         return fmt_player1(env['p']) + ' places one of his aristocrats on the throne'
     def e89_label0(st, env):  # game.yaml:545
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[88]))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[149]))][-1]) + ' from ' + fmt_card1(env['s'])
     def e89_items0(st, env):  # game.yaml:545
         return K_spaces1
     def e89_when0(st, env):  # game.yaml:545
-        return (((env['s'].type == 'aristocrat') or (env['s'].type == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[2]))][-1].owner == env['p'])))
+        return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[2]))][-1].owner == env['p'])))
     def collect_89(st, env):  # game.yaml:542
         actions = []
         values = []
         idx = []
         for _s18 in K_spaces1:  # game.yaml:545
-            if not (((_s18.type == 'aristocrat') or (_s18.type == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(_s18, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s18, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(_s18, 'spaces', S[2]))][-1].owner == env['p']))):
+            if not (((_s18.props['type'] == 'aristocrat') or (_s18.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + ordinal(_s18, 'spaces', S[0]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s18, 'spaces', S[1]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(_s18, 'spaces', S[2]))][-1].owner == env['p']))):
                 continue
             a = A_21 + _s18.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1876,25 +2157,25 @@ def build(num_players, files):
         if k == 0:  # game.yaml:545
             env['s'] = dec.values[i]
             st.at = o88  # game.yaml:549
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[87]))][-1], Z_throne1, False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], Z_throne1, False)
     def step_91(st, fr):  # game.yaml:566
         env = fr.env
         st.at = o92  # game.yaml:567
-        env['n'] = fn_income(st, env['p'])
+        env['n'] = fn_income(st, S[94], env['p'])
         st.at = o93  # game.yaml:568
-        _i35 = env['p']
+        _i35 = seat(st, env['p'], S[95])
         _v3 = st.vars['thalers'][_i35] + env['n']
         if _v3 > 12:  # a capped track: the excess is lost
             _v3 = 12
         if _v3 < 0:
-            raise RuleError(f"'thalers' would fall to {_v3}, below its minimum 0", S[66])
+            raise RuleError(f"'thalers' would fall to {_v3}, below its minimum 0", S[96])
         st.vars['thalers'][_i35] = _v3
         st.at = o94  # game.yaml:569
-        _i36 = env['p']
-        st.vars['chip'][_i36] = st.vars['thalers'][env['p']]
+        _i36 = seat(st, env['p'], S[97])
+        st.vars['chip'][_i36] = st.vars['thalers'][seat(st, env['p'], S[98])]
         st.at = o95  # game.yaml:570
         if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][env['p']]), -1)
+            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[99])]), -1)
         st.frames.pop()
 
     def e96_items(st, env):  # game.yaml:565
@@ -1902,21 +2183,33 @@ def build(num_players, files):
     def step_97(st, fr):  # game.yaml:577
         env = fr.env
         st.at = o100  # game.yaml:578
-        if (env['x'] not in st.zones[(Z_supply1 + env['x'].owner)]):
+        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
             st.at = o99  # game.yaml:580
             _args9 = {'x': env['x']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[69])
-            proc_grow_old(st, _args9)
+            enter_procedure(st, S[106])
+            st.inline += 1
+            try:
+                proc_grow_old(st, _args9)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                raise
+            st.inline -= 1
         st.frames.pop()
 
     def step_98(st, fr):  # game.yaml:579
         env = fr.env
         st.at = o99  # game.yaml:580
         _args10 = {'x': env['x']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[69])
-        proc_grow_old(st, _args10)
+        enter_procedure(st, S[106])
+        st.inline += 1
+        try:
+            proc_grow_old(st, _args10)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e101_items(st, env):  # game.yaml:576
@@ -1931,8 +2224,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o104  # game.yaml:584
             _args11 = {'p': st.vars['emperor']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[89])
+            enter_procedure(st, S[150])
             st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1942,7 +2234,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o106  # game.yaml:587
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[90])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[151])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1951,7 +2243,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o106  # game.yaml:587
         if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[90])]) + ', is the new Emperor tile', -1)
+            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[151])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
     def step_109(st, fr):  # game.yaml:594
@@ -1959,9 +2251,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o110  # game.yaml:595
-            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + env['q'])] if (_c9.stack.colour == 'pink')])
+            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + seat(st, env['q'], S[152]))] if (_c9.props['stack'].props['colour'] == 'pink')])
             st.at = o111  # game.yaml:596
-            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + env['q'])] if (_c10.stack.colour == 'blue')])
+            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + seat(st, env['q'], S[153]))] if (_c10.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o118  # game.yaml:597
             if (env['blue'] > env['pink']):
@@ -1999,8 +2291,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o114  # game.yaml:603
             _args12 = {'q': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[91])
+            enter_procedure(st, S[154])
             st.frames.append(Frame(o12, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2017,8 +2308,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o117  # game.yaml:599
             _args13 = {'q': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[92])
+            enter_procedure(st, S[155])
             st.frames.append(Frame(o11, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2033,20 +2323,20 @@ def build(num_players, files):
     def step_120(st, fr):  # game.yaml:605
         env = fr.env
         st.at = o123  # game.yaml:606
-        for _c11 in list(st.zones[(Z_play_area1 + env['q'])]):
+        for _c11 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]):
             env['c'] = _c11
             st.at = o122  # game.yaml:608
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[70])), False)
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
         st.frames.pop()
 
     def step_121(st, fr):  # game.yaml:607
         env = fr.env
         st.at = o122  # game.yaml:608
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[70])), False)
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
         st.frames.pop()
 
     def e123_items(st, env):  # game.yaml:606
-        return st.zones[(Z_play_area1 + env['q'])]
+        return st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]
     def e124_items(st, env):  # game.yaml:604
         return st.players
     def step_125(st, fr):  # game.yaml:619
@@ -2066,8 +2356,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o129  # game.yaml:618
             _args14 = {'p': env['q'], 'side': False}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[93])
+            enter_procedure(st, S[156])
             st.frames.append(Frame(o6, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2083,9 +2372,8 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o132  # game.yaml:634
-            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[94]))][-1]}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[95])
+            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[157]))][-1]}
+            enter_procedure(st, S[158])
             st.frames.append(Frame(o13, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2102,8 +2390,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o134  # game.yaml:638
             _args16 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[96])
+            enter_procedure(st, S[159])
             st.frames.append(Frame(o13, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2116,12 +2403,12 @@ def build(num_players, files):
     def step_135(st, fr):  # game.yaml:640
         env = fr.env
         st.at = o136  # game.yaml:641
-        _i37 = env['q']
+        _i37 = seat(st, env['q'], S[160])
         _v4 = st.vars['thalers'][_i37] + 1
         if _v4 > 12:  # a capped track: the excess is lost
             _v4 = 12
         if _v4 < 0:
-            raise RuleError(f"'thalers' would fall to {_v4}, below its minimum 0", S[97])
+            raise RuleError(f"'thalers' would fall to {_v4}, below its minimum 0", S[161])
         st.vars['thalers'][_i37] = _v4
         st.frames.pop()
 
@@ -2130,15 +2417,15 @@ def build(num_players, files):
     def e137_prompt(st, env):  # game.yaml:627
         return 'A daughter is born to ' + fmt_player1(env['q'])
     def e137_label0(st, env):  # game.yaml:630
-        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[98]))][-1].owner) + ' on ' + fmt_card1(env['s'])
+        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[162]))][-1].owner) + ' on ' + fmt_card1(env['s'])
     def e137_items0(st, env):  # game.yaml:630
         return K_spaces1
     def e137_when0(st, env):  # game.yaml:630
-        return (((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])])) and (not ((env['s'].type == 'elector') and env['s'].electorate.spiritual)))
+        return (((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[48]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[49]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[50]))][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[51]))][-1], 'aristocrats', S[52])])) and (not ((env['s'].props['type'] == 'elector') and env['s'].props['electorate'].props['spiritual'])))
     def e137_label1(st, env):  # game.yaml:635
         return 'offer her to the Emperor of ' + fmt_player1(st.zones[Z_throne1][-1].owner) + ' on the throne'
     def e137_when1(st, env):  # game.yaml:635
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[99])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[163])]))
     def e137_label2(st, env):  # game.yaml:639
         return 'send her to the convent (1 thaler)'
     def collect_137(st, env):  # game.yaml:627
@@ -2146,14 +2433,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s19 in K_spaces1:  # game.yaml:630
-            if not ((((((len(st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[39]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[40]))][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[41]))][-1], 'aristocrats', S[42])])) and (not ((_s19.type == 'elector') and _s19.electorate.spiritual)))):
+            if not ((((((len(st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[48]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[49]))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[50]))][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + ordinal(_s19, 'spaces', S[51]))][-1], 'aristocrats', S[52])])) and (not ((_s19.props['type'] == 'elector') and _s19.props['electorate'].props['spiritual'])))):
                 continue
             a = A_31 + _s19.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s19)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[99])])):  # game.yaml:635
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[163])])):  # game.yaml:635
             actions.append(A_41)
             values.append(None)
             idx.append(1)
@@ -2172,20 +2459,20 @@ def build(num_players, files):
             st.frames.append(Frame(o133, env))
         elif k == 2:  # game.yaml:639
             st.at = o136  # game.yaml:641
-            _i38 = env['q']
+            _i38 = seat(st, env['q'], S[160])
             _v5 = st.vars['thalers'][_i38] + 1
             if _v5 > 12:  # a capped track: the excess is lost
                 _v5 = 12
             if _v5 < 0:
-                raise RuleError(f"'thalers' would fall to {_v5}, below its minimum 0", S[97])
+                raise RuleError(f"'thalers' would fall to {_v5}, below its minimum 0", S[161])
             st.vars['thalers'][_i38] = _v5
     def step_138(st, fr):  # game.yaml:651
         env = fr.env
         st.at = o139  # game.yaml:652
-        _i39 = ordinal(env['b'], 'aristocrats', S[100])
+        _i39 = ordinal(env['b'], 'aristocrats', S[164])
         st.vars['couple'][_i39] = True
         st.at = o140  # game.yaml:653
-        _i40 = env['q']
+        _i40 = seat(st, env['q'], S[165])
         st.vars['score'][_i40] += 1
         st.at = o141  # game.yaml:654
         if st.record_log:
@@ -2195,12 +2482,12 @@ def build(num_players, files):
     def step_142(st, fr):  # game.yaml:656
         env = fr.env
         st.at = o143  # game.yaml:657
-        _i41 = env['q']
+        _i41 = seat(st, env['q'], S[166])
         _v6 = st.vars['thalers'][_i41] + 1
         if _v6 > 12:  # a capped track: the excess is lost
             _v6 = 12
         if _v6 < 0:
-            raise RuleError(f"'thalers' would fall to {_v6}, below its minimum 0", S[101])
+            raise RuleError(f"'thalers' would fall to {_v6}, below its minimum 0", S[167])
         st.vars['thalers'][_i41] = _v6
         st.at = o144  # game.yaml:658
         if st.record_log:
@@ -2233,22 +2520,22 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:650
             st.at = o139  # game.yaml:652
-            _i42 = ordinal(env['b'], 'aristocrats', S[100])
+            _i42 = ordinal(env['b'], 'aristocrats', S[164])
             st.vars['couple'][_i42] = True
             st.at = o140  # game.yaml:653
-            _i43 = env['q']
+            _i43 = seat(st, env['q'], S[165])
             st.vars['score'][_i43] += 1
             st.at = o141  # game.yaml:654
             if st.record_log:
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:655
             st.at = o143  # game.yaml:657
-            _i44 = env['q']
+            _i44 = seat(st, env['q'], S[166])
             _v7 = st.vars['thalers'][_i44] + 1
             if _v7 > 12:  # a capped track: the excess is lost
                 _v7 = 12
             if _v7 < 0:
-                raise RuleError(f"'thalers' would fall to {_v7}, below its minimum 0", S[101])
+                raise RuleError(f"'thalers' would fall to {_v7}, below its minimum 0", S[167])
             st.vars['thalers'][_i44] = _v7
             st.at = o144  # game.yaml:658
             if st.record_log:
@@ -2256,7 +2543,7 @@ def build(num_players, files):
     def step_146(st, fr):  # game.yaml:665
         env = fr.env
         st.at = o147  # game.yaml:666
-        _i45 = env['q']
+        _i45 = seat(st, env['q'], S[111])
         st.vars['passed'][_i45] = False
         st.frames.pop()
 
@@ -2283,7 +2570,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o153  # game.yaml:671
-            if (not st.vars['passed'][env['q']]):
+            if (not st.vars['passed'][seat(st, env['q'], S[168])]):
                 st.frames.append(Frame(o151, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2300,8 +2587,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o152  # game.yaml:673
             _args17 = {'p': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[102])
+            enter_procedure(st, S[169])
             st.frames.append(Frame(o15, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2335,23 +2621,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o158  # game.yaml:692
-            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[103]))][-1], (Z_play_area1 + env['p']), False)
+            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[171]))][-1], (Z_play_area1 + seat(st, env['p'], S[170])), False)
             st.at = o159  # game.yaml:693
-            _i46 = env['p']
-            _v8 = st.vars['thalers'][_i46] - env['k'].cost
+            _i46 = seat(st, env['p'], S[172])
+            _v8 = st.vars['thalers'][_i46] - env['k'].props['cost']
             if _v8 > 12:  # a capped track: the excess is lost
                 _v8 = 12
             if _v8 < 0:
-                raise RuleError(f"'thalers' would fall to {_v8}, below its minimum 0", S[104])
+                raise RuleError(f"'thalers' would fall to {_v8}, below its minimum 0", S[173])
             st.vars['thalers'][_i46] = _v8
             st.at = o160  # game.yaml:694
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + env['p'])][-1]), -1)
+                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + seat(st, env['p'], S[174]))][-1]), -1)
             fr.pc = 4
             st.at = o161  # game.yaml:695
             _args18 = {'p': env['p'], 'a': env['k'].key}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[105])
+            enter_procedure(st, S[175])
             st.frames.append(Frame(o17, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2366,17 +2651,17 @@ def build(num_players, files):
     def e162_prompt(st, env):  # game.yaml:685
         return fmt_player1(env['p']) + ' buys'
     def e162_label0(st, env):  # game.yaml:688
-        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[106]))][-1]) + ' (' + fmt_int1(env['k'].cost) + ' thalers)'
+        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[176]))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
     def e162_items0(st, env):  # game.yaml:688
         return K_stacks1
     def e162_when0(st, env):  # game.yaml:688
-        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[30]))]) > 0) and fn_may_take(st, env['p'], env['k']))
+        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[37]))]) > 0) and fn_may_take(st, S[177], env['p'], env['k']))
     def collect_162(st, env):  # game.yaml:685
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:688
-            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[30]))]) > 0) and fn_may_take(st, env['p'], _k1)):
+            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[177], env['p'], _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2410,15 +2695,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o165  # game.yaml:708
-            _i47 = ordinal(C_trier1, 'electorates', S[107])
+            _i47 = ordinal(C_trier1, 'electorates', S[178])
             st.vars['privilege_used'][_i47] = True
             st.at = o166  # game.yaml:709
-            _i48 = env['p']
-            _v9 = st.vars['thalers'][_i48] - env['k'].cost
+            _i48 = seat(st, env['p'], S[179])
+            _v9 = st.vars['thalers'][_i48] - env['k'].props['cost']
             if _v9 > 12:  # a capped track: the excess is lost
                 _v9 = 12
             if _v9 < 0:
-                raise RuleError(f"'thalers' would fall to {_v9}, below its minimum 0", S[108])
+                raise RuleError(f"'thalers' would fall to {_v9}, below its minimum 0", S[180])
             st.vars['thalers'][_i48] = _v9
             st.at = o167  # game.yaml:710
             if st.record_log:
@@ -2426,8 +2711,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o168  # game.yaml:711
             _args19 = {'p': env['p'], 'a': env['k'].key}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[109])
+            enter_procedure(st, S[181])
             st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2442,17 +2726,17 @@ def build(num_players, files):
     def e169_prompt(st, env):  # game.yaml:701
         return fmt_player1(env['p']) + ' uses with the privilege of Trier'
     def e169_label0(st, env):  # game.yaml:704
-        return fmt_card1(env['k']) + ' (' + fmt_int1(env['k'].cost) + ' thalers)'
+        return fmt_card1(env['k']) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
     def e169_items0(st, env):  # game.yaml:704
         return K_stacks1
     def e169_when0(st, env):  # game.yaml:704
-        return fn_trier_may_use(st, env['p'], env['k'])
+        return fn_trier_may_use(st, S[182], env['p'], env['k'])
     def collect_169(st, env):  # game.yaml:701
         actions = []
         values = []
         idx = []
         for _k2 in K_stacks1:  # game.yaml:704
-            if not (fn_trier_may_use(st, env['p'], _k2)):
+            if not (fn_trier_may_use(st, S[182], env['p'], _k2)):
                 continue
             a = A_111 + _k2.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2469,10 +2753,10 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:715
         env = fr.env
         st.at = o171  # game.yaml:716
-        _i49 = ordinal(C_brandenburg1, 'electorates', S[110])
+        _i49 = ordinal(C_brandenburg1, 'electorates', S[183])
         st.vars['privilege_used'][_i49] = True
         st.at = o172  # game.yaml:717
-        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[111]))][-1], (Z_play_area1 + env['p']), False)
+        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[185]))][-1], (Z_play_area1 + seat(st, env['p'], S[184])), False)
         st.at = o173  # game.yaml:718
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2483,13 +2767,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o175  # game.yaml:723
-            _i50 = ordinal(C_koeln1, 'electorates', S[112])
+            _i50 = ordinal(C_koeln1, 'electorates', S[186])
             st.vars['privilege_used'][_i50] = True
             fr.pc = 2
             st.at = o176  # game.yaml:724
             _args20 = {'p': env['p'], 'optional': False}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[113])
+            enter_procedure(st, S[187])
             st.frames.append(Frame(o18, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2504,13 +2787,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o178  # game.yaml:729
-            _i51 = ordinal(C_pfalz1, 'electorates', S[114])
+            _i51 = ordinal(C_pfalz1, 'electorates', S[188])
             st.vars['privilege_used'][_i51] = True
             fr.pc = 2
             st.at = o179  # game.yaml:730
             _args21 = {'p': env['p'], 'side': False}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[115])
+            enter_procedure(st, S[189])
             st.frames.append(Frame(o6, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2525,12 +2807,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o181  # game.yaml:736
-            _i52 = env['p']
+            _i52 = seat(st, env['p'], S[190])
             _v10 = st.vars['thalers'][_i52] - 1
             if _v10 > 12:  # a capped track: the excess is lost
                 _v10 = 12
             if _v10 < 0:
-                raise RuleError(f"'thalers' would fall to {_v10}, below its minimum 0", S[116])
+                raise RuleError(f"'thalers' would fall to {_v10}, below its minimum 0", S[191])
             st.vars['thalers'][_i52] = _v10
             fr.pc = 2
             st.at = o184  # game.yaml:737
@@ -2546,7 +2828,7 @@ def build(num_players, files):
     def step_182(st, fr):  # game.yaml:743
         env = fr.env
         st.at = o183  # game.yaml:744
-        st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + env['p'])] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[117])), False)
+        st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + seat(st, env['p'], S[193]))] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
         st.frames.pop()
 
     def e184_player(st, env):  # game.yaml:737
@@ -2558,13 +2840,13 @@ def build(num_players, files):
     def e184_items0(st, env):  # game.yaml:740
         return K_spaces1
     def e184_when0(st, env):  # game.yaml:740
-        return ((((env['s'].type == 'aristocrat') or (env['s'].type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[8])]))
+        return ((((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[8])]))
     def collect_184(st, env):  # game.yaml:737
         actions = []
         values = []
         idx = []
         for _s20 in K_spaces1:  # game.yaml:740
-            if not (((((_s20.type == 'aristocrat') or (_s20.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s20, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s20.electorate, 'electorates', S[8])]))):
+            if not (((((_s20.props['type'] == 'aristocrat') or (_s20.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s20, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s20.props['electorate'], 'electorates', S[8])]))):
                 continue
             a = A_161 + _s20.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2578,24 +2860,23 @@ def build(num_players, files):
         if k == 0:  # game.yaml:740
             env['s'] = dec.values[i]
             st.at = o183  # game.yaml:744
-            st.move(first([_x14 for _x14 in st.zones[(Z_supply1 + env['p'])] if (_x14.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[117])), False)
+            st.move(first([_x14 for _x14 in st.zones[(Z_supply1 + seat(st, env['p'], S[193]))] if (_x14.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
     def step_185(st, fr):  # game.yaml:752
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o186  # game.yaml:753
-            _i53 = env['p']
+            _i53 = seat(st, env['p'], S[194])
             _v11 = st.vars['thalers'][_i53] - 1
             if _v11 > 12:  # a capped track: the excess is lost
                 _v11 = 12
             if _v11 < 0:
-                raise RuleError(f"'thalers' would fall to {_v11}, below its minimum 0", S[118])
+                raise RuleError(f"'thalers' would fall to {_v11}, below its minimum 0", S[195])
             st.vars['thalers'][_i53] = _v11
             fr.pc = 2
             st.at = o187  # game.yaml:754
             _args22 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[119])
+            enter_procedure(st, S[196])
             st.frames.append(Frame(o16, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2608,7 +2889,7 @@ def build(num_players, files):
     def step_188(st, fr):  # game.yaml:756
         env = fr.env
         st.at = o189  # game.yaml:757
-        _i54 = env['p']
+        _i54 = seat(st, env['p'], S[197])
         st.vars['passed'][_i54] = True
         st.at = o190  # game.yaml:758
         if st.record_log:
@@ -2618,66 +2899,66 @@ def build(num_players, files):
     def e191_player(st, env):  # game.yaml:679
         return env['p']
     def e191_prompt(st, env):  # game.yaml:679
-        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][env['p']]) + ' thalers)'
+        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[198])]) + ' thalers)'
     def e191_label0(st, env):  # game.yaml:682
         return 'buy an action card'
     def e191_when0(st, env):  # game.yaml:682
-        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[30]))]) > 0) and fn_may_take(st, env['p'], _k3)) for _k3 in K_stacks1)
+        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[199], env['p'], _k3)) for _k3 in K_stacks1)
     def e191_label1(st, env):  # game.yaml:696
         return 'use an action whose stack has run out (privilege of Trier)'
     def e191_when1(st, env):  # game.yaml:696
-        return (fn_own_privilege(st, env['p'], C_trier1) and any(fn_trier_may_use(st, env['p'], _k4) for _k4 in K_stacks1))
+        return (fn_own_privilege(st, S[200], env['p'], C_trier1) and any(fn_trier_may_use(st, S[201], env['p'], _k4) for _k4 in K_stacks1))
     def e191_label2(st, env):  # game.yaml:712
         return 'take Gray eminence (privilege of Brandenburg)'
     def e191_when2(st, env):  # game.yaml:712
-        return (fn_own_privilege(st, env['p'], C_brandenburg1) and fn_available(st, C_gray1))
+        return (fn_own_privilege(st, S[202], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
     def e191_label3(st, env):  # game.yaml:719
         return 'age or rejuvenate an aristocrat (privilege of Köln)'
     def e191_when3(st, env):  # game.yaml:719
-        return (fn_own_privilege(st, env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[33]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15))) for _s21 in K_spaces1))
+        return (fn_own_privilege(st, S[203], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s21 in K_spaces1))
     def e191_label4(st, env):  # game.yaml:725
         return 'place a Baron aged 15 (privilege of the Palatinate)'
     def e191_when4(st, env):  # game.yaml:725
-        return (fn_own_privilege(st, env['p'], C_pfalz1) and fn_can_place_new(st, env['p']))
+        return (fn_own_privilege(st, S[204], env['p'], C_pfalz1) and fn_can_place_new(st, S[205], env['p']))
     def e191_label5(st, env):  # game.yaml:731
         return 'place a knight from your supply (1 thaler)'
     def e191_when5(st, env):  # game.yaml:731
-        return (((st.vars['thalers'][env['p']] >= 1) and any((_x15.kind == 'knights') for _x15 in st.zones[(Z_supply1 + env['p'])])) and any(((((_s22.type == 'aristocrat') or (_s22.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.electorate, 'electorates', S[8])])) for _s22 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[206])] >= 1) and any((_x15.kind == 'knights') for _x15 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
     def e191_label6(st, env):  # game.yaml:745
         return 'move one of your knights (1 thaler)'
     def e191_when6(st, env):  # game.yaml:745
-        return (((st.vars['thalers'][env['p']] >= 1) and (len([1 for _x16 in st.zones[(Z_supply1 + env['p'])] if (_x16.kind == 'knights')]) < len([1 for _x17 in K_knights1 if (_x17.owner == env['p'])]))) and any(((((_s23.type == 'aristocrat') or (_s23.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.electorate, 'electorates', S[8])])) for _s23 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and (len([1 for _x16 in st.zones[(Z_supply1 + seat(st, env['p'], S[208]))] if (_x16.kind == 'knights')]) < len([1 for _x17 in K_knights1 if (_x17.owner == env['p'])]))) and any(((((_s23.props['type'] == 'aristocrat') or (_s23.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.props['electorate'], 'electorates', S[8])])) for _s23 in K_spaces1))
     def e191_label7(st, env):  # game.yaml:755
         return 'pass'
     def collect_191(st, env):  # game.yaml:679
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[30]))]) > 0) and fn_may_take(st, env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:682
+        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[199], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:682
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, env['p'], C_trier1) and any(fn_trier_may_use(st, env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:696
+        if (fn_own_privilege(st, S[200], env['p'], C_trier1) and any(fn_trier_may_use(st, S[201], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:696
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:712
+        if (fn_own_privilege(st, S[202], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:712
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[33]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15))) for _s24 in K_spaces1)):  # game.yaml:719
+        if (fn_own_privilege(st, S[203], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s24 in K_spaces1)):  # game.yaml:719
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, env['p'], C_pfalz1) and fn_can_place_new(st, env['p'])):  # game.yaml:725
+        if (fn_own_privilege(st, S[204], env['p'], C_pfalz1) and fn_can_place_new(st, S[205], env['p'])):  # game.yaml:725
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if (((st.vars['thalers'][env['p']] >= 1) and any((_x18.kind == 'knights') for _x18 in st.zones[(Z_supply1 + env['p'])])) and any(((((_s25.type == 'aristocrat') or (_s25.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.electorate, 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:731
+        if (((st.vars['thalers'][seat(st, env['p'], S[206])] >= 1) and any((_x18.kind == 'knights') for _x18 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:731
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((st.vars['thalers'][env['p']] >= 1) and (len([1 for _x19 in st.zones[(Z_supply1 + env['p'])] if (_x19.kind == 'knights')]) < len([1 for _x20 in K_knights1 if (_x20.owner == env['p'])]))) and any(((((_s26.type == 'aristocrat') or (_s26.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.electorate, 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:745
+        if (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and (len([1 for _x19 in st.zones[(Z_supply1 + seat(st, env['p'], S[208]))] if (_x19.kind == 'knights')]) < len([1 for _x20 in K_knights1 if (_x20.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:745
             actions.append(A_171)
             values.append(None)
             idx.append(6)
@@ -2695,10 +2976,10 @@ def build(num_players, files):
             st.frames.append(Frame(o163, env))
         elif k == 2:  # game.yaml:712
             st.at = o171  # game.yaml:716
-            _i55 = ordinal(C_brandenburg1, 'electorates', S[110])
+            _i55 = ordinal(C_brandenburg1, 'electorates', S[183])
             st.vars['privilege_used'][_i55] = True
             st.at = o172  # game.yaml:717
-            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[111]))][-1], (Z_play_area1 + env['p']), False)
+            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[185]))][-1], (Z_play_area1 + seat(st, env['p'], S[184])), False)
             st.at = o173  # game.yaml:718
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2712,7 +2993,7 @@ def build(num_players, files):
             st.frames.append(Frame(o185, env))
         elif k == 7:  # game.yaml:755
             st.at = o189  # game.yaml:757
-            _i56 = env['p']
+            _i56 = seat(st, env['p'], S[197])
             st.vars['passed'][_i56] = True
             st.at = o190  # game.yaml:758
             if st.record_log:
@@ -2722,7 +3003,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o193  # game.yaml:771
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[120]))][-1]
+            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[209]))][-1]
             fr.pc = 2
             st.at = o196  # game.yaml:772
             o196.exec(st, env)
@@ -2737,7 +3018,7 @@ def build(num_players, files):
     def step_194(st, fr):  # game.yaml:778
         env = fr.env
         st.at = o195  # game.yaml:779
-        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[121])), False)
+        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[210])), False)
         st.frames.pop()
 
     def e196_player(st, env):  # game.yaml:772
@@ -2749,13 +3030,13 @@ def build(num_players, files):
     def e196_items0(st, env):  # game.yaml:775
         return K_spaces1
     def e196_when0(st, env):  # game.yaml:775
-        return ((((env['t'].type == 'aristocrat') or (env['t'].type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['t'].electorate, 'electorates', S[8])]))
+        return ((((env['t'].props['type'] == 'aristocrat') or (env['t'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[8])]))
     def collect_196(st, env):  # game.yaml:772
         actions = []
         values = []
         idx = []
         for _t9 in K_spaces1:  # game.yaml:775
-            if not (((((_t9.type == 'aristocrat') or (_t9.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_t9, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_t9.electorate, 'electorates', S[8])]))):
+            if not (((((_t9.props['type'] == 'aristocrat') or (_t9.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_t9, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_t9.props['electorate'], 'electorates', S[8])]))):
                 continue
             a = A_201 + _t9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2769,7 +3050,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:775
             env['t'] = dec.values[i]
             st.at = o195  # game.yaml:779
-            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[121])), False)
+            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[210])), False)
     def e197_player(st, env):  # game.yaml:764
         return env['p']
     def e197_prompt(st, env):  # game.yaml:764
@@ -2779,13 +3060,13 @@ def build(num_players, files):
     def e197_items0(st, env):  # game.yaml:767
         return K_spaces1
     def e197_when0(st, env):  # game.yaml:767
-        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[122]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[123]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[124]))][-1].owner == env['p']))
+        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[211]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[212]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[213]))][-1].owner == env['p']))
     def collect_197(st, env):  # game.yaml:764
         actions = []
         values = []
         idx = []
         for _s27 in K_spaces1:  # game.yaml:767
-            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[122]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[123]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[124]))][-1].owner == env['p'])):
+            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[211]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[212]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[213]))][-1].owner == env['p'])):
                 continue
             a = A_191 + _s27.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2804,7 +3085,7 @@ def build(num_players, files):
         st.at = o199  # game.yaml:787
         st.vars['rival'] = env['p']
         st.at = o200  # game.yaml:788
-        _i57 = env['p']
+        _i57 = seat(st, env['p'], S[112])
         st.vars['passed'][_i57] = True
         st.at = o201  # game.yaml:789
         if st.record_log:
@@ -2818,8 +3099,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o204  # game.yaml:792
             _args23 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[125])
+            enter_procedure(st, S[214])
             st.frames.append(Frame(o18, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2836,8 +3116,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o207  # game.yaml:795
             _args24 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[126])
+            enter_procedure(st, S[215])
             st.frames.append(Frame(o19, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2850,7 +3129,7 @@ def build(num_players, files):
     def step_209(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o210  # game.yaml:798
-        _i58 = env['p']
+        _i58 = seat(st, env['p'], S[113])
         st.vars['score'][_i58] += 1
         st.frames.pop()
 
@@ -2861,8 +3140,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o213  # game.yaml:801
             _args25 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[127])
+            enter_procedure(st, S[216])
             st.frames.append(Frame(o20, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2879,8 +3157,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o216  # game.yaml:804
             _args26 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[128])
+            enter_procedure(st, S[217])
             st.frames.append(Frame(o21, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2897,8 +3174,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o219  # game.yaml:807
             _args27 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[129])
+            enter_procedure(st, S[218])
             st.frames.append(Frame(o22, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2915,8 +3191,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o222  # game.yaml:810
             _args28 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[130])
+            enter_procedure(st, S[219])
             st.frames.append(Frame(o23, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2929,17 +3204,23 @@ def build(num_players, files):
     def step_224(st, fr):  # game.yaml:823
         env = fr.env
         st.at = o225  # game.yaml:824
-        _i59 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[131]))][-1], 'aristocrats', S[132])
+        _i59 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))][-1], 'aristocrats', S[221])
         st.vars['age'][_i59] -= 10
         st.frames.pop()
 
     def step_226(st, fr):  # game.yaml:828
         env = fr.env
         st.at = o227  # game.yaml:829
-        _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[133]))][-1]}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[134])
-        proc_grow_old(st, _args29)
+        _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[222]))][-1]}
+        enter_procedure(st, S[223])
+        st.inline += 1
+        try:
+            proc_grow_old(st, _args29)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_228(st, fr):  # game.yaml:830
@@ -2952,17 +3233,17 @@ def build(num_players, files):
     def e229_prompt(st, env):  # game.yaml:817
         return fmt_player1(env['p']) + ": rejuvenate one of your aristocrats or age an opponent's"
     def e229_label0(st, env):  # game.yaml:820
-        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[135]))][-1], 'aristocrats', S[136])]) + ')'
+        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[224]))][-1], 'aristocrats', S[225])]) + ')'
     def e229_items0(st, env):  # game.yaml:820
         return K_spaces1
     def e229_when0(st, env):  # game.yaml:820
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[33]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[137]))][-1].owner == env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[226]))][-1].owner == env['p']))
     def e229_label1(st, env):  # game.yaml:825
-        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[138]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[139]))][-1], 'aristocrats', S[140])]) + ')'
+        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[227]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[228]))][-1], 'aristocrats', S[229])]) + ')'
     def e229_items1(st, env):  # game.yaml:825
         return K_spaces1
     def e229_when1(st, env):  # game.yaml:825
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[33]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[141]))][-1].owner != env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[230]))][-1].owner != env['p']))
     def e229_label2(st, env):  # game.yaml:830
         return 'do not use it'
     def e229_when2(st, env):  # game.yaml:830
@@ -2972,7 +3253,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s28 in K_spaces1:  # game.yaml:820
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[33]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[137]))][-1].owner == env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[226]))][-1].owner == env['p'])):
                 continue
             a = A_211 + _s28.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2980,7 +3261,7 @@ def build(num_players, files):
                 values.append(_s28)
                 idx.append(0)
         for _s29 in K_spaces1:  # game.yaml:825
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[31]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[32]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[33]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[34]))][-1], 'aristocrats', S[35])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[141]))][-1].owner != env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[230]))][-1].owner != env['p'])):
                 continue
             a = A_221 + _s29.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2998,15 +3279,21 @@ def build(num_players, files):
         if k == 0:  # game.yaml:820
             env['s'] = dec.values[i]
             st.at = o225  # game.yaml:824
-            _i60 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[131]))][-1], 'aristocrats', S[132])
+            _i60 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))][-1], 'aristocrats', S[221])
             st.vars['age'][_i60] -= 10
         elif k == 1:  # game.yaml:825
             env['s'] = dec.values[i]
             st.at = o227  # game.yaml:829
-            _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[133]))][-1]}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[134])
-            proc_grow_old(st, _args30)
+            _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[222]))][-1]}
+            enter_procedure(st, S[223])
+            st.inline += 1
+            try:
+                proc_grow_old(st, _args30)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                raise
+            st.inline -= 1
         elif k == 2:  # game.yaml:830
             pass
     def step_230(st, fr):  # game.yaml:844
@@ -3014,7 +3301,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o231  # game.yaml:845
-            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[142]))][-1]
+            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[231]))][-1]
             fr.pc = 2
             st.at = o234  # game.yaml:846
             o234.exec(st, env)
@@ -3030,9 +3317,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o233  # game.yaml:853
         _args31 = {'x': env['x'], 's': env['t']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[143])
-        proc_settle(st, _args31)
+        enter_procedure(st, S[232])
+        st.inline += 1
+        try:
+            proc_settle(st, _args31)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e234_player(st, env):  # game.yaml:846
@@ -3044,13 +3337,13 @@ def build(num_players, files):
     def e234_items0(st, env):  # game.yaml:849
         return K_spaces1
     def e234_when0(st, env):  # game.yaml:849
-        return ((((env['t'].type == 'aristocrat') and (not st.vars['closed'][ordinal(env['t'].electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t10.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t10, 'spaces', S[17]))]) == 0)) for _t10 in st.zones[(Z_area1 + ordinal(env['t'].electorate, 'electorates', S[16]))]))))) and (env['t'].electorate != env['s'].electorate))
+        return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t10.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t10, 'spaces', S[17]))]) == 0)) for _t10 in st.zones[(Z_area1 + ordinal(env['t'].props['electorate'], 'electorates', S[16]))]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
     def collect_234(st, env):  # game.yaml:846
         actions = []
         values = []
         idx = []
         for _t11 in K_spaces1:  # game.yaml:849
-            if not ((((_t11.type == 'aristocrat') and (not st.vars['closed'][ordinal(_t11.electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_t11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_t11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t12.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t12, 'spaces', S[17]))]) == 0)) for _t12 in st.zones[(Z_area1 + ordinal(_t11.electorate, 'electorates', S[16]))]))))) and (_t11.electorate != env['s'].electorate)):
+            if not ((((_t11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_t11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_t11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t12.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t12, 'spaces', S[17]))]) == 0)) for _t12 in st.zones[(Z_area1 + ordinal(_t11.props['electorate'], 'electorates', S[16]))]))))) and (_t11.props['electorate'] != env['s'].props['electorate'])):
                 continue
             a = A_251 + _t11.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3065,9 +3358,15 @@ def build(num_players, files):
             env['t'] = dec.values[i]
             st.at = o233  # game.yaml:853
             _args32 = {'x': env['x'], 's': env['t']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[143])
-            proc_settle(st, _args32)
+            enter_procedure(st, S[232])
+            st.inline += 1
+            try:
+                proc_settle(st, _args32)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                raise
+            st.inline -= 1
     def step_235(st, fr):  # game.yaml:854
         env = fr.env
         pass
@@ -3082,7 +3381,7 @@ def build(num_players, files):
     def e236_items0(st, env):  # game.yaml:841
         return K_spaces1
     def e236_when0(st, env):  # game.yaml:841
-        return fn_move_from(st, env['p'], env['s'])
+        return fn_move_from(st, S[233], env['p'], env['s'])
     def e236_label1(st, env):  # game.yaml:854
         return 'do not use it'
     def e236_when1(st, env):  # game.yaml:854
@@ -3092,7 +3391,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s30 in K_spaces1:  # game.yaml:841
-            if not (fn_move_from(st, env['p'], _s30)):
+            if not (fn_move_from(st, S[233], env['p'], _s30)):
                 continue
             a = A_241 + _s30.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3119,8 +3418,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o238  # game.yaml:868
             _args33 = {'p': env['p'], 'side': False}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[144])
+            enter_procedure(st, S[234])
             st.frames.append(Frame(o6, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3135,18 +3433,17 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o240  # game.yaml:872
-            _i61 = env['p']
+            _i61 = seat(st, env['p'], S[235])
             _v12 = st.vars['thalers'][_i61] - 2
             if _v12 > 12:  # a capped track: the excess is lost
                 _v12 = 12
             if _v12 < 0:
-                raise RuleError(f"'thalers' would fall to {_v12}, below its minimum 0", S[145])
+                raise RuleError(f"'thalers' would fall to {_v12}, below its minimum 0", S[236])
             st.vars['thalers'][_i61] = _v12
             fr.pc = 2
             st.at = o241  # game.yaml:873
             _args34 = {'p': env['p'], 'side': True}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[146])
+            enter_procedure(st, S[237])
             st.frames.append(Frame(o6, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3168,11 +3465,11 @@ def build(num_players, files):
     def e243_label0(st, env):  # game.yaml:865
         return 'a Baron (3 thalers)'
     def e243_when0(st, env):  # game.yaml:865
-        return fn_can_place_new(st, env['p'])
+        return fn_can_place_new(st, S[238], env['p'])
     def e243_label1(st, env):  # game.yaml:869
         return 'a Couple (5 thalers)'
     def e243_when1(st, env):  # game.yaml:869
-        return (fn_can_place_new(st, env['p']) and (st.vars['thalers'][env['p']] >= 2))
+        return (fn_can_place_new(st, S[239], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[240])] >= 2))
     def e243_label2(st, env):  # game.yaml:874
         return 'do not use it'
     def e243_when2(st, env):  # game.yaml:874
@@ -3181,11 +3478,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if fn_can_place_new(st, env['p']):  # game.yaml:865
+        if fn_can_place_new(st, S[238], env['p']):  # game.yaml:865
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (fn_can_place_new(st, env['p']) and (st.vars['thalers'][env['p']] >= 2)):  # game.yaml:869
+        if (fn_can_place_new(st, S[239], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[240])] >= 2)):  # game.yaml:869
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3206,10 +3503,10 @@ def build(num_players, files):
     def step_244(st, fr):  # game.yaml:888
         env = fr.env
         st.at = o245  # game.yaml:889
-        st.move(first([_x21 for _x21 in st.zones[(Z_supply1 + env['p'])] if (_x21.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[147])), False)
+        st.move(first([_x21 for _x21 in st.zones[(Z_supply1 + seat(st, env['p'], S[242]))] if (_x21.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[241])), False)
         st.at = o246  # game.yaml:890
-        _i62 = env['p']
-        st.vars['score'][_i62] += (2 if (not any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + env['p'])])) else 1)
+        _i62 = seat(st, env['p'], S[243])
+        st.vars['score'][_i62] += (2 if (not any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
         st.frames.pop()
 
     def step_247(st, fr):  # game.yaml:891
@@ -3226,7 +3523,7 @@ def build(num_players, files):
     def e248_items0(st, env):  # game.yaml:885
         return K_spaces1
     def e248_when0(st, env):  # game.yaml:885
-        return ((any((_x23.kind == 'cities') for _x23 in st.zones[(Z_supply1 + env['p'])]) and (env['s'].type == 'city')) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[6])])))
+        return ((any((_x23.kind == 'cities') for _x23 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'city')) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
     def e248_label1(st, env):  # game.yaml:891
         return 'do not use it'
     def e248_when1(st, env):  # game.yaml:891
@@ -3236,9 +3533,9 @@ def build(num_players, files):
         values = []
         idx = []
         _items6 = K_spaces1  # game.yaml:885
-        if _items6 and any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + env['p'])]):
+        if _items6 and any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             for _s31 in _items6:
-                if not ((_s31.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s31, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s31.electorate, 'electorates', S[6])]))):
+                if not ((_s31.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s31, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s31.props['electorate'], 'electorates', S[6])]))):
                     continue
                 a = A_301 + _s31.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3256,26 +3553,26 @@ def build(num_players, files):
         if k == 0:  # game.yaml:885
             env['s'] = dec.values[i]
             st.at = o245  # game.yaml:889
-            st.move(first([_x25 for _x25 in st.zones[(Z_supply1 + env['p'])] if (_x25.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[147])), False)
+            st.move(first([_x25 for _x25 in st.zones[(Z_supply1 + seat(st, env['p'], S[242]))] if (_x25.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[241])), False)
             st.at = o246  # game.yaml:890
-            _i63 = env['p']
-            st.vars['score'][_i63] += (2 if (not any((_x26.kind == 'cities') for _x26 in st.zones[(Z_supply1 + env['p'])])) else 1)
+            _i63 = seat(st, env['p'], S[243])
+            st.vars['score'][_i63] += (2 if (not any((_x26.kind == 'cities') for _x26 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
         elif k == 1:  # game.yaml:891
             pass
     def step_249(st, fr):  # game.yaml:907
         env = fr.env
         st.at = o250  # game.yaml:908
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], (Z_supply1 + env['p']), False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[245]))][-1], (Z_supply1 + seat(st, env['p'], S[244])), False)
         st.at = o251  # game.yaml:909
-        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + env['p'])] if (_y6.kind == 'aristocrats')])
+        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + seat(st, env['p'], S[246]))] if (_y6.kind == 'aristocrats')])
         st.at = o252  # game.yaml:910
-        _i64 = ordinal(env['x'], 'aristocrats', S[149])
+        _i64 = ordinal(env['x'], 'aristocrats', S[247])
         st.vars['age'][_i64] = 15
         st.at = o253  # game.yaml:911
-        _i65 = ordinal(env['x'], 'aristocrats', S[150])
+        _i65 = ordinal(env['x'], 'aristocrats', S[248])
         st.vars['couple'][_i65] = False
         st.at = o254  # game.yaml:912
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[151])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
         st.frames.pop()
 
     def step_255(st, fr):  # game.yaml:913
@@ -3292,7 +3589,7 @@ def build(num_players, files):
     def e256_items0(st, env):  # game.yaml:902
         return K_spaces1
     def e256_when0(st, env):  # game.yaml:902
-        return ((((any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + env['p'])]) and (env['s'].type == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[152]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[153]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[154]))][-1].owner == env['p']))
+        return ((((any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[250]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[251]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[252]))][-1].owner == env['p']))
     def e256_label1(st, env):  # game.yaml:913
         return 'do not use it'
     def e256_when1(st, env):  # game.yaml:913
@@ -3302,9 +3599,9 @@ def build(num_players, files):
         values = []
         idx = []
         _items7 = K_spaces1  # game.yaml:902
-        if _items7 and any((_x28.kind == 'aristocrats') for _x28 in st.zones[(Z_supply1 + env['p'])]):
+        if _items7 and any((_x28.kind == 'aristocrats') for _x28 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             for _s32 in _items7:
-                if not ((_s32.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[152]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[153]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[154]))][-1].owner == env['p'])):
+                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[250]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[251]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[252]))][-1].owner == env['p'])):
                     continue
                 a = A_321 + _s32.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3322,30 +3619,30 @@ def build(num_players, files):
         if k == 0:  # game.yaml:902
             env['s'] = dec.values[i]
             st.at = o250  # game.yaml:908
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], (Z_supply1 + env['p']), False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[245]))][-1], (Z_supply1 + seat(st, env['p'], S[244])), False)
             st.at = o251  # game.yaml:909
-            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + env['p'])] if (_y7.kind == 'aristocrats')])
+            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + seat(st, env['p'], S[246]))] if (_y7.kind == 'aristocrats')])
             st.at = o252  # game.yaml:910
-            _i66 = ordinal(env['x'], 'aristocrats', S[149])
+            _i66 = ordinal(env['x'], 'aristocrats', S[247])
             st.vars['age'][_i66] = 15
             st.at = o253  # game.yaml:911
-            _i67 = ordinal(env['x'], 'aristocrats', S[150])
+            _i67 = ordinal(env['x'], 'aristocrats', S[248])
             st.vars['couple'][_i67] = False
             st.at = o254  # game.yaml:912
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[151])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
         elif k == 1:  # game.yaml:913
             pass
     def step_257(st, fr):  # game.yaml:928
         env = fr.env
         st.at = o258  # game.yaml:929
-        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[155]))][-1], 'aristocrats', S[156])
+        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[253]))][-1], 'aristocrats', S[254])
         st.vars['couple'][_i68] = True
         st.frames.pop()
 
     def step_259(st, fr):  # game.yaml:932
         env = fr.env
         st.at = o260  # game.yaml:933
-        _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[157])
+        _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[255])
         st.vars['couple'][_i69] = True
         st.frames.pop()
 
@@ -3363,11 +3660,11 @@ def build(num_players, files):
     def e262_items0(st, env):  # game.yaml:925
         return K_spaces1
     def e262_when0(st, env):  # game.yaml:925
-        return fn_own_baron(st, env['p'], env['s'])
+        return fn_own_baron(st, S[256], env['p'], env['s'])
     def e262_label1(st, env):  # game.yaml:930
         return 'the Emperor on the throne'
     def e262_when1(st, env):  # game.yaml:930
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[158])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[257])]))
     def e262_label2(st, env):  # game.yaml:934
         return 'do not use it'
     def e262_when2(st, env):  # game.yaml:934
@@ -3377,14 +3674,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s33 in K_spaces1:  # game.yaml:925
-            if not (fn_own_baron(st, env['p'], _s33)):
+            if not (fn_own_baron(st, S[256], env['p'], _s33)):
                 continue
             a = A_341 + _s33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s33)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[158])])):  # game.yaml:930
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[257])])):  # game.yaml:930
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -3399,11 +3696,11 @@ def build(num_players, files):
         if k == 0:  # game.yaml:925
             env['s'] = dec.values[i]
             st.at = o258  # game.yaml:929
-            _i70 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[155]))][-1], 'aristocrats', S[156])
+            _i70 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[253]))][-1], 'aristocrats', S[254])
             st.vars['couple'][_i70] = True
         elif k == 1:  # game.yaml:930
             st.at = o260  # game.yaml:933
-            _i71 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[157])
+            _i71 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[255])
             st.vars['couple'][_i71] = True
         elif k == 2:  # game.yaml:934
             pass
@@ -3413,7 +3710,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o266  # game.yaml:945
-            if (any((_c12.stack.key == 'gray') for _c12 in st.zones[(Z_play_area1 + env['q'])]) and any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + env['q'])])):
+            if (any((_c12.props['stack'].key == 'gray') for _c12 in st.zones[(Z_play_area1 + seat(st, env['q'], S[19]))]) and any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + seat(st, env['q'], S[18]))])):
                 st.frames.append(Frame(o264, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3430,8 +3727,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o265  # game.yaml:947
             _args35 = {'q': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[159])
+            enter_procedure(st, S[258])
             st.frames.append(Frame(o25, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3449,7 +3745,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o271  # game.yaml:950
-            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[160])]):
+            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[259])]):
                 st.frames.append(Frame(o269, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3466,8 +3762,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o270  # game.yaml:952
             _args36 = {'e': env['e']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[161])
+            enter_procedure(st, S[260])
             st.frames.append(Frame(o26, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3482,7 +3777,7 @@ def build(num_players, files):
     def step_273(st, fr):  # game.yaml:954
         env = fr.env
         st.at = o274  # game.yaml:955
-        _i72 = fn_elector_of(st, C_mainz1)
+        _i72 = seat(st, fn_elector_of(st, C_mainz1), S[114])
         st.vars['score'][_i72] += 1
         st.at = o275  # game.yaml:956
         if st.record_log:
@@ -3492,15 +3787,15 @@ def build(num_players, files):
     def step_277(st, fr):  # game.yaml:971
         env = fr.env
         st.at = o278  # game.yaml:972
-        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + env['q'])] if (_y8.kind == 'aristocrats')])
+        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + seat(st, env['q'], S[261]))] if (_y8.kind == 'aristocrats')])
         st.at = o279  # game.yaml:973
-        _i73 = ordinal(env['x'], 'aristocrats', S[162])
+        _i73 = ordinal(env['x'], 'aristocrats', S[262])
         st.vars['age'][_i73] = 45
         st.at = o280  # game.yaml:974
-        _i74 = ordinal(env['x'], 'aristocrats', S[163])
+        _i74 = ordinal(env['x'], 'aristocrats', S[263])
         st.vars['couple'][_i74] = False
         st.at = o281  # game.yaml:975
-        st.move(env['x'], (Z_at1 + ordinal(env['e'].beside, 'spaces', S[164])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[264])), False)
         st.frames.pop()
 
     def step_282(st, fr):  # game.yaml:976
@@ -3517,7 +3812,7 @@ def build(num_players, files):
     def e283_items0(st, env):  # game.yaml:968
         return K_electorates1
     def e283_when0(st, env):  # game.yaml:968
-        return fn_free(st, env['e'].beside)
+        return fn_free(st, env['e'].props['beside'])
     def e283_label1(st, env):  # game.yaml:976
         return 'do not place one'
     def collect_283(st, env):  # game.yaml:965
@@ -3525,7 +3820,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _e7 in K_electorates1:  # game.yaml:968
-            if not (fn_free(st, _e7.beside)):
+            if not (fn_free(st, _e7.props['beside'])):
                 continue
             a = A_371 + _e7.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3543,15 +3838,15 @@ def build(num_players, files):
         if k == 0:  # game.yaml:968
             env['e'] = dec.values[i]
             st.at = o278  # game.yaml:972
-            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + env['q'])] if (_y9.kind == 'aristocrats')])
+            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + seat(st, env['q'], S[261]))] if (_y9.kind == 'aristocrats')])
             st.at = o279  # game.yaml:973
-            _i75 = ordinal(env['x'], 'aristocrats', S[162])
+            _i75 = ordinal(env['x'], 'aristocrats', S[262])
             st.vars['age'][_i75] = 45
             st.at = o280  # game.yaml:974
-            _i76 = ordinal(env['x'], 'aristocrats', S[163])
+            _i76 = ordinal(env['x'], 'aristocrats', S[263])
             st.vars['couple'][_i76] = False
             st.at = o281  # game.yaml:975
-            st.move(env['x'], (Z_at1 + ordinal(env['e'].beside, 'spaces', S[164])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[264])), False)
         elif k == 1:  # game.yaml:976
             pass
     def step_285(st, fr):  # game.yaml:984
@@ -3567,7 +3862,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o289  # game.yaml:992
-            if (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].seat, 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].seat, 'spaces', S[3]))]) > 0) else None)):
+            if (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None)):
                 st.frames.append(Frame(o287, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3592,8 +3887,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o288  # game.yaml:994
             _args37 = {'e': env['e'], 'w': env['w']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[165])
+            enter_procedure(st, S[265])
             st.frames.append(Frame(o27, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3606,7 +3900,7 @@ def build(num_players, files):
     def step_291(st, fr):  # game.yaml:1004
         env = fr.env
         st.at = o292  # game.yaml:1005
-        st.move(st.zones[(Z_at1 + ordinal(env['e'].seat, 'spaces', S[72]))][-1], Z_aside1, False)
+        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
         st.frames.pop()
 
     def step_295(st, fr):  # game.yaml:1019
@@ -3628,7 +3922,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o301  # game.yaml:1017
-            _i77 = env['w']
+            _i77 = seat(st, env['w'], S[266])
             st.vars['score'][_i77] += 2
             st.at = o302  # game.yaml:1018
             if st.record_log:
@@ -3640,7 +3934,7 @@ def build(num_players, files):
     def step_298(st, fr):  # game.yaml:1015
         env = fr.env
         st.at = o299  # game.yaml:1016
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[167]))][-1], (Z_at1 + ordinal(env['e'].seat, 'spaces', S[166])), False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[268]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[267])), False)
         st.frames.pop()
 
     def e300_player(st, env):  # game.yaml:1009
@@ -3648,17 +3942,17 @@ def build(num_players, files):
     def e300_prompt(st, env):  # game.yaml:1009
         return fmt_player1(env['w']) + ' chooses the new elector of ' + fmt_card1(env['e'])
     def e300_label0(st, env):  # game.yaml:1012
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[168]))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[269]))][-1]) + ' from ' + fmt_card1(env['s'])
     def e300_items0(st, env):  # game.yaml:1012
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[169]))]
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[270]))]
     def e300_when0(st, env):  # game.yaml:1012
-        return fn_suitable(st, env['w'], env['e'], env['s'])
+        return fn_suitable(st, S[271], env['w'], env['e'], env['s'])
     def collect_300(st, env):  # game.yaml:1009
         actions = []
         values = []
         idx = []
-        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[169]))]:  # game.yaml:1012
-            if not (fn_suitable(st, env['w'], env['e'], _s34)):
+        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[270]))]:  # game.yaml:1012
+            if not (fn_suitable(st, S[271], env['w'], env['e'], _s34)):
                 continue
             a = A_401 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3672,7 +3966,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1012
             env['s'] = dec.values[i]
             st.at = o299  # game.yaml:1016
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[167]))][-1], (Z_at1 + ordinal(env['e'].seat, 'spaces', S[166])), False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[268]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[267])), False)
     def step_304(st, fr):  # game.yaml:1022
         env = fr.env
         pc = fr.pc
@@ -3680,8 +3974,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o305  # game.yaml:1023
             _args38 = {'e': env['e']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[170])
+            enter_procedure(st, S[272])
             st.frames.append(Frame(o28, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3698,9 +3991,15 @@ def build(num_players, files):
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
         st.at = o310  # game.yaml:1043
         _args39 = {'x': env['x']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[75])
-        proc_retire(st, _args39)
+        enter_procedure(st, S[122])
+        st.inline += 1
+        try:
+            proc_retire(st, _args39)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_311(st, fr):  # game.yaml:1032
@@ -3722,9 +4021,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o313  # game.yaml:1040
         _args40 = {'x': env['x'], 's': env['s']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[171])
-        proc_settle(st, _args40)
+        enter_procedure(st, S[273])
+        st.inline += 1
+        try:
+            proc_settle(st, _args40)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e314_player(st, env):  # game.yaml:1033
@@ -3734,15 +4039,15 @@ def build(num_players, files):
     def e314_label0(st, env):  # game.yaml:1036
         return fmt_card1(env['s'])
     def e314_items0(st, env):  # game.yaml:1036
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[172]))]
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[274]))]
     def e314_when0(st, env):  # game.yaml:1036
-        return (((env['s'].type == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t13.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t13, 'spaces', S[17]))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].electorate, 'electorates', S[16]))])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t13, 'spaces', S[17]))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
     def collect_314(st, env):  # game.yaml:1033
         actions = []
         values = []
         idx = []
-        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[172]))]:  # game.yaml:1036
-            if not ((((_s35.type == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t14.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t14, 'spaces', S[17]))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.electorate, 'electorates', S[16]))])))))):
+        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[274]))]:  # game.yaml:1036
+            if not ((((_s35.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t14.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t14, 'spaces', S[17]))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_411 + _s35.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3757,9 +4062,15 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o313  # game.yaml:1040
             _args41 = {'x': env['x'], 's': env['s']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[171])
-            proc_settle(st, _args41)
+            enter_procedure(st, S[273])
+            st.inline += 1
+            try:
+                proc_settle(st, _args41)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                raise
+            st.inline -= 1
     def step_316(st, fr):  # game.yaml:1050
         env = fr.env
         pc = fr.pc
@@ -3767,8 +4078,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o317  # game.yaml:1051
             _args42 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[173])
+            enter_procedure(st, S[275])
             st.frames.append(Frame(o30, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3784,7 +4094,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o324  # game.yaml:1059
-            if any((_c13.stack.key == 'church') for _c13 in st.zones[(Z_play_area1 + env['q'])]):
+            if any((_c13.props['stack'].key == 'church') for _c13 in st.zones[(Z_play_area1 + seat(st, env['q'], S[19]))]):
                 st.frames.append(Frame(o320, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3792,7 +4102,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o329  # game.yaml:1070
-            if any((_c14.stack.key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + env['q'])]):
+            if any((_c14.props['stack'].key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + seat(st, env['q'], S[19]))]):
                 st.frames.append(Frame(o325, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3832,13 +4142,13 @@ def build(num_players, files):
     def e323_items0(st, env):  # game.yaml:1064
         return K_electorates1
     def e323_when0(st, env):  # game.yaml:1064
-        return ((env['e'].spiritual and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[174])])) and (env['e'] != st.vars['excommunicated']))
+        return ((env['e'].props['spiritual'] and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[276])])) and (env['e'] != st.vars['excommunicated']))
     def collect_323(st, env):  # game.yaml:1061
         actions = []
         values = []
         idx = []
         for _e8 in K_electorates1:  # game.yaml:1064
-            if not (_e8.spiritual and (not st.vars['closed'][ordinal(_e8, 'electorates', S[174])]) and (_e8 != st.vars['excommunicated'])):
+            if not (_e8.props['spiritual'] and (not st.vars['closed'][ordinal(_e8, 'electorates', S[276])]) and (_e8 != st.vars['excommunicated'])):
                 continue
             a = A_421 + _e8.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3883,13 +4193,13 @@ def build(num_players, files):
     def e328_items0(st, env):  # game.yaml:1075
         return K_electorates1
     def e328_when0(st, env):  # game.yaml:1075
-        return (((not env['e'].spiritual) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[175])])) and (env['e'] != st.vars['church_on']))
+        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[277])])) and (env['e'] != st.vars['church_on']))
     def collect_328(st, env):  # game.yaml:1072
         actions = []
         values = []
         idx = []
         for _e9 in K_electorates1:  # game.yaml:1075
-            if not ((not _e9.spiritual) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[175])]) and (_e9 != st.vars['church_on'])):
+            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[277])]) and (_e9 != st.vars['church_on'])):
                 continue
             a = A_431 + _e9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3924,21 +4234,21 @@ def build(num_players, files):
     def step_334(st, fr):  # game.yaml:1089
         env = fr.env
         st.at = o335  # game.yaml:1090
-        _i78 = env['q']
+        _i78 = seat(st, env['q'], S[278])
         st.vars['vote'][_i78] = st.vars['emperor']
         st.frames.pop()
 
     def step_336(st, fr):  # game.yaml:1092
         env = fr.env
         st.at = o337  # game.yaml:1093
-        _i79 = env['q']
+        _i79 = seat(st, env['q'], S[279])
         st.vars['vote'][_i79] = st.vars['rival']
         st.frames.pop()
 
     def e338_player(st, env):  # game.yaml:1085
         return env['q']
     def e338_prompt(st, env):  # game.yaml:1085
-        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, env['q'])) + ' votes)'
+        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[280], env['q'])) + ' votes)'
     def e338_label0(st, env):  # game.yaml:1088
         return 'for the Emperor ' + fmt_player1(st.vars['emperor'])
     def e338_label1(st, env):  # game.yaml:1091
@@ -3961,20 +4271,20 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:1088
             st.at = o335  # game.yaml:1090
-            _i80 = env['q']
+            _i80 = seat(st, env['q'], S[278])
             st.vars['vote'][_i80] = st.vars['emperor']
         elif k == 1:  # game.yaml:1091
             st.at = o337  # game.yaml:1093
-            _i81 = env['q']
+            _i81 = seat(st, env['q'], S[279])
             st.vars['vote'][_i81] = st.vars['rival']
     def e339_items(st, env):  # game.yaml:1083
         return [_x30 for _x30 in clockwise_from(st, st.vars['emperor']) if ((_x30 != st.vars['emperor']) and (_x30 != st.vars['rival']))]
     def step_344(st, fr):  # game.yaml:1099
         env = fr.env
         st.at = o348  # game.yaml:1100
-        if ((env['q'] != env['victor']) and (st.vars['vote'][env['q']] == env['victor'])):
+        if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[131])] == env['victor'])):
             st.at = o346  # game.yaml:1102
-            _i82 = env['q']
+            _i82 = seat(st, env['q'], S[132])
             st.vars['score'][_i82] += 1
             st.at = o347  # game.yaml:1103
             if st.record_log:
@@ -3984,7 +4294,7 @@ def build(num_players, files):
     def step_345(st, fr):  # game.yaml:1101
         env = fr.env
         st.at = o346  # game.yaml:1102
-        _i83 = env['q']
+        _i83 = seat(st, env['q'], S[132])
         st.vars['score'][_i83] += 1
         st.at = o347  # game.yaml:1103
         if st.record_log:
@@ -4007,8 +4317,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o353  # game.yaml:1106
             _args43 = {'w': st.vars['rival']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[176])
+            enter_procedure(st, S[281])
             st.frames.append(Frame(o31, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4021,7 +4330,7 @@ def build(num_players, files):
     def step_358(st, fr):  # game.yaml:1113
         env = fr.env
         st.at = o359  # game.yaml:1114
-        _i84 = env['q']
+        _i84 = seat(st, env['q'], S[133])
         st.vars['vote'][_i84] = None
         st.frames.pop()
 
@@ -4034,8 +4343,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o367  # game.yaml:1127
             _args44 = {'p': env['old']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[177])
+            enter_procedure(st, S[282])
             st.frames.append(Frame(o32, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4052,9 +4360,15 @@ def build(num_players, files):
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
         st.at = o372  # game.yaml:1147
         _args45 = {'x': env['x']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[77])
-        proc_retire(st, _args45)
+        enter_procedure(st, S[135])
+        st.inline += 1
+        try:
+            proc_retire(st, _args45)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_373(st, fr):  # game.yaml:1136
@@ -4076,9 +4390,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o375  # game.yaml:1144
         _args46 = {'x': env['x'], 's': env['s']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[178])
-        proc_settle(st, _args46)
+        enter_procedure(st, S[283])
+        st.inline += 1
+        try:
+            proc_settle(st, _args46)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e376_player(st, env):  # game.yaml:1137
@@ -4090,13 +4410,13 @@ def build(num_players, files):
     def e376_items0(st, env):  # game.yaml:1140
         return K_spaces1
     def e376_when0(st, env):  # game.yaml:1140
-        return (((env['s'].type == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t15.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t15, 'spaces', S[17]))]) == 0)) for _t15 in st.zones[(Z_area1 + ordinal(env['s'].electorate, 'electorates', S[16]))])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t15.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t15, 'spaces', S[17]))]) == 0)) for _t15 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
     def collect_376(st, env):  # game.yaml:1137
         actions = []
         values = []
         idx = []
         for _s36 in K_spaces1:  # game.yaml:1140
-            if not ((((_s36.type == 'aristocrat') and (not st.vars['closed'][ordinal(_s36.electorate, 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t16.type == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t16, 'spaces', S[17]))]) == 0)) for _t16 in st.zones[(Z_area1 + ordinal(_s36.electorate, 'electorates', S[16]))])))))):
+            if not ((((_s36.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s36.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t16.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t16, 'spaces', S[17]))]) == 0)) for _t16 in st.zones[(Z_area1 + ordinal(_s36.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_461 + _s36.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4111,9 +4431,15 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o375  # game.yaml:1144
             _args47 = {'x': env['x'], 's': env['s']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[178])
-            proc_settle(st, _args47)
+            enter_procedure(st, S[283])
+            st.inline += 1
+            try:
+                proc_settle(st, _args47)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                raise
+            st.inline -= 1
     def step_382(st, fr):  # game.yaml:1158
         env = fr.env
         pc = fr.pc
@@ -4121,8 +4447,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o383  # game.yaml:1159
             _args48 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[179])
+            enter_procedure(st, S[284])
             st.frames.append(Frame(o34, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4139,8 +4464,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o386  # game.yaml:1162
             _args49 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[180])
+            enter_procedure(st, S[285])
             st.frames.append(Frame(o35, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4157,8 +4481,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o389  # game.yaml:1179
             _args50 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[181])
+            enter_procedure(st, S[286])
             st.frames.append(Frame(o35, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4186,7 +4509,7 @@ def build(num_players, files):
     def step_391(st, fr):  # game.yaml:1176
         env = fr.env
         st.at = o392  # game.yaml:1177
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[182])), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[287])), False)
         st.frames.pop()
 
     def e393_player(st, env):  # game.yaml:1170
@@ -4198,13 +4521,13 @@ def build(num_players, files):
     def e393_items0(st, env):  # game.yaml:1173
         return K_spaces1
     def e393_when0(st, env):  # game.yaml:1173
-        return ((env['s'].type == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[6])])))
+        return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
     def collect_393(st, env):  # game.yaml:1170
         actions = []
         values = []
         idx = []
         for _s37 in K_spaces1:  # game.yaml:1173
-            if not ((_s37.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s37, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s37.electorate, 'electorates', S[6])]))):
+            if not ((_s37.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s37, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s37.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_471 + _s37.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4218,7 +4541,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1173
             env['s'] = dec.values[i]
             st.at = o392  # game.yaml:1177
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[182])), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[287])), False)
     def step_395(st, fr):  # game.yaml:1205
         env = fr.env
         st.at = o396  # game.yaml:1206
@@ -4246,7 +4569,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o399  # game.yaml:1196
-            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[183]))][-1]
+            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[288]))][-1]
             fr.pc = 2
             st.at = o402  # game.yaml:1197
             o402.exec(st, env)
@@ -4261,7 +4584,7 @@ def build(num_players, files):
     def step_400(st, fr):  # game.yaml:1203
         env = fr.env
         st.at = o401  # game.yaml:1204
-        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[184])), False)
+        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[289])), False)
         st.frames.pop()
 
     def e402_player(st, env):  # game.yaml:1197
@@ -4273,13 +4596,13 @@ def build(num_players, files):
     def e402_items0(st, env):  # game.yaml:1200
         return K_spaces1
     def e402_when0(st, env):  # game.yaml:1200
-        return ((env['t'].type == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['t'].electorate, 'electorates', S[6])])))
+        return ((env['t'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[6])])))
     def collect_402(st, env):  # game.yaml:1197
         actions = []
         values = []
         idx = []
         for _t17 in K_spaces1:  # game.yaml:1200
-            if not ((_t17.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_t17, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_t17.electorate, 'electorates', S[6])]))):
+            if not ((_t17.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_t17, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_t17.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_491 + _t17.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4293,7 +4616,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1200
             env['t'] = dec.values[i]
             st.at = o401  # game.yaml:1204
-            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[184])), False)
+            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[289])), False)
     def e403_player(st, env):  # game.yaml:1189
         return st.vars['emperor']
     def e403_prompt(st, env):  # game.yaml:1189
@@ -4303,13 +4626,13 @@ def build(num_players, files):
     def e403_items0(st, env):  # game.yaml:1192
         return K_spaces1
     def e403_when0(st, env):  # game.yaml:1192
-        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[185]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[186]))][-1].kind == 'empire_cities'))
+        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[290]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[291]))][-1].kind == 'empire_cities'))
     def collect_403(st, env):  # game.yaml:1189
         actions = []
         values = []
         idx = []
         for _s38 in K_spaces1:  # game.yaml:1192
-            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[185]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[186]))][-1].kind == 'empire_cities')):
+            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[290]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[291]))][-1].kind == 'empire_cities')):
                 continue
             a = A_481 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4331,21 +4654,27 @@ def build(num_players, files):
             if (len(st.players) == 2):
                 st.at = o407  # game.yaml:373
                 _args51 = {}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[187])
-                proc_close_electorates(st, _args51)
+                enter_procedure(st, S[292])
+                st.inline += 1
+                try:
+                    proc_close_electorates(st, _args51)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure close_electorates (' + str(S[293]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o413  # game.yaml:374
             for _c15 in list(K_actions1):
                 env['c'] = _c15
                 st.at = o412  # game.yaml:376
-                if (env['c'].players <= len(st.players)):
+                if (env['c'].props['players'] <= len(st.players)):
                     st.at = o411  # game.yaml:378
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[188])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
             st.at = o416  # game.yaml:381
             for _s39 in list(K_spaces1):
                 env['s'] = _s39
                 st.at = o415  # game.yaml:383
-                st.move(env['s'], (Z_area1 + ordinal(env['s'].electorate, 'electorates', S[189])), False)
+                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[295])), False)
             st.at = o417  # game.yaml:384
             if st.record_log:
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
@@ -4358,9 +4687,15 @@ def build(num_players, files):
         if pc == 5:
             st.at = o421  # game.yaml:393
             _args52 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[190])
-            proc_place_emperor_at_start(st, _args52)
+            enter_procedure(st, S[296])
+            st.inline += 1
+            try:
+                proc_place_emperor_at_start(st, _args52)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure place_emperor_at_start (' + str(S[297]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 7
             st.at = o424  # game.yaml:394
             o424.exec(st, env)
@@ -4397,18 +4732,21 @@ def build(num_players, files):
             pc = 11
         if pc == 11:
             st.at = o442  # game.yaml:416
+            _live6 = live_mask(st)
             for _p2 in list(st.players):
+                if gone(st, _live6, _p2):
+                    continue
                 env['p'] = _p2
                 st.at = o440  # game.yaml:418
-                _i85 = env['p']
+                _i85 = seat(st, env['p'], S[298])
                 _v13 = 7
                 if _v13 > 12:  # a capped track: the excess is lost
                     _v13 = 12
                 if _v13 < 0:
-                    raise RuleError(f"'thalers' would fall to {_v13}, below its minimum 0", S[191])
+                    raise RuleError(f"'thalers' would fall to {_v13}, below its minimum 0", S[299])
                 st.vars['thalers'][_i85] = _v13
                 st.at = o441  # game.yaml:419
-                _i86 = env['p']
+                _i86 = seat(st, env['p'], S[300])
                 st.vars['chip'][_i86] = 7
             st.frames.pop()
             return
@@ -4418,23 +4756,29 @@ def build(num_players, files):
         env = fr.env
         st.at = o407  # game.yaml:373
         _args53 = {}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[187])
-        proc_close_electorates(st, _args53)
+        enter_procedure(st, S[292])
+        st.inline += 1
+        try:
+            proc_close_electorates(st, _args53)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure close_electorates (' + str(S[293]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_409(st, fr):  # game.yaml:375
         env = fr.env
         st.at = o412  # game.yaml:376
-        if (env['c'].players <= len(st.players)):
+        if (env['c'].props['players'] <= len(st.players)):
             st.at = o411  # game.yaml:378
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[188])), False)
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
         st.frames.pop()
 
     def step_410(st, fr):  # game.yaml:377
         env = fr.env
         st.at = o411  # game.yaml:378
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].stack, 'stacks', S[188])), False)
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
         st.frames.pop()
 
     def e413_items(st, env):  # game.yaml:374
@@ -4442,7 +4786,7 @@ def build(num_players, files):
     def step_414(st, fr):  # game.yaml:382
         env = fr.env
         st.at = o415  # game.yaml:383
-        st.move(env['s'], (Z_area1 + ordinal(env['s'].electorate, 'electorates', S[189])), False)
+        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[295])), False)
         st.frames.pop()
 
     def e416_items(st, env):  # game.yaml:381
@@ -4450,7 +4794,7 @@ def build(num_players, files):
     def step_418(st, fr):  # game.yaml:391
         env = fr.env
         st.at = o419  # game.yaml:392
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[301])), False)
         st.frames.pop()
 
     def e420_player(st, env):  # game.yaml:385
@@ -4462,13 +4806,13 @@ def build(num_players, files):
     def e420_items0(st, env):  # game.yaml:388
         return K_spaces1
     def e420_when0(st, env):  # game.yaml:388
-        return ((env['s'].type == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[6])])))
+        return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
     def collect_420(st, env):  # game.yaml:385
         actions = []
         values = []
         idx = []
         for _s40 in K_spaces1:  # game.yaml:388
-            if not ((_s40.type == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s40, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s40.electorate, 'electorates', S[6])]))):
+            if not ((_s40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s40, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s40.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_501 + _s40.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4482,7 +4826,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:388
             env['s'] = dec.values[i]
             st.at = o419  # game.yaml:392
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[301])), False)
     def step_422(st, fr):  # game.yaml:395
         env = fr.env
         pc = fr.pc
@@ -4490,8 +4834,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o423  # game.yaml:396
             _args54 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[193])
+            enter_procedure(st, S[302])
             st.frames.append(Frame(o2, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4510,8 +4853,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o426  # game.yaml:399
             _args55 = {'p': env['p'], 'a': 35, 'side': True, 'kind': 'aristocrat'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[194])
+            enter_procedure(st, S[303])
             st.frames.append(Frame(o2, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4530,8 +4872,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o429  # game.yaml:402
             _args56 = {'p': env['p'], 'a': 25, 'side': False, 'kind': 'aristocrat'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[195])
+            enter_procedure(st, S[304])
             st.frames.append(Frame(o2, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4550,8 +4891,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o432  # game.yaml:405
             _args57 = {'p': env['p'], 'a': 15, 'side': True, 'kind': 'aristocrat'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[196])
+            enter_procedure(st, S[305])
             st.frames.append(Frame(o2, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4581,7 +4921,7 @@ def build(num_players, files):
     def step_435(st, fr):  # game.yaml:414
         env = fr.env
         st.at = o436  # game.yaml:415
-        st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + env['p'])] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[197])), False)
+        st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + seat(st, env['p'], S[307]))] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[306])), False)
         st.frames.pop()
 
     def e437_player(st, env):  # game.yaml:408
@@ -4593,13 +4933,13 @@ def build(num_players, files):
     def e437_items0(st, env):  # game.yaml:411
         return K_spaces1
     def e437_when0(st, env):  # game.yaml:411
-        return ((((env['s'].type == 'aristocrat') or (env['s'].type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].electorate, 'electorates', S[8])]))
+        return ((((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[8])]))
     def collect_437(st, env):  # game.yaml:408
         actions = []
         values = []
         idx = []
         for _s41 in K_spaces1:  # game.yaml:411
-            if not (((((_s41.type == 'aristocrat') or (_s41.type == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s41, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s41.electorate, 'electorates', S[8])]))):
+            if not (((((_s41.props['type'] == 'aristocrat') or (_s41.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s41, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s41.props['electorate'], 'electorates', S[8])]))):
                 continue
             a = A_511 + _s41.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4613,21 +4953,21 @@ def build(num_players, files):
         if k == 0:  # game.yaml:411
             env['s'] = dec.values[i]
             st.at = o436  # game.yaml:415
-            st.move(first([_x32 for _x32 in st.zones[(Z_supply1 + env['p'])] if (_x32.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[197])), False)
+            st.move(first([_x32 for _x32 in st.zones[(Z_supply1 + seat(st, env['p'], S[307]))] if (_x32.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[306])), False)
     def e438_items(st, env):  # game.yaml:406
         return clockwise_from(st, st.vars['emperor'])
     def step_439(st, fr):  # game.yaml:417
         env = fr.env
         st.at = o440  # game.yaml:418
-        _i87 = env['p']
+        _i87 = seat(st, env['p'], S[298])
         _v14 = 7
         if _v14 > 12:  # a capped track: the excess is lost
             _v14 = 12
         if _v14 < 0:
-            raise RuleError(f"'thalers' would fall to {_v14}, below its minimum 0", S[191])
+            raise RuleError(f"'thalers' would fall to {_v14}, below its minimum 0", S[299])
         st.vars['thalers'][_i87] = _v14
         st.at = o441  # game.yaml:419
-        _i88 = env['p']
+        _i88 = seat(st, env['p'], S[300])
         st.vars['chip'][_i88] = 7
         st.frames.pop()
 
@@ -4668,8 +5008,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o455  # game.yaml:437
             _args58 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[198])
+            enter_procedure(st, S[308])
             st.frames.append(Frame(o14, _args58))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4678,8 +5017,7 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o456  # game.yaml:438
             _args59 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[199])
+            enter_procedure(st, S[309])
             st.frames.append(Frame(o24, _args59))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4688,8 +5026,7 @@ def build(num_players, files):
             fr.pc = 6
             st.at = o457  # game.yaml:439
             _args60 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[200])
+            enter_procedure(st, S[310])
             st.frames.append(Frame(o29, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4698,8 +5035,7 @@ def build(num_players, files):
             fr.pc = 7
             st.at = o458  # game.yaml:440
             _args61 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[201])
+            enter_procedure(st, S[311])
             st.frames.append(Frame(o33, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4717,18 +5053,23 @@ def build(num_players, files):
             for _e10 in list(K_electorates1):
                 env['e'] = _e10
                 st.at = o449  # game.yaml:432
-                _i89 = ordinal(env['e'], 'electorates', S[202])
+                _i89 = ordinal(env['e'], 'electorates', S[312])
                 st.vars['privilege_used'][_i89] = False
             st.at = o451  # game.yaml:433
             _args62 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[203])
-            proc_income_phase(st, _args62)
+            enter_procedure(st, S[313])
+            st.inline += 1
+            try:
+                proc_income_phase(st, _args62)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure income_phase (' + str(S[314]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 3
             st.at = o452  # game.yaml:434
             _args63 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[204])
+            enter_procedure(st, S[315])
             st.frames.append(Frame(o9, _args63))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4737,8 +5078,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o453  # game.yaml:435
             _args64 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[205])
+            enter_procedure(st, S[316])
             st.frames.append(Frame(o10, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4751,14 +5091,14 @@ def build(num_players, files):
     def step_448(st, fr):  # game.yaml:431
         env = fr.env
         st.at = o449  # game.yaml:432
-        _i90 = ordinal(env['e'], 'electorates', S[202])
+        _i90 = ordinal(env['e'], 'electorates', S[312])
         st.vars['privilege_used'][_i90] = False
         st.frames.pop()
 
     def e450_items(st, env):  # game.yaml:430
         return K_electorates1
     def e459_items(st, env):  # game.yaml:424
-        return span_list(1, 5, S[206])
+        return span_list(1, 5, S[317])
     def step_460(st, fr):  # game.yaml:442
         env = fr.env
         st.at = o461  # game.yaml:445
@@ -4795,164 +5135,164 @@ def build(num_players, files):
     def init_excommunicated(st, env):  # game.yaml:216
         return None
 
-    o0 = Block(0, S[207], 10, step_0)
-    o1 = Block(1, S[208], 4, step_1)
-    o2 = Block(2, S[209], 2, step_2)
-    o3 = Block(3, S[210], 3, step_3)
-    o4 = Block(4, S[211], 1, step_4)
-    o5 = Block(5, S[212], 2, step_5)
-    o6 = Block(6, S[213], 2, step_6)
-    o7 = Block(7, S[214], 1, step_7)
-    o8 = Block(8, S[215], 1, step_8)
-    o9 = Block(9, S[216], 2, step_9)
-    o10 = Block(10, S[217], 2, step_10)
-    o11 = Block(11, S[218], 1, step_11)
-    o12 = Block(12, S[219], 1, step_12)
-    o13 = Block(13, S[220], 1, step_13)
-    o14 = Block(14, S[221], 2, step_14)
-    o15 = Block(15, S[222], 1, step_15)
-    o16 = Block(16, S[223], 1, step_16)
-    o17 = Block(17, S[224], 8, step_17)
-    o18 = Block(18, S[225], 1, step_18)
-    o19 = Block(19, S[226], 1, step_19)
-    o20 = Block(20, S[227], 1, step_20)
-    o21 = Block(21, S[228], 1, step_21)
-    o22 = Block(22, S[229], 1, step_22)
-    o23 = Block(23, S[230], 1, step_23)
-    o24 = Block(24, S[231], 3, step_24)
-    o25 = Block(25, S[232], 1, step_25)
-    o26 = Block(26, S[233], 2, step_26)
-    o27 = Block(27, S[234], 4, step_27)
-    o28 = Block(28, S[235], 2, step_28)
-    o29 = Block(29, S[236], 1, step_29)
-    o30 = Block(30, S[237], 14, step_30)
-    o31 = Block(31, S[238], 6, step_31)
-    o32 = Block(32, S[239], 2, step_32)
-    o33 = Block(33, S[240], 6, step_33)
-    o34 = Block(34, S[241], 1, step_34)
-    o35 = Block(35, S[242], 1, step_35)
-    o36 = Stmt(36, S[243])
-    o37 = Stmt(37, S[244])
-    o38 = Stmt(38, S[54])
-    o39 = Stmt(39, S[245])
-    o40 = Stmt(40, S[246])
-    o41 = Stmt(41, S[247])
-    o42 = Stmt(42, S[248])
-    o43 = Stmt(43, S[55])
-    o44 = Stmt(44, S[249])
-    o45 = Stmt(45, S[250])
-    o46 = Stmt(46, S[251])
-    o47 = Stmt(47, S[56])
-    o48 = Stmt(48, S[57])
-    o49 = Stmt(49, S[252])
-    o50 = Stmt(50, S[253])
-    o51 = Block(51, S[254], 3, step_51)
-    o52 = Stmt(52, S[255])
-    o53 = Stmt(53, S[82])
-    o54 = Stmt(54, S[83])
-    o55 = ChooseOp(S[256], e55_player, e55_prompt, [
+    o0 = Block(0, S[293], 10, step_0)
+    o1 = Block(1, S[297], 4, step_1)
+    o2 = Block(2, S[318], 2, step_2)
+    o3 = Block(3, S[88], 3, step_3)
+    o4 = Block(4, S[107], 1, step_4)
+    o5 = Block(5, S[145], 2, step_5)
+    o6 = Block(6, S[319], 2, step_6)
+    o7 = Block(7, S[320], 1, step_7)
+    o8 = Block(8, S[314], 1, step_8)
+    o9 = Block(9, S[321], 2, step_9)
+    o10 = Block(10, S[322], 2, step_10)
+    o11 = Block(11, S[323], 1, step_11)
+    o12 = Block(12, S[324], 1, step_12)
+    o13 = Block(13, S[325], 1, step_13)
+    o14 = Block(14, S[326], 2, step_14)
+    o15 = Block(15, S[327], 1, step_15)
+    o16 = Block(16, S[328], 1, step_16)
+    o17 = Block(17, S[329], 8, step_17)
+    o18 = Block(18, S[330], 1, step_18)
+    o19 = Block(19, S[331], 1, step_19)
+    o20 = Block(20, S[332], 1, step_20)
+    o21 = Block(21, S[333], 1, step_21)
+    o22 = Block(22, S[334], 1, step_22)
+    o23 = Block(23, S[335], 1, step_23)
+    o24 = Block(24, S[336], 3, step_24)
+    o25 = Block(25, S[337], 1, step_25)
+    o26 = Block(26, S[338], 2, step_26)
+    o27 = Block(27, S[339], 4, step_27)
+    o28 = Block(28, S[340], 2, step_28)
+    o29 = Block(29, S[341], 1, step_29)
+    o30 = Block(30, S[342], 14, step_30)
+    o31 = Block(31, S[343], 6, step_31)
+    o32 = Block(32, S[344], 2, step_32)
+    o33 = Block(33, S[345], 6, step_33)
+    o34 = Block(34, S[346], 1, step_34)
+    o35 = Block(35, S[347], 1, step_35)
+    o36 = Stmt(36, S[348])
+    o37 = Stmt(37, S[349])
+    o38 = Stmt(38, S[78])
+    o39 = Stmt(39, S[350])
+    o40 = Stmt(40, S[351])
+    o41 = Stmt(41, S[352])
+    o42 = Stmt(42, S[353])
+    o43 = Stmt(43, S[79])
+    o44 = Stmt(44, S[354])
+    o45 = Stmt(45, S[355])
+    o46 = Stmt(46, S[356])
+    o47 = Stmt(47, S[81])
+    o48 = Stmt(48, S[82])
+    o49 = Stmt(49, S[357])
+    o50 = Stmt(50, S[358])
+    o51 = Block(51, S[359], 3, step_51)
+    o52 = Stmt(52, S[360])
+    o53 = Stmt(53, S[142])
+    o54 = Stmt(54, S[143])
+    o55 = ChooseOp(S[361], e55_player, e55_prompt, [
         OptionOp(site[0], e55_label0, 's', e55_items0, e55_when0, o51),
     ], False)
     o55.collect = collect_55
     o55.resolve = resolve_55
     o55.uid = 55
-    o56 = Stmt(56, S[257])
-    o57 = Stmt(57, S[58])
-    o58 = Stmt(58, S[59])
-    o59 = Block(59, S[258], 1, step_59)
-    o60 = Stmt(60, S[62])
-    o61 = Block(61, S[259], 2, step_61)
-    o62 = Stmt(62, S[260])
-    o63 = Stmt(63, S[61])
-    o64 = Stmt(64, S[261])
-    o65 = Block(65, S[262], 3, step_65)
-    o66 = Stmt(66, S[263])
-    o67 = Stmt(67, S[264])
-    o68 = Stmt(68, S[265])
-    o69 = Stmt(69, S[266])
-    o70 = Stmt(70, S[267])
-    o71 = Stmt(71, S[268])
-    o72 = Block(72, S[269], 3, step_72)
-    o73 = Stmt(73, S[84])
-    o74 = Stmt(74, S[85])
-    o75 = Stmt(75, S[86])
-    o76 = ChooseOp(S[270], e76_player, e76_prompt, [
+    o56 = Stmt(56, S[362])
+    o57 = Stmt(57, S[84])
+    o58 = Stmt(58, S[85])
+    o59 = Block(59, S[363], 1, step_59)
+    o60 = Stmt(60, S[89])
+    o61 = Block(61, S[364], 2, step_61)
+    o62 = Stmt(62, S[365])
+    o63 = Stmt(63, S[87])
+    o64 = Stmt(64, S[366])
+    o65 = Block(65, S[367], 3, step_65)
+    o66 = Stmt(66, S[368])
+    o67 = Stmt(67, S[369])
+    o68 = Stmt(68, S[370])
+    o69 = Stmt(69, S[371])
+    o70 = Stmt(70, S[372])
+    o71 = Stmt(71, S[373])
+    o72 = Block(72, S[374], 3, step_72)
+    o73 = Stmt(73, S[144])
+    o74 = Stmt(74, S[146])
+    o75 = Stmt(75, S[147])
+    o76 = ChooseOp(S[375], e76_player, e76_prompt, [
         OptionOp(site[1], e76_label0, 's', e76_items0, e76_when0, o72),
     ], False)
     o76.collect = collect_76
     o76.resolve = resolve_76
     o76.uid = 76
-    o77 = Block(77, S[271], 1, step_77)
-    o78 = Block(78, S[272], 1, step_78)
-    o79 = Stmt(79, S[273])
-    o80 = Block(80, S[274], 4, step_80)
-    o81 = Stmt(81, S[275])
-    o82 = Stmt(82, S[67])
-    o83 = Stmt(83, S[68])
-    o84 = Stmt(84, S[276])
-    o85 = Stmt(85, S[277])
-    o86 = Block(86, S[278], 1, step_86)
-    o87 = Block(87, S[279], 1, step_87)
-    o88 = Stmt(88, S[280])
-    o89 = ChooseOp(S[281], e89_player, e89_prompt, [
+    o77 = Block(77, S[376], 1, step_77)
+    o78 = Block(78, S[377], 1, step_78)
+    o79 = Stmt(79, S[378])
+    o80 = Block(80, S[379], 4, step_80)
+    o81 = Stmt(81, S[380])
+    o82 = Stmt(82, S[103])
+    o83 = Stmt(83, S[104])
+    o84 = Stmt(84, S[381])
+    o85 = Stmt(85, S[382])
+    o86 = Block(86, S[383], 1, step_86)
+    o87 = Block(87, S[384], 1, step_87)
+    o88 = Stmt(88, S[385])
+    o89 = ChooseOp(S[386], e89_player, e89_prompt, [
         OptionOp(site[2], e89_label0, 's', e89_items0, e89_when0, o87),
     ], False)
     o89.collect = collect_89
     o89.resolve = resolve_89
     o89.uid = 89
-    o90 = Stmt(90, S[282])
-    o91 = Block(91, S[283], 4, step_91)
-    o92 = Stmt(92, S[284])
-    o93 = Stmt(93, S[66])
-    o94 = Stmt(94, S[285])
-    o95 = Stmt(95, S[286])
-    o96 = ForOp(S[287], 'p', e96_items, o91, False)
+    o90 = Stmt(90, S[387])
+    o91 = Block(91, S[388], 4, step_91)
+    o92 = Stmt(92, S[389])
+    o93 = Stmt(93, S[96])
+    o94 = Stmt(94, S[390])
+    o95 = Stmt(95, S[391])
+    o96 = ForOp(S[392], 'p', e96_items, o91, False, seats=True)
     o96.uid = 96
-    o97 = Block(97, S[288], 1, step_97)
-    o98 = Block(98, S[289], 1, step_98)
-    o99 = Stmt(99, S[69])
-    o100 = Stmt(100, S[290])
-    o101 = ForOp(S[291], 'x', e101_items, o97, False)
+    o97 = Block(97, S[393], 1, step_97)
+    o98 = Block(98, S[394], 1, step_98)
+    o99 = Stmt(99, S[106])
+    o100 = Stmt(100, S[395])
+    o101 = ForOp(S[396], 'x', e101_items, o97, False)
     o101.uid = 101
-    o102 = Block(102, S[292], 3, step_102)
-    o103 = Stmt(103, S[293])
-    o104 = Stmt(104, S[89])
-    o105 = Block(105, S[294], 1, step_105)
-    o106 = Stmt(106, S[295])
-    o107 = Stmt(107, S[296])
-    o108 = Stmt(108, S[297])
-    o109 = Block(109, S[298], 3, step_109)
-    o110 = Stmt(110, S[299])
-    o111 = Stmt(111, S[300])
-    o112 = Block(112, S[301], 1, step_112)
-    o113 = Block(113, S[302], 1, step_113)
-    o114 = Stmt(114, S[91])
-    o115 = Stmt(115, S[303])
-    o116 = Block(116, S[304], 1, step_116)
-    o117 = Stmt(117, S[92])
-    o118 = Stmt(118, S[305])
-    o119 = ForOp(S[306], 'q', e119_items, o109, False)
+    o102 = Block(102, S[397], 3, step_102)
+    o103 = Stmt(103, S[398])
+    o104 = Stmt(104, S[150])
+    o105 = Block(105, S[399], 1, step_105)
+    o106 = Stmt(106, S[400])
+    o107 = Stmt(107, S[401])
+    o108 = Stmt(108, S[402])
+    o109 = Block(109, S[403], 3, step_109)
+    o110 = Stmt(110, S[404])
+    o111 = Stmt(111, S[405])
+    o112 = Block(112, S[406], 1, step_112)
+    o113 = Block(113, S[407], 1, step_113)
+    o114 = Stmt(114, S[154])
+    o115 = Stmt(115, S[408])
+    o116 = Block(116, S[409], 1, step_116)
+    o117 = Stmt(117, S[155])
+    o118 = Stmt(118, S[410])
+    o119 = ForOp(S[411], 'q', e119_items, o109, False, seats=True)
     o119.uid = 119
-    o120 = Block(120, S[307], 1, step_120)
-    o121 = Block(121, S[308], 1, step_121)
-    o122 = Stmt(122, S[309])
-    o123 = ForOp(S[310], 'c', e123_items, o121, False)
+    o120 = Block(120, S[412], 1, step_120)
+    o121 = Block(121, S[413], 1, step_121)
+    o122 = Stmt(122, S[414])
+    o123 = ForOp(S[415], 'c', e123_items, o121, False)
     o123.uid = 123
-    o124 = ForOp(S[311], 'q', e124_items, o120, False)
+    o124 = ForOp(S[416], 'q', e124_items, o120, False, seats=True)
     o124.uid = 124
-    o125 = Block(125, S[312], 1, step_125)
-    o126 = Stmt(126, S[313])
-    o127 = Block(127, S[314], 2, step_127)
-    o128 = Stmt(128, S[315])
-    o129 = Stmt(129, S[93])
-    o130 = Stmt(130, S[316])
-    o131 = Block(131, S[317], 1, step_131)
-    o132 = Stmt(132, S[95])
-    o133 = Block(133, S[318], 1, step_133)
-    o134 = Stmt(134, S[96])
-    o135 = Block(135, S[319], 1, step_135)
-    o136 = Stmt(136, S[97])
-    o137 = ChooseOp(S[320], e137_player, e137_prompt, [
+    o125 = Block(125, S[417], 1, step_125)
+    o126 = Stmt(126, S[418])
+    o127 = Block(127, S[419], 2, step_127)
+    o128 = Stmt(128, S[420])
+    o129 = Stmt(129, S[156])
+    o130 = Stmt(130, S[421])
+    o131 = Block(131, S[422], 1, step_131)
+    o132 = Stmt(132, S[158])
+    o133 = Block(133, S[423], 1, step_133)
+    o134 = Stmt(134, S[159])
+    o135 = Block(135, S[424], 1, step_135)
+    o136 = Stmt(136, S[161])
+    o137 = ChooseOp(S[425], e137_player, e137_prompt, [
         OptionOp(site[3], e137_label0, 's', e137_items0, e137_when0, o131),
         OptionOp(site[4], e137_label1, None, None, e137_when1, o133),
         OptionOp(site[5], e137_label2, None, None, None, o135),
@@ -4960,84 +5300,84 @@ def build(num_players, files):
     o137.collect = collect_137
     o137.resolve = resolve_137
     o137.uid = 137
-    o138 = Block(138, S[321], 3, step_138)
-    o139 = Stmt(139, S[100])
-    o140 = Stmt(140, S[322])
-    o141 = Stmt(141, S[323])
-    o142 = Block(142, S[324], 2, step_142)
-    o143 = Stmt(143, S[101])
-    o144 = Stmt(144, S[325])
-    o145 = ChooseOp(S[326], e145_player, e145_prompt, [
+    o138 = Block(138, S[426], 3, step_138)
+    o139 = Stmt(139, S[164])
+    o140 = Stmt(140, S[427])
+    o141 = Stmt(141, S[428])
+    o142 = Block(142, S[429], 2, step_142)
+    o143 = Stmt(143, S[167])
+    o144 = Stmt(144, S[430])
+    o145 = ChooseOp(S[431], e145_player, e145_prompt, [
         OptionOp(site[6], e145_label0, None, None, None, o138),
         OptionOp(site[7], e145_label1, None, None, None, o142),
     ], False)
     o145.collect = collect_145
     o145.resolve = resolve_145
     o145.uid = 145
-    o146 = Block(146, S[327], 1, step_146)
-    o147 = Stmt(147, S[328])
-    o148 = ForOp(S[329], 'q', e148_items, o146, False)
+    o146 = Block(146, S[432], 1, step_146)
+    o147 = Stmt(147, S[433])
+    o148 = ForOp(S[434], 'q', e148_items, o146, False, seats=True)
     o148.uid = 148
-    o149 = Block(149, S[330], 1, step_149)
-    o150 = Block(150, S[331], 1, step_150)
-    o151 = Block(151, S[332], 1, step_151)
-    o152 = Stmt(152, S[102])
-    o153 = Stmt(153, S[333])
-    o154 = ForOp(S[334], 'q', e154_items, o150, False)
+    o149 = Block(149, S[435], 1, step_149)
+    o150 = Block(150, S[436], 1, step_150)
+    o151 = Block(151, S[437], 1, step_151)
+    o152 = Stmt(152, S[169])
+    o153 = Stmt(153, S[438])
+    o154 = ForOp(S[439], 'q', e154_items, o150, False, seats=True)
     o154.uid = 154
-    o155 = RepeatOp(S[335], o149, e155_cond, True)
+    o155 = RepeatOp(S[440], o149, e155_cond, True)
     o155.uid = 155
-    o156 = Block(156, S[336], 1, step_156)
-    o157 = Block(157, S[337], 4, step_157)
-    o158 = Stmt(158, S[338])
-    o159 = Stmt(159, S[104])
-    o160 = Stmt(160, S[339])
-    o161 = Stmt(161, S[105])
-    o162 = ChooseOp(S[340], e162_player, e162_prompt, [
+    o156 = Block(156, S[441], 1, step_156)
+    o157 = Block(157, S[442], 4, step_157)
+    o158 = Stmt(158, S[443])
+    o159 = Stmt(159, S[173])
+    o160 = Stmt(160, S[444])
+    o161 = Stmt(161, S[175])
+    o162 = ChooseOp(S[445], e162_player, e162_prompt, [
         OptionOp(site[9], e162_label0, 'k', e162_items0, e162_when0, o157),
     ], False)
     o162.collect = collect_162
     o162.resolve = resolve_162
     o162.uid = 162
-    o163 = Block(163, S[341], 1, step_163)
-    o164 = Block(164, S[342], 4, step_164)
-    o165 = Stmt(165, S[107])
-    o166 = Stmt(166, S[108])
-    o167 = Stmt(167, S[343])
-    o168 = Stmt(168, S[109])
-    o169 = ChooseOp(S[344], e169_player, e169_prompt, [
+    o163 = Block(163, S[446], 1, step_163)
+    o164 = Block(164, S[447], 4, step_164)
+    o165 = Stmt(165, S[178])
+    o166 = Stmt(166, S[180])
+    o167 = Stmt(167, S[448])
+    o168 = Stmt(168, S[181])
+    o169 = ChooseOp(S[449], e169_player, e169_prompt, [
         OptionOp(site[11], e169_label0, 'k', e169_items0, e169_when0, o164),
     ], False)
     o169.collect = collect_169
     o169.resolve = resolve_169
     o169.uid = 169
-    o170 = Block(170, S[345], 3, step_170)
-    o171 = Stmt(171, S[110])
-    o172 = Stmt(172, S[346])
-    o173 = Stmt(173, S[347])
-    o174 = Block(174, S[348], 2, step_174)
-    o175 = Stmt(175, S[112])
-    o176 = Stmt(176, S[113])
-    o177 = Block(177, S[349], 2, step_177)
-    o178 = Stmt(178, S[114])
-    o179 = Stmt(179, S[115])
-    o180 = Block(180, S[350], 2, step_180)
-    o181 = Stmt(181, S[116])
-    o182 = Block(182, S[351], 1, step_182)
-    o183 = Stmt(183, S[352])
-    o184 = ChooseOp(S[353], e184_player, e184_prompt, [
+    o170 = Block(170, S[450], 3, step_170)
+    o171 = Stmt(171, S[183])
+    o172 = Stmt(172, S[451])
+    o173 = Stmt(173, S[452])
+    o174 = Block(174, S[453], 2, step_174)
+    o175 = Stmt(175, S[186])
+    o176 = Stmt(176, S[187])
+    o177 = Block(177, S[454], 2, step_177)
+    o178 = Stmt(178, S[188])
+    o179 = Stmt(179, S[189])
+    o180 = Block(180, S[455], 2, step_180)
+    o181 = Stmt(181, S[191])
+    o182 = Block(182, S[456], 1, step_182)
+    o183 = Stmt(183, S[457])
+    o184 = ChooseOp(S[458], e184_player, e184_prompt, [
         OptionOp(site[16], e184_label0, 's', e184_items0, e184_when0, o182),
     ], False)
     o184.collect = collect_184
     o184.resolve = resolve_184
     o184.uid = 184
-    o185 = Block(185, S[354], 2, step_185)
-    o186 = Stmt(186, S[118])
-    o187 = Stmt(187, S[119])
-    o188 = Block(188, S[355], 2, step_188)
-    o189 = Stmt(189, S[356])
-    o190 = Stmt(190, S[357])
-    o191 = ChooseOp(S[358], e191_player, e191_prompt, [
+    o185 = Block(185, S[459], 2, step_185)
+    o186 = Stmt(186, S[195])
+    o187 = Stmt(187, S[196])
+    o188 = Block(188, S[460], 2, step_188)
+    o189 = Stmt(189, S[461])
+    o190 = Stmt(190, S[462])
+    o191 = ChooseOp(S[463], e191_player, e191_prompt, [
         OptionOp(site[8], e191_label0, None, None, e191_when0, o156),
         OptionOp(site[10], e191_label1, None, None, e191_when1, o163),
         OptionOp(site[12], e191_label2, None, None, e191_when2, o170),
@@ -5050,54 +5390,54 @@ def build(num_players, files):
     o191.collect = collect_191
     o191.resolve = resolve_191
     o191.uid = 191
-    o192 = Block(192, S[359], 2, step_192)
-    o193 = Stmt(193, S[360])
-    o194 = Block(194, S[361], 1, step_194)
-    o195 = Stmt(195, S[362])
-    o196 = ChooseOp(S[363], e196_player, e196_prompt, [
+    o192 = Block(192, S[464], 2, step_192)
+    o193 = Stmt(193, S[465])
+    o194 = Block(194, S[466], 1, step_194)
+    o195 = Stmt(195, S[467])
+    o196 = ChooseOp(S[468], e196_player, e196_prompt, [
         OptionOp(site[20], e196_label0, 't', e196_items0, e196_when0, o194),
     ], False)
     o196.collect = collect_196
     o196.resolve = resolve_196
     o196.uid = 196
-    o197 = ChooseOp(S[364], e197_player, e197_prompt, [
+    o197 = ChooseOp(S[469], e197_player, e197_prompt, [
         OptionOp(site[19], e197_label0, 's', e197_items0, e197_when0, o192),
     ], False)
     o197.collect = collect_197
     o197.resolve = resolve_197
     o197.uid = 197
-    o198 = Block(198, S[365], 3, step_198)
-    o199 = Stmt(199, S[366])
-    o200 = Stmt(200, S[367])
-    o201 = Stmt(201, S[368])
-    o202 = Stmt(202, S[369])
-    o203 = Block(203, S[370], 1, step_203)
-    o204 = Stmt(204, S[125])
-    o205 = Stmt(205, S[371])
-    o206 = Block(206, S[372], 1, step_206)
-    o207 = Stmt(207, S[126])
-    o208 = Stmt(208, S[373])
-    o209 = Block(209, S[374], 1, step_209)
-    o210 = Stmt(210, S[375])
-    o211 = Stmt(211, S[376])
-    o212 = Block(212, S[377], 1, step_212)
-    o213 = Stmt(213, S[127])
-    o214 = Stmt(214, S[378])
-    o215 = Block(215, S[379], 1, step_215)
-    o216 = Stmt(216, S[128])
-    o217 = Stmt(217, S[380])
-    o218 = Block(218, S[381], 1, step_218)
-    o219 = Stmt(219, S[129])
-    o220 = Stmt(220, S[382])
-    o221 = Block(221, S[383], 1, step_221)
-    o222 = Stmt(222, S[130])
-    o223 = Stmt(223, S[384])
-    o224 = Block(224, S[385], 1, step_224)
-    o225 = Stmt(225, S[132])
-    o226 = Block(226, S[386], 1, step_226)
-    o227 = Stmt(227, S[134])
-    o228 = Block(228, S[387], 0, step_228)
-    o229 = ChooseOp(S[388], e229_player, e229_prompt, [
+    o198 = Block(198, S[470], 3, step_198)
+    o199 = Stmt(199, S[471])
+    o200 = Stmt(200, S[472])
+    o201 = Stmt(201, S[473])
+    o202 = Stmt(202, S[474])
+    o203 = Block(203, S[475], 1, step_203)
+    o204 = Stmt(204, S[214])
+    o205 = Stmt(205, S[476])
+    o206 = Block(206, S[477], 1, step_206)
+    o207 = Stmt(207, S[215])
+    o208 = Stmt(208, S[478])
+    o209 = Block(209, S[479], 1, step_209)
+    o210 = Stmt(210, S[480])
+    o211 = Stmt(211, S[481])
+    o212 = Block(212, S[482], 1, step_212)
+    o213 = Stmt(213, S[216])
+    o214 = Stmt(214, S[483])
+    o215 = Block(215, S[484], 1, step_215)
+    o216 = Stmt(216, S[217])
+    o217 = Stmt(217, S[485])
+    o218 = Block(218, S[486], 1, step_218)
+    o219 = Stmt(219, S[218])
+    o220 = Stmt(220, S[487])
+    o221 = Block(221, S[488], 1, step_221)
+    o222 = Stmt(222, S[219])
+    o223 = Stmt(223, S[489])
+    o224 = Block(224, S[490], 1, step_224)
+    o225 = Stmt(225, S[221])
+    o226 = Block(226, S[491], 1, step_226)
+    o227 = Stmt(227, S[223])
+    o228 = Block(228, S[492], 0, step_228)
+    o229 = ChooseOp(S[493], e229_player, e229_prompt, [
         OptionOp(site[21], e229_label0, 's', e229_items0, e229_when0, o224),
         OptionOp(site[22], e229_label1, 's', e229_items1, e229_when1, o226),
         OptionOp(site[23], e229_label2, None, None, e229_when2, o228),
@@ -5105,31 +5445,31 @@ def build(num_players, files):
     o229.collect = collect_229
     o229.resolve = resolve_229
     o229.uid = 229
-    o230 = Block(230, S[389], 2, step_230)
-    o231 = Stmt(231, S[390])
-    o232 = Block(232, S[391], 1, step_232)
-    o233 = Stmt(233, S[143])
-    o234 = ChooseOp(S[392], e234_player, e234_prompt, [
+    o230 = Block(230, S[494], 2, step_230)
+    o231 = Stmt(231, S[495])
+    o232 = Block(232, S[496], 1, step_232)
+    o233 = Stmt(233, S[232])
+    o234 = ChooseOp(S[497], e234_player, e234_prompt, [
         OptionOp(site[25], e234_label0, 't', e234_items0, e234_when0, o232),
     ], False)
     o234.collect = collect_234
     o234.resolve = resolve_234
     o234.uid = 234
-    o235 = Block(235, S[393], 0, step_235)
-    o236 = ChooseOp(S[394], e236_player, e236_prompt, [
+    o235 = Block(235, S[498], 0, step_235)
+    o236 = ChooseOp(S[499], e236_player, e236_prompt, [
         OptionOp(site[24], e236_label0, 's', e236_items0, e236_when0, o230),
         OptionOp(site[26], e236_label1, None, None, e236_when1, o235),
     ], False)
     o236.collect = collect_236
     o236.resolve = resolve_236
     o236.uid = 236
-    o237 = Block(237, S[395], 1, step_237)
-    o238 = Stmt(238, S[144])
-    o239 = Block(239, S[396], 2, step_239)
-    o240 = Stmt(240, S[145])
-    o241 = Stmt(241, S[146])
-    o242 = Block(242, S[397], 0, step_242)
-    o243 = ChooseOp(S[398], e243_player, e243_prompt, [
+    o237 = Block(237, S[500], 1, step_237)
+    o238 = Stmt(238, S[234])
+    o239 = Block(239, S[501], 2, step_239)
+    o240 = Stmt(240, S[236])
+    o241 = Stmt(241, S[237])
+    o242 = Block(242, S[502], 0, step_242)
+    o243 = ChooseOp(S[503], e243_player, e243_prompt, [
         OptionOp(site[27], e243_label0, None, None, e243_when0, o237),
         OptionOp(site[28], e243_label1, None, None, e243_when1, o239),
         OptionOp(site[29], e243_label2, None, None, e243_when2, o242),
@@ -5137,37 +5477,37 @@ def build(num_players, files):
     o243.collect = collect_243
     o243.resolve = resolve_243
     o243.uid = 243
-    o244 = Block(244, S[399], 2, step_244)
-    o245 = Stmt(245, S[400])
-    o246 = Stmt(246, S[401])
-    o247 = Block(247, S[402], 0, step_247)
-    o248 = ChooseOp(S[403], e248_player, e248_prompt, [
+    o244 = Block(244, S[504], 2, step_244)
+    o245 = Stmt(245, S[505])
+    o246 = Stmt(246, S[506])
+    o247 = Block(247, S[507], 0, step_247)
+    o248 = ChooseOp(S[508], e248_player, e248_prompt, [
         OptionOp(site[30], e248_label0, 's', e248_items0, e248_when0, o244),
         OptionOp(site[31], e248_label1, None, None, e248_when1, o247),
     ], False)
     o248.collect = collect_248
     o248.resolve = resolve_248
     o248.uid = 248
-    o249 = Block(249, S[404], 5, step_249)
-    o250 = Stmt(250, S[405])
-    o251 = Stmt(251, S[406])
-    o252 = Stmt(252, S[149])
-    o253 = Stmt(253, S[150])
-    o254 = Stmt(254, S[407])
-    o255 = Block(255, S[408], 0, step_255)
-    o256 = ChooseOp(S[409], e256_player, e256_prompt, [
+    o249 = Block(249, S[509], 5, step_249)
+    o250 = Stmt(250, S[510])
+    o251 = Stmt(251, S[511])
+    o252 = Stmt(252, S[247])
+    o253 = Stmt(253, S[248])
+    o254 = Stmt(254, S[512])
+    o255 = Block(255, S[513], 0, step_255)
+    o256 = ChooseOp(S[514], e256_player, e256_prompt, [
         OptionOp(site[32], e256_label0, 's', e256_items0, e256_when0, o249),
         OptionOp(site[33], e256_label1, None, None, e256_when1, o255),
     ], False)
     o256.collect = collect_256
     o256.resolve = resolve_256
     o256.uid = 256
-    o257 = Block(257, S[410], 1, step_257)
-    o258 = Stmt(258, S[156])
-    o259 = Block(259, S[411], 1, step_259)
-    o260 = Stmt(260, S[157])
-    o261 = Block(261, S[412], 0, step_261)
-    o262 = ChooseOp(S[413], e262_player, e262_prompt, [
+    o257 = Block(257, S[515], 1, step_257)
+    o258 = Stmt(258, S[254])
+    o259 = Block(259, S[516], 1, step_259)
+    o260 = Stmt(260, S[255])
+    o261 = Block(261, S[517], 0, step_261)
+    o262 = ChooseOp(S[518], e262_player, e262_prompt, [
         OptionOp(site[34], e262_label0, 's', e262_items0, e262_when0, o257),
         OptionOp(site[35], e262_label1, None, None, e262_when1, o259),
         OptionOp(site[36], e262_label2, None, None, e262_when2, o261),
@@ -5175,303 +5515,304 @@ def build(num_players, files):
     o262.collect = collect_262
     o262.resolve = resolve_262
     o262.uid = 262
-    o263 = Block(263, S[414], 1, step_263)
-    o264 = Block(264, S[415], 1, step_264)
-    o265 = Stmt(265, S[159])
-    o266 = Stmt(266, S[416])
-    o267 = ForOp(S[417], 'q', e267_items, o263, False)
+    o263 = Block(263, S[519], 1, step_263)
+    o264 = Block(264, S[520], 1, step_264)
+    o265 = Stmt(265, S[258])
+    o266 = Stmt(266, S[521])
+    o267 = ForOp(S[522], 'q', e267_items, o263, False, seats=True)
     o267.uid = 267
-    o268 = Block(268, S[418], 1, step_268)
-    o269 = Block(269, S[419], 1, step_269)
-    o270 = Stmt(270, S[161])
-    o271 = Stmt(271, S[420])
-    o272 = ForOp(S[421], 'e', e272_items, o268, False)
+    o268 = Block(268, S[523], 1, step_268)
+    o269 = Block(269, S[524], 1, step_269)
+    o270 = Stmt(270, S[260])
+    o271 = Stmt(271, S[525])
+    o272 = ForOp(S[526], 'e', e272_items, o268, False)
     o272.uid = 272
-    o273 = Block(273, S[422], 2, step_273)
-    o274 = Stmt(274, S[423])
-    o275 = Stmt(275, S[424])
-    o276 = Stmt(276, S[425])
-    o277 = Block(277, S[426], 4, step_277)
-    o278 = Stmt(278, S[427])
-    o279 = Stmt(279, S[162])
-    o280 = Stmt(280, S[163])
-    o281 = Stmt(281, S[428])
-    o282 = Block(282, S[429], 0, step_282)
-    o283 = ChooseOp(S[430], e283_player, e283_prompt, [
+    o273 = Block(273, S[527], 2, step_273)
+    o274 = Stmt(274, S[528])
+    o275 = Stmt(275, S[529])
+    o276 = Stmt(276, S[530])
+    o277 = Block(277, S[531], 4, step_277)
+    o278 = Stmt(278, S[532])
+    o279 = Stmt(279, S[262])
+    o280 = Stmt(280, S[263])
+    o281 = Stmt(281, S[533])
+    o282 = Block(282, S[534], 0, step_282)
+    o283 = ChooseOp(S[535], e283_player, e283_prompt, [
         OptionOp(site[37], e283_label0, 'e', e283_items0, e283_when0, o277),
         OptionOp(site[38], e283_label1, None, None, None, o282),
     ], False)
     o283.collect = collect_283
     o283.resolve = resolve_283
     o283.uid = 283
-    o284 = Stmt(284, S[431])
-    o285 = Block(285, S[432], 2, step_285)
-    o286 = WinnerOp(S[433], 'q', e286_among, e286_strength, e286_chooser, False, 'w', e286_prompt, site[39], fmt_player1)
+    o284 = Stmt(284, S[536])
+    o285 = Block(285, S[537], 2, step_285)
+    o286 = WinnerOp(S[538], 'q', e286_among, e286_strength, e286_chooser, False, 'w', e286_prompt, site[39], fmt_player1)
     o286.uid = 286
-    o287 = Block(287, S[434], 1, step_287)
-    o288 = Stmt(288, S[165])
-    o289 = Stmt(289, S[435])
-    o290 = Stmt(290, S[436])
-    o291 = Block(291, S[437], 1, step_291)
-    o292 = Stmt(292, S[438])
-    o293 = Stmt(293, S[439])
-    o294 = Stmt(294, S[440])
-    o295 = Block(295, S[441], 1, step_295)
-    o296 = Stmt(296, S[442])
-    o297 = Block(297, S[443], 3, step_297)
-    o298 = Block(298, S[444], 1, step_298)
-    o299 = Stmt(299, S[445])
-    o300 = ChooseOp(S[446], e300_player, e300_prompt, [
+    o287 = Block(287, S[539], 1, step_287)
+    o288 = Stmt(288, S[265])
+    o289 = Stmt(289, S[540])
+    o290 = Stmt(290, S[541])
+    o291 = Block(291, S[542], 1, step_291)
+    o292 = Stmt(292, S[543])
+    o293 = Stmt(293, S[544])
+    o294 = Stmt(294, S[545])
+    o295 = Block(295, S[546], 1, step_295)
+    o296 = Stmt(296, S[547])
+    o297 = Block(297, S[548], 3, step_297)
+    o298 = Block(298, S[549], 1, step_298)
+    o299 = Stmt(299, S[550])
+    o300 = ChooseOp(S[551], e300_player, e300_prompt, [
         OptionOp(site[40], e300_label0, 's', e300_items0, e300_when0, o298),
     ], False)
     o300.collect = collect_300
     o300.resolve = resolve_300
     o300.uid = 300
-    o301 = Stmt(301, S[447])
-    o302 = Stmt(302, S[448])
-    o303 = Stmt(303, S[449])
-    o304 = Block(304, S[450], 1, step_304)
-    o305 = Stmt(305, S[170])
-    o306 = Stmt(306, S[451])
-    o307 = Stmt(307, S[452])
-    o308 = Block(308, S[453], 2, step_308)
-    o309 = Stmt(309, S[454])
-    o310 = Stmt(310, S[75])
-    o311 = Block(311, S[455], 1, step_311)
-    o312 = Block(312, S[456], 1, step_312)
-    o313 = Stmt(313, S[171])
-    o314 = ChooseOp(S[457], e314_player, e314_prompt, [
+    o301 = Stmt(301, S[552])
+    o302 = Stmt(302, S[553])
+    o303 = Stmt(303, S[554])
+    o304 = Block(304, S[555], 1, step_304)
+    o305 = Stmt(305, S[272])
+    o306 = Stmt(306, S[556])
+    o307 = Stmt(307, S[557])
+    o308 = Block(308, S[558], 2, step_308)
+    o309 = Stmt(309, S[559])
+    o310 = Stmt(310, S[122])
+    o311 = Block(311, S[560], 1, step_311)
+    o312 = Block(312, S[561], 1, step_312)
+    o313 = Stmt(313, S[273])
+    o314 = ChooseOp(S[562], e314_player, e314_prompt, [
         OptionOp(site[41], e314_label0, 's', e314_items0, e314_when0, o312),
     ], False)
     o314.collect = collect_314
     o314.resolve = resolve_314
     o314.uid = 314
-    o315 = Stmt(315, S[458])
-    o316 = Block(316, S[459], 1, step_316)
-    o317 = Stmt(317, S[173])
-    o318 = Stmt(318, S[460])
-    o319 = Block(319, S[461], 2, step_319)
-    o320 = Block(320, S[462], 1, step_320)
-    o321 = Block(321, S[463], 1, step_321)
-    o322 = Stmt(322, S[464])
-    o323 = ChooseOp(S[465], e323_player, e323_prompt, [
+    o315 = Stmt(315, S[563])
+    o316 = Block(316, S[564], 1, step_316)
+    o317 = Stmt(317, S[275])
+    o318 = Stmt(318, S[565])
+    o319 = Block(319, S[566], 2, step_319)
+    o320 = Block(320, S[567], 1, step_320)
+    o321 = Block(321, S[568], 1, step_321)
+    o322 = Stmt(322, S[569])
+    o323 = ChooseOp(S[570], e323_player, e323_prompt, [
         OptionOp(site[42], e323_label0, 'e', e323_items0, e323_when0, o321),
     ], False)
     o323.collect = collect_323
     o323.resolve = resolve_323
     o323.uid = 323
-    o324 = Stmt(324, S[466])
-    o325 = Block(325, S[467], 1, step_325)
-    o326 = Block(326, S[468], 1, step_326)
-    o327 = Stmt(327, S[469])
-    o328 = ChooseOp(S[470], e328_player, e328_prompt, [
+    o324 = Stmt(324, S[571])
+    o325 = Block(325, S[572], 1, step_325)
+    o326 = Block(326, S[573], 1, step_326)
+    o327 = Stmt(327, S[574])
+    o328 = ChooseOp(S[575], e328_player, e328_prompt, [
         OptionOp(site[43], e328_label0, 'e', e328_items0, e328_when0, o326),
     ], False)
     o328.collect = collect_328
     o328.resolve = resolve_328
     o328.uid = 328
-    o329 = Stmt(329, S[471])
-    o330 = ForOp(S[472], 'q', e330_items, o319, False)
+    o329 = Stmt(329, S[576])
+    o330 = ForOp(S[577], 'q', e330_items, o319, False, seats=True)
     o330.uid = 330
-    o331 = Stmt(331, S[473])
-    o332 = Stmt(332, S[474])
-    o333 = Block(333, S[475], 1, step_333)
-    o334 = Block(334, S[476], 1, step_334)
-    o335 = Stmt(335, S[477])
-    o336 = Block(336, S[478], 1, step_336)
-    o337 = Stmt(337, S[479])
-    o338 = ChooseOp(S[480], e338_player, e338_prompt, [
+    o331 = Stmt(331, S[578])
+    o332 = Stmt(332, S[579])
+    o333 = Block(333, S[580], 1, step_333)
+    o334 = Block(334, S[581], 1, step_334)
+    o335 = Stmt(335, S[582])
+    o336 = Block(336, S[583], 1, step_336)
+    o337 = Stmt(337, S[584])
+    o338 = ChooseOp(S[585], e338_player, e338_prompt, [
         OptionOp(site[44], e338_label0, None, None, None, o334),
         OptionOp(site[45], e338_label1, None, None, None, o336),
     ], False)
     o338.collect = collect_338
     o338.resolve = resolve_338
     o338.uid = 338
-    o339 = ForOp(S[481], 'q', e339_items, o333, True)
+    o339 = ForOp(S[586], 'q', e339_items, o333, True, seats=True)
     o339.uid = 339
-    o340 = Stmt(340, S[482])
-    o341 = Stmt(341, S[483])
-    o342 = Stmt(342, S[484])
-    o343 = Stmt(343, S[485])
-    o344 = Block(344, S[486], 1, step_344)
-    o345 = Block(345, S[487], 2, step_345)
-    o346 = Stmt(346, S[488])
-    o347 = Stmt(347, S[489])
-    o348 = Stmt(348, S[490])
-    o349 = ForOp(S[491], 'q', e349_items, o344, False)
+    o340 = Stmt(340, S[587])
+    o341 = Stmt(341, S[588])
+    o342 = Stmt(342, S[589])
+    o343 = Stmt(343, S[590])
+    o344 = Block(344, S[591], 1, step_344)
+    o345 = Block(345, S[592], 2, step_345)
+    o346 = Stmt(346, S[593])
+    o347 = Stmt(347, S[594])
+    o348 = Stmt(348, S[595])
+    o349 = ForOp(S[596], 'q', e349_items, o344, False, seats=True)
     o349.uid = 349
-    o350 = Block(350, S[492], 1, step_350)
-    o351 = Stmt(351, S[493])
-    o352 = Block(352, S[494], 1, step_352)
-    o353 = Stmt(353, S[176])
-    o354 = Stmt(354, S[495])
-    o355 = Stmt(355, S[496])
-    o356 = Stmt(356, S[497])
-    o357 = Stmt(357, S[498])
-    o358 = Block(358, S[499], 1, step_358)
-    o359 = Stmt(359, S[500])
-    o360 = ForOp(S[501], 'q', e360_items, o358, False)
+    o350 = Block(350, S[597], 1, step_350)
+    o351 = Stmt(351, S[598])
+    o352 = Block(352, S[599], 1, step_352)
+    o353 = Stmt(353, S[281])
+    o354 = Stmt(354, S[600])
+    o355 = Stmt(355, S[601])
+    o356 = Stmt(356, S[602])
+    o357 = Stmt(357, S[603])
+    o358 = Block(358, S[604], 1, step_358)
+    o359 = Stmt(359, S[605])
+    o360 = ForOp(S[606], 'q', e360_items, o358, False, seats=True)
     o360.uid = 360
-    o361 = Stmt(361, S[502])
-    o362 = Stmt(362, S[503])
-    o363 = Stmt(363, S[504])
-    o364 = Stmt(364, S[505])
-    o365 = Stmt(365, S[76])
-    o366 = Block(366, S[506], 1, step_366)
-    o367 = Stmt(367, S[177])
-    o368 = Stmt(368, S[507])
-    o369 = Stmt(369, S[508])
-    o370 = Block(370, S[509], 2, step_370)
-    o371 = Stmt(371, S[510])
-    o372 = Stmt(372, S[77])
-    o373 = Block(373, S[511], 1, step_373)
-    o374 = Block(374, S[512], 1, step_374)
-    o375 = Stmt(375, S[178])
-    o376 = ChooseOp(S[513], e376_player, e376_prompt, [
+    o361 = Stmt(361, S[607])
+    o362 = Stmt(362, S[608])
+    o363 = Stmt(363, S[609])
+    o364 = Stmt(364, S[610])
+    o365 = Stmt(365, S[134])
+    o366 = Block(366, S[611], 1, step_366)
+    o367 = Stmt(367, S[282])
+    o368 = Stmt(368, S[612])
+    o369 = Stmt(369, S[613])
+    o370 = Block(370, S[614], 2, step_370)
+    o371 = Stmt(371, S[615])
+    o372 = Stmt(372, S[135])
+    o373 = Block(373, S[616], 1, step_373)
+    o374 = Block(374, S[617], 1, step_374)
+    o375 = Stmt(375, S[283])
+    o376 = ChooseOp(S[618], e376_player, e376_prompt, [
         OptionOp(site[46], e376_label0, 's', e376_items0, e376_when0, o374),
     ], False)
     o376.collect = collect_376
     o376.resolve = resolve_376
     o376.uid = 376
-    o377 = Stmt(377, S[514])
-    o378 = Stmt(378, S[515])
-    o379 = Stmt(379, S[516])
-    o380 = Stmt(380, S[78])
-    o381 = Stmt(381, S[517])
-    o382 = Block(382, S[518], 1, step_382)
-    o383 = Stmt(383, S[179])
-    o384 = Stmt(384, S[519])
-    o385 = Block(385, S[520], 1, step_385)
-    o386 = Stmt(386, S[180])
-    o387 = Stmt(387, S[521])
-    o388 = Block(388, S[522], 1, step_388)
-    o389 = Stmt(389, S[181])
-    o390 = Block(390, S[523], 1, step_390)
-    o391 = Block(391, S[524], 1, step_391)
-    o392 = Stmt(392, S[525])
-    o393 = ChooseOp(S[526], e393_player, e393_prompt, [
+    o377 = Stmt(377, S[619])
+    o378 = Stmt(378, S[620])
+    o379 = Stmt(379, S[621])
+    o380 = Stmt(380, S[138])
+    o381 = Stmt(381, S[622])
+    o382 = Block(382, S[623], 1, step_382)
+    o383 = Stmt(383, S[284])
+    o384 = Stmt(384, S[624])
+    o385 = Block(385, S[625], 1, step_385)
+    o386 = Stmt(386, S[285])
+    o387 = Stmt(387, S[626])
+    o388 = Block(388, S[627], 1, step_388)
+    o389 = Stmt(389, S[286])
+    o390 = Block(390, S[628], 1, step_390)
+    o391 = Block(391, S[629], 1, step_391)
+    o392 = Stmt(392, S[630])
+    o393 = ChooseOp(S[631], e393_player, e393_prompt, [
         OptionOp(site[47], e393_label0, 's', e393_items0, e393_when0, o391),
     ], False)
     o393.collect = collect_393
     o393.resolve = resolve_393
     o393.uid = 393
-    o394 = Stmt(394, S[527])
-    o395 = Block(395, S[528], 1, step_395)
-    o396 = Stmt(396, S[529])
-    o397 = Block(397, S[530], 1, step_397)
-    o398 = Block(398, S[531], 2, step_398)
-    o399 = Stmt(399, S[532])
-    o400 = Block(400, S[533], 1, step_400)
-    o401 = Stmt(401, S[534])
-    o402 = ChooseOp(S[535], e402_player, e402_prompt, [
+    o394 = Stmt(394, S[632])
+    o395 = Block(395, S[633], 1, step_395)
+    o396 = Stmt(396, S[634])
+    o397 = Block(397, S[635], 1, step_397)
+    o398 = Block(398, S[636], 2, step_398)
+    o399 = Stmt(399, S[637])
+    o400 = Block(400, S[638], 1, step_400)
+    o401 = Stmt(401, S[639])
+    o402 = ChooseOp(S[640], e402_player, e402_prompt, [
         OptionOp(site[49], e402_label0, 't', e402_items0, e402_when0, o400),
     ], False)
     o402.collect = collect_402
     o402.resolve = resolve_402
     o402.uid = 402
-    o403 = ChooseOp(S[536], e403_player, e403_prompt, [
+    o403 = ChooseOp(S[641], e403_player, e403_prompt, [
         OptionOp(site[48], e403_label0, 's', e403_items0, e403_when0, o398),
     ], False)
     o403.collect = collect_403
     o403.resolve = resolve_403
     o403.uid = 403
-    o404 = Stmt(404, S[537])
-    o405 = Block(405, S[538], 12, step_405)
-    o406 = Block(406, S[539], 1, step_406)
-    o407 = Stmt(407, S[187])
-    o408 = Stmt(408, S[540])
-    o409 = Block(409, S[541], 1, step_409)
-    o410 = Block(410, S[542], 1, step_410)
-    o411 = Stmt(411, S[543])
-    o412 = Stmt(412, S[544])
-    o413 = ForOp(S[545], 'c', e413_items, o409, False)
+    o404 = Stmt(404, S[642])
+    o405 = Block(405, S[643], 12, step_405)
+    o406 = Block(406, S[644], 1, step_406)
+    o407 = Stmt(407, S[292])
+    o408 = Stmt(408, S[645])
+    o409 = Block(409, S[646], 1, step_409)
+    o410 = Block(410, S[647], 1, step_410)
+    o411 = Stmt(411, S[648])
+    o412 = Stmt(412, S[649])
+    o413 = ForOp(S[650], 'c', e413_items, o409, False)
     o413.uid = 413
-    o414 = Block(414, S[546], 1, step_414)
-    o415 = Stmt(415, S[547])
-    o416 = ForOp(S[548], 's', e416_items, o414, False)
+    o414 = Block(414, S[651], 1, step_414)
+    o415 = Stmt(415, S[652])
+    o416 = ForOp(S[653], 's', e416_items, o414, False)
     o416.uid = 416
-    o417 = Stmt(417, S[549])
-    o418 = Block(418, S[550], 1, step_418)
-    o419 = Stmt(419, S[551])
-    o420 = ChooseOp(S[552], e420_player, e420_prompt, [
+    o417 = Stmt(417, S[654])
+    o418 = Block(418, S[655], 1, step_418)
+    o419 = Stmt(419, S[656])
+    o420 = ChooseOp(S[657], e420_player, e420_prompt, [
         OptionOp(site[50], e420_label0, 's', e420_items0, e420_when0, o418),
     ], False)
     o420.collect = collect_420
     o420.resolve = resolve_420
     o420.uid = 420
-    o421 = Stmt(421, S[190])
-    o422 = Block(422, S[553], 1, step_422)
-    o423 = Stmt(423, S[193])
-    o424 = ForOp(S[554], 'p', e424_items, o422, False)
+    o421 = Stmt(421, S[296])
+    o422 = Block(422, S[658], 1, step_422)
+    o423 = Stmt(423, S[302])
+    o424 = ForOp(S[659], 'p', e424_items, o422, False, seats=True)
     o424.uid = 424
-    o425 = Block(425, S[555], 1, step_425)
-    o426 = Stmt(426, S[194])
-    o427 = ForOp(S[556], 'p', e427_items, o425, False)
+    o425 = Block(425, S[660], 1, step_425)
+    o426 = Stmt(426, S[303])
+    o427 = ForOp(S[661], 'p', e427_items, o425, False, seats=True)
     o427.uid = 427
-    o428 = Block(428, S[557], 1, step_428)
-    o429 = Stmt(429, S[195])
-    o430 = ForOp(S[558], 'p', e430_items, o428, False)
+    o428 = Block(428, S[662], 1, step_428)
+    o429 = Stmt(429, S[304])
+    o430 = ForOp(S[663], 'p', e430_items, o428, False, seats=True)
     o430.uid = 430
-    o431 = Block(431, S[559], 1, step_431)
-    o432 = Stmt(432, S[196])
-    o433 = ForOp(S[560], 'p', e433_items, o431, False)
+    o431 = Block(431, S[664], 1, step_431)
+    o432 = Stmt(432, S[305])
+    o433 = ForOp(S[665], 'p', e433_items, o431, False, seats=True)
     o433.uid = 433
-    o434 = Block(434, S[561], 1, step_434)
-    o435 = Block(435, S[562], 1, step_435)
-    o436 = Stmt(436, S[563])
-    o437 = ChooseOp(S[564], e437_player, e437_prompt, [
+    o434 = Block(434, S[666], 1, step_434)
+    o435 = Block(435, S[667], 1, step_435)
+    o436 = Stmt(436, S[668])
+    o437 = ChooseOp(S[669], e437_player, e437_prompt, [
         OptionOp(site[51], e437_label0, 's', e437_items0, e437_when0, o435),
     ], False)
     o437.collect = collect_437
     o437.resolve = resolve_437
     o437.uid = 437
-    o438 = ForOp(S[565], 'p', e438_items, o434, False)
+    o438 = ForOp(S[670], 'p', e438_items, o434, False, seats=True)
     o438.uid = 438
-    o439 = Block(439, S[566], 2, step_439)
-    o440 = Stmt(440, S[191])
-    o441 = Stmt(441, S[567])
-    o442 = ForOp(S[568], 'p', e442_items, o439, False)
+    o439 = Block(439, S[671], 2, step_439)
+    o440 = Stmt(440, S[299])
+    o441 = Stmt(441, S[672])
+    o442 = ForOp(S[673], 'p', e442_items, o439, False, seats=True)
     o442.uid = 442
-    o443 = Block(443, S[569], 1, step_443)
-    o444 = Block(444, S[570], 7, step_444)
-    o445 = Stmt(445, S[571])
-    o446 = Stmt(446, S[572])
-    o447 = Block(447, S[573], 4, step_447)
-    o448 = Block(448, S[574], 1, step_448)
-    o449 = Stmt(449, S[202])
-    o450 = ForOp(S[575], 'e', e450_items, o448, False)
+    o443 = Block(443, S[674], 1, step_443)
+    o444 = Block(444, S[675], 7, step_444)
+    o445 = Stmt(445, S[676])
+    o446 = Stmt(446, S[677])
+    o447 = Block(447, S[678], 4, step_447)
+    o448 = Block(448, S[679], 1, step_448)
+    o449 = Stmt(449, S[312])
+    o450 = ForOp(S[680], 'e', e450_items, o448, False)
     o450.uid = 450
-    o451 = Stmt(451, S[203])
-    o452 = Stmt(452, S[204])
-    o453 = Stmt(453, S[205])
-    o454 = Stmt(454, S[576])
-    o455 = Stmt(455, S[198])
-    o456 = Stmt(456, S[199])
-    o457 = Stmt(457, S[200])
-    o458 = Stmt(458, S[201])
-    o459 = ForOp(S[577], 'r', e459_items, o444, False)
+    o451 = Stmt(451, S[313])
+    o452 = Stmt(452, S[315])
+    o453 = Stmt(453, S[316])
+    o454 = Stmt(454, S[681])
+    o455 = Stmt(455, S[308])
+    o456 = Stmt(456, S[309])
+    o457 = Stmt(457, S[310])
+    o458 = Stmt(458, S[311])
+    o459 = ForOp(S[682], 'r', e459_items, o444, False)
     o459.uid = 459
-    o460 = Block(460, S[578], 1, step_460)
-    o461 = Stmt(461, S[579])
+    o460 = Block(460, S[683], 1, step_460)
+    o461 = Stmt(461, S[684])
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461]
     P.setup = o405
     P.play = o443
     P.scoring = o460
+    P.proc_names = {o0.uid: 'close_electorates', o1.uid: 'place_emperor_at_start', o2.uid: 'start_piece', o3.uid: 'retire', o4.uid: 'grow_old', o5.uid: 'settle', o6.uid: 'place_new', o7.uid: 'fill_throne', o8.uid: 'income_phase', o9.uid: 'aging_phase', o10.uid: 'descendants_phase', o11.uid: 'son', o12.uid: 'daughter', o13.uid: 'offer', o14.uid: 'actions_phase', o15.uid: 'action_turn', o16.uid: 'move_knight', o17.uid: 'use_card', o18.uid: 'doctor', o19.uid: 'move_card', o20.uid: 'permit', o21.uid: 'ordinance', o22.uid: 'promotion', o23.uid: 'kings_daughter', o24.uid: 'new_electors_phase', o25.uid: 'gray_eminence', o26.uid: 'new_elector', o27.uid: 'change_of_power', o28.uid: 'displaced', o29.uid: 'election_phase', o30.uid: 'election', o31.uid: 'crown', o32.uid: 'deposed', o33.uid: 'emperor_action_phase', o34.uid: 'place_empire_city', o35.uid: 'move_empire_city'}
     P.var_specs = [
-        VarSpec('emperor', 'player', None, S[580], 'public'),
-        VarSpec('rival', 'player', None, S[581], 'public'),
-        VarSpec('round', 'int', None, S[582], 'public'),
-        VarSpec('thalers', 'int', 'players', S[583], 'public'),
-        VarSpec('chip', 'int', 'players', S[584], 'public'),
-        VarSpec('score', 'int', 'players', S[585], 'public'),
-        VarSpec('age', 'int', 'aristocrats', S[586], 'public'),
-        VarSpec('couple', 'bool', 'aristocrats', S[587], 'public'),
-        VarSpec('closed', 'bool', 'electorates', S[588], 'public'),
-        VarSpec('privilege_used', 'bool', 'electorates', S[589], 'public'),
-        VarSpec('passed', 'bool', 'players', S[590], 'public'),
-        VarSpec('vote', 'player', 'players', S[591], 'owner'),
-        VarSpec('church_on', 'card', None, S[592], 'public'),
-        VarSpec('excommunicated', 'card', None, S[593], 'public'),
+        VarSpec('emperor', 'player', None, S[685], 'public'),
+        VarSpec('rival', 'player', None, S[686], 'public'),
+        VarSpec('round', 'int', None, S[687], 'public'),
+        VarSpec('thalers', 'int', 'players', S[688], 'public'),
+        VarSpec('chip', 'int', 'players', S[689], 'public'),
+        VarSpec('score', 'int', 'players', S[690], 'public'),
+        VarSpec('age', 'int', 'aristocrats', S[691], 'public'),
+        VarSpec('couple', 'bool', 'aristocrats', S[692], 'public'),
+        VarSpec('closed', 'bool', 'electorates', S[693], 'public'),
+        VarSpec('privilege_used', 'bool', 'electorates', S[694], 'public'),
+        VarSpec('passed', 'bool', 'players', S[695], 'public'),
+        VarSpec('vote', 'player', 'players', S[696], 'owner'),
+        VarSpec('church_on', 'card', None, S[697], 'public'),
+        VarSpec('excommunicated', 'card', None, S[698], 'public'),
     ]
     P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'round': init_round, 'thalers': init_thalers, 'chip': init_chip, 'score': init_score, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'passed': init_passed, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated}
     P.tie_breakers = []
