@@ -264,7 +264,7 @@ class ModuleEmitter:
     def _inline_call(self, w: Writer, s: ir.CallProc, args: str) -> None:
         """A procedure run as a Python function: counted in the call depth (``st.inline``, as
         the interpreter counts its frame) and named in the rules trace of an error inside it."""
-        body = self.game.procedures[s.name].body
+        proc = self.game.procedures[s.name]
         w.line(f"enter_procedure(st, {self._span(s.span)})")
         w.line("st.inline += 1")
         w.line("try:")
@@ -274,7 +274,7 @@ class ModuleEmitter:
         with w.indent():
             w.line("st.inline -= 1")
             head = repr(f"procedure {s.name} (")  # rule text reaches code only through repr
-            w.line(f"traced(e, {head} + str({self._span(body.span)}) + ')')")
+            w.line(f"traced(e, {head} + str({self._span(proc.span)}) + ')')")
             w.line("raise")
         w.line("st.inline -= 1")
 
@@ -670,6 +670,10 @@ class ModuleEmitter:
             for v in g.variables.values()
         ]
         tie_spans = ", ".join(self._span(t.span) for t in g.tie_breakers)
+        entries = ", ".join(  # the rules trace's names of procedures (spans: before SPANS)
+            f"{self._op(p.body)}.uid: {f'procedure {n} ('!r} + str({self._span(p.span)}) + ')'"
+            for n, p in g.procedures.items()
+        )
         out = Writer()
         out.line(f'"""{g.name} ({g.id}), compiled by meeple\'s code generator.')
         out.line("")
@@ -718,8 +722,7 @@ class ModuleEmitter:
             out.line(f"P.setup = {self._op(g.setup)}")
             out.line(f"P.play = {self._op(g.play)}")
             out.line(f"P.scoring = {self._op(g.scoring)}")
-            names = ", ".join(f"{self._op(p.body)}.uid: {n!r}" for n, p in g.procedures.items())
-            out.line(f"P.proc_names = {{{names}}}")
+            out.line(f"P.proc_names = {{{entries}}}")
             out.line("P.var_specs = [")
             for name, t, per, span, vis in variables:
                 out.line(f"    VarSpec({name!r}, {t!r}, {per!r}, {span}, {vis!r}),")

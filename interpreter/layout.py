@@ -164,7 +164,8 @@ class ProgramBase(Layout):
     play: BlockOp
     scoring: BlockOp
     num_distinct_actions: int
-    #: uid of each procedure's body block -> the procedure's name (call depth, rules trace)
+    #: uid of each procedure's body block -> "procedure NAME (file:line:col)" (for the call
+    #: depth and the rules trace)
     proc_names: dict[int, str]
 
     @property

@@ -48,7 +48,9 @@ class Program(ProgramBase):
         self.triggers_at: dict[int, list[ops.TriggerRule]] = {}  # filled once all is compiled
         self.leaf_functions = leaf_functions(g)
         self.proc_blocks = {n: self._new_block(p.body) for n, p in g.procedures.items()}
-        self.proc_names = {b.uid: n for n, b in self.proc_blocks.items()}
+        self.proc_names = {
+            b.uid: f"procedure {n} ({g.procedures[n].span})" for n, b in self.proc_blocks.items()
+        }
         for n, p in g.procedures.items():
             self._fill_block(self.proc_blocks[n], p.body)
         for t in g.triggers.values():

@@ -155,9 +155,7 @@ class State:
         frames are on the stack, then those a generated module ran inline and the functions
         the exception came through."""
         names = self.prog.proc_names
-        out = [
-            f"procedure {names[f.op.uid]} ({f.op.span})" for f in self.frames if f.op.uid in names
-        ]
+        out = [names[f.op.uid] for f in self.frames if f.op.uid in names]
         out.extend(reversed(e.__dict__.get("meeple_calls", ())))
         return out
 
@@ -281,7 +279,6 @@ class State:
             try:
                 keys.append(f(self, env))
             except Exception as e:
-                self.at = None
                 self._fail(e, span)
         return tuple(keys)
 
@@ -722,4 +719,6 @@ def _explain(e: Exception) -> str:
         return "a zone or list has no item there (it is empty, or the position is past its end)"
     if isinstance(e, AttributeError):
         return f"a value has no such property ({e})"
+    if isinstance(e, KeyError):  # a card without the property read (its own ``props``)
+        return f"a value has no such property ({e.args[0] if e.args else e})"
     return f"{type(e).__name__}: {e}"

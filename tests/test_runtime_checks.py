@@ -340,6 +340,20 @@ def test_the_deepest_expression_inside_the_deepest_calls_runs(tmp_path: Path) ->
     assert results == {b: (MAX_CALL_DEPTH - 1) * per_level for b in BACKENDS}
 
 
+def test_nested_any_generators_inside_the_deepest_calls_run(tmp_path: Path) -> None:
+    # any(... for ...) is a generator run by a Python built-in: the C stack nests too
+    inner = "down(n - 1) >= 0"
+    for _ in range((MAX_EXPR_DEPTH - 4) // 2):
+        inner = f"any(x == 0 and {inner} for x in [0])"
+    path = _write(
+        tmp_path,
+        setup=f"    - result = down({MAX_CALL_DEPTH - 1})",
+        functions=_down(f"0 if n <= 0 else (1 if {inner} else 0)"),
+    )
+    for b in BACKENDS:
+        assert _game(path, b).new_initial_state(0).vars["result"] == 1
+
+
 PROCS = """\
 procedures:
   descend:

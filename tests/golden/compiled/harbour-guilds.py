@@ -416,7 +416,7 @@ def build(num_players, files):
     P.setup = o18
     P.play = o23
     P.scoring = o29
-    P.proc_names = {o0.uid: 'turn', o1.uid: 'majority'}
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[16]) + ')', o1.uid: 'procedure majority (' + str(S[14]) + ')'}
     P.var_specs = [
         VarSpec('score', 'int', 'players', S[44], 'public'),
     ]

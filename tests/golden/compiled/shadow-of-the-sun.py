@@ -1962,7 +1962,7 @@ def build(num_players, files):
     P.setup = o128
     P.play = o134
     P.scoring = o138
-    P.proc_names = {o0.uid: 'day', o1.uid: 'turn', o2.uid: 'bonus', o3.uid: 'pay_pair', o4.uid: 'special_ability', o5.uid: 'return_marker', o6.uid: 'action', o7.uid: 'usurp', o8.uid: 'replace_marker', o9.uid: 'build_legion', o10.uid: 'struggle', o11.uid: 'end_of_day'}
+    P.proc_names = {o0.uid: 'procedure day (' + str(S[96]) + ')', o1.uid: 'procedure turn (' + str(S[97]) + ')', o2.uid: 'procedure bonus (' + str(S[98]) + ')', o3.uid: 'procedure pay_pair (' + str(S[99]) + ')', o4.uid: 'procedure special_ability (' + str(S[100]) + ')', o5.uid: 'procedure return_marker (' + str(S[8]) + ')', o6.uid: 'procedure action (' + str(S[101]) + ')', o7.uid: 'procedure usurp (' + str(S[102]) + ')', o8.uid: 'procedure replace_marker (' + str(S[66]) + ')', o9.uid: 'procedure build_legion (' + str(S[103]) + ')', o10.uid: 'procedure struggle (' + str(S[104]) + ')', o11.uid: 'procedure end_of_day (' + str(S[105]) + ')'}
     P.var_specs = [
         VarSpec('supreme', 'player', None, S[217], 'public'),
         VarSpec('score', 'int', 'players', S[218], 'public'),
