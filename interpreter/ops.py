@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_BLOCK_DEPTH, MAX_CALL_DEPTH
 
-from .evaluate import MISSING, restore_local, too_deep, traced  # noqa: F401  (re-exported)
+from .evaluate import MISSING, not_a_seat, restore_local, too_deep, traced  # noqa: F401  (re-exported)
 from .values import Card, player_name
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ def fire_arrivals(
 def eliminate(st: State, p: Any, span: SourceSpan) -> None:
     """Seat ``p`` leaves the game: out of ``st.players`` (once), with a line in the log."""
     if not (isinstance(p, int) and 0 <= p < st.prog.num_players):
-        raise RuleError(f"cannot eliminate {p!r}: it is not a seat", span)
+        raise RuleError(f"cannot eliminate: {not_a_seat(p, st.prog.num_players)}", span)
     if p in st.players:
         st.players.remove(p)
         st.log_line(f"{player_name(p)} is eliminated", -1)

@@ -722,3 +722,6 @@ def _explain(e: Exception) -> str:
     if isinstance(e, KeyError):  # a card without the property read (its own ``props``)
         return f"a value has no such property ({e.args[0] if e.args else e})"
     return f"{type(e).__name__}: {e}"
+
+
+_room_for_calls()  # at import, so that it is done once and before any game runs

@@ -112,6 +112,7 @@ def _errors(path: Path, players: int = 4) -> list[MeepleError]:
         ("score[num_players] = 3", 4),
         ("result = count(hand[5])", 5),
         ("result = turns[-1]", -1),
+        ("eliminate 7", 7),
     ],
 )
 def test_a_seat_out_of_range_is_a_rule_error_at_its_line(
