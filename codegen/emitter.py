@@ -202,7 +202,7 @@ class ModuleEmitter:
         w.line(f"{items} = {self._e(s.items)}")
         w.line(f"{d} = {dest}")
         if t == "zone" or t.startswith("list:"):
-            w.line(f"for {c} in list({items}):")
+            w.line(f"for {c} in cards_of({items}):")
             with w.indent():
                 w.line(f"st.move({c}, {d}, {s.bottom})")
             return
@@ -211,7 +211,7 @@ class ModuleEmitter:
             w.line(f"st.move({items}, {d}, {s.bottom})")
         w.line("else:")
         with w.indent():
-            w.line(f"for {c} in list({items}):")
+            w.line(f"for {c} in cards_of({items}):")
             with w.indent():
                 w.line(f"st.move({c}, {d}, {s.bottom})")
 
@@ -233,7 +233,7 @@ class ModuleEmitter:
         assert s.items is not None
         moved, c = self.names.fresh("moved"), self.names.fresh("c")
         w.line(f"{moved} = {self._e(s.items)}")
-        w.line(f"{moved} = [{moved}] if isinstance({moved}, Card) else list({moved})")
+        w.line(f"{moved} = cards_of({moved})")
         w.line(f"for {c} in {moved}:")
         with w.indent():
             w.line(f"st.move({c}, {d}, {s.bottom})")

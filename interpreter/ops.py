@@ -231,6 +231,19 @@ class IfOp(Op):
             self.orelse.exec(st, env)
 
 
+def cards_of(what: Any) -> list[Card]:
+    """What a ``move`` moves: one card, or the cards of a zone or list (copied). ``none`` is the
+    rules' error."""
+    if isinstance(what, Card):
+        return [what]
+    if what is None:
+        raise RuleError(_NOT_A_CARD)
+    return list(what)
+
+
+_NOT_A_CARD = "only a card can be moved, not none"
+
+
 def live_mask(st: State) -> int:
     """The seats in the game now, as a bit mask (bit p for seat p)."""
     mask = 0
@@ -562,6 +575,8 @@ class WinnerOp(Op):
             env[self.var] = x
             scores.append(self.strength(st, env))
         restore_local(env, self.var, saved)
+        if None in scores:
+            raise RuleError("a strength is none; it must be a number", self.span)
         best = max(scores)
         leaders = [x for x, s in zip(cands, scores, strict=True) if s == best]
         if len(leaders) > 1 and self.chooser is not None:

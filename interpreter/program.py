@@ -12,7 +12,7 @@ from meeple.dsl.errors import MeepleError, RuleError
 from . import ops
 from .evaluate import ExprCompiler, Fn, PatternTable
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
-from .values import Card, formatter
+from .values import formatter
 
 _INT_DOMAIN = 64
 
@@ -172,7 +172,7 @@ class Program(ProgramBase):
         def run_items(st: Any, env: dict[str, Any]) -> None:
             what = items(st, env)
             d = dest(st, env)
-            moved = [what] if isinstance(what, Card) else list(what)
+            moved = ops.cards_of(what)
             for c in moved:
                 st.move(c, d, bottom)
             if d in trig:

@@ -309,7 +309,11 @@ class State:
 
     # ------------------------------------------------------------------ effects (used by ops)
     def move(self, card: Card, dest: int, bottom: bool) -> None:
-        """Move one card from wherever it is to zone ``dest`` (on top, or at the bottom)."""
+        """Move one card from wherever it is to zone ``dest`` (on top, or at the bottom). A value
+        that is not a card (``none``) is the rules' error, not the engine's."""
+        if type(card) is not Card:
+            shown = "none" if card is None else repr(card)
+            raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
         self.zones[src].remove(card)
         if bottom:
@@ -321,8 +325,8 @@ class State:
     def move_count(self, n: int, src: int, dest: int, bottom: bool, span: SourceSpan) -> None:
         """Move the top ``n`` cards of ``src``; an empty source with a refill zone is refilled
         (that zone shuffled in); with both empty the rest is skipped."""
-        if n < 0:
-            raise RuleError(f"cannot move {n} cards", span)
+        if type(n) is not int or n < 0:
+            raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
         for _ in range(n):

@@ -15,8 +15,8 @@ import pytest
 import meeple
 from meeple.dsl.errors import InternalError, MeepleError, RuleError
 from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH, RESERVED_PROPERTIES
+from meeple.interpreter import prng
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
 from meeple.interpreter.values import Card
 
 BACKENDS = ("interpreter", "compiled")
@@ -40,6 +40,8 @@ zones:
   hand: {per: players, visibility: owner}
 variables:
   first: {type: player, initial: 0, source: Turn}
+  chosen: {type: card, initial: none, source: Turn}
+  nobody: {type: player, initial: none, source: Turn}
   result: {type: int, initial: 0, source: Turn}
   turns: {type: int, per: players, source: Turn}
   score: {type: int, per: players, source: Scoring}
@@ -454,18 +456,33 @@ def test_an_error_in_the_rules_stays_a_rule_error(tmp_path: Path, backend: str) 
         _game(path, backend).new_initial_state(0)
 
 
+@pytest.mark.parametrize(
+    ("stmt", "message"),
+    [
+        ("move chosen to hand[0]", "only a card can be moved, not none"),
+        ("move top(hand[0]) to draw_pile", "the rules failed here"),
+        ("move top(draw_pile) to hand[nobody]", "none is not a player in this 4-player game"),
+    ],
+)
+def test_a_none_or_missing_value_in_a_rule_is_a_rule_error_not_an_internal_one(
+    tmp_path: Path, stmt: str, message: str
+) -> None:
+    path = _write(tmp_path, setup=f"    - {stmt}")
+    for e in _errors(path):
+        assert isinstance(e, RuleError) and message in e.message
+        assert e.span is not None and e.span.line == _line_of(path, stmt)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_fault_in_the_engine_is_an_internal_error_not_a_rule_error(
     tmp_path: Path, backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(self: State, zone: int) -> None:
-        raise ValueError("the engine broke")
-
-    monkeypatch.setattr(State, "shuffle", broken)
+    # the engine's shuffle then fails inside the engine's own code (state.py)
+    monkeypatch.setattr(prng, "shuffle", None)
     path = _write(tmp_path, setup="    - shuffle draw_pile")
     with pytest.raises(MeepleError) as e:
         _game(path, backend).new_initial_state(0)
     assert isinstance(e.value, InternalError) and not isinstance(e.value, RuleError)
-    assert isinstance(e.value.__cause__, ValueError)
-    assert str(e.value).startswith("internal error, please report: ValueError: the engine broke")
+    assert isinstance(e.value.__cause__, TypeError)
+    assert str(e.value).startswith("internal error, please report: TypeError: 'NoneType'")
     assert "the rules failed" not in str(e.value)

@@ -920,14 +920,14 @@ def build(num_players, files):
             st.at = o56  # game.yaml:417
             _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[35]))] if (_m7.owner == env['q'])]
             _dest1 = (Z_personal1 + seat(st, env['q'], S[34]))
-            for _c1 in list(_items1):
+            for _c1 in cards_of(_items1):
                 st.move(_c1, _dest1, False)
 
     def proc_to_general(st, env):  # game.yaml:418
         st.at = o58  # game.yaml:422
         _items2 = [_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[37]))] if (_m8.owner == env['p'])]
         _dest2 = (Z_general1 + seat(st, env['p'], S[36]))
-        for _c2 in list(_items2):
+        for _c2 in cards_of(_items2):
             st.move(_c2, _dest2, False)
 
     step_0 = run_whole(proc_earn)  # game.yaml:364
@@ -953,7 +953,7 @@ def build(num_players, files):
             st.at = o59  # game.yaml:429
             _items3 = st.zones[Z_gold_shown1]
             _dest3 = Z_gold_box1
-            for _c3 in list(_items3):
+            for _c3 in cards_of(_items3):
                 st.move(_c3, _dest3, False)
             st.at = o60  # game.yaml:430
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
@@ -1129,12 +1129,12 @@ def build(num_players, files):
                 st.at = o143  # game.yaml:523
                 _items4 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[54]))]
                 _dest4 = Z_influence_deck1
-                for _c4 in list(_items4):
+                for _c4 in cards_of(_items4):
                     st.move(_c4, _dest4, False)
             st.at = o145  # game.yaml:524
             _items5 = st.zones[Z_influence_played1]
             _dest5 = Z_influence_deck1
-            for _c5 in list(_items5):
+            for _c5 in cards_of(_items5):
                 st.move(_c5, _dest5, False)
             st.at = o146  # game.yaml:525
             st.shuffle(Z_influence_deck1)
@@ -1780,7 +1780,7 @@ def build(num_players, files):
         st.at = o56  # game.yaml:417
         _items6 = [_m11 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['t'], 'courtiers', S[35]))] if (_m11.owner == env['q'])]
         _dest6 = (Z_personal1 + seat(st, env['q'], S[34]))
-        for _c7 in list(_items6):
+        for _c7 in cards_of(_items6):
             st.move(_c7, _dest6, False)
         st.frames.pop()
 
@@ -2410,7 +2410,7 @@ def build(num_players, files):
         st.at = o143  # game.yaml:523
         _items7 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[54]))]
         _dest7 = Z_influence_deck1
-        for _c8 in list(_items7):
+        for _c8 in cards_of(_items7):
             st.move(_c8, _dest7, False)
         st.frames.pop()
 
@@ -4245,7 +4245,7 @@ def build(num_players, files):
         st.at = o377  # game.yaml:880
         _items10 = env['back']
         _dest8 = Z_token_supply1
-        for _c11 in list(_items10):
+        for _c11 in cards_of(_items10):
             st.move(_c11, _dest8, False)
         st.at = o380  # game.yaml:881
         for _y5 in list(env['back']):
@@ -4309,7 +4309,7 @@ def build(num_players, files):
             st.at = o377  # game.yaml:880
             _items11 = env['back']
             _dest9 = Z_token_supply1
-            for _c12 in list(_items11):
+            for _c12 in cards_of(_items11):
                 st.move(_c12, _dest9, False)
             st.at = o380  # game.yaml:881
             for _y7 in list(env['back']):
@@ -4728,17 +4728,17 @@ def build(num_players, files):
             st.at = o452  # game.yaml:958
             _items12 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[234]))]
             _dest10 = Z_influence_deck1
-            for _c13 in list(_items12):
+            for _c13 in cards_of(_items12):
                 st.move(_c13, _dest10, False)
             st.at = o453  # game.yaml:959
             _items13 = st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[235]))]
             _dest11 = Z_intrigue_deck1
-            for _c14 in list(_items13):
+            for _c14 in cards_of(_items13):
                 st.move(_c14, _dest11, False)
             st.at = o454  # game.yaml:960
             _items14 = st.zones[(Z_tokens_held1 + seat(st, env['p'], S[236]))]
             _dest12 = Z_token_supply1
-            for _c15 in list(_items14):
+            for _c15 in cards_of(_items14):
                 st.move(_c15, _dest12, False)
             st.at = o457  # game.yaml:961
             for _t9 in list(K_courtiers1):
@@ -4827,17 +4827,17 @@ def build(num_players, files):
         st.at = o452  # game.yaml:958
         _items15 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[234]))]
         _dest13 = Z_influence_deck1
-        for _c18 in list(_items15):
+        for _c18 in cards_of(_items15):
             st.move(_c18, _dest13, False)
         st.at = o453  # game.yaml:959
         _items16 = st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[235]))]
         _dest14 = Z_intrigue_deck1
-        for _c19 in list(_items16):
+        for _c19 in cards_of(_items16):
             st.move(_c19, _dest14, False)
         st.at = o454  # game.yaml:960
         _items17 = st.zones[(Z_tokens_held1 + seat(st, env['p'], S[236]))]
         _dest15 = Z_token_supply1
-        for _c20 in list(_items17):
+        for _c20 in cards_of(_items17):
             st.move(_c20, _dest15, False)
         st.at = o457  # game.yaml:961
         for _t11 in list(K_courtiers1):

@@ -1026,7 +1026,7 @@ def build(num_players, files):
         st.at = o36  # game.yaml:453
         _items1 = [_e5 for _e5 in K_electorates1 if _e5.props['spiritual']]
         _dest1 = Z_lots1
-        for _c3 in list(_items1):
+        for _c3 in cards_of(_items1):
             st.move(_c3, _dest1, False)
         st.at = o37  # game.yaml:454
         st.shuffle(Z_lots1)
@@ -1039,12 +1039,12 @@ def build(num_players, files):
         st.at = o40  # game.yaml:457
         _items2 = st.zones[Z_lots1]
         _dest2 = Z_board1
-        for _c4 in list(_items2):
+        for _c4 in cards_of(_items2):
             st.move(_c4, _dest2, False)
         st.at = o41  # game.yaml:458
         _items3 = [_e6 for _e6 in K_electorates1 if (not _e6.props['spiritual'])]
         _dest3 = Z_lots1
-        for _c5 in list(_items3):
+        for _c5 in cards_of(_items3):
             st.move(_c5, _dest3, False)
         st.at = o42  # game.yaml:459
         st.shuffle(Z_lots1)
@@ -1057,7 +1057,7 @@ def build(num_players, files):
         st.at = o45  # game.yaml:462
         _items4 = st.zones[Z_lots1]
         _dest4 = Z_board1
-        for _c6 in list(_items4):
+        for _c6 in cards_of(_items4):
             st.move(_c6, _dest4, False)
 
     def proc_place_emperor_at_start(st, env):  # game.yaml:464
@@ -1777,7 +1777,7 @@ def build(num_players, files):
             st.at = o362  # game.yaml:1121
             _items5 = st.zones[Z_throne1]
             _dest5 = Z_aside1
-            for _c8 in list(_items5):
+            for _c8 in cards_of(_items5):
                 st.move(_c8, _dest5, False)
             st.at = o363  # game.yaml:1122
             st.vars['emperor'] = env['w']

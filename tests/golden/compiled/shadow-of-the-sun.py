@@ -562,7 +562,7 @@ def build(num_players, files):
             st.at = o125  # game.yaml:413
             _items1 = st.zones[Z_discard1]
             _dest1 = Z_minion_deck1
-            for _c3 in list(_items1):
+            for _c3 in cards_of(_items1):
                 st.move(_c3, _dest1, False)
             st.at = o126  # game.yaml:414
             st.shuffle(Z_minion_deck1)
@@ -1198,7 +1198,7 @@ def build(num_players, files):
         st.at = o73  # game.yaml:312
         _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
         _dest2 = (Z_hand1 + seat(st, env['q'], S[58]))
-        for _c24 in list(_items7):
+        for _c24 in cards_of(_items7):
             st.move(_c24, _dest2, False)
         st.frames.pop()
 
@@ -1253,12 +1253,12 @@ def build(num_players, files):
             st.at = o83  # game.yaml:329
             _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]
             _dest3 = Z_discard1
-            for _c25 in list(_items8):
+            for _c25 in cards_of(_items8):
                 st.move(_c25, _dest3, False)
             st.at = o84  # game.yaml:330
             _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]
             _dest4 = Z_discard1
-            for _c26 in list(_items9):
+            for _c26 in cards_of(_items9):
                 st.move(_c26, _dest4, False)
             st.frames.pop()
             return
@@ -1330,7 +1330,7 @@ def build(num_players, files):
             st.at = o73  # game.yaml:312
             _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
             _dest5 = (Z_hand1 + seat(st, env['q'], S[58]))
-            for _c27 in list(_items10):
+            for _c27 in cards_of(_items10):
                 st.move(_c27, _dest5, False)
         elif k == 1:  # game.yaml:313
             st.frames.append(Frame(o74, env))
@@ -1477,7 +1477,7 @@ def build(num_players, files):
                 st.at = o112  # game.yaml:396
                 _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
                 _dest6 = Z_discard1
-                for _c28 in list(_items11):
+                for _c28 in cards_of(_items11):
                     st.move(_c28, _dest6, False)
             st.frames.pop()
             return
@@ -1511,7 +1511,7 @@ def build(num_players, files):
         st.at = o112  # game.yaml:396
         _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
         _dest7 = Z_discard1
-        for _c29 in list(_items12):
+        for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 

@@ -741,7 +741,7 @@ def build(num_players, files):
         st.at = o39  # game.yaml:346
         _items1 = st.zones[Z_lower_half1]
         _dest1 = Z_draw_pile1
-        for _c13 in list(_items1):
+        for _c13 in cards_of(_items1):
             st.move(_c13, _dest1, True)
 
     def proc_gain_gold(st, env):  # game.yaml:634
@@ -859,7 +859,7 @@ def build(num_players, files):
             st.at = o42  # game.yaml:355
             _items2 = st.zones[Z_used_properties1]
             _dest2 = Z_unused_properties1
-            for _c27 in list(_items2):
+            for _c27 in cards_of(_items2):
                 st.move(_c27, _dest2, False)
             fr.pc = 4
             st.at = o43  # game.yaml:356
@@ -1090,7 +1090,7 @@ def build(num_players, files):
             st.at = o128  # game.yaml:524
             _dest3 = Z_revealed1
             _moved1 = env['c']
-            _moved1 = [_moved1] if isinstance(_moved1, Card) else list(_moved1)
+            _moved1 = cards_of(_moved1)
             for _c28 in _moved1:
                 st.move(_c28, _dest3, False)
             if _dest3 in TRIGGERS1:
@@ -1128,7 +1128,7 @@ def build(num_players, files):
             st.at = o135  # game.yaml:542
             _items3 = st.zones[Z_on_display1]
             _dest4 = Z_discard1
-            for _c29 in list(_items3):
+            for _c29 in cards_of(_items3):
                 st.move(_c29, _dest4, False)
             st.frames.pop()
             return
@@ -1204,7 +1204,7 @@ def build(num_players, files):
             st.at = o169  # game.yaml:626
             _dest5 = Z_revealed1
             _moved2 = env['c']
-            _moved2 = [_moved2] if isinstance(_moved2, Card) else list(_moved2)
+            _moved2 = cards_of(_moved2)
             for _c30 in _moved2:
                 st.move(_c30, _dest5, False)
             if _dest5 in TRIGGERS1:
@@ -1271,22 +1271,22 @@ def build(num_players, files):
             st.at = o222  # game.yaml:710
             _items4 = st.zones[(Z_area1 + seat(st, env['q'], S[59]))]
             _dest6 = Z_discard1
-            for _c32 in list(_items4):
+            for _c32 in cards_of(_items4):
                 st.move(_c32, _dest6, False)
             st.at = o223  # game.yaml:711
             _items5 = st.zones[(Z_auction_area1 + seat(st, env['q'], S[60]))]
             _dest7 = Z_discard1
-            for _c33 in list(_items5):
+            for _c33 in cards_of(_items5):
                 st.move(_c33, _dest7, False)
             st.at = o224  # game.yaml:712
             _items6 = [_c35 for _c35 in st.zones[(Z_chips1 + seat(st, env['q'], S[61]))] if (_c35.kind == 'gold_chips')]
             _dest8 = Z_gold_supply1
-            for _c34 in list(_items6):
+            for _c34 in cards_of(_items6):
                 st.move(_c34, _dest8, False)
             st.at = o225  # game.yaml:713
             _items7 = st.zones[(Z_chips1 + seat(st, env['q'], S[62]))]
             _dest9 = Z_power_supply1
-            for _c36 in list(_items7):
+            for _c36 in cards_of(_items7):
                 st.move(_c36, _dest9, False)
             st.at = o226  # game.yaml:714
             eliminate(st, env['q'], S[63])
@@ -1464,7 +1464,7 @@ def build(num_players, files):
             st.at = o321  # game.yaml:876
             _items8 = st.zones[Z_discard1]
             _dest10 = Z_draw_pile1
-            for _c37 in list(_items8):
+            for _c37 in cards_of(_items8):
                 st.move(_c37, _dest10, False)
             st.at = o322  # game.yaml:877
             st.shuffle(Z_draw_pile1)
@@ -1477,7 +1477,7 @@ def build(num_players, files):
             st.at = o326  # game.yaml:881
             _items9 = st.zones[Z_lower_half1]
             _dest11 = Z_draw_pile1
-            for _c38 in list(_items9):
+            for _c38 in cards_of(_items9):
                 st.move(_c38, _dest11, True)
             st.frames.pop()
             return
@@ -3587,7 +3587,7 @@ def build(num_players, files):
         st.at = o342  # game.yaml:257
         _items13 = st.zones[Z_returned1]
         _dest12 = Z_deck1
-        for _c92 in list(_items13):
+        for _c92 in cards_of(_items13):
             st.move(_c92, _dest12, False)
         st.at = o343  # game.yaml:258
         st.shuffle(Z_deck1)
@@ -3612,7 +3612,7 @@ def build(num_players, files):
         st.at = o353  # game.yaml:269
         _items14 = st.zones[Z_deck1]
         _dest13 = Z_draw_pile1
-        for _c95 in list(_items14):
+        for _c95 in cards_of(_items14):
             st.move(_c95, _dest13, False)
         st.at = o354  # game.yaml:270
         _args55 = {}
@@ -3649,7 +3649,7 @@ def build(num_players, files):
         st.at = o342  # game.yaml:257
         _items15 = st.zones[Z_returned1]
         _dest14 = Z_deck1
-        for _c96 in list(_items15):
+        for _c96 in cards_of(_items15):
             st.move(_c96, _dest14, False)
         st.at = o343  # game.yaml:258
         st.shuffle(Z_deck1)
