@@ -212,7 +212,7 @@ class ModuleEmitter:
         w.line(f"{items} = {self._e(s.items)}")
         w.line(f"{d} = {dest}")
         if t == "zone" or t.startswith("list:"):
-            w.line(f"for {c} in list({items}):")
+            w.line(f"for {c} in cards_of({items}):")
             with w.indent():
                 w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
             return
@@ -221,7 +221,7 @@ class ModuleEmitter:
             w.line(f"st.move({items}, {d}, {_flag(s.bottom)})")
         w.line("else:")
         with w.indent():
-            w.line(f"for {c} in list({items}):")
+            w.line(f"for {c} in cards_of({items}):")
             with w.indent():
                 w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
 
@@ -243,7 +243,7 @@ class ModuleEmitter:
         assert s.items is not None
         moved, c = self.names.fresh("moved"), self.names.fresh("c")
         w.line(f"{moved} = {self._e(s.items)}")
-        w.line(f"{moved} = [{moved}] if isinstance({moved}, Card) else list({moved})")
+        w.line(f"{moved} = cards_of({moved})")
         w.line(f"for {c} in {moved}:")
         with w.indent():
             w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
@@ -267,12 +267,26 @@ class ModuleEmitter:
         if self.game.procedures[s.name].body.stmts:
             a = self.names.fresh("args")
             w.line(f"{a} = {args}")
-            w.line("if len(st.frames) >= MAX_DEPTH:")
-            with w.indent():
-                w.line(f"raise too_deep({self._span(s.span)})")
-            w.line(f"proc_{s.name}(st, {a})")
+            self._inline_call(w, s, a)
         else:
             w.line(args)
+
+    def _inline_call(self, w: Writer, s: ir.CallProc, args: str) -> None:
+        """A procedure run as a Python function: counted in the call depth (``st.inline``, as
+        the interpreter counts its frame) and named in the rules trace of an error inside it."""
+        proc = self.game.procedures[s.name]
+        w.line(f"enter_procedure(st, {self._span(s.span)})")
+        w.line("st.inline += 1")
+        w.line("try:")
+        with w.indent():
+            w.line(f"proc_{s.name}(st, {args})")
+        w.line("except Exception as e:")
+        with w.indent():
+            w.line("st.inline -= 1")
+            head = repr(f"procedure {s.name} (")  # rule text reaches code only through repr
+            w.line(f"traced(e, {head} + str({self._span(proc.span)}) + ')')")
+            w.line("raise")
+        w.line("st.inline -= 1")
 
     def _call_env(self, s: ir.CallProc) -> str:
         params = self.game.procedures[s.name].params
@@ -301,8 +315,16 @@ class ModuleEmitter:
 
     def _f_For(self, w: Writer, s: ir.For) -> None:
         x = self.names.fresh(s.var)
+        seats = self.ex.type_of(s.iter) == "list:player"
+        if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
+            live = self.names.fresh("live")
+            w.line(f"{live} = live_mask(st)")
         w.line(f"for {x} in list({self._e(s.iter)}):")
         with w.indent():
+            if seats:
+                w.line(f"if gone(st, {live}, {x}):")
+                with w.indent():
+                    w.line("continue")
             w.line(f"env[{literal(s.var)}] = {x}")
             self.body_flat(w, s.body)
 
@@ -356,9 +378,7 @@ class ModuleEmitter:
             a = self.names.fresh("args")
             w.line(f"{a} = {self._call_env(s)}")
             if body.stmts:
-                w.line("if len(st.frames) >= MAX_DEPTH:")
-                with w.indent():
-                    w.line(f"raise too_deep({self._span(s.span)})")
+                w.line(f"enter_procedure(st, {self._span(s.span)})")
                 w.line(f"st.frames.append(Frame({self._op(body)}, {a}))")
         else:
             w.line(f"{self._op(s)}.exec(st, env)")
@@ -553,6 +573,8 @@ class ModuleEmitter:
         if isinstance(op, ops.ForOp):
             body, secret = self._op(node.body), _flag(node.secret)
             args = f"{span}, {literal(node.var)}, e{uid}_items, {body}, {secret}"
+            if op.seats:
+                args += ", seats=True"
             w.line(f"{o} = ForOp({args})")
         elif isinstance(op, ops.RepeatOp):
             body, before = self._op(node.body), _flag(op.before)
@@ -599,12 +621,7 @@ class ModuleEmitter:
         g, prog = self.game, self.prog
         body = Writer(1)
         for f in g.functions.values():
-            scope = Scope({p: f"v_{p}" for p in f.params})
-            params = "".join(f", v_{p}" for p in f.params)
-            body.line(f"def {function_name(f.name)}(st{params}):  {self._where(f.span)}")
-            with body.indent():
-                body.line(f"return {self.ex.emit(f.body, scope)}")
-            body.line()
+            self._function(body, f)
         for name, p in g.procedures.items():
             if id(p.body) in self._flat_proc_named:
                 body.line(f"def proc_{name}(st, env):  {self._where(p.span)}")
@@ -630,6 +647,37 @@ class ModuleEmitter:
             self.op_construction(body, uid, op, self._nodes[self.ir_of[uid]])
         return self._assemble(body)
 
+    def _function(self, w: Writer, f: ir.Function) -> None:
+        """``def fn_NAME(st, ...)``. One that may call functions is counted and traced as the
+        interpreter's counted_call does: it takes the call's span (``at``) for the depth error."""
+        scope = Scope({p: f"v_{p}" for p in f.params})
+        params = "".join(f", v_{p}" for p in f.params)
+        value = self.ex.emit(f.body, scope)
+        if f.name in self.ex.inlinable:
+            w.line(f"def {function_name(f.name)}(st{params}):  {self._where(f.span)}")
+            with w.indent():
+                w.line(f"return {value}")
+            w.line()
+            return
+        w.line(f"def {function_name(f.name)}(st, at{params}):  {self._where(f.span)}")
+        with w.indent():
+            w.line("if st.calls >= MAX_CALL_DEPTH:")
+            with w.indent():
+                w.line("raise too_deep(at)")
+            w.line("st.calls += 1")
+            w.line("try:")
+            with w.indent():
+                w.line(f"result = {value}")
+            w.line("except Exception as e:")
+            with w.indent():
+                w.line("st.calls -= 1")
+                head = repr(f"function {f.name} (")
+                w.line(f"traced(e, {head} + str({self._span(f.span)}) + ')')")
+                w.line("raise")
+            w.line("st.calls -= 1")
+            w.line("return result")
+        w.line()
+
     def _assemble(self, body: Writer) -> str:
         g, prog = self.game, self.prog
         variables = [  # first: their spans may name a file (a variant's) not seen yet
@@ -637,6 +685,10 @@ class ModuleEmitter:
             for v in g.variables.values()
         ]
         tie_spans = ", ".join(self._span(t.span) for t in g.tie_breakers)
+        entries = ", ".join(  # the rules trace's names of procedures (spans: before SPANS)
+            f"{self._op(p.body)}.uid: {f'procedure {n} ('!r} + str({self._span(p.span)}) + ')'"
+            for n, p in g.procedures.items()
+        )
         out = Writer()
         # No rule text in the docstring or in comments: the game's name, id and file names are
         # written only as literals (GAME_NAME, GAME_ID, FILES), so no rule file can end a string
@@ -688,6 +740,7 @@ class ModuleEmitter:
             out.line(f"P.setup = {self._op(g.setup)}")
             out.line(f"P.play = {self._op(g.play)}")
             out.line(f"P.scoring = {self._op(g.scoring)}")
+            out.line(f"P.proc_names = {{{entries}}}")
             out.line("P.var_specs = [")
             for name, t, per, span, vis in variables:
                 args = ", ".join(literal(x) for x in (name, t, per))

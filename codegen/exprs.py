@@ -15,6 +15,7 @@ from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.interpreter.program import Program
+from meeple.interpreter.values import CARD_FIELDS
 
 from .writer import literal
 
@@ -103,7 +104,7 @@ class ExprEmitter:
             base, key = self.const("zone", e.obj.id), self.emit(e.index, scope)
             per = prog.zone_per[e.obj.id]
             if per == "players":
-                return f"({base} + {key})"
+                return f"({base} + seat(st, {key}, {self.span(e.index.span)}))"
             return f"({base} + ordinal({key}, {literal(per)}, {self.span(e.span)}))"
         return f"st.zone_index({self.emit(e, scope)})"
 
@@ -129,16 +130,17 @@ class ExprEmitter:
 
     def _Attr(self, e: ir.Attr, scope: Scope) -> str:
         obj = self.emit(e.obj, scope)
-        # a keyword (a property named 'class' or 'from') is a valid meeple name, not an attribute
-        if is_name(e.name) and not e.name.startswith("_") and not keyword.iskeyword(e.name):
+        if e.name in CARD_FIELDS:
             return f"{obj}.{e.name}"
-        return f"getattr({obj}, {literal(e.name)})"
+        return f"{obj}.props[{literal(e.name)}]"  # never an engine attribute, whatever the name
 
     def var_index(self, name: str, index: ir.Expr, span: ir.SourceSpan, scope: Scope) -> str:
         """The list position of ``name[index]``: the seat, or the ordinal of a component for a
         variable per kind."""
         key, per = self.emit(index, scope), self.prog.game.variables[name].per
-        if per is None or per == "players":
+        if per == "players":  # a seat out of range is a rule error, as in the interpreter
+            return f"seat(st, {key}, {self.span(index.span)})"
+        if per is None:
             return key
         return f"ordinal({key}, {literal(per)}, {self.span(span)})"
 
@@ -186,6 +188,8 @@ class ExprEmitter:
                 )
                 return self.emit(f.body, inner)
             passed = "".join(", " + self.emit(a, scope) for a in e.args)
+            if e.func not in self.inlinable:  # counted: it takes the call's span (call depth)
+                passed = f", {self.span(e.span)}{passed}"
             return f"{function_name(e.func)}(st{passed})"
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in _REDUCERS:
             return self._gen(e.args[0], e.func, scope)

@@ -11,14 +11,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from meeple.dsl.errors import RuleError, SourceSpan
+from meeple.dsl.limits import MAX_CALL_DEPTH
 from meeple.interpreter.evaluate import (
     PatternTable,
     clockwise_from,
     divide,
     ordinal,
     others,
+    seat,
     seat_after,
     span_list,
+    too_deep,
+    traced,
 )
 from meeple.interpreter.evaluate import first_of as first
 from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
@@ -37,16 +41,20 @@ from meeple.interpreter.ops import (
     Site,
     TriggerRule,
     WinnerOp,
+    cards_of,
     eliminate,
+    enter_procedure,
     fire,
     fire_arrivals,
-    too_deep,
+    gone,
+    live_mask,
     too_long,
 )
 from meeple.interpreter.values import Card, formatter
 
 __all__ = [
     "DONE",
+    "MAX_CALL_DEPTH",
     "MAX_DEPTH",
     "MAX_PASSES",
     "Block",
@@ -67,9 +75,13 @@ __all__ = [
     "VarSpec",
     "TriggerRule",
     "WinnerOp",
+    "cards_of",
     "eliminate",
+    "enter_procedure",
     "fire",
     "fire_arrivals",
+    "gone",
+    "live_mask",
     "ZoneSpec",
     "clockwise_from",
     "divide",
@@ -78,10 +90,12 @@ __all__ = [
     "ordinal",
     "run_whole",
     "others",
+    "seat",
     "seat_after",
     "span_list",
     "too_deep",
     "too_long",
+    "traced",
 ]
 
 Step = Callable[[Any, Frame], None]
@@ -135,6 +149,7 @@ class CompiledProgram(ProgramBase):
         self.game = None
         self.players_max = players_max
         self.triggers_at: dict[int, list[TriggerRule]] = {}
+        self.proc_names: dict[int, str] = {}
 
     def add_trigger(self, zone: str, rule: TriggerRule) -> None:
         """Arrivals in every pile of ``zone`` set ``rule`` off (after the rules before it)."""

@@ -50,6 +50,9 @@ class MeepleError(Exception):
         self.span = span
         self.expected = expected
         self.suggestion = suggestion
+        #: where a rule error happened in the rules: "procedure turn (game.yaml:40:7)", ...,
+        #: outermost first (set by the back ends; shown by render() under the error)
+        self.trace: list[str] = []
 
     def __str__(self) -> str:
         where = f"{self.span}: " if self.span else ""
@@ -72,7 +75,23 @@ class MeepleError(Exception):
                 if self.span.end_line in (0, self.span.line) and self.span.end_col > self.span.col:
                     width = self.span.end_col - self.span.col
                 lines.append("    " + " " * (self.span.col - 1) + "^" * width)
+        if self.trace:
+            lines.append("rules trace (outermost first):")
+            lines.extend(f"  in {t}" for t in _collapse(self.trace))
         return "\n".join(lines)
+
+
+def _collapse(trace: list[str]) -> list[str]:
+    """Runs of the same entry as one line with a count (a function calling itself 200 times)."""
+    out: list[str] = []
+    counts: list[int] = []
+    for t in trace:
+        if out and out[-1] == t:
+            counts[-1] += 1
+        else:
+            out.append(t)
+            counts.append(1)
+    return [t if n == 1 else f"{t} x{n}" for t, n in zip(out, counts, strict=True)]
 
 
 class YamlError(MeepleError):
@@ -96,6 +115,13 @@ class CheckError(MeepleError):
 class RuleError(MeepleError):
     """The rules asked for something impossible while a game was running (e.g. a decision with no
     legal option). ``span`` is the rule that was executing."""
+
+
+class InternalError(MeepleError):
+    """A fault in meeple's own code while rules ran (not the rules' fault). The original
+    exception is chained as ``__cause__``; the message asks for a report."""
+
+    kind = "internal error, please report"
 
 
 class IllegalActionError(MeepleError):

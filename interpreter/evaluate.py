@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from meeple.dsl import ir
-from meeple.dsl.errors import RuleError
+from meeple.dsl.errors import RuleError, SourceSpan
+from meeple.dsl.limits import MAX_CALL_DEPTH
 
-from .values import Card, formatter
+from .values import CARD_FIELDS, Card, formatter
 
 if TYPE_CHECKING:
     from .program import Program
@@ -60,7 +61,8 @@ class ExprCompiler:
         if isinstance(e, ir.Index) and isinstance(e.obj, ir.Name) and e.obj.id in prog.zone_base:
             base, key = prog.zone_base[e.obj.id], self.compile(e.index)
             if prog.game.zones[e.obj.id].per == "players":
-                return lambda st, env: base + key(st, env)
+                span = e.index.span
+                return lambda st, env: base + seat(st, key(st, env), span)
             ordinal = _ordinal_of(prog.game.zones[e.obj.id].per, e.span)
             return lambda st, env: base + ordinal(key(st, env))
         f = self.compile(e)
@@ -70,7 +72,10 @@ class ExprCompiler:
         """The list position of ``name[index]``: the seat, or the ordinal of a component for a
         variable per kind."""
         key, per = self.compile(index), self.prog.game.variables[name].per
-        if per is None or per == "players":
+        if per == "players":
+            where = index.span
+            return lambda st, env: seat(st, key(st, env), where)
+        if per is None:
             return key
         ordinal = _ordinal_of(per, span)
         return lambda st, env: ordinal(key(st, env))
@@ -118,15 +123,20 @@ class ExprCompiler:
         return local
 
     def _Attr(self, e: ir.Attr) -> Fn:
-        obj, get = self.compile(e.obj), operator.attrgetter(e.name)
-        return lambda st, env: get(obj(st, env))
+        obj, name = self.compile(e.obj), e.name
+        if name in CARD_FIELDS:
+            get = operator.attrgetter(name)
+            return lambda st, env: get(obj(st, env))
+        # a property: from the card's own properties, so no name reaches an engine attribute
+        return lambda st, env: obj(st, env).props[name]
 
     def _Index(self, e: ir.Index) -> Fn:
         key = self.compile(e.index)
         if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.zone_base:
             base = self.prog.zone_base[e.obj.id]
             if self.prog.game.zones[e.obj.id].per == "players":
-                return lambda st, env: st.zones[base + key(st, env)]
+                span = e.index.span
+                return lambda st, env: st.zones[base + seat(st, key(st, env), span)]
             ordinal = _ordinal_of(self.prog.game.zones[e.obj.id].per, e.span)
             return lambda st, env: st.zones[base + ordinal(key(st, env))]
         if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.game.variables:
@@ -203,6 +213,10 @@ class ExprCompiler:
         cell = self.prog.function_cell(e.func)
         args = [self.compile(a) for a in e.args]
         params = fdecl.params
+        if e.func not in self.prog.leaf_functions:  # may recurse: counted and traced
+            return counted_call(
+                e.func, fdecl.span, e.span, cell, list(zip(params, args, strict=True))
+            )
         if len(params) == 0:
             return lambda st, env: cell[0](st, {})
         if len(params) == 1:
@@ -261,6 +275,47 @@ class ExprCompiler:
         return values
 
 
+def too_deep(span: SourceSpan) -> RuleError:
+    """The error for procedures or functions calling each other deeper than MAX_CALL_DEPTH."""
+    return RuleError(
+        f"calls nest more than {MAX_CALL_DEPTH} deep (the limit of procedure and function "
+        "calls); does a procedure or function call itself without end?",
+        span,
+    )
+
+
+def traced(e: BaseException, entry: str) -> None:
+    """Note on an exception leaving a function (or an inline procedure) that it came through
+    ``entry`` ("function f (file:line:col)"), innermost first, for the rules-level trace."""
+    calls = e.__dict__.setdefault("meeple_calls", [])
+    calls.append(entry)
+
+
+def counted_call(
+    name: str, where: Any, call_span: Any, cell: list[Fn], pairs: list[tuple[str, Fn]]
+) -> Fn:
+    """A call of a rules function that may call functions: refused deeper than MAX_CALL_DEPTH
+    (a RuleError at the call, never Python's RecursionError), and named in the rules trace of
+    an error inside it. ``st.calls`` is the depth of such calls."""
+    entry = f"function {name} ({where})"
+
+    def call(st: Any, env: dict[str, Any]) -> Any:
+        new = {p: a(st, env) for p, a in pairs}
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(call_span)
+        st.calls += 1
+        try:
+            result = cell[0](st, new)
+        except Exception as ex:
+            st.calls -= 1
+            traced(ex, entry)
+            raise
+        st.calls -= 1
+        return result
+
+    return call
+
+
 def _ordinal_of(kind: str | None, span: Any) -> Callable[[Card], int]:
     return lambda card: ordinal(card, kind, span)
 
@@ -271,6 +326,24 @@ def ordinal(card: Card, kind: str | None, span: Any) -> int:
     if card.kind != kind:
         raise RuleError(f"{card.name} is not one of the {kind}", span)
     return card.ordinal
+
+
+def seat(st: Any, p: Any, span: Any) -> int:
+    """``p`` when it is a seat of this game (0 to n-1, eliminated or not); else a RuleError at
+    ``span``. Python would read ``hand[-1]`` as the last seat's hand and ``hand[n]`` as another
+    zone, so every seat used as an index passes here."""
+    if type(p) is int and 0 <= p < st.prog.num_players:
+        return p
+    raise RuleError(not_a_seat(p, st.prog.num_players), span)
+
+
+def not_a_seat(p: Any, n: int) -> str:
+    """The message for a value used as a seat that is not one of the ``n`` seats."""
+    what = "none" if p is None else f"seat {p}" if type(p) is int else repr(p)
+    return (
+        f"{what} is not a player in this {n}-player game "
+        f"(seats are P1..P{n}, numbered 0 to {n - 1} in the rules)"
+    )
 
 
 def span_list(lo: int, hi: int, span: Any) -> list[int]:

@@ -164,6 +164,9 @@ class ProgramBase(Layout):
     play: BlockOp
     scoring: BlockOp
     num_distinct_actions: int
+    #: uid of each procedure's body block -> "procedure NAME (file:line:col)" (for the call
+    #: depth and the rules trace)
+    proc_names: dict[int, str]
 
     @property
     def owner_only_vars(self) -> set[str]:

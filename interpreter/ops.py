@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import RuleError, SourceSpan
+from meeple.dsl.limits import MAX_BLOCK_DEPTH, MAX_CALL_DEPTH
 
-from .evaluate import MISSING, restore_local
+from .evaluate import MISSING, not_a_seat, restore_local, too_deep, traced  # noqa: F401  (re-exported)
 from .values import Card, player_name
 
 if TYPE_CHECKING:
@@ -23,17 +24,24 @@ if TYPE_CHECKING:
 Env = dict[str, Any]
 Fn = Callable[[Any, Env], Any]
 DONE = "done"
-MAX_DEPTH = 500  # frames; a deeper stack is a procedure calling itself without end
+# frames: procedure calls nest at most MAX_CALL_DEPTH deep, each with at most MAX_BLOCK_DEPTH
+# nested blocks, so only triggers setting each other off can go deeper (see fire)
+MAX_DEPTH = MAX_CALL_DEPTH * (MAX_BLOCK_DEPTH + 2)
 MAX_PASSES = 100_000  # of one loop
 
 
-def too_deep(span: SourceSpan) -> RuleError:
-    """The error for procedures calling each other without end."""
-    return RuleError(
-        f"procedures call each other more than {MAX_DEPTH} deep; "
-        "does a procedure call itself without end?",
-        span,
-    )
+def procedure_depth(st: State) -> int:
+    """How many procedure calls are running: their frames, and (in a generated module) the
+    ones run inline as Python functions."""
+    bodies = st.prog.proc_names
+    return st.inline + sum(1 for f in st.frames if f.op.uid in bodies)
+
+
+def enter_procedure(st: State, span: SourceSpan) -> None:
+    """Refuse a procedure call that would nest deeper than MAX_CALL_DEPTH (RuleError at the
+    call). Counting frames costs only when the stack is already that deep."""
+    if len(st.frames) + st.inline >= MAX_CALL_DEPTH and procedure_depth(st) >= MAX_CALL_DEPTH:
+        raise too_deep(span)
 
 
 def too_long(span: SourceSpan) -> RuleError:
@@ -109,6 +117,10 @@ class Op:
     def prompt(self, st: State, dec: Decision) -> str:
         return ""
 
+    def skip(self, st: State, dec: Decision) -> None:
+        """The decider of ``dec`` is out of the game: go on as if nothing was chosen (a choose
+        runs none of its options)."""
+
     def logs_each_choice(self) -> bool:
         """False for ops that log one summary line when they finish (pick)."""
         return True
@@ -156,8 +168,7 @@ class CallOp(Op):
     def exec(self, st: State, env: Env) -> None:
         new = {p: a(st, env) for p, a in zip(self.params, self.args, strict=True)}
         if self.body.stmts:
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(self.span)
+            enter_procedure(st, self.span)
             st.frames.append(Frame(self.body, new))
 
 
@@ -203,7 +214,7 @@ def fire_arrivals(
 def eliminate(st: State, p: Any, span: SourceSpan) -> None:
     """Seat ``p`` leaves the game: out of ``st.players`` (once), with a line in the log."""
     if not (isinstance(p, int) and 0 <= p < st.prog.num_players):
-        raise RuleError(f"cannot eliminate {p!r}: it is not a seat", span)
+        raise RuleError(f"cannot eliminate: {not_a_seat(p, st.prog.num_players)}", span)
     if p in st.players:
         st.players.remove(p)
         st.log_line(f"{player_name(p)} is eliminated", -1)
@@ -220,26 +231,69 @@ class IfOp(Op):
             self.orelse.exec(st, env)
 
 
+def cards_of(what: Any) -> list[Card]:
+    """What a ``move`` moves: one card, or the cards of a zone or list (copied). ``none`` is the
+    rules' error."""
+    if isinstance(what, Card):
+        return [what]
+    if what is None:
+        raise RuleError(_NOT_A_CARD)
+    return list(what)
+
+
+_NOT_A_CARD = "only a card can be moved, not none"
+
+
+def live_mask(st: State) -> int:
+    """The seats in the game now, as a bit mask (bit p for seat p)."""
+    mask = 0
+    for p in st.players:
+        mask |= 1 << p
+    return mask
+
+
+def gone(st: State, mask: int, x: Any) -> bool:
+    """Was seat ``x`` in the game when ``mask`` was taken, and is it eliminated now? A loop over
+    seats skips such a seat: an eliminated player never takes his turn."""
+    return type(x) is int and x >= 0 and (mask >> x) & 1 == 1 and x not in st.players
+
+
 class ForOp(Op):
-    def __init__(self, span: SourceSpan, var: str, items: Fn, body: BlockOp, secret: bool) -> None:
+    """``for var in items``. Over seats (``seats``), a seat eliminated since the loop began is
+    skipped; the frame's ``lo`` holds the seats in play when it began (see live_mask)."""
+
+    def __init__(
+        self,
+        span: SourceSpan,
+        var: str,
+        items: Fn,
+        body: BlockOp,
+        secret: bool,
+        seats: bool = False,
+    ) -> None:
         self.span, self.var, self.items, self.body, self.secret = span, var, items, body, secret
+        self.seats = seats
 
     def exec(self, st: State, env: Env) -> None:
         items = list(self.items(st, env))
         if items:
-            st.frames.append(Frame(self, env, items))
+            st.frames.append(Frame(self, env, items, live_mask(st) if self.seats else 0))
             if self.secret:
                 st.secret += 1
 
     def step(self, st: State, fr: Frame) -> None:
-        if fr.pc < len(fr.data):
-            fr.env[self.var] = fr.data[fr.pc]
+        data = fr.data
+        while fr.pc < len(data):
+            x = data[fr.pc]
             fr.pc += 1
+            if self.seats and gone(st, fr.lo, x):
+                continue
+            fr.env[self.var] = x
             self.body.exec(st, fr.env)
-        else:
-            st.frames.pop()
-            if self.secret:
-                st.secret -= 1
+            return
+        st.frames.pop()
+        if self.secret:
+            st.secret -= 1
 
 
 class RepeatOp(Op):
@@ -464,6 +518,11 @@ class PickOp(Op):
     def logs_each_choice(self) -> bool:
         return False
 
+    def skip(self, st: State, dec: Decision) -> None:
+        """The picker is out of the game: the pick ends with what was picked so far."""
+        assert dec.frame is not None
+        self._finish(st, dec.frame)
+
     def resolve(self, st: State, dec: Decision, i: int) -> None:
         fr = dec.frame
         assert fr is not None
@@ -516,6 +575,8 @@ class WinnerOp(Op):
             env[self.var] = x
             scores.append(self.strength(st, env))
         restore_local(env, self.var, saved)
+        if None in scores:
+            raise RuleError("a strength is none; it must be a number", self.span)
         best = max(scores)
         leaders = [x for x, s in zip(cands, scores, strict=True) if s == best]
         if len(leaders) > 1 and self.chooser is not None:
@@ -531,6 +592,10 @@ class WinnerOp(Op):
 
     def resolve(self, st: State, dec: Decision, i: int) -> None:
         dec.env[self.into] = dec.values[i]
+
+    def skip(self, st: State, dec: Decision) -> None:
+        """The chooser is out of the game: the tie stays unbroken (nobody), as without one."""
+        dec.env[self.into] = None
 
     def label(self, st: State, dec: Decision, i: int) -> str:
         return self.fmt(dec.values[i])

@@ -12,7 +12,7 @@ from meeple.dsl.errors import MeepleError, RuleError
 from . import ops
 from .evaluate import ExprCompiler, Fn, PatternTable
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
-from .values import Card, formatter
+from .values import formatter
 
 _INT_DOMAIN = 64
 
@@ -46,7 +46,11 @@ class Program(ProgramBase):
         self._function_cells: dict[str, list[Fn]] = {}
         self.ex = ExprCompiler(self)
         self.triggers_at: dict[int, list[ops.TriggerRule]] = {}  # filled once all is compiled
+        self.leaf_functions = leaf_functions(g)
         self.proc_blocks = {n: self._new_block(p.body) for n, p in g.procedures.items()}
+        self.proc_names = {
+            b.uid: f"procedure {n} ({g.procedures[n].span})" for n, b in self.proc_blocks.items()
+        }
         for n, p in g.procedures.items():
             self._fill_block(self.proc_blocks[n], p.body)
         for t in g.triggers.values():
@@ -168,7 +172,7 @@ class Program(ProgramBase):
         def run_items(st: Any, env: dict[str, Any]) -> None:
             what = items(st, env)
             d = dest(st, env)
-            moved = [what] if isinstance(what, Card) else list(what)
+            moved = ops.cards_of(what)
             for c in moved:
                 st.move(c, d, bottom)
             if d in trig:
@@ -208,7 +212,9 @@ class Program(ProgramBase):
         return ops.IfOp(s.span, self.ex.compile(s.test), self.block(s.then), orelse)
 
     def _s_For(self, s: ir.For) -> ops.Op:
-        return ops.ForOp(s.span, s.var, self.ex.compile(s.iter), self.block(s.body), s.secret)
+        seats = self.ex.type_of(s.iter) == "list:player"  # skips seats eliminated meanwhile
+        items = self.ex.compile(s.iter)
+        return ops.ForOp(s.span, s.var, items, self.block(s.body), s.secret, seats)
 
     def _s_Repeat(self, s: ir.Repeat) -> ops.Op:
         return ops.RepeatOp(s.span, self.block(s.body), self.ex.compile(s.until), False)
@@ -277,6 +283,23 @@ class Program(ProgramBase):
             self._site(dom),
             formatter(dom),
         )
+
+
+def leaf_functions(game: ir.Game) -> set[str]:
+    """Functions that call no rules function. They cannot recurse, so they add nothing to the
+    call depth nor to the rules trace (the code generator inlines them: both back ends count
+    calls the same way)."""
+
+    def calls(e: object) -> bool:
+        if isinstance(e, ir.Call) and e.func in game.functions:
+            return True
+        if isinstance(e, (list, tuple)):
+            return any(calls(x) for x in e)
+        if isinstance(e, ir.Expr):
+            return any(calls(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
+        return False
+
+    return {n for n, f in game.functions.items() if not calls(f.body)}
 
 
 def kind_specs(g: ir.Game) -> list[KindSpec]:

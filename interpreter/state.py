@@ -8,11 +8,21 @@ and clones in time proportional to its size.
 from __future__ import annotations
 
 import operator
-from typing import Any
+import os
+import sys
+from typing import Any, NoReturn
 
-from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError, SourceSpan
+from meeple.dsl.errors import (
+    IllegalActionError,
+    InternalError,
+    MeepleError,
+    RuleError,
+    SourceSpan,
+)
+from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH
 
 from . import prng
+from .evaluate import not_a_seat
 from .layout import ProgramBase
 from .ops import DONE, Decision, Frame, Op
 from .values import Card, card_label, decode, encode, player_name
@@ -38,6 +48,8 @@ class State:
         "record_log",
         "at",
         "move_number",
+        "calls",
+        "inline",
     )
 
     def __init__(self, prog: ProgramBase, seed: int = 0, record_log: bool = True) -> None:
@@ -78,6 +90,9 @@ class State:
         self.pending: Decision | None = None
         self.at: Op | None = None
         self.move_number = 0
+        self.calls = 0  # rules functions running (see evaluate.counted_call)
+        self.inline = 0  # procedures a generated module runs as Python functions
+        _room_for_calls()
 
     @classmethod
     def _blank(cls, prog: ProgramBase, record_log: bool) -> State:
@@ -105,20 +120,56 @@ class State:
                     return
                 fr = frames[-1]
                 fr.op.step(self, fr)
-        except (MeepleError, *_RULE_FAILURES) as e:
-            raise self._located(e) from None
+        except Exception as e:
+            self._fail(e)
 
-    def _located(self, e: Exception) -> MeepleError:
+    def _fail(self, e: Exception, span: SourceSpan | None = None) -> NoReturn:
+        """Raise a failure while the rules ran as a MeepleError: a rule error at the statement
+        that was running (or ``span``), with its rules trace; a fault of meeple's own code as an
+        InternalError chaining the original exception."""
+        err = self._located(e, span)
+        self.calls = self.inline = 0  # the calls that were running are abandoned
+        if isinstance(err, InternalError):
+            raise err from e
+        raise err from None
+
+    def _located(self, e: Exception, span: SourceSpan | None = None) -> MeepleError:
         """A failure inside the rules as a MeepleError at the statement that was running."""
-        span = self.at.span if self.at is not None else None
+        if span is None and self.at is not None:
+            span = self.at.span
         if isinstance(e, MeepleError):
             if e.span is None:
                 e.span = span
+            if not e.trace:
+                e.trace = self._trace(e)
             return e
-        return RuleError(f"the rules failed here: {_explain(e)}", span)
+        if not isinstance(e, _RULE_FAILURES) or not _raised_by_rules(e):
+            where = f" (while running {span})" if span is not None else ""
+            return InternalError(f"{type(e).__name__}: {e}{where}")
+        err = RuleError(f"the rules failed here: {_explain(e)}", span)
+        err.trace = self._trace(e)
+        return err
+
+    def _trace(self, e: BaseException) -> list[str]:
+        """The calls running when ``e`` was raised, outermost first: the procedures whose
+        frames are on the stack, then those a generated module ran inline and the functions
+        the exception came through."""
+        names = self.prog.proc_names
+        out = [names[f.op.uid] for f in self.frames if f.op.uid in names]
+        out.extend(reversed(e.__dict__.get("meeple_calls", ())))
+        return out
 
     def decide(self, dec: Decision) -> None:
         """Called by ops: ask for a decision, or take it at once when only one option exists."""
+        p = dec.player
+        if type(p) is not int or not 0 <= p < self.prog.num_players:  # `by: -1`, `by: 7`
+            raise RuleError(not_a_seat(p, self.prog.num_players), dec.op.span)
+        if p not in self.players:  # no decision is ever asked of an eliminated seat
+            self.log_line(
+                f"{player_name(p)} is out of the game: {dec.op.prompt(self, dec)} -> skipped", -1
+            )
+            dec.op.skip(self, dec)
+            return
         if self.secret:
             dec.secret = True
         if len(dec.actions) == 1:
@@ -141,6 +192,8 @@ class State:
 
         Ids are stable: the same option of the same rule has the same id in every game of this
         game and player count (0 <= id < num_distinct_actions)."""
+        if player is not None:
+            player = self._seat_arg(player)
         d = self.pending
         if d is None or (player is not None and player != d.player):
             return []
@@ -193,10 +246,8 @@ class State:
             if self.record_log:
                 self._note(d, i, forced=False)
             d.op.resolve(self, d, i)
-        except _RULE_FAILURES as e:
-            raise self._located(e) from None
-        except MeepleError as e:
-            raise self._located(e) from None
+        except Exception as e:
+            self._fail(e)
         self._run()
 
     def returns(self) -> list[float]:
@@ -221,13 +272,14 @@ class State:
 
     def tie_keys(self, p: int) -> tuple[int, ...]:
         """(score, tie-breaker 1, tie-breaker 2, ...) for seat ``p``."""
+        p = self._seat_arg(p)
         env = {"p": p}
         keys = [self.scores()[p]]
         for f, span in zip(self.prog.tie_breakers, self.prog.tie_breaker_spans, strict=True):
             try:
                 keys.append(f(self, env))
-            except _RULE_FAILURES as e:
-                raise RuleError(f"the rules failed here: {_explain(e)}", span) from None
+            except Exception as e:
+                self._fail(e, span)
         return tuple(keys)
 
     def clone(self) -> State:
@@ -257,7 +309,11 @@ class State:
 
     # ------------------------------------------------------------------ effects (used by ops)
     def move(self, card: Card, dest: int, bottom: bool) -> None:
-        """Move one card from wherever it is to zone ``dest`` (on top, or at the bottom)."""
+        """Move one card from wherever it is to zone ``dest`` (on top, or at the bottom). A value
+        that is not a card (``none``) is the rules' error, not the engine's."""
+        if type(card) is not Card:
+            shown = "none" if card is None else repr(card)
+            raise RuleError(f"only a card can be moved, not {shown}")
         src = self.loc[card.id]
         self.zones[src].remove(card)
         if bottom:
@@ -269,8 +325,8 @@ class State:
     def move_count(self, n: int, src: int, dest: int, bottom: bool, span: SourceSpan) -> None:
         """Move the top ``n`` cards of ``src``; an empty source with a refill zone is refilled
         (that zone shuffled in); with both empty the rest is skipped."""
-        if n < 0:
-            raise RuleError(f"cannot move {n} cards", span)
+        if type(n) is not int or n < 0:
+            raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
         for _ in range(n):
@@ -353,7 +409,9 @@ class State:
     # ------------------------------------------------------------------ observation
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may see: hidden zones as counts, others' hands as counts, the log
-        lines meant for everyone or for him, and his decision if he must act."""
+        lines meant for everyone or for him, and his decision if he must act. Raises ValueError
+        when ``player`` is not a seat of this game (0 to n-1)."""
+        player = self._seat_arg(player)
         prog = self.prog
         zones: dict[str, Any] = {}
         for i, z in enumerate(self.zones):
@@ -377,6 +435,21 @@ class State:
         if self.pending is not None and self.pending.player == player:
             obs["decision"] = {"prompt": self.prompt(), "options": self.legal_action_labels()}
         return obs
+
+    def _seat_arg(self, player: Any) -> int:
+        """``player`` given to a public method, checked: a seat 0..n-1 (any integer type, not a
+        bool). Raises ValueError naming the valid seats."""
+        n = self.prog.num_players
+        try:
+            p = None if isinstance(player, bool) else operator.index(player)
+        except TypeError:
+            p = None
+        if p is None or not 0 <= p < n:
+            raise ValueError(
+                f"{player!r} is not a seat of this {n}-player game: seats are 0 to {n - 1} "
+                f"(shown P1 to P{n})"
+            )
+        return int(p)
 
     def _visible_var(self, name: str, value: Any, player: int) -> Any:
         """A variable as ``player`` sees it: an owner-only one shows others' values as hidden."""
@@ -598,8 +671,51 @@ def _action_id(action: Any) -> int:
     raise IllegalActionError(f"an action is a whole number (an id), not {action!r}")
 
 
-# Python errors that mean the rules asked for something impossible (an empty zone's top card...)
-_RULE_FAILURES = (IndexError, KeyError, AttributeError, TypeError, ValueError, NameError)
+# Python errors that mean the rules asked for something impossible (an empty zone's top card, the
+# smallest of no numbers...), when they are raised by the rules' own code (see _raised_by_rules)
+_RULE_FAILURES = (
+    IndexError,
+    KeyError,
+    AttributeError,
+    TypeError,
+    ValueError,
+    NameError,
+    ZeroDivisionError,
+    OverflowError,
+)
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = os.path.dirname(_HERE) + os.sep  # meeple's own code (dsl, interpreter, codegen...)
+# meeple's files that run the rules' own expressions and statements: an error raised there (or in
+# a generated module, or in a Python built-in they called) is the rules'
+_RULES_CODE = {os.path.join(_HERE, "evaluate.py"), os.path.join(_HERE, "program.py")}
+
+
+def _raised_by_rules(e: BaseException) -> bool:
+    """Was ``e`` raised by code that evaluates the rules (the interpreter's compiled closures or
+    a generated module, directly or in a Python built-in or library function they called),
+    rather than by the engine around them? Decided by the innermost frame of the traceback that
+    is meeple's own code or a generated module."""
+    frames = []
+    tb = e.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        f = os.path.abspath(frame.f_code.co_filename)
+        if f in _RULES_CODE or ("GAME_ID" in frame.f_globals and "build" in frame.f_globals):
+            return True
+        if f.startswith(_PACKAGE):
+            return False
+    return False
+
+
+def _room_for_calls() -> None:
+    """Make sure Python's own recursion limit is never reached before MAX_CALL_DEPTH: each level
+    of rules calls costs up to about two Python frames per level of expression nesting."""
+    need = MAX_CALL_DEPTH * (2 * MAX_EXPR_DEPTH + 16) + 2_000
+    if sys.getrecursionlimit() < need:
+        sys.setrecursionlimit(need)
 
 
 def _explain(e: Exception) -> str:
@@ -607,4 +723,9 @@ def _explain(e: Exception) -> str:
         return "a zone or list has no item there (it is empty, or the position is past its end)"
     if isinstance(e, AttributeError):
         return f"a value has no such property ({e})"
+    if isinstance(e, KeyError):  # a card without the property read (its own ``props``)
+        return f"a value has no such property ({e.args[0] if e.args else e})"
     return f"{type(e).__name__}: {e}"
+
+
+_room_for_calls()  # at import, so that it is done once and before any game runs

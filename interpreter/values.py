@@ -9,6 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.limits import RESERVED_PROPERTIES, is_name
+
+#: The card fields the rules language shows (``c.name``, ``c.owner``...); every other ``c.x`` is
+#: one of the card's own properties, read from ``props`` and never from the engine's attributes.
+CARD_FIELDS = frozenset({"name", "key", "kind", "owner"})
+
 
 class Card:
     """One physical component. Shared by every state of a game; never mutated.
@@ -38,6 +45,16 @@ class Card:
         self.ordinal = ordinal
         self.props = props
         for k, v in props.items():
+            if k in RESERVED_PROPERTIES or k.startswith("_") or not is_name(k):
+                # a property named like an engine field would change which card is which
+                raise MeepleError(
+                    f"a property of {name} is named '{k}', which is reserved for the engine "
+                    f"or not a valid name",
+                    expected="a name of letters, digits and '_' that is not one of "
+                    + ", ".join(sorted(RESERVED_PROPERTIES))
+                    + " and does not start with '_'",
+                    suggestion=f"rename it, e.g. '{k.strip('_') or 'value'}_value'",
+                )
             setattr(self, k, v)
 
     def __repr__(self) -> str:

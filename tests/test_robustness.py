@@ -29,7 +29,7 @@ def _play(path: Path) -> None:
 
 def test_a_procedure_calling_itself_forever_is_stopped(tmp_path: Path) -> None:
     path = _sun_with(tmp_path, "      - bonus(p)\n", "      - bonus(p)\n      - turn(p)\n")
-    with pytest.raises(RuleError, match="call each other more than 500 deep") as e:
+    with pytest.raises(RuleError, match="calls nest more than 200 deep") as e:
         _play(path)
     body = SUN.read_text().splitlines().index("      - bonus(p)") + 1  # turn(p) comes next
     assert e.value.span is not None and e.value.span.line in (body, body + 1)

@@ -34,22 +34,42 @@ ZONES = (
 SITES = ('fixed', 'card', 'card', 'fixed', 'fixed', 'card', 'card', 'player', 'card', 'card', 'card', 'card', 'card', 'player', 'card', 'fixed', 'card', 'fixed', 'fixed', 'player', 'card', 'fixed', 'fixed', 'player', 'card')
 SPANS = (
     (0, 98, 29, 98, 42),
+    (0, 102, 52, 102, 53),
+    (0, 106, 32, 106, 33),
+    (0, 112, 29, 112, 30),
+    (0, 113, 38, 113, 39),
+    (0, 246, 71, 246, 72),
     (0, 246, 31, 246, 44),
     (0, 338, 9, 338, 32),
+    (0, 241, 3, 241, 16),
+    (0, 339, 25, 339, 31),
     (0, 341, 40, 341, 53),
+    (0, 341, 28, 341, 34),
     (0, 140, 9, 140, 35),
+    (0, 149, 41, 149, 42),
     (0, 149, 9, 149, 43),
     (0, 150, 9, 150, 17),
     (0, 151, 9, 151, 27),
     (0, 152, 9, 152, 18),
+    (0, 153, 41, 153, 42),
     (0, 153, 9, 153, 43),
+    (0, 302, 41, 302, 42),
     (0, 302, 9, 302, 43),
+    (0, 303, 24, 303, 25),
+    (0, 372, 60, 372, 61),
     (0, 139, 13, 139, 20),
     (0, 143, 13, 143, 25),
+    (0, 164, 49, 164, 50),
     (0, 164, 17, 164, 51),
     (0, 170, 39, 170, 52),
+    (0, 170, 32, 170, 33),
+    (0, 168, 31, 168, 32),
+    (0, 179, 20, 179, 21),
     (0, 195, 17, 195, 37),
+    (0, 206, 49, 206, 50),
     (0, 206, 17, 206, 51),
+    (0, 198, 36, 198, 37),
+    (0, 203, 36, 203, 37),
     (0, 212, 17, 212, 40),
     (0, 220, 25, 220, 44),
     (0, 225, 17, 225, 41),
@@ -57,30 +77,65 @@ SPANS = (
     (0, 233, 47, 233, 60),
     (0, 238, 17, 238, 41),
     (0, 239, 39, 239, 52),
+    (0, 239, 32, 239, 33),
     (0, 210, 57, 210, 70),
+    (0, 236, 64, 236, 65),
     (0, 269, 39, 269, 52),
+    (0, 269, 32, 269, 33),
+    (0, 265, 28, 265, 29),
     (0, 283, 25, 283, 39),
+    (0, 294, 63, 294, 64),
     (0, 294, 17, 294, 65),
+    (0, 290, 28, 290, 29),
+    (0, 260, 53, 260, 54),
+    (0, 261, 41, 261, 42),
+    (0, 274, 30, 274, 31),
     (0, 305, 13, 305, 28),
+    (0, 312, 40, 312, 41),
+    (0, 312, 29, 312, 30),
     (0, 315, 17, 315, 32),
+    (0, 316, 42, 316, 43),
+    (0, 316, 69, 316, 70),
+    (0, 316, 114, 316, 115),
+    (0, 316, 141, 316, 142),
     (0, 326, 21, 326, 44),
+    (0, 332, 3, 332, 17),
     (0, 328, 21, 328, 44),
+    (0, 329, 29, 329, 30),
+    (0, 330, 29, 330, 30),
+    (0, 349, 20, 349, 21),
+    (0, 350, 20, 350, 21),
+    (0, 362, 28, 362, 29),
     (0, 370, 25, 370, 40),
+    (0, 382, 42, 382, 43),
+    (0, 382, 69, 382, 70),
+    (0, 389, 34, 389, 35),
     (0, 391, 73, 391, 97),
+    (0, 391, 67, 391, 68),
+    (0, 391, 51, 391, 52),
     (0, 391, 17, 391, 97),
+    (0, 396, 29, 396, 30),
+    (0, 404, 28, 404, 29),
+    (0, 412, 66, 412, 67),
+    (0, 412, 37, 412, 38),
     (0, 412, 17, 412, 68),
+    (0, 408, 28, 408, 29),
+    (0, 410, 35, 410, 36),
+    (0, 122, 43, 122, 44),
     (0, 122, 11, 122, 45),
     (0, 128, 11, 128, 16),
+    (0, 426, 21, 426, 22),
+    (0, 429, 25, 429, 26),
     (0, 430, 40, 430, 53),
+    (0, 432, 25, 432, 26),
+    (0, 434, 27, 434, 28),
     (0, 132, 3, 132, 6),
     (0, 145, 3, 145, 7),
     (0, 155, 3, 155, 8),
     (0, 172, 3, 172, 11),
     (0, 184, 3, 184, 18),
-    (0, 241, 3, 241, 16),
     (0, 248, 3, 248, 9),
     (0, 296, 3, 296, 8),
-    (0, 332, 3, 332, 17),
     (0, 343, 3, 343, 15),
     (0, 355, 3, 355, 11),
     (0, 398, 3, 398, 13),
@@ -247,17 +302,17 @@ def build(num_players, files):
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_d, 'districts', S[0]))] if (_m1.owner == v_p)])
 
     def fn_game_over(st):  # game.yaml:99
-        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p1)]) == 0) for _p1 in st.players))
+        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p1, S[1]))]) == 0) for _p1 in st.players))
 
     def fn_legion_strength(st, v_p):  # game.yaml:103
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + v_p)])
+        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, v_p, S[2]))])
 
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:107
-        return ((len([1 for _c1 in st.zones[(Z_hand1 + v_p)] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + v_p)] if _c2.wild]),))) >= 2)
+        return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
     def proc_return_marker(st, env):  # game.yaml:241
         st.at = o55  # game.yaml:246
-        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[1]))] if (_m2.owner == env['q'])]), (Z_house1 + env['q']), False)
+        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[6]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[5])), False)
 
     def proc_replace_marker(st, env):  # game.yaml:332
         st.at = o86  # game.yaml:337
@@ -265,13 +320,19 @@ def build(num_players, files):
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
         st.at = o87  # game.yaml:338
         _args1 = {'q': env['loser'], 'd': env['d']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[2])
-        proc_return_marker(st, _args1)
+        enter_procedure(st, S[7])
+        st.inline += 1
+        try:
+            proc_return_marker(st, _args1)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+            raise
+        st.inline -= 1
         st.at = o90  # game.yaml:339
-        if (len(st.zones[(Z_house1 + env['winner'])]) > 0):
+        if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[9]))]) > 0):
             st.at = o89  # game.yaml:341
-            st.move(st.zones[(Z_house1 + env['winner'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[3])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
 
     def step_0(st, fr):  # game.yaml:132
         env = fr.env
@@ -292,8 +353,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o17  # game.yaml:140
             _args2 = {'day': st.zones[Z_current_day1][-1]}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[4])
+            enter_procedure(st, S[12])
             st.frames.append(Frame(o10, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -301,7 +361,7 @@ def build(num_players, files):
         if pc == 4:
             fr.pc = 5
             st.at = o20  # game.yaml:141
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p2)]) == 0) for _p2 in st.players))):
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p2, S[1]))]) == 0) for _p2 in st.players))):
                 st.frames.append(Frame(o18, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -316,12 +376,11 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o21  # game.yaml:149
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + env['p']), False, S[5])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
             fr.pc = 2
             st.at = o22  # game.yaml:150
             _args3 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[6])
+            enter_procedure(st, S[15])
             st.frames.append(Frame(o2, _args3))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -330,8 +389,7 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o23  # game.yaml:151
             _args4 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[7])
+            enter_procedure(st, S[16])
             st.frames.append(Frame(o4, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -340,15 +398,14 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o24  # game.yaml:152
             _args5 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[8])
+            enter_procedure(st, S[17])
             st.frames.append(Frame(o6, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             st.at = o25  # game.yaml:153
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + env['p']), False, S[9])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[18])), False, S[19])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -423,10 +480,10 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
             st.at = o68  # game.yaml:302
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + env['q']), False, S[10])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
             fr.pc = 3
             st.at = o71  # game.yaml:303
-            if (len(st.zones[(Z_hand1 + env['q'])]) >= 2):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
                 st.frames.append(Frame(o69, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -472,7 +529,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o100  # game.yaml:372
-            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + _q1)]) > 0)]
+            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
             fr.pc = 3
             st.at = o117  # game.yaml:373
             if (len(env['fighters']) == 0):
@@ -505,7 +562,7 @@ def build(num_players, files):
             st.at = o125  # game.yaml:413
             _items1 = st.zones[Z_discard1]
             _dest1 = Z_minion_deck1
-            for _c3 in list(_items1):
+            for _c3 in cards_of(_items1):
                 st.move(_c3, _dest1, False)
             st.at = o126  # game.yaml:414
             st.shuffle(Z_minion_deck1)
@@ -522,8 +579,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o15  # game.yaml:139
             _args6 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[11])
+            enter_procedure(st, S[24])
             st.frames.append(Frame(o1, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -542,8 +598,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o19  # game.yaml:143
             _args7 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[12])
+            enter_procedure(st, S[25])
             st.frames.append(Frame(o11, _args7))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -556,13 +611,13 @@ def build(num_players, files):
     def step_26(st, fr):  # game.yaml:163
         env = fr.env
         st.at = o27  # game.yaml:164
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + env['p']), False, S[13])
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
         st.frames.pop()
 
     def step_28(st, fr):  # game.yaml:169
         env = fr.env
         st.at = o29  # game.yaml:170
-        st.move(st.zones[(Z_house1 + env['p'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[14])), False)
+        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
         st.frames.pop()
 
     def e30_player(st, env):  # game.yaml:159
@@ -576,7 +631,7 @@ def build(num_players, files):
     def e30_items1(st, env):  # game.yaml:165
         return K_districts1
     def e30_when1(st, env):  # game.yaml:165
-        return ((len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
+        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
     def collect_30(st, env):  # game.yaml:159
         actions = []
         values = []
@@ -586,7 +641,7 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items2 = K_districts1  # game.yaml:165
-        if _items2 and (len(st.zones[(Z_house1 + env['p'])]) > 0):
+        if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0):
             for _d1 in _items2:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
                     continue
@@ -601,17 +656,17 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:162
             st.at = o27  # game.yaml:164
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + env['p']), False, S[13])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
         elif k == 1:  # game.yaml:165
             env['d'] = dec.values[i]
             st.at = o29  # game.yaml:170
-            st.move(st.zones[(Z_house1 + env['p'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[14])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
     def e31_player(st, env):  # game.yaml:177
         return env['p']
     def e31_prompt(st, env):  # game.yaml:177
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
     def e31_src(st, env):  # game.yaml:177
-        return st.zones[(Z_hand1 + env['p'])]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[31]))]
     def e31_dest(st, env):  # game.yaml:177
         return Z_discard1
     def e31_min(st, env):  # game.yaml:177
@@ -619,9 +674,9 @@ def build(num_players, files):
     def e31_max(st, env):  # game.yaml:177
         return 2
     def e31_where(st, env):  # game.yaml:177
-        return ((env['c'].name == env['minion']) or (env['c'].wild and (not any(_x1.wild for _x1 in env['picked']))))
+        return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
     def cands_31(st, env, picked):  # game.yaml:177
-        return [_c4 for _c4 in st.zones[(Z_hand1 + env['p'])] if ((_c4.name == env['minion']) or (_c4.wild and (not any(_x2.wild for _x2 in picked))))]
+        return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[31]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
     def step_32(st, fr):  # game.yaml:191
         env = fr.env
         pass
@@ -634,8 +689,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o34  # game.yaml:195
             _args8 = {'p': env['p'], 'minion': 'Ghoul'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[15])
+            enter_procedure(st, S[32])
             st.frames.append(Frame(o3, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -649,7 +703,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o40  # game.yaml:206
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + env['p']), False, S[16])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -660,7 +714,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o38  # game.yaml:198
-            if (len(st.zones[(Z_hand1 + env['q'])]) > 0):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[35]))]) > 0):
                 st.frames.append(Frame(o36, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -690,7 +744,7 @@ def build(num_players, files):
     def e37_prompt(st, env):  # game.yaml:200
         return 'Discard a card (Ghoul ability)'
     def e37_src(st, env):  # game.yaml:200
-        return st.zones[(Z_hand1 + env['q'])]
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[36]))]
     def e37_dest(st, env):  # game.yaml:200
         return Z_discard1
     def e37_min(st, env):  # game.yaml:200
@@ -698,7 +752,7 @@ def build(num_players, files):
     def e37_max(st, env):  # game.yaml:200
         return 1
     def cands_37(st, env, picked):  # game.yaml:200
-        return list(st.zones[(Z_hand1 + env['q'])])
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[36]))])
     def e39_items(st, env):  # game.yaml:196
         return others(st, env['p'])
     def step_41(st, fr):  # game.yaml:211
@@ -708,8 +762,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o42  # game.yaml:212
             _args9 = {'p': env['p'], 'minion': 'Darkened'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[17])
+            enter_procedure(st, S[37])
             st.frames.append(Frame(o3, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -730,9 +783,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o44  # game.yaml:220
         _args10 = {'q': env['q'], 'd': env['d']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[18])
-        proc_return_marker(st, _args10)
+        enter_procedure(st, S[38])
+        st.inline += 1
+        try:
+            proc_return_marker(st, _args10)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e45_player(st, env):  # game.yaml:213
@@ -765,9 +824,15 @@ def build(num_players, files):
             env['q'] = dec.values[i]
             st.at = o44  # game.yaml:220
             _args11 = {'q': env['q'], 'd': env['d']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[18])
-            proc_return_marker(st, _args11)
+            enter_procedure(st, S[38])
+            st.inline += 1
+            try:
+                proc_return_marker(st, _args11)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+                raise
+            st.inline -= 1
     def step_46(st, fr):  # game.yaml:224
         env = fr.env
         pc = fr.pc
@@ -775,8 +840,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o47  # game.yaml:225
             _args12 = {'p': env['p'], 'minion': 'Alchemist'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[19])
+            enter_procedure(st, S[39])
             st.frames.append(Frame(o3, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -796,7 +860,7 @@ def build(num_players, files):
     def step_48(st, fr):  # game.yaml:232
         env = fr.env
         st.at = o49  # game.yaml:233
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
         st.frames.pop()
 
     def e50_player(st, env):  # game.yaml:226
@@ -828,7 +892,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:229
             env['b'] = dec.values[i]
             st.at = o49  # game.yaml:233
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[21]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[20])), False)
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
     def step_51(st, fr):  # game.yaml:237
         env = fr.env
         pc = fr.pc
@@ -836,15 +900,14 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o52  # game.yaml:238
             _args13 = {'p': env['p'], 'minion': 'Courtesan'}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[22])
+            enter_procedure(st, S[42])
             st.frames.append(Frame(o3, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             st.at = o53  # game.yaml:239
-            st.move(st.zones[(Z_house1 + env['p'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[23])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[44]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[43])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -858,25 +921,25 @@ def build(num_players, files):
     def e54_label1(st, env):  # game.yaml:192
         return 'Ghouls: every other player discards a card, you draw 1'
     def e54_when1(st, env):  # game.yaml:192
-        return ((len([1 for _c5 in st.zones[(Z_hand1 + env['p'])] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + env['p'])] if _c6.wild]),))) >= 2)
+        return ((len([1 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c6.props['wild']]),))) >= 2)
     def e54_label2(st, env):  # game.yaml:207
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e54_items2(st, env):  # game.yaml:207
         return K_districts1
     def e54_when2(st, env):  # game.yaml:207
-        return (((len([1 for _c7 in st.zones[(Z_hand1 + env['p'])] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + env['p'])] if _c8.wild]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[24]))]) > 0))
+        return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[45]))]) > 0))
     def e54_label3(st, env):  # game.yaml:221
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e54_items3(st, env):  # game.yaml:221
         return K_districts1
     def e54_when3(st, env):  # game.yaml:221
-        return (((len([1 for _c9 in st.zones[(Z_hand1 + env['p'])] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + env['p'])] if _c10.wild]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
+        return (((len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
     def e54_label4(st, env):  # game.yaml:234
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e54_items4(st, env):  # game.yaml:234
         return K_districts1
     def e54_when4(st, env):  # game.yaml:234
-        return (((len([1 for _c11 in st.zones[(Z_hand1 + env['p'])] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + env['p'])] if _c12.wild]),))) >= 2) and (len(st.zones[(Z_house1 + env['p'])]) > 0))
+        return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0))
     def collect_54(st, env):  # game.yaml:188
         actions = []
         values = []
@@ -885,14 +948,14 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + env['p'])] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + env['p'])] if _c14.wild]),))) >= 2):  # game.yaml:192
+        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:192
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items3 = K_districts1  # game.yaml:207
-        if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + env['p'])] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + env['p'])] if _c16.wild]),))) >= 2):
+        if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c16.props['wild']]),))) >= 2):
             for _d2 in _items3:
-                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[24]))]) > 0)):
+                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[45]))]) > 0)):
                     continue
                 a = A_61 + _d2.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -900,7 +963,7 @@ def build(num_players, files):
                     values.append(_d2)
                     idx.append(2)
         _items4 = K_districts1  # game.yaml:221
-        if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + env['p'])] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + env['p'])] if _c18.wild]),))) >= 2):
+        if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c18.props['wild']]),))) >= 2):
             for _a1 in _items4:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
                     continue
@@ -910,7 +973,7 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items5 = K_districts1  # game.yaml:234
-        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + env['p'])] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + env['p'])] if _c20.wild]),))) >= 2) and (len(st.zones[(Z_house1 + env['p'])]) > 0):
+        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0):
             for _d3 in _items5:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -946,7 +1009,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o58  # game.yaml:269
-            st.move(st.zones[(Z_house1 + env['p'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[48]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[47])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -954,9 +1017,9 @@ def build(num_players, files):
     def e57_player(st, env):  # game.yaml:263
         return env['p']
     def e57_prompt(st, env):  # game.yaml:263
-        return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].minion) + ' cards (Masqued stand in)'
+        return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
     def e57_src(st, env):  # game.yaml:263
-        return st.zones[(Z_hand1 + env['p'])]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[49]))]
     def e57_dest(st, env):  # game.yaml:263
         return Z_discard1
     def e57_min(st, env):  # game.yaml:263
@@ -964,9 +1027,9 @@ def build(num_players, files):
     def e57_max(st, env):  # game.yaml:263
         return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
     def e57_where(st, env):  # game.yaml:263
-        return ((env['c'].name == env['d'].minion) or env['c'].wild)
+        return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_57(st, env, picked):  # game.yaml:263
-        return [_c21 for _c21 in st.zones[(Z_hand1 + env['p'])] if ((_c21.name == env['d'].minion) or _c21.wild)]
+        return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[49]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
     def step_59(st, fr):  # game.yaml:275
         env = fr.env
         pc = fr.pc
@@ -989,8 +1052,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o61  # game.yaml:283
             _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[26])
+            enter_procedure(st, S[50])
             st.frames.append(Frame(o7, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1041,7 +1103,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o65  # game.yaml:294
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + env['p']), False, S[27])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[51])), False, S[52])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1051,13 +1113,13 @@ def build(num_players, files):
     def e64_prompt(st, env):  # game.yaml:288
         return 'Discard any number of cards (Preen)'
     def e64_src(st, env):  # game.yaml:288
-        return st.zones[(Z_hand1 + env['p'])]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]
     def e64_dest(st, env):  # game.yaml:288
         return Z_discard1
     def e64_min(st, env):  # game.yaml:288
         return 0
     def cands_64(st, env, picked):  # game.yaml:288
-        return list(st.zones[(Z_hand1 + env['p'])])
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))])
     def e66_player(st, env):  # game.yaml:252
         return env['p']
     def e66_prompt(st, env):  # game.yaml:252
@@ -1067,13 +1129,13 @@ def build(num_players, files):
     def e66_items0(st, env):  # game.yaml:255
         return K_districts1
     def e66_when0(st, env):  # game.yaml:255
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + env['p'])] if ((_c22.name == env['d'].minion) or _c22.wild)]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
     def e66_label1(st, env):  # game.yaml:270
         return 'Usurp ' + fmt_player1(env['q'])
     def e66_items1(st, env):  # game.yaml:270
         return others(st, env['p'])
     def e66_when1(st, env):  # game.yaml:270
-        return ((len(st.zones[(Z_hand1 + env['p'])]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
     def e66_label2(st, env):  # game.yaml:284
         return 'Preen'
     def collect_66(st, env):  # game.yaml:252
@@ -1081,7 +1143,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:255
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + env['p'])]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + env['p'])] if ((_c23.name == _d6.minion) or _c23.wild)]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1089,7 +1151,7 @@ def build(num_players, files):
                 values.append(_d6)
                 idx.append(0)
         _items6 = others(st, env['p'])  # game.yaml:270
-        if _items6 and (len(st.zones[(Z_hand1 + env['p'])]) >= 2):
+        if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2):
             for _q3 in _items6:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
                     continue
@@ -1121,8 +1183,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o70  # game.yaml:305
             _args15 = {'p': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[28])
+            enter_procedure(st, S[57])
             st.frames.append(Frame(o9, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1135,9 +1196,9 @@ def build(num_players, files):
     def step_72(st, fr):  # game.yaml:311
         env = fr.env
         st.at = o73  # game.yaml:312
-        _items7 = st.zones[(Z_legion1 + env['q'])]
-        _dest2 = (Z_hand1 + env['q'])
-        for _c24 in list(_items7):
+        _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
+        _dest2 = (Z_hand1 + seat(st, env['q'], S[58]))
+        for _c24 in cards_of(_items7):
             st.move(_c24, _dest2, False)
         st.frames.pop()
 
@@ -1148,8 +1209,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o75  # game.yaml:315
             _args16 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[29])
+            enter_procedure(st, S[60])
             st.frames.append(Frame(o9, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1157,7 +1217,7 @@ def build(num_players, files):
         if pc == 1:
             st.at = o76  # game.yaml:316
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + env['p'])]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + env['p'])])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + env['q'])]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + env['q'])])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[61]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[62]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[63]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[64]))])) + ')', -1)
             fr.pc = 3
             st.at = o77  # game.yaml:317
             o77.exec(st, env)
@@ -1169,24 +1229,36 @@ def build(num_players, files):
             if (env['w'] == env['p']):
                 st.at = o81  # game.yaml:326
                 _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[30])
-                proc_replace_marker(st, _args17)
+                enter_procedure(st, S[65])
+                st.inline += 1
+                try:
+                    proc_replace_marker(st, _args17)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+                    raise
+                st.inline -= 1
             else:
                 st.at = o79  # game.yaml:328
                 _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[31])
-                proc_replace_marker(st, _args18)
+                enter_procedure(st, S[67])
+                st.inline += 1
+                try:
+                    proc_replace_marker(st, _args18)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o83  # game.yaml:329
-            _items8 = st.zones[(Z_legion1 + env['p'])]
+            _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]
             _dest3 = Z_discard1
-            for _c25 in list(_items8):
+            for _c25 in cards_of(_items8):
                 st.move(_c25, _dest3, False)
             st.at = o84  # game.yaml:330
-            _items9 = st.zones[(Z_legion1 + env['q'])]
+            _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]
             _dest4 = Z_discard1
-            for _c26 in list(_items9):
+            for _c26 in cards_of(_items9):
                 st.move(_c26, _dest4, False)
             st.frames.pop()
             return
@@ -1195,7 +1267,7 @@ def build(num_players, files):
     def e77_among(st, env):  # game.yaml:317
         return [env['p'], env['q']]
     def e77_strength(st, env):  # game.yaml:317
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + env['x'])])
+        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['x'], S[2]))])
     def e77_chooser(st, env):  # game.yaml:317
         return st.vars['supreme']
     def e77_prompt(st, env):  # game.yaml:317
@@ -1204,18 +1276,30 @@ def build(num_players, files):
         env = fr.env
         st.at = o79  # game.yaml:328
         _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[31])
-        proc_replace_marker(st, _args19)
+        enter_procedure(st, S[67])
+        st.inline += 1
+        try:
+            proc_replace_marker(st, _args19)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_80(st, fr):  # game.yaml:325
         env = fr.env
         st.at = o81  # game.yaml:326
         _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[30])
-        proc_replace_marker(st, _args20)
+        enter_procedure(st, S[65])
+        st.inline += 1
+        try:
+            proc_replace_marker(st, _args20)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e85_player(st, env):  # game.yaml:307
@@ -1244,16 +1328,16 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:310
             st.at = o73  # game.yaml:312
-            _items10 = st.zones[(Z_legion1 + env['q'])]
-            _dest5 = (Z_hand1 + env['q'])
-            for _c27 in list(_items10):
+            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
+            _dest5 = (Z_hand1 + seat(st, env['q'], S[58]))
+            for _c27 in cards_of(_items10):
                 st.move(_c27, _dest5, False)
         elif k == 1:  # game.yaml:313
             st.frames.append(Frame(o74, env))
     def step_88(st, fr):  # game.yaml:340
         env = fr.env
         st.at = o89  # game.yaml:341
-        st.move(st.zones[(Z_house1 + env['winner'])][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[3])), False)
+        st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
         st.frames.pop()
 
     def e91_player(st, env):  # game.yaml:347
@@ -1261,22 +1345,22 @@ def build(num_players, files):
     def e91_prompt(st, env):  # game.yaml:347
         return 'Build a Legion of 2 to 4 cards, face down'
     def e91_src(st, env):  # game.yaml:347
-        return st.zones[(Z_hand1 + env['p'])]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[70]))]
     def e91_dest(st, env):  # game.yaml:347
-        return (Z_legion1 + env['p'])
+        return (Z_legion1 + seat(st, env['p'], S[71]))
     def e91_min(st, env):  # game.yaml:347
         return 2
     def e91_max(st, env):  # game.yaml:347
         return 4
     def cands_91(st, env, picked):  # game.yaml:347
-        return list(st.zones[(Z_hand1 + env['p'])])
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[70]))])
     def step_92(st, fr):  # game.yaml:361
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o98  # game.yaml:362
-            if (len(st.zones[(Z_hand1 + env['q'])]) >= 2):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[72]))]) >= 2):
                 st.frames.append(Frame(o93, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1308,8 +1392,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o95  # game.yaml:370
             _args21 = {'p': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[32])
+            enter_procedure(st, S[73])
             st.frames.append(Frame(o9, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1327,7 +1410,7 @@ def build(num_players, files):
     def e97_player(st, env):  # game.yaml:365
         return env['q']
     def e97_prompt(st, env):  # game.yaml:365
-        return 'Take part in the Struggle for ' + fmt_card1(env['day'].district) + '?'
+        return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
     def e97_label0(st, env):  # game.yaml:368
         return 'take part'
     def e97_label1(st, env):  # game.yaml:371
@@ -1362,11 +1445,14 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
             st.at = o105  # game.yaml:380
+            _live1 = live_mask(st)
             for _q4 in list(env['fighters']):
+                if gone(st, _live1, _q4):
+                    continue
                 env['q'] = _q4
                 st.at = o104  # game.yaml:382
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + env['q'])]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + env['q'])])) + ')', -1)
+                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
             fr.pc = 3
             st.at = o106  # game.yaml:383
             o106.exec(st, env)
@@ -1375,20 +1461,23 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.at = o107  # game.yaml:389
-            st.move(env['day'], (Z_won_days1 + env['w']), False)
+            st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[76])), False)
             st.at = o108  # game.yaml:390
             st.at = o109  # game.yaml:391
-            st.move_count(min((env['day'].markers, len(st.zones[(Z_house1 + env['w'])]),)), (Z_house1 + env['w']), (Z_markers_on1 + ordinal(env['day'].district, 'districts', S[33])), False, S[34])
+            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
             st.at = o110  # game.yaml:393
             if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].district), -1)
+                st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
             st.at = o113  # game.yaml:394
+            _live2 = live_mask(st)
             for _q5 in list(env['fighters']):
+                if gone(st, _live2, _q5):
+                    continue
                 env['q'] = _q5
                 st.at = o112  # game.yaml:396
-                _items11 = st.zones[(Z_legion1 + env['q'])]
+                _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
                 _dest6 = Z_discard1
-                for _c28 in list(_items11):
+                for _c28 in cards_of(_items11):
                     st.move(_c28, _dest6, False)
             st.frames.pop()
             return
@@ -1398,7 +1487,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o104  # game.yaml:382
         if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + env['q'])]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + env['q'])])) + ')', -1)
+            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
         st.frames.pop()
 
     def e105_items(st, env):  # game.yaml:380
@@ -1406,7 +1495,7 @@ def build(num_players, files):
     def e106_among(st, env):  # game.yaml:383
         return env['fighters']
     def e106_strength(st, env):  # game.yaml:383
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + env['q'])])
+        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['q'], S[2]))])
     def e106_chooser(st, env):  # game.yaml:383
         return st.vars['supreme']
     def e106_prompt(st, env):  # game.yaml:383
@@ -1414,15 +1503,15 @@ def build(num_players, files):
     def step_108(st, fr):  # game.yaml:390
         env = fr.env
         st.at = o109  # game.yaml:391
-        st.move_count(min((env['day'].markers, len(st.zones[(Z_house1 + env['w'])]),)), (Z_house1 + env['w']), (Z_markers_on1 + ordinal(env['day'].district, 'districts', S[33])), False, S[34])
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
         st.frames.pop()
 
     def step_111(st, fr):  # game.yaml:395
         env = fr.env
         st.at = o112  # game.yaml:396
-        _items12 = st.zones[(Z_legion1 + env['q'])]
+        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
         _dest7 = Z_discard1
-        for _c29 in list(_items12):
+        for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
@@ -1443,11 +1532,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o123  # game.yaml:404
-            if (len(st.zones[(Z_hand1 + env['q'])]) > 3):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[82]))]) > 3):
                 st.frames.append(Frame(o121, env))
             else:
                 st.at = o120  # game.yaml:412
-                st.move_count((3 - len(st.zones[(Z_hand1 + env['q'])])), Z_minion_deck1, (Z_hand1 + env['q']), False, S[35])
+                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1459,7 +1548,7 @@ def build(num_players, files):
     def step_119(st, fr):  # game.yaml:411
         env = fr.env
         st.at = o120  # game.yaml:412
-        st.move_count((3 - len(st.zones[(Z_hand1 + env['q'])])), Z_minion_deck1, (Z_hand1 + env['q']), False, S[35])
+        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
         st.frames.pop()
 
     def step_121(st, fr):  # game.yaml:405
@@ -1482,15 +1571,15 @@ def build(num_players, files):
     def e122_prompt(st, env):  # game.yaml:406
         return 'Discard down to 3 cards'
     def e122_src(st, env):  # game.yaml:406
-        return st.zones[(Z_hand1 + env['q'])]
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]
     def e122_dest(st, env):  # game.yaml:406
         return Z_discard1
     def e122_min(st, env):  # game.yaml:406
-        return (len(st.zones[(Z_hand1 + env['q'])]) - 3)
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
     def e122_max(st, env):  # game.yaml:406
-        return (len(st.zones[(Z_hand1 + env['q'])]) - 3)
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
     def cands_122(st, env, picked):  # game.yaml:406
-        return list(st.zones[(Z_hand1 + env['q'])])
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])
     def e124_items(st, env):  # game.yaml:402
         return clockwise_from(st, st.vars['supreme'])
     def step_128(st, fr):  # game.yaml:115
@@ -1500,16 +1589,19 @@ def build(num_players, files):
         st.at = o130  # game.yaml:119
         st.shuffle(Z_minion_deck1)
         st.at = o133  # game.yaml:120
+        _live3 = live_mask(st)
         for _p3 in list(st.players):
+            if gone(st, _live3, _p3):
+                continue
             env['p'] = _p3
             st.at = o132  # game.yaml:122
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + env['p']), False, S[36])
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
         st.frames.pop()
 
     def step_131(st, fr):  # game.yaml:121
         env = fr.env
         st.at = o132  # game.yaml:122
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + env['p']), False, S[36])
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
         st.frames.pop()
 
     def e133_items(st, env):  # game.yaml:120
@@ -1536,8 +1628,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o136  # game.yaml:128
             _args22 = {}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[37])
+            enter_procedure(st, S[90])
             st.frames.append(Frame(o0, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1548,11 +1639,14 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e137_cond(st, env):  # game.yaml:127
-        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p4)]) == 0) for _p4 in st.players))
+        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
     def step_138(st, fr):  # game.yaml:417
         env = fr.env
         st.at = o150  # game.yaml:421
+        _live4 = live_mask(st)
         for _p5 in list(st.players):
+            if gone(st, _live4, _p5):
+                continue
             env['p'] = _p5
             st.at = o149  # game.yaml:423
             for _d8 in list(K_districts1):
@@ -1560,17 +1654,17 @@ def build(num_players, files):
                 st.at = o141  # game.yaml:425
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
                 st.at = o142  # game.yaml:426
-                _i1 = env['p']
+                _i1 = seat(st, env['p'], S[91])
                 st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
                 st.at = o145  # game.yaml:427
                 if (env['n'] > 0):
                     st.at = o144  # game.yaml:429
-                    _i2 = env['p']
+                    _i2 = seat(st, env['p'], S[92])
                     st.vars['score'][_i2] += 1
                 st.at = o148  # game.yaml:430
-                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[38]))]))):
+                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
                     st.at = o147  # game.yaml:432
-                    _i3 = env['p']
+                    _i3 = seat(st, env['p'], S[94])
                     st.vars['score'][_i3] += 2
         st.frames.pop()
 
@@ -1582,17 +1676,17 @@ def build(num_players, files):
             st.at = o141  # game.yaml:425
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
             st.at = o142  # game.yaml:426
-            _i4 = env['p']
+            _i4 = seat(st, env['p'], S[91])
             st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
             st.at = o145  # game.yaml:427
             if (env['n'] > 0):
                 st.at = o144  # game.yaml:429
-                _i5 = env['p']
+                _i5 = seat(st, env['p'], S[92])
                 st.vars['score'][_i5] += 1
             st.at = o148  # game.yaml:430
-            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[38]))]))):
+            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
                 st.at = o147  # game.yaml:432
-                _i6 = env['p']
+                _i6 = seat(st, env['p'], S[94])
                 st.vars['score'][_i6] += 2
         st.frames.pop()
 
@@ -1601,31 +1695,31 @@ def build(num_players, files):
         st.at = o141  # game.yaml:425
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
         st.at = o142  # game.yaml:426
-        _i7 = env['p']
+        _i7 = seat(st, env['p'], S[91])
         st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))
         st.at = o145  # game.yaml:427
         if (env['n'] > 0):
             st.at = o144  # game.yaml:429
-            _i8 = env['p']
+            _i8 = seat(st, env['p'], S[92])
             st.vars['score'][_i8] += 1
         st.at = o148  # game.yaml:430
-        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[38]))]))):
+        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
             st.at = o147  # game.yaml:432
-            _i9 = env['p']
+            _i9 = seat(st, env['p'], S[94])
             st.vars['score'][_i9] += 2
         st.frames.pop()
 
     def step_143(st, fr):  # game.yaml:428
         env = fr.env
         st.at = o144  # game.yaml:429
-        _i10 = env['p']
+        _i10 = seat(st, env['p'], S[92])
         st.vars['score'][_i10] += 1
         st.frames.pop()
 
     def step_146(st, fr):  # game.yaml:431
         env = fr.env
         st.at = o147  # game.yaml:432
-        _i11 = env['p']
+        _i11 = seat(st, env['p'], S[94])
         st.vars['score'][_i11] += 2
         st.frames.pop()
 
@@ -1634,89 +1728,89 @@ def build(num_players, files):
     def e150_items(st, env):  # game.yaml:421
         return st.players
     def tie_0(st, env):  # game.yaml:434
-        return len(st.zones[(Z_won_days1 + env['p'])])
+        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[95]))])
     def init_supreme(st, env):  # game.yaml:74
         return 0
     def init_score(st, env):  # game.yaml:75
         return 0
 
-    o0 = Block(0, S[39], 5, step_0)
-    o1 = Block(1, S[40], 5, step_1)
-    o2 = Block(2, S[41], 1, step_2)
-    o3 = Block(3, S[42], 1, step_3)
-    o4 = Block(4, S[43], 1, step_4)
-    o5 = Block(5, S[44], 1, step_5)
-    o6 = Block(6, S[45], 1, step_6)
-    o7 = Block(7, S[46], 4, step_7)
-    o8 = Block(8, S[47], 3, step_8)
-    o9 = Block(9, S[48], 1, step_9)
-    o10 = Block(10, S[49], 3, step_10)
-    o11 = Block(11, S[50], 4, step_11)
-    o12 = Stmt(12, S[51])
-    o13 = Stmt(13, S[52])
-    o14 = Block(14, S[53], 1, step_14)
-    o15 = Stmt(15, S[11])
-    o16 = ForOp(S[54], 'p', e16_items, o14, False)
+    o0 = Block(0, S[96], 5, step_0)
+    o1 = Block(1, S[97], 5, step_1)
+    o2 = Block(2, S[98], 1, step_2)
+    o3 = Block(3, S[99], 1, step_3)
+    o4 = Block(4, S[100], 1, step_4)
+    o5 = Block(5, S[8], 1, step_5)
+    o6 = Block(6, S[101], 1, step_6)
+    o7 = Block(7, S[102], 4, step_7)
+    o8 = Block(8, S[66], 3, step_8)
+    o9 = Block(9, S[103], 1, step_9)
+    o10 = Block(10, S[104], 3, step_10)
+    o11 = Block(11, S[105], 4, step_11)
+    o12 = Stmt(12, S[106])
+    o13 = Stmt(13, S[107])
+    o14 = Block(14, S[108], 1, step_14)
+    o15 = Stmt(15, S[24])
+    o16 = ForOp(S[109], 'p', e16_items, o14, False, seats=True)
     o16.uid = 16
-    o17 = Stmt(17, S[4])
-    o18 = Block(18, S[55], 1, step_18)
-    o19 = Stmt(19, S[12])
-    o20 = Stmt(20, S[56])
-    o21 = Stmt(21, S[5])
-    o22 = Stmt(22, S[6])
-    o23 = Stmt(23, S[7])
-    o24 = Stmt(24, S[8])
-    o25 = Stmt(25, S[9])
-    o26 = Block(26, S[57], 1, step_26)
-    o27 = Stmt(27, S[13])
-    o28 = Block(28, S[58], 1, step_28)
-    o29 = Stmt(29, S[59])
-    o30 = ChooseOp(S[60], e30_player, e30_prompt, [
+    o17 = Stmt(17, S[12])
+    o18 = Block(18, S[110], 1, step_18)
+    o19 = Stmt(19, S[25])
+    o20 = Stmt(20, S[111])
+    o21 = Stmt(21, S[14])
+    o22 = Stmt(22, S[15])
+    o23 = Stmt(23, S[16])
+    o24 = Stmt(24, S[17])
+    o25 = Stmt(25, S[19])
+    o26 = Block(26, S[112], 1, step_26)
+    o27 = Stmt(27, S[27])
+    o28 = Block(28, S[113], 1, step_28)
+    o29 = Stmt(29, S[114])
+    o30 = ChooseOp(S[115], e30_player, e30_prompt, [
         OptionOp(site[0], e30_label0, None, None, None, o26),
         OptionOp(site[1], e30_label1, 'd', e30_items1, e30_when1, o28),
     ], False)
     o30.collect = collect_30
     o30.resolve = resolve_30
     o30.uid = 30
-    o31 = PickOp(S[61], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
+    o31 = PickOp(S[116], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
     o31.candidates = cands_31
     o31.uid = 31
-    o32 = Block(32, S[62], 0, step_32)
-    o33 = Block(33, S[63], 3, step_33)
-    o34 = Stmt(34, S[15])
-    o35 = Block(35, S[64], 1, step_35)
-    o36 = Block(36, S[65], 1, step_36)
-    o37 = PickOp(S[66], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
+    o32 = Block(32, S[117], 0, step_32)
+    o33 = Block(33, S[118], 3, step_33)
+    o34 = Stmt(34, S[32])
+    o35 = Block(35, S[119], 1, step_35)
+    o36 = Block(36, S[120], 1, step_36)
+    o37 = PickOp(S[121], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
     o37.candidates = cands_37
     o37.uid = 37
-    o38 = Stmt(38, S[67])
-    o39 = ForOp(S[68], 'q', e39_items, o35, False)
+    o38 = Stmt(38, S[122])
+    o39 = ForOp(S[123], 'q', e39_items, o35, False, seats=True)
     o39.uid = 39
-    o40 = Stmt(40, S[16])
-    o41 = Block(41, S[69], 2, step_41)
-    o42 = Stmt(42, S[17])
-    o43 = Block(43, S[70], 1, step_43)
-    o44 = Stmt(44, S[18])
-    o45 = ChooseOp(S[71], e45_player, e45_prompt, [
+    o40 = Stmt(40, S[34])
+    o41 = Block(41, S[124], 2, step_41)
+    o42 = Stmt(42, S[37])
+    o43 = Block(43, S[125], 1, step_43)
+    o44 = Stmt(44, S[38])
+    o45 = ChooseOp(S[126], e45_player, e45_prompt, [
         OptionOp(site[7], e45_label0, 'q', e45_items0, e45_when0, o43),
     ], False)
     o45.collect = collect_45
     o45.resolve = resolve_45
     o45.uid = 45
-    o46 = Block(46, S[72], 2, step_46)
-    o47 = Stmt(47, S[19])
-    o48 = Block(48, S[73], 1, step_48)
-    o49 = Stmt(49, S[74])
-    o50 = ChooseOp(S[75], e50_player, e50_prompt, [
+    o46 = Block(46, S[127], 2, step_46)
+    o47 = Stmt(47, S[39])
+    o48 = Block(48, S[128], 1, step_48)
+    o49 = Stmt(49, S[129])
+    o50 = ChooseOp(S[130], e50_player, e50_prompt, [
         OptionOp(site[9], e50_label0, 'b', e50_items0, e50_when0, o48),
     ], False)
     o50.collect = collect_50
     o50.resolve = resolve_50
     o50.uid = 50
-    o51 = Block(51, S[76], 2, step_51)
-    o52 = Stmt(52, S[22])
-    o53 = Stmt(53, S[77])
-    o54 = ChooseOp(S[78], e54_player, e54_prompt, [
+    o51 = Block(51, S[131], 2, step_51)
+    o52 = Stmt(52, S[42])
+    o53 = Stmt(53, S[132])
+    o54 = ChooseOp(S[133], e54_player, e54_prompt, [
         OptionOp(site[3], e54_label0, None, None, None, o32),
         OptionOp(site[4], e54_label1, None, None, e54_when1, o33),
         OptionOp(site[6], e54_label2, 'd', e54_items2, e54_when2, o41),
@@ -1726,27 +1820,27 @@ def build(num_players, files):
     o54.collect = collect_54
     o54.resolve = resolve_54
     o54.uid = 54
-    o55 = Stmt(55, S[79])
-    o56 = Block(56, S[80], 2, step_56)
-    o57 = PickOp(S[81], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
+    o55 = Stmt(55, S[134])
+    o56 = Block(56, S[135], 2, step_56)
+    o57 = PickOp(S[136], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
     o57.candidates = cands_57
     o57.uid = 57
-    o58 = Stmt(58, S[82])
-    o59 = Block(59, S[83], 1, step_59)
-    o60 = Block(60, S[84], 1, step_60)
-    o61 = Stmt(61, S[26])
-    o62 = ChooseOp(S[85], e62_player, e62_prompt, [
+    o58 = Stmt(58, S[137])
+    o59 = Block(59, S[138], 1, step_59)
+    o60 = Block(60, S[139], 1, step_60)
+    o61 = Stmt(61, S[50])
+    o62 = ChooseOp(S[140], e62_player, e62_prompt, [
         OptionOp(site[14], e62_label0, 'd', e62_items0, e62_when0, o60),
     ], False)
     o62.collect = collect_62
     o62.resolve = resolve_62
     o62.uid = 62
-    o63 = Block(63, S[86], 2, step_63)
-    o64 = PickOp(S[87], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
+    o63 = Block(63, S[141], 2, step_63)
+    o64 = PickOp(S[142], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
     o64.candidates = cands_64
     o64.uid = 64
-    o65 = Stmt(65, S[27])
-    o66 = ChooseOp(S[88], e66_player, e66_prompt, [
+    o65 = Stmt(65, S[52])
+    o66 = ChooseOp(S[143], e66_player, e66_prompt, [
         OptionOp(site[11], e66_label0, 'd', e66_items0, e66_when0, o56),
         OptionOp(site[13], e66_label1, 'q', e66_items1, e66_when1, o59),
         OptionOp(site[15], e66_label2, None, None, None, o63),
@@ -1754,125 +1848,126 @@ def build(num_players, files):
     o66.collect = collect_66
     o66.resolve = resolve_66
     o66.uid = 66
-    o67 = Stmt(67, S[89])
-    o68 = Stmt(68, S[10])
-    o69 = Block(69, S[90], 1, step_69)
-    o70 = Stmt(70, S[28])
-    o71 = Stmt(71, S[91])
-    o72 = Block(72, S[92], 1, step_72)
-    o73 = Stmt(73, S[93])
-    o74 = Block(74, S[94], 6, step_74)
-    o75 = Stmt(75, S[29])
-    o76 = Stmt(76, S[95])
-    o77 = WinnerOp(S[96], 'x', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
+    o67 = Stmt(67, S[144])
+    o68 = Stmt(68, S[21])
+    o69 = Block(69, S[145], 1, step_69)
+    o70 = Stmt(70, S[57])
+    o71 = Stmt(71, S[146])
+    o72 = Block(72, S[147], 1, step_72)
+    o73 = Stmt(73, S[148])
+    o74 = Block(74, S[149], 6, step_74)
+    o75 = Stmt(75, S[60])
+    o76 = Stmt(76, S[150])
+    o77 = WinnerOp(S[151], 'x', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
     o77.uid = 77
-    o78 = Block(78, S[97], 1, step_78)
-    o79 = Stmt(79, S[31])
-    o80 = Block(80, S[98], 1, step_80)
-    o81 = Stmt(81, S[30])
-    o82 = Stmt(82, S[99])
-    o83 = Stmt(83, S[100])
-    o84 = Stmt(84, S[101])
-    o85 = ChooseOp(S[102], e85_player, e85_prompt, [
+    o78 = Block(78, S[152], 1, step_78)
+    o79 = Stmt(79, S[67])
+    o80 = Block(80, S[153], 1, step_80)
+    o81 = Stmt(81, S[65])
+    o82 = Stmt(82, S[154])
+    o83 = Stmt(83, S[155])
+    o84 = Stmt(84, S[156])
+    o85 = ChooseOp(S[157], e85_player, e85_prompt, [
         OptionOp(site[17], e85_label0, None, None, None, o72),
         OptionOp(site[18], e85_label1, None, None, None, o74),
     ], False)
     o85.collect = collect_85
     o85.resolve = resolve_85
     o85.uid = 85
-    o86 = Stmt(86, S[103])
-    o87 = Stmt(87, S[2])
-    o88 = Block(88, S[104], 1, step_88)
-    o89 = Stmt(89, S[105])
-    o90 = Stmt(90, S[106])
-    o91 = PickOp(S[107], e91_player, e91_prompt, 'c', e91_src, e91_dest, e91_min, e91_max, None, None, True, site[20])
+    o86 = Stmt(86, S[158])
+    o87 = Stmt(87, S[7])
+    o88 = Block(88, S[159], 1, step_88)
+    o89 = Stmt(89, S[160])
+    o90 = Stmt(90, S[161])
+    o91 = PickOp(S[162], e91_player, e91_prompt, 'c', e91_src, e91_dest, e91_min, e91_max, None, None, True, site[20])
     o91.candidates = cands_91
     o91.uid = 91
-    o92 = Block(92, S[108], 1, step_92)
-    o93 = Block(93, S[109], 1, step_93)
-    o94 = Block(94, S[110], 1, step_94)
-    o95 = Stmt(95, S[32])
-    o96 = Block(96, S[111], 0, step_96)
-    o97 = ChooseOp(S[112], e97_player, e97_prompt, [
+    o92 = Block(92, S[163], 1, step_92)
+    o93 = Block(93, S[164], 1, step_93)
+    o94 = Block(94, S[165], 1, step_94)
+    o95 = Stmt(95, S[73])
+    o96 = Block(96, S[166], 0, step_96)
+    o97 = ChooseOp(S[167], e97_player, e97_prompt, [
         OptionOp(site[21], e97_label0, None, None, None, o94),
         OptionOp(site[22], e97_label1, None, None, None, o96),
     ], False)
     o97.collect = collect_97
     o97.resolve = resolve_97
     o97.uid = 97
-    o98 = Stmt(98, S[113])
-    o99 = ForOp(S[114], 'q', e99_items, o92, True)
+    o98 = Stmt(98, S[168])
+    o99 = ForOp(S[169], 'q', e99_items, o92, True, seats=True)
     o99.uid = 99
-    o100 = Stmt(100, S[115])
-    o101 = Block(101, S[116], 7, step_101)
-    o102 = Stmt(102, S[117])
-    o103 = Block(103, S[118], 1, step_103)
-    o104 = Stmt(104, S[119])
-    o105 = ForOp(S[120], 'q', e105_items, o103, False)
+    o100 = Stmt(100, S[170])
+    o101 = Block(101, S[171], 7, step_101)
+    o102 = Stmt(102, S[172])
+    o103 = Block(103, S[173], 1, step_103)
+    o104 = Stmt(104, S[174])
+    o105 = ForOp(S[175], 'q', e105_items, o103, False, seats=True)
     o105.uid = 105
-    o106 = WinnerOp(S[121], 'q', e106_among, e106_strength, e106_chooser, True, 'w', e106_prompt, site[23], fmt_player1)
+    o106 = WinnerOp(S[176], 'q', e106_among, e106_strength, e106_chooser, True, 'w', e106_prompt, site[23], fmt_player1)
     o106.uid = 106
-    o107 = Stmt(107, S[122])
-    o108 = Block(108, S[123], 1, step_108)
-    o109 = Stmt(109, S[34])
-    o110 = Stmt(110, S[124])
-    o111 = Block(111, S[125], 1, step_111)
-    o112 = Stmt(112, S[126])
-    o113 = ForOp(S[127], 'q', e113_items, o111, False)
+    o107 = Stmt(107, S[177])
+    o108 = Block(108, S[178], 1, step_108)
+    o109 = Stmt(109, S[80])
+    o110 = Stmt(110, S[179])
+    o111 = Block(111, S[180], 1, step_111)
+    o112 = Stmt(112, S[181])
+    o113 = ForOp(S[182], 'q', e113_items, o111, False, seats=True)
     o113.uid = 113
-    o114 = Block(114, S[128], 2, step_114)
-    o115 = Stmt(115, S[129])
-    o116 = Stmt(116, S[130])
-    o117 = Stmt(117, S[131])
-    o118 = Block(118, S[132], 1, step_118)
-    o119 = Block(119, S[133], 1, step_119)
-    o120 = Stmt(120, S[35])
-    o121 = Block(121, S[134], 1, step_121)
-    o122 = PickOp(S[135], e122_player, e122_prompt, 'c', e122_src, e122_dest, e122_min, e122_max, None, None, False, site[24])
+    o114 = Block(114, S[183], 2, step_114)
+    o115 = Stmt(115, S[184])
+    o116 = Stmt(116, S[185])
+    o117 = Stmt(117, S[186])
+    o118 = Block(118, S[187], 1, step_118)
+    o119 = Block(119, S[188], 1, step_119)
+    o120 = Stmt(120, S[85])
+    o121 = Block(121, S[189], 1, step_121)
+    o122 = PickOp(S[190], e122_player, e122_prompt, 'c', e122_src, e122_dest, e122_min, e122_max, None, None, False, site[24])
     o122.candidates = cands_122
     o122.uid = 122
-    o123 = Stmt(123, S[136])
-    o124 = ForOp(S[137], 'q', e124_items, o118, False)
+    o123 = Stmt(123, S[191])
+    o124 = ForOp(S[192], 'q', e124_items, o118, False, seats=True)
     o124.uid = 124
-    o125 = Stmt(125, S[138])
-    o126 = Stmt(126, S[139])
-    o127 = Stmt(127, S[140])
-    o128 = Block(128, S[141], 3, step_128)
-    o129 = Stmt(129, S[142])
-    o130 = Stmt(130, S[143])
-    o131 = Block(131, S[144], 1, step_131)
-    o132 = Stmt(132, S[36])
-    o133 = ForOp(S[145], 'p', e133_items, o131, False)
+    o125 = Stmt(125, S[193])
+    o126 = Stmt(126, S[194])
+    o127 = Stmt(127, S[195])
+    o128 = Block(128, S[196], 3, step_128)
+    o129 = Stmt(129, S[197])
+    o130 = Stmt(130, S[198])
+    o131 = Block(131, S[199], 1, step_131)
+    o132 = Stmt(132, S[89])
+    o133 = ForOp(S[200], 'p', e133_items, o131, False, seats=True)
     o133.uid = 133
-    o134 = Block(134, S[146], 1, step_134)
-    o135 = Block(135, S[147], 1, step_135)
-    o136 = Stmt(136, S[37])
-    o137 = RepeatOp(S[148], o135, e137_cond, False)
+    o134 = Block(134, S[201], 1, step_134)
+    o135 = Block(135, S[202], 1, step_135)
+    o136 = Stmt(136, S[90])
+    o137 = RepeatOp(S[203], o135, e137_cond, False)
     o137.uid = 137
-    o138 = Block(138, S[149], 1, step_138)
-    o139 = Block(139, S[150], 1, step_139)
-    o140 = Block(140, S[151], 4, step_140)
-    o141 = Stmt(141, S[152])
-    o142 = Stmt(142, S[153])
-    o143 = Block(143, S[154], 1, step_143)
-    o144 = Stmt(144, S[155])
-    o145 = Stmt(145, S[156])
-    o146 = Block(146, S[157], 1, step_146)
-    o147 = Stmt(147, S[158])
-    o148 = Stmt(148, S[159])
-    o149 = ForOp(S[160], 'd', e149_items, o140, False)
+    o138 = Block(138, S[204], 1, step_138)
+    o139 = Block(139, S[205], 1, step_139)
+    o140 = Block(140, S[206], 4, step_140)
+    o141 = Stmt(141, S[207])
+    o142 = Stmt(142, S[208])
+    o143 = Block(143, S[209], 1, step_143)
+    o144 = Stmt(144, S[210])
+    o145 = Stmt(145, S[211])
+    o146 = Block(146, S[212], 1, step_146)
+    o147 = Stmt(147, S[213])
+    o148 = Stmt(148, S[214])
+    o149 = ForOp(S[215], 'd', e149_items, o140, False)
     o149.uid = 149
-    o150 = ForOp(S[161], 'p', e150_items, o139, False)
+    o150 = ForOp(S[216], 'p', e150_items, o139, False, seats=True)
     o150.uid = 150
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150]
     P.setup = o128
     P.play = o134
     P.scoring = o138
+    P.proc_names = {o0.uid: 'procedure day (' + str(S[96]) + ')', o1.uid: 'procedure turn (' + str(S[97]) + ')', o2.uid: 'procedure bonus (' + str(S[98]) + ')', o3.uid: 'procedure pay_pair (' + str(S[99]) + ')', o4.uid: 'procedure special_ability (' + str(S[100]) + ')', o5.uid: 'procedure return_marker (' + str(S[8]) + ')', o6.uid: 'procedure action (' + str(S[101]) + ')', o7.uid: 'procedure usurp (' + str(S[102]) + ')', o8.uid: 'procedure replace_marker (' + str(S[66]) + ')', o9.uid: 'procedure build_legion (' + str(S[103]) + ')', o10.uid: 'procedure struggle (' + str(S[104]) + ')', o11.uid: 'procedure end_of_day (' + str(S[105]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[162], 'public'),
-        VarSpec('score', 'int', 'players', S[163], 'public'),
+        VarSpec('supreme', 'player', None, S[217], 'public'),
+        VarSpec('score', 'int', 'players', S[218], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[164]]
+    P.tie_breaker_spans = [S[219]]
     return P

@@ -41,44 +41,104 @@ ZONES = (
 )
 SITES = ('card', 'fixed', 'player', 'card', 'card', 'card', 'fixed', 'player', 'card', 'int', 'fixed', 'fixed', 'card', 'fixed', 'player', 'fixed', 'fixed', 'fixed', 'player', 'card', 'card', 'fixed', 'fixed', 'int', 'fixed', 'card', 'fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'card', 'fixed', 'card', 'fixed')
 SPANS = (
+    (0, 176, 34, 176, 35),
+    (0, 180, 38, 180, 39),
+    (0, 184, 30, 184, 31),
+    (0, 181, 3, 181, 12),
+    (0, 188, 42, 188, 43),
+    (0, 193, 24, 193, 36),
+    (0, 194, 39, 194, 40),
+    (0, 189, 3, 189, 16),
+    (0, 196, 3, 196, 15),
+    (0, 209, 39, 209, 40),
+    (0, 213, 35, 213, 36),
+    (0, 231, 49, 231, 50),
+    (0, 231, 59, 231, 60),
+    (0, 231, 77, 231, 78),
+    (0, 227, 3, 227, 10),
+    (0, 232, 3, 232, 10),
+    (0, 238, 51, 238, 52),
+    (0, 239, 3, 239, 15),
+    (0, 246, 23, 246, 24),
+    (0, 246, 50, 246, 51),
+    (0, 332, 27, 332, 28),
     (0, 332, 9, 339, 3),
+    (0, 336, 42, 336, 43),
     (0, 336, 17, 336, 44),
     (0, 338, 17, 338, 45),
     (0, 343, 14, 343, 35),
     (0, 343, 9, 343, 64),
+    (0, 639, 67, 639, 68),
     (0, 639, 9, 639, 69),
     (0, 644, 19, 644, 23),
+    (0, 646, 41, 646, 42),
     (0, 653, 9, 673, 3),
+    (0, 657, 78, 657, 79),
+    (0, 662, 82, 662, 83),
+    (0, 665, 70, 665, 71),
+    (0, 667, 53, 667, 54),
+    (0, 668, 86, 668, 87),
     (0, 690, 9, 705, 3),
+    (0, 692, 32, 692, 33),
+    (0, 694, 45, 694, 46),
+    (0, 699, 82, 699, 83),
+    (0, 700, 49, 700, 50),
+    (0, 703, 49, 703, 50),
     (0, 356, 9, 356, 18),
     (0, 357, 9, 357, 18),
     (0, 358, 9, 358, 18),
     (0, 365, 9, 365, 22),
     (0, 391, 13, 391, 88),
+    (0, 647, 3, 647, 13),
     (0, 395, 13, 395, 59),
+    (0, 634, 3, 634, 12),
     (0, 480, 9, 480, 22),
     (0, 496, 9, 496, 22),
     (0, 524, 9, 524, 27),
     (0, 548, 9, 548, 22),
     (0, 626, 9, 626, 27),
+    (0, 629, 28, 629, 29),
     (0, 683, 13, 683, 29),
+    (0, 684, 3, 684, 13),
+    (0, 710, 19, 710, 20),
+    (0, 711, 27, 711, 28),
+    (0, 712, 32, 712, 33),
+    (0, 713, 20, 713, 21),
     (0, 714, 9, 714, 20),
+    (0, 740, 24, 740, 25),
+    (0, 789, 56, 789, 87),
+    (0, 824, 24, 824, 40),
+    (0, 825, 69, 825, 85),
     (0, 875, 13, 875, 38),
     (0, 878, 14, 878, 35),
     (0, 878, 9, 878, 64),
     (0, 378, 21, 378, 41),
+    (0, 374, 38, 374, 58),
+    (0, 367, 53, 367, 71),
     (0, 388, 16, 388, 25),
     (0, 398, 16, 398, 28),
+    (0, 414, 28, 414, 29),
     (0, 406, 19, 406, 68),
+    (0, 417, 24, 417, 25),
+    (0, 419, 32, 419, 33),
+    (0, 420, 24, 420, 25),
     (0, 425, 21, 425, 36),
     (0, 423, 21, 423, 40),
+    (0, 447, 40, 447, 41),
     (0, 454, 17, 454, 41),
+    (0, 437, 23, 437, 35),
+    (0, 450, 23, 450, 35),
+    (0, 451, 34, 451, 35),
+    (0, 472, 31, 472, 43),
+    (0, 466, 30, 466, 31),
     (0, 489, 27, 489, 42),
     (0, 495, 17, 495, 37),
     (0, 483, 13, 483, 28),
     (0, 505, 13, 505, 33),
     (0, 529, 13, 529, 33),
+    (0, 538, 18, 538, 19),
     (0, 557, 17, 557, 31),
+    (0, 640, 3, 640, 11),
     (0, 558, 17, 558, 32),
     (0, 562, 17, 562, 31),
     (0, 563, 17, 563, 30),
@@ -86,32 +146,66 @@ SPANS = (
     (0, 568, 17, 568, 41),
     (0, 572, 17, 572, 31),
     (0, 573, 17, 573, 34),
+    (0, 565, 51, 565, 52),
+    (0, 598, 48, 598, 49),
+    (0, 599, 48, 599, 49),
+    (0, 596, 39, 596, 51),
+    (0, 590, 31, 590, 43),
+    (0, 584, 30, 584, 31),
     (0, 614, 21, 614, 34),
     (0, 631, 13, 631, 30),
     (0, 681, 13, 681, 32),
+    (0, 745, 32, 745, 33),
+    (0, 745, 59, 745, 73),
+    (0, 758, 40, 758, 41),
+    (0, 751, 50, 751, 65),
     (0, 751, 35, 751, 75),
+    (0, 741, 20, 741, 34),
     (0, 765, 13, 765, 33),
+    (0, 766, 38, 766, 44),
     (0, 782, 13, 782, 36),
+    (0, 719, 3, 719, 14),
+    (0, 777, 25, 777, 26),
+    (0, 777, 35, 777, 36),
+    (0, 777, 53, 777, 54),
+    (0, 779, 20, 779, 33),
     (0, 800, 25, 800, 42),
     (0, 812, 37, 812, 52),
     (0, 816, 37, 816, 53),
     (0, 804, 35, 804, 51),
     (0, 831, 17, 831, 28),
     (0, 856, 21, 856, 35),
+    (0, 851, 29, 851, 30),
+    (0, 860, 33, 860, 34),
     (0, 862, 21, 862, 35),
+    (0, 842, 23, 842, 35),
+    (0, 842, 51, 842, 52),
+    (0, 847, 31, 847, 32),
+    (0, 857, 41, 857, 42),
+    (0, 858, 25, 858, 37),
+    (0, 858, 53, 858, 54),
+    (0, 858, 78, 858, 79),
     (0, 302, 9, 302, 31),
     (0, 309, 9, 309, 32),
     (0, 316, 9, 316, 35),
     (0, 323, 9, 323, 21),
     (0, 253, 17, 253, 31),
     (0, 255, 11, 255, 106),
+    (0, 327, 3, 327, 7),
     (0, 262, 21, 262, 40),
+    (0, 264, 76, 264, 77),
     (0, 265, 21, 265, 40),
+    (0, 267, 76, 267, 77),
+    (0, 268, 53, 268, 54),
     (0, 268, 11, 268, 55),
     (0, 270, 7, 270, 26),
-    (0, 276, 11, 276, 24),
-    (0, 327, 3, 327, 7),
     (0, 339, 3, 339, 20),
+    (0, 276, 11, 276, 24),
+    (0, 287, 17, 287, 18),
+    (0, 288, 49, 288, 50),
+    (0, 288, 67, 288, 68),
+    (0, 290, 34, 290, 35),
+    (0, 290, 52, 290, 53),
     (0, 349, 3, 349, 7),
     (0, 360, 3, 360, 9),
     (0, 383, 3, 383, 15),
@@ -126,13 +220,8 @@ SPANS = (
     (0, 575, 3, 575, 13),
     (0, 601, 3, 601, 13),
     (0, 617, 3, 617, 17),
-    (0, 634, 3, 634, 12),
-    (0, 640, 3, 640, 11),
-    (0, 647, 3, 647, 13),
     (0, 673, 3, 673, 12),
-    (0, 684, 3, 684, 13),
     (0, 705, 3, 705, 19),
-    (0, 719, 3, 719, 14),
     (0, 731, 3, 731, 10),
     (0, 767, 3, 767, 10),
     (0, 785, 3, 785, 10),
@@ -520,71 +609,131 @@ def build(num_players, files):
     K_deal_rows1 = P.kind_cards['deal_rows']
 
     def fn_row_count(st, v_p, v_col):  # game.yaml:172
-        return len([1 for _c1 in st.zones[(Z_area1 + v_p)] if (_c1.colour == v_col)])
+        return len([1 for _c1 in st.zones[(Z_area1 + seat(st, v_p, S[0]))] if (_c1.props['colour'] == v_col)])
 
     def fn_is_top(st, v_c, v_p):  # game.yaml:177
-        return (v_c == [_x1 for _x1 in st.zones[(Z_area1 + v_p)] if (_x1.colour == v_c.colour)][-1])
+        return (v_c == [_x1 for _x1 in st.zones[(Z_area1 + seat(st, v_p, S[1]))] if (_x1.props['colour'] == v_c.props['colour'])][-1])
 
-    def fn_top_cards(st, v_p):  # game.yaml:181
-        return [_c2 for _c2 in st.zones[(Z_area1 + v_p)] if (_c2 == [_x2 for _x2 in st.zones[(Z_area1 + v_p)] if (_x2.colour == _c2.colour)][-1])]
+    def fn_top_cards(st, at, v_p):  # game.yaml:181
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = [_c2 for _c2 in st.zones[(Z_area1 + seat(st, v_p, S[2]))] if (_c2 == [_x2 for _x2 in st.zones[(Z_area1 + seat(st, v_p, S[1]))] if (_x2.props['colour'] == _c2.props['colour'])][-1])]
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function top_cards (' + str(S[3]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_owns(st, v_p, v_key):  # game.yaml:185
-        return len([1 for _a1 in st.zones[(Z_auction_area1 + v_p)] if (_a1.key == v_key)])
+        return len([1 for _a1 in st.zones[(Z_auction_area1 + seat(st, v_p, S[4]))] if (_a1.key == v_key)])
 
-    def fn_visible_seals(st, v_p):  # game.yaml:189
-        return (len([1 for _c3 in fn_top_cards(st, v_p) if _c3.seal]) + len([1 for _a2 in st.zones[(Z_auction_area1 + v_p)] if _a2.seal]))
+    def fn_visible_seals(st, at, v_p):  # game.yaml:189
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = (len([1 for _c3 in fn_top_cards(st, S[5], v_p) if _c3.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + seat(st, v_p, S[6]))] if _a2.props['seal']]))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function visible_seals (' + str(S[7]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_has_majority(st, v_p, v_col):  # game.yaml:196
-        return ((len([1 for _c4 in st.zones[(Z_area1 + v_p)] if (_c4.colour == v_col)]) > 0) and (all((len([1 for _c5 in st.zones[(Z_area1 + v_p)] if (_c5.colour == v_col)]) > len([1 for _c6 in st.zones[(Z_area1 + _q1)] if (_c6.colour == v_col)])) for _q1 in others(st, v_p)) if (len(st.players) <= st.vars['sole_majority_up_to']) else all((len([1 for _c7 in st.zones[(Z_area1 + v_p)] if (_c7.colour == v_col)]) >= len([1 for _c8 in st.zones[(Z_area1 + _q2)] if (_c8.colour == v_col)])) for _q2 in others(st, v_p))))
+    def fn_has_majority(st, at, v_p, v_col):  # game.yaml:196
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((len([1 for _c4 in st.zones[(Z_area1 + seat(st, v_p, S[0]))] if (_c4.props['colour'] == v_col)]) > 0) and (all((len([1 for _c5 in st.zones[(Z_area1 + seat(st, v_p, S[0]))] if (_c5.props['colour'] == v_col)]) > len([1 for _c6 in st.zones[(Z_area1 + seat(st, _q1, S[0]))] if (_c6.props['colour'] == v_col)])) for _q1 in others(st, v_p)) if (len(st.players) <= st.vars['sole_majority_up_to']) else all((len([1 for _c7 in st.zones[(Z_area1 + seat(st, v_p, S[0]))] if (_c7.props['colour'] == v_col)]) >= len([1 for _c8 in st.zones[(Z_area1 + seat(st, _q2, S[0]))] if (_c8.props['colour'] == v_col)])) for _q2 in others(st, v_p))))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function has_majority (' + str(S[8]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_power(st, v_p):  # game.yaml:206
-        return sum([_c9.value for _c9 in st.zones[(Z_chips1 + v_p)] if (_c9.kind == 'power_chips')])
+        return sum([_c9.props['value'] for _c9 in st.zones[(Z_chips1 + seat(st, v_p, S[9]))] if (_c9.kind == 'power_chips')])
 
     def fn_gold(st, v_p):  # game.yaml:210
-        return len([1 for _c10 in st.zones[(Z_chips1 + v_p)] if (_c10.kind == 'gold_chips')])
+        return len([1 for _c10 in st.zones[(Z_chips1 + seat(st, v_p, S[10]))] if (_c10.kind == 'gold_chips')])
 
     def fn_has_chip(st, v_z, v_v):  # game.yaml:214
-        return any(((_c11.kind == 'power_chips') and (_c11.value == v_v)) for _c11 in v_z)
+        return any(((_c11.kind == 'power_chips') and (_c11.props['value'] == v_v)) for _c11 in v_z)
 
     def fn_pay_value(st, v_c, v_lot):  # game.yaml:219
-        return (v_c.value if ((v_c.kind == 'gold_chips') or (v_c.kind == 'power_chips')) else (st.vars['colour_card_pay'] if ((v_c.colour == v_lot.colour) and v_lot.colour.is_property) else st.vars['card_pay']))
+        return (v_c.props['value'] if ((v_c.kind == 'gold_chips') or (v_c.kind == 'power_chips')) else (st.vars['colour_card_pay'] if ((v_c.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else st.vars['card_pay']))
 
-    def fn_can_pay(st, v_p, v_lot):  # game.yaml:227
-        return sum([(_c12.value if ((_c12.kind == 'gold_chips') or (_c12.kind == 'power_chips')) else (st.vars['colour_card_pay'] if ((_c12.colour == v_lot.colour) and v_lot.colour.is_property) else st.vars['card_pay'])) for _c12 in ((st.zones[(Z_chips1 + v_p)] + st.zones[(Z_area1 + v_p)]) + st.zones[(Z_auction_area1 + v_p)])])
+    def fn_can_pay(st, at, v_p, v_lot):  # game.yaml:227
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = sum([(_c12.props['value'] if ((_c12.kind == 'gold_chips') or (_c12.kind == 'power_chips')) else (st.vars['colour_card_pay'] if ((_c12.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else st.vars['card_pay'])) for _c12 in ((st.zones[(Z_chips1 + seat(st, v_p, S[11]))] + st.zones[(Z_area1 + seat(st, v_p, S[12]))]) + st.zones[(Z_auction_area1 + seat(st, v_p, S[13]))])])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function can_pay (' + str(S[14]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
-    def fn_payable(st, v_c, v_p):  # game.yaml:232
-        return ((v_c.kind != 'property_cards') or (v_c == [_x3 for _x3 in st.zones[(Z_area1 + v_p)] if (_x3.colour == v_c.colour)][-1]))
+    def fn_payable(st, at, v_c, v_p):  # game.yaml:232
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((v_c.kind != 'property_cards') or (v_c == [_x3 for _x3 in st.zones[(Z_area1 + seat(st, v_p, S[1]))] if (_x3.props['colour'] == v_c.props['colour'])][-1]))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function payable (' + str(S[15]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_still_bidding(st):  # game.yaml:236
-        return len([1 for _q3 in st.players if st.vars['in_auction'][_q3]])
+        return len([1 for _q3 in st.players if st.vars['in_auction'][seat(st, _q3, S[16])]])
 
-    def fn_auction_over(st):  # game.yaml:239
-        return ((len([1 for _q4 in st.players if st.vars['in_auction'][_q4]]) == 0) or ((len([1 for _q5 in st.players if st.vars['in_auction'][_q5]]) == 1) and (st.vars['bidder'] != None)))
+    def fn_auction_over(st, at):  # game.yaml:239
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = ((len([1 for _q4 in st.players if st.vars['in_auction'][seat(st, _q4, S[16])]]) == 0) or ((len([1 for _q5 in st.players if st.vars['in_auction'][seat(st, _q5, S[16])]]) == 1) and (st.vars['bidder'] != None)))
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function auction_over (' + str(S[17]) + ')')
+            raise
+        st.calls -= 1
+        return result
 
     def fn_can_swap(st, v_p):  # game.yaml:243
-        return ((len(st.zones[(Z_area1 + v_p)]) > 0) and any((len(st.zones[(Z_area1 + _q6)]) > 0) for _q6 in others(st, v_p)))
+        return ((len(st.zones[(Z_area1 + seat(st, v_p, S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q6, S[19]))]) > 0) for _q6 in others(st, v_p)))
 
     def proc_deal(st, env):  # game.yaml:327
         st.at = o35  # game.yaml:332
         _passes1 = 0
         while True:
             st.at = o35  # game.yaml:332
-            if not (len(st.zones[(Z_area1 + env['p'])]) < env['n']):
+            if not (len(st.zones[(Z_area1 + seat(st, env['p'], S[20]))]) < env['n']):
                 break
             _passes1 += 1
             if _passes1 > MAX_PASSES:
-                raise too_long(S[0])
+                raise too_long(S[21])
             st.at = o34  # game.yaml:334
             if (st.zones[Z_deck1][-1].kind == 'property_cards'):
                 st.at = o33  # game.yaml:336
-                st.move_count(1, Z_deck1, (Z_area1 + env['p']), False, S[1])
+                st.move_count(1, Z_deck1, (Z_area1 + seat(st, env['p'], S[22])), False, S[23])
             else:
                 st.at = o31  # game.yaml:338
-                st.move_count(1, Z_deck1, Z_returned1, False, S[2])
+                st.move_count(1, Z_deck1, Z_returned1, False, S[24])
 
     def proc_split_with_ludwig(st, env):  # game.yaml:339
         st.at = o36  # game.yaml:343
-        st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[3]), Z_draw_pile1, Z_lower_half1, False, S[4])
+        st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[25]), Z_draw_pile1, Z_lower_half1, False, S[26])
         st.at = o37  # game.yaml:344
         st.move(C_ludwig1, Z_lower_half1, False)
         st.at = o38  # game.yaml:345
@@ -592,19 +741,19 @@ def build(num_players, files):
         st.at = o39  # game.yaml:346
         _items1 = st.zones[Z_lower_half1]
         _dest1 = Z_draw_pile1
-        for _c13 in list(_items1):
+        for _c13 in cards_of(_items1):
             st.move(_c13, _dest1, True)
 
     def proc_gain_gold(st, env):  # game.yaml:634
         st.at = o175  # game.yaml:639
-        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + env['p']), False, S[5])
+        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[27])), False, S[28])
 
     def proc_pay_gold(st, env):  # game.yaml:640
         st.at = o178  # game.yaml:644
-        for _i1 in list(span_list(1, env['n'], S[6])):
+        for _i1 in list(span_list(1, env['n'], S[29])):
             env['i'] = _i1
             st.at = o177  # game.yaml:646
-            st.move(first([_c14 for _c14 in st.zones[(Z_chips1 + env['p'])] if (_c14.kind == 'gold_chips')]), Z_gold_supply1, False)
+            st.move(first([_c14 for _c14 in st.zones[(Z_chips1 + seat(st, env['p'], S[30]))] if (_c14.kind == 'gold_chips')]), Z_gold_supply1, False)
 
     def proc_gain_power(st, env):  # game.yaml:647
         st.at = o179  # game.yaml:652
@@ -617,27 +766,27 @@ def build(num_players, files):
                 break
             _passes2 += 1
             if _passes2 > MAX_PASSES:
-                raise too_long(S[7])
+                raise too_long(S[31])
             st.at = o198  # game.yaml:655
-            if ((st.vars['due'] >= 2) and any(((_c15.kind == 'power_chips') and (_c15.value == 2)) for _c15 in st.zones[Z_power_supply1])):
+            if ((st.vars['due'] >= 2) and any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 2)) for _c15 in st.zones[Z_power_supply1])):
                 st.at = o196  # game.yaml:657
-                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if (_c16.value == 2)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if (_c16.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[32])), False)
                 st.at = o197  # game.yaml:658
                 st.vars['due'] -= 2
             else:
                 st.at = o194  # game.yaml:660
-                if any(((_c17.kind == 'power_chips') and (_c17.value == 1)) for _c17 in st.zones[Z_power_supply1]):
+                if any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 1)) for _c17 in st.zones[Z_power_supply1]):
                     st.at = o192  # game.yaml:662
-                    st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if (_c18.value == 1)]), (Z_chips1 + env['p']), False)
+                    st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if (_c18.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
                     st.at = o193  # game.yaml:663
                     st.vars['due'] -= 1
                 else:
                     st.at = o190  # game.yaml:665
-                    if (any(((_c19.kind == 'power_chips') and (_c19.value == 2)) for _c19 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
+                    if (any(((_c19.kind == 'power_chips') and (_c19.props['value'] == 2)) for _c19 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
                         st.at = o187  # game.yaml:667
-                        st.move(first([_c20 for _c20 in st.zones[(Z_chips1 + env['p'])] if ((_c20.kind == 'power_chips') and (_c20.value == 1))]), Z_power_supply1, False)
+                        st.move(first([_c20 for _c20 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), Z_power_supply1, False)
                         st.at = o188  # game.yaml:668
-                        st.move(first([_c21 for _c21 in st.zones[Z_power_supply1] if (_c21.value == 2)]), (Z_chips1 + env['p']), False)
+                        st.move(first([_c21 for _c21 in st.zones[Z_power_supply1] if (_c21.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
                         st.at = o189  # game.yaml:669
                         st.vars['due'] -= 1
                     else:
@@ -658,25 +807,25 @@ def build(num_players, files):
                 break
             _passes3 += 1
             if _passes3 > MAX_PASSES:
-                raise too_long(S[8])
+                raise too_long(S[37])
             st.at = o220  # game.yaml:692
-            if fn_has_chip(st, st.zones[(Z_chips1 + env['q'])], 1):
+            if fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[38]))], 1):
                 st.at = o218  # game.yaml:694
-                st.move(first([_c22 for _c22 in st.zones[(Z_chips1 + env['q'])] if ((_c22.kind == 'power_chips') and (_c22.value == 1))]), Z_power_supply1, False)
+                st.move(first([_c22 for _c22 in st.zones[(Z_chips1 + seat(st, env['q'], S[39]))] if ((_c22.kind == 'power_chips') and (_c22.props['value'] == 1))]), Z_power_supply1, False)
                 st.at = o219  # game.yaml:695
                 st.vars['owed'] -= 1
             else:
                 st.at = o216  # game.yaml:697
-                if ((st.vars['owed'] == 1) and any(((_c23.kind == 'power_chips') and (_c23.value == 1)) for _c23 in st.zones[Z_power_supply1])):
+                if ((st.vars['owed'] == 1) and any(((_c23.kind == 'power_chips') and (_c23.props['value'] == 1)) for _c23 in st.zones[Z_power_supply1])):
                     st.at = o213  # game.yaml:699
-                    st.move(first([_c24 for _c24 in st.zones[Z_power_supply1] if (_c24.value == 1)]), (Z_chips1 + env['q']), False)
+                    st.move(first([_c24 for _c24 in st.zones[Z_power_supply1] if (_c24.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
                     st.at = o214  # game.yaml:700
-                    st.move(first([_c25 for _c25 in st.zones[(Z_chips1 + env['q'])] if ((_c25.kind == 'power_chips') and (_c25.value == 2))]), Z_power_supply1, False)
+                    st.move(first([_c25 for _c25 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c25.kind == 'power_chips') and (_c25.props['value'] == 2))]), Z_power_supply1, False)
                     st.at = o215  # game.yaml:701
                     st.vars['owed'] -= 1
                 else:
                     st.at = o210  # game.yaml:703
-                    st.move(first([_c26 for _c26 in st.zones[(Z_chips1 + env['q'])] if ((_c26.kind == 'power_chips') and (_c26.value == 2))]), Z_power_supply1, False)
+                    st.move(first([_c26 for _c26 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c26.kind == 'power_chips') and (_c26.props['value'] == 2))]), Z_power_supply1, False)
                     st.at = o211  # game.yaml:704
                     st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
 
@@ -710,13 +859,12 @@ def build(num_players, files):
             st.at = o42  # game.yaml:355
             _items2 = st.zones[Z_used_properties1]
             _dest2 = Z_unused_properties1
-            for _c27 in list(_items2):
+            for _c27 in cards_of(_items2):
                 st.move(_c27, _dest2, False)
             fr.pc = 4
             st.at = o43  # game.yaml:356
             _args1 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[9])
+            enter_procedure(st, S[43])
             st.frames.append(Frame(o3, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -725,8 +873,7 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o44  # game.yaml:357
             _args2 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[10])
+            enter_procedure(st, S[44])
             st.frames.append(Frame(o8, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -735,8 +882,7 @@ def build(num_players, files):
             fr.pc = 6
             st.at = o45  # game.yaml:358
             _args3 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[11])
+            enter_procedure(st, S[45])
             st.frames.append(Frame(o12, _args3))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -753,8 +899,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o46  # game.yaml:365
             _args4 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[12])
+            enter_procedure(st, S[46])
             st.frames.append(Frame(o14, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -788,17 +933,29 @@ def build(num_players, files):
             st.at = o61  # game.yaml:389
             if (env['col'] == C_red1):
                 st.at = o60  # game.yaml:391
-                _args5 = {'p': env['p'], 'n': (st.vars['autoritaet_gain'] if (len([1 for _a3 in st.zones[(Z_auction_area1 + env['p'])] if (_a3.key == 'autoritaet')]) > 0) else st.vars['power_gain'])}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[13])
-                proc_gain_power(st, _args5)
+                _args5 = {'p': env['p'], 'n': (st.vars['autoritaet_gain'] if (len([1 for _a3 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a3.key == 'autoritaet')]) > 0) else st.vars['power_gain'])}
+                enter_procedure(st, S[47])
+                st.inline += 1
+                try:
+                    proc_gain_power(st, _args5)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure gain_power (' + str(S[48]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o64  # game.yaml:393
             if (env['col'] == C_yellow1):
                 st.at = o63  # game.yaml:395
-                _args6 = {'p': env['p'], 'n': (st.vars['wealth_gain'] + len([1 for _a4 in st.zones[(Z_auction_area1 + env['p'])] if (_a4.key == 'pension')]))}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[14])
-                proc_gain_gold(st, _args6)
+                _args6 = {'p': env['p'], 'n': (st.vars['wealth_gain'] + len([1 for _a4 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a4.key == 'pension')]))}
+                enter_procedure(st, S[49])
+                st.inline += 1
+                try:
+                    proc_gain_gold(st, _args6)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
             fr.pc = 4
             st.at = o67  # game.yaml:397
             if (env['col'] == C_blue1):
@@ -816,7 +973,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o68  # game.yaml:405
-            env['dominion'] = (len([1 for _a5 in st.zones[(Z_auction_area1 + env['p'])] if (_a5.key == 'herrschaft')]) > 0)
+            env['dominion'] = (len([1 for _a5 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a5.key == 'herrschaft')]) > 0)
             fr.pc = 2
             st.at = o73  # game.yaml:406
             o73.exec(st, env)
@@ -872,8 +1029,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o100  # game.yaml:480
             _args7 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[15])
+            enter_procedure(st, S[51])
             st.frames.append(Frame(o14, _args7))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -881,7 +1037,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o111  # game.yaml:481
-            if (len([1 for _a6 in st.zones[(Z_auction_area1 + env['p'])] if (_a6.key == 'orden')]) > 0):
+            if (len([1 for _a6 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a6.key == 'orden')]) > 0):
                 st.frames.append(Frame(o109, env))
             else:
                 st.frames.append(Frame(o101, env))
@@ -892,8 +1048,7 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o112  # game.yaml:496
             _args8 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[16])
+            enter_procedure(st, S[52])
             st.frames.append(Frame(o11, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -935,11 +1090,11 @@ def build(num_players, files):
             st.at = o128  # game.yaml:524
             _dest3 = Z_revealed1
             _moved1 = env['c']
-            _moved1 = [_moved1] if isinstance(_moved1, Card) else list(_moved1)
+            _moved1 = cards_of(_moved1)
             for _c28 in _moved1:
                 st.move(_c28, _dest3, False)
             if _dest3 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest3], _moved1, S[17])
+                fire(st, TRIGGERS1[_dest3], _moved1, S[53])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -973,7 +1128,7 @@ def build(num_players, files):
             st.at = o135  # game.yaml:542
             _items3 = st.zones[Z_on_display1]
             _dest4 = Z_discard1
-            for _c29 in list(_items3):
+            for _c29 in cards_of(_items3):
                 st.move(_c29, _dest4, False)
             st.frames.pop()
             return
@@ -986,8 +1141,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o136  # game.yaml:548
             _args9 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[18])
+            enter_procedure(st, S[54])
             st.frames.append(Frame(o14, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1025,7 +1179,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o165  # game.yaml:606
-            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + env['p'])] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + env['p'])]) > 0) and any((len(st.zones[(Z_area1 + _q7)]) > 0) for _q7 in others(st, env['p'])))):
+            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q7, S[19]))]) > 0) for _q7 in others(st, env['p'])))):
                 st.frames.append(Frame(o159, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1050,11 +1204,11 @@ def build(num_players, files):
             st.at = o169  # game.yaml:626
             _dest5 = Z_revealed1
             _moved2 = env['c']
-            _moved2 = [_moved2] if isinstance(_moved2, Card) else list(_moved2)
+            _moved2 = cards_of(_moved2)
             for _c30 in _moved2:
                 st.move(_c30, _dest5, False)
             if _dest5 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest5], _moved2, S[19])
+                fire(st, TRIGGERS1[_dest5], _moved2, S[55])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -1063,7 +1217,7 @@ def build(num_players, files):
             st.at = o174  # game.yaml:627
             if (env['c'].kind == 'property_cards'):
                 st.at = o173  # game.yaml:629
-                st.move(env['c'], (Z_area1 + env['p']), False)
+                st.move(env['c'], (Z_area1 + seat(st, env['p'], S[56])), False)
             else:
                 st.frames.append(Frame(o170, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1086,14 +1240,20 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o205  # game.yaml:678
-            if (sum([_c31.value for _c31 in st.zones[(Z_chips1 + env['q'])] if (_c31.kind == 'power_chips')]) < env['n']):
+            if (sum([_c31.props['value'] for _c31 in st.zones[(Z_chips1 + seat(st, env['q'], S[9]))] if (_c31.kind == 'power_chips')]) < env['n']):
                 st.frames.append(Frame(o202, env))
             else:
                 st.at = o201  # game.yaml:683
                 _args10 = {'q': env['q'], 'n': env['n']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[20])
-                proc_give_power(st, _args10)
+                enter_procedure(st, S[57])
+                st.inline += 1
+                try:
+                    proc_give_power(st, _args10)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure give_power (' + str(S[58]) + ')')
+                    raise
+                st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1109,27 +1269,27 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o222  # game.yaml:710
-            _items4 = st.zones[(Z_area1 + env['q'])]
+            _items4 = st.zones[(Z_area1 + seat(st, env['q'], S[59]))]
             _dest6 = Z_discard1
-            for _c32 in list(_items4):
+            for _c32 in cards_of(_items4):
                 st.move(_c32, _dest6, False)
             st.at = o223  # game.yaml:711
-            _items5 = st.zones[(Z_auction_area1 + env['q'])]
+            _items5 = st.zones[(Z_auction_area1 + seat(st, env['q'], S[60]))]
             _dest7 = Z_discard1
-            for _c33 in list(_items5):
+            for _c33 in cards_of(_items5):
                 st.move(_c33, _dest7, False)
             st.at = o224  # game.yaml:712
-            _items6 = [_c35 for _c35 in st.zones[(Z_chips1 + env['q'])] if (_c35.kind == 'gold_chips')]
+            _items6 = [_c35 for _c35 in st.zones[(Z_chips1 + seat(st, env['q'], S[61]))] if (_c35.kind == 'gold_chips')]
             _dest8 = Z_gold_supply1
-            for _c34 in list(_items6):
+            for _c34 in cards_of(_items6):
                 st.move(_c34, _dest8, False)
             st.at = o225  # game.yaml:713
-            _items7 = st.zones[(Z_chips1 + env['q'])]
+            _items7 = st.zones[(Z_chips1 + seat(st, env['q'], S[62]))]
             _dest9 = Z_power_supply1
-            for _c36 in list(_items7):
+            for _c36 in cards_of(_items7):
                 st.move(_c36, _dest9, False)
             st.at = o226  # game.yaml:714
-            eliminate(st, env['q'], S[21])
+            eliminate(st, env['q'], S[63])
             fr.pc = 6
             st.at = o230  # game.yaml:715
             if (len(st.players) <= 1):
@@ -1156,10 +1316,13 @@ def build(num_players, files):
             st.at = o242  # game.yaml:737
             st.vars['bidder'] = None
             st.at = o245  # game.yaml:738
+            _live1 = live_mask(st)
             for _q8 in list(st.players):
+                if gone(st, _live1, _q8):
+                    continue
                 env['q'] = _q8
                 st.at = o244  # game.yaml:740
-                _i2 = env['q']
+                _i2 = seat(st, env['q'], S[64])
                 st.vars['in_auction'][_i2] = True
             fr.pc = 5
             st.at = o257  # game.yaml:741
@@ -1208,7 +1371,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o272  # game.yaml:789
-            env['holders'] = [_q9 for _q9 in clockwise_from(st, env['r']) if fn_has_majority(st, _q9, C_violet1)]
+            env['holders'] = [_q9 for _q9 in clockwise_from(st, env['r']) if fn_has_majority(st, S[65], _q9, C_violet1)]
             st.at = o273  # game.yaml:790
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
@@ -1230,9 +1393,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o291  # game.yaml:824
-            env['most'] = max([fn_visible_seals(st, _q10) for _q10 in st.players])
+            env['most'] = max([fn_visible_seals(st, S[66], _q10) for _q10 in st.players])
             st.at = o292  # game.yaml:825
-            env['debtors'] = [_q11 for _q11 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, _q11) < env['most']))]
+            env['debtors'] = [_q11 for _q11 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[67], _q11) < env['most']))]
             st.at = o293  # game.yaml:826
             if st.record_log:
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
@@ -1282,22 +1445,31 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
             st.at = o320  # game.yaml:873
+            _live2 = live_mask(st)
             for _p1 in list(st.players):
+                if gone(st, _live2, _p1):
+                    continue
                 env['p'] = _p1
                 st.at = o319  # game.yaml:875
                 _args11 = {'p': env['p'], 'n': st.vars['ludwig_gold']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[22])
-                proc_gain_gold(st, _args11)
+                enter_procedure(st, S[68])
+                st.inline += 1
+                try:
+                    proc_gain_gold(st, _args11)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
+                    raise
+                st.inline -= 1
             st.at = o321  # game.yaml:876
             _items8 = st.zones[Z_discard1]
             _dest10 = Z_draw_pile1
-            for _c37 in list(_items8):
+            for _c37 in cards_of(_items8):
                 st.move(_c37, _dest10, False)
             st.at = o322  # game.yaml:877
             st.shuffle(Z_draw_pile1)
             st.at = o323  # game.yaml:878
-            st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[23]), Z_draw_pile1, Z_lower_half1, False, S[24])
+            st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[69]), Z_draw_pile1, Z_lower_half1, False, S[70])
             st.at = o324  # game.yaml:879
             st.move(env['card'], Z_lower_half1, False)
             st.at = o325  # game.yaml:880
@@ -1305,7 +1477,7 @@ def build(num_players, files):
             st.at = o326  # game.yaml:881
             _items9 = st.zones[Z_lower_half1]
             _dest11 = Z_draw_pile1
-            for _c38 in list(_items9):
+            for _c38 in cards_of(_items9):
                 st.move(_c38, _dest11, True)
             st.frames.pop()
             return
@@ -1316,26 +1488,26 @@ def build(num_players, files):
         st.at = o34  # game.yaml:334
         if (st.zones[Z_deck1][-1].kind == 'property_cards'):
             st.at = o33  # game.yaml:336
-            st.move_count(1, Z_deck1, (Z_area1 + env['p']), False, S[1])
+            st.move_count(1, Z_deck1, (Z_area1 + seat(st, env['p'], S[22])), False, S[23])
         else:
             st.at = o31  # game.yaml:338
-            st.move_count(1, Z_deck1, Z_returned1, False, S[2])
+            st.move_count(1, Z_deck1, Z_returned1, False, S[24])
         st.frames.pop()
 
     def step_30(st, fr):  # game.yaml:337
         env = fr.env
         st.at = o31  # game.yaml:338
-        st.move_count(1, Z_deck1, Z_returned1, False, S[2])
+        st.move_count(1, Z_deck1, Z_returned1, False, S[24])
         st.frames.pop()
 
     def step_32(st, fr):  # game.yaml:335
         env = fr.env
         st.at = o33  # game.yaml:336
-        st.move_count(1, Z_deck1, (Z_area1 + env['p']), False, S[1])
+        st.move_count(1, Z_deck1, (Z_area1 + seat(st, env['p'], S[22])), False, S[23])
         st.frames.pop()
 
     def e35_cond(st, env):  # game.yaml:332
-        return (len(st.zones[(Z_area1 + env['p'])]) < env['n'])
+        return (len(st.zones[(Z_area1 + seat(st, env['p'], S[20]))]) < env['n'])
     def step_48(st, fr):  # game.yaml:368
         env = fr.env
         pc = fr.pc
@@ -1360,8 +1532,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o51  # game.yaml:378
             _args12 = {'p': env['p'], 'col': env['col']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[25])
+            enter_procedure(st, S[71])
             st.frames.append(Frame(o4, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1386,7 +1557,7 @@ def build(num_players, files):
     def e54_items0(st, env):  # game.yaml:372
         return st.zones[Z_unused_properties1]
     def e54_when0(st, env):  # game.yaml:372
-        return (env['col'].phase1 and fn_has_majority(st, env['p'], env['col']))
+        return (env['col'].props['phase1'] and fn_has_majority(st, S[72], env['p'], env['col']))
     def e54_label1(st, env):  # game.yaml:379
         return 'end Phase 1'
     def collect_54(st, env):  # game.yaml:369
@@ -1394,7 +1565,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:372
-            if not (_col1.phase1 and fn_has_majority(st, env['p'], _col1)):
+            if not (_col1.props['phase1'] and fn_has_majority(st, S[72], env['p'], _col1)):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1416,7 +1587,7 @@ def build(num_players, files):
             st.at = o53  # game.yaml:382
             st.vars['phase1_over'] = True
     def e55_cond(st, env):  # game.yaml:367
-        return ((not st.vars['phase1_over']) and any((_c39.phase1 and fn_has_majority(st, env['p'], _c39)) for _c39 in st.zones[Z_unused_properties1]))
+        return ((not st.vars['phase1_over']) and any((_c39.props['phase1'] and fn_has_majority(st, S[73], env['p'], _c39)) for _c39 in st.zones[Z_unused_properties1]))
     def step_56(st, fr):  # game.yaml:388
         env = fr.env
         pc = fr.pc
@@ -1424,8 +1595,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o57  # game.yaml:388
             _args13 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[26])
+            enter_procedure(st, S[74])
             st.frames.append(Frame(o5, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1438,19 +1608,31 @@ def build(num_players, files):
     def step_59(st, fr):  # game.yaml:390
         env = fr.env
         st.at = o60  # game.yaml:391
-        _args14 = {'p': env['p'], 'n': (st.vars['autoritaet_gain'] if (len([1 for _a8 in st.zones[(Z_auction_area1 + env['p'])] if (_a8.key == 'autoritaet')]) > 0) else st.vars['power_gain'])}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[13])
-        proc_gain_power(st, _args14)
+        _args14 = {'p': env['p'], 'n': (st.vars['autoritaet_gain'] if (len([1 for _a8 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a8.key == 'autoritaet')]) > 0) else st.vars['power_gain'])}
+        enter_procedure(st, S[47])
+        st.inline += 1
+        try:
+            proc_gain_power(st, _args14)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure gain_power (' + str(S[48]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_62(st, fr):  # game.yaml:394
         env = fr.env
         st.at = o63  # game.yaml:395
-        _args15 = {'p': env['p'], 'n': (st.vars['wealth_gain'] + len([1 for _a9 in st.zones[(Z_auction_area1 + env['p'])] if (_a9.key == 'pension')]))}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[14])
-        proc_gain_gold(st, _args15)
+        _args15 = {'p': env['p'], 'n': (st.vars['wealth_gain'] + len([1 for _a9 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a9.key == 'pension')]))}
+        enter_procedure(st, S[49])
+        st.inline += 1
+        try:
+            proc_gain_gold(st, _args15)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_65(st, fr):  # game.yaml:398
@@ -1460,8 +1642,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o66  # game.yaml:398
             _args16 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[27])
+            enter_procedure(st, S[75])
             st.frames.append(Frame(o6, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1489,7 +1670,7 @@ def build(num_players, files):
     def step_70(st, fr):  # game.yaml:413
         env = fr.env
         st.at = o71  # game.yaml:414
-        _i3 = env['q']
+        _i3 = seat(st, env['q'], S[76])
         st.vars['demand'][_i3] += 1
         st.frames.pop()
 
@@ -1518,17 +1699,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:411
             env['q'] = dec.values[i]
             st.at = o71  # game.yaml:414
-            _i4 = env['q']
+            _i4 = seat(st, env['q'], S[76])
             st.vars['demand'][_i4] += 1
     def e73_items(st, env):  # game.yaml:406
-        return span_list(1, (st.vars['herrschaft_take'] if env['dominion'] else st.vars['combat_take']), S[28])
+        return span_list(1, (st.vars['herrschaft_take'] if env['dominion'] else st.vars['combat_take']), S[77])
     def step_74(st, fr):  # game.yaml:416
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o83  # game.yaml:417
-            if (st.vars['demand'][env['q']] > 0):
+            if (st.vars['demand'][seat(st, env['q'], S[78])] > 0):
                 st.frames.append(Frame(o75, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1543,13 +1724,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o76  # game.yaml:419
-            env['n'] = st.vars['demand'][env['q']]
+            env['n'] = st.vars['demand'][seat(st, env['q'], S[79])]
             st.at = o77  # game.yaml:420
-            _i5 = env['q']
+            _i5 = seat(st, env['q'], S[80])
             st.vars['demand'][_i5] = 0
             fr.pc = 3
             st.at = o82  # game.yaml:421
-            if ((len([1 for _a10 in st.zones[(Z_auction_area1 + env['q'])] if (_a10.key == 'diplomatie')]) > 0) and (not env['dominion'])):
+            if ((len([1 for _a10 in st.zones[(Z_auction_area1 + seat(st, env['q'], S[4]))] if (_a10.key == 'diplomatie')]) > 0) and (not env['dominion'])):
                 st.frames.append(Frame(o80, env))
             else:
                 st.frames.append(Frame(o78, env))
@@ -1568,8 +1749,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o79  # game.yaml:425
             _args17 = {'q': env['q'], 'n': env['n']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[29])
+            enter_procedure(st, S[81])
             st.frames.append(Frame(o19, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1586,8 +1766,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o81  # game.yaml:423
             _args18 = {'q': env['q'], 'n': (env['n'] - 1)}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[30])
+            enter_procedure(st, S[82])
             st.frames.append(Frame(o19, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1617,7 +1796,7 @@ def build(num_players, files):
     def step_86(st, fr):  # game.yaml:446
         env = fr.env
         st.at = o87  # game.yaml:447
-        st.move(env['d'], (Z_area1 + env['p']), False)
+        st.move(env['d'], (Z_area1 + seat(st, env['p'], S[83])), False)
         st.at = o88  # game.yaml:448
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
@@ -1651,7 +1830,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:443
             env['d'] = dec.values[i]
             st.at = o87  # game.yaml:447
-            st.move(env['d'], (Z_area1 + env['p']), False)
+            st.move(env['d'], (Z_area1 + seat(st, env['p'], S[83])), False)
             st.at = o88  # game.yaml:448
             st.move(env['c'], Z_discard1, False)
     def step_90(st, fr):  # game.yaml:452
@@ -1663,8 +1842,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o92  # game.yaml:454
             _args19 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[31])
+            enter_procedure(st, S[84])
             st.frames.append(Frame(o7, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1686,22 +1864,22 @@ def build(num_players, files):
     def e94_label0(st, env):  # game.yaml:436
         return 'exchange ' + fmt_card1(env['c']) + ' for a property card from the discard pile'
     def e94_items0(st, env):  # game.yaml:436
-        return fn_top_cards(st, env['p'])
+        return fn_top_cards(st, S[85], env['p'])
     def e94_when0(st, env):  # game.yaml:436
         return any((_d2.kind == 'property_cards') for _d2 in st.zones[Z_discard1])
     def e94_label1(st, env):  # game.yaml:449
         return 'discard ' + fmt_card1(env['c']) + ' and a top card of an opponent'
     def e94_items1(st, env):  # game.yaml:449
-        return fn_top_cards(st, env['p'])
+        return fn_top_cards(st, S[86], env['p'])
     def e94_when1(st, env):  # game.yaml:449
-        return any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in others(st, env['p']))
+        return any((len(st.zones[(Z_area1 + seat(st, _q13, S[87]))]) > 0) for _q13 in others(st, env['p']))
     def e94_label2(st, env):  # game.yaml:455
         return 'no Etiquette action'
     def collect_94(st, env):  # game.yaml:433
         actions = []
         values = []
         idx = []
-        _items10 = fn_top_cards(st, env['p'])  # game.yaml:436
+        _items10 = fn_top_cards(st, S[85], env['p'])  # game.yaml:436
         if _items10 and any((_d3.kind == 'property_cards') for _d3 in st.zones[Z_discard1]):
             for _c40 in _items10:
                 a = A_31 + _c40.type_id
@@ -1709,8 +1887,8 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_c40)
                     idx.append(0)
-        _items11 = fn_top_cards(st, env['p'])  # game.yaml:449
-        if _items11 and any((len(st.zones[(Z_area1 + _q14)]) > 0) for _q14 in others(st, env['p'])):
+        _items11 = fn_top_cards(st, S[86], env['p'])  # game.yaml:449
+        if _items11 and any((len(st.zones[(Z_area1 + seat(st, _q14, S[87]))]) > 0) for _q14 in others(st, env['p'])):
             for _c41 in _items11:
                 a = A_51 + _c41.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1761,12 +1939,12 @@ def build(num_players, files):
     def e98_label0(st, env):  # game.yaml:471
         return fmt_card1(env['x'])
     def e98_items0(st, env):  # game.yaml:471
-        return fn_top_cards(st, env['q'])
+        return fn_top_cards(st, S[88], env['q'])
     def collect_98(st, env):  # game.yaml:468
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, env['q']):  # game.yaml:471
+        for _x4 in fn_top_cards(st, S[88], env['q']):  # game.yaml:471
             a = A_81 + _x4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1789,13 +1967,13 @@ def build(num_players, files):
     def e99_items0(st, env):  # game.yaml:464
         return others(st, env['p'])
     def e99_when0(st, env):  # game.yaml:464
-        return (len(st.zones[(Z_area1 + env['q'])]) > 0)
+        return (len(st.zones[(Z_area1 + seat(st, env['q'], S[89]))]) > 0)
     def collect_99(st, env):  # game.yaml:461
         actions = []
         values = []
         idx = []
         for _q15 in others(st, env['p']):  # game.yaml:464
-            if not ((len(st.zones[(Z_area1 + _q15)]) > 0)):
+            if not ((len(st.zones[(Z_area1 + seat(st, _q15, S[89]))]) > 0)):
                 continue
             a = A_71 + _q15
             if a not in actions:  # an identical card: the same choice
@@ -1847,12 +2025,12 @@ def build(num_players, files):
     def e104_label0(st, env):  # game.yaml:488
         return 'announce ' + fmt_int1(env['n'])
     def e104_items0(st, env):  # game.yaml:488
-        return span_list(1, st.vars['max_announce'], S[32])
+        return span_list(1, st.vars['max_announce'], S[90])
     def collect_104(st, env):  # game.yaml:485
         actions = []
         values = []
         idx = []
-        for _n1 in span_list(1, st.vars['max_announce'], S[32]):  # game.yaml:488
+        for _n1 in span_list(1, st.vars['max_announce'], S[90]):  # game.yaml:488
             a = site[9].action(_n1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1873,8 +2051,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o107  # game.yaml:495
             _args20 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[33])
+            enter_procedure(st, S[91])
             st.frames.append(Frame(o10, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1893,8 +2070,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o110  # game.yaml:483
             _args21 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[34])
+            enter_procedure(st, S[92])
             st.frames.append(Frame(o9, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1911,8 +2087,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o115  # game.yaml:505
             _args22 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[35])
+            enter_procedure(st, S[93])
             st.frames.append(Frame(o10, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2003,8 +2178,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o130  # game.yaml:529
             _args23 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[36])
+            enter_procedure(st, S[94])
             st.frames.append(Frame(o10, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2027,15 +2201,15 @@ def build(num_players, files):
     def e134_src(st, env):  # game.yaml:535
         return st.zones[Z_on_display1]
     def e134_dest(st, env):  # game.yaml:535
-        return (Z_area1 + env['p'])
+        return (Z_area1 + seat(st, env['p'], S[95]))
     def e134_min(st, env):  # game.yaml:535
         return 1
     def e134_max(st, env):  # game.yaml:535
-        return (2 if (len([1 for _a11 in st.zones[(Z_auction_area1 + env['p'])] if (_a11.key == 'einfluss')]) > 0) else 1)
+        return (2 if (len([1 for _a11 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a11.key == 'einfluss')]) > 0) else 1)
     def e134_where(st, env):  # game.yaml:535
-        return ((len(env['picked']) == 0) or (env['c'].colour == env['picked'][0].colour))
+        return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
     def cands_134(st, env, picked):  # game.yaml:535
-        return [_c42 for _c42 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c42.colour == picked[0].colour))]
+        return [_c42 for _c42 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c42.props['colour'] == picked[0].props['colour']))]
     def step_137(st, fr):  # game.yaml:552
         env = fr.env
         pass
@@ -2047,14 +2221,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o139  # game.yaml:557
             _args24 = {'p': env['p'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[37])
-            proc_pay_gold(st, _args24)
+            enter_procedure(st, S[96])
+            st.inline += 1
+            try:
+                proc_pay_gold(st, _args24)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay_gold (' + str(S[97]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 2
             st.at = o140  # game.yaml:558
             _args25 = {'q': env['q'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[38])
+            enter_procedure(st, S[98])
             st.frames.append(Frame(o19, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2070,14 +2249,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o142  # game.yaml:562
             _args26 = {'p': env['p'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[39])
-            proc_pay_gold(st, _args26)
+            enter_procedure(st, S[99])
+            st.inline += 1
+            try:
+                proc_pay_gold(st, _args26)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay_gold (' + str(S[97]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 2
             st.at = o143  # game.yaml:563
             _args27 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[40])
+            enter_procedure(st, S[100])
             st.frames.append(Frame(o13, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2093,14 +2277,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o145  # game.yaml:567
             _args28 = {'p': env['p'], 'n': 2}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[41])
-            proc_pay_gold(st, _args28)
+            enter_procedure(st, S[101])
+            st.inline += 1
+            try:
+                proc_pay_gold(st, _args28)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay_gold (' + str(S[97]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 2
             st.at = o146  # game.yaml:568
             _args29 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[42])
+            enter_procedure(st, S[102])
             st.frames.append(Frame(o7, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2116,14 +2305,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o148  # game.yaml:572
             _args30 = {'p': env['p'], 'n': 2}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[43])
-            proc_pay_gold(st, _args30)
+            enter_procedure(st, S[103])
+            st.inline += 1
+            try:
+                proc_pay_gold(st, _args30)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay_gold (' + str(S[97]) + ')')
+                raise
+            st.inline -= 1
             fr.pc = 2
             st.at = o149  # game.yaml:573
             _args31 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[44])
+            enter_procedure(st, S[104])
             st.frames.append(Frame(o15, _args31))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2144,19 +2338,19 @@ def build(num_players, files):
     def e150_items1(st, env):  # game.yaml:553
         return others(st, env['p'])
     def e150_when1(st, env):  # game.yaml:553
-        return (len([1 for _c43 in st.zones[(Z_chips1 + env['p'])] if (_c43.kind == 'gold_chips')]) >= 1)
+        return (len([1 for _c43 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c43.kind == 'gold_chips')]) >= 1)
     def e150_label2(st, env):  # game.yaml:559
         return '1 gold: exchange a property card with an opponent'
     def e150_when2(st, env):  # game.yaml:559
-        return ((len([1 for _c44 in st.zones[(Z_chips1 + env['p'])] if (_c44.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + env['p'])]) > 0) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in others(st, env['p']))))
+        return ((len([1 for _c44 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c44.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q16, S[19]))]) > 0) for _q16 in others(st, env['p']))))
     def e150_label3(st, env):  # game.yaml:564
         return '2 gold: discard a property card of an opponent'
     def e150_when3(st, env):  # game.yaml:564
-        return ((len([1 for _c45 in st.zones[(Z_chips1 + env['p'])] if (_c45.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q17)]) > 0) for _q17 in others(st, env['p'])))
+        return ((len([1 for _c45 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c45.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q17, S[105]))]) > 0) for _q17 in others(st, env['p'])))
     def e150_label4(st, env):  # game.yaml:569
         return '2 gold: reveal the top card into your power area'
     def e150_when4(st, env):  # game.yaml:569
-        return (len([1 for _c46 in st.zones[(Z_chips1 + env['p'])] if (_c46.kind == 'gold_chips')]) >= 2)
+        return (len([1 for _c46 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c46.kind == 'gold_chips')]) >= 2)
     def collect_150(st, env):  # game.yaml:549
         actions = []
         values = []
@@ -2166,22 +2360,22 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items12 = others(st, env['p'])  # game.yaml:553
-        if _items12 and (len([1 for _c47 in st.zones[(Z_chips1 + env['p'])] if (_c47.kind == 'gold_chips')]) >= 1):
+        if _items12 and (len([1 for _c47 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c47.kind == 'gold_chips')]) >= 1):
             for _q18 in _items12:
                 a = A_141 + _q18
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q18)
                     idx.append(1)
-        if ((len([1 for _c48 in st.zones[(Z_chips1 + env['p'])] if (_c48.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + env['p'])]) > 0) and any((len(st.zones[(Z_area1 + _q19)]) > 0) for _q19 in others(st, env['p'])))):  # game.yaml:559
+        if ((len([1 for _c48 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c48.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q19, S[19]))]) > 0) for _q19 in others(st, env['p'])))):  # game.yaml:559
             actions.append(A_151)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c49 in st.zones[(Z_chips1 + env['p'])] if (_c49.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q20)]) > 0) for _q20 in others(st, env['p']))):  # game.yaml:564
+        if ((len([1 for _c49 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c49.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q20, S[105]))]) > 0) for _q20 in others(st, env['p']))):  # game.yaml:564
             actions.append(A_161)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c50 in st.zones[(Z_chips1 + env['p'])] if (_c50.kind == 'gold_chips')]) >= 2):  # game.yaml:569
+        if (len([1 for _c50 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c50.kind == 'gold_chips')]) >= 2):  # game.yaml:569
             actions.append(A_171)
             values.append(None)
             idx.append(4)
@@ -2233,9 +2427,9 @@ def build(num_players, files):
     def step_153(st, fr):  # game.yaml:597
         env = fr.env
         st.at = o154  # game.yaml:598
-        st.move(env['x'], (Z_area1 + env['p']), False)
+        st.move(env['x'], (Z_area1 + seat(st, env['p'], S[106])), False)
         st.at = o155  # game.yaml:599
-        st.move(env['c'], (Z_area1 + env['q']), False)
+        st.move(env['c'], (Z_area1 + seat(st, env['q'], S[107])), False)
         st.frames.pop()
 
     def e156_player(st, env):  # game.yaml:592
@@ -2245,12 +2439,12 @@ def build(num_players, files):
     def e156_label0(st, env):  # game.yaml:595
         return fmt_card1(env['x'])
     def e156_items0(st, env):  # game.yaml:595
-        return fn_top_cards(st, env['q'])
+        return fn_top_cards(st, S[108], env['q'])
     def collect_156(st, env):  # game.yaml:592
         actions = []
         values = []
         idx = []
-        for _x5 in fn_top_cards(st, env['q']):  # game.yaml:595
+        for _x5 in fn_top_cards(st, S[108], env['q']):  # game.yaml:595
             a = A_201 + _x5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2263,9 +2457,9 @@ def build(num_players, files):
         if k == 0:  # game.yaml:595
             env['x'] = dec.values[i]
             st.at = o154  # game.yaml:598
-            st.move(env['x'], (Z_area1 + env['p']), False)
+            st.move(env['x'], (Z_area1 + seat(st, env['p'], S[106])), False)
             st.at = o155  # game.yaml:599
-            st.move(env['c'], (Z_area1 + env['q']), False)
+            st.move(env['c'], (Z_area1 + seat(st, env['q'], S[107])), False)
     def e157_player(st, env):  # game.yaml:586
         return env['p']
     def e157_prompt(st, env):  # game.yaml:586
@@ -2273,12 +2467,12 @@ def build(num_players, files):
     def e157_label0(st, env):  # game.yaml:589
         return fmt_card1(env['c'])
     def e157_items0(st, env):  # game.yaml:589
-        return fn_top_cards(st, env['p'])
+        return fn_top_cards(st, S[109], env['p'])
     def collect_157(st, env):  # game.yaml:586
         actions = []
         values = []
         idx = []
-        for _c51 in fn_top_cards(st, env['p']):  # game.yaml:589
+        for _c51 in fn_top_cards(st, S[109], env['p']):  # game.yaml:589
             a = A_191 + _c51.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2300,13 +2494,13 @@ def build(num_players, files):
     def e158_items0(st, env):  # game.yaml:582
         return others(st, env['p'])
     def e158_when0(st, env):  # game.yaml:582
-        return (len(st.zones[(Z_area1 + env['q'])]) > 0)
+        return (len(st.zones[(Z_area1 + seat(st, env['q'], S[110]))]) > 0)
     def collect_158(st, env):  # game.yaml:579
         actions = []
         values = []
         idx = []
         for _q21 in others(st, env['p']):  # game.yaml:582
-            if not ((len(st.zones[(Z_area1 + _q21)]) > 0)):
+            if not ((len(st.zones[(Z_area1 + seat(st, _q21, S[110]))]) > 0)):
                 continue
             a = A_181 + _q21
             if a not in actions:  # an identical card: the same choice
@@ -2344,8 +2538,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o162  # game.yaml:614
             _args32 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[45])
+            enter_procedure(st, S[111])
             st.frames.append(Frame(o13, _args32))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2395,8 +2588,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o171  # game.yaml:631
             _args33 = {'p': env['p']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[46])
+            enter_procedure(st, S[112])
             st.frames.append(Frame(o15, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2409,39 +2601,39 @@ def build(num_players, files):
     def step_172(st, fr):  # game.yaml:628
         env = fr.env
         st.at = o173  # game.yaml:629
-        st.move(env['c'], (Z_area1 + env['p']), False)
+        st.move(env['c'], (Z_area1 + seat(st, env['p'], S[56])), False)
         st.frames.pop()
 
     def step_176(st, fr):  # game.yaml:645
         env = fr.env
         st.at = o177  # game.yaml:646
-        st.move(first([_c52 for _c52 in st.zones[(Z_chips1 + env['p'])] if (_c52.kind == 'gold_chips')]), Z_gold_supply1, False)
+        st.move(first([_c52 for _c52 in st.zones[(Z_chips1 + seat(st, env['p'], S[30]))] if (_c52.kind == 'gold_chips')]), Z_gold_supply1, False)
         st.frames.pop()
 
     def e178_items(st, env):  # game.yaml:644
-        return span_list(1, env['n'], S[6])
+        return span_list(1, env['n'], S[29])
     def step_180(st, fr):  # game.yaml:654
         env = fr.env
         st.at = o198  # game.yaml:655
-        if ((st.vars['due'] >= 2) and any(((_c53.kind == 'power_chips') and (_c53.value == 2)) for _c53 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c53.kind == 'power_chips') and (_c53.props['value'] == 2)) for _c53 in st.zones[Z_power_supply1])):
             st.at = o196  # game.yaml:657
-            st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if (_c54.value == 2)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if (_c54.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[32])), False)
             st.at = o197  # game.yaml:658
             st.vars['due'] -= 2
         else:
             st.at = o194  # game.yaml:660
-            if any(((_c55.kind == 'power_chips') and (_c55.value == 1)) for _c55 in st.zones[Z_power_supply1]):
+            if any(((_c55.kind == 'power_chips') and (_c55.props['value'] == 1)) for _c55 in st.zones[Z_power_supply1]):
                 st.at = o192  # game.yaml:662
-                st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if (_c56.value == 1)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if (_c56.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
                 st.at = o193  # game.yaml:663
                 st.vars['due'] -= 1
             else:
                 st.at = o190  # game.yaml:665
-                if (any(((_c57.kind == 'power_chips') and (_c57.value == 2)) for _c57 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
+                if (any(((_c57.kind == 'power_chips') and (_c57.props['value'] == 2)) for _c57 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
                     st.at = o187  # game.yaml:667
-                    st.move(first([_c58 for _c58 in st.zones[(Z_chips1 + env['p'])] if ((_c58.kind == 'power_chips') and (_c58.value == 1))]), Z_power_supply1, False)
+                    st.move(first([_c58 for _c58 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 1))]), Z_power_supply1, False)
                     st.at = o188  # game.yaml:668
-                    st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if (_c59.value == 2)]), (Z_chips1 + env['p']), False)
+                    st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if (_c59.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
                     st.at = o189  # game.yaml:669
                     st.vars['due'] -= 1
                 else:
@@ -2455,18 +2647,18 @@ def build(num_players, files):
     def step_181(st, fr):  # game.yaml:659
         env = fr.env
         st.at = o194  # game.yaml:660
-        if any(((_c60.kind == 'power_chips') and (_c60.value == 1)) for _c60 in st.zones[Z_power_supply1]):
+        if any(((_c60.kind == 'power_chips') and (_c60.props['value'] == 1)) for _c60 in st.zones[Z_power_supply1]):
             st.at = o192  # game.yaml:662
-            st.move(first([_c61 for _c61 in st.zones[Z_power_supply1] if (_c61.value == 1)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c61 for _c61 in st.zones[Z_power_supply1] if (_c61.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
             st.at = o193  # game.yaml:663
             st.vars['due'] -= 1
         else:
             st.at = o190  # game.yaml:665
-            if (any(((_c62.kind == 'power_chips') and (_c62.value == 2)) for _c62 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
+            if (any(((_c62.kind == 'power_chips') and (_c62.props['value'] == 2)) for _c62 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
                 st.at = o187  # game.yaml:667
-                st.move(first([_c63 for _c63 in st.zones[(Z_chips1 + env['p'])] if ((_c63.kind == 'power_chips') and (_c63.value == 1))]), Z_power_supply1, False)
+                st.move(first([_c63 for _c63 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c63.kind == 'power_chips') and (_c63.props['value'] == 1))]), Z_power_supply1, False)
                 st.at = o188  # game.yaml:668
-                st.move(first([_c64 for _c64 in st.zones[Z_power_supply1] if (_c64.value == 2)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c64 for _c64 in st.zones[Z_power_supply1] if (_c64.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
                 st.at = o189  # game.yaml:669
                 st.vars['due'] -= 1
             else:
@@ -2480,11 +2672,11 @@ def build(num_players, files):
     def step_182(st, fr):  # game.yaml:664
         env = fr.env
         st.at = o190  # game.yaml:665
-        if (any(((_c65.kind == 'power_chips') and (_c65.value == 2)) for _c65 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + env['p'])], 1)):
+        if (any(((_c65.kind == 'power_chips') and (_c65.props['value'] == 2)) for _c65 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
             st.at = o187  # game.yaml:667
-            st.move(first([_c66 for _c66 in st.zones[(Z_chips1 + env['p'])] if ((_c66.kind == 'power_chips') and (_c66.value == 1))]), Z_power_supply1, False)
+            st.move(first([_c66 for _c66 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c66.kind == 'power_chips') and (_c66.props['value'] == 1))]), Z_power_supply1, False)
             st.at = o188  # game.yaml:668
-            st.move(first([_c67 for _c67 in st.zones[Z_power_supply1] if (_c67.value == 2)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c67 for _c67 in st.zones[Z_power_supply1] if (_c67.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
             st.at = o189  # game.yaml:669
             st.vars['due'] -= 1
         else:
@@ -2507,9 +2699,9 @@ def build(num_players, files):
     def step_186(st, fr):  # game.yaml:666
         env = fr.env
         st.at = o187  # game.yaml:667
-        st.move(first([_c68 for _c68 in st.zones[(Z_chips1 + env['p'])] if ((_c68.kind == 'power_chips') and (_c68.value == 1))]), Z_power_supply1, False)
+        st.move(first([_c68 for _c68 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c68.kind == 'power_chips') and (_c68.props['value'] == 1))]), Z_power_supply1, False)
         st.at = o188  # game.yaml:668
-        st.move(first([_c69 for _c69 in st.zones[Z_power_supply1] if (_c69.value == 2)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c69 for _c69 in st.zones[Z_power_supply1] if (_c69.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
         st.at = o189  # game.yaml:669
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2517,7 +2709,7 @@ def build(num_players, files):
     def step_191(st, fr):  # game.yaml:661
         env = fr.env
         st.at = o192  # game.yaml:662
-        st.move(first([_c70 for _c70 in st.zones[Z_power_supply1] if (_c70.value == 1)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c70 for _c70 in st.zones[Z_power_supply1] if (_c70.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
         st.at = o193  # game.yaml:663
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2525,7 +2717,7 @@ def build(num_players, files):
     def step_195(st, fr):  # game.yaml:656
         env = fr.env
         st.at = o196  # game.yaml:657
-        st.move(first([_c71 for _c71 in st.zones[Z_power_supply1] if (_c71.value == 2)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c71 for _c71 in st.zones[Z_power_supply1] if (_c71.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[32])), False)
         st.at = o197  # game.yaml:658
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2536,9 +2728,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o201  # game.yaml:683
         _args34 = {'q': env['q'], 'n': env['n']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[20])
-        proc_give_power(st, _args34)
+        enter_procedure(st, S[57])
+        st.inline += 1
+        try:
+            proc_give_power(st, _args34)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure give_power (' + str(S[58]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_202(st, fr):  # game.yaml:679
@@ -2547,12 +2745,11 @@ def build(num_players, files):
         if pc == 0:
             st.at = o203  # game.yaml:680
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c72.value for _c72 in st.zones[(Z_chips1 + env['q'])] if (_c72.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c72.props['value'] for _c72 in st.zones[(Z_chips1 + seat(st, env['q'], S[9]))] if (_c72.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o204  # game.yaml:681
             _args35 = {'q': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[47])
+            enter_procedure(st, S[113])
             st.frames.append(Frame(o21, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2565,23 +2762,23 @@ def build(num_players, files):
     def step_207(st, fr):  # game.yaml:691
         env = fr.env
         st.at = o220  # game.yaml:692
-        if fn_has_chip(st, st.zones[(Z_chips1 + env['q'])], 1):
+        if fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[38]))], 1):
             st.at = o218  # game.yaml:694
-            st.move(first([_c73 for _c73 in st.zones[(Z_chips1 + env['q'])] if ((_c73.kind == 'power_chips') and (_c73.value == 1))]), Z_power_supply1, False)
+            st.move(first([_c73 for _c73 in st.zones[(Z_chips1 + seat(st, env['q'], S[39]))] if ((_c73.kind == 'power_chips') and (_c73.props['value'] == 1))]), Z_power_supply1, False)
             st.at = o219  # game.yaml:695
             st.vars['owed'] -= 1
         else:
             st.at = o216  # game.yaml:697
-            if ((st.vars['owed'] == 1) and any(((_c74.kind == 'power_chips') and (_c74.value == 1)) for _c74 in st.zones[Z_power_supply1])):
+            if ((st.vars['owed'] == 1) and any(((_c74.kind == 'power_chips') and (_c74.props['value'] == 1)) for _c74 in st.zones[Z_power_supply1])):
                 st.at = o213  # game.yaml:699
-                st.move(first([_c75 for _c75 in st.zones[Z_power_supply1] if (_c75.value == 1)]), (Z_chips1 + env['q']), False)
+                st.move(first([_c75 for _c75 in st.zones[Z_power_supply1] if (_c75.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
                 st.at = o214  # game.yaml:700
-                st.move(first([_c76 for _c76 in st.zones[(Z_chips1 + env['q'])] if ((_c76.kind == 'power_chips') and (_c76.value == 2))]), Z_power_supply1, False)
+                st.move(first([_c76 for _c76 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c76.kind == 'power_chips') and (_c76.props['value'] == 2))]), Z_power_supply1, False)
                 st.at = o215  # game.yaml:701
                 st.vars['owed'] -= 1
             else:
                 st.at = o210  # game.yaml:703
-                st.move(first([_c77 for _c77 in st.zones[(Z_chips1 + env['q'])] if ((_c77.kind == 'power_chips') and (_c77.value == 2))]), Z_power_supply1, False)
+                st.move(first([_c77 for _c77 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c77.kind == 'power_chips') and (_c77.props['value'] == 2))]), Z_power_supply1, False)
                 st.at = o211  # game.yaml:704
                 st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
@@ -2589,16 +2786,16 @@ def build(num_players, files):
     def step_208(st, fr):  # game.yaml:696
         env = fr.env
         st.at = o216  # game.yaml:697
-        if ((st.vars['owed'] == 1) and any(((_c78.kind == 'power_chips') and (_c78.value == 1)) for _c78 in st.zones[Z_power_supply1])):
+        if ((st.vars['owed'] == 1) and any(((_c78.kind == 'power_chips') and (_c78.props['value'] == 1)) for _c78 in st.zones[Z_power_supply1])):
             st.at = o213  # game.yaml:699
-            st.move(first([_c79 for _c79 in st.zones[Z_power_supply1] if (_c79.value == 1)]), (Z_chips1 + env['q']), False)
+            st.move(first([_c79 for _c79 in st.zones[Z_power_supply1] if (_c79.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
             st.at = o214  # game.yaml:700
-            st.move(first([_c80 for _c80 in st.zones[(Z_chips1 + env['q'])] if ((_c80.kind == 'power_chips') and (_c80.value == 2))]), Z_power_supply1, False)
+            st.move(first([_c80 for _c80 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c80.kind == 'power_chips') and (_c80.props['value'] == 2))]), Z_power_supply1, False)
             st.at = o215  # game.yaml:701
             st.vars['owed'] -= 1
         else:
             st.at = o210  # game.yaml:703
-            st.move(first([_c81 for _c81 in st.zones[(Z_chips1 + env['q'])] if ((_c81.kind == 'power_chips') and (_c81.value == 2))]), Z_power_supply1, False)
+            st.move(first([_c81 for _c81 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c81.kind == 'power_chips') and (_c81.props['value'] == 2))]), Z_power_supply1, False)
             st.at = o211  # game.yaml:704
             st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
@@ -2606,7 +2803,7 @@ def build(num_players, files):
     def step_209(st, fr):  # game.yaml:702
         env = fr.env
         st.at = o210  # game.yaml:703
-        st.move(first([_c82 for _c82 in st.zones[(Z_chips1 + env['q'])] if ((_c82.kind == 'power_chips') and (_c82.value == 2))]), Z_power_supply1, False)
+        st.move(first([_c82 for _c82 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c82.kind == 'power_chips') and (_c82.props['value'] == 2))]), Z_power_supply1, False)
         st.at = o211  # game.yaml:704
         st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
@@ -2614,9 +2811,9 @@ def build(num_players, files):
     def step_212(st, fr):  # game.yaml:698
         env = fr.env
         st.at = o213  # game.yaml:699
-        st.move(first([_c83 for _c83 in st.zones[Z_power_supply1] if (_c83.value == 1)]), (Z_chips1 + env['q']), False)
+        st.move(first([_c83 for _c83 in st.zones[Z_power_supply1] if (_c83.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
         st.at = o214  # game.yaml:700
-        st.move(first([_c84 for _c84 in st.zones[(Z_chips1 + env['q'])] if ((_c84.kind == 'power_chips') and (_c84.value == 2))]), Z_power_supply1, False)
+        st.move(first([_c84 for _c84 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c84.kind == 'power_chips') and (_c84.props['value'] == 2))]), Z_power_supply1, False)
         st.at = o215  # game.yaml:701
         st.vars['owed'] -= 1
         st.frames.pop()
@@ -2624,7 +2821,7 @@ def build(num_players, files):
     def step_217(st, fr):  # game.yaml:693
         env = fr.env
         st.at = o218  # game.yaml:694
-        st.move(first([_c85 for _c85 in st.zones[(Z_chips1 + env['q'])] if ((_c85.kind == 'power_chips') and (_c85.value == 1))]), Z_power_supply1, False)
+        st.move(first([_c85 for _c85 in st.zones[(Z_chips1 + seat(st, env['q'], S[39]))] if ((_c85.kind == 'power_chips') and (_c85.props['value'] == 1))]), Z_power_supply1, False)
         st.at = o219  # game.yaml:695
         st.vars['owed'] -= 1
         st.frames.pop()
@@ -2680,7 +2877,7 @@ def build(num_players, files):
     def step_243(st, fr):  # game.yaml:739
         env = fr.env
         st.at = o244  # game.yaml:740
-        _i6 = env['q']
+        _i6 = seat(st, env['q'], S[64])
         st.vars['in_auction'][_i6] = True
         st.frames.pop()
 
@@ -2707,7 +2904,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o255  # game.yaml:745
-            if ((st.vars['in_auction'][env['q']] and (env['q'] != st.vars['bidder'])) and (not fn_auction_over(st))):
+            if ((st.vars['in_auction'][seat(st, env['q'], S[114])] and (env['q'] != st.vars['bidder'])) and (not fn_auction_over(st, S[115]))):
                 st.frames.append(Frame(o248, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2743,7 +2940,7 @@ def build(num_players, files):
     def step_252(st, fr):  # game.yaml:757
         env = fr.env
         st.at = o253  # game.yaml:758
-        _i7 = env['q']
+        _i7 = seat(st, env['q'], S[116])
         st.vars['in_auction'][_i7] = False
         st.frames.pop()
 
@@ -2754,14 +2951,14 @@ def build(num_players, files):
     def e254_label0(st, env):  # game.yaml:750
         return 'bid ' + fmt_int1(env['b'])
     def e254_items0(st, env):  # game.yaml:750
-        return span_list((st.vars['bid'] + 1), min((fn_can_pay(st, env['q'], env['lot']), st.vars['max_bid'],)), S[48])
+        return span_list((st.vars['bid'] + 1), min((fn_can_pay(st, S[117], env['q'], env['lot']), st.vars['max_bid'],)), S[118])
     def e254_label1(st, env):  # game.yaml:756
         return 'pass'
     def collect_254(st, env):  # game.yaml:747
         actions = []
         values = []
         idx = []
-        for _b1 in span_list((st.vars['bid'] + 1), min((fn_can_pay(st, env['q'], env['lot']), st.vars['max_bid'],)), S[48]):  # game.yaml:750
+        for _b1 in span_list((st.vars['bid'] + 1), min((fn_can_pay(st, S[117], env['q'], env['lot']), st.vars['max_bid'],)), S[118]):  # game.yaml:750
             a = site[23].action(_b1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2783,12 +2980,12 @@ def build(num_players, files):
             st.vars['bidder'] = env['q']
         elif k == 1:  # game.yaml:756
             st.at = o253  # game.yaml:758
-            _i8 = env['q']
+            _i8 = seat(st, env['q'], S[116])
             st.vars['in_auction'][_i8] = False
     def e256_items(st, env):  # game.yaml:743
         return clockwise_from(st, env['r'])
     def e257_cond(st, env):  # game.yaml:741
-        return (not fn_auction_over(st))
+        return (not fn_auction_over(st, S[119]))
     def step_258(st, fr):  # game.yaml:763
         env = fr.env
         pc = fr.pc
@@ -2799,15 +2996,14 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o260  # game.yaml:765
             _args36 = {'w': st.vars['bidder'], 'lot': env['lot']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[49])
+            enter_procedure(st, S[120])
             st.frames.append(Frame(o24, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
             st.at = o261  # game.yaml:766
-            st.move(env['lot'], (Z_auction_area1 + st.vars['bidder']), False)
+            st.move(env['lot'], (Z_auction_area1 + seat(st, st.vars['bidder'], S[121])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2836,9 +3032,15 @@ def build(num_players, files):
             st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
             st.at = o270  # game.yaml:782
             _args37 = {'c': first(env['got'])}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[50])
-            proc_return_item(st, _args37)
+            enter_procedure(st, S[122])
+            st.inline += 1
+            try:
+                proc_return_item(st, _args37)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure return_item (' + str(S[123]) + ')')
+                raise
+            st.inline -= 1
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2848,15 +3050,15 @@ def build(num_players, files):
     def e268_prompt(st, env):  # game.yaml:775
         return 'Pay for ' + fmt_card1(env['lot']) + ': ' + fmt_int1(st.vars['paid']) + ' of ' + fmt_int1(st.vars['bid']) + ' paid'
     def e268_src(st, env):  # game.yaml:775
-        return ((st.zones[(Z_chips1 + env['w'])] + st.zones[(Z_area1 + env['w'])]) + st.zones[(Z_auction_area1 + env['w'])])
+        return ((st.zones[(Z_chips1 + seat(st, env['w'], S[124]))] + st.zones[(Z_area1 + seat(st, env['w'], S[125]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[126]))])
     def e268_min(st, env):  # game.yaml:775
         return 1
     def e268_max(st, env):  # game.yaml:775
         return 1
     def e268_where(st, env):  # game.yaml:775
-        return fn_payable(st, env['c'], env['w'])
+        return fn_payable(st, S[127], env['c'], env['w'])
     def cands_268(st, env, picked):  # game.yaml:775
-        return [_c86 for _c86 in ((st.zones[(Z_chips1 + env['w'])] + st.zones[(Z_area1 + env['w'])]) + st.zones[(Z_auction_area1 + env['w'])]) if fn_payable(st, _c86, env['w'])]
+        return [_c86 for _c86 in ((st.zones[(Z_chips1 + seat(st, env['w'], S[124]))] + st.zones[(Z_area1 + seat(st, env['w'], S[125]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[126]))]) if fn_payable(st, S[127], _c86, env['w'])]
     def e271_cond(st, env):  # game.yaml:773
         return (st.vars['paid'] < st.vars['bid'])
     def step_274(st, fr):  # game.yaml:792
@@ -2897,8 +3099,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o277  # game.yaml:800
             _args38 = {'p': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[51])
+            enter_procedure(st, S[128])
             st.frames.append(Frame(o15, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2942,18 +3143,30 @@ def build(num_players, files):
         env = fr.env
         st.at = o281  # game.yaml:812
         _args39 = {'p': env['q'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[52])
-        proc_gain_gold(st, _args39)
+        enter_procedure(st, S[129])
+        st.inline += 1
+        try:
+            proc_gain_gold(st, _args39)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_282(st, fr):  # game.yaml:815
         env = fr.env
         st.at = o283  # game.yaml:816
         _args40 = {'p': env['q'], 'n': 1}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[53])
-        proc_gain_power(st, _args40)
+        enter_procedure(st, S[130])
+        st.inline += 1
+        try:
+            proc_gain_power(st, _args40)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure gain_power (' + str(S[48]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_284(st, fr):  # game.yaml:817
@@ -2972,7 +3185,7 @@ def build(num_players, files):
     def e285_label1(st, env):  # game.yaml:813
         return 'a power chip'
     def e285_when1(st, env):  # game.yaml:813
-        return (any(((_c87.kind == 'power_chips') and (_c87.value == 1)) for _c87 in st.zones[Z_power_supply1]) or any(((_c88.kind == 'power_chips') and (_c88.value == 2)) for _c88 in st.zones[Z_power_supply1]))
+        return (any(((_c87.kind == 'power_chips') and (_c87.props['value'] == 1)) for _c87 in st.zones[Z_power_supply1]) or any(((_c88.kind == 'power_chips') and (_c88.props['value'] == 2)) for _c88 in st.zones[Z_power_supply1]))
     def e285_label2(st, env):  # game.yaml:817
         return 'nothing (the supplies are empty)'
     def e285_when2(st, env):  # game.yaml:817
@@ -2985,7 +3198,7 @@ def build(num_players, files):
             actions.append(A_281)
             values.append(None)
             idx.append(0)
-        if (any(((_c89.kind == 'power_chips') and (_c89.value == 1)) for _c89 in st.zones[Z_power_supply1]) or any(((_c90.kind == 'power_chips') and (_c90.value == 2)) for _c90 in st.zones[Z_power_supply1])):  # game.yaml:813
+        if (any(((_c89.kind == 'power_chips') and (_c89.props['value'] == 1)) for _c89 in st.zones[Z_power_supply1]) or any(((_c90.kind == 'power_chips') and (_c90.props['value'] == 2)) for _c90 in st.zones[Z_power_supply1])):  # game.yaml:813
             actions.append(A_291)
             values.append(None)
             idx.append(1)
@@ -3000,19 +3213,31 @@ def build(num_players, files):
         if k == 0:  # game.yaml:809
             st.at = o281  # game.yaml:812
             _args41 = {'p': env['q'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[52])
-            proc_gain_gold(st, _args41)
+            enter_procedure(st, S[129])
+            st.inline += 1
+            try:
+                proc_gain_gold(st, _args41)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
+                raise
+            st.inline -= 1
         elif k == 1:  # game.yaml:813
             st.at = o283  # game.yaml:816
             _args42 = {'p': env['q'], 'n': 1}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[53])
-            proc_gain_power(st, _args42)
+            enter_procedure(st, S[130])
+            st.inline += 1
+            try:
+                proc_gain_power(st, _args42)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure gain_power (' + str(S[48]) + ')')
+                raise
+            st.inline -= 1
         elif k == 2:  # game.yaml:817
             pass
     def e286_items(st, env):  # game.yaml:804
-        return span_list(1, st.vars['mazarin_chips'], S[54])
+        return span_list(1, st.vars['mazarin_chips'], S[131])
     def e287_player(st, env):  # game.yaml:795
         return env['q']
     def e287_prompt(st, env):  # game.yaml:795
@@ -3066,8 +3291,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o296  # game.yaml:831
             _args43 = {'q': env['q']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[55])
+            enter_procedure(st, S[132])
             st.frames.append(Frame(o27, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3101,9 +3325,15 @@ def build(num_players, files):
                 env['x'] = _x6
                 st.at = o305  # game.yaml:856
                 _args44 = {'c': env['x']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[56])
-                proc_return_item(st, _args44)
+                enter_procedure(st, S[133])
+                st.inline += 1
+                try:
+                    proc_return_item(st, _args44)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure return_item (' + str(S[123]) + ')')
+                    raise
+                st.inline -= 1
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -3113,20 +3343,26 @@ def build(num_players, files):
     def e303_prompt(st, env):  # game.yaml:849
         return 'Pay a chip'
     def e303_src(st, env):  # game.yaml:849
-        return st.zones[(Z_chips1 + env['q'])]
+        return st.zones[(Z_chips1 + seat(st, env['q'], S[134]))]
     def e303_min(st, env):  # game.yaml:849
         return st.vars['debt_chips']
     def e303_max(st, env):  # game.yaml:849
         return st.vars['debt_chips']
     def cands_303(st, env, picked):  # game.yaml:849
-        return list(st.zones[(Z_chips1 + env['q'])])
+        return list(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))])
     def step_304(st, fr):  # game.yaml:855
         env = fr.env
         st.at = o305  # game.yaml:856
         _args45 = {'c': env['x']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[56])
-        proc_return_item(st, _args45)
+        enter_procedure(st, S[133])
+        st.inline += 1
+        try:
+            proc_return_item(st, _args45)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure return_item (' + str(S[123]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e306_items(st, env):  # game.yaml:854
@@ -3134,26 +3370,38 @@ def build(num_players, files):
     def step_307(st, fr):  # game.yaml:859
         env = fr.env
         st.at = o310  # game.yaml:860
-        for _x7 in list(st.zones[(Z_chips1 + env['q'])]):
+        for _x7 in list(st.zones[(Z_chips1 + seat(st, env['q'], S[135]))]):
             env['x'] = _x7
             st.at = o309  # game.yaml:862
             _args46 = {'c': env['x']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[57])
-            proc_return_item(st, _args46)
+            enter_procedure(st, S[136])
+            st.inline += 1
+            try:
+                proc_return_item(st, _args46)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure return_item (' + str(S[123]) + ')')
+                raise
+            st.inline -= 1
         st.frames.pop()
 
     def step_308(st, fr):  # game.yaml:861
         env = fr.env
         st.at = o309  # game.yaml:862
         _args47 = {'c': env['x']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[57])
-        proc_return_item(st, _args47)
+        enter_procedure(st, S[136])
+        st.inline += 1
+        try:
+            proc_return_item(st, _args47)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure return_item (' + str(S[123]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e310_items(st, env):  # game.yaml:860
-        return st.zones[(Z_chips1 + env['q'])]
+        return st.zones[(Z_chips1 + seat(st, env['q'], S[135]))]
     def e311_player(st, env):  # game.yaml:838
         return env['q']
     def e311_prompt(st, env):  # game.yaml:838
@@ -3161,30 +3409,30 @@ def build(num_players, files):
     def e311_label0(st, env):  # game.yaml:841
         return 'discard ' + fmt_card1(env['c'])
     def e311_items0(st, env):  # game.yaml:841
-        return (fn_top_cards(st, env['q']) + st.zones[(Z_auction_area1 + env['q'])])
+        return (fn_top_cards(st, S[137], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[138]))])
     def e311_label1(st, env):  # game.yaml:845
         return 'pay ' + fmt_int1(st.vars['debt_chips']) + ' chips'
     def e311_when1(st, env):  # game.yaml:845
-        return (len(st.zones[(Z_chips1 + env['q'])]) >= st.vars['debt_chips'])
+        return (len(st.zones[(Z_chips1 + seat(st, env['q'], S[139]))]) >= st.vars['debt_chips'])
     def e311_label2(st, env):  # game.yaml:857
-        return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + env['q'])])) + ' chips (nothing else to give)'
+        return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + seat(st, env['q'], S[140]))])) + ' chips (nothing else to give)'
     def e311_when2(st, env):  # game.yaml:857
-        return ((len((fn_top_cards(st, env['q']) + st.zones[(Z_auction_area1 + env['q'])])) == 0) and (len(st.zones[(Z_chips1 + env['q'])]) < st.vars['debt_chips']))
+        return ((len((fn_top_cards(st, S[141], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[142]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[143]))]) < st.vars['debt_chips']))
     def collect_311(st, env):  # game.yaml:838
         actions = []
         values = []
         idx = []
-        for _c91 in (fn_top_cards(st, env['q']) + st.zones[(Z_auction_area1 + env['q'])]):  # game.yaml:841
+        for _c91 in (fn_top_cards(st, S[137], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[138]))]):  # game.yaml:841
             a = A_311 + _c91.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c91)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + env['q'])]) >= st.vars['debt_chips']):  # game.yaml:845
+        if (len(st.zones[(Z_chips1 + seat(st, env['q'], S[139]))]) >= st.vars['debt_chips']):  # game.yaml:845
             actions.append(A_321)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, env['q']) + st.zones[(Z_auction_area1 + env['q'])])) == 0) and (len(st.zones[(Z_chips1 + env['q'])]) < st.vars['debt_chips'])):  # game.yaml:857
+        if ((len((fn_top_cards(st, S[141], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[142]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[143]))]) < st.vars['debt_chips'])):  # game.yaml:857
             actions.append(A_341)
             values.append(None)
             idx.append(2)
@@ -3200,13 +3448,19 @@ def build(num_players, files):
             st.frames.append(Frame(o302, env))
         elif k == 2:  # game.yaml:857
             st.at = o310  # game.yaml:860
-            for _x8 in list(st.zones[(Z_chips1 + env['q'])]):
+            for _x8 in list(st.zones[(Z_chips1 + seat(st, env['q'], S[135]))]):
                 env['x'] = _x8
                 st.at = o309  # game.yaml:862
                 _args48 = {'c': env['x']}
-                if len(st.frames) >= MAX_DEPTH:
-                    raise too_deep(S[57])
-                proc_return_item(st, _args48)
+                enter_procedure(st, S[136])
+                st.inline += 1
+                try:
+                    proc_return_item(st, _args48)
+                except Exception as e:
+                    st.inline -= 1
+                    traced(e, 'procedure return_item (' + str(S[123]) + ')')
+                    raise
+                st.inline -= 1
     def step_313(st, fr):  # game.yaml:869
         env = fr.env
         pc = fr.pc
@@ -3228,9 +3482,15 @@ def build(num_players, files):
         env = fr.env
         st.at = o319  # game.yaml:875
         _args49 = {'p': env['p'], 'n': st.vars['ludwig_gold']}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[22])
-        proc_gain_gold(st, _args49)
+        enter_procedure(st, S[68])
+        st.inline += 1
+        try:
+            proc_gain_gold(st, _args49)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e320_items(st, env):  # game.yaml:873
@@ -3242,8 +3502,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o328  # game.yaml:302
             _args50 = {'r': st.vars['revealer'], 'lot': env['lot']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[58])
+            enter_procedure(st, S[144])
             st.frames.append(Frame(o23, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3260,8 +3519,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o330  # game.yaml:309
             _args51 = {'r': st.vars['revealer'], 'card': env['card']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[59])
+            enter_procedure(st, S[145])
             st.frames.append(Frame(o25, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3278,8 +3536,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o332  # game.yaml:316
             _args52 = {'r': st.vars['revealer'], 'card': env['card']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[60])
+            enter_procedure(st, S[146])
             st.frames.append(Frame(o26, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3296,8 +3553,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o334  # game.yaml:323
             _args53 = {'card': env['card']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[61])
+            enter_procedure(st, S[147])
             st.frames.append(Frame(o28, _args53))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3314,65 +3570,86 @@ def build(num_players, files):
         st.at = o337  # game.yaml:252
         st.shuffle(Z_deck1)
         st.at = o340  # game.yaml:253
-        for _i9 in list(span_list(1, len(st.players), S[62])):
+        for _i9 in list(span_list(1, len(st.players), S[148])):
             env['i'] = _i9
             st.at = o339  # game.yaml:255
-            _args54 = {'p': (env['i'] - 1), 'n': first([_r1.cards for _r1 in K_deal_rows1 if ((_r1.player_count == len(st.players)) and (_r1.seat == env['i']))])}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[63])
-            proc_deal(st, _args54)
+            _args54 = {'p': (env['i'] - 1), 'n': first([_r1.props['cards'] for _r1 in K_deal_rows1 if ((_r1.props['player_count'] == len(st.players)) and (_r1.props['seat'] == env['i']))])}
+            enter_procedure(st, S[149])
+            st.inline += 1
+            try:
+                proc_deal(st, _args54)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure deal (' + str(S[150]) + ')')
+                raise
+            st.inline -= 1
         st.at = o341  # game.yaml:256
         st.at = o342  # game.yaml:257
         _items13 = st.zones[Z_returned1]
         _dest12 = Z_deck1
-        for _c92 in list(_items13):
+        for _c92 in cards_of(_items13):
             st.move(_c92, _dest12, False)
         st.at = o343  # game.yaml:258
         st.shuffle(Z_deck1)
         st.at = o352  # game.yaml:260
+        _live3 = live_mask(st)
         for _p2 in list(st.players):
+            if gone(st, _live3, _p2):
+                continue
             env['p'] = _p2
             st.at = o347  # game.yaml:262
-            for _i10 in list(span_list(1, st.vars['start_power_ones'], S[64])):
+            for _i10 in list(span_list(1, st.vars['start_power_ones'], S[151])):
                 env['i'] = _i10
                 st.at = o346  # game.yaml:264
-                st.move(first([_c93 for _c93 in st.zones[Z_power_supply1] if (_c93.value == 1)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c93 for _c93 in st.zones[Z_power_supply1] if (_c93.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[152])), False)
             st.at = o350  # game.yaml:265
-            for _i11 in list(span_list(1, st.vars['start_power_twos'], S[65])):
+            for _i11 in list(span_list(1, st.vars['start_power_twos'], S[153])):
                 env['i'] = _i11
                 st.at = o349  # game.yaml:267
-                st.move(first([_c94 for _c94 in st.zones[Z_power_supply1] if (_c94.value == 2)]), (Z_chips1 + env['p']), False)
+                st.move(first([_c94 for _c94 in st.zones[Z_power_supply1] if (_c94.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[154])), False)
             st.at = o351  # game.yaml:268
-            st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + env['p']), False, S[66])
+            st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[155])), False, S[156])
         st.at = o353  # game.yaml:269
         _items14 = st.zones[Z_deck1]
         _dest13 = Z_draw_pile1
-        for _c95 in list(_items14):
+        for _c95 in cards_of(_items14):
             st.move(_c95, _dest13, False)
         st.at = o354  # game.yaml:270
         _args55 = {}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[67])
-        proc_split_with_ludwig(st, _args55)
+        enter_procedure(st, S[157])
+        st.inline += 1
+        try:
+            proc_split_with_ludwig(st, _args55)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure split_with_ludwig (' + str(S[158]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def step_338(st, fr):  # game.yaml:254
         env = fr.env
         st.at = o339  # game.yaml:255
-        _args56 = {'p': (env['i'] - 1), 'n': first([_r2.cards for _r2 in K_deal_rows1 if ((_r2.player_count == len(st.players)) and (_r2.seat == env['i']))])}
-        if len(st.frames) >= MAX_DEPTH:
-            raise too_deep(S[63])
-        proc_deal(st, _args56)
+        _args56 = {'p': (env['i'] - 1), 'n': first([_r2.props['cards'] for _r2 in K_deal_rows1 if ((_r2.props['player_count'] == len(st.players)) and (_r2.props['seat'] == env['i']))])}
+        enter_procedure(st, S[149])
+        st.inline += 1
+        try:
+            proc_deal(st, _args56)
+        except Exception as e:
+            st.inline -= 1
+            traced(e, 'procedure deal (' + str(S[150]) + ')')
+            raise
+        st.inline -= 1
         st.frames.pop()
 
     def e340_items(st, env):  # game.yaml:253
-        return span_list(1, len(st.players), S[62])
+        return span_list(1, len(st.players), S[148])
     def step_341(st, fr):  # game.yaml:256
         env = fr.env
         st.at = o342  # game.yaml:257
         _items15 = st.zones[Z_returned1]
         _dest14 = Z_deck1
-        for _c96 in list(_items15):
+        for _c96 in cards_of(_items15):
             st.move(_c96, _dest14, False)
         st.at = o343  # game.yaml:258
         st.shuffle(Z_deck1)
@@ -3381,35 +3658,35 @@ def build(num_players, files):
     def step_344(st, fr):  # game.yaml:261
         env = fr.env
         st.at = o347  # game.yaml:262
-        for _i12 in list(span_list(1, st.vars['start_power_ones'], S[64])):
+        for _i12 in list(span_list(1, st.vars['start_power_ones'], S[151])):
             env['i'] = _i12
             st.at = o346  # game.yaml:264
-            st.move(first([_c97 for _c97 in st.zones[Z_power_supply1] if (_c97.value == 1)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c97 for _c97 in st.zones[Z_power_supply1] if (_c97.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[152])), False)
         st.at = o350  # game.yaml:265
-        for _i13 in list(span_list(1, st.vars['start_power_twos'], S[65])):
+        for _i13 in list(span_list(1, st.vars['start_power_twos'], S[153])):
             env['i'] = _i13
             st.at = o349  # game.yaml:267
-            st.move(first([_c98 for _c98 in st.zones[Z_power_supply1] if (_c98.value == 2)]), (Z_chips1 + env['p']), False)
+            st.move(first([_c98 for _c98 in st.zones[Z_power_supply1] if (_c98.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[154])), False)
         st.at = o351  # game.yaml:268
-        st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + env['p']), False, S[66])
+        st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[155])), False, S[156])
         st.frames.pop()
 
     def step_345(st, fr):  # game.yaml:263
         env = fr.env
         st.at = o346  # game.yaml:264
-        st.move(first([_c99 for _c99 in st.zones[Z_power_supply1] if (_c99.value == 1)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c99 for _c99 in st.zones[Z_power_supply1] if (_c99.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[152])), False)
         st.frames.pop()
 
     def e347_items(st, env):  # game.yaml:262
-        return span_list(1, st.vars['start_power_ones'], S[64])
+        return span_list(1, st.vars['start_power_ones'], S[151])
     def step_348(st, fr):  # game.yaml:266
         env = fr.env
         st.at = o349  # game.yaml:267
-        st.move(first([_c100 for _c100 in st.zones[Z_power_supply1] if (_c100.value == 2)]), (Z_chips1 + env['p']), False)
+        st.move(first([_c100 for _c100 in st.zones[Z_power_supply1] if (_c100.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[154])), False)
         st.frames.pop()
 
     def e350_items(st, env):  # game.yaml:265
-        return span_list(1, st.vars['start_power_twos'], S[65])
+        return span_list(1, st.vars['start_power_twos'], S[153])
     def e352_items(st, env):  # game.yaml:260
         return st.players
     def step_355(st, fr):  # game.yaml:272
@@ -3434,8 +3711,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o357  # game.yaml:276
             _args57 = {'p': st.vars['current']}
-            if len(st.frames) >= MAX_DEPTH:
-                raise too_deep(S[68])
+            enter_procedure(st, S[159])
             st.frames.append(Frame(o2, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3452,24 +3728,27 @@ def build(num_players, files):
     def step_360(st, fr):  # game.yaml:280
         env = fr.env
         st.at = o363  # game.yaml:284
+        _live4 = live_mask(st)
         for _p3 in list(st.players):
+            if gone(st, _live4, _p3):
+                continue
             env['p'] = _p3
             st.at = o362  # game.yaml:287
-            _i14 = env['p']
-            st.vars['score'][_i14] = ((len([1 for _c101 in st.zones[(Z_chips1 + env['p'])] if (_c101.kind == 'gold_chips')]) + sum([_c102.value for _c102 in st.zones[(Z_chips1 + env['p'])] if (_c102.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c103 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c103.colour == C_blue1)])))
+            _i14 = seat(st, env['p'], S[160])
+            st.vars['score'][_i14] = ((len([1 for _c101 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c101.kind == 'gold_chips')]) + sum([_c102.props['value'] for _c102 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c102.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c103 in (st.zones[(Z_area1 + seat(st, env['p'], S[161]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[162]))]) if (_c103.props['colour'] == C_blue1)])))
         st.frames.pop()
 
     def step_361(st, fr):  # game.yaml:285
         env = fr.env
         st.at = o362  # game.yaml:287
-        _i15 = env['p']
-        st.vars['score'][_i15] = ((len([1 for _c104 in st.zones[(Z_chips1 + env['p'])] if (_c104.kind == 'gold_chips')]) + sum([_c105.value for _c105 in st.zones[(Z_chips1 + env['p'])] if (_c105.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c106 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c106.colour == C_blue1)])))
+        _i15 = seat(st, env['p'], S[160])
+        st.vars['score'][_i15] = ((len([1 for _c104 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c104.kind == 'gold_chips')]) + sum([_c105.props['value'] for _c105 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c105.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c106 in (st.zones[(Z_area1 + seat(st, env['p'], S[161]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[162]))]) if (_c106.props['colour'] == C_blue1)])))
         st.frames.pop()
 
     def e363_items(st, env):  # game.yaml:284
         return st.players
     def tie_0(st, env):  # game.yaml:290
-        return len([1 for _c107 in (st.zones[(Z_area1 + env['p'])] + st.zones[(Z_auction_area1 + env['p'])]) if (_c107.colour == C_violet1)])
+        return len([1 for _c107 in (st.zones[(Z_area1 + seat(st, env['p'], S[163]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[164]))]) if (_c107.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:303
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:310
@@ -3547,121 +3826,121 @@ def build(num_players, files):
     def init_score(st, env):  # game.yaml:168
         return 0
 
-    o0 = Block(0, S[69], 1, step_0)
-    o1 = Block(1, S[70], 4, step_1)
-    o2 = Block(2, S[71], 6, step_2)
-    o3 = Block(3, S[72], 3, step_3)
-    o4 = Block(4, S[73], 4, step_4)
-    o5 = Block(5, S[74], 3, step_5)
-    o6 = Block(6, S[75], 1, step_6)
-    o7 = Block(7, S[76], 1, step_7)
-    o8 = Block(8, S[77], 3, step_8)
-    o9 = Block(9, S[78], 2, step_9)
-    o10 = Block(10, S[79], 5, step_10)
-    o11 = Block(11, S[80], 2, step_11)
-    o12 = Block(12, S[81], 2, step_12)
-    o13 = Block(13, S[82], 1, step_13)
-    o14 = Block(14, S[83], 1, step_14)
-    o15 = Block(15, S[84], 5, step_15)
-    o16 = Block(16, S[85], 1, step_16)
-    o17 = Block(17, S[86], 1, step_17)
-    o18 = Block(18, S[87], 2, step_18)
-    o19 = Block(19, S[88], 1, step_19)
-    o20 = Block(20, S[89], 2, step_20)
-    o21 = Block(21, S[90], 6, step_21)
-    o22 = Block(22, S[91], 1, step_22)
-    o23 = Block(23, S[92], 6, step_23)
-    o24 = Block(24, S[93], 2, step_24)
-    o25 = Block(25, S[94], 4, step_25)
-    o26 = Block(26, S[95], 5, step_26)
-    o27 = Block(27, S[96], 1, step_27)
-    o28 = Block(28, S[97], 10, step_28)
-    o29 = Block(29, S[98], 1, step_29)
-    o30 = Block(30, S[99], 1, step_30)
-    o31 = Stmt(31, S[2])
-    o32 = Block(32, S[100], 1, step_32)
-    o33 = Stmt(33, S[1])
-    o34 = Stmt(34, S[101])
-    o35 = RepeatOp(S[0], o29, e35_cond, True)
+    o0 = Block(0, S[150], 1, step_0)
+    o1 = Block(1, S[158], 4, step_1)
+    o2 = Block(2, S[165], 6, step_2)
+    o3 = Block(3, S[166], 3, step_3)
+    o4 = Block(4, S[167], 4, step_4)
+    o5 = Block(5, S[168], 3, step_5)
+    o6 = Block(6, S[169], 1, step_6)
+    o7 = Block(7, S[170], 1, step_7)
+    o8 = Block(8, S[171], 3, step_8)
+    o9 = Block(9, S[172], 2, step_9)
+    o10 = Block(10, S[173], 5, step_10)
+    o11 = Block(11, S[174], 2, step_11)
+    o12 = Block(12, S[175], 2, step_12)
+    o13 = Block(13, S[176], 1, step_13)
+    o14 = Block(14, S[177], 1, step_14)
+    o15 = Block(15, S[178], 5, step_15)
+    o16 = Block(16, S[50], 1, step_16)
+    o17 = Block(17, S[97], 1, step_17)
+    o18 = Block(18, S[48], 2, step_18)
+    o19 = Block(19, S[179], 1, step_19)
+    o20 = Block(20, S[58], 2, step_20)
+    o21 = Block(21, S[180], 6, step_21)
+    o22 = Block(22, S[123], 1, step_22)
+    o23 = Block(23, S[181], 6, step_23)
+    o24 = Block(24, S[182], 2, step_24)
+    o25 = Block(25, S[183], 4, step_25)
+    o26 = Block(26, S[184], 5, step_26)
+    o27 = Block(27, S[185], 1, step_27)
+    o28 = Block(28, S[186], 10, step_28)
+    o29 = Block(29, S[187], 1, step_29)
+    o30 = Block(30, S[188], 1, step_30)
+    o31 = Stmt(31, S[24])
+    o32 = Block(32, S[189], 1, step_32)
+    o33 = Stmt(33, S[23])
+    o34 = Stmt(34, S[190])
+    o35 = RepeatOp(S[21], o29, e35_cond, True)
     o35.uid = 35
-    o36 = Stmt(36, S[4])
-    o37 = Stmt(37, S[102])
-    o38 = Stmt(38, S[103])
-    o39 = Stmt(39, S[104])
-    o40 = Stmt(40, S[105])
-    o41 = Stmt(41, S[106])
-    o42 = Stmt(42, S[107])
-    o43 = Stmt(43, S[9])
-    o44 = Stmt(44, S[10])
-    o45 = Stmt(45, S[11])
-    o46 = Stmt(46, S[12])
-    o47 = Stmt(47, S[108])
-    o48 = Block(48, S[109], 1, step_48)
-    o49 = Block(49, S[110], 2, step_49)
-    o50 = Stmt(50, S[111])
-    o51 = Stmt(51, S[25])
-    o52 = Block(52, S[112], 1, step_52)
-    o53 = Stmt(53, S[113])
-    o54 = ChooseOp(S[114], e54_player, e54_prompt, [
+    o36 = Stmt(36, S[26])
+    o37 = Stmt(37, S[191])
+    o38 = Stmt(38, S[192])
+    o39 = Stmt(39, S[193])
+    o40 = Stmt(40, S[194])
+    o41 = Stmt(41, S[195])
+    o42 = Stmt(42, S[196])
+    o43 = Stmt(43, S[43])
+    o44 = Stmt(44, S[44])
+    o45 = Stmt(45, S[45])
+    o46 = Stmt(46, S[46])
+    o47 = Stmt(47, S[197])
+    o48 = Block(48, S[198], 1, step_48)
+    o49 = Block(49, S[199], 2, step_49)
+    o50 = Stmt(50, S[200])
+    o51 = Stmt(51, S[71])
+    o52 = Block(52, S[201], 1, step_52)
+    o53 = Stmt(53, S[202])
+    o54 = ChooseOp(S[203], e54_player, e54_prompt, [
         OptionOp(site[0], e54_label0, 'col', e54_items0, e54_when0, o49),
         OptionOp(site[1], e54_label1, None, None, None, o52),
     ], False)
     o54.collect = collect_54
     o54.resolve = resolve_54
     o54.uid = 54
-    o55 = RepeatOp(S[115], o48, e55_cond, True)
+    o55 = RepeatOp(S[204], o48, e55_cond, True)
     o55.uid = 55
-    o56 = Block(56, S[116], 1, step_56)
-    o57 = Stmt(57, S[26])
-    o58 = Stmt(58, S[117])
-    o59 = Block(59, S[118], 1, step_59)
-    o60 = Stmt(60, S[13])
-    o61 = Stmt(61, S[119])
-    o62 = Block(62, S[120], 1, step_62)
-    o63 = Stmt(63, S[14])
-    o64 = Stmt(64, S[121])
-    o65 = Block(65, S[122], 1, step_65)
-    o66 = Stmt(66, S[27])
-    o67 = Stmt(67, S[123])
-    o68 = Stmt(68, S[124])
-    o69 = Block(69, S[125], 1, step_69)
-    o70 = Block(70, S[126], 1, step_70)
-    o71 = Stmt(71, S[127])
-    o72 = ChooseOp(S[128], e72_player, e72_prompt, [
+    o56 = Block(56, S[205], 1, step_56)
+    o57 = Stmt(57, S[74])
+    o58 = Stmt(58, S[206])
+    o59 = Block(59, S[207], 1, step_59)
+    o60 = Stmt(60, S[47])
+    o61 = Stmt(61, S[208])
+    o62 = Block(62, S[209], 1, step_62)
+    o63 = Stmt(63, S[49])
+    o64 = Stmt(64, S[210])
+    o65 = Block(65, S[211], 1, step_65)
+    o66 = Stmt(66, S[75])
+    o67 = Stmt(67, S[212])
+    o68 = Stmt(68, S[213])
+    o69 = Block(69, S[214], 1, step_69)
+    o70 = Block(70, S[215], 1, step_70)
+    o71 = Stmt(71, S[216])
+    o72 = ChooseOp(S[217], e72_player, e72_prompt, [
         OptionOp(site[2], e72_label0, 'q', e72_items0, None, o70),
     ], False)
     o72.collect = collect_72
     o72.resolve = resolve_72
     o72.uid = 72
-    o73 = ForOp(S[129], 'k', e73_items, o69, False)
+    o73 = ForOp(S[218], 'k', e73_items, o69, False)
     o73.uid = 73
-    o74 = Block(74, S[130], 1, step_74)
-    o75 = Block(75, S[131], 3, step_75)
-    o76 = Stmt(76, S[132])
-    o77 = Stmt(77, S[133])
-    o78 = Block(78, S[134], 1, step_78)
-    o79 = Stmt(79, S[29])
-    o80 = Block(80, S[135], 1, step_80)
-    o81 = Stmt(81, S[30])
-    o82 = Stmt(82, S[136])
-    o83 = Stmt(83, S[137])
-    o84 = ForOp(S[138], 'q', e84_items, o74, False)
+    o74 = Block(74, S[219], 1, step_74)
+    o75 = Block(75, S[220], 3, step_75)
+    o76 = Stmt(76, S[221])
+    o77 = Stmt(77, S[222])
+    o78 = Block(78, S[223], 1, step_78)
+    o79 = Stmt(79, S[81])
+    o80 = Block(80, S[224], 1, step_80)
+    o81 = Stmt(81, S[82])
+    o82 = Stmt(82, S[225])
+    o83 = Stmt(83, S[226])
+    o84 = ForOp(S[227], 'q', e84_items, o74, False, seats=True)
     o84.uid = 84
-    o85 = Block(85, S[139], 1, step_85)
-    o86 = Block(86, S[140], 2, step_86)
-    o87 = Stmt(87, S[141])
-    o88 = Stmt(88, S[142])
-    o89 = ChooseOp(S[143], e89_player, e89_prompt, [
+    o85 = Block(85, S[228], 1, step_85)
+    o86 = Block(86, S[229], 2, step_86)
+    o87 = Stmt(87, S[230])
+    o88 = Stmt(88, S[231])
+    o89 = ChooseOp(S[232], e89_player, e89_prompt, [
         OptionOp(site[4], e89_label0, 'd', e89_items0, e89_when0, o86),
     ], False)
     o89.collect = collect_89
     o89.resolve = resolve_89
     o89.uid = 89
-    o90 = Block(90, S[144], 2, step_90)
-    o91 = Stmt(91, S[145])
-    o92 = Stmt(92, S[31])
-    o93 = Block(93, S[146], 0, step_93)
-    o94 = ChooseOp(S[147], e94_player, e94_prompt, [
+    o90 = Block(90, S[233], 2, step_90)
+    o91 = Stmt(91, S[234])
+    o92 = Stmt(92, S[84])
+    o93 = Block(93, S[235], 0, step_93)
+    o94 = ChooseOp(S[236], e94_player, e94_prompt, [
         OptionOp(site[3], e94_label0, 'c', e94_items0, e94_when0, o85),
         OptionOp(site[5], e94_label1, 'c', e94_items1, e94_when1, o90),
         OptionOp(site[6], e94_label2, None, None, None, o93),
@@ -3669,87 +3948,87 @@ def build(num_players, files):
     o94.collect = collect_94
     o94.resolve = resolve_94
     o94.uid = 94
-    o95 = Block(95, S[148], 1, step_95)
-    o96 = Block(96, S[149], 1, step_96)
-    o97 = Stmt(97, S[150])
-    o98 = ChooseOp(S[151], e98_player, e98_prompt, [
+    o95 = Block(95, S[237], 1, step_95)
+    o96 = Block(96, S[238], 1, step_96)
+    o97 = Stmt(97, S[239])
+    o98 = ChooseOp(S[240], e98_player, e98_prompt, [
         OptionOp(site[8], e98_label0, 'x', e98_items0, None, o96),
     ], False)
     o98.collect = collect_98
     o98.resolve = resolve_98
     o98.uid = 98
-    o99 = ChooseOp(S[152], e99_player, e99_prompt, [
+    o99 = ChooseOp(S[241], e99_player, e99_prompt, [
         OptionOp(site[7], e99_label0, 'q', e99_items0, e99_when0, o95),
     ], False)
     o99.collect = collect_99
     o99.resolve = resolve_99
     o99.uid = 99
-    o100 = Stmt(100, S[15])
-    o101 = Block(101, S[153], 3, step_101)
-    o102 = Block(102, S[154], 1, step_102)
-    o103 = Stmt(103, S[155])
-    o104 = ChooseOp(S[156], e104_player, e104_prompt, [
+    o100 = Stmt(100, S[51])
+    o101 = Block(101, S[242], 3, step_101)
+    o102 = Block(102, S[243], 1, step_102)
+    o103 = Stmt(103, S[244])
+    o104 = ChooseOp(S[245], e104_player, e104_prompt, [
         OptionOp(site[9], e104_label0, 'n', e104_items0, None, o102),
     ], False)
     o104.collect = collect_104
     o104.resolve = resolve_104
     o104.uid = 104
-    o105 = Stmt(105, S[157])
-    o106 = Block(106, S[158], 1, step_106)
-    o107 = Stmt(107, S[33])
-    o108 = RepeatOp(S[159], o106, e108_cond, True)
+    o105 = Stmt(105, S[246])
+    o106 = Block(106, S[247], 1, step_106)
+    o107 = Stmt(107, S[91])
+    o108 = RepeatOp(S[248], o106, e108_cond, True)
     o108.uid = 108
-    o109 = Block(109, S[160], 1, step_109)
-    o110 = Stmt(110, S[34])
-    o111 = Stmt(111, S[161])
-    o112 = Stmt(112, S[16])
-    o113 = Stmt(113, S[162])
-    o114 = Block(114, S[163], 2, step_114)
-    o115 = Stmt(115, S[35])
-    o116 = Block(116, S[164], 1, step_116)
-    o117 = Block(117, S[165], 0, step_117)
-    o118 = Block(118, S[166], 1, step_118)
-    o119 = Stmt(119, S[167])
-    o120 = ChooseOp(S[168], e120_player, e120_prompt, [
+    o109 = Block(109, S[249], 1, step_109)
+    o110 = Stmt(110, S[92])
+    o111 = Stmt(111, S[250])
+    o112 = Stmt(112, S[52])
+    o113 = Stmt(113, S[251])
+    o114 = Block(114, S[252], 2, step_114)
+    o115 = Stmt(115, S[93])
+    o116 = Block(116, S[253], 1, step_116)
+    o117 = Block(117, S[254], 0, step_117)
+    o118 = Block(118, S[255], 1, step_118)
+    o119 = Stmt(119, S[256])
+    o120 = ChooseOp(S[257], e120_player, e120_prompt, [
         OptionOp(site[10], e120_label0, None, None, None, o117),
         OptionOp(site[11], e120_label1, None, None, None, o118),
     ], False)
     o120.collect = collect_120
     o120.resolve = resolve_120
     o120.uid = 120
-    o121 = Block(121, S[169], 1, step_121)
-    o122 = Stmt(122, S[170])
-    o123 = Stmt(123, S[171])
-    o124 = RepeatOp(S[172], o114, e124_cond, True)
+    o121 = Block(121, S[258], 1, step_121)
+    o122 = Stmt(122, S[259])
+    o123 = Stmt(123, S[260])
+    o124 = RepeatOp(S[261], o114, e124_cond, True)
     o124.uid = 124
-    o125 = Stmt(125, S[173])
-    o126 = Stmt(126, S[174])
-    o127 = Stmt(127, S[175])
-    o128 = Stmt(128, S[17])
-    o129 = Block(129, S[176], 1, step_129)
-    o130 = Stmt(130, S[36])
-    o131 = Block(131, S[177], 1, step_131)
-    o132 = Stmt(132, S[178])
-    o133 = Stmt(133, S[179])
-    o134 = PickOp(S[180], e134_player, e134_prompt, 'c', e134_src, e134_dest, e134_min, e134_max, e134_where, None, False, site[12])
+    o125 = Stmt(125, S[262])
+    o126 = Stmt(126, S[263])
+    o127 = Stmt(127, S[264])
+    o128 = Stmt(128, S[53])
+    o129 = Block(129, S[265], 1, step_129)
+    o130 = Stmt(130, S[94])
+    o131 = Block(131, S[266], 1, step_131)
+    o132 = Stmt(132, S[267])
+    o133 = Stmt(133, S[268])
+    o134 = PickOp(S[269], e134_player, e134_prompt, 'c', e134_src, e134_dest, e134_min, e134_max, e134_where, None, False, site[12])
     o134.candidates = cands_134
     o134.uid = 134
-    o135 = Stmt(135, S[181])
-    o136 = Stmt(136, S[18])
-    o137 = Block(137, S[182], 0, step_137)
-    o138 = Block(138, S[183], 2, step_138)
-    o139 = Stmt(139, S[37])
-    o140 = Stmt(140, S[38])
-    o141 = Block(141, S[184], 2, step_141)
-    o142 = Stmt(142, S[39])
-    o143 = Stmt(143, S[40])
-    o144 = Block(144, S[185], 2, step_144)
-    o145 = Stmt(145, S[41])
-    o146 = Stmt(146, S[42])
-    o147 = Block(147, S[186], 2, step_147)
-    o148 = Stmt(148, S[43])
-    o149 = Stmt(149, S[44])
-    o150 = ChooseOp(S[187], e150_player, e150_prompt, [
+    o135 = Stmt(135, S[270])
+    o136 = Stmt(136, S[54])
+    o137 = Block(137, S[271], 0, step_137)
+    o138 = Block(138, S[272], 2, step_138)
+    o139 = Stmt(139, S[96])
+    o140 = Stmt(140, S[98])
+    o141 = Block(141, S[273], 2, step_141)
+    o142 = Stmt(142, S[99])
+    o143 = Stmt(143, S[100])
+    o144 = Block(144, S[274], 2, step_144)
+    o145 = Stmt(145, S[101])
+    o146 = Stmt(146, S[102])
+    o147 = Block(147, S[275], 2, step_147)
+    o148 = Stmt(148, S[103])
+    o149 = Stmt(149, S[104])
+    o150 = ChooseOp(S[276], e150_player, e150_prompt, [
         OptionOp(site[13], e150_label0, None, None, None, o137),
         OptionOp(site[14], e150_label1, 'q', e150_items1, e150_when1, o138),
         OptionOp(site[15], e150_label2, None, None, e150_when2, o141),
@@ -3759,177 +4038,177 @@ def build(num_players, files):
     o150.collect = collect_150
     o150.resolve = resolve_150
     o150.uid = 150
-    o151 = Block(151, S[188], 1, step_151)
-    o152 = Block(152, S[189], 1, step_152)
-    o153 = Block(153, S[190], 2, step_153)
-    o154 = Stmt(154, S[191])
-    o155 = Stmt(155, S[192])
-    o156 = ChooseOp(S[193], e156_player, e156_prompt, [
+    o151 = Block(151, S[277], 1, step_151)
+    o152 = Block(152, S[278], 1, step_152)
+    o153 = Block(153, S[279], 2, step_153)
+    o154 = Stmt(154, S[280])
+    o155 = Stmt(155, S[281])
+    o156 = ChooseOp(S[282], e156_player, e156_prompt, [
         OptionOp(site[20], e156_label0, 'x', e156_items0, None, o153),
     ], False)
     o156.collect = collect_156
     o156.resolve = resolve_156
     o156.uid = 156
-    o157 = ChooseOp(S[194], e157_player, e157_prompt, [
+    o157 = ChooseOp(S[283], e157_player, e157_prompt, [
         OptionOp(site[19], e157_label0, 'c', e157_items0, None, o152),
     ], False)
     o157.collect = collect_157
     o157.resolve = resolve_157
     o157.uid = 157
-    o158 = ChooseOp(S[195], e158_player, e158_prompt, [
+    o158 = ChooseOp(S[284], e158_player, e158_prompt, [
         OptionOp(site[18], e158_label0, 'q', e158_items0, e158_when0, o151),
     ], False)
     o158.collect = collect_158
     o158.resolve = resolve_158
     o158.uid = 158
-    o159 = Block(159, S[196], 1, step_159)
-    o160 = Block(160, S[197], 2, step_160)
-    o161 = Stmt(161, S[198])
-    o162 = Stmt(162, S[45])
-    o163 = Block(163, S[199], 0, step_163)
-    o164 = ChooseOp(S[200], e164_player, e164_prompt, [
+    o159 = Block(159, S[285], 1, step_159)
+    o160 = Block(160, S[286], 2, step_160)
+    o161 = Stmt(161, S[287])
+    o162 = Stmt(162, S[111])
+    o163 = Block(163, S[288], 0, step_163)
+    o164 = ChooseOp(S[289], e164_player, e164_prompt, [
         OptionOp(site[21], e164_label0, None, None, None, o160),
         OptionOp(site[22], e164_label1, None, None, None, o163),
     ], False)
     o164.collect = collect_164
     o164.resolve = resolve_164
     o164.uid = 164
-    o165 = Stmt(165, S[201])
-    o166 = Stmt(166, S[202])
-    o167 = Stmt(167, S[203])
-    o168 = Stmt(168, S[204])
-    o169 = Stmt(169, S[19])
-    o170 = Block(170, S[205], 1, step_170)
-    o171 = Stmt(171, S[46])
-    o172 = Block(172, S[206], 1, step_172)
-    o173 = Stmt(173, S[207])
-    o174 = Stmt(174, S[208])
-    o175 = Stmt(175, S[5])
-    o176 = Block(176, S[209], 1, step_176)
-    o177 = Stmt(177, S[210])
-    o178 = ForOp(S[211], 'i', e178_items, o176, False)
+    o165 = Stmt(165, S[290])
+    o166 = Stmt(166, S[291])
+    o167 = Stmt(167, S[292])
+    o168 = Stmt(168, S[293])
+    o169 = Stmt(169, S[55])
+    o170 = Block(170, S[294], 1, step_170)
+    o171 = Stmt(171, S[112])
+    o172 = Block(172, S[295], 1, step_172)
+    o173 = Stmt(173, S[296])
+    o174 = Stmt(174, S[297])
+    o175 = Stmt(175, S[28])
+    o176 = Block(176, S[298], 1, step_176)
+    o177 = Stmt(177, S[299])
+    o178 = ForOp(S[300], 'i', e178_items, o176, False)
     o178.uid = 178
-    o179 = Stmt(179, S[212])
-    o180 = Block(180, S[213], 1, step_180)
-    o181 = Block(181, S[214], 1, step_181)
-    o182 = Block(182, S[215], 1, step_182)
-    o183 = Block(183, S[216], 2, step_183)
-    o184 = Stmt(184, S[217])
-    o185 = Stmt(185, S[218])
-    o186 = Block(186, S[219], 3, step_186)
-    o187 = Stmt(187, S[220])
-    o188 = Stmt(188, S[221])
-    o189 = Stmt(189, S[222])
-    o190 = Stmt(190, S[223])
-    o191 = Block(191, S[224], 2, step_191)
-    o192 = Stmt(192, S[225])
-    o193 = Stmt(193, S[226])
-    o194 = Stmt(194, S[227])
-    o195 = Block(195, S[228], 2, step_195)
-    o196 = Stmt(196, S[229])
-    o197 = Stmt(197, S[230])
-    o198 = Stmt(198, S[231])
-    o199 = RepeatOp(S[7], o180, e199_cond, True)
+    o179 = Stmt(179, S[301])
+    o180 = Block(180, S[302], 1, step_180)
+    o181 = Block(181, S[303], 1, step_181)
+    o182 = Block(182, S[304], 1, step_182)
+    o183 = Block(183, S[305], 2, step_183)
+    o184 = Stmt(184, S[306])
+    o185 = Stmt(185, S[307])
+    o186 = Block(186, S[308], 3, step_186)
+    o187 = Stmt(187, S[309])
+    o188 = Stmt(188, S[310])
+    o189 = Stmt(189, S[311])
+    o190 = Stmt(190, S[312])
+    o191 = Block(191, S[313], 2, step_191)
+    o192 = Stmt(192, S[314])
+    o193 = Stmt(193, S[315])
+    o194 = Stmt(194, S[316])
+    o195 = Block(195, S[317], 2, step_195)
+    o196 = Stmt(196, S[318])
+    o197 = Stmt(197, S[319])
+    o198 = Stmt(198, S[320])
+    o199 = RepeatOp(S[31], o180, e199_cond, True)
     o199.uid = 199
-    o200 = Block(200, S[232], 1, step_200)
-    o201 = Stmt(201, S[20])
-    o202 = Block(202, S[233], 2, step_202)
-    o203 = Stmt(203, S[234])
-    o204 = Stmt(204, S[47])
-    o205 = Stmt(205, S[235])
-    o206 = Stmt(206, S[236])
-    o207 = Block(207, S[237], 1, step_207)
-    o208 = Block(208, S[238], 1, step_208)
-    o209 = Block(209, S[239], 2, step_209)
-    o210 = Stmt(210, S[240])
-    o211 = Stmt(211, S[241])
-    o212 = Block(212, S[242], 3, step_212)
-    o213 = Stmt(213, S[243])
-    o214 = Stmt(214, S[244])
-    o215 = Stmt(215, S[245])
-    o216 = Stmt(216, S[246])
-    o217 = Block(217, S[247], 2, step_217)
-    o218 = Stmt(218, S[248])
-    o219 = Stmt(219, S[249])
-    o220 = Stmt(220, S[250])
-    o221 = RepeatOp(S[8], o207, e221_cond, True)
+    o200 = Block(200, S[321], 1, step_200)
+    o201 = Stmt(201, S[57])
+    o202 = Block(202, S[322], 2, step_202)
+    o203 = Stmt(203, S[323])
+    o204 = Stmt(204, S[113])
+    o205 = Stmt(205, S[324])
+    o206 = Stmt(206, S[325])
+    o207 = Block(207, S[326], 1, step_207)
+    o208 = Block(208, S[327], 1, step_208)
+    o209 = Block(209, S[328], 2, step_209)
+    o210 = Stmt(210, S[329])
+    o211 = Stmt(211, S[330])
+    o212 = Block(212, S[331], 3, step_212)
+    o213 = Stmt(213, S[332])
+    o214 = Stmt(214, S[333])
+    o215 = Stmt(215, S[334])
+    o216 = Stmt(216, S[335])
+    o217 = Block(217, S[336], 2, step_217)
+    o218 = Stmt(218, S[337])
+    o219 = Stmt(219, S[338])
+    o220 = Stmt(220, S[339])
+    o221 = RepeatOp(S[37], o207, e221_cond, True)
     o221.uid = 221
-    o222 = Stmt(222, S[251])
-    o223 = Stmt(223, S[252])
-    o224 = Stmt(224, S[253])
-    o225 = Stmt(225, S[254])
-    o226 = Stmt(226, S[21])
-    o227 = Block(227, S[255], 2, step_227)
-    o228 = Stmt(228, S[256])
-    o229 = Stmt(229, S[257])
-    o230 = Stmt(230, S[258])
-    o231 = Block(231, S[259], 1, step_231)
-    o232 = Block(232, S[260], 1, step_232)
-    o233 = Stmt(233, S[261])
-    o234 = Block(234, S[262], 1, step_234)
-    o235 = Stmt(235, S[263])
-    o236 = Stmt(236, S[264])
-    o237 = Block(237, S[265], 1, step_237)
-    o238 = Stmt(238, S[266])
-    o239 = Stmt(239, S[267])
-    o240 = Stmt(240, S[268])
-    o241 = Stmt(241, S[269])
-    o242 = Stmt(242, S[270])
-    o243 = Block(243, S[271], 1, step_243)
-    o244 = Stmt(244, S[272])
-    o245 = ForOp(S[273], 'q', e245_items, o243, False)
+    o222 = Stmt(222, S[340])
+    o223 = Stmt(223, S[341])
+    o224 = Stmt(224, S[342])
+    o225 = Stmt(225, S[343])
+    o226 = Stmt(226, S[63])
+    o227 = Block(227, S[344], 2, step_227)
+    o228 = Stmt(228, S[345])
+    o229 = Stmt(229, S[346])
+    o230 = Stmt(230, S[347])
+    o231 = Block(231, S[348], 1, step_231)
+    o232 = Block(232, S[349], 1, step_232)
+    o233 = Stmt(233, S[350])
+    o234 = Block(234, S[351], 1, step_234)
+    o235 = Stmt(235, S[352])
+    o236 = Stmt(236, S[353])
+    o237 = Block(237, S[354], 1, step_237)
+    o238 = Stmt(238, S[355])
+    o239 = Stmt(239, S[356])
+    o240 = Stmt(240, S[357])
+    o241 = Stmt(241, S[358])
+    o242 = Stmt(242, S[359])
+    o243 = Block(243, S[360], 1, step_243)
+    o244 = Stmt(244, S[361])
+    o245 = ForOp(S[362], 'q', e245_items, o243, False, seats=True)
     o245.uid = 245
-    o246 = Block(246, S[274], 1, step_246)
-    o247 = Block(247, S[275], 1, step_247)
-    o248 = Block(248, S[276], 1, step_248)
-    o249 = Block(249, S[277], 2, step_249)
-    o250 = Stmt(250, S[278])
-    o251 = Stmt(251, S[279])
-    o252 = Block(252, S[280], 1, step_252)
-    o253 = Stmt(253, S[281])
-    o254 = ChooseOp(S[282], e254_player, e254_prompt, [
+    o246 = Block(246, S[363], 1, step_246)
+    o247 = Block(247, S[364], 1, step_247)
+    o248 = Block(248, S[365], 1, step_248)
+    o249 = Block(249, S[366], 2, step_249)
+    o250 = Stmt(250, S[367])
+    o251 = Stmt(251, S[368])
+    o252 = Block(252, S[369], 1, step_252)
+    o253 = Stmt(253, S[370])
+    o254 = ChooseOp(S[371], e254_player, e254_prompt, [
         OptionOp(site[23], e254_label0, 'b', e254_items0, None, o249),
         OptionOp(site[24], e254_label1, None, None, None, o252),
     ], False)
     o254.collect = collect_254
     o254.resolve = resolve_254
     o254.uid = 254
-    o255 = Stmt(255, S[283])
-    o256 = ForOp(S[284], 'q', e256_items, o247, False)
+    o255 = Stmt(255, S[372])
+    o256 = ForOp(S[373], 'q', e256_items, o247, False, seats=True)
     o256.uid = 256
-    o257 = RepeatOp(S[285], o246, e257_cond, True)
+    o257 = RepeatOp(S[374], o246, e257_cond, True)
     o257.uid = 257
-    o258 = Block(258, S[286], 3, step_258)
-    o259 = Stmt(259, S[287])
-    o260 = Stmt(260, S[49])
-    o261 = Stmt(261, S[288])
-    o262 = Block(262, S[289], 2, step_262)
-    o263 = Stmt(263, S[290])
-    o264 = Stmt(264, S[291])
-    o265 = Stmt(265, S[292])
-    o266 = Stmt(266, S[293])
-    o267 = Block(267, S[294], 3, step_267)
-    o268 = PickOp(S[295], e268_player, e268_prompt, 'c', e268_src, None, e268_min, e268_max, e268_where, 'got', False, site[25])
+    o258 = Block(258, S[375], 3, step_258)
+    o259 = Stmt(259, S[376])
+    o260 = Stmt(260, S[120])
+    o261 = Stmt(261, S[377])
+    o262 = Block(262, S[378], 2, step_262)
+    o263 = Stmt(263, S[379])
+    o264 = Stmt(264, S[380])
+    o265 = Stmt(265, S[381])
+    o266 = Stmt(266, S[382])
+    o267 = Block(267, S[383], 3, step_267)
+    o268 = PickOp(S[384], e268_player, e268_prompt, 'c', e268_src, None, e268_min, e268_max, e268_where, 'got', False, site[25])
     o268.candidates = cands_268
     o268.uid = 268
-    o269 = Stmt(269, S[296])
-    o270 = Stmt(270, S[50])
-    o271 = RepeatOp(S[297], o267, e271_cond, True)
+    o269 = Stmt(269, S[385])
+    o270 = Stmt(270, S[122])
+    o271 = RepeatOp(S[386], o267, e271_cond, True)
     o271.uid = 271
-    o272 = Stmt(272, S[298])
-    o273 = Stmt(273, S[299])
-    o274 = Block(274, S[300], 1, step_274)
-    o275 = Block(275, S[301], 1, step_275)
-    o276 = Block(276, S[302], 1, step_276)
-    o277 = Stmt(277, S[51])
-    o278 = Block(278, S[303], 1, step_278)
-    o279 = Block(279, S[304], 1, step_279)
-    o280 = Block(280, S[305], 1, step_280)
-    o281 = Stmt(281, S[52])
-    o282 = Block(282, S[306], 1, step_282)
-    o283 = Stmt(283, S[53])
-    o284 = Block(284, S[307], 0, step_284)
-    o285 = ChooseOp(S[308], e285_player, e285_prompt, [
+    o272 = Stmt(272, S[387])
+    o273 = Stmt(273, S[388])
+    o274 = Block(274, S[389], 1, step_274)
+    o275 = Block(275, S[390], 1, step_275)
+    o276 = Block(276, S[391], 1, step_276)
+    o277 = Stmt(277, S[128])
+    o278 = Block(278, S[392], 1, step_278)
+    o279 = Block(279, S[393], 1, step_279)
+    o280 = Block(280, S[394], 1, step_280)
+    o281 = Stmt(281, S[129])
+    o282 = Block(282, S[395], 1, step_282)
+    o283 = Stmt(283, S[130])
+    o284 = Block(284, S[396], 0, step_284)
+    o285 = ChooseOp(S[397], e285_player, e285_prompt, [
         OptionOp(site[28], e285_label0, None, None, e285_when0, o280),
         OptionOp(site[29], e285_label1, None, None, e285_when1, o282),
         OptionOp(site[30], e285_label2, None, None, e285_when2, o284),
@@ -3937,45 +4216,45 @@ def build(num_players, files):
     o285.collect = collect_285
     o285.resolve = resolve_285
     o285.uid = 285
-    o286 = ForOp(S[309], 'i', e286_items, o279, False)
+    o286 = ForOp(S[398], 'i', e286_items, o279, False)
     o286.uid = 286
-    o287 = ChooseOp(S[310], e287_player, e287_prompt, [
+    o287 = ChooseOp(S[399], e287_player, e287_prompt, [
         OptionOp(site[26], e287_label0, None, None, None, o276),
         OptionOp(site[27], e287_label1, None, None, None, o278),
     ], False)
     o287.collect = collect_287
     o287.resolve = resolve_287
     o287.uid = 287
-    o288 = Stmt(288, S[311])
-    o289 = ForOp(S[312], 'q', e289_items, o274, False)
+    o288 = Stmt(288, S[400])
+    o289 = ForOp(S[401], 'q', e289_items, o274, False, seats=True)
     o289.uid = 289
-    o290 = Stmt(290, S[313])
-    o291 = Stmt(291, S[314])
-    o292 = Stmt(292, S[315])
-    o293 = Stmt(293, S[316])
-    o294 = Block(294, S[317], 1, step_294)
-    o295 = Block(295, S[318], 1, step_295)
-    o296 = Stmt(296, S[55])
-    o297 = Stmt(297, S[319])
-    o298 = ForOp(S[320], 'q', e298_items, o294, False)
+    o290 = Stmt(290, S[402])
+    o291 = Stmt(291, S[403])
+    o292 = Stmt(292, S[404])
+    o293 = Stmt(293, S[405])
+    o294 = Block(294, S[406], 1, step_294)
+    o295 = Block(295, S[407], 1, step_295)
+    o296 = Stmt(296, S[132])
+    o297 = Stmt(297, S[408])
+    o298 = ForOp(S[409], 'q', e298_items, o294, False, seats=True)
     o298.uid = 298
-    o299 = Stmt(299, S[321])
-    o300 = Block(300, S[322], 1, step_300)
-    o301 = Stmt(301, S[323])
-    o302 = Block(302, S[324], 2, step_302)
-    o303 = PickOp(S[325], e303_player, e303_prompt, 'c', e303_src, None, e303_min, e303_max, None, 'gone', False, site[33])
+    o299 = Stmt(299, S[410])
+    o300 = Block(300, S[411], 1, step_300)
+    o301 = Stmt(301, S[412])
+    o302 = Block(302, S[413], 2, step_302)
+    o303 = PickOp(S[414], e303_player, e303_prompt, 'c', e303_src, None, e303_min, e303_max, None, 'gone', False, site[33])
     o303.candidates = cands_303
     o303.uid = 303
-    o304 = Block(304, S[326], 1, step_304)
-    o305 = Stmt(305, S[56])
-    o306 = ForOp(S[327], 'x', e306_items, o304, False)
+    o304 = Block(304, S[415], 1, step_304)
+    o305 = Stmt(305, S[133])
+    o306 = ForOp(S[416], 'x', e306_items, o304, False)
     o306.uid = 306
-    o307 = Block(307, S[328], 1, step_307)
-    o308 = Block(308, S[329], 1, step_308)
-    o309 = Stmt(309, S[57])
-    o310 = ForOp(S[330], 'x', e310_items, o308, False)
+    o307 = Block(307, S[417], 1, step_307)
+    o308 = Block(308, S[418], 1, step_308)
+    o309 = Stmt(309, S[136])
+    o310 = ForOp(S[419], 'x', e310_items, o308, False)
     o310.uid = 310
-    o311 = ChooseOp(S[331], e311_player, e311_prompt, [
+    o311 = ChooseOp(S[420], e311_player, e311_prompt, [
         OptionOp(site[31], e311_label0, 'c', e311_items0, None, o300),
         OptionOp(site[32], e311_label1, None, None, e311_when1, o302),
         OptionOp(site[34], e311_label2, None, None, e311_when2, o307),
@@ -3983,109 +4262,110 @@ def build(num_players, files):
     o311.collect = collect_311
     o311.resolve = resolve_311
     o311.uid = 311
-    o312 = Stmt(312, S[332])
-    o313 = Block(313, S[333], 2, step_313)
-    o314 = Stmt(314, S[334])
-    o315 = Stmt(315, S[335])
-    o316 = Stmt(316, S[336])
-    o317 = Stmt(317, S[337])
-    o318 = Block(318, S[338], 1, step_318)
-    o319 = Stmt(319, S[22])
-    o320 = ForOp(S[339], 'p', e320_items, o318, False)
+    o312 = Stmt(312, S[421])
+    o313 = Block(313, S[422], 2, step_313)
+    o314 = Stmt(314, S[423])
+    o315 = Stmt(315, S[424])
+    o316 = Stmt(316, S[425])
+    o317 = Stmt(317, S[426])
+    o318 = Block(318, S[427], 1, step_318)
+    o319 = Stmt(319, S[68])
+    o320 = ForOp(S[428], 'p', e320_items, o318, False, seats=True)
     o320.uid = 320
-    o321 = Stmt(321, S[340])
-    o322 = Stmt(322, S[341])
-    o323 = Stmt(323, S[24])
-    o324 = Stmt(324, S[342])
-    o325 = Stmt(325, S[343])
-    o326 = Stmt(326, S[344])
-    o327 = Block(327, S[345], 1, step_327)
-    o328 = Stmt(328, S[58])
-    o329 = Block(329, S[346], 1, step_329)
-    o330 = Stmt(330, S[59])
-    o331 = Block(331, S[347], 1, step_331)
-    o332 = Stmt(332, S[60])
-    o333 = Block(333, S[348], 1, step_333)
-    o334 = Stmt(334, S[61])
-    o335 = Block(335, S[349], 7, step_335)
-    o336 = Stmt(336, S[350])
-    o337 = Stmt(337, S[351])
-    o338 = Block(338, S[352], 1, step_338)
-    o339 = Stmt(339, S[63])
-    o340 = ForOp(S[353], 'i', e340_items, o338, False)
+    o321 = Stmt(321, S[429])
+    o322 = Stmt(322, S[430])
+    o323 = Stmt(323, S[70])
+    o324 = Stmt(324, S[431])
+    o325 = Stmt(325, S[432])
+    o326 = Stmt(326, S[433])
+    o327 = Block(327, S[434], 1, step_327)
+    o328 = Stmt(328, S[144])
+    o329 = Block(329, S[435], 1, step_329)
+    o330 = Stmt(330, S[145])
+    o331 = Block(331, S[436], 1, step_331)
+    o332 = Stmt(332, S[146])
+    o333 = Block(333, S[437], 1, step_333)
+    o334 = Stmt(334, S[147])
+    o335 = Block(335, S[438], 7, step_335)
+    o336 = Stmt(336, S[439])
+    o337 = Stmt(337, S[440])
+    o338 = Block(338, S[441], 1, step_338)
+    o339 = Stmt(339, S[149])
+    o340 = ForOp(S[442], 'i', e340_items, o338, False)
     o340.uid = 340
-    o341 = Block(341, S[354], 2, step_341)
-    o342 = Stmt(342, S[355])
-    o343 = Stmt(343, S[356])
-    o344 = Block(344, S[357], 3, step_344)
-    o345 = Block(345, S[358], 1, step_345)
-    o346 = Stmt(346, S[359])
-    o347 = ForOp(S[360], 'i', e347_items, o345, False)
+    o341 = Block(341, S[443], 2, step_341)
+    o342 = Stmt(342, S[444])
+    o343 = Stmt(343, S[445])
+    o344 = Block(344, S[446], 3, step_344)
+    o345 = Block(345, S[447], 1, step_345)
+    o346 = Stmt(346, S[448])
+    o347 = ForOp(S[449], 'i', e347_items, o345, False)
     o347.uid = 347
-    o348 = Block(348, S[361], 1, step_348)
-    o349 = Stmt(349, S[362])
-    o350 = ForOp(S[363], 'i', e350_items, o348, False)
+    o348 = Block(348, S[450], 1, step_348)
+    o349 = Stmt(349, S[451])
+    o350 = ForOp(S[452], 'i', e350_items, o348, False)
     o350.uid = 350
-    o351 = Stmt(351, S[66])
-    o352 = ForOp(S[364], 'p', e352_items, o344, False)
+    o351 = Stmt(351, S[156])
+    o352 = ForOp(S[453], 'p', e352_items, o344, False, seats=True)
     o352.uid = 352
-    o353 = Stmt(353, S[365])
-    o354 = Stmt(354, S[67])
-    o355 = Block(355, S[366], 1, step_355)
-    o356 = Block(356, S[367], 2, step_356)
-    o357 = Stmt(357, S[68])
-    o358 = Stmt(358, S[368])
-    o359 = RepeatOp(S[369], o356, e359_cond, False)
+    o353 = Stmt(353, S[454])
+    o354 = Stmt(354, S[157])
+    o355 = Block(355, S[455], 1, step_355)
+    o356 = Block(356, S[456], 2, step_356)
+    o357 = Stmt(357, S[159])
+    o358 = Stmt(358, S[457])
+    o359 = RepeatOp(S[458], o356, e359_cond, False)
     o359.uid = 359
-    o360 = Block(360, S[370], 1, step_360)
-    o361 = Block(361, S[371], 1, step_361)
-    o362 = Stmt(362, S[372])
-    o363 = ForOp(S[373], 'p', e363_items, o361, False)
+    o360 = Block(360, S[459], 1, step_360)
+    o361 = Block(361, S[460], 1, step_361)
+    o362 = Stmt(362, S[461])
+    o363 = ForOp(S[462], 'p', e363_items, o361, False, seats=True)
     o363.uid = 363
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363]
     P.setup = o335
     P.play = o355
     P.scoring = o360
+    P.proc_names = {o0.uid: 'procedure deal (' + str(S[150]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[158]) + ')', o2.uid: 'procedure turn (' + str(S[165]) + ')', o3.uid: 'procedure phase1 (' + str(S[166]) + ')', o4.uid: 'procedure use_property (' + str(S[167]) + ')', o5.uid: 'procedure combat (' + str(S[168]) + ')', o6.uid: 'procedure etiquette (' + str(S[169]) + ')', o7.uid: 'procedure discard_opponent_card (' + str(S[170]) + ')', o8.uid: 'procedure phase2 (' + str(S[171]) + ')', o9.uid: 'procedure orden_reveal (' + str(S[172]) + ')', o10.uid: 'procedure reveal_to_display (' + str(S[173]) + ')', o11.uid: 'procedure keep_cards (' + str(S[174]) + ')', o12.uid: 'procedure phase3 (' + str(S[175]) + ')', o13.uid: 'procedure swap_cards (' + str(S[176]) + ')', o14.uid: 'procedure conspiracy (' + str(S[177]) + ')', o15.uid: 'procedure draw_into_area (' + str(S[178]) + ')', o16.uid: 'procedure gain_gold (' + str(S[50]) + ')', o17.uid: 'procedure pay_gold (' + str(S[97]) + ')', o18.uid: 'procedure gain_power (' + str(S[48]) + ')', o19.uid: 'procedure hand_over (' + str(S[179]) + ')', o20.uid: 'procedure give_power (' + str(S[58]) + ')', o21.uid: 'procedure eliminate_player (' + str(S[180]) + ')', o22.uid: 'procedure return_item (' + str(S[123]) + ')', o23.uid: 'procedure auction (' + str(S[181]) + ')', o24.uid: 'procedure pay_bid (' + str(S[182]) + ')', o25.uid: 'procedure mazarin (' + str(S[183]) + ')', o26.uid: 'procedure game_debts (' + str(S[184]) + ')', o27.uid: 'procedure pay_debt (' + str(S[185]) + ')', o28.uid: 'procedure ludwig (' + str(S[186]) + ')'}
     P.var_specs = [
-        VarSpec('start_power_ones', 'int', None, S[374], 'public'),
-        VarSpec('start_power_twos', 'int', None, S[375], 'public'),
-        VarSpec('start_gold', 'int', None, S[376], 'public'),
-        VarSpec('sole_majority_up_to', 'int', None, S[377], 'public'),
-        VarSpec('max_announce', 'int', None, S[378], 'public'),
-        VarSpec('orden_max', 'int', None, S[379], 'public'),
-        VarSpec('combat_take', 'int', None, S[380], 'public'),
-        VarSpec('herrschaft_take', 'int', None, S[381], 'public'),
-        VarSpec('power_gain', 'int', None, S[382], 'public'),
-        VarSpec('wealth_gain', 'int', None, S[383], 'public'),
-        VarSpec('autoritaet_gain', 'int', None, S[384], 'public'),
-        VarSpec('mazarin_chips', 'int', None, S[385], 'public'),
-        VarSpec('debt_chips', 'int', None, S[386], 'public'),
-        VarSpec('ludwig_gold', 'int', None, S[387], 'public'),
-        VarSpec('ludwig_end_at', 'int', None, S[388], 'public'),
-        VarSpec('short_game_players', 'int', None, S[389], 'public'),
-        VarSpec('card_pay', 'int', None, S[390], 'public'),
-        VarSpec('colour_card_pay', 'int', None, S[391], 'public'),
-        VarSpec('max_bid', 'int', None, S[392], 'public'),
-        VarSpec('blue_points', 'int', None, S[393], 'public'),
-        VarSpec('current', 'player', None, S[394], 'public'),
-        VarSpec('revealer', 'player', None, S[395], 'public'),
-        VarSpec('ludwig_reveals', 'int', None, S[396], 'public'),
-        VarSpec('conspiracy_used', 'bool', None, S[397], 'public'),
-        VarSpec('phase1_over', 'bool', None, S[398], 'public'),
-        VarSpec('announced', 'int', None, S[399], 'public'),
-        VarSpec('orden_stop', 'bool', None, S[400], 'public'),
-        VarSpec('bid', 'int', None, S[401], 'public'),
-        VarSpec('bidder', 'player', None, S[402], 'public'),
-        VarSpec('in_auction', 'bool', 'players', S[403], 'public'),
-        VarSpec('paid', 'int', None, S[404], 'public'),
-        VarSpec('demand', 'int', 'players', S[405], 'public'),
-        VarSpec('owed', 'int', None, S[406], 'public'),
-        VarSpec('due', 'int', None, S[407], 'public'),
-        VarSpec('score', 'int', 'players', S[408], 'public'),
+        VarSpec('start_power_ones', 'int', None, S[463], 'public'),
+        VarSpec('start_power_twos', 'int', None, S[464], 'public'),
+        VarSpec('start_gold', 'int', None, S[465], 'public'),
+        VarSpec('sole_majority_up_to', 'int', None, S[466], 'public'),
+        VarSpec('max_announce', 'int', None, S[467], 'public'),
+        VarSpec('orden_max', 'int', None, S[468], 'public'),
+        VarSpec('combat_take', 'int', None, S[469], 'public'),
+        VarSpec('herrschaft_take', 'int', None, S[470], 'public'),
+        VarSpec('power_gain', 'int', None, S[471], 'public'),
+        VarSpec('wealth_gain', 'int', None, S[472], 'public'),
+        VarSpec('autoritaet_gain', 'int', None, S[473], 'public'),
+        VarSpec('mazarin_chips', 'int', None, S[474], 'public'),
+        VarSpec('debt_chips', 'int', None, S[475], 'public'),
+        VarSpec('ludwig_gold', 'int', None, S[476], 'public'),
+        VarSpec('ludwig_end_at', 'int', None, S[477], 'public'),
+        VarSpec('short_game_players', 'int', None, S[478], 'public'),
+        VarSpec('card_pay', 'int', None, S[479], 'public'),
+        VarSpec('colour_card_pay', 'int', None, S[480], 'public'),
+        VarSpec('max_bid', 'int', None, S[481], 'public'),
+        VarSpec('blue_points', 'int', None, S[482], 'public'),
+        VarSpec('current', 'player', None, S[483], 'public'),
+        VarSpec('revealer', 'player', None, S[484], 'public'),
+        VarSpec('ludwig_reveals', 'int', None, S[485], 'public'),
+        VarSpec('conspiracy_used', 'bool', None, S[486], 'public'),
+        VarSpec('phase1_over', 'bool', None, S[487], 'public'),
+        VarSpec('announced', 'int', None, S[488], 'public'),
+        VarSpec('orden_stop', 'bool', None, S[489], 'public'),
+        VarSpec('bid', 'int', None, S[490], 'public'),
+        VarSpec('bidder', 'player', None, S[491], 'public'),
+        VarSpec('in_auction', 'bool', 'players', S[492], 'public'),
+        VarSpec('paid', 'int', None, S[493], 'public'),
+        VarSpec('demand', 'int', 'players', S[494], 'public'),
+        VarSpec('owed', 'int', None, S[495], 'public'),
+        VarSpec('due', 'int', None, S[496], 'public'),
+        VarSpec('score', 'int', 'players', S[497], 'public'),
     ]
     P.var_initial = {'start_power_ones': init_start_power_ones, 'start_power_twos': init_start_power_twos, 'start_gold': init_start_gold, 'sole_majority_up_to': init_sole_majority_up_to, 'max_announce': init_max_announce, 'orden_max': init_orden_max, 'combat_take': init_combat_take, 'herrschaft_take': init_herrschaft_take, 'power_gain': init_power_gain, 'wealth_gain': init_wealth_gain, 'autoritaet_gain': init_autoritaet_gain, 'mazarin_chips': init_mazarin_chips, 'debt_chips': init_debt_chips, 'ludwig_gold': init_ludwig_gold, 'ludwig_end_at': init_ludwig_end_at, 'short_game_players': init_short_game_players, 'card_pay': init_card_pay, 'colour_card_pay': init_colour_card_pay, 'max_bid': init_max_bid, 'blue_points': init_blue_points, 'current': init_current, 'revealer': init_revealer, 'ludwig_reveals': init_ludwig_reveals, 'conspiracy_used': init_conspiracy_used, 'phase1_over': init_phase1_over, 'announced': init_announced, 'orden_stop': init_orden_stop, 'bid': init_bid, 'bidder': init_bidder, 'in_auction': init_in_auction, 'paid': init_paid, 'demand': init_demand, 'owed': init_owed, 'due': init_due, 'score': init_score}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[409]]
+    P.tie_breaker_spans = [S[498]]
     P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o327))  # game.yaml:296
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o329))  # game.yaml:303
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o331))  # game.yaml:310
