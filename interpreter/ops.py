@@ -425,6 +425,17 @@ class PickOp(Op):
         return cands
 
     def step(self, st: State, fr: Frame) -> None:
+        offer = self.offer(st, fr)
+        if offer is None:
+            self._finish(st, fr)
+            return
+        actions, values = offer
+        env = fr.env
+        st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [], self.secret))
+
+    def offer(self, st: State, fr: Frame) -> tuple[list[int], list[Any]] | None:
+        """(action ids, items or DONE) offered next, or None when the pick is over. Also used
+        to verify the pending pick of a saved state."""
         env, picked = fr.env, fr.data
         cands: list[Card] = []
         if len(picked) < fr.hi:
@@ -441,14 +452,13 @@ class PickOp(Op):
                 raise RuleError(
                     f"a pick needs {fr.lo} items but only {len(picked)} could be picked", self.span
                 )
-            self._finish(st, fr)
-            return
+            return None
         actions = [self.site.base + c.type_id for c in cands]
         values: list[Any] = list(cands)
         if can_stop:
             actions.append(self.site.base + st.prog.num_card_types)
             values.append(DONE)
-        st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [], self.secret))
+        return actions, values
 
     def _finish(self, st: State, fr: Frame) -> None:
         st.frames.pop()
@@ -506,10 +516,20 @@ class WinnerOp(Op):
         self.site, self.fmt = site, fmt
 
     def exec(self, st: State, env: Env) -> None:
+        leaders, ch, ask = self.contest(st, env)
+        if ask:
+            st.log_line(f"tie between {', '.join(map(self.fmt, leaders))}", -1)
+            actions = [self.site.action(x) for x in leaders]
+            st.decide(Decision(self, ch, env, None, actions, leaders, [], False))
+            return
+        env[self.into] = leaders[0] if len(leaders) == 1 else None
+
+    def contest(self, st: State, env: Env) -> tuple[list[Any], Any, bool]:
+        """(the leaders, the chooser, whether the chooser is asked to break their tie). Also
+        used to verify the pending tie-break of a saved state."""
         cands = list(self.among(st, env))
         if not cands:
-            env[self.into] = None
-            return
+            return [], None, False
         saved = env.get(self.var, MISSING)
         scores = []
         for x in cands:
@@ -523,11 +543,8 @@ class WinnerOp(Op):
             if self.not_self:
                 leaders = [x for x in leaders if x != ch]
             if len(leaders) > 1:
-                st.log_line(f"tie between {', '.join(map(self.fmt, leaders))}", -1)
-                actions = [self.site.action(x) for x in leaders]
-                st.decide(Decision(self, ch, env, None, actions, leaders, [], False))
-                return
-        env[self.into] = leaders[0] if len(leaders) == 1 else None
+                return leaders, ch, True
+        return leaders, None, False
 
     def resolve(self, st: State, dec: Decision, i: int) -> None:
         dec.env[self.into] = dec.values[i]

@@ -14,10 +14,13 @@ from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError, Source
 
 from . import prng
 from .layout import ProgramBase
-from .ops import DONE, Decision, Frame, Op
+from .ops import DONE, ChooseOp, Decision, Frame, Op, PickOp, WinnerOp
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+# The version of the saved-state layout (to_json); bump it when the layout changes, so a state
+# saved by another meeple is refused by name instead of being misread.
+SAVE_FORMAT = 1
 
 
 class State:
@@ -423,6 +426,7 @@ class State:
                 "secret": d.secret,
             }
         return {
+            "format": SAVE_FORMAT,
             "game": self.prog.game_id,
             "rules": self.prog.game_name,
             "num_players": self.prog.num_players,
@@ -449,6 +453,7 @@ class State:
         MeepleError when the data is not a whole saved state of this game."""
         if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
             raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
+        _check_format(data)
         rules = data.get("rules", prog.game_name)
         if (data.get("game"), rules, data.get("num_players")) != (
             prog.game_id,
@@ -466,6 +471,8 @@ class State:
             s.check_invariants()
         except (KeyError, TypeError, IndexError, ValueError, AttributeError, RuleError):
             raise MeepleError("this saved state is damaged or from another version") from None
+        if s.pending is not None:
+            _verify_pending(s)
         if advance and s.pending is None and s.phase != "over":
             s.advance()  # saved between decisions: run on to the next one
         return s
@@ -558,6 +565,100 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
         choices = len(getattr(op, "options", ())) or None
         need(all(whole(k, 0, choices) for k in pending["options"]) if choices else True)
         need(pending["frame"] is None or whole(pending["frame"], 0, len(frames)))
+
+
+def _check_format(data: dict[str, Any]) -> None:
+    """Refuse a state saved in another layout, by its version (policy: saved states carry one)."""
+    fmt = data.get("format")
+    if fmt == SAVE_FORMAT and type(fmt) is int:
+        return
+    said = "without a format version" if fmt is None else f"in format {fmt!r}"
+    raise MeepleError(
+        f"this state was saved {said}; this meeple reads format {SAVE_FORMAT}",
+        suggestion="resume it with the meeple that saved it, or start a new game",
+    )
+
+
+def _verify_pending(s: State) -> None:
+    """Refuse a saved pending decision that is not the one its rule asks in the saved position.
+
+    The decision is derived again from the rules: the op that asks it is run on the saved
+    frames (a choose's options collected, a pick's next offer computed, a tie found again), and
+    the player to act, the action ids, the offered values, the option indices and the secrecy
+    must all be what was saved. Raises MeepleError naming the first difference."""
+    d = s.pending
+    assert d is not None
+    op, frames = d.op, s.frames
+    # a decision is asked by the statement running in the top frame, with that frame's names
+    if not frames or d.env is not frames[-1].env:
+        raise _tampered("it is not asked where the saved rules stand")
+    secret = d.secret
+    try:
+        if isinstance(op, PickOp):
+            if d.frame is not frames[-1] or d.frame.op is not op or d.options:
+                raise _tampered("it is not the pick being played")
+            offer = op.offer(s, d.frame)
+            if offer is None:
+                raise _tampered("the pick it continues is over")
+            actions, values = offer
+            player, options = op.player(s, d.env), []
+            want_secret = op.secret or s.secret > 0
+        elif isinstance(op, ChooseOp):
+            if d.frame is not None:
+                raise _tampered("a choice is not asked by a frame")
+            actions, values, options = op.collect(s, d.env)
+            player = op.player(s, d.env)
+            want_secret = op.secret or s.secret > 0
+        elif isinstance(op, WinnerOp):
+            if d.frame is not None or d.options:
+                raise _tampered("a tie-break is not asked by a frame")
+            values, player, ask = op.contest(s, d.env)
+            if not ask:
+                raise _tampered("the rules find no tie to break here")
+            actions, options = [op.site.action(x) for x in values], []
+            want_secret = s.secret > 0
+        else:
+            raise _tampered("its statement asks no decision")
+    except TamperedSaveError:
+        raise
+    except MeepleError as e:
+        raise _tampered(f"the rules cannot ask it here ({e.message})") from None
+    except _RULE_FAILURES as e:
+        raise _tampered(f"the rules cannot ask it here ({_explain(e)})") from None
+    if player != d.player:
+        raise _tampered(
+            f"{player_name(d.player)} is saved to act, but the rules ask "
+            f"{player_name(player) if isinstance(player, int) else repr(player)}"
+        )
+    if len(actions) < 2:
+        raise _tampered("the rules offer a single option here, which is taken, not asked")
+    if list(actions) != d.actions or len(values) != len(d.values):
+        raise _tampered(
+            f"the saved action ids {_ids(d.actions)} are not the ids the rules offer, "
+            f"{_ids(actions)}"
+        )
+    if any(a is not b and a != b for a, b in zip(values, d.values, strict=True)):
+        raise _tampered("the saved options are not the ones the rules offer")
+    if list(options) != d.options:
+        raise _tampered("the saved option numbers are not the rule's")
+    if bool(want_secret) != bool(secret):
+        raise _tampered("its secrecy is not the rule's")
+
+
+def _ids(actions: list[int]) -> str:
+    shown = ", ".join(map(str, actions[:8]))
+    return f"[{shown}{', ...' if len(actions) > 8 else ''}]"
+
+
+class TamperedSaveError(MeepleError):
+    """A saved state whose pending decision is not the one its rules ask."""
+
+
+def _tampered(why: str) -> TamperedSaveError:
+    return TamperedSaveError(
+        f"this saved state's pending decision is not the one its rules ask: {why}",
+        suggestion="the file was edited or damaged; resume from an untouched save",
+    )
 
 
 def _fits_variable(value: Any, v: Any, prog: ProgramBase) -> bool:
