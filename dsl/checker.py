@@ -64,6 +64,15 @@ class Checked:
 
     game: ir.Game
     types: dict[int, str] = field(default_factory=dict)
+    # every type each local name (parameter, let, loop or option variable...) is bound to
+    # anywhere in the game: a saved state's locals are checked against it
+    local_types: dict[str, set[str]] = field(default_factory=dict)
+
+    def seat_locals(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(names always bound to a seat, names always bound to a list of seats)."""
+        one = frozenset(n for n, ts in self.local_types.items() if ts == {"player"})
+        many = frozenset(n for n, ts in self.local_types.items() if ts == {"list:player"})
+        return one, many
 
 
 def check(game: ir.Game) -> Checked:
@@ -198,7 +207,10 @@ class _Checker:
 
     def _param_scope(self, name: str, params: tuple[str, ...]) -> dict[str, str]:
         types = self.params.get(name, [])
-        return {p: (types[i] if i < len(types) else "any") for i, p in enumerate(params)}
+        scope = {p: (types[i] if i < len(types) else "any") for i, p in enumerate(params)}
+        for p, t in scope.items():
+            self.out.local_types.setdefault(p, set()).add(t)
+        return scope
 
     def _saw_call(self, name: str, types: list[str]) -> None:
         """Merge argument types seen at a call site (a conflict makes the parameter 'any')."""
@@ -296,6 +308,7 @@ class _Checker:
         if name in self.globals or name in self.g.functions:
             raise CheckError(f"'{name}' is already a name of the game; choose another", span)
         scope[name] = t
+        self.out.local_types.setdefault(name, set()).add(t)
 
     def _stmt(self, s: ir.Stmt, scope: dict[str, str]) -> None:
         method = getattr(self, "_s_" + type(s).__name__)

@@ -164,6 +164,9 @@ class ProgramBase(Layout):
     play: BlockOp
     scoring: BlockOp
     num_distinct_actions: int
+    # local names always bound to a seat / to a list of seats (checked in a saved state)
+    seat_locals: frozenset[str] = frozenset()
+    seat_list_locals: frozenset[str] = frozenset()
 
     @property
     def owner_only_vars(self) -> set[str]:

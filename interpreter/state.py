@@ -14,7 +14,7 @@ from meeple.dsl.errors import IllegalActionError, MeepleError, RuleError, Source
 
 from . import prng
 from .layout import ProgramBase
-from .ops import DONE, ChooseOp, Decision, Frame, Op, PickOp, WinnerOp
+from .ops import DONE, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
@@ -469,6 +469,8 @@ class State:
             _check_saved(prog, data)
             s = cls._decode(prog, data, record_log)
             s.check_invariants()
+        except _Damaged as e:
+            raise MeepleError(f"this saved state is damaged: {e}") from None
         except (KeyError, TypeError, IndexError, ValueError, AttributeError, RuleError):
             raise MeepleError("this saved state is damaged or from another version") from None
         if s.pending is not None:
@@ -552,7 +554,23 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
         need(size is None or f["pc"] <= size)
     need(data.get("at") is None or whole(data["at"], 0, len(prog.ops)))
     for v in prog.var_specs:
-        need(_fits_variable(data["vars"][v.name], v, prog))
+        value = data["vars"][v.name]
+        if v.type == "player":
+            for x in value if v.per is not None and type(value) is list else [value]:
+                _need_seat(x, n, f"variable '{v.name}'")
+        need(_fits_variable(value, v, prog))
+    for e in envs:  # locals the rules always bind to a seat, or to a list of seats
+        for name, x in e.items():
+            if name in prog.seat_locals:
+                _need_seat(x, n, f"local name '{name}'")
+            elif name in prog.seat_list_locals and type(x) is list:
+                for y in x:
+                    _need_seat(y, n, f"local name '{name}'")
+    for f in frames:  # the seats a loop over seats has still to visit
+        op = prog.ops[f["op"]]
+        if isinstance(op, ForOp) and op.var in prog.seat_locals and type(f["data"]) is list:
+            for y in f["data"]:
+                _need_seat(y, n, f"the loop over '{op.var}'")
     need(pending is None or data["phase"] != "over")
     if pending is not None:
         actions, op = pending["actions"], prog.ops[pending["op"]]
@@ -658,6 +676,24 @@ def _tampered(why: str) -> TamperedSaveError:
     return TamperedSaveError(
         f"this saved state's pending decision is not the one its rules ask: {why}",
         suggestion="the file was edited or damaged; resume from an untouched save",
+    )
+
+
+class _Damaged(ValueError):
+    """A saved state that is not whole, with what is wrong (shown to the user)."""
+
+
+def _need_seat(x: Any, n: int, where: str) -> None:
+    """A saved value the rules always make a seat (or none) must be a seat of this game."""
+    if x is None or (type(x) is int and 0 <= x < n):
+        return
+    if type(x) is int:
+        shown = f"P{x + 1} (saved as {x})" if x >= 0 else f"seat {x}"
+    else:
+        shown = repr(x)
+    raise _Damaged(
+        f"{where} holds {shown}, which is not a player in this {n}-player game "
+        f"(seats are P1 to P{n}, saved as 0 to {n - 1})"
     )
 
 

@@ -151,7 +151,7 @@ def test_a_seat_variable_out_of_range_is_refused(backend: str) -> None:
     for seat in (4, 5, -1):
         data = game.new_initial_state(3).to_json()
         data["vars"]["supreme"] = seat
-        with pytest.raises(MeepleError, match="damaged"):
+        with pytest.raises(MeepleError, match="damaged: variable 'supreme' holds .* not a player"):
             game.state_from_json(data)
 
 
@@ -186,3 +186,45 @@ def test_untampered_saves_load_and_play_on_identically(game_id: str) -> None:
             acts = st.legal_actions()
             st.apply_action(acts[rng.randrange(len(acts))])
     assert loaded > 10
+
+
+def _with_seat_local(st: State) -> bool:
+    """A decision whose frames hold a local that is always a seat, and a loop over seats."""
+    data = st.to_json()
+    seat_locals = st.prog.seat_locals
+    return any(n in seat_locals for e in data["envs"] for n in e) and st.pending is not None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("seat", [4, 5, -1, "P1", 1.0])
+def test_a_seat_out_of_range_in_a_saved_local_is_refused(backend: str, seat: object) -> None:
+    game = _game("shadow-of-the-sun", backend)
+    st = _play_until(game, 2, _with_seat_local)
+    data = st.to_json()
+    env, name = next((e, n) for e in data["envs"] for n in sorted(e) if n in st.prog.seat_locals)
+    env[name] = seat
+    with pytest.raises(MeepleError, match="damaged: local name .* not a player in this 4-player"):
+        game.state_from_json(data)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_seat_out_of_range_in_a_loop_over_seats_is_refused(backend: str) -> None:
+    from meeple.interpreter.ops import ForOp
+
+    def in_seat_loop(st: State) -> bool:
+        return any(
+            isinstance(f.op, ForOp) and f.op.var in st.prog.seat_locals and f.pc < len(f.data)
+            for f in st.frames
+        )
+
+    game = _game("shadow-of-the-sun", backend)
+    st = _play_until(game, 2, in_seat_loop)
+    data = st.to_json()
+    k = next(
+        i
+        for i, f in enumerate(st.frames)
+        if isinstance(f.op, ForOp) and f.op.var in st.prog.seat_locals
+    )
+    data["frames"][k]["data"][-1] = 5
+    with pytest.raises(MeepleError, match="P6 \\(saved as 5\\), which is not a player"):
+        game.state_from_json(data)

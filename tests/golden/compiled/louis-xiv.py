@@ -586,6 +586,8 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
+    P.seat_locals = frozenset(['p', 'q'])
+    P.seat_list_locals = frozenset(['leaders', 'seconds'])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_red_up1 = P.zone_base['red_up']

@@ -458,6 +458,8 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 6)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
+    P.seat_locals = frozenset(['q', 'w'])
+    P.seat_list_locals = frozenset(['debtors', 'holders'])
     site = P.sites(SITES)
     Z_area1 = P.zone_base['area']
     Z_auction_area1 = P.zone_base['auction_area']
