@@ -467,7 +467,9 @@ class PickOp(Op):
         if st.record_log:  # one line for the whole pick, not one per item
             who = self.player(st, fr.env)
             items = ", ".join(c.name for c in fr.data) or "nothing"
-            secret = self.secret or st.secret > 0
+            # secrecy follows the zones: a line naming cards moved where not everyone sees
+            # them (a face-down zone, a hand) is the picker's alone, as if `secret: true`
+            secret = self.secret or st.secret > 0 or not _seen_by_all(st, fr.data)
             prompt = fr.note or self.prompt_fn(st, fr.env)
             st.log_line(f"{player_name(who)}: {prompt} -> {items}", who if secret else -1)
 
@@ -495,6 +497,19 @@ class PickOp(Op):
         if fr is not None and fr.data:
             text += " (so far: " + ", ".join(c.name for c in fr.data) + ")"
         return text
+
+
+def _seen_by_all(st: State, cards: list[Card]) -> bool:
+    """Does every player see each of these cards where it is now (a public zone, or the top of
+    a zone that shows its top card)?"""
+    prog = st.prog
+    for c in cards:
+        z = st.loc[c.id]
+        vis = prog.zone_vis[z]
+        if vis == "public" or (vis == "top" and st.zones[z][-1] is c):
+            continue
+        return False
+    return True
 
 
 class WinnerOp(Op):
