@@ -660,11 +660,8 @@ class ModuleEmitter:
                 f"{g.players_max})"
             )
             out.line("S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]")
-            one, many = prog.seat_locals, prog.seat_list_locals
-            if one:  # local names that always hold a seat: checked in a saved state
-                out.line(f"P.seat_locals = frozenset({sorted(one)!r})")
-            if many:
-                out.line(f"P.seat_list_locals = frozenset({sorted(many)!r})")
+            if prog.local_types:  # the type of each local name: checked in a saved state
+                out.line(f"P.local_types = {dict(prog.local_types)!r}")
             out.line("site = P.sites(SITES)")
         out.extend(self.const_lines)
         out.line()

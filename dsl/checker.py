@@ -68,11 +68,15 @@ class Checked:
     # anywhere in the game: a saved state's locals are checked against it
     local_types: dict[str, set[str]] = field(default_factory=dict)
 
-    def seat_locals(self) -> tuple[frozenset[str], frozenset[str]]:
-        """(names always bound to a seat, names always bound to a list of seats)."""
-        one = frozenset(n for n, ts in self.local_types.items() if ts == {"player"})
-        many = frozenset(n for n, ts in self.local_types.items() if ts == {"list:player"})
-        return one, many
+    def fixed_local_types(self) -> dict[str, str]:
+        """The local names bound to values of one known type wherever they are bound, with it
+        (sorted by name, so generated code is deterministic)."""
+        out = {}
+        for n in sorted(self.local_types):
+            ts = self.local_types[n]
+            if len(ts) == 1 and (t := next(iter(ts))) != "any" and "any" not in t:
+                out[n] = t
+        return out
 
 
 def check(game: ir.Game) -> Checked:

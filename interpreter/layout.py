@@ -7,8 +7,9 @@ indices, same action ids).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import MeepleError, SourceSpan
@@ -164,9 +165,14 @@ class ProgramBase(Layout):
     play: BlockOp
     scoring: BlockOp
     num_distinct_actions: int
-    # local names always bound to a seat / to a list of seats (checked in a saved state)
-    seat_locals: frozenset[str] = frozenset()
-    seat_list_locals: frozenset[str] = frozenset()
+    # local names bound to values of one type wherever they are bound (checked in a saved
+    # state): name -> checked type
+    local_types: Mapping[str, str] = MappingProxyType({})
+
+    @property
+    def seat_locals(self) -> frozenset[str]:
+        """Local names that always hold a seat."""
+        return frozenset(n for n, t in self.local_types.items() if t == "player")
 
     @property
     def owner_only_vars(self) -> set[str]:

@@ -559,18 +559,25 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
             for x in value if v.per is not None and type(value) is list else [value]:
                 _need_seat(x, n, f"variable '{v.name}'")
         need(_fits_variable(value, v, prog))
-    for e in envs:  # locals the rules always bind to a seat, or to a list of seats
+    types = prog.local_types
+    for e in envs:  # locals of a known type: a seat in range, a card that exists...
         for name, x in e.items():
-            if name in prog.seat_locals:
-                _need_seat(x, n, f"local name '{name}'")
-            elif name in prog.seat_list_locals and type(x) is list:
-                for y in x:
-                    _need_seat(y, n, f"local name '{name}'")
-    for f in frames:  # the seats a loop over seats has still to visit
+            if name in types:
+                _need_local(x, types[name], prog, f"local name '{name}'")
+    secret_loops = 0
+    for f in frames:  # what a loop has still to visit is of its variable's type
         op = prog.ops[f["op"]]
-        if isinstance(op, ForOp) and op.var in prog.seat_locals and type(f["data"]) is list:
-            for y in f["data"]:
-                _need_seat(y, n, f"the loop over '{op.var}'")
+        if isinstance(op, ForOp):
+            secret_loops += op.secret
+            need(type(f["data"]) is list)
+            if op.var in types:
+                for y in f["data"]:
+                    _need_local(y, types[op.var], prog, f"the loop over '{op.var}'")
+    if data["secret"] != secret_loops:  # decisions are secret inside `simultaneous` blocks
+        raise _Damaged(
+            f"it is {'' if data['secret'] else 'not '}inside a secret (simultaneous) block, "
+            f"but its rules stand in {secret_loops}"
+        )
     need(pending is None or data["phase"] != "over")
     if pending is not None:
         actions, op = pending["actions"], prog.ops[pending["op"]]
@@ -695,6 +702,20 @@ def _need_seat(x: Any, n: int, where: str) -> None:
         f"{where} holds {shown}, which is not a player in this {n}-player game "
         f"(seats are P1 to P{n}, saved as 0 to {n - 1})"
     )
+
+
+def _need_local(x: Any, t: str, prog: ProgramBase, where: str) -> None:
+    """A saved local (or loop item) must fit the type the rules give its name; none is allowed
+    (a winner nobody won, a card not yet chosen)."""
+    if x is None:
+        return
+    if t == "player":
+        _need_seat(x, prog.num_players, where)
+    elif t.startswith("list:") and type(x) is list:
+        for y in x:
+            _need_local(y, t[5:], prog, where)
+    elif not _fits(x, t, prog):
+        raise _Damaged(f"{where} holds {x!r}, which is not a {t}")
 
 
 def _fits_variable(value: Any, v: Any, prog: ProgramBase) -> bool:

@@ -13,6 +13,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 import meeple
 from meeple.dsl.errors import MeepleError
@@ -227,4 +229,104 @@ def test_a_seat_out_of_range_in_a_loop_over_seats_is_refused(backend: str) -> No
     )
     data["frames"][k]["data"][-1] = 5
     with pytest.raises(MeepleError, match="P6 \\(saved as 5\\), which is not a player"):
+        game.state_from_json(data)
+
+
+def _leaves(x: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every scalar of a saved state (the log excepted: it is free text)."""
+    if path == ("log",):
+        return []
+    if isinstance(x, dict):
+        return [p for k in sorted(x) for p in _leaves(x[k], (*path, k))]
+    if isinstance(x, list):
+        return [p for i, v in enumerate(x) for p in _leaves(v, (*path, i))]
+    return [path]
+
+
+_POSITIONS: dict[str, list[dict[str, Any]]] = {}
+
+
+def _positions(game_id: str) -> list[dict[str, Any]]:
+    """Saved states of a few random positions (each a decision) of a game."""
+    if game_id not in _POSITIONS:
+        game, rng, out = _game(game_id, "interpreter"), random.Random(7), []
+        for seed in range(2):
+            st = game.new_initial_state(seed)
+            while not st.is_terminal():
+                if rng.random() < 0.1:
+                    out.append(st.to_json())
+                acts = st.legal_actions()
+                st.apply_action(acts[rng.randrange(len(acts))])
+        _POSITIONS[game_id] = out
+    return _POSITIONS[game_id]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    game_id=hst.sampled_from(["shadow-of-the-sun", "sonnenkoenig", "shadow-of-the-emperor"]),
+    backend=hst.sampled_from(BACKENDS),
+    pick=hst.integers(0, 10**6),
+    where=hst.integers(0, 10**6),
+    value=hst.one_of(
+        hst.integers(-3, 12), hst.none(), hst.booleans(), hst.text(max_size=3), hst.just([])
+    ),
+)
+def test_a_mutated_save_is_refused_or_plays_on(
+    game_id: str, backend: str, pick: int, where: int, value: Any
+) -> None:
+    """Fuzzing from_json: one scalar of a saved state replaced by another value. Either the
+    state is refused with a MeepleError, or it is whole (every card in one place, its pending
+    decision the one its rules ask) and plays on to the end with no Python error."""
+    positions = _positions(game_id)
+    data = copy.deepcopy(positions[pick % len(positions)])
+    leaves = _leaves(data)
+    path = leaves[where % len(leaves)]
+    target = data
+    for k in path[:-1]:
+        target = target[k]
+    target[path[-1]] = value
+    game = _game(game_id, backend)
+    try:
+        st = game.state_from_json(data)
+    except MeepleError:
+        return
+    st.check_invariants()
+    rng = random.Random(where)
+    try:
+        for _ in range(3000):
+            if st.is_terminal():
+                break
+            acts = st.legal_actions()
+            assert acts and st.current_player() in st.players
+            st.apply_action(acts[rng.randrange(len(acts))])
+            st.check_invariants()
+    except MeepleError:
+        pass  # a rule error at a rule's line (a tampered count that runs out...), not a crash
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("kind", "bad"), [("card", 10**6), ("card", {"card": -1}), ("card", "x"), ("str", 3)]
+)
+def test_a_local_of_the_wrong_type_is_refused(backend: str, kind: str, bad: object) -> None:
+    game = _game("shadow-of-the-sun", backend)
+    types = game.new_initial_state(0).prog.local_types
+
+    def has_local(st: State) -> bool:
+        return any(types.get(n) == kind for e in st.to_json()["envs"] for n in e)
+
+    st = _play_until(game, 2, has_local)
+    data = st.to_json()
+    env, name = next((e, n) for e in data["envs"] for n in sorted(e) if types.get(n) == kind)
+    env[name] = bad
+    with pytest.raises(MeepleError, match=f"damaged: local name '{name}' holds .* not a {kind}"):
+        game.state_from_json(data)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_secret_counter_that_disagrees_with_the_frames_is_refused(backend: str) -> None:
+    game = _game("shadow-of-the-sun", backend)
+    data = game.new_initial_state(2).to_json()
+    data["secret"] = data["secret"] + 1
+    with pytest.raises(MeepleError, match="damaged: it is inside a secret"):
         game.state_from_json(data)

@@ -67,7 +67,7 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.seat_locals = frozenset(['p', 'w'])
+    P.local_types = {'c': 'card', 'g': 'card', 'p': 'player', 'sold': 'list:card', 'w': 'player'}
     site = P.sites(SITES)
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')

@@ -640,7 +640,7 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.seat_locals = frozenset(['old', 'p', 'q', 'victor', 'w'])
+    P.local_types = {'b': 'card', 'blue': 'int', 'c': 'card', 'e': 'card', 'for_emperor': 'int', 'for_rival': 'int', 'kind': 'str', 'n': 'int', 'old': 'player', 'optional': 'bool', 'p': 'player', 'pink': 'int', 'powers': 'list:int', 'q': 'player', 's': 'card', 'side': 'bool', 't': 'card', 'victor': 'player', 'w': 'player', 'y': 'card'}
     site = P.sites(SITES)
     Z_at1 = P.zone_base['at']
     Z_area1 = P.zone_base['area']

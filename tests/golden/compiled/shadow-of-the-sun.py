@@ -205,8 +205,7 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.seat_locals = frozenset(['loser', 'p', 'q', 'w', 'winner'])
-    P.seat_list_locals = frozenset(['fighters'])
+    P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player'}
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_day_deck1 = P.zone_base['day_deck']

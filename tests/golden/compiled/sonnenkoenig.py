@@ -458,8 +458,7 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 6)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.seat_locals = frozenset(['q', 'w'])
-    P.seat_list_locals = frozenset(['debtors', 'holders'])
+    P.local_types = {'a': 'card', 'b': 'int', 'c': 'card', 'card': 'card', 'col': 'card', 'd': 'card', 'debtors': 'list:player', 'dominion': 'bool', 'gone': 'list:card', 'got': 'list:card', 'holders': 'list:player', 'i': 'int', 'k': 'int', 'key': 'str', 'lot': 'card', 'most': 'int', 'n': 'int', 'q': 'player', 'v': 'int', 'w': 'player', 'x': 'card', 'z': 'zone'}
     site = P.sites(SITES)
     Z_area1 = P.zone_base['area']
     Z_auction_area1 = P.zone_base['auction_area']
