@@ -168,6 +168,10 @@ class ProgramBase(Layout):
     # local names bound to values of one type wherever they are bound (checked in a saved
     # state): name -> checked type
     local_types: Mapping[str, str] = MappingProxyType({})
+    # which op's frame may sit directly on which (see state.frame_structure); a generated
+    # module sets them, the interpreter derives them from its ops when a state is loaded
+    frame_parents: Mapping[int, frozenset[int]] | None = None
+    fresh_frames: frozenset[int] = frozenset()
 
     @property
     def seat_locals(self) -> frozenset[str]:

@@ -571,8 +571,13 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
             secret_loops += op.secret
             need(type(f["data"]) is list)
             if op.var in types:
-                for y in f["data"]:
+                for y in f["data"]:  # items of a list: never none
+                    need(y is not None)
                     _need_local(y, types[op.var], prog, f"the loop over '{op.var}'")
+        elif isinstance(op, PickOp):  # the items picked so far
+            need(type(f["data"]) is list and all(_fits(c, "card", prog) for c in f["data"]))
+            need(None not in f["data"])
+    _check_frames(prog, frames)
     if data["secret"] != secret_loops:  # decisions are secret inside `simultaneous` blocks
         raise _Damaged(
             f"it is {'' if data['secret'] else 'not '}inside a secret (simultaneous) block, "
@@ -590,6 +595,62 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
         choices = len(getattr(op, "options", ())) or None
         need(all(whole(k, 0, choices) for k in pending["options"]) if choices else True)
         need(pending["frame"] is None or whole(pending["frame"], 0, len(frames)))
+
+
+def frame_structure(prog: ProgramBase) -> tuple[dict[int, frozenset[int]], frozenset[int]]:
+    """How frames can stack, from the interpreter's ops: (uid of a frame's op -> uids of the ops
+    whose frame may be directly below it, uids of the blocks that start with names of their own:
+    procedure and trigger bodies, setup, play, scoring). A trigger body may sit on any frame.
+    Both back ends stack the same frames (the generated module is given this table)."""
+    from .ops import BlockOp, CallOp, IfOp, RepeatOp  # noqa: PLC0415
+
+    parents: dict[int, set[int]] = {}
+    fresh = {prog.setup.uid, prog.play.uid, prog.scoring.uid}
+    parents.setdefault(prog.setup.uid, set()).add(prog.play.uid)  # a new game: setup on play
+
+    def pushes(s: Op) -> list[Op]:
+        if isinstance(s, (BlockOp, ForOp, RepeatOp, PickOp)):
+            return [s]
+        if isinstance(s, IfOp):
+            return [s.then] + ([s.orelse] if s.orelse is not None else [])
+        if isinstance(s, CallOp):
+            fresh.add(s.body.uid)
+            return [s.body]
+        if isinstance(s, ChooseOp):
+            return [o.body for o in s.options]
+        return []
+
+    for op in prog.ops:
+        if isinstance(op, BlockOp):
+            for s in op.stmts:
+                for child in pushes(s):
+                    parents.setdefault(child.uid, set()).add(op.uid)
+        elif isinstance(op, (ForOp, RepeatOp)):
+            parents.setdefault(op.body.uid, set()).add(op.uid)
+    triggers = getattr(prog, "triggers_at", {})
+    for rules in triggers.values():
+        for r in rules:
+            fresh.add(r.body.uid)
+    return {k: frozenset(v) for k, v in sorted(parents.items())}, frozenset(fresh)
+
+
+def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
+    """Each saved frame must be one its rules can push on the frame below it, with that frame's
+    local names unless it starts a procedure or trigger (the bottom frame is free: a scenario
+    starts from any statement)."""
+    if prog.frame_parents is None:  # the interpreter: derived once per program
+        prog.frame_parents, prog.fresh_frames = frame_structure(prog)
+    parents, fresh = prog.frame_parents, prog.fresh_frames
+    triggers = {r.body.uid for rs in getattr(prog, "triggers_at", {}).values() for r in rs}
+    for below, f in zip(frames, frames[1:], strict=False):
+        op = f["op"]
+        if op not in triggers and below["op"] not in parents.get(op, ()):
+            raise _Damaged(
+                f"its rules never run {prog.ops[op].span} (op {op}) from inside "
+                f"{prog.ops[below['op']].span} (op {below['op']})"
+            )
+        if op not in fresh and f["env"] != below["env"]:
+            raise _Damaged(f"the names of op {op} are not those of the statement that runs it")
 
 
 def _check_format(data: dict[str, Any]) -> None:

@@ -330,3 +330,43 @@ def test_a_secret_counter_that_disagrees_with_the_frames_is_refused(backend: str
     data["secret"] = data["secret"] + 1
     with pytest.raises(MeepleError, match="damaged: it is inside a secret"):
         game.state_from_json(data)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_frame_its_rules_never_push_there_is_refused(backend: str) -> None:
+    """A frame swapped for another block (resuming at a place the rules cannot be) is refused."""
+    game = _game("shadow-of-the-sun", backend)
+    st = _play_until(game, 2, lambda s: len(s.frames) > 3)
+    data = st.to_json()
+    k = len(data["frames"]) - 2
+    here, pc = data["frames"][k]["op"], data["frames"][k]["pc"]
+    blocks = [  # blocks (of statements) that could resume at this frame's place
+        o.uid for o in st.prog.ops if getattr(o, "size", -1) >= pc and o.uid != here
+    ]
+    data["frames"][k]["op"] = blocks[-1]
+    with pytest.raises(MeepleError, match="damaged: its rules never run"):
+        game.state_from_json(data)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_frame_given_other_names_is_refused(backend: str) -> None:
+    game = _game("shadow-of-the-sun", backend)
+    fresh = game.new_initial_state(0).prog
+    st = _play_until(game, 2, lambda s: len(s.frames) > 3)
+    data = st.to_json()
+    from meeple.interpreter.state import frame_structure
+
+    _, fresh_frames = (
+        frame_structure(fresh)
+        if fresh.frame_parents is None
+        else (fresh.frame_parents, fresh.fresh_frames)
+    )
+    k = next(
+        i
+        for i in range(len(data["frames"]) - 1, 0, -1)
+        if data["frames"][i]["op"] not in fresh_frames
+    )
+    data["envs"].append(dict(data["envs"][data["frames"][k]["env"]]))
+    data["frames"][k]["env"] = len(data["envs"]) - 1
+    with pytest.raises(MeepleError, match="damaged: the names of op"):
+        game.state_from_json(data)
