@@ -612,7 +612,7 @@ def frame_structure(prog: ProgramBase) -> tuple[dict[int, frozenset[int]], froze
         if isinstance(s, (BlockOp, ForOp, RepeatOp, PickOp)):
             return [s]
         if isinstance(s, IfOp):
-            return [s.then] + ([s.orelse] if s.orelse is not None else [])
+            return [s.then, *([s.orelse] if s.orelse is not None else [])]
         if isinstance(s, CallOp):
             fresh.add(s.body.uid)
             return [s.body]
@@ -638,7 +638,10 @@ def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
     """Each saved frame must be one its rules can push on the frame below it, with that frame's
     local names unless it starts a procedure or trigger (the bottom frame is free: a scenario
     starts from any statement)."""
-    if prog.frame_parents is None:  # the interpreter: derived once per program
+    if prog.frame_parents is None:
+        if getattr(prog, "game", None) is None:
+            return  # a generated module without the table (made by an older meeple)
+        # the interpreter: derived once per program
         prog.frame_parents, prog.fresh_frames = frame_structure(prog)
     parents, fresh = prog.frame_parents, prog.fresh_frames
     triggers = {r.body.uid for rs in getattr(prog, "triggers_at", {}).values() for r in rs}
@@ -679,6 +682,7 @@ def _verify_pending(s: State) -> None:
     if not frames or d.env is not frames[-1].env:
         raise _tampered("it is not asked where the saved rules stand")
     secret = d.secret
+    options: list[int]
     try:
         if isinstance(op, PickOp):
             if d.frame is not frames[-1] or d.frame.op is not op or d.options:
