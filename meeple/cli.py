@@ -141,10 +141,12 @@ def cmd_play(args: argparse.Namespace) -> int:
             if not _hand_over(seat):
                 out.print("game abandoned")
                 return 0
-            # the new viewer's own private lines written while another seat had the screen
-            missed = [t for who, t in state.log[left_at[seat] : shown] if who == seat]
-            for text in missed if not args.quiet else []:
-                out.print("  " + text, markup=False)
+            # the screen was cleared: what the new viewer may see of the log since he last had
+            # it (public lines, and his own private ones), then what is new
+            missed = state.log[left_at[seat] : shown]
+            for who, text in missed if not args.quiet else []:
+                if who in (-1, seat):
+                    out.print(("  " if who != -1 else "") + text, markup=False)
             viewer = seat
         shown = _print_log(state, shown, viewer, args.quiet)
         action = _ask_human(state, seat) if seat in humans else agents[seat](state)

@@ -40,6 +40,7 @@ def test_hot_seat_never_shows_p1_secrets_while_p2_decides(
             assert s not in screen, s
         for h in hands:
             assert h not in screen or h.endswith("card(s) face down"), h
+    assert any("  P2: " in screen for screen in p2_screens)  # P2 sees his own secrets
 
 
 def test_hot_seat_quits_at_the_hand_over(
