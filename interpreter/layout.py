@@ -172,6 +172,7 @@ class ProgramBase(Layout):
     # module sets them, the interpreter derives them from its ops when a state is loaded
     frame_parents: Mapping[int, frozenset[int]] | None = None
     fresh_frames: frozenset[int] = frozenset()
+    frame_parents_for = -1  # the interpreter: how many ops the table was derived from
 
     @property
     def seat_locals(self) -> frozenset[str]:

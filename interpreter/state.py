@@ -638,12 +638,16 @@ def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
     """Each saved frame must be one its rules can push on the frame below it, with that frame's
     local names unless it starts a procedure or trigger (the bottom frame is free: a scenario
     starts from any statement)."""
-    if prog.frame_parents is None:
-        if getattr(prog, "game", None) is None:
-            return  # a generated module without the table (made by an older meeple)
-        # the interpreter: derived once per program
-        prog.frame_parents, prog.fresh_frames = frame_structure(prog)
+    from .ops import BlockOp  # noqa: PLC0415
+
+    if isinstance(prog.play, BlockOp):
+        # the interpreter: derived from its ops, again when a scenario has compiled more
+        if prog.frame_parents_for != len(prog.ops):
+            prog.frame_parents, prog.fresh_frames = frame_structure(prog)
+            prog.frame_parents_for = len(prog.ops)
     parents, fresh = prog.frame_parents, prog.fresh_frames
+    if parents is None:
+        return  # a generated module without the table (made by an older meeple)
     triggers = {r.body.uid for rs in getattr(prog, "triggers_at", {}).values() for r in rs}
     for below, f in zip(frames, frames[1:], strict=False):
         op = f["op"]

@@ -370,3 +370,15 @@ def test_a_frame_given_other_names_is_refused(backend: str) -> None:
     data["frames"][k]["env"] = len(data["envs"]) - 1
     with pytest.raises(MeepleError, match="damaged: the names of op"):
         game.state_from_json(data)
+
+
+@pytest.mark.parametrize("game_id", ["shadow-of-the-sun", "sonnenkoenig"])
+def test_generated_modules_carry_the_interpreters_save_tables(game_id: str) -> None:
+    """The tables a generated module is given for checking saves are the interpreter's."""
+    from meeple.interpreter.state import frame_structure
+
+    interp = _game(game_id, "interpreter").program
+    comp = _game(game_id, "compiled").new_initial_state(0).prog
+    assert (comp.frame_parents, comp.fresh_frames) == frame_structure(interp)
+    assert dict(comp.local_types) == dict(interp.local_types)
+    assert comp.seat_locals and comp.seat_locals == interp.seat_locals
