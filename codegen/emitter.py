@@ -26,6 +26,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.interpreter import ops
 from meeple.interpreter.program import Program, kind_specs, zone_specs
+from meeple.interpreter.state import frame_structure
 
 from .exprs import ExprEmitter, Scope, function_name
 from .writer import Names, Writer, comment_path, literal, literal_text
@@ -730,6 +731,14 @@ class ModuleEmitter:
                 f"{literal(g.players_max)})"
             )
             out.line("S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]")
+            if prog.local_types:  # the type of each local name: checked in a saved state
+                out.line(f"P.local_types = {dict(prog.local_types)!r}")
+            parents, fresh = frame_structure(prog)  # how frames stack: checked likewise
+            out.line("P.frame_parents = {")
+            for uid, below in parents.items():
+                out.line(f"    {uid}: frozenset({sorted(below)!r}),")
+            out.line("}")
+            out.line(f"P.fresh_frames = frozenset({sorted(fresh)!r})")
             out.line("site = P.sites(SITES)")
         out.extend(self.const_lines)
         out.line()

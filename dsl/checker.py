@@ -69,6 +69,19 @@ class Checked:
     game: ir.Game
     types: dict[int, str] = field(default_factory=dict)
     files: tuple[str, ...] = ()
+    # every type each local name (parameter, let, loop or option variable...) is bound to
+    # anywhere in the game: a saved state's locals are checked against it
+    local_types: dict[str, set[str]] = field(default_factory=dict)
+
+    def fixed_local_types(self) -> dict[str, str]:
+        """The local names bound to values of one known type wherever they are bound, with it
+        (sorted by name, so generated code is deterministic)."""
+        out = {}
+        for n in sorted(self.local_types):
+            ts = self.local_types[n]
+            if len(ts) == 1 and (t := next(iter(ts))) != "any" and "any" not in t:
+                out[n] = t
+        return out
 
 
 def check(game: ir.Game) -> Checked:
@@ -347,7 +360,10 @@ class _Checker:
         if self.sites and self.calls_seen.get(name, 0) == self.sites.get(name, 0):
             # every call site has been checked in this pass: their types are complete
             types = self.seen_params.get(name, types)
-        return {p: (types[i] if i < len(types) else "any") for i, p in enumerate(params)}
+        scope = {p: (types[i] if i < len(types) else "any") for i, p in enumerate(params)}
+        for p, t in scope.items():
+            self.out.local_types.setdefault(p, set()).add(t)
+        return scope
 
     def _saw_call(self, name: str, types: list[str]) -> None:
         """Merge argument types seen at a call site (a conflict makes the parameter 'any')."""
@@ -446,6 +462,7 @@ class _Checker:
         if name in self.globals or name in self.g.functions:
             raise CheckError(f"'{name}' is already a name of the game; choose another", span)
         scope[name] = t
+        self.out.local_types.setdefault(name, set()).add(t)
 
     def _stmt(self, s: ir.Stmt, scope: dict[str, str]) -> None:
         method = getattr(self, "_s_" + type(s).__name__)

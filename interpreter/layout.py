@@ -7,8 +7,9 @@ indices, same action ids).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import MeepleError, SourceSpan
@@ -167,6 +168,19 @@ class ProgramBase(Layout):
     #: uid of each procedure's body block -> "procedure NAME (file:line:col)" (for the call
     #: depth and the rules trace)
     proc_names: dict[int, str]
+    # local names bound to values of one type wherever they are bound (checked in a saved
+    # state): name -> checked type
+    local_types: Mapping[str, str] = MappingProxyType({})
+    # which op's frame may sit directly on which (see state.frame_structure); a generated
+    # module sets them, the interpreter derives them from its ops when a state is loaded
+    frame_parents: Mapping[int, frozenset[int]] | None = None
+    fresh_frames: frozenset[int] = frozenset()
+    frame_parents_for = -1  # the interpreter: how many ops the table was derived from
+
+    @property
+    def seat_locals(self) -> frozenset[str]:
+        """Local names that always hold a seat."""
+        return frozenset(n for n, t in self.local_types.items() if t == "player")
 
     @property
     def owner_only_vars(self) -> set[str]:

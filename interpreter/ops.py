@@ -479,6 +479,17 @@ class PickOp(Op):
         return cands
 
     def step(self, st: State, fr: Frame) -> None:
+        offer = self.offer(st, fr)
+        if offer is None:
+            self._finish(st, fr)
+            return
+        actions, values = offer
+        env = fr.env
+        st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [], self.secret))
+
+    def offer(self, st: State, fr: Frame) -> tuple[list[int], list[Any]] | None:
+        """(action ids, items or DONE) offered next, or None when the pick is over. Also used
+        to verify the pending pick of a saved state."""
         env, picked = fr.env, fr.data
         cands: list[Card] = []
         if len(picked) < fr.hi:
@@ -495,14 +506,13 @@ class PickOp(Op):
                 raise RuleError(
                     f"a pick needs {fr.lo} items but only {len(picked)} could be picked", self.span
                 )
-            self._finish(st, fr)
-            return
+            return None
         actions = [self.site.base + c.type_id for c in cands]
         values: list[Any] = list(cands)
         if can_stop:
             actions.append(self.site.base + st.prog.num_card_types)
             values.append(DONE)
-        st.decide(Decision(self, self.player(st, env), env, fr, actions, values, [], self.secret))
+        return actions, values
 
     def _finish(self, st: State, fr: Frame) -> None:
         st.frames.pop()
@@ -511,7 +521,9 @@ class PickOp(Op):
         if st.record_log:  # one line for the whole pick, not one per item
             who = self.player(st, fr.env)
             items = ", ".join(c.name for c in fr.data) or "nothing"
-            secret = self.secret or st.secret > 0
+            # secrecy follows the zones: a line naming cards moved where not everyone sees
+            # them (a face-down zone, a hand) is the picker's alone, as if `secret: true`
+            secret = self.secret or st.secret > 0 or not _seen_by_all(st, fr.data)
             prompt = fr.note or self.prompt_fn(st, fr.env)
             st.log_line(f"{player_name(who)}: {prompt} -> {items}", who if secret else -1)
 
@@ -546,6 +558,19 @@ class PickOp(Op):
         return text
 
 
+def _seen_by_all(st: State, cards: list[Card]) -> bool:
+    """Does every player see each of these cards where it is now (a public zone, or the top of
+    a zone that shows its top card)?"""
+    prog = st.prog
+    for c in cards:
+        z = st.loc[c.id]
+        vis = prog.zone_vis[z]
+        if vis == "public" or (vis == "top" and st.zones[z][-1] is c):
+            continue
+        return False
+    return True
+
+
 class WinnerOp(Op):
     def __init__(
         self,
@@ -565,10 +590,20 @@ class WinnerOp(Op):
         self.site, self.fmt = site, fmt
 
     def exec(self, st: State, env: Env) -> None:
+        leaders, ch, ask = self.contest(st, env)
+        if ask:
+            st.log_line(f"tie between {', '.join(map(self.fmt, leaders))}", -1)
+            actions = [self.site.action(x) for x in leaders]
+            st.decide(Decision(self, ch, env, None, actions, leaders, [], False))
+            return
+        env[self.into] = leaders[0] if len(leaders) == 1 else None
+
+    def contest(self, st: State, env: Env) -> tuple[list[Any], Any, bool]:
+        """(the leaders, the chooser, whether the chooser is asked to break their tie). Also
+        used to verify the pending tie-break of a saved state."""
         cands = list(self.among(st, env))
         if not cands:
-            env[self.into] = None
-            return
+            return [], None, False
         saved = env.get(self.var, MISSING)
         scores = []
         for x in cands:
@@ -584,11 +619,8 @@ class WinnerOp(Op):
             if self.not_self:
                 leaders = [x for x in leaders if x != ch]
             if len(leaders) > 1:
-                st.log_line(f"tie between {', '.join(map(self.fmt, leaders))}", -1)
-                actions = [self.site.action(x) for x in leaders]
-                st.decide(Decision(self, ch, env, None, actions, leaders, [], False))
-                return
-        env[self.into] = leaders[0] if len(leaders) == 1 else None
+                return leaders, ch, True
+        return leaders, None, False
 
     def resolve(self, st: State, dec: Decision, i: int) -> None:
         dec.env[self.into] = dec.values[i]

@@ -24,10 +24,13 @@ from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH
 from . import prng
 from .evaluate import not_a_seat
 from .layout import ProgramBase
-from .ops import DONE, Decision, Frame, Op
+from .ops import DONE, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
+# The version of the saved-state layout (to_json); bump it when the layout changes, so a state
+# saved by another meeple is refused by name instead of being misread.
+SAVE_FORMAT = 1
 
 
 class State:
@@ -496,6 +499,7 @@ class State:
                 "secret": d.secret,
             }
         return {
+            "format": SAVE_FORMAT,
             "game": self.prog.game_id,
             "rules": self.prog.game_name,
             "num_players": self.prog.num_players,
@@ -522,6 +526,7 @@ class State:
         MeepleError when the data is not a whole saved state of this game."""
         if not isinstance(data, dict) or "zones" not in data or "frames" not in data:
             raise MeepleError("this is not a saved meeple state (expected the data of to_json())")
+        _check_format(data)
         rules = data.get("rules", prog.game_name)
         if (data.get("game"), rules, data.get("num_players")) != (
             prog.game_id,
@@ -537,8 +542,12 @@ class State:
             _check_saved(prog, data)
             s = cls._decode(prog, data, record_log)
             s.check_invariants()
+        except _Damaged as e:
+            raise MeepleError(f"this saved state is damaged: {e}") from None
         except (KeyError, TypeError, IndexError, ValueError, AttributeError, RuleError):
             raise MeepleError("this saved state is damaged or from another version") from None
+        if s.pending is not None:
+            _verify_pending(s)
         if advance and s.pending is None and s.phase != "over":
             s.advance()  # saved between decisions: run on to the next one
         return s
@@ -618,7 +627,35 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
         need(size is None or f["pc"] <= size)
     need(data.get("at") is None or whole(data["at"], 0, len(prog.ops)))
     for v in prog.var_specs:
-        need(_fits_variable(data["vars"][v.name], v, prog))
+        value = data["vars"][v.name]
+        if v.type == "player":
+            for x in value if v.per is not None and type(value) is list else [value]:
+                _need_seat(x, n, f"variable '{v.name}'")
+        need(_fits_variable(value, v, prog))
+    types = prog.local_types
+    for e in envs:  # locals of a known type: a seat in range, a card that exists...
+        for name, x in e.items():
+            if name in types:
+                _need_local(x, types[name], prog, f"local name '{name}'")
+    secret_loops = 0
+    for f in frames:  # what a loop has still to visit is of its variable's type
+        op = prog.ops[f["op"]]
+        if isinstance(op, ForOp):
+            secret_loops += op.secret
+            need(type(f["data"]) is list)
+            if op.var in types:
+                for y in f["data"]:  # items of a list: never none
+                    need(y is not None)
+                    _need_local(y, types[op.var], prog, f"the loop over '{op.var}'")
+        elif isinstance(op, PickOp):  # the items picked so far
+            need(type(f["data"]) is list and all(_fits(c, "card", prog) for c in f["data"]))
+            need(None not in f["data"])
+    _check_frames(prog, frames)
+    if data["secret"] != secret_loops:  # decisions are secret inside `simultaneous` blocks
+        raise _Damaged(
+            f"it is {'' if data['secret'] else 'not '}inside a secret (simultaneous) block, "
+            f"but its rules stand in {secret_loops}"
+        )
     need(pending is None or data["phase"] != "over")
     if pending is not None:
         actions, op = pending["actions"], prog.ops[pending["op"]]
@@ -631,6 +668,196 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
         choices = len(getattr(op, "options", ())) or None
         need(all(whole(k, 0, choices) for k in pending["options"]) if choices else True)
         need(pending["frame"] is None or whole(pending["frame"], 0, len(frames)))
+
+
+def frame_structure(prog: ProgramBase) -> tuple[dict[int, frozenset[int]], frozenset[int]]:
+    """How frames can stack, from the interpreter's ops: (uid of a frame's op -> uids of the ops
+    whose frame may be directly below it, uids of the blocks that start with names of their own:
+    procedure and trigger bodies, setup, play, scoring). A trigger body may sit on any frame.
+    Both back ends stack the same frames (the generated module is given this table)."""
+    from .ops import BlockOp, CallOp, IfOp, RepeatOp  # noqa: PLC0415
+
+    parents: dict[int, set[int]] = {}
+    fresh = {prog.setup.uid, prog.play.uid, prog.scoring.uid}
+    parents.setdefault(prog.setup.uid, set()).add(prog.play.uid)  # a new game: setup on play
+
+    def pushes(s: Op) -> list[Op]:
+        if isinstance(s, (BlockOp, ForOp, RepeatOp, PickOp)):
+            return [s]
+        if isinstance(s, IfOp):
+            return [s.then, *([s.orelse] if s.orelse is not None else [])]
+        if isinstance(s, CallOp):
+            fresh.add(s.body.uid)
+            return [s.body]
+        if isinstance(s, ChooseOp):
+            return [o.body for o in s.options]
+        return []
+
+    for op in prog.ops:
+        if isinstance(op, BlockOp):
+            for s in op.stmts:
+                for child in pushes(s):
+                    parents.setdefault(child.uid, set()).add(op.uid)
+        elif isinstance(op, (ForOp, RepeatOp)):
+            parents.setdefault(op.body.uid, set()).add(op.uid)
+    triggers = getattr(prog, "triggers_at", {})
+    for rules in triggers.values():
+        for r in rules:
+            fresh.add(r.body.uid)
+    return {k: frozenset(v) for k, v in sorted(parents.items())}, frozenset(fresh)
+
+
+def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
+    """Each saved frame must be one its rules can push on the frame below it, with that frame's
+    local names unless it starts a procedure or trigger (the bottom frame is free: a scenario
+    starts from any statement)."""
+    from .ops import BlockOp  # noqa: PLC0415
+
+    if isinstance(prog.play, BlockOp):
+        # the interpreter: derived from its ops, again when a scenario has compiled more
+        if prog.frame_parents_for != len(prog.ops):
+            prog.frame_parents, prog.fresh_frames = frame_structure(prog)
+            prog.frame_parents_for = len(prog.ops)
+    parents, fresh = prog.frame_parents, prog.fresh_frames
+    if parents is None:
+        return  # a generated module without the table (made by an older meeple)
+    triggers = {r.body.uid for rs in getattr(prog, "triggers_at", {}).values() for r in rs}
+    for below, f in zip(frames, frames[1:], strict=False):
+        op = f["op"]
+        if op not in triggers and below["op"] not in parents.get(op, ()):
+            raise _Damaged(
+                f"its rules never run {prog.ops[op].span} (op {op}) from inside "
+                f"{prog.ops[below['op']].span} (op {below['op']})"
+            )
+        if op not in fresh and f["env"] != below["env"]:
+            raise _Damaged(f"the names of op {op} are not those of the statement that runs it")
+
+
+def _check_format(data: dict[str, Any]) -> None:
+    """Refuse a state saved in another layout, by its version (policy: saved states carry one)."""
+    fmt = data.get("format")
+    if fmt == SAVE_FORMAT and type(fmt) is int:
+        return
+    said = "without a format version" if fmt is None else f"in format {fmt!r}"
+    raise MeepleError(
+        f"this state was saved {said}; this meeple reads format {SAVE_FORMAT}",
+        suggestion="resume it with the meeple that saved it, or start a new game",
+    )
+
+
+def _verify_pending(s: State) -> None:
+    """Refuse a saved pending decision that is not the one its rule asks in the saved position.
+
+    The decision is derived again from the rules: the op that asks it is run on the saved
+    frames (a choose's options collected, a pick's next offer computed, a tie found again), and
+    the player to act, the action ids, the offered values, the option indices and the secrecy
+    must all be what was saved. Raises MeepleError naming the first difference."""
+    d = s.pending
+    assert d is not None
+    op, frames = d.op, s.frames
+    # a decision is asked by the statement running in the top frame, with that frame's names
+    if not frames or d.env is not frames[-1].env:
+        raise _tampered("it is not asked where the saved rules stand")
+    secret = d.secret
+    options: list[int]
+    try:
+        if isinstance(op, PickOp):
+            if d.frame is not frames[-1] or d.frame.op is not op or d.options:
+                raise _tampered("it is not the pick being played")
+            offer = op.offer(s, d.frame)
+            if offer is None:
+                raise _tampered("the pick it continues is over")
+            actions, values = offer
+            player, options = op.player(s, d.env), []
+            want_secret = op.secret or s.secret > 0
+        elif isinstance(op, ChooseOp):
+            if d.frame is not None:
+                raise _tampered("a choice is not asked by a frame")
+            actions, values, options = op.collect(s, d.env)
+            player = op.player(s, d.env)
+            want_secret = op.secret or s.secret > 0
+        elif isinstance(op, WinnerOp):
+            if d.frame is not None or d.options:
+                raise _tampered("a tie-break is not asked by a frame")
+            values, player, ask = op.contest(s, d.env)
+            if not ask:
+                raise _tampered("the rules find no tie to break here")
+            actions, options = [op.site.action(x) for x in values], []
+            want_secret = s.secret > 0
+        else:
+            raise _tampered("its statement asks no decision")
+    except TamperedSaveError:
+        raise
+    except MeepleError as e:
+        raise _tampered(f"the rules cannot ask it here ({e.message})") from None
+    except _RULE_FAILURES as e:
+        raise _tampered(f"the rules cannot ask it here ({_explain(e)})") from None
+    if player != d.player:
+        raise _tampered(
+            f"{player_name(d.player)} is saved to act, but the rules ask "
+            f"{player_name(player) if isinstance(player, int) else repr(player)}"
+        )
+    if len(actions) < 2:
+        raise _tampered("the rules offer a single option here, which is taken, not asked")
+    if list(actions) != d.actions or len(values) != len(d.values):
+        raise _tampered(
+            f"the saved action ids {_ids(d.actions)} are not the ids the rules offer, "
+            f"{_ids(actions)}"
+        )
+    if any(a is not b and a != b for a, b in zip(values, d.values, strict=True)):
+        raise _tampered("the saved options are not the ones the rules offer")
+    if list(options) != d.options:
+        raise _tampered("the saved option numbers are not the rule's")
+    if bool(want_secret) != bool(secret):
+        raise _tampered("its secrecy is not the rule's")
+
+
+def _ids(actions: list[int]) -> str:
+    shown = ", ".join(map(str, actions[:8]))
+    return f"[{shown}{', ...' if len(actions) > 8 else ''}]"
+
+
+class TamperedSaveError(MeepleError):
+    """A saved state whose pending decision is not the one its rules ask."""
+
+
+def _tampered(why: str) -> TamperedSaveError:
+    return TamperedSaveError(
+        f"this saved state's pending decision is not the one its rules ask: {why}",
+        suggestion="the file was edited or damaged; resume from an untouched save",
+    )
+
+
+class _Damaged(ValueError):
+    """A saved state that is not whole, with what is wrong (shown to the user)."""
+
+
+def _need_seat(x: Any, n: int, where: str) -> None:
+    """A saved value the rules always make a seat (or none) must be a seat of this game."""
+    if x is None or (type(x) is int and 0 <= x < n):
+        return
+    if type(x) is int:
+        shown = f"P{x + 1} (saved as {x})" if x >= 0 else f"seat {x}"
+    else:
+        shown = repr(x)
+    raise _Damaged(
+        f"{where} holds {shown}, which is not a player in this {n}-player game "
+        f"(seats are P1 to P{n}, saved as 0 to {n - 1})"
+    )
+
+
+def _need_local(x: Any, t: str, prog: ProgramBase, where: str) -> None:
+    """A saved local (or loop item) must fit the type the rules give its name; none is allowed
+    (a winner nobody won, a card not yet chosen)."""
+    if x is None:
+        return
+    if t == "player":
+        _need_seat(x, prog.num_players, where)
+    elif t.startswith("list:") and type(x) is list:
+        for y in x:
+            _need_local(y, t[5:], prog, where)
+    elif not _fits(x, t, prog):
+        raise _Damaged(f"{where} holds {x!r}, which is not a {t}")
 
 
 def _fits_variable(value: Any, v: Any, prog: ProgramBase) -> bool:

@@ -125,13 +125,30 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise MeepleError(f"--human {h + 1}: seats are 1 to {game.num_players()}")
     agents = [RandomAgent(args.seed * 1000 + s) for s in range(game.num_players())]
     state = game.new_initial_state(args.seed)
+    # the human seat whose view is on the screen: hot-seat play hands it over, filtered anew,
+    # whenever another human seat must act
     viewer = min(humans) if humans else None
     if not args.quiet:
         out.print(f"[bold]{game.name}[/bold] · {game.num_players()} players · seed {args.seed}")
     shown = 0
+    left_at = dict.fromkeys(humans, 0)  # log length when each human last had the screen
     while not state.is_terminal():
-        shown = _print_log(state, shown, viewer, args.quiet)
         seat = state.current_player()
+        if seat in humans and seat != viewer:
+            shown = _print_log(state, shown, viewer, args.quiet)
+            if viewer is not None:
+                left_at[viewer] = shown
+            if not _hand_over(seat):
+                out.print("game abandoned")
+                return 0
+            # the screen was cleared: what the new viewer may see of the log since he last had
+            # it (public lines, and his own private ones), then what is new
+            missed = state.log[left_at[seat] : shown]
+            for who, text in missed if not args.quiet else []:
+                if who in (-1, seat):
+                    out.print(("  " if who != -1 else "") + text, markup=False)
+            viewer = seat
+        shown = _print_log(state, shown, viewer, args.quiet)
         action = _ask_human(state, seat) if seat in humans else agents[seat](state)
         if action is None:
             out.print("game abandoned")
@@ -185,6 +202,23 @@ def _print_zones(state: State, seat: int | None) -> None:
         out.print(f"  {prog.zone_names[i]}: {shown}", markup=False)
 
 
+HANDOVER = "Hand the screen to {}"
+
+
+def _hand_over(seat: int) -> bool:
+    """Clear the previous human's view and wait until ``seat`` has the screen. False to quit."""
+    out.clear()  # on a terminal; elsewhere the hand-over line marks where a view ends
+    out.rule(HANDOVER.format(player_name(seat)))
+    try:
+        text = input(f"{player_name(seat)}: press Enter when only you see the screen (q to quit): ")
+    except EOFError:
+        return False
+    if text.strip().lower() in ("q", "quit"):
+        return False
+    out.clear()
+    return True
+
+
 def _ask_human(state: State, seat: int) -> int | None:
     out.rule(f"{player_name(seat)} to act")
     _print_zones(state, seat)
@@ -199,9 +233,15 @@ def _ask_human(state: State, seat: int) -> int | None:
             return None
         if text.lower() in ("q", "quit"):
             return None
-        if text.isdigit() and 1 <= int(text) <= len(options):
-            return options[int(text) - 1][0]
-        out.print(f"'{text}' is not an option; type a number from 1 to {len(options)}")
+        # ASCII digits only ("²" is a digit to str.isdigit but not to int), and few of them
+        # (int() refuses thousands of digits)
+        if text.isascii() and text.isdigit() and len(text) <= 9:
+            if 1 <= int(text) <= len(options):
+                return options[int(text) - 1][0]
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        out.print(
+            f"'{shown}' is not an option; type a number from 1 to {len(options)}", markup=False
+        )
 
 
 # ---------------------------------------------------------------------------- check / list

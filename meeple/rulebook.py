@@ -9,6 +9,7 @@ yet is shown as its source text (see dsl/render.py).
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,8 +189,23 @@ class ProseWriter(ExprWriter):
 
 # ---------------------------------------------------------------------------- flow diagram
 def _label(text: str) -> str:
+    """A Mermaid label: quoted, with quotes and markup characters as Mermaid entity codes, so
+    rule text can neither end the label nor become HTML in the drawn diagram."""
     text = text if len(text) <= 60 else text[:57] + "..."
-    return '"' + text.replace('"', "#quot;") + '"'
+    for ch, code in _MERMAID_ESCAPES:
+        text = text.replace(ch, code)
+    return '"' + text + '"'
+
+
+# "#" first: the codes themselves start with it
+_MERMAID_ESCAPES = (
+    ("#", "#35;"),
+    ('"', "#quot;"),
+    ("<", "#lt;"),
+    (">", "#gt;"),
+    ("&", "#amp;"),
+    ("`", "#96;"),
+)
 
 
 def flow_diagram(game: ir.Game) -> list[str]:
@@ -250,7 +266,13 @@ def flow_diagram(game: ir.Game) -> list[str]:
 
 
 def _node(name: str) -> str:
-    return {"setup": "setup", "play": "play", "scoring": "scoring"}.get(name, f"p_{name}[{name}]")
+    fixed = {"setup": "setup", "play": "play", "scoring": "scoring"}
+    if name in fixed:
+        return fixed[name]
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):  # what the checker lets names be
+        return f"p_{name}[{name}]"
+    # anything else: an id of safe characters, the name shown as a quoted, escaped label
+    return "p_" + re.sub(r"[^A-Za-z0-9_]", "_", name) + f"[{_label(name)}]"
 
 
 def _stmt_children(node: Any) -> list[Any]:
@@ -477,7 +499,21 @@ def render_html(markdown_text: str, title: str) -> str:
     """A standalone HTML page from the rulebook's Markdown; Mermaid draws the flow diagram."""
     import markdown  # noqa: PLC0415  (only `meeple doc` needs it)
 
-    body = markdown.markdown(markdown_text, extensions=["tables", "fenced_code"])
+    # Rule text is untrusted: raw HTML in the Markdown never passes through (it is shown as
+    # text), and links go only to pages, mail or anchors, never to javascript: and the like.
+    # The rulebook's own anchors are plain Markdown lines, restored below from their escaped
+    # form (ids of safe characters only).
+    md = markdown.Markdown(extensions=["tables", "fenced_code"])
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    body = md.convert(markdown_text)
+    body = re.sub(
+        r"<p>&lt;a id=&quot;([a-z0-9-]+)&quot;&gt;&lt;/a&gt;</p>|"
+        r'<p>&lt;a id="([a-z0-9-]+)"&gt;&lt;/a&gt;</p>',
+        lambda m: f'<p><a id="{m.group(1) or m.group(2)}"></a></p>',
+        body,
+    )
+    body = re.sub(r'(href|src)="([^"]*)"', _safe_link, body)
     body = re.sub(
         r'<pre><code class="language-mermaid">(.*?)</code></pre>',
         r'<pre class="mermaid">\1</pre>',
@@ -486,11 +522,22 @@ def render_html(markdown_text: str, title: str) -> str:
     )
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{title}</title>\n"
+        f"<title>{html.escape(title)}</title>\n"
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em;"
         "line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
         "padding:2px 6px}code{background:#f4f4f4}</style>\n"
         f'<script type="module">import mermaid from "{MERMAID_JS}";'
-        "mermaid.initialize({startOnLoad:true});</script>\n"
+        "mermaid.initialize({startOnLoad:true,securityLevel:'strict'});</script>\n"
         f"</head>\n<body>\n{body}\n</body>\n</html>\n"
     )
+
+
+def _safe_link(m: re.Match[str]) -> str:
+    """An href/src kept when it goes to a web page, a mail address, an anchor or a relative
+    path; anything else (javascript:, data:, vbscript:...) becomes "#"."""
+    attr, url = m.group(1), m.group(2)
+    target = html.unescape(url).strip().lower()
+    scheme = re.match(r"[a-z][a-z0-9+.-]*:", re.sub(r"[\x00-\x20]", "", target))
+    if scheme and scheme.group(0) not in ("http:", "https:", "mailto:"):
+        url = "#"
+    return f'{attr}="{url}"'

@@ -114,3 +114,20 @@ def test_scenarios_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "scenarios", "shadow-of-the-sun")
     assert code == 0
     assert "pass usurp.yaml" in out and " 0 failed" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["²", "١", "9" * 5000, "-1", "1.0", " "],
+    ids=["superscript", "arabic-indic", "5000 digits", "negative", "decimal", "blank"],
+)
+def test_a_number_the_prompt_cannot_read_is_asked_again(
+    text: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A superscript or Arabic-Indic digit (str.isdigit() accepts it, int() does not) or a
+    5000-digit number re-prompts with a message, never a traceback."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"{text}\n1\nq\n"))
+    code, out, err = _run(capsys, "play", "--seed", "1", "--human", "1")
+    assert code == 0 and "Traceback" not in out + err
+    assert "is not an option; type a number from 1 to" in out
+    assert "P1: Bonus -> draw 2 cards" in out and "game abandoned" in out

@@ -78,6 +78,28 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
+    P.local_types = {'c': 'card', 'g': 'card', 'p': 'player', 'sold': 'list:card', 'w': 'player'}
+    P.frame_parents = {
+        0: frozenset([25]),
+        1: frozenset([30]),
+        2: frozenset([0]),
+        3: frozenset([2]),
+        4: frozenset([3]),
+        5: frozenset([2]),
+        6: frozenset([5]),
+        9: frozenset([2]),
+        14: frozenset([1]),
+        18: frozenset([23]),
+        20: frozenset([22]),
+        22: frozenset([18]),
+        24: frozenset([28]),
+        25: frozenset([27]),
+        27: frozenset([24]),
+        28: frozenset([23]),
+        30: frozenset([32]),
+        32: frozenset([29]),
+    }
+    P.fresh_frames = frozenset([0, 1, 18, 23, 29])
     site = P.sites(SITES)
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
