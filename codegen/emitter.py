@@ -616,6 +616,7 @@ class ModuleEmitter:
         return self._assemble(body)
 
     def _assemble(self, body: Writer) -> str:
+        t: Any  # a variable's type (str) in one loop below, a trigger in another
         g, prog = self.game, self.prog
         variables = [  # first: their spans may name a file (a variant's) not seen yet
             (v.name, v.type, v.per, self._span(v.initial.span), v.visibility)
@@ -679,10 +680,10 @@ class ModuleEmitter:
             ties = ", ".join(f"tie_{i}" for i in range(len(g.tie_breakers)))
             out.line(f"P.tie_breakers = [{ties}]")
             out.line(f"P.tie_breaker_spans = [{tie_spans}]")
-            for i, trig in enumerate(g.triggers.values()):
-                when = f"trigger_{i}_when" if trig.when is not None else "None"
-                rule = f"TriggerRule({trig.kind!r}, {trig.var!r}, {when}, {self._op(trig.body)})"
-                out.line(f"P.add_trigger({trig.zone!r}, {rule})  {self._where(trig.span)}")
+            for i, t in enumerate(g.triggers.values()):
+                when = f"trigger_{i}_when" if t.when is not None else "None"
+                rule = f"TriggerRule({t.kind!r}, {t.var!r}, {when}, {self._op(t.body)})"
+                out.line(f"P.add_trigger({t.zone!r}, {rule})  {self._where(t.span)}")
             out.line("return P")
         return out.text()
 
