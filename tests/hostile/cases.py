@@ -382,7 +382,7 @@ add(
          edit("                from: hand[p]\n", "                from: hand[9]\n"), RuleError,
          "                from: |hand[9]", message=SEAT, run=True, alt="              - |pick: Discard"),
     Case("turn-of-seat-5", "4 seats", edit("            - turn(p)\n", "            - turn(5)\n"),
-         RuleError, "      - |choose: Draw", message=SEAT, run=True,
+         RuleError, "            when: |count(hand[p]) > 0", message=SEAT, run=True,
          alt="      - choose: Draw or discard?\n        by: |p\n"),
 )  # fmt: skip
 
