@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hostile.cases import BASE, CASES, Case, count_by_kind, position
+from hostile.cases import BASE, CASES, Case, count_by_kind, position, q
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -441,3 +441,96 @@ def test_a_mutation_that_loads_also_runs_on_both_back_ends(tmp_path: Path) -> No
         if played >= (3 if not DEEP else 30):
             break
     assert played > 0
+
+
+# ------------------------------------------------------------------------------ API, secrecy...
+MINIMAL = str(Path(__file__).parent / "fixtures" / "minimal")
+
+
+@pytest.mark.parametrize("seat", [99, -1, 2, "x", None, 1.0])
+def test_observation_of_a_bad_seat_is_refused_naming_the_valid_ones(seat: object) -> None:
+    """Section 4: ``observation(99)``, ``observation(-1)``, ``observation("x")`` (policy 8)."""
+    state = api.load(MINIMAL, 2).new_initial_state(1)
+    with pytest.raises(ValueError) as info:
+        state.observation(seat)  # type: ignore[arg-type]
+    assert "0" in str(info.value) and "1" in str(info.value), str(info.value)
+
+
+def _play_checked(folder: Path, players: int, check: Any) -> None:
+    """Random games on both back ends, calling ``check(state)`` before every action."""
+    for backend in ("interpreter", "compiled"):
+        g = api.load(str(folder), players, backend=backend)
+        for seed in range(6):
+            s = g.new_initial_state(seed)
+            rnd = random.Random(seed)
+            while not s.is_terminal():
+                check(s)
+                s.apply_action(rnd.choice(s.legal_actions()))
+
+
+def test_no_decision_is_asked_of_an_eliminated_seat(tmp_path: Path) -> None:
+    """Section 8: a turn may eliminate the next seat; that seat is never asked to act again."""
+    folder = tmp_path / "minimal"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        BASE.replace(
+            "          - label: draw a card\n",
+            "          - label: knock out the next player\n            do:\n"
+            "              - eliminate left_of(p)\n"
+            "          - label: draw a card\n",
+        ),
+        encoding="utf-8",
+    )
+
+    def check(s: Any) -> None:
+        assert s.current_player() in s.players, f"eliminated P{s.current_player() + 1} is asked"
+
+    with time_limit(4 * TIMEOUT):
+        _play_checked(folder, 4, check)
+
+
+def test_a_card_picked_into_a_hidden_zone_is_not_named_to_others(tmp_path: Path) -> None:
+    """Section 7: a pick from a hand into a face-down zone, without ``secret: true``, does not
+    name the card in the other players' log (secrecy follows the zones' visibility)."""
+    folder = tmp_path / "minimal"
+    folder.mkdir()
+    (folder / "game.yaml").write_text(
+        BASE.replace(
+            "  discard: {visibility: public, source: Turn}",
+            "  discard: {visibility: hidden, source: Turn}",
+        ),
+        encoding="utf-8",
+    )
+    names = ("Coin", "Gem", "Crown")
+
+    def check(s: Any) -> None:
+        me = s.current_player()
+        for other in s.players:
+            if other == me:
+                continue
+            for line in s.observation(other)["log"]:
+                if "Discard a card" in line and f"P{other + 1}:" not in line:
+                    assert not any(n in line for n in names), f"P{other + 1} reads: {line}"
+
+    with time_limit(4 * TIMEOUT):
+        _play_checked(folder, 2, check)
+
+
+def test_meeple_doc_escapes_rule_text_in_html(tmp_path: Path) -> None:
+    """Section 9: a ``<script>`` in the game's name or a label is text in the rendered page."""
+    folder = tmp_path / "minimal"
+    folder.mkdir()
+    script = "<script>alert(1)</script>"
+    (folder / "game.yaml").write_text(
+        BASE.replace("  name: Minimal\n", f"  name: {q(script)}\n").replace(
+            "label: draw a card", f"label: {q('draw ' + script)}"
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    with time_limit():
+        assert main(["doc", str(folder), "-o", str(out)]) == 0
+    pages = list(out.rglob("*.html"))
+    assert pages, list(out.rglob("*"))
+    for page in pages:
+        assert "<script>alert(1)" not in page.read_text(encoding="utf-8"), page
