@@ -680,6 +680,7 @@ class ModuleEmitter:
         w.line()
 
     def _assemble(self, body: Writer) -> str:
+        t: Any  # a variable's type (str) in one loop below, a trigger in another
         g, prog = self.game, self.prog
         variables = [  # first: their spans may name a file (a variant's) not seen yet
             (v.name, v.type, v.per, self._span(v.initial.span), v.visibility)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 from rich.markup import escape
@@ -15,6 +15,7 @@ from meeple.dsl.errors import MeepleError, SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, walk
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
+from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
 from meeple.interpreter.values import describe, player_name
 
@@ -60,7 +61,8 @@ class _Why:
         self.st, self.env, self.w = state, env, ExprWriter()
 
     def value(self, e: ir.Expr, env: dict[str, Any]) -> Any:
-        return self.st.prog.ex.compile(e)(self.st, env)
+        # explain runs on the interpreter (api.load's default back end)
+        return cast(Program, self.st.prog).ex.compile(e)(self.st, env)
 
     def failing(self, cond: ir.Expr, env: dict[str, Any]) -> str:
         """Why ``cond`` is false: its false parts (of an ``a and b and c``), each with the

@@ -387,9 +387,9 @@ def render_markdown(
     add("")
 
     _section(md, "Variables and tables")
-    for v in game.variables.values():
-        per = " per player" if v.per else ""
-        add(f"- {_code(v.name)}: {v.type}{per}, starting at {w.c(v.initial)}.")
+    for var in game.variables.values():
+        per = " per player" if var.per else ""
+        add(f"- {_code(var.name)}: {var.type}{per}, starting at {w.c(var.initial)}.")
     for f in game.functions.values():
         sig = f"{f.name}({', '.join(f.params)})"
         add(f"- {_code(sig)} is {w.c(f.body)}{w.citation(f)}.")

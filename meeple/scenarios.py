@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from meeple.dsl.checker import check_expression, check_statement
 from meeple.dsl.errors import MeepleError, SourceSpan, did_you_mean
@@ -41,6 +41,7 @@ from meeple.dsl.parser import parse_expression, parse_statement
 from meeple.dsl.yamlload import YMap, YStr, load_yaml_file
 from meeple.interpreter.game import Game
 from meeple.interpreter.ops import Frame
+from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
 from meeple.interpreter.values import Card
 
@@ -275,7 +276,7 @@ def _start(st: State, game: Game, doc: Any) -> None:
         origin = run if isinstance(run, YStr) else None
         stmt = parse_statement(str(run), origin)
         check_statement(game.checked, stmt)
-        op = game.program.stmt(stmt)
+        op = cast(Program, game.program).stmt(stmt)  # scenarios start on the interpreter
         op.exec(st, {})
 
 
@@ -348,7 +349,7 @@ def _expect(st: State, game: Game, expect: Any, out: Outcome) -> None:
     for text in holds:
         e = parse_expression(str(text), text if isinstance(text, YStr) else None)
         check_expression(game.checked, e)
-        if not game.program.ex.compile(e)(st, {}):
+        if not cast(Program, game.program).ex.compile(e)(st, {}):
             out.failures.append(f"not true: {text}")
     if "scores" in expect and st.scores() != list(expect["scores"]):
         out.failures.append(f"scores are {st.scores()}, expected {list(expect['scores'])}")
