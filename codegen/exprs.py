@@ -8,7 +8,6 @@ become Python locals. Every sub-expression is parenthesized, so Python's operato
 
 from __future__ import annotations
 
-import keyword
 from collections.abc import Callable
 
 from meeple.dsl import ir
