@@ -374,7 +374,7 @@ def _deep_game(d: int, block_depth: int) -> str:
         ifs.append(f"{indent}  - if: round > 0")
         indent += "    "
     ifs.append(f"{indent}then:")
-    ifs.append(f"{indent}  - round = deep(round) + {_sum(d - 2)}")
+    ifs.append(f"{indent}  - round = deep(round) + {_sum(d - 3)}")
     body = "\n".join("    " + line for line in ifs)
     return f"""\
 game: {{id: deep, name: Deep, players: {{min: 2, max: 2}}, source: Overview}}
@@ -406,7 +406,7 @@ setup: {{source: Setup, do: []}}
 play:
   source: Play
   do:
-    - round = {_maxes(d - 1, "maxes(round)", "1")}
+    - round = {_maxes(d - 2, "maxes(round)", "1")}
 {body}
     - for: p in players
       do:
@@ -414,7 +414,7 @@ play:
           by: p
           options:
             - label: take
-              when: deep(round) + {_sum(d - 3)} > 0
+              when: deep(round) + {_sum(d - 4)} > 0
               do: ["move 1 from deck to hand[p]"]
             - label: pass
               do: []
@@ -426,7 +426,9 @@ scoring: {{source: Scoring, do: []}}
 def test_the_generator_compiles_everything_at_the_nesting_limits(tmp_path: Path) -> None:
     folder = tmp_path / "deep"
     folder.mkdir()
-    (folder / "game.yaml").write_text(_deep_game(MAX_EXPR_DEPTH, MAX_BLOCK_DEPTH), "utf-8")
+    (folder / "game.yaml").write_text(
+        _deep_game(MAX_EXPR_DEPTH, MAX_BLOCK_DEPTH - 1), "utf-8"
+    )  # play is a block too
     checked = load_rules(folder)
     g = checked.game
     depths = [expr_depth(f.body) for f in g.functions.values()]
