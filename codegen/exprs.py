@@ -13,7 +13,7 @@ from collections.abc import Callable
 from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
-from meeple.interpreter.program import Program
+from meeple.interpreter.program import Program, leaf_functions
 from meeple.interpreter.values import CARD_FIELDS
 
 from .writer import literal
@@ -235,20 +235,8 @@ def _inlinable(game: ir.Game) -> set[str]:
     body is followed, so a function calling itself, directly or not, is simply not inlined),
     and adds at most INLINE_MAX_DEPTH levels to an expression."""
 
-    def calls(e: object) -> bool:
-        if isinstance(e, ir.Call) and e.func in game.functions:
-            return True
-        if isinstance(e, (list, tuple)):
-            return any(calls(x) for x in e)
-        if isinstance(e, ir.Expr):
-            return any(calls(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
-        return False
-
-    return {
-        n
-        for n, f in game.functions.items()
-        if not calls(f.body) and expr_depth(f.body) <= INLINE_MAX_DEPTH
-    }
+    leaves = leaf_functions(game)
+    return {n for n in leaves if expr_depth(game.functions[n].body) <= INLINE_MAX_DEPTH}
 
 
 def expr_depth(e: object) -> int:
