@@ -34,7 +34,13 @@ SAVE_FORMAT = 1
 
 
 class State:
-    """One position of a game. Create with ``Game.new_initial_state(seed)``."""
+    """One position of a game. Create with ``Game.new_initial_state(seed)``.
+
+    Seats are 0-based in this API (``current_player()`` is 0 for the first player, as in
+    OpenSpiel); the log, prompts and the terminal show them as P1..Pn. ``log`` is a list of
+    ``(visible_to, text)``: ``visible_to`` is -1 for a public line, else the only seat that may
+    see it. ``ended_by`` is the uid of the `end game` statement that ended the game (None if the
+    play ran to its end); ``meeple.endings.end_reason`` words it."""
 
     __slots__ = (
         "prog",
@@ -53,6 +59,7 @@ class State:
         "move_number",
         "calls",
         "inline",
+        "ended_by",
     )
 
     def __init__(self, prog: ProgramBase, seed: int = 0, record_log: bool = True) -> None:
@@ -95,6 +102,9 @@ class State:
         self.move_number = 0
         self.calls = 0  # rules functions running (see evaluate.counted_call)
         self.inline = 0  # procedures a generated module runs as Python functions
+        # the uid of the `end game` statement that ended the game (None: the play block ran to
+        # its end, or the game is not over); meeple.endings.end_reason words it
+        self.ended_by: int | None = None
         _room_for_calls()
 
     @classmethod
@@ -184,7 +194,8 @@ class State:
 
     # ------------------------------------------------------------------ OpenSpiel API
     def current_player(self) -> int:
-        """The seat that must act now, or TERMINAL (-4) when the game is over."""
+        """The seat that must act now (0-based: 0 is P1), or TERMINAL (-4) when the game is
+        over."""
         return self.pending.player if self.pending is not None else TERMINAL
 
     def is_terminal(self) -> bool:
@@ -261,12 +272,13 @@ class State:
         return [1.0 if p in winners else 0.0 for p in range(self.prog.num_players)]
 
     def scores(self) -> list[int]:
-        """Each seat's final score (the game's ``score`` variable), or zeros."""
+        """Each seat's final score (the game's ``score`` variable), or zeros; ``scores()[0]`` is
+        P1's."""
         s = self.vars.get("score")
         return list(s) if isinstance(s, list) else [0] * self.prog.num_players
 
     def winners(self) -> list[int]:
-        """The seats with the best score after the tie-breakers, in seat order."""
+        """The seats (0-based) with the best score after the tie-breakers, in seat order."""
         if not self.is_terminal():
             return []
         keys = {p: self.tie_keys(p) for p in self.players}
@@ -293,6 +305,7 @@ class State:
         s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
         s.rng, s.players, s.secret, s.phase = self.rng, list(self.players), self.secret, self.phase
         s.log, s.at, s.move_number = list(self.log), self.at, self.move_number
+        s.ended_by = self.ended_by
         envs: dict[int, dict[str, Any]] = {}
         frames = []
         for f in self.frames:
@@ -324,6 +337,8 @@ class State:
         else:
             self.zones[dest].append(card)
         self.loc[card.id] = dest
+        if self.record_log and self.prog.zone_vis[dest] == "owner":
+            self._note_draw(src, dest, [card])
 
     def move_count(self, n: int, src: int, dest: int, bottom: bool, span: SourceSpan) -> None:
         """Move the top ``n`` cards of ``src``; an empty source with a refill zone is refilled
@@ -332,6 +347,7 @@ class State:
             raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
         zones, loc = self.zones, self.loc
         s, d = zones[src], zones[dest]
+        start = len(d)
         for _ in range(n):
             if not s:
                 r = self.prog.refill_of[src]
@@ -341,13 +357,25 @@ class State:
                     )
                 self.refill(src, r)
                 if not s:
-                    return
+                    break
             c = s.pop()
             if bottom:
                 d.insert(0, c)
             else:
                 d.append(c)
             loc[c.id] = dest
+        if self.record_log and self.prog.zone_vis[dest] == "owner" and len(d) > start:
+            self._note_draw(src, dest, d[: len(d) - start] if bottom else d[start:])
+
+    def _note_draw(self, src: int, dest: int, cards: list[Card]) -> None:
+        """A line only the drawing seat sees: which cards it took from a face-down zone into
+        its own (the others see the zone's size change). Both back ends move cards here."""
+        prog = self.prog
+        owner = prog.zone_owner[dest]
+        if owner is None or prog.zone_vis[src] not in ("hidden", "top"):
+            return
+        names = ", ".join(c.name for c in cards)
+        self.log.append((owner, f"{player_name(owner)} draws {names} from {prog.zone_names[src]}"))
 
     def refill(self, zone: int, from_zone: int) -> None:
         src = self.zones[from_zone]
@@ -365,9 +393,13 @@ class State:
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
 
     def shuffle(self, zone: int) -> None:
+        if self.record_log and len(self.zones[zone]) > 1:
+            self.log.append((-1, f"{self.prog.zone_names[zone]} is shuffled"))
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
 
     def end_game(self) -> None:
+        # both back ends set ``at`` to the `end game` statement (same uid) before calling this
+        self.ended_by = self.at.uid if self.at is not None else None
         self.frames.clear()
         self.secret = 0
 
@@ -515,6 +547,8 @@ class State:
             "pending": pending,
             "at": self.at.uid if self.at is not None else None,
             "log": [list(e) for e in self.log],
+            "ended_by": self.ended_by,
+            "meeple": _meeple_version(),  # information only: the format is what is checked
         }
 
     @classmethod
@@ -572,6 +606,10 @@ class State:
             s.frames.append(fr)
         s.at = ops[data["at"]] if data.get("at") is not None else None
         s.log = [(int(w), str(t)) for w, t in data.get("log", [])]
+        ended = data.get("ended_by")  # absent in states saved before it was recorded
+        if ended is not None and not (type(ended) is int and 0 <= ended < len(ops)):
+            raise _Damaged("ended_by is not a statement of these rules")
+        s.ended_by = ended
         p = data.get("pending")
         if p is not None:
             values = [DONE if v == "__done__" else decode(v, cards) for v in p["values"]]
@@ -593,6 +631,12 @@ class State:
         for i, z in enumerate(self.zones):
             lines.append(f"{self.prog.zone_names[i]}: {', '.join(c.name for c in z)}")
         return "\n".join(lines)
+
+
+def _meeple_version() -> str:
+    import meeple  # the package is imported before any of its modules: no cycle
+
+    return meeple.__version__
 
 
 def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ from meeple.dsl.variant import VARIANTS_DIR, Variant, find_variant
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
+from meeple.interpreter.values import player_name
 
 from .registry import rules_path
 
@@ -60,6 +61,8 @@ def load(
     backend: str = "interpreter",
 ) -> Game:
     """Load a game for ``players`` seats (default: 4, or the nearest count the game allows).
+    Its states number the seats from 0 (``state.current_player()`` is 0 for P1, as in
+    OpenSpiel); the log, the terminal and the rule files show them as P1..Pn.
 
     ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file;
     ``variant`` a variant id of that game (``rules/<game>/variants/<id>.yaml``) or a variant file.
@@ -83,7 +86,14 @@ def load(
 
 @dataclass
 class Result:
-    """The outcome of one game: final scores, winners (seats), decisions taken, the state."""
+    """The outcome of one game.
+
+    ``scores[seat]``: final scores; ``winners``: the winning seats; ``decisions``: how many
+    actions were taken; ``state``: the final State; ``tie_broken``: the top score was shared and
+    the tie-breakers decided; ``log``: the game's log, one line each, lines only one seat saw
+    prefixed ``(P2 only)`` (empty when played with ``record_log=False``); ``end_reason``: why the
+    game ended, in rule terms (see meeple.endings). Seats are 0-based here (0 is P1).
+    """
 
     scores: list[int]
     winners: list[int]
@@ -91,6 +101,21 @@ class Result:
     state: State
     tie_broken: bool = False
     log: list[str] = field(default_factory=list)
+    game: Game | None = field(default=None, repr=False)
+
+    @property
+    def end_reason(self) -> str:
+        """Why the game ended: ``"count(house[p]) == 0 for p = P4 (Ending the Game, ...)"``."""
+        from .endings import end_reason
+
+        if self.game is None:
+            raise MeepleError("this Result was made without its game: no end reason")
+        return end_reason(self.game, self.state)
+
+
+def log_lines(state: State) -> list[str]:
+    """``state``'s whole log as text: a line only one seat may see is prefixed ``(P2 only)``."""
+    return [text if who == -1 else f"({player_name(who)} only) {text}" for who, text in state.log]
 
 
 def play(
@@ -100,8 +125,10 @@ def play(
     record_log: bool = True,
     check: bool = False,
 ) -> Result:
-    """Play one complete game. ``agents[seat]`` chooses for each seat (default: random agents
-    seeded from ``seed``). With ``check``, conservation is verified after every action."""
+    """Play one complete game. ``agents[seat]`` (seats 0-based: ``agents[0]`` plays P1) chooses
+    an action id for its seat given the state (default: random agents seeded from ``seed``).
+    With ``check``, conservation is verified after every action. Raises MeepleError when the
+    rules fail, IllegalActionError when an agent returns an action that is not legal."""
     if agents is None:
         agents = [RandomAgent(seed * 1000 + s) for s in range(game.num_players())]
     state = game.new_initial_state(seed, record_log=record_log)
@@ -115,4 +142,4 @@ def play(
     scores = state.scores()
     best = max(scores)
     tie = len([p for p in state.players if scores[p] == best]) > 1
-    return Result(scores, winners, n, state, tie)
+    return Result(scores, winners, n, state, tie, log_lines(state), game)

@@ -1,8 +1,12 @@
-"""Shared fixtures: the shipped games, loaded once per session."""
+"""Shared fixtures: the shipped games, loaded once per session.
+
+Two runs (README, "Test"): the quick loop, ``python -m pytest -q``, leaves out the tests marked
+``@pytest.mark.deep`` (pyproject.toml's addopts); ``python -m pytest -q -m deep`` runs only them:
+thousands of random games per game, the long differential runs, every fuzz example.
+"""
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -24,19 +28,6 @@ def sun4() -> Game:
 @pytest.fixture(scope="session")
 def sun3() -> Game:
     return meeple.load(SUN, players=3)
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption(
-        "--deep",
-        action="store_true",
-        help="the long differential run: 10,000 games per game on both back ends",
-    )
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("--deep"):
-        os.environ["MEEPLE_DEEP"] = "1"
 
 
 BrokenGame = Callable[..., Path]

@@ -3,8 +3,8 @@
 For every shipped game and every player count, random games are played on both back ends with
 the same seed and the same choices; at every decision the player to act, the legal actions with
 their labels and the whole saved state (``to_json()``) must be identical, and so must the
-returns at the end. The suite plays at least 1,000 games per game; ``pytest --deep`` plays
-10,000 per game.
+returns at the end. The quick loop plays one game per game and player count (and two per
+variant); the deep run (``pytest -m deep``) plays 1,000 games per game and 60 per variant.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from meeple.dsl.variant import variant_files
 from meeple.interpreter.game import Game
 from meeple.registry import game_ids, rules_root
 
-GAMES_PER_GAME = 10_000 if os.environ.get("MEEPLE_DEEP") else 1_000
+GAMES_PER_GAME = 1_000  # the deep run, spread over the player counts
 MAX_DECISIONS = 20_000
 GOLDEN = Path(__file__).parent / "golden" / "compiled"
 
@@ -73,6 +73,13 @@ def _play_both(game_id: str, players: int, seed: int, rng: random.Random, log: b
 
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
+def test_back_ends_agree_on_one_game(game_id: str, players: int) -> None:
+    """The quick loop's sample: one logged game per game and player count."""
+    _play_both(game_id, players, 1, random.Random(players), log=True)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_back_ends_agree_on_random_games(game_id: str, players: int) -> None:
     per_count = -(-GAMES_PER_GAME // len(_counts(game_id)))
 
@@ -85,16 +92,20 @@ def test_back_ends_agree_on_random_games(game_id: str, players: int) -> None:
 
 
 VARIANTS = [(g, f.stem) for g in game_ids() for f in variant_files(rules_root() / g)]
-GAMES_PER_VARIANT = 1_000 if os.environ.get("MEEPLE_DEEP") else 60
+GAMES_PER_VARIANT = 60  # the deep run; the quick loop plays two
 
 
-@pytest.mark.parametrize(("game_id", "variant"), VARIANTS)
-def test_back_ends_agree_on_variants(game_id: str, variant: str) -> None:
+@pytest.mark.parametrize(
+    ("game_id", "variant", "games"),
+    [(g, v, 2) for g, v in VARIANTS]
+    + [pytest.param(g, v, GAMES_PER_VARIANT, marks=pytest.mark.deep) for g, v in VARIANTS],
+)
+def test_back_ends_agree_on_variants(game_id: str, variant: str, games: int) -> None:
     """A variant's module (its own file positions, changed data and rules) equals the
     interpreter running the variant, at every player count the variant allows."""
     g = load_checked(game_id, variant).game
     counts = list(range(g.players_min, g.players_max + 1))
-    for i in range(GAMES_PER_VARIANT):
+    for i in range(games):
         n = counts[i % len(counts)]
         key = f"{game_id}+{variant}"
         if (key, n, "interpreter") not in _games:

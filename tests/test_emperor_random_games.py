@@ -1,9 +1,10 @@
 """In the Shadow of the Emperor, 2 to 4 players: random games end, never dead-end, keep every
 piece on exactly one space or in a supply, and keep thalers within 0..12.
 
-2,000 games per player count in all: a hypothesis test per count (varied seeds, every check at
-every decision) plus a plain seeded loop (the game's checks at every decision, the engine's
-every-card check at the end of each game)."""
+The deep run (``pytest -m deep``) plays 2,000 games per player count in all: a hypothesis test
+per count (varied seeds, every check at every decision) plus a plain seeded loop (the game's
+checks at every decision, the engine's every-card check at the end of each game). The quick loop
+plays three seeded games per count."""
 
 from __future__ import annotations
 
@@ -137,16 +138,20 @@ def _hypothesis_test(players: int):  # type: ignore[no-untyped-def]
     return test
 
 
-test_two_player_random_games = _hypothesis_test(2)
-test_three_player_random_games = _hypothesis_test(3)
-test_four_player_random_games = _hypothesis_test(4)
+test_two_player_random_games = pytest.mark.deep(_hypothesis_test(2))
+test_three_player_random_games = pytest.mark.deep(_hypothesis_test(3))
+test_four_player_random_games = pytest.mark.deep(_hypothesis_test(4))
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_seeded_random_games(players: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "games"),
+    [(n, 3) for n in (2, 3, 4)]
+    + [pytest.param(n, LOOP_GAMES, marks=pytest.mark.deep) for n in (2, 3, 4)],
+)
+def test_seeded_random_games(players: int, games: int) -> None:
     """The engine's every-card check runs at the end of each game here (it is the costly part);
     the game's own position check still runs after every decision."""
-    for seed in range(LOOP_GAMES):
+    for seed in range(games):
         play_checked(players, seed, seed + 7919, every_card=False)
 
 

@@ -5,7 +5,8 @@ The handwritten cases are in tests/hostile/cases.py (one per kind of sections 1-
 with the outcome the shared policies give). Below them, hypothesis mutates the shipped games'
 rules and variants (keys deleted, duplicated or retyped, random unicode in names and texts, deep
 nesting, huge numbers, aliases): each mutation must load and check, or raise a MeepleError.
-More examples run with ``--deep`` (or MEEPLE_DEEP=1).
+The quick loop runs a few examples of each; the deep run (``pytest -m deep``) runs thirty times more
+and shrinks a failure to its smallest example.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from meeple.dsl.limits import MAX_FILE_BYTES
 from meeple.dsl.loader import load_rules, load_variant
 from meeple.registry import game_ids, rules_root
 
-DEEP = bool(os.environ.get("MEEPLE_DEEP"))
 TIMEOUT = 5.0  # seconds per case: a hang guard, far above what any case takes
 BOUNDED_MEMORY = 1_500_000_000  # bytes of address space for the bomb cases' process
 
@@ -363,52 +363,32 @@ def load_mutation(game_text: str, variant_text: str | None, game_id: str) -> Non
 GAMES = {g: (rules_root() / g / "game.yaml").read_text(encoding="utf-8") for g in game_ids()}
 GAMES["minimal"] = BASE
 VARIANTS = sorted(str(p.relative_to(rules_root())) for p in rules_root().glob("*/variants/*.yaml"))
-EXAMPLES = 300 if DEEP else 30
-# the default run does not shrink a failure (shrinking a slow load takes minutes): the example
-# printed is the one found; --deep shrinks it
-PHASES = list(Phase) if DEEP else [Phase.explicit, Phase.reuse, Phase.generate]
+EXAMPLES = 10  # the quick loop's; the deep run's are thirty times more
 
 
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=not DEEP,
-    phases=PHASES,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    game=st.sampled_from(sorted(GAMES)),
-    op=st.sampled_from(MUTATIONS),
-    seed=st.integers(0, 2**32),
-    value=_value(),
-    word=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20),
-)
-def test_mutated_rules_load_or_raise_a_meeple_error(
-    game: str, op: str, seed: int, value: Any, word: str
-) -> None:
+def _mutation_settings(examples: int, deep: bool) -> Any:
+    # the quick run does not shrink a failure (shrinking a slow load takes minutes): the example
+    # printed is the one found; the deep run shrinks it
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=not deep,
+        phases=list(Phase) if deep else [Phase.explicit, Phase.reuse, Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+_WORD = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20)
+
+
+def _mutated_rules(game: str, op: str, seed: int, value: Any, word: str) -> None:
     text = GAMES[game]
     doc = yaml.safe_load(text)
     mutated = mutate(doc, text, random.Random(seed), op, value, word)
     load_mutation(mutated, None, game)
 
 
-@settings(
-    max_examples=EXAMPLES // 2,
-    deadline=None,
-    derandomize=not DEEP,
-    phases=PHASES,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    variant=st.sampled_from(VARIANTS),
-    op=st.sampled_from(MUTATIONS),
-    seed=st.integers(0, 2**32),
-    value=_value(),
-    word=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20),
-)
-def test_mutated_variants_load_or_raise_a_meeple_error(
-    variant: str, op: str, seed: int, value: Any, word: str
-) -> None:
+def _mutated_variants(variant: str, op: str, seed: int, value: Any, word: str) -> None:
     game = variant.split("/")[0]
     text = (rules_root() / variant).read_text(encoding="utf-8")
     doc = yaml.safe_load(text)
@@ -416,12 +396,37 @@ def test_mutated_variants_load_or_raise_a_meeple_error(
     load_mutation(GAMES[game], mutated, game)
 
 
-def test_a_mutation_that_loads_also_runs_on_both_back_ends(tmp_path: Path) -> None:
+def _run(body: Any, first: str, among: list[str], examples: int, deep: bool) -> None:
+    """``body`` run by hypothesis on ``examples`` mutations (a fresh wrapper per run)."""
+    test = given(
+        **{first: st.sampled_from(among)},
+        op=st.sampled_from(MUTATIONS),
+        seed=st.integers(0, 2**32),
+        value=_value(),
+        word=_WORD,
+    )(body)
+    _mutation_settings(examples, deep)(test)()
+
+
+@pytest.mark.parametrize("deep", [False, pytest.param(True, marks=pytest.mark.deep)])
+def test_mutated_rules_load_or_raise_a_meeple_error(deep: bool) -> None:
+    """Each mutation of a shipped game's rules loads and checks, or raises a MeepleError."""
+    _run(_mutated_rules, "game", sorted(GAMES), EXAMPLES * (30 if deep else 1), deep)
+
+
+@pytest.mark.parametrize("deep", [False, pytest.param(True, marks=pytest.mark.deep)])
+def test_mutated_variants_load_or_raise_a_meeple_error(deep: bool) -> None:
+    """Each mutation of a shipped variant loads and checks, or raises a MeepleError."""
+    _run(_mutated_variants, "variant", VARIANTS, EXAMPLES // 2 * (30 if deep else 1), deep)
+
+
+@pytest.mark.parametrize("deep", [False, pytest.param(True, marks=pytest.mark.deep)])
+def test_a_mutation_that_loads_also_runs_on_both_back_ends(tmp_path: Path, deep: bool) -> None:
     """What the front end accepts compiles and runs (policy 6): a few accepted mutations of the
     minimal game played once on each back end."""
     rnd = random.Random(11)
     played = 0
-    for _ in range(40 if not DEEP else 400):
+    for _ in range(40 if not deep else 400):
         doc = yaml.safe_load(BASE)
         text = mutate(doc, BASE, rnd, rnd.choice(["text", "retype", "huge"]), rnd.random(), "x")
         folder = tmp_path / f"m{played}" / "minimal"
@@ -438,7 +443,7 @@ def test_a_mutation_that_loads_also_runs_on_both_back_ends(tmp_path: Path) -> No
             except RuleError:
                 pass  # a mutated rule may fail while it runs; it must fail as a rule error
         played += 1
-        if played >= (3 if not DEEP else 30):
+        if played >= (3 if not deep else 30):
             break
     assert played > 0
 

@@ -75,11 +75,20 @@ def _play(players: int, seed: int, agent_seed: int, every_step: bool) -> State:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_few_random_games_checked_after_every_decision(players: int) -> None:
+    """The quick loop's sample; the deep run plays 2,000 games per player count (below)."""
+    for seed in range(2):
+        _play(players, seed, seed + 7919, every_step=True)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_end_and_conserve_everything(players: int) -> None:
     for seed in range(LOOP_GAMES):
         _play(players, seed, seed + 7919, every_step=False)
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_checked_after_every_decision(players: int) -> None:
     @settings(

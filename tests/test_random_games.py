@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -43,6 +44,7 @@ def _play_checked(players: int, seed: int, agent_seed: int) -> int:
     return n
 
 
+@pytest.mark.deep
 @settings(
     max_examples=1000, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -51,12 +53,20 @@ def test_four_player_random_games_end_and_conserve_cards(seed: int, agent_seed: 
     _play_checked(4, seed, agent_seed)
 
 
+@pytest.mark.deep
 @settings(
     max_examples=1000, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(seed=st.integers(0, 2**63), agent_seed=st.integers(0, 2**32))
 def test_three_player_random_games_end_and_conserve_cards(seed: int, agent_seed: int) -> None:
     _play_checked(3, seed, agent_seed)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_few_random_games_end_and_conserve_cards(players: int) -> None:
+    """The quick loop's sample; the deep run plays 1,000 per player count (above)."""
+    for seed in range(3):
+        _play_checked(players, seed, seed + 1)
 
 
 def test_invariant_check_catches_a_lost_card(sun4) -> None:

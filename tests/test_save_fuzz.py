@@ -14,14 +14,14 @@ mutation is refused with a MeepleError, or the state it loads is one the rules c
 
 The handwritten cases below are the examples of the issue (another player's hand offered, the
 player to act swapped, action ids shifted, a seat-valued variable set to 5, another format).
-More examples run with ``--deep`` (or MEEPLE_DEEP=1).
+The quick loop runs 20 mutations of 4 saves per game; the deep run (``pytest -m deep``) 400 of 12
+per game, and shrinks a failure.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 import signal
 from collections.abc import Iterator
@@ -40,7 +40,6 @@ from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
 from meeple.registry import game_ids
 
-DEEP = bool(os.environ.get("MEEPLE_DEEP"))
 MINIMAL = str(Path(__file__).parent / "fixtures" / "minimal")
 GAMES = [*game_ids(), MINIMAL]
 MAX_MOVES = 3000  # a hang guard for playing on; every shipped game ends far sooner
@@ -76,12 +75,12 @@ def players_of(game_id: str) -> list[int]:
 
 
 @cache
-def saves() -> list[tuple[str, int, str]]:
+def saves(per_game: int = 4) -> list[tuple[str, int, str]]:
     """(game, players, JSON text of a save) at random positions, pending decisions and between."""
     rnd = random.Random(2026)
     out = []
     for game_id in GAMES:
-        for _ in range(4 if not DEEP else 12):
+        for _ in range(per_game):
             players = rnd.choice(players_of(game_id))
             g = game(game_id, players)
             s = g.new_initial_state(rnd.randrange(10**6))
@@ -224,8 +223,8 @@ def check_reachable(g: Game, s: State, seed: int) -> None:
         pass
 
 
-def run_mutation(index: int, op: str, seed: int) -> None:
-    game_id, players, text = saves()[index % len(saves())]
+def run_mutation(index: int, op: str, seed: int, per_game: int = 4) -> None:
+    game_id, players, text = saves(per_game)[index % len(saves(per_game))]
     g = game(game_id, players)
     original = json.loads(text)
     data = json.loads(text)
@@ -246,19 +245,20 @@ def run_mutation(index: int, op: str, seed: int) -> None:
         check_reachable(g, s, seed)
 
 
-EXAMPLES = 400 if DEEP else 60
+@pytest.mark.parametrize("deep", [False, pytest.param(True, marks=pytest.mark.deep)])
+def test_a_mutated_save_is_refused_or_reachable(deep: bool) -> None:
+    @settings(
+        max_examples=400 if deep else 20,
+        deadline=None,
+        derandomize=not deep,
+        phases=list(Phase) if deep else [Phase.explicit, Phase.reuse, Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(index=st.integers(0, 10**6), op=st.sampled_from(OPS), seed=st.integers(0, 2**32))
+    def one(index: int, op: str, seed: int) -> None:
+        run_mutation(index, op, seed, 12 if deep else 4)
 
-
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=not DEEP,
-    phases=list(Phase) if DEEP else [Phase.explicit, Phase.reuse, Phase.generate],
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(index=st.integers(0, 10**6), op=st.sampled_from(OPS), seed=st.integers(0, 2**32))
-def test_a_mutated_save_is_refused_or_reachable(index: int, op: str, seed: int) -> None:
-    run_mutation(index, op, seed)
+    one()
 
 
 def test_untouched_saves_load_and_play_on() -> None:

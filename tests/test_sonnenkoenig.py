@@ -78,6 +78,13 @@ def _play(n: int, seed: int, agent_seed: int, every_step: bool) -> State:
 
 
 @pytest.mark.parametrize("n", COUNTS)
+def test_a_random_game_checked_at_every_step(n: int) -> None:
+    """The quick loop's sample; the deep run checks many more (below)."""
+    _play(n, n, n + 1, every_step=True)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("n", COUNTS)
 def test_random_games_checked_at_every_step(n: int) -> None:
     @settings(
         max_examples=CHECKED_EACH_STEP,
@@ -92,6 +99,7 @@ def test_random_games_checked_at_every_step(n: int) -> None:
     one()
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("n", COUNTS)
 def test_random_games_complete_and_eliminate(n: int) -> None:
     eliminated = by_ludwig = last_standing = 0
