@@ -60,6 +60,7 @@ class State:
         "calls",
         "inline",
         "ended_by",
+        "ask_forced",
     )
 
     def __init__(self, prog: ProgramBase, seed: int = 0, record_log: bool = True) -> None:
@@ -105,6 +106,9 @@ class State:
         # the uid of the `end game` statement that ended the game (None: the play block ran to
         # its end, or the game is not over); meeple.endings.end_reason words it
         self.ended_by: int | None = None
+        # seats whose one-option decisions wait as pending decisions (the terminal shows a human
+        # why the other options are not legal); the game and its log are the same either way
+        self.ask_forced: frozenset[int] = frozenset()
         _room_for_calls()
 
     @classmethod
@@ -185,7 +189,7 @@ class State:
             return
         if self.secret:
             dec.secret = True
-        if len(dec.actions) == 1:
+        if len(dec.actions) == 1 and p not in self.ask_forced:
             if self.record_log:
                 self._note(dec, 0, forced=True)
             dec.op.resolve(self, dec, 0)
@@ -257,8 +261,8 @@ class State:
         self.move_number += 1
         self.at = d.op
         try:
-            if self.record_log:
-                self._note(d, i, forced=False)
+            if self.record_log:  # one action: a forced decision that waited (ask_forced)
+                self._note(d, i, forced=len(d.actions) == 1)
             d.op.resolve(self, d, i)
         except Exception as e:
             self._fail(e)
@@ -305,7 +309,7 @@ class State:
         s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
         s.rng, s.players, s.secret, s.phase = self.rng, list(self.players), self.secret, self.phase
         s.log, s.at, s.move_number = list(self.log), self.at, self.move_number
-        s.ended_by = self.ended_by
+        s.ended_by, s.ask_forced = self.ended_by, self.ask_forced
         envs: dict[int, dict[str, Any]] = {}
         frames = []
         for f in self.frames:

@@ -61,7 +61,7 @@ def load(
     backend: str = "interpreter",
 ) -> Game:
     """Load a game for ``players`` seats (default: 4, or the nearest count the game allows).
-    Its states number the seats from 0 (``state.current_player()`` is 0 for P1, as in
+    Its states number the seats 0-based (``state.current_player()`` is 0 for P1, as in
     OpenSpiel); the log, the terminal and the rule files show them as P1..Pn.
 
     ``game`` is a shipped game id (see ``meeple list``) or a path to a rules folder or file;

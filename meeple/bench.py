@@ -12,6 +12,7 @@ import importlib.util
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -109,17 +110,30 @@ def state_costs(game: Game, repeats: int = 1000) -> dict[str, float]:
     return out
 
 
-def bench(game_id: str, players: int | None, seconds: float) -> BenchResult:
-    """Measure one game on both back ends (and the reference for Shadow of the Sun)."""
+BENCH_STEPS = 6  # the calls bench() makes to ``step``: for a progress bar's total
+
+
+def bench(
+    game_id: str,
+    players: int | None,
+    seconds: float,
+    step: Callable[[str], None] | None = None,
+) -> BenchResult:
+    """Measure one game on both back ends (and the reference for Shadow of the Sun).
+    ``step(what)`` is called BENCH_STEPS times, after each part, for a progress display."""
     from meeple import api
 
+    done = step or (lambda what: None)
     games = {b: api.load(game_id, players, backend=b) for b in api.BACKENDS}
     n = games["interpreter"].num_players()
     result = BenchResult(game_id, n)
+    done("loaded")
     for g in games.values():
         playouts(g, min(0.5, seconds / 4))  # warm-up
+    done("warmed up")
     for name, g in games.items():
         result.rates[name] = playouts(g, seconds)
+        done(name)
     if game_id == REFERENCE_GAME:
         ref = reference_module()
         if ref is not None:
@@ -127,6 +141,8 @@ def bench(game_id: str, players: int | None, seconds: float) -> BenchResult:
             rates = reference_playouts(n, seconds)
             if rates is not None:
                 result.rates["hand-written"] = rates
+    done("hand-written reference")
     for name, g in games.items():
         result.costs[name] = state_costs(g)
+    done("state costs")
     return result

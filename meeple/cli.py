@@ -4,24 +4,32 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from meeple import __version__
 from meeple.codegen import generate
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.lint import lint
 from meeple.interpreter.agents import RandomAgent
+from meeple.interpreter.game import Game
+from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
-from meeple.interpreter.values import describe, player_name
+from meeple.interpreter.values import Card, card_label, decode, formatter, player_name
 
 from . import api, authoring, compare
-from .bench import REFERENCE_GAME, bench
+from .bench import BENCH_STEPS, REFERENCE_GAME, bench
+from .endings import end_reason
+from .explain import Verdict, explain
 from .registry import DEFAULT_GAME, game_ids, rules_path
 from .scenarios import run_scenario, scenario_files
+from .wording import plural, ratio
 
 out = Console(highlight=False, soft_wrap=True, emoji=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
@@ -48,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="meeple",
         description="Play and check tabletop games written in the meeple rules language.",
     )
+    p.add_argument("--version", action="version", version=f"meeple {__version__}")
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="play a complete game (computer players by default)")
@@ -68,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     check = sub.add_parser("check", help="check a rules file or folder; errors as file:line:col")
-    check.add_argument("path", nargs="+")
+    check.add_argument("path", nargs="+", help="rules file(s) or folder(s) to check")
     check.set_defaults(run=cmd_check)
 
     lst = sub.add_parser("list", help="list the games that ship with meeple")
@@ -101,7 +110,9 @@ def _parser() -> argparse.ArgumentParser:
         "bench", help="random-playout throughput: interpreter, generated module, hand-written"
     )
     bench.add_argument("games", nargs="*", help="game ids (default: every shipped game)")
-    bench.add_argument("--players", "-p", type=int)
+    bench.add_argument(
+        "--players", "-p", type=int, help="number of players (default: 4 or the nearest)"
+    )
     bench.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
     bench.set_defaults(run=cmd_bench)
     return p
@@ -125,6 +136,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise MeepleError(f"--human {h + 1}: seats are 1 to {game.num_players()}")
     agents = [RandomAgent(args.seed * 1000 + s) for s in range(game.num_players())]
     state = game.new_initial_state(args.seed)
+    state.ask_forced = frozenset(humans)  # a human sees a forced choice and why it is forced
     # the human seat whose view is on the screen: hot-seat play hands it over, filtered anew,
     # whenever another human seat must act
     viewer = min(humans) if humans else None
@@ -139,8 +151,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if viewer is not None:
                 left_at[viewer] = shown
             if not _hand_over(seat):
-                out.print("game abandoned")
-                return 0
+                return _abandoned()
             # the screen was cleared: what the new viewer may see of the log since he last had
             # it (public lines, and his own private ones), then what is new
             missed = state.log[left_at[seat] : shown]
@@ -149,17 +160,26 @@ def cmd_play(args: argparse.Namespace) -> int:
                     out.print(("  " if who != -1 else "") + text, markup=False)
             viewer = seat
         shown = _print_log(state, shown, viewer, args.quiet)
-        action = _ask_human(state, seat) if seat in humans else agents[seat](state)
+        action = _ask_human(game, state, seat) if seat in humans else agents[seat](state)
         if action is None:
-            out.print("game abandoned")
-            return 0
+            return _abandoned()
         state.apply_action(action)
     _print_log(state, shown, viewer, args.quiet)
     if not args.quiet:
+        out.print(f"The game ended: {end_reason(game, state)}", markup=False)
         out.rule("The table at the end")
         _print_zones(state, None)
+        _print_variables(state, None)
     _print_scores(state)
     return 0
+
+
+ABANDONED = 3  # the exit status of a game quit before its end (q or Ctrl-D)
+
+
+def _abandoned() -> int:
+    err.print(f"game abandoned before its end (exit status {ABANDONED})")
+    return ABANDONED
 
 
 def _print_log(state: State, shown: int, viewer: int | None, quiet: bool) -> int:
@@ -185,21 +205,61 @@ def _print_scores(state: State) -> None:
 
 
 def _print_zones(state: State, seat: int | None) -> None:
-    """Non-empty zones as ``seat`` may see them (everything public when seat is None)."""
+    """Zones as ``seat`` may see them: during play the non-empty ones; at the end (seat None)
+    every zone of the table, empty ones too ("house[P4]: empty" may be why the game ended)."""
     prog = state.prog
     for i, z in enumerate(state.zones):
-        if not z:
-            continue
         vis, owner = prog.zone_vis[i], prog.zone_owner[i]
+        if not z:
+            if seat is None and vis != "owner":
+                out.print(f"  {prog.zone_names[i]}: empty", markup=False)
+            continue
         if vis == "public" or (vis == "owner" and seat is not None and owner == seat):
-            shown = describe(z)
+            shown = _show_cards(z)
         elif vis == "top":
-            shown = f"{len(z)} card(s), {describe(z[-1:])} on top"
+            shown = f"{plural(len(z), 'card')}, {_show_cards(z[-1:])} on top"
         elif seat is None and vis == "owner":
             continue  # the final board shows the table, not the hands
         else:
-            shown = f"{len(z)} card(s) face down"
+            shown = f"{plural(len(z), 'card')} face down"
         out.print(f"  {prog.zone_names[i]}: {shown}", markup=False)
+
+
+def _show_cards(cards: list[Card]) -> str:
+    """Cards grouped as ``describe`` does, a card's text properties after its name ("The
+    Courtyard (Courtesan)": which minion is at home in which district)."""
+    labels = []
+    for c in cards:
+        words = [v for v in c.props.values() if isinstance(v, str)]
+        labels.append(card_label(c) + (f" ({', '.join(words)})" if words else ""))
+    counts = Counter(labels)
+    return ", ".join(k if counts[k] == 1 else f"{k} ×{counts[k]}" for k in dict.fromkeys(labels))
+
+
+def _print_variables(state: State, seat: int | None) -> None:
+    """The game's variables that ``seat`` may see (all of them at the end, seat None): one line
+    each, a per-player one as "score: P1 3, P2 5" (coins, points, tracks during play)."""
+    prog = state.prog
+    view = state.observation(seat)["variables"] if seat is not None else None
+    for v in prog.var_specs:
+        if v.per not in (None, "players"):
+            continue  # per-component values: too many for a line; explain and the rules show them
+        value = state.vars[v.name] if view is None else view.get(v.name)
+        show = formatter(v.type)
+        if v.per == "players":
+            parts = []
+            for p, x in enumerate(value or []):
+                hidden = isinstance(x, dict) and x.get("hidden")
+                parts.append(f"{player_name(p)} {'?' if hidden else show(_decoded(state, x))}")
+            text = ", ".join(parts)
+        else:
+            text = show(_decoded(state, value))
+        out.print(f"  {v.name}: {text}", markup=False)
+
+
+def _decoded(state: State, x: Any) -> Any:
+    # observation() encodes values (a card as {"card": id}); the state's own are live values
+    return decode(x, state.prog.cards) if isinstance(x, (dict, list)) else x
 
 
 HANDOVER = "Hand the screen to {}"
@@ -219,13 +279,19 @@ def _hand_over(seat: int) -> bool:
     return True
 
 
-def _ask_human(state: State, seat: int) -> int | None:
+def _ask_human(game: Game, state: State, seat: int) -> int | None:
     out.rule(f"{player_name(seat)} to act")
     _print_zones(state, seat)
+    _print_variables(state, seat)
     options = state.legal_action_labels()
-    out.print(f"[bold]{state.prompt()}[/bold]")
+    out.print(state.prompt(), style="bold", markup=False)
     for i, (_, label) in enumerate(options, 1):
-        out.print(f"  {i}. {label}", markup=False)
+        forced = " (forced: the only legal option)" if len(options) == 1 else ""
+        out.print(f"  {i}. {label}{forced}", markup=False)
+    for v in _why_not(game, state):
+        out.print(f"  not legal: {v.label}: {v.reason}", markup=False)
+    if len(options) == 1:
+        return options[0][0]  # forced: shown, with why, and taken
     while True:
         try:
             text = input(f"choose 1-{len(options)} (q to quit): ").strip()
@@ -244,6 +310,27 @@ def _ask_human(state: State, seat: int) -> int | None:
         )
 
 
+_interpreters: dict[tuple[int, int], Program] = {}
+
+
+def _why_not(game: Game, state: State) -> list[Verdict]:
+    """The options of the pending decision that are not legal, with the reasons ``meeple
+    explain`` gives (explain reads the interpreter's state: a compiled game's state is read
+    into one, same layout)."""
+    st = state
+    if not isinstance(state.prog, Program):
+        key = (id(game), game.num_players())
+        if key not in _interpreters:
+            _interpreters[key] = Program(game.checked, game.num_players())
+        # our own live state: decoded as is (from_json would refuse the one-option decision
+        # that ask_forced keeps pending, as it refuses it in an edited save)
+        st = State._decode(_interpreters[key], state.to_json(), state.record_log)
+    try:
+        return [v for v in explain(st) if not v.legal]
+    except MeepleError:
+        return []
+
+
 # ---------------------------------------------------------------------------- check / list
 def cmd_check(args: argparse.Namespace) -> int:
     status = 0
@@ -257,8 +344,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         g = checked.game
         out.print(
             f"{path}: ok: {g.name} ({g.players_min}-{g.players_max} players), "
-            f"{len(g.procedures)} procedures, {len(g.kinds)} component kinds, "
-            f"{len(g.zones)} zones",
+            f"{plural(len(g.procedures), 'procedure')}, "
+            f"{plural(len(g.kinds), 'component kind')}, {plural(len(g.zones), 'zone')}",
             markup=False,
         )
         for w in lint(g):
@@ -362,7 +449,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
         Path(args.output).write_text(text, encoding="utf-8")
     except OSError as e:
         raise MeepleError(f"cannot write {args.output}: {e.strerror}") from None
-    out.print(f"wrote {args.output} ({len(text.splitlines())} lines)", markup=False)
+    out.print(f"wrote {args.output} ({plural(len(text.splitlines()), 'line')})", markup=False)
     return 0
 
 
@@ -372,8 +459,19 @@ _COSTS = ("clone_us", "to_json_us", "from_json_us")
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.seconds <= 0:
         raise MeepleError("--seconds must be more than 0")
-    for gid in args.games or game_ids():
-        r = bench(gid, args.players, args.seconds)
+    gids = args.games or game_ids()
+    results = []
+    # the measurements take seconds each: a bar on stderr shows how far it is (transient)
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("bench", total=len(gids) * BENCH_STEPS)
+        for gid in gids:
+
+            def step(what: str, gid: str = gid) -> None:
+                progress.update(task, description=f"{gid}: {what}")
+                progress.advance(task)
+
+            results.append((gid, bench(gid, args.players, args.seconds, step)))
+    for gid, r in results:
         table = Table(title=f"{gid}, {r.players} players, random playouts, one process")
         for col in ("back end", "games/s", "decisions/s", "clone µs", "to_json µs", "from_json µs"):
             table.add_column(col, justify="left" if col == "back end" else "right")
@@ -383,9 +481,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
             table.add_row(name, f"{rates.games:.1f}", f"{rates.decisions:.0f}", *cost)
         out.print(table)
         gen, interp = r.rates["compiled"].games, r.rates["interpreter"].games
-        out.print(f"  generated / interpreter: {gen / interp:.2f}×", markup=False)
+        out.print(f"  generated / interpreter: {ratio(gen / interp)}", markup=False)
         if "hand-written" in r.rates:
-            out.print(f"  generated / hand-written: {gen / r.rates['hand-written'].games:.2f}")
+            hand = r.rates["hand-written"].games
+            out.print(f"  generated / hand-written: {ratio(gen / hand)}", markup=False)
         elif gid == REFERENCE_GAME:
             out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
     return 0

@@ -180,14 +180,23 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p = sub.add_parser(
         "explain", help="at a decision: the legal actions, and why the others are not legal"
     )
-    p.add_argument("game", nargs="?", default=DEFAULT_GAME)
-    p.add_argument("--variant")
-    p.add_argument("--players", "-p", type=int)
-    p.add_argument("--seed", "-s", type=int, default=0)
+    p.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
+    p.add_argument("--variant", help="a variant of the game (rules/<game>/variants/<id>.yaml)")
+    p.add_argument("--players", "-p", type=int, help="number of players")
+    p.add_argument("--seed", "-s", type=int, default=0, help="random seed (default 0)")
     p.add_argument(
-        "--actions", default="", help="comma-separated action ids to play first (see --list)"
+        "--actions",
+        default="",
+        metavar="IDS",
+        help="comma-separated action ids to play first, e.g. 3,17 (an explained decision "
+        "shows each legal action's id)",
     )
-    p.add_argument("--steps", type=int, default=0, help="then this many random decisions")
+    p.add_argument(
+        "--steps",
+        type=int,
+        default=0,
+        help="then this many decisions by random players, seeded by --seed (default 0)",
+    )
     p.set_defaults(run=cmd_explain)
 
 

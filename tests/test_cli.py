@@ -41,13 +41,13 @@ def test_human_seat_sees_numbered_options_and_bad_input_is_explained(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("banana\n99\n1\nq\n"))
-    code, out, _ = _run(capsys, "play", "--seed", "1", "--human", "1")
-    assert code == 0
+    code, out, err = _run(capsys, "play", "--seed", "1", "--human", "1")
+    assert code == 3  # quit before the end: not the status of a finished game
     assert "P1 to act" in out and "Bonus" in out and "1. draw 2 cards" in out
     assert "'banana' is not an option; type a number from 1 to" in out
     assert "'99' is not an option" in out
     assert "P1: Bonus -> draw 2 cards" in out
-    assert "game abandoned" in out
+    assert "game abandoned before its end" in err
 
 
 def test_human_view_hides_other_hands(
@@ -128,6 +128,59 @@ def test_a_number_the_prompt_cannot_read_is_asked_again(
     5000-digit number re-prompts with a message, never a traceback."""
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{text}\n1\nq\n"))
     code, out, err = _run(capsys, "play", "--seed", "1", "--human", "1")
-    assert code == 0 and "Traceback" not in out + err
+    assert code == 3 and "Traceback" not in out + err
     assert "is not an option; type a number from 1 to" in out
-    assert "P1: Bonus -> draw 2 cards" in out and "game abandoned" in out
+    assert "P1: Bonus -> draw 2 cards" in out and "game abandoned" in err
+
+
+# ---------------------------------------------------------------------------- the play screen
+@pytest.mark.parametrize("stdin", ["q\n", ""], ids=["q", "ctrl-d"])
+def test_quitting_exits_non_zero_with_a_message(
+    stdin: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code, _, err = _run(capsys, "play", "--seed", "1", "--human", "1")
+    assert code == 3 and "game abandoned before its end (exit status 3)" in err
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_the_play_screen_shows_draws_why_not_and_the_table(
+    backend: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seed 0, P1: draws in the log, a forced Preen shown with why Bolster and Usurp are not
+    legal (explain's reasons), districts with their minions, the variables."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nq\n"))
+    code, out, _ = _run(capsys, "play", "--seed", "0", "--human", "1", "--backend", backend)
+    assert code == 3
+    assert "  P1 draws Courtesan, Alchemist, Darkened from minion_deck" in out
+    assert "P2 draws" not in out  # another seat's draw is not shown to P1
+    assert "minion_deck is shuffled" in out
+    assert "district_row: The Courtyard (Courtesan), The Boneyard (Ghoul)" in out
+    assert "  score: P1 0, P2 0, P3 0, P4 0" in out and "  supreme: P1" in out
+    assert "1. Preen (forced: the only legal option)" in out
+    assert (
+        "not legal: Bolster The Courtyard: its condition fails: markers_of(p, d) >= 1 "
+        "(here 0 >= 1) is false" in out
+    )
+    assert "not legal: Usurp P2: its condition fails:" in out
+    assert "P1: Action -> Preen (forced)" in out
+
+
+def test_harbour_guilds_shows_the_coins_during_play(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    _, out, _ = _run(capsys, "play", "harbour-guilds", "--players", "2", "--human", "1")
+    assert "  score: P1 0, P2 0" in out
+
+
+def test_the_end_of_a_game_says_why_and_shows_empty_zones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = _run(capsys, "play", "--seed", "0")
+    assert code == 0
+    assert (
+        "The game ended: count(house[p]) == 0 for p = P4 (Ending the Game, "
+        "shadow-of-the-sun/game.yaml:127)" in out
+    )
+    assert "  house[P4]: empty" in out

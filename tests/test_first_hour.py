@@ -1,0 +1,176 @@
+"""Issue 17, the first hour with meeple: the API without surprises, the project's license,
+changelog and version, the end reason of a game on both back ends."""
+
+from __future__ import annotations
+
+import pydoc
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple.cli import main
+from meeple.endings import end_reason
+
+ROOT = Path(__file__).parent.parent
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the checks below read pyproject.toml
+
+
+def test_result_log_is_the_games_log() -> None:
+    r = meeple.play(meeple.load("shadow-of-the-sun", players=4), seed=0)
+    assert r.log and len(r.log) == len(r.state.log)
+    assert r.log[0] == "day_deck is shuffled"
+    assert "(P1 only) P1 draws Courtesan, Alchemist, Darkened from minion_deck" in r.log
+    assert r.game is not None and not meeple.play(r.game, seed=0, record_log=False).log
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "seed", "ended_by_end_game", "reason"),
+    [
+        ("shadow-of-the-sun", 4, 0, False, "count(house[p]) == 0 for p = P4 (Ending the Game, "),
+        ("shadow-of-the-sun", 4, 2, False, "count(day_deck) == 0 (here 0 == 0) (Ending the Game"),
+        ("louis-xiv", 2, 0, False, "round == rounds (here 4 == 4) (Playing the game, "),
+        ("sonnenkoenig", 3, 0, True, "count(players) <= 1 (here 1 <= 1) ("),
+        ("shadow-of-the-emperor", 2, 0, False, "the last pass of for r in 1 .. 5 was played"),
+    ],
+)
+def test_the_end_reason_is_the_same_on_both_back_ends(
+    game_id: str, players: int, seed: int, ended_by_end_game: bool, reason: str
+) -> None:
+    seen = set()
+    for backend in ("interpreter", "compiled"):
+        g = meeple.load(game_id, players=players, backend=backend)
+        r = meeple.play(g, seed=seed)
+        assert (r.state.ended_by is not None) == ended_by_end_game
+        assert r.end_reason.startswith(reason), r.end_reason
+        assert r.end_reason == end_reason(g, r.state)
+        seen.add((r.state.ended_by, r.end_reason, tuple(r.log)))
+    assert len(seen) == 1  # same rule, same words, same log (draws and shuffles included)
+
+
+def test_a_game_not_over_has_no_end_reason() -> None:
+    g = meeple.load("shadow-of-the-sun", players=3)
+    with pytest.raises(meeple.MeepleError, match="not over"):
+        end_reason(g, g.new_initial_state(1))
+
+
+def test_the_end_reason_survives_a_save() -> None:
+    g = meeple.load("sonnenkoenig", players=3)
+    r = meeple.play(g, seed=0)
+    back = g.state_from_json(r.state.to_json())
+    assert back.ended_by == r.state.ended_by is not None
+    assert end_reason(g, back) == r.end_reason
+
+
+def test_help_lists_the_api_and_importing_stays_cheap() -> None:
+    text = pydoc.render_doc(meeple, renderer=pydoc.plaintext)
+    for name in ("load(", "play(", "class Result", "0-based"):
+        assert name in text, name
+    assert {"load", "play", "Result", "__version__"} <= set(dir(meeple))
+    # importing meeple does not import the rules loader (lark, yaml, jsonschema)
+    code = "import meeple, sys; print('meeple.api' in sys.modules, 'lark' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
+    assert out.stdout.split() == ["False", "False"], out.stderr
+
+
+def test_docstrings_say_seats_are_0_based() -> None:
+    assert "0-based" in (meeple.load.__doc__ or "")
+    assert "0-based" in (meeple.play.__doc__ or "")
+    assert "0-based" in (meeple.Result.__doc__ or "")
+    from meeple.interpreter.state import State
+
+    assert "0-based" in (State.__doc__ or "") and "P1..Pn" in (State.__doc__ or "")
+
+
+def test_one_version_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    v = meeple.__version__
+    assert v.count(".") == 2
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.strip() == f"meeple {v}"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "meeple.__version__"}
+    assert f"## [{v}]" in (ROOT / "CHANGELOG.md").read_text()
+
+
+def test_saved_states_carry_the_version_and_other_versions_still_load() -> None:
+    g = meeple.load("shadow-of-the-sun", players=3)
+    s = g.new_initial_state(2)
+    data = s.to_json()
+    assert data["format"] == 1 and data["meeple"] == meeple.__version__
+    data["meeple"] = "0.0.1"  # another meeple of the same format: read, not refused
+    assert g.state_from_json(data).to_json()["zones"] == s.to_json()["zones"]
+    del data["meeple"], data["ended_by"]  # saved before these were recorded
+    assert g.state_from_json(data).legal_actions() == s.legal_actions()
+
+
+def test_license_and_typing_marker_are_shipped() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["license"] == "Apache-2.0"
+    assert "Apache License" in (ROOT / "LICENSE").read_text()[:200]
+    assert "Version 2.0" in (ROOT / "LICENSE").read_text()[:300]
+    assert "py.typed" in project["tool"]["setuptools"]["package-data"]["meeple"]
+    assert (ROOT / "meeple" / "py.typed").exists()
+
+
+def test_changelog_follows_keep_a_changelog() -> None:
+    text = (ROOT / "CHANGELOG.md").read_text()
+    assert "keepachangelog.com" in text and "semver.org" in text.lower()
+    head = text.split("\n## ")[1]
+    assert "issue 11" in head.lower() and "issue 17" in head.lower()
+    assert "### Added" in head and "### Changed" in head
+
+
+# ---------------------------------------------------------------------------- the commands
+def _help(command: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "meeple", command, "--help"], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.parametrize("command", ["explain", "play", "check", "compile", "bench", "scenarios"])
+def test_every_option_has_help_and_names_only_real_options(command: str) -> None:
+    from meeple.cli import _parser
+
+    sub = next(a for a in _parser()._actions if a.dest == "command")
+    parser = sub.choices[command]  # type: ignore[attr-defined]
+    real = {o for a in parser._actions for o in a.option_strings}
+    for a in parser._actions:
+        if a.dest != "help":
+            assert a.help, f"meeple {command}: {a.dest} has no help text"
+
+    named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", _help(command)))
+    assert named <= real, f"meeple {command} --help names {named - real}, which do not exist"
+
+
+def test_bench_reports_progress_and_ratios_with_a_times_sign(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from meeple.bench import BENCH_STEPS, bench
+
+    steps: list[str] = []
+    bench("harbour-guilds", 2, 0.01, steps.append)
+    assert len(steps) == BENCH_STEPS and steps[-1] == "state costs"
+    assert main(["bench", "harbour-guilds", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"generated / interpreter: \d+\.\d\d×", out), out
+
+
+def test_counts_take_their_plural_form(capsys: pytest.CaptureFixture[str]) -> None:
+    from meeple.wording import plural, ratio
+
+    assert [plural(n, "procedure") for n in (0, 1, 2)] == [
+        "0 procedures",
+        "1 procedure",
+        "2 procedures",
+    ]
+    assert ratio(0.15) == "0.15×"
+    assert main(["check", str(ROOT / "tests" / "fixtures" / "minimal")]) == 0
+    out = capsys.readouterr().out
+    assert "ok: Minimal (2-4 players), 1 procedure, 1 component kind, 3 zones" in out
