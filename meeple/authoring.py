@@ -26,6 +26,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     diff = sub.add_parser("diff", help="what a variant changes, rule by rule")
     diff.add_argument("game", help="game id or rules path")
     diff.add_argument("variant", help="variant id (rules/<game>/variants/<id>.yaml) or file")
+    diff.add_argument("--rationale", action="store_true", help="also print the variant's rationale")
     diff.set_defaults(run=cmd_diff)
 
     doc = sub.add_parser("doc", help="render a game as a readable rulebook (Markdown + HTML)")
@@ -55,17 +56,19 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
     base = api.load_checked(args.game).game
     checked, variant = api.load_variant_checked(args.game, args.variant)
-    out.print(f"[bold]{variant.name}[/bold] ({variant.id}), extends {variant.extends}")
-    out.print(variant.rationale, markup=False)
+    # a unified diff of rules: --- the game, +++ the variant, one @@ section per changed rule
+    out.print(f"--- {base.id}", style="bold", markup=False)
+    out.print(f"+++ {variant.id}: {variant.name}", style="bold", markup=False)
+    if args.rationale:
+        out.print(variant.rationale, markup=False)
     changes = rule_changes(base, checked.game)
     if not changes:
         out.print("the variant changes no rule")
     for c in changes:
-        out.print()
-        out.print(f"[bold]{c.rule}[/bold]: {c.status}")
+        out.print(f"@@ {c.rule} ({c.status}) @@", style="cyan", markup=False)
         for line in c.lines:
             style = {"+": "green", "-": "red"}.get(line[:1])
-            out.print("    " + line, style=style, markup=False)
+            out.print(line, style=style, markup=False)
     return 0
 
 

@@ -191,6 +191,10 @@ def _print_log(state: State, shown: int, viewer: int | None, quiet: bool) -> int
 
 
 def _print_scores(state: State) -> None:
+    if all(v.name != "score" for v in state.prog.var_specs):
+        # a game being written (the tutorial's step 1) has no scores yet: no table of winners
+        out.print("no scores: the rules have no `score` variable yet", markup=False)
+        return
     table = Table(title="Final scores")
     table.add_column("seat")
     table.add_column("score", justify="right")

@@ -36,8 +36,9 @@ def rule_changes(base: Game, variant: Game) -> list[RuleChange]:
     return out
 
 
-def _diff(a: list[str], b: list[str], context: int = 2) -> list[str]:
-    """Line diff of one rule: changed lines with ``context`` unchanged lines around them."""
+def _diff(a: list[str], b: list[str], context: int = 1) -> list[str]:
+    """Line diff of one rule, compact: changed lines with ``context`` unchanged lines around
+    them; lines replaced one for one alternate (each old line just above its new one)."""
     out: list[str] = []
     for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context):
         if out:
@@ -45,17 +46,20 @@ def _diff(a: list[str], b: list[str], context: int = 2) -> list[str]:
         for tag, i1, i2, j1, j2 in group:
             if tag == "equal":
                 out += ["  " + x for x in a[i1:i2]]
-                continue
-            out += ["- " + x for x in a[i1:i2]]
-            out += ["+ " + x for x in b[j1:j2]]
+            elif tag == "replace" and i2 - i1 == j2 - j1:
+                for old, new in zip(a[i1:i2], b[j1:j2], strict=True):
+                    out += ["- " + old, "+ " + new]
+            else:
+                out += ["- " + x for x in a[i1:i2]]
+                out += ["+ " + x for x in b[j1:j2]]
     return out
 
 
-def format_changes(changes: list[RuleChange]) -> str:
-    """The changes as plain text, one titled section per rule."""
+def format_changes(changes: list[RuleChange], base: str = "", variant: str = "") -> str:
+    """The changes as a unified diff of rules: ``--- base``/``+++ variant`` (when given), then
+    per rule an ``@@ rule (status) @@`` line and its lines."""
+    head = f"--- {base}\n+++ {variant}\n" if base or variant else ""
     if not changes:
-        return "the variant changes no rule\n"
-    parts = []
-    for c in changes:
-        parts.append(f"{c.rule}: {c.status}\n" + "\n".join("    " + x for x in c.lines))
-    return "\n\n".join(parts) + "\n"
+        return head + "the variant changes no rule\n"
+    parts = [f"@@ {c.rule} ({c.status}) @@\n" + "\n".join(c.lines) for c in changes]
+    return head + "\n".join(parts) + "\n"

@@ -10,6 +10,7 @@ interpreter (a compiled back end's state is read into an interpreter state first
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from meeple.dsl import ir
@@ -61,7 +62,12 @@ def end_reason(game: Game, state: State) -> str:
 
 
 def _cite(section: str | None, span: SourceSpan) -> str:
-    where = f"{relative_file(span.file, rules_root())}:{span.line}"
+    # the file as `meeple check` names it: from the current folder when inside it (a rules
+    # folder given as rules/harbour-guilds), else from the shipped rules' folder
+    here = Path.cwd().resolve()
+    path = Path(span.file).resolve()
+    shown = path.relative_to(here).as_posix() if path.is_relative_to(here) else None
+    where = f"{shown or relative_file(span.file, rules_root())}:{span.line}"
     return f"{section}, {where}" if section else where
 
 

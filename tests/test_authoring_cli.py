@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,8 @@ def test_play_simulate_compare_and_diff_run_each_variant(
     code, out, _ = _run(capsys, "play", game, "--variant", variant, "-q")
     assert code == 0 and "Final scores" in out
     code, out, _ = _run(capsys, "diff", game, variant)
-    assert code == 0 and (": changed" in out or ": added" in out or ": removed" in out)
+    assert code == 0 and out.startswith(f"--- {game}\n+++ {variant}: ")
+    assert re.search(r"^@@ .+ \((changed|added|removed)\) @@$", out, re.M)
     if variant != "two-players":  # the rules as printed do not seat two
         code, out, _ = _run(capsys, "simulate", game, "--compare", variant, "-n", "2")
         assert code == 0 and "win rate P1" in out and "tie-breaker used" in out
