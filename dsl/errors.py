@@ -150,6 +150,11 @@ def register_source(file: str, text: str) -> None:
     _file_cache[file] = text.splitlines()
 
 
+def source_line(file: str, line: int) -> str | None:
+    """Line ``line`` (1-based) of ``file`` as read or registered, or None."""
+    return _source_line(file, line)
+
+
 def _source_line(file: str, line: int) -> str | None:
     if file not in _file_cache:
         try:

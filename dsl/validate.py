@@ -12,9 +12,9 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
-from .errors import SchemaError, SourceSpan, did_you_mean
+from .errors import SchemaError, SourceSpan, did_you_mean, source_line
 from .limits import MAX_NAME_LENGTH, NAME_PATTERN, RESERVED_PROPERTIES, is_name
-from .yamlload import YList, YMap, span_of
+from .yamlload import COLON_MESSAGE, YList, YMap, colon_in_text, span_of
 
 
 @lru_cache(maxsize=1)
@@ -254,6 +254,23 @@ def _walk(doc: Any, path: list[Any]) -> tuple[Any, Any, SourceSpan | None]:
     return parent, node, span
 
 
+def _colon_trap(key: str, span: SourceSpan) -> SchemaError | None:
+    """A key with a space (``log {w} wins``) read from a list item whose unquoted text held
+    ': ' (``- log {w} wins: {g}``): say so, at the ': ', and show the item quoted."""
+    if " " not in key:
+        return None
+    line = source_line(span.file, span.line)
+    found = colon_in_text(line) if line is not None else None
+    if found is None:
+        return None
+    col, fixed = found
+    return SchemaError(
+        COLON_MESSAGE,
+        SourceSpan(span.file, span.line, col + 1),
+        suggestion=f"write it quoted: {fixed}",
+    )
+
+
 def _to_error(err: ValidationError, doc: Any) -> SchemaError:
     path = list(err.absolute_path)
     parent, node, span = _walk(doc, path)
@@ -263,6 +280,9 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         allowed = list((schema.get("properties") or {}).keys())
         extra = [k for k in node if k not in allowed]
         key = extra[0] if extra else "?"
+        colon = _colon_trap(key, node.key_spans.get(key, span))
+        if colon is not None:
+            return colon
         return SchemaError(
             f"unknown key '{key}' in {where}",
             node.key_spans.get(key, span),
@@ -279,6 +299,9 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
     if "propertyNames" in err.schema_path and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
         keys = [str(k) for k in schema.get("enum", [])]
+        colon = _colon_trap(bad, node.key_spans.get(bad, span))
+        if colon is not None:
+            return colon
         return SchemaError(
             f"unknown key '{bad}' in {where}",
             node.key_spans.get(bad, span),

@@ -159,6 +159,10 @@ def load_yaml_text(text: str, file: str = "<string>") -> Any:
             src.span(e.position),
         ) from None
     except yaml.MarkedYAMLError as e:
+        trap = _yaml_trap(e, text)
+        if trap is not None:
+            message, offset, suggestion = trap
+            raise YamlError(message, src.span(offset), suggestion=suggestion) from None
         mark = e.problem_mark or e.context_mark
         message = _yaml_message(e)
         at_end = "end of stream" in str(e.problem) or "<stream end>" in str(e.problem)
@@ -424,6 +428,76 @@ def _unclosed_bracket(text: str) -> int | None:
         elif ch in "]}" and stack:
             stack.pop()
     return stack[-1] if stack else None
+
+
+# Two YAML traps of rule files, recognized so that the author hears the fix (quoting) instead of
+# the YAML parser's view of them (issue 17):
+# - a ': ' inside unquoted text (``- log Day: {day} begins``) makes YAML read a key and a value;
+# - a statement with brackets inside a [...] list (``do: [score[p] += 1]``) makes YAML read a
+#   nested list.
+_STATEMENT_ITEM = re.compile(r"^(?P<pad>\s*-\s+)(?P<stmt>[^\s'\"\[{#&*!|>%@`-][^#]*?)\s*(#.*)?$")
+
+
+def colon_in_text(line: str) -> tuple[int, str] | None:
+    """For a list item line whose unquoted text holds ': ' (``- log Day: {day} begins``): the
+    offset of that ': ' in the line and the item written so YAML reads it as one text. None for
+    any other line."""
+    m = _STATEMENT_ITEM.match(line)
+    if m is None or ": " not in m["stmt"]:
+        return None
+    stmt = m["stmt"]
+    rest = stmt[4:].strip()
+    whole = len(rest) > 1 and rest[0] == rest[-1] == '"' and '"' not in rest[1:-1]
+    if stmt.startswith("log ") and not whole:
+        # the log statement's text is one quoted text: `log "{p}" scores: 3` becomes
+        # `log "{p} scores: 3"`
+        stmt = 'log "' + rest.replace('"', "") + '"'
+    quoted = "'" + stmt.replace("'", "''") + "'"
+    return m.start("stmt") + m["stmt"].index(": "), f"{m['pad']}{quoted}".strip()
+
+
+COLON_MESSAGE = (
+    "this text contains ': ', so YAML reads the part before it as a key and the rest as its "
+    "value; a statement with ': ' in it must be quoted as a whole"
+)
+
+
+def _yaml_trap(e: yaml.MarkedYAMLError, text: str) -> tuple[str, int, str] | None:
+    """(message, offset, suggestion) when the error is one of the two traps above."""
+    mark = e.problem_mark
+    if mark is None:
+        return None
+    lines = text.split("\n")
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    problem, context = str(e.problem), str(e.context)
+    if "flow sequence" in context and line[mark.column : mark.column + 1] == "[":
+        opened = e.context_mark
+        inner = ""
+        if opened is not None and opened.line == mark.line:
+            close = line.rfind("]")
+            inner = line[opened.column + 1 : close] if close > opened.column else ""
+        if inner and "," not in inner and '"' not in inner:
+            fix = f'write ["{inner.strip()}"], or one statement per line: - {inner.strip()}'
+        else:
+            fix = 'quote each statement of the list ("score[p] += 1"), or write one per line'
+        return (
+            "a statement with brackets (an index such as score[p]) inside a [...] list: YAML "
+            "reads its '[' as the start of another list",
+            mark.index,
+            fix,
+        )
+    if (
+        "expected <block end>" in problem
+        or "mapping values are not allowed" in problem
+        or "flow mapping" in context
+    ):
+        for i in (mark.line, mark.line - 1):  # the error may be reported at the next line
+            if 0 <= i < len(lines):
+                found = colon_in_text(lines[i])
+                if found is not None:
+                    offset = sum(len(x) + 1 for x in lines[:i]) + found[0]
+                    return COLON_MESSAGE, offset, f"write it quoted: {found[1]}"
+    return None
 
 
 def _yaml_message(e: yaml.MarkedYAMLError) -> str:

@@ -174,3 +174,58 @@ def test_counts_take_their_plural_form(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["check", str(ROOT / "tests" / "fixtures" / "minimal")]) == 0
     out = capsys.readouterr().out
     assert "ok: Minimal (2-4 players), 1 procedure, 1 component kind, 3 zones" in out
+
+
+# ---------------------------------------------------------------------------- YAML traps
+MINIMAL = ROOT / "tests" / "fixtures" / "minimal" / "game.yaml"
+SCORE_LINE = "        - score[p] = hand_points(p) + 2 * pattern_rank(hand[p], sets)"
+
+
+@pytest.mark.parametrize(
+    ("statement", "col", "quoted"),
+    [
+        ('- log "{p}" scores: {score[p]}', 27, "- 'log \"{p} scores: {score[p]}\"'"),
+        ("- log {p} scores: 3 coins", 25, "- 'log \"{p} scores: 3 coins\"'"),
+        ("- log Day: {p} begins", 18, "- 'log \"Day: {p} begins\"'"),
+    ],
+    ids=["quoted-part", "unquoted", "brace-after-colon"],
+)
+def test_a_colon_in_unquoted_log_text_suggests_quoting(
+    statement: str, col: int, quoted: str, tmp_path: Path
+) -> None:
+    from meeple.dsl.loader import load_rules
+
+    text = MINIMAL.read_text()
+    assert SCORE_LINE in text
+    line = text.split("\n").index(SCORE_LINE) + 2
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n        {statement}"))
+    with pytest.raises(meeple.MeepleError) as info:
+        load_rules(path)
+    e = info.value
+    assert "contains ': '" in e.message and "quoted as a whole" in e.message, e.render()
+    assert "indentation" not in e.message and "unknown key" not in e.message
+    assert (e.span.line, e.span.col) == (line, col), e.render()
+    assert e.suggestion == f"write it quoted: {quoted}"
+    # the suggestion is right: the quoted statement loads
+    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n        {quoted}"))
+    load_rules(path)
+
+
+def test_an_indexed_statement_in_a_flow_list_suggests_quoting(tmp_path: Path) -> None:
+    from meeple.dsl.loader import load_rules
+
+    text = MINIMAL.read_text()
+    line = text.split("\n").index(SCORE_LINE) + 2
+    stmt = "        - if: true\n          then: [score[p] += 1]"
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{stmt}"))
+    with pytest.raises(meeple.MeepleError) as info:
+        load_rules(path)
+    e = info.value
+    assert "inside a [...] list" in e.message and "but got" not in e.message, e.render()
+    assert (e.span.line, e.span.col) == (line + 1, 23), e.render()
+    assert e.suggestion is not None and '["score[p] += 1"]' in e.suggestion
+    fixed = stmt.replace("[score[p] += 1]", '["score[p] += 1"]')
+    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{fixed}"))
+    load_rules(path)
