@@ -229,3 +229,39 @@ def test_an_indexed_statement_in_a_flow_list_suggests_quoting(tmp_path: Path) ->
     fixed = stmt.replace("[score[p] += 1]", '["score[p] += 1"]')
     path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{fixed}"))
     load_rules(path)
+
+
+# ---------------------------------------------------------------------------- the README
+README = (ROOT / "README.md").read_text()
+
+
+def test_the_readme_snippet_runs_and_restores_a_state(tmp_path: Path) -> None:
+    """The README's Python block, run as a user would (from a folder of their own)."""
+    code = re.search(r"```python\n(.*?)```", README, re.S)
+    assert code is not None
+    snippet = code.group(1).replace("while not state.is_terminal():", "for _ in range(5):")
+    assert "state_from_json(saved)" in snippet and "result.log" in snippet
+    snippet += "\nassert again.to_json() == state.to_json() and result.log and result.end_reason\n"
+    out = subprocess.run(
+        [sys.executable, "-c", snippet], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert out.returncode == 0, out.stderr
+
+
+def test_the_readme_says_what_the_commands_write_and_how_long_tests_take() -> None:
+    for written in ("into ./figures/", "to ./game.schema.json", "writes ./louis_xiv.py"):
+        assert written in README, written
+    assert "python -m pytest -q -m deep" in README and "python -m pytest -q\n" in README
+    assert re.search(r"quick loop .* takes about \d+ s on 2 cores", README, re.S)
+    assert "meeple --version" in README and "0-based" in README
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "python -m pytest -q\n" in ci and "python -m pytest -q -m deep" in ci
+
+
+def test_a_meeple_folder_in_the_current_directory_is_explained(tmp_path: Path) -> None:
+    """A folder named meeple shadows the package; the README says so (with the error users
+    see), and a checkout's own meeple/ folder is the package."""
+    assert "no attribute 'load'" in README and "folder named `meeple`" in README
+    code = "import meeple; print(meeple.load.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "load", out.stderr
