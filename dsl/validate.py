@@ -254,10 +254,10 @@ def _walk(doc: Any, path: list[Any]) -> tuple[Any, Any, SourceSpan | None]:
     return parent, node, span
 
 
-def _colon_trap(key: str, span: SourceSpan) -> SchemaError | None:
+def _colon_trap(key: str, span: SourceSpan | None) -> SchemaError | None:
     """A key with a space (``log {w} wins``) read from a list item whose unquoted text held
     ': ' (``- log {w} wins: {g}``): say so, at the ': ', and show the item quoted."""
-    if " " not in key:
+    if " " not in key or span is None:
         return None
     line = source_line(span.file, span.line)
     found = colon_in_text(line) if line is not None else None
