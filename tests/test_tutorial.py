@@ -88,7 +88,9 @@ def test_tutorial_steps_run_and_build_the_shipped_game(
                 line, _, shown = block.partition("\n")
                 code, out = _run(line, folder, capsys)
                 assert code == 0, f"{heading}: `{line}` failed:\n{out}"
-                out = "\n".join(x.rstrip() for x in out.split("\n"))  # rich pads table rows
+                # rich pads table rows with spaces; a progress bar (stderr, not a terminal here)
+                # leaves an empty line at the end
+                out = "\n".join(x.rstrip() for x in out.split("\n")).rstrip("\n") + "\n"
                 printed += f"{line}\n{out}"
                 if not regen:
                     assert out == shown, f"{heading}: `{line}` printed\n{out}\nnot\n{shown}"
