@@ -265,3 +265,15 @@ def test_a_meeple_folder_in_the_current_directory_is_explained(tmp_path: Path) -
     code = "import meeple; print(meeple.load.__name__)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "load", out.stderr
+
+
+def test_the_quick_loop_leaves_the_deep_tests_out() -> None:
+    """One scheme: pyproject's addopts deselects the deep tests; `-m deep` (a later -m wins)
+    selects them. The old --deep switch is gone."""
+    opts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "-m 'not deep'" in opts["addopts"]
+    assert any(m.startswith("deep:") for m in opts["markers"])
+    assert "--deep" not in (ROOT / "tests" / "conftest.py").read_text()
+    deep = [p.name for p in (ROOT / "tests").glob("test_*.py") if "mark.deep" in p.read_text()]
+    for module in ("test_codegen.py", "test_random_games.py", "test_hostile.py"):
+        assert module in deep, module
