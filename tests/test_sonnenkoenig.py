@@ -204,6 +204,40 @@ def test_every_rulebook_example_has_a_scenario() -> None:
             "    to: revealed\n    kind: auction_cards",
             "    to: discard\n    kind: auction_cards",
         ),
+        # issue 16, second look at the rules; docs/games/sonnenkoenig.md names each decision.
+        # etiquette-blind-exchange: the exchange offered only when the pile holds a property card
+        (
+            "etiquette-blind",
+            '(Etiquette, "the player may not look at the discard pile")\n',
+            '(Etiquette, "the player may not look at the discard pile")\n'
+            "            when: any(d.kind == 'property_cards' for d in discard)\n",
+        ),
+        # properties-must-be-used: Phase 1 could end with properties unused
+        (
+            "combat-must-be-used",
+            "                  - use_property(p, col)\n",
+            "                  - use_property(p, col)\n"
+            "              - label: end Phase 1\n"
+            "                do:\n"
+            "                  - move unused_properties to used_properties\n",
+        ),
+        # autoritaet-herrschaft read literally: a second majority would be needed
+        (
+            "autoritaet",
+            "owns(p, 'autoritaet') > 0 else",
+            "owns(p, 'autoritaet') > 0 and has_majority(p, card('green')) else",
+        ),
+        (
+            "herrschaft",
+            "let dominion = owns(p, 'herrschaft') > 0",
+            "let dominion = owns(p, 'herrschaft') > 0 and has_majority(p, card('red'))",
+        ),
+        # auction-cards-in-majorities: auction cards counted in the colour rows
+        (
+            "auction-cards-not-in-majorities",
+            "value: count(c for c in area[p] if c.colour == col)",
+            "value: count(c for c in area[p] + auction_area[p] if c.colour == col)",
+        ),
     ],
 )
 def test_scenarios_catch_a_broken_rule(
@@ -215,6 +249,23 @@ def test_scenarios_catch_a_broken_rule(
     except MeepleError:
         return  # the broken rules cannot even run the example
     assert not outcome.passed
+
+
+VIOLET_KEY = "key: count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))"
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_violet_tie_breaker_counts_verschwoerung(broken_game: BrokenGame, broken: bool) -> None:
+    """End of the Game: a tie on points goes to the player with more violet cards, and the violet
+    auction card Verschwörung is one of them (docs/games/sonnenkoenig.md, violet-tie-breaker).
+    With the auction cards left out of the count, the scenario's P1 and P2 share the win."""
+    new = "key: count(c for c in area[p] if c.colour == card('violet'))" if broken else VIOLET_KEY
+    game_dir = broken_game("sonnenkoenig", VIOLET_KEY, new, once=True)
+    for backend in ("interpreter", "compiled"):
+        outcome = run_scenario(game_dir / "scenarios" / "violet-tie-breaker.yaml", backend=backend)
+        assert outcome.passed, outcome.failures  # the scores are a tie either way
+        assert outcome.state is not None
+        assert outcome.state.winners() == ([0, 1] if broken else [0])
 
 
 def test_save_and_clone_at_every_decision_inside_nested_effects() -> None:
