@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from meeple.dsl import ir
-from meeple.dsl.errors import MeepleError, SourceSpan
+from meeple.dsl.errors import MeepleError, SourceSpan, did_you_mean
 from meeple.dsl.render import ExprWriter, relative_file, walk
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
@@ -104,6 +104,38 @@ def explain(state: State) -> list[Verdict]:
     return verdicts
 
 
+def verdict(state: State, label: str) -> Verdict:
+    """The verdict on one option of the pending decision, named by its label: legal, or not
+    legal with its reason (as in ``explain``). A label that no option of the decision generates
+    (a ``for`` list that never yields it, a card that is not in the pick's source, a misspelt
+    label) is not legal too, and its reason lists what the decision does offer and where its
+    options come from. Raises MeepleError when the game is over."""
+    for v in explain(state):
+        if v.label == label:
+            return v
+    d = cast(Any, state.pending)
+    node = _rule_node(state, d.op.span)
+    why = _Why(state, d.env)
+    known = [v.label for v in explain(state)]
+    if isinstance(d.op, ChooseOp) and isinstance(node, ir.Choose):
+        parts = []
+        for o in node.options:
+            text = f"'{why.w.template(o.label)}'"
+            if o.var is not None and o.iter is not None:
+                values = why.value(o.iter, dict(d.env))
+                text += f" for each {o.var} in {why.w.expr(o.iter)} (here {_show(list(values))})"
+            parts.append(text)
+        source = "its options are " + "; ".join(parts)
+    elif isinstance(d.op, PickOp) and isinstance(node, ir.Pick):
+        cards = why.value(node.src, dict(d.env))
+        source = f"it picks from {why.w.expr(node.src)} (here {_show(list(cards))})"
+    else:
+        source = "its options are " + ", ".join(f"'{k}'" for k in known)
+    reason = f"no option of '{state.prompt()}' is '{label}': {source}"
+    hint = did_you_mean(label, known)
+    return Verdict(label, False, reason + (f"; {hint}" if hint else ""), _where(d.op.span))
+
+
 def _winner(d: Any, node: ir.Winner, why: _Why) -> list[Verdict]:
     """A tie-break: the candidates not tied for the lead, and the chooser himself (not_self)."""
     env = dict(d.env)
@@ -188,6 +220,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "--actions", default="", help="comma-separated action ids to play first (see --list)"
     )
     p.add_argument("--steps", type=int, default=0, help="then this many random decisions")
+    p.add_argument(
+        "--option",
+        help="give the verdict on this one option (its label), even one no rule generates",
+    )
     p.set_defaults(run=cmd_explain)
 
 
@@ -213,7 +249,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     who = player_name(state.current_player())
     out.print(f"[bold]{who}[/bold]: {escape(state.prompt())}  ({where})")
     ids = {label: a for a, label in state.legal_action_labels()}
-    for v in explain(state):
+    for v in [verdict(state, args.option)] if args.option is not None else explain(state):
         if v.legal:
             out.print(f"  [green]legal[/green]     {escape(v.label)}  (action {ids.get(v.label)})")
         else:
