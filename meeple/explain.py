@@ -85,6 +85,14 @@ def _show(v: Any) -> str:
     return str(getattr(v, "name", v))
 
 
+def _items(values: Any, most: int = 12) -> str:
+    """A list of values (cards, seats, numbers) for a reason, the first ``most`` of them."""
+    items = list(values)
+    shown = [_show(x) for x in items[:most]]
+    more = f", ... {len(items)} in all" if len(items) > most else ""
+    return "[" + ", ".join(shown) + more + "]"
+
+
 def explain(state: State) -> list[Verdict]:
     """Every option of the pending decision with its verdict (legal options first)."""
     d = state.pending
@@ -123,12 +131,12 @@ def verdict(state: State, label: str) -> Verdict:
             text = f"'{why.w.template(o.label)}'"
             if o.var is not None and o.iter is not None:
                 values = why.value(o.iter, dict(d.env))
-                text += f" for each {o.var} in {why.w.expr(o.iter)} (here {_show(list(values))})"
+                text += f" for each {o.var} in {why.w.expr(o.iter)} (here {_items(values)})"
             parts.append(text)
         source = "its options are " + "; ".join(parts)
     elif isinstance(d.op, PickOp) and isinstance(node, ir.Pick):
         cards = why.value(node.src, dict(d.env))
-        source = f"it picks from {why.w.expr(node.src)} (here {_show(list(cards))})"
+        source = f"it picks from {why.w.expr(node.src)} (here {_items(cards)})"
     else:
         source = "its options are " + ", ".join(f"'{k}'" for k in known)
     reason = f"no option of '{state.prompt()}' is '{label}': {source}"
