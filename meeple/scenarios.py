@@ -1,4 +1,4 @@
-"""Scenarios: rulebook examples as executable tests (a position, the choices, the result).
+"""Scenarios: rulebook examples as executable tests (a position, the decisions, the result).
 
 A scenario file (YAML, in ``rules/<game>/scenarios/``)::
 
@@ -6,26 +6,26 @@ A scenario file (YAML, in ``rules/<game>/scenarios/``)::
     source: Action / Bolster (Bolster Example)
     players: 4
     seed: 1
-    given:
-      zones:                      # each listed zone gets exactly these cards
+    given:                        # applied when setup has run (run: game: before it)
+      zones:                      # each listed zone holds exactly these cards, bottom to top
         hand[P1]: [Ghoul * 3, Courtesan]
         markers_on[The Boneyard]: [House Marker of P1 * 2]
-      variables: {supreme: P1}    # a card variable takes a card's name; a variable per kind:
-                                  # {age: {Aristocrat 1 of P2: 35}}
-      on_top: {minion_deck: [Alchemist]}   # the next card drawn
-    run: action(0)                # a statement, or "scoring"
+      variables: {supreme: P1}
+      on_top:                     # the last listed ends on top: it is drawn first
+        minion_deck: [Alchemist]
+    run: action(0)                # a statement, or scoring, play or game
     steps:
       - not_offered: Bolster The Spires
-      - choose: Bolster The Boneyard
-        by: P1
+        because: "markers_of(p, d) >= 1"
+      - {choose: Bolster The Boneyard, by: P1, at: Action}
+      - expect: {changed: {counts: {discard: 3}}}
     expect:
-      zones: {hand[P1]: [Courtesan]}
       counts: {discard: 3}
       holds: ["markers_of(0, card('boneyard')) == 3"]
 
-Cards for a listed zone are taken from the cards that zone held, then from unlisted zones; the
-cards a listed zone gave up go back to their start zone. Seats are written P1, P2... in zone
-names and values, and as 0-based numbers inside expressions.
+The complete reference is docs/authoring.md ("Scenarios"); the schema is
+dsl/schema/scenario.schema.json. Seats are written P1, P2... in zone names and values, and as
+0-based numbers inside expressions.
 """
 
 from __future__ import annotations
@@ -55,6 +55,11 @@ from meeple.interpreter.values import Card
 from . import api
 
 _SPEC = re.compile(r"^(?P<name>.+?)(?: of (?P<owner>P\d+))?(?:\s*\*\s*(?P<n>\d+))?$")
+
+
+#: Most copies one ``Name * N`` may ask for (a scenario file is untrusted input: a huge N must
+#: not make a huge list). Far above the components of any game.
+MAX_COPIES = 10_000
 
 
 class ScenarioError(MeepleError):
@@ -223,7 +228,14 @@ def _specs(
         if not m:
             raise ScenarioError(f"cannot read card '{it}'", getattr(it, "span", span))
         owner = _seat(m.group("owner"), span, players) if m.group("owner") else None
-        out.append((m.group("name"), owner, int(m.group("n") or 1)))
+        n = int(m.group("n") or 1)
+        if n > MAX_COPIES:
+            raise ScenarioError(
+                f"'{it}' asks for {n:,} cards",
+                getattr(it, "span", span),
+                expected=f"at most {MAX_COPIES:,} copies of a card",
+            )
+        out.append((m.group("name"), owner, n))
     return out
 
 
@@ -319,6 +331,11 @@ def _take(
 
 
 def _set_vars(st: State, variables: Any, given: Any) -> None:
+    """Set the ``given: variables:``: a seat is P1..Pn or null, a card its name or null, a
+    per-seat variable a list of one value per seat, a per-component variable a mapping from
+    component to value. A value that does not fit the variable's type is refused at its line."""
+    types = {v.name: v.type for v in st.prog.var_specs}
+    n = st.prog.num_players
     for name, value in variables.items():
         span = _span_of(variables, name)
         decl = st.prog.game.variables.get(name)
@@ -328,12 +345,17 @@ def _set_vars(st: State, variables: Any, given: Any) -> None:
                 span,
                 suggestion=did_you_mean(name, st.prog.game.variables),
             )
-        is_seat = decl.type == "player"
-        seat = _seat_or_none if is_seat else _as_is
+        t = types[name]
         if decl.per and decl.per != "players":  # {card: value}, e.g. age: {Aristocrat 1 of P2: 35}
+            if not isinstance(value, dict):
+                raise ScenarioError(
+                    f"'{name}' has a value per {decl.per}",
+                    span,
+                    expected=f"a mapping from a {decl.per} component to its value",
+                )
             values = st.vars[name]
             for spec, v in value.items():
-                (cname, owner, _), *_ = _specs([spec], span, st.prog.num_players)
+                (cname, owner, _), *_ = _specs([spec], span, n)
                 cards = [
                     c
                     for c in st.prog.kind_cards[decl.per]
@@ -342,27 +364,34 @@ def _set_vars(st: State, variables: Any, given: Any) -> None:
                 if not cards:
                     raise ScenarioError(f"no {decl.per} component '{spec}'", span)
                 for c in cards:
-                    values[c.ordinal] = seat(v, span, st.prog.num_players)
+                    values[c.ordinal] = _value(st, name, t, v, span)
         elif decl.per:
-            n = st.prog.num_players
             if not isinstance(value, list) or len(value) != n:
                 raise ScenarioError(
                     f"'{name}' has one value per seat", span, expected=f"a list of {n} values"
                 )
-            st.vars[name] = [seat(v, span, n) for v in value]
-        elif decl.type == "card" and value is not None:
-            st.vars[name] = _card_named(st, str(value), span)
+            st.vars[name] = [_value(st, name, t, v, span) for v in value]
         else:
-            st.vars[name] = seat(value, span, st.prog.num_players)
+            st.vars[name] = _value(st, name, t, value, span)
 
 
-def _seat_or_none(value: Any, span: SourceSpan | None, players: int) -> int | None:
-    """A seat-valued variable's value: P1..Pn, or null (none: no seat, e.g. no Louis yet)."""
-    return None if value is None else _seat(value, span, players)
-
-
-def _as_is(value: Any, span: SourceSpan | None, players: int) -> Any:
-    return value
+def _value(st: State, name: str, t: str, v: Any, span: SourceSpan | None) -> Any:
+    """One value of variable ``name`` (checked type ``t``) as the state holds it."""
+    if t == "player":  # null: no seat (e.g. no leader yet)
+        return None if v is None else _seat(v, span, st.prog.num_players)
+    if t == "card":
+        return None if v is None else _card_named(st, str(v), span)
+    fits = {"int": int, "bool": bool, "str": str}.get(t)
+    if fits is not None and type(v) is fits:
+        return v
+    words = {"int": "a whole number", "bool": "true or false", "str": "a text"}
+    raise ScenarioError(
+        f"{v!r} does not fit '{name}'"
+        + ("" if fits else f": a variable of type {t} cannot be set in a scenario"),
+        span,
+        expected=words.get(t),
+        suggestion=None if fits else "state the zones it is computed from instead",
+    )
 
 
 def _card_named(st: State, name: str, span: SourceSpan | None) -> Card:

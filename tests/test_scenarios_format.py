@@ -335,3 +335,12 @@ def test_a_seat_variable_can_be_set_to_none(broken_game: BrokenGame) -> None:
     outcome = run_scenario(path)
     assert outcome.passed, outcome.failures
     assert outcome.state is not None and outcome.state.vars["supreme"] is None
+
+
+def test_the_documented_example_passes(harbour: Path) -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "authoring.md").read_text()
+    example = doc.split("```yaml\nscenario: Two turns", 1)[1].split("```", 1)[0]
+    path = harbour / "scenarios" / "doc.yaml"
+    path.write_text("scenario: Two turns" + example, encoding="utf-8")
+    outcome = run_scenario(path)
+    assert outcome.passed, outcome.failures
