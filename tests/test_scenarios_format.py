@@ -344,3 +344,14 @@ def test_the_documented_example_passes(harbour: Path) -> None:
     path.write_text("scenario: Two turns" + example, encoding="utf-8")
     outcome = run_scenario(path)
     assert outcome.passed, outcome.failures
+
+
+def test_explain_option_gives_one_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    from meeple.cli import main
+
+    assert main(["explain", "harbour-guilds", "-p", "3", "--option", "sell two cards"]) == 0
+    out = capsys.readouterr().out
+    assert "not legal sell two cards: no option of 'Your turn' is 'sell two cards'" in out
+    assert "legal     sell a card" not in out  # only the verdict asked for
+    assert main(["explain", "harbour-guilds", "-p", "3", "--option", "sell a card"]) == 0
+    assert "legal     sell a card" in capsys.readouterr().out
