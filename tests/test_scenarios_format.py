@@ -355,3 +355,12 @@ def test_explain_option_gives_one_verdict(capsys: pytest.CaptureFixture[str]) ->
     assert "legal     sell a card" not in out  # only the verdict asked for
     assert main(["explain", "harbour-guilds", "-p", "3", "--option", "sell a card"]) == 0
     assert "legal     sell a card" in capsys.readouterr().out
+
+
+def test_the_scenario_schema_is_published() -> None:
+    from meeple.schema_docs import schema_text
+
+    published = Path(__file__).resolve().parent.parent / "docs" / "schema" / "scenario.schema.json"
+    assert published.read_text(encoding="utf-8") == schema_text(scenario=True), (
+        "run: meeple doc --all"
+    )
