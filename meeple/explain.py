@@ -4,6 +4,7 @@ rule terms (the condition that fails, with its parts' values) and with the rule'
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -17,7 +18,7 @@ from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
 from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
-from meeple.interpreter.values import describe, player_name
+from meeple.interpreter.values import card_label, describe, player_name
 
 from . import api
 from .registry import DEFAULT_GAME, rules_root
@@ -33,6 +34,9 @@ class Verdict:
     legal: bool
     reason: str = ""
     rule: str = ""  # file:line of the rule (option, pick, condition) that decides it
+    #: False when no option of the rule could ever read so (the label matches no option's
+    #: text, no card, no seat): a misspelt label, which a check should not accept as refused
+    possible: bool = True
 
 
 def _where(span: SourceSpan) -> str:
@@ -125,8 +129,10 @@ def verdict(state: State, label: str) -> Verdict:
     node = _rule_node(state, d.op.span)
     why = _Why(state, d.env)
     known = [v.label for v in explain(state)]
+    possible = True
     if isinstance(d.op, ChooseOp) and isinstance(node, ir.Choose):
         parts = []
+        possible = any(_fits_template(state, o.label, label) for o in node.options)
         for o in node.options:
             text = f"'{why.w.template(o.label)}'"
             if o.var is not None and o.iter is not None:
@@ -137,11 +143,25 @@ def verdict(state: State, label: str) -> Verdict:
     elif isinstance(d.op, PickOp) and isinstance(node, ir.Pick):
         cards = why.value(node.src, dict(d.env))
         source = f"it picks from {why.w.expr(node.src)} (here {_items(cards)})"
+        possible = label == "done" or any(c.name == label for c in state.prog.cards)
     else:
         source = "its options are " + ", ".join(f"'{k}'" for k in known)
-    reason = f"no option of '{state.prompt()}' is '{label}': {source}"
+    reads = "reads so" if possible else "could ever read so"
+    reason = f"no option of '{state.prompt()}' {reads}: {source}"
     hint = did_you_mean(label, known)
-    return Verdict(label, False, reason + (f"; {hint}" if hint else ""), _where(d.op.span))
+    reason += f"; {hint}" if hint else ""
+    return Verdict(label, False, reason, _where(d.op.span), possible)
+
+
+def _fits_template(state: State, parts: tuple[str | ir.Expr, ...], label: str) -> bool:
+    """Could an option whose text is ``parts`` ("jump to {a}") read ``label``? Each hole must
+    hold a value as labels show it: a component's name (or "name (P2)"), a seat, a number."""
+    prog = state.prog
+    words = {c.name for c in prog.cards} | {card_label(c) for c in prog.cards}
+    words |= {player_name(p) for p in range(prog.num_players)} | {"true", "false", "none"}
+    hole = "(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + "|-?[0-9]+)"
+    pattern = "".join(re.escape(p) if isinstance(p, str) else hole for p in parts)
+    return re.fullmatch(pattern, label) is not None
 
 
 def _winner(d: Any, node: ir.Winner, why: _Why) -> list[Verdict]:

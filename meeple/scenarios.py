@@ -515,8 +515,15 @@ def _step(st: State, step: Any, ctx: _Run, span: SourceSpan | None) -> bool:
         want = str(step["not_offered"])
         if want in labels:
             out.failures.append(f"'{want}' is offered at '{st.prompt()}'{where}")
+            return False
+        v = _why_not(st, ctx, want)
+        if not v.possible:  # a misspelt label is never offered: the check would test nothing
+            out.failures.append(
+                f"no option of '{st.prompt()}'{where} could ever be '{want}', so not offering "
+                f"it tests nothing: {v.reason}"
+            )
         elif "because" in step:
-            reason = _why_not(st, ctx, want).reason
+            reason = v.reason
             if str(step["because"]) not in reason:
                 out.failures.append(
                     f"'{want}' is refused at '{st.prompt()}'{where} because {reason!r}, "
@@ -593,13 +600,15 @@ def _expect(st: State, expect: Any, ctx: _Run, final: bool) -> None:
         return
     for label, items in (expect.get("zones") or {}).items():
         zi = _zone(st, str(label), _span_of(expect["zones"], label))
-        want = sorted(_expand(_specs(items, _span_of(expect["zones"], label))))
+        span = _span_of(expect["zones"], label)
+        want = sorted(_expand(_named(st, _specs(items, span), span)))
         have = sorted(_card_text(c) for c in st.zones[zi])
         if want != have:
             out.failures.append(f"{label} holds {have}, expected {want}")
     for label, items in (expect.get("in_order") or {}).items():
         zi = _zone(st, str(label), _span_of(expect["in_order"], label))
-        want = _expand(_specs(items, _span_of(expect["in_order"], label)))
+        span = _span_of(expect["in_order"], label)
+        want = _expand(_named(st, _specs(items, span), span))
         have = [_card_text(c) for c in st.zones[zi]]
         if want != have:
             out.failures.append(f"{label} holds {have} (bottom to top), expected {want}")
@@ -618,9 +627,13 @@ def _expect(st: State, expect: Any, ctx: _Run, final: bool) -> None:
     for key, n in (changed.get("variables") or {}).items():
         span = _span_of(changed["variables"], key)
         name, index = _variable_slot(st, str(key), span)
+        if {v.name: v.type for v in st.prog.var_specs}[name] != "int":
+            raise ScenarioError(
+                f"'{key}' is not a number: only a number variable changes by +n or -n",
+                span,
+                suggestion="state its value under 'variables:' instead",
+            )
         now, then = _slot(st.vars[name], index), _slot(ctx.vars[name], index)
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (now, then)):
-            raise ScenarioError(f"'{key}' is not a number: only numbers can change by", span)
         if now - then != n:
             out.failures.append(f"{key} changed by {now - then:+d} (to {now}), expected {n:+d}")
     ctx.counts, ctx.vars = _snapshot(st)
@@ -685,6 +698,20 @@ def _seats(seats: list[int]) -> str:
 
 def _card_text(c: Card) -> str:
     return c.name + (f" of P{c.owner + 1}" if c.owner is not None else "")
+
+
+def _named(
+    st: State, specs: list[tuple[str, int | None, int]], span: SourceSpan | None
+) -> list[tuple[str, int | None, int]]:
+    """``specs`` once every name is a component's: an expectation naming a card the game does
+    not have is a mistake in the scenario, not a failed rule."""
+    names = {c.name for c in st.prog.cards}
+    for name, _, _ in specs:
+        if name not in names:
+            raise ScenarioError(
+                f"no card is named '{name}'", span, suggestion=did_you_mean(name, names)
+            )
+    return specs
 
 
 def _expand(specs: list[tuple[str, int | None, int]]) -> list[str]:

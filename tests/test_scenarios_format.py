@@ -351,7 +351,7 @@ def test_explain_option_gives_one_verdict(capsys: pytest.CaptureFixture[str]) ->
 
     assert main(["explain", "harbour-guilds", "-p", "3", "--option", "sell two cards"]) == 0
     out = capsys.readouterr().out
-    assert "not legal sell two cards: no option of 'Your turn' is 'sell two cards'" in out
+    assert "not legal sell two cards: no option of 'Your turn' could ever read so" in out
     assert "legal     sell a card" not in out  # only the verdict asked for
     assert main(["explain", "harbour-guilds", "-p", "3", "--option", "sell a card"]) == 0
     assert "legal     sell a card" in capsys.readouterr().out
@@ -364,3 +364,27 @@ def test_the_scenario_schema_is_published() -> None:
     assert published.read_text(encoding="utf-8") == schema_text(scenario=True), (
         "run: meeple doc --all"
     )
+
+
+def test_a_misspelt_label_or_card_tests_nothing_and_fails(harbour: Path) -> None:
+    outcome = _run(
+        harbour, "run: play\nsteps:\n  - not_offered: Sell a card\nexpect: {open: true}\n"
+    )
+    assert any("could ever be 'Sell a card'" in f for f in outcome.failures), outcome.failures
+    with pytest.raises(ScenarioError, match="no card is named 'Cloth 9'; did you mean 'Cloth 3'"):
+        _run(harbour, "run: scoring\nexpect:\n  zones:\n    market: [Cloth 9]\n")
+
+
+def test_a_label_no_option_generates_is_refused_with_a_reason(broken_game: BrokenGame) -> None:
+    # Louis XIV, figure 5: from Le Grand Conde (6) no marker goes to both 5 and 1; after 6 -> 5
+    # the jump to Anne of Austria (1) is never generated, and the reason says where jumps go.
+    # A misspelt tile is no label a jump could have: that check would test nothing.
+    path = rules_root() / "louis-xiv" / "scenarios" / "placement-no-fork.yaml"
+    assert run_scenario(path).passed
+    game_dir = broken_game("louis-xiv", "x", "x")
+    text = path.read_text(encoding="utf-8").replace(
+        "  - not_offered: jump to Anne of Austria\n", "  - not_offered: jump to Anne of Austri\n"
+    )
+    (game_dir / "scenarios" / "typo.yaml").write_text(text, encoding="utf-8")
+    outcome = run_scenario(game_dir / "scenarios" / "typo.yaml")
+    assert any("could ever be 'jump to Anne of Austri'" in f for f in outcome.failures)
