@@ -308,6 +308,7 @@ def test_on_top_may_name_the_card_already_on_top(harbour: Path) -> None:
     run: log "nothing happens"
     expect:
       in_order: {market: [Iron 1, Cloth 3]}
+      holds: ["top(market).name == 'Cloth 3'"]   # given zones list a pile bottom to top
     """
     outcome = _run(harbour, body)
     assert outcome.passed, outcome.failures
