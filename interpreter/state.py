@@ -53,9 +53,15 @@ class State:
         "move_number",
         "calls",
         "inline",
+        "forced",
     )
 
-    def __init__(self, prog: ProgramBase, seed: int = 0, record_log: bool = True) -> None:
+    def __init__(
+        self, prog: ProgramBase, seed: int = 0, record_log: bool = True, start: bool = True
+    ) -> None:
+        """A new game of ``prog``: its components in their start zones, its variables at their
+        initial values; with ``start`` (the default) the setup runs at once, up to the first
+        decision. A scenario that starts at setup passes ``start=False`` and calls advance()."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise MeepleError(f"a seed is a whole number, not {seed!r}")
         self._init_common(prog, record_log)
@@ -84,7 +90,8 @@ class State:
                 n = prog.num_players if v.per == "players" else len(prog.kind_cards[v.per])
                 self.vars[v.name] = [init] * n
         self.frames: list[Frame] = [Frame(prog.play, {}), Frame(prog.setup, {})]
-        self._run()
+        if start:
+            self._run()
 
     def _init_common(self, prog: ProgramBase, record_log: bool) -> None:
         self.prog = prog
@@ -95,6 +102,9 @@ class State:
         self.move_number = 0
         self.calls = 0  # rules functions running (see evaluate.counted_call)
         self.inline = 0  # procedures a generated module runs as Python functions
+        # (seat, prompt, label) of each decision with one legal option, which decide() takes
+        # at once; None (the default) records nothing. Scenarios set a list to check them.
+        self.forced: list[tuple[int, str, str]] | None = None
         _room_for_calls()
 
     @classmethod
@@ -176,6 +186,8 @@ class State:
         if self.secret:
             dec.secret = True
         if len(dec.actions) == 1:
+            if self.forced is not None:
+                self.forced.append((p, dec.op.prompt(self, dec), dec.label(self, 0)))
             if self.record_log:
                 self._note(dec, 0, forced=True)
             dec.op.resolve(self, dec, 0)
@@ -368,8 +380,15 @@ class State:
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
 
     def end_game(self) -> None:
+        """``end game``: play stops here and the scoring runs, as after the last round. Only
+        ``end game`` inside the scoring itself ends the game at once. (A scenario runs its
+        statement in the "scoring" phase, so that its normal end is the game's end without
+        scoring; ``end game`` reached from it is not in the scoring, and is scored.)"""
+        in_scoring = bool(self.frames) and self.frames[0].op is self.prog.scoring
         self.frames.clear()
         self.secret = 0
+        if self.phase == "scoring" and not in_scoring:
+            self.phase = "play"  # _run then pushes the scoring, as when play ends
 
     def zone_index(self, zone: list[Card]) -> int:
         for i, z in enumerate(self.zones):
