@@ -47,7 +47,7 @@ def test_every_rulebook_example_has_a_scenario() -> None:
             "bonus-cannot-be-declined",
             "          - label: draw 2 cards\n",
             "          - label: no bonus\n          - label: draw 2 cards\n",
-            "still open",
+            "no decision with one legal option was taken here",
         ),
         # ... and a Masqued that strengthens a Legion like a wild card ([Ghoul, Masqued] a pair)
         (
