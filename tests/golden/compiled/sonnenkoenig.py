@@ -68,50 +68,50 @@ SPANS = (
     (0, 337, 17, 337, 45),
     (0, 342, 14, 342, 35),
     (0, 342, 9, 342, 64),
-    (0, 640, 67, 640, 68),
-    (0, 640, 9, 640, 69),
-    (0, 645, 19, 645, 23),
-    (0, 647, 41, 647, 42),
-    (0, 654, 9, 674, 3),
-    (0, 658, 78, 658, 79),
-    (0, 663, 82, 663, 83),
-    (0, 666, 70, 666, 71),
-    (0, 668, 53, 668, 54),
-    (0, 669, 86, 669, 87),
-    (0, 691, 9, 706, 3),
-    (0, 693, 32, 693, 33),
-    (0, 695, 45, 695, 46),
-    (0, 700, 82, 700, 83),
-    (0, 701, 49, 701, 50),
-    (0, 704, 49, 704, 50),
+    (0, 644, 67, 644, 68),
+    (0, 644, 9, 644, 69),
+    (0, 649, 19, 649, 23),
+    (0, 651, 41, 651, 42),
+    (0, 658, 9, 678, 3),
+    (0, 662, 78, 662, 79),
+    (0, 667, 82, 667, 83),
+    (0, 670, 70, 670, 71),
+    (0, 672, 53, 672, 54),
+    (0, 673, 86, 673, 87),
+    (0, 695, 9, 710, 3),
+    (0, 697, 32, 697, 33),
+    (0, 699, 45, 699, 46),
+    (0, 704, 82, 704, 83),
+    (0, 705, 49, 705, 50),
+    (0, 708, 49, 708, 50),
     (0, 355, 9, 355, 18),
     (0, 356, 9, 356, 18),
     (0, 357, 9, 357, 18),
     (0, 364, 9, 364, 22),
     (0, 387, 13, 387, 88),
-    (0, 648, 3, 648, 13),
+    (0, 652, 3, 652, 13),
     (0, 391, 13, 391, 59),
-    (0, 635, 3, 635, 12),
+    (0, 639, 3, 639, 12),
     (0, 481, 9, 481, 22),
     (0, 497, 9, 497, 22),
     (0, 525, 9, 525, 27),
-    (0, 549, 9, 549, 22),
-    (0, 627, 9, 627, 27),
-    (0, 630, 28, 630, 29),
-    (0, 684, 13, 684, 29),
-    (0, 685, 3, 685, 13),
-    (0, 711, 19, 711, 20),
-    (0, 712, 27, 712, 28),
-    (0, 713, 32, 713, 33),
-    (0, 714, 20, 714, 21),
-    (0, 715, 9, 715, 20),
-    (0, 741, 24, 741, 25),
-    (0, 790, 56, 790, 87),
-    (0, 825, 24, 825, 40),
-    (0, 826, 69, 826, 85),
-    (0, 876, 13, 876, 38),
-    (0, 879, 14, 879, 35),
-    (0, 879, 9, 879, 64),
+    (0, 553, 9, 553, 22),
+    (0, 631, 9, 631, 27),
+    (0, 634, 28, 634, 29),
+    (0, 688, 13, 688, 29),
+    (0, 689, 3, 689, 13),
+    (0, 715, 19, 715, 20),
+    (0, 716, 27, 716, 28),
+    (0, 717, 32, 717, 33),
+    (0, 718, 20, 718, 21),
+    (0, 719, 9, 719, 20),
+    (0, 745, 24, 745, 25),
+    (0, 794, 56, 794, 87),
+    (0, 829, 24, 829, 40),
+    (0, 830, 69, 830, 85),
+    (0, 880, 13, 880, 38),
+    (0, 883, 14, 883, 35),
+    (0, 883, 9, 883, 64),
     (0, 378, 21, 378, 41),
     (0, 373, 38, 373, 58),
     (0, 366, 33, 366, 51),
@@ -136,55 +136,55 @@ SPANS = (
     (0, 484, 13, 484, 28),
     (0, 506, 13, 506, 33),
     (0, 530, 13, 530, 33),
-    (0, 539, 18, 539, 19),
-    (0, 558, 17, 558, 31),
-    (0, 641, 3, 641, 11),
-    (0, 559, 17, 559, 32),
-    (0, 563, 17, 563, 31),
-    (0, 564, 17, 564, 30),
-    (0, 568, 17, 568, 31),
-    (0, 569, 17, 569, 41),
-    (0, 573, 17, 573, 31),
-    (0, 574, 17, 574, 34),
-    (0, 566, 51, 566, 52),
-    (0, 599, 48, 599, 49),
-    (0, 600, 48, 600, 49),
-    (0, 597, 39, 597, 51),
-    (0, 591, 31, 591, 43),
-    (0, 585, 30, 585, 31),
-    (0, 615, 21, 615, 34),
-    (0, 632, 13, 632, 30),
-    (0, 682, 13, 682, 32),
-    (0, 746, 32, 746, 33),
-    (0, 746, 59, 746, 73),
-    (0, 759, 40, 759, 41),
-    (0, 752, 50, 752, 65),
-    (0, 752, 35, 752, 75),
-    (0, 742, 20, 742, 34),
-    (0, 766, 13, 766, 33),
-    (0, 767, 38, 767, 44),
-    (0, 783, 13, 783, 36),
-    (0, 720, 3, 720, 14),
-    (0, 778, 25, 778, 26),
-    (0, 778, 35, 778, 36),
-    (0, 778, 53, 778, 54),
-    (0, 780, 20, 780, 33),
-    (0, 801, 25, 801, 42),
-    (0, 813, 37, 813, 52),
-    (0, 817, 37, 817, 53),
-    (0, 805, 35, 805, 51),
-    (0, 832, 17, 832, 28),
-    (0, 857, 21, 857, 35),
-    (0, 852, 29, 852, 30),
-    (0, 861, 33, 861, 34),
-    (0, 863, 21, 863, 35),
-    (0, 843, 23, 843, 35),
-    (0, 843, 51, 843, 52),
-    (0, 848, 31, 848, 32),
-    (0, 858, 41, 858, 42),
-    (0, 859, 25, 859, 37),
-    (0, 859, 53, 859, 54),
-    (0, 859, 78, 859, 79),
+    (0, 543, 22, 543, 23),
+    (0, 562, 17, 562, 31),
+    (0, 645, 3, 645, 11),
+    (0, 563, 17, 563, 32),
+    (0, 567, 17, 567, 31),
+    (0, 568, 17, 568, 30),
+    (0, 572, 17, 572, 31),
+    (0, 573, 17, 573, 41),
+    (0, 577, 17, 577, 31),
+    (0, 578, 17, 578, 34),
+    (0, 570, 51, 570, 52),
+    (0, 603, 48, 603, 49),
+    (0, 604, 48, 604, 49),
+    (0, 601, 39, 601, 51),
+    (0, 595, 31, 595, 43),
+    (0, 589, 30, 589, 31),
+    (0, 619, 21, 619, 34),
+    (0, 636, 13, 636, 30),
+    (0, 686, 13, 686, 32),
+    (0, 750, 32, 750, 33),
+    (0, 750, 59, 750, 73),
+    (0, 763, 40, 763, 41),
+    (0, 756, 50, 756, 65),
+    (0, 756, 35, 756, 75),
+    (0, 746, 20, 746, 34),
+    (0, 770, 13, 770, 33),
+    (0, 771, 38, 771, 44),
+    (0, 787, 13, 787, 36),
+    (0, 724, 3, 724, 14),
+    (0, 782, 25, 782, 26),
+    (0, 782, 35, 782, 36),
+    (0, 782, 53, 782, 54),
+    (0, 784, 20, 784, 33),
+    (0, 805, 25, 805, 42),
+    (0, 817, 37, 817, 52),
+    (0, 821, 37, 821, 53),
+    (0, 809, 35, 809, 51),
+    (0, 836, 17, 836, 28),
+    (0, 861, 21, 861, 35),
+    (0, 856, 29, 856, 30),
+    (0, 865, 33, 865, 34),
+    (0, 867, 21, 867, 35),
+    (0, 847, 23, 847, 35),
+    (0, 847, 51, 847, 52),
+    (0, 852, 31, 852, 32),
+    (0, 862, 41, 862, 42),
+    (0, 863, 25, 863, 37),
+    (0, 863, 53, 863, 54),
+    (0, 863, 78, 863, 79),
     (0, 301, 9, 301, 31),
     (0, 308, 9, 308, 32),
     (0, 315, 9, 315, 35),
@@ -216,18 +216,18 @@ SPANS = (
     (0, 498, 3, 498, 15),
     (0, 518, 3, 518, 20),
     (0, 531, 3, 531, 13),
-    (0, 545, 3, 545, 9),
-    (0, 576, 3, 576, 13),
-    (0, 602, 3, 602, 13),
-    (0, 618, 3, 618, 17),
-    (0, 674, 3, 674, 12),
-    (0, 706, 3, 706, 19),
-    (0, 732, 3, 732, 10),
-    (0, 768, 3, 768, 10),
-    (0, 786, 3, 786, 10),
-    (0, 821, 3, 821, 13),
-    (0, 834, 3, 834, 11),
-    (0, 864, 3, 864, 9),
+    (0, 549, 3, 549, 9),
+    (0, 580, 3, 580, 13),
+    (0, 606, 3, 606, 13),
+    (0, 622, 3, 622, 17),
+    (0, 678, 3, 678, 12),
+    (0, 710, 3, 710, 19),
+    (0, 736, 3, 736, 10),
+    (0, 772, 3, 772, 10),
+    (0, 790, 3, 790, 10),
+    (0, 825, 3, 825, 13),
+    (0, 838, 3, 838, 11),
+    (0, 868, 3, 868, 9),
     (0, 332, 9, 332, 11),
     (0, 336, 13, 336, 17),
     (0, 334, 13, 334, 17),
@@ -311,171 +311,173 @@ SPANS = (
     (0, 527, 9, 527, 13),
     (0, 528, 13, 528, 33),
     (0, 526, 9, 531, 3),
-    (0, 536, 9, 543, 7),
-    (0, 543, 9, 543, 35),
-    (0, 553, 13, 554, 11),
-    (0, 557, 13, 557, 15),
-    (0, 562, 13, 562, 15),
-    (0, 567, 13, 567, 15),
-    (0, 572, 13, 572, 15),
-    (0, 550, 9, 576, 3),
-    (0, 586, 13, 586, 15),
-    (0, 592, 21, 592, 23),
-    (0, 598, 29, 598, 31),
-    (0, 599, 33, 599, 50),
-    (0, 600, 33, 600, 50),
-    (0, 593, 25, 602, 3),
-    (0, 587, 17, 602, 3),
-    (0, 580, 9, 602, 3),
-    (0, 608, 9, 608, 13),
-    (0, 613, 17, 613, 19),
-    (0, 614, 21, 614, 43),
-    (0, 616, 17, 618, 3),
-    (0, 609, 13, 618, 3),
-    (0, 607, 9, 618, 3),
-    (0, 624, 9, 624, 21),
-    (0, 625, 9, 625, 31),
-    (0, 626, 9, 626, 30),
-    (0, 631, 9, 631, 13),
-    (0, 629, 9, 629, 13),
-    (0, 630, 13, 630, 30),
-    (0, 628, 9, 635, 3),
-    (0, 646, 9, 646, 11),
-    (0, 647, 13, 647, 85),
-    (0, 645, 9, 648, 3),
-    (0, 653, 9, 653, 16),
-    (0, 655, 9, 655, 11),
-    (0, 660, 13, 660, 17),
-    (0, 665, 17, 665, 21),
+    (0, 539, 9, 539, 13),
+    (0, 540, 13, 547, 11),
+    (0, 547, 13, 547, 39),
+    (0, 538, 9, 549, 3),
+    (0, 557, 13, 558, 11),
+    (0, 561, 13, 561, 15),
+    (0, 566, 13, 566, 15),
+    (0, 571, 13, 571, 15),
+    (0, 576, 13, 576, 15),
+    (0, 554, 9, 580, 3),
+    (0, 590, 13, 590, 15),
+    (0, 596, 21, 596, 23),
+    (0, 602, 29, 602, 31),
+    (0, 603, 33, 603, 50),
+    (0, 604, 33, 604, 50),
+    (0, 597, 25, 606, 3),
+    (0, 591, 17, 606, 3),
+    (0, 584, 9, 606, 3),
+    (0, 612, 9, 612, 13),
+    (0, 617, 17, 617, 19),
+    (0, 618, 21, 618, 43),
+    (0, 620, 17, 622, 3),
+    (0, 613, 13, 622, 3),
+    (0, 611, 9, 622, 3),
+    (0, 628, 9, 628, 21),
+    (0, 629, 9, 629, 31),
+    (0, 630, 9, 630, 30),
+    (0, 635, 9, 635, 13),
+    (0, 633, 9, 633, 13),
+    (0, 634, 13, 634, 30),
+    (0, 632, 9, 639, 3),
+    (0, 650, 9, 650, 11),
+    (0, 651, 13, 651, 85),
+    (0, 649, 9, 652, 3),
+    (0, 657, 9, 657, 16),
+    (0, 659, 9, 659, 11),
+    (0, 664, 13, 664, 17),
+    (0, 669, 17, 669, 21),
+    (0, 675, 21, 675, 25),
+    (0, 676, 25, 676, 74),
+    (0, 677, 25, 677, 32),
     (0, 671, 21, 671, 25),
-    (0, 672, 25, 672, 74),
-    (0, 673, 25, 673, 32),
-    (0, 667, 21, 667, 25),
-    (0, 668, 25, 668, 116),
-    (0, 669, 25, 669, 88),
-    (0, 670, 25, 670, 33),
-    (0, 666, 21, 674, 3),
-    (0, 662, 17, 662, 21),
-    (0, 663, 21, 663, 84),
-    (0, 664, 21, 664, 29),
-    (0, 661, 17, 674, 3),
-    (0, 657, 13, 657, 17),
-    (0, 658, 17, 658, 80),
-    (0, 659, 17, 659, 25),
-    (0, 656, 13, 674, 3),
-    (0, 683, 9, 683, 13),
-    (0, 680, 9, 680, 13),
-    (0, 681, 13, 681, 62),
-    (0, 679, 9, 685, 3),
-    (0, 690, 9, 690, 17),
-    (0, 692, 9, 692, 11),
-    (0, 697, 13, 697, 17),
+    (0, 672, 25, 672, 116),
+    (0, 673, 25, 673, 88),
+    (0, 674, 25, 674, 33),
+    (0, 670, 21, 678, 3),
+    (0, 666, 17, 666, 21),
+    (0, 667, 21, 667, 84),
+    (0, 668, 21, 668, 29),
+    (0, 665, 17, 678, 3),
+    (0, 661, 13, 661, 17),
+    (0, 662, 17, 662, 80),
+    (0, 663, 17, 663, 25),
+    (0, 660, 13, 678, 3),
+    (0, 687, 9, 687, 13),
+    (0, 684, 9, 684, 13),
+    (0, 685, 13, 685, 62),
+    (0, 683, 9, 689, 3),
+    (0, 694, 9, 694, 17),
+    (0, 696, 9, 696, 11),
+    (0, 701, 13, 701, 17),
+    (0, 707, 17, 707, 21),
+    (0, 708, 21, 708, 112),
+    (0, 709, 21, 709, 44),
     (0, 703, 17, 703, 21),
-    (0, 704, 21, 704, 112),
-    (0, 705, 21, 705, 44),
-    (0, 699, 17, 699, 21),
-    (0, 700, 21, 700, 84),
-    (0, 701, 21, 701, 112),
-    (0, 702, 21, 702, 30),
-    (0, 698, 17, 706, 3),
-    (0, 694, 13, 694, 17),
-    (0, 695, 17, 695, 108),
-    (0, 696, 17, 696, 26),
-    (0, 693, 13, 706, 3),
-    (0, 711, 9, 711, 32),
-    (0, 712, 9, 712, 40),
-    (0, 713, 9, 713, 76),
-    (0, 714, 9, 714, 38),
-    (0, 717, 9, 717, 13),
-    (0, 718, 13, 718, 63),
-    (0, 719, 13, 719, 21),
-    (0, 716, 9, 720, 3),
-    (0, 726, 9, 726, 13),
-    (0, 729, 13, 729, 17),
-    (0, 729, 20, 729, 37),
-    (0, 728, 13, 728, 17),
-    (0, 728, 20, 728, 42),
-    (0, 727, 13, 732, 3),
-    (0, 725, 9, 725, 13),
-    (0, 725, 16, 725, 37),
-    (0, 724, 9, 732, 3),
-    (0, 736, 9, 736, 51),
-    (0, 737, 9, 737, 16),
-    (0, 738, 9, 738, 22),
-    (0, 740, 9, 740, 11),
-    (0, 741, 13, 741, 33),
-    (0, 739, 9, 742, 7),
-    (0, 743, 9, 743, 11),
-    (0, 745, 13, 745, 15),
-    (0, 747, 17, 747, 21),
-    (0, 754, 25, 754, 27),
-    (0, 755, 29, 755, 36),
-    (0, 756, 29, 756, 39),
+    (0, 704, 21, 704, 84),
+    (0, 705, 21, 705, 112),
+    (0, 706, 21, 706, 30),
+    (0, 702, 17, 710, 3),
+    (0, 698, 13, 698, 17),
+    (0, 699, 17, 699, 108),
+    (0, 700, 17, 700, 26),
+    (0, 697, 13, 710, 3),
+    (0, 715, 9, 715, 32),
+    (0, 716, 9, 716, 40),
+    (0, 717, 9, 717, 76),
+    (0, 718, 9, 718, 38),
+    (0, 721, 9, 721, 13),
+    (0, 722, 13, 722, 63),
+    (0, 723, 13, 723, 21),
+    (0, 720, 9, 724, 3),
+    (0, 730, 9, 730, 13),
+    (0, 733, 13, 733, 17),
+    (0, 733, 20, 733, 37),
+    (0, 732, 13, 732, 17),
+    (0, 732, 20, 732, 42),
+    (0, 731, 13, 736, 3),
+    (0, 729, 9, 729, 13),
+    (0, 729, 16, 729, 37),
+    (0, 728, 9, 736, 3),
+    (0, 740, 9, 740, 51),
+    (0, 741, 9, 741, 16),
+    (0, 742, 9, 742, 22),
+    (0, 744, 9, 744, 11),
+    (0, 745, 13, 745, 33),
+    (0, 743, 9, 746, 7),
+    (0, 747, 9, 747, 11),
+    (0, 749, 13, 749, 15),
+    (0, 751, 17, 751, 21),
     (0, 758, 25, 758, 27),
-    (0, 759, 29, 759, 50),
-    (0, 748, 21, 760, 7),
-    (0, 746, 17, 760, 7),
-    (0, 744, 13, 760, 7),
-    (0, 742, 9, 760, 7),
-    (0, 764, 9, 764, 13),
-    (0, 765, 13, 765, 48),
-    (0, 767, 13, 767, 45),
-    (0, 761, 9, 761, 13),
-    (0, 762, 13, 762, 40),
-    (0, 763, 13, 763, 32),
-    (0, 760, 9, 768, 3),
-    (0, 773, 9, 773, 17),
-    (0, 775, 9, 775, 11),
-    (0, 776, 13, 782, 11),
-    (0, 782, 13, 782, 47),
-    (0, 774, 9, 786, 3),
-    (0, 790, 9, 790, 88),
-    (0, 791, 9, 791, 63),
-    (0, 793, 9, 793, 11),
-    (0, 795, 13, 795, 17),
-    (0, 800, 21, 800, 23),
+    (0, 759, 29, 759, 36),
+    (0, 760, 29, 760, 39),
+    (0, 762, 25, 762, 27),
+    (0, 763, 29, 763, 50),
+    (0, 752, 21, 764, 7),
+    (0, 750, 17, 764, 7),
+    (0, 748, 13, 764, 7),
+    (0, 746, 9, 764, 7),
+    (0, 768, 9, 768, 13),
+    (0, 769, 13, 769, 48),
+    (0, 771, 13, 771, 45),
+    (0, 765, 9, 765, 13),
+    (0, 766, 13, 766, 40),
+    (0, 767, 13, 767, 32),
+    (0, 764, 9, 772, 3),
+    (0, 777, 9, 777, 17),
+    (0, 779, 9, 779, 11),
+    (0, 780, 13, 786, 11),
+    (0, 786, 13, 786, 47),
+    (0, 778, 9, 790, 3),
+    (0, 794, 9, 794, 88),
+    (0, 795, 9, 795, 63),
+    (0, 797, 9, 797, 11),
+    (0, 799, 13, 799, 17),
     (0, 804, 21, 804, 23),
-    (0, 806, 25, 806, 27),
-    (0, 812, 33, 812, 35),
+    (0, 808, 21, 808, 23),
+    (0, 810, 25, 810, 27),
     (0, 816, 33, 816, 35),
-    (0, 818, 33, 820, 7),
-    (0, 807, 29, 820, 7),
-    (0, 805, 25, 820, 7),
-    (0, 796, 17, 820, 7),
-    (0, 794, 13, 820, 7),
-    (0, 792, 9, 820, 7),
-    (0, 820, 9, 820, 29),
-    (0, 825, 9, 825, 58),
-    (0, 826, 9, 826, 93),
-    (0, 827, 9, 827, 90),
-    (0, 829, 9, 829, 11),
-    (0, 831, 13, 831, 17),
-    (0, 830, 13, 833, 7),
-    (0, 828, 9, 833, 7),
-    (0, 833, 9, 833, 29),
-    (0, 844, 13, 844, 15),
-    (0, 845, 17, 845, 34),
-    (0, 849, 13, 849, 15),
-    (0, 850, 17, 855, 15),
-    (0, 856, 17, 856, 19),
-    (0, 855, 17, 858, 11),
-    (0, 860, 13, 860, 15),
-    (0, 862, 17, 862, 19),
-    (0, 861, 17, 864, 3),
-    (0, 839, 9, 864, 3),
-    (0, 868, 9, 868, 28),
-    (0, 870, 9, 870, 13),
-    (0, 871, 13, 871, 61),
-    (0, 872, 13, 872, 21),
-    (0, 869, 9, 873, 7),
-    (0, 873, 9, 873, 85),
-    (0, 875, 9, 875, 11),
-    (0, 874, 9, 877, 7),
-    (0, 877, 9, 877, 34),
-    (0, 878, 9, 878, 26),
-    (0, 880, 9, 880, 32),
-    (0, 881, 9, 881, 27),
-    (0, 882, 9, 882, 47),
+    (0, 820, 33, 820, 35),
+    (0, 822, 33, 824, 7),
+    (0, 811, 29, 824, 7),
+    (0, 809, 25, 824, 7),
+    (0, 800, 17, 824, 7),
+    (0, 798, 13, 824, 7),
+    (0, 796, 9, 824, 7),
+    (0, 824, 9, 824, 29),
+    (0, 829, 9, 829, 58),
+    (0, 830, 9, 830, 93),
+    (0, 831, 9, 831, 90),
+    (0, 833, 9, 833, 11),
+    (0, 835, 13, 835, 17),
+    (0, 834, 13, 837, 7),
+    (0, 832, 9, 837, 7),
+    (0, 837, 9, 837, 29),
+    (0, 848, 13, 848, 15),
+    (0, 849, 17, 849, 34),
+    (0, 853, 13, 853, 15),
+    (0, 854, 17, 859, 15),
+    (0, 860, 17, 860, 19),
+    (0, 859, 17, 862, 11),
+    (0, 864, 13, 864, 15),
+    (0, 866, 17, 866, 19),
+    (0, 865, 17, 868, 3),
+    (0, 843, 9, 868, 3),
+    (0, 872, 9, 872, 28),
+    (0, 874, 9, 874, 13),
+    (0, 875, 13, 875, 61),
+    (0, 876, 13, 876, 21),
+    (0, 873, 9, 877, 7),
+    (0, 877, 9, 877, 85),
+    (0, 879, 9, 879, 11),
+    (0, 878, 9, 881, 7),
+    (0, 881, 9, 881, 34),
+    (0, 882, 9, 882, 26),
+    (0, 884, 9, 884, 32),
+    (0, 885, 9, 885, 27),
+    (0, 886, 9, 886, 47),
     (0, 295, 3, 295, 24),
     (0, 302, 3, 302, 19),
     (0, 309, 3, 309, 17),
@@ -549,35 +551,35 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'a': 'card', 'b': 'int', 'c': 'card', 'card': 'card', 'col': 'card', 'd': 'card', 'debtors': 'list:player', 'dominion': 'bool', 'gone': 'list:card', 'got': 'list:card', 'holders': 'list:player', 'i': 'int', 'k': 'int', 'key': 'str', 'lot': 'card', 'most': 'int', 'n': 'int', 'q': 'player', 'v': 'int', 'w': 'player', 'x': 'card', 'z': 'zone'}
     P.frame_parents = {
-        0: frozenset([339]),
-        1: frozenset([336]),
-        2: frozenset([357]),
+        0: frozenset([341]),
+        1: frozenset([338]),
+        2: frozenset([359]),
         3: frozenset([2]),
         4: frozenset([48]),
         5: frozenset([53]),
         6: frozenset([62]),
-        7: frozenset([91, 145]),
+        7: frozenset([91, 147]),
         8: frozenset([2]),
         9: frozenset([110]),
         10: frozenset([107, 115, 130]),
         11: frozenset([8]),
         12: frozenset([2]),
-        13: frozenset([142, 161]),
+        13: frozenset([144, 163]),
         14: frozenset([3, 8, 12]),
-        15: frozenset([148, 171, 277]),
-        16: frozenset([59, 281, 319]),
-        17: frozenset([139, 142, 145, 148]),
-        18: frozenset([56, 283]),
-        19: frozenset([75, 77, 139]),
-        20: frozenset([201]),
-        21: frozenset([203]),
-        22: frozenset([268, 305, 309]),
-        23: frozenset([328]),
-        24: frozenset([259]),
-        25: frozenset([330]),
-        26: frozenset([332]),
-        27: frozenset([296]),
-        28: frozenset([334]),
+        15: frozenset([150, 173, 279]),
+        16: frozenset([59, 283, 321]),
+        17: frozenset([141, 144, 147, 150]),
+        18: frozenset([56, 285]),
+        19: frozenset([75, 77, 141]),
+        20: frozenset([203]),
+        21: frozenset([205]),
+        22: frozenset([270, 307, 311]),
+        23: frozenset([330]),
+        24: frozenset([261]),
+        25: frozenset([332]),
+        26: frozenset([334]),
+        27: frozenset([298]),
+        28: frozenset([336]),
         29: frozenset([35]),
         30: frozenset([29]),
         32: frozenset([29]),
@@ -619,96 +621,97 @@ def build(num_players, files):
         130: frozenset([10]),
         132: frozenset([10]),
         135: frozenset([11]),
-        138: frozenset([12]),
-        139: frozenset([12]),
-        142: frozenset([12]),
-        145: frozenset([12]),
-        148: frozenset([12]),
-        152: frozenset([13]),
-        153: frozenset([152]),
-        154: frozenset([153]),
-        160: frozenset([14]),
-        161: frozenset([160]),
-        164: frozenset([160]),
-        171: frozenset([15]),
+        136: frozenset([135]),
+        140: frozenset([12]),
+        141: frozenset([12]),
+        144: frozenset([12]),
+        147: frozenset([12]),
+        150: frozenset([12]),
+        154: frozenset([13]),
+        155: frozenset([154]),
+        156: frozenset([155]),
+        162: frozenset([14]),
+        163: frozenset([162]),
+        166: frozenset([162]),
         173: frozenset([15]),
-        177: frozenset([179]),
-        179: frozenset([17]),
-        181: frozenset([200]),
-        182: frozenset([181]),
-        183: frozenset([182]),
+        175: frozenset([15]),
+        179: frozenset([181]),
+        181: frozenset([17]),
+        183: frozenset([202]),
         184: frozenset([183]),
-        187: frozenset([183]),
-        192: frozenset([182]),
-        196: frozenset([181]),
-        200: frozenset([18]),
-        201: frozenset([19]),
+        185: frozenset([184]),
+        186: frozenset([185]),
+        189: frozenset([185]),
+        194: frozenset([184]),
+        198: frozenset([183]),
+        202: frozenset([18]),
         203: frozenset([19]),
-        208: frozenset([222]),
-        209: frozenset([208]),
-        210: frozenset([209]),
-        213: frozenset([209]),
-        218: frozenset([208]),
-        222: frozenset([20]),
-        228: frozenset([21]),
-        232: frozenset([22]),
-        233: frozenset([232]),
-        235: frozenset([232]),
-        238: frozenset([22]),
-        244: frozenset([246]),
-        246: frozenset([23]),
-        247: frozenset([258]),
-        248: frozenset([257]),
-        249: frozenset([248]),
-        250: frozenset([249]),
-        253: frozenset([249]),
-        257: frozenset([247]),
-        258: frozenset([23]),
-        259: frozenset([23]),
-        263: frozenset([23]),
-        268: frozenset([272]),
-        269: frozenset([268]),
-        272: frozenset([24]),
-        275: frozenset([290]),
-        276: frozenset([275]),
-        277: frozenset([276]),
-        279: frozenset([276]),
-        280: frozenset([287]),
-        281: frozenset([280]),
-        283: frozenset([280]),
-        285: frozenset([280]),
-        287: frozenset([279]),
-        290: frozenset([25]),
-        295: frozenset([299]),
-        296: frozenset([295]),
-        299: frozenset([26]),
-        301: frozenset([27]),
+        205: frozenset([19]),
+        210: frozenset([224]),
+        211: frozenset([210]),
+        212: frozenset([211]),
+        215: frozenset([211]),
+        220: frozenset([210]),
+        224: frozenset([20]),
+        230: frozenset([21]),
+        234: frozenset([22]),
+        235: frozenset([234]),
+        237: frozenset([234]),
+        240: frozenset([22]),
+        246: frozenset([248]),
+        248: frozenset([23]),
+        249: frozenset([260]),
+        250: frozenset([259]),
+        251: frozenset([250]),
+        252: frozenset([251]),
+        255: frozenset([251]),
+        259: frozenset([249]),
+        260: frozenset([23]),
+        261: frozenset([23]),
+        265: frozenset([23]),
+        270: frozenset([274]),
+        271: frozenset([270]),
+        274: frozenset([24]),
+        277: frozenset([292]),
+        278: frozenset([277]),
+        279: frozenset([278]),
+        281: frozenset([278]),
+        282: frozenset([289]),
+        283: frozenset([282]),
+        285: frozenset([282]),
+        287: frozenset([282]),
+        289: frozenset([281]),
+        292: frozenset([25]),
+        297: frozenset([301]),
+        298: frozenset([297]),
+        301: frozenset([26]),
         303: frozenset([27]),
-        304: frozenset([303]),
-        305: frozenset([307]),
-        307: frozenset([303]),
-        308: frozenset([27]),
-        309: frozenset([311]),
-        311: frozenset([308]),
-        314: frozenset([28]),
-        319: frozenset([321]),
-        321: frozenset([28]),
-        336: frozenset([356]),
-        339: frozenset([341]),
-        341: frozenset([336]),
-        342: frozenset([336]),
-        345: frozenset([353]),
-        346: frozenset([348]),
-        348: frozenset([345]),
-        349: frozenset([351]),
-        351: frozenset([345]),
-        353: frozenset([336]),
-        357: frozenset([360]),
-        360: frozenset([356]),
-        362: frozenset([364]),
-        364: frozenset([361]),
+        305: frozenset([27]),
+        306: frozenset([305]),
+        307: frozenset([309]),
+        309: frozenset([305]),
+        310: frozenset([27]),
+        311: frozenset([313]),
+        313: frozenset([310]),
+        316: frozenset([28]),
+        321: frozenset([323]),
+        323: frozenset([28]),
+        338: frozenset([358]),
+        341: frozenset([343]),
+        343: frozenset([338]),
+        344: frozenset([338]),
+        347: frozenset([355]),
+        348: frozenset([350]),
+        350: frozenset([347]),
+        351: frozenset([353]),
+        353: frozenset([347]),
+        355: frozenset([338]),
+        359: frozenset([362]),
+        362: frozenset([358]),
+        364: frozenset([366]),
+        366: frozenset([363]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 328, 330, 332, 334, 336, 356, 361])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 330, 332, 334, 336, 338, 358, 363])
     site = P.sites(SITES)
     Z_area1 = P.zone_base['area']
     Z_auction_area1 = P.zone_base['auction_area']
@@ -905,103 +908,103 @@ def build(num_players, files):
         for _c13 in cards_of(_items1):
             st.move(_c13, _dest1, True)
 
-    def proc_gain_gold(st, env):  # game.yaml:635
-        st.at = o176  # game.yaml:640
+    def proc_gain_gold(st, env):  # game.yaml:639
+        st.at = o178  # game.yaml:644
         st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[27])), False, S[28])
 
-    def proc_pay_gold(st, env):  # game.yaml:641
-        st.at = o179  # game.yaml:645
+    def proc_pay_gold(st, env):  # game.yaml:645
+        st.at = o181  # game.yaml:649
         for _i1 in list(span_list(1, env['n'], S[29])):
             env['i'] = _i1
-            st.at = o178  # game.yaml:647
+            st.at = o180  # game.yaml:651
             st.move(first([_c14 for _c14 in st.zones[(Z_chips1 + seat(st, env['p'], S[30]))] if (_c14.kind == 'gold_chips')]), Z_gold_supply1, False)
 
-    def proc_gain_power(st, env):  # game.yaml:648
-        st.at = o180  # game.yaml:653
+    def proc_gain_power(st, env):  # game.yaml:652
+        st.at = o182  # game.yaml:657
         st.vars['due'] = env['n']
-        st.at = o200  # game.yaml:654
+        st.at = o202  # game.yaml:658
         _passes2 = 0
         while True:
-            st.at = o200  # game.yaml:654
+            st.at = o202  # game.yaml:658
             if not (st.vars['due'] > 0):
                 break
             _passes2 += 1
             if _passes2 > MAX_PASSES:
                 raise too_long(S[31])
-            st.at = o199  # game.yaml:656
+            st.at = o201  # game.yaml:660
             if ((st.vars['due'] >= 2) and any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 2)) for _c15 in st.zones[Z_power_supply1])):
-                st.at = o197  # game.yaml:658
+                st.at = o199  # game.yaml:662
                 st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if (_c16.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[32])), False)
-                st.at = o198  # game.yaml:659
+                st.at = o200  # game.yaml:663
                 st.vars['due'] -= 2
             else:
-                st.at = o195  # game.yaml:661
+                st.at = o197  # game.yaml:665
                 if any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 1)) for _c17 in st.zones[Z_power_supply1]):
-                    st.at = o193  # game.yaml:663
+                    st.at = o195  # game.yaml:667
                     st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if (_c18.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
-                    st.at = o194  # game.yaml:664
+                    st.at = o196  # game.yaml:668
                     st.vars['due'] -= 1
                 else:
-                    st.at = o191  # game.yaml:666
+                    st.at = o193  # game.yaml:670
                     if (any(((_c19.kind == 'power_chips') and (_c19.props['value'] == 2)) for _c19 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
-                        st.at = o188  # game.yaml:668
+                        st.at = o190  # game.yaml:672
                         st.move(first([_c20 for _c20 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), Z_power_supply1, False)
-                        st.at = o189  # game.yaml:669
+                        st.at = o191  # game.yaml:673
                         st.move(first([_c21 for _c21 in st.zones[Z_power_supply1] if (_c21.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
-                        st.at = o190  # game.yaml:670
+                        st.at = o192  # game.yaml:674
                         st.vars['due'] -= 1
                     else:
-                        st.at = o185  # game.yaml:672
+                        st.at = o187  # game.yaml:676
                         if st.record_log:
                             st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-                        st.at = o186  # game.yaml:673
+                        st.at = o188  # game.yaml:677
                         st.vars['due'] = 0
 
-    def proc_give_power(st, env):  # game.yaml:685
-        st.at = o207  # game.yaml:690
+    def proc_give_power(st, env):  # game.yaml:689
+        st.at = o209  # game.yaml:694
         st.vars['owed'] = env['n']
-        st.at = o222  # game.yaml:691
+        st.at = o224  # game.yaml:695
         _passes3 = 0
         while True:
-            st.at = o222  # game.yaml:691
+            st.at = o224  # game.yaml:695
             if not (st.vars['owed'] > 0):
                 break
             _passes3 += 1
             if _passes3 > MAX_PASSES:
                 raise too_long(S[37])
-            st.at = o221  # game.yaml:693
+            st.at = o223  # game.yaml:697
             if fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[38]))], 1):
-                st.at = o219  # game.yaml:695
+                st.at = o221  # game.yaml:699
                 st.move(first([_c22 for _c22 in st.zones[(Z_chips1 + seat(st, env['q'], S[39]))] if ((_c22.kind == 'power_chips') and (_c22.props['value'] == 1))]), Z_power_supply1, False)
-                st.at = o220  # game.yaml:696
+                st.at = o222  # game.yaml:700
                 st.vars['owed'] -= 1
             else:
-                st.at = o217  # game.yaml:698
+                st.at = o219  # game.yaml:702
                 if ((st.vars['owed'] == 1) and any(((_c23.kind == 'power_chips') and (_c23.props['value'] == 1)) for _c23 in st.zones[Z_power_supply1])):
-                    st.at = o214  # game.yaml:700
+                    st.at = o216  # game.yaml:704
                     st.move(first([_c24 for _c24 in st.zones[Z_power_supply1] if (_c24.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
-                    st.at = o215  # game.yaml:701
+                    st.at = o217  # game.yaml:705
                     st.move(first([_c25 for _c25 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c25.kind == 'power_chips') and (_c25.props['value'] == 2))]), Z_power_supply1, False)
-                    st.at = o216  # game.yaml:702
+                    st.at = o218  # game.yaml:706
                     st.vars['owed'] -= 1
                 else:
-                    st.at = o211  # game.yaml:704
+                    st.at = o213  # game.yaml:708
                     st.move(first([_c26 for _c26 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c26.kind == 'power_chips') and (_c26.props['value'] == 2))]), Z_power_supply1, False)
-                    st.at = o212  # game.yaml:705
+                    st.at = o214  # game.yaml:709
                     st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
 
-    def proc_return_item(st, env):  # game.yaml:720
-        st.at = o240  # game.yaml:724
+    def proc_return_item(st, env):  # game.yaml:724
+        st.at = o242  # game.yaml:728
         if (env['c'].kind == 'gold_chips'):
-            st.at = o239  # game.yaml:725
+            st.at = o241  # game.yaml:729
             st.move(env['c'], Z_gold_supply1, False)
         else:
-            st.at = o237  # game.yaml:727
+            st.at = o239  # game.yaml:731
             if (env['c'].kind == 'power_chips'):
-                st.at = o236  # game.yaml:728
+                st.at = o238  # game.yaml:732
                 st.move(env['c'], Z_power_supply1, False)
             else:
-                st.at = o234  # game.yaml:729
+                st.at = o236  # game.yaml:733
                 st.move(env['c'], Z_discard1, False)
 
     step_0 = run_whole(proc_deal)  # game.yaml:326
@@ -1278,27 +1281,23 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o135  # game.yaml:536
-            o135.exec(st, env)
+            st.at = o138  # game.yaml:538
+            if (len(st.zones[Z_on_display1]) > 0):
+                st.frames.append(Frame(o135, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o136  # game.yaml:543
-            _items3 = st.zones[Z_on_display1]
-            _dest4 = Z_discard1
-            for _c29 in cards_of(_items3):
-                st.move(_c29, _dest4, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_12(st, fr):  # game.yaml:545
+    def step_12(st, fr):  # game.yaml:549
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o137  # game.yaml:549
+            st.at = o139  # game.yaml:553
             _args9 = {'p': env['p']}
             enter_procedure(st, S[54])
             st.frames.append(Frame(o14, _args9))
@@ -1307,8 +1306,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o151  # game.yaml:550
-            o151.exec(st, env)
+            st.at = o153  # game.yaml:554
+            o153.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1317,13 +1316,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_13(st, fr):  # game.yaml:576
+    def step_13(st, fr):  # game.yaml:580
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o159  # game.yaml:580
-            o159.exec(st, env)
+            st.at = o161  # game.yaml:584
+            o161.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1332,14 +1331,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_14(st, fr):  # game.yaml:602
+    def step_14(st, fr):  # game.yaml:606
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o166  # game.yaml:607
+            st.at = o168  # game.yaml:611
             if (((len([1 for _a7 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q7, S[19]))]) > 0) for _q7 in others(st, env['p'])))):
-                st.frames.append(Frame(o160, env))
+                st.frames.append(Frame(o162, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1348,37 +1347,37 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_15(st, fr):  # game.yaml:618
+    def step_15(st, fr):  # game.yaml:622
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o167  # game.yaml:624
+            st.at = o169  # game.yaml:628
             st.vars['revealer'] = env['p']
-            st.at = o168  # game.yaml:625
+            st.at = o170  # game.yaml:629
             env['c'] = st.zones[Z_draw_pile1][-1]
-            st.at = o169  # game.yaml:626
+            st.at = o171  # game.yaml:630
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
-            st.at = o170  # game.yaml:627
-            _dest5 = Z_revealed1
+            st.at = o172  # game.yaml:631
+            _dest4 = Z_revealed1
             _moved2 = env['c']
             _moved2 = cards_of(_moved2)
-            for _c30 in _moved2:
-                st.move(_c30, _dest5, False)
-            if _dest5 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest5], _moved2, S[55])
+            for _c29 in _moved2:
+                st.move(_c29, _dest4, False)
+            if _dest4 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest4], _moved2, S[55])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o175  # game.yaml:628
+            st.at = o177  # game.yaml:632
             if (env['c'].kind == 'property_cards'):
-                st.at = o174  # game.yaml:630
+                st.at = o176  # game.yaml:634
                 st.move(env['c'], (Z_area1 + seat(st, env['p'], S[56])), False)
             else:
-                st.frames.append(Frame(o171, env))
+                st.frames.append(Frame(o173, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
@@ -1387,22 +1386,22 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_16 = run_whole(proc_gain_gold)  # game.yaml:635
+    step_16 = run_whole(proc_gain_gold)  # game.yaml:639
 
-    step_17 = run_whole(proc_pay_gold)  # game.yaml:641
+    step_17 = run_whole(proc_pay_gold)  # game.yaml:645
 
-    step_18 = run_whole(proc_gain_power)  # game.yaml:648
+    step_18 = run_whole(proc_gain_power)  # game.yaml:652
 
-    def step_19(st, fr):  # game.yaml:674
+    def step_19(st, fr):  # game.yaml:678
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o206  # game.yaml:679
-            if (sum([_c31.props['value'] for _c31 in st.zones[(Z_chips1 + seat(st, env['q'], S[9]))] if (_c31.kind == 'power_chips')]) < env['n']):
-                st.frames.append(Frame(o203, env))
+            st.at = o208  # game.yaml:683
+            if (sum([_c30.props['value'] for _c30 in st.zones[(Z_chips1 + seat(st, env['q'], S[9]))] if (_c30.kind == 'power_chips')]) < env['n']):
+                st.frames.append(Frame(o205, env))
             else:
-                st.at = o202  # game.yaml:684
+                st.at = o204  # game.yaml:688
                 _args10 = {'q': env['q'], 'n': env['n']}
                 enter_procedure(st, S[57])
                 st.inline += 1
@@ -1421,38 +1420,38 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_20 = run_whole(proc_give_power)  # game.yaml:685
+    step_20 = run_whole(proc_give_power)  # game.yaml:689
 
-    def step_21(st, fr):  # game.yaml:706
+    def step_21(st, fr):  # game.yaml:710
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o223  # game.yaml:711
-            _items4 = st.zones[(Z_area1 + seat(st, env['q'], S[59]))]
+            st.at = o225  # game.yaml:715
+            _items3 = st.zones[(Z_area1 + seat(st, env['q'], S[59]))]
+            _dest5 = Z_discard1
+            for _c31 in cards_of(_items3):
+                st.move(_c31, _dest5, False)
+            st.at = o226  # game.yaml:716
+            _items4 = st.zones[(Z_auction_area1 + seat(st, env['q'], S[60]))]
             _dest6 = Z_discard1
             for _c32 in cards_of(_items4):
                 st.move(_c32, _dest6, False)
-            st.at = o224  # game.yaml:712
-            _items5 = st.zones[(Z_auction_area1 + seat(st, env['q'], S[60]))]
-            _dest7 = Z_discard1
+            st.at = o227  # game.yaml:717
+            _items5 = [_c34 for _c34 in st.zones[(Z_chips1 + seat(st, env['q'], S[61]))] if (_c34.kind == 'gold_chips')]
+            _dest7 = Z_gold_supply1
             for _c33 in cards_of(_items5):
                 st.move(_c33, _dest7, False)
-            st.at = o225  # game.yaml:713
-            _items6 = [_c35 for _c35 in st.zones[(Z_chips1 + seat(st, env['q'], S[61]))] if (_c35.kind == 'gold_chips')]
-            _dest8 = Z_gold_supply1
-            for _c34 in cards_of(_items6):
-                st.move(_c34, _dest8, False)
-            st.at = o226  # game.yaml:714
-            _items7 = st.zones[(Z_chips1 + seat(st, env['q'], S[62]))]
-            _dest9 = Z_power_supply1
-            for _c36 in cards_of(_items7):
-                st.move(_c36, _dest9, False)
-            st.at = o227  # game.yaml:715
+            st.at = o228  # game.yaml:718
+            _items6 = st.zones[(Z_chips1 + seat(st, env['q'], S[62]))]
+            _dest8 = Z_power_supply1
+            for _c35 in cards_of(_items6):
+                st.move(_c35, _dest8, False)
+            st.at = o229  # game.yaml:719
             eliminate(st, env['q'], S[63])
             fr.pc = 6
-            st.at = o231  # game.yaml:716
+            st.at = o233  # game.yaml:720
             if (len(st.players) <= 1):
-                st.frames.append(Frame(o228, env))
+                st.frames.append(Frame(o230, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -1461,45 +1460,45 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_22 = run_whole(proc_return_item)  # game.yaml:720
+    step_22 = run_whole(proc_return_item)  # game.yaml:724
 
-    def step_23(st, fr):  # game.yaml:732
+    def step_23(st, fr):  # game.yaml:736
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o241  # game.yaml:736
+            st.at = o243  # game.yaml:740
             if st.record_log:
                 st.log_line('the auction of ' + fmt_card1(env['lot']) + ' begins with ' + fmt_player1(env['r']), -1)
-            st.at = o242  # game.yaml:737
+            st.at = o244  # game.yaml:741
             st.vars['bid'] = 0
-            st.at = o243  # game.yaml:738
+            st.at = o245  # game.yaml:742
             st.vars['bidder'] = None
-            st.at = o246  # game.yaml:739
+            st.at = o248  # game.yaml:743
             _live1 = live_mask(st)
             for _q8 in list(st.players):
                 if gone(st, _live1, _q8):
                     continue
                 env['q'] = _q8
-                st.at = o245  # game.yaml:741
+                st.at = o247  # game.yaml:745
                 _i2 = seat(st, env['q'], S[64])
                 st.vars['in_auction'][_i2] = True
             fr.pc = 5
-            st.at = o258  # game.yaml:742
-            o258.exec(st, env)
+            st.at = o260  # game.yaml:746
+            o260.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o266  # game.yaml:760
+            st.at = o268  # game.yaml:764
             if (st.vars['bidder'] == None):
-                st.at = o264  # game.yaml:762
+                st.at = o266  # game.yaml:766
                 if st.record_log:
                     st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-                st.at = o265  # game.yaml:763
+                st.at = o267  # game.yaml:767
                 st.move(env['lot'], Z_discard1, False)
             else:
-                st.frames.append(Frame(o259, env))
+                st.frames.append(Frame(o261, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -1508,15 +1507,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_24(st, fr):  # game.yaml:768
+    def step_24(st, fr):  # game.yaml:772
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o267  # game.yaml:773
+            st.at = o269  # game.yaml:777
             st.vars['paid'] = 0
             fr.pc = 2
-            st.at = o272  # game.yaml:774
-            o272.exec(st, env)
+            st.at = o274  # game.yaml:778
+            o274.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1525,59 +1524,59 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_25(st, fr):  # game.yaml:786
+    def step_25(st, fr):  # game.yaml:790
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o273  # game.yaml:790
+            st.at = o275  # game.yaml:794
             env['holders'] = [_q9 for _q9 in clockwise_from(st, env['r']) if fn_has_majority(st, S[65], _q9, C_violet1)]
-            st.at = o274  # game.yaml:791
+            st.at = o276  # game.yaml:795
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
             fr.pc = 3
-            st.at = o290  # game.yaml:792
-            o290.exec(st, env)
+            st.at = o292  # game.yaml:796
+            o292.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o291  # game.yaml:820
+            st.at = o293  # game.yaml:824
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_26(st, fr):  # game.yaml:821
+    def step_26(st, fr):  # game.yaml:825
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o292  # game.yaml:825
+            st.at = o294  # game.yaml:829
             env['most'] = max([fn_visible_seals(st, S[66], _q10) for _q10 in st.players])
-            st.at = o293  # game.yaml:826
+            st.at = o295  # game.yaml:830
             env['debtors'] = [_q11 for _q11 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[67], _q11) < env['most']))]
-            st.at = o294  # game.yaml:827
+            st.at = o296  # game.yaml:831
             if st.record_log:
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
             fr.pc = 4
-            st.at = o299  # game.yaml:828
-            o299.exec(st, env)
+            st.at = o301  # game.yaml:832
+            o301.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o300  # game.yaml:833
+            st.at = o302  # game.yaml:837
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_27(st, fr):  # game.yaml:834
+    def step_27(st, fr):  # game.yaml:838
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o312  # game.yaml:839
-            o312.exec(st, env)
+            st.at = o314  # game.yaml:843
+            o314.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1586,30 +1585,30 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_28(st, fr):  # game.yaml:864
+    def step_28(st, fr):  # game.yaml:868
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o313  # game.yaml:868
+            st.at = o315  # game.yaml:872
             st.vars['ludwig_reveals'] += 1
             fr.pc = 2
-            st.at = o317  # game.yaml:869
+            st.at = o319  # game.yaml:873
             if ((st.vars['ludwig_reveals'] >= st.vars['ludwig_end_at']) or (len(st.players) <= st.vars['short_game_players'])):
-                st.frames.append(Frame(o314, env))
+                st.frames.append(Frame(o316, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o318  # game.yaml:873
+            st.at = o320  # game.yaml:877
             if st.record_log:
                 st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
-            st.at = o321  # game.yaml:874
+            st.at = o323  # game.yaml:878
             _live2 = live_mask(st)
             for _p1 in list(st.players):
                 if gone(st, _live2, _p1):
                     continue
                 env['p'] = _p1
-                st.at = o320  # game.yaml:876
+                st.at = o322  # game.yaml:880
                 _args11 = {'p': env['p'], 'n': st.vars['ludwig_gold']}
                 enter_procedure(st, S[68])
                 st.inline += 1
@@ -1620,24 +1619,24 @@ def build(num_players, files):
                     traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o322  # game.yaml:877
-            _items8 = st.zones[Z_discard1]
+            st.at = o324  # game.yaml:881
+            _items7 = st.zones[Z_discard1]
+            _dest9 = Z_draw_pile1
+            for _c36 in cards_of(_items7):
+                st.move(_c36, _dest9, False)
+            st.at = o325  # game.yaml:882
+            st.shuffle(Z_draw_pile1)
+            st.at = o326  # game.yaml:883
+            st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[69]), Z_draw_pile1, Z_lower_half1, False, S[70])
+            st.at = o327  # game.yaml:884
+            st.move(env['card'], Z_lower_half1, False)
+            st.at = o328  # game.yaml:885
+            st.shuffle(Z_lower_half1)
+            st.at = o329  # game.yaml:886
+            _items8 = st.zones[Z_lower_half1]
             _dest10 = Z_draw_pile1
             for _c37 in cards_of(_items8):
-                st.move(_c37, _dest10, False)
-            st.at = o323  # game.yaml:878
-            st.shuffle(Z_draw_pile1)
-            st.at = o324  # game.yaml:879
-            st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[69]), Z_draw_pile1, Z_lower_half1, False, S[70])
-            st.at = o325  # game.yaml:880
-            st.move(env['card'], Z_lower_half1, False)
-            st.at = o326  # game.yaml:881
-            st.shuffle(Z_lower_half1)
-            st.at = o327  # game.yaml:882
-            _items9 = st.zones[Z_lower_half1]
-            _dest11 = Z_draw_pile1
-            for _c38 in cards_of(_items9):
-                st.move(_c38, _dest11, True)
+                st.move(_c37, _dest10, True)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1731,7 +1730,7 @@ def build(num_players, files):
             env['col'] = dec.values[i]
             st.frames.append(Frame(o48, env))
     def e52_cond(st, env):  # game.yaml:366
-        return any((_c39.props['phase1'] and fn_has_majority(st, S[73], env['p'], _c39)) for _c39 in st.zones[Z_unused_properties1])
+        return any((_c38.props['phase1'] and fn_has_majority(st, S[73], env['p'], _c38)) for _c38 in st.zones[Z_unused_properties1])
     def step_53(st, fr):  # game.yaml:384
         env = fr.env
         pc = fr.pc
@@ -2048,19 +2047,19 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c40 in fn_top_cards(st, S[85], env['p']):  # game.yaml:432
-            a = A_21 + _c40.type_id
+        for _c39 in fn_top_cards(st, S[85], env['p']):  # game.yaml:432
+            a = A_21 + _c39.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c40)
+                values.append(_c39)
                 idx.append(0)
-        _items10 = fn_top_cards(st, S[86], env['p'])  # game.yaml:450
-        if _items10 and any((len(st.zones[(Z_area1 + seat(st, _q14, S[87]))]) > 0) for _q14 in others(st, env['p'])):
-            for _c41 in _items10:
-                a = A_41 + _c41.type_id
+        _items9 = fn_top_cards(st, S[86], env['p'])  # game.yaml:450
+        if _items9 and any((len(st.zones[(Z_area1 + seat(st, _q14, S[87]))]) > 0) for _q14 in others(st, env['p'])):
+            for _c40 in _items9:
+                a = A_41 + _c40.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c41)
+                    values.append(_c40)
                     idx.append(1)
         # game.yaml:456: always offered
         actions.append(A_51)
@@ -2361,32 +2360,52 @@ def build(num_players, files):
         st.move(env['c'], Z_on_display1, False)
         st.frames.pop()
 
-    def e135_player(st, env):  # game.yaml:536
+    def step_135(st, fr):  # game.yaml:539
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o136  # game.yaml:540
+            o136.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.at = o137  # game.yaml:547
+            _items10 = st.zones[Z_on_display1]
+            _dest11 = Z_discard1
+            for _c41 in cards_of(_items10):
+                st.move(_c41, _dest11, False)
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def e136_player(st, env):  # game.yaml:540
         return env['p']
-    def e135_prompt(st, env):  # game.yaml:536
+    def e136_prompt(st, env):  # game.yaml:540
         return 'Keep a revealed property card'
-    def e135_src(st, env):  # game.yaml:536
+    def e136_src(st, env):  # game.yaml:540
         return st.zones[Z_on_display1]
-    def e135_dest(st, env):  # game.yaml:536
+    def e136_dest(st, env):  # game.yaml:540
         return (Z_area1 + seat(st, env['p'], S[95]))
-    def e135_min(st, env):  # game.yaml:536
+    def e136_min(st, env):  # game.yaml:540
         return 1
-    def e135_max(st, env):  # game.yaml:536
+    def e136_max(st, env):  # game.yaml:540
         return (2 if (len([1 for _a11 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a11.key == 'einfluss')]) > 0) else 1)
-    def e135_where(st, env):  # game.yaml:536
+    def e136_where(st, env):  # game.yaml:540
         return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
-    def cands_135(st, env, picked):  # game.yaml:536
+    def cands_136(st, env, picked):  # game.yaml:540
         return [_c42 for _c42 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c42.props['colour'] == picked[0].props['colour']))]
-    def step_138(st, fr):  # game.yaml:553
+    def step_140(st, fr):  # game.yaml:557
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_139(st, fr):  # game.yaml:557
+    def step_141(st, fr):  # game.yaml:561
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o140  # game.yaml:558
+            st.at = o142  # game.yaml:562
             _args24 = {'p': env['p'], 'n': 1}
             enter_procedure(st, S[96])
             st.inline += 1
@@ -2398,7 +2417,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o141  # game.yaml:559
+            st.at = o143  # game.yaml:563
             _args25 = {'q': env['q'], 'n': 1}
             enter_procedure(st, S[98])
             st.frames.append(Frame(o19, _args25))
@@ -2410,11 +2429,11 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_142(st, fr):  # game.yaml:562
+    def step_144(st, fr):  # game.yaml:566
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o143  # game.yaml:563
+            st.at = o145  # game.yaml:567
             _args26 = {'p': env['p'], 'n': 1}
             enter_procedure(st, S[99])
             st.inline += 1
@@ -2426,7 +2445,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o144  # game.yaml:564
+            st.at = o146  # game.yaml:568
             _args27 = {'p': env['p']}
             enter_procedure(st, S[100])
             st.frames.append(Frame(o13, _args27))
@@ -2438,11 +2457,11 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_145(st, fr):  # game.yaml:567
+    def step_147(st, fr):  # game.yaml:571
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o146  # game.yaml:568
+            st.at = o148  # game.yaml:572
             _args28 = {'p': env['p'], 'n': 2}
             enter_procedure(st, S[101])
             st.inline += 1
@@ -2454,7 +2473,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o147  # game.yaml:569
+            st.at = o149  # game.yaml:573
             _args29 = {'p': env['p']}
             enter_procedure(st, S[102])
             st.frames.append(Frame(o7, _args29))
@@ -2466,11 +2485,11 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_148(st, fr):  # game.yaml:572
+    def step_150(st, fr):  # game.yaml:576
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o149  # game.yaml:573
+            st.at = o151  # game.yaml:577
             _args30 = {'p': env['p'], 'n': 2}
             enter_procedure(st, S[103])
             st.inline += 1
@@ -2482,7 +2501,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o150  # game.yaml:574
+            st.at = o152  # game.yaml:578
             _args31 = {'p': env['p']}
             enter_procedure(st, S[104])
             st.frames.append(Frame(o15, _args31))
@@ -2494,39 +2513,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e151_player(st, env):  # game.yaml:550
+    def e153_player(st, env):  # game.yaml:554
         return env['p']
-    def e151_prompt(st, env):  # game.yaml:550
+    def e153_prompt(st, env):  # game.yaml:554
         return 'Phase 3: gold action'
-    def e151_label0(st, env):  # game.yaml:553
+    def e153_label0(st, env):  # game.yaml:557
         return 'no gold action'
-    def e151_label1(st, env):  # game.yaml:554
+    def e153_label1(st, env):  # game.yaml:558
         return '1 gold: take a power chip from ' + fmt_player1(env['q'])
-    def e151_items1(st, env):  # game.yaml:554
+    def e153_items1(st, env):  # game.yaml:558
         return others(st, env['p'])
-    def e151_when1(st, env):  # game.yaml:554
+    def e153_when1(st, env):  # game.yaml:558
         return (len([1 for _c43 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c43.kind == 'gold_chips')]) >= 1)
-    def e151_label2(st, env):  # game.yaml:560
+    def e153_label2(st, env):  # game.yaml:564
         return '1 gold: exchange a property card with an opponent'
-    def e151_when2(st, env):  # game.yaml:560
+    def e153_when2(st, env):  # game.yaml:564
         return ((len([1 for _c44 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c44.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q16, S[19]))]) > 0) for _q16 in others(st, env['p']))))
-    def e151_label3(st, env):  # game.yaml:565
+    def e153_label3(st, env):  # game.yaml:569
         return '2 gold: discard a property card of an opponent'
-    def e151_when3(st, env):  # game.yaml:565
+    def e153_when3(st, env):  # game.yaml:569
         return ((len([1 for _c45 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c45.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q17, S[105]))]) > 0) for _q17 in others(st, env['p'])))
-    def e151_label4(st, env):  # game.yaml:570
+    def e153_label4(st, env):  # game.yaml:574
         return '2 gold: reveal the top card into your power area'
-    def e151_when4(st, env):  # game.yaml:570
+    def e153_when4(st, env):  # game.yaml:574
         return (len([1 for _c46 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c46.kind == 'gold_chips')]) >= 2)
-    def collect_151(st, env):  # game.yaml:550
+    def collect_153(st, env):  # game.yaml:554
         actions = []
         values = []
         idx = []
-        # game.yaml:553: always offered
+        # game.yaml:557: always offered
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items11 = others(st, env['p'])  # game.yaml:554
+        _items11 = others(st, env['p'])  # game.yaml:558
         if _items11 and (len([1 for _c47 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c47.kind == 'gold_chips')]) >= 1):
             for _q18 in _items11:
                 a = A_131 + _q18
@@ -2534,40 +2553,40 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q18)
                     idx.append(1)
-        if ((len([1 for _c48 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c48.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q19, S[19]))]) > 0) for _q19 in others(st, env['p'])))):  # game.yaml:560
+        if ((len([1 for _c48 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c48.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[18]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q19, S[19]))]) > 0) for _q19 in others(st, env['p'])))):  # game.yaml:564
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c49 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c49.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q20, S[105]))]) > 0) for _q20 in others(st, env['p']))):  # game.yaml:565
+        if ((len([1 for _c49 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c49.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q20, S[105]))]) > 0) for _q20 in others(st, env['p']))):  # game.yaml:569
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c50 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c50.kind == 'gold_chips')]) >= 2):  # game.yaml:570
+        if (len([1 for _c50 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c50.kind == 'gold_chips')]) >= 2):  # game.yaml:574
             actions.append(A_161)
             values.append(None)
             idx.append(4)
         return actions, values, idx
-    def resolve_151(st, dec, i):  # game.yaml:550
+    def resolve_153(st, dec, i):  # game.yaml:554
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:553
+        if k == 0:  # game.yaml:557
             pass
-        elif k == 1:  # game.yaml:554
+        elif k == 1:  # game.yaml:558
             env['q'] = dec.values[i]
-            st.frames.append(Frame(o139, env))
-        elif k == 2:  # game.yaml:560
-            st.frames.append(Frame(o142, env))
-        elif k == 3:  # game.yaml:565
-            st.frames.append(Frame(o145, env))
-        elif k == 4:  # game.yaml:570
-            st.frames.append(Frame(o148, env))
-    def step_152(st, fr):  # game.yaml:586
+            st.frames.append(Frame(o141, env))
+        elif k == 2:  # game.yaml:564
+            st.frames.append(Frame(o144, env))
+        elif k == 3:  # game.yaml:569
+            st.frames.append(Frame(o147, env))
+        elif k == 4:  # game.yaml:574
+            st.frames.append(Frame(o150, env))
+    def step_154(st, fr):  # game.yaml:590
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o158  # game.yaml:587
-            o158.exec(st, env)
+            st.at = o160  # game.yaml:591
+            o160.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2576,13 +2595,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_153(st, fr):  # game.yaml:592
+    def step_155(st, fr):  # game.yaml:596
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o157  # game.yaml:593
-            o157.exec(st, env)
+            st.at = o159  # game.yaml:597
+            o159.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2591,82 +2610,82 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_154(st, fr):  # game.yaml:598
+    def step_156(st, fr):  # game.yaml:602
         env = fr.env
-        st.at = o155  # game.yaml:599
+        st.at = o157  # game.yaml:603
         st.move(env['x'], (Z_area1 + seat(st, env['p'], S[106])), False)
-        st.at = o156  # game.yaml:600
+        st.at = o158  # game.yaml:604
         st.move(env['c'], (Z_area1 + seat(st, env['q'], S[107])), False)
         st.frames.pop()
 
-    def e157_player(st, env):  # game.yaml:593
+    def e159_player(st, env):  # game.yaml:597
         return env['p']
-    def e157_prompt(st, env):  # game.yaml:593
+    def e159_prompt(st, env):  # game.yaml:597
         return 'Take a top card of ' + fmt_player1(env['q'])
-    def e157_label0(st, env):  # game.yaml:596
+    def e159_label0(st, env):  # game.yaml:600
         return fmt_card1(env['x'])
-    def e157_items0(st, env):  # game.yaml:596
+    def e159_items0(st, env):  # game.yaml:600
         return fn_top_cards(st, S[108], env['q'])
-    def collect_157(st, env):  # game.yaml:593
+    def collect_159(st, env):  # game.yaml:597
         actions = []
         values = []
         idx = []
-        for _x5 in fn_top_cards(st, S[108], env['q']):  # game.yaml:596
+        for _x5 in fn_top_cards(st, S[108], env['q']):  # game.yaml:600
             a = A_191 + _x5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_x5)
                 idx.append(0)
         return actions, values, idx
-    def resolve_157(st, dec, i):  # game.yaml:593
+    def resolve_159(st, dec, i):  # game.yaml:597
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:596
+        if k == 0:  # game.yaml:600
             env['x'] = dec.values[i]
-            st.at = o155  # game.yaml:599
+            st.at = o157  # game.yaml:603
             st.move(env['x'], (Z_area1 + seat(st, env['p'], S[106])), False)
-            st.at = o156  # game.yaml:600
+            st.at = o158  # game.yaml:604
             st.move(env['c'], (Z_area1 + seat(st, env['q'], S[107])), False)
-    def e158_player(st, env):  # game.yaml:587
+    def e160_player(st, env):  # game.yaml:591
         return env['p']
-    def e158_prompt(st, env):  # game.yaml:587
+    def e160_prompt(st, env):  # game.yaml:591
         return 'Give one of your top cards'
-    def e158_label0(st, env):  # game.yaml:590
+    def e160_label0(st, env):  # game.yaml:594
         return fmt_card1(env['c'])
-    def e158_items0(st, env):  # game.yaml:590
+    def e160_items0(st, env):  # game.yaml:594
         return fn_top_cards(st, S[109], env['p'])
-    def collect_158(st, env):  # game.yaml:587
+    def collect_160(st, env):  # game.yaml:591
         actions = []
         values = []
         idx = []
-        for _c51 in fn_top_cards(st, S[109], env['p']):  # game.yaml:590
+        for _c51 in fn_top_cards(st, S[109], env['p']):  # game.yaml:594
             a = A_181 + _c51.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c51)
                 idx.append(0)
         return actions, values, idx
-    def resolve_158(st, dec, i):  # game.yaml:587
+    def resolve_160(st, dec, i):  # game.yaml:591
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:590
+        if k == 0:  # game.yaml:594
             env['c'] = dec.values[i]
-            st.frames.append(Frame(o153, env))
-    def e159_player(st, env):  # game.yaml:580
+            st.frames.append(Frame(o155, env))
+    def e161_player(st, env):  # game.yaml:584
         return env['p']
-    def e159_prompt(st, env):  # game.yaml:580
+    def e161_prompt(st, env):  # game.yaml:584
         return 'Exchange a property card with'
-    def e159_label0(st, env):  # game.yaml:583
+    def e161_label0(st, env):  # game.yaml:587
         return fmt_player1(env['q'])
-    def e159_items0(st, env):  # game.yaml:583
+    def e161_items0(st, env):  # game.yaml:587
         return others(st, env['p'])
-    def e159_when0(st, env):  # game.yaml:583
+    def e161_when0(st, env):  # game.yaml:587
         return (len(st.zones[(Z_area1 + seat(st, env['q'], S[110]))]) > 0)
-    def collect_159(st, env):  # game.yaml:580
+    def collect_161(st, env):  # game.yaml:584
         actions = []
         values = []
         idx = []
-        for _q21 in others(st, env['p']):  # game.yaml:583
+        for _q21 in others(st, env['p']):  # game.yaml:587
             if not ((len(st.zones[(Z_area1 + seat(st, _q21, S[110]))]) > 0)):
                 continue
             a = A_171 + _q21
@@ -2675,19 +2694,19 @@ def build(num_players, files):
                 values.append(_q21)
                 idx.append(0)
         return actions, values, idx
-    def resolve_159(st, dec, i):  # game.yaml:580
+    def resolve_161(st, dec, i):  # game.yaml:584
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:583
+        if k == 0:  # game.yaml:587
             env['q'] = dec.values[i]
-            st.frames.append(Frame(o152, env))
-    def step_160(st, fr):  # game.yaml:608
+            st.frames.append(Frame(o154, env))
+    def step_162(st, fr):  # game.yaml:612
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o165  # game.yaml:609
-            o165.exec(st, env)
+            st.at = o167  # game.yaml:613
+            o167.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2696,14 +2715,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_161(st, fr):  # game.yaml:613
+    def step_163(st, fr):  # game.yaml:617
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o162  # game.yaml:614
+            st.at = o164  # game.yaml:618
             st.vars['conspiracy_used'] = True
             fr.pc = 2
-            st.at = o163  # game.yaml:615
+            st.at = o165  # game.yaml:619
             _args32 = {'p': env['p']}
             enter_procedure(st, S[111])
             st.frames.append(Frame(o13, _args32))
@@ -2715,45 +2734,45 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_164(st, fr):  # game.yaml:616
+    def step_166(st, fr):  # game.yaml:620
         env = fr.env
         pass
         st.frames.pop()
 
-    def e165_player(st, env):  # game.yaml:609
+    def e167_player(st, env):  # game.yaml:613
         return env['p']
-    def e165_prompt(st, env):  # game.yaml:609
+    def e167_prompt(st, env):  # game.yaml:613
         return 'Verschwörung: exchange a property card with an opponent now?'
-    def e165_label0(st, env):  # game.yaml:612
+    def e167_label0(st, env):  # game.yaml:616
         return 'use Verschwörung now'
-    def e165_label1(st, env):  # game.yaml:616
+    def e167_label1(st, env):  # game.yaml:620
         return 'not now'
-    def collect_165(st, env):  # game.yaml:609
+    def collect_167(st, env):  # game.yaml:613
         actions = []
         values = []
         idx = []
-        # game.yaml:612: always offered
+        # game.yaml:616: always offered
         actions.append(A_201)
         values.append(None)
         idx.append(0)
-        # game.yaml:616: always offered
+        # game.yaml:620: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_165(st, dec, i):  # game.yaml:609
+    def resolve_167(st, dec, i):  # game.yaml:613
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:612
-            st.frames.append(Frame(o161, env))
-        elif k == 1:  # game.yaml:616
+        if k == 0:  # game.yaml:616
+            st.frames.append(Frame(o163, env))
+        elif k == 1:  # game.yaml:620
             pass
-    def step_171(st, fr):  # game.yaml:631
+    def step_173(st, fr):  # game.yaml:635
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o172  # game.yaml:632
+            st.at = o174  # game.yaml:636
             _args33 = {'p': env['p']}
             enter_procedure(st, S[112])
             st.frames.append(Frame(o15, _args33))
@@ -2765,135 +2784,135 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_173(st, fr):  # game.yaml:629
+    def step_175(st, fr):  # game.yaml:633
         env = fr.env
-        st.at = o174  # game.yaml:630
+        st.at = o176  # game.yaml:634
         st.move(env['c'], (Z_area1 + seat(st, env['p'], S[56])), False)
         st.frames.pop()
 
-    def step_177(st, fr):  # game.yaml:646
+    def step_179(st, fr):  # game.yaml:650
         env = fr.env
-        st.at = o178  # game.yaml:647
+        st.at = o180  # game.yaml:651
         st.move(first([_c52 for _c52 in st.zones[(Z_chips1 + seat(st, env['p'], S[30]))] if (_c52.kind == 'gold_chips')]), Z_gold_supply1, False)
         st.frames.pop()
 
-    def e179_items(st, env):  # game.yaml:645
+    def e181_items(st, env):  # game.yaml:649
         return span_list(1, env['n'], S[29])
-    def step_181(st, fr):  # game.yaml:655
+    def step_183(st, fr):  # game.yaml:659
         env = fr.env
-        st.at = o199  # game.yaml:656
+        st.at = o201  # game.yaml:660
         if ((st.vars['due'] >= 2) and any(((_c53.kind == 'power_chips') and (_c53.props['value'] == 2)) for _c53 in st.zones[Z_power_supply1])):
-            st.at = o197  # game.yaml:658
+            st.at = o199  # game.yaml:662
             st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if (_c54.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[32])), False)
-            st.at = o198  # game.yaml:659
+            st.at = o200  # game.yaml:663
             st.vars['due'] -= 2
         else:
-            st.at = o195  # game.yaml:661
+            st.at = o197  # game.yaml:665
             if any(((_c55.kind == 'power_chips') and (_c55.props['value'] == 1)) for _c55 in st.zones[Z_power_supply1]):
-                st.at = o193  # game.yaml:663
+                st.at = o195  # game.yaml:667
                 st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if (_c56.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
-                st.at = o194  # game.yaml:664
+                st.at = o196  # game.yaml:668
                 st.vars['due'] -= 1
             else:
-                st.at = o191  # game.yaml:666
+                st.at = o193  # game.yaml:670
                 if (any(((_c57.kind == 'power_chips') and (_c57.props['value'] == 2)) for _c57 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
-                    st.at = o188  # game.yaml:668
+                    st.at = o190  # game.yaml:672
                     st.move(first([_c58 for _c58 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 1))]), Z_power_supply1, False)
-                    st.at = o189  # game.yaml:669
+                    st.at = o191  # game.yaml:673
                     st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if (_c59.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
-                    st.at = o190  # game.yaml:670
+                    st.at = o192  # game.yaml:674
                     st.vars['due'] -= 1
                 else:
-                    st.at = o185  # game.yaml:672
+                    st.at = o187  # game.yaml:676
                     if st.record_log:
                         st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-                    st.at = o186  # game.yaml:673
+                    st.at = o188  # game.yaml:677
                     st.vars['due'] = 0
         st.frames.pop()
 
-    def step_182(st, fr):  # game.yaml:660
+    def step_184(st, fr):  # game.yaml:664
         env = fr.env
-        st.at = o195  # game.yaml:661
+        st.at = o197  # game.yaml:665
         if any(((_c60.kind == 'power_chips') and (_c60.props['value'] == 1)) for _c60 in st.zones[Z_power_supply1]):
-            st.at = o193  # game.yaml:663
+            st.at = o195  # game.yaml:667
             st.move(first([_c61 for _c61 in st.zones[Z_power_supply1] if (_c61.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
-            st.at = o194  # game.yaml:664
+            st.at = o196  # game.yaml:668
             st.vars['due'] -= 1
         else:
-            st.at = o191  # game.yaml:666
+            st.at = o193  # game.yaml:670
             if (any(((_c62.kind == 'power_chips') and (_c62.props['value'] == 2)) for _c62 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
-                st.at = o188  # game.yaml:668
+                st.at = o190  # game.yaml:672
                 st.move(first([_c63 for _c63 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c63.kind == 'power_chips') and (_c63.props['value'] == 1))]), Z_power_supply1, False)
-                st.at = o189  # game.yaml:669
+                st.at = o191  # game.yaml:673
                 st.move(first([_c64 for _c64 in st.zones[Z_power_supply1] if (_c64.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
-                st.at = o190  # game.yaml:670
+                st.at = o192  # game.yaml:674
                 st.vars['due'] -= 1
             else:
-                st.at = o185  # game.yaml:672
+                st.at = o187  # game.yaml:676
                 if st.record_log:
                     st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-                st.at = o186  # game.yaml:673
+                st.at = o188  # game.yaml:677
                 st.vars['due'] = 0
         st.frames.pop()
 
-    def step_183(st, fr):  # game.yaml:665
+    def step_185(st, fr):  # game.yaml:669
         env = fr.env
-        st.at = o191  # game.yaml:666
+        st.at = o193  # game.yaml:670
         if (any(((_c65.kind == 'power_chips') and (_c65.props['value'] == 2)) for _c65 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[34]))], 1)):
-            st.at = o188  # game.yaml:668
+            st.at = o190  # game.yaml:672
             st.move(first([_c66 for _c66 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c66.kind == 'power_chips') and (_c66.props['value'] == 1))]), Z_power_supply1, False)
-            st.at = o189  # game.yaml:669
+            st.at = o191  # game.yaml:673
             st.move(first([_c67 for _c67 in st.zones[Z_power_supply1] if (_c67.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
-            st.at = o190  # game.yaml:670
+            st.at = o192  # game.yaml:674
             st.vars['due'] -= 1
         else:
-            st.at = o185  # game.yaml:672
+            st.at = o187  # game.yaml:676
             if st.record_log:
                 st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-            st.at = o186  # game.yaml:673
+            st.at = o188  # game.yaml:677
             st.vars['due'] = 0
         st.frames.pop()
 
-    def step_184(st, fr):  # game.yaml:671
+    def step_186(st, fr):  # game.yaml:675
         env = fr.env
-        st.at = o185  # game.yaml:672
+        st.at = o187  # game.yaml:676
         if st.record_log:
             st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-        st.at = o186  # game.yaml:673
+        st.at = o188  # game.yaml:677
         st.vars['due'] = 0
         st.frames.pop()
 
-    def step_187(st, fr):  # game.yaml:667
+    def step_189(st, fr):  # game.yaml:671
         env = fr.env
-        st.at = o188  # game.yaml:668
+        st.at = o190  # game.yaml:672
         st.move(first([_c68 for _c68 in st.zones[(Z_chips1 + seat(st, env['p'], S[35]))] if ((_c68.kind == 'power_chips') and (_c68.props['value'] == 1))]), Z_power_supply1, False)
-        st.at = o189  # game.yaml:669
+        st.at = o191  # game.yaml:673
         st.move(first([_c69 for _c69 in st.zones[Z_power_supply1] if (_c69.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[36])), False)
-        st.at = o190  # game.yaml:670
+        st.at = o192  # game.yaml:674
         st.vars['due'] -= 1
         st.frames.pop()
 
-    def step_192(st, fr):  # game.yaml:662
+    def step_194(st, fr):  # game.yaml:666
         env = fr.env
-        st.at = o193  # game.yaml:663
+        st.at = o195  # game.yaml:667
         st.move(first([_c70 for _c70 in st.zones[Z_power_supply1] if (_c70.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[33])), False)
-        st.at = o194  # game.yaml:664
+        st.at = o196  # game.yaml:668
         st.vars['due'] -= 1
         st.frames.pop()
 
-    def step_196(st, fr):  # game.yaml:657
+    def step_198(st, fr):  # game.yaml:661
         env = fr.env
-        st.at = o197  # game.yaml:658
+        st.at = o199  # game.yaml:662
         st.move(first([_c71 for _c71 in st.zones[Z_power_supply1] if (_c71.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[32])), False)
-        st.at = o198  # game.yaml:659
+        st.at = o200  # game.yaml:663
         st.vars['due'] -= 2
         st.frames.pop()
 
-    def e200_cond(st, env):  # game.yaml:654
+    def e202_cond(st, env):  # game.yaml:658
         return (st.vars['due'] > 0)
-    def step_201(st, fr):  # game.yaml:683
+    def step_203(st, fr):  # game.yaml:687
         env = fr.env
-        st.at = o202  # game.yaml:684
+        st.at = o204  # game.yaml:688
         _args34 = {'q': env['q'], 'n': env['n']}
         enter_procedure(st, S[57])
         st.inline += 1
@@ -2906,15 +2925,15 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_203(st, fr):  # game.yaml:680
+    def step_205(st, fr):  # game.yaml:684
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o204  # game.yaml:681
+            st.at = o206  # game.yaml:685
             if st.record_log:
                 st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c72.props['value'] for _c72 in st.zones[(Z_chips1 + seat(st, env['q'], S[9]))] if (_c72.kind == 'power_chips')])), -1)
             fr.pc = 2
-            st.at = o205  # game.yaml:682
+            st.at = o207  # game.yaml:686
             _args35 = {'q': env['q']}
             enter_procedure(st, S[113])
             st.frames.append(Frame(o21, _args35))
@@ -2926,84 +2945,84 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_208(st, fr):  # game.yaml:692
+    def step_210(st, fr):  # game.yaml:696
         env = fr.env
-        st.at = o221  # game.yaml:693
+        st.at = o223  # game.yaml:697
         if fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[38]))], 1):
-            st.at = o219  # game.yaml:695
+            st.at = o221  # game.yaml:699
             st.move(first([_c73 for _c73 in st.zones[(Z_chips1 + seat(st, env['q'], S[39]))] if ((_c73.kind == 'power_chips') and (_c73.props['value'] == 1))]), Z_power_supply1, False)
-            st.at = o220  # game.yaml:696
+            st.at = o222  # game.yaml:700
             st.vars['owed'] -= 1
         else:
-            st.at = o217  # game.yaml:698
+            st.at = o219  # game.yaml:702
             if ((st.vars['owed'] == 1) and any(((_c74.kind == 'power_chips') and (_c74.props['value'] == 1)) for _c74 in st.zones[Z_power_supply1])):
-                st.at = o214  # game.yaml:700
+                st.at = o216  # game.yaml:704
                 st.move(first([_c75 for _c75 in st.zones[Z_power_supply1] if (_c75.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
-                st.at = o215  # game.yaml:701
+                st.at = o217  # game.yaml:705
                 st.move(first([_c76 for _c76 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c76.kind == 'power_chips') and (_c76.props['value'] == 2))]), Z_power_supply1, False)
-                st.at = o216  # game.yaml:702
+                st.at = o218  # game.yaml:706
                 st.vars['owed'] -= 1
             else:
-                st.at = o211  # game.yaml:704
+                st.at = o213  # game.yaml:708
                 st.move(first([_c77 for _c77 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c77.kind == 'power_chips') and (_c77.props['value'] == 2))]), Z_power_supply1, False)
-                st.at = o212  # game.yaml:705
+                st.at = o214  # game.yaml:709
                 st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
 
-    def step_209(st, fr):  # game.yaml:697
+    def step_211(st, fr):  # game.yaml:701
         env = fr.env
-        st.at = o217  # game.yaml:698
+        st.at = o219  # game.yaml:702
         if ((st.vars['owed'] == 1) and any(((_c78.kind == 'power_chips') and (_c78.props['value'] == 1)) for _c78 in st.zones[Z_power_supply1])):
-            st.at = o214  # game.yaml:700
+            st.at = o216  # game.yaml:704
             st.move(first([_c79 for _c79 in st.zones[Z_power_supply1] if (_c79.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
-            st.at = o215  # game.yaml:701
+            st.at = o217  # game.yaml:705
             st.move(first([_c80 for _c80 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c80.kind == 'power_chips') and (_c80.props['value'] == 2))]), Z_power_supply1, False)
-            st.at = o216  # game.yaml:702
+            st.at = o218  # game.yaml:706
             st.vars['owed'] -= 1
         else:
-            st.at = o211  # game.yaml:704
+            st.at = o213  # game.yaml:708
             st.move(first([_c81 for _c81 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c81.kind == 'power_chips') and (_c81.props['value'] == 2))]), Z_power_supply1, False)
-            st.at = o212  # game.yaml:705
+            st.at = o214  # game.yaml:709
             st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
 
-    def step_210(st, fr):  # game.yaml:703
+    def step_212(st, fr):  # game.yaml:707
         env = fr.env
-        st.at = o211  # game.yaml:704
+        st.at = o213  # game.yaml:708
         st.move(first([_c82 for _c82 in st.zones[(Z_chips1 + seat(st, env['q'], S[42]))] if ((_c82.kind == 'power_chips') and (_c82.props['value'] == 2))]), Z_power_supply1, False)
-        st.at = o212  # game.yaml:705
+        st.at = o214  # game.yaml:709
         st.vars['owed'] = max(((st.vars['owed'] - 2), 0,))
         st.frames.pop()
 
-    def step_213(st, fr):  # game.yaml:699
+    def step_215(st, fr):  # game.yaml:703
         env = fr.env
-        st.at = o214  # game.yaml:700
+        st.at = o216  # game.yaml:704
         st.move(first([_c83 for _c83 in st.zones[Z_power_supply1] if (_c83.props['value'] == 1)]), (Z_chips1 + seat(st, env['q'], S[40])), False)
-        st.at = o215  # game.yaml:701
+        st.at = o217  # game.yaml:705
         st.move(first([_c84 for _c84 in st.zones[(Z_chips1 + seat(st, env['q'], S[41]))] if ((_c84.kind == 'power_chips') and (_c84.props['value'] == 2))]), Z_power_supply1, False)
-        st.at = o216  # game.yaml:702
+        st.at = o218  # game.yaml:706
         st.vars['owed'] -= 1
         st.frames.pop()
 
-    def step_218(st, fr):  # game.yaml:694
+    def step_220(st, fr):  # game.yaml:698
         env = fr.env
-        st.at = o219  # game.yaml:695
+        st.at = o221  # game.yaml:699
         st.move(first([_c85 for _c85 in st.zones[(Z_chips1 + seat(st, env['q'], S[39]))] if ((_c85.kind == 'power_chips') and (_c85.props['value'] == 1))]), Z_power_supply1, False)
-        st.at = o220  # game.yaml:696
+        st.at = o222  # game.yaml:700
         st.vars['owed'] -= 1
         st.frames.pop()
 
-    def e222_cond(st, env):  # game.yaml:691
+    def e224_cond(st, env):  # game.yaml:695
         return (st.vars['owed'] > 0)
-    def step_228(st, fr):  # game.yaml:717
+    def step_230(st, fr):  # game.yaml:721
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o229  # game.yaml:718
+            st.at = o231  # game.yaml:722
             if st.record_log:
                 st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
             fr.pc = 2
-            st.at = o230  # game.yaml:719
+            st.at = o232  # game.yaml:723
             st.end_game()
             return
             pc = 2
@@ -3012,50 +3031,81 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_232(st, fr):  # game.yaml:726
+    def step_234(st, fr):  # game.yaml:730
         env = fr.env
-        st.at = o237  # game.yaml:727
+        st.at = o239  # game.yaml:731
         if (env['c'].kind == 'power_chips'):
-            st.at = o236  # game.yaml:728
+            st.at = o238  # game.yaml:732
             st.move(env['c'], Z_power_supply1, False)
         else:
-            st.at = o234  # game.yaml:729
+            st.at = o236  # game.yaml:733
             st.move(env['c'], Z_discard1, False)
         st.frames.pop()
 
-    def step_233(st, fr):  # game.yaml:729
+    def step_235(st, fr):  # game.yaml:733
         env = fr.env
-        st.at = o234  # game.yaml:729
+        st.at = o236  # game.yaml:733
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
 
-    def step_235(st, fr):  # game.yaml:728
+    def step_237(st, fr):  # game.yaml:732
         env = fr.env
-        st.at = o236  # game.yaml:728
+        st.at = o238  # game.yaml:732
         st.move(env['c'], Z_power_supply1, False)
         st.frames.pop()
 
-    def step_238(st, fr):  # game.yaml:725
+    def step_240(st, fr):  # game.yaml:729
         env = fr.env
-        st.at = o239  # game.yaml:725
+        st.at = o241  # game.yaml:729
         st.move(env['c'], Z_gold_supply1, False)
         st.frames.pop()
 
-    def step_244(st, fr):  # game.yaml:740
+    def step_246(st, fr):  # game.yaml:744
         env = fr.env
-        st.at = o245  # game.yaml:741
+        st.at = o247  # game.yaml:745
         _i6 = seat(st, env['q'], S[64])
         st.vars['in_auction'][_i6] = True
         st.frames.pop()
 
-    def e246_items(st, env):  # game.yaml:739
+    def e248_items(st, env):  # game.yaml:743
         return st.players
-    def step_247(st, fr):  # game.yaml:743
+    def step_249(st, fr):  # game.yaml:747
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o257  # game.yaml:744
+            st.at = o259  # game.yaml:748
+            o259.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_250(st, fr):  # game.yaml:749
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o258  # game.yaml:750
+            if ((st.vars['in_auction'][seat(st, env['q'], S[114])] and (env['q'] != st.vars['bidder'])) and (not fn_auction_over(st, S[115]))):
+                st.frames.append(Frame(o251, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_251(st, fr):  # game.yaml:751
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o257  # game.yaml:752
             o257.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3065,103 +3115,72 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_248(st, fr):  # game.yaml:745
+    def step_252(st, fr):  # game.yaml:758
         env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o256  # game.yaml:746
-            if ((st.vars['in_auction'][seat(st, env['q'], S[114])] and (env['q'] != st.vars['bidder'])) and (not fn_auction_over(st, S[115]))):
-                st.frames.append(Frame(o249, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_249(st, fr):  # game.yaml:747
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o255  # game.yaml:748
-            o255.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_250(st, fr):  # game.yaml:754
-        env = fr.env
-        st.at = o251  # game.yaml:755
+        st.at = o253  # game.yaml:759
         st.vars['bid'] = env['b']
-        st.at = o252  # game.yaml:756
+        st.at = o254  # game.yaml:760
         st.vars['bidder'] = env['q']
         st.frames.pop()
 
-    def step_253(st, fr):  # game.yaml:758
+    def step_255(st, fr):  # game.yaml:762
         env = fr.env
-        st.at = o254  # game.yaml:759
+        st.at = o256  # game.yaml:763
         _i7 = seat(st, env['q'], S[116])
         st.vars['in_auction'][_i7] = False
         st.frames.pop()
 
-    def e255_player(st, env):  # game.yaml:748
+    def e257_player(st, env):  # game.yaml:752
         return env['q']
-    def e255_prompt(st, env):  # game.yaml:748
+    def e257_prompt(st, env):  # game.yaml:752
         return 'Auction of ' + fmt_card1(env['lot']) + ': bid more than ' + fmt_int1(st.vars['bid']) + ', or pass'
-    def e255_label0(st, env):  # game.yaml:751
+    def e257_label0(st, env):  # game.yaml:755
         return 'bid ' + fmt_int1(env['b'])
-    def e255_items0(st, env):  # game.yaml:751
+    def e257_items0(st, env):  # game.yaml:755
         return span_list((st.vars['bid'] + 1), min((fn_can_pay(st, S[117], env['q'], env['lot']), st.vars['max_bid'],)), S[118])
-    def e255_label1(st, env):  # game.yaml:757
+    def e257_label1(st, env):  # game.yaml:761
         return 'pass'
-    def collect_255(st, env):  # game.yaml:748
+    def collect_257(st, env):  # game.yaml:752
         actions = []
         values = []
         idx = []
-        for _b1 in span_list((st.vars['bid'] + 1), min((fn_can_pay(st, S[117], env['q'], env['lot']), st.vars['max_bid'],)), S[118]):  # game.yaml:751
+        for _b1 in span_list((st.vars['bid'] + 1), min((fn_can_pay(st, S[117], env['q'], env['lot']), st.vars['max_bid'],)), S[118]):  # game.yaml:755
             a = site[22].action(_b1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_b1)
                 idx.append(0)
-        # game.yaml:757: always offered
+        # game.yaml:761: always offered
         actions.append(A_231)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_255(st, dec, i):  # game.yaml:748
+    def resolve_257(st, dec, i):  # game.yaml:752
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:751
+        if k == 0:  # game.yaml:755
             env['b'] = dec.values[i]
-            st.at = o251  # game.yaml:755
+            st.at = o253  # game.yaml:759
             st.vars['bid'] = env['b']
-            st.at = o252  # game.yaml:756
+            st.at = o254  # game.yaml:760
             st.vars['bidder'] = env['q']
-        elif k == 1:  # game.yaml:757
-            st.at = o254  # game.yaml:759
+        elif k == 1:  # game.yaml:761
+            st.at = o256  # game.yaml:763
             _i8 = seat(st, env['q'], S[116])
             st.vars['in_auction'][_i8] = False
-    def e257_items(st, env):  # game.yaml:744
+    def e259_items(st, env):  # game.yaml:748
         return clockwise_from(st, env['r'])
-    def e258_cond(st, env):  # game.yaml:742
+    def e260_cond(st, env):  # game.yaml:746
         return (not fn_auction_over(st, S[119]))
-    def step_259(st, fr):  # game.yaml:764
+    def step_261(st, fr):  # game.yaml:768
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o260  # game.yaml:765
+            st.at = o262  # game.yaml:769
             if st.record_log:
                 st.log_line(fmt_player1(st.vars['bidder']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(st.vars['bid']), -1)
             fr.pc = 2
-            st.at = o261  # game.yaml:766
+            st.at = o263  # game.yaml:770
             _args36 = {'w': st.vars['bidder'], 'lot': env['lot']}
             enter_procedure(st, S[120])
             st.frames.append(Frame(o24, _args36))
@@ -3169,35 +3188,35 @@ def build(num_players, files):
                 return
             pc = 2
         if pc == 2:
-            st.at = o262  # game.yaml:767
+            st.at = o264  # game.yaml:771
             st.move(env['lot'], (Z_auction_area1 + seat(st, st.vars['bidder'], S[121])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_263(st, fr):  # game.yaml:761
+    def step_265(st, fr):  # game.yaml:765
         env = fr.env
-        st.at = o264  # game.yaml:762
+        st.at = o266  # game.yaml:766
         if st.record_log:
             st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-        st.at = o265  # game.yaml:763
+        st.at = o267  # game.yaml:767
         st.move(env['lot'], Z_discard1, False)
         st.frames.pop()
 
-    def step_268(st, fr):  # game.yaml:775
+    def step_270(st, fr):  # game.yaml:779
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o269  # game.yaml:776
-            o269.exec(st, env)
+            st.at = o271  # game.yaml:780
+            o271.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o270  # game.yaml:782
+            st.at = o272  # game.yaml:786
             st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
-            st.at = o271  # game.yaml:783
+            st.at = o273  # game.yaml:787
             _args37 = {'c': first(env['got'])}
             enter_procedure(st, S[122])
             st.inline += 1
@@ -3212,30 +3231,30 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e269_player(st, env):  # game.yaml:776
+    def e271_player(st, env):  # game.yaml:780
         return env['w']
-    def e269_prompt(st, env):  # game.yaml:776
+    def e271_prompt(st, env):  # game.yaml:780
         return 'Pay for ' + fmt_card1(env['lot']) + ': ' + fmt_int1(st.vars['paid']) + ' of ' + fmt_int1(st.vars['bid']) + ' paid'
-    def e269_src(st, env):  # game.yaml:776
+    def e271_src(st, env):  # game.yaml:780
         return ((st.zones[(Z_chips1 + seat(st, env['w'], S[124]))] + st.zones[(Z_area1 + seat(st, env['w'], S[125]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[126]))])
-    def e269_min(st, env):  # game.yaml:776
+    def e271_min(st, env):  # game.yaml:780
         return 1
-    def e269_max(st, env):  # game.yaml:776
+    def e271_max(st, env):  # game.yaml:780
         return 1
-    def e269_where(st, env):  # game.yaml:776
+    def e271_where(st, env):  # game.yaml:780
         return fn_payable(st, S[127], env['c'], env['w'])
-    def cands_269(st, env, picked):  # game.yaml:776
+    def cands_271(st, env, picked):  # game.yaml:780
         return [_c86 for _c86 in ((st.zones[(Z_chips1 + seat(st, env['w'], S[124]))] + st.zones[(Z_area1 + seat(st, env['w'], S[125]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[126]))]) if fn_payable(st, S[127], _c86, env['w'])]
-    def e272_cond(st, env):  # game.yaml:774
+    def e274_cond(st, env):  # game.yaml:778
         return (st.vars['paid'] < st.vars['bid'])
-    def step_275(st, fr):  # game.yaml:793
+    def step_277(st, fr):  # game.yaml:797
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o289  # game.yaml:794
+            st.at = o291  # game.yaml:798
             if (env['q'] in st.players):
-                st.frames.append(Frame(o276, env))
+                st.frames.append(Frame(o278, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3244,30 +3263,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_276(st, fr):  # game.yaml:795
+    def step_278(st, fr):  # game.yaml:799
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o288  # game.yaml:796
-            o288.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_277(st, fr):  # game.yaml:800
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o278  # game.yaml:801
-            _args38 = {'p': env['q']}
-            enter_procedure(st, S[128])
-            st.frames.append(Frame(o15, _args38))
+            st.at = o290  # game.yaml:800
+            o290.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3281,8 +3283,10 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o287  # game.yaml:805
-            o287.exec(st, env)
+            st.at = o280  # game.yaml:805
+            _args38 = {'p': env['q']}
+            enter_procedure(st, S[128])
+            st.frames.append(Frame(o15, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3291,13 +3295,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_280(st, fr):  # game.yaml:806
+    def step_281(st, fr):  # game.yaml:808
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o286  # game.yaml:807
-            o286.exec(st, env)
+            st.at = o289  # game.yaml:809
+            o289.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3306,9 +3310,24 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_281(st, fr):  # game.yaml:812
+    def step_282(st, fr):  # game.yaml:810
         env = fr.env
-        st.at = o282  # game.yaml:813
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o288  # game.yaml:811
+            o288.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_283(st, fr):  # game.yaml:816
+        env = fr.env
+        st.at = o284  # game.yaml:817
         _args39 = {'p': env['q'], 'n': 1}
         enter_procedure(st, S[129])
         st.inline += 1
@@ -3321,9 +3340,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_283(st, fr):  # game.yaml:816
+    def step_285(st, fr):  # game.yaml:820
         env = fr.env
-        st.at = o284  # game.yaml:817
+        st.at = o286  # game.yaml:821
         _args40 = {'p': env['q'], 'n': 1}
         enter_procedure(st, S[130])
         st.inline += 1
@@ -3336,49 +3355,49 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_285(st, fr):  # game.yaml:818
+    def step_287(st, fr):  # game.yaml:822
         env = fr.env
         pass
         st.frames.pop()
 
-    def e286_player(st, env):  # game.yaml:807
+    def e288_player(st, env):  # game.yaml:811
         return env['q']
-    def e286_prompt(st, env):  # game.yaml:807
+    def e288_prompt(st, env):  # game.yaml:811
         return 'Take a chip'
-    def e286_label0(st, env):  # game.yaml:810
+    def e288_label0(st, env):  # game.yaml:814
         return 'a gold chip'
-    def e286_when0(st, env):  # game.yaml:810
+    def e288_when0(st, env):  # game.yaml:814
         return (len(st.zones[Z_gold_supply1]) > 0)
-    def e286_label1(st, env):  # game.yaml:814
+    def e288_label1(st, env):  # game.yaml:818
         return 'a power chip'
-    def e286_when1(st, env):  # game.yaml:814
+    def e288_when1(st, env):  # game.yaml:818
         return (any(((_c87.kind == 'power_chips') and (_c87.props['value'] == 1)) for _c87 in st.zones[Z_power_supply1]) or any(((_c88.kind == 'power_chips') and (_c88.props['value'] == 2)) for _c88 in st.zones[Z_power_supply1]))
-    def e286_label2(st, env):  # game.yaml:818
+    def e288_label2(st, env):  # game.yaml:822
         return 'nothing (the supplies are empty)'
-    def e286_when2(st, env):  # game.yaml:818
+    def e288_when2(st, env):  # game.yaml:822
         return ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0))
-    def collect_286(st, env):  # game.yaml:807
+    def collect_288(st, env):  # game.yaml:811
         actions = []
         values = []
         idx = []
-        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:810
+        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:814
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (any(((_c89.kind == 'power_chips') and (_c89.props['value'] == 1)) for _c89 in st.zones[Z_power_supply1]) or any(((_c90.kind == 'power_chips') and (_c90.props['value'] == 2)) for _c90 in st.zones[Z_power_supply1])):  # game.yaml:814
+        if (any(((_c89.kind == 'power_chips') and (_c89.props['value'] == 1)) for _c89 in st.zones[Z_power_supply1]) or any(((_c90.kind == 'power_chips') and (_c90.props['value'] == 2)) for _c90 in st.zones[Z_power_supply1])):  # game.yaml:818
             actions.append(A_281)
             values.append(None)
             idx.append(1)
-        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:818
+        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:822
             actions.append(A_291)
             values.append(None)
             idx.append(2)
         return actions, values, idx
-    def resolve_286(st, dec, i):  # game.yaml:807
+    def resolve_288(st, dec, i):  # game.yaml:811
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:810
-            st.at = o282  # game.yaml:813
+        if k == 0:  # game.yaml:814
+            st.at = o284  # game.yaml:817
             _args41 = {'p': env['q'], 'n': 1}
             enter_procedure(st, S[129])
             st.inline += 1
@@ -3389,8 +3408,8 @@ def build(num_players, files):
                 traced(e, 'procedure gain_gold (' + str(S[50]) + ')')
                 raise
             st.inline -= 1
-        elif k == 1:  # game.yaml:814
-            st.at = o284  # game.yaml:817
+        elif k == 1:  # game.yaml:818
+            st.at = o286  # game.yaml:821
             _args42 = {'p': env['q'], 'n': 1}
             enter_procedure(st, S[130])
             st.inline += 1
@@ -3401,48 +3420,48 @@ def build(num_players, files):
                 traced(e, 'procedure gain_power (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
-        elif k == 2:  # game.yaml:818
+        elif k == 2:  # game.yaml:822
             pass
-    def e287_items(st, env):  # game.yaml:805
+    def e289_items(st, env):  # game.yaml:809
         return span_list(1, st.vars['mazarin_chips'], S[131])
-    def e288_player(st, env):  # game.yaml:796
+    def e290_player(st, env):  # game.yaml:800
         return env['q']
-    def e288_prompt(st, env):  # game.yaml:796
+    def e290_prompt(st, env):  # game.yaml:800
         return 'Kardinal Mazarin: your Intrigue'
-    def e288_label0(st, env):  # game.yaml:799
+    def e290_label0(st, env):  # game.yaml:803
         return 'reveal the top card into your power area'
-    def e288_label1(st, env):  # game.yaml:802
+    def e290_label1(st, env):  # game.yaml:806
         return 'take ' + fmt_int1(st.vars['mazarin_chips']) + ' chips from the supplies'
-    def collect_288(st, env):  # game.yaml:796
+    def collect_290(st, env):  # game.yaml:800
         actions = []
         values = []
         idx = []
-        # game.yaml:799: always offered
+        # game.yaml:803: always offered
         actions.append(A_251)
         values.append(None)
         idx.append(0)
-        # game.yaml:802: always offered
+        # game.yaml:806: always offered
         actions.append(A_261)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_288(st, dec, i):  # game.yaml:796
+    def resolve_290(st, dec, i):  # game.yaml:800
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:799
-            st.frames.append(Frame(o277, env))
-        elif k == 1:  # game.yaml:802
+        if k == 0:  # game.yaml:803
             st.frames.append(Frame(o279, env))
-    def e290_items(st, env):  # game.yaml:792
+        elif k == 1:  # game.yaml:806
+            st.frames.append(Frame(o281, env))
+    def e292_items(st, env):  # game.yaml:796
         return env['holders']
-    def step_295(st, fr):  # game.yaml:829
+    def step_297(st, fr):  # game.yaml:833
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o298  # game.yaml:830
+            st.at = o300  # game.yaml:834
             if (env['q'] in st.players):
-                st.frames.append(Frame(o296, env))
+                st.frames.append(Frame(o298, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3451,12 +3470,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_296(st, fr):  # game.yaml:831
+    def step_298(st, fr):  # game.yaml:835
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o297  # game.yaml:832
+            st.at = o299  # game.yaml:836
             _args43 = {'q': env['q']}
             enter_procedure(st, S[132])
             st.frames.append(Frame(o27, _args43))
@@ -3468,29 +3487,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e299_items(st, env):  # game.yaml:828
+    def e301_items(st, env):  # game.yaml:832
         return env['debtors']
-    def step_301(st, fr):  # game.yaml:844
+    def step_303(st, fr):  # game.yaml:848
         env = fr.env
-        st.at = o302  # game.yaml:845
+        st.at = o304  # game.yaml:849
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
 
-    def step_303(st, fr):  # game.yaml:849
+    def step_305(st, fr):  # game.yaml:853
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o304  # game.yaml:850
-            o304.exec(st, env)
+            st.at = o306  # game.yaml:854
+            o306.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o307  # game.yaml:855
+            st.at = o309  # game.yaml:859
             for _x6 in list(env['gone']):
                 env['x'] = _x6
-                st.at = o306  # game.yaml:857
+                st.at = o308  # game.yaml:861
                 _args44 = {'c': env['x']}
                 enter_procedure(st, S[133])
                 st.inline += 1
@@ -3505,21 +3524,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e304_player(st, env):  # game.yaml:850
+    def e306_player(st, env):  # game.yaml:854
         return env['q']
-    def e304_prompt(st, env):  # game.yaml:850
+    def e306_prompt(st, env):  # game.yaml:854
         return 'Pay a chip'
-    def e304_src(st, env):  # game.yaml:850
+    def e306_src(st, env):  # game.yaml:854
         return st.zones[(Z_chips1 + seat(st, env['q'], S[134]))]
-    def e304_min(st, env):  # game.yaml:850
+    def e306_min(st, env):  # game.yaml:854
         return st.vars['debt_chips']
-    def e304_max(st, env):  # game.yaml:850
+    def e306_max(st, env):  # game.yaml:854
         return st.vars['debt_chips']
-    def cands_304(st, env, picked):  # game.yaml:850
+    def cands_306(st, env, picked):  # game.yaml:854
         return list(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))])
-    def step_305(st, fr):  # game.yaml:856
+    def step_307(st, fr):  # game.yaml:860
         env = fr.env
-        st.at = o306  # game.yaml:857
+        st.at = o308  # game.yaml:861
         _args45 = {'c': env['x']}
         enter_procedure(st, S[133])
         st.inline += 1
@@ -3532,14 +3551,14 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e307_items(st, env):  # game.yaml:855
+    def e309_items(st, env):  # game.yaml:859
         return env['gone']
-    def step_308(st, fr):  # game.yaml:860
+    def step_310(st, fr):  # game.yaml:864
         env = fr.env
-        st.at = o311  # game.yaml:861
+        st.at = o313  # game.yaml:865
         for _x7 in list(st.zones[(Z_chips1 + seat(st, env['q'], S[135]))]):
             env['x'] = _x7
-            st.at = o310  # game.yaml:863
+            st.at = o312  # game.yaml:867
             _args46 = {'c': env['x']}
             enter_procedure(st, S[136])
             st.inline += 1
@@ -3552,9 +3571,9 @@ def build(num_players, files):
             st.inline -= 1
         st.frames.pop()
 
-    def step_309(st, fr):  # game.yaml:862
+    def step_311(st, fr):  # game.yaml:866
         env = fr.env
-        st.at = o310  # game.yaml:863
+        st.at = o312  # game.yaml:867
         _args47 = {'c': env['x']}
         enter_procedure(st, S[136])
         st.inline += 1
@@ -3567,57 +3586,57 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e311_items(st, env):  # game.yaml:861
+    def e313_items(st, env):  # game.yaml:865
         return st.zones[(Z_chips1 + seat(st, env['q'], S[135]))]
-    def e312_player(st, env):  # game.yaml:839
+    def e314_player(st, env):  # game.yaml:843
         return env['q']
-    def e312_prompt(st, env):  # game.yaml:839
+    def e314_prompt(st, env):  # game.yaml:843
         return 'Spielschulden: pay your game debts'
-    def e312_label0(st, env):  # game.yaml:842
+    def e314_label0(st, env):  # game.yaml:846
         return 'discard ' + fmt_card1(env['c'])
-    def e312_items0(st, env):  # game.yaml:842
+    def e314_items0(st, env):  # game.yaml:846
         return (fn_top_cards(st, S[137], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[138]))])
-    def e312_label1(st, env):  # game.yaml:846
+    def e314_label1(st, env):  # game.yaml:850
         return 'pay ' + fmt_int1(st.vars['debt_chips']) + ' chips'
-    def e312_when1(st, env):  # game.yaml:846
+    def e314_when1(st, env):  # game.yaml:850
         return (len(st.zones[(Z_chips1 + seat(st, env['q'], S[139]))]) >= st.vars['debt_chips'])
-    def e312_label2(st, env):  # game.yaml:858
+    def e314_label2(st, env):  # game.yaml:862
         return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + seat(st, env['q'], S[140]))])) + ' chips (nothing else to give)'
-    def e312_when2(st, env):  # game.yaml:858
+    def e314_when2(st, env):  # game.yaml:862
         return ((len((fn_top_cards(st, S[141], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[142]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[143]))]) < st.vars['debt_chips']))
-    def collect_312(st, env):  # game.yaml:839
+    def collect_314(st, env):  # game.yaml:843
         actions = []
         values = []
         idx = []
-        for _c91 in (fn_top_cards(st, S[137], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[138]))]):  # game.yaml:842
+        for _c91 in (fn_top_cards(st, S[137], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[138]))]):  # game.yaml:846
             a = A_301 + _c91.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c91)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + seat(st, env['q'], S[139]))]) >= st.vars['debt_chips']):  # game.yaml:846
+        if (len(st.zones[(Z_chips1 + seat(st, env['q'], S[139]))]) >= st.vars['debt_chips']):  # game.yaml:850
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, S[141], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[142]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[143]))]) < st.vars['debt_chips'])):  # game.yaml:858
+        if ((len((fn_top_cards(st, S[141], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[142]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[143]))]) < st.vars['debt_chips'])):  # game.yaml:862
             actions.append(A_331)
             values.append(None)
             idx.append(2)
         return actions, values, idx
-    def resolve_312(st, dec, i):  # game.yaml:839
+    def resolve_314(st, dec, i):  # game.yaml:843
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:842
+        if k == 0:  # game.yaml:846
             env['c'] = dec.values[i]
-            st.at = o302  # game.yaml:845
+            st.at = o304  # game.yaml:849
             st.move(env['c'], Z_discard1, False)
-        elif k == 1:  # game.yaml:846
-            st.frames.append(Frame(o303, env))
-        elif k == 2:  # game.yaml:858
-            st.at = o311  # game.yaml:861
+        elif k == 1:  # game.yaml:850
+            st.frames.append(Frame(o305, env))
+        elif k == 2:  # game.yaml:862
+            st.at = o313  # game.yaml:865
             for _x8 in list(st.zones[(Z_chips1 + seat(st, env['q'], S[135]))]):
                 env['x'] = _x8
-                st.at = o310  # game.yaml:863
+                st.at = o312  # game.yaml:867
                 _args48 = {'c': env['x']}
                 enter_procedure(st, S[136])
                 st.inline += 1
@@ -3628,15 +3647,15 @@ def build(num_players, files):
                     traced(e, 'procedure return_item (' + str(S[123]) + ')')
                     raise
                 st.inline -= 1
-    def step_314(st, fr):  # game.yaml:870
+    def step_316(st, fr):  # game.yaml:874
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o315  # game.yaml:871
+            st.at = o317  # game.yaml:875
             if st.record_log:
                 st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
             fr.pc = 2
-            st.at = o316  # game.yaml:872
+            st.at = o318  # game.yaml:876
             st.end_game()
             return
             pc = 2
@@ -3645,9 +3664,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_319(st, fr):  # game.yaml:875
+    def step_321(st, fr):  # game.yaml:879
         env = fr.env
-        st.at = o320  # game.yaml:876
+        st.at = o322  # game.yaml:880
         _args49 = {'p': env['p'], 'n': st.vars['ludwig_gold']}
         enter_procedure(st, S[68])
         st.inline += 1
@@ -3660,14 +3679,14 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e321_items(st, env):  # game.yaml:874
+    def e323_items(st, env):  # game.yaml:878
         return st.players
-    def step_328(st, fr):  # game.yaml:295
+    def step_330(st, fr):  # game.yaml:295
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o329  # game.yaml:301
+            st.at = o331  # game.yaml:301
             _args50 = {'r': st.vars['revealer'], 'lot': env['lot']}
             enter_procedure(st, S[144])
             st.frames.append(Frame(o23, _args50))
@@ -3679,12 +3698,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_330(st, fr):  # game.yaml:302
+    def step_332(st, fr):  # game.yaml:302
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o331  # game.yaml:308
+            st.at = o333  # game.yaml:308
             _args51 = {'r': st.vars['revealer'], 'card': env['card']}
             enter_procedure(st, S[145])
             st.frames.append(Frame(o25, _args51))
@@ -3696,12 +3715,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_332(st, fr):  # game.yaml:309
+    def step_334(st, fr):  # game.yaml:309
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o333  # game.yaml:315
+            st.at = o335  # game.yaml:315
             _args52 = {'r': st.vars['revealer'], 'card': env['card']}
             enter_procedure(st, S[146])
             st.frames.append(Frame(o26, _args52))
@@ -3713,12 +3732,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_334(st, fr):  # game.yaml:316
+    def step_336(st, fr):  # game.yaml:316
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o335  # game.yaml:322
+            st.at = o337  # game.yaml:322
             _args53 = {'card': env['card']}
             enter_procedure(st, S[147])
             st.frames.append(Frame(o28, _args53))
@@ -3730,16 +3749,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_336(st, fr):  # game.yaml:247
+    def step_338(st, fr):  # game.yaml:247
         env = fr.env
-        st.at = o337  # game.yaml:250
+        st.at = o339  # game.yaml:250
         st.move(C_ludwig1, Z_set_aside1, False)
-        st.at = o338  # game.yaml:251
+        st.at = o340  # game.yaml:251
         st.shuffle(Z_deck1)
-        st.at = o341  # game.yaml:252
+        st.at = o343  # game.yaml:252
         for _i9 in list(span_list(1, len(st.players), S[148])):
             env['i'] = _i9
-            st.at = o340  # game.yaml:254
+            st.at = o342  # game.yaml:254
             _args54 = {'p': (env['i'] - 1), 'n': first([_r1.props['cards'] for _r1 in K_deal_rows1 if ((_r1.props['player_count'] == len(st.players)) and (_r1.props['seat'] == env['i']))])}
             enter_procedure(st, S[149])
             st.inline += 1
@@ -3750,38 +3769,38 @@ def build(num_players, files):
                 traced(e, 'procedure deal (' + str(S[150]) + ')')
                 raise
             st.inline -= 1
-        st.at = o342  # game.yaml:255
-        st.at = o343  # game.yaml:256
+        st.at = o344  # game.yaml:255
+        st.at = o345  # game.yaml:256
         _items12 = st.zones[Z_returned1]
         _dest12 = Z_deck1
         for _c92 in cards_of(_items12):
             st.move(_c92, _dest12, False)
-        st.at = o344  # game.yaml:257
+        st.at = o346  # game.yaml:257
         st.shuffle(Z_deck1)
-        st.at = o353  # game.yaml:259
+        st.at = o355  # game.yaml:259
         _live3 = live_mask(st)
         for _p2 in list(st.players):
             if gone(st, _live3, _p2):
                 continue
             env['p'] = _p2
-            st.at = o348  # game.yaml:261
+            st.at = o350  # game.yaml:261
             for _i10 in list(span_list(1, st.vars['start_power_ones'], S[151])):
                 env['i'] = _i10
-                st.at = o347  # game.yaml:263
+                st.at = o349  # game.yaml:263
                 st.move(first([_c93 for _c93 in st.zones[Z_power_supply1] if (_c93.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[152])), False)
-            st.at = o351  # game.yaml:264
+            st.at = o353  # game.yaml:264
             for _i11 in list(span_list(1, st.vars['start_power_twos'], S[153])):
                 env['i'] = _i11
-                st.at = o350  # game.yaml:266
+                st.at = o352  # game.yaml:266
                 st.move(first([_c94 for _c94 in st.zones[Z_power_supply1] if (_c94.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[154])), False)
-            st.at = o352  # game.yaml:267
+            st.at = o354  # game.yaml:267
             st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[155])), False, S[156])
-        st.at = o354  # game.yaml:268
+        st.at = o356  # game.yaml:268
         _items13 = st.zones[Z_deck1]
         _dest13 = Z_draw_pile1
         for _c95 in cards_of(_items13):
             st.move(_c95, _dest13, False)
-        st.at = o355  # game.yaml:269
+        st.at = o357  # game.yaml:269
         _args55 = {}
         enter_procedure(st, S[157])
         st.inline += 1
@@ -3794,9 +3813,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_339(st, fr):  # game.yaml:253
+    def step_341(st, fr):  # game.yaml:253
         env = fr.env
-        st.at = o340  # game.yaml:254
+        st.at = o342  # game.yaml:254
         _args56 = {'p': (env['i'] - 1), 'n': first([_r2.props['cards'] for _r2 in K_deal_rows1 if ((_r2.props['player_count'] == len(st.players)) and (_r2.props['seat'] == env['i']))])}
         enter_procedure(st, S[149])
         st.inline += 1
@@ -3809,60 +3828,60 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e341_items(st, env):  # game.yaml:252
+    def e343_items(st, env):  # game.yaml:252
         return span_list(1, len(st.players), S[148])
-    def step_342(st, fr):  # game.yaml:255
+    def step_344(st, fr):  # game.yaml:255
         env = fr.env
-        st.at = o343  # game.yaml:256
+        st.at = o345  # game.yaml:256
         _items14 = st.zones[Z_returned1]
         _dest14 = Z_deck1
         for _c96 in cards_of(_items14):
             st.move(_c96, _dest14, False)
-        st.at = o344  # game.yaml:257
+        st.at = o346  # game.yaml:257
         st.shuffle(Z_deck1)
         st.frames.pop()
 
-    def step_345(st, fr):  # game.yaml:260
+    def step_347(st, fr):  # game.yaml:260
         env = fr.env
-        st.at = o348  # game.yaml:261
+        st.at = o350  # game.yaml:261
         for _i12 in list(span_list(1, st.vars['start_power_ones'], S[151])):
             env['i'] = _i12
-            st.at = o347  # game.yaml:263
+            st.at = o349  # game.yaml:263
             st.move(first([_c97 for _c97 in st.zones[Z_power_supply1] if (_c97.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[152])), False)
-        st.at = o351  # game.yaml:264
+        st.at = o353  # game.yaml:264
         for _i13 in list(span_list(1, st.vars['start_power_twos'], S[153])):
             env['i'] = _i13
-            st.at = o350  # game.yaml:266
+            st.at = o352  # game.yaml:266
             st.move(first([_c98 for _c98 in st.zones[Z_power_supply1] if (_c98.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[154])), False)
-        st.at = o352  # game.yaml:267
+        st.at = o354  # game.yaml:267
         st.move_count(st.vars['start_gold'], Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[155])), False, S[156])
         st.frames.pop()
 
-    def step_346(st, fr):  # game.yaml:262
+    def step_348(st, fr):  # game.yaml:262
         env = fr.env
-        st.at = o347  # game.yaml:263
+        st.at = o349  # game.yaml:263
         st.move(first([_c99 for _c99 in st.zones[Z_power_supply1] if (_c99.props['value'] == 1)]), (Z_chips1 + seat(st, env['p'], S[152])), False)
         st.frames.pop()
 
-    def e348_items(st, env):  # game.yaml:261
+    def e350_items(st, env):  # game.yaml:261
         return span_list(1, st.vars['start_power_ones'], S[151])
-    def step_349(st, fr):  # game.yaml:265
+    def step_351(st, fr):  # game.yaml:265
         env = fr.env
-        st.at = o350  # game.yaml:266
+        st.at = o352  # game.yaml:266
         st.move(first([_c100 for _c100 in st.zones[Z_power_supply1] if (_c100.props['value'] == 2)]), (Z_chips1 + seat(st, env['p'], S[154])), False)
         st.frames.pop()
 
-    def e351_items(st, env):  # game.yaml:264
+    def e353_items(st, env):  # game.yaml:264
         return span_list(1, st.vars['start_power_twos'], S[153])
-    def e353_items(st, env):  # game.yaml:259
+    def e355_items(st, env):  # game.yaml:259
         return st.players
-    def step_356(st, fr):  # game.yaml:271
+    def step_358(st, fr):  # game.yaml:271
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o360  # game.yaml:274
-            o360.exec(st, env)
+            st.at = o362  # game.yaml:274
+            o362.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3871,12 +3890,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_357(st, fr):  # game.yaml:274
+    def step_359(st, fr):  # game.yaml:274
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o358  # game.yaml:275
+            st.at = o360  # game.yaml:275
             _args57 = {'p': st.vars['current']}
             enter_procedure(st, S[159])
             st.frames.append(Frame(o2, _args57))
@@ -3884,35 +3903,35 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o359  # game.yaml:276
+            st.at = o361  # game.yaml:276
             st.vars['current'] = seat_after(st, st.vars['current'], 1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e360_cond(st, env):  # game.yaml:274
+    def e362_cond(st, env):  # game.yaml:274
         return (len(st.players) <= 1)
-    def step_361(st, fr):  # game.yaml:279
+    def step_363(st, fr):  # game.yaml:279
         env = fr.env
-        st.at = o364  # game.yaml:283
+        st.at = o366  # game.yaml:283
         _live4 = live_mask(st)
         for _p3 in list(st.players):
             if gone(st, _live4, _p3):
                 continue
             env['p'] = _p3
-            st.at = o363  # game.yaml:286
+            st.at = o365  # game.yaml:286
             _i14 = seat(st, env['p'], S[160])
             st.vars['score'][_i14] = ((len([1 for _c101 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c101.kind == 'gold_chips')]) + sum([_c102.props['value'] for _c102 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c102.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c103 in (st.zones[(Z_area1 + seat(st, env['p'], S[161]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[162]))]) if (_c103.props['colour'] == C_blue1)])))
         st.frames.pop()
 
-    def step_362(st, fr):  # game.yaml:284
+    def step_364(st, fr):  # game.yaml:284
         env = fr.env
-        st.at = o363  # game.yaml:286
+        st.at = o365  # game.yaml:286
         _i15 = seat(st, env['p'], S[160])
         st.vars['score'][_i15] = ((len([1 for _c104 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c104.kind == 'gold_chips')]) + sum([_c105.props['value'] for _c105 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c105.kind == 'power_chips')])) + (st.vars['blue_points'] * len([1 for _c106 in (st.zones[(Z_area1 + seat(st, env['p'], S[161]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[162]))]) if (_c106.props['colour'] == C_blue1)])))
         st.frames.pop()
 
-    def e364_items(st, env):  # game.yaml:283
+    def e366_items(st, env):  # game.yaml:283
         return st.players
     def tie_0(st, env):  # game.yaml:289
         return len([1 for _c107 in (st.zones[(Z_area1 + seat(st, env['p'], S[163]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[164]))]) if (_c107.props['colour'] == C_violet1)])
@@ -4002,7 +4021,7 @@ def build(num_players, files):
     o8 = Block(8, S[171], 3, step_8)
     o9 = Block(9, S[172], 2, step_9)
     o10 = Block(10, S[173], 5, step_10)
-    o11 = Block(11, S[174], 2, step_11)
+    o11 = Block(11, S[174], 1, step_11)
     o12 = Block(12, S[175], 2, step_12)
     o13 = Block(13, S[176], 1, step_13)
     o14 = Block(14, S[177], 1, step_14)
@@ -4175,363 +4194,365 @@ def build(num_players, files):
     o132 = Block(132, S[267], 1, step_132)
     o133 = Stmt(133, S[268])
     o134 = Stmt(134, S[269])
-    o135 = PickOp(S[270], e135_player, e135_prompt, 'c', e135_src, e135_dest, e135_min, e135_max, e135_where, None, False, site[11])
-    o135.candidates = cands_135
-    o135.uid = 135
-    o136 = Stmt(136, S[271])
-    o137 = Stmt(137, S[54])
-    o138 = Block(138, S[272], 0, step_138)
-    o139 = Block(139, S[273], 2, step_139)
-    o140 = Stmt(140, S[96])
-    o141 = Stmt(141, S[98])
-    o142 = Block(142, S[274], 2, step_142)
-    o143 = Stmt(143, S[99])
-    o144 = Stmt(144, S[100])
-    o145 = Block(145, S[275], 2, step_145)
-    o146 = Stmt(146, S[101])
-    o147 = Stmt(147, S[102])
-    o148 = Block(148, S[276], 2, step_148)
-    o149 = Stmt(149, S[103])
-    o150 = Stmt(150, S[104])
-    o151 = ChooseOp(S[277], e151_player, e151_prompt, [
-        OptionOp(site[12], e151_label0, None, None, None, o138),
-        OptionOp(site[13], e151_label1, 'q', e151_items1, e151_when1, o139),
-        OptionOp(site[14], e151_label2, None, None, e151_when2, o142),
-        OptionOp(site[15], e151_label3, None, None, e151_when3, o145),
-        OptionOp(site[16], e151_label4, None, None, e151_when4, o148),
+    o135 = Block(135, S[270], 2, step_135)
+    o136 = PickOp(S[271], e136_player, e136_prompt, 'c', e136_src, e136_dest, e136_min, e136_max, e136_where, None, False, site[11])
+    o136.candidates = cands_136
+    o136.uid = 136
+    o137 = Stmt(137, S[272])
+    o138 = Stmt(138, S[273])
+    o139 = Stmt(139, S[54])
+    o140 = Block(140, S[274], 0, step_140)
+    o141 = Block(141, S[275], 2, step_141)
+    o142 = Stmt(142, S[96])
+    o143 = Stmt(143, S[98])
+    o144 = Block(144, S[276], 2, step_144)
+    o145 = Stmt(145, S[99])
+    o146 = Stmt(146, S[100])
+    o147 = Block(147, S[277], 2, step_147)
+    o148 = Stmt(148, S[101])
+    o149 = Stmt(149, S[102])
+    o150 = Block(150, S[278], 2, step_150)
+    o151 = Stmt(151, S[103])
+    o152 = Stmt(152, S[104])
+    o153 = ChooseOp(S[279], e153_player, e153_prompt, [
+        OptionOp(site[12], e153_label0, None, None, None, o140),
+        OptionOp(site[13], e153_label1, 'q', e153_items1, e153_when1, o141),
+        OptionOp(site[14], e153_label2, None, None, e153_when2, o144),
+        OptionOp(site[15], e153_label3, None, None, e153_when3, o147),
+        OptionOp(site[16], e153_label4, None, None, e153_when4, o150),
     ], False)
-    o151.collect = collect_151
-    o151.resolve = resolve_151
-    o151.uid = 151
-    o152 = Block(152, S[278], 1, step_152)
-    o153 = Block(153, S[279], 1, step_153)
-    o154 = Block(154, S[280], 2, step_154)
-    o155 = Stmt(155, S[281])
-    o156 = Stmt(156, S[282])
-    o157 = ChooseOp(S[283], e157_player, e157_prompt, [
-        OptionOp(site[19], e157_label0, 'x', e157_items0, None, o154),
-    ], False)
-    o157.collect = collect_157
-    o157.resolve = resolve_157
-    o157.uid = 157
-    o158 = ChooseOp(S[284], e158_player, e158_prompt, [
-        OptionOp(site[18], e158_label0, 'c', e158_items0, None, o153),
-    ], False)
-    o158.collect = collect_158
-    o158.resolve = resolve_158
-    o158.uid = 158
+    o153.collect = collect_153
+    o153.resolve = resolve_153
+    o153.uid = 153
+    o154 = Block(154, S[280], 1, step_154)
+    o155 = Block(155, S[281], 1, step_155)
+    o156 = Block(156, S[282], 2, step_156)
+    o157 = Stmt(157, S[283])
+    o158 = Stmt(158, S[284])
     o159 = ChooseOp(S[285], e159_player, e159_prompt, [
-        OptionOp(site[17], e159_label0, 'q', e159_items0, e159_when0, o152),
+        OptionOp(site[19], e159_label0, 'x', e159_items0, None, o156),
     ], False)
     o159.collect = collect_159
     o159.resolve = resolve_159
     o159.uid = 159
-    o160 = Block(160, S[286], 1, step_160)
-    o161 = Block(161, S[287], 2, step_161)
-    o162 = Stmt(162, S[288])
-    o163 = Stmt(163, S[111])
-    o164 = Block(164, S[289], 0, step_164)
-    o165 = ChooseOp(S[290], e165_player, e165_prompt, [
-        OptionOp(site[20], e165_label0, None, None, None, o161),
-        OptionOp(site[21], e165_label1, None, None, None, o164),
+    o160 = ChooseOp(S[286], e160_player, e160_prompt, [
+        OptionOp(site[18], e160_label0, 'c', e160_items0, None, o155),
     ], False)
-    o165.collect = collect_165
-    o165.resolve = resolve_165
-    o165.uid = 165
-    o166 = Stmt(166, S[291])
-    o167 = Stmt(167, S[292])
+    o160.collect = collect_160
+    o160.resolve = resolve_160
+    o160.uid = 160
+    o161 = ChooseOp(S[287], e161_player, e161_prompt, [
+        OptionOp(site[17], e161_label0, 'q', e161_items0, e161_when0, o154),
+    ], False)
+    o161.collect = collect_161
+    o161.resolve = resolve_161
+    o161.uid = 161
+    o162 = Block(162, S[288], 1, step_162)
+    o163 = Block(163, S[289], 2, step_163)
+    o164 = Stmt(164, S[290])
+    o165 = Stmt(165, S[111])
+    o166 = Block(166, S[291], 0, step_166)
+    o167 = ChooseOp(S[292], e167_player, e167_prompt, [
+        OptionOp(site[20], e167_label0, None, None, None, o163),
+        OptionOp(site[21], e167_label1, None, None, None, o166),
+    ], False)
+    o167.collect = collect_167
+    o167.resolve = resolve_167
+    o167.uid = 167
     o168 = Stmt(168, S[293])
     o169 = Stmt(169, S[294])
-    o170 = Stmt(170, S[55])
-    o171 = Block(171, S[295], 1, step_171)
-    o172 = Stmt(172, S[112])
-    o173 = Block(173, S[296], 1, step_173)
-    o174 = Stmt(174, S[297])
-    o175 = Stmt(175, S[298])
-    o176 = Stmt(176, S[28])
-    o177 = Block(177, S[299], 1, step_177)
-    o178 = Stmt(178, S[300])
-    o179 = ForOp(S[301], 'i', e179_items, o177, False)
-    o179.uid = 179
+    o170 = Stmt(170, S[295])
+    o171 = Stmt(171, S[296])
+    o172 = Stmt(172, S[55])
+    o173 = Block(173, S[297], 1, step_173)
+    o174 = Stmt(174, S[112])
+    o175 = Block(175, S[298], 1, step_175)
+    o176 = Stmt(176, S[299])
+    o177 = Stmt(177, S[300])
+    o178 = Stmt(178, S[28])
+    o179 = Block(179, S[301], 1, step_179)
     o180 = Stmt(180, S[302])
-    o181 = Block(181, S[303], 1, step_181)
-    o182 = Block(182, S[304], 1, step_182)
+    o181 = ForOp(S[303], 'i', e181_items, o179, False)
+    o181.uid = 181
+    o182 = Stmt(182, S[304])
     o183 = Block(183, S[305], 1, step_183)
-    o184 = Block(184, S[306], 2, step_184)
-    o185 = Stmt(185, S[307])
-    o186 = Stmt(186, S[308])
-    o187 = Block(187, S[309], 3, step_187)
+    o184 = Block(184, S[306], 1, step_184)
+    o185 = Block(185, S[307], 1, step_185)
+    o186 = Block(186, S[308], 2, step_186)
+    o187 = Stmt(187, S[309])
     o188 = Stmt(188, S[310])
-    o189 = Stmt(189, S[311])
+    o189 = Block(189, S[311], 3, step_189)
     o190 = Stmt(190, S[312])
     o191 = Stmt(191, S[313])
-    o192 = Block(192, S[314], 2, step_192)
+    o192 = Stmt(192, S[314])
     o193 = Stmt(193, S[315])
-    o194 = Stmt(194, S[316])
+    o194 = Block(194, S[316], 2, step_194)
     o195 = Stmt(195, S[317])
-    o196 = Block(196, S[318], 2, step_196)
+    o196 = Stmt(196, S[318])
     o197 = Stmt(197, S[319])
-    o198 = Stmt(198, S[320])
+    o198 = Block(198, S[320], 2, step_198)
     o199 = Stmt(199, S[321])
-    o200 = RepeatOp(S[31], o181, e200_cond, True)
-    o200.uid = 200
-    o201 = Block(201, S[322], 1, step_201)
-    o202 = Stmt(202, S[57])
-    o203 = Block(203, S[323], 2, step_203)
-    o204 = Stmt(204, S[324])
-    o205 = Stmt(205, S[113])
-    o206 = Stmt(206, S[325])
-    o207 = Stmt(207, S[326])
-    o208 = Block(208, S[327], 1, step_208)
-    o209 = Block(209, S[328], 1, step_209)
-    o210 = Block(210, S[329], 2, step_210)
-    o211 = Stmt(211, S[330])
-    o212 = Stmt(212, S[331])
-    o213 = Block(213, S[332], 3, step_213)
+    o200 = Stmt(200, S[322])
+    o201 = Stmt(201, S[323])
+    o202 = RepeatOp(S[31], o183, e202_cond, True)
+    o202.uid = 202
+    o203 = Block(203, S[324], 1, step_203)
+    o204 = Stmt(204, S[57])
+    o205 = Block(205, S[325], 2, step_205)
+    o206 = Stmt(206, S[326])
+    o207 = Stmt(207, S[113])
+    o208 = Stmt(208, S[327])
+    o209 = Stmt(209, S[328])
+    o210 = Block(210, S[329], 1, step_210)
+    o211 = Block(211, S[330], 1, step_211)
+    o212 = Block(212, S[331], 2, step_212)
+    o213 = Stmt(213, S[332])
     o214 = Stmt(214, S[333])
-    o215 = Stmt(215, S[334])
+    o215 = Block(215, S[334], 3, step_215)
     o216 = Stmt(216, S[335])
     o217 = Stmt(217, S[336])
-    o218 = Block(218, S[337], 2, step_218)
+    o218 = Stmt(218, S[337])
     o219 = Stmt(219, S[338])
-    o220 = Stmt(220, S[339])
+    o220 = Block(220, S[339], 2, step_220)
     o221 = Stmt(221, S[340])
-    o222 = RepeatOp(S[37], o208, e222_cond, True)
-    o222.uid = 222
-    o223 = Stmt(223, S[341])
-    o224 = Stmt(224, S[342])
+    o222 = Stmt(222, S[341])
+    o223 = Stmt(223, S[342])
+    o224 = RepeatOp(S[37], o210, e224_cond, True)
+    o224.uid = 224
     o225 = Stmt(225, S[343])
     o226 = Stmt(226, S[344])
-    o227 = Stmt(227, S[63])
-    o228 = Block(228, S[345], 2, step_228)
-    o229 = Stmt(229, S[346])
-    o230 = Stmt(230, S[347])
+    o227 = Stmt(227, S[345])
+    o228 = Stmt(228, S[346])
+    o229 = Stmt(229, S[63])
+    o230 = Block(230, S[347], 2, step_230)
     o231 = Stmt(231, S[348])
-    o232 = Block(232, S[349], 1, step_232)
-    o233 = Block(233, S[350], 1, step_233)
-    o234 = Stmt(234, S[351])
+    o232 = Stmt(232, S[349])
+    o233 = Stmt(233, S[350])
+    o234 = Block(234, S[351], 1, step_234)
     o235 = Block(235, S[352], 1, step_235)
     o236 = Stmt(236, S[353])
-    o237 = Stmt(237, S[354])
-    o238 = Block(238, S[355], 1, step_238)
+    o237 = Block(237, S[354], 1, step_237)
+    o238 = Stmt(238, S[355])
     o239 = Stmt(239, S[356])
-    o240 = Stmt(240, S[357])
+    o240 = Block(240, S[357], 1, step_240)
     o241 = Stmt(241, S[358])
     o242 = Stmt(242, S[359])
     o243 = Stmt(243, S[360])
-    o244 = Block(244, S[361], 1, step_244)
+    o244 = Stmt(244, S[361])
     o245 = Stmt(245, S[362])
-    o246 = ForOp(S[363], 'q', e246_items, o244, False, seats=True)
-    o246.uid = 246
-    o247 = Block(247, S[364], 1, step_247)
-    o248 = Block(248, S[365], 1, step_248)
+    o246 = Block(246, S[363], 1, step_246)
+    o247 = Stmt(247, S[364])
+    o248 = ForOp(S[365], 'q', e248_items, o246, False, seats=True)
+    o248.uid = 248
     o249 = Block(249, S[366], 1, step_249)
-    o250 = Block(250, S[367], 2, step_250)
-    o251 = Stmt(251, S[368])
-    o252 = Stmt(252, S[369])
-    o253 = Block(253, S[370], 1, step_253)
+    o250 = Block(250, S[367], 1, step_250)
+    o251 = Block(251, S[368], 1, step_251)
+    o252 = Block(252, S[369], 2, step_252)
+    o253 = Stmt(253, S[370])
     o254 = Stmt(254, S[371])
-    o255 = ChooseOp(S[372], e255_player, e255_prompt, [
-        OptionOp(site[22], e255_label0, 'b', e255_items0, None, o250),
-        OptionOp(site[23], e255_label1, None, None, None, o253),
-    ], False)
-    o255.collect = collect_255
-    o255.resolve = resolve_255
-    o255.uid = 255
+    o255 = Block(255, S[372], 1, step_255)
     o256 = Stmt(256, S[373])
-    o257 = ForOp(S[374], 'q', e257_items, o248, False, seats=True)
+    o257 = ChooseOp(S[374], e257_player, e257_prompt, [
+        OptionOp(site[22], e257_label0, 'b', e257_items0, None, o252),
+        OptionOp(site[23], e257_label1, None, None, None, o255),
+    ], False)
+    o257.collect = collect_257
+    o257.resolve = resolve_257
     o257.uid = 257
-    o258 = RepeatOp(S[375], o247, e258_cond, True)
-    o258.uid = 258
-    o259 = Block(259, S[376], 3, step_259)
-    o260 = Stmt(260, S[377])
-    o261 = Stmt(261, S[120])
-    o262 = Stmt(262, S[378])
-    o263 = Block(263, S[379], 2, step_263)
+    o258 = Stmt(258, S[375])
+    o259 = ForOp(S[376], 'q', e259_items, o250, False, seats=True)
+    o259.uid = 259
+    o260 = RepeatOp(S[377], o249, e260_cond, True)
+    o260.uid = 260
+    o261 = Block(261, S[378], 3, step_261)
+    o262 = Stmt(262, S[379])
+    o263 = Stmt(263, S[120])
     o264 = Stmt(264, S[380])
-    o265 = Stmt(265, S[381])
+    o265 = Block(265, S[381], 2, step_265)
     o266 = Stmt(266, S[382])
     o267 = Stmt(267, S[383])
-    o268 = Block(268, S[384], 3, step_268)
-    o269 = PickOp(S[385], e269_player, e269_prompt, 'c', e269_src, None, e269_min, e269_max, e269_where, 'got', False, site[24])
-    o269.candidates = cands_269
-    o269.uid = 269
-    o270 = Stmt(270, S[386])
-    o271 = Stmt(271, S[122])
-    o272 = RepeatOp(S[387], o268, e272_cond, True)
-    o272.uid = 272
-    o273 = Stmt(273, S[388])
-    o274 = Stmt(274, S[389])
-    o275 = Block(275, S[390], 1, step_275)
-    o276 = Block(276, S[391], 1, step_276)
+    o268 = Stmt(268, S[384])
+    o269 = Stmt(269, S[385])
+    o270 = Block(270, S[386], 3, step_270)
+    o271 = PickOp(S[387], e271_player, e271_prompt, 'c', e271_src, None, e271_min, e271_max, e271_where, 'got', False, site[24])
+    o271.candidates = cands_271
+    o271.uid = 271
+    o272 = Stmt(272, S[388])
+    o273 = Stmt(273, S[122])
+    o274 = RepeatOp(S[389], o270, e274_cond, True)
+    o274.uid = 274
+    o275 = Stmt(275, S[390])
+    o276 = Stmt(276, S[391])
     o277 = Block(277, S[392], 1, step_277)
-    o278 = Stmt(278, S[128])
-    o279 = Block(279, S[393], 1, step_279)
-    o280 = Block(280, S[394], 1, step_280)
+    o278 = Block(278, S[393], 1, step_278)
+    o279 = Block(279, S[394], 1, step_279)
+    o280 = Stmt(280, S[128])
     o281 = Block(281, S[395], 1, step_281)
-    o282 = Stmt(282, S[129])
-    o283 = Block(283, S[396], 1, step_283)
-    o284 = Stmt(284, S[130])
-    o285 = Block(285, S[397], 0, step_285)
-    o286 = ChooseOp(S[398], e286_player, e286_prompt, [
-        OptionOp(site[27], e286_label0, None, None, e286_when0, o281),
-        OptionOp(site[28], e286_label1, None, None, e286_when1, o283),
-        OptionOp(site[29], e286_label2, None, None, e286_when2, o285),
-    ], False)
-    o286.collect = collect_286
-    o286.resolve = resolve_286
-    o286.uid = 286
-    o287 = ForOp(S[399], 'i', e287_items, o280, False)
-    o287.uid = 287
+    o282 = Block(282, S[396], 1, step_282)
+    o283 = Block(283, S[397], 1, step_283)
+    o284 = Stmt(284, S[129])
+    o285 = Block(285, S[398], 1, step_285)
+    o286 = Stmt(286, S[130])
+    o287 = Block(287, S[399], 0, step_287)
     o288 = ChooseOp(S[400], e288_player, e288_prompt, [
-        OptionOp(site[25], e288_label0, None, None, None, o277),
-        OptionOp(site[26], e288_label1, None, None, None, o279),
+        OptionOp(site[27], e288_label0, None, None, e288_when0, o283),
+        OptionOp(site[28], e288_label1, None, None, e288_when1, o285),
+        OptionOp(site[29], e288_label2, None, None, e288_when2, o287),
     ], False)
     o288.collect = collect_288
     o288.resolve = resolve_288
     o288.uid = 288
-    o289 = Stmt(289, S[401])
-    o290 = ForOp(S[402], 'q', e290_items, o275, False, seats=True)
+    o289 = ForOp(S[401], 'i', e289_items, o282, False)
+    o289.uid = 289
+    o290 = ChooseOp(S[402], e290_player, e290_prompt, [
+        OptionOp(site[25], e290_label0, None, None, None, o279),
+        OptionOp(site[26], e290_label1, None, None, None, o281),
+    ], False)
+    o290.collect = collect_290
+    o290.resolve = resolve_290
     o290.uid = 290
     o291 = Stmt(291, S[403])
-    o292 = Stmt(292, S[404])
+    o292 = ForOp(S[404], 'q', e292_items, o277, False, seats=True)
+    o292.uid = 292
     o293 = Stmt(293, S[405])
     o294 = Stmt(294, S[406])
-    o295 = Block(295, S[407], 1, step_295)
-    o296 = Block(296, S[408], 1, step_296)
-    o297 = Stmt(297, S[132])
-    o298 = Stmt(298, S[409])
-    o299 = ForOp(S[410], 'q', e299_items, o295, False, seats=True)
-    o299.uid = 299
+    o295 = Stmt(295, S[407])
+    o296 = Stmt(296, S[408])
+    o297 = Block(297, S[409], 1, step_297)
+    o298 = Block(298, S[410], 1, step_298)
+    o299 = Stmt(299, S[132])
     o300 = Stmt(300, S[411])
-    o301 = Block(301, S[412], 1, step_301)
+    o301 = ForOp(S[412], 'q', e301_items, o297, False, seats=True)
+    o301.uid = 301
     o302 = Stmt(302, S[413])
-    o303 = Block(303, S[414], 2, step_303)
-    o304 = PickOp(S[415], e304_player, e304_prompt, 'c', e304_src, None, e304_min, e304_max, None, 'gone', False, site[32])
-    o304.candidates = cands_304
-    o304.uid = 304
-    o305 = Block(305, S[416], 1, step_305)
-    o306 = Stmt(306, S[133])
-    o307 = ForOp(S[417], 'x', e307_items, o305, False)
-    o307.uid = 307
-    o308 = Block(308, S[418], 1, step_308)
-    o309 = Block(309, S[419], 1, step_309)
-    o310 = Stmt(310, S[136])
-    o311 = ForOp(S[420], 'x', e311_items, o309, False)
-    o311.uid = 311
-    o312 = ChooseOp(S[421], e312_player, e312_prompt, [
-        OptionOp(site[30], e312_label0, 'c', e312_items0, None, o301),
-        OptionOp(site[31], e312_label1, None, None, e312_when1, o303),
-        OptionOp(site[33], e312_label2, None, None, e312_when2, o308),
+    o303 = Block(303, S[414], 1, step_303)
+    o304 = Stmt(304, S[415])
+    o305 = Block(305, S[416], 2, step_305)
+    o306 = PickOp(S[417], e306_player, e306_prompt, 'c', e306_src, None, e306_min, e306_max, None, 'gone', False, site[32])
+    o306.candidates = cands_306
+    o306.uid = 306
+    o307 = Block(307, S[418], 1, step_307)
+    o308 = Stmt(308, S[133])
+    o309 = ForOp(S[419], 'x', e309_items, o307, False)
+    o309.uid = 309
+    o310 = Block(310, S[420], 1, step_310)
+    o311 = Block(311, S[421], 1, step_311)
+    o312 = Stmt(312, S[136])
+    o313 = ForOp(S[422], 'x', e313_items, o311, False)
+    o313.uid = 313
+    o314 = ChooseOp(S[423], e314_player, e314_prompt, [
+        OptionOp(site[30], e314_label0, 'c', e314_items0, None, o303),
+        OptionOp(site[31], e314_label1, None, None, e314_when1, o305),
+        OptionOp(site[33], e314_label2, None, None, e314_when2, o310),
     ], False)
-    o312.collect = collect_312
-    o312.resolve = resolve_312
-    o312.uid = 312
-    o313 = Stmt(313, S[422])
-    o314 = Block(314, S[423], 2, step_314)
+    o314.collect = collect_314
+    o314.resolve = resolve_314
+    o314.uid = 314
     o315 = Stmt(315, S[424])
-    o316 = Stmt(316, S[425])
+    o316 = Block(316, S[425], 2, step_316)
     o317 = Stmt(317, S[426])
     o318 = Stmt(318, S[427])
-    o319 = Block(319, S[428], 1, step_319)
-    o320 = Stmt(320, S[68])
-    o321 = ForOp(S[429], 'p', e321_items, o319, False, seats=True)
-    o321.uid = 321
-    o322 = Stmt(322, S[430])
-    o323 = Stmt(323, S[431])
-    o324 = Stmt(324, S[70])
-    o325 = Stmt(325, S[432])
-    o326 = Stmt(326, S[433])
+    o319 = Stmt(319, S[428])
+    o320 = Stmt(320, S[429])
+    o321 = Block(321, S[430], 1, step_321)
+    o322 = Stmt(322, S[68])
+    o323 = ForOp(S[431], 'p', e323_items, o321, False, seats=True)
+    o323.uid = 323
+    o324 = Stmt(324, S[432])
+    o325 = Stmt(325, S[433])
+    o326 = Stmt(326, S[70])
     o327 = Stmt(327, S[434])
-    o328 = Block(328, S[435], 1, step_328)
-    o329 = Stmt(329, S[144])
-    o330 = Block(330, S[436], 1, step_330)
-    o331 = Stmt(331, S[145])
-    o332 = Block(332, S[437], 1, step_332)
-    o333 = Stmt(333, S[146])
-    o334 = Block(334, S[438], 1, step_334)
-    o335 = Stmt(335, S[147])
-    o336 = Block(336, S[439], 7, step_336)
-    o337 = Stmt(337, S[440])
-    o338 = Stmt(338, S[441])
-    o339 = Block(339, S[442], 1, step_339)
-    o340 = Stmt(340, S[149])
-    o341 = ForOp(S[443], 'i', e341_items, o339, False)
-    o341.uid = 341
-    o342 = Block(342, S[444], 2, step_342)
-    o343 = Stmt(343, S[445])
-    o344 = Stmt(344, S[446])
-    o345 = Block(345, S[447], 3, step_345)
-    o346 = Block(346, S[448], 1, step_346)
-    o347 = Stmt(347, S[449])
-    o348 = ForOp(S[450], 'i', e348_items, o346, False)
-    o348.uid = 348
-    o349 = Block(349, S[451], 1, step_349)
-    o350 = Stmt(350, S[452])
-    o351 = ForOp(S[453], 'i', e351_items, o349, False)
-    o351.uid = 351
-    o352 = Stmt(352, S[156])
-    o353 = ForOp(S[454], 'p', e353_items, o345, False, seats=True)
+    o328 = Stmt(328, S[435])
+    o329 = Stmt(329, S[436])
+    o330 = Block(330, S[437], 1, step_330)
+    o331 = Stmt(331, S[144])
+    o332 = Block(332, S[438], 1, step_332)
+    o333 = Stmt(333, S[145])
+    o334 = Block(334, S[439], 1, step_334)
+    o335 = Stmt(335, S[146])
+    o336 = Block(336, S[440], 1, step_336)
+    o337 = Stmt(337, S[147])
+    o338 = Block(338, S[441], 7, step_338)
+    o339 = Stmt(339, S[442])
+    o340 = Stmt(340, S[443])
+    o341 = Block(341, S[444], 1, step_341)
+    o342 = Stmt(342, S[149])
+    o343 = ForOp(S[445], 'i', e343_items, o341, False)
+    o343.uid = 343
+    o344 = Block(344, S[446], 2, step_344)
+    o345 = Stmt(345, S[447])
+    o346 = Stmt(346, S[448])
+    o347 = Block(347, S[449], 3, step_347)
+    o348 = Block(348, S[450], 1, step_348)
+    o349 = Stmt(349, S[451])
+    o350 = ForOp(S[452], 'i', e350_items, o348, False)
+    o350.uid = 350
+    o351 = Block(351, S[453], 1, step_351)
+    o352 = Stmt(352, S[454])
+    o353 = ForOp(S[455], 'i', e353_items, o351, False)
     o353.uid = 353
-    o354 = Stmt(354, S[455])
-    o355 = Stmt(355, S[157])
-    o356 = Block(356, S[456], 1, step_356)
-    o357 = Block(357, S[457], 2, step_357)
-    o358 = Stmt(358, S[159])
-    o359 = Stmt(359, S[458])
-    o360 = RepeatOp(S[459], o357, e360_cond, False)
-    o360.uid = 360
-    o361 = Block(361, S[460], 1, step_361)
-    o362 = Block(362, S[461], 1, step_362)
-    o363 = Stmt(363, S[462])
-    o364 = ForOp(S[463], 'p', e364_items, o362, False, seats=True)
-    o364.uid = 364
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364]
-    P.setup = o336
-    P.play = o356
-    P.scoring = o361
+    o354 = Stmt(354, S[156])
+    o355 = ForOp(S[456], 'p', e355_items, o347, False, seats=True)
+    o355.uid = 355
+    o356 = Stmt(356, S[457])
+    o357 = Stmt(357, S[157])
+    o358 = Block(358, S[458], 1, step_358)
+    o359 = Block(359, S[459], 2, step_359)
+    o360 = Stmt(360, S[159])
+    o361 = Stmt(361, S[460])
+    o362 = RepeatOp(S[461], o359, e362_cond, False)
+    o362.uid = 362
+    o363 = Block(363, S[462], 1, step_363)
+    o364 = Block(364, S[463], 1, step_364)
+    o365 = Stmt(365, S[464])
+    o366 = ForOp(S[465], 'p', e366_items, o364, False, seats=True)
+    o366.uid = 366
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366]
+    P.setup = o338
+    P.play = o358
+    P.scoring = o363
     P.proc_names = {o0.uid: 'procedure deal (' + str(S[150]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[158]) + ')', o2.uid: 'procedure turn (' + str(S[165]) + ')', o3.uid: 'procedure phase1 (' + str(S[166]) + ')', o4.uid: 'procedure use_property (' + str(S[167]) + ')', o5.uid: 'procedure combat (' + str(S[168]) + ')', o6.uid: 'procedure etiquette (' + str(S[169]) + ')', o7.uid: 'procedure discard_opponent_card (' + str(S[170]) + ')', o8.uid: 'procedure phase2 (' + str(S[171]) + ')', o9.uid: 'procedure orden_reveal (' + str(S[172]) + ')', o10.uid: 'procedure reveal_to_display (' + str(S[173]) + ')', o11.uid: 'procedure keep_cards (' + str(S[174]) + ')', o12.uid: 'procedure phase3 (' + str(S[175]) + ')', o13.uid: 'procedure swap_cards (' + str(S[176]) + ')', o14.uid: 'procedure conspiracy (' + str(S[177]) + ')', o15.uid: 'procedure draw_into_area (' + str(S[178]) + ')', o16.uid: 'procedure gain_gold (' + str(S[50]) + ')', o17.uid: 'procedure pay_gold (' + str(S[97]) + ')', o18.uid: 'procedure gain_power (' + str(S[48]) + ')', o19.uid: 'procedure hand_over (' + str(S[179]) + ')', o20.uid: 'procedure give_power (' + str(S[58]) + ')', o21.uid: 'procedure eliminate_player (' + str(S[180]) + ')', o22.uid: 'procedure return_item (' + str(S[123]) + ')', o23.uid: 'procedure auction (' + str(S[181]) + ')', o24.uid: 'procedure pay_bid (' + str(S[182]) + ')', o25.uid: 'procedure mazarin (' + str(S[183]) + ')', o26.uid: 'procedure game_debts (' + str(S[184]) + ')', o27.uid: 'procedure pay_debt (' + str(S[185]) + ')', o28.uid: 'procedure ludwig (' + str(S[186]) + ')'}
     P.var_specs = [
-        VarSpec('start_power_ones', 'int', None, S[464], 'public'),
-        VarSpec('start_power_twos', 'int', None, S[465], 'public'),
-        VarSpec('start_gold', 'int', None, S[466], 'public'),
-        VarSpec('sole_majority_up_to', 'int', None, S[467], 'public'),
-        VarSpec('max_announce', 'int', None, S[468], 'public'),
-        VarSpec('orden_max', 'int', None, S[469], 'public'),
-        VarSpec('combat_take', 'int', None, S[470], 'public'),
-        VarSpec('herrschaft_take', 'int', None, S[471], 'public'),
-        VarSpec('power_gain', 'int', None, S[472], 'public'),
-        VarSpec('wealth_gain', 'int', None, S[473], 'public'),
-        VarSpec('autoritaet_gain', 'int', None, S[474], 'public'),
-        VarSpec('mazarin_chips', 'int', None, S[475], 'public'),
-        VarSpec('debt_chips', 'int', None, S[476], 'public'),
-        VarSpec('ludwig_gold', 'int', None, S[477], 'public'),
-        VarSpec('ludwig_end_at', 'int', None, S[478], 'public'),
-        VarSpec('short_game_players', 'int', None, S[479], 'public'),
-        VarSpec('card_pay', 'int', None, S[480], 'public'),
-        VarSpec('colour_card_pay', 'int', None, S[481], 'public'),
-        VarSpec('max_bid', 'int', None, S[482], 'public'),
-        VarSpec('blue_points', 'int', None, S[483], 'public'),
-        VarSpec('current', 'player', None, S[484], 'public'),
-        VarSpec('revealer', 'player', None, S[485], 'public'),
-        VarSpec('ludwig_reveals', 'int', None, S[486], 'public'),
-        VarSpec('conspiracy_used', 'bool', None, S[487], 'public'),
-        VarSpec('announced', 'int', None, S[488], 'public'),
-        VarSpec('orden_stop', 'bool', None, S[489], 'public'),
-        VarSpec('bid', 'int', None, S[490], 'public'),
-        VarSpec('bidder', 'player', None, S[491], 'public'),
-        VarSpec('in_auction', 'bool', 'players', S[492], 'public'),
-        VarSpec('paid', 'int', None, S[493], 'public'),
-        VarSpec('demand', 'int', 'players', S[494], 'public'),
-        VarSpec('owed', 'int', None, S[495], 'public'),
-        VarSpec('due', 'int', None, S[496], 'public'),
-        VarSpec('score', 'int', 'players', S[497], 'public'),
+        VarSpec('start_power_ones', 'int', None, S[466], 'public'),
+        VarSpec('start_power_twos', 'int', None, S[467], 'public'),
+        VarSpec('start_gold', 'int', None, S[468], 'public'),
+        VarSpec('sole_majority_up_to', 'int', None, S[469], 'public'),
+        VarSpec('max_announce', 'int', None, S[470], 'public'),
+        VarSpec('orden_max', 'int', None, S[471], 'public'),
+        VarSpec('combat_take', 'int', None, S[472], 'public'),
+        VarSpec('herrschaft_take', 'int', None, S[473], 'public'),
+        VarSpec('power_gain', 'int', None, S[474], 'public'),
+        VarSpec('wealth_gain', 'int', None, S[475], 'public'),
+        VarSpec('autoritaet_gain', 'int', None, S[476], 'public'),
+        VarSpec('mazarin_chips', 'int', None, S[477], 'public'),
+        VarSpec('debt_chips', 'int', None, S[478], 'public'),
+        VarSpec('ludwig_gold', 'int', None, S[479], 'public'),
+        VarSpec('ludwig_end_at', 'int', None, S[480], 'public'),
+        VarSpec('short_game_players', 'int', None, S[481], 'public'),
+        VarSpec('card_pay', 'int', None, S[482], 'public'),
+        VarSpec('colour_card_pay', 'int', None, S[483], 'public'),
+        VarSpec('max_bid', 'int', None, S[484], 'public'),
+        VarSpec('blue_points', 'int', None, S[485], 'public'),
+        VarSpec('current', 'player', None, S[486], 'public'),
+        VarSpec('revealer', 'player', None, S[487], 'public'),
+        VarSpec('ludwig_reveals', 'int', None, S[488], 'public'),
+        VarSpec('conspiracy_used', 'bool', None, S[489], 'public'),
+        VarSpec('announced', 'int', None, S[490], 'public'),
+        VarSpec('orden_stop', 'bool', None, S[491], 'public'),
+        VarSpec('bid', 'int', None, S[492], 'public'),
+        VarSpec('bidder', 'player', None, S[493], 'public'),
+        VarSpec('in_auction', 'bool', 'players', S[494], 'public'),
+        VarSpec('paid', 'int', None, S[495], 'public'),
+        VarSpec('demand', 'int', 'players', S[496], 'public'),
+        VarSpec('owed', 'int', None, S[497], 'public'),
+        VarSpec('due', 'int', None, S[498], 'public'),
+        VarSpec('score', 'int', 'players', S[499], 'public'),
     ]
     P.var_initial = {'start_power_ones': init_start_power_ones, 'start_power_twos': init_start_power_twos, 'start_gold': init_start_gold, 'sole_majority_up_to': init_sole_majority_up_to, 'max_announce': init_max_announce, 'orden_max': init_orden_max, 'combat_take': init_combat_take, 'herrschaft_take': init_herrschaft_take, 'power_gain': init_power_gain, 'wealth_gain': init_wealth_gain, 'autoritaet_gain': init_autoritaet_gain, 'mazarin_chips': init_mazarin_chips, 'debt_chips': init_debt_chips, 'ludwig_gold': init_ludwig_gold, 'ludwig_end_at': init_ludwig_end_at, 'short_game_players': init_short_game_players, 'card_pay': init_card_pay, 'colour_card_pay': init_colour_card_pay, 'max_bid': init_max_bid, 'blue_points': init_blue_points, 'current': init_current, 'revealer': init_revealer, 'ludwig_reveals': init_ludwig_reveals, 'conspiracy_used': init_conspiracy_used, 'announced': init_announced, 'orden_stop': init_orden_stop, 'bid': init_bid, 'bidder': init_bidder, 'in_auction': init_in_auction, 'paid': init_paid, 'demand': init_demand, 'owed': init_owed, 'due': init_due, 'score': init_score}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[498]]
-    P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o328))  # game.yaml:295
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o330))  # game.yaml:302
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o332))  # game.yaml:309
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_3_when, o334))  # game.yaml:316
+    P.tie_breaker_spans = [S[500]]
+    P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o330))  # game.yaml:295
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o332))  # game.yaml:302
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o334))  # game.yaml:309
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_3_when, o336))  # game.yaml:316
     return P
