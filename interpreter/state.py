@@ -61,9 +61,15 @@ class State:
         "inline",
         "ended_by",
         "ask_forced",
+        "forced",
     )
 
-    def __init__(self, prog: ProgramBase, seed: int = 0, record_log: bool = True) -> None:
+    def __init__(
+        self, prog: ProgramBase, seed: int = 0, record_log: bool = True, start: bool = True
+    ) -> None:
+        """A new game of ``prog``: its components in their start zones, its variables at their
+        initial values; with ``start`` (the default) the setup runs at once, up to the first
+        decision. A scenario that starts at setup passes ``start=False`` and calls advance()."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise MeepleError(f"a seed is a whole number, not {seed!r}")
         self._init_common(prog, record_log)
@@ -92,7 +98,8 @@ class State:
                 n = prog.num_players if v.per == "players" else len(prog.kind_cards[v.per])
                 self.vars[v.name] = [init] * n
         self.frames: list[Frame] = [Frame(prog.play, {}), Frame(prog.setup, {})]
-        self._run()
+        if start:
+            self._run()
 
     def _init_common(self, prog: ProgramBase, record_log: bool) -> None:
         self.prog = prog
@@ -109,6 +116,9 @@ class State:
         # seats whose one-option decisions wait as pending decisions (the terminal shows a human
         # why the other options are not legal); the game and its log are the same either way
         self.ask_forced: frozenset[int] = frozenset()
+        # (seat, prompt, label) of each decision with one legal option, which decide() takes
+        # at once; None (the default) records nothing. Scenarios set a list to check them.
+        self.forced: list[tuple[int, str, str]] | None = None
         _room_for_calls()
 
     @classmethod
@@ -190,6 +200,8 @@ class State:
         if self.secret:
             dec.secret = True
         if len(dec.actions) == 1 and p not in self.ask_forced:
+            if self.forced is not None:
+                self.forced.append((p, dec.op.prompt(self, dec), dec.label(self, 0)))
             if self.record_log:
                 self._note(dec, 0, forced=True)
             dec.op.resolve(self, dec, 0)
@@ -402,10 +414,17 @@ class State:
         self.rng = prng.shuffle(self.rng, self.zones[zone])  # type: ignore[arg-type]
 
     def end_game(self) -> None:
+        """``end game``: play stops here and the scoring runs, as after the last round. Only
+        ``end game`` inside the scoring itself ends the game at once. (A scenario runs its
+        statement in the "scoring" phase, so that its normal end is the game's end without
+        scoring; ``end game`` reached from it is not in the scoring, and is scored.)"""
+        in_scoring = bool(self.frames) and self.frames[0].op is self.prog.scoring
         # both back ends set ``at`` to the `end game` statement (same uid) before calling this
         self.ended_by = self.at.uid if self.at is not None else None
         self.frames.clear()
         self.secret = 0
+        if self.phase == "scoring" and not in_scoring:
+            self.phase = "play"  # _run then pushes the scoring, as when play ends
 
     def zone_index(self, zone: list[Card]) -> int:
         for i, z in enumerate(self.zones):

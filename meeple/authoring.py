@@ -42,6 +42,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
 
     schema = sub.add_parser("schema", help="print or write the JSON Schema of rule files")
     schema.add_argument("--variant", action="store_true", help="the schema of variant files")
+    schema.add_argument("--scenario", action="store_true", help="the schema of scenario files")
     schema.add_argument("-o", "--output", help="write to this file instead of printing")
     schema.set_defaults(run=cmd_schema)
 
@@ -114,6 +115,7 @@ def cmd_doc(args: argparse.Namespace) -> int:
         SCHEMAS.mkdir(exist_ok=True)
         written.append((SCHEMAS / "game.schema.json", schema_text(False)))
         written.append((SCHEMAS / "variant.schema.json", schema_text(True)))
+        written.append((SCHEMAS / "scenario.schema.json", schema_text(scenario=True)))
     for f, text in written:
         f.write_text(text, encoding="utf-8")
         out.print(f"wrote {relative_file(str(f), Path.cwd())}", markup=False)
@@ -124,7 +126,7 @@ def cmd_doc(args: argparse.Namespace) -> int:
 def cmd_schema(args: argparse.Namespace) -> int:
     from .schema_docs import schema_text  # noqa: PLC0415
 
-    text = schema_text(args.variant)
+    text = schema_text(args.variant, args.scenario)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         out.print(f"wrote {args.output}", markup=False)

@@ -4,6 +4,7 @@ rule terms (the condition that fails, with its parts' values) and with the rule'
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -11,13 +12,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from meeple.dsl import ir
-from meeple.dsl.errors import MeepleError, SourceSpan
+from meeple.dsl.errors import MeepleError, SourceSpan, did_you_mean
 from meeple.dsl.render import ExprWriter, relative_file, walk
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
 from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
-from meeple.interpreter.values import describe, player_name
+from meeple.interpreter.values import card_label, describe, player_name
 
 from . import api
 from .registry import DEFAULT_GAME, rules_root
@@ -33,6 +34,9 @@ class Verdict:
     legal: bool
     reason: str = ""
     rule: str = ""  # file:line of the rule (option, pick, condition) that decides it
+    #: False when no option of the rule could ever read so (the label matches no option's
+    #: text, no card, no seat): a misspelt label, which a check should not accept as refused
+    possible: bool = True
 
 
 def _where(span: SourceSpan) -> str:
@@ -85,6 +89,14 @@ def _show(v: Any) -> str:
     return str(getattr(v, "name", v))
 
 
+def _items(values: Any, most: int = 12) -> str:
+    """A list of values (cards, seats, numbers) for a reason, the first ``most`` of them."""
+    items = list(values)
+    shown = [_show(x) for x in items[:most]]
+    more = f", ... {len(items)} in all" if len(items) > most else ""
+    return "[" + ", ".join(shown) + more + "]"
+
+
 def explain(state: State) -> list[Verdict]:
     """Every option of the pending decision with its verdict (legal options first)."""
     d = state.pending
@@ -102,6 +114,54 @@ def explain(state: State) -> list[Verdict]:
     elif isinstance(d.op, WinnerOp) and isinstance(node, ir.Winner):
         verdicts += _winner(d, node, why)
     return verdicts
+
+
+def verdict(state: State, label: str) -> Verdict:
+    """The verdict on one option of the pending decision, named by its label: legal, or not
+    legal with its reason (as in ``explain``). A label that no option of the decision generates
+    (a ``for`` list that never yields it, a card that is not in the pick's source, a misspelt
+    label) is not legal too, and its reason lists what the decision does offer and where its
+    options come from. Raises MeepleError when the game is over."""
+    for v in explain(state):
+        if v.label == label:
+            return v
+    d = cast(Any, state.pending)
+    node = _rule_node(state, d.op.span)
+    why = _Why(state, d.env)
+    known = [v.label for v in explain(state)]
+    possible = True
+    if isinstance(d.op, ChooseOp) and isinstance(node, ir.Choose):
+        parts = []
+        possible = any(_fits_template(state, o.label, label) for o in node.options)
+        for o in node.options:
+            text = f"'{why.w.template(o.label)}'"
+            if o.var is not None and o.iter is not None:
+                values = why.value(o.iter, dict(d.env))
+                text += f" for each {o.var} in {why.w.expr(o.iter)} (here {_items(values)})"
+            parts.append(text)
+        source = "its options are " + "; ".join(parts)
+    elif isinstance(d.op, PickOp) and isinstance(node, ir.Pick):
+        cards = why.value(node.src, dict(d.env))
+        source = f"it picks from {why.w.expr(node.src)} (here {_items(cards)})"
+        possible = label == "done" or any(c.name == label for c in state.prog.cards)
+    else:
+        source = "its options are " + ", ".join(f"'{k}'" for k in known)
+    reads = "reads so" if possible else "could ever read so"
+    reason = f"no option of '{state.prompt()}' {reads}: {source}"
+    hint = did_you_mean(label, known)
+    reason += f"; {hint}" if hint else ""
+    return Verdict(label, False, reason, _where(d.op.span), possible)
+
+
+def _fits_template(state: State, parts: tuple[str | ir.Expr, ...], label: str) -> bool:
+    """Could an option whose text is ``parts`` ("jump to {a}") read ``label``? Each hole must
+    hold a value as labels show it: a component's name (or "name (P2)"), a seat, a number."""
+    prog = state.prog
+    words = {c.name for c in prog.cards} | {card_label(c) for c in prog.cards}
+    words |= {player_name(p) for p in range(prog.num_players)} | {"true", "false", "none"}
+    hole = "(?:" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + "|-?[0-9]+)"
+    pattern = "".join(re.escape(p) if isinstance(p, str) else hole for p in parts)
+    return re.fullmatch(pattern, label) is not None
 
 
 def _winner(d: Any, node: ir.Winner, why: _Why) -> list[Verdict]:
@@ -197,6 +257,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         default=0,
         help="then this many decisions by random players, seeded by --seed (default 0)",
     )
+    p.add_argument(
+        "--option",
+        help="give the verdict on this one option (its label), even one no rule generates",
+    )
     p.set_defaults(run=cmd_explain)
 
 
@@ -222,7 +286,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     who = player_name(state.current_player())
     out.print(f"[bold]{who}[/bold]: {escape(state.prompt())}  ({where})")
     ids = {label: a for a, label in state.legal_action_labels()}
-    for v in explain(state):
+    for v in [verdict(state, args.option)] if args.option is not None else explain(state):
         if v.legal:
             out.print(f"  [green]legal[/green]     {escape(v.label)}  (action {ids.get(v.label)})")
         else:

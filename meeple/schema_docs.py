@@ -117,16 +117,20 @@ def _describe(node: Any, context: str) -> None:
             _describe(value, context)
 
 
-def published_schema(variant: bool = False) -> dict[str, Any]:
-    """The schema of game files (or of variant files) with descriptions on every known key."""
+def published_schema(variant: bool = False, scenario: bool = False) -> dict[str, Any]:
+    """The schema of game files (or of variant files) with descriptions on every known key;
+    with ``scenario``, the schema of scenario files (it carries its own descriptions)."""
     from meeple.dsl.validate import game_schema  # noqa: PLC0415
     from meeple.dsl.variant import variant_schema  # noqa: PLC0415
+    from meeple.scenarios import scenario_schema  # noqa: PLC0415
 
+    if scenario:
+        return copy.deepcopy(scenario_schema())
     schema = copy.deepcopy(variant_schema() if variant else game_schema())
     _describe(schema, "")
     return schema
 
 
-def schema_text(variant: bool = False) -> str:
+def schema_text(variant: bool = False, scenario: bool = False) -> str:
     """The published schema as the text of docs/schema/*.json."""
-    return json.dumps(published_schema(variant), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(published_schema(variant, scenario), indent=2, ensure_ascii=False) + "\n"

@@ -178,6 +178,28 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         ),
         # the ability no longer gives first place
         ("first-once", "                  - leader = q\n", ""),
+        # issue 16 (docs/games/louis-xiv.md, first-once-second-place): the player with the next
+        # count, not the players tied with the promoted leader, taken as the second place
+        (
+            "first-once-tie-for-second",
+            "let seconds = [q for q in leaders if q != leader] if count(leaders) > 1\n"
+            "            else ",
+            "let seconds = ",
+        ),
+        (
+            "first-once-two-way-tie",
+            "let seconds = [q for q in leaders if q != leader] if count(leaders) > 1\n"
+            "            else ",
+            "let seconds = ",
+        ),
+        # ... or nobody second at all after the ability
+        (
+            "first-once-two-way-tie",
+            "[q for q in leaders if q != leader] if count(leaders) > 1",
+            "[] if count(leaders) > 1",
+        ),
+        # token-exchange-any-time: the exchange offered only in the owner's own mission turn
+        ("token-exchange-any-time", "          - exchange_window(p)\n", ""),
     ],
 )
 def test_scenario_catches_a_broken_rule(

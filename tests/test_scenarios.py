@@ -42,6 +42,21 @@ def test_every_rulebook_example_has_a_scenario() -> None:
             "not_self: false}\n            as: w\n            interpretation",
             "still open",
         ),
+        # issue 16 (docs/games/shadow-of-the-sun.md): a Bonus that may be declined ...
+        (
+            "bonus-cannot-be-declined",
+            "          - label: draw 2 cards\n",
+            "          - label: no bonus\n          - label: draw 2 cards\n",
+            "no decision with one legal option was taken here",
+        ),
+        # ... and a Masqued that strengthens a Legion like a wild card ([Ghoul, Masqued] a pair)
+        (
+            "masqued-not-wild-in-legions",
+            "value: pattern_rank(legion[p], legion_hierarchy)",
+            "value: pattern_rank(legion[p], legion_hierarchy)"
+            " + (2 if any(c.wild for c in legion[p]) else 0)",
+            "holds",
+        ),
     ],
 )
 def test_scenario_catches_a_broken_rule(

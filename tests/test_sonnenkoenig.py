@@ -212,6 +212,46 @@ def test_every_rulebook_example_has_a_scenario() -> None:
             "    to: revealed\n    kind: auction_cards",
             "    to: discard\n    kind: auction_cards",
         ),
+        # issue 16, second look at the rules; docs/games/sonnenkoenig.md names each decision.
+        # etiquette-blind-exchange: the exchange offered only when the pile holds a property card
+        (
+            "etiquette-blind",
+            '(Etiquette, "the player may not look at the discard pile")\n',
+            '(Etiquette, "the player may not look at the discard pile")\n'
+            "            when: any(d.kind == 'property_cards' for d in discard)\n",
+        ),
+        # properties-must-be-used: Phase 1 could end with properties unused
+        (
+            "combat-must-be-used",
+            "                  - use_property(p, col)\n",
+            "                  - use_property(p, col)\n"
+            "              - label: end Phase 1\n"
+            "                do:\n"
+            "                  - move unused_properties to used_properties\n",
+        ),
+        # autoritaet-herrschaft read literally: a second majority would be needed
+        (
+            "autoritaet",
+            "owns(p, 'autoritaet') > 0 else",
+            "owns(p, 'autoritaet') > 0 and has_majority(p, card('green')) else",
+        ),
+        (
+            "herrschaft",
+            "let dominion = owns(p, 'herrschaft') > 0",
+            "let dominion = owns(p, 'herrschaft') > 0 and has_majority(p, card('red'))",
+        ),
+        # violet-tie-breaker: Verschwörung left out of the violet cards (P1 and P2 share the win)
+        (
+            "violet-tie-breaker",
+            "key: count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))",
+            "key: count(c for c in area[p] if c.colour == card('violet'))",
+        ),
+        # auction-cards-in-majorities: auction cards counted in the colour rows
+        (
+            "auction-cards-not-in-majorities",
+            "value: count(c for c in area[p] if c.colour == col)",
+            "value: count(c for c in area[p] + auction_area[p] if c.colour == col)",
+        ),
     ],
 )
 def test_scenarios_catch_a_broken_rule(

@@ -38,13 +38,13 @@ SPANS = (
     (0, 106, 32, 106, 33),
     (0, 112, 29, 112, 30),
     (0, 113, 38, 113, 39),
-    (0, 246, 71, 246, 72),
-    (0, 246, 31, 246, 44),
-    (0, 338, 9, 338, 32),
-    (0, 241, 3, 241, 16),
-    (0, 339, 25, 339, 31),
-    (0, 341, 40, 341, 53),
-    (0, 341, 28, 341, 34),
+    (0, 248, 71, 248, 72),
+    (0, 248, 31, 248, 44),
+    (0, 340, 9, 340, 32),
+    (0, 243, 3, 243, 16),
+    (0, 341, 25, 341, 31),
+    (0, 343, 40, 343, 53),
+    (0, 343, 28, 343, 34),
     (0, 140, 9, 140, 35),
     (0, 149, 41, 149, 42),
     (0, 149, 9, 149, 43),
@@ -53,182 +53,182 @@ SPANS = (
     (0, 152, 9, 152, 18),
     (0, 153, 41, 153, 42),
     (0, 153, 9, 153, 43),
-    (0, 302, 41, 302, 42),
-    (0, 302, 9, 302, 43),
-    (0, 303, 24, 303, 25),
-    (0, 372, 60, 372, 61),
+    (0, 304, 41, 304, 42),
+    (0, 304, 9, 304, 43),
+    (0, 305, 24, 305, 25),
+    (0, 374, 60, 374, 61),
     (0, 139, 13, 139, 20),
     (0, 143, 13, 143, 25),
-    (0, 164, 49, 164, 50),
-    (0, 164, 17, 164, 51),
-    (0, 170, 39, 170, 52),
-    (0, 170, 32, 170, 33),
-    (0, 168, 31, 168, 32),
-    (0, 179, 20, 179, 21),
-    (0, 195, 17, 195, 37),
-    (0, 206, 49, 206, 50),
-    (0, 206, 17, 206, 51),
-    (0, 198, 36, 198, 37),
-    (0, 203, 36, 203, 37),
-    (0, 212, 17, 212, 40),
-    (0, 220, 25, 220, 44),
-    (0, 225, 17, 225, 41),
-    (0, 233, 81, 233, 94),
-    (0, 233, 47, 233, 60),
-    (0, 238, 17, 238, 41),
-    (0, 239, 39, 239, 52),
-    (0, 239, 32, 239, 33),
-    (0, 210, 57, 210, 70),
-    (0, 236, 64, 236, 65),
-    (0, 269, 39, 269, 52),
-    (0, 269, 32, 269, 33),
-    (0, 265, 28, 265, 29),
-    (0, 283, 25, 283, 39),
-    (0, 294, 63, 294, 64),
-    (0, 294, 17, 294, 65),
-    (0, 290, 28, 290, 29),
-    (0, 260, 53, 260, 54),
-    (0, 261, 41, 261, 42),
-    (0, 274, 30, 274, 31),
-    (0, 305, 13, 305, 28),
-    (0, 312, 40, 312, 41),
-    (0, 312, 29, 312, 30),
-    (0, 315, 17, 315, 32),
-    (0, 316, 42, 316, 43),
-    (0, 316, 69, 316, 70),
-    (0, 316, 114, 316, 115),
-    (0, 316, 141, 316, 142),
-    (0, 326, 21, 326, 44),
-    (0, 332, 3, 332, 17),
+    (0, 166, 49, 166, 50),
+    (0, 166, 17, 166, 51),
+    (0, 172, 39, 172, 52),
+    (0, 172, 32, 172, 33),
+    (0, 170, 31, 170, 32),
+    (0, 181, 20, 181, 21),
+    (0, 197, 17, 197, 37),
+    (0, 208, 49, 208, 50),
+    (0, 208, 17, 208, 51),
+    (0, 200, 36, 200, 37),
+    (0, 205, 36, 205, 37),
+    (0, 214, 17, 214, 40),
+    (0, 222, 25, 222, 44),
+    (0, 227, 17, 227, 41),
+    (0, 235, 81, 235, 94),
+    (0, 235, 47, 235, 60),
+    (0, 240, 17, 240, 41),
+    (0, 241, 39, 241, 52),
+    (0, 241, 32, 241, 33),
+    (0, 212, 57, 212, 70),
+    (0, 238, 64, 238, 65),
+    (0, 271, 39, 271, 52),
+    (0, 271, 32, 271, 33),
+    (0, 267, 28, 267, 29),
+    (0, 285, 25, 285, 39),
+    (0, 296, 63, 296, 64),
+    (0, 296, 17, 296, 65),
+    (0, 292, 28, 292, 29),
+    (0, 262, 53, 262, 54),
+    (0, 263, 41, 263, 42),
+    (0, 276, 30, 276, 31),
+    (0, 307, 13, 307, 28),
+    (0, 314, 40, 314, 41),
+    (0, 314, 29, 314, 30),
+    (0, 317, 17, 317, 32),
+    (0, 318, 42, 318, 43),
+    (0, 318, 69, 318, 70),
+    (0, 318, 114, 318, 115),
+    (0, 318, 141, 318, 142),
     (0, 328, 21, 328, 44),
-    (0, 329, 29, 329, 30),
-    (0, 330, 29, 330, 30),
-    (0, 349, 20, 349, 21),
-    (0, 350, 20, 350, 21),
-    (0, 362, 28, 362, 29),
-    (0, 370, 25, 370, 40),
-    (0, 382, 42, 382, 43),
-    (0, 382, 69, 382, 70),
-    (0, 389, 34, 389, 35),
-    (0, 391, 73, 391, 97),
-    (0, 391, 67, 391, 68),
-    (0, 391, 51, 391, 52),
-    (0, 391, 17, 391, 97),
-    (0, 396, 29, 396, 30),
-    (0, 404, 28, 404, 29),
-    (0, 412, 66, 412, 67),
-    (0, 412, 37, 412, 38),
-    (0, 412, 17, 412, 68),
-    (0, 408, 28, 408, 29),
-    (0, 410, 35, 410, 36),
+    (0, 334, 3, 334, 17),
+    (0, 330, 21, 330, 44),
+    (0, 331, 29, 331, 30),
+    (0, 332, 29, 332, 30),
+    (0, 351, 20, 351, 21),
+    (0, 352, 20, 352, 21),
+    (0, 364, 28, 364, 29),
+    (0, 372, 25, 372, 40),
+    (0, 384, 42, 384, 43),
+    (0, 384, 69, 384, 70),
+    (0, 391, 34, 391, 35),
+    (0, 393, 73, 393, 97),
+    (0, 393, 67, 393, 68),
+    (0, 393, 51, 393, 52),
+    (0, 393, 17, 393, 97),
+    (0, 398, 29, 398, 30),
+    (0, 406, 28, 406, 29),
+    (0, 414, 66, 414, 67),
+    (0, 414, 37, 414, 38),
+    (0, 414, 17, 414, 68),
+    (0, 410, 28, 410, 29),
+    (0, 412, 35, 412, 36),
     (0, 122, 43, 122, 44),
     (0, 122, 11, 122, 45),
     (0, 128, 11, 128, 16),
-    (0, 426, 21, 426, 22),
-    (0, 429, 25, 429, 26),
-    (0, 430, 40, 430, 53),
-    (0, 432, 25, 432, 26),
-    (0, 434, 27, 434, 28),
+    (0, 428, 21, 428, 22),
+    (0, 431, 25, 431, 26),
+    (0, 432, 40, 432, 53),
+    (0, 434, 25, 434, 26),
+    (0, 436, 27, 436, 28),
     (0, 132, 3, 132, 6),
     (0, 145, 3, 145, 7),
     (0, 155, 3, 155, 8),
-    (0, 172, 3, 172, 11),
-    (0, 184, 3, 184, 18),
-    (0, 248, 3, 248, 9),
-    (0, 296, 3, 296, 8),
-    (0, 343, 3, 343, 15),
-    (0, 355, 3, 355, 11),
-    (0, 398, 3, 398, 13),
+    (0, 174, 3, 174, 11),
+    (0, 186, 3, 186, 18),
+    (0, 250, 3, 250, 9),
+    (0, 298, 3, 298, 8),
+    (0, 345, 3, 345, 15),
+    (0, 357, 3, 357, 11),
+    (0, 400, 3, 400, 13),
     (0, 135, 9, 135, 42),
     (0, 136, 9, 136, 114),
     (0, 138, 9, 138, 11),
     (0, 137, 9, 140, 7),
     (0, 142, 9, 142, 13),
     (0, 141, 9, 145, 3),
-    (0, 163, 13, 163, 15),
-    (0, 169, 13, 169, 15),
-    (0, 170, 17, 170, 52),
-    (0, 159, 9, 172, 3),
-    (0, 177, 9, 184, 3),
-    (0, 191, 13, 192, 11),
-    (0, 194, 13, 194, 15),
-    (0, 197, 17, 197, 19),
-    (0, 199, 21, 199, 25),
-    (0, 200, 25, 206, 15),
-    (0, 198, 21, 206, 15),
-    (0, 196, 17, 206, 15),
-    (0, 211, 13, 211, 15),
-    (0, 219, 21, 219, 23),
-    (0, 213, 17, 221, 11),
-    (0, 224, 13, 224, 15),
-    (0, 232, 21, 232, 23),
-    (0, 233, 25, 233, 94),
-    (0, 226, 17, 234, 11),
-    (0, 237, 13, 237, 15),
-    (0, 239, 17, 239, 52),
-    (0, 188, 9, 241, 3),
-    (0, 246, 9, 246, 73),
-    (0, 262, 13, 262, 15),
-    (0, 263, 17, 269, 15),
-    (0, 269, 17, 269, 52),
-    (0, 275, 13, 275, 15),
-    (0, 282, 21, 282, 23),
-    (0, 276, 17, 284, 11),
-    (0, 287, 13, 287, 15),
-    (0, 288, 17, 294, 15),
-    (0, 252, 9, 296, 3),
-    (0, 301, 9, 301, 47),
-    (0, 304, 9, 304, 13),
-    (0, 303, 9, 307, 7),
-    (0, 311, 13, 311, 15),
-    (0, 312, 17, 312, 42),
-    (0, 314, 13, 314, 15),
-    (0, 316, 17, 316, 165),
-    (0, 317, 17, 324, 15),
+    (0, 165, 13, 165, 15),
+    (0, 171, 13, 171, 15),
+    (0, 172, 17, 172, 52),
+    (0, 161, 9, 174, 3),
+    (0, 179, 9, 186, 3),
+    (0, 193, 13, 194, 11),
+    (0, 196, 13, 196, 15),
+    (0, 199, 17, 199, 19),
+    (0, 201, 21, 201, 25),
+    (0, 202, 25, 208, 15),
+    (0, 200, 21, 208, 15),
+    (0, 198, 17, 208, 15),
+    (0, 213, 13, 213, 15),
+    (0, 221, 21, 221, 23),
+    (0, 215, 17, 223, 11),
+    (0, 226, 13, 226, 15),
+    (0, 234, 21, 234, 23),
+    (0, 235, 25, 235, 94),
+    (0, 228, 17, 236, 11),
+    (0, 239, 13, 239, 15),
+    (0, 241, 17, 241, 52),
+    (0, 190, 9, 243, 3),
+    (0, 248, 9, 248, 73),
+    (0, 264, 13, 264, 15),
+    (0, 265, 17, 271, 15),
+    (0, 271, 17, 271, 52),
+    (0, 277, 13, 277, 15),
+    (0, 284, 21, 284, 23),
+    (0, 278, 17, 286, 11),
+    (0, 289, 13, 289, 15),
+    (0, 290, 17, 296, 15),
+    (0, 254, 9, 298, 3),
+    (0, 303, 9, 303, 47),
+    (0, 306, 9, 306, 13),
+    (0, 305, 9, 309, 7),
+    (0, 313, 13, 313, 15),
+    (0, 314, 17, 314, 42),
+    (0, 316, 13, 316, 15),
+    (0, 318, 17, 318, 165),
+    (0, 319, 17, 326, 15),
+    (0, 329, 17, 329, 21),
     (0, 327, 17, 327, 21),
-    (0, 325, 17, 325, 21),
-    (0, 324, 17, 329, 15),
-    (0, 329, 17, 329, 42),
-    (0, 330, 17, 330, 42),
-    (0, 307, 9, 332, 3),
-    (0, 337, 9, 337, 59),
-    (0, 340, 9, 340, 13),
-    (0, 341, 13, 341, 53),
-    (0, 339, 9, 343, 3),
-    (0, 347, 9, 355, 3),
-    (0, 361, 9, 361, 11),
-    (0, 364, 13, 364, 17),
-    (0, 369, 21, 369, 23),
-    (0, 371, 21, 372, 7),
-    (0, 365, 17, 372, 7),
-    (0, 362, 13, 372, 7),
-    (0, 359, 9, 372, 7),
-    (0, 372, 9, 372, 68),
-    (0, 378, 9, 378, 13),
-    (0, 379, 13, 379, 85),
-    (0, 381, 13, 381, 15),
-    (0, 382, 17, 382, 93),
-    (0, 380, 13, 383, 11),
-    (0, 383, 13, 389, 11),
-    (0, 389, 13, 389, 36),
-    (0, 390, 13, 390, 15),
-    (0, 393, 13, 393, 77),
-    (0, 395, 13, 395, 15),
-    (0, 396, 17, 396, 42),
-    (0, 394, 13, 398, 3),
-    (0, 375, 9, 375, 13),
-    (0, 376, 13, 376, 35),
-    (0, 377, 13, 377, 56),
-    (0, 373, 9, 398, 3),
-    (0, 403, 9, 403, 11),
-    (0, 411, 13, 411, 17),
-    (0, 405, 13, 405, 17),
-    (0, 406, 17, 411, 13),
-    (0, 404, 13, 413, 7),
-    (0, 402, 9, 413, 7),
-    (0, 413, 9, 413, 36),
-    (0, 414, 9, 414, 28),
-    (0, 415, 9, 415, 35),
+    (0, 326, 17, 331, 15),
+    (0, 331, 17, 331, 42),
+    (0, 332, 17, 332, 42),
+    (0, 309, 9, 334, 3),
+    (0, 339, 9, 339, 59),
+    (0, 342, 9, 342, 13),
+    (0, 343, 13, 343, 53),
+    (0, 341, 9, 345, 3),
+    (0, 349, 9, 357, 3),
+    (0, 363, 9, 363, 11),
+    (0, 366, 13, 366, 17),
+    (0, 371, 21, 371, 23),
+    (0, 373, 21, 374, 7),
+    (0, 367, 17, 374, 7),
+    (0, 364, 13, 374, 7),
+    (0, 361, 9, 374, 7),
+    (0, 374, 9, 374, 68),
+    (0, 380, 9, 380, 13),
+    (0, 381, 13, 381, 85),
+    (0, 383, 13, 383, 15),
+    (0, 384, 17, 384, 93),
+    (0, 382, 13, 385, 11),
+    (0, 385, 13, 391, 11),
+    (0, 391, 13, 391, 36),
+    (0, 392, 13, 392, 15),
+    (0, 395, 13, 395, 77),
+    (0, 397, 13, 397, 15),
+    (0, 398, 17, 398, 42),
+    (0, 396, 13, 400, 3),
+    (0, 377, 9, 377, 13),
+    (0, 378, 13, 378, 35),
+    (0, 379, 13, 379, 56),
+    (0, 375, 9, 400, 3),
+    (0, 405, 9, 405, 11),
+    (0, 413, 13, 413, 17),
+    (0, 407, 13, 407, 17),
+    (0, 408, 17, 413, 13),
+    (0, 406, 13, 415, 7),
+    (0, 404, 9, 415, 7),
+    (0, 415, 9, 415, 36),
+    (0, 416, 9, 416, 28),
+    (0, 417, 9, 417, 35),
     (0, 115, 1, 115, 6),
     (0, 118, 7, 118, 23),
     (0, 119, 7, 119, 26),
@@ -237,22 +237,22 @@ SPANS = (
     (0, 124, 1, 124, 5),
     (0, 127, 7, 127, 13),
     (0, 127, 7, 131, 1),
-    (0, 417, 1, 417, 8),
-    (0, 422, 7, 422, 9),
-    (0, 424, 11, 424, 13),
-    (0, 425, 15, 425, 39),
-    (0, 426, 15, 426, 40),
-    (0, 428, 15, 428, 19),
-    (0, 429, 19, 429, 32),
-    (0, 427, 15, 430, 13),
-    (0, 431, 15, 431, 19),
-    (0, 432, 19, 432, 32),
-    (0, 430, 15, 433, 3),
-    (0, 423, 11, 433, 3),
-    (0, 421, 7, 433, 3),
+    (0, 419, 1, 419, 8),
+    (0, 424, 7, 424, 9),
+    (0, 426, 11, 426, 13),
+    (0, 427, 15, 427, 39),
+    (0, 428, 15, 428, 40),
+    (0, 430, 15, 430, 19),
+    (0, 431, 19, 431, 32),
+    (0, 429, 15, 432, 13),
+    (0, 433, 15, 433, 19),
+    (0, 434, 19, 434, 32),
+    (0, 432, 15, 435, 3),
+    (0, 425, 11, 435, 3),
+    (0, 423, 7, 435, 3),
     (0, 74, 36, 74, 37),
     (0, 75, 45, 75, 46),
-    (0, 434, 7, 437, 1),
+    (0, 436, 7, 439, 1),
 )
 
 
@@ -384,15 +384,15 @@ def build(num_players, files):
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:107
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
-    def proc_return_marker(st, env):  # game.yaml:241
-        st.at = o55  # game.yaml:246
+    def proc_return_marker(st, env):  # game.yaml:243
+        st.at = o55  # game.yaml:248
         st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[6]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[5])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:332
-        st.at = o86  # game.yaml:337
+    def proc_replace_marker(st, env):  # game.yaml:334
+        st.at = o86  # game.yaml:339
         if st.record_log:
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o87  # game.yaml:338
+        st.at = o87  # game.yaml:340
         _args1 = {'q': env['loser'], 'd': env['d']}
         enter_procedure(st, S[7])
         st.inline += 1
@@ -403,9 +403,9 @@ def build(num_players, files):
             traced(e, 'procedure return_marker (' + str(S[8]) + ')')
             raise
         st.inline -= 1
-        st.at = o90  # game.yaml:339
+        st.at = o90  # game.yaml:341
         if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[9]))]) > 0):
-            st.at = o89  # game.yaml:341
+            st.at = o89  # game.yaml:343
             st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
 
     def step_0(st, fr):  # game.yaml:132
@@ -489,7 +489,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o30  # game.yaml:159
+            st.at = o30  # game.yaml:161
             o30.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -499,12 +499,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:172
+    def step_3(st, fr):  # game.yaml:174
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o31  # game.yaml:177
+            st.at = o31  # game.yaml:179
             o31.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -514,12 +514,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_4(st, fr):  # game.yaml:184
+    def step_4(st, fr):  # game.yaml:186
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o54  # game.yaml:188
+            st.at = o54  # game.yaml:190
             o54.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -529,14 +529,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_5 = run_whole(proc_return_marker)  # game.yaml:241
+    step_5 = run_whole(proc_return_marker)  # game.yaml:243
 
-    def step_6(st, fr):  # game.yaml:248
+    def step_6(st, fr):  # game.yaml:250
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o66  # game.yaml:252
+            st.at = o66  # game.yaml:254
             o66.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -546,17 +546,17 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_7(st, fr):  # game.yaml:296
+    def step_7(st, fr):  # game.yaml:298
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o67  # game.yaml:301
+            st.at = o67  # game.yaml:303
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
-            st.at = o68  # game.yaml:302
+            st.at = o68  # game.yaml:304
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
             fr.pc = 3
-            st.at = o71  # game.yaml:303
+            st.at = o71  # game.yaml:305
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
                 st.frames.append(Frame(o69, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -564,7 +564,7 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o85  # game.yaml:307
+            st.at = o85  # game.yaml:309
             o85.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -574,14 +574,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_8 = run_whole(proc_replace_marker)  # game.yaml:332
+    step_8 = run_whole(proc_replace_marker)  # game.yaml:334
 
-    def step_9(st, fr):  # game.yaml:343
+    def step_9(st, fr):  # game.yaml:345
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o91  # game.yaml:347
+            st.at = o91  # game.yaml:349
             o91.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -591,25 +591,25 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:355
+    def step_10(st, fr):  # game.yaml:357
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o99  # game.yaml:359
+            st.at = o99  # game.yaml:361
             o99.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o100  # game.yaml:372
+            st.at = o100  # game.yaml:374
             env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
             fr.pc = 3
-            st.at = o117  # game.yaml:373
+            st.at = o117  # game.yaml:375
             if (len(env['fighters']) == 0):
-                st.at = o115  # game.yaml:376
+                st.at = o115  # game.yaml:378
                 st.move(env['day'], Z_spent_days1, False)
-                st.at = o116  # game.yaml:377
+                st.at = o116  # game.yaml:379
                 if st.record_log:
                     st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
@@ -622,25 +622,25 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_11(st, fr):  # game.yaml:398
+    def step_11(st, fr):  # game.yaml:400
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o124  # game.yaml:402
+            st.at = o124  # game.yaml:404
             o124.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o125  # game.yaml:413
+            st.at = o125  # game.yaml:415
             _items1 = st.zones[Z_discard1]
             _dest1 = Z_minion_deck1
             for _c3 in cards_of(_items1):
                 st.move(_c3, _dest1, False)
-            st.at = o126  # game.yaml:414
+            st.at = o126  # game.yaml:416
             st.shuffle(Z_minion_deck1)
-            st.at = o127  # game.yaml:415
+            st.at = o127  # game.yaml:417
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
@@ -682,39 +682,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_26(st, fr):  # game.yaml:163
+    def step_26(st, fr):  # game.yaml:165
         env = fr.env
-        st.at = o27  # game.yaml:164
+        st.at = o27  # game.yaml:166
         st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
         st.frames.pop()
 
-    def step_28(st, fr):  # game.yaml:169
+    def step_28(st, fr):  # game.yaml:171
         env = fr.env
-        st.at = o29  # game.yaml:170
+        st.at = o29  # game.yaml:172
         st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
         st.frames.pop()
 
-    def e30_player(st, env):  # game.yaml:159
+    def e30_player(st, env):  # game.yaml:161
         return env['p']
-    def e30_prompt(st, env):  # game.yaml:159
+    def e30_prompt(st, env):  # game.yaml:161
         return 'Bonus'
-    def e30_label0(st, env):  # game.yaml:162
+    def e30_label0(st, env):  # game.yaml:164
         return 'draw 2 cards'
-    def e30_label1(st, env):  # game.yaml:165
+    def e30_label1(st, env):  # game.yaml:167
         return 'add a marker to ' + fmt_card1(env['d'])
-    def e30_items1(st, env):  # game.yaml:165
+    def e30_items1(st, env):  # game.yaml:167
         return K_districts1
-    def e30_when1(st, env):  # game.yaml:165
+    def e30_when1(st, env):  # game.yaml:167
         return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
-    def collect_30(st, env):  # game.yaml:159
+    def collect_30(st, env):  # game.yaml:161
         actions = []
         values = []
         idx = []
-        # game.yaml:162: always offered
+        # game.yaml:164: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items2 = K_districts1  # game.yaml:165
+        _items2 = K_districts1  # game.yaml:167
         if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0):
             for _d1 in _items2:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
@@ -725,43 +725,43 @@ def build(num_players, files):
                     values.append(_d1)
                     idx.append(1)
         return actions, values, idx
-    def resolve_30(st, dec, i):  # game.yaml:159
+    def resolve_30(st, dec, i):  # game.yaml:161
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:162
-            st.at = o27  # game.yaml:164
+        if k == 0:  # game.yaml:164
+            st.at = o27  # game.yaml:166
             st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
-        elif k == 1:  # game.yaml:165
+        elif k == 1:  # game.yaml:167
             env['d'] = dec.values[i]
-            st.at = o29  # game.yaml:170
+            st.at = o29  # game.yaml:172
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
-    def e31_player(st, env):  # game.yaml:177
+    def e31_player(st, env):  # game.yaml:179
         return env['p']
-    def e31_prompt(st, env):  # game.yaml:177
+    def e31_prompt(st, env):  # game.yaml:179
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
-    def e31_src(st, env):  # game.yaml:177
+    def e31_src(st, env):  # game.yaml:179
         return st.zones[(Z_hand1 + seat(st, env['p'], S[31]))]
-    def e31_dest(st, env):  # game.yaml:177
+    def e31_dest(st, env):  # game.yaml:179
         return Z_discard1
-    def e31_min(st, env):  # game.yaml:177
+    def e31_min(st, env):  # game.yaml:179
         return 2
-    def e31_max(st, env):  # game.yaml:177
+    def e31_max(st, env):  # game.yaml:179
         return 2
-    def e31_where(st, env):  # game.yaml:177
+    def e31_where(st, env):  # game.yaml:179
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
-    def cands_31(st, env, picked):  # game.yaml:177
+    def cands_31(st, env, picked):  # game.yaml:179
         return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[31]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
-    def step_32(st, fr):  # game.yaml:191
+    def step_32(st, fr):  # game.yaml:193
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_33(st, fr):  # game.yaml:194
+    def step_33(st, fr):  # game.yaml:196
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o34  # game.yaml:195
+            st.at = o34  # game.yaml:197
             _args8 = {'p': env['p'], 'minion': 'Ghoul'}
             enter_procedure(st, S[32])
             st.frames.append(Frame(o3, _args8))
@@ -770,24 +770,24 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o39  # game.yaml:196
+            st.at = o39  # game.yaml:198
             o39.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o40  # game.yaml:206
+            st.at = o40  # game.yaml:208
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_35(st, fr):  # game.yaml:197
+    def step_35(st, fr):  # game.yaml:199
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o38  # game.yaml:198
+            st.at = o38  # game.yaml:200
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[35]))]) > 0):
                 st.frames.append(Frame(o36, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -798,12 +798,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_36(st, fr):  # game.yaml:199
+    def step_36(st, fr):  # game.yaml:201
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o37  # game.yaml:200
+            st.at = o37  # game.yaml:202
             o37.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -813,28 +813,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e37_player(st, env):  # game.yaml:200
+    def e37_player(st, env):  # game.yaml:202
         return env['q']
-    def e37_prompt(st, env):  # game.yaml:200
+    def e37_prompt(st, env):  # game.yaml:202
         return 'Discard a card (Ghoul ability)'
-    def e37_src(st, env):  # game.yaml:200
+    def e37_src(st, env):  # game.yaml:202
         return st.zones[(Z_hand1 + seat(st, env['q'], S[36]))]
-    def e37_dest(st, env):  # game.yaml:200
+    def e37_dest(st, env):  # game.yaml:202
         return Z_discard1
-    def e37_min(st, env):  # game.yaml:200
+    def e37_min(st, env):  # game.yaml:202
         return 1
-    def e37_max(st, env):  # game.yaml:200
+    def e37_max(st, env):  # game.yaml:202
         return 1
-    def cands_37(st, env, picked):  # game.yaml:200
+    def cands_37(st, env, picked):  # game.yaml:202
         return list(st.zones[(Z_hand1 + seat(st, env['q'], S[36]))])
-    def e39_items(st, env):  # game.yaml:196
+    def e39_items(st, env):  # game.yaml:198
         return others(st, env['p'])
-    def step_41(st, fr):  # game.yaml:211
+    def step_41(st, fr):  # game.yaml:213
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o42  # game.yaml:212
+            st.at = o42  # game.yaml:214
             _args9 = {'p': env['p'], 'minion': 'Darkened'}
             enter_procedure(st, S[37])
             st.frames.append(Frame(o3, _args9))
@@ -843,7 +843,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o45  # game.yaml:213
+            st.at = o45  # game.yaml:215
             o45.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -853,9 +853,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_43(st, fr):  # game.yaml:219
+    def step_43(st, fr):  # game.yaml:221
         env = fr.env
-        st.at = o44  # game.yaml:220
+        st.at = o44  # game.yaml:222
         _args10 = {'q': env['q'], 'd': env['d']}
         enter_procedure(st, S[38])
         st.inline += 1
@@ -868,21 +868,21 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e45_player(st, env):  # game.yaml:213
+    def e45_player(st, env):  # game.yaml:215
         return env['p']
-    def e45_prompt(st, env):  # game.yaml:213
+    def e45_prompt(st, env):  # game.yaml:215
         return 'Whose marker to remove from ' + fmt_card1(env['d'])
-    def e45_label0(st, env):  # game.yaml:216
+    def e45_label0(st, env):  # game.yaml:218
         return fmt_player1(env['q']) + "'s marker"
-    def e45_items0(st, env):  # game.yaml:216
+    def e45_items0(st, env):  # game.yaml:218
         return st.players
-    def e45_when0(st, env):  # game.yaml:216
+    def e45_when0(st, env):  # game.yaml:218
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m5.owner == env['q'])]) > 0)
-    def collect_45(st, env):  # game.yaml:213
+    def collect_45(st, env):  # game.yaml:215
         actions = []
         values = []
         idx = []
-        for _q2 in st.players:  # game.yaml:216
+        for _q2 in st.players:  # game.yaml:218
             if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q2)]) > 0)):
                 continue
             a = A_71 + _q2
@@ -891,12 +891,12 @@ def build(num_players, files):
                 values.append(_q2)
                 idx.append(0)
         return actions, values, idx
-    def resolve_45(st, dec, i):  # game.yaml:213
+    def resolve_45(st, dec, i):  # game.yaml:215
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:216
+        if k == 0:  # game.yaml:218
             env['q'] = dec.values[i]
-            st.at = o44  # game.yaml:220
+            st.at = o44  # game.yaml:222
             _args11 = {'q': env['q'], 'd': env['d']}
             enter_procedure(st, S[38])
             st.inline += 1
@@ -907,12 +907,12 @@ def build(num_players, files):
                 traced(e, 'procedure return_marker (' + str(S[8]) + ')')
                 raise
             st.inline -= 1
-    def step_46(st, fr):  # game.yaml:224
+    def step_46(st, fr):  # game.yaml:226
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o47  # game.yaml:225
+            st.at = o47  # game.yaml:227
             _args12 = {'p': env['p'], 'minion': 'Alchemist'}
             enter_procedure(st, S[39])
             st.frames.append(Frame(o3, _args12))
@@ -921,7 +921,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o50  # game.yaml:226
+            st.at = o50  # game.yaml:228
             o50.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -931,27 +931,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_48(st, fr):  # game.yaml:232
+    def step_48(st, fr):  # game.yaml:234
         env = fr.env
-        st.at = o49  # game.yaml:233
+        st.at = o49  # game.yaml:235
         st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
         st.frames.pop()
 
-    def e50_player(st, env):  # game.yaml:226
+    def e50_player(st, env):  # game.yaml:228
         return env['p']
-    def e50_prompt(st, env):  # game.yaml:226
+    def e50_prompt(st, env):  # game.yaml:228
         return 'Move the marker to'
-    def e50_label0(st, env):  # game.yaml:229
+    def e50_label0(st, env):  # game.yaml:231
         return fmt_card1(env['b'])
-    def e50_items0(st, env):  # game.yaml:229
+    def e50_items0(st, env):  # game.yaml:231
         return K_districts1
-    def e50_when0(st, env):  # game.yaml:229
+    def e50_when0(st, env):  # game.yaml:231
         return (env['b'] != env['a'])
-    def collect_50(st, env):  # game.yaml:226
+    def collect_50(st, env):  # game.yaml:228
         actions = []
         values = []
         idx = []
-        for _b1 in K_districts1:  # game.yaml:229
+        for _b1 in K_districts1:  # game.yaml:231
             if not ((_b1 != env['a'])):
                 continue
             a = A_91 + _b1.type_id
@@ -960,19 +960,19 @@ def build(num_players, files):
                 values.append(_b1)
                 idx.append(0)
         return actions, values, idx
-    def resolve_50(st, dec, i):  # game.yaml:226
+    def resolve_50(st, dec, i):  # game.yaml:228
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:229
+        if k == 0:  # game.yaml:231
             env['b'] = dec.values[i]
-            st.at = o49  # game.yaml:233
+            st.at = o49  # game.yaml:235
             st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
-    def step_51(st, fr):  # game.yaml:237
+    def step_51(st, fr):  # game.yaml:239
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o52  # game.yaml:238
+            st.at = o52  # game.yaml:240
             _args13 = {'p': env['p'], 'minion': 'Courtesan'}
             enter_procedure(st, S[42])
             st.frames.append(Frame(o3, _args13))
@@ -980,53 +980,53 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o53  # game.yaml:239
+            st.at = o53  # game.yaml:241
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[44]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[43])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e54_player(st, env):  # game.yaml:188
+    def e54_player(st, env):  # game.yaml:190
         return env['p']
-    def e54_prompt(st, env):  # game.yaml:188
+    def e54_prompt(st, env):  # game.yaml:190
         return 'Special Ability'
-    def e54_label0(st, env):  # game.yaml:191
+    def e54_label0(st, env):  # game.yaml:193
         return 'no special ability'
-    def e54_label1(st, env):  # game.yaml:192
+    def e54_label1(st, env):  # game.yaml:194
         return 'Ghouls: every other player discards a card, you draw 1'
-    def e54_when1(st, env):  # game.yaml:192
+    def e54_when1(st, env):  # game.yaml:194
         return ((len([1 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c6.props['wild']]),))) >= 2)
-    def e54_label2(st, env):  # game.yaml:207
+    def e54_label2(st, env):  # game.yaml:209
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
-    def e54_items2(st, env):  # game.yaml:207
+    def e54_items2(st, env):  # game.yaml:209
         return K_districts1
-    def e54_when2(st, env):  # game.yaml:207
+    def e54_when2(st, env):  # game.yaml:209
         return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[45]))]) > 0))
-    def e54_label3(st, env):  # game.yaml:221
+    def e54_label3(st, env):  # game.yaml:223
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
-    def e54_items3(st, env):  # game.yaml:221
+    def e54_items3(st, env):  # game.yaml:223
         return K_districts1
-    def e54_when3(st, env):  # game.yaml:221
+    def e54_when3(st, env):  # game.yaml:223
         return (((len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
-    def e54_label4(st, env):  # game.yaml:234
+    def e54_label4(st, env):  # game.yaml:236
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
-    def e54_items4(st, env):  # game.yaml:234
+    def e54_items4(st, env):  # game.yaml:236
         return K_districts1
-    def e54_when4(st, env):  # game.yaml:234
+    def e54_when4(st, env):  # game.yaml:236
         return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0))
-    def collect_54(st, env):  # game.yaml:188
+    def collect_54(st, env):  # game.yaml:190
         actions = []
         values = []
         idx = []
-        # game.yaml:191: always offered
+        # game.yaml:193: always offered
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:192
+        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:194
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items3 = K_districts1  # game.yaml:207
+        _items3 = K_districts1  # game.yaml:209
         if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c16.props['wild']]),))) >= 2):
             for _d2 in _items3:
                 if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[45]))]) > 0)):
@@ -1036,7 +1036,7 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items4 = K_districts1  # game.yaml:221
+        _items4 = K_districts1  # game.yaml:223
         if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c18.props['wild']]),))) >= 2):
             for _a1 in _items4:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
@@ -1046,7 +1046,7 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items5 = K_districts1  # game.yaml:234
+        _items5 = K_districts1  # game.yaml:236
         if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0):
             for _d3 in _items5:
                 a = A_101 + _d3.type_id
@@ -1055,61 +1055,61 @@ def build(num_players, files):
                     values.append(_d3)
                     idx.append(4)
         return actions, values, idx
-    def resolve_54(st, dec, i):  # game.yaml:188
+    def resolve_54(st, dec, i):  # game.yaml:190
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:191
+        if k == 0:  # game.yaml:193
             pass
-        elif k == 1:  # game.yaml:192
+        elif k == 1:  # game.yaml:194
             st.frames.append(Frame(o33, env))
-        elif k == 2:  # game.yaml:207
+        elif k == 2:  # game.yaml:209
             env['d'] = dec.values[i]
             st.frames.append(Frame(o41, env))
-        elif k == 3:  # game.yaml:221
+        elif k == 3:  # game.yaml:223
             env['a'] = dec.values[i]
             st.frames.append(Frame(o46, env))
-        elif k == 4:  # game.yaml:234
+        elif k == 4:  # game.yaml:236
             env['d'] = dec.values[i]
             st.frames.append(Frame(o51, env))
-    def step_56(st, fr):  # game.yaml:262
+    def step_56(st, fr):  # game.yaml:264
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o57  # game.yaml:263
+            st.at = o57  # game.yaml:265
             o57.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o58  # game.yaml:269
+            st.at = o58  # game.yaml:271
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[48]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[47])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e57_player(st, env):  # game.yaml:263
+    def e57_player(st, env):  # game.yaml:265
         return env['p']
-    def e57_prompt(st, env):  # game.yaml:263
+    def e57_prompt(st, env):  # game.yaml:265
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
-    def e57_src(st, env):  # game.yaml:263
+    def e57_src(st, env):  # game.yaml:265
         return st.zones[(Z_hand1 + seat(st, env['p'], S[49]))]
-    def e57_dest(st, env):  # game.yaml:263
+    def e57_dest(st, env):  # game.yaml:265
         return Z_discard1
-    def e57_min(st, env):  # game.yaml:263
+    def e57_min(st, env):  # game.yaml:265
         return (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)
-    def e57_max(st, env):  # game.yaml:263
+    def e57_max(st, env):  # game.yaml:265
         return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
-    def e57_where(st, env):  # game.yaml:263
+    def e57_where(st, env):  # game.yaml:265
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
-    def cands_57(st, env, picked):  # game.yaml:263
+    def cands_57(st, env, picked):  # game.yaml:265
         return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[49]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
-    def step_59(st, fr):  # game.yaml:275
+    def step_59(st, fr):  # game.yaml:277
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o62  # game.yaml:276
+            st.at = o62  # game.yaml:278
             o62.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1119,12 +1119,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_60(st, fr):  # game.yaml:282
+    def step_60(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o61  # game.yaml:283
+            st.at = o61  # game.yaml:285
             _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             enter_procedure(st, S[50])
             st.frames.append(Frame(o7, _args14))
@@ -1136,21 +1136,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e62_player(st, env):  # game.yaml:276
+    def e62_player(st, env):  # game.yaml:278
         return env['p']
-    def e62_prompt(st, env):  # game.yaml:276
+    def e62_prompt(st, env):  # game.yaml:278
         return 'Usurp ' + fmt_player1(env['q']) + ' in which district'
-    def e62_label0(st, env):  # game.yaml:279
+    def e62_label0(st, env):  # game.yaml:281
         return fmt_card1(env['d'])
-    def e62_items0(st, env):  # game.yaml:279
+    def e62_items0(st, env):  # game.yaml:281
         return K_districts1
-    def e62_when0(st, env):  # game.yaml:279
+    def e62_when0(st, env):  # game.yaml:281
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['q'])]) > 0))
-    def collect_62(st, env):  # game.yaml:276
+    def collect_62(st, env):  # game.yaml:278
         actions = []
         values = []
         idx = []
-        for _d4 in K_districts1:  # game.yaml:279
+        for _d4 in K_districts1:  # game.yaml:281
             if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
@@ -1159,64 +1159,64 @@ def build(num_players, files):
                 values.append(_d4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_62(st, dec, i):  # game.yaml:276
+    def resolve_62(st, dec, i):  # game.yaml:278
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:279
+        if k == 0:  # game.yaml:281
             env['d'] = dec.values[i]
             st.frames.append(Frame(o60, env))
-    def step_63(st, fr):  # game.yaml:287
+    def step_63(st, fr):  # game.yaml:289
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o64  # game.yaml:288
+            st.at = o64  # game.yaml:290
             o64.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o65  # game.yaml:294
+            st.at = o65  # game.yaml:296
             st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[51])), False, S[52])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e64_player(st, env):  # game.yaml:288
+    def e64_player(st, env):  # game.yaml:290
         return env['p']
-    def e64_prompt(st, env):  # game.yaml:288
+    def e64_prompt(st, env):  # game.yaml:290
         return 'Discard any number of cards (Preen)'
-    def e64_src(st, env):  # game.yaml:288
+    def e64_src(st, env):  # game.yaml:290
         return st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]
-    def e64_dest(st, env):  # game.yaml:288
+    def e64_dest(st, env):  # game.yaml:290
         return Z_discard1
-    def e64_min(st, env):  # game.yaml:288
+    def e64_min(st, env):  # game.yaml:290
         return 0
-    def cands_64(st, env, picked):  # game.yaml:288
+    def cands_64(st, env, picked):  # game.yaml:290
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))])
-    def e66_player(st, env):  # game.yaml:252
+    def e66_player(st, env):  # game.yaml:254
         return env['p']
-    def e66_prompt(st, env):  # game.yaml:252
+    def e66_prompt(st, env):  # game.yaml:254
         return 'Action'
-    def e66_label0(st, env):  # game.yaml:255
+    def e66_label0(st, env):  # game.yaml:257
         return 'Bolster ' + fmt_card1(env['d'])
-    def e66_items0(st, env):  # game.yaml:255
+    def e66_items0(st, env):  # game.yaml:257
         return K_districts1
-    def e66_when0(st, env):  # game.yaml:255
+    def e66_when0(st, env):  # game.yaml:257
         return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
-    def e66_label1(st, env):  # game.yaml:270
+    def e66_label1(st, env):  # game.yaml:272
         return 'Usurp ' + fmt_player1(env['q'])
-    def e66_items1(st, env):  # game.yaml:270
+    def e66_items1(st, env):  # game.yaml:272
         return others(st, env['p'])
-    def e66_when1(st, env):  # game.yaml:270
+    def e66_when1(st, env):  # game.yaml:272
         return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
-    def e66_label2(st, env):  # game.yaml:284
+    def e66_label2(st, env):  # game.yaml:286
         return 'Preen'
-    def collect_66(st, env):  # game.yaml:252
+    def collect_66(st, env):  # game.yaml:254
         actions = []
         values = []
         idx = []
-        for _d6 in K_districts1:  # game.yaml:255
+        for _d6 in K_districts1:  # game.yaml:257
             if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
@@ -1224,7 +1224,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items6 = others(st, env['p'])  # game.yaml:270
+        _items6 = others(st, env['p'])  # game.yaml:272
         if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2):
             for _q3 in _items6:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
@@ -1234,28 +1234,28 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q3)
                     idx.append(1)
-        # game.yaml:284: always offered
+        # game.yaml:286: always offered
         actions.append(A_151)
         values.append(None)
         idx.append(2)
         return actions, values, idx
-    def resolve_66(st, dec, i):  # game.yaml:252
+    def resolve_66(st, dec, i):  # game.yaml:254
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:255
+        if k == 0:  # game.yaml:257
             env['d'] = dec.values[i]
             st.frames.append(Frame(o56, env))
-        elif k == 1:  # game.yaml:270
+        elif k == 1:  # game.yaml:272
             env['q'] = dec.values[i]
             st.frames.append(Frame(o59, env))
-        elif k == 2:  # game.yaml:284
+        elif k == 2:  # game.yaml:286
             st.frames.append(Frame(o63, env))
-    def step_69(st, fr):  # game.yaml:304
+    def step_69(st, fr):  # game.yaml:306
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o70  # game.yaml:305
+            st.at = o70  # game.yaml:307
             _args15 = {'p': env['q']}
             enter_procedure(st, S[57])
             st.frames.append(Frame(o9, _args15))
@@ -1267,21 +1267,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_72(st, fr):  # game.yaml:311
+    def step_72(st, fr):  # game.yaml:313
         env = fr.env
-        st.at = o73  # game.yaml:312
+        st.at = o73  # game.yaml:314
         _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
         _dest2 = (Z_hand1 + seat(st, env['q'], S[58]))
         for _c24 in cards_of(_items7):
             st.move(_c24, _dest2, False)
         st.frames.pop()
 
-    def step_74(st, fr):  # game.yaml:314
+    def step_74(st, fr):  # game.yaml:316
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o75  # game.yaml:315
+            st.at = o75  # game.yaml:317
             _args16 = {'p': env['p']}
             enter_procedure(st, S[60])
             st.frames.append(Frame(o9, _args16))
@@ -1289,19 +1289,19 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o76  # game.yaml:316
+            st.at = o76  # game.yaml:318
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[61]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[62]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[63]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[64]))])) + ')', -1)
             fr.pc = 3
-            st.at = o77  # game.yaml:317
+            st.at = o77  # game.yaml:319
             o77.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o82  # game.yaml:324
+            st.at = o82  # game.yaml:326
             if (env['w'] == env['p']):
-                st.at = o81  # game.yaml:326
+                st.at = o81  # game.yaml:328
                 _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
                 enter_procedure(st, S[65])
                 st.inline += 1
@@ -1313,7 +1313,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
             else:
-                st.at = o79  # game.yaml:328
+                st.at = o79  # game.yaml:330
                 _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
                 enter_procedure(st, S[67])
                 st.inline += 1
@@ -1324,12 +1324,12 @@ def build(num_players, files):
                     traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o83  # game.yaml:329
+            st.at = o83  # game.yaml:331
             _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]
             _dest3 = Z_discard1
             for _c25 in cards_of(_items8):
                 st.move(_c25, _dest3, False)
-            st.at = o84  # game.yaml:330
+            st.at = o84  # game.yaml:332
             _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]
             _dest4 = Z_discard1
             for _c26 in cards_of(_items9):
@@ -1338,17 +1338,17 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e77_among(st, env):  # game.yaml:317
+    def e77_among(st, env):  # game.yaml:319
         return [env['p'], env['q']]
-    def e77_strength(st, env):  # game.yaml:317
+    def e77_strength(st, env):  # game.yaml:319
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['x'], S[2]))])
-    def e77_chooser(st, env):  # game.yaml:317
+    def e77_chooser(st, env):  # game.yaml:319
         return st.vars['supreme']
-    def e77_prompt(st, env):  # game.yaml:317
+    def e77_prompt(st, env):  # game.yaml:319
         return 'Usurp'
-    def step_78(st, fr):  # game.yaml:327
+    def step_78(st, fr):  # game.yaml:329
         env = fr.env
-        st.at = o79  # game.yaml:328
+        st.at = o79  # game.yaml:330
         _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
         enter_procedure(st, S[67])
         st.inline += 1
@@ -1361,9 +1361,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_80(st, fr):  # game.yaml:325
+    def step_80(st, fr):  # game.yaml:327
         env = fr.env
-        st.at = o81  # game.yaml:326
+        st.at = o81  # game.yaml:328
         _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
         enter_procedure(st, S[65])
         st.inline += 1
@@ -1376,64 +1376,64 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e85_player(st, env):  # game.yaml:307
+    def e85_player(st, env):  # game.yaml:309
         return env['p']
-    def e85_prompt(st, env):  # game.yaml:307
+    def e85_prompt(st, env):  # game.yaml:309
         return 'Abandon the Usurp, or play a Legion?'
-    def e85_label0(st, env):  # game.yaml:310
+    def e85_label0(st, env):  # game.yaml:312
         return 'abandon the Usurp'
-    def e85_label1(st, env):  # game.yaml:313
+    def e85_label1(st, env):  # game.yaml:315
         return 'play a Legion'
-    def collect_85(st, env):  # game.yaml:307
+    def collect_85(st, env):  # game.yaml:309
         actions = []
         values = []
         idx = []
-        # game.yaml:310: always offered
+        # game.yaml:312: always offered
         actions.append(A_171)
         values.append(None)
         idx.append(0)
-        # game.yaml:313: always offered
+        # game.yaml:315: always offered
         actions.append(A_181)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_85(st, dec, i):  # game.yaml:307
+    def resolve_85(st, dec, i):  # game.yaml:309
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:310
-            st.at = o73  # game.yaml:312
+        if k == 0:  # game.yaml:312
+            st.at = o73  # game.yaml:314
             _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
             _dest5 = (Z_hand1 + seat(st, env['q'], S[58]))
             for _c27 in cards_of(_items10):
                 st.move(_c27, _dest5, False)
-        elif k == 1:  # game.yaml:313
+        elif k == 1:  # game.yaml:315
             st.frames.append(Frame(o74, env))
-    def step_88(st, fr):  # game.yaml:340
+    def step_88(st, fr):  # game.yaml:342
         env = fr.env
-        st.at = o89  # game.yaml:341
+        st.at = o89  # game.yaml:343
         st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
         st.frames.pop()
 
-    def e91_player(st, env):  # game.yaml:347
+    def e91_player(st, env):  # game.yaml:349
         return env['p']
-    def e91_prompt(st, env):  # game.yaml:347
+    def e91_prompt(st, env):  # game.yaml:349
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e91_src(st, env):  # game.yaml:347
+    def e91_src(st, env):  # game.yaml:349
         return st.zones[(Z_hand1 + seat(st, env['p'], S[70]))]
-    def e91_dest(st, env):  # game.yaml:347
+    def e91_dest(st, env):  # game.yaml:349
         return (Z_legion1 + seat(st, env['p'], S[71]))
-    def e91_min(st, env):  # game.yaml:347
+    def e91_min(st, env):  # game.yaml:349
         return 2
-    def e91_max(st, env):  # game.yaml:347
+    def e91_max(st, env):  # game.yaml:349
         return 4
-    def cands_91(st, env, picked):  # game.yaml:347
+    def cands_91(st, env, picked):  # game.yaml:349
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[70]))])
-    def step_92(st, fr):  # game.yaml:361
+    def step_92(st, fr):  # game.yaml:363
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o98  # game.yaml:362
+            st.at = o98  # game.yaml:364
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[72]))]) >= 2):
                 st.frames.append(Frame(o93, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1444,12 +1444,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_93(st, fr):  # game.yaml:364
+    def step_93(st, fr):  # game.yaml:366
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o97  # game.yaml:365
+            st.at = o97  # game.yaml:367
             o97.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1459,12 +1459,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_94(st, fr):  # game.yaml:369
+    def step_94(st, fr):  # game.yaml:371
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o95  # game.yaml:370
+            st.at = o95  # game.yaml:372
             _args21 = {'p': env['q']}
             enter_procedure(st, S[73])
             st.frames.append(Frame(o9, _args21))
@@ -1476,79 +1476,79 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_96(st, fr):  # game.yaml:371
+    def step_96(st, fr):  # game.yaml:373
         env = fr.env
         pass
         st.frames.pop()
 
-    def e97_player(st, env):  # game.yaml:365
+    def e97_player(st, env):  # game.yaml:367
         return env['q']
-    def e97_prompt(st, env):  # game.yaml:365
+    def e97_prompt(st, env):  # game.yaml:367
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e97_label0(st, env):  # game.yaml:368
+    def e97_label0(st, env):  # game.yaml:370
         return 'take part'
-    def e97_label1(st, env):  # game.yaml:371
+    def e97_label1(st, env):  # game.yaml:373
         return 'pass'
-    def collect_97(st, env):  # game.yaml:365
+    def collect_97(st, env):  # game.yaml:367
         actions = []
         values = []
         idx = []
-        # game.yaml:368: always offered
+        # game.yaml:370: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:371: always offered
+        # game.yaml:373: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_97(st, dec, i):  # game.yaml:365
+    def resolve_97(st, dec, i):  # game.yaml:367
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:368
+        if k == 0:  # game.yaml:370
             st.frames.append(Frame(o94, env))
-        elif k == 1:  # game.yaml:371
+        elif k == 1:  # game.yaml:373
             pass
-    def e99_items(st, env):  # game.yaml:359
+    def e99_items(st, env):  # game.yaml:361
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_101(st, fr):  # game.yaml:378
+    def step_101(st, fr):  # game.yaml:380
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o102  # game.yaml:379
+            st.at = o102  # game.yaml:381
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o105  # game.yaml:380
+            st.at = o105  # game.yaml:382
             _live1 = live_mask(st)
             for _q4 in list(env['fighters']):
                 if gone(st, _live1, _q4):
                     continue
                 env['q'] = _q4
-                st.at = o104  # game.yaml:382
+                st.at = o104  # game.yaml:384
                 if st.record_log:
                     st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
             fr.pc = 3
-            st.at = o106  # game.yaml:383
+            st.at = o106  # game.yaml:385
             o106.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o107  # game.yaml:389
+            st.at = o107  # game.yaml:391
             st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[76])), False)
-            st.at = o108  # game.yaml:390
-            st.at = o109  # game.yaml:391
+            st.at = o108  # game.yaml:392
+            st.at = o109  # game.yaml:393
             st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
-            st.at = o110  # game.yaml:393
+            st.at = o110  # game.yaml:395
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o113  # game.yaml:394
+            st.at = o113  # game.yaml:396
             _live2 = live_mask(st)
             for _q5 in list(env['fighters']):
                 if gone(st, _live2, _q5):
                     continue
                 env['q'] = _q5
-                st.at = o112  # game.yaml:396
+                st.at = o112  # game.yaml:398
                 _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
                 _dest6 = Z_discard1
                 for _c28 in cards_of(_items11):
@@ -1557,59 +1557,59 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_103(st, fr):  # game.yaml:381
+    def step_103(st, fr):  # game.yaml:383
         env = fr.env
-        st.at = o104  # game.yaml:382
+        st.at = o104  # game.yaml:384
         if st.record_log:
             st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
         st.frames.pop()
 
-    def e105_items(st, env):  # game.yaml:380
+    def e105_items(st, env):  # game.yaml:382
         return env['fighters']
-    def e106_among(st, env):  # game.yaml:383
+    def e106_among(st, env):  # game.yaml:385
         return env['fighters']
-    def e106_strength(st, env):  # game.yaml:383
+    def e106_strength(st, env):  # game.yaml:385
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['q'], S[2]))])
-    def e106_chooser(st, env):  # game.yaml:383
+    def e106_chooser(st, env):  # game.yaml:385
         return st.vars['supreme']
-    def e106_prompt(st, env):  # game.yaml:383
+    def e106_prompt(st, env):  # game.yaml:385
         return 'Struggle'
-    def step_108(st, fr):  # game.yaml:390
+    def step_108(st, fr):  # game.yaml:392
         env = fr.env
-        st.at = o109  # game.yaml:391
+        st.at = o109  # game.yaml:393
         st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
         st.frames.pop()
 
-    def step_111(st, fr):  # game.yaml:395
+    def step_111(st, fr):  # game.yaml:397
         env = fr.env
-        st.at = o112  # game.yaml:396
+        st.at = o112  # game.yaml:398
         _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e113_items(st, env):  # game.yaml:394
+    def e113_items(st, env):  # game.yaml:396
         return env['fighters']
-    def step_114(st, fr):  # game.yaml:375
+    def step_114(st, fr):  # game.yaml:377
         env = fr.env
-        st.at = o115  # game.yaml:376
+        st.at = o115  # game.yaml:378
         st.move(env['day'], Z_spent_days1, False)
-        st.at = o116  # game.yaml:377
+        st.at = o116  # game.yaml:379
         if st.record_log:
             st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
-    def step_118(st, fr):  # game.yaml:403
+    def step_118(st, fr):  # game.yaml:405
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o123  # game.yaml:404
+            st.at = o123  # game.yaml:406
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[82]))]) > 3):
                 st.frames.append(Frame(o121, env))
             else:
-                st.at = o120  # game.yaml:412
+                st.at = o120  # game.yaml:414
                 st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1619,18 +1619,18 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_119(st, fr):  # game.yaml:411
+    def step_119(st, fr):  # game.yaml:413
         env = fr.env
-        st.at = o120  # game.yaml:412
+        st.at = o120  # game.yaml:414
         st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
         st.frames.pop()
 
-    def step_121(st, fr):  # game.yaml:405
+    def step_121(st, fr):  # game.yaml:407
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o122  # game.yaml:406
+            st.at = o122  # game.yaml:408
             o122.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1640,21 +1640,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e122_player(st, env):  # game.yaml:406
+    def e122_player(st, env):  # game.yaml:408
         return env['q']
-    def e122_prompt(st, env):  # game.yaml:406
+    def e122_prompt(st, env):  # game.yaml:408
         return 'Discard down to 3 cards'
-    def e122_src(st, env):  # game.yaml:406
+    def e122_src(st, env):  # game.yaml:408
         return st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]
-    def e122_dest(st, env):  # game.yaml:406
+    def e122_dest(st, env):  # game.yaml:408
         return Z_discard1
-    def e122_min(st, env):  # game.yaml:406
+    def e122_min(st, env):  # game.yaml:408
         return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def e122_max(st, env):  # game.yaml:406
+    def e122_max(st, env):  # game.yaml:408
         return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def cands_122(st, env, picked):  # game.yaml:406
+    def cands_122(st, env, picked):  # game.yaml:408
         return list(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])
-    def e124_items(st, env):  # game.yaml:402
+    def e124_items(st, env):  # game.yaml:404
         return clockwise_from(st, st.vars['supreme'])
     def step_128(st, fr):  # game.yaml:115
         env = fr.env
@@ -1714,94 +1714,94 @@ def build(num_players, files):
 
     def e137_cond(st, env):  # game.yaml:127
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
-    def step_138(st, fr):  # game.yaml:417
+    def step_138(st, fr):  # game.yaml:419
         env = fr.env
-        st.at = o150  # game.yaml:421
+        st.at = o150  # game.yaml:423
         _live4 = live_mask(st)
         for _p5 in list(st.players):
             if gone(st, _live4, _p5):
                 continue
             env['p'] = _p5
-            st.at = o149  # game.yaml:423
+            st.at = o149  # game.yaml:425
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o141  # game.yaml:425
+                st.at = o141  # game.yaml:427
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o142  # game.yaml:426
+                st.at = o142  # game.yaml:428
                 _i1 = seat(st, env['p'], S[91])
                 st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
-                st.at = o145  # game.yaml:427
+                st.at = o145  # game.yaml:429
                 if (env['n'] > 0):
-                    st.at = o144  # game.yaml:429
+                    st.at = o144  # game.yaml:431
                     _i2 = seat(st, env['p'], S[92])
                     st.vars['score'][_i2] += 1
-                st.at = o148  # game.yaml:430
+                st.at = o148  # game.yaml:432
                 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                    st.at = o147  # game.yaml:432
+                    st.at = o147  # game.yaml:434
                     _i3 = seat(st, env['p'], S[94])
                     st.vars['score'][_i3] += 2
         st.frames.pop()
 
-    def step_139(st, fr):  # game.yaml:422
+    def step_139(st, fr):  # game.yaml:424
         env = fr.env
-        st.at = o149  # game.yaml:423
+        st.at = o149  # game.yaml:425
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o141  # game.yaml:425
+            st.at = o141  # game.yaml:427
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o142  # game.yaml:426
+            st.at = o142  # game.yaml:428
             _i4 = seat(st, env['p'], S[91])
             st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
-            st.at = o145  # game.yaml:427
+            st.at = o145  # game.yaml:429
             if (env['n'] > 0):
-                st.at = o144  # game.yaml:429
+                st.at = o144  # game.yaml:431
                 _i5 = seat(st, env['p'], S[92])
                 st.vars['score'][_i5] += 1
-            st.at = o148  # game.yaml:430
+            st.at = o148  # game.yaml:432
             if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                st.at = o147  # game.yaml:432
+                st.at = o147  # game.yaml:434
                 _i6 = seat(st, env['p'], S[94])
                 st.vars['score'][_i6] += 2
         st.frames.pop()
 
-    def step_140(st, fr):  # game.yaml:424
+    def step_140(st, fr):  # game.yaml:426
         env = fr.env
-        st.at = o141  # game.yaml:425
+        st.at = o141  # game.yaml:427
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o142  # game.yaml:426
+        st.at = o142  # game.yaml:428
         _i7 = seat(st, env['p'], S[91])
         st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))
-        st.at = o145  # game.yaml:427
+        st.at = o145  # game.yaml:429
         if (env['n'] > 0):
-            st.at = o144  # game.yaml:429
+            st.at = o144  # game.yaml:431
             _i8 = seat(st, env['p'], S[92])
             st.vars['score'][_i8] += 1
-        st.at = o148  # game.yaml:430
+        st.at = o148  # game.yaml:432
         if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-            st.at = o147  # game.yaml:432
+            st.at = o147  # game.yaml:434
             _i9 = seat(st, env['p'], S[94])
             st.vars['score'][_i9] += 2
         st.frames.pop()
 
-    def step_143(st, fr):  # game.yaml:428
+    def step_143(st, fr):  # game.yaml:430
         env = fr.env
-        st.at = o144  # game.yaml:429
+        st.at = o144  # game.yaml:431
         _i10 = seat(st, env['p'], S[92])
         st.vars['score'][_i10] += 1
         st.frames.pop()
 
-    def step_146(st, fr):  # game.yaml:431
+    def step_146(st, fr):  # game.yaml:433
         env = fr.env
-        st.at = o147  # game.yaml:432
+        st.at = o147  # game.yaml:434
         _i11 = seat(st, env['p'], S[94])
         st.vars['score'][_i11] += 2
         st.frames.pop()
 
-    def e149_items(st, env):  # game.yaml:423
+    def e149_items(st, env):  # game.yaml:425
         return K_districts1
-    def e150_items(st, env):  # game.yaml:421
+    def e150_items(st, env):  # game.yaml:423
         return st.players
-    def tie_0(st, env):  # game.yaml:434
+    def tie_0(st, env):  # game.yaml:436
         return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[95]))])
     def init_supreme(st, env):  # game.yaml:74
         return 0
