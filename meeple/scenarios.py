@@ -180,11 +180,12 @@ def run_scenario(
     _place(st, given.get("zones") or {}, given)
     _on_top(st, given.get("on_top") or {})
     _set_vars(st, given.get("variables") or {}, given)
+    given_position = _snapshot(st)  # what the first changed: counts from
     _start(st, game, doc)
     _no_ambiguous_cards(st, doc)
     if backend != "interpreter":
         st = _resume_on(st, api.load(game.checked.game.file, game.num_players(), backend=backend))
-    ctx = _Run(game, out, *_snapshot(st))
+    ctx = _Run(game, out, *given_position)
     st.forced = []
     st.advance()
     steps = doc.get("steps") or []

@@ -293,6 +293,7 @@ def test_on_top_states_a_pile_exactly_in_order(harbour: Path) -> None:
     run: move 4 from draw_pile to market
     expect:
       in_order: {market: [Cloth 1, Iron 1, Cloth 1, Ale 2]}
+      changed: {counts: {market: +4, draw_pile: -4}}
     """
     outcome = _run(harbour, body)
     assert outcome.passed, outcome.failures
