@@ -213,20 +213,23 @@ steps:
 """
 
 
-def test_a_check_after_a_forced_decision_fails(harbour: Path) -> None:
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_a_check_after_a_forced_decision_fails(harbour: Path, backend: str) -> None:
     # the pick of P1's only card is taken at once; a check meant for it must not pass at P2's
-    outcome = _run(harbour, ONE_CARD + "  - not_offered: Cloth 2\nexpect: {open: true}\n")
+    body = ONE_CARD + "  - not_offered: Cloth 2\nexpect: {open: true}\n"
+    outcome = _run(harbour, body, backend)
     assert any("one legal option" in f and "Cloth 1" in f for f in outcome.failures)
 
 
-def test_forced_states_the_decision_with_one_option(harbour: Path) -> None:
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_forced_states_the_decision_with_one_option(harbour: Path, backend: str) -> None:
     body = ONE_CARD + (
         "  - {forced: Cloth 1, by: P1, at: Card for your stall}\n"
         "  - options: [sell a card, put a card in your stall]\n"
         "    by: P2\n"
         "expect: {open: true}\n"
     )
-    outcome = _run(harbour, body)
+    outcome = _run(harbour, body, backend)
     assert outcome.passed, outcome.failures
     wrong = _run(harbour, ONE_CARD + "  - forced: Cloth 2\nexpect: {open: true}\n")
     assert any("took 'Cloth 1', not 'Cloth 2'" in f for f in wrong.failures), wrong.failures
