@@ -393,3 +393,23 @@ def test_a_label_no_option_generates_is_refused_with_a_reason(broken_game: Broke
     (game_dir / "scenarios" / "typo.yaml").write_text(text, encoding="utf-8")
     outcome = run_scenario(game_dir / "scenarios" / "typo.yaml")
     assert any("could ever be 'jump to Anne of Austri'" in f for f in outcome.failures)
+
+
+def test_the_issue_pile_deals_in_the_order_written(broken_game: BrokenGame) -> None:
+    # Shadow of the Sun: [Darkened, Ghoul, Darkened] once dealt Darkened, Ghoul, Ghoul
+    game_dir = broken_game("shadow-of-the-sun", "x", "x")
+    body = """\
+    given:
+      zones:
+        discard: []
+      on_top:
+        minion_deck: [Darkened, Ghoul, Darkened]
+    run: move 3 from minion_deck to discard
+    expect:
+      in_order:
+        discard: [Darkened, Ghoul, Darkened]
+    """
+    path = game_dir / "scenarios" / "pile.yaml"
+    path.write_text(HEAD.replace("players: 3", "players: 4") + textwrap.dedent(body))
+    outcome = run_scenario(path)
+    assert outcome.passed, outcome.failures
