@@ -112,10 +112,7 @@ def load_scenario(path: str | Path) -> YMap:
             raise ScenarioError(
                 f"'{extra[0]}' does not go with '{kinds[0]}' in step {i + 1}",
                 step.key_spans.get(extra[0], span),
-                expected="with "
-                + kinds[0]
-                + ": "
-                + (", ".join(_STEP_KEYS[kinds[0]][1:]) or "nothing"),
+                expected=f"with {kinds[0]}: {', '.join(_STEP_KEYS[kinds[0]][1:]) or 'no other key'}",
             )
     return doc
 
