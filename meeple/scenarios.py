@@ -108,11 +108,12 @@ def load_scenario(path: str | Path) -> YMap:
                 expected="exactly one of " + ", ".join(STEP_KINDS),
             )
         extra = [k for k in step if k not in _STEP_KEYS[kinds[0]]]
+        others = ", ".join(_STEP_KEYS[kinds[0]][1:])
         if extra:
             raise ScenarioError(
                 f"'{extra[0]}' does not go with '{kinds[0]}' in step {i + 1}",
                 step.key_spans.get(extra[0], span),
-                expected=f"with {kinds[0]}: {', '.join(_STEP_KEYS[kinds[0]][1:]) or 'no other key'}",
+                expected=f"with {kinds[0]}: {others or 'no other key'}",
             )
     return doc
 
