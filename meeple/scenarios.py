@@ -108,14 +108,12 @@ def load_scenario(path: str | Path) -> YMap:
                 expected="exactly one of " + ", ".join(STEP_KINDS),
             )
         extra = [k for k in step if k not in _STEP_KEYS[kinds[0]]]
+        others = ", ".join(_STEP_KEYS[kinds[0]][1:])
         if extra:
             raise ScenarioError(
                 f"'{extra[0]}' does not go with '{kinds[0]}' in step {i + 1}",
                 step.key_spans.get(extra[0], span),
-                expected="with "
-                + kinds[0]
-                + ": "
-                + (", ".join(_STEP_KEYS[kinds[0]][1:]) or "nothing"),
+                expected=f"with {kinds[0]}: {others or 'no other key'}",
             )
     return doc
 
@@ -180,11 +178,12 @@ def run_scenario(
     _place(st, given.get("zones") or {}, given)
     _on_top(st, given.get("on_top") or {})
     _set_vars(st, given.get("variables") or {}, given)
+    given_position = _snapshot(st)  # what the first changed: counts from
     _start(st, game, doc)
     _no_ambiguous_cards(st, doc)
     if backend != "interpreter":
         st = _resume_on(st, api.load(game.checked.game.file, game.num_players(), backend=backend))
-    ctx = _Run(game, out, *_snapshot(st))
+    ctx = _Run(game, out, *given_position)
     st.forced = []
     st.advance()
     steps = doc.get("steps") or []

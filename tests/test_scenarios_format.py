@@ -213,20 +213,23 @@ steps:
 """
 
 
-def test_a_check_after_a_forced_decision_fails(harbour: Path) -> None:
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_a_check_after_a_forced_decision_fails(harbour: Path, backend: str) -> None:
     # the pick of P1's only card is taken at once; a check meant for it must not pass at P2's
-    outcome = _run(harbour, ONE_CARD + "  - not_offered: Cloth 2\nexpect: {open: true}\n")
+    body = ONE_CARD + "  - not_offered: Cloth 2\nexpect: {open: true}\n"
+    outcome = _run(harbour, body, backend)
     assert any("one legal option" in f and "Cloth 1" in f for f in outcome.failures)
 
 
-def test_forced_states_the_decision_with_one_option(harbour: Path) -> None:
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_forced_states_the_decision_with_one_option(harbour: Path, backend: str) -> None:
     body = ONE_CARD + (
         "  - {forced: Cloth 1, by: P1, at: Card for your stall}\n"
         "  - options: [sell a card, put a card in your stall]\n"
         "    by: P2\n"
         "expect: {open: true}\n"
     )
-    outcome = _run(harbour, body)
+    outcome = _run(harbour, body, backend)
     assert outcome.passed, outcome.failures
     wrong = _run(harbour, ONE_CARD + "  - forced: Cloth 2\nexpect: {open: true}\n")
     assert any("took 'Cloth 1', not 'Cloth 2'" in f for f in wrong.failures), wrong.failures
@@ -293,6 +296,7 @@ def test_on_top_states_a_pile_exactly_in_order(harbour: Path) -> None:
     run: move 4 from draw_pile to market
     expect:
       in_order: {market: [Cloth 1, Iron 1, Cloth 1, Ale 2]}
+      changed: {counts: {market: +4, draw_pile: -4}}
     """
     outcome = _run(harbour, body)
     assert outcome.passed, outcome.failures
@@ -389,3 +393,23 @@ def test_a_label_no_option_generates_is_refused_with_a_reason(broken_game: Broke
     (game_dir / "scenarios" / "typo.yaml").write_text(text, encoding="utf-8")
     outcome = run_scenario(game_dir / "scenarios" / "typo.yaml")
     assert any("could ever be 'jump to Anne of Austri'" in f for f in outcome.failures)
+
+
+def test_the_issue_pile_deals_in_the_order_written(broken_game: BrokenGame) -> None:
+    # Shadow of the Sun: [Darkened, Ghoul, Darkened] once dealt Darkened, Ghoul, Ghoul
+    game_dir = broken_game("shadow-of-the-sun", "x", "x")
+    body = """\
+    given:
+      zones:
+        discard: []
+      on_top:
+        minion_deck: [Darkened, Ghoul, Darkened]
+    run: move 3 from minion_deck to discard
+    expect:
+      in_order:
+        discard: [Darkened, Ghoul, Darkened]
+    """
+    path = game_dir / "scenarios" / "pile.yaml"
+    path.write_text(HEAD.replace("players: 3", "players: 4") + textwrap.dedent(body))
+    outcome = run_scenario(path)
+    assert outcome.passed, outcome.failures
