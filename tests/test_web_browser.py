@@ -186,8 +186,11 @@ def test_an_illegal_click_is_refused_with_its_reason(page: Page) -> None:
         pg.wait_for_selector(".option")
         if pg.locator(".option.illegal").count():
             break
+        before = pg.inner_text("#hist-pos")
         pg.locator(".option.legal").first.click()
-        pg.wait_for_timeout(50)
+        pg.wait_for_function(
+            "b => document.getElementById('hist-pos').textContent !== b", arg=before
+        )
     illegal = pg.locator(".option.illegal").first
     reason = illegal.locator(".why").inner_text().removeprefix("not legal: ")
     label = illegal.get_attribute("data-label")

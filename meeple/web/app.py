@@ -75,6 +75,10 @@ def create_app() -> Flask:
     def index() -> Response:
         return send_from_directory(STATIC, "index.html")
 
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status=204)
+
     @app.get("/static/<path:name>")
     def static_file(name: str) -> Response:
         return send_from_directory(STATIC, name, max_age=3600)
@@ -299,8 +303,7 @@ def _load_save(tables: Tables, data: dict[str, Any]) -> Any:
         return t
     if "zones" in data and "frames" in data:  # a bare saved state (State.to_json)
         game = known_game(data.get("game"))
-        n = data.get("num_players")
-        g = load_game(game, None, n)
+        g = load_game(game, None, data.get("num_players"))
         g.state_from_json(data)
         t = tables.add(g, game, None, 0, [p != 0 for p in range(g.num_players())], start=data)
         t.goto(0)

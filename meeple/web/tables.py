@@ -133,13 +133,16 @@ def verdicts(state: State) -> list[dict[str, Any]]:
         found = explain(state)
     except MeepleError:
         found = []
-    out = [
-        {"label": v.label, "legal": v.legal, "reason": v.reason, "rule": v.rule, "action": None}
+    out: list[dict[str, Any]] = [
+        {
+            "label": v.label,
+            "legal": v.legal,
+            "reason": v.reason,
+            "rule": v.rule,
+            "action": ids.get(v.label) if v.legal else None,
+        }
         for v in found
     ]
-    for v in out:
-        if v["legal"]:
-            v["action"] = ids.get(v["label"])
     if not any(v["legal"] for v in out):  # explain gave nothing: the legal options as they are
         rule = where(state.decision_span())
         out = [
