@@ -209,3 +209,26 @@ def test_pages_load_nothing_from_elsewhere(client: Any) -> None:
     assert 'id="back-to-game" href="/#table=ab12"' in rulebook
     assert client.get("/static/vendor/mermaid.min.js").status_code == 200
     assert client.get("/rulebook/louis-xiv?variant=../x").status_code == 400
+
+
+def test_other_host_names_are_refused(client: Any) -> None:
+    """A page elsewhere cannot reach the server through a name that resolves to 127.0.0.1."""
+    assert client.get("/api/games", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+    assert client.get("/api/games", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_a_saved_game_may_be_larger_than_a_rules_file(client: Any) -> None:
+    big = {"format": "x", "padding": "x" * (3 * MAX_FILE_BYTES)}
+    r = client.post("/api/load", json=big)
+    assert r.status_code == 400 and "not a saved meeple game" in r.json["error"]
+    assert client.post("/api/check", json=big).status_code == 413
+
+
+def test_serve_binds_to_this_machine_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    from meeple import cli
+    from meeple.web import app
+
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(app, "serve", lambda host, port: calls.append((host, port)))
+    assert cli.main(["serve"]) == 0 and calls == [("127.0.0.1", 8000)]
+    assert cli.main(["serve", "--port", "0"]) == 2

@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("flask", reason="meeple serve needs the web extra: pip install .[web]")
 sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="browser tests need Playwright: pip install .[web]"
+    "playwright.sync_api", reason="browser tests need Playwright: pip install -e .[dev,web]"
 )
 
 CHROMIUM = os.environ.get("MEEPLE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

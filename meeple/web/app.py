@@ -38,10 +38,16 @@ CSP = (
 )
 
 
-def create_app() -> Flask:
-    """The web application with its own, empty set of tables."""
+#: Host names the server answers to. A web page elsewhere cannot reach it through a name of its
+#: own that resolves to 127.0.0.1 (DNS rebinding): such a request is refused (400).
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def create_app(hosts: tuple[str, ...] = LOCAL_HOSTS) -> Flask:
+    """The web application with its own, empty set of tables, answering to ``hosts`` only."""
     app = Flask("meeple.web", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    app.config["TRUSTED_HOSTS"] = list(hosts)
     tables = Tables()
 
     @app.after_request
@@ -317,4 +323,5 @@ def _load_save(tables: Tables, data: dict[str, Any]) -> Any:
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:  # pragma: no cover - a loop
     """Run the web app until interrupted (Werkzeug's threaded server: one user, one machine)."""
-    create_app().run(host=host, port=port, threaded=True)
+    hosts = LOCAL_HOSTS if host in LOCAL_HOSTS else (*LOCAL_HOSTS, host)
+    create_app(hosts).run(host=host, port=port, threaded=True)
