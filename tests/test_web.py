@@ -232,3 +232,43 @@ def test_serve_binds_to_this_machine_by_default(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(app, "serve", lambda host, port: calls.append((host, port)))
     assert cli.main(["serve"]) == 0 and calls == [("127.0.0.1", 8000)]
     assert cli.main(["serve", "--port", "0"]) == 2
+
+
+def _game_variants() -> list[tuple[str, str | None]]:
+    from meeple.dsl.variant import variant_files
+    from meeple.registry import game_ids
+
+    return [
+        (g, v)
+        for g in game_ids()
+        for v in [None, *(f.stem for f in variant_files(rules_root() / g))]
+    ]
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("game, variant", _game_variants())
+def test_every_game_plays_hot_seat_through_the_api_showing_each_seat_only_its_own(
+    client: Any, game: str, variant: str | None
+) -> None:
+    import random
+
+    players = api.load_checked(game, variant).game.players_min
+    v = _new(client, game, players, variant=variant, computers=[False] * players)
+    rng = random.Random(0)
+    for _ in range(5000):  # a hang guard
+        if v["over"]:
+            break
+        if "handover" in v:
+            assert "zones" not in v
+            seat = v["handover"]["seat"]
+            v = client.post(f"/api/tables/{v['table']}/screen", json={"seat": seat}).json
+            continue
+        for z in _hidden_from(v):
+            assert "cards" not in z, z
+        legal = [o for o in v["decision"]["options"] if o["legal"]]
+        assert legal and all(isinstance(o["action"], int) for o in legal)
+        action = rng.choice(legal)["action"]
+        r = client.post(f"/api/tables/{v['table']}/act", json={"action": action})
+        assert r.status_code == 200, r.json
+        v = r.json
+    assert v["over"] and v["result"]["winners"]

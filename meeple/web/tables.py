@@ -131,7 +131,8 @@ def verdicts(state: State) -> list[dict[str, Any]]:
     ids = {label: a for a, label in state.legal_action_labels()}
     try:
         found = explain(state)
-    except MeepleError:
+    except Exception:  # noqa: BLE001  explain failing (e.g. a label of an option whose
+        # condition fails cannot be drawn) must not cost the player the legal options
         found = []
     out: list[dict[str, Any]] = [
         {
