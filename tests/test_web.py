@@ -87,6 +87,10 @@ def test_hot_seat_blanks_the_screen_between_seats(client: Any) -> None:
     assert not {"zones", "log", "decision", "variables"} & set(v)  # nothing of P1's view
     tid = v["table"]
     assert client.post(f"/api/tables/{tid}/screen", json={"seat": 0}).status_code == 409
+    # stepping back while the screen changes hands shows P1's decisions only after P1 takes it
+    back = client.post(f"/api/tables/{tid}/goto", json={"cursor": v["cursor"] - 1}).json
+    assert back.get("handover", {}).get("name") == "P1" and "zones" not in back
+    v = client.post(f"/api/tables/{tid}/goto", json={"cursor": v["cursor"]}).json
     v = client.post(f"/api/tables/{tid}/screen", json={"seat": 1}).json
     assert v["viewer"]["seat"] == 1
     zones = {z["name"]: z for z in v["zones"]}

@@ -147,7 +147,7 @@ def create_app(hosts: tuple[str, ...] = LOCAL_HOSTS) -> Flask:
             raise MeepleError(f"computers is one true/false per seat, {n} of them")
         t = tables.add(g, game, variant, seed, list(computers))
         with t.lock:
-            t.run_computers()
+            t.begin()
             return jsonify(t.view())
 
     @app.get("/api/tables/<tid>")

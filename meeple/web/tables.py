@@ -196,7 +196,7 @@ class Table:
         """Show the position after ``n`` actions (0 to the end of the history)."""
         self.cursor = max(0, min(n, len(self.actions)))
         self._state = None
-        self.state()
+        self._settle()
 
     # ------------------------------------------------------------------ play
     def act(self, action: Any, label: Any) -> None:
@@ -248,10 +248,24 @@ class Table:
             s.apply_action(a)
             self.actions.append(a)
             self.cursor += 1
-        if not s.is_terminal():
-            seat = s.current_player()
-            if self.viewer is None and not self.computers[seat]:
-                self.viewer = seat  # the first human to act has the screen
+        self._settle()
+
+    def begin(self) -> None:
+        """A new game: computers play up to the first human, who has the screen at once (no
+        seat has seen anything yet, so there is nothing to hide)."""
+        self.run_computers()
+        s = self.state()
+        if self.viewer is None and not s.is_terminal() and not self.computers[s.current_player()]:
+            self.viewer = s.current_player()
+
+    def _settle(self) -> None:
+        """Hot-seat: when another person's seat must act, nobody has the screen any more, so
+        nothing of the last viewer's (history included) is shown until that seat takes it."""
+        s = self.state()
+        seat = s.current_player()
+        if len(self.humans()) > 1 and not s.is_terminal() and not self.computers[seat]:
+            if seat != self.viewer:
+                self.viewer = None
 
     def take_screen(self, seat: Any) -> None:
         """Hot-seat: ``seat`` has the screen now (only the seat that must act may take it)."""
@@ -270,7 +284,7 @@ class Table:
         seat = s.current_player()
         if s.is_terminal() or self.computers[seat] or seat == self.viewer:
             return None
-        return seat if self.viewer is not None or len(self.humans()) > 1 else None
+        return seat  # (with one human, he is always the viewer: this is hot-seat only)
 
     def view(self) -> dict[str, Any]:
         """What the page may show now (see the module docstring); JSON-compatible."""
