@@ -236,3 +236,38 @@ def test_the_rulebook_draws_its_flow_offline_and_links_back(page: Page) -> None:
     pg.click("#back-to-game")
     pg.wait_for_selector(".option.legal")
     assert pg.inner_text("#viewer") == "you are P1"
+
+
+@pytest.mark.deep
+def test_save_then_load_and_a_damaged_save_shows_its_error(page: Page) -> None:
+    import json
+    import urllib.request
+
+    pg = _start(page, "harbour-guilds", 2, [0])
+    for _ in range(2):
+        before = pg.inner_text("#hist-pos")
+        pg.locator(".option.legal").first.click()
+        pg.wait_for_function(
+            "b => document.getElementById('hist-pos').textContent !== b", arg=before
+        )
+    position = pg.inner_text("#hist-pos")
+    href = pg.get_attribute("#save-link", "href")
+    with urllib.request.urlopen(page.base + href) as r:  # what the Save link downloads
+        save = json.loads(r.read())
+    damaged = dict(save, actions=[*save["actions"], 10**9])
+
+    def load(data: object) -> None:
+        pg.goto(page.base + "/#new")
+        pg.wait_for_selector("#new-game option", state="attached")
+        body = json.dumps(data).encode()
+        pg.set_input_files(
+            "#load-file", files=[{"name": "g.json", "mimeType": "application/json", "buffer": body}]
+        )
+
+    load(damaged)
+    pg.wait_for_selector("#message:not([hidden])")
+    text = pg.inner_text("#message")
+    assert "this save is damaged" in text and "Traceback" not in text
+    load(save)  # (its random-generator state is a 64-bit integer: sent as text, not re-encoded)
+    pg.wait_for_selector("#view-table:not([hidden]) .option.legal")
+    assert pg.inner_text("#hist-pos") == position

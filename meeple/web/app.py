@@ -251,7 +251,10 @@ def _body() -> dict[str, Any]:
     """The request's JSON object (MeepleError if it is not one)."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise MeepleError("the request body must be a JSON object")
+        raise MeepleError(
+            "the request body must be a JSON object",
+            expected="JSON (a saved game is the .json file the page's Save gives)",
+        )
     return data
 
 
@@ -294,18 +297,11 @@ def _load_save(tables: Tables, data: dict[str, Any]) -> Any:
             computers,
             start=start,
         )
-        t.actions = list(actions)
         try:
-            t.goto(len(actions))
-        except IllegalActionError as e:
-            raise MeepleError(
-                f"this save is damaged: its actions do not replay ({e.message})"
-            ) from None
-        if data.get("state") is not None and t.state().to_json() != data["state"]:
-            raise MeepleError("this save is damaged: its position does not match its actions")
-        t.goto(_whole(data.get("cursor", len(actions)), "cursor"))
-        if t.cursor == len(actions):
-            t.run_computers()
+            _replay(t, actions, data.get("state"), data.get("cursor", len(actions)))
+        except MeepleError:
+            tables.drop(t.id)  # a save that does not load leaves no table behind
+            raise
         return t
     if "zones" in data and "frames" in data:  # a bare saved state (State.to_json)
         game = known_game(data.get("game"))
@@ -319,6 +315,21 @@ def _load_save(tables: Tables, data: dict[str, Any]) -> Any:
         "this is not a saved meeple game",
         expected=f"a file saved by the page ({WEB_SAVE_FORMAT}) or by State.to_json()",
     )
+
+
+def _replay(t: Any, actions: list[int], state: Any, cursor: Any) -> None:
+    """Replay a save's actions on its new table; its final position must be the saved one."""
+    t.actions = list(actions)
+    try:
+        t.goto(len(actions))
+    except IllegalActionError as e:
+        why = f"this save is damaged: its actions do not replay ({e.message})"
+        raise MeepleError(why) from None
+    if state is not None and t.state().to_json() != state:
+        raise MeepleError("this save is damaged: its position does not match its actions")
+    t.goto(_whole(cursor, "cursor"))
+    if t.cursor == len(actions):
+        t.run_computers()
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:  # pragma: no cover - a loop

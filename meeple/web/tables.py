@@ -463,6 +463,10 @@ class Tables:
             self._tables[t.id] = t
         return t
 
+    def drop(self, table_id: str) -> None:
+        with self._lock:
+            self._tables.pop(table_id, None)
+
     def get(self, table_id: str) -> Table:
         t = self._tables.get(table_id)
         if t is None:

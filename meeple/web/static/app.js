@@ -29,8 +29,11 @@ function say(text, kind = "error") {
 
 /** fetch JSON; a refused request shows its error (with file:line:col) and rejects. */
 async function api(path, body) {
+  // a string body is sent as it is (a saved game's text: JSON.parse would round its 64-bit
+  // random-generator state to a double)
+  const text = typeof body === "string" ? body : JSON.stringify(body);
   const opts = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "Content-Type": "application/json" }, body: text,
   };
   const r = await fetch(path, opts);
   let data;
@@ -114,13 +117,8 @@ async function startGame(ev) {
 async function loadSave(ev) {
   const file = ev.target.files[0];
   if (!file) return;
-  let data;
-  try { data = JSON.parse(await file.text()); } catch {
-    say("error: this file is not JSON (a saved game is the JSON file the page's Save gives)");
-    return;
-  }
   try {
-    const view = await api("/api/load", data);
+    const view = await api("/api/load", await file.text());
     say("");
     location.hash = `table=${view.table}`;
   } catch (e) { say(e.message); }
