@@ -271,3 +271,16 @@ def test_save_then_load_and_a_damaged_save_shows_its_error(page: Page) -> None:
     load(save)  # (its random-generator state is a 64-bit integer: sent as text, not re-encoded)
     pg.wait_for_selector("#view-table:not([hidden]) .option.legal")
     assert pg.inner_text("#hist-pos") == position
+
+
+@pytest.mark.deep
+def test_a_shipped_rulebook_draws_its_flow_from_the_checkout_offline(browser: Any) -> None:
+    from meeple.authoring import RULEBOOKS
+
+    page = browser.new_page()
+    outside: list[str] = []
+    page.on("request", lambda r: None if r.url.startswith("file:") else outside.append(r.url))
+    page.goto((RULEBOOKS / "harbour-guilds.html").resolve().as_uri())
+    page.wait_for_selector("pre.mermaid svg", timeout=20_000)
+    page.close()
+    assert not outside, outside

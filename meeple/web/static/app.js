@@ -224,7 +224,7 @@ function renderDecision(v) {
     "data-label": o.label,
     onclick: () => choose(o),
   }, o.label, o.legal ? null : el("span", { class: "why" }, `not legal: ${o.reason}`),
-  o.legal ? null : el("span", { class: "where" }, o.rule)));
+  o.legal ? null : el("span", { class: "where" }, editLink(o.rule))));
   $("decision").replaceChildren(el("h2", { id: "prompt" }, `${v.viewer.name}: ${d.prompt}`),
     rule, ...options);
 }
