@@ -137,7 +137,7 @@ def _other_hands_hidden(pg: Any, views: list[Any]) -> None:
             assert zone.locator(".card").count() == 0, name
     for v in views:
         if isinstance(v, dict) and v.get("zones"):
-            seat = v["viewer"]["seat"]
+            seat = v["viewer"]["seat"] if v.get("viewer") else None  # None: spectator
             for z in v["zones"]:
                 if z["visibility"] == "owner" and z["owner"] != seat:
                     assert "cards" not in z, (z, seat)
@@ -169,6 +169,7 @@ def test_a_whole_hot_seat_game_through_the_page(page: Page) -> None:
             arg=before,
         )
     assert "Winner: P" in pg.inner_text("#winners")
+    assert pg.inner_text("#viewer").startswith("spectator view")  # the end: public view only
     assert handovers >= 5
     assert pg.locator("#log li").count() > 0
     _other_hands_hidden(pg, page.json)

@@ -260,12 +260,15 @@ class Table:
 
     def _settle(self) -> None:
         """Hot-seat: when another person's seat must act, nobody has the screen any more, so
-        nothing of the last viewer's (history included) is shown until that seat takes it."""
+        nothing of the last viewer's (history included) is shown until that seat takes it; the
+        end of the game is shown as the table sees it."""
         s = self.state()
-        seat = s.current_player()
-        if len(self.humans()) > 1 and not s.is_terminal() and not self.computers[seat]:
-            if seat != self.viewer:
-                self.viewer = None
+        if len(self.humans()) < 2:
+            return
+        if s.is_terminal():
+            self.viewer = None  # the end is shown to everyone at the table: public view only
+        elif not self.computers[s.current_player()] and s.current_player() != self.viewer:
+            self.viewer = None
 
     def take_screen(self, seat: Any) -> None:
         """Hot-seat: ``seat`` has the screen now (only the seat that must act may take it)."""
