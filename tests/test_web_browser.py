@@ -122,7 +122,10 @@ def test_smoke_start_a_game_and_see_the_own_hand(page: Page) -> None:
     pg = _start(page, "shadow-of-the-sun", 3, [0])
     pg.wait_for_selector(".option.legal")
     assert pg.inner_text("#viewer") == "you are P1"
-    assert pg.locator('[data-zone="hand[P1]"] .card').count() == 5
+    counts = pg.locator('[data-zone="hand[P1]"] .card').evaluate_all(
+        "cards => cards.map(c => Number(c.dataset.count))"
+    )
+    assert sum(counts) == 5  # identical cards are one chip, "Courtesan ×2"
     assert pg.locator('[data-zone="hand[P2]"] .card').count() == 0
     assert "3 cards face down" in pg.inner_text('[data-zone="hand[P2]"]')
     assert "game.yaml:" in pg.inner_text("#decision-rule")

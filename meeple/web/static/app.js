@@ -241,7 +241,8 @@ function renderZones(v) {
       hidden: "face down", top: "top card open" }[z.visibility] || z.visibility;
     let body;
     if (z.cards) {
-      body = z.cards.length ? z.cards.map((c) => el("span", { class: "card" }, c))
+      body = z.cards.length ? grouped(z.cards).map(([c, n]) => el("span",
+        { class: "card", "data-count": n }, n > 1 ? `${c} ×${n}` : c))
         : [el("span", { class: "facedown" }, "empty")];
     } else {
       body = [el("span", { class: "facedown count" }, `${z.count} card${z.count === 1 ? "" : "s"} face down`)];
@@ -251,6 +252,13 @@ function renderZones(v) {
       el("h3", {}, z.name, " ", el("span", { class: "vis" }, `(${vis})`)), ...body);
   });
   $("zones").replaceChildren(...boxes);
+}
+
+/** Identical cards as [name, how many], in first-seen order ("Ghoul ×2"). */
+function grouped(cards) {
+  const counts = new Map();
+  for (const c of cards) counts.set(c, (counts.get(c) || 0) + 1);
+  return [...counts];
 }
 
 function renderVariables(v) {
