@@ -228,6 +228,12 @@ def test_an_edited_rules_file_shows_its_error_at_its_line(page: Page) -> None:
     pg.click("#run-scenarios")
     pg.wait_for_selector("#scenario-summary")
     assert "scenarios pass" in pg.inner_text("#scenario-summary")
+    # rule text in an error message is shown as text, never as markup
+    evil = '"<img src=x onerror=window.pwned=1>": 1\n'
+    pg.fill("#source", evil + text)
+    pg.wait_for_selector("#problems li.error >> text=<img src=x")
+    assert pg.locator("#problems img").count() == 0
+    assert pg.evaluate("window.pwned") is None
 
 
 @pytest.mark.deep
