@@ -323,7 +323,7 @@ class Table:
             head["result"] = {
                 "scores": s.scores(),
                 "winners": [player_name(p) for p in s.winners()],
-                "end_reason": _end_reason(s),
+                "end_reason": _end_reason(self.game, s),
             }
         elif seat is not None and s.current_player() == seat:
             head["decision"] = {
@@ -435,10 +435,17 @@ def _stands(s: State, seen: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _end_reason(s: State) -> str | None:
-    """Why the game ended, when the engine records it (issue 17); None otherwise."""
-    reason = getattr(s, "end_reason", None)
-    return str(reason) if reason else None
+def _end_reason(game: Game, s: State) -> str | None:
+    """Why the game ended, in rule terms, from ``meeple.endings.end_reason`` where this meeple
+    has it (it words the rule that ended the game); None where it does not, or cannot say."""
+    try:
+        from meeple.endings import end_reason  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415
+    except ImportError:
+        return None
+    try:
+        return str(end_reason(game, s))
+    except Exception:  # noqa: BLE001  the page shows the result without a reason then
+        return None
 
 
 class Tables:
