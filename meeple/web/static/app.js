@@ -275,7 +275,9 @@ function renderVariables(v) {
 }
 
 // ------------------------------------------------------------------------------- rules editor
-const editor = { game: null, file: null, timer: null, seq: 0 };
+// edits: the texts changed on this page, per game and file (kept when another file is opened;
+// the scenarios run on all of them)
+const editor = { game: null, file: null, timer: null, seq: 0, edits: {} };
 
 async function showEdit(params) {
   show("edit");
@@ -285,7 +287,11 @@ async function showEdit(params) {
     fillSelect(gameSel, list.map((g) => [g.id, g.name]));
     gameSel.addEventListener("change", () => openFile(gameSel.value, "game.yaml"));
     $("edit-file").addEventListener("change", () => openFile(gameSel.value, $("edit-file").value));
-    $("source").addEventListener("input", () => { drawGutter(); scheduleCheck(); });
+    $("source").addEventListener("input", () => {
+      (editor.edits[editor.game] ||= {})[editor.file] = $("source").value;
+      drawGutter();
+      scheduleCheck();
+    });
     $("source").addEventListener("scroll", () => { $("gutter").scrollTop = $("source").scrollTop; });
     $("run-scenarios").addEventListener("click", runScenarios);
   }
@@ -304,7 +310,7 @@ async function openFile(game, file) {
     const data = await api(`/api/rules/${encodeURIComponent(game)}/file?name=${encodeURIComponent(file)}`);
     editor.game = game;
     editor.file = file;
-    $("source").value = data.text;
+    $("source").value = (editor.edits[game] || {})[file] ?? data.text;
     $("scenario-results").replaceChildren();
     drawGutter();
     check();
@@ -377,7 +383,7 @@ async function runScenarios() {
   out.replaceChildren(el("li", {}, "running the scenarios…"));
   try {
     const res = await api("/api/scenarios", {
-      game: editor.game, edits: { [editor.file]: $("source").value },
+      game: editor.game, edits: { ...(editor.edits[editor.game] || {}) },
     });
     out.replaceChildren(
       el("li", { id: "scenario-summary" }, `${res.passed} of ${res.results.length} scenarios pass`),
