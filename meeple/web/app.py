@@ -12,6 +12,7 @@ the page load only this server's own files.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -98,7 +99,7 @@ def create_app(hosts: tuple[str, ...] = LOCAL_HOSTS) -> Flask:
         if variant is not None:
             load_game(game, variant, None)  # checks the variant's name
         table = request.args.get("table", "")
-        back = "/" + (f"#table={table}" if table.isalnum() and len(table) <= 32 else "")
+        back = "/" + (f"#table={table}" if re.fullmatch(r"[0-9a-f]{1,32}", table) else "")
         _, page = render_rulebook(game, variant, mermaid_src="/static/vendor/mermaid.min.js")
         nav = (
             '<nav class="meeple-nav" style="position:sticky;top:0;background:#fff;'
