@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 from pathlib import Path
 
 from rich.console import Console
 
+from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import relative_file
 
 from . import api
 from .registry import DEFAULT_GAME, game_ids, rules_path, rules_root
+from .rulebook import MERMAID_FILE, MERMAID_LICENSE
 
 out = Console(highlight=False, soft_wrap=True, emoji=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
@@ -35,9 +38,14 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     doc.add_argument(
         "--all",
         action="store_true",
-        help="every shipped game into docs/rulebooks/, and the schemas into docs/schema/",
+        help="regenerate the shipped rulebooks: every shipped game into docs/rulebooks/, and "
+        "the schemas into docs/schema/",
     )
-    doc.add_argument("-o", "--output", help=f"folder to write to (default {RULEBOOKS})")
+    doc.add_argument(
+        "-o",
+        "--output",
+        help="folder to write to (default: the current folder; with --all, docs/rulebooks/)",
+    )
     doc.set_defaults(run=cmd_doc)
 
     schema = sub.add_parser("schema", help="print or write the JSON Schema of rule files")
@@ -74,8 +82,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------------- doc
-def render_rulebook(game: str, variant: str | None = None) -> tuple[str, str]:
-    """The rulebook of a game (with a variant) as (Markdown, HTML)."""
+def render_rulebook(
+    game: str, variant: str | None = None, mermaid_src: str | None = None
+) -> tuple[str, str]:
+    """The rulebook of a game (with a variant) as (Markdown, HTML). ``mermaid_src``: where the
+    HTML finds the vendored Mermaid script (default: beside it; see rulebook.render_html)."""
     from meeple.dsl.lint import find_interpretation_log  # noqa: PLC0415
     from meeple.dsl.variant import Variant  # noqa: PLC0415
 
@@ -90,7 +101,7 @@ def render_rulebook(game: str, variant: str | None = None) -> tuple[str, str]:
     log_file = find_interpretation_log(g.file)
     log = interpretation_log(log_file) if log_file else {}
     md = render_markdown(g, rules_root(), log, v)
-    return md, render_html(md, g.name)
+    return md, render_html(md, g.name, mermaid_src or MERMAID_FILE.name)
 
 
 def rulebook_name(game: str, variant: str | None = None) -> str:
@@ -99,17 +110,34 @@ def rulebook_name(game: str, variant: str | None = None) -> str:
     return name + (f".{Path(variant).stem}" if variant else "")
 
 
+#: How the shipped rulebooks in docs/rulebooks/ reach the one vendored Mermaid script of the
+#: checkout (meeple/web/static/vendor/), so that the repository holds it once.
+SHIPPED_MERMAID_SRC = "../../meeple/web/static/vendor/" + MERMAID_FILE.name
+
+
 def cmd_doc(args: argparse.Namespace) -> int:
-    folder = Path(args.output) if args.output else RULEBOOKS if DOCS.is_dir() else Path.cwd()
-    folder.mkdir(parents=True, exist_ok=True)
+    # A user's `meeple doc rules/x` writes into his own folder, never into the checkout's
+    # docs/rulebooks/: only --all (without -o) regenerates the shipped rulebooks.
+    shipped = bool(args.all and not args.output)
+    folder = RULEBOOKS if shipped else Path(args.output) if args.output else Path.cwd()
+    mermaid_src = SHIPPED_MERMAID_SRC if shipped else MERMAID_FILE.name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise MeepleError(f"cannot create {folder}: {e.strerror}") from None
     targets = [(g, None) for g in game_ids()] if args.all else [(args.game, args.variant)]
     written = []
     for game, variant in targets:
-        md, html = render_rulebook(game, variant)
+        md, html = render_rulebook(game, variant, mermaid_src)
         name = rulebook_name(game, variant)
         for suffix, text in ((".md", md), (".html", html)):
             written.append((folder / (name + suffix), text))
-    if args.all and not args.output:  # the published schemas are part of docs/ too
+    if not shipped:  # the diagram draws offline: the script and its licence beside the pages
+        for f in (MERMAID_FILE, MERMAID_LICENSE):
+            target = folder / f.name
+            if not target.is_file() or target.read_bytes() != f.read_bytes():
+                shutil.copyfile(f, target)
+    if shipped:  # the published schemas are part of docs/ too
         from .schema_docs import schema_text  # noqa: PLC0415
 
         SCHEMAS.mkdir(exist_ok=True)
@@ -117,7 +145,10 @@ def cmd_doc(args: argparse.Namespace) -> int:
         written.append((SCHEMAS / "variant.schema.json", schema_text(True)))
         written.append((SCHEMAS / "scenario.schema.json", schema_text(scenario=True)))
     for f, text in written:
-        f.write_text(text, encoding="utf-8")
+        try:
+            f.write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise MeepleError(f"cannot write {f}: {e.strerror}") from None
         out.print(f"wrote {relative_file(str(f), Path.cwd())}", markup=False)
     return 0
 

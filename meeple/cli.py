@@ -1,4 +1,4 @@
-"""The command line: meeple play | check | list | simulate | scenarios | compile | bench."""
+"""The command line: meeple play | check | list | simulate | scenarios | compile | bench | serve."""
 
 from __future__ import annotations
 
@@ -115,6 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
     bench.set_defaults(run=cmd_bench)
+    _serve_command(sub)
     return p
 
 
@@ -491,6 +492,38 @@ def cmd_bench(args: argparse.Namespace) -> int:
             out.print(f"  generated / hand-written: {ratio(gen / hand)}", markup=False)
         elif gid == REFERENCE_GAME:
             out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
+    return 0
+
+
+# ---------------------------------------------------------------------------- serve
+def _serve_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    serve = sub.add_parser(
+        "serve", help="a local web page to play, review and edit the rules (needs .[web])"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.set_defaults(run=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the web app (meeple/web/) on this machine until interrupted."""
+    try:
+        from meeple.web.app import serve  # noqa: PLC0415
+    except ImportError as e:
+        raise MeepleError(
+            f"meeple serve needs the web extra ({e.name} is missing)",
+            suggestion='install it with: pip install -e ".[web]"',
+        ) from None
+    if not 0 < args.port < 65536:
+        raise MeepleError(f"--port is 1 to 65535, not {args.port}")
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        err.print(
+            f"warning: serving on {args.host}: anyone who can reach it can play and run rules "
+            "checks on this machine (the page has no login)",
+            markup=False,
+        )
+    out.print(f"meeple serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", markup=False)
+    serve(args.host, args.port)
     return 0
 
 

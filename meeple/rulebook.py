@@ -20,7 +20,10 @@ from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.variant import Variant
 
-MERMAID_JS = "https://cdn.jsdelivr.net/npm/mermaid@10/dist/mermaid.esm.min.mjs"
+#: Mermaid (MIT licence, beside it as mermaid.LICENSE), vendored from the npm package so that
+#: the flow diagram draws offline: no page meeple writes or serves loads anything from the web.
+MERMAID_FILE = Path(__file__).parent / "web" / "static" / "vendor" / "mermaid.min.js"
+MERMAID_LICENSE = MERMAID_FILE.with_name("mermaid.LICENSE")
 
 
 def _code(text: str) -> str:
@@ -495,40 +498,50 @@ def _procedure_order(game: ir.Game) -> list[ir.Procedure]:
     return [game.procedures[n] for n in order]
 
 
-def render_html(markdown_text: str, title: str) -> str:
-    """A standalone HTML page from the rulebook's Markdown; Mermaid draws the flow diagram."""
-    import markdown  # noqa: PLC0415  (only `meeple doc` needs it)
+def render_html(markdown_text: str, title: str, mermaid_src: str = MERMAID_FILE.name) -> str:
+    """A standalone HTML page from the rulebook's Markdown; Mermaid draws the flow diagram.
 
-    # Rule text is untrusted: raw HTML in the Markdown never passes through (it is shown as
-    # text), and links go only to pages, mail or anchors, never to javascript: and the like.
-    # The rulebook's own anchors are plain Markdown lines, restored below from their escaped
-    # form (ids of safe characters only).
-    md = markdown.Markdown(extensions=["tables", "fenced_code"])
-    md.preprocessors.deregister("html_block")
-    md.inlinePatterns.deregister("html")
-    body = md.convert(markdown_text)
-    body = re.sub(
-        r"<p>&lt;a id=&quot;([a-z0-9-]+)&quot;&gt;&lt;/a&gt;</p>|"
-        r'<p>&lt;a id="([a-z0-9-]+)"&gt;&lt;/a&gt;</p>',
-        lambda m: f'<p><a id="{m.group(1) or m.group(2)}"></a></p>',
-        body,
-    )
-    body = re.sub(r'(href|src)="([^"]*)"', _safe_link, body)
-    body = re.sub(
-        r'<pre><code class="language-mermaid">(.*?)</code></pre>',
-        r'<pre class="mermaid">\1</pre>',
-        body,
-        flags=re.S,
-    )
+    ``mermaid_src`` is the URL of the vendored ``mermaid.min.js`` as the page will find it
+    (default: beside the page; ``meeple doc`` copies it there). Mermaid starts on load with its
+    default ``securityLevel: 'strict'`` (labels are text, never HTML or script)."""
+    body = markdown_body(markdown_text)
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n"
         "<style>body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em;"
         "line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid #ccc;"
         "padding:2px 6px}code{background:#f4f4f4}</style>\n"
-        f'<script type="module">import mermaid from "{MERMAID_JS}";'
-        "mermaid.initialize({startOnLoad:true,securityLevel:'strict'});</script>\n"
-        f"</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"</head>\n<body>\n{body}\n"
+        f'<script src="{html.escape(mermaid_src)}"></script>\n</body>\n</html>\n'
+    )
+
+
+def markdown_body(markdown_text: str) -> str:
+    """The rulebook's Markdown as an HTML fragment, rendered as CommonMark (markdown-it-py) so
+    that lists nested by two spaces stay nested; tables as in GitHub's Markdown.
+
+    Rule text is untrusted: raw HTML in the Markdown never passes through (it is shown as text),
+    and links go only to pages, mail or anchors, never to javascript: and the like. The
+    rulebook's own anchors are plain Markdown lines, restored below from their escaped form (ids
+    of safe characters only). The Mermaid block becomes ``<pre class="mermaid">`` (its text
+    stays escaped)."""
+    from markdown_it import MarkdownIt  # noqa: PLC0415  (only the rulebooks need it)
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    # every link becomes a link, so that one policy (_safe_link below) decides what it may reach
+    md.validateLink = lambda url: True  # type: ignore[method-assign]
+    body = md.render(markdown_text)
+    body = re.sub(
+        r"<p>&lt;a id=&quot;([a-z0-9-]+)&quot;&gt;&lt;/a&gt;</p>",
+        lambda m: f'<p><a id="{m.group(1)}"></a></p>',
+        body,
+    )
+    body = re.sub(r'(href|src)="([^"]*)"', _safe_link, body)
+    return re.sub(
+        r'<pre><code class="language-mermaid">(.*?)</code></pre>',
+        r'<pre class="mermaid">\1</pre>',
+        body,
+        flags=re.S,
     )
 
 

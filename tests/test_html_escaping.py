@@ -18,7 +18,7 @@ SCRIPT = "<script>alert(1)</script>"
 IMG = "<img src=x onerror=alert(2)>"
 LINK = "[click](javascript:alert(3))"
 EVIL = f"{SCRIPT} {IMG} {LINK}"
-OWN_SCRIPT = '<script type="module">import mermaid from '  # the page's one script
+OWN_SCRIPT = '<script src="mermaid.min.js"></script>'  # the page's one script: Mermaid
 
 
 def _q(text: str) -> str:
@@ -107,5 +107,8 @@ def test_links_to_scripts_are_disabled(url: str) -> None:
     from meeple.rulebook import render_html
 
     html = render_html(f"# t\n\n[x]({url}) ![i]({url})\n", "t")
-    assert 'href="#"' in html and 'src="#"' in html
-    assert url.lower() not in html.lower()
+    # a link becomes "#"; CommonMark shows a destination with a tab in it as text, no link at all
+    assert ('href="#"' in html and 'src="#"' in html) or "\t" in url
+    attrs = re.findall(r'(?:href|src)="([^"]*)"', html)
+    assert attrs and not any(":" in a for a in attrs[:-1])  # the last: the page's Mermaid
+    assert url.lower() not in " ".join(attrs).lower()
