@@ -1,4 +1,6 @@
-"""The command line: meeple play | check | list | simulate | scenarios | compile | bench."""
+"""The command line: meeple play | check | list | simulate | scenarios | compile | bench.
+
+``simulate`` lives in simulate.py (its options, process pool, Dask, streamed file)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from meeple.codegen import generate
@@ -18,7 +19,7 @@ from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.state import State
 from meeple.interpreter.values import describe, player_name
 
-from . import api, authoring, compare
+from . import api, authoring, simulate
 from .bench import REFERENCE_GAME, bench
 from .registry import DEFAULT_GAME, game_ids, rules_path
 from .scenarios import run_scenario, scenario_files
@@ -79,16 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     _backend_option(scen)
     scen.set_defaults(run=cmd_scenarios)
 
-    sim = sub.add_parser("simulate", help="play many games with random players; statistics")
-    sim.add_argument("game", nargs="?", default=DEFAULT_GAME)
-    sim.add_argument("-n", type=int, default=100, help="number of games (default 100)")
-    sim.add_argument("--players", "-p", type=int)
-    sim.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
-    sim.add_argument("--variant", help="simulate this variant of the game")
-    sim.add_argument("--compare", metavar="VARIANT", help="compare with a variant, same seeds")
-    sim.add_argument("--plot", metavar="DIR", help="with --compare: write PNG figures to DIR")
-    _backend_option(sim)
-    sim.set_defaults(run=cmd_simulate)
+    simulate.add_command(sub)
     authoring.add_commands(sub)
 
     comp = sub.add_parser("compile", help="write the Python module generated from a game's rules")
@@ -304,52 +296,6 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         failed += not outcome.passed
     out.print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
-
-
-# ---------------------------------------------------------------------------- simulate
-def cmd_simulate(args: argparse.Namespace) -> int:
-    if args.compare or args.plot:
-        return compare.cmd_compare(args)
-    game = api.load(args.game, args.players, args.variant, backend=args.backend)
-    n, k = args.n, game.num_players()
-    if n < 1:
-        raise MeepleError("-n must be at least 1")
-    wins = [0.0] * k
-    totals = [0] * k
-    decisions = 0
-    ties = 0
-    with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"{game.name}, {k} players", total=n)
-        for i in range(n):
-            try:
-                r = api.play(game, seed=args.seed + i, record_log=False)
-            except MeepleError as e:
-                e.message += f" (in the game with seed {args.seed + i})"
-                raise
-            for w in r.winners:
-                wins[w] += 1 / len(r.winners)
-            for p in range(k):
-                totals[p] += r.scores[p]
-            decisions += r.decisions
-            ties += r.tie_broken
-            progress.advance(task)
-    table = Table(
-        title=f"{n} game{'s' if n != 1 else ''} of {game.name}, {k} players, random players, "
-        f"seeds {args.seed}..{args.seed + n - 1}"
-    )
-    table.add_column("seat")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("mean score", justify="right")
-    for p in range(k):
-        table.add_row(player_name(p), f"{wins[p]:g}", f"{wins[p] / n:.1%}", f"{totals[p] / n:.1f}")
-    out.print(table)
-    out.print("a game won by several tied players counts as a shared win (1/k each)")
-    out.print(
-        f"mean length: {decisions / n:.1f} decisions per game; "
-        f"top score tied (tie-breaker used) in {ties / n:.1%} of games"
-    )
-    return 0
 
 
 # ---------------------------------------------------------------------------- compile / bench
