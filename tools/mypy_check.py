@@ -33,6 +33,8 @@ def build_tree(dest: Path) -> Path:
     for entry in (ROOT / "meeple").iterdir():
         if entry.suffix in (".py", ".pyi") or entry.name == "py.typed":
             (pkg / entry.name).symlink_to(entry)
+        elif entry.is_dir() and (entry / "__init__.py").exists():  # meeple.ai, ...
+            (pkg / entry.name).symlink_to(entry, target_is_directory=True)
     for name, folder in SUBPACKAGES.items():
         (pkg / name).symlink_to(ROOT / folder, target_is_directory=True)
     return pkg
