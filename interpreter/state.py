@@ -312,7 +312,9 @@ class State:
         s.frames = frames
         d = self.pending
         if d is not None:
-            env = envs.get(id(d.env)) or dict(d.env)
+            env = envs.get(id(d.env))  # (an empty env is falsy: test for None, not truth)
+            if env is None:
+                env = dict(d.env)
             frame = frames[self.frames.index(d.frame)] if d.frame is not None else None
             s.pending = Decision(
                 d.op, d.player, env, frame, d.actions, d.values, d.options, d.secret

@@ -27,6 +27,7 @@ from .observation import (
     observation_spec,
     observation_string,
 )
+from .resample import hidden_places, resample
 
 __all__ = [
     "INT_BOUND",
@@ -41,4 +42,6 @@ __all__ = [
     "num_distinct_actions",
     "observation_spec",
     "observation_string",
+    "hidden_places",
+    "resample",
 ]
