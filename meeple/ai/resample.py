@@ -128,7 +128,9 @@ def _redeal(
     for spots in groups.values():
         if len(spots) < 2:
             continue
-        cards = [zones[zi][k] for zi, k in spots]
+        # in a fixed order first, so that the deal depends only on which cards are hidden, not
+        # on where they truly are: two states the seat cannot tell apart resample alike
+        cards = sorted((zones[zi][k] for zi, k in spots), key=lambda c: c.id)
         rng.shuffle(cards)
         for (zi, k), c in zip(spots, cards, strict=True):
             zones[zi][k] = c
