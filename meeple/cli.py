@@ -1,4 +1,4 @@
-"""The command line: meeple play | check | list | simulate | scenarios | compile | bench.
+"""The command line: meeple play | check | list | simulate | scenarios | compile | bench | arena.
 
 ``simulate`` lives in simulate.py (its options, process pool, Dask, streamed file)."""
 
@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
 
 from meeple.codegen import generate
@@ -96,6 +97,27 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", "-p", type=int)
     bench.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
     bench.set_defaults(run=cmd_bench)
+
+    arena = sub.add_parser(
+        "arena", help="computer players against each other: win rates with 95%% intervals"
+    )
+    arena.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
+    arena.add_argument(
+        "--agents",
+        required=True,
+        help="one agent per seat, P1 first, comma-separated: random, greedy, flatmc[:PLAYOUTS], "
+        "ismcts[:ITERATIONS] (e.g. ismcts:100,random,random,random)",
+    )
+    arena.add_argument("-n", type=int, default=20, help="number of games (default 20)")
+    arena.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
+    arena.add_argument("--variant", help="play this variant of the game")
+    arena.add_argument(
+        "--backend",
+        choices=api.BACKENDS,
+        default="compiled",
+        help="the generated module (default: the agents' back end) or the interpreter",
+    )
+    arena.set_defaults(run=cmd_arena)
     return p
 
 
@@ -334,6 +356,42 @@ def cmd_bench(args: argparse.Namespace) -> int:
             out.print(f"  generated / hand-written: {gen / r.rates['hand-written'].games:.2f}")
         elif gid == REFERENCE_GAME:
             out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
+    return 0
+
+
+# ---------------------------------------------------------------------------- arena
+def cmd_arena(args: argparse.Namespace) -> int:
+    from meeple.ai.arena import arena  # noqa: PLC0415  (numpy: only for this command)
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    game = api.load(args.game, len(agents), args.variant, backend=args.backend)
+    n = args.n
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"{game.name}, {len(agents)} players", total=n)
+        r = arena(game, agents, n, args.seed, lambda done: progress.update(task, completed=done))
+    table = Table(
+        title=f"{n} game{'s' if n != 1 else ''} of {game.name}, {r.players} players, "
+        f"seeds {args.seed}..{args.seed + n - 1}"
+    )
+    for col in ("seat", "agent", "wins", "win rate", "95% interval", "mean score"):
+        table.add_column(col, justify="left" if col in ("seat", "agent") else "right")
+    for s in r.seats:
+        lo, hi = s.interval
+        table.add_row(
+            player_name(s.seat),
+            s.agent,
+            f"{s.wins:g}",
+            f"{s.win_rate:.1%}",
+            f"{lo:.1%} – {hi:.1%}",
+            f"{s.mean_score:.1f}",
+        )
+    out.print(table)
+    out.print(
+        f"an even share is {1 / r.players:.1%}; a win shared by k tied players counts 1/k; "
+        "intervals are Wilson score intervals",
+        markup=False,
+    )
+    out.print(f"mean length: {r.decisions / n:.1f} decisions per game", markup=False)
     return 0
 
 
