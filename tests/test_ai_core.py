@@ -194,3 +194,10 @@ def test_pickle_resumes_in_another_process(sun_c) -> None:
     for a in rest:
         end.apply_action(a)
     assert out.stdout.decode().strip() == f"{end.scores()} {end.winners()}"
+
+
+def test_encode_without_asking_for_the_spec_first() -> None:
+    game = meeple.load("harbour-guilds", players=3, backend="compiled")
+    s = game.new_initial_state(0)
+    x = ai.encode(s, 2)
+    assert (x == ai.observation_spec(game).encode(s, 2)).all()

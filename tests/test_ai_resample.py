@@ -146,3 +146,17 @@ def test_resample_every_seed_game(game_id: str, backend: str) -> None:
             a = s.legal_actions()
             s.apply_action(a[rng.randrange(len(a))])
             k += 1
+
+
+@pytest.mark.deep  # loading Sonnenkönig's rules takes over a second
+def test_a_deck_of_mixed_kinds_gets_a_new_order_of_kinds() -> None:
+    """Sonnenkönig's draw pile mixes three kinds of cards: which kind comes next is hidden
+    too, so resampling changes the order of kinds, not only of cards within a kind."""
+    game = meeple.load("sonnenkoenig", players=4, backend="compiled")
+    s = game.new_initial_state(0)
+    pile = s.prog.zone_base["draw_pile"]
+    truth = [c.kind for c in s.zones[pile]]
+    assert len(set(truth)) > 1
+    orders = [[c.kind for c in ai.resample(s, 0, seed).zones[pile]] for seed in range(5)]
+    assert all(sorted(o) == sorted(truth) for o in orders)
+    assert any(o != truth for o in orders)

@@ -65,9 +65,9 @@ class ObservationSpec:
     every entry is a whole number within [low, high].
     """
 
-    def __init__(self, game: Game) -> None:
-        prog = game.program
-        self.game_id = game.id
+    def __init__(self, game: Game | ProgramBase) -> None:
+        prog = game.program if isinstance(game, Game) else game
+        self.game_id = prog.game_id
         self.num_players = n = prog.num_players
         self._prog = prog
         cards = prog.cards
@@ -132,8 +132,9 @@ class ObservationSpec:
         self._vars: list[tuple[str, int, int, bool, str]] = []
         self.clipped: list[str] = []
         self.omitted: dict[str, str] = {}
-        decls = game.checked.game.variables if game.checked is not None else {}
-        assigned = _assigned_variables(game)
+        rules = getattr(prog, "game", None)  # the checked IR (both back ends keep it)
+        decls = rules.variables if rules is not None else {}
+        assigned = _assigned_variables(prog)
         for v in prog.var_specs:
             decl = decls.get(v.name)
             owner_only = v.visibility == "owner"
@@ -281,40 +282,36 @@ class ObservationSpec:
         }
 
 
-def _assigned_variables(game: Game) -> set[str]:
+def _assigned_variables(prog: ProgramBase) -> set[str]:
     """Names of the variables some statement of the rules assigns (the others keep their
-    initial value all game)."""
-    if game.checked is None:
-        return {v.name for v in game.program.var_specs}
-    g = game.checked.game
+    initial value all game); all of them when the rules are not at hand."""
+    g = getattr(prog, "game", None)
+    if g is None:
+        return {v.name for v in prog.var_specs}
     roots: list[Any] = [g.setup, g.play, g.scoring]
     roots += [p.body for p in g.procedures.values()]
     roots += [t.body for t in g.triggers.values()]
     return {n.name for r in roots for n in walk(r) if isinstance(n, ir.Assign)}
 
 
-_SPECS: dict[int, tuple[ProgramBase, ObservationSpec]] = {}
-
-
 def observation_spec(game: Game) -> ObservationSpec:
-    """The observation layout of ``game`` (made once per game and kept with it)."""
-    hit = _SPECS.get(id(game.program))
-    if hit is not None and hit[0] is game.program:
-        return hit[1]
-    spec = ObservationSpec(game)
-    _SPECS[id(game.program)] = (game.program, spec)
+    """The observation layout of ``game`` (made once per game and kept for it)."""
+    return _spec_of(game.program)
+
+
+def _spec_of(prog: ProgramBase) -> ObservationSpec:
+    # kept on the program itself: it lives exactly as long as the game's states
+    spec: ObservationSpec | None = prog.__dict__.get("_ai_observation_spec")
+    if spec is None:
+        spec = ObservationSpec(prog)
+        prog.__dict__["_ai_observation_spec"] = spec
     return spec
 
 
 def encode(state: State, seat: int) -> np.ndarray:
-    """Seat ``seat``'s observation vector of ``state`` (see ObservationSpec.encode)."""
-    hit = _SPECS.get(id(state.prog))
-    if hit is not None and hit[0] is state.prog:
-        return hit[1].encode(state, seat)
-    raise MeepleError(
-        "no observation spec for this state's game yet",
-        suggestion="call meeple.ai.observation_spec(game) once first",
-    )
+    """Seat ``seat``'s observation vector of ``state`` (see ObservationSpec.encode; the spec
+    of the state's game is made on first use)."""
+    return _spec_of(state.prog).encode(state, seat)
 
 
 # ------------------------------------------------------------------------------ text

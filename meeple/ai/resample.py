@@ -44,10 +44,10 @@ def resample(state: State, seat: int, seed: int) -> State:
     own ``owner`` piles, the top of ``top`` piles), the variables, the decision being made,
     and the log lines the seat has seen (the lines meant for other seats alone are dropped).
     Redrawn: the cards in the places the seat cannot see (hidden piles, the other seats'
-    hands, what lies under a top card) are shuffled among those places, uniformly, each card
-    staying among the places that hold its kind of component (a hand of minions stays a hand
-    of minions; see docs/ai.md for what this assumes). Cards the rules are holding on to
-    (named by a variable, a loop, a pick in progress) stay where they are.
+    hands, what lies under a top card) are dealt again among those places, uniformly, each
+    pile keeping how many cards of each kind of component it holds (a hand of minions stays
+    a hand of minions; see docs/ai.md for what this assumes), in a new order. Cards the rules
+    are holding on to (named by a variable, a loop, a pick in progress) stay where they are.
 
     Not redrawn: secret values of the other seats' ``owner``-only variables (a vote cast in
     secret) are kept as they are; resample re-deals cards, not choices.
@@ -135,6 +135,20 @@ def _redeal(
         for (zi, k), c in zip(spots, cards, strict=True):
             zones[zi][k] = c
             loc[c.id] = zi
+    # then each pile's order, whatever the kinds: a deck that mixes kinds does not keep the
+    # order its kinds truly come in (again from a fixed order)
+    piles: dict[int, list[int]] = {}
+    for spots in groups.values():
+        for zi, k in spots:
+            piles.setdefault(zi, []).append(k)
+    for zi, ks in piles.items():
+        if len(ks) < 2:
+            continue
+        z = zones[zi]
+        cards = sorted((z[k] for k in ks), key=lambda c: c.id)
+        rng.shuffle(cards)
+        for k, c in zip(sorted(ks), cards, strict=True):
+            z[k] = c
     return _rederive_pending(s, check)
 
 
