@@ -55,7 +55,7 @@ def _labels(game: Game) -> list[str]:
                 if op is not None:
                     stmt_of[op.uid] = node
     w = ExprWriter()
-    types = {}
+    types: dict[int, str] = {}
     for c in prog.cards:
         types.setdefault(c.type_id, card_label(c))
     size = prog.num_distinct_actions

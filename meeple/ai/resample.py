@@ -26,7 +26,7 @@ def hidden_places(state: State, seat: int) -> list[tuple[int, int]]:
     """(pile, position) of every card ``seat`` cannot see now (0-based seat): all of a hidden
     pile or of another seat's ``owner`` pile, all but the top card of a ``top`` pile."""
     prog = state.prog
-    out = []
+    out: list[tuple[int, int]] = []
     for i, z in enumerate(state.zones):
         vis = prog.zone_vis[i]
         if vis == "public" or (vis == "owner" and prog.zone_owner[i] == seat):
@@ -169,7 +169,8 @@ def _rederive_pending(s: State, check: bool) -> bool:
             if offer is None:
                 return not check
             actions, values = offer
-            player, options = op.player(s, d.env), []
+            player = op.player(s, d.env)
+            options: list[Any] = []
         elif isinstance(op, ChooseOp):
             actions, values, options = op.collect(s, d.env)
             player = op.player(s, d.env)
