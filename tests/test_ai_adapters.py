@@ -192,3 +192,25 @@ def test_openspiel_chance_picks_the_seed_and_returns_come_at_the_end() -> None:
     assert state.returns() == ours.returns() and state.rewards() == ours.returns()
     copy = pickle.loads(pickle.dumps(state))  # OpenSpiel's pickling, through to_json
     assert str(copy) == str(state) and copy.history() == state.history()
+
+
+def test_gymnasium_opponents_from_a_factory_or_a_list() -> None:
+    pytest.importorskip("gymnasium")
+    from meeple.ai.agents import GreedyAgent
+    from meeple.ai.gymnasium_env import MeepleEnv
+
+    made: list[tuple[int, int]] = []
+
+    def factory(seat: int, seed: int) -> GreedyAgent:
+        made.append((seat, seed))
+        return GreedyAgent(seed * 1000 + seat)
+
+    env = MeepleEnv(QUICK, 3, seat=1, opponents=factory)
+    obs, _ = env.reset(seed=5)
+    assert made == [(0, 5), (2, 5)]  # the learner's seat gets no agent
+    done = False
+    while not done:
+        obs, reward, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.state is not None and reward == env.state.returns()[1]
+    with pytest.raises(MeepleError, match="2 agents given for a 3-player game"):
+        MeepleEnv(QUICK, 3, opponents=[GreedyAgent(), GreedyAgent()]).reset(seed=0)
