@@ -442,7 +442,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "simulate",
         help="play many games with random players; win rates with 95%% intervals",
         description="Play N games with random players on the seeds SEED..SEED+N-1 and report "
-        "each seat's win rate (95%% Wilson interval, and whether it differs from an even share "
+        "each seat's win rate (95% Wilson interval, and whether it differs from an even share "
         "by more than chance), mean score and game length. Same seeds, same results, "
         "whatever --jobs or --dask.",
     )
