@@ -42,6 +42,7 @@ from .registry import DEFAULT_GAME
 out = Console(highlight=False, soft_wrap=True, emoji=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+MAX_JOBS_PER_CORE = 4  # more local worker processes than this only add overhead
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,13 @@ def run(
         raise MeepleError("-n must be at least 1")
     if jobs < 1:
         raise MeepleError(f"--jobs must be at least 1, not {jobs}")
+    most = MAX_JOBS_PER_CORE * (os.cpu_count() or 1)
+    if jobs > most and (dask is None or dask == "local"):
+        raise MeepleError(
+            f"--jobs {jobs} is more worker processes than this machine can use",
+            expected=f"at most {most} ({MAX_JOBS_PER_CORE} per core)",
+            suggestion="for more workers, run a Dask cluster and give --dask its address",
+        )
     campaign.load()  # broken rules or a bad player count fail here, once, with their place
     if dask is not None:
         yield from _run_dask(campaign, n, seed, jobs, dask)

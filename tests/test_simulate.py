@@ -93,6 +93,8 @@ def test_bad_output_file_and_jobs_are_refused(
     assert code == 2 and "--jobs" in err
     code, _, err = _run(capsys, "simulate", "-n", "2", "--out", str(tmp_path / "no/dir/x.csv"))
     assert code == 2 and "cannot write" in err
+    code, _, err = _run(capsys, "simulate", "-n", "2", "--jobs", "100000")
+    assert code == 2 and "more worker processes than this machine can use" in err
 
 
 def test_table_gives_wilson_intervals_and_even_share_distance(
