@@ -99,14 +99,19 @@ def test_pettingzoo_refuses_an_illegal_action() -> None:
 
 # ---------------------------------------------------------------------------- Gymnasium
 def _gymnasium(game: str, variant: str | None) -> None:
-    pytest.importorskip("gymnasium")
+    gym = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
-    from meeple.ai.gymnasium_env import MeepleEnv
+    import meeple.ai.gymnasium_env  # noqa: F401  (registers meeple/Game-v0)
 
     players = _players(game, variant)
     for seat in (0, players - 1):
-        check_env(MeepleEnv(game, players, variant, seat=seat, render_mode="ansi"))
+        # made through the registry, so check_env also tries every declared render mode
+        env = gym.make(
+            "meeple/Game-v0", game=game, players=players, variant=variant, seat=seat,
+            render_mode="ansi",
+        )  # fmt: skip
+        check_env(env.unwrapped)
 
 
 def test_gymnasium_conformance_quick() -> None:
