@@ -219,3 +219,20 @@ def test_gymnasium_opponents_from_a_factory_or_a_list() -> None:
     assert env.state is not None and reward == env.state.returns()[1]
     with pytest.raises(MeepleError, match="2 agents given for a 3-player game"):
         MeepleEnv(QUICK, 3, opponents=[GreedyAgent(), GreedyAgent()]).reset(seed=0)
+
+
+def test_openspiel_rl_environment_plays_a_game() -> None:
+    pytest.importorskip("pyspiel")
+    from open_spiel.python import rl_environment
+
+    from meeple.ai import openspiel_game  # noqa: F401  (registers the games)
+
+    env = rl_environment.Environment("meeple_harbour_guilds", players=3)
+    ts = env.reset()
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not ts.last():
+        p = ts.observations["current_player"]
+        ts = env.step([int(rng.choice(ts.observations["legal_actions"][p]))])
+        steps += 1
+    assert steps > 10 and sorted(ts.rewards)[-1] == 1.0 and set(ts.rewards) <= {0.0, 1.0}
