@@ -165,15 +165,18 @@ def run(
         for start, count in chunks(n, seed, chunk_size(n, 1)):
             yield from _records(campaign, play_chunk(campaign, start, count))
         return
+    pool = ProcessPoolExecutor(jobs, mp_context=_pool_context())
     try:
-        with ProcessPoolExecutor(jobs, mp_context=_pool_context()) as pool:
-            yield from _in_order(pool, campaign, n, seed, jobs)
+        yield from _in_order(pool, campaign, n, seed, jobs)
     except BrokenProcessPool:
         raise MeepleError(
             "a worker process died",
             suggestion="out of memory? try fewer --jobs; a script calling meeple.simulate.run "
             "with jobs > 1 must start from `if __name__ == '__main__':`",
         ) from None
+    finally:
+        # on an error or Ctrl-C, chunks not started yet are dropped instead of played
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _in_order(
@@ -218,10 +221,14 @@ def _run_dask(
             suggestion="pip install 'meeple[ai]' (or: pip install 'dask[distributed]')",
         ) from None
     if address == "local":
-        # worker processes (the games are pure Python: threads would share one GIL); no
-        # dashboard, so nothing listens on a public port
+        # worker processes (the games are pure Python: threads would share one GIL); on the
+        # loopback interface and with no dashboard, so nothing listens on a public port
         cluster = LocalCluster(
-            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=jobs,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
         )
         with cluster, Client(cluster) as client:
             yield from _in_order(client, campaign, n, seed, jobs)
