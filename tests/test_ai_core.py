@@ -201,3 +201,13 @@ def test_encode_without_asking_for_the_spec_first() -> None:
     s = game.new_initial_state(0)
     x = ai.encode(s, 2)
     assert (x == ai.observation_spec(game).encode(s, 2)).all()
+
+
+@pytest.mark.deep
+def test_max_game_length_of_a_variant_is_measured() -> None:
+    game = meeple.load("harbour-guilds", players=2, variant="two-guilds", backend="compiled")
+    assert (game.id, game.name, 2) not in ai.MEASURED_MAX_LENGTH
+    bound = ai.max_game_length(game)
+    assert bound == 2 * ai.actions.longest_random_game(game, ai.actions.MEASURE_GAMES)
+    s = game.new_initial_state(1000, record_log=False)
+    assert len(_play(s, 10_000, 1000)) <= bound

@@ -57,6 +57,10 @@ def test_resampled_states_are_consistent_and_differ() -> None:
     assert changed > 10
     with pytest.raises(meeple.MeepleError, match="over"):
         ai.resample(s, 0, 1)
+    with pytest.raises(meeple.MeepleError, match="whole number"):
+        ai.resample(game.new_initial_state(0), 0, "7")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a seat"):
+        ai.resample(game.new_initial_state(0), 4, 7)
 
 
 def test_resample_drops_other_seats_secret_log_lines() -> None:

@@ -9,6 +9,7 @@ shuffles and draws are unknown too. See docs/ai.md (Copying and resampling).
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -53,10 +54,19 @@ def resample(state: State, seat: int, seed: int) -> State:
     secret) are kept as they are; resample re-deals cards, not choices.
 
     The result has no record of other seats' secret decisions and plays on like any state;
-    ``seed`` makes it deterministic. Raises ValueError for a seat not of this game,
-    MeepleError when the game is over.
+    ``seed`` (a whole number) makes it deterministic. Raises ValueError for a seat not of this
+    game, MeepleError for a seed that is not a whole number or when the game is over.
     """
     seat = state._seat_arg(seat)
+    try:
+        whole = None if isinstance(seed, bool) else operator.index(seed)
+    except TypeError:
+        whole = None
+    if whole is None:
+        raise MeepleError(
+            f"a seed is a whole number, not {seed!r}", suggestion="e.g. resample(state, 0, 7)"
+        )
+    seed = whole
     if state.is_terminal():
         raise MeepleError("the game is over: there is nothing hidden left to resample")
     places = hidden_places(state, seat)
