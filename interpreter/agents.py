@@ -15,7 +15,10 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def __call__(self, state: State) -> int:
-        actions = state.legal_actions()
+        # drawn from the decision's options in the rules' order (legal_actions() is sorted), so
+        # that every seeded game recorded before legal actions were sorted replays unchanged
+        d = state.pending
+        actions = d.actions if d is not None else []
         return actions[self.rng.randrange(len(actions))]
 
 

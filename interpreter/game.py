@@ -9,7 +9,7 @@ from meeple.dsl.errors import MeepleError
 
 from .layout import ProgramBase
 from .program import Program
-from .state import State
+from .state import State, program_origin
 
 
 class Game:
@@ -49,6 +49,13 @@ class Game:
             "num_distinct_actions": self.program.num_distinct_actions,
             "backend": self.backend,
         }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle a game as the way ``meeple.load`` made it (see State.__reduce__); in the
+        same process the same Game comes back."""
+        from meeple.api import game_of_origin  # noqa: PLC0415  (the API imports this module)
+
+        return (game_of_origin, (program_origin(self.program),))
 
     def new_initial_state(self, seed: int = 0, record_log: bool = True) -> State:
         """A new game, set up and advanced to its first decision. Same seed, same game."""

@@ -176,6 +176,9 @@ class ProgramBase(Layout):
     frame_parents: Mapping[int, frozenset[int]] | None = None
     fresh_frames: frozenset[int] = frozenset()
     frame_parents_for = -1  # the interpreter: how many ops the table was derived from
+    #: how meeple.load made it: (game id or rules path, variant, players, back end), so that a
+    #: pickled state or game can load it again in another process; None when made otherwise
+    origin: tuple[str, str | None, int, str] | None = None
 
     @property
     def seat_locals(self) -> frozenset[str]:

@@ -221,13 +221,15 @@ class State:
         """Legal action ids for the player to act (empty for anyone else or when over).
 
         Ids are stable: the same option of the same rule has the same id in every game of this
-        game and player count (0 <= id < num_distinct_actions)."""
+        game and player count (0 <= id < num_distinct_actions). Sorted ascending."""
         if player is not None:
             player = self._seat_arg(player)
         d = self.pending
         if d is None or (player is not None and player != d.player):
             return []
-        return list(d.actions)
+        # ascending, as OpenSpiel and the frameworks built on it expect (the rules list options
+        # in their own order: legal_action_labels keeps that order for people)
+        return sorted(d.actions)
 
     def action_to_string(self, action: int) -> str:
         """The label of a legal action, e.g. "Bolster The Boneyard"."""
@@ -314,7 +316,14 @@ class State:
         return tuple(keys)
 
     def clone(self) -> State:
-        """An independent copy (the Program is shared)."""
+        """An independent copy (the Program is shared), in time proportional to the state.
+
+        It is the exact same position, down to the random-number state: the copy knows every
+        hidden card (hands, deck order) and every future shuffle and draw. A search agent that
+        plays on clones therefore cheats, as if it could see through the cards; an agent that
+        must not see what its seat cannot see plays on ``meeple.ai.resample(state, seat, seed)``
+        instead (hidden cards redrawn, random-number state reseeded). ``copy.deepcopy(state)``
+        is this clone."""
         s = State._blank(self.prog, self.record_log)
         s.zones = [list(z) for z in self.zones]
         s.loc = list(self.loc)
@@ -332,12 +341,32 @@ class State:
         s.frames = frames
         d = self.pending
         if d is not None:
-            env = envs.get(id(d.env)) or dict(d.env)
+            env = envs.get(id(d.env))  # (an empty env is falsy: test for None, not truth)
+            if env is None:
+                env = dict(d.env)
             frame = frames[self.frames.index(d.frame)] if d.frame is not None else None
             s.pending = Decision(
                 d.op, d.player, env, frame, d.actions, d.values, d.options, d.secret
             )
         return s
+
+    def __copy__(self) -> State:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """``copy.deepcopy(state)`` is ``clone()``: the Program (the compiled rules, shared by
+        every state of the game) is never copied."""
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle a state as its saved data (``to_json()``) and the way to load its game again:
+        the game id or rules path, the variant, the player count and the back end, as given to
+        ``meeple.load`` (which records them). Unpickling in another process loads the game
+        once (then reuses it) and rebuilds the state without re-checking it: a pickle is
+        trusted data (unpickling anything runs code); a save from a stranger goes through
+        ``Game.state_from_json``, which checks everything. Raises pickle.PicklingError for a
+        state of a game not made by ``meeple.load``."""
+        return (_unpickle_state, (program_origin(self.prog), self.to_json(), self.record_log))
 
     # ------------------------------------------------------------------ effects (used by ops)
     def move(self, card: Card, dest: int, bottom: bool) -> None:
@@ -660,6 +689,31 @@ def _meeple_version() -> str:
     import meeple  # the package is imported before any of its modules: no cycle
 
     return meeple.__version__
+
+
+def program_origin(prog: ProgramBase) -> tuple[str, str | None, int, str]:
+    """How ``meeple.load`` made this program: (game id or rules path, variant, players, back
+    end). Raises pickle.PicklingError when it was not made so (nothing to load it again by)."""
+    origin = getattr(prog, "origin", None)
+    if origin is None:
+        import pickle  # noqa: PLC0415
+
+        raise pickle.PicklingError(
+            f"a state of {prog.game_name} can be pickled only if its game was loaded with "
+            "meeple.load(...) (which records how to load it again in another process)"
+        )
+    return origin  # type: ignore[no-any-return]
+
+
+def _unpickle_state(
+    origin: tuple[str, str | None, int, str], data: dict[str, Any], record_log: bool
+) -> State:
+    """The state pickled by State.__reduce__ (its game loaded once per process)."""
+    from meeple.api import game_of_origin  # noqa: PLC0415  (the API imports this module)
+
+    prog = game_of_origin(origin).program
+    s = State._decode(prog, data, record_log)
+    return s
 
 
 def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:

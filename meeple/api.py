@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -80,8 +81,43 @@ def load(
     g = checked.game
     n = players if players is not None else max(g.players_min, min(4, g.players_max))
     if backend == "compiled" and isinstance(n, int) and g.players_min <= n <= g.players_max:
-        return Game(checked, n, compiled_program(checked, n))
-    return Game(checked, n)
+        loaded = Game(checked, n, compiled_program(checked, n))
+    else:
+        loaded = Game(checked, n)
+    # how to load it again (a pickled state or game, in another process): ids as given, paths
+    # made absolute so that a worker with another working directory finds the same files
+    origin = (_portable(game), _portable(variant) if variant is not None else None, n, backend)
+    loaded.program.origin = origin
+    _LOADED[origin] = loaded
+    return loaded
+
+
+def _portable(name: str) -> str:
+    """A game or variant id as given; a path made absolute."""
+    if "/" in name or name.endswith((".yaml", ".yml")) or Path(name).exists():
+        return str(Path(name).resolve())
+    return name
+
+
+# the games loaded in this process by how they were loaded, so that unpickling a state finds
+# its game (the same Game in the process that pickled it) instead of loading it again
+_LOADED: weakref.WeakValueDictionary[tuple[str, str | None, int, str], Game] = (
+    weakref.WeakValueDictionary()
+)
+
+
+def game_of_origin(origin: tuple[str, str | None, int, str]) -> Game:
+    """The game ``meeple.load`` made with these arguments (game, variant, players, back end):
+    the one already loaded in this process, or loaded now. Used to unpickle states and games."""
+    g = _LOADED.get(origin)
+    if g is None:
+        game, variant, n, backend = origin
+        g = load(game, n, variant, backend)
+        _KEEP.append(g)  # an unpickled state holds only its program: keep its game alive
+    return g
+
+
+_KEEP: list[Game] = []
 
 
 @dataclass

@@ -1,4 +1,7 @@
-"""The command line: meeple play | check | list | simulate | scenarios | compile | bench | serve."""
+"""The command line: meeple play | check | list | simulate | scenarios | compile | bench | arena |
+serve.
+
+``simulate`` lives in simulate.py (its options, process pool, Dask, streamed file)."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
 from meeple.interpreter.values import Card, card_label, decode, formatter, player_name
 
-from . import api, authoring, compare
+from . import api, authoring, simulate
 from .bench import BENCH_STEPS, REFERENCE_GAME, bench
 from .endings import end_reason
 from .explain import Verdict, explain
@@ -88,16 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     _backend_option(scen)
     scen.set_defaults(run=cmd_scenarios)
 
-    sim = sub.add_parser("simulate", help="play many games with random players; statistics")
-    sim.add_argument("game", nargs="?", default=DEFAULT_GAME)
-    sim.add_argument("-n", type=int, default=100, help="number of games (default 100)")
-    sim.add_argument("--players", "-p", type=int)
-    sim.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
-    sim.add_argument("--variant", help="simulate this variant of the game")
-    sim.add_argument("--compare", metavar="VARIANT", help="compare with a variant, same seeds")
-    sim.add_argument("--plot", metavar="DIR", help="with --compare: write PNG figures to DIR")
-    _backend_option(sim)
-    sim.set_defaults(run=cmd_simulate)
+    simulate.add_command(sub)
     authoring.add_commands(sub)
 
     comp = sub.add_parser("compile", help="write the Python module generated from a game's rules")
@@ -115,6 +109,27 @@ def _parser() -> argparse.ArgumentParser:
     )
     bench.add_argument("--seconds", type=float, default=3.0, help="per measurement (default 3)")
     bench.set_defaults(run=cmd_bench)
+
+    arena = sub.add_parser(
+        "arena", help="computer players against each other: win rates with 95%% intervals"
+    )
+    arena.add_argument("game", nargs="?", default=DEFAULT_GAME, help="game id or rules path")
+    arena.add_argument(
+        "--agents",
+        required=True,
+        help="one agent per seat, P1 first, comma-separated: random, greedy, flatmc[:PLAYOUTS], "
+        "ismcts[:ITERATIONS] (e.g. ismcts:100,random,random,random)",
+    )
+    arena.add_argument("-n", type=int, default=20, help="number of games (default 20)")
+    arena.add_argument("--seed", "-s", type=int, default=0, help="first seed (default 0)")
+    arena.add_argument("--variant", help="play this variant of the game")
+    arena.add_argument(
+        "--backend",
+        choices=api.BACKENDS,
+        default="compiled",
+        help="the generated module (default: the agents' back end) or the interpreter",
+    )
+    arena.set_defaults(run=cmd_arena)
     _serve_command(sub)
     return p
 
@@ -398,52 +413,6 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-# ---------------------------------------------------------------------------- simulate
-def cmd_simulate(args: argparse.Namespace) -> int:
-    if args.compare or args.plot:
-        return compare.cmd_compare(args)
-    game = api.load(args.game, args.players, args.variant, backend=args.backend)
-    n, k = args.n, game.num_players()
-    if n < 1:
-        raise MeepleError("-n must be at least 1")
-    wins = [0.0] * k
-    totals = [0] * k
-    decisions = 0
-    ties = 0
-    with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"{game.name}, {k} players", total=n)
-        for i in range(n):
-            try:
-                r = api.play(game, seed=args.seed + i, record_log=False)
-            except MeepleError as e:
-                e.message += f" (in the game with seed {args.seed + i})"
-                raise
-            for w in r.winners:
-                wins[w] += 1 / len(r.winners)
-            for p in range(k):
-                totals[p] += r.scores[p]
-            decisions += r.decisions
-            ties += r.tie_broken
-            progress.advance(task)
-    table = Table(
-        title=f"{n} game{'s' if n != 1 else ''} of {game.name}, {k} players, random players, "
-        f"seeds {args.seed}..{args.seed + n - 1}"
-    )
-    table.add_column("seat")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("mean score", justify="right")
-    for p in range(k):
-        table.add_row(player_name(p), f"{wins[p]:g}", f"{wins[p] / n:.1%}", f"{totals[p] / n:.1f}")
-    out.print(table)
-    out.print("a game won by several tied players counts as a shared win (1/k each)")
-    out.print(
-        f"mean length: {decisions / n:.1f} decisions per game; "
-        f"top score tied (tie-breaker used) in {ties / n:.1%} of games"
-    )
-    return 0
-
-
 # ---------------------------------------------------------------------------- compile / bench
 def cmd_compile(args: argparse.Namespace) -> int:
     text = generate(api.load_checked(args.game, args.variant))
@@ -524,6 +493,41 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     out.print(f"meeple serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", markup=False)
     serve(args.host, args.port)
+
+
+# ---------------------------------------------------------------------------- arena
+def cmd_arena(args: argparse.Namespace) -> int:
+    from meeple.ai.arena import arena  # noqa: PLC0415  (numpy: only for this command)
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    game = api.load(args.game, len(agents), args.variant, backend=args.backend)
+    n = args.n
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task(f"{game.name}, {len(agents)} players", total=n)
+        r = arena(game, agents, n, args.seed, lambda done: progress.update(task, completed=done))
+    table = Table(
+        title=f"{n} game{'s' if n != 1 else ''} of {game.name}, {r.players} players, "
+        f"seeds {args.seed}..{args.seed + n - 1}"
+    )
+    for col in ("seat", "agent", "wins", "win rate", "95% interval", "mean score"):
+        table.add_column(col, justify="left" if col in ("seat", "agent") else "right")
+    for s in r.seats:
+        lo, hi = s.interval
+        table.add_row(
+            player_name(s.seat),
+            s.agent,
+            f"{s.wins:g}",
+            f"{s.win_rate:.1%}",
+            f"{lo:.1%} – {hi:.1%}",
+            f"{s.mean_score:.1f}",
+        )
+    out.print(table)
+    out.print(
+        f"an even share is {1 / r.players:.1%}; a win shared by k tied players counts 1/k; "
+        "intervals are Wilson score intervals",
+        markup=False,
+    )
+    out.print(f"mean length: {r.decisions / n:.1f} decisions per game", markup=False)
     return 0
 
 

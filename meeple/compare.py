@@ -1,68 +1,27 @@
 """``meeple simulate GAME --compare VARIANT``: the game and a variant on the same seeds, side by
-side with 95% confidence intervals; ``--plot DIR`` writes the figures as PNG (matplotlib, Agg)."""
+side with 95% confidence intervals; ``--plot DIR`` writes the figures as PNG (matplotlib, Agg),
+for one sample (plain ``simulate``) or two side by side. The games themselves are played by
+simulate.py (process pool or Dask, progress bar, streamed file)."""
 
 from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.game import Game
 from meeple.interpreter.values import player_name
 
-from . import api
+from .simulate import Z95, Campaign, RecordWriter, Sample, gather, wilson
+from .simulate import _progress as progress_bar
+
+__all__ = ["Sample", "comparison_rows", "mean_ci", "plot", "wilson"]
 
 out = Console(highlight=False, soft_wrap=True, emoji=False)
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
-
-
-@dataclass
-class Sample:
-    """The outcomes of n games of one rule set: per game, what the comparison reports."""
-
-    name: str
-    seats: int
-    wins: list[float] = field(default_factory=list)  # per seat, shared wins count 1/k
-    spreads: list[int] = field(default_factory=list)  # best score minus worst score
-    lengths: list[int] = field(default_factory=list)  # decisions taken
-    ties: list[bool] = field(default_factory=list)  # top score tied: the tie-breaker decided
-
-    @property
-    def n(self) -> int:
-        return len(self.lengths)
-
-
-def run_sample(game: Game, n: int, seed: int, name: str) -> Sample:
-    """Play ``n`` games with random players on seeds ``seed .. seed+n-1``."""
-    s = Sample(name, game.num_players(), [0.0] * game.num_players())
-    for i in range(n):
-        try:
-            r = api.play(game, seed=seed + i, record_log=False)
-        except MeepleError as e:
-            e.message += f" ({name}, in the game with seed {seed + i})"
-            raise
-        for w in r.winners:
-            s.wins[w] += 1 / len(r.winners)
-        s.spreads.append(max(r.scores) - min(r.scores))
-        s.lengths.append(r.decisions)
-        s.ties.append(r.tie_broken)
-    return s
-
-
-def wilson(successes: float, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (fine for small n and rates near 0 or 1)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float, float]:
@@ -129,32 +88,38 @@ def comparison_rows(a: Sample, b: Sample) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def plot(a: Sample, b: Sample, folder: Path) -> list[Path]:
-    """Write the comparison figures (win rate per seat, game length, score spread, tie-breaker
-    share) as PNG files into ``folder``; returns their paths."""
+def plot(samples: Sequence[Sample], folder: Path) -> list[Path]:
+    """Write the figures of one sample, or of several side by side (win rate per seat with 95%
+    Wilson intervals, game length, score spread, tie-breaker share) as PNG files into
+    ``folder``; returns their paths."""
     import matplotlib  # noqa: PLC0415  (only --plot needs it)
 
     matplotlib.use("Agg")  # headless: no display needed
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise MeepleError(f"cannot write figures to {folder}: {e.strerror}") from None
     files = []
-    names = [a.name, b.name]
+    names = [s.name for s in samples]
+    n = samples[0].n
+    each = " each" if len(samples) > 1 else ""
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    seats = max(a.seats, b.seats)
-    width = 0.38
-    for j, s in enumerate((a, b)):
-        xs = [p + (j - 0.5) * width for p in range(s.seats)]
+    seats = max(s.seats for s in samples)
+    width = 0.8 / len(samples)
+    for j, s in enumerate(samples):
+        xs = [p + (j - (len(samples) - 1) / 2) * width for p in range(s.seats)]
         rates = [s.wins[p] / s.n for p in range(s.seats)]
         cis = [wilson(s.wins[p], s.n) for p in range(s.seats)]
         err = _error_bars(rates, cis)
         ax.bar(xs, rates, width, yerr=err, capsize=3, label=s.name)
-    if a.seats == b.seats:  # what every seat wins when the game favours none
-        ax.axhline(1 / a.seats, color="grey", linestyle="--", label=f"1/{a.seats}")
+    if len({s.seats for s in samples}) == 1:  # what every seat wins when the game favours none
+        ax.axhline(1 / seats, color="grey", linestyle="--", label=f"1/{seats}")
     ax.set_xticks(range(seats), [player_name(p) for p in range(seats)])
-    ax.set_ylabel("win rate (95% interval)")
-    ax.set_title(f"Win rate per seat, {a.n} games each")
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title(f"Win rate per seat, {n} games{each}")
     ax.legend()
     files.append(_save(fig, folder / "win_rate.png"))
 
@@ -163,21 +128,21 @@ def plot(a: Sample, b: Sample, folder: Path) -> list[Path]:
         ("spreads", "Score spread", "best score minus worst score"),
     ):
         fig, ax = plt.subplots(figsize=(7, 4))
-        data = [getattr(a, key), getattr(b, key)]
+        data = [list(getattr(s, key)) for s in samples]
         ax.hist(data, bins=20, label=names, alpha=0.8)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("games")
-        ax.set_title(f"{title}, {a.n} games each")
+        ax.set_title(f"{title}, {n} games{each}")
         ax.legend()
         files.append(
             _save(fig, folder / f"{'game_length' if key == 'lengths' else 'score_spread'}.png")
         )
 
     fig, ax = plt.subplots(figsize=(5, 4))
-    rates = [sum(s.ties) / s.n for s in (a, b)]
-    cis = [wilson(sum(s.ties), s.n) for s in (a, b)]
+    rates = [sum(s.ties) / s.n for s in samples]
+    cis = [wilson(sum(s.ties), s.n) for s in samples]
     err = _error_bars(rates, cis)
-    ax.bar(names, rates, yerr=err, capsize=4, color=["C0", "C1"])
+    ax.bar(names, rates, yerr=err, capsize=4, color=[f"C{j}" for j in range(len(samples))])
     ax.set_ylabel("share of games (95% interval)")
     ax.set_title("Games decided by a tie-breaker")
     files.append(_save(fig, folder / "tie_breaker.png"))
@@ -187,8 +152,9 @@ def plot(a: Sample, b: Sample, folder: Path) -> list[Path]:
 def _error_bars(rates: list[float], cis: list[tuple[float, float]]) -> list[list[float]]:
     """matplotlib's yerr: distances from each rate down and up to its interval's ends."""
     return [
-        [r - lo for r, (lo, _) in zip(rates, cis, strict=True)],
-        [hi - r for r, (_, hi) in zip(rates, cis, strict=True)],
+        # max(0, ...): at a rate of 0 or 1 the interval's end is the rate itself, up to rounding
+        [max(0.0, r - lo) for r, (lo, _) in zip(rates, cis, strict=True)],
+        [max(0.0, hi - r) for r, (_, hi) in zip(rates, cis, strict=True)],
     ]
 
 
@@ -202,17 +168,36 @@ def _save(fig: object, path: Path) -> Path:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    """``simulate --compare``: the game (or ``--variant``) against the ``--compare`` variant."""
-    if not args.compare:
-        raise MeepleError("--plot needs --compare VARIANT")
+    """``simulate --compare``: the game (or ``--variant``) against the ``--compare`` variant, on
+    the same seeds, with the progress bar, ``--jobs``/``--dask`` and ``--out`` of simulate (both
+    samples in one file, told apart by the variant column)."""
     if args.n < 1:
         raise MeepleError("-n must be at least 1")
-    first = api.load(args.game, args.players, args.variant, backend=args.backend)
-    players = first.num_players()
-    second = api.load(args.game, players, args.compare, backend=args.backend)
+    first = Campaign(args.game, args.players, args.variant, args.backend)
+    players = first.load().num_players()
+    second = Campaign(args.game, players, args.compare, args.backend)
+    second.load()
     name_a = args.variant or "rules as printed"
-    a = run_sample(first, args.n, args.seed, name_a)
-    b = run_sample(second, args.n, args.seed, args.compare)
+    writer = RecordWriter(args.out, first.load().id, players) if args.out else None
+    jobs, dask = getattr(args, "jobs", 1), getattr(args, "dask", None)
+    try:
+        with progress_bar() as progress:
+            a, b = [
+                gather(
+                    c,
+                    args.n,
+                    args.seed,
+                    name=name,
+                    jobs=jobs,
+                    dask=dask,
+                    out=writer,
+                    progress=progress,
+                )
+                for c, name in ((first, name_a), (second, args.compare))
+            ]
+    finally:
+        if writer is not None:
+            writer.close()
     table = Table(
         title=f"{args.n} games each, {players} players, random players, "
         f"seeds {args.seed}..{args.seed + args.n - 1} (95% intervals)"
@@ -223,13 +208,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         table.add_row(*row)
     out.print(table)
     out.print(
-        "[lo–hi]: 95% interval (win rates in %). Score spread: best minus worst score; game "
-        "length: decisions; tie-breaker used: the top score was tied. A game won by several "
-        "tied players counts as a shared win; differences of spread and length are paired by "
-        "seed.",
+        "[lo–hi]: 95% interval (win rates in %, Wilson score intervals). Score spread: best "
+        "minus worst score; game length: decisions; tie-breaker used: the top score was tied. "
+        "A game won by several tied players counts as a shared win; differences of spread and "
+        "length are paired by seed.",
         markup=False,
     )
+    if writer is not None:
+        out.print(f"wrote {args.out} ({2 * args.n} rows)", markup=False)
     if args.plot:
-        for f in plot(a, b, Path(args.plot)):
+        for f in plot([a, b], Path(args.plot)):
             out.print(f"wrote {f}", markup=False)
     return 0

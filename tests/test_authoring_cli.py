@@ -62,9 +62,11 @@ def test_compare_plots_png_files(capsys: pytest.CaptureFixture[str], tmp_path: P
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 5000
 
 
-def test_plot_needs_compare(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = _run(capsys, "simulate", "--plot", str(tmp_path))
-    assert code == 2 and "--plot needs --compare" in err
+def test_plot_works_without_compare(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = _run(capsys, "simulate", "harbour-guilds", "-n", "3", "--plot", str(tmp_path))
+    assert code == 0 and "win rate [95%]" in out
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["game_length.png", "score_spread.png", "tie_breaker.png", "win_rate.png"]
 
 
 def test_intervals() -> None:
