@@ -493,6 +493,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
     out.print(f"meeple serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", markup=False)
     serve(args.host, args.port)
+    return 0
 
 
 # ---------------------------------------------------------------------------- arena
@@ -506,7 +507,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         task = progress.add_task(f"{game.name}, {len(agents)} players", total=n)
         r = arena(game, agents, n, args.seed, lambda done: progress.update(task, completed=done))
     table = Table(
-        title=f"{n} game{'s' if n != 1 else ''} of {game.name}, {r.players} players, "
+        title=f"{plural(n, 'game')} of {game.name}, {r.players} players, "
         f"seeds {args.seed}..{args.seed + n - 1}"
     )
     for col in ("seat", "agent", "wins", "win rate", "95% interval", "mean score"):

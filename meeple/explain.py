@@ -73,8 +73,15 @@ class _Why:
         values of its two sides when it is a comparison."""
         parts = []
         for c in _conjuncts(cond):
-            if self.value(c, env):
-                continue
+            try:
+                if self.value(c, env):
+                    continue
+            except (IndexError, KeyError, ValueError, TypeError, ZeroDivisionError):
+                # the rules evaluate ``a and b`` left to right: a part after a false one may
+                # not be defined here (top() of an empty zone); it is not why the option fails
+                if parts:
+                    break
+                raise
             text = self.w.expr(c)
             if isinstance(c, ir.BinOp) and c.op in ("==", "!=", "<", "<=", ">", ">=", "in"):
                 left, right = self.value(c.left, env), self.value(c.right, env)

@@ -98,13 +98,25 @@ def test_explain_gives_the_failing_condition_and_its_line(
     assert "legal     Preen" in out
     assert (
         "not legal Bolster The Courtyard: its condition fails: markers_of(p, d) >= 1 "
-        "(here 0 >= 1) is false  (shadow-of-the-sun/game.yaml:260)" in out
+        "(here 0 >= 1) is false  (shadow-of-the-sun/game.yaml:262)" in out
     )
 
 
 def test_explain_rejects_an_illegal_action_id(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _run(capsys, "explain", "--actions", "99999")
     assert code == 2 and "illegal action" in err
+
+
+def test_explain_stops_at_the_false_part_of_an_and(capsys: pytest.CaptureFixture[str]) -> None:
+    # "count(at[s]) > 0 and top(at[s]).kind == ..." on an empty space: the rules never evaluate
+    # top() there, and explain must not either (it raised IndexError)
+    actions = "3212,7,13,56,31,50,49,58,3362,3342,771,838,900,899"
+    code, out, _ = _run(
+        capsys, "explain", "shadow-of-the-emperor", "-p", "2", "-s", "2", "--actions", actions
+    )
+    assert code == 0
+    assert "not legal Mainz beside the privilege: its condition fails: count(at[s]) > 0 " in out
+    assert "(here 0 > 0) is false  (shadow-of-the-emperor/game.yaml:769)" in out
 
 
 def test_schema_is_published(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
