@@ -81,12 +81,12 @@ def find_variant(game_file: str | Path, name_or_path: str) -> Path:
     """The file of variant ``name_or_path`` of the game whose rules file is ``game_file``."""
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml"):
-        if not p.is_file():
+        if not _is_file(p):
             raise MeepleError(f"no variant file at {p}")
         return p
     folder = Path(game_file).parent
     f = folder / VARIANTS_DIR / f"{name_or_path}.yaml"
-    if not f.is_file():
+    if not _is_file(f):
         known = [v.stem for v in variant_files(folder)]
         raise MeepleError(
             f"the game in {folder.name} has no variant '{name_or_path}'",
@@ -161,31 +161,40 @@ def load_variant_doc(file: str | Path, seen: tuple[str, ...] = ()) -> tuple[YMap
     return game_doc, base, game_file
 
 
+def _is_file(p: Path) -> bool:
+    """``p.is_file()``, False also for a name the file system refuses (too long, NUL): an
+    ``extends:`` written by a stranger is a name to look up, not a path to trust."""
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
     """The file a variant extends and whether it is itself a variant."""
     name = str(ext)
     if name.endswith((".yaml", ".yml")):
         p = (file.parent / name).resolve()
-        if p.is_file():
+        if _is_file(p):
             return p, p.parent.name == VARIANTS_DIR
     sibling = file.parent / f"{name}.yaml"
-    if sibling.is_file() and sibling.resolve() == file.resolve():
+    if _is_file(sibling) and sibling.resolve() == file.resolve():
         raise SchemaError(
             f"'extends: {name}' names this variant itself; a variant cannot extend itself",
             ext.span,
             expected="the game's id or another variant of it",
         )
-    if sibling.is_file():
+    if _is_file(sibling):
         return sibling, True
     file = file.resolve()  # a game given as '.' still has a folder name
     game_folder = file.parent.parent if file.parent.name == VARIANTS_DIR else file.parent
     # the game is named by its id (which survives copying the folder) or its folder's name
     own = game_folder / "game.yaml"
-    own_id = _game_id(own) if own.is_file() else None
-    if own.is_file() and name in (game_folder.name, own_id):
+    own_id = _game_id(own) if _is_file(own) else None
+    if _is_file(own) and name in (game_folder.name, own_id):
         return own, False
     other = game_folder.parent / name / "game.yaml"
-    if other.is_file():
+    if _is_file(other):
         return other, False
     known = list(dict.fromkeys(x for x in (own_id, game_folder.name) if x))
     known += [v.stem for v in variant_files(game_folder)]

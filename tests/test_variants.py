@@ -180,6 +180,22 @@ def test_unknown_extends_and_add_of_an_existing_key(tmp_path: Path) -> None:
     assert "already exists" in e.message and e.suggestion == "use 'set' to replace it"
 
 
+@pytest.mark.parametrize("tail", ["", ".yaml"])
+def test_extends_longer_than_a_file_name_is_an_unknown_game(tmp_path: Path, tail: str) -> None:
+    # a name the file system refuses (OSError: File name too long) is looked up like any other
+    f = tmp_path / "v.yaml"
+    name = "1 + " * 100 + "1" + tail
+    f.write_text(
+        f"variant: v\nname: V\nextends: '{name}'\nrationale: {'x ' * 30}\n"
+        "changes: [{remove: tables}]\n"
+    )
+    e = _error(f)
+    assert isinstance(e, SchemaError) and e.span.line == 3
+    assert "names neither this variant's game nor one of its variants" in e.message
+    with pytest.raises(MeepleError, match="has no variant"):
+        meeple.load("shadow-of-the-sun", variant="a" * 300)
+
+
 def test_unknown_variant_name_suggests_one() -> None:
     with pytest.raises(MeepleError) as info:
         meeple.load("shadow-of-the-sun", variant="short-gme")
