@@ -7,6 +7,8 @@ thousands of random games per game, the long differential runs, every fuzz examp
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -49,3 +51,26 @@ def broken_game(tmp_path: Path) -> BrokenGame:
         return dst
 
     return make
+
+
+# what the tests of the extras import; they skip without it, except where CI requires it
+EXTRAS = ("numpy", "pettingzoo", "gymnasium", "pyspiel", "distributed", "pyarrow", "flask")
+BROWSER = ("playwright.sync_api",)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With MEEPLE_REQUIRE_EXTRAS=1 (set by .ci/run) a missing optional part (the ai or web
+    extra, Playwright, Chromium) stops the run: CI must run the adapters' and the browser's
+    tests, not pass by skipping them. A user without the extras sees those tests skipped."""
+    if os.environ.get("MEEPLE_REQUIRE_EXTRAS") != "1":
+        return
+    missing = [m for m in EXTRAS + BROWSER if importlib.util.find_spec(m.split(".")[0]) is None]
+    chromium = os.environ.get("MEEPLE_CHROMIUM") or shutil.which("chromium")
+    if not chromium:
+        missing.append("chromium (Debian package)")
+    if missing:
+        raise pytest.UsageError(
+            "MEEPLE_REQUIRE_EXTRAS=1 but these are missing: "
+            + ", ".join(missing)
+            + ' (pip install -e ".[dev,ai,web]"; apt-get install chromium)'
+        )
