@@ -71,7 +71,7 @@ class _Why:
     def failing(self, cond: ir.Expr, env: dict[str, Any]) -> str:
         """Why ``cond`` is false: its false parts (of an ``a and b and c``), each with the
         values of its two sides when it is a comparison."""
-        parts = []
+        parts: list[str] = []
         for c in _conjuncts(cond):
             try:
                 if self.value(c, env):

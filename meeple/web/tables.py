@@ -24,6 +24,7 @@ from meeple import api
 from meeple.dsl import ir
 from meeple.dsl.errors import IllegalActionError, MeepleError, SourceSpan
 from meeple.dsl.render import relative_file
+from meeple.endings import end_reason
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
@@ -436,15 +437,11 @@ def _stands(s: State, seen: dict[str, Any]) -> dict[str, Any]:
 
 
 def _end_reason(game: Game, s: State) -> str | None:
-    """Why the game ended, in rule terms, from ``meeple.endings.end_reason`` where this meeple
-    has it (it words the rule that ended the game); None where it does not, or cannot say."""
+    """Why the game ended, in rule terms (``meeple.endings.end_reason``); None if it cannot
+    say."""
     try:
-        from meeple.endings import end_reason  # type: ignore[import-not-found,unused-ignore]  # noqa: PLC0415
-    except ImportError:
-        return None
-    try:
-        return str(end_reason(game, s))
-    except Exception:  # noqa: BLE001  the page shows the result without a reason then
+        return end_reason(game, s)
+    except MeepleError:
         return None
 
 
