@@ -231,7 +231,7 @@ def parse_path(path: YStr | str) -> list[tuple[str | int | tuple[str, str], int,
             if j < 0:
                 raise SchemaError("'[' is never closed in this path", _at(path, i, i + 1))
             inner = text[i + 1 : j].strip()
-            if inner.isdigit():
+            if inner.isascii() and inner.isdigit():
                 steps.append((int(inner), i, j + 1))
             elif "=" in inner:
                 k, v = inner.split("=", 1)

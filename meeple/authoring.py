@@ -136,7 +136,11 @@ def cmd_doc(args: argparse.Namespace) -> int:
         for f in (MERMAID_FILE, MERMAID_LICENSE):
             target = folder / f.name
             if not target.is_file() or target.read_bytes() != f.read_bytes():
-                shutil.copyfile(f, target)
+                try:
+                    shutil.copyfile(f, target)
+                except OSError as e:
+                    raise MeepleError(f"cannot write {target}: {e.strerror}") from None
+                out.print(f"wrote {relative_file(str(target), Path.cwd())}", markup=False)
     if shipped:  # the published schemas are part of docs/ too
         from .schema_docs import schema_text  # noqa: PLC0415
 
@@ -159,7 +163,10 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
     text = schema_text(args.variant, args.scenario)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise MeepleError(f"cannot write {args.output}: {e.strerror}") from None
         out.print(f"wrote {args.output}", markup=False)
     else:
         print(text, end="")

@@ -431,8 +431,8 @@ _COSTS = ("clone_us", "to_json_us", "from_json_us")
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.seconds <= 0:
-        raise MeepleError("--seconds must be more than 0")
+    if not 0.01 <= args.seconds <= 3600:  # nan fails both comparisons
+        raise MeepleError(f"--seconds is 0.01 to 3600 per measurement, not {args.seconds}")
     gids = args.games or game_ids()
     results = []
     # the measurements take seconds each: a bar on stderr shows how far it is (transient)

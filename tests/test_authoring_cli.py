@@ -119,6 +119,17 @@ def test_explain_stops_at_the_false_part_of_an_and(capsys: pytest.CaptureFixture
     assert "(here 0 > 0) is false  (shadow-of-the-emperor/game.yaml:769)" in out
 
 
+def test_schema_and_bench_refuse_bad_output_and_durations(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for target in (tmp_path / "missing" / "x.json", tmp_path):
+        code, _, err = _run(capsys, "schema", "-o", str(target))
+        assert code == 2 and f"cannot write {target}" in err
+    for seconds in ("nan", "inf", "1e-9", "0"):
+        code, _, err = _run(capsys, "bench", "harbour-guilds", "--seconds", seconds)
+        assert code == 2 and "--seconds is 0.01 to 3600" in err
+
+
 def test_schema_is_published(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = _run(capsys, "schema")
     assert code == 0 and json.loads(out)["title"]

@@ -143,6 +143,13 @@ def test_type_error_in_a_variant_value_points_into_the_variant(tmp_path: Path) -
     assert "property 'markers' is int, but the value is 'two'" in e.message
 
 
+def test_a_non_ascii_digit_index_is_a_path_error(tmp_path: Path) -> None:
+    # '²'.isdigit() is True but int('²') raises: the path parser took it for an index
+    f = _variant(tmp_path, "  - set: components.days.items[²].markers\n    to: 2\n")
+    e = _error(f)
+    assert isinstance(e, SchemaError) and e.span.line == 6
+
+
 def test_grammar_error_in_a_variant_value_points_into_the_variant(tmp_path: Path) -> None:
     f = _variant(tmp_path, "  - set: functions.game_over.value\n    to: count(day_deck) ==\n")
     e = _error(f)

@@ -158,6 +158,10 @@ def test_requests_name_games_and_files_never_paths(client: Any) -> None:
     r = client.post("/api/tables", data="{not json", content_type="application/json")
     assert r.status_code == 400 and r.json["line"] is None
     assert client.get("/api/tables/nosuchtable").status_code == 400
+    deep = "[" * 100_000 + "]" * 100_000  # json's parser recursed past Python's limit: 500
+    for url in ("/api/tables", "/api/load", "/api/check"):
+        r = client.post(url, data=deep, content_type="application/json")
+        assert r.status_code == 400 and "nested too deeply" in r.json["error"], url
 
 
 def test_the_editor_reports_errors_at_their_line(client: Any) -> None:

@@ -250,7 +250,13 @@ def _limit() -> int:
 
 def _body() -> dict[str, Any]:
     """The request's JSON object (MeepleError if it is not one)."""
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # json's parser recurses per nesting level: '[' * 100000
+        raise MeepleError(
+            "the request body is nested too deeply to be a saved game or a request of this page",
+            expected="a JSON object a few levels deep",
+        ) from None
     if not isinstance(data, dict):
         raise MeepleError(
             "the request body must be a JSON object",
