@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.dsl import ir
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
+from meeple.dsl.render import walk
 
 from .layout import ProgramBase
 from .program import Program
@@ -28,6 +30,7 @@ class Game:
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise MeepleError(f"the number of players is a whole number, not {num_players!r}")
         self.checked = checked
+        self._has_elimination: bool | None = None
         g = checked.game
         if not g.players_min <= num_players <= g.players_max:
             raise MeepleError(
@@ -72,4 +75,25 @@ class Game:
         self, data: dict[str, Any], record_log: bool = True, advance: bool = True
     ) -> State:
         """A state saved by ``State.to_json()``; MeepleError if it is not one of this game."""
+        players = data.get("players") if isinstance(data, dict) else None
+        if (
+            isinstance(players, list)
+            and len(players) != self.num_players()
+            and not self._eliminates
+        ):
+            raise MeepleError(
+                f"this saved state is damaged: only {len(players)} of {self.num_players()} seats "
+                f"are still playing, but the rules of {self.name} eliminate nobody"
+            )
         return State.from_json(self.program, data, record_log, advance)
+
+    @property
+    def _eliminates(self) -> bool:
+        """Can a seat leave the game (an ``eliminate`` statement anywhere in the rules)?"""
+        if self._has_elimination is None:
+            g = self.checked.game
+            roots: list[Any] = [g.setup, g.play, g.scoring]
+            roots += [p.body for p in g.procedures.values()]
+            roots += [t.body for t in g.triggers.values()]
+            self._has_elimination = any(isinstance(n, ir.Eliminate) for r in roots for n in walk(r))
+        return self._has_elimination

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 Env = dict[str, Any]
 Fn = Callable[[Any, Env], Any]
 DONE = "done"
+PICK_UNBOUNDED = 1 << 30  # the upper bound of a pick without max (more than every card)
 # frames: procedure calls nest at most MAX_CALL_DEPTH deep, each with at most MAX_BLOCK_DEPTH
 # nested blocks, so only triggers setting each other off can go deeper (see fire)
 MAX_DEPTH = MAX_CALL_DEPTH * (MAX_BLOCK_DEPTH + 2)
@@ -453,7 +454,7 @@ class PickOp(Op):
 
     def exec(self, st: State, env: Env) -> None:
         lo = self.lo(st, env)
-        hi = self.hi(st, env) if self.hi is not None else 1 << 30
+        hi = self.hi(st, env) if self.hi is not None else PICK_UNBOUNDED
         if lo < 0 or hi < lo:
             raise RuleError(f"a pick of {lo} to {hi} items is impossible", self.span)
         fr = Frame(self, env, [], lo, hi)

@@ -6,6 +6,7 @@ Both back ends draw through these functions, so the same seed gives the same gam
 from __future__ import annotations
 
 _MASK = (1 << 64) - 1
+SEEDS = 1 << 64  # seeds and PRNG states are 0 .. SEEDS - 1
 
 
 def next_u64(state: int) -> tuple[int, int]:

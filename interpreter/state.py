@@ -24,7 +24,7 @@ from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH
 from . import prng
 from .evaluate import not_a_seat
 from .layout import ProgramBase
-from .ops import DONE, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
+from .ops import DONE, PICK_UNBOUNDED, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
@@ -72,6 +72,8 @@ class State:
         decision. A scenario that starts at setup passes ``start=False`` and calls advance()."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise MeepleError(f"a seed is a whole number, not {seed!r}")
+        if not 0 <= seed < prng.SEEDS:  # the PRNG takes 64 bits: a larger seed would wrap
+            raise MeepleError(f"a seed is 0 to {prng.SEEDS - 1} (64 bits), not {seed}")
         self._init_common(prog, record_log)
         self.zones: list[list[Card]] = [[] for _ in prog.zone_names]
         self.loc: list[int] = [0] * len(prog.cards)
@@ -735,7 +737,14 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
     need(set(map(type, ids)) <= {int} and (not ids or min(ids) >= 0))
     need(isinstance(players, list) and all(whole(p, 0, n) for p in players))
     need(players == sorted(set(players)) and len(players) > 0)
-    need(type(data["rng"]) is int and whole(data["secret"]) and whole(data["move_number"]))
+    need(whole(data["rng"], 0, prng.SEEDS) and whole(data["secret"]) and whole(data["move_number"]))
+    log = data.get("log", [])
+    need(isinstance(log, list))
+    for entry in log:  # (seat that may read it, or -1 for everyone; text)
+        need(type(entry) is list and len(entry) == 2 and whole(entry[0], -1, n))
+        need(type(entry[1]) is str)
+    version = data.get("meeple")
+    need(version is None or (type(version) is str and len(version) <= 40))
     need(data["phase"] in ("play", "scoring", "over"))
     need(isinstance(data["vars"], dict) and set(data["vars"]) == {v.name for v in prog.var_specs})
     envs, frames, pending = data["envs"], data["frames"], data["pending"]
@@ -771,6 +780,10 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
         elif isinstance(op, PickOp):  # the items picked so far
             need(type(f["data"]) is list and all(_fits(c, "card", prog) for c in f["data"]))
             need(None not in f["data"])
+            # its bounds: a pick takes at most every card (no max: PICK_UNBOUNDED)
+            lo, hi, most = f["lo"], f["hi"], len(prog.cards)
+            need(0 <= lo <= hi and lo <= most and (hi <= most or hi == PICK_UNBOUNDED))
+            need(len(f["data"]) <= hi)
     _check_frames(prog, frames)
     if data["secret"] != secret_loops:  # decisions are secret inside `simultaneous` blocks
         raise _Damaged(

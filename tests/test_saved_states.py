@@ -382,3 +382,43 @@ def test_generated_modules_carry_the_interpreters_save_tables(game_id: str) -> N
     assert (comp.frame_parents, comp.fresh_frames) == frame_structure(interp)
     assert dict(comp.local_types) == dict(interp.local_types)
     assert comp.seat_locals and comp.seat_locals == interp.seat_locals
+
+
+def _pick_frame(st: State) -> bool:
+    d = st.pending
+    return d is not None and isinstance(d.op, PickOp) and d.frame is not None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        pytest.param(lambda d, f: f.update(hi=10**9), id="pick-max-a-billion"),
+        pytest.param(lambda d, f: f.update(lo=-1), id="pick-min-negative"),
+        pytest.param(lambda d, f: f.update(lo=f["hi"] + 1), id="pick-min-above-max"),
+        pytest.param(lambda d, f: d.update(rng=-1), id="rng-negative"),
+        pytest.param(lambda d, f: d.update(rng=10**30), id="rng-beyond-64-bits"),
+        pytest.param(lambda d, f: d["log"].append([99, "P100 peeks"]), id="log-seat-99"),
+        pytest.param(lambda d, f: d.update(meeple="x" * 1000), id="version-1000-chars"),
+        pytest.param(lambda d, f: d.update(players=[0]), id="others-gone-no-elimination"),
+    ],
+)
+def test_out_of_range_fields_are_refused(backend: str, tamper: Any) -> None:
+    # the trial's tampered saves: a count-1 pick given max 10**9 let its player pick on; one
+    # seat left in a game that eliminates nobody won it alone
+    game = _game("harbour-guilds", backend)
+    st = _play_until(game, 3, _pick_frame)
+    data = copy.deepcopy(st.to_json())
+    frame = data["frames"][data["pending"]["frame"]]
+    tamper(data, frame)
+    with pytest.raises(MeepleError, match="damaged"):
+        game.state_from_json(data)
+    game.state_from_json(st.to_json())  # the save as written loads
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**70])
+def test_a_seed_beyond_64_bits_is_refused_not_wrapped(seed: int) -> None:
+    game = _game("harbour-guilds", "interpreter")
+    with pytest.raises(MeepleError, match="a seed is 0 to"):
+        game.new_initial_state(seed)
+    assert game.new_initial_state(2**64 - 1).to_json() != game.new_initial_state(0).to_json()
