@@ -254,9 +254,11 @@ async def _scheduler_workers(address: str, worker_wait: float) -> tuple[str, int
 
     from distributed.comm import connect  # noqa: PLC0415  (optional: meeple[ai])
 
-    # connect() bounds the TCP connection by its timeout but not the handshake read after it
+    # connect() bounds the TCP connection by its timeout but not the handshake read after it;
+    # its own timeout a little shorter, so that when nothing listens it says so (an OSError)
+    # before the outer bound reports a server that accepted and did not answer
     comm = await asyncio.wait_for(
-        connect(address, timeout=DASK_CONNECT_TIMEOUT), DASK_CONNECT_TIMEOUT
+        connect(address, timeout=0.9 * DASK_CONNECT_TIMEOUT), DASK_CONNECT_TIMEOUT
     )
     try:
         deadline = asyncio.get_running_loop().time() + worker_wait

@@ -207,6 +207,7 @@ def test_dask_address_where_nothing_listens_fails_cleanly(
         address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
     code, _, err = _run(capsys, "simulate", "-n", "3", "--dask", address)
     assert code == 2 and f"no Dask scheduler answered at {address}" in err
+    assert "Timed out trying to connect" in err and "accepted the connection" not in err
 
 
 def test_dask_scheduler_without_workers_is_refused(
