@@ -500,7 +500,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from meeple.ai.arena import arena  # noqa: PLC0415  (numpy: only for this command)
 
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    agents = [a.strip() for a in args.agents.split(",")]
+    if "" in agents:  # dropping it would silently play a game of fewer seats
+        raise MeepleError(
+            f"--agents {args.agents!r} has an empty entry (seat {agents.index('') + 1})",
+            expected="one agent name per seat, separated by commas: random,greedy,ismcts:50",
+        )
     game = api.load(args.game, len(agents), args.variant, backend=args.backend)
     n = args.n
     with Progress(console=err, transient=True) as progress:

@@ -43,6 +43,8 @@ out = Console(highlight=False, soft_wrap=True, emoji=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_JOBS_PER_CORE = 4  # more local worker processes than this only add overhead
+DASK_CONNECT_TIMEOUT = 20.0  # seconds for a scheduler to accept and answer (tests lower it)
+DASK_WORKER_WAIT = 10.0  # seconds to wait for a scheduler with no workers to get one
 
 
 @dataclass(frozen=True)
@@ -233,16 +235,105 @@ def _run_dask(
         with cluster, Client(cluster) as client:
             yield from _in_order(client, campaign, n, seed, jobs)
         return
+    workers = _check_scheduler(address)
     try:
-        client = Client(address, timeout="20s")
-    except (OSError, TimeoutError, ValueError) as e:
+        client = Client(address, timeout=f"{DASK_CONNECT_TIMEOUT}s")
+    except Exception as e:  # noqa: BLE001  (whatever distributed raises, say which address)
         raise MeepleError(
-            f"cannot reach the Dask scheduler at {address}: {e}",
+            f"cannot connect to the Dask scheduler at {address}: {type(e).__name__}: {e}",
             expected="'local' or a scheduler address such as tcp://host:8786",
         ) from None
     with client:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
         yield from _in_order(client, campaign, n, seed, workers)
+
+
+async def _scheduler_workers(address: str, worker_wait: float) -> tuple[str, int]:
+    """Connect to ``address``, ask the scheduler who it is, and ask again every half second
+    while it has no workers, for at most ``worker_wait`` seconds: (server type, workers)."""
+    import asyncio  # noqa: PLC0415
+
+    from distributed.comm import connect  # noqa: PLC0415  (optional: meeple[ai])
+
+    # connect() bounds the TCP connection by its timeout but not the handshake read after it;
+    # its own timeout a little shorter, so that when nothing listens it says so (an OSError)
+    # before the outer bound reports a server that accepted and did not answer
+    comm = await asyncio.wait_for(
+        connect(address, timeout=0.9 * DASK_CONNECT_TIMEOUT), DASK_CONNECT_TIMEOUT
+    )
+    try:
+        deadline = asyncio.get_running_loop().time() + worker_wait
+        while True:
+            await comm.write({"op": "identity", "n_workers": 0, "reply": True})
+            info = await asyncio.wait_for(comm.read(), DASK_CONNECT_TIMEOUT)
+            if not isinstance(info, dict) or info.get("type") != "Scheduler":
+                return (str(info.get("type") if isinstance(info, dict) else type(info)), 0)
+            workers = int(info.get("n_workers", 0))
+            if workers > 0 or asyncio.get_running_loop().time() >= deadline:
+                return ("Scheduler", workers)
+            await asyncio.sleep(0.5)
+    finally:
+        comm.abort()
+
+
+def _check_scheduler(address: str) -> int:
+    """The number of workers of the Dask scheduler at ``address``, within a bounded time.
+
+    distributed's own ``Client(address, timeout=...)`` bounds the TCP connection but not the
+    handshake read after it, so a server that accepts and never answers (a web server, a
+    proxy) hangs it, and one that answers something else can make it try to allocate
+    exabytes. This asks in a separate thread and gives up after the timeouts: a MeepleError
+    naming the address when nothing answers like a scheduler, or it has no workers."""
+    import asyncio  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    outcome: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            outcome["answer"] = asyncio.run(
+                asyncio.wait_for(
+                    _scheduler_workers(address, DASK_WORKER_WAIT),
+                    DASK_CONNECT_TIMEOUT + DASK_WORKER_WAIT,
+                )
+            )
+        except BaseException as e:  # noqa: BLE001  (reported below, whatever it is)
+            outcome["error"] = e
+
+    # a daemon thread: one stuck in a read does not keep the command from exiting
+    asker = threading.Thread(target=ask, name="meeple-dask-check", daemon=True)
+    asker.start()
+    asker.join(DASK_CONNECT_TIMEOUT + DASK_WORKER_WAIT + 5)
+    expected = "the address of a running Dask scheduler, such as tcp://host:8786, or 'local'"
+    error = outcome.get("error")
+    if "answer" not in outcome:
+        if isinstance(error, ValueError):  # a malformed address
+            raise MeepleError(f"bad Dask scheduler address {address!r}: {error}", expected=expected)
+        if error is None or isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+            why = (
+                "something accepted the connection but did not answer as a Dask scheduler "
+                f"within {DASK_CONNECT_TIMEOUT:g} s"
+            )
+        elif isinstance(error, OSError):
+            why = str(error)
+        else:  # a reply that is not Dask's protocol, decoded as garbage
+            why = f"the reply was not Dask's protocol ({type(error).__name__}: {error})"
+        raise MeepleError(
+            f"no Dask scheduler answered at {address}: {why}",
+            expected=expected,
+            suggestion="start one with `dask scheduler` and give the address it prints",
+        )
+    kind, workers = outcome["answer"]
+    if kind != "Scheduler":
+        raise MeepleError(
+            f"no Dask scheduler answered at {address}: a Dask {kind} answered",
+            expected=expected,
+        )
+    if workers == 0:
+        raise MeepleError(
+            f"the Dask scheduler at {address} has no workers (waited {DASK_WORKER_WAIT:g} s)",
+            suggestion=f"start some with `dask worker {address}`",
+        )
+    return workers
 
 
 # ---------------------------------------------------------------------------- statistics

@@ -236,3 +236,99 @@ def test_openspiel_rl_environment_plays_a_game() -> None:
         ts = env.step([int(rng.choice(ts.observations["legal_actions"][p]))])
         steps += 1
     assert steps > 10 and sorted(ts.rewards)[-1] == 1.0 and set(ts.rewards) <= {0.0, 1.0}
+
+
+# ---------------------------------------------------------------------------- API misuse
+def test_gymnasium_episode_ended_by_an_illegal_action_takes_no_more_steps() -> None:
+    pytest.importorskip("gymnasium")
+    from meeple.ai.gymnasium_env import MeepleEnv
+
+    env = MeepleEnv(QUICK, 3, seat=0)
+    env.reset(seed=2)
+    assert env.state is not None
+    legal = env.state.legal_actions()
+    bad = next(a for a in range(env.action_space.n) if a not in legal)
+    _, r, done, _, _ = env.step(bad)
+    assert (r, done) == (-1.0, True)
+    before = env.state.to_json()
+    with pytest.raises(IllegalActionError, match=r"call reset\(\)"):
+        env.step(legal[0])
+    assert env.state.to_json() == before
+    env.reset(seed=2)  # a new episode plays again
+    env.step(legal[0])
+
+
+def test_gymnasium_refuses_actions_that_are_not_integers() -> None:
+    pytest.importorskip("gymnasium")
+    from meeple.ai.gymnasium_env import MeepleEnv
+
+    env = MeepleEnv(QUICK, 3, seat=0)
+    env.reset(seed=2)
+    assert env.state is not None
+    legal = env.state.legal_actions()
+    before = env.state.to_json()
+    for wrong in (str(legal[0]), float(legal[0]) + 0.5, None, True):
+        with pytest.raises(MeepleError, match="an action is an integer action id"):
+            env.step(wrong)
+        assert env.state.to_json() == before  # refused, not played as an illegal move
+    _, r, _, _, info = env.step(np.int64(legal[0]))  # a numpy integer is an action
+    assert "illegal_action" not in info and env.state.to_json() != before
+
+
+def test_gymnasium_opponents_by_agent_name() -> None:
+    pytest.importorskip("gymnasium")
+    from meeple.ai.gymnasium_env import MeepleEnv
+    from meeple.interpreter.agents import RandomAgent
+
+    by_name = MeepleEnv(QUICK, 3, seat=1, opponents="random")
+    by_name.reset(seed=4)
+    assert [type(a).__name__ for a in by_name._agents] == ["RandomAgent", "NoneType", "RandomAgent"]
+    default = MeepleEnv(QUICK, 3, seat=1)  # None: the same random players, the same seeds
+    default.reset(seed=4)
+    assert by_name.state is not None and default.state is not None
+    assert by_name.state.to_json() == default.state.to_json()
+    mixed = MeepleEnv(QUICK, 3, seat=0, opponents=[None, "greedy", RandomAgent(1)])
+    mixed.reset(seed=4)
+    assert [type(a).__name__ for a in mixed._agents] == ["NoneType", "GreedyAgent", "RandomAgent"]
+    with pytest.raises(MeepleError, match="unknown agent 'randon'"):
+        MeepleEnv(QUICK, 3, opponents="randon")
+
+
+def test_pettingzoo_refuses_seeds_and_actions_that_are_not_integers() -> None:
+    pytest.importorskip("pettingzoo")
+    from meeple.ai.pettingzoo_env import env
+
+    e = env(QUICK, 3)
+    for wrong in ("x", 1.5, True):
+        with pytest.raises(MeepleError, match="a seed is a whole number"):
+            e.reset(seed=wrong)
+    e.reset(seed=np.int64(7))
+    assert e.game_seed == 7
+    before = e.state.to_json()
+    with pytest.raises(MeepleError, match="an action is an integer action id"):
+        e.step("0")
+    assert e.state.to_json() == before
+
+
+def test_gymnasium_refuses_seeds_that_are_not_integers() -> None:
+    pytest.importorskip("gymnasium")
+    from meeple.ai.gymnasium_env import MeepleEnv
+
+    env = MeepleEnv(QUICK, 3)
+    for wrong in ("x", 1.5):
+        with pytest.raises(MeepleError, match="a seed is a whole number"):
+            env.reset(seed=wrong)
+
+
+def test_openspiel_refuses_a_chance_outcome_that_is_not_offered() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from meeple.ai import openspiel_game  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("meeple_harbour_guilds", {"players": 3, "deals": 1000})
+    for outcome in (5000, 1000, -2):  # -1 is kInvalidAction, which OpenSpiel refuses itself
+        state = game.new_initial_state()
+        with pytest.raises(Exception, match=f"chance outcome {outcome} is not a seed"):
+            state.apply_action(outcome)
+        assert state.is_chance_node()
+    state.apply_action(999)
+    assert not state.is_chance_node()

@@ -91,3 +91,47 @@ def test_ismcts_beats_random() -> None:
     game = meeple.load("harbour-guilds", players=2, backend="compiled")
     r = arena(game, ["ismcts:40", "random"], 20, seed=100)
     assert r.seats[0].interval[0] > 0.5
+
+
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [
+        ("greedy:5", "agent 'greedy' takes no budget"),
+        ("random:3", "agent 'random' takes no budget"),
+        ("ismcts:", "the budget of agent 'ismcts:' is empty"),
+        ("ismcts:²", "the budget of agent 'ismcts:²' is '²'"),  # '²'.isdigit() is True
+        ("ismcts:0", "is '0'"),
+        ("flatmc:-3", "is '-3'"),
+        ("ismcts:100000000", "is '100000000'"),
+        ("ismcts:1e3", "is '1e3'"),
+    ],
+)
+def test_make_agent_refuses_bad_budgets(spec: str, why: str) -> None:
+    with pytest.raises(meeple.MeepleError, match=why) as e:
+        make_agent(spec, 0)
+    assert "flatmc:N" in str(e.value) or "from 1 to 100,000" in str(e.value)
+
+
+def test_make_agent_takes_a_budget_where_one_is_counted() -> None:
+    assert make_agent("ismcts:100000", 0).iterations == 100_000  # type: ignore[attr-defined]
+    assert make_agent(" flatmc:7 ", 0).playouts == 7  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("agents", ["random,,random,random", "random,random,", ",random,random"])
+def test_arena_command_refuses_an_empty_agent(
+    capsys: pytest.CaptureFixture[str], agents: str
+) -> None:
+    assert main(["arena", "harbour-guilds", "--agents", agents, "-n", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "has an empty entry" in err and "Traceback" not in err
+
+
+def test_arena_command_refuses_a_budget_it_would_ignore(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "harbour-guilds", "--agents", "greedy:5,random", "-n", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "takes no budget" in err and "ismcts:N" in err
+    assert main(["arena", "harbour-guilds", "--agents", "ismcts:²,random", "-n", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "a whole number from 1 to" in err and "Traceback" not in err

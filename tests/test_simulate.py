@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -144,3 +147,77 @@ def test_every_simulate_option_has_help() -> None:
     ]
     for action in sub._actions:
         assert action.help and action.help != argparse.SUPPRESS, action.dest
+
+
+class _Server:
+    """A local TCP server that accepts connections and then says ``reply`` (or nothing) and
+    never closes them: a web server, a proxy, anything that is not a Dask scheduler."""
+
+    def __init__(self, reply: bytes = b"") -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen()
+        self.reply, self.held = reply, []
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        try:
+            while True:
+                conn, _ = self.sock.accept()
+                self.held.append(conn)
+                if self.reply:
+                    conn.sendall(self.reply)
+        except OSError:  # closed
+            return
+
+    def close(self) -> None:
+        self.sock.close()
+        for c in self.held:
+            c.close()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [b"", b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n" + b"\xff" * 64],
+    ids=["silent", "not-dask"],
+)
+def test_dask_address_where_no_scheduler_answers_fails_in_bounded_time(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, reply: bytes
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(simulate, "DASK_CONNECT_TIMEOUT", 2.0)
+    server = _Server(reply)
+    try:
+        started = time.monotonic()
+        code, _, err = _run(capsys, "simulate", "-n", "3", "--dask", server.address)
+    finally:
+        server.close()
+    assert code == 2 and f"no Dask scheduler answered at {server.address}" in err
+    assert "Traceback" not in err and time.monotonic() - started < 15
+
+
+def test_dask_address_where_nothing_listens_fails_cleanly(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(simulate, "DASK_CONNECT_TIMEOUT", 2.0)
+    with socket.socket() as s:  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    code, _, err = _run(capsys, "simulate", "-n", "3", "--dask", address)
+    assert code == 2 and f"no Dask scheduler answered at {address}" in err
+    assert "Timed out trying to connect" in err and "accepted the connection" not in err
+
+
+def test_dask_scheduler_without_workers_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(simulate, "DASK_WORKER_WAIT", 1.0)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        started = time.monotonic()
+        code, _, err = _run(capsys, "simulate", "-n", "3", "--dask", cluster.scheduler_address)
+    assert code == 2, err
+    assert f"the Dask scheduler at {cluster.scheduler_address} has no workers (waited 1 s)" in err
+    assert time.monotonic() - started < 15

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
+from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
 
@@ -52,3 +54,38 @@ def sorted_legal_actions(state: State) -> list[int]:
     """The legal actions of the seat to act, ascending (frameworks such as OpenSpiel require
     it; meeple lists them in the order the rules give)."""
     return sorted(state.legal_actions())
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as an int if it is a Python or numpy integer (or a one-element integer
+    array), else None. A bool is not one: True as action 1 is a bug in the caller."""
+    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "iu":
+        return int(value.reshape(()))
+    if isinstance(value, int | np.integer) and not isinstance(value, bool):
+        return int(value)
+    return None
+
+
+def action_id(action: Any) -> int:
+    """``action`` as meeple's action id. Raises MeepleError for a value that is not an integer
+    ('0', 1.5, None, True): a type mistake in the caller, refused as such rather than played
+    as an illegal move of the game."""
+    n = _whole(action)
+    if n is None:
+        raise MeepleError(
+            f"an action is an integer action id, not {action!r} ({type(action).__name__})",
+            suggestion="pass an int (or a numpy integer) from the action space",
+        )
+    return n
+
+
+def seed_value(seed: Any) -> int:
+    """``seed`` as meeple's game seed. Raises MeepleError for a value that is not an integer
+    ("x", 1.5, True): a seed silently truncated or coerced would not be the game asked for."""
+    n = _whole(seed)
+    if n is None:
+        raise MeepleError(
+            f"a seed is a whole number, not {seed!r} ({type(seed).__name__})",
+            suggestion="reset(seed=7), or reset() for the next game's seed",
+        )
+    return n

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -200,24 +201,40 @@ AGENTS: dict[str, Callable[..., Any]] = {
     "flatmc": lambda seed, budget: FlatMonteCarloAgent(seed, budget or 10),
     "ismcts": lambda seed, budget: ISMCTSAgent(seed, budget or 200),
 }
+#: the agents that take a budget after a colon, and what it counts
+BUDGETS = {"flatmc": "playouts per action", "ismcts": "iterations per decision"}
+#: the largest budget: ISMCTS takes tens of seconds a game at 200 iterations, so a budget
+#: beyond this is a typo (or a run of weeks), not a plan
+MAX_BUDGET = 100_000
+_DIGITS = re.compile(
+    r"[0-9]+"
+)  # ASCII digits only: str.isdigit() also takes '²', which int() refuses
 
 
 def make_agent(spec: str, seed: int) -> Callable[[State], int]:
     """An agent from its name, e.g. ``"ismcts"`` or ``"ismcts:500"`` (a budget after the
-    colon), seeded. Raises MeepleError for an unknown name or a bad budget."""
-    name, _, budget = spec.strip().partition(":")
+    colon, for the agents in :data:`BUDGETS`), seeded. Raises MeepleError for an unknown name,
+    a budget given to an agent that takes none, or a budget that is not a whole number from 1
+    to :data:`MAX_BUDGET`."""
+    name, colon, budget = spec.strip().partition(":")
     if name not in AGENTS:
         raise MeepleError(
             f"unknown agent '{name}'",
             expected="one of " + ", ".join(AGENTS),
             suggestion=did_you_mean(name, list(AGENTS)),
         )
-    n = None
-    if budget:
-        if not budget.isdigit() or int(budget) < 1:
-            raise MeepleError(
-                f"the budget of agent '{spec}' is a whole number of at least 1, not '{budget}'",
-                suggestion=f"e.g. {name}:100",
-            )
-        n = int(budget)
-    return AGENTS[name](seed, n)  # type: ignore[no-any-return]
+    if not colon:
+        return AGENTS[name](seed, None)  # type: ignore[no-any-return]
+    takes = ", ".join(f"{a}:N ({what})" for a, what in BUDGETS.items())
+    if name not in BUDGETS:
+        raise MeepleError(
+            f"agent '{name}' takes no budget, but '{spec.strip()}' gives one",
+            expected=f"'{name}' alone; only these take a number: {takes}",
+        )
+    if not _DIGITS.fullmatch(budget) or not 1 <= int(budget) <= MAX_BUDGET:
+        raise MeepleError(
+            f"the budget of agent '{spec.strip()}' is {repr(budget) if budget else 'empty'}",
+            expected=f"a whole number from 1 to {MAX_BUDGET:,} ({BUDGETS[name]})",
+            suggestion=f"e.g. {name}:100, or '{name}' alone for the default",
+        )
+    return AGENTS[name](seed, int(budget))  # type: ignore[no-any-return]

@@ -26,9 +26,15 @@ other seats' agents made for that seed; ``reset()`` without a seed draws the nex
 from the environment's ``np_random``, so a seeded run is reproducible.
 
 Other seats: ``opponents`` is None (random players, seeded from the game's seed as in
-``meeple simulate``), or a factory ``(seat, game_seed) -> agent`` called at each reset, or a
-sequence of agents by seat (the learner's entry is ignored). An agent is a callable
-``agent(state) -> action`` (meeple.interpreter.agents, meeple.ai's agents).
+``meeple simulate``), or one agent name of ``meeple arena`` (``"greedy"``, ``"ismcts:50"``):
+every other seat plays that agent, seeded from the game's seed, or a factory
+``(seat, game_seed) -> agent`` called at each reset, or a sequence of agents (or agent names)
+by seat (the learner's entry is ignored). An agent is a callable ``agent(state) -> action``
+(meeple.interpreter.agents, meeple.ai's agents).
+
+Actions and seeds are integers (Python or numpy); anything else ('0', 1.5, None) is refused
+with a MeepleError, a caller's mistake rather than an illegal move. After an episode ends, by
+the game's end or an illegal action, ``step`` raises until ``reset()``.
 """
 
 from __future__ import annotations
@@ -44,11 +50,12 @@ from meeple.dsl.errors import IllegalActionError, MeepleError
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.state import State
 
-from ._adapters import GameKey, action_mask
+from ._adapters import GameKey, action_id, action_mask, seed_value
+from .agents import make_agent
 from .observation import observation_spec, observation_string
 
 Agent = Callable[[State], int]
-Opponents = Callable[[int, int], Agent] | Sequence[Agent | None] | None
+Opponents = str | Callable[[int, int], Agent] | Sequence[Agent | str | None] | None
 
 ILLEGAL_ACTION = ("terminate", "raise")
 
@@ -103,14 +110,24 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
         self.state: State | None = None
         self.game_seed: int | None = None  # meeple's seed of the game being played
         self._agents: list[Agent | None] = []
+        self._ended = False  # the episode was ended by an illegal action (the game was not)
+        if isinstance(opponents, str):
+            make_agent(opponents, 0)  # an unknown name or bad budget fails here, not at reset()
+        elif opponents is not None and not callable(opponents):
+            for a in opponents:
+                if isinstance(a, str):
+                    make_agent(a, 0)
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        super().reset(seed=seed)
         if seed is not None:
-            self.game_seed = int(seed)
+            seed = seed_value(seed)  # MeepleError for "x" or 1.5, not a truncated seed
+        super().reset(seed=seed)
+        self._ended = False
+        if seed is not None:
+            self.game_seed = seed
         else:
             self.game_seed = int(self.np_random.integers(0, 2**31 - 1))
         self.state = self.game.new_initial_state(self.game_seed, record_log=False)
@@ -120,15 +137,15 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         state = self._need_state()
-        if state.is_terminal():
+        if state.is_terminal() or self._ended:
             raise IllegalActionError("the game is over; call reset()")
-        if isinstance(action, np.integer | np.ndarray):
-            action = int(action)
+        action = action_id(action)  # MeepleError for '0', 1.5, None: a type mistake, not a move
         try:
             state.apply_action(action)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
+            self._ended = True  # the episode ended here: no further step until reset()
             info = self._info()
             info["illegal_action"] = action
             return self._obs(), self.illegal_reward, True, False, info
@@ -153,12 +170,27 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
         o = self.opponents
         if o is None:  # as meeple simulate seats them: same seed, same opponents
             return [None if p == self.seat else RandomAgent(game_seed * 1000 + p) for p in range(n)]
+        if isinstance(o, str):  # one agent name: every other seat plays it
+            return [
+                None if p == self.seat else make_agent(o, game_seed * 1000 + p) for p in range(n)
+            ]
         if callable(o):
             return [None if p == self.seat else o(p, game_seed) for p in range(n)]
         agents = list(o)
         if len(agents) != n:
-            raise MeepleError(f"opponents: {len(agents)} agents given for a {n}-player game")
-        return [None if p == self.seat else a for p, a in enumerate(agents)]
+            raise MeepleError(
+                f"opponents: {len(agents)} agents given for a {n}-player game",
+                expected=f"{n} agents by seat, one agent name for every other seat, "
+                "a factory (seat, game_seed) -> agent, or None",
+            )
+        return [
+            None
+            if p == self.seat
+            else make_agent(a, game_seed * 1000 + p)
+            if isinstance(a, str)
+            else a
+            for p, a in enumerate(agents)
+        ]
 
     def _play_others(self) -> None:
         """Let the other seats act until the learner must act or the game is over."""

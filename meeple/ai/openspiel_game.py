@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from meeple.dsl.errors import IllegalActionError
 from meeple.interpreter.state import State
 from meeple.interpreter.values import player_name
 
@@ -151,6 +152,11 @@ class MeepleSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         if self._held is None:
+            if not 0 <= int(action) < self._deals:  # only the chance outcomes offered
+                raise IllegalActionError(
+                    f"chance outcome {action} is not a seed of this game",
+                    expected=f"0 to {self._deals - 1} (deals={self._deals})",
+                )
             self._seed = int(action)
             game = self._key.load()
             self._held = _Held(self._key, game.new_initial_state(self._seed, record_log=True))

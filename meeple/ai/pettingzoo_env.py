@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.values import player_name
 
-from ._adapters import GameKey, action_mask
+from ._adapters import GameKey, action_id, action_mask, seed_value
 from .observation import observation_spec, observation_string
 
 
@@ -88,7 +88,7 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._next_seed = int(seed)
+            self._next_seed = seed_value(seed)
         self.game_seed = self._next_seed
         self._next_seed += 1
         self.state = self.game.new_initial_state(self.game_seed, record_log=False)
@@ -112,8 +112,7 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if isinstance(action, np.integer):
-            action = int(action)
+        action = action_id(action)  # MeepleError for a non-integer: a caller's type mistake
         self.state.apply_action(action)  # IllegalActionError (state unchanged) if not legal
         self._cumulative_rewards[agent] = 0.0
         if self.state.is_terminal():
