@@ -335,8 +335,8 @@ _interpreters: dict[tuple[int, int], Program] = {}
 
 def _why_not(game: Game, state: State) -> list[Verdict]:
     """The options of the pending decision that are not legal, with the reasons ``meeple
-    explain`` gives (explain reads the interpreter's state: a compiled game's state is read
-    into one, same layout)."""
+    explain`` gives, as the seat deciding may see them (explain reads the interpreter's state:
+    a compiled game's state is read into one, same layout)."""
     st = state
     if not isinstance(state.prog, Program):
         key = (id(game), game.num_players())
@@ -345,8 +345,8 @@ def _why_not(game: Game, state: State) -> list[Verdict]:
         # our own live state: decoded as is (from_json would refuse the one-option decision
         # that ask_forced keeps pending, as it refuses it in an edited save)
         st = State._decode(_interpreters[key], state.to_json(), state.record_log)
-    try:
-        return [v for v in explain(st) if not v.legal]
+    try:  # shown to the seat deciding: no value read from what it may not see
+        return [v for v in explain(st, viewer=st.current_player()) if not v.legal]
     except MeepleError:
         return []
 
