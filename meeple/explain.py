@@ -442,15 +442,34 @@ def add_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.set_defaults(run=cmd_explain)
 
 
+def _action_ids(text: str) -> list[int]:
+    """``--actions``: comma-separated action ids, e.g. ``3,17`` ("" for none). Each id is
+    ASCII digits ("²" is a digit to str.isdigit but not to int), and few of them; an empty
+    item (``3,,17``, ``,,``) is refused, not skipped: it is a typo, not "no action"."""
+    if not text.strip():
+        return []
+    ids = []
+    for item in text.split(","):
+        a = item.strip()
+        if not (a.isascii() and a.isdigit() and len(a) <= 9):
+            shown = a if len(a) <= 20 else a[:20] + "..."
+            raise MeepleError(
+                f"--actions takes action ids, not '{shown}'"
+                if a
+                else f"--actions '{text}' has an empty item between its commas",
+                expected="comma-separated action ids (whole numbers in ASCII digits), e.g. 3,17",
+            )
+        ids.append(int(a))
+    return ids
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     if args.steps < 0:
         raise MeepleError(f"--steps is a number of decisions, 0 or more, not {args.steps}")
     game = api.load(args.game, args.players, args.variant)
     state = game.new_initial_state(args.seed)
-    for a in filter(None, (x.strip() for x in args.actions.split(","))):
-        if not a.isdigit():
-            raise MeepleError(f"--actions takes action ids (whole numbers), not '{a}'")
-        state.apply_action(int(a))
+    for a in _action_ids(args.actions):
+        state.apply_action(a)
     agents = [RandomAgent(args.seed * 1000 + s) for s in range(game.num_players())]
     for _ in range(args.steps):
         if state.is_terminal():

@@ -107,6 +107,17 @@ def test_explain_rejects_an_illegal_action_id(capsys: pytest.CaptureFixture[str]
     assert code == 2 and "illegal action" in err
 
 
+@pytest.mark.parametrize("ids", [",,", "3,,4", "3,", "²", "0x1", "-1", "9" * 5000])
+def test_explain_refuses_actions_that_are_not_ids(
+    capsys: pytest.CaptureFixture[str], ids: str
+) -> None:
+    """An empty item is a typo, not "no actions"; only ASCII digits are an id ("²" is a digit
+    to str.isdigit, not to int); a huge number is refused before int() reads it."""
+    code, out, err = _run(capsys, "explain", "--actions", ids)
+    assert code == 2 and "--actions" in err and "Traceback" not in err + out, err
+    assert "legal" not in out  # nothing explained as if no action had been given
+
+
 def test_explain_stops_at_the_false_part_of_an_and(capsys: pytest.CaptureFixture[str]) -> None:
     # "count(at[s]) > 0 and top(at[s]).kind == ..." on an empty space: the rules never evaluate
     # top() there, and explain must not either (it raised IndexError)
