@@ -386,6 +386,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
+    """Run the scenarios; exit status 0 when all pass, 1 when one fails (its expectations are
+    not met), 2 when a scenario file or the rules are bad input (malformed, or the rules fail
+    to load or to run), as the other commands exit on bad input; every scenario still runs."""
     target = Path(args.game)
     if target.suffix in (".yaml", ".yml") and target.parent.name == "scenarios":
         files = [target]  # one scenario file
@@ -395,7 +398,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         if not files:
             out.print(f"{folder}: no scenarios")
             return 0
-    failed = 0
+    failed = bad = 0
     for f in files:
         try:
             outcome = run_scenario(f, backend=args.backend)
@@ -403,6 +406,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             out.print(f"[red]FAIL[/red] {f.name}")
             err.print(e.render(), markup=False)
             failed += 1
+            bad += 1
             continue
         mark = "[green]pass[/green]" if outcome.passed else "[red]FAIL[/red]"
         out.print(f"{mark} {f.name}: {outcome.name}")
@@ -410,7 +414,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             out.print(f"     {failure}", markup=False)
         failed += not outcome.passed
     out.print(f"{len(files) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return 2 if bad else 1 if failed else 0
 
 
 # ---------------------------------------------------------------------------- compile / bench
