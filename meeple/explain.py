@@ -219,9 +219,12 @@ class _Why:
 
     def failing(self, cond: ir.Expr, env: dict[str, Any]) -> str:
         """Why ``cond`` is false: its false parts (of an ``a and b and c``), each with the
-        values of its two sides when it is a comparison."""
-        parts: list[str] = []
-        for c in _conjuncts(cond):
+        values of its two sides when it is a comparison. For a viewer, a part that reads what
+        it may not see is never said to be false on its own (that would tell it): the false
+        parts it sees are the reason, else the parts it does not see, together."""
+        parts: list[tuple[str, bool]] = []  # (text, reads what the viewer may not see)
+        conjuncts = _conjuncts(cond)
+        for c in conjuncts:
             try:
                 if self.value(c, env):
                     continue
@@ -238,8 +241,17 @@ class _Why:
                 else:
                     left, right = self.value(c.left, env), self.value(c.right, env)
                     text += f" (here {_show(left)} {c.op} {_show(right)})"
-            parts.append(f"{text} is false")
-        return "; ".join(parts) or f"{self.w.expr(cond)} is false"
+            parts.append((f"{text} is false", self.sight.hidden(c, env)))
+        if not any(h for _, h in parts):
+            return "; ".join(t for t, _ in parts) or f"{self.w.expr(cond)} is false"
+        seen = [t for t, h in parts if not h]
+        if seen:
+            return "; ".join(seen)
+        unseen = [c for c in conjuncts if self.sight.hidden(c, env)]
+        if len(unseen) == 1:
+            return parts[0][0]
+        listed = "; ".join(self.w.expr(c) for c in unseen)
+        return f"at least one of these is false: {listed} ({UNSEEN})"
 
 
 def _show(v: Any) -> str:

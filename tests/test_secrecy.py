@@ -142,6 +142,14 @@ def test_explain_shows_a_seat_no_value_it_may_not_see() -> None:
     assert "(here 3 > 100)" in seen["count"]  # a count is public
     assert "(here 37 > 100)" in seen["my secret"]
     assert "(here " in seen["discard top"]  # the discard pile shows its top card
+    # which part of an "and" fails is not told when that would tell a hidden value
+    in_deck = len(st.zones[zone("deck")])
+    assert every["both"].count(" is false") == 2 and "count(deck) > 100 (here" in every["both"]
+    assert seen["both"].endswith(f": count(deck) > 100 (here {in_deck} > 100) is false")
+    assert seen["both"].count(" is false") == 1
+    assert every["which"].endswith(f": top(deck).points > 100 (here {deck_top} > 100) is false")
+    assert seen["which"].startswith("its condition fails: at least one of these is false: ")
+    assert "here" not in seen["which"]
     why = verdict(st, "take Crown", viewer=0).reason
     assert UNSEEN in why and "here" not in why
     assert "(here 3 > 100)" in verdict(st, "take Crown").reason
