@@ -347,7 +347,9 @@ def _why_not(game: Game, state: State) -> list[Verdict]:
         st = State._decode(_interpreters[key], state.to_json(), state.record_log)
     try:  # shown to the seat deciding: no value read from what it may not see
         return [v for v in explain(st, viewer=st.current_player()) if not v.legal]
-    except MeepleError:
+    except (MeepleError, IndexError, KeyError, ValueError, TypeError, ZeroDivisionError):
+        # a part of a reason the rules cannot evaluate here must not cost the player the game:
+        # the legal options are shown without the reasons (as the web page does)
         return []
 
 

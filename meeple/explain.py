@@ -390,7 +390,13 @@ def _choose(
                 continue  # an option naming a card the viewer may not see is never listed
             if o.var is not None:
                 env[o.var] = x
-            label = o_op.label(state, env)
+            try:
+                label = o_op.label(state, env)
+            except (MeepleError, IndexError, KeyError, ValueError, TypeError, ZeroDivisionError):
+                # its text cannot be drawn here (top() of an empty space): never offered, so
+                # its condition fails; named as written, with the item it stands for
+                label = why.w.template(o.label)
+                label += f" [{o.var} = {_show(x)}]" if o.var is not None else ""
             if label in legal:
                 continue
             if o.when is not None and not why.value(o.when, env):

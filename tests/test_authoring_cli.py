@@ -152,3 +152,23 @@ def test_check_accepts_a_variant_file(
     path = str(rules_root() / game / "variants" / f"{variant}.yaml")
     code, out, _ = _run(capsys, "check", path)
     assert code == 0 and f"{path}: ok:" in out and "(variant: " in out
+
+
+def test_explain_names_an_option_whose_text_cannot_be_drawn_here() -> None:
+    """The Doctor's options are one per space, their text naming the aristocrat on it: on an
+    empty space the text cannot be drawn (top() of an empty pile). explain (and so the play
+    screen, which used to stop on the IndexError) names such an option as written, with its
+    space, and gives its failing condition."""
+    import random
+
+    from meeple import api
+    from meeple.explain import explain
+
+    st = api.load("shadow-of-the-emperor").new_initial_state(0)
+    rng = random.Random(0)
+    for _ in range(24):
+        st.apply_action(rng.choice(st.legal_actions()))
+    assert st.prompt().endswith("rejuvenate one of your aristocrats or age an opponent's")
+    reasons = {v.label: v.reason for v in explain(st) if not v.legal}
+    label = "rejuvenate your aristocrat on {s} (age {age[top(at[s])]}) [s = Mainz city 1]"
+    assert reasons[label] == "its condition fails: doctor_target(p, s) is false"
