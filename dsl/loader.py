@@ -9,7 +9,7 @@ from .checker import Checked, check
 from .errors import MeepleError, SchemaError, SourceSpan
 from .validate import validate
 from .variant import Variant, load_variant_doc
-from .yamlload import YMap, load_yaml_file
+from .yamlload import YMap, load_yaml_file, yaml_file
 
 
 def load_rules(path: str | Path) -> Checked:
@@ -19,7 +19,7 @@ def load_rules(path: str | Path) -> Checked:
     CheckError) with file, line and column for any problem in the rules.
     """
     p = Path(path)
-    file = p / "game.yaml" if p.is_dir() else p
+    file = yaml_file(p, "game") if p.is_dir() else p
     if not file.exists():
         raise MeepleError(f"no rules file at {file}")
     doc = load_yaml_file(file)

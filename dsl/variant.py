@@ -34,7 +34,7 @@ import jsonschema
 
 from .errors import MeepleError, SchemaError, SourceSpan, did_you_mean
 from .validate import validate_against
-from .yamlload import YList, YMap, YStr, load_yaml_file
+from .yamlload import YList, YMap, YStr, load_yaml_file, yaml_file, yaml_files
 
 VARIANTS_DIR = "variants"
 _OPS = ("set", "add", "remove")
@@ -73,8 +73,8 @@ class Variant:
 
 
 def variant_files(game_folder: str | Path) -> list[Path]:
-    """The variant files of a game folder (``<game>/variants/*.yaml``), sorted."""
-    return sorted((Path(game_folder) / VARIANTS_DIR).glob("*.yaml"))
+    """The variant files of a game folder (``<game>/variants/*.yaml`` or ``*.yml``), sorted."""
+    return yaml_files(Path(game_folder) / VARIANTS_DIR)
 
 
 def find_variant(game_file: str | Path, name_or_path: str) -> Path:
@@ -85,7 +85,7 @@ def find_variant(game_file: str | Path, name_or_path: str) -> Path:
             raise MeepleError(f"no variant file at {p}")
         return p
     folder = Path(game_file).parent
-    f = folder / VARIANTS_DIR / f"{name_or_path}.yaml"
+    f = yaml_file(folder / VARIANTS_DIR, name_or_path)
     if not _is_file(f):
         known = [v.stem for v in variant_files(folder)]
         raise MeepleError(
@@ -177,7 +177,7 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
         p = (file.parent / name).resolve()
         if _is_file(p):
             return p, p.parent.name == VARIANTS_DIR
-    sibling = file.parent / f"{name}.yaml"
+    sibling = yaml_file(file.parent, name)
     if _is_file(sibling) and sibling.resolve() == file.resolve():
         raise SchemaError(
             f"'extends: {name}' names this variant itself; a variant cannot extend itself",
@@ -189,11 +189,11 @@ def _resolve_extends(file: Path, ext: YStr) -> tuple[Path, bool]:
     file = file.resolve()  # a game given as '.' still has a folder name
     game_folder = file.parent.parent if file.parent.name == VARIANTS_DIR else file.parent
     # the game is named by its id (which survives copying the folder) or its folder's name
-    own = game_folder / "game.yaml"
+    own = yaml_file(game_folder, "game")
     own_id = _game_id(own) if _is_file(own) else None
     if _is_file(own) and name in (game_folder.name, own_id):
         return own, False
-    other = game_folder.parent / name / "game.yaml"
+    other = yaml_file(game_folder.parent / name, "game")
     if _is_file(other):
         return other, False
     known = list(dict.fromkeys(x for x in (own_id, game_folder.name) if x))

@@ -13,6 +13,34 @@ import yaml
 from .errors import UNKNOWN, SourceSpan, YamlError, register_source
 from .limits import MAX_FILE_BYTES, MAX_INT, MAX_YAML_DEPTH, MAX_YAML_NODES
 
+#: The endings of a YAML file: a rules, variant or scenario file may use either.
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def yaml_files(folder: str | Path) -> list[Path]:
+    """The YAML files of a folder (``.yaml`` or ``.yml``, as users write both), sorted by
+    name; none when there is no such folder."""
+    try:
+        return sorted(p for p in Path(folder).iterdir() if p.suffix in YAML_SUFFIXES and _file(p))
+    except OSError:  # no such folder, or not readable
+        return []
+
+
+def yaml_file(folder: str | Path, stem: str) -> Path:
+    """``folder/stem.yaml``, or ``folder/stem.yml`` when only that one exists (the ``.yaml``
+    path when neither does, for the error that names it)."""
+    p = Path(folder) / f"{stem}.yaml"
+    alt = Path(folder) / f"{stem}.yml"
+    return alt if not _file(p) and _file(alt) else p
+
+
+def _file(p: Path) -> bool:
+    """``p.is_file()``, False also for a name the file system refuses (too long, NUL)."""
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
+
 
 class SourceText:
     """A file's text with a fast offset -> (line, column) map."""

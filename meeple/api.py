@@ -13,6 +13,7 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.dsl.loader import load_rules, load_variant
 from meeple.dsl.variant import VARIANTS_DIR, Variant, find_variant
+from meeple.dsl.yamlload import yaml_file, yaml_files
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
@@ -38,7 +39,7 @@ def load_checked(game: str, variant: str | None = None) -> Checked:
     with the changes of ``variant`` (a variant id of the game, or a variant file) if given."""
     p = rules_path(game)
     if variant is None and p.parent.name == VARIANTS_DIR:  # a variant file given as the game
-        variant, p = str(p), p.parent.parent / "game.yaml"
+        variant, p = str(p), yaml_file(p.parent.parent, "game")
     if variant is not None:
         return load_variant_checked(str(p), variant)[0]
     return _checked(str(p), Path(p).stat().st_mtime)
@@ -48,7 +49,7 @@ def load_variant_checked(game: str, variant: str) -> tuple[Checked, Variant]:
     """The checked IR of ``game`` changed by ``variant``, and the Variant (its rationale...)."""
     f = find_variant(rules_path(game), variant)
     folder = f.parent
-    mtimes = tuple(sorted(x.stat().st_mtime for x in [*folder.glob("*.yaml"), rules_path(game)]))
+    mtimes = tuple(sorted(x.stat().st_mtime for x in [*yaml_files(folder), rules_path(game)]))
     return _variant(str(f), mtimes)
 
 

@@ -335,8 +335,8 @@ _interpreters: dict[tuple[int, int], Program] = {}
 
 def _why_not(game: Game, state: State) -> list[Verdict]:
     """The options of the pending decision that are not legal, with the reasons ``meeple
-    explain`` gives (explain reads the interpreter's state: a compiled game's state is read
-    into one, same layout)."""
+    explain`` gives, as the seat deciding may see them (explain reads the interpreter's state:
+    a compiled game's state is read into one, same layout)."""
     st = state
     if not isinstance(state.prog, Program):
         key = (id(game), game.num_players())
@@ -345,9 +345,11 @@ def _why_not(game: Game, state: State) -> list[Verdict]:
         # our own live state: decoded as is (from_json would refuse the one-option decision
         # that ask_forced keeps pending, as it refuses it in an edited save)
         st = State._decode(_interpreters[key], state.to_json(), state.record_log)
-    try:
-        return [v for v in explain(st) if not v.legal]
-    except MeepleError:
+    try:  # shown to the seat deciding: no value read from what it may not see
+        return [v for v in explain(st, viewer=st.current_player()) if not v.legal]
+    except (MeepleError, IndexError, KeyError, ValueError, TypeError, ZeroDivisionError):
+        # a part of a reason the rules cannot evaluate here must not cost the player the game:
+        # the legal options are shown without the reasons (as the web page does)
         return []
 
 
@@ -386,6 +388,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
+    """Run the scenarios; exit status 0 when all pass, 1 when one fails (its expectations are
+    not met), 2 when a scenario file or the rules are bad input (malformed, or the rules fail
+    to load or to run), as the other commands exit on bad input; every scenario still runs."""
     target = Path(args.game)
     if target.suffix in (".yaml", ".yml") and target.parent.name == "scenarios":
         files = [target]  # one scenario file
@@ -395,7 +400,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
         if not files:
             out.print(f"{folder}: no scenarios")
             return 0
-    failed = 0
+    failed = bad = 0
     for f in files:
         try:
             outcome = run_scenario(f, backend=args.backend)
@@ -403,6 +408,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             out.print(f"[red]FAIL[/red] {f.name}")
             err.print(e.render(), markup=False)
             failed += 1
+            bad += 1
             continue
         mark = "[green]pass[/green]" if outcome.passed else "[red]FAIL[/red]"
         out.print(f"{mark} {f.name}: {outcome.name}")
@@ -410,7 +416,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
             out.print(f"     {failure}", markup=False)
         failed += not outcome.passed
     out.print(f"{len(files) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    return 2 if bad else 1 if failed else 0
 
 
 # ---------------------------------------------------------------------------- compile / bench

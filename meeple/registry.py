@@ -6,6 +6,7 @@ from importlib import resources
 from pathlib import Path
 
 from meeple.dsl.errors import MeepleError, did_you_mean
+from meeple.dsl.yamlload import yaml_file
 
 DEFAULT_GAME = "shadow-of-the-sun"
 
@@ -26,7 +27,7 @@ def rules_path(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.suffix in (".yaml", ".yml") or p.is_dir() or "/" in name_or_path:
         if p.is_dir():
-            p = p / "game.yaml"
+            p = yaml_file(p, "game")
         if not p.is_file():
             raise MeepleError(f"no rules file at {p}")
         return p

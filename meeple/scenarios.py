@@ -45,7 +45,7 @@ from meeple.dsl.errors import MeepleError, SchemaError, SourceSpan, did_you_mean
 from meeple.dsl.parser import parse_expression, parse_statement
 from meeple.dsl.render import ExprWriter
 from meeple.dsl.validate import validate_against
-from meeple.dsl.yamlload import YMap, YStr, load_yaml_file, span_of
+from meeple.dsl.yamlload import YMap, YStr, load_yaml_file, span_of, yaml_files
 from meeple.interpreter.game import Game
 from meeple.interpreter.ops import Frame
 from meeple.interpreter.program import Program
@@ -81,8 +81,8 @@ class Outcome:
 
 
 def scenario_files(game_dir: str | Path) -> list[Path]:
-    """The scenario files of a rules folder, sorted."""
-    return sorted((Path(game_dir) / "scenarios").glob("*.yaml"))
+    """The scenario files of a rules folder (``.yaml`` or ``.yml``), sorted."""
+    return yaml_files(Path(game_dir) / "scenarios")
 
 
 def load_scenario(path: str | Path) -> YMap:
@@ -642,10 +642,11 @@ def _expect(st: State, expect: Any, ctx: _Run, final: bool) -> None:
     for text in holds:
         if ev is None:  # evaluated by the interpreter, on a copy
             ev = game.state_from_json(st.to_json(), advance=False)
-        e = parse_expression(str(text), text if isinstance(text, YStr) else None)
-        check_expression(game.checked, e)
-        if not cast(Program, game.program).ex.compile(e)(ev, {}):
-            out.failures.append(f"not true: {text}")
+        failure = _holds(ev, game, text)
+        if failure:
+            out.failures.append(failure)
+    if "decided_by" in expect:
+        _check_decider(st, expect)
     for key in ("scores", "winners", "decided_by"):
         if key in expect and not st.is_terminal():
             out.failures.append(f"'{key}' is asked but the game is not over: '{st.prompt()}'")
@@ -668,6 +669,79 @@ def _expect(st: State, expect: Any, ctx: _Run, final: bool) -> None:
             out.failures.append(
                 f"the winners were decided by '{by}', expected '{expect['decided_by']}'"
             )
+
+
+#: Python errors an expression of the rules raises where it asks for something impossible
+#: (``top()`` of an empty zone, ``min()`` of nothing): in a game they are rule errors at the
+#: statement (interpreter/state.py); in a ``holds:`` they fail the expectation at its line.
+_EVAL_ERRORS = (
+    MeepleError,
+    IndexError,
+    KeyError,
+    AttributeError,
+    TypeError,
+    ValueError,
+    ZeroDivisionError,
+    OverflowError,
+)
+
+
+def _holds(ev: State, game: Game, text: Any) -> str | None:
+    """One ``holds:`` expression, checked (it must be true or false: a number or a text is
+    not taken as true: ScenarioError at the expression) and evaluated on ``ev`` (an
+    interpreter state): None when it holds, else the failure, "file:line:col" first when it
+    cannot be evaluated in this position (``top()`` of an empty zone)."""
+    span = text.span if isinstance(text, YStr) else None
+    e = parse_expression(str(text), text if isinstance(text, YStr) else None)
+    t = check_expression(game.checked, e)
+    if t not in ("bool", "any"):
+        raise ScenarioError(
+            f"'holds: {text}' is {_a(t)}, not a condition",
+            span,
+            expected="an expression that is true or false, e.g. count(discard) == 3",
+        )
+    try:
+        value = cast(Program, game.program).ex.compile(e)(ev, {})
+    except _EVAL_ERRORS as ex:  # the position does not allow it: the expectation fails
+        why = ex if isinstance(ex, MeepleError) else ev._located(ex, span)
+        where = f"{span}: " if span is not None else ""
+        message = why.message.removeprefix("the rules failed here: ")
+        return f"{where}cannot evaluate '{text}' here: {message}"
+    if not isinstance(value, bool):  # 'any' to the checker (a function's value)
+        raise ScenarioError(
+            f"'holds: {text}' gave {value!r}, not true or false",
+            span,
+            expected="an expression that is true or false, e.g. count(discard) == 3",
+        )
+    return None if value else f"not true: {text}"
+
+
+def _a(t: str) -> str:
+    """A checked type with its article: "an int", "a str", "a list:card"."""
+    return ("an " if t[:1] in "aeiou" else "a ") + t
+
+
+def deciders(st: State) -> list[str]:
+    """What ``decided_by`` may name in this game: 'score', each tie-breaker (its label, or its
+    key as written), 'shared'."""
+    game = getattr(st.prog, "game", None)
+    tbs = game.tie_breakers if game is not None else ()
+    names = [tb.label or ExprWriter().expr(tb.key) for tb in tbs]
+    return ["score", *names, "shared"]
+
+
+def _check_decider(st: State, expect: Any) -> None:
+    """``decided_by:`` names something that can decide this game's winners (a misspelt
+    tie-breaker would otherwise only ever fail, or pass as 'shared'): ScenarioError at it."""
+    want, known = str(expect["decided_by"]), deciders(st)
+    if want not in known:
+        span = expect.value_spans.get("decided_by") if isinstance(expect, YMap) else None
+        raise ScenarioError(
+            f"'decided_by: {want}' names nothing that decides this game's winners",
+            span or _span_of(expect, "decided_by"),
+            expected="one of " + ", ".join(f"'{k}'" for k in known),
+            suggestion=did_you_mean(want, known),
+        )
 
 
 def decided_by(st: State) -> str:

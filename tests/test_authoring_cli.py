@@ -107,6 +107,17 @@ def test_explain_rejects_an_illegal_action_id(capsys: pytest.CaptureFixture[str]
     assert code == 2 and "illegal action" in err
 
 
+@pytest.mark.parametrize("ids", [",,", "3,,4", "3,", "²", "0x1", "-1", "9" * 5000])
+def test_explain_refuses_actions_that_are_not_ids(
+    capsys: pytest.CaptureFixture[str], ids: str
+) -> None:
+    """An empty item is a typo, not "no actions"; only ASCII digits are an id ("²" is a digit
+    to str.isdigit, not to int); a huge number is refused before int() reads it."""
+    code, out, err = _run(capsys, "explain", "--actions", ids)
+    assert code == 2 and "--actions" in err and "Traceback" not in err + out, err
+    assert "legal" not in out  # nothing explained as if no action had been given
+
+
 def test_explain_stops_at_the_false_part_of_an_and(capsys: pytest.CaptureFixture[str]) -> None:
     # "count(at[s]) > 0 and top(at[s]).kind == ..." on an empty space: the rules never evaluate
     # top() there, and explain must not either (it raised IndexError)
@@ -152,3 +163,23 @@ def test_check_accepts_a_variant_file(
     path = str(rules_root() / game / "variants" / f"{variant}.yaml")
     code, out, _ = _run(capsys, "check", path)
     assert code == 0 and f"{path}: ok:" in out and "(variant: " in out
+
+
+def test_explain_names_an_option_whose_text_cannot_be_drawn_here() -> None:
+    """The Doctor's options are one per space, their text naming the aristocrat on it: on an
+    empty space the text cannot be drawn (top() of an empty pile). explain (and so the play
+    screen, which used to stop on the IndexError) names such an option as written, with its
+    space, and gives its failing condition."""
+    import random
+
+    from meeple import api
+    from meeple.explain import explain
+
+    st = api.load("shadow-of-the-emperor").new_initial_state(0)
+    rng = random.Random(0)
+    for _ in range(24):
+        st.apply_action(rng.choice(st.legal_actions()))
+    assert st.prompt().endswith("rejuvenate one of your aristocrats or age an opponent's")
+    reasons = {v.label: v.reason for v in explain(st) if not v.legal}
+    label = "rejuvenate your aristocrat on {s} (age {age[top(at[s])]}) [s = Mainz city 1]"
+    assert reasons[label] == "its condition fails: doctor_target(p, s) is false"

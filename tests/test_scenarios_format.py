@@ -117,6 +117,21 @@ def test_a_shared_win_is_decided_by_nobody(harbour: Path) -> None:
     assert _run(harbour, body).passed
 
 
+@pytest.mark.parametrize("by", ["bogus", "scor"])
+def test_decided_by_names_something_that_decides(harbour: Path, by: str) -> None:
+    """A decider no game can report would only ever fail (or, misspelt, hide behind 'shared'):
+    it is refused at its line, with the deciders of this game."""
+    with pytest.raises(ScenarioError) as e:
+        _run(harbour, f"run: scoring\nexpect:\n  decided_by: {by}\n")
+    assert e.value.span is not None and (e.value.span.line, e.value.span.col) == (7, 15)
+    assert "'score', 'cards in the stall', 'shared'" in str(e.value)
+
+
+def test_decided_by_on_an_open_game_fails(harbour: Path) -> None:
+    outcome = _run(harbour, "run: play\nexpect: {open: true, decided_by: shared}\n")
+    assert any("the game is not over" in f for f in outcome.failures), outcome.failures
+
+
 def test_winners_before_the_end_fail(harbour: Path) -> None:
     body = "run: play\nexpect: {open: true, winners: [P1]}\n"
     outcome = _run(harbour, body)
@@ -413,3 +428,49 @@ def test_the_issue_pile_deals_in_the_order_written(broken_game: BrokenGame) -> N
     path.write_text(HEAD.replace("players: 3", "players: 4") + textwrap.dedent(body))
     outcome = run_scenario(path)
     assert outcome.passed, outcome.failures
+
+
+# ------------------------------------------------------------------------------ holds
+@pytest.mark.parametrize(("text", "what"), [("5", "an int"), ("'abc'", "a str")])
+def test_holds_must_be_a_condition(harbour: Path, text: str, what: str) -> None:
+    """A number or a text is not taken as true: the expectation would test nothing."""
+    body = f'run: scoring\nexpect:\n  holds: ["1 == 1", "{text}"]\n'
+    with pytest.raises(ScenarioError) as e:
+        _run(harbour, body)
+    assert e.value.span is not None and e.value.span.line == 7
+    assert f"is {what}, not a condition" in str(e.value)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_holds_that_cannot_be_evaluated_fails_at_its_line(harbour: Path, backend: str) -> None:
+    """top() of an empty pile is not a Python IndexError but a failure of the scenario that
+    names the file, the line and the expression (in a game it is a rule error at the
+    statement)."""
+    body = (
+        "given:\n  zones: {market: []}\nrun: scoring\nexpect:\n"
+        "  counts: {market: 0}\n  holds: ['top(market) == top(market)']\n"
+    )
+    outcome = _run(harbour, body, backend)
+    assert len(outcome.failures) == 1, outcome.failures
+    failure = outcome.failures[0]
+    assert failure.startswith(f"{harbour / 'scenarios' / 't.yaml'}:10:11: ")
+    assert "'top(market) == top(market)'" in failure and "is empty" in failure
+
+
+def test_scenarios_command_exit_status(harbour: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """0: all pass; 1: a scenario's expectations fail; 2: bad input (a malformed scenario),
+    as every other command exits on bad input. A .yml scenario is run like a .yaml one."""
+    from meeple.cli import main
+
+    for f in (harbour / "scenarios").iterdir():
+        f.unlink()
+    (harbour / "scenarios" / "a.yml").write_text(HEAD + "run: scoring\nexpect: {}\n")
+    assert main(["scenarios", str(harbour)]) == 0
+    assert "pass a.yml" in capsys.readouterr().out
+    _run(harbour, "run: scoring\nexpect: {holds: ['1 == 2']}\n", name="b")
+    assert main(["scenarios", str(harbour)]) == 1
+    _run(harbour, "run: scoring\nexpect: {zones: {market: []}}\n", name="c")
+    (harbour / "scenarios" / "d.yaml").write_text(HEAD + "run: scoring\nexpect: {bogus: 1}\n")
+    assert main(["scenarios", str(harbour)]) == 2
+    out, err = capsys.readouterr()
+    assert "FAIL b.yaml" in out and "FAIL d.yaml" in out and "unknown key 'bogus'" in err

@@ -110,3 +110,59 @@ def test_a_pick_into_a_zone_everyone_sees_stays_public(
     game = meeple.load(str(_minimal(tmp_path, discard)), 3, backend=backend)
     lines = _discard_lines(game)
     assert lines and all(who == -1 for who, _ in lines)
+
+
+PEEK = Path(__file__).parent / "fixtures" / "peek"
+
+
+def test_explain_shows_a_seat_no_value_it_may_not_see() -> None:
+    """A reason shown to the seat deciding never prints a value read from another seat's hand,
+    a face-down pile or another seat's owner-only variable, and names none of those cards; what
+    it may see (its own hand, counts, the top of a face-up pile, its own secret) keeps its
+    values; a designer (viewer None) sees them all."""
+    from meeple.explain import UNSEEN, explain, verdict
+
+    st = meeple.load(str(PEEK)).new_initial_state(2)
+    assert st.current_player() == 0
+    zone = st.prog.zone_names.index
+    theirs = sum(c.points for c in st.zones[zone("hand[P2]")])
+    mine = sum(c.points for c in st.zones[zone("hand[P1]")])
+    deck_top = st.zones[zone("deck")][-1].points
+    assert len({theirs, mine}) == 2  # the seed tells the two hands apart
+    every = {v.label: v.reason for v in explain(st)}
+    seen = {v.label: v.reason for v in explain(st, viewer=0)}
+    assert f"(here {theirs} > 100)" in every["peek"]
+    assert f"(here {deck_top} > 100)" in every["deck top"]
+    assert "(here 37 > 100)" in every["their secret"]
+    assert any(label.startswith("take ") for label in every)  # P2's cards, named
+    for label in ("peek", "deck top", "their secret"):
+        assert "here" not in seen[label] and UNSEEN in seen[label], seen[label]
+    assert not any(label.startswith("take ") for label in seen)  # P2's cards never named
+    assert f"(here {mine} > 100)" in seen["mine"]
+    assert "(here 3 > 100)" in seen["count"]  # a count is public
+    assert "(here 37 > 100)" in seen["my secret"]
+    assert "(here " in seen["discard top"]  # the discard pile shows its top card
+    # which part of an "and" fails is not told when that would tell a hidden value
+    in_deck = len(st.zones[zone("deck")])
+    assert every["both"].count(" is false") == 2 and "count(deck) > 100 (here" in every["both"]
+    assert seen["both"].endswith(f": count(deck) > 100 (here {in_deck} > 100) is false")
+    assert seen["both"].count(" is false") == 1
+    assert every["which"].endswith(f": top(deck).points > 100 (here {deck_top} > 100) is false")
+    assert seen["which"].startswith("its condition fails: at least one of these is false: ")
+    assert "here" not in seen["which"]
+    why = verdict(st, "take Crown", viewer=0).reason
+    assert UNSEEN in why and "here" not in why
+    assert "(here 3 > 100)" in verdict(st, "take Crown").reason
+
+
+def test_the_play_screen_shows_no_value_the_seat_may_not_see(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", str(PEEK), "--seed", "2", "--human", "1"])
+    out = capsys.readouterr().out
+    st = meeple.load(str(PEEK)).new_initial_state(2)
+    theirs = sum(c.points for c in st.zones[st.prog.zone_names.index("hand[P2]")])
+    assert "not legal: peek: its condition fails" in out
+    assert f"here {theirs} > 100" not in out and "not legal: take" not in out
+    assert "here 37 > 100" in out  # his own secret

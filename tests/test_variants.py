@@ -257,3 +257,22 @@ def test_add_a_card_and_change_a_table(tmp_path: Path) -> None:
     assert sum(c.name == "Phantom" for c in game.program.cards) == 2
     assert game.checked.game.tables["legion_hierarchy"].patterns[-1] == (5,)
     api.play(game, seed=3, record_log=False, check=True)
+
+
+def test_yml_files_are_found_like_yaml_ones(tmp_path: Path) -> None:
+    """Users write .yml as often as .yaml: a game folder with game.yml, its variants and
+    scenarios as .yml are found (a .yml scenario used to be ignored, "no scenarios")."""
+    import shutil
+
+    from meeple.scenarios import run_scenario, scenario_files
+
+    folder = tmp_path / "harbour"
+    shutil.copytree(rules_root() / "harbour-guilds", folder)
+    for f in [folder / "game.yaml", *folder.glob("variants/*.yaml"), *folder.glob("scenarios/*")]:
+        f.rename(f.with_suffix(".yml"))
+    assert [f.name for f in variant_files(folder)] == ["guild-feast.yml", "two-guilds.yml"]
+    feast = api.load(str(folder), 2, "guild-feast")
+    assert feast.program.game_name == api.load("harbour-guilds", 2, "guild-feast").program.game_name
+    assert api.load(str(folder / "variants" / "two-guilds.yml"), 2).num_players() == 2
+    files = scenario_files(folder)
+    assert [f.suffix for f in files] == [".yml"] and all(run_scenario(f).passed for f in files)

@@ -280,3 +280,25 @@ def test_every_game_plays_hot_seat_through_the_api_showing_each_seat_only_its_ow
         assert r.status_code == 200, r.json
         v = r.json
     assert v["over"] and v["result"]["winners"]
+
+
+def test_the_decision_json_shows_no_value_the_seat_may_not_see() -> None:
+    """The page is shown to the seat deciding (hot-seat too): the reasons of its illegal options
+    never print a value read from the other seat's hand nor name its cards (the designer's
+    ``meeple explain`` does)."""
+    from pathlib import Path
+
+    from meeple.explain import UNSEEN, explain
+    from meeple.web.tables import Tables
+
+    peek = str(Path(__file__).parent / "fixtures" / "peek")
+    game = api.load(peek)
+    t = Tables().add(game, "peek", None, 2, [False, True])
+    view = t.view()
+    text = json.dumps(view["decision"])
+    st = game.new_initial_state(2)
+    theirs = sum(c.points for c in st.zones[st.prog.zone_names.index("hand[P2]")])
+    reasons = {o["label"]: o["reason"] for o in view["decision"]["options"]}
+    assert UNSEEN in reasons["peek"] and f"here {theirs} > 100" not in text
+    assert "take " not in text  # P2's cards
+    assert f"here {theirs} > 100" in {v.label: v.reason for v in explain(st)}["peek"]

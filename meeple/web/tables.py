@@ -126,12 +126,14 @@ def _cited_path(root: Any, span: SourceSpan) -> str | None:
 
 def verdicts(state: State) -> list[dict[str, Any]]:
     """Every option of the pending decision, legal or not, with why not (meeple.explain), each
-    legal one with its action id. Options explain cannot judge are simply the legal ones."""
+    legal one with its action id. Options explain cannot judge are simply the legal ones. The
+    reasons are as the seat deciding may see them (the page is shown to that seat, hot-seat
+    included): no value read from another seat's hand or a face-down pile."""
     from meeple.explain import explain  # noqa: PLC0415
 
     ids = {label: a for a, label in state.legal_action_labels()}
     try:
-        found = explain(state)
+        found = explain(state, viewer=state.current_player())
     except Exception:  # noqa: BLE001  explain failing (e.g. a label of an option whose
         # condition fails cannot be drawn) must not cost the player the legal options
         found = []
