@@ -13,7 +13,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from .errors import SchemaError, SourceSpan, did_you_mean, source_line
-from .limits import MAX_NAME_LENGTH, NAME_PATTERN, RESERVED_PROPERTIES, is_name
+from .limits import MAX_NAME_LENGTH, NAME_PATTERN, RESERVED_PROPERTIES, RESERVED_WORDS, is_name
 from .yamlload import COLON_MESSAGE, YList, YMap, colon_in_text, span_of
 
 
@@ -125,6 +125,13 @@ def require_name(text: Any, span: SourceSpan | None, what: str) -> None:
     """Raise SchemaError at ``span`` unless ``text`` is a valid meeple name (limits.is_name).
 
     ``what`` says what the name names ("function", "parameter of 'f'"...)."""
+    if isinstance(text, str) and text in RESERVED_WORDS:
+        raise SchemaError(
+            f"'{text}' is a reserved word and cannot be a name (it names {what})",
+            span,
+            expected="a name other than " + ", ".join(sorted(RESERVED_WORDS)),
+            suggestion=f"call it '{text}_'",
+        )
     if isinstance(text, str) and is_name(text):
         return
     text = str(text)

@@ -370,21 +370,26 @@ add(
          "        - |round += score[7]", message=SEAT, run=True),
     Case("count-hand-of-seat-minus-one", "4 seats", stmt("round += count(hand[-1])"), RuleError,
          "        - |round += count(hand[-1])", message=SEAT, run=True),
-    Case("choose-by-minus-one", "4 seats", by("-1"), RuleError, "by: |-1", message=SEAT, run=True,
-         alt="      - |choose: Draw"),
-    Case("choose-by-7-of-2", "4 seats", by("7"), RuleError, "by: |7", message=SEAT, run=True,
-         alt="      - |choose: Draw"),
-    Case("choose-by-num-players", "4 seats", by("num_players"), RuleError, "by: |num_players",
-         message=SEAT, run=True, alt="      - |choose: Draw"),
+    # who decides must be a player: a literal seat out of range, or a number that is not a
+    # literal seat, is refused by the checker (a computed number would make another seat decide)
+    Case("choose-by-minus-one", "4 seats", by("-1"), CheckError, "by: |-1",
+         message="is not a seat of this game"),
+    Case("choose-by-7-of-2", "4 seats", by("7"), CheckError, "by: |7",
+         message="is not a seat of this game"),
+    Case("choose-by-num-players", "4 seats", by("num_players"), CheckError, "by: |num_players",
+         message="'by' must name a player"),
+    Case("choose-by-count", "4 seats", by("count(hand[p])"), CheckError, "by: |count(hand[p])",
+         message="'by' must name a player"),
     Case("pick-by-minus-one", "4 seats",
-         edit("                by: p\n", "                by: -1\n"), RuleError,
-         "                by: |-1", message=SEAT, run=True, alt="              - |pick: Discard"),
+         edit("                by: p\n", "                by: -1\n"), CheckError,
+         "                by: |-1", message="is not a seat of this game"),
     Case("pick-from-hand-of-seat-9", "4 seats",
          edit("                from: hand[p]\n", "                from: hand[9]\n"), RuleError,
          "                from: |hand[9]", message=SEAT, run=True, alt="              - |pick: Discard"),
+    # a parameter its calls pass numbers to is a number, not a player: it cannot decide
     Case("turn-of-seat-5", "4 seats", edit("            - turn(p)\n", "            - turn(5)\n"),
-         RuleError, "            when: |count(hand[p]) > 0", message=SEAT, run=True,
-         alt="      - choose: Draw or discard?\n        by: |p\n"),
+         CheckError, "      - choose: Draw or discard?\n        by: |p\n",
+         message="'by' must name a player"),
 )  # fmt: skip
 
 # ------------------------------------------------------------------ 5. reserved properties
