@@ -305,6 +305,23 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         return _id_error(node, span, where)
     if "propertyNames" in err.schema_path and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
+        head = statement_head(node)
+        if head is not None:
+            allowed = statement_keys()[head]
+            bad = bad if bad not in allowed else next(k for k in node if k not in allowed)
+            colon = _colon_trap(bad, node.key_spans.get(bad, span))
+            if colon is not None:
+                return colon
+            known = any(bad in keys for keys in statement_keys().values())
+            a_head = f"{'an' if head[0] in 'aeiou' else 'a'} {head} statement"
+            return SchemaError(
+                f"'{bad}' does not belong to {a_head} (in {where})"
+                if known
+                else f"unknown key '{bad}' in {a_head} (in {where})",
+                node.key_spans.get(bad, span),
+                expected="one of " + ", ".join(allowed),
+                suggestion=did_you_mean(bad, allowed),
+            )
         keys = [str(k) for k in schema.get("enum", [])]
         colon = _colon_trap(bad, node.key_spans.get(bad, span))
         if colon is not None:
@@ -340,6 +357,30 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             suggestion=did_you_mean(str(node), options),
         )
     return SchemaError(f"{where}: {err.message}", span)
+
+
+#: The head keys of a statement mapping, in the order that decides which one it is: the first
+#: found, and 'do' only when there is no other (dsl/build.py builds the statement from it).
+STATEMENT_HEADS = ("if", "for", "simultaneous", "repeat", "while", "choose", "pick", "winner", "do")
+
+
+def statement_head(node: Any) -> str | None:
+    """The head key of a statement mapping (see STATEMENT_HEADS), or None if it has none."""
+    heads = [h for h in STATEMENT_HEADS if h in node]
+    if not heads:
+        return None
+    return "do" if heads == ["do"] else next(h for h in heads if h != "do")
+
+
+@lru_cache(maxsize=1)
+def statement_keys() -> dict[str, list[str]]:
+    """For each statement head, the keys its mapping may have (from the schema's per-head
+    propertyNames in $defs/compound)."""
+    out: dict[str, list[str]] = {}
+    for rule in game_schema()["$defs"]["compound"]["allOf"]:
+        head = rule["if"]["required"][0]
+        out[head] = list(rule["then"]["propertyNames"]["enum"])
+    return out
 
 
 def _yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:

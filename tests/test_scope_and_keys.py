@@ -277,3 +277,44 @@ def test_reserved_and_taken_names_are_refused(
 ) -> None:
     e = refused(tmp_path, edit(old, new), error, at)
     assert message in e.message, e.render()
+
+
+# ------------------------------------------------------------------ 3. keys of a statement
+IF_AT = DRAW + "              - if: round > 1\n                then: [end game]\n"
+
+
+@pytest.mark.parametrize(
+    "old, new, at, message, suggestion",
+    [
+        # the do: never ran: an if runs its then
+        (DRAW, IF_AT + "                do: [end game]\n", "                |do: [end game]",
+         "'do' does not belong to an if statement", None),
+        (DRAW, IF_AT + "                by: right_of(p)\n", "                |by: right_of(p)",
+         "'by' does not belong to an if statement", None),
+        (DRAW, IF_AT + "                until: false\n", "                |until: false",
+         "'until' does not belong to an if statement", None),
+        (DRAW, IF_AT + "                els: [end game]\n", "                |els: [end game]",
+         "unknown key 'els' in an if statement", "did you mean 'else'?"),
+        (TURN_BY, TURN_BY + "        count: 2\n", "        |count: 2",
+         "'count' does not belong to a choose statement", None),
+        (DISCARD, DISCARD + "                until: false\n", "                |until: false",
+         "'until' does not belong to a pick statement", "did you mean 'count'?"),
+        (DRAW, DRAW + "              - do: [end game]\n                then: [end game]\n",
+         "                |then: [end game]", "'then' does not belong to a do statement", None),
+        ("      until: round > 3", "      until: round > 3\n      do: [end game]",
+         "      |do: [end game]", "'do' does not belong to a repeat statement", None),
+    ],
+)  # fmt: skip
+def test_a_key_that_does_not_belong_to_its_statement_is_refused(
+    old: str, new: str, at: str, message: str, suggestion: str | None, tmp_path: Path
+) -> None:
+    e = refused(tmp_path, edit(old, new), SchemaError, at)
+    assert message in e.message, e.render()
+    assert e.expected is not None and e.expected.startswith("one of "), e.render()
+    assert e.suggestion == suggestion, e.render()
+
+
+def test_an_if_lists_the_keys_it_takes(tmp_path: Path) -> None:
+    e = refused(tmp_path, edit(DRAW, IF_AT + "                do: [end game]\n"), SchemaError,
+                "                |do: [end game]")  # fmt: skip
+    assert e.expected == "one of if, then, else, source, interpretation"
