@@ -19,6 +19,7 @@ is at 1:1, given as "|" on the first character).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,7 +141,15 @@ for place, (old, new) in TEXT_PLACES.items():
         if place in TEMPLATES and pname == "braces":
             continue
         text = log_statement(payload) if place == "log" else payload
-        add(Case(f"text-{place}-{pname}", "1 codegen", edit(old, new.format(q(text))), None))
+        control = re.search("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", text)
+        if control is None:
+            add(Case(f"text-{place}-{pname}", "1 codegen", edit(old, new.format(q(text))), None))
+            continue
+        # a control character (but a newline or a tab) is refused where its escape stands
+        quoted = q(text)
+        i = len(q(text[: control.start()])) - 1  # the escape's place in the quoted text
+        add(Case(f"text-{place}-{pname}", "1 codegen", edit(old, new.format(quoted)), YamlError,
+                 quoted[:i] + "|" + quoted[i:i + 8], message="control character"))  # fmt: skip
 
 VARIANT_HEAD = (
     "variant: hostile\nname: Hostile\nextends: minimal\n"
