@@ -121,11 +121,14 @@ def shown(text: str) -> str:
     return "'" + (escaped if len(escaped) <= 60 else escaped[:50] + "...") + "'"
 
 
-def require_name(text: Any, span: SourceSpan | None, what: str) -> None:
-    """Raise SchemaError at ``span`` unless ``text`` is a valid meeple name (limits.is_name).
+def require_name(text: Any, span: SourceSpan | None, what: str, word_ok: bool = False) -> None:
+    """Raise SchemaError at ``span`` unless ``text`` is a valid meeple name (limits.is_name)
+    and, unless ``word_ok``, not a reserved word (limits.RESERVED_WORDS).
 
-    ``what`` says what the name names ("function", "parameter of 'f'"...)."""
-    if isinstance(text, str) and text in RESERVED_WORDS:
+    ``what`` says what the name names ("function", "parameter of 'f'"...). ``word_ok`` is for
+    names never written alone in an expression: a property (only after a dot, ``c.not``) and an
+    item key (only quoted, ``card("none")``)."""
+    if isinstance(text, str) and text in RESERVED_WORDS and not word_ok:
         raise SchemaError(
             f"'{text}' is a reserved word and cannot be a name (it names {what})",
             span,
@@ -186,7 +189,7 @@ def check_names(doc: YMap) -> None:
         if isinstance(props, YMap):
             for p in props:
                 pspan = props.key_spans.get(p)
-                require_name(p, pspan, f"a property of '{name}'")
+                require_name(p, pspan, f"a property of '{name}'", word_ok=True)
                 if p in RESERVED_PROPERTIES or p.startswith("_"):
                     raise SchemaError(
                         f"property '{p}' of '{name}' takes a name the engine keeps for itself"
@@ -202,7 +205,7 @@ def check_names(doc: YMap) -> None:
             for it in items:
                 if isinstance(it, YMap) and "key" in it:
                     what = f"the key of an item of '{name}'"
-                    require_name(it["key"], it.value_spans.get("key"), what)
+                    require_name(it["key"], it.value_spans.get("key"), what, word_ok=True)
     for section, what in (
         ("zones", "a zone"),
         ("variables", "a variable"),
