@@ -8,10 +8,10 @@ from . import ir
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH
 from .parser import parse_expression, parse_statement, parse_template
-from .validate import require_name
+from .validate import STATEMENT_HEADS, require_name, statement_head
 from .yamlload import YList, YMap, YStr
 
-_HEADS = ("if", "for", "simultaneous", "repeat", "while", "choose", "pick", "winner", "do")
+_HEADS = STATEMENT_HEADS
 
 
 def build_game(doc: YMap, file: str) -> ir.Game:
@@ -270,7 +270,8 @@ def _stmt(node: Any, span: SourceSpan) -> ir.Stmt:
                 (did_you_mean(k, _HEADS) for k in node if did_you_mean(k, _HEADS)), None
             ),
         )
-    head = "do" if heads == ["do"] else next(h for h in heads if h != "do")
+    head = statement_head(node)
+    assert head is not None
     return _BUILDERS[head](node, span)
 
 

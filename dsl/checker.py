@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import ir
 from .errors import CheckError, SourceSpan, did_you_mean
+from .limits import RESERVED_WORDS
 from .render import children
 
 _SCALARS: dict[str, type | tuple[type, ...]] = {"int": int, "str": str, "bool": bool}
@@ -180,14 +181,14 @@ def check_expression(checked: Checked, e: ir.Expr, scope: dict[str, str] | None 
     type and records the types of its nodes in ``checked.types``."""
     c = _Checker(checked.game, {})
     c.out = checked
-    return c._expr(e, dict(scope or {}))
+    return c._expr(e, _Scope(scope or {}))
 
 
 def check_statement(checked: Checked, s: ir.Stmt) -> None:
     """Check one statement against a checked game (e.g. a scenario's ``run``)."""
     c = _Checker(checked.game, {})
     c.out = checked
-    c._stmt(s, {})
+    c._stmt(s, _Scope())
 
 
 class _Checker:
@@ -242,6 +243,7 @@ class _Checker:
                 f"the game is for {g.players_min} to {g.players_max} players: min is above max",
                 g.span,
             )
+        self._distinct_names()
         for k in g.kinds.values():
             self._check_kind(k)
         for z in g.zones.values():
@@ -296,6 +298,37 @@ class _Checker:
                 f"the initial value of '{v.name}'",
             )
 
+    def _distinct_names(self) -> None:
+        """Refuse a zone, variable, kind or table that takes the name of another of these or of
+        a built-in name: an expression could name only one of them."""
+        g = self.g
+        seen: dict[str, str] = {n: "the built-in name" for n in BUILTIN_NAMES}
+        sections: list[
+            tuple[
+                str,
+                dict[str, ir.ZoneDecl]
+                | dict[str, ir.VarDecl]
+                | dict[str, ir.Kind]
+                | dict[str, ir.Table],
+            ]
+        ] = [
+            ("zone", g.zones),
+            ("component kind", g.kinds),
+            ("variable", g.variables),
+            ("table", g.tables),
+        ]
+        for what, table in sections:
+            for name, d in table.items():
+                if name in seen:
+                    raise CheckError(
+                        f"{what} '{name}' has the same name as {seen[name]}",
+                        d.span,
+                        expected="a name no other zone, kind, variable or table has, and not "
+                        + " or ".join(sorted(BUILTIN_NAMES)),
+                        suggestion=f"call it {name}2, or something more telling",
+                    )
+                seen[name] = f"the {what} declared at line {d.span.line}"
+
     def _function(self, f: ir.Function) -> None:
         self._need_source(f.span, f"function '{f.name}'", f.source)
         self.seen_params["->" + f.name] = ["any"]
@@ -322,8 +355,9 @@ class _Checker:
                     trig.spans.get("kind", trig.span),
                     suggestion=did_you_mean(trig.kind, g.kinds),
                 )
-            tscope: dict[str, str] = {}
-            self._bind(trig.var, "card", tscope, trig.spans.get("as", trig.span))
+            tscope = _Scope()
+            what = f"the 'as' name of trigger '{trig.name}'"
+            self._bind(trig.var, "card", tscope, trig.spans.get("as", trig.span), what)
             if trig.when is not None:
                 self._want(trig.when, tscope, "bool")
             self._block(trig.body, tscope)
@@ -360,9 +394,12 @@ class _Checker:
         if self.sites and self.calls_seen.get(name, 0) == self.sites.get(name, 0):
             # every call site has been checked in this pass: their types are complete
             types = self.seen_params.get(name, types)
-        scope = {p: (types[i] if i < len(types) else "any") for i, p in enumerate(params)}
-        for p, t in scope.items():
-            self.out.local_types.setdefault(p, set()).add(t)
+        scope = _Scope()
+        decl = self.g.procedures.get(name) or self.g.functions.get(name)
+        span = decl.span if decl is not None else self.g.span
+        for i, p in enumerate(params):
+            t = types[i] if i < len(types) else "any"
+            self._bind(p, t, scope, span, f"a parameter of '{name}'")
         return scope
 
     def _saw_call(self, name: str, types: list[str]) -> None:
@@ -454,15 +491,75 @@ class _Checker:
 
     # ------------------------------------------------------------ statements
     def _block(self, block: ir.Block, scope: dict[str, str]) -> None:
-        scope = dict(scope)
+        scope = _inner(scope)
         for s in block.stmts:
             self._stmt(s, scope)
 
-    def _bind(self, name: str, t: str, scope: dict[str, str], span: SourceSpan) -> None:
-        if name in self.globals or name in self.g.functions:
-            raise CheckError(f"'{name}' is already a name of the game; choose another", span)
+    def _bind(
+        self,
+        name: str,
+        t: str,
+        scope: dict[str, str],
+        span: SourceSpan,
+        what: str = "a local name",
+        shadow_ok: bool = False,
+        record: bool = True,
+    ) -> None:
+        """Bind the local ``name`` (``what`` says by what, for messages) in ``scope``.
+
+        A name may not be bound where it is already visible: both back ends keep one
+        environment per procedure call, so an inner binding would outlive its block and
+        overwrite the outer value (docs/language.md, "Local names"). Only a comprehension's
+        name (``shadow_ok``), which both back ends restore when it ends, may hide another."""
+        self._usable_name(name, span, what)
+        if not shadow_ok and name in scope:
+            first = getattr(scope, "at", {}).get(name)
+            where = f", {first[1]} bound at line {first[0].line}" if first else ""
+            raise CheckError(
+                f"{what} '{name}' would hide '{name}'{where}: a name may not be bound where "
+                "it is already visible",
+                span,
+                suggestion=f"choose another name, e.g. {_fresh(name, scope)}",
+            )
         scope[name] = t
-        self.out.local_types.setdefault(name, set()).add(t)
+        at = getattr(scope, "at", None)
+        if at is not None:
+            at[name] = (span, what)
+        if record:  # a saved state's locals are checked against these (not 'picked')
+            self.out.local_types.setdefault(name, set()).add(t)
+
+    def _usable_name(self, name: str, span: SourceSpan, what: str) -> None:
+        """Refuse a local name that is a reserved word or a name of the game."""
+        if name in RESERVED_WORDS:
+            raise CheckError(
+                f"'{name}' is a reserved word and cannot be {what}",
+                span,
+                expected="a name other than " + ", ".join(sorted(RESERVED_WORDS)),
+                suggestion=f"choose another name, e.g. {name}_",
+            )
+        if name in self.globals or name in self.g.functions:
+            decl = self._declared_at(name)
+            raise CheckError(
+                f"'{name}' is already a name of the game; choose another"
+                + (f" ({decl})" if decl else ""),
+                span,
+                suggestion=f"choose another name, e.g. {name}2",
+            )
+
+    def _declared_at(self, name: str) -> str:
+        """What a game-wide ``name`` is, and where it is declared, for messages."""
+        g = self.g
+        for what, table in (
+            ("zone", g.zones),
+            ("variable", g.variables),
+            ("component kind", g.kinds),
+            ("table", g.tables),
+            ("function", g.functions),
+        ):
+            d = table.get(name)
+            if d is not None:
+                return f"the {what} declared at line {d.span.line}"
+        return "a built-in name" if name in BUILTIN_NAMES else ""
 
     def _stmt(self, s: ir.Stmt, scope: dict[str, str]) -> None:
         method = getattr(self, "_s_" + type(s).__name__)
@@ -472,7 +569,7 @@ class _Checker:
         self._block(s, scope)
 
     def _s_Let(self, s: ir.Let, scope: dict[str, str]) -> None:
-        self._bind(s.name, self._expr(s.value, scope), scope, s.span)
+        self._bind(s.name, self._expr(s.value, scope), scope, s.span, "a 'let' name")
 
     def _s_Assign(self, s: ir.Assign, scope: dict[str, str]) -> None:
         v = self.g.variables.get(s.name)
@@ -562,8 +659,8 @@ class _Checker:
             self._block(s.orelse, scope)
 
     def _s_For(self, s: ir.For, scope: dict[str, str]) -> None:
-        inner = dict(scope)
-        self._bind(s.var, _elem(self._seq(s.iter, scope)), inner, s.span)
+        inner = _inner(scope)
+        self._bind(s.var, _elem(self._seq(s.iter, scope)), inner, s.span, "a loop name")
         self._block(s.body, inner)
 
     def _s_Repeat(self, s: ir.Repeat, scope: dict[str, str]) -> None:
@@ -575,14 +672,14 @@ class _Checker:
         self._block(s.body, scope)
 
     def _s_Choose(self, s: ir.Choose, scope: dict[str, str]) -> None:
-        self._want(s.player, scope, "player")
+        self._seat(s.player, scope, "by")
         self._template(s.prompt, scope)
         for o in s.options:
-            inner = dict(scope)
+            inner = _inner(scope)
             if o.var is not None and o.iter is not None:
                 t = _elem(self._seq(o.iter, scope))
                 self._options_domain(t, o.iter.span, o.iter)
-                self._bind(o.var, t, inner, o.span)
+                self._bind(o.var, t, inner, o.span, "an option's 'for' name")
             self._template(o.label, inner)
             if o.when is not None:
                 self._want(o.when, inner, "bool")
@@ -610,7 +707,7 @@ class _Checker:
             )
 
     def _s_Pick(self, s: ir.Pick, scope: dict[str, str]) -> None:
-        self._want(s.player, scope, "player")
+        self._seat(s.player, scope, "by")
         self._template(s.prompt, scope)
         self._seq(s.src, scope)
         if s.dest is not None:
@@ -626,22 +723,24 @@ class _Checker:
                 f"a pick of at least {lo} and at most {hi} items is impossible", s.max.span
             )
         if s.where is not None:
-            inner = dict(scope)
-            self._bind(s.var, "card", inner, s.where.span)
-            inner["picked"] = "list:card"
+            inner = _inner(scope)
+            self._bind(s.var, "card", inner, s.where.span, "the 'each' name of a pick")
+            # 'picked' is bound while 'where' runs, then unbound: it may not hide a local
+            what = "the list of picked cards in a pick's where"
+            self._bind("picked", "list:card", inner, s.where.span, what, record=False)
             self._want(s.where, inner, "bool")
         if s.into:
-            self._bind(s.into, "list:card", scope, s.span)
+            self._bind(s.into, "list:card", scope, s.span, "the 'as' name of a pick")
 
     def _s_Winner(self, s: ir.Winner, scope: dict[str, str]) -> None:
         t = _elem(self._seq(s.among, scope))
         self._options_domain(t, s.among.span)
-        inner = dict(scope)
-        self._bind(s.var, t, inner, s.span)
+        inner = _inner(scope)
+        self._bind(s.var, t, inner, s.span, "the 'among' name of a winner")
         self._want(s.strength, inner, "int")
         if s.chooser is not None:
-            self._want(s.chooser, scope, "player")
-        self._bind(s.into, t, scope, s.span)
+            self._seat(s.chooser, scope, "tie.chooser")
+        self._bind(s.into, t, scope, s.span, "the 'as' name of a winner")
 
     def _template(self, parts: Iterable[str | ir.Expr], scope: dict[str, str]) -> None:
         for p in parts:
@@ -653,6 +752,33 @@ class _Checker:
         t = self._expr(e, scope)
         self._fits(t, want, e.span, "this")
         return t
+
+    def _seat(self, e: ir.Expr, scope: dict[str, str], key: str) -> None:
+        """``e`` (a ``by:`` or ``tie.chooser``) names who decides: a player-typed expression, or
+        a literal seat number of this game. Any other number (a count, a score) is refused: it
+        would silently make another seat decide."""
+        t = self._expr(e, scope)
+        seat = _const(e)
+        if t == "int" and isinstance(seat, int) and not isinstance(seat, bool):
+            if not 0 <= seat < self.g.players_max:
+                raise CheckError(
+                    f"'{key}: {seat}' is not a seat of this game",
+                    e.span,
+                    expected=f"a seat number from 0 to {self.g.players_max - 1}, or a player",
+                )
+            return
+        if t in ("player", "any", "none"):
+            return
+        bound = getattr(scope, "at", {}).get(_name_of(e)) if isinstance(e, ir.Name) else None
+        raise CheckError(
+            f"'{key}' must name a player",
+            e.span,
+            expected=f"a player (a loop over players, left_of(...), a variable of type player, "
+            f"a literal seat number such as 0), not {_words(t)}",
+            suggestion=f"'{e.id}' is {bound[1]}, and its calls pass it numbers: pass a player"
+            if bound is not None and isinstance(e, ir.Name) and "parameter" in bound[1]
+            else "to keep a seat in a number, use a variable of type player",
+        )
 
     def _fits(self, t: str, want: str, span: SourceSpan, what: str) -> None:
         if t in ("any", want) or want == "any" or (want == "card" and t == "card"):
@@ -833,8 +959,10 @@ class _Checker:
         return b.result(types)
 
     def _e_Comprehension(self, e: ir.Comprehension, scope: dict[str, str]) -> str:
-        inner = dict(scope)
-        self._bind(e.var, _elem(self._seq(e.iter, scope)), inner, e.span)
+        inner = _inner(scope)
+        t = _elem(self._seq(e.iter, scope))
+        # both back ends restore what a comprehension's name hid when it ends: it may hide one
+        self._bind(e.var, t, inner, e.span, "a comprehension's name", shadow_ok=True)
         if e.cond is not None:
             self._want(e.cond, inner, "bool")
         return "list:" + self._expr(e.elt, inner)
@@ -888,6 +1016,31 @@ class _Checker:
         self._want(e.test, scope, "bool")
         a, b = self._expr(e.then, scope), self._expr(e.orelse, scope)
         return a if a == b else "any"
+
+
+class _Scope(dict[str, str]):
+    """The local names visible at a point (name -> type), and where each was bound (name ->
+    (span, what bound it)), for the message when a name is bound again."""
+
+    def __init__(self, types: dict[str, str] | None = None) -> None:
+        super().__init__(types or {})
+        self.at: dict[str, tuple[SourceSpan, str]] = {}
+
+
+def _inner(scope: dict[str, str]) -> _Scope:
+    """A copy of ``scope`` for a nested block: its bindings end with the block."""
+    out = _Scope(scope)
+    out.at.update(getattr(scope, "at", {}))
+    return out
+
+
+def _fresh(name: str, taken: dict[str, str]) -> str:
+    """``name`` with the smallest number after it that is not in ``taken``."""
+    base = name.rstrip("0123456789") or name
+    i = 2
+    while f"{base}{i}" in taken:
+        i += 1
+    return f"{base}{i}"
 
 
 def _join(a: str, b: str) -> str:

@@ -48,6 +48,10 @@ RESERVED_PROPERTIES = frozenset(
     {"id", "type_id", "kind", "key", "name", "owner", "ordinal", "props"}
 )
 
+#: Words of the expression grammar that can never be names (docs/language.md, "Names"). The
+#: statement words (let, move, log...) are keywords only where a statement expects them.
+RESERVED_WORDS = frozenset({"if", "else", "for", "in", "not", "and", "or", "true", "false", "none"})
+
 
 def is_name(text: str) -> bool:
     """True when ``text`` is a valid meeple name (see NAME_PATTERN and MAX_NAME_LENGTH)."""

@@ -13,7 +13,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from .errors import SchemaError, SourceSpan, did_you_mean, source_line
-from .limits import MAX_NAME_LENGTH, NAME_PATTERN, RESERVED_PROPERTIES, is_name
+from .limits import MAX_NAME_LENGTH, NAME_PATTERN, RESERVED_PROPERTIES, RESERVED_WORDS, is_name
 from .yamlload import COLON_MESSAGE, YList, YMap, colon_in_text, span_of
 
 
@@ -121,10 +121,20 @@ def shown(text: str) -> str:
     return "'" + (escaped if len(escaped) <= 60 else escaped[:50] + "...") + "'"
 
 
-def require_name(text: Any, span: SourceSpan | None, what: str) -> None:
-    """Raise SchemaError at ``span`` unless ``text`` is a valid meeple name (limits.is_name).
+def require_name(text: Any, span: SourceSpan | None, what: str, word_ok: bool = False) -> None:
+    """Raise SchemaError at ``span`` unless ``text`` is a valid meeple name (limits.is_name)
+    and, unless ``word_ok``, not a reserved word (limits.RESERVED_WORDS).
 
-    ``what`` says what the name names ("function", "parameter of 'f'"...)."""
+    ``what`` says what the name names ("function", "parameter of 'f'"...). ``word_ok`` is for
+    names never written alone in an expression: a property (only after a dot, ``c.not``) and an
+    item key (only quoted, ``card("none")``)."""
+    if isinstance(text, str) and text in RESERVED_WORDS and not word_ok:
+        raise SchemaError(
+            f"'{text}' is a reserved word and cannot be a name (it names {what})",
+            span,
+            expected="a name other than " + ", ".join(sorted(RESERVED_WORDS)),
+            suggestion=f"call it '{text}_'",
+        )
     if isinstance(text, str) and is_name(text):
         return
     text = str(text)
@@ -179,7 +189,7 @@ def check_names(doc: YMap) -> None:
         if isinstance(props, YMap):
             for p in props:
                 pspan = props.key_spans.get(p)
-                require_name(p, pspan, f"a property of '{name}'")
+                require_name(p, pspan, f"a property of '{name}'", word_ok=True)
                 if p in RESERVED_PROPERTIES or p.startswith("_"):
                     raise SchemaError(
                         f"property '{p}' of '{name}' takes a name the engine keeps for itself"
@@ -195,7 +205,7 @@ def check_names(doc: YMap) -> None:
             for it in items:
                 if isinstance(it, YMap) and "key" in it:
                     what = f"the key of an item of '{name}'"
-                    require_name(it["key"], it.value_spans.get("key"), what)
+                    require_name(it["key"], it.value_spans.get("key"), what, word_ok=True)
     for section, what in (
         ("zones", "a zone"),
         ("variables", "a variable"),
@@ -298,6 +308,23 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         return _id_error(node, span, where)
     if "propertyNames" in err.schema_path and isinstance(node, YMap):
         bad = err.instance if isinstance(err.instance, str) else str(err.instance)
+        head = statement_head(node)
+        if head is not None:
+            allowed = statement_keys()[head]
+            bad = bad if bad not in allowed else next(k for k in node if k not in allowed)
+            colon = _colon_trap(bad, node.key_spans.get(bad, span))
+            if colon is not None:
+                return colon
+            known = any(bad in keys for keys in statement_keys().values())
+            a_head = f"{'an' if head[0] in 'aeiou' else 'a'} {head} statement"
+            return SchemaError(
+                f"'{bad}' does not belong to {a_head} (in {where})"
+                if known
+                else f"unknown key '{bad}' in {a_head} (in {where})",
+                node.key_spans.get(bad, span),
+                expected="one of " + ", ".join(allowed),
+                suggestion=did_you_mean(bad, allowed),
+            )
         keys = [str(k) for k in schema.get("enum", [])]
         colon = _colon_trap(bad, node.key_spans.get(bad, span))
         if colon is not None:
@@ -333,6 +360,30 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             suggestion=did_you_mean(str(node), options),
         )
     return SchemaError(f"{where}: {err.message}", span)
+
+
+#: The head keys of a statement mapping, in the order that decides which one it is: the first
+#: found, and 'do' only when there is no other (dsl/build.py builds the statement from it).
+STATEMENT_HEADS = ("if", "for", "simultaneous", "repeat", "while", "choose", "pick", "winner", "do")
+
+
+def statement_head(node: Any) -> str | None:
+    """The head key of a statement mapping (see STATEMENT_HEADS), or None if it has none."""
+    heads = [h for h in STATEMENT_HEADS if h in node]
+    if not heads:
+        return None
+    return "do" if heads == ["do"] else next(h for h in heads if h != "do")
+
+
+@lru_cache(maxsize=1)
+def statement_keys() -> dict[str, list[str]]:
+    """For each statement head, the keys its mapping may have (from the schema's per-head
+    propertyNames in $defs/compound)."""
+    out: dict[str, list[str]] = {}
+    for rule in game_schema()["$defs"]["compound"]["allOf"]:
+        head = rule["if"]["required"][0]
+        out[head] = list(rule["then"]["propertyNames"]["enum"])
+    return out
 
 
 def _yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:

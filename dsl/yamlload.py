@@ -384,7 +384,23 @@ def _scalar(ev: Any, src: SourceText, span: SourceSpan) -> Any:
             return _float(raw)
     s = YStr(raw)
     s.source, s.span, s._where = src, span, (start, end, style)
+    bad = _CONTROL.search(raw)
+    if bad is not None:
+        # a name, label or log text would carry it to a terminal (an ESC starts a sequence that
+        # can retitle the window, recolour or hide text): only a newline and a tab may be text
+        ch = bad.group()
+        raise YamlError(
+            f"the text holds the control character U+{ord(ch):04X} ({ch!r})",
+            s.span_at(bad.start(), bad.start() + 1),
+            expected="printable text; of the control characters only a newline and a tab",
+            suggestion="remove it (escapes such as \\e, \\a, \\x1b, \\u0000 in double "
+            "quotes write one)",
+        )
     return s
+
+
+#: C0 and C1 control characters and DEL, except the newline and the tab (docs/security.md).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _float(raw: str) -> float:

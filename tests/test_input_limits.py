@@ -297,6 +297,75 @@ def test_scenario_files_use_the_same_loader(tmp_path: Path) -> None:
         run_scenario(path)
 
 
+# --------------------------------------------------------------------- control characters in text
+# fmt: off
+CONTROL = {
+    # the trial's name: retitles the terminal window and turns the log red
+    "escape-sequences-in-the-game-name": Bad(
+        edit("  name: Minimal\n", '  name: "Weav\\e]0;PWNED\\a\\e[31mers"\n'),
+        YamlError, '"Weav|\\e]0', "the control character U+001B"),
+    "nul-in-a-label": Bad(
+        edit("- label: draw a card\n", '- label: "draw\\u0000 a card"\n'),
+        YamlError, '"draw|\\u0000', "the control character U+0000"),
+    "bell-in-a-log-text": Bad(
+        edit("        - round += 1\n", "        - round += 1\n        - \"log 'ding\\a'\"\n"),
+        YamlError, "ding|\\a", "the control character U+0007"),
+    "c1-control-in-a-prompt": Bad(
+        edit("- choose: Draw or discard?\n", '- choose: "Draw\\x9b2J"\n'),
+        YamlError, '"Draw|\\x9b', "the control character U+009B"),
+    "carriage-return-in-a-source": Bad(
+        edit("  source: Overview\n", '  source: "Overview\\rHidden"\n'),
+        YamlError, "Overview|\\r", "the control character U+000D"),
+    "delete-in-a-key": Bad(
+        edit("  discard: {", '  "dis\\x7fcard": {visibility: public}\n  discard: {'),
+        YamlError, '"dis|\\x7f', "the control character U+007F"),
+}
+# fmt: on
+
+
+@pytest.mark.parametrize("bad", CONTROL.values(), ids=CONTROL.keys())
+def test_control_characters_in_text_are_refused(bad: Bad, tmp_path: Path) -> None:
+    check_bad(bad, tmp_path)
+
+
+def test_a_newline_and_a_tab_are_text(tmp_path: Path) -> None:
+    load_text(edit("  name: Minimal\n", '  name: "Mini\\tmal"\n',
+                   "- label: draw a card\n", '- label: "draw\\na card"\n'), tmp_path)  # fmt: skip
+
+
+def test_control_characters_are_refused_in_variants_and_scenarios(tmp_path: Path) -> None:
+    from meeple.scenarios import run_scenario
+
+    game = tmp_path / "minimal"
+    game.mkdir()
+    (game / "game.yaml").write_text(BASE, encoding="utf-8")
+    (game / "variants").mkdir()
+    variant = game / "variants" / "v.yaml"
+    variant.write_text(
+        'variant: v\nname: "V\\e[2J"\nextends: minimal\nrationale: a test\nsource: here\n'
+        "changes: []\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(YamlError, match="control character U\\+001B") as e:
+        load_variant(variant)
+    assert e.value.span is not None and (e.value.span.line, e.value.span.col) == (2, 9)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text('scenario: "x\\e[2J"\nplayers: 2\nseed: 1\n', encoding="utf-8")
+    with pytest.raises(YamlError, match="control character U\\+001B"):
+        run_scenario(scenario)
+
+
+def test_meeple_play_prints_no_escape_from_the_rules(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_text(edit("  name: Minimal\n", '  name: "Weav\\e]0;PWNED\\a\\e[31mers"\n'))
+    code = f"from meeple.cli import main; raise SystemExit(main(['play', {str(path)!r}]))"
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode != 0 and "\x1b" not in run.stdout + run.stderr
+    assert "control character U+001B" in run.stderr and "Traceback" not in run.stderr
+
+
 # ------------------------------------------------------------------------------ depth (policy 6)
 def _nested_ifs(levels: int) -> str:
     """``levels`` if-blocks inside one another, in place of the minimal game's round counter."""

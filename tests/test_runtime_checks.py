@@ -128,11 +128,14 @@ def test_a_seat_out_of_range_is_a_rule_error_at_its_line(
         assert "P1..P4" in e.message
 
 
-@pytest.mark.parametrize("by", ["-1", "7", "num_players"])
-def test_a_decision_by_a_seat_out_of_range_is_a_rule_error(tmp_path: Path, by: str) -> None:
+# A literal seat out of range is a check error (tests/test_scope_and_keys.py); a player variable
+# can still hold a number that is no seat when the game runs.
+@pytest.mark.parametrize("seat", ["-1", "7", "num_players"])
+def test_a_decision_by_a_seat_out_of_range_is_a_rule_error(tmp_path: Path, seat: str) -> None:
     play = f"""\
+    - first = {seat}
     - choose: Go
-      by: {by}
+      by: first
       options: [{{label: left}}, {{label: right}}]"""
     path = _write(tmp_path, play=play)
     for e in _errors(path):
@@ -143,8 +146,9 @@ def test_a_decision_by_a_seat_out_of_range_is_a_rule_error(tmp_path: Path, by: s
 
 def test_a_pick_by_a_seat_out_of_range_is_a_rule_error(tmp_path: Path) -> None:
     play = """\
+    - first = 9
     - pick: Take one
-      by: 9
+      by: first
       from: draw_pile
       min: 1
       max: 1"""

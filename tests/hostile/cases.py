@@ -19,6 +19,7 @@ is at 1:1, given as "|" on the first character).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,7 +141,15 @@ for place, (old, new) in TEXT_PLACES.items():
         if place in TEMPLATES and pname == "braces":
             continue
         text = log_statement(payload) if place == "log" else payload
-        add(Case(f"text-{place}-{pname}", "1 codegen", edit(old, new.format(q(text))), None))
+        control = re.search("[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f]", text)
+        if control is None:
+            add(Case(f"text-{place}-{pname}", "1 codegen", edit(old, new.format(q(text))), None))
+            continue
+        # a control character (but a newline or a tab) is refused where its escape stands
+        quoted = q(text)
+        i = len(q(text[: control.start()])) - 1  # the escape's place in the quoted text
+        add(Case(f"text-{place}-{pname}", "1 codegen", edit(old, new.format(quoted)), YamlError,
+                 quoted[:i] + "|" + quoted[i:i + 8], message="control character"))  # fmt: skip
 
 VARIANT_HEAD = (
     "variant: hostile\nname: Hostile\nextends: minimal\n"
@@ -370,21 +379,26 @@ add(
          "        - |round += score[7]", message=SEAT, run=True),
     Case("count-hand-of-seat-minus-one", "4 seats", stmt("round += count(hand[-1])"), RuleError,
          "        - |round += count(hand[-1])", message=SEAT, run=True),
-    Case("choose-by-minus-one", "4 seats", by("-1"), RuleError, "by: |-1", message=SEAT, run=True,
-         alt="      - |choose: Draw"),
-    Case("choose-by-7-of-2", "4 seats", by("7"), RuleError, "by: |7", message=SEAT, run=True,
-         alt="      - |choose: Draw"),
-    Case("choose-by-num-players", "4 seats", by("num_players"), RuleError, "by: |num_players",
-         message=SEAT, run=True, alt="      - |choose: Draw"),
+    # who decides must be a player: a literal seat out of range, or a number that is not a
+    # literal seat, is refused by the checker (a computed number would make another seat decide)
+    Case("choose-by-minus-one", "4 seats", by("-1"), CheckError, "by: |-1",
+         message="is not a seat of this game"),
+    Case("choose-by-7-of-2", "4 seats", by("7"), CheckError, "by: |7",
+         message="is not a seat of this game"),
+    Case("choose-by-num-players", "4 seats", by("num_players"), CheckError, "by: |num_players",
+         message="'by' must name a player"),
+    Case("choose-by-count", "4 seats", by("count(hand[p])"), CheckError, "by: |count(hand[p])",
+         message="'by' must name a player"),
     Case("pick-by-minus-one", "4 seats",
-         edit("                by: p\n", "                by: -1\n"), RuleError,
-         "                by: |-1", message=SEAT, run=True, alt="              - |pick: Discard"),
+         edit("                by: p\n", "                by: -1\n"), CheckError,
+         "                by: |-1", message="is not a seat of this game"),
     Case("pick-from-hand-of-seat-9", "4 seats",
          edit("                from: hand[p]\n", "                from: hand[9]\n"), RuleError,
          "                from: |hand[9]", message=SEAT, run=True, alt="              - |pick: Discard"),
+    # a parameter its calls pass numbers to is a number, not a player: it cannot decide
     Case("turn-of-seat-5", "4 seats", edit("            - turn(p)\n", "            - turn(5)\n"),
-         RuleError, "            when: |count(hand[p]) > 0", message=SEAT, run=True,
-         alt="      - choose: Draw or discard?\n        by: |p\n"),
+         CheckError, "      - choose: Draw or discard?\n        by: |p\n",
+         message="'by' must name a player"),
 )  # fmt: skip
 
 # ------------------------------------------------------------------ 5. reserved properties
