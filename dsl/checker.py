@@ -7,8 +7,9 @@ back ends can format values (a player as "P2", a card by its name) without guess
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import ir
 from .errors import CheckError, SourceSpan, did_you_mean
@@ -57,6 +58,10 @@ BUILTINS: dict[str, Builtin] = {
     "abs": Builtin(1, 1, lambda a: "int", ("int",), "absolute value"),
     "card": Builtin(1, 1, lambda a: "card", ("str",), "the first card whose item key is given"),
 }
+
+
+# what to add to a clashing name in the suggestion (hand_pile, deck_count...)
+_SUFFIX = {"component kind": "kind", "zone": "pile", "variable": "value", "table": "table"}
 
 
 @dataclass
@@ -242,6 +247,7 @@ class _Checker:
                 f"the game is for {g.players_min} to {g.players_max} players: min is above max",
                 g.span,
             )
+        self._name_clashes()
         for k in g.kinds.values():
             self._check_kind(k)
         for z in g.zones.values():
@@ -295,6 +301,37 @@ class _Checker:
                 v.initial.span,
                 f"the initial value of '{v.name}'",
             )
+
+    def _name_clashes(self) -> None:
+        """Refuse two game-wide declarations with one name (a kind and a zone, a zone and a
+        variable...): an expression reads a name as only one of them (a variable before a zone
+        before a kind before a table), so the other would be silently hidden. The later
+        declaration is the error."""
+        g = self.g
+        seen: dict[str, tuple[str, SourceSpan]] = {
+            n: ("built-in name", SourceSpan("<built-in>", 0, 0)) for n in BUILTIN_NAMES
+        }
+        sections: list[tuple[str, Mapping[str, Any]]] = [
+            ("component kind", g.kinds),
+            ("zone", g.zones),
+            ("variable", g.variables),
+            ("table", g.tables),
+        ]
+        for what, decls in sections:
+            for name, decl in decls.items():
+                first = seen.get(name)
+                if first is None:
+                    seen[name] = (what, decl.span)
+                    continue
+                other, where = first
+                at = f" (declared at {where})" if where.line > 0 else ""
+                raise CheckError(
+                    f"{what} '{name}' has the name of the {other} '{name}'{at}; an expression "
+                    f"would read '{name}' as only one of them",
+                    decl.span,
+                    expected="a name no other kind, zone, variable or table has",
+                    suggestion=f"rename one of them, e.g. the {what} to '{name}_{_SUFFIX[what]}'",
+                )
 
     def _function(self, f: ir.Function) -> None:
         self._need_source(f.span, f"function '{f.name}'", f.source)
