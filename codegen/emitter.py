@@ -132,7 +132,8 @@ class ModuleEmitter:
         if isinstance(s, ir.Block):
             return all(self.flat(x) for x in s.stmts)
         if isinstance(s, ir.If):
-            return self.flat(s.then) and (s.orelse is None or self.flat(s.orelse))
+            branches = [s.then, *(b.then for b in s.elifs)]
+            return all(map(self.flat, branches)) and (s.orelse is None or self.flat(s.orelse))
         if isinstance(s, (ir.For, ir.Repeat, ir.While)):
             return self.flat(s.body)
         if isinstance(s, ir.CallProc):
@@ -309,6 +310,10 @@ class ModuleEmitter:
         w.line(f"if {self._e(s.test)}:")
         with w.indent():
             self.body_flat(w, s.then)
+        for b in s.elifs:
+            w.line(f"elif {self._e(b.test)}:")
+            with w.indent():
+                self.body_flat(w, b.then)
         if s.orelse is not None and s.orelse.stmts:
             w.line("else:")
             with w.indent():
@@ -368,6 +373,10 @@ class ModuleEmitter:
             w.line(f"if {self._e(s.test)}:")
             with w.indent():
                 self.block_start(w, s.then)
+            for b in s.elifs:
+                w.line(f"elif {self._e(b.test)}:")
+                with w.indent():
+                    self.block_start(w, b.then)
             if s.orelse is not None:
                 w.line("else:")
                 with w.indent():
@@ -792,7 +801,7 @@ def _children(s: Any) -> list[Any]:
     if isinstance(s, ir.Block):
         return list(s.stmts)
     if isinstance(s, ir.If):
-        return [s.then] + ([s.orelse] if s.orelse is not None else [])
+        return [s.then, *(b.then for b in s.elifs)] + ([s.orelse] if s.orelse is not None else [])
     if isinstance(s, (ir.For, ir.Repeat, ir.While)):
         return [s.body]
     if isinstance(s, ir.Choose):

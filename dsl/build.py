@@ -289,9 +289,19 @@ def _citation(node: YMap) -> tuple[str | None, str | None]:
 
 
 def _if(node: YMap, span: SourceSpan) -> ir.Stmt:
-    orelse = _sub(node, "else") if "else" in node else None
     test = expr(node["if"], node.value_spans["if"])
-    return ir.If(span, test, _cited(node, "then"), orelse, *_citation(node))
+    then = _cited(node, "then")
+    branches = node.get("elif", [])
+    # each branch is built at the level of 'then': a chain adds no depth (MAX_BLOCK_DEPTH)
+    elifs = tuple(_elif(b, branches.item_spans[i]) for i, b in enumerate(branches))
+    orelse = _sub(node, "else") if "else" in node else None
+    return ir.If(span, test, then, orelse, *_citation(node), elifs=elifs)
+
+
+def _elif(node: YMap, span: SourceSpan) -> ir.If:
+    """One branch of an ``elif:`` list: ``{if: COND, then: [...]}``, citing on its own."""
+    test = expr(node["if"], node.value_spans["if"])
+    return ir.If(span, test, _cited(node, "then"), None, *_citation(node))
 
 
 def _for(node: YMap, span: SourceSpan) -> ir.Stmt:

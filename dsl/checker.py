@@ -595,6 +595,9 @@ class _Checker:
     def _s_If(self, s: ir.If, scope: dict[str, str]) -> None:
         self._want(s.test, scope, "bool")
         self._block(s.then, scope)
+        for b in s.elifs:
+            self._want(b.test, scope, "bool")
+            self._block(b.then, scope)
         if s.orelse is not None:
             self._block(s.orelse, scope)
 

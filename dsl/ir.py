@@ -165,11 +165,15 @@ class Block(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class If(Stmt):
+    """``if test: then``, then each ``elif`` branch in order (the first whose test holds runs),
+    else ``orelse``. An ``elifs`` branch is an If of its own with no orelse and no elifs."""
+
     test: Expr
     then: Block
     orelse: Block | None
     source: str | None = None
     interpretation: str | None = None
+    elifs: tuple[If, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

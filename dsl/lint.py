@@ -114,6 +114,8 @@ def _unguarded_decisions(game: ir.Game) -> list[LintWarning]:
                 found.append((owner, node))
         if isinstance(node, ir.If):
             visit(node.then, owner, True)
+            for b in node.elifs:
+                visit(b.then, owner, True)
             if node.orelse is not None:
                 visit(node.orelse, owner, True)
             return

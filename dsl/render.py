@@ -230,6 +230,9 @@ class RuleWriter(ExprWriter):
 
     def stmt_If(self, s: ir.If, depth: int) -> list[str]:  # noqa: N802
         out = [self._head(depth, f"if {self.expr(s.test)}:", s), *self._body(s.then, depth + 1)]
+        for b in s.elifs:
+            out.append(self._head(depth, f"elif {self.expr(b.test)}:", b))
+            out += self._body(b.then, depth + 1)
         if s.orelse is not None:
             out += [self.indent * depth + "else:", *self._body(s.orelse, depth + 1)]
         return out

@@ -221,14 +221,34 @@ def eliminate(st: State, p: Any, span: SourceSpan) -> None:
 
 
 class IfOp(Op):
-    def __init__(self, span: SourceSpan, test: Fn, then: BlockOp, orelse: BlockOp | None) -> None:
+    """if / elif ... / else: the block of the first test that holds runs, else ``orelse``."""
+
+    def __init__(
+        self,
+        span: SourceSpan,
+        test: Fn,
+        then: BlockOp,
+        orelse: BlockOp | None,
+        elifs: list[tuple[Fn, BlockOp]] | None = None,
+    ) -> None:
         self.span, self.test, self.then, self.orelse = span, test, then, orelse
+        self.elifs = elifs or []
 
     def exec(self, st: State, env: Env) -> None:
         if self.test(st, env):
             self.then.exec(st, env)
-        elif self.orelse is not None:
+            return
+        for test, block in self.elifs:
+            if test(st, env):
+                block.exec(st, env)
+                return
+        if self.orelse is not None:
             self.orelse.exec(st, env)
+
+    def blocks(self) -> list[BlockOp]:
+        """Every block it may run: then, each elif's, else."""
+        out = [self.then, *(b for _, b in self.elifs)]
+        return out + ([self.orelse] if self.orelse is not None else [])
 
 
 def cards_of(what: Any) -> list[Card]:

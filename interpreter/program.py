@@ -210,7 +210,9 @@ class Program(ProgramBase):
 
     def _s_If(self, s: ir.If) -> ops.Op:
         orelse = self.block(s.orelse) if s.orelse is not None else None
-        return ops.IfOp(s.span, self.ex.compile(s.test), self.block(s.then), orelse)
+        test, then = self.ex.compile(s.test), self.block(s.then)
+        elifs = [(self.ex.compile(b.test), self.block(b.then)) for b in s.elifs]
+        return ops.IfOp(s.span, test, then, orelse, elifs)
 
     def _s_For(self, s: ir.For) -> ops.Op:
         seats = self.ex.type_of(s.iter) == "list:player"  # skips seats eliminated meanwhile

@@ -806,7 +806,7 @@ def frame_structure(prog: ProgramBase) -> tuple[dict[int, frozenset[int]], froze
         if isinstance(s, (BlockOp, ForOp, RepeatOp, PickOp)):
             return [s]
         if isinstance(s, IfOp):
-            return [s.then, *([s.orelse] if s.orelse is not None else [])]
+            return list(s.blocks())
         if isinstance(s, CallOp):
             fresh.add(s.body.uid)
             return [s.body]

@@ -127,6 +127,9 @@ class ProseWriter(ExprWriter):
     def stmt_If(self, s: ir.If, depth: int) -> list[str]:  # noqa: N802
         out = [self._item(depth, f"If {self.c(s.test)}{self.citation(s)}:")]
         out += self.block(s.then, depth + 1)
+        for b in s.elifs:
+            out.append(self._item(depth, f"Otherwise, if {self.c(b.test)}{self.citation(b)}:"))
+            out += self.block(b.then, depth + 1)
         if s.orelse is not None:
             out += [self._item(depth, "Otherwise:"), *self.block(s.orelse, depth + 1)]
         return out
@@ -240,8 +243,12 @@ def flow_diagram(game: ir.Game) -> list[str]:
         elif isinstance(node, ir.If):
             for s in node.then.stmts:
                 visit(s, owner, f"if {w.expr(node.test)}")
+            for b in node.elifs:
+                for s in b.then.stmts:
+                    visit(s, owner, f"otherwise if {w.expr(b.test)}")
+            otherwise = "otherwise" if node.elifs else f"if not ({w.expr(node.test)})"
             for s in node.orelse.stmts if node.orelse else ():
-                visit(s, owner, f"if not ({w.expr(node.test)})")
+                visit(s, owner, otherwise)
             return
         elif isinstance(node, ir.Option):
             # the outermost option names the choice a player makes in this procedure

@@ -1,0 +1,210 @@
+"""Language v2, first step (issue 12): elif chains, and more constructs as they land.
+
+Each construct is tested the same way: a small edit of the minimal game
+(tests/fixtures/minimal/game.yaml) that uses it, played on both back ends with the same seeds and
+choices (the whole saved state equal at every decision, and resumed on the other back end), its
+meaning checked on its own, its misuse refused at the right line and column, and its sentence in
+``meeple doc`` and its line in the rule language (``meeple diff``) checked.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple.api import log_lines
+from meeple.dsl.errors import CheckError, MeepleError, SchemaError
+from meeple.dsl.loader import load_rules
+from meeple.dsl.render import rule_texts
+from meeple.rulebook import render_markdown
+
+FIXTURE = Path(__file__).parent / "fixtures" / "minimal" / "game.yaml"
+BASE = FIXTURE.read_text(encoding="utf-8")
+
+
+def edit(text: str, *pairs: str) -> str:
+    """``text`` with each ``old`` (which must occur exactly once) replaced by its ``new``."""
+    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
+        assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
+        text = text.replace(old, new)
+    return text
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "game.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def position(text: str, at: str) -> tuple[int, int]:
+    """Line and column of the only occurrence of ``at`` in ``text``; '|' marks the column."""
+    skip = at.index("|") if "|" in at else 0
+    at = at.replace("|", "")
+    assert text.count(at) == 1, f"{at!r} is not unique"
+    i = text.index(at) + skip
+    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
+
+
+def refused(tmp_path: Path, text: str, error: type[MeepleError], at: str, message: str) -> None:
+    """Loading ``text`` raises ``error`` with ``message`` at ``at`` (see position)."""
+    with pytest.raises(MeepleError) as info:
+        load_rules(write(tmp_path, text))
+    e = info.value
+    assert type(e) is error, e.render()
+    assert message in str(e), e.render()
+    assert e.span is not None and (e.span.line, e.span.col) == position(text, at), e.render()
+
+
+def play_both(path: Path, players: int, seeds: range) -> list[list[str]]:
+    """Random games on both back ends: equal saved states, labels and scores at every
+    decision, and each state resumed on the other back end plays on identically. Returns the
+    interpreter's logs."""
+    a_game = meeple.load(str(path), players)
+    b_game = meeple.load(str(path), players, backend="compiled")
+    logs = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        a = a_game.new_initial_state(seed, record_log=True)
+        b = b_game.new_initial_state(seed, record_log=True)
+        for n in range(2000):
+            assert a.to_json() == b.to_json(), f"seed {seed}, decision {n}"
+            assert a.legal_action_labels() == b.legal_action_labels(), f"seed {seed}, {n}"
+            if a.is_terminal():
+                assert a.scores() == b.scores()
+                break
+            if n % 3 == 0:  # a compiled state resumes on the interpreter, and back
+                b = b_game.state_from_json(a_game.state_from_json(b.to_json()).to_json())
+            acts = a.legal_actions()
+            x = acts[rng.randrange(len(acts))]
+            a.apply_action(x)
+            b.apply_action(x)
+        assert a.is_terminal(), f"seed {seed} did not end"
+        logs.append(log_lines(a))
+    return logs
+
+
+# ------------------------------------------------------------------------------------ elif
+ELIF = edit(
+    BASE,
+    # a flat chain in setup: the first branch that holds runs, and only it
+    "    - shuffle deck\n",
+    "    - shuffle deck\n"
+    "    - if: num_players == 2\n"
+    '      then: [log "two players"]\n'
+    "      elif:\n"
+    "        - if: num_players == 3\n"
+    '          then: [log "three players"]\n'
+    "        - if: num_players >= 3\n"
+    "          source: Setup / More players\n"
+    '          then: [log "three or more players"]\n'
+    '      else: [log "never"]\n',
+    # a chain whose branches stop for decisions (a pick, a choice)
+    "      - choose: Draw or discard?\n",
+    "      - if: count(hand[p]) == 0\n"
+    '        then: ["move 1 from deck to hand[p]"]\n'
+    "        elif:\n"
+    "          - if: count(hand[p]) > 2\n"
+    "            then:\n"
+    "              - pick: Discard down to 2\n"
+    "                by: p\n"
+    "                from: hand[p]\n"
+    "                to: discard\n"
+    "                count: count(hand[p]) - 2\n"
+    "          - if: round == 2\n"
+    "            then:\n"
+    '              - log "{p} rests in round 2"\n'
+    "        else:\n"
+    "          - choose: Draw or discard?\n",
+    "        by: p\n        options:\n",
+    "            by: p\n            options:\n",
+    "          - label: draw a card\n            do:\n"
+    "              - move 1 from deck to hand[p]\n",
+    "              - label: draw a card\n                do:\n"
+    "                  - move 1 from deck to hand[p]\n",
+    "          - label: discard a card\n            when: count(hand[p]) > 0\n            do:\n",
+    "              - label: discard a card\n                when: count(hand[p]) > 0\n"
+    "                do:\n",
+    "              - pick: Discard a card\n                by: p\n                from: hand[p]\n"
+    "                to: discard\n                count: 1\n",
+    "                  - pick: Discard a card\n                    by: p\n"
+    "                    from: hand[p]\n                    to: discard\n"
+    "                    count: 1\n",
+)
+
+
+def test_elif_runs_the_first_branch_that_holds_on_both_back_ends(tmp_path: Path) -> None:
+    path = write(tmp_path, ELIF)
+    expected = {2: "two players", 3: "three players", 4: "three or more players"}
+    for players, line in expected.items():
+        logs = play_both(path, players, range(3))
+        for log in logs:
+            assert line in log
+            assert "never" not in log
+            assert sum(x.endswith(" players") for x in log) == 1  # one branch, no fall-through
+    lines = [x for log in play_both(path, 2, range(3, 9)) for x in log]
+    assert any("rests" in x for x in lines)  # the second elif branch ran in some game
+    assert any("Discard down to 2 ->" in x for x in lines)  # and the first, with its pick
+
+
+def test_elif_chain_adds_no_block_depth(tmp_path: Path) -> None:
+    """A long chain stays one level deep: 40 branches (more than MAX_BLOCK_DEPTH, and more
+    nested blocks than Python allows in the generated module) load and run."""
+    branches = "".join(
+        f"            - if: round == {k}\n              then: [log 'branch {k}']\n"
+        for k in range(40)
+    )
+    text = edit(
+        BASE,
+        "        - round += 1\n",
+        "        - round += 1\n"
+        "        - if: round == 100\n"
+        "          then: [log 'never']\n"
+        f"          elif:\n{branches}",
+    )
+    logs = play_both(write(tmp_path, text), 2, range(1))
+    assert "branch 2" in logs[0] and "branch 3" in logs[0] and "never" not in logs[0]
+
+
+def test_elif_condition_must_be_a_condition(tmp_path: Path) -> None:
+    text = edit(ELIF, "        - if: num_players == 3\n", "        - if: num_players\n")
+    refused(tmp_path, text, CheckError, "- if: |num_players\n", "this has the wrong type")
+
+
+def test_elif_without_if_is_refused(tmp_path: Path) -> None:
+    text = edit(
+        BASE,
+        "    - shuffle deck\n",
+        "    - shuffle deck\n    - for: p in players\n      do: [log 'x']\n"
+        "      elif: [{if: true, then: [log 'y']}]\n",
+    )
+    refused(tmp_path, text, SchemaError, "- |for: p in players\n      do: [log 'x']", "'if'")
+
+
+def test_elif_branch_takes_no_else(tmp_path: Path) -> None:
+    text = edit(
+        ELIF,
+        '          then: [log "three players"]\n',
+        "          then: [log \"three players\"]\n          else: [log 'x']\n",
+    )
+    refused(tmp_path, text, SchemaError, "|else: [log 'x']", "else")
+
+
+def test_elif_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
+    checked = load_rules(write(tmp_path, ELIF))
+    setup = rule_texts(checked.game)["setup"]
+    i = setup.index("if num_players == 2:")
+    assert setup[i : i + 7] == [
+        "if num_players == 2:",
+        '  log "two players"',
+        "elif num_players == 3:",
+        '  log "three players"',
+        "elif num_players >= 3:  # source: Setup / More players",
+        '  log "three or more players"',
+        "else:",
+    ]
+    md = render_markdown(checked.game, tmp_path, {})
+    assert "- Otherwise, if `num_players == 3`:" in md
+    assert "- Otherwise, if `num_players >= 3` (rulebook: *Setup / More players*):" in md
