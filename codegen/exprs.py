@@ -113,6 +113,8 @@ class ExprEmitter:
 
     def _Name(self, e: ir.Name, scope: Scope) -> str:
         n, prog = e.id, self.prog
+        if n in prog.game.constants:  # a literal in the module: its value, never its name
+            return literal(prog.game.constants[n].value)
         if n in prog.static_names:
             return self.const("table" if n in prog.pattern_tables else "kind", n)
         if n in prog.zone_base and prog.zone_per[n] is None:

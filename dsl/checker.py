@@ -61,7 +61,13 @@ BUILTINS: dict[str, Builtin] = {
 
 
 # what to add to a clashing name in the suggestion (hand_pile, deck_count...)
-_SUFFIX = {"component kind": "kind", "zone": "pile", "variable": "value", "table": "table"}
+_SUFFIX = {
+    "component kind": "kind",
+    "zone": "pile",
+    "constant": "number",
+    "variable": "value",
+    "table": "table",
+}
 
 
 @dataclass
@@ -210,6 +216,7 @@ class _Checker:
             self.props.update(k.properties)
         self.globals: set[str] = (
             set(game.zones)
+            | set(game.constants)
             | set(game.variables)
             | set(game.kinds)
             | set(game.tables)
@@ -282,7 +289,7 @@ class _Checker:
                     expected=f"a max of at least {v.min}",
                     suggestion="swap min and max",
                 )
-            start = _const(v.initial)
+            start = _const(v.initial, g.constants)
             if isinstance(start, int) and not isinstance(start, bool):
                 if (v.min is not None and start < v.min) or (v.max is not None and start > v.max):
                     raise CheckError(
@@ -314,6 +321,7 @@ class _Checker:
         sections: list[tuple[str, Mapping[str, Any]]] = [
             ("component kind", g.kinds),
             ("zone", g.zones),
+            ("constant", g.constants),
             ("variable", g.variables),
             ("table", g.tables),
         ]
@@ -329,7 +337,7 @@ class _Checker:
                     f"{what} '{name}' has the name of the {other} '{name}'{at}; an expression "
                     f"would read '{name}' as only one of them",
                     decl.span,
-                    expected="a name no other kind, zone, variable or table has",
+                    expected="a name no other kind, zone, constant, variable or table has",
                     suggestion=f"rename one of them, e.g. the {what} to '{name}_{_SUFFIX[what]}'",
                 )
 
@@ -512,6 +520,16 @@ class _Checker:
         self._bind(s.name, self._expr(s.value, scope), scope, s.span)
 
     def _s_Assign(self, s: ir.Assign, scope: dict[str, str]) -> None:
+        c = self.g.constants.get(s.name)
+        if c is not None:
+            raise CheckError(
+                f"'{s.name}' is a constant (declared at {c.span}); no rule can change it",
+                s.span,
+                expected="a variable",
+                suggestion=f"declare '{s.name}' under 'variables:' if the rules change it "
+                "(a variant changes a constant with 'set: constants."
+                f"{s.name}.value')",
+            )
         v = self.g.variables.get(s.name)
         if v is None:
             if s.name in scope:
@@ -630,7 +648,7 @@ class _Checker:
 
     def _options_domain(self, t: str, span: SourceSpan, items: ir.Expr | None = None) -> None:
         if isinstance(items, ir.BinOp) and items.op == "..":
-            lo, hi = _const(items.left), _const(items.right)
+            lo, hi = _const(items.left, self.g.constants), _const(items.right, self.g.constants)
             if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
                 raise CheckError(
                     f"the range {lo}..{hi} is empty: its start is above its end",
@@ -658,7 +676,7 @@ class _Checker:
         self._want(s.min, scope, "int")
         if s.max is not None:
             self._want(s.max, scope, "int")
-        lo, hi = _const(s.min), _const(s.max)
+        lo, hi = _const(s.min, self.g.constants), _const(s.max, self.g.constants)
         if isinstance(lo, int) and lo < 0:
             raise CheckError(f"a pick of {lo} items is impossible", s.min.span)
         if isinstance(lo, int) and isinstance(hi, int) and hi < lo and s.max is not None:
@@ -745,6 +763,8 @@ class _Checker:
         if n in scope:
             return scope[n]
         g = self.g
+        if n in g.constants:
+            return g.constants[n].type
         if n in g.variables:
             v = g.variables[n]
             return f"list:{v.type}" if v.per else v.type
@@ -940,13 +960,16 @@ def _listish(t: str) -> bool:
     return t == "zone" or t.startswith("list:")
 
 
-def _const(e: ir.Expr | None) -> object:
-    """The value of a literal (or of a negated number), else None."""
+def _const(e: ir.Expr | None, constants: Mapping[str, ir.ConstDecl] | None = None) -> object:
+    """The value of a literal, of a constant's name (given ``constants``), or of one of these
+    negated; else None."""
     if isinstance(e, ir.Const):
         return e.value
-    if isinstance(e, ir.Unary) and e.op == "-" and isinstance(e.operand, ir.Const):
-        v = e.operand.value
-        return -v if isinstance(v, int) else None
+    if isinstance(e, ir.Name) and constants and e.id in constants:
+        return constants[e.id].value
+    if isinstance(e, ir.Unary) and e.op == "-":
+        v = _const(e.operand, constants)
+        return -v if isinstance(v, int) and not isinstance(v, bool) else None
     return None
 
 

@@ -338,6 +338,24 @@ class VarDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class ConstDecl:
+    """A constant: a number or a yes/no of the rulebook that no rule changes (a variant may).
+    Both back ends use ``value`` itself where the name is read; it is in no saved state."""
+
+    name: str
+    span: SourceSpan
+    value: int | bool
+    source: str | None = None
+    interpretation: str | None = None
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
+
+    @property
+    def type(self) -> str:
+        """``int`` or ``bool``, the checker's type of the name."""
+        return "bool" if isinstance(self.value, bool) else "int"
+
+
+@dataclass(frozen=True, slots=True)
 class Procedure:
     name: str
     span: SourceSpan
@@ -414,3 +432,4 @@ class Game:
     scoring: Block
     tie_breakers: tuple[TieBreaker, ...]
     triggers: dict[str, Trigger] = field(default_factory=dict)
+    constants: dict[str, ConstDecl] = field(default_factory=dict)

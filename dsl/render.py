@@ -325,6 +325,9 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         desc = z.visibility + (f", one per {z.per}" if z.per else "")
         desc += f", refilled from {z.refill}" if z.refill else ""
         out[f"zone {z.name}"] = [desc]
+    for c in game.constants.values():
+        lines = [f"# {w.citation(c)}"] if c.source or c.interpretation else []
+        out[f"constant {c.name}"] = lines + [f"{c.type} = {w.expr(ir.Const(c.span, c.value))}"]
     for v in game.variables.values():
         bounds = "".join(f", {n} {x}" for n, x in (("min", v.min), ("max", v.max)) if x is not None)
         per = f" per {v.per}" if v.per else ""

@@ -162,7 +162,7 @@ def check_names(doc: YMap) -> None:
     """Every name the game declares is a valid meeple name, and no component property takes a
     name the engine owns (RESERVED_PROPERTIES, or one starting with '_').
 
-    Covers kinds and their properties and item keys, zones, variables, tables, functions,
+    Covers kinds and their properties and item keys, zones, constants, variables, tables, functions,
     procedures and their parameters, triggers and their ``as``; names inside statements (``let``,
     ``for``, a pick's ``each``/``as``) are checked where they are parsed. Raises SchemaError at
     the offending key or value, with a valid name to use instead."""
@@ -198,6 +198,7 @@ def check_names(doc: YMap) -> None:
                     require_name(it["key"], it.value_spans.get("key"), what)
     for section, what in (
         ("zones", "a zone"),
+        ("constants", "a constant"),
         ("variables", "a variable"),
         ("tables", "a table"),
         ("functions", "a function"),
@@ -322,7 +323,7 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             f"{where} has the wrong type",
             span,
             expected=f"{words}, not {_kind(node)}",
-            suggestion=_yaml_1_1_hint(node, wants),
+            suggestion=yaml_1_1_hint(node, wants),
         )
     if err.validator == "enum":
         options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
@@ -335,7 +336,7 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
     return SchemaError(f"{where}: {err.message}", span)
 
 
-def _yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:
+def yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:
     """Why a value YAML 1.1 would have read as a boolean or a number is text here."""
     if not isinstance(node, str):
         return None

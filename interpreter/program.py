@@ -40,6 +40,8 @@ class Program(ProgramBase):
             n: PatternTable(t.group_by, t.patterns, t.labels) for n, t in g.tables.items()
         }
         self.static_names.update(self.pattern_tables)
+        # a constant's name reads its value, folded where the expression is compiled
+        self.static_names.update({n: c.value for n, c in g.constants.items()})
         self.ops: list[ops.Op] = []
         self.op_of: dict[int, ops.Op] = {}  # id(IR statement) -> its op, for the code generator
         self.site_domains: list[str] = []  # action sites in the order their ids were given

@@ -397,6 +397,9 @@ def render_markdown(
     add("")
 
     _section(md, "Variables and tables")
+    for const in game.constants.values():
+        value = _code(w.expr(ir.Const(const.span, const.value)))
+        add(f"- {_code(const.name)} is always {value}: no rule changes it{w.citation(const)}.")
     for var in game.variables.values():
         per = " per player" if var.per else ""
         add(f"- {_code(var.name)}: {var.type}{per}, starting at {w.c(var.initial)}.")

@@ -46,8 +46,6 @@ DESCRIPTIONS: dict[tuple[str, str], str] = {
     "component of that kind)",
     ("variable", "visibility"): "owner: a per-player value only its seat sees in observations",
     ("variable", "initial"): "the value at the start: " + _EXPR,
-    ("variable", "min"): "the lowest value it may take",
-    ("variable", "max"): "the highest value it may take",
     ("table", "group_by"): "the card property whose equal values form a group",
     ("table", "patterns"): "the patterns, weakest first",
     ("patterns", "label"): "what the pattern is called",

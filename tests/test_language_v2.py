@@ -208,3 +208,99 @@ def test_elif_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
     md = render_markdown(checked.game, tmp_path, {})
     assert "- Otherwise, if `num_players == 3`:" in md
     assert "- Otherwise, if `num_players >= 3` (rulebook: *Setup / More players*):" in md
+
+
+# ------------------------------------------------------------------------------- constants
+CONST = edit(
+    BASE,
+    "variables:\n",
+    "constants:\n"
+    "  rounds: {value: 3, source: Play}\n"
+    "  hand_limit: {value: 4, source: Turn}\n"
+    "  pairs_count: {value: true, source: Scoring}\n"
+    "\n"
+    "variables:\n"
+    "  drawn: {type: int, per: players, max: hand_limit, source: Turn}\n",
+    "      until: round > 3",
+    "      until: round > rounds",
+    "              - move 1 from deck to hand[p]\n",
+    "              - move 1 from deck to hand[p]\n              - drawn[p] += 3\n",
+    "        - score[p] = hand_points(p) + 2 * pattern_rank(hand[p], sets)",
+    "        - score[p] = hand_points(p) + drawn[p]"
+    " + (2 * pattern_rank(hand[p], sets) if pairs_count else 0)",
+)
+
+
+def test_constants_read_as_their_values_on_both_back_ends(tmp_path: Path) -> None:
+    from meeple.codegen import generate
+
+    path = write(tmp_path, CONST)
+    play_both(path, 2, range(4))
+    src = generate(load_rules(path))
+    assert "(st.vars['round'] > 3)" in src  # the value, written as a literal
+    assert "rounds" not in src and "pairs_count" not in src
+    game = meeple.load(str(path), 3)
+    state = game.new_initial_state(1)
+    assert "rounds" not in state.to_json()["vars"]  # no constant is in a saved state
+    result = meeple.play(game, seed=2)
+    assert result.state.to_json()["vars"]["round"] == 4  # three rounds were played
+    assert all(0 <= d <= 4 for d in result.state.to_json()["vars"]["drawn"])  # max: a constant
+
+
+def test_a_variant_changes_a_constant_in_one_line(tmp_path: Path) -> None:
+    path = write(tmp_path, CONST)
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "long.yaml").write_text(
+        "variant: long\nname: Five rounds\nextends: minimal\n"
+        "rationale: Five rounds instead of three, for a longer game.\n"
+        "source: a test\nchanges:\n  - set: constants.rounds.value\n    to: 5\n",
+        encoding="utf-8",
+    )
+    for backend in ("interpreter", "compiled"):
+        game = meeple.load(str(path), 2, variant="long", backend=backend)
+        result = meeple.play(game, seed=3)
+        assert result.state.to_json()["vars"]["round"] == 6, backend
+
+
+def test_a_rule_cannot_assign_a_constant(tmp_path: Path) -> None:
+    text = edit(CONST, "        - round += 1\n", "        - round += 1\n        - rounds += 1\n")
+    refused(tmp_path, text, CheckError, "- |rounds += 1", "'rounds' is a constant")
+    with pytest.raises(CheckError) as e:
+        load_rules(write(tmp_path, text))
+    assert e.value.expected == "a variable"
+    assert "set: constants.rounds.value" in (e.value.suggestion or "")
+
+
+def test_constant_misuse_is_refused_at_its_place(tmp_path: Path) -> None:
+    as_max = edit(CONST, "max: hand_limit,", "max: pairs_count,")
+    refused(tmp_path, as_max, CheckError, "max: |pairs_count,", "constant, not 'pairs_count'")
+    text = edit(CONST, "  rounds: {value: 3,", "  rounds: {value: three,")
+    refused(tmp_path, text, SchemaError, "value: |three", "")
+    clash = edit(CONST, "  hand_limit: {value: 4", "  deck: {value: 4")
+    clash = clash.replace("max: hand_limit", "max: 4")
+    refused(tmp_path, clash, CheckError, "  |deck: {value: 4", "constant 'deck' has the name of")
+    text = edit(CONST, "      until: round > rounds", "      until: round > rounds + pairs_count")
+    refused(tmp_path, text, CheckError, "rounds + |pairs_count", "the right side of '+'")
+
+
+def test_a_constant_bound_is_checked_where_a_number_would_be(tmp_path: Path) -> None:
+    """Static checks see through a constant: options over 0..N need N <= 63."""
+    text = edit(
+        CONST,
+        "  rounds: {value: 3, source: Play}\n",
+        "  rounds: {value: 3, source: Play}\n  big: {value: 100, source: Turn}\n",
+        "          - label: draw a card\n",
+        "          - label: say {k}\n            for: k in 0..big\n"
+        "          - label: draw a card\n",
+    )
+    refused(tmp_path, text, CheckError, "for: k in |0..big", "must stay within 0..63")
+
+
+def test_constants_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
+    checked = load_rules(write(tmp_path, CONST))
+    texts = rule_texts(checked.game)
+    assert texts["constant rounds"] == ["# source: Play", "int = 3"]
+    assert texts["constant pairs_count"] == ["# source: Scoring", "bool = true"]
+    md = render_markdown(checked.game, tmp_path, {})
+    assert "- `rounds` is always `3`: no rule changes it (rulebook: *Play*)." in md
+    assert "- `pairs_count` is always `true`: no rule changes it (rulebook: *Scoring*)." in md
