@@ -10,21 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meeple.dsl.builtins import clockwise_from, others, seat_after
+from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
 from meeple.interpreter.evaluate import (
     PatternTable,
-    clockwise_from,
     divide,
     ordinal,
-    others,
     seat,
-    seat_after,
     span_list,
     too_deep,
     traced,
 )
-from meeple.interpreter.evaluate import first_of as first
 from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
 from meeple.interpreter.ops import (
     DONE,

@@ -7,11 +7,12 @@ back ends can format values (a player as "P2", a card by its name) without guess
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import ir
+from .builtins import BUILTINS, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .render import children
 
@@ -20,44 +21,7 @@ BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
 BUILTIN_NAMES = {"players": "list:player", "num_players": "int"}
 
 
-@dataclass(frozen=True)
-class Builtin:
-    """A built-in function: arity range and a result type computed from the argument types."""
-
-    min_args: int
-    max_args: int
-    result: Callable[[list[str]], str]
-    args: tuple[
-        str, ...
-    ] = ()  # expected type families per position ("seq", "player", "int", "table")
-    doc: str = ""
-
-
-def _elem(t: str) -> str:
-    if t == "zone":
-        return "card"
-    return t[5:] if t.startswith("list:") else "any"
-
-
-BUILTINS: dict[str, Builtin] = {
-    "count": Builtin(1, 1, lambda a: "int", ("seq",), "number of items in a zone or list"),
-    "sum": Builtin(1, 1, lambda a: "int", ("seq",), "sum of a list of numbers"),
-    "min": Builtin(1, 9, lambda a: "int", (), "smallest of numbers, or of one list"),
-    "max": Builtin(1, 9, lambda a: "int", (), "largest of numbers, or of one list"),
-    "any": Builtin(1, 1, lambda a: "bool", ("seq",), "true if any item is true"),
-    "all": Builtin(1, 1, lambda a: "bool", ("seq",), "true if every item is true"),
-    "first": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "first item (error if empty)"),
-    "top": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "top card of a zone (error if empty)"),
-    "bottom": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "bottom card (error if empty)"),
-    "left_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat clockwise"),
-    "right_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat counter-clockwise"),
-    "clockwise_from": Builtin(1, 1, lambda a: "list:player", ("player",), "all seats from a seat"),
-    "others": Builtin(1, 1, lambda a: "list:player", ("player",), "other seats, clockwise after"),
-    "pattern_rank": Builtin(2, 2, lambda a: "int", ("seq", "table"), "rank in a pattern table"),
-    "pattern_label": Builtin(2, 2, lambda a: "str", ("seq", "table"), "label of that rank"),
-    "abs": Builtin(1, 1, lambda a: "int", ("int",), "absolute value"),
-    "card": Builtin(1, 1, lambda a: "card", ("str",), "the first card whose item key is given"),
-}
+_elem = elem  # the item type of a list type
 
 
 # what to add to a clashing name in the suggestion (hand_pile, deck_count...)
@@ -856,13 +820,13 @@ class _Checker:
         if not b.min_args <= len(e.args) <= b.max_args:
             n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
             raise CheckError(f"'{e.func}' takes {n} argument(s), got {len(e.args)}", e.span)
-        if e.func in ("min", "max"):  # one list, or several numbers
+        if b.numbers_or_list:  # one list, or several numbers
             if len(e.args) == 1:
                 self._seq(e.args[0], scope)
             for a in e.args if len(e.args) > 1 else ():
                 self._want(a, scope, "int")
             return "int"
-        if e.func == "card":
+        if b.literal_key:
             a0 = e.args[0]
             keys = {it.key for k in self.g.kinds.values() for it in k.items}
             if not isinstance(a0, ir.Const) or a0.value not in keys:
