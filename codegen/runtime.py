@@ -46,6 +46,7 @@ from meeple.interpreter.ops import (
     fire_arrivals,
     gone,
     live_mask,
+    take_where,
     too_long,
 )
 from meeple.interpreter.values import Card, formatter
@@ -91,6 +92,7 @@ __all__ = [
     "seat",
     "seat_after",
     "span_list",
+    "take_where",
     "too_deep",
     "too_long",
     "traced",

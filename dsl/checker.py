@@ -539,6 +539,19 @@ class _Checker:
             self._want(s.count, scope, "int")
         if s.src is not None:
             self._zone(s.src, scope)
+        if s.where is not None:
+            var = ir.MOVE_VAR
+            if var in scope:  # the condition's card would hide this local without a word
+                raise CheckError(
+                    f"in 'move ... where', '{var}' names the candidate card, but '{var}' is "
+                    "already a local name here",
+                    s.where.span,
+                    expected=f"no local called '{var}' around a 'move ... where'",
+                    suggestion=f"rename the local '{var}' (let, for, parameter...)",
+                )
+            inner = dict(scope)
+            self._bind(var, "card", inner, s.where.span)
+            self._want(s.where, inner, "bool")
         self._zone(s.dest, scope)
 
     def _s_Shuffle(self, s: ir.Shuffle, scope: dict[str, str]) -> None:

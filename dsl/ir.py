@@ -115,13 +115,21 @@ class Assign(Stmt):
 @dataclass(frozen=True, slots=True)
 class Move(Stmt):
     """``move ITEMS to Z`` (count is None) or ``move COUNT from SRC to Z``; ``bottom`` puts them
-    under the destination's bottom card instead of on top."""
+    under the destination's bottom card instead of on top. With ``where`` (``move COUNT where
+    COND from SRC to Z``) the COUNT top-most cards of SRC for which COND holds, the card named
+    ``MOVE_VAR`` in it, are moved."""
 
     items: Expr | None
     count: Expr | None
     src: Expr | None
     dest: Expr
     bottom: bool
+    where: Expr | None = None
+
+
+#: The name of the candidate card in the condition of ``move N where ... from ...`` (as the
+#: default ``each`` of a pick).
+MOVE_VAR = "c"
 
 
 @dataclass(frozen=True, slots=True)

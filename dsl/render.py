@@ -207,7 +207,9 @@ class RuleWriter(ExprWriter):
 
     def stmt_Move(self, s: ir.Move, depth: int) -> list[str]:  # noqa: N802
         dest = ("bottom of " if s.bottom else "") + self.expr(s.dest)
-        if s.count is not None and s.src is not None:
+        if s.count is not None and s.src is not None and s.where is not None:
+            what = f"{self.expr(s.count)} where {self.expr(s.where)} from {self.expr(s.src)}"
+        elif s.count is not None and s.src is not None:
             what = f"{self.expr(s.count)} from {self.expr(s.src)}"
         else:
             what = self.expr(s.items) if s.items is not None else "?"

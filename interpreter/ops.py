@@ -264,6 +264,31 @@ def cards_of(what: Any) -> list[Card]:
 _NOT_A_CARD = "only a card can be moved, not none"
 
 
+def take_where(
+    st: State, zone: int, n: Any, test: Callable[[Card], Any], span: SourceSpan
+) -> list[Card]:
+    """The cards ``move N where COND from ZONE`` moves: the ``n`` top-most cards of ``zone``
+    for which ``test`` holds, top first (the condition is asked card by card from the top, and
+    no further once ``n`` fit). Fewer than ``n`` is the rules' error (no refill: a refilled
+    pile could hold any cards)."""
+    if type(n) is not int or n < 0:
+        raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
+    chosen: list[Card] = []
+    if n:
+        for c in reversed(st.zones[zone]):
+            if test(c):
+                chosen.append(c)
+                if len(chosen) == n:
+                    break
+    if len(chosen) < n:
+        raise RuleError(
+            f"cannot take {n} from {st.prog.zone_names[zone]}: only {len(chosen)} of its cards "
+            "fit the condition",
+            span,
+        )
+    return chosen
+
+
 def live_mask(st: State) -> int:
     """The seats in the game now, as a bit mask (bit p for seat p)."""
     mask = 0

@@ -10,7 +10,7 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError, RuleError
 
 from . import ops
-from .evaluate import ExprCompiler, Fn, PatternTable
+from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
 from .values import formatter
 
@@ -159,6 +159,8 @@ class Program(ProgramBase):
     def _s_Move(self, s: ir.Move) -> ops.Op:
         dest, bottom = self.ex.zone_ref(s.dest), s.bottom
         trig = self.triggers_at  # zone index -> the triggers its arrivals run
+        if s.where is not None:
+            return self._move_where(s, dest)
         if s.count is not None:
             count, src = self.ex.compile(s.count), self.ex.zone_ref(s.src)  # type: ignore[arg-type]
 
@@ -182,6 +184,36 @@ class Program(ProgramBase):
                 ops.fire(st, trig[d], moved, s.span)
 
         return self._simple(s, run_items)
+
+    def _move_where(self, s: ir.Move, dest: Callable[[Any, dict[str, Any]], int]) -> ops.Op:
+        """``move N where COND from SRC to DEST``: see ops.take_where."""
+        assert s.count is not None and s.src is not None and s.where is not None
+        count, src, cond = (
+            self.ex.compile(s.count),
+            self.ex.zone_ref(s.src),
+            self.ex.compile(s.where),
+        )
+        bottom, trig, var = s.bottom, self.triggers_at, ir.MOVE_VAR
+
+        def run(st: Any, env: dict[str, Any]) -> None:
+            n, zone = count(st, env), src(st, env)
+            saved = env.get(var, MISSING)
+
+            def test(card: Any) -> Any:
+                env[var] = card
+                return cond(st, env)
+
+            try:
+                moved = ops.take_where(st, zone, n, test, s.span)
+            finally:
+                restore_local(env, var, saved)
+            d = dest(st, env)
+            for c in moved:
+                st.move(c, d, bottom)
+            if d in trig:
+                ops.fire(st, trig[d], moved, s.span)
+
+        return self._simple(s, run)
 
     def _s_Shuffle(self, s: ir.Shuffle) -> ops.Op:
         z = self.ex.zone_ref(s.zone)

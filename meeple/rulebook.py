@@ -102,6 +102,11 @@ class ProseWriter(ExprWriter):
 
     def stmt_Move(self, s: ir.Move, depth: int) -> list[str]:  # noqa: N802
         dest = ("the bottom of " if s.bottom else "") + self.c(s.dest)
+        if s.count is not None and s.src is not None and s.where is not None:
+            n, src, cond = self.c(s.count), self.c(s.src), self.c(s.where)
+            card = _code(ir.MOVE_VAR)
+            text = f"Move {n} from {src} to {dest}: the top-most cards {card} such that {cond}."
+            return [self._item(depth, text)]
         if s.count is not None and s.src is not None:
             return [self._item(depth, f"Move {self.c(s.count)} from {self.c(s.src)} to {dest}.")]
         items = self.c(s.items) if s.items is not None else "?"

@@ -16,7 +16,7 @@ import pytest
 
 import meeple
 from meeple.api import log_lines
-from meeple.dsl.errors import CheckError, MeepleError, SchemaError
+from meeple.dsl.errors import CheckError, MeepleError, ParseError, SchemaError
 from meeple.dsl.loader import load_rules
 from meeple.dsl.render import rule_texts
 from meeple.rulebook import render_markdown
@@ -304,3 +304,99 @@ def test_constants_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None
     md = render_markdown(checked.game, tmp_path, {})
     assert "- `rounds` is always `3`: no rule changes it (rulebook: *Play*)." in md
     assert "- `pairs_count` is always `true`: no rule changes it (rulebook: *Scoring*)." in md
+
+
+# ------------------------------------------------------------------------------ move where
+MOVE = edit(
+    BASE,
+    "          - label: discard a card\n",
+    "          - label: discard your best card\n"
+    "            when: any(c.points >= 2 for c in hand[p])\n"
+    "            do:\n"
+    "              - move 1 where c.points == max(d.points for d in hand[p]) from hand[p]"
+    " to discard\n"
+    "          - label: take two coins\n"
+    "            when: count(x for x in deck if x.points == 1) >= 2\n"
+    "            do:\n"
+    "              - move 2 where c.name == 'Coin' from deck to bottom of hand[p]\n"
+    "          - label: discard a card\n",
+    "zones:\n",
+    "triggers:\n"
+    "  crown_down:\n"
+    "    to: discard\n"
+    "    as: card\n"
+    "    when: card.points == 3\n"
+    "    source: Turn\n"
+    "    do:\n"
+    '      - log "{card} is discarded"\n'
+    "\n"
+    "zones:\n",
+)
+
+
+def test_move_where_on_both_back_ends(tmp_path: Path) -> None:
+    path = write(tmp_path, MOVE)
+    lines = [x for n in (2, 3, 4) for log in play_both(path, n, range(4)) for x in log]
+    assert any("take two coins" in x for x in lines)
+    assert any("Crown is discarded" in x for x in lines)  # the trigger fired on a where-move
+
+
+SETUP_MOVES = edit(
+    BASE,
+    "    - shuffle deck\n",
+    "    - move 2 where c.points == 2 from deck to discard\n"  # the top-most two gems
+    "    - move 1 where c.name == 'Coin' and c != top(deck) from deck to bottom of discard\n"
+    "    - shuffle deck\n",
+)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_move_where_takes_the_top_most_fitting_cards(tmp_path: Path, backend: str) -> None:
+    game = meeple.load(str(write(tmp_path, SETUP_MOVES)), 2, backend=backend)
+    zones = game.new_initial_state(1).to_json()["zones"]
+    # layout order: coins 0-9, gems 10-15, crowns 16-19 (the top); dealt like move N from:
+    # the gem on top (15) first, so it ends lowest; the coin goes under them
+    assert zones[1] == [9, 15, 14]
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_move_where_with_too_few_fitting_cards_is_a_rule_error(
+    tmp_path: Path, backend: str
+) -> None:
+    text = edit(SETUP_MOVES, "move 2 where c.points == 2", "move 7 where c.points == 2")
+    game = meeple.load(str(write(tmp_path, text)), 2, backend=backend)
+    with pytest.raises(meeple.RuleError) as e:
+        game.new_initial_state(1)
+    assert "cannot take 7 from deck: only 6 of its cards fit the condition" in str(e.value)
+    assert e.value.span is not None and e.value.span.line == position(text, "- |move 7")[0]
+
+
+def test_move_where_misuse_is_refused_at_its_place(tmp_path: Path) -> None:
+    text = edit(SETUP_MOVES, "where c.points == 2 from", "where c.points from")
+    refused(tmp_path, text, CheckError, "where |c.points from", "this has the wrong type")
+    text = edit(SETUP_MOVES, "move 2 where c.points == 2", "move 'two' where c.points == 2")
+    refused(tmp_path, text, CheckError, "move |'two'", "this has the wrong type")
+    text = edit(SETUP_MOVES, "where c.points == 2 from deck", "where c.points == 2 from 3")
+    refused(tmp_path, text, CheckError, "from |3 to discard", "this is not a zone")
+    text = edit(
+        MOVE,
+        "              - move 2 where c.name == 'Coin'",
+        "              - let c = 1\n              - move 2 where c.name == 'Coin'",
+    )
+    refused(tmp_path, text, CheckError, "where |c.name == 'Coin'", "'c' is already a local")
+    text = edit(SETUP_MOVES, "where c.points == 2 from", "where c.points == 2 form")
+    refused(tmp_path, text, ParseError, "== 2 |form deck", "unexpected")
+
+
+def test_move_where_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
+    checked = load_rules(write(tmp_path, SETUP_MOVES))
+    setup = rule_texts(checked.game)["setup"]
+    assert "move 2 where c.points == 2 from deck to discard" in setup
+    assert (
+        'move 1 where c.name == "Coin" and c != top(deck) from deck to bottom of discard' in setup
+    )
+    md = render_markdown(checked.game, tmp_path, {})
+    assert (
+        "- Move `2` from `deck` to `discard`: the top-most cards `c` such that "
+        "`c.points == 2`." in md
+    )
