@@ -179,6 +179,12 @@ class ExprEmitter:
             assert isinstance(e.args[0], ir.Const)
             return self.const("card", str(e.args[0].value))
         emit = BUILTINS[e.func].emit
+        if BUILTINS[e.func].binds and emit is not None:  # the key: a Python function of the item
+            first, key = e.args
+            assert isinstance(first, ir.BinOp) and isinstance(first.left, ir.Name)
+            x = self.fresh(first.left.id)
+            key_text = self.emit(key, scope.bind(first.left.id, x))
+            return emit([self.emit(first.right, scope), f"(lambda {x}: {key_text})"])
         if emit is None:
             raise MeepleError(f"the code generator has no code for the built-in {e.func}()")
         return emit([self.emit(a, scope) for a in e.args])

@@ -37,6 +37,10 @@ class Builtin:
     generator expression's text) make it reduce a generator argument, ``f(x for x in xs)``,
     without building the list. ``numbers_or_list``: one list, or several numbers (min, max).
     ``literal_key``: the argument is a quoted item key, checked against the items (card).
+    ``binds``: the first argument is ``NAME in SEQ`` and the second an expression of NAME,
+    evaluated once per item (sorted, min_by, max_by); ``impl(st, items, key)`` then takes the
+    items and a Python function giving an item's key, and ``emit`` the items' text and the text
+    of such a function.
     """
 
     name: str
@@ -51,6 +55,7 @@ class Builtin:
     emit_reduce: str | None = None
     numbers_or_list: bool = False
     literal_key: bool = False
+    binds: bool = False
 
     @property
     def compiled_by_back_end(self) -> bool:
@@ -106,6 +111,26 @@ def clockwise_from(st: Any, p: int) -> list[int]:
         p = _live_neighbour(st, p, 1)
     i = seat_index(st, p)
     return ps[i:] + ps[:i]
+
+
+def sorted_by(st: Any, xs: Any, key: Callable[[Any], Any]) -> list[Any]:
+    """The items of ``xs`` by increasing key; equal keys keep their order (each key is asked
+    once, in the items' order)."""
+    return sorted(xs, key=key)
+
+
+def _extreme(name: str, pick: Callable[..., Any]) -> Callable[..., Any]:
+    def impl(st: Any, xs: Any, key: Callable[[Any], Any]) -> Any:
+        items = list(xs)
+        if not items:
+            raise RuleError(f"{name}() of an empty list has no item to give")
+        return pick(items, key=key)  # the first of the tied items, as min() and max() give
+
+    return impl
+
+
+min_by = _extreme("min_by", min)
+max_by = _extreme("max_by", max)
 
 
 def _minmax(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -203,6 +228,21 @@ _ALL = (
     Builtin(
         "card", 1, 1, ("str",), lambda a: "card", "the first card whose item key is given",
         literal_key=True,
+    ),
+    Builtin(
+        "sorted", 2, 2, ("seq", ""), lambda a: "list:" + elem(a[0]),
+        "the items by increasing key (ties keep their order)",
+        impl=sorted_by, emit=lambda a: f"sorted_by(st, {a[0]}, {a[1]})", binds=True,
+    ),
+    Builtin(
+        "min_by", 2, 2, ("seq", ""), lambda a: elem(a[0]),
+        "the item with the smallest key (the first of those tied)",
+        impl=min_by, emit=lambda a: f"min_by(st, {a[0]}, {a[1]})", binds=True,
+    ),
+    Builtin(
+        "max_by", 2, 2, ("seq", ""), lambda a: elem(a[0]),
+        "the item with the largest key (the first of those tied)",
+        impl=max_by, emit=lambda a: f"max_by(st, {a[0]}, {a[1]})", binds=True,
     ),
 )  # fmt: skip
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ir
-from .builtins import BUILTINS, elem
+from .builtins import BUILTINS, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .render import children
 
@@ -839,6 +839,8 @@ class _Checker:
             for a in e.args if len(e.args) > 1 else ():
                 self._want(a, scope, "int")
             return "int"
+        if b.binds:
+            return self._binding_call(e, b, scope)
         if b.literal_key:
             a0 = e.args[0]
             keys = {it.key for k in self.g.kinds.values() for it in k.items}
@@ -868,6 +870,31 @@ class _Checker:
             else:
                 types.append(self._expr(a, scope))
         return b.result(types)
+
+    def _binding_call(self, e: ir.Call, b: Builtin, scope: dict[str, str]) -> str:
+        """``sorted(x in xs, key)``, ``min_by(...)``, ``max_by(...)``: the key, a number or a
+        text, is checked with the item's name bound."""
+        first, key = e.args
+        if not (
+            isinstance(first, ir.BinOp) and first.op == "in" and isinstance(first.left, ir.Name)
+        ):
+            raise CheckError(
+                f"{e.func}() takes 'NAME in LIST' first: the name each item has in the key",
+                first.span,
+                expected=f"for example {e.func}(c in hand[p], c.value)",
+            )
+        t = self._seq(first.right, scope)
+        self.out.types[id(first)] = t
+        inner = dict(scope)
+        self._bind(first.left.id, _elem(t), inner, first.left.span)
+        kt = self._expr(key, inner)
+        if kt not in ("int", "str", "any"):
+            raise CheckError(
+                f"the key of {e.func}() must be a number or a text, to be compared",
+                key.span,
+                expected=f"a number or a text, not {_words(kt)}",
+            )
+        return b.result([t, kt])
 
     def _e_Comprehension(self, e: ir.Comprehension, scope: dict[str, str]) -> str:
         inner = dict(scope)

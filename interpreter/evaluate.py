@@ -197,6 +197,8 @@ class ExprCompiler:
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension):
             if e.func in REDUCERS:
                 return self._gen(e.args[0], e.func)
+        if BUILTINS[e.func].binds:
+            return self._binding_call(e)
         args = [self.compile(a) for a in e.args]
         impl = BUILTINS[e.func].impl
         if e.func in ("pattern_rank", "pattern_label"):
@@ -216,6 +218,30 @@ class ExprCompiler:
             a0 = args[0]
             return lambda st, env: fn(st, a0(st, env))
         return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _binding_call(self, e: ir.Call) -> Fn:
+        """``sorted(x in xs, key)`` and the like: the key evaluated with ``x`` bound in ``env``
+        for each item (and the name's previous value restored afterwards)."""
+        first, key_expr = e.args
+        assert isinstance(first, ir.BinOp) and isinstance(first.left, ir.Name)
+        var, items, key = first.left.id, self.compile(first.right), self.compile(key_expr)
+        impl = BUILTINS[e.func].impl
+        assert impl is not None
+
+        def call(st: Any, env: dict[str, Any]) -> Any:
+            xs = items(st, env)
+            saved = env.get(var, MISSING)
+
+            def key_of(x: Any) -> Any:
+                env[var] = x
+                return key(st, env)
+
+            try:
+                return impl(st, xs, key_of)
+            finally:
+                restore_local(env, var, saved)
+
+        return call
 
     def _user_function(self, e: ir.Call) -> Fn:
         fdecl = self.prog.game.functions[e.func]

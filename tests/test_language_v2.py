@@ -400,3 +400,64 @@ def test_move_where_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> Non
         "- Move `2` from `deck` to `discard`: the top-most cards `c` such that "
         "`c.points == 2`." in md
     )
+
+
+# --------------------------------------------------------------------- sorted, min_by, max_by
+ORDERING = edit(
+    BASE,
+    "    - shuffle deck\n",
+    "    - shuffle deck\n"
+    '    - log "sorted {first(sorted(c in cards, -c.points)).points}'
+    ' {first(sorted(c in cards, c.name)).name}"\n'
+    '    - log "min_by {min_by(c in cards, c.points)} max_by {max_by(c in cards, c.points)}"\n'
+    '    - log "ties {max_by(c in cards, 0) == first(cards)} {min_by(q in players, 0)}"\n',
+    "          - label: discard a card\n",
+    "          - label: discard {c}, the best\n"
+    "            for: c in [x for x in hand[p] if x == max_by(y in hand[p], y.points)]\n"
+    "            do:\n"
+    "              - move c to discard\n"
+    "          - label: discard a card\n",
+    "        - score[p] = hand_points(p) + 2 * pattern_rank(hand[p], sets)",
+    "        - score[p] = hand_points(p) + 2 * pattern_rank(hand[p], sets)"
+    " - sum([x.points for x in sorted(c in hand[p], c.points)]) + hand_points(p)",
+)
+
+
+def test_sorted_min_by_max_by_on_both_back_ends(tmp_path: Path) -> None:
+    path = write(tmp_path, ORDERING)
+    logs = play_both(path, 3, range(3))
+    for log in logs:
+        assert "sorted 3 Coin" in log
+        assert "min_by Coin max_by Crown" in log  # the first of the tied cards
+        assert "ties yes P1" in log
+    assert any("the best" in x for log in logs for x in log)
+
+
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_min_by_of_an_empty_list_is_a_rule_error(tmp_path: Path, backend: str) -> None:
+    text = edit(BASE, "    - shuffle deck\n", '    - log "{min_by(c in discard, c.points)}"\n')
+    game = meeple.load(str(write(tmp_path, text)), 2, backend=backend)
+    with pytest.raises(meeple.RuleError) as e:
+        game.new_initial_state(1)
+    assert "min_by() of an empty list has no item to give" in str(e.value)
+
+
+def test_ordering_misuse_is_refused_at_its_place(tmp_path: Path) -> None:
+    text = edit(ORDERING, "max_by(c in cards, 0) ==", "max_by(cards, 0) ==")
+    refused(tmp_path, text, CheckError, "max_by(|cards, 0)", "takes 'NAME in LIST' first")
+    text = edit(ORDERING, "max_by(c in cards, 0) ==", "max_by(c in cards, c) ==")
+    refused(tmp_path, text, CheckError, "max_by(c in cards, |c) ==", "must be a number or a text")
+    text = edit(ORDERING, "max_by(c in cards, 0) ==", "max_by(c in 3, 0) ==")
+    refused(tmp_path, text, CheckError, "max_by(c in |3, 0)", "this is not a zone or a list")
+    text = edit(ORDERING, "max_by(c in cards, 0) ==", "max_by(deck in cards, 0) ==")
+    refused(tmp_path, text, CheckError, "max_by(|deck in", "'deck' is already a name of the game")
+    text = edit(ORDERING, "max_by(c in cards, 0) ==", "max_by(c in cards) ==")
+    refused(tmp_path, text, CheckError, "|max_by(c in cards) ==", "'max_by' takes 2 argument(s)")
+
+
+def test_ordering_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
+    checked = load_rules(write(tmp_path, ORDERING))
+    setup = rule_texts(checked.game)["setup"]
+    assert 'log "ties {max_by(c in cards, 0) == first(cards)} {min_by(q in players, 0)}"' in setup
+    md = render_markdown(checked.game, tmp_path, {})
+    assert "`[x for x in hand[p] if x == max_by(y in hand[p], y.points)]`" in md
