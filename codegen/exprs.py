@@ -184,7 +184,7 @@ class ExprEmitter:
             assert isinstance(first, ir.BinOp) and isinstance(first.left, ir.Name)
             x = self.fresh(first.left.id)
             key_text = self.emit(key, scope.bind(first.left.id, x))
-            return emit([self.emit(first.right, scope), f"(lambda {x}: {key_text})"])
+            return emit([self.emit(first.right, scope), f"lambda {x}: {key_text}"])
         if emit is None:
             raise MeepleError(f"the code generator has no code for the built-in {e.func}()")
         return emit([self.emit(a, scope) for a in e.args])

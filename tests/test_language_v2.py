@@ -168,6 +168,27 @@ def test_elif_chain_adds_no_block_depth(tmp_path: Path) -> None:
     assert "branch 2" in logs[0] and "branch 3" in logs[0] and "never" not in logs[0]
 
 
+@pytest.mark.parametrize("backend", ["interpreter", "compiled"])
+def test_an_end_in_an_elif_branch_is_explained_by_its_condition(
+    tmp_path: Path, backend: str
+) -> None:
+    from meeple.endings import end_reason
+
+    text = edit(
+        BASE,
+        "        - round += 1\n",
+        "        - round += 1\n"
+        "        - if: round == 100\n"
+        "          then: [log 'x']\n"
+        "          elif:\n"
+        "            - if: round == 3\n"
+        "              then: [end game]\n",
+    )
+    game = meeple.load(str(write(tmp_path, text)), 2, backend=backend)
+    result = meeple.play(game, seed=1)
+    assert end_reason(game, result.state).startswith("round == 3 (here 3 == 3) (Play, ")
+
+
 def test_elif_condition_must_be_a_condition(tmp_path: Path) -> None:
     text = edit(ELIF, "        - if: num_players == 3\n", "        - if: num_players\n")
     refused(tmp_path, text, CheckError, "- if: |num_players\n", "this has the wrong type")
