@@ -284,11 +284,14 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         colon = _colon_trap(key, node.key_spans.get(key, span))
         if colon is not None:
             return colon
+        in_branch = len(path) >= 2 and path[-2] == "elif"
         return SchemaError(
             f"unknown key '{key}' in {where}",
             node.key_spans.get(key, span),
             expected="one of " + ", ".join(allowed) if allowed else None,
-            suggestion=did_you_mean(key, allowed),
+            suggestion="a chain has one 'else', on its first 'if', beside 'elif:'"
+            if in_branch and key == "else"
+            else did_you_mean(key, allowed),
         )
     if err.validator == "pattern" and err.validator_value == _NAME_SCHEMA_PATTERN:
         try:
@@ -311,6 +314,13 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
     if err.validator == "required":
         m = re.match(r"'([^']+)' is a required property", err.message)
         missing = m.group(1) if m else "?"
+        if missing == "if" and isinstance(node, YMap) and "elif" in node:
+            return SchemaError(
+                f"'elif' in {where} continues an 'if', but this statement has no 'if'",
+                node.key_spans.get("elif", span),
+                expected="'if:' and 'then:' beside 'elif:'",
+                suggestion="write the first condition as 'if:', or drop 'elif'",
+            )
         at = span
         if isinstance(parent, YMap) and path:
             at = parent.key_spans.get(str(path[-1])) or span

@@ -201,7 +201,7 @@ def test_elif_without_if_is_refused(tmp_path: Path) -> None:
         "    - shuffle deck\n    - for: p in players\n      do: [log 'x']\n"
         "      elif: [{if: true, then: [log 'y']}]\n",
     )
-    refused(tmp_path, text, SchemaError, "- |for: p in players\n      do: [log 'x']", "'if'")
+    refused(tmp_path, text, SchemaError, "|elif: [{if", "continues an 'if', but this statement")
 
 
 def test_elif_branch_takes_no_else(tmp_path: Path) -> None:
@@ -210,7 +210,10 @@ def test_elif_branch_takes_no_else(tmp_path: Path) -> None:
         '          then: [log "three players"]\n',
         "          then: [log \"three players\"]\n          else: [log 'x']\n",
     )
-    refused(tmp_path, text, SchemaError, "|else: [log 'x']", "else")
+    refused(tmp_path, text, SchemaError, "|else: [log 'x']", "unknown key 'else'")
+    with pytest.raises(SchemaError) as e:
+        load_rules(write(tmp_path, text))
+    assert e.value.suggestion == "a chain has one 'else', on its first 'if', beside 'elif:'"
 
 
 def test_elif_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
