@@ -485,3 +485,21 @@ def test_ordering_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
     assert 'log "ties {max_by(c in cards, 0) == first(cards)} {min_by(q in players, 0)}"' in setup
     md = render_markdown(checked.game, tmp_path, {})
     assert "`[x for x in hand[p] if x == max_by(y in hand[p], y.points)]`" in md
+
+
+def test_a_scenario_cannot_set_a_constant(tmp_path: Path) -> None:
+    from meeple.scenarios import ScenarioError, run_scenario
+
+    path = write(tmp_path, CONST)
+    (tmp_path / "scenarios").mkdir()
+    scenario = tmp_path / "scenarios" / "s.yaml"
+    scenario.write_text(
+        "scenario: s\nsource: Play\nplayers: 2\nseed: 1\n"
+        "given:\n  variables: {rounds: 5}\nrun: scoring\n",
+        encoding="utf-8",
+    )
+    assert path.parent == scenario.parent.parent
+    with pytest.raises(ScenarioError) as e:
+        run_scenario(scenario)
+    assert "'rounds' is a constant of the rules, not a variable" in str(e.value)
+    assert e.value.span is not None and e.value.span.line == 6
