@@ -503,3 +503,20 @@ def test_a_scenario_cannot_set_a_constant(tmp_path: Path) -> None:
         run_scenario(scenario)
     assert "'rounds' is a constant of the rules, not a variable" in str(e.value)
     assert e.value.span is not None and e.value.span.line == 6
+
+
+def test_a_scenario_expects_no_constant_as_a_variable(tmp_path: Path) -> None:
+    from meeple.scenarios import ScenarioError, run_scenario
+
+    write(tmp_path, CONST)
+    (tmp_path / "scenarios").mkdir()
+    scenario = tmp_path / "scenarios" / "s.yaml"
+    scenario.write_text(
+        "scenario: s\nsource: Play\nplayers: 2\nseed: 1\n"
+        "run: scoring\nexpect:\n  variables: {rounds: 3}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ScenarioError) as e:
+        run_scenario(scenario)
+    assert "'rounds' is a constant of the rules, not a variable: it never changes" in str(e.value)
+    assert "holds: ['rounds == ...']" in (e.value.suggestion or "")
