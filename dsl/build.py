@@ -205,6 +205,7 @@ def _variable(
         _bound(name, node, "max", constants),
         str(node.get("visibility", "public")),
         _value_spans(node),
+        tuple(str(node[k]) for k in ("min", "max") if isinstance(node.get(k), str)),
     )
 
 

@@ -343,6 +343,7 @@ class VarDecl:
     max: int | None = None
     visibility: str = "public"
     spans: dict[str, SourceSpan] = field(default_factory=dict)
+    bound_constants: tuple[str, ...] = ()  # the constants named as min/max (their values above)
 
 
 @dataclass(frozen=True, slots=True)

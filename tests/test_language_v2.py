@@ -520,3 +520,29 @@ def test_a_scenario_expects_no_constant_as_a_variable(tmp_path: Path) -> None:
         run_scenario(scenario)
     assert "'rounds' is a constant of the rules, not a variable: it never changes" in str(e.value)
     assert "holds: ['rounds == ...']" in (e.value.suggestion or "")
+
+
+def test_lint_suggests_a_constant_and_finds_unused_or_uncited_ones(tmp_path: Path) -> None:
+    from meeple.dsl.lint import lint
+
+    text = edit(
+        CONST,
+        "  pairs_count: {value: true, source: Scoring}\n",
+        "  pairs_count: {value: true, source: Scoring}\n"
+        "  spare: {value: 7, source: Play}\n"
+        "  uncited: {value: 1}\n",
+        "  drawn: {type: int, per: players, max: hand_limit, source: Turn}\n",
+        "  drawn: {type: int, per: players, max: hand_limit, source: Turn}\n"
+        "  bonus: {type: int, initial: 2, source: Scoring}\n",
+        "      until: round > rounds",
+        "      until: round > rounds + bonus - 2 + uncited - 1",
+    )
+    warnings = {(w.span.line, w.message) for w in lint(load_rules(write(tmp_path, text)).game)}
+    assert warnings == {
+        (position(text, "  |spare:")[0], "constant 'spare' is never used"),
+        (position(text, "  |uncited:")[0], "constant 'uncited' has no 'source'"),
+        (
+            position(text, "  |bonus:")[0],
+            "no rule assigns variable 'bonus': it keeps its initial value",
+        ),
+    }
