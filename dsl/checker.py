@@ -275,9 +275,9 @@ class _Checker:
 
     def _name_clashes(self) -> None:
         """Refuse two game-wide declarations with one name (a kind and a zone, a zone and a
-        variable...): an expression reads a name as only one of them (a variable before a zone
-        before a kind before a table), so the other would be silently hidden. The later
-        declaration is the error."""
+        variable...): an expression reads a name as only one of them (a constant, else a
+        variable, a zone, a kind, a table: see _e_Name), so the other would be silently
+        hidden. The later declaration is the error."""
         g = self.g
         seen: dict[str, tuple[str, SourceSpan]] = {
             n: ("built-in name", SourceSpan("<built-in>", 0, 0)) for n in BUILTIN_NAMES
