@@ -132,7 +132,8 @@ class ModuleEmitter:
         if isinstance(s, ir.Block):
             return all(self.flat(x) for x in s.stmts)
         if isinstance(s, ir.If):
-            return self.flat(s.then) and (s.orelse is None or self.flat(s.orelse))
+            branches = [s.then, *(b.then for b in s.elifs)]
+            return all(map(self.flat, branches)) and (s.orelse is None or self.flat(s.orelse))
         if isinstance(s, (ir.For, ir.Repeat, ir.While)):
             return self.flat(s.body)
         if isinstance(s, ir.CallProc):
@@ -192,6 +193,9 @@ class ModuleEmitter:
         return bool(zones)
 
     def _f_Move(self, w: Writer, s: ir.Move) -> None:
+        if s.where is not None:
+            self._move_where(w, s)
+            return
         if self._may_trigger(s):
             self._move_firing(w, s)
             return
@@ -225,6 +229,28 @@ class ModuleEmitter:
             w.line(f"for {c} in cards_of({items}):")
             with w.indent():
                 w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
+
+    def _move_where(self, w: Writer, s: ir.Move) -> None:
+        """``move N where COND from SRC to DEST``, in the interpreter's order: the count, the
+        source, the cards (ops.take_where, the condition a Python function of the card), the
+        destination, the moves, then the triggers."""
+        assert s.count is not None and s.src is not None and s.where is not None
+        x = self.names.fresh(ir.MOVE_VAR)
+        cond = self.ex.emit(s.where, Scope({ir.MOVE_VAR: x}))
+        n, moved = self.names.fresh("n"), self.names.fresh("moved")
+        d, c, span = self.names.fresh("dest"), self.names.fresh("c"), self._span(s.span)
+        w.line(f"{n} = {self._e(s.count)}")
+        src = self.ex.zone_index(s.src, Scope())
+        w.line(f"{moved} = take_where(st, {src}, {n}, lambda {x}: {cond}, {span})")
+        w.line(f"{d} = {self.ex.zone_index(s.dest, Scope())}")
+        w.line(f"for {c} in {moved}:")
+        with w.indent():
+            w.line(f"st.move({c}, {d}, {_flag(s.bottom)})")
+        if self._may_trigger(s):
+            trig = self._const("triggers", "")
+            w.line(f"if {d} in {trig}:")
+            with w.indent():
+                w.line(f"fire(st, {trig}[{d}], {moved}, {span})")
 
     def _move_firing(self, w: Writer, s: ir.Move) -> None:
         """A move into a zone with triggers: as the interpreter's, firing them after it."""
@@ -309,6 +335,10 @@ class ModuleEmitter:
         w.line(f"if {self._e(s.test)}:")
         with w.indent():
             self.body_flat(w, s.then)
+        for b in s.elifs:
+            w.line(f"elif {self._e(b.test)}:")
+            with w.indent():
+                self.body_flat(w, b.then)
         if s.orelse is not None and s.orelse.stmts:
             w.line("else:")
             with w.indent():
@@ -368,6 +398,10 @@ class ModuleEmitter:
             w.line(f"if {self._e(s.test)}:")
             with w.indent():
                 self.block_start(w, s.then)
+            for b in s.elifs:
+                w.line(f"elif {self._e(b.test)}:")
+                with w.indent():
+                    self.block_start(w, b.then)
             if s.orelse is not None:
                 w.line("else:")
                 with w.indent():
@@ -792,7 +826,7 @@ def _children(s: Any) -> list[Any]:
     if isinstance(s, ir.Block):
         return list(s.stmts)
     if isinstance(s, ir.If):
-        return [s.then] + ([s.orelse] if s.orelse is not None else [])
+        return [s.then, *(b.then for b in s.elifs)] + ([s.orelse] if s.orelse is not None else [])
     if isinstance(s, (ir.For, ir.Repeat, ir.While)):
         return [s.body]
     if isinstance(s, ir.Choose):

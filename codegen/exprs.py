@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.dsl import ir
+from meeple.dsl.builtins import BUILTINS, EMIT_REDUCERS
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.interpreter.program import Program, leaf_functions
@@ -18,31 +19,6 @@ from meeple.interpreter.values import CARD_FIELDS
 
 from .writer import literal
 
-# interpreter built-in -> (runtime function, passes the state)
-_RUNTIME_CALLS = {
-    "left_of": "seat_after(st, {0}, 1)",
-    "right_of": "seat_after(st, {0}, -1)",
-    "clockwise_from": "clockwise_from(st, {0})",
-    "others": "others(st, {0})",
-    "first": "first({0})",
-    "top": "{0}[-1]",
-    "bottom": "{0}[0]",
-    "abs": "abs({0})",
-    "count": "len({0})",
-    "sum": "sum({0})",
-    "any": "any({0})",
-    "all": "all({0})",
-}
-_REDUCERS = {
-    "list": "[{0}]",
-    "count": "len([{0}])",
-    "sum": "sum([{0}])",
-    "min": "min([{0}])",
-    "max": "max([{0}])",
-    "first": "first([{0}])",
-    "any": "any([{0}])",
-    "all": "all([{0}])",
-}
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
 
 
@@ -113,6 +89,8 @@ class ExprEmitter:
 
     def _Name(self, e: ir.Name, scope: Scope) -> str:
         n, prog = e.id, self.prog
+        if n in prog.game.constants:  # a literal in the module: its value, never its name
+            return literal(prog.game.constants[n].value)
         if n in prog.static_names:
             return self.const("table" if n in prog.pattern_tables else "kind", n)
         if n in prog.zone_base and prog.zone_per[n] is None:
@@ -190,7 +168,7 @@ class ExprEmitter:
             if e.func not in self.inlinable:  # counted: it takes the call's span (call depth)
                 passed = f", {self.span(e.span)}{passed}"
             return f"{function_name(e.func)}(st{passed})"
-        if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in _REDUCERS:
+        if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in EMIT_REDUCERS:
             return self._gen(e.args[0], e.func, scope)
         if e.func in ("pattern_rank", "pattern_label"):
             assert isinstance(e.args[1], ir.Name)
@@ -200,10 +178,16 @@ class ExprEmitter:
         if e.func == "card":
             assert isinstance(e.args[0], ir.Const)
             return self.const("card", str(e.args[0].value))
-        args = [self.emit(a, scope) for a in e.args]
-        if e.func in ("min", "max"):
-            return f"{e.func}({args[0]})" if len(args) == 1 else f"{e.func}(({', '.join(args)},))"
-        return _RUNTIME_CALLS[e.func].format(*args)
+        emit = BUILTINS[e.func].emit
+        if BUILTINS[e.func].binds and emit is not None:  # the key: a Python function of the item
+            first, key = e.args
+            assert isinstance(first, ir.BinOp) and isinstance(first.left, ir.Name)
+            x = self.fresh(first.left.id)
+            key_text = self.emit(key, scope.bind(first.left.id, x))
+            return emit([self.emit(first.right, scope), f"lambda {x}: {key_text}"])
+        if emit is None:
+            raise MeepleError(f"the code generator has no code for the built-in {e.func}()")
+        return emit([self.emit(a, scope) for a in e.args])
 
     def _gen(self, c: ir.Comprehension, reducer: str, scope: Scope) -> str:
         """A comprehension reduced like the interpreter's flat loop; its variable is a Python
@@ -221,7 +205,7 @@ class ExprEmitter:
             return f"{reducer}({body})"  # short-circuits, as the interpreter's loop does
         if reducer in ("any", "all"):
             return f"{reducer}([{body}])"
-        return _REDUCERS[reducer].format(body)
+        return EMIT_REDUCERS[reducer].format(body)
 
 
 #: Deepest function body that is inlined. A call site may be MAX_EXPR_DEPTH deep and an inlined

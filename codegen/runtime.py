@@ -10,21 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from meeple.dsl.builtins import clockwise_from, max_by, min_by, others, seat_after, sorted_by
+from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
 from meeple.interpreter.evaluate import (
     PatternTable,
-    clockwise_from,
     divide,
     ordinal,
-    others,
     seat,
-    seat_after,
     span_list,
     too_deep,
     traced,
 )
-from meeple.interpreter.evaluate import first_of as first
 from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
 from meeple.interpreter.ops import (
     DONE,
@@ -48,6 +46,7 @@ from meeple.interpreter.ops import (
     fire_arrivals,
     gone,
     live_mask,
+    take_where,
     too_long,
 )
 from meeple.interpreter.values import Card, formatter
@@ -93,6 +92,10 @@ __all__ = [
     "seat",
     "seat_after",
     "span_list",
+    "sorted_by",
+    "min_by",
+    "max_by",
+    "take_where",
     "too_deep",
     "too_long",
     "traced",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
-from .errors import CheckError, SourceSpan, did_you_mean
-from .limits import MAX_BLOCK_DEPTH
+from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
+from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
-from .validate import STATEMENT_HEADS, require_name, statement_head
+from .validate import STATEMENT_HEADS, require_name, statement_head, yaml_1_1_hint
 from .yamlload import YList, YMap, YStr
 
 _HEADS = STATEMENT_HEADS
@@ -18,6 +18,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
     """Turn a schema-valid document into an (unchecked) ir.Game. Raises ParseError/CheckError."""
     meta = doc["game"]
     kinds = {name: _kind(name, k, doc["components"]) for name, k in _items(doc, "components")}
+    constants = {n: _constant(n, c, doc["constants"]) for n, c in _items(doc, "constants")}
     return ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -29,7 +30,9 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         kinds=kinds,
         components=(),
         zones={n: _zone(n, z, doc["zones"]) for n, z in _items(doc, "zones")},
-        variables={n: _variable(n, v, doc["variables"]) for n, v in _items(doc, "variables")},
+        variables={
+            n: _variable(n, v, doc["variables"], constants) for n, v in _items(doc, "variables")
+        },
         tables={n: _table(n, t, doc["tables"]) for n, t in _items(doc, "tables")},
         functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
         procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
@@ -38,6 +41,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         scoring=_block_section(doc, "scoring"),
         tie_breakers=_tie_breakers(doc),
         triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
+        constants=constants,
     )
 
 
@@ -141,7 +145,46 @@ def _zone(name: str, node: YMap, parent: YMap) -> ir.ZoneDecl:
     )
 
 
-def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
+def _constant(name: str, node: YMap, parent: YMap) -> ir.ConstDecl:
+    value = node["value"]
+    return ir.ConstDecl(
+        name,
+        _span(parent, name),
+        bool(value) if isinstance(value, bool) else int(value),
+        node.get("source"),
+        node.get("interpretation"),
+        _value_spans(node),
+    )
+
+
+def _bound(name: str, node: YMap, key: str, constants: dict[str, ir.ConstDecl]) -> int | None:
+    """A variable's ``min``/``max``: a number, or the name of a number constant (its value)."""
+    if key not in node:
+        return None
+    value = node[key]
+    if not isinstance(value, str):
+        return int(value)
+    if not is_name(value):  # no name at all ('1:30'): the schema's kind of error
+        raise SchemaError(
+            f"'variables.{name}.{key}' has the wrong type",
+            node.value_spans[key],
+            expected="a number, or the name of a number constant",
+            suggestion=yaml_1_1_hint(value, ["integer"]),
+        )
+    c = constants.get(value)
+    if c is None or c.type != "int":
+        raise CheckError(
+            f"the {key} of a variable must be a number or a number constant, not '{value}'",
+            node.value_spans[key],
+            expected="an integer, or the name of a constant whose value is an integer",
+            suggestion=did_you_mean(value, [n for n, c in constants.items() if c.type == "int"]),
+        )
+    return int(c.value)
+
+
+def _variable(
+    name: str, node: YMap, parent: YMap, constants: dict[str, ir.ConstDecl]
+) -> ir.VarDecl:
     default = {"int": 0, "bool": False}.get(str(node["type"]))
     if "initial" in node:
         initial = expr(node["initial"], node.value_spans["initial"])
@@ -158,10 +201,11 @@ def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
         str(node["type"]),
         node.get("per"),
         initial,
-        node.get("min"),
-        node.get("max"),
+        _bound(name, node, "min", constants),
+        _bound(name, node, "max", constants),
         str(node.get("visibility", "public")),
         _value_spans(node),
+        tuple(str(node[k]) for k in ("min", "max") if isinstance(node.get(k), str)),
     )
 
 
@@ -290,9 +334,19 @@ def _citation(node: YMap) -> tuple[str | None, str | None]:
 
 
 def _if(node: YMap, span: SourceSpan) -> ir.Stmt:
-    orelse = _sub(node, "else") if "else" in node else None
     test = expr(node["if"], node.value_spans["if"])
-    return ir.If(span, test, _cited(node, "then"), orelse, *_citation(node))
+    then = _cited(node, "then")
+    branches = node.get("elif", [])
+    # each branch is built at the level of 'then': a chain adds no depth (MAX_BLOCK_DEPTH)
+    elifs = tuple(_elif(b, branches.item_spans[i]) for i, b in enumerate(branches))
+    orelse = _sub(node, "else") if "else" in node else None
+    return ir.If(span, test, then, orelse, *_citation(node), elifs=elifs)
+
+
+def _elif(node: YMap, span: SourceSpan) -> ir.If:
+    """One branch of an ``elif:`` list: ``{if: COND, then: [...]}``, citing on its own."""
+    test = expr(node["if"], node.value_spans["if"])
+    return ir.If(span, test, _cited(node, "then"), None, *_citation(node))
 
 
 def _for(node: YMap, span: SourceSpan) -> ir.Stmt:

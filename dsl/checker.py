@@ -7,10 +7,12 @@ back ends can format values (a player as "P2", a card by its name) without guess
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import ir
+from .builtins import BUILTINS, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
 from .render import children
@@ -20,43 +22,16 @@ BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
 BUILTIN_NAMES = {"players": "list:player", "num_players": "int"}
 
 
-@dataclass(frozen=True)
-class Builtin:
-    """A built-in function: arity range and a result type computed from the argument types."""
-
-    min_args: int
-    max_args: int
-    result: Callable[[list[str]], str]
-    args: tuple[
-        str, ...
-    ] = ()  # expected type families per position ("seq", "player", "int", "table")
-    doc: str = ""
+_elem = elem  # the item type of a list type
 
 
-def _elem(t: str) -> str:
-    if t == "zone":
-        return "card"
-    return t[5:] if t.startswith("list:") else "any"
-
-
-BUILTINS: dict[str, Builtin] = {
-    "count": Builtin(1, 1, lambda a: "int", ("seq",), "number of items in a zone or list"),
-    "sum": Builtin(1, 1, lambda a: "int", ("seq",), "sum of a list of numbers"),
-    "min": Builtin(1, 9, lambda a: "int", (), "smallest of numbers, or of one list"),
-    "max": Builtin(1, 9, lambda a: "int", (), "largest of numbers, or of one list"),
-    "any": Builtin(1, 1, lambda a: "bool", ("seq",), "true if any item is true"),
-    "all": Builtin(1, 1, lambda a: "bool", ("seq",), "true if every item is true"),
-    "first": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "first item (error if empty)"),
-    "top": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "top card of a zone (error if empty)"),
-    "bottom": Builtin(1, 1, lambda a: _elem(a[0]), ("seq",), "bottom card (error if empty)"),
-    "left_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat clockwise"),
-    "right_of": Builtin(1, 1, lambda a: "player", ("player",), "next seat counter-clockwise"),
-    "clockwise_from": Builtin(1, 1, lambda a: "list:player", ("player",), "all seats from a seat"),
-    "others": Builtin(1, 1, lambda a: "list:player", ("player",), "other seats, clockwise after"),
-    "pattern_rank": Builtin(2, 2, lambda a: "int", ("seq", "table"), "rank in a pattern table"),
-    "pattern_label": Builtin(2, 2, lambda a: "str", ("seq", "table"), "label of that rank"),
-    "abs": Builtin(1, 1, lambda a: "int", ("int",), "absolute value"),
-    "card": Builtin(1, 1, lambda a: "card", ("str",), "the first card whose item key is given"),
+# what to add to a clashing name in the suggestion (hand_pile, deck_count...)
+_SUFFIX = {
+    "component kind": "kind",
+    "zone": "pile",
+    "constant": "number",
+    "variable": "value",
+    "table": "table",
 }
 
 
@@ -206,6 +181,7 @@ class _Checker:
             self.props.update(k.properties)
         self.globals: set[str] = (
             set(game.zones)
+            | set(game.constants)
             | set(game.variables)
             | set(game.kinds)
             | set(game.tables)
@@ -243,7 +219,7 @@ class _Checker:
                 f"the game is for {g.players_min} to {g.players_max} players: min is above max",
                 g.span,
             )
-        self._distinct_names()
+        self._name_clashes()
         for k in g.kinds.values():
             self._check_kind(k)
         for z in g.zones.values():
@@ -278,7 +254,7 @@ class _Checker:
                     expected=f"a max of at least {v.min}",
                     suggestion="swap min and max",
                 )
-            start = _const(v.initial)
+            start = _const(v.initial, g.constants)
             if isinstance(start, int) and not isinstance(start, bool):
                 if (v.min is not None and start < v.min) or (v.max is not None and start > v.max):
                     raise CheckError(
@@ -298,36 +274,37 @@ class _Checker:
                 f"the initial value of '{v.name}'",
             )
 
-    def _distinct_names(self) -> None:
-        """Refuse a zone, variable, kind or table that takes the name of another of these or of
-        a built-in name: an expression could name only one of them."""
+    def _name_clashes(self) -> None:
+        """Refuse two game-wide declarations with one name (a kind and a zone, a zone and a
+        variable...): an expression reads a name as only one of them (a constant, else a
+        variable, a zone, a kind, a table: see _e_Name), so the other would be silently
+        hidden. The later declaration is the error."""
         g = self.g
-        seen: dict[str, str] = {n: "the built-in name" for n in BUILTIN_NAMES}
-        sections: list[
-            tuple[
-                str,
-                dict[str, ir.ZoneDecl]
-                | dict[str, ir.VarDecl]
-                | dict[str, ir.Kind]
-                | dict[str, ir.Table],
-            ]
-        ] = [
-            ("zone", g.zones),
+        seen: dict[str, tuple[str, SourceSpan]] = {
+            n: ("built-in name", SourceSpan("<built-in>", 0, 0)) for n in BUILTIN_NAMES
+        }
+        sections: list[tuple[str, Mapping[str, Any]]] = [
             ("component kind", g.kinds),
+            ("zone", g.zones),
+            ("constant", g.constants),
             ("variable", g.variables),
             ("table", g.tables),
         ]
-        for what, table in sections:
-            for name, d in table.items():
-                if name in seen:
-                    raise CheckError(
-                        f"{what} '{name}' has the same name as {seen[name]}",
-                        d.span,
-                        expected="a name no other zone, kind, variable or table has, and not "
-                        + " or ".join(sorted(BUILTIN_NAMES)),
-                        suggestion=f"call it {name}2, or something more telling",
-                    )
-                seen[name] = f"the {what} declared at line {d.span.line}"
+        for what, decls in sections:
+            for name, decl in decls.items():
+                first = seen.get(name)
+                if first is None:
+                    seen[name] = (what, decl.span)
+                    continue
+                other, where = first
+                at = f" (declared at {where})" if where.line > 0 else ""
+                raise CheckError(
+                    f"{what} '{name}' has the name of the {other} '{name}'{at}; an expression "
+                    f"would read '{name}' as only one of them",
+                    decl.span,
+                    expected="a name no other kind, zone, constant, variable or table has",
+                    suggestion=f"rename one of them, e.g. the {what} to '{name}_{_SUFFIX[what]}'",
+                )
 
     def _function(self, f: ir.Function) -> None:
         self._need_source(f.span, f"function '{f.name}'", f.source)
@@ -572,6 +549,16 @@ class _Checker:
         self._bind(s.name, self._expr(s.value, scope), scope, s.span, "a 'let' name")
 
     def _s_Assign(self, s: ir.Assign, scope: dict[str, str]) -> None:
+        c = self.g.constants.get(s.name)
+        if c is not None:
+            raise CheckError(
+                f"'{s.name}' is a constant (declared at {c.span}); no rule can change it",
+                s.span,
+                expected="a variable",
+                suggestion=f"declare '{s.name}' under 'variables:' if the rules change it "
+                "(a variant changes a constant with 'set: constants."
+                f"{s.name}.value')",
+            )
         v = self.g.variables.get(s.name)
         if v is None:
             if s.name in scope:
@@ -617,6 +604,19 @@ class _Checker:
             self._want(s.count, scope, "int")
         if s.src is not None:
             self._zone(s.src, scope)
+        if s.where is not None:
+            var = ir.MOVE_VAR
+            if var in scope:  # the condition's card would hide this local without a word
+                raise CheckError(
+                    f"in 'move ... where', '{var}' names the candidate card, but '{var}' is "
+                    "already a local name here",
+                    s.where.span,
+                    expected=f"no local called '{var}' around a 'move ... where'",
+                    suggestion=f"rename the local '{var}' (let, for, parameter...)",
+                )
+            inner = dict(scope)
+            self._bind(var, "card", inner, s.where.span)
+            self._want(s.where, inner, "bool")
         self._zone(s.dest, scope)
 
     def _s_Shuffle(self, s: ir.Shuffle, scope: dict[str, str]) -> None:
@@ -655,6 +655,9 @@ class _Checker:
     def _s_If(self, s: ir.If, scope: dict[str, str]) -> None:
         self._want(s.test, scope, "bool")
         self._block(s.then, scope)
+        for b in s.elifs:
+            self._want(b.test, scope, "bool")
+            self._block(b.then, scope)
         if s.orelse is not None:
             self._block(s.orelse, scope)
 
@@ -687,7 +690,7 @@ class _Checker:
 
     def _options_domain(self, t: str, span: SourceSpan, items: ir.Expr | None = None) -> None:
         if isinstance(items, ir.BinOp) and items.op == "..":
-            lo, hi = _const(items.left), _const(items.right)
+            lo, hi = _const(items.left, self.g.constants), _const(items.right, self.g.constants)
             if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
                 raise CheckError(
                     f"the range {lo}..{hi} is empty: its start is above its end",
@@ -715,7 +718,7 @@ class _Checker:
         self._want(s.min, scope, "int")
         if s.max is not None:
             self._want(s.max, scope, "int")
-        lo, hi = _const(s.min), _const(s.max)
+        lo, hi = _const(s.min, self.g.constants), _const(s.max, self.g.constants)
         if isinstance(lo, int) and lo < 0:
             raise CheckError(f"a pick of {lo} items is impossible", s.min.span)
         if isinstance(lo, int) and isinstance(hi, int) and hi < lo and s.max is not None:
@@ -831,6 +834,8 @@ class _Checker:
         if n in scope:
             return scope[n]
         g = self.g
+        if n in g.constants:
+            return g.constants[n].type
         if n in g.variables:
             v = g.variables[n]
             return f"list:{v.type}" if v.per else v.type
@@ -922,13 +927,15 @@ class _Checker:
         if not b.min_args <= len(e.args) <= b.max_args:
             n = b.min_args if b.min_args == b.max_args else f"{b.min_args} to {b.max_args}"
             raise CheckError(f"'{e.func}' takes {n} argument(s), got {len(e.args)}", e.span)
-        if e.func in ("min", "max"):  # one list, or several numbers
+        if b.numbers_or_list:  # one list, or several numbers
             if len(e.args) == 1:
                 self._seq(e.args[0], scope)
             for a in e.args if len(e.args) > 1 else ():
                 self._want(a, scope, "int")
             return "int"
-        if e.func == "card":
+        if b.binds:
+            return self._binding_call(e, b, scope)
+        if b.literal_key:
             a0 = e.args[0]
             keys = {it.key for k in self.g.kinds.values() for it in k.items}
             if not isinstance(a0, ir.Const) or a0.value not in keys:
@@ -957,6 +964,31 @@ class _Checker:
             else:
                 types.append(self._expr(a, scope))
         return b.result(types)
+
+    def _binding_call(self, e: ir.Call, b: Builtin, scope: dict[str, str]) -> str:
+        """``sorted(x in xs, key)``, ``min_by(...)``, ``max_by(...)``: the key, a number or a
+        text, is checked with the item's name bound."""
+        first, key = e.args
+        if not (
+            isinstance(first, ir.BinOp) and first.op == "in" and isinstance(first.left, ir.Name)
+        ):
+            raise CheckError(
+                f"{e.func}() takes 'NAME in LIST' first: the name each item has in the key",
+                first.span,
+                expected=f"for example {e.func}(c in hand[p], c.value)",
+            )
+        t = self._seq(first.right, scope)
+        self.out.types[id(first)] = t
+        inner = dict(scope)
+        self._bind(first.left.id, _elem(t), inner, first.left.span)
+        kt = self._expr(key, inner)
+        if kt not in ("int", "str", "any"):
+            raise CheckError(
+                f"the key of {e.func}() must be a number or a text, to be compared",
+                key.span,
+                expected=f"a number or a text, not {_words(kt)}",
+            )
+        return b.result([t, kt])
 
     def _e_Comprehension(self, e: ir.Comprehension, scope: dict[str, str]) -> str:
         inner = _inner(scope)
@@ -1053,13 +1085,16 @@ def _listish(t: str) -> bool:
     return t == "zone" or t.startswith("list:")
 
 
-def _const(e: ir.Expr | None) -> object:
-    """The value of a literal (or of a negated number), else None."""
+def _const(e: ir.Expr | None, constants: Mapping[str, ir.ConstDecl] | None = None) -> object:
+    """The value of a literal, of a constant's name (given ``constants``), or of one of these
+    negated; else None."""
     if isinstance(e, ir.Const):
         return e.value
-    if isinstance(e, ir.Unary) and e.op == "-" and isinstance(e.operand, ir.Const):
-        v = e.operand.value
-        return -v if isinstance(v, int) else None
+    if isinstance(e, ir.Name) and constants and e.id in constants:
+        return constants[e.id].value
+    if isinstance(e, ir.Unary) and e.op == "-":
+        v = _const(e.operand, constants)
+        return -v if isinstance(v, int) and not isinstance(v, bool) else None
     return None
 
 

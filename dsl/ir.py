@@ -115,13 +115,21 @@ class Assign(Stmt):
 @dataclass(frozen=True, slots=True)
 class Move(Stmt):
     """``move ITEMS to Z`` (count is None) or ``move COUNT from SRC to Z``; ``bottom`` puts them
-    under the destination's bottom card instead of on top."""
+    under the destination's bottom card instead of on top. With ``where`` (``move COUNT where
+    COND from SRC to Z``) the COUNT top-most cards of SRC for which COND holds, the card named
+    ``MOVE_VAR`` in it, are moved."""
 
     items: Expr | None
     count: Expr | None
     src: Expr | None
     dest: Expr
     bottom: bool
+    where: Expr | None = None
+
+
+#: The name of the candidate card in the condition of ``move N where ... from ...`` (as the
+#: default ``each`` of a pick).
+MOVE_VAR = "c"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,11 +173,15 @@ class Block(Stmt):
 
 @dataclass(frozen=True, slots=True)
 class If(Stmt):
+    """``if test: then``, then each ``elif`` branch in order (the first whose test holds runs),
+    else ``orelse``. An ``elifs`` branch is an If of its own with no orelse and no elifs."""
+
     test: Expr
     then: Block
     orelse: Block | None
     source: str | None = None
     interpretation: str | None = None
+    elifs: tuple[If, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +343,25 @@ class VarDecl:
     max: int | None = None
     visibility: str = "public"
     spans: dict[str, SourceSpan] = field(default_factory=dict)
+    bound_constants: tuple[str, ...] = ()  # the constants named as min/max (their values above)
+
+
+@dataclass(frozen=True, slots=True)
+class ConstDecl:
+    """A constant: a number or a yes/no of the rulebook that no rule changes (a variant may).
+    Both back ends use ``value`` itself where the name is read; it is in no saved state."""
+
+    name: str
+    span: SourceSpan
+    value: int | bool
+    source: str | None = None
+    interpretation: str | None = None
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
+
+    @property
+    def type(self) -> str:
+        """``int`` or ``bool``, the checker's type of the name."""
+        return "bool" if isinstance(self.value, bool) else "int"
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,3 +441,4 @@ class Game:
     scoring: Block
     tie_breakers: tuple[TieBreaker, ...]
     triggers: dict[str, Trigger] = field(default_factory=dict)
+    constants: dict[str, ConstDecl] = field(default_factory=dict)

@@ -1,13 +1,15 @@
 """Warnings for a checked game (``meeple check`` prints them): rules that are legal but likely
 mistakes. Each warning has a position.
 
-- a definition (zone, variable, table, function) never used;
+- a definition (zone, constant, variable, table, function) never used;
+- a variable no rule assigns: it is a constant (``constants:``), which a reader and the code
+  generator can then trust never to change;
 - a procedure never reached from setup, play, scoring or a trigger;
 - a decision that can have no legal option: a ``choose`` whose every option is conditional, or a
   ``pick`` that must take at least one item, where no enclosing ``if``/``when``/loop condition
   (in its procedure or at every call of the procedure) guards it;
-- a zone, variable or tie-breaker without a ``source`` (the checker already demands one for
-  procedures, functions, tables, kinds and the setup/play/scoring sections);
+- a zone, constant, variable or tie-breaker without a ``source`` (the checker already demands
+  one for procedures, functions, tables, kinds and the setup/play/scoring sections);
 - an ``interpretation`` key with no ``## key`` entry in the game's interpretation log.
 
 The checks walk the IR generically (dsl/render.py ``walk``), so statement kinds added later are
@@ -64,6 +66,8 @@ def used_names(game: ir.Game) -> set[str]:
                 used.add(n.func if isinstance(n, ir.Call) else n.name)
             elif isinstance(n, ir.Assign):
                 used.add(n.name)
+    for v in game.variables.values():
+        used.update(v.bound_constants)
     for k in game.kinds.values():
         used.update(t for t in k.properties.values() if t in game.kinds)
         if k.start:
@@ -78,6 +82,11 @@ def used_names(game: ir.Game) -> set[str]:
         if z.refill:
             used.add(z.refill)
     return used
+
+
+def assigned_names(game: ir.Game) -> set[str]:
+    """The variables some rule assigns (``=``, ``+=``, ``-=``)."""
+    return {n.name for root in _roots(game) for n in walk(root) if isinstance(n, ir.Assign)}
 
 
 def reached_procedures(game: ir.Game) -> set[str]:
@@ -114,6 +123,8 @@ def _unguarded_decisions(game: ir.Game) -> list[LintWarning]:
                 found.append((owner, node))
         if isinstance(node, ir.If):
             visit(node.then, owner, True)
+            for b in node.elifs:
+                visit(b.then, owner, True)
             if node.orelse is not None:
                 visit(node.orelse, owner, True)
             return
@@ -173,6 +184,7 @@ def lint(game: ir.Game, interpretation_log: Path | None = None) -> list[LintWarn
     used = used_names(game)
     for kind, table in (
         ("zone", game.zones),
+        ("constant", game.constants),
         ("variable", game.variables),
         ("table", game.tables),
         ("function", game.functions),
@@ -180,6 +192,17 @@ def lint(game: ir.Game, interpretation_log: Path | None = None) -> list[LintWarn
         for name, decl in table.items():
             if name not in used:
                 out.append(LintWarning(decl.span, f"{kind} '{name}' is never used"))
+    assigned = assigned_names(game)
+    for name, v in game.variables.items():
+        if name in used and name not in assigned and name not in ENGINE_NAMES:
+            out.append(
+                LintWarning(
+                    v.span,
+                    f"no rule assigns variable '{name}': it keeps its initial value",
+                    "declare it under 'constants:' (a variant still changes it with "
+                    f"'set: constants.{name}.value')",
+                )
+            )
     reached = reached_procedures(game)
     for name, p in game.procedures.items():
         if name not in reached:
@@ -198,7 +221,8 @@ def lint(game: ir.Game, interpretation_log: Path | None = None) -> list[LintWarn
 
 
 def _missing_sources(file: str) -> list[LintWarning]:
-    """Zones, variables and tie-breakers without ``source`` (the IR does not keep theirs)."""
+    """Zones, constants, variables and tie-breakers without ``source`` (the IR keeps none for
+    zones and variables)."""
     try:
         doc = load_yaml_file(file)
     except Exception:  # noqa: BLE001  (the file was loaded once; a race is not a warning)
@@ -206,7 +230,7 @@ def _missing_sources(file: str) -> list[LintWarning]:
     out: list[LintWarning] = []
     if not isinstance(doc, YMap):
         return out
-    for section, what in (("zones", "zone"), ("variables", "variable")):
+    for section, what in (("zones", "zone"), ("constants", "constant"), ("variables", "variable")):
         node = doc.get(section)
         if isinstance(node, YMap):
             for name, decl in node.items():

@@ -335,6 +335,10 @@ class _ToIR(Transformer):  # type: ignore[type-arg]
         dest, bottom = ch[2]
         return ir.Move(self._span(meta), None, ch[0], ch[1], dest, bottom)
 
+    def move_where(self, meta: Any, ch: list[Any]) -> ir.Stmt:
+        dest, bottom = ch[3]
+        return ir.Move(self._span(meta), None, ch[0], ch[2], dest, bottom, where=ch[1])
+
     def shuffle_stmt(self, meta: Any, ch: list[Any]) -> ir.Stmt:
         return ir.Shuffle(self._span(meta), ch[0])
 

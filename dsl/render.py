@@ -207,7 +207,9 @@ class RuleWriter(ExprWriter):
 
     def stmt_Move(self, s: ir.Move, depth: int) -> list[str]:  # noqa: N802
         dest = ("bottom of " if s.bottom else "") + self.expr(s.dest)
-        if s.count is not None and s.src is not None:
+        if s.count is not None and s.src is not None and s.where is not None:
+            what = f"{self.expr(s.count)} where {self.expr(s.where)} from {self.expr(s.src)}"
+        elif s.count is not None and s.src is not None:
             what = f"{self.expr(s.count)} from {self.expr(s.src)}"
         else:
             what = self.expr(s.items) if s.items is not None else "?"
@@ -230,6 +232,9 @@ class RuleWriter(ExprWriter):
 
     def stmt_If(self, s: ir.If, depth: int) -> list[str]:  # noqa: N802
         out = [self._head(depth, f"if {self.expr(s.test)}:", s), *self._body(s.then, depth + 1)]
+        for b in s.elifs:
+            out.append(self._head(depth, f"elif {self.expr(b.test)}:", b))
+            out += self._body(b.then, depth + 1)
         if s.orelse is not None:
             out += [self.indent * depth + "else:", *self._body(s.orelse, depth + 1)]
         return out
@@ -322,6 +327,9 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         desc = z.visibility + (f", one per {z.per}" if z.per else "")
         desc += f", refilled from {z.refill}" if z.refill else ""
         out[f"zone {z.name}"] = [desc]
+    for c in game.constants.values():
+        lines = [f"# {w.citation(c)}"] if c.source or c.interpretation else []
+        out[f"constant {c.name}"] = lines + [f"{c.type} = {w.expr(ir.Const(c.span, c.value))}"]
     for v in game.variables.values():
         bounds = "".join(f", {n} {x}" for n, x in (("min", v.min), ("max", v.max)) if x is not None)
         per = f" per {v.per}" if v.per else ""

@@ -172,7 +172,7 @@ def check_names(doc: YMap) -> None:
     """Every name the game declares is a valid meeple name, and no component property takes a
     name the engine owns (RESERVED_PROPERTIES, or one starting with '_').
 
-    Covers kinds and their properties and item keys, zones, variables, tables, functions,
+    Covers kinds and their properties and item keys, zones, constants, variables, tables, functions,
     procedures and their parameters, triggers and their ``as``; names inside statements (``let``,
     ``for``, a pick's ``each``/``as``) are checked where they are parsed. Raises SchemaError at
     the offending key or value, with a valid name to use instead."""
@@ -208,6 +208,7 @@ def check_names(doc: YMap) -> None:
                     require_name(it["key"], it.value_spans.get("key"), what, word_ok=True)
     for section, what in (
         ("zones", "a zone"),
+        ("constants", "a constant"),
         ("variables", "a variable"),
         ("tables", "a table"),
         ("functions", "a function"),
@@ -293,11 +294,14 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         colon = _colon_trap(key, node.key_spans.get(key, span))
         if colon is not None:
             return colon
+        in_branch = len(path) >= 2 and path[-2] == "elif"
         return SchemaError(
             f"unknown key '{key}' in {where}",
             node.key_spans.get(key, span),
             expected="one of " + ", ".join(allowed) if allowed else None,
-            suggestion=did_you_mean(key, allowed),
+            suggestion="a chain has one 'else', on its first 'if', beside 'elif:'"
+            if in_branch and key == "else"
+            else did_you_mean(key, allowed),
         )
     if err.validator == "pattern" and err.validator_value == _NAME_SCHEMA_PATTERN:
         try:
@@ -337,6 +341,13 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
     if err.validator == "required":
         m = re.match(r"'([^']+)' is a required property", err.message)
         missing = m.group(1) if m else "?"
+        if missing == "if" and isinstance(node, YMap) and "elif" in node:
+            return SchemaError(
+                f"'elif' in {where} continues an 'if', but this statement has no 'if'",
+                node.key_spans.get("elif", span),
+                expected="'if:' and 'then:' beside 'elif:'",
+                suggestion="write the first condition as 'if:', or drop 'elif'",
+            )
         at = span
         if isinstance(parent, YMap) and path:
             at = parent.key_spans.get(str(path[-1])) or span
@@ -349,7 +360,7 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
             f"{where} has the wrong type",
             span,
             expected=f"{words}, not {_kind(node)}",
-            suggestion=_yaml_1_1_hint(node, wants),
+            suggestion=yaml_1_1_hint(node, wants),
         )
     if err.validator == "enum":
         options = [str(v) for v in err.validator_value]  # type: ignore[union-attr]
@@ -381,12 +392,14 @@ def statement_keys() -> dict[str, list[str]]:
     propertyNames in $defs/compound)."""
     out: dict[str, list[str]] = {}
     for rule in game_schema()["$defs"]["compound"]["allOf"]:
+        if "propertyNames" not in rule["then"]:
+            continue  # not a head's rule ('elif' requires an 'if' beside it)
         head = rule["if"]["required"][0]
         out[head] = list(rule["then"]["propertyNames"]["enum"])
     return out
 
 
-def _yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:
+def yaml_1_1_hint(node: Any, wants: list[str]) -> str | None:
     """Why a value YAML 1.1 would have read as a boolean or a number is text here."""
     if not isinstance(node, str):
         return None

@@ -13,6 +13,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from meeple.dsl import ir
+from meeple.dsl.builtins import (  # noqa: F401  (the seat helpers: re-exported)
+    BUILTINS,
+    REDUCERS,
+    clockwise_from,
+    first_of,
+    others,
+    seat_after,
+    seat_index,
+)
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
 
@@ -186,10 +195,12 @@ class ExprCompiler:
         if e.func in self.prog.game.functions:
             return self._user_function(e)
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension):
-            if e.func in _GEN_REDUCERS:
+            if e.func in REDUCERS:
                 return self._gen(e.args[0], e.func)
+        if BUILTINS[e.func].binds:
+            return self._binding_call(e)
         args = [self.compile(a) for a in e.args]
-        impl = _BUILTINS[e.func]
+        impl = BUILTINS[e.func].impl
         if e.func in ("pattern_rank", "pattern_label"):
             assert isinstance(e.args[1], ir.Name)
             table = self.prog.pattern_tables[e.args[1].id]
@@ -207,6 +218,30 @@ class ExprCompiler:
             a0 = args[0]
             return lambda st, env: fn(st, a0(st, env))
         return lambda st, env: fn(st, *[f(st, env) for f in args])
+
+    def _binding_call(self, e: ir.Call) -> Fn:
+        """``sorted(x in xs, key)`` and the like: the key evaluated with ``x`` bound in ``env``
+        for each item (and the name's previous value restored afterwards)."""
+        first, key_expr = e.args
+        assert isinstance(first, ir.BinOp) and isinstance(first.left, ir.Name)
+        var, items, key = first.left.id, self.compile(first.right), self.compile(key_expr)
+        impl = BUILTINS[e.func].impl
+        assert impl is not None
+
+        def call(st: Any, env: dict[str, Any]) -> Any:
+            xs = items(st, env)
+            saved = env.get(var, MISSING)
+
+            def key_of(x: Any) -> Any:
+                env[var] = x
+                return key(st, env)
+
+            try:
+                return impl(st, xs, key_of)
+            finally:
+                restore_local(env, var, saved)
+
+        return call
 
     def _user_function(self, e: ir.Call) -> Fn:
         fdecl = self.prog.game.functions[e.func]
@@ -261,7 +296,7 @@ class ExprCompiler:
                 return result
 
             return any_all
-        reduce = _GEN_REDUCERS[reducer]
+        reduce = REDUCERS[reducer]
 
         def values(st: Any, env: dict[str, Any]) -> Any:
             saved, out = env.get(var, MISSING), []
@@ -358,91 +393,6 @@ def divide(a: Any, d: Any, op: str, span: Any) -> Any:
     if d == 0:
         raise RuleError("division by zero", span)
     return _DIVISION[op](a, d)
-
-
-def first_of(xs: Any) -> Any:
-    for x in xs:
-        return x
-    raise IndexError("first() of an empty list")
-
-
-_GEN_REDUCERS: dict[str, Callable[[Any], Any]] = {
-    "list": list,
-    "count": len,
-    "sum": sum,
-    "any": any,
-    "all": all,
-    "min": min,
-    "max": max,
-    "first": first_of,
-}
-
-
-def _minmax(f: Callable[..., Any]) -> Callable[..., Any]:
-    def impl(st: Any, *args: Any) -> Any:
-        return f(args[0]) if len(args) == 1 else f(args)
-
-    return impl
-
-
-def seat_index(st: Any, p: Any) -> int:
-    try:
-        return int(st.players.index(p))
-    except ValueError:
-        raise RuleError(
-            f"{p!r} is not a seat in play (seats are 0 to {len(st.players) - 1})"
-        ) from None
-
-
-def seat_after(st: Any, p: int, step: int) -> int:
-    ps = st.players
-    if p not in ps and isinstance(p, int) and ps:  # an eliminated seat: its live neighbour
-        return _live_neighbour(st, p, step)
-    return int(ps[(seat_index(st, p) + step) % len(ps)])
-
-
-def _live_neighbour(st: Any, p: int, step: int) -> int:
-    n = st.prog.num_players
-    if not 0 <= p < n:
-        seat_index(st, p)  # raises: not a seat at all
-    q = (p + step) % n
-    while q not in st.players:
-        q = (q + step) % n
-    return q
-
-
-def others(st: Any, p: int) -> list[int]:
-    """The other seats in play, clockwise after ``p``."""
-    return [q for q in clockwise_from(st, p) if q != p]
-
-
-def clockwise_from(st: Any, p: int) -> list[int]:
-    ps = st.players
-    if p not in ps and isinstance(p, int) and ps:  # an eliminated seat: from the next live one
-        p = _live_neighbour(st, p, 1)
-    i = seat_index(st, p)
-    return ps[i:] + ps[:i]
-
-
-_BUILTINS: dict[str, Callable[..., Any] | None] = {  # None: compiled specially
-    "count": lambda st, x: len(x),
-    "sum": lambda st, x: sum(x),
-    "min": _minmax(min),
-    "max": _minmax(max),
-    "any": lambda st, x: any(x),
-    "all": lambda st, x: all(x),
-    "first": lambda st, x: first_of(x),
-    "top": lambda st, z: z[-1],
-    "bottom": lambda st, z: z[0],
-    "left_of": lambda st, p: seat_after(st, p, 1),
-    "right_of": lambda st, p: seat_after(st, p, -1),
-    "clockwise_from": clockwise_from,
-    "others": lambda st, p: others(st, p),
-    "abs": lambda st, x: abs(x),
-    "pattern_rank": None,
-    "pattern_label": None,
-    "card": None,
-}
 
 
 # One closure factory per operator, so evaluating `x == y` is one call, not two.

@@ -222,14 +222,34 @@ def eliminate(st: State, p: Any, span: SourceSpan) -> None:
 
 
 class IfOp(Op):
-    def __init__(self, span: SourceSpan, test: Fn, then: BlockOp, orelse: BlockOp | None) -> None:
+    """if / elif ... / else: the block of the first test that holds runs, else ``orelse``."""
+
+    def __init__(
+        self,
+        span: SourceSpan,
+        test: Fn,
+        then: BlockOp,
+        orelse: BlockOp | None,
+        elifs: list[tuple[Fn, BlockOp]] | None = None,
+    ) -> None:
         self.span, self.test, self.then, self.orelse = span, test, then, orelse
+        self.elifs = elifs or []
 
     def exec(self, st: State, env: Env) -> None:
         if self.test(st, env):
             self.then.exec(st, env)
-        elif self.orelse is not None:
+            return
+        for test, block in self.elifs:
+            if test(st, env):
+                block.exec(st, env)
+                return
+        if self.orelse is not None:
             self.orelse.exec(st, env)
+
+    def blocks(self) -> list[BlockOp]:
+        """Every block it may run: then, each elif's, else."""
+        out = [self.then, *(b for _, b in self.elifs)]
+        return out + ([self.orelse] if self.orelse is not None else [])
 
 
 def cards_of(what: Any) -> list[Card]:
@@ -243,6 +263,31 @@ def cards_of(what: Any) -> list[Card]:
 
 
 _NOT_A_CARD = "only a card can be moved, not none"
+
+
+def take_where(
+    st: State, zone: int, n: Any, test: Callable[[Card], Any], span: SourceSpan
+) -> list[Card]:
+    """The cards ``move N where COND from ZONE`` moves: the ``n`` top-most cards of ``zone``
+    for which ``test`` holds, top first (the condition is asked card by card from the top, and
+    no further once ``n`` fit). Fewer than ``n`` is the rules' error (no refill: a refilled
+    pile could hold any cards)."""
+    if type(n) is not int or n < 0:
+        raise RuleError(f"cannot move {'none' if n is None else n} cards", span)
+    chosen: list[Card] = []
+    if n:
+        for c in reversed(st.zones[zone]):
+            if test(c):
+                chosen.append(c)
+                if len(chosen) == n:
+                    break
+    if len(chosen) < n:
+        raise RuleError(
+            f"cannot take {n} from {st.prog.zone_names[zone]}: only {len(chosen)} of its cards "
+            "fit the condition",
+            span,
+        )
+    return chosen
 
 
 def live_mask(st: State) -> int:

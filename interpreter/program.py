@@ -10,7 +10,7 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError, RuleError
 
 from . import ops
-from .evaluate import ExprCompiler, Fn, PatternTable
+from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
 from .values import formatter
 
@@ -40,6 +40,8 @@ class Program(ProgramBase):
             n: PatternTable(t.group_by, t.patterns, t.labels) for n, t in g.tables.items()
         }
         self.static_names.update(self.pattern_tables)
+        # a constant's name reads its value, folded where the expression is compiled
+        self.static_names.update({n: c.value for n, c in g.constants.items()})
         self.ops: list[ops.Op] = []
         self.op_of: dict[int, ops.Op] = {}  # id(IR statement) -> its op, for the code generator
         self.site_domains: list[str] = []  # action sites in the order their ids were given
@@ -157,6 +159,8 @@ class Program(ProgramBase):
     def _s_Move(self, s: ir.Move) -> ops.Op:
         dest, bottom = self.ex.zone_ref(s.dest), s.bottom
         trig = self.triggers_at  # zone index -> the triggers its arrivals run
+        if s.where is not None:
+            return self._move_where(s, dest)
         if s.count is not None:
             count, src = self.ex.compile(s.count), self.ex.zone_ref(s.src)  # type: ignore[arg-type]
 
@@ -180,6 +184,36 @@ class Program(ProgramBase):
                 ops.fire(st, trig[d], moved, s.span)
 
         return self._simple(s, run_items)
+
+    def _move_where(self, s: ir.Move, dest: Callable[[Any, dict[str, Any]], int]) -> ops.Op:
+        """``move N where COND from SRC to DEST``: see ops.take_where."""
+        assert s.count is not None and s.src is not None and s.where is not None
+        count, src, cond = (
+            self.ex.compile(s.count),
+            self.ex.zone_ref(s.src),
+            self.ex.compile(s.where),
+        )
+        bottom, trig, var = s.bottom, self.triggers_at, ir.MOVE_VAR
+
+        def run(st: Any, env: dict[str, Any]) -> None:
+            n, zone = count(st, env), src(st, env)
+            saved = env.get(var, MISSING)
+
+            def test(card: Any) -> Any:
+                env[var] = card
+                return cond(st, env)
+
+            try:
+                moved = ops.take_where(st, zone, n, test, s.span)
+            finally:
+                restore_local(env, var, saved)
+            d = dest(st, env)
+            for c in moved:
+                st.move(c, d, bottom)
+            if d in trig:
+                ops.fire(st, trig[d], moved, s.span)
+
+        return self._simple(s, run)
 
     def _s_Shuffle(self, s: ir.Shuffle) -> ops.Op:
         z = self.ex.zone_ref(s.zone)
@@ -210,7 +244,9 @@ class Program(ProgramBase):
 
     def _s_If(self, s: ir.If) -> ops.Op:
         orelse = self.block(s.orelse) if s.orelse is not None else None
-        return ops.IfOp(s.span, self.ex.compile(s.test), self.block(s.then), orelse)
+        test, then = self.ex.compile(s.test), self.block(s.then)
+        elifs = [(self.ex.compile(b.test), self.block(b.then)) for b in s.elifs]
+        return ops.IfOp(s.span, test, then, orelse, elifs)
 
     def _s_For(self, s: ir.For) -> ops.Op:
         seats = self.ex.type_of(s.iter) == "list:player"  # skips seats eliminated meanwhile

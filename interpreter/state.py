@@ -12,6 +12,7 @@ import os
 import sys
 from typing import Any, NoReturn
 
+from meeple.dsl import builtins as builtins_module
 from meeple.dsl.errors import (
     IllegalActionError,
     InternalError,
@@ -819,7 +820,7 @@ def frame_structure(prog: ProgramBase) -> tuple[dict[int, frozenset[int]], froze
         if isinstance(s, (BlockOp, ForOp, RepeatOp, PickOp)):
             return [s]
         if isinstance(s, IfOp):
-            return [s.then, *([s.orelse] if s.orelse is not None else [])]
+            return list(s.blocks())
         if isinstance(s, CallOp):
             fresh.add(s.body.uid)
             return [s.body]
@@ -1049,7 +1050,12 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _PACKAGE = os.path.dirname(_HERE) + os.sep  # meeple's own code (dsl, interpreter, codegen...)
 # meeple's files that run the rules' own expressions and statements: an error raised there (or in
 # a generated module, or in a Python built-in they called) is the rules'
-_RULES_CODE = {os.path.join(_HERE, "evaluate.py"), os.path.join(_HERE, "program.py")}
+# (the built-ins' implementations too: first() of an empty list is the rules' error)
+_RULES_CODE = {
+    os.path.join(_HERE, "evaluate.py"),
+    os.path.join(_HERE, "program.py"),
+    os.path.abspath(builtins_module.__file__),
+}
 
 
 def _raised_by_rules(e: BaseException) -> bool:

@@ -102,6 +102,11 @@ class ProseWriter(ExprWriter):
 
     def stmt_Move(self, s: ir.Move, depth: int) -> list[str]:  # noqa: N802
         dest = ("the bottom of " if s.bottom else "") + self.c(s.dest)
+        if s.count is not None and s.src is not None and s.where is not None:
+            n, src, cond = self.c(s.count), self.c(s.src), self.c(s.where)
+            card = _code(ir.MOVE_VAR)
+            text = f"Move {n} from {src} to {dest}: the top-most cards {card} such that {cond}."
+            return [self._item(depth, text)]
         if s.count is not None and s.src is not None:
             return [self._item(depth, f"Move {self.c(s.count)} from {self.c(s.src)} to {dest}.")]
         items = self.c(s.items) if s.items is not None else "?"
@@ -127,6 +132,9 @@ class ProseWriter(ExprWriter):
     def stmt_If(self, s: ir.If, depth: int) -> list[str]:  # noqa: N802
         out = [self._item(depth, f"If {self.c(s.test)}{self.citation(s)}:")]
         out += self.block(s.then, depth + 1)
+        for b in s.elifs:
+            out.append(self._item(depth, f"Otherwise, if {self.c(b.test)}{self.citation(b)}:"))
+            out += self.block(b.then, depth + 1)
         if s.orelse is not None:
             out += [self._item(depth, "Otherwise:"), *self.block(s.orelse, depth + 1)]
         return out
@@ -240,8 +248,12 @@ def flow_diagram(game: ir.Game) -> list[str]:
         elif isinstance(node, ir.If):
             for s in node.then.stmts:
                 visit(s, owner, f"if {w.expr(node.test)}")
+            for b in node.elifs:
+                for s in b.then.stmts:
+                    visit(s, owner, f"otherwise if {w.expr(b.test)}")
+            otherwise = "otherwise" if node.elifs else f"if not ({w.expr(node.test)})"
             for s in node.orelse.stmts if node.orelse else ():
-                visit(s, owner, f"if not ({w.expr(node.test)})")
+                visit(s, owner, otherwise)
             return
         elif isinstance(node, ir.Option):
             # the outermost option names the choice a player makes in this procedure
@@ -390,6 +402,9 @@ def render_markdown(
     add("")
 
     _section(md, "Variables and tables")
+    for const in game.constants.values():
+        value = _code(w.expr(ir.Const(const.span, const.value)))
+        add(f"- {_code(const.name)} is always {value}: no rule changes it{w.citation(const)}.")
     for var in game.variables.values():
         per = " per player" if var.per else ""
         add(f"- {_code(var.name)}: {var.type}{per}, starting at {w.c(var.initial)}.")

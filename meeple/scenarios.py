@@ -338,6 +338,13 @@ def _set_vars(st: State, variables: Any, given: Any) -> None:
     for name, value in variables.items():
         span = _span_of(variables, name)
         decl = st.prog.game.variables.get(name)
+        if decl is None and name in st.prog.game.constants:
+            raise ScenarioError(
+                f"'{name}' is a constant of the rules, not a variable: no scenario sets it",
+                span,
+                expected="a variable",
+                suggestion=f"a constant changes only in a variant (set: constants.{name}.value)",
+            )
         if decl is None:
             raise ScenarioError(
                 f"unknown variable '{name}'",
@@ -803,6 +810,12 @@ def _variable_slot(st: State, key: str, span: SourceSpan | None) -> tuple[str, i
     m = _SLOT.match(key)
     name = m.group("name") if m else key
     decl = st.prog.game.variables.get(name) if st.prog.game is not None else None
+    if decl is None and st.prog.game is not None and name in st.prog.game.constants:
+        raise ScenarioError(
+            f"'{name}' is a constant of the rules, not a variable: it never changes",
+            span,
+            suggestion=f"state its value with holds: ['{name} == ...'] if it matters",
+        )
     if m is None or decl is None:
         known = st.prog.game.variables if st.prog.game is not None else st.vars
         raise ScenarioError(f"unknown variable '{key}'", span, suggestion=did_you_mean(name, known))

@@ -624,6 +624,26 @@ DECLARATIONS = {
         "count:\n",
         "function 'count' would hide a built-in",
     ),
+    "kind-and-zone-share-a-name": (
+        "  discard: {visibility: public, source: Turn}\n",
+        "  discard: {visibility: public, source: Turn}\n"
+        "  cards: {visibility: public, source: Turn}\n",
+        "  |cards: {visibility",
+        "zone 'cards' has the name of the component kind 'cards'",
+    ),
+    "variable-and-zone-share-a-name": (
+        "  round: {type: int, initial: 1, source: Play}",
+        "  round: {type: int, initial: 1, source: Play}\n  deck: {type: int, source: Play}",
+        "  |deck: {type: int",
+        "variable 'deck' has the name of the zone 'deck'",
+    ),
+    "zone-hides-a-built-in-name": (
+        "  discard: {visibility: public, source: Turn}\n",
+        "  discard: {visibility: public, source: Turn}\n"
+        "  players: {visibility: public, source: Turn}\n",
+        "  |players: {visibility",
+        "zone 'players' has the name of the built-in name 'players'",
+    ),
     "min-of-one-number": (
         "      until: round > 3",
         "      until: min(round) > 3",

@@ -173,8 +173,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # gold traded one coat per 2 Louis d'or
         (
             "end-conversion",
-            "gold_per_coat: {type: int, initial: 3",
-            "gold_per_coat: {type: int, initial: 2",
+            "gold_per_coat: {value: 3",
+            "gold_per_coat: {value: 2",
         ),
         # the ability no longer gives first place
         ("first-once", "                  - leader = q\n", ""),

@@ -263,13 +263,13 @@ def test_a_literal_seat_and_player_expressions_still_decide(tmp_path: Path) -> N
         ("params: [p]\n    do", "params: [players]\n    do", CheckError, "  |turn:",
          "'players' is already a name of the game"),
         ("  round: {type", "  hand: {type: int}\n  round: {type", CheckError, "  |hand: {type",
-         "variable 'hand' has the same name as the zone declared at line 24"),
+         "variable 'hand' has the name of the zone 'hand' (declared at"),
         ("  round: {type", "  cards: {type: int}\n  round: {type", CheckError, "  |cards: {type",
-         "variable 'cards' has the same name as the component kind declared at line 12"),
+         "variable 'cards' has the name of the component kind 'cards' (declared at"),
         ("  round: {type", "  players: {type: int}\n  round: {type", CheckError,
-         "  |players: {type", "variable 'players' has the same name as the built-in name"),
+         "  |players: {type", "variable 'players' has the name of the built-in name 'players'"),
         ("  discard: {", "  num_players: {visibility: public}\n  discard: {", CheckError,
-         "  |num_players: {", "zone 'num_players' has the same name as the built-in name"),
+         "  |num_players: {", "zone 'num_players' has the name of the built-in name 'num_players'"),
     ],
 )  # fmt: skip
 def test_reserved_and_taken_names_are_refused(
@@ -317,4 +317,4 @@ def test_a_key_that_does_not_belong_to_its_statement_is_refused(
 def test_an_if_lists_the_keys_it_takes(tmp_path: Path) -> None:
     e = refused(tmp_path, edit(DRAW, IF_AT + "                do: [end game]\n"), SchemaError,
                 "                |do: [end game]")  # fmt: skip
-    assert e.expected == "one of if, then, else, source, interpretation"
+    assert e.expected == "one of if, then, elif, else, source, interpretation"

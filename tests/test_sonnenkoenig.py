@@ -203,8 +203,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # a card of the auctioned colour would count 2
         (
             "auction-einfluss",
-            "colour_card_pay: {type: int, initial: 3",
-            "colour_card_pay: {type: int, initial: 2",
+            "colour_card_pay: {value: 3",
+            "colour_card_pay: {value: 2",
         ),
         # an auction card revealed would not be auctioned
         (
