@@ -477,8 +477,8 @@ def _unclosed_bracket(text: str) -> int | None:
 # Two YAML traps of rule files, recognized so that the author hears the fix (quoting) instead of
 # the YAML parser's view of them (issue 17):
 # - a ': ' inside unquoted text (``- log Day: {day} begins``) makes YAML read a key and a value;
-# - a statement with brackets inside a [...] list (``do: [score[p] += 1]``) makes YAML read a
-#   nested list.
+# - a statement with brackets or braces inside a [...] list (``do: [score[p] += 1]``,
+#   ``do: [log "x {p}"]``) makes YAML read a nested list or a mapping.
 _STATEMENT_ITEM = re.compile(r"^(?P<pad>\s*-\s+)(?P<stmt>[^\s'\"\[{#&*!|>%@`-][^#]*?)\s*(#.*)?$")
 
 
@@ -507,29 +507,26 @@ COLON_MESSAGE = (
 
 
 def _yaml_trap(e: yaml.MarkedYAMLError, text: str) -> tuple[str, int, str] | None:
-    """(message, offset, suggestion) when the error is one of the two traps above."""
+    """(message, offset, suggestion) when the error is one of the traps above."""
     mark = e.problem_mark
     if mark is None:
         return None
     lines = text.split("\n")
     line = lines[mark.line] if mark.line < len(lines) else ""
     problem, context = str(e.problem), str(e.context)
-    if "flow sequence" in context and line[mark.column : mark.column + 1] == "[":
-        opened = e.context_mark
-        inner = ""
-        if opened is not None and opened.line == mark.line:
-            close = line.rfind("]")
-            inner = line[opened.column + 1 : close] if close > opened.column else ""
-        if inner and "," not in inner and '"' not in inner:
-            fix = f'write ["{inner.strip()}"], or one statement per line: - {inner.strip()}'
-        else:
-            fix = 'quote each statement of the list ("score[p] += 1"), or write one per line'
-        return (
-            "a statement with brackets (an index such as score[p]) inside a [...] list: YAML "
-            "reads its '[' as the start of another list",
-            mark.index,
-            fix,
-        )
+    opener = line[mark.column : mark.column + 1]
+    opened = e.context_mark
+    if "quoted" in context and opened is not None and "end of stream" in problem:
+        # [log "x {p}"]: after the mapping {p} YAML's scanner opens a quoted text at '"]' that
+        # runs to the end of the file, before its parser can object to the '{'
+        qline = lines[opened.line] if opened.line < len(lines) else ""
+        m = re.search(r"\[[^\]\[]*?(\{)[^\]]*\]", qline)
+        if m is not None and m.start(1) < opened.column < m.end():
+            brace = opened.index - opened.column + m.start(1)
+            return _flow_trap(qline, "{", m.start(), brace)
+    if "flow sequence" in context and opener in ("[", "{"):
+        start = opened.column if opened is not None and opened.line == mark.line else None
+        return _flow_trap(line, opener, start, mark.index)
     if (
         "expected <block end>" in problem
         or "mapping values are not allowed" in problem
@@ -542,6 +539,28 @@ def _yaml_trap(e: yaml.MarkedYAMLError, text: str) -> tuple[str, int, str] | Non
                     offset = sum(len(x) + 1 for x in lines[:i]) + found[0]
                     return COLON_MESSAGE, offset, f"write it quoted: {found[1]}"
     return None
+
+
+def _flow_trap(line: str, opener: str, start: int | None, offset: int) -> tuple[str, int, str]:
+    """The brackets-or-braces trap of a [...] list opened at column ``start`` of ``line``: its
+    message, the file offset ``offset`` of the offending '[' or '{', and the quoted form."""
+    inner = ""
+    if start is not None:
+        close = line.rfind("]")
+        inner = line[start + 1 : close].strip() if close > start else ""
+    if inner and "," not in inner and '"' not in inner:
+        fix = f'write ["{inner}"], or one statement per line: - {inner}'
+    elif inner and "," not in inner and "'" not in inner:
+        fix = f"write ['{inner}'], or one statement per line: - '{inner}'"
+    else:
+        fix = 'quote each statement of the list ("score[p] += 1"), or write one per line'
+    if opener == "[":
+        what = "brackets (an index such as score[p])"
+        reads = "its '[' as the start of another list"
+    else:  # a placeholder of a text: log "{p} draws"
+        what = 'braces (a placeholder such as "{p}" in a text)'
+        reads = "its '{' as the start of a mapping"
+    return (f"a statement with {what} inside a [...] list: YAML reads {reads}", offset, fix)
 
 
 def _yaml_message(e: yaml.MarkedYAMLError) -> str:

@@ -29,7 +29,11 @@ def rules_path(name_or_path: str) -> Path:
         if p.is_dir():
             p = yaml_file(p, "game")
         if not p.is_file():
-            raise MeepleError(f"no rules file at {p}")
+            folder = p.parent.name if p.suffix in (".yaml", ".yml") else p.name
+            hint = None
+            if folder in game_ids():  # `rules/<id>` run outside a checkout of meeple
+                hint = f"a shipped game is named by its id anywhere: {folder}"
+            raise MeepleError(f"no rules file at {p}", suggestion=hint)
         return p
     ids = game_ids()
     if name_or_path not in ids:

@@ -231,6 +231,35 @@ def test_an_indexed_statement_in_a_flow_list_suggests_quoting(tmp_path: Path) ->
     load_rules(path)
 
 
+def test_a_placeholder_in_a_flow_list_suggests_quoting(tmp_path: Path) -> None:
+    # do: [log "x {p}"]: YAML said "expected ',' or ']', but got '{'"
+    from meeple.dsl.loader import load_rules
+
+    text = MINIMAL.read_text()
+    line = text.split("\n").index(SCORE_LINE) + 2
+    stmt = '        - if: true\n          then: [log "x {p}"]'
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{stmt}"))
+    with pytest.raises(meeple.MeepleError) as info:
+        load_rules(path)
+    e = info.value
+    assert "braces" in e.message and "inside a [...] list" in e.message, e.render()
+    assert "but got" not in e.message and e.span.line == line + 1, e.render()
+    assert e.suggestion is not None and """['log "x {p}"']""" in e.suggestion
+    fixed = stmt.replace('[log "x {p}"]', """['log "x {p}"']""")
+    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{fixed}"))
+    load_rules(path)
+
+
+def test_a_rules_path_of_a_shipped_game_outside_a_checkout_suggests_its_id(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(meeple.MeepleError) as info:
+        meeple.load("rules/shadow-of-the-sun")
+    assert info.value.suggestion == "a shipped game is named by its id anywhere: shadow-of-the-sun"
+
+
 # ---------------------------------------------------------------------------- the README
 README = (ROOT / "README.md").read_text()
 
