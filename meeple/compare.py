@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -88,6 +89,18 @@ def comparison_rows(a: Sample, b: Sample) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+def plot_folder(folder: Path) -> Path:
+    """Make ``folder`` for the figures (and its parents); MeepleError if it cannot be made or
+    written. Called before a run as well, so that a long run does not end in this error."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise MeepleError(f"cannot write figures to {folder}: {e.strerror}") from None
+    if not os.access(folder, os.W_OK):
+        raise MeepleError(f"cannot write figures to {folder}: permission denied")
+    return folder
+
+
 def plot(samples: Sequence[Sample], folder: Path) -> list[Path]:
     """Write the figures of one sample, or of several side by side (win rate per seat with 95%
     Wilson intervals, game length, score spread, tie-breaker share) as PNG files into
@@ -97,10 +110,7 @@ def plot(samples: Sequence[Sample], folder: Path) -> list[Path]:
     matplotlib.use("Agg")  # headless: no display needed
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise MeepleError(f"cannot write figures to {folder}: {e.strerror}") from None
+    plot_folder(folder)
     files = []
     names = [s.name for s in samples]
     n = samples[0].n
@@ -173,6 +183,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     samples in one file, told apart by the variant column)."""
     if args.n < 1:
         raise MeepleError("-n must be at least 1")
+    if args.plot:
+        plot_folder(Path(args.plot))
     first = Campaign(args.game, args.players, args.variant, args.backend)
     players = first.load().num_players()
     second = Campaign(args.game, players, args.compare, args.backend)

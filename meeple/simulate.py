@@ -624,6 +624,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from . import compare  # noqa: PLC0415  (compare imports this module)
 
         return compare.cmd_compare(args)
+    if args.plot:  # before the run: a long run must not end in "cannot write figures"
+        from .compare import plot_folder  # noqa: PLC0415  (compare imports this module)
+
+        plot_folder(Path(args.plot))
     campaign = Campaign(args.game, args.players, args.variant, args.backend)
     game = campaign.load()
     k, n = game.num_players(), args.n

@@ -97,6 +97,17 @@ def test_pettingzoo_refuses_an_illegal_action() -> None:
     assert e.state.to_json() == before
 
 
+def test_pettingzoo_step_or_observe_before_reset_is_refused() -> None:
+    pytest.importorskip("pettingzoo")
+    from meeple.ai.pettingzoo_env import env
+
+    e = env(QUICK, 3)
+    with pytest.raises(MeepleError, match="call reset"):
+        e.step(0)
+    with pytest.raises(MeepleError, match="call reset"):
+        e.observe("P1")
+
+
 # ---------------------------------------------------------------------------- Gymnasium
 def _gymnasium(game: str, variant: str | None) -> None:
     gym = pytest.importorskip("gymnasium")

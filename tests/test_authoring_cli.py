@@ -141,6 +141,28 @@ def test_schema_and_bench_refuse_bad_output_and_durations(
         assert code == 2 and "--seconds is 0.01 to 3600" in err
 
 
+@pytest.mark.parametrize("compare", [[], ["--compare", "short-game"]])
+def test_plot_folder_is_checked_before_the_run(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    compare: list[str],
+) -> None:
+    # a long run used to end in "cannot write figures"; now nothing is played first
+    import meeple.compare
+    import meeple.simulate
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("games were played before the figures' folder was checked")
+
+    monkeypatch.setattr(meeple.simulate, "gather", played)
+    monkeypatch.setattr(meeple.compare, "gather", played)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    code, _, err = _run(capsys, "simulate", "-n", "5", *compare, "--plot", str(a_file / "figs"))
+    assert code == 2 and "cannot write figures to" in err
+
+
 def test_schema_is_published(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = _run(capsys, "schema")
     assert code == 0 and json.loads(out)["title"]

@@ -100,7 +100,12 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
+    def _started(self) -> None:
+        if self.state is None:
+            raise MeepleError("the environment has no game yet: call reset() first")
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._started()
         seat = self._seat[agent]
         return {
             "observation": self.spec_.encode(self.state, seat),
@@ -108,6 +113,7 @@ class MeepleAECEnv(AECEnv):  # type: ignore[misc]
         }
 
     def step(self, action: Any) -> None:
+        self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
