@@ -13,6 +13,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hostile.cases import BASE, position
+from hostile.cases import edit as hostile_edit
 
 import meeple
 from meeple.api import log_lines
@@ -21,31 +23,16 @@ from meeple.dsl.loader import load_rules
 from meeple.dsl.render import rule_texts
 from meeple.rulebook import render_markdown
 
-FIXTURE = Path(__file__).parent / "fixtures" / "minimal" / "game.yaml"
-BASE = FIXTURE.read_text(encoding="utf-8")
-
 
 def edit(text: str, *pairs: str) -> str:
     """``text`` with each ``old`` (which must occur exactly once) replaced by its ``new``."""
-    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
-        assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
-        text = text.replace(old, new)
-    return text
+    return hostile_edit(*pairs, text=text)
 
 
 def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "game.yaml"
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def position(text: str, at: str) -> tuple[int, int]:
-    """Line and column of the only occurrence of ``at`` in ``text``; '|' marks the column."""
-    skip = at.index("|") if "|" in at else 0
-    at = at.replace("|", "")
-    assert text.count(at) == 1, f"{at!r} is not unique"
-    i = text.index(at) + skip
-    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
 
 
 def refused(tmp_path: Path, text: str, error: type[MeepleError], at: str, message: str) -> None:

@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hostile.cases import edit, position
 
 from meeple import api
 from meeple.cli import main
@@ -22,26 +23,8 @@ from meeple.dsl.errors import CheckError, MeepleError, SchemaError
 from meeple.dsl.loader import load_rules
 
 ROOT = Path(__file__).parent.parent
-FIXTURE = Path(__file__).parent / "fixtures" / "minimal" / "game.yaml"
-BASE = FIXTURE.read_text(encoding="utf-8")
 DRAW = "              - move 1 from deck to hand[p]\n"  # in turn(p), option "draw a card"
 DISCARD = "                count: 1\n"  # the last key of turn's pick
-
-
-def edit(*pairs: str) -> str:
-    text = BASE
-    for old, new in zip(pairs[::2], pairs[1::2], strict=True):
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    return text
-
-
-def position(text: str, at: str) -> tuple[int, int]:
-    skip = at.index("|") if "|" in at else 0
-    at = at.replace("|", "")
-    assert text.count(at) == 1, f"{at!r} is not unique"
-    i = text.index(at) + skip
-    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
 
 
 def refused(tmp_path: Path, text: str, error: type[MeepleError], at: str) -> MeepleError:
