@@ -212,42 +212,33 @@ def test_a_colon_in_unquoted_log_text_suggests_quoting(
     load_rules(path)
 
 
-def test_an_indexed_statement_in_a_flow_list_suggests_quoting(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("item", "quoted", "what", "col"),
+    [
+        ("[score[p] += 1]", '["score[p] += 1"]', "brackets", 23),
+        # do: [log "x {p}"]: YAML said "expected ',' or ']', but got '{'"
+        ('[log "x {p}"]', """['log "x {p}"']""", "braces", None),
+    ],
+    ids=["index", "placeholder"],
+)
+def test_a_statement_in_a_flow_list_suggests_quoting(
+    tmp_path: Path, item: str, quoted: str, what: str, col: int | None
+) -> None:
     from meeple.dsl.loader import load_rules
 
     text = MINIMAL.read_text()
     line = text.split("\n").index(SCORE_LINE) + 2
-    stmt = "        - if: true\n          then: [score[p] += 1]"
+    stmt = f"        - if: true\n          then: {item}"
     path = tmp_path / "game.yaml"
     path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{stmt}"))
     with pytest.raises(meeple.MeepleError) as info:
         load_rules(path)
     e = info.value
-    assert "inside a [...] list" in e.message and "but got" not in e.message, e.render()
-    assert (e.span.line, e.span.col) == (line + 1, 23), e.render()
-    assert e.suggestion is not None and '["score[p] += 1"]' in e.suggestion
-    fixed = stmt.replace("[score[p] += 1]", '["score[p] += 1"]')
-    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{fixed}"))
-    load_rules(path)
-
-
-def test_a_placeholder_in_a_flow_list_suggests_quoting(tmp_path: Path) -> None:
-    # do: [log "x {p}"]: YAML said "expected ',' or ']', but got '{'"
-    from meeple.dsl.loader import load_rules
-
-    text = MINIMAL.read_text()
-    line = text.split("\n").index(SCORE_LINE) + 2
-    stmt = '        - if: true\n          then: [log "x {p}"]'
-    path = tmp_path / "game.yaml"
-    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{stmt}"))
-    with pytest.raises(meeple.MeepleError) as info:
-        load_rules(path)
-    e = info.value
-    assert "braces" in e.message and "inside a [...] list" in e.message, e.render()
+    assert what in e.message and "inside a [...] list" in e.message, e.render()
     assert "but got" not in e.message and e.span.line == line + 1, e.render()
-    assert e.suggestion is not None and """['log "x {p}"']""" in e.suggestion
-    fixed = stmt.replace('[log "x {p}"]', """['log "x {p}"']""")
-    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{fixed}"))
+    assert col is None or e.span.col == col, e.render()
+    assert e.suggestion is not None and quoted in e.suggestion
+    path.write_text(text.replace(SCORE_LINE, f"{SCORE_LINE}\n{stmt.replace(item, quoted)}"))
     load_rules(path)
 
 
