@@ -84,6 +84,15 @@ def walk(node: Any) -> Iterator[Any]:
         yield from walk(c)
 
 
+def statement_blocks(game: ir.Game) -> list[ir.Block]:
+    """Every block of statements of the rules: setup, play, scoring, then each procedure's and
+    each trigger's body (functions are expressions, not statements)."""
+    blocks = [game.setup, game.play, game.scoring]
+    blocks += [p.body for p in game.procedures.values()]
+    blocks += [t.body for t in game.triggers.values()]
+    return blocks
+
+
 # ------------------------------------------------------------------------------ expressions
 class ExprWriter:
     """Expressions in the rule language's own syntax, with only the needed parentheses."""

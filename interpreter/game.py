@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from meeple.dsl import ir
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.render import walk
+from meeple.dsl.render import statement_blocks, walk
 
 from .layout import ProgramBase
 from .program import Program
@@ -30,7 +31,6 @@ class Game:
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise MeepleError(f"the number of players is a whole number, not {num_players!r}")
         self.checked = checked
-        self._has_elimination: bool | None = None
         g = checked.game
         if not g.players_min <= num_players <= g.players_max:
             raise MeepleError(
@@ -87,13 +87,8 @@ class Game:
             )
         return State.from_json(self.program, data, record_log, advance)
 
-    @property
+    @functools.cached_property
     def _eliminates(self) -> bool:
         """Can a seat leave the game (an ``eliminate`` statement anywhere in the rules)?"""
-        if self._has_elimination is None:
-            g = self.checked.game
-            roots: list[Any] = [g.setup, g.play, g.scoring]
-            roots += [p.body for p in g.procedures.values()]
-            roots += [t.body for t in g.triggers.values()]
-            self._has_elimination = any(isinstance(n, ir.Eliminate) for r in roots for n in walk(r))
-        return self._has_elimination
+        blocks = statement_blocks(self.checked.game)
+        return any(isinstance(n, ir.Eliminate) for b in blocks for n in walk(b))

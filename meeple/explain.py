@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError, SourceSpan, did_you_mean
-from meeple.dsl.render import ExprWriter, relative_file, walk
+from meeple.dsl.render import ExprWriter, relative_file, statement_blocks, walk
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
 from meeple.interpreter.program import Program
@@ -51,9 +51,7 @@ def _conjuncts(e: ir.Expr) -> list[ir.Expr]:
 
 def _rule_node(state: State, span: SourceSpan) -> Any:
     """The IR statement whose span is ``span`` (the decision's rule)."""
-    g = state.prog.game
-    roots: list[Any] = [g.setup, g.play, g.scoring, *(p.body for p in g.procedures.values())]
-    for r in roots:
+    for r in statement_blocks(state.prog.game):
         for n in walk(r):
             if isinstance(n, ir.Stmt) and n.span == span and not isinstance(n, ir.Block):
                 return n

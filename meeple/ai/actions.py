@@ -10,7 +10,7 @@ import numpy as np
 
 from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.render import ExprWriter, walk
+from meeple.dsl.render import ExprWriter, statement_blocks, walk
 from meeple.interpreter.game import Game
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
 from meeple.interpreter.program import Program
@@ -45,10 +45,7 @@ def _labels(game: Game) -> list[str]:
     prog = Program(game.checked, game.num_players())
     stmt_of: dict[int, Any] = {}
     g = game.checked.game
-    roots: list[Any] = [g.setup, g.play, g.scoring]
-    roots += [p.body for p in g.procedures.values()]
-    roots += [t.body for t in g.triggers.values()]
-    for root in roots:
+    for root in statement_blocks(g):
         for node in walk(root):
             if isinstance(node, (ir.Choose, ir.Pick, ir.Winner)):
                 op = prog.op_of.get(id(node))

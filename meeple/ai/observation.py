@@ -17,7 +17,7 @@ import numpy as np
 
 from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.render import walk
+from meeple.dsl.render import statement_blocks, walk
 from meeple.interpreter.game import Game
 from meeple.interpreter.layout import ProgramBase
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
@@ -288,10 +288,7 @@ def _assigned_variables(prog: ProgramBase) -> set[str]:
     g = getattr(prog, "game", None)
     if g is None:
         return {v.name for v in prog.var_specs}
-    roots: list[Any] = [g.setup, g.play, g.scoring]
-    roots += [p.body for p in g.procedures.values()]
-    roots += [t.body for t in g.triggers.values()]
-    return {n.name for r in roots for n in walk(r) if isinstance(n, ir.Assign)}
+    return {n.name for b in statement_blocks(g) for n in walk(b) if isinstance(n, ir.Assign)}
 
 
 def observation_spec(game: Game) -> ObservationSpec:
