@@ -98,7 +98,7 @@ def test_explain_gives_the_failing_condition_and_its_line(
     assert "legal     Preen" in out
     assert (
         "not legal Bolster The Courtyard: its condition fails: markers_of(p, d) >= 1 "
-        "(here 0 >= 1) is false  (shadow-of-the-sun/game.yaml:262)" in out
+        "(here 0 >= 1) is false  (shadow-of-the-sun/game.yaml:264)" in out
     )
 
 

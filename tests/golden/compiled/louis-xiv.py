@@ -315,6 +315,7 @@ SPANS = (
     (0, 1015, 63, 1015, 64),
     (0, 1015, 81, 1015, 82),
     (0, 1015, 123, 1015, 124),
+    (0, 1015, 11, 1015, 126),
     (0, 1017, 27, 1017, 28),
     (0, 436, 3, 436, 12),
     (0, 456, 3, 456, 19),
@@ -677,7 +678,6 @@ SPANS = (
     (0, 1004, 11, 1013, 5),
     (0, 1000, 7, 1013, 5),
     (0, 1014, 7, 1014, 9),
-    (0, 1015, 11, 1015, 126),
     (0, 1013, 7, 1016, 3),
     (0, 249, 41, 249, 42),
     (0, 250, 31, 250, 32),
@@ -689,15 +689,15 @@ SPANS = (
     (0, 260, 3, 260, 17),
     (0, 261, 3, 261, 16),
     (0, 262, 3, 262, 14),
-    (0, 263, 45, 263, 46),
-    (0, 266, 3, 266, 7),
-    (0, 267, 44, 267, 46),
-    (0, 268, 3, 268, 12),
-    (0, 269, 3, 269, 13),
+    (0, 265, 3, 265, 7),
+    (0, 266, 44, 266, 46),
+    (0, 267, 3, 267, 12),
+    (0, 268, 3, 268, 13),
+    (0, 269, 3, 269, 12),
     (0, 270, 3, 270, 12),
     (0, 271, 3, 271, 12),
-    (0, 272, 3, 272, 12),
-    (0, 273, 3, 273, 13),
+    (0, 272, 3, 272, 13),
+    (0, 273, 3, 273, 8),
     (0, 1017, 7, 1020, 1),
 )
 
@@ -5175,7 +5175,10 @@ def build(num_players, files):
             env['p'] = _p8
             st.at = o489  # game.yaml:1015
             _i29 = seat(st, env['p'], S[257])
-            st.vars['score'][_i29] = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[258]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[259]))])) + st.vars['extra_coats'][seat(st, env['p'], S[260])]) + (5 * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[261]))])))
+            _v29 = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[258]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[259]))])) + st.vars['extra_coats'][seat(st, env['p'], S[260])]) + (5 * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[261]))])))
+            if _v29 < 0:
+                raise RuleError("'score' would fall to " + str(_v29) + ', below its minimum 0', S[262])
+            st.vars['score'][_i29] = _v29
         st.frames.pop()
 
     def step_458(st, fr):  # game.yaml:987
@@ -5372,13 +5375,16 @@ def build(num_players, files):
         env = fr.env
         st.at = o489  # game.yaml:1015
         _i36 = seat(st, env['p'], S[257])
-        st.vars['score'][_i36] = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[258]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[259]))])) + st.vars['extra_coats'][seat(st, env['p'], S[260])]) + (5 * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[261]))])))
+        _v30 = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[258]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[259]))])) + st.vars['extra_coats'][seat(st, env['p'], S[260])]) + (5 * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[261]))])))
+        if _v30 < 0:
+            raise RuleError("'score' would fall to " + str(_v30) + ', below its minimum 0', S[262])
+        st.vars['score'][_i36] = _v30
         st.frames.pop()
 
     def e490_items(st, env):  # game.yaml:1013
         return st.players
     def tie_0(st, env):  # game.yaml:1017
-        return len(st.zones[(Z_personal1 + seat(st, env['p'], S[262]))])
+        return len(st.zones[(Z_personal1 + seat(st, env['p'], S[263]))])
     def init_start_player(st, env):  # game.yaml:249
         return 0
     def init_round(st, env):  # game.yaml:250
@@ -5399,23 +5405,23 @@ def build(num_players, files):
         return False
     def init_extra_coats(st, env):  # game.yaml:262
         return 0
-    def init_score(st, env):  # game.yaml:263
+    def init_gold(st, env):  # game.yaml:265
         return 0
-    def init_gold(st, env):  # game.yaml:266
-        return 0
-    def init_bank(st, env):  # game.yaml:267
+    def init_bank(st, env):  # game.yaml:266
         return 72
-    def init_path_left(st, env):  # game.yaml:268
+    def init_path_left(st, env):  # game.yaml:267
         return 0
-    def init_path_jumps(st, env):  # game.yaml:269
+    def init_path_jumps(st, env):  # game.yaml:268
         return 0
-    def init_pass_left(st, env):  # game.yaml:270
+    def init_pass_left(st, env):  # game.yaml:269
         return 0
-    def init_swap_left(st, env):  # game.yaml:271
+    def init_swap_left(st, env):  # game.yaml:270
         return 0
-    def init_four_left(st, env):  # game.yaml:272
+    def init_four_left(st, env):  # game.yaml:271
         return 0
-    def init_first_left(st, env):  # game.yaml:273
+    def init_first_left(st, env):  # game.yaml:272
+        return 0
+    def init_score(st, env):  # game.yaml:273
         return 0
 
     o0 = Block(0, S[48], 3, step_0)
@@ -5426,110 +5432,110 @@ def build(num_players, files):
     o5 = Block(5, S[117], 1, step_5)
     o6 = Block(6, S[72], 1, step_6)
     o7 = Block(7, S[172], 1, step_7)
-    o8 = Block(8, S[263], 8, step_8)
-    o9 = Block(9, S[264], 8, step_9)
-    o10 = Block(10, S[265], 6, step_10)
-    o11 = Block(11, S[266], 1, step_11)
-    o12 = Block(12, S[267], 1, step_12)
-    o13 = Block(13, S[268], 3, step_13)
-    o14 = Block(14, S[269], 1, step_14)
-    o15 = Block(15, S[270], 4, step_15)
-    o16 = Block(16, S[271], 3, step_16)
-    o17 = Block(17, S[272], 1, step_17)
-    o18 = Block(18, S[273], 10, step_18)
-    o19 = Block(19, S[274], 1, step_19)
-    o20 = Block(20, S[275], 2, step_20)
-    o21 = Block(21, S[276], 2, step_21)
-    o22 = Block(22, S[277], 1, step_22)
-    o23 = Block(23, S[278], 1, step_23)
-    o24 = Block(24, S[279], 1, step_24)
-    o25 = Block(25, S[280], 3, step_25)
-    o26 = Block(26, S[281], 7, step_26)
-    o27 = Block(27, S[282], 4, step_27)
-    o28 = Block(28, S[283], 3, step_28)
-    o29 = Block(29, S[284], 1, step_29)
+    o8 = Block(8, S[264], 8, step_8)
+    o9 = Block(9, S[265], 8, step_9)
+    o10 = Block(10, S[266], 6, step_10)
+    o11 = Block(11, S[267], 1, step_11)
+    o12 = Block(12, S[268], 1, step_12)
+    o13 = Block(13, S[269], 3, step_13)
+    o14 = Block(14, S[270], 1, step_14)
+    o15 = Block(15, S[271], 4, step_15)
+    o16 = Block(16, S[272], 3, step_16)
+    o17 = Block(17, S[273], 1, step_17)
+    o18 = Block(18, S[274], 10, step_18)
+    o19 = Block(19, S[275], 1, step_19)
+    o20 = Block(20, S[276], 2, step_20)
+    o21 = Block(21, S[277], 2, step_21)
+    o22 = Block(22, S[278], 1, step_22)
+    o23 = Block(23, S[279], 1, step_23)
+    o24 = Block(24, S[280], 1, step_24)
+    o25 = Block(25, S[281], 3, step_25)
+    o26 = Block(26, S[282], 7, step_26)
+    o27 = Block(27, S[283], 4, step_27)
+    o28 = Block(28, S[284], 3, step_28)
+    o29 = Block(29, S[285], 1, step_29)
     o30 = Block(30, S[202], 4, step_30)
-    o31 = Block(31, S[285], 5, step_31)
-    o32 = Block(32, S[286], 1, step_32)
-    o33 = Block(33, S[287], 3, step_33)
-    o34 = Stmt(34, S[288])
+    o31 = Block(31, S[286], 5, step_31)
+    o32 = Block(32, S[287], 1, step_32)
+    o33 = Block(33, S[288], 3, step_33)
+    o34 = Stmt(34, S[289])
     o35 = Stmt(35, S[15])
     o36 = Stmt(36, S[17])
     o37 = Stmt(37, S[19])
     o38 = Stmt(38, S[20])
-    o39 = Block(39, S[289], 1, step_39)
-    o40 = Stmt(40, S[290])
-    o41 = Block(41, S[291], 1, step_41)
+    o39 = Block(39, S[290], 1, step_39)
+    o40 = Stmt(40, S[291])
+    o41 = Block(41, S[292], 1, step_41)
     o42 = Stmt(42, S[22])
-    o43 = Stmt(43, S[292])
-    o44 = Block(44, S[293], 1, step_44)
-    o45 = Stmt(45, S[294])
-    o46 = Stmt(46, S[295])
+    o43 = Stmt(43, S[293])
+    o44 = Block(44, S[294], 1, step_44)
+    o45 = Stmt(45, S[295])
+    o46 = Stmt(46, S[296])
     o47 = Stmt(47, S[28])
-    o48 = Block(48, S[296], 1, step_48)
-    o49 = Block(49, S[297], 1, step_49)
-    o50 = Block(50, S[298], 1, step_50)
+    o48 = Block(48, S[297], 1, step_48)
+    o49 = Block(49, S[298], 1, step_49)
+    o50 = Block(50, S[299], 1, step_50)
     o51 = Stmt(51, S[37])
-    o52 = Stmt(52, S[299])
-    o53 = Block(53, S[300], 1, step_53)
+    o52 = Stmt(52, S[300])
+    o53 = Block(53, S[301], 1, step_53)
     o54 = Stmt(54, S[33])
-    o55 = Stmt(55, S[301])
-    o56 = ForOp(S[302], 'i', e56_items, o48, False)
+    o55 = Stmt(55, S[302])
+    o56 = ForOp(S[303], 'i', e56_items, o48, False)
     o56.uid = 56
-    o57 = Block(57, S[303], 1, step_57)
-    o58 = Stmt(58, S[304])
-    o59 = ForOp(S[305], 'q', e59_items, o57, False, seats=True)
+    o57 = Block(57, S[304], 1, step_57)
+    o58 = Stmt(58, S[305])
+    o59 = ForOp(S[306], 'q', e59_items, o57, False, seats=True)
     o59.uid = 59
-    o60 = Stmt(60, S[306])
-    o61 = Stmt(61, S[307])
-    o62 = Stmt(62, S[308])
-    o63 = Stmt(63, S[309])
-    o64 = Stmt(64, S[310])
-    o65 = Block(65, S[311], 1, step_65)
+    o60 = Stmt(60, S[307])
+    o61 = Stmt(61, S[308])
+    o62 = Stmt(62, S[309])
+    o63 = Stmt(63, S[310])
+    o64 = Stmt(64, S[311])
+    o65 = Block(65, S[312], 1, step_65)
     o66 = Stmt(66, S[47])
-    o67 = ForOp(S[312], 'p', e67_items, o65, False, seats=True)
+    o67 = ForOp(S[313], 'p', e67_items, o65, False, seats=True)
     o67.uid = 67
-    o68 = Block(68, S[313], 1, step_68)
+    o68 = Block(68, S[314], 1, step_68)
     o69 = Stmt(69, S[50])
-    o70 = Stmt(70, S[314])
-    o71 = Block(71, S[315], 1, step_71)
-    o72 = Block(72, S[316], 1, step_72)
+    o70 = Stmt(70, S[315])
+    o71 = Block(71, S[316], 1, step_71)
+    o72 = Block(72, S[317], 1, step_72)
     o73 = Stmt(73, S[91])
-    o74 = ForOp(S[317], 'm', e74_items, o72, False)
+    o74 = ForOp(S[318], 'm', e74_items, o72, False)
     o74.uid = 74
-    o75 = ForOp(S[318], 'p', e75_items, o71, False, seats=True)
+    o75 = ForOp(S[319], 'p', e75_items, o71, False, seats=True)
     o75.uid = 75
-    o76 = Block(76, S[319], 1, step_76)
+    o76 = Block(76, S[320], 1, step_76)
     o77 = Stmt(77, S[52])
-    o78 = ForOp(S[320], 'p', e78_items, o76, False, seats=True)
+    o78 = ForOp(S[321], 'p', e78_items, o76, False, seats=True)
     o78.uid = 78
-    o79 = Block(79, S[321], 1, step_79)
+    o79 = Block(79, S[322], 1, step_79)
     o80 = Stmt(80, S[53])
-    o81 = Stmt(81, S[322])
-    o82 = Block(82, S[323], 1, step_82)
+    o81 = Stmt(81, S[323])
+    o82 = Block(82, S[324], 1, step_82)
     o83 = Stmt(83, S[55])
-    o84 = Stmt(84, S[324])
-    o85 = Block(85, S[325], 1, step_85)
+    o84 = Stmt(84, S[325])
+    o85 = Block(85, S[326], 1, step_85)
     o86 = Stmt(86, S[56])
-    o87 = Stmt(87, S[326])
-    o88 = Block(88, S[327], 1, step_88)
+    o87 = Stmt(87, S[327])
+    o88 = Block(88, S[328], 1, step_88)
     o89 = Stmt(89, S[57])
-    o90 = Stmt(90, S[328])
-    o91 = Block(91, S[329], 1, step_91)
+    o90 = Stmt(90, S[329])
+    o91 = Block(91, S[330], 1, step_91)
     o92 = Stmt(92, S[58])
-    o93 = Stmt(93, S[330])
-    o94 = Block(94, S[331], 1, step_94)
+    o93 = Stmt(93, S[331])
+    o94 = Block(94, S[332], 1, step_94)
     o95 = Stmt(95, S[61])
-    o96 = Stmt(96, S[332])
-    o97 = Block(97, S[333], 1, step_97)
-    o98 = Block(98, S[334], 1, step_98)
+    o96 = Stmt(96, S[333])
+    o97 = Block(97, S[334], 1, step_97)
+    o98 = Block(98, S[335], 1, step_98)
     o99 = Stmt(99, S[93])
-    o100 = Block(100, S[335], 2, step_100)
+    o100 = Block(100, S[336], 2, step_100)
     o101 = Stmt(101, S[94])
     o102 = Stmt(102, S[95])
-    o103 = Block(103, S[336], 1, step_103)
+    o103 = Block(103, S[337], 1, step_103)
     o104 = Stmt(104, S[96])
-    o105 = ChooseOp(S[337], e105_player, e105_prompt, [
+    o105 = ChooseOp(S[338], e105_player, e105_prompt, [
         OptionOp(site[0], e105_label0, None, None, None, o98),
         OptionOp(site[1], e105_label1, None, None, e105_when1, o100),
         OptionOp(site[2], e105_label2, None, None, e105_when2, o103),
@@ -5537,91 +5543,91 @@ def build(num_players, files):
     o105.collect = collect_105
     o105.resolve = resolve_105
     o105.uid = 105
-    o106 = Stmt(106, S[338])
-    o107 = Block(107, S[339], 1, step_107)
-    o108 = Block(108, S[340], 2, step_108)
+    o106 = Stmt(106, S[339])
+    o107 = Block(107, S[340], 1, step_107)
+    o108 = Block(108, S[341], 2, step_108)
     o109 = Stmt(109, S[101])
     o110 = Stmt(110, S[103])
-    o111 = Block(111, S[341], 0, step_111)
-    o112 = ChooseOp(S[342], e112_player, e112_prompt, [
+    o111 = Block(111, S[342], 0, step_111)
+    o112 = ChooseOp(S[343], e112_player, e112_prompt, [
         OptionOp(site[3], e112_label0, None, None, None, o108),
         OptionOp(site[4], e112_label1, None, None, None, o111),
     ], False)
     o112.collect = collect_112
     o112.resolve = resolve_112
     o112.uid = 112
-    o113 = Stmt(113, S[343])
-    o114 = Block(114, S[344], 4, step_114)
+    o113 = Stmt(113, S[344])
+    o114 = Block(114, S[345], 4, step_114)
     o115 = Stmt(115, S[105])
     o116 = Stmt(116, S[107])
     o117 = Stmt(117, S[109])
-    o118 = Block(118, S[345], 2, step_118)
-    o119 = Block(119, S[346], 1, step_119)
+    o118 = Block(118, S[346], 2, step_118)
+    o119 = Block(119, S[347], 1, step_119)
     o120 = Stmt(120, S[110])
-    o121 = Stmt(121, S[347])
-    o122 = Block(122, S[348], 1, step_122)
+    o121 = Stmt(121, S[348])
+    o122 = Block(122, S[349], 1, step_122)
     o123 = Stmt(123, S[111])
-    o124 = Stmt(124, S[349])
-    o125 = ForOp(S[350], 'm', e125_items, o118, False)
+    o124 = Stmt(124, S[350])
+    o125 = ForOp(S[351], 'm', e125_items, o118, False)
     o125.uid = 125
-    o126 = ForOp(S[351], 'p', e126_items, o114, False, seats=True)
+    o126 = ForOp(S[352], 'p', e126_items, o114, False, seats=True)
     o126.uid = 126
-    o127 = Block(127, S[352], 1, step_127)
-    o128 = Block(128, S[353], 1, step_128)
-    o129 = Block(129, S[354], 1, step_129)
+    o127 = Block(127, S[353], 1, step_127)
+    o128 = Block(128, S[354], 1, step_128)
+    o129 = Block(129, S[355], 1, step_129)
     o130 = Stmt(130, S[114])
-    o131 = Stmt(131, S[355])
-    o132 = ForOp(S[356], 'p', e132_items, o128, False, seats=True)
+    o131 = Stmt(131, S[356])
+    o132 = ForOp(S[357], 'p', e132_items, o128, False, seats=True)
     o132.uid = 132
-    o133 = RepeatOp(S[357], o127, e133_cond, True)
+    o133 = RepeatOp(S[358], o127, e133_cond, True)
     o133.uid = 133
-    o134 = Block(134, S[358], 1, step_134)
-    o135 = Block(135, S[359], 1, step_135)
-    o136 = Block(136, S[360], 1, step_136)
-    o137 = Block(137, S[361], 1, step_137)
+    o134 = Block(134, S[359], 1, step_134)
+    o135 = Block(135, S[360], 1, step_135)
+    o136 = Block(136, S[361], 1, step_136)
+    o137 = Block(137, S[362], 1, step_137)
     o138 = Stmt(138, S[116])
-    o139 = Block(139, S[362], 0, step_139)
-    o140 = ChooseOp(S[363], e140_player, e140_prompt, [
+    o139 = Block(139, S[363], 0, step_139)
+    o140 = ChooseOp(S[364], e140_player, e140_prompt, [
         OptionOp(site[5], e140_label0, 't', e140_items0, None, o137),
         OptionOp(site[6], e140_label1, None, None, None, o139),
     ], False)
     o140.collect = collect_140
     o140.resolve = resolve_140
     o140.uid = 140
-    o141 = Stmt(141, S[364])
-    o142 = ForOp(S[365], 'm', e142_items, o135, False)
+    o141 = Stmt(141, S[365])
+    o142 = ForOp(S[366], 'm', e142_items, o135, False)
     o142.uid = 142
-    o143 = ForOp(S[366], 'p', e143_items, o134, False, seats=True)
+    o143 = ForOp(S[367], 'p', e143_items, o134, False, seats=True)
     o143.uid = 143
-    o144 = Block(144, S[367], 1, step_144)
-    o145 = Stmt(145, S[368])
-    o146 = ForOp(S[369], 'p', e146_items, o144, False, seats=True)
+    o144 = Block(144, S[368], 1, step_144)
+    o145 = Stmt(145, S[369])
+    o146 = ForOp(S[370], 'p', e146_items, o144, False, seats=True)
     o146.uid = 146
-    o147 = Stmt(147, S[370])
-    o148 = Stmt(148, S[371])
-    o149 = Block(149, S[372], 1, step_149)
-    o150 = Block(150, S[373], 1, step_150)
+    o147 = Stmt(147, S[371])
+    o148 = Stmt(148, S[372])
+    o149 = Block(149, S[373], 1, step_149)
+    o150 = Block(150, S[374], 1, step_150)
     o151 = Stmt(151, S[119])
-    o152 = Block(152, S[374], 0, step_152)
-    o153 = ChooseOp(S[375], e153_player, e153_prompt, [
+    o152 = Block(152, S[375], 0, step_152)
+    o153 = ChooseOp(S[376], e153_player, e153_prompt, [
         OptionOp(site[7], e153_label0, None, None, None, o150),
         OptionOp(site[8], e153_label1, None, None, None, o152),
     ], False)
     o153.collect = collect_153
     o153.resolve = resolve_153
     o153.uid = 153
-    o154 = Stmt(154, S[376])
-    o155 = Block(155, S[377], 2, step_155)
-    o156 = Stmt(156, S[378])
+    o154 = Stmt(154, S[377])
+    o155 = Block(155, S[378], 2, step_155)
+    o156 = Stmt(156, S[379])
     o157 = Stmt(157, S[120])
-    o158 = Block(158, S[379], 2, step_158)
+    o158 = Block(158, S[380], 2, step_158)
     o159 = Stmt(159, S[122])
     o160 = Stmt(160, S[123])
-    o161 = Block(161, S[380], 3, step_161)
+    o161 = Block(161, S[381], 3, step_161)
     o162 = Stmt(162, S[125])
-    o163 = Stmt(163, S[381])
+    o163 = Stmt(163, S[382])
     o164 = Stmt(164, S[127])
-    o165 = ChooseOp(S[382], e165_player, e165_prompt, [
+    o165 = ChooseOp(S[383], e165_player, e165_prompt, [
         OptionOp(site[9], e165_label0, 'c', e165_items0, None, o155),
         OptionOp(site[10], e165_label1, None, None, e165_when1, o158),
         OptionOp(site[11], e165_label2, 'c', e165_items2, e165_when2, o161),
@@ -5629,23 +5635,23 @@ def build(num_players, files):
     o165.collect = collect_165
     o165.resolve = resolve_165
     o165.uid = 165
-    o166 = Stmt(166, S[383])
-    o167 = Stmt(167, S[384])
-    o168 = Block(168, S[385], 1, step_168)
-    o169 = Block(169, S[386], 1, step_169)
+    o166 = Stmt(166, S[384])
+    o167 = Stmt(167, S[385])
+    o168 = Block(168, S[386], 1, step_168)
+    o169 = Block(169, S[387], 1, step_169)
     o170 = Stmt(170, S[133])
-    o171 = Block(171, S[387], 1, step_171)
+    o171 = Block(171, S[388], 1, step_171)
     o172 = Stmt(172, S[134])
-    o173 = Stmt(173, S[388])
-    o174 = Block(174, S[389], 1, step_174)
+    o173 = Stmt(173, S[389])
+    o174 = Block(174, S[390], 1, step_174)
     o175 = Stmt(175, S[135])
-    o176 = Block(176, S[390], 2, step_176)
+    o176 = Block(176, S[391], 2, step_176)
     o177 = Stmt(177, S[137])
     o178 = Stmt(178, S[138])
-    o179 = Block(179, S[391], 2, step_179)
+    o179 = Block(179, S[392], 2, step_179)
     o180 = Stmt(180, S[140])
     o181 = Stmt(181, S[141])
-    o182 = ChooseOp(S[392], e182_player, e182_prompt, [
+    o182 = ChooseOp(S[393], e182_player, e182_prompt, [
         OptionOp(site[12], e182_label0, None, None, e182_when0, o168),
         OptionOp(site[13], e182_label1, None, None, None, o174),
         OptionOp(site[14], e182_label2, None, None, e182_when2, o176),
@@ -5654,254 +5660,254 @@ def build(num_players, files):
     o182.collect = collect_182
     o182.resolve = resolve_182
     o182.uid = 182
-    o183 = Block(183, S[393], 1, step_183)
+    o183 = Block(183, S[394], 1, step_183)
     o184 = Stmt(184, S[146])
-    o185 = ChooseOp(S[394], e185_player, e185_prompt, [
+    o185 = ChooseOp(S[395], e185_player, e185_prompt, [
         OptionOp(site[16], e185_label0, 't', e185_items0, None, o183),
     ], False)
     o185.collect = collect_185
     o185.resolve = resolve_185
     o185.uid = 185
-    o186 = Stmt(186, S[395])
+    o186 = Stmt(186, S[396])
     o187 = Stmt(187, S[65])
     o188 = Stmt(188, S[66])
-    o189 = Block(189, S[396], 2, step_189)
-    o190 = Block(190, S[397], 2, step_190)
+    o189 = Block(189, S[397], 2, step_189)
+    o190 = Block(190, S[398], 2, step_190)
     o191 = Stmt(191, S[150])
     o192 = Stmt(192, S[151])
-    o193 = ChooseOp(S[398], e193_player, e193_prompt, [
+    o193 = ChooseOp(S[399], e193_player, e193_prompt, [
         OptionOp(site[17], e193_label0, 'k', e193_items0, None, o190),
     ], False)
     o193.collect = collect_193
     o193.resolve = resolve_193
     o193.uid = 193
-    o194 = Block(194, S[399], 1, step_194)
+    o194 = Block(194, S[400], 1, step_194)
     o195 = Stmt(195, S[147])
-    o196 = Block(196, S[400], 1, step_196)
-    o197 = Block(197, S[401], 2, step_197)
-    o198 = Stmt(198, S[402])
+    o196 = Block(196, S[401], 1, step_196)
+    o197 = Block(197, S[402], 2, step_197)
+    o198 = Stmt(198, S[403])
     o199 = Stmt(199, S[153])
-    o200 = Block(200, S[403], 1, step_200)
+    o200 = Block(200, S[404], 1, step_200)
     o201 = Stmt(201, S[154])
-    o202 = ChooseOp(S[404], e202_player, e202_prompt, [
+    o202 = ChooseOp(S[405], e202_player, e202_prompt, [
         OptionOp(site[18], e202_label0, 'a', e202_items0, None, o197),
         OptionOp(site[19], e202_label1, None, None, None, o200),
     ], False)
     o202.collect = collect_202
     o202.resolve = resolve_202
     o202.uid = 202
-    o203 = Stmt(203, S[405])
-    o204 = RepeatOp(S[406], o189, e204_cond, False)
+    o203 = Stmt(203, S[406])
+    o204 = RepeatOp(S[407], o189, e204_cond, False)
     o204.uid = 204
-    o205 = Block(205, S[407], 1, step_205)
+    o205 = Block(205, S[408], 1, step_205)
     o206 = Stmt(206, S[68])
-    o207 = ForOp(S[408], 'p', e207_items, o205, False, seats=True)
+    o207 = ForOp(S[409], 'p', e207_items, o205, False, seats=True)
     o207.uid = 207
-    o208 = Block(208, S[409], 2, step_208)
+    o208 = Block(208, S[410], 2, step_208)
     o209 = Stmt(209, S[155])
     o210 = Stmt(210, S[156])
-    o211 = ForOp(S[410], 't', e211_items, o208, False)
+    o211 = ForOp(S[411], 't', e211_items, o208, False)
     o211.uid = 211
-    o212 = Stmt(212, S[411])
-    o213 = Block(213, S[412], 1, step_213)
-    o214 = Block(214, S[413], 1, step_214)
-    o215 = Block(215, S[414], 1, step_215)
-    o216 = Block(216, S[415], 2, step_216)
-    o217 = Stmt(217, S[416])
+    o212 = Stmt(212, S[412])
+    o213 = Block(213, S[413], 1, step_213)
+    o214 = Block(214, S[414], 1, step_214)
+    o215 = Block(215, S[415], 1, step_215)
+    o216 = Block(216, S[416], 2, step_216)
+    o217 = Stmt(217, S[417])
     o218 = Stmt(218, S[161])
-    o219 = Block(219, S[417], 0, step_219)
-    o220 = ChooseOp(S[418], e220_player, e220_prompt, [
+    o219 = Block(219, S[418], 0, step_219)
+    o220 = ChooseOp(S[419], e220_player, e220_prompt, [
         OptionOp(site[20], e220_label0, None, None, None, o216),
         OptionOp(site[21], e220_label1, None, None, None, o219),
     ], True)
     o220.collect = collect_220
     o220.resolve = resolve_220
     o220.uid = 220
-    o221 = Stmt(221, S[419])
-    o222 = ForOp(S[420], 'c', e222_items, o214, False)
+    o221 = Stmt(221, S[420])
+    o222 = ForOp(S[421], 'c', e222_items, o214, False)
     o222.uid = 222
-    o223 = ForOp(S[421], 'q', e223_items, o213, False, seats=True)
+    o223 = ForOp(S[422], 'q', e223_items, o213, False, seats=True)
     o223.uid = 223
-    o224 = Block(224, S[422], 1, step_224)
-    o225 = Stmt(225, S[423])
-    o226 = ForOp(S[424], 'q', e226_items, o224, False, seats=True)
+    o224 = Block(224, S[423], 1, step_224)
+    o225 = Stmt(225, S[424])
+    o226 = ForOp(S[425], 'q', e226_items, o224, False, seats=True)
     o226.uid = 226
-    o227 = Stmt(227, S[425])
-    o228 = Stmt(228, S[426])
-    o229 = Stmt(229, S[427])
-    o230 = Stmt(230, S[428])
-    o231 = Block(231, S[429], 1, step_231)
-    o232 = Block(232, S[430], 1, step_232)
-    o233 = Block(233, S[431], 1, step_233)
+    o227 = Stmt(227, S[426])
+    o228 = Stmt(228, S[427])
+    o229 = Stmt(229, S[428])
+    o230 = Stmt(230, S[429])
+    o231 = Block(231, S[430], 1, step_231)
+    o232 = Block(232, S[431], 1, step_232)
+    o233 = Block(233, S[432], 1, step_233)
     o234 = Stmt(234, S[163])
-    o235 = ForOp(S[432], 'q', e235_items, o233, False, seats=True)
+    o235 = ForOp(S[433], 'q', e235_items, o233, False, seats=True)
     o235.uid = 235
-    o236 = Stmt(236, S[433])
-    o237 = Block(237, S[434], 1, step_237)
-    o238 = Stmt(238, S[435])
-    o239 = Stmt(239, S[436])
-    o240 = Stmt(240, S[437])
-    o241 = Block(241, S[438], 1, step_241)
+    o236 = Stmt(236, S[434])
+    o237 = Block(237, S[435], 1, step_237)
+    o238 = Stmt(238, S[436])
+    o239 = Stmt(239, S[437])
+    o240 = Stmt(240, S[438])
+    o241 = Block(241, S[439], 1, step_241)
     o242 = Stmt(242, S[164])
-    o243 = Block(243, S[439], 1, step_243)
+    o243 = Block(243, S[440], 1, step_243)
     o244 = Stmt(244, S[165])
-    o245 = Block(245, S[440], 1, step_245)
+    o245 = Block(245, S[441], 1, step_245)
     o246 = Stmt(246, S[166])
-    o247 = Block(247, S[441], 1, step_247)
+    o247 = Block(247, S[442], 1, step_247)
     o248 = Stmt(248, S[167])
-    o249 = Stmt(249, S[442])
+    o249 = Stmt(249, S[443])
     o250 = Stmt(250, S[71])
-    o251 = Block(251, S[443], 1, step_251)
-    o252 = Block(252, S[444], 1, step_252)
-    o253 = Stmt(253, S[445])
-    o254 = Block(254, S[446], 1, step_254)
-    o255 = Stmt(255, S[447])
-    o256 = Stmt(256, S[448])
-    o257 = Stmt(257, S[449])
-    o258 = Block(258, S[450], 1, step_258)
-    o259 = Block(259, S[451], 2, step_259)
+    o251 = Block(251, S[444], 1, step_251)
+    o252 = Block(252, S[445], 1, step_252)
+    o253 = Stmt(253, S[446])
+    o254 = Block(254, S[447], 1, step_254)
+    o255 = Stmt(255, S[448])
+    o256 = Stmt(256, S[449])
+    o257 = Stmt(257, S[450])
+    o258 = Block(258, S[451], 1, step_258)
+    o259 = Block(259, S[452], 2, step_259)
     o260 = Stmt(260, S[169])
-    o261 = Stmt(261, S[452])
-    o262 = Block(262, S[453], 0, step_262)
-    o263 = ChooseOp(S[454], e263_player, e263_prompt, [
+    o261 = Stmt(261, S[453])
+    o262 = Block(262, S[454], 0, step_262)
+    o263 = ChooseOp(S[455], e263_player, e263_prompt, [
         OptionOp(site[22], e263_label0, None, None, None, o259),
         OptionOp(site[23], e263_label1, None, None, None, o262),
     ], False)
     o263.collect = collect_263
     o263.resolve = resolve_263
     o263.uid = 263
-    o264 = Stmt(264, S[455])
-    o265 = Stmt(265, S[456])
+    o264 = Stmt(264, S[456])
+    o265 = Stmt(265, S[457])
     o266 = Stmt(266, S[75])
-    o267 = Block(267, S[457], 3, step_267)
+    o267 = Block(267, S[458], 3, step_267)
     o268 = Stmt(268, S[170])
     o269 = Stmt(269, S[171])
-    o270 = Stmt(270, S[458])
-    o271 = Stmt(271, S[459])
+    o270 = Stmt(270, S[459])
+    o271 = Stmt(271, S[460])
     o272 = Stmt(272, S[76])
-    o273 = Block(273, S[460], 1, step_273)
-    o274 = Block(274, S[461], 1, step_274)
-    o275 = Block(275, S[462], 2, step_275)
+    o273 = Block(273, S[461], 1, step_273)
+    o274 = Block(274, S[462], 1, step_274)
+    o275 = Block(275, S[463], 2, step_275)
     o276 = Stmt(276, S[177])
     o277 = Stmt(277, S[178])
-    o278 = Block(278, S[463], 0, step_278)
-    o279 = ChooseOp(S[464], e279_player, e279_prompt, [
+    o278 = Block(278, S[464], 0, step_278)
+    o279 = ChooseOp(S[465], e279_player, e279_prompt, [
         OptionOp(site[24], e279_label0, None, None, None, o275),
         OptionOp(site[25], e279_label1, None, None, None, o278),
     ], False)
     o279.collect = collect_279
     o279.resolve = resolve_279
     o279.uid = 279
-    o280 = Stmt(280, S[465])
-    o281 = ForOp(S[466], 'q', e281_items, o273, False, seats=True)
+    o280 = Stmt(280, S[466])
+    o281 = ForOp(S[467], 'q', e281_items, o273, False, seats=True)
     o281.uid = 281
-    o282 = Block(282, S[467], 3, step_282)
+    o282 = Block(282, S[468], 3, step_282)
     o283 = Stmt(283, S[180])
     o284 = Stmt(284, S[181])
-    o285 = Stmt(285, S[468])
-    o286 = Stmt(286, S[469])
-    o287 = Block(287, S[470], 1, step_287)
-    o288 = Block(288, S[471], 2, step_288)
+    o285 = Stmt(285, S[469])
+    o286 = Stmt(286, S[470])
+    o287 = Block(287, S[471], 1, step_287)
+    o288 = Block(288, S[472], 2, step_288)
     o289 = Stmt(289, S[182])
-    o290 = Stmt(290, S[472])
-    o291 = Stmt(291, S[473])
-    o292 = ForOp(S[474], 'q', e292_items, o287, False, seats=True)
+    o290 = Stmt(290, S[473])
+    o291 = Stmt(291, S[474])
+    o292 = ForOp(S[475], 'q', e292_items, o287, False, seats=True)
     o292.uid = 292
-    o293 = Block(293, S[475], 1, step_293)
-    o294 = Block(294, S[476], 2, step_294)
+    o293 = Block(293, S[476], 1, step_293)
+    o294 = Block(294, S[477], 2, step_294)
     o295 = Stmt(295, S[183])
     o296 = Stmt(296, S[184])
-    o297 = ForOp(S[477], 'q', e297_items, o294, False, seats=True)
+    o297 = ForOp(S[478], 'q', e297_items, o294, False, seats=True)
     o297.uid = 297
-    o298 = Block(298, S[478], 6, step_298)
-    o299 = Stmt(299, S[479])
-    o300 = Stmt(300, S[480])
+    o298 = Block(298, S[479], 6, step_298)
+    o299 = Stmt(299, S[480])
+    o300 = Stmt(300, S[481])
     o301 = Stmt(301, S[186])
     o302 = Stmt(302, S[187])
     o303 = Stmt(303, S[188])
-    o304 = Block(304, S[481], 1, step_304)
+    o304 = Block(304, S[482], 1, step_304)
     o305 = Stmt(305, S[189])
-    o306 = Stmt(306, S[482])
-    o307 = Stmt(307, S[483])
-    o308 = Block(308, S[484], 1, step_308)
+    o306 = Stmt(306, S[483])
+    o307 = Stmt(307, S[484])
+    o308 = Block(308, S[485], 1, step_308)
     o309 = Stmt(309, S[190])
-    o310 = Stmt(310, S[485])
-    o311 = Stmt(311, S[486])
-    o312 = Block(312, S[487], 1, step_312)
+    o310 = Stmt(310, S[486])
+    o311 = Stmt(311, S[487])
+    o312 = Block(312, S[488], 1, step_312)
     o313 = Stmt(313, S[77])
-    o314 = Stmt(314, S[488])
-    o315 = Block(315, S[489], 2, step_315)
+    o314 = Stmt(314, S[489])
+    o315 = Block(315, S[490], 2, step_315)
     o316 = Stmt(316, S[191])
-    o317 = Block(317, S[490], 1, step_317)
-    o318 = Block(318, S[491], 1, step_318)
+    o317 = Block(317, S[491], 1, step_317)
+    o318 = Block(318, S[492], 1, step_318)
     o319 = Stmt(319, S[192])
-    o320 = ChooseOp(S[492], e320_player, e320_prompt, [
+    o320 = ChooseOp(S[493], e320_player, e320_prompt, [
         OptionOp(site[26], e320_label0, 'a', e320_items0, None, o318),
     ], False)
     o320.collect = collect_320
     o320.resolve = resolve_320
     o320.uid = 320
-    o321 = Stmt(321, S[493])
-    o322 = Stmt(322, S[494])
-    o323 = Block(323, S[495], 1, step_323)
+    o321 = Stmt(321, S[494])
+    o322 = Stmt(322, S[495])
+    o323 = Block(323, S[496], 1, step_323)
     o324 = Stmt(324, S[78])
-    o325 = Stmt(325, S[496])
-    o326 = Block(326, S[497], 2, step_326)
-    o327 = Block(327, S[498], 1, step_327)
-    o328 = Block(328, S[499], 1, step_328)
+    o325 = Stmt(325, S[497])
+    o326 = Block(326, S[498], 2, step_326)
+    o327 = Block(327, S[499], 1, step_327)
+    o328 = Block(328, S[500], 1, step_328)
     o329 = Stmt(329, S[194])
-    o330 = Block(330, S[500], 0, step_330)
-    o331 = ChooseOp(S[501], e331_player, e331_prompt, [
+    o330 = Block(330, S[501], 0, step_330)
+    o331 = ChooseOp(S[502], e331_player, e331_prompt, [
         OptionOp(site[27], e331_label0, None, None, None, o328),
         OptionOp(site[28], e331_label1, None, None, None, o330),
     ], False)
     o331.collect = collect_331
     o331.resolve = resolve_331
     o331.uid = 331
-    o332 = Stmt(332, S[502])
+    o332 = Stmt(332, S[503])
     o333 = Stmt(333, S[193])
-    o334 = Stmt(334, S[503])
-    o335 = Block(335, S[504], 2, step_335)
+    o334 = Stmt(334, S[504])
+    o335 = Block(335, S[505], 2, step_335)
     o336 = Stmt(336, S[79])
     o337 = Stmt(337, S[80])
-    o338 = Stmt(338, S[505])
-    o339 = Block(339, S[506], 1, step_339)
+    o338 = Stmt(338, S[506])
+    o339 = Block(339, S[507], 1, step_339)
     o340 = Stmt(340, S[82])
-    o341 = Stmt(341, S[507])
-    o342 = Block(342, S[508], 2, step_342)
+    o341 = Stmt(341, S[508])
+    o342 = Block(342, S[509], 2, step_342)
     o343 = Stmt(343, S[83])
-    o344 = Block(344, S[509], 1, step_344)
+    o344 = Block(344, S[510], 1, step_344)
     o345 = Stmt(345, S[85])
-    o346 = Stmt(346, S[510])
-    o347 = Stmt(347, S[511])
-    o348 = Block(348, S[512], 1, step_348)
-    o349 = Stmt(349, S[513])
-    o350 = ForOp(S[514], 'p', e350_items, o348, False, seats=True)
+    o346 = Stmt(346, S[511])
+    o347 = Stmt(347, S[512])
+    o348 = Block(348, S[513], 1, step_348)
+    o349 = Stmt(349, S[514])
+    o350 = ForOp(S[515], 'p', e350_items, o348, False, seats=True)
     o350.uid = 350
-    o351 = Block(351, S[515], 1, step_351)
+    o351 = Block(351, S[516], 1, step_351)
     o352 = Stmt(352, S[195])
-    o353 = ForOp(S[516], 'p', e353_items, o351, False, seats=True)
+    o353 = ForOp(S[517], 'p', e353_items, o351, False, seats=True)
     o353.uid = 353
     o354 = Stmt(354, S[87])
-    o355 = Block(355, S[517], 1, step_355)
-    o356 = Block(356, S[518], 1, step_356)
-    o357 = Block(357, S[519], 1, step_357)
+    o355 = Block(355, S[518], 1, step_355)
+    o356 = Block(356, S[519], 1, step_356)
+    o357 = Block(357, S[520], 1, step_357)
     o358 = Stmt(358, S[197])
-    o359 = Stmt(359, S[520])
-    o360 = ForOp(S[521], 'm', e360_items, o356, False)
+    o359 = Stmt(359, S[521])
+    o360 = ForOp(S[522], 'm', e360_items, o356, False)
     o360.uid = 360
-    o361 = ForOp(S[522], 'p', e361_items, o355, False, seats=True)
+    o361 = ForOp(S[523], 'p', e361_items, o355, False, seats=True)
     o361.uid = 361
-    o362 = Stmt(362, S[523])
-    o363 = Block(363, S[524], 2, step_363)
+    o362 = Stmt(362, S[524])
+    o363 = Block(363, S[525], 2, step_363)
     o364 = Stmt(364, S[199])
-    o365 = Block(365, S[525], 1, step_365)
+    o365 = Block(365, S[526], 1, step_365)
     o366 = Stmt(366, S[200])
-    o367 = Block(367, S[526], 1, step_367)
+    o367 = Block(367, S[527], 1, step_367)
     o368 = Stmt(368, S[201])
-    o369 = Block(369, S[527], 1, step_369)
-    o370 = Stmt(370, S[528])
-    o371 = ChooseOp(S[529], e371_player, e371_prompt, [
+    o369 = Block(369, S[528], 1, step_369)
+    o370 = Stmt(370, S[529])
+    o371 = ChooseOp(S[530], e371_player, e371_prompt, [
         OptionOp(site[29], e371_label0, 'm', e371_items0, e371_when0, o365),
         OptionOp(site[30], e371_label1, 'x', e371_items1, e371_when1, o367),
         OptionOp(site[31], e371_label2, None, None, None, o369),
@@ -5909,71 +5915,71 @@ def build(num_players, files):
     o371.collect = collect_371
     o371.resolve = resolve_371
     o371.uid = 371
-    o372 = RepeatOp(S[530], o363, e372_cond, False)
+    o372 = RepeatOp(S[531], o363, e372_cond, False)
     o372.uid = 372
-    o373 = Block(373, S[531], 1, step_373)
-    o374 = Block(374, S[532], 3, step_374)
-    o375 = Stmt(375, S[533])
-    o376 = Stmt(376, S[534])
-    o377 = Block(377, S[535], 1, step_377)
+    o373 = Block(373, S[532], 1, step_373)
+    o374 = Block(374, S[533], 3, step_374)
+    o375 = Stmt(375, S[534])
+    o376 = Stmt(376, S[535])
+    o377 = Block(377, S[536], 1, step_377)
     o378 = Stmt(378, S[208])
-    o379 = ForOp(S[536], 'y', e379_items, o377, False)
+    o379 = ForOp(S[537], 'y', e379_items, o377, False)
     o379.uid = 379
-    o380 = ChooseOp(S[537], e380_player, e380_prompt, [
+    o380 = ChooseOp(S[538], e380_player, e380_prompt, [
         OptionOp(site[32], e380_label0, 'x', e380_items0, None, o374),
     ], False)
     o380.collect = collect_380
     o380.resolve = resolve_380
     o380.uid = 380
-    o381 = Stmt(381, S[538])
-    o382 = Block(382, S[539], 1, step_382)
-    o383 = Block(383, S[540], 1, step_383)
-    o384 = Block(384, S[541], 1, step_384)
+    o381 = Stmt(381, S[539])
+    o382 = Block(382, S[540], 1, step_382)
+    o383 = Block(383, S[541], 1, step_383)
+    o384 = Block(384, S[542], 1, step_384)
     o385 = Stmt(385, S[211])
-    o386 = Block(386, S[542], 0, step_386)
-    o387 = ChooseOp(S[543], e387_player, e387_prompt, [
+    o386 = Block(386, S[543], 0, step_386)
+    o387 = ChooseOp(S[544], e387_player, e387_prompt, [
         OptionOp(site[33], e387_label0, 'x', e387_items0, e387_when0, o384),
         OptionOp(site[34], e387_label1, None, None, None, o386),
     ], False)
     o387.collect = collect_387
     o387.resolve = resolve_387
     o387.uid = 387
-    o388 = Stmt(388, S[544])
-    o389 = ForOp(S[545], 'q', e389_items, o382, False, seats=True)
+    o388 = Stmt(388, S[545])
+    o389 = ForOp(S[546], 'q', e389_items, o382, False, seats=True)
     o389.uid = 389
-    o390 = Stmt(390, S[546])
+    o390 = Stmt(390, S[547])
     o391 = Stmt(391, S[43])
-    o392 = Stmt(392, S[547])
+    o392 = Stmt(392, S[548])
     o393 = Stmt(393, S[45])
-    o394 = Block(394, S[548], 1, step_394)
-    o395 = Stmt(395, S[549])
-    o396 = ChooseOp(S[550], e396_player, e396_prompt, [
+    o394 = Block(394, S[549], 1, step_394)
+    o395 = Stmt(395, S[550])
+    o396 = ChooseOp(S[551], e396_player, e396_prompt, [
         OptionOp(site[35], e396_label0, 'x', e396_items0, e396_when0, o394),
     ], False)
     o396.collect = collect_396
     o396.resolve = resolve_396
     o396.uid = 396
-    o397 = Block(397, S[551], 1, step_397)
-    o398 = Stmt(398, S[552])
-    o399 = ChooseOp(S[553], e399_player, e399_prompt, [
+    o397 = Block(397, S[552], 1, step_397)
+    o398 = Stmt(398, S[553])
+    o399 = ChooseOp(S[554], e399_player, e399_prompt, [
         OptionOp(site[36], e399_label0, 'x', e399_items0, e399_when0, o397),
     ], False)
     o399.collect = collect_399
     o399.resolve = resolve_399
     o399.uid = 399
-    o400 = Stmt(400, S[554])
+    o400 = Stmt(400, S[555])
     o401 = Stmt(401, S[90])
-    o402 = Block(402, S[555], 1, step_402)
+    o402 = Block(402, S[556], 1, step_402)
     o403 = Stmt(403, S[216])
-    o404 = Stmt(404, S[556])
-    o405 = Block(405, S[557], 1, step_405)
-    o406 = Block(406, S[558], 1, step_406)
+    o404 = Stmt(404, S[557])
+    o405 = Block(405, S[558], 1, step_405)
+    o406 = Block(406, S[559], 1, step_406)
     o407 = Stmt(407, S[218])
-    o408 = Block(408, S[559], 1, step_408)
+    o408 = Block(408, S[560], 1, step_408)
     o409 = Stmt(409, S[220])
-    o410 = Block(410, S[560], 1, step_410)
+    o410 = Block(410, S[561], 1, step_410)
     o411 = Stmt(411, S[222])
-    o412 = ChooseOp(S[561], e412_player, e412_prompt, [
+    o412 = ChooseOp(S[562], e412_player, e412_prompt, [
         OptionOp(site[37], e412_label0, None, None, e412_when0, o406),
         OptionOp(site[38], e412_label1, None, None, e412_when1, o408),
         OptionOp(site[39], e412_label2, None, None, e412_when2, o410),
@@ -5981,102 +5987,102 @@ def build(num_players, files):
     o412.collect = collect_412
     o412.resolve = resolve_412
     o412.uid = 412
-    o413 = Stmt(413, S[562])
-    o414 = PickOp(S[563], e414_player, e414_prompt, 'c', e414_src, e414_dest, e414_min, e414_max, None, 'back', True, site[40])
+    o413 = Stmt(413, S[563])
+    o414 = PickOp(S[564], e414_player, e414_prompt, 'c', e414_src, e414_dest, e414_min, e414_max, None, 'back', True, site[40])
     o414.candidates = cands_414
     o414.uid = 414
-    o415 = Block(415, S[564], 3, step_415)
-    o416 = Block(416, S[565], 1, step_416)
-    o417 = Stmt(417, S[566])
-    o418 = Stmt(418, S[567])
-    o419 = Block(419, S[568], 1, step_419)
-    o420 = Stmt(420, S[569])
-    o421 = Stmt(421, S[570])
-    o422 = Block(422, S[571], 1, step_422)
-    o423 = Stmt(423, S[572])
-    o424 = Stmt(424, S[573])
-    o425 = ForOp(S[574], 'c', e425_items, o415, False)
+    o415 = Block(415, S[565], 3, step_415)
+    o416 = Block(416, S[566], 1, step_416)
+    o417 = Stmt(417, S[567])
+    o418 = Stmt(418, S[568])
+    o419 = Block(419, S[569], 1, step_419)
+    o420 = Stmt(420, S[570])
+    o421 = Stmt(421, S[571])
+    o422 = Block(422, S[572], 1, step_422)
+    o423 = Stmt(423, S[573])
+    o424 = Stmt(424, S[574])
+    o425 = ForOp(S[575], 'c', e425_items, o415, False)
     o425.uid = 425
-    o426 = Block(426, S[575], 1, step_426)
+    o426 = Block(426, S[576], 1, step_426)
     o427 = Stmt(427, S[224])
-    o428 = ForOp(S[576], 'c', e428_items, o426, False)
+    o428 = ForOp(S[577], 'c', e428_items, o426, False)
     o428.uid = 428
-    o429 = Block(429, S[577], 10, step_429)
-    o430 = Stmt(430, S[578])
-    o431 = Stmt(431, S[579])
+    o429 = Block(429, S[578], 10, step_429)
+    o430 = Stmt(430, S[579])
+    o431 = Stmt(431, S[580])
     o432 = Stmt(432, S[225])
-    o433 = Stmt(433, S[580])
-    o434 = Stmt(434, S[581])
-    o435 = Stmt(435, S[582])
-    o436 = Stmt(436, S[583])
-    o437 = Stmt(437, S[584])
-    o438 = Block(438, S[585], 3, step_438)
+    o433 = Stmt(433, S[581])
+    o434 = Stmt(434, S[582])
+    o435 = Stmt(435, S[583])
+    o436 = Stmt(436, S[584])
+    o437 = Stmt(437, S[585])
+    o438 = Block(438, S[586], 3, step_438)
     o439 = Stmt(439, S[226])
     o440 = Stmt(440, S[228])
     o441 = Stmt(441, S[230])
-    o442 = ForOp(S[586], 'p', e442_items, o438, False, seats=True)
+    o442 = ForOp(S[587], 'p', e442_items, o438, False, seats=True)
     o442.uid = 442
-    o443 = Block(443, S[587], 2, step_443)
-    o444 = Stmt(444, S[588])
+    o443 = Block(443, S[588], 2, step_443)
+    o444 = Stmt(444, S[589])
     o445 = Stmt(445, S[234])
-    o446 = ForOp(S[589], 'i', e446_items, o443, False)
+    o446 = ForOp(S[590], 'i', e446_items, o443, False)
     o446.uid = 446
-    o447 = Block(447, S[590], 1, step_447)
-    o448 = Block(448, S[591], 7, step_448)
-    o449 = Stmt(449, S[592])
-    o450 = Stmt(450, S[593])
+    o447 = Block(447, S[591], 1, step_447)
+    o448 = Block(448, S[592], 7, step_448)
+    o449 = Stmt(449, S[593])
+    o450 = Stmt(450, S[594])
     o451 = Stmt(451, S[235])
     o452 = Stmt(452, S[236])
     o453 = Stmt(453, S[237])
     o454 = Stmt(454, S[238])
-    o455 = Stmt(455, S[594])
-    o456 = RepeatOp(S[595], o448, e456_cond, False)
+    o455 = Stmt(455, S[595])
+    o456 = RepeatOp(S[596], o448, e456_cond, False)
     o456.uid = 456
-    o457 = Block(457, S[596], 3, step_457)
-    o458 = Block(458, S[597], 10, step_458)
-    o459 = Stmt(459, S[598])
-    o460 = Stmt(460, S[599])
-    o461 = Stmt(461, S[600])
-    o462 = Stmt(462, S[601])
-    o463 = Stmt(463, S[602])
-    o464 = Stmt(464, S[603])
-    o465 = Stmt(465, S[604])
-    o466 = Block(466, S[605], 1, step_466)
+    o457 = Block(457, S[597], 3, step_457)
+    o458 = Block(458, S[598], 10, step_458)
+    o459 = Stmt(459, S[599])
+    o460 = Stmt(460, S[600])
+    o461 = Stmt(461, S[601])
+    o462 = Stmt(462, S[602])
+    o463 = Stmt(463, S[603])
+    o464 = Stmt(464, S[604])
+    o465 = Stmt(465, S[605])
+    o466 = Block(466, S[606], 1, step_466)
     o467 = Stmt(467, S[247])
-    o468 = ForOp(S[606], 't', e468_items, o466, False)
+    o468 = ForOp(S[607], 't', e468_items, o466, False)
     o468.uid = 468
     o469 = Stmt(469, S[248])
-    o470 = Block(470, S[607], 1, step_470)
+    o470 = Block(470, S[608], 1, step_470)
     o471 = Stmt(471, S[250])
-    o472 = ForOp(S[608], 'i', e472_items, o470, False)
+    o472 = ForOp(S[609], 'i', e472_items, o470, False)
     o472.uid = 472
-    o473 = ForOp(S[609], 'p', e473_items, o458, False, seats=True)
+    o473 = ForOp(S[610], 'p', e473_items, o458, False, seats=True)
     o473.uid = 473
-    o474 = Block(474, S[610], 2, step_474)
-    o475 = Stmt(475, S[611])
-    o476 = Block(476, S[612], 1, step_476)
-    o477 = Block(477, S[613], 1, step_477)
-    o478 = Block(478, S[614], 1, step_478)
-    o479 = Block(479, S[615], 1, step_479)
-    o480 = Stmt(480, S[616])
-    o481 = Block(481, S[617], 1, step_481)
+    o474 = Block(474, S[611], 2, step_474)
+    o475 = Stmt(475, S[612])
+    o476 = Block(476, S[613], 1, step_476)
+    o477 = Block(477, S[614], 1, step_477)
+    o478 = Block(478, S[615], 1, step_478)
+    o479 = Block(479, S[616], 1, step_479)
+    o480 = Stmt(480, S[617])
+    o481 = Block(481, S[618], 1, step_481)
     o482 = Stmt(482, S[255])
-    o483 = Stmt(483, S[618])
-    o484 = Stmt(484, S[619])
-    o485 = ForOp(S[620], 'q', e485_items, o477, False, seats=True)
+    o483 = Stmt(483, S[619])
+    o484 = Stmt(484, S[620])
+    o485 = ForOp(S[621], 'q', e485_items, o477, False, seats=True)
     o485.uid = 485
-    o486 = Stmt(486, S[621])
-    o487 = ForOp(S[622], 'a', e487_items, o474, False)
+    o486 = Stmt(486, S[622])
+    o487 = ForOp(S[623], 'a', e487_items, o474, False)
     o487.uid = 487
-    o488 = Block(488, S[623], 1, step_488)
-    o489 = Stmt(489, S[624])
+    o488 = Block(488, S[624], 1, step_488)
+    o489 = Stmt(489, S[262])
     o490 = ForOp(S[625], 'p', e490_items, o488, False, seats=True)
     o490.uid = 490
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479, o480, o481, o482, o483, o484, o485, o486, o487, o488, o489, o490]
     P.setup = o429
     P.play = o447
     P.scoring = o457
-    P.proc_names = {o0.uid: 'procedure earn (' + str(S[48]) + ')', o1.uid: 'procedure pay (' + str(S[44]) + ')', o2.uid: 'procedure take_coat (' + str(S[59]) + ')', o3.uid: 'procedure take_token (' + str(S[46]) + ')', o4.uid: 'procedure to_personal (' + str(S[54]) + ')', o5.uid: 'procedure from_general (' + str(S[117]) + ')', o6.uid: 'procedure return_markers (' + str(S[72]) + ')', o7.uid: 'procedure to_general (' + str(S[172]) + ')', o8.uid: 'procedure resources (' + str(S[263]) + ')', o9.uid: 'procedure resource_ability (' + str(S[264]) + ')', o10.uid: 'procedure influence (' + str(S[265]) + ')', o11.uid: 'procedure optional_marker (' + str(S[266]) + ')', o12.uid: 'procedure influence_turn (' + str(S[267]) + ')', o13.uid: 'procedure use_card (' + str(S[268]) + ')', o14.uid: 'procedure start_anywhere (' + str(S[269]) + ')', o15.uid: 'procedure place_path (' + str(S[270]) + ')', o16.uid: 'procedure evaluation (' + str(S[271]) + ')', o17.uid: 'procedure play_intrigue (' + str(S[272]) + ')', o18.uid: 'procedure evaluate (' + str(S[273]) + ')', o19.uid: 'procedure first_once (' + str(S[274]) + ')', o20.uid: 'procedure win_gift (' + str(S[275]) + ')', o21.uid: 'procedure gold_evaluation (' + str(S[276]) + ')', o22.uid: 'procedure bribes (' + str(S[277]) + ')', o23.uid: 'procedure first_evaluation (' + str(S[278]) + ')', o24.uid: 'procedure markers_evaluation (' + str(S[279]) + ')', o25.uid: 'procedure louis_evaluation (' + str(S[280]) + ')', o26.uid: 'procedure gift (' + str(S[281]) + ')', o27.uid: 'procedure missions (' + str(S[282]) + ')', o28.uid: 'procedure mission_turn (' + str(S[283]) + ')', o29.uid: 'procedure exchange_window (' + str(S[284]) + ')', o30.uid: 'procedure exchange_token (' + str(S[202]) + ')', o31.uid: 'procedure fulfil (' + str(S[285]) + ')', o32.uid: 'procedure draw_mission (' + str(S[286]) + ')', o33.uid: 'procedure exchange_missions (' + str(S[287]) + ')'}
+    P.proc_names = {o0.uid: 'procedure earn (' + str(S[48]) + ')', o1.uid: 'procedure pay (' + str(S[44]) + ')', o2.uid: 'procedure take_coat (' + str(S[59]) + ')', o3.uid: 'procedure take_token (' + str(S[46]) + ')', o4.uid: 'procedure to_personal (' + str(S[54]) + ')', o5.uid: 'procedure from_general (' + str(S[117]) + ')', o6.uid: 'procedure return_markers (' + str(S[72]) + ')', o7.uid: 'procedure to_general (' + str(S[172]) + ')', o8.uid: 'procedure resources (' + str(S[264]) + ')', o9.uid: 'procedure resource_ability (' + str(S[265]) + ')', o10.uid: 'procedure influence (' + str(S[266]) + ')', o11.uid: 'procedure optional_marker (' + str(S[267]) + ')', o12.uid: 'procedure influence_turn (' + str(S[268]) + ')', o13.uid: 'procedure use_card (' + str(S[269]) + ')', o14.uid: 'procedure start_anywhere (' + str(S[270]) + ')', o15.uid: 'procedure place_path (' + str(S[271]) + ')', o16.uid: 'procedure evaluation (' + str(S[272]) + ')', o17.uid: 'procedure play_intrigue (' + str(S[273]) + ')', o18.uid: 'procedure evaluate (' + str(S[274]) + ')', o19.uid: 'procedure first_once (' + str(S[275]) + ')', o20.uid: 'procedure win_gift (' + str(S[276]) + ')', o21.uid: 'procedure gold_evaluation (' + str(S[277]) + ')', o22.uid: 'procedure bribes (' + str(S[278]) + ')', o23.uid: 'procedure first_evaluation (' + str(S[279]) + ')', o24.uid: 'procedure markers_evaluation (' + str(S[280]) + ')', o25.uid: 'procedure louis_evaluation (' + str(S[281]) + ')', o26.uid: 'procedure gift (' + str(S[282]) + ')', o27.uid: 'procedure missions (' + str(S[283]) + ')', o28.uid: 'procedure mission_turn (' + str(S[284]) + ')', o29.uid: 'procedure exchange_window (' + str(S[285]) + ')', o30.uid: 'procedure exchange_token (' + str(S[202]) + ')', o31.uid: 'procedure fulfil (' + str(S[286]) + ')', o32.uid: 'procedure draw_mission (' + str(S[287]) + ')', o33.uid: 'procedure exchange_missions (' + str(S[288]) + ')'}
     P.var_specs = [
         VarSpec('start_player', 'player', None, S[626], 'public'),
         VarSpec('round', 'int', None, S[627], 'public'),
@@ -6088,17 +6094,17 @@ def build(num_players, files):
         VarSpec('exchanges_used', 'int', 'players', S[633], 'public'),
         VarSpec('missions_over', 'bool', None, S[634], 'public'),
         VarSpec('extra_coats', 'int', 'players', S[635], 'public'),
-        VarSpec('score', 'int', 'players', S[636], 'public'),
-        VarSpec('gold', 'int', 'players', S[637], 'public'),
-        VarSpec('bank', 'int', None, S[638], 'public'),
-        VarSpec('path_left', 'int', None, S[639], 'public'),
-        VarSpec('path_jumps', 'int', None, S[640], 'public'),
-        VarSpec('pass_left', 'int', 'players', S[641], 'public'),
-        VarSpec('swap_left', 'int', 'players', S[642], 'public'),
-        VarSpec('four_left', 'int', 'players', S[643], 'public'),
-        VarSpec('first_left', 'int', 'players', S[644], 'public'),
+        VarSpec('gold', 'int', 'players', S[636], 'public'),
+        VarSpec('bank', 'int', None, S[637], 'public'),
+        VarSpec('path_left', 'int', None, S[638], 'public'),
+        VarSpec('path_jumps', 'int', None, S[639], 'public'),
+        VarSpec('pass_left', 'int', 'players', S[640], 'public'),
+        VarSpec('swap_left', 'int', 'players', S[641], 'public'),
+        VarSpec('four_left', 'int', 'players', S[642], 'public'),
+        VarSpec('first_left', 'int', 'players', S[643], 'public'),
+        VarSpec('score', 'int', 'players', S[644], 'public'),
     ]
-    P.var_initial = {'start_player': init_start_player, 'round': init_round, 'louis': init_louis, 'path_here': init_path_here, 'leader': init_leader, 'flip': init_flip, 'got_gift': init_got_gift, 'exchanges_used': init_exchanges_used, 'missions_over': init_missions_over, 'extra_coats': init_extra_coats, 'score': init_score, 'gold': init_gold, 'bank': init_bank, 'path_left': init_path_left, 'path_jumps': init_path_jumps, 'pass_left': init_pass_left, 'swap_left': init_swap_left, 'four_left': init_four_left, 'first_left': init_first_left}
+    P.var_initial = {'start_player': init_start_player, 'round': init_round, 'louis': init_louis, 'path_here': init_path_here, 'leader': init_leader, 'flip': init_flip, 'got_gift': init_got_gift, 'exchanges_used': init_exchanges_used, 'missions_over': init_missions_over, 'extra_coats': init_extra_coats, 'gold': init_gold, 'bank': init_bank, 'path_left': init_path_left, 'path_jumps': init_path_jumps, 'pass_left': init_pass_left, 'swap_left': init_swap_left, 'four_left': init_four_left, 'first_left': init_first_left, 'score': init_score}
     P.tie_breakers = [tie_0]
     P.tie_breaker_spans = [S[645]]
     return P

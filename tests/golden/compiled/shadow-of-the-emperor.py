@@ -153,7 +153,9 @@ SPANS = (
     (0, 668, 20, 668, 21),
     (0, 790, 20, 790, 21),
     (0, 800, 19, 800, 20),
+    (0, 800, 13, 800, 26),
     (0, 957, 19, 957, 44),
+    (0, 957, 13, 957, 50),
     (0, 984, 23, 984, 34),
     (0, 1005, 19, 1005, 29),
     (0, 1007, 22, 1007, 32),
@@ -172,10 +174,12 @@ SPANS = (
     (0, 1098, 147, 1098, 148),
     (0, 1102, 38, 1102, 39),
     (0, 1104, 23, 1104, 24),
+    (0, 1104, 17, 1104, 30),
     (0, 1116, 18, 1116, 19),
     (0, 1126, 9, 1126, 23),
     (0, 1149, 13, 1149, 22),
     (0, 1156, 15, 1156, 22),
+    (0, 1156, 9, 1156, 31),
     (0, 1157, 17, 1157, 24),
     (0, 1157, 9, 1157, 38),
     (0, 1189, 25, 1189, 30),
@@ -205,6 +209,7 @@ SPANS = (
     (0, 638, 72, 638, 91),
     (0, 654, 17, 654, 33),
     (0, 655, 23, 655, 24),
+    (0, 655, 17, 655, 30),
     (0, 659, 25, 659, 26),
     (0, 659, 17, 659, 32),
     (0, 673, 32, 673, 33),
@@ -283,6 +288,7 @@ SPANS = (
     (0, 891, 75, 891, 80),
     (0, 891, 46, 891, 47),
     (0, 892, 23, 892, 24),
+    (0, 892, 17, 892, 67),
     (0, 910, 43, 910, 44),
     (0, 910, 26, 910, 31),
     (0, 911, 49, 911, 50),
@@ -306,6 +312,7 @@ SPANS = (
     (0, 977, 27, 977, 39),
     (0, 996, 17, 996, 38),
     (0, 1019, 19, 1019, 20),
+    (0, 1019, 13, 1019, 26),
     (0, 1018, 40, 1018, 50),
     (0, 1018, 30, 1018, 35),
     (0, 1014, 30, 1014, 35),
@@ -466,7 +473,6 @@ SPANS = (
     (0, 642, 13, 642, 15),
     (0, 629, 9, 645, 3),
     (0, 653, 13, 653, 15),
-    (0, 655, 17, 655, 30),
     (0, 656, 17, 656, 74),
     (0, 658, 13, 658, 15),
     (0, 660, 17, 660, 78),
@@ -519,7 +525,6 @@ SPANS = (
     (0, 796, 9, 796, 13),
     (0, 795, 9, 798, 7),
     (0, 799, 9, 799, 13),
-    (0, 800, 13, 800, 26),
     (0, 798, 9, 801, 7),
     (0, 802, 9, 802, 13),
     (0, 801, 9, 804, 7),
@@ -545,7 +550,6 @@ SPANS = (
     (0, 864, 9, 880, 3),
     (0, 890, 13, 890, 15),
     (0, 891, 17, 891, 80),
-    (0, 892, 17, 892, 67),
     (0, 893, 13, 897, 3),
     (0, 884, 9, 897, 3),
     (0, 909, 13, 909, 15),
@@ -567,7 +571,6 @@ SPANS = (
     (0, 952, 13, 955, 7),
     (0, 950, 9, 955, 7),
     (0, 956, 9, 956, 13),
-    (0, 957, 13, 957, 50),
     (0, 958, 13, 958, 88),
     (0, 955, 9, 962, 3),
     (0, 973, 13, 973, 15),
@@ -591,7 +594,6 @@ SPANS = (
     (0, 1017, 17, 1017, 19),
     (0, 1018, 21, 1018, 50),
     (0, 1011, 13, 1019, 11),
-    (0, 1019, 13, 1019, 26),
     (0, 1020, 13, 1020, 75),
     (0, 1009, 9, 1023, 7),
     (0, 1024, 9, 1024, 13),
@@ -632,7 +634,6 @@ SPANS = (
     (0, 1099, 9, 1099, 67),
     (0, 1101, 9, 1101, 11),
     (0, 1103, 13, 1103, 17),
-    (0, 1104, 17, 1104, 30),
     (0, 1105, 17, 1105, 71),
     (0, 1102, 13, 1106, 7),
     (0, 1100, 9, 1106, 7),
@@ -660,7 +661,6 @@ SPANS = (
     (0, 1139, 13, 1147, 9),
     (0, 1137, 9, 1152, 3),
     (0, 1155, 9, 1155, 62),
-    (0, 1156, 9, 1156, 31),
     (0, 1158, 9, 1158, 88),
     (0, 1160, 9, 1160, 13),
     (0, 1159, 9, 1162, 7),
@@ -728,16 +728,16 @@ SPANS = (
     (0, 204, 34, 204, 38),
     (0, 205, 31, 205, 32),
     (0, 206, 3, 206, 7),
-    (0, 207, 3, 207, 8),
-    (0, 208, 3, 208, 6),
+    (0, 207, 3, 207, 6),
+    (0, 208, 3, 208, 9),
     (0, 209, 3, 209, 9),
-    (0, 210, 3, 210, 9),
-    (0, 211, 3, 211, 17),
-    (0, 212, 3, 212, 9),
-    (0, 213, 66, 213, 70),
-    (0, 214, 36, 214, 40),
-    (0, 215, 41, 215, 45),
-    (0, 218, 3, 218, 10),
+    (0, 210, 3, 210, 17),
+    (0, 211, 3, 211, 9),
+    (0, 212, 66, 212, 70),
+    (0, 213, 36, 213, 40),
+    (0, 214, 41, 214, 45),
+    (0, 217, 3, 217, 10),
+    (0, 218, 3, 218, 8),
 )
 
 
@@ -1609,7 +1609,10 @@ def build(num_players, files):
             if (env['a'] == 'indulgence'):
                 st.at = o210  # game.yaml:800
                 _i14 = seat(st, env['p'], S[113])
-                st.vars['score'][_i14] += 1
+                _v2 = st.vars['score'][_i14] + 1
+                if _v2 < 0:
+                    raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[114])
+                st.vars['score'][_i14] = _v2
             fr.pc = 5
             st.at = o214  # game.yaml:801
             if (env['a'] == 'permit'):
@@ -1757,8 +1760,11 @@ def build(num_players, files):
             st.at = o276  # game.yaml:955
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o274  # game.yaml:957
-                _i15 = seat(st, fn_elector_of(st, C_mainz1), S[114])
-                st.vars['score'][_i15] += 1
+                _i15 = seat(st, fn_elector_of(st, C_mainz1), S[115])
+                _v3 = st.vars['score'][_i15] + 1
+                if _v3 < 0:
+                    raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[116])
+                st.vars['score'][_i15] = _v3
                 st.at = o275  # game.yaml:958
                 if st.record_log:
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
@@ -1786,7 +1792,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o284  # game.yaml:984
-            env['powers'] = [fn_power(st, S[115], _q3, env['e']) for _q3 in st.players]
+            env['powers'] = [fn_power(st, S[117], _q3, env['e']) for _q3 in st.players]
             fr.pc = 2
             st.at = o290  # game.yaml:985
             if (max(env['powers']) > 0):
@@ -1804,15 +1810,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o293  # game.yaml:1005
-            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[116]))]) > 0):
+            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[118]))]) > 0):
                 st.at = o292  # game.yaml:1007
-                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[119]))][-1], Z_aside1, False)
             st.at = o294  # game.yaml:1008
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[118], env['w'], env['e'])) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[120], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
             st.at = o303  # game.yaml:1009
-            if any(fn_suitable(st, S[120], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[119]))]):
+            if any(fn_suitable(st, S[122], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[121]))]):
                 st.frames.append(Frame(o297, env))
             else:
                 st.at = o296  # game.yaml:1022
@@ -1842,7 +1848,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o315  # game.yaml:1033
-            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[121]))]):
+            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[123]))]):
                 st.frames.append(Frame(o311, env))
             else:
                 st.at = o309  # game.yaml:1044
@@ -1850,7 +1856,7 @@ def build(num_players, files):
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o310  # game.yaml:1045
                 _args3 = {'x': env['x']}
-                enter_procedure(st, S[122])
+                enter_procedure(st, S[124])
                 st.inline += 1
                 try:
                     proc_retire(st, _args3)
@@ -1895,10 +1901,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o331  # game.yaml:1083
-            _i16 = seat(st, st.vars['emperor'], S[123])
+            _i16 = seat(st, st.vars['emperor'], S[125])
             st.vars['vote'][_i16] = st.vars['emperor']
             st.at = o332  # game.yaml:1084
-            _i17 = seat(st, st.vars['rival'], S[124])
+            _i17 = seat(st, st.vars['rival'], S[126])
             st.vars['vote'][_i17] = st.vars['rival']
             fr.pc = 4
             st.at = o339  # game.yaml:1085
@@ -1908,12 +1914,12 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.at = o340  # game.yaml:1096
-            env['for_emperor'] = sum([fn_votes(st, S[126], _q4) for _q4 in st.players if (st.vars['vote'][seat(st, _q4, S[125])] == st.vars['emperor'])])
+            env['for_emperor'] = sum([fn_votes(st, S[128], _q4) for _q4 in st.players if (st.vars['vote'][seat(st, _q4, S[127])] == st.vars['emperor'])])
             st.at = o341  # game.yaml:1097
-            env['for_rival'] = sum([fn_votes(st, S[128], _q5) for _q5 in st.players if (st.vars['vote'][seat(st, _q5, S[127])] == st.vars['rival'])])
+            env['for_rival'] = sum([fn_votes(st, S[130], _q5) for _q5 in st.players if (st.vars['vote'][seat(st, _q5, S[129])] == st.vars['rival'])])
             st.at = o342  # game.yaml:1098
             if st.record_log:
-                st.log_line('votes revealed, ' + fmt_list_player1([_q6 for _q6 in st.players if (st.vars['vote'][seat(st, _q6, S[129])] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q7 for _q7 in st.players if (st.vars['vote'][seat(st, _q7, S[130])] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
+                st.log_line('votes revealed, ' + fmt_list_player1([_q6 for _q6 in st.players if (st.vars['vote'][seat(st, _q6, S[131])] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q7 for _q7 in st.players if (st.vars['vote'][seat(st, _q7, S[132])] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
             st.at = o343  # game.yaml:1099
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
             st.at = o349  # game.yaml:1100
@@ -1923,10 +1929,13 @@ def build(num_players, files):
                     continue
                 env['q'] = _q8
                 st.at = o348  # game.yaml:1102
-                if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[131])] == env['victor'])):
+                if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[133])] == env['victor'])):
                     st.at = o346  # game.yaml:1104
-                    _i18 = seat(st, env['q'], S[132])
-                    st.vars['score'][_i18] += 1
+                    _i18 = seat(st, env['q'], S[134])
+                    _v4 = st.vars['score'][_i18] + 1
+                    if _v4 < 0:
+                        raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[135])
+                    st.vars['score'][_i18] = _v4
                     st.at = o347  # game.yaml:1105
                     if st.record_log:
                         st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
@@ -1955,7 +1964,7 @@ def build(num_players, files):
                     continue
                 env['q'] = _q9
                 st.at = o359  # game.yaml:1116
-                _i19 = seat(st, env['q'], S[133])
+                _i19 = seat(st, env['q'], S[136])
                 st.vars['vote'][_i19] = None
             st.frames.pop()
             return
@@ -1980,7 +1989,7 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o365  # game.yaml:1126
             _args4 = {'p': env['w']}
-            enter_procedure(st, S[134])
+            enter_procedure(st, S[137])
             st.frames.append(Frame(o7, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2014,7 +2023,7 @@ def build(num_players, files):
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o372  # game.yaml:1149
                 _args5 = {'x': env['x']}
-                enter_procedure(st, S[135])
+                enter_procedure(st, S[138])
                 st.inline += 1
                 try:
                     proc_retire(st, _args5)
@@ -2038,16 +2047,19 @@ def build(num_players, files):
             st.at = o378  # game.yaml:1155
             env['r'] = first([_x11 for _x11 in K_rounds1 if (_x11.props['number'] == st.vars['round'])])
             st.at = o379  # game.yaml:1156
-            _i20 = seat(st, st.vars['emperor'], S[136])
-            st.vars['score'][_i20] += env['r'].props['vp']
+            _i20 = seat(st, st.vars['emperor'], S[139])
+            _v5 = st.vars['score'][_i20] + env['r'].props['vp']
+            if _v5 < 0:
+                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[140])
+            st.vars['score'][_i20] = _v5
             st.at = o380  # game.yaml:1157
-            _i21 = seat(st, st.vars['emperor'], S[137])
-            _v2 = st.vars['thalers'][_i21] + env['r'].props['thalers']
-            if _v2 > 12:
-                _v2 = 12  # the marker stops at the end; the excess is lost
-            if _v2 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v2) + ', below its minimum 0', S[138])
-            st.vars['thalers'][_i21] = _v2
+            _i21 = seat(st, st.vars['emperor'], S[141])
+            _v6 = st.vars['thalers'][_i21] + env['r'].props['thalers']
+            if _v6 > 12:
+                _v6 = 12  # the marker stops at the end; the excess is lost
+            if _v6 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[142])
+            st.vars['thalers'][_i21] = _v6
             st.at = o381  # game.yaml:1158
             if st.record_log:
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(env['r'].props['vp']) + ' victory points and ' + fmt_int1(env['r'].props['thalers']) + ' thalers', -1)
@@ -2095,7 +2107,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o404  # game.yaml:1187
-            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[139]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[140]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
+            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[143]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[144]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
                 st.frames.append(Frame(o397, env))
             else:
                 st.at = o396  # game.yaml:1208
@@ -2112,12 +2124,12 @@ def build(num_players, files):
     def step_51(st, fr):  # game.yaml:485
         env = fr.env
         st.at = o52  # game.yaml:486
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[141])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[145])), False)
         st.at = o53  # game.yaml:487
-        _i22 = ordinal(env['x'], 'aristocrats', S[142])
+        _i22 = ordinal(env['x'], 'aristocrats', S[146])
         st.vars['age'][_i22] = env['a']
         st.at = o54  # game.yaml:488
-        _i23 = ordinal(env['x'], 'aristocrats', S[143])
+        _i23 = ordinal(env['x'], 'aristocrats', S[147])
         st.vars['couple'][_i23] = env['side']
         st.frames.pop()
 
@@ -2150,12 +2162,12 @@ def build(num_players, files):
         if k == 0:  # game.yaml:482
             env['s'] = dec.values[i]
             st.at = o52  # game.yaml:486
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[141])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[145])), False)
             st.at = o53  # game.yaml:487
-            _i24 = ordinal(env['x'], 'aristocrats', S[142])
+            _i24 = ordinal(env['x'], 'aristocrats', S[146])
             st.vars['age'][_i24] = env['a']
             st.at = o54  # game.yaml:488
-            _i25 = ordinal(env['x'], 'aristocrats', S[143])
+            _i25 = ordinal(env['x'], 'aristocrats', S[147])
             st.vars['couple'][_i25] = env['side']
     def step_59(st, fr):  # game.yaml:506
         env = fr.env
@@ -2197,20 +2209,20 @@ def build(num_players, files):
         env = fr.env
         st.at = o73  # game.yaml:533
         _args7 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[144])
+        enter_procedure(st, S[148])
         st.inline += 1
         try:
             proc_settle(st, _args7)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[149]) + ')')
             raise
         st.inline -= 1
         st.at = o74  # game.yaml:534
-        _i27 = ordinal(env['x'], 'aristocrats', S[146])
+        _i27 = ordinal(env['x'], 'aristocrats', S[150])
         st.vars['age'][_i27] = 15
         st.at = o75  # game.yaml:535
-        _i28 = ordinal(env['x'], 'aristocrats', S[147])
+        _i28 = ordinal(env['x'], 'aristocrats', S[151])
         st.vars['couple'][_i28] = env['side']
         st.frames.pop()
 
@@ -2244,20 +2256,20 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o73  # game.yaml:533
             _args8 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[144])
+            enter_procedure(st, S[148])
             st.inline += 1
             try:
                 proc_settle(st, _args8)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[149]) + ')')
                 raise
             st.inline -= 1
             st.at = o74  # game.yaml:534
-            _i29 = ordinal(env['x'], 'aristocrats', S[146])
+            _i29 = ordinal(env['x'], 'aristocrats', S[150])
             st.vars['age'][_i29] = 15
             st.at = o75  # game.yaml:535
-            _i30 = ordinal(env['x'], 'aristocrats', S[147])
+            _i30 = ordinal(env['x'], 'aristocrats', S[151])
             st.vars['couple'][_i30] = env['side']
     def step_77(st, fr):  # game.yaml:552
         env = fr.env
@@ -2318,7 +2330,7 @@ def build(num_players, files):
     def step_87(st, fr):  # game.yaml:550
         env = fr.env
         st.at = o88  # game.yaml:551
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], Z_throne1, False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[152]))][-1], Z_throne1, False)
         st.frames.pop()
 
     def e89_player(st, env):  # game.yaml:544
@@ -2326,7 +2338,7 @@ def build(num_players, files):
     def e89_prompt(st, env):  # game.yaml:544
         return fmt_player1(env['p']) + ' places one of his aristocrats on the throne'
     def e89_label0(st, env):  # game.yaml:547
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[149]))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[153]))][-1]) + ' from ' + fmt_card1(env['s'])
     def e89_items0(st, env):  # game.yaml:547
         return K_spaces1
     def e89_when0(st, env):  # game.yaml:547
@@ -2350,19 +2362,19 @@ def build(num_players, files):
         if k == 0:  # game.yaml:547
             env['s'] = dec.values[i]
             st.at = o88  # game.yaml:551
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], Z_throne1, False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[152]))][-1], Z_throne1, False)
     def step_91(st, fr):  # game.yaml:568
         env = fr.env
         st.at = o92  # game.yaml:569
         env['n'] = fn_income(st, S[94], env['p'])
         st.at = o93  # game.yaml:570
         _i35 = seat(st, env['p'], S[95])
-        _v3 = st.vars['thalers'][_i35] + env['n']
-        if _v3 > 12:
-            _v3 = 12  # the marker stops at the end; the excess is lost
-        if _v3 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v3) + ', below its minimum 0', S[96])
-        st.vars['thalers'][_i35] = _v3
+        _v7 = st.vars['thalers'][_i35] + env['n']
+        if _v7 > 12:
+            _v7 = 12  # the marker stops at the end; the excess is lost
+        if _v7 < 0:
+            raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[96])
+        st.vars['thalers'][_i35] = _v7
         st.at = o94  # game.yaml:571
         _i36 = seat(st, env['p'], S[97])
         st.vars['chip'][_i36] = st.vars['thalers'][seat(st, env['p'], S[98])]
@@ -2417,7 +2429,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o104  # game.yaml:586
             _args11 = {'p': st.vars['emperor']}
-            enter_procedure(st, S[150])
+            enter_procedure(st, S[154])
             st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2427,7 +2439,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o106  # game.yaml:589
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[151])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[155])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2436,7 +2448,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o106  # game.yaml:589
         if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[151])]) + ', is the new Emperor tile', -1)
+            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[155])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
     def step_109(st, fr):  # game.yaml:596
@@ -2444,9 +2456,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o110  # game.yaml:597
-            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + seat(st, env['q'], S[152]))] if (_c9.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + seat(st, env['q'], S[156]))] if (_c9.props['stack'].props['colour'] == 'pink')])
             st.at = o111  # game.yaml:598
-            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + seat(st, env['q'], S[153]))] if (_c10.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + seat(st, env['q'], S[157]))] if (_c10.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o118  # game.yaml:599
             if (env['blue'] > env['pink']):
@@ -2484,7 +2496,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o114  # game.yaml:605
             _args12 = {'q': env['q']}
-            enter_procedure(st, S[154])
+            enter_procedure(st, S[158])
             st.frames.append(Frame(o12, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2501,7 +2513,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o117  # game.yaml:601
             _args13 = {'q': env['q']}
-            enter_procedure(st, S[155])
+            enter_procedure(st, S[159])
             st.frames.append(Frame(o11, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2549,7 +2561,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o129  # game.yaml:620
             _args14 = {'p': env['q'], 'side': False}
-            enter_procedure(st, S[156])
+            enter_procedure(st, S[160])
             st.frames.append(Frame(o6, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2565,8 +2577,8 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o132  # game.yaml:636
-            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[157]))][-1]}
-            enter_procedure(st, S[158])
+            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[161]))][-1]}
+            enter_procedure(st, S[162])
             st.frames.append(Frame(o13, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2583,7 +2595,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o134  # game.yaml:640
             _args16 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-            enter_procedure(st, S[159])
+            enter_procedure(st, S[163])
             st.frames.append(Frame(o13, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2596,13 +2608,13 @@ def build(num_players, files):
     def step_135(st, fr):  # game.yaml:642
         env = fr.env
         st.at = o136  # game.yaml:643
-        _i37 = seat(st, env['q'], S[160])
-        _v4 = st.vars['thalers'][_i37] + 1
-        if _v4 > 12:
-            _v4 = 12  # the marker stops at the end; the excess is lost
-        if _v4 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v4) + ', below its minimum 0', S[161])
-        st.vars['thalers'][_i37] = _v4
+        _i37 = seat(st, env['q'], S[164])
+        _v8 = st.vars['thalers'][_i37] + 1
+        if _v8 > 12:
+            _v8 = 12  # the marker stops at the end; the excess is lost
+        if _v8 < 0:
+            raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[165])
+        st.vars['thalers'][_i37] = _v8
         st.frames.pop()
 
     def e137_player(st, env):  # game.yaml:629
@@ -2610,7 +2622,7 @@ def build(num_players, files):
     def e137_prompt(st, env):  # game.yaml:629
         return 'A daughter is born to ' + fmt_player1(env['q'])
     def e137_label0(st, env):  # game.yaml:632
-        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[162]))][-1].owner) + ' on ' + fmt_card1(env['s'])
+        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[166]))][-1].owner) + ' on ' + fmt_card1(env['s'])
     def e137_items0(st, env):  # game.yaml:632
         return K_spaces1
     def e137_when0(st, env):  # game.yaml:632
@@ -2618,7 +2630,7 @@ def build(num_players, files):
     def e137_label1(st, env):  # game.yaml:637
         return 'offer her to the Emperor of ' + fmt_player1(st.zones[Z_throne1][-1].owner) + ' on the throne'
     def e137_when1(st, env):  # game.yaml:637
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[163])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[167])]))
     def e137_label2(st, env):  # game.yaml:641
         return 'send her to the convent (1 thaler)'
     def collect_137(st, env):  # game.yaml:629
@@ -2633,7 +2645,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_s19)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[163])])):  # game.yaml:637
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[167])])):  # game.yaml:637
             actions.append(A_41)
             values.append(None)
             idx.append(1)
@@ -2652,21 +2664,24 @@ def build(num_players, files):
             st.frames.append(Frame(o133, env))
         elif k == 2:  # game.yaml:641
             st.at = o136  # game.yaml:643
-            _i38 = seat(st, env['q'], S[160])
-            _v5 = st.vars['thalers'][_i38] + 1
-            if _v5 > 12:
-                _v5 = 12  # the marker stops at the end; the excess is lost
-            if _v5 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v5) + ', below its minimum 0', S[161])
-            st.vars['thalers'][_i38] = _v5
+            _i38 = seat(st, env['q'], S[164])
+            _v9 = st.vars['thalers'][_i38] + 1
+            if _v9 > 12:
+                _v9 = 12  # the marker stops at the end; the excess is lost
+            if _v9 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[165])
+            st.vars['thalers'][_i38] = _v9
     def step_138(st, fr):  # game.yaml:653
         env = fr.env
         st.at = o139  # game.yaml:654
-        _i39 = ordinal(env['b'], 'aristocrats', S[164])
+        _i39 = ordinal(env['b'], 'aristocrats', S[168])
         st.vars['couple'][_i39] = True
         st.at = o140  # game.yaml:655
-        _i40 = seat(st, env['q'], S[165])
-        st.vars['score'][_i40] += 1
+        _i40 = seat(st, env['q'], S[169])
+        _v10 = st.vars['score'][_i40] + 1
+        if _v10 < 0:
+            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[170])
+        st.vars['score'][_i40] = _v10
         st.at = o141  # game.yaml:656
         if st.record_log:
             st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
@@ -2675,13 +2690,13 @@ def build(num_players, files):
     def step_142(st, fr):  # game.yaml:658
         env = fr.env
         st.at = o143  # game.yaml:659
-        _i41 = seat(st, env['q'], S[166])
-        _v6 = st.vars['thalers'][_i41] + 1
-        if _v6 > 12:
-            _v6 = 12  # the marker stops at the end; the excess is lost
-        if _v6 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[167])
-        st.vars['thalers'][_i41] = _v6
+        _i41 = seat(st, env['q'], S[171])
+        _v11 = st.vars['thalers'][_i41] + 1
+        if _v11 > 12:
+            _v11 = 12  # the marker stops at the end; the excess is lost
+        if _v11 < 0:
+            raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[172])
+        st.vars['thalers'][_i41] = _v11
         st.at = o144  # game.yaml:660
         if st.record_log:
             st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
@@ -2713,23 +2728,26 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:652
             st.at = o139  # game.yaml:654
-            _i42 = ordinal(env['b'], 'aristocrats', S[164])
+            _i42 = ordinal(env['b'], 'aristocrats', S[168])
             st.vars['couple'][_i42] = True
             st.at = o140  # game.yaml:655
-            _i43 = seat(st, env['q'], S[165])
-            st.vars['score'][_i43] += 1
+            _i43 = seat(st, env['q'], S[169])
+            _v12 = st.vars['score'][_i43] + 1
+            if _v12 < 0:
+                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[170])
+            st.vars['score'][_i43] = _v12
             st.at = o141  # game.yaml:656
             if st.record_log:
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:657
             st.at = o143  # game.yaml:659
-            _i44 = seat(st, env['q'], S[166])
-            _v7 = st.vars['thalers'][_i44] + 1
-            if _v7 > 12:
-                _v7 = 12  # the marker stops at the end; the excess is lost
-            if _v7 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[167])
-            st.vars['thalers'][_i44] = _v7
+            _i44 = seat(st, env['q'], S[171])
+            _v13 = st.vars['thalers'][_i44] + 1
+            if _v13 > 12:
+                _v13 = 12  # the marker stops at the end; the excess is lost
+            if _v13 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[172])
+            st.vars['thalers'][_i44] = _v13
             st.at = o144  # game.yaml:660
             if st.record_log:
                 st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
@@ -2763,7 +2781,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o153  # game.yaml:673
-            if (not st.vars['passed'][seat(st, env['q'], S[168])]):
+            if (not st.vars['passed'][seat(st, env['q'], S[173])]):
                 st.frames.append(Frame(o151, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2780,7 +2798,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o152  # game.yaml:675
             _args17 = {'p': env['q']}
-            enter_procedure(st, S[169])
+            enter_procedure(st, S[174])
             st.frames.append(Frame(o15, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2814,22 +2832,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o158  # game.yaml:694
-            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[171]))][-1], (Z_play_area1 + seat(st, env['p'], S[170])), False)
+            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[176]))][-1], (Z_play_area1 + seat(st, env['p'], S[175])), False)
             st.at = o159  # game.yaml:695
-            _i46 = seat(st, env['p'], S[172])
-            _v8 = st.vars['thalers'][_i46] - env['k'].props['cost']
-            if _v8 > 12:
-                _v8 = 12  # the marker stops at the end; the excess is lost
-            if _v8 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[173])
-            st.vars['thalers'][_i46] = _v8
+            _i46 = seat(st, env['p'], S[177])
+            _v14 = st.vars['thalers'][_i46] - env['k'].props['cost']
+            if _v14 > 12:
+                _v14 = 12  # the marker stops at the end; the excess is lost
+            if _v14 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[178])
+            st.vars['thalers'][_i46] = _v14
             st.at = o160  # game.yaml:696
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + seat(st, env['p'], S[174]))][-1]), -1)
+                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + seat(st, env['p'], S[179]))][-1]), -1)
             fr.pc = 4
             st.at = o161  # game.yaml:697
             _args18 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[175])
+            enter_procedure(st, S[180])
             st.frames.append(Frame(o17, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2844,17 +2862,17 @@ def build(num_players, files):
     def e162_prompt(st, env):  # game.yaml:687
         return fmt_player1(env['p']) + ' buys'
     def e162_label0(st, env):  # game.yaml:690
-        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[176]))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
+        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[181]))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
     def e162_items0(st, env):  # game.yaml:690
         return K_stacks1
     def e162_when0(st, env):  # game.yaml:690
-        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[37]))]) > 0) and fn_may_take(st, S[177], env['p'], env['k']))
+        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[37]))]) > 0) and fn_may_take(st, S[182], env['p'], env['k']))
     def collect_162(st, env):  # game.yaml:687
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:690
-            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[177], env['p'], _k1)):
+            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[182], env['p'], _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2888,23 +2906,23 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o165  # game.yaml:710
-            _i47 = ordinal(C_trier1, 'electorates', S[178])
+            _i47 = ordinal(C_trier1, 'electorates', S[183])
             st.vars['privilege_used'][_i47] = True
             st.at = o166  # game.yaml:711
-            _i48 = seat(st, env['p'], S[179])
-            _v9 = st.vars['thalers'][_i48] - env['k'].props['cost']
-            if _v9 > 12:
-                _v9 = 12  # the marker stops at the end; the excess is lost
-            if _v9 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[180])
-            st.vars['thalers'][_i48] = _v9
+            _i48 = seat(st, env['p'], S[184])
+            _v15 = st.vars['thalers'][_i48] - env['k'].props['cost']
+            if _v15 > 12:
+                _v15 = 12  # the marker stops at the end; the excess is lost
+            if _v15 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[185])
+            st.vars['thalers'][_i48] = _v15
             st.at = o167  # game.yaml:712
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
             fr.pc = 4
             st.at = o168  # game.yaml:713
             _args19 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[181])
+            enter_procedure(st, S[186])
             st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2923,13 +2941,13 @@ def build(num_players, files):
     def e169_items0(st, env):  # game.yaml:706
         return K_stacks1
     def e169_when0(st, env):  # game.yaml:706
-        return fn_trier_may_use(st, S[182], env['p'], env['k'])
+        return fn_trier_may_use(st, S[187], env['p'], env['k'])
     def collect_169(st, env):  # game.yaml:703
         actions = []
         values = []
         idx = []
         for _k2 in K_stacks1:  # game.yaml:706
-            if not (fn_trier_may_use(st, S[182], env['p'], _k2)):
+            if not (fn_trier_may_use(st, S[187], env['p'], _k2)):
                 continue
             a = A_111 + _k2.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2946,10 +2964,10 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:717
         env = fr.env
         st.at = o171  # game.yaml:718
-        _i49 = ordinal(C_brandenburg1, 'electorates', S[183])
+        _i49 = ordinal(C_brandenburg1, 'electorates', S[188])
         st.vars['privilege_used'][_i49] = True
         st.at = o172  # game.yaml:719
-        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[185]))][-1], (Z_play_area1 + seat(st, env['p'], S[184])), False)
+        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[190]))][-1], (Z_play_area1 + seat(st, env['p'], S[189])), False)
         st.at = o173  # game.yaml:720
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2960,12 +2978,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o175  # game.yaml:725
-            _i50 = ordinal(C_koeln1, 'electorates', S[186])
+            _i50 = ordinal(C_koeln1, 'electorates', S[191])
             st.vars['privilege_used'][_i50] = True
             fr.pc = 2
             st.at = o176  # game.yaml:726
             _args20 = {'p': env['p'], 'optional': False}
-            enter_procedure(st, S[187])
+            enter_procedure(st, S[192])
             st.frames.append(Frame(o18, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2980,12 +2998,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o178  # game.yaml:731
-            _i51 = ordinal(C_pfalz1, 'electorates', S[188])
+            _i51 = ordinal(C_pfalz1, 'electorates', S[193])
             st.vars['privilege_used'][_i51] = True
             fr.pc = 2
             st.at = o179  # game.yaml:732
             _args21 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[189])
+            enter_procedure(st, S[194])
             st.frames.append(Frame(o6, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3000,13 +3018,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o181  # game.yaml:738
-            _i52 = seat(st, env['p'], S[190])
-            _v10 = st.vars['thalers'][_i52] - 1
-            if _v10 > 12:
-                _v10 = 12  # the marker stops at the end; the excess is lost
-            if _v10 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v10) + ', below its minimum 0', S[191])
-            st.vars['thalers'][_i52] = _v10
+            _i52 = seat(st, env['p'], S[195])
+            _v16 = st.vars['thalers'][_i52] - 1
+            if _v16 > 12:
+                _v16 = 12  # the marker stops at the end; the excess is lost
+            if _v16 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v16) + ', below its minimum 0', S[196])
+            st.vars['thalers'][_i52] = _v16
             fr.pc = 2
             st.at = o184  # game.yaml:739
             o184.exec(st, env)
@@ -3021,7 +3039,7 @@ def build(num_players, files):
     def step_182(st, fr):  # game.yaml:745
         env = fr.env
         st.at = o183  # game.yaml:746
-        st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + seat(st, env['p'], S[193]))] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
+        st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + seat(st, env['p'], S[198]))] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[197])), False)
         st.frames.pop()
 
     def e184_player(st, env):  # game.yaml:739
@@ -3053,23 +3071,23 @@ def build(num_players, files):
         if k == 0:  # game.yaml:742
             env['s'] = dec.values[i]
             st.at = o183  # game.yaml:746
-            st.move(first([_x14 for _x14 in st.zones[(Z_supply1 + seat(st, env['p'], S[193]))] if (_x14.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
+            st.move(first([_x14 for _x14 in st.zones[(Z_supply1 + seat(st, env['p'], S[198]))] if (_x14.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[197])), False)
     def step_185(st, fr):  # game.yaml:754
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o186  # game.yaml:755
-            _i53 = seat(st, env['p'], S[194])
-            _v11 = st.vars['thalers'][_i53] - 1
-            if _v11 > 12:
-                _v11 = 12  # the marker stops at the end; the excess is lost
-            if _v11 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[195])
-            st.vars['thalers'][_i53] = _v11
+            _i53 = seat(st, env['p'], S[199])
+            _v17 = st.vars['thalers'][_i53] - 1
+            if _v17 > 12:
+                _v17 = 12  # the marker stops at the end; the excess is lost
+            if _v17 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v17) + ', below its minimum 0', S[200])
+            st.vars['thalers'][_i53] = _v17
             fr.pc = 2
             st.at = o187  # game.yaml:756
             _args22 = {'p': env['p']}
-            enter_procedure(st, S[196])
+            enter_procedure(st, S[201])
             st.frames.append(Frame(o16, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3082,7 +3100,7 @@ def build(num_players, files):
     def step_188(st, fr):  # game.yaml:758
         env = fr.env
         st.at = o189  # game.yaml:759
-        _i54 = seat(st, env['p'], S[197])
+        _i54 = seat(st, env['p'], S[202])
         st.vars['passed'][_i54] = True
         st.at = o190  # game.yaml:760
         if st.record_log:
@@ -3092,66 +3110,66 @@ def build(num_players, files):
     def e191_player(st, env):  # game.yaml:681
         return env['p']
     def e191_prompt(st, env):  # game.yaml:681
-        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[198])]) + ' thalers)'
+        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[203])]) + ' thalers)'
     def e191_label0(st, env):  # game.yaml:684
         return 'buy an action card'
     def e191_when0(st, env):  # game.yaml:684
-        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[199], env['p'], _k3)) for _k3 in K_stacks1)
+        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[204], env['p'], _k3)) for _k3 in K_stacks1)
     def e191_label1(st, env):  # game.yaml:698
         return 'use an action whose stack has run out (privilege of Trier)'
     def e191_when1(st, env):  # game.yaml:698
-        return (fn_own_privilege(st, S[200], env['p'], C_trier1) and any(fn_trier_may_use(st, S[201], env['p'], _k4) for _k4 in K_stacks1))
+        return (fn_own_privilege(st, S[205], env['p'], C_trier1) and any(fn_trier_may_use(st, S[206], env['p'], _k4) for _k4 in K_stacks1))
     def e191_label2(st, env):  # game.yaml:714
         return 'take Gray eminence (privilege of Brandenburg)'
     def e191_when2(st, env):  # game.yaml:714
-        return (fn_own_privilege(st, S[202], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
+        return (fn_own_privilege(st, S[207], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
     def e191_label3(st, env):  # game.yaml:721
         return 'age or rejuvenate an aristocrat (privilege of Köln)'
     def e191_when3(st, env):  # game.yaml:721
-        return (fn_own_privilege(st, S[203], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s21 in K_spaces1))
+        return (fn_own_privilege(st, S[208], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s21 in K_spaces1))
     def e191_label4(st, env):  # game.yaml:727
         return 'place a Baron aged 15 (privilege of the Palatinate)'
     def e191_when4(st, env):  # game.yaml:727
-        return (fn_own_privilege(st, S[204], env['p'], C_pfalz1) and fn_can_place_new(st, S[205], env['p']))
+        return (fn_own_privilege(st, S[209], env['p'], C_pfalz1) and fn_can_place_new(st, S[210], env['p']))
     def e191_label5(st, env):  # game.yaml:733
         return 'place a knight from your supply (1 thaler)'
     def e191_when5(st, env):  # game.yaml:733
-        return (((st.vars['thalers'][seat(st, env['p'], S[206])] >= 1) and any((_x15.kind == 'knights') for _x15 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[211])] >= 1) and any((_x15.kind == 'knights') for _x15 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
     def e191_label6(st, env):  # game.yaml:747
         return 'move one of your knights (1 thaler)'
     def e191_when6(st, env):  # game.yaml:747
-        return (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and (len([1 for _x16 in st.zones[(Z_supply1 + seat(st, env['p'], S[208]))] if (_x16.kind == 'knights')]) < len([1 for _x17 in K_knights1 if (_x17.owner == env['p'])]))) and any(((((_s23.props['type'] == 'aristocrat') or (_s23.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.props['electorate'], 'electorates', S[8])])) for _s23 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[212])] >= 1) and (len([1 for _x16 in st.zones[(Z_supply1 + seat(st, env['p'], S[213]))] if (_x16.kind == 'knights')]) < len([1 for _x17 in K_knights1 if (_x17.owner == env['p'])]))) and any(((((_s23.props['type'] == 'aristocrat') or (_s23.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.props['electorate'], 'electorates', S[8])])) for _s23 in K_spaces1))
     def e191_label7(st, env):  # game.yaml:757
         return 'pass'
     def collect_191(st, env):  # game.yaml:681
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[199], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:684
+        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[204], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:684
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[200], env['p'], C_trier1) and any(fn_trier_may_use(st, S[201], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:698
+        if (fn_own_privilege(st, S[205], env['p'], C_trier1) and any(fn_trier_may_use(st, S[206], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:698
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[202], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:714
+        if (fn_own_privilege(st, S[207], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:714
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[203], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s24 in K_spaces1)):  # game.yaml:721
+        if (fn_own_privilege(st, S[208], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s24 in K_spaces1)):  # game.yaml:721
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[204], env['p'], C_pfalz1) and fn_can_place_new(st, S[205], env['p'])):  # game.yaml:727
+        if (fn_own_privilege(st, S[209], env['p'], C_pfalz1) and fn_can_place_new(st, S[210], env['p'])):  # game.yaml:727
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if (((st.vars['thalers'][seat(st, env['p'], S[206])] >= 1) and any((_x18.kind == 'knights') for _x18 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:733
+        if (((st.vars['thalers'][seat(st, env['p'], S[211])] >= 1) and any((_x18.kind == 'knights') for _x18 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:733
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and (len([1 for _x19 in st.zones[(Z_supply1 + seat(st, env['p'], S[208]))] if (_x19.kind == 'knights')]) < len([1 for _x20 in K_knights1 if (_x20.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:747
+        if (((st.vars['thalers'][seat(st, env['p'], S[212])] >= 1) and (len([1 for _x19 in st.zones[(Z_supply1 + seat(st, env['p'], S[213]))] if (_x19.kind == 'knights')]) < len([1 for _x20 in K_knights1 if (_x20.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:747
             actions.append(A_171)
             values.append(None)
             idx.append(6)
@@ -3169,10 +3187,10 @@ def build(num_players, files):
             st.frames.append(Frame(o163, env))
         elif k == 2:  # game.yaml:714
             st.at = o171  # game.yaml:718
-            _i55 = ordinal(C_brandenburg1, 'electorates', S[183])
+            _i55 = ordinal(C_brandenburg1, 'electorates', S[188])
             st.vars['privilege_used'][_i55] = True
             st.at = o172  # game.yaml:719
-            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[185]))][-1], (Z_play_area1 + seat(st, env['p'], S[184])), False)
+            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[190]))][-1], (Z_play_area1 + seat(st, env['p'], S[189])), False)
             st.at = o173  # game.yaml:720
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -3186,7 +3204,7 @@ def build(num_players, files):
             st.frames.append(Frame(o185, env))
         elif k == 7:  # game.yaml:757
             st.at = o189  # game.yaml:759
-            _i56 = seat(st, env['p'], S[197])
+            _i56 = seat(st, env['p'], S[202])
             st.vars['passed'][_i56] = True
             st.at = o190  # game.yaml:760
             if st.record_log:
@@ -3196,7 +3214,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o193  # game.yaml:773
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[209]))][-1]
+            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[214]))][-1]
             fr.pc = 2
             st.at = o196  # game.yaml:774
             o196.exec(st, env)
@@ -3211,7 +3229,7 @@ def build(num_players, files):
     def step_194(st, fr):  # game.yaml:780
         env = fr.env
         st.at = o195  # game.yaml:781
-        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[210])), False)
+        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[215])), False)
         st.frames.pop()
 
     def e196_player(st, env):  # game.yaml:774
@@ -3243,7 +3261,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:777
             env['t'] = dec.values[i]
             st.at = o195  # game.yaml:781
-            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[210])), False)
+            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[215])), False)
     def e197_player(st, env):  # game.yaml:766
         return env['p']
     def e197_prompt(st, env):  # game.yaml:766
@@ -3253,13 +3271,13 @@ def build(num_players, files):
     def e197_items0(st, env):  # game.yaml:769
         return K_spaces1
     def e197_when0(st, env):  # game.yaml:769
-        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[211]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[212]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[213]))][-1].owner == env['p']))
+        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[216]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[217]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[218]))][-1].owner == env['p']))
     def collect_197(st, env):  # game.yaml:766
         actions = []
         values = []
         idx = []
         for _s27 in K_spaces1:  # game.yaml:769
-            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[211]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[212]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[213]))][-1].owner == env['p'])):
+            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[216]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[217]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[218]))][-1].owner == env['p'])):
                 continue
             a = A_191 + _s27.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3292,7 +3310,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o204  # game.yaml:794
             _args23 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            enter_procedure(st, S[214])
+            enter_procedure(st, S[219])
             st.frames.append(Frame(o18, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3309,7 +3327,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o207  # game.yaml:797
             _args24 = {'p': env['p']}
-            enter_procedure(st, S[215])
+            enter_procedure(st, S[220])
             st.frames.append(Frame(o19, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3323,7 +3341,10 @@ def build(num_players, files):
         env = fr.env
         st.at = o210  # game.yaml:800
         _i58 = seat(st, env['p'], S[113])
-        st.vars['score'][_i58] += 1
+        _v18 = st.vars['score'][_i58] + 1
+        if _v18 < 0:
+            raise RuleError("'score' would fall to " + str(_v18) + ', below its minimum 0', S[114])
+        st.vars['score'][_i58] = _v18
         st.frames.pop()
 
     def step_212(st, fr):  # game.yaml:802
@@ -3333,7 +3354,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o213  # game.yaml:803
             _args25 = {'p': env['p']}
-            enter_procedure(st, S[216])
+            enter_procedure(st, S[221])
             st.frames.append(Frame(o20, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3350,7 +3371,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o216  # game.yaml:806
             _args26 = {'p': env['p']}
-            enter_procedure(st, S[217])
+            enter_procedure(st, S[222])
             st.frames.append(Frame(o21, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3367,7 +3388,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o219  # game.yaml:809
             _args27 = {'p': env['p']}
-            enter_procedure(st, S[218])
+            enter_procedure(st, S[223])
             st.frames.append(Frame(o22, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3384,7 +3405,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o222  # game.yaml:812
             _args28 = {'p': env['p']}
-            enter_procedure(st, S[219])
+            enter_procedure(st, S[224])
             st.frames.append(Frame(o23, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3397,15 +3418,15 @@ def build(num_players, files):
     def step_224(st, fr):  # game.yaml:825
         env = fr.env
         st.at = o225  # game.yaml:826
-        _i59 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))][-1], 'aristocrats', S[221])
+        _i59 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[225]))][-1], 'aristocrats', S[226])
         st.vars['age'][_i59] -= 10
         st.frames.pop()
 
     def step_226(st, fr):  # game.yaml:830
         env = fr.env
         st.at = o227  # game.yaml:831
-        _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[222]))][-1]}
-        enter_procedure(st, S[223])
+        _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[227]))][-1]}
+        enter_procedure(st, S[228])
         st.inline += 1
         try:
             proc_grow_old(st, _args29)
@@ -3426,17 +3447,17 @@ def build(num_players, files):
     def e229_prompt(st, env):  # game.yaml:819
         return fmt_player1(env['p']) + ": rejuvenate one of your aristocrats or age an opponent's"
     def e229_label0(st, env):  # game.yaml:822
-        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[224]))][-1], 'aristocrats', S[225])]) + ')'
+        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[229]))][-1], 'aristocrats', S[230])]) + ')'
     def e229_items0(st, env):  # game.yaml:822
         return K_spaces1
     def e229_when0(st, env):  # game.yaml:822
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[226]))][-1].owner == env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[231]))][-1].owner == env['p']))
     def e229_label1(st, env):  # game.yaml:827
-        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[227]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[228]))][-1], 'aristocrats', S[229])]) + ')'
+        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[232]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[233]))][-1], 'aristocrats', S[234])]) + ')'
     def e229_items1(st, env):  # game.yaml:827
         return K_spaces1
     def e229_when1(st, env):  # game.yaml:827
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[230]))][-1].owner != env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[235]))][-1].owner != env['p']))
     def e229_label2(st, env):  # game.yaml:832
         return 'do not use it'
     def e229_when2(st, env):  # game.yaml:832
@@ -3446,7 +3467,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s28 in K_spaces1:  # game.yaml:822
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[226]))][-1].owner == env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[231]))][-1].owner == env['p'])):
                 continue
             a = A_211 + _s28.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3454,7 +3475,7 @@ def build(num_players, files):
                 values.append(_s28)
                 idx.append(0)
         for _s29 in K_spaces1:  # game.yaml:827
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[230]))][-1].owner != env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[235]))][-1].owner != env['p'])):
                 continue
             a = A_221 + _s29.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3472,13 +3493,13 @@ def build(num_players, files):
         if k == 0:  # game.yaml:822
             env['s'] = dec.values[i]
             st.at = o225  # game.yaml:826
-            _i60 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))][-1], 'aristocrats', S[221])
+            _i60 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[225]))][-1], 'aristocrats', S[226])
             st.vars['age'][_i60] -= 10
         elif k == 1:  # game.yaml:827
             env['s'] = dec.values[i]
             st.at = o227  # game.yaml:831
-            _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[222]))][-1]}
-            enter_procedure(st, S[223])
+            _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[227]))][-1]}
+            enter_procedure(st, S[228])
             st.inline += 1
             try:
                 proc_grow_old(st, _args30)
@@ -3494,7 +3515,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o231  # game.yaml:847
-            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[231]))][-1]
+            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[236]))][-1]
             fr.pc = 2
             st.at = o234  # game.yaml:848
             o234.exec(st, env)
@@ -3510,13 +3531,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o233  # game.yaml:855
         _args31 = {'x': env['x'], 's': env['t']}
-        enter_procedure(st, S[232])
+        enter_procedure(st, S[237])
         st.inline += 1
         try:
             proc_settle(st, _args31)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[149]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3551,13 +3572,13 @@ def build(num_players, files):
             env['t'] = dec.values[i]
             st.at = o233  # game.yaml:855
             _args32 = {'x': env['x'], 's': env['t']}
-            enter_procedure(st, S[232])
+            enter_procedure(st, S[237])
             st.inline += 1
             try:
                 proc_settle(st, _args32)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[149]) + ')')
                 raise
             st.inline -= 1
     def step_235(st, fr):  # game.yaml:856
@@ -3574,7 +3595,7 @@ def build(num_players, files):
     def e236_items0(st, env):  # game.yaml:843
         return K_spaces1
     def e236_when0(st, env):  # game.yaml:843
-        return fn_move_from(st, S[233], env['p'], env['s'])
+        return fn_move_from(st, S[238], env['p'], env['s'])
     def e236_label1(st, env):  # game.yaml:856
         return 'do not use it'
     def e236_when1(st, env):  # game.yaml:856
@@ -3584,7 +3605,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s30 in K_spaces1:  # game.yaml:843
-            if not (fn_move_from(st, S[233], env['p'], _s30)):
+            if not (fn_move_from(st, S[238], env['p'], _s30)):
                 continue
             a = A_241 + _s30.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3611,7 +3632,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o238  # game.yaml:870
             _args33 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[234])
+            enter_procedure(st, S[239])
             st.frames.append(Frame(o6, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3626,17 +3647,17 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o240  # game.yaml:874
-            _i61 = seat(st, env['p'], S[235])
-            _v12 = st.vars['thalers'][_i61] - 2
-            if _v12 > 12:
-                _v12 = 12  # the marker stops at the end; the excess is lost
-            if _v12 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v12) + ', below its minimum 0', S[236])
-            st.vars['thalers'][_i61] = _v12
+            _i61 = seat(st, env['p'], S[240])
+            _v19 = st.vars['thalers'][_i61] - 2
+            if _v19 > 12:
+                _v19 = 12  # the marker stops at the end; the excess is lost
+            if _v19 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v19) + ', below its minimum 0', S[241])
+            st.vars['thalers'][_i61] = _v19
             fr.pc = 2
             st.at = o241  # game.yaml:875
             _args34 = {'p': env['p'], 'side': True}
-            enter_procedure(st, S[237])
+            enter_procedure(st, S[242])
             st.frames.append(Frame(o6, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3658,11 +3679,11 @@ def build(num_players, files):
     def e243_label0(st, env):  # game.yaml:867
         return 'a Baron (3 thalers)'
     def e243_when0(st, env):  # game.yaml:867
-        return fn_can_place_new(st, S[238], env['p'])
+        return fn_can_place_new(st, S[243], env['p'])
     def e243_label1(st, env):  # game.yaml:871
         return 'a Couple (5 thalers)'
     def e243_when1(st, env):  # game.yaml:871
-        return (fn_can_place_new(st, S[239], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[240])] >= 2))
+        return (fn_can_place_new(st, S[244], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[245])] >= 2))
     def e243_label2(st, env):  # game.yaml:876
         return 'do not use it'
     def e243_when2(st, env):  # game.yaml:876
@@ -3671,11 +3692,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if fn_can_place_new(st, S[238], env['p']):  # game.yaml:867
+        if fn_can_place_new(st, S[243], env['p']):  # game.yaml:867
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (fn_can_place_new(st, S[239], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[240])] >= 2)):  # game.yaml:871
+        if (fn_can_place_new(st, S[244], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[245])] >= 2)):  # game.yaml:871
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3696,10 +3717,13 @@ def build(num_players, files):
     def step_244(st, fr):  # game.yaml:890
         env = fr.env
         st.at = o245  # game.yaml:891
-        st.move(first([_x21 for _x21 in st.zones[(Z_supply1 + seat(st, env['p'], S[242]))] if (_x21.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[241])), False)
+        st.move(first([_x21 for _x21 in st.zones[(Z_supply1 + seat(st, env['p'], S[247]))] if (_x21.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[246])), False)
         st.at = o246  # game.yaml:892
-        _i62 = seat(st, env['p'], S[243])
-        st.vars['score'][_i62] += (2 if (not any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
+        _i62 = seat(st, env['p'], S[248])
+        _v20 = st.vars['score'][_i62] + (2 if (not any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
+        if _v20 < 0:
+            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[249])
+        st.vars['score'][_i62] = _v20
         st.frames.pop()
 
     def step_247(st, fr):  # game.yaml:893
@@ -3746,26 +3770,29 @@ def build(num_players, files):
         if k == 0:  # game.yaml:887
             env['s'] = dec.values[i]
             st.at = o245  # game.yaml:891
-            st.move(first([_x25 for _x25 in st.zones[(Z_supply1 + seat(st, env['p'], S[242]))] if (_x25.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[241])), False)
+            st.move(first([_x25 for _x25 in st.zones[(Z_supply1 + seat(st, env['p'], S[247]))] if (_x25.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[246])), False)
             st.at = o246  # game.yaml:892
-            _i63 = seat(st, env['p'], S[243])
-            st.vars['score'][_i63] += (2 if (not any((_x26.kind == 'cities') for _x26 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
+            _i63 = seat(st, env['p'], S[248])
+            _v21 = st.vars['score'][_i63] + (2 if (not any((_x26.kind == 'cities') for _x26 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
+            if _v21 < 0:
+                raise RuleError("'score' would fall to " + str(_v21) + ', below its minimum 0', S[249])
+            st.vars['score'][_i63] = _v21
         elif k == 1:  # game.yaml:893
             pass
     def step_249(st, fr):  # game.yaml:909
         env = fr.env
         st.at = o250  # game.yaml:910
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[245]))][-1], (Z_supply1 + seat(st, env['p'], S[244])), False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[251]))][-1], (Z_supply1 + seat(st, env['p'], S[250])), False)
         st.at = o251  # game.yaml:911
-        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + seat(st, env['p'], S[246]))] if (_y6.kind == 'aristocrats')])
+        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + seat(st, env['p'], S[252]))] if (_y6.kind == 'aristocrats')])
         st.at = o252  # game.yaml:912
-        _i64 = ordinal(env['x'], 'aristocrats', S[247])
+        _i64 = ordinal(env['x'], 'aristocrats', S[253])
         st.vars['age'][_i64] = 15
         st.at = o253  # game.yaml:913
-        _i65 = ordinal(env['x'], 'aristocrats', S[248])
+        _i65 = ordinal(env['x'], 'aristocrats', S[254])
         st.vars['couple'][_i65] = False
         st.at = o254  # game.yaml:914
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[255])), False)
         st.frames.pop()
 
     def step_255(st, fr):  # game.yaml:915
@@ -3782,7 +3809,7 @@ def build(num_players, files):
     def e256_items0(st, env):  # game.yaml:904
         return K_spaces1
     def e256_when0(st, env):  # game.yaml:904
-        return ((((any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[250]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[251]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[252]))][-1].owner == env['p']))
+        return ((((any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[256]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[257]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[258]))][-1].owner == env['p']))
     def e256_label1(st, env):  # game.yaml:915
         return 'do not use it'
     def e256_when1(st, env):  # game.yaml:915
@@ -3794,7 +3821,7 @@ def build(num_players, files):
         _items7 = K_spaces1  # game.yaml:904
         if _items7 and any((_x28.kind == 'aristocrats') for _x28 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             for _s32 in _items7:
-                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[250]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[251]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[252]))][-1].owner == env['p'])):
+                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[256]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[257]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[258]))][-1].owner == env['p'])):
                     continue
                 a = A_321 + _s32.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3812,30 +3839,30 @@ def build(num_players, files):
         if k == 0:  # game.yaml:904
             env['s'] = dec.values[i]
             st.at = o250  # game.yaml:910
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[245]))][-1], (Z_supply1 + seat(st, env['p'], S[244])), False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[251]))][-1], (Z_supply1 + seat(st, env['p'], S[250])), False)
             st.at = o251  # game.yaml:911
-            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + seat(st, env['p'], S[246]))] if (_y7.kind == 'aristocrats')])
+            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + seat(st, env['p'], S[252]))] if (_y7.kind == 'aristocrats')])
             st.at = o252  # game.yaml:912
-            _i66 = ordinal(env['x'], 'aristocrats', S[247])
+            _i66 = ordinal(env['x'], 'aristocrats', S[253])
             st.vars['age'][_i66] = 15
             st.at = o253  # game.yaml:913
-            _i67 = ordinal(env['x'], 'aristocrats', S[248])
+            _i67 = ordinal(env['x'], 'aristocrats', S[254])
             st.vars['couple'][_i67] = False
             st.at = o254  # game.yaml:914
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[255])), False)
         elif k == 1:  # game.yaml:915
             pass
     def step_257(st, fr):  # game.yaml:930
         env = fr.env
         st.at = o258  # game.yaml:931
-        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[253]))][-1], 'aristocrats', S[254])
+        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[259]))][-1], 'aristocrats', S[260])
         st.vars['couple'][_i68] = True
         st.frames.pop()
 
     def step_259(st, fr):  # game.yaml:934
         env = fr.env
         st.at = o260  # game.yaml:935
-        _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[255])
+        _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[261])
         st.vars['couple'][_i69] = True
         st.frames.pop()
 
@@ -3853,11 +3880,11 @@ def build(num_players, files):
     def e262_items0(st, env):  # game.yaml:927
         return K_spaces1
     def e262_when0(st, env):  # game.yaml:927
-        return fn_own_baron(st, S[256], env['p'], env['s'])
+        return fn_own_baron(st, S[262], env['p'], env['s'])
     def e262_label1(st, env):  # game.yaml:932
         return 'the Emperor on the throne'
     def e262_when1(st, env):  # game.yaml:932
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[257])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[263])]))
     def e262_label2(st, env):  # game.yaml:936
         return 'do not use it'
     def e262_when2(st, env):  # game.yaml:936
@@ -3867,14 +3894,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s33 in K_spaces1:  # game.yaml:927
-            if not (fn_own_baron(st, S[256], env['p'], _s33)):
+            if not (fn_own_baron(st, S[262], env['p'], _s33)):
                 continue
             a = A_341 + _s33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s33)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[257])])):  # game.yaml:932
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[263])])):  # game.yaml:932
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -3889,11 +3916,11 @@ def build(num_players, files):
         if k == 0:  # game.yaml:927
             env['s'] = dec.values[i]
             st.at = o258  # game.yaml:931
-            _i70 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[253]))][-1], 'aristocrats', S[254])
+            _i70 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[259]))][-1], 'aristocrats', S[260])
             st.vars['couple'][_i70] = True
         elif k == 1:  # game.yaml:932
             st.at = o260  # game.yaml:935
-            _i71 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[255])
+            _i71 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[261])
             st.vars['couple'][_i71] = True
         elif k == 2:  # game.yaml:936
             pass
@@ -3920,7 +3947,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o265  # game.yaml:949
             _args35 = {'q': env['q']}
-            enter_procedure(st, S[258])
+            enter_procedure(st, S[264])
             st.frames.append(Frame(o25, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3938,7 +3965,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o271  # game.yaml:952
-            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[259])]):
+            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[265])]):
                 st.frames.append(Frame(o269, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3955,7 +3982,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o270  # game.yaml:954
             _args36 = {'e': env['e']}
-            enter_procedure(st, S[260])
+            enter_procedure(st, S[266])
             st.frames.append(Frame(o26, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3970,8 +3997,11 @@ def build(num_players, files):
     def step_273(st, fr):  # game.yaml:956
         env = fr.env
         st.at = o274  # game.yaml:957
-        _i72 = seat(st, fn_elector_of(st, C_mainz1), S[114])
-        st.vars['score'][_i72] += 1
+        _i72 = seat(st, fn_elector_of(st, C_mainz1), S[115])
+        _v22 = st.vars['score'][_i72] + 1
+        if _v22 < 0:
+            raise RuleError("'score' would fall to " + str(_v22) + ', below its minimum 0', S[116])
+        st.vars['score'][_i72] = _v22
         st.at = o275  # game.yaml:958
         if st.record_log:
             st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
@@ -3980,15 +4010,15 @@ def build(num_players, files):
     def step_277(st, fr):  # game.yaml:973
         env = fr.env
         st.at = o278  # game.yaml:974
-        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + seat(st, env['q'], S[261]))] if (_y8.kind == 'aristocrats')])
+        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + seat(st, env['q'], S[267]))] if (_y8.kind == 'aristocrats')])
         st.at = o279  # game.yaml:975
-        _i73 = ordinal(env['x'], 'aristocrats', S[262])
+        _i73 = ordinal(env['x'], 'aristocrats', S[268])
         st.vars['age'][_i73] = 45
         st.at = o280  # game.yaml:976
-        _i74 = ordinal(env['x'], 'aristocrats', S[263])
+        _i74 = ordinal(env['x'], 'aristocrats', S[269])
         st.vars['couple'][_i74] = False
         st.at = o281  # game.yaml:977
-        st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[264])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[270])), False)
         st.frames.pop()
 
     def step_282(st, fr):  # game.yaml:978
@@ -4031,15 +4061,15 @@ def build(num_players, files):
         if k == 0:  # game.yaml:970
             env['e'] = dec.values[i]
             st.at = o278  # game.yaml:974
-            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + seat(st, env['q'], S[261]))] if (_y9.kind == 'aristocrats')])
+            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + seat(st, env['q'], S[267]))] if (_y9.kind == 'aristocrats')])
             st.at = o279  # game.yaml:975
-            _i75 = ordinal(env['x'], 'aristocrats', S[262])
+            _i75 = ordinal(env['x'], 'aristocrats', S[268])
             st.vars['age'][_i75] = 45
             st.at = o280  # game.yaml:976
-            _i76 = ordinal(env['x'], 'aristocrats', S[263])
+            _i76 = ordinal(env['x'], 'aristocrats', S[269])
             st.vars['couple'][_i76] = False
             st.at = o281  # game.yaml:977
-            st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[264])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[270])), False)
         elif k == 1:  # game.yaml:978
             pass
     def step_285(st, fr):  # game.yaml:986
@@ -4080,7 +4110,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o288  # game.yaml:996
             _args37 = {'e': env['e'], 'w': env['w']}
-            enter_procedure(st, S[265])
+            enter_procedure(st, S[271])
             st.frames.append(Frame(o27, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4093,7 +4123,7 @@ def build(num_players, files):
     def step_291(st, fr):  # game.yaml:1006
         env = fr.env
         st.at = o292  # game.yaml:1007
-        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[119]))][-1], Z_aside1, False)
         st.frames.pop()
 
     def step_295(st, fr):  # game.yaml:1021
@@ -4115,8 +4145,11 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o301  # game.yaml:1019
-            _i77 = seat(st, env['w'], S[266])
-            st.vars['score'][_i77] += 2
+            _i77 = seat(st, env['w'], S[272])
+            _v23 = st.vars['score'][_i77] + 2
+            if _v23 < 0:
+                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[273])
+            st.vars['score'][_i77] = _v23
             st.at = o302  # game.yaml:1020
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
@@ -4127,7 +4160,7 @@ def build(num_players, files):
     def step_298(st, fr):  # game.yaml:1017
         env = fr.env
         st.at = o299  # game.yaml:1018
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[268]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[267])), False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[275]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
         st.frames.pop()
 
     def e300_player(st, env):  # game.yaml:1011
@@ -4135,17 +4168,17 @@ def build(num_players, files):
     def e300_prompt(st, env):  # game.yaml:1011
         return fmt_player1(env['w']) + ' chooses the new elector of ' + fmt_card1(env['e'])
     def e300_label0(st, env):  # game.yaml:1014
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[269]))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[276]))][-1]) + ' from ' + fmt_card1(env['s'])
     def e300_items0(st, env):  # game.yaml:1014
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[270]))]
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[277]))]
     def e300_when0(st, env):  # game.yaml:1014
-        return fn_suitable(st, S[271], env['w'], env['e'], env['s'])
+        return fn_suitable(st, S[278], env['w'], env['e'], env['s'])
     def collect_300(st, env):  # game.yaml:1011
         actions = []
         values = []
         idx = []
-        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[270]))]:  # game.yaml:1014
-            if not (fn_suitable(st, S[271], env['w'], env['e'], _s34)):
+        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[277]))]:  # game.yaml:1014
+            if not (fn_suitable(st, S[278], env['w'], env['e'], _s34)):
                 continue
             a = A_401 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4159,7 +4192,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1014
             env['s'] = dec.values[i]
             st.at = o299  # game.yaml:1018
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[268]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[267])), False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[275]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
     def step_304(st, fr):  # game.yaml:1024
         env = fr.env
         pc = fr.pc
@@ -4167,7 +4200,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o305  # game.yaml:1025
             _args38 = {'e': env['e']}
-            enter_procedure(st, S[272])
+            enter_procedure(st, S[279])
             st.frames.append(Frame(o28, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4184,7 +4217,7 @@ def build(num_players, files):
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
         st.at = o310  # game.yaml:1045
         _args39 = {'x': env['x']}
-        enter_procedure(st, S[122])
+        enter_procedure(st, S[124])
         st.inline += 1
         try:
             proc_retire(st, _args39)
@@ -4214,13 +4247,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o313  # game.yaml:1042
         _args40 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[273])
+        enter_procedure(st, S[280])
         st.inline += 1
         try:
             proc_settle(st, _args40)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[149]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4232,14 +4265,14 @@ def build(num_players, files):
     def e314_label0(st, env):  # game.yaml:1038
         return fmt_card1(env['s'])
     def e314_items0(st, env):  # game.yaml:1038
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[274]))]
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[281]))]
     def e314_when0(st, env):  # game.yaml:1038
         return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t13, 'spaces', S[17]))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
     def collect_314(st, env):  # game.yaml:1035
         actions = []
         values = []
         idx = []
-        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[274]))]:  # game.yaml:1038
+        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[281]))]:  # game.yaml:1038
             if not ((((_s35.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t14.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t14, 'spaces', S[17]))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_411 + _s35.type_id
@@ -4255,13 +4288,13 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o313  # game.yaml:1042
             _args41 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[273])
+            enter_procedure(st, S[280])
             st.inline += 1
             try:
                 proc_settle(st, _args41)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[149]) + ')')
                 raise
             st.inline -= 1
     def step_316(st, fr):  # game.yaml:1052
@@ -4271,7 +4304,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o317  # game.yaml:1053
             _args42 = {}
-            enter_procedure(st, S[275])
+            enter_procedure(st, S[282])
             st.frames.append(Frame(o30, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4335,13 +4368,13 @@ def build(num_players, files):
     def e323_items0(st, env):  # game.yaml:1066
         return K_electorates1
     def e323_when0(st, env):  # game.yaml:1066
-        return ((env['e'].props['spiritual'] and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[276])])) and (env['e'] != st.vars['excommunicated']))
+        return ((env['e'].props['spiritual'] and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[283])])) and (env['e'] != st.vars['excommunicated']))
     def collect_323(st, env):  # game.yaml:1063
         actions = []
         values = []
         idx = []
         for _e8 in K_electorates1:  # game.yaml:1066
-            if not (_e8.props['spiritual'] and (not st.vars['closed'][ordinal(_e8, 'electorates', S[276])]) and (_e8 != st.vars['excommunicated'])):
+            if not (_e8.props['spiritual'] and (not st.vars['closed'][ordinal(_e8, 'electorates', S[283])]) and (_e8 != st.vars['excommunicated'])):
                 continue
             a = A_421 + _e8.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4386,13 +4419,13 @@ def build(num_players, files):
     def e328_items0(st, env):  # game.yaml:1077
         return K_electorates1
     def e328_when0(st, env):  # game.yaml:1077
-        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[277])])) and (env['e'] != st.vars['church_on']))
+        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[284])])) and (env['e'] != st.vars['church_on']))
     def collect_328(st, env):  # game.yaml:1074
         actions = []
         values = []
         idx = []
         for _e9 in K_electorates1:  # game.yaml:1077
-            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[277])]) and (_e9 != st.vars['church_on'])):
+            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[284])]) and (_e9 != st.vars['church_on'])):
                 continue
             a = A_431 + _e9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4427,21 +4460,21 @@ def build(num_players, files):
     def step_334(st, fr):  # game.yaml:1091
         env = fr.env
         st.at = o335  # game.yaml:1092
-        _i78 = seat(st, env['q'], S[278])
+        _i78 = seat(st, env['q'], S[285])
         st.vars['vote'][_i78] = st.vars['emperor']
         st.frames.pop()
 
     def step_336(st, fr):  # game.yaml:1094
         env = fr.env
         st.at = o337  # game.yaml:1095
-        _i79 = seat(st, env['q'], S[279])
+        _i79 = seat(st, env['q'], S[286])
         st.vars['vote'][_i79] = st.vars['rival']
         st.frames.pop()
 
     def e338_player(st, env):  # game.yaml:1087
         return env['q']
     def e338_prompt(st, env):  # game.yaml:1087
-        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[280], env['q'])) + ' votes)'
+        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[287], env['q'])) + ' votes)'
     def e338_label0(st, env):  # game.yaml:1090
         return 'for the Emperor ' + fmt_player1(st.vars['emperor'])
     def e338_label1(st, env):  # game.yaml:1093
@@ -4464,21 +4497,24 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:1090
             st.at = o335  # game.yaml:1092
-            _i80 = seat(st, env['q'], S[278])
+            _i80 = seat(st, env['q'], S[285])
             st.vars['vote'][_i80] = st.vars['emperor']
         elif k == 1:  # game.yaml:1093
             st.at = o337  # game.yaml:1095
-            _i81 = seat(st, env['q'], S[279])
+            _i81 = seat(st, env['q'], S[286])
             st.vars['vote'][_i81] = st.vars['rival']
     def e339_items(st, env):  # game.yaml:1085
         return [_x30 for _x30 in clockwise_from(st, st.vars['emperor']) if ((_x30 != st.vars['emperor']) and (_x30 != st.vars['rival']))]
     def step_344(st, fr):  # game.yaml:1101
         env = fr.env
         st.at = o348  # game.yaml:1102
-        if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[131])] == env['victor'])):
+        if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[133])] == env['victor'])):
             st.at = o346  # game.yaml:1104
-            _i82 = seat(st, env['q'], S[132])
-            st.vars['score'][_i82] += 1
+            _i82 = seat(st, env['q'], S[134])
+            _v24 = st.vars['score'][_i82] + 1
+            if _v24 < 0:
+                raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[135])
+            st.vars['score'][_i82] = _v24
             st.at = o347  # game.yaml:1105
             if st.record_log:
                 st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
@@ -4487,8 +4523,11 @@ def build(num_players, files):
     def step_345(st, fr):  # game.yaml:1103
         env = fr.env
         st.at = o346  # game.yaml:1104
-        _i83 = seat(st, env['q'], S[132])
-        st.vars['score'][_i83] += 1
+        _i83 = seat(st, env['q'], S[134])
+        _v25 = st.vars['score'][_i83] + 1
+        if _v25 < 0:
+            raise RuleError("'score' would fall to " + str(_v25) + ', below its minimum 0', S[135])
+        st.vars['score'][_i83] = _v25
         st.at = o347  # game.yaml:1105
         if st.record_log:
             st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
@@ -4510,7 +4549,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o353  # game.yaml:1108
             _args43 = {'w': st.vars['rival']}
-            enter_procedure(st, S[281])
+            enter_procedure(st, S[288])
             st.frames.append(Frame(o31, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4523,7 +4562,7 @@ def build(num_players, files):
     def step_358(st, fr):  # game.yaml:1115
         env = fr.env
         st.at = o359  # game.yaml:1116
-        _i84 = seat(st, env['q'], S[133])
+        _i84 = seat(st, env['q'], S[136])
         st.vars['vote'][_i84] = None
         st.frames.pop()
 
@@ -4536,7 +4575,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o367  # game.yaml:1129
             _args44 = {'p': env['old']}
-            enter_procedure(st, S[282])
+            enter_procedure(st, S[289])
             st.frames.append(Frame(o32, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4553,7 +4592,7 @@ def build(num_players, files):
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
         st.at = o372  # game.yaml:1149
         _args45 = {'x': env['x']}
-        enter_procedure(st, S[135])
+        enter_procedure(st, S[138])
         st.inline += 1
         try:
             proc_retire(st, _args45)
@@ -4583,13 +4622,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o375  # game.yaml:1146
         _args46 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[283])
+        enter_procedure(st, S[290])
         st.inline += 1
         try:
             proc_settle(st, _args46)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[149]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4624,13 +4663,13 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o375  # game.yaml:1146
             _args47 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[283])
+            enter_procedure(st, S[290])
             st.inline += 1
             try:
                 proc_settle(st, _args47)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[149]) + ')')
                 raise
             st.inline -= 1
     def step_382(st, fr):  # game.yaml:1160
@@ -4640,7 +4679,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o383  # game.yaml:1161
             _args48 = {}
-            enter_procedure(st, S[284])
+            enter_procedure(st, S[291])
             st.frames.append(Frame(o34, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4657,7 +4696,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o386  # game.yaml:1164
             _args49 = {}
-            enter_procedure(st, S[285])
+            enter_procedure(st, S[292])
             st.frames.append(Frame(o35, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4674,7 +4713,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o389  # game.yaml:1181
             _args50 = {}
-            enter_procedure(st, S[286])
+            enter_procedure(st, S[293])
             st.frames.append(Frame(o35, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4702,7 +4741,7 @@ def build(num_players, files):
     def step_391(st, fr):  # game.yaml:1178
         env = fr.env
         st.at = o392  # game.yaml:1179
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[287])), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[294])), False)
         st.frames.pop()
 
     def e393_player(st, env):  # game.yaml:1172
@@ -4734,7 +4773,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1175
             env['s'] = dec.values[i]
             st.at = o392  # game.yaml:1179
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[287])), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[294])), False)
     def step_395(st, fr):  # game.yaml:1207
         env = fr.env
         st.at = o396  # game.yaml:1208
@@ -4762,7 +4801,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o399  # game.yaml:1198
-            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[288]))][-1]
+            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[295]))][-1]
             fr.pc = 2
             st.at = o402  # game.yaml:1199
             o402.exec(st, env)
@@ -4777,7 +4816,7 @@ def build(num_players, files):
     def step_400(st, fr):  # game.yaml:1205
         env = fr.env
         st.at = o401  # game.yaml:1206
-        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[289])), False)
+        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[296])), False)
         st.frames.pop()
 
     def e402_player(st, env):  # game.yaml:1199
@@ -4809,7 +4848,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:1202
             env['t'] = dec.values[i]
             st.at = o401  # game.yaml:1206
-            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[289])), False)
+            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[296])), False)
     def e403_player(st, env):  # game.yaml:1191
         return st.vars['emperor']
     def e403_prompt(st, env):  # game.yaml:1191
@@ -4819,13 +4858,13 @@ def build(num_players, files):
     def e403_items0(st, env):  # game.yaml:1194
         return K_spaces1
     def e403_when0(st, env):  # game.yaml:1194
-        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[290]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[291]))][-1].kind == 'empire_cities'))
+        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[297]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[298]))][-1].kind == 'empire_cities'))
     def collect_403(st, env):  # game.yaml:1191
         actions = []
         values = []
         idx = []
         for _s38 in K_spaces1:  # game.yaml:1194
-            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[290]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[291]))][-1].kind == 'empire_cities')):
+            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[297]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[298]))][-1].kind == 'empire_cities')):
                 continue
             a = A_481 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4847,13 +4886,13 @@ def build(num_players, files):
             if (len(st.players) == 2):
                 st.at = o407  # game.yaml:375
                 _args51 = {}
-                enter_procedure(st, S[292])
+                enter_procedure(st, S[299])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args51)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure close_electorates (' + str(S[293]) + ')')
+                    traced(e, 'procedure close_electorates (' + str(S[300]) + ')')
                     raise
                 st.inline -= 1
             st.at = o413  # game.yaml:376
@@ -4862,12 +4901,12 @@ def build(num_players, files):
                 st.at = o412  # game.yaml:378
                 if (env['c'].props['players'] <= len(st.players)):
                     st.at = o411  # game.yaml:380
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
             st.at = o416  # game.yaml:383
             for _s39 in list(K_spaces1):
                 env['s'] = _s39
                 st.at = o415  # game.yaml:385
-                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[295])), False)
+                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302])), False)
             st.at = o417  # game.yaml:386
             if st.record_log:
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
@@ -4880,13 +4919,13 @@ def build(num_players, files):
         if pc == 5:
             st.at = o421  # game.yaml:395
             _args52 = {}
-            enter_procedure(st, S[296])
+            enter_procedure(st, S[303])
             st.inline += 1
             try:
                 proc_place_emperor_at_start(st, _args52)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_emperor_at_start (' + str(S[297]) + ')')
+                traced(e, 'procedure place_emperor_at_start (' + str(S[304]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 7
@@ -4931,15 +4970,15 @@ def build(num_players, files):
                     continue
                 env['p'] = _p2
                 st.at = o440  # game.yaml:420
-                _i85 = seat(st, env['p'], S[298])
-                _v13 = 7
-                if _v13 > 12:
-                    _v13 = 12  # the marker stops at the end; the excess is lost
-                if _v13 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[299])
-                st.vars['thalers'][_i85] = _v13
+                _i85 = seat(st, env['p'], S[305])
+                _v26 = 7
+                if _v26 > 12:
+                    _v26 = 12  # the marker stops at the end; the excess is lost
+                if _v26 < 0:
+                    raise RuleError("'thalers' would fall to " + str(_v26) + ', below its minimum 0', S[306])
+                st.vars['thalers'][_i85] = _v26
                 st.at = o441  # game.yaml:421
-                _i86 = seat(st, env['p'], S[300])
+                _i86 = seat(st, env['p'], S[307])
                 st.vars['chip'][_i86] = 7
             st.frames.pop()
             return
@@ -4949,13 +4988,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o407  # game.yaml:375
         _args53 = {}
-        enter_procedure(st, S[292])
+        enter_procedure(st, S[299])
         st.inline += 1
         try:
             proc_close_electorates(st, _args53)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure close_electorates (' + str(S[293]) + ')')
+            traced(e, 'procedure close_electorates (' + str(S[300]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4965,13 +5004,13 @@ def build(num_players, files):
         st.at = o412  # game.yaml:378
         if (env['c'].props['players'] <= len(st.players)):
             st.at = o411  # game.yaml:380
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
         st.frames.pop()
 
     def step_410(st, fr):  # game.yaml:379
         env = fr.env
         st.at = o411  # game.yaml:380
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
         st.frames.pop()
 
     def e413_items(st, env):  # game.yaml:376
@@ -4979,7 +5018,7 @@ def build(num_players, files):
     def step_414(st, fr):  # game.yaml:384
         env = fr.env
         st.at = o415  # game.yaml:385
-        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[295])), False)
+        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302])), False)
         st.frames.pop()
 
     def e416_items(st, env):  # game.yaml:383
@@ -4987,7 +5026,7 @@ def build(num_players, files):
     def step_418(st, fr):  # game.yaml:393
         env = fr.env
         st.at = o419  # game.yaml:394
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[301])), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[308])), False)
         st.frames.pop()
 
     def e420_player(st, env):  # game.yaml:387
@@ -5019,7 +5058,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:390
             env['s'] = dec.values[i]
             st.at = o419  # game.yaml:394
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[301])), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[308])), False)
     def step_422(st, fr):  # game.yaml:397
         env = fr.env
         pc = fr.pc
@@ -5027,7 +5066,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o423  # game.yaml:398
             _args54 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
-            enter_procedure(st, S[302])
+            enter_procedure(st, S[309])
             st.frames.append(Frame(o2, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5046,7 +5085,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o426  # game.yaml:401
             _args55 = {'p': env['p'], 'a': 35, 'side': True, 'kind': 'aristocrat'}
-            enter_procedure(st, S[303])
+            enter_procedure(st, S[310])
             st.frames.append(Frame(o2, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5065,7 +5104,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o429  # game.yaml:404
             _args56 = {'p': env['p'], 'a': 25, 'side': False, 'kind': 'aristocrat'}
-            enter_procedure(st, S[304])
+            enter_procedure(st, S[311])
             st.frames.append(Frame(o2, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5084,7 +5123,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o432  # game.yaml:407
             _args57 = {'p': env['p'], 'a': 15, 'side': True, 'kind': 'aristocrat'}
-            enter_procedure(st, S[305])
+            enter_procedure(st, S[312])
             st.frames.append(Frame(o2, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5114,7 +5153,7 @@ def build(num_players, files):
     def step_435(st, fr):  # game.yaml:416
         env = fr.env
         st.at = o436  # game.yaml:417
-        st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + seat(st, env['p'], S[307]))] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[306])), False)
+        st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + seat(st, env['p'], S[314]))] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[313])), False)
         st.frames.pop()
 
     def e437_player(st, env):  # game.yaml:410
@@ -5146,21 +5185,21 @@ def build(num_players, files):
         if k == 0:  # game.yaml:413
             env['s'] = dec.values[i]
             st.at = o436  # game.yaml:417
-            st.move(first([_x32 for _x32 in st.zones[(Z_supply1 + seat(st, env['p'], S[307]))] if (_x32.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[306])), False)
+            st.move(first([_x32 for _x32 in st.zones[(Z_supply1 + seat(st, env['p'], S[314]))] if (_x32.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[313])), False)
     def e438_items(st, env):  # game.yaml:408
         return clockwise_from(st, st.vars['emperor'])
     def step_439(st, fr):  # game.yaml:419
         env = fr.env
         st.at = o440  # game.yaml:420
-        _i87 = seat(st, env['p'], S[298])
-        _v14 = 7
-        if _v14 > 12:
-            _v14 = 12  # the marker stops at the end; the excess is lost
-        if _v14 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[299])
-        st.vars['thalers'][_i87] = _v14
+        _i87 = seat(st, env['p'], S[305])
+        _v27 = 7
+        if _v27 > 12:
+            _v27 = 12  # the marker stops at the end; the excess is lost
+        if _v27 < 0:
+            raise RuleError("'thalers' would fall to " + str(_v27) + ', below its minimum 0', S[306])
+        st.vars['thalers'][_i87] = _v27
         st.at = o441  # game.yaml:421
-        _i88 = seat(st, env['p'], S[300])
+        _i88 = seat(st, env['p'], S[307])
         st.vars['chip'][_i88] = 7
         st.frames.pop()
 
@@ -5201,7 +5240,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o455  # game.yaml:439
             _args58 = {}
-            enter_procedure(st, S[308])
+            enter_procedure(st, S[315])
             st.frames.append(Frame(o14, _args58))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5210,7 +5249,7 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o456  # game.yaml:440
             _args59 = {}
-            enter_procedure(st, S[309])
+            enter_procedure(st, S[316])
             st.frames.append(Frame(o24, _args59))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5219,7 +5258,7 @@ def build(num_players, files):
             fr.pc = 6
             st.at = o457  # game.yaml:441
             _args60 = {}
-            enter_procedure(st, S[310])
+            enter_procedure(st, S[317])
             st.frames.append(Frame(o29, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5228,7 +5267,7 @@ def build(num_players, files):
             fr.pc = 7
             st.at = o458  # game.yaml:442
             _args61 = {}
-            enter_procedure(st, S[311])
+            enter_procedure(st, S[318])
             st.frames.append(Frame(o33, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5246,23 +5285,23 @@ def build(num_players, files):
             for _e10 in list(K_electorates1):
                 env['e'] = _e10
                 st.at = o449  # game.yaml:434
-                _i89 = ordinal(env['e'], 'electorates', S[312])
+                _i89 = ordinal(env['e'], 'electorates', S[319])
                 st.vars['privilege_used'][_i89] = False
             st.at = o451  # game.yaml:435
             _args62 = {}
-            enter_procedure(st, S[313])
+            enter_procedure(st, S[320])
             st.inline += 1
             try:
                 proc_income_phase(st, _args62)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure income_phase (' + str(S[314]) + ')')
+                traced(e, 'procedure income_phase (' + str(S[321]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 3
             st.at = o452  # game.yaml:436
             _args63 = {}
-            enter_procedure(st, S[315])
+            enter_procedure(st, S[322])
             st.frames.append(Frame(o9, _args63))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5271,7 +5310,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o453  # game.yaml:437
             _args64 = {}
-            enter_procedure(st, S[316])
+            enter_procedure(st, S[323])
             st.frames.append(Frame(o10, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5284,14 +5323,14 @@ def build(num_players, files):
     def step_448(st, fr):  # game.yaml:433
         env = fr.env
         st.at = o449  # game.yaml:434
-        _i90 = ordinal(env['e'], 'electorates', S[312])
+        _i90 = ordinal(env['e'], 'electorates', S[319])
         st.vars['privilege_used'][_i90] = False
         st.frames.pop()
 
     def e450_items(st, env):  # game.yaml:432
         return K_electorates1
     def e459_items(st, env):  # game.yaml:426
-        return span_list(1, 5, S[317])
+        return span_list(1, 5, S[324])
     def step_460(st, fr):  # game.yaml:444
         env = fr.env
         st.at = o461  # game.yaml:447
@@ -5307,185 +5346,185 @@ def build(num_players, files):
         return 1
     def init_chip(st, env):  # game.yaml:206
         return 0
-    def init_score(st, env):  # game.yaml:207
+    def init_age(st, env):  # game.yaml:207
         return 0
-    def init_age(st, env):  # game.yaml:208
+    def init_couple(st, env):  # game.yaml:208
+        return False
+    def init_closed(st, env):  # game.yaml:209
+        return False
+    def init_privilege_used(st, env):  # game.yaml:210
+        return False
+    def init_passed(st, env):  # game.yaml:211
+        return False
+    def init_vote(st, env):  # game.yaml:212
+        return None
+    def init_church_on(st, env):  # game.yaml:213
+        return None
+    def init_excommunicated(st, env):  # game.yaml:214
+        return None
+    def init_thalers(st, env):  # game.yaml:217
         return 0
-    def init_couple(st, env):  # game.yaml:209
-        return False
-    def init_closed(st, env):  # game.yaml:210
-        return False
-    def init_privilege_used(st, env):  # game.yaml:211
-        return False
-    def init_passed(st, env):  # game.yaml:212
-        return False
-    def init_vote(st, env):  # game.yaml:213
-        return None
-    def init_church_on(st, env):  # game.yaml:214
-        return None
-    def init_excommunicated(st, env):  # game.yaml:215
-        return None
-    def init_thalers(st, env):  # game.yaml:218
+    def init_score(st, env):  # game.yaml:218
         return 0
 
-    o0 = Block(0, S[293], 10, step_0)
-    o1 = Block(1, S[297], 4, step_1)
-    o2 = Block(2, S[318], 2, step_2)
+    o0 = Block(0, S[300], 10, step_0)
+    o1 = Block(1, S[304], 4, step_1)
+    o2 = Block(2, S[325], 2, step_2)
     o3 = Block(3, S[88], 3, step_3)
     o4 = Block(4, S[107], 1, step_4)
-    o5 = Block(5, S[145], 2, step_5)
-    o6 = Block(6, S[319], 2, step_6)
-    o7 = Block(7, S[320], 1, step_7)
-    o8 = Block(8, S[314], 1, step_8)
-    o9 = Block(9, S[321], 2, step_9)
-    o10 = Block(10, S[322], 2, step_10)
-    o11 = Block(11, S[323], 1, step_11)
-    o12 = Block(12, S[324], 1, step_12)
-    o13 = Block(13, S[325], 1, step_13)
-    o14 = Block(14, S[326], 2, step_14)
-    o15 = Block(15, S[327], 1, step_15)
-    o16 = Block(16, S[328], 1, step_16)
-    o17 = Block(17, S[329], 8, step_17)
-    o18 = Block(18, S[330], 1, step_18)
-    o19 = Block(19, S[331], 1, step_19)
-    o20 = Block(20, S[332], 1, step_20)
-    o21 = Block(21, S[333], 1, step_21)
-    o22 = Block(22, S[334], 1, step_22)
-    o23 = Block(23, S[335], 1, step_23)
-    o24 = Block(24, S[336], 3, step_24)
-    o25 = Block(25, S[337], 1, step_25)
-    o26 = Block(26, S[338], 2, step_26)
-    o27 = Block(27, S[339], 4, step_27)
-    o28 = Block(28, S[340], 2, step_28)
-    o29 = Block(29, S[341], 1, step_29)
-    o30 = Block(30, S[342], 14, step_30)
-    o31 = Block(31, S[343], 6, step_31)
-    o32 = Block(32, S[344], 2, step_32)
-    o33 = Block(33, S[345], 6, step_33)
-    o34 = Block(34, S[346], 1, step_34)
-    o35 = Block(35, S[347], 1, step_35)
-    o36 = Stmt(36, S[348])
-    o37 = Stmt(37, S[349])
+    o5 = Block(5, S[149], 2, step_5)
+    o6 = Block(6, S[326], 2, step_6)
+    o7 = Block(7, S[327], 1, step_7)
+    o8 = Block(8, S[321], 1, step_8)
+    o9 = Block(9, S[328], 2, step_9)
+    o10 = Block(10, S[329], 2, step_10)
+    o11 = Block(11, S[330], 1, step_11)
+    o12 = Block(12, S[331], 1, step_12)
+    o13 = Block(13, S[332], 1, step_13)
+    o14 = Block(14, S[333], 2, step_14)
+    o15 = Block(15, S[334], 1, step_15)
+    o16 = Block(16, S[335], 1, step_16)
+    o17 = Block(17, S[336], 8, step_17)
+    o18 = Block(18, S[337], 1, step_18)
+    o19 = Block(19, S[338], 1, step_19)
+    o20 = Block(20, S[339], 1, step_20)
+    o21 = Block(21, S[340], 1, step_21)
+    o22 = Block(22, S[341], 1, step_22)
+    o23 = Block(23, S[342], 1, step_23)
+    o24 = Block(24, S[343], 3, step_24)
+    o25 = Block(25, S[344], 1, step_25)
+    o26 = Block(26, S[345], 2, step_26)
+    o27 = Block(27, S[346], 4, step_27)
+    o28 = Block(28, S[347], 2, step_28)
+    o29 = Block(29, S[348], 1, step_29)
+    o30 = Block(30, S[349], 14, step_30)
+    o31 = Block(31, S[350], 6, step_31)
+    o32 = Block(32, S[351], 2, step_32)
+    o33 = Block(33, S[352], 6, step_33)
+    o34 = Block(34, S[353], 1, step_34)
+    o35 = Block(35, S[354], 1, step_35)
+    o36 = Stmt(36, S[355])
+    o37 = Stmt(37, S[356])
     o38 = Stmt(38, S[78])
-    o39 = Stmt(39, S[350])
-    o40 = Stmt(40, S[351])
-    o41 = Stmt(41, S[352])
-    o42 = Stmt(42, S[353])
+    o39 = Stmt(39, S[357])
+    o40 = Stmt(40, S[358])
+    o41 = Stmt(41, S[359])
+    o42 = Stmt(42, S[360])
     o43 = Stmt(43, S[79])
-    o44 = Stmt(44, S[354])
-    o45 = Stmt(45, S[355])
-    o46 = Stmt(46, S[356])
+    o44 = Stmt(44, S[361])
+    o45 = Stmt(45, S[362])
+    o46 = Stmt(46, S[363])
     o47 = Stmt(47, S[81])
     o48 = Stmt(48, S[82])
-    o49 = Stmt(49, S[357])
-    o50 = Stmt(50, S[358])
-    o51 = Block(51, S[359], 3, step_51)
-    o52 = Stmt(52, S[360])
-    o53 = Stmt(53, S[142])
-    o54 = Stmt(54, S[143])
-    o55 = ChooseOp(S[361], e55_player, e55_prompt, [
+    o49 = Stmt(49, S[364])
+    o50 = Stmt(50, S[365])
+    o51 = Block(51, S[366], 3, step_51)
+    o52 = Stmt(52, S[367])
+    o53 = Stmt(53, S[146])
+    o54 = Stmt(54, S[147])
+    o55 = ChooseOp(S[368], e55_player, e55_prompt, [
         OptionOp(site[0], e55_label0, 's', e55_items0, e55_when0, o51),
     ], False)
     o55.collect = collect_55
     o55.resolve = resolve_55
     o55.uid = 55
-    o56 = Stmt(56, S[362])
+    o56 = Stmt(56, S[369])
     o57 = Stmt(57, S[84])
     o58 = Stmt(58, S[85])
-    o59 = Block(59, S[363], 1, step_59)
+    o59 = Block(59, S[370], 1, step_59)
     o60 = Stmt(60, S[89])
-    o61 = Block(61, S[364], 2, step_61)
-    o62 = Stmt(62, S[365])
+    o61 = Block(61, S[371], 2, step_61)
+    o62 = Stmt(62, S[372])
     o63 = Stmt(63, S[87])
-    o64 = Stmt(64, S[366])
-    o65 = Block(65, S[367], 3, step_65)
-    o66 = Stmt(66, S[368])
-    o67 = Stmt(67, S[369])
-    o68 = Stmt(68, S[370])
-    o69 = Stmt(69, S[371])
-    o70 = Stmt(70, S[372])
-    o71 = Stmt(71, S[373])
-    o72 = Block(72, S[374], 3, step_72)
-    o73 = Stmt(73, S[144])
-    o74 = Stmt(74, S[146])
-    o75 = Stmt(75, S[147])
-    o76 = ChooseOp(S[375], e76_player, e76_prompt, [
+    o64 = Stmt(64, S[373])
+    o65 = Block(65, S[374], 3, step_65)
+    o66 = Stmt(66, S[375])
+    o67 = Stmt(67, S[376])
+    o68 = Stmt(68, S[377])
+    o69 = Stmt(69, S[378])
+    o70 = Stmt(70, S[379])
+    o71 = Stmt(71, S[380])
+    o72 = Block(72, S[381], 3, step_72)
+    o73 = Stmt(73, S[148])
+    o74 = Stmt(74, S[150])
+    o75 = Stmt(75, S[151])
+    o76 = ChooseOp(S[382], e76_player, e76_prompt, [
         OptionOp(site[1], e76_label0, 's', e76_items0, e76_when0, o72),
     ], False)
     o76.collect = collect_76
     o76.resolve = resolve_76
     o76.uid = 76
-    o77 = Block(77, S[376], 1, step_77)
-    o78 = Block(78, S[377], 1, step_78)
-    o79 = Stmt(79, S[378])
-    o80 = Block(80, S[379], 4, step_80)
-    o81 = Stmt(81, S[380])
+    o77 = Block(77, S[383], 1, step_77)
+    o78 = Block(78, S[384], 1, step_78)
+    o79 = Stmt(79, S[385])
+    o80 = Block(80, S[386], 4, step_80)
+    o81 = Stmt(81, S[387])
     o82 = Stmt(82, S[103])
     o83 = Stmt(83, S[104])
-    o84 = Stmt(84, S[381])
-    o85 = Stmt(85, S[382])
-    o86 = Block(86, S[383], 1, step_86)
-    o87 = Block(87, S[384], 1, step_87)
-    o88 = Stmt(88, S[385])
-    o89 = ChooseOp(S[386], e89_player, e89_prompt, [
+    o84 = Stmt(84, S[388])
+    o85 = Stmt(85, S[389])
+    o86 = Block(86, S[390], 1, step_86)
+    o87 = Block(87, S[391], 1, step_87)
+    o88 = Stmt(88, S[392])
+    o89 = ChooseOp(S[393], e89_player, e89_prompt, [
         OptionOp(site[2], e89_label0, 's', e89_items0, e89_when0, o87),
     ], False)
     o89.collect = collect_89
     o89.resolve = resolve_89
     o89.uid = 89
-    o90 = Stmt(90, S[387])
-    o91 = Block(91, S[388], 4, step_91)
-    o92 = Stmt(92, S[389])
+    o90 = Stmt(90, S[394])
+    o91 = Block(91, S[395], 4, step_91)
+    o92 = Stmt(92, S[396])
     o93 = Stmt(93, S[96])
-    o94 = Stmt(94, S[390])
-    o95 = Stmt(95, S[391])
-    o96 = ForOp(S[392], 'p', e96_items, o91, False, seats=True)
+    o94 = Stmt(94, S[397])
+    o95 = Stmt(95, S[398])
+    o96 = ForOp(S[399], 'p', e96_items, o91, False, seats=True)
     o96.uid = 96
-    o97 = Block(97, S[393], 1, step_97)
-    o98 = Block(98, S[394], 1, step_98)
+    o97 = Block(97, S[400], 1, step_97)
+    o98 = Block(98, S[401], 1, step_98)
     o99 = Stmt(99, S[106])
-    o100 = Stmt(100, S[395])
-    o101 = ForOp(S[396], 'x', e101_items, o97, False)
+    o100 = Stmt(100, S[402])
+    o101 = ForOp(S[403], 'x', e101_items, o97, False)
     o101.uid = 101
-    o102 = Block(102, S[397], 3, step_102)
-    o103 = Stmt(103, S[398])
-    o104 = Stmt(104, S[150])
-    o105 = Block(105, S[399], 1, step_105)
-    o106 = Stmt(106, S[400])
-    o107 = Stmt(107, S[401])
-    o108 = Stmt(108, S[402])
-    o109 = Block(109, S[403], 3, step_109)
-    o110 = Stmt(110, S[404])
-    o111 = Stmt(111, S[405])
-    o112 = Block(112, S[406], 1, step_112)
-    o113 = Block(113, S[407], 1, step_113)
-    o114 = Stmt(114, S[154])
-    o115 = Stmt(115, S[408])
-    o116 = Block(116, S[409], 1, step_116)
-    o117 = Stmt(117, S[155])
-    o118 = Stmt(118, S[410])
-    o119 = ForOp(S[411], 'q', e119_items, o109, False, seats=True)
+    o102 = Block(102, S[404], 3, step_102)
+    o103 = Stmt(103, S[405])
+    o104 = Stmt(104, S[154])
+    o105 = Block(105, S[406], 1, step_105)
+    o106 = Stmt(106, S[407])
+    o107 = Stmt(107, S[408])
+    o108 = Stmt(108, S[409])
+    o109 = Block(109, S[410], 3, step_109)
+    o110 = Stmt(110, S[411])
+    o111 = Stmt(111, S[412])
+    o112 = Block(112, S[413], 1, step_112)
+    o113 = Block(113, S[414], 1, step_113)
+    o114 = Stmt(114, S[158])
+    o115 = Stmt(115, S[415])
+    o116 = Block(116, S[416], 1, step_116)
+    o117 = Stmt(117, S[159])
+    o118 = Stmt(118, S[417])
+    o119 = ForOp(S[418], 'q', e119_items, o109, False, seats=True)
     o119.uid = 119
-    o120 = Block(120, S[412], 1, step_120)
-    o121 = Block(121, S[413], 1, step_121)
-    o122 = Stmt(122, S[414])
-    o123 = ForOp(S[415], 'c', e123_items, o121, False)
+    o120 = Block(120, S[419], 1, step_120)
+    o121 = Block(121, S[420], 1, step_121)
+    o122 = Stmt(122, S[421])
+    o123 = ForOp(S[422], 'c', e123_items, o121, False)
     o123.uid = 123
-    o124 = ForOp(S[416], 'q', e124_items, o120, False, seats=True)
+    o124 = ForOp(S[423], 'q', e124_items, o120, False, seats=True)
     o124.uid = 124
-    o125 = Block(125, S[417], 1, step_125)
-    o126 = Stmt(126, S[418])
-    o127 = Block(127, S[419], 2, step_127)
-    o128 = Stmt(128, S[420])
-    o129 = Stmt(129, S[156])
-    o130 = Stmt(130, S[421])
-    o131 = Block(131, S[422], 1, step_131)
-    o132 = Stmt(132, S[158])
-    o133 = Block(133, S[423], 1, step_133)
-    o134 = Stmt(134, S[159])
-    o135 = Block(135, S[424], 1, step_135)
-    o136 = Stmt(136, S[161])
-    o137 = ChooseOp(S[425], e137_player, e137_prompt, [
+    o125 = Block(125, S[424], 1, step_125)
+    o126 = Stmt(126, S[425])
+    o127 = Block(127, S[426], 2, step_127)
+    o128 = Stmt(128, S[427])
+    o129 = Stmt(129, S[160])
+    o130 = Stmt(130, S[428])
+    o131 = Block(131, S[429], 1, step_131)
+    o132 = Stmt(132, S[162])
+    o133 = Block(133, S[430], 1, step_133)
+    o134 = Stmt(134, S[163])
+    o135 = Block(135, S[431], 1, step_135)
+    o136 = Stmt(136, S[165])
+    o137 = ChooseOp(S[432], e137_player, e137_prompt, [
         OptionOp(site[3], e137_label0, 's', e137_items0, e137_when0, o131),
         OptionOp(site[4], e137_label1, None, None, e137_when1, o133),
         OptionOp(site[5], e137_label2, None, None, None, o135),
@@ -5493,84 +5532,84 @@ def build(num_players, files):
     o137.collect = collect_137
     o137.resolve = resolve_137
     o137.uid = 137
-    o138 = Block(138, S[426], 3, step_138)
-    o139 = Stmt(139, S[164])
-    o140 = Stmt(140, S[427])
-    o141 = Stmt(141, S[428])
-    o142 = Block(142, S[429], 2, step_142)
-    o143 = Stmt(143, S[167])
-    o144 = Stmt(144, S[430])
-    o145 = ChooseOp(S[431], e145_player, e145_prompt, [
+    o138 = Block(138, S[433], 3, step_138)
+    o139 = Stmt(139, S[168])
+    o140 = Stmt(140, S[170])
+    o141 = Stmt(141, S[434])
+    o142 = Block(142, S[435], 2, step_142)
+    o143 = Stmt(143, S[172])
+    o144 = Stmt(144, S[436])
+    o145 = ChooseOp(S[437], e145_player, e145_prompt, [
         OptionOp(site[6], e145_label0, None, None, None, o138),
         OptionOp(site[7], e145_label1, None, None, None, o142),
     ], False)
     o145.collect = collect_145
     o145.resolve = resolve_145
     o145.uid = 145
-    o146 = Block(146, S[432], 1, step_146)
-    o147 = Stmt(147, S[433])
-    o148 = ForOp(S[434], 'q', e148_items, o146, False, seats=True)
+    o146 = Block(146, S[438], 1, step_146)
+    o147 = Stmt(147, S[439])
+    o148 = ForOp(S[440], 'q', e148_items, o146, False, seats=True)
     o148.uid = 148
-    o149 = Block(149, S[435], 1, step_149)
-    o150 = Block(150, S[436], 1, step_150)
-    o151 = Block(151, S[437], 1, step_151)
-    o152 = Stmt(152, S[169])
-    o153 = Stmt(153, S[438])
-    o154 = ForOp(S[439], 'q', e154_items, o150, False, seats=True)
+    o149 = Block(149, S[441], 1, step_149)
+    o150 = Block(150, S[442], 1, step_150)
+    o151 = Block(151, S[443], 1, step_151)
+    o152 = Stmt(152, S[174])
+    o153 = Stmt(153, S[444])
+    o154 = ForOp(S[445], 'q', e154_items, o150, False, seats=True)
     o154.uid = 154
-    o155 = RepeatOp(S[440], o149, e155_cond, True)
+    o155 = RepeatOp(S[446], o149, e155_cond, True)
     o155.uid = 155
-    o156 = Block(156, S[441], 1, step_156)
-    o157 = Block(157, S[442], 4, step_157)
-    o158 = Stmt(158, S[443])
-    o159 = Stmt(159, S[173])
-    o160 = Stmt(160, S[444])
-    o161 = Stmt(161, S[175])
-    o162 = ChooseOp(S[445], e162_player, e162_prompt, [
+    o156 = Block(156, S[447], 1, step_156)
+    o157 = Block(157, S[448], 4, step_157)
+    o158 = Stmt(158, S[449])
+    o159 = Stmt(159, S[178])
+    o160 = Stmt(160, S[450])
+    o161 = Stmt(161, S[180])
+    o162 = ChooseOp(S[451], e162_player, e162_prompt, [
         OptionOp(site[9], e162_label0, 'k', e162_items0, e162_when0, o157),
     ], False)
     o162.collect = collect_162
     o162.resolve = resolve_162
     o162.uid = 162
-    o163 = Block(163, S[446], 1, step_163)
-    o164 = Block(164, S[447], 4, step_164)
-    o165 = Stmt(165, S[178])
-    o166 = Stmt(166, S[180])
-    o167 = Stmt(167, S[448])
-    o168 = Stmt(168, S[181])
-    o169 = ChooseOp(S[449], e169_player, e169_prompt, [
+    o163 = Block(163, S[452], 1, step_163)
+    o164 = Block(164, S[453], 4, step_164)
+    o165 = Stmt(165, S[183])
+    o166 = Stmt(166, S[185])
+    o167 = Stmt(167, S[454])
+    o168 = Stmt(168, S[186])
+    o169 = ChooseOp(S[455], e169_player, e169_prompt, [
         OptionOp(site[11], e169_label0, 'k', e169_items0, e169_when0, o164),
     ], False)
     o169.collect = collect_169
     o169.resolve = resolve_169
     o169.uid = 169
-    o170 = Block(170, S[450], 3, step_170)
-    o171 = Stmt(171, S[183])
-    o172 = Stmt(172, S[451])
-    o173 = Stmt(173, S[452])
-    o174 = Block(174, S[453], 2, step_174)
-    o175 = Stmt(175, S[186])
-    o176 = Stmt(176, S[187])
-    o177 = Block(177, S[454], 2, step_177)
-    o178 = Stmt(178, S[188])
-    o179 = Stmt(179, S[189])
-    o180 = Block(180, S[455], 2, step_180)
-    o181 = Stmt(181, S[191])
-    o182 = Block(182, S[456], 1, step_182)
-    o183 = Stmt(183, S[457])
-    o184 = ChooseOp(S[458], e184_player, e184_prompt, [
+    o170 = Block(170, S[456], 3, step_170)
+    o171 = Stmt(171, S[188])
+    o172 = Stmt(172, S[457])
+    o173 = Stmt(173, S[458])
+    o174 = Block(174, S[459], 2, step_174)
+    o175 = Stmt(175, S[191])
+    o176 = Stmt(176, S[192])
+    o177 = Block(177, S[460], 2, step_177)
+    o178 = Stmt(178, S[193])
+    o179 = Stmt(179, S[194])
+    o180 = Block(180, S[461], 2, step_180)
+    o181 = Stmt(181, S[196])
+    o182 = Block(182, S[462], 1, step_182)
+    o183 = Stmt(183, S[463])
+    o184 = ChooseOp(S[464], e184_player, e184_prompt, [
         OptionOp(site[16], e184_label0, 's', e184_items0, e184_when0, o182),
     ], False)
     o184.collect = collect_184
     o184.resolve = resolve_184
     o184.uid = 184
-    o185 = Block(185, S[459], 2, step_185)
-    o186 = Stmt(186, S[195])
-    o187 = Stmt(187, S[196])
-    o188 = Block(188, S[460], 2, step_188)
-    o189 = Stmt(189, S[461])
-    o190 = Stmt(190, S[462])
-    o191 = ChooseOp(S[463], e191_player, e191_prompt, [
+    o185 = Block(185, S[465], 2, step_185)
+    o186 = Stmt(186, S[200])
+    o187 = Stmt(187, S[201])
+    o188 = Block(188, S[466], 2, step_188)
+    o189 = Stmt(189, S[467])
+    o190 = Stmt(190, S[468])
+    o191 = ChooseOp(S[469], e191_player, e191_prompt, [
         OptionOp(site[8], e191_label0, None, None, e191_when0, o156),
         OptionOp(site[10], e191_label1, None, None, e191_when1, o163),
         OptionOp(site[12], e191_label2, None, None, e191_when2, o170),
@@ -5583,54 +5622,54 @@ def build(num_players, files):
     o191.collect = collect_191
     o191.resolve = resolve_191
     o191.uid = 191
-    o192 = Block(192, S[464], 2, step_192)
-    o193 = Stmt(193, S[465])
-    o194 = Block(194, S[466], 1, step_194)
-    o195 = Stmt(195, S[467])
-    o196 = ChooseOp(S[468], e196_player, e196_prompt, [
+    o192 = Block(192, S[470], 2, step_192)
+    o193 = Stmt(193, S[471])
+    o194 = Block(194, S[472], 1, step_194)
+    o195 = Stmt(195, S[473])
+    o196 = ChooseOp(S[474], e196_player, e196_prompt, [
         OptionOp(site[20], e196_label0, 't', e196_items0, e196_when0, o194),
     ], False)
     o196.collect = collect_196
     o196.resolve = resolve_196
     o196.uid = 196
-    o197 = ChooseOp(S[469], e197_player, e197_prompt, [
+    o197 = ChooseOp(S[475], e197_player, e197_prompt, [
         OptionOp(site[19], e197_label0, 's', e197_items0, e197_when0, o192),
     ], False)
     o197.collect = collect_197
     o197.resolve = resolve_197
     o197.uid = 197
-    o198 = Block(198, S[470], 3, step_198)
-    o199 = Stmt(199, S[471])
-    o200 = Stmt(200, S[472])
-    o201 = Stmt(201, S[473])
-    o202 = Stmt(202, S[474])
-    o203 = Block(203, S[475], 1, step_203)
-    o204 = Stmt(204, S[214])
-    o205 = Stmt(205, S[476])
-    o206 = Block(206, S[477], 1, step_206)
-    o207 = Stmt(207, S[215])
-    o208 = Stmt(208, S[478])
-    o209 = Block(209, S[479], 1, step_209)
-    o210 = Stmt(210, S[480])
-    o211 = Stmt(211, S[481])
-    o212 = Block(212, S[482], 1, step_212)
-    o213 = Stmt(213, S[216])
-    o214 = Stmt(214, S[483])
-    o215 = Block(215, S[484], 1, step_215)
-    o216 = Stmt(216, S[217])
-    o217 = Stmt(217, S[485])
-    o218 = Block(218, S[486], 1, step_218)
-    o219 = Stmt(219, S[218])
-    o220 = Stmt(220, S[487])
-    o221 = Block(221, S[488], 1, step_221)
-    o222 = Stmt(222, S[219])
-    o223 = Stmt(223, S[489])
-    o224 = Block(224, S[490], 1, step_224)
-    o225 = Stmt(225, S[221])
-    o226 = Block(226, S[491], 1, step_226)
-    o227 = Stmt(227, S[223])
-    o228 = Block(228, S[492], 0, step_228)
-    o229 = ChooseOp(S[493], e229_player, e229_prompt, [
+    o198 = Block(198, S[476], 3, step_198)
+    o199 = Stmt(199, S[477])
+    o200 = Stmt(200, S[478])
+    o201 = Stmt(201, S[479])
+    o202 = Stmt(202, S[480])
+    o203 = Block(203, S[481], 1, step_203)
+    o204 = Stmt(204, S[219])
+    o205 = Stmt(205, S[482])
+    o206 = Block(206, S[483], 1, step_206)
+    o207 = Stmt(207, S[220])
+    o208 = Stmt(208, S[484])
+    o209 = Block(209, S[485], 1, step_209)
+    o210 = Stmt(210, S[114])
+    o211 = Stmt(211, S[486])
+    o212 = Block(212, S[487], 1, step_212)
+    o213 = Stmt(213, S[221])
+    o214 = Stmt(214, S[488])
+    o215 = Block(215, S[489], 1, step_215)
+    o216 = Stmt(216, S[222])
+    o217 = Stmt(217, S[490])
+    o218 = Block(218, S[491], 1, step_218)
+    o219 = Stmt(219, S[223])
+    o220 = Stmt(220, S[492])
+    o221 = Block(221, S[493], 1, step_221)
+    o222 = Stmt(222, S[224])
+    o223 = Stmt(223, S[494])
+    o224 = Block(224, S[495], 1, step_224)
+    o225 = Stmt(225, S[226])
+    o226 = Block(226, S[496], 1, step_226)
+    o227 = Stmt(227, S[228])
+    o228 = Block(228, S[497], 0, step_228)
+    o229 = ChooseOp(S[498], e229_player, e229_prompt, [
         OptionOp(site[21], e229_label0, 's', e229_items0, e229_when0, o224),
         OptionOp(site[22], e229_label1, 's', e229_items1, e229_when1, o226),
         OptionOp(site[23], e229_label2, None, None, e229_when2, o228),
@@ -5638,31 +5677,31 @@ def build(num_players, files):
     o229.collect = collect_229
     o229.resolve = resolve_229
     o229.uid = 229
-    o230 = Block(230, S[494], 2, step_230)
-    o231 = Stmt(231, S[495])
-    o232 = Block(232, S[496], 1, step_232)
-    o233 = Stmt(233, S[232])
-    o234 = ChooseOp(S[497], e234_player, e234_prompt, [
+    o230 = Block(230, S[499], 2, step_230)
+    o231 = Stmt(231, S[500])
+    o232 = Block(232, S[501], 1, step_232)
+    o233 = Stmt(233, S[237])
+    o234 = ChooseOp(S[502], e234_player, e234_prompt, [
         OptionOp(site[25], e234_label0, 't', e234_items0, e234_when0, o232),
     ], False)
     o234.collect = collect_234
     o234.resolve = resolve_234
     o234.uid = 234
-    o235 = Block(235, S[498], 0, step_235)
-    o236 = ChooseOp(S[499], e236_player, e236_prompt, [
+    o235 = Block(235, S[503], 0, step_235)
+    o236 = ChooseOp(S[504], e236_player, e236_prompt, [
         OptionOp(site[24], e236_label0, 's', e236_items0, e236_when0, o230),
         OptionOp(site[26], e236_label1, None, None, e236_when1, o235),
     ], False)
     o236.collect = collect_236
     o236.resolve = resolve_236
     o236.uid = 236
-    o237 = Block(237, S[500], 1, step_237)
-    o238 = Stmt(238, S[234])
-    o239 = Block(239, S[501], 2, step_239)
-    o240 = Stmt(240, S[236])
-    o241 = Stmt(241, S[237])
-    o242 = Block(242, S[502], 0, step_242)
-    o243 = ChooseOp(S[503], e243_player, e243_prompt, [
+    o237 = Block(237, S[505], 1, step_237)
+    o238 = Stmt(238, S[239])
+    o239 = Block(239, S[506], 2, step_239)
+    o240 = Stmt(240, S[241])
+    o241 = Stmt(241, S[242])
+    o242 = Block(242, S[507], 0, step_242)
+    o243 = ChooseOp(S[508], e243_player, e243_prompt, [
         OptionOp(site[27], e243_label0, None, None, e243_when0, o237),
         OptionOp(site[28], e243_label1, None, None, e243_when1, o239),
         OptionOp(site[29], e243_label2, None, None, e243_when2, o242),
@@ -5670,37 +5709,37 @@ def build(num_players, files):
     o243.collect = collect_243
     o243.resolve = resolve_243
     o243.uid = 243
-    o244 = Block(244, S[504], 2, step_244)
-    o245 = Stmt(245, S[505])
-    o246 = Stmt(246, S[506])
-    o247 = Block(247, S[507], 0, step_247)
-    o248 = ChooseOp(S[508], e248_player, e248_prompt, [
+    o244 = Block(244, S[509], 2, step_244)
+    o245 = Stmt(245, S[510])
+    o246 = Stmt(246, S[249])
+    o247 = Block(247, S[511], 0, step_247)
+    o248 = ChooseOp(S[512], e248_player, e248_prompt, [
         OptionOp(site[30], e248_label0, 's', e248_items0, e248_when0, o244),
         OptionOp(site[31], e248_label1, None, None, e248_when1, o247),
     ], False)
     o248.collect = collect_248
     o248.resolve = resolve_248
     o248.uid = 248
-    o249 = Block(249, S[509], 5, step_249)
-    o250 = Stmt(250, S[510])
-    o251 = Stmt(251, S[511])
-    o252 = Stmt(252, S[247])
-    o253 = Stmt(253, S[248])
-    o254 = Stmt(254, S[512])
-    o255 = Block(255, S[513], 0, step_255)
-    o256 = ChooseOp(S[514], e256_player, e256_prompt, [
+    o249 = Block(249, S[513], 5, step_249)
+    o250 = Stmt(250, S[514])
+    o251 = Stmt(251, S[515])
+    o252 = Stmt(252, S[253])
+    o253 = Stmt(253, S[254])
+    o254 = Stmt(254, S[516])
+    o255 = Block(255, S[517], 0, step_255)
+    o256 = ChooseOp(S[518], e256_player, e256_prompt, [
         OptionOp(site[32], e256_label0, 's', e256_items0, e256_when0, o249),
         OptionOp(site[33], e256_label1, None, None, e256_when1, o255),
     ], False)
     o256.collect = collect_256
     o256.resolve = resolve_256
     o256.uid = 256
-    o257 = Block(257, S[515], 1, step_257)
-    o258 = Stmt(258, S[254])
-    o259 = Block(259, S[516], 1, step_259)
-    o260 = Stmt(260, S[255])
-    o261 = Block(261, S[517], 0, step_261)
-    o262 = ChooseOp(S[518], e262_player, e262_prompt, [
+    o257 = Block(257, S[519], 1, step_257)
+    o258 = Stmt(258, S[260])
+    o259 = Block(259, S[520], 1, step_259)
+    o260 = Stmt(260, S[261])
+    o261 = Block(261, S[521], 0, step_261)
+    o262 = ChooseOp(S[522], e262_player, e262_prompt, [
         OptionOp(site[34], e262_label0, 's', e262_items0, e262_when0, o257),
         OptionOp(site[35], e262_label1, None, None, e262_when1, o259),
         OptionOp(site[36], e262_label2, None, None, e262_when2, o261),
@@ -5708,177 +5747,177 @@ def build(num_players, files):
     o262.collect = collect_262
     o262.resolve = resolve_262
     o262.uid = 262
-    o263 = Block(263, S[519], 1, step_263)
-    o264 = Block(264, S[520], 1, step_264)
-    o265 = Stmt(265, S[258])
-    o266 = Stmt(266, S[521])
-    o267 = ForOp(S[522], 'q', e267_items, o263, False, seats=True)
+    o263 = Block(263, S[523], 1, step_263)
+    o264 = Block(264, S[524], 1, step_264)
+    o265 = Stmt(265, S[264])
+    o266 = Stmt(266, S[525])
+    o267 = ForOp(S[526], 'q', e267_items, o263, False, seats=True)
     o267.uid = 267
-    o268 = Block(268, S[523], 1, step_268)
-    o269 = Block(269, S[524], 1, step_269)
-    o270 = Stmt(270, S[260])
-    o271 = Stmt(271, S[525])
-    o272 = ForOp(S[526], 'e', e272_items, o268, False)
+    o268 = Block(268, S[527], 1, step_268)
+    o269 = Block(269, S[528], 1, step_269)
+    o270 = Stmt(270, S[266])
+    o271 = Stmt(271, S[529])
+    o272 = ForOp(S[530], 'e', e272_items, o268, False)
     o272.uid = 272
-    o273 = Block(273, S[527], 2, step_273)
-    o274 = Stmt(274, S[528])
-    o275 = Stmt(275, S[529])
-    o276 = Stmt(276, S[530])
-    o277 = Block(277, S[531], 4, step_277)
-    o278 = Stmt(278, S[532])
-    o279 = Stmt(279, S[262])
-    o280 = Stmt(280, S[263])
-    o281 = Stmt(281, S[533])
-    o282 = Block(282, S[534], 0, step_282)
-    o283 = ChooseOp(S[535], e283_player, e283_prompt, [
+    o273 = Block(273, S[531], 2, step_273)
+    o274 = Stmt(274, S[116])
+    o275 = Stmt(275, S[532])
+    o276 = Stmt(276, S[533])
+    o277 = Block(277, S[534], 4, step_277)
+    o278 = Stmt(278, S[535])
+    o279 = Stmt(279, S[268])
+    o280 = Stmt(280, S[269])
+    o281 = Stmt(281, S[536])
+    o282 = Block(282, S[537], 0, step_282)
+    o283 = ChooseOp(S[538], e283_player, e283_prompt, [
         OptionOp(site[37], e283_label0, 'e', e283_items0, e283_when0, o277),
         OptionOp(site[38], e283_label1, None, None, None, o282),
     ], False)
     o283.collect = collect_283
     o283.resolve = resolve_283
     o283.uid = 283
-    o284 = Stmt(284, S[536])
-    o285 = Block(285, S[537], 2, step_285)
-    o286 = WinnerOp(S[538], 'q', e286_among, e286_strength, e286_chooser, False, 'w', e286_prompt, site[39], fmt_player1)
+    o284 = Stmt(284, S[539])
+    o285 = Block(285, S[540], 2, step_285)
+    o286 = WinnerOp(S[541], 'q', e286_among, e286_strength, e286_chooser, False, 'w', e286_prompt, site[39], fmt_player1)
     o286.uid = 286
-    o287 = Block(287, S[539], 1, step_287)
-    o288 = Stmt(288, S[265])
-    o289 = Stmt(289, S[540])
-    o290 = Stmt(290, S[541])
-    o291 = Block(291, S[542], 1, step_291)
-    o292 = Stmt(292, S[543])
-    o293 = Stmt(293, S[544])
-    o294 = Stmt(294, S[545])
-    o295 = Block(295, S[546], 1, step_295)
-    o296 = Stmt(296, S[547])
-    o297 = Block(297, S[548], 3, step_297)
-    o298 = Block(298, S[549], 1, step_298)
-    o299 = Stmt(299, S[550])
-    o300 = ChooseOp(S[551], e300_player, e300_prompt, [
+    o287 = Block(287, S[542], 1, step_287)
+    o288 = Stmt(288, S[271])
+    o289 = Stmt(289, S[543])
+    o290 = Stmt(290, S[544])
+    o291 = Block(291, S[545], 1, step_291)
+    o292 = Stmt(292, S[546])
+    o293 = Stmt(293, S[547])
+    o294 = Stmt(294, S[548])
+    o295 = Block(295, S[549], 1, step_295)
+    o296 = Stmt(296, S[550])
+    o297 = Block(297, S[551], 3, step_297)
+    o298 = Block(298, S[552], 1, step_298)
+    o299 = Stmt(299, S[553])
+    o300 = ChooseOp(S[554], e300_player, e300_prompt, [
         OptionOp(site[40], e300_label0, 's', e300_items0, e300_when0, o298),
     ], False)
     o300.collect = collect_300
     o300.resolve = resolve_300
     o300.uid = 300
-    o301 = Stmt(301, S[552])
-    o302 = Stmt(302, S[553])
-    o303 = Stmt(303, S[554])
-    o304 = Block(304, S[555], 1, step_304)
-    o305 = Stmt(305, S[272])
-    o306 = Stmt(306, S[556])
-    o307 = Stmt(307, S[557])
-    o308 = Block(308, S[558], 2, step_308)
-    o309 = Stmt(309, S[559])
-    o310 = Stmt(310, S[122])
-    o311 = Block(311, S[560], 1, step_311)
-    o312 = Block(312, S[561], 1, step_312)
-    o313 = Stmt(313, S[273])
-    o314 = ChooseOp(S[562], e314_player, e314_prompt, [
+    o301 = Stmt(301, S[273])
+    o302 = Stmt(302, S[555])
+    o303 = Stmt(303, S[556])
+    o304 = Block(304, S[557], 1, step_304)
+    o305 = Stmt(305, S[279])
+    o306 = Stmt(306, S[558])
+    o307 = Stmt(307, S[559])
+    o308 = Block(308, S[560], 2, step_308)
+    o309 = Stmt(309, S[561])
+    o310 = Stmt(310, S[124])
+    o311 = Block(311, S[562], 1, step_311)
+    o312 = Block(312, S[563], 1, step_312)
+    o313 = Stmt(313, S[280])
+    o314 = ChooseOp(S[564], e314_player, e314_prompt, [
         OptionOp(site[41], e314_label0, 's', e314_items0, e314_when0, o312),
     ], False)
     o314.collect = collect_314
     o314.resolve = resolve_314
     o314.uid = 314
-    o315 = Stmt(315, S[563])
-    o316 = Block(316, S[564], 1, step_316)
-    o317 = Stmt(317, S[275])
-    o318 = Stmt(318, S[565])
-    o319 = Block(319, S[566], 2, step_319)
-    o320 = Block(320, S[567], 1, step_320)
-    o321 = Block(321, S[568], 1, step_321)
-    o322 = Stmt(322, S[569])
-    o323 = ChooseOp(S[570], e323_player, e323_prompt, [
+    o315 = Stmt(315, S[565])
+    o316 = Block(316, S[566], 1, step_316)
+    o317 = Stmt(317, S[282])
+    o318 = Stmt(318, S[567])
+    o319 = Block(319, S[568], 2, step_319)
+    o320 = Block(320, S[569], 1, step_320)
+    o321 = Block(321, S[570], 1, step_321)
+    o322 = Stmt(322, S[571])
+    o323 = ChooseOp(S[572], e323_player, e323_prompt, [
         OptionOp(site[42], e323_label0, 'e', e323_items0, e323_when0, o321),
     ], False)
     o323.collect = collect_323
     o323.resolve = resolve_323
     o323.uid = 323
-    o324 = Stmt(324, S[571])
-    o325 = Block(325, S[572], 1, step_325)
-    o326 = Block(326, S[573], 1, step_326)
-    o327 = Stmt(327, S[574])
-    o328 = ChooseOp(S[575], e328_player, e328_prompt, [
+    o324 = Stmt(324, S[573])
+    o325 = Block(325, S[574], 1, step_325)
+    o326 = Block(326, S[575], 1, step_326)
+    o327 = Stmt(327, S[576])
+    o328 = ChooseOp(S[577], e328_player, e328_prompt, [
         OptionOp(site[43], e328_label0, 'e', e328_items0, e328_when0, o326),
     ], False)
     o328.collect = collect_328
     o328.resolve = resolve_328
     o328.uid = 328
-    o329 = Stmt(329, S[576])
-    o330 = ForOp(S[577], 'q', e330_items, o319, False, seats=True)
+    o329 = Stmt(329, S[578])
+    o330 = ForOp(S[579], 'q', e330_items, o319, False, seats=True)
     o330.uid = 330
-    o331 = Stmt(331, S[578])
-    o332 = Stmt(332, S[579])
-    o333 = Block(333, S[580], 1, step_333)
-    o334 = Block(334, S[581], 1, step_334)
-    o335 = Stmt(335, S[582])
-    o336 = Block(336, S[583], 1, step_336)
-    o337 = Stmt(337, S[584])
-    o338 = ChooseOp(S[585], e338_player, e338_prompt, [
+    o331 = Stmt(331, S[580])
+    o332 = Stmt(332, S[581])
+    o333 = Block(333, S[582], 1, step_333)
+    o334 = Block(334, S[583], 1, step_334)
+    o335 = Stmt(335, S[584])
+    o336 = Block(336, S[585], 1, step_336)
+    o337 = Stmt(337, S[586])
+    o338 = ChooseOp(S[587], e338_player, e338_prompt, [
         OptionOp(site[44], e338_label0, None, None, None, o334),
         OptionOp(site[45], e338_label1, None, None, None, o336),
     ], False)
     o338.collect = collect_338
     o338.resolve = resolve_338
     o338.uid = 338
-    o339 = ForOp(S[586], 'q', e339_items, o333, True, seats=True)
+    o339 = ForOp(S[588], 'q', e339_items, o333, True, seats=True)
     o339.uid = 339
-    o340 = Stmt(340, S[587])
-    o341 = Stmt(341, S[588])
-    o342 = Stmt(342, S[589])
-    o343 = Stmt(343, S[590])
-    o344 = Block(344, S[591], 1, step_344)
-    o345 = Block(345, S[592], 2, step_345)
-    o346 = Stmt(346, S[593])
-    o347 = Stmt(347, S[594])
-    o348 = Stmt(348, S[595])
-    o349 = ForOp(S[596], 'q', e349_items, o344, False, seats=True)
+    o340 = Stmt(340, S[589])
+    o341 = Stmt(341, S[590])
+    o342 = Stmt(342, S[591])
+    o343 = Stmt(343, S[592])
+    o344 = Block(344, S[593], 1, step_344)
+    o345 = Block(345, S[594], 2, step_345)
+    o346 = Stmt(346, S[135])
+    o347 = Stmt(347, S[595])
+    o348 = Stmt(348, S[596])
+    o349 = ForOp(S[597], 'q', e349_items, o344, False, seats=True)
     o349.uid = 349
-    o350 = Block(350, S[597], 1, step_350)
-    o351 = Stmt(351, S[598])
-    o352 = Block(352, S[599], 1, step_352)
-    o353 = Stmt(353, S[281])
-    o354 = Stmt(354, S[600])
-    o355 = Stmt(355, S[601])
-    o356 = Stmt(356, S[602])
-    o357 = Stmt(357, S[603])
-    o358 = Block(358, S[604], 1, step_358)
-    o359 = Stmt(359, S[605])
-    o360 = ForOp(S[606], 'q', e360_items, o358, False, seats=True)
+    o350 = Block(350, S[598], 1, step_350)
+    o351 = Stmt(351, S[599])
+    o352 = Block(352, S[600], 1, step_352)
+    o353 = Stmt(353, S[288])
+    o354 = Stmt(354, S[601])
+    o355 = Stmt(355, S[602])
+    o356 = Stmt(356, S[603])
+    o357 = Stmt(357, S[604])
+    o358 = Block(358, S[605], 1, step_358)
+    o359 = Stmt(359, S[606])
+    o360 = ForOp(S[607], 'q', e360_items, o358, False, seats=True)
     o360.uid = 360
-    o361 = Stmt(361, S[607])
-    o362 = Stmt(362, S[608])
-    o363 = Stmt(363, S[609])
-    o364 = Stmt(364, S[610])
-    o365 = Stmt(365, S[134])
-    o366 = Block(366, S[611], 1, step_366)
-    o367 = Stmt(367, S[282])
-    o368 = Stmt(368, S[612])
-    o369 = Stmt(369, S[613])
-    o370 = Block(370, S[614], 2, step_370)
-    o371 = Stmt(371, S[615])
-    o372 = Stmt(372, S[135])
-    o373 = Block(373, S[616], 1, step_373)
-    o374 = Block(374, S[617], 1, step_374)
-    o375 = Stmt(375, S[283])
-    o376 = ChooseOp(S[618], e376_player, e376_prompt, [
+    o361 = Stmt(361, S[608])
+    o362 = Stmt(362, S[609])
+    o363 = Stmt(363, S[610])
+    o364 = Stmt(364, S[611])
+    o365 = Stmt(365, S[137])
+    o366 = Block(366, S[612], 1, step_366)
+    o367 = Stmt(367, S[289])
+    o368 = Stmt(368, S[613])
+    o369 = Stmt(369, S[614])
+    o370 = Block(370, S[615], 2, step_370)
+    o371 = Stmt(371, S[616])
+    o372 = Stmt(372, S[138])
+    o373 = Block(373, S[617], 1, step_373)
+    o374 = Block(374, S[618], 1, step_374)
+    o375 = Stmt(375, S[290])
+    o376 = ChooseOp(S[619], e376_player, e376_prompt, [
         OptionOp(site[46], e376_label0, 's', e376_items0, e376_when0, o374),
     ], False)
     o376.collect = collect_376
     o376.resolve = resolve_376
     o376.uid = 376
-    o377 = Stmt(377, S[619])
-    o378 = Stmt(378, S[620])
-    o379 = Stmt(379, S[621])
-    o380 = Stmt(380, S[138])
+    o377 = Stmt(377, S[620])
+    o378 = Stmt(378, S[621])
+    o379 = Stmt(379, S[140])
+    o380 = Stmt(380, S[142])
     o381 = Stmt(381, S[622])
     o382 = Block(382, S[623], 1, step_382)
-    o383 = Stmt(383, S[284])
+    o383 = Stmt(383, S[291])
     o384 = Stmt(384, S[624])
     o385 = Block(385, S[625], 1, step_385)
-    o386 = Stmt(386, S[285])
+    o386 = Stmt(386, S[292])
     o387 = Stmt(387, S[626])
     o388 = Block(388, S[627], 1, step_388)
-    o389 = Stmt(389, S[286])
+    o389 = Stmt(389, S[293])
     o390 = Block(390, S[628], 1, step_390)
     o391 = Block(391, S[629], 1, step_391)
     o392 = Stmt(392, S[630])
@@ -5911,7 +5950,7 @@ def build(num_players, files):
     o404 = Stmt(404, S[642])
     o405 = Block(405, S[643], 12, step_405)
     o406 = Block(406, S[644], 1, step_406)
-    o407 = Stmt(407, S[292])
+    o407 = Stmt(407, S[299])
     o408 = Stmt(408, S[645])
     o409 = Block(409, S[646], 1, step_409)
     o410 = Block(410, S[647], 1, step_410)
@@ -5932,21 +5971,21 @@ def build(num_players, files):
     o420.collect = collect_420
     o420.resolve = resolve_420
     o420.uid = 420
-    o421 = Stmt(421, S[296])
+    o421 = Stmt(421, S[303])
     o422 = Block(422, S[658], 1, step_422)
-    o423 = Stmt(423, S[302])
+    o423 = Stmt(423, S[309])
     o424 = ForOp(S[659], 'p', e424_items, o422, False, seats=True)
     o424.uid = 424
     o425 = Block(425, S[660], 1, step_425)
-    o426 = Stmt(426, S[303])
+    o426 = Stmt(426, S[310])
     o427 = ForOp(S[661], 'p', e427_items, o425, False, seats=True)
     o427.uid = 427
     o428 = Block(428, S[662], 1, step_428)
-    o429 = Stmt(429, S[304])
+    o429 = Stmt(429, S[311])
     o430 = ForOp(S[663], 'p', e430_items, o428, False, seats=True)
     o430.uid = 430
     o431 = Block(431, S[664], 1, step_431)
-    o432 = Stmt(432, S[305])
+    o432 = Stmt(432, S[312])
     o433 = ForOp(S[665], 'p', e433_items, o431, False, seats=True)
     o433.uid = 433
     o434 = Block(434, S[666], 1, step_434)
@@ -5961,7 +6000,7 @@ def build(num_players, files):
     o438 = ForOp(S[670], 'p', e438_items, o434, False, seats=True)
     o438.uid = 438
     o439 = Block(439, S[671], 2, step_439)
-    o440 = Stmt(440, S[299])
+    o440 = Stmt(440, S[306])
     o441 = Stmt(441, S[672])
     o442 = ForOp(S[673], 'p', e442_items, o439, False, seats=True)
     o442.uid = 442
@@ -5971,17 +6010,17 @@ def build(num_players, files):
     o446 = Stmt(446, S[677])
     o447 = Block(447, S[678], 4, step_447)
     o448 = Block(448, S[679], 1, step_448)
-    o449 = Stmt(449, S[312])
+    o449 = Stmt(449, S[319])
     o450 = ForOp(S[680], 'e', e450_items, o448, False)
     o450.uid = 450
-    o451 = Stmt(451, S[313])
-    o452 = Stmt(452, S[315])
-    o453 = Stmt(453, S[316])
+    o451 = Stmt(451, S[320])
+    o452 = Stmt(452, S[322])
+    o453 = Stmt(453, S[323])
     o454 = Stmt(454, S[681])
-    o455 = Stmt(455, S[308])
-    o456 = Stmt(456, S[309])
-    o457 = Stmt(457, S[310])
-    o458 = Stmt(458, S[311])
+    o455 = Stmt(455, S[315])
+    o456 = Stmt(456, S[316])
+    o457 = Stmt(457, S[317])
+    o458 = Stmt(458, S[318])
     o459 = ForOp(S[682], 'r', e459_items, o444, False)
     o459.uid = 459
     o460 = Block(460, S[683], 1, step_460)
@@ -5990,24 +6029,24 @@ def build(num_players, files):
     P.setup = o405
     P.play = o443
     P.scoring = o460
-    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[293]) + ')', o1.uid: 'procedure place_emperor_at_start (' + str(S[297]) + ')', o2.uid: 'procedure start_piece (' + str(S[318]) + ')', o3.uid: 'procedure retire (' + str(S[88]) + ')', o4.uid: 'procedure grow_old (' + str(S[107]) + ')', o5.uid: 'procedure settle (' + str(S[145]) + ')', o6.uid: 'procedure place_new (' + str(S[319]) + ')', o7.uid: 'procedure fill_throne (' + str(S[320]) + ')', o8.uid: 'procedure income_phase (' + str(S[314]) + ')', o9.uid: 'procedure aging_phase (' + str(S[321]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[322]) + ')', o11.uid: 'procedure son (' + str(S[323]) + ')', o12.uid: 'procedure daughter (' + str(S[324]) + ')', o13.uid: 'procedure offer (' + str(S[325]) + ')', o14.uid: 'procedure actions_phase (' + str(S[326]) + ')', o15.uid: 'procedure action_turn (' + str(S[327]) + ')', o16.uid: 'procedure move_knight (' + str(S[328]) + ')', o17.uid: 'procedure use_card (' + str(S[329]) + ')', o18.uid: 'procedure doctor (' + str(S[330]) + ')', o19.uid: 'procedure move_card (' + str(S[331]) + ')', o20.uid: 'procedure permit (' + str(S[332]) + ')', o21.uid: 'procedure ordinance (' + str(S[333]) + ')', o22.uid: 'procedure promotion (' + str(S[334]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[335]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[336]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[337]) + ')', o26.uid: 'procedure new_elector (' + str(S[338]) + ')', o27.uid: 'procedure change_of_power (' + str(S[339]) + ')', o28.uid: 'procedure displaced (' + str(S[340]) + ')', o29.uid: 'procedure election_phase (' + str(S[341]) + ')', o30.uid: 'procedure election (' + str(S[342]) + ')', o31.uid: 'procedure crown (' + str(S[343]) + ')', o32.uid: 'procedure deposed (' + str(S[344]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[345]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[346]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[347]) + ')'}
+    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[300]) + ')', o1.uid: 'procedure place_emperor_at_start (' + str(S[304]) + ')', o2.uid: 'procedure start_piece (' + str(S[325]) + ')', o3.uid: 'procedure retire (' + str(S[88]) + ')', o4.uid: 'procedure grow_old (' + str(S[107]) + ')', o5.uid: 'procedure settle (' + str(S[149]) + ')', o6.uid: 'procedure place_new (' + str(S[326]) + ')', o7.uid: 'procedure fill_throne (' + str(S[327]) + ')', o8.uid: 'procedure income_phase (' + str(S[321]) + ')', o9.uid: 'procedure aging_phase (' + str(S[328]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[329]) + ')', o11.uid: 'procedure son (' + str(S[330]) + ')', o12.uid: 'procedure daughter (' + str(S[331]) + ')', o13.uid: 'procedure offer (' + str(S[332]) + ')', o14.uid: 'procedure actions_phase (' + str(S[333]) + ')', o15.uid: 'procedure action_turn (' + str(S[334]) + ')', o16.uid: 'procedure move_knight (' + str(S[335]) + ')', o17.uid: 'procedure use_card (' + str(S[336]) + ')', o18.uid: 'procedure doctor (' + str(S[337]) + ')', o19.uid: 'procedure move_card (' + str(S[338]) + ')', o20.uid: 'procedure permit (' + str(S[339]) + ')', o21.uid: 'procedure ordinance (' + str(S[340]) + ')', o22.uid: 'procedure promotion (' + str(S[341]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[342]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[343]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[344]) + ')', o26.uid: 'procedure new_elector (' + str(S[345]) + ')', o27.uid: 'procedure change_of_power (' + str(S[346]) + ')', o28.uid: 'procedure displaced (' + str(S[347]) + ')', o29.uid: 'procedure election_phase (' + str(S[348]) + ')', o30.uid: 'procedure election (' + str(S[349]) + ')', o31.uid: 'procedure crown (' + str(S[350]) + ')', o32.uid: 'procedure deposed (' + str(S[351]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[352]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[353]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[354]) + ')'}
     P.var_specs = [
         VarSpec('emperor', 'player', None, S[685], 'public'),
         VarSpec('rival', 'player', None, S[686], 'public'),
         VarSpec('round', 'int', None, S[687], 'public'),
         VarSpec('chip', 'int', 'players', S[688], 'public'),
-        VarSpec('score', 'int', 'players', S[689], 'public'),
-        VarSpec('age', 'int', 'aristocrats', S[690], 'public'),
-        VarSpec('couple', 'bool', 'aristocrats', S[691], 'public'),
-        VarSpec('closed', 'bool', 'electorates', S[692], 'public'),
-        VarSpec('privilege_used', 'bool', 'electorates', S[693], 'public'),
-        VarSpec('passed', 'bool', 'players', S[694], 'public'),
-        VarSpec('vote', 'player', 'players', S[695], 'owner'),
-        VarSpec('church_on', 'card', None, S[696], 'public'),
-        VarSpec('excommunicated', 'card', None, S[697], 'public'),
-        VarSpec('thalers', 'int', 'players', S[698], 'public'),
+        VarSpec('age', 'int', 'aristocrats', S[689], 'public'),
+        VarSpec('couple', 'bool', 'aristocrats', S[690], 'public'),
+        VarSpec('closed', 'bool', 'electorates', S[691], 'public'),
+        VarSpec('privilege_used', 'bool', 'electorates', S[692], 'public'),
+        VarSpec('passed', 'bool', 'players', S[693], 'public'),
+        VarSpec('vote', 'player', 'players', S[694], 'owner'),
+        VarSpec('church_on', 'card', None, S[695], 'public'),
+        VarSpec('excommunicated', 'card', None, S[696], 'public'),
+        VarSpec('thalers', 'int', 'players', S[697], 'public'),
+        VarSpec('score', 'int', 'players', S[698], 'public'),
     ]
-    P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'round': init_round, 'chip': init_chip, 'score': init_score, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'passed': init_passed, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated, 'thalers': init_thalers}
+    P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'round': init_round, 'chip': init_chip, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'passed': init_passed, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated, 'thalers': init_thalers, 'score': init_score}
     P.tie_breakers = []
     P.tie_breaker_spans = []
     return P
