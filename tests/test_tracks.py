@@ -228,3 +228,19 @@ def test_tracks_in_the_rule_language_and_the_rulebook(tmp_path: Path) -> None:
         "- `dial`: a track from 1 to 4; it goes round: past 4 it comes back to 1, "
         "and the other way. It starts at `1`." in md
     )
+
+
+def test_the_emperor_thaler_track_and_its_variant() -> None:
+    """The shipped game declares its thalers as a track; the variant moves the cap in one line
+    and both back ends follow it."""
+    md = render_markdown(
+        load_rules(ROOT / "rules" / "shadow-of-the-emperor" / "game.yaml").game, ROOT, {}
+    )
+    assert "- `thalers`: a track from 0 to 12 per player; gains beyond 12 are lost;" in md
+    for backend in ("interpreter", "compiled"):
+        game = meeple.load(
+            str(ROOT / "rules" / "shadow-of-the-emperor"), 4, variant="tight-purse", backend=backend
+        )
+        assert game.checked.game.variables["thalers"].max == 8, backend
+        result = meeple.play(game, seed=0)
+        assert max(result.state.to_json()["vars"]["thalers"]) <= 8, backend
