@@ -244,3 +244,26 @@ def test_the_emperor_thaler_track_and_its_variant() -> None:
         assert game.checked.game.variables["thalers"].max == 8, backend
         result = meeple.play(game, seed=0)
         assert max(result.state.to_json()["vars"]["thalers"]) <= 8, backend
+
+
+def test_a_scenario_cannot_put_a_marker_off_its_track(tmp_path: Path) -> None:
+    from meeple.scenarios import ScenarioError, run_scenario
+
+    game = ROOT / "rules" / "shadow-of-the-emperor"
+    text = (game / "scenarios" / "income.yaml").read_text(encoding="utf-8")
+    scenario = tmp_path / "off.yaml"
+    scenario.write_text(text.replace("thalers: [3, 1, 0]", "thalers: [3, 13, 0]"), "utf-8")
+    with pytest.raises(ScenarioError) as e:
+        run_scenario(scenario, meeple.load(str(game), 3))
+    assert e.value.message == "13 is off the track 'thalers'"
+    assert e.value.expected == "a value from 0 to 12"
+
+
+def test_observation_bounds_are_the_track_ends() -> None:
+    from meeple.ai.observation import observation_spec
+
+    spec = observation_spec(meeple.load(str(ROOT / "rules" / "shadow-of-the-emperor"), 3))
+    field = next(f for f in spec.fields if f.name == "var thalers")
+    assert list(spec.low[field.start : field.stop]) == [0, 0, 0]
+    assert list(spec.high[field.start : field.stop]) == [12, 12, 12]
+    assert "thalers" not in spec.clipped
