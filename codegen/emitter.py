@@ -29,6 +29,7 @@ from meeple.interpreter.program import Program, kind_specs, zone_specs
 from meeple.interpreter.state import frame_structure
 
 from .exprs import ExprEmitter, Scope, function_name
+from .tracks import emit_bounded
 from .writer import Names, Writer, comment_path, literal, literal_text
 
 GENERATOR_VERSION = "2"
@@ -165,23 +166,12 @@ class ModuleEmitter:
         value = self._e(s.value)
         if s.op not in _ASSIGN_OPS:
             raise MeepleError(f"the code generator has no assignment {s.op!r}", s.span)
-        if decl.min is None and decl.max is None:
+        if not decl.is_track:
             w.line(f"{target} {s.op} {value}")
             return
         v = self.names.fresh("v")
         w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
-        if decl.max is not None:
-            w.line(f"if {v} > {literal(decl.max)}:  # a capped track: the excess is lost")
-            with w.indent():
-                w.line(f"{v} = {literal(decl.max)}")
-        if decl.min is not None:
-            w.line(f"if {v} < {literal(decl.min)}:")
-            with w.indent():
-                # the rule's name goes in as a literal, never inside an f-string of the module
-                before = literal(f"'{s.name}' would fall to ")
-                after = literal(f", below its minimum {decl.min}")
-                msg = f"{before} + str({v}) + {after}"
-                w.line(f"raise RuleError({msg}, {self._span(s.span)})")
+        emit_bounded(w, v, decl, self._span(s.span))
         w.line(f"{target} = {v}")
 
     def _may_trigger(self, s: ir.Move) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import ir
-from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
-from .limits import MAX_BLOCK_DEPTH, is_name
+from .errors import CheckError, SourceSpan, did_you_mean
+from .limits import MAX_BLOCK_DEPTH
 from .parser import parse_expression, parse_statement, parse_template
-from .validate import STATEMENT_HEADS, require_name, statement_head, yaml_1_1_hint
+from .tracks import tracks
+from .validate import STATEMENT_HEADS, require_name, statement_head
 from .yamlload import YList, YMap, YStr
 
 _HEADS = STATEMENT_HEADS
@@ -31,7 +32,8 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         components=(),
         zones={n: _zone(n, z, doc["zones"]) for n, z in _items(doc, "zones")},
         variables={
-            n: _variable(n, v, doc["variables"], constants) for n, v in _items(doc, "variables")
+            **{n: _variable(n, v, doc["variables"]) for n, v in _items(doc, "variables")},
+            **tracks(doc, constants),
         },
         tables={n: _table(n, t, doc["tables"]) for n, t in _items(doc, "tables")},
         functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
@@ -157,34 +159,7 @@ def _constant(name: str, node: YMap, parent: YMap) -> ir.ConstDecl:
     )
 
 
-def _bound(name: str, node: YMap, key: str, constants: dict[str, ir.ConstDecl]) -> int | None:
-    """A variable's ``min``/``max``: a number, or the name of a number constant (its value)."""
-    if key not in node:
-        return None
-    value = node[key]
-    if not isinstance(value, str):
-        return int(value)
-    if not is_name(value):  # no name at all ('1:30'): the schema's kind of error
-        raise SchemaError(
-            f"'variables.{name}.{key}' has the wrong type",
-            node.value_spans[key],
-            expected="a number, or the name of a number constant",
-            suggestion=yaml_1_1_hint(value, ["integer"]),
-        )
-    c = constants.get(value)
-    if c is None or c.type != "int":
-        raise CheckError(
-            f"the {key} of a variable must be a number or a number constant, not '{value}'",
-            node.value_spans[key],
-            expected="an integer, or the name of a constant whose value is an integer",
-            suggestion=did_you_mean(value, [n for n, c in constants.items() if c.type == "int"]),
-        )
-    return int(c.value)
-
-
-def _variable(
-    name: str, node: YMap, parent: YMap, constants: dict[str, ir.ConstDecl]
-) -> ir.VarDecl:
+def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
     default = {"int": 0, "bool": False}.get(str(node["type"]))
     if "initial" in node:
         initial = expr(node["initial"], node.value_spans["initial"])
@@ -201,11 +176,10 @@ def _variable(
         str(node["type"]),
         node.get("per"),
         initial,
-        _bound(name, node, "min", constants),
-        _bound(name, node, "max", constants),
+        None,
+        None,
         str(node.get("visibility", "public")),
         _value_spans(node),
-        tuple(str(node[k]) for k in ("min", "max") if isinstance(node.get(k), str)),
     )
 
 

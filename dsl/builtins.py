@@ -119,6 +119,13 @@ def sorted_by(st: Any, xs: Any, key: Callable[[Any], Any]) -> list[Any]:
     return sorted(xs, key=key)
 
 
+def track_order(st: Any, values: Any, ties: Any = None) -> list[int]:
+    """The players of ``ties`` (default: every seat in play, in seat order), highest on the
+    track first; tied players keep their order in ``ties`` (dsl/tracks.py)."""
+    order = list(st.players if ties is None else ties)
+    return sorted(order, key=lambda p: -values[p])
+
+
 def _extreme(name: str, pick: Callable[..., Any]) -> Callable[..., Any]:
     def impl(st: Any, xs: Any, key: Callable[[Any], Any]) -> Any:
         items = list(xs)
@@ -243,6 +250,12 @@ _ALL = (
         "max_by", 2, 2, ("seq", ""), lambda a: elem(a[0]),
         "the item with the largest key (the first of those tied)",
         impl=max_by, emit=lambda a: f"max_by(st, {a[0]}, {a[1]})", binds=True,
+    ),
+    Builtin(
+        "track_order", 1, 2, ("", "list:player"), lambda a: "list:player",
+        "the players highest on a per-player track first; ties in seat order, or in the order "
+        "of the second argument (a list of players, which also says who is ranked)",
+        impl=track_order, emit=lambda a: f"track_order(st, {', '.join(a)})",
     ),
 )  # fmt: skip
 

@@ -16,6 +16,7 @@ from .builtins import BUILTINS, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
 from .render import children
+from .tracks import check_track_order
 
 _SCALARS: dict[str, type | tuple[type, ...]] = {"int": int, "str": str, "bool": bool}
 BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
@@ -249,7 +250,8 @@ class _Checker:
                 )
             if v.min is not None and v.max is not None and v.min > v.max:
                 raise CheckError(
-                    f"variable '{v.name}' has min {v.min} above its max {v.max}: no value fits",
+                    f"{'track' if v.is_track else 'variable'} '{v.name}' has min {v.min} "
+                    f"above its max {v.max}: no value fits",
                     v.spans.get("max", v.span),
                     expected=f"a max of at least {v.min}",
                     suggestion="swap min and max",
@@ -945,6 +947,8 @@ class _Checker:
                     a0.span,
                     suggestion=did_you_mean(str(shown), keys),
                 )
+        if e.func == "track_order":
+            check_track_order(e, self.g)
         types = []
         for i, a in enumerate(e.args):
             want = b.args[i] if i < len(b.args) else ""

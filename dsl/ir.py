@@ -332,7 +332,8 @@ class ZoneDecl:
 @dataclass(frozen=True, slots=True)
 class VarDecl:
     """A global variable or counter; ``per`` is None, "players" or a kind (one value per
-    component of that kind); ``visibility`` "owner" shows a per-player value to its seat only."""
+    component of that kind); ``visibility`` "owner" shows a per-player value to its seat only.
+    A track (``tracks:``) is an ``int`` VarDecl with ``min`` and ``at_min``/``at_max`` set."""
 
     name: str
     span: SourceSpan
@@ -344,6 +345,15 @@ class VarDecl:
     visibility: str = "public"
     spans: dict[str, SourceSpan] = field(default_factory=dict)
     bound_constants: tuple[str, ...] = ()  # the constants named as min/max (their values above)
+    # a track (section ``tracks:``): what an assignment below ``min`` / above ``max`` does,
+    # "clamp", "refuse" or "wrap" (dsl/tracks.py); None for a plain variable
+    at_min: str | None = None
+    at_max: str | None = None
+
+    @property
+    def is_track(self) -> bool:
+        """Declared under ``tracks:`` (bounded, with declared behaviour at its ends)."""
+        return self.at_min is not None
 
 
 @dataclass(frozen=True, slots=True)

@@ -341,6 +341,9 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         out[f"constant {c.name}"] = lines + [f"{c.type} = {w.expr(ir.Const(c.span, c.value))}"]
     for v in game.variables.values():
         bounds = "".join(f", {n} {x}" for n, x in (("min", v.min), ("max", v.max)) if x is not None)
+        if v.is_track:
+            ends = v.at_min if v.at_min == v.at_max else f"{v.at_min} at min, {v.at_max} at max"
+            bounds += f", at ends {ends}"
         per = f" per {v.per}" if v.per else ""
         out[f"variable {v.name}"] = [f"{v.type}{per} = {w.expr(v.initial)}{bounds}"]
     for t in game.tables.values():

@@ -210,6 +210,7 @@ def check_names(doc: YMap) -> None:
         ("zones", "a zone"),
         ("constants", "a constant"),
         ("variables", "a variable"),
+        ("tracks", "a track"),
         ("tables", "a table"),
         ("functions", "a function"),
         ("procedures", "a procedure"),
@@ -295,13 +296,15 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
         if colon is not None:
             return colon
         in_branch = len(path) >= 2 and path[-2] == "elif"
+        from .tracks import variable_bound_hint  # tracks builds on this module: import late
+
         return SchemaError(
             f"unknown key '{key}' in {where}",
             node.key_spans.get(key, span),
             expected="one of " + ", ".join(allowed) if allowed else None,
             suggestion="a chain has one 'else', on its first 'if', beside 'elif:'"
             if in_branch and key == "else"
-            else did_you_mean(key, allowed),
+            else variable_bound_hint(path[0] if path else None, key) or did_you_mean(key, allowed),
         )
     if err.validator == "pattern" and err.validator_value == _NAME_SCHEMA_PATTERN:
         try:

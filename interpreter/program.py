@@ -7,7 +7,8 @@ from typing import Any
 
 from meeple.dsl import ir
 from meeple.dsl.checker import Checked
-from meeple.dsl.errors import MeepleError, RuleError
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.tracks import bounded
 
 from . import ops
 from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
@@ -139,16 +140,14 @@ class Program(ProgramBase):
     def _s_Assign(self, s: ir.Assign) -> ops.Op:
         f, n, decl = self.ex.compile(s.value), s.name, self.game.variables[s.name]
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
-        lo, hi, op = decl.min, decl.max, s.op
+        op, track = s.op, decl.is_track
 
         def run(st: Any, env: dict[str, Any]) -> None:
             v = f(st, env)
             old = st.vars[n] if idx is None else st.vars[n][idx(st, env)]
             new = v if op == "=" else old + v if op == "+=" else old - v
-            if hi is not None and new > hi:
-                new = hi  # a capped track: the excess is lost
-            if lo is not None and new < lo:
-                raise RuleError(f"'{n}' would fall to {new}, below its minimum {lo}", s.span)
+            if track:
+                new = bounded(new, decl, s.span)
             if idx is None:
                 st.vars[n] = new
             else:

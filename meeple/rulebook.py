@@ -18,6 +18,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
+from meeple.dsl.tracks import describe as describe_track
 from meeple.dsl.variant import Variant
 
 #: Mermaid (MIT licence, beside it as mermaid.LICENSE), vendored from the npm package so that
@@ -407,6 +408,9 @@ def render_markdown(
         add(f"- {_code(const.name)} is always {value}: no rule changes it{w.citation(const)}.")
     for var in game.variables.values():
         per = " per player" if var.per else ""
+        if var.is_track:
+            add(f"- {describe_track(var, _code(var.name))} It starts at {w.c(var.initial)}.")
+            continue
         add(f"- {_code(var.name)}: {var.type}{per}, starting at {w.c(var.initial)}.")
     for f in game.functions.values():
         sig = f"{f.name}({', '.join(f.params)})"

@@ -388,6 +388,15 @@ def _value(st: State, name: str, t: str, v: Any, span: SourceSpan | None) -> Any
     if t == "card":
         return None if v is None else _card_named(st, str(v), span)
     fits = {"int": int, "bool": bool, "str": str}.get(t)
+    decl = st.prog.game.variables.get(name)
+    if fits is int and type(v) is int and decl is not None and decl.is_track:
+        lo, hi = decl.min, decl.max
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            raise ScenarioError(
+                f"{v} is off the track '{name}'",
+                span,
+                expected=f"a value from {lo} to {hi}" if hi is not None else f"at least {lo}",
+            )
     if fits is not None and type(v) is fits:
         return v
     words = {"int": "a whole number", "bool": "true or false", "str": "a text"}

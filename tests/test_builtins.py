@@ -21,6 +21,10 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 # Every built-in, in its plain and (where it reduces) generator form, in one scoring rule.
 USES = edit(
     BASE,
+    "variables:\n",
+    "tracks:\n  gold: {per: players, min: 0, at_ends: refuse, source: Turn}\n\nvariables:\n",
+    "              - move 1 from deck to hand[p]\n",
+    "              - move 1 from deck to hand[p]\n              - gold[p] += 1\n",
     "        - score[p] = hand_points(p) + 2 * pattern_rank(hand[p], sets)",
     "        - let n = count(hand[p]) + sum([c.points for c in hand[p]]) + min(1, 2) + max([3, 4])"
     " + abs(-3)\n"
@@ -36,7 +40,8 @@ USES = edit(
     "        - let r = pattern_rank(hand[p], sets)"
     " + (1 if pattern_label(hand[p], sets) == 'a pair' else 0)\n"
     "        - let o = first(sorted(c in cards, -c.points)).points + count(sorted(c in hand[p], 0))"
-    " + min_by(c in cards, c.points).points + count([max_by(q in players, score[q])])\n"
+    " + min_by(c in cards, c.points).points + count([max_by(q in players, score[q])])"
+    " + gold[first(track_order(gold))] + 2 * count(track_order(gold, others(p)))\n"
     "        - score[p] = n + g + s + k + r + o + (1 if b else 0)",
 )
 

@@ -207,9 +207,10 @@ YAML = {
     "alias-bomb": Bad(
         edit("game:\n", BOMB + "game:\n"), YamlError, "a0: |&a0", "'&a0' is a YAML anchor"),
     "sexagesimal-is-text": Bad(
-        edit("  round: {type: int, initial: 1, source: Play}",
-             "  round:\n    type: int\n    max: 1:30\n    source: Play"),
-        SchemaError, "max: |1:30", "'variables.round.max' has the wrong type",
+        edit("variables:\n  round: {type: int, initial: 1, source: Play}\n",
+             "tracks:\n  round:\n    min: 1\n    max: 1:30\n    at_ends: clamp\n"
+             "    source: Play\nvariables:\n"),
+        SchemaError, "max: |1:30", "'tracks.round.max' has the wrong type",
         suggestion="'1:30' is text (not a number in base 60)"),
     "yes-is-text": Bad(
         edit("    start: deck\n", "    start: deck\n    per_player: yes\n"),
@@ -500,14 +501,16 @@ def test_shipped_games_stay_well_within_the_limits(game: str) -> None:
 # ---------------------------------------------------------------------- section 9 (policy 10)
 # fmt: off
 SMALLER = {
-    "variable-min-above-max": Bad(
-        edit("  round: {type: int, initial: 1, source: Play}",
-             "  round: {type: int, initial: 1, min: 10, max: 0, source: Play}"),
-        CheckError, "max: |0, source", "variable 'round' has min 10 above its max 0",
+    "track-min-above-max": Bad(
+        edit("variables:\n  round: {type: int, initial: 1, source: Play}\n",
+             "tracks:\n  round: {initial: 1, min: 10, max: 0, at_ends: clamp, source: Play}\n"
+             "variables:\n"),
+        CheckError, "max: |0, at_ends", "track 'round' has min 10 above its max 0",
         suggestion="swap min and max"),
     "initial-outside-min-max": Bad(
-        edit("  round: {type: int, initial: 1, source: Play}",
-             "  round: {type: int, initial: 1, min: 2, max: 9, source: Play}"),
+        edit("variables:\n  round: {type: int, initial: 1, source: Play}\n",
+             "tracks:\n  round: {initial: 1, min: 2, max: 9, at_ends: clamp, source: Play}\n"
+             "variables:\n"),
         CheckError, "initial: |1, min", "the initial value 1 of 'round' is outside 2..9"),
     "pick-min-above-max": Bad(
         edit("                count: 1\n", "                min: 10\n                max: 0\n"),

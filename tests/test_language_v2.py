@@ -230,8 +230,10 @@ CONST = edit(
     "  hand_limit: {value: 4, source: Turn}\n"
     "  pairs_count: {value: true, source: Scoring}\n"
     "\n"
-    "variables:\n"
-    "  drawn: {type: int, per: players, max: hand_limit, source: Turn}\n",
+    "tracks:\n"
+    "  drawn: {per: players, min: 0, max: hand_limit, at_ends: clamp, source: Turn}\n"
+    "\n"
+    "variables:\n",
     "      until: round > 3",
     "      until: round > rounds",
     "              - move 1 from deck to hand[p]\n",
@@ -518,8 +520,8 @@ def test_lint_suggests_a_constant_and_finds_unused_or_uncited_ones(tmp_path: Pat
         "  pairs_count: {value: true, source: Scoring}\n"
         "  spare: {value: 7, source: Play}\n"
         "  uncited: {value: 1}\n",
-        "  drawn: {type: int, per: players, max: hand_limit, source: Turn}\n",
-        "  drawn: {type: int, per: players, max: hand_limit, source: Turn}\n"
+        "  round: {type: int, initial: 1, source: Play}\n",
+        "  round: {type: int, initial: 1, source: Play}\n"
         "  bonus: {type: int, initial: 2, source: Scoring}\n",
         "      until: round > rounds",
         "      until: round > rounds + bonus - 2 + uncited - 1",

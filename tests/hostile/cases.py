@@ -424,8 +424,8 @@ add(
          edit(ROUND, "  round: {type: int, initial: 01, source: Play}"), YamlError,
          "initial: |01"),
     Case("sexagesimal-1-30", "9 yaml",
-         edit(ROUND, "  round: {type: int, initial: 1, max: 1:30, source: Play}"), SchemaError,
-         "max: |1:30"),
+         edit("variables:\n" + ROUND, "tracks:\n  round: {min: 1, max: 1:30, at_ends: clamp}\n"
+              "variables:"), SchemaError, "max: |1:30"),
     Case("yes-is-text", "9 yaml", edit("    start: deck\n", "    start: deck\n    per_player: yes\n"),
          SchemaError, "per_player: |yes"),
     Case("off-is-text", "9 yaml", edit("    start: deck\n", "    start: deck\n    per_player: off\n"),
@@ -442,8 +442,8 @@ add(
          edit("  discard: {", "  d\u0435ck: {visibility: hidden, source: Setup}\n  discard: {"),
          SchemaError, "|d\u0435ck"),
     Case("min-above-max", "9 checks",
-         edit(ROUND, "  round: {type: int, initial: 1, min: 10, max: 0, source: Play}"),
-         CheckError, "max: |0, source"),
+         edit("variables:\n" + ROUND, "tracks:\n  round: {initial: 1, min: 10, max: 0, "
+              "at_ends: clamp, source: Play}\nvariables:"), CheckError, "max: |0, at_ends"),
     Case("pick-min-above-max", "9 checks",
          edit("                count: 1\n", "                min: 10\n                max: 0\n"),
          CheckError, "max: |0\n"),

@@ -26,12 +26,14 @@ ZONES = (
 SITES = ('fixed', 'card', 'fixed', 'card', 'player')
 SPANS = (
     (0, 103, 19, 103, 20),
+    (0, 103, 13, 103, 32),
     (0, 67, 24, 67, 25),
     (0, 91, 47, 91, 48),
     (0, 91, 17, 91, 49),
     (0, 76, 32, 76, 33),
     (0, 77, 31, 77, 32),
     (0, 88, 27, 88, 28),
+    (0, 88, 21, 88, 59),
     (0, 84, 32, 84, 33),
     (0, 99, 42, 99, 43),
     (0, 48, 41, 48, 42),
@@ -47,14 +49,12 @@ SPANS = (
     (0, 74, 21, 79, 15),
     (0, 81, 17, 81, 19),
     (0, 82, 21, 88, 19),
-    (0, 88, 21, 88, 59),
     (0, 69, 13, 89, 11),
     (0, 90, 13, 90, 17),
     (0, 89, 13, 93, 3),
     (0, 67, 9, 93, 3),
     (0, 97, 9, 101, 7),
     (0, 102, 9, 102, 13),
-    (0, 103, 13, 103, 32),
     (0, 104, 13, 104, 71),
     (0, 101, 9, 106, 1),
     (0, 42, 1, 42, 6),
@@ -69,7 +69,7 @@ SPANS = (
     (0, 106, 1, 106, 8),
     (0, 110, 7, 110, 9),
     (0, 109, 7, 112, 3),
-    (0, 51, 45, 51, 46),
+    (0, 51, 3, 51, 8),
     (0, 113, 7, 116, 1),
 )
 
@@ -120,7 +120,10 @@ def build(num_players, files):
         if (env['w'] != None):
             st.at = o15  # game.yaml:103
             _i1 = seat(st, env['w'], S[0])
-            st.vars['score'][_i1] += env['g'].props['bonus']
+            _v1 = st.vars['score'][_i1] + env['g'].props['bonus']
+            if _v1 < 0:
+                raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[1])
+            st.vars['score'][_i1] = _v1
             st.at = o16  # game.yaml:104
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
@@ -131,7 +134,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o12  # game.yaml:67
-            if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[1]))]) > 0):
+            if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[2]))]) > 0):
                 st.frames.append(Frame(o2, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -157,7 +160,7 @@ def build(num_players, files):
             st.at = o11  # game.yaml:89
             if (len(st.zones[Z_draw_pile1]) > 0):
                 st.at = o10  # game.yaml:91
-                st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[2])), False, S[3])
+                st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -182,15 +185,15 @@ def build(num_players, files):
     def e4_prompt(st, env):  # game.yaml:74
         return 'Card for your stall'
     def e4_src(st, env):  # game.yaml:74
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[4]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[5]))]
     def e4_dest(st, env):  # game.yaml:74
-        return (Z_stall1 + seat(st, env['p'], S[5]))
+        return (Z_stall1 + seat(st, env['p'], S[6]))
     def e4_min(st, env):  # game.yaml:74
         return 1
     def e4_max(st, env):  # game.yaml:74
         return 1
     def cands_4(st, env, picked):  # game.yaml:74
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[4]))])
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[5]))])
     def step_5(st, fr):  # game.yaml:81
         env = fr.env
         pc = fr.pc
@@ -203,8 +206,11 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o7  # game.yaml:88
-            _i2 = seat(st, env['p'], S[6])
-            st.vars['score'][_i2] += sum([_c1.props['value'] for _c1 in env['sold']])
+            _i2 = seat(st, env['p'], S[7])
+            _v2 = st.vars['score'][_i2] + sum([_c1.props['value'] for _c1 in env['sold']])
+            if _v2 < 0:
+                raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[8])
+            st.vars['score'][_i2] = _v2
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -214,7 +220,7 @@ def build(num_players, files):
     def e6_prompt(st, env):  # game.yaml:82
         return 'Card to sell'
     def e6_src(st, env):  # game.yaml:82
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[7]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[9]))]
     def e6_dest(st, env):  # game.yaml:82
         return Z_market1
     def e6_min(st, env):  # game.yaml:82
@@ -222,7 +228,7 @@ def build(num_players, files):
     def e6_max(st, env):  # game.yaml:82
         return 1
     def cands_6(st, env, picked):  # game.yaml:82
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[7]))])
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[9]))])
     def e8_player(st, env):  # game.yaml:69
         return env['p']
     def e8_prompt(st, env):  # game.yaml:69
@@ -254,20 +260,23 @@ def build(num_players, files):
     def step_9(st, fr):  # game.yaml:90
         env = fr.env
         st.at = o10  # game.yaml:91
-        st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[2])), False, S[3])
+        st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
         st.frames.pop()
 
     def e13_among(st, env):  # game.yaml:97
         return st.players
     def e13_strength(st, env):  # game.yaml:97
-        return len([1 for _c2 in st.zones[(Z_stall1 + seat(st, env['p'], S[8]))] if (_c2.props['guild'] == env['g'])])
+        return len([1 for _c2 in st.zones[(Z_stall1 + seat(st, env['p'], S[10]))] if (_c2.props['guild'] == env['g'])])
     def e13_prompt(st, env):  # game.yaml:97
         return 'Majority of the ' + fmt_any1(env['g'])
     def step_14(st, fr):  # game.yaml:102
         env = fr.env
         st.at = o15  # game.yaml:103
         _i3 = seat(st, env['w'], S[0])
-        st.vars['score'][_i3] += env['g'].props['bonus']
+        _v3 = st.vars['score'][_i3] + env['g'].props['bonus']
+        if _v3 < 0:
+            raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[1])
+        st.vars['score'][_i3] = _v3
         st.at = o16  # game.yaml:104
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
@@ -284,13 +293,13 @@ def build(num_players, files):
                 continue
             env['p'] = _p1
             st.at = o21  # game.yaml:48
-            st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[9])), False, S[10])
+            st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[11])), False, S[12])
         st.frames.pop()
 
     def step_20(st, fr):  # game.yaml:47
         env = fr.env
         st.at = o21  # game.yaml:48
-        st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[9])), False, S[10])
+        st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[11])), False, S[12])
         st.frames.pop()
 
     def e22_items(st, env):  # game.yaml:46
@@ -332,7 +341,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o26  # game.yaml:59
             _args1 = {'p': env['p']}
-            enter_procedure(st, S[11])
+            enter_procedure(st, S[13])
             st.frames.append(Frame(o0, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -345,7 +354,7 @@ def build(num_players, files):
     def e27_items(st, env):  # game.yaml:57
         return st.players
     def e28_cond(st, env):  # game.yaml:56
-        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[12]))]) == 0) for _p2 in st.players)
+        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[14]))]) == 0) for _p2 in st.players)
     def step_29(st, fr):  # game.yaml:106
         env = fr.env
         st.at = o32  # game.yaml:109
@@ -353,13 +362,13 @@ def build(num_players, files):
             env['g'] = _g1
             st.at = o31  # game.yaml:111
             _args2 = {'g': env['g']}
-            enter_procedure(st, S[13])
+            enter_procedure(st, S[15])
             st.inline += 1
             try:
                 proc_majority(st, _args2)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure majority (' + str(S[14]) + ')')
+                traced(e, 'procedure majority (' + str(S[16]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -368,13 +377,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o31  # game.yaml:111
         _args3 = {'g': env['g']}
-        enter_procedure(st, S[13])
+        enter_procedure(st, S[15])
         st.inline += 1
         try:
             proc_majority(st, _args3)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure majority (' + str(S[14]) + ')')
+            traced(e, 'procedure majority (' + str(S[16]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -382,63 +391,63 @@ def build(num_players, files):
     def e32_items(st, env):  # game.yaml:109
         return K_guilds1
     def tie_0(st, env):  # game.yaml:113
-        return len(st.zones[(Z_stall1 + seat(st, env['p'], S[15]))])
+        return len(st.zones[(Z_stall1 + seat(st, env['p'], S[17]))])
     def init_score(st, env):  # game.yaml:51
         return 0
 
-    o0 = Block(0, S[16], 1, step_0)
-    o1 = Block(1, S[14], 2, step_1)
-    o2 = Block(2, S[17], 2, step_2)
-    o3 = Block(3, S[18], 1, step_3)
-    o4 = PickOp(S[19], e4_player, e4_prompt, 'c', e4_src, e4_dest, e4_min, e4_max, None, None, False, site[1])
+    o0 = Block(0, S[18], 1, step_0)
+    o1 = Block(1, S[16], 2, step_1)
+    o2 = Block(2, S[19], 2, step_2)
+    o3 = Block(3, S[20], 1, step_3)
+    o4 = PickOp(S[21], e4_player, e4_prompt, 'c', e4_src, e4_dest, e4_min, e4_max, None, None, False, site[1])
     o4.candidates = cands_4
     o4.uid = 4
-    o5 = Block(5, S[20], 2, step_5)
-    o6 = PickOp(S[21], e6_player, e6_prompt, 'c', e6_src, e6_dest, e6_min, e6_max, None, 'sold', False, site[3])
+    o5 = Block(5, S[22], 2, step_5)
+    o6 = PickOp(S[23], e6_player, e6_prompt, 'c', e6_src, e6_dest, e6_min, e6_max, None, 'sold', False, site[3])
     o6.candidates = cands_6
     o6.uid = 6
-    o7 = Stmt(7, S[22])
-    o8 = ChooseOp(S[23], e8_player, e8_prompt, [
+    o7 = Stmt(7, S[8])
+    o8 = ChooseOp(S[24], e8_player, e8_prompt, [
         OptionOp(site[0], e8_label0, None, None, None, o3),
         OptionOp(site[2], e8_label1, None, None, None, o5),
     ], False)
     o8.collect = collect_8
     o8.resolve = resolve_8
     o8.uid = 8
-    o9 = Block(9, S[24], 1, step_9)
-    o10 = Stmt(10, S[3])
-    o11 = Stmt(11, S[25])
-    o12 = Stmt(12, S[26])
-    o13 = WinnerOp(S[27], 'p', e13_among, e13_strength, None, False, 'w', e13_prompt, site[4], fmt_player1)
+    o9 = Block(9, S[25], 1, step_9)
+    o10 = Stmt(10, S[4])
+    o11 = Stmt(11, S[26])
+    o12 = Stmt(12, S[27])
+    o13 = WinnerOp(S[28], 'p', e13_among, e13_strength, None, False, 'w', e13_prompt, site[4], fmt_player1)
     o13.uid = 13
-    o14 = Block(14, S[28], 2, step_14)
-    o15 = Stmt(15, S[29])
+    o14 = Block(14, S[29], 2, step_14)
+    o15 = Stmt(15, S[1])
     o16 = Stmt(16, S[30])
     o17 = Stmt(17, S[31])
     o18 = Block(18, S[32], 2, step_18)
     o19 = Stmt(19, S[33])
     o20 = Block(20, S[34], 1, step_20)
-    o21 = Stmt(21, S[10])
+    o21 = Stmt(21, S[12])
     o22 = ForOp(S[35], 'p', e22_items, o20, False, seats=True)
     o22.uid = 22
     o23 = Block(23, S[36], 1, step_23)
     o24 = Block(24, S[37], 1, step_24)
     o25 = Block(25, S[38], 1, step_25)
-    o26 = Stmt(26, S[11])
+    o26 = Stmt(26, S[13])
     o27 = ForOp(S[39], 'p', e27_items, o25, False, seats=True)
     o27.uid = 27
     o28 = RepeatOp(S[40], o24, e28_cond, False)
     o28.uid = 28
     o29 = Block(29, S[41], 1, step_29)
     o30 = Block(30, S[42], 1, step_30)
-    o31 = Stmt(31, S[13])
+    o31 = Stmt(31, S[15])
     o32 = ForOp(S[43], 'g', e32_items, o30, False)
     o32.uid = 32
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32]
     P.setup = o18
     P.play = o23
     P.scoring = o29
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[16]) + ')', o1.uid: 'procedure majority (' + str(S[14]) + ')'}
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[18]) + ')', o1.uid: 'procedure majority (' + str(S[16]) + ')'}
     P.var_specs = [
         VarSpec('score', 'int', 'players', S[44], 'public'),
     ]

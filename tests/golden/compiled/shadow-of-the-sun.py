@@ -33,226 +33,226 @@ ZONES = (
 )
 SITES = ('fixed', 'card', 'card', 'fixed', 'fixed', 'card', 'card', 'player', 'card', 'card', 'card', 'card', 'card', 'player', 'card', 'fixed', 'card', 'fixed', 'fixed', 'player', 'card', 'fixed', 'fixed', 'player', 'card')
 SPANS = (
-    (0, 98, 29, 98, 42),
-    (0, 102, 52, 102, 53),
-    (0, 106, 32, 106, 33),
-    (0, 112, 29, 112, 30),
-    (0, 113, 38, 113, 39),
-    (0, 248, 71, 248, 72),
-    (0, 248, 31, 248, 44),
-    (0, 340, 9, 340, 32),
-    (0, 243, 3, 243, 16),
-    (0, 341, 25, 341, 31),
-    (0, 343, 40, 343, 53),
-    (0, 343, 28, 343, 34),
-    (0, 140, 9, 140, 35),
-    (0, 149, 41, 149, 42),
-    (0, 149, 9, 149, 43),
-    (0, 150, 9, 150, 17),
-    (0, 151, 9, 151, 27),
-    (0, 152, 9, 152, 18),
-    (0, 153, 41, 153, 42),
-    (0, 153, 9, 153, 43),
-    (0, 304, 41, 304, 42),
-    (0, 304, 9, 304, 43),
-    (0, 305, 24, 305, 25),
-    (0, 374, 60, 374, 61),
-    (0, 139, 13, 139, 20),
-    (0, 143, 13, 143, 25),
-    (0, 166, 49, 166, 50),
-    (0, 166, 17, 166, 51),
-    (0, 172, 39, 172, 52),
-    (0, 172, 32, 172, 33),
-    (0, 170, 31, 170, 32),
-    (0, 181, 20, 181, 21),
-    (0, 197, 17, 197, 37),
-    (0, 208, 49, 208, 50),
-    (0, 208, 17, 208, 51),
-    (0, 200, 36, 200, 37),
-    (0, 205, 36, 205, 37),
-    (0, 214, 17, 214, 40),
-    (0, 222, 25, 222, 44),
-    (0, 227, 17, 227, 41),
-    (0, 235, 81, 235, 94),
-    (0, 235, 47, 235, 60),
-    (0, 240, 17, 240, 41),
-    (0, 241, 39, 241, 52),
-    (0, 241, 32, 241, 33),
-    (0, 212, 57, 212, 70),
-    (0, 238, 64, 238, 65),
-    (0, 271, 39, 271, 52),
-    (0, 271, 32, 271, 33),
-    (0, 267, 28, 267, 29),
-    (0, 285, 25, 285, 39),
-    (0, 296, 63, 296, 64),
-    (0, 296, 17, 296, 65),
-    (0, 292, 28, 292, 29),
-    (0, 262, 53, 262, 54),
-    (0, 263, 41, 263, 42),
-    (0, 276, 30, 276, 31),
-    (0, 307, 13, 307, 28),
-    (0, 314, 40, 314, 41),
-    (0, 314, 29, 314, 30),
-    (0, 317, 17, 317, 32),
-    (0, 318, 42, 318, 43),
-    (0, 318, 69, 318, 70),
-    (0, 318, 114, 318, 115),
-    (0, 318, 141, 318, 142),
-    (0, 328, 21, 328, 44),
-    (0, 334, 3, 334, 17),
+    (0, 100, 29, 100, 42),
+    (0, 104, 52, 104, 53),
+    (0, 108, 32, 108, 33),
+    (0, 114, 29, 114, 30),
+    (0, 115, 38, 115, 39),
+    (0, 250, 71, 250, 72),
+    (0, 250, 31, 250, 44),
+    (0, 342, 9, 342, 32),
+    (0, 245, 3, 245, 16),
+    (0, 343, 25, 343, 31),
+    (0, 345, 40, 345, 53),
+    (0, 345, 28, 345, 34),
+    (0, 142, 9, 142, 35),
+    (0, 151, 41, 151, 42),
+    (0, 151, 9, 151, 43),
+    (0, 152, 9, 152, 17),
+    (0, 153, 9, 153, 27),
+    (0, 154, 9, 154, 18),
+    (0, 155, 41, 155, 42),
+    (0, 155, 9, 155, 43),
+    (0, 306, 41, 306, 42),
+    (0, 306, 9, 306, 43),
+    (0, 307, 24, 307, 25),
+    (0, 376, 60, 376, 61),
+    (0, 141, 13, 141, 20),
+    (0, 145, 13, 145, 25),
+    (0, 168, 49, 168, 50),
+    (0, 168, 17, 168, 51),
+    (0, 174, 39, 174, 52),
+    (0, 174, 32, 174, 33),
+    (0, 172, 31, 172, 32),
+    (0, 183, 20, 183, 21),
+    (0, 199, 17, 199, 37),
+    (0, 210, 49, 210, 50),
+    (0, 210, 17, 210, 51),
+    (0, 202, 36, 202, 37),
+    (0, 207, 36, 207, 37),
+    (0, 216, 17, 216, 40),
+    (0, 224, 25, 224, 44),
+    (0, 229, 17, 229, 41),
+    (0, 237, 81, 237, 94),
+    (0, 237, 47, 237, 60),
+    (0, 242, 17, 242, 41),
+    (0, 243, 39, 243, 52),
+    (0, 243, 32, 243, 33),
+    (0, 214, 57, 214, 70),
+    (0, 240, 64, 240, 65),
+    (0, 273, 39, 273, 52),
+    (0, 273, 32, 273, 33),
+    (0, 269, 28, 269, 29),
+    (0, 287, 25, 287, 39),
+    (0, 298, 63, 298, 64),
+    (0, 298, 17, 298, 65),
+    (0, 294, 28, 294, 29),
+    (0, 264, 53, 264, 54),
+    (0, 265, 41, 265, 42),
+    (0, 278, 30, 278, 31),
+    (0, 309, 13, 309, 28),
+    (0, 316, 40, 316, 41),
+    (0, 316, 29, 316, 30),
+    (0, 319, 17, 319, 32),
+    (0, 320, 42, 320, 43),
+    (0, 320, 69, 320, 70),
+    (0, 320, 114, 320, 115),
+    (0, 320, 141, 320, 142),
     (0, 330, 21, 330, 44),
-    (0, 331, 29, 331, 30),
-    (0, 332, 29, 332, 30),
-    (0, 351, 20, 351, 21),
-    (0, 352, 20, 352, 21),
-    (0, 364, 28, 364, 29),
-    (0, 372, 25, 372, 40),
-    (0, 384, 42, 384, 43),
-    (0, 384, 69, 384, 70),
-    (0, 391, 34, 391, 35),
-    (0, 393, 73, 393, 97),
-    (0, 393, 67, 393, 68),
-    (0, 393, 51, 393, 52),
-    (0, 393, 17, 393, 97),
-    (0, 398, 29, 398, 30),
-    (0, 406, 28, 406, 29),
-    (0, 414, 66, 414, 67),
-    (0, 414, 37, 414, 38),
-    (0, 414, 17, 414, 68),
-    (0, 410, 28, 410, 29),
-    (0, 412, 35, 412, 36),
-    (0, 122, 43, 122, 44),
-    (0, 122, 11, 122, 45),
-    (0, 128, 11, 128, 16),
-    (0, 428, 21, 428, 22),
-    (0, 431, 25, 431, 26),
-    (0, 432, 40, 432, 53),
-    (0, 434, 25, 434, 26),
-    (0, 436, 27, 436, 28),
-    (0, 132, 3, 132, 6),
-    (0, 145, 3, 145, 7),
-    (0, 155, 3, 155, 8),
-    (0, 174, 3, 174, 11),
-    (0, 186, 3, 186, 18),
-    (0, 250, 3, 250, 9),
-    (0, 298, 3, 298, 8),
-    (0, 345, 3, 345, 15),
-    (0, 357, 3, 357, 11),
-    (0, 400, 3, 400, 13),
-    (0, 135, 9, 135, 42),
-    (0, 136, 9, 136, 114),
-    (0, 138, 9, 138, 11),
-    (0, 137, 9, 140, 7),
-    (0, 142, 9, 142, 13),
-    (0, 141, 9, 145, 3),
-    (0, 165, 13, 165, 15),
-    (0, 171, 13, 171, 15),
-    (0, 172, 17, 172, 52),
-    (0, 161, 9, 174, 3),
-    (0, 179, 9, 186, 3),
-    (0, 193, 13, 194, 11),
-    (0, 196, 13, 196, 15),
-    (0, 199, 17, 199, 19),
-    (0, 201, 21, 201, 25),
-    (0, 202, 25, 208, 15),
-    (0, 200, 21, 208, 15),
-    (0, 198, 17, 208, 15),
-    (0, 213, 13, 213, 15),
-    (0, 221, 21, 221, 23),
-    (0, 215, 17, 223, 11),
-    (0, 226, 13, 226, 15),
-    (0, 234, 21, 234, 23),
-    (0, 235, 25, 235, 94),
-    (0, 228, 17, 236, 11),
-    (0, 239, 13, 239, 15),
-    (0, 241, 17, 241, 52),
-    (0, 190, 9, 243, 3),
-    (0, 248, 9, 248, 73),
-    (0, 264, 13, 264, 15),
-    (0, 265, 17, 271, 15),
-    (0, 271, 17, 271, 52),
-    (0, 277, 13, 277, 15),
-    (0, 284, 21, 284, 23),
-    (0, 278, 17, 286, 11),
-    (0, 289, 13, 289, 15),
-    (0, 290, 17, 296, 15),
-    (0, 254, 9, 298, 3),
-    (0, 303, 9, 303, 47),
-    (0, 306, 9, 306, 13),
-    (0, 305, 9, 309, 7),
-    (0, 313, 13, 313, 15),
-    (0, 314, 17, 314, 42),
-    (0, 316, 13, 316, 15),
-    (0, 318, 17, 318, 165),
-    (0, 319, 17, 326, 15),
+    (0, 336, 3, 336, 17),
+    (0, 332, 21, 332, 44),
+    (0, 333, 29, 333, 30),
+    (0, 334, 29, 334, 30),
+    (0, 353, 20, 353, 21),
+    (0, 354, 20, 354, 21),
+    (0, 366, 28, 366, 29),
+    (0, 374, 25, 374, 40),
+    (0, 386, 42, 386, 43),
+    (0, 386, 69, 386, 70),
+    (0, 393, 34, 393, 35),
+    (0, 395, 73, 395, 97),
+    (0, 395, 67, 395, 68),
+    (0, 395, 51, 395, 52),
+    (0, 395, 17, 395, 97),
+    (0, 400, 29, 400, 30),
+    (0, 408, 28, 408, 29),
+    (0, 416, 66, 416, 67),
+    (0, 416, 37, 416, 38),
+    (0, 416, 17, 416, 68),
+    (0, 412, 28, 412, 29),
+    (0, 414, 35, 414, 36),
+    (0, 124, 43, 124, 44),
+    (0, 124, 11, 124, 45),
+    (0, 130, 11, 130, 16),
+    (0, 430, 21, 430, 22),
+    (0, 430, 15, 430, 40),
+    (0, 433, 25, 433, 26),
+    (0, 433, 19, 433, 32),
+    (0, 434, 40, 434, 53),
+    (0, 436, 25, 436, 26),
+    (0, 436, 19, 436, 32),
+    (0, 438, 27, 438, 28),
+    (0, 134, 3, 134, 6),
+    (0, 147, 3, 147, 7),
+    (0, 157, 3, 157, 8),
+    (0, 176, 3, 176, 11),
+    (0, 188, 3, 188, 18),
+    (0, 252, 3, 252, 9),
+    (0, 300, 3, 300, 8),
+    (0, 347, 3, 347, 15),
+    (0, 359, 3, 359, 11),
+    (0, 402, 3, 402, 13),
+    (0, 137, 9, 137, 42),
+    (0, 138, 9, 138, 114),
+    (0, 140, 9, 140, 11),
+    (0, 139, 9, 142, 7),
+    (0, 144, 9, 144, 13),
+    (0, 143, 9, 147, 3),
+    (0, 167, 13, 167, 15),
+    (0, 173, 13, 173, 15),
+    (0, 174, 17, 174, 52),
+    (0, 163, 9, 176, 3),
+    (0, 181, 9, 188, 3),
+    (0, 195, 13, 196, 11),
+    (0, 198, 13, 198, 15),
+    (0, 201, 17, 201, 19),
+    (0, 203, 21, 203, 25),
+    (0, 204, 25, 210, 15),
+    (0, 202, 21, 210, 15),
+    (0, 200, 17, 210, 15),
+    (0, 215, 13, 215, 15),
+    (0, 223, 21, 223, 23),
+    (0, 217, 17, 225, 11),
+    (0, 228, 13, 228, 15),
+    (0, 236, 21, 236, 23),
+    (0, 237, 25, 237, 94),
+    (0, 230, 17, 238, 11),
+    (0, 241, 13, 241, 15),
+    (0, 243, 17, 243, 52),
+    (0, 192, 9, 245, 3),
+    (0, 250, 9, 250, 73),
+    (0, 266, 13, 266, 15),
+    (0, 267, 17, 273, 15),
+    (0, 273, 17, 273, 52),
+    (0, 279, 13, 279, 15),
+    (0, 286, 21, 286, 23),
+    (0, 280, 17, 288, 11),
+    (0, 291, 13, 291, 15),
+    (0, 292, 17, 298, 15),
+    (0, 256, 9, 300, 3),
+    (0, 305, 9, 305, 47),
+    (0, 308, 9, 308, 13),
+    (0, 307, 9, 311, 7),
+    (0, 315, 13, 315, 15),
+    (0, 316, 17, 316, 42),
+    (0, 318, 13, 318, 15),
+    (0, 320, 17, 320, 165),
+    (0, 321, 17, 328, 15),
+    (0, 331, 17, 331, 21),
     (0, 329, 17, 329, 21),
-    (0, 327, 17, 327, 21),
-    (0, 326, 17, 331, 15),
-    (0, 331, 17, 331, 42),
-    (0, 332, 17, 332, 42),
-    (0, 309, 9, 334, 3),
-    (0, 339, 9, 339, 59),
-    (0, 342, 9, 342, 13),
-    (0, 343, 13, 343, 53),
-    (0, 341, 9, 345, 3),
-    (0, 349, 9, 357, 3),
-    (0, 363, 9, 363, 11),
-    (0, 366, 13, 366, 17),
-    (0, 371, 21, 371, 23),
-    (0, 373, 21, 374, 7),
-    (0, 367, 17, 374, 7),
-    (0, 364, 13, 374, 7),
-    (0, 361, 9, 374, 7),
-    (0, 374, 9, 374, 68),
-    (0, 380, 9, 380, 13),
-    (0, 381, 13, 381, 85),
-    (0, 383, 13, 383, 15),
-    (0, 384, 17, 384, 93),
-    (0, 382, 13, 385, 11),
-    (0, 385, 13, 391, 11),
-    (0, 391, 13, 391, 36),
-    (0, 392, 13, 392, 15),
-    (0, 395, 13, 395, 77),
-    (0, 397, 13, 397, 15),
-    (0, 398, 17, 398, 42),
-    (0, 396, 13, 400, 3),
-    (0, 377, 9, 377, 13),
-    (0, 378, 13, 378, 35),
-    (0, 379, 13, 379, 56),
-    (0, 375, 9, 400, 3),
-    (0, 405, 9, 405, 11),
-    (0, 413, 13, 413, 17),
-    (0, 407, 13, 407, 17),
-    (0, 408, 17, 413, 13),
-    (0, 406, 13, 415, 7),
-    (0, 404, 9, 415, 7),
-    (0, 415, 9, 415, 36),
-    (0, 416, 9, 416, 28),
-    (0, 417, 9, 417, 35),
-    (0, 115, 1, 115, 6),
-    (0, 118, 7, 118, 23),
-    (0, 119, 7, 119, 26),
-    (0, 121, 7, 121, 9),
-    (0, 120, 7, 124, 1),
-    (0, 124, 1, 124, 5),
-    (0, 127, 7, 127, 13),
-    (0, 127, 7, 131, 1),
-    (0, 419, 1, 419, 8),
-    (0, 424, 7, 424, 9),
-    (0, 426, 11, 426, 13),
-    (0, 427, 15, 427, 39),
-    (0, 428, 15, 428, 40),
-    (0, 430, 15, 430, 19),
-    (0, 431, 19, 431, 32),
-    (0, 429, 15, 432, 13),
-    (0, 433, 15, 433, 19),
-    (0, 434, 19, 434, 32),
-    (0, 432, 15, 435, 3),
-    (0, 425, 11, 435, 3),
-    (0, 423, 7, 435, 3),
+    (0, 328, 17, 333, 15),
+    (0, 333, 17, 333, 42),
+    (0, 334, 17, 334, 42),
+    (0, 311, 9, 336, 3),
+    (0, 341, 9, 341, 59),
+    (0, 344, 9, 344, 13),
+    (0, 345, 13, 345, 53),
+    (0, 343, 9, 347, 3),
+    (0, 351, 9, 359, 3),
+    (0, 365, 9, 365, 11),
+    (0, 368, 13, 368, 17),
+    (0, 373, 21, 373, 23),
+    (0, 375, 21, 376, 7),
+    (0, 369, 17, 376, 7),
+    (0, 366, 13, 376, 7),
+    (0, 363, 9, 376, 7),
+    (0, 376, 9, 376, 68),
+    (0, 382, 9, 382, 13),
+    (0, 383, 13, 383, 85),
+    (0, 385, 13, 385, 15),
+    (0, 386, 17, 386, 93),
+    (0, 384, 13, 387, 11),
+    (0, 387, 13, 393, 11),
+    (0, 393, 13, 393, 36),
+    (0, 394, 13, 394, 15),
+    (0, 397, 13, 397, 77),
+    (0, 399, 13, 399, 15),
+    (0, 400, 17, 400, 42),
+    (0, 398, 13, 402, 3),
+    (0, 379, 9, 379, 13),
+    (0, 380, 13, 380, 35),
+    (0, 381, 13, 381, 56),
+    (0, 377, 9, 402, 3),
+    (0, 407, 9, 407, 11),
+    (0, 415, 13, 415, 17),
+    (0, 409, 13, 409, 17),
+    (0, 410, 17, 415, 13),
+    (0, 408, 13, 417, 7),
+    (0, 406, 9, 417, 7),
+    (0, 417, 9, 417, 36),
+    (0, 418, 9, 418, 28),
+    (0, 419, 9, 419, 35),
+    (0, 117, 1, 117, 6),
+    (0, 120, 7, 120, 23),
+    (0, 121, 7, 121, 26),
+    (0, 123, 7, 123, 9),
+    (0, 122, 7, 126, 1),
+    (0, 126, 1, 126, 5),
+    (0, 129, 7, 129, 13),
+    (0, 129, 7, 133, 1),
+    (0, 421, 1, 421, 8),
+    (0, 426, 7, 426, 9),
+    (0, 428, 11, 428, 13),
+    (0, 429, 15, 429, 39),
+    (0, 432, 15, 432, 19),
+    (0, 431, 15, 434, 13),
+    (0, 435, 15, 435, 19),
+    (0, 434, 15, 437, 3),
+    (0, 427, 11, 437, 3),
+    (0, 425, 7, 437, 3),
     (0, 74, 36, 74, 37),
-    (0, 75, 45, 75, 46),
-    (0, 436, 7, 439, 1),
+    (0, 77, 3, 77, 8),
+    (0, 438, 7, 441, 1),
 )
 
 
@@ -372,27 +372,27 @@ def build(num_players, files):
     fmt_list_player1 = formatter('list:player')
     Z_won_days1 = P.zone_base['won_days']
 
-    def fn_markers_of(st, v_p, v_d):  # game.yaml:95
+    def fn_markers_of(st, v_p, v_d):  # game.yaml:97
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_d, 'districts', S[0]))] if (_m1.owner == v_p)])
 
-    def fn_game_over(st):  # game.yaml:99
+    def fn_game_over(st):  # game.yaml:101
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p1, S[1]))]) == 0) for _p1 in st.players))
 
-    def fn_legion_strength(st, v_p):  # game.yaml:103
+    def fn_legion_strength(st, v_p):  # game.yaml:105
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, v_p, S[2]))])
 
-    def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:107
+    def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:109
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
-    def proc_return_marker(st, env):  # game.yaml:243
-        st.at = o55  # game.yaml:248
+    def proc_return_marker(st, env):  # game.yaml:245
+        st.at = o55  # game.yaml:250
         st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[6]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[5])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:334
-        st.at = o86  # game.yaml:339
+    def proc_replace_marker(st, env):  # game.yaml:336
+        st.at = o86  # game.yaml:341
         if st.record_log:
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o87  # game.yaml:340
+        st.at = o87  # game.yaml:342
         _args1 = {'q': env['loser'], 'd': env['d']}
         enter_procedure(st, S[7])
         st.inline += 1
@@ -403,29 +403,29 @@ def build(num_players, files):
             traced(e, 'procedure return_marker (' + str(S[8]) + ')')
             raise
         st.inline -= 1
-        st.at = o90  # game.yaml:341
+        st.at = o90  # game.yaml:343
         if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[9]))]) > 0):
-            st.at = o89  # game.yaml:343
+            st.at = o89  # game.yaml:345
             st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
 
-    def step_0(st, fr):  # game.yaml:132
+    def step_0(st, fr):  # game.yaml:134
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o12  # game.yaml:135
+            st.at = o12  # game.yaml:137
             st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o13  # game.yaml:136
+            st.at = o13  # game.yaml:138
             if st.record_log:
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
             fr.pc = 3
-            st.at = o16  # game.yaml:137
+            st.at = o16  # game.yaml:139
             o16.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o17  # game.yaml:140
+            st.at = o17  # game.yaml:142
             _args2 = {'day': st.zones[Z_current_day1][-1]}
             enter_procedure(st, S[12])
             st.frames.append(Frame(o10, _args2))
@@ -434,7 +434,7 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o20  # game.yaml:141
+            st.at = o20  # game.yaml:143
             if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p2, S[1]))]) == 0) for _p2 in st.players))):
                 st.frames.append(Frame(o18, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -445,14 +445,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_1(st, fr):  # game.yaml:145
+    def step_1(st, fr):  # game.yaml:147
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o21  # game.yaml:149
+            st.at = o21  # game.yaml:151
             st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
             fr.pc = 2
-            st.at = o22  # game.yaml:150
+            st.at = o22  # game.yaml:152
             _args3 = {'p': env['p']}
             enter_procedure(st, S[15])
             st.frames.append(Frame(o2, _args3))
@@ -461,7 +461,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             fr.pc = 3
-            st.at = o23  # game.yaml:151
+            st.at = o23  # game.yaml:153
             _args4 = {'p': env['p']}
             enter_procedure(st, S[16])
             st.frames.append(Frame(o4, _args4))
@@ -470,7 +470,7 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o24  # game.yaml:152
+            st.at = o24  # game.yaml:154
             _args5 = {'p': env['p']}
             enter_procedure(st, S[17])
             st.frames.append(Frame(o6, _args5))
@@ -478,18 +478,18 @@ def build(num_players, files):
                 return
             pc = 4
         if pc == 4:
-            st.at = o25  # game.yaml:153
+            st.at = o25  # game.yaml:155
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[18])), False, S[19])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_2(st, fr):  # game.yaml:155
+    def step_2(st, fr):  # game.yaml:157
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o30  # game.yaml:161
+            st.at = o30  # game.yaml:163
             o30.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -499,12 +499,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:174
+    def step_3(st, fr):  # game.yaml:176
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o31  # game.yaml:179
+            st.at = o31  # game.yaml:181
             o31.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -514,12 +514,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_4(st, fr):  # game.yaml:186
+    def step_4(st, fr):  # game.yaml:188
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o54  # game.yaml:190
+            st.at = o54  # game.yaml:192
             o54.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -529,14 +529,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_5 = run_whole(proc_return_marker)  # game.yaml:243
+    step_5 = run_whole(proc_return_marker)  # game.yaml:245
 
-    def step_6(st, fr):  # game.yaml:250
+    def step_6(st, fr):  # game.yaml:252
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o66  # game.yaml:254
+            st.at = o66  # game.yaml:256
             o66.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -546,17 +546,17 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_7(st, fr):  # game.yaml:298
+    def step_7(st, fr):  # game.yaml:300
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o67  # game.yaml:303
+            st.at = o67  # game.yaml:305
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
-            st.at = o68  # game.yaml:304
+            st.at = o68  # game.yaml:306
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
             fr.pc = 3
-            st.at = o71  # game.yaml:305
+            st.at = o71  # game.yaml:307
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
                 st.frames.append(Frame(o69, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -564,7 +564,7 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o85  # game.yaml:309
+            st.at = o85  # game.yaml:311
             o85.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -574,14 +574,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_8 = run_whole(proc_replace_marker)  # game.yaml:334
+    step_8 = run_whole(proc_replace_marker)  # game.yaml:336
 
-    def step_9(st, fr):  # game.yaml:345
+    def step_9(st, fr):  # game.yaml:347
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o91  # game.yaml:349
+            st.at = o91  # game.yaml:351
             o91.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -591,25 +591,25 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:357
+    def step_10(st, fr):  # game.yaml:359
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o99  # game.yaml:361
+            st.at = o99  # game.yaml:363
             o99.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o100  # game.yaml:374
+            st.at = o100  # game.yaml:376
             env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
             fr.pc = 3
-            st.at = o117  # game.yaml:375
+            st.at = o117  # game.yaml:377
             if (len(env['fighters']) == 0):
-                st.at = o115  # game.yaml:378
+                st.at = o115  # game.yaml:380
                 st.move(env['day'], Z_spent_days1, False)
-                st.at = o116  # game.yaml:379
+                st.at = o116  # game.yaml:381
                 if st.record_log:
                     st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
@@ -622,36 +622,36 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_11(st, fr):  # game.yaml:400
+    def step_11(st, fr):  # game.yaml:402
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o124  # game.yaml:404
+            st.at = o124  # game.yaml:406
             o124.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o125  # game.yaml:415
+            st.at = o125  # game.yaml:417
             _items1 = st.zones[Z_discard1]
             _dest1 = Z_minion_deck1
             for _c3 in cards_of(_items1):
                 st.move(_c3, _dest1, False)
-            st.at = o126  # game.yaml:416
+            st.at = o126  # game.yaml:418
             st.shuffle(Z_minion_deck1)
-            st.at = o127  # game.yaml:417
+            st.at = o127  # game.yaml:419
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_14(st, fr):  # game.yaml:138
+    def step_14(st, fr):  # game.yaml:140
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o15  # game.yaml:139
+            st.at = o15  # game.yaml:141
             _args6 = {'p': env['p']}
             enter_procedure(st, S[24])
             st.frames.append(Frame(o1, _args6))
@@ -663,14 +663,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e16_items(st, env):  # game.yaml:137
+    def e16_items(st, env):  # game.yaml:139
         return clockwise_from(st, st.vars['supreme'])
-    def step_18(st, fr):  # game.yaml:142
+    def step_18(st, fr):  # game.yaml:144
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o19  # game.yaml:143
+            st.at = o19  # game.yaml:145
             _args7 = {}
             enter_procedure(st, S[25])
             st.frames.append(Frame(o11, _args7))
@@ -682,39 +682,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_26(st, fr):  # game.yaml:165
+    def step_26(st, fr):  # game.yaml:167
         env = fr.env
-        st.at = o27  # game.yaml:166
+        st.at = o27  # game.yaml:168
         st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
         st.frames.pop()
 
-    def step_28(st, fr):  # game.yaml:171
+    def step_28(st, fr):  # game.yaml:173
         env = fr.env
-        st.at = o29  # game.yaml:172
+        st.at = o29  # game.yaml:174
         st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
         st.frames.pop()
 
-    def e30_player(st, env):  # game.yaml:161
+    def e30_player(st, env):  # game.yaml:163
         return env['p']
-    def e30_prompt(st, env):  # game.yaml:161
+    def e30_prompt(st, env):  # game.yaml:163
         return 'Bonus'
-    def e30_label0(st, env):  # game.yaml:164
+    def e30_label0(st, env):  # game.yaml:166
         return 'draw 2 cards'
-    def e30_label1(st, env):  # game.yaml:167
+    def e30_label1(st, env):  # game.yaml:169
         return 'add a marker to ' + fmt_card1(env['d'])
-    def e30_items1(st, env):  # game.yaml:167
+    def e30_items1(st, env):  # game.yaml:169
         return K_districts1
-    def e30_when1(st, env):  # game.yaml:167
+    def e30_when1(st, env):  # game.yaml:169
         return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
-    def collect_30(st, env):  # game.yaml:161
+    def collect_30(st, env):  # game.yaml:163
         actions = []
         values = []
         idx = []
-        # game.yaml:164: always offered
+        # game.yaml:166: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items2 = K_districts1  # game.yaml:167
+        _items2 = K_districts1  # game.yaml:169
         if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0):
             for _d1 in _items2:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
@@ -725,43 +725,43 @@ def build(num_players, files):
                     values.append(_d1)
                     idx.append(1)
         return actions, values, idx
-    def resolve_30(st, dec, i):  # game.yaml:161
+    def resolve_30(st, dec, i):  # game.yaml:163
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:164
-            st.at = o27  # game.yaml:166
+        if k == 0:  # game.yaml:166
+            st.at = o27  # game.yaml:168
             st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
-        elif k == 1:  # game.yaml:167
+        elif k == 1:  # game.yaml:169
             env['d'] = dec.values[i]
-            st.at = o29  # game.yaml:172
+            st.at = o29  # game.yaml:174
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
-    def e31_player(st, env):  # game.yaml:179
+    def e31_player(st, env):  # game.yaml:181
         return env['p']
-    def e31_prompt(st, env):  # game.yaml:179
+    def e31_prompt(st, env):  # game.yaml:181
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
-    def e31_src(st, env):  # game.yaml:179
+    def e31_src(st, env):  # game.yaml:181
         return st.zones[(Z_hand1 + seat(st, env['p'], S[31]))]
-    def e31_dest(st, env):  # game.yaml:179
+    def e31_dest(st, env):  # game.yaml:181
         return Z_discard1
-    def e31_min(st, env):  # game.yaml:179
+    def e31_min(st, env):  # game.yaml:181
         return 2
-    def e31_max(st, env):  # game.yaml:179
+    def e31_max(st, env):  # game.yaml:181
         return 2
-    def e31_where(st, env):  # game.yaml:179
+    def e31_where(st, env):  # game.yaml:181
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
-    def cands_31(st, env, picked):  # game.yaml:179
+    def cands_31(st, env, picked):  # game.yaml:181
         return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[31]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
-    def step_32(st, fr):  # game.yaml:193
+    def step_32(st, fr):  # game.yaml:195
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_33(st, fr):  # game.yaml:196
+    def step_33(st, fr):  # game.yaml:198
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o34  # game.yaml:197
+            st.at = o34  # game.yaml:199
             _args8 = {'p': env['p'], 'minion': 'Ghoul'}
             enter_procedure(st, S[32])
             st.frames.append(Frame(o3, _args8))
@@ -770,24 +770,24 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o39  # game.yaml:198
+            st.at = o39  # game.yaml:200
             o39.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o40  # game.yaml:208
+            st.at = o40  # game.yaml:210
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_35(st, fr):  # game.yaml:199
+    def step_35(st, fr):  # game.yaml:201
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o38  # game.yaml:200
+            st.at = o38  # game.yaml:202
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[35]))]) > 0):
                 st.frames.append(Frame(o36, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -798,12 +798,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_36(st, fr):  # game.yaml:201
+    def step_36(st, fr):  # game.yaml:203
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o37  # game.yaml:202
+            st.at = o37  # game.yaml:204
             o37.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -813,28 +813,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e37_player(st, env):  # game.yaml:202
+    def e37_player(st, env):  # game.yaml:204
         return env['q']
-    def e37_prompt(st, env):  # game.yaml:202
+    def e37_prompt(st, env):  # game.yaml:204
         return 'Discard a card (Ghoul ability)'
-    def e37_src(st, env):  # game.yaml:202
+    def e37_src(st, env):  # game.yaml:204
         return st.zones[(Z_hand1 + seat(st, env['q'], S[36]))]
-    def e37_dest(st, env):  # game.yaml:202
+    def e37_dest(st, env):  # game.yaml:204
         return Z_discard1
-    def e37_min(st, env):  # game.yaml:202
+    def e37_min(st, env):  # game.yaml:204
         return 1
-    def e37_max(st, env):  # game.yaml:202
+    def e37_max(st, env):  # game.yaml:204
         return 1
-    def cands_37(st, env, picked):  # game.yaml:202
+    def cands_37(st, env, picked):  # game.yaml:204
         return list(st.zones[(Z_hand1 + seat(st, env['q'], S[36]))])
-    def e39_items(st, env):  # game.yaml:198
+    def e39_items(st, env):  # game.yaml:200
         return others(st, env['p'])
-    def step_41(st, fr):  # game.yaml:213
+    def step_41(st, fr):  # game.yaml:215
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o42  # game.yaml:214
+            st.at = o42  # game.yaml:216
             _args9 = {'p': env['p'], 'minion': 'Darkened'}
             enter_procedure(st, S[37])
             st.frames.append(Frame(o3, _args9))
@@ -843,7 +843,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o45  # game.yaml:215
+            st.at = o45  # game.yaml:217
             o45.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -853,9 +853,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_43(st, fr):  # game.yaml:221
+    def step_43(st, fr):  # game.yaml:223
         env = fr.env
-        st.at = o44  # game.yaml:222
+        st.at = o44  # game.yaml:224
         _args10 = {'q': env['q'], 'd': env['d']}
         enter_procedure(st, S[38])
         st.inline += 1
@@ -868,21 +868,21 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e45_player(st, env):  # game.yaml:215
+    def e45_player(st, env):  # game.yaml:217
         return env['p']
-    def e45_prompt(st, env):  # game.yaml:215
+    def e45_prompt(st, env):  # game.yaml:217
         return 'Whose marker to remove from ' + fmt_card1(env['d'])
-    def e45_label0(st, env):  # game.yaml:218
+    def e45_label0(st, env):  # game.yaml:220
         return fmt_player1(env['q']) + "'s marker"
-    def e45_items0(st, env):  # game.yaml:218
+    def e45_items0(st, env):  # game.yaml:220
         return st.players
-    def e45_when0(st, env):  # game.yaml:218
+    def e45_when0(st, env):  # game.yaml:220
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m5.owner == env['q'])]) > 0)
-    def collect_45(st, env):  # game.yaml:215
+    def collect_45(st, env):  # game.yaml:217
         actions = []
         values = []
         idx = []
-        for _q2 in st.players:  # game.yaml:218
+        for _q2 in st.players:  # game.yaml:220
             if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q2)]) > 0)):
                 continue
             a = A_71 + _q2
@@ -891,12 +891,12 @@ def build(num_players, files):
                 values.append(_q2)
                 idx.append(0)
         return actions, values, idx
-    def resolve_45(st, dec, i):  # game.yaml:215
+    def resolve_45(st, dec, i):  # game.yaml:217
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:218
+        if k == 0:  # game.yaml:220
             env['q'] = dec.values[i]
-            st.at = o44  # game.yaml:222
+            st.at = o44  # game.yaml:224
             _args11 = {'q': env['q'], 'd': env['d']}
             enter_procedure(st, S[38])
             st.inline += 1
@@ -907,12 +907,12 @@ def build(num_players, files):
                 traced(e, 'procedure return_marker (' + str(S[8]) + ')')
                 raise
             st.inline -= 1
-    def step_46(st, fr):  # game.yaml:226
+    def step_46(st, fr):  # game.yaml:228
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o47  # game.yaml:227
+            st.at = o47  # game.yaml:229
             _args12 = {'p': env['p'], 'minion': 'Alchemist'}
             enter_procedure(st, S[39])
             st.frames.append(Frame(o3, _args12))
@@ -921,7 +921,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o50  # game.yaml:228
+            st.at = o50  # game.yaml:230
             o50.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -931,27 +931,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_48(st, fr):  # game.yaml:234
+    def step_48(st, fr):  # game.yaml:236
         env = fr.env
-        st.at = o49  # game.yaml:235
+        st.at = o49  # game.yaml:237
         st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
         st.frames.pop()
 
-    def e50_player(st, env):  # game.yaml:228
+    def e50_player(st, env):  # game.yaml:230
         return env['p']
-    def e50_prompt(st, env):  # game.yaml:228
+    def e50_prompt(st, env):  # game.yaml:230
         return 'Move the marker to'
-    def e50_label0(st, env):  # game.yaml:231
+    def e50_label0(st, env):  # game.yaml:233
         return fmt_card1(env['b'])
-    def e50_items0(st, env):  # game.yaml:231
+    def e50_items0(st, env):  # game.yaml:233
         return K_districts1
-    def e50_when0(st, env):  # game.yaml:231
+    def e50_when0(st, env):  # game.yaml:233
         return (env['b'] != env['a'])
-    def collect_50(st, env):  # game.yaml:228
+    def collect_50(st, env):  # game.yaml:230
         actions = []
         values = []
         idx = []
-        for _b1 in K_districts1:  # game.yaml:231
+        for _b1 in K_districts1:  # game.yaml:233
             if not ((_b1 != env['a'])):
                 continue
             a = A_91 + _b1.type_id
@@ -960,19 +960,19 @@ def build(num_players, files):
                 values.append(_b1)
                 idx.append(0)
         return actions, values, idx
-    def resolve_50(st, dec, i):  # game.yaml:228
+    def resolve_50(st, dec, i):  # game.yaml:230
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:231
+        if k == 0:  # game.yaml:233
             env['b'] = dec.values[i]
-            st.at = o49  # game.yaml:235
+            st.at = o49  # game.yaml:237
             st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
-    def step_51(st, fr):  # game.yaml:239
+    def step_51(st, fr):  # game.yaml:241
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o52  # game.yaml:240
+            st.at = o52  # game.yaml:242
             _args13 = {'p': env['p'], 'minion': 'Courtesan'}
             enter_procedure(st, S[42])
             st.frames.append(Frame(o3, _args13))
@@ -980,53 +980,53 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o53  # game.yaml:241
+            st.at = o53  # game.yaml:243
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[44]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[43])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e54_player(st, env):  # game.yaml:190
+    def e54_player(st, env):  # game.yaml:192
         return env['p']
-    def e54_prompt(st, env):  # game.yaml:190
+    def e54_prompt(st, env):  # game.yaml:192
         return 'Special Ability'
-    def e54_label0(st, env):  # game.yaml:193
+    def e54_label0(st, env):  # game.yaml:195
         return 'no special ability'
-    def e54_label1(st, env):  # game.yaml:194
+    def e54_label1(st, env):  # game.yaml:196
         return 'Ghouls: every other player discards a card, you draw 1'
-    def e54_when1(st, env):  # game.yaml:194
+    def e54_when1(st, env):  # game.yaml:196
         return ((len([1 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c6.props['wild']]),))) >= 2)
-    def e54_label2(st, env):  # game.yaml:209
+    def e54_label2(st, env):  # game.yaml:211
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
-    def e54_items2(st, env):  # game.yaml:209
+    def e54_items2(st, env):  # game.yaml:211
         return K_districts1
-    def e54_when2(st, env):  # game.yaml:209
+    def e54_when2(st, env):  # game.yaml:211
         return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[45]))]) > 0))
-    def e54_label3(st, env):  # game.yaml:223
+    def e54_label3(st, env):  # game.yaml:225
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
-    def e54_items3(st, env):  # game.yaml:223
+    def e54_items3(st, env):  # game.yaml:225
         return K_districts1
-    def e54_when3(st, env):  # game.yaml:223
+    def e54_when3(st, env):  # game.yaml:225
         return (((len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
-    def e54_label4(st, env):  # game.yaml:236
+    def e54_label4(st, env):  # game.yaml:238
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
-    def e54_items4(st, env):  # game.yaml:236
+    def e54_items4(st, env):  # game.yaml:238
         return K_districts1
-    def e54_when4(st, env):  # game.yaml:236
+    def e54_when4(st, env):  # game.yaml:238
         return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0))
-    def collect_54(st, env):  # game.yaml:190
+    def collect_54(st, env):  # game.yaml:192
         actions = []
         values = []
         idx = []
-        # game.yaml:193: always offered
+        # game.yaml:195: always offered
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:194
+        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:196
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items3 = K_districts1  # game.yaml:209
+        _items3 = K_districts1  # game.yaml:211
         if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c16.props['wild']]),))) >= 2):
             for _d2 in _items3:
                 if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[45]))]) > 0)):
@@ -1036,7 +1036,7 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items4 = K_districts1  # game.yaml:223
+        _items4 = K_districts1  # game.yaml:225
         if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c18.props['wild']]),))) >= 2):
             for _a1 in _items4:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
@@ -1046,7 +1046,7 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items5 = K_districts1  # game.yaml:236
+        _items5 = K_districts1  # game.yaml:238
         if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0):
             for _d3 in _items5:
                 a = A_101 + _d3.type_id
@@ -1055,61 +1055,61 @@ def build(num_players, files):
                     values.append(_d3)
                     idx.append(4)
         return actions, values, idx
-    def resolve_54(st, dec, i):  # game.yaml:190
+    def resolve_54(st, dec, i):  # game.yaml:192
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:193
+        if k == 0:  # game.yaml:195
             pass
-        elif k == 1:  # game.yaml:194
+        elif k == 1:  # game.yaml:196
             st.frames.append(Frame(o33, env))
-        elif k == 2:  # game.yaml:209
+        elif k == 2:  # game.yaml:211
             env['d'] = dec.values[i]
             st.frames.append(Frame(o41, env))
-        elif k == 3:  # game.yaml:223
+        elif k == 3:  # game.yaml:225
             env['a'] = dec.values[i]
             st.frames.append(Frame(o46, env))
-        elif k == 4:  # game.yaml:236
+        elif k == 4:  # game.yaml:238
             env['d'] = dec.values[i]
             st.frames.append(Frame(o51, env))
-    def step_56(st, fr):  # game.yaml:264
+    def step_56(st, fr):  # game.yaml:266
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o57  # game.yaml:265
+            st.at = o57  # game.yaml:267
             o57.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o58  # game.yaml:271
+            st.at = o58  # game.yaml:273
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[48]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[47])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e57_player(st, env):  # game.yaml:265
+    def e57_player(st, env):  # game.yaml:267
         return env['p']
-    def e57_prompt(st, env):  # game.yaml:265
+    def e57_prompt(st, env):  # game.yaml:267
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
-    def e57_src(st, env):  # game.yaml:265
+    def e57_src(st, env):  # game.yaml:267
         return st.zones[(Z_hand1 + seat(st, env['p'], S[49]))]
-    def e57_dest(st, env):  # game.yaml:265
+    def e57_dest(st, env):  # game.yaml:267
         return Z_discard1
-    def e57_min(st, env):  # game.yaml:265
+    def e57_min(st, env):  # game.yaml:267
         return (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)
-    def e57_max(st, env):  # game.yaml:265
+    def e57_max(st, env):  # game.yaml:267
         return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
-    def e57_where(st, env):  # game.yaml:265
+    def e57_where(st, env):  # game.yaml:267
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
-    def cands_57(st, env, picked):  # game.yaml:265
+    def cands_57(st, env, picked):  # game.yaml:267
         return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[49]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
-    def step_59(st, fr):  # game.yaml:277
+    def step_59(st, fr):  # game.yaml:279
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o62  # game.yaml:278
+            st.at = o62  # game.yaml:280
             o62.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1119,12 +1119,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_60(st, fr):  # game.yaml:284
+    def step_60(st, fr):  # game.yaml:286
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o61  # game.yaml:285
+            st.at = o61  # game.yaml:287
             _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             enter_procedure(st, S[50])
             st.frames.append(Frame(o7, _args14))
@@ -1136,21 +1136,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e62_player(st, env):  # game.yaml:278
+    def e62_player(st, env):  # game.yaml:280
         return env['p']
-    def e62_prompt(st, env):  # game.yaml:278
+    def e62_prompt(st, env):  # game.yaml:280
         return 'Usurp ' + fmt_player1(env['q']) + ' in which district'
-    def e62_label0(st, env):  # game.yaml:281
+    def e62_label0(st, env):  # game.yaml:283
         return fmt_card1(env['d'])
-    def e62_items0(st, env):  # game.yaml:281
+    def e62_items0(st, env):  # game.yaml:283
         return K_districts1
-    def e62_when0(st, env):  # game.yaml:281
+    def e62_when0(st, env):  # game.yaml:283
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['q'])]) > 0))
-    def collect_62(st, env):  # game.yaml:278
+    def collect_62(st, env):  # game.yaml:280
         actions = []
         values = []
         idx = []
-        for _d4 in K_districts1:  # game.yaml:281
+        for _d4 in K_districts1:  # game.yaml:283
             if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
@@ -1159,64 +1159,64 @@ def build(num_players, files):
                 values.append(_d4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_62(st, dec, i):  # game.yaml:278
+    def resolve_62(st, dec, i):  # game.yaml:280
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:281
+        if k == 0:  # game.yaml:283
             env['d'] = dec.values[i]
             st.frames.append(Frame(o60, env))
-    def step_63(st, fr):  # game.yaml:289
+    def step_63(st, fr):  # game.yaml:291
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o64  # game.yaml:290
+            st.at = o64  # game.yaml:292
             o64.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o65  # game.yaml:296
+            st.at = o65  # game.yaml:298
             st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[51])), False, S[52])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e64_player(st, env):  # game.yaml:290
+    def e64_player(st, env):  # game.yaml:292
         return env['p']
-    def e64_prompt(st, env):  # game.yaml:290
+    def e64_prompt(st, env):  # game.yaml:292
         return 'Discard any number of cards (Preen)'
-    def e64_src(st, env):  # game.yaml:290
+    def e64_src(st, env):  # game.yaml:292
         return st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]
-    def e64_dest(st, env):  # game.yaml:290
+    def e64_dest(st, env):  # game.yaml:292
         return Z_discard1
-    def e64_min(st, env):  # game.yaml:290
+    def e64_min(st, env):  # game.yaml:292
         return 0
-    def cands_64(st, env, picked):  # game.yaml:290
+    def cands_64(st, env, picked):  # game.yaml:292
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))])
-    def e66_player(st, env):  # game.yaml:254
+    def e66_player(st, env):  # game.yaml:256
         return env['p']
-    def e66_prompt(st, env):  # game.yaml:254
+    def e66_prompt(st, env):  # game.yaml:256
         return 'Action'
-    def e66_label0(st, env):  # game.yaml:257
+    def e66_label0(st, env):  # game.yaml:259
         return 'Bolster ' + fmt_card1(env['d'])
-    def e66_items0(st, env):  # game.yaml:257
+    def e66_items0(st, env):  # game.yaml:259
         return K_districts1
-    def e66_when0(st, env):  # game.yaml:257
+    def e66_when0(st, env):  # game.yaml:259
         return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
-    def e66_label1(st, env):  # game.yaml:272
+    def e66_label1(st, env):  # game.yaml:274
         return 'Usurp ' + fmt_player1(env['q'])
-    def e66_items1(st, env):  # game.yaml:272
+    def e66_items1(st, env):  # game.yaml:274
         return others(st, env['p'])
-    def e66_when1(st, env):  # game.yaml:272
+    def e66_when1(st, env):  # game.yaml:274
         return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
-    def e66_label2(st, env):  # game.yaml:286
+    def e66_label2(st, env):  # game.yaml:288
         return 'Preen'
-    def collect_66(st, env):  # game.yaml:254
+    def collect_66(st, env):  # game.yaml:256
         actions = []
         values = []
         idx = []
-        for _d6 in K_districts1:  # game.yaml:257
+        for _d6 in K_districts1:  # game.yaml:259
             if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
@@ -1224,7 +1224,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items6 = others(st, env['p'])  # game.yaml:272
+        _items6 = others(st, env['p'])  # game.yaml:274
         if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2):
             for _q3 in _items6:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
@@ -1234,28 +1234,28 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q3)
                     idx.append(1)
-        # game.yaml:286: always offered
+        # game.yaml:288: always offered
         actions.append(A_151)
         values.append(None)
         idx.append(2)
         return actions, values, idx
-    def resolve_66(st, dec, i):  # game.yaml:254
+    def resolve_66(st, dec, i):  # game.yaml:256
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:257
+        if k == 0:  # game.yaml:259
             env['d'] = dec.values[i]
             st.frames.append(Frame(o56, env))
-        elif k == 1:  # game.yaml:272
+        elif k == 1:  # game.yaml:274
             env['q'] = dec.values[i]
             st.frames.append(Frame(o59, env))
-        elif k == 2:  # game.yaml:286
+        elif k == 2:  # game.yaml:288
             st.frames.append(Frame(o63, env))
-    def step_69(st, fr):  # game.yaml:306
+    def step_69(st, fr):  # game.yaml:308
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o70  # game.yaml:307
+            st.at = o70  # game.yaml:309
             _args15 = {'p': env['q']}
             enter_procedure(st, S[57])
             st.frames.append(Frame(o9, _args15))
@@ -1267,21 +1267,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_72(st, fr):  # game.yaml:313
+    def step_72(st, fr):  # game.yaml:315
         env = fr.env
-        st.at = o73  # game.yaml:314
+        st.at = o73  # game.yaml:316
         _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
         _dest2 = (Z_hand1 + seat(st, env['q'], S[58]))
         for _c24 in cards_of(_items7):
             st.move(_c24, _dest2, False)
         st.frames.pop()
 
-    def step_74(st, fr):  # game.yaml:316
+    def step_74(st, fr):  # game.yaml:318
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o75  # game.yaml:317
+            st.at = o75  # game.yaml:319
             _args16 = {'p': env['p']}
             enter_procedure(st, S[60])
             st.frames.append(Frame(o9, _args16))
@@ -1289,19 +1289,19 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o76  # game.yaml:318
+            st.at = o76  # game.yaml:320
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[61]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[62]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[63]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[64]))])) + ')', -1)
             fr.pc = 3
-            st.at = o77  # game.yaml:319
+            st.at = o77  # game.yaml:321
             o77.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o82  # game.yaml:326
+            st.at = o82  # game.yaml:328
             if (env['w'] == env['p']):
-                st.at = o81  # game.yaml:328
+                st.at = o81  # game.yaml:330
                 _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
                 enter_procedure(st, S[65])
                 st.inline += 1
@@ -1313,7 +1313,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
             else:
-                st.at = o79  # game.yaml:330
+                st.at = o79  # game.yaml:332
                 _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
                 enter_procedure(st, S[67])
                 st.inline += 1
@@ -1324,12 +1324,12 @@ def build(num_players, files):
                     traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o83  # game.yaml:331
+            st.at = o83  # game.yaml:333
             _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]
             _dest3 = Z_discard1
             for _c25 in cards_of(_items8):
                 st.move(_c25, _dest3, False)
-            st.at = o84  # game.yaml:332
+            st.at = o84  # game.yaml:334
             _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]
             _dest4 = Z_discard1
             for _c26 in cards_of(_items9):
@@ -1338,17 +1338,17 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e77_among(st, env):  # game.yaml:319
+    def e77_among(st, env):  # game.yaml:321
         return [env['p'], env['q']]
-    def e77_strength(st, env):  # game.yaml:319
+    def e77_strength(st, env):  # game.yaml:321
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['x'], S[2]))])
-    def e77_chooser(st, env):  # game.yaml:319
+    def e77_chooser(st, env):  # game.yaml:321
         return st.vars['supreme']
-    def e77_prompt(st, env):  # game.yaml:319
+    def e77_prompt(st, env):  # game.yaml:321
         return 'Usurp'
-    def step_78(st, fr):  # game.yaml:329
+    def step_78(st, fr):  # game.yaml:331
         env = fr.env
-        st.at = o79  # game.yaml:330
+        st.at = o79  # game.yaml:332
         _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
         enter_procedure(st, S[67])
         st.inline += 1
@@ -1361,9 +1361,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_80(st, fr):  # game.yaml:327
+    def step_80(st, fr):  # game.yaml:329
         env = fr.env
-        st.at = o81  # game.yaml:328
+        st.at = o81  # game.yaml:330
         _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
         enter_procedure(st, S[65])
         st.inline += 1
@@ -1376,64 +1376,64 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e85_player(st, env):  # game.yaml:309
+    def e85_player(st, env):  # game.yaml:311
         return env['p']
-    def e85_prompt(st, env):  # game.yaml:309
+    def e85_prompt(st, env):  # game.yaml:311
         return 'Abandon the Usurp, or play a Legion?'
-    def e85_label0(st, env):  # game.yaml:312
+    def e85_label0(st, env):  # game.yaml:314
         return 'abandon the Usurp'
-    def e85_label1(st, env):  # game.yaml:315
+    def e85_label1(st, env):  # game.yaml:317
         return 'play a Legion'
-    def collect_85(st, env):  # game.yaml:309
+    def collect_85(st, env):  # game.yaml:311
         actions = []
         values = []
         idx = []
-        # game.yaml:312: always offered
+        # game.yaml:314: always offered
         actions.append(A_171)
         values.append(None)
         idx.append(0)
-        # game.yaml:315: always offered
+        # game.yaml:317: always offered
         actions.append(A_181)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_85(st, dec, i):  # game.yaml:309
+    def resolve_85(st, dec, i):  # game.yaml:311
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:312
-            st.at = o73  # game.yaml:314
+        if k == 0:  # game.yaml:314
+            st.at = o73  # game.yaml:316
             _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
             _dest5 = (Z_hand1 + seat(st, env['q'], S[58]))
             for _c27 in cards_of(_items10):
                 st.move(_c27, _dest5, False)
-        elif k == 1:  # game.yaml:315
+        elif k == 1:  # game.yaml:317
             st.frames.append(Frame(o74, env))
-    def step_88(st, fr):  # game.yaml:342
+    def step_88(st, fr):  # game.yaml:344
         env = fr.env
-        st.at = o89  # game.yaml:343
+        st.at = o89  # game.yaml:345
         st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
         st.frames.pop()
 
-    def e91_player(st, env):  # game.yaml:349
+    def e91_player(st, env):  # game.yaml:351
         return env['p']
-    def e91_prompt(st, env):  # game.yaml:349
+    def e91_prompt(st, env):  # game.yaml:351
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e91_src(st, env):  # game.yaml:349
+    def e91_src(st, env):  # game.yaml:351
         return st.zones[(Z_hand1 + seat(st, env['p'], S[70]))]
-    def e91_dest(st, env):  # game.yaml:349
+    def e91_dest(st, env):  # game.yaml:351
         return (Z_legion1 + seat(st, env['p'], S[71]))
-    def e91_min(st, env):  # game.yaml:349
+    def e91_min(st, env):  # game.yaml:351
         return 2
-    def e91_max(st, env):  # game.yaml:349
+    def e91_max(st, env):  # game.yaml:351
         return 4
-    def cands_91(st, env, picked):  # game.yaml:349
+    def cands_91(st, env, picked):  # game.yaml:351
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[70]))])
-    def step_92(st, fr):  # game.yaml:363
+    def step_92(st, fr):  # game.yaml:365
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o98  # game.yaml:364
+            st.at = o98  # game.yaml:366
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[72]))]) >= 2):
                 st.frames.append(Frame(o93, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1444,12 +1444,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_93(st, fr):  # game.yaml:366
+    def step_93(st, fr):  # game.yaml:368
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o97  # game.yaml:367
+            st.at = o97  # game.yaml:369
             o97.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1459,12 +1459,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_94(st, fr):  # game.yaml:371
+    def step_94(st, fr):  # game.yaml:373
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o95  # game.yaml:372
+            st.at = o95  # game.yaml:374
             _args21 = {'p': env['q']}
             enter_procedure(st, S[73])
             st.frames.append(Frame(o9, _args21))
@@ -1476,79 +1476,79 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_96(st, fr):  # game.yaml:373
+    def step_96(st, fr):  # game.yaml:375
         env = fr.env
         pass
         st.frames.pop()
 
-    def e97_player(st, env):  # game.yaml:367
+    def e97_player(st, env):  # game.yaml:369
         return env['q']
-    def e97_prompt(st, env):  # game.yaml:367
+    def e97_prompt(st, env):  # game.yaml:369
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e97_label0(st, env):  # game.yaml:370
+    def e97_label0(st, env):  # game.yaml:372
         return 'take part'
-    def e97_label1(st, env):  # game.yaml:373
+    def e97_label1(st, env):  # game.yaml:375
         return 'pass'
-    def collect_97(st, env):  # game.yaml:367
+    def collect_97(st, env):  # game.yaml:369
         actions = []
         values = []
         idx = []
-        # game.yaml:370: always offered
+        # game.yaml:372: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:373: always offered
+        # game.yaml:375: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_97(st, dec, i):  # game.yaml:367
+    def resolve_97(st, dec, i):  # game.yaml:369
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:370
+        if k == 0:  # game.yaml:372
             st.frames.append(Frame(o94, env))
-        elif k == 1:  # game.yaml:373
+        elif k == 1:  # game.yaml:375
             pass
-    def e99_items(st, env):  # game.yaml:361
+    def e99_items(st, env):  # game.yaml:363
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_101(st, fr):  # game.yaml:380
+    def step_101(st, fr):  # game.yaml:382
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o102  # game.yaml:381
+            st.at = o102  # game.yaml:383
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o105  # game.yaml:382
+            st.at = o105  # game.yaml:384
             _live1 = live_mask(st)
             for _q4 in list(env['fighters']):
                 if gone(st, _live1, _q4):
                     continue
                 env['q'] = _q4
-                st.at = o104  # game.yaml:384
+                st.at = o104  # game.yaml:386
                 if st.record_log:
                     st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
             fr.pc = 3
-            st.at = o106  # game.yaml:385
+            st.at = o106  # game.yaml:387
             o106.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o107  # game.yaml:391
+            st.at = o107  # game.yaml:393
             st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[76])), False)
-            st.at = o108  # game.yaml:392
-            st.at = o109  # game.yaml:393
+            st.at = o108  # game.yaml:394
+            st.at = o109  # game.yaml:395
             st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
-            st.at = o110  # game.yaml:395
+            st.at = o110  # game.yaml:397
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o113  # game.yaml:396
+            st.at = o113  # game.yaml:398
             _live2 = live_mask(st)
             for _q5 in list(env['fighters']):
                 if gone(st, _live2, _q5):
                     continue
                 env['q'] = _q5
-                st.at = o112  # game.yaml:398
+                st.at = o112  # game.yaml:400
                 _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
                 _dest6 = Z_discard1
                 for _c28 in cards_of(_items11):
@@ -1557,59 +1557,59 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_103(st, fr):  # game.yaml:383
+    def step_103(st, fr):  # game.yaml:385
         env = fr.env
-        st.at = o104  # game.yaml:384
+        st.at = o104  # game.yaml:386
         if st.record_log:
             st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
         st.frames.pop()
 
-    def e105_items(st, env):  # game.yaml:382
+    def e105_items(st, env):  # game.yaml:384
         return env['fighters']
-    def e106_among(st, env):  # game.yaml:385
+    def e106_among(st, env):  # game.yaml:387
         return env['fighters']
-    def e106_strength(st, env):  # game.yaml:385
+    def e106_strength(st, env):  # game.yaml:387
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['q'], S[2]))])
-    def e106_chooser(st, env):  # game.yaml:385
+    def e106_chooser(st, env):  # game.yaml:387
         return st.vars['supreme']
-    def e106_prompt(st, env):  # game.yaml:385
+    def e106_prompt(st, env):  # game.yaml:387
         return 'Struggle'
-    def step_108(st, fr):  # game.yaml:392
+    def step_108(st, fr):  # game.yaml:394
         env = fr.env
-        st.at = o109  # game.yaml:393
+        st.at = o109  # game.yaml:395
         st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
         st.frames.pop()
 
-    def step_111(st, fr):  # game.yaml:397
+    def step_111(st, fr):  # game.yaml:399
         env = fr.env
-        st.at = o112  # game.yaml:398
+        st.at = o112  # game.yaml:400
         _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e113_items(st, env):  # game.yaml:396
+    def e113_items(st, env):  # game.yaml:398
         return env['fighters']
-    def step_114(st, fr):  # game.yaml:377
+    def step_114(st, fr):  # game.yaml:379
         env = fr.env
-        st.at = o115  # game.yaml:378
+        st.at = o115  # game.yaml:380
         st.move(env['day'], Z_spent_days1, False)
-        st.at = o116  # game.yaml:379
+        st.at = o116  # game.yaml:381
         if st.record_log:
             st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
-    def step_118(st, fr):  # game.yaml:405
+    def step_118(st, fr):  # game.yaml:407
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o123  # game.yaml:406
+            st.at = o123  # game.yaml:408
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[82]))]) > 3):
                 st.frames.append(Frame(o121, env))
             else:
-                st.at = o120  # game.yaml:414
+                st.at = o120  # game.yaml:416
                 st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1619,18 +1619,18 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_119(st, fr):  # game.yaml:413
+    def step_119(st, fr):  # game.yaml:415
         env = fr.env
-        st.at = o120  # game.yaml:414
+        st.at = o120  # game.yaml:416
         st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
         st.frames.pop()
 
-    def step_121(st, fr):  # game.yaml:407
+    def step_121(st, fr):  # game.yaml:409
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o122  # game.yaml:408
+            st.at = o122  # game.yaml:410
             o122.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1640,52 +1640,52 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e122_player(st, env):  # game.yaml:408
+    def e122_player(st, env):  # game.yaml:410
         return env['q']
-    def e122_prompt(st, env):  # game.yaml:408
+    def e122_prompt(st, env):  # game.yaml:410
         return 'Discard down to 3 cards'
-    def e122_src(st, env):  # game.yaml:408
+    def e122_src(st, env):  # game.yaml:410
         return st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]
-    def e122_dest(st, env):  # game.yaml:408
+    def e122_dest(st, env):  # game.yaml:410
         return Z_discard1
-    def e122_min(st, env):  # game.yaml:408
+    def e122_min(st, env):  # game.yaml:410
         return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def e122_max(st, env):  # game.yaml:408
+    def e122_max(st, env):  # game.yaml:410
         return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def cands_122(st, env, picked):  # game.yaml:408
+    def cands_122(st, env, picked):  # game.yaml:410
         return list(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])
-    def e124_items(st, env):  # game.yaml:404
+    def e124_items(st, env):  # game.yaml:406
         return clockwise_from(st, st.vars['supreme'])
-    def step_128(st, fr):  # game.yaml:115
+    def step_128(st, fr):  # game.yaml:117
         env = fr.env
-        st.at = o129  # game.yaml:118
+        st.at = o129  # game.yaml:120
         st.shuffle(Z_day_deck1)
-        st.at = o130  # game.yaml:119
+        st.at = o130  # game.yaml:121
         st.shuffle(Z_minion_deck1)
-        st.at = o133  # game.yaml:120
+        st.at = o133  # game.yaml:122
         _live3 = live_mask(st)
         for _p3 in list(st.players):
             if gone(st, _live3, _p3):
                 continue
             env['p'] = _p3
-            st.at = o132  # game.yaml:122
+            st.at = o132  # game.yaml:124
             st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
         st.frames.pop()
 
-    def step_131(st, fr):  # game.yaml:121
+    def step_131(st, fr):  # game.yaml:123
         env = fr.env
-        st.at = o132  # game.yaml:122
+        st.at = o132  # game.yaml:124
         st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
         st.frames.pop()
 
-    def e133_items(st, env):  # game.yaml:120
+    def e133_items(st, env):  # game.yaml:122
         return st.players
-    def step_134(st, fr):  # game.yaml:124
+    def step_134(st, fr):  # game.yaml:126
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o137  # game.yaml:127
+            st.at = o137  # game.yaml:129
             o137.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1695,12 +1695,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_135(st, fr):  # game.yaml:127
+    def step_135(st, fr):  # game.yaml:129
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o136  # game.yaml:128
+            st.at = o136  # game.yaml:130
             _args22 = {}
             enter_procedure(st, S[90])
             st.frames.append(Frame(o0, _args22))
@@ -1712,179 +1712,212 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e137_cond(st, env):  # game.yaml:127
+    def e137_cond(st, env):  # game.yaml:129
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
-    def step_138(st, fr):  # game.yaml:419
+    def step_138(st, fr):  # game.yaml:421
         env = fr.env
-        st.at = o150  # game.yaml:423
+        st.at = o150  # game.yaml:425
         _live4 = live_mask(st)
         for _p5 in list(st.players):
             if gone(st, _live4, _p5):
                 continue
             env['p'] = _p5
-            st.at = o149  # game.yaml:425
+            st.at = o149  # game.yaml:427
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o141  # game.yaml:427
+                st.at = o141  # game.yaml:429
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o142  # game.yaml:428
+                st.at = o142  # game.yaml:430
                 _i1 = seat(st, env['p'], S[91])
-                st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
-                st.at = o145  # game.yaml:429
+                _v1 = st.vars['score'][_i1] + (env['n'] * min((env['n'], 4,)))
+                if _v1 < 0:
+                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[92])
+                st.vars['score'][_i1] = _v1
+                st.at = o145  # game.yaml:431
                 if (env['n'] > 0):
-                    st.at = o144  # game.yaml:431
-                    _i2 = seat(st, env['p'], S[92])
-                    st.vars['score'][_i2] += 1
-                st.at = o148  # game.yaml:432
-                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                    st.at = o147  # game.yaml:434
-                    _i3 = seat(st, env['p'], S[94])
-                    st.vars['score'][_i3] += 2
+                    st.at = o144  # game.yaml:433
+                    _i2 = seat(st, env['p'], S[93])
+                    _v2 = st.vars['score'][_i2] + 1
+                    if _v2 < 0:
+                        raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[94])
+                    st.vars['score'][_i2] = _v2
+                st.at = o148  # game.yaml:434
+                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
+                    st.at = o147  # game.yaml:436
+                    _i3 = seat(st, env['p'], S[96])
+                    _v3 = st.vars['score'][_i3] + 2
+                    if _v3 < 0:
+                        raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[97])
+                    st.vars['score'][_i3] = _v3
         st.frames.pop()
 
-    def step_139(st, fr):  # game.yaml:424
+    def step_139(st, fr):  # game.yaml:426
         env = fr.env
-        st.at = o149  # game.yaml:425
+        st.at = o149  # game.yaml:427
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o141  # game.yaml:427
+            st.at = o141  # game.yaml:429
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o142  # game.yaml:428
+            st.at = o142  # game.yaml:430
             _i4 = seat(st, env['p'], S[91])
-            st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
-            st.at = o145  # game.yaml:429
+            _v4 = st.vars['score'][_i4] + (env['n'] * min((env['n'], 4,)))
+            if _v4 < 0:
+                raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[92])
+            st.vars['score'][_i4] = _v4
+            st.at = o145  # game.yaml:431
             if (env['n'] > 0):
-                st.at = o144  # game.yaml:431
-                _i5 = seat(st, env['p'], S[92])
-                st.vars['score'][_i5] += 1
-            st.at = o148  # game.yaml:432
-            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                st.at = o147  # game.yaml:434
-                _i6 = seat(st, env['p'], S[94])
-                st.vars['score'][_i6] += 2
+                st.at = o144  # game.yaml:433
+                _i5 = seat(st, env['p'], S[93])
+                _v5 = st.vars['score'][_i5] + 1
+                if _v5 < 0:
+                    raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[94])
+                st.vars['score'][_i5] = _v5
+            st.at = o148  # game.yaml:434
+            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
+                st.at = o147  # game.yaml:436
+                _i6 = seat(st, env['p'], S[96])
+                _v6 = st.vars['score'][_i6] + 2
+                if _v6 < 0:
+                    raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[97])
+                st.vars['score'][_i6] = _v6
         st.frames.pop()
 
-    def step_140(st, fr):  # game.yaml:426
+    def step_140(st, fr):  # game.yaml:428
         env = fr.env
-        st.at = o141  # game.yaml:427
+        st.at = o141  # game.yaml:429
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o142  # game.yaml:428
+        st.at = o142  # game.yaml:430
         _i7 = seat(st, env['p'], S[91])
-        st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))
-        st.at = o145  # game.yaml:429
+        _v7 = st.vars['score'][_i7] + (env['n'] * min((env['n'], 4,)))
+        if _v7 < 0:
+            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[92])
+        st.vars['score'][_i7] = _v7
+        st.at = o145  # game.yaml:431
         if (env['n'] > 0):
-            st.at = o144  # game.yaml:431
-            _i8 = seat(st, env['p'], S[92])
-            st.vars['score'][_i8] += 1
-        st.at = o148  # game.yaml:432
-        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-            st.at = o147  # game.yaml:434
-            _i9 = seat(st, env['p'], S[94])
-            st.vars['score'][_i9] += 2
+            st.at = o144  # game.yaml:433
+            _i8 = seat(st, env['p'], S[93])
+            _v8 = st.vars['score'][_i8] + 1
+            if _v8 < 0:
+                raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[94])
+            st.vars['score'][_i8] = _v8
+        st.at = o148  # game.yaml:434
+        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
+            st.at = o147  # game.yaml:436
+            _i9 = seat(st, env['p'], S[96])
+            _v9 = st.vars['score'][_i9] + 2
+            if _v9 < 0:
+                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[97])
+            st.vars['score'][_i9] = _v9
         st.frames.pop()
 
-    def step_143(st, fr):  # game.yaml:430
+    def step_143(st, fr):  # game.yaml:432
         env = fr.env
-        st.at = o144  # game.yaml:431
-        _i10 = seat(st, env['p'], S[92])
-        st.vars['score'][_i10] += 1
+        st.at = o144  # game.yaml:433
+        _i10 = seat(st, env['p'], S[93])
+        _v10 = st.vars['score'][_i10] + 1
+        if _v10 < 0:
+            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[94])
+        st.vars['score'][_i10] = _v10
         st.frames.pop()
 
-    def step_146(st, fr):  # game.yaml:433
+    def step_146(st, fr):  # game.yaml:435
         env = fr.env
-        st.at = o147  # game.yaml:434
-        _i11 = seat(st, env['p'], S[94])
-        st.vars['score'][_i11] += 2
+        st.at = o147  # game.yaml:436
+        _i11 = seat(st, env['p'], S[96])
+        _v11 = st.vars['score'][_i11] + 2
+        if _v11 < 0:
+            raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[97])
+        st.vars['score'][_i11] = _v11
         st.frames.pop()
 
-    def e149_items(st, env):  # game.yaml:425
+    def e149_items(st, env):  # game.yaml:427
         return K_districts1
-    def e150_items(st, env):  # game.yaml:423
+    def e150_items(st, env):  # game.yaml:425
         return st.players
-    def tie_0(st, env):  # game.yaml:436
-        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[95]))])
+    def tie_0(st, env):  # game.yaml:438
+        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[98]))])
     def init_supreme(st, env):  # game.yaml:74
         return 0
-    def init_score(st, env):  # game.yaml:75
+    def init_score(st, env):  # game.yaml:77
         return 0
 
-    o0 = Block(0, S[96], 5, step_0)
-    o1 = Block(1, S[97], 5, step_1)
-    o2 = Block(2, S[98], 1, step_2)
-    o3 = Block(3, S[99], 1, step_3)
-    o4 = Block(4, S[100], 1, step_4)
+    o0 = Block(0, S[99], 5, step_0)
+    o1 = Block(1, S[100], 5, step_1)
+    o2 = Block(2, S[101], 1, step_2)
+    o3 = Block(3, S[102], 1, step_3)
+    o4 = Block(4, S[103], 1, step_4)
     o5 = Block(5, S[8], 1, step_5)
-    o6 = Block(6, S[101], 1, step_6)
-    o7 = Block(7, S[102], 4, step_7)
+    o6 = Block(6, S[104], 1, step_6)
+    o7 = Block(7, S[105], 4, step_7)
     o8 = Block(8, S[66], 3, step_8)
-    o9 = Block(9, S[103], 1, step_9)
-    o10 = Block(10, S[104], 3, step_10)
-    o11 = Block(11, S[105], 4, step_11)
-    o12 = Stmt(12, S[106])
-    o13 = Stmt(13, S[107])
-    o14 = Block(14, S[108], 1, step_14)
+    o9 = Block(9, S[106], 1, step_9)
+    o10 = Block(10, S[107], 3, step_10)
+    o11 = Block(11, S[108], 4, step_11)
+    o12 = Stmt(12, S[109])
+    o13 = Stmt(13, S[110])
+    o14 = Block(14, S[111], 1, step_14)
     o15 = Stmt(15, S[24])
-    o16 = ForOp(S[109], 'p', e16_items, o14, False, seats=True)
+    o16 = ForOp(S[112], 'p', e16_items, o14, False, seats=True)
     o16.uid = 16
     o17 = Stmt(17, S[12])
-    o18 = Block(18, S[110], 1, step_18)
+    o18 = Block(18, S[113], 1, step_18)
     o19 = Stmt(19, S[25])
-    o20 = Stmt(20, S[111])
+    o20 = Stmt(20, S[114])
     o21 = Stmt(21, S[14])
     o22 = Stmt(22, S[15])
     o23 = Stmt(23, S[16])
     o24 = Stmt(24, S[17])
     o25 = Stmt(25, S[19])
-    o26 = Block(26, S[112], 1, step_26)
+    o26 = Block(26, S[115], 1, step_26)
     o27 = Stmt(27, S[27])
-    o28 = Block(28, S[113], 1, step_28)
-    o29 = Stmt(29, S[114])
-    o30 = ChooseOp(S[115], e30_player, e30_prompt, [
+    o28 = Block(28, S[116], 1, step_28)
+    o29 = Stmt(29, S[117])
+    o30 = ChooseOp(S[118], e30_player, e30_prompt, [
         OptionOp(site[0], e30_label0, None, None, None, o26),
         OptionOp(site[1], e30_label1, 'd', e30_items1, e30_when1, o28),
     ], False)
     o30.collect = collect_30
     o30.resolve = resolve_30
     o30.uid = 30
-    o31 = PickOp(S[116], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
+    o31 = PickOp(S[119], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
     o31.candidates = cands_31
     o31.uid = 31
-    o32 = Block(32, S[117], 0, step_32)
-    o33 = Block(33, S[118], 3, step_33)
+    o32 = Block(32, S[120], 0, step_32)
+    o33 = Block(33, S[121], 3, step_33)
     o34 = Stmt(34, S[32])
-    o35 = Block(35, S[119], 1, step_35)
-    o36 = Block(36, S[120], 1, step_36)
-    o37 = PickOp(S[121], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
+    o35 = Block(35, S[122], 1, step_35)
+    o36 = Block(36, S[123], 1, step_36)
+    o37 = PickOp(S[124], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
     o37.candidates = cands_37
     o37.uid = 37
-    o38 = Stmt(38, S[122])
-    o39 = ForOp(S[123], 'q', e39_items, o35, False, seats=True)
+    o38 = Stmt(38, S[125])
+    o39 = ForOp(S[126], 'q', e39_items, o35, False, seats=True)
     o39.uid = 39
     o40 = Stmt(40, S[34])
-    o41 = Block(41, S[124], 2, step_41)
+    o41 = Block(41, S[127], 2, step_41)
     o42 = Stmt(42, S[37])
-    o43 = Block(43, S[125], 1, step_43)
+    o43 = Block(43, S[128], 1, step_43)
     o44 = Stmt(44, S[38])
-    o45 = ChooseOp(S[126], e45_player, e45_prompt, [
+    o45 = ChooseOp(S[129], e45_player, e45_prompt, [
         OptionOp(site[7], e45_label0, 'q', e45_items0, e45_when0, o43),
     ], False)
     o45.collect = collect_45
     o45.resolve = resolve_45
     o45.uid = 45
-    o46 = Block(46, S[127], 2, step_46)
+    o46 = Block(46, S[130], 2, step_46)
     o47 = Stmt(47, S[39])
-    o48 = Block(48, S[128], 1, step_48)
-    o49 = Stmt(49, S[129])
-    o50 = ChooseOp(S[130], e50_player, e50_prompt, [
+    o48 = Block(48, S[131], 1, step_48)
+    o49 = Stmt(49, S[132])
+    o50 = ChooseOp(S[133], e50_player, e50_prompt, [
         OptionOp(site[9], e50_label0, 'b', e50_items0, e50_when0, o48),
     ], False)
     o50.collect = collect_50
     o50.resolve = resolve_50
     o50.uid = 50
-    o51 = Block(51, S[131], 2, step_51)
+    o51 = Block(51, S[134], 2, step_51)
     o52 = Stmt(52, S[42])
-    o53 = Stmt(53, S[132])
-    o54 = ChooseOp(S[133], e54_player, e54_prompt, [
+    o53 = Stmt(53, S[135])
+    o54 = ChooseOp(S[136], e54_player, e54_prompt, [
         OptionOp(site[3], e54_label0, None, None, None, o32),
         OptionOp(site[4], e54_label1, None, None, e54_when1, o33),
         OptionOp(site[6], e54_label2, 'd', e54_items2, e54_when2, o41),
@@ -1894,27 +1927,27 @@ def build(num_players, files):
     o54.collect = collect_54
     o54.resolve = resolve_54
     o54.uid = 54
-    o55 = Stmt(55, S[134])
-    o56 = Block(56, S[135], 2, step_56)
-    o57 = PickOp(S[136], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
+    o55 = Stmt(55, S[137])
+    o56 = Block(56, S[138], 2, step_56)
+    o57 = PickOp(S[139], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
     o57.candidates = cands_57
     o57.uid = 57
-    o58 = Stmt(58, S[137])
-    o59 = Block(59, S[138], 1, step_59)
-    o60 = Block(60, S[139], 1, step_60)
+    o58 = Stmt(58, S[140])
+    o59 = Block(59, S[141], 1, step_59)
+    o60 = Block(60, S[142], 1, step_60)
     o61 = Stmt(61, S[50])
-    o62 = ChooseOp(S[140], e62_player, e62_prompt, [
+    o62 = ChooseOp(S[143], e62_player, e62_prompt, [
         OptionOp(site[14], e62_label0, 'd', e62_items0, e62_when0, o60),
     ], False)
     o62.collect = collect_62
     o62.resolve = resolve_62
     o62.uid = 62
-    o63 = Block(63, S[141], 2, step_63)
-    o64 = PickOp(S[142], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
+    o63 = Block(63, S[144], 2, step_63)
+    o64 = PickOp(S[145], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
     o64.candidates = cands_64
     o64.uid = 64
     o65 = Stmt(65, S[52])
-    o66 = ChooseOp(S[143], e66_player, e66_prompt, [
+    o66 = ChooseOp(S[146], e66_player, e66_prompt, [
         OptionOp(site[11], e66_label0, 'd', e66_items0, e66_when0, o56),
         OptionOp(site[13], e66_label1, 'q', e66_items1, e66_when1, o59),
         OptionOp(site[15], e66_label2, None, None, None, o63),
@@ -1922,111 +1955,111 @@ def build(num_players, files):
     o66.collect = collect_66
     o66.resolve = resolve_66
     o66.uid = 66
-    o67 = Stmt(67, S[144])
+    o67 = Stmt(67, S[147])
     o68 = Stmt(68, S[21])
-    o69 = Block(69, S[145], 1, step_69)
+    o69 = Block(69, S[148], 1, step_69)
     o70 = Stmt(70, S[57])
-    o71 = Stmt(71, S[146])
-    o72 = Block(72, S[147], 1, step_72)
-    o73 = Stmt(73, S[148])
-    o74 = Block(74, S[149], 6, step_74)
+    o71 = Stmt(71, S[149])
+    o72 = Block(72, S[150], 1, step_72)
+    o73 = Stmt(73, S[151])
+    o74 = Block(74, S[152], 6, step_74)
     o75 = Stmt(75, S[60])
-    o76 = Stmt(76, S[150])
-    o77 = WinnerOp(S[151], 'x', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
+    o76 = Stmt(76, S[153])
+    o77 = WinnerOp(S[154], 'x', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
     o77.uid = 77
-    o78 = Block(78, S[152], 1, step_78)
+    o78 = Block(78, S[155], 1, step_78)
     o79 = Stmt(79, S[67])
-    o80 = Block(80, S[153], 1, step_80)
+    o80 = Block(80, S[156], 1, step_80)
     o81 = Stmt(81, S[65])
-    o82 = Stmt(82, S[154])
-    o83 = Stmt(83, S[155])
-    o84 = Stmt(84, S[156])
-    o85 = ChooseOp(S[157], e85_player, e85_prompt, [
+    o82 = Stmt(82, S[157])
+    o83 = Stmt(83, S[158])
+    o84 = Stmt(84, S[159])
+    o85 = ChooseOp(S[160], e85_player, e85_prompt, [
         OptionOp(site[17], e85_label0, None, None, None, o72),
         OptionOp(site[18], e85_label1, None, None, None, o74),
     ], False)
     o85.collect = collect_85
     o85.resolve = resolve_85
     o85.uid = 85
-    o86 = Stmt(86, S[158])
+    o86 = Stmt(86, S[161])
     o87 = Stmt(87, S[7])
-    o88 = Block(88, S[159], 1, step_88)
-    o89 = Stmt(89, S[160])
-    o90 = Stmt(90, S[161])
-    o91 = PickOp(S[162], e91_player, e91_prompt, 'c', e91_src, e91_dest, e91_min, e91_max, None, None, True, site[20])
+    o88 = Block(88, S[162], 1, step_88)
+    o89 = Stmt(89, S[163])
+    o90 = Stmt(90, S[164])
+    o91 = PickOp(S[165], e91_player, e91_prompt, 'c', e91_src, e91_dest, e91_min, e91_max, None, None, True, site[20])
     o91.candidates = cands_91
     o91.uid = 91
-    o92 = Block(92, S[163], 1, step_92)
-    o93 = Block(93, S[164], 1, step_93)
-    o94 = Block(94, S[165], 1, step_94)
+    o92 = Block(92, S[166], 1, step_92)
+    o93 = Block(93, S[167], 1, step_93)
+    o94 = Block(94, S[168], 1, step_94)
     o95 = Stmt(95, S[73])
-    o96 = Block(96, S[166], 0, step_96)
-    o97 = ChooseOp(S[167], e97_player, e97_prompt, [
+    o96 = Block(96, S[169], 0, step_96)
+    o97 = ChooseOp(S[170], e97_player, e97_prompt, [
         OptionOp(site[21], e97_label0, None, None, None, o94),
         OptionOp(site[22], e97_label1, None, None, None, o96),
     ], False)
     o97.collect = collect_97
     o97.resolve = resolve_97
     o97.uid = 97
-    o98 = Stmt(98, S[168])
-    o99 = ForOp(S[169], 'q', e99_items, o92, True, seats=True)
+    o98 = Stmt(98, S[171])
+    o99 = ForOp(S[172], 'q', e99_items, o92, True, seats=True)
     o99.uid = 99
-    o100 = Stmt(100, S[170])
-    o101 = Block(101, S[171], 7, step_101)
-    o102 = Stmt(102, S[172])
-    o103 = Block(103, S[173], 1, step_103)
-    o104 = Stmt(104, S[174])
-    o105 = ForOp(S[175], 'q', e105_items, o103, False, seats=True)
+    o100 = Stmt(100, S[173])
+    o101 = Block(101, S[174], 7, step_101)
+    o102 = Stmt(102, S[175])
+    o103 = Block(103, S[176], 1, step_103)
+    o104 = Stmt(104, S[177])
+    o105 = ForOp(S[178], 'q', e105_items, o103, False, seats=True)
     o105.uid = 105
-    o106 = WinnerOp(S[176], 'q', e106_among, e106_strength, e106_chooser, True, 'w', e106_prompt, site[23], fmt_player1)
+    o106 = WinnerOp(S[179], 'q', e106_among, e106_strength, e106_chooser, True, 'w', e106_prompt, site[23], fmt_player1)
     o106.uid = 106
-    o107 = Stmt(107, S[177])
-    o108 = Block(108, S[178], 1, step_108)
+    o107 = Stmt(107, S[180])
+    o108 = Block(108, S[181], 1, step_108)
     o109 = Stmt(109, S[80])
-    o110 = Stmt(110, S[179])
-    o111 = Block(111, S[180], 1, step_111)
-    o112 = Stmt(112, S[181])
-    o113 = ForOp(S[182], 'q', e113_items, o111, False, seats=True)
+    o110 = Stmt(110, S[182])
+    o111 = Block(111, S[183], 1, step_111)
+    o112 = Stmt(112, S[184])
+    o113 = ForOp(S[185], 'q', e113_items, o111, False, seats=True)
     o113.uid = 113
-    o114 = Block(114, S[183], 2, step_114)
-    o115 = Stmt(115, S[184])
-    o116 = Stmt(116, S[185])
-    o117 = Stmt(117, S[186])
-    o118 = Block(118, S[187], 1, step_118)
-    o119 = Block(119, S[188], 1, step_119)
+    o114 = Block(114, S[186], 2, step_114)
+    o115 = Stmt(115, S[187])
+    o116 = Stmt(116, S[188])
+    o117 = Stmt(117, S[189])
+    o118 = Block(118, S[190], 1, step_118)
+    o119 = Block(119, S[191], 1, step_119)
     o120 = Stmt(120, S[85])
-    o121 = Block(121, S[189], 1, step_121)
-    o122 = PickOp(S[190], e122_player, e122_prompt, 'c', e122_src, e122_dest, e122_min, e122_max, None, None, False, site[24])
+    o121 = Block(121, S[192], 1, step_121)
+    o122 = PickOp(S[193], e122_player, e122_prompt, 'c', e122_src, e122_dest, e122_min, e122_max, None, None, False, site[24])
     o122.candidates = cands_122
     o122.uid = 122
-    o123 = Stmt(123, S[191])
-    o124 = ForOp(S[192], 'q', e124_items, o118, False, seats=True)
+    o123 = Stmt(123, S[194])
+    o124 = ForOp(S[195], 'q', e124_items, o118, False, seats=True)
     o124.uid = 124
-    o125 = Stmt(125, S[193])
-    o126 = Stmt(126, S[194])
-    o127 = Stmt(127, S[195])
-    o128 = Block(128, S[196], 3, step_128)
-    o129 = Stmt(129, S[197])
-    o130 = Stmt(130, S[198])
-    o131 = Block(131, S[199], 1, step_131)
+    o125 = Stmt(125, S[196])
+    o126 = Stmt(126, S[197])
+    o127 = Stmt(127, S[198])
+    o128 = Block(128, S[199], 3, step_128)
+    o129 = Stmt(129, S[200])
+    o130 = Stmt(130, S[201])
+    o131 = Block(131, S[202], 1, step_131)
     o132 = Stmt(132, S[89])
-    o133 = ForOp(S[200], 'p', e133_items, o131, False, seats=True)
+    o133 = ForOp(S[203], 'p', e133_items, o131, False, seats=True)
     o133.uid = 133
-    o134 = Block(134, S[201], 1, step_134)
-    o135 = Block(135, S[202], 1, step_135)
+    o134 = Block(134, S[204], 1, step_134)
+    o135 = Block(135, S[205], 1, step_135)
     o136 = Stmt(136, S[90])
-    o137 = RepeatOp(S[203], o135, e137_cond, False)
+    o137 = RepeatOp(S[206], o135, e137_cond, False)
     o137.uid = 137
-    o138 = Block(138, S[204], 1, step_138)
-    o139 = Block(139, S[205], 1, step_139)
-    o140 = Block(140, S[206], 4, step_140)
-    o141 = Stmt(141, S[207])
-    o142 = Stmt(142, S[208])
-    o143 = Block(143, S[209], 1, step_143)
-    o144 = Stmt(144, S[210])
-    o145 = Stmt(145, S[211])
-    o146 = Block(146, S[212], 1, step_146)
-    o147 = Stmt(147, S[213])
+    o138 = Block(138, S[207], 1, step_138)
+    o139 = Block(139, S[208], 1, step_139)
+    o140 = Block(140, S[209], 4, step_140)
+    o141 = Stmt(141, S[210])
+    o142 = Stmt(142, S[92])
+    o143 = Block(143, S[211], 1, step_143)
+    o144 = Stmt(144, S[94])
+    o145 = Stmt(145, S[212])
+    o146 = Block(146, S[213], 1, step_146)
+    o147 = Stmt(147, S[97])
     o148 = Stmt(148, S[214])
     o149 = ForOp(S[215], 'd', e149_items, o140, False)
     o149.uid = 149
@@ -2036,7 +2069,7 @@ def build(num_players, files):
     P.setup = o128
     P.play = o134
     P.scoring = o138
-    P.proc_names = {o0.uid: 'procedure day (' + str(S[96]) + ')', o1.uid: 'procedure turn (' + str(S[97]) + ')', o2.uid: 'procedure bonus (' + str(S[98]) + ')', o3.uid: 'procedure pay_pair (' + str(S[99]) + ')', o4.uid: 'procedure special_ability (' + str(S[100]) + ')', o5.uid: 'procedure return_marker (' + str(S[8]) + ')', o6.uid: 'procedure action (' + str(S[101]) + ')', o7.uid: 'procedure usurp (' + str(S[102]) + ')', o8.uid: 'procedure replace_marker (' + str(S[66]) + ')', o9.uid: 'procedure build_legion (' + str(S[103]) + ')', o10.uid: 'procedure struggle (' + str(S[104]) + ')', o11.uid: 'procedure end_of_day (' + str(S[105]) + ')'}
+    P.proc_names = {o0.uid: 'procedure day (' + str(S[99]) + ')', o1.uid: 'procedure turn (' + str(S[100]) + ')', o2.uid: 'procedure bonus (' + str(S[101]) + ')', o3.uid: 'procedure pay_pair (' + str(S[102]) + ')', o4.uid: 'procedure special_ability (' + str(S[103]) + ')', o5.uid: 'procedure return_marker (' + str(S[8]) + ')', o6.uid: 'procedure action (' + str(S[104]) + ')', o7.uid: 'procedure usurp (' + str(S[105]) + ')', o8.uid: 'procedure replace_marker (' + str(S[66]) + ')', o9.uid: 'procedure build_legion (' + str(S[106]) + ')', o10.uid: 'procedure struggle (' + str(S[107]) + ')', o11.uid: 'procedure end_of_day (' + str(S[108]) + ')'}
     P.var_specs = [
         VarSpec('supreme', 'player', None, S[217], 'public'),
         VarSpec('score', 'int', 'players', S[218], 'public'),
