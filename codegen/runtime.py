@@ -14,6 +14,7 @@ from meeple.dsl.builtins import clockwise_from, max_by, min_by, others, seat_aft
 from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
+from meeple.interpreter.datatable import DataTableRT
 from meeple.interpreter.evaluate import (
     PatternTable,
     divide,
@@ -66,6 +67,7 @@ __all__ = [
     "KindSpec",
     "OptionOp",
     "PatternTable",
+    "DataTableRT",
     "PickOp",
     "RepeatOp",
     "RuleError",

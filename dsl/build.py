@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ir
+from . import datatable, ir
 from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
@@ -33,7 +33,11 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         variables={
             n: _variable(n, v, doc["variables"], constants) for n, v in _items(doc, "variables")
         },
-        tables={n: _table(n, t, doc["tables"]) for n, t in _items(doc, "tables")},
+        tables={
+            n: _table(n, t, doc["tables"])
+            for n, t in _items(doc, "tables")
+            if not datatable.is_data_table(t)
+        },
         functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
         procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
         setup=_block_section(doc, "setup"),
@@ -42,6 +46,11 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         tie_breakers=_tie_breakers(doc),
         triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
         constants=constants,
+        data_tables={
+            n: datatable.build_table(n, t, _span(doc["tables"], n))
+            for n, t in _items(doc, "tables")
+            if datatable.is_data_table(t)
+        },
     )
 
 
@@ -210,6 +219,13 @@ def _variable(
 
 
 def _table(name: str, node: YMap, parent: YMap) -> ir.Table:
+    if "patterns" not in node:
+        raise CheckError(
+            f"table '{name}' has neither 'patterns' nor 'columns'",
+            _span(parent, name),
+            expected="a pattern table (patterns: ranked group sizes) or a data table "
+            "(columns, key, rows)",
+        )
     pats = tuple(tuple(sorted(p["pattern"], reverse=True)) for p in node["patterns"])
     labels = tuple(str(p["label"]) for p in node["patterns"])
     return ir.Table(

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ir
+from . import datatable, ir
 from .builtins import BUILTINS, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
@@ -185,6 +185,7 @@ class _Checker:
             | set(game.variables)
             | set(game.kinds)
             | set(game.tables)
+            | set(game.data_tables)
             | set(BUILTIN_NAMES)
         )
 
@@ -240,6 +241,9 @@ class _Checker:
                     table.span,
                     suggestion=did_you_mean(table.group_by, self.props),
                 )
+        for dt in g.data_tables.values():
+            self._need_source(dt.span, f"table '{dt.name}'", dt.source)
+            datatable.check_table(dt, g.kinds)
         for v in g.variables.values():
             if v.per is not None and v.per != "players" and v.per not in g.kinds:
                 raise CheckError(
@@ -289,6 +293,7 @@ class _Checker:
             ("constant", g.constants),
             ("variable", g.variables),
             ("table", g.tables),
+            ("table", g.data_tables),
         ]
         for what, decls in sections:
             for name, decl in decls.items():
@@ -852,12 +857,16 @@ class _Checker:
             return "list:card"
         if n in g.tables:
             return "table"
+        if n in g.data_tables:
+            raise datatable.misuse(n, e.span, g.data_tables[n])
         if n in BUILTIN_NAMES:
             return BUILTIN_NAMES[n]
         names = [*scope, *self.globals, *g.functions]
         raise CheckError(f"unknown name '{n}'", e.span, suggestion=did_you_mean(n, names))
 
     def _e_Attr(self, e: ir.Attr, scope: dict[str, str]) -> str:
+        if datatable.lookup_parts(e, self.g.data_tables):  # a local never has a table's name
+            return datatable.check_lookup(self, e, scope)
         t = self._expr(e.obj, scope)
         if t not in ("card", "any"):
             raise CheckError(
@@ -897,6 +906,13 @@ class _Checker:
             )
         self._expr(e.index, scope)
         return _elem(t)
+
+    def _e_Keys(self, e: ir.Keys, scope: dict[str, str]) -> str:
+        raise CheckError(
+            "only a data table takes several keys in one bracket",
+            e.span,
+            expected="one index, e.g. xs[i]; or a table's row and column, e.g. deal[n, s].cards",
+        )
 
     def _e_Call(self, e: ir.Call, scope: dict[str, str]) -> str:
         f = self.g.functions.get(e.func)

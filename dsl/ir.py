@@ -45,6 +45,13 @@ class Index(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class Keys(Expr):
+    """The keys of a data table row, ``deal[num_players, s]``: several indices in one bracket."""
+
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Call(Expr):
     func: str
     args: tuple[Expr, ...]
@@ -411,6 +418,24 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
+class DataTable:
+    """Static data in typed columns, one row per key (``tables:`` with ``columns``), read one
+    cell at a time: ``deal[num_players, s].cards``. ``columns`` is (name, type) in order, type
+    ``int``, ``bool``, ``str`` or a kind (then the cell is an item key, a card when read);
+    ``key`` the columns that find a row; ``rows`` the cells in column order."""
+
+    name: str
+    span: SourceSpan
+    columns: tuple[tuple[str, str], ...]
+    key: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    row_spans: tuple[SourceSpan, ...]
+    source: str | None = None
+    interpretation: str | None = None
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class TieBreaker:
     span: SourceSpan
     key: Expr  # evaluated with `p` bound to a seat; larger wins
@@ -442,3 +467,4 @@ class Game:
     tie_breakers: tuple[TieBreaker, ...]
     triggers: dict[str, Trigger] = field(default_factory=dict)
     constants: dict[str, ConstDecl] = field(default_factory=dict)
+    data_tables: dict[str, DataTable] = field(default_factory=dict)

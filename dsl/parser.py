@@ -398,6 +398,10 @@ class _ToIR(Transformer):  # type: ignore[type-arg]
     def index(self, meta: Any, ch: list[Any]) -> ir.Expr:
         return ir.Index(self._span(meta), ch[0], ch[1])
 
+    def index_keys(self, meta: Any, ch: list[Any]) -> ir.Expr:
+        span = self._span(meta)  # a data table's row by several keys: deal[num_players, s]
+        return ir.Index(span, ch[0], ir.Keys(span, tuple(ch[1:])))
+
     def arglist(self, meta: Any, ch: list[Any]) -> tuple[tuple[ir.Expr, ...], tuple[Any, ...]]:
         args = tuple(c for c in ch if not isinstance(c, tuple))
         kwargs = tuple(c for c in ch if isinstance(c, tuple))

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import ir
+from . import datatable, ir
 from .errors import SourceSpan, _source_line
 
 # Binding strength of binary operators, loosest first (parentheses are added from this).
@@ -123,6 +123,9 @@ class ExprWriter:
 
     def expr_Index(self, e: ir.Index, outer: int) -> str:  # noqa: N802
         return f"{self.expr(e.obj, 9)}[{self.expr(e.index)}]"
+
+    def expr_Keys(self, e: ir.Keys, outer: int) -> str:  # noqa: N802
+        return ", ".join(self.expr(k) for k in e.items)
 
     def expr_Call(self, e: ir.Call, outer: int) -> str:  # noqa: N802
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and not e.kwargs:
@@ -351,6 +354,9 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
             for i, (lab, p) in enumerate(zip(t.labels, t.patterns, strict=True))
         ]
         out[f"table {t.name}"] = lines
+    for dt in game.data_tables.values():
+        lines = [f"# {w.citation(dt)}"] if dt.source or dt.interpretation else []
+        out[f"table {dt.name}"] = lines + datatable.describe(dt)
     for f in game.functions.values():
         lines = [f"# source: {f.source}"] if f.source else []
         out[f"function {f.name}({', '.join(f.params)})"] = lines + [w.expr(f.body)]

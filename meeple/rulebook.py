@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from meeple.dsl import ir
+from meeple.dsl import datatable, ir
 from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.variant import Variant
@@ -422,6 +422,12 @@ def render_markdown(
         add("|---:|---|---|")
         for i, (label, pat) in enumerate(zip(t.labels, t.patterns, strict=True)):
             add(f"| {i + 1} | {label} | {' + '.join(map(str, pat))} |")
+        add("")
+
+    for dt in game.data_tables.values():
+        add(f"### Table {dt.name}")
+        add("")
+        md += datatable.markdown(dt, game.kinds, w.citation(dt))
         add("")
 
     _section(md, "Setup")
