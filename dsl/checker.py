@@ -898,6 +898,12 @@ class _Checker:
                 self._want(e.index, scope, "card")
                 return v.type
         t = self._expr(e.obj, scope)
+        if isinstance(e.index, ir.ListLit):
+            raise CheckError(
+                "only a data table takes several keys (or a list) in one bracket",
+                e.index.span,
+                expected="one index, e.g. xs[i]; or a row and column of a table: deal[n, s].cards",
+            )
         if not t.startswith("list:") and t != "any":
             raise CheckError(
                 "only lists, per-player variables and zones take an index",
@@ -906,13 +912,6 @@ class _Checker:
             )
         self._expr(e.index, scope)
         return _elem(t)
-
-    def _e_Keys(self, e: ir.Keys, scope: dict[str, str]) -> str:
-        raise CheckError(
-            "only a data table takes several keys in one bracket",
-            e.span,
-            expected="one index, e.g. xs[i]; or a table's row and column, e.g. deal[n, s].cards",
-        )
 
     def _e_Call(self, e: ir.Call, scope: dict[str, str]) -> str:
         f = self.g.functions.get(e.func)

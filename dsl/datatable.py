@@ -170,7 +170,7 @@ def lookup_parts(
     if not isinstance(obj, ir.Name) or obj.id not in tables:
         return None
     idx = e.obj.index
-    keys = idx.items if isinstance(idx, ir.Keys) else (idx,)
+    keys = idx.items if isinstance(idx, ir.ListLit) else (idx,)
     return tables[obj.id], keys, e.name
 
 

@@ -45,13 +45,6 @@ class Index(Expr):
 
 
 @dataclass(frozen=True, slots=True)
-class Keys(Expr):
-    """The keys of a data table row, ``deal[num_players, s]``: several indices in one bracket."""
-
-    items: tuple[Expr, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Call(Expr):
     func: str
     args: tuple[Expr, ...]

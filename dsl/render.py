@@ -122,10 +122,9 @@ class ExprWriter:
         return f"{self.expr(e.obj, 9)}.{e.name}"
 
     def expr_Index(self, e: ir.Index, outer: int) -> str:  # noqa: N802
+        if isinstance(e.index, ir.ListLit) and len(e.index.items) > 1:  # a table's keys
+            return f"{self.expr(e.obj, 9)}[{', '.join(self.expr(k) for k in e.index.items)}]"
         return f"{self.expr(e.obj, 9)}[{self.expr(e.index)}]"
-
-    def expr_Keys(self, e: ir.Keys, outer: int) -> str:  # noqa: N802
-        return ", ".join(self.expr(k) for k in e.items)
 
     def expr_Call(self, e: ir.Call, outer: int) -> str:  # noqa: N802
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and not e.kwargs:

@@ -165,7 +165,7 @@ BAD = [
         ("{start_hand[num_players, 1].prize}", "{players[1, 2]}"),
         CheckError,
         "players[1, 2]",
-        "only a data table takes several keys",
+        "only a data table takes several keys (or a list)",
     ),
 ]
 
