@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import datatable, ir
+from . import datatable, ir, numbered
 from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
@@ -17,8 +17,10 @@ _HEADS = STATEMENT_HEADS
 def build_game(doc: YMap, file: str) -> ir.Game:
     """Turn a schema-valid document into an (unchecked) ir.Game. Raises ParseError/CheckError."""
     meta = doc["game"]
-    kinds = {name: _kind(name, k, doc["components"]) for name, k in _items(doc, "components")}
     constants = {n: _constant(n, c, doc["constants"]) for n, c in _items(doc, "constants")}
+    kinds = {
+        name: _kind(name, k, doc["components"], constants) for name, k in _items(doc, "components")
+    }
     return ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -97,10 +99,12 @@ def _binding(node: YMap, key: str) -> tuple[str, ir.Expr]:
     return e.left.id, e.right
 
 
-def _kind(name: str, node: YMap, parent: YMap) -> ir.Kind:
+def _kind(
+    name: str, node: YMap, parent: YMap, constants: dict[str, ir.ConstDecl] | None = None
+) -> ir.Kind:
     props = {str(k): str(v) for k, v in node.get("properties", {}).items()}
-    items = []
-    for i, it in enumerate(node["items"]):
+    items: list[ir.Item] = []
+    for it, item_span in numbered.expand(name, node["items"], props, constants or {}):
         extra = {k: v for k, v in it.items() if k not in ("name", "key", "count")}
         for k in extra:
             if k not in props:
@@ -113,14 +117,16 @@ def _kind(name: str, node: YMap, parent: YMap) -> ir.Kind:
             if k not in extra:
                 raise CheckError(
                     f"item '{it['name']}' of kind '{name}' has no value for property '{k}'",
-                    node["items"].item_spans[i],
+                    item_span,
                 )
-        key = str(it.get("key", f"{name}_{i}"))
-        items.append(
-            ir.Item(
-                node["items"].item_spans[i], key, str(it["name"]), extra, int(it.get("count", 1))
+        key = str(it.get("key", f"{name}_{len(items)}"))
+        if not is_name(key):  # a key with {n} holes outside a numbered line
+            raise CheckError(
+                f"item '{it['name']}' of '{name}' has the key '{key}', which is not a name",
+                it.value_spans.get("key", item_span),
+                expected="letters, digits and _; {n} holes only on a line with 'for: n in A..B'",
             )
-        )
+        items.append(ir.Item(item_span, key, str(it["name"]), extra, int(it.get("count", 1))))
     return ir.Kind(
         name=name,
         span=_span(parent, name),

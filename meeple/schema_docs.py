@@ -39,6 +39,8 @@ DESCRIPTIONS: dict[tuple[str, str], str] = {
     ("items", "name"): "the item's name, as shown to players",
     ("items", "key"): "the item's key, to refer to it from other data (default kind_N)",
     ("items", "count"): "how many identical components of this item (default 1)",
+    ("items", "for"): "'n in 1..30': this line stands for one item per number; {n} in its texts "
+    "and n in its int properties are the number",
     ("zone", "per"): "one pile per player ('players') or per component of a kind",
     ("zone", "visibility"): "public, owner (only its owner sees it), hidden, or top",
     ("zone", "refill"): "a zone shuffled into this one when it runs empty while drawing",
