@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from meeple.dsl.builtins import clockwise_from, max_by, min_by, others, seat_after, sorted_by
+from meeple.dsl.builtins import (
+    clockwise_from,
+    max_by,
+    min_by,
+    others,
+    pairs_of,
+    seat_after,
+    sorted_by,
+)
 from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
@@ -95,6 +103,7 @@ __all__ = [
     "seat_after",
     "span_list",
     "sorted_by",
+    "pairs_of",
     "min_by",
     "max_by",
     "take_where",

@@ -36,7 +36,8 @@ USES = edit(
     "        - let r = pattern_rank(hand[p], sets)"
     " + (1 if pattern_label(hand[p], sets) == 'a pair' else 0)\n"
     "        - let o = first(sorted(c in cards, -c.points)).points + count(sorted(c in hand[p], 0))"
-    " + min_by(c in cards, c.points).points + count([max_by(q in players, score[q])])\n"
+    " + min_by(c in cards, c.points).points + count([max_by(q in players, score[q])])"
+    " + count(pairs(hand[p], hand[p])) + count(pairs([1], [2]))\n"
     "        - score[p] = n + g + s + k + r + o + (1 if b else 0)",
 )
 
