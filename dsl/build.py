@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import datatable, ir, numbered
+from . import cardkinds, datatable, ir, numbered
 from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
@@ -213,7 +213,7 @@ def _variable(
     return ir.VarDecl(
         name,
         _span(parent, name),
-        str(node["type"]),
+        cardkinds.split_declared(str(node["type"]))[0],
         node.get("per"),
         initial,
         _bound(name, node, "min", constants),
@@ -221,6 +221,7 @@ def _variable(
         str(node.get("visibility", "public")),
         _value_spans(node),
         tuple(str(node[k]) for k in ("min", "max") if isinstance(node.get(k), str)),
+        cardkinds.split_declared(str(node["type"]))[1],
     )
 
 
@@ -240,20 +241,23 @@ def _table(name: str, node: YMap, parent: YMap) -> ir.Table:
 
 
 def _function(name: str, node: YMap, parent: YMap) -> ir.Function:
-    params = tuple(str(p) for p in node.get("params", []))
+    ps = [cardkinds.param(p) for p in node.get("params", [])]
     return ir.Function(
         name,
         _span(parent, name),
-        params,
+        tuple(n for n, _ in ps),
         expr(node["value"], node.value_spans["value"]),
         node.get("source"),
+        tuple(t for _, t in ps),
     )
 
 
 def _procedure(name: str, node: YMap, parent: YMap) -> ir.Procedure:
-    params = tuple(str(p) for p in node.get("params", []))
+    ps = [cardkinds.param(p) for p in node.get("params", [])]
     body = _block(node["do"], _span(parent, name), node.get("source"), node.get("interpretation"))
-    return ir.Procedure(name, _span(parent, name), params, body)
+    return ir.Procedure(
+        name, _span(parent, name), tuple(n for n, _ in ps), body, tuple(t for _, t in ps)
+    )
 
 
 def _trigger(name: str, node: YMap, parent: YMap) -> ir.Trigger:

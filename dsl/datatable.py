@@ -207,7 +207,7 @@ def check_lookup(checker: Any, e: ir.Attr, scope: dict[str, str]) -> str:
 
 def column_type(ct: str, kinds: dict[str, ir.Kind]) -> str:
     """The checker's type of a cell of a column of type ``ct``."""
-    return "card" if ct in kinds else ct
+    return f"card[{ct}]" if ct in kinds else ct  # a card that knows its kind (dsl/cardkinds)
 
 
 def _show(key: tuple[Any, ...]) -> str:

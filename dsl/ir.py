@@ -344,6 +344,7 @@ class VarDecl:
     visibility: str = "public"
     spans: dict[str, SourceSpan] = field(default_factory=dict)
     bound_constants: tuple[str, ...] = ()  # the constants named as min/max (their values above)
+    kind: str | None = None  # ``type: card[KIND]``: type is "card", and the checker knows KIND
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +371,7 @@ class Procedure:
     span: SourceSpan
     params: tuple[str, ...]
     body: Block
+    param_types: tuple[str | None, ...] = ()  # declared: {d: card[districts]}; None: inferred
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +398,7 @@ class Function:
     params: tuple[str, ...]
     body: Expr
     source: str | None = None
+    param_types: tuple[str | None, ...] = ()  # declared: {d: card[districts]}; None: inferred
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import datatable, ir
+from . import cardkinds, datatable, ir
 from .errors import SourceSpan, _source_line
 
 # Binding strength of binary operators, loosest first (parentheses are added from this).
@@ -344,7 +344,7 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
     for v in game.variables.values():
         bounds = "".join(f", {n} {x}" for n, x in (("min", v.min), ("max", v.max)) if x is not None)
         per = f" per {v.per}" if v.per else ""
-        out[f"variable {v.name}"] = [f"{v.type}{per} = {w.expr(v.initial)}{bounds}"]
+        out[f"variable {v.name}"] = [f"{cardkinds.declared(v)}{per} = {w.expr(v.initial)}{bounds}"]
     for t in game.tables.values():
         lines = [f"# source: {t.source}"] if t.source else []
         lines += [f"group by: {t.group_by}"] if t.group_by else []
@@ -358,11 +358,11 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         out[f"table {dt.name}"] = lines + datatable.describe(dt)
     for f in game.functions.values():
         lines = [f"# source: {f.source}"] if f.source else []
-        out[f"function {f.name}({', '.join(f.params)})"] = lines + [w.expr(f.body)]
+        out[f"function {f.name}({cardkinds.signature(f)})"] = lines + [w.expr(f.body)]
     out["setup"] = w.block(game.setup)
     out["play"] = w.block(game.play)
     for p in game.procedures.values():
-        out[f"procedure {p.name}({', '.join(p.params)})"] = w.block(p.body)
+        out[f"procedure {p.name}({cardkinds.signature(p)})"] = w.block(p.body)
     out["scoring"] = w.block(game.scoring)
     for i, tb in enumerate(game.tie_breakers):
         lines = [f"# source: {tb.source}"] if tb.source else []

@@ -165,6 +165,10 @@ def _name_list(node: Any, key: str, what: str) -> None:
     items = node.get(key) if isinstance(node, YMap) else None
     if isinstance(items, YList):
         for i, p in enumerate(items):
+            if isinstance(p, YMap) and len(p) == 1:  # a typed parameter, {d: card[districts]}
+                (name,) = p
+                require_name(name, p.key_spans.get(name, items.item_spans[i]), what)
+                continue
             require_name(p, items.item_spans[i], what)
 
 

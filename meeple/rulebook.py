@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from meeple.dsl import datatable, ir
+from meeple.dsl import cardkinds, datatable, ir
 from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.variant import Variant
@@ -407,9 +407,9 @@ def render_markdown(
         add(f"- {_code(const.name)} is always {value}: no rule changes it{w.citation(const)}.")
     for var in game.variables.values():
         per = " per player" if var.per else ""
-        add(f"- {_code(var.name)}: {var.type}{per}, starting at {w.c(var.initial)}.")
+        add(f"- {_code(var.name)}: {cardkinds.declared(var)}{per}, starting at {w.c(var.initial)}.")
     for f in game.functions.values():
-        sig = f"{f.name}({', '.join(f.params)})"
+        sig = f"{f.name}({cardkinds.signature(f)})"
         add(f"- {_code(sig)} is {w.c(f.body)}{w.citation(f)}.")
     add("")
     for t in game.tables.values():
@@ -442,7 +442,7 @@ def render_markdown(
 
     _section(md, "Procedures")
     for p in _procedure_order(game):
-        params = f" ({', '.join(_code(x) for x in p.params)})" if p.params else ""
+        params = f" ({', '.join(_code(x) for x in cardkinds.parameters(p))})" if p.params else ""
         add(f'<a id="{anchor("procedure", p.name)}"></a>')
         add("")
         add(f"### {p.name}{params}")
