@@ -188,3 +188,12 @@ def test_a_table_needs_rows_and_one_shape(tmp_path: Path) -> None:
     bad_cell = edit(GAME, "[[coin, 5], [gem, 7]]", "[[coin, 5], [gem, [7]]]")
     with pytest.raises((SchemaError, ParseError, MeepleError)):
         load_rules(write(tmp_path, bad_cell))
+
+
+def test_rows_in_one_flow_list_are_placed_too(tmp_path: Path) -> None:
+    flow = edit(
+        GAME,
+        "    rows: [[coin, 5], [gem, 7]]\n",
+        "    rows: [\n      [coin, 5],\n      [gem, 7, 8]]\n",
+    )
+    refused(tmp_path, flow, CheckError, "|[gem, 7, 8]", "row 2 of table 'more' has 3 values")
