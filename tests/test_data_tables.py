@@ -198,3 +198,27 @@ def test_rows_in_one_flow_list_are_placed_too(tmp_path: Path) -> None:
         "    rows: [\n      [coin, 5],\n      [gem, 7, 8]]\n",
     )
     refused(tmp_path, flow, CheckError, "|[gem, 7, 8]", "row 2 of table 'more' has 3 values")
+
+
+def test_explain_reads_a_table_cell_like_any_static_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meeple.cli import main
+
+    text = edit(
+        GAME,
+        "            when: count(hand[p]) > 0\n",
+        "            when: count(hand[p]) > 0 and start_hand[num_players, 2].open\n",
+        "          - label: draw a card\n",
+        "          - label: pass\n          - label: draw a card\n",
+    )
+    path = write(tmp_path, text)
+    assert main(["explain", str(path), "-p", "2", "-s", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "its condition fails: start_hand[num_players, 2].open is false" in out
+    # a table is public: the seat deciding is told the value too, never "hidden"
+    from meeple.explain import explain
+
+    st = meeple.load(str(path), 2).new_initial_state(1)
+    reasons = [v.reason for v in explain(st, viewer=0) if not v.legal]
+    assert reasons == ["its condition fails: start_hand[num_players, 2].open is false"], reasons
