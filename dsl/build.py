@@ -249,15 +249,16 @@ def _function(name: str, node: YMap, parent: YMap) -> ir.Function:
         expr(node["value"], node.value_spans["value"]),
         node.get("source"),
         tuple(t for _, t in ps),
+        cardkinds.param_spans(node.get("params"), _span(parent, name)),
     )
 
 
 def _procedure(name: str, node: YMap, parent: YMap) -> ir.Procedure:
     ps = [cardkinds.param(p) for p in node.get("params", [])]
     body = _block(node["do"], _span(parent, name), node.get("source"), node.get("interpretation"))
-    return ir.Procedure(
-        name, _span(parent, name), tuple(n for n, _ in ps), body, tuple(t for _, t in ps)
-    )
+    spans = cardkinds.param_spans(node.get("params"), _span(parent, name))
+    params = tuple(n for n, _ in ps)
+    return ir.Procedure(name, _span(parent, name), params, body, tuple(t for _, t in ps), spans)
 
 
 def _trigger(name: str, node: YMap, parent: YMap) -> ir.Trigger:

@@ -115,6 +115,15 @@ def check_declared(kind: str | None, kinds: dict[str, ir.Kind], span: Any, what:
         )
 
 
+def param_spans(params: Any, default: Any) -> tuple[Any, ...]:
+    """Where each parameter's type (or name) is written, for errors about it."""
+    spans = getattr(params, "item_spans", None) or [default] * len(params or [])
+    return tuple(
+        p.value_spans.get(next(iter(p)), s) if hasattr(p, "value_spans") and p else s
+        for p, s in zip(params or [], spans, strict=False)
+    )
+
+
 def param(node: Any) -> tuple[str, str | None]:
     """A parameter as written: a name, or a one-key mapping ``{d: card[districts]}`` -> (name,
     declared type or None)."""

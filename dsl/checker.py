@@ -244,10 +244,11 @@ class _Checker:
                 )
         decls: list[ir.Function | ir.Procedure] = [*g.functions.values(), *g.procedures.values()]
         for decl in decls:
-            for pn, pt in zip(decl.params, decl.param_types, strict=False):
+            spans = (*decl.param_spans, *[decl.span] * len(decl.params))
+            for pn, pt, at in zip(decl.params, decl.param_types, spans, strict=False):
                 kind = cardkinds.split_declared(pt)[1] if pt else None
                 what = f"parameter '{pn}' of '{decl.name}'"
-                cardkinds.check_declared(kind, g.kinds, decl.span, what)
+                cardkinds.check_declared(kind, g.kinds, at, what)
         for dt in g.data_tables.values():
             self._need_source(dt.span, f"table '{dt.name}'", dt.source)
             datatable.check_table(dt, g.kinds)

@@ -372,6 +372,7 @@ class Procedure:
     params: tuple[str, ...]
     body: Block
     param_types: tuple[str | None, ...] = ()  # declared: {d: card[districts]}; None: inferred
+    param_spans: tuple[SourceSpan, ...] = ()  # where each declared type is written
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +400,7 @@ class Function:
     body: Expr
     source: str | None = None
     param_types: tuple[str | None, ...] = ()  # declared: {d: card[districts]}; None: inferred
+    param_spans: tuple[SourceSpan, ...] = ()  # where each declared type is written
 
 
 @dataclass(frozen=True, slots=True)

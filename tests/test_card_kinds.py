@@ -130,7 +130,7 @@ DECLARED_BAD = [
     (
         'params: [{t: "card[tokens]"}]',
         'params: [{t: "card[coins]"}]',
-        "heft:",
+        '"card[coins]"',
         "parameter 't' of 'heft' is a card of 'coins', which is not a kind",
     ),
 ]
