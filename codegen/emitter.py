@@ -25,6 +25,7 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.interpreter import ops
+from meeple.interpreter.datatable import DataTableRT
 from meeple.interpreter.program import Program, kind_specs, zone_specs
 from meeple.interpreter.state import frame_structure
 
@@ -81,6 +82,7 @@ class ModuleEmitter:
             "zone": "Z",
             "kind": "K",
             "table": "T",
+            "datatable": "D",
             "card": "C",
             "formatter": "fmt",
             "site": "A",
@@ -94,6 +96,9 @@ class ModuleEmitter:
             value = f"P.kind_cards[{literal(key)}]"
         elif kind == "card":
             value = f"P.card_by_key({literal(key)})"
+        elif kind == "datatable":
+            plain = DataTableRT.data(self.game.data_tables[key], self.game.kinds)
+            value = f"DataTableRT.build({literal(plain)}, P.card_by_key)"
         elif kind == "formatter":
             value = f"formatter({literal(key)})"
         elif kind == "site":

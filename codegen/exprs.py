@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from meeple.dsl import ir
 from meeple.dsl.builtins import BUILTINS, EMIT_REDUCERS
+from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.interpreter.program import Program, leaf_functions
@@ -106,6 +107,12 @@ class ExprEmitter:
         return f"env[{literal(n)}]"
 
     def _Attr(self, e: ir.Attr, scope: Scope) -> str:
+        lookup = lookup_parts(e, self.prog.game.data_tables)
+        if lookup is not None:  # TABLE[keys].column, as in the interpreter
+            t, keys, column = lookup
+            cells = "".join(self.emit(k, scope) + ", " for k in keys)
+            col = self.prog.data_tables[t.name].columns[column]
+            return f"{self.const('datatable', t.name)}.cell(({cells}), {col}, {self.span(e.span)})"
         obj = self.emit(e.obj, scope)
         if e.name in CARD_FIELDS:
             return f"{obj}.{e.name}"

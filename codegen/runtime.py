@@ -15,6 +15,7 @@ from meeple.dsl.builtins import (
     max_by,
     min_by,
     others,
+    pairs_of,
     seat_after,
     sorted_by,
     track_order,
@@ -22,6 +23,7 @@ from meeple.dsl.builtins import (
 from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
+from meeple.interpreter.datatable import DataTableRT
 from meeple.interpreter.evaluate import (
     PatternTable,
     divide,
@@ -74,6 +76,7 @@ __all__ = [
     "KindSpec",
     "OptionOp",
     "PatternTable",
+    "DataTableRT",
     "PickOp",
     "RepeatOp",
     "RuleError",
@@ -102,6 +105,7 @@ __all__ = [
     "span_list",
     "sorted_by",
     "track_order",
+    "pairs_of",
     "min_by",
     "max_by",
     "take_where",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ir
-from .errors import CheckError, SourceSpan, did_you_mean
-from .limits import MAX_BLOCK_DEPTH
+from . import cardkinds, datatable, ir, numbered
+from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
+from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
 from .tracks import tracks
 from .validate import STATEMENT_HEADS, require_name, statement_head
@@ -18,8 +18,10 @@ _HEADS = STATEMENT_HEADS
 def build_game(doc: YMap, file: str) -> ir.Game:
     """Turn a schema-valid document into an (unchecked) ir.Game. Raises ParseError/CheckError."""
     meta = doc["game"]
-    kinds = {name: _kind(name, k, doc["components"]) for name, k in _items(doc, "components")}
     constants = {n: _constant(n, c, doc["constants"]) for n, c in _items(doc, "constants")}
+    kinds = {
+        name: _kind(name, k, doc["components"], constants) for name, k in _items(doc, "components")
+    }
     return ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -35,7 +37,11 @@ def build_game(doc: YMap, file: str) -> ir.Game:
             **{n: _variable(n, v, doc["variables"]) for n, v in _items(doc, "variables")},
             **tracks(doc, constants),
         },
-        tables={n: _table(n, t, doc["tables"]) for n, t in _items(doc, "tables")},
+        tables={
+            n: _table(n, t, doc["tables"])
+            for n, t in _items(doc, "tables")
+            if not datatable.is_data_table(t)
+        },
         functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
         procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
         setup=_block_section(doc, "setup"),
@@ -44,6 +50,11 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         tie_breakers=_tie_breakers(doc),
         triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
         constants=constants,
+        data_tables={
+            n: datatable.build_table(n, t, _span(doc["tables"], n))
+            for n, t in _items(doc, "tables")
+            if datatable.is_data_table(t)
+        },
     )
 
 
@@ -90,10 +101,12 @@ def _binding(node: YMap, key: str) -> tuple[str, ir.Expr]:
     return e.left.id, e.right
 
 
-def _kind(name: str, node: YMap, parent: YMap) -> ir.Kind:
+def _kind(
+    name: str, node: YMap, parent: YMap, constants: dict[str, ir.ConstDecl] | None = None
+) -> ir.Kind:
     props = {str(k): str(v) for k, v in node.get("properties", {}).items()}
-    items = []
-    for i, it in enumerate(node["items"]):
+    items: list[ir.Item] = []
+    for it, item_span in numbered.expand(name, node["items"], props, constants or {}):
         extra = {k: v for k, v in it.items() if k not in ("name", "key", "count")}
         for k in extra:
             if k not in props:
@@ -106,14 +119,16 @@ def _kind(name: str, node: YMap, parent: YMap) -> ir.Kind:
             if k not in extra:
                 raise CheckError(
                     f"item '{it['name']}' of kind '{name}' has no value for property '{k}'",
-                    node["items"].item_spans[i],
+                    item_span,
                 )
-        key = str(it.get("key", f"{name}_{i}"))
-        items.append(
-            ir.Item(
-                node["items"].item_spans[i], key, str(it["name"]), extra, int(it.get("count", 1))
+        key = str(it.get("key", f"{name}_{len(items)}"))
+        if not is_name(key):  # a key with {n} holes outside a numbered line
+            raise CheckError(
+                f"item '{it['name']}' of '{name}' has the key '{key}', which is not a name",
+                it.value_spans.get("key", item_span),
+                expected="letters, digits and _; {n} holes only on a line with 'for: n in A..B'",
             )
-        )
+        items.append(ir.Item(item_span, key, str(it["name"]), extra, int(it.get("count", 1))))
     return ir.Kind(
         name=name,
         span=_span(parent, name),
@@ -173,17 +188,25 @@ def _variable(name: str, node: YMap, parent: YMap) -> ir.VarDecl:
     return ir.VarDecl(
         name,
         _span(parent, name),
-        str(node["type"]),
+        cardkinds.split_declared(str(node["type"]))[0],
         node.get("per"),
         initial,
         None,
         None,
         str(node.get("visibility", "public")),
         _value_spans(node),
+        kind=cardkinds.split_declared(str(node["type"]))[1],
     )
 
 
 def _table(name: str, node: YMap, parent: YMap) -> ir.Table:
+    if "patterns" not in node:
+        raise CheckError(
+            f"table '{name}' has neither 'patterns' nor 'columns'",
+            _span(parent, name),
+            expected="a pattern table (patterns: ranked group sizes) or a data table "
+            "(columns, key, rows)",
+        )
     pats = tuple(tuple(sorted(p["pattern"], reverse=True)) for p in node["patterns"])
     labels = tuple(str(p["label"]) for p in node["patterns"])
     return ir.Table(
@@ -192,20 +215,24 @@ def _table(name: str, node: YMap, parent: YMap) -> ir.Table:
 
 
 def _function(name: str, node: YMap, parent: YMap) -> ir.Function:
-    params = tuple(str(p) for p in node.get("params", []))
+    ps = [cardkinds.param(p) for p in node.get("params", [])]
     return ir.Function(
         name,
         _span(parent, name),
-        params,
+        tuple(n for n, _ in ps),
         expr(node["value"], node.value_spans["value"]),
         node.get("source"),
+        tuple(t for _, t in ps),
+        cardkinds.param_spans(node.get("params"), _span(parent, name)),
     )
 
 
 def _procedure(name: str, node: YMap, parent: YMap) -> ir.Procedure:
-    params = tuple(str(p) for p in node.get("params", []))
+    ps = [cardkinds.param(p) for p in node.get("params", [])]
     body = _block(node["do"], _span(parent, name), node.get("source"), node.get("interpretation"))
-    return ir.Procedure(name, _span(parent, name), params, body)
+    spans = cardkinds.param_spans(node.get("params"), _span(parent, name))
+    params = tuple(n for n, _ in ps)
+    return ir.Procedure(name, _span(parent, name), params, body, tuple(t for _, t in ps), spans)
 
 
 def _trigger(name: str, node: YMap, parent: YMap) -> ir.Trigger:

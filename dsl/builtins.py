@@ -136,6 +136,22 @@ def _extreme(name: str, pick: Callable[..., Any]) -> Callable[..., Any]:
     return impl
 
 
+def pairs_of(st: Any, xs: Any, ys: Any) -> list[list[Any]]:
+    """The i-th item of ``xs`` with the i-th of ``ys``, for every i; two lists of different
+    lengths are a rule error (pairing them would drop items silently)."""
+    a, b = list(xs), list(ys)
+    if len(a) != len(b):
+        raise RuleError(
+            f"pairs() pairs two lists item by item, but they have {len(a)} and {len(b)} items"
+        )
+    return [[x, y] for x, y in zip(a, b, strict=True)]
+
+
+def _pair_type(a: list[str]) -> str:
+    x, y = elem(a[0]), elem(a[1])
+    return "list:list:" + (x if x == y or y == "any" else y if x == "any" else "any")
+
+
 min_by = _extreme("min_by", min)
 max_by = _extreme("max_by", max)
 
@@ -240,6 +256,11 @@ _ALL = (
         "sorted", 2, 2, ("seq", ""), lambda a: "list:" + elem(a[0]),
         "the items by increasing key (ties keep their order)",
         impl=sorted_by, emit=lambda a: f"sorted_by(st, {a[0]}, {a[1]})", binds=True,
+    ),
+    Builtin(
+        "pairs", 2, 2, ("seq", "seq"), _pair_type,
+        "the i-th item of the first list with the i-th of the second, as [x, y] lists",
+        impl=pairs_of, emit=lambda a: f"pairs_of(st, {a[0]}, {a[1]})",
     ),
     Builtin(
         "min_by", 2, 2, ("seq", ""), lambda a: elem(a[0]),

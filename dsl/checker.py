@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ir
+from . import cardkinds, datatable, ir
 from .builtins import BUILTINS, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
@@ -178,6 +178,7 @@ class _Checker:
         self.sites = sites or {}  # name -> number of call sites in the whole game
         self.calls_seen: dict[str, int] = {}  # name -> call sites checked in this pass
         self.props: dict[str, str] = dict(BUILTIN_PROPS)
+        self.builtin_props = BUILTIN_PROPS
         for k in game.kinds.values():
             self.props.update(k.properties)
         self.globals: set[str] = (
@@ -186,6 +187,7 @@ class _Checker:
             | set(game.variables)
             | set(game.kinds)
             | set(game.tables)
+            | set(game.data_tables)
             | set(BUILTIN_NAMES)
         )
 
@@ -241,7 +243,19 @@ class _Checker:
                     table.span,
                     suggestion=did_you_mean(table.group_by, self.props),
                 )
+        decls: list[ir.Function | ir.Procedure] = [*g.functions.values(), *g.procedures.values()]
+        for decl in decls:
+            spans = (*decl.param_spans, *[decl.span] * len(decl.params))
+            for pn, pt, at in zip(decl.params, decl.param_types, spans, strict=False):
+                kind = cardkinds.split_declared(pt)[1] if pt else None
+                what = f"parameter '{pn}' of '{decl.name}'"
+                cardkinds.check_declared(kind, g.kinds, at, what)
+        for dt in g.data_tables.values():
+            self._need_source(dt.span, f"table '{dt.name}'", dt.source)
+            datatable.check_table(dt, g.kinds)
         for v in g.variables.values():
+            what = f"variable '{v.name}'"
+            cardkinds.check_declared(v.kind, g.kinds, v.spans.get("type", v.span), what)
             if v.per is not None and v.per != "players" and v.per not in g.kinds:
                 raise CheckError(
                     f"variable '{v.name}' is per '{v.per}', which is neither 'players' nor a kind",
@@ -271,7 +285,7 @@ class _Checker:
                 )
             self._fits(
                 self._expr(v.initial, {}),
-                v.type,
+                cardkinds.declared(v),
                 v.initial.span,
                 f"the initial value of '{v.name}'",
             )
@@ -291,6 +305,7 @@ class _Checker:
             ("constant", g.constants),
             ("variable", g.variables),
             ("table", g.tables),
+            ("table", g.data_tables),
         ]
         for what, decls in sections:
             for name, decl in decls.items():
@@ -336,7 +351,8 @@ class _Checker:
                 )
             tscope = _Scope()
             what = f"the 'as' name of trigger '{trig.name}'"
-            self._bind(trig.var, "card", tscope, trig.spans.get("as", trig.span), what)
+            card = f"card[{trig.kind}]" if trig.kind is not None else "card"
+            self._bind(trig.var, card, tscope, trig.spans.get("as", trig.span), what)
             if trig.when is not None:
                 self._want(trig.when, tscope, "bool")
             self._block(trig.body, tscope)
@@ -376,8 +392,11 @@ class _Checker:
         scope = _Scope()
         decl = self.g.procedures.get(name) or self.g.functions.get(name)
         span = decl.span if decl is not None else self.g.span
+        declared = decl.param_types if decl is not None else ()
         for i, p in enumerate(params):
             t = types[i] if i < len(types) else "any"
+            if i < len(declared) and declared[i] is not None:
+                t = str(declared[i])  # written in the rules: it wins over what calls pass
             self._bind(p, t, scope, span, f"a parameter of '{name}'")
         return scope
 
@@ -505,7 +524,7 @@ class _Checker:
         if at is not None:
             at[name] = (span, what)
         if record:  # a saved state's locals are checked against these (not 'picked')
-            self.out.local_types.setdefault(name, set()).add(t)
+            self.out.local_types.setdefault(name, set()).add(cardkinds.plain(t))
 
     def _usable_name(self, name: str, span: SourceSpan, what: str) -> None:
         """Refuse a local name that is a reserved word or a name of the game."""
@@ -591,12 +610,12 @@ class _Checker:
         t = self._expr(s.value, scope)
         if s.op != "=" and v.type != "int":
             raise CheckError(f"'{s.op}' needs a number variable; '{s.name}' is {v.type}", s.span)
-        self._fits(t, v.type, s.value.span, f"a value for '{s.name}'")
+        self._fits(t, cardkinds.declared(v), s.value.span, f"a value for '{s.name}'")
 
     def _s_Move(self, s: ir.Move, scope: dict[str, str]) -> None:
         if s.items is not None:
             t = self._expr(s.items, scope)
-            if not (t in ("card", "zone", "any") or t.startswith("list:")):
+            if not (cardkinds.plain(t) in ("card", "zone", "any") or t.startswith("list:")):
                 raise CheckError(
                     "'move' needs a card, a list of cards or a zone",
                     s.items.span,
@@ -652,7 +671,17 @@ class _Checker:
                 s.span,
                 expected="(" + ", ".join(p.params) + ")",
             )
-        self._saw_call(s.name, [self._expr(a, scope) for a in s.args])
+        self._saw_call(s.name, self._args(p, s.args, scope))
+
+    def _args(
+        self, decl: ir.Function | ir.Procedure, args: tuple[ir.Expr, ...], scope: dict[str, str]
+    ) -> list[str]:
+        """The types of a call's arguments; each must fit its parameter's declared type."""
+        types = [self._expr(a, scope) for a in args]
+        for a, t, pn, pt in zip(args, types, decl.params, decl.param_types, strict=False):
+            if pt is not None:
+                self._fits(t, pt, a.span, f"the argument for '{pn}' of '{decl.name}'")
+        return types
 
     def _s_If(self, s: ir.If, scope: dict[str, str]) -> None:
         self._want(s.test, scope, "bool")
@@ -704,7 +733,7 @@ class _Checker:
                     "options over numbers must stay within 0..63 (each needs a stable action id)",
                     span,
                 )
-        if t not in ("card", "player", "int", "any"):
+        if cardkinds.plain(t) not in ("card", "player", "int", "any"):
             raise CheckError(
                 "options can range over cards, players or numbers only",
                 span,
@@ -786,6 +815,13 @@ class _Checker:
         )
 
     def _fits(self, t: str, want: str, span: SourceSpan, what: str) -> None:
+        if cardkinds.conflict(t, want):
+            raise CheckError(
+                f"{what} has the wrong kind of card",
+                span,
+                expected=f"{_words(want)}, not {_words(t)}",
+            )
+        t, want = cardkinds.plain(t), cardkinds.plain(want)
         if t in ("any", want) or want == "any" or (want == "card" and t == "card"):
             return
         if want == "player" and t == "int":
@@ -816,7 +852,7 @@ class _Checker:
 
     def _expr(self, e: ir.Expr, scope: dict[str, str]) -> str:
         t: str = getattr(self, "_e_" + type(e).__name__)(e, scope)
-        self.out.types[id(e)] = t
+        self.out.types[id(e)] = cardkinds.plain(t)  # the back ends know cards, not their kinds
         return t
 
     def _e_Const(self, e: ir.Const, scope: dict[str, str]) -> str:
@@ -840,7 +876,7 @@ class _Checker:
             return g.constants[n].type
         if n in g.variables:
             v = g.variables[n]
-            return f"list:{v.type}" if v.per else v.type
+            return f"list:{cardkinds.declared(v)}" if v.per else cardkinds.declared(v)
         if n in g.zones:
             if g.zones[n].per is not None:
                 per = g.zones[n].per
@@ -851,20 +887,27 @@ class _Checker:
                 )
             return "zone"
         if n in g.kinds:
-            return "list:card"
+            return f"list:card[{n}]"
         if n in g.tables:
             return "table"
+        if n in g.data_tables:
+            raise datatable.misuse(n, e.span, g.data_tables[n])
         if n in BUILTIN_NAMES:
             return BUILTIN_NAMES[n]
         names = [*scope, *self.globals, *g.functions]
         raise CheckError(f"unknown name '{n}'", e.span, suggestion=did_you_mean(n, names))
 
     def _e_Attr(self, e: ir.Attr, scope: dict[str, str]) -> str:
+        if datatable.lookup_parts(e, self.g.data_tables):  # a local never has a table's name
+            return datatable.check_lookup(self, e, scope)
         t = self._expr(e.obj, scope)
-        if t not in ("card", "any"):
+        if cardkinds.plain(t) not in ("card", "any"):
             raise CheckError(
                 f"'.{e.name}' needs a card", e.span, expected=f"a card, not {_words(t)}"
             )
+        known = cardkinds.attr_type(self, e, t)
+        if known is not None:
+            return known
         if e.name not in self.props:
             raise CheckError(
                 f"no component has a property '{e.name}'",
@@ -889,8 +932,14 @@ class _Checker:
             if v.per is not None and v.per != "players":
                 self._expr(e.obj, scope)
                 self._want(e.index, scope, "card")
-                return v.type
+                return cardkinds.declared(v)
         t = self._expr(e.obj, scope)
+        if isinstance(e.index, ir.ListLit):
+            raise CheckError(
+                "only a data table takes several keys (or a list) in one bracket",
+                e.index.span,
+                expected="one index, e.g. xs[i]; or a row and column of a table: deal[n, s].cards",
+            )
         if not t.startswith("list:") and t != "any":
             raise CheckError(
                 "only lists, per-player variables and zones take an index",
@@ -909,7 +958,7 @@ class _Checker:
                     e.span,
                     expected="(" + ", ".join(f.params) + ")",
                 )
-            self._saw_call(e.func, [self._expr(a, scope) for a in e.args])
+            self._saw_call(e.func, self._args(f, e.args, scope))
             known = self.out.types.get(id(f.body))
             return known or self.params.get("->" + e.func, ["any"])[0]
         b = BUILTINS.get(e.func)
@@ -947,6 +996,12 @@ class _Checker:
                     a0.span,
                     suggestion=did_you_mean(str(shown), keys),
                 )
+            self._expr(a0, scope)
+            # the first card with the key: of the first kind (in declaration order) that has it
+            kind = next(
+                n for n, k in self.g.kinds.items() if any(it.key == a0.value for it in k.items)
+            )
+            return f"card[{kind}]"
         if e.func == "track_order":
             check_track_order(e, self.g)
         types = []
@@ -982,7 +1037,7 @@ class _Checker:
                 expected=f"for example {e.func}(c in hand[p], c.value)",
             )
         t = self._seq(first.right, scope)
-        self.out.types[id(first)] = t
+        self.out.types[id(first)] = cardkinds.plain(t)
         inner = dict(scope)
         self._bind(first.left.id, _elem(t), inner, first.left.span)
         kt = self._expr(key, inner)
@@ -1005,7 +1060,10 @@ class _Checker:
 
     def _e_ListLit(self, e: ir.ListLit, scope: dict[str, str]) -> str:
         ts = {self._expr(i, scope) for i in e.items}
-        return "list:" + (ts.pop() if len(ts) == 1 else "any")
+        t = ts.pop() if ts else "any"
+        for other in ts:
+            t = cardkinds.unify(t, other)
+        return "list:" + t
 
     def _e_BinOp(self, e: ir.BinOp, scope: dict[str, str]) -> str:
         lt, rt = self._expr(e.left, scope), self._expr(e.right, scope)
@@ -1036,7 +1094,7 @@ class _Checker:
             return "list:int"
         if op == "+" and _listish(lt) and _listish(rt):  # concatenation
             a, b = _elem(lt), _elem(rt)
-            return "list:" + (a if a == b else "any")
+            return "list:" + cardkinds.unify(a, b)
         self._fits(lt, "int", e.left.span, f"the left side of '{op}'")
         self._fits(rt, "int", e.right.span, f"the right side of '{op}'")
         return "int"
@@ -1051,7 +1109,7 @@ class _Checker:
     def _e_Cond(self, e: ir.Cond, scope: dict[str, str]) -> str:
         self._want(e.test, scope, "bool")
         a, b = self._expr(e.then, scope), self._expr(e.orelse, scope)
-        return a if a == b else "any"
+        return cardkinds.unify(a, b)
 
 
 class _Scope(dict[str, str]):
@@ -1082,7 +1140,7 @@ def _fresh(name: str, taken: dict[str, str]) -> str:
 def _join(a: str, b: str) -> str:
     """The type of a parameter passed ``a`` and ``b``; an unknown (``any``) argument, such as a
     recursive call's in the first pass, does not widen a known type."""
-    return b if a == "any" else a if b == "any" or a == b else "any"
+    return b if a == "any" else a if b == "any" else cardkinds.unify(a, b)
 
 
 def _listish(t: str) -> bool:
@@ -1132,6 +1190,9 @@ def _name_of(e: ir.Expr) -> str:
 
 
 def _words(t: str) -> str:
+    kinded = cardkinds.words(t)
+    if kinded is not None:
+        return kinded
     if t.startswith("list:"):
         return f"a list of {_words(t[5:])}s".replace("a a ", "").replace("ss", "s")
     return {

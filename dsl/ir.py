@@ -349,6 +349,7 @@ class VarDecl:
     # "clamp", "refuse" or "wrap" (dsl/tracks.py); None for a plain variable
     at_min: str | None = None
     at_max: str | None = None
+    kind: str | None = None  # ``type: card[KIND]``: type is "card", and the checker knows KIND
 
     @property
     def is_track(self) -> bool:
@@ -380,6 +381,8 @@ class Procedure:
     span: SourceSpan
     params: tuple[str, ...]
     body: Block
+    param_types: tuple[str | None, ...] = ()  # declared: {d: card[districts]}; None: inferred
+    param_spans: tuple[SourceSpan, ...] = ()  # where each declared type is written
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,6 +409,8 @@ class Function:
     params: tuple[str, ...]
     body: Expr
     source: str | None = None
+    param_types: tuple[str | None, ...] = ()  # declared: {d: card[districts]}; None: inferred
+    param_spans: tuple[SourceSpan, ...] = ()  # where each declared type is written
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,6 +423,24 @@ class Table:
     patterns: tuple[tuple[int, ...], ...]
     labels: tuple[str, ...]
     source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DataTable:
+    """Static data in typed columns, one row per key (``tables:`` with ``columns``), read one
+    cell at a time: ``deal[num_players, s].cards``. ``columns`` is (name, type) in order, type
+    ``int``, ``bool``, ``str`` or a kind (then the cell is an item key, a card when read);
+    ``key`` the columns that find a row; ``rows`` the cells in column order."""
+
+    name: str
+    span: SourceSpan
+    columns: tuple[tuple[str, str], ...]
+    key: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    row_spans: tuple[SourceSpan, ...]
+    source: str | None = None
+    interpretation: str | None = None
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,3 +475,4 @@ class Game:
     tie_breakers: tuple[TieBreaker, ...]
     triggers: dict[str, Trigger] = field(default_factory=dict)
     constants: dict[str, ConstDecl] = field(default_factory=dict)
+    data_tables: dict[str, DataTable] = field(default_factory=dict)

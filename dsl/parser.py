@@ -398,6 +398,12 @@ class _ToIR(Transformer):  # type: ignore[type-arg]
     def index(self, meta: Any, ch: list[Any]) -> ir.Expr:
         return ir.Index(self._span(meta), ch[0], ch[1])
 
+    def index_keys(self, meta: Any, ch: list[Any]) -> ir.Expr:
+        # a data table's row by several keys, deal[num_players, s]: the keys are a list, so
+        # deal[[num_players, s]] is the same tree (and prints back as deal[num_players, s])
+        span = self._span(meta)
+        return ir.Index(span, ch[0], ir.ListLit(span, tuple(ch[1:])))
+
     def arglist(self, meta: Any, ch: list[Any]) -> tuple[tuple[ir.Expr, ...], tuple[Any, ...]]:
         args = tuple(c for c in ch if not isinstance(c, tuple))
         kwargs = tuple(c for c in ch if isinstance(c, tuple))

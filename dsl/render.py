@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from . import ir
+from . import cardkinds, datatable, ir
 from .errors import SourceSpan, _source_line
 
 # Binding strength of binary operators, loosest first (parentheses are added from this).
@@ -122,6 +122,8 @@ class ExprWriter:
         return f"{self.expr(e.obj, 9)}.{e.name}"
 
     def expr_Index(self, e: ir.Index, outer: int) -> str:  # noqa: N802
+        if isinstance(e.index, ir.ListLit) and len(e.index.items) > 1:  # a table's keys
+            return f"{self.expr(e.obj, 9)}[{', '.join(self.expr(k) for k in e.index.items)}]"
         return f"{self.expr(e.obj, 9)}[{self.expr(e.index)}]"
 
     def expr_Call(self, e: ir.Call, outer: int) -> str:  # noqa: N802
@@ -345,7 +347,7 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
             ends = v.at_min if v.at_min == v.at_max else f"{v.at_min} at min, {v.at_max} at max"
             bounds += f", at ends {ends}"
         per = f" per {v.per}" if v.per else ""
-        out[f"variable {v.name}"] = [f"{v.type}{per} = {w.expr(v.initial)}{bounds}"]
+        out[f"variable {v.name}"] = [f"{cardkinds.declared(v)}{per} = {w.expr(v.initial)}{bounds}"]
     for t in game.tables.values():
         lines = [f"# source: {t.source}"] if t.source else []
         lines += [f"group by: {t.group_by}"] if t.group_by else []
@@ -354,13 +356,16 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
             for i, (lab, p) in enumerate(zip(t.labels, t.patterns, strict=True))
         ]
         out[f"table {t.name}"] = lines
+    for dt in game.data_tables.values():
+        lines = [f"# {w.citation(dt)}"] if dt.source or dt.interpretation else []
+        out[f"table {dt.name}"] = lines + datatable.describe(dt)
     for f in game.functions.values():
         lines = [f"# source: {f.source}"] if f.source else []
-        out[f"function {f.name}({', '.join(f.params)})"] = lines + [w.expr(f.body)]
+        out[f"function {f.name}({cardkinds.signature(f)})"] = lines + [w.expr(f.body)]
     out["setup"] = w.block(game.setup)
     out["play"] = w.block(game.play)
     for p in game.procedures.values():
-        out[f"procedure {p.name}({', '.join(p.params)})"] = w.block(p.body)
+        out[f"procedure {p.name}({cardkinds.signature(p)})"] = w.block(p.body)
     out["scoring"] = w.block(game.scoring)
     for i, tb in enumerate(game.tie_breakers):
         lines = [f"# source: {tb.source}"] if tb.source else []

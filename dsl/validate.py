@@ -165,6 +165,10 @@ def _name_list(node: Any, key: str, what: str) -> None:
     items = node.get(key) if isinstance(node, YMap) else None
     if isinstance(items, YList):
         for i, p in enumerate(items):
+            if isinstance(p, YMap) and len(p) == 1:  # a typed parameter, {d: card[districts]}
+                (name,) = p
+                require_name(name, p.key_spans.get(name, items.item_spans[i]), what)
+                continue
             require_name(p, items.item_spans[i], what)
 
 
@@ -203,7 +207,8 @@ def check_names(doc: YMap) -> None:
         items = kind.get("items")
         if isinstance(items, YList):
             for it in items:
-                if isinstance(it, YMap) and "key" in it:
+                if isinstance(it, YMap) and "key" in it and "for" not in it:
+                    # a numbered line's key has {n} holes: checked once filled (dsl/numbered)
                     what = f"the key of an item of '{name}'"
                     require_name(it["key"], it.value_spans.get("key"), what, word_ok=True)
     for section, what in (

@@ -22,6 +22,7 @@ from meeple.dsl.builtins import (  # noqa: F401  (the seat helpers: re-exported)
     seat_after,
     seat_index,
 )
+from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
 
@@ -132,12 +133,26 @@ class ExprCompiler:
         return local
 
     def _Attr(self, e: ir.Attr) -> Fn:
+        lookup = lookup_parts(e, self.prog.game.data_tables)
+        if lookup is not None:  # TABLE[keys].column
+            return self._lookup(*lookup, e.span)
         obj, name = self.compile(e.obj), e.name
         if name in CARD_FIELDS:
             get = operator.attrgetter(name)
             return lambda st, env: get(obj(st, env))
         # a property: from the card's own properties, so no name reaches an engine attribute
         return lambda st, env: obj(st, env).props[name]
+
+    def _lookup(
+        self, t: ir.DataTable, keys: tuple[ir.Expr, ...], column: str, span: SourceSpan
+    ) -> Fn:
+        table = self.prog.data_tables[t.name]
+        col = table.columns[column]
+        fs = [self.compile(k) for k in keys]
+        if len(fs) == 1:
+            f0 = fs[0]
+            return lambda st, env: table.cell((f0(st, env),), col, span)
+        return lambda st, env: table.cell(tuple(f(st, env) for f in fs), col, span)
 
     def _Index(self, e: ir.Index) -> Fn:
         key = self.compile(e.index)

@@ -11,6 +11,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.tracks import bounded
 
 from . import ops
+from .datatable import DataTableRT
 from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
 from .values import formatter
@@ -41,6 +42,10 @@ class Program(ProgramBase):
             n: PatternTable(t.group_by, t.patterns, t.labels) for n, t in g.tables.items()
         }
         self.static_names.update(self.pattern_tables)
+        self.data_tables = {
+            n: DataTableRT.build(DataTableRT.data(t, g.kinds), self.card_by_key)
+            for n, t in g.data_tables.items()
+        }
         # a constant's name reads its value, folded where the expression is compiled
         self.static_names.update({n: c.value for n, c in g.constants.items()})
         self.ops: list[ops.Op] = []

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from meeple.dsl import ir
+from meeple.dsl import cardkinds, datatable, ir
 from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.tracks import describe as describe_track
@@ -411,9 +411,9 @@ def render_markdown(
         if var.is_track:
             add(f"- {describe_track(var, _code(var.name))} It starts at {w.c(var.initial)}.")
             continue
-        add(f"- {_code(var.name)}: {var.type}{per}, starting at {w.c(var.initial)}.")
+        add(f"- {_code(var.name)}: {cardkinds.declared(var)}{per}, starting at {w.c(var.initial)}.")
     for f in game.functions.values():
-        sig = f"{f.name}({', '.join(f.params)})"
+        sig = f"{f.name}({cardkinds.signature(f)})"
         add(f"- {_code(sig)} is {w.c(f.body)}{w.citation(f)}.")
     add("")
     for t in game.tables.values():
@@ -428,6 +428,12 @@ def render_markdown(
             add(f"| {i + 1} | {label} | {' + '.join(map(str, pat))} |")
         add("")
 
+    for dt in game.data_tables.values():
+        add(f"### Table {dt.name}")
+        add("")
+        md += datatable.markdown(dt, game.kinds, w.citation(dt))
+        add("")
+
     _section(md, "Setup")
     md += [*_cited(w, game.setup), *w.block(game.setup), ""]
 
@@ -440,7 +446,7 @@ def render_markdown(
 
     _section(md, "Procedures")
     for p in _procedure_order(game):
-        params = f" ({', '.join(_code(x) for x in p.params)})" if p.params else ""
+        params = f" ({', '.join(_code(x) for x in cardkinds.parameters(p))})" if p.params else ""
         add(f'<a id="{anchor("procedure", p.name)}"></a>')
         add("")
         add(f"### {p.name}{params}")

@@ -18,7 +18,8 @@ _EXPR = "an expression (see docs/language.md, Expressions)"
 DESCRIPTIONS: dict[tuple[str, str], str] = {
     ("", "zones"): "the places where components lie: decks, hands, rows, supplies",
     ("", "variables"): "global values and per-player counters (score, start player...)",
-    ("", "tables"): "static data: pattern tables that rank sets of cards",
+    ("", "tables"): "static data: data tables (typed columns, a row per key) and pattern tables "
+    "that rank sets of cards",
     ("", "setup"): "the block run once, before play",
     ("", "play"): "the block that is the game itself",
     ("", "procedures"): "named rule blocks with parameters, run by calls like turn(p)",
@@ -38,6 +39,8 @@ DESCRIPTIONS: dict[tuple[str, str], str] = {
     ("items", "name"): "the item's name, as shown to players",
     ("items", "key"): "the item's key, to refer to it from other data (default kind_N)",
     ("items", "count"): "how many identical components of this item (default 1)",
+    ("items", "for"): "'n in 1..30': this line stands for one item per number; {n} in its texts "
+    "and n in its int properties are the number",
     ("zone", "per"): "one pile per player ('players') or per component of a kind",
     ("zone", "visibility"): "public, owner (only its owner sees it), hidden, or top",
     ("zone", "refill"): "a zone shuffled into this one when it runs empty while drawing",
@@ -48,6 +51,10 @@ DESCRIPTIONS: dict[tuple[str, str], str] = {
     ("variable", "initial"): "the value at the start: " + _EXPR,
     ("table", "group_by"): "the card property whose equal values form a group",
     ("table", "patterns"): "the patterns, weakest first",
+    ("table", "columns"): "a data table's columns: name -> type (int, str, bool, or a kind whose "
+    "item keys the cells name), in row order",
+    ("table", "key"): "the columns that find a row (default: the first); no two rows share a key",
+    ("table", "rows"): "one list of cells per row, in column order; read as TABLE[key].column",
     ("patterns", "label"): "what the pattern is called",
     ("patterns", "pattern"): "the sizes of the groups of identical cards",
     ("procedure", "params"): "the parameter names",

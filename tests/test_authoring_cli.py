@@ -121,13 +121,13 @@ def test_explain_refuses_actions_that_are_not_ids(
 def test_explain_stops_at_the_false_part_of_an_and(capsys: pytest.CaptureFixture[str]) -> None:
     # "count(at[s]) > 0 and top(at[s]).kind == ..." on an empty space: the rules never evaluate
     # top() there, and explain must not either (it raised IndexError)
-    actions = "3212,7,13,56,31,50,49,58,3362,3342,771,838,900,899"
+    actions = "3087,7,13,56,31,50,49,58,3232,3212,741,808,865,864"
     code, out, _ = _run(
         capsys, "explain", "shadow-of-the-emperor", "-p", "2", "-s", "2", "--actions", actions
     )
     assert code == 0
     assert "not legal Mainz beside the privilege: its condition fails: count(at[s]) > 0 " in out
-    assert "(here 0 > 0) is false  (shadow-of-the-emperor/game.yaml:771)" in out
+    assert "(here 0 > 0) is false  (shadow-of-the-emperor/game.yaml:738)" in out
 
 
 def test_schema_and_bench_refuse_bad_output_and_durations(

@@ -41,7 +41,8 @@ USES = edit(
     " + (1 if pattern_label(hand[p], sets) == 'a pair' else 0)\n"
     "        - let o = first(sorted(c in cards, -c.points)).points + count(sorted(c in hand[p], 0))"
     " + min_by(c in cards, c.points).points + count([max_by(q in players, score[q])])"
-    " + gold[first(track_order(gold))] + 2 * count(track_order(gold, others(p)))\n"
+    " + gold[first(track_order(gold))] + 2 * count(track_order(gold, others(p)))"
+    " + count(pairs(hand[p], hand[p])) + count(pairs([1], [2]))\n"
     "        - score[p] = n + g + s + k + r + o + (1 if b else 0)",
 )
 

@@ -1,0 +1,79 @@
+"""Data tables compiled for look-up, shared by the interpreter and the generated modules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from meeple.dsl import ir
+from meeple.dsl.errors import RuleError, SourceSpan
+
+from .values import Card, formatter
+
+
+class DataTableRT:
+    """One data table: key -> the row's cells (a kind's cell is its item's first card).
+
+    A key cell of a kind column is matched by the card's item key, so every copy of an item
+    finds the same row."""
+
+    def __init__(
+        self,
+        name: str,
+        columns: tuple[tuple[str, str], ...],
+        key: tuple[str, ...],
+        rows: tuple[tuple[Any, ...], ...],
+        card_by_key: Callable[[str], Card],
+        kinds: tuple[str, ...],
+    ) -> None:
+        self.name = name
+        types = dict(columns)
+        self.columns = {c: i for i, (c, _) in enumerate(columns)}
+        self.card_keys = tuple(types[k] in kinds for k in key)
+        self.key_names = key
+        self.shows = tuple(formatter("card" if types[k] in kinds else types[k]) for k in key)
+        self.rows: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        at = [self.columns[k] for k in key]
+        for row in rows:
+            cells = tuple(
+                card_by_key(str(v)) if ct in kinds else v
+                for (_, ct), v in zip(columns, row, strict=True)
+            )
+            self.rows[tuple(row[i] for i in at)] = cells
+
+    @classmethod
+    def build(cls, data: tuple[Any, ...], card_by_key: Callable[[str], Card]) -> DataTableRT:
+        """A table from ``data`` (see ``data``)."""
+        name, columns, key, rows, kinds = data
+        return cls(name, columns, key, rows, card_by_key, kinds)
+
+    @staticmethod
+    def data(t: ir.DataTable, kinds: Iterable[str]) -> tuple[Any, ...]:
+        """The constructor's arguments before ``card_by_key``, as plain data (the generated
+        module writes them as literals)."""
+        plain = tuple(tuple(str(v) if isinstance(v, str) else v for v in r) for r in t.rows)
+        used = tuple(sorted({ct for _, ct in t.columns if ct in set(kinds)}))
+        return (
+            str(t.name),
+            tuple((str(c), str(ct)) for c, ct in t.columns),
+            tuple(t.key),
+            plain,
+            used,
+        )
+
+    def cell(self, keys: tuple[Any, ...], column: int, span: SourceSpan) -> Any:
+        """The cell of ``column`` (its position) in the row of ``keys``; no such row is a rule
+        error naming the table and the key."""
+        if any(self.card_keys):
+            keys = tuple(
+                k.key if flag and isinstance(k, Card) else k
+                for k, flag in zip(keys, self.card_keys, strict=True)
+            )
+        row = self.rows.get(keys)
+        if row is None:
+            shown = ", ".join(
+                f"{n} {show(k)}"
+                for n, show, k in zip(self.key_names, self.shows, keys, strict=True)
+            )
+            raise RuleError(f"table '{self.name}' has no row for {shown}", span)
+        return row[column]
