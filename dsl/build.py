@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ir
+from . import auction, ir
 from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
@@ -19,7 +19,8 @@ def build_game(doc: YMap, file: str) -> ir.Game:
     meta = doc["game"]
     kinds = {name: _kind(name, k, doc["components"]) for name, k in _items(doc, "components")}
     constants = {n: _constant(n, c, doc["constants"]) for n, c in _items(doc, "constants")}
-    return ir.Game(
+    auction.start_file()
+    game = ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
         file=file,
@@ -43,6 +44,8 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
         constants=constants,
     )
+    auction.add_hidden(game.variables)
+    return game
 
 
 def _items(doc: YMap, key: str) -> list[tuple[str, Any]]:
@@ -446,4 +449,5 @@ _BUILDERS = {
     "pick": _pick,
     "winner": _winner,
     "do": _do,
+    "auction": lambda node, span: auction.build_auction(node, span, _block),
 }

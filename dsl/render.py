@@ -299,6 +299,16 @@ class RuleWriter(ExprWriter):
             parts.append("secretly")
         return [self._head(depth, " ".join(parts), s)]
 
+    def stmt_Auction(self, s: ir.Auction, depth: int) -> list[str]:  # noqa: N802
+        from .auction import rule_lines  # noqa: PLC0415  (auction imports this module's users)
+
+        lines = rule_lines(s, self.expr, self.template)
+        out = [self._head(depth, lines[0], s), *(self.indent * depth + x for x in lines[1:])]
+        for word, b in (("won", s.won), ("none", s.none)):
+            if b is not None:
+                out += [self.indent * depth + f"  {word}:", *self._body(b, depth + 2)]
+        return out
+
     def stmt_Winner(self, s: ir.Winner, depth: int) -> list[str]:  # noqa: N802
         text = (
             f'winner "{self.template(s.prompt)}" among {s.var} in {self.expr(s.among)} '
