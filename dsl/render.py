@@ -350,6 +350,8 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         lines = [f"# {w.citation(c)}"] if c.source or c.interpretation else []
         out[f"constant {c.name}"] = lines + [f"{c.type} = {w.expr(ir.Const(c.span, c.value))}"]
     for v in game.variables.values():
+        if v.name.startswith("_auction"):
+            continue  # an auction's hidden state (dsl/auction.py): its statement says it all
         bounds = "".join(f", {n} {x}" for n, x in (("min", v.min), ("max", v.max)) if x is not None)
         per = f" per {v.per}" if v.per else ""
         out[f"variable {v.name}"] = [f"{v.type}{per} = {w.expr(v.initial)}{bounds}"]

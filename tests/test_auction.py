@@ -14,6 +14,7 @@ import meeple
 from meeple.api import log_lines
 from meeple.dsl.errors import CheckError, RuleError, SchemaError
 from meeple.dsl.loader import load_rules
+from meeple.dsl.render import rule_texts
 from meeple.rulebook import render_markdown
 
 KEYS = {
@@ -217,3 +218,12 @@ def test_doc_renders_one_sentence_and_hides_the_hidden_state(tmp_path: Path) -> 
     assert "_auction1" not in md
     md = render_markdown(load_rules(write(tmp_path, game("sealed"))).game, tmp_path, {})
     assert "all bid at once in secret" in md
+
+
+def test_rule_text_is_the_declaration_without_the_hidden_variables(tmp_path: Path) -> None:
+    texts = rule_texts(load_rules(write(tmp_path, game("reenter"))).game)
+    assert not [k for k in texts if "_auction" in k]
+    lines = texts["procedure sell(r)"]
+    assert lines[1].startswith('auction "Auction of the top card" kind open bidders')
+    assert "  reenter true" in lines and "  pay pay(w, price)" in lines
+    assert "  into w, price" in lines
