@@ -373,14 +373,16 @@ class Site:
     def __init__(self, base: int, domain: str) -> None:
         self.base, self.domain = base, domain
         self.index = -1  # order among the program's sites
+        # a number site's count of values (its ids are base .. base + values - 1)
+        self.values = site_size(domain, 0, 0) if domain.startswith("int") else 0
 
     def action(self, value: Any) -> int:
         if self.domain == "card":
             return self.base + value.type_id
         if self.domain == "player":
             return self.base + value
-        if self.domain.startswith("int"):
-            n = site_size(self.domain, 0, 0)
+        if self.values:
+            n = self.values
             if not 0 <= value < n:
                 if self.domain != "int":
                     raise RuleError(
