@@ -110,6 +110,9 @@ def test_open_auction_a_pass_is_final_and_the_last_bidder_wins(tmp_path: Path) -
     choose(st, "pass")
     assert "P1 buys for 4" in log_lines(st)
     assert gold(st) == [2, 6, 6]
+    # P2 passed once: the bidding goes round P1 and P3 only
+    st = script(tmp_path, "open", 3, ["bid 1", "pass", "bid 2", "bid 3"])
+    assert st.current_player() == 2
 
 
 def test_open_auction_bids_end_at_the_means(tmp_path: Path) -> None:
@@ -121,6 +124,10 @@ def test_reenter_lets_a_player_who_passed_bid_again(tmp_path: Path) -> None:
     st = script(tmp_path, "reenter", 3, ["bid 1", "pass", "bid 2", "bid 3"])
     assert st.current_player() == 1  # P2 passed once, and may bid again
     assert "bid 4" in offered(st)
+    # a bid starts the count of passes again: P2's old pass and P1's do not end it
+    st = script(tmp_path, "reenter", 3, ["bid 1", "pass", "bid 2", "pass"])
+    assert st.current_player() == 1 and "bid 3" in offered(st)
+    assert not any("buys" in line for line in log_lines(st))
     st = script(tmp_path, "reenter", 3, ["bid 1", "pass", "pass"])
     assert "P1 buys for 1" in log_lines(st)  # both others passed in turn after the bid
 
