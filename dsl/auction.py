@@ -241,12 +241,15 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
             lo.block(*bid_body),
             most=d["most"],
         )
+        if not secret:  # bids at the table are heard by all; sealed ones are revealed later
+            pass_ = ir.Block(span, (lo.s(f'log "{{{each}}} passes"'), *pass_.stmts))
         passing = ir.Option(span, ("pass",), None, None, None, pass_)
         return ir.Choose(span, lo.e(each), d["prompt"], (bid, passing), secret)
 
     nxt = f"({hi} + INC if {lead} != none else MIN)"
+    said = f'log "{{{each}}} bids {{amount}}"'
     if kind == "open":
-        bid_body: tuple[str, ...] = (f"{hi} = amount", f"{lead} = {each}")
+        bid_body: tuple[str, ...] = (f"{hi} = amount", f"{lead} = {each}", said)
         if d["reenter"]:
             # a pass is not final: the auction ends once every other bidder has passed in turn
             passes = f"{h}_passes"
@@ -292,7 +295,7 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
                 ),
             ]
     elif kind == "once_around":
-        bid_body = (f"{hi} = amount", f"{lead} = {each}")
+        bid_body = (f"{hi} = amount", f"{lead} = {each}", said)
         out.append(lo.for_(each, order, bid_choice(nxt, lo.block())))
     elif kind == "sealed":
         sealed = f"{h}_sealed"
@@ -306,12 +309,18 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
                 each,
                 order,
                 lo.if_(
+                    f"{sealed}[{each}] >= 0",
+                    lo.block(f'log "{{{each}}} bid {{{sealed}[{each}]}}"'),
+                    lo.block(f'log "{{{each}}} passed"'),
+                ),
+                lo.if_(
                     f"{sealed}[{each}] >= 0 and ({lead} == none or {sealed}[{each}] > {hi})",
                     lo.block(f"{hi} = {sealed}[{each}]", f"{lead} = {each}"),
                 ),
             ),
         ]
     else:  # fixed_price, dutch: the first to accept the price offered wins
+        declined = f'log "{{{each}}} declines {{{hi if kind == "dutch" else "PRICE"}}}"'
         accept = ir.Option(
             span,
             ("accept",),
@@ -320,7 +329,7 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
             None,
             lo.block(*([] if kind == "dutch" else [f"{hi} = PRICE"]), f"{lead} = {each}"),
         )
-        passing = ir.Option(span, ("pass",), None, None, None, lo.block())
+        passing = ir.Option(span, ("pass",), None, None, None, lo.block(declined))
         choice = ir.Choose(span, lo.e(each), d["prompt"], (accept, passing))
         price = hi if kind == "dutch" else "PRICE"
         offer = lo.for_(

@@ -109,6 +109,9 @@ def test_open_auction_a_pass_is_final_and_the_last_bidder_wins(tmp_path: Path) -
     assert "bid 4" not in offered(st)  # a bid must beat the high bid
     choose(st, "pass")
     assert "P1 buys for 4" in log_lines(st)
+    assert ["P1 bids 1", "P2 bids 3", "P3 passes", "P1 bids 4", "P2 passes"] == [
+        line for line in log_lines(st) if " bids " in line or "passes" in line
+    ]  # every bid and pass is heard by all
     assert gold(st) == [2, 6, 6]
     # P2 passed once: the bidding goes round P1 and P3 only
     st = script(tmp_path, "open", 3, ["bid 1", "pass", "bid 2", "bid 3"])
@@ -145,14 +148,18 @@ def test_sealed_bids_are_secret_and_the_highest_wins_ties_to_the_earliest(
     # the others do not see the first bid (an owner-only hidden variable), its bidder does
     assert st.observation(0)["variables"]["_auction1_sealed"][0] == 2
     assert st.observation(1)["variables"]["_auction1_sealed"][0] == {"hidden": True}
+    # nothing said to all yet (the bidder's own log line is his only)
+    assert not [x for x in log_lines(st) if " bid" in x and not x.startswith("(P1 only)")]
     choose(st, "bid 4")
     choose(st, "bid 4")
     assert "P2 buys for 4" in log_lines(st)  # P2 and P3 bid 4: P2 bid earlier in order
+    assert {"P1 bid 2", "P2 bid 4", "P3 bid 4"} <= set(log_lines(st))  # revealed together
 
 
 def test_fixed_price_goes_to_the_first_who_accepts(tmp_path: Path) -> None:
     st = script(tmp_path, "fixed_price", 3, ["pass", "accept"])
     assert "P2 buys for 3" in log_lines(st)  # price 2 + round
+    assert "P1 declines 3" in log_lines(st)
 
 
 def test_dutch_price_falls_until_someone_accepts(tmp_path: Path) -> None:

@@ -400,6 +400,7 @@ SPANS = (
     (0, 727, 9, 727, 47),
     (0, 727, 9, 727, 50),
     (0, 727, 9, 727, 29),
+    (0, 727, 9, 727, 25),
     (0, 727, 9, 727, 30),
     (0, 727, 9, 727, 33),
     (0, 727, 9, 727, 35),
@@ -504,9 +505,9 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'_auction1_order': 'list:player', 'a': 'card', 'amount': 'int', 'c': 'card', 'card': 'card', 'col': 'card', 'd': 'card', 'debtors': 'list:player', 'dominion': 'bool', 'gone': 'list:card', 'got': 'list:card', 'holders': 'list:player', 'i': 'int', 'k': 'int', 'key': 'str', 'lot': 'card', 'most': 'int', 'n': 'int', 'price': 'int', 'q': 'player', 'v': 'int', 'w': 'player', 'x': 'card', 'z': 'zone'}
     P.frame_parents = {
-        0: frozenset([345]),
-        1: frozenset([342]),
-        2: frozenset([359]),
+        0: frozenset([347]),
+        1: frozenset([344]),
+        2: frozenset([361]),
         3: frozenset([2]),
         4: frozenset([48]),
         5: frozenset([53]),
@@ -519,20 +520,20 @@ def build(num_players, files):
         12: frozenset([2]),
         13: frozenset([144, 163]),
         14: frozenset([3, 8, 12]),
-        15: frozenset([150, 173, 283]),
-        16: frozenset([59, 287, 325]),
+        15: frozenset([150, 173, 285]),
+        16: frozenset([59, 289, 327]),
         17: frozenset([141, 144, 147, 150]),
-        18: frozenset([56, 289]),
+        18: frozenset([56, 291]),
         19: frozenset([75, 77, 141]),
         20: frozenset([201]),
         21: frozenset([203]),
-        22: frozenset([274, 311, 315]),
-        23: frozenset([334]),
-        24: frozenset([265]),
-        25: frozenset([336]),
-        26: frozenset([338]),
-        27: frozenset([302]),
-        28: frozenset([340]),
+        22: frozenset([276, 313, 317]),
+        23: frozenset([336]),
+        24: frozenset([267]),
+        25: frozenset([338]),
+        26: frozenset([340]),
+        27: frozenset([304]),
+        28: frozenset([342]),
         29: frozenset([35]),
         30: frozenset([29]),
         32: frozenset([29]),
@@ -612,54 +613,54 @@ def build(num_players, files):
         242: frozenset([23]),
         246: frozenset([248]),
         248: frozenset([242]),
-        250: frozenset([262]),
-        251: frozenset([261]),
+        250: frozenset([264]),
+        251: frozenset([263]),
         252: frozenset([251]),
         253: frozenset([252]),
-        256: frozenset([252]),
-        261: frozenset([250]),
-        262: frozenset([242]),
-        265: frozenset([242]),
-        269: frozenset([242]),
-        274: frozenset([278]),
-        275: frozenset([274]),
-        278: frozenset([24]),
-        281: frozenset([296]),
-        282: frozenset([281]),
-        283: frozenset([282]),
-        285: frozenset([282]),
-        286: frozenset([293]),
-        287: frozenset([286]),
-        289: frozenset([286]),
-        291: frozenset([286]),
-        293: frozenset([285]),
-        296: frozenset([25]),
-        301: frozenset([305]),
-        302: frozenset([301]),
-        305: frozenset([26]),
-        307: frozenset([27]),
+        257: frozenset([252]),
+        263: frozenset([250]),
+        264: frozenset([242]),
+        267: frozenset([242]),
+        271: frozenset([242]),
+        276: frozenset([280]),
+        277: frozenset([276]),
+        280: frozenset([24]),
+        283: frozenset([298]),
+        284: frozenset([283]),
+        285: frozenset([284]),
+        287: frozenset([284]),
+        288: frozenset([295]),
+        289: frozenset([288]),
+        291: frozenset([288]),
+        293: frozenset([288]),
+        295: frozenset([287]),
+        298: frozenset([25]),
+        303: frozenset([307]),
+        304: frozenset([303]),
+        307: frozenset([26]),
         309: frozenset([27]),
-        310: frozenset([309]),
-        311: frozenset([313]),
-        313: frozenset([309]),
-        314: frozenset([27]),
-        315: frozenset([317]),
-        317: frozenset([314]),
-        320: frozenset([28]),
-        325: frozenset([327]),
-        327: frozenset([28]),
-        342: frozenset([358]),
-        345: frozenset([347]),
-        347: frozenset([342]),
-        348: frozenset([342]),
-        351: frozenset([355]),
-        355: frozenset([342]),
-        359: frozenset([362]),
-        362: frozenset([358]),
-        364: frozenset([366]),
-        366: frozenset([363]),
+        311: frozenset([27]),
+        312: frozenset([311]),
+        313: frozenset([315]),
+        315: frozenset([311]),
+        316: frozenset([27]),
+        317: frozenset([319]),
+        319: frozenset([316]),
+        322: frozenset([28]),
+        327: frozenset([329]),
+        329: frozenset([28]),
+        344: frozenset([360]),
+        347: frozenset([349]),
+        349: frozenset([344]),
+        350: frozenset([344]),
+        353: frozenset([357]),
+        357: frozenset([344]),
+        361: frozenset([364]),
+        364: frozenset([360]),
+        366: frozenset([368]),
+        368: frozenset([365]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 334, 336, 338, 340, 342, 358, 363])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 336, 338, 340, 342, 344, 360, 365])
     site = P.sites(SITES)
     Z_area1 = P.zone_base['area']
     Z_auction_area1 = P.zone_base['auction_area']
@@ -1417,11 +1418,11 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o273  # game.yaml:749
+            st.at = o275  # game.yaml:749
             st.vars['paid'] = 0
             fr.pc = 2
-            st.at = o278  # game.yaml:750
-            o278.exec(st, env)
+            st.at = o280  # game.yaml:750
+            o280.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1434,19 +1435,19 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o279  # game.yaml:766
+            st.at = o281  # game.yaml:766
             env['holders'] = [_q5 for _q5 in clockwise_from(st, env['r']) if fn_has_majority(st, S[62], _q5, C_violet1)]
-            st.at = o280  # game.yaml:767
+            st.at = o282  # game.yaml:767
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
             fr.pc = 3
-            st.at = o296  # game.yaml:768
-            o296.exec(st, env)
+            st.at = o298  # game.yaml:768
+            o298.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o297  # game.yaml:796
+            st.at = o299  # game.yaml:796
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
             return
@@ -1456,21 +1457,21 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o298  # game.yaml:801
+            st.at = o300  # game.yaml:801
             env['most'] = max([fn_visible_seals(st, S[63], _q6) for _q6 in st.players])
-            st.at = o299  # game.yaml:802
+            st.at = o301  # game.yaml:802
             env['debtors'] = [_q7 for _q7 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[64], _q7) < env['most']))]
-            st.at = o300  # game.yaml:803
+            st.at = o302  # game.yaml:803
             if st.record_log:
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
             fr.pc = 4
-            st.at = o305  # game.yaml:804
-            o305.exec(st, env)
+            st.at = o307  # game.yaml:804
+            o307.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o306  # game.yaml:809
+            st.at = o308  # game.yaml:809
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
             return
@@ -1481,8 +1482,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o318  # game.yaml:815
-            o318.exec(st, env)
+            st.at = o320  # game.yaml:815
+            o320.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1495,26 +1496,26 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o319  # game.yaml:844
+            st.at = o321  # game.yaml:844
             st.vars['ludwig_reveals'] += 1
             fr.pc = 2
-            st.at = o323  # game.yaml:845
+            st.at = o325  # game.yaml:845
             if ((st.vars['ludwig_reveals'] >= 2) or (len(st.players) <= 2)):
-                st.frames.append(Frame(o320, env))
+                st.frames.append(Frame(o322, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o324  # game.yaml:849
+            st.at = o326  # game.yaml:849
             if st.record_log:
                 st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
-            st.at = o327  # game.yaml:850
+            st.at = o329  # game.yaml:850
             _live1 = live_mask(st)
             for _p1 in list(st.players):
                 if gone(st, _live1, _p1):
                     continue
                 env['p'] = _p1
-                st.at = o326  # game.yaml:852
+                st.at = o328  # game.yaml:852
                 _args11 = {'p': env['p'], 'n': 1}
                 enter_procedure(st, S[65])
                 st.inline += 1
@@ -1525,20 +1526,20 @@ def build(num_players, files):
                     traced(e, 'procedure gain_gold (' + str(S[48]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o328  # game.yaml:853
+            st.at = o330  # game.yaml:853
             _items7 = st.zones[Z_discard1]
             _dest10 = Z_draw_pile1
             for _c37 in cards_of(_items7):
                 st.move(_c37, _dest10, False)
-            st.at = o329  # game.yaml:854
+            st.at = o331  # game.yaml:854
             st.shuffle(Z_draw_pile1)
-            st.at = o330  # game.yaml:855
+            st.at = o332  # game.yaml:855
             st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[66]), Z_draw_pile1, Z_lower_half1, False, S[67])
-            st.at = o331  # game.yaml:856
+            st.at = o333  # game.yaml:856
             st.move(env['card'], Z_lower_half1, False)
-            st.at = o332  # game.yaml:857
+            st.at = o334  # game.yaml:857
             st.shuffle(Z_lower_half1)
-            st.at = o333  # game.yaml:858
+            st.at = o335  # game.yaml:858
             _items8 = st.zones[Z_lower_half1]
             _dest11 = Z_draw_pile1
             for _c38 in cards_of(_items8):
@@ -2980,26 +2981,26 @@ def build(num_players, files):
             st.at = o249  # game.yaml:727
             st.vars['_auction1_active'] = len(env['_auction1_order'])
             fr.pc = 6
-            st.at = o262  # game.yaml:727
-            o262.exec(st, env)
+            st.at = o264  # game.yaml:727
+            o264.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
         if pc == 6:
-            st.at = o263  # game.yaml:727
+            st.at = o265  # game.yaml:727
             env['w'] = st.vars['_auction1_leader']
-            st.at = o264  # game.yaml:727
+            st.at = o266  # game.yaml:727
             env['price'] = st.vars['_auction1_high']
             fr.pc = 9
-            st.at = o272  # game.yaml:727
+            st.at = o274  # game.yaml:727
             if (env['w'] == None):
-                st.at = o270  # game.yaml:742
+                st.at = o272  # game.yaml:742
                 if st.record_log:
                     st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-                st.at = o271  # game.yaml:743
+                st.at = o273  # game.yaml:743
                 st.move(env['lot'], Z_discard1, False)
             else:
-                st.frames.append(Frame(o265, env))
+                st.frames.append(Frame(o267, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 9
@@ -3022,8 +3023,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o261  # game.yaml:727
-            o261.exec(st, env)
+            st.at = o263  # game.yaml:727
+            o263.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3037,7 +3038,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o260  # game.yaml:727
+            st.at = o262  # game.yaml:727
             if ((st.vars['_auction1_in'][seat(st, env['p'], S[111])] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.frames.append(Frame(o252, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -3053,8 +3054,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o259  # game.yaml:727
-            o259.exec(st, env)
+            st.at = o261  # game.yaml:727
+            o261.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3069,28 +3070,34 @@ def build(num_players, files):
         st.vars['_auction1_high'] = env['amount']
         st.at = o255  # game.yaml:727
         st.vars['_auction1_leader'] = env['p']
+        st.at = o256  # game.yaml:727
+        if st.record_log:
+            st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
         st.frames.pop()
 
-    def step_256(st, fr):  # game.yaml:727
+    def step_257(st, fr):  # game.yaml:727
         env = fr.env
-        st.at = o257  # game.yaml:727
+        st.at = o258  # game.yaml:727
+        if st.record_log:
+            st.log_line(fmt_player1(env['p']) + ' passes', -1)
+        st.at = o259  # game.yaml:727
         _i6 = seat(st, env['p'], S[111])
         st.vars['_auction1_in'][_i6] = False
-        st.at = o258  # game.yaml:727
+        st.at = o260  # game.yaml:727
         st.vars['_auction1_active'] -= 1
         st.frames.pop()
 
-    def e259_player(st, env):  # game.yaml:727
+    def e261_player(st, env):  # game.yaml:727
         return env['p']
-    def e259_prompt(st, env):  # game.yaml:727
+    def e261_prompt(st, env):  # game.yaml:727
         return 'Auction of ' + fmt_card1(env['lot'])
-    def e259_label0(st, env):  # game.yaml:727
+    def e261_label0(st, env):  # game.yaml:727
         return 'bid ' + fmt_int1(env['amount'])
-    def e259_items0(st, env):  # game.yaml:727
+    def e261_items0(st, env):  # game.yaml:727
         return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[112], env['p'], env['lot']), S[113])
-    def e259_label1(st, env):  # game.yaml:727
+    def e261_label1(st, env):  # game.yaml:727
         return 'pass'
-    def collect_259(st, env):  # game.yaml:727
+    def collect_261(st, env):  # game.yaml:727
         actions = []
         values = []
         idx = []
@@ -3105,7 +3112,7 @@ def build(num_players, files):
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_259(st, dec, i):  # game.yaml:727
+    def resolve_261(st, dec, i):  # game.yaml:727
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:727
@@ -3114,22 +3121,28 @@ def build(num_players, files):
             st.vars['_auction1_high'] = env['amount']
             st.at = o255  # game.yaml:727
             st.vars['_auction1_leader'] = env['p']
+            st.at = o256  # game.yaml:727
+            if st.record_log:
+                st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
         elif k == 1:  # game.yaml:727
-            st.at = o257  # game.yaml:727
+            st.at = o258  # game.yaml:727
+            if st.record_log:
+                st.log_line(fmt_player1(env['p']) + ' passes', -1)
+            st.at = o259  # game.yaml:727
             _i7 = seat(st, env['p'], S[111])
             st.vars['_auction1_in'][_i7] = False
-            st.at = o258  # game.yaml:727
+            st.at = o260  # game.yaml:727
             st.vars['_auction1_active'] -= 1
-    def e261_items(st, env):  # game.yaml:727
+    def e263_items(st, env):  # game.yaml:727
         return env['_auction1_order']
-    def e262_cond(st, env):  # game.yaml:727
+    def e264_cond(st, env):  # game.yaml:727
         return (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))
-    def step_265(st, fr):  # game.yaml:727
+    def step_267(st, fr):  # game.yaml:727
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o266  # game.yaml:737
+            st.at = o268  # game.yaml:737
             _args36 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
             enter_procedure(st, S[114])
             st.frames.append(Frame(o24, _args36))
@@ -3137,38 +3150,38 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o267  # game.yaml:739
+            st.at = o269  # game.yaml:739
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
-            st.at = o268  # game.yaml:740
+            st.at = o270  # game.yaml:740
             st.move(env['lot'], (Z_auction_area1 + seat(st, env['w'], S[115])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_269(st, fr):  # game.yaml:741
+    def step_271(st, fr):  # game.yaml:741
         env = fr.env
-        st.at = o270  # game.yaml:742
+        st.at = o272  # game.yaml:742
         if st.record_log:
             st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-        st.at = o271  # game.yaml:743
+        st.at = o273  # game.yaml:743
         st.move(env['lot'], Z_discard1, False)
         st.frames.pop()
 
-    def step_274(st, fr):  # game.yaml:751
+    def step_276(st, fr):  # game.yaml:751
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o275  # game.yaml:752
-            o275.exec(st, env)
+            st.at = o277  # game.yaml:752
+            o277.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o276  # game.yaml:758
+            st.at = o278  # game.yaml:758
             st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
-            st.at = o277  # game.yaml:759
+            st.at = o279  # game.yaml:759
             _args37 = {'c': first(env['got'])}
             enter_procedure(st, S[116])
             st.inline += 1
@@ -3183,30 +3196,30 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e275_player(st, env):  # game.yaml:752
+    def e277_player(st, env):  # game.yaml:752
         return env['w']
-    def e275_prompt(st, env):  # game.yaml:752
+    def e277_prompt(st, env):  # game.yaml:752
         return 'Pay for ' + fmt_card1(env['lot']) + ': ' + fmt_int1(st.vars['paid']) + ' of ' + fmt_int1(env['price']) + ' paid'
-    def e275_src(st, env):  # game.yaml:752
+    def e277_src(st, env):  # game.yaml:752
         return ((st.zones[(Z_chips1 + seat(st, env['w'], S[118]))] + st.zones[(Z_area1 + seat(st, env['w'], S[119]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[120]))])
-    def e275_min(st, env):  # game.yaml:752
+    def e277_min(st, env):  # game.yaml:752
         return 1
-    def e275_max(st, env):  # game.yaml:752
+    def e277_max(st, env):  # game.yaml:752
         return 1
-    def e275_where(st, env):  # game.yaml:752
+    def e277_where(st, env):  # game.yaml:752
         return fn_payable(st, S[121], env['c'], env['w'])
-    def cands_275(st, env, picked):  # game.yaml:752
+    def cands_277(st, env, picked):  # game.yaml:752
         return [_c86 for _c86 in ((st.zones[(Z_chips1 + seat(st, env['w'], S[118]))] + st.zones[(Z_area1 + seat(st, env['w'], S[119]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[120]))]) if fn_payable(st, S[121], _c86, env['w'])]
-    def e278_cond(st, env):  # game.yaml:750
+    def e280_cond(st, env):  # game.yaml:750
         return (st.vars['paid'] < env['price'])
-    def step_281(st, fr):  # game.yaml:769
+    def step_283(st, fr):  # game.yaml:769
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o295  # game.yaml:770
+            st.at = o297  # game.yaml:770
             if (env['q'] in st.players):
-                st.frames.append(Frame(o282, env))
+                st.frames.append(Frame(o284, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3215,13 +3228,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_282(st, fr):  # game.yaml:771
+    def step_284(st, fr):  # game.yaml:771
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o294  # game.yaml:772
-            o294.exec(st, env)
+            st.at = o296  # game.yaml:772
+            o296.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3230,12 +3243,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_283(st, fr):  # game.yaml:776
+    def step_285(st, fr):  # game.yaml:776
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o284  # game.yaml:777
+            st.at = o286  # game.yaml:777
             _args38 = {'p': env['q']}
             enter_procedure(st, S[122])
             st.frames.append(Frame(o15, _args38))
@@ -3247,13 +3260,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_285(st, fr):  # game.yaml:780
+    def step_287(st, fr):  # game.yaml:780
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o293  # game.yaml:781
-            o293.exec(st, env)
+            st.at = o295  # game.yaml:781
+            o295.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3262,13 +3275,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_286(st, fr):  # game.yaml:782
+    def step_288(st, fr):  # game.yaml:782
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o292  # game.yaml:783
-            o292.exec(st, env)
+            st.at = o294  # game.yaml:783
+            o294.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3277,9 +3290,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_287(st, fr):  # game.yaml:788
+    def step_289(st, fr):  # game.yaml:788
         env = fr.env
-        st.at = o288  # game.yaml:789
+        st.at = o290  # game.yaml:789
         _args39 = {'p': env['q'], 'n': 1}
         enter_procedure(st, S[123])
         st.inline += 1
@@ -3292,9 +3305,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_289(st, fr):  # game.yaml:792
+    def step_291(st, fr):  # game.yaml:792
         env = fr.env
-        st.at = o290  # game.yaml:793
+        st.at = o292  # game.yaml:793
         _args40 = {'p': env['q'], 'n': 1}
         enter_procedure(st, S[124])
         st.inline += 1
@@ -3307,28 +3320,28 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_291(st, fr):  # game.yaml:794
+    def step_293(st, fr):  # game.yaml:794
         env = fr.env
         pass
         st.frames.pop()
 
-    def e292_player(st, env):  # game.yaml:783
+    def e294_player(st, env):  # game.yaml:783
         return env['q']
-    def e292_prompt(st, env):  # game.yaml:783
+    def e294_prompt(st, env):  # game.yaml:783
         return 'Take a chip'
-    def e292_label0(st, env):  # game.yaml:786
+    def e294_label0(st, env):  # game.yaml:786
         return 'a gold chip'
-    def e292_when0(st, env):  # game.yaml:786
+    def e294_when0(st, env):  # game.yaml:786
         return (len(st.zones[Z_gold_supply1]) > 0)
-    def e292_label1(st, env):  # game.yaml:790
+    def e294_label1(st, env):  # game.yaml:790
         return 'a power chip'
-    def e292_when1(st, env):  # game.yaml:790
+    def e294_when1(st, env):  # game.yaml:790
         return (any(((_c87.kind == 'power_chips') and (_c87.props['value'] == 1)) for _c87 in st.zones[Z_power_supply1]) or any(((_c88.kind == 'power_chips') and (_c88.props['value'] == 2)) for _c88 in st.zones[Z_power_supply1]))
-    def e292_label2(st, env):  # game.yaml:794
+    def e294_label2(st, env):  # game.yaml:794
         return 'nothing (the supplies are empty)'
-    def e292_when2(st, env):  # game.yaml:794
+    def e294_when2(st, env):  # game.yaml:794
         return ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0))
-    def collect_292(st, env):  # game.yaml:783
+    def collect_294(st, env):  # game.yaml:783
         actions = []
         values = []
         idx = []
@@ -3345,11 +3358,11 @@ def build(num_players, files):
             values.append(None)
             idx.append(2)
         return actions, values, idx
-    def resolve_292(st, dec, i):  # game.yaml:783
+    def resolve_294(st, dec, i):  # game.yaml:783
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:786
-            st.at = o288  # game.yaml:789
+            st.at = o290  # game.yaml:789
             _args41 = {'p': env['q'], 'n': 1}
             enter_procedure(st, S[123])
             st.inline += 1
@@ -3361,7 +3374,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:790
-            st.at = o290  # game.yaml:793
+            st.at = o292  # game.yaml:793
             _args42 = {'p': env['q'], 'n': 1}
             enter_procedure(st, S[124])
             st.inline += 1
@@ -3374,17 +3387,17 @@ def build(num_players, files):
             st.inline -= 1
         elif k == 2:  # game.yaml:794
             pass
-    def e293_items(st, env):  # game.yaml:781
+    def e295_items(st, env):  # game.yaml:781
         return span_list(1, 2, S[125])
-    def e294_player(st, env):  # game.yaml:772
+    def e296_player(st, env):  # game.yaml:772
         return env['q']
-    def e294_prompt(st, env):  # game.yaml:772
+    def e296_prompt(st, env):  # game.yaml:772
         return 'Kardinal Mazarin: your Intrigue'
-    def e294_label0(st, env):  # game.yaml:775
+    def e296_label0(st, env):  # game.yaml:775
         return 'reveal the top card into your power area'
-    def e294_label1(st, env):  # game.yaml:778
+    def e296_label1(st, env):  # game.yaml:778
         return 'take ' + fmt_int1(2) + ' chips from the supplies'
-    def collect_294(st, env):  # game.yaml:772
+    def collect_296(st, env):  # game.yaml:772
         actions = []
         values = []
         idx = []
@@ -3397,23 +3410,23 @@ def build(num_players, files):
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_294(st, dec, i):  # game.yaml:772
+    def resolve_296(st, dec, i):  # game.yaml:772
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:775
-            st.frames.append(Frame(o283, env))
-        elif k == 1:  # game.yaml:778
             st.frames.append(Frame(o285, env))
-    def e296_items(st, env):  # game.yaml:768
+        elif k == 1:  # game.yaml:778
+            st.frames.append(Frame(o287, env))
+    def e298_items(st, env):  # game.yaml:768
         return env['holders']
-    def step_301(st, fr):  # game.yaml:805
+    def step_303(st, fr):  # game.yaml:805
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o304  # game.yaml:806
+            st.at = o306  # game.yaml:806
             if (env['q'] in st.players):
-                st.frames.append(Frame(o302, env))
+                st.frames.append(Frame(o304, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3422,12 +3435,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_302(st, fr):  # game.yaml:807
+    def step_304(st, fr):  # game.yaml:807
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o303  # game.yaml:808
+            st.at = o305  # game.yaml:808
             _args43 = {'q': env['q']}
             enter_procedure(st, S[126])
             st.frames.append(Frame(o27, _args43))
@@ -3439,29 +3452,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e305_items(st, env):  # game.yaml:804
+    def e307_items(st, env):  # game.yaml:804
         return env['debtors']
-    def step_307(st, fr):  # game.yaml:820
+    def step_309(st, fr):  # game.yaml:820
         env = fr.env
-        st.at = o308  # game.yaml:821
+        st.at = o310  # game.yaml:821
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
 
-    def step_309(st, fr):  # game.yaml:825
+    def step_311(st, fr):  # game.yaml:825
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o310  # game.yaml:826
-            o310.exec(st, env)
+            st.at = o312  # game.yaml:826
+            o312.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o313  # game.yaml:831
+            st.at = o315  # game.yaml:831
             for _x6 in list(env['gone']):
                 env['x'] = _x6
-                st.at = o312  # game.yaml:833
+                st.at = o314  # game.yaml:833
                 _args44 = {'c': env['x']}
                 enter_procedure(st, S[127])
                 st.inline += 1
@@ -3476,21 +3489,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e310_player(st, env):  # game.yaml:826
+    def e312_player(st, env):  # game.yaml:826
         return env['q']
-    def e310_prompt(st, env):  # game.yaml:826
+    def e312_prompt(st, env):  # game.yaml:826
         return 'Pay a chip'
-    def e310_src(st, env):  # game.yaml:826
+    def e312_src(st, env):  # game.yaml:826
         return st.zones[(Z_chips1 + seat(st, env['q'], S[128]))]
-    def e310_min(st, env):  # game.yaml:826
+    def e312_min(st, env):  # game.yaml:826
         return 2
-    def e310_max(st, env):  # game.yaml:826
+    def e312_max(st, env):  # game.yaml:826
         return 2
-    def cands_310(st, env, picked):  # game.yaml:826
+    def cands_312(st, env, picked):  # game.yaml:826
         return list(st.zones[(Z_chips1 + seat(st, env['q'], S[128]))])
-    def step_311(st, fr):  # game.yaml:832
+    def step_313(st, fr):  # game.yaml:832
         env = fr.env
-        st.at = o312  # game.yaml:833
+        st.at = o314  # game.yaml:833
         _args45 = {'c': env['x']}
         enter_procedure(st, S[127])
         st.inline += 1
@@ -3503,14 +3516,14 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e313_items(st, env):  # game.yaml:831
+    def e315_items(st, env):  # game.yaml:831
         return env['gone']
-    def step_314(st, fr):  # game.yaml:836
+    def step_316(st, fr):  # game.yaml:836
         env = fr.env
-        st.at = o317  # game.yaml:837
+        st.at = o319  # game.yaml:837
         for _x7 in list(st.zones[(Z_chips1 + seat(st, env['q'], S[129]))]):
             env['x'] = _x7
-            st.at = o316  # game.yaml:839
+            st.at = o318  # game.yaml:839
             _args46 = {'c': env['x']}
             enter_procedure(st, S[130])
             st.inline += 1
@@ -3523,9 +3536,9 @@ def build(num_players, files):
             st.inline -= 1
         st.frames.pop()
 
-    def step_315(st, fr):  # game.yaml:838
+    def step_317(st, fr):  # game.yaml:838
         env = fr.env
-        st.at = o316  # game.yaml:839
+        st.at = o318  # game.yaml:839
         _args47 = {'c': env['x']}
         enter_procedure(st, S[130])
         st.inline += 1
@@ -3538,25 +3551,25 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e317_items(st, env):  # game.yaml:837
+    def e319_items(st, env):  # game.yaml:837
         return st.zones[(Z_chips1 + seat(st, env['q'], S[129]))]
-    def e318_player(st, env):  # game.yaml:815
+    def e320_player(st, env):  # game.yaml:815
         return env['q']
-    def e318_prompt(st, env):  # game.yaml:815
+    def e320_prompt(st, env):  # game.yaml:815
         return 'Spielschulden: pay your game debts'
-    def e318_label0(st, env):  # game.yaml:818
+    def e320_label0(st, env):  # game.yaml:818
         return 'discard ' + fmt_card1(env['c'])
-    def e318_items0(st, env):  # game.yaml:818
+    def e320_items0(st, env):  # game.yaml:818
         return (fn_top_cards(st, S[131], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[132]))])
-    def e318_label1(st, env):  # game.yaml:822
+    def e320_label1(st, env):  # game.yaml:822
         return 'pay ' + fmt_int1(2) + ' chips'
-    def e318_when1(st, env):  # game.yaml:822
+    def e320_when1(st, env):  # game.yaml:822
         return (len(st.zones[(Z_chips1 + seat(st, env['q'], S[133]))]) >= 2)
-    def e318_label2(st, env):  # game.yaml:834
+    def e320_label2(st, env):  # game.yaml:834
         return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))])) + ' chips (nothing else to give)'
-    def e318_when2(st, env):  # game.yaml:834
+    def e320_when2(st, env):  # game.yaml:834
         return ((len((fn_top_cards(st, S[135], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[136]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[137]))]) < 2))
-    def collect_318(st, env):  # game.yaml:815
+    def collect_320(st, env):  # game.yaml:815
         actions = []
         values = []
         idx = []
@@ -3575,20 +3588,20 @@ def build(num_players, files):
             values.append(None)
             idx.append(2)
         return actions, values, idx
-    def resolve_318(st, dec, i):  # game.yaml:815
+    def resolve_320(st, dec, i):  # game.yaml:815
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:818
             env['c'] = dec.values[i]
-            st.at = o308  # game.yaml:821
+            st.at = o310  # game.yaml:821
             st.move(env['c'], Z_discard1, False)
         elif k == 1:  # game.yaml:822
-            st.frames.append(Frame(o309, env))
+            st.frames.append(Frame(o311, env))
         elif k == 2:  # game.yaml:834
-            st.at = o317  # game.yaml:837
+            st.at = o319  # game.yaml:837
             for _x8 in list(st.zones[(Z_chips1 + seat(st, env['q'], S[129]))]):
                 env['x'] = _x8
-                st.at = o316  # game.yaml:839
+                st.at = o318  # game.yaml:839
                 _args48 = {'c': env['x']}
                 enter_procedure(st, S[130])
                 st.inline += 1
@@ -3599,15 +3612,15 @@ def build(num_players, files):
                     traced(e, 'procedure return_item (' + str(S[117]) + ')')
                     raise
                 st.inline -= 1
-    def step_320(st, fr):  # game.yaml:846
+    def step_322(st, fr):  # game.yaml:846
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o321  # game.yaml:847
+            st.at = o323  # game.yaml:847
             if st.record_log:
                 st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
             fr.pc = 2
-            st.at = o322  # game.yaml:848
+            st.at = o324  # game.yaml:848
             st.end_game()
             return
             pc = 2
@@ -3616,9 +3629,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_325(st, fr):  # game.yaml:851
+    def step_327(st, fr):  # game.yaml:851
         env = fr.env
-        st.at = o326  # game.yaml:852
+        st.at = o328  # game.yaml:852
         _args49 = {'p': env['p'], 'n': 1}
         enter_procedure(st, S[65])
         st.inline += 1
@@ -3631,14 +3644,14 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e327_items(st, env):  # game.yaml:850
+    def e329_items(st, env):  # game.yaml:850
         return st.players
-    def step_334(st, fr):  # game.yaml:283
+    def step_336(st, fr):  # game.yaml:283
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o335  # game.yaml:289
+            st.at = o337  # game.yaml:289
             _args50 = {'r': st.vars['revealer'], 'lot': env['lot']}
             enter_procedure(st, S[138])
             st.frames.append(Frame(o23, _args50))
@@ -3650,12 +3663,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_336(st, fr):  # game.yaml:290
+    def step_338(st, fr):  # game.yaml:290
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o337  # game.yaml:296
+            st.at = o339  # game.yaml:296
             _args51 = {'r': st.vars['revealer'], 'card': env['card']}
             enter_procedure(st, S[139])
             st.frames.append(Frame(o25, _args51))
@@ -3667,12 +3680,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_338(st, fr):  # game.yaml:297
+    def step_340(st, fr):  # game.yaml:297
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o339  # game.yaml:303
+            st.at = o341  # game.yaml:303
             _args52 = {'r': st.vars['revealer'], 'card': env['card']}
             enter_procedure(st, S[140])
             st.frames.append(Frame(o26, _args52))
@@ -3684,12 +3697,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_340(st, fr):  # game.yaml:304
+    def step_342(st, fr):  # game.yaml:304
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o341  # game.yaml:310
+            st.at = o343  # game.yaml:310
             _args53 = {'card': env['card']}
             enter_procedure(st, S[141])
             st.frames.append(Frame(o28, _args53))
@@ -3701,16 +3714,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_342(st, fr):  # game.yaml:239
+    def step_344(st, fr):  # game.yaml:239
         env = fr.env
-        st.at = o343  # game.yaml:242
+        st.at = o345  # game.yaml:242
         st.move(C_ludwig1, Z_set_aside1, False)
-        st.at = o344  # game.yaml:243
+        st.at = o346  # game.yaml:243
         st.shuffle(Z_deck1)
-        st.at = o347  # game.yaml:244
+        st.at = o349  # game.yaml:244
         for _i8 in list(span_list(1, len(st.players), S[142])):
             env['i'] = _i8
-            st.at = o346  # game.yaml:246
+            st.at = o348  # game.yaml:246
             _args54 = {'p': (env['i'] - 1), 'n': first([_r1.props['cards'] for _r1 in K_deal_rows1 if ((_r1.props['player_count'] == len(st.players)) and (_r1.props['seat'] == env['i']))])}
             enter_procedure(st, S[143])
             st.inline += 1
@@ -3721,40 +3734,40 @@ def build(num_players, files):
                 traced(e, 'procedure deal (' + str(S[144]) + ')')
                 raise
             st.inline -= 1
-        st.at = o348  # game.yaml:247
-        st.at = o349  # game.yaml:248
+        st.at = o350  # game.yaml:247
+        st.at = o351  # game.yaml:248
         _items12 = st.zones[Z_returned1]
         _dest13 = Z_deck1
         for _c92 in cards_of(_items12):
             st.move(_c92, _dest13, False)
-        st.at = o350  # game.yaml:249
+        st.at = o352  # game.yaml:249
         st.shuffle(Z_deck1)
-        st.at = o355  # game.yaml:251
+        st.at = o357  # game.yaml:251
         _live3 = live_mask(st)
         for _p3 in list(st.players):
             if gone(st, _live3, _p3):
                 continue
             env['p'] = _p3
-            st.at = o352  # game.yaml:253
+            st.at = o354  # game.yaml:253
             _n3 = 3
             _moved4 = take_where(st, Z_power_supply1, _n3, lambda _c93: (_c93.props['value'] == 1), S[145])
             _dest14 = (Z_chips1 + seat(st, env['p'], S[146]))
             for _c94 in _moved4:
                 st.move(_c94, _dest14, False)
-            st.at = o353  # game.yaml:254
+            st.at = o355  # game.yaml:254
             _n4 = 3
             _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c95: (_c95.props['value'] == 2), S[147])
             _dest15 = (Z_chips1 + seat(st, env['p'], S[148]))
             for _c96 in _moved5:
                 st.move(_c96, _dest15, False)
-            st.at = o354  # game.yaml:255
+            st.at = o356  # game.yaml:255
             st.move_count(1, Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[149])), False, S[150])
-        st.at = o356  # game.yaml:256
+        st.at = o358  # game.yaml:256
         _items13 = st.zones[Z_deck1]
         _dest16 = Z_draw_pile1
         for _c97 in cards_of(_items13):
             st.move(_c97, _dest16, False)
-        st.at = o357  # game.yaml:257
+        st.at = o359  # game.yaml:257
         _args55 = {}
         enter_procedure(st, S[151])
         st.inline += 1
@@ -3767,9 +3780,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_345(st, fr):  # game.yaml:245
+    def step_347(st, fr):  # game.yaml:245
         env = fr.env
-        st.at = o346  # game.yaml:246
+        st.at = o348  # game.yaml:246
         _args56 = {'p': (env['i'] - 1), 'n': first([_r2.props['cards'] for _r2 in K_deal_rows1 if ((_r2.props['player_count'] == len(st.players)) and (_r2.props['seat'] == env['i']))])}
         enter_procedure(st, S[143])
         st.inline += 1
@@ -3782,46 +3795,46 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e347_items(st, env):  # game.yaml:244
+    def e349_items(st, env):  # game.yaml:244
         return span_list(1, len(st.players), S[142])
-    def step_348(st, fr):  # game.yaml:247
+    def step_350(st, fr):  # game.yaml:247
         env = fr.env
-        st.at = o349  # game.yaml:248
+        st.at = o351  # game.yaml:248
         _items14 = st.zones[Z_returned1]
         _dest17 = Z_deck1
         for _c98 in cards_of(_items14):
             st.move(_c98, _dest17, False)
-        st.at = o350  # game.yaml:249
+        st.at = o352  # game.yaml:249
         st.shuffle(Z_deck1)
         st.frames.pop()
 
-    def step_351(st, fr):  # game.yaml:252
+    def step_353(st, fr):  # game.yaml:252
         env = fr.env
-        st.at = o352  # game.yaml:253
+        st.at = o354  # game.yaml:253
         _n5 = 3
         _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c99: (_c99.props['value'] == 1), S[145])
         _dest18 = (Z_chips1 + seat(st, env['p'], S[146]))
         for _c100 in _moved6:
             st.move(_c100, _dest18, False)
-        st.at = o353  # game.yaml:254
+        st.at = o355  # game.yaml:254
         _n6 = 3
         _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c101: (_c101.props['value'] == 2), S[147])
         _dest19 = (Z_chips1 + seat(st, env['p'], S[148]))
         for _c102 in _moved7:
             st.move(_c102, _dest19, False)
-        st.at = o354  # game.yaml:255
+        st.at = o356  # game.yaml:255
         st.move_count(1, Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[149])), False, S[150])
         st.frames.pop()
 
-    def e355_items(st, env):  # game.yaml:251
+    def e357_items(st, env):  # game.yaml:251
         return st.players
-    def step_358(st, fr):  # game.yaml:259
+    def step_360(st, fr):  # game.yaml:259
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o362  # game.yaml:262
-            o362.exec(st, env)
+            st.at = o364  # game.yaml:262
+            o364.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3830,12 +3843,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_359(st, fr):  # game.yaml:262
+    def step_361(st, fr):  # game.yaml:262
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o360  # game.yaml:263
+            st.at = o362  # game.yaml:263
             _args57 = {'p': st.vars['current']}
             enter_procedure(st, S[153])
             st.frames.append(Frame(o2, _args57))
@@ -3843,35 +3856,35 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o361  # game.yaml:264
+            st.at = o363  # game.yaml:264
             st.vars['current'] = seat_after(st, st.vars['current'], 1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e362_cond(st, env):  # game.yaml:262
+    def e364_cond(st, env):  # game.yaml:262
         return (len(st.players) <= 1)
-    def step_363(st, fr):  # game.yaml:267
+    def step_365(st, fr):  # game.yaml:267
         env = fr.env
-        st.at = o366  # game.yaml:271
+        st.at = o368  # game.yaml:271
         _live4 = live_mask(st)
         for _p4 in list(st.players):
             if gone(st, _live4, _p4):
                 continue
             env['p'] = _p4
-            st.at = o365  # game.yaml:274
+            st.at = o367  # game.yaml:274
             _i9 = seat(st, env['p'], S[154])
             st.vars['score'][_i9] = ((len([1 for _c103 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c103.kind == 'gold_chips')]) + sum([_c104.props['value'] for _c104 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c104.kind == 'power_chips')])) + (2 * len([1 for _c105 in (st.zones[(Z_area1 + seat(st, env['p'], S[155]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[156]))]) if (_c105.props['colour'] == C_blue1)])))
         st.frames.pop()
 
-    def step_364(st, fr):  # game.yaml:272
+    def step_366(st, fr):  # game.yaml:272
         env = fr.env
-        st.at = o365  # game.yaml:274
+        st.at = o367  # game.yaml:274
         _i10 = seat(st, env['p'], S[154])
         st.vars['score'][_i10] = ((len([1 for _c106 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c106.kind == 'gold_chips')]) + sum([_c107.props['value'] for _c107 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c107.kind == 'power_chips')])) + (2 * len([1 for _c108 in (st.zones[(Z_area1 + seat(st, env['p'], S[155]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[156]))]) if (_c108.props['colour'] == C_blue1)])))
         st.frames.pop()
 
-    def e366_items(st, env):  # game.yaml:271
+    def e368_items(st, env):  # game.yaml:271
         return st.players
     def tie_0(st, env):  # game.yaml:277
         return len([1 for _c109 in (st.zones[(Z_area1 + seat(st, env['p'], S[157]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[158]))]) if (_c109.props['colour'] == C_violet1)])
@@ -4249,180 +4262,182 @@ def build(num_players, files):
     o250 = Block(250, S[352], 1, step_250)
     o251 = Block(251, S[352], 1, step_251)
     o252 = Block(252, S[352], 1, step_252)
-    o253 = Block(253, S[352], 2, step_253)
+    o253 = Block(253, S[352], 3, step_253)
     o254 = Stmt(254, S[355])
     o255 = Stmt(255, S[358])
-    o256 = Block(256, S[352], 2, step_256)
-    o257 = Stmt(257, S[355])
+    o256 = Stmt(256, S[355])
+    o257 = Block(257, S[352], 3, step_257)
     o258 = Stmt(258, S[359])
-    o259 = ChooseOp(S[352], e259_player, e259_prompt, [
-        OptionOp(site[22], e259_label0, 'amount', e259_items0, None, o253),
-        OptionOp(site[23], e259_label1, None, None, None, o256),
+    o259 = Stmt(259, S[355])
+    o260 = Stmt(260, S[360])
+    o261 = ChooseOp(S[352], e261_player, e261_prompt, [
+        OptionOp(site[22], e261_label0, 'amount', e261_items0, None, o253),
+        OptionOp(site[23], e261_label1, None, None, None, o257),
     ], False)
-    o259.collect = collect_259
-    o259.resolve = resolve_259
-    o259.uid = 259
-    o260 = Stmt(260, S[352])
-    o261 = ForOp(S[352], 'p', e261_items, o251, False, seats=True)
+    o261.collect = collect_261
+    o261.resolve = resolve_261
     o261.uid = 261
-    o262 = RepeatOp(S[352], o250, e262_cond, True)
-    o262.uid = 262
-    o263 = Stmt(263, S[360])
-    o264 = Stmt(264, S[361])
-    o265 = Block(265, S[352], 3, step_265)
-    o266 = Stmt(266, S[114])
-    o267 = Stmt(267, S[362])
-    o268 = Stmt(268, S[363])
-    o269 = Block(269, S[364], 2, step_269)
-    o270 = Stmt(270, S[365])
-    o271 = Stmt(271, S[366])
-    o272 = Stmt(272, S[352])
+    o262 = Stmt(262, S[352])
+    o263 = ForOp(S[352], 'p', e263_items, o251, False, seats=True)
+    o263.uid = 263
+    o264 = RepeatOp(S[352], o250, e264_cond, True)
+    o264.uid = 264
+    o265 = Stmt(265, S[361])
+    o266 = Stmt(266, S[362])
+    o267 = Block(267, S[352], 3, step_267)
+    o268 = Stmt(268, S[114])
+    o269 = Stmt(269, S[363])
+    o270 = Stmt(270, S[364])
+    o271 = Block(271, S[365], 2, step_271)
+    o272 = Stmt(272, S[366])
     o273 = Stmt(273, S[367])
-    o274 = Block(274, S[368], 3, step_274)
-    o275 = PickOp(S[369], e275_player, e275_prompt, 'c', e275_src, None, e275_min, e275_max, e275_where, 'got', False, site[24])
-    o275.candidates = cands_275
-    o275.uid = 275
-    o276 = Stmt(276, S[370])
-    o277 = Stmt(277, S[116])
-    o278 = RepeatOp(S[371], o274, e278_cond, True)
-    o278.uid = 278
-    o279 = Stmt(279, S[372])
-    o280 = Stmt(280, S[373])
-    o281 = Block(281, S[374], 1, step_281)
-    o282 = Block(282, S[375], 1, step_282)
-    o283 = Block(283, S[376], 1, step_283)
-    o284 = Stmt(284, S[122])
+    o274 = Stmt(274, S[352])
+    o275 = Stmt(275, S[368])
+    o276 = Block(276, S[369], 3, step_276)
+    o277 = PickOp(S[370], e277_player, e277_prompt, 'c', e277_src, None, e277_min, e277_max, e277_where, 'got', False, site[24])
+    o277.candidates = cands_277
+    o277.uid = 277
+    o278 = Stmt(278, S[371])
+    o279 = Stmt(279, S[116])
+    o280 = RepeatOp(S[372], o276, e280_cond, True)
+    o280.uid = 280
+    o281 = Stmt(281, S[373])
+    o282 = Stmt(282, S[374])
+    o283 = Block(283, S[375], 1, step_283)
+    o284 = Block(284, S[376], 1, step_284)
     o285 = Block(285, S[377], 1, step_285)
-    o286 = Block(286, S[378], 1, step_286)
-    o287 = Block(287, S[379], 1, step_287)
-    o288 = Stmt(288, S[123])
+    o286 = Stmt(286, S[122])
+    o287 = Block(287, S[378], 1, step_287)
+    o288 = Block(288, S[379], 1, step_288)
     o289 = Block(289, S[380], 1, step_289)
-    o290 = Stmt(290, S[124])
-    o291 = Block(291, S[381], 0, step_291)
-    o292 = ChooseOp(S[382], e292_player, e292_prompt, [
-        OptionOp(site[27], e292_label0, None, None, e292_when0, o287),
-        OptionOp(site[28], e292_label1, None, None, e292_when1, o289),
-        OptionOp(site[29], e292_label2, None, None, e292_when2, o291),
-    ], False)
-    o292.collect = collect_292
-    o292.resolve = resolve_292
-    o292.uid = 292
-    o293 = ForOp(S[383], 'i', e293_items, o286, False)
-    o293.uid = 293
-    o294 = ChooseOp(S[384], e294_player, e294_prompt, [
-        OptionOp(site[25], e294_label0, None, None, None, o283),
-        OptionOp(site[26], e294_label1, None, None, None, o285),
+    o290 = Stmt(290, S[123])
+    o291 = Block(291, S[381], 1, step_291)
+    o292 = Stmt(292, S[124])
+    o293 = Block(293, S[382], 0, step_293)
+    o294 = ChooseOp(S[383], e294_player, e294_prompt, [
+        OptionOp(site[27], e294_label0, None, None, e294_when0, o289),
+        OptionOp(site[28], e294_label1, None, None, e294_when1, o291),
+        OptionOp(site[29], e294_label2, None, None, e294_when2, o293),
     ], False)
     o294.collect = collect_294
     o294.resolve = resolve_294
     o294.uid = 294
-    o295 = Stmt(295, S[385])
-    o296 = ForOp(S[386], 'q', e296_items, o281, False, seats=True)
-    o296.uid = 296
-    o297 = Stmt(297, S[387])
-    o298 = Stmt(298, S[388])
-    o299 = Stmt(299, S[389])
-    o300 = Stmt(300, S[390])
-    o301 = Block(301, S[391], 1, step_301)
-    o302 = Block(302, S[392], 1, step_302)
-    o303 = Stmt(303, S[126])
-    o304 = Stmt(304, S[393])
-    o305 = ForOp(S[394], 'q', e305_items, o301, False, seats=True)
-    o305.uid = 305
-    o306 = Stmt(306, S[395])
-    o307 = Block(307, S[396], 1, step_307)
-    o308 = Stmt(308, S[397])
-    o309 = Block(309, S[398], 2, step_309)
-    o310 = PickOp(S[399], e310_player, e310_prompt, 'c', e310_src, None, e310_min, e310_max, None, 'gone', False, site[32])
-    o310.candidates = cands_310
-    o310.uid = 310
-    o311 = Block(311, S[400], 1, step_311)
-    o312 = Stmt(312, S[127])
-    o313 = ForOp(S[401], 'x', e313_items, o311, False)
-    o313.uid = 313
-    o314 = Block(314, S[402], 1, step_314)
-    o315 = Block(315, S[403], 1, step_315)
-    o316 = Stmt(316, S[130])
-    o317 = ForOp(S[404], 'x', e317_items, o315, False)
-    o317.uid = 317
-    o318 = ChooseOp(S[405], e318_player, e318_prompt, [
-        OptionOp(site[30], e318_label0, 'c', e318_items0, None, o307),
-        OptionOp(site[31], e318_label1, None, None, e318_when1, o309),
-        OptionOp(site[33], e318_label2, None, None, e318_when2, o314),
+    o295 = ForOp(S[384], 'i', e295_items, o288, False)
+    o295.uid = 295
+    o296 = ChooseOp(S[385], e296_player, e296_prompt, [
+        OptionOp(site[25], e296_label0, None, None, None, o285),
+        OptionOp(site[26], e296_label1, None, None, None, o287),
     ], False)
-    o318.collect = collect_318
-    o318.resolve = resolve_318
-    o318.uid = 318
-    o319 = Stmt(319, S[406])
-    o320 = Block(320, S[407], 2, step_320)
-    o321 = Stmt(321, S[408])
-    o322 = Stmt(322, S[409])
-    o323 = Stmt(323, S[410])
-    o324 = Stmt(324, S[411])
-    o325 = Block(325, S[412], 1, step_325)
-    o326 = Stmt(326, S[65])
-    o327 = ForOp(S[413], 'p', e327_items, o325, False, seats=True)
-    o327.uid = 327
-    o328 = Stmt(328, S[414])
-    o329 = Stmt(329, S[415])
-    o330 = Stmt(330, S[67])
+    o296.collect = collect_296
+    o296.resolve = resolve_296
+    o296.uid = 296
+    o297 = Stmt(297, S[386])
+    o298 = ForOp(S[387], 'q', e298_items, o283, False, seats=True)
+    o298.uid = 298
+    o299 = Stmt(299, S[388])
+    o300 = Stmt(300, S[389])
+    o301 = Stmt(301, S[390])
+    o302 = Stmt(302, S[391])
+    o303 = Block(303, S[392], 1, step_303)
+    o304 = Block(304, S[393], 1, step_304)
+    o305 = Stmt(305, S[126])
+    o306 = Stmt(306, S[394])
+    o307 = ForOp(S[395], 'q', e307_items, o303, False, seats=True)
+    o307.uid = 307
+    o308 = Stmt(308, S[396])
+    o309 = Block(309, S[397], 1, step_309)
+    o310 = Stmt(310, S[398])
+    o311 = Block(311, S[399], 2, step_311)
+    o312 = PickOp(S[400], e312_player, e312_prompt, 'c', e312_src, None, e312_min, e312_max, None, 'gone', False, site[32])
+    o312.candidates = cands_312
+    o312.uid = 312
+    o313 = Block(313, S[401], 1, step_313)
+    o314 = Stmt(314, S[127])
+    o315 = ForOp(S[402], 'x', e315_items, o313, False)
+    o315.uid = 315
+    o316 = Block(316, S[403], 1, step_316)
+    o317 = Block(317, S[404], 1, step_317)
+    o318 = Stmt(318, S[130])
+    o319 = ForOp(S[405], 'x', e319_items, o317, False)
+    o319.uid = 319
+    o320 = ChooseOp(S[406], e320_player, e320_prompt, [
+        OptionOp(site[30], e320_label0, 'c', e320_items0, None, o309),
+        OptionOp(site[31], e320_label1, None, None, e320_when1, o311),
+        OptionOp(site[33], e320_label2, None, None, e320_when2, o316),
+    ], False)
+    o320.collect = collect_320
+    o320.resolve = resolve_320
+    o320.uid = 320
+    o321 = Stmt(321, S[407])
+    o322 = Block(322, S[408], 2, step_322)
+    o323 = Stmt(323, S[409])
+    o324 = Stmt(324, S[410])
+    o325 = Stmt(325, S[411])
+    o326 = Stmt(326, S[412])
+    o327 = Block(327, S[413], 1, step_327)
+    o328 = Stmt(328, S[65])
+    o329 = ForOp(S[414], 'p', e329_items, o327, False, seats=True)
+    o329.uid = 329
+    o330 = Stmt(330, S[415])
     o331 = Stmt(331, S[416])
-    o332 = Stmt(332, S[417])
-    o333 = Stmt(333, S[418])
-    o334 = Block(334, S[419], 1, step_334)
-    o335 = Stmt(335, S[138])
+    o332 = Stmt(332, S[67])
+    o333 = Stmt(333, S[417])
+    o334 = Stmt(334, S[418])
+    o335 = Stmt(335, S[419])
     o336 = Block(336, S[420], 1, step_336)
-    o337 = Stmt(337, S[139])
+    o337 = Stmt(337, S[138])
     o338 = Block(338, S[421], 1, step_338)
-    o339 = Stmt(339, S[140])
+    o339 = Stmt(339, S[139])
     o340 = Block(340, S[422], 1, step_340)
-    o341 = Stmt(341, S[141])
-    o342 = Block(342, S[423], 7, step_342)
-    o343 = Stmt(343, S[424])
-    o344 = Stmt(344, S[425])
-    o345 = Block(345, S[426], 1, step_345)
-    o346 = Stmt(346, S[143])
-    o347 = ForOp(S[427], 'i', e347_items, o345, False)
-    o347.uid = 347
-    o348 = Block(348, S[428], 2, step_348)
-    o349 = Stmt(349, S[429])
-    o350 = Stmt(350, S[430])
-    o351 = Block(351, S[431], 3, step_351)
-    o352 = Stmt(352, S[145])
-    o353 = Stmt(353, S[147])
-    o354 = Stmt(354, S[150])
-    o355 = ForOp(S[432], 'p', e355_items, o351, False, seats=True)
-    o355.uid = 355
-    o356 = Stmt(356, S[433])
-    o357 = Stmt(357, S[151])
-    o358 = Block(358, S[434], 1, step_358)
-    o359 = Block(359, S[435], 2, step_359)
-    o360 = Stmt(360, S[153])
-    o361 = Stmt(361, S[436])
-    o362 = RepeatOp(S[437], o359, e362_cond, False)
-    o362.uid = 362
-    o363 = Block(363, S[438], 1, step_363)
-    o364 = Block(364, S[439], 1, step_364)
-    o365 = Stmt(365, S[440])
-    o366 = ForOp(S[441], 'p', e366_items, o364, False, seats=True)
-    o366.uid = 366
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366]
-    P.setup = o342
-    P.play = o358
-    P.scoring = o363
+    o341 = Stmt(341, S[140])
+    o342 = Block(342, S[423], 1, step_342)
+    o343 = Stmt(343, S[141])
+    o344 = Block(344, S[424], 7, step_344)
+    o345 = Stmt(345, S[425])
+    o346 = Stmt(346, S[426])
+    o347 = Block(347, S[427], 1, step_347)
+    o348 = Stmt(348, S[143])
+    o349 = ForOp(S[428], 'i', e349_items, o347, False)
+    o349.uid = 349
+    o350 = Block(350, S[429], 2, step_350)
+    o351 = Stmt(351, S[430])
+    o352 = Stmt(352, S[431])
+    o353 = Block(353, S[432], 3, step_353)
+    o354 = Stmt(354, S[145])
+    o355 = Stmt(355, S[147])
+    o356 = Stmt(356, S[150])
+    o357 = ForOp(S[433], 'p', e357_items, o353, False, seats=True)
+    o357.uid = 357
+    o358 = Stmt(358, S[434])
+    o359 = Stmt(359, S[151])
+    o360 = Block(360, S[435], 1, step_360)
+    o361 = Block(361, S[436], 2, step_361)
+    o362 = Stmt(362, S[153])
+    o363 = Stmt(363, S[437])
+    o364 = RepeatOp(S[438], o361, e364_cond, False)
+    o364.uid = 364
+    o365 = Block(365, S[439], 1, step_365)
+    o366 = Block(366, S[440], 1, step_366)
+    o367 = Stmt(367, S[441])
+    o368 = ForOp(S[442], 'p', e368_items, o366, False, seats=True)
+    o368.uid = 368
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368]
+    P.setup = o344
+    P.play = o360
+    P.scoring = o365
     P.proc_names = {o0.uid: 'procedure deal (' + str(S[144]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[152]) + ')', o2.uid: 'procedure turn (' + str(S[159]) + ')', o3.uid: 'procedure phase1 (' + str(S[160]) + ')', o4.uid: 'procedure use_property (' + str(S[161]) + ')', o5.uid: 'procedure combat (' + str(S[162]) + ')', o6.uid: 'procedure etiquette (' + str(S[163]) + ')', o7.uid: 'procedure discard_opponent_card (' + str(S[164]) + ')', o8.uid: 'procedure phase2 (' + str(S[165]) + ')', o9.uid: 'procedure orden_reveal (' + str(S[166]) + ')', o10.uid: 'procedure reveal_to_display (' + str(S[167]) + ')', o11.uid: 'procedure keep_cards (' + str(S[168]) + ')', o12.uid: 'procedure phase3 (' + str(S[169]) + ')', o13.uid: 'procedure swap_cards (' + str(S[170]) + ')', o14.uid: 'procedure conspiracy (' + str(S[171]) + ')', o15.uid: 'procedure draw_into_area (' + str(S[172]) + ')', o16.uid: 'procedure gain_gold (' + str(S[48]) + ')', o17.uid: 'procedure pay_gold (' + str(S[94]) + ')', o18.uid: 'procedure gain_power (' + str(S[46]) + ')', o19.uid: 'procedure hand_over (' + str(S[173]) + ')', o20.uid: 'procedure give_power (' + str(S[56]) + ')', o21.uid: 'procedure eliminate_player (' + str(S[174]) + ')', o22.uid: 'procedure return_item (' + str(S[117]) + ')', o23.uid: 'procedure auction (' + str(S[175]) + ')', o24.uid: 'procedure pay_bid (' + str(S[176]) + ')', o25.uid: 'procedure mazarin (' + str(S[177]) + ')', o26.uid: 'procedure game_debts (' + str(S[178]) + ')', o27.uid: 'procedure pay_debt (' + str(S[179]) + ')', o28.uid: 'procedure ludwig (' + str(S[180]) + ')'}
     P.var_specs = [
-        VarSpec('current', 'player', None, S[442], 'public'),
-        VarSpec('revealer', 'player', None, S[443], 'public'),
-        VarSpec('ludwig_reveals', 'int', None, S[444], 'public'),
-        VarSpec('conspiracy_used', 'bool', None, S[445], 'public'),
-        VarSpec('announced', 'int', None, S[446], 'public'),
-        VarSpec('orden_stop', 'bool', None, S[447], 'public'),
-        VarSpec('paid', 'int', None, S[448], 'public'),
-        VarSpec('demand', 'int', 'players', S[449], 'public'),
-        VarSpec('owed', 'int', None, S[450], 'public'),
-        VarSpec('due', 'int', None, S[451], 'public'),
-        VarSpec('score', 'int', 'players', S[452], 'public'),
+        VarSpec('current', 'player', None, S[443], 'public'),
+        VarSpec('revealer', 'player', None, S[444], 'public'),
+        VarSpec('ludwig_reveals', 'int', None, S[445], 'public'),
+        VarSpec('conspiracy_used', 'bool', None, S[446], 'public'),
+        VarSpec('announced', 'int', None, S[447], 'public'),
+        VarSpec('orden_stop', 'bool', None, S[448], 'public'),
+        VarSpec('paid', 'int', None, S[449], 'public'),
+        VarSpec('demand', 'int', 'players', S[450], 'public'),
+        VarSpec('owed', 'int', None, S[451], 'public'),
+        VarSpec('due', 'int', None, S[452], 'public'),
+        VarSpec('score', 'int', 'players', S[453], 'public'),
         VarSpec('_auction1_high', 'int', None, S[352], 'public'),
         VarSpec('_auction1_leader', 'player', None, S[352], 'public'),
         VarSpec('_auction1_active', 'int', None, S[352], 'public'),
@@ -4430,9 +4445,9 @@ def build(num_players, files):
     ]
     P.var_initial = {'current': init_current, 'revealer': init_revealer, 'ludwig_reveals': init_ludwig_reveals, 'conspiracy_used': init_conspiracy_used, 'announced': init_announced, 'orden_stop': init_orden_stop, 'paid': init_paid, 'demand': init_demand, 'owed': init_owed, 'due': init_due, 'score': init_score, '_auction1_high': init__auction1_high, '_auction1_leader': init__auction1_leader, '_auction1_active': init__auction1_active, '_auction1_in': init__auction1_in}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[453]]
-    P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o334))  # game.yaml:283
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o336))  # game.yaml:290
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o338))  # game.yaml:297
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_3_when, o340))  # game.yaml:304
+    P.tie_breaker_spans = [S[454]]
+    P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o336))  # game.yaml:283
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o338))  # game.yaml:290
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o340))  # game.yaml:297
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_3_when, o342))  # game.yaml:304
     return P
