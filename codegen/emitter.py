@@ -320,6 +320,8 @@ class ModuleEmitter:
     def _f_Block(self, w: Writer, s: ir.Block) -> None:
         self.body_flat(w, s)
 
+    _f_Auction = _f_Block  # lowered by the front end (dsl/auction.py): a block of statements
+
     def body_flat(self, w: Writer, b: ir.Block) -> None:
         if not b.stmts:
             w.line("pass")

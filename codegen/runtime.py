@@ -33,7 +33,7 @@ from meeple.interpreter.evaluate import (
     too_deep,
     traced,
 )
-from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
+from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
 from meeple.interpreter.ops import (
     DONE,
     MAX_DEPTH,
@@ -176,12 +176,11 @@ class CompiledProgram(ProgramBase):
     def sites(self, domains: Sequence[str]) -> list[Site]:
         """Action sites in the interpreter's order: one id per fixed option, card type (plus
         "done"), seat or small number."""
-        sizes = {"card": self.num_card_types + 1, "player": self.players_max, "int": 64}
         out, base = [], 0
         for i, d in enumerate(domains):
             s = Site(base, d)
             s.index = i
             out.append(s)
-            base += sizes.get(d, 1)
+            base += site_size(d, self.num_card_types, self.players_max)
         self.num_distinct_actions = base
         return out

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import cardkinds, datatable, ir, numbered
-from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
+from . import auction, cardkinds, datatable, ir, numbered
+from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
 from .tracks import tracks
@@ -22,7 +22,8 @@ def build_game(doc: YMap, file: str) -> ir.Game:
     kinds = {
         name: _kind(name, k, doc["components"], constants) for name, k in _items(doc, "components")
     }
-    return ir.Game(
+    auction.start_file()
+    game = ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
         file=file,
@@ -56,6 +57,8 @@ def build_game(doc: YMap, file: str) -> ir.Game:
             if datatable.is_data_table(t)
         },
     )
+    auction.add_hidden(game.variables)
+    return game
 
 
 def _items(doc: YMap, key: str) -> list[tuple[str, Any]]:
@@ -447,4 +450,5 @@ _BUILDERS = {
     "pick": _pick,
     "winner": _winner,
     "do": _do,
+    "auction": lambda node, span: auction.build_auction(node, span, _block),
 }

@@ -776,6 +776,11 @@ class _Checker:
             self._seat(s.chooser, scope, "tie.chooser")
         self._bind(s.into, t, scope, s.span, "the 'as' name of a winner")
 
+    def _s_Auction(self, s: ir.Auction, scope: dict[str, str]) -> None:
+        from .auction import check_auction  # noqa: PLC0415  (it needs the parser: load late)
+
+        check_auction(self, s, scope)
+
     def _template(self, parts: Iterable[str | ir.Expr], scope: dict[str, str]) -> None:
         for p in parts:
             if isinstance(p, ir.Expr):

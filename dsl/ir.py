@@ -172,6 +172,29 @@ class Block(Stmt):
 
 
 @dataclass(frozen=True, slots=True)
+class Auction(Block):
+    """An auction (dsl/auction.py): the declaration, for ``meeple doc`` and the checker, and in
+    ``stmts`` the ordinary statements it was lowered to, which both back ends run. The block's
+    names ``winner`` and ``price_name`` stay bound after it."""
+
+    kind: str = "open"
+    prompt: tuple[str | Expr, ...] = ()
+    bidders: Expr | None = None
+    each: str = "p"
+    means: Expr | None = None
+    most: Expr | None = None
+    min_bid: Expr | None = None
+    increment: Expr | None = None
+    price: Expr | None = None
+    reenter: bool = False
+    pay: Stmt | None = None
+    none: Block | None = None
+    won: Block | None = None
+    winner: str = ""
+    price_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class If(Stmt):
     """``if test: then``, then each ``elif`` branch in order (the first whose test holds runs),
     else ``orelse``. An ``elifs`` branch is an If of its own with no orelse and no elifs."""
@@ -220,6 +243,7 @@ class Option:
     iter: Expr | None
     when: Expr | None
     body: Block
+    most: Expr | None = None  # numbers: the largest value, sizing the action ids (auction bids)
 
 
 @dataclass(frozen=True, slots=True)

@@ -301,6 +301,16 @@ class RuleWriter(ExprWriter):
             parts.append("secretly")
         return [self._head(depth, " ".join(parts), s)]
 
+    def stmt_Auction(self, s: ir.Auction, depth: int) -> list[str]:  # noqa: N802
+        from .auction import rule_lines  # noqa: PLC0415  (auction imports this module's users)
+
+        lines = rule_lines(s, self.expr, self.template)
+        out = [self._head(depth, lines[0], s), *(self.indent * depth + x for x in lines[1:])]
+        for word, b in (("won", s.won), ("none", s.none)):
+            if b is not None:
+                out += [self.indent * depth + f"  {word}:", *self._body(b, depth + 2)]
+        return out
+
     def stmt_Winner(self, s: ir.Winner, depth: int) -> list[str]:  # noqa: N802
         text = (
             f'winner "{self.template(s.prompt)}" among {s.var} in {self.expr(s.among)} '
@@ -342,6 +352,8 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         lines = [f"# {w.citation(c)}"] if c.source or c.interpretation else []
         out[f"constant {c.name}"] = lines + [f"{c.type} = {w.expr(ir.Const(c.span, c.value))}"]
     for v in game.variables.values():
+        if v.name.startswith("_auction"):
+            continue  # an auction's hidden state (dsl/auction.py): its statement says it all
         bounds = "".join(f", {n} {x}" for n, x in (("min", v.min), ("max", v.max)) if x is not None)
         if v.is_track:
             ends = v.at_min if v.at_min == v.at_max else f"{v.at_min} at min, {v.at_max} at max"

@@ -383,7 +383,18 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
 
 #: The head keys of a statement mapping, in the order that decides which one it is: the first
 #: found, and 'do' only when there is no other (dsl/build.py builds the statement from it).
-STATEMENT_HEADS = ("if", "for", "simultaneous", "repeat", "while", "choose", "pick", "winner", "do")
+STATEMENT_HEADS = (
+    "if",
+    "for",
+    "simultaneous",
+    "repeat",
+    "while",
+    "choose",
+    "pick",
+    "winner",
+    "auction",
+    "do",
+)
 
 
 def statement_head(node: Any) -> str | None:

@@ -20,6 +20,26 @@ if TYPE_CHECKING:
     from .ops import BlockOp, Op
 
 
+#: the values a plain number option's action ids cover (0..63); an auction's bids are sized
+#: by its ``most`` instead (domain "int:N")
+INT_VALUES = 64
+
+
+def site_size(domain: str, num_card_types: int, players_max: int) -> int:
+    """How many action ids a decision site of ``domain`` takes: one per card type plus "done",
+    one per seat, one per number (``int``: INT_VALUES; ``int:N``: N), else one. The single
+    layout rule of the interpreter, the generated modules and the AI adapters."""
+    if domain == "card":
+        return num_card_types + 1
+    if domain == "player":
+        return players_max
+    if domain == "int":
+        return INT_VALUES
+    if domain.startswith("int:"):
+        return int(domain[4:])
+    return 1
+
+
 @dataclass(frozen=True)
 class KindSpec:
     """A kind of component. ``items``: (key, name, properties, count) per item line;

@@ -16,6 +16,7 @@ from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_BLOCK_DEPTH, MAX_CALL_DEPTH
 
 from .evaluate import MISSING, not_a_seat, restore_local, too_deep, traced  # noqa: F401  (re-exported)
+from .layout import site_size
 from .values import Card, player_name
 
 if TYPE_CHECKING:
@@ -372,15 +373,25 @@ class Site:
     def __init__(self, base: int, domain: str) -> None:
         self.base, self.domain = base, domain
         self.index = -1  # order among the program's sites
+        # a number site's count of values (its ids are base .. base + values - 1)
+        self.values = site_size(domain, 0, 0) if domain.startswith("int") else 0
 
     def action(self, value: Any) -> int:
         if self.domain == "card":
             return self.base + value.type_id
         if self.domain == "player":
             return self.base + value
-        if self.domain == "int":
-            if not 0 <= value < 64:
-                raise RuleError(f"an option value must be 0..63 to have an action id, not {value}")
+        if self.values:
+            n = self.values
+            if not 0 <= value < n:
+                if self.domain != "int":
+                    raise RuleError(
+                        f"a bid of {value} is beyond the auction's 'most' ({n - 1}), the most "
+                        "any seat could ever bid: raise 'most' so it covers every seat's means"
+                    )
+                raise RuleError(
+                    f"an option value must be 0..{n - 1} to have an action id, not {value}"
+                )
             return self.base + value
         return self.base
 

@@ -13,10 +13,8 @@ from meeple.dsl.tracks import bounded
 from . import ops
 from .datatable import DataTableRT
 from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
-from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
+from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
 from .values import formatter
-
-_INT_DOMAIN = 64
 
 
 class Program(ProgramBase):
@@ -92,11 +90,7 @@ class Program(ProgramBase):
         return op
 
     def _site(self, domain: str) -> ops.Site:
-        size = {
-            "card": self.num_card_types + 1,
-            "player": self.game.players_max,
-            "int": _INT_DOMAIN,
-        }.get(domain, 1)
+        size = site_size(domain, self.num_card_types, self.game.players_max)
         site = ops.Site(self.next_action, domain)
         site.index = len(self.site_domains)
         self.site_domains.append(domain)
@@ -130,6 +124,24 @@ class Program(ProgramBase):
 
     def _s_Block(self, s: ir.Block) -> ops.Op:
         return self.block(s)
+
+    _s_Auction = _s_Block  # its statements were lowered by the front end (dsl/auction.py)
+
+    def _static_int(self, e: ir.Expr) -> int:
+        """``e`` (an auction's ``most``: components and constants only) for this player
+        count, evaluated once while the program is compiled."""
+        try:
+            value = self.ex.compile(e)(None, {})
+        except MeepleError:
+            raise
+        except Exception as err:  # e.g. a function that reads the state
+            raise MeepleError(
+                f"this must be computable from the components and constants alone ({err})",
+                e.span,
+            ) from None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise MeepleError(f"this must be a number of 0 or more, not {value!r}", e.span)
+        return value
 
     def _simple(self, s: ir.Stmt, run: Callable[[Any, dict[str, Any]], None]) -> ops.Op:
         return ops.SimpleOp(s.span, run)
@@ -276,6 +288,8 @@ class Program(ProgramBase):
                     raise MeepleError(
                         "options can range over cards, players or numbers only", o.iter.span
                     )
+                if o.most is not None:  # an auction's bids: as many ids as the most bid
+                    dom = f"int:{self._static_int(o.most) + 1}"
                 site = self._site(dom)
                 items = self.ex.compile(o.iter)
             options.append(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from meeple.dsl import cardkinds, datatable, ir
+from meeple.dsl import auction, cardkinds, datatable, ir
 from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.tracks import describe as describe_track
@@ -186,6 +186,19 @@ class ProseWriter(ExprWriter):
             text += f"; the picked cards are called **{s.into}**"
         return [self._item(depth, text + self.citation(s) + ".")]
 
+    def stmt_Auction(self, s: ir.Auction, depth: int) -> list[str]:  # noqa: N802
+        text = auction.sentence(s, self.c, self.quote)
+        if isinstance(s.pay, ir.CallProc):
+            link = f"[{s.pay.name}](#{anchor('procedure', s.pay.name)})"
+            args = ", ".join(self.expr(a) for a in s.pay.args)
+            text += f"; the winner pays as {link} says, for {_code(args)}"
+        out = [self._item(depth, text + self.citation(s) + ".")]
+        if s.won is not None and s.won.stmts:
+            out += [self._item(depth + 1, "Then:"), *self.block(s.won, depth + 2)]
+        if s.none is not None:
+            out += [self._item(depth + 1, "If everyone passes:"), *self.block(s.none, depth + 2)]
+        return out
+
     def stmt_Winner(self, s: ir.Winner, depth: int) -> list[str]:  # noqa: N802
         text = (
             f"Of each {_code(s.var)} in {self.c(s.among)}, the one with the largest "
@@ -294,6 +307,8 @@ def _node(name: str) -> str:
 def _stmt_children(node: Any) -> list[Any]:
     from meeple.dsl.render import children  # noqa: PLC0415
 
+    if isinstance(node, ir.Auction):  # the declaration, not its lowered statements
+        return [b for b in (node.pay, node.won, node.none) if b is not None]
     return [c for c in children(node) if isinstance(c, (ir.Stmt, ir.Option))]
 
 
@@ -407,6 +422,8 @@ def render_markdown(
         value = _code(w.expr(ir.Const(const.span, const.value)))
         add(f"- {_code(const.name)} is always {value}: no rule changes it{w.citation(const)}.")
     for var in game.variables.values():
+        if auction.is_hidden(var.name):
+            continue  # an auction's own state: its sentence says what it holds
         per = " per player" if var.per else ""
         if var.is_track:
             add(f"- {describe_track(var, _code(var.name))} It starts at {w.c(var.initial)}.")

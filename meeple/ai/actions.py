@@ -12,6 +12,7 @@ from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import ExprWriter, statement_blocks, walk
 from meeple.interpreter.game import Game
+from meeple.interpreter.layout import site_size
 from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
 from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
@@ -76,8 +77,8 @@ def _labels(game: Game) -> list[str]:
         elif site.domain == "player":
             for p in range(g.players_max):
                 put(site.base + p, text(player_name(p)), span)
-        elif site.domain == "int":
-            for k in range(64):
+        elif site.domain.startswith("int"):
+            for k in range(site_size(site.domain, prog.num_card_types, g.players_max)):
                 put(site.base + k, text(str(k)), span)
         else:
             put(site.base, head, span)
