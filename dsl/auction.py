@@ -17,6 +17,7 @@ so bids of any size have stable ids and a bid above ``most`` is a clear rule err
 from __future__ import annotations
 
 import dataclasses
+from contextvars import ContextVar
 from typing import Any
 
 from . import ir
@@ -34,18 +35,27 @@ def is_hidden(name: str) -> bool:
     return name.startswith(HIDDEN_PREFIX)
 
 
-#: hidden variables made while building one file: (name, type, per), added to the game
-_hidden: list[ir.VarDecl] = []
+#: hidden variables made while building one file, added to the game; a context variable, so
+#: two threads building rules at once (meeple serve) each keep their own list
+_HIDDEN: ContextVar[list[ir.VarDecl]] = ContextVar("auction_hidden")
+
+
+def _hidden() -> list[ir.VarDecl]:
+    try:
+        return _HIDDEN.get()
+    except LookupError:  # a statement built outside build_game (a scenario's own block)
+        _HIDDEN.set([])
+        return _HIDDEN.get()
 
 
 def start_file() -> None:
     """Forget the hidden variables of the file built before (called as a build starts)."""
-    _hidden.clear()
+    _HIDDEN.set([])
 
 
 def add_hidden(variables: dict[str, ir.VarDecl]) -> None:
     """Declare the auctions' hidden variables in ``variables`` (after the whole file is built)."""
-    for v in _hidden:
+    for v in _hidden():
         if v.name in variables:
             raise CheckError(
                 f"the variable name '{v.name}' is reserved for an auction's own state",
@@ -53,7 +63,7 @@ def add_hidden(variables: dict[str, ir.VarDecl]) -> None:
                 suggestion="rename the variable",
             )
         variables[v.name] = v
-    _hidden.clear()
+    _HIDDEN.set([])
 
 
 def _subst(node: Any, names: dict[str, ir.Expr]) -> Any:
@@ -198,7 +208,7 @@ def build_auction(node: YMap, span: SourceSpan, block: Any) -> ir.Auction:
         winner=winner,
         price_name=price,
     )
-    n = sum(v.name.endswith("_high") for v in _hidden) + 1
+    n = sum(v.name.endswith("_high") for v in _hidden()) + 1
     stmts = _lower(span, decl, f"{HIDDEN_PREFIX}{n}")
     return ir.Auction(
         span,
@@ -211,7 +221,7 @@ def build_auction(node: YMap, span: SourceSpan, block: Any) -> ir.Auction:
 
 def _var(name: str, span: SourceSpan, t: str, per: str | None, initial: Any) -> None:
     vis = "owner" if name.endswith("_sealed") else "public"  # secret bids: only their seat
-    _hidden.append(ir.VarDecl(name, span, t, per, ir.Const(span, initial), visibility=vis))
+    _hidden().append(ir.VarDecl(name, span, t, per, ir.Const(span, initial), visibility=vis))
 
 
 def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
