@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ir
+from . import ir, structure
 from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
@@ -19,7 +19,8 @@ def build_game(doc: YMap, file: str) -> ir.Game:
     meta = doc["game"]
     kinds = {name: _kind(name, k, doc["components"]) for name, k in _items(doc, "components")}
     constants = {n: _constant(n, c, doc["constants"]) for n, c in _items(doc, "constants")}
-    return ir.Game(
+    structured = structure.is_structure(doc.get("play"))
+    game = ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
         file=file,
@@ -37,12 +38,13 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
         procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
         setup=_block_section(doc, "setup"),
-        play=_block_section(doc, "play"),
+        play=ir.Block(_span(doc, "play"), ()) if structured else _block_section(doc, "play"),
         scoring=_block_section(doc, "scoring"),
         tie_breakers=_tie_breakers(doc),
         triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
         constants=constants,
     )
+    return structure.build(doc, game, _block, expr) if structured else game
 
 
 def _items(doc: YMap, key: str) -> list[tuple[str, Any]]:

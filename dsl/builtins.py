@@ -260,3 +260,13 @@ EMIT_REDUCERS: dict[str, str] = {
     "list": "[{0}]",
     **{b.name: b.emit_reduce for b in _ALL if b.emit_reduce is not None},
 }
+
+#: The position of a game whose ``play:`` declares rounds, phases and turns (dsl/structure.py):
+#: name -> (type, meaning). The play structure alone sets them; every expression may read
+#: them, and they are part of the state (saved, observed, shown) like variables.
+POSITION: dict[str, tuple[str, str]] = {
+    "round": ("int", "the number of the round being played (1 for the first; 0 before it)"),
+    "phase": ("str", "the name of the phase being played ('' between phases)"),
+    "turn_player": ("player", "the seat whose turn it is (none outside turns)"),
+    "start_player": ("player", "the seat that starts the round (the first seat unless declared)"),
+}

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ir
-from .builtins import BUILTINS, Builtin, elem
+from . import ir, structure
+from .builtins import BUILTINS, POSITION, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
 from .render import children
@@ -65,6 +65,8 @@ def check(game: ir.Game) -> Checked:
 
     Parameter types are inferred from call sites: passes repeat until they stop changing.
     """
+    # the play structure's own errors first: its statements would report them less clearly
+    structure.check(game, lambda e: check_expression(Checked(game), e))
     params: dict[str, list[str]] = {}
     # Types flow from callers into parameters and from function bodies back to their callers.
     # After the first pass (in declaration order, so the first error reported is the first one
@@ -549,6 +551,12 @@ class _Checker:
         self._bind(s.name, self._expr(s.value, scope), scope, s.span, "a 'let' name")
 
     def _s_Assign(self, s: ir.Assign, scope: dict[str, str]) -> None:
+        if s.name in POSITION and self.g.structure is not None and not s.position:
+            raise CheckError(
+                f"'{s.name}' is {POSITION[s.name][1]}: the structure of play sets it, no rule can",
+                s.span,
+                suggestion="keep a variable of your own for anything else",
+            )
         c = self.g.constants.get(s.name)
         if c is not None:
             raise CheckError(

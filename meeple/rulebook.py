@@ -19,6 +19,7 @@ from meeple.dsl import ir
 from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.variant import Variant
+from meeple.rulebook_play import scoring_without_end_hook, structure_prose
 
 #: Mermaid (MIT licence, beside it as mermaid.LICENSE), vendored from the npm package so that
 #: the flow diagram draws offline: no page meeple writes or serves loads anything from the web.
@@ -432,7 +433,8 @@ def render_markdown(
     add("")
     md += flow_diagram(game)
     add("")
-    md += [*_cited(w, game.play), *w.block(game.play), ""]
+    play = w.block(game.play) if game.structure is None else structure_prose(w, game.structure)
+    md += [*_cited(w, game.play), *play, ""]
 
     _section(md, "Procedures")
     for p in _procedure_order(game):
@@ -444,7 +446,8 @@ def render_markdown(
         md += [*_cited(w, p.body, p.span), *w.block(p.body), ""]
 
     _section(md, "Scoring")
-    md += [*_cited(w, game.scoring), *w.block(game.scoring), ""]
+    scoring = scoring_without_end_hook(game)
+    md += [*_cited(w, scoring), *w.block(scoring), ""]
     for i, tb in enumerate(game.tie_breakers):
         label = f" ({tb.label})" if tb.label else ""
         add(f"Tie-breaker {i + 1}{label}: the larger {w.c(tb.key)} wins{w.citation(tb)}.")
