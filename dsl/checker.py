@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ir, structure
+from . import ir
 from .builtins import BUILTINS, POSITION, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
@@ -66,7 +66,10 @@ def check(game: ir.Game) -> Checked:
     Parameter types are inferred from call sites: passes repeat until they stop changing.
     """
     # the play structure's own errors first: its statements would report them less clearly
-    structure.check(game, lambda e: check_expression(Checked(game), e))
+    # (imported here: the structure's builder reads YAML, which a generated module never loads)
+    from .structure import check as check_structure  # noqa: PLC0415
+
+    check_structure(game, lambda e: check_expression(Checked(game), e))
     params: dict[str, list[str]] = {}
     # Types flow from callers into parameters and from function bodies back to their callers.
     # After the first pass (in declaration order, so the first error reported is the first one

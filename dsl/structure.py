@@ -127,14 +127,14 @@ def build(doc: YMap, game: ir.Game, block: BlockFn, expr: ExprFn) -> ir.Game:
         initial: ir.Expr = ir.Const(span, {"int": 0, "str": "", "player": None}[typ])
         if name == "start_player":
             initial = ir.Call(span, "first", (ir.Name(span, "players"),))
-        lo, hi = (0, _count(st.rounds, game)) if name == "round" else (None, None)
+        lo, hi = (0, round_count(st.rounds, game)) if name == "round" else (None, None)
         variables[name] = ir.VarDecl(name, span, typ, None, initial, lo, hi)
     return dataclasses.replace(
         game, play=_statements(st), scoring=scoring, variables=variables, structure=st
     )
 
 
-def _count(rounds: ir.Expr | None, game: ir.Game) -> int | None:
+def round_count(rounds: ir.Expr | None, game: ir.Game) -> int | None:
     """The number of rounds when it is known before play (a number or a number constant)."""
     if isinstance(rounds, ir.Const) and type(rounds.value) is int:
         return int(rounds.value)
@@ -244,10 +244,7 @@ def _phase_statements(ph: ir.PhaseDecl) -> ir.Stmt:
         out.append(ir.Log(sp, ("Round ", _name(sp, "round"), f", phase {ph.name}")))
     if ph.start is not None:
         out.append(ph.start)
-    if ph.turns:
-        out.append(_turns(ph))
-    else:
-        out.append(ph.body)
+    out += _turns(ph) if ph.turns else ph.body.stmts  # (spliced: no block level more)
     if ph.end is not None:
         out.append(ph.end)
     out.append(_set(sp, "phase", ir.Const(sp, "")))
@@ -257,27 +254,30 @@ def _phase_statements(ph: ir.PhaseDecl) -> ir.Stmt:
     return ir.If(sp, ph.when, block, None)
 
 
-def _turns(ph: ir.PhaseDecl) -> ir.Stmt:
+def _turns(ph: ir.PhaseDecl) -> list[ir.Stmt]:
     """Each seat of the order in turn (an eliminated seat is skipped: a loop over seats skips
     it); with ``until``, round and round while it does not hold, asked before each turn."""
     sp = ph.span
     bsp = ph.body.span
     seat = _name(sp, ph.var)
-    turn: list[ir.Stmt] = [
-        _set(sp, "turn_player", seat),
-        ir.Log(sp, ("Round ", _name(sp, "round"), f", phase {ph.name}: ", seat, "'s turn")),
-        ph.body,
-    ]
+    turn = ir.Block(
+        bsp,
+        (
+            _set(sp, "turn_player", seat),
+            ir.Log(sp, ("Round ", _name(sp, "round"), f", phase {ph.name}: ", seat, "'s turn")),
+            *ph.body.stmts,  # (spliced, its citation kept: no block level more)
+        ),
+        ph.body.source,
+        ph.body.interpretation,
+    )
     order = ph.order or ir.Call(sp, "clockwise_from", (_name(sp, "start_player"),))
     if ph.until is None:
-        loop: ir.Stmt = ir.For(sp, ph.var, order, ir.Block(bsp, tuple(turn)))
+        loop: ir.Stmt = ir.For(sp, ph.var, order, turn)
     else:
         going = ir.Unary(ph.until.span, "not", ph.until)
-        guarded = ir.If(sp, going, ir.Block(bsp, tuple(turn)), None)
-        each = ir.For(sp, ph.var, order, ir.Block(bsp, (guarded,)))
+        each = ir.For(sp, ph.var, order, ir.Block(bsp, (ir.If(sp, going, turn, None),)))
         loop = ir.While(sp, going, ir.Block(bsp, (each,)))
-    done = _set(sp, "turn_player", ir.Const(sp, None))
-    return ir.Block(sp, (loop, done))
+    return [loop, _set(sp, "turn_player", ir.Const(sp, None))]
 
 
 def check(game: ir.Game, type_of: Callable[[ir.Expr], str]) -> None:

@@ -433,7 +433,7 @@ def render_markdown(
     add("")
     md += flow_diagram(game)
     add("")
-    play = w.block(game.play) if game.structure is None else structure_prose(w, game.structure)
+    play = w.block(game.play) if game.structure is None else structure_prose(w, game)
     md += [*_cited(w, game.play), *play, ""]
 
     _section(md, "Procedures")

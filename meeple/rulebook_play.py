@@ -7,13 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.dsl import ir
+from meeple.dsl.structure import round_count
 
 
-def structure_prose(w: Any, st: ir.PlayStructure) -> list[str]:
-    """Markdown lines for ``st``; ``w`` is the rulebook's ProseWriter (expressions, blocks)."""
+def structure_prose(w: Any, game: ir.Game) -> list[str]:
+    """Markdown lines for the play structure of ``game``; ``w`` is the rulebook's ProseWriter
+    (expressions, blocks)."""
+    st = game.structure
+    assert st is not None
     out: list[str] = []
     if st.rounds is not None:
-        out.append(f"The game lasts {w.c(st.rounds)} rounds.")
+        n = round_count(st.rounds, game)
+        text = w.c(st.rounds)
+        if n is not None and not isinstance(st.rounds, ir.Const):
+            text += f" ({n})"  # a constant: its value too
+        out.append("The game is one round." if n == 1 else f"The game lasts {text} rounds.")
     else:
         assert st.until is not None
         out.append(f"Rounds are played until {w.c(st.until)} holds at the end of a round.")
@@ -35,9 +43,9 @@ def structure_prose(w: Any, st: ir.PlayStructure) -> list[str]:
     out += [f"Each round has {n} phase{'s' if n != 1 else ''}, in order:", ""]
     for i, ph in enumerate(st.phases, 1):
         when = f", only in rounds where {w.c(ph.when)}" if ph.when is not None else ""
-        out.append(f"{i}. **{ph.name}**{w.citation(ph)}{when}.")
+        out.append(f"- Phase {i}, **{ph.name}**{w.citation(ph)}{when}:")
         if ph.start is not None:
-            out += ["   - When it begins:", *w.block(ph.start, 2)]
+            out += ["  - When it begins:", *w.block(ph.start, 2)]
         if ph.turns:
             order = "clockwise from the start player" if ph.order is None else f"in {w.c(ph.order)}"
             rounds = (
@@ -45,12 +53,12 @@ def structure_prose(w: Any, st: ir.PlayStructure) -> list[str]:
                 if ph.until is not None
                 else "one turn each"
             )
-            out.append(f"   - Turns {order}, {rounds}; eliminated seats are skipped.")
-            out += [f"   - On the turn of {w.c(ir.Name(ph.span, ph.var))}:", *w.block(ph.body, 2)]
+            out.append(f"  - Turns {order}, {rounds}; eliminated seats are skipped.")
+            out += [f"  - On the turn of {w.c(ir.Name(ph.span, ph.var))}:", *w.block(ph.body, 2)]
         else:
             out += w.block(ph.body, 1)
         if ph.end is not None:
-            out += ["   - When it ends:", *w.block(ph.end, 2)]
+            out += ["  - When it ends:", *w.block(ph.end, 2)]
     out.append("")
     hook("At the end of each round", st.round_end)
     hook("When play ends (after the last round, or at “the game ends”), before the scoring", st.end)

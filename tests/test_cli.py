@@ -181,6 +181,6 @@ def test_the_end_of_a_game_says_why_and_shows_empty_zones(
     assert code == 0
     assert (
         "The game ended: count(house[p]) == 0 for p = P4 (Ending the Game, "
-        "rules/shadow-of-the-sun/game.yaml:127)" in out
+        "rules/shadow-of-the-sun/game.yaml:124)" in out
     )
     assert "  house[P4]: empty" in out

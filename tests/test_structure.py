@@ -133,9 +133,9 @@ def test_rulebook_sentence(tmp_path: Path) -> None:
     assert "The game lasts `3` rounds." in md
     assert "The start player, `left_of(first(players))`, starts round 1." in md
     assert "After each round the start player becomes `left_of(start_player)`." in md
-    assert "1. **Draw** (rulebook: *Turn*)." in md
+    assert "- Phase 1, **Draw** (rulebook: *Turn*):" in md
     assert "Turns clockwise from the start player, one turn each; eliminated seats" in md
-    assert "2. **Bonus**, only in rounds where `round > 1`." in md
+    assert "- Phase 2, **Bonus**, only in rounds where `round > 1`:" in md
     assert "before the scoring:" in md
     scoring = md[md.index("## Scoring") :]
     assert "the end in round" not in scoring  # the end hook is shown once, with the play

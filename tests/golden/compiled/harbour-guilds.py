@@ -25,52 +25,50 @@ ZONES = (
 )
 SITES = ('fixed', 'card', 'fixed', 'card', 'player')
 SPANS = (
-    (0, 103, 19, 103, 20),
-    (0, 67, 24, 67, 25),
-    (0, 91, 47, 91, 48),
-    (0, 91, 17, 91, 49),
-    (0, 76, 32, 76, 33),
-    (0, 77, 31, 77, 32),
-    (0, 88, 27, 88, 28),
-    (0, 84, 32, 84, 33),
-    (0, 99, 42, 99, 43),
+    (0, 102, 19, 102, 20),
+    (0, 66, 24, 66, 25),
+    (0, 90, 47, 90, 48),
+    (0, 90, 17, 90, 49),
+    (0, 75, 32, 75, 33),
+    (0, 76, 31, 76, 32),
+    (0, 87, 27, 87, 28),
+    (0, 83, 32, 83, 33),
+    (0, 98, 42, 98, 43),
     (0, 48, 41, 48, 42),
     (0, 48, 11, 48, 43),
-    (0, 59, 15, 59, 22),
-    (0, 60, 29, 60, 30),
-    (0, 111, 11, 111, 22),
-    (0, 93, 3, 93, 11),
-    (0, 113, 24, 113, 25),
-    (0, 63, 3, 63, 7),
-    (0, 68, 9, 68, 13),
-    (0, 73, 17, 73, 19),
-    (0, 74, 21, 79, 15),
-    (0, 81, 17, 81, 19),
-    (0, 82, 21, 88, 19),
-    (0, 88, 21, 88, 59),
-    (0, 69, 13, 89, 11),
-    (0, 90, 13, 90, 17),
-    (0, 89, 13, 93, 3),
-    (0, 67, 9, 93, 3),
-    (0, 97, 9, 101, 7),
-    (0, 102, 9, 102, 13),
-    (0, 103, 13, 103, 32),
-    (0, 104, 13, 104, 71),
-    (0, 101, 9, 106, 1),
+    (0, 53, 1, 53, 5),
+    (0, 59, 14, 59, 21),
+    (0, 55, 25, 55, 26),
+    (0, 110, 11, 110, 22),
+    (0, 92, 3, 92, 11),
+    (0, 112, 24, 112, 25),
+    (0, 62, 3, 62, 7),
+    (0, 67, 9, 67, 13),
+    (0, 72, 17, 72, 19),
+    (0, 73, 21, 78, 15),
+    (0, 80, 17, 80, 19),
+    (0, 81, 21, 87, 19),
+    (0, 87, 21, 87, 59),
+    (0, 68, 13, 88, 11),
+    (0, 89, 13, 89, 17),
+    (0, 88, 13, 92, 3),
+    (0, 66, 9, 92, 3),
+    (0, 96, 9, 100, 7),
+    (0, 101, 9, 101, 13),
+    (0, 102, 13, 102, 32),
+    (0, 103, 13, 103, 71),
+    (0, 100, 9, 105, 1),
     (0, 42, 1, 42, 6),
     (0, 45, 7, 45, 24),
     (0, 47, 7, 47, 9),
     (0, 46, 7, 50, 1),
-    (0, 53, 1, 53, 5),
-    (0, 56, 7, 56, 13),
-    (0, 58, 11, 58, 13),
-    (0, 57, 11, 60, 7),
-    (0, 56, 7, 62, 1),
-    (0, 106, 1, 106, 8),
-    (0, 110, 7, 110, 9),
-    (0, 109, 7, 112, 3),
+    (0, 57, 7, 61, 1),
+    (0, 59, 7, 59, 11),
+    (0, 105, 1, 105, 8),
+    (0, 109, 7, 109, 9),
+    (0, 108, 7, 111, 3),
     (0, 51, 45, 51, 46),
-    (0, 113, 7, 116, 1),
+    (0, 112, 7, 115, 1),
 )
 
 
@@ -80,8 +78,8 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'c': 'card', 'g': 'card', 'p': 'player', 'sold': 'list:card', 'w': 'player'}
     P.frame_parents = {
-        0: frozenset([25]),
-        1: frozenset([30]),
+        0: frozenset([29]),
+        1: frozenset([38]),
         2: frozenset([0]),
         3: frozenset([2]),
         4: frozenset([3]),
@@ -92,14 +90,15 @@ def build(num_players, files):
         18: frozenset([23]),
         20: frozenset([22]),
         22: frozenset([18]),
-        24: frozenset([28]),
-        25: frozenset([27]),
+        24: frozenset([36]),
         27: frozenset([24]),
-        28: frozenset([23]),
-        30: frozenset([32]),
-        32: frozenset([29]),
+        29: frozenset([33]),
+        33: frozenset([27]),
+        36: frozenset([23]),
+        38: frozenset([40]),
+        40: frozenset([37]),
     }
-    P.fresh_frames = frozenset([0, 1, 18, 23, 29])
+    P.fresh_frames = frozenset([0, 1, 18, 23, 37])
     site = P.sites(SITES)
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
@@ -113,24 +112,24 @@ def build(num_players, files):
     fmt_any1 = formatter('any')
     K_guilds1 = P.kind_cards['guilds']
 
-    def proc_majority(st, env):  # game.yaml:93
-        st.at = o13  # game.yaml:97
+    def proc_majority(st, env):  # game.yaml:92
+        st.at = o13  # game.yaml:96
         o13.exec(st, env)
-        st.at = o17  # game.yaml:101
+        st.at = o17  # game.yaml:100
         if (env['w'] != None):
-            st.at = o15  # game.yaml:103
+            st.at = o15  # game.yaml:102
             _i1 = seat(st, env['w'], S[0])
             st.vars['score'][_i1] += env['g'].props['bonus']
-            st.at = o16  # game.yaml:104
+            st.at = o16  # game.yaml:103
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
 
-    def step_0(st, fr):  # game.yaml:63
+    def step_0(st, fr):  # game.yaml:62
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o12  # game.yaml:67
+            st.at = o12  # game.yaml:66
             if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[1]))]) > 0):
                 st.frames.append(Frame(o2, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -141,33 +140,33 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_1 = run_whole(proc_majority)  # game.yaml:93
+    step_1 = run_whole(proc_majority)  # game.yaml:92
 
-    def step_2(st, fr):  # game.yaml:68
+    def step_2(st, fr):  # game.yaml:67
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o8  # game.yaml:69
+            st.at = o8  # game.yaml:68
             o8.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o11  # game.yaml:89
+            st.at = o11  # game.yaml:88
             if (len(st.zones[Z_draw_pile1]) > 0):
-                st.at = o10  # game.yaml:91
+                st.at = o10  # game.yaml:90
                 st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[2])), False, S[3])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:73
+    def step_3(st, fr):  # game.yaml:72
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o4  # game.yaml:74
+            st.at = o4  # game.yaml:73
             o4.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -177,98 +176,98 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e4_player(st, env):  # game.yaml:74
+    def e4_player(st, env):  # game.yaml:73
         return env['p']
-    def e4_prompt(st, env):  # game.yaml:74
+    def e4_prompt(st, env):  # game.yaml:73
         return 'Card for your stall'
-    def e4_src(st, env):  # game.yaml:74
+    def e4_src(st, env):  # game.yaml:73
         return st.zones[(Z_hand1 + seat(st, env['p'], S[4]))]
-    def e4_dest(st, env):  # game.yaml:74
+    def e4_dest(st, env):  # game.yaml:73
         return (Z_stall1 + seat(st, env['p'], S[5]))
-    def e4_min(st, env):  # game.yaml:74
+    def e4_min(st, env):  # game.yaml:73
         return 1
-    def e4_max(st, env):  # game.yaml:74
+    def e4_max(st, env):  # game.yaml:73
         return 1
-    def cands_4(st, env, picked):  # game.yaml:74
+    def cands_4(st, env, picked):  # game.yaml:73
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[4]))])
-    def step_5(st, fr):  # game.yaml:81
+    def step_5(st, fr):  # game.yaml:80
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o6  # game.yaml:82
+            st.at = o6  # game.yaml:81
             o6.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o7  # game.yaml:88
+            st.at = o7  # game.yaml:87
             _i2 = seat(st, env['p'], S[6])
             st.vars['score'][_i2] += sum([_c1.props['value'] for _c1 in env['sold']])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e6_player(st, env):  # game.yaml:82
+    def e6_player(st, env):  # game.yaml:81
         return env['p']
-    def e6_prompt(st, env):  # game.yaml:82
+    def e6_prompt(st, env):  # game.yaml:81
         return 'Card to sell'
-    def e6_src(st, env):  # game.yaml:82
+    def e6_src(st, env):  # game.yaml:81
         return st.zones[(Z_hand1 + seat(st, env['p'], S[7]))]
-    def e6_dest(st, env):  # game.yaml:82
+    def e6_dest(st, env):  # game.yaml:81
         return Z_market1
-    def e6_min(st, env):  # game.yaml:82
+    def e6_min(st, env):  # game.yaml:81
         return 1
-    def e6_max(st, env):  # game.yaml:82
+    def e6_max(st, env):  # game.yaml:81
         return 1
-    def cands_6(st, env, picked):  # game.yaml:82
+    def cands_6(st, env, picked):  # game.yaml:81
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[7]))])
-    def e8_player(st, env):  # game.yaml:69
+    def e8_player(st, env):  # game.yaml:68
         return env['p']
-    def e8_prompt(st, env):  # game.yaml:69
+    def e8_prompt(st, env):  # game.yaml:68
         return 'Your turn'
-    def e8_label0(st, env):  # game.yaml:72
+    def e8_label0(st, env):  # game.yaml:71
         return 'put a card in your stall'
-    def e8_label1(st, env):  # game.yaml:79
+    def e8_label1(st, env):  # game.yaml:78
         return 'sell a card'
-    def collect_8(st, env):  # game.yaml:69
+    def collect_8(st, env):  # game.yaml:68
         actions = []
         values = []
         idx = []
-        # game.yaml:72: always offered
+        # game.yaml:71: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        # game.yaml:79: always offered
+        # game.yaml:78: always offered
         actions.append(A_21)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_8(st, dec, i):  # game.yaml:69
+    def resolve_8(st, dec, i):  # game.yaml:68
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:72
+        if k == 0:  # game.yaml:71
             st.frames.append(Frame(o3, env))
-        elif k == 1:  # game.yaml:79
+        elif k == 1:  # game.yaml:78
             st.frames.append(Frame(o5, env))
-    def step_9(st, fr):  # game.yaml:90
+    def step_9(st, fr):  # game.yaml:89
         env = fr.env
-        st.at = o10  # game.yaml:91
+        st.at = o10  # game.yaml:90
         st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[2])), False, S[3])
         st.frames.pop()
 
-    def e13_among(st, env):  # game.yaml:97
+    def e13_among(st, env):  # game.yaml:96
         return st.players
-    def e13_strength(st, env):  # game.yaml:97
+    def e13_strength(st, env):  # game.yaml:96
         return len([1 for _c2 in st.zones[(Z_stall1 + seat(st, env['p'], S[8]))] if (_c2.props['guild'] == env['g'])])
-    def e13_prompt(st, env):  # game.yaml:97
+    def e13_prompt(st, env):  # game.yaml:96
         return 'Majority of the ' + fmt_any1(env['g'])
-    def step_14(st, fr):  # game.yaml:102
+    def step_14(st, fr):  # game.yaml:101
         env = fr.env
-        st.at = o15  # game.yaml:103
+        st.at = o15  # game.yaml:102
         _i3 = seat(st, env['w'], S[0])
         st.vars['score'][_i3] += env['g'].props['bonus']
-        st.at = o16  # game.yaml:104
+        st.at = o16  # game.yaml:103
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
         st.frames.pop()
@@ -300,8 +299,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o28  # game.yaml:56
-            o28.exec(st, env)
+            st.at = o36  # game.yaml:53
+            o36.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -310,139 +309,193 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_24(st, fr):  # game.yaml:56
+    def step_24(st, fr):  # game.yaml:53
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            fr.pc = 1
+            st.at = o25  # game.yaml:53
+            _v1 = st.vars['round'] + 1
+            if _v1 < 0:
+                raise RuleError("'round' would fall to " + str(_v1) + ', below its minimum 0', S[11])
+            st.vars['round'] = _v1
+            st.at = o26  # game.yaml:53
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
+            fr.pc = 3
             st.at = o27  # game.yaml:57
-            o27.exec(st, env)
+            st.frames.append(Frame(o27, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 1
-        if pc == 1:
+            pc = 3
+        if pc == 3:
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_25(st, fr):  # game.yaml:58
+    def step_27(st, fr):  # game.yaml:57
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            fr.pc = 1
-            st.at = o26  # game.yaml:59
+            st.at = o28  # game.yaml:57
+            st.vars['phase'] = 'Turns'
+            fr.pc = 2
+            st.at = o33  # game.yaml:57
+            o33.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.at = o34  # game.yaml:57
+            st.vars['turn_player'] = None
+            st.at = o35  # game.yaml:57
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_29(st, fr):  # game.yaml:59
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o30  # game.yaml:57
+            st.vars['turn_player'] = env['p']
+            st.at = o31  # game.yaml:57
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Turns: ' + fmt_player1(env['p']) + "'s turn", -1)
+            fr.pc = 3
+            st.at = o32  # game.yaml:59
             _args1 = {'p': env['p']}
-            enter_procedure(st, S[11])
+            enter_procedure(st, S[12])
             st.frames.append(Frame(o0, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 1
-        if pc == 1:
+            pc = 3
+        if pc == 3:
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e27_items(st, env):  # game.yaml:57
-        return st.players
-    def e28_cond(st, env):  # game.yaml:56
-        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[12]))]) == 0) for _p2 in st.players)
-    def step_29(st, fr):  # game.yaml:106
+    def e33_items(st, env):  # game.yaml:57
+        return clockwise_from(st, st.vars['start_player'])
+    def e36_cond(st, env):  # game.yaml:53
+        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[13]))]) == 0) for _p2 in st.players)
+    def step_37(st, fr):  # game.yaml:105
         env = fr.env
-        st.at = o32  # game.yaml:109
+        st.at = o40  # game.yaml:108
         for _g1 in list(K_guilds1):
             env['g'] = _g1
-            st.at = o31  # game.yaml:111
+            st.at = o39  # game.yaml:110
             _args2 = {'g': env['g']}
-            enter_procedure(st, S[13])
+            enter_procedure(st, S[14])
             st.inline += 1
             try:
                 proc_majority(st, _args2)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure majority (' + str(S[14]) + ')')
+                traced(e, 'procedure majority (' + str(S[15]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
 
-    def step_30(st, fr):  # game.yaml:110
+    def step_38(st, fr):  # game.yaml:109
         env = fr.env
-        st.at = o31  # game.yaml:111
+        st.at = o39  # game.yaml:110
         _args3 = {'g': env['g']}
-        enter_procedure(st, S[13])
+        enter_procedure(st, S[14])
         st.inline += 1
         try:
             proc_majority(st, _args3)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure majority (' + str(S[14]) + ')')
+            traced(e, 'procedure majority (' + str(S[15]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e32_items(st, env):  # game.yaml:109
+    def e40_items(st, env):  # game.yaml:108
         return K_guilds1
-    def tie_0(st, env):  # game.yaml:113
-        return len(st.zones[(Z_stall1 + seat(st, env['p'], S[15]))])
+    def tie_0(st, env):  # game.yaml:112
+        return len(st.zones[(Z_stall1 + seat(st, env['p'], S[16]))])
     def init_score(st, env):  # game.yaml:51
         return 0
+    def init_round(st, env):  # game.yaml:53
+        return 0
+    def init_phase(st, env):  # game.yaml:53
+        return ''
+    def init_turn_player(st, env):  # game.yaml:53
+        return None
+    def init_start_player(st, env):  # game.yaml:53
+        return first(st.players)
 
-    o0 = Block(0, S[16], 1, step_0)
-    o1 = Block(1, S[14], 2, step_1)
-    o2 = Block(2, S[17], 2, step_2)
-    o3 = Block(3, S[18], 1, step_3)
-    o4 = PickOp(S[19], e4_player, e4_prompt, 'c', e4_src, e4_dest, e4_min, e4_max, None, None, False, site[1])
+    o0 = Block(0, S[17], 1, step_0)
+    o1 = Block(1, S[15], 2, step_1)
+    o2 = Block(2, S[18], 2, step_2)
+    o3 = Block(3, S[19], 1, step_3)
+    o4 = PickOp(S[20], e4_player, e4_prompt, 'c', e4_src, e4_dest, e4_min, e4_max, None, None, False, site[1])
     o4.candidates = cands_4
     o4.uid = 4
-    o5 = Block(5, S[20], 2, step_5)
-    o6 = PickOp(S[21], e6_player, e6_prompt, 'c', e6_src, e6_dest, e6_min, e6_max, None, 'sold', False, site[3])
+    o5 = Block(5, S[21], 2, step_5)
+    o6 = PickOp(S[22], e6_player, e6_prompt, 'c', e6_src, e6_dest, e6_min, e6_max, None, 'sold', False, site[3])
     o6.candidates = cands_6
     o6.uid = 6
-    o7 = Stmt(7, S[22])
-    o8 = ChooseOp(S[23], e8_player, e8_prompt, [
+    o7 = Stmt(7, S[23])
+    o8 = ChooseOp(S[24], e8_player, e8_prompt, [
         OptionOp(site[0], e8_label0, None, None, None, o3),
         OptionOp(site[2], e8_label1, None, None, None, o5),
     ], False)
     o8.collect = collect_8
     o8.resolve = resolve_8
     o8.uid = 8
-    o9 = Block(9, S[24], 1, step_9)
+    o9 = Block(9, S[25], 1, step_9)
     o10 = Stmt(10, S[3])
-    o11 = Stmt(11, S[25])
-    o12 = Stmt(12, S[26])
-    o13 = WinnerOp(S[27], 'p', e13_among, e13_strength, None, False, 'w', e13_prompt, site[4], fmt_player1)
+    o11 = Stmt(11, S[26])
+    o12 = Stmt(12, S[27])
+    o13 = WinnerOp(S[28], 'p', e13_among, e13_strength, None, False, 'w', e13_prompt, site[4], fmt_player1)
     o13.uid = 13
-    o14 = Block(14, S[28], 2, step_14)
-    o15 = Stmt(15, S[29])
-    o16 = Stmt(16, S[30])
-    o17 = Stmt(17, S[31])
-    o18 = Block(18, S[32], 2, step_18)
-    o19 = Stmt(19, S[33])
-    o20 = Block(20, S[34], 1, step_20)
+    o14 = Block(14, S[29], 2, step_14)
+    o15 = Stmt(15, S[30])
+    o16 = Stmt(16, S[31])
+    o17 = Stmt(17, S[32])
+    o18 = Block(18, S[33], 2, step_18)
+    o19 = Stmt(19, S[34])
+    o20 = Block(20, S[35], 1, step_20)
     o21 = Stmt(21, S[10])
-    o22 = ForOp(S[35], 'p', e22_items, o20, False, seats=True)
+    o22 = ForOp(S[36], 'p', e22_items, o20, False, seats=True)
     o22.uid = 22
-    o23 = Block(23, S[36], 1, step_23)
-    o24 = Block(24, S[37], 1, step_24)
-    o25 = Block(25, S[38], 1, step_25)
+    o23 = Block(23, S[11], 1, step_23)
+    o24 = Block(24, S[11], 3, step_24)
+    o25 = Stmt(25, S[11])
     o26 = Stmt(26, S[11])
-    o27 = ForOp(S[39], 'p', e27_items, o25, False, seats=True)
-    o27.uid = 27
-    o28 = RepeatOp(S[40], o24, e28_cond, False)
-    o28.uid = 28
-    o29 = Block(29, S[41], 1, step_29)
-    o30 = Block(30, S[42], 1, step_30)
-    o31 = Stmt(31, S[13])
-    o32 = ForOp(S[43], 'g', e32_items, o30, False)
-    o32.uid = 32
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32]
+    o27 = Block(27, S[37], 4, step_27)
+    o28 = Stmt(28, S[37])
+    o29 = Block(29, S[38], 3, step_29)
+    o30 = Stmt(30, S[37])
+    o31 = Stmt(31, S[37])
+    o32 = Stmt(32, S[12])
+    o33 = ForOp(S[37], 'p', e33_items, o29, False, seats=True)
+    o33.uid = 33
+    o34 = Stmt(34, S[37])
+    o35 = Stmt(35, S[37])
+    o36 = RepeatOp(S[11], o24, e36_cond, False)
+    o36.uid = 36
+    o37 = Block(37, S[39], 1, step_37)
+    o38 = Block(38, S[40], 1, step_38)
+    o39 = Stmt(39, S[14])
+    o40 = ForOp(S[41], 'g', e40_items, o38, False)
+    o40.uid = 40
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40]
     P.setup = o18
     P.play = o23
-    P.scoring = o29
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[16]) + ')', o1.uid: 'procedure majority (' + str(S[14]) + ')'}
+    P.scoring = o37
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[17]) + ')', o1.uid: 'procedure majority (' + str(S[15]) + ')'}
     P.var_specs = [
-        VarSpec('score', 'int', 'players', S[44], 'public'),
+        VarSpec('score', 'int', 'players', S[42], 'public'),
+        VarSpec('round', 'int', None, S[11], 'public'),
+        VarSpec('phase', 'str', None, S[11], 'public'),
+        VarSpec('turn_player', 'player', None, S[11], 'public'),
+        VarSpec('start_player', 'player', None, S[11], 'public'),
     ]
-    P.var_initial = {'score': init_score}
+    P.var_initial = {'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[45]]
+    P.tie_breaker_spans = [S[43]]
     return P

@@ -38,221 +38,218 @@ SPANS = (
     (0, 106, 32, 106, 33),
     (0, 112, 29, 112, 30),
     (0, 113, 38, 113, 39),
-    (0, 248, 71, 248, 72),
-    (0, 248, 31, 248, 44),
-    (0, 340, 9, 340, 32),
-    (0, 243, 3, 243, 16),
-    (0, 341, 25, 341, 31),
-    (0, 343, 40, 343, 53),
-    (0, 343, 28, 343, 34),
-    (0, 140, 9, 140, 35),
+    (0, 244, 71, 244, 72),
+    (0, 244, 31, 244, 44),
+    (0, 336, 9, 336, 32),
+    (0, 239, 3, 239, 16),
+    (0, 337, 25, 337, 31),
+    (0, 339, 40, 339, 53),
+    (0, 339, 28, 339, 34),
+    (0, 145, 41, 145, 42),
+    (0, 145, 9, 145, 43),
+    (0, 146, 9, 146, 17),
+    (0, 147, 9, 147, 27),
+    (0, 148, 9, 148, 18),
     (0, 149, 41, 149, 42),
     (0, 149, 9, 149, 43),
-    (0, 150, 9, 150, 17),
-    (0, 151, 9, 151, 27),
-    (0, 152, 9, 152, 18),
-    (0, 153, 41, 153, 42),
-    (0, 153, 9, 153, 43),
-    (0, 304, 41, 304, 42),
-    (0, 304, 9, 304, 43),
-    (0, 305, 24, 305, 25),
-    (0, 374, 60, 374, 61),
-    (0, 139, 13, 139, 20),
-    (0, 143, 13, 143, 25),
-    (0, 166, 49, 166, 50),
-    (0, 166, 17, 166, 51),
-    (0, 172, 39, 172, 52),
-    (0, 172, 32, 172, 33),
-    (0, 170, 31, 170, 32),
-    (0, 181, 20, 181, 21),
-    (0, 197, 17, 197, 37),
-    (0, 208, 49, 208, 50),
-    (0, 208, 17, 208, 51),
-    (0, 200, 36, 200, 37),
-    (0, 205, 36, 205, 37),
-    (0, 214, 17, 214, 40),
-    (0, 222, 25, 222, 44),
-    (0, 227, 17, 227, 41),
-    (0, 235, 81, 235, 94),
-    (0, 235, 47, 235, 60),
-    (0, 240, 17, 240, 41),
-    (0, 241, 39, 241, 52),
-    (0, 241, 32, 241, 33),
-    (0, 212, 57, 212, 70),
-    (0, 238, 64, 238, 65),
-    (0, 271, 39, 271, 52),
-    (0, 271, 32, 271, 33),
-    (0, 267, 28, 267, 29),
-    (0, 285, 25, 285, 39),
-    (0, 296, 63, 296, 64),
-    (0, 296, 17, 296, 65),
-    (0, 292, 28, 292, 29),
-    (0, 262, 53, 262, 54),
-    (0, 263, 41, 263, 42),
-    (0, 276, 30, 276, 31),
-    (0, 307, 13, 307, 28),
-    (0, 314, 40, 314, 41),
-    (0, 314, 29, 314, 30),
-    (0, 317, 17, 317, 32),
-    (0, 318, 42, 318, 43),
-    (0, 318, 69, 318, 70),
-    (0, 318, 114, 318, 115),
-    (0, 318, 141, 318, 142),
-    (0, 328, 21, 328, 44),
-    (0, 334, 3, 334, 17),
-    (0, 330, 21, 330, 44),
-    (0, 331, 29, 331, 30),
-    (0, 332, 29, 332, 30),
-    (0, 351, 20, 351, 21),
-    (0, 352, 20, 352, 21),
-    (0, 364, 28, 364, 29),
-    (0, 372, 25, 372, 40),
-    (0, 384, 42, 384, 43),
-    (0, 384, 69, 384, 70),
-    (0, 391, 34, 391, 35),
-    (0, 393, 73, 393, 97),
-    (0, 393, 67, 393, 68),
-    (0, 393, 51, 393, 52),
-    (0, 393, 17, 393, 97),
-    (0, 398, 29, 398, 30),
+    (0, 300, 41, 300, 42),
+    (0, 300, 9, 300, 43),
+    (0, 301, 24, 301, 25),
+    (0, 370, 60, 370, 61),
+    (0, 162, 49, 162, 50),
+    (0, 162, 17, 162, 51),
+    (0, 168, 39, 168, 52),
+    (0, 168, 32, 168, 33),
+    (0, 166, 31, 166, 32),
+    (0, 177, 20, 177, 21),
+    (0, 193, 17, 193, 37),
+    (0, 204, 49, 204, 50),
+    (0, 204, 17, 204, 51),
+    (0, 196, 36, 196, 37),
+    (0, 201, 36, 201, 37),
+    (0, 210, 17, 210, 40),
+    (0, 218, 25, 218, 44),
+    (0, 223, 17, 223, 41),
+    (0, 231, 81, 231, 94),
+    (0, 231, 47, 231, 60),
+    (0, 236, 17, 236, 41),
+    (0, 237, 39, 237, 52),
+    (0, 237, 32, 237, 33),
+    (0, 208, 57, 208, 70),
+    (0, 234, 64, 234, 65),
+    (0, 267, 39, 267, 52),
+    (0, 267, 32, 267, 33),
+    (0, 263, 28, 263, 29),
+    (0, 281, 25, 281, 39),
+    (0, 292, 63, 292, 64),
+    (0, 292, 17, 292, 65),
+    (0, 288, 28, 288, 29),
+    (0, 258, 53, 258, 54),
+    (0, 259, 41, 259, 42),
+    (0, 272, 30, 272, 31),
+    (0, 303, 13, 303, 28),
+    (0, 310, 40, 310, 41),
+    (0, 310, 29, 310, 30),
+    (0, 313, 17, 313, 32),
+    (0, 314, 42, 314, 43),
+    (0, 314, 69, 314, 70),
+    (0, 314, 114, 314, 115),
+    (0, 314, 141, 314, 142),
+    (0, 324, 21, 324, 44),
+    (0, 330, 3, 330, 17),
+    (0, 326, 21, 326, 44),
+    (0, 327, 29, 327, 30),
+    (0, 328, 29, 328, 30),
+    (0, 347, 20, 347, 21),
+    (0, 348, 20, 348, 21),
+    (0, 360, 28, 360, 29),
+    (0, 368, 25, 368, 40),
+    (0, 380, 42, 380, 43),
+    (0, 380, 69, 380, 70),
+    (0, 387, 34, 387, 35),
+    (0, 389, 73, 389, 97),
+    (0, 389, 67, 389, 68),
+    (0, 389, 51, 389, 52),
+    (0, 389, 17, 389, 97),
+    (0, 394, 29, 394, 30),
+    (0, 402, 28, 402, 29),
+    (0, 410, 66, 410, 67),
+    (0, 410, 37, 410, 38),
+    (0, 410, 17, 410, 68),
     (0, 406, 28, 406, 29),
-    (0, 414, 66, 414, 67),
-    (0, 414, 37, 414, 38),
-    (0, 414, 17, 414, 68),
-    (0, 410, 28, 410, 29),
-    (0, 412, 35, 412, 36),
+    (0, 408, 35, 408, 36),
     (0, 122, 43, 122, 44),
     (0, 122, 11, 122, 45),
-    (0, 128, 11, 128, 16),
-    (0, 428, 21, 428, 22),
-    (0, 431, 25, 431, 26),
-    (0, 432, 40, 432, 53),
-    (0, 434, 25, 434, 26),
-    (0, 436, 27, 436, 28),
-    (0, 132, 3, 132, 6),
-    (0, 145, 3, 145, 7),
-    (0, 155, 3, 155, 8),
-    (0, 174, 3, 174, 11),
-    (0, 186, 3, 186, 18),
-    (0, 250, 3, 250, 9),
-    (0, 298, 3, 298, 8),
-    (0, 345, 3, 345, 15),
-    (0, 357, 3, 357, 11),
-    (0, 400, 3, 400, 13),
-    (0, 135, 9, 135, 42),
-    (0, 136, 9, 136, 114),
-    (0, 138, 9, 138, 11),
-    (0, 137, 9, 140, 7),
-    (0, 142, 9, 142, 13),
-    (0, 141, 9, 145, 3),
-    (0, 165, 13, 165, 15),
-    (0, 171, 13, 171, 15),
-    (0, 172, 17, 172, 52),
-    (0, 161, 9, 174, 3),
-    (0, 179, 9, 186, 3),
-    (0, 193, 13, 194, 11),
-    (0, 196, 13, 196, 15),
-    (0, 199, 17, 199, 19),
-    (0, 201, 21, 201, 25),
-    (0, 202, 25, 208, 15),
-    (0, 200, 21, 208, 15),
-    (0, 198, 17, 208, 15),
-    (0, 213, 13, 213, 15),
-    (0, 221, 21, 221, 23),
-    (0, 215, 17, 223, 11),
-    (0, 226, 13, 226, 15),
-    (0, 234, 21, 234, 23),
-    (0, 235, 25, 235, 94),
-    (0, 228, 17, 236, 11),
-    (0, 239, 13, 239, 15),
-    (0, 241, 17, 241, 52),
-    (0, 190, 9, 243, 3),
-    (0, 248, 9, 248, 73),
-    (0, 264, 13, 264, 15),
-    (0, 265, 17, 271, 15),
-    (0, 271, 17, 271, 52),
-    (0, 277, 13, 277, 15),
-    (0, 284, 21, 284, 23),
-    (0, 278, 17, 286, 11),
-    (0, 289, 13, 289, 15),
-    (0, 290, 17, 296, 15),
-    (0, 254, 9, 298, 3),
-    (0, 303, 9, 303, 47),
-    (0, 306, 9, 306, 13),
-    (0, 305, 9, 309, 7),
-    (0, 313, 13, 313, 15),
-    (0, 314, 17, 314, 42),
-    (0, 316, 13, 316, 15),
-    (0, 318, 17, 318, 165),
-    (0, 319, 17, 326, 15),
-    (0, 329, 17, 329, 21),
-    (0, 327, 17, 327, 21),
-    (0, 326, 17, 331, 15),
-    (0, 331, 17, 331, 42),
-    (0, 332, 17, 332, 42),
-    (0, 309, 9, 334, 3),
-    (0, 339, 9, 339, 59),
-    (0, 342, 9, 342, 13),
-    (0, 343, 13, 343, 53),
-    (0, 341, 9, 345, 3),
-    (0, 349, 9, 357, 3),
-    (0, 363, 9, 363, 11),
-    (0, 366, 13, 366, 17),
-    (0, 371, 21, 371, 23),
-    (0, 373, 21, 374, 7),
-    (0, 367, 17, 374, 7),
-    (0, 364, 13, 374, 7),
-    (0, 361, 9, 374, 7),
-    (0, 374, 9, 374, 68),
-    (0, 380, 9, 380, 13),
-    (0, 381, 13, 381, 85),
-    (0, 383, 13, 383, 15),
-    (0, 384, 17, 384, 93),
-    (0, 382, 13, 385, 11),
-    (0, 385, 13, 391, 11),
-    (0, 391, 13, 391, 36),
-    (0, 392, 13, 392, 15),
-    (0, 395, 13, 395, 77),
-    (0, 397, 13, 397, 15),
-    (0, 398, 17, 398, 42),
-    (0, 396, 13, 400, 3),
-    (0, 377, 9, 377, 13),
-    (0, 378, 13, 378, 35),
-    (0, 379, 13, 379, 56),
-    (0, 375, 9, 400, 3),
-    (0, 405, 9, 405, 11),
-    (0, 413, 13, 413, 17),
-    (0, 407, 13, 407, 17),
-    (0, 408, 17, 413, 13),
-    (0, 406, 13, 415, 7),
-    (0, 404, 9, 415, 7),
-    (0, 415, 9, 415, 36),
-    (0, 416, 9, 416, 28),
-    (0, 417, 9, 417, 35),
+    (0, 124, 1, 124, 5),
+    (0, 136, 14, 136, 21),
+    (0, 137, 53, 137, 79),
+    (0, 138, 83, 138, 95),
+    (0, 424, 21, 424, 22),
+    (0, 427, 25, 427, 26),
+    (0, 428, 40, 428, 53),
+    (0, 430, 25, 430, 26),
+    (0, 432, 27, 432, 28),
+    (0, 141, 3, 141, 7),
+    (0, 151, 3, 151, 8),
+    (0, 170, 3, 170, 11),
+    (0, 182, 3, 182, 18),
+    (0, 246, 3, 246, 9),
+    (0, 294, 3, 294, 8),
+    (0, 341, 3, 341, 15),
+    (0, 353, 3, 353, 11),
+    (0, 396, 3, 396, 13),
+    (0, 161, 13, 161, 15),
+    (0, 167, 13, 167, 15),
+    (0, 168, 17, 168, 52),
+    (0, 157, 9, 170, 3),
+    (0, 175, 9, 182, 3),
+    (0, 189, 13, 190, 11),
+    (0, 192, 13, 192, 15),
+    (0, 195, 17, 195, 19),
+    (0, 197, 21, 197, 25),
+    (0, 198, 25, 204, 15),
+    (0, 196, 21, 204, 15),
+    (0, 194, 17, 204, 15),
+    (0, 209, 13, 209, 15),
+    (0, 217, 21, 217, 23),
+    (0, 211, 17, 219, 11),
+    (0, 222, 13, 222, 15),
+    (0, 230, 21, 230, 23),
+    (0, 231, 25, 231, 94),
+    (0, 224, 17, 232, 11),
+    (0, 235, 13, 235, 15),
+    (0, 237, 17, 237, 52),
+    (0, 186, 9, 239, 3),
+    (0, 244, 9, 244, 73),
+    (0, 260, 13, 260, 15),
+    (0, 261, 17, 267, 15),
+    (0, 267, 17, 267, 52),
+    (0, 273, 13, 273, 15),
+    (0, 280, 21, 280, 23),
+    (0, 274, 17, 282, 11),
+    (0, 285, 13, 285, 15),
+    (0, 286, 17, 292, 15),
+    (0, 250, 9, 294, 3),
+    (0, 299, 9, 299, 47),
+    (0, 302, 9, 302, 13),
+    (0, 301, 9, 305, 7),
+    (0, 309, 13, 309, 15),
+    (0, 310, 17, 310, 42),
+    (0, 312, 13, 312, 15),
+    (0, 314, 17, 314, 165),
+    (0, 315, 17, 322, 15),
+    (0, 325, 17, 325, 21),
+    (0, 323, 17, 323, 21),
+    (0, 322, 17, 327, 15),
+    (0, 327, 17, 327, 42),
+    (0, 328, 17, 328, 42),
+    (0, 305, 9, 330, 3),
+    (0, 335, 9, 335, 59),
+    (0, 338, 9, 338, 13),
+    (0, 339, 13, 339, 53),
+    (0, 337, 9, 341, 3),
+    (0, 345, 9, 353, 3),
+    (0, 359, 9, 359, 11),
+    (0, 362, 13, 362, 17),
+    (0, 367, 21, 367, 23),
+    (0, 369, 21, 370, 7),
+    (0, 363, 17, 370, 7),
+    (0, 360, 13, 370, 7),
+    (0, 357, 9, 370, 7),
+    (0, 370, 9, 370, 68),
+    (0, 376, 9, 376, 13),
+    (0, 377, 13, 377, 85),
+    (0, 379, 13, 379, 15),
+    (0, 380, 17, 380, 93),
+    (0, 378, 13, 381, 11),
+    (0, 381, 13, 387, 11),
+    (0, 387, 13, 387, 36),
+    (0, 388, 13, 388, 15),
+    (0, 391, 13, 391, 77),
+    (0, 393, 13, 393, 15),
+    (0, 394, 17, 394, 42),
+    (0, 392, 13, 396, 3),
+    (0, 373, 9, 373, 13),
+    (0, 374, 13, 374, 35),
+    (0, 375, 13, 375, 56),
+    (0, 371, 9, 396, 3),
+    (0, 401, 9, 401, 11),
+    (0, 409, 13, 409, 17),
+    (0, 403, 13, 403, 17),
+    (0, 404, 17, 409, 13),
+    (0, 402, 13, 411, 7),
+    (0, 400, 9, 411, 7),
+    (0, 411, 9, 411, 36),
+    (0, 412, 9, 412, 28),
+    (0, 413, 9, 413, 35),
     (0, 115, 1, 115, 6),
     (0, 118, 7, 118, 23),
     (0, 119, 7, 119, 26),
     (0, 121, 7, 121, 9),
     (0, 120, 7, 124, 1),
-    (0, 124, 1, 124, 5),
-    (0, 127, 7, 127, 13),
-    (0, 127, 7, 131, 1),
-    (0, 419, 1, 419, 8),
-    (0, 424, 7, 424, 9),
-    (0, 426, 11, 426, 13),
-    (0, 427, 15, 427, 39),
-    (0, 428, 15, 428, 40),
-    (0, 430, 15, 430, 19),
-    (0, 431, 19, 431, 32),
-    (0, 429, 15, 432, 13),
-    (0, 433, 15, 433, 19),
-    (0, 434, 19, 434, 32),
-    (0, 432, 15, 435, 3),
-    (0, 425, 11, 435, 3),
-    (0, 423, 7, 435, 3),
+    (0, 128, 7, 133, 5),
+    (0, 131, 11, 131, 44),
+    (0, 132, 11, 132, 116),
+    (0, 133, 7, 137, 5),
+    (0, 136, 7, 136, 11),
+    (0, 137, 7, 137, 82),
+    (0, 138, 7, 138, 97),
+    (0, 415, 1, 415, 8),
+    (0, 420, 7, 420, 9),
+    (0, 422, 11, 422, 13),
+    (0, 423, 15, 423, 39),
+    (0, 424, 15, 424, 40),
+    (0, 426, 15, 426, 19),
+    (0, 427, 19, 427, 32),
+    (0, 425, 15, 428, 13),
+    (0, 429, 15, 429, 19),
+    (0, 430, 19, 430, 32),
+    (0, 428, 15, 431, 3),
+    (0, 421, 11, 431, 3),
+    (0, 419, 7, 431, 3),
     (0, 74, 36, 74, 37),
     (0, 75, 45, 75, 46),
-    (0, 436, 7, 439, 1),
+    (0, 432, 7, 435, 1),
 )
 
 
@@ -262,78 +259,80 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player'}
     P.frame_parents = {
-        0: frozenset([135]),
-        1: frozenset([14]),
-        2: frozenset([1]),
-        3: frozenset([33, 41, 46, 51]),
-        4: frozenset([1]),
-        5: frozenset([8, 43]),
-        6: frozenset([1]),
-        7: frozenset([60]),
-        8: frozenset([78, 80]),
-        9: frozenset([69, 74, 94]),
-        10: frozenset([0]),
-        11: frozenset([18]),
-        14: frozenset([16]),
-        16: frozenset([0]),
-        18: frozenset([0]),
-        26: frozenset([2]),
-        28: frozenset([2]),
+        0: frozenset([136]),
+        1: frozenset([0]),
+        2: frozenset([23, 31, 36, 41]),
+        3: frozenset([0]),
+        4: frozenset([7, 33]),
+        5: frozenset([0]),
+        6: frozenset([50]),
+        7: frozenset([68, 70]),
+        8: frozenset([59, 64, 84]),
+        9: frozenset([143]),
+        10: frozenset([148]),
+        16: frozenset([1]),
+        18: frozenset([1]),
+        21: frozenset([2]),
+        22: frozenset([3]),
+        23: frozenset([3]),
+        25: frozenset([29]),
+        26: frozenset([25]),
+        27: frozenset([26]),
+        29: frozenset([23]),
         31: frozenset([3]),
-        32: frozenset([4]),
-        33: frozenset([4]),
-        35: frozenset([39]),
-        36: frozenset([35]),
-        37: frozenset([36]),
-        39: frozenset([33]),
-        41: frozenset([4]),
-        43: frozenset([41]),
-        46: frozenset([4]),
-        48: frozenset([46]),
-        51: frozenset([4]),
-        56: frozenset([6]),
-        57: frozenset([56]),
+        33: frozenset([31]),
+        36: frozenset([3]),
+        38: frozenset([36]),
+        41: frozenset([3]),
+        46: frozenset([5]),
+        47: frozenset([46]),
+        49: frozenset([5]),
+        50: frozenset([49]),
+        53: frozenset([5]),
+        54: frozenset([53]),
         59: frozenset([6]),
-        60: frozenset([59]),
-        63: frozenset([6]),
-        64: frozenset([63]),
-        69: frozenset([7]),
-        72: frozenset([7]),
-        74: frozenset([7]),
-        78: frozenset([74]),
-        80: frozenset([74]),
-        88: frozenset([8]),
+        62: frozenset([6]),
+        64: frozenset([6]),
+        68: frozenset([64]),
+        70: frozenset([64]),
+        78: frozenset([7]),
+        81: frozenset([8]),
+        82: frozenset([89]),
+        83: frozenset([82]),
+        84: frozenset([83]),
+        86: frozenset([83]),
+        89: frozenset([9]),
         91: frozenset([9]),
-        92: frozenset([99]),
-        93: frozenset([92]),
-        94: frozenset([93]),
-        96: frozenset([93]),
-        99: frozenset([10]),
-        101: frozenset([10]),
-        103: frozenset([105]),
-        105: frozenset([101]),
-        108: frozenset([101]),
-        111: frozenset([113]),
-        113: frozenset([101]),
+        93: frozenset([95]),
+        95: frozenset([91]),
+        98: frozenset([91]),
+        101: frozenset([103]),
+        103: frozenset([91]),
+        104: frozenset([9]),
+        108: frozenset([114]),
+        109: frozenset([108]),
+        111: frozenset([108]),
+        112: frozenset([111]),
         114: frozenset([10]),
         118: frozenset([124]),
-        119: frozenset([118]),
-        121: frozenset([118]),
-        122: frozenset([121]),
-        124: frozenset([11]),
-        128: frozenset([134]),
-        131: frozenset([133]),
-        133: frozenset([128]),
-        135: frozenset([137]),
-        137: frozenset([134]),
-        139: frozenset([150]),
-        140: frozenset([149]),
-        143: frozenset([140]),
-        146: frozenset([140]),
-        149: frozenset([139]),
-        150: frozenset([138]),
+        121: frozenset([123]),
+        123: frozenset([118]),
+        125: frozenset([154]),
+        128: frozenset([125]),
+        134: frozenset([125]),
+        136: frozenset([140]),
+        140: frozenset([134]),
+        143: frozenset([125]),
+        148: frozenset([125]),
+        154: frozenset([124]),
+        156: frozenset([167]),
+        157: frozenset([166]),
+        160: frozenset([157]),
+        163: frozenset([157]),
+        166: frozenset([156]),
+        167: frozenset([155]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 128, 134, 138])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 118, 124, 155])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_day_deck1 = P.zone_base['day_deck']
@@ -343,9 +342,6 @@ def build(num_players, files):
     Z_hand1 = P.zone_base['hand']
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
-    Z_current_day1 = P.zone_base['current_day']
-    fmt_int1 = formatter('int')
-    K_days1 = P.kind_cards['days']
     Z_minion_deck1 = P.zone_base['minion_deck']
     Z_spent_days1 = P.zone_base['spent_days']
     Z_discard1 = P.zone_base['discard']
@@ -360,6 +356,7 @@ def build(num_players, files):
     A_61 = site[6].base
     A_81 = site[8].base
     A_101 = site[10].base
+    fmt_int1 = formatter('int')
     A_141 = site[14].base
     A_111 = site[11].base
     A_131 = site[13].base
@@ -371,6 +368,8 @@ def build(num_players, files):
     A_221 = site[22].base
     fmt_list_player1 = formatter('list:player')
     Z_won_days1 = P.zone_base['won_days']
+    Z_current_day1 = P.zone_base['current_day']
+    K_days1 = P.kind_cards['days']
 
     def fn_markers_of(st, v_p, v_d):  # game.yaml:95
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_d, 'districts', S[0]))] if (_m1.owner == v_p)])
@@ -384,15 +383,15 @@ def build(num_players, files):
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:107
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
-    def proc_return_marker(st, env):  # game.yaml:243
-        st.at = o55  # game.yaml:248
+    def proc_return_marker(st, env):  # game.yaml:239
+        st.at = o45  # game.yaml:244
         st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[6]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[5])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:334
-        st.at = o86  # game.yaml:339
+    def proc_replace_marker(st, env):  # game.yaml:330
+        st.at = o76  # game.yaml:335
         if st.record_log:
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o87  # game.yaml:340
+        st.at = o77  # game.yaml:336
         _args1 = {'q': env['loser'], 'd': env['d']}
         enter_procedure(st, S[7])
         st.inline += 1
@@ -403,94 +402,57 @@ def build(num_players, files):
             traced(e, 'procedure return_marker (' + str(S[8]) + ')')
             raise
         st.inline -= 1
-        st.at = o90  # game.yaml:341
+        st.at = o80  # game.yaml:337
         if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[9]))]) > 0):
-            st.at = o89  # game.yaml:343
+            st.at = o79  # game.yaml:339
             st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
 
-    def step_0(st, fr):  # game.yaml:132
+    def step_0(st, fr):  # game.yaml:141
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o12  # game.yaml:135
-            st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o13  # game.yaml:136
-            if st.record_log:
-                st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-            fr.pc = 3
-            st.at = o16  # game.yaml:137
-            o16.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            fr.pc = 4
-            st.at = o17  # game.yaml:140
-            _args2 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[12])
-            st.frames.append(Frame(o10, _args2))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 4
-        if pc == 4:
-            fr.pc = 5
-            st.at = o20  # game.yaml:141
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p2, S[1]))]) == 0) for _p2 in st.players))):
-                st.frames.append(Frame(o18, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 5
-        if pc == 5:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_1(st, fr):  # game.yaml:145
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            st.at = o21  # game.yaml:149
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
+            st.at = o11  # game.yaml:145
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[12])), False, S[13])
             fr.pc = 2
-            st.at = o22  # game.yaml:150
-            _args3 = {'p': env['p']}
-            enter_procedure(st, S[15])
-            st.frames.append(Frame(o2, _args3))
+            st.at = o12  # game.yaml:146
+            _args2 = {'p': env['p']}
+            enter_procedure(st, S[14])
+            st.frames.append(Frame(o1, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
             fr.pc = 3
-            st.at = o23  # game.yaml:151
+            st.at = o13  # game.yaml:147
+            _args3 = {'p': env['p']}
+            enter_procedure(st, S[15])
+            st.frames.append(Frame(o3, _args3))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            fr.pc = 4
+            st.at = o14  # game.yaml:148
             _args4 = {'p': env['p']}
             enter_procedure(st, S[16])
-            st.frames.append(Frame(o4, _args4))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            fr.pc = 4
-            st.at = o24  # game.yaml:152
-            _args5 = {'p': env['p']}
-            enter_procedure(st, S[17])
-            st.frames.append(Frame(o6, _args5))
+            st.frames.append(Frame(o5, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o25  # game.yaml:153
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[18])), False, S[19])
+            st.at = o15  # game.yaml:149
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[17])), False, S[18])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_2(st, fr):  # game.yaml:155
+    def step_1(st, fr):  # game.yaml:151
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o30  # game.yaml:161
-            o30.exec(st, env)
+            st.at = o20  # game.yaml:157
+            o20.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -499,13 +461,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:174
+    def step_2(st, fr):  # game.yaml:170
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o31  # game.yaml:179
-            o31.exec(st, env)
+            st.at = o21  # game.yaml:175
+            o21.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -514,13 +476,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_4(st, fr):  # game.yaml:186
+    def step_3(st, fr):  # game.yaml:182
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o54  # game.yaml:190
-            o54.exec(st, env)
+            st.at = o44  # game.yaml:186
+            o44.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -529,15 +491,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_5 = run_whole(proc_return_marker)  # game.yaml:243
+    step_4 = run_whole(proc_return_marker)  # game.yaml:239
 
-    def step_6(st, fr):  # game.yaml:250
+    def step_5(st, fr):  # game.yaml:246
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o66  # game.yaml:254
-            o66.exec(st, env)
+            st.at = o56  # game.yaml:250
+            o56.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -546,26 +508,26 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_7(st, fr):  # game.yaml:298
+    def step_6(st, fr):  # game.yaml:294
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o67  # game.yaml:303
+            st.at = o57  # game.yaml:299
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
-            st.at = o68  # game.yaml:304
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
+            st.at = o58  # game.yaml:300
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[19])), False, S[20])
             fr.pc = 3
-            st.at = o71  # game.yaml:305
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
-                st.frames.append(Frame(o69, env))
+            st.at = o61  # game.yaml:301
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[21]))]) >= 2):
+                st.frames.append(Frame(o59, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o85  # game.yaml:309
-            o85.exec(st, env)
+            st.at = o75  # game.yaml:305
+            o75.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -574,15 +536,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_8 = run_whole(proc_replace_marker)  # game.yaml:334
+    step_7 = run_whole(proc_replace_marker)  # game.yaml:330
 
-    def step_9(st, fr):  # game.yaml:345
+    def step_8(st, fr):  # game.yaml:341
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o91  # game.yaml:349
-            o91.exec(st, env)
+            st.at = o81  # game.yaml:345
+            o81.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -591,29 +553,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:357
+    def step_9(st, fr):  # game.yaml:353
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o99  # game.yaml:361
-            o99.exec(st, env)
+            st.at = o89  # game.yaml:357
+            o89.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o100  # game.yaml:374
-            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
+            st.at = o90  # game.yaml:370
+            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[22]))]) > 0)]
             fr.pc = 3
-            st.at = o117  # game.yaml:375
+            st.at = o107  # game.yaml:371
             if (len(env['fighters']) == 0):
-                st.at = o115  # game.yaml:378
+                st.at = o105  # game.yaml:374
                 st.move(env['day'], Z_spent_days1, False)
-                st.at = o116  # game.yaml:379
+                st.at = o106  # game.yaml:375
                 if st.record_log:
                     st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
-                st.frames.append(Frame(o101, env))
+                st.frames.append(Frame(o91, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
@@ -622,100 +584,64 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_11(st, fr):  # game.yaml:400
+    def step_10(st, fr):  # game.yaml:396
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o124  # game.yaml:404
-            o124.exec(st, env)
+            st.at = o114  # game.yaml:400
+            o114.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o125  # game.yaml:415
+            st.at = o115  # game.yaml:411
             _items1 = st.zones[Z_discard1]
             _dest1 = Z_minion_deck1
             for _c3 in cards_of(_items1):
                 st.move(_c3, _dest1, False)
-            st.at = o126  # game.yaml:416
+            st.at = o116  # game.yaml:412
             st.shuffle(Z_minion_deck1)
-            st.at = o127  # game.yaml:417
+            st.at = o117  # game.yaml:413
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_14(st, fr):  # game.yaml:138
+    def step_16(st, fr):  # game.yaml:161
         env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o15  # game.yaml:139
-            _args6 = {'p': env['p']}
-            enter_procedure(st, S[24])
-            st.frames.append(Frame(o1, _args6))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e16_items(st, env):  # game.yaml:137
-        return clockwise_from(st, st.vars['supreme'])
-    def step_18(st, fr):  # game.yaml:142
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o19  # game.yaml:143
-            _args7 = {}
-            enter_procedure(st, S[25])
-            st.frames.append(Frame(o11, _args7))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_26(st, fr):  # game.yaml:165
-        env = fr.env
-        st.at = o27  # game.yaml:166
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
+        st.at = o17  # game.yaml:162
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[23])), False, S[24])
         st.frames.pop()
 
-    def step_28(st, fr):  # game.yaml:171
+    def step_18(st, fr):  # game.yaml:167
         env = fr.env
-        st.at = o29  # game.yaml:172
-        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
+        st.at = o19  # game.yaml:168
+        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[26]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
         st.frames.pop()
 
-    def e30_player(st, env):  # game.yaml:161
+    def e20_player(st, env):  # game.yaml:157
         return env['p']
-    def e30_prompt(st, env):  # game.yaml:161
+    def e20_prompt(st, env):  # game.yaml:157
         return 'Bonus'
-    def e30_label0(st, env):  # game.yaml:164
+    def e20_label0(st, env):  # game.yaml:160
         return 'draw 2 cards'
-    def e30_label1(st, env):  # game.yaml:167
+    def e20_label1(st, env):  # game.yaml:163
         return 'add a marker to ' + fmt_card1(env['d'])
-    def e30_items1(st, env):  # game.yaml:167
+    def e20_items1(st, env):  # game.yaml:163
         return K_districts1
-    def e30_when1(st, env):  # game.yaml:167
-        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
-    def collect_30(st, env):  # game.yaml:161
+    def e20_when1(st, env):  # game.yaml:163
+        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[27]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
+    def collect_20(st, env):  # game.yaml:157
         actions = []
         values = []
         idx = []
-        # game.yaml:164: always offered
+        # game.yaml:160: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items2 = K_districts1  # game.yaml:167
-        if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0):
+        _items2 = K_districts1  # game.yaml:163
+        if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[27]))]) > 0):
             for _d1 in _items2:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
                     continue
@@ -725,71 +651,71 @@ def build(num_players, files):
                     values.append(_d1)
                     idx.append(1)
         return actions, values, idx
-    def resolve_30(st, dec, i):  # game.yaml:161
+    def resolve_20(st, dec, i):  # game.yaml:157
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:164
-            st.at = o27  # game.yaml:166
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
-        elif k == 1:  # game.yaml:167
+        if k == 0:  # game.yaml:160
+            st.at = o17  # game.yaml:162
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[23])), False, S[24])
+        elif k == 1:  # game.yaml:163
             env['d'] = dec.values[i]
-            st.at = o29  # game.yaml:172
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
-    def e31_player(st, env):  # game.yaml:179
+            st.at = o19  # game.yaml:168
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[26]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
+    def e21_player(st, env):  # game.yaml:175
         return env['p']
-    def e31_prompt(st, env):  # game.yaml:179
+    def e21_prompt(st, env):  # game.yaml:175
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
-    def e31_src(st, env):  # game.yaml:179
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[31]))]
-    def e31_dest(st, env):  # game.yaml:179
+    def e21_src(st, env):  # game.yaml:175
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[28]))]
+    def e21_dest(st, env):  # game.yaml:175
         return Z_discard1
-    def e31_min(st, env):  # game.yaml:179
+    def e21_min(st, env):  # game.yaml:175
         return 2
-    def e31_max(st, env):  # game.yaml:179
+    def e21_max(st, env):  # game.yaml:175
         return 2
-    def e31_where(st, env):  # game.yaml:179
+    def e21_where(st, env):  # game.yaml:175
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
-    def cands_31(st, env, picked):  # game.yaml:179
-        return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[31]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
-    def step_32(st, fr):  # game.yaml:193
+    def cands_21(st, env, picked):  # game.yaml:175
+        return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[28]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+    def step_22(st, fr):  # game.yaml:189
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_33(st, fr):  # game.yaml:196
+    def step_23(st, fr):  # game.yaml:192
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o34  # game.yaml:197
-            _args8 = {'p': env['p'], 'minion': 'Ghoul'}
-            enter_procedure(st, S[32])
-            st.frames.append(Frame(o3, _args8))
+            st.at = o24  # game.yaml:193
+            _args5 = {'p': env['p'], 'minion': 'Ghoul'}
+            enter_procedure(st, S[29])
+            st.frames.append(Frame(o2, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o39  # game.yaml:198
-            o39.exec(st, env)
+            st.at = o29  # game.yaml:194
+            o29.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o40  # game.yaml:208
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
+            st.at = o30  # game.yaml:204
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[30])), False, S[31])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_35(st, fr):  # game.yaml:199
+    def step_25(st, fr):  # game.yaml:195
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o38  # game.yaml:200
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[35]))]) > 0):
-                st.frames.append(Frame(o36, env))
+            st.at = o28  # game.yaml:196
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[32]))]) > 0):
+                st.frames.append(Frame(o26, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -798,13 +724,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_36(st, fr):  # game.yaml:201
+    def step_26(st, fr):  # game.yaml:197
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o37  # game.yaml:202
-            o37.exec(st, env)
+            st.at = o27  # game.yaml:198
+            o27.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -813,38 +739,38 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e37_player(st, env):  # game.yaml:202
+    def e27_player(st, env):  # game.yaml:198
         return env['q']
-    def e37_prompt(st, env):  # game.yaml:202
+    def e27_prompt(st, env):  # game.yaml:198
         return 'Discard a card (Ghoul ability)'
-    def e37_src(st, env):  # game.yaml:202
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[36]))]
-    def e37_dest(st, env):  # game.yaml:202
+    def e27_src(st, env):  # game.yaml:198
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[33]))]
+    def e27_dest(st, env):  # game.yaml:198
         return Z_discard1
-    def e37_min(st, env):  # game.yaml:202
+    def e27_min(st, env):  # game.yaml:198
         return 1
-    def e37_max(st, env):  # game.yaml:202
+    def e27_max(st, env):  # game.yaml:198
         return 1
-    def cands_37(st, env, picked):  # game.yaml:202
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[36]))])
-    def e39_items(st, env):  # game.yaml:198
+    def cands_27(st, env, picked):  # game.yaml:198
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[33]))])
+    def e29_items(st, env):  # game.yaml:194
         return others(st, env['p'])
-    def step_41(st, fr):  # game.yaml:213
+    def step_31(st, fr):  # game.yaml:209
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o42  # game.yaml:214
-            _args9 = {'p': env['p'], 'minion': 'Darkened'}
-            enter_procedure(st, S[37])
-            st.frames.append(Frame(o3, _args9))
+            st.at = o32  # game.yaml:210
+            _args6 = {'p': env['p'], 'minion': 'Darkened'}
+            enter_procedure(st, S[34])
+            st.frames.append(Frame(o2, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o45  # game.yaml:215
-            o45.exec(st, env)
+            st.at = o35  # game.yaml:211
+            o35.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -853,14 +779,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_43(st, fr):  # game.yaml:221
+    def step_33(st, fr):  # game.yaml:217
         env = fr.env
-        st.at = o44  # game.yaml:222
-        _args10 = {'q': env['q'], 'd': env['d']}
-        enter_procedure(st, S[38])
+        st.at = o34  # game.yaml:218
+        _args7 = {'q': env['q'], 'd': env['d']}
+        enter_procedure(st, S[35])
         st.inline += 1
         try:
-            proc_return_marker(st, _args10)
+            proc_return_marker(st, _args7)
         except Exception as e:
             st.inline -= 1
             traced(e, 'procedure return_marker (' + str(S[8]) + ')')
@@ -868,21 +794,21 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e45_player(st, env):  # game.yaml:215
+    def e35_player(st, env):  # game.yaml:211
         return env['p']
-    def e45_prompt(st, env):  # game.yaml:215
+    def e35_prompt(st, env):  # game.yaml:211
         return 'Whose marker to remove from ' + fmt_card1(env['d'])
-    def e45_label0(st, env):  # game.yaml:218
+    def e35_label0(st, env):  # game.yaml:214
         return fmt_player1(env['q']) + "'s marker"
-    def e45_items0(st, env):  # game.yaml:218
+    def e35_items0(st, env):  # game.yaml:214
         return st.players
-    def e45_when0(st, env):  # game.yaml:218
+    def e35_when0(st, env):  # game.yaml:214
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m5.owner == env['q'])]) > 0)
-    def collect_45(st, env):  # game.yaml:215
+    def collect_35(st, env):  # game.yaml:211
         actions = []
         values = []
         idx = []
-        for _q2 in st.players:  # game.yaml:218
+        for _q2 in st.players:  # game.yaml:214
             if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q2)]) > 0)):
                 continue
             a = A_71 + _q2
@@ -891,38 +817,38 @@ def build(num_players, files):
                 values.append(_q2)
                 idx.append(0)
         return actions, values, idx
-    def resolve_45(st, dec, i):  # game.yaml:215
+    def resolve_35(st, dec, i):  # game.yaml:211
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:218
+        if k == 0:  # game.yaml:214
             env['q'] = dec.values[i]
-            st.at = o44  # game.yaml:222
-            _args11 = {'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[38])
+            st.at = o34  # game.yaml:218
+            _args8 = {'q': env['q'], 'd': env['d']}
+            enter_procedure(st, S[35])
             st.inline += 1
             try:
-                proc_return_marker(st, _args11)
+                proc_return_marker(st, _args8)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure return_marker (' + str(S[8]) + ')')
                 raise
             st.inline -= 1
-    def step_46(st, fr):  # game.yaml:226
+    def step_36(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o47  # game.yaml:227
-            _args12 = {'p': env['p'], 'minion': 'Alchemist'}
-            enter_procedure(st, S[39])
-            st.frames.append(Frame(o3, _args12))
+            st.at = o37  # game.yaml:223
+            _args9 = {'p': env['p'], 'minion': 'Alchemist'}
+            enter_procedure(st, S[36])
+            st.frames.append(Frame(o2, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o50  # game.yaml:228
-            o50.exec(st, env)
+            st.at = o40  # game.yaml:224
+            o40.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -931,27 +857,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_48(st, fr):  # game.yaml:234
+    def step_38(st, fr):  # game.yaml:230
         env = fr.env
-        st.at = o49  # game.yaml:235
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
+        st.at = o39  # game.yaml:231
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[38]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[37])), False)
         st.frames.pop()
 
-    def e50_player(st, env):  # game.yaml:228
+    def e40_player(st, env):  # game.yaml:224
         return env['p']
-    def e50_prompt(st, env):  # game.yaml:228
+    def e40_prompt(st, env):  # game.yaml:224
         return 'Move the marker to'
-    def e50_label0(st, env):  # game.yaml:231
+    def e40_label0(st, env):  # game.yaml:227
         return fmt_card1(env['b'])
-    def e50_items0(st, env):  # game.yaml:231
+    def e40_items0(st, env):  # game.yaml:227
         return K_districts1
-    def e50_when0(st, env):  # game.yaml:231
+    def e40_when0(st, env):  # game.yaml:227
         return (env['b'] != env['a'])
-    def collect_50(st, env):  # game.yaml:228
+    def collect_40(st, env):  # game.yaml:224
         actions = []
         values = []
         idx = []
-        for _b1 in K_districts1:  # game.yaml:231
+        for _b1 in K_districts1:  # game.yaml:227
             if not ((_b1 != env['a'])):
                 continue
             a = A_91 + _b1.type_id
@@ -960,83 +886,83 @@ def build(num_players, files):
                 values.append(_b1)
                 idx.append(0)
         return actions, values, idx
-    def resolve_50(st, dec, i):  # game.yaml:228
+    def resolve_40(st, dec, i):  # game.yaml:224
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:231
+        if k == 0:  # game.yaml:227
             env['b'] = dec.values[i]
-            st.at = o49  # game.yaml:235
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
-    def step_51(st, fr):  # game.yaml:239
+            st.at = o39  # game.yaml:231
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[38]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[37])), False)
+    def step_41(st, fr):  # game.yaml:235
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o52  # game.yaml:240
-            _args13 = {'p': env['p'], 'minion': 'Courtesan'}
-            enter_procedure(st, S[42])
-            st.frames.append(Frame(o3, _args13))
+            st.at = o42  # game.yaml:236
+            _args10 = {'p': env['p'], 'minion': 'Courtesan'}
+            enter_procedure(st, S[39])
+            st.frames.append(Frame(o2, _args10))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o53  # game.yaml:241
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[44]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[43])), False)
+            st.at = o43  # game.yaml:237
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[41]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[40])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e54_player(st, env):  # game.yaml:190
+    def e44_player(st, env):  # game.yaml:186
         return env['p']
-    def e54_prompt(st, env):  # game.yaml:190
+    def e44_prompt(st, env):  # game.yaml:186
         return 'Special Ability'
-    def e54_label0(st, env):  # game.yaml:193
+    def e44_label0(st, env):  # game.yaml:189
         return 'no special ability'
-    def e54_label1(st, env):  # game.yaml:194
+    def e44_label1(st, env):  # game.yaml:190
         return 'Ghouls: every other player discards a card, you draw 1'
-    def e54_when1(st, env):  # game.yaml:194
+    def e44_when1(st, env):  # game.yaml:190
         return ((len([1 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c6.props['wild']]),))) >= 2)
-    def e54_label2(st, env):  # game.yaml:209
+    def e44_label2(st, env):  # game.yaml:205
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
-    def e54_items2(st, env):  # game.yaml:209
+    def e44_items2(st, env):  # game.yaml:205
         return K_districts1
-    def e54_when2(st, env):  # game.yaml:209
-        return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[45]))]) > 0))
-    def e54_label3(st, env):  # game.yaml:223
+    def e44_when2(st, env):  # game.yaml:205
+        return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[42]))]) > 0))
+    def e44_label3(st, env):  # game.yaml:219
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
-    def e54_items3(st, env):  # game.yaml:223
+    def e44_items3(st, env):  # game.yaml:219
         return K_districts1
-    def e54_when3(st, env):  # game.yaml:223
+    def e44_when3(st, env):  # game.yaml:219
         return (((len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
-    def e54_label4(st, env):  # game.yaml:236
+    def e44_label4(st, env):  # game.yaml:232
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
-    def e54_items4(st, env):  # game.yaml:236
+    def e44_items4(st, env):  # game.yaml:232
         return K_districts1
-    def e54_when4(st, env):  # game.yaml:236
-        return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0))
-    def collect_54(st, env):  # game.yaml:190
+    def e44_when4(st, env):  # game.yaml:232
+        return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[43]))]) > 0))
+    def collect_44(st, env):  # game.yaml:186
         actions = []
         values = []
         idx = []
-        # game.yaml:193: always offered
+        # game.yaml:189: always offered
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:194
+        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:190
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items3 = K_districts1  # game.yaml:209
+        _items3 = K_districts1  # game.yaml:205
         if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c16.props['wild']]),))) >= 2):
             for _d2 in _items3:
-                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[45]))]) > 0)):
+                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[42]))]) > 0)):
                     continue
                 a = A_61 + _d2.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items4 = K_districts1  # game.yaml:223
+        _items4 = K_districts1  # game.yaml:219
         if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c18.props['wild']]),))) >= 2):
             for _a1 in _items4:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
@@ -1046,8 +972,8 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items5 = K_districts1  # game.yaml:236
-        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0):
+        _items5 = K_districts1  # game.yaml:232
+        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[43]))]) > 0):
             for _d3 in _items5:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1055,62 +981,62 @@ def build(num_players, files):
                     values.append(_d3)
                     idx.append(4)
         return actions, values, idx
-    def resolve_54(st, dec, i):  # game.yaml:190
+    def resolve_44(st, dec, i):  # game.yaml:186
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:193
+        if k == 0:  # game.yaml:189
             pass
-        elif k == 1:  # game.yaml:194
-            st.frames.append(Frame(o33, env))
-        elif k == 2:  # game.yaml:209
+        elif k == 1:  # game.yaml:190
+            st.frames.append(Frame(o23, env))
+        elif k == 2:  # game.yaml:205
+            env['d'] = dec.values[i]
+            st.frames.append(Frame(o31, env))
+        elif k == 3:  # game.yaml:219
+            env['a'] = dec.values[i]
+            st.frames.append(Frame(o36, env))
+        elif k == 4:  # game.yaml:232
             env['d'] = dec.values[i]
             st.frames.append(Frame(o41, env))
-        elif k == 3:  # game.yaml:223
-            env['a'] = dec.values[i]
-            st.frames.append(Frame(o46, env))
-        elif k == 4:  # game.yaml:236
-            env['d'] = dec.values[i]
-            st.frames.append(Frame(o51, env))
-    def step_56(st, fr):  # game.yaml:264
+    def step_46(st, fr):  # game.yaml:260
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o57  # game.yaml:265
-            o57.exec(st, env)
+            st.at = o47  # game.yaml:261
+            o47.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o58  # game.yaml:271
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[48]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[47])), False)
+            st.at = o48  # game.yaml:267
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[45]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[44])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e57_player(st, env):  # game.yaml:265
+    def e47_player(st, env):  # game.yaml:261
         return env['p']
-    def e57_prompt(st, env):  # game.yaml:265
+    def e47_prompt(st, env):  # game.yaml:261
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
-    def e57_src(st, env):  # game.yaml:265
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[49]))]
-    def e57_dest(st, env):  # game.yaml:265
+    def e47_src(st, env):  # game.yaml:261
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[46]))]
+    def e47_dest(st, env):  # game.yaml:261
         return Z_discard1
-    def e57_min(st, env):  # game.yaml:265
+    def e47_min(st, env):  # game.yaml:261
         return (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)
-    def e57_max(st, env):  # game.yaml:265
+    def e47_max(st, env):  # game.yaml:261
         return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
-    def e57_where(st, env):  # game.yaml:265
+    def e47_where(st, env):  # game.yaml:261
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
-    def cands_57(st, env, picked):  # game.yaml:265
-        return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[49]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
-    def step_59(st, fr):  # game.yaml:277
+    def cands_47(st, env, picked):  # game.yaml:261
+        return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[46]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
+    def step_49(st, fr):  # game.yaml:273
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o62  # game.yaml:278
-            o62.exec(st, env)
+            st.at = o52  # game.yaml:274
+            o52.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1119,15 +1045,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_60(st, fr):  # game.yaml:284
+    def step_50(st, fr):  # game.yaml:280
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o61  # game.yaml:285
-            _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[50])
-            st.frames.append(Frame(o7, _args14))
+            st.at = o51  # game.yaml:281
+            _args11 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+            enter_procedure(st, S[47])
+            st.frames.append(Frame(o6, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1136,21 +1062,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e62_player(st, env):  # game.yaml:278
+    def e52_player(st, env):  # game.yaml:274
         return env['p']
-    def e62_prompt(st, env):  # game.yaml:278
+    def e52_prompt(st, env):  # game.yaml:274
         return 'Usurp ' + fmt_player1(env['q']) + ' in which district'
-    def e62_label0(st, env):  # game.yaml:281
+    def e52_label0(st, env):  # game.yaml:277
         return fmt_card1(env['d'])
-    def e62_items0(st, env):  # game.yaml:281
+    def e52_items0(st, env):  # game.yaml:277
         return K_districts1
-    def e62_when0(st, env):  # game.yaml:281
+    def e52_when0(st, env):  # game.yaml:277
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['q'])]) > 0))
-    def collect_62(st, env):  # game.yaml:278
+    def collect_52(st, env):  # game.yaml:274
         actions = []
         values = []
         idx = []
-        for _d4 in K_districts1:  # game.yaml:281
+        for _d4 in K_districts1:  # game.yaml:277
             if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
@@ -1159,73 +1085,73 @@ def build(num_players, files):
                 values.append(_d4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_62(st, dec, i):  # game.yaml:278
+    def resolve_52(st, dec, i):  # game.yaml:274
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:281
+        if k == 0:  # game.yaml:277
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o60, env))
-    def step_63(st, fr):  # game.yaml:289
+            st.frames.append(Frame(o50, env))
+    def step_53(st, fr):  # game.yaml:285
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o64  # game.yaml:290
-            o64.exec(st, env)
+            st.at = o54  # game.yaml:286
+            o54.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o65  # game.yaml:296
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[51])), False, S[52])
+            st.at = o55  # game.yaml:292
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[48])), False, S[49])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e64_player(st, env):  # game.yaml:290
+    def e54_player(st, env):  # game.yaml:286
         return env['p']
-    def e64_prompt(st, env):  # game.yaml:290
+    def e54_prompt(st, env):  # game.yaml:286
         return 'Discard any number of cards (Preen)'
-    def e64_src(st, env):  # game.yaml:290
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]
-    def e64_dest(st, env):  # game.yaml:290
+    def e54_src(st, env):  # game.yaml:286
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[50]))]
+    def e54_dest(st, env):  # game.yaml:286
         return Z_discard1
-    def e64_min(st, env):  # game.yaml:290
+    def e54_min(st, env):  # game.yaml:286
         return 0
-    def cands_64(st, env, picked):  # game.yaml:290
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))])
-    def e66_player(st, env):  # game.yaml:254
+    def cands_54(st, env, picked):  # game.yaml:286
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[50]))])
+    def e56_player(st, env):  # game.yaml:250
         return env['p']
-    def e66_prompt(st, env):  # game.yaml:254
+    def e56_prompt(st, env):  # game.yaml:250
         return 'Action'
-    def e66_label0(st, env):  # game.yaml:257
+    def e56_label0(st, env):  # game.yaml:253
         return 'Bolster ' + fmt_card1(env['d'])
-    def e66_items0(st, env):  # game.yaml:257
+    def e56_items0(st, env):  # game.yaml:253
         return K_districts1
-    def e66_when0(st, env):  # game.yaml:257
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
-    def e66_label1(st, env):  # game.yaml:272
+    def e56_when0(st, env):  # game.yaml:253
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[51]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[52]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
+    def e56_label1(st, env):  # game.yaml:268
         return 'Usurp ' + fmt_player1(env['q'])
-    def e66_items1(st, env):  # game.yaml:272
+    def e56_items1(st, env):  # game.yaml:268
         return others(st, env['p'])
-    def e66_when1(st, env):  # game.yaml:272
-        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
-    def e66_label2(st, env):  # game.yaml:286
+    def e56_when1(st, env):  # game.yaml:268
+        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+    def e56_label2(st, env):  # game.yaml:282
         return 'Preen'
-    def collect_66(st, env):  # game.yaml:254
+    def collect_56(st, env):  # game.yaml:250
         actions = []
         values = []
         idx = []
-        for _d6 in K_districts1:  # game.yaml:257
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
+        for _d6 in K_districts1:  # game.yaml:253
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[51]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[52]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items6 = others(st, env['p'])  # game.yaml:272
-        if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2):
+        _items6 = others(st, env['p'])  # game.yaml:268
+        if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]) >= 2):
             for _q3 in _items6:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
                     continue
@@ -1234,31 +1160,31 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q3)
                     idx.append(1)
-        # game.yaml:286: always offered
+        # game.yaml:282: always offered
         actions.append(A_151)
         values.append(None)
         idx.append(2)
         return actions, values, idx
-    def resolve_66(st, dec, i):  # game.yaml:254
+    def resolve_56(st, dec, i):  # game.yaml:250
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:257
+        if k == 0:  # game.yaml:253
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o56, env))
-        elif k == 1:  # game.yaml:272
+            st.frames.append(Frame(o46, env))
+        elif k == 1:  # game.yaml:268
             env['q'] = dec.values[i]
-            st.frames.append(Frame(o59, env))
-        elif k == 2:  # game.yaml:286
-            st.frames.append(Frame(o63, env))
-    def step_69(st, fr):  # game.yaml:306
+            st.frames.append(Frame(o49, env))
+        elif k == 2:  # game.yaml:282
+            st.frames.append(Frame(o53, env))
+    def step_59(st, fr):  # game.yaml:302
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o70  # game.yaml:307
-            _args15 = {'p': env['q']}
-            enter_procedure(st, S[57])
-            st.frames.append(Frame(o9, _args15))
+            st.at = o60  # game.yaml:303
+            _args12 = {'p': env['q']}
+            enter_procedure(st, S[54])
+            st.frames.append(Frame(o8, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1267,70 +1193,70 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_72(st, fr):  # game.yaml:313
+    def step_62(st, fr):  # game.yaml:309
         env = fr.env
-        st.at = o73  # game.yaml:314
-        _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
-        _dest2 = (Z_hand1 + seat(st, env['q'], S[58]))
+        st.at = o63  # game.yaml:310
+        _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[56]))]
+        _dest2 = (Z_hand1 + seat(st, env['q'], S[55]))
         for _c24 in cards_of(_items7):
             st.move(_c24, _dest2, False)
         st.frames.pop()
 
-    def step_74(st, fr):  # game.yaml:316
+    def step_64(st, fr):  # game.yaml:312
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o75  # game.yaml:317
-            _args16 = {'p': env['p']}
-            enter_procedure(st, S[60])
-            st.frames.append(Frame(o9, _args16))
+            st.at = o65  # game.yaml:313
+            _args13 = {'p': env['p']}
+            enter_procedure(st, S[57])
+            st.frames.append(Frame(o8, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o76  # game.yaml:318
+            st.at = o66  # game.yaml:314
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[61]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[62]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[63]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[64]))])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[58]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[59]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[60]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[61]))])) + ')', -1)
             fr.pc = 3
-            st.at = o77  # game.yaml:319
-            o77.exec(st, env)
+            st.at = o67  # game.yaml:315
+            o67.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o82  # game.yaml:326
+            st.at = o72  # game.yaml:322
             if (env['w'] == env['p']):
-                st.at = o81  # game.yaml:328
-                _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-                enter_procedure(st, S[65])
+                st.at = o71  # game.yaml:324
+                _args14 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+                enter_procedure(st, S[62])
                 st.inline += 1
                 try:
-                    proc_replace_marker(st, _args17)
+                    proc_replace_marker(st, _args14)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+                    traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
                     raise
                 st.inline -= 1
             else:
-                st.at = o79  # game.yaml:330
-                _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-                enter_procedure(st, S[67])
+                st.at = o69  # game.yaml:326
+                _args15 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+                enter_procedure(st, S[64])
                 st.inline += 1
                 try:
-                    proc_replace_marker(st, _args18)
+                    proc_replace_marker(st, _args15)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+                    traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o83  # game.yaml:331
-            _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]
+            st.at = o73  # game.yaml:327
+            _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[65]))]
             _dest3 = Z_discard1
             for _c25 in cards_of(_items8):
                 st.move(_c25, _dest3, False)
-            st.at = o84  # game.yaml:332
-            _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]
+            st.at = o74  # game.yaml:328
+            _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[66]))]
             _dest4 = Z_discard1
             for _c26 in cards_of(_items9):
                 st.move(_c26, _dest4, False)
@@ -1338,104 +1264,104 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e77_among(st, env):  # game.yaml:319
+    def e67_among(st, env):  # game.yaml:315
         return [env['p'], env['q']]
-    def e77_strength(st, env):  # game.yaml:319
+    def e67_strength(st, env):  # game.yaml:315
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['x'], S[2]))])
-    def e77_chooser(st, env):  # game.yaml:319
+    def e67_chooser(st, env):  # game.yaml:315
         return st.vars['supreme']
-    def e77_prompt(st, env):  # game.yaml:319
+    def e67_prompt(st, env):  # game.yaml:315
         return 'Usurp'
-    def step_78(st, fr):  # game.yaml:329
+    def step_68(st, fr):  # game.yaml:325
         env = fr.env
-        st.at = o79  # game.yaml:330
-        _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-        enter_procedure(st, S[67])
+        st.at = o69  # game.yaml:326
+        _args16 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+        enter_procedure(st, S[64])
         st.inline += 1
         try:
-            proc_replace_marker(st, _args19)
+            proc_replace_marker(st, _args16)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+            traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_80(st, fr):  # game.yaml:327
+    def step_70(st, fr):  # game.yaml:323
         env = fr.env
-        st.at = o81  # game.yaml:328
-        _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-        enter_procedure(st, S[65])
+        st.at = o71  # game.yaml:324
+        _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+        enter_procedure(st, S[62])
         st.inline += 1
         try:
-            proc_replace_marker(st, _args20)
+            proc_replace_marker(st, _args17)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+            traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e85_player(st, env):  # game.yaml:309
+    def e75_player(st, env):  # game.yaml:305
         return env['p']
-    def e85_prompt(st, env):  # game.yaml:309
+    def e75_prompt(st, env):  # game.yaml:305
         return 'Abandon the Usurp, or play a Legion?'
-    def e85_label0(st, env):  # game.yaml:312
+    def e75_label0(st, env):  # game.yaml:308
         return 'abandon the Usurp'
-    def e85_label1(st, env):  # game.yaml:315
+    def e75_label1(st, env):  # game.yaml:311
         return 'play a Legion'
-    def collect_85(st, env):  # game.yaml:309
+    def collect_75(st, env):  # game.yaml:305
         actions = []
         values = []
         idx = []
-        # game.yaml:312: always offered
+        # game.yaml:308: always offered
         actions.append(A_171)
         values.append(None)
         idx.append(0)
-        # game.yaml:315: always offered
+        # game.yaml:311: always offered
         actions.append(A_181)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_85(st, dec, i):  # game.yaml:309
+    def resolve_75(st, dec, i):  # game.yaml:305
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:312
-            st.at = o73  # game.yaml:314
-            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
-            _dest5 = (Z_hand1 + seat(st, env['q'], S[58]))
+        if k == 0:  # game.yaml:308
+            st.at = o63  # game.yaml:310
+            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[56]))]
+            _dest5 = (Z_hand1 + seat(st, env['q'], S[55]))
             for _c27 in cards_of(_items10):
                 st.move(_c27, _dest5, False)
-        elif k == 1:  # game.yaml:315
-            st.frames.append(Frame(o74, env))
-    def step_88(st, fr):  # game.yaml:342
+        elif k == 1:  # game.yaml:311
+            st.frames.append(Frame(o64, env))
+    def step_78(st, fr):  # game.yaml:338
         env = fr.env
-        st.at = o89  # game.yaml:343
+        st.at = o79  # game.yaml:339
         st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
         st.frames.pop()
 
-    def e91_player(st, env):  # game.yaml:349
+    def e81_player(st, env):  # game.yaml:345
         return env['p']
-    def e91_prompt(st, env):  # game.yaml:349
+    def e81_prompt(st, env):  # game.yaml:345
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e91_src(st, env):  # game.yaml:349
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[70]))]
-    def e91_dest(st, env):  # game.yaml:349
-        return (Z_legion1 + seat(st, env['p'], S[71]))
-    def e91_min(st, env):  # game.yaml:349
+    def e81_src(st, env):  # game.yaml:345
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[67]))]
+    def e81_dest(st, env):  # game.yaml:345
+        return (Z_legion1 + seat(st, env['p'], S[68]))
+    def e81_min(st, env):  # game.yaml:345
         return 2
-    def e91_max(st, env):  # game.yaml:349
+    def e81_max(st, env):  # game.yaml:345
         return 4
-    def cands_91(st, env, picked):  # game.yaml:349
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[70]))])
-    def step_92(st, fr):  # game.yaml:363
+    def cands_81(st, env, picked):  # game.yaml:345
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[67]))])
+    def step_82(st, fr):  # game.yaml:359
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o98  # game.yaml:364
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[72]))]) >= 2):
-                st.frames.append(Frame(o93, env))
+            st.at = o88  # game.yaml:360
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[69]))]) >= 2):
+                st.frames.append(Frame(o83, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1444,13 +1370,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_93(st, fr):  # game.yaml:366
+    def step_83(st, fr):  # game.yaml:362
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o97  # game.yaml:367
-            o97.exec(st, env)
+            st.at = o87  # game.yaml:363
+            o87.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1459,15 +1385,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_94(st, fr):  # game.yaml:371
+    def step_84(st, fr):  # game.yaml:367
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o95  # game.yaml:372
-            _args21 = {'p': env['q']}
-            enter_procedure(st, S[73])
-            st.frames.append(Frame(o9, _args21))
+            st.at = o85  # game.yaml:368
+            _args18 = {'p': env['q']}
+            enter_procedure(st, S[70])
+            st.frames.append(Frame(o8, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1476,80 +1402,80 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_96(st, fr):  # game.yaml:373
+    def step_86(st, fr):  # game.yaml:369
         env = fr.env
         pass
         st.frames.pop()
 
-    def e97_player(st, env):  # game.yaml:367
+    def e87_player(st, env):  # game.yaml:363
         return env['q']
-    def e97_prompt(st, env):  # game.yaml:367
+    def e87_prompt(st, env):  # game.yaml:363
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e97_label0(st, env):  # game.yaml:370
+    def e87_label0(st, env):  # game.yaml:366
         return 'take part'
-    def e97_label1(st, env):  # game.yaml:373
+    def e87_label1(st, env):  # game.yaml:369
         return 'pass'
-    def collect_97(st, env):  # game.yaml:367
+    def collect_87(st, env):  # game.yaml:363
         actions = []
         values = []
         idx = []
-        # game.yaml:370: always offered
+        # game.yaml:366: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:373: always offered
+        # game.yaml:369: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_97(st, dec, i):  # game.yaml:367
+    def resolve_87(st, dec, i):  # game.yaml:363
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:370
-            st.frames.append(Frame(o94, env))
-        elif k == 1:  # game.yaml:373
+        if k == 0:  # game.yaml:366
+            st.frames.append(Frame(o84, env))
+        elif k == 1:  # game.yaml:369
             pass
-    def e99_items(st, env):  # game.yaml:361
+    def e89_items(st, env):  # game.yaml:357
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_101(st, fr):  # game.yaml:380
+    def step_91(st, fr):  # game.yaml:376
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o102  # game.yaml:381
+            st.at = o92  # game.yaml:377
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o105  # game.yaml:382
+            st.at = o95  # game.yaml:378
             _live1 = live_mask(st)
             for _q4 in list(env['fighters']):
                 if gone(st, _live1, _q4):
                     continue
                 env['q'] = _q4
-                st.at = o104  # game.yaml:384
+                st.at = o94  # game.yaml:380
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
+                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[71]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[72]))])) + ')', -1)
             fr.pc = 3
-            st.at = o106  # game.yaml:385
-            o106.exec(st, env)
+            st.at = o96  # game.yaml:381
+            o96.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o107  # game.yaml:391
-            st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[76])), False)
-            st.at = o108  # game.yaml:392
-            st.at = o109  # game.yaml:393
-            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
-            st.at = o110  # game.yaml:395
+            st.at = o97  # game.yaml:387
+            st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[73])), False)
+            st.at = o98  # game.yaml:388
+            st.at = o99  # game.yaml:389
+            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[76]))]),)), (Z_house1 + seat(st, env['w'], S[75])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[74])), False, S[77])
+            st.at = o100  # game.yaml:391
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o113  # game.yaml:396
+            st.at = o103  # game.yaml:392
             _live2 = live_mask(st)
             for _q5 in list(env['fighters']):
                 if gone(st, _live2, _q5):
                     continue
                 env['q'] = _q5
-                st.at = o112  # game.yaml:398
-                _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
+                st.at = o102  # game.yaml:394
+                _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[78]))]
                 _dest6 = Z_discard1
                 for _c28 in cards_of(_items11):
                     st.move(_c28, _dest6, False)
@@ -1557,60 +1483,60 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_103(st, fr):  # game.yaml:383
+    def step_93(st, fr):  # game.yaml:379
         env = fr.env
-        st.at = o104  # game.yaml:384
+        st.at = o94  # game.yaml:380
         if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
+            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[71]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[72]))])) + ')', -1)
         st.frames.pop()
 
-    def e105_items(st, env):  # game.yaml:382
+    def e95_items(st, env):  # game.yaml:378
         return env['fighters']
-    def e106_among(st, env):  # game.yaml:385
+    def e96_among(st, env):  # game.yaml:381
         return env['fighters']
-    def e106_strength(st, env):  # game.yaml:385
+    def e96_strength(st, env):  # game.yaml:381
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['q'], S[2]))])
-    def e106_chooser(st, env):  # game.yaml:385
+    def e96_chooser(st, env):  # game.yaml:381
         return st.vars['supreme']
-    def e106_prompt(st, env):  # game.yaml:385
+    def e96_prompt(st, env):  # game.yaml:381
         return 'Struggle'
-    def step_108(st, fr):  # game.yaml:392
+    def step_98(st, fr):  # game.yaml:388
         env = fr.env
-        st.at = o109  # game.yaml:393
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
+        st.at = o99  # game.yaml:389
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[76]))]),)), (Z_house1 + seat(st, env['w'], S[75])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[74])), False, S[77])
         st.frames.pop()
 
-    def step_111(st, fr):  # game.yaml:397
+    def step_101(st, fr):  # game.yaml:393
         env = fr.env
-        st.at = o112  # game.yaml:398
-        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
+        st.at = o102  # game.yaml:394
+        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[78]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e113_items(st, env):  # game.yaml:396
+    def e103_items(st, env):  # game.yaml:392
         return env['fighters']
-    def step_114(st, fr):  # game.yaml:377
+    def step_104(st, fr):  # game.yaml:373
         env = fr.env
-        st.at = o115  # game.yaml:378
+        st.at = o105  # game.yaml:374
         st.move(env['day'], Z_spent_days1, False)
-        st.at = o116  # game.yaml:379
+        st.at = o106  # game.yaml:375
         if st.record_log:
             st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
-    def step_118(st, fr):  # game.yaml:405
+    def step_108(st, fr):  # game.yaml:401
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o123  # game.yaml:406
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[82]))]) > 3):
-                st.frames.append(Frame(o121, env))
+            st.at = o113  # game.yaml:402
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[79]))]) > 3):
+                st.frames.append(Frame(o111, env))
             else:
-                st.at = o120  # game.yaml:414
-                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
+                st.at = o110  # game.yaml:410
+                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1619,19 +1545,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_119(st, fr):  # game.yaml:413
+    def step_109(st, fr):  # game.yaml:409
         env = fr.env
-        st.at = o120  # game.yaml:414
-        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
+        st.at = o110  # game.yaml:410
+        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
         st.frames.pop()
 
-    def step_121(st, fr):  # game.yaml:407
+    def step_111(st, fr):  # game.yaml:403
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o122  # game.yaml:408
-            o122.exec(st, env)
+            st.at = o112  # game.yaml:404
+            o112.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1640,53 +1566,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e122_player(st, env):  # game.yaml:408
+    def e112_player(st, env):  # game.yaml:404
         return env['q']
-    def e122_prompt(st, env):  # game.yaml:408
+    def e112_prompt(st, env):  # game.yaml:404
         return 'Discard down to 3 cards'
-    def e122_src(st, env):  # game.yaml:408
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]
-    def e122_dest(st, env):  # game.yaml:408
+    def e112_src(st, env):  # game.yaml:404
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[83]))]
+    def e112_dest(st, env):  # game.yaml:404
         return Z_discard1
-    def e122_min(st, env):  # game.yaml:408
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def e122_max(st, env):  # game.yaml:408
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def cands_122(st, env, picked):  # game.yaml:408
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])
-    def e124_items(st, env):  # game.yaml:404
+    def e112_min(st, env):  # game.yaml:404
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
+    def e112_max(st, env):  # game.yaml:404
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
+    def cands_112(st, env, picked):  # game.yaml:404
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])
+    def e114_items(st, env):  # game.yaml:400
         return clockwise_from(st, st.vars['supreme'])
-    def step_128(st, fr):  # game.yaml:115
+    def step_118(st, fr):  # game.yaml:115
         env = fr.env
-        st.at = o129  # game.yaml:118
+        st.at = o119  # game.yaml:118
         st.shuffle(Z_day_deck1)
-        st.at = o130  # game.yaml:119
+        st.at = o120  # game.yaml:119
         st.shuffle(Z_minion_deck1)
-        st.at = o133  # game.yaml:120
+        st.at = o123  # game.yaml:120
         _live3 = live_mask(st)
-        for _p3 in list(st.players):
-            if gone(st, _live3, _p3):
+        for _p2 in list(st.players):
+            if gone(st, _live3, _p2):
                 continue
-            env['p'] = _p3
-            st.at = o132  # game.yaml:122
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
+            env['p'] = _p2
+            st.at = o122  # game.yaml:122
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
         st.frames.pop()
 
-    def step_131(st, fr):  # game.yaml:121
+    def step_121(st, fr):  # game.yaml:121
         env = fr.env
-        st.at = o132  # game.yaml:122
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
+        st.at = o122  # game.yaml:122
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
         st.frames.pop()
 
-    def e133_items(st, env):  # game.yaml:120
+    def e123_items(st, env):  # game.yaml:120
         return st.players
-    def step_134(st, fr):  # game.yaml:124
+    def step_124(st, fr):  # game.yaml:124
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o137  # game.yaml:127
-            o137.exec(st, env)
+            st.at = o154  # game.yaml:124
+            o154.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1695,353 +1621,525 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_135(st, fr):  # game.yaml:127
+    def step_125(st, fr):  # game.yaml:124
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            fr.pc = 1
-            st.at = o136  # game.yaml:128
-            _args22 = {}
+            st.at = o126  # game.yaml:124
+            _v1 = st.vars['round'] + 1
+            if _v1 < 0:
+                raise RuleError("'round' would fall to " + str(_v1) + ', below its minimum 0', S[87])
+            st.vars['round'] = _v1
+            st.at = o127  # game.yaml:124
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
+            st.at = o128  # game.yaml:128
+            st.at = o129  # game.yaml:128
+            st.vars['phase'] = 'Day'
+            st.at = o130  # game.yaml:128
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
+            st.at = o131  # game.yaml:131
+            st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+            st.at = o132  # game.yaml:132
+            if st.record_log:
+                st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
+            st.at = o133  # game.yaml:128
+            st.vars['phase'] = ''
+            fr.pc = 4
+            st.at = o134  # game.yaml:133
+            st.frames.append(Frame(o134, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 4
+        if pc == 4:
+            fr.pc = 5
+            st.at = o143  # game.yaml:137
+            st.frames.append(Frame(o143, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 5
+        if pc == 5:
+            fr.pc = 6
+            st.at = o153  # game.yaml:138
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p3, S[1]))]) == 0) for _p3 in st.players))):
+                st.frames.append(Frame(o148, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 6
+        if pc == 6:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_128(st, fr):  # game.yaml:128
+        env = fr.env
+        st.at = o129  # game.yaml:128
+        st.vars['phase'] = 'Day'
+        st.at = o130  # game.yaml:128
+        if st.record_log:
+            st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
+        st.at = o131  # game.yaml:131
+        st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+        st.at = o132  # game.yaml:132
+        if st.record_log:
+            st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
+        st.at = o133  # game.yaml:128
+        st.vars['phase'] = ''
+        st.frames.pop()
+
+    def step_134(st, fr):  # game.yaml:133
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o135  # game.yaml:133
+            st.vars['phase'] = 'Player Turns'
+            fr.pc = 2
+            st.at = o140  # game.yaml:133
+            o140.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.at = o141  # game.yaml:133
+            st.vars['turn_player'] = None
+            st.at = o142  # game.yaml:133
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_136(st, fr):  # game.yaml:136
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o137  # game.yaml:133
+            st.vars['turn_player'] = env['p']
+            st.at = o138  # game.yaml:133
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Player Turns: ' + fmt_player1(env['p']) + "'s turn", -1)
+            fr.pc = 3
+            st.at = o139  # game.yaml:136
+            _args19 = {'p': env['p']}
+            enter_procedure(st, S[88])
+            st.frames.append(Frame(o0, _args19))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def e140_items(st, env):  # game.yaml:133
+        return clockwise_from(st, st.vars['supreme'])
+    def step_143(st, fr):  # game.yaml:137
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o144  # game.yaml:137
+            st.vars['phase'] = 'Struggle'
+            st.at = o145  # game.yaml:137
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
+            fr.pc = 3
+            st.at = o146  # game.yaml:137
+            _args20 = {'day': st.zones[Z_current_day1][-1]}
+            enter_procedure(st, S[89])
+            st.frames.append(Frame(o9, _args20))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            st.at = o147  # game.yaml:137
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_148(st, fr):  # game.yaml:138
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o149  # game.yaml:138
+            st.vars['phase'] = 'Ending the Day'
+            st.at = o150  # game.yaml:138
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
+            fr.pc = 3
+            st.at = o151  # game.yaml:138
+            _args21 = {}
             enter_procedure(st, S[90])
-            st.frames.append(Frame(o0, _args22))
+            st.frames.append(Frame(o10, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 1
-        if pc == 1:
+            pc = 3
+        if pc == 3:
+            st.at = o152  # game.yaml:138
+            st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e137_cond(st, env):  # game.yaml:127
+    def e154_cond(st, env):  # game.yaml:124
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
-    def step_138(st, fr):  # game.yaml:419
+    def step_155(st, fr):  # game.yaml:415
         env = fr.env
-        st.at = o150  # game.yaml:423
+        st.at = o167  # game.yaml:419
         _live4 = live_mask(st)
         for _p5 in list(st.players):
             if gone(st, _live4, _p5):
                 continue
             env['p'] = _p5
-            st.at = o149  # game.yaml:425
+            st.at = o166  # game.yaml:421
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o141  # game.yaml:427
+                st.at = o158  # game.yaml:423
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o142  # game.yaml:428
+                st.at = o159  # game.yaml:424
                 _i1 = seat(st, env['p'], S[91])
                 st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
-                st.at = o145  # game.yaml:429
+                st.at = o162  # game.yaml:425
                 if (env['n'] > 0):
-                    st.at = o144  # game.yaml:431
+                    st.at = o161  # game.yaml:427
                     _i2 = seat(st, env['p'], S[92])
                     st.vars['score'][_i2] += 1
-                st.at = o148  # game.yaml:432
+                st.at = o165  # game.yaml:428
                 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                    st.at = o147  # game.yaml:434
+                    st.at = o164  # game.yaml:430
                     _i3 = seat(st, env['p'], S[94])
                     st.vars['score'][_i3] += 2
         st.frames.pop()
 
-    def step_139(st, fr):  # game.yaml:424
+    def step_156(st, fr):  # game.yaml:420
         env = fr.env
-        st.at = o149  # game.yaml:425
+        st.at = o166  # game.yaml:421
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o141  # game.yaml:427
+            st.at = o158  # game.yaml:423
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o142  # game.yaml:428
+            st.at = o159  # game.yaml:424
             _i4 = seat(st, env['p'], S[91])
             st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
-            st.at = o145  # game.yaml:429
+            st.at = o162  # game.yaml:425
             if (env['n'] > 0):
-                st.at = o144  # game.yaml:431
+                st.at = o161  # game.yaml:427
                 _i5 = seat(st, env['p'], S[92])
                 st.vars['score'][_i5] += 1
-            st.at = o148  # game.yaml:432
+            st.at = o165  # game.yaml:428
             if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                st.at = o147  # game.yaml:434
+                st.at = o164  # game.yaml:430
                 _i6 = seat(st, env['p'], S[94])
                 st.vars['score'][_i6] += 2
         st.frames.pop()
 
-    def step_140(st, fr):  # game.yaml:426
+    def step_157(st, fr):  # game.yaml:422
         env = fr.env
-        st.at = o141  # game.yaml:427
+        st.at = o158  # game.yaml:423
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o142  # game.yaml:428
+        st.at = o159  # game.yaml:424
         _i7 = seat(st, env['p'], S[91])
         st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))
-        st.at = o145  # game.yaml:429
+        st.at = o162  # game.yaml:425
         if (env['n'] > 0):
-            st.at = o144  # game.yaml:431
+            st.at = o161  # game.yaml:427
             _i8 = seat(st, env['p'], S[92])
             st.vars['score'][_i8] += 1
-        st.at = o148  # game.yaml:432
+        st.at = o165  # game.yaml:428
         if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-            st.at = o147  # game.yaml:434
+            st.at = o164  # game.yaml:430
             _i9 = seat(st, env['p'], S[94])
             st.vars['score'][_i9] += 2
         st.frames.pop()
 
-    def step_143(st, fr):  # game.yaml:430
+    def step_160(st, fr):  # game.yaml:426
         env = fr.env
-        st.at = o144  # game.yaml:431
+        st.at = o161  # game.yaml:427
         _i10 = seat(st, env['p'], S[92])
         st.vars['score'][_i10] += 1
         st.frames.pop()
 
-    def step_146(st, fr):  # game.yaml:433
+    def step_163(st, fr):  # game.yaml:429
         env = fr.env
-        st.at = o147  # game.yaml:434
+        st.at = o164  # game.yaml:430
         _i11 = seat(st, env['p'], S[94])
         st.vars['score'][_i11] += 2
         st.frames.pop()
 
-    def e149_items(st, env):  # game.yaml:425
+    def e166_items(st, env):  # game.yaml:421
         return K_districts1
-    def e150_items(st, env):  # game.yaml:423
+    def e167_items(st, env):  # game.yaml:419
         return st.players
-    def tie_0(st, env):  # game.yaml:436
+    def tie_0(st, env):  # game.yaml:432
         return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[95]))])
     def init_supreme(st, env):  # game.yaml:74
         return 0
     def init_score(st, env):  # game.yaml:75
         return 0
+    def init_round(st, env):  # game.yaml:124
+        return 0
+    def init_phase(st, env):  # game.yaml:124
+        return ''
+    def init_turn_player(st, env):  # game.yaml:124
+        return None
+    def init_start_player(st, env):  # game.yaml:124
+        return first(st.players)
 
     o0 = Block(0, S[96], 5, step_0)
-    o1 = Block(1, S[97], 5, step_1)
+    o1 = Block(1, S[97], 1, step_1)
     o2 = Block(2, S[98], 1, step_2)
     o3 = Block(3, S[99], 1, step_3)
-    o4 = Block(4, S[100], 1, step_4)
-    o5 = Block(5, S[8], 1, step_5)
-    o6 = Block(6, S[101], 1, step_6)
-    o7 = Block(7, S[102], 4, step_7)
-    o8 = Block(8, S[66], 3, step_8)
-    o9 = Block(9, S[103], 1, step_9)
-    o10 = Block(10, S[104], 3, step_10)
-    o11 = Block(11, S[105], 4, step_11)
-    o12 = Stmt(12, S[106])
-    o13 = Stmt(13, S[107])
-    o14 = Block(14, S[108], 1, step_14)
-    o15 = Stmt(15, S[24])
-    o16 = ForOp(S[109], 'p', e16_items, o14, False, seats=True)
-    o16.uid = 16
-    o17 = Stmt(17, S[12])
-    o18 = Block(18, S[110], 1, step_18)
-    o19 = Stmt(19, S[25])
-    o20 = Stmt(20, S[111])
-    o21 = Stmt(21, S[14])
-    o22 = Stmt(22, S[15])
-    o23 = Stmt(23, S[16])
-    o24 = Stmt(24, S[17])
-    o25 = Stmt(25, S[19])
-    o26 = Block(26, S[112], 1, step_26)
-    o27 = Stmt(27, S[27])
-    o28 = Block(28, S[113], 1, step_28)
-    o29 = Stmt(29, S[114])
-    o30 = ChooseOp(S[115], e30_player, e30_prompt, [
-        OptionOp(site[0], e30_label0, None, None, None, o26),
-        OptionOp(site[1], e30_label1, 'd', e30_items1, e30_when1, o28),
+    o4 = Block(4, S[8], 1, step_4)
+    o5 = Block(5, S[100], 1, step_5)
+    o6 = Block(6, S[101], 4, step_6)
+    o7 = Block(7, S[63], 3, step_7)
+    o8 = Block(8, S[102], 1, step_8)
+    o9 = Block(9, S[103], 3, step_9)
+    o10 = Block(10, S[104], 4, step_10)
+    o11 = Stmt(11, S[13])
+    o12 = Stmt(12, S[14])
+    o13 = Stmt(13, S[15])
+    o14 = Stmt(14, S[16])
+    o15 = Stmt(15, S[18])
+    o16 = Block(16, S[105], 1, step_16)
+    o17 = Stmt(17, S[24])
+    o18 = Block(18, S[106], 1, step_18)
+    o19 = Stmt(19, S[107])
+    o20 = ChooseOp(S[108], e20_player, e20_prompt, [
+        OptionOp(site[0], e20_label0, None, None, None, o16),
+        OptionOp(site[1], e20_label1, 'd', e20_items1, e20_when1, o18),
     ], False)
-    o30.collect = collect_30
-    o30.resolve = resolve_30
-    o30.uid = 30
-    o31 = PickOp(S[116], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
-    o31.candidates = cands_31
-    o31.uid = 31
-    o32 = Block(32, S[117], 0, step_32)
-    o33 = Block(33, S[118], 3, step_33)
-    o34 = Stmt(34, S[32])
-    o35 = Block(35, S[119], 1, step_35)
-    o36 = Block(36, S[120], 1, step_36)
-    o37 = PickOp(S[121], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
-    o37.candidates = cands_37
-    o37.uid = 37
-    o38 = Stmt(38, S[122])
-    o39 = ForOp(S[123], 'q', e39_items, o35, False, seats=True)
-    o39.uid = 39
-    o40 = Stmt(40, S[34])
+    o20.collect = collect_20
+    o20.resolve = resolve_20
+    o20.uid = 20
+    o21 = PickOp(S[109], e21_player, e21_prompt, 'c', e21_src, e21_dest, e21_min, e21_max, e21_where, None, False, site[2])
+    o21.candidates = cands_21
+    o21.uid = 21
+    o22 = Block(22, S[110], 0, step_22)
+    o23 = Block(23, S[111], 3, step_23)
+    o24 = Stmt(24, S[29])
+    o25 = Block(25, S[112], 1, step_25)
+    o26 = Block(26, S[113], 1, step_26)
+    o27 = PickOp(S[114], e27_player, e27_prompt, 'c', e27_src, e27_dest, e27_min, e27_max, None, None, False, site[5])
+    o27.candidates = cands_27
+    o27.uid = 27
+    o28 = Stmt(28, S[115])
+    o29 = ForOp(S[116], 'q', e29_items, o25, False, seats=True)
+    o29.uid = 29
+    o30 = Stmt(30, S[31])
+    o31 = Block(31, S[117], 2, step_31)
+    o32 = Stmt(32, S[34])
+    o33 = Block(33, S[118], 1, step_33)
+    o34 = Stmt(34, S[35])
+    o35 = ChooseOp(S[119], e35_player, e35_prompt, [
+        OptionOp(site[7], e35_label0, 'q', e35_items0, e35_when0, o33),
+    ], False)
+    o35.collect = collect_35
+    o35.resolve = resolve_35
+    o35.uid = 35
+    o36 = Block(36, S[120], 2, step_36)
+    o37 = Stmt(37, S[36])
+    o38 = Block(38, S[121], 1, step_38)
+    o39 = Stmt(39, S[122])
+    o40 = ChooseOp(S[123], e40_player, e40_prompt, [
+        OptionOp(site[9], e40_label0, 'b', e40_items0, e40_when0, o38),
+    ], False)
+    o40.collect = collect_40
+    o40.resolve = resolve_40
+    o40.uid = 40
     o41 = Block(41, S[124], 2, step_41)
-    o42 = Stmt(42, S[37])
-    o43 = Block(43, S[125], 1, step_43)
-    o44 = Stmt(44, S[38])
-    o45 = ChooseOp(S[126], e45_player, e45_prompt, [
-        OptionOp(site[7], e45_label0, 'q', e45_items0, e45_when0, o43),
+    o42 = Stmt(42, S[39])
+    o43 = Stmt(43, S[125])
+    o44 = ChooseOp(S[126], e44_player, e44_prompt, [
+        OptionOp(site[3], e44_label0, None, None, None, o22),
+        OptionOp(site[4], e44_label1, None, None, e44_when1, o23),
+        OptionOp(site[6], e44_label2, 'd', e44_items2, e44_when2, o31),
+        OptionOp(site[8], e44_label3, 'a', e44_items3, e44_when3, o36),
+        OptionOp(site[10], e44_label4, 'd', e44_items4, e44_when4, o41),
     ], False)
-    o45.collect = collect_45
-    o45.resolve = resolve_45
-    o45.uid = 45
-    o46 = Block(46, S[127], 2, step_46)
-    o47 = Stmt(47, S[39])
-    o48 = Block(48, S[128], 1, step_48)
-    o49 = Stmt(49, S[129])
-    o50 = ChooseOp(S[130], e50_player, e50_prompt, [
-        OptionOp(site[9], e50_label0, 'b', e50_items0, e50_when0, o48),
+    o44.collect = collect_44
+    o44.resolve = resolve_44
+    o44.uid = 44
+    o45 = Stmt(45, S[127])
+    o46 = Block(46, S[128], 2, step_46)
+    o47 = PickOp(S[129], e47_player, e47_prompt, 'c', e47_src, e47_dest, e47_min, e47_max, e47_where, None, False, site[12])
+    o47.candidates = cands_47
+    o47.uid = 47
+    o48 = Stmt(48, S[130])
+    o49 = Block(49, S[131], 1, step_49)
+    o50 = Block(50, S[132], 1, step_50)
+    o51 = Stmt(51, S[47])
+    o52 = ChooseOp(S[133], e52_player, e52_prompt, [
+        OptionOp(site[14], e52_label0, 'd', e52_items0, e52_when0, o50),
     ], False)
-    o50.collect = collect_50
-    o50.resolve = resolve_50
-    o50.uid = 50
-    o51 = Block(51, S[131], 2, step_51)
-    o52 = Stmt(52, S[42])
-    o53 = Stmt(53, S[132])
-    o54 = ChooseOp(S[133], e54_player, e54_prompt, [
-        OptionOp(site[3], e54_label0, None, None, None, o32),
-        OptionOp(site[4], e54_label1, None, None, e54_when1, o33),
-        OptionOp(site[6], e54_label2, 'd', e54_items2, e54_when2, o41),
-        OptionOp(site[8], e54_label3, 'a', e54_items3, e54_when3, o46),
-        OptionOp(site[10], e54_label4, 'd', e54_items4, e54_when4, o51),
-    ], False)
-    o54.collect = collect_54
-    o54.resolve = resolve_54
+    o52.collect = collect_52
+    o52.resolve = resolve_52
+    o52.uid = 52
+    o53 = Block(53, S[134], 2, step_53)
+    o54 = PickOp(S[135], e54_player, e54_prompt, 'c', e54_src, e54_dest, e54_min, None, None, 'gone', False, site[16])
+    o54.candidates = cands_54
     o54.uid = 54
-    o55 = Stmt(55, S[134])
-    o56 = Block(56, S[135], 2, step_56)
-    o57 = PickOp(S[136], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
-    o57.candidates = cands_57
-    o57.uid = 57
-    o58 = Stmt(58, S[137])
+    o55 = Stmt(55, S[49])
+    o56 = ChooseOp(S[136], e56_player, e56_prompt, [
+        OptionOp(site[11], e56_label0, 'd', e56_items0, e56_when0, o46),
+        OptionOp(site[13], e56_label1, 'q', e56_items1, e56_when1, o49),
+        OptionOp(site[15], e56_label2, None, None, None, o53),
+    ], False)
+    o56.collect = collect_56
+    o56.resolve = resolve_56
+    o56.uid = 56
+    o57 = Stmt(57, S[137])
+    o58 = Stmt(58, S[20])
     o59 = Block(59, S[138], 1, step_59)
-    o60 = Block(60, S[139], 1, step_60)
-    o61 = Stmt(61, S[50])
-    o62 = ChooseOp(S[140], e62_player, e62_prompt, [
-        OptionOp(site[14], e62_label0, 'd', e62_items0, e62_when0, o60),
-    ], False)
-    o62.collect = collect_62
-    o62.resolve = resolve_62
-    o62.uid = 62
-    o63 = Block(63, S[141], 2, step_63)
-    o64 = PickOp(S[142], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
-    o64.candidates = cands_64
-    o64.uid = 64
-    o65 = Stmt(65, S[52])
-    o66 = ChooseOp(S[143], e66_player, e66_prompt, [
-        OptionOp(site[11], e66_label0, 'd', e66_items0, e66_when0, o56),
-        OptionOp(site[13], e66_label1, 'q', e66_items1, e66_when1, o59),
-        OptionOp(site[15], e66_label2, None, None, None, o63),
-    ], False)
-    o66.collect = collect_66
-    o66.resolve = resolve_66
-    o66.uid = 66
-    o67 = Stmt(67, S[144])
-    o68 = Stmt(68, S[21])
-    o69 = Block(69, S[145], 1, step_69)
-    o70 = Stmt(70, S[57])
-    o71 = Stmt(71, S[146])
-    o72 = Block(72, S[147], 1, step_72)
+    o60 = Stmt(60, S[54])
+    o61 = Stmt(61, S[139])
+    o62 = Block(62, S[140], 1, step_62)
+    o63 = Stmt(63, S[141])
+    o64 = Block(64, S[142], 6, step_64)
+    o65 = Stmt(65, S[57])
+    o66 = Stmt(66, S[143])
+    o67 = WinnerOp(S[144], 'x', e67_among, e67_strength, e67_chooser, True, 'w', e67_prompt, site[19], fmt_player1)
+    o67.uid = 67
+    o68 = Block(68, S[145], 1, step_68)
+    o69 = Stmt(69, S[64])
+    o70 = Block(70, S[146], 1, step_70)
+    o71 = Stmt(71, S[62])
+    o72 = Stmt(72, S[147])
     o73 = Stmt(73, S[148])
-    o74 = Block(74, S[149], 6, step_74)
-    o75 = Stmt(75, S[60])
-    o76 = Stmt(76, S[150])
-    o77 = WinnerOp(S[151], 'x', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
-    o77.uid = 77
+    o74 = Stmt(74, S[149])
+    o75 = ChooseOp(S[150], e75_player, e75_prompt, [
+        OptionOp(site[17], e75_label0, None, None, None, o62),
+        OptionOp(site[18], e75_label1, None, None, None, o64),
+    ], False)
+    o75.collect = collect_75
+    o75.resolve = resolve_75
+    o75.uid = 75
+    o76 = Stmt(76, S[151])
+    o77 = Stmt(77, S[7])
     o78 = Block(78, S[152], 1, step_78)
-    o79 = Stmt(79, S[67])
-    o80 = Block(80, S[153], 1, step_80)
-    o81 = Stmt(81, S[65])
-    o82 = Stmt(82, S[154])
-    o83 = Stmt(83, S[155])
-    o84 = Stmt(84, S[156])
-    o85 = ChooseOp(S[157], e85_player, e85_prompt, [
-        OptionOp(site[17], e85_label0, None, None, None, o72),
-        OptionOp(site[18], e85_label1, None, None, None, o74),
+    o79 = Stmt(79, S[153])
+    o80 = Stmt(80, S[154])
+    o81 = PickOp(S[155], e81_player, e81_prompt, 'c', e81_src, e81_dest, e81_min, e81_max, None, None, True, site[20])
+    o81.candidates = cands_81
+    o81.uid = 81
+    o82 = Block(82, S[156], 1, step_82)
+    o83 = Block(83, S[157], 1, step_83)
+    o84 = Block(84, S[158], 1, step_84)
+    o85 = Stmt(85, S[70])
+    o86 = Block(86, S[159], 0, step_86)
+    o87 = ChooseOp(S[160], e87_player, e87_prompt, [
+        OptionOp(site[21], e87_label0, None, None, None, o84),
+        OptionOp(site[22], e87_label1, None, None, None, o86),
     ], False)
-    o85.collect = collect_85
-    o85.resolve = resolve_85
-    o85.uid = 85
-    o86 = Stmt(86, S[158])
-    o87 = Stmt(87, S[7])
-    o88 = Block(88, S[159], 1, step_88)
-    o89 = Stmt(89, S[160])
-    o90 = Stmt(90, S[161])
-    o91 = PickOp(S[162], e91_player, e91_prompt, 'c', e91_src, e91_dest, e91_min, e91_max, None, None, True, site[20])
-    o91.candidates = cands_91
-    o91.uid = 91
-    o92 = Block(92, S[163], 1, step_92)
-    o93 = Block(93, S[164], 1, step_93)
-    o94 = Block(94, S[165], 1, step_94)
-    o95 = Stmt(95, S[73])
-    o96 = Block(96, S[166], 0, step_96)
-    o97 = ChooseOp(S[167], e97_player, e97_prompt, [
-        OptionOp(site[21], e97_label0, None, None, None, o94),
-        OptionOp(site[22], e97_label1, None, None, None, o96),
-    ], False)
-    o97.collect = collect_97
-    o97.resolve = resolve_97
-    o97.uid = 97
-    o98 = Stmt(98, S[168])
-    o99 = ForOp(S[169], 'q', e99_items, o92, True, seats=True)
-    o99.uid = 99
-    o100 = Stmt(100, S[170])
-    o101 = Block(101, S[171], 7, step_101)
-    o102 = Stmt(102, S[172])
-    o103 = Block(103, S[173], 1, step_103)
-    o104 = Stmt(104, S[174])
-    o105 = ForOp(S[175], 'q', e105_items, o103, False, seats=True)
-    o105.uid = 105
-    o106 = WinnerOp(S[176], 'q', e106_among, e106_strength, e106_chooser, True, 'w', e106_prompt, site[23], fmt_player1)
-    o106.uid = 106
-    o107 = Stmt(107, S[177])
-    o108 = Block(108, S[178], 1, step_108)
-    o109 = Stmt(109, S[80])
-    o110 = Stmt(110, S[179])
-    o111 = Block(111, S[180], 1, step_111)
-    o112 = Stmt(112, S[181])
-    o113 = ForOp(S[182], 'q', e113_items, o111, False, seats=True)
-    o113.uid = 113
-    o114 = Block(114, S[183], 2, step_114)
-    o115 = Stmt(115, S[184])
-    o116 = Stmt(116, S[185])
-    o117 = Stmt(117, S[186])
-    o118 = Block(118, S[187], 1, step_118)
-    o119 = Block(119, S[188], 1, step_119)
-    o120 = Stmt(120, S[85])
-    o121 = Block(121, S[189], 1, step_121)
-    o122 = PickOp(S[190], e122_player, e122_prompt, 'c', e122_src, e122_dest, e122_min, e122_max, None, None, False, site[24])
-    o122.candidates = cands_122
-    o122.uid = 122
-    o123 = Stmt(123, S[191])
-    o124 = ForOp(S[192], 'q', e124_items, o118, False, seats=True)
-    o124.uid = 124
-    o125 = Stmt(125, S[193])
-    o126 = Stmt(126, S[194])
-    o127 = Stmt(127, S[195])
-    o128 = Block(128, S[196], 3, step_128)
-    o129 = Stmt(129, S[197])
-    o130 = Stmt(130, S[198])
-    o131 = Block(131, S[199], 1, step_131)
-    o132 = Stmt(132, S[89])
-    o133 = ForOp(S[200], 'p', e133_items, o131, False, seats=True)
-    o133.uid = 133
-    o134 = Block(134, S[201], 1, step_134)
-    o135 = Block(135, S[202], 1, step_135)
-    o136 = Stmt(136, S[90])
-    o137 = RepeatOp(S[203], o135, e137_cond, False)
-    o137.uid = 137
-    o138 = Block(138, S[204], 1, step_138)
-    o139 = Block(139, S[205], 1, step_139)
-    o140 = Block(140, S[206], 4, step_140)
-    o141 = Stmt(141, S[207])
-    o142 = Stmt(142, S[208])
-    o143 = Block(143, S[209], 1, step_143)
-    o144 = Stmt(144, S[210])
-    o145 = Stmt(145, S[211])
-    o146 = Block(146, S[212], 1, step_146)
-    o147 = Stmt(147, S[213])
-    o148 = Stmt(148, S[214])
-    o149 = ForOp(S[215], 'd', e149_items, o140, False)
-    o149.uid = 149
-    o150 = ForOp(S[216], 'p', e150_items, o139, False, seats=True)
-    o150.uid = 150
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150]
-    P.setup = o128
-    P.play = o134
-    P.scoring = o138
-    P.proc_names = {o0.uid: 'procedure day (' + str(S[96]) + ')', o1.uid: 'procedure turn (' + str(S[97]) + ')', o2.uid: 'procedure bonus (' + str(S[98]) + ')', o3.uid: 'procedure pay_pair (' + str(S[99]) + ')', o4.uid: 'procedure special_ability (' + str(S[100]) + ')', o5.uid: 'procedure return_marker (' + str(S[8]) + ')', o6.uid: 'procedure action (' + str(S[101]) + ')', o7.uid: 'procedure usurp (' + str(S[102]) + ')', o8.uid: 'procedure replace_marker (' + str(S[66]) + ')', o9.uid: 'procedure build_legion (' + str(S[103]) + ')', o10.uid: 'procedure struggle (' + str(S[104]) + ')', o11.uid: 'procedure end_of_day (' + str(S[105]) + ')'}
+    o87.collect = collect_87
+    o87.resolve = resolve_87
+    o87.uid = 87
+    o88 = Stmt(88, S[161])
+    o89 = ForOp(S[162], 'q', e89_items, o82, True, seats=True)
+    o89.uid = 89
+    o90 = Stmt(90, S[163])
+    o91 = Block(91, S[164], 7, step_91)
+    o92 = Stmt(92, S[165])
+    o93 = Block(93, S[166], 1, step_93)
+    o94 = Stmt(94, S[167])
+    o95 = ForOp(S[168], 'q', e95_items, o93, False, seats=True)
+    o95.uid = 95
+    o96 = WinnerOp(S[169], 'q', e96_among, e96_strength, e96_chooser, True, 'w', e96_prompt, site[23], fmt_player1)
+    o96.uid = 96
+    o97 = Stmt(97, S[170])
+    o98 = Block(98, S[171], 1, step_98)
+    o99 = Stmt(99, S[77])
+    o100 = Stmt(100, S[172])
+    o101 = Block(101, S[173], 1, step_101)
+    o102 = Stmt(102, S[174])
+    o103 = ForOp(S[175], 'q', e103_items, o101, False, seats=True)
+    o103.uid = 103
+    o104 = Block(104, S[176], 2, step_104)
+    o105 = Stmt(105, S[177])
+    o106 = Stmt(106, S[178])
+    o107 = Stmt(107, S[179])
+    o108 = Block(108, S[180], 1, step_108)
+    o109 = Block(109, S[181], 1, step_109)
+    o110 = Stmt(110, S[82])
+    o111 = Block(111, S[182], 1, step_111)
+    o112 = PickOp(S[183], e112_player, e112_prompt, 'c', e112_src, e112_dest, e112_min, e112_max, None, None, False, site[24])
+    o112.candidates = cands_112
+    o112.uid = 112
+    o113 = Stmt(113, S[184])
+    o114 = ForOp(S[185], 'q', e114_items, o108, False, seats=True)
+    o114.uid = 114
+    o115 = Stmt(115, S[186])
+    o116 = Stmt(116, S[187])
+    o117 = Stmt(117, S[188])
+    o118 = Block(118, S[189], 3, step_118)
+    o119 = Stmt(119, S[190])
+    o120 = Stmt(120, S[191])
+    o121 = Block(121, S[192], 1, step_121)
+    o122 = Stmt(122, S[86])
+    o123 = ForOp(S[193], 'p', e123_items, o121, False, seats=True)
+    o123.uid = 123
+    o124 = Block(124, S[87], 1, step_124)
+    o125 = Block(125, S[87], 6, step_125)
+    o126 = Stmt(126, S[87])
+    o127 = Stmt(127, S[87])
+    o128 = Block(128, S[194], 5, step_128)
+    o129 = Stmt(129, S[194])
+    o130 = Stmt(130, S[194])
+    o131 = Stmt(131, S[195])
+    o132 = Stmt(132, S[196])
+    o133 = Stmt(133, S[194])
+    o134 = Block(134, S[197], 4, step_134)
+    o135 = Stmt(135, S[197])
+    o136 = Block(136, S[198], 3, step_136)
+    o137 = Stmt(137, S[197])
+    o138 = Stmt(138, S[197])
+    o139 = Stmt(139, S[88])
+    o140 = ForOp(S[197], 'p', e140_items, o136, False, seats=True)
+    o140.uid = 140
+    o141 = Stmt(141, S[197])
+    o142 = Stmt(142, S[197])
+    o143 = Block(143, S[199], 4, step_143)
+    o144 = Stmt(144, S[199])
+    o145 = Stmt(145, S[199])
+    o146 = Stmt(146, S[89])
+    o147 = Stmt(147, S[199])
+    o148 = Block(148, S[200], 4, step_148)
+    o149 = Stmt(149, S[200])
+    o150 = Stmt(150, S[200])
+    o151 = Stmt(151, S[90])
+    o152 = Stmt(152, S[200])
+    o153 = Stmt(153, S[200])
+    o154 = RepeatOp(S[87], o125, e154_cond, False)
+    o154.uid = 154
+    o155 = Block(155, S[201], 1, step_155)
+    o156 = Block(156, S[202], 1, step_156)
+    o157 = Block(157, S[203], 4, step_157)
+    o158 = Stmt(158, S[204])
+    o159 = Stmt(159, S[205])
+    o160 = Block(160, S[206], 1, step_160)
+    o161 = Stmt(161, S[207])
+    o162 = Stmt(162, S[208])
+    o163 = Block(163, S[209], 1, step_163)
+    o164 = Stmt(164, S[210])
+    o165 = Stmt(165, S[211])
+    o166 = ForOp(S[212], 'd', e166_items, o157, False)
+    o166.uid = 166
+    o167 = ForOp(S[213], 'p', e167_items, o156, False, seats=True)
+    o167.uid = 167
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167]
+    P.setup = o118
+    P.play = o124
+    P.scoring = o155
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[96]) + ')', o1.uid: 'procedure bonus (' + str(S[97]) + ')', o2.uid: 'procedure pay_pair (' + str(S[98]) + ')', o3.uid: 'procedure special_ability (' + str(S[99]) + ')', o4.uid: 'procedure return_marker (' + str(S[8]) + ')', o5.uid: 'procedure action (' + str(S[100]) + ')', o6.uid: 'procedure usurp (' + str(S[101]) + ')', o7.uid: 'procedure replace_marker (' + str(S[63]) + ')', o8.uid: 'procedure build_legion (' + str(S[102]) + ')', o9.uid: 'procedure struggle (' + str(S[103]) + ')', o10.uid: 'procedure end_of_day (' + str(S[104]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[217], 'public'),
-        VarSpec('score', 'int', 'players', S[218], 'public'),
+        VarSpec('supreme', 'player', None, S[214], 'public'),
+        VarSpec('score', 'int', 'players', S[215], 'public'),
+        VarSpec('round', 'int', None, S[87], 'public'),
+        VarSpec('phase', 'str', None, S[87], 'public'),
+        VarSpec('turn_player', 'player', None, S[87], 'public'),
+        VarSpec('start_player', 'player', None, S[87], 'public'),
     ]
-    P.var_initial = {'supreme': init_supreme, 'score': init_score}
+    P.var_initial = {'supreme': init_supreme, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[219]]
+    P.tie_breaker_spans = [S[216]]
     return P
