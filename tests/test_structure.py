@@ -71,17 +71,15 @@ def test_rounds_phases_and_turns_on_both_back_ends(tmp_path: Path) -> None:
         # the phase with `when: round > 1` is played in rounds 2 and 3 only
         assert [x for x in log if x.startswith("bonus")] == ["bonus in round 2", "bonus in round 3"]
         assert log.count("Round 2, phase Bonus") == 1
-        assert log[0:0] == [] and "the game starts in round 0" in log
+        assert "the game starts in round 0" in log
         assert log.count("the end in round 3, phase , turn of nobody") == 1
 
 
 def test_end_game_in_a_turn_runs_the_end_hook_once(tmp_path: Path) -> None:
     for log in play_both(write(tmp_path, ENDING), 3, range(4)):
         ends = [x for x in log if x.startswith("the end")]
-        # the end hook runs once, where play stopped: round 2, in P4... P1's turn
-        assert ends == ["the end in round 2, phase Draw, turn of P4"] or ends == [
-            "the end in round 2, phase Draw, turn of P1"
-        ], ends
+        # round 2 goes P3, P1, P2: play stops in P1's turn, and the end hook runs once there
+        assert ends == ["the end in round 2, phase Draw, turn of P1"], ends
         assert not any(x.startswith("round 2 ends") or x.startswith("round 3") for x in log)
 
 
