@@ -270,3 +270,7 @@ POSITION: dict[str, tuple[str, str]] = {
     "turn_player": ("player", "the seat whose turn it is (none outside turns)"),
     "start_player": ("player", "the seat that starts the round (the first seat unless declared)"),
 }
+
+#: With a phase whose turns go on ``until: all_passed``: one yes/no per seat, whether it has
+#: passed in that phase (the ``pass`` statement sets the turn player's; the phase clears them).
+PASSED = "passed"

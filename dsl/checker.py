@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ir
-from .builtins import BUILTINS, POSITION, Builtin, elem
+from .builtins import BUILTINS, PASSED, POSITION, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
 from .render import children
@@ -554,11 +554,24 @@ class _Checker:
         self._bind(s.name, self._expr(s.value, scope), scope, s.span, "a 'let' name")
 
     def _s_Assign(self, s: ir.Assign, scope: dict[str, str]) -> None:
-        if s.name in POSITION and self.g.structure is not None and not s.position:
+        if s.position and s.name == PASSED and PASSED not in self.g.variables:
             raise CheckError(
-                f"'{s.name}' is {POSITION[s.name][1]}: the structure of play sets it, no rule can",
+                "'pass' ends a seat's turns in a phase with 'until: all_passed'; "
+                "this game has no such phase",
                 s.span,
-                suggestion="keep a variable of your own for anything else",
+                suggestion="declare the phase's turns with 'until: all_passed' under play:",
+            )
+        st = self.g.structure
+        kept = st is not None and (
+            s.name in POSITION or (s.name == PASSED and any(p.all_passed for p in st.phases))
+        )
+        if kept and not s.position:
+            what = POSITION[s.name][1] if s.name in POSITION else "which seats have passed"
+            hint = "end a seat's turns with 'pass'" if s.name == PASSED else ""
+            raise CheckError(
+                f"'{s.name}' is {what}: the structure of play sets it, no rule can",
+                s.span,
+                suggestion=hint or "keep a variable of your own for anything else",
             )
         c = self.g.constants.get(s.name)
         if c is not None:

@@ -467,6 +467,7 @@ class PhaseDecl:
     end: Block | None
     source: str | None = None
     interpretation: str | None = None
+    all_passed: bool = False  # ``until: all_passed``: until every seat in play has passed
 
 
 @dataclass(frozen=True, slots=True)

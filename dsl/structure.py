@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ir
-from .builtins import POSITION
+from .builtins import PASSED, POSITION
 from .errors import CheckError, SourceSpan
 from .validate import require_name
 from .yamlload import YMap
@@ -129,6 +129,16 @@ def build(doc: YMap, game: ir.Game, block: BlockFn, expr: ExprFn) -> ir.Game:
             initial = ir.Call(span, "first", (ir.Name(span, "players"),))
         lo, hi = (0, round_count(st.rounds, game)) if name == "round" else (None, None)
         variables[name] = ir.VarDecl(name, span, typ, None, initial, lo, hi)
+    if any(ph.all_passed for ph in phases):
+        if PASSED in game.variables:
+            raise CheckError(
+                f"variable '{PASSED}' has the name of the built-in '{PASSED}' (which seats have "
+                "passed), which a phase with 'until: all_passed' keeps",
+                game.variables[PASSED].span,
+                expected="no variable for what play: declares",
+                suggestion="remove it, and end a seat's turns with the statement 'pass'",
+            )
+        variables[PASSED] = ir.VarDecl(PASSED, span, "bool", "players", ir.Const(span, False))
     return dataclasses.replace(
         game, play=_statements(st), scoring=scoring, variables=variables, structure=st
     )
@@ -183,19 +193,21 @@ def _phase(
         order = expr(node["turns"], node.value_spans["turns"])
     key = "turn" if turns else "do"
     body = block(node[key], node.key_spans[key], node.get("source"), node.get("interpretation"))
+    all_passed = node.get("until") == "all_passed"
     return ir.PhaseDecl(
         span,
         str(name),
         turns,
         order,
         var,
-        e("until", node),
+        None if all_passed else e("until", node),
         e("when", node),
         hook("start", node),
         body,
         hook("end", node),
         node.get("source"),
         node.get("interpretation"),
+        all_passed,
     )
 
 
@@ -271,6 +283,8 @@ def _turns(ph: ir.PhaseDecl) -> list[ir.Stmt]:
         ph.body.interpretation,
     )
     order = ph.order or ir.Call(sp, "clockwise_from", (_name(sp, "start_player"),))
+    if ph.all_passed:
+        return _until_all_passed(ph, order, turn)
     if ph.until is None:
         loop: ir.Stmt = ir.For(sp, ph.var, order, turn)
     else:
@@ -278,6 +292,27 @@ def _turns(ph: ir.PhaseDecl) -> list[ir.Stmt]:
         each = ir.For(sp, ph.var, order, ir.Block(bsp, (ir.If(sp, going, turn, None),)))
         loop = ir.While(sp, going, ir.Block(bsp, (each,)))
     return [loop, _set(sp, "turn_player", ir.Const(sp, None))]
+
+
+def _until_all_passed(ph: ir.PhaseDecl, order: ir.Expr, turn: ir.Block) -> list[ir.Stmt]:
+    """Turns round and round, skipping the seats that passed, until every seat in play has."""
+    sp, var = ph.span, ph.var
+    other = var + "_seat"  # the comprehension's own name (a loop name may not be reused)
+
+    def passed(who: str) -> ir.Expr:
+        return ir.Index(sp, _name(sp, PASSED), _name(sp, who))
+
+    players = _name(sp, "players")
+    every = ir.Call(sp, "all", (ir.Comprehension(sp, passed(other), other, players, None),))
+    going = ir.Unary(sp, "not", every)
+    clear = ir.Assign(sp, PASSED, _name(sp, var), "=", ir.Const(sp, False), position=True)
+    takes = ir.BinOp(sp, "and", going, ir.Unary(sp, "not", passed(var)))
+    each = ir.For(sp, var, order, ir.Block(sp, (ir.If(sp, takes, turn, None),)))
+    return [
+        ir.For(sp, var, players, ir.Block(sp, (clear,))),
+        ir.While(sp, going, ir.Block(sp, (each,))),
+        _set(sp, "turn_player", ir.Const(sp, None)),
+    ]
 
 
 def check(game: ir.Game, type_of: Callable[[ir.Expr], str]) -> None:

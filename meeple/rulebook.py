@@ -96,6 +96,8 @@ class ProseWriter(ExprWriter):
         return [self._item(depth, f"Let **{s.name}** be {self.c(s.value)}.")]
 
     def stmt_Assign(self, s: ir.Assign, depth: int) -> list[str]:  # noqa: N802
+        if s.position and s.name == "passed":  # the statement `pass` (dsl/structure.py)
+            return [self._item(depth, "The seat whose turn it is passes.")]
         target = _code(s.name + (f"[{self.expr(s.index)}]" if s.index is not None else ""))
         v = self.c(s.value)
         text = {"+=": f"Add {v} to {target}.", "-=": f"Subtract {v} from {target}."}

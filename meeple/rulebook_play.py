@@ -51,6 +51,9 @@ def structure_prose(w: Any, game: ir.Game) -> list[str]:
             rounds = (
                 f"round and round until {w.c(ph.until)} holds (asked before each turn)"
                 if ph.until is not None
+                else "round and round until every seat has passed (a seat that passed takes no "
+                "more turns in the phase)"
+                if ph.all_passed
                 else "one turn each"
             )
             out.append(f"  - Turns {order}, {rounds}; eliminated seats are skipped.")

@@ -127,7 +127,7 @@ def test_explain_stops_at_the_false_part_of_an_and(capsys: pytest.CaptureFixture
     )
     assert code == 0
     assert "not legal Mainz beside the privilege: its condition fails: count(at[s]) > 0 " in out
-    assert "(here 0 > 0) is false  (shadow-of-the-emperor/game.yaml:764)" in out
+    assert "(here 0 > 0) is false  (shadow-of-the-emperor/game.yaml:753)" in out
 
 
 def test_schema_and_bench_refuse_bad_output_and_durations(

@@ -472,7 +472,7 @@ def _yaml_depth(doc: object) -> int:
 SHIPPED_DEPTHS = {
     "harbour-guilds": (6, 4, 11),
     "louis-xiv": (8, 7, 14),
-    "shadow-of-the-emperor": (13, 4, 14),
+    "shadow-of-the-emperor": (13, 6, 14),
     "shadow-of-the-sun": (8, 4, 13),
     "sonnenkoenig": (7, 6, 18),
 }

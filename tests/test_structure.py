@@ -176,3 +176,50 @@ def test_loops_still_work_beside_it() -> None:
     # the minimal game's play: is a block of loops; `round` is its own variable there
     checked = load_rules(Path(__file__).parent / "fixtures" / "minimal" / "game.yaml")
     assert checked.game.structure is None and "round" in checked.game.variables
+
+
+# --------------------------------------------------------------------------- until: all_passed
+PASSING = edit(
+    STRUCTURED,
+    "      turns: clockwise\n      turn: [turn(p)]\n",
+    "      turns: clockwise\n"
+    "      until: all_passed\n"
+    "      turn:\n"
+    "        - choose: Draw or pass?\n"
+    "          by: p\n"
+    "          options:\n"
+    "            - label: draw a card\n"
+    "              when: count(deck) > 0\n"
+    '              do: ["move 1 from deck to hand[p]"]\n'
+    "            - {label: pass, do: [pass]}\n",
+)
+
+
+def test_turns_go_round_until_every_seat_has_passed(tmp_path: Path) -> None:
+    for log in play_both(write(tmp_path, PASSING), 3, range(6)):
+        for rnd in (1, 2, 3):
+            turns = [x for x in log if x.startswith(f"Round {rnd}, phase Draw: ")]
+            seats = {t.split(": ")[1].split("'")[0] for t in turns}
+            assert seats == {"P1", "P2", "P3"}
+        # after a seat passes it takes no other turn in that phase
+        rnd, out = 0, set()
+        for x in log:
+            if x.startswith("Round ") and " begins" in x:
+                rnd, out = rnd + 1, set()
+            elif x.startswith(f"Round {rnd}, phase Draw: "):
+                seat = x.split(": ")[1].split("'")[0]
+                assert seat not in out, (rnd, seat)
+            elif x.endswith("-> pass"):
+                out.add(x.split(":")[0])
+        assert len(out) == 3  # everyone passed in the last round
+
+
+def test_pass_needs_a_phase_until_all_passed(tmp_path: Path) -> None:
+    text = edit(STRUCTURED, "            do:\n              - move 1 from deck to hand[p]\n",
+                "            do:\n              - pass\n")  # fmt: skip
+    refused(tmp_path, text, CheckError, "- |pass\n", "this game has no such phase")
+    text = edit(PASSING, '["move 1 from deck to hand[p]"]', '["passed[p] = true"]')
+    refused(tmp_path, text, CheckError, '|passed[p] = true"', "end a seat's turns with 'pass'")
+    md = render_markdown(load_rules(write(tmp_path, PASSING)).game, tmp_path, {})
+    assert "round and round until every seat has passed" in md
+    assert "The seat whose turn it is passes." in md
