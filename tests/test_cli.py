@@ -44,6 +44,7 @@ def test_human_seat_sees_numbered_options_and_bad_input_is_explained(
     code, out, err = _run(capsys, "play", "--seed", "1", "--human", "1")
     assert code == 3  # quit before the end: not the status of a finished game
     assert "P1 to act" in out and "Bonus" in out and "1. draw 2 cards" in out
+    assert "P1 to act · Round 1, phase Player Turns: P1's turn" in out  # the position
     assert "'banana' is not an option; type a number from 1 to" in out
     assert "'99' is not an option" in out
     assert "P1: Bonus -> draw 2 cards" in out
