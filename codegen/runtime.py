@@ -49,6 +49,7 @@ from meeple.interpreter.ops import (
     take_where,
     too_long,
 )
+from meeple.interpreter.position import turn_line
 from meeple.interpreter.values import Card, formatter
 
 __all__ = [
@@ -99,6 +100,7 @@ __all__ = [
     "too_deep",
     "too_long",
     "traced",
+    "turn_line",
 ]
 
 Step = Callable[[Any, Frame], None]

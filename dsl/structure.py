@@ -275,8 +275,8 @@ def _turns(ph: ir.PhaseDecl) -> list[ir.Stmt]:
     turn = ir.Block(
         bsp,
         (
+            # setting turn_player also logs "Round 3, phase X: P2's turn" (position.turn_line)
             _set(sp, "turn_player", seat),
-            ir.Log(sp, ("Round ", _name(sp, "round"), f", phase {ph.name}: ", seat, "'s turn")),
             *ph.body.stmts,  # (spliced, its citation kept: no block level more)
         ),
         ph.body.source,
@@ -306,7 +306,8 @@ def _until_all_passed(ph: ir.PhaseDecl, order: ir.Expr, turn: ir.Block) -> list[
     every = ir.Call(sp, "all", (ir.Comprehension(sp, passed(other), other, players, None),))
     going = ir.Unary(sp, "not", every)
     clear = ir.Assign(sp, PASSED, _name(sp, var), "=", ir.Const(sp, False), position=True)
-    takes = ir.BinOp(sp, "and", going, ir.Unary(sp, "not", passed(var)))
+    # a seat that passed is skipped (once all have, every later seat of the pass is skipped)
+    takes = ir.Unary(sp, "not", passed(var))
     each = ir.For(sp, var, order, ir.Block(sp, (ir.If(sp, takes, turn, None),)))
     return [
         ir.For(sp, var, players, ir.Block(sp, (clear,))),

@@ -28,6 +28,15 @@ def position_line(game: Any, variables: dict[str, Any]) -> str | None:
     return text
 
 
+def turn_line(st: Any) -> str:
+    """The log line of a turn that begins: "Round 3, phase Missions: P2's turn". Both back ends
+    write it where the play structure sets ``turn_player`` to a seat (one statement, not two:
+    a turn is the structure's most frequent step)."""
+    v = st.vars
+    phase = f", phase {v['phase']}" if v["phase"] else ""
+    return f"Round {v['round']}{phase}: {player_name(v['turn_player'])}'s turn"
+
+
 def saved_position_error(game: Any, variables: dict[str, Any]) -> str | None:
     """Why the position in a saved state's variables cannot be one of ``game``'s (a round below
     0 or past the last, a phase the rules do not declare), or None when it can."""

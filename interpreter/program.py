@@ -12,6 +12,7 @@ from meeple.dsl.errors import MeepleError, RuleError
 from . import ops
 from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
+from .position import turn_line
 from .values import formatter
 
 _INT_DOMAIN = 64
@@ -138,6 +139,14 @@ class Program(ProgramBase):
 
     def _s_Assign(self, s: ir.Assign) -> ops.Op:
         f, n, decl = self.ex.compile(s.value), s.name, self.game.variables[s.name]
+        if s.position and n == "turn_player" and not isinstance(s.value, ir.Const):
+
+            def run_turn(st: Any, env: dict[str, Any]) -> None:  # a turn begins: set and log
+                st.vars[n] = f(st, env)
+                if st.record_log:
+                    st.log_line(turn_line(st), -1)
+
+            return self._simple(s, run_turn)
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         lo, hi, op = decl.min, decl.max, s.op
 

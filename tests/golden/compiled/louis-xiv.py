@@ -707,13 +707,13 @@ def build(num_players, files):
     P.local_types = {'back': 'list:card', 'best': 'int', 'c': 'card', 'cards': 'int', 'coins': 'int', 'i': 'int', 'joker': 'bool', 'jumps': 'int', 'k': 'int', 'leaders': 'list:player', 'm': 'card', 'n': 'int', 'placed': 'int', 'q': 'player', 's': 'str', 'second': 'int', 'seconds': 'list:player', 't': 'card', 'top': 'int', 'x': 'card', 'y': 'card'}
     P.frame_parents = {
         0: frozenset([64, 84, 87, 97, 99, 322, 423]),
-        1: frozenset([29, 157, 274, 477]),
-        2: frozenset([90, 314, 334, 341, 362, 489]),
+        1: frozenset([29, 157, 274, 476]),
+        2: frozenset([90, 314, 334, 341, 362, 488]),
         3: frozenset([29, 297, 311]),
         4: frozenset([78, 81, 99, 102, 173, 178, 325]),
         5: frozenset([136, 149, 317, 327]),
         6: frozenset([18]),
-        7: frozenset([266, 281, 293, 297, 485]),
+        7: frozenset([266, 281, 293, 297, 484]),
         8: frozenset([437]),
         9: frozenset([71]),
         10: frozenset([442]),
@@ -734,11 +734,11 @@ def build(num_players, files):
         25: frozenset([240]),
         26: frozenset([20]),
         27: frozenset([458]),
-        28: frozenset([348, 464]),
+        28: frozenset([348, 463]),
         29: frozenset([352, 369]),
         30: frozenset([350]),
         31: frozenset([30, 387, 411]),
-        32: frozenset([468]),
+        32: frozenset([467]),
         38: frozenset([2]),
         40: frozenset([2]),
         43: frozenset([3]),
@@ -902,7 +902,7 @@ def build(num_players, files):
         427: frozenset([414]),
         428: frozenset([431]),
         431: frozenset([414]),
-        434: frozenset([475]),
+        434: frozenset([474]),
         437: frozenset([434]),
         442: frozenset([434]),
         447: frozenset([434]),
@@ -910,33 +910,33 @@ def build(num_players, files):
         454: frozenset([452]),
         455: frozenset([457]),
         457: frozenset([454]),
-        458: frozenset([462]),
-        462: frozenset([452]),
-        464: frozenset([452]),
-        466: frozenset([472]),
-        467: frozenset([471]),
-        468: frozenset([467]),
-        471: frozenset([466]),
-        472: frozenset([464]),
-        475: frozenset([432]),
-        477: frozenset([492]),
-        485: frozenset([487]),
-        487: frozenset([477]),
-        489: frozenset([491]),
-        491: frozenset([477]),
-        492: frozenset([476]),
-        493: frozenset([506]),
-        495: frozenset([493]),
-        496: frozenset([504]),
+        458: frozenset([461]),
+        461: frozenset([452]),
+        463: frozenset([452]),
+        465: frozenset([471]),
+        466: frozenset([470]),
+        467: frozenset([466]),
+        470: frozenset([465]),
+        471: frozenset([463]),
+        474: frozenset([432]),
+        476: frozenset([491]),
+        484: frozenset([486]),
+        486: frozenset([476]),
+        488: frozenset([490]),
+        490: frozenset([476]),
+        491: frozenset([475]),
+        492: frozenset([505]),
+        494: frozenset([492]),
+        495: frozenset([503]),
+        496: frozenset([495]),
         497: frozenset([496]),
-        498: frozenset([497]),
-        500: frozenset([497]),
-        504: frozenset([495]),
-        506: frozenset([476]),
-        507: frozenset([509]),
-        509: frozenset([476]),
+        499: frozenset([496]),
+        503: frozenset([494]),
+        505: frozenset([475]),
+        506: frozenset([508]),
+        508: frozenset([475]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 414, 432, 476])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 414, 432, 475])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_red_up1 = P.zone_base['red_up']
@@ -4895,8 +4895,8 @@ def build(num_players, files):
             st.at = o433  # game.yaml:360
             st.vars['start_player'] = first(st.players)
             fr.pc = 2
-            st.at = o475  # game.yaml:356
-            o475.exec(st, env)
+            st.at = o474  # game.yaml:356
+            o474.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -4947,7 +4947,7 @@ def build(num_players, files):
                 return
             pc = 6
         if pc == 6:
-            st.at = o474  # game.yaml:361
+            st.at = o473  # game.yaml:361
             st.vars['start_player'] = seat_after(st, st.vars['start_player'], 1)
             st.frames.pop()
             return
@@ -5042,22 +5042,22 @@ def build(num_players, files):
                 _i25 = seat(st, env['p'], S[233])
                 st.vars['exchanges_used'][_i25] = 0
             fr.pc = 3
-            st.at = o462  # game.yaml:366
-            o462.exec(st, env)
+            st.at = o461  # game.yaml:366
+            o461.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o463  # game.yaml:366
+            st.at = o462  # game.yaml:366
             st.vars['turn_player'] = None
             fr.pc = 5
-            st.at = o464  # game.yaml:373
-            st.frames.append(Frame(o464, env))
+            st.at = o463  # game.yaml:373
+            st.frames.append(Frame(o463, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
-            st.at = o473  # game.yaml:366
+            st.at = o472  # game.yaml:366
             st.vars['phase'] = ''
             st.frames.pop()
             return
@@ -5091,40 +5091,13 @@ def build(num_players, files):
         if pc == 0:
             st.at = o459  # game.yaml:366
             st.vars['turn_player'] = env['p']
-            st.at = o460  # game.yaml:366
             if st.record_log:
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Missions: ' + fmt_player1(env['p']) + "'s turn", -1)
-            fr.pc = 3
-            st.at = o461  # game.yaml:372
+                st.log_line(turn_line(st), -1)
+            fr.pc = 2
+            st.at = o460  # game.yaml:372
             _args99 = {'p': env['p']}
             enter_procedure(st, S[234])
             st.frames.append(Frame(o27, _args99))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e462_items(st, env):  # game.yaml:366
-        return clockwise_from(st, st.vars['start_player'])
-    def step_464(st, fr):  # game.yaml:373
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o465  # game.yaml:374
-            _args100 = {'p': None}
-            enter_procedure(st, S[235])
-            st.frames.append(Frame(o28, _args100))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            fr.pc = 2
-            st.at = o472  # game.yaml:375
-            o472.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -5133,29 +5106,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_466(st, fr):  # game.yaml:376
+    def e461_items(st, env):  # game.yaml:366
+        return clockwise_from(st, st.vars['start_player'])
+    def step_463(st, fr):  # game.yaml:373
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o471  # game.yaml:377
+            st.at = o464  # game.yaml:374
+            _args100 = {'p': None}
+            enter_procedure(st, S[235])
+            st.frames.append(Frame(o28, _args100))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            fr.pc = 2
+            st.at = o471  # game.yaml:375
             o471.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 1
-        if pc == 1:
+            pc = 2
+        if pc == 2:
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_467(st, fr):  # game.yaml:378
+    def step_465(st, fr):  # game.yaml:376
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o470  # game.yaml:379
-            if ((env['m'].props['ability'] == 'card_exchange') and (len(st.zones[(Z_mission_hand1 + seat(st, env['p'], S[236]))]) > 0)):
-                st.frames.append(Frame(o468, env))
+            st.at = o470  # game.yaml:377
+            o470.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -5164,12 +5147,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_468(st, fr):  # game.yaml:380
+    def step_466(st, fr):  # game.yaml:378
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o469  # game.yaml:380
+            st.at = o469  # game.yaml:379
+            if ((env['m'].props['ability'] == 'card_exchange') and (len(st.zones[(Z_mission_hand1 + seat(st, env['p'], S[236]))]) > 0)):
+                st.frames.append(Frame(o467, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_467(st, fr):  # game.yaml:380
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o468  # game.yaml:380
             _args101 = {'p': env['p'], 'm': env['m']}
             enter_procedure(st, S[237])
             st.frames.append(Frame(o32, _args101))
@@ -5181,48 +5180,48 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e471_items(st, env):  # game.yaml:377
+    def e470_items(st, env):  # game.yaml:377
         return st.zones[(Z_missions_done1 + seat(st, env['p'], S[238]))]
-    def e472_items(st, env):  # game.yaml:375
+    def e471_items(st, env):  # game.yaml:375
         return clockwise_from(st, st.vars['start_player'])
-    def e475_cond(st, env):  # game.yaml:356
+    def e474_cond(st, env):  # game.yaml:356
         return (st.vars['round'] >= 4)
-    def step_476(st, fr):  # game.yaml:977
+    def step_475(st, fr):  # game.yaml:977
         env = fr.env
-        st.at = o492  # game.yaml:981
+        st.at = o491  # game.yaml:981
         _live10 = live_mask(st)
         for _p8 in list(clockwise_from(st, st.vars['start_player'])):
             if gone(st, _live10, _p8):
                 continue
             env['p'] = _p8
-            st.at = o478  # game.yaml:983
+            st.at = o477  # game.yaml:983
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + seat(st, env['p'], S[239]))]) + len(st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[240]))])) + len(st.zones[(Z_tokens_held1 + seat(st, env['p'], S[241]))]))
-            st.at = o479  # game.yaml:984
+            st.at = o478  # game.yaml:984
             env['placed'] = sum([len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_t8, 'courtiers', S[0]))] if (_m21.owner == env['p'])]) for _t8 in K_courtiers1])
-            st.at = o480  # game.yaml:985
+            st.at = o479  # game.yaml:985
             env['coins'] = divide(st.vars['gold'][seat(st, env['p'], S[242])], 3, '//', S[243])
-            st.at = o481  # game.yaml:986
+            st.at = o480  # game.yaml:986
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
-            st.at = o482  # game.yaml:987
+            st.at = o481  # game.yaml:987
             _items12 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[244]))]
             _dest10 = Z_influence_deck1
             for _c13 in cards_of(_items12):
                 st.move(_c13, _dest10, False)
-            st.at = o483  # game.yaml:988
+            st.at = o482  # game.yaml:988
             _items13 = st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[245]))]
             _dest11 = Z_intrigue_deck1
             for _c14 in cards_of(_items13):
                 st.move(_c14, _dest11, False)
-            st.at = o484  # game.yaml:989
+            st.at = o483  # game.yaml:989
             _items14 = st.zones[(Z_tokens_held1 + seat(st, env['p'], S[246]))]
             _dest12 = Z_token_supply1
             for _c15 in cards_of(_items14):
                 st.move(_c15, _dest12, False)
-            st.at = o487  # game.yaml:990
+            st.at = o486  # game.yaml:990
             for _t9 in list(K_courtiers1):
                 env['t'] = _t9
-                st.at = o486  # game.yaml:991
+                st.at = o485  # game.yaml:991
                 _args102 = {'p': env['p'], 't': env['t']}
                 enter_procedure(st, S[247])
                 st.inline += 1
@@ -5233,7 +5232,7 @@ def build(num_players, files):
                     traced(e, 'procedure to_general (' + str(S[170]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o488  # game.yaml:992
+            st.at = o487  # game.yaml:992
             _args103 = {'p': env['p'], 'n': (env['coins'] * 3)}
             enter_procedure(st, S[248])
             st.inline += 1
@@ -5244,10 +5243,10 @@ def build(num_players, files):
                 traced(e, 'procedure pay (' + str(S[44]) + ')')
                 raise
             st.inline -= 1
-            st.at = o491  # game.yaml:993
+            st.at = o490  # game.yaml:993
             for _i28 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[249])):
                 env['i'] = _i28
-                st.at = o490  # game.yaml:994
+                st.at = o489  # game.yaml:994
                 _args104 = {'p': env['p']}
                 enter_procedure(st, S[250])
                 st.inline += 1
@@ -5258,70 +5257,70 @@ def build(num_players, files):
                     traced(e, 'procedure take_coat (' + str(S[59]) + ')')
                     raise
                 st.inline -= 1
-        st.at = o506  # game.yaml:995
+        st.at = o505  # game.yaml:995
         for _a3 in list(span_list(1, 6, S[251])):
             env['a'] = _a3
-            st.at = o494  # game.yaml:998
+            st.at = o493  # game.yaml:998
             env['best'] = max([len([1 for _c16 in st.zones[(Z_coats_held1 + seat(st, _q9, S[252]))] if (_c16.props['arms'] == env['a'])]) for _q9 in st.players])
-            st.at = o505  # game.yaml:999
+            st.at = o504  # game.yaml:999
             if (env['best'] > 0):
-                st.at = o504  # game.yaml:1001
+                st.at = o503  # game.yaml:1001
                 _live11 = live_mask(st)
                 for _q10 in list(clockwise_from(st, st.vars['start_player'])):
                     if gone(st, _live11, _q10):
                         continue
                     env['q'] = _q10
-                    st.at = o503  # game.yaml:1003
+                    st.at = o502  # game.yaml:1003
                     if (len([1 for _c17 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[253]))] if (_c17.props['arms'] == env['a'])]) == env['best']):
-                        st.at = o502  # game.yaml:1005
+                        st.at = o501  # game.yaml:1005
                         if (len(st.zones[Z_coat_pile1]) > 0):
-                            st.at = o501  # game.yaml:1006
+                            st.at = o500  # game.yaml:1006
                             st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[254])), False, S[255])
                         else:
-                            st.at = o499  # game.yaml:1007
+                            st.at = o498  # game.yaml:1007
                             _i29 = seat(st, env['q'], S[256])
                             st.vars['extra_coats'][_i29] += 1
-        st.at = o509  # game.yaml:1008
+        st.at = o508  # game.yaml:1008
         _live12 = live_mask(st)
         for _p9 in list(st.players):
             if gone(st, _live12, _p9):
                 continue
             env['p'] = _p9
-            st.at = o508  # game.yaml:1010
+            st.at = o507  # game.yaml:1010
             _i30 = seat(st, env['p'], S[257])
             st.vars['score'][_i30] = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[258]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[259]))])) + st.vars['extra_coats'][seat(st, env['p'], S[260])]) + (5 * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[261]))])))
         st.frames.pop()
 
-    def step_477(st, fr):  # game.yaml:982
+    def step_476(st, fr):  # game.yaml:982
         env = fr.env
-        st.at = o478  # game.yaml:983
+        st.at = o477  # game.yaml:983
         env['cards'] = ((len(st.zones[(Z_influence_hand1 + seat(st, env['p'], S[239]))]) + len(st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[240]))])) + len(st.zones[(Z_tokens_held1 + seat(st, env['p'], S[241]))]))
-        st.at = o479  # game.yaml:984
+        st.at = o478  # game.yaml:984
         env['placed'] = sum([len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_t10, 'courtiers', S[0]))] if (_m22.owner == env['p'])]) for _t10 in K_courtiers1])
-        st.at = o480  # game.yaml:985
+        st.at = o479  # game.yaml:985
         env['coins'] = divide(st.vars['gold'][seat(st, env['p'], S[242])], 3, '//', S[243])
-        st.at = o481  # game.yaml:986
+        st.at = o480  # game.yaml:986
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
-        st.at = o482  # game.yaml:987
+        st.at = o481  # game.yaml:987
         _items15 = st.zones[(Z_influence_hand1 + seat(st, env['p'], S[244]))]
         _dest13 = Z_influence_deck1
         for _c18 in cards_of(_items15):
             st.move(_c18, _dest13, False)
-        st.at = o483  # game.yaml:988
+        st.at = o482  # game.yaml:988
         _items16 = st.zones[(Z_intrigue_hand1 + seat(st, env['p'], S[245]))]
         _dest14 = Z_intrigue_deck1
         for _c19 in cards_of(_items16):
             st.move(_c19, _dest14, False)
-        st.at = o484  # game.yaml:989
+        st.at = o483  # game.yaml:989
         _items17 = st.zones[(Z_tokens_held1 + seat(st, env['p'], S[246]))]
         _dest15 = Z_token_supply1
         for _c20 in cards_of(_items17):
             st.move(_c20, _dest15, False)
-        st.at = o487  # game.yaml:990
+        st.at = o486  # game.yaml:990
         for _t11 in list(K_courtiers1):
             env['t'] = _t11
-            st.at = o486  # game.yaml:991
+            st.at = o485  # game.yaml:991
             _args105 = {'p': env['p'], 't': env['t']}
             enter_procedure(st, S[247])
             st.inline += 1
@@ -5332,7 +5331,7 @@ def build(num_players, files):
                 traced(e, 'procedure to_general (' + str(S[170]) + ')')
                 raise
             st.inline -= 1
-        st.at = o488  # game.yaml:992
+        st.at = o487  # game.yaml:992
         _args106 = {'p': env['p'], 'n': (env['coins'] * 3)}
         enter_procedure(st, S[248])
         st.inline += 1
@@ -5343,10 +5342,10 @@ def build(num_players, files):
             traced(e, 'procedure pay (' + str(S[44]) + ')')
             raise
         st.inline -= 1
-        st.at = o491  # game.yaml:993
+        st.at = o490  # game.yaml:993
         for _i31 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[249])):
             env['i'] = _i31
-            st.at = o490  # game.yaml:994
+            st.at = o489  # game.yaml:994
             _args107 = {'p': env['p']}
             enter_procedure(st, S[250])
             st.inline += 1
@@ -5359,9 +5358,9 @@ def build(num_players, files):
             st.inline -= 1
         st.frames.pop()
 
-    def step_485(st, fr):  # game.yaml:991
+    def step_484(st, fr):  # game.yaml:991
         env = fr.env
-        st.at = o486  # game.yaml:991
+        st.at = o485  # game.yaml:991
         _args108 = {'p': env['p'], 't': env['t']}
         enter_procedure(st, S[247])
         st.inline += 1
@@ -5374,11 +5373,11 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e487_items(st, env):  # game.yaml:990
+    def e486_items(st, env):  # game.yaml:990
         return K_courtiers1
-    def step_489(st, fr):  # game.yaml:994
+    def step_488(st, fr):  # game.yaml:994
         env = fr.env
-        st.at = o490  # game.yaml:994
+        st.at = o489  # game.yaml:994
         _args109 = {'p': env['p']}
         enter_procedure(st, S[250])
         st.inline += 1
@@ -5391,105 +5390,105 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e491_items(st, env):  # game.yaml:993
+    def e490_items(st, env):  # game.yaml:993
         return span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[249])
-    def e492_items(st, env):  # game.yaml:981
+    def e491_items(st, env):  # game.yaml:981
         return clockwise_from(st, st.vars['start_player'])
-    def step_493(st, fr):  # game.yaml:997
+    def step_492(st, fr):  # game.yaml:997
         env = fr.env
-        st.at = o494  # game.yaml:998
+        st.at = o493  # game.yaml:998
         env['best'] = max([len([1 for _c21 in st.zones[(Z_coats_held1 + seat(st, _q11, S[252]))] if (_c21.props['arms'] == env['a'])]) for _q11 in st.players])
-        st.at = o505  # game.yaml:999
+        st.at = o504  # game.yaml:999
         if (env['best'] > 0):
-            st.at = o504  # game.yaml:1001
+            st.at = o503  # game.yaml:1001
             _live13 = live_mask(st)
             for _q12 in list(clockwise_from(st, st.vars['start_player'])):
                 if gone(st, _live13, _q12):
                     continue
                 env['q'] = _q12
-                st.at = o503  # game.yaml:1003
+                st.at = o502  # game.yaml:1003
                 if (len([1 for _c22 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[253]))] if (_c22.props['arms'] == env['a'])]) == env['best']):
-                    st.at = o502  # game.yaml:1005
+                    st.at = o501  # game.yaml:1005
                     if (len(st.zones[Z_coat_pile1]) > 0):
-                        st.at = o501  # game.yaml:1006
+                        st.at = o500  # game.yaml:1006
                         st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[254])), False, S[255])
                     else:
-                        st.at = o499  # game.yaml:1007
+                        st.at = o498  # game.yaml:1007
                         _i32 = seat(st, env['q'], S[256])
                         st.vars['extra_coats'][_i32] += 1
         st.frames.pop()
 
-    def step_495(st, fr):  # game.yaml:1000
+    def step_494(st, fr):  # game.yaml:1000
         env = fr.env
-        st.at = o504  # game.yaml:1001
+        st.at = o503  # game.yaml:1001
         _live14 = live_mask(st)
         for _q13 in list(clockwise_from(st, st.vars['start_player'])):
             if gone(st, _live14, _q13):
                 continue
             env['q'] = _q13
-            st.at = o503  # game.yaml:1003
+            st.at = o502  # game.yaml:1003
             if (len([1 for _c23 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[253]))] if (_c23.props['arms'] == env['a'])]) == env['best']):
-                st.at = o502  # game.yaml:1005
+                st.at = o501  # game.yaml:1005
                 if (len(st.zones[Z_coat_pile1]) > 0):
-                    st.at = o501  # game.yaml:1006
+                    st.at = o500  # game.yaml:1006
                     st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[254])), False, S[255])
                 else:
-                    st.at = o499  # game.yaml:1007
+                    st.at = o498  # game.yaml:1007
                     _i33 = seat(st, env['q'], S[256])
                     st.vars['extra_coats'][_i33] += 1
         st.frames.pop()
 
-    def step_496(st, fr):  # game.yaml:1002
+    def step_495(st, fr):  # game.yaml:1002
         env = fr.env
-        st.at = o503  # game.yaml:1003
+        st.at = o502  # game.yaml:1003
         if (len([1 for _c24 in st.zones[(Z_coats_held1 + seat(st, env['q'], S[253]))] if (_c24.props['arms'] == env['a'])]) == env['best']):
-            st.at = o502  # game.yaml:1005
+            st.at = o501  # game.yaml:1005
             if (len(st.zones[Z_coat_pile1]) > 0):
-                st.at = o501  # game.yaml:1006
+                st.at = o500  # game.yaml:1006
                 st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[254])), False, S[255])
             else:
-                st.at = o499  # game.yaml:1007
+                st.at = o498  # game.yaml:1007
                 _i34 = seat(st, env['q'], S[256])
                 st.vars['extra_coats'][_i34] += 1
         st.frames.pop()
 
-    def step_497(st, fr):  # game.yaml:1004
+    def step_496(st, fr):  # game.yaml:1004
         env = fr.env
-        st.at = o502  # game.yaml:1005
+        st.at = o501  # game.yaml:1005
         if (len(st.zones[Z_coat_pile1]) > 0):
-            st.at = o501  # game.yaml:1006
+            st.at = o500  # game.yaml:1006
             st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[254])), False, S[255])
         else:
-            st.at = o499  # game.yaml:1007
+            st.at = o498  # game.yaml:1007
             _i35 = seat(st, env['q'], S[256])
             st.vars['extra_coats'][_i35] += 1
         st.frames.pop()
 
-    def step_498(st, fr):  # game.yaml:1007
+    def step_497(st, fr):  # game.yaml:1007
         env = fr.env
-        st.at = o499  # game.yaml:1007
+        st.at = o498  # game.yaml:1007
         _i36 = seat(st, env['q'], S[256])
         st.vars['extra_coats'][_i36] += 1
         st.frames.pop()
 
-    def step_500(st, fr):  # game.yaml:1006
+    def step_499(st, fr):  # game.yaml:1006
         env = fr.env
-        st.at = o501  # game.yaml:1006
+        st.at = o500  # game.yaml:1006
         st.move_count(1, Z_coat_pile1, (Z_bonus_coats1 + seat(st, env['q'], S[254])), False, S[255])
         st.frames.pop()
 
-    def e504_items(st, env):  # game.yaml:1001
+    def e503_items(st, env):  # game.yaml:1001
         return clockwise_from(st, st.vars['start_player'])
-    def e506_items(st, env):  # game.yaml:995
+    def e505_items(st, env):  # game.yaml:995
         return span_list(1, 6, S[251])
-    def step_507(st, fr):  # game.yaml:1009
+    def step_506(st, fr):  # game.yaml:1009
         env = fr.env
-        st.at = o508  # game.yaml:1010
+        st.at = o507  # game.yaml:1010
         _i37 = seat(st, env['p'], S[257])
         st.vars['score'][_i37] = (((len(st.zones[(Z_coats_held1 + seat(st, env['p'], S[258]))]) + len(st.zones[(Z_bonus_coats1 + seat(st, env['p'], S[259]))])) + st.vars['extra_coats'][seat(st, env['p'], S[260])]) + (5 * len(st.zones[(Z_missions_done1 + seat(st, env['p'], S[261]))])))
         st.frames.pop()
 
-    def e509_items(st, env):  # game.yaml:1008
+    def e508_items(st, env):  # game.yaml:1008
         return st.players
     def tie_0(st, env):  # game.yaml:1012
         return len(st.zones[(Z_personal1 + seat(st, env['p'], S[262]))])
@@ -6147,72 +6146,71 @@ def build(num_players, files):
     o456 = Stmt(456, S[585])
     o457 = ForOp(S[586], 'p', e457_items, o455, False, seats=True)
     o457.uid = 457
-    o458 = Block(458, S[587], 3, step_458)
+    o458 = Block(458, S[587], 2, step_458)
     o459 = Stmt(459, S[582])
-    o460 = Stmt(460, S[582])
-    o461 = Stmt(461, S[234])
-    o462 = ForOp(S[582], 'p', e462_items, o458, False, seats=True)
-    o462.uid = 462
-    o463 = Stmt(463, S[582])
-    o464 = Block(464, S[588], 2, step_464)
-    o465 = Stmt(465, S[235])
-    o466 = Block(466, S[589], 1, step_466)
-    o467 = Block(467, S[590], 1, step_467)
-    o468 = Block(468, S[591], 1, step_468)
-    o469 = Stmt(469, S[237])
-    o470 = Stmt(470, S[592])
-    o471 = ForOp(S[593], 'm', e471_items, o467, False)
+    o460 = Stmt(460, S[234])
+    o461 = ForOp(S[582], 'p', e461_items, o458, False, seats=True)
+    o461.uid = 461
+    o462 = Stmt(462, S[582])
+    o463 = Block(463, S[588], 2, step_463)
+    o464 = Stmt(464, S[235])
+    o465 = Block(465, S[589], 1, step_465)
+    o466 = Block(466, S[590], 1, step_466)
+    o467 = Block(467, S[591], 1, step_467)
+    o468 = Stmt(468, S[237])
+    o469 = Stmt(469, S[592])
+    o470 = ForOp(S[593], 'm', e470_items, o466, False)
+    o470.uid = 470
+    o471 = ForOp(S[594], 'p', e471_items, o465, False, seats=True)
     o471.uid = 471
-    o472 = ForOp(S[594], 'p', e472_items, o466, False, seats=True)
-    o472.uid = 472
-    o473 = Stmt(473, S[582])
-    o474 = Stmt(474, S[595])
-    o475 = RepeatOp(S[229], o434, e475_cond, False)
-    o475.uid = 475
-    o476 = Block(476, S[596], 3, step_476)
-    o477 = Block(477, S[597], 10, step_477)
-    o478 = Stmt(478, S[598])
-    o479 = Stmt(479, S[599])
-    o480 = Stmt(480, S[600])
-    o481 = Stmt(481, S[601])
-    o482 = Stmt(482, S[602])
-    o483 = Stmt(483, S[603])
-    o484 = Stmt(484, S[604])
-    o485 = Block(485, S[605], 1, step_485)
-    o486 = Stmt(486, S[247])
-    o487 = ForOp(S[606], 't', e487_items, o485, False)
-    o487.uid = 487
-    o488 = Stmt(488, S[248])
-    o489 = Block(489, S[607], 1, step_489)
-    o490 = Stmt(490, S[250])
-    o491 = ForOp(S[608], 'i', e491_items, o489, False)
+    o472 = Stmt(472, S[582])
+    o473 = Stmt(473, S[595])
+    o474 = RepeatOp(S[229], o434, e474_cond, False)
+    o474.uid = 474
+    o475 = Block(475, S[596], 3, step_475)
+    o476 = Block(476, S[597], 10, step_476)
+    o477 = Stmt(477, S[598])
+    o478 = Stmt(478, S[599])
+    o479 = Stmt(479, S[600])
+    o480 = Stmt(480, S[601])
+    o481 = Stmt(481, S[602])
+    o482 = Stmt(482, S[603])
+    o483 = Stmt(483, S[604])
+    o484 = Block(484, S[605], 1, step_484)
+    o485 = Stmt(485, S[247])
+    o486 = ForOp(S[606], 't', e486_items, o484, False)
+    o486.uid = 486
+    o487 = Stmt(487, S[248])
+    o488 = Block(488, S[607], 1, step_488)
+    o489 = Stmt(489, S[250])
+    o490 = ForOp(S[608], 'i', e490_items, o488, False)
+    o490.uid = 490
+    o491 = ForOp(S[609], 'p', e491_items, o476, False, seats=True)
     o491.uid = 491
-    o492 = ForOp(S[609], 'p', e492_items, o477, False, seats=True)
-    o492.uid = 492
-    o493 = Block(493, S[610], 2, step_493)
-    o494 = Stmt(494, S[611])
-    o495 = Block(495, S[612], 1, step_495)
-    o496 = Block(496, S[613], 1, step_496)
-    o497 = Block(497, S[614], 1, step_497)
-    o498 = Block(498, S[615], 1, step_498)
-    o499 = Stmt(499, S[616])
-    o500 = Block(500, S[617], 1, step_500)
-    o501 = Stmt(501, S[255])
-    o502 = Stmt(502, S[618])
-    o503 = Stmt(503, S[619])
-    o504 = ForOp(S[620], 'q', e504_items, o496, False, seats=True)
-    o504.uid = 504
-    o505 = Stmt(505, S[621])
-    o506 = ForOp(S[622], 'a', e506_items, o493, False)
-    o506.uid = 506
-    o507 = Block(507, S[623], 1, step_507)
-    o508 = Stmt(508, S[624])
-    o509 = ForOp(S[625], 'p', e509_items, o507, False, seats=True)
-    o509.uid = 509
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479, o480, o481, o482, o483, o484, o485, o486, o487, o488, o489, o490, o491, o492, o493, o494, o495, o496, o497, o498, o499, o500, o501, o502, o503, o504, o505, o506, o507, o508, o509]
+    o492 = Block(492, S[610], 2, step_492)
+    o493 = Stmt(493, S[611])
+    o494 = Block(494, S[612], 1, step_494)
+    o495 = Block(495, S[613], 1, step_495)
+    o496 = Block(496, S[614], 1, step_496)
+    o497 = Block(497, S[615], 1, step_497)
+    o498 = Stmt(498, S[616])
+    o499 = Block(499, S[617], 1, step_499)
+    o500 = Stmt(500, S[255])
+    o501 = Stmt(501, S[618])
+    o502 = Stmt(502, S[619])
+    o503 = ForOp(S[620], 'q', e503_items, o495, False, seats=True)
+    o503.uid = 503
+    o504 = Stmt(504, S[621])
+    o505 = ForOp(S[622], 'a', e505_items, o492, False)
+    o505.uid = 505
+    o506 = Block(506, S[623], 1, step_506)
+    o507 = Stmt(507, S[624])
+    o508 = ForOp(S[625], 'p', e508_items, o506, False, seats=True)
+    o508.uid = 508
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479, o480, o481, o482, o483, o484, o485, o486, o487, o488, o489, o490, o491, o492, o493, o494, o495, o496, o497, o498, o499, o500, o501, o502, o503, o504, o505, o506, o507, o508]
     P.setup = o414
     P.play = o432
-    P.scoring = o476
+    P.scoring = o475
     P.proc_names = {o0.uid: 'procedure earn (' + str(S[48]) + ')', o1.uid: 'procedure pay (' + str(S[44]) + ')', o2.uid: 'procedure take_coat (' + str(S[59]) + ')', o3.uid: 'procedure take_token (' + str(S[46]) + ')', o4.uid: 'procedure to_personal (' + str(S[54]) + ')', o5.uid: 'procedure from_general (' + str(S[115]) + ')', o6.uid: 'procedure return_markers (' + str(S[72]) + ')', o7.uid: 'procedure to_general (' + str(S[170]) + ')', o8.uid: 'procedure resources (' + str(S[263]) + ')', o9.uid: 'procedure resource_ability (' + str(S[264]) + ')', o10.uid: 'procedure influence (' + str(S[265]) + ')', o11.uid: 'procedure optional_marker (' + str(S[266]) + ')', o12.uid: 'procedure influence_turn (' + str(S[267]) + ')', o13.uid: 'procedure use_card (' + str(S[268]) + ')', o14.uid: 'procedure start_anywhere (' + str(S[269]) + ')', o15.uid: 'procedure place_path (' + str(S[270]) + ')', o16.uid: 'procedure evaluation (' + str(S[271]) + ')', o17.uid: 'procedure play_intrigue (' + str(S[272]) + ')', o18.uid: 'procedure evaluate (' + str(S[273]) + ')', o19.uid: 'procedure first_once (' + str(S[274]) + ')', o20.uid: 'procedure win_gift (' + str(S[275]) + ')', o21.uid: 'procedure gold_evaluation (' + str(S[276]) + ')', o22.uid: 'procedure bribes (' + str(S[277]) + ')', o23.uid: 'procedure first_evaluation (' + str(S[278]) + ')', o24.uid: 'procedure markers_evaluation (' + str(S[279]) + ')', o25.uid: 'procedure louis_evaluation (' + str(S[280]) + ')', o26.uid: 'procedure gift (' + str(S[281]) + ')', o27.uid: 'procedure mission_turn (' + str(S[282]) + ')', o28.uid: 'procedure exchange_window (' + str(S[283]) + ')', o29.uid: 'procedure exchange_token (' + str(S[196]) + ')', o30.uid: 'procedure fulfil (' + str(S[284]) + ')', o31.uid: 'procedure draw_mission (' + str(S[285]) + ')', o32.uid: 'procedure exchange_missions (' + str(S[286]) + ')'}
     P.var_specs = [
         VarSpec('louis', 'card', None, S[626], 'public'),

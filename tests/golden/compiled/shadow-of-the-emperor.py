@@ -755,16 +755,16 @@ def build(num_players, files):
         20: frozenset([204]),
         21: frozenset([207]),
         22: frozenset([210]),
-        23: frozenset([474]),
+        23: frozenset([473]),
         24: frozenset([253]),
         25: frozenset([258]),
         26: frozenset([276]),
         27: frozenset([293]),
-        28: frozenset([479]),
+        28: frozenset([478]),
         29: frozenset([305]),
         30: frozenset([341]),
         31: frozenset([355]),
-        32: frozenset([484]),
+        32: frozenset([483]),
         33: frozenset([371]),
         34: frozenset([374, 377]),
         50: frozenset([2]),
@@ -908,7 +908,7 @@ def build(num_players, files):
         427: frozenset([394]),
         428: frozenset([431]),
         431: frozenset([394]),
-        433: frozenset([489]),
+        433: frozenset([488]),
         436: frozenset([433]),
         437: frozenset([439]),
         439: frozenset([436]),
@@ -918,17 +918,17 @@ def build(num_players, files):
         458: frozenset([433]),
         460: frozenset([462]),
         462: frozenset([458]),
-        463: frozenset([471]),
-        464: frozenset([470]),
+        463: frozenset([470]),
+        464: frozenset([469]),
         465: frozenset([464]),
-        470: frozenset([463]),
-        471: frozenset([458]),
-        474: frozenset([433]),
-        479: frozenset([433]),
-        484: frozenset([433]),
-        489: frozenset([432]),
+        469: frozenset([463]),
+        470: frozenset([458]),
+        473: frozenset([433]),
+        478: frozenset([433]),
+        483: frozenset([433]),
+        488: frozenset([432]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 394, 432, 490])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 394, 432, 489])
     site = P.sites(SITES)
     Z_at1 = P.zone_base['at']
     Z_area1 = P.zone_base['area']
@@ -5077,8 +5077,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o489  # game.yaml:419
-            o489.exec(st, env)
+            st.at = o488  # game.yaml:419
+            o488.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -5152,22 +5152,22 @@ def build(num_players, files):
             pc = 7
         if pc == 7:
             fr.pc = 8
-            st.at = o474  # game.yaml:436
-            st.frames.append(Frame(o474, env))
+            st.at = o473  # game.yaml:436
+            st.frames.append(Frame(o473, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 8
         if pc == 8:
             fr.pc = 9
-            st.at = o479  # game.yaml:437
-            st.frames.append(Frame(o479, env))
+            st.at = o478  # game.yaml:437
+            st.frames.append(Frame(o478, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 9
         if pc == 9:
             fr.pc = 10
-            st.at = o484  # game.yaml:438
-            st.frames.append(Frame(o484, env))
+            st.at = o483  # game.yaml:438
+            st.frames.append(Frame(o483, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
@@ -5281,15 +5281,15 @@ def build(num_players, files):
                 _i90 = seat(st, env['p'], S[311])
                 st.vars['passed'][_i90] = False
             fr.pc = 3
-            st.at = o471  # game.yaml:431
-            o471.exec(st, env)
+            st.at = o470  # game.yaml:431
+            o470.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o472  # game.yaml:431
+            st.at = o471  # game.yaml:431
             st.vars['turn_player'] = None
-            st.at = o473  # game.yaml:431
+            st.at = o472  # game.yaml:431
             st.vars['phase'] = ''
             st.frames.pop()
             return
@@ -5309,8 +5309,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o470  # game.yaml:431
-            o470.exec(st, env)
+            st.at = o469  # game.yaml:431
+            o469.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -5324,8 +5324,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o469  # game.yaml:431
-            if ((not all(st.vars['passed'][seat(st, _p_seat1, S[311])] for _p_seat1 in st.players)) and (not st.vars['passed'][seat(st, env['p'], S[311])])):
+            st.at = o468  # game.yaml:431
+            if (not st.vars['passed'][seat(st, env['p'], S[311])]):
                 st.frames.append(Frame(o465, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5341,37 +5341,36 @@ def build(num_players, files):
         if pc == 0:
             st.at = o466  # game.yaml:431
             st.vars['turn_player'] = env['p']
-            st.at = o467  # game.yaml:431
             if st.record_log:
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Actions: ' + fmt_player1(env['p']) + "'s turn", -1)
-            fr.pc = 3
-            st.at = o468  # game.yaml:435
+                st.log_line(turn_line(st), -1)
+            fr.pc = 2
+            st.at = o467  # game.yaml:435
             _args61 = {'p': env['p']}
             enter_procedure(st, S[312])
             st.frames.append(Frame(o14, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e470_items(st, env):  # game.yaml:431
+    def e469_items(st, env):  # game.yaml:431
         return clockwise_from(st, st.vars['emperor'])
-    def e471_cond(st, env):  # game.yaml:431
-        return (not all(st.vars['passed'][seat(st, _p_seat2, S[311])] for _p_seat2 in st.players))
-    def step_474(st, fr):  # game.yaml:436
+    def e470_cond(st, env):  # game.yaml:431
+        return (not all(st.vars['passed'][seat(st, _p_seat1, S[311])] for _p_seat1 in st.players))
+    def step_473(st, fr):  # game.yaml:436
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o475  # game.yaml:436
+            st.at = o474  # game.yaml:436
             st.vars['phase'] = 'New Electors'
-            st.at = o476  # game.yaml:436
+            st.at = o475  # game.yaml:436
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             fr.pc = 3
-            st.at = o477  # game.yaml:436
+            st.at = o476  # game.yaml:436
             _args62 = {}
             enter_procedure(st, S[313])
             st.frames.append(Frame(o23, _args62))
@@ -5379,23 +5378,23 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o478  # game.yaml:436
+            st.at = o477  # game.yaml:436
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_479(st, fr):  # game.yaml:437
+    def step_478(st, fr):  # game.yaml:437
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o480  # game.yaml:437
+            st.at = o479  # game.yaml:437
             st.vars['phase'] = 'Elect Emperor'
-            st.at = o481  # game.yaml:437
+            st.at = o480  # game.yaml:437
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             fr.pc = 3
-            st.at = o482  # game.yaml:437
+            st.at = o481  # game.yaml:437
             _args63 = {}
             enter_procedure(st, S[314])
             st.frames.append(Frame(o28, _args63))
@@ -5403,23 +5402,23 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o483  # game.yaml:437
+            st.at = o482  # game.yaml:437
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_484(st, fr):  # game.yaml:438
+    def step_483(st, fr):  # game.yaml:438
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o485  # game.yaml:438
+            st.at = o484  # game.yaml:438
             st.vars['phase'] = 'Emperor Action'
-            st.at = o486  # game.yaml:438
+            st.at = o485  # game.yaml:438
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             fr.pc = 3
-            st.at = o487  # game.yaml:438
+            st.at = o486  # game.yaml:438
             _args64 = {}
             enter_procedure(st, S[315])
             st.frames.append(Frame(o32, _args64))
@@ -5427,17 +5426,17 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o488  # game.yaml:438
+            st.at = o487  # game.yaml:438
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e489_cond(st, env):  # game.yaml:419
+    def e488_cond(st, env):  # game.yaml:419
         return (st.vars['round'] >= 5)
-    def step_490(st, fr):  # game.yaml:440
+    def step_489(st, fr):  # game.yaml:440
         env = fr.env
-        st.at = o491  # game.yaml:443
+        st.at = o490  # game.yaml:443
         if st.record_log:
             st.log_line('The game ends after phase VII of round 5; victory points ' + fmt_list_int1(st.vars['score']), -1)
         st.frames.pop()
@@ -6135,40 +6134,39 @@ def build(num_players, files):
     o462.uid = 462
     o463 = Block(463, S[311], 1, step_463)
     o464 = Block(464, S[311], 1, step_464)
-    o465 = Block(465, S[666], 3, step_465)
+    o465 = Block(465, S[666], 2, step_465)
     o466 = Stmt(466, S[311])
-    o467 = Stmt(467, S[311])
-    o468 = Stmt(468, S[312])
-    o469 = Stmt(469, S[311])
-    o470 = ForOp(S[311], 'p', e470_items, o464, False, seats=True)
+    o467 = Stmt(467, S[312])
+    o468 = Stmt(468, S[311])
+    o469 = ForOp(S[311], 'p', e469_items, o464, False, seats=True)
+    o469.uid = 469
+    o470 = RepeatOp(S[311], o463, e470_cond, True)
     o470.uid = 470
-    o471 = RepeatOp(S[311], o463, e471_cond, True)
-    o471.uid = 471
+    o471 = Stmt(471, S[311])
     o472 = Stmt(472, S[311])
-    o473 = Stmt(473, S[311])
-    o474 = Block(474, S[667], 4, step_474)
+    o473 = Block(473, S[667], 4, step_473)
+    o474 = Stmt(474, S[667])
     o475 = Stmt(475, S[667])
-    o476 = Stmt(476, S[667])
-    o477 = Stmt(477, S[313])
-    o478 = Stmt(478, S[667])
-    o479 = Block(479, S[668], 4, step_479)
+    o476 = Stmt(476, S[313])
+    o477 = Stmt(477, S[667])
+    o478 = Block(478, S[668], 4, step_478)
+    o479 = Stmt(479, S[668])
     o480 = Stmt(480, S[668])
-    o481 = Stmt(481, S[668])
-    o482 = Stmt(482, S[314])
-    o483 = Stmt(483, S[668])
-    o484 = Block(484, S[669], 4, step_484)
+    o481 = Stmt(481, S[314])
+    o482 = Stmt(482, S[668])
+    o483 = Block(483, S[669], 4, step_483)
+    o484 = Stmt(484, S[669])
     o485 = Stmt(485, S[669])
-    o486 = Stmt(486, S[669])
-    o487 = Stmt(487, S[315])
-    o488 = Stmt(488, S[669])
-    o489 = RepeatOp(S[305], o433, e489_cond, False)
-    o489.uid = 489
-    o490 = Block(490, S[670], 1, step_490)
-    o491 = Stmt(491, S[671])
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479, o480, o481, o482, o483, o484, o485, o486, o487, o488, o489, o490, o491]
+    o486 = Stmt(486, S[315])
+    o487 = Stmt(487, S[669])
+    o488 = RepeatOp(S[305], o433, e488_cond, False)
+    o488.uid = 488
+    o489 = Block(489, S[670], 1, step_489)
+    o490 = Stmt(490, S[671])
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479, o480, o481, o482, o483, o484, o485, o486, o487, o488, o489, o490]
     P.setup = o394
     P.play = o432
-    P.scoring = o490
+    P.scoring = o489
     P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[290]) + ')', o1.uid: 'procedure place_emperor_at_start (' + str(S[294]) + ')', o2.uid: 'procedure start_piece (' + str(S[316]) + ')', o3.uid: 'procedure retire (' + str(S[88]) + ')', o4.uid: 'procedure grow_old (' + str(S[107]) + ')', o5.uid: 'procedure settle (' + str(S[144]) + ')', o6.uid: 'procedure place_new (' + str(S[317]) + ')', o7.uid: 'procedure fill_throne (' + str(S[318]) + ')', o8.uid: 'procedure income_phase (' + str(S[308]) + ')', o9.uid: 'procedure aging_phase (' + str(S[319]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[320]) + ')', o11.uid: 'procedure son (' + str(S[321]) + ')', o12.uid: 'procedure daughter (' + str(S[322]) + ')', o13.uid: 'procedure offer (' + str(S[323]) + ')', o14.uid: 'procedure action_turn (' + str(S[324]) + ')', o15.uid: 'procedure move_knight (' + str(S[325]) + ')', o16.uid: 'procedure use_card (' + str(S[326]) + ')', o17.uid: 'procedure doctor (' + str(S[327]) + ')', o18.uid: 'procedure move_card (' + str(S[328]) + ')', o19.uid: 'procedure permit (' + str(S[329]) + ')', o20.uid: 'procedure ordinance (' + str(S[330]) + ')', o21.uid: 'procedure promotion (' + str(S[331]) + ')', o22.uid: 'procedure kings_daughter (' + str(S[332]) + ')', o23.uid: 'procedure new_electors_phase (' + str(S[333]) + ')', o24.uid: 'procedure gray_eminence (' + str(S[334]) + ')', o25.uid: 'procedure new_elector (' + str(S[335]) + ')', o26.uid: 'procedure change_of_power (' + str(S[336]) + ')', o27.uid: 'procedure displaced (' + str(S[337]) + ')', o28.uid: 'procedure election_phase (' + str(S[338]) + ')', o29.uid: 'procedure election (' + str(S[339]) + ')', o30.uid: 'procedure crown (' + str(S[340]) + ')', o31.uid: 'procedure deposed (' + str(S[341]) + ')', o32.uid: 'procedure emperor_action_phase (' + str(S[342]) + ')', o33.uid: 'procedure place_empire_city (' + str(S[343]) + ')', o34.uid: 'procedure move_empire_city (' + str(S[344]) + ')'}
     P.var_specs = [
         VarSpec('emperor', 'player', None, S[672], 'public'),

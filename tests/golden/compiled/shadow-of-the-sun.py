@@ -268,8 +268,8 @@ def build(num_players, files):
         6: frozenset([50]),
         7: frozenset([68, 70]),
         8: frozenset([59, 64, 84]),
-        9: frozenset([143]),
-        10: frozenset([148]),
+        9: frozenset([142]),
+        10: frozenset([147]),
         16: frozenset([1]),
         18: frozenset([1]),
         21: frozenset([2]),
@@ -317,22 +317,22 @@ def build(num_players, files):
         118: frozenset([124]),
         121: frozenset([123]),
         123: frozenset([118]),
-        125: frozenset([154]),
+        125: frozenset([153]),
         128: frozenset([125]),
         134: frozenset([125]),
-        136: frozenset([140]),
-        140: frozenset([134]),
-        143: frozenset([125]),
-        148: frozenset([125]),
-        154: frozenset([124]),
-        156: frozenset([167]),
-        157: frozenset([166]),
-        160: frozenset([157]),
-        163: frozenset([157]),
-        166: frozenset([156]),
-        167: frozenset([155]),
+        136: frozenset([139]),
+        139: frozenset([134]),
+        142: frozenset([125]),
+        147: frozenset([125]),
+        153: frozenset([124]),
+        155: frozenset([166]),
+        156: frozenset([165]),
+        159: frozenset([156]),
+        162: frozenset([156]),
+        165: frozenset([155]),
+        166: frozenset([154]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 118, 124, 155])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 118, 124, 154])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_day_deck1 = P.zone_base['day_deck']
@@ -1611,8 +1611,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o154  # game.yaml:124
-            o154.exec(st, env)
+            st.at = o153  # game.yaml:124
+            o153.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1654,16 +1654,16 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o143  # game.yaml:137
-            st.frames.append(Frame(o143, env))
+            st.at = o142  # game.yaml:137
+            st.frames.append(Frame(o142, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o153  # game.yaml:138
+            st.at = o152  # game.yaml:138
             if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p3, S[1]))]) == 0) for _p3 in st.players))):
-                st.frames.append(Frame(o148, env))
+                st.frames.append(Frame(o147, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -1695,15 +1695,15 @@ def build(num_players, files):
             st.at = o135  # game.yaml:133
             st.vars['phase'] = 'Player Turns'
             fr.pc = 2
-            st.at = o140  # game.yaml:133
-            o140.exec(st, env)
+            st.at = o139  # game.yaml:133
+            o139.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o141  # game.yaml:133
+            st.at = o140  # game.yaml:133
             st.vars['turn_player'] = None
-            st.at = o142  # game.yaml:133
+            st.at = o141  # game.yaml:133
             st.vars['phase'] = ''
             st.frames.pop()
             return
@@ -1715,35 +1715,34 @@ def build(num_players, files):
         if pc == 0:
             st.at = o137  # game.yaml:133
             st.vars['turn_player'] = env['p']
-            st.at = o138  # game.yaml:133
             if st.record_log:
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Player Turns: ' + fmt_player1(env['p']) + "'s turn", -1)
-            fr.pc = 3
-            st.at = o139  # game.yaml:136
+                st.log_line(turn_line(st), -1)
+            fr.pc = 2
+            st.at = o138  # game.yaml:136
             _args19 = {'p': env['p']}
             enter_procedure(st, S[88])
             st.frames.append(Frame(o0, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e140_items(st, env):  # game.yaml:133
+    def e139_items(st, env):  # game.yaml:133
         return clockwise_from(st, st.vars['supreme'])
-    def step_143(st, fr):  # game.yaml:137
+    def step_142(st, fr):  # game.yaml:137
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o144  # game.yaml:137
+            st.at = o143  # game.yaml:137
             st.vars['phase'] = 'Struggle'
-            st.at = o145  # game.yaml:137
+            st.at = o144  # game.yaml:137
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             fr.pc = 3
-            st.at = o146  # game.yaml:137
+            st.at = o145  # game.yaml:137
             _args20 = {'day': st.zones[Z_current_day1][-1]}
             enter_procedure(st, S[89])
             st.frames.append(Frame(o9, _args20))
@@ -1751,23 +1750,23 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o147  # game.yaml:137
+            st.at = o146  # game.yaml:137
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_148(st, fr):  # game.yaml:138
+    def step_147(st, fr):  # game.yaml:138
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o149  # game.yaml:138
+            st.at = o148  # game.yaml:138
             st.vars['phase'] = 'Ending the Day'
-            st.at = o150  # game.yaml:138
+            st.at = o149  # game.yaml:138
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
             fr.pc = 3
-            st.at = o151  # game.yaml:138
+            st.at = o150  # game.yaml:138
             _args21 = {}
             enter_procedure(st, S[90])
             st.frames.append(Frame(o10, _args21))
@@ -1775,100 +1774,100 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o152  # game.yaml:138
+            st.at = o151  # game.yaml:138
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e154_cond(st, env):  # game.yaml:124
+    def e153_cond(st, env):  # game.yaml:124
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
-    def step_155(st, fr):  # game.yaml:415
+    def step_154(st, fr):  # game.yaml:415
         env = fr.env
-        st.at = o167  # game.yaml:419
+        st.at = o166  # game.yaml:419
         _live4 = live_mask(st)
         for _p5 in list(st.players):
             if gone(st, _live4, _p5):
                 continue
             env['p'] = _p5
-            st.at = o166  # game.yaml:421
+            st.at = o165  # game.yaml:421
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o158  # game.yaml:423
+                st.at = o157  # game.yaml:423
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o159  # game.yaml:424
+                st.at = o158  # game.yaml:424
                 _i1 = seat(st, env['p'], S[91])
                 st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
-                st.at = o162  # game.yaml:425
+                st.at = o161  # game.yaml:425
                 if (env['n'] > 0):
-                    st.at = o161  # game.yaml:427
+                    st.at = o160  # game.yaml:427
                     _i2 = seat(st, env['p'], S[92])
                     st.vars['score'][_i2] += 1
-                st.at = o165  # game.yaml:428
+                st.at = o164  # game.yaml:428
                 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                    st.at = o164  # game.yaml:430
+                    st.at = o163  # game.yaml:430
                     _i3 = seat(st, env['p'], S[94])
                     st.vars['score'][_i3] += 2
         st.frames.pop()
 
-    def step_156(st, fr):  # game.yaml:420
+    def step_155(st, fr):  # game.yaml:420
         env = fr.env
-        st.at = o166  # game.yaml:421
+        st.at = o165  # game.yaml:421
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o158  # game.yaml:423
+            st.at = o157  # game.yaml:423
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o159  # game.yaml:424
+            st.at = o158  # game.yaml:424
             _i4 = seat(st, env['p'], S[91])
             st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
-            st.at = o162  # game.yaml:425
+            st.at = o161  # game.yaml:425
             if (env['n'] > 0):
-                st.at = o161  # game.yaml:427
+                st.at = o160  # game.yaml:427
                 _i5 = seat(st, env['p'], S[92])
                 st.vars['score'][_i5] += 1
-            st.at = o165  # game.yaml:428
+            st.at = o164  # game.yaml:428
             if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                st.at = o164  # game.yaml:430
+                st.at = o163  # game.yaml:430
                 _i6 = seat(st, env['p'], S[94])
                 st.vars['score'][_i6] += 2
         st.frames.pop()
 
-    def step_157(st, fr):  # game.yaml:422
+    def step_156(st, fr):  # game.yaml:422
         env = fr.env
-        st.at = o158  # game.yaml:423
+        st.at = o157  # game.yaml:423
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o159  # game.yaml:424
+        st.at = o158  # game.yaml:424
         _i7 = seat(st, env['p'], S[91])
         st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))
-        st.at = o162  # game.yaml:425
+        st.at = o161  # game.yaml:425
         if (env['n'] > 0):
-            st.at = o161  # game.yaml:427
+            st.at = o160  # game.yaml:427
             _i8 = seat(st, env['p'], S[92])
             st.vars['score'][_i8] += 1
-        st.at = o165  # game.yaml:428
+        st.at = o164  # game.yaml:428
         if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-            st.at = o164  # game.yaml:430
+            st.at = o163  # game.yaml:430
             _i9 = seat(st, env['p'], S[94])
             st.vars['score'][_i9] += 2
         st.frames.pop()
 
-    def step_160(st, fr):  # game.yaml:426
+    def step_159(st, fr):  # game.yaml:426
         env = fr.env
-        st.at = o161  # game.yaml:427
+        st.at = o160  # game.yaml:427
         _i10 = seat(st, env['p'], S[92])
         st.vars['score'][_i10] += 1
         st.frames.pop()
 
-    def step_163(st, fr):  # game.yaml:429
+    def step_162(st, fr):  # game.yaml:429
         env = fr.env
-        st.at = o164  # game.yaml:430
+        st.at = o163  # game.yaml:430
         _i11 = seat(st, env['p'], S[94])
         st.vars['score'][_i11] += 2
         st.frames.pop()
 
-    def e166_items(st, env):  # game.yaml:421
+    def e165_items(st, env):  # game.yaml:421
         return K_districts1
-    def e167_items(st, env):  # game.yaml:419
+    def e166_items(st, env):  # game.yaml:419
         return st.players
     def tie_0(st, env):  # game.yaml:432
         return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[95]))])
@@ -2090,46 +2089,45 @@ def build(num_players, files):
     o133 = Stmt(133, S[194])
     o134 = Block(134, S[197], 4, step_134)
     o135 = Stmt(135, S[197])
-    o136 = Block(136, S[198], 3, step_136)
+    o136 = Block(136, S[198], 2, step_136)
     o137 = Stmt(137, S[197])
-    o138 = Stmt(138, S[197])
-    o139 = Stmt(139, S[88])
-    o140 = ForOp(S[197], 'p', e140_items, o136, False, seats=True)
-    o140.uid = 140
+    o138 = Stmt(138, S[88])
+    o139 = ForOp(S[197], 'p', e139_items, o136, False, seats=True)
+    o139.uid = 139
+    o140 = Stmt(140, S[197])
     o141 = Stmt(141, S[197])
-    o142 = Stmt(142, S[197])
-    o143 = Block(143, S[199], 4, step_143)
+    o142 = Block(142, S[199], 4, step_142)
+    o143 = Stmt(143, S[199])
     o144 = Stmt(144, S[199])
-    o145 = Stmt(145, S[199])
-    o146 = Stmt(146, S[89])
-    o147 = Stmt(147, S[199])
-    o148 = Block(148, S[200], 4, step_148)
+    o145 = Stmt(145, S[89])
+    o146 = Stmt(146, S[199])
+    o147 = Block(147, S[200], 4, step_147)
+    o148 = Stmt(148, S[200])
     o149 = Stmt(149, S[200])
-    o150 = Stmt(150, S[200])
-    o151 = Stmt(151, S[90])
+    o150 = Stmt(150, S[90])
+    o151 = Stmt(151, S[200])
     o152 = Stmt(152, S[200])
-    o153 = Stmt(153, S[200])
-    o154 = RepeatOp(S[87], o125, e154_cond, False)
-    o154.uid = 154
-    o155 = Block(155, S[201], 1, step_155)
-    o156 = Block(156, S[202], 1, step_156)
-    o157 = Block(157, S[203], 4, step_157)
-    o158 = Stmt(158, S[204])
-    o159 = Stmt(159, S[205])
-    o160 = Block(160, S[206], 1, step_160)
-    o161 = Stmt(161, S[207])
-    o162 = Stmt(162, S[208])
-    o163 = Block(163, S[209], 1, step_163)
-    o164 = Stmt(164, S[210])
-    o165 = Stmt(165, S[211])
-    o166 = ForOp(S[212], 'd', e166_items, o157, False)
+    o153 = RepeatOp(S[87], o125, e153_cond, False)
+    o153.uid = 153
+    o154 = Block(154, S[201], 1, step_154)
+    o155 = Block(155, S[202], 1, step_155)
+    o156 = Block(156, S[203], 4, step_156)
+    o157 = Stmt(157, S[204])
+    o158 = Stmt(158, S[205])
+    o159 = Block(159, S[206], 1, step_159)
+    o160 = Stmt(160, S[207])
+    o161 = Stmt(161, S[208])
+    o162 = Block(162, S[209], 1, step_162)
+    o163 = Stmt(163, S[210])
+    o164 = Stmt(164, S[211])
+    o165 = ForOp(S[212], 'd', e165_items, o156, False)
+    o165.uid = 165
+    o166 = ForOp(S[213], 'p', e166_items, o155, False, seats=True)
     o166.uid = 166
-    o167 = ForOp(S[213], 'p', e167_items, o156, False, seats=True)
-    o167.uid = 167
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167]
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166]
     P.setup = o118
     P.play = o124
-    P.scoring = o155
+    P.scoring = o154
     P.proc_names = {o0.uid: 'procedure turn (' + str(S[96]) + ')', o1.uid: 'procedure bonus (' + str(S[97]) + ')', o2.uid: 'procedure pay_pair (' + str(S[98]) + ')', o3.uid: 'procedure special_ability (' + str(S[99]) + ')', o4.uid: 'procedure return_marker (' + str(S[8]) + ')', o5.uid: 'procedure action (' + str(S[100]) + ')', o6.uid: 'procedure usurp (' + str(S[101]) + ')', o7.uid: 'procedure replace_marker (' + str(S[63]) + ')', o8.uid: 'procedure build_legion (' + str(S[102]) + ')', o9.uid: 'procedure struggle (' + str(S[103]) + ')', o10.uid: 'procedure end_of_day (' + str(S[104]) + ')'}
     P.var_specs = [
         VarSpec('supreme', 'player', None, S[214], 'public'),

@@ -669,18 +669,18 @@ def build(num_players, files):
         342: frozenset([336]),
         345: frozenset([349]),
         349: frozenset([336]),
-        353: frozenset([369]),
+        353: frozenset([368]),
         356: frozenset([353]),
-        358: frozenset([366]),
-        359: frozenset([365]),
+        358: frozenset([365]),
+        359: frozenset([364]),
         360: frozenset([359]),
-        365: frozenset([358]),
-        366: frozenset([356]),
-        369: frozenset([352]),
-        371: frozenset([373]),
-        373: frozenset([370]),
+        364: frozenset([358]),
+        365: frozenset([356]),
+        368: frozenset([352]),
+        370: frozenset([372]),
+        372: frozenset([369]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 328, 330, 332, 334, 336, 352, 370])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 328, 330, 332, 334, 336, 352, 369])
     site = P.sites(SITES)
     Z_area1 = P.zone_base['area']
     Z_auction_area1 = P.zone_base['auction_area']
@@ -3830,8 +3830,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o369  # game.yaml:268
-            o369.exec(st, env)
+            st.at = o368  # game.yaml:268
+            o368.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3872,15 +3872,15 @@ def build(num_players, files):
             st.at = o357  # game.yaml:272
             st.vars['phase'] = 'Turns'
             fr.pc = 2
-            st.at = o366  # game.yaml:272
-            o366.exec(st, env)
+            st.at = o365  # game.yaml:272
+            o365.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o367  # game.yaml:272
+            st.at = o366  # game.yaml:272
             st.vars['turn_player'] = None
-            st.at = o368  # game.yaml:272
+            st.at = o367  # game.yaml:272
             st.vars['phase'] = ''
             st.frames.pop()
             return
@@ -3891,8 +3891,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o365  # game.yaml:272
-            o365.exec(st, env)
+            st.at = o364  # game.yaml:272
+            o364.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -3906,7 +3906,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o364  # game.yaml:272
+            st.at = o363  # game.yaml:272
             if (not (len(st.players) <= 1)):
                 st.frames.append(Frame(o360, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -3923,49 +3923,48 @@ def build(num_players, files):
         if pc == 0:
             st.at = o361  # game.yaml:272
             st.vars['turn_player'] = env['p']
-            st.at = o362  # game.yaml:272
             if st.record_log:
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Turns: ' + fmt_player1(env['p']) + "'s turn", -1)
-            fr.pc = 3
-            st.at = o363  # game.yaml:276
+                st.log_line(turn_line(st), -1)
+            fr.pc = 2
+            st.at = o362  # game.yaml:276
             _args57 = {'p': env['p']}
             enter_procedure(st, S[160])
             st.frames.append(Frame(o2, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 3
-        if pc == 3:
+            pc = 2
+        if pc == 2:
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e365_items(st, env):  # game.yaml:272
+    def e364_items(st, env):  # game.yaml:272
         return clockwise_from(st, st.vars['start_player'])
-    def e366_cond(st, env):  # game.yaml:272
+    def e365_cond(st, env):  # game.yaml:272
         return (not (len(st.players) <= 1))
-    def e369_cond(st, env):  # game.yaml:268
+    def e368_cond(st, env):  # game.yaml:268
         return (st.vars['round'] >= 1)
-    def step_370(st, fr):  # game.yaml:278
+    def step_369(st, fr):  # game.yaml:278
         env = fr.env
-        st.at = o373  # game.yaml:282
+        st.at = o372  # game.yaml:282
         _live4 = live_mask(st)
         for _p3 in list(st.players):
             if gone(st, _live4, _p3):
                 continue
             env['p'] = _p3
-            st.at = o372  # game.yaml:285
+            st.at = o371  # game.yaml:285
             _i9 = seat(st, env['p'], S[161])
             st.vars['score'][_i9] = ((len([1 for _c103 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c103.kind == 'gold_chips')]) + sum([_c104.props['value'] for _c104 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c104.kind == 'power_chips')])) + (2 * len([1 for _c105 in (st.zones[(Z_area1 + seat(st, env['p'], S[162]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[163]))]) if (_c105.props['colour'] == C_blue1)])))
         st.frames.pop()
 
-    def step_371(st, fr):  # game.yaml:283
+    def step_370(st, fr):  # game.yaml:283
         env = fr.env
-        st.at = o372  # game.yaml:285
+        st.at = o371  # game.yaml:285
         _i10 = seat(st, env['p'], S[161])
         st.vars['score'][_i10] = ((len([1 for _c106 in st.zones[(Z_chips1 + seat(st, env['p'], S[10]))] if (_c106.kind == 'gold_chips')]) + sum([_c107.props['value'] for _c107 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c107.kind == 'power_chips')])) + (2 * len([1 for _c108 in (st.zones[(Z_area1 + seat(st, env['p'], S[162]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[163]))]) if (_c108.props['colour'] == C_blue1)])))
         st.frames.pop()
 
-    def e373_items(st, env):  # game.yaml:282
+    def e372_items(st, env):  # game.yaml:282
         return st.players
     def tie_0(st, env):  # game.yaml:288
         return len([1 for _c109 in (st.zones[(Z_area1 + seat(st, env['p'], S[164]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[165]))]) if (_c109.props['colour'] == C_violet1)])
@@ -4495,28 +4494,27 @@ def build(num_players, files):
     o357 = Stmt(357, S[450])
     o358 = Block(358, S[451], 1, step_358)
     o359 = Block(359, S[451], 1, step_359)
-    o360 = Block(360, S[451], 3, step_360)
+    o360 = Block(360, S[451], 2, step_360)
     o361 = Stmt(361, S[450])
-    o362 = Stmt(362, S[450])
-    o363 = Stmt(363, S[160])
-    o364 = Stmt(364, S[450])
-    o365 = ForOp(S[450], 'p', e365_items, o359, False, seats=True)
+    o362 = Stmt(362, S[160])
+    o363 = Stmt(363, S[450])
+    o364 = ForOp(S[450], 'p', e364_items, o359, False, seats=True)
+    o364.uid = 364
+    o365 = RepeatOp(S[450], o358, e365_cond, True)
     o365.uid = 365
-    o366 = RepeatOp(S[450], o358, e366_cond, True)
-    o366.uid = 366
+    o366 = Stmt(366, S[450])
     o367 = Stmt(367, S[450])
-    o368 = Stmt(368, S[450])
-    o369 = RepeatOp(S[159], o353, e369_cond, False)
-    o369.uid = 369
-    o370 = Block(370, S[452], 1, step_370)
-    o371 = Block(371, S[453], 1, step_371)
-    o372 = Stmt(372, S[454])
-    o373 = ForOp(S[455], 'p', e373_items, o371, False, seats=True)
-    o373.uid = 373
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373]
+    o368 = RepeatOp(S[159], o353, e368_cond, False)
+    o368.uid = 368
+    o369 = Block(369, S[452], 1, step_369)
+    o370 = Block(370, S[453], 1, step_370)
+    o371 = Stmt(371, S[454])
+    o372 = ForOp(S[455], 'p', e372_items, o370, False, seats=True)
+    o372.uid = 372
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372]
     P.setup = o336
     P.play = o352
-    P.scoring = o370
+    P.scoring = o369
     P.proc_names = {o0.uid: 'procedure deal (' + str(S[150]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[158]) + ')', o2.uid: 'procedure turn (' + str(S[166]) + ')', o3.uid: 'procedure phase1 (' + str(S[167]) + ')', o4.uid: 'procedure use_property (' + str(S[168]) + ')', o5.uid: 'procedure combat (' + str(S[169]) + ')', o6.uid: 'procedure etiquette (' + str(S[170]) + ')', o7.uid: 'procedure discard_opponent_card (' + str(S[171]) + ')', o8.uid: 'procedure phase2 (' + str(S[172]) + ')', o9.uid: 'procedure orden_reveal (' + str(S[173]) + ')', o10.uid: 'procedure reveal_to_display (' + str(S[174]) + ')', o11.uid: 'procedure keep_cards (' + str(S[175]) + ')', o12.uid: 'procedure phase3 (' + str(S[176]) + ')', o13.uid: 'procedure swap_cards (' + str(S[177]) + ')', o14.uid: 'procedure conspiracy (' + str(S[178]) + ')', o15.uid: 'procedure draw_into_area (' + str(S[179]) + ')', o16.uid: 'procedure gain_gold (' + str(S[50]) + ')', o17.uid: 'procedure pay_gold (' + str(S[97]) + ')', o18.uid: 'procedure gain_power (' + str(S[48]) + ')', o19.uid: 'procedure hand_over (' + str(S[180]) + ')', o20.uid: 'procedure give_power (' + str(S[58]) + ')', o21.uid: 'procedure eliminate_player (' + str(S[181]) + ')', o22.uid: 'procedure return_item (' + str(S[123]) + ')', o23.uid: 'procedure auction (' + str(S[182]) + ')', o24.uid: 'procedure pay_bid (' + str(S[183]) + ')', o25.uid: 'procedure mazarin (' + str(S[184]) + ')', o26.uid: 'procedure game_debts (' + str(S[185]) + ')', o27.uid: 'procedure pay_debt (' + str(S[186]) + ')', o28.uid: 'procedure ludwig (' + str(S[187]) + ')'}
     P.var_specs = [
         VarSpec('revealer', 'player', None, S[456], 'public'),
