@@ -155,7 +155,11 @@ def test_the_new_user_leak_in_harbour_guilds_is_refused(tmp_path: Path) -> None:
     draw = "            - if: count(draw_pile) > 0\n"
     text = (game / "game.yaml").read_text(encoding="utf-8")
     assert text.count(draw) == 1
-    loop = '            - for: p in players\n              do:\n                - log "looking at {p}"\n'
+    loop = (
+        "            - for: p in players\n"
+        "              do:\n"
+        '                - log "looking at {p}"\n'
+    )
     (game / "game.yaml").write_text(text.replace(draw, loop + draw), encoding="utf-8")
     with pytest.raises(CheckError) as info:
         load_rules(game)
