@@ -173,6 +173,10 @@ class ModuleEmitter:
             raise MeepleError(f"the code generator has no assignment {s.op!r}", s.span)
         if not decl.is_track:
             w.line(f"{target} {s.op} {value}")
+            if s.position and s.name == "turn_player" and not isinstance(s.value, ir.Const):
+                w.line("if st.record_log:")  # a turn begins (as the interpreter's _s_Assign)
+                with w.indent():
+                    w.line("st.log_line(turn_line(st), -1)")
             return
         v = self.names.fresh("v")
         w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")

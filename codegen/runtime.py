@@ -59,6 +59,7 @@ from meeple.interpreter.ops import (
     take_where,
     too_long,
 )
+from meeple.interpreter.position import turn_line
 from meeple.interpreter.values import Card, formatter
 
 __all__ = [
@@ -112,6 +113,7 @@ __all__ = [
     "too_deep",
     "too_long",
     "traced",
+    "turn_line",
 ]
 
 Step = Callable[[Any, Frame], None]

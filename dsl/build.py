@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import auction, cardkinds, datatable, ir, numbered
+from . import auction, cardkinds, datatable, ir, numbered, structure
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
 from .parser import parse_expression, parse_statement, parse_template
@@ -23,6 +23,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         name: _kind(name, k, doc["components"], constants) for name, k in _items(doc, "components")
     }
     auction.start_file()
+    structured = structure.is_structure(doc.get("play"))
     game = ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -46,7 +47,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
         procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
         setup=_block_section(doc, "setup"),
-        play=_block_section(doc, "play"),
+        play=ir.Block(_span(doc, "play"), ()) if structured else _block_section(doc, "play"),
         scoring=_block_section(doc, "scoring"),
         tie_breakers=_tie_breakers(doc),
         triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
@@ -57,6 +58,8 @@ def build_game(doc: YMap, file: str) -> ir.Game:
             if datatable.is_data_table(t)
         },
     )
+    if structured:  # before the auctions' variables: a phase's blocks may hold an auction
+        game = structure.build(doc, game, _block, expr)
     auction.add_hidden(game.variables)
     return game
 

@@ -294,3 +294,17 @@ EMIT_REDUCERS: dict[str, str] = {
     "list": "[{0}]",
     **{b.name: b.emit_reduce for b in _ALL if b.emit_reduce is not None},
 }
+
+#: The position of a game whose ``play:`` declares rounds, phases and turns (dsl/structure.py):
+#: name -> (type, meaning). The play structure alone sets them; every expression may read
+#: them, and they are part of the state (saved, observed, shown) like variables.
+POSITION: dict[str, tuple[str, str]] = {
+    "round": ("int", "the number of the round being played (1 for the first; 0 before it)"),
+    "phase": ("str", "the name of the phase being played ('' between phases)"),
+    "turn_player": ("player", "the seat whose turn it is (none outside turns)"),
+    "start_player": ("player", "the seat that starts the round (the first seat unless declared)"),
+}
+
+#: With a phase whose turns go on ``until: all_passed``: one yes/no per seat, whether it has
+#: passed in that phase (the ``pass`` statement sets the turn player's; the phase clears them).
+PASSED = "passed"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cardkinds, datatable, ir
-from .builtins import BUILTINS, Builtin, elem
+from .builtins import BUILTINS, PASSED, POSITION, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
 from .render import children
@@ -66,6 +66,11 @@ def check(game: ir.Game) -> Checked:
 
     Parameter types are inferred from call sites: passes repeat until they stop changing.
     """
+    # the play structure's own errors first: its statements would report them less clearly
+    # (imported here: the structure's builder reads YAML, which a generated module never loads)
+    from .structure import check as check_structure  # noqa: PLC0415
+
+    check_structure(game, lambda e: check_expression(Checked(game), e))
     params: dict[str, list[str]] = {}
     # Types flow from callers into parameters and from function bodies back to their callers.
     # After the first pass (in declaration order, so the first error reported is the first one
@@ -570,6 +575,25 @@ class _Checker:
         self._bind(s.name, self._expr(s.value, scope), scope, s.span, "a 'let' name")
 
     def _s_Assign(self, s: ir.Assign, scope: dict[str, str]) -> None:
+        if s.position and s.name == PASSED and PASSED not in self.g.variables:
+            raise CheckError(
+                "'pass' ends a seat's turns in a phase with 'until: all_passed'; "
+                "this game has no such phase",
+                s.span,
+                suggestion="declare the phase's turns with 'until: all_passed' under play:",
+            )
+        st = self.g.structure
+        kept = st is not None and (
+            s.name in POSITION or (s.name == PASSED and any(p.all_passed for p in st.phases))
+        )
+        if kept and not s.position:
+            what = POSITION[s.name][1] if s.name in POSITION else "which seats have passed"
+            hint = "end a seat's turns with 'pass'" if s.name == PASSED else ""
+            raise CheckError(
+                f"'{s.name}' is {what}: the structure of play sets it, no rule can",
+                s.span,
+                suggestion=hint or "keep a variable of your own for anything else",
+            )
         c = self.g.constants.get(s.name)
         if c is not None:
             raise CheckError(

@@ -110,6 +110,7 @@ class Assign(Stmt):
     index: Expr | None
     op: str  # "=", "+=", "-="
     value: Expr
+    position: bool = False  # set by the play structure (round, phase...), which no rule may
 
 
 @dataclass(frozen=True, slots=True)
@@ -500,3 +501,49 @@ class Game:
     triggers: dict[str, Trigger] = field(default_factory=dict)
     constants: dict[str, ConstDecl] = field(default_factory=dict)
     data_tables: dict[str, DataTable] = field(default_factory=dict)
+    # the declared rounds, phases and turns of ``play:`` (``play`` is then its statements,
+    # see dsl/structure.py); None when ``play:`` is a block of statements
+    structure: PlayStructure | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDecl:
+    """One phase of a round: turns over ``order`` (each seat bound to ``var``, going round until
+    ``until`` holds, asked before each turn; one turn each without it) or a ``do`` block; only
+    in the rounds where ``when`` holds. ``order`` is None for the clockwise order from the
+    start player."""
+
+    span: SourceSpan
+    name: str
+    turns: bool
+    order: Expr | None
+    var: str
+    until: Expr | None
+    when: Expr | None
+    start: Block | None
+    body: Block
+    end: Block | None
+    source: str | None = None
+    interpretation: str | None = None
+    all_passed: bool = False  # ``until: all_passed``: until every seat in play has passed
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStructure:
+    """``play:`` declared as rounds of phases of turns (dsl/structure.py). ``rounds`` (a count)
+    or ``until`` (checked after each round) ends the game; ``start_player`` (who starts round 1)
+    moves by ``pass_start`` after each round. The ``end`` hook runs once before the scoring,
+    also after ``end game`` (``scoring_hook``: the scoring block begins with it)."""
+
+    span: SourceSpan
+    rounds: Expr | None
+    until: Expr | None
+    start_player: Expr | None
+    pass_start: Expr | None
+    start: Block | None
+    round_start: Block | None
+    phases: tuple[PhaseDecl, ...]
+    round_end: Block | None
+    end: Block | None
+    source: str | None = None
+    interpretation: str | None = None

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ir
+from .builtins import PASSED, POSITION
 from .errors import SourceSpan
 from .render import children, walk
 from .yamlload import YMap, load_yaml_file
@@ -190,11 +191,13 @@ def lint(game: ir.Game, interpretation_log: Path | None = None) -> list[LintWarn
         ("function", game.functions),
     ):
         for name, decl in table.items():
-            if name not in used:
+            if name not in used and not (game.structure and name in (*POSITION, PASSED)):
                 out.append(LintWarning(decl.span, f"{kind} '{name}' is never used"))
     assigned = assigned_names(game)
     for name, v in game.variables.items():
         if name in used and name not in assigned and name not in ENGINE_NAMES:
+            if game.structure is not None and name in (*POSITION, PASSED):
+                continue  # the structure of play keeps it (start_player may never move)
             out.append(
                 LintWarning(
                     v.span,

@@ -22,6 +22,7 @@ from lark.exceptions import (
 )
 
 from . import ir
+from .builtins import PASSED
 from .errors import ParseError, SourceSpan
 from .limits import MAX_EXPR_DEPTH, MAX_INT, MAX_NAME_LENGTH
 from .yamlload import YStr
@@ -344,6 +345,12 @@ class _ToIR(Transformer):  # type: ignore[type-arg]
 
     def end_stmt(self, meta: Any, ch: list[Any]) -> ir.Stmt:
         return ir.EndGame(self._span(meta))
+
+    def pass_stmt(self, meta: Any, ch: list[Any]) -> ir.Stmt:
+        # the seat whose turn it is passes: see dsl/structure.py (until: all_passed)
+        sp = self._span(meta)
+        turn = ir.Name(sp, "turn_player")
+        return ir.Assign(sp, PASSED, turn, "=", ir.Const(sp, True), position=True)
 
     def eliminate_stmt(self, meta: Any, ch: list[Any]) -> ir.Stmt:
         return ir.Eliminate(self._span(meta), ch[0])

@@ -14,6 +14,7 @@ from . import ops
 from .datatable import DataTableRT
 from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
+from .position import turn_line
 from .values import formatter
 
 
@@ -156,6 +157,14 @@ class Program(ProgramBase):
 
     def _s_Assign(self, s: ir.Assign) -> ops.Op:
         f, n, decl = self.ex.compile(s.value), s.name, self.game.variables[s.name]
+        if s.position and n == "turn_player" and not isinstance(s.value, ir.Const):
+
+            def run_turn(st: Any, env: dict[str, Any]) -> None:  # a turn begins: set and log
+                st.vars[n] = f(st, env)
+                if st.record_log:
+                    st.log_line(turn_line(st), -1)
+
+            return self._simple(s, run_turn)
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         op, track = s.op, decl.is_track
 

@@ -26,6 +26,7 @@ from . import prng
 from .evaluate import not_a_seat
 from .layout import ProgramBase
 from .ops import DONE, PICK_UNBOUNDED, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
+from .position import position_line, saved_position_error
 from .values import Card, card_label, decode, encode, player_name
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
@@ -522,6 +523,9 @@ class State:
             "variables": {k: self._visible_var(k, v, player) for k, v in self.vars.items()},
             "log": [t for who, t in self.log if who in (-1, player)],
         }
+        where = position_line(getattr(prog, "game", None), self.vars)
+        if where is not None:  # rounds, phases and turns declared: "Round 3, phase X: P2's turn"
+            obs["position"] = where
         if self.pending is not None and self.pending.player == player:
             obs["decision"] = {"prompt": self.prompt(), "options": self.legal_action_labels()}
         return obs
@@ -763,6 +767,9 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
             for x in value if v.per is not None and type(value) is list else [value]:
                 _need_seat(x, n, f"variable '{v.name}'")
         need(_fits_variable(value, v, prog))
+    why = saved_position_error(getattr(prog, "game", None), data["vars"])
+    if why is not None:
+        raise _Damaged(why)
     types = prog.local_types
     for e in envs:  # locals of a known type: a seat in range, a card that exists...
         for name, x in e.items():

@@ -22,6 +22,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.lint import lint
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
+from meeple.interpreter.position import position_line
 from meeple.interpreter.program import Program
 from meeple.interpreter.state import State
 from meeple.interpreter.values import Card, card_label, decode, formatter, player_name
@@ -300,7 +301,8 @@ def _hand_over(seat: int) -> bool:
 
 
 def _ask_human(game: Game, state: State, seat: int) -> int | None:
-    out.rule(f"{player_name(seat)} to act")
+    where = position_line(getattr(state.prog, "game", None), state.vars)
+    out.rule(f"{player_name(seat)} to act" + (f" · {where}" if where else ""))
     _print_zones(state, seat)
     _print_variables(state, seat)
     options = state.legal_action_labels()

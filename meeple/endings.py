@@ -45,6 +45,9 @@ def end_reason(game: Game, state: State) -> str:
         section = next((n.source for n in reversed(path) if getattr(n, "source", None)), None)
         what = "`end game`" if cond is None else _Why(st).held(cond, {})
         return f"{what} ({_cite(section, span)})"
+    if g.structure is not None and g.structure.rounds is not None:  # play: declares rounds
+        cite = _cite(g.play.source, g.structure.rounds.span)
+        return f"the last round, round {st.vars['round']}, was played ({cite})"
     loop = next((s for s in reversed(g.play.stmts) if isinstance(s, _LOOPS)), None)
     if loop is None:
         return f"the play ran to its end ({_cite(g.play.source, g.play.span)})"

@@ -20,6 +20,7 @@ from meeple.dsl.errors import SourceSpan
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.tracks import describe as describe_track
 from meeple.dsl.variant import Variant
+from meeple.rulebook_play import scoring_without_end_hook, structure_prose
 
 #: Mermaid (MIT licence, beside it as mermaid.LICENSE), vendored from the npm package so that
 #: the flow diagram draws offline: no page meeple writes or serves loads anything from the web.
@@ -96,6 +97,8 @@ class ProseWriter(ExprWriter):
         return [self._item(depth, f"Let **{s.name}** be {self.c(s.value)}.")]
 
     def stmt_Assign(self, s: ir.Assign, depth: int) -> list[str]:  # noqa: N802
+        if s.position and s.name == "passed":  # the statement `pass` (dsl/structure.py)
+            return [self._item(depth, "The seat whose turn it is passes.")]
         target = _code(s.name + (f"[{self.expr(s.index)}]" if s.index is not None else ""))
         v = self.c(s.value)
         text = {"+=": f"Add {v} to {target}.", "-=": f"Subtract {v} from {target}."}
@@ -459,7 +462,8 @@ def render_markdown(
     add("")
     md += flow_diagram(game)
     add("")
-    md += [*_cited(w, game.play), *w.block(game.play), ""]
+    play = w.block(game.play) if game.structure is None else structure_prose(w, game)
+    md += [*_cited(w, game.play), *play, ""]
 
     _section(md, "Procedures")
     for p in _procedure_order(game):
@@ -471,7 +475,8 @@ def render_markdown(
         md += [*_cited(w, p.body, p.span), *w.block(p.body), ""]
 
     _section(md, "Scoring")
-    md += [*_cited(w, game.scoring), *w.block(game.scoring), ""]
+    scoring = scoring_without_end_hook(game)
+    md += [*_cited(w, scoring), *w.block(scoring), ""]
     for i, tb in enumerate(game.tie_breakers):
         label = f" ({tb.label})" if tb.label else ""
         add(f"Tie-breaker {i + 1}{label}: the larger {w.c(tb.key)} wins{w.citation(tb)}.")

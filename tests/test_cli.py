@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 
 from meeple.cli import main
+from meeple.registry import rules_root
+
+SUN = "shadow-of-the-sun"
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -44,6 +47,7 @@ def test_human_seat_sees_numbered_options_and_bad_input_is_explained(
     code, out, err = _run(capsys, "play", "--seed", "1", "--human", "1")
     assert code == 3  # quit before the end: not the status of a finished game
     assert "P1 to act" in out and "Bonus" in out and "1. draw 2 cards" in out
+    assert "P1 to act · Round 1, phase Player Turns: P1's turn" in out  # the position
     assert "'banana' is not an option; type a number from 1 to" in out
     assert "'99' is not an option" in out
     assert "P1: Bonus -> draw 2 cards" in out
@@ -179,8 +183,10 @@ def test_the_end_of_a_game_says_why_and_shows_empty_zones(
 ) -> None:
     code, out, _ = _run(capsys, "play", "--seed", "0")
     assert code == 0
+    play = (rules_root() / SUN / "game.yaml").read_text(encoding="utf-8").splitlines()
+    line = play.index("play:") + 1  # the end is told where the play that ended begins
     assert (
         "The game ended: count(house[p]) == 0 for p = P4 (Ending the Game, "
-        "rules/shadow-of-the-sun/game.yaml:129)" in out
+        f"rules/shadow-of-the-sun/game.yaml:{line})" in out
     )
     assert "  house[P4]: empty" in out

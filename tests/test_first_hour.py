@@ -32,9 +32,9 @@ def test_result_log_is_the_games_log() -> None:
     [
         ("shadow-of-the-sun", 4, 0, False, "count(house[p]) == 0 for p = P4 (Ending the Game, "),
         ("shadow-of-the-sun", 4, 2, False, "count(day_deck) == 0 (here 0 == 0) (Ending the Game"),
-        ("louis-xiv", 2, 0, False, "round == rounds (here 4 == 4) (Playing the game, "),
+        ("louis-xiv", 2, 0, False, "the last round, round 4, was played (Playing the game, "),
         ("sonnenkoenig", 3, 0, True, "count(players) <= 1 (here 1 <= 1) ("),
-        ("shadow-of-the-emperor", 2, 0, False, "the last pass of for r in 1 .. 5 was played"),
+        ("shadow-of-the-emperor", 2, 0, False, "the last round, round 5, was played (Playing"),
     ],
 )
 def test_the_end_reason_is_the_same_on_both_back_ends(

@@ -159,9 +159,11 @@ def test_unknown_node_kinds_render_as_their_source_text(tmp_path: Path) -> None:
 def test_flow_diagram_labels_calls_with_their_loop() -> None:
     lines = flow_diagram(api.load_checked("shadow-of-the-sun").game)
     text = "\n".join(lines)
-    assert "play --> p_day[day]" in text
-    assert 'p_day[day] -.->|"again until game_over()"| play' in text
-    assert re.search(r'p_day\[day\] -->\|"for each p in clockwise_from\(supreme\)"\| p_turn', text)
+    # the days are rounds of phases (play: declares them): the turns, the struggle, the end
+    assert re.search(r'play -->\|"for each p in clockwise_from\(supreme\)"\| p_turn', text)
+    assert "play --> p_struggle[struggle]" in text
+    assert 'play -->|"if not game_over()"| p_end_of_day[end_of_day]' in text
+    assert 'p_end_of_day[end_of_day] -.->|"again until game_over()"| play' in text
 
 
 # ---------------------------------------------------------------------------- published schemas

@@ -148,20 +148,25 @@ def test_a_name_may_not_be_bound_where_it_is_visible(case: str, tmp_path: Path) 
 
 
 def test_the_new_user_leak_in_harbour_guilds_is_refused(tmp_path: Path) -> None:
-    # the trial's repro: a loop over players just before turn(p)'s final draw made every draw
+    # the trial's repro: a loop over players just before the turn's final draw made every draw
     # go to the loop's last seat, on both back ends
     game = tmp_path / "leak"
     shutil.copytree(ROOT / "rules" / "harbour-guilds", game)
-    draw = "          - if: count(draw_pile) > 0\n"
+    draw = "            - if: count(draw_pile) > 0\n"
     text = (game / "game.yaml").read_text(encoding="utf-8")
     assert text.count(draw) == 1
-    loop = '          - for: p in players\n            do:\n              - log "looking at {p}"\n'
+    loop = (
+        "            - for: p in players\n"
+        "              do:\n"
+        '                - log "looking at {p}"\n'
+    )
     (game / "game.yaml").write_text(text.replace(draw, loop + draw), encoding="utf-8")
     with pytest.raises(CheckError) as info:
         load_rules(game)
     e = info.value
     assert e.span is not None and e.span.line == text[: text.index(draw)].count("\n") + 1
-    assert "'p' would hide 'p', a parameter of 'turn'" in e.message
+    # p is the seat of the phase's turns (its 'phase:' line)
+    assert "'p' would hide 'p', a loop name bound at line 57" in e.message
     assert main(["check", str(game)]) != 0
 
 

@@ -109,11 +109,11 @@ def _error(f: Path) -> MeepleError:
 
 
 def test_missing_key_is_reported_at_the_path_segment(tmp_path: Path) -> None:
-    f = _variant(tmp_path, "  - set: procedures.dya.do\n    to: []\n")
+    f = _variant(tmp_path, "  - set: procedures.tunr.do\n    to: []\n")
     e = _error(f)
     assert isinstance(e, SchemaError)
     assert (e.span.file, e.span.line, e.span.col) == (str(f), 6, 21)
-    assert e.suggestion == "did you mean 'day'?"
+    assert e.suggestion == "did you mean 'turn'?"
 
 
 def test_missing_list_item_is_reported_at_the_selector(tmp_path: Path) -> None:
@@ -183,7 +183,7 @@ def test_unknown_extends_and_add_of_an_existing_key(tmp_path: Path) -> None:
     )
     e = _error(f)
     assert e.span.line == 3 and "extends" in e.message
-    e = _error(_variant(tmp_path, "  - add: procedures.day\n    value: {source: X, do: []}\n"))
+    e = _error(_variant(tmp_path, "  - add: procedures.turn\n    value: {source: X, do: []}\n"))
     assert "already exists" in e.message and e.suggestion == "use 'set' to replace it"
 
 
@@ -235,7 +235,7 @@ def test_diff_lists_added_and_removed_rules(tmp_path: Path) -> None:
     f = _variant(
         tmp_path,
         "  - add: procedures.announce\n    value: {source: Test, do: ['log \"hello\"']}\n"
-        "  - set: play.do[0].repeat\n    to: [day(), announce()]\n"
+        "  - set: play.phases[2].do\n    to: ['struggle(top(current_day))', announce()]\n"
         "  - remove: scoring.tie_breakers\n",
     )
     base = api.load_checked("shadow-of-the-sun").game
@@ -243,7 +243,8 @@ def test_diff_lists_added_and_removed_rules(tmp_path: Path) -> None:
     assert changes["procedure announce()"].status == "added"
     assert changes["procedure announce()"].lines == ("+ # source: Test", '+ log "hello"')
     assert changes["tie-breaker 1"].status == "removed"
-    assert "+   announce()" in changes["play"].lines
+    added = [x for x in changes["play"].lines if x.startswith("+")]
+    assert [x.split() for x in added] == [["+", "announce()"]]
 
 
 def test_add_a_card_and_change_a_table(tmp_path: Path) -> None:

@@ -53,6 +53,8 @@ def test_a_seat_sees_its_own_hand_and_only_counts_of_the_others(client: Any) -> 
     zones = {z["name"]: z for z in v["zones"]}
     assert zones["hand[P1]"]["cards"] and "cards" not in zones["hand[P2]"]
     assert zones["hand[P2]"]["count"] == 3 and "cards" not in zones["minion_deck"]
+    # the game declares its days as rounds of phases: the view names the position
+    assert v["position"] == "Round 1, phase Player Turns: P1's turn"
     for z in _hidden_from(v):
         assert "cards" not in z, z
     text = json.dumps(v)

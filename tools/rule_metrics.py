@@ -34,6 +34,16 @@ def _depth(node: Any) -> int:
 def rules_of(game: ir.Game) -> dict[str, ir.Block]:
     """Every top-level rule of a game, by a readable name."""
     rules = {"setup": game.setup, "play": game.play, "scoring": game.scoring}
+    st = game.structure
+    if (
+        st is not None
+    ):  # play as written: its hooks and each phase's blocks, not the loops made of them
+        del rules["play"]
+        hooks = {"start": st.start, "round_start": st.round_start, "round_end": st.round_end}
+        rules |= {f"play {k}": b for k, b in (hooks | {"end": st.end}).items() if b is not None}
+        for ph in st.phases:
+            blocks = {"start": ph.start, "turn" if ph.turns else "do": ph.body, "end": ph.end}
+            rules |= {f"phase {ph.name} {k}": b for k, b in blocks.items() if b is not None}
     rules |= {f"procedure {n}": p.body for n, p in game.procedures.items()}
     rules |= {f"trigger {n}": t.body for n, t in game.triggers.items()}
     return rules

@@ -321,6 +321,8 @@ def observation_string(state: State, seat: int) -> str:
     lines = [f"observer: {player_name(obs['player'])}"]
     cur = obs["current_player"]
     lines.append("to act: " + (player_name(cur) if cur >= 0 else "nobody (the game is over)"))
+    if "position" in obs:  # rounds, phases and turns declared by the rules
+        lines.append(f"position: {obs['position']}")
     for name, z in obs["zones"].items():
         if isinstance(z, list):
             lines.append(f"{name}: " + (", ".join(z) if z else "empty"))

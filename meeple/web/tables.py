@@ -27,6 +27,7 @@ from meeple.dsl.render import relative_file
 from meeple.endings import end_reason
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
+from meeple.interpreter.position import position_line
 from meeple.interpreter.state import State
 from meeple.interpreter.values import card_label, encode, player_name
 from meeple.registry import game_ids, rules_root
@@ -320,6 +321,8 @@ class Table:
         head["viewer"] = None if seat is None else {"seat": seat, "name": player_name(seat)}
         head["zones"] = _zones(s, obs["zones"])
         head["variables"] = _variables(s, obs["variables"])
+        # rounds, phases and turns the rules declare: "Round 3, phase Missions: P2's turn"
+        head["position"] = position_line(getattr(s.prog, "game", None), s.vars)
         head["log"] = obs["log"]
         head["stands"] = _stands(s, obs["variables"])
         if s.is_terminal():

@@ -271,6 +271,7 @@ function renderVariables(v) {
   const singles = single.map((x) => el("tr", {}, el("td", {}, x.name),
     el("td", { colspan: v.players }, Array.isArray(x.value) ? x.value.join(", ") : x.value)));
   $("variables").replaceChildren(el("h2", {}, "Tracks and variables"),
+    v.position ? el("p", { id: "position" }, v.position) : null,
     el("table", { class: "vars" }, head, ...rows, ...singles));
 }
 

@@ -23,54 +23,50 @@ ZONES = (
     ZoneSpec(name='stall', per='players', visibility='public', refill=None),
     ZoneSpec(name='market', per=None, visibility='public', refill=None),
 )
-SITES = ('fixed', 'card', 'fixed', 'card', 'player')
+SITES = ('player', 'fixed', 'card', 'fixed', 'card')
 SPANS = (
-    (0, 103, 19, 103, 20),
-    (0, 103, 13, 103, 32),
-    (0, 67, 24, 67, 25),
-    (0, 91, 47, 91, 48),
-    (0, 91, 17, 91, 49),
-    (0, 76, 32, 76, 33),
-    (0, 77, 31, 77, 32),
-    (0, 88, 27, 88, 28),
-    (0, 88, 21, 88, 59),
-    (0, 84, 32, 84, 33),
-    (0, 99, 42, 99, 43),
+    (0, 97, 19, 97, 20),
+    (0, 97, 13, 97, 32),
+    (0, 93, 42, 93, 43),
     (0, 48, 41, 48, 42),
     (0, 48, 11, 48, 43),
-    (0, 59, 15, 59, 22),
-    (0, 60, 29, 60, 30),
-    (0, 111, 11, 111, 22),
-    (0, 93, 3, 93, 11),
-    (0, 113, 24, 113, 25),
-    (0, 63, 3, 63, 7),
-    (0, 68, 9, 68, 13),
-    (0, 73, 17, 73, 19),
-    (0, 74, 21, 79, 15),
-    (0, 81, 17, 81, 19),
-    (0, 82, 21, 88, 19),
-    (0, 69, 13, 89, 11),
-    (0, 90, 13, 90, 17),
-    (0, 89, 13, 93, 3),
-    (0, 67, 9, 93, 3),
-    (0, 97, 9, 101, 7),
-    (0, 102, 9, 102, 13),
-    (0, 104, 13, 104, 71),
-    (0, 101, 9, 106, 1),
+    (0, 60, 26, 60, 27),
+    (0, 84, 49, 84, 50),
+    (0, 84, 19, 84, 51),
+    (0, 69, 34, 69, 35),
+    (0, 70, 33, 70, 34),
+    (0, 81, 29, 81, 30),
+    (0, 81, 23, 81, 61),
+    (0, 77, 34, 77, 35),
+    (0, 55, 25, 55, 26),
+    (0, 105, 11, 105, 22),
+    (0, 87, 3, 87, 11),
+    (0, 107, 24, 107, 25),
+    (0, 91, 9, 95, 7),
+    (0, 96, 9, 96, 13),
+    (0, 98, 13, 98, 71),
+    (0, 95, 9, 100, 1),
     (0, 42, 1, 42, 6),
     (0, 45, 7, 45, 24),
     (0, 47, 7, 47, 9),
     (0, 46, 7, 50, 1),
     (0, 53, 1, 53, 5),
-    (0, 56, 7, 56, 13),
-    (0, 58, 11, 58, 13),
-    (0, 57, 11, 60, 7),
-    (0, 56, 7, 62, 1),
-    (0, 106, 1, 106, 8),
-    (0, 110, 7, 110, 9),
-    (0, 109, 7, 112, 3),
+    (0, 57, 7, 86, 1),
+    (0, 59, 7, 59, 11),
+    (0, 61, 11, 61, 15),
+    (0, 66, 19, 66, 21),
+    (0, 67, 23, 72, 17),
+    (0, 74, 19, 74, 21),
+    (0, 75, 23, 81, 21),
+    (0, 62, 15, 82, 13),
+    (0, 83, 15, 83, 19),
+    (0, 82, 15, 86, 1),
+    (0, 60, 11, 86, 1),
+    (0, 100, 1, 100, 8),
+    (0, 104, 7, 104, 9),
+    (0, 103, 7, 106, 3),
     (0, 51, 3, 51, 8),
-    (0, 113, 7, 116, 1),
+    (0, 107, 7, 110, 1),
 )
 
 
@@ -80,237 +76,104 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'c': 'card', 'g': 'card', 'p': 'player', 'sold': 'list:card', 'w': 'player'}
     P.frame_parents = {
-        0: frozenset([25]),
-        1: frozenset([30]),
+        0: frozenset([35]),
         2: frozenset([0]),
-        3: frozenset([2]),
-        4: frozenset([3]),
-        5: frozenset([2]),
-        6: frozenset([5]),
-        9: frozenset([2]),
-        14: frozenset([1]),
-        18: frozenset([23]),
-        20: frozenset([22]),
-        22: frozenset([18]),
-        24: frozenset([28]),
-        25: frozenset([27]),
-        27: frozenset([24]),
-        28: frozenset([23]),
-        30: frozenset([32]),
-        32: frozenset([29]),
+        6: frozenset([11]),
+        8: frozenset([10]),
+        10: frozenset([6]),
+        12: frozenset([33]),
+        15: frozenset([12]),
+        17: frozenset([30]),
+        19: frozenset([17]),
+        20: frozenset([19]),
+        21: frozenset([20]),
+        22: frozenset([19]),
+        23: frozenset([22]),
+        26: frozenset([19]),
+        30: frozenset([15]),
+        33: frozenset([11]),
+        35: frozenset([37]),
+        37: frozenset([34]),
     }
-    P.fresh_frames = frozenset([0, 1, 18, 23, 29])
+    P.fresh_frames = frozenset([0, 6, 11, 34])
     site = P.sites(SITES)
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
     fmt_int1 = formatter('int')
-    Z_hand1 = P.zone_base['hand']
-    Z_draw_pile1 = P.zone_base['draw_pile']
     Z_stall1 = P.zone_base['stall']
-    Z_market1 = P.zone_base['market']
-    A_01 = site[0].base
-    A_21 = site[2].base
     fmt_any1 = formatter('any')
+    Z_draw_pile1 = P.zone_base['draw_pile']
+    Z_hand1 = P.zone_base['hand']
+    Z_market1 = P.zone_base['market']
+    A_11 = site[1].base
+    A_31 = site[3].base
     K_guilds1 = P.kind_cards['guilds']
 
-    def proc_majority(st, env):  # game.yaml:93
-        st.at = o13  # game.yaml:97
-        o13.exec(st, env)
-        st.at = o17  # game.yaml:101
+    def proc_majority(st, env):  # game.yaml:87
+        st.at = o1  # game.yaml:91
+        o1.exec(st, env)
+        st.at = o5  # game.yaml:95
         if (env['w'] != None):
-            st.at = o15  # game.yaml:103
+            st.at = o3  # game.yaml:97
             _i1 = seat(st, env['w'], S[0])
             _v1 = st.vars['score'][_i1] + env['g'].props['bonus']
             if _v1 < 0:
                 raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[1])
             st.vars['score'][_i1] = _v1
-            st.at = o16  # game.yaml:104
+            st.at = o4  # game.yaml:98
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
 
-    def step_0(st, fr):  # game.yaml:63
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o12  # game.yaml:67
-            if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[2]))]) > 0):
-                st.frames.append(Frame(o2, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+    step_0 = run_whole(proc_majority)  # game.yaml:87
 
-    step_1 = run_whole(proc_majority)  # game.yaml:93
-
-    def step_2(st, fr):  # game.yaml:68
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o8  # game.yaml:69
-            o8.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.at = o11  # game.yaml:89
-            if (len(st.zones[Z_draw_pile1]) > 0):
-                st.at = o10  # game.yaml:91
-                st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_3(st, fr):  # game.yaml:73
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o4  # game.yaml:74
-            o4.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e4_player(st, env):  # game.yaml:74
-        return env['p']
-    def e4_prompt(st, env):  # game.yaml:74
-        return 'Card for your stall'
-    def e4_src(st, env):  # game.yaml:74
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[5]))]
-    def e4_dest(st, env):  # game.yaml:74
-        return (Z_stall1 + seat(st, env['p'], S[6]))
-    def e4_min(st, env):  # game.yaml:74
-        return 1
-    def e4_max(st, env):  # game.yaml:74
-        return 1
-    def cands_4(st, env, picked):  # game.yaml:74
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[5]))])
-    def step_5(st, fr):  # game.yaml:81
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o6  # game.yaml:82
-            o6.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.at = o7  # game.yaml:88
-            _i2 = seat(st, env['p'], S[7])
-            _v2 = st.vars['score'][_i2] + sum([_c1.props['value'] for _c1 in env['sold']])
-            if _v2 < 0:
-                raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[8])
-            st.vars['score'][_i2] = _v2
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e6_player(st, env):  # game.yaml:82
-        return env['p']
-    def e6_prompt(st, env):  # game.yaml:82
-        return 'Card to sell'
-    def e6_src(st, env):  # game.yaml:82
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[9]))]
-    def e6_dest(st, env):  # game.yaml:82
-        return Z_market1
-    def e6_min(st, env):  # game.yaml:82
-        return 1
-    def e6_max(st, env):  # game.yaml:82
-        return 1
-    def cands_6(st, env, picked):  # game.yaml:82
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[9]))])
-    def e8_player(st, env):  # game.yaml:69
-        return env['p']
-    def e8_prompt(st, env):  # game.yaml:69
-        return 'Your turn'
-    def e8_label0(st, env):  # game.yaml:72
-        return 'put a card in your stall'
-    def e8_label1(st, env):  # game.yaml:79
-        return 'sell a card'
-    def collect_8(st, env):  # game.yaml:69
-        actions = []
-        values = []
-        idx = []
-        # game.yaml:72: always offered
-        actions.append(A_01)
-        values.append(None)
-        idx.append(0)
-        # game.yaml:79: always offered
-        actions.append(A_21)
-        values.append(None)
-        idx.append(1)
-        return actions, values, idx
-    def resolve_8(st, dec, i):  # game.yaml:69
-        env = dec.env
-        k = dec.options[i]
-        if k == 0:  # game.yaml:72
-            st.frames.append(Frame(o3, env))
-        elif k == 1:  # game.yaml:79
-            st.frames.append(Frame(o5, env))
-    def step_9(st, fr):  # game.yaml:90
-        env = fr.env
-        st.at = o10  # game.yaml:91
-        st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
-        st.frames.pop()
-
-    def e13_among(st, env):  # game.yaml:97
+    def e1_among(st, env):  # game.yaml:91
         return st.players
-    def e13_strength(st, env):  # game.yaml:97
-        return len([1 for _c2 in st.zones[(Z_stall1 + seat(st, env['p'], S[10]))] if (_c2.props['guild'] == env['g'])])
-    def e13_prompt(st, env):  # game.yaml:97
+    def e1_strength(st, env):  # game.yaml:91
+        return len([1 for _c1 in st.zones[(Z_stall1 + seat(st, env['p'], S[2]))] if (_c1.props['guild'] == env['g'])])
+    def e1_prompt(st, env):  # game.yaml:91
         return 'Majority of the ' + fmt_any1(env['g'])
-    def step_14(st, fr):  # game.yaml:102
+    def step_2(st, fr):  # game.yaml:96
         env = fr.env
-        st.at = o15  # game.yaml:103
-        _i3 = seat(st, env['w'], S[0])
-        _v3 = st.vars['score'][_i3] + env['g'].props['bonus']
-        if _v3 < 0:
-            raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[1])
-        st.vars['score'][_i3] = _v3
-        st.at = o16  # game.yaml:104
+        st.at = o3  # game.yaml:97
+        _i2 = seat(st, env['w'], S[0])
+        _v2 = st.vars['score'][_i2] + env['g'].props['bonus']
+        if _v2 < 0:
+            raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[1])
+        st.vars['score'][_i2] = _v2
+        st.at = o4  # game.yaml:98
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
         st.frames.pop()
 
-    def step_18(st, fr):  # game.yaml:42
+    def step_6(st, fr):  # game.yaml:42
         env = fr.env
-        st.at = o19  # game.yaml:45
+        st.at = o7  # game.yaml:45
         st.shuffle(Z_draw_pile1)
-        st.at = o22  # game.yaml:46
+        st.at = o10  # game.yaml:46
         _live1 = live_mask(st)
         for _p1 in list(st.players):
             if gone(st, _live1, _p1):
                 continue
             env['p'] = _p1
-            st.at = o21  # game.yaml:48
-            st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[11])), False, S[12])
+            st.at = o9  # game.yaml:48
+            st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
         st.frames.pop()
 
-    def step_20(st, fr):  # game.yaml:47
+    def step_8(st, fr):  # game.yaml:47
         env = fr.env
-        st.at = o21  # game.yaml:48
-        st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[11])), False, S[12])
+        st.at = o9  # game.yaml:48
+        st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
         st.frames.pop()
 
-    def e22_items(st, env):  # game.yaml:46
+    def e10_items(st, env):  # game.yaml:46
         return st.players
-    def step_23(st, fr):  # game.yaml:53
+    def step_11(st, fr):  # game.yaml:53
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o28  # game.yaml:56
-            o28.exec(st, env)
+            st.at = o33  # game.yaml:53
+            o33.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -319,13 +182,93 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_24(st, fr):  # game.yaml:56
+    def step_12(st, fr):  # game.yaml:53
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o13  # game.yaml:53
+            st.vars['round'] += 1
+            st.at = o14  # game.yaml:53
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
+            fr.pc = 3
+            st.at = o15  # game.yaml:57
+            st.frames.append(Frame(o15, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_15(st, fr):  # game.yaml:57
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o16  # game.yaml:57
+            st.vars['phase'] = 'Turns'
+            fr.pc = 2
+            st.at = o30  # game.yaml:57
+            o30.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.at = o31  # game.yaml:57
+            st.vars['turn_player'] = None
+            st.at = o32  # game.yaml:57
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_17(st, fr):  # game.yaml:59
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o18  # game.yaml:57
+            st.vars['turn_player'] = env['p']
+            if st.record_log:
+                st.log_line(turn_line(st), -1)
+            fr.pc = 2
+            st.at = o29  # game.yaml:60
+            if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[5]))]) > 0):
+                st.frames.append(Frame(o19, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_19(st, fr):  # game.yaml:61
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o27  # game.yaml:57
-            o27.exec(st, env)
+            st.at = o25  # game.yaml:62
+            o25.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.at = o28  # game.yaml:82
+            if (len(st.zones[Z_draw_pile1]) > 0):
+                st.at = o27  # game.yaml:84
+                st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[6])), False, S[7])
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_20(st, fr):  # game.yaml:66
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o21  # game.yaml:67
+            o21.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -334,124 +277,207 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_25(st, fr):  # game.yaml:58
+    def e21_player(st, env):  # game.yaml:67
+        return env['p']
+    def e21_prompt(st, env):  # game.yaml:67
+        return 'Card for your stall'
+    def e21_src(st, env):  # game.yaml:67
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[8]))]
+    def e21_dest(st, env):  # game.yaml:67
+        return (Z_stall1 + seat(st, env['p'], S[9]))
+    def e21_min(st, env):  # game.yaml:67
+        return 1
+    def e21_max(st, env):  # game.yaml:67
+        return 1
+    def cands_21(st, env, picked):  # game.yaml:67
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[8]))])
+    def step_22(st, fr):  # game.yaml:74
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o26  # game.yaml:59
-            _args1 = {'p': env['p']}
-            enter_procedure(st, S[13])
-            st.frames.append(Frame(o0, _args1))
+            st.at = o23  # game.yaml:75
+            o23.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
+            st.at = o24  # game.yaml:81
+            _i3 = seat(st, env['p'], S[10])
+            _v3 = st.vars['score'][_i3] + sum([_c2.props['value'] for _c2 in env['sold']])
+            if _v3 < 0:
+                raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[11])
+            st.vars['score'][_i3] = _v3
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e27_items(st, env):  # game.yaml:57
-        return st.players
-    def e28_cond(st, env):  # game.yaml:56
-        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[14]))]) == 0) for _p2 in st.players)
-    def step_29(st, fr):  # game.yaml:106
+    def e23_player(st, env):  # game.yaml:75
+        return env['p']
+    def e23_prompt(st, env):  # game.yaml:75
+        return 'Card to sell'
+    def e23_src(st, env):  # game.yaml:75
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[12]))]
+    def e23_dest(st, env):  # game.yaml:75
+        return Z_market1
+    def e23_min(st, env):  # game.yaml:75
+        return 1
+    def e23_max(st, env):  # game.yaml:75
+        return 1
+    def cands_23(st, env, picked):  # game.yaml:75
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[12]))])
+    def e25_player(st, env):  # game.yaml:62
+        return env['p']
+    def e25_prompt(st, env):  # game.yaml:62
+        return 'Your turn'
+    def e25_label0(st, env):  # game.yaml:65
+        return 'put a card in your stall'
+    def e25_label1(st, env):  # game.yaml:72
+        return 'sell a card'
+    def collect_25(st, env):  # game.yaml:62
+        actions = []
+        values = []
+        idx = []
+        # game.yaml:65: always offered
+        actions.append(A_11)
+        values.append(None)
+        idx.append(0)
+        # game.yaml:72: always offered
+        actions.append(A_31)
+        values.append(None)
+        idx.append(1)
+        return actions, values, idx
+    def resolve_25(st, dec, i):  # game.yaml:62
+        env = dec.env
+        k = dec.options[i]
+        if k == 0:  # game.yaml:65
+            st.frames.append(Frame(o20, env))
+        elif k == 1:  # game.yaml:72
+            st.frames.append(Frame(o22, env))
+    def step_26(st, fr):  # game.yaml:83
         env = fr.env
-        st.at = o32  # game.yaml:109
+        st.at = o27  # game.yaml:84
+        st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[6])), False, S[7])
+        st.frames.pop()
+
+    def e30_items(st, env):  # game.yaml:57
+        return clockwise_from(st, st.vars['start_player'])
+    def e33_cond(st, env):  # game.yaml:53
+        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[13]))]) == 0) for _p2 in st.players)
+    def step_34(st, fr):  # game.yaml:100
+        env = fr.env
+        st.at = o37  # game.yaml:103
         for _g1 in list(K_guilds1):
             env['g'] = _g1
-            st.at = o31  # game.yaml:111
-            _args2 = {'g': env['g']}
-            enter_procedure(st, S[15])
+            st.at = o36  # game.yaml:105
+            _args1 = {'g': env['g']}
+            enter_procedure(st, S[14])
             st.inline += 1
             try:
-                proc_majority(st, _args2)
+                proc_majority(st, _args1)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure majority (' + str(S[16]) + ')')
+                traced(e, 'procedure majority (' + str(S[15]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
 
-    def step_30(st, fr):  # game.yaml:110
+    def step_35(st, fr):  # game.yaml:104
         env = fr.env
-        st.at = o31  # game.yaml:111
-        _args3 = {'g': env['g']}
-        enter_procedure(st, S[15])
+        st.at = o36  # game.yaml:105
+        _args2 = {'g': env['g']}
+        enter_procedure(st, S[14])
         st.inline += 1
         try:
-            proc_majority(st, _args3)
+            proc_majority(st, _args2)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure majority (' + str(S[16]) + ')')
+            traced(e, 'procedure majority (' + str(S[15]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e32_items(st, env):  # game.yaml:109
+    def e37_items(st, env):  # game.yaml:103
         return K_guilds1
-    def tie_0(st, env):  # game.yaml:113
-        return len(st.zones[(Z_stall1 + seat(st, env['p'], S[17]))])
+    def tie_0(st, env):  # game.yaml:107
+        return len(st.zones[(Z_stall1 + seat(st, env['p'], S[16]))])
     def init_score(st, env):  # game.yaml:51
         return 0
+    def init_round(st, env):  # game.yaml:53
+        return 0
+    def init_phase(st, env):  # game.yaml:53
+        return ''
+    def init_turn_player(st, env):  # game.yaml:53
+        return None
+    def init_start_player(st, env):  # game.yaml:53
+        return first(st.players)
 
-    o0 = Block(0, S[18], 1, step_0)
-    o1 = Block(1, S[16], 2, step_1)
-    o2 = Block(2, S[19], 2, step_2)
-    o3 = Block(3, S[20], 1, step_3)
-    o4 = PickOp(S[21], e4_player, e4_prompt, 'c', e4_src, e4_dest, e4_min, e4_max, None, None, False, site[1])
-    o4.candidates = cands_4
-    o4.uid = 4
-    o5 = Block(5, S[22], 2, step_5)
-    o6 = PickOp(S[23], e6_player, e6_prompt, 'c', e6_src, e6_dest, e6_min, e6_max, None, 'sold', False, site[3])
-    o6.candidates = cands_6
-    o6.uid = 6
-    o7 = Stmt(7, S[8])
-    o8 = ChooseOp(S[24], e8_player, e8_prompt, [
-        OptionOp(site[0], e8_label0, None, None, None, o3),
-        OptionOp(site[2], e8_label1, None, None, None, o5),
+    o0 = Block(0, S[15], 2, step_0)
+    o1 = WinnerOp(S[17], 'p', e1_among, e1_strength, None, False, 'w', e1_prompt, site[0], fmt_player1)
+    o1.uid = 1
+    o2 = Block(2, S[18], 2, step_2)
+    o3 = Stmt(3, S[1])
+    o4 = Stmt(4, S[19])
+    o5 = Stmt(5, S[20])
+    o6 = Block(6, S[21], 2, step_6)
+    o7 = Stmt(7, S[22])
+    o8 = Block(8, S[23], 1, step_8)
+    o9 = Stmt(9, S[4])
+    o10 = ForOp(S[24], 'p', e10_items, o8, False, seats=True)
+    o10.uid = 10
+    o11 = Block(11, S[25], 1, step_11)
+    o12 = Block(12, S[25], 3, step_12)
+    o13 = Stmt(13, S[25])
+    o14 = Stmt(14, S[25])
+    o15 = Block(15, S[26], 4, step_15)
+    o16 = Stmt(16, S[26])
+    o17 = Block(17, S[27], 2, step_17)
+    o18 = Stmt(18, S[26])
+    o19 = Block(19, S[28], 2, step_19)
+    o20 = Block(20, S[29], 1, step_20)
+    o21 = PickOp(S[30], e21_player, e21_prompt, 'c', e21_src, e21_dest, e21_min, e21_max, None, None, False, site[2])
+    o21.candidates = cands_21
+    o21.uid = 21
+    o22 = Block(22, S[31], 2, step_22)
+    o23 = PickOp(S[32], e23_player, e23_prompt, 'c', e23_src, e23_dest, e23_min, e23_max, None, 'sold', False, site[4])
+    o23.candidates = cands_23
+    o23.uid = 23
+    o24 = Stmt(24, S[11])
+    o25 = ChooseOp(S[33], e25_player, e25_prompt, [
+        OptionOp(site[1], e25_label0, None, None, None, o20),
+        OptionOp(site[3], e25_label1, None, None, None, o22),
     ], False)
-    o8.collect = collect_8
-    o8.resolve = resolve_8
-    o8.uid = 8
-    o9 = Block(9, S[25], 1, step_9)
-    o10 = Stmt(10, S[4])
-    o11 = Stmt(11, S[26])
-    o12 = Stmt(12, S[27])
-    o13 = WinnerOp(S[28], 'p', e13_among, e13_strength, None, False, 'w', e13_prompt, site[4], fmt_player1)
-    o13.uid = 13
-    o14 = Block(14, S[29], 2, step_14)
-    o15 = Stmt(15, S[1])
-    o16 = Stmt(16, S[30])
-    o17 = Stmt(17, S[31])
-    o18 = Block(18, S[32], 2, step_18)
-    o19 = Stmt(19, S[33])
-    o20 = Block(20, S[34], 1, step_20)
-    o21 = Stmt(21, S[12])
-    o22 = ForOp(S[35], 'p', e22_items, o20, False, seats=True)
-    o22.uid = 22
-    o23 = Block(23, S[36], 1, step_23)
-    o24 = Block(24, S[37], 1, step_24)
-    o25 = Block(25, S[38], 1, step_25)
-    o26 = Stmt(26, S[13])
-    o27 = ForOp(S[39], 'p', e27_items, o25, False, seats=True)
-    o27.uid = 27
-    o28 = RepeatOp(S[40], o24, e28_cond, False)
-    o28.uid = 28
-    o29 = Block(29, S[41], 1, step_29)
-    o30 = Block(30, S[42], 1, step_30)
-    o31 = Stmt(31, S[15])
-    o32 = ForOp(S[43], 'g', e32_items, o30, False)
-    o32.uid = 32
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32]
-    P.setup = o18
-    P.play = o23
-    P.scoring = o29
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[18]) + ')', o1.uid: 'procedure majority (' + str(S[16]) + ')'}
+    o25.collect = collect_25
+    o25.resolve = resolve_25
+    o25.uid = 25
+    o26 = Block(26, S[34], 1, step_26)
+    o27 = Stmt(27, S[7])
+    o28 = Stmt(28, S[35])
+    o29 = Stmt(29, S[36])
+    o30 = ForOp(S[26], 'p', e30_items, o17, False, seats=True)
+    o30.uid = 30
+    o31 = Stmt(31, S[26])
+    o32 = Stmt(32, S[26])
+    o33 = RepeatOp(S[25], o12, e33_cond, False)
+    o33.uid = 33
+    o34 = Block(34, S[37], 1, step_34)
+    o35 = Block(35, S[38], 1, step_35)
+    o36 = Stmt(36, S[14])
+    o37 = ForOp(S[39], 'g', e37_items, o35, False)
+    o37.uid = 37
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37]
+    P.setup = o6
+    P.play = o11
+    P.scoring = o34
+    P.proc_names = {o0.uid: 'procedure majority (' + str(S[15]) + ')'}
     P.var_specs = [
-        VarSpec('score', 'int', 'players', S[44], 'public'),
+        VarSpec('score', 'int', 'players', S[40], 'public'),
+        VarSpec('round', 'int', None, S[25], 'public'),
+        VarSpec('phase', 'str', None, S[25], 'public'),
+        VarSpec('turn_player', 'player', None, S[25], 'public'),
+        VarSpec('start_player', 'player', None, S[25], 'public'),
     ]
-    P.var_initial = {'score': init_score}
+    P.var_initial = {'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[45]]
+    P.tie_breaker_spans = [S[41]]
     return P

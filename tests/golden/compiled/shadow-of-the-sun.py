@@ -38,221 +38,218 @@ SPANS = (
     (0, 108, 32, 108, 33),
     (0, 114, 29, 114, 30),
     (0, 115, 38, 115, 39),
-    (0, 250, 71, 250, 72),
-    (0, 250, 31, 250, 44),
-    (0, 342, 9, 342, 32),
-    (0, 245, 3, 245, 16),
-    (0, 343, 25, 343, 31),
-    (0, 345, 40, 345, 53),
-    (0, 345, 28, 345, 34),
-    (0, 142, 9, 142, 35),
+    (0, 246, 71, 246, 72),
+    (0, 246, 31, 246, 44),
+    (0, 338, 9, 338, 32),
+    (0, 241, 3, 241, 16),
+    (0, 339, 25, 339, 31),
+    (0, 341, 40, 341, 53),
+    (0, 341, 28, 341, 34),
+    (0, 147, 41, 147, 42),
+    (0, 147, 9, 147, 43),
+    (0, 148, 9, 148, 17),
+    (0, 149, 9, 149, 27),
+    (0, 150, 9, 150, 18),
     (0, 151, 41, 151, 42),
     (0, 151, 9, 151, 43),
-    (0, 152, 9, 152, 17),
-    (0, 153, 9, 153, 27),
-    (0, 154, 9, 154, 18),
-    (0, 155, 41, 155, 42),
-    (0, 155, 9, 155, 43),
-    (0, 306, 41, 306, 42),
-    (0, 306, 9, 306, 43),
-    (0, 307, 24, 307, 25),
-    (0, 376, 60, 376, 61),
-    (0, 141, 13, 141, 20),
-    (0, 145, 13, 145, 25),
-    (0, 168, 49, 168, 50),
-    (0, 168, 17, 168, 51),
-    (0, 174, 39, 174, 52),
-    (0, 174, 32, 174, 33),
-    (0, 172, 31, 172, 32),
-    (0, 183, 20, 183, 21),
-    (0, 199, 17, 199, 37),
-    (0, 210, 49, 210, 50),
-    (0, 210, 17, 210, 51),
-    (0, 202, 36, 202, 37),
-    (0, 207, 36, 207, 37),
-    (0, 216, 17, 216, 40),
-    (0, 224, 25, 224, 44),
-    (0, 229, 17, 229, 41),
-    (0, 237, 81, 237, 94),
-    (0, 237, 47, 237, 60),
-    (0, 242, 17, 242, 41),
-    (0, 243, 39, 243, 52),
-    (0, 243, 32, 243, 33),
-    (0, 214, 57, 214, 70),
-    (0, 240, 64, 240, 65),
-    (0, 273, 39, 273, 52),
-    (0, 273, 32, 273, 33),
-    (0, 269, 28, 269, 29),
-    (0, 287, 25, 287, 39),
-    (0, 298, 63, 298, 64),
-    (0, 298, 17, 298, 65),
-    (0, 294, 28, 294, 29),
-    (0, 264, 53, 264, 54),
-    (0, 265, 41, 265, 42),
-    (0, 278, 30, 278, 31),
-    (0, 309, 13, 309, 28),
-    (0, 316, 40, 316, 41),
-    (0, 316, 29, 316, 30),
-    (0, 319, 17, 319, 32),
-    (0, 320, 42, 320, 43),
-    (0, 320, 69, 320, 70),
-    (0, 320, 114, 320, 115),
-    (0, 320, 141, 320, 142),
-    (0, 330, 21, 330, 44),
-    (0, 336, 3, 336, 17),
-    (0, 332, 21, 332, 44),
-    (0, 333, 29, 333, 30),
-    (0, 334, 29, 334, 30),
-    (0, 353, 20, 353, 21),
-    (0, 354, 20, 354, 21),
-    (0, 366, 28, 366, 29),
-    (0, 374, 25, 374, 40),
-    (0, 386, 42, 386, 43),
-    (0, 386, 69, 386, 70),
-    (0, 393, 34, 393, 35),
-    (0, 395, 73, 395, 97),
-    (0, 395, 67, 395, 68),
-    (0, 395, 51, 395, 52),
-    (0, 395, 17, 395, 97),
-    (0, 400, 29, 400, 30),
+    (0, 302, 41, 302, 42),
+    (0, 302, 9, 302, 43),
+    (0, 303, 24, 303, 25),
+    (0, 372, 60, 372, 61),
+    (0, 164, 49, 164, 50),
+    (0, 164, 17, 164, 51),
+    (0, 170, 39, 170, 52),
+    (0, 170, 32, 170, 33),
+    (0, 168, 31, 168, 32),
+    (0, 179, 20, 179, 21),
+    (0, 195, 17, 195, 37),
+    (0, 206, 49, 206, 50),
+    (0, 206, 17, 206, 51),
+    (0, 198, 36, 198, 37),
+    (0, 203, 36, 203, 37),
+    (0, 212, 17, 212, 40),
+    (0, 220, 25, 220, 44),
+    (0, 225, 17, 225, 41),
+    (0, 233, 81, 233, 94),
+    (0, 233, 47, 233, 60),
+    (0, 238, 17, 238, 41),
+    (0, 239, 39, 239, 52),
+    (0, 239, 32, 239, 33),
+    (0, 210, 57, 210, 70),
+    (0, 236, 64, 236, 65),
+    (0, 269, 39, 269, 52),
+    (0, 269, 32, 269, 33),
+    (0, 265, 28, 265, 29),
+    (0, 283, 25, 283, 39),
+    (0, 294, 63, 294, 64),
+    (0, 294, 17, 294, 65),
+    (0, 290, 28, 290, 29),
+    (0, 260, 53, 260, 54),
+    (0, 261, 41, 261, 42),
+    (0, 274, 30, 274, 31),
+    (0, 305, 13, 305, 28),
+    (0, 312, 40, 312, 41),
+    (0, 312, 29, 312, 30),
+    (0, 315, 17, 315, 32),
+    (0, 316, 42, 316, 43),
+    (0, 316, 69, 316, 70),
+    (0, 316, 114, 316, 115),
+    (0, 316, 141, 316, 142),
+    (0, 326, 21, 326, 44),
+    (0, 332, 3, 332, 17),
+    (0, 328, 21, 328, 44),
+    (0, 329, 29, 329, 30),
+    (0, 330, 29, 330, 30),
+    (0, 349, 20, 349, 21),
+    (0, 350, 20, 350, 21),
+    (0, 362, 28, 362, 29),
+    (0, 370, 25, 370, 40),
+    (0, 382, 42, 382, 43),
+    (0, 382, 69, 382, 70),
+    (0, 389, 34, 389, 35),
+    (0, 391, 73, 391, 97),
+    (0, 391, 67, 391, 68),
+    (0, 391, 51, 391, 52),
+    (0, 391, 17, 391, 97),
+    (0, 396, 29, 396, 30),
+    (0, 404, 28, 404, 29),
+    (0, 412, 66, 412, 67),
+    (0, 412, 37, 412, 38),
+    (0, 412, 17, 412, 68),
     (0, 408, 28, 408, 29),
-    (0, 416, 66, 416, 67),
-    (0, 416, 37, 416, 38),
-    (0, 416, 17, 416, 68),
-    (0, 412, 28, 412, 29),
-    (0, 414, 35, 414, 36),
+    (0, 410, 35, 410, 36),
     (0, 124, 43, 124, 44),
     (0, 124, 11, 124, 45),
-    (0, 130, 11, 130, 16),
-    (0, 430, 21, 430, 22),
-    (0, 430, 15, 430, 40),
-    (0, 433, 25, 433, 26),
-    (0, 433, 19, 433, 32),
-    (0, 434, 40, 434, 53),
-    (0, 436, 25, 436, 26),
-    (0, 436, 19, 436, 32),
-    (0, 438, 27, 438, 28),
-    (0, 134, 3, 134, 6),
-    (0, 147, 3, 147, 7),
-    (0, 157, 3, 157, 8),
-    (0, 176, 3, 176, 11),
-    (0, 188, 3, 188, 18),
-    (0, 252, 3, 252, 9),
-    (0, 300, 3, 300, 8),
-    (0, 347, 3, 347, 15),
-    (0, 359, 3, 359, 11),
-    (0, 402, 3, 402, 13),
-    (0, 137, 9, 137, 42),
-    (0, 138, 9, 138, 114),
-    (0, 140, 9, 140, 11),
-    (0, 139, 9, 142, 7),
-    (0, 144, 9, 144, 13),
-    (0, 143, 9, 147, 3),
-    (0, 167, 13, 167, 15),
-    (0, 173, 13, 173, 15),
-    (0, 174, 17, 174, 52),
-    (0, 163, 9, 176, 3),
-    (0, 181, 9, 188, 3),
-    (0, 195, 13, 196, 11),
-    (0, 198, 13, 198, 15),
-    (0, 201, 17, 201, 19),
-    (0, 203, 21, 203, 25),
-    (0, 204, 25, 210, 15),
-    (0, 202, 21, 210, 15),
-    (0, 200, 17, 210, 15),
-    (0, 215, 13, 215, 15),
-    (0, 223, 21, 223, 23),
-    (0, 217, 17, 225, 11),
-    (0, 228, 13, 228, 15),
-    (0, 236, 21, 236, 23),
-    (0, 237, 25, 237, 94),
-    (0, 230, 17, 238, 11),
-    (0, 241, 13, 241, 15),
-    (0, 243, 17, 243, 52),
-    (0, 192, 9, 245, 3),
-    (0, 250, 9, 250, 73),
-    (0, 266, 13, 266, 15),
-    (0, 267, 17, 273, 15),
-    (0, 273, 17, 273, 52),
-    (0, 279, 13, 279, 15),
-    (0, 286, 21, 286, 23),
-    (0, 280, 17, 288, 11),
-    (0, 291, 13, 291, 15),
-    (0, 292, 17, 298, 15),
-    (0, 256, 9, 300, 3),
-    (0, 305, 9, 305, 47),
-    (0, 308, 9, 308, 13),
-    (0, 307, 9, 311, 7),
-    (0, 315, 13, 315, 15),
-    (0, 316, 17, 316, 42),
-    (0, 318, 13, 318, 15),
-    (0, 320, 17, 320, 165),
-    (0, 321, 17, 328, 15),
-    (0, 331, 17, 331, 21),
-    (0, 329, 17, 329, 21),
-    (0, 328, 17, 333, 15),
-    (0, 333, 17, 333, 42),
-    (0, 334, 17, 334, 42),
-    (0, 311, 9, 336, 3),
-    (0, 341, 9, 341, 59),
-    (0, 344, 9, 344, 13),
-    (0, 345, 13, 345, 53),
-    (0, 343, 9, 347, 3),
-    (0, 351, 9, 359, 3),
-    (0, 365, 9, 365, 11),
-    (0, 368, 13, 368, 17),
-    (0, 373, 21, 373, 23),
-    (0, 375, 21, 376, 7),
-    (0, 369, 17, 376, 7),
-    (0, 366, 13, 376, 7),
-    (0, 363, 9, 376, 7),
-    (0, 376, 9, 376, 68),
-    (0, 382, 9, 382, 13),
-    (0, 383, 13, 383, 85),
-    (0, 385, 13, 385, 15),
-    (0, 386, 17, 386, 93),
-    (0, 384, 13, 387, 11),
-    (0, 387, 13, 393, 11),
-    (0, 393, 13, 393, 36),
-    (0, 394, 13, 394, 15),
-    (0, 397, 13, 397, 77),
-    (0, 399, 13, 399, 15),
-    (0, 400, 17, 400, 42),
-    (0, 398, 13, 402, 3),
-    (0, 379, 9, 379, 13),
-    (0, 380, 13, 380, 35),
-    (0, 381, 13, 381, 56),
-    (0, 377, 9, 402, 3),
-    (0, 407, 9, 407, 11),
-    (0, 415, 13, 415, 17),
-    (0, 409, 13, 409, 17),
-    (0, 410, 17, 415, 13),
-    (0, 408, 13, 417, 7),
-    (0, 406, 9, 417, 7),
-    (0, 417, 9, 417, 36),
-    (0, 418, 9, 418, 28),
-    (0, 419, 9, 419, 35),
+    (0, 138, 14, 138, 21),
+    (0, 139, 53, 139, 79),
+    (0, 140, 83, 140, 95),
+    (0, 426, 21, 426, 22),
+    (0, 426, 15, 426, 40),
+    (0, 429, 25, 429, 26),
+    (0, 429, 19, 429, 32),
+    (0, 430, 40, 430, 53),
+    (0, 432, 25, 432, 26),
+    (0, 432, 19, 432, 32),
+    (0, 434, 27, 434, 28),
+    (0, 143, 3, 143, 7),
+    (0, 153, 3, 153, 8),
+    (0, 172, 3, 172, 11),
+    (0, 184, 3, 184, 18),
+    (0, 248, 3, 248, 9),
+    (0, 296, 3, 296, 8),
+    (0, 343, 3, 343, 15),
+    (0, 355, 3, 355, 11),
+    (0, 398, 3, 398, 13),
+    (0, 163, 13, 163, 15),
+    (0, 169, 13, 169, 15),
+    (0, 170, 17, 170, 52),
+    (0, 159, 9, 172, 3),
+    (0, 177, 9, 184, 3),
+    (0, 191, 13, 192, 11),
+    (0, 194, 13, 194, 15),
+    (0, 197, 17, 197, 19),
+    (0, 199, 21, 199, 25),
+    (0, 200, 25, 206, 15),
+    (0, 198, 21, 206, 15),
+    (0, 196, 17, 206, 15),
+    (0, 211, 13, 211, 15),
+    (0, 219, 21, 219, 23),
+    (0, 213, 17, 221, 11),
+    (0, 224, 13, 224, 15),
+    (0, 232, 21, 232, 23),
+    (0, 233, 25, 233, 94),
+    (0, 226, 17, 234, 11),
+    (0, 237, 13, 237, 15),
+    (0, 239, 17, 239, 52),
+    (0, 188, 9, 241, 3),
+    (0, 246, 9, 246, 73),
+    (0, 262, 13, 262, 15),
+    (0, 263, 17, 269, 15),
+    (0, 269, 17, 269, 52),
+    (0, 275, 13, 275, 15),
+    (0, 282, 21, 282, 23),
+    (0, 276, 17, 284, 11),
+    (0, 287, 13, 287, 15),
+    (0, 288, 17, 294, 15),
+    (0, 252, 9, 296, 3),
+    (0, 301, 9, 301, 47),
+    (0, 304, 9, 304, 13),
+    (0, 303, 9, 307, 7),
+    (0, 311, 13, 311, 15),
+    (0, 312, 17, 312, 42),
+    (0, 314, 13, 314, 15),
+    (0, 316, 17, 316, 165),
+    (0, 317, 17, 324, 15),
+    (0, 327, 17, 327, 21),
+    (0, 325, 17, 325, 21),
+    (0, 324, 17, 329, 15),
+    (0, 329, 17, 329, 42),
+    (0, 330, 17, 330, 42),
+    (0, 307, 9, 332, 3),
+    (0, 337, 9, 337, 59),
+    (0, 340, 9, 340, 13),
+    (0, 341, 13, 341, 53),
+    (0, 339, 9, 343, 3),
+    (0, 347, 9, 355, 3),
+    (0, 361, 9, 361, 11),
+    (0, 364, 13, 364, 17),
+    (0, 369, 21, 369, 23),
+    (0, 371, 21, 372, 7),
+    (0, 365, 17, 372, 7),
+    (0, 362, 13, 372, 7),
+    (0, 359, 9, 372, 7),
+    (0, 372, 9, 372, 68),
+    (0, 378, 9, 378, 13),
+    (0, 379, 13, 379, 85),
+    (0, 381, 13, 381, 15),
+    (0, 382, 17, 382, 93),
+    (0, 380, 13, 383, 11),
+    (0, 383, 13, 389, 11),
+    (0, 389, 13, 389, 36),
+    (0, 390, 13, 390, 15),
+    (0, 393, 13, 393, 77),
+    (0, 395, 13, 395, 15),
+    (0, 396, 17, 396, 42),
+    (0, 394, 13, 398, 3),
+    (0, 375, 9, 375, 13),
+    (0, 376, 13, 376, 35),
+    (0, 377, 13, 377, 56),
+    (0, 373, 9, 398, 3),
+    (0, 403, 9, 403, 11),
+    (0, 411, 13, 411, 17),
+    (0, 405, 13, 405, 17),
+    (0, 406, 17, 411, 13),
+    (0, 404, 13, 413, 7),
+    (0, 402, 9, 413, 7),
+    (0, 413, 9, 413, 36),
+    (0, 414, 9, 414, 28),
+    (0, 415, 9, 415, 35),
     (0, 117, 1, 117, 6),
     (0, 120, 7, 120, 23),
     (0, 121, 7, 121, 26),
     (0, 123, 7, 123, 9),
     (0, 122, 7, 126, 1),
     (0, 126, 1, 126, 5),
-    (0, 129, 7, 129, 13),
-    (0, 129, 7, 133, 1),
-    (0, 421, 1, 421, 8),
-    (0, 426, 7, 426, 9),
-    (0, 428, 11, 428, 13),
-    (0, 429, 15, 429, 39),
-    (0, 432, 15, 432, 19),
-    (0, 431, 15, 434, 13),
-    (0, 435, 15, 435, 19),
-    (0, 434, 15, 437, 3),
-    (0, 427, 11, 437, 3),
-    (0, 425, 7, 437, 3),
+    (0, 130, 7, 135, 5),
+    (0, 133, 11, 133, 44),
+    (0, 134, 11, 134, 116),
+    (0, 135, 7, 139, 5),
+    (0, 138, 7, 138, 11),
+    (0, 139, 7, 139, 82),
+    (0, 140, 7, 140, 97),
+    (0, 417, 1, 417, 8),
+    (0, 422, 7, 422, 9),
+    (0, 424, 11, 424, 13),
+    (0, 425, 15, 425, 39),
+    (0, 428, 15, 428, 19),
+    (0, 427, 15, 430, 13),
+    (0, 431, 15, 431, 19),
+    (0, 430, 15, 433, 3),
+    (0, 423, 11, 433, 3),
+    (0, 421, 7, 433, 3),
     (0, 74, 36, 74, 37),
     (0, 77, 3, 77, 8),
-    (0, 438, 7, 441, 1),
+    (0, 434, 7, 437, 1),
 )
 
 
@@ -262,78 +259,80 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player'}
     P.frame_parents = {
-        0: frozenset([135]),
-        1: frozenset([14]),
-        2: frozenset([1]),
-        3: frozenset([33, 41, 46, 51]),
-        4: frozenset([1]),
-        5: frozenset([8, 43]),
-        6: frozenset([1]),
-        7: frozenset([60]),
-        8: frozenset([78, 80]),
-        9: frozenset([69, 74, 94]),
-        10: frozenset([0]),
-        11: frozenset([18]),
-        14: frozenset([16]),
-        16: frozenset([0]),
-        18: frozenset([0]),
-        26: frozenset([2]),
-        28: frozenset([2]),
+        0: frozenset([136]),
+        1: frozenset([0]),
+        2: frozenset([23, 31, 36, 41]),
+        3: frozenset([0]),
+        4: frozenset([7, 33]),
+        5: frozenset([0]),
+        6: frozenset([50]),
+        7: frozenset([68, 70]),
+        8: frozenset([59, 64, 84]),
+        9: frozenset([142]),
+        10: frozenset([147]),
+        16: frozenset([1]),
+        18: frozenset([1]),
+        21: frozenset([2]),
+        22: frozenset([3]),
+        23: frozenset([3]),
+        25: frozenset([29]),
+        26: frozenset([25]),
+        27: frozenset([26]),
+        29: frozenset([23]),
         31: frozenset([3]),
-        32: frozenset([4]),
-        33: frozenset([4]),
-        35: frozenset([39]),
-        36: frozenset([35]),
-        37: frozenset([36]),
-        39: frozenset([33]),
-        41: frozenset([4]),
-        43: frozenset([41]),
-        46: frozenset([4]),
-        48: frozenset([46]),
-        51: frozenset([4]),
-        56: frozenset([6]),
-        57: frozenset([56]),
+        33: frozenset([31]),
+        36: frozenset([3]),
+        38: frozenset([36]),
+        41: frozenset([3]),
+        46: frozenset([5]),
+        47: frozenset([46]),
+        49: frozenset([5]),
+        50: frozenset([49]),
+        53: frozenset([5]),
+        54: frozenset([53]),
         59: frozenset([6]),
-        60: frozenset([59]),
-        63: frozenset([6]),
-        64: frozenset([63]),
-        69: frozenset([7]),
-        72: frozenset([7]),
-        74: frozenset([7]),
-        78: frozenset([74]),
-        80: frozenset([74]),
-        88: frozenset([8]),
+        62: frozenset([6]),
+        64: frozenset([6]),
+        68: frozenset([64]),
+        70: frozenset([64]),
+        78: frozenset([7]),
+        81: frozenset([8]),
+        82: frozenset([89]),
+        83: frozenset([82]),
+        84: frozenset([83]),
+        86: frozenset([83]),
+        89: frozenset([9]),
         91: frozenset([9]),
-        92: frozenset([99]),
-        93: frozenset([92]),
-        94: frozenset([93]),
-        96: frozenset([93]),
-        99: frozenset([10]),
-        101: frozenset([10]),
-        103: frozenset([105]),
-        105: frozenset([101]),
-        108: frozenset([101]),
-        111: frozenset([113]),
-        113: frozenset([101]),
+        93: frozenset([95]),
+        95: frozenset([91]),
+        98: frozenset([91]),
+        101: frozenset([103]),
+        103: frozenset([91]),
+        104: frozenset([9]),
+        108: frozenset([114]),
+        109: frozenset([108]),
+        111: frozenset([108]),
+        112: frozenset([111]),
         114: frozenset([10]),
         118: frozenset([124]),
-        119: frozenset([118]),
-        121: frozenset([118]),
-        122: frozenset([121]),
-        124: frozenset([11]),
-        128: frozenset([134]),
-        131: frozenset([133]),
-        133: frozenset([128]),
-        135: frozenset([137]),
-        137: frozenset([134]),
-        139: frozenset([150]),
-        140: frozenset([149]),
-        143: frozenset([140]),
-        146: frozenset([140]),
-        149: frozenset([139]),
-        150: frozenset([138]),
+        121: frozenset([123]),
+        123: frozenset([118]),
+        125: frozenset([153]),
+        128: frozenset([125]),
+        134: frozenset([125]),
+        136: frozenset([139]),
+        139: frozenset([134]),
+        142: frozenset([125]),
+        147: frozenset([125]),
+        153: frozenset([124]),
+        155: frozenset([166]),
+        156: frozenset([165]),
+        159: frozenset([156]),
+        162: frozenset([156]),
+        165: frozenset([155]),
+        166: frozenset([154]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 128, 134, 138])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 118, 124, 154])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_day_deck1 = P.zone_base['day_deck']
@@ -343,9 +342,6 @@ def build(num_players, files):
     Z_hand1 = P.zone_base['hand']
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
-    Z_current_day1 = P.zone_base['current_day']
-    fmt_int1 = formatter('int')
-    K_days1 = P.kind_cards['days']
     Z_minion_deck1 = P.zone_base['minion_deck']
     Z_spent_days1 = P.zone_base['spent_days']
     Z_discard1 = P.zone_base['discard']
@@ -360,6 +356,7 @@ def build(num_players, files):
     A_61 = site[6].base
     A_81 = site[8].base
     A_101 = site[10].base
+    fmt_int1 = formatter('int')
     A_141 = site[14].base
     A_111 = site[11].base
     A_131 = site[13].base
@@ -371,6 +368,8 @@ def build(num_players, files):
     A_221 = site[22].base
     fmt_list_player1 = formatter('list:player')
     Z_won_days1 = P.zone_base['won_days']
+    Z_current_day1 = P.zone_base['current_day']
+    K_days1 = P.kind_cards['days']
 
     def fn_markers_of(st, v_p, v_d):  # game.yaml:97
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_d, 'districts', S[0]))] if (_m1.owner == v_p)])
@@ -384,15 +383,15 @@ def build(num_players, files):
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:109
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
-    def proc_return_marker(st, env):  # game.yaml:245
-        st.at = o55  # game.yaml:250
+    def proc_return_marker(st, env):  # game.yaml:241
+        st.at = o45  # game.yaml:246
         st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[6]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[5])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:336
-        st.at = o86  # game.yaml:341
+    def proc_replace_marker(st, env):  # game.yaml:332
+        st.at = o76  # game.yaml:337
         if st.record_log:
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o87  # game.yaml:342
+        st.at = o77  # game.yaml:338
         _args1 = {'q': env['loser'], 'd': env['d']}
         enter_procedure(st, S[7])
         st.inline += 1
@@ -403,94 +402,57 @@ def build(num_players, files):
             traced(e, 'procedure return_marker (' + str(S[8]) + ')')
             raise
         st.inline -= 1
-        st.at = o90  # game.yaml:343
+        st.at = o80  # game.yaml:339
         if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[9]))]) > 0):
-            st.at = o89  # game.yaml:345
+            st.at = o79  # game.yaml:341
             st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
 
-    def step_0(st, fr):  # game.yaml:134
+    def step_0(st, fr):  # game.yaml:143
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o12  # game.yaml:137
-            st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o13  # game.yaml:138
-            if st.record_log:
-                st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-            fr.pc = 3
-            st.at = o16  # game.yaml:139
-            o16.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            fr.pc = 4
-            st.at = o17  # game.yaml:142
-            _args2 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[12])
-            st.frames.append(Frame(o10, _args2))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 4
-        if pc == 4:
-            fr.pc = 5
-            st.at = o20  # game.yaml:143
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p2, S[1]))]) == 0) for _p2 in st.players))):
-                st.frames.append(Frame(o18, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 5
-        if pc == 5:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_1(st, fr):  # game.yaml:147
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            st.at = o21  # game.yaml:151
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
+            st.at = o11  # game.yaml:147
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[12])), False, S[13])
             fr.pc = 2
-            st.at = o22  # game.yaml:152
-            _args3 = {'p': env['p']}
-            enter_procedure(st, S[15])
-            st.frames.append(Frame(o2, _args3))
+            st.at = o12  # game.yaml:148
+            _args2 = {'p': env['p']}
+            enter_procedure(st, S[14])
+            st.frames.append(Frame(o1, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
             fr.pc = 3
-            st.at = o23  # game.yaml:153
+            st.at = o13  # game.yaml:149
+            _args3 = {'p': env['p']}
+            enter_procedure(st, S[15])
+            st.frames.append(Frame(o3, _args3))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            fr.pc = 4
+            st.at = o14  # game.yaml:150
             _args4 = {'p': env['p']}
             enter_procedure(st, S[16])
-            st.frames.append(Frame(o4, _args4))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            fr.pc = 4
-            st.at = o24  # game.yaml:154
-            _args5 = {'p': env['p']}
-            enter_procedure(st, S[17])
-            st.frames.append(Frame(o6, _args5))
+            st.frames.append(Frame(o5, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o25  # game.yaml:155
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[18])), False, S[19])
+            st.at = o15  # game.yaml:151
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[17])), False, S[18])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_2(st, fr):  # game.yaml:157
+    def step_1(st, fr):  # game.yaml:153
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o30  # game.yaml:163
-            o30.exec(st, env)
+            st.at = o20  # game.yaml:159
+            o20.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -499,13 +461,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:176
+    def step_2(st, fr):  # game.yaml:172
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o31  # game.yaml:181
-            o31.exec(st, env)
+            st.at = o21  # game.yaml:177
+            o21.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -514,13 +476,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_4(st, fr):  # game.yaml:188
+    def step_3(st, fr):  # game.yaml:184
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o54  # game.yaml:192
-            o54.exec(st, env)
+            st.at = o44  # game.yaml:188
+            o44.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -529,15 +491,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_5 = run_whole(proc_return_marker)  # game.yaml:245
+    step_4 = run_whole(proc_return_marker)  # game.yaml:241
 
-    def step_6(st, fr):  # game.yaml:252
+    def step_5(st, fr):  # game.yaml:248
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o66  # game.yaml:256
-            o66.exec(st, env)
+            st.at = o56  # game.yaml:252
+            o56.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -546,26 +508,26 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_7(st, fr):  # game.yaml:300
+    def step_6(st, fr):  # game.yaml:296
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o67  # game.yaml:305
+            st.at = o57  # game.yaml:301
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
-            st.at = o68  # game.yaml:306
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
+            st.at = o58  # game.yaml:302
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[19])), False, S[20])
             fr.pc = 3
-            st.at = o71  # game.yaml:307
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
-                st.frames.append(Frame(o69, env))
+            st.at = o61  # game.yaml:303
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[21]))]) >= 2):
+                st.frames.append(Frame(o59, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o85  # game.yaml:311
-            o85.exec(st, env)
+            st.at = o75  # game.yaml:307
+            o75.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -574,15 +536,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_8 = run_whole(proc_replace_marker)  # game.yaml:336
+    step_7 = run_whole(proc_replace_marker)  # game.yaml:332
 
-    def step_9(st, fr):  # game.yaml:347
+    def step_8(st, fr):  # game.yaml:343
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o91  # game.yaml:351
-            o91.exec(st, env)
+            st.at = o81  # game.yaml:347
+            o81.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -591,29 +553,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:359
+    def step_9(st, fr):  # game.yaml:355
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o99  # game.yaml:363
-            o99.exec(st, env)
+            st.at = o89  # game.yaml:359
+            o89.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o100  # game.yaml:376
-            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
+            st.at = o90  # game.yaml:372
+            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[22]))]) > 0)]
             fr.pc = 3
-            st.at = o117  # game.yaml:377
+            st.at = o107  # game.yaml:373
             if (len(env['fighters']) == 0):
-                st.at = o115  # game.yaml:380
+                st.at = o105  # game.yaml:376
                 st.move(env['day'], Z_spent_days1, False)
-                st.at = o116  # game.yaml:381
+                st.at = o106  # game.yaml:377
                 if st.record_log:
                     st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
-                st.frames.append(Frame(o101, env))
+                st.frames.append(Frame(o91, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
@@ -622,100 +584,64 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_11(st, fr):  # game.yaml:402
+    def step_10(st, fr):  # game.yaml:398
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o124  # game.yaml:406
-            o124.exec(st, env)
+            st.at = o114  # game.yaml:402
+            o114.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o125  # game.yaml:417
+            st.at = o115  # game.yaml:413
             _items1 = st.zones[Z_discard1]
             _dest1 = Z_minion_deck1
             for _c3 in cards_of(_items1):
                 st.move(_c3, _dest1, False)
-            st.at = o126  # game.yaml:418
+            st.at = o116  # game.yaml:414
             st.shuffle(Z_minion_deck1)
-            st.at = o127  # game.yaml:419
+            st.at = o117  # game.yaml:415
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_14(st, fr):  # game.yaml:140
+    def step_16(st, fr):  # game.yaml:163
         env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o15  # game.yaml:141
-            _args6 = {'p': env['p']}
-            enter_procedure(st, S[24])
-            st.frames.append(Frame(o1, _args6))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e16_items(st, env):  # game.yaml:139
-        return clockwise_from(st, st.vars['supreme'])
-    def step_18(st, fr):  # game.yaml:144
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o19  # game.yaml:145
-            _args7 = {}
-            enter_procedure(st, S[25])
-            st.frames.append(Frame(o11, _args7))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_26(st, fr):  # game.yaml:167
-        env = fr.env
-        st.at = o27  # game.yaml:168
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
+        st.at = o17  # game.yaml:164
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[23])), False, S[24])
         st.frames.pop()
 
-    def step_28(st, fr):  # game.yaml:173
+    def step_18(st, fr):  # game.yaml:169
         env = fr.env
-        st.at = o29  # game.yaml:174
-        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
+        st.at = o19  # game.yaml:170
+        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[26]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
         st.frames.pop()
 
-    def e30_player(st, env):  # game.yaml:163
+    def e20_player(st, env):  # game.yaml:159
         return env['p']
-    def e30_prompt(st, env):  # game.yaml:163
+    def e20_prompt(st, env):  # game.yaml:159
         return 'Bonus'
-    def e30_label0(st, env):  # game.yaml:166
+    def e20_label0(st, env):  # game.yaml:162
         return 'draw 2 cards'
-    def e30_label1(st, env):  # game.yaml:169
+    def e20_label1(st, env):  # game.yaml:165
         return 'add a marker to ' + fmt_card1(env['d'])
-    def e30_items1(st, env):  # game.yaml:169
+    def e20_items1(st, env):  # game.yaml:165
         return K_districts1
-    def e30_when1(st, env):  # game.yaml:169
-        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
-    def collect_30(st, env):  # game.yaml:163
+    def e20_when1(st, env):  # game.yaml:165
+        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[27]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
+    def collect_20(st, env):  # game.yaml:159
         actions = []
         values = []
         idx = []
-        # game.yaml:166: always offered
+        # game.yaml:162: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items2 = K_districts1  # game.yaml:169
-        if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0):
+        _items2 = K_districts1  # game.yaml:165
+        if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[27]))]) > 0):
             for _d1 in _items2:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
                     continue
@@ -725,71 +651,71 @@ def build(num_players, files):
                     values.append(_d1)
                     idx.append(1)
         return actions, values, idx
-    def resolve_30(st, dec, i):  # game.yaml:163
+    def resolve_20(st, dec, i):  # game.yaml:159
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:166
-            st.at = o27  # game.yaml:168
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
-        elif k == 1:  # game.yaml:169
+        if k == 0:  # game.yaml:162
+            st.at = o17  # game.yaml:164
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[23])), False, S[24])
+        elif k == 1:  # game.yaml:165
             env['d'] = dec.values[i]
-            st.at = o29  # game.yaml:174
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
-    def e31_player(st, env):  # game.yaml:181
+            st.at = o19  # game.yaml:170
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[26]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
+    def e21_player(st, env):  # game.yaml:177
         return env['p']
-    def e31_prompt(st, env):  # game.yaml:181
+    def e21_prompt(st, env):  # game.yaml:177
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
-    def e31_src(st, env):  # game.yaml:181
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[31]))]
-    def e31_dest(st, env):  # game.yaml:181
+    def e21_src(st, env):  # game.yaml:177
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[28]))]
+    def e21_dest(st, env):  # game.yaml:177
         return Z_discard1
-    def e31_min(st, env):  # game.yaml:181
+    def e21_min(st, env):  # game.yaml:177
         return 2
-    def e31_max(st, env):  # game.yaml:181
+    def e21_max(st, env):  # game.yaml:177
         return 2
-    def e31_where(st, env):  # game.yaml:181
+    def e21_where(st, env):  # game.yaml:177
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
-    def cands_31(st, env, picked):  # game.yaml:181
-        return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[31]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
-    def step_32(st, fr):  # game.yaml:195
+    def cands_21(st, env, picked):  # game.yaml:177
+        return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[28]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+    def step_22(st, fr):  # game.yaml:191
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_33(st, fr):  # game.yaml:198
+    def step_23(st, fr):  # game.yaml:194
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o34  # game.yaml:199
-            _args8 = {'p': env['p'], 'minion': 'Ghoul'}
-            enter_procedure(st, S[32])
-            st.frames.append(Frame(o3, _args8))
+            st.at = o24  # game.yaml:195
+            _args5 = {'p': env['p'], 'minion': 'Ghoul'}
+            enter_procedure(st, S[29])
+            st.frames.append(Frame(o2, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o39  # game.yaml:200
-            o39.exec(st, env)
+            st.at = o29  # game.yaml:196
+            o29.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o40  # game.yaml:210
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
+            st.at = o30  # game.yaml:206
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[30])), False, S[31])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_35(st, fr):  # game.yaml:201
+    def step_25(st, fr):  # game.yaml:197
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o38  # game.yaml:202
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[35]))]) > 0):
-                st.frames.append(Frame(o36, env))
+            st.at = o28  # game.yaml:198
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[32]))]) > 0):
+                st.frames.append(Frame(o26, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -798,13 +724,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_36(st, fr):  # game.yaml:203
+    def step_26(st, fr):  # game.yaml:199
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o37  # game.yaml:204
-            o37.exec(st, env)
+            st.at = o27  # game.yaml:200
+            o27.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -813,38 +739,38 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e37_player(st, env):  # game.yaml:204
+    def e27_player(st, env):  # game.yaml:200
         return env['q']
-    def e37_prompt(st, env):  # game.yaml:204
+    def e27_prompt(st, env):  # game.yaml:200
         return 'Discard a card (Ghoul ability)'
-    def e37_src(st, env):  # game.yaml:204
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[36]))]
-    def e37_dest(st, env):  # game.yaml:204
+    def e27_src(st, env):  # game.yaml:200
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[33]))]
+    def e27_dest(st, env):  # game.yaml:200
         return Z_discard1
-    def e37_min(st, env):  # game.yaml:204
+    def e27_min(st, env):  # game.yaml:200
         return 1
-    def e37_max(st, env):  # game.yaml:204
+    def e27_max(st, env):  # game.yaml:200
         return 1
-    def cands_37(st, env, picked):  # game.yaml:204
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[36]))])
-    def e39_items(st, env):  # game.yaml:200
+    def cands_27(st, env, picked):  # game.yaml:200
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[33]))])
+    def e29_items(st, env):  # game.yaml:196
         return others(st, env['p'])
-    def step_41(st, fr):  # game.yaml:215
+    def step_31(st, fr):  # game.yaml:211
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o42  # game.yaml:216
-            _args9 = {'p': env['p'], 'minion': 'Darkened'}
-            enter_procedure(st, S[37])
-            st.frames.append(Frame(o3, _args9))
+            st.at = o32  # game.yaml:212
+            _args6 = {'p': env['p'], 'minion': 'Darkened'}
+            enter_procedure(st, S[34])
+            st.frames.append(Frame(o2, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o45  # game.yaml:217
-            o45.exec(st, env)
+            st.at = o35  # game.yaml:213
+            o35.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -853,14 +779,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_43(st, fr):  # game.yaml:223
+    def step_33(st, fr):  # game.yaml:219
         env = fr.env
-        st.at = o44  # game.yaml:224
-        _args10 = {'q': env['q'], 'd': env['d']}
-        enter_procedure(st, S[38])
+        st.at = o34  # game.yaml:220
+        _args7 = {'q': env['q'], 'd': env['d']}
+        enter_procedure(st, S[35])
         st.inline += 1
         try:
-            proc_return_marker(st, _args10)
+            proc_return_marker(st, _args7)
         except Exception as e:
             st.inline -= 1
             traced(e, 'procedure return_marker (' + str(S[8]) + ')')
@@ -868,21 +794,21 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e45_player(st, env):  # game.yaml:217
+    def e35_player(st, env):  # game.yaml:213
         return env['p']
-    def e45_prompt(st, env):  # game.yaml:217
+    def e35_prompt(st, env):  # game.yaml:213
         return 'Whose marker to remove from ' + fmt_card1(env['d'])
-    def e45_label0(st, env):  # game.yaml:220
+    def e35_label0(st, env):  # game.yaml:216
         return fmt_player1(env['q']) + "'s marker"
-    def e45_items0(st, env):  # game.yaml:220
+    def e35_items0(st, env):  # game.yaml:216
         return st.players
-    def e45_when0(st, env):  # game.yaml:220
+    def e35_when0(st, env):  # game.yaml:216
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m5.owner == env['q'])]) > 0)
-    def collect_45(st, env):  # game.yaml:217
+    def collect_35(st, env):  # game.yaml:213
         actions = []
         values = []
         idx = []
-        for _q2 in st.players:  # game.yaml:220
+        for _q2 in st.players:  # game.yaml:216
             if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q2)]) > 0)):
                 continue
             a = A_71 + _q2
@@ -891,38 +817,38 @@ def build(num_players, files):
                 values.append(_q2)
                 idx.append(0)
         return actions, values, idx
-    def resolve_45(st, dec, i):  # game.yaml:217
+    def resolve_35(st, dec, i):  # game.yaml:213
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:220
+        if k == 0:  # game.yaml:216
             env['q'] = dec.values[i]
-            st.at = o44  # game.yaml:224
-            _args11 = {'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[38])
+            st.at = o34  # game.yaml:220
+            _args8 = {'q': env['q'], 'd': env['d']}
+            enter_procedure(st, S[35])
             st.inline += 1
             try:
-                proc_return_marker(st, _args11)
+                proc_return_marker(st, _args8)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure return_marker (' + str(S[8]) + ')')
                 raise
             st.inline -= 1
-    def step_46(st, fr):  # game.yaml:228
+    def step_36(st, fr):  # game.yaml:224
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o47  # game.yaml:229
-            _args12 = {'p': env['p'], 'minion': 'Alchemist'}
-            enter_procedure(st, S[39])
-            st.frames.append(Frame(o3, _args12))
+            st.at = o37  # game.yaml:225
+            _args9 = {'p': env['p'], 'minion': 'Alchemist'}
+            enter_procedure(st, S[36])
+            st.frames.append(Frame(o2, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o50  # game.yaml:230
-            o50.exec(st, env)
+            st.at = o40  # game.yaml:226
+            o40.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -931,27 +857,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_48(st, fr):  # game.yaml:236
+    def step_38(st, fr):  # game.yaml:232
         env = fr.env
-        st.at = o49  # game.yaml:237
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
+        st.at = o39  # game.yaml:233
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[38]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[37])), False)
         st.frames.pop()
 
-    def e50_player(st, env):  # game.yaml:230
+    def e40_player(st, env):  # game.yaml:226
         return env['p']
-    def e50_prompt(st, env):  # game.yaml:230
+    def e40_prompt(st, env):  # game.yaml:226
         return 'Move the marker to'
-    def e50_label0(st, env):  # game.yaml:233
+    def e40_label0(st, env):  # game.yaml:229
         return fmt_card1(env['b'])
-    def e50_items0(st, env):  # game.yaml:233
+    def e40_items0(st, env):  # game.yaml:229
         return K_districts1
-    def e50_when0(st, env):  # game.yaml:233
+    def e40_when0(st, env):  # game.yaml:229
         return (env['b'] != env['a'])
-    def collect_50(st, env):  # game.yaml:230
+    def collect_40(st, env):  # game.yaml:226
         actions = []
         values = []
         idx = []
-        for _b1 in K_districts1:  # game.yaml:233
+        for _b1 in K_districts1:  # game.yaml:229
             if not ((_b1 != env['a'])):
                 continue
             a = A_91 + _b1.type_id
@@ -960,83 +886,83 @@ def build(num_players, files):
                 values.append(_b1)
                 idx.append(0)
         return actions, values, idx
-    def resolve_50(st, dec, i):  # game.yaml:230
+    def resolve_40(st, dec, i):  # game.yaml:226
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:233
+        if k == 0:  # game.yaml:229
             env['b'] = dec.values[i]
-            st.at = o49  # game.yaml:237
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
-    def step_51(st, fr):  # game.yaml:241
+            st.at = o39  # game.yaml:233
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[38]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[37])), False)
+    def step_41(st, fr):  # game.yaml:237
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o52  # game.yaml:242
-            _args13 = {'p': env['p'], 'minion': 'Courtesan'}
-            enter_procedure(st, S[42])
-            st.frames.append(Frame(o3, _args13))
+            st.at = o42  # game.yaml:238
+            _args10 = {'p': env['p'], 'minion': 'Courtesan'}
+            enter_procedure(st, S[39])
+            st.frames.append(Frame(o2, _args10))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o53  # game.yaml:243
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[44]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[43])), False)
+            st.at = o43  # game.yaml:239
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[41]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[40])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e54_player(st, env):  # game.yaml:192
+    def e44_player(st, env):  # game.yaml:188
         return env['p']
-    def e54_prompt(st, env):  # game.yaml:192
+    def e44_prompt(st, env):  # game.yaml:188
         return 'Special Ability'
-    def e54_label0(st, env):  # game.yaml:195
+    def e44_label0(st, env):  # game.yaml:191
         return 'no special ability'
-    def e54_label1(st, env):  # game.yaml:196
+    def e44_label1(st, env):  # game.yaml:192
         return 'Ghouls: every other player discards a card, you draw 1'
-    def e54_when1(st, env):  # game.yaml:196
+    def e44_when1(st, env):  # game.yaml:192
         return ((len([1 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c6.props['wild']]),))) >= 2)
-    def e54_label2(st, env):  # game.yaml:211
+    def e44_label2(st, env):  # game.yaml:207
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
-    def e54_items2(st, env):  # game.yaml:211
+    def e44_items2(st, env):  # game.yaml:207
         return K_districts1
-    def e54_when2(st, env):  # game.yaml:211
-        return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[45]))]) > 0))
-    def e54_label3(st, env):  # game.yaml:225
+    def e44_when2(st, env):  # game.yaml:207
+        return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[42]))]) > 0))
+    def e44_label3(st, env):  # game.yaml:221
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
-    def e54_items3(st, env):  # game.yaml:225
+    def e44_items3(st, env):  # game.yaml:221
         return K_districts1
-    def e54_when3(st, env):  # game.yaml:225
+    def e44_when3(st, env):  # game.yaml:221
         return (((len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
-    def e54_label4(st, env):  # game.yaml:238
+    def e44_label4(st, env):  # game.yaml:234
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
-    def e54_items4(st, env):  # game.yaml:238
+    def e44_items4(st, env):  # game.yaml:234
         return K_districts1
-    def e54_when4(st, env):  # game.yaml:238
-        return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0))
-    def collect_54(st, env):  # game.yaml:192
+    def e44_when4(st, env):  # game.yaml:234
+        return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[43]))]) > 0))
+    def collect_44(st, env):  # game.yaml:188
         actions = []
         values = []
         idx = []
-        # game.yaml:195: always offered
+        # game.yaml:191: always offered
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:196
+        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:192
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items3 = K_districts1  # game.yaml:211
+        _items3 = K_districts1  # game.yaml:207
         if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c16.props['wild']]),))) >= 2):
             for _d2 in _items3:
-                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[45]))]) > 0)):
+                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[42]))]) > 0)):
                     continue
                 a = A_61 + _d2.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items4 = K_districts1  # game.yaml:225
+        _items4 = K_districts1  # game.yaml:221
         if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c18.props['wild']]),))) >= 2):
             for _a1 in _items4:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
@@ -1046,8 +972,8 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items5 = K_districts1  # game.yaml:238
-        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0):
+        _items5 = K_districts1  # game.yaml:234
+        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[43]))]) > 0):
             for _d3 in _items5:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1055,62 +981,62 @@ def build(num_players, files):
                     values.append(_d3)
                     idx.append(4)
         return actions, values, idx
-    def resolve_54(st, dec, i):  # game.yaml:192
+    def resolve_44(st, dec, i):  # game.yaml:188
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:195
+        if k == 0:  # game.yaml:191
             pass
-        elif k == 1:  # game.yaml:196
-            st.frames.append(Frame(o33, env))
-        elif k == 2:  # game.yaml:211
+        elif k == 1:  # game.yaml:192
+            st.frames.append(Frame(o23, env))
+        elif k == 2:  # game.yaml:207
+            env['d'] = dec.values[i]
+            st.frames.append(Frame(o31, env))
+        elif k == 3:  # game.yaml:221
+            env['a'] = dec.values[i]
+            st.frames.append(Frame(o36, env))
+        elif k == 4:  # game.yaml:234
             env['d'] = dec.values[i]
             st.frames.append(Frame(o41, env))
-        elif k == 3:  # game.yaml:225
-            env['a'] = dec.values[i]
-            st.frames.append(Frame(o46, env))
-        elif k == 4:  # game.yaml:238
-            env['d'] = dec.values[i]
-            st.frames.append(Frame(o51, env))
-    def step_56(st, fr):  # game.yaml:266
+    def step_46(st, fr):  # game.yaml:262
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o57  # game.yaml:267
-            o57.exec(st, env)
+            st.at = o47  # game.yaml:263
+            o47.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o58  # game.yaml:273
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[48]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[47])), False)
+            st.at = o48  # game.yaml:269
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[45]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[44])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e57_player(st, env):  # game.yaml:267
+    def e47_player(st, env):  # game.yaml:263
         return env['p']
-    def e57_prompt(st, env):  # game.yaml:267
+    def e47_prompt(st, env):  # game.yaml:263
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
-    def e57_src(st, env):  # game.yaml:267
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[49]))]
-    def e57_dest(st, env):  # game.yaml:267
+    def e47_src(st, env):  # game.yaml:263
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[46]))]
+    def e47_dest(st, env):  # game.yaml:263
         return Z_discard1
-    def e57_min(st, env):  # game.yaml:267
+    def e47_min(st, env):  # game.yaml:263
         return (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)
-    def e57_max(st, env):  # game.yaml:267
+    def e47_max(st, env):  # game.yaml:263
         return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
-    def e57_where(st, env):  # game.yaml:267
+    def e47_where(st, env):  # game.yaml:263
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
-    def cands_57(st, env, picked):  # game.yaml:267
-        return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[49]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
-    def step_59(st, fr):  # game.yaml:279
+    def cands_47(st, env, picked):  # game.yaml:263
+        return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[46]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
+    def step_49(st, fr):  # game.yaml:275
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o62  # game.yaml:280
-            o62.exec(st, env)
+            st.at = o52  # game.yaml:276
+            o52.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1119,15 +1045,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_60(st, fr):  # game.yaml:286
+    def step_50(st, fr):  # game.yaml:282
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o61  # game.yaml:287
-            _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[50])
-            st.frames.append(Frame(o7, _args14))
+            st.at = o51  # game.yaml:283
+            _args11 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+            enter_procedure(st, S[47])
+            st.frames.append(Frame(o6, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1136,21 +1062,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e62_player(st, env):  # game.yaml:280
+    def e52_player(st, env):  # game.yaml:276
         return env['p']
-    def e62_prompt(st, env):  # game.yaml:280
+    def e52_prompt(st, env):  # game.yaml:276
         return 'Usurp ' + fmt_player1(env['q']) + ' in which district'
-    def e62_label0(st, env):  # game.yaml:283
+    def e52_label0(st, env):  # game.yaml:279
         return fmt_card1(env['d'])
-    def e62_items0(st, env):  # game.yaml:283
+    def e52_items0(st, env):  # game.yaml:279
         return K_districts1
-    def e62_when0(st, env):  # game.yaml:283
+    def e52_when0(st, env):  # game.yaml:279
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['q'])]) > 0))
-    def collect_62(st, env):  # game.yaml:280
+    def collect_52(st, env):  # game.yaml:276
         actions = []
         values = []
         idx = []
-        for _d4 in K_districts1:  # game.yaml:283
+        for _d4 in K_districts1:  # game.yaml:279
             if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
@@ -1159,73 +1085,73 @@ def build(num_players, files):
                 values.append(_d4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_62(st, dec, i):  # game.yaml:280
+    def resolve_52(st, dec, i):  # game.yaml:276
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:283
+        if k == 0:  # game.yaml:279
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o60, env))
-    def step_63(st, fr):  # game.yaml:291
+            st.frames.append(Frame(o50, env))
+    def step_53(st, fr):  # game.yaml:287
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o64  # game.yaml:292
-            o64.exec(st, env)
+            st.at = o54  # game.yaml:288
+            o54.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o65  # game.yaml:298
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[51])), False, S[52])
+            st.at = o55  # game.yaml:294
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[48])), False, S[49])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e64_player(st, env):  # game.yaml:292
+    def e54_player(st, env):  # game.yaml:288
         return env['p']
-    def e64_prompt(st, env):  # game.yaml:292
+    def e54_prompt(st, env):  # game.yaml:288
         return 'Discard any number of cards (Preen)'
-    def e64_src(st, env):  # game.yaml:292
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]
-    def e64_dest(st, env):  # game.yaml:292
+    def e54_src(st, env):  # game.yaml:288
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[50]))]
+    def e54_dest(st, env):  # game.yaml:288
         return Z_discard1
-    def e64_min(st, env):  # game.yaml:292
+    def e54_min(st, env):  # game.yaml:288
         return 0
-    def cands_64(st, env, picked):  # game.yaml:292
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))])
-    def e66_player(st, env):  # game.yaml:256
+    def cands_54(st, env, picked):  # game.yaml:288
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[50]))])
+    def e56_player(st, env):  # game.yaml:252
         return env['p']
-    def e66_prompt(st, env):  # game.yaml:256
+    def e56_prompt(st, env):  # game.yaml:252
         return 'Action'
-    def e66_label0(st, env):  # game.yaml:259
+    def e56_label0(st, env):  # game.yaml:255
         return 'Bolster ' + fmt_card1(env['d'])
-    def e66_items0(st, env):  # game.yaml:259
+    def e56_items0(st, env):  # game.yaml:255
         return K_districts1
-    def e66_when0(st, env):  # game.yaml:259
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
-    def e66_label1(st, env):  # game.yaml:274
+    def e56_when0(st, env):  # game.yaml:255
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[51]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[52]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
+    def e56_label1(st, env):  # game.yaml:270
         return 'Usurp ' + fmt_player1(env['q'])
-    def e66_items1(st, env):  # game.yaml:274
+    def e56_items1(st, env):  # game.yaml:270
         return others(st, env['p'])
-    def e66_when1(st, env):  # game.yaml:274
-        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
-    def e66_label2(st, env):  # game.yaml:288
+    def e56_when1(st, env):  # game.yaml:270
+        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+    def e56_label2(st, env):  # game.yaml:284
         return 'Preen'
-    def collect_66(st, env):  # game.yaml:256
+    def collect_56(st, env):  # game.yaml:252
         actions = []
         values = []
         idx = []
-        for _d6 in K_districts1:  # game.yaml:259
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
+        for _d6 in K_districts1:  # game.yaml:255
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[51]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[52]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items6 = others(st, env['p'])  # game.yaml:274
-        if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2):
+        _items6 = others(st, env['p'])  # game.yaml:270
+        if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]) >= 2):
             for _q3 in _items6:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
                     continue
@@ -1234,31 +1160,31 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q3)
                     idx.append(1)
-        # game.yaml:288: always offered
+        # game.yaml:284: always offered
         actions.append(A_151)
         values.append(None)
         idx.append(2)
         return actions, values, idx
-    def resolve_66(st, dec, i):  # game.yaml:256
+    def resolve_56(st, dec, i):  # game.yaml:252
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:259
+        if k == 0:  # game.yaml:255
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o56, env))
-        elif k == 1:  # game.yaml:274
+            st.frames.append(Frame(o46, env))
+        elif k == 1:  # game.yaml:270
             env['q'] = dec.values[i]
-            st.frames.append(Frame(o59, env))
-        elif k == 2:  # game.yaml:288
-            st.frames.append(Frame(o63, env))
-    def step_69(st, fr):  # game.yaml:308
+            st.frames.append(Frame(o49, env))
+        elif k == 2:  # game.yaml:284
+            st.frames.append(Frame(o53, env))
+    def step_59(st, fr):  # game.yaml:304
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o70  # game.yaml:309
-            _args15 = {'p': env['q']}
-            enter_procedure(st, S[57])
-            st.frames.append(Frame(o9, _args15))
+            st.at = o60  # game.yaml:305
+            _args12 = {'p': env['q']}
+            enter_procedure(st, S[54])
+            st.frames.append(Frame(o8, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1267,70 +1193,70 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_72(st, fr):  # game.yaml:315
+    def step_62(st, fr):  # game.yaml:311
         env = fr.env
-        st.at = o73  # game.yaml:316
-        _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
-        _dest2 = (Z_hand1 + seat(st, env['q'], S[58]))
+        st.at = o63  # game.yaml:312
+        _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[56]))]
+        _dest2 = (Z_hand1 + seat(st, env['q'], S[55]))
         for _c24 in cards_of(_items7):
             st.move(_c24, _dest2, False)
         st.frames.pop()
 
-    def step_74(st, fr):  # game.yaml:318
+    def step_64(st, fr):  # game.yaml:314
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o75  # game.yaml:319
-            _args16 = {'p': env['p']}
-            enter_procedure(st, S[60])
-            st.frames.append(Frame(o9, _args16))
+            st.at = o65  # game.yaml:315
+            _args13 = {'p': env['p']}
+            enter_procedure(st, S[57])
+            st.frames.append(Frame(o8, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o76  # game.yaml:320
+            st.at = o66  # game.yaml:316
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[61]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[62]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[63]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[64]))])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[58]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[59]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[60]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[61]))])) + ')', -1)
             fr.pc = 3
-            st.at = o77  # game.yaml:321
-            o77.exec(st, env)
+            st.at = o67  # game.yaml:317
+            o67.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o82  # game.yaml:328
+            st.at = o72  # game.yaml:324
             if (env['w'] == env['p']):
-                st.at = o81  # game.yaml:330
-                _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-                enter_procedure(st, S[65])
+                st.at = o71  # game.yaml:326
+                _args14 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+                enter_procedure(st, S[62])
                 st.inline += 1
                 try:
-                    proc_replace_marker(st, _args17)
+                    proc_replace_marker(st, _args14)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+                    traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
                     raise
                 st.inline -= 1
             else:
-                st.at = o79  # game.yaml:332
-                _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-                enter_procedure(st, S[67])
+                st.at = o69  # game.yaml:328
+                _args15 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+                enter_procedure(st, S[64])
                 st.inline += 1
                 try:
-                    proc_replace_marker(st, _args18)
+                    proc_replace_marker(st, _args15)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+                    traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o83  # game.yaml:333
-            _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]
+            st.at = o73  # game.yaml:329
+            _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[65]))]
             _dest3 = Z_discard1
             for _c25 in cards_of(_items8):
                 st.move(_c25, _dest3, False)
-            st.at = o84  # game.yaml:334
-            _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]
+            st.at = o74  # game.yaml:330
+            _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[66]))]
             _dest4 = Z_discard1
             for _c26 in cards_of(_items9):
                 st.move(_c26, _dest4, False)
@@ -1338,104 +1264,104 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e77_among(st, env):  # game.yaml:321
+    def e67_among(st, env):  # game.yaml:317
         return [env['p'], env['q']]
-    def e77_strength(st, env):  # game.yaml:321
+    def e67_strength(st, env):  # game.yaml:317
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['x'], S[2]))])
-    def e77_chooser(st, env):  # game.yaml:321
+    def e67_chooser(st, env):  # game.yaml:317
         return st.vars['supreme']
-    def e77_prompt(st, env):  # game.yaml:321
+    def e67_prompt(st, env):  # game.yaml:317
         return 'Usurp'
-    def step_78(st, fr):  # game.yaml:331
+    def step_68(st, fr):  # game.yaml:327
         env = fr.env
-        st.at = o79  # game.yaml:332
-        _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-        enter_procedure(st, S[67])
+        st.at = o69  # game.yaml:328
+        _args16 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
+        enter_procedure(st, S[64])
         st.inline += 1
         try:
-            proc_replace_marker(st, _args19)
+            proc_replace_marker(st, _args16)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+            traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_80(st, fr):  # game.yaml:329
+    def step_70(st, fr):  # game.yaml:325
         env = fr.env
-        st.at = o81  # game.yaml:330
-        _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-        enter_procedure(st, S[65])
+        st.at = o71  # game.yaml:326
+        _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
+        enter_procedure(st, S[62])
         st.inline += 1
         try:
-            proc_replace_marker(st, _args20)
+            proc_replace_marker(st, _args17)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+            traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e85_player(st, env):  # game.yaml:311
+    def e75_player(st, env):  # game.yaml:307
         return env['p']
-    def e85_prompt(st, env):  # game.yaml:311
+    def e75_prompt(st, env):  # game.yaml:307
         return 'Abandon the Usurp, or play a Legion?'
-    def e85_label0(st, env):  # game.yaml:314
+    def e75_label0(st, env):  # game.yaml:310
         return 'abandon the Usurp'
-    def e85_label1(st, env):  # game.yaml:317
+    def e75_label1(st, env):  # game.yaml:313
         return 'play a Legion'
-    def collect_85(st, env):  # game.yaml:311
+    def collect_75(st, env):  # game.yaml:307
         actions = []
         values = []
         idx = []
-        # game.yaml:314: always offered
+        # game.yaml:310: always offered
         actions.append(A_171)
         values.append(None)
         idx.append(0)
-        # game.yaml:317: always offered
+        # game.yaml:313: always offered
         actions.append(A_181)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_85(st, dec, i):  # game.yaml:311
+    def resolve_75(st, dec, i):  # game.yaml:307
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:314
-            st.at = o73  # game.yaml:316
-            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
-            _dest5 = (Z_hand1 + seat(st, env['q'], S[58]))
+        if k == 0:  # game.yaml:310
+            st.at = o63  # game.yaml:312
+            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[56]))]
+            _dest5 = (Z_hand1 + seat(st, env['q'], S[55]))
             for _c27 in cards_of(_items10):
                 st.move(_c27, _dest5, False)
-        elif k == 1:  # game.yaml:317
-            st.frames.append(Frame(o74, env))
-    def step_88(st, fr):  # game.yaml:344
+        elif k == 1:  # game.yaml:313
+            st.frames.append(Frame(o64, env))
+    def step_78(st, fr):  # game.yaml:340
         env = fr.env
-        st.at = o89  # game.yaml:345
+        st.at = o79  # game.yaml:341
         st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
         st.frames.pop()
 
-    def e91_player(st, env):  # game.yaml:351
+    def e81_player(st, env):  # game.yaml:347
         return env['p']
-    def e91_prompt(st, env):  # game.yaml:351
+    def e81_prompt(st, env):  # game.yaml:347
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e91_src(st, env):  # game.yaml:351
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[70]))]
-    def e91_dest(st, env):  # game.yaml:351
-        return (Z_legion1 + seat(st, env['p'], S[71]))
-    def e91_min(st, env):  # game.yaml:351
+    def e81_src(st, env):  # game.yaml:347
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[67]))]
+    def e81_dest(st, env):  # game.yaml:347
+        return (Z_legion1 + seat(st, env['p'], S[68]))
+    def e81_min(st, env):  # game.yaml:347
         return 2
-    def e91_max(st, env):  # game.yaml:351
+    def e81_max(st, env):  # game.yaml:347
         return 4
-    def cands_91(st, env, picked):  # game.yaml:351
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[70]))])
-    def step_92(st, fr):  # game.yaml:365
+    def cands_81(st, env, picked):  # game.yaml:347
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[67]))])
+    def step_82(st, fr):  # game.yaml:361
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o98  # game.yaml:366
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[72]))]) >= 2):
-                st.frames.append(Frame(o93, env))
+            st.at = o88  # game.yaml:362
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[69]))]) >= 2):
+                st.frames.append(Frame(o83, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1444,13 +1370,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_93(st, fr):  # game.yaml:368
+    def step_83(st, fr):  # game.yaml:364
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o97  # game.yaml:369
-            o97.exec(st, env)
+            st.at = o87  # game.yaml:365
+            o87.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1459,15 +1385,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_94(st, fr):  # game.yaml:373
+    def step_84(st, fr):  # game.yaml:369
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o95  # game.yaml:374
-            _args21 = {'p': env['q']}
-            enter_procedure(st, S[73])
-            st.frames.append(Frame(o9, _args21))
+            st.at = o85  # game.yaml:370
+            _args18 = {'p': env['q']}
+            enter_procedure(st, S[70])
+            st.frames.append(Frame(o8, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1476,80 +1402,80 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_96(st, fr):  # game.yaml:375
+    def step_86(st, fr):  # game.yaml:371
         env = fr.env
         pass
         st.frames.pop()
 
-    def e97_player(st, env):  # game.yaml:369
+    def e87_player(st, env):  # game.yaml:365
         return env['q']
-    def e97_prompt(st, env):  # game.yaml:369
+    def e87_prompt(st, env):  # game.yaml:365
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e97_label0(st, env):  # game.yaml:372
+    def e87_label0(st, env):  # game.yaml:368
         return 'take part'
-    def e97_label1(st, env):  # game.yaml:375
+    def e87_label1(st, env):  # game.yaml:371
         return 'pass'
-    def collect_97(st, env):  # game.yaml:369
+    def collect_87(st, env):  # game.yaml:365
         actions = []
         values = []
         idx = []
-        # game.yaml:372: always offered
+        # game.yaml:368: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:375: always offered
+        # game.yaml:371: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_97(st, dec, i):  # game.yaml:369
+    def resolve_87(st, dec, i):  # game.yaml:365
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:372
-            st.frames.append(Frame(o94, env))
-        elif k == 1:  # game.yaml:375
+        if k == 0:  # game.yaml:368
+            st.frames.append(Frame(o84, env))
+        elif k == 1:  # game.yaml:371
             pass
-    def e99_items(st, env):  # game.yaml:363
+    def e89_items(st, env):  # game.yaml:359
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_101(st, fr):  # game.yaml:382
+    def step_91(st, fr):  # game.yaml:378
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o102  # game.yaml:383
+            st.at = o92  # game.yaml:379
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o105  # game.yaml:384
+            st.at = o95  # game.yaml:380
             _live1 = live_mask(st)
             for _q4 in list(env['fighters']):
                 if gone(st, _live1, _q4):
                     continue
                 env['q'] = _q4
-                st.at = o104  # game.yaml:386
+                st.at = o94  # game.yaml:382
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
+                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[71]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[72]))])) + ')', -1)
             fr.pc = 3
-            st.at = o106  # game.yaml:387
-            o106.exec(st, env)
+            st.at = o96  # game.yaml:383
+            o96.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o107  # game.yaml:393
-            st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[76])), False)
-            st.at = o108  # game.yaml:394
-            st.at = o109  # game.yaml:395
-            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
-            st.at = o110  # game.yaml:397
+            st.at = o97  # game.yaml:389
+            st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[73])), False)
+            st.at = o98  # game.yaml:390
+            st.at = o99  # game.yaml:391
+            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[76]))]),)), (Z_house1 + seat(st, env['w'], S[75])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[74])), False, S[77])
+            st.at = o100  # game.yaml:393
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o113  # game.yaml:398
+            st.at = o103  # game.yaml:394
             _live2 = live_mask(st)
             for _q5 in list(env['fighters']):
                 if gone(st, _live2, _q5):
                     continue
                 env['q'] = _q5
-                st.at = o112  # game.yaml:400
-                _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
+                st.at = o102  # game.yaml:396
+                _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[78]))]
                 _dest6 = Z_discard1
                 for _c28 in cards_of(_items11):
                     st.move(_c28, _dest6, False)
@@ -1557,60 +1483,60 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_103(st, fr):  # game.yaml:385
+    def step_93(st, fr):  # game.yaml:381
         env = fr.env
-        st.at = o104  # game.yaml:386
+        st.at = o94  # game.yaml:382
         if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
+            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[71]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[72]))])) + ')', -1)
         st.frames.pop()
 
-    def e105_items(st, env):  # game.yaml:384
+    def e95_items(st, env):  # game.yaml:380
         return env['fighters']
-    def e106_among(st, env):  # game.yaml:387
+    def e96_among(st, env):  # game.yaml:383
         return env['fighters']
-    def e106_strength(st, env):  # game.yaml:387
+    def e96_strength(st, env):  # game.yaml:383
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['q'], S[2]))])
-    def e106_chooser(st, env):  # game.yaml:387
+    def e96_chooser(st, env):  # game.yaml:383
         return st.vars['supreme']
-    def e106_prompt(st, env):  # game.yaml:387
+    def e96_prompt(st, env):  # game.yaml:383
         return 'Struggle'
-    def step_108(st, fr):  # game.yaml:394
+    def step_98(st, fr):  # game.yaml:390
         env = fr.env
-        st.at = o109  # game.yaml:395
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
+        st.at = o99  # game.yaml:391
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[76]))]),)), (Z_house1 + seat(st, env['w'], S[75])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[74])), False, S[77])
         st.frames.pop()
 
-    def step_111(st, fr):  # game.yaml:399
+    def step_101(st, fr):  # game.yaml:395
         env = fr.env
-        st.at = o112  # game.yaml:400
-        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
+        st.at = o102  # game.yaml:396
+        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[78]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e113_items(st, env):  # game.yaml:398
+    def e103_items(st, env):  # game.yaml:394
         return env['fighters']
-    def step_114(st, fr):  # game.yaml:379
+    def step_104(st, fr):  # game.yaml:375
         env = fr.env
-        st.at = o115  # game.yaml:380
+        st.at = o105  # game.yaml:376
         st.move(env['day'], Z_spent_days1, False)
-        st.at = o116  # game.yaml:381
+        st.at = o106  # game.yaml:377
         if st.record_log:
             st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
-    def step_118(st, fr):  # game.yaml:407
+    def step_108(st, fr):  # game.yaml:403
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o123  # game.yaml:408
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[82]))]) > 3):
-                st.frames.append(Frame(o121, env))
+            st.at = o113  # game.yaml:404
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[79]))]) > 3):
+                st.frames.append(Frame(o111, env))
             else:
-                st.at = o120  # game.yaml:416
-                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
+                st.at = o110  # game.yaml:412
+                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1619,19 +1545,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_119(st, fr):  # game.yaml:415
+    def step_109(st, fr):  # game.yaml:411
         env = fr.env
-        st.at = o120  # game.yaml:416
-        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
+        st.at = o110  # game.yaml:412
+        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
         st.frames.pop()
 
-    def step_121(st, fr):  # game.yaml:409
+    def step_111(st, fr):  # game.yaml:405
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o122  # game.yaml:410
-            o122.exec(st, env)
+            st.at = o112  # game.yaml:406
+            o112.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1640,53 +1566,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e122_player(st, env):  # game.yaml:410
+    def e112_player(st, env):  # game.yaml:406
         return env['q']
-    def e122_prompt(st, env):  # game.yaml:410
+    def e112_prompt(st, env):  # game.yaml:406
         return 'Discard down to 3 cards'
-    def e122_src(st, env):  # game.yaml:410
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]
-    def e122_dest(st, env):  # game.yaml:410
+    def e112_src(st, env):  # game.yaml:406
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[83]))]
+    def e112_dest(st, env):  # game.yaml:406
         return Z_discard1
-    def e122_min(st, env):  # game.yaml:410
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def e122_max(st, env):  # game.yaml:410
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def cands_122(st, env, picked):  # game.yaml:410
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])
-    def e124_items(st, env):  # game.yaml:406
+    def e112_min(st, env):  # game.yaml:406
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
+    def e112_max(st, env):  # game.yaml:406
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
+    def cands_112(st, env, picked):  # game.yaml:406
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])
+    def e114_items(st, env):  # game.yaml:402
         return clockwise_from(st, st.vars['supreme'])
-    def step_128(st, fr):  # game.yaml:117
+    def step_118(st, fr):  # game.yaml:117
         env = fr.env
-        st.at = o129  # game.yaml:120
+        st.at = o119  # game.yaml:120
         st.shuffle(Z_day_deck1)
-        st.at = o130  # game.yaml:121
+        st.at = o120  # game.yaml:121
         st.shuffle(Z_minion_deck1)
-        st.at = o133  # game.yaml:122
+        st.at = o123  # game.yaml:122
         _live3 = live_mask(st)
-        for _p3 in list(st.players):
-            if gone(st, _live3, _p3):
+        for _p2 in list(st.players):
+            if gone(st, _live3, _p2):
                 continue
-            env['p'] = _p3
-            st.at = o132  # game.yaml:124
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
+            env['p'] = _p2
+            st.at = o122  # game.yaml:124
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
         st.frames.pop()
 
-    def step_131(st, fr):  # game.yaml:123
+    def step_121(st, fr):  # game.yaml:123
         env = fr.env
-        st.at = o132  # game.yaml:124
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
+        st.at = o122  # game.yaml:124
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
         st.frames.pop()
 
-    def e133_items(st, env):  # game.yaml:122
+    def e123_items(st, env):  # game.yaml:122
         return st.players
-    def step_134(st, fr):  # game.yaml:126
+    def step_124(st, fr):  # game.yaml:126
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o137  # game.yaml:129
-            o137.exec(st, env)
+            st.at = o153  # game.yaml:126
+            o153.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1695,386 +1621,553 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_135(st, fr):  # game.yaml:129
+    def step_125(st, fr):  # game.yaml:126
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            fr.pc = 1
-            st.at = o136  # game.yaml:130
-            _args22 = {}
-            enter_procedure(st, S[90])
-            st.frames.append(Frame(o0, _args22))
+            st.at = o126  # game.yaml:126
+            st.vars['round'] += 1
+            st.at = o127  # game.yaml:126
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
+            st.at = o128  # game.yaml:130
+            st.at = o129  # game.yaml:130
+            st.vars['phase'] = 'Day'
+            st.at = o130  # game.yaml:130
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
+            st.at = o131  # game.yaml:133
+            st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+            st.at = o132  # game.yaml:134
+            if st.record_log:
+                st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
+            st.at = o133  # game.yaml:130
+            st.vars['phase'] = ''
+            fr.pc = 4
+            st.at = o134  # game.yaml:135
+            st.frames.append(Frame(o134, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 1
-        if pc == 1:
+            pc = 4
+        if pc == 4:
+            fr.pc = 5
+            st.at = o142  # game.yaml:139
+            st.frames.append(Frame(o142, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 5
+        if pc == 5:
+            fr.pc = 6
+            st.at = o152  # game.yaml:140
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p3, S[1]))]) == 0) for _p3 in st.players))):
+                st.frames.append(Frame(o147, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 6
+        if pc == 6:
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e137_cond(st, env):  # game.yaml:129
+    def step_128(st, fr):  # game.yaml:130
+        env = fr.env
+        st.at = o129  # game.yaml:130
+        st.vars['phase'] = 'Day'
+        st.at = o130  # game.yaml:130
+        if st.record_log:
+            st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
+        st.at = o131  # game.yaml:133
+        st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
+        st.at = o132  # game.yaml:134
+        if st.record_log:
+            st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
+        st.at = o133  # game.yaml:130
+        st.vars['phase'] = ''
+        st.frames.pop()
+
+    def step_134(st, fr):  # game.yaml:135
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o135  # game.yaml:135
+            st.vars['phase'] = 'Player Turns'
+            fr.pc = 2
+            st.at = o139  # game.yaml:135
+            o139.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.at = o140  # game.yaml:135
+            st.vars['turn_player'] = None
+            st.at = o141  # game.yaml:135
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_136(st, fr):  # game.yaml:138
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o137  # game.yaml:135
+            st.vars['turn_player'] = env['p']
+            if st.record_log:
+                st.log_line(turn_line(st), -1)
+            fr.pc = 2
+            st.at = o138  # game.yaml:138
+            _args19 = {'p': env['p']}
+            enter_procedure(st, S[87])
+            st.frames.append(Frame(o0, _args19))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def e139_items(st, env):  # game.yaml:135
+        return clockwise_from(st, st.vars['supreme'])
+    def step_142(st, fr):  # game.yaml:139
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o143  # game.yaml:139
+            st.vars['phase'] = 'Struggle'
+            st.at = o144  # game.yaml:139
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
+            fr.pc = 3
+            st.at = o145  # game.yaml:139
+            _args20 = {'day': st.zones[Z_current_day1][-1]}
+            enter_procedure(st, S[88])
+            st.frames.append(Frame(o9, _args20))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            st.at = o146  # game.yaml:139
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_147(st, fr):  # game.yaml:140
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o148  # game.yaml:140
+            st.vars['phase'] = 'Ending the Day'
+            st.at = o149  # game.yaml:140
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
+            fr.pc = 3
+            st.at = o150  # game.yaml:140
+            _args21 = {}
+            enter_procedure(st, S[89])
+            st.frames.append(Frame(o10, _args21))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            st.at = o151  # game.yaml:140
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def e153_cond(st, env):  # game.yaml:126
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
-    def step_138(st, fr):  # game.yaml:421
+    def step_154(st, fr):  # game.yaml:417
         env = fr.env
-        st.at = o150  # game.yaml:425
+        st.at = o166  # game.yaml:421
         _live4 = live_mask(st)
         for _p5 in list(st.players):
             if gone(st, _live4, _p5):
                 continue
             env['p'] = _p5
-            st.at = o149  # game.yaml:427
+            st.at = o165  # game.yaml:423
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o141  # game.yaml:429
+                st.at = o157  # game.yaml:425
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o142  # game.yaml:430
-                _i1 = seat(st, env['p'], S[91])
+                st.at = o158  # game.yaml:426
+                _i1 = seat(st, env['p'], S[90])
                 _v1 = st.vars['score'][_i1] + (env['n'] * min((env['n'], 4,)))
                 if _v1 < 0:
-                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[92])
+                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[91])
                 st.vars['score'][_i1] = _v1
-                st.at = o145  # game.yaml:431
+                st.at = o161  # game.yaml:427
                 if (env['n'] > 0):
-                    st.at = o144  # game.yaml:433
-                    _i2 = seat(st, env['p'], S[93])
+                    st.at = o160  # game.yaml:429
+                    _i2 = seat(st, env['p'], S[92])
                     _v2 = st.vars['score'][_i2] + 1
                     if _v2 < 0:
-                        raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[94])
+                        raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[93])
                     st.vars['score'][_i2] = _v2
-                st.at = o148  # game.yaml:434
-                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
-                    st.at = o147  # game.yaml:436
-                    _i3 = seat(st, env['p'], S[96])
+                st.at = o164  # game.yaml:430
+                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))):
+                    st.at = o163  # game.yaml:432
+                    _i3 = seat(st, env['p'], S[95])
                     _v3 = st.vars['score'][_i3] + 2
                     if _v3 < 0:
-                        raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[97])
+                        raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[96])
                     st.vars['score'][_i3] = _v3
         st.frames.pop()
 
-    def step_139(st, fr):  # game.yaml:426
+    def step_155(st, fr):  # game.yaml:422
         env = fr.env
-        st.at = o149  # game.yaml:427
+        st.at = o165  # game.yaml:423
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o141  # game.yaml:429
+            st.at = o157  # game.yaml:425
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o142  # game.yaml:430
-            _i4 = seat(st, env['p'], S[91])
+            st.at = o158  # game.yaml:426
+            _i4 = seat(st, env['p'], S[90])
             _v4 = st.vars['score'][_i4] + (env['n'] * min((env['n'], 4,)))
             if _v4 < 0:
-                raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[92])
+                raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[91])
             st.vars['score'][_i4] = _v4
-            st.at = o145  # game.yaml:431
+            st.at = o161  # game.yaml:427
             if (env['n'] > 0):
-                st.at = o144  # game.yaml:433
-                _i5 = seat(st, env['p'], S[93])
+                st.at = o160  # game.yaml:429
+                _i5 = seat(st, env['p'], S[92])
                 _v5 = st.vars['score'][_i5] + 1
                 if _v5 < 0:
-                    raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[94])
+                    raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[93])
                 st.vars['score'][_i5] = _v5
-            st.at = o148  # game.yaml:434
-            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
-                st.at = o147  # game.yaml:436
-                _i6 = seat(st, env['p'], S[96])
+            st.at = o164  # game.yaml:430
+            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))):
+                st.at = o163  # game.yaml:432
+                _i6 = seat(st, env['p'], S[95])
                 _v6 = st.vars['score'][_i6] + 2
                 if _v6 < 0:
-                    raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[97])
+                    raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[96])
                 st.vars['score'][_i6] = _v6
         st.frames.pop()
 
-    def step_140(st, fr):  # game.yaml:428
+    def step_156(st, fr):  # game.yaml:424
         env = fr.env
-        st.at = o141  # game.yaml:429
+        st.at = o157  # game.yaml:425
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o142  # game.yaml:430
-        _i7 = seat(st, env['p'], S[91])
+        st.at = o158  # game.yaml:426
+        _i7 = seat(st, env['p'], S[90])
         _v7 = st.vars['score'][_i7] + (env['n'] * min((env['n'], 4,)))
         if _v7 < 0:
-            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[92])
+            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[91])
         st.vars['score'][_i7] = _v7
-        st.at = o145  # game.yaml:431
+        st.at = o161  # game.yaml:427
         if (env['n'] > 0):
-            st.at = o144  # game.yaml:433
-            _i8 = seat(st, env['p'], S[93])
+            st.at = o160  # game.yaml:429
+            _i8 = seat(st, env['p'], S[92])
             _v8 = st.vars['score'][_i8] + 1
             if _v8 < 0:
-                raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[94])
+                raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[93])
             st.vars['score'][_i8] = _v8
-        st.at = o148  # game.yaml:434
-        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
-            st.at = o147  # game.yaml:436
-            _i9 = seat(st, env['p'], S[96])
+        st.at = o164  # game.yaml:430
+        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))):
+            st.at = o163  # game.yaml:432
+            _i9 = seat(st, env['p'], S[95])
             _v9 = st.vars['score'][_i9] + 2
             if _v9 < 0:
-                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[97])
+                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[96])
             st.vars['score'][_i9] = _v9
         st.frames.pop()
 
-    def step_143(st, fr):  # game.yaml:432
+    def step_159(st, fr):  # game.yaml:428
         env = fr.env
-        st.at = o144  # game.yaml:433
-        _i10 = seat(st, env['p'], S[93])
+        st.at = o160  # game.yaml:429
+        _i10 = seat(st, env['p'], S[92])
         _v10 = st.vars['score'][_i10] + 1
         if _v10 < 0:
-            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[94])
+            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[93])
         st.vars['score'][_i10] = _v10
         st.frames.pop()
 
-    def step_146(st, fr):  # game.yaml:435
+    def step_162(st, fr):  # game.yaml:431
         env = fr.env
-        st.at = o147  # game.yaml:436
-        _i11 = seat(st, env['p'], S[96])
+        st.at = o163  # game.yaml:432
+        _i11 = seat(st, env['p'], S[95])
         _v11 = st.vars['score'][_i11] + 2
         if _v11 < 0:
-            raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[97])
+            raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[96])
         st.vars['score'][_i11] = _v11
         st.frames.pop()
 
-    def e149_items(st, env):  # game.yaml:427
+    def e165_items(st, env):  # game.yaml:423
         return K_districts1
-    def e150_items(st, env):  # game.yaml:425
+    def e166_items(st, env):  # game.yaml:421
         return st.players
-    def tie_0(st, env):  # game.yaml:438
-        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[98]))])
+    def tie_0(st, env):  # game.yaml:434
+        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[97]))])
     def init_supreme(st, env):  # game.yaml:74
         return 0
     def init_score(st, env):  # game.yaml:77
         return 0
+    def init_round(st, env):  # game.yaml:126
+        return 0
+    def init_phase(st, env):  # game.yaml:126
+        return ''
+    def init_turn_player(st, env):  # game.yaml:126
+        return None
+    def init_start_player(st, env):  # game.yaml:126
+        return first(st.players)
 
-    o0 = Block(0, S[99], 5, step_0)
-    o1 = Block(1, S[100], 5, step_1)
-    o2 = Block(2, S[101], 1, step_2)
-    o3 = Block(3, S[102], 1, step_3)
-    o4 = Block(4, S[103], 1, step_4)
-    o5 = Block(5, S[8], 1, step_5)
-    o6 = Block(6, S[104], 1, step_6)
-    o7 = Block(7, S[105], 4, step_7)
-    o8 = Block(8, S[66], 3, step_8)
-    o9 = Block(9, S[106], 1, step_9)
-    o10 = Block(10, S[107], 3, step_10)
-    o11 = Block(11, S[108], 4, step_11)
-    o12 = Stmt(12, S[109])
-    o13 = Stmt(13, S[110])
-    o14 = Block(14, S[111], 1, step_14)
-    o15 = Stmt(15, S[24])
-    o16 = ForOp(S[112], 'p', e16_items, o14, False, seats=True)
-    o16.uid = 16
-    o17 = Stmt(17, S[12])
-    o18 = Block(18, S[113], 1, step_18)
-    o19 = Stmt(19, S[25])
-    o20 = Stmt(20, S[114])
-    o21 = Stmt(21, S[14])
-    o22 = Stmt(22, S[15])
-    o23 = Stmt(23, S[16])
-    o24 = Stmt(24, S[17])
-    o25 = Stmt(25, S[19])
+    o0 = Block(0, S[98], 5, step_0)
+    o1 = Block(1, S[99], 1, step_1)
+    o2 = Block(2, S[100], 1, step_2)
+    o3 = Block(3, S[101], 1, step_3)
+    o4 = Block(4, S[8], 1, step_4)
+    o5 = Block(5, S[102], 1, step_5)
+    o6 = Block(6, S[103], 4, step_6)
+    o7 = Block(7, S[63], 3, step_7)
+    o8 = Block(8, S[104], 1, step_8)
+    o9 = Block(9, S[105], 3, step_9)
+    o10 = Block(10, S[106], 4, step_10)
+    o11 = Stmt(11, S[13])
+    o12 = Stmt(12, S[14])
+    o13 = Stmt(13, S[15])
+    o14 = Stmt(14, S[16])
+    o15 = Stmt(15, S[18])
+    o16 = Block(16, S[107], 1, step_16)
+    o17 = Stmt(17, S[24])
+    o18 = Block(18, S[108], 1, step_18)
+    o19 = Stmt(19, S[109])
+    o20 = ChooseOp(S[110], e20_player, e20_prompt, [
+        OptionOp(site[0], e20_label0, None, None, None, o16),
+        OptionOp(site[1], e20_label1, 'd', e20_items1, e20_when1, o18),
+    ], False)
+    o20.collect = collect_20
+    o20.resolve = resolve_20
+    o20.uid = 20
+    o21 = PickOp(S[111], e21_player, e21_prompt, 'c', e21_src, e21_dest, e21_min, e21_max, e21_where, None, False, site[2])
+    o21.candidates = cands_21
+    o21.uid = 21
+    o22 = Block(22, S[112], 0, step_22)
+    o23 = Block(23, S[113], 3, step_23)
+    o24 = Stmt(24, S[29])
+    o25 = Block(25, S[114], 1, step_25)
     o26 = Block(26, S[115], 1, step_26)
-    o27 = Stmt(27, S[27])
-    o28 = Block(28, S[116], 1, step_28)
-    o29 = Stmt(29, S[117])
-    o30 = ChooseOp(S[118], e30_player, e30_prompt, [
-        OptionOp(site[0], e30_label0, None, None, None, o26),
-        OptionOp(site[1], e30_label1, 'd', e30_items1, e30_when1, o28),
+    o27 = PickOp(S[116], e27_player, e27_prompt, 'c', e27_src, e27_dest, e27_min, e27_max, None, None, False, site[5])
+    o27.candidates = cands_27
+    o27.uid = 27
+    o28 = Stmt(28, S[117])
+    o29 = ForOp(S[118], 'q', e29_items, o25, False, seats=True)
+    o29.uid = 29
+    o30 = Stmt(30, S[31])
+    o31 = Block(31, S[119], 2, step_31)
+    o32 = Stmt(32, S[34])
+    o33 = Block(33, S[120], 1, step_33)
+    o34 = Stmt(34, S[35])
+    o35 = ChooseOp(S[121], e35_player, e35_prompt, [
+        OptionOp(site[7], e35_label0, 'q', e35_items0, e35_when0, o33),
     ], False)
-    o30.collect = collect_30
-    o30.resolve = resolve_30
-    o30.uid = 30
-    o31 = PickOp(S[119], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
-    o31.candidates = cands_31
-    o31.uid = 31
-    o32 = Block(32, S[120], 0, step_32)
-    o33 = Block(33, S[121], 3, step_33)
-    o34 = Stmt(34, S[32])
-    o35 = Block(35, S[122], 1, step_35)
-    o36 = Block(36, S[123], 1, step_36)
-    o37 = PickOp(S[124], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
-    o37.candidates = cands_37
-    o37.uid = 37
-    o38 = Stmt(38, S[125])
-    o39 = ForOp(S[126], 'q', e39_items, o35, False, seats=True)
-    o39.uid = 39
-    o40 = Stmt(40, S[34])
-    o41 = Block(41, S[127], 2, step_41)
-    o42 = Stmt(42, S[37])
-    o43 = Block(43, S[128], 1, step_43)
-    o44 = Stmt(44, S[38])
-    o45 = ChooseOp(S[129], e45_player, e45_prompt, [
-        OptionOp(site[7], e45_label0, 'q', e45_items0, e45_when0, o43),
+    o35.collect = collect_35
+    o35.resolve = resolve_35
+    o35.uid = 35
+    o36 = Block(36, S[122], 2, step_36)
+    o37 = Stmt(37, S[36])
+    o38 = Block(38, S[123], 1, step_38)
+    o39 = Stmt(39, S[124])
+    o40 = ChooseOp(S[125], e40_player, e40_prompt, [
+        OptionOp(site[9], e40_label0, 'b', e40_items0, e40_when0, o38),
     ], False)
-    o45.collect = collect_45
-    o45.resolve = resolve_45
-    o45.uid = 45
+    o40.collect = collect_40
+    o40.resolve = resolve_40
+    o40.uid = 40
+    o41 = Block(41, S[126], 2, step_41)
+    o42 = Stmt(42, S[39])
+    o43 = Stmt(43, S[127])
+    o44 = ChooseOp(S[128], e44_player, e44_prompt, [
+        OptionOp(site[3], e44_label0, None, None, None, o22),
+        OptionOp(site[4], e44_label1, None, None, e44_when1, o23),
+        OptionOp(site[6], e44_label2, 'd', e44_items2, e44_when2, o31),
+        OptionOp(site[8], e44_label3, 'a', e44_items3, e44_when3, o36),
+        OptionOp(site[10], e44_label4, 'd', e44_items4, e44_when4, o41),
+    ], False)
+    o44.collect = collect_44
+    o44.resolve = resolve_44
+    o44.uid = 44
+    o45 = Stmt(45, S[129])
     o46 = Block(46, S[130], 2, step_46)
-    o47 = Stmt(47, S[39])
-    o48 = Block(48, S[131], 1, step_48)
-    o49 = Stmt(49, S[132])
-    o50 = ChooseOp(S[133], e50_player, e50_prompt, [
-        OptionOp(site[9], e50_label0, 'b', e50_items0, e50_when0, o48),
+    o47 = PickOp(S[131], e47_player, e47_prompt, 'c', e47_src, e47_dest, e47_min, e47_max, e47_where, None, False, site[12])
+    o47.candidates = cands_47
+    o47.uid = 47
+    o48 = Stmt(48, S[132])
+    o49 = Block(49, S[133], 1, step_49)
+    o50 = Block(50, S[134], 1, step_50)
+    o51 = Stmt(51, S[47])
+    o52 = ChooseOp(S[135], e52_player, e52_prompt, [
+        OptionOp(site[14], e52_label0, 'd', e52_items0, e52_when0, o50),
     ], False)
-    o50.collect = collect_50
-    o50.resolve = resolve_50
-    o50.uid = 50
-    o51 = Block(51, S[134], 2, step_51)
-    o52 = Stmt(52, S[42])
-    o53 = Stmt(53, S[135])
-    o54 = ChooseOp(S[136], e54_player, e54_prompt, [
-        OptionOp(site[3], e54_label0, None, None, None, o32),
-        OptionOp(site[4], e54_label1, None, None, e54_when1, o33),
-        OptionOp(site[6], e54_label2, 'd', e54_items2, e54_when2, o41),
-        OptionOp(site[8], e54_label3, 'a', e54_items3, e54_when3, o46),
-        OptionOp(site[10], e54_label4, 'd', e54_items4, e54_when4, o51),
-    ], False)
-    o54.collect = collect_54
-    o54.resolve = resolve_54
+    o52.collect = collect_52
+    o52.resolve = resolve_52
+    o52.uid = 52
+    o53 = Block(53, S[136], 2, step_53)
+    o54 = PickOp(S[137], e54_player, e54_prompt, 'c', e54_src, e54_dest, e54_min, None, None, 'gone', False, site[16])
+    o54.candidates = cands_54
     o54.uid = 54
-    o55 = Stmt(55, S[137])
-    o56 = Block(56, S[138], 2, step_56)
-    o57 = PickOp(S[139], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
-    o57.candidates = cands_57
-    o57.uid = 57
-    o58 = Stmt(58, S[140])
-    o59 = Block(59, S[141], 1, step_59)
-    o60 = Block(60, S[142], 1, step_60)
-    o61 = Stmt(61, S[50])
-    o62 = ChooseOp(S[143], e62_player, e62_prompt, [
-        OptionOp(site[14], e62_label0, 'd', e62_items0, e62_when0, o60),
+    o55 = Stmt(55, S[49])
+    o56 = ChooseOp(S[138], e56_player, e56_prompt, [
+        OptionOp(site[11], e56_label0, 'd', e56_items0, e56_when0, o46),
+        OptionOp(site[13], e56_label1, 'q', e56_items1, e56_when1, o49),
+        OptionOp(site[15], e56_label2, None, None, None, o53),
     ], False)
-    o62.collect = collect_62
-    o62.resolve = resolve_62
-    o62.uid = 62
-    o63 = Block(63, S[144], 2, step_63)
-    o64 = PickOp(S[145], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
-    o64.candidates = cands_64
-    o64.uid = 64
-    o65 = Stmt(65, S[52])
-    o66 = ChooseOp(S[146], e66_player, e66_prompt, [
-        OptionOp(site[11], e66_label0, 'd', e66_items0, e66_when0, o56),
-        OptionOp(site[13], e66_label1, 'q', e66_items1, e66_when1, o59),
-        OptionOp(site[15], e66_label2, None, None, None, o63),
+    o56.collect = collect_56
+    o56.resolve = resolve_56
+    o56.uid = 56
+    o57 = Stmt(57, S[139])
+    o58 = Stmt(58, S[20])
+    o59 = Block(59, S[140], 1, step_59)
+    o60 = Stmt(60, S[54])
+    o61 = Stmt(61, S[141])
+    o62 = Block(62, S[142], 1, step_62)
+    o63 = Stmt(63, S[143])
+    o64 = Block(64, S[144], 6, step_64)
+    o65 = Stmt(65, S[57])
+    o66 = Stmt(66, S[145])
+    o67 = WinnerOp(S[146], 'x', e67_among, e67_strength, e67_chooser, True, 'w', e67_prompt, site[19], fmt_player1)
+    o67.uid = 67
+    o68 = Block(68, S[147], 1, step_68)
+    o69 = Stmt(69, S[64])
+    o70 = Block(70, S[148], 1, step_70)
+    o71 = Stmt(71, S[62])
+    o72 = Stmt(72, S[149])
+    o73 = Stmt(73, S[150])
+    o74 = Stmt(74, S[151])
+    o75 = ChooseOp(S[152], e75_player, e75_prompt, [
+        OptionOp(site[17], e75_label0, None, None, None, o62),
+        OptionOp(site[18], e75_label1, None, None, None, o64),
     ], False)
-    o66.collect = collect_66
-    o66.resolve = resolve_66
-    o66.uid = 66
-    o67 = Stmt(67, S[147])
-    o68 = Stmt(68, S[21])
-    o69 = Block(69, S[148], 1, step_69)
-    o70 = Stmt(70, S[57])
-    o71 = Stmt(71, S[149])
-    o72 = Block(72, S[150], 1, step_72)
-    o73 = Stmt(73, S[151])
-    o74 = Block(74, S[152], 6, step_74)
-    o75 = Stmt(75, S[60])
+    o75.collect = collect_75
+    o75.resolve = resolve_75
+    o75.uid = 75
     o76 = Stmt(76, S[153])
-    o77 = WinnerOp(S[154], 'x', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
-    o77.uid = 77
-    o78 = Block(78, S[155], 1, step_78)
-    o79 = Stmt(79, S[67])
-    o80 = Block(80, S[156], 1, step_80)
-    o81 = Stmt(81, S[65])
-    o82 = Stmt(82, S[157])
-    o83 = Stmt(83, S[158])
-    o84 = Stmt(84, S[159])
-    o85 = ChooseOp(S[160], e85_player, e85_prompt, [
-        OptionOp(site[17], e85_label0, None, None, None, o72),
-        OptionOp(site[18], e85_label1, None, None, None, o74),
+    o77 = Stmt(77, S[7])
+    o78 = Block(78, S[154], 1, step_78)
+    o79 = Stmt(79, S[155])
+    o80 = Stmt(80, S[156])
+    o81 = PickOp(S[157], e81_player, e81_prompt, 'c', e81_src, e81_dest, e81_min, e81_max, None, None, True, site[20])
+    o81.candidates = cands_81
+    o81.uid = 81
+    o82 = Block(82, S[158], 1, step_82)
+    o83 = Block(83, S[159], 1, step_83)
+    o84 = Block(84, S[160], 1, step_84)
+    o85 = Stmt(85, S[70])
+    o86 = Block(86, S[161], 0, step_86)
+    o87 = ChooseOp(S[162], e87_player, e87_prompt, [
+        OptionOp(site[21], e87_label0, None, None, None, o84),
+        OptionOp(site[22], e87_label1, None, None, None, o86),
     ], False)
-    o85.collect = collect_85
-    o85.resolve = resolve_85
-    o85.uid = 85
-    o86 = Stmt(86, S[161])
-    o87 = Stmt(87, S[7])
-    o88 = Block(88, S[162], 1, step_88)
-    o89 = Stmt(89, S[163])
-    o90 = Stmt(90, S[164])
-    o91 = PickOp(S[165], e91_player, e91_prompt, 'c', e91_src, e91_dest, e91_min, e91_max, None, None, True, site[20])
-    o91.candidates = cands_91
-    o91.uid = 91
-    o92 = Block(92, S[166], 1, step_92)
-    o93 = Block(93, S[167], 1, step_93)
-    o94 = Block(94, S[168], 1, step_94)
-    o95 = Stmt(95, S[73])
-    o96 = Block(96, S[169], 0, step_96)
-    o97 = ChooseOp(S[170], e97_player, e97_prompt, [
-        OptionOp(site[21], e97_label0, None, None, None, o94),
-        OptionOp(site[22], e97_label1, None, None, None, o96),
-    ], False)
-    o97.collect = collect_97
-    o97.resolve = resolve_97
-    o97.uid = 97
-    o98 = Stmt(98, S[171])
-    o99 = ForOp(S[172], 'q', e99_items, o92, True, seats=True)
-    o99.uid = 99
-    o100 = Stmt(100, S[173])
-    o101 = Block(101, S[174], 7, step_101)
-    o102 = Stmt(102, S[175])
-    o103 = Block(103, S[176], 1, step_103)
-    o104 = Stmt(104, S[177])
-    o105 = ForOp(S[178], 'q', e105_items, o103, False, seats=True)
-    o105.uid = 105
-    o106 = WinnerOp(S[179], 'q', e106_among, e106_strength, e106_chooser, True, 'w', e106_prompt, site[23], fmt_player1)
-    o106.uid = 106
-    o107 = Stmt(107, S[180])
-    o108 = Block(108, S[181], 1, step_108)
-    o109 = Stmt(109, S[80])
-    o110 = Stmt(110, S[182])
-    o111 = Block(111, S[183], 1, step_111)
-    o112 = Stmt(112, S[184])
-    o113 = ForOp(S[185], 'q', e113_items, o111, False, seats=True)
-    o113.uid = 113
-    o114 = Block(114, S[186], 2, step_114)
-    o115 = Stmt(115, S[187])
-    o116 = Stmt(116, S[188])
-    o117 = Stmt(117, S[189])
-    o118 = Block(118, S[190], 1, step_118)
-    o119 = Block(119, S[191], 1, step_119)
-    o120 = Stmt(120, S[85])
-    o121 = Block(121, S[192], 1, step_121)
-    o122 = PickOp(S[193], e122_player, e122_prompt, 'c', e122_src, e122_dest, e122_min, e122_max, None, None, False, site[24])
-    o122.candidates = cands_122
-    o122.uid = 122
-    o123 = Stmt(123, S[194])
-    o124 = ForOp(S[195], 'q', e124_items, o118, False, seats=True)
-    o124.uid = 124
-    o125 = Stmt(125, S[196])
-    o126 = Stmt(126, S[197])
-    o127 = Stmt(127, S[198])
-    o128 = Block(128, S[199], 3, step_128)
-    o129 = Stmt(129, S[200])
-    o130 = Stmt(130, S[201])
-    o131 = Block(131, S[202], 1, step_131)
-    o132 = Stmt(132, S[89])
-    o133 = ForOp(S[203], 'p', e133_items, o131, False, seats=True)
-    o133.uid = 133
-    o134 = Block(134, S[204], 1, step_134)
-    o135 = Block(135, S[205], 1, step_135)
-    o136 = Stmt(136, S[90])
-    o137 = RepeatOp(S[206], o135, e137_cond, False)
-    o137.uid = 137
-    o138 = Block(138, S[207], 1, step_138)
-    o139 = Block(139, S[208], 1, step_139)
-    o140 = Block(140, S[209], 4, step_140)
-    o141 = Stmt(141, S[210])
-    o142 = Stmt(142, S[92])
-    o143 = Block(143, S[211], 1, step_143)
-    o144 = Stmt(144, S[94])
-    o145 = Stmt(145, S[212])
-    o146 = Block(146, S[213], 1, step_146)
-    o147 = Stmt(147, S[97])
-    o148 = Stmt(148, S[214])
-    o149 = ForOp(S[215], 'd', e149_items, o140, False)
-    o149.uid = 149
-    o150 = ForOp(S[216], 'p', e150_items, o139, False, seats=True)
-    o150.uid = 150
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150]
-    P.setup = o128
-    P.play = o134
-    P.scoring = o138
-    P.proc_names = {o0.uid: 'procedure day (' + str(S[99]) + ')', o1.uid: 'procedure turn (' + str(S[100]) + ')', o2.uid: 'procedure bonus (' + str(S[101]) + ')', o3.uid: 'procedure pay_pair (' + str(S[102]) + ')', o4.uid: 'procedure special_ability (' + str(S[103]) + ')', o5.uid: 'procedure return_marker (' + str(S[8]) + ')', o6.uid: 'procedure action (' + str(S[104]) + ')', o7.uid: 'procedure usurp (' + str(S[105]) + ')', o8.uid: 'procedure replace_marker (' + str(S[66]) + ')', o9.uid: 'procedure build_legion (' + str(S[106]) + ')', o10.uid: 'procedure struggle (' + str(S[107]) + ')', o11.uid: 'procedure end_of_day (' + str(S[108]) + ')'}
+    o87.collect = collect_87
+    o87.resolve = resolve_87
+    o87.uid = 87
+    o88 = Stmt(88, S[163])
+    o89 = ForOp(S[164], 'q', e89_items, o82, True, seats=True)
+    o89.uid = 89
+    o90 = Stmt(90, S[165])
+    o91 = Block(91, S[166], 7, step_91)
+    o92 = Stmt(92, S[167])
+    o93 = Block(93, S[168], 1, step_93)
+    o94 = Stmt(94, S[169])
+    o95 = ForOp(S[170], 'q', e95_items, o93, False, seats=True)
+    o95.uid = 95
+    o96 = WinnerOp(S[171], 'q', e96_among, e96_strength, e96_chooser, True, 'w', e96_prompt, site[23], fmt_player1)
+    o96.uid = 96
+    o97 = Stmt(97, S[172])
+    o98 = Block(98, S[173], 1, step_98)
+    o99 = Stmt(99, S[77])
+    o100 = Stmt(100, S[174])
+    o101 = Block(101, S[175], 1, step_101)
+    o102 = Stmt(102, S[176])
+    o103 = ForOp(S[177], 'q', e103_items, o101, False, seats=True)
+    o103.uid = 103
+    o104 = Block(104, S[178], 2, step_104)
+    o105 = Stmt(105, S[179])
+    o106 = Stmt(106, S[180])
+    o107 = Stmt(107, S[181])
+    o108 = Block(108, S[182], 1, step_108)
+    o109 = Block(109, S[183], 1, step_109)
+    o110 = Stmt(110, S[82])
+    o111 = Block(111, S[184], 1, step_111)
+    o112 = PickOp(S[185], e112_player, e112_prompt, 'c', e112_src, e112_dest, e112_min, e112_max, None, None, False, site[24])
+    o112.candidates = cands_112
+    o112.uid = 112
+    o113 = Stmt(113, S[186])
+    o114 = ForOp(S[187], 'q', e114_items, o108, False, seats=True)
+    o114.uid = 114
+    o115 = Stmt(115, S[188])
+    o116 = Stmt(116, S[189])
+    o117 = Stmt(117, S[190])
+    o118 = Block(118, S[191], 3, step_118)
+    o119 = Stmt(119, S[192])
+    o120 = Stmt(120, S[193])
+    o121 = Block(121, S[194], 1, step_121)
+    o122 = Stmt(122, S[86])
+    o123 = ForOp(S[195], 'p', e123_items, o121, False, seats=True)
+    o123.uid = 123
+    o124 = Block(124, S[196], 1, step_124)
+    o125 = Block(125, S[196], 6, step_125)
+    o126 = Stmt(126, S[196])
+    o127 = Stmt(127, S[196])
+    o128 = Block(128, S[197], 5, step_128)
+    o129 = Stmt(129, S[197])
+    o130 = Stmt(130, S[197])
+    o131 = Stmt(131, S[198])
+    o132 = Stmt(132, S[199])
+    o133 = Stmt(133, S[197])
+    o134 = Block(134, S[200], 4, step_134)
+    o135 = Stmt(135, S[200])
+    o136 = Block(136, S[201], 2, step_136)
+    o137 = Stmt(137, S[200])
+    o138 = Stmt(138, S[87])
+    o139 = ForOp(S[200], 'p', e139_items, o136, False, seats=True)
+    o139.uid = 139
+    o140 = Stmt(140, S[200])
+    o141 = Stmt(141, S[200])
+    o142 = Block(142, S[202], 4, step_142)
+    o143 = Stmt(143, S[202])
+    o144 = Stmt(144, S[202])
+    o145 = Stmt(145, S[88])
+    o146 = Stmt(146, S[202])
+    o147 = Block(147, S[203], 4, step_147)
+    o148 = Stmt(148, S[203])
+    o149 = Stmt(149, S[203])
+    o150 = Stmt(150, S[89])
+    o151 = Stmt(151, S[203])
+    o152 = Stmt(152, S[203])
+    o153 = RepeatOp(S[196], o125, e153_cond, False)
+    o153.uid = 153
+    o154 = Block(154, S[204], 1, step_154)
+    o155 = Block(155, S[205], 1, step_155)
+    o156 = Block(156, S[206], 4, step_156)
+    o157 = Stmt(157, S[207])
+    o158 = Stmt(158, S[91])
+    o159 = Block(159, S[208], 1, step_159)
+    o160 = Stmt(160, S[93])
+    o161 = Stmt(161, S[209])
+    o162 = Block(162, S[210], 1, step_162)
+    o163 = Stmt(163, S[96])
+    o164 = Stmt(164, S[211])
+    o165 = ForOp(S[212], 'd', e165_items, o156, False)
+    o165.uid = 165
+    o166 = ForOp(S[213], 'p', e166_items, o155, False, seats=True)
+    o166.uid = 166
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166]
+    P.setup = o118
+    P.play = o124
+    P.scoring = o154
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[98]) + ')', o1.uid: 'procedure bonus (' + str(S[99]) + ')', o2.uid: 'procedure pay_pair (' + str(S[100]) + ')', o3.uid: 'procedure special_ability (' + str(S[101]) + ')', o4.uid: 'procedure return_marker (' + str(S[8]) + ')', o5.uid: 'procedure action (' + str(S[102]) + ')', o6.uid: 'procedure usurp (' + str(S[103]) + ')', o7.uid: 'procedure replace_marker (' + str(S[63]) + ')', o8.uid: 'procedure build_legion (' + str(S[104]) + ')', o9.uid: 'procedure struggle (' + str(S[105]) + ')', o10.uid: 'procedure end_of_day (' + str(S[106]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[217], 'public'),
-        VarSpec('score', 'int', 'players', S[218], 'public'),
+        VarSpec('supreme', 'player', None, S[214], 'public'),
+        VarSpec('score', 'int', 'players', S[215], 'public'),
+        VarSpec('round', 'int', None, S[196], 'public'),
+        VarSpec('phase', 'str', None, S[196], 'public'),
+        VarSpec('turn_player', 'player', None, S[196], 'public'),
+        VarSpec('start_player', 'player', None, S[196], 'public'),
     ]
-    P.var_initial = {'supreme': init_supreme, 'score': init_score}
+    P.var_initial = {'supreme': init_supreme, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[219]]
+    P.tie_breaker_spans = [S[216]]
     return P
