@@ -24,6 +24,7 @@ from meeple.interpreter.evaluate import (
     traced,
 )
 from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec
+from meeple.interpreter.majorities import majority_holders
 from meeple.interpreter.ops import (
     DONE,
     MAX_DEPTH,
@@ -99,6 +100,7 @@ __all__ = [
     "too_deep",
     "too_long",
     "traced",
+    "majority_holders",
 ]
 
 Step = Callable[[Any, Frame], None]

@@ -7,6 +7,7 @@ from typing import Any
 from . import ir
 from .errors import CheckError, SchemaError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
+from .majorities import CURRENT, add_lowered, build_majorities, winner_of
 from .parser import parse_expression, parse_statement, parse_template
 from .validate import STATEMENT_HEADS, require_name, statement_head, yaml_1_1_hint
 from .yamlload import YList, YMap, YStr
@@ -19,6 +20,26 @@ def build_game(doc: YMap, file: str) -> ir.Game:
     meta = doc["game"]
     kinds = {name: _kind(name, k, doc["components"]) for name, k in _items(doc, "components")}
     constants = {n: _constant(n, c, doc["constants"]) for n, c in _items(doc, "constants")}
+    lo, hi = int(meta["players"]["min"]), int(meta["players"]["max"])
+    majorities = build_majorities(doc, lo, hi)
+    functions = {n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")}
+    add_lowered(functions, majorities)
+    token = CURRENT.set(majorities)  # for winner: ..., of: NAME(...)
+    try:
+        return _game(doc, file, meta, kinds, constants, functions, majorities)
+    finally:
+        CURRENT.reset(token)
+
+
+def _game(
+    doc: YMap,
+    file: str,
+    meta: YMap,
+    kinds: dict[str, ir.Kind],
+    constants: dict[str, ir.ConstDecl],
+    functions: dict[str, ir.Function],
+    majorities: dict[str, ir.Majority],
+) -> ir.Game:
     return ir.Game(
         id=str(meta["id"]),
         name=str(meta["name"]),
@@ -34,7 +55,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
             n: _variable(n, v, doc["variables"], constants) for n, v in _items(doc, "variables")
         },
         tables={n: _table(n, t, doc["tables"]) for n, t in _items(doc, "tables")},
-        functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
+        functions=functions,
         procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
         setup=_block_section(doc, "setup"),
         play=_block_section(doc, "play"),
@@ -42,6 +63,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
         tie_breakers=_tie_breakers(doc),
         triggers={n: _trigger(n, t, doc["triggers"]) for n, t in _items(doc, "triggers")},
         constants=constants,
+        majorities=majorities,
     )
 
 
@@ -419,8 +441,39 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
 
 
 def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
-    var, among = _binding(node, "among")
     require_name(node["as"], node.value_spans["as"], "the 'as' of a winner")
+    if "of" in node:  # the holders of a majority, its tie rule deciding a tie
+        for key in ("among", "strength", "tie"):
+            if key in node:
+                raise CheckError(
+                    f"a winner takes either 'of' (a majority) or 'among' and 'strength', "
+                    f"not both: '{key}' goes with 'among'",
+                    node.key_spans[key],
+                    suggestion="the majority's 'ties' says what a tie gives",
+                )
+        of = expr(node["of"], node.value_spans["of"])
+        chooser, not_self, name = winner_of(node, span, of)
+        return ir.Winner(
+            span,
+            "majority:holder",
+            of,
+            ir.Const(span, 0),
+            chooser,
+            not_self,
+            str(node["as"]),
+            _template(node, "winner"),
+            *_citation(node),
+            majority=name,
+        )
+    for key in ("among", "strength"):
+        if key not in node:
+            raise CheckError(
+                f"a winner needs 'of: MAJORITY(...)', or 'among' and 'strength': "
+                f"'{key}' is missing",
+                span,
+                suggestion="declare the contest under 'majorities:' and write 'of: NAME(...)'",
+            )
+    var, among = _binding(node, "among")
     tie = node.get("tie")
     chooser = expr(tie["chooser"], tie.value_spans["chooser"]) if tie else None
     return ir.Winner(

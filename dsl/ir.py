@@ -270,6 +270,7 @@ class Winner(Stmt):
     prompt: tuple[str | Expr, ...]
     source: str | None = None
     interpretation: str | None = None
+    majority: str | None = None  # ``of: NAME(...)``: among is that call, chooser its tie rule
 
 
 # ---------------------------------------------------------------- declarations
@@ -344,6 +345,33 @@ class VarDecl:
     visibility: str = "public"
     spans: dict[str, SourceSpan] = field(default_factory=dict)
     bound_constants: tuple[str, ...] = ()  # the constants named as min/max (their values above)
+
+
+@dataclass(frozen=True, slots=True)
+class Majority:
+    """Who has the most of something (dsl/majorities.py): ``count`` per candidate of ``among``
+    (``var`` bound), at least ``at_least``; ``ties`` says per player count (lo, hi, mode) what a
+    tie left after ``tie_breakers`` gives ("nobody" or "all"), or ``chooser`` decides it (only in
+    a winner statement). ``place`` 2 (``second_of``) is the best below first place. Called like
+    a function of ``params``, it is the list of holders; the back ends run the function of the
+    same name the front end lowers it to."""
+
+    name: str
+    span: SourceSpan
+    params: tuple[str, ...]
+    var: str
+    count: Expr
+    among: Expr
+    at_least: Expr
+    ties: tuple[tuple[int, int, str], ...]
+    chooser: Expr | None
+    not_self: bool
+    tie_breakers: tuple[Expr, ...]
+    place: int
+    second_of: str | None
+    source: str | None = None
+    interpretation: str | None = None
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,3 +470,4 @@ class Game:
     tie_breakers: tuple[TieBreaker, ...]
     triggers: dict[str, Trigger] = field(default_factory=dict)
     constants: dict[str, ConstDecl] = field(default_factory=dict)
+    majorities: dict[str, Majority] = field(default_factory=dict)

@@ -16,6 +16,7 @@ from typing import Any
 
 from . import ir
 from .errors import SourceSpan, _source_line
+from .majorities import sentence as majority_sentence
 
 # Binding strength of binary operators, loosest first (parentheses are added from this).
 _PREC = {
@@ -301,7 +302,9 @@ class RuleWriter(ExprWriter):
 
     def stmt_Winner(self, s: ir.Winner, depth: int) -> list[str]:  # noqa: N802
         text = (
-            f'winner "{self.template(s.prompt)}" among {s.var} in {self.expr(s.among)} '
+            f'winner "{self.template(s.prompt)}" of {self.expr(s.among)}'
+            if s.majority is not None
+            else f'winner "{self.template(s.prompt)}" among {s.var} in {self.expr(s.among)} '
             f"by {self.expr(s.strength)}"
         )
         if s.chooser is not None:
@@ -352,6 +355,13 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         ]
         out[f"table {t.name}"] = lines
     for f in game.functions.values():
+        if f.name in game.majorities:
+            m = game.majorities[f.name]
+            lines = [f"# source: {f.source}"] if f.source else []
+            out[f"majority {f.name}({', '.join(f.params)})"] = lines + [
+                majority_sentence(m, w.expr)
+            ]
+            continue
         lines = [f"# source: {f.source}"] if f.source else []
         out[f"function {f.name}({', '.join(f.params)})"] = lines + [w.expr(f.body)]
     out["setup"] = w.block(game.setup)

@@ -212,6 +212,7 @@ def check_names(doc: YMap) -> None:
         ("variables", "a variable"),
         ("tables", "a table"),
         ("functions", "a function"),
+        ("majorities", "a majority"),
         ("procedures", "a procedure"),
         ("triggers", "a trigger"),
     ):
