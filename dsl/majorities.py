@@ -38,8 +38,8 @@ def build_majorities(doc: YMap, lo: int, hi: int) -> dict[str, ir.Majority]:
     Raises CheckError with the position of what is wrong."""
     from .build import expr  # noqa: PLC0415  (build imports this module)
 
-    section = doc.get("majorities")
-    if not isinstance(section, dict):
+    section: Any = doc.get("majorities")  # a YMap (yamlload), when present
+    if section is None:  # the schema made it a mapping
         return {}
     out: dict[str, ir.Majority] = {}
     firsts = {n: m for n, m in section.items() if "second_of" not in m}
@@ -114,7 +114,7 @@ def _ties(
     name: str, node: YMap, lo: int, hi: int, expr: Any
 ) -> tuple[tuple[tuple[int, int, str], ...], ir.Expr | None, bool]:
     """(the per-player-count tie modes, the chooser, not_self) of a majority's ``ties``."""
-    t = node.get("ties", "nobody")
+    t: Any = node.get("ties", "nobody")  # a text or a YMap
     span = node.value_spans.get("ties", node.span)
     if isinstance(t, str):
         if t not in MODES:
@@ -125,7 +125,7 @@ def _ties(
                 suggestion=did_you_mean(t, MODES),
             )
         return ((lo, hi, t),), None, False
-    assert isinstance(t, dict)
+    # else a mapping (the schema): a chooser, or tie modes per number of players
     if "chooser" in t:
         extra = [k for k in t if k not in ("chooser", "not_self")]
         if extra:

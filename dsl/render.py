@@ -307,7 +307,9 @@ class RuleWriter(ExprWriter):
             else f'winner "{self.template(s.prompt)}" among {s.var} in {self.expr(s.among)} '
             f"by {self.expr(s.strength)}"
         )
-        if s.chooser is not None:
+        if s.majority is not None:
+            pass  # the tie rule is the majority's, said where it is declared
+        elif s.chooser is not None:
             text += f"; tie chosen by {self.expr(s.chooser)}" + (" not self" if s.not_self else "")
         else:
             text += "; tie: none"

@@ -27,7 +27,23 @@ def majority_holders(
     """The holders of a majority: of the candidates ``among`` whose first key is at least
     ``at_least``, those with the largest keys (compared in order: the count, then each
     tie-breaker); for ``place`` 2 the same among the candidates below those. When several are
-    left, the tie mode for this number of players decides: all of them, or nobody."""
+    left, the tie mode for the number of players still in the game decides: all of them, or
+    nobody."""
+    if len(keys) == 1 and place == 1:  # the common case, in one pass: a count and no breakers
+        best: Any = None
+        holders: list[Any] = []
+        for x, k in zip(among, keys[0], strict=True):
+            if k is None:
+                raise RuleError("a majority's count is none; it must be a number")
+            if k < at_least or (best is not None and k < best):
+                continue
+            if best is None or k > best:
+                best, holders = k, [x]
+            else:
+                holders.append(x)
+        if len(holders) > 1 and _mode(ties, len(st.players)) == "nobody":
+            return []
+        return holders
     cands = list(among)
     rows = list(zip(*keys, strict=True)) if len(keys) > 1 else [(k,) for k in keys[0]]
     for row in rows:
@@ -40,7 +56,14 @@ def majority_holders(
     if not pool:
         return []
     top = max(k for _, k in pool)
-    holders = [x for x, k in pool if k == top]
-    if len(holders) > 1 and _modes(ties)[st.prog.num_players] == "nobody":
+    tied = [x for x, k in pool if k == top]
+    if len(tied) > 1 and _mode(ties, len(st.players)) == "nobody":
         return []
-    return holders
+    return tied
+
+
+def _mode(ties: str, players: int) -> str:
+    """The tie mode for this number of players still in the game (``num_players``: an
+    elimination can change it); below the game's minimum, the smallest count's mode."""
+    modes = _modes(ties)
+    return modes.get(players) or modes[min(modes)]

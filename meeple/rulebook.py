@@ -188,12 +188,10 @@ class ProseWriter(ExprWriter):
 
     def stmt_Winner(self, s: ir.Winner, depth: int) -> list[str]:  # noqa: N802
         if s.majority is not None:  # the tie rule is the majority's, said where it is declared
-            text = f"The holder of the majority {self.c(s.among)} wins ({self.quote(s.prompt)})"
-            if s.chooser is not None:
-                own = ", never in their own favour" if s.not_self else ""
-                text += f"; among tied holders {self.c(s.chooser)} chooses{own}"
-            else:
-                text += "; if there is no single holder, nobody wins (**none**)"
+            text = (
+                f"The holder of the majority {self.c(s.among)} wins ({self.quote(s.prompt)}); "
+                "a tie goes by its tie rule, and without a holder nobody wins (**none**)"
+            )
             return [self._item(depth, text + f"; the winner is **{s.into}**{self.citation(s)}.")]
         text = (
             f"Of each {_code(s.var)} in {self.c(s.among)}, the one with the largest "

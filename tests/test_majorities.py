@@ -64,7 +64,7 @@ MAJ = edit(
 
 
 def st(players: int) -> SimpleNamespace:
-    return SimpleNamespace(prog=SimpleNamespace(num_players=players))
+    return SimpleNamespace(players=list(range(players)))
 
 
 def test_the_holders_follow_the_declared_rule() -> None:
@@ -72,6 +72,7 @@ def test_the_holders_follow_the_declared_rule() -> None:
     tie-breakers in order, second place below the whole first place."""
     nobody_all = "2-3:nobody,4-4:all"
     assert majority_holders(st(2), [0, 1], 1, nobody_all, 1, [2, 1]) == [0]
+    assert majority_holders(st(1), [0, 1], 1, nobody_all, 1, [2, 2]) == []  # after eliminations
     assert majority_holders(st(3), [0, 1, 2], 1, nobody_all, 1, [2, 2, 1]) == []
     assert majority_holders(st(4), [0, 1, 2, 3], 1, nobody_all, 1, [2, 2, 1, 2]) == [0, 1, 3]
     assert majority_holders(st(2), [0, 1], 1, "2-4:all", 1, [0, 0]) == []  # at least 1
@@ -133,7 +134,7 @@ def test_the_rulebook_says_each_majority_as_a_sentence(tmp_path: Path) -> None:
     assert "second place of `most_gems`" in md and "all tied players hold second place" in md
     assert "a tie is broken by `hand_points(q)`, then `-count(hand[q])`" in md
     assert "`first(players)` chooses among the tied players, never in their own favour" in md
-    assert "The holder of the majority `strongest()` wins" in md
+    assert "The holder of the majority `strongest()` wins (“Strongest hand”); a tie goes by" in md
     assert "function most_gems()" not in md
     texts = rule_texts(checked.game)
     assert "majority most_gems()" in texts
@@ -241,3 +242,26 @@ def test_misuse_is_refused_where_it_is(
 def test_a_winner_without_of_or_among_is_refused(tmp_path: Path) -> None:
     text = edit(MAJ, "      of: strongest()\n", "")
     refused(tmp_path, text, CheckError, "- |winner: Strongest hand", "'among' is missing")
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "majority"),
+    [
+        ("sonnenkoenig", "sole-majorities", "colour_majority"),
+        ("louis-xiv", "sole-coat-bonus", "coat_majority"),
+        ("shadow-of-the-sun", "bloodless-ties", "strongest_legion"),
+    ],
+)
+def test_a_shipped_tie_rule_variant_changes_one_majority(
+    game: str, variant: str, majority: str
+) -> None:
+    """Each of these variants is one 'set:' of a tie rule, and the diff names that majority
+    alone: every rule that uses it follows."""
+    from meeple import api
+    from meeple.diff import rule_changes
+
+    base = api.load_checked(game).game
+    changed = api.load_checked(game, variant).game
+    (c,) = rule_changes(base, changed)
+    assert c.rule.startswith(f"majority {majority}(") and c.status == "changed"
+    assert base.majorities[majority].ties != changed.majorities[majority].ties

@@ -23,40 +23,39 @@ ZONES = (
     ZoneSpec(name='stall', per='players', visibility='public', refill=None),
     ZoneSpec(name='market', per=None, visibility='public', refill=None),
 )
-SITES = ('fixed', 'card', 'fixed', 'card', 'player')
+SITES = ('fixed', 'card', 'fixed', 'card')
 SPANS = (
-    (0, 103, 19, 103, 20),
-    (0, 67, 24, 67, 25),
-    (0, 91, 47, 91, 48),
-    (0, 91, 17, 91, 49),
-    (0, 76, 32, 76, 33),
-    (0, 77, 31, 77, 32),
-    (0, 88, 27, 88, 28),
-    (0, 84, 32, 84, 33),
-    (0, 99, 42, 99, 43),
+    (0, 66, 35, 66, 36),
+    (0, 106, 19, 106, 20),
+    (0, 74, 24, 74, 25),
+    (0, 98, 47, 98, 48),
+    (0, 98, 17, 98, 49),
+    (0, 83, 32, 83, 33),
+    (0, 84, 31, 84, 32),
+    (0, 95, 27, 95, 28),
+    (0, 91, 32, 91, 33),
     (0, 48, 41, 48, 42),
     (0, 48, 11, 48, 43),
     (0, 59, 15, 59, 22),
     (0, 60, 29, 60, 30),
-    (0, 111, 11, 111, 22),
-    (0, 93, 3, 93, 11),
-    (0, 113, 24, 113, 25),
-    (0, 63, 3, 63, 7),
-    (0, 68, 9, 68, 13),
-    (0, 73, 17, 73, 19),
-    (0, 74, 21, 79, 15),
-    (0, 81, 17, 81, 19),
-    (0, 82, 21, 88, 19),
-    (0, 88, 21, 88, 59),
-    (0, 69, 13, 89, 11),
-    (0, 90, 13, 90, 17),
-    (0, 89, 13, 93, 3),
-    (0, 67, 9, 93, 3),
-    (0, 97, 9, 101, 7),
-    (0, 102, 9, 102, 13),
-    (0, 103, 13, 103, 32),
-    (0, 104, 13, 104, 71),
-    (0, 101, 9, 106, 1),
+    (0, 114, 11, 114, 22),
+    (0, 100, 3, 100, 11),
+    (0, 116, 24, 116, 25),
+    (0, 70, 3, 70, 7),
+    (0, 75, 9, 75, 13),
+    (0, 80, 17, 80, 19),
+    (0, 81, 21, 86, 15),
+    (0, 88, 17, 88, 19),
+    (0, 89, 21, 95, 19),
+    (0, 95, 21, 95, 59),
+    (0, 76, 13, 96, 11),
+    (0, 97, 13, 97, 17),
+    (0, 96, 13, 100, 3),
+    (0, 74, 9, 100, 3),
+    (0, 105, 9, 105, 11),
+    (0, 106, 13, 106, 32),
+    (0, 107, 13, 107, 71),
+    (0, 104, 9, 109, 1),
     (0, 42, 1, 42, 6),
     (0, 45, 7, 45, 24),
     (0, 47, 7, 47, 9),
@@ -66,11 +65,11 @@ SPANS = (
     (0, 58, 11, 58, 13),
     (0, 57, 11, 60, 7),
     (0, 56, 7, 62, 1),
-    (0, 106, 1, 106, 8),
-    (0, 110, 7, 110, 9),
-    (0, 109, 7, 112, 3),
+    (0, 109, 1, 109, 8),
+    (0, 113, 7, 113, 9),
+    (0, 112, 7, 115, 3),
     (0, 51, 45, 51, 46),
-    (0, 113, 7, 116, 1),
+    (0, 116, 7, 119, 1),
 )
 
 
@@ -80,58 +79,63 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'c': 'card', 'g': 'card', 'p': 'player', 'sold': 'list:card', 'w': 'player'}
     P.frame_parents = {
-        0: frozenset([25]),
-        1: frozenset([30]),
+        0: frozenset([24]),
+        1: frozenset([29]),
         2: frozenset([0]),
         3: frozenset([2]),
         4: frozenset([3]),
         5: frozenset([2]),
         6: frozenset([5]),
         9: frozenset([2]),
-        14: frozenset([1]),
-        18: frozenset([23]),
-        20: frozenset([22]),
-        22: frozenset([18]),
-        24: frozenset([28]),
-        25: frozenset([27]),
-        27: frozenset([24]),
-        28: frozenset([23]),
-        30: frozenset([32]),
-        32: frozenset([29]),
+        13: frozenset([16]),
+        16: frozenset([1]),
+        17: frozenset([22]),
+        19: frozenset([21]),
+        21: frozenset([17]),
+        23: frozenset([27]),
+        24: frozenset([26]),
+        26: frozenset([23]),
+        27: frozenset([22]),
+        29: frozenset([31]),
+        31: frozenset([28]),
     }
-    P.fresh_frames = frozenset([0, 1, 18, 23, 29])
+    P.fresh_frames = frozenset([0, 1, 17, 22, 28])
     site = P.sites(SITES)
+    Z_stall1 = P.zone_base['stall']
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
     fmt_int1 = formatter('int')
     Z_hand1 = P.zone_base['hand']
     Z_draw_pile1 = P.zone_base['draw_pile']
-    Z_stall1 = P.zone_base['stall']
     Z_market1 = P.zone_base['market']
     A_01 = site[0].base
     A_21 = site[2].base
-    fmt_any1 = formatter('any')
     K_guilds1 = P.kind_cards['guilds']
 
-    def proc_majority(st, env):  # game.yaml:93
-        st.at = o13  # game.yaml:97
-        o13.exec(st, env)
-        st.at = o17  # game.yaml:101
-        if (env['w'] != None):
-            st.at = o15  # game.yaml:103
-            _i1 = seat(st, env['w'], S[0])
+    def fn_guild_majority(st, v_g):  # game.yaml:63
+        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + seat(st, _p1, S[0]))] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
+
+    def proc_majority(st, env):  # game.yaml:100
+        st.at = o16  # game.yaml:104
+        _live1 = live_mask(st)
+        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + seat(st, _p2, S[0]))] if (_c2.props['guild'] == env['g'])]) for _p2 in st.players])):
+            if gone(st, _live1, _w1):
+                continue
+            env['w'] = _w1
+            st.at = o14  # game.yaml:106
+            _i1 = seat(st, env['w'], S[1])
             st.vars['score'][_i1] += env['g'].props['bonus']
-            st.at = o16  # game.yaml:104
+            st.at = o15  # game.yaml:107
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
 
-    def step_0(st, fr):  # game.yaml:63
+    def step_0(st, fr):  # game.yaml:70
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o12  # game.yaml:67
-            if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[1]))]) > 0):
+            st.at = o12  # game.yaml:74
+            if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[2]))]) > 0):
                 st.frames.append(Frame(o2, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -141,33 +145,33 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_1 = run_whole(proc_majority)  # game.yaml:93
+    step_1 = run_whole(proc_majority)  # game.yaml:100
 
-    def step_2(st, fr):  # game.yaml:68
+    def step_2(st, fr):  # game.yaml:75
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o8  # game.yaml:69
+            st.at = o8  # game.yaml:76
             o8.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o11  # game.yaml:89
+            st.at = o11  # game.yaml:96
             if (len(st.zones[Z_draw_pile1]) > 0):
-                st.at = o10  # game.yaml:91
-                st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[2])), False, S[3])
+                st.at = o10  # game.yaml:98
+                st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:73
+    def step_3(st, fr):  # game.yaml:80
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o4  # game.yaml:74
+            st.at = o4  # game.yaml:81
             o4.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -177,145 +181,126 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e4_player(st, env):  # game.yaml:74
+    def e4_player(st, env):  # game.yaml:81
         return env['p']
-    def e4_prompt(st, env):  # game.yaml:74
+    def e4_prompt(st, env):  # game.yaml:81
         return 'Card for your stall'
-    def e4_src(st, env):  # game.yaml:74
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[4]))]
-    def e4_dest(st, env):  # game.yaml:74
-        return (Z_stall1 + seat(st, env['p'], S[5]))
-    def e4_min(st, env):  # game.yaml:74
+    def e4_src(st, env):  # game.yaml:81
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[5]))]
+    def e4_dest(st, env):  # game.yaml:81
+        return (Z_stall1 + seat(st, env['p'], S[6]))
+    def e4_min(st, env):  # game.yaml:81
         return 1
-    def e4_max(st, env):  # game.yaml:74
+    def e4_max(st, env):  # game.yaml:81
         return 1
-    def cands_4(st, env, picked):  # game.yaml:74
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[4]))])
-    def step_5(st, fr):  # game.yaml:81
+    def cands_4(st, env, picked):  # game.yaml:81
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[5]))])
+    def step_5(st, fr):  # game.yaml:88
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o6  # game.yaml:82
+            st.at = o6  # game.yaml:89
             o6.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o7  # game.yaml:88
-            _i2 = seat(st, env['p'], S[6])
-            st.vars['score'][_i2] += sum([_c1.props['value'] for _c1 in env['sold']])
+            st.at = o7  # game.yaml:95
+            _i2 = seat(st, env['p'], S[7])
+            st.vars['score'][_i2] += sum([_c3.props['value'] for _c3 in env['sold']])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e6_player(st, env):  # game.yaml:82
+    def e6_player(st, env):  # game.yaml:89
         return env['p']
-    def e6_prompt(st, env):  # game.yaml:82
+    def e6_prompt(st, env):  # game.yaml:89
         return 'Card to sell'
-    def e6_src(st, env):  # game.yaml:82
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[7]))]
-    def e6_dest(st, env):  # game.yaml:82
+    def e6_src(st, env):  # game.yaml:89
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[8]))]
+    def e6_dest(st, env):  # game.yaml:89
         return Z_market1
-    def e6_min(st, env):  # game.yaml:82
+    def e6_min(st, env):  # game.yaml:89
         return 1
-    def e6_max(st, env):  # game.yaml:82
+    def e6_max(st, env):  # game.yaml:89
         return 1
-    def cands_6(st, env, picked):  # game.yaml:82
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[7]))])
-    def e8_player(st, env):  # game.yaml:69
+    def cands_6(st, env, picked):  # game.yaml:89
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[8]))])
+    def e8_player(st, env):  # game.yaml:76
         return env['p']
-    def e8_prompt(st, env):  # game.yaml:69
+    def e8_prompt(st, env):  # game.yaml:76
         return 'Your turn'
-    def e8_label0(st, env):  # game.yaml:72
+    def e8_label0(st, env):  # game.yaml:79
         return 'put a card in your stall'
-    def e8_label1(st, env):  # game.yaml:79
+    def e8_label1(st, env):  # game.yaml:86
         return 'sell a card'
-    def collect_8(st, env):  # game.yaml:69
+    def collect_8(st, env):  # game.yaml:76
         actions = []
         values = []
         idx = []
-        # game.yaml:72: always offered
+        # game.yaml:79: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        # game.yaml:79: always offered
+        # game.yaml:86: always offered
         actions.append(A_21)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_8(st, dec, i):  # game.yaml:69
+    def resolve_8(st, dec, i):  # game.yaml:76
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:72
+        if k == 0:  # game.yaml:79
             st.frames.append(Frame(o3, env))
-        elif k == 1:  # game.yaml:79
+        elif k == 1:  # game.yaml:86
             st.frames.append(Frame(o5, env))
-    def step_9(st, fr):  # game.yaml:90
+    def step_9(st, fr):  # game.yaml:97
         env = fr.env
-        st.at = o10  # game.yaml:91
-        st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[2])), False, S[3])
+        st.at = o10  # game.yaml:98
+        st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
         st.frames.pop()
 
-    def e13_among(st, env):  # game.yaml:97
-        return st.players
-    def e13_strength(st, env):  # game.yaml:97
-        return len([1 for _c2 in st.zones[(Z_stall1 + seat(st, env['p'], S[8]))] if (_c2.props['guild'] == env['g'])])
-    def e13_prompt(st, env):  # game.yaml:97
-        return 'Majority of the ' + fmt_any1(env['g'])
-    def step_14(st, fr):  # game.yaml:102
+    def step_13(st, fr):  # game.yaml:105
         env = fr.env
-        st.at = o15  # game.yaml:103
-        _i3 = seat(st, env['w'], S[0])
+        st.at = o14  # game.yaml:106
+        _i3 = seat(st, env['w'], S[1])
         st.vars['score'][_i3] += env['g'].props['bonus']
-        st.at = o16  # game.yaml:104
+        st.at = o15  # game.yaml:107
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
         st.frames.pop()
 
-    def step_18(st, fr):  # game.yaml:42
+    def e16_items(st, env):  # game.yaml:104
+        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c4 in st.zones[(Z_stall1 + seat(st, _p3, S[0]))] if (_c4.props['guild'] == env['g'])]) for _p3 in st.players])
+    def step_17(st, fr):  # game.yaml:42
         env = fr.env
-        st.at = o19  # game.yaml:45
+        st.at = o18  # game.yaml:45
         st.shuffle(Z_draw_pile1)
-        st.at = o22  # game.yaml:46
-        _live1 = live_mask(st)
-        for _p1 in list(st.players):
-            if gone(st, _live1, _p1):
+        st.at = o21  # game.yaml:46
+        _live2 = live_mask(st)
+        for _p4 in list(st.players):
+            if gone(st, _live2, _p4):
                 continue
-            env['p'] = _p1
-            st.at = o21  # game.yaml:48
+            env['p'] = _p4
+            st.at = o20  # game.yaml:48
             st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[9])), False, S[10])
         st.frames.pop()
 
-    def step_20(st, fr):  # game.yaml:47
+    def step_19(st, fr):  # game.yaml:47
         env = fr.env
-        st.at = o21  # game.yaml:48
+        st.at = o20  # game.yaml:48
         st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[9])), False, S[10])
         st.frames.pop()
 
-    def e22_items(st, env):  # game.yaml:46
+    def e21_items(st, env):  # game.yaml:46
         return st.players
-    def step_23(st, fr):  # game.yaml:53
+    def step_22(st, fr):  # game.yaml:53
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o28  # game.yaml:56
-            o28.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_24(st, fr):  # game.yaml:56
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o27  # game.yaml:57
+            st.at = o27  # game.yaml:56
             o27.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -325,12 +310,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_25(st, fr):  # game.yaml:58
+    def step_23(st, fr):  # game.yaml:56
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o26  # game.yaml:59
+            st.at = o26  # game.yaml:57
+            o26.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_24(st, fr):  # game.yaml:58
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o25  # game.yaml:59
             _args1 = {'p': env['p']}
             enter_procedure(st, S[11])
             st.frames.append(Frame(o0, _args1))
@@ -342,16 +342,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e27_items(st, env):  # game.yaml:57
+    def e26_items(st, env):  # game.yaml:57
         return st.players
-    def e28_cond(st, env):  # game.yaml:56
-        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[12]))]) == 0) for _p2 in st.players)
-    def step_29(st, fr):  # game.yaml:106
+    def e27_cond(st, env):  # game.yaml:56
+        return all((len(st.zones[(Z_hand1 + seat(st, _p5, S[12]))]) == 0) for _p5 in st.players)
+    def step_28(st, fr):  # game.yaml:109
         env = fr.env
-        st.at = o32  # game.yaml:109
+        st.at = o31  # game.yaml:112
         for _g1 in list(K_guilds1):
             env['g'] = _g1
-            st.at = o31  # game.yaml:111
+            st.at = o30  # game.yaml:114
             _args2 = {'g': env['g']}
             enter_procedure(st, S[13])
             st.inline += 1
@@ -364,9 +364,9 @@ def build(num_players, files):
             st.inline -= 1
         st.frames.pop()
 
-    def step_30(st, fr):  # game.yaml:110
+    def step_29(st, fr):  # game.yaml:113
         env = fr.env
-        st.at = o31  # game.yaml:111
+        st.at = o30  # game.yaml:114
         _args3 = {'g': env['g']}
         enter_procedure(st, S[13])
         st.inline += 1
@@ -379,15 +379,15 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e32_items(st, env):  # game.yaml:109
+    def e31_items(st, env):  # game.yaml:112
         return K_guilds1
-    def tie_0(st, env):  # game.yaml:113
+    def tie_0(st, env):  # game.yaml:116
         return len(st.zones[(Z_stall1 + seat(st, env['p'], S[15]))])
     def init_score(st, env):  # game.yaml:51
         return 0
 
     o0 = Block(0, S[16], 1, step_0)
-    o1 = Block(1, S[14], 2, step_1)
+    o1 = Block(1, S[14], 1, step_1)
     o2 = Block(2, S[17], 2, step_2)
     o3 = Block(3, S[18], 1, step_3)
     o4 = PickOp(S[19], e4_player, e4_prompt, 'c', e4_src, e4_dest, e4_min, e4_max, None, None, False, site[1])
@@ -406,43 +406,42 @@ def build(num_players, files):
     o8.resolve = resolve_8
     o8.uid = 8
     o9 = Block(9, S[24], 1, step_9)
-    o10 = Stmt(10, S[3])
+    o10 = Stmt(10, S[4])
     o11 = Stmt(11, S[25])
     o12 = Stmt(12, S[26])
-    o13 = WinnerOp(S[27], 'p', e13_among, e13_strength, None, False, 'w', e13_prompt, site[4], fmt_player1)
-    o13.uid = 13
-    o14 = Block(14, S[28], 2, step_14)
+    o13 = Block(13, S[27], 2, step_13)
+    o14 = Stmt(14, S[28])
     o15 = Stmt(15, S[29])
-    o16 = Stmt(16, S[30])
-    o17 = Stmt(17, S[31])
-    o18 = Block(18, S[32], 2, step_18)
-    o19 = Stmt(19, S[33])
-    o20 = Block(20, S[34], 1, step_20)
-    o21 = Stmt(21, S[10])
-    o22 = ForOp(S[35], 'p', e22_items, o20, False, seats=True)
-    o22.uid = 22
+    o16 = ForOp(S[30], 'w', e16_items, o13, False, seats=True)
+    o16.uid = 16
+    o17 = Block(17, S[31], 2, step_17)
+    o18 = Stmt(18, S[32])
+    o19 = Block(19, S[33], 1, step_19)
+    o20 = Stmt(20, S[10])
+    o21 = ForOp(S[34], 'p', e21_items, o19, False, seats=True)
+    o21.uid = 21
+    o22 = Block(22, S[35], 1, step_22)
     o23 = Block(23, S[36], 1, step_23)
     o24 = Block(24, S[37], 1, step_24)
-    o25 = Block(25, S[38], 1, step_25)
-    o26 = Stmt(26, S[11])
-    o27 = ForOp(S[39], 'p', e27_items, o25, False, seats=True)
+    o25 = Stmt(25, S[11])
+    o26 = ForOp(S[38], 'p', e26_items, o24, False, seats=True)
+    o26.uid = 26
+    o27 = RepeatOp(S[39], o23, e27_cond, False)
     o27.uid = 27
-    o28 = RepeatOp(S[40], o24, e28_cond, False)
-    o28.uid = 28
+    o28 = Block(28, S[40], 1, step_28)
     o29 = Block(29, S[41], 1, step_29)
-    o30 = Block(30, S[42], 1, step_30)
-    o31 = Stmt(31, S[13])
-    o32 = ForOp(S[43], 'g', e32_items, o30, False)
-    o32.uid = 32
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32]
-    P.setup = o18
-    P.play = o23
-    P.scoring = o29
+    o30 = Stmt(30, S[13])
+    o31 = ForOp(S[42], 'g', e31_items, o29, False)
+    o31.uid = 31
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31]
+    P.setup = o17
+    P.play = o22
+    P.scoring = o28
     P.proc_names = {o0.uid: 'procedure turn (' + str(S[16]) + ')', o1.uid: 'procedure majority (' + str(S[14]) + ')'}
     P.var_specs = [
-        VarSpec('score', 'int', 'players', S[44], 'public'),
+        VarSpec('score', 'int', 'players', S[43], 'public'),
     ]
     P.var_initial = {'score': init_score}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[45]]
+    P.tie_breaker_spans = [S[44]]
     return P

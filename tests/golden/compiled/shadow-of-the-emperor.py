@@ -117,6 +117,8 @@ SPANS = (
     (0, 364, 66, 364, 71),
     (0, 365, 27, 365, 32),
     (0, 359, 3, 359, 9),
+    (0, 1206, 12, 1206, 23),
+    (0, 1202, 3, 1202, 13),
     (0, 455, 9, 455, 33),
     (0, 460, 9, 460, 33),
     (0, 467, 41, 467, 48),
@@ -154,32 +156,31 @@ SPANS = (
     (0, 788, 20, 788, 21),
     (0, 798, 19, 798, 20),
     (0, 955, 19, 955, 44),
-    (0, 982, 23, 982, 34),
-    (0, 1003, 19, 1003, 29),
-    (0, 1005, 22, 1005, 32),
-    (0, 1006, 53, 1006, 64),
-    (0, 1007, 44, 1007, 51),
-    (0, 1007, 17, 1007, 34),
-    (0, 1031, 39, 1031, 46),
-    (0, 1043, 13, 1043, 22),
-    (0, 1081, 14, 1081, 21),
-    (0, 1082, 14, 1082, 19),
-    (0, 1094, 65, 1094, 66),
-    (0, 1094, 31, 1094, 39),
-    (0, 1095, 63, 1095, 64),
-    (0, 1095, 29, 1095, 37),
-    (0, 1096, 59, 1096, 60),
-    (0, 1096, 147, 1096, 148),
-    (0, 1100, 38, 1100, 39),
-    (0, 1102, 23, 1102, 24),
-    (0, 1114, 18, 1114, 19),
-    (0, 1124, 9, 1124, 23),
-    (0, 1147, 13, 1147, 22),
-    (0, 1154, 15, 1154, 22),
-    (0, 1155, 17, 1155, 24),
-    (0, 1155, 9, 1155, 38),
-    (0, 1187, 25, 1187, 30),
-    (0, 1187, 44, 1187, 49),
+    (0, 996, 19, 996, 29),
+    (0, 998, 22, 998, 32),
+    (0, 999, 53, 999, 64),
+    (0, 1000, 44, 1000, 51),
+    (0, 1000, 17, 1000, 34),
+    (0, 1024, 39, 1024, 46),
+    (0, 1036, 13, 1036, 22),
+    (0, 1074, 14, 1074, 21),
+    (0, 1075, 14, 1075, 19),
+    (0, 1087, 65, 1087, 66),
+    (0, 1087, 31, 1087, 39),
+    (0, 1088, 63, 1088, 64),
+    (0, 1088, 29, 1088, 37),
+    (0, 1089, 59, 1089, 60),
+    (0, 1089, 147, 1089, 148),
+    (0, 1093, 38, 1093, 39),
+    (0, 1095, 23, 1095, 24),
+    (0, 1107, 18, 1107, 19),
+    (0, 1117, 9, 1117, 23),
+    (0, 1140, 13, 1140, 22),
+    (0, 1147, 15, 1147, 22),
+    (0, 1148, 17, 1148, 24),
+    (0, 1148, 9, 1148, 38),
+    (0, 1180, 25, 1180, 30),
+    (0, 1180, 44, 1180, 49),
     (0, 484, 27, 484, 32),
     (0, 485, 17, 485, 27),
     (0, 486, 17, 486, 33),
@@ -304,33 +305,34 @@ SPANS = (
     (0, 973, 17, 973, 28),
     (0, 974, 17, 974, 34),
     (0, 975, 27, 975, 39),
-    (0, 994, 17, 994, 38),
-    (0, 1017, 19, 1017, 20),
-    (0, 1016, 40, 1016, 50),
-    (0, 1016, 30, 1016, 35),
-    (0, 1012, 30, 1012, 35),
-    (0, 1013, 27, 1013, 34),
-    (0, 1014, 23, 1014, 40),
-    (0, 1023, 13, 1023, 25),
-    (0, 1040, 21, 1040, 33),
-    (0, 1037, 27, 1037, 34),
-    (0, 1051, 13, 1051, 23),
-    (0, 1066, 47, 1066, 56),
-    (0, 1077, 51, 1077, 60),
-    (0, 1090, 26, 1090, 27),
-    (0, 1093, 26, 1093, 27),
-    (0, 1085, 39, 1085, 47),
-    (0, 1106, 13, 1106, 25),
-    (0, 1127, 13, 1127, 25),
-    (0, 1144, 21, 1144, 33),
-    (0, 1159, 13, 1159, 32),
-    (0, 1162, 13, 1162, 31),
-    (0, 1179, 13, 1179, 31),
-    (0, 1177, 48, 1177, 53),
-    (0, 1196, 33, 1196, 38),
-    (0, 1204, 39, 1204, 44),
-    (0, 1194, 29, 1194, 34),
-    (0, 1194, 48, 1194, 53),
+    (0, 983, 13, 983, 26),
+    (0, 987, 13, 987, 34),
+    (0, 1010, 19, 1010, 20),
+    (0, 1009, 40, 1009, 50),
+    (0, 1009, 30, 1009, 35),
+    (0, 1005, 30, 1005, 35),
+    (0, 1006, 27, 1006, 34),
+    (0, 1007, 23, 1007, 40),
+    (0, 1016, 13, 1016, 25),
+    (0, 1033, 21, 1033, 33),
+    (0, 1030, 27, 1030, 34),
+    (0, 1044, 13, 1044, 23),
+    (0, 1059, 47, 1059, 56),
+    (0, 1070, 51, 1070, 60),
+    (0, 1083, 26, 1083, 27),
+    (0, 1086, 26, 1086, 27),
+    (0, 1078, 39, 1078, 47),
+    (0, 1099, 13, 1099, 25),
+    (0, 1120, 13, 1120, 25),
+    (0, 1137, 21, 1137, 33),
+    (0, 1152, 13, 1152, 32),
+    (0, 1155, 13, 1155, 31),
+    (0, 1172, 13, 1172, 31),
+    (0, 1170, 48, 1170, 53),
+    (0, 1189, 33, 1189, 38),
+    (0, 1197, 39, 1197, 44),
+    (0, 1187, 29, 1187, 34),
+    (0, 1187, 48, 1187, 53),
     (0, 373, 11, 373, 30),
     (0, 449, 3, 449, 20),
     (0, 378, 25, 378, 38),
@@ -378,15 +380,15 @@ SPANS = (
     (0, 939, 3, 939, 21),
     (0, 960, 3, 960, 16),
     (0, 978, 3, 978, 14),
-    (0, 998, 3, 998, 18),
-    (0, 1025, 3, 1025, 12),
-    (0, 1046, 3, 1046, 17),
-    (0, 1053, 3, 1053, 11),
-    (0, 1116, 3, 1116, 8),
-    (0, 1129, 3, 1129, 10),
-    (0, 1150, 3, 1150, 23),
-    (0, 1164, 3, 1164, 20),
-    (0, 1181, 3, 1181, 19),
+    (0, 991, 3, 991, 18),
+    (0, 1018, 3, 1018, 12),
+    (0, 1039, 3, 1039, 17),
+    (0, 1046, 3, 1046, 11),
+    (0, 1109, 3, 1109, 8),
+    (0, 1122, 3, 1122, 10),
+    (0, 1143, 3, 1143, 23),
+    (0, 1157, 3, 1157, 20),
+    (0, 1174, 3, 1174, 19),
     (0, 453, 9, 453, 61),
     (0, 454, 9, 454, 21),
     (0, 456, 9, 456, 49),
@@ -575,113 +577,110 @@ SPANS = (
     (0, 975, 17, 975, 39),
     (0, 976, 13, 978, 3),
     (0, 965, 9, 978, 3),
-    (0, 982, 9, 982, 52),
-    (0, 984, 9, 984, 13),
-    (0, 985, 13, 992, 11),
-    (0, 993, 13, 993, 17),
-    (0, 992, 13, 998, 3),
-    (0, 983, 9, 998, 3),
-    (0, 1004, 9, 1004, 13),
-    (0, 1005, 13, 1005, 42),
-    (0, 1003, 9, 1006, 7),
-    (0, 1006, 9, 1006, 79),
-    (0, 1019, 9, 1019, 13),
-    (0, 1020, 13, 1020, 87),
-    (0, 1008, 9, 1008, 13),
-    (0, 1015, 17, 1015, 19),
-    (0, 1016, 21, 1016, 50),
-    (0, 1009, 13, 1017, 11),
-    (0, 1017, 13, 1017, 26),
-    (0, 1018, 13, 1018, 75),
-    (0, 1007, 9, 1021, 7),
-    (0, 1022, 9, 1022, 13),
-    (0, 1021, 9, 1025, 3),
-    (0, 1030, 9, 1030, 27),
-    (0, 1041, 9, 1041, 13),
-    (0, 1042, 13, 1042, 63),
-    (0, 1032, 9, 1032, 13),
-    (0, 1039, 17, 1039, 19),
-    (0, 1033, 13, 1041, 9),
-    (0, 1031, 9, 1046, 3),
-    (0, 1050, 9, 1050, 13),
-    (0, 1049, 9, 1053, 3),
-    (0, 1058, 9, 1058, 11),
-    (0, 1060, 13, 1060, 17),
-    (0, 1067, 21, 1067, 23),
-    (0, 1068, 25, 1068, 38),
-    (0, 1061, 17, 1069, 13),
-    (0, 1059, 13, 1070, 11),
-    (0, 1071, 13, 1071, 17),
-    (0, 1078, 21, 1078, 23),
-    (0, 1079, 25, 1079, 43),
-    (0, 1072, 17, 1080, 13),
-    (0, 1070, 13, 1081, 7),
-    (0, 1057, 9, 1081, 7),
-    (0, 1081, 9, 1081, 32),
-    (0, 1082, 9, 1082, 28),
-    (0, 1084, 9, 1084, 11),
-    (0, 1089, 17, 1089, 19),
-    (0, 1090, 21, 1090, 38),
-    (0, 1092, 17, 1092, 19),
-    (0, 1093, 21, 1093, 36),
-    (0, 1085, 13, 1094, 7),
-    (0, 1083, 9, 1094, 7),
-    (0, 1094, 9, 1094, 79),
-    (0, 1095, 9, 1095, 75),
-    (0, 1096, 9, 1096, 197),
-    (0, 1097, 9, 1097, 67),
-    (0, 1099, 9, 1099, 11),
-    (0, 1101, 13, 1101, 17),
-    (0, 1102, 17, 1102, 30),
-    (0, 1103, 17, 1103, 71),
-    (0, 1100, 13, 1104, 7),
-    (0, 1098, 9, 1104, 7),
-    (0, 1107, 9, 1107, 13),
-    (0, 1108, 13, 1108, 44),
-    (0, 1105, 9, 1105, 13),
-    (0, 1104, 9, 1109, 7),
-    (0, 1109, 9, 1109, 21),
-    (0, 1110, 9, 1110, 25),
-    (0, 1111, 9, 1111, 30),
-    (0, 1113, 9, 1113, 11),
-    (0, 1114, 13, 1114, 27),
-    (0, 1112, 9, 1116, 3),
-    (0, 1120, 9, 1120, 26),
-    (0, 1121, 9, 1121, 29),
-    (0, 1122, 9, 1122, 20),
-    (0, 1123, 9, 1123, 37),
-    (0, 1126, 9, 1126, 13),
-    (0, 1125, 9, 1129, 3),
-    (0, 1134, 9, 1134, 27),
-    (0, 1145, 9, 1145, 13),
-    (0, 1146, 13, 1146, 76),
-    (0, 1136, 9, 1136, 13),
-    (0, 1143, 17, 1143, 19),
-    (0, 1137, 13, 1145, 9),
-    (0, 1135, 9, 1150, 3),
-    (0, 1153, 9, 1153, 62),
-    (0, 1154, 9, 1154, 31),
-    (0, 1156, 9, 1156, 88),
-    (0, 1158, 9, 1158, 13),
-    (0, 1157, 9, 1160, 7),
-    (0, 1161, 9, 1161, 13),
-    (0, 1160, 9, 1164, 3),
-    (0, 1178, 9, 1178, 13),
-    (0, 1169, 9, 1169, 13),
-    (0, 1176, 17, 1176, 19),
-    (0, 1177, 21, 1177, 53),
-    (0, 1170, 13, 1178, 9),
-    (0, 1168, 9, 1181, 3),
-    (0, 1205, 9, 1205, 13),
-    (0, 1206, 13, 1206, 56),
-    (0, 1188, 9, 1188, 13),
-    (0, 1195, 17, 1195, 19),
-    (0, 1196, 21, 1196, 39),
-    (0, 1203, 25, 1203, 27),
-    (0, 1204, 29, 1204, 44),
-    (0, 1197, 21, 1205, 9),
-    (0, 1189, 13, 1205, 9),
-    (0, 1185, 9, 1207, 1),
+    (0, 982, 9, 985, 7),
+    (0, 986, 9, 986, 13),
+    (0, 985, 9, 991, 3),
+    (0, 997, 9, 997, 13),
+    (0, 998, 13, 998, 42),
+    (0, 996, 9, 999, 7),
+    (0, 999, 9, 999, 79),
+    (0, 1012, 9, 1012, 13),
+    (0, 1013, 13, 1013, 87),
+    (0, 1001, 9, 1001, 13),
+    (0, 1008, 17, 1008, 19),
+    (0, 1009, 21, 1009, 50),
+    (0, 1002, 13, 1010, 11),
+    (0, 1010, 13, 1010, 26),
+    (0, 1011, 13, 1011, 75),
+    (0, 1000, 9, 1014, 7),
+    (0, 1015, 9, 1015, 13),
+    (0, 1014, 9, 1018, 3),
+    (0, 1023, 9, 1023, 27),
+    (0, 1034, 9, 1034, 13),
+    (0, 1035, 13, 1035, 63),
+    (0, 1025, 9, 1025, 13),
+    (0, 1032, 17, 1032, 19),
+    (0, 1026, 13, 1034, 9),
+    (0, 1024, 9, 1039, 3),
+    (0, 1043, 9, 1043, 13),
+    (0, 1042, 9, 1046, 3),
+    (0, 1051, 9, 1051, 11),
+    (0, 1053, 13, 1053, 17),
+    (0, 1060, 21, 1060, 23),
+    (0, 1061, 25, 1061, 38),
+    (0, 1054, 17, 1062, 13),
+    (0, 1052, 13, 1063, 11),
+    (0, 1064, 13, 1064, 17),
+    (0, 1071, 21, 1071, 23),
+    (0, 1072, 25, 1072, 43),
+    (0, 1065, 17, 1073, 13),
+    (0, 1063, 13, 1074, 7),
+    (0, 1050, 9, 1074, 7),
+    (0, 1074, 9, 1074, 32),
+    (0, 1075, 9, 1075, 28),
+    (0, 1077, 9, 1077, 11),
+    (0, 1082, 17, 1082, 19),
+    (0, 1083, 21, 1083, 38),
+    (0, 1085, 17, 1085, 19),
+    (0, 1086, 21, 1086, 36),
+    (0, 1078, 13, 1087, 7),
+    (0, 1076, 9, 1087, 7),
+    (0, 1087, 9, 1087, 79),
+    (0, 1088, 9, 1088, 75),
+    (0, 1089, 9, 1089, 197),
+    (0, 1090, 9, 1090, 67),
+    (0, 1092, 9, 1092, 11),
+    (0, 1094, 13, 1094, 17),
+    (0, 1095, 17, 1095, 30),
+    (0, 1096, 17, 1096, 71),
+    (0, 1093, 13, 1097, 7),
+    (0, 1091, 9, 1097, 7),
+    (0, 1100, 9, 1100, 13),
+    (0, 1101, 13, 1101, 44),
+    (0, 1098, 9, 1098, 13),
+    (0, 1097, 9, 1102, 7),
+    (0, 1102, 9, 1102, 21),
+    (0, 1103, 9, 1103, 25),
+    (0, 1104, 9, 1104, 30),
+    (0, 1106, 9, 1106, 11),
+    (0, 1107, 13, 1107, 27),
+    (0, 1105, 9, 1109, 3),
+    (0, 1113, 9, 1113, 26),
+    (0, 1114, 9, 1114, 29),
+    (0, 1115, 9, 1115, 20),
+    (0, 1116, 9, 1116, 37),
+    (0, 1119, 9, 1119, 13),
+    (0, 1118, 9, 1122, 3),
+    (0, 1127, 9, 1127, 27),
+    (0, 1138, 9, 1138, 13),
+    (0, 1139, 13, 1139, 76),
+    (0, 1129, 9, 1129, 13),
+    (0, 1136, 17, 1136, 19),
+    (0, 1130, 13, 1138, 9),
+    (0, 1128, 9, 1143, 3),
+    (0, 1146, 9, 1146, 62),
+    (0, 1147, 9, 1147, 31),
+    (0, 1149, 9, 1149, 88),
+    (0, 1151, 9, 1151, 13),
+    (0, 1150, 9, 1153, 7),
+    (0, 1154, 9, 1154, 13),
+    (0, 1153, 9, 1157, 3),
+    (0, 1171, 9, 1171, 13),
+    (0, 1162, 9, 1162, 13),
+    (0, 1169, 17, 1169, 19),
+    (0, 1170, 21, 1170, 53),
+    (0, 1163, 13, 1171, 9),
+    (0, 1161, 9, 1174, 3),
+    (0, 1198, 9, 1198, 13),
+    (0, 1199, 13, 1199, 56),
+    (0, 1181, 9, 1181, 13),
+    (0, 1188, 17, 1188, 19),
+    (0, 1189, 21, 1189, 39),
+    (0, 1196, 25, 1196, 27),
+    (0, 1197, 29, 1197, 44),
+    (0, 1190, 21, 1198, 9),
+    (0, 1182, 13, 1198, 9),
+    (0, 1178, 9, 1201, 1),
     (0, 368, 1, 368, 6),
     (0, 372, 7, 372, 11),
     (0, 371, 7, 374, 5),
@@ -745,23 +744,23 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.local_types = {'b': 'card', 'blue': 'int', 'c': 'card', 'e': 'card', 'for_emperor': 'int', 'for_rival': 'int', 'kind': 'str', 'n': 'int', 'old': 'player', 'optional': 'bool', 'p': 'player', 'pink': 'int', 'powers': 'list:int', 'q': 'player', 's': 'card', 'side': 'bool', 't': 'card', 'victor': 'player', 'w': 'player', 'y': 'card'}
+    P.local_types = {'b': 'card', 'blue': 'int', 'c': 'card', 'e': 'card', 'for_emperor': 'int', 'for_rival': 'int', 'kind': 'str', 'n': 'int', 'old': 'player', 'optional': 'bool', 'p': 'player', 'pink': 'int', 'q': 'player', 's': 'card', 'side': 'bool', 't': 'card', 'victor': 'player', 'w': 'player', 'y': 'card'}
     P.frame_parents = {
-        0: frozenset([406]),
-        1: frozenset([405]),
-        2: frozenset([422, 425, 428, 431]),
-        3: frozenset([61, 308, 370]),
+        0: frozenset([403]),
+        1: frozenset([402]),
+        2: frozenset([419, 422, 425, 428]),
+        3: frozenset([61, 305, 367]),
         4: frozenset([98, 226]),
-        5: frozenset([72, 232, 312, 374]),
+        5: frozenset([72, 232, 309, 371]),
         6: frozenset([127, 177, 237, 239]),
         7: frozenset([31, 102]),
-        8: frozenset([447]),
-        9: frozenset([447]),
-        10: frozenset([447]),
+        8: frozenset([444]),
+        9: frozenset([444]),
+        10: frozenset([444]),
         11: frozenset([116]),
         12: frozenset([113]),
         13: frozenset([131, 133]),
-        14: frozenset([444]),
+        14: frozenset([441]),
         15: frozenset([151]),
         16: frozenset([185]),
         17: frozenset([157, 164]),
@@ -771,18 +770,18 @@ def build(num_players, files):
         21: frozenset([215]),
         22: frozenset([218]),
         23: frozenset([221]),
-        24: frozenset([444]),
+        24: frozenset([441]),
         25: frozenset([264]),
         26: frozenset([269]),
-        27: frozenset([287]),
-        28: frozenset([304]),
-        29: frozenset([444]),
-        30: frozenset([316]),
-        31: frozenset([352]),
-        32: frozenset([366]),
-        33: frozenset([444]),
-        34: frozenset([382]),
-        35: frozenset([385, 388]),
+        27: frozenset([285]),
+        28: frozenset([301]),
+        29: frozenset([441]),
+        30: frozenset([313]),
+        31: frozenset([349]),
+        32: frozenset([363]),
+        33: frozenset([441]),
+        34: frozenset([379]),
+        35: frozenset([382, 385]),
         51: frozenset([2]),
         59: frozenset([4]),
         61: frozenset([4]),
@@ -870,74 +869,73 @@ def build(num_players, files):
         277: frozenset([25]),
         282: frozenset([25]),
         285: frozenset([26]),
-        287: frozenset([285]),
-        291: frozenset([27]),
-        295: frozenset([27]),
-        297: frozenset([27]),
-        298: frozenset([297]),
-        304: frozenset([27]),
+        288: frozenset([27]),
+        292: frozenset([27]),
+        294: frozenset([27]),
+        295: frozenset([294]),
+        301: frozenset([27]),
+        305: frozenset([28]),
         308: frozenset([28]),
-        311: frozenset([28]),
-        312: frozenset([311]),
-        316: frozenset([29]),
-        319: frozenset([330]),
-        320: frozenset([319]),
-        321: frozenset([320]),
-        325: frozenset([319]),
-        326: frozenset([325]),
-        330: frozenset([30]),
-        333: frozenset([339]),
-        334: frozenset([333]),
-        336: frozenset([333]),
-        339: frozenset([30]),
-        344: frozenset([349]),
-        345: frozenset([344]),
+        309: frozenset([308]),
+        313: frozenset([29]),
+        316: frozenset([327]),
+        317: frozenset([316]),
+        318: frozenset([317]),
+        322: frozenset([316]),
+        323: frozenset([322]),
+        327: frozenset([30]),
+        330: frozenset([336]),
+        331: frozenset([330]),
+        333: frozenset([330]),
+        336: frozenset([30]),
+        341: frozenset([346]),
+        342: frozenset([341]),
+        346: frozenset([30]),
+        347: frozenset([30]),
         349: frozenset([30]),
-        350: frozenset([30]),
-        352: frozenset([30]),
-        358: frozenset([360]),
-        360: frozenset([30]),
-        366: frozenset([31]),
+        355: frozenset([357]),
+        357: frozenset([30]),
+        363: frozenset([31]),
+        367: frozenset([32]),
         370: frozenset([32]),
-        373: frozenset([32]),
-        374: frozenset([373]),
+        371: frozenset([370]),
+        379: frozenset([33]),
         382: frozenset([33]),
-        385: frozenset([33]),
-        388: frozenset([34]),
-        390: frozenset([34]),
-        391: frozenset([390]),
-        395: frozenset([35]),
-        397: frozenset([35]),
-        398: frozenset([397]),
-        400: frozenset([398]),
-        405: frozenset([443]),
-        406: frozenset([405]),
-        409: frozenset([413]),
-        410: frozenset([409]),
-        413: frozenset([405]),
-        414: frozenset([416]),
-        416: frozenset([405]),
-        418: frozenset([405]),
+        385: frozenset([34]),
+        387: frozenset([34]),
+        388: frozenset([387]),
+        392: frozenset([35]),
+        394: frozenset([35]),
+        395: frozenset([394]),
+        397: frozenset([395]),
+        402: frozenset([440]),
+        403: frozenset([402]),
+        406: frozenset([410]),
+        407: frozenset([406]),
+        410: frozenset([402]),
+        411: frozenset([413]),
+        413: frozenset([402]),
+        415: frozenset([402]),
+        419: frozenset([421]),
+        421: frozenset([402]),
         422: frozenset([424]),
-        424: frozenset([405]),
+        424: frozenset([402]),
         425: frozenset([427]),
-        427: frozenset([405]),
+        427: frozenset([402]),
         428: frozenset([430]),
-        430: frozenset([405]),
-        431: frozenset([433]),
-        433: frozenset([405]),
-        434: frozenset([438]),
-        435: frozenset([434]),
-        438: frozenset([405]),
-        439: frozenset([442]),
-        442: frozenset([405]),
-        444: frozenset([459]),
+        430: frozenset([402]),
+        431: frozenset([435]),
+        432: frozenset([431]),
+        435: frozenset([402]),
+        436: frozenset([439]),
+        439: frozenset([402]),
+        441: frozenset([456]),
+        444: frozenset([441]),
+        445: frozenset([447]),
         447: frozenset([444]),
-        448: frozenset([450]),
-        450: frozenset([447]),
-        459: frozenset([443]),
+        456: frozenset([440]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 405, 443, 460])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 402, 440, 457])
     site = P.sites(SITES)
     Z_at1 = P.zone_base['at']
     Z_area1 = P.zone_base['area']
@@ -1215,6 +1213,19 @@ def build(num_players, files):
         st.calls -= 1
         return result
 
+    def fn_most_power(st, at, v_e):  # game.yaml:1202
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[78], _p1, v_e) for _p1 in st.players])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function most_power (' + str(S[79]) + ')')
+            raise
+        st.calls -= 1
+        return result
+
     def proc_close_electorates(st, env):  # game.yaml:449
         st.at = o36  # game.yaml:453
         _items1 = [_e5 for _e5 in K_electorates1 if _e5.props['spiritual']]
@@ -1224,7 +1235,7 @@ def build(num_players, files):
         st.at = o37  # game.yaml:454
         st.shuffle(Z_lots1)
         st.at = o38  # game.yaml:455
-        _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[78])
+        _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[80])
         st.vars['closed'][_i1] = True
         st.at = o39  # game.yaml:456
         if st.record_log:
@@ -1242,7 +1253,7 @@ def build(num_players, files):
         st.at = o42  # game.yaml:459
         st.shuffle(Z_lots1)
         st.at = o43  # game.yaml:460
-        _i2 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[79])
+        _i2 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[81])
         st.vars['closed'][_i2] = True
         st.at = o44  # game.yaml:461
         if st.record_log:
@@ -1255,84 +1266,84 @@ def build(num_players, files):
 
     def proc_place_emperor_at_start(st, env):  # game.yaml:464
         st.at = o46  # game.yaml:467
-        env['x'] = first([_a1 for _a1 in st.zones[(Z_supply1 + seat(st, st.vars['emperor'], S[80]))] if (_a1.kind == 'aristocrats')])
+        env['x'] = first([_a1 for _a1 in st.zones[(Z_supply1 + seat(st, st.vars['emperor'], S[82]))] if (_a1.kind == 'aristocrats')])
         st.at = o47  # game.yaml:468
-        _i3 = ordinal(env['x'], 'aristocrats', S[81])
+        _i3 = ordinal(env['x'], 'aristocrats', S[83])
         st.vars['age'][_i3] = 45
         st.at = o48  # game.yaml:469
-        _i4 = ordinal(env['x'], 'aristocrats', S[82])
+        _i4 = ordinal(env['x'], 'aristocrats', S[84])
         st.vars['couple'][_i4] = False
         st.at = o49  # game.yaml:470
         st.move(env['x'], Z_throne1, False)
 
     def proc_retire(st, env):  # game.yaml:488
         st.at = o56  # game.yaml:492
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[83])), False)
+        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[85])), False)
         st.at = o57  # game.yaml:493
-        _i5 = ordinal(env['x'], 'aristocrats', S[84])
+        _i5 = ordinal(env['x'], 'aristocrats', S[86])
         st.vars['age'][_i5] = 0
         st.at = o58  # game.yaml:494
-        _i6 = ordinal(env['x'], 'aristocrats', S[85])
+        _i6 = ordinal(env['x'], 'aristocrats', S[87])
         st.vars['couple'][_i6] = False
 
     def proc_grow_old(st, env):  # game.yaml:496
         st.at = o64  # game.yaml:500
-        if (st.vars['age'][ordinal(env['x'], 'aristocrats', S[86])] == 45):
+        if (st.vars['age'][ordinal(env['x'], 'aristocrats', S[88])] == 45):
             st.at = o62  # game.yaml:502
             if st.record_log:
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o63  # game.yaml:503
             _args1 = {'x': env['x']}
-            enter_procedure(st, S[87])
+            enter_procedure(st, S[89])
             st.inline += 1
             try:
                 proc_retire(st, _args1)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[88]) + ')')
+                traced(e, 'procedure retire (' + str(S[90]) + ')')
                 raise
             st.inline -= 1
         else:
             st.at = o60  # game.yaml:505
-            _i7 = ordinal(env['x'], 'aristocrats', S[89])
+            _i7 = ordinal(env['x'], 'aristocrats', S[91])
             st.vars['age'][_i7] += 10
 
     def proc_settle(st, env):  # game.yaml:507
         st.at = o69  # game.yaml:512
-        if (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[90]))]) > 0):
+        if (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[92]))]) > 0):
             st.at = o66  # game.yaml:514
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[91]))][-1]
+            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[93]))][-1]
             st.at = o67  # game.yaml:515
             if st.record_log:
                 st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
             st.at = o68  # game.yaml:516
-            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[92])), False)
+            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[94])), False)
         st.at = o70  # game.yaml:517
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[93])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[95])), False)
 
     def proc_income_phase(st, env):  # game.yaml:561
         st.at = o96  # game.yaml:565
         _live1 = live_mask(st)
-        for _p1 in list(st.players):
-            if gone(st, _live1, _p1):
+        for _p2 in list(st.players):
+            if gone(st, _live1, _p2):
                 continue
-            env['p'] = _p1
+            env['p'] = _p2
             st.at = o92  # game.yaml:567
-            env['n'] = fn_income(st, S[94], env['p'])
+            env['n'] = fn_income(st, S[96], env['p'])
             st.at = o93  # game.yaml:568
-            _i8 = seat(st, env['p'], S[95])
+            _i8 = seat(st, env['p'], S[97])
             _v1 = st.vars['thalers'][_i8] + env['n']
             if _v1 > 12:  # a capped track: the excess is lost
                 _v1 = 12
             if _v1 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[96])
+                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[98])
             st.vars['thalers'][_i8] = _v1
             st.at = o94  # game.yaml:569
-            _i9 = seat(st, env['p'], S[97])
-            st.vars['chip'][_i9] = st.vars['thalers'][seat(st, env['p'], S[98])]
+            _i9 = seat(st, env['p'], S[99])
+            st.vars['chip'][_i9] = st.vars['thalers'][seat(st, env['p'], S[100])]
             st.at = o95  # game.yaml:570
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[99])]), -1)
+                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[101])]), -1)
 
     step_0 = run_whole(proc_close_electorates)  # game.yaml:449
 
@@ -1343,7 +1354,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o50  # game.yaml:476
-            env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + seat(st, env['p'], S[100]))] if (_y1.kind == 'aristocrats')])
+            env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y1.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o55  # game.yaml:477
             o55.exec(st, env)
@@ -1366,7 +1377,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o71  # game.yaml:523
-            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + seat(st, env['p'], S[101]))] if (_y2.kind == 'aristocrats')])
+            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + seat(st, env['p'], S[103]))] if (_y2.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o76  # game.yaml:524
             o76.exec(st, env)
@@ -1390,12 +1401,12 @@ def build(num_players, files):
                 st.at = o85  # game.yaml:551
                 if any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
                     st.at = o81  # game.yaml:553
-                    env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y3.kind == 'aristocrats')])
+                    env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + seat(st, env['p'], S[104]))] if (_y3.kind == 'aristocrats')])
                     st.at = o82  # game.yaml:554
-                    _i10 = ordinal(env['x'], 'aristocrats', S[103])
+                    _i10 = ordinal(env['x'], 'aristocrats', S[105])
                     st.vars['age'][_i10] = 45
                     st.at = o83  # game.yaml:555
-                    _i11 = ordinal(env['x'], 'aristocrats', S[104])
+                    _i11 = ordinal(env['x'], 'aristocrats', S[106])
                     st.vars['couple'][_i11] = False
                     st.at = o84  # game.yaml:556
                     st.move(env['x'], Z_throne1, False)
@@ -1421,16 +1432,16 @@ def build(num_players, files):
             for _x10 in list(K_aristocrats1):
                 env['x'] = _x10
                 st.at = o100  # game.yaml:578
-                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
+                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[107]))]):
                     st.at = o99  # game.yaml:580
                     _args2 = {'x': env['x']}
-                    enter_procedure(st, S[106])
+                    enter_procedure(st, S[108])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args2)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[109]) + ')')
                         raise
                     st.inline -= 1
             fr.pc = 2
@@ -1463,10 +1474,10 @@ def build(num_players, files):
                     continue
                 env['q'] = _q1
                 st.at = o123  # game.yaml:606
-                for _c7 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]):
+                for _c7 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[110]))]):
                     env['c'] = _c7
                     st.at = o122  # game.yaml:608
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[111])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1477,7 +1488,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o130  # game.yaml:615
-            if fn_can_place_new(st, S[110], env['q']):
+            if fn_can_place_new(st, S[112], env['q']):
                 st.frames.append(Frame(o127, env))
             else:
                 st.at = o126  # game.yaml:620
@@ -1532,7 +1543,7 @@ def build(num_players, files):
                     continue
                 env['q'] = _q2
                 st.at = o147  # game.yaml:666
-                _i12 = seat(st, env['q'], S[111])
+                _i12 = seat(st, env['q'], S[113])
                 st.vars['passed'][_i12] = False
             fr.pc = 2
             st.at = o155  # game.yaml:667
@@ -1584,7 +1595,7 @@ def build(num_players, files):
                 st.at = o199  # game.yaml:787
                 st.vars['rival'] = env['p']
                 st.at = o200  # game.yaml:788
-                _i13 = seat(st, env['p'], S[112])
+                _i13 = seat(st, env['p'], S[114])
                 st.vars['passed'][_i13] = True
                 st.at = o201  # game.yaml:789
                 if st.record_log:
@@ -1608,7 +1619,7 @@ def build(num_players, files):
             st.at = o211  # game.yaml:796
             if (env['a'] == 'indulgence'):
                 st.at = o210  # game.yaml:798
-                _i14 = seat(st, env['p'], S[113])
+                _i14 = seat(st, env['p'], S[115])
                 st.vars['score'][_i14] += 1
             fr.pc = 5
             st.at = o214  # game.yaml:799
@@ -1757,7 +1768,7 @@ def build(num_players, files):
             st.at = o276  # game.yaml:953
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o274  # game.yaml:955
-                _i15 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+                _i15 = seat(st, fn_elector_of(st, C_mainz1), S[116])
                 st.vars['score'][_i15] += 1
                 st.at = o275  # game.yaml:956
                 if st.record_log:
@@ -1785,11 +1796,16 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
+            fr.pc = 1
             st.at = o284  # game.yaml:982
-            env['powers'] = [fn_power(st, S[115], _q3, env['e']) for _q3 in st.players]
+            o284.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
             fr.pc = 2
-            st.at = o290  # game.yaml:983
-            if (max(env['powers']) > 0):
+            st.at = o287  # game.yaml:985
+            if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
                 st.frames.append(Frame(o285, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1799,23 +1815,23 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_27(st, fr):  # game.yaml:998
+    def step_27(st, fr):  # game.yaml:991
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o293  # game.yaml:1003
-            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[116]))]) > 0):
-                st.at = o292  # game.yaml:1005
-                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
-            st.at = o294  # game.yaml:1006
+            st.at = o290  # game.yaml:996
+            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))]) > 0):
+                st.at = o289  # game.yaml:998
+                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[118]))][-1], Z_aside1, False)
+            st.at = o291  # game.yaml:999
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[118], env['w'], env['e'])) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[119], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
-            st.at = o303  # game.yaml:1007
-            if any(fn_suitable(st, S[120], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[119]))]):
-                st.frames.append(Frame(o297, env))
+            st.at = o300  # game.yaml:1000
+            if any(fn_suitable(st, S[121], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[120]))]):
+                st.frames.append(Frame(o294, env))
             else:
-                st.at = o296  # game.yaml:1020
+                st.at = o293  # game.yaml:1013
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1823,9 +1839,9 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o306  # game.yaml:1021
+            st.at = o303  # game.yaml:1014
             if (len(st.zones[Z_aside1]) > 0):
-                st.frames.append(Frame(o304, env))
+                st.frames.append(Frame(o301, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -1834,29 +1850,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_28(st, fr):  # game.yaml:1025
+    def step_28(st, fr):  # game.yaml:1018
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o307  # game.yaml:1030
+            st.at = o304  # game.yaml:1023
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
-            st.at = o315  # game.yaml:1031
-            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[121]))]):
-                st.frames.append(Frame(o311, env))
+            st.at = o312  # game.yaml:1024
+            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[122]))]):
+                st.frames.append(Frame(o308, env))
             else:
-                st.at = o309  # game.yaml:1042
+                st.at = o306  # game.yaml:1035
                 if st.record_log:
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
-                st.at = o310  # game.yaml:1043
+                st.at = o307  # game.yaml:1036
                 _args3 = {'x': env['x']}
-                enter_procedure(st, S[122])
+                enter_procedure(st, S[123])
                 st.inline += 1
                 try:
                     proc_retire(st, _args3)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[88]) + ')')
+                    traced(e, 'procedure retire (' + str(S[90]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1867,14 +1883,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_29(st, fr):  # game.yaml:1046
+    def step_29(st, fr):  # game.yaml:1039
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o318  # game.yaml:1049
+            st.at = o315  # game.yaml:1042
             if (st.vars['rival'] != None):
-                st.frames.append(Frame(o316, env))
+                st.frames.append(Frame(o313, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1883,113 +1899,113 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_30(st, fr):  # game.yaml:1053
+    def step_30(st, fr):  # game.yaml:1046
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o330  # game.yaml:1057
-            o330.exec(st, env)
+            st.at = o327  # game.yaml:1050
+            o327.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o331  # game.yaml:1081
-            _i16 = seat(st, st.vars['emperor'], S[123])
+            st.at = o328  # game.yaml:1074
+            _i16 = seat(st, st.vars['emperor'], S[124])
             st.vars['vote'][_i16] = st.vars['emperor']
-            st.at = o332  # game.yaml:1082
-            _i17 = seat(st, st.vars['rival'], S[124])
+            st.at = o329  # game.yaml:1075
+            _i17 = seat(st, st.vars['rival'], S[125])
             st.vars['vote'][_i17] = st.vars['rival']
             fr.pc = 4
-            st.at = o339  # game.yaml:1083
-            o339.exec(st, env)
+            st.at = o336  # game.yaml:1076
+            o336.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o340  # game.yaml:1094
-            env['for_emperor'] = sum([fn_votes(st, S[126], _q4) for _q4 in st.players if (st.vars['vote'][seat(st, _q4, S[125])] == st.vars['emperor'])])
-            st.at = o341  # game.yaml:1095
-            env['for_rival'] = sum([fn_votes(st, S[128], _q5) for _q5 in st.players if (st.vars['vote'][seat(st, _q5, S[127])] == st.vars['rival'])])
-            st.at = o342  # game.yaml:1096
+            st.at = o337  # game.yaml:1087
+            env['for_emperor'] = sum([fn_votes(st, S[127], _q3) for _q3 in st.players if (st.vars['vote'][seat(st, _q3, S[126])] == st.vars['emperor'])])
+            st.at = o338  # game.yaml:1088
+            env['for_rival'] = sum([fn_votes(st, S[129], _q4) for _q4 in st.players if (st.vars['vote'][seat(st, _q4, S[128])] == st.vars['rival'])])
+            st.at = o339  # game.yaml:1089
             if st.record_log:
-                st.log_line('votes revealed, ' + fmt_list_player1([_q6 for _q6 in st.players if (st.vars['vote'][seat(st, _q6, S[129])] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q7 for _q7 in st.players if (st.vars['vote'][seat(st, _q7, S[130])] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
-            st.at = o343  # game.yaml:1097
+                st.log_line('votes revealed, ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][seat(st, _q5, S[130])] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q6 for _q6 in st.players if (st.vars['vote'][seat(st, _q6, S[131])] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
+            st.at = o340  # game.yaml:1090
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
-            st.at = o349  # game.yaml:1098
+            st.at = o346  # game.yaml:1091
             _live4 = live_mask(st)
-            for _q8 in list(st.players):
-                if gone(st, _live4, _q8):
+            for _q7 in list(st.players):
+                if gone(st, _live4, _q7):
                     continue
-                env['q'] = _q8
-                st.at = o348  # game.yaml:1100
-                if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[131])] == env['victor'])):
-                    st.at = o346  # game.yaml:1102
-                    _i18 = seat(st, env['q'], S[132])
+                env['q'] = _q7
+                st.at = o345  # game.yaml:1093
+                if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[132])] == env['victor'])):
+                    st.at = o343  # game.yaml:1095
+                    _i18 = seat(st, env['q'], S[133])
                     st.vars['score'][_i18] += 1
-                    st.at = o347  # game.yaml:1103
+                    st.at = o344  # game.yaml:1096
                     if st.record_log:
                         st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
             fr.pc = 10
-            st.at = o354  # game.yaml:1104
+            st.at = o351  # game.yaml:1097
             if (env['victor'] == st.vars['rival']):
-                st.frames.append(Frame(o352, env))
+                st.frames.append(Frame(o349, env))
             else:
-                st.at = o351  # game.yaml:1108
+                st.at = o348  # game.yaml:1101
                 if st.record_log:
                     st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
         if pc == 10:
-            st.at = o355  # game.yaml:1109
+            st.at = o352  # game.yaml:1102
             st.vars['rival'] = None
-            st.at = o356  # game.yaml:1110
+            st.at = o353  # game.yaml:1103
             st.vars['church_on'] = None
-            st.at = o357  # game.yaml:1111
+            st.at = o354  # game.yaml:1104
             st.vars['excommunicated'] = None
-            st.at = o360  # game.yaml:1112
+            st.at = o357  # game.yaml:1105
             _live5 = live_mask(st)
-            for _q9 in list(st.players):
-                if gone(st, _live5, _q9):
+            for _q8 in list(st.players):
+                if gone(st, _live5, _q8):
                     continue
-                env['q'] = _q9
-                st.at = o359  # game.yaml:1114
-                _i19 = seat(st, env['q'], S[133])
+                env['q'] = _q8
+                st.at = o356  # game.yaml:1107
+                _i19 = seat(st, env['q'], S[134])
                 st.vars['vote'][_i19] = None
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_31(st, fr):  # game.yaml:1116
+    def step_31(st, fr):  # game.yaml:1109
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o361  # game.yaml:1120
+            st.at = o358  # game.yaml:1113
             env['old'] = st.vars['emperor']
-            st.at = o362  # game.yaml:1121
+            st.at = o359  # game.yaml:1114
             _items5 = st.zones[Z_throne1]
             _dest5 = Z_aside1
             for _c8 in cards_of(_items5):
                 st.move(_c8, _dest5, False)
-            st.at = o363  # game.yaml:1122
+            st.at = o360  # game.yaml:1115
             st.vars['emperor'] = env['w']
-            st.at = o364  # game.yaml:1123
+            st.at = o361  # game.yaml:1116
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
             fr.pc = 5
-            st.at = o365  # game.yaml:1124
+            st.at = o362  # game.yaml:1117
             _args4 = {'p': env['w']}
-            enter_procedure(st, S[134])
+            enter_procedure(st, S[135])
             st.frames.append(Frame(o7, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o368  # game.yaml:1125
+            st.at = o365  # game.yaml:1118
             if (len(st.zones[Z_aside1]) > 0):
-                st.frames.append(Frame(o366, env))
+                st.frames.append(Frame(o363, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -1998,29 +2014,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_32(st, fr):  # game.yaml:1129
+    def step_32(st, fr):  # game.yaml:1122
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o369  # game.yaml:1134
+            st.at = o366  # game.yaml:1127
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
-            st.at = o377  # game.yaml:1135
+            st.at = o374  # game.yaml:1128
             if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s12.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t6, 'spaces', S[17]))]) == 0)) for _t6 in st.zones[(Z_area1 + ordinal(_s12.props['electorate'], 'electorates', S[16]))]))))) for _s12 in K_spaces1):
-                st.frames.append(Frame(o373, env))
+                st.frames.append(Frame(o370, env))
             else:
-                st.at = o371  # game.yaml:1146
+                st.at = o368  # game.yaml:1139
                 if st.record_log:
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
-                st.at = o372  # game.yaml:1147
+                st.at = o369  # game.yaml:1140
                 _args5 = {'x': env['x']}
-                enter_procedure(st, S[135])
+                enter_procedure(st, S[136])
                 st.inline += 1
                 try:
                     proc_retire(st, _args5)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[88]) + ')')
+                    traced(e, 'procedure retire (' + str(S[90]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -2031,38 +2047,38 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_33(st, fr):  # game.yaml:1150
+    def step_33(st, fr):  # game.yaml:1143
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o378  # game.yaml:1153
+            st.at = o375  # game.yaml:1146
             env['r'] = first([_x11 for _x11 in K_rounds1 if (_x11.props['number'] == st.vars['round'])])
-            st.at = o379  # game.yaml:1154
-            _i20 = seat(st, st.vars['emperor'], S[136])
+            st.at = o376  # game.yaml:1147
+            _i20 = seat(st, st.vars['emperor'], S[137])
             st.vars['score'][_i20] += env['r'].props['vp']
-            st.at = o380  # game.yaml:1155
-            _i21 = seat(st, st.vars['emperor'], S[137])
+            st.at = o377  # game.yaml:1148
+            _i21 = seat(st, st.vars['emperor'], S[138])
             _v2 = st.vars['thalers'][_i21] + env['r'].props['thalers']
             if _v2 > 12:  # a capped track: the excess is lost
                 _v2 = 12
             if _v2 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v2) + ', below its minimum 0', S[138])
+                raise RuleError("'thalers' would fall to " + str(_v2) + ', below its minimum 0', S[139])
             st.vars['thalers'][_i21] = _v2
-            st.at = o381  # game.yaml:1156
+            st.at = o378  # game.yaml:1149
             if st.record_log:
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(env['r'].props['vp']) + ' victory points and ' + fmt_int1(env['r'].props['thalers']) + ' thalers', -1)
             fr.pc = 5
-            st.at = o384  # game.yaml:1157
+            st.at = o381  # game.yaml:1150
             if (env['r'].props['city'] == 'place'):
-                st.frames.append(Frame(o382, env))
+                st.frames.append(Frame(o379, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o387  # game.yaml:1160
+            st.at = o384  # game.yaml:1153
             if (env['r'].props['city'] == 'move'):
-                st.frames.append(Frame(o385, env))
+                st.frames.append(Frame(o382, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -2071,16 +2087,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_34(st, fr):  # game.yaml:1164
+    def step_34(st, fr):  # game.yaml:1157
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o394  # game.yaml:1168
+            st.at = o391  # game.yaml:1161
             if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s13, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s13.props['electorate'], 'electorates', S[6])]))) for _s13 in K_spaces1)):
-                st.frames.append(Frame(o390, env))
+                st.frames.append(Frame(o387, env))
             else:
-                st.frames.append(Frame(o388, env))
+                st.frames.append(Frame(o385, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2089,16 +2105,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_35(st, fr):  # game.yaml:1181
+    def step_35(st, fr):  # game.yaml:1174
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o404  # game.yaml:1185
-            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[139]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[140]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
-                st.frames.append(Frame(o397, env))
+            st.at = o401  # game.yaml:1178
+            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[140]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[141]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
+                st.frames.append(Frame(o394, env))
             else:
-                st.at = o396  # game.yaml:1206
+                st.at = o393  # game.yaml:1199
                 if st.record_log:
                     st.log_line('no empire city can be placed or moved', -1)
             if st.pending is not None or st.frames[-1] is not fr:
@@ -2112,12 +2128,12 @@ def build(num_players, files):
     def step_51(st, fr):  # game.yaml:483
         env = fr.env
         st.at = o52  # game.yaml:484
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[141])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[142])), False)
         st.at = o53  # game.yaml:485
-        _i22 = ordinal(env['x'], 'aristocrats', S[142])
+        _i22 = ordinal(env['x'], 'aristocrats', S[143])
         st.vars['age'][_i22] = env['a']
         st.at = o54  # game.yaml:486
-        _i23 = ordinal(env['x'], 'aristocrats', S[143])
+        _i23 = ordinal(env['x'], 'aristocrats', S[144])
         st.vars['couple'][_i23] = env['side']
         st.frames.pop()
 
@@ -2150,17 +2166,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:480
             env['s'] = dec.values[i]
             st.at = o52  # game.yaml:484
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[141])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[142])), False)
             st.at = o53  # game.yaml:485
-            _i24 = ordinal(env['x'], 'aristocrats', S[142])
+            _i24 = ordinal(env['x'], 'aristocrats', S[143])
             st.vars['age'][_i24] = env['a']
             st.at = o54  # game.yaml:486
-            _i25 = ordinal(env['x'], 'aristocrats', S[143])
+            _i25 = ordinal(env['x'], 'aristocrats', S[144])
             st.vars['couple'][_i25] = env['side']
     def step_59(st, fr):  # game.yaml:504
         env = fr.env
         st.at = o60  # game.yaml:505
-        _i26 = ordinal(env['x'], 'aristocrats', S[89])
+        _i26 = ordinal(env['x'], 'aristocrats', S[91])
         st.vars['age'][_i26] += 10
         st.frames.pop()
 
@@ -2171,13 +2187,13 @@ def build(num_players, files):
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o63  # game.yaml:503
         _args6 = {'x': env['x']}
-        enter_procedure(st, S[87])
+        enter_procedure(st, S[89])
         st.inline += 1
         try:
             proc_retire(st, _args6)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            traced(e, 'procedure retire (' + str(S[90]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2185,32 +2201,32 @@ def build(num_players, files):
     def step_65(st, fr):  # game.yaml:513
         env = fr.env
         st.at = o66  # game.yaml:514
-        env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[91]))][-1]
+        env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[93]))][-1]
         st.at = o67  # game.yaml:515
         if st.record_log:
             st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
         st.at = o68  # game.yaml:516
-        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[92])), False)
+        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[94])), False)
         st.frames.pop()
 
     def step_72(st, fr):  # game.yaml:530
         env = fr.env
         st.at = o73  # game.yaml:531
         _args7 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[144])
+        enter_procedure(st, S[145])
         st.inline += 1
         try:
             proc_settle(st, _args7)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[146]) + ')')
             raise
         st.inline -= 1
         st.at = o74  # game.yaml:532
-        _i27 = ordinal(env['x'], 'aristocrats', S[146])
+        _i27 = ordinal(env['x'], 'aristocrats', S[147])
         st.vars['age'][_i27] = 15
         st.at = o75  # game.yaml:533
-        _i28 = ordinal(env['x'], 'aristocrats', S[147])
+        _i28 = ordinal(env['x'], 'aristocrats', S[148])
         st.vars['couple'][_i28] = env['side']
         st.frames.pop()
 
@@ -2244,32 +2260,32 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o73  # game.yaml:531
             _args8 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[144])
+            enter_procedure(st, S[145])
             st.inline += 1
             try:
                 proc_settle(st, _args8)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[146]) + ')')
                 raise
             st.inline -= 1
             st.at = o74  # game.yaml:532
-            _i29 = ordinal(env['x'], 'aristocrats', S[146])
+            _i29 = ordinal(env['x'], 'aristocrats', S[147])
             st.vars['age'][_i29] = 15
             st.at = o75  # game.yaml:533
-            _i30 = ordinal(env['x'], 'aristocrats', S[147])
+            _i30 = ordinal(env['x'], 'aristocrats', S[148])
             st.vars['couple'][_i30] = env['side']
     def step_77(st, fr):  # game.yaml:550
         env = fr.env
         st.at = o85  # game.yaml:551
         if any((_x12.kind == 'aristocrats') for _x12 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             st.at = o81  # game.yaml:553
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + seat(st, env['p'], S[104]))] if (_y4.kind == 'aristocrats')])
             st.at = o82  # game.yaml:554
-            _i31 = ordinal(env['x'], 'aristocrats', S[103])
+            _i31 = ordinal(env['x'], 'aristocrats', S[105])
             st.vars['age'][_i31] = 45
             st.at = o83  # game.yaml:555
-            _i32 = ordinal(env['x'], 'aristocrats', S[104])
+            _i32 = ordinal(env['x'], 'aristocrats', S[106])
             st.vars['couple'][_i32] = False
             st.at = o84  # game.yaml:556
             st.move(env['x'], Z_throne1, False)
@@ -2289,12 +2305,12 @@ def build(num_players, files):
     def step_80(st, fr):  # game.yaml:552
         env = fr.env
         st.at = o81  # game.yaml:553
-        env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y5.kind == 'aristocrats')])
+        env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + seat(st, env['p'], S[104]))] if (_y5.kind == 'aristocrats')])
         st.at = o82  # game.yaml:554
-        _i33 = ordinal(env['x'], 'aristocrats', S[103])
+        _i33 = ordinal(env['x'], 'aristocrats', S[105])
         st.vars['age'][_i33] = 45
         st.at = o83  # game.yaml:555
-        _i34 = ordinal(env['x'], 'aristocrats', S[104])
+        _i34 = ordinal(env['x'], 'aristocrats', S[106])
         st.vars['couple'][_i34] = False
         st.at = o84  # game.yaml:556
         st.move(env['x'], Z_throne1, False)
@@ -2318,7 +2334,7 @@ def build(num_players, files):
     def step_87(st, fr):  # game.yaml:548
         env = fr.env
         st.at = o88  # game.yaml:549
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], Z_throne1, False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[149]))][-1], Z_throne1, False)
         st.frames.pop()
 
     def e89_player(st, env):  # game.yaml:542
@@ -2326,7 +2342,7 @@ def build(num_players, files):
     def e89_prompt(st, env):  # game.yaml:542
         return fmt_player1(env['p']) + ' places one of his aristocrats on the throne'
     def e89_label0(st, env):  # game.yaml:545
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[149]))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[150]))][-1]) + ' from ' + fmt_card1(env['s'])
     def e89_items0(st, env):  # game.yaml:545
         return K_spaces1
     def e89_when0(st, env):  # game.yaml:545
@@ -2350,25 +2366,25 @@ def build(num_players, files):
         if k == 0:  # game.yaml:545
             env['s'] = dec.values[i]
             st.at = o88  # game.yaml:549
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[148]))][-1], Z_throne1, False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[149]))][-1], Z_throne1, False)
     def step_91(st, fr):  # game.yaml:566
         env = fr.env
         st.at = o92  # game.yaml:567
-        env['n'] = fn_income(st, S[94], env['p'])
+        env['n'] = fn_income(st, S[96], env['p'])
         st.at = o93  # game.yaml:568
-        _i35 = seat(st, env['p'], S[95])
+        _i35 = seat(st, env['p'], S[97])
         _v3 = st.vars['thalers'][_i35] + env['n']
         if _v3 > 12:  # a capped track: the excess is lost
             _v3 = 12
         if _v3 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v3) + ', below its minimum 0', S[96])
+            raise RuleError("'thalers' would fall to " + str(_v3) + ', below its minimum 0', S[98])
         st.vars['thalers'][_i35] = _v3
         st.at = o94  # game.yaml:569
-        _i36 = seat(st, env['p'], S[97])
-        st.vars['chip'][_i36] = st.vars['thalers'][seat(st, env['p'], S[98])]
+        _i36 = seat(st, env['p'], S[99])
+        st.vars['chip'][_i36] = st.vars['thalers'][seat(st, env['p'], S[100])]
         st.at = o95  # game.yaml:570
         if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[99])]), -1)
+            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[101])]), -1)
         st.frames.pop()
 
     def e96_items(st, env):  # game.yaml:565
@@ -2376,16 +2392,16 @@ def build(num_players, files):
     def step_97(st, fr):  # game.yaml:577
         env = fr.env
         st.at = o100  # game.yaml:578
-        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
+        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[107]))]):
             st.at = o99  # game.yaml:580
             _args9 = {'x': env['x']}
-            enter_procedure(st, S[106])
+            enter_procedure(st, S[108])
             st.inline += 1
             try:
                 proc_grow_old(st, _args9)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[109]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -2394,13 +2410,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o99  # game.yaml:580
         _args10 = {'x': env['x']}
-        enter_procedure(st, S[106])
+        enter_procedure(st, S[108])
         st.inline += 1
         try:
             proc_grow_old(st, _args10)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[109]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2417,7 +2433,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o104  # game.yaml:584
             _args11 = {'p': st.vars['emperor']}
-            enter_procedure(st, S[150])
+            enter_procedure(st, S[151])
             st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2427,7 +2443,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o106  # game.yaml:587
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[151])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[152])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2436,7 +2452,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o106  # game.yaml:587
         if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[151])]) + ', is the new Emperor tile', -1)
+            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[152])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
     def step_109(st, fr):  # game.yaml:594
@@ -2444,9 +2460,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o110  # game.yaml:595
-            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + seat(st, env['q'], S[152]))] if (_c9.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + seat(st, env['q'], S[153]))] if (_c9.props['stack'].props['colour'] == 'pink')])
             st.at = o111  # game.yaml:596
-            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + seat(st, env['q'], S[153]))] if (_c10.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + seat(st, env['q'], S[154]))] if (_c10.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o118  # game.yaml:597
             if (env['blue'] > env['pink']):
@@ -2484,7 +2500,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o114  # game.yaml:603
             _args12 = {'q': env['q']}
-            enter_procedure(st, S[154])
+            enter_procedure(st, S[155])
             st.frames.append(Frame(o12, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2501,7 +2517,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o117  # game.yaml:599
             _args13 = {'q': env['q']}
-            enter_procedure(st, S[155])
+            enter_procedure(st, S[156])
             st.frames.append(Frame(o11, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2516,20 +2532,20 @@ def build(num_players, files):
     def step_120(st, fr):  # game.yaml:605
         env = fr.env
         st.at = o123  # game.yaml:606
-        for _c11 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]):
+        for _c11 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[110]))]):
             env['c'] = _c11
             st.at = o122  # game.yaml:608
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[111])), False)
         st.frames.pop()
 
     def step_121(st, fr):  # game.yaml:607
         env = fr.env
         st.at = o122  # game.yaml:608
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[111])), False)
         st.frames.pop()
 
     def e123_items(st, env):  # game.yaml:606
-        return st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]
+        return st.zones[(Z_play_area1 + seat(st, env['q'], S[110]))]
     def e124_items(st, env):  # game.yaml:604
         return st.players
     def step_125(st, fr):  # game.yaml:619
@@ -2549,7 +2565,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o129  # game.yaml:618
             _args14 = {'p': env['q'], 'side': False}
-            enter_procedure(st, S[156])
+            enter_procedure(st, S[157])
             st.frames.append(Frame(o6, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2565,8 +2581,8 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o132  # game.yaml:634
-            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[157]))][-1]}
-            enter_procedure(st, S[158])
+            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[158]))][-1]}
+            enter_procedure(st, S[159])
             st.frames.append(Frame(o13, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2583,7 +2599,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o134  # game.yaml:638
             _args16 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-            enter_procedure(st, S[159])
+            enter_procedure(st, S[160])
             st.frames.append(Frame(o13, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2596,12 +2612,12 @@ def build(num_players, files):
     def step_135(st, fr):  # game.yaml:640
         env = fr.env
         st.at = o136  # game.yaml:641
-        _i37 = seat(st, env['q'], S[160])
+        _i37 = seat(st, env['q'], S[161])
         _v4 = st.vars['thalers'][_i37] + 1
         if _v4 > 12:  # a capped track: the excess is lost
             _v4 = 12
         if _v4 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v4) + ', below its minimum 0', S[161])
+            raise RuleError("'thalers' would fall to " + str(_v4) + ', below its minimum 0', S[162])
         st.vars['thalers'][_i37] = _v4
         st.frames.pop()
 
@@ -2610,7 +2626,7 @@ def build(num_players, files):
     def e137_prompt(st, env):  # game.yaml:627
         return 'A daughter is born to ' + fmt_player1(env['q'])
     def e137_label0(st, env):  # game.yaml:630
-        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[162]))][-1].owner) + ' on ' + fmt_card1(env['s'])
+        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[163]))][-1].owner) + ' on ' + fmt_card1(env['s'])
     def e137_items0(st, env):  # game.yaml:630
         return K_spaces1
     def e137_when0(st, env):  # game.yaml:630
@@ -2618,7 +2634,7 @@ def build(num_players, files):
     def e137_label1(st, env):  # game.yaml:635
         return 'offer her to the Emperor of ' + fmt_player1(st.zones[Z_throne1][-1].owner) + ' on the throne'
     def e137_when1(st, env):  # game.yaml:635
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[163])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[164])]))
     def e137_label2(st, env):  # game.yaml:639
         return 'send her to the convent (1 thaler)'
     def collect_137(st, env):  # game.yaml:627
@@ -2633,7 +2649,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_s19)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[163])])):  # game.yaml:635
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[164])])):  # game.yaml:635
             actions.append(A_41)
             values.append(None)
             idx.append(1)
@@ -2652,20 +2668,20 @@ def build(num_players, files):
             st.frames.append(Frame(o133, env))
         elif k == 2:  # game.yaml:639
             st.at = o136  # game.yaml:641
-            _i38 = seat(st, env['q'], S[160])
+            _i38 = seat(st, env['q'], S[161])
             _v5 = st.vars['thalers'][_i38] + 1
             if _v5 > 12:  # a capped track: the excess is lost
                 _v5 = 12
             if _v5 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v5) + ', below its minimum 0', S[161])
+                raise RuleError("'thalers' would fall to " + str(_v5) + ', below its minimum 0', S[162])
             st.vars['thalers'][_i38] = _v5
     def step_138(st, fr):  # game.yaml:651
         env = fr.env
         st.at = o139  # game.yaml:652
-        _i39 = ordinal(env['b'], 'aristocrats', S[164])
+        _i39 = ordinal(env['b'], 'aristocrats', S[165])
         st.vars['couple'][_i39] = True
         st.at = o140  # game.yaml:653
-        _i40 = seat(st, env['q'], S[165])
+        _i40 = seat(st, env['q'], S[166])
         st.vars['score'][_i40] += 1
         st.at = o141  # game.yaml:654
         if st.record_log:
@@ -2675,12 +2691,12 @@ def build(num_players, files):
     def step_142(st, fr):  # game.yaml:656
         env = fr.env
         st.at = o143  # game.yaml:657
-        _i41 = seat(st, env['q'], S[166])
+        _i41 = seat(st, env['q'], S[167])
         _v6 = st.vars['thalers'][_i41] + 1
         if _v6 > 12:  # a capped track: the excess is lost
             _v6 = 12
         if _v6 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[167])
+            raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[168])
         st.vars['thalers'][_i41] = _v6
         st.at = o144  # game.yaml:658
         if st.record_log:
@@ -2713,22 +2729,22 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:650
             st.at = o139  # game.yaml:652
-            _i42 = ordinal(env['b'], 'aristocrats', S[164])
+            _i42 = ordinal(env['b'], 'aristocrats', S[165])
             st.vars['couple'][_i42] = True
             st.at = o140  # game.yaml:653
-            _i43 = seat(st, env['q'], S[165])
+            _i43 = seat(st, env['q'], S[166])
             st.vars['score'][_i43] += 1
             st.at = o141  # game.yaml:654
             if st.record_log:
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:655
             st.at = o143  # game.yaml:657
-            _i44 = seat(st, env['q'], S[166])
+            _i44 = seat(st, env['q'], S[167])
             _v7 = st.vars['thalers'][_i44] + 1
             if _v7 > 12:  # a capped track: the excess is lost
                 _v7 = 12
             if _v7 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[167])
+                raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[168])
             st.vars['thalers'][_i44] = _v7
             st.at = o144  # game.yaml:658
             if st.record_log:
@@ -2736,7 +2752,7 @@ def build(num_players, files):
     def step_146(st, fr):  # game.yaml:665
         env = fr.env
         st.at = o147  # game.yaml:666
-        _i45 = seat(st, env['q'], S[111])
+        _i45 = seat(st, env['q'], S[113])
         st.vars['passed'][_i45] = False
         st.frames.pop()
 
@@ -2763,7 +2779,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o153  # game.yaml:671
-            if (not st.vars['passed'][seat(st, env['q'], S[168])]):
+            if (not st.vars['passed'][seat(st, env['q'], S[169])]):
                 st.frames.append(Frame(o151, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2780,7 +2796,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o152  # game.yaml:673
             _args17 = {'p': env['q']}
-            enter_procedure(st, S[169])
+            enter_procedure(st, S[170])
             st.frames.append(Frame(o15, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2814,22 +2830,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o158  # game.yaml:692
-            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[171]))][-1], (Z_play_area1 + seat(st, env['p'], S[170])), False)
+            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[172]))][-1], (Z_play_area1 + seat(st, env['p'], S[171])), False)
             st.at = o159  # game.yaml:693
-            _i46 = seat(st, env['p'], S[172])
+            _i46 = seat(st, env['p'], S[173])
             _v8 = st.vars['thalers'][_i46] - env['k'].props['cost']
             if _v8 > 12:  # a capped track: the excess is lost
                 _v8 = 12
             if _v8 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[173])
+                raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[174])
             st.vars['thalers'][_i46] = _v8
             st.at = o160  # game.yaml:694
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + seat(st, env['p'], S[174]))][-1]), -1)
+                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + seat(st, env['p'], S[175]))][-1]), -1)
             fr.pc = 4
             st.at = o161  # game.yaml:695
             _args18 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[175])
+            enter_procedure(st, S[176])
             st.frames.append(Frame(o17, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2844,17 +2860,17 @@ def build(num_players, files):
     def e162_prompt(st, env):  # game.yaml:685
         return fmt_player1(env['p']) + ' buys'
     def e162_label0(st, env):  # game.yaml:688
-        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[176]))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
+        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[177]))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
     def e162_items0(st, env):  # game.yaml:688
         return K_stacks1
     def e162_when0(st, env):  # game.yaml:688
-        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[37]))]) > 0) and fn_may_take(st, S[177], env['p'], env['k']))
+        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[37]))]) > 0) and fn_may_take(st, S[178], env['p'], env['k']))
     def collect_162(st, env):  # game.yaml:685
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:688
-            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[177], env['p'], _k1)):
+            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[178], env['p'], _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2888,15 +2904,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o165  # game.yaml:708
-            _i47 = ordinal(C_trier1, 'electorates', S[178])
+            _i47 = ordinal(C_trier1, 'electorates', S[179])
             st.vars['privilege_used'][_i47] = True
             st.at = o166  # game.yaml:709
-            _i48 = seat(st, env['p'], S[179])
+            _i48 = seat(st, env['p'], S[180])
             _v9 = st.vars['thalers'][_i48] - env['k'].props['cost']
             if _v9 > 12:  # a capped track: the excess is lost
                 _v9 = 12
             if _v9 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[180])
+                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[181])
             st.vars['thalers'][_i48] = _v9
             st.at = o167  # game.yaml:710
             if st.record_log:
@@ -2904,7 +2920,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o168  # game.yaml:711
             _args19 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[181])
+            enter_procedure(st, S[182])
             st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2923,13 +2939,13 @@ def build(num_players, files):
     def e169_items0(st, env):  # game.yaml:704
         return K_stacks1
     def e169_when0(st, env):  # game.yaml:704
-        return fn_trier_may_use(st, S[182], env['p'], env['k'])
+        return fn_trier_may_use(st, S[183], env['p'], env['k'])
     def collect_169(st, env):  # game.yaml:701
         actions = []
         values = []
         idx = []
         for _k2 in K_stacks1:  # game.yaml:704
-            if not (fn_trier_may_use(st, S[182], env['p'], _k2)):
+            if not (fn_trier_may_use(st, S[183], env['p'], _k2)):
                 continue
             a = A_111 + _k2.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2946,10 +2962,10 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:715
         env = fr.env
         st.at = o171  # game.yaml:716
-        _i49 = ordinal(C_brandenburg1, 'electorates', S[183])
+        _i49 = ordinal(C_brandenburg1, 'electorates', S[184])
         st.vars['privilege_used'][_i49] = True
         st.at = o172  # game.yaml:717
-        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[185]))][-1], (Z_play_area1 + seat(st, env['p'], S[184])), False)
+        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[186]))][-1], (Z_play_area1 + seat(st, env['p'], S[185])), False)
         st.at = o173  # game.yaml:718
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2960,12 +2976,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o175  # game.yaml:723
-            _i50 = ordinal(C_koeln1, 'electorates', S[186])
+            _i50 = ordinal(C_koeln1, 'electorates', S[187])
             st.vars['privilege_used'][_i50] = True
             fr.pc = 2
             st.at = o176  # game.yaml:724
             _args20 = {'p': env['p'], 'optional': False}
-            enter_procedure(st, S[187])
+            enter_procedure(st, S[188])
             st.frames.append(Frame(o18, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2980,12 +2996,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o178  # game.yaml:729
-            _i51 = ordinal(C_pfalz1, 'electorates', S[188])
+            _i51 = ordinal(C_pfalz1, 'electorates', S[189])
             st.vars['privilege_used'][_i51] = True
             fr.pc = 2
             st.at = o179  # game.yaml:730
             _args21 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[189])
+            enter_procedure(st, S[190])
             st.frames.append(Frame(o6, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3000,12 +3016,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o181  # game.yaml:736
-            _i52 = seat(st, env['p'], S[190])
+            _i52 = seat(st, env['p'], S[191])
             _v10 = st.vars['thalers'][_i52] - 1
             if _v10 > 12:  # a capped track: the excess is lost
                 _v10 = 12
             if _v10 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v10) + ', below its minimum 0', S[191])
+                raise RuleError("'thalers' would fall to " + str(_v10) + ', below its minimum 0', S[192])
             st.vars['thalers'][_i52] = _v10
             fr.pc = 2
             st.at = o184  # game.yaml:737
@@ -3021,7 +3037,7 @@ def build(num_players, files):
     def step_182(st, fr):  # game.yaml:743
         env = fr.env
         st.at = o183  # game.yaml:744
-        st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + seat(st, env['p'], S[193]))] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
+        st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + seat(st, env['p'], S[194]))] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[193])), False)
         st.frames.pop()
 
     def e184_player(st, env):  # game.yaml:737
@@ -3053,23 +3069,23 @@ def build(num_players, files):
         if k == 0:  # game.yaml:740
             env['s'] = dec.values[i]
             st.at = o183  # game.yaml:744
-            st.move(first([_x14 for _x14 in st.zones[(Z_supply1 + seat(st, env['p'], S[193]))] if (_x14.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[192])), False)
+            st.move(first([_x14 for _x14 in st.zones[(Z_supply1 + seat(st, env['p'], S[194]))] if (_x14.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[193])), False)
     def step_185(st, fr):  # game.yaml:752
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o186  # game.yaml:753
-            _i53 = seat(st, env['p'], S[194])
+            _i53 = seat(st, env['p'], S[195])
             _v11 = st.vars['thalers'][_i53] - 1
             if _v11 > 12:  # a capped track: the excess is lost
                 _v11 = 12
             if _v11 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[195])
+                raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[196])
             st.vars['thalers'][_i53] = _v11
             fr.pc = 2
             st.at = o187  # game.yaml:754
             _args22 = {'p': env['p']}
-            enter_procedure(st, S[196])
+            enter_procedure(st, S[197])
             st.frames.append(Frame(o16, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3082,7 +3098,7 @@ def build(num_players, files):
     def step_188(st, fr):  # game.yaml:756
         env = fr.env
         st.at = o189  # game.yaml:757
-        _i54 = seat(st, env['p'], S[197])
+        _i54 = seat(st, env['p'], S[198])
         st.vars['passed'][_i54] = True
         st.at = o190  # game.yaml:758
         if st.record_log:
@@ -3092,66 +3108,66 @@ def build(num_players, files):
     def e191_player(st, env):  # game.yaml:679
         return env['p']
     def e191_prompt(st, env):  # game.yaml:679
-        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[198])]) + ' thalers)'
+        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[199])]) + ' thalers)'
     def e191_label0(st, env):  # game.yaml:682
         return 'buy an action card'
     def e191_when0(st, env):  # game.yaml:682
-        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[199], env['p'], _k3)) for _k3 in K_stacks1)
+        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[200], env['p'], _k3)) for _k3 in K_stacks1)
     def e191_label1(st, env):  # game.yaml:696
         return 'use an action whose stack has run out (privilege of Trier)'
     def e191_when1(st, env):  # game.yaml:696
-        return (fn_own_privilege(st, S[200], env['p'], C_trier1) and any(fn_trier_may_use(st, S[201], env['p'], _k4) for _k4 in K_stacks1))
+        return (fn_own_privilege(st, S[201], env['p'], C_trier1) and any(fn_trier_may_use(st, S[202], env['p'], _k4) for _k4 in K_stacks1))
     def e191_label2(st, env):  # game.yaml:712
         return 'take Gray eminence (privilege of Brandenburg)'
     def e191_when2(st, env):  # game.yaml:712
-        return (fn_own_privilege(st, S[202], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
+        return (fn_own_privilege(st, S[203], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
     def e191_label3(st, env):  # game.yaml:719
         return 'age or rejuvenate an aristocrat (privilege of Köln)'
     def e191_when3(st, env):  # game.yaml:719
-        return (fn_own_privilege(st, S[203], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s21 in K_spaces1))
+        return (fn_own_privilege(st, S[204], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s21 in K_spaces1))
     def e191_label4(st, env):  # game.yaml:725
         return 'place a Baron aged 15 (privilege of the Palatinate)'
     def e191_when4(st, env):  # game.yaml:725
-        return (fn_own_privilege(st, S[204], env['p'], C_pfalz1) and fn_can_place_new(st, S[205], env['p']))
+        return (fn_own_privilege(st, S[205], env['p'], C_pfalz1) and fn_can_place_new(st, S[206], env['p']))
     def e191_label5(st, env):  # game.yaml:731
         return 'place a knight from your supply (1 thaler)'
     def e191_when5(st, env):  # game.yaml:731
-        return (((st.vars['thalers'][seat(st, env['p'], S[206])] >= 1) and any((_x15.kind == 'knights') for _x15 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and any((_x15.kind == 'knights') for _x15 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
     def e191_label6(st, env):  # game.yaml:745
         return 'move one of your knights (1 thaler)'
     def e191_when6(st, env):  # game.yaml:745
-        return (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and (len([1 for _x16 in st.zones[(Z_supply1 + seat(st, env['p'], S[208]))] if (_x16.kind == 'knights')]) < len([1 for _x17 in K_knights1 if (_x17.owner == env['p'])]))) and any(((((_s23.props['type'] == 'aristocrat') or (_s23.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.props['electorate'], 'electorates', S[8])])) for _s23 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[208])] >= 1) and (len([1 for _x16 in st.zones[(Z_supply1 + seat(st, env['p'], S[209]))] if (_x16.kind == 'knights')]) < len([1 for _x17 in K_knights1 if (_x17.owner == env['p'])]))) and any(((((_s23.props['type'] == 'aristocrat') or (_s23.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.props['electorate'], 'electorates', S[8])])) for _s23 in K_spaces1))
     def e191_label7(st, env):  # game.yaml:755
         return 'pass'
     def collect_191(st, env):  # game.yaml:679
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[199], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:682
+        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[200], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:682
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[200], env['p'], C_trier1) and any(fn_trier_may_use(st, S[201], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:696
+        if (fn_own_privilege(st, S[201], env['p'], C_trier1) and any(fn_trier_may_use(st, S[202], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:696
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[202], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:712
+        if (fn_own_privilege(st, S[203], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:712
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[203], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s24 in K_spaces1)):  # game.yaml:719
+        if (fn_own_privilege(st, S[204], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s24 in K_spaces1)):  # game.yaml:719
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[204], env['p'], C_pfalz1) and fn_can_place_new(st, S[205], env['p'])):  # game.yaml:725
+        if (fn_own_privilege(st, S[205], env['p'], C_pfalz1) and fn_can_place_new(st, S[206], env['p'])):  # game.yaml:725
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if (((st.vars['thalers'][seat(st, env['p'], S[206])] >= 1) and any((_x18.kind == 'knights') for _x18 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:731
+        if (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and any((_x18.kind == 'knights') for _x18 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:731
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((st.vars['thalers'][seat(st, env['p'], S[207])] >= 1) and (len([1 for _x19 in st.zones[(Z_supply1 + seat(st, env['p'], S[208]))] if (_x19.kind == 'knights')]) < len([1 for _x20 in K_knights1 if (_x20.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:745
+        if (((st.vars['thalers'][seat(st, env['p'], S[208])] >= 1) and (len([1 for _x19 in st.zones[(Z_supply1 + seat(st, env['p'], S[209]))] if (_x19.kind == 'knights')]) < len([1 for _x20 in K_knights1 if (_x20.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:745
             actions.append(A_171)
             values.append(None)
             idx.append(6)
@@ -3169,10 +3185,10 @@ def build(num_players, files):
             st.frames.append(Frame(o163, env))
         elif k == 2:  # game.yaml:712
             st.at = o171  # game.yaml:716
-            _i55 = ordinal(C_brandenburg1, 'electorates', S[183])
+            _i55 = ordinal(C_brandenburg1, 'electorates', S[184])
             st.vars['privilege_used'][_i55] = True
             st.at = o172  # game.yaml:717
-            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[185]))][-1], (Z_play_area1 + seat(st, env['p'], S[184])), False)
+            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[186]))][-1], (Z_play_area1 + seat(st, env['p'], S[185])), False)
             st.at = o173  # game.yaml:718
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -3186,7 +3202,7 @@ def build(num_players, files):
             st.frames.append(Frame(o185, env))
         elif k == 7:  # game.yaml:755
             st.at = o189  # game.yaml:757
-            _i56 = seat(st, env['p'], S[197])
+            _i56 = seat(st, env['p'], S[198])
             st.vars['passed'][_i56] = True
             st.at = o190  # game.yaml:758
             if st.record_log:
@@ -3196,7 +3212,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o193  # game.yaml:771
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[209]))][-1]
+            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[210]))][-1]
             fr.pc = 2
             st.at = o196  # game.yaml:772
             o196.exec(st, env)
@@ -3211,7 +3227,7 @@ def build(num_players, files):
     def step_194(st, fr):  # game.yaml:778
         env = fr.env
         st.at = o195  # game.yaml:779
-        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[210])), False)
+        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[211])), False)
         st.frames.pop()
 
     def e196_player(st, env):  # game.yaml:772
@@ -3243,7 +3259,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:775
             env['t'] = dec.values[i]
             st.at = o195  # game.yaml:779
-            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[210])), False)
+            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[211])), False)
     def e197_player(st, env):  # game.yaml:764
         return env['p']
     def e197_prompt(st, env):  # game.yaml:764
@@ -3253,13 +3269,13 @@ def build(num_players, files):
     def e197_items0(st, env):  # game.yaml:767
         return K_spaces1
     def e197_when0(st, env):  # game.yaml:767
-        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[211]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[212]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[213]))][-1].owner == env['p']))
+        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[212]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[213]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[214]))][-1].owner == env['p']))
     def collect_197(st, env):  # game.yaml:764
         actions = []
         values = []
         idx = []
         for _s27 in K_spaces1:  # game.yaml:767
-            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[211]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[212]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[213]))][-1].owner == env['p'])):
+            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[212]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[213]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[214]))][-1].owner == env['p'])):
                 continue
             a = A_191 + _s27.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3278,7 +3294,7 @@ def build(num_players, files):
         st.at = o199  # game.yaml:787
         st.vars['rival'] = env['p']
         st.at = o200  # game.yaml:788
-        _i57 = seat(st, env['p'], S[112])
+        _i57 = seat(st, env['p'], S[114])
         st.vars['passed'][_i57] = True
         st.at = o201  # game.yaml:789
         if st.record_log:
@@ -3292,7 +3308,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o204  # game.yaml:792
             _args23 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            enter_procedure(st, S[214])
+            enter_procedure(st, S[215])
             st.frames.append(Frame(o18, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3309,7 +3325,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o207  # game.yaml:795
             _args24 = {'p': env['p']}
-            enter_procedure(st, S[215])
+            enter_procedure(st, S[216])
             st.frames.append(Frame(o19, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3322,7 +3338,7 @@ def build(num_players, files):
     def step_209(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o210  # game.yaml:798
-        _i58 = seat(st, env['p'], S[113])
+        _i58 = seat(st, env['p'], S[115])
         st.vars['score'][_i58] += 1
         st.frames.pop()
 
@@ -3333,7 +3349,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o213  # game.yaml:801
             _args25 = {'p': env['p']}
-            enter_procedure(st, S[216])
+            enter_procedure(st, S[217])
             st.frames.append(Frame(o20, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3350,7 +3366,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o216  # game.yaml:804
             _args26 = {'p': env['p']}
-            enter_procedure(st, S[217])
+            enter_procedure(st, S[218])
             st.frames.append(Frame(o21, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3367,7 +3383,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o219  # game.yaml:807
             _args27 = {'p': env['p']}
-            enter_procedure(st, S[218])
+            enter_procedure(st, S[219])
             st.frames.append(Frame(o22, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3384,7 +3400,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o222  # game.yaml:810
             _args28 = {'p': env['p']}
-            enter_procedure(st, S[219])
+            enter_procedure(st, S[220])
             st.frames.append(Frame(o23, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3397,21 +3413,21 @@ def build(num_players, files):
     def step_224(st, fr):  # game.yaml:823
         env = fr.env
         st.at = o225  # game.yaml:824
-        _i59 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))][-1], 'aristocrats', S[221])
+        _i59 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[221]))][-1], 'aristocrats', S[222])
         st.vars['age'][_i59] -= 10
         st.frames.pop()
 
     def step_226(st, fr):  # game.yaml:828
         env = fr.env
         st.at = o227  # game.yaml:829
-        _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[222]))][-1]}
-        enter_procedure(st, S[223])
+        _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[223]))][-1]}
+        enter_procedure(st, S[224])
         st.inline += 1
         try:
             proc_grow_old(st, _args29)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[109]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3426,17 +3442,17 @@ def build(num_players, files):
     def e229_prompt(st, env):  # game.yaml:817
         return fmt_player1(env['p']) + ": rejuvenate one of your aristocrats or age an opponent's"
     def e229_label0(st, env):  # game.yaml:820
-        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[224]))][-1], 'aristocrats', S[225])]) + ')'
+        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[225]))][-1], 'aristocrats', S[226])]) + ')'
     def e229_items0(st, env):  # game.yaml:820
         return K_spaces1
     def e229_when0(st, env):  # game.yaml:820
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[226]))][-1].owner == env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[227]))][-1].owner == env['p']))
     def e229_label1(st, env):  # game.yaml:825
-        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[227]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[228]))][-1], 'aristocrats', S[229])]) + ')'
+        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[228]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[229]))][-1], 'aristocrats', S[230])]) + ')'
     def e229_items1(st, env):  # game.yaml:825
         return K_spaces1
     def e229_when1(st, env):  # game.yaml:825
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[230]))][-1].owner != env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[231]))][-1].owner != env['p']))
     def e229_label2(st, env):  # game.yaml:830
         return 'do not use it'
     def e229_when2(st, env):  # game.yaml:830
@@ -3446,7 +3462,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s28 in K_spaces1:  # game.yaml:820
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[226]))][-1].owner == env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[227]))][-1].owner == env['p'])):
                 continue
             a = A_211 + _s28.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3454,7 +3470,7 @@ def build(num_players, files):
                 values.append(_s28)
                 idx.append(0)
         for _s29 in K_spaces1:  # game.yaml:825
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[230]))][-1].owner != env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[231]))][-1].owner != env['p'])):
                 continue
             a = A_221 + _s29.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3472,19 +3488,19 @@ def build(num_players, files):
         if k == 0:  # game.yaml:820
             env['s'] = dec.values[i]
             st.at = o225  # game.yaml:824
-            _i60 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))][-1], 'aristocrats', S[221])
+            _i60 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[221]))][-1], 'aristocrats', S[222])
             st.vars['age'][_i60] -= 10
         elif k == 1:  # game.yaml:825
             env['s'] = dec.values[i]
             st.at = o227  # game.yaml:829
-            _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[222]))][-1]}
-            enter_procedure(st, S[223])
+            _args30 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[223]))][-1]}
+            enter_procedure(st, S[224])
             st.inline += 1
             try:
                 proc_grow_old(st, _args30)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[109]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:830
@@ -3494,7 +3510,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o231  # game.yaml:845
-            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[231]))][-1]
+            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[232]))][-1]
             fr.pc = 2
             st.at = o234  # game.yaml:846
             o234.exec(st, env)
@@ -3510,13 +3526,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o233  # game.yaml:853
         _args31 = {'x': env['x'], 's': env['t']}
-        enter_procedure(st, S[232])
+        enter_procedure(st, S[233])
         st.inline += 1
         try:
             proc_settle(st, _args31)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[146]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3551,13 +3567,13 @@ def build(num_players, files):
             env['t'] = dec.values[i]
             st.at = o233  # game.yaml:853
             _args32 = {'x': env['x'], 's': env['t']}
-            enter_procedure(st, S[232])
+            enter_procedure(st, S[233])
             st.inline += 1
             try:
                 proc_settle(st, _args32)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[146]) + ')')
                 raise
             st.inline -= 1
     def step_235(st, fr):  # game.yaml:854
@@ -3574,7 +3590,7 @@ def build(num_players, files):
     def e236_items0(st, env):  # game.yaml:841
         return K_spaces1
     def e236_when0(st, env):  # game.yaml:841
-        return fn_move_from(st, S[233], env['p'], env['s'])
+        return fn_move_from(st, S[234], env['p'], env['s'])
     def e236_label1(st, env):  # game.yaml:854
         return 'do not use it'
     def e236_when1(st, env):  # game.yaml:854
@@ -3584,7 +3600,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s30 in K_spaces1:  # game.yaml:841
-            if not (fn_move_from(st, S[233], env['p'], _s30)):
+            if not (fn_move_from(st, S[234], env['p'], _s30)):
                 continue
             a = A_241 + _s30.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3611,7 +3627,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o238  # game.yaml:868
             _args33 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[234])
+            enter_procedure(st, S[235])
             st.frames.append(Frame(o6, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3626,17 +3642,17 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o240  # game.yaml:872
-            _i61 = seat(st, env['p'], S[235])
+            _i61 = seat(st, env['p'], S[236])
             _v12 = st.vars['thalers'][_i61] - 2
             if _v12 > 12:  # a capped track: the excess is lost
                 _v12 = 12
             if _v12 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v12) + ', below its minimum 0', S[236])
+                raise RuleError("'thalers' would fall to " + str(_v12) + ', below its minimum 0', S[237])
             st.vars['thalers'][_i61] = _v12
             fr.pc = 2
             st.at = o241  # game.yaml:873
             _args34 = {'p': env['p'], 'side': True}
-            enter_procedure(st, S[237])
+            enter_procedure(st, S[238])
             st.frames.append(Frame(o6, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3658,11 +3674,11 @@ def build(num_players, files):
     def e243_label0(st, env):  # game.yaml:865
         return 'a Baron (3 thalers)'
     def e243_when0(st, env):  # game.yaml:865
-        return fn_can_place_new(st, S[238], env['p'])
+        return fn_can_place_new(st, S[239], env['p'])
     def e243_label1(st, env):  # game.yaml:869
         return 'a Couple (5 thalers)'
     def e243_when1(st, env):  # game.yaml:869
-        return (fn_can_place_new(st, S[239], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[240])] >= 2))
+        return (fn_can_place_new(st, S[240], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[241])] >= 2))
     def e243_label2(st, env):  # game.yaml:874
         return 'do not use it'
     def e243_when2(st, env):  # game.yaml:874
@@ -3671,11 +3687,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if fn_can_place_new(st, S[238], env['p']):  # game.yaml:865
+        if fn_can_place_new(st, S[239], env['p']):  # game.yaml:865
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (fn_can_place_new(st, S[239], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[240])] >= 2)):  # game.yaml:869
+        if (fn_can_place_new(st, S[240], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[241])] >= 2)):  # game.yaml:869
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3696,9 +3712,9 @@ def build(num_players, files):
     def step_244(st, fr):  # game.yaml:888
         env = fr.env
         st.at = o245  # game.yaml:889
-        st.move(first([_x21 for _x21 in st.zones[(Z_supply1 + seat(st, env['p'], S[242]))] if (_x21.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[241])), False)
+        st.move(first([_x21 for _x21 in st.zones[(Z_supply1 + seat(st, env['p'], S[243]))] if (_x21.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[242])), False)
         st.at = o246  # game.yaml:890
-        _i62 = seat(st, env['p'], S[243])
+        _i62 = seat(st, env['p'], S[244])
         st.vars['score'][_i62] += (2 if (not any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
         st.frames.pop()
 
@@ -3746,26 +3762,26 @@ def build(num_players, files):
         if k == 0:  # game.yaml:885
             env['s'] = dec.values[i]
             st.at = o245  # game.yaml:889
-            st.move(first([_x25 for _x25 in st.zones[(Z_supply1 + seat(st, env['p'], S[242]))] if (_x25.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[241])), False)
+            st.move(first([_x25 for _x25 in st.zones[(Z_supply1 + seat(st, env['p'], S[243]))] if (_x25.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[242])), False)
             st.at = o246  # game.yaml:890
-            _i63 = seat(st, env['p'], S[243])
+            _i63 = seat(st, env['p'], S[244])
             st.vars['score'][_i63] += (2 if (not any((_x26.kind == 'cities') for _x26 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
         elif k == 1:  # game.yaml:891
             pass
     def step_249(st, fr):  # game.yaml:907
         env = fr.env
         st.at = o250  # game.yaml:908
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[245]))][-1], (Z_supply1 + seat(st, env['p'], S[244])), False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[246]))][-1], (Z_supply1 + seat(st, env['p'], S[245])), False)
         st.at = o251  # game.yaml:909
-        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + seat(st, env['p'], S[246]))] if (_y6.kind == 'aristocrats')])
+        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + seat(st, env['p'], S[247]))] if (_y6.kind == 'aristocrats')])
         st.at = o252  # game.yaml:910
-        _i64 = ordinal(env['x'], 'aristocrats', S[247])
+        _i64 = ordinal(env['x'], 'aristocrats', S[248])
         st.vars['age'][_i64] = 15
         st.at = o253  # game.yaml:911
-        _i65 = ordinal(env['x'], 'aristocrats', S[248])
+        _i65 = ordinal(env['x'], 'aristocrats', S[249])
         st.vars['couple'][_i65] = False
         st.at = o254  # game.yaml:912
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[250])), False)
         st.frames.pop()
 
     def step_255(st, fr):  # game.yaml:913
@@ -3782,7 +3798,7 @@ def build(num_players, files):
     def e256_items0(st, env):  # game.yaml:902
         return K_spaces1
     def e256_when0(st, env):  # game.yaml:902
-        return ((((any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[250]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[251]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[252]))][-1].owner == env['p']))
+        return ((((any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[251]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[252]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[253]))][-1].owner == env['p']))
     def e256_label1(st, env):  # game.yaml:913
         return 'do not use it'
     def e256_when1(st, env):  # game.yaml:913
@@ -3794,7 +3810,7 @@ def build(num_players, files):
         _items7 = K_spaces1  # game.yaml:902
         if _items7 and any((_x28.kind == 'aristocrats') for _x28 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             for _s32 in _items7:
-                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[250]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[251]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[252]))][-1].owner == env['p'])):
+                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[251]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[252]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[253]))][-1].owner == env['p'])):
                     continue
                 a = A_321 + _s32.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3812,30 +3828,30 @@ def build(num_players, files):
         if k == 0:  # game.yaml:902
             env['s'] = dec.values[i]
             st.at = o250  # game.yaml:908
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[245]))][-1], (Z_supply1 + seat(st, env['p'], S[244])), False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[246]))][-1], (Z_supply1 + seat(st, env['p'], S[245])), False)
             st.at = o251  # game.yaml:909
-            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + seat(st, env['p'], S[246]))] if (_y7.kind == 'aristocrats')])
+            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + seat(st, env['p'], S[247]))] if (_y7.kind == 'aristocrats')])
             st.at = o252  # game.yaml:910
-            _i66 = ordinal(env['x'], 'aristocrats', S[247])
+            _i66 = ordinal(env['x'], 'aristocrats', S[248])
             st.vars['age'][_i66] = 15
             st.at = o253  # game.yaml:911
-            _i67 = ordinal(env['x'], 'aristocrats', S[248])
+            _i67 = ordinal(env['x'], 'aristocrats', S[249])
             st.vars['couple'][_i67] = False
             st.at = o254  # game.yaml:912
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[250])), False)
         elif k == 1:  # game.yaml:913
             pass
     def step_257(st, fr):  # game.yaml:928
         env = fr.env
         st.at = o258  # game.yaml:929
-        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[253]))][-1], 'aristocrats', S[254])
+        _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[254]))][-1], 'aristocrats', S[255])
         st.vars['couple'][_i68] = True
         st.frames.pop()
 
     def step_259(st, fr):  # game.yaml:932
         env = fr.env
         st.at = o260  # game.yaml:933
-        _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[255])
+        _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[256])
         st.vars['couple'][_i69] = True
         st.frames.pop()
 
@@ -3853,11 +3869,11 @@ def build(num_players, files):
     def e262_items0(st, env):  # game.yaml:925
         return K_spaces1
     def e262_when0(st, env):  # game.yaml:925
-        return fn_own_baron(st, S[256], env['p'], env['s'])
+        return fn_own_baron(st, S[257], env['p'], env['s'])
     def e262_label1(st, env):  # game.yaml:930
         return 'the Emperor on the throne'
     def e262_when1(st, env):  # game.yaml:930
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[257])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[258])]))
     def e262_label2(st, env):  # game.yaml:934
         return 'do not use it'
     def e262_when2(st, env):  # game.yaml:934
@@ -3867,14 +3883,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s33 in K_spaces1:  # game.yaml:925
-            if not (fn_own_baron(st, S[256], env['p'], _s33)):
+            if not (fn_own_baron(st, S[257], env['p'], _s33)):
                 continue
             a = A_341 + _s33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s33)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[257])])):  # game.yaml:930
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[258])])):  # game.yaml:930
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -3889,11 +3905,11 @@ def build(num_players, files):
         if k == 0:  # game.yaml:925
             env['s'] = dec.values[i]
             st.at = o258  # game.yaml:929
-            _i70 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[253]))][-1], 'aristocrats', S[254])
+            _i70 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[254]))][-1], 'aristocrats', S[255])
             st.vars['couple'][_i70] = True
         elif k == 1:  # game.yaml:930
             st.at = o260  # game.yaml:933
-            _i71 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[255])
+            _i71 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[256])
             st.vars['couple'][_i71] = True
         elif k == 2:  # game.yaml:934
             pass
@@ -3920,7 +3936,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o265  # game.yaml:947
             _args35 = {'q': env['q']}
-            enter_procedure(st, S[258])
+            enter_procedure(st, S[259])
             st.frames.append(Frame(o25, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3938,7 +3954,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o271  # game.yaml:950
-            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[259])]):
+            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[260])]):
                 st.frames.append(Frame(o269, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3955,7 +3971,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o270  # game.yaml:952
             _args36 = {'e': env['e']}
-            enter_procedure(st, S[260])
+            enter_procedure(st, S[261])
             st.frames.append(Frame(o26, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3970,7 +3986,7 @@ def build(num_players, files):
     def step_273(st, fr):  # game.yaml:954
         env = fr.env
         st.at = o274  # game.yaml:955
-        _i72 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+        _i72 = seat(st, fn_elector_of(st, C_mainz1), S[116])
         st.vars['score'][_i72] += 1
         st.at = o275  # game.yaml:956
         if st.record_log:
@@ -3980,15 +3996,15 @@ def build(num_players, files):
     def step_277(st, fr):  # game.yaml:971
         env = fr.env
         st.at = o278  # game.yaml:972
-        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + seat(st, env['q'], S[261]))] if (_y8.kind == 'aristocrats')])
+        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + seat(st, env['q'], S[262]))] if (_y8.kind == 'aristocrats')])
         st.at = o279  # game.yaml:973
-        _i73 = ordinal(env['x'], 'aristocrats', S[262])
+        _i73 = ordinal(env['x'], 'aristocrats', S[263])
         st.vars['age'][_i73] = 45
         st.at = o280  # game.yaml:974
-        _i74 = ordinal(env['x'], 'aristocrats', S[263])
+        _i74 = ordinal(env['x'], 'aristocrats', S[264])
         st.vars['couple'][_i74] = False
         st.at = o281  # game.yaml:975
-        st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[264])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[265])), False)
         st.frames.pop()
 
     def step_282(st, fr):  # game.yaml:976
@@ -4031,56 +4047,33 @@ def build(num_players, files):
         if k == 0:  # game.yaml:968
             env['e'] = dec.values[i]
             st.at = o278  # game.yaml:972
-            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + seat(st, env['q'], S[261]))] if (_y9.kind == 'aristocrats')])
+            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + seat(st, env['q'], S[262]))] if (_y9.kind == 'aristocrats')])
             st.at = o279  # game.yaml:973
-            _i75 = ordinal(env['x'], 'aristocrats', S[262])
+            _i75 = ordinal(env['x'], 'aristocrats', S[263])
             st.vars['age'][_i75] = 45
             st.at = o280  # game.yaml:974
-            _i76 = ordinal(env['x'], 'aristocrats', S[263])
+            _i76 = ordinal(env['x'], 'aristocrats', S[264])
             st.vars['couple'][_i76] = False
             st.at = o281  # game.yaml:975
-            st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[264])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[265])), False)
         elif k == 1:  # game.yaml:976
             pass
-    def step_285(st, fr):  # game.yaml:984
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o286  # game.yaml:985
-            o286.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            fr.pc = 2
-            st.at = o289  # game.yaml:992
-            if (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None)):
-                st.frames.append(Frame(o287, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 2
-        if pc == 2:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e286_among(st, env):  # game.yaml:985
-        return [_q10 for _q10 in st.players if (env['powers'][_q10] > 0)]
-    def e286_strength(st, env):  # game.yaml:985
-        return env['powers'][env['q']]
-    def e286_chooser(st, env):  # game.yaml:985
+    def e284_among(st, env):  # game.yaml:982
+        return fn_most_power(st, S[266], env['e'])
+    def e284_strength(st, env):  # game.yaml:982
+        return 0
+    def e284_chooser(st, env):  # game.yaml:982
         return st.vars['emperor']
-    def e286_prompt(st, env):  # game.yaml:985
+    def e284_prompt(st, env):  # game.yaml:982
         return 'The most power points in ' + fmt_any1(env['e'])
-    def step_287(st, fr):  # game.yaml:993
+    def step_285(st, fr):  # game.yaml:986
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o288  # game.yaml:994
+            st.at = o286  # game.yaml:987
             _args37 = {'e': env['e'], 'w': env['w']}
-            enter_procedure(st, S[265])
+            enter_procedure(st, S[267])
             st.frames.append(Frame(o27, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4090,62 +4083,62 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_291(st, fr):  # game.yaml:1004
+    def step_288(st, fr):  # game.yaml:997
         env = fr.env
-        st.at = o292  # game.yaml:1005
-        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+        st.at = o289  # game.yaml:998
+        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[118]))][-1], Z_aside1, False)
         st.frames.pop()
 
-    def step_295(st, fr):  # game.yaml:1019
+    def step_292(st, fr):  # game.yaml:1012
         env = fr.env
-        st.at = o296  # game.yaml:1020
+        st.at = o293  # game.yaml:1013
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
         st.frames.pop()
 
-    def step_297(st, fr):  # game.yaml:1008
+    def step_294(st, fr):  # game.yaml:1001
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o300  # game.yaml:1009
-            o300.exec(st, env)
+            st.at = o297  # game.yaml:1002
+            o297.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o301  # game.yaml:1017
-            _i77 = seat(st, env['w'], S[266])
+            st.at = o298  # game.yaml:1010
+            _i77 = seat(st, env['w'], S[268])
             st.vars['score'][_i77] += 2
-            st.at = o302  # game.yaml:1018
+            st.at = o299  # game.yaml:1011
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_298(st, fr):  # game.yaml:1015
+    def step_295(st, fr):  # game.yaml:1008
         env = fr.env
-        st.at = o299  # game.yaml:1016
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[268]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[267])), False)
+        st.at = o296  # game.yaml:1009
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[270]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[269])), False)
         st.frames.pop()
 
-    def e300_player(st, env):  # game.yaml:1009
+    def e297_player(st, env):  # game.yaml:1002
         return env['w']
-    def e300_prompt(st, env):  # game.yaml:1009
+    def e297_prompt(st, env):  # game.yaml:1002
         return fmt_player1(env['w']) + ' chooses the new elector of ' + fmt_card1(env['e'])
-    def e300_label0(st, env):  # game.yaml:1012
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[269]))][-1]) + ' from ' + fmt_card1(env['s'])
-    def e300_items0(st, env):  # game.yaml:1012
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[270]))]
-    def e300_when0(st, env):  # game.yaml:1012
-        return fn_suitable(st, S[271], env['w'], env['e'], env['s'])
-    def collect_300(st, env):  # game.yaml:1009
+    def e297_label0(st, env):  # game.yaml:1005
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[271]))][-1]) + ' from ' + fmt_card1(env['s'])
+    def e297_items0(st, env):  # game.yaml:1005
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[272]))]
+    def e297_when0(st, env):  # game.yaml:1005
+        return fn_suitable(st, S[273], env['w'], env['e'], env['s'])
+    def collect_297(st, env):  # game.yaml:1002
         actions = []
         values = []
         idx = []
-        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[270]))]:  # game.yaml:1012
-            if not (fn_suitable(st, S[271], env['w'], env['e'], _s34)):
+        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[272]))]:  # game.yaml:1005
+            if not (fn_suitable(st, S[273], env['w'], env['e'], _s34)):
                 continue
             a = A_401 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4153,21 +4146,21 @@ def build(num_players, files):
                 values.append(_s34)
                 idx.append(0)
         return actions, values, idx
-    def resolve_300(st, dec, i):  # game.yaml:1009
+    def resolve_297(st, dec, i):  # game.yaml:1002
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1012
+        if k == 0:  # game.yaml:1005
             env['s'] = dec.values[i]
-            st.at = o299  # game.yaml:1016
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[268]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[267])), False)
-    def step_304(st, fr):  # game.yaml:1022
+            st.at = o296  # game.yaml:1009
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[270]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[269])), False)
+    def step_301(st, fr):  # game.yaml:1015
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o305  # game.yaml:1023
+            st.at = o302  # game.yaml:1016
             _args38 = {'e': env['e']}
-            enter_procedure(st, S[272])
+            enter_procedure(st, S[274])
             st.frames.append(Frame(o28, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4177,31 +4170,31 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_308(st, fr):  # game.yaml:1041
+    def step_305(st, fr):  # game.yaml:1034
         env = fr.env
-        st.at = o309  # game.yaml:1042
+        st.at = o306  # game.yaml:1035
         if st.record_log:
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
-        st.at = o310  # game.yaml:1043
+        st.at = o307  # game.yaml:1036
         _args39 = {'x': env['x']}
-        enter_procedure(st, S[122])
+        enter_procedure(st, S[123])
         st.inline += 1
         try:
             proc_retire(st, _args39)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            traced(e, 'procedure retire (' + str(S[90]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_311(st, fr):  # game.yaml:1032
+    def step_308(st, fr):  # game.yaml:1025
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o314  # game.yaml:1033
-            o314.exec(st, env)
+            st.at = o311  # game.yaml:1026
+            o311.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4210,36 +4203,36 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_312(st, fr):  # game.yaml:1039
+    def step_309(st, fr):  # game.yaml:1032
         env = fr.env
-        st.at = o313  # game.yaml:1040
+        st.at = o310  # game.yaml:1033
         _args40 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[273])
+        enter_procedure(st, S[275])
         st.inline += 1
         try:
             proc_settle(st, _args40)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[146]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e314_player(st, env):  # game.yaml:1033
+    def e311_player(st, env):  # game.yaml:1026
         return env['x'].owner
-    def e314_prompt(st, env):  # game.yaml:1033
+    def e311_prompt(st, env):  # game.yaml:1026
         return fmt_player1(env['x'].owner) + ' places the previous elector ' + fmt_card1(env['x']) + ' in ' + fmt_card1(env['e'])
-    def e314_label0(st, env):  # game.yaml:1036
+    def e311_label0(st, env):  # game.yaml:1029
         return fmt_card1(env['s'])
-    def e314_items0(st, env):  # game.yaml:1036
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[274]))]
-    def e314_when0(st, env):  # game.yaml:1036
+    def e311_items0(st, env):  # game.yaml:1029
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[276]))]
+    def e311_when0(st, env):  # game.yaml:1029
         return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t13, 'spaces', S[17]))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
-    def collect_314(st, env):  # game.yaml:1033
+    def collect_311(st, env):  # game.yaml:1026
         actions = []
         values = []
         idx = []
-        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[274]))]:  # game.yaml:1036
+        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[276]))]:  # game.yaml:1029
             if not ((((_s35.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t14.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t14, 'spaces', S[17]))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_411 + _s35.type_id
@@ -4248,30 +4241,30 @@ def build(num_players, files):
                 values.append(_s35)
                 idx.append(0)
         return actions, values, idx
-    def resolve_314(st, dec, i):  # game.yaml:1033
+    def resolve_311(st, dec, i):  # game.yaml:1026
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1036
+        if k == 0:  # game.yaml:1029
             env['s'] = dec.values[i]
-            st.at = o313  # game.yaml:1040
+            st.at = o310  # game.yaml:1033
             _args41 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[273])
+            enter_procedure(st, S[275])
             st.inline += 1
             try:
                 proc_settle(st, _args41)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[146]) + ')')
                 raise
             st.inline -= 1
-    def step_316(st, fr):  # game.yaml:1050
+    def step_313(st, fr):  # game.yaml:1043
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o317  # game.yaml:1051
+            st.at = o314  # game.yaml:1044
             _args42 = {}
-            enter_procedure(st, S[275])
+            enter_procedure(st, S[277])
             st.frames.append(Frame(o30, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4281,22 +4274,22 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_319(st, fr):  # game.yaml:1058
+    def step_316(st, fr):  # game.yaml:1051
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o324  # game.yaml:1059
+            st.at = o321  # game.yaml:1052
             if any((_c13.props['stack'].key == 'church') for _c13 in st.zones[(Z_play_area1 + seat(st, env['q'], S[19]))]):
-                st.frames.append(Frame(o320, env))
+                st.frames.append(Frame(o317, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o329  # game.yaml:1070
+            st.at = o326  # game.yaml:1063
             if any((_c14.props['stack'].key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + seat(st, env['q'], S[19]))]):
-                st.frames.append(Frame(o325, env))
+                st.frames.append(Frame(o322, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -4305,13 +4298,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_320(st, fr):  # game.yaml:1060
+    def step_317(st, fr):  # game.yaml:1053
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o323  # game.yaml:1061
-            o323.exec(st, env)
+            st.at = o320  # game.yaml:1054
+            o320.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4320,28 +4313,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_321(st, fr):  # game.yaml:1067
+    def step_318(st, fr):  # game.yaml:1060
         env = fr.env
-        st.at = o322  # game.yaml:1068
+        st.at = o319  # game.yaml:1061
         st.vars['church_on'] = env['e']
         st.frames.pop()
 
-    def e323_player(st, env):  # game.yaml:1061
+    def e320_player(st, env):  # game.yaml:1054
         return env['q']
-    def e323_prompt(st, env):  # game.yaml:1061
+    def e320_prompt(st, env):  # game.yaml:1054
         return fmt_player1(env['q']) + ': Church influence in which Archdiocese'
-    def e323_label0(st, env):  # game.yaml:1064
+    def e320_label0(st, env):  # game.yaml:1057
         return fmt_card1(env['e'])
-    def e323_items0(st, env):  # game.yaml:1064
+    def e320_items0(st, env):  # game.yaml:1057
         return K_electorates1
-    def e323_when0(st, env):  # game.yaml:1064
-        return ((env['e'].props['spiritual'] and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[276])])) and (env['e'] != st.vars['excommunicated']))
-    def collect_323(st, env):  # game.yaml:1061
+    def e320_when0(st, env):  # game.yaml:1057
+        return ((env['e'].props['spiritual'] and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[278])])) and (env['e'] != st.vars['excommunicated']))
+    def collect_320(st, env):  # game.yaml:1054
         actions = []
         values = []
         idx = []
-        for _e8 in K_electorates1:  # game.yaml:1064
-            if not (_e8.props['spiritual'] and (not st.vars['closed'][ordinal(_e8, 'electorates', S[276])]) and (_e8 != st.vars['excommunicated'])):
+        for _e8 in K_electorates1:  # game.yaml:1057
+            if not (_e8.props['spiritual'] and (not st.vars['closed'][ordinal(_e8, 'electorates', S[278])]) and (_e8 != st.vars['excommunicated'])):
                 continue
             a = A_421 + _e8.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4349,20 +4342,20 @@ def build(num_players, files):
                 values.append(_e8)
                 idx.append(0)
         return actions, values, idx
-    def resolve_323(st, dec, i):  # game.yaml:1061
+    def resolve_320(st, dec, i):  # game.yaml:1054
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1064
+        if k == 0:  # game.yaml:1057
             env['e'] = dec.values[i]
-            st.at = o322  # game.yaml:1068
+            st.at = o319  # game.yaml:1061
             st.vars['church_on'] = env['e']
-    def step_325(st, fr):  # game.yaml:1071
+    def step_322(st, fr):  # game.yaml:1064
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o328  # game.yaml:1072
-            o328.exec(st, env)
+            st.at = o325  # game.yaml:1065
+            o325.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4371,28 +4364,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_326(st, fr):  # game.yaml:1078
+    def step_323(st, fr):  # game.yaml:1071
         env = fr.env
-        st.at = o327  # game.yaml:1079
+        st.at = o324  # game.yaml:1072
         st.vars['excommunicated'] = env['e']
         st.frames.pop()
 
-    def e328_player(st, env):  # game.yaml:1072
+    def e325_player(st, env):  # game.yaml:1065
         return env['q']
-    def e328_prompt(st, env):  # game.yaml:1072
+    def e325_prompt(st, env):  # game.yaml:1065
         return fmt_player1(env['q']) + ': excommunicate which secular electorate'
-    def e328_label0(st, env):  # game.yaml:1075
+    def e325_label0(st, env):  # game.yaml:1068
         return fmt_card1(env['e'])
-    def e328_items0(st, env):  # game.yaml:1075
+    def e325_items0(st, env):  # game.yaml:1068
         return K_electorates1
-    def e328_when0(st, env):  # game.yaml:1075
-        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[277])])) and (env['e'] != st.vars['church_on']))
-    def collect_328(st, env):  # game.yaml:1072
+    def e325_when0(st, env):  # game.yaml:1068
+        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[279])])) and (env['e'] != st.vars['church_on']))
+    def collect_325(st, env):  # game.yaml:1065
         actions = []
         values = []
         idx = []
-        for _e9 in K_electorates1:  # game.yaml:1075
-            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[277])]) and (_e9 != st.vars['church_on'])):
+        for _e9 in K_electorates1:  # game.yaml:1068
+            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[279])]) and (_e9 != st.vars['church_on'])):
                 continue
             a = A_431 + _e9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4400,22 +4393,22 @@ def build(num_players, files):
                 values.append(_e9)
                 idx.append(0)
         return actions, values, idx
-    def resolve_328(st, dec, i):  # game.yaml:1072
+    def resolve_325(st, dec, i):  # game.yaml:1065
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1075
+        if k == 0:  # game.yaml:1068
             env['e'] = dec.values[i]
-            st.at = o327  # game.yaml:1079
+            st.at = o324  # game.yaml:1072
             st.vars['excommunicated'] = env['e']
-    def e330_items(st, env):  # game.yaml:1057
+    def e327_items(st, env):  # game.yaml:1050
         return clockwise_from(st, st.vars['emperor'])
-    def step_333(st, fr):  # game.yaml:1084
+    def step_330(st, fr):  # game.yaml:1077
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o338  # game.yaml:1085
-            o338.exec(st, env)
+            st.at = o335  # game.yaml:1078
+            o335.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4424,93 +4417,93 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_334(st, fr):  # game.yaml:1089
+    def step_331(st, fr):  # game.yaml:1082
         env = fr.env
-        st.at = o335  # game.yaml:1090
-        _i78 = seat(st, env['q'], S[278])
+        st.at = o332  # game.yaml:1083
+        _i78 = seat(st, env['q'], S[280])
         st.vars['vote'][_i78] = st.vars['emperor']
         st.frames.pop()
 
-    def step_336(st, fr):  # game.yaml:1092
+    def step_333(st, fr):  # game.yaml:1085
         env = fr.env
-        st.at = o337  # game.yaml:1093
-        _i79 = seat(st, env['q'], S[279])
+        st.at = o334  # game.yaml:1086
+        _i79 = seat(st, env['q'], S[281])
         st.vars['vote'][_i79] = st.vars['rival']
         st.frames.pop()
 
-    def e338_player(st, env):  # game.yaml:1085
+    def e335_player(st, env):  # game.yaml:1078
         return env['q']
-    def e338_prompt(st, env):  # game.yaml:1085
-        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[280], env['q'])) + ' votes)'
-    def e338_label0(st, env):  # game.yaml:1088
+    def e335_prompt(st, env):  # game.yaml:1078
+        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[282], env['q'])) + ' votes)'
+    def e335_label0(st, env):  # game.yaml:1081
         return 'for the Emperor ' + fmt_player1(st.vars['emperor'])
-    def e338_label1(st, env):  # game.yaml:1091
+    def e335_label1(st, env):  # game.yaml:1084
         return 'for the rival ' + fmt_player1(st.vars['rival'])
-    def collect_338(st, env):  # game.yaml:1085
+    def collect_335(st, env):  # game.yaml:1078
         actions = []
         values = []
         idx = []
-        # game.yaml:1088: always offered
+        # game.yaml:1081: always offered
         actions.append(A_441)
         values.append(None)
         idx.append(0)
-        # game.yaml:1091: always offered
+        # game.yaml:1084: always offered
         actions.append(A_451)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_338(st, dec, i):  # game.yaml:1085
+    def resolve_335(st, dec, i):  # game.yaml:1078
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1088
-            st.at = o335  # game.yaml:1090
-            _i80 = seat(st, env['q'], S[278])
+        if k == 0:  # game.yaml:1081
+            st.at = o332  # game.yaml:1083
+            _i80 = seat(st, env['q'], S[280])
             st.vars['vote'][_i80] = st.vars['emperor']
-        elif k == 1:  # game.yaml:1091
-            st.at = o337  # game.yaml:1093
-            _i81 = seat(st, env['q'], S[279])
+        elif k == 1:  # game.yaml:1084
+            st.at = o334  # game.yaml:1086
+            _i81 = seat(st, env['q'], S[281])
             st.vars['vote'][_i81] = st.vars['rival']
-    def e339_items(st, env):  # game.yaml:1083
+    def e336_items(st, env):  # game.yaml:1076
         return [_x30 for _x30 in clockwise_from(st, st.vars['emperor']) if ((_x30 != st.vars['emperor']) and (_x30 != st.vars['rival']))]
-    def step_344(st, fr):  # game.yaml:1099
+    def step_341(st, fr):  # game.yaml:1092
         env = fr.env
-        st.at = o348  # game.yaml:1100
-        if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[131])] == env['victor'])):
-            st.at = o346  # game.yaml:1102
-            _i82 = seat(st, env['q'], S[132])
+        st.at = o345  # game.yaml:1093
+        if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[132])] == env['victor'])):
+            st.at = o343  # game.yaml:1095
+            _i82 = seat(st, env['q'], S[133])
             st.vars['score'][_i82] += 1
-            st.at = o347  # game.yaml:1103
+            st.at = o344  # game.yaml:1096
             if st.record_log:
                 st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
-    def step_345(st, fr):  # game.yaml:1101
+    def step_342(st, fr):  # game.yaml:1094
         env = fr.env
-        st.at = o346  # game.yaml:1102
-        _i83 = seat(st, env['q'], S[132])
+        st.at = o343  # game.yaml:1095
+        _i83 = seat(st, env['q'], S[133])
         st.vars['score'][_i83] += 1
-        st.at = o347  # game.yaml:1103
+        st.at = o344  # game.yaml:1096
         if st.record_log:
             st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
-    def e349_items(st, env):  # game.yaml:1098
+    def e346_items(st, env):  # game.yaml:1091
         return st.players
-    def step_350(st, fr):  # game.yaml:1107
+    def step_347(st, fr):  # game.yaml:1100
         env = fr.env
-        st.at = o351  # game.yaml:1108
+        st.at = o348  # game.yaml:1101
         if st.record_log:
             st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
         st.frames.pop()
 
-    def step_352(st, fr):  # game.yaml:1105
+    def step_349(st, fr):  # game.yaml:1098
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o353  # game.yaml:1106
+            st.at = o350  # game.yaml:1099
             _args43 = {'w': st.vars['rival']}
-            enter_procedure(st, S[281])
+            enter_procedure(st, S[283])
             st.frames.append(Frame(o31, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4520,23 +4513,23 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_358(st, fr):  # game.yaml:1113
+    def step_355(st, fr):  # game.yaml:1106
         env = fr.env
-        st.at = o359  # game.yaml:1114
-        _i84 = seat(st, env['q'], S[133])
+        st.at = o356  # game.yaml:1107
+        _i84 = seat(st, env['q'], S[134])
         st.vars['vote'][_i84] = None
         st.frames.pop()
 
-    def e360_items(st, env):  # game.yaml:1112
+    def e357_items(st, env):  # game.yaml:1105
         return st.players
-    def step_366(st, fr):  # game.yaml:1126
+    def step_363(st, fr):  # game.yaml:1119
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o367  # game.yaml:1127
+            st.at = o364  # game.yaml:1120
             _args44 = {'p': env['old']}
-            enter_procedure(st, S[282])
+            enter_procedure(st, S[284])
             st.frames.append(Frame(o32, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4546,31 +4539,31 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_370(st, fr):  # game.yaml:1145
+    def step_367(st, fr):  # game.yaml:1138
         env = fr.env
-        st.at = o371  # game.yaml:1146
+        st.at = o368  # game.yaml:1139
         if st.record_log:
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
-        st.at = o372  # game.yaml:1147
+        st.at = o369  # game.yaml:1140
         _args45 = {'x': env['x']}
-        enter_procedure(st, S[135])
+        enter_procedure(st, S[136])
         st.inline += 1
         try:
             proc_retire(st, _args45)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            traced(e, 'procedure retire (' + str(S[90]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_373(st, fr):  # game.yaml:1136
+    def step_370(st, fr):  # game.yaml:1129
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o376  # game.yaml:1137
-            o376.exec(st, env)
+            st.at = o373  # game.yaml:1130
+            o373.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4579,36 +4572,36 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_374(st, fr):  # game.yaml:1143
+    def step_371(st, fr):  # game.yaml:1136
         env = fr.env
-        st.at = o375  # game.yaml:1144
+        st.at = o372  # game.yaml:1137
         _args46 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[283])
+        enter_procedure(st, S[285])
         st.inline += 1
         try:
             proc_settle(st, _args46)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[145]) + ')')
+            traced(e, 'procedure settle (' + str(S[146]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e376_player(st, env):  # game.yaml:1137
+    def e373_player(st, env):  # game.yaml:1130
         return env['p']
-    def e376_prompt(st, env):  # game.yaml:1137
+    def e373_prompt(st, env):  # game.yaml:1130
         return fmt_player1(env['p']) + ' places the previous Emperor ' + fmt_card1(env['x'])
-    def e376_label0(st, env):  # game.yaml:1140
+    def e373_label0(st, env):  # game.yaml:1133
         return fmt_card1(env['s'])
-    def e376_items0(st, env):  # game.yaml:1140
+    def e373_items0(st, env):  # game.yaml:1133
         return K_spaces1
-    def e376_when0(st, env):  # game.yaml:1140
+    def e373_when0(st, env):  # game.yaml:1133
         return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t15.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t15, 'spaces', S[17]))]) == 0)) for _t15 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
-    def collect_376(st, env):  # game.yaml:1137
+    def collect_373(st, env):  # game.yaml:1130
         actions = []
         values = []
         idx = []
-        for _s36 in K_spaces1:  # game.yaml:1140
+        for _s36 in K_spaces1:  # game.yaml:1133
             if not ((((_s36.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s36.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t16.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t16, 'spaces', S[17]))]) == 0)) for _t16 in st.zones[(Z_area1 + ordinal(_s36.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_461 + _s36.type_id
@@ -4617,30 +4610,30 @@ def build(num_players, files):
                 values.append(_s36)
                 idx.append(0)
         return actions, values, idx
-    def resolve_376(st, dec, i):  # game.yaml:1137
+    def resolve_373(st, dec, i):  # game.yaml:1130
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1140
+        if k == 0:  # game.yaml:1133
             env['s'] = dec.values[i]
-            st.at = o375  # game.yaml:1144
+            st.at = o372  # game.yaml:1137
             _args47 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[283])
+            enter_procedure(st, S[285])
             st.inline += 1
             try:
                 proc_settle(st, _args47)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[145]) + ')')
+                traced(e, 'procedure settle (' + str(S[146]) + ')')
                 raise
             st.inline -= 1
-    def step_382(st, fr):  # game.yaml:1158
+    def step_379(st, fr):  # game.yaml:1151
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o383  # game.yaml:1159
+            st.at = o380  # game.yaml:1152
             _args48 = {}
-            enter_procedure(st, S[284])
+            enter_procedure(st, S[286])
             st.frames.append(Frame(o34, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4650,14 +4643,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_385(st, fr):  # game.yaml:1161
+    def step_382(st, fr):  # game.yaml:1154
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o386  # game.yaml:1162
+            st.at = o383  # game.yaml:1155
             _args49 = {}
-            enter_procedure(st, S[285])
+            enter_procedure(st, S[287])
             st.frames.append(Frame(o35, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4667,14 +4660,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_388(st, fr):  # game.yaml:1178
+    def step_385(st, fr):  # game.yaml:1171
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o389  # game.yaml:1179
+            st.at = o386  # game.yaml:1172
             _args50 = {}
-            enter_procedure(st, S[286])
+            enter_procedure(st, S[288])
             st.frames.append(Frame(o35, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4684,13 +4677,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_390(st, fr):  # game.yaml:1169
+    def step_387(st, fr):  # game.yaml:1162
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o393  # game.yaml:1170
-            o393.exec(st, env)
+            st.at = o390  # game.yaml:1163
+            o390.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4699,27 +4692,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_391(st, fr):  # game.yaml:1176
+    def step_388(st, fr):  # game.yaml:1169
         env = fr.env
-        st.at = o392  # game.yaml:1177
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[287])), False)
+        st.at = o389  # game.yaml:1170
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[289])), False)
         st.frames.pop()
 
-    def e393_player(st, env):  # game.yaml:1170
+    def e390_player(st, env):  # game.yaml:1163
         return st.vars['emperor']
-    def e393_prompt(st, env):  # game.yaml:1170
+    def e390_prompt(st, env):  # game.yaml:1163
         return fmt_player1(st.vars['emperor']) + ' places an empire city'
-    def e393_label0(st, env):  # game.yaml:1173
+    def e390_label0(st, env):  # game.yaml:1166
         return fmt_card1(env['s'])
-    def e393_items0(st, env):  # game.yaml:1173
+    def e390_items0(st, env):  # game.yaml:1166
         return K_spaces1
-    def e393_when0(st, env):  # game.yaml:1173
+    def e390_when0(st, env):  # game.yaml:1166
         return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
-    def collect_393(st, env):  # game.yaml:1170
+    def collect_390(st, env):  # game.yaml:1163
         actions = []
         values = []
         idx = []
-        for _s37 in K_spaces1:  # game.yaml:1173
+        for _s37 in K_spaces1:  # game.yaml:1166
             if not ((_s37.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s37, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s37.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_471 + _s37.type_id
@@ -4728,27 +4721,27 @@ def build(num_players, files):
                 values.append(_s37)
                 idx.append(0)
         return actions, values, idx
-    def resolve_393(st, dec, i):  # game.yaml:1170
+    def resolve_390(st, dec, i):  # game.yaml:1163
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1173
+        if k == 0:  # game.yaml:1166
             env['s'] = dec.values[i]
-            st.at = o392  # game.yaml:1177
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[287])), False)
-    def step_395(st, fr):  # game.yaml:1205
+            st.at = o389  # game.yaml:1170
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[289])), False)
+    def step_392(st, fr):  # game.yaml:1198
         env = fr.env
-        st.at = o396  # game.yaml:1206
+        st.at = o393  # game.yaml:1199
         if st.record_log:
             st.log_line('no empire city can be placed or moved', -1)
         st.frames.pop()
 
-    def step_397(st, fr):  # game.yaml:1188
+    def step_394(st, fr):  # game.yaml:1181
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o403  # game.yaml:1189
-            o403.exec(st, env)
+            st.at = o400  # game.yaml:1182
+            o400.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4757,15 +4750,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_398(st, fr):  # game.yaml:1195
+    def step_395(st, fr):  # game.yaml:1188
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o399  # game.yaml:1196
-            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[288]))][-1]
+            st.at = o396  # game.yaml:1189
+            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[290]))][-1]
             fr.pc = 2
-            st.at = o402  # game.yaml:1197
-            o402.exec(st, env)
+            st.at = o399  # game.yaml:1190
+            o399.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -4774,27 +4767,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_400(st, fr):  # game.yaml:1203
+    def step_397(st, fr):  # game.yaml:1196
         env = fr.env
-        st.at = o401  # game.yaml:1204
-        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[289])), False)
+        st.at = o398  # game.yaml:1197
+        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[291])), False)
         st.frames.pop()
 
-    def e402_player(st, env):  # game.yaml:1197
+    def e399_player(st, env):  # game.yaml:1190
         return st.vars['emperor']
-    def e402_prompt(st, env):  # game.yaml:1197
+    def e399_prompt(st, env):  # game.yaml:1190
         return fmt_player1(st.vars['emperor']) + ' moves the empire city from ' + fmt_card1(env['s']) + ' to'
-    def e402_label0(st, env):  # game.yaml:1200
+    def e399_label0(st, env):  # game.yaml:1193
         return fmt_card1(env['t'])
-    def e402_items0(st, env):  # game.yaml:1200
+    def e399_items0(st, env):  # game.yaml:1193
         return K_spaces1
-    def e402_when0(st, env):  # game.yaml:1200
+    def e399_when0(st, env):  # game.yaml:1193
         return ((env['t'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[6])])))
-    def collect_402(st, env):  # game.yaml:1197
+    def collect_399(st, env):  # game.yaml:1190
         actions = []
         values = []
         idx = []
-        for _t17 in K_spaces1:  # game.yaml:1200
+        for _t17 in K_spaces1:  # game.yaml:1193
             if not ((_t17.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_t17, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_t17.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_491 + _t17.type_id
@@ -4803,29 +4796,29 @@ def build(num_players, files):
                 values.append(_t17)
                 idx.append(0)
         return actions, values, idx
-    def resolve_402(st, dec, i):  # game.yaml:1197
+    def resolve_399(st, dec, i):  # game.yaml:1190
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1200
+        if k == 0:  # game.yaml:1193
             env['t'] = dec.values[i]
-            st.at = o401  # game.yaml:1204
-            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[289])), False)
-    def e403_player(st, env):  # game.yaml:1189
+            st.at = o398  # game.yaml:1197
+            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[291])), False)
+    def e400_player(st, env):  # game.yaml:1182
         return st.vars['emperor']
-    def e403_prompt(st, env):  # game.yaml:1189
+    def e400_prompt(st, env):  # game.yaml:1182
         return fmt_player1(st.vars['emperor']) + ' moves an empire city from'
-    def e403_label0(st, env):  # game.yaml:1192
+    def e400_label0(st, env):  # game.yaml:1185
         return fmt_card1(env['s'])
-    def e403_items0(st, env):  # game.yaml:1192
+    def e400_items0(st, env):  # game.yaml:1185
         return K_spaces1
-    def e403_when0(st, env):  # game.yaml:1192
-        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[290]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[291]))][-1].kind == 'empire_cities'))
-    def collect_403(st, env):  # game.yaml:1189
+    def e400_when0(st, env):  # game.yaml:1185
+        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[292]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[293]))][-1].kind == 'empire_cities'))
+    def collect_400(st, env):  # game.yaml:1182
         actions = []
         values = []
         idx = []
-        for _s38 in K_spaces1:  # game.yaml:1192
-            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[290]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[291]))][-1].kind == 'empire_cities')):
+        for _s38 in K_spaces1:  # game.yaml:1185
+            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[292]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[293]))][-1].kind == 'empire_cities')):
                 continue
             a = A_481 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4833,174 +4826,174 @@ def build(num_players, files):
                 values.append(_s38)
                 idx.append(0)
         return actions, values, idx
-    def resolve_403(st, dec, i):  # game.yaml:1189
+    def resolve_400(st, dec, i):  # game.yaml:1182
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1192
+        if k == 0:  # game.yaml:1185
             env['s'] = dec.values[i]
-            st.frames.append(Frame(o398, env))
-    def step_405(st, fr):  # game.yaml:368
+            st.frames.append(Frame(o395, env))
+    def step_402(st, fr):  # game.yaml:368
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o408  # game.yaml:371
+            st.at = o405  # game.yaml:371
             if (len(st.players) == 2):
-                st.at = o407  # game.yaml:373
+                st.at = o404  # game.yaml:373
                 _args51 = {}
-                enter_procedure(st, S[292])
+                enter_procedure(st, S[294])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args51)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure close_electorates (' + str(S[293]) + ')')
+                    traced(e, 'procedure close_electorates (' + str(S[295]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o413  # game.yaml:374
+            st.at = o410  # game.yaml:374
             for _c15 in list(K_actions1):
                 env['c'] = _c15
-                st.at = o412  # game.yaml:376
+                st.at = o409  # game.yaml:376
                 if (env['c'].props['players'] <= len(st.players)):
-                    st.at = o411  # game.yaml:378
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
-            st.at = o416  # game.yaml:381
+                    st.at = o408  # game.yaml:378
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[296])), False)
+            st.at = o413  # game.yaml:381
             for _s39 in list(K_spaces1):
                 env['s'] = _s39
-                st.at = o415  # game.yaml:383
-                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[295])), False)
-            st.at = o417  # game.yaml:384
+                st.at = o412  # game.yaml:383
+                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[297])), False)
+            st.at = o414  # game.yaml:384
             if st.record_log:
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
             fr.pc = 5
-            st.at = o420  # game.yaml:385
-            o420.exec(st, env)
+            st.at = o417  # game.yaml:385
+            o417.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
-            st.at = o421  # game.yaml:393
+            st.at = o418  # game.yaml:393
             _args52 = {}
-            enter_procedure(st, S[296])
+            enter_procedure(st, S[298])
             st.inline += 1
             try:
                 proc_place_emperor_at_start(st, _args52)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_emperor_at_start (' + str(S[297]) + ')')
+                traced(e, 'procedure place_emperor_at_start (' + str(S[299]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 7
-            st.at = o424  # game.yaml:394
-            o424.exec(st, env)
+            st.at = o421  # game.yaml:394
+            o421.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 7
         if pc == 7:
             fr.pc = 8
-            st.at = o427  # game.yaml:397
-            o427.exec(st, env)
+            st.at = o424  # game.yaml:397
+            o424.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 8
         if pc == 8:
             fr.pc = 9
-            st.at = o430  # game.yaml:400
-            o430.exec(st, env)
+            st.at = o427  # game.yaml:400
+            o427.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 9
         if pc == 9:
             fr.pc = 10
-            st.at = o433  # game.yaml:403
-            o433.exec(st, env)
+            st.at = o430  # game.yaml:403
+            o430.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
         if pc == 10:
             fr.pc = 11
-            st.at = o438  # game.yaml:406
-            o438.exec(st, env)
+            st.at = o435  # game.yaml:406
+            o435.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 11
         if pc == 11:
-            st.at = o442  # game.yaml:416
+            st.at = o439  # game.yaml:416
             _live6 = live_mask(st)
-            for _p2 in list(st.players):
-                if gone(st, _live6, _p2):
+            for _p3 in list(st.players):
+                if gone(st, _live6, _p3):
                     continue
-                env['p'] = _p2
-                st.at = o440  # game.yaml:418
-                _i85 = seat(st, env['p'], S[298])
+                env['p'] = _p3
+                st.at = o437  # game.yaml:418
+                _i85 = seat(st, env['p'], S[300])
                 _v13 = 7
                 if _v13 > 12:  # a capped track: the excess is lost
                     _v13 = 12
                 if _v13 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[299])
+                    raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[301])
                 st.vars['thalers'][_i85] = _v13
-                st.at = o441  # game.yaml:419
-                _i86 = seat(st, env['p'], S[300])
+                st.at = o438  # game.yaml:419
+                _i86 = seat(st, env['p'], S[302])
                 st.vars['chip'][_i86] = 7
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_406(st, fr):  # game.yaml:372
+    def step_403(st, fr):  # game.yaml:372
         env = fr.env
-        st.at = o407  # game.yaml:373
+        st.at = o404  # game.yaml:373
         _args53 = {}
-        enter_procedure(st, S[292])
+        enter_procedure(st, S[294])
         st.inline += 1
         try:
             proc_close_electorates(st, _args53)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure close_electorates (' + str(S[293]) + ')')
+            traced(e, 'procedure close_electorates (' + str(S[295]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_409(st, fr):  # game.yaml:375
+    def step_406(st, fr):  # game.yaml:375
         env = fr.env
-        st.at = o412  # game.yaml:376
+        st.at = o409  # game.yaml:376
         if (env['c'].props['players'] <= len(st.players)):
-            st.at = o411  # game.yaml:378
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
+            st.at = o408  # game.yaml:378
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[296])), False)
         st.frames.pop()
 
-    def step_410(st, fr):  # game.yaml:377
+    def step_407(st, fr):  # game.yaml:377
         env = fr.env
-        st.at = o411  # game.yaml:378
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[294])), False)
+        st.at = o408  # game.yaml:378
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[296])), False)
         st.frames.pop()
 
-    def e413_items(st, env):  # game.yaml:374
+    def e410_items(st, env):  # game.yaml:374
         return K_actions1
-    def step_414(st, fr):  # game.yaml:382
+    def step_411(st, fr):  # game.yaml:382
         env = fr.env
-        st.at = o415  # game.yaml:383
-        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[295])), False)
+        st.at = o412  # game.yaml:383
+        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[297])), False)
         st.frames.pop()
 
-    def e416_items(st, env):  # game.yaml:381
+    def e413_items(st, env):  # game.yaml:381
         return K_spaces1
-    def step_418(st, fr):  # game.yaml:391
+    def step_415(st, fr):  # game.yaml:391
         env = fr.env
-        st.at = o419  # game.yaml:392
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[301])), False)
+        st.at = o416  # game.yaml:392
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[303])), False)
         st.frames.pop()
 
-    def e420_player(st, env):  # game.yaml:385
+    def e417_player(st, env):  # game.yaml:385
         return st.vars['emperor']
-    def e420_prompt(st, env):  # game.yaml:385
+    def e417_prompt(st, env):  # game.yaml:385
         return 'The Emperor places an empire city'
-    def e420_label0(st, env):  # game.yaml:388
+    def e417_label0(st, env):  # game.yaml:388
         return fmt_card1(env['s'])
-    def e420_items0(st, env):  # game.yaml:388
+    def e417_items0(st, env):  # game.yaml:388
         return K_spaces1
-    def e420_when0(st, env):  # game.yaml:388
+    def e417_when0(st, env):  # game.yaml:388
         return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
-    def collect_420(st, env):  # game.yaml:385
+    def collect_417(st, env):  # game.yaml:385
         actions = []
         values = []
         idx = []
@@ -5013,21 +5006,21 @@ def build(num_players, files):
                 values.append(_s40)
                 idx.append(0)
         return actions, values, idx
-    def resolve_420(st, dec, i):  # game.yaml:385
+    def resolve_417(st, dec, i):  # game.yaml:385
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:388
             env['s'] = dec.values[i]
-            st.at = o419  # game.yaml:392
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[301])), False)
-    def step_422(st, fr):  # game.yaml:395
+            st.at = o416  # game.yaml:392
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[303])), False)
+    def step_419(st, fr):  # game.yaml:395
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o423  # game.yaml:396
+            st.at = o420  # game.yaml:396
             _args54 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
-            enter_procedure(st, S[302])
+            enter_procedure(st, S[304])
             st.frames.append(Frame(o2, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5037,16 +5030,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e424_items(st, env):  # game.yaml:394
+    def e421_items(st, env):  # game.yaml:394
         return others(st, st.vars['emperor'])
-    def step_425(st, fr):  # game.yaml:398
+    def step_422(st, fr):  # game.yaml:398
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o426  # game.yaml:399
+            st.at = o423  # game.yaml:399
             _args55 = {'p': env['p'], 'a': 35, 'side': True, 'kind': 'aristocrat'}
-            enter_procedure(st, S[303])
+            enter_procedure(st, S[305])
             st.frames.append(Frame(o2, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5056,16 +5049,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e427_items(st, env):  # game.yaml:397
+    def e424_items(st, env):  # game.yaml:397
         return clockwise_from(st, st.vars['emperor'])
-    def step_428(st, fr):  # game.yaml:401
+    def step_425(st, fr):  # game.yaml:401
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o429  # game.yaml:402
+            st.at = o426  # game.yaml:402
             _args56 = {'p': env['p'], 'a': 25, 'side': False, 'kind': 'aristocrat'}
-            enter_procedure(st, S[304])
+            enter_procedure(st, S[306])
             st.frames.append(Frame(o2, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5075,16 +5068,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e430_items(st, env):  # game.yaml:400
+    def e427_items(st, env):  # game.yaml:400
         return clockwise_from(st, st.vars['emperor'])
-    def step_431(st, fr):  # game.yaml:404
+    def step_428(st, fr):  # game.yaml:404
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o432  # game.yaml:405
+            st.at = o429  # game.yaml:405
             _args57 = {'p': env['p'], 'a': 15, 'side': True, 'kind': 'aristocrat'}
-            enter_procedure(st, S[305])
+            enter_procedure(st, S[307])
             st.frames.append(Frame(o2, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5094,15 +5087,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e433_items(st, env):  # game.yaml:403
+    def e430_items(st, env):  # game.yaml:403
         return clockwise_from(st, st.vars['emperor'])
-    def step_434(st, fr):  # game.yaml:407
+    def step_431(st, fr):  # game.yaml:407
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o437  # game.yaml:408
-            o437.exec(st, env)
+            st.at = o434  # game.yaml:408
+            o434.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -5111,23 +5104,23 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_435(st, fr):  # game.yaml:414
+    def step_432(st, fr):  # game.yaml:414
         env = fr.env
-        st.at = o436  # game.yaml:415
-        st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + seat(st, env['p'], S[307]))] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[306])), False)
+        st.at = o433  # game.yaml:415
+        st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + seat(st, env['p'], S[309]))] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[308])), False)
         st.frames.pop()
 
-    def e437_player(st, env):  # game.yaml:408
+    def e434_player(st, env):  # game.yaml:408
         return env['p']
-    def e437_prompt(st, env):  # game.yaml:408
+    def e434_prompt(st, env):  # game.yaml:408
         return fmt_player1(env['p']) + ' places a knight'
-    def e437_label0(st, env):  # game.yaml:411
+    def e434_label0(st, env):  # game.yaml:411
         return fmt_card1(env['s'])
-    def e437_items0(st, env):  # game.yaml:411
+    def e434_items0(st, env):  # game.yaml:411
         return K_spaces1
-    def e437_when0(st, env):  # game.yaml:411
+    def e434_when0(st, env):  # game.yaml:411
         return ((((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[8])]))
-    def collect_437(st, env):  # game.yaml:408
+    def collect_434(st, env):  # game.yaml:408
         actions = []
         values = []
         idx = []
@@ -5140,39 +5133,39 @@ def build(num_players, files):
                 values.append(_s41)
                 idx.append(0)
         return actions, values, idx
-    def resolve_437(st, dec, i):  # game.yaml:408
+    def resolve_434(st, dec, i):  # game.yaml:408
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:411
             env['s'] = dec.values[i]
-            st.at = o436  # game.yaml:415
-            st.move(first([_x32 for _x32 in st.zones[(Z_supply1 + seat(st, env['p'], S[307]))] if (_x32.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[306])), False)
-    def e438_items(st, env):  # game.yaml:406
+            st.at = o433  # game.yaml:415
+            st.move(first([_x32 for _x32 in st.zones[(Z_supply1 + seat(st, env['p'], S[309]))] if (_x32.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[308])), False)
+    def e435_items(st, env):  # game.yaml:406
         return clockwise_from(st, st.vars['emperor'])
-    def step_439(st, fr):  # game.yaml:417
+    def step_436(st, fr):  # game.yaml:417
         env = fr.env
-        st.at = o440  # game.yaml:418
-        _i87 = seat(st, env['p'], S[298])
+        st.at = o437  # game.yaml:418
+        _i87 = seat(st, env['p'], S[300])
         _v14 = 7
         if _v14 > 12:  # a capped track: the excess is lost
             _v14 = 12
         if _v14 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[299])
+            raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[301])
         st.vars['thalers'][_i87] = _v14
-        st.at = o441  # game.yaml:419
-        _i88 = seat(st, env['p'], S[300])
+        st.at = o438  # game.yaml:419
+        _i88 = seat(st, env['p'], S[302])
         st.vars['chip'][_i88] = 7
         st.frames.pop()
 
-    def e442_items(st, env):  # game.yaml:416
+    def e439_items(st, env):  # game.yaml:416
         return st.players
-    def step_443(st, fr):  # game.yaml:421
+    def step_440(st, fr):  # game.yaml:421
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o459  # game.yaml:424
-            o459.exec(st, env)
+            st.at = o456  # game.yaml:424
+            o456.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -5181,54 +5174,54 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_444(st, fr):  # game.yaml:425
+    def step_441(st, fr):  # game.yaml:425
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o445  # game.yaml:426
+            st.at = o442  # game.yaml:426
             st.vars['round'] = env['r']
-            st.at = o446  # game.yaml:427
+            st.at = o443  # game.yaml:427
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(env['r']) + ' begins', -1)
             fr.pc = 3
-            st.at = o454  # game.yaml:428
+            st.at = o451  # game.yaml:428
             if (env['r'] > 1):
-                st.frames.append(Frame(o447, env))
+                st.frames.append(Frame(o444, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o455  # game.yaml:437
+            st.at = o452  # game.yaml:437
             _args58 = {}
-            enter_procedure(st, S[308])
+            enter_procedure(st, S[310])
             st.frames.append(Frame(o14, _args58))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o456  # game.yaml:438
+            st.at = o453  # game.yaml:438
             _args59 = {}
-            enter_procedure(st, S[309])
+            enter_procedure(st, S[311])
             st.frames.append(Frame(o24, _args59))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o457  # game.yaml:439
+            st.at = o454  # game.yaml:439
             _args60 = {}
-            enter_procedure(st, S[310])
+            enter_procedure(st, S[312])
             st.frames.append(Frame(o29, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
         if pc == 6:
             fr.pc = 7
-            st.at = o458  # game.yaml:440
+            st.at = o455  # game.yaml:440
             _args61 = {}
-            enter_procedure(st, S[311])
+            enter_procedure(st, S[313])
             st.frames.append(Frame(o33, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5238,40 +5231,40 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_447(st, fr):  # game.yaml:429
+    def step_444(st, fr):  # game.yaml:429
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o450  # game.yaml:430
+            st.at = o447  # game.yaml:430
             for _e10 in list(K_electorates1):
                 env['e'] = _e10
-                st.at = o449  # game.yaml:432
-                _i89 = ordinal(env['e'], 'electorates', S[312])
+                st.at = o446  # game.yaml:432
+                _i89 = ordinal(env['e'], 'electorates', S[314])
                 st.vars['privilege_used'][_i89] = False
-            st.at = o451  # game.yaml:433
+            st.at = o448  # game.yaml:433
             _args62 = {}
-            enter_procedure(st, S[313])
+            enter_procedure(st, S[315])
             st.inline += 1
             try:
                 proc_income_phase(st, _args62)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure income_phase (' + str(S[314]) + ')')
+                traced(e, 'procedure income_phase (' + str(S[316]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 3
-            st.at = o452  # game.yaml:434
+            st.at = o449  # game.yaml:434
             _args63 = {}
-            enter_procedure(st, S[315])
+            enter_procedure(st, S[317])
             st.frames.append(Frame(o9, _args63))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o453  # game.yaml:435
+            st.at = o450  # game.yaml:435
             _args64 = {}
-            enter_procedure(st, S[316])
+            enter_procedure(st, S[318])
             st.frames.append(Frame(o10, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5281,20 +5274,20 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_448(st, fr):  # game.yaml:431
+    def step_445(st, fr):  # game.yaml:431
         env = fr.env
-        st.at = o449  # game.yaml:432
-        _i90 = ordinal(env['e'], 'electorates', S[312])
+        st.at = o446  # game.yaml:432
+        _i90 = ordinal(env['e'], 'electorates', S[314])
         st.vars['privilege_used'][_i90] = False
         st.frames.pop()
 
-    def e450_items(st, env):  # game.yaml:430
+    def e447_items(st, env):  # game.yaml:430
         return K_electorates1
-    def e459_items(st, env):  # game.yaml:424
-        return span_list(1, 5, S[317])
-    def step_460(st, fr):  # game.yaml:442
+    def e456_items(st, env):  # game.yaml:424
+        return span_list(1, 5, S[319])
+    def step_457(st, fr):  # game.yaml:442
         env = fr.env
-        st.at = o461  # game.yaml:445
+        st.at = o458  # game.yaml:445
         if st.record_log:
             st.log_line('The game ends after phase VII of round 5; victory points ' + fmt_list_int1(st.vars['score']), -1)
         st.frames.pop()
@@ -5328,164 +5321,164 @@ def build(num_players, files):
     def init_excommunicated(st, env):  # game.yaml:216
         return None
 
-    o0 = Block(0, S[293], 10, step_0)
-    o1 = Block(1, S[297], 4, step_1)
-    o2 = Block(2, S[318], 2, step_2)
-    o3 = Block(3, S[88], 3, step_3)
-    o4 = Block(4, S[107], 1, step_4)
-    o5 = Block(5, S[145], 2, step_5)
-    o6 = Block(6, S[319], 2, step_6)
-    o7 = Block(7, S[320], 1, step_7)
-    o8 = Block(8, S[314], 1, step_8)
-    o9 = Block(9, S[321], 2, step_9)
-    o10 = Block(10, S[322], 2, step_10)
-    o11 = Block(11, S[323], 1, step_11)
-    o12 = Block(12, S[324], 1, step_12)
-    o13 = Block(13, S[325], 1, step_13)
-    o14 = Block(14, S[326], 2, step_14)
-    o15 = Block(15, S[327], 1, step_15)
-    o16 = Block(16, S[328], 1, step_16)
-    o17 = Block(17, S[329], 8, step_17)
-    o18 = Block(18, S[330], 1, step_18)
-    o19 = Block(19, S[331], 1, step_19)
-    o20 = Block(20, S[332], 1, step_20)
-    o21 = Block(21, S[333], 1, step_21)
-    o22 = Block(22, S[334], 1, step_22)
-    o23 = Block(23, S[335], 1, step_23)
-    o24 = Block(24, S[336], 3, step_24)
-    o25 = Block(25, S[337], 1, step_25)
-    o26 = Block(26, S[338], 2, step_26)
-    o27 = Block(27, S[339], 4, step_27)
-    o28 = Block(28, S[340], 2, step_28)
-    o29 = Block(29, S[341], 1, step_29)
-    o30 = Block(30, S[342], 14, step_30)
-    o31 = Block(31, S[343], 6, step_31)
-    o32 = Block(32, S[344], 2, step_32)
-    o33 = Block(33, S[345], 6, step_33)
-    o34 = Block(34, S[346], 1, step_34)
-    o35 = Block(35, S[347], 1, step_35)
-    o36 = Stmt(36, S[348])
-    o37 = Stmt(37, S[349])
-    o38 = Stmt(38, S[78])
-    o39 = Stmt(39, S[350])
-    o40 = Stmt(40, S[351])
-    o41 = Stmt(41, S[352])
-    o42 = Stmt(42, S[353])
-    o43 = Stmt(43, S[79])
-    o44 = Stmt(44, S[354])
-    o45 = Stmt(45, S[355])
-    o46 = Stmt(46, S[356])
-    o47 = Stmt(47, S[81])
-    o48 = Stmt(48, S[82])
-    o49 = Stmt(49, S[357])
-    o50 = Stmt(50, S[358])
-    o51 = Block(51, S[359], 3, step_51)
-    o52 = Stmt(52, S[360])
-    o53 = Stmt(53, S[142])
-    o54 = Stmt(54, S[143])
-    o55 = ChooseOp(S[361], e55_player, e55_prompt, [
+    o0 = Block(0, S[295], 10, step_0)
+    o1 = Block(1, S[299], 4, step_1)
+    o2 = Block(2, S[320], 2, step_2)
+    o3 = Block(3, S[90], 3, step_3)
+    o4 = Block(4, S[109], 1, step_4)
+    o5 = Block(5, S[146], 2, step_5)
+    o6 = Block(6, S[321], 2, step_6)
+    o7 = Block(7, S[322], 1, step_7)
+    o8 = Block(8, S[316], 1, step_8)
+    o9 = Block(9, S[323], 2, step_9)
+    o10 = Block(10, S[324], 2, step_10)
+    o11 = Block(11, S[325], 1, step_11)
+    o12 = Block(12, S[326], 1, step_12)
+    o13 = Block(13, S[327], 1, step_13)
+    o14 = Block(14, S[328], 2, step_14)
+    o15 = Block(15, S[329], 1, step_15)
+    o16 = Block(16, S[330], 1, step_16)
+    o17 = Block(17, S[331], 8, step_17)
+    o18 = Block(18, S[332], 1, step_18)
+    o19 = Block(19, S[333], 1, step_19)
+    o20 = Block(20, S[334], 1, step_20)
+    o21 = Block(21, S[335], 1, step_21)
+    o22 = Block(22, S[336], 1, step_22)
+    o23 = Block(23, S[337], 1, step_23)
+    o24 = Block(24, S[338], 3, step_24)
+    o25 = Block(25, S[339], 1, step_25)
+    o26 = Block(26, S[340], 2, step_26)
+    o27 = Block(27, S[341], 4, step_27)
+    o28 = Block(28, S[342], 2, step_28)
+    o29 = Block(29, S[343], 1, step_29)
+    o30 = Block(30, S[344], 14, step_30)
+    o31 = Block(31, S[345], 6, step_31)
+    o32 = Block(32, S[346], 2, step_32)
+    o33 = Block(33, S[347], 6, step_33)
+    o34 = Block(34, S[348], 1, step_34)
+    o35 = Block(35, S[349], 1, step_35)
+    o36 = Stmt(36, S[350])
+    o37 = Stmt(37, S[351])
+    o38 = Stmt(38, S[80])
+    o39 = Stmt(39, S[352])
+    o40 = Stmt(40, S[353])
+    o41 = Stmt(41, S[354])
+    o42 = Stmt(42, S[355])
+    o43 = Stmt(43, S[81])
+    o44 = Stmt(44, S[356])
+    o45 = Stmt(45, S[357])
+    o46 = Stmt(46, S[358])
+    o47 = Stmt(47, S[83])
+    o48 = Stmt(48, S[84])
+    o49 = Stmt(49, S[359])
+    o50 = Stmt(50, S[360])
+    o51 = Block(51, S[361], 3, step_51)
+    o52 = Stmt(52, S[362])
+    o53 = Stmt(53, S[143])
+    o54 = Stmt(54, S[144])
+    o55 = ChooseOp(S[363], e55_player, e55_prompt, [
         OptionOp(site[0], e55_label0, 's', e55_items0, e55_when0, o51),
     ], False)
     o55.collect = collect_55
     o55.resolve = resolve_55
     o55.uid = 55
-    o56 = Stmt(56, S[362])
-    o57 = Stmt(57, S[84])
-    o58 = Stmt(58, S[85])
-    o59 = Block(59, S[363], 1, step_59)
-    o60 = Stmt(60, S[89])
-    o61 = Block(61, S[364], 2, step_61)
-    o62 = Stmt(62, S[365])
-    o63 = Stmt(63, S[87])
-    o64 = Stmt(64, S[366])
-    o65 = Block(65, S[367], 3, step_65)
-    o66 = Stmt(66, S[368])
-    o67 = Stmt(67, S[369])
-    o68 = Stmt(68, S[370])
-    o69 = Stmt(69, S[371])
-    o70 = Stmt(70, S[372])
-    o71 = Stmt(71, S[373])
-    o72 = Block(72, S[374], 3, step_72)
-    o73 = Stmt(73, S[144])
-    o74 = Stmt(74, S[146])
-    o75 = Stmt(75, S[147])
-    o76 = ChooseOp(S[375], e76_player, e76_prompt, [
+    o56 = Stmt(56, S[364])
+    o57 = Stmt(57, S[86])
+    o58 = Stmt(58, S[87])
+    o59 = Block(59, S[365], 1, step_59)
+    o60 = Stmt(60, S[91])
+    o61 = Block(61, S[366], 2, step_61)
+    o62 = Stmt(62, S[367])
+    o63 = Stmt(63, S[89])
+    o64 = Stmt(64, S[368])
+    o65 = Block(65, S[369], 3, step_65)
+    o66 = Stmt(66, S[370])
+    o67 = Stmt(67, S[371])
+    o68 = Stmt(68, S[372])
+    o69 = Stmt(69, S[373])
+    o70 = Stmt(70, S[374])
+    o71 = Stmt(71, S[375])
+    o72 = Block(72, S[376], 3, step_72)
+    o73 = Stmt(73, S[145])
+    o74 = Stmt(74, S[147])
+    o75 = Stmt(75, S[148])
+    o76 = ChooseOp(S[377], e76_player, e76_prompt, [
         OptionOp(site[1], e76_label0, 's', e76_items0, e76_when0, o72),
     ], False)
     o76.collect = collect_76
     o76.resolve = resolve_76
     o76.uid = 76
-    o77 = Block(77, S[376], 1, step_77)
-    o78 = Block(78, S[377], 1, step_78)
-    o79 = Stmt(79, S[378])
-    o80 = Block(80, S[379], 4, step_80)
-    o81 = Stmt(81, S[380])
-    o82 = Stmt(82, S[103])
-    o83 = Stmt(83, S[104])
-    o84 = Stmt(84, S[381])
-    o85 = Stmt(85, S[382])
-    o86 = Block(86, S[383], 1, step_86)
-    o87 = Block(87, S[384], 1, step_87)
-    o88 = Stmt(88, S[385])
-    o89 = ChooseOp(S[386], e89_player, e89_prompt, [
+    o77 = Block(77, S[378], 1, step_77)
+    o78 = Block(78, S[379], 1, step_78)
+    o79 = Stmt(79, S[380])
+    o80 = Block(80, S[381], 4, step_80)
+    o81 = Stmt(81, S[382])
+    o82 = Stmt(82, S[105])
+    o83 = Stmt(83, S[106])
+    o84 = Stmt(84, S[383])
+    o85 = Stmt(85, S[384])
+    o86 = Block(86, S[385], 1, step_86)
+    o87 = Block(87, S[386], 1, step_87)
+    o88 = Stmt(88, S[387])
+    o89 = ChooseOp(S[388], e89_player, e89_prompt, [
         OptionOp(site[2], e89_label0, 's', e89_items0, e89_when0, o87),
     ], False)
     o89.collect = collect_89
     o89.resolve = resolve_89
     o89.uid = 89
-    o90 = Stmt(90, S[387])
-    o91 = Block(91, S[388], 4, step_91)
-    o92 = Stmt(92, S[389])
-    o93 = Stmt(93, S[96])
-    o94 = Stmt(94, S[390])
-    o95 = Stmt(95, S[391])
-    o96 = ForOp(S[392], 'p', e96_items, o91, False, seats=True)
+    o90 = Stmt(90, S[389])
+    o91 = Block(91, S[390], 4, step_91)
+    o92 = Stmt(92, S[391])
+    o93 = Stmt(93, S[98])
+    o94 = Stmt(94, S[392])
+    o95 = Stmt(95, S[393])
+    o96 = ForOp(S[394], 'p', e96_items, o91, False, seats=True)
     o96.uid = 96
-    o97 = Block(97, S[393], 1, step_97)
-    o98 = Block(98, S[394], 1, step_98)
-    o99 = Stmt(99, S[106])
-    o100 = Stmt(100, S[395])
-    o101 = ForOp(S[396], 'x', e101_items, o97, False)
+    o97 = Block(97, S[395], 1, step_97)
+    o98 = Block(98, S[396], 1, step_98)
+    o99 = Stmt(99, S[108])
+    o100 = Stmt(100, S[397])
+    o101 = ForOp(S[398], 'x', e101_items, o97, False)
     o101.uid = 101
-    o102 = Block(102, S[397], 3, step_102)
-    o103 = Stmt(103, S[398])
-    o104 = Stmt(104, S[150])
-    o105 = Block(105, S[399], 1, step_105)
-    o106 = Stmt(106, S[400])
-    o107 = Stmt(107, S[401])
-    o108 = Stmt(108, S[402])
-    o109 = Block(109, S[403], 3, step_109)
-    o110 = Stmt(110, S[404])
-    o111 = Stmt(111, S[405])
-    o112 = Block(112, S[406], 1, step_112)
-    o113 = Block(113, S[407], 1, step_113)
-    o114 = Stmt(114, S[154])
-    o115 = Stmt(115, S[408])
-    o116 = Block(116, S[409], 1, step_116)
-    o117 = Stmt(117, S[155])
-    o118 = Stmt(118, S[410])
-    o119 = ForOp(S[411], 'q', e119_items, o109, False, seats=True)
+    o102 = Block(102, S[399], 3, step_102)
+    o103 = Stmt(103, S[400])
+    o104 = Stmt(104, S[151])
+    o105 = Block(105, S[401], 1, step_105)
+    o106 = Stmt(106, S[402])
+    o107 = Stmt(107, S[403])
+    o108 = Stmt(108, S[404])
+    o109 = Block(109, S[405], 3, step_109)
+    o110 = Stmt(110, S[406])
+    o111 = Stmt(111, S[407])
+    o112 = Block(112, S[408], 1, step_112)
+    o113 = Block(113, S[409], 1, step_113)
+    o114 = Stmt(114, S[155])
+    o115 = Stmt(115, S[410])
+    o116 = Block(116, S[411], 1, step_116)
+    o117 = Stmt(117, S[156])
+    o118 = Stmt(118, S[412])
+    o119 = ForOp(S[413], 'q', e119_items, o109, False, seats=True)
     o119.uid = 119
-    o120 = Block(120, S[412], 1, step_120)
-    o121 = Block(121, S[413], 1, step_121)
-    o122 = Stmt(122, S[414])
-    o123 = ForOp(S[415], 'c', e123_items, o121, False)
+    o120 = Block(120, S[414], 1, step_120)
+    o121 = Block(121, S[415], 1, step_121)
+    o122 = Stmt(122, S[416])
+    o123 = ForOp(S[417], 'c', e123_items, o121, False)
     o123.uid = 123
-    o124 = ForOp(S[416], 'q', e124_items, o120, False, seats=True)
+    o124 = ForOp(S[418], 'q', e124_items, o120, False, seats=True)
     o124.uid = 124
-    o125 = Block(125, S[417], 1, step_125)
-    o126 = Stmt(126, S[418])
-    o127 = Block(127, S[419], 2, step_127)
-    o128 = Stmt(128, S[420])
-    o129 = Stmt(129, S[156])
-    o130 = Stmt(130, S[421])
-    o131 = Block(131, S[422], 1, step_131)
-    o132 = Stmt(132, S[158])
-    o133 = Block(133, S[423], 1, step_133)
-    o134 = Stmt(134, S[159])
-    o135 = Block(135, S[424], 1, step_135)
-    o136 = Stmt(136, S[161])
-    o137 = ChooseOp(S[425], e137_player, e137_prompt, [
+    o125 = Block(125, S[419], 1, step_125)
+    o126 = Stmt(126, S[420])
+    o127 = Block(127, S[421], 2, step_127)
+    o128 = Stmt(128, S[422])
+    o129 = Stmt(129, S[157])
+    o130 = Stmt(130, S[423])
+    o131 = Block(131, S[424], 1, step_131)
+    o132 = Stmt(132, S[159])
+    o133 = Block(133, S[425], 1, step_133)
+    o134 = Stmt(134, S[160])
+    o135 = Block(135, S[426], 1, step_135)
+    o136 = Stmt(136, S[162])
+    o137 = ChooseOp(S[427], e137_player, e137_prompt, [
         OptionOp(site[3], e137_label0, 's', e137_items0, e137_when0, o131),
         OptionOp(site[4], e137_label1, None, None, e137_when1, o133),
         OptionOp(site[5], e137_label2, None, None, None, o135),
@@ -5493,84 +5486,84 @@ def build(num_players, files):
     o137.collect = collect_137
     o137.resolve = resolve_137
     o137.uid = 137
-    o138 = Block(138, S[426], 3, step_138)
-    o139 = Stmt(139, S[164])
-    o140 = Stmt(140, S[427])
-    o141 = Stmt(141, S[428])
-    o142 = Block(142, S[429], 2, step_142)
-    o143 = Stmt(143, S[167])
-    o144 = Stmt(144, S[430])
-    o145 = ChooseOp(S[431], e145_player, e145_prompt, [
+    o138 = Block(138, S[428], 3, step_138)
+    o139 = Stmt(139, S[165])
+    o140 = Stmt(140, S[429])
+    o141 = Stmt(141, S[430])
+    o142 = Block(142, S[431], 2, step_142)
+    o143 = Stmt(143, S[168])
+    o144 = Stmt(144, S[432])
+    o145 = ChooseOp(S[433], e145_player, e145_prompt, [
         OptionOp(site[6], e145_label0, None, None, None, o138),
         OptionOp(site[7], e145_label1, None, None, None, o142),
     ], False)
     o145.collect = collect_145
     o145.resolve = resolve_145
     o145.uid = 145
-    o146 = Block(146, S[432], 1, step_146)
-    o147 = Stmt(147, S[433])
-    o148 = ForOp(S[434], 'q', e148_items, o146, False, seats=True)
+    o146 = Block(146, S[434], 1, step_146)
+    o147 = Stmt(147, S[435])
+    o148 = ForOp(S[436], 'q', e148_items, o146, False, seats=True)
     o148.uid = 148
-    o149 = Block(149, S[435], 1, step_149)
-    o150 = Block(150, S[436], 1, step_150)
-    o151 = Block(151, S[437], 1, step_151)
-    o152 = Stmt(152, S[169])
-    o153 = Stmt(153, S[438])
-    o154 = ForOp(S[439], 'q', e154_items, o150, False, seats=True)
+    o149 = Block(149, S[437], 1, step_149)
+    o150 = Block(150, S[438], 1, step_150)
+    o151 = Block(151, S[439], 1, step_151)
+    o152 = Stmt(152, S[170])
+    o153 = Stmt(153, S[440])
+    o154 = ForOp(S[441], 'q', e154_items, o150, False, seats=True)
     o154.uid = 154
-    o155 = RepeatOp(S[440], o149, e155_cond, True)
+    o155 = RepeatOp(S[442], o149, e155_cond, True)
     o155.uid = 155
-    o156 = Block(156, S[441], 1, step_156)
-    o157 = Block(157, S[442], 4, step_157)
-    o158 = Stmt(158, S[443])
-    o159 = Stmt(159, S[173])
-    o160 = Stmt(160, S[444])
-    o161 = Stmt(161, S[175])
-    o162 = ChooseOp(S[445], e162_player, e162_prompt, [
+    o156 = Block(156, S[443], 1, step_156)
+    o157 = Block(157, S[444], 4, step_157)
+    o158 = Stmt(158, S[445])
+    o159 = Stmt(159, S[174])
+    o160 = Stmt(160, S[446])
+    o161 = Stmt(161, S[176])
+    o162 = ChooseOp(S[447], e162_player, e162_prompt, [
         OptionOp(site[9], e162_label0, 'k', e162_items0, e162_when0, o157),
     ], False)
     o162.collect = collect_162
     o162.resolve = resolve_162
     o162.uid = 162
-    o163 = Block(163, S[446], 1, step_163)
-    o164 = Block(164, S[447], 4, step_164)
-    o165 = Stmt(165, S[178])
-    o166 = Stmt(166, S[180])
-    o167 = Stmt(167, S[448])
-    o168 = Stmt(168, S[181])
-    o169 = ChooseOp(S[449], e169_player, e169_prompt, [
+    o163 = Block(163, S[448], 1, step_163)
+    o164 = Block(164, S[449], 4, step_164)
+    o165 = Stmt(165, S[179])
+    o166 = Stmt(166, S[181])
+    o167 = Stmt(167, S[450])
+    o168 = Stmt(168, S[182])
+    o169 = ChooseOp(S[451], e169_player, e169_prompt, [
         OptionOp(site[11], e169_label0, 'k', e169_items0, e169_when0, o164),
     ], False)
     o169.collect = collect_169
     o169.resolve = resolve_169
     o169.uid = 169
-    o170 = Block(170, S[450], 3, step_170)
-    o171 = Stmt(171, S[183])
-    o172 = Stmt(172, S[451])
-    o173 = Stmt(173, S[452])
-    o174 = Block(174, S[453], 2, step_174)
-    o175 = Stmt(175, S[186])
-    o176 = Stmt(176, S[187])
-    o177 = Block(177, S[454], 2, step_177)
-    o178 = Stmt(178, S[188])
-    o179 = Stmt(179, S[189])
-    o180 = Block(180, S[455], 2, step_180)
-    o181 = Stmt(181, S[191])
-    o182 = Block(182, S[456], 1, step_182)
-    o183 = Stmt(183, S[457])
-    o184 = ChooseOp(S[458], e184_player, e184_prompt, [
+    o170 = Block(170, S[452], 3, step_170)
+    o171 = Stmt(171, S[184])
+    o172 = Stmt(172, S[453])
+    o173 = Stmt(173, S[454])
+    o174 = Block(174, S[455], 2, step_174)
+    o175 = Stmt(175, S[187])
+    o176 = Stmt(176, S[188])
+    o177 = Block(177, S[456], 2, step_177)
+    o178 = Stmt(178, S[189])
+    o179 = Stmt(179, S[190])
+    o180 = Block(180, S[457], 2, step_180)
+    o181 = Stmt(181, S[192])
+    o182 = Block(182, S[458], 1, step_182)
+    o183 = Stmt(183, S[459])
+    o184 = ChooseOp(S[460], e184_player, e184_prompt, [
         OptionOp(site[16], e184_label0, 's', e184_items0, e184_when0, o182),
     ], False)
     o184.collect = collect_184
     o184.resolve = resolve_184
     o184.uid = 184
-    o185 = Block(185, S[459], 2, step_185)
-    o186 = Stmt(186, S[195])
-    o187 = Stmt(187, S[196])
-    o188 = Block(188, S[460], 2, step_188)
-    o189 = Stmt(189, S[461])
-    o190 = Stmt(190, S[462])
-    o191 = ChooseOp(S[463], e191_player, e191_prompt, [
+    o185 = Block(185, S[461], 2, step_185)
+    o186 = Stmt(186, S[196])
+    o187 = Stmt(187, S[197])
+    o188 = Block(188, S[462], 2, step_188)
+    o189 = Stmt(189, S[463])
+    o190 = Stmt(190, S[464])
+    o191 = ChooseOp(S[465], e191_player, e191_prompt, [
         OptionOp(site[8], e191_label0, None, None, e191_when0, o156),
         OptionOp(site[10], e191_label1, None, None, e191_when1, o163),
         OptionOp(site[12], e191_label2, None, None, e191_when2, o170),
@@ -5583,54 +5576,54 @@ def build(num_players, files):
     o191.collect = collect_191
     o191.resolve = resolve_191
     o191.uid = 191
-    o192 = Block(192, S[464], 2, step_192)
-    o193 = Stmt(193, S[465])
-    o194 = Block(194, S[466], 1, step_194)
-    o195 = Stmt(195, S[467])
-    o196 = ChooseOp(S[468], e196_player, e196_prompt, [
+    o192 = Block(192, S[466], 2, step_192)
+    o193 = Stmt(193, S[467])
+    o194 = Block(194, S[468], 1, step_194)
+    o195 = Stmt(195, S[469])
+    o196 = ChooseOp(S[470], e196_player, e196_prompt, [
         OptionOp(site[20], e196_label0, 't', e196_items0, e196_when0, o194),
     ], False)
     o196.collect = collect_196
     o196.resolve = resolve_196
     o196.uid = 196
-    o197 = ChooseOp(S[469], e197_player, e197_prompt, [
+    o197 = ChooseOp(S[471], e197_player, e197_prompt, [
         OptionOp(site[19], e197_label0, 's', e197_items0, e197_when0, o192),
     ], False)
     o197.collect = collect_197
     o197.resolve = resolve_197
     o197.uid = 197
-    o198 = Block(198, S[470], 3, step_198)
-    o199 = Stmt(199, S[471])
-    o200 = Stmt(200, S[472])
-    o201 = Stmt(201, S[473])
-    o202 = Stmt(202, S[474])
-    o203 = Block(203, S[475], 1, step_203)
-    o204 = Stmt(204, S[214])
-    o205 = Stmt(205, S[476])
-    o206 = Block(206, S[477], 1, step_206)
-    o207 = Stmt(207, S[215])
-    o208 = Stmt(208, S[478])
-    o209 = Block(209, S[479], 1, step_209)
-    o210 = Stmt(210, S[480])
-    o211 = Stmt(211, S[481])
-    o212 = Block(212, S[482], 1, step_212)
-    o213 = Stmt(213, S[216])
-    o214 = Stmt(214, S[483])
-    o215 = Block(215, S[484], 1, step_215)
-    o216 = Stmt(216, S[217])
-    o217 = Stmt(217, S[485])
-    o218 = Block(218, S[486], 1, step_218)
-    o219 = Stmt(219, S[218])
-    o220 = Stmt(220, S[487])
-    o221 = Block(221, S[488], 1, step_221)
-    o222 = Stmt(222, S[219])
-    o223 = Stmt(223, S[489])
-    o224 = Block(224, S[490], 1, step_224)
-    o225 = Stmt(225, S[221])
-    o226 = Block(226, S[491], 1, step_226)
-    o227 = Stmt(227, S[223])
-    o228 = Block(228, S[492], 0, step_228)
-    o229 = ChooseOp(S[493], e229_player, e229_prompt, [
+    o198 = Block(198, S[472], 3, step_198)
+    o199 = Stmt(199, S[473])
+    o200 = Stmt(200, S[474])
+    o201 = Stmt(201, S[475])
+    o202 = Stmt(202, S[476])
+    o203 = Block(203, S[477], 1, step_203)
+    o204 = Stmt(204, S[215])
+    o205 = Stmt(205, S[478])
+    o206 = Block(206, S[479], 1, step_206)
+    o207 = Stmt(207, S[216])
+    o208 = Stmt(208, S[480])
+    o209 = Block(209, S[481], 1, step_209)
+    o210 = Stmt(210, S[482])
+    o211 = Stmt(211, S[483])
+    o212 = Block(212, S[484], 1, step_212)
+    o213 = Stmt(213, S[217])
+    o214 = Stmt(214, S[485])
+    o215 = Block(215, S[486], 1, step_215)
+    o216 = Stmt(216, S[218])
+    o217 = Stmt(217, S[487])
+    o218 = Block(218, S[488], 1, step_218)
+    o219 = Stmt(219, S[219])
+    o220 = Stmt(220, S[489])
+    o221 = Block(221, S[490], 1, step_221)
+    o222 = Stmt(222, S[220])
+    o223 = Stmt(223, S[491])
+    o224 = Block(224, S[492], 1, step_224)
+    o225 = Stmt(225, S[222])
+    o226 = Block(226, S[493], 1, step_226)
+    o227 = Stmt(227, S[224])
+    o228 = Block(228, S[494], 0, step_228)
+    o229 = ChooseOp(S[495], e229_player, e229_prompt, [
         OptionOp(site[21], e229_label0, 's', e229_items0, e229_when0, o224),
         OptionOp(site[22], e229_label1, 's', e229_items1, e229_when1, o226),
         OptionOp(site[23], e229_label2, None, None, e229_when2, o228),
@@ -5638,31 +5631,31 @@ def build(num_players, files):
     o229.collect = collect_229
     o229.resolve = resolve_229
     o229.uid = 229
-    o230 = Block(230, S[494], 2, step_230)
-    o231 = Stmt(231, S[495])
-    o232 = Block(232, S[496], 1, step_232)
-    o233 = Stmt(233, S[232])
-    o234 = ChooseOp(S[497], e234_player, e234_prompt, [
+    o230 = Block(230, S[496], 2, step_230)
+    o231 = Stmt(231, S[497])
+    o232 = Block(232, S[498], 1, step_232)
+    o233 = Stmt(233, S[233])
+    o234 = ChooseOp(S[499], e234_player, e234_prompt, [
         OptionOp(site[25], e234_label0, 't', e234_items0, e234_when0, o232),
     ], False)
     o234.collect = collect_234
     o234.resolve = resolve_234
     o234.uid = 234
-    o235 = Block(235, S[498], 0, step_235)
-    o236 = ChooseOp(S[499], e236_player, e236_prompt, [
+    o235 = Block(235, S[500], 0, step_235)
+    o236 = ChooseOp(S[501], e236_player, e236_prompt, [
         OptionOp(site[24], e236_label0, 's', e236_items0, e236_when0, o230),
         OptionOp(site[26], e236_label1, None, None, e236_when1, o235),
     ], False)
     o236.collect = collect_236
     o236.resolve = resolve_236
     o236.uid = 236
-    o237 = Block(237, S[500], 1, step_237)
-    o238 = Stmt(238, S[234])
-    o239 = Block(239, S[501], 2, step_239)
-    o240 = Stmt(240, S[236])
-    o241 = Stmt(241, S[237])
-    o242 = Block(242, S[502], 0, step_242)
-    o243 = ChooseOp(S[503], e243_player, e243_prompt, [
+    o237 = Block(237, S[502], 1, step_237)
+    o238 = Stmt(238, S[235])
+    o239 = Block(239, S[503], 2, step_239)
+    o240 = Stmt(240, S[237])
+    o241 = Stmt(241, S[238])
+    o242 = Block(242, S[504], 0, step_242)
+    o243 = ChooseOp(S[505], e243_player, e243_prompt, [
         OptionOp(site[27], e243_label0, None, None, e243_when0, o237),
         OptionOp(site[28], e243_label1, None, None, e243_when1, o239),
         OptionOp(site[29], e243_label2, None, None, e243_when2, o242),
@@ -5670,37 +5663,37 @@ def build(num_players, files):
     o243.collect = collect_243
     o243.resolve = resolve_243
     o243.uid = 243
-    o244 = Block(244, S[504], 2, step_244)
-    o245 = Stmt(245, S[505])
-    o246 = Stmt(246, S[506])
-    o247 = Block(247, S[507], 0, step_247)
-    o248 = ChooseOp(S[508], e248_player, e248_prompt, [
+    o244 = Block(244, S[506], 2, step_244)
+    o245 = Stmt(245, S[507])
+    o246 = Stmt(246, S[508])
+    o247 = Block(247, S[509], 0, step_247)
+    o248 = ChooseOp(S[510], e248_player, e248_prompt, [
         OptionOp(site[30], e248_label0, 's', e248_items0, e248_when0, o244),
         OptionOp(site[31], e248_label1, None, None, e248_when1, o247),
     ], False)
     o248.collect = collect_248
     o248.resolve = resolve_248
     o248.uid = 248
-    o249 = Block(249, S[509], 5, step_249)
-    o250 = Stmt(250, S[510])
-    o251 = Stmt(251, S[511])
-    o252 = Stmt(252, S[247])
-    o253 = Stmt(253, S[248])
-    o254 = Stmt(254, S[512])
-    o255 = Block(255, S[513], 0, step_255)
-    o256 = ChooseOp(S[514], e256_player, e256_prompt, [
+    o249 = Block(249, S[511], 5, step_249)
+    o250 = Stmt(250, S[512])
+    o251 = Stmt(251, S[513])
+    o252 = Stmt(252, S[248])
+    o253 = Stmt(253, S[249])
+    o254 = Stmt(254, S[514])
+    o255 = Block(255, S[515], 0, step_255)
+    o256 = ChooseOp(S[516], e256_player, e256_prompt, [
         OptionOp(site[32], e256_label0, 's', e256_items0, e256_when0, o249),
         OptionOp(site[33], e256_label1, None, None, e256_when1, o255),
     ], False)
     o256.collect = collect_256
     o256.resolve = resolve_256
     o256.uid = 256
-    o257 = Block(257, S[515], 1, step_257)
-    o258 = Stmt(258, S[254])
-    o259 = Block(259, S[516], 1, step_259)
-    o260 = Stmt(260, S[255])
-    o261 = Block(261, S[517], 0, step_261)
-    o262 = ChooseOp(S[518], e262_player, e262_prompt, [
+    o257 = Block(257, S[517], 1, step_257)
+    o258 = Stmt(258, S[255])
+    o259 = Block(259, S[518], 1, step_259)
+    o260 = Stmt(260, S[256])
+    o261 = Block(261, S[519], 0, step_261)
+    o262 = ChooseOp(S[520], e262_player, e262_prompt, [
         OptionOp(site[34], e262_label0, 's', e262_items0, e262_when0, o257),
         OptionOp(site[35], e262_label1, None, None, e262_when1, o259),
         OptionOp(site[36], e262_label2, None, None, e262_when2, o261),
@@ -5708,304 +5701,301 @@ def build(num_players, files):
     o262.collect = collect_262
     o262.resolve = resolve_262
     o262.uid = 262
-    o263 = Block(263, S[519], 1, step_263)
-    o264 = Block(264, S[520], 1, step_264)
-    o265 = Stmt(265, S[258])
-    o266 = Stmt(266, S[521])
-    o267 = ForOp(S[522], 'q', e267_items, o263, False, seats=True)
+    o263 = Block(263, S[521], 1, step_263)
+    o264 = Block(264, S[522], 1, step_264)
+    o265 = Stmt(265, S[259])
+    o266 = Stmt(266, S[523])
+    o267 = ForOp(S[524], 'q', e267_items, o263, False, seats=True)
     o267.uid = 267
-    o268 = Block(268, S[523], 1, step_268)
-    o269 = Block(269, S[524], 1, step_269)
-    o270 = Stmt(270, S[260])
-    o271 = Stmt(271, S[525])
-    o272 = ForOp(S[526], 'e', e272_items, o268, False)
+    o268 = Block(268, S[525], 1, step_268)
+    o269 = Block(269, S[526], 1, step_269)
+    o270 = Stmt(270, S[261])
+    o271 = Stmt(271, S[527])
+    o272 = ForOp(S[528], 'e', e272_items, o268, False)
     o272.uid = 272
-    o273 = Block(273, S[527], 2, step_273)
-    o274 = Stmt(274, S[528])
-    o275 = Stmt(275, S[529])
-    o276 = Stmt(276, S[530])
-    o277 = Block(277, S[531], 4, step_277)
-    o278 = Stmt(278, S[532])
-    o279 = Stmt(279, S[262])
-    o280 = Stmt(280, S[263])
-    o281 = Stmt(281, S[533])
-    o282 = Block(282, S[534], 0, step_282)
-    o283 = ChooseOp(S[535], e283_player, e283_prompt, [
+    o273 = Block(273, S[529], 2, step_273)
+    o274 = Stmt(274, S[530])
+    o275 = Stmt(275, S[531])
+    o276 = Stmt(276, S[532])
+    o277 = Block(277, S[533], 4, step_277)
+    o278 = Stmt(278, S[534])
+    o279 = Stmt(279, S[263])
+    o280 = Stmt(280, S[264])
+    o281 = Stmt(281, S[535])
+    o282 = Block(282, S[536], 0, step_282)
+    o283 = ChooseOp(S[537], e283_player, e283_prompt, [
         OptionOp(site[37], e283_label0, 'e', e283_items0, e283_when0, o277),
         OptionOp(site[38], e283_label1, None, None, None, o282),
     ], False)
     o283.collect = collect_283
     o283.resolve = resolve_283
     o283.uid = 283
-    o284 = Stmt(284, S[536])
-    o285 = Block(285, S[537], 2, step_285)
-    o286 = WinnerOp(S[538], 'q', e286_among, e286_strength, e286_chooser, False, 'w', e286_prompt, site[39], fmt_player1)
-    o286.uid = 286
-    o287 = Block(287, S[539], 1, step_287)
-    o288 = Stmt(288, S[265])
-    o289 = Stmt(289, S[540])
-    o290 = Stmt(290, S[541])
-    o291 = Block(291, S[542], 1, step_291)
-    o292 = Stmt(292, S[543])
-    o293 = Stmt(293, S[544])
-    o294 = Stmt(294, S[545])
-    o295 = Block(295, S[546], 1, step_295)
-    o296 = Stmt(296, S[547])
-    o297 = Block(297, S[548], 3, step_297)
-    o298 = Block(298, S[549], 1, step_298)
-    o299 = Stmt(299, S[550])
-    o300 = ChooseOp(S[551], e300_player, e300_prompt, [
-        OptionOp(site[40], e300_label0, 's', e300_items0, e300_when0, o298),
+    o284 = WinnerOp(S[538], 'majority:holder', e284_among, e284_strength, e284_chooser, False, 'w', e284_prompt, site[39], fmt_player1)
+    o284.uid = 284
+    o285 = Block(285, S[539], 1, step_285)
+    o286 = Stmt(286, S[267])
+    o287 = Stmt(287, S[540])
+    o288 = Block(288, S[541], 1, step_288)
+    o289 = Stmt(289, S[542])
+    o290 = Stmt(290, S[543])
+    o291 = Stmt(291, S[544])
+    o292 = Block(292, S[545], 1, step_292)
+    o293 = Stmt(293, S[546])
+    o294 = Block(294, S[547], 3, step_294)
+    o295 = Block(295, S[548], 1, step_295)
+    o296 = Stmt(296, S[549])
+    o297 = ChooseOp(S[550], e297_player, e297_prompt, [
+        OptionOp(site[40], e297_label0, 's', e297_items0, e297_when0, o295),
     ], False)
-    o300.collect = collect_300
-    o300.resolve = resolve_300
-    o300.uid = 300
-    o301 = Stmt(301, S[552])
-    o302 = Stmt(302, S[553])
-    o303 = Stmt(303, S[554])
-    o304 = Block(304, S[555], 1, step_304)
-    o305 = Stmt(305, S[272])
-    o306 = Stmt(306, S[556])
-    o307 = Stmt(307, S[557])
-    o308 = Block(308, S[558], 2, step_308)
-    o309 = Stmt(309, S[559])
-    o310 = Stmt(310, S[122])
-    o311 = Block(311, S[560], 1, step_311)
-    o312 = Block(312, S[561], 1, step_312)
-    o313 = Stmt(313, S[273])
-    o314 = ChooseOp(S[562], e314_player, e314_prompt, [
-        OptionOp(site[41], e314_label0, 's', e314_items0, e314_when0, o312),
+    o297.collect = collect_297
+    o297.resolve = resolve_297
+    o297.uid = 297
+    o298 = Stmt(298, S[551])
+    o299 = Stmt(299, S[552])
+    o300 = Stmt(300, S[553])
+    o301 = Block(301, S[554], 1, step_301)
+    o302 = Stmt(302, S[274])
+    o303 = Stmt(303, S[555])
+    o304 = Stmt(304, S[556])
+    o305 = Block(305, S[557], 2, step_305)
+    o306 = Stmt(306, S[558])
+    o307 = Stmt(307, S[123])
+    o308 = Block(308, S[559], 1, step_308)
+    o309 = Block(309, S[560], 1, step_309)
+    o310 = Stmt(310, S[275])
+    o311 = ChooseOp(S[561], e311_player, e311_prompt, [
+        OptionOp(site[41], e311_label0, 's', e311_items0, e311_when0, o309),
     ], False)
-    o314.collect = collect_314
-    o314.resolve = resolve_314
-    o314.uid = 314
-    o315 = Stmt(315, S[563])
-    o316 = Block(316, S[564], 1, step_316)
-    o317 = Stmt(317, S[275])
-    o318 = Stmt(318, S[565])
-    o319 = Block(319, S[566], 2, step_319)
-    o320 = Block(320, S[567], 1, step_320)
-    o321 = Block(321, S[568], 1, step_321)
-    o322 = Stmt(322, S[569])
-    o323 = ChooseOp(S[570], e323_player, e323_prompt, [
-        OptionOp(site[42], e323_label0, 'e', e323_items0, e323_when0, o321),
+    o311.collect = collect_311
+    o311.resolve = resolve_311
+    o311.uid = 311
+    o312 = Stmt(312, S[562])
+    o313 = Block(313, S[563], 1, step_313)
+    o314 = Stmt(314, S[277])
+    o315 = Stmt(315, S[564])
+    o316 = Block(316, S[565], 2, step_316)
+    o317 = Block(317, S[566], 1, step_317)
+    o318 = Block(318, S[567], 1, step_318)
+    o319 = Stmt(319, S[568])
+    o320 = ChooseOp(S[569], e320_player, e320_prompt, [
+        OptionOp(site[42], e320_label0, 'e', e320_items0, e320_when0, o318),
     ], False)
-    o323.collect = collect_323
-    o323.resolve = resolve_323
-    o323.uid = 323
-    o324 = Stmt(324, S[571])
-    o325 = Block(325, S[572], 1, step_325)
-    o326 = Block(326, S[573], 1, step_326)
-    o327 = Stmt(327, S[574])
-    o328 = ChooseOp(S[575], e328_player, e328_prompt, [
-        OptionOp(site[43], e328_label0, 'e', e328_items0, e328_when0, o326),
+    o320.collect = collect_320
+    o320.resolve = resolve_320
+    o320.uid = 320
+    o321 = Stmt(321, S[570])
+    o322 = Block(322, S[571], 1, step_322)
+    o323 = Block(323, S[572], 1, step_323)
+    o324 = Stmt(324, S[573])
+    o325 = ChooseOp(S[574], e325_player, e325_prompt, [
+        OptionOp(site[43], e325_label0, 'e', e325_items0, e325_when0, o323),
     ], False)
-    o328.collect = collect_328
-    o328.resolve = resolve_328
-    o328.uid = 328
-    o329 = Stmt(329, S[576])
-    o330 = ForOp(S[577], 'q', e330_items, o319, False, seats=True)
-    o330.uid = 330
-    o331 = Stmt(331, S[578])
-    o332 = Stmt(332, S[579])
-    o333 = Block(333, S[580], 1, step_333)
-    o334 = Block(334, S[581], 1, step_334)
-    o335 = Stmt(335, S[582])
-    o336 = Block(336, S[583], 1, step_336)
-    o337 = Stmt(337, S[584])
-    o338 = ChooseOp(S[585], e338_player, e338_prompt, [
-        OptionOp(site[44], e338_label0, None, None, None, o334),
-        OptionOp(site[45], e338_label1, None, None, None, o336),
+    o325.collect = collect_325
+    o325.resolve = resolve_325
+    o325.uid = 325
+    o326 = Stmt(326, S[575])
+    o327 = ForOp(S[576], 'q', e327_items, o316, False, seats=True)
+    o327.uid = 327
+    o328 = Stmt(328, S[577])
+    o329 = Stmt(329, S[578])
+    o330 = Block(330, S[579], 1, step_330)
+    o331 = Block(331, S[580], 1, step_331)
+    o332 = Stmt(332, S[581])
+    o333 = Block(333, S[582], 1, step_333)
+    o334 = Stmt(334, S[583])
+    o335 = ChooseOp(S[584], e335_player, e335_prompt, [
+        OptionOp(site[44], e335_label0, None, None, None, o331),
+        OptionOp(site[45], e335_label1, None, None, None, o333),
     ], False)
-    o338.collect = collect_338
-    o338.resolve = resolve_338
-    o338.uid = 338
-    o339 = ForOp(S[586], 'q', e339_items, o333, True, seats=True)
-    o339.uid = 339
-    o340 = Stmt(340, S[587])
-    o341 = Stmt(341, S[588])
-    o342 = Stmt(342, S[589])
-    o343 = Stmt(343, S[590])
-    o344 = Block(344, S[591], 1, step_344)
-    o345 = Block(345, S[592], 2, step_345)
-    o346 = Stmt(346, S[593])
-    o347 = Stmt(347, S[594])
-    o348 = Stmt(348, S[595])
-    o349 = ForOp(S[596], 'q', e349_items, o344, False, seats=True)
-    o349.uid = 349
-    o350 = Block(350, S[597], 1, step_350)
-    o351 = Stmt(351, S[598])
-    o352 = Block(352, S[599], 1, step_352)
-    o353 = Stmt(353, S[281])
-    o354 = Stmt(354, S[600])
-    o355 = Stmt(355, S[601])
-    o356 = Stmt(356, S[602])
-    o357 = Stmt(357, S[603])
-    o358 = Block(358, S[604], 1, step_358)
-    o359 = Stmt(359, S[605])
-    o360 = ForOp(S[606], 'q', e360_items, o358, False, seats=True)
-    o360.uid = 360
-    o361 = Stmt(361, S[607])
-    o362 = Stmt(362, S[608])
-    o363 = Stmt(363, S[609])
-    o364 = Stmt(364, S[610])
-    o365 = Stmt(365, S[134])
-    o366 = Block(366, S[611], 1, step_366)
-    o367 = Stmt(367, S[282])
-    o368 = Stmt(368, S[612])
-    o369 = Stmt(369, S[613])
-    o370 = Block(370, S[614], 2, step_370)
-    o371 = Stmt(371, S[615])
-    o372 = Stmt(372, S[135])
-    o373 = Block(373, S[616], 1, step_373)
-    o374 = Block(374, S[617], 1, step_374)
-    o375 = Stmt(375, S[283])
-    o376 = ChooseOp(S[618], e376_player, e376_prompt, [
-        OptionOp(site[46], e376_label0, 's', e376_items0, e376_when0, o374),
+    o335.collect = collect_335
+    o335.resolve = resolve_335
+    o335.uid = 335
+    o336 = ForOp(S[585], 'q', e336_items, o330, True, seats=True)
+    o336.uid = 336
+    o337 = Stmt(337, S[586])
+    o338 = Stmt(338, S[587])
+    o339 = Stmt(339, S[588])
+    o340 = Stmt(340, S[589])
+    o341 = Block(341, S[590], 1, step_341)
+    o342 = Block(342, S[591], 2, step_342)
+    o343 = Stmt(343, S[592])
+    o344 = Stmt(344, S[593])
+    o345 = Stmt(345, S[594])
+    o346 = ForOp(S[595], 'q', e346_items, o341, False, seats=True)
+    o346.uid = 346
+    o347 = Block(347, S[596], 1, step_347)
+    o348 = Stmt(348, S[597])
+    o349 = Block(349, S[598], 1, step_349)
+    o350 = Stmt(350, S[283])
+    o351 = Stmt(351, S[599])
+    o352 = Stmt(352, S[600])
+    o353 = Stmt(353, S[601])
+    o354 = Stmt(354, S[602])
+    o355 = Block(355, S[603], 1, step_355)
+    o356 = Stmt(356, S[604])
+    o357 = ForOp(S[605], 'q', e357_items, o355, False, seats=True)
+    o357.uid = 357
+    o358 = Stmt(358, S[606])
+    o359 = Stmt(359, S[607])
+    o360 = Stmt(360, S[608])
+    o361 = Stmt(361, S[609])
+    o362 = Stmt(362, S[135])
+    o363 = Block(363, S[610], 1, step_363)
+    o364 = Stmt(364, S[284])
+    o365 = Stmt(365, S[611])
+    o366 = Stmt(366, S[612])
+    o367 = Block(367, S[613], 2, step_367)
+    o368 = Stmt(368, S[614])
+    o369 = Stmt(369, S[136])
+    o370 = Block(370, S[615], 1, step_370)
+    o371 = Block(371, S[616], 1, step_371)
+    o372 = Stmt(372, S[285])
+    o373 = ChooseOp(S[617], e373_player, e373_prompt, [
+        OptionOp(site[46], e373_label0, 's', e373_items0, e373_when0, o371),
     ], False)
-    o376.collect = collect_376
-    o376.resolve = resolve_376
-    o376.uid = 376
-    o377 = Stmt(377, S[619])
-    o378 = Stmt(378, S[620])
-    o379 = Stmt(379, S[621])
-    o380 = Stmt(380, S[138])
-    o381 = Stmt(381, S[622])
-    o382 = Block(382, S[623], 1, step_382)
-    o383 = Stmt(383, S[284])
-    o384 = Stmt(384, S[624])
-    o385 = Block(385, S[625], 1, step_385)
-    o386 = Stmt(386, S[285])
-    o387 = Stmt(387, S[626])
-    o388 = Block(388, S[627], 1, step_388)
-    o389 = Stmt(389, S[286])
-    o390 = Block(390, S[628], 1, step_390)
-    o391 = Block(391, S[629], 1, step_391)
-    o392 = Stmt(392, S[630])
-    o393 = ChooseOp(S[631], e393_player, e393_prompt, [
-        OptionOp(site[47], e393_label0, 's', e393_items0, e393_when0, o391),
+    o373.collect = collect_373
+    o373.resolve = resolve_373
+    o373.uid = 373
+    o374 = Stmt(374, S[618])
+    o375 = Stmt(375, S[619])
+    o376 = Stmt(376, S[620])
+    o377 = Stmt(377, S[139])
+    o378 = Stmt(378, S[621])
+    o379 = Block(379, S[622], 1, step_379)
+    o380 = Stmt(380, S[286])
+    o381 = Stmt(381, S[623])
+    o382 = Block(382, S[624], 1, step_382)
+    o383 = Stmt(383, S[287])
+    o384 = Stmt(384, S[625])
+    o385 = Block(385, S[626], 1, step_385)
+    o386 = Stmt(386, S[288])
+    o387 = Block(387, S[627], 1, step_387)
+    o388 = Block(388, S[628], 1, step_388)
+    o389 = Stmt(389, S[629])
+    o390 = ChooseOp(S[630], e390_player, e390_prompt, [
+        OptionOp(site[47], e390_label0, 's', e390_items0, e390_when0, o388),
     ], False)
-    o393.collect = collect_393
-    o393.resolve = resolve_393
-    o393.uid = 393
-    o394 = Stmt(394, S[632])
-    o395 = Block(395, S[633], 1, step_395)
-    o396 = Stmt(396, S[634])
-    o397 = Block(397, S[635], 1, step_397)
-    o398 = Block(398, S[636], 2, step_398)
-    o399 = Stmt(399, S[637])
-    o400 = Block(400, S[638], 1, step_400)
-    o401 = Stmt(401, S[639])
-    o402 = ChooseOp(S[640], e402_player, e402_prompt, [
-        OptionOp(site[49], e402_label0, 't', e402_items0, e402_when0, o400),
+    o390.collect = collect_390
+    o390.resolve = resolve_390
+    o390.uid = 390
+    o391 = Stmt(391, S[631])
+    o392 = Block(392, S[632], 1, step_392)
+    o393 = Stmt(393, S[633])
+    o394 = Block(394, S[634], 1, step_394)
+    o395 = Block(395, S[635], 2, step_395)
+    o396 = Stmt(396, S[636])
+    o397 = Block(397, S[637], 1, step_397)
+    o398 = Stmt(398, S[638])
+    o399 = ChooseOp(S[639], e399_player, e399_prompt, [
+        OptionOp(site[49], e399_label0, 't', e399_items0, e399_when0, o397),
     ], False)
-    o402.collect = collect_402
-    o402.resolve = resolve_402
-    o402.uid = 402
-    o403 = ChooseOp(S[641], e403_player, e403_prompt, [
-        OptionOp(site[48], e403_label0, 's', e403_items0, e403_when0, o398),
+    o399.collect = collect_399
+    o399.resolve = resolve_399
+    o399.uid = 399
+    o400 = ChooseOp(S[640], e400_player, e400_prompt, [
+        OptionOp(site[48], e400_label0, 's', e400_items0, e400_when0, o395),
     ], False)
-    o403.collect = collect_403
-    o403.resolve = resolve_403
-    o403.uid = 403
-    o404 = Stmt(404, S[642])
-    o405 = Block(405, S[643], 12, step_405)
-    o406 = Block(406, S[644], 1, step_406)
-    o407 = Stmt(407, S[292])
-    o408 = Stmt(408, S[645])
-    o409 = Block(409, S[646], 1, step_409)
-    o410 = Block(410, S[647], 1, step_410)
-    o411 = Stmt(411, S[648])
-    o412 = Stmt(412, S[649])
-    o413 = ForOp(S[650], 'c', e413_items, o409, False)
+    o400.collect = collect_400
+    o400.resolve = resolve_400
+    o400.uid = 400
+    o401 = Stmt(401, S[641])
+    o402 = Block(402, S[642], 12, step_402)
+    o403 = Block(403, S[643], 1, step_403)
+    o404 = Stmt(404, S[294])
+    o405 = Stmt(405, S[644])
+    o406 = Block(406, S[645], 1, step_406)
+    o407 = Block(407, S[646], 1, step_407)
+    o408 = Stmt(408, S[647])
+    o409 = Stmt(409, S[648])
+    o410 = ForOp(S[649], 'c', e410_items, o406, False)
+    o410.uid = 410
+    o411 = Block(411, S[650], 1, step_411)
+    o412 = Stmt(412, S[651])
+    o413 = ForOp(S[652], 's', e413_items, o411, False)
     o413.uid = 413
-    o414 = Block(414, S[651], 1, step_414)
-    o415 = Stmt(415, S[652])
-    o416 = ForOp(S[653], 's', e416_items, o414, False)
-    o416.uid = 416
-    o417 = Stmt(417, S[654])
-    o418 = Block(418, S[655], 1, step_418)
-    o419 = Stmt(419, S[656])
-    o420 = ChooseOp(S[657], e420_player, e420_prompt, [
-        OptionOp(site[50], e420_label0, 's', e420_items0, e420_when0, o418),
+    o414 = Stmt(414, S[653])
+    o415 = Block(415, S[654], 1, step_415)
+    o416 = Stmt(416, S[655])
+    o417 = ChooseOp(S[656], e417_player, e417_prompt, [
+        OptionOp(site[50], e417_label0, 's', e417_items0, e417_when0, o415),
     ], False)
-    o420.collect = collect_420
-    o420.resolve = resolve_420
-    o420.uid = 420
-    o421 = Stmt(421, S[296])
-    o422 = Block(422, S[658], 1, step_422)
-    o423 = Stmt(423, S[302])
-    o424 = ForOp(S[659], 'p', e424_items, o422, False, seats=True)
+    o417.collect = collect_417
+    o417.resolve = resolve_417
+    o417.uid = 417
+    o418 = Stmt(418, S[298])
+    o419 = Block(419, S[657], 1, step_419)
+    o420 = Stmt(420, S[304])
+    o421 = ForOp(S[658], 'p', e421_items, o419, False, seats=True)
+    o421.uid = 421
+    o422 = Block(422, S[659], 1, step_422)
+    o423 = Stmt(423, S[305])
+    o424 = ForOp(S[660], 'p', e424_items, o422, False, seats=True)
     o424.uid = 424
-    o425 = Block(425, S[660], 1, step_425)
-    o426 = Stmt(426, S[303])
-    o427 = ForOp(S[661], 'p', e427_items, o425, False, seats=True)
+    o425 = Block(425, S[661], 1, step_425)
+    o426 = Stmt(426, S[306])
+    o427 = ForOp(S[662], 'p', e427_items, o425, False, seats=True)
     o427.uid = 427
-    o428 = Block(428, S[662], 1, step_428)
-    o429 = Stmt(429, S[304])
-    o430 = ForOp(S[663], 'p', e430_items, o428, False, seats=True)
+    o428 = Block(428, S[663], 1, step_428)
+    o429 = Stmt(429, S[307])
+    o430 = ForOp(S[664], 'p', e430_items, o428, False, seats=True)
     o430.uid = 430
-    o431 = Block(431, S[664], 1, step_431)
-    o432 = Stmt(432, S[305])
-    o433 = ForOp(S[665], 'p', e433_items, o431, False, seats=True)
-    o433.uid = 433
-    o434 = Block(434, S[666], 1, step_434)
-    o435 = Block(435, S[667], 1, step_435)
-    o436 = Stmt(436, S[668])
-    o437 = ChooseOp(S[669], e437_player, e437_prompt, [
-        OptionOp(site[51], e437_label0, 's', e437_items0, e437_when0, o435),
+    o431 = Block(431, S[665], 1, step_431)
+    o432 = Block(432, S[666], 1, step_432)
+    o433 = Stmt(433, S[667])
+    o434 = ChooseOp(S[668], e434_player, e434_prompt, [
+        OptionOp(site[51], e434_label0, 's', e434_items0, e434_when0, o432),
     ], False)
-    o437.collect = collect_437
-    o437.resolve = resolve_437
-    o437.uid = 437
-    o438 = ForOp(S[670], 'p', e438_items, o434, False, seats=True)
-    o438.uid = 438
-    o439 = Block(439, S[671], 2, step_439)
-    o440 = Stmt(440, S[299])
-    o441 = Stmt(441, S[672])
-    o442 = ForOp(S[673], 'p', e442_items, o439, False, seats=True)
-    o442.uid = 442
-    o443 = Block(443, S[674], 1, step_443)
-    o444 = Block(444, S[675], 7, step_444)
-    o445 = Stmt(445, S[676])
-    o446 = Stmt(446, S[677])
-    o447 = Block(447, S[678], 4, step_447)
-    o448 = Block(448, S[679], 1, step_448)
-    o449 = Stmt(449, S[312])
-    o450 = ForOp(S[680], 'e', e450_items, o448, False)
-    o450.uid = 450
-    o451 = Stmt(451, S[313])
-    o452 = Stmt(452, S[315])
-    o453 = Stmt(453, S[316])
-    o454 = Stmt(454, S[681])
-    o455 = Stmt(455, S[308])
-    o456 = Stmt(456, S[309])
-    o457 = Stmt(457, S[310])
-    o458 = Stmt(458, S[311])
-    o459 = ForOp(S[682], 'r', e459_items, o444, False)
-    o459.uid = 459
-    o460 = Block(460, S[683], 1, step_460)
-    o461 = Stmt(461, S[684])
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461]
-    P.setup = o405
-    P.play = o443
-    P.scoring = o460
-    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[293]) + ')', o1.uid: 'procedure place_emperor_at_start (' + str(S[297]) + ')', o2.uid: 'procedure start_piece (' + str(S[318]) + ')', o3.uid: 'procedure retire (' + str(S[88]) + ')', o4.uid: 'procedure grow_old (' + str(S[107]) + ')', o5.uid: 'procedure settle (' + str(S[145]) + ')', o6.uid: 'procedure place_new (' + str(S[319]) + ')', o7.uid: 'procedure fill_throne (' + str(S[320]) + ')', o8.uid: 'procedure income_phase (' + str(S[314]) + ')', o9.uid: 'procedure aging_phase (' + str(S[321]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[322]) + ')', o11.uid: 'procedure son (' + str(S[323]) + ')', o12.uid: 'procedure daughter (' + str(S[324]) + ')', o13.uid: 'procedure offer (' + str(S[325]) + ')', o14.uid: 'procedure actions_phase (' + str(S[326]) + ')', o15.uid: 'procedure action_turn (' + str(S[327]) + ')', o16.uid: 'procedure move_knight (' + str(S[328]) + ')', o17.uid: 'procedure use_card (' + str(S[329]) + ')', o18.uid: 'procedure doctor (' + str(S[330]) + ')', o19.uid: 'procedure move_card (' + str(S[331]) + ')', o20.uid: 'procedure permit (' + str(S[332]) + ')', o21.uid: 'procedure ordinance (' + str(S[333]) + ')', o22.uid: 'procedure promotion (' + str(S[334]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[335]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[336]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[337]) + ')', o26.uid: 'procedure new_elector (' + str(S[338]) + ')', o27.uid: 'procedure change_of_power (' + str(S[339]) + ')', o28.uid: 'procedure displaced (' + str(S[340]) + ')', o29.uid: 'procedure election_phase (' + str(S[341]) + ')', o30.uid: 'procedure election (' + str(S[342]) + ')', o31.uid: 'procedure crown (' + str(S[343]) + ')', o32.uid: 'procedure deposed (' + str(S[344]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[345]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[346]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[347]) + ')'}
+    o434.collect = collect_434
+    o434.resolve = resolve_434
+    o434.uid = 434
+    o435 = ForOp(S[669], 'p', e435_items, o431, False, seats=True)
+    o435.uid = 435
+    o436 = Block(436, S[670], 2, step_436)
+    o437 = Stmt(437, S[301])
+    o438 = Stmt(438, S[671])
+    o439 = ForOp(S[672], 'p', e439_items, o436, False, seats=True)
+    o439.uid = 439
+    o440 = Block(440, S[673], 1, step_440)
+    o441 = Block(441, S[674], 7, step_441)
+    o442 = Stmt(442, S[675])
+    o443 = Stmt(443, S[676])
+    o444 = Block(444, S[677], 4, step_444)
+    o445 = Block(445, S[678], 1, step_445)
+    o446 = Stmt(446, S[314])
+    o447 = ForOp(S[679], 'e', e447_items, o445, False)
+    o447.uid = 447
+    o448 = Stmt(448, S[315])
+    o449 = Stmt(449, S[317])
+    o450 = Stmt(450, S[318])
+    o451 = Stmt(451, S[680])
+    o452 = Stmt(452, S[310])
+    o453 = Stmt(453, S[311])
+    o454 = Stmt(454, S[312])
+    o455 = Stmt(455, S[313])
+    o456 = ForOp(S[681], 'r', e456_items, o441, False)
+    o456.uid = 456
+    o457 = Block(457, S[682], 1, step_457)
+    o458 = Stmt(458, S[683])
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458]
+    P.setup = o402
+    P.play = o440
+    P.scoring = o457
+    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[295]) + ')', o1.uid: 'procedure place_emperor_at_start (' + str(S[299]) + ')', o2.uid: 'procedure start_piece (' + str(S[320]) + ')', o3.uid: 'procedure retire (' + str(S[90]) + ')', o4.uid: 'procedure grow_old (' + str(S[109]) + ')', o5.uid: 'procedure settle (' + str(S[146]) + ')', o6.uid: 'procedure place_new (' + str(S[321]) + ')', o7.uid: 'procedure fill_throne (' + str(S[322]) + ')', o8.uid: 'procedure income_phase (' + str(S[316]) + ')', o9.uid: 'procedure aging_phase (' + str(S[323]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[324]) + ')', o11.uid: 'procedure son (' + str(S[325]) + ')', o12.uid: 'procedure daughter (' + str(S[326]) + ')', o13.uid: 'procedure offer (' + str(S[327]) + ')', o14.uid: 'procedure actions_phase (' + str(S[328]) + ')', o15.uid: 'procedure action_turn (' + str(S[329]) + ')', o16.uid: 'procedure move_knight (' + str(S[330]) + ')', o17.uid: 'procedure use_card (' + str(S[331]) + ')', o18.uid: 'procedure doctor (' + str(S[332]) + ')', o19.uid: 'procedure move_card (' + str(S[333]) + ')', o20.uid: 'procedure permit (' + str(S[334]) + ')', o21.uid: 'procedure ordinance (' + str(S[335]) + ')', o22.uid: 'procedure promotion (' + str(S[336]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[337]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[338]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[339]) + ')', o26.uid: 'procedure new_elector (' + str(S[340]) + ')', o27.uid: 'procedure change_of_power (' + str(S[341]) + ')', o28.uid: 'procedure displaced (' + str(S[342]) + ')', o29.uid: 'procedure election_phase (' + str(S[343]) + ')', o30.uid: 'procedure election (' + str(S[344]) + ')', o31.uid: 'procedure crown (' + str(S[345]) + ')', o32.uid: 'procedure deposed (' + str(S[346]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[347]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[348]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[349]) + ')'}
     P.var_specs = [
-        VarSpec('emperor', 'player', None, S[685], 'public'),
-        VarSpec('rival', 'player', None, S[686], 'public'),
-        VarSpec('round', 'int', None, S[687], 'public'),
-        VarSpec('thalers', 'int', 'players', S[688], 'public'),
-        VarSpec('chip', 'int', 'players', S[689], 'public'),
-        VarSpec('score', 'int', 'players', S[690], 'public'),
-        VarSpec('age', 'int', 'aristocrats', S[691], 'public'),
-        VarSpec('couple', 'bool', 'aristocrats', S[692], 'public'),
-        VarSpec('closed', 'bool', 'electorates', S[693], 'public'),
-        VarSpec('privilege_used', 'bool', 'electorates', S[694], 'public'),
-        VarSpec('passed', 'bool', 'players', S[695], 'public'),
-        VarSpec('vote', 'player', 'players', S[696], 'owner'),
-        VarSpec('church_on', 'card', None, S[697], 'public'),
-        VarSpec('excommunicated', 'card', None, S[698], 'public'),
+        VarSpec('emperor', 'player', None, S[684], 'public'),
+        VarSpec('rival', 'player', None, S[685], 'public'),
+        VarSpec('round', 'int', None, S[686], 'public'),
+        VarSpec('thalers', 'int', 'players', S[687], 'public'),
+        VarSpec('chip', 'int', 'players', S[688], 'public'),
+        VarSpec('score', 'int', 'players', S[689], 'public'),
+        VarSpec('age', 'int', 'aristocrats', S[690], 'public'),
+        VarSpec('couple', 'bool', 'aristocrats', S[691], 'public'),
+        VarSpec('closed', 'bool', 'electorates', S[692], 'public'),
+        VarSpec('privilege_used', 'bool', 'electorates', S[693], 'public'),
+        VarSpec('passed', 'bool', 'players', S[694], 'public'),
+        VarSpec('vote', 'player', 'players', S[695], 'owner'),
+        VarSpec('church_on', 'card', None, S[696], 'public'),
+        VarSpec('excommunicated', 'card', None, S[697], 'public'),
     ]
     P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'round': init_round, 'thalers': init_thalers, 'chip': init_chip, 'score': init_score, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'passed': init_passed, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated}
     P.tie_breakers = []

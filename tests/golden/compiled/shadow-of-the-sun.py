@@ -38,13 +38,14 @@ SPANS = (
     (0, 106, 32, 106, 33),
     (0, 112, 29, 112, 30),
     (0, 113, 38, 113, 39),
+    (0, 411, 3, 411, 19),
     (0, 248, 71, 248, 72),
     (0, 248, 31, 248, 44),
-    (0, 340, 9, 340, 32),
+    (0, 334, 9, 334, 32),
     (0, 243, 3, 243, 16),
-    (0, 341, 25, 341, 31),
-    (0, 343, 40, 343, 53),
-    (0, 343, 28, 343, 34),
+    (0, 335, 25, 335, 31),
+    (0, 337, 40, 337, 53),
+    (0, 337, 28, 337, 34),
     (0, 140, 9, 140, 35),
     (0, 149, 41, 149, 42),
     (0, 149, 9, 149, 43),
@@ -56,7 +57,15 @@ SPANS = (
     (0, 304, 41, 304, 42),
     (0, 304, 9, 304, 43),
     (0, 305, 24, 305, 25),
-    (0, 374, 60, 374, 61),
+    (0, 368, 60, 368, 61),
+    (0, 372, 38, 372, 39),
+    (0, 372, 65, 372, 66),
+    (0, 382, 34, 382, 35),
+    (0, 384, 73, 384, 97),
+    (0, 384, 67, 384, 68),
+    (0, 384, 51, 384, 52),
+    (0, 384, 17, 384, 97),
+    (0, 389, 25, 389, 26),
     (0, 139, 13, 139, 20),
     (0, 143, 13, 143, 25),
     (0, 166, 49, 166, 50),
@@ -98,37 +107,30 @@ SPANS = (
     (0, 318, 69, 318, 70),
     (0, 318, 114, 318, 115),
     (0, 318, 141, 318, 142),
-    (0, 328, 21, 328, 44),
-    (0, 334, 3, 334, 17),
-    (0, 330, 21, 330, 44),
-    (0, 331, 29, 331, 30),
-    (0, 332, 29, 332, 30),
-    (0, 351, 20, 351, 21),
-    (0, 352, 20, 352, 21),
-    (0, 364, 28, 364, 29),
-    (0, 372, 25, 372, 40),
-    (0, 384, 42, 384, 43),
-    (0, 384, 69, 384, 70),
-    (0, 391, 34, 391, 35),
-    (0, 393, 73, 393, 97),
-    (0, 393, 67, 393, 68),
-    (0, 393, 51, 393, 52),
-    (0, 393, 17, 393, 97),
-    (0, 398, 29, 398, 30),
-    (0, 406, 28, 406, 29),
-    (0, 414, 66, 414, 67),
-    (0, 414, 37, 414, 38),
-    (0, 414, 17, 414, 68),
-    (0, 410, 28, 410, 29),
-    (0, 412, 35, 412, 36),
+    (0, 324, 21, 324, 61),
+    (0, 328, 3, 328, 17),
+    (0, 325, 29, 325, 30),
+    (0, 326, 29, 326, 30),
+    (0, 320, 21, 320, 45),
+    (0, 345, 20, 345, 21),
+    (0, 346, 20, 346, 21),
+    (0, 358, 28, 358, 29),
+    (0, 366, 25, 366, 40),
+    (0, 374, 13, 374, 39),
+    (0, 397, 28, 397, 29),
+    (0, 405, 66, 405, 67),
+    (0, 405, 37, 405, 38),
+    (0, 405, 17, 405, 68),
+    (0, 401, 28, 401, 29),
+    (0, 403, 35, 403, 36),
     (0, 122, 43, 122, 44),
     (0, 122, 11, 122, 45),
     (0, 128, 11, 128, 16),
-    (0, 428, 21, 428, 22),
-    (0, 431, 25, 431, 26),
-    (0, 432, 40, 432, 53),
-    (0, 434, 25, 434, 26),
-    (0, 436, 27, 436, 28),
+    (0, 429, 21, 429, 22),
+    (0, 432, 25, 432, 26),
+    (0, 433, 40, 433, 53),
+    (0, 435, 25, 435, 26),
+    (0, 437, 27, 437, 28),
     (0, 132, 3, 132, 6),
     (0, 145, 3, 145, 7),
     (0, 155, 3, 155, 8),
@@ -136,9 +138,9 @@ SPANS = (
     (0, 186, 3, 186, 18),
     (0, 250, 3, 250, 9),
     (0, 298, 3, 298, 8),
-    (0, 345, 3, 345, 15),
-    (0, 357, 3, 357, 11),
-    (0, 400, 3, 400, 13),
+    (0, 339, 3, 339, 15),
+    (0, 351, 3, 351, 11),
+    (0, 391, 3, 391, 13),
     (0, 135, 9, 135, 42),
     (0, 136, 9, 136, 114),
     (0, 138, 9, 138, 11),
@@ -184,51 +186,50 @@ SPANS = (
     (0, 314, 17, 314, 42),
     (0, 316, 13, 316, 15),
     (0, 318, 17, 318, 165),
-    (0, 319, 17, 326, 15),
-    (0, 329, 17, 329, 21),
-    (0, 327, 17, 327, 21),
-    (0, 326, 17, 331, 15),
-    (0, 331, 17, 331, 42),
-    (0, 332, 17, 332, 42),
-    (0, 309, 9, 334, 3),
-    (0, 339, 9, 339, 59),
-    (0, 342, 9, 342, 13),
-    (0, 343, 13, 343, 53),
-    (0, 341, 9, 345, 3),
-    (0, 349, 9, 357, 3),
-    (0, 363, 9, 363, 11),
-    (0, 366, 13, 366, 17),
-    (0, 371, 21, 371, 23),
-    (0, 373, 21, 374, 7),
-    (0, 367, 17, 374, 7),
-    (0, 364, 13, 374, 7),
-    (0, 361, 9, 374, 7),
-    (0, 374, 9, 374, 68),
-    (0, 380, 9, 380, 13),
-    (0, 381, 13, 381, 85),
+    (0, 319, 17, 322, 15),
+    (0, 323, 17, 323, 21),
+    (0, 322, 17, 325, 15),
+    (0, 325, 17, 325, 42),
+    (0, 326, 17, 326, 42),
+    (0, 309, 9, 328, 3),
+    (0, 333, 9, 333, 59),
+    (0, 336, 9, 336, 13),
+    (0, 337, 13, 337, 53),
+    (0, 335, 9, 339, 3),
+    (0, 343, 9, 351, 3),
+    (0, 357, 9, 357, 11),
+    (0, 360, 13, 360, 17),
+    (0, 365, 21, 365, 23),
+    (0, 367, 21, 368, 7),
+    (0, 361, 17, 368, 7),
+    (0, 358, 13, 368, 7),
+    (0, 355, 9, 368, 7),
+    (0, 368, 9, 368, 68),
+    (0, 369, 9, 369, 81),
+    (0, 371, 9, 371, 11),
+    (0, 372, 13, 372, 89),
+    (0, 370, 9, 373, 7),
+    (0, 373, 9, 376, 7),
+    (0, 381, 9, 381, 13),
+    (0, 382, 13, 382, 36),
     (0, 383, 13, 383, 15),
-    (0, 384, 17, 384, 93),
-    (0, 382, 13, 385, 11),
-    (0, 385, 13, 391, 11),
-    (0, 391, 13, 391, 36),
-    (0, 392, 13, 392, 15),
-    (0, 395, 13, 395, 77),
-    (0, 397, 13, 397, 15),
-    (0, 398, 17, 398, 42),
-    (0, 396, 13, 400, 3),
-    (0, 377, 9, 377, 13),
-    (0, 378, 13, 378, 35),
-    (0, 379, 13, 379, 56),
-    (0, 375, 9, 400, 3),
-    (0, 405, 9, 405, 11),
-    (0, 413, 13, 413, 17),
-    (0, 407, 13, 407, 17),
-    (0, 408, 17, 413, 13),
-    (0, 406, 13, 415, 7),
-    (0, 404, 9, 415, 7),
-    (0, 415, 9, 415, 36),
-    (0, 416, 9, 416, 28),
-    (0, 417, 9, 417, 35),
+    (0, 386, 13, 386, 77),
+    (0, 378, 9, 378, 13),
+    (0, 379, 13, 379, 35),
+    (0, 380, 13, 380, 63),
+    (0, 376, 9, 387, 7),
+    (0, 388, 9, 388, 11),
+    (0, 389, 13, 389, 38),
+    (0, 387, 9, 391, 3),
+    (0, 396, 9, 396, 11),
+    (0, 404, 13, 404, 17),
+    (0, 398, 13, 398, 17),
+    (0, 399, 17, 404, 13),
+    (0, 397, 13, 406, 7),
+    (0, 395, 9, 406, 7),
+    (0, 406, 9, 406, 36),
+    (0, 407, 9, 407, 28),
+    (0, 408, 9, 408, 35),
     (0, 115, 1, 115, 6),
     (0, 118, 7, 118, 23),
     (0, 119, 7, 119, 26),
@@ -237,22 +238,22 @@ SPANS = (
     (0, 124, 1, 124, 5),
     (0, 127, 7, 127, 13),
     (0, 127, 7, 131, 1),
-    (0, 419, 1, 419, 8),
-    (0, 424, 7, 424, 9),
-    (0, 426, 11, 426, 13),
-    (0, 427, 15, 427, 39),
-    (0, 428, 15, 428, 40),
-    (0, 430, 15, 430, 19),
-    (0, 431, 19, 431, 32),
-    (0, 429, 15, 432, 13),
-    (0, 433, 15, 433, 19),
-    (0, 434, 19, 434, 32),
-    (0, 432, 15, 435, 3),
-    (0, 425, 11, 435, 3),
-    (0, 423, 7, 435, 3),
+    (0, 420, 1, 420, 8),
+    (0, 425, 7, 425, 9),
+    (0, 427, 11, 427, 13),
+    (0, 428, 15, 428, 39),
+    (0, 429, 15, 429, 40),
+    (0, 431, 15, 431, 19),
+    (0, 432, 19, 432, 32),
+    (0, 430, 15, 433, 13),
+    (0, 434, 15, 434, 19),
+    (0, 435, 19, 435, 32),
+    (0, 433, 15, 436, 3),
+    (0, 426, 11, 436, 3),
+    (0, 424, 7, 436, 3),
     (0, 74, 36, 74, 37),
     (0, 75, 45, 75, 46),
-    (0, 436, 7, 439, 1),
+    (0, 437, 7, 440, 1),
 )
 
 
@@ -260,9 +261,9 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player'}
+    P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player', 'x': 'card'}
     P.frame_parents = {
-        0: frozenset([135]),
+        0: frozenset([133]),
         1: frozenset([14]),
         2: frozenset([1]),
         3: frozenset([33, 41, 46, 51]),
@@ -270,8 +271,8 @@ def build(num_players, files):
         5: frozenset([8, 43]),
         6: frozenset([1]),
         7: frozenset([60]),
-        8: frozenset([78, 80]),
-        9: frozenset([69, 74, 94]),
+        8: frozenset([78]),
+        9: frozenset([69, 74, 92]),
         10: frozenset([0]),
         11: frozenset([18]),
         14: frozenset([16]),
@@ -301,39 +302,38 @@ def build(num_players, files):
         72: frozenset([7]),
         74: frozenset([7]),
         78: frozenset([74]),
-        80: frozenset([74]),
-        88: frozenset([8]),
-        91: frozenset([9]),
-        92: frozenset([99]),
-        93: frozenset([92]),
-        94: frozenset([93]),
-        96: frozenset([93]),
-        99: frozenset([10]),
-        101: frozenset([10]),
-        103: frozenset([105]),
-        105: frozenset([101]),
-        108: frozenset([101]),
-        111: frozenset([113]),
-        113: frozenset([101]),
-        114: frozenset([10]),
-        118: frozenset([124]),
-        119: frozenset([118]),
-        121: frozenset([118]),
-        122: frozenset([121]),
-        124: frozenset([11]),
-        128: frozenset([134]),
-        131: frozenset([133]),
-        133: frozenset([128]),
-        135: frozenset([137]),
-        137: frozenset([134]),
-        139: frozenset([150]),
-        140: frozenset([149]),
-        143: frozenset([140]),
-        146: frozenset([140]),
-        149: frozenset([139]),
-        150: frozenset([138]),
+        86: frozenset([8]),
+        89: frozenset([9]),
+        90: frozenset([97]),
+        91: frozenset([90]),
+        92: frozenset([91]),
+        94: frozenset([91]),
+        97: frozenset([10]),
+        100: frozenset([102]),
+        102: frozenset([10]),
+        104: frozenset([10]),
+        106: frozenset([104]),
+        109: frozenset([10]),
+        113: frozenset([115]),
+        115: frozenset([10]),
+        116: frozenset([122]),
+        117: frozenset([116]),
+        119: frozenset([116]),
+        120: frozenset([119]),
+        122: frozenset([11]),
+        126: frozenset([132]),
+        129: frozenset([131]),
+        131: frozenset([126]),
+        133: frozenset([135]),
+        135: frozenset([132]),
+        137: frozenset([148]),
+        138: frozenset([147]),
+        141: frozenset([138]),
+        144: frozenset([138]),
+        147: frozenset([137]),
+        148: frozenset([136]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 128, 134, 138])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 126, 132, 136])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_day_deck1 = P.zone_base['day_deck']
@@ -347,12 +347,15 @@ def build(num_players, files):
     fmt_int1 = formatter('int')
     K_days1 = P.kind_cards['days']
     Z_minion_deck1 = P.zone_base['minion_deck']
+    fmt_list_player1 = formatter('list:player')
+    fmt_zone1 = formatter('zone')
+    fmt_str1 = formatter('str')
     Z_spent_days1 = P.zone_base['spent_days']
+    Z_won_days1 = P.zone_base['won_days']
     Z_discard1 = P.zone_base['discard']
     K_districts1 = P.kind_cards['districts']
     A_01 = site[0].base
     A_11 = site[1].base
-    fmt_str1 = formatter('str')
     A_71 = site[7].base
     A_91 = site[9].base
     A_31 = site[3].base
@@ -364,13 +367,10 @@ def build(num_players, files):
     A_111 = site[11].base
     A_131 = site[13].base
     A_151 = site[15].base
-    fmt_zone1 = formatter('zone')
     A_171 = site[17].base
     A_181 = site[18].base
     A_211 = site[21].base
     A_221 = site[22].base
-    fmt_list_player1 = formatter('list:player')
-    Z_won_days1 = P.zone_base['won_days']
 
     def fn_markers_of(st, v_p, v_d):  # game.yaml:95
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_d, 'districts', S[0]))] if (_m1.owner == v_p)])
@@ -384,29 +384,42 @@ def build(num_players, files):
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:107
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
+    def fn_strongest_legion(st, at, v_fighters):  # game.yaml:411
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, _p2, S[2]))]) for _p2 in v_fighters])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function strongest_legion (' + str(S[5]) + ')')
+            raise
+        st.calls -= 1
+        return result
+
     def proc_return_marker(st, env):  # game.yaml:243
         st.at = o55  # game.yaml:248
-        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[6]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[5])), False)
+        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[7]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[6])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:334
-        st.at = o86  # game.yaml:339
+    def proc_replace_marker(st, env):  # game.yaml:328
+        st.at = o84  # game.yaml:333
         if st.record_log:
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o87  # game.yaml:340
+        st.at = o85  # game.yaml:334
         _args1 = {'q': env['loser'], 'd': env['d']}
-        enter_procedure(st, S[7])
+        enter_procedure(st, S[8])
         st.inline += 1
         try:
             proc_return_marker(st, _args1)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[9]) + ')')
             raise
         st.inline -= 1
-        st.at = o90  # game.yaml:341
-        if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[9]))]) > 0):
-            st.at = o89  # game.yaml:343
-            st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
+        st.at = o88  # game.yaml:335
+        if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[10]))]) > 0):
+            st.at = o87  # game.yaml:337
+            st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[12]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[11])), False)
 
     def step_0(st, fr):  # game.yaml:132
         env = fr.env
@@ -427,7 +440,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o17  # game.yaml:140
             _args2 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[12])
+            enter_procedure(st, S[13])
             st.frames.append(Frame(o10, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -435,7 +448,7 @@ def build(num_players, files):
         if pc == 4:
             fr.pc = 5
             st.at = o20  # game.yaml:141
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p2, S[1]))]) == 0) for _p2 in st.players))):
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p3, S[1]))]) == 0) for _p3 in st.players))):
                 st.frames.append(Frame(o18, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -450,11 +463,11 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o21  # game.yaml:149
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[14])), False, S[15])
             fr.pc = 2
             st.at = o22  # game.yaml:150
             _args3 = {'p': env['p']}
-            enter_procedure(st, S[15])
+            enter_procedure(st, S[16])
             st.frames.append(Frame(o2, _args3))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -463,7 +476,7 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o23  # game.yaml:151
             _args4 = {'p': env['p']}
-            enter_procedure(st, S[16])
+            enter_procedure(st, S[17])
             st.frames.append(Frame(o4, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -472,14 +485,14 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o24  # game.yaml:152
             _args5 = {'p': env['p']}
-            enter_procedure(st, S[17])
+            enter_procedure(st, S[18])
             st.frames.append(Frame(o6, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             st.at = o25  # game.yaml:153
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[18])), False, S[19])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[19])), False, S[20])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -554,18 +567,18 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
             st.at = o68  # game.yaml:304
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[21])), False, S[22])
             fr.pc = 3
             st.at = o71  # game.yaml:305
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[23]))]) >= 2):
                 st.frames.append(Frame(o69, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o85  # game.yaml:309
-            o85.exec(st, env)
+            st.at = o83  # game.yaml:309
+            o83.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -574,15 +587,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_8 = run_whole(proc_replace_marker)  # game.yaml:334
+    step_8 = run_whole(proc_replace_marker)  # game.yaml:328
 
-    def step_9(st, fr):  # game.yaml:345
+    def step_9(st, fr):  # game.yaml:339
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o91  # game.yaml:349
-            o91.exec(st, env)
+            st.at = o89  # game.yaml:343
+            o89.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -591,56 +604,88 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:357
+    def step_10(st, fr):  # game.yaml:351
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o99  # game.yaml:361
-            o99.exec(st, env)
+            st.at = o97  # game.yaml:355
+            o97.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o100  # game.yaml:374
-            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
-            fr.pc = 3
-            st.at = o117  # game.yaml:375
-            if (len(env['fighters']) == 0):
-                st.at = o115  # game.yaml:378
-                st.move(env['day'], Z_spent_days1, False)
-                st.at = o116  # game.yaml:379
+            st.at = o98  # game.yaml:368
+            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[24]))]) > 0)]
+            st.at = o99  # game.yaml:369
+            if st.record_log:
+                st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
+            st.at = o102  # game.yaml:370
+            _live1 = live_mask(st)
+            for _q2 in list(env['fighters']):
+                if gone(st, _live1, _q2):
+                    continue
+                env['q'] = _q2
+                st.at = o101  # game.yaml:372
                 if st.record_log:
-                    st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
-            else:
-                st.frames.append(Frame(o101, env))
+                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[26]))])) + ')', -1)
+            fr.pc = 5
+            st.at = o103  # game.yaml:373
+            o103.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 3
-        if pc == 3:
+            pc = 5
+        if pc == 5:
+            st.at = o112  # game.yaml:376
+            if (env['w'] == None):
+                st.at = o110  # game.yaml:379
+                st.move(env['day'], Z_spent_days1, False)
+                st.at = o111  # game.yaml:380
+                if st.record_log:
+                    st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
+            else:
+                st.at = o105  # game.yaml:382
+                st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[27])), False)
+                st.at = o106  # game.yaml:383
+                st.at = o107  # game.yaml:384
+                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[30]))]),)), (Z_house1 + seat(st, env['w'], S[29])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[28])), False, S[31])
+                st.at = o108  # game.yaml:386
+                if st.record_log:
+                    st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
+            st.at = o115  # game.yaml:387
+            _live2 = live_mask(st)
+            for _q3 in list(env['fighters']):
+                if gone(st, _live2, _q3):
+                    continue
+                env['q'] = _q3
+                st.at = o114  # game.yaml:389
+                _items1 = st.zones[(Z_legion1 + seat(st, env['q'], S[32]))]
+                _dest1 = Z_discard1
+                for _c3 in cards_of(_items1):
+                    st.move(_c3, _dest1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_11(st, fr):  # game.yaml:400
+    def step_11(st, fr):  # game.yaml:391
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o124  # game.yaml:404
-            o124.exec(st, env)
+            st.at = o122  # game.yaml:395
+            o122.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o125  # game.yaml:415
-            _items1 = st.zones[Z_discard1]
-            _dest1 = Z_minion_deck1
-            for _c3 in cards_of(_items1):
-                st.move(_c3, _dest1, False)
-            st.at = o126  # game.yaml:416
+            st.at = o123  # game.yaml:406
+            _items2 = st.zones[Z_discard1]
+            _dest2 = Z_minion_deck1
+            for _c4 in cards_of(_items2):
+                st.move(_c4, _dest2, False)
+            st.at = o124  # game.yaml:407
             st.shuffle(Z_minion_deck1)
-            st.at = o127  # game.yaml:417
+            st.at = o125  # game.yaml:408
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
@@ -653,7 +698,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o15  # game.yaml:139
             _args6 = {'p': env['p']}
-            enter_procedure(st, S[24])
+            enter_procedure(st, S[33])
             st.frames.append(Frame(o1, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -672,7 +717,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o19  # game.yaml:143
             _args7 = {}
-            enter_procedure(st, S[25])
+            enter_procedure(st, S[34])
             st.frames.append(Frame(o11, _args7))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -685,13 +730,13 @@ def build(num_players, files):
     def step_26(st, fr):  # game.yaml:165
         env = fr.env
         st.at = o27  # game.yaml:166
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[35])), False, S[36])
         st.frames.pop()
 
     def step_28(st, fr):  # game.yaml:171
         env = fr.env
         st.at = o29  # game.yaml:172
-        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
+        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[38]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[37])), False)
         st.frames.pop()
 
     def e30_player(st, env):  # game.yaml:161
@@ -705,7 +750,7 @@ def build(num_players, files):
     def e30_items1(st, env):  # game.yaml:167
         return K_districts1
     def e30_when1(st, env):  # game.yaml:167
-        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
+        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[39]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
     def collect_30(st, env):  # game.yaml:161
         actions = []
         values = []
@@ -714,9 +759,9 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items2 = K_districts1  # game.yaml:167
-        if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[30]))]) > 0):
-            for _d1 in _items2:
+        _items3 = K_districts1  # game.yaml:167
+        if _items3 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[39]))]) > 0):
+            for _d1 in _items3:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
@@ -730,17 +775,17 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:164
             st.at = o27  # game.yaml:166
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[26])), False, S[27])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[35])), False, S[36])
         elif k == 1:  # game.yaml:167
             env['d'] = dec.values[i]
             st.at = o29  # game.yaml:172
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[29]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[28])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[38]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[37])), False)
     def e31_player(st, env):  # game.yaml:179
         return env['p']
     def e31_prompt(st, env):  # game.yaml:179
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
     def e31_src(st, env):  # game.yaml:179
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[31]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[40]))]
     def e31_dest(st, env):  # game.yaml:179
         return Z_discard1
     def e31_min(st, env):  # game.yaml:179
@@ -750,7 +795,7 @@ def build(num_players, files):
     def e31_where(st, env):  # game.yaml:179
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
     def cands_31(st, env, picked):  # game.yaml:179
-        return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[31]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+        return [_c5 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[40]))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
     def step_32(st, fr):  # game.yaml:193
         env = fr.env
         pass
@@ -763,7 +808,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o34  # game.yaml:197
             _args8 = {'p': env['p'], 'minion': 'Ghoul'}
-            enter_procedure(st, S[32])
+            enter_procedure(st, S[41])
             st.frames.append(Frame(o3, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -777,7 +822,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o40  # game.yaml:208
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[42])), False, S[43])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -788,7 +833,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o38  # game.yaml:200
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[35]))]) > 0):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[44]))]) > 0):
                 st.frames.append(Frame(o36, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -818,7 +863,7 @@ def build(num_players, files):
     def e37_prompt(st, env):  # game.yaml:202
         return 'Discard a card (Ghoul ability)'
     def e37_src(st, env):  # game.yaml:202
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[36]))]
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[45]))]
     def e37_dest(st, env):  # game.yaml:202
         return Z_discard1
     def e37_min(st, env):  # game.yaml:202
@@ -826,7 +871,7 @@ def build(num_players, files):
     def e37_max(st, env):  # game.yaml:202
         return 1
     def cands_37(st, env, picked):  # game.yaml:202
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[36]))])
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[45]))])
     def e39_items(st, env):  # game.yaml:198
         return others(st, env['p'])
     def step_41(st, fr):  # game.yaml:213
@@ -836,7 +881,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o42  # game.yaml:214
             _args9 = {'p': env['p'], 'minion': 'Darkened'}
-            enter_procedure(st, S[37])
+            enter_procedure(st, S[46])
             st.frames.append(Frame(o3, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -857,13 +902,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o44  # game.yaml:222
         _args10 = {'q': env['q'], 'd': env['d']}
-        enter_procedure(st, S[38])
+        enter_procedure(st, S[47])
         st.inline += 1
         try:
             proc_return_marker(st, _args10)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[9]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -882,13 +927,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _q2 in st.players:  # game.yaml:218
-            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q2)]) > 0)):
+        for _q4 in st.players:  # game.yaml:218
+            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q4)]) > 0)):
                 continue
-            a = A_71 + _q2
+            a = A_71 + _q4
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_q2)
+                values.append(_q4)
                 idx.append(0)
         return actions, values, idx
     def resolve_45(st, dec, i):  # game.yaml:215
@@ -898,13 +943,13 @@ def build(num_players, files):
             env['q'] = dec.values[i]
             st.at = o44  # game.yaml:222
             _args11 = {'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[38])
+            enter_procedure(st, S[47])
             st.inline += 1
             try:
                 proc_return_marker(st, _args11)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+                traced(e, 'procedure return_marker (' + str(S[9]) + ')')
                 raise
             st.inline -= 1
     def step_46(st, fr):  # game.yaml:226
@@ -914,7 +959,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o47  # game.yaml:227
             _args12 = {'p': env['p'], 'minion': 'Alchemist'}
-            enter_procedure(st, S[39])
+            enter_procedure(st, S[48])
             st.frames.append(Frame(o3, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -934,7 +979,7 @@ def build(num_players, files):
     def step_48(st, fr):  # game.yaml:234
         env = fr.env
         st.at = o49  # game.yaml:235
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[50]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[49])), False)
         st.frames.pop()
 
     def e50_player(st, env):  # game.yaml:228
@@ -966,7 +1011,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:231
             env['b'] = dec.values[i]
             st.at = o49  # game.yaml:235
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[41]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[40])), False)
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[50]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[49])), False)
     def step_51(st, fr):  # game.yaml:239
         env = fr.env
         pc = fr.pc
@@ -974,14 +1019,14 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o52  # game.yaml:240
             _args13 = {'p': env['p'], 'minion': 'Courtesan'}
-            enter_procedure(st, S[42])
+            enter_procedure(st, S[51])
             st.frames.append(Frame(o3, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             st.at = o53  # game.yaml:241
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[44]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[43])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[53]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[52])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -995,25 +1040,25 @@ def build(num_players, files):
     def e54_label1(st, env):  # game.yaml:194
         return 'Ghouls: every other player discards a card, you draw 1'
     def e54_when1(st, env):  # game.yaml:194
-        return ((len([1 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c6.props['wild']]),))) >= 2)
+        return ((len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c7.props['wild']]),))) >= 2)
     def e54_label2(st, env):  # game.yaml:209
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e54_items2(st, env):  # game.yaml:209
         return K_districts1
     def e54_when2(st, env):  # game.yaml:209
-        return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[45]))]) > 0))
+        return (((len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[54]))]) > 0))
     def e54_label3(st, env):  # game.yaml:223
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e54_items3(st, env):  # game.yaml:223
         return K_districts1
     def e54_when3(st, env):  # game.yaml:223
-        return (((len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
+        return (((len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
     def e54_label4(st, env):  # game.yaml:236
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e54_items4(st, env):  # game.yaml:236
         return K_districts1
     def e54_when4(st, env):  # game.yaml:236
-        return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0))
+        return (((len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[55]))]) > 0))
     def collect_54(st, env):  # game.yaml:190
         actions = []
         values = []
@@ -1022,23 +1067,23 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:194
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c15.props['wild']]),))) >= 2):  # game.yaml:194
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items3 = K_districts1  # game.yaml:209
-        if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c16.props['wild']]),))) >= 2):
-            for _d2 in _items3:
-                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[45]))]) > 0)):
+        _items4 = K_districts1  # game.yaml:209
+        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c17.props['wild']]),))) >= 2):
+            for _d2 in _items4:
+                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[54]))]) > 0)):
                     continue
                 a = A_61 + _d2.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items4 = K_districts1  # game.yaml:223
-        if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c18.props['wild']]),))) >= 2):
-            for _a1 in _items4:
+        _items5 = K_districts1  # game.yaml:223
+        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c19.props['wild']]),))) >= 2):
+            for _a1 in _items5:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
@@ -1046,9 +1091,9 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items5 = K_districts1  # game.yaml:236
-        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[46]))]) > 0):
-            for _d3 in _items5:
+        _items6 = K_districts1  # game.yaml:236
+        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[55]))]) > 0):
+            for _d3 in _items6:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
@@ -1083,7 +1128,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o58  # game.yaml:271
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[48]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[47])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[57]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[56])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1093,7 +1138,7 @@ def build(num_players, files):
     def e57_prompt(st, env):  # game.yaml:265
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
     def e57_src(st, env):  # game.yaml:265
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[49]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[58]))]
     def e57_dest(st, env):  # game.yaml:265
         return Z_discard1
     def e57_min(st, env):  # game.yaml:265
@@ -1103,7 +1148,7 @@ def build(num_players, files):
     def e57_where(st, env):  # game.yaml:265
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_57(st, env, picked):  # game.yaml:265
-        return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[49]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
+        return [_c22 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[58]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
     def step_59(st, fr):  # game.yaml:277
         env = fr.env
         pc = fr.pc
@@ -1126,7 +1171,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o61  # game.yaml:285
             _args14 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[50])
+            enter_procedure(st, S[59])
             st.frames.append(Frame(o7, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1177,7 +1222,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o65  # game.yaml:296
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[51])), False, S[52])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[60])), False, S[61])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1187,13 +1232,13 @@ def build(num_players, files):
     def e64_prompt(st, env):  # game.yaml:290
         return 'Discard any number of cards (Preen)'
     def e64_src(st, env):  # game.yaml:290
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[62]))]
     def e64_dest(st, env):  # game.yaml:290
         return Z_discard1
     def e64_min(st, env):  # game.yaml:290
         return 0
     def cands_64(st, env, picked):  # game.yaml:290
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))])
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[62]))])
     def e66_player(st, env):  # game.yaml:254
         return env['p']
     def e66_prompt(st, env):  # game.yaml:254
@@ -1203,13 +1248,13 @@ def build(num_players, files):
     def e66_items0(st, env):  # game.yaml:257
         return K_districts1
     def e66_when0(st, env):  # game.yaml:257
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[63]))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[64]))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
     def e66_label1(st, env):  # game.yaml:272
         return 'Usurp ' + fmt_player1(env['q'])
     def e66_items1(st, env):  # game.yaml:272
         return others(st, env['p'])
     def e66_when1(st, env):  # game.yaml:272
-        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[65]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
     def e66_label2(st, env):  # game.yaml:286
         return 'Preen'
     def collect_66(st, env):  # game.yaml:254
@@ -1217,22 +1262,22 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:257
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[54]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[63]))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + seat(st, env['p'], S[64]))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items6 = others(st, env['p'])  # game.yaml:272
-        if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]) >= 2):
-            for _q3 in _items6:
-                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
+        _items7 = others(st, env['p'])  # game.yaml:272
+        if _items7 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[65]))]) >= 2):
+            for _q5 in _items7:
+                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
                     continue
-                a = A_131 + _q3
+                a = A_131 + _q5
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_q3)
+                    values.append(_q5)
                     idx.append(1)
         # game.yaml:286: always offered
         actions.append(A_151)
@@ -1257,7 +1302,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o70  # game.yaml:307
             _args15 = {'p': env['q']}
-            enter_procedure(st, S[57])
+            enter_procedure(st, S[66])
             st.frames.append(Frame(o9, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1270,10 +1315,10 @@ def build(num_players, files):
     def step_72(st, fr):  # game.yaml:313
         env = fr.env
         st.at = o73  # game.yaml:314
-        _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
-        _dest2 = (Z_hand1 + seat(st, env['q'], S[58]))
-        for _c24 in cards_of(_items7):
-            st.move(_c24, _dest2, False)
+        _items8 = st.zones[(Z_legion1 + seat(st, env['q'], S[68]))]
+        _dest3 = (Z_hand1 + seat(st, env['q'], S[67]))
+        for _c25 in cards_of(_items8):
+            st.move(_c25, _dest3, False)
         st.frames.pop()
 
     def step_74(st, fr):  # game.yaml:316
@@ -1283,7 +1328,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o75  # game.yaml:317
             _args16 = {'p': env['p']}
-            enter_procedure(st, S[60])
+            enter_procedure(st, S[69])
             st.frames.append(Frame(o9, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1291,7 +1336,7 @@ def build(num_players, files):
         if pc == 1:
             st.at = o76  # game.yaml:318
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[61]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[62]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[63]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[64]))])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[70]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[71]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[72]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[73]))])) + ')', -1)
             fr.pc = 3
             st.at = o77  # game.yaml:319
             o77.exec(st, env)
@@ -1299,92 +1344,65 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o82  # game.yaml:326
-            if (env['w'] == env['p']):
-                st.at = o81  # game.yaml:328
-                _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-                enter_procedure(st, S[65])
+            st.at = o80  # game.yaml:322
+            if (env['w'] != None):
+                st.at = o79  # game.yaml:324
+                _args17 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
+                enter_procedure(st, S[74])
                 st.inline += 1
                 try:
                     proc_replace_marker(st, _args17)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+                    traced(e, 'procedure replace_marker (' + str(S[75]) + ')')
                     raise
                 st.inline -= 1
-            else:
-                st.at = o79  # game.yaml:330
-                _args18 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-                enter_procedure(st, S[67])
-                st.inline += 1
-                try:
-                    proc_replace_marker(st, _args18)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
-                    raise
-                st.inline -= 1
-            st.at = o83  # game.yaml:331
-            _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]
-            _dest3 = Z_discard1
-            for _c25 in cards_of(_items8):
-                st.move(_c25, _dest3, False)
-            st.at = o84  # game.yaml:332
-            _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]
+            st.at = o81  # game.yaml:325
+            _items9 = st.zones[(Z_legion1 + seat(st, env['p'], S[76]))]
             _dest4 = Z_discard1
             for _c26 in cards_of(_items9):
                 st.move(_c26, _dest4, False)
+            st.at = o82  # game.yaml:326
+            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[77]))]
+            _dest5 = Z_discard1
+            for _c27 in cards_of(_items10):
+                st.move(_c27, _dest5, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e77_among(st, env):  # game.yaml:319
-        return [env['p'], env['q']]
+        return fn_strongest_legion(st, S[78], [env['p'], env['q']])
     def e77_strength(st, env):  # game.yaml:319
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['x'], S[2]))])
+        return 0
     def e77_chooser(st, env):  # game.yaml:319
         return st.vars['supreme']
     def e77_prompt(st, env):  # game.yaml:319
         return 'Usurp'
-    def step_78(st, fr):  # game.yaml:329
+    def step_78(st, fr):  # game.yaml:323
         env = fr.env
-        st.at = o79  # game.yaml:330
-        _args19 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-        enter_procedure(st, S[67])
+        st.at = o79  # game.yaml:324
+        _args18 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
+        enter_procedure(st, S[74])
         st.inline += 1
         try:
-            proc_replace_marker(st, _args19)
+            proc_replace_marker(st, _args18)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
+            traced(e, 'procedure replace_marker (' + str(S[75]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_80(st, fr):  # game.yaml:327
-        env = fr.env
-        st.at = o81  # game.yaml:328
-        _args20 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-        enter_procedure(st, S[65])
-        st.inline += 1
-        try:
-            proc_replace_marker(st, _args20)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[66]) + ')')
-            raise
-        st.inline -= 1
-        st.frames.pop()
-
-    def e85_player(st, env):  # game.yaml:309
+    def e83_player(st, env):  # game.yaml:309
         return env['p']
-    def e85_prompt(st, env):  # game.yaml:309
+    def e83_prompt(st, env):  # game.yaml:309
         return 'Abandon the Usurp, or play a Legion?'
-    def e85_label0(st, env):  # game.yaml:312
+    def e83_label0(st, env):  # game.yaml:312
         return 'abandon the Usurp'
-    def e85_label1(st, env):  # game.yaml:315
+    def e83_label1(st, env):  # game.yaml:315
         return 'play a Legion'
-    def collect_85(st, env):  # game.yaml:309
+    def collect_83(st, env):  # game.yaml:309
         actions = []
         values = []
         idx = []
@@ -1397,45 +1415,45 @@ def build(num_players, files):
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_85(st, dec, i):  # game.yaml:309
+    def resolve_83(st, dec, i):  # game.yaml:309
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:312
             st.at = o73  # game.yaml:314
-            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[59]))]
-            _dest5 = (Z_hand1 + seat(st, env['q'], S[58]))
-            for _c27 in cards_of(_items10):
-                st.move(_c27, _dest5, False)
+            _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[68]))]
+            _dest6 = (Z_hand1 + seat(st, env['q'], S[67]))
+            for _c28 in cards_of(_items11):
+                st.move(_c28, _dest6, False)
         elif k == 1:  # game.yaml:315
             st.frames.append(Frame(o74, env))
-    def step_88(st, fr):  # game.yaml:342
+    def step_86(st, fr):  # game.yaml:336
         env = fr.env
-        st.at = o89  # game.yaml:343
-        st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
+        st.at = o87  # game.yaml:337
+        st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[12]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[11])), False)
         st.frames.pop()
 
-    def e91_player(st, env):  # game.yaml:349
+    def e89_player(st, env):  # game.yaml:343
         return env['p']
-    def e91_prompt(st, env):  # game.yaml:349
+    def e89_prompt(st, env):  # game.yaml:343
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e91_src(st, env):  # game.yaml:349
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[70]))]
-    def e91_dest(st, env):  # game.yaml:349
-        return (Z_legion1 + seat(st, env['p'], S[71]))
-    def e91_min(st, env):  # game.yaml:349
+    def e89_src(st, env):  # game.yaml:343
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[79]))]
+    def e89_dest(st, env):  # game.yaml:343
+        return (Z_legion1 + seat(st, env['p'], S[80]))
+    def e89_min(st, env):  # game.yaml:343
         return 2
-    def e91_max(st, env):  # game.yaml:349
+    def e89_max(st, env):  # game.yaml:343
         return 4
-    def cands_91(st, env, picked):  # game.yaml:349
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[70]))])
-    def step_92(st, fr):  # game.yaml:363
+    def cands_89(st, env, picked):  # game.yaml:343
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[79]))])
+    def step_90(st, fr):  # game.yaml:357
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o98  # game.yaml:364
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[72]))]) >= 2):
-                st.frames.append(Frame(o93, env))
+            st.at = o96  # game.yaml:358
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))]) >= 2):
+                st.frames.append(Frame(o91, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1444,13 +1462,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_93(st, fr):  # game.yaml:366
+    def step_91(st, fr):  # game.yaml:360
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o97  # game.yaml:367
-            o97.exec(st, env)
+            st.at = o95  # game.yaml:361
+            o95.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1459,15 +1477,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_94(st, fr):  # game.yaml:371
+    def step_92(st, fr):  # game.yaml:365
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o95  # game.yaml:372
-            _args21 = {'p': env['q']}
-            enter_procedure(st, S[73])
-            st.frames.append(Frame(o9, _args21))
+            st.at = o93  # game.yaml:366
+            _args19 = {'p': env['q']}
+            enter_procedure(st, S[82])
+            st.frames.append(Frame(o9, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1476,141 +1494,107 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_96(st, fr):  # game.yaml:373
+    def step_94(st, fr):  # game.yaml:367
         env = fr.env
         pass
         st.frames.pop()
 
-    def e97_player(st, env):  # game.yaml:367
+    def e95_player(st, env):  # game.yaml:361
         return env['q']
-    def e97_prompt(st, env):  # game.yaml:367
+    def e95_prompt(st, env):  # game.yaml:361
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e97_label0(st, env):  # game.yaml:370
+    def e95_label0(st, env):  # game.yaml:364
         return 'take part'
-    def e97_label1(st, env):  # game.yaml:373
+    def e95_label1(st, env):  # game.yaml:367
         return 'pass'
-    def collect_97(st, env):  # game.yaml:367
+    def collect_95(st, env):  # game.yaml:361
         actions = []
         values = []
         idx = []
-        # game.yaml:370: always offered
+        # game.yaml:364: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:373: always offered
+        # game.yaml:367: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_97(st, dec, i):  # game.yaml:367
+    def resolve_95(st, dec, i):  # game.yaml:361
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:370
-            st.frames.append(Frame(o94, env))
-        elif k == 1:  # game.yaml:373
+        if k == 0:  # game.yaml:364
+            st.frames.append(Frame(o92, env))
+        elif k == 1:  # game.yaml:367
             pass
-    def e99_items(st, env):  # game.yaml:361
+    def e97_items(st, env):  # game.yaml:355
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_101(st, fr):  # game.yaml:380
+    def step_100(st, fr):  # game.yaml:371
         env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            st.at = o102  # game.yaml:381
-            if st.record_log:
-                st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o105  # game.yaml:382
-            _live1 = live_mask(st)
-            for _q4 in list(env['fighters']):
-                if gone(st, _live1, _q4):
-                    continue
-                env['q'] = _q4
-                st.at = o104  # game.yaml:384
-                if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
-            fr.pc = 3
-            st.at = o106  # game.yaml:385
-            o106.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            st.at = o107  # game.yaml:391
-            st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[76])), False)
-            st.at = o108  # game.yaml:392
-            st.at = o109  # game.yaml:393
-            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
-            st.at = o110  # game.yaml:395
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o113  # game.yaml:396
-            _live2 = live_mask(st)
-            for _q5 in list(env['fighters']):
-                if gone(st, _live2, _q5):
-                    continue
-                env['q'] = _q5
-                st.at = o112  # game.yaml:398
-                _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
-                _dest6 = Z_discard1
-                for _c28 in cards_of(_items11):
-                    st.move(_c28, _dest6, False)
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_103(st, fr):  # game.yaml:383
-        env = fr.env
-        st.at = o104  # game.yaml:384
+        st.at = o101  # game.yaml:372
         if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[75]))])) + ')', -1)
+            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[26]))])) + ')', -1)
         st.frames.pop()
 
-    def e105_items(st, env):  # game.yaml:382
+    def e102_items(st, env):  # game.yaml:370
         return env['fighters']
-    def e106_among(st, env):  # game.yaml:385
-        return env['fighters']
-    def e106_strength(st, env):  # game.yaml:385
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['q'], S[2]))])
-    def e106_chooser(st, env):  # game.yaml:385
+    def e103_among(st, env):  # game.yaml:373
+        return fn_strongest_legion(st, S[83], env['fighters'])
+    def e103_strength(st, env):  # game.yaml:373
+        return 0
+    def e103_chooser(st, env):  # game.yaml:373
         return st.vars['supreme']
-    def e106_prompt(st, env):  # game.yaml:385
+    def e103_prompt(st, env):  # game.yaml:373
         return 'Struggle'
-    def step_108(st, fr):  # game.yaml:392
+    def step_104(st, fr):  # game.yaml:381
         env = fr.env
-        st.at = o109  # game.yaml:393
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[79]))]),)), (Z_house1 + seat(st, env['w'], S[78])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[77])), False, S[80])
+        st.at = o105  # game.yaml:382
+        st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[27])), False)
+        st.at = o106  # game.yaml:383
+        st.at = o107  # game.yaml:384
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[30]))]),)), (Z_house1 + seat(st, env['w'], S[29])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[28])), False, S[31])
+        st.at = o108  # game.yaml:386
+        if st.record_log:
+            st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         st.frames.pop()
 
-    def step_111(st, fr):  # game.yaml:397
+    def step_106(st, fr):  # game.yaml:383
         env = fr.env
-        st.at = o112  # game.yaml:398
-        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[81]))]
+        st.at = o107  # game.yaml:384
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[30]))]),)), (Z_house1 + seat(st, env['w'], S[29])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[28])), False, S[31])
+        st.frames.pop()
+
+    def step_109(st, fr):  # game.yaml:378
+        env = fr.env
+        st.at = o110  # game.yaml:379
+        st.move(env['day'], Z_spent_days1, False)
+        st.at = o111  # game.yaml:380
+        if st.record_log:
+            st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
+        st.frames.pop()
+
+    def step_113(st, fr):  # game.yaml:388
+        env = fr.env
+        st.at = o114  # game.yaml:389
+        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[32]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e113_items(st, env):  # game.yaml:396
+    def e115_items(st, env):  # game.yaml:387
         return env['fighters']
-    def step_114(st, fr):  # game.yaml:377
-        env = fr.env
-        st.at = o115  # game.yaml:378
-        st.move(env['day'], Z_spent_days1, False)
-        st.at = o116  # game.yaml:379
-        if st.record_log:
-            st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
-        st.frames.pop()
-
-    def step_118(st, fr):  # game.yaml:405
+    def step_116(st, fr):  # game.yaml:396
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o123  # game.yaml:406
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[82]))]) > 3):
-                st.frames.append(Frame(o121, env))
+            st.at = o121  # game.yaml:397
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) > 3):
+                st.frames.append(Frame(o119, env))
             else:
-                st.at = o120  # game.yaml:414
-                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
+                st.at = o118  # game.yaml:405
+                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[85])), False, S[87])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1619,19 +1603,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_119(st, fr):  # game.yaml:413
+    def step_117(st, fr):  # game.yaml:404
         env = fr.env
-        st.at = o120  # game.yaml:414
-        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
+        st.at = o118  # game.yaml:405
+        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[85])), False, S[87])
         st.frames.pop()
 
-    def step_121(st, fr):  # game.yaml:407
+    def step_119(st, fr):  # game.yaml:398
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o122  # game.yaml:408
-            o122.exec(st, env)
+            st.at = o120  # game.yaml:399
+            o120.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1640,53 +1624,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e122_player(st, env):  # game.yaml:408
+    def e120_player(st, env):  # game.yaml:399
         return env['q']
-    def e122_prompt(st, env):  # game.yaml:408
+    def e120_prompt(st, env):  # game.yaml:399
         return 'Discard down to 3 cards'
-    def e122_src(st, env):  # game.yaml:408
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]
-    def e122_dest(st, env):  # game.yaml:408
+    def e120_src(st, env):  # game.yaml:399
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[88]))]
+    def e120_dest(st, env):  # game.yaml:399
         return Z_discard1
-    def e122_min(st, env):  # game.yaml:408
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def e122_max(st, env):  # game.yaml:408
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def cands_122(st, env, picked):  # game.yaml:408
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])
-    def e124_items(st, env):  # game.yaml:404
+    def e120_min(st, env):  # game.yaml:399
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[89]))]) - 3)
+    def e120_max(st, env):  # game.yaml:399
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[89]))]) - 3)
+    def cands_120(st, env, picked):  # game.yaml:399
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[88]))])
+    def e122_items(st, env):  # game.yaml:395
         return clockwise_from(st, st.vars['supreme'])
-    def step_128(st, fr):  # game.yaml:115
+    def step_126(st, fr):  # game.yaml:115
         env = fr.env
-        st.at = o129  # game.yaml:118
+        st.at = o127  # game.yaml:118
         st.shuffle(Z_day_deck1)
-        st.at = o130  # game.yaml:119
+        st.at = o128  # game.yaml:119
         st.shuffle(Z_minion_deck1)
-        st.at = o133  # game.yaml:120
+        st.at = o131  # game.yaml:120
         _live3 = live_mask(st)
-        for _p3 in list(st.players):
-            if gone(st, _live3, _p3):
+        for _p4 in list(st.players):
+            if gone(st, _live3, _p4):
                 continue
-            env['p'] = _p3
-            st.at = o132  # game.yaml:122
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
+            env['p'] = _p4
+            st.at = o130  # game.yaml:122
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[90])), False, S[91])
         st.frames.pop()
 
-    def step_131(st, fr):  # game.yaml:121
+    def step_129(st, fr):  # game.yaml:121
         env = fr.env
-        st.at = o132  # game.yaml:122
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
+        st.at = o130  # game.yaml:122
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[90])), False, S[91])
         st.frames.pop()
 
-    def e133_items(st, env):  # game.yaml:120
+    def e131_items(st, env):  # game.yaml:120
         return st.players
-    def step_134(st, fr):  # game.yaml:124
+    def step_132(st, fr):  # game.yaml:124
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o137  # game.yaml:127
-            o137.exec(st, env)
+            st.at = o135  # game.yaml:127
+            o135.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1695,15 +1679,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_135(st, fr):  # game.yaml:127
+    def step_133(st, fr):  # game.yaml:127
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o136  # game.yaml:128
-            _args22 = {}
-            enter_procedure(st, S[90])
-            st.frames.append(Frame(o0, _args22))
+            st.at = o134  # game.yaml:128
+            _args20 = {}
+            enter_procedure(st, S[92])
+            st.frames.append(Frame(o0, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1712,179 +1696,179 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e137_cond(st, env):  # game.yaml:127
-        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
-    def step_138(st, fr):  # game.yaml:419
+    def e135_cond(st, env):  # game.yaml:127
+        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p5, S[1]))]) == 0) for _p5 in st.players))
+    def step_136(st, fr):  # game.yaml:420
         env = fr.env
-        st.at = o150  # game.yaml:423
+        st.at = o148  # game.yaml:424
         _live4 = live_mask(st)
-        for _p5 in list(st.players):
-            if gone(st, _live4, _p5):
+        for _p6 in list(st.players):
+            if gone(st, _live4, _p6):
                 continue
-            env['p'] = _p5
-            st.at = o149  # game.yaml:425
+            env['p'] = _p6
+            st.at = o147  # game.yaml:426
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o141  # game.yaml:427
+                st.at = o139  # game.yaml:428
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o142  # game.yaml:428
-                _i1 = seat(st, env['p'], S[91])
+                st.at = o140  # game.yaml:429
+                _i1 = seat(st, env['p'], S[93])
                 st.vars['score'][_i1] += (env['n'] * min((env['n'], 4,)))
-                st.at = o145  # game.yaml:429
+                st.at = o143  # game.yaml:430
                 if (env['n'] > 0):
-                    st.at = o144  # game.yaml:431
-                    _i2 = seat(st, env['p'], S[92])
+                    st.at = o142  # game.yaml:432
+                    _i2 = seat(st, env['p'], S[94])
                     st.vars['score'][_i2] += 1
-                st.at = o148  # game.yaml:432
-                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                    st.at = o147  # game.yaml:434
-                    _i3 = seat(st, env['p'], S[94])
+                st.at = o146  # game.yaml:433
+                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
+                    st.at = o145  # game.yaml:435
+                    _i3 = seat(st, env['p'], S[96])
                     st.vars['score'][_i3] += 2
         st.frames.pop()
 
-    def step_139(st, fr):  # game.yaml:424
+    def step_137(st, fr):  # game.yaml:425
         env = fr.env
-        st.at = o149  # game.yaml:425
+        st.at = o147  # game.yaml:426
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o141  # game.yaml:427
+            st.at = o139  # game.yaml:428
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o142  # game.yaml:428
-            _i4 = seat(st, env['p'], S[91])
+            st.at = o140  # game.yaml:429
+            _i4 = seat(st, env['p'], S[93])
             st.vars['score'][_i4] += (env['n'] * min((env['n'], 4,)))
-            st.at = o145  # game.yaml:429
+            st.at = o143  # game.yaml:430
             if (env['n'] > 0):
-                st.at = o144  # game.yaml:431
-                _i5 = seat(st, env['p'], S[92])
+                st.at = o142  # game.yaml:432
+                _i5 = seat(st, env['p'], S[94])
                 st.vars['score'][_i5] += 1
-            st.at = o148  # game.yaml:432
-            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-                st.at = o147  # game.yaml:434
-                _i6 = seat(st, env['p'], S[94])
+            st.at = o146  # game.yaml:433
+            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
+                st.at = o145  # game.yaml:435
+                _i6 = seat(st, env['p'], S[96])
                 st.vars['score'][_i6] += 2
         st.frames.pop()
 
-    def step_140(st, fr):  # game.yaml:426
+    def step_138(st, fr):  # game.yaml:427
         env = fr.env
-        st.at = o141  # game.yaml:427
+        st.at = o139  # game.yaml:428
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o142  # game.yaml:428
-        _i7 = seat(st, env['p'], S[91])
+        st.at = o140  # game.yaml:429
+        _i7 = seat(st, env['p'], S[93])
         st.vars['score'][_i7] += (env['n'] * min((env['n'], 4,)))
-        st.at = o145  # game.yaml:429
+        st.at = o143  # game.yaml:430
         if (env['n'] > 0):
-            st.at = o144  # game.yaml:431
-            _i8 = seat(st, env['p'], S[92])
+            st.at = o142  # game.yaml:432
+            _i8 = seat(st, env['p'], S[94])
             st.vars['score'][_i8] += 1
-        st.at = o148  # game.yaml:432
-        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[93]))]))):
-            st.at = o147  # game.yaml:434
-            _i9 = seat(st, env['p'], S[94])
+        st.at = o146  # game.yaml:433
+        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[95]))]))):
+            st.at = o145  # game.yaml:435
+            _i9 = seat(st, env['p'], S[96])
             st.vars['score'][_i9] += 2
         st.frames.pop()
 
-    def step_143(st, fr):  # game.yaml:430
+    def step_141(st, fr):  # game.yaml:431
         env = fr.env
-        st.at = o144  # game.yaml:431
-        _i10 = seat(st, env['p'], S[92])
+        st.at = o142  # game.yaml:432
+        _i10 = seat(st, env['p'], S[94])
         st.vars['score'][_i10] += 1
         st.frames.pop()
 
-    def step_146(st, fr):  # game.yaml:433
+    def step_144(st, fr):  # game.yaml:434
         env = fr.env
-        st.at = o147  # game.yaml:434
-        _i11 = seat(st, env['p'], S[94])
+        st.at = o145  # game.yaml:435
+        _i11 = seat(st, env['p'], S[96])
         st.vars['score'][_i11] += 2
         st.frames.pop()
 
-    def e149_items(st, env):  # game.yaml:425
+    def e147_items(st, env):  # game.yaml:426
         return K_districts1
-    def e150_items(st, env):  # game.yaml:423
+    def e148_items(st, env):  # game.yaml:424
         return st.players
-    def tie_0(st, env):  # game.yaml:436
-        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[95]))])
+    def tie_0(st, env):  # game.yaml:437
+        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[97]))])
     def init_supreme(st, env):  # game.yaml:74
         return 0
     def init_score(st, env):  # game.yaml:75
         return 0
 
-    o0 = Block(0, S[96], 5, step_0)
-    o1 = Block(1, S[97], 5, step_1)
-    o2 = Block(2, S[98], 1, step_2)
-    o3 = Block(3, S[99], 1, step_3)
-    o4 = Block(4, S[100], 1, step_4)
-    o5 = Block(5, S[8], 1, step_5)
-    o6 = Block(6, S[101], 1, step_6)
-    o7 = Block(7, S[102], 4, step_7)
-    o8 = Block(8, S[66], 3, step_8)
-    o9 = Block(9, S[103], 1, step_9)
-    o10 = Block(10, S[104], 3, step_10)
-    o11 = Block(11, S[105], 4, step_11)
-    o12 = Stmt(12, S[106])
-    o13 = Stmt(13, S[107])
-    o14 = Block(14, S[108], 1, step_14)
-    o15 = Stmt(15, S[24])
-    o16 = ForOp(S[109], 'p', e16_items, o14, False, seats=True)
+    o0 = Block(0, S[98], 5, step_0)
+    o1 = Block(1, S[99], 5, step_1)
+    o2 = Block(2, S[100], 1, step_2)
+    o3 = Block(3, S[101], 1, step_3)
+    o4 = Block(4, S[102], 1, step_4)
+    o5 = Block(5, S[9], 1, step_5)
+    o6 = Block(6, S[103], 1, step_6)
+    o7 = Block(7, S[104], 4, step_7)
+    o8 = Block(8, S[75], 3, step_8)
+    o9 = Block(9, S[105], 1, step_9)
+    o10 = Block(10, S[106], 7, step_10)
+    o11 = Block(11, S[107], 4, step_11)
+    o12 = Stmt(12, S[108])
+    o13 = Stmt(13, S[109])
+    o14 = Block(14, S[110], 1, step_14)
+    o15 = Stmt(15, S[33])
+    o16 = ForOp(S[111], 'p', e16_items, o14, False, seats=True)
     o16.uid = 16
-    o17 = Stmt(17, S[12])
-    o18 = Block(18, S[110], 1, step_18)
-    o19 = Stmt(19, S[25])
-    o20 = Stmt(20, S[111])
-    o21 = Stmt(21, S[14])
-    o22 = Stmt(22, S[15])
-    o23 = Stmt(23, S[16])
-    o24 = Stmt(24, S[17])
-    o25 = Stmt(25, S[19])
-    o26 = Block(26, S[112], 1, step_26)
-    o27 = Stmt(27, S[27])
-    o28 = Block(28, S[113], 1, step_28)
-    o29 = Stmt(29, S[114])
-    o30 = ChooseOp(S[115], e30_player, e30_prompt, [
+    o17 = Stmt(17, S[13])
+    o18 = Block(18, S[112], 1, step_18)
+    o19 = Stmt(19, S[34])
+    o20 = Stmt(20, S[113])
+    o21 = Stmt(21, S[15])
+    o22 = Stmt(22, S[16])
+    o23 = Stmt(23, S[17])
+    o24 = Stmt(24, S[18])
+    o25 = Stmt(25, S[20])
+    o26 = Block(26, S[114], 1, step_26)
+    o27 = Stmt(27, S[36])
+    o28 = Block(28, S[115], 1, step_28)
+    o29 = Stmt(29, S[116])
+    o30 = ChooseOp(S[117], e30_player, e30_prompt, [
         OptionOp(site[0], e30_label0, None, None, None, o26),
         OptionOp(site[1], e30_label1, 'd', e30_items1, e30_when1, o28),
     ], False)
     o30.collect = collect_30
     o30.resolve = resolve_30
     o30.uid = 30
-    o31 = PickOp(S[116], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
+    o31 = PickOp(S[118], e31_player, e31_prompt, 'c', e31_src, e31_dest, e31_min, e31_max, e31_where, None, False, site[2])
     o31.candidates = cands_31
     o31.uid = 31
-    o32 = Block(32, S[117], 0, step_32)
-    o33 = Block(33, S[118], 3, step_33)
-    o34 = Stmt(34, S[32])
-    o35 = Block(35, S[119], 1, step_35)
-    o36 = Block(36, S[120], 1, step_36)
-    o37 = PickOp(S[121], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
+    o32 = Block(32, S[119], 0, step_32)
+    o33 = Block(33, S[120], 3, step_33)
+    o34 = Stmt(34, S[41])
+    o35 = Block(35, S[121], 1, step_35)
+    o36 = Block(36, S[122], 1, step_36)
+    o37 = PickOp(S[123], e37_player, e37_prompt, 'c', e37_src, e37_dest, e37_min, e37_max, None, None, False, site[5])
     o37.candidates = cands_37
     o37.uid = 37
-    o38 = Stmt(38, S[122])
-    o39 = ForOp(S[123], 'q', e39_items, o35, False, seats=True)
+    o38 = Stmt(38, S[124])
+    o39 = ForOp(S[125], 'q', e39_items, o35, False, seats=True)
     o39.uid = 39
-    o40 = Stmt(40, S[34])
-    o41 = Block(41, S[124], 2, step_41)
-    o42 = Stmt(42, S[37])
-    o43 = Block(43, S[125], 1, step_43)
-    o44 = Stmt(44, S[38])
-    o45 = ChooseOp(S[126], e45_player, e45_prompt, [
+    o40 = Stmt(40, S[43])
+    o41 = Block(41, S[126], 2, step_41)
+    o42 = Stmt(42, S[46])
+    o43 = Block(43, S[127], 1, step_43)
+    o44 = Stmt(44, S[47])
+    o45 = ChooseOp(S[128], e45_player, e45_prompt, [
         OptionOp(site[7], e45_label0, 'q', e45_items0, e45_when0, o43),
     ], False)
     o45.collect = collect_45
     o45.resolve = resolve_45
     o45.uid = 45
-    o46 = Block(46, S[127], 2, step_46)
-    o47 = Stmt(47, S[39])
-    o48 = Block(48, S[128], 1, step_48)
-    o49 = Stmt(49, S[129])
-    o50 = ChooseOp(S[130], e50_player, e50_prompt, [
+    o46 = Block(46, S[129], 2, step_46)
+    o47 = Stmt(47, S[48])
+    o48 = Block(48, S[130], 1, step_48)
+    o49 = Stmt(49, S[131])
+    o50 = ChooseOp(S[132], e50_player, e50_prompt, [
         OptionOp(site[9], e50_label0, 'b', e50_items0, e50_when0, o48),
     ], False)
     o50.collect = collect_50
     o50.resolve = resolve_50
     o50.uid = 50
-    o51 = Block(51, S[131], 2, step_51)
-    o52 = Stmt(52, S[42])
-    o53 = Stmt(53, S[132])
-    o54 = ChooseOp(S[133], e54_player, e54_prompt, [
+    o51 = Block(51, S[133], 2, step_51)
+    o52 = Stmt(52, S[51])
+    o53 = Stmt(53, S[134])
+    o54 = ChooseOp(S[135], e54_player, e54_prompt, [
         OptionOp(site[3], e54_label0, None, None, None, o32),
         OptionOp(site[4], e54_label1, None, None, e54_when1, o33),
         OptionOp(site[6], e54_label2, 'd', e54_items2, e54_when2, o41),
@@ -1894,27 +1878,27 @@ def build(num_players, files):
     o54.collect = collect_54
     o54.resolve = resolve_54
     o54.uid = 54
-    o55 = Stmt(55, S[134])
-    o56 = Block(56, S[135], 2, step_56)
-    o57 = PickOp(S[136], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
+    o55 = Stmt(55, S[136])
+    o56 = Block(56, S[137], 2, step_56)
+    o57 = PickOp(S[138], e57_player, e57_prompt, 'c', e57_src, e57_dest, e57_min, e57_max, e57_where, None, False, site[12])
     o57.candidates = cands_57
     o57.uid = 57
-    o58 = Stmt(58, S[137])
-    o59 = Block(59, S[138], 1, step_59)
-    o60 = Block(60, S[139], 1, step_60)
-    o61 = Stmt(61, S[50])
-    o62 = ChooseOp(S[140], e62_player, e62_prompt, [
+    o58 = Stmt(58, S[139])
+    o59 = Block(59, S[140], 1, step_59)
+    o60 = Block(60, S[141], 1, step_60)
+    o61 = Stmt(61, S[59])
+    o62 = ChooseOp(S[142], e62_player, e62_prompt, [
         OptionOp(site[14], e62_label0, 'd', e62_items0, e62_when0, o60),
     ], False)
     o62.collect = collect_62
     o62.resolve = resolve_62
     o62.uid = 62
-    o63 = Block(63, S[141], 2, step_63)
-    o64 = PickOp(S[142], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
+    o63 = Block(63, S[143], 2, step_63)
+    o64 = PickOp(S[144], e64_player, e64_prompt, 'c', e64_src, e64_dest, e64_min, None, None, 'gone', False, site[16])
     o64.candidates = cands_64
     o64.uid = 64
-    o65 = Stmt(65, S[52])
-    o66 = ChooseOp(S[143], e66_player, e66_prompt, [
+    o65 = Stmt(65, S[61])
+    o66 = ChooseOp(S[145], e66_player, e66_prompt, [
         OptionOp(site[11], e66_label0, 'd', e66_items0, e66_when0, o56),
         OptionOp(site[13], e66_label1, 'q', e66_items1, e66_when1, o59),
         OptionOp(site[15], e66_label2, None, None, None, o63),
@@ -1922,126 +1906,124 @@ def build(num_players, files):
     o66.collect = collect_66
     o66.resolve = resolve_66
     o66.uid = 66
-    o67 = Stmt(67, S[144])
-    o68 = Stmt(68, S[21])
-    o69 = Block(69, S[145], 1, step_69)
-    o70 = Stmt(70, S[57])
-    o71 = Stmt(71, S[146])
-    o72 = Block(72, S[147], 1, step_72)
-    o73 = Stmt(73, S[148])
-    o74 = Block(74, S[149], 6, step_74)
-    o75 = Stmt(75, S[60])
-    o76 = Stmt(76, S[150])
-    o77 = WinnerOp(S[151], 'x', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
+    o67 = Stmt(67, S[146])
+    o68 = Stmt(68, S[22])
+    o69 = Block(69, S[147], 1, step_69)
+    o70 = Stmt(70, S[66])
+    o71 = Stmt(71, S[148])
+    o72 = Block(72, S[149], 1, step_72)
+    o73 = Stmt(73, S[150])
+    o74 = Block(74, S[151], 6, step_74)
+    o75 = Stmt(75, S[69])
+    o76 = Stmt(76, S[152])
+    o77 = WinnerOp(S[153], 'majority:holder', e77_among, e77_strength, e77_chooser, True, 'w', e77_prompt, site[19], fmt_player1)
     o77.uid = 77
-    o78 = Block(78, S[152], 1, step_78)
-    o79 = Stmt(79, S[67])
-    o80 = Block(80, S[153], 1, step_80)
-    o81 = Stmt(81, S[65])
-    o82 = Stmt(82, S[154])
-    o83 = Stmt(83, S[155])
-    o84 = Stmt(84, S[156])
-    o85 = ChooseOp(S[157], e85_player, e85_prompt, [
-        OptionOp(site[17], e85_label0, None, None, None, o72),
-        OptionOp(site[18], e85_label1, None, None, None, o74),
+    o78 = Block(78, S[154], 1, step_78)
+    o79 = Stmt(79, S[74])
+    o80 = Stmt(80, S[155])
+    o81 = Stmt(81, S[156])
+    o82 = Stmt(82, S[157])
+    o83 = ChooseOp(S[158], e83_player, e83_prompt, [
+        OptionOp(site[17], e83_label0, None, None, None, o72),
+        OptionOp(site[18], e83_label1, None, None, None, o74),
     ], False)
-    o85.collect = collect_85
-    o85.resolve = resolve_85
-    o85.uid = 85
-    o86 = Stmt(86, S[158])
-    o87 = Stmt(87, S[7])
-    o88 = Block(88, S[159], 1, step_88)
-    o89 = Stmt(89, S[160])
-    o90 = Stmt(90, S[161])
-    o91 = PickOp(S[162], e91_player, e91_prompt, 'c', e91_src, e91_dest, e91_min, e91_max, None, None, True, site[20])
-    o91.candidates = cands_91
-    o91.uid = 91
-    o92 = Block(92, S[163], 1, step_92)
-    o93 = Block(93, S[164], 1, step_93)
-    o94 = Block(94, S[165], 1, step_94)
-    o95 = Stmt(95, S[73])
-    o96 = Block(96, S[166], 0, step_96)
-    o97 = ChooseOp(S[167], e97_player, e97_prompt, [
-        OptionOp(site[21], e97_label0, None, None, None, o94),
-        OptionOp(site[22], e97_label1, None, None, None, o96),
+    o83.collect = collect_83
+    o83.resolve = resolve_83
+    o83.uid = 83
+    o84 = Stmt(84, S[159])
+    o85 = Stmt(85, S[8])
+    o86 = Block(86, S[160], 1, step_86)
+    o87 = Stmt(87, S[161])
+    o88 = Stmt(88, S[162])
+    o89 = PickOp(S[163], e89_player, e89_prompt, 'c', e89_src, e89_dest, e89_min, e89_max, None, None, True, site[20])
+    o89.candidates = cands_89
+    o89.uid = 89
+    o90 = Block(90, S[164], 1, step_90)
+    o91 = Block(91, S[165], 1, step_91)
+    o92 = Block(92, S[166], 1, step_92)
+    o93 = Stmt(93, S[82])
+    o94 = Block(94, S[167], 0, step_94)
+    o95 = ChooseOp(S[168], e95_player, e95_prompt, [
+        OptionOp(site[21], e95_label0, None, None, None, o92),
+        OptionOp(site[22], e95_label1, None, None, None, o94),
     ], False)
-    o97.collect = collect_97
-    o97.resolve = resolve_97
+    o95.collect = collect_95
+    o95.resolve = resolve_95
+    o95.uid = 95
+    o96 = Stmt(96, S[169])
+    o97 = ForOp(S[170], 'q', e97_items, o90, True, seats=True)
     o97.uid = 97
-    o98 = Stmt(98, S[168])
-    o99 = ForOp(S[169], 'q', e99_items, o92, True, seats=True)
-    o99.uid = 99
-    o100 = Stmt(100, S[170])
-    o101 = Block(101, S[171], 7, step_101)
-    o102 = Stmt(102, S[172])
-    o103 = Block(103, S[173], 1, step_103)
-    o104 = Stmt(104, S[174])
-    o105 = ForOp(S[175], 'q', e105_items, o103, False, seats=True)
-    o105.uid = 105
-    o106 = WinnerOp(S[176], 'q', e106_among, e106_strength, e106_chooser, True, 'w', e106_prompt, site[23], fmt_player1)
-    o106.uid = 106
-    o107 = Stmt(107, S[177])
-    o108 = Block(108, S[178], 1, step_108)
-    o109 = Stmt(109, S[80])
-    o110 = Stmt(110, S[179])
-    o111 = Block(111, S[180], 1, step_111)
-    o112 = Stmt(112, S[181])
-    o113 = ForOp(S[182], 'q', e113_items, o111, False, seats=True)
-    o113.uid = 113
-    o114 = Block(114, S[183], 2, step_114)
-    o115 = Stmt(115, S[184])
-    o116 = Stmt(116, S[185])
-    o117 = Stmt(117, S[186])
-    o118 = Block(118, S[187], 1, step_118)
-    o119 = Block(119, S[188], 1, step_119)
-    o120 = Stmt(120, S[85])
-    o121 = Block(121, S[189], 1, step_121)
-    o122 = PickOp(S[190], e122_player, e122_prompt, 'c', e122_src, e122_dest, e122_min, e122_max, None, None, False, site[24])
-    o122.candidates = cands_122
+    o98 = Stmt(98, S[171])
+    o99 = Stmt(99, S[172])
+    o100 = Block(100, S[173], 1, step_100)
+    o101 = Stmt(101, S[174])
+    o102 = ForOp(S[175], 'q', e102_items, o100, False, seats=True)
+    o102.uid = 102
+    o103 = WinnerOp(S[176], 'majority:holder', e103_among, e103_strength, e103_chooser, True, 'w', e103_prompt, site[23], fmt_player1)
+    o103.uid = 103
+    o104 = Block(104, S[177], 3, step_104)
+    o105 = Stmt(105, S[178])
+    o106 = Block(106, S[179], 1, step_106)
+    o107 = Stmt(107, S[31])
+    o108 = Stmt(108, S[180])
+    o109 = Block(109, S[181], 2, step_109)
+    o110 = Stmt(110, S[182])
+    o111 = Stmt(111, S[183])
+    o112 = Stmt(112, S[184])
+    o113 = Block(113, S[185], 1, step_113)
+    o114 = Stmt(114, S[186])
+    o115 = ForOp(S[187], 'q', e115_items, o113, False, seats=True)
+    o115.uid = 115
+    o116 = Block(116, S[188], 1, step_116)
+    o117 = Block(117, S[189], 1, step_117)
+    o118 = Stmt(118, S[87])
+    o119 = Block(119, S[190], 1, step_119)
+    o120 = PickOp(S[191], e120_player, e120_prompt, 'c', e120_src, e120_dest, e120_min, e120_max, None, None, False, site[24])
+    o120.candidates = cands_120
+    o120.uid = 120
+    o121 = Stmt(121, S[192])
+    o122 = ForOp(S[193], 'q', e122_items, o116, False, seats=True)
     o122.uid = 122
-    o123 = Stmt(123, S[191])
-    o124 = ForOp(S[192], 'q', e124_items, o118, False, seats=True)
-    o124.uid = 124
-    o125 = Stmt(125, S[193])
-    o126 = Stmt(126, S[194])
-    o127 = Stmt(127, S[195])
-    o128 = Block(128, S[196], 3, step_128)
-    o129 = Stmt(129, S[197])
-    o130 = Stmt(130, S[198])
-    o131 = Block(131, S[199], 1, step_131)
-    o132 = Stmt(132, S[89])
-    o133 = ForOp(S[200], 'p', e133_items, o131, False, seats=True)
-    o133.uid = 133
-    o134 = Block(134, S[201], 1, step_134)
-    o135 = Block(135, S[202], 1, step_135)
-    o136 = Stmt(136, S[90])
-    o137 = RepeatOp(S[203], o135, e137_cond, False)
-    o137.uid = 137
-    o138 = Block(138, S[204], 1, step_138)
-    o139 = Block(139, S[205], 1, step_139)
-    o140 = Block(140, S[206], 4, step_140)
-    o141 = Stmt(141, S[207])
-    o142 = Stmt(142, S[208])
-    o143 = Block(143, S[209], 1, step_143)
-    o144 = Stmt(144, S[210])
-    o145 = Stmt(145, S[211])
-    o146 = Block(146, S[212], 1, step_146)
-    o147 = Stmt(147, S[213])
-    o148 = Stmt(148, S[214])
-    o149 = ForOp(S[215], 'd', e149_items, o140, False)
-    o149.uid = 149
-    o150 = ForOp(S[216], 'p', e150_items, o139, False, seats=True)
-    o150.uid = 150
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150]
-    P.setup = o128
-    P.play = o134
-    P.scoring = o138
-    P.proc_names = {o0.uid: 'procedure day (' + str(S[96]) + ')', o1.uid: 'procedure turn (' + str(S[97]) + ')', o2.uid: 'procedure bonus (' + str(S[98]) + ')', o3.uid: 'procedure pay_pair (' + str(S[99]) + ')', o4.uid: 'procedure special_ability (' + str(S[100]) + ')', o5.uid: 'procedure return_marker (' + str(S[8]) + ')', o6.uid: 'procedure action (' + str(S[101]) + ')', o7.uid: 'procedure usurp (' + str(S[102]) + ')', o8.uid: 'procedure replace_marker (' + str(S[66]) + ')', o9.uid: 'procedure build_legion (' + str(S[103]) + ')', o10.uid: 'procedure struggle (' + str(S[104]) + ')', o11.uid: 'procedure end_of_day (' + str(S[105]) + ')'}
+    o123 = Stmt(123, S[194])
+    o124 = Stmt(124, S[195])
+    o125 = Stmt(125, S[196])
+    o126 = Block(126, S[197], 3, step_126)
+    o127 = Stmt(127, S[198])
+    o128 = Stmt(128, S[199])
+    o129 = Block(129, S[200], 1, step_129)
+    o130 = Stmt(130, S[91])
+    o131 = ForOp(S[201], 'p', e131_items, o129, False, seats=True)
+    o131.uid = 131
+    o132 = Block(132, S[202], 1, step_132)
+    o133 = Block(133, S[203], 1, step_133)
+    o134 = Stmt(134, S[92])
+    o135 = RepeatOp(S[204], o133, e135_cond, False)
+    o135.uid = 135
+    o136 = Block(136, S[205], 1, step_136)
+    o137 = Block(137, S[206], 1, step_137)
+    o138 = Block(138, S[207], 4, step_138)
+    o139 = Stmt(139, S[208])
+    o140 = Stmt(140, S[209])
+    o141 = Block(141, S[210], 1, step_141)
+    o142 = Stmt(142, S[211])
+    o143 = Stmt(143, S[212])
+    o144 = Block(144, S[213], 1, step_144)
+    o145 = Stmt(145, S[214])
+    o146 = Stmt(146, S[215])
+    o147 = ForOp(S[216], 'd', e147_items, o138, False)
+    o147.uid = 147
+    o148 = ForOp(S[217], 'p', e148_items, o137, False, seats=True)
+    o148.uid = 148
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148]
+    P.setup = o126
+    P.play = o132
+    P.scoring = o136
+    P.proc_names = {o0.uid: 'procedure day (' + str(S[98]) + ')', o1.uid: 'procedure turn (' + str(S[99]) + ')', o2.uid: 'procedure bonus (' + str(S[100]) + ')', o3.uid: 'procedure pay_pair (' + str(S[101]) + ')', o4.uid: 'procedure special_ability (' + str(S[102]) + ')', o5.uid: 'procedure return_marker (' + str(S[9]) + ')', o6.uid: 'procedure action (' + str(S[103]) + ')', o7.uid: 'procedure usurp (' + str(S[104]) + ')', o8.uid: 'procedure replace_marker (' + str(S[75]) + ')', o9.uid: 'procedure build_legion (' + str(S[105]) + ')', o10.uid: 'procedure struggle (' + str(S[106]) + ')', o11.uid: 'procedure end_of_day (' + str(S[107]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[217], 'public'),
-        VarSpec('score', 'int', 'players', S[218], 'public'),
+        VarSpec('supreme', 'player', None, S[218], 'public'),
+        VarSpec('score', 'int', 'players', S[219], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[219]]
+    P.tie_breaker_spans = [S[220]]
     return P
