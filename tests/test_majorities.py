@@ -249,6 +249,7 @@ def test_a_winner_without_of_or_among_is_refused(tmp_path: Path) -> None:
     [
         ("sonnenkoenig", "sole-majorities", "colour_majority"),
         ("louis-xiv", "sole-coat-bonus", "coat_majority"),
+        ("louis-xiv", "shared-second-place", "second_influence"),
         ("shadow-of-the-sun", "bloodless-ties", "strongest_legion"),
     ],
 )
