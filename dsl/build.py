@@ -441,51 +441,22 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
 
 
 def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
+    """``winner: PROMPT, of: MAJORITY(...), as: NAME``: the holder of a majority, a tie going
+    by its tie rule (dsl/majorities.py)."""
     require_name(node["as"], node.value_spans["as"], "the 'as' of a winner")
-    if "of" in node:  # the holders of a majority, its tie rule deciding a tie
-        for key in ("among", "strength", "tie"):
-            if key in node:
-                raise CheckError(
-                    f"a winner takes either 'of' (a majority) or 'among' and 'strength', "
-                    f"not both: '{key}' goes with 'among'",
-                    node.key_spans[key],
-                    suggestion="the majority's 'ties' says what a tie gives",
-                )
-        of = expr(node["of"], node.value_spans["of"])
-        chooser, not_self, name = winner_of(node, span, of)
-        return ir.Winner(
-            span,
-            "majority:holder",
-            of,
-            ir.Const(span, 0),
-            chooser,
-            not_self,
-            str(node["as"]),
-            _template(node, "winner"),
-            *_citation(node),
-            majority=name,
-        )
-    for key in ("among", "strength"):
-        if key not in node:
-            raise CheckError(
-                f"a winner needs 'of: MAJORITY(...)', or 'among' and 'strength': "
-                f"'{key}' is missing",
-                span,
-                suggestion="declare the contest under 'majorities:' and write 'of: NAME(...)'",
-            )
-    var, among = _binding(node, "among")
-    tie = node.get("tie")
-    chooser = expr(tie["chooser"], tie.value_spans["chooser"]) if tie else None
+    of = expr(node["of"], node.value_spans["of"])
+    chooser, not_self, name = winner_of(node, span, of)
     return ir.Winner(
         span,
-        var,
-        among,
-        expr(node["strength"], node.value_spans["strength"]),
+        "majority:holder",
+        of,
+        ir.Const(span, 0),
         chooser,
-        bool(tie.get("not_self", False)) if tie else False,
+        not_self,
         str(node["as"]),
         _template(node, "winner"),
         *_citation(node),
+        majority=name,
     )
 
 

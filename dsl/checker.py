@@ -749,7 +749,7 @@ class _Checker:
             self._bind(s.var, t, inner, s.span, "the 'among' name of a winner")
         self._want(s.strength, inner, "int")
         if s.chooser is not None:
-            self._seat(s.chooser, scope, "tie.chooser")
+            self._seat(s.chooser, scope, "ties.chooser")
         self._bind(s.into, t, scope, s.span, "the 'as' name of a winner")
 
     def _template(self, parts: Iterable[str | ir.Expr], scope: dict[str, str]) -> None:

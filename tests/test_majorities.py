@@ -217,9 +217,9 @@ def test_the_rulebook_says_each_majority_as_a_sentence(tmp_path: Path) -> None:
         (
             "      of: strongest()\n",
             "      of: strongest()\n      among: p in players\n",
-            CheckError,
+            SchemaError,
             "|among: p in players",
-            "a winner takes either 'of' (a majority) or 'among' and 'strength', not both",
+            "unknown key 'among' in a winner statement",
         ),
         (
             "  second_gems:\n",
@@ -239,9 +239,14 @@ def test_misuse_is_refused_where_it_is(
     refused(tmp_path, text, error, at, message)
 
 
-def test_a_winner_without_of_or_among_is_refused(tmp_path: Path) -> None:
+def test_a_winner_needs_a_majority(tmp_path: Path) -> None:
+    """The old spelling (among/strength/tie) is gone: one spelling, and the error says how."""
     text = edit(MAJ, "      of: strongest()\n", "")
-    refused(tmp_path, text, CheckError, "- |winner: Strongest hand", "'among' is missing")
+    refused(tmp_path, text, SchemaError, "- |winner: Strongest hand", "'of'")
+    text = edit(MAJ, "      of: strongest()\n", "      among: q in players\n      strength: 1\n")
+    with pytest.raises(SchemaError) as info:
+        load_rules(write(tmp_path, text))
+    assert "write 'of: NAME(...)'" in str(info.value.suggestion)
 
 
 @pytest.mark.parametrize(
