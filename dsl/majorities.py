@@ -75,6 +75,15 @@ def build_majorities(doc: YMap, lo: int, hi: int) -> dict[str, ir.Majority]:
             raise CheckError(
                 f"'each' of majority '{name}' must be a name", base.value_spans["each"]
             )
+        params = [str(x) for x in base.get("params", [])]
+        if var in params:
+            where = base.value_spans.get("each") or base.value_spans["params"]
+            raise CheckError(
+                f"majority '{name}' names its candidate '{var}', which is also a parameter: "
+                "'count' could not read the parameter",
+                where,
+                suggestion=f"name the candidate with 'each:', e.g. each: {var}2",
+            )
         ties, chooser, not_self = _ties(name, node, lo, hi, expr)
         breakers = base.get("tie_breakers", [])
         among = (
@@ -85,7 +94,7 @@ def build_majorities(doc: YMap, lo: int, hi: int) -> dict[str, ir.Majority]:
         out[name] = ir.Majority(
             name=name,
             span=span,
-            params=tuple(str(p) for p in base.get("params", [])),
+            params=tuple(params),
             var=var,
             count=expr(base["count"], base.value_spans["count"]),
             among=among,

@@ -222,6 +222,13 @@ def test_the_rulebook_says_each_majority_as_a_sentence(tmp_path: Path) -> None:
             "unknown key 'among' in a winner statement",
         ),
         (
+            "    each: q\n",
+            "    each: k\n",
+            CheckError,
+            "each: |k",
+            "names its candidate 'k', which is also a parameter",
+        ),
+        (
             "  second_gems:\n",
             "  hand_points:\n",
             CheckError,
