@@ -15,6 +15,7 @@ from meeple.dsl.builtins import BUILTINS, EMIT_REDUCERS
 from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
+from meeple.dsl.majorities import HOLDERS
 from meeple.interpreter.program import Program, leaf_functions
 from meeple.interpreter.values import CARD_FIELDS
 
@@ -177,6 +178,8 @@ class ExprEmitter:
             return f"{function_name(e.func)}(st{passed})"
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in EMIT_REDUCERS:
             return self._gen(e.args[0], e.func, scope)
+        if e.func == HOLDERS:  # a lowered majority (dsl/majorities.py)
+            return f"majority_holders(st, {', '.join(self.emit(a, scope) for a in e.args)})"
         if e.func in ("pattern_rank", "pattern_label"):
             assert isinstance(e.args[1], ir.Name)
             table = self.const("table", e.args[1].id)

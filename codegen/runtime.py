@@ -34,6 +34,7 @@ from meeple.interpreter.evaluate import (
     traced,
 )
 from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
+from meeple.interpreter.majorities import majority_holders
 from meeple.interpreter.ops import (
     DONE,
     MAX_DEPTH,
@@ -114,6 +115,7 @@ __all__ = [
     "too_long",
     "traced",
     "turn_line",
+    "majority_holders",
 ]
 
 Step = Callable[[Any, Frame], None]

@@ -7,6 +7,7 @@ from typing import Any
 from . import auction, cardkinds, datatable, ir, numbered, structure
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import MAX_BLOCK_DEPTH, is_name
+from .majorities import CURRENT, add_lowered, build_majorities, winner_of
 from .parser import parse_expression, parse_statement, parse_template
 from .tracks import tracks
 from .validate import STATEMENT_HEADS, require_name, statement_head
@@ -22,6 +23,26 @@ def build_game(doc: YMap, file: str) -> ir.Game:
     kinds = {
         name: _kind(name, k, doc["components"], constants) for name, k in _items(doc, "components")
     }
+    lo, hi = int(meta["players"]["min"]), int(meta["players"]["max"])
+    majorities = build_majorities(doc, lo, hi)
+    functions = {n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")}
+    add_lowered(functions, majorities)
+    token = CURRENT.set(majorities)  # for winner: ..., of: NAME(...)
+    try:
+        return _game(doc, file, meta, kinds, constants, functions, majorities)
+    finally:
+        CURRENT.reset(token)
+
+
+def _game(
+    doc: YMap,
+    file: str,
+    meta: YMap,
+    kinds: dict[str, ir.Kind],
+    constants: dict[str, ir.ConstDecl],
+    functions: dict[str, ir.Function],
+    majorities: dict[str, ir.Majority],
+) -> ir.Game:
     auction.start_file()
     structured = structure.is_structure(doc.get("play"))
     game = ir.Game(
@@ -44,7 +65,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
             for n, t in _items(doc, "tables")
             if not datatable.is_data_table(t)
         },
-        functions={n: _function(n, f, doc["functions"]) for n, f in _items(doc, "functions")},
+        functions=functions,
         procedures={n: _procedure(n, p, doc["procedures"]) for n, p in _items(doc, "procedures")},
         setup=_block_section(doc, "setup"),
         play=ir.Block(_span(doc, "play"), ()) if structured else _block_section(doc, "play"),
@@ -57,6 +78,7 @@ def build_game(doc: YMap, file: str) -> ir.Game:
             for n, t in _items(doc, "tables")
             if datatable.is_data_table(t)
         },
+        majorities=majorities,
     )
     if structured:  # before the auctions' variables: a phase's blocks may hold an auction
         game = structure.build(doc, game, _block, expr)
@@ -426,20 +448,22 @@ def _pick(node: YMap, span: SourceSpan) -> ir.Stmt:
 
 
 def _winner(node: YMap, span: SourceSpan) -> ir.Stmt:
-    var, among = _binding(node, "among")
+    """``winner: PROMPT, of: MAJORITY(...), as: NAME``: the holder of a majority, a tie going
+    by its tie rule (dsl/majorities.py)."""
     require_name(node["as"], node.value_spans["as"], "the 'as' of a winner")
-    tie = node.get("tie")
-    chooser = expr(tie["chooser"], tie.value_spans["chooser"]) if tie else None
+    of = expr(node["of"], node.value_spans["of"])
+    chooser, not_self, name = winner_of(node, span, of)
     return ir.Winner(
         span,
-        var,
-        among,
-        expr(node["strength"], node.value_spans["strength"]),
+        "majority:holder",
+        of,
+        ir.Const(span, 0),
         chooser,
-        bool(tie.get("not_self", False)) if tie else False,
+        not_self,
         str(node["as"]),
         _template(node, "winner"),
         *_citation(node),
+        majority=name,
     )
 
 

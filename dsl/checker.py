@@ -15,6 +15,7 @@ from . import cardkinds, datatable, ir
 from .builtins import BUILTINS, PASSED, POSITION, Builtin, elem
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
+from .majorities import HOLDERS, check_call, check_holders
 from .render import children
 from .tracks import check_track_order
 
@@ -181,6 +182,7 @@ class _Checker:
         self.params = params  # procedure/function name -> parameter types (from the last pass)
         self.seen_params: dict[str, list[str]] = {}
         self.sites = sites or {}  # name -> number of call sites in the whole game
+        self._in_winner = False  # checking a winner's 'of' (a majority's chooser may ask there)
         self.calls_seen: dict[str, int] = {}  # name -> call sites checked in this pass
         self.props: dict[str, str] = dict(BUILTIN_PROPS)
         self.builtin_props = BUILTIN_PROPS
@@ -791,13 +793,18 @@ class _Checker:
             self._bind(s.into, "list:card", scope, s.span, "the 'as' name of a pick")
 
     def _s_Winner(self, s: ir.Winner, scope: dict[str, str]) -> None:
-        t = _elem(self._seq(s.among, scope))
+        self._in_winner = s.majority is not None
+        try:
+            t = _elem(self._seq(s.among, scope))
+        finally:
+            self._in_winner = False
         self._options_domain(t, s.among.span)
         inner = _inner(scope)
-        self._bind(s.var, t, inner, s.span, "the 'among' name of a winner")
+        if s.majority is None:  # 'of': the holders are tied, there is no strength to bind
+            self._bind(s.var, t, inner, s.span, "the 'among' name of a winner")
         self._want(s.strength, inner, "int")
         if s.chooser is not None:
-            self._seat(s.chooser, scope, "tie.chooser")
+            self._seat(s.chooser, scope, "ties.chooser")
         self._bind(s.into, t, scope, s.span, "the 'as' name of a winner")
 
     def _s_Auction(self, s: ir.Auction, scope: dict[str, str]) -> None:
@@ -981,6 +988,7 @@ class _Checker:
     def _e_Call(self, e: ir.Call, scope: dict[str, str]) -> str:
         f = self.g.functions.get(e.func)
         if f is not None:
+            check_call(self.g, e, self._in_winner)
             if len(e.args) != len(f.params) or e.kwargs:
                 raise CheckError(
                     f"function '{e.func}' takes {len(f.params)} argument(s)",
@@ -990,6 +998,8 @@ class _Checker:
             self._saw_call(e.func, self._args(f, e.args, scope))
             known = self.out.types.get(id(f.body))
             return known or self.params.get("->" + e.func, ["any"])[0]
+        if e.func == HOLDERS:
+            return check_holders(self, e, scope)
         b = BUILTINS.get(e.func)
         if b is None:
             hint = (

@@ -295,6 +295,7 @@ class Winner(Stmt):
     prompt: tuple[str | Expr, ...]
     source: str | None = None
     interpretation: str | None = None
+    majority: str | None = None  # ``of: NAME(...)``: among is that call, chooser its tie rule
 
 
 # ---------------------------------------------------------------- declarations
@@ -380,6 +381,33 @@ class VarDecl:
     def is_track(self) -> bool:
         """Declared under ``tracks:`` (bounded, with declared behaviour at its ends)."""
         return self.at_min is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Majority:
+    """Who has the most of something (dsl/majorities.py): ``count`` per candidate of ``among``
+    (``var`` bound), at least ``at_least``; ``ties`` says per player count (lo, hi, mode) what a
+    tie left after ``tie_breakers`` gives ("nobody" or "all"), or ``chooser`` decides it (only in
+    a winner statement). ``place`` 2 (``second_of``) is the best below first place. Called like
+    a function of ``params``, it is the list of holders; the back ends run the function of the
+    same name the front end lowers it to."""
+
+    name: str
+    span: SourceSpan
+    params: tuple[str, ...]
+    var: str
+    count: Expr
+    among: Expr
+    at_least: Expr
+    ties: tuple[tuple[int, int, str], ...]
+    chooser: Expr | None
+    not_self: bool
+    tie_breakers: tuple[Expr, ...]
+    place: int
+    second_of: str | None
+    source: str | None = None
+    interpretation: str | None = None
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,6 +529,7 @@ class Game:
     triggers: dict[str, Trigger] = field(default_factory=dict)
     constants: dict[str, ConstDecl] = field(default_factory=dict)
     data_tables: dict[str, DataTable] = field(default_factory=dict)
+    majorities: dict[str, Majority] = field(default_factory=dict)
     # the declared rounds, phases and turns of ``play:`` (``play`` is then its statements,
     # see dsl/structure.py); None when ``play:`` is a block of statements
     structure: PlayStructure | None = None

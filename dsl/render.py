@@ -16,6 +16,7 @@ from typing import Any
 
 from . import cardkinds, datatable, ir
 from .errors import SourceSpan, _source_line
+from .majorities import sentence as majority_sentence
 
 # Binding strength of binary operators, loosest first (parentheses are added from this).
 _PREC = {
@@ -313,10 +314,14 @@ class RuleWriter(ExprWriter):
 
     def stmt_Winner(self, s: ir.Winner, depth: int) -> list[str]:  # noqa: N802
         text = (
-            f'winner "{self.template(s.prompt)}" among {s.var} in {self.expr(s.among)} '
+            f'winner "{self.template(s.prompt)}" of {self.expr(s.among)}'
+            if s.majority is not None
+            else f'winner "{self.template(s.prompt)}" among {s.var} in {self.expr(s.among)} '
             f"by {self.expr(s.strength)}"
         )
-        if s.chooser is not None:
+        if s.majority is not None:
+            pass  # the tie rule is the majority's, said where it is declared
+        elif s.chooser is not None:
             text += f"; tie chosen by {self.expr(s.chooser)}" + (" not self" if s.not_self else "")
         else:
             text += "; tie: none"
@@ -372,6 +377,13 @@ def rule_texts(game: ir.Game, writer: RuleWriter | None = None) -> dict[str, lis
         lines = [f"# {w.citation(dt)}"] if dt.source or dt.interpretation else []
         out[f"table {dt.name}"] = lines + datatable.describe(dt)
     for f in game.functions.values():
+        if f.name in game.majorities:
+            m = game.majorities[f.name]
+            lines = [f"# source: {f.source}"] if f.source else []
+            out[f"majority {f.name}({', '.join(f.params)})"] = lines + [
+                majority_sentence(m, w.expr)
+            ]
+            continue
         lines = [f"# source: {f.source}"] if f.source else []
         out[f"function {f.name}({cardkinds.signature(f)})"] = lines + [w.expr(f.body)]
     out["setup"] = w.block(game.setup)

@@ -218,6 +218,7 @@ def check_names(doc: YMap) -> None:
         ("tracks", "a track"),
         ("tables", "a table"),
         ("functions", "a function"),
+        ("majorities", "a majority"),
         ("procedures", "a procedure"),
         ("triggers", "a trigger"),
     ):
@@ -335,7 +336,12 @@ def _to_error(err: ValidationError, doc: Any) -> SchemaError:
                 else f"unknown key '{bad}' in {a_head} (in {where})",
                 node.key_spans.get(bad, span),
                 expected="one of " + ", ".join(allowed),
-                suggestion=did_you_mean(bad, allowed),
+                suggestion=(
+                    "declare who is compared, by what and what a tie gives under "
+                    "'majorities:' (docs/language.md, 20. Majorities) and write 'of: NAME(...)'"
+                    if head == "winner" and bad in ("among", "strength", "tie")
+                    else did_you_mean(bad, allowed)
+                ),
             )
         keys = [str(k) for k in schema.get("enum", [])]
         colon = _colon_trap(bad, node.key_spans.get(bad, span))

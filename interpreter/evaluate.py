@@ -25,7 +25,9 @@ from meeple.dsl.builtins import (  # noqa: F401  (the seat helpers: re-exported)
 from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
+from meeple.dsl.majorities import HOLDERS
 
+from .majorities import majority_holders
 from .values import CARD_FIELDS, Card, formatter
 
 if TYPE_CHECKING:
@@ -209,6 +211,9 @@ class ExprCompiler:
     def _Call(self, e: ir.Call) -> Fn:
         if e.func in self.prog.game.functions:
             return self._user_function(e)
+        if e.func == HOLDERS:  # a lowered majority (dsl/majorities.py)
+            parts = [self.compile(a) for a in e.args]
+            return lambda st, env: majority_holders(st, *[f(st, env) for f in parts])
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension):
             if e.func in REDUCERS:
                 return self._gen(e.args[0], e.func)

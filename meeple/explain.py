@@ -348,6 +348,19 @@ def _fits_template(state: State, parts: tuple[str | ir.Expr, ...], label: str) -
 
 def _winner(d: Any, node: ir.Winner, why: _Why) -> list[Verdict]:
     """A tie-break: the candidates not tied for the lead, and the chooser himself (not_self)."""
+    if node.majority is not None:  # the tied are the majority's holders; the others hold none
+        holders = list(why.value(node.among, dict(d.env)))
+        out = []
+        for x in why.st.players:
+            if x in holders and not (node.not_self and x == d.player):
+                continue
+            reason = (
+                "the player breaking the tie may not choose himself (not_self)"
+                if x in holders
+                else f"not tied for the lead: not a holder of {why.w.expr(node.among)}"
+            )
+            out.append(Verdict(player_name(x), False, reason, _where(node.span)))
+        return out
     env = dict(d.env)
     strengths, unseen = {}, False
     for x in why.value(node.among, env):

@@ -17,6 +17,7 @@ from typing import Any
 
 from meeple.dsl import auction, cardkinds, datatable, ir
 from meeple.dsl.errors import SourceSpan
+from meeple.dsl.majorities import sentence as majority_sentence
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.tracks import describe as describe_track
 from meeple.dsl.variant import Variant
@@ -203,6 +204,12 @@ class ProseWriter(ExprWriter):
         return out
 
     def stmt_Winner(self, s: ir.Winner, depth: int) -> list[str]:  # noqa: N802
+        if s.majority is not None:  # the tie rule is the majority's, said where it is declared
+            text = (
+                f"The holder of the majority {self.c(s.among)} wins ({self.quote(s.prompt)}); "
+                "a tie goes by its tie rule, and without a holder nobody wins (**none**)"
+            )
+            return [self._item(depth, text + f"; the winner is **{s.into}**{self.citation(s)}.")]
         text = (
             f"Of each {_code(s.var)} in {self.c(s.among)}, the one with the largest "
             f"{self.c(s.strength)} wins ({self.quote(s.prompt)}); "
@@ -433,8 +440,14 @@ def render_markdown(
             continue
         add(f"- {_code(var.name)}: {cardkinds.declared(var)}{per}, starting at {w.c(var.initial)}.")
     for f in game.functions.values():
+        if f.name in game.majorities:  # said as a sentence below
+            continue
         sig = f"{f.name}({cardkinds.signature(f)})"
         add(f"- {_code(sig)} is {w.c(f.body)}{w.citation(f)}.")
+    for m in game.majorities.values():
+        sig = f"{m.name}({', '.join(m.params)})"
+        text = majority_sentence(m, w.c).rstrip(".")
+        add(f"- Majority {_code(sig)}: {text}{w.citation(m)}.")
     add("")
     for t in game.tables.values():
         add(f"### Table {t.name}")

@@ -188,6 +188,8 @@ def test_explain_a_tie_break_names_the_not_self_rule(capsys: pytest.CaptureFixtu
     assert code == 0 and "Struggle: break the tie" in out
     assert "legal     P1" in out and "legal     P2" in out
     assert "not legal P4: the player breaking the tie may not choose himself (not_self)" in out
+    # P3 fought with a weaker Legion: not one of the majority's holders
+    assert "not legal P3: not tied for the lead: not a holder of strongest_legion(fighters)" in out
 
 
 @pytest.mark.parametrize(("game", "variant"), VARIANTS)

@@ -97,7 +97,11 @@ def _shape(e: Any) -> Any:
 def _expressions(game: ir.Game) -> list[ir.Expr]:
     roots: list[Any] = [game.setup, game.play, game.scoring]
     roots += [p.body for p in game.procedures.values()]
-    roots += [f.body for f in game.functions.values()]
+    # a majority's function is the front end's lowering (dsl/majorities.py), printed as a
+    # sentence of its own expressions
+    roots += [f.body for f in game.functions.values() if f.name not in game.majorities]
+    for m in game.majorities.values():
+        roots += [m.count, m.among, m.at_least, *m.tie_breakers]
     out = []
     for r in roots:
         out += [n for n in walk(r) if isinstance(n, ir.Expr)]

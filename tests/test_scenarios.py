@@ -35,11 +35,12 @@ def test_every_rulebook_example_has_a_scenario() -> None:
     [
         ("scoring", "score[p] += n * min(n, 4)", "score[p] += n * min(n, 3)", "scores are"),
         ("bolster", "count: markers_of(p, d) + 1", "count: markers_of(p, d)", "holds"),
-        ("usurp", "replace_marker(q, p, d)", "replace_marker(p, q, d)", "holds"),
+        # the defender who wins would replace his own marker, not the attacker's
+        ("usurp", "replace_marker(w, q if w == p else p, d)", "replace_marker(w, q, d)", "holds"),
         (
             "struggle-tie-supreme-tied",
-            "not_self: true}\n            as: w\n            interpretation",
-            "not_self: false}\n            as: w\n            interpretation",
+            "{chooser: supreme, not_self: true}",
+            "{chooser: supreme, not_self: false}",
             "still open",
         ),
         # issue 16 (docs/games/shadow-of-the-sun.md): a Bonus that may be declined ...

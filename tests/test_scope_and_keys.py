@@ -109,16 +109,6 @@ SHADOWS = {
         "an option's 'for' name 'p' would hide 'p'",
         None,
     ),
-    "winner-among-hides-parameter": (
-        edit(
-            DRAW,
-            DRAW + "              - winner: Best\n                among: p in players\n"
-            "                strength: 1\n                as: w\n",
-        ),
-        "              - |winner: Best",
-        "the 'among' name of a winner 'p' would hide 'p'",
-        None,
-    ),
     "nested-loops-same-name": (
         edit(
             "        - score[p] = hand_points(p) + 2 * pattern_rank(hand[p], sets)\n",
@@ -210,12 +200,16 @@ def test_a_pick_and_a_tie_chooser_need_a_player(tmp_path: Path) -> None:
     refused(tmp_path, text, CheckError, "                by: |count(hand[p])")
     text = edit(
         DRAW,
-        DRAW + "              - winner: Best\n                among: q in players\n"
-        "                strength: 1\n                tie: {chooser: round}\n"
-        "                as: w\n",
+        DRAW + "              - winner: Best\n                of: best()\n                as: w\n",
     )
-    e = refused(tmp_path, text, CheckError, "tie: {chooser: |round}")
-    assert "'tie.chooser' must name a player" in e.message
+    text = text.replace(
+        "procedures:\n",
+        "majorities:\n  best:\n    source: Turn\n    count: 1\n    ties: {chooser: round}\n\n"
+        "procedures:\n",
+        1,
+    )
+    e = refused(tmp_path, text, CheckError, "ties: {chooser: |round}")
+    assert "'ties.chooser' must name a player" in e.message
 
 
 def test_a_literal_seat_and_player_expressions_still_decide(tmp_path: Path) -> None:

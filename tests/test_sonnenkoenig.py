@@ -191,7 +191,7 @@ def test_every_rulebook_example_has_a_scenario() -> None:
     ("scenario", "old", "new"),
     [
         # a tie would give a majority with three players
-        ("majority-two-three-players", "if num_players <= sole_majority_up_to", "if false"),
+        ("majority-two-three-players", "ties: {2..3: nobody, 4..6: all}", "ties: all"),
         # majorities would not adapt when a player is eliminated
         ("majority-after-elimination", "      - eliminate q\n", ""),
         # covered seals would count

@@ -77,10 +77,13 @@ def test_two_players_extends_the_player_count() -> None:
 def test_diff_shows_rule_language_lines() -> None:
     base = api.load_checked("shadow-of-the-sun").game
     changed = api.load_checked("shadow-of-the-sun", "bloodless-ties").game
-    (c,) = rule_changes(base, changed)
-    assert c.rule == "procedure struggle(day)" and c.status == "changed"
-    assert '+   if w == none:  # source: Variant "Bloodless ties"' in c.lines
-    assert any(x.startswith("- ") and "tie chosen by supreme not self" in x for x in c.lines)
+    (c,) = rule_changes(base, changed)  # one line of the variant, one rule changed
+    assert c.rule == "majority strongest_legion(fighters)" and c.status == "changed"
+    assert any(x.startswith("- ") and "supreme chooses among the tied" in x for x in c.lines)
+    assert (
+        "+ the most legion_strength(p) among fighters, at least 0; a tie gives nobody the "
+        "majority." in c.lines
+    )
 
 
 # ---------------------------------------------------------------------------- errors

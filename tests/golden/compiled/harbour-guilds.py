@@ -23,11 +23,11 @@ ZONES = (
     ZoneSpec(name='stall', per='players', visibility='public', refill=None),
     ZoneSpec(name='market', per=None, visibility='public', refill=None),
 )
-SITES = ('player', 'fixed', 'card', 'fixed', 'card')
+SITES = ('fixed', 'card', 'fixed', 'card')
 SPANS = (
-    (0, 97, 19, 97, 20),
-    (0, 97, 13, 97, 32),
-    (0, 93, 42, 93, 43),
+    (0, 90, 35, 90, 36),
+    (0, 100, 19, 100, 20),
+    (0, 100, 13, 100, 32),
     (0, 48, 41, 48, 42),
     (0, 48, 11, 48, 43),
     (0, 60, 26, 60, 27),
@@ -39,13 +39,12 @@ SPANS = (
     (0, 81, 23, 81, 61),
     (0, 77, 34, 77, 35),
     (0, 55, 25, 55, 26),
-    (0, 105, 11, 105, 22),
-    (0, 87, 3, 87, 11),
-    (0, 107, 24, 107, 25),
-    (0, 91, 9, 95, 7),
-    (0, 96, 9, 96, 13),
-    (0, 98, 13, 98, 71),
-    (0, 95, 9, 100, 1),
+    (0, 108, 11, 108, 22),
+    (0, 94, 3, 94, 11),
+    (0, 110, 24, 110, 25),
+    (0, 99, 9, 99, 11),
+    (0, 101, 13, 101, 71),
+    (0, 98, 9, 103, 1),
     (0, 42, 1, 42, 6),
     (0, 45, 7, 45, 24),
     (0, 47, 7, 47, 9),
@@ -62,11 +61,11 @@ SPANS = (
     (0, 83, 15, 83, 19),
     (0, 82, 15, 86, 1),
     (0, 60, 11, 86, 1),
-    (0, 100, 1, 100, 8),
-    (0, 104, 7, 104, 9),
-    (0, 103, 7, 106, 3),
+    (0, 103, 1, 103, 8),
+    (0, 107, 7, 107, 9),
+    (0, 106, 7, 109, 3),
     (0, 51, 3, 51, 8),
-    (0, 107, 7, 110, 1),
+    (0, 110, 7, 113, 1),
 )
 
 
@@ -76,104 +75,105 @@ def build(num_players, files):
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'c': 'card', 'g': 'card', 'p': 'player', 'sold': 'list:card', 'w': 'player'}
     P.frame_parents = {
-        0: frozenset([35]),
-        2: frozenset([0]),
-        6: frozenset([11]),
-        8: frozenset([10]),
-        10: frozenset([6]),
-        12: frozenset([33]),
-        15: frozenset([12]),
-        17: frozenset([30]),
-        19: frozenset([17]),
+        0: frozenset([34]),
+        1: frozenset([4]),
+        4: frozenset([0]),
+        5: frozenset([10]),
+        7: frozenset([9]),
+        9: frozenset([5]),
+        11: frozenset([32]),
+        14: frozenset([11]),
+        16: frozenset([29]),
+        18: frozenset([16]),
+        19: frozenset([18]),
         20: frozenset([19]),
-        21: frozenset([20]),
-        22: frozenset([19]),
-        23: frozenset([22]),
-        26: frozenset([19]),
-        30: frozenset([15]),
-        33: frozenset([11]),
-        35: frozenset([37]),
-        37: frozenset([34]),
+        21: frozenset([18]),
+        22: frozenset([21]),
+        25: frozenset([18]),
+        29: frozenset([14]),
+        32: frozenset([10]),
+        34: frozenset([36]),
+        36: frozenset([33]),
     }
-    P.fresh_frames = frozenset([0, 6, 11, 34])
+    P.fresh_frames = frozenset([0, 5, 10, 33])
     site = P.sites(SITES)
+    Z_stall1 = P.zone_base['stall']
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
     fmt_int1 = formatter('int')
-    Z_stall1 = P.zone_base['stall']
-    fmt_any1 = formatter('any')
     Z_draw_pile1 = P.zone_base['draw_pile']
     Z_hand1 = P.zone_base['hand']
     Z_market1 = P.zone_base['market']
-    A_11 = site[1].base
-    A_31 = site[3].base
+    A_01 = site[0].base
+    A_21 = site[2].base
     K_guilds1 = P.kind_cards['guilds']
 
-    def proc_majority(st, env):  # game.yaml:87
-        st.at = o1  # game.yaml:91
-        o1.exec(st, env)
-        st.at = o5  # game.yaml:95
-        if (env['w'] != None):
-            st.at = o3  # game.yaml:97
-            _i1 = seat(st, env['w'], S[0])
+    def fn_guild_majority(st, v_g):  # game.yaml:87
+        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + seat(st, _p1, S[0]))] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
+
+    def proc_majority(st, env):  # game.yaml:94
+        st.at = o4  # game.yaml:98
+        _live1 = live_mask(st)
+        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + seat(st, _p2, S[0]))] if (_c2.props['guild'] == env['g'])]) for _p2 in st.players])):
+            if gone(st, _live1, _w1):
+                continue
+            env['w'] = _w1
+            st.at = o2  # game.yaml:100
+            _i1 = seat(st, env['w'], S[1])
             _v1 = st.vars['score'][_i1] + env['g'].props['bonus']
             if _v1 < 0:
-                raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[1])
+                raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[2])
             st.vars['score'][_i1] = _v1
-            st.at = o4  # game.yaml:98
+            st.at = o3  # game.yaml:101
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
 
-    step_0 = run_whole(proc_majority)  # game.yaml:87
+    step_0 = run_whole(proc_majority)  # game.yaml:94
 
-    def e1_among(st, env):  # game.yaml:91
-        return st.players
-    def e1_strength(st, env):  # game.yaml:91
-        return len([1 for _c1 in st.zones[(Z_stall1 + seat(st, env['p'], S[2]))] if (_c1.props['guild'] == env['g'])])
-    def e1_prompt(st, env):  # game.yaml:91
-        return 'Majority of the ' + fmt_any1(env['g'])
-    def step_2(st, fr):  # game.yaml:96
+    def step_1(st, fr):  # game.yaml:99
         env = fr.env
-        st.at = o3  # game.yaml:97
-        _i2 = seat(st, env['w'], S[0])
+        st.at = o2  # game.yaml:100
+        _i2 = seat(st, env['w'], S[1])
         _v2 = st.vars['score'][_i2] + env['g'].props['bonus']
         if _v2 < 0:
-            raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[1])
+            raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[2])
         st.vars['score'][_i2] = _v2
-        st.at = o4  # game.yaml:98
+        st.at = o3  # game.yaml:101
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
         st.frames.pop()
 
-    def step_6(st, fr):  # game.yaml:42
+    def e4_items(st, env):  # game.yaml:98
+        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c3 in st.zones[(Z_stall1 + seat(st, _p3, S[0]))] if (_c3.props['guild'] == env['g'])]) for _p3 in st.players])
+    def step_5(st, fr):  # game.yaml:42
         env = fr.env
-        st.at = o7  # game.yaml:45
+        st.at = o6  # game.yaml:45
         st.shuffle(Z_draw_pile1)
-        st.at = o10  # game.yaml:46
-        _live1 = live_mask(st)
-        for _p1 in list(st.players):
-            if gone(st, _live1, _p1):
+        st.at = o9  # game.yaml:46
+        _live2 = live_mask(st)
+        for _p4 in list(st.players):
+            if gone(st, _live2, _p4):
                 continue
-            env['p'] = _p1
-            st.at = o9  # game.yaml:48
+            env['p'] = _p4
+            st.at = o8  # game.yaml:48
             st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
         st.frames.pop()
 
-    def step_8(st, fr):  # game.yaml:47
+    def step_7(st, fr):  # game.yaml:47
         env = fr.env
-        st.at = o9  # game.yaml:48
+        st.at = o8  # game.yaml:48
         st.move_count(3, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[3])), False, S[4])
         st.frames.pop()
 
-    def e10_items(st, env):  # game.yaml:46
+    def e9_items(st, env):  # game.yaml:46
         return st.players
-    def step_11(st, fr):  # game.yaml:53
+    def step_10(st, fr):  # game.yaml:53
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o33  # game.yaml:53
-            o33.exec(st, env)
+            st.at = o32  # game.yaml:53
+            o32.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -182,18 +182,18 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_12(st, fr):  # game.yaml:53
+    def step_11(st, fr):  # game.yaml:53
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o13  # game.yaml:53
+            st.at = o12  # game.yaml:53
             st.vars['round'] += 1
-            st.at = o14  # game.yaml:53
+            st.at = o13  # game.yaml:53
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
             fr.pc = 3
-            st.at = o15  # game.yaml:57
-            st.frames.append(Frame(o15, env))
+            st.at = o14  # game.yaml:57
+            st.frames.append(Frame(o14, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
@@ -202,39 +202,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_15(st, fr):  # game.yaml:57
+    def step_14(st, fr):  # game.yaml:57
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o16  # game.yaml:57
+            st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             fr.pc = 2
-            st.at = o30  # game.yaml:57
-            o30.exec(st, env)
+            st.at = o29  # game.yaml:57
+            o29.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o31  # game.yaml:57
+            st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
-            st.at = o32  # game.yaml:57
+            st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_17(st, fr):  # game.yaml:59
+    def step_16(st, fr):  # game.yaml:59
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o18  # game.yaml:57
+            st.at = o17  # game.yaml:57
             st.vars['turn_player'] = env['p']
             if st.record_log:
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
-            st.at = o29  # game.yaml:60
+            st.at = o28  # game.yaml:60
             if (len(st.zones[(Z_hand1 + seat(st, env['p'], S[5]))]) > 0):
-                st.frames.append(Frame(o19, env))
+                st.frames.append(Frame(o18, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -243,32 +243,32 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_19(st, fr):  # game.yaml:61
+    def step_18(st, fr):  # game.yaml:61
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o25  # game.yaml:62
-            o25.exec(st, env)
+            st.at = o24  # game.yaml:62
+            o24.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o28  # game.yaml:82
+            st.at = o27  # game.yaml:82
             if (len(st.zones[Z_draw_pile1]) > 0):
-                st.at = o27  # game.yaml:84
+                st.at = o26  # game.yaml:84
                 st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[6])), False, S[7])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_20(st, fr):  # game.yaml:66
+    def step_19(st, fr):  # game.yaml:66
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o21  # game.yaml:67
-            o21.exec(st, env)
+            st.at = o20  # game.yaml:67
+            o20.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -277,34 +277,34 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e21_player(st, env):  # game.yaml:67
+    def e20_player(st, env):  # game.yaml:67
         return env['p']
-    def e21_prompt(st, env):  # game.yaml:67
+    def e20_prompt(st, env):  # game.yaml:67
         return 'Card for your stall'
-    def e21_src(st, env):  # game.yaml:67
+    def e20_src(st, env):  # game.yaml:67
         return st.zones[(Z_hand1 + seat(st, env['p'], S[8]))]
-    def e21_dest(st, env):  # game.yaml:67
+    def e20_dest(st, env):  # game.yaml:67
         return (Z_stall1 + seat(st, env['p'], S[9]))
-    def e21_min(st, env):  # game.yaml:67
+    def e20_min(st, env):  # game.yaml:67
         return 1
-    def e21_max(st, env):  # game.yaml:67
+    def e20_max(st, env):  # game.yaml:67
         return 1
-    def cands_21(st, env, picked):  # game.yaml:67
+    def cands_20(st, env, picked):  # game.yaml:67
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[8]))])
-    def step_22(st, fr):  # game.yaml:74
+    def step_21(st, fr):  # game.yaml:74
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o23  # game.yaml:75
-            o23.exec(st, env)
+            st.at = o22  # game.yaml:75
+            o22.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o24  # game.yaml:81
+            st.at = o23  # game.yaml:81
             _i3 = seat(st, env['p'], S[10])
-            _v3 = st.vars['score'][_i3] + sum([_c2.props['value'] for _c2 in env['sold']])
+            _v3 = st.vars['score'][_i3] + sum([_c4.props['value'] for _c4 in env['sold']])
             if _v3 < 0:
                 raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[11])
             st.vars['score'][_i3] = _v3
@@ -312,64 +312,64 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e23_player(st, env):  # game.yaml:75
+    def e22_player(st, env):  # game.yaml:75
         return env['p']
-    def e23_prompt(st, env):  # game.yaml:75
+    def e22_prompt(st, env):  # game.yaml:75
         return 'Card to sell'
-    def e23_src(st, env):  # game.yaml:75
+    def e22_src(st, env):  # game.yaml:75
         return st.zones[(Z_hand1 + seat(st, env['p'], S[12]))]
-    def e23_dest(st, env):  # game.yaml:75
+    def e22_dest(st, env):  # game.yaml:75
         return Z_market1
-    def e23_min(st, env):  # game.yaml:75
+    def e22_min(st, env):  # game.yaml:75
         return 1
-    def e23_max(st, env):  # game.yaml:75
+    def e22_max(st, env):  # game.yaml:75
         return 1
-    def cands_23(st, env, picked):  # game.yaml:75
+    def cands_22(st, env, picked):  # game.yaml:75
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[12]))])
-    def e25_player(st, env):  # game.yaml:62
+    def e24_player(st, env):  # game.yaml:62
         return env['p']
-    def e25_prompt(st, env):  # game.yaml:62
+    def e24_prompt(st, env):  # game.yaml:62
         return 'Your turn'
-    def e25_label0(st, env):  # game.yaml:65
+    def e24_label0(st, env):  # game.yaml:65
         return 'put a card in your stall'
-    def e25_label1(st, env):  # game.yaml:72
+    def e24_label1(st, env):  # game.yaml:72
         return 'sell a card'
-    def collect_25(st, env):  # game.yaml:62
+    def collect_24(st, env):  # game.yaml:62
         actions = []
         values = []
         idx = []
         # game.yaml:65: always offered
-        actions.append(A_11)
+        actions.append(A_01)
         values.append(None)
         idx.append(0)
         # game.yaml:72: always offered
-        actions.append(A_31)
+        actions.append(A_21)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_25(st, dec, i):  # game.yaml:62
+    def resolve_24(st, dec, i):  # game.yaml:62
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:65
-            st.frames.append(Frame(o20, env))
+            st.frames.append(Frame(o19, env))
         elif k == 1:  # game.yaml:72
-            st.frames.append(Frame(o22, env))
-    def step_26(st, fr):  # game.yaml:83
+            st.frames.append(Frame(o21, env))
+    def step_25(st, fr):  # game.yaml:83
         env = fr.env
-        st.at = o27  # game.yaml:84
+        st.at = o26  # game.yaml:84
         st.move_count(1, Z_draw_pile1, (Z_hand1 + seat(st, env['p'], S[6])), False, S[7])
         st.frames.pop()
 
-    def e30_items(st, env):  # game.yaml:57
+    def e29_items(st, env):  # game.yaml:57
         return clockwise_from(st, st.vars['start_player'])
-    def e33_cond(st, env):  # game.yaml:53
-        return all((len(st.zones[(Z_hand1 + seat(st, _p2, S[13]))]) == 0) for _p2 in st.players)
-    def step_34(st, fr):  # game.yaml:100
+    def e32_cond(st, env):  # game.yaml:53
+        return all((len(st.zones[(Z_hand1 + seat(st, _p5, S[13]))]) == 0) for _p5 in st.players)
+    def step_33(st, fr):  # game.yaml:103
         env = fr.env
-        st.at = o37  # game.yaml:103
+        st.at = o36  # game.yaml:106
         for _g1 in list(K_guilds1):
             env['g'] = _g1
-            st.at = o36  # game.yaml:105
+            st.at = o35  # game.yaml:108
             _args1 = {'g': env['g']}
             enter_procedure(st, S[14])
             st.inline += 1
@@ -382,9 +382,9 @@ def build(num_players, files):
             st.inline -= 1
         st.frames.pop()
 
-    def step_35(st, fr):  # game.yaml:104
+    def step_34(st, fr):  # game.yaml:107
         env = fr.env
-        st.at = o36  # game.yaml:105
+        st.at = o35  # game.yaml:108
         _args2 = {'g': env['g']}
         enter_procedure(st, S[14])
         st.inline += 1
@@ -397,9 +397,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e37_items(st, env):  # game.yaml:103
+    def e36_items(st, env):  # game.yaml:106
         return K_guilds1
-    def tie_0(st, env):  # game.yaml:107
+    def tie_0(st, env):  # game.yaml:110
         return len(st.zones[(Z_stall1 + seat(st, env['p'], S[16]))])
     def init_score(st, env):  # game.yaml:51
         return 0
@@ -412,72 +412,71 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:53
         return first(st.players)
 
-    o0 = Block(0, S[15], 2, step_0)
-    o1 = WinnerOp(S[17], 'p', e1_among, e1_strength, None, False, 'w', e1_prompt, site[0], fmt_player1)
-    o1.uid = 1
-    o2 = Block(2, S[18], 2, step_2)
-    o3 = Stmt(3, S[1])
-    o4 = Stmt(4, S[19])
-    o5 = Stmt(5, S[20])
-    o6 = Block(6, S[21], 2, step_6)
-    o7 = Stmt(7, S[22])
-    o8 = Block(8, S[23], 1, step_8)
-    o9 = Stmt(9, S[4])
-    o10 = ForOp(S[24], 'p', e10_items, o8, False, seats=True)
-    o10.uid = 10
-    o11 = Block(11, S[25], 1, step_11)
-    o12 = Block(12, S[25], 3, step_12)
-    o13 = Stmt(13, S[25])
-    o14 = Stmt(14, S[25])
-    o15 = Block(15, S[26], 4, step_15)
-    o16 = Stmt(16, S[26])
-    o17 = Block(17, S[27], 2, step_17)
-    o18 = Stmt(18, S[26])
-    o19 = Block(19, S[28], 2, step_19)
-    o20 = Block(20, S[29], 1, step_20)
-    o21 = PickOp(S[30], e21_player, e21_prompt, 'c', e21_src, e21_dest, e21_min, e21_max, None, None, False, site[2])
-    o21.candidates = cands_21
-    o21.uid = 21
-    o22 = Block(22, S[31], 2, step_22)
-    o23 = PickOp(S[32], e23_player, e23_prompt, 'c', e23_src, e23_dest, e23_min, e23_max, None, 'sold', False, site[4])
-    o23.candidates = cands_23
-    o23.uid = 23
-    o24 = Stmt(24, S[11])
-    o25 = ChooseOp(S[33], e25_player, e25_prompt, [
-        OptionOp(site[1], e25_label0, None, None, None, o20),
-        OptionOp(site[3], e25_label1, None, None, None, o22),
+    o0 = Block(0, S[15], 1, step_0)
+    o1 = Block(1, S[17], 2, step_1)
+    o2 = Stmt(2, S[2])
+    o3 = Stmt(3, S[18])
+    o4 = ForOp(S[19], 'w', e4_items, o1, False, seats=True)
+    o4.uid = 4
+    o5 = Block(5, S[20], 2, step_5)
+    o6 = Stmt(6, S[21])
+    o7 = Block(7, S[22], 1, step_7)
+    o8 = Stmt(8, S[4])
+    o9 = ForOp(S[23], 'p', e9_items, o7, False, seats=True)
+    o9.uid = 9
+    o10 = Block(10, S[24], 1, step_10)
+    o11 = Block(11, S[24], 3, step_11)
+    o12 = Stmt(12, S[24])
+    o13 = Stmt(13, S[24])
+    o14 = Block(14, S[25], 4, step_14)
+    o15 = Stmt(15, S[25])
+    o16 = Block(16, S[26], 2, step_16)
+    o17 = Stmt(17, S[25])
+    o18 = Block(18, S[27], 2, step_18)
+    o19 = Block(19, S[28], 1, step_19)
+    o20 = PickOp(S[29], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, None, None, False, site[1])
+    o20.candidates = cands_20
+    o20.uid = 20
+    o21 = Block(21, S[30], 2, step_21)
+    o22 = PickOp(S[31], e22_player, e22_prompt, 'c', e22_src, e22_dest, e22_min, e22_max, None, 'sold', False, site[3])
+    o22.candidates = cands_22
+    o22.uid = 22
+    o23 = Stmt(23, S[11])
+    o24 = ChooseOp(S[32], e24_player, e24_prompt, [
+        OptionOp(site[0], e24_label0, None, None, None, o19),
+        OptionOp(site[2], e24_label1, None, None, None, o21),
     ], False)
-    o25.collect = collect_25
-    o25.resolve = resolve_25
-    o25.uid = 25
-    o26 = Block(26, S[34], 1, step_26)
-    o27 = Stmt(27, S[7])
+    o24.collect = collect_24
+    o24.resolve = resolve_24
+    o24.uid = 24
+    o25 = Block(25, S[33], 1, step_25)
+    o26 = Stmt(26, S[7])
+    o27 = Stmt(27, S[34])
     o28 = Stmt(28, S[35])
-    o29 = Stmt(29, S[36])
-    o30 = ForOp(S[26], 'p', e30_items, o17, False, seats=True)
-    o30.uid = 30
-    o31 = Stmt(31, S[26])
-    o32 = Stmt(32, S[26])
-    o33 = RepeatOp(S[25], o12, e33_cond, False)
-    o33.uid = 33
+    o29 = ForOp(S[25], 'p', e29_items, o16, False, seats=True)
+    o29.uid = 29
+    o30 = Stmt(30, S[25])
+    o31 = Stmt(31, S[25])
+    o32 = RepeatOp(S[24], o11, e32_cond, False)
+    o32.uid = 32
+    o33 = Block(33, S[36], 1, step_33)
     o34 = Block(34, S[37], 1, step_34)
-    o35 = Block(35, S[38], 1, step_35)
-    o36 = Stmt(36, S[14])
-    o37 = ForOp(S[39], 'g', e37_items, o35, False)
-    o37.uid = 37
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37]
-    P.setup = o6
-    P.play = o11
-    P.scoring = o34
+    o35 = Stmt(35, S[14])
+    o36 = ForOp(S[38], 'g', e36_items, o34, False)
+    o36.uid = 36
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36]
+    P.setup = o5
+    P.play = o10
+    P.scoring = o33
     P.proc_names = {o0.uid: 'procedure majority (' + str(S[15]) + ')'}
     P.var_specs = [
-        VarSpec('score', 'int', 'players', S[40], 'public'),
-        VarSpec('round', 'int', None, S[25], 'public'),
-        VarSpec('phase', 'str', None, S[25], 'public'),
-        VarSpec('turn_player', 'player', None, S[25], 'public'),
-        VarSpec('start_player', 'player', None, S[25], 'public'),
+        VarSpec('score', 'int', 'players', S[39], 'public'),
+        VarSpec('round', 'int', None, S[24], 'public'),
+        VarSpec('phase', 'str', None, S[24], 'public'),
+        VarSpec('turn_player', 'player', None, S[24], 'public'),
+        VarSpec('start_player', 'player', None, S[24], 'public'),
     ]
     P.var_initial = {'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[41]]
+    P.tie_breaker_spans = [S[40]]
     return P

@@ -115,6 +115,8 @@ SPANS = (
     (0, 331, 66, 331, 71),
     (0, 332, 27, 332, 32),
     (0, 326, 3, 326, 9),
+    (0, 1158, 12, 1158, 23),
+    (0, 1154, 3, 1154, 13),
     (0, 422, 9, 422, 33),
     (0, 427, 9, 427, 33),
     (0, 434, 41, 434, 48),
@@ -153,40 +155,39 @@ SPANS = (
     (0, 751, 13, 751, 26),
     (0, 908, 19, 908, 44),
     (0, 908, 13, 908, 50),
-    (0, 935, 23, 935, 34),
-    (0, 956, 19, 956, 29),
-    (0, 958, 22, 958, 32),
-    (0, 959, 53, 959, 64),
-    (0, 960, 44, 960, 51),
-    (0, 960, 17, 960, 34),
-    (0, 984, 39, 984, 46),
-    (0, 996, 13, 996, 22),
-    (0, 1034, 14, 1034, 21),
-    (0, 1035, 14, 1035, 19),
-    (0, 1047, 65, 1047, 66),
-    (0, 1047, 31, 1047, 39),
-    (0, 1048, 63, 1048, 64),
-    (0, 1048, 29, 1048, 37),
-    (0, 1049, 59, 1049, 60),
-    (0, 1049, 147, 1049, 148),
-    (0, 1053, 38, 1053, 39),
-    (0, 1055, 23, 1055, 24),
-    (0, 1055, 17, 1055, 30),
-    (0, 1067, 18, 1067, 19),
-    (0, 1077, 9, 1077, 23),
-    (0, 1100, 13, 1100, 22),
-    (0, 1106, 15, 1106, 22),
-    (0, 1106, 27, 1106, 43),
-    (0, 1106, 9, 1106, 43),
-    (0, 1107, 17, 1107, 24),
-    (0, 1107, 29, 1107, 50),
-    (0, 1107, 9, 1107, 50),
-    (0, 1108, 43, 1108, 59),
-    (0, 1108, 81, 1108, 102),
-    (0, 1109, 13, 1109, 31),
-    (0, 1112, 13, 1112, 31),
-    (0, 1139, 25, 1139, 30),
-    (0, 1139, 44, 1139, 49),
+    (0, 949, 19, 949, 29),
+    (0, 951, 22, 951, 32),
+    (0, 952, 53, 952, 64),
+    (0, 953, 44, 953, 51),
+    (0, 953, 17, 953, 34),
+    (0, 977, 39, 977, 46),
+    (0, 989, 13, 989, 22),
+    (0, 1027, 14, 1027, 21),
+    (0, 1028, 14, 1028, 19),
+    (0, 1040, 65, 1040, 66),
+    (0, 1040, 31, 1040, 39),
+    (0, 1041, 63, 1041, 64),
+    (0, 1041, 29, 1041, 37),
+    (0, 1042, 59, 1042, 60),
+    (0, 1042, 147, 1042, 148),
+    (0, 1046, 38, 1046, 39),
+    (0, 1048, 23, 1048, 24),
+    (0, 1048, 17, 1048, 30),
+    (0, 1060, 18, 1060, 19),
+    (0, 1070, 9, 1070, 23),
+    (0, 1093, 13, 1093, 22),
+    (0, 1099, 15, 1099, 22),
+    (0, 1099, 27, 1099, 43),
+    (0, 1099, 9, 1099, 43),
+    (0, 1100, 17, 1100, 24),
+    (0, 1100, 29, 1100, 50),
+    (0, 1100, 9, 1100, 50),
+    (0, 1101, 43, 1101, 59),
+    (0, 1101, 81, 1101, 102),
+    (0, 1102, 13, 1102, 31),
+    (0, 1105, 13, 1105, 31),
+    (0, 1132, 25, 1132, 30),
+    (0, 1132, 44, 1132, 49),
     (0, 451, 27, 451, 32),
     (0, 452, 17, 452, 27),
     (0, 453, 17, 453, 33),
@@ -311,34 +312,35 @@ SPANS = (
     (0, 926, 17, 926, 28),
     (0, 927, 17, 927, 34),
     (0, 928, 27, 928, 39),
-    (0, 947, 17, 947, 38),
-    (0, 970, 19, 970, 20),
-    (0, 970, 13, 970, 26),
-    (0, 969, 40, 969, 50),
-    (0, 969, 30, 969, 35),
-    (0, 965, 30, 965, 35),
-    (0, 966, 27, 966, 34),
-    (0, 967, 23, 967, 40),
-    (0, 976, 13, 976, 25),
-    (0, 993, 21, 993, 33),
-    (0, 990, 27, 990, 34),
-    (0, 1004, 13, 1004, 23),
-    (0, 1019, 47, 1019, 56),
-    (0, 1030, 51, 1030, 60),
-    (0, 1043, 26, 1043, 27),
-    (0, 1046, 26, 1046, 27),
-    (0, 1038, 39, 1038, 47),
-    (0, 1059, 13, 1059, 25),
-    (0, 1080, 13, 1080, 25),
-    (0, 1097, 21, 1097, 33),
-    (0, 1111, 13, 1111, 32),
-    (0, 1114, 13, 1114, 31),
-    (0, 1131, 13, 1131, 31),
-    (0, 1129, 48, 1129, 53),
-    (0, 1148, 33, 1148, 38),
-    (0, 1156, 39, 1156, 44),
-    (0, 1146, 29, 1146, 34),
-    (0, 1146, 48, 1146, 53),
+    (0, 936, 13, 936, 26),
+    (0, 940, 13, 940, 34),
+    (0, 963, 19, 963, 20),
+    (0, 963, 13, 963, 26),
+    (0, 962, 40, 962, 50),
+    (0, 962, 30, 962, 35),
+    (0, 958, 30, 958, 35),
+    (0, 959, 27, 959, 34),
+    (0, 960, 23, 960, 40),
+    (0, 969, 13, 969, 25),
+    (0, 986, 21, 986, 33),
+    (0, 983, 27, 983, 34),
+    (0, 997, 13, 997, 23),
+    (0, 1012, 47, 1012, 56),
+    (0, 1023, 51, 1023, 60),
+    (0, 1036, 26, 1036, 27),
+    (0, 1039, 26, 1039, 27),
+    (0, 1031, 39, 1031, 47),
+    (0, 1052, 13, 1052, 25),
+    (0, 1073, 13, 1073, 25),
+    (0, 1090, 21, 1090, 33),
+    (0, 1104, 13, 1104, 32),
+    (0, 1107, 13, 1107, 31),
+    (0, 1124, 13, 1124, 31),
+    (0, 1122, 48, 1122, 53),
+    (0, 1141, 33, 1141, 38),
+    (0, 1149, 39, 1149, 44),
+    (0, 1139, 29, 1139, 34),
+    (0, 1139, 48, 1139, 53),
     (0, 340, 11, 340, 30),
     (0, 416, 3, 416, 20),
     (0, 345, 25, 345, 38),
@@ -385,15 +387,15 @@ SPANS = (
     (0, 892, 3, 892, 21),
     (0, 913, 3, 913, 16),
     (0, 931, 3, 931, 14),
-    (0, 951, 3, 951, 18),
-    (0, 978, 3, 978, 12),
-    (0, 999, 3, 999, 17),
-    (0, 1006, 3, 1006, 11),
-    (0, 1069, 3, 1069, 8),
-    (0, 1082, 3, 1082, 10),
-    (0, 1103, 3, 1103, 23),
-    (0, 1116, 3, 1116, 20),
-    (0, 1133, 3, 1133, 19),
+    (0, 944, 3, 944, 18),
+    (0, 971, 3, 971, 12),
+    (0, 992, 3, 992, 17),
+    (0, 999, 3, 999, 11),
+    (0, 1062, 3, 1062, 8),
+    (0, 1075, 3, 1075, 10),
+    (0, 1096, 3, 1096, 23),
+    (0, 1109, 3, 1109, 20),
+    (0, 1126, 3, 1126, 19),
     (0, 420, 9, 420, 61),
     (0, 421, 9, 421, 21),
     (0, 423, 9, 423, 49),
@@ -567,109 +569,106 @@ SPANS = (
     (0, 928, 17, 928, 39),
     (0, 929, 13, 931, 3),
     (0, 918, 9, 931, 3),
-    (0, 935, 9, 935, 52),
-    (0, 937, 9, 937, 13),
-    (0, 938, 13, 945, 11),
-    (0, 946, 13, 946, 17),
-    (0, 945, 13, 951, 3),
-    (0, 936, 9, 951, 3),
-    (0, 957, 9, 957, 13),
-    (0, 958, 13, 958, 42),
-    (0, 956, 9, 959, 7),
-    (0, 959, 9, 959, 79),
-    (0, 972, 9, 972, 13),
-    (0, 973, 13, 973, 87),
-    (0, 961, 9, 961, 13),
-    (0, 968, 17, 968, 19),
-    (0, 969, 21, 969, 50),
-    (0, 962, 13, 970, 11),
-    (0, 971, 13, 971, 75),
-    (0, 960, 9, 974, 7),
-    (0, 975, 9, 975, 13),
-    (0, 974, 9, 978, 3),
-    (0, 983, 9, 983, 27),
-    (0, 994, 9, 994, 13),
-    (0, 995, 13, 995, 63),
-    (0, 985, 9, 985, 13),
-    (0, 992, 17, 992, 19),
-    (0, 986, 13, 994, 9),
-    (0, 984, 9, 999, 3),
-    (0, 1003, 9, 1003, 13),
-    (0, 1002, 9, 1006, 3),
-    (0, 1011, 9, 1011, 11),
-    (0, 1013, 13, 1013, 17),
-    (0, 1020, 21, 1020, 23),
-    (0, 1021, 25, 1021, 38),
-    (0, 1014, 17, 1022, 13),
-    (0, 1012, 13, 1023, 11),
-    (0, 1024, 13, 1024, 17),
-    (0, 1031, 21, 1031, 23),
-    (0, 1032, 25, 1032, 43),
-    (0, 1025, 17, 1033, 13),
-    (0, 1023, 13, 1034, 7),
-    (0, 1010, 9, 1034, 7),
-    (0, 1034, 9, 1034, 32),
-    (0, 1035, 9, 1035, 28),
-    (0, 1037, 9, 1037, 11),
-    (0, 1042, 17, 1042, 19),
-    (0, 1043, 21, 1043, 38),
-    (0, 1045, 17, 1045, 19),
-    (0, 1046, 21, 1046, 36),
-    (0, 1038, 13, 1047, 7),
-    (0, 1036, 9, 1047, 7),
-    (0, 1047, 9, 1047, 79),
-    (0, 1048, 9, 1048, 75),
-    (0, 1049, 9, 1049, 197),
-    (0, 1050, 9, 1050, 67),
-    (0, 1052, 9, 1052, 11),
-    (0, 1054, 13, 1054, 17),
-    (0, 1056, 17, 1056, 71),
-    (0, 1053, 13, 1057, 7),
-    (0, 1051, 9, 1057, 7),
-    (0, 1060, 9, 1060, 13),
-    (0, 1061, 13, 1061, 44),
-    (0, 1058, 9, 1058, 13),
-    (0, 1057, 9, 1062, 7),
-    (0, 1062, 9, 1062, 21),
-    (0, 1063, 9, 1063, 25),
-    (0, 1064, 9, 1064, 30),
-    (0, 1066, 9, 1066, 11),
-    (0, 1067, 13, 1067, 27),
-    (0, 1065, 9, 1069, 3),
-    (0, 1073, 9, 1073, 26),
-    (0, 1074, 9, 1074, 29),
-    (0, 1075, 9, 1075, 20),
-    (0, 1076, 9, 1076, 37),
-    (0, 1079, 9, 1079, 13),
-    (0, 1078, 9, 1082, 3),
-    (0, 1087, 9, 1087, 27),
-    (0, 1098, 9, 1098, 13),
-    (0, 1099, 13, 1099, 76),
-    (0, 1089, 9, 1089, 13),
-    (0, 1096, 17, 1096, 19),
-    (0, 1090, 13, 1098, 9),
-    (0, 1088, 9, 1103, 3),
-    (0, 1108, 9, 1108, 112),
-    (0, 1110, 9, 1110, 13),
-    (0, 1109, 9, 1112, 7),
-    (0, 1113, 9, 1113, 13),
-    (0, 1112, 9, 1116, 3),
-    (0, 1130, 9, 1130, 13),
-    (0, 1121, 9, 1121, 13),
-    (0, 1128, 17, 1128, 19),
-    (0, 1129, 21, 1129, 53),
-    (0, 1122, 13, 1130, 9),
-    (0, 1120, 9, 1133, 3),
-    (0, 1157, 9, 1157, 13),
-    (0, 1158, 13, 1158, 56),
-    (0, 1140, 9, 1140, 13),
-    (0, 1147, 17, 1147, 19),
-    (0, 1148, 21, 1148, 39),
-    (0, 1155, 25, 1155, 27),
-    (0, 1156, 29, 1156, 44),
-    (0, 1149, 21, 1157, 9),
-    (0, 1141, 13, 1157, 9),
-    (0, 1137, 9, 1159, 1),
+    (0, 935, 9, 938, 7),
+    (0, 939, 9, 939, 13),
+    (0, 938, 9, 944, 3),
+    (0, 950, 9, 950, 13),
+    (0, 951, 13, 951, 42),
+    (0, 949, 9, 952, 7),
+    (0, 952, 9, 952, 79),
+    (0, 965, 9, 965, 13),
+    (0, 966, 13, 966, 87),
+    (0, 954, 9, 954, 13),
+    (0, 961, 17, 961, 19),
+    (0, 962, 21, 962, 50),
+    (0, 955, 13, 963, 11),
+    (0, 964, 13, 964, 75),
+    (0, 953, 9, 967, 7),
+    (0, 968, 9, 968, 13),
+    (0, 967, 9, 971, 3),
+    (0, 976, 9, 976, 27),
+    (0, 987, 9, 987, 13),
+    (0, 988, 13, 988, 63),
+    (0, 978, 9, 978, 13),
+    (0, 985, 17, 985, 19),
+    (0, 979, 13, 987, 9),
+    (0, 977, 9, 992, 3),
+    (0, 996, 9, 996, 13),
+    (0, 995, 9, 999, 3),
+    (0, 1004, 9, 1004, 11),
+    (0, 1006, 13, 1006, 17),
+    (0, 1013, 21, 1013, 23),
+    (0, 1014, 25, 1014, 38),
+    (0, 1007, 17, 1015, 13),
+    (0, 1005, 13, 1016, 11),
+    (0, 1017, 13, 1017, 17),
+    (0, 1024, 21, 1024, 23),
+    (0, 1025, 25, 1025, 43),
+    (0, 1018, 17, 1026, 13),
+    (0, 1016, 13, 1027, 7),
+    (0, 1003, 9, 1027, 7),
+    (0, 1027, 9, 1027, 32),
+    (0, 1028, 9, 1028, 28),
+    (0, 1030, 9, 1030, 11),
+    (0, 1035, 17, 1035, 19),
+    (0, 1036, 21, 1036, 38),
+    (0, 1038, 17, 1038, 19),
+    (0, 1039, 21, 1039, 36),
+    (0, 1031, 13, 1040, 7),
+    (0, 1029, 9, 1040, 7),
+    (0, 1040, 9, 1040, 79),
+    (0, 1041, 9, 1041, 75),
+    (0, 1042, 9, 1042, 197),
+    (0, 1043, 9, 1043, 67),
+    (0, 1045, 9, 1045, 11),
+    (0, 1047, 13, 1047, 17),
+    (0, 1049, 17, 1049, 71),
+    (0, 1046, 13, 1050, 7),
+    (0, 1044, 9, 1050, 7),
+    (0, 1053, 9, 1053, 13),
+    (0, 1054, 13, 1054, 44),
+    (0, 1051, 9, 1051, 13),
+    (0, 1050, 9, 1055, 7),
+    (0, 1055, 9, 1055, 21),
+    (0, 1056, 9, 1056, 25),
+    (0, 1057, 9, 1057, 30),
+    (0, 1059, 9, 1059, 11),
+    (0, 1060, 13, 1060, 27),
+    (0, 1058, 9, 1062, 3),
+    (0, 1066, 9, 1066, 26),
+    (0, 1067, 9, 1067, 29),
+    (0, 1068, 9, 1068, 20),
+    (0, 1069, 9, 1069, 37),
+    (0, 1072, 9, 1072, 13),
+    (0, 1071, 9, 1075, 3),
+    (0, 1080, 9, 1080, 27),
+    (0, 1091, 9, 1091, 13),
+    (0, 1092, 13, 1092, 76),
+    (0, 1082, 9, 1082, 13),
+    (0, 1089, 17, 1089, 19),
+    (0, 1083, 13, 1091, 9),
+    (0, 1081, 9, 1096, 3),
+    (0, 1101, 9, 1101, 112),
+    (0, 1103, 9, 1103, 13),
+    (0, 1102, 9, 1105, 7),
+    (0, 1106, 9, 1106, 13),
+    (0, 1105, 9, 1109, 3),
+    (0, 1123, 9, 1123, 13),
+    (0, 1114, 9, 1114, 13),
+    (0, 1121, 17, 1121, 19),
+    (0, 1122, 21, 1122, 53),
+    (0, 1115, 13, 1123, 9),
+    (0, 1113, 9, 1126, 3),
+    (0, 1150, 9, 1150, 13),
+    (0, 1151, 13, 1151, 56),
+    (0, 1133, 9, 1133, 13),
+    (0, 1140, 17, 1140, 19),
+    (0, 1141, 21, 1141, 39),
+    (0, 1148, 25, 1148, 27),
+    (0, 1149, 29, 1149, 44),
+    (0, 1142, 21, 1150, 9),
+    (0, 1134, 13, 1150, 9),
+    (0, 1130, 9, 1153, 1),
     (0, 335, 1, 335, 6),
     (0, 339, 7, 339, 11),
     (0, 338, 7, 341, 5),
@@ -733,23 +732,23 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.local_types = {'b': 'card', 'blue': 'int', 'c': 'card', 'e': 'card', 'for_emperor': 'int', 'for_rival': 'int', 'kind': 'str', 'n': 'int', 'old': 'player', 'optional': 'bool', 'p': 'player', 'p_seat': 'player', 'pink': 'int', 'powers': 'list:int', 'q': 'player', 's': 'card', 'side': 'bool', 't': 'card', 'victor': 'player', 'w': 'player', 'y': 'card'}
+    P.local_types = {'b': 'card', 'blue': 'int', 'c': 'card', 'e': 'card', 'for_emperor': 'int', 'for_rival': 'int', 'kind': 'str', 'n': 'int', 'old': 'player', 'optional': 'bool', 'p': 'player', 'p_seat': 'player', 'pink': 'int', 'q': 'player', 's': 'card', 'side': 'bool', 't': 'card', 'victor': 'player', 'w': 'player', 'y': 'card'}
     P.frame_parents = {
-        0: frozenset([394]),
-        1: frozenset([393]),
-        2: frozenset([410, 413, 416, 419]),
-        3: frozenset([60, 297, 359]),
+        0: frozenset([391]),
+        1: frozenset([390]),
+        2: frozenset([407, 410, 413, 416]),
+        3: frozenset([60, 294, 356]),
         4: frozenset([97, 215]),
-        5: frozenset([71, 221, 301, 363]),
+        5: frozenset([71, 221, 298, 360]),
         6: frozenset([126, 166, 226, 228]),
         7: frozenset([30, 101]),
-        8: frozenset([439]),
-        9: frozenset([445]),
-        10: frozenset([451]),
+        8: frozenset([436]),
+        9: frozenset([442]),
+        10: frozenset([448]),
         11: frozenset([115]),
         12: frozenset([112]),
         13: frozenset([130, 132]),
-        14: frozenset([464]),
+        14: frozenset([461]),
         15: frozenset([174]),
         16: frozenset([146, 153]),
         17: frozenset([163, 192]),
@@ -758,18 +757,18 @@ def build(num_players, files):
         20: frozenset([204]),
         21: frozenset([207]),
         22: frozenset([210]),
-        23: frozenset([472]),
+        23: frozenset([469]),
         24: frozenset([253]),
         25: frozenset([258]),
-        26: frozenset([276]),
-        27: frozenset([293]),
-        28: frozenset([477]),
-        29: frozenset([305]),
-        30: frozenset([341]),
-        31: frozenset([355]),
-        32: frozenset([482]),
-        33: frozenset([370]),
-        34: frozenset([373, 376]),
+        26: frozenset([274]),
+        27: frozenset([290]),
+        28: frozenset([474]),
+        29: frozenset([302]),
+        30: frozenset([338]),
+        31: frozenset([352]),
+        32: frozenset([479]),
+        33: frozenset([367]),
+        34: frozenset([370, 373]),
         50: frozenset([2]),
         58: frozenset([4]),
         60: frozenset([4]),
@@ -850,88 +849,87 @@ def build(num_players, files):
         266: frozenset([24]),
         271: frozenset([24]),
         274: frozenset([25]),
-        276: frozenset([274]),
-        280: frozenset([26]),
-        284: frozenset([26]),
-        286: frozenset([26]),
-        287: frozenset([286]),
-        293: frozenset([26]),
+        277: frozenset([26]),
+        281: frozenset([26]),
+        283: frozenset([26]),
+        284: frozenset([283]),
+        290: frozenset([26]),
+        294: frozenset([27]),
         297: frozenset([27]),
-        300: frozenset([27]),
-        301: frozenset([300]),
-        305: frozenset([28]),
-        308: frozenset([319]),
-        309: frozenset([308]),
-        310: frozenset([309]),
-        314: frozenset([308]),
-        315: frozenset([314]),
-        319: frozenset([29]),
-        322: frozenset([328]),
-        323: frozenset([322]),
-        325: frozenset([322]),
-        328: frozenset([29]),
-        333: frozenset([338]),
-        334: frozenset([333]),
+        298: frozenset([297]),
+        302: frozenset([28]),
+        305: frozenset([316]),
+        306: frozenset([305]),
+        307: frozenset([306]),
+        311: frozenset([305]),
+        312: frozenset([311]),
+        316: frozenset([29]),
+        319: frozenset([325]),
+        320: frozenset([319]),
+        322: frozenset([319]),
+        325: frozenset([29]),
+        330: frozenset([335]),
+        331: frozenset([330]),
+        335: frozenset([29]),
+        336: frozenset([29]),
         338: frozenset([29]),
-        339: frozenset([29]),
-        341: frozenset([29]),
-        347: frozenset([349]),
-        349: frozenset([29]),
-        355: frozenset([30]),
+        344: frozenset([346]),
+        346: frozenset([29]),
+        352: frozenset([30]),
+        356: frozenset([31]),
         359: frozenset([31]),
-        362: frozenset([31]),
-        363: frozenset([362]),
+        360: frozenset([359]),
+        367: frozenset([32]),
         370: frozenset([32]),
-        373: frozenset([32]),
-        376: frozenset([33]),
-        378: frozenset([33]),
-        379: frozenset([378]),
-        383: frozenset([34]),
-        385: frozenset([34]),
-        386: frozenset([385]),
-        388: frozenset([386]),
-        393: frozenset([431]),
-        394: frozenset([393]),
-        397: frozenset([401]),
-        398: frozenset([397]),
-        401: frozenset([393]),
-        402: frozenset([404]),
-        404: frozenset([393]),
-        406: frozenset([393]),
+        373: frozenset([33]),
+        375: frozenset([33]),
+        376: frozenset([375]),
+        380: frozenset([34]),
+        382: frozenset([34]),
+        383: frozenset([382]),
+        385: frozenset([383]),
+        390: frozenset([428]),
+        391: frozenset([390]),
+        394: frozenset([398]),
+        395: frozenset([394]),
+        398: frozenset([390]),
+        399: frozenset([401]),
+        401: frozenset([390]),
+        403: frozenset([390]),
+        407: frozenset([409]),
+        409: frozenset([390]),
         410: frozenset([412]),
-        412: frozenset([393]),
+        412: frozenset([390]),
         413: frozenset([415]),
-        415: frozenset([393]),
+        415: frozenset([390]),
         416: frozenset([418]),
-        418: frozenset([393]),
-        419: frozenset([421]),
-        421: frozenset([393]),
-        422: frozenset([426]),
-        423: frozenset([422]),
-        426: frozenset([393]),
-        427: frozenset([430]),
-        430: frozenset([393]),
-        432: frozenset([487]),
+        418: frozenset([390]),
+        419: frozenset([423]),
+        420: frozenset([419]),
+        423: frozenset([390]),
+        424: frozenset([427]),
+        427: frozenset([390]),
+        429: frozenset([484]),
+        432: frozenset([429]),
+        433: frozenset([435]),
         435: frozenset([432]),
-        436: frozenset([438]),
-        438: frozenset([435]),
-        439: frozenset([432]),
-        445: frozenset([432]),
-        451: frozenset([432]),
-        457: frozenset([432]),
-        459: frozenset([461]),
-        461: frozenset([457]),
-        462: frozenset([469]),
-        463: frozenset([468]),
-        464: frozenset([463]),
-        468: frozenset([462]),
-        469: frozenset([457]),
-        472: frozenset([432]),
-        477: frozenset([432]),
-        482: frozenset([432]),
-        487: frozenset([431]),
+        436: frozenset([429]),
+        442: frozenset([429]),
+        448: frozenset([429]),
+        454: frozenset([429]),
+        456: frozenset([458]),
+        458: frozenset([454]),
+        459: frozenset([466]),
+        460: frozenset([465]),
+        461: frozenset([460]),
+        465: frozenset([459]),
+        466: frozenset([454]),
+        469: frozenset([429]),
+        474: frozenset([429]),
+        479: frozenset([429]),
+        484: frozenset([428]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 393, 431, 488])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 390, 428, 485])
     site = P.sites(SITES)
     Z_at1 = P.zone_base['at']
     Z_area1 = P.zone_base['area']
@@ -1209,6 +1207,19 @@ def build(num_players, files):
         st.calls -= 1
         return result
 
+    def fn_most_power(st, at, v_e):  # game.yaml:1154
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[78], _p1, v_e) for _p1 in st.players])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function most_power (' + str(S[79]) + ')')
+            raise
+        st.calls -= 1
+        return result
+
     def proc_close_electorates(st, env):  # game.yaml:416
         st.at = o35  # game.yaml:420
         _items1 = [_e5 for _e5 in K_electorates1 if _e5.props['spiritual']]
@@ -1218,7 +1229,7 @@ def build(num_players, files):
         st.at = o36  # game.yaml:421
         st.shuffle(Z_lots1)
         st.at = o37  # game.yaml:422
-        _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[78])
+        _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[80])
         st.vars['closed'][_i1] = True
         st.at = o38  # game.yaml:423
         if st.record_log:
@@ -1236,7 +1247,7 @@ def build(num_players, files):
         st.at = o41  # game.yaml:426
         st.shuffle(Z_lots1)
         st.at = o42  # game.yaml:427
-        _i2 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[79])
+        _i2 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[81])
         st.vars['closed'][_i2] = True
         st.at = o43  # game.yaml:428
         if st.record_log:
@@ -1249,84 +1260,84 @@ def build(num_players, files):
 
     def proc_place_emperor_at_start(st, env):  # game.yaml:431
         st.at = o45  # game.yaml:434
-        env['x'] = first([_a1 for _a1 in st.zones[(Z_supply1 + seat(st, st.vars['emperor'], S[80]))] if (_a1.kind == 'aristocrats')])
+        env['x'] = first([_a1 for _a1 in st.zones[(Z_supply1 + seat(st, st.vars['emperor'], S[82]))] if (_a1.kind == 'aristocrats')])
         st.at = o46  # game.yaml:435
-        _i3 = ordinal(env['x'], 'aristocrats', S[81])
+        _i3 = ordinal(env['x'], 'aristocrats', S[83])
         st.vars['age'][_i3] = 45
         st.at = o47  # game.yaml:436
-        _i4 = ordinal(env['x'], 'aristocrats', S[82])
+        _i4 = ordinal(env['x'], 'aristocrats', S[84])
         st.vars['couple'][_i4] = False
         st.at = o48  # game.yaml:437
         st.move(env['x'], Z_throne1, False)
 
     def proc_retire(st, env):  # game.yaml:455
         st.at = o55  # game.yaml:459
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[83])), False)
+        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[85])), False)
         st.at = o56  # game.yaml:460
-        _i5 = ordinal(env['x'], 'aristocrats', S[84])
+        _i5 = ordinal(env['x'], 'aristocrats', S[86])
         st.vars['age'][_i5] = 0
         st.at = o57  # game.yaml:461
-        _i6 = ordinal(env['x'], 'aristocrats', S[85])
+        _i6 = ordinal(env['x'], 'aristocrats', S[87])
         st.vars['couple'][_i6] = False
 
     def proc_grow_old(st, env):  # game.yaml:463
         st.at = o63  # game.yaml:467
-        if (st.vars['age'][ordinal(env['x'], 'aristocrats', S[86])] == 45):
+        if (st.vars['age'][ordinal(env['x'], 'aristocrats', S[88])] == 45):
             st.at = o61  # game.yaml:469
             if st.record_log:
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o62  # game.yaml:470
             _args1 = {'x': env['x']}
-            enter_procedure(st, S[87])
+            enter_procedure(st, S[89])
             st.inline += 1
             try:
                 proc_retire(st, _args1)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[88]) + ')')
+                traced(e, 'procedure retire (' + str(S[90]) + ')')
                 raise
             st.inline -= 1
         else:
             st.at = o59  # game.yaml:472
-            _i7 = ordinal(env['x'], 'aristocrats', S[89])
+            _i7 = ordinal(env['x'], 'aristocrats', S[91])
             st.vars['age'][_i7] += 10
 
     def proc_settle(st, env):  # game.yaml:474
         st.at = o68  # game.yaml:479
-        if (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[90]))]) > 0):
+        if (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[92]))]) > 0):
             st.at = o65  # game.yaml:481
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[91]))][-1]
+            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[93]))][-1]
             st.at = o66  # game.yaml:482
             if st.record_log:
                 st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
             st.at = o67  # game.yaml:483
-            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[92])), False)
+            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[94])), False)
         st.at = o69  # game.yaml:484
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[93])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[95])), False)
 
     def proc_income_phase(st, env):  # game.yaml:528
         st.at = o95  # game.yaml:532
         _live1 = live_mask(st)
-        for _p1 in list(st.players):
-            if gone(st, _live1, _p1):
+        for _p2 in list(st.players):
+            if gone(st, _live1, _p2):
                 continue
-            env['p'] = _p1
+            env['p'] = _p2
             st.at = o91  # game.yaml:534
-            env['n'] = fn_income(st, S[94], env['p'])
+            env['n'] = fn_income(st, S[96], env['p'])
             st.at = o92  # game.yaml:535
-            _i8 = seat(st, env['p'], S[95])
+            _i8 = seat(st, env['p'], S[97])
             _v1 = st.vars['thalers'][_i8] + env['n']
             if _v1 > 12:
                 _v1 = 12  # the marker stops at the end; the excess is lost
             if _v1 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[96])
+                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[98])
             st.vars['thalers'][_i8] = _v1
             st.at = o93  # game.yaml:536
-            _i9 = seat(st, env['p'], S[97])
-            st.vars['chip'][_i9] = st.vars['thalers'][seat(st, env['p'], S[98])]
+            _i9 = seat(st, env['p'], S[99])
+            st.vars['chip'][_i9] = st.vars['thalers'][seat(st, env['p'], S[100])]
             st.at = o94  # game.yaml:537
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[99])]), -1)
+                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[101])]), -1)
 
     step_0 = run_whole(proc_close_electorates)  # game.yaml:416
 
@@ -1337,7 +1348,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o49  # game.yaml:443
-            env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + seat(st, env['p'], S[100]))] if (_y1.kind == 'aristocrats')])
+            env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y1.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o54  # game.yaml:444
             o54.exec(st, env)
@@ -1360,7 +1371,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o70  # game.yaml:490
-            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + seat(st, env['p'], S[101]))] if (_y2.kind == 'aristocrats')])
+            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + seat(st, env['p'], S[103]))] if (_y2.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o75  # game.yaml:491
             o75.exec(st, env)
@@ -1384,12 +1395,12 @@ def build(num_players, files):
                 st.at = o84  # game.yaml:518
                 if any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
                     st.at = o80  # game.yaml:520
-                    env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y3.kind == 'aristocrats')])
+                    env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + seat(st, env['p'], S[104]))] if (_y3.kind == 'aristocrats')])
                     st.at = o81  # game.yaml:521
-                    _i10 = ordinal(env['x'], 'aristocrats', S[103])
+                    _i10 = ordinal(env['x'], 'aristocrats', S[105])
                     st.vars['age'][_i10] = 45
                     st.at = o82  # game.yaml:522
-                    _i11 = ordinal(env['x'], 'aristocrats', S[104])
+                    _i11 = ordinal(env['x'], 'aristocrats', S[106])
                     st.vars['couple'][_i11] = False
                     st.at = o83  # game.yaml:523
                     st.move(env['x'], Z_throne1, False)
@@ -1415,16 +1426,16 @@ def build(num_players, files):
             for _x10 in list(K_aristocrats1):
                 env['x'] = _x10
                 st.at = o99  # game.yaml:545
-                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
+                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[107]))]):
                     st.at = o98  # game.yaml:547
                     _args2 = {'x': env['x']}
-                    enter_procedure(st, S[106])
+                    enter_procedure(st, S[108])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args2)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[109]) + ')')
                         raise
                     st.inline -= 1
             fr.pc = 2
@@ -1457,10 +1468,10 @@ def build(num_players, files):
                     continue
                 env['q'] = _q1
                 st.at = o122  # game.yaml:573
-                for _c7 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]):
+                for _c7 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[110]))]):
                     env['c'] = _c7
                     st.at = o121  # game.yaml:575
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[111])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1471,7 +1482,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o129  # game.yaml:582
-            if fn_can_place_new(st, S[110], env['q']):
+            if fn_can_place_new(st, S[112], env['q']):
                 st.frames.append(Frame(o126, env))
             else:
                 st.at = o125  # game.yaml:587
@@ -1554,7 +1565,7 @@ def build(num_players, files):
                 st.at = o188  # game.yaml:740
                 st.vars['rival'] = env['p']
                 st.at = o189  # game.yaml:741
-                _i12 = seat(st, st.vars['turn_player'], S[111])
+                _i12 = seat(st, st.vars['turn_player'], S[113])
                 st.vars['passed'][_i12] = True
                 st.at = o190  # game.yaml:742
                 if st.record_log:
@@ -1578,10 +1589,10 @@ def build(num_players, files):
             st.at = o200  # game.yaml:749
             if (env['a'] == 'indulgence'):
                 st.at = o199  # game.yaml:751
-                _i13 = seat(st, env['p'], S[112])
+                _i13 = seat(st, env['p'], S[114])
                 _v2 = st.vars['score'][_i13] + 1
                 if _v2 < 0:
-                    raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[113])
+                    raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[115])
                 st.vars['score'][_i13] = _v2
             fr.pc = 5
             st.at = o203  # game.yaml:752
@@ -1730,10 +1741,10 @@ def build(num_players, files):
             st.at = o265  # game.yaml:906
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o263  # game.yaml:908
-                _i14 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+                _i14 = seat(st, fn_elector_of(st, C_mainz1), S[116])
                 _v3 = st.vars['score'][_i14] + 1
                 if _v3 < 0:
-                    raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[115])
+                    raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[117])
                 st.vars['score'][_i14] = _v3
                 st.at = o264  # game.yaml:909
                 if st.record_log:
@@ -1761,11 +1772,16 @@ def build(num_players, files):
         env = fr.env
         pc = fr.pc
         if pc == 0:
+            fr.pc = 1
             st.at = o273  # game.yaml:935
-            env['powers'] = [fn_power(st, S[116], _q2, env['e']) for _q2 in st.players]
+            o273.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
             fr.pc = 2
-            st.at = o279  # game.yaml:936
-            if (max(env['powers']) > 0):
+            st.at = o276  # game.yaml:938
+            if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
                 st.frames.append(Frame(o274, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1775,23 +1791,23 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_26(st, fr):  # game.yaml:951
+    def step_26(st, fr):  # game.yaml:944
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o282  # game.yaml:956
-            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))]) > 0):
-                st.at = o281  # game.yaml:958
-                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[118]))][-1], Z_aside1, False)
-            st.at = o283  # game.yaml:959
+            st.at = o279  # game.yaml:949
+            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[118]))]) > 0):
+                st.at = o278  # game.yaml:951
+                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[119]))][-1], Z_aside1, False)
+            st.at = o280  # game.yaml:952
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[119], env['w'], env['e'])) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[120], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
-            st.at = o292  # game.yaml:960
-            if any(fn_suitable(st, S[121], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[120]))]):
-                st.frames.append(Frame(o286, env))
+            st.at = o289  # game.yaml:953
+            if any(fn_suitable(st, S[122], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[121]))]):
+                st.frames.append(Frame(o283, env))
             else:
-                st.at = o285  # game.yaml:973
+                st.at = o282  # game.yaml:966
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1799,9 +1815,9 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o295  # game.yaml:974
+            st.at = o292  # game.yaml:967
             if (len(st.zones[Z_aside1]) > 0):
-                st.frames.append(Frame(o293, env))
+                st.frames.append(Frame(o290, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -1810,29 +1826,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_27(st, fr):  # game.yaml:978
+    def step_27(st, fr):  # game.yaml:971
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o296  # game.yaml:983
+            st.at = o293  # game.yaml:976
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
-            st.at = o304  # game.yaml:984
-            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[122]))]):
-                st.frames.append(Frame(o300, env))
+            st.at = o301  # game.yaml:977
+            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s11, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t5, 'spaces', S[17]))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[123]))]):
+                st.frames.append(Frame(o297, env))
             else:
-                st.at = o298  # game.yaml:995
+                st.at = o295  # game.yaml:988
                 if st.record_log:
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
-                st.at = o299  # game.yaml:996
+                st.at = o296  # game.yaml:989
                 _args3 = {'x': env['x']}
-                enter_procedure(st, S[123])
+                enter_procedure(st, S[124])
                 st.inline += 1
                 try:
                     proc_retire(st, _args3)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[88]) + ')')
+                    traced(e, 'procedure retire (' + str(S[90]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1843,14 +1859,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_28(st, fr):  # game.yaml:999
+    def step_28(st, fr):  # game.yaml:992
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o307  # game.yaml:1002
+            st.at = o304  # game.yaml:995
             if (st.vars['rival'] != None):
-                st.frames.append(Frame(o305, env))
+                st.frames.append(Frame(o302, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1859,116 +1875,116 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_29(st, fr):  # game.yaml:1006
+    def step_29(st, fr):  # game.yaml:999
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o319  # game.yaml:1010
-            o319.exec(st, env)
+            st.at = o316  # game.yaml:1003
+            o316.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o320  # game.yaml:1034
-            _i15 = seat(st, st.vars['emperor'], S[124])
+            st.at = o317  # game.yaml:1027
+            _i15 = seat(st, st.vars['emperor'], S[125])
             st.vars['vote'][_i15] = st.vars['emperor']
-            st.at = o321  # game.yaml:1035
-            _i16 = seat(st, st.vars['rival'], S[125])
+            st.at = o318  # game.yaml:1028
+            _i16 = seat(st, st.vars['rival'], S[126])
             st.vars['vote'][_i16] = st.vars['rival']
             fr.pc = 4
-            st.at = o328  # game.yaml:1036
-            o328.exec(st, env)
+            st.at = o325  # game.yaml:1029
+            o325.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o329  # game.yaml:1047
-            env['for_emperor'] = sum([fn_votes(st, S[127], _q3) for _q3 in st.players if (st.vars['vote'][seat(st, _q3, S[126])] == st.vars['emperor'])])
-            st.at = o330  # game.yaml:1048
-            env['for_rival'] = sum([fn_votes(st, S[129], _q4) for _q4 in st.players if (st.vars['vote'][seat(st, _q4, S[128])] == st.vars['rival'])])
-            st.at = o331  # game.yaml:1049
+            st.at = o326  # game.yaml:1040
+            env['for_emperor'] = sum([fn_votes(st, S[128], _q2) for _q2 in st.players if (st.vars['vote'][seat(st, _q2, S[127])] == st.vars['emperor'])])
+            st.at = o327  # game.yaml:1041
+            env['for_rival'] = sum([fn_votes(st, S[130], _q3) for _q3 in st.players if (st.vars['vote'][seat(st, _q3, S[129])] == st.vars['rival'])])
+            st.at = o328  # game.yaml:1042
             if st.record_log:
-                st.log_line('votes revealed, ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][seat(st, _q5, S[130])] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q6 for _q6 in st.players if (st.vars['vote'][seat(st, _q6, S[131])] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
-            st.at = o332  # game.yaml:1050
+                st.log_line('votes revealed, ' + fmt_list_player1([_q4 for _q4 in st.players if (st.vars['vote'][seat(st, _q4, S[131])] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][seat(st, _q5, S[132])] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
+            st.at = o329  # game.yaml:1043
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
-            st.at = o338  # game.yaml:1051
+            st.at = o335  # game.yaml:1044
             _live3 = live_mask(st)
-            for _q7 in list(st.players):
-                if gone(st, _live3, _q7):
+            for _q6 in list(st.players):
+                if gone(st, _live3, _q6):
                     continue
-                env['q'] = _q7
-                st.at = o337  # game.yaml:1053
-                if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[132])] == env['victor'])):
-                    st.at = o335  # game.yaml:1055
-                    _i17 = seat(st, env['q'], S[133])
+                env['q'] = _q6
+                st.at = o334  # game.yaml:1046
+                if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[133])] == env['victor'])):
+                    st.at = o332  # game.yaml:1048
+                    _i17 = seat(st, env['q'], S[134])
                     _v4 = st.vars['score'][_i17] + 1
                     if _v4 < 0:
-                        raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[134])
+                        raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[135])
                     st.vars['score'][_i17] = _v4
-                    st.at = o336  # game.yaml:1056
+                    st.at = o333  # game.yaml:1049
                     if st.record_log:
                         st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
             fr.pc = 10
-            st.at = o343  # game.yaml:1057
+            st.at = o340  # game.yaml:1050
             if (env['victor'] == st.vars['rival']):
-                st.frames.append(Frame(o341, env))
+                st.frames.append(Frame(o338, env))
             else:
-                st.at = o340  # game.yaml:1061
+                st.at = o337  # game.yaml:1054
                 if st.record_log:
                     st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
         if pc == 10:
-            st.at = o344  # game.yaml:1062
+            st.at = o341  # game.yaml:1055
             st.vars['rival'] = None
-            st.at = o345  # game.yaml:1063
+            st.at = o342  # game.yaml:1056
             st.vars['church_on'] = None
-            st.at = o346  # game.yaml:1064
+            st.at = o343  # game.yaml:1057
             st.vars['excommunicated'] = None
-            st.at = o349  # game.yaml:1065
+            st.at = o346  # game.yaml:1058
             _live4 = live_mask(st)
-            for _q8 in list(st.players):
-                if gone(st, _live4, _q8):
+            for _q7 in list(st.players):
+                if gone(st, _live4, _q7):
                     continue
-                env['q'] = _q8
-                st.at = o348  # game.yaml:1067
-                _i18 = seat(st, env['q'], S[135])
+                env['q'] = _q7
+                st.at = o345  # game.yaml:1060
+                _i18 = seat(st, env['q'], S[136])
                 st.vars['vote'][_i18] = None
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_30(st, fr):  # game.yaml:1069
+    def step_30(st, fr):  # game.yaml:1062
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o350  # game.yaml:1073
+            st.at = o347  # game.yaml:1066
             env['old'] = st.vars['emperor']
-            st.at = o351  # game.yaml:1074
+            st.at = o348  # game.yaml:1067
             _items5 = st.zones[Z_throne1]
             _dest5 = Z_aside1
             for _c8 in cards_of(_items5):
                 st.move(_c8, _dest5, False)
-            st.at = o352  # game.yaml:1075
+            st.at = o349  # game.yaml:1068
             st.vars['emperor'] = env['w']
-            st.at = o353  # game.yaml:1076
+            st.at = o350  # game.yaml:1069
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
             fr.pc = 5
-            st.at = o354  # game.yaml:1077
+            st.at = o351  # game.yaml:1070
             _args4 = {'p': env['w']}
-            enter_procedure(st, S[136])
+            enter_procedure(st, S[137])
             st.frames.append(Frame(o7, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o357  # game.yaml:1078
+            st.at = o354  # game.yaml:1071
             if (len(st.zones[Z_aside1]) > 0):
-                st.frames.append(Frame(o355, env))
+                st.frames.append(Frame(o352, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -1977,29 +1993,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_31(st, fr):  # game.yaml:1082
+    def step_31(st, fr):  # game.yaml:1075
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o358  # game.yaml:1087
+            st.at = o355  # game.yaml:1080
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
-            st.at = o366  # game.yaml:1088
+            st.at = o363  # game.yaml:1081
             if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s12.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s12, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t6, 'spaces', S[17]))]) == 0)) for _t6 in st.zones[(Z_area1 + ordinal(_s12.props['electorate'], 'electorates', S[16]))]))))) for _s12 in K_spaces1):
-                st.frames.append(Frame(o362, env))
+                st.frames.append(Frame(o359, env))
             else:
-                st.at = o360  # game.yaml:1099
+                st.at = o357  # game.yaml:1092
                 if st.record_log:
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
-                st.at = o361  # game.yaml:1100
+                st.at = o358  # game.yaml:1093
                 _args5 = {'x': env['x']}
-                enter_procedure(st, S[137])
+                enter_procedure(st, S[138])
                 st.inline += 1
                 try:
                     proc_retire(st, _args5)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[88]) + ')')
+                    traced(e, 'procedure retire (' + str(S[90]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -2010,39 +2026,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_32(st, fr):  # game.yaml:1103
+    def step_32(st, fr):  # game.yaml:1096
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o367  # game.yaml:1106
-            _i19 = seat(st, st.vars['emperor'], S[138])
-            _v5 = st.vars['score'][_i19] + D_rounds1.cell((st.vars['round'], ), 1, S[139])
+            st.at = o364  # game.yaml:1099
+            _i19 = seat(st, st.vars['emperor'], S[139])
+            _v5 = st.vars['score'][_i19] + D_rounds1.cell((st.vars['round'], ), 1, S[140])
             if _v5 < 0:
-                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[140])
+                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[141])
             st.vars['score'][_i19] = _v5
-            st.at = o368  # game.yaml:1107
-            _i20 = seat(st, st.vars['emperor'], S[141])
-            _v6 = st.vars['thalers'][_i20] + D_rounds1.cell((st.vars['round'], ), 2, S[142])
+            st.at = o365  # game.yaml:1100
+            _i20 = seat(st, st.vars['emperor'], S[142])
+            _v6 = st.vars['thalers'][_i20] + D_rounds1.cell((st.vars['round'], ), 2, S[143])
             if _v6 > 12:
                 _v6 = 12  # the marker stops at the end; the excess is lost
             if _v6 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[143])
+                raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[144])
             st.vars['thalers'][_i20] = _v6
-            st.at = o369  # game.yaml:1108
+            st.at = o366  # game.yaml:1101
             if st.record_log:
-                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 1, S[144])) + ' victory points and ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 2, S[145])) + ' thalers', -1)
+                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 1, S[145])) + ' victory points and ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 2, S[146])) + ' thalers', -1)
             fr.pc = 4
-            st.at = o372  # game.yaml:1109
-            if (D_rounds1.cell((st.vars['round'], ), 3, S[146]) == 'place'):
-                st.frames.append(Frame(o370, env))
+            st.at = o369  # game.yaml:1102
+            if (D_rounds1.cell((st.vars['round'], ), 3, S[147]) == 'place'):
+                st.frames.append(Frame(o367, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o375  # game.yaml:1112
-            if (D_rounds1.cell((st.vars['round'], ), 3, S[147]) == 'move'):
-                st.frames.append(Frame(o373, env))
+            st.at = o372  # game.yaml:1105
+            if (D_rounds1.cell((st.vars['round'], ), 3, S[148]) == 'move'):
+                st.frames.append(Frame(o370, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
@@ -2051,16 +2067,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_33(st, fr):  # game.yaml:1116
+    def step_33(st, fr):  # game.yaml:1109
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o382  # game.yaml:1120
+            st.at = o379  # game.yaml:1113
             if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s13, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s13.props['electorate'], 'electorates', S[6])]))) for _s13 in K_spaces1)):
-                st.frames.append(Frame(o378, env))
+                st.frames.append(Frame(o375, env))
             else:
-                st.frames.append(Frame(o376, env))
+                st.frames.append(Frame(o373, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2069,16 +2085,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_34(st, fr):  # game.yaml:1133
+    def step_34(st, fr):  # game.yaml:1126
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o392  # game.yaml:1137
-            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[148]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[149]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
-                st.frames.append(Frame(o385, env))
+            st.at = o389  # game.yaml:1130
+            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s14, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[149]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s15, 'spaces', S[150]))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
+                st.frames.append(Frame(o382, env))
             else:
-                st.at = o384  # game.yaml:1158
+                st.at = o381  # game.yaml:1151
                 if st.record_log:
                     st.log_line('no empire city can be placed or moved', -1)
             if st.pending is not None or st.frames[-1] is not fr:
@@ -2092,12 +2108,12 @@ def build(num_players, files):
     def step_50(st, fr):  # game.yaml:450
         env = fr.env
         st.at = o51  # game.yaml:451
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[150])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[151])), False)
         st.at = o52  # game.yaml:452
-        _i21 = ordinal(env['x'], 'aristocrats', S[151])
+        _i21 = ordinal(env['x'], 'aristocrats', S[152])
         st.vars['age'][_i21] = env['a']
         st.at = o53  # game.yaml:453
-        _i22 = ordinal(env['x'], 'aristocrats', S[152])
+        _i22 = ordinal(env['x'], 'aristocrats', S[153])
         st.vars['couple'][_i22] = env['side']
         st.frames.pop()
 
@@ -2130,17 +2146,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:447
             env['s'] = dec.values[i]
             st.at = o51  # game.yaml:451
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[150])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[151])), False)
             st.at = o52  # game.yaml:452
-            _i23 = ordinal(env['x'], 'aristocrats', S[151])
+            _i23 = ordinal(env['x'], 'aristocrats', S[152])
             st.vars['age'][_i23] = env['a']
             st.at = o53  # game.yaml:453
-            _i24 = ordinal(env['x'], 'aristocrats', S[152])
+            _i24 = ordinal(env['x'], 'aristocrats', S[153])
             st.vars['couple'][_i24] = env['side']
     def step_58(st, fr):  # game.yaml:471
         env = fr.env
         st.at = o59  # game.yaml:472
-        _i25 = ordinal(env['x'], 'aristocrats', S[89])
+        _i25 = ordinal(env['x'], 'aristocrats', S[91])
         st.vars['age'][_i25] += 10
         st.frames.pop()
 
@@ -2151,13 +2167,13 @@ def build(num_players, files):
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o62  # game.yaml:470
         _args6 = {'x': env['x']}
-        enter_procedure(st, S[87])
+        enter_procedure(st, S[89])
         st.inline += 1
         try:
             proc_retire(st, _args6)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            traced(e, 'procedure retire (' + str(S[90]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2165,32 +2181,32 @@ def build(num_players, files):
     def step_64(st, fr):  # game.yaml:480
         env = fr.env
         st.at = o65  # game.yaml:481
-        env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[91]))][-1]
+        env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[93]))][-1]
         st.at = o66  # game.yaml:482
         if st.record_log:
             st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
         st.at = o67  # game.yaml:483
-        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[92])), False)
+        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[94])), False)
         st.frames.pop()
 
     def step_71(st, fr):  # game.yaml:497
         env = fr.env
         st.at = o72  # game.yaml:498
         _args7 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[153])
+        enter_procedure(st, S[154])
         st.inline += 1
         try:
             proc_settle(st, _args7)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[154]) + ')')
+            traced(e, 'procedure settle (' + str(S[155]) + ')')
             raise
         st.inline -= 1
         st.at = o73  # game.yaml:499
-        _i26 = ordinal(env['x'], 'aristocrats', S[155])
+        _i26 = ordinal(env['x'], 'aristocrats', S[156])
         st.vars['age'][_i26] = 15
         st.at = o74  # game.yaml:500
-        _i27 = ordinal(env['x'], 'aristocrats', S[156])
+        _i27 = ordinal(env['x'], 'aristocrats', S[157])
         st.vars['couple'][_i27] = env['side']
         st.frames.pop()
 
@@ -2224,32 +2240,32 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o72  # game.yaml:498
             _args8 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[153])
+            enter_procedure(st, S[154])
             st.inline += 1
             try:
                 proc_settle(st, _args8)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[154]) + ')')
+                traced(e, 'procedure settle (' + str(S[155]) + ')')
                 raise
             st.inline -= 1
             st.at = o73  # game.yaml:499
-            _i28 = ordinal(env['x'], 'aristocrats', S[155])
+            _i28 = ordinal(env['x'], 'aristocrats', S[156])
             st.vars['age'][_i28] = 15
             st.at = o74  # game.yaml:500
-            _i29 = ordinal(env['x'], 'aristocrats', S[156])
+            _i29 = ordinal(env['x'], 'aristocrats', S[157])
             st.vars['couple'][_i29] = env['side']
     def step_76(st, fr):  # game.yaml:517
         env = fr.env
         st.at = o84  # game.yaml:518
         if any((_x11.kind == 'aristocrats') for _x11 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             st.at = o80  # game.yaml:520
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + seat(st, env['p'], S[104]))] if (_y4.kind == 'aristocrats')])
             st.at = o81  # game.yaml:521
-            _i30 = ordinal(env['x'], 'aristocrats', S[103])
+            _i30 = ordinal(env['x'], 'aristocrats', S[105])
             st.vars['age'][_i30] = 45
             st.at = o82  # game.yaml:522
-            _i31 = ordinal(env['x'], 'aristocrats', S[104])
+            _i31 = ordinal(env['x'], 'aristocrats', S[106])
             st.vars['couple'][_i31] = False
             st.at = o83  # game.yaml:523
             st.move(env['x'], Z_throne1, False)
@@ -2269,12 +2285,12 @@ def build(num_players, files):
     def step_79(st, fr):  # game.yaml:519
         env = fr.env
         st.at = o80  # game.yaml:520
-        env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + seat(st, env['p'], S[102]))] if (_y5.kind == 'aristocrats')])
+        env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + seat(st, env['p'], S[104]))] if (_y5.kind == 'aristocrats')])
         st.at = o81  # game.yaml:521
-        _i32 = ordinal(env['x'], 'aristocrats', S[103])
+        _i32 = ordinal(env['x'], 'aristocrats', S[105])
         st.vars['age'][_i32] = 45
         st.at = o82  # game.yaml:522
-        _i33 = ordinal(env['x'], 'aristocrats', S[104])
+        _i33 = ordinal(env['x'], 'aristocrats', S[106])
         st.vars['couple'][_i33] = False
         st.at = o83  # game.yaml:523
         st.move(env['x'], Z_throne1, False)
@@ -2298,7 +2314,7 @@ def build(num_players, files):
     def step_86(st, fr):  # game.yaml:515
         env = fr.env
         st.at = o87  # game.yaml:516
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[157]))][-1], Z_throne1, False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[158]))][-1], Z_throne1, False)
         st.frames.pop()
 
     def e88_player(st, env):  # game.yaml:509
@@ -2306,7 +2322,7 @@ def build(num_players, files):
     def e88_prompt(st, env):  # game.yaml:509
         return fmt_player1(env['p']) + ' places one of his aristocrats on the throne'
     def e88_label0(st, env):  # game.yaml:512
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[158]))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[159]))][-1]) + ' from ' + fmt_card1(env['s'])
     def e88_items0(st, env):  # game.yaml:512
         return K_spaces1
     def e88_when0(st, env):  # game.yaml:512
@@ -2330,25 +2346,25 @@ def build(num_players, files):
         if k == 0:  # game.yaml:512
             env['s'] = dec.values[i]
             st.at = o87  # game.yaml:516
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[157]))][-1], Z_throne1, False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[158]))][-1], Z_throne1, False)
     def step_90(st, fr):  # game.yaml:533
         env = fr.env
         st.at = o91  # game.yaml:534
-        env['n'] = fn_income(st, S[94], env['p'])
+        env['n'] = fn_income(st, S[96], env['p'])
         st.at = o92  # game.yaml:535
-        _i34 = seat(st, env['p'], S[95])
+        _i34 = seat(st, env['p'], S[97])
         _v7 = st.vars['thalers'][_i34] + env['n']
         if _v7 > 12:
             _v7 = 12  # the marker stops at the end; the excess is lost
         if _v7 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[96])
+            raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[98])
         st.vars['thalers'][_i34] = _v7
         st.at = o93  # game.yaml:536
-        _i35 = seat(st, env['p'], S[97])
-        st.vars['chip'][_i35] = st.vars['thalers'][seat(st, env['p'], S[98])]
+        _i35 = seat(st, env['p'], S[99])
+        st.vars['chip'][_i35] = st.vars['thalers'][seat(st, env['p'], S[100])]
         st.at = o94  # game.yaml:537
         if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[99])]), -1)
+            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[101])]), -1)
         st.frames.pop()
 
     def e95_items(st, env):  # game.yaml:532
@@ -2356,16 +2372,16 @@ def build(num_players, files):
     def step_96(st, fr):  # game.yaml:544
         env = fr.env
         st.at = o99  # game.yaml:545
-        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
+        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[107]))]):
             st.at = o98  # game.yaml:547
             _args9 = {'x': env['x']}
-            enter_procedure(st, S[106])
+            enter_procedure(st, S[108])
             st.inline += 1
             try:
                 proc_grow_old(st, _args9)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[109]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -2374,13 +2390,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o98  # game.yaml:547
         _args10 = {'x': env['x']}
-        enter_procedure(st, S[106])
+        enter_procedure(st, S[108])
         st.inline += 1
         try:
             proc_grow_old(st, _args10)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[109]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2397,7 +2413,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o103  # game.yaml:551
             _args11 = {'p': st.vars['emperor']}
-            enter_procedure(st, S[159])
+            enter_procedure(st, S[160])
             st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2407,7 +2423,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o105  # game.yaml:554
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[160])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[161])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2416,7 +2432,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o105  # game.yaml:554
         if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[160])]) + ', is the new Emperor tile', -1)
+            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[161])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
     def step_108(st, fr):  # game.yaml:561
@@ -2424,9 +2440,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o109  # game.yaml:562
-            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + seat(st, env['q'], S[161]))] if (_c9.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + seat(st, env['q'], S[162]))] if (_c9.props['stack'].props['colour'] == 'pink')])
             st.at = o110  # game.yaml:563
-            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + seat(st, env['q'], S[162]))] if (_c10.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + seat(st, env['q'], S[163]))] if (_c10.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o117  # game.yaml:564
             if (env['blue'] > env['pink']):
@@ -2464,7 +2480,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o113  # game.yaml:570
             _args12 = {'q': env['q']}
-            enter_procedure(st, S[163])
+            enter_procedure(st, S[164])
             st.frames.append(Frame(o12, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2481,7 +2497,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o116  # game.yaml:566
             _args13 = {'q': env['q']}
-            enter_procedure(st, S[164])
+            enter_procedure(st, S[165])
             st.frames.append(Frame(o11, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2496,20 +2512,20 @@ def build(num_players, files):
     def step_119(st, fr):  # game.yaml:572
         env = fr.env
         st.at = o122  # game.yaml:573
-        for _c11 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]):
+        for _c11 in list(st.zones[(Z_play_area1 + seat(st, env['q'], S[110]))]):
             env['c'] = _c11
             st.at = o121  # game.yaml:575
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[111])), False)
         st.frames.pop()
 
     def step_120(st, fr):  # game.yaml:574
         env = fr.env
         st.at = o121  # game.yaml:575
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[111])), False)
         st.frames.pop()
 
     def e122_items(st, env):  # game.yaml:573
-        return st.zones[(Z_play_area1 + seat(st, env['q'], S[108]))]
+        return st.zones[(Z_play_area1 + seat(st, env['q'], S[110]))]
     def e123_items(st, env):  # game.yaml:571
         return st.players
     def step_124(st, fr):  # game.yaml:586
@@ -2529,7 +2545,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o128  # game.yaml:585
             _args14 = {'p': env['q'], 'side': False}
-            enter_procedure(st, S[165])
+            enter_procedure(st, S[166])
             st.frames.append(Frame(o6, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2545,8 +2561,8 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o131  # game.yaml:601
-            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[166]))][-1]}
-            enter_procedure(st, S[167])
+            _args15 = {'q': env['q'], 'b': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[167]))][-1]}
+            enter_procedure(st, S[168])
             st.frames.append(Frame(o13, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2563,7 +2579,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o133  # game.yaml:605
             _args16 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-            enter_procedure(st, S[168])
+            enter_procedure(st, S[169])
             st.frames.append(Frame(o13, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2576,12 +2592,12 @@ def build(num_players, files):
     def step_134(st, fr):  # game.yaml:607
         env = fr.env
         st.at = o135  # game.yaml:608
-        _i36 = seat(st, env['q'], S[169])
+        _i36 = seat(st, env['q'], S[170])
         _v8 = st.vars['thalers'][_i36] + 1
         if _v8 > 12:
             _v8 = 12  # the marker stops at the end; the excess is lost
         if _v8 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[170])
+            raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[171])
         st.vars['thalers'][_i36] = _v8
         st.frames.pop()
 
@@ -2590,7 +2606,7 @@ def build(num_players, files):
     def e136_prompt(st, env):  # game.yaml:594
         return 'A daughter is born to ' + fmt_player1(env['q'])
     def e136_label0(st, env):  # game.yaml:597
-        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[171]))][-1].owner) + ' on ' + fmt_card1(env['s'])
+        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[172]))][-1].owner) + ' on ' + fmt_card1(env['s'])
     def e136_items0(st, env):  # game.yaml:597
         return K_spaces1
     def e136_when0(st, env):  # game.yaml:597
@@ -2598,7 +2614,7 @@ def build(num_players, files):
     def e136_label1(st, env):  # game.yaml:602
         return 'offer her to the Emperor of ' + fmt_player1(st.zones[Z_throne1][-1].owner) + ' on the throne'
     def e136_when1(st, env):  # game.yaml:602
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[172])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[173])]))
     def e136_label2(st, env):  # game.yaml:606
         return 'send her to the convent (1 thaler)'
     def collect_136(st, env):  # game.yaml:594
@@ -2613,7 +2629,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_s19)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[172])])):  # game.yaml:602
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[173])])):  # game.yaml:602
             actions.append(A_41)
             values.append(None)
             idx.append(1)
@@ -2632,23 +2648,23 @@ def build(num_players, files):
             st.frames.append(Frame(o132, env))
         elif k == 2:  # game.yaml:606
             st.at = o135  # game.yaml:608
-            _i37 = seat(st, env['q'], S[169])
+            _i37 = seat(st, env['q'], S[170])
             _v9 = st.vars['thalers'][_i37] + 1
             if _v9 > 12:
                 _v9 = 12  # the marker stops at the end; the excess is lost
             if _v9 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[170])
+                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[171])
             st.vars['thalers'][_i37] = _v9
     def step_137(st, fr):  # game.yaml:618
         env = fr.env
         st.at = o138  # game.yaml:619
-        _i38 = ordinal(env['b'], 'aristocrats', S[173])
+        _i38 = ordinal(env['b'], 'aristocrats', S[174])
         st.vars['couple'][_i38] = True
         st.at = o139  # game.yaml:620
-        _i39 = seat(st, env['q'], S[174])
+        _i39 = seat(st, env['q'], S[175])
         _v10 = st.vars['score'][_i39] + 1
         if _v10 < 0:
-            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[175])
+            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[176])
         st.vars['score'][_i39] = _v10
         st.at = o140  # game.yaml:621
         if st.record_log:
@@ -2658,12 +2674,12 @@ def build(num_players, files):
     def step_141(st, fr):  # game.yaml:623
         env = fr.env
         st.at = o142  # game.yaml:624
-        _i40 = seat(st, env['q'], S[176])
+        _i40 = seat(st, env['q'], S[177])
         _v11 = st.vars['thalers'][_i40] + 1
         if _v11 > 12:
             _v11 = 12  # the marker stops at the end; the excess is lost
         if _v11 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[177])
+            raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[178])
         st.vars['thalers'][_i40] = _v11
         st.at = o143  # game.yaml:625
         if st.record_log:
@@ -2696,25 +2712,25 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:617
             st.at = o138  # game.yaml:619
-            _i41 = ordinal(env['b'], 'aristocrats', S[173])
+            _i41 = ordinal(env['b'], 'aristocrats', S[174])
             st.vars['couple'][_i41] = True
             st.at = o139  # game.yaml:620
-            _i42 = seat(st, env['q'], S[174])
+            _i42 = seat(st, env['q'], S[175])
             _v12 = st.vars['score'][_i42] + 1
             if _v12 < 0:
-                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[175])
+                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[176])
             st.vars['score'][_i42] = _v12
             st.at = o140  # game.yaml:621
             if st.record_log:
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:622
             st.at = o142  # game.yaml:624
-            _i43 = seat(st, env['q'], S[176])
+            _i43 = seat(st, env['q'], S[177])
             _v13 = st.vars['thalers'][_i43] + 1
             if _v13 > 12:
                 _v13 = 12  # the marker stops at the end; the excess is lost
             if _v13 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[177])
+                raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[178])
             st.vars['thalers'][_i43] = _v13
             st.at = o143  # game.yaml:625
             if st.record_log:
@@ -2739,22 +2755,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o147  # game.yaml:645
-            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[179]))][-1], (Z_play_area1 + seat(st, env['p'], S[178])), False)
+            st.move(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[180]))][-1], (Z_play_area1 + seat(st, env['p'], S[179])), False)
             st.at = o148  # game.yaml:646
-            _i44 = seat(st, env['p'], S[180])
+            _i44 = seat(st, env['p'], S[181])
             _v14 = st.vars['thalers'][_i44] - env['k'].props['cost']
             if _v14 > 12:
                 _v14 = 12  # the marker stops at the end; the excess is lost
             if _v14 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[181])
+                raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[182])
             st.vars['thalers'][_i44] = _v14
             st.at = o149  # game.yaml:647
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + seat(st, env['p'], S[182]))][-1]), -1)
+                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + seat(st, env['p'], S[183]))][-1]), -1)
             fr.pc = 4
             st.at = o150  # game.yaml:648
             _args17 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[183])
+            enter_procedure(st, S[184])
             st.frames.append(Frame(o16, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2769,17 +2785,17 @@ def build(num_players, files):
     def e151_prompt(st, env):  # game.yaml:638
         return fmt_player1(env['p']) + ' buys'
     def e151_label0(st, env):  # game.yaml:641
-        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[184]))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
+        return fmt_card1(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[185]))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
     def e151_items0(st, env):  # game.yaml:641
         return K_stacks1
     def e151_when0(st, env):  # game.yaml:641
-        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[37]))]) > 0) and fn_may_take(st, S[185], env['p'], env['k']))
+        return ((len(st.zones[(Z_pile1 + ordinal(env['k'], 'stacks', S[37]))]) > 0) and fn_may_take(st, S[186], env['p'], env['k']))
     def collect_151(st, env):  # game.yaml:638
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:641
-            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[185], env['p'], _k1)):
+            if not ((len(st.zones[(Z_pile1 + ordinal(_k1, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[186], env['p'], _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2813,15 +2829,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o154  # game.yaml:661
-            _i45 = ordinal(C_trier1, 'electorates', S[186])
+            _i45 = ordinal(C_trier1, 'electorates', S[187])
             st.vars['privilege_used'][_i45] = True
             st.at = o155  # game.yaml:662
-            _i46 = seat(st, env['p'], S[187])
+            _i46 = seat(st, env['p'], S[188])
             _v15 = st.vars['thalers'][_i46] - env['k'].props['cost']
             if _v15 > 12:
                 _v15 = 12  # the marker stops at the end; the excess is lost
             if _v15 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[188])
+                raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[189])
             st.vars['thalers'][_i46] = _v15
             st.at = o156  # game.yaml:663
             if st.record_log:
@@ -2829,7 +2845,7 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o157  # game.yaml:664
             _args18 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[189])
+            enter_procedure(st, S[190])
             st.frames.append(Frame(o16, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2848,13 +2864,13 @@ def build(num_players, files):
     def e158_items0(st, env):  # game.yaml:657
         return K_stacks1
     def e158_when0(st, env):  # game.yaml:657
-        return fn_trier_may_use(st, S[190], env['p'], env['k'])
+        return fn_trier_may_use(st, S[191], env['p'], env['k'])
     def collect_158(st, env):  # game.yaml:654
         actions = []
         values = []
         idx = []
         for _k2 in K_stacks1:  # game.yaml:657
-            if not (fn_trier_may_use(st, S[190], env['p'], _k2)):
+            if not (fn_trier_may_use(st, S[191], env['p'], _k2)):
                 continue
             a = A_111 + _k2.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2871,10 +2887,10 @@ def build(num_players, files):
     def step_159(st, fr):  # game.yaml:668
         env = fr.env
         st.at = o160  # game.yaml:669
-        _i47 = ordinal(C_brandenburg1, 'electorates', S[191])
+        _i47 = ordinal(C_brandenburg1, 'electorates', S[192])
         st.vars['privilege_used'][_i47] = True
         st.at = o161  # game.yaml:670
-        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[193]))][-1], (Z_play_area1 + seat(st, env['p'], S[192])), False)
+        st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[194]))][-1], (Z_play_area1 + seat(st, env['p'], S[193])), False)
         st.at = o162  # game.yaml:671
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2885,12 +2901,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o164  # game.yaml:676
-            _i48 = ordinal(C_koeln1, 'electorates', S[194])
+            _i48 = ordinal(C_koeln1, 'electorates', S[195])
             st.vars['privilege_used'][_i48] = True
             fr.pc = 2
             st.at = o165  # game.yaml:677
             _args19 = {'p': env['p'], 'optional': False}
-            enter_procedure(st, S[195])
+            enter_procedure(st, S[196])
             st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2905,12 +2921,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o167  # game.yaml:682
-            _i49 = ordinal(C_pfalz1, 'electorates', S[196])
+            _i49 = ordinal(C_pfalz1, 'electorates', S[197])
             st.vars['privilege_used'][_i49] = True
             fr.pc = 2
             st.at = o168  # game.yaml:683
             _args20 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[197])
+            enter_procedure(st, S[198])
             st.frames.append(Frame(o6, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2925,12 +2941,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o170  # game.yaml:689
-            _i50 = seat(st, env['p'], S[198])
+            _i50 = seat(st, env['p'], S[199])
             _v16 = st.vars['thalers'][_i50] - 1
             if _v16 > 12:
                 _v16 = 12  # the marker stops at the end; the excess is lost
             if _v16 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v16) + ', below its minimum 0', S[199])
+                raise RuleError("'thalers' would fall to " + str(_v16) + ', below its minimum 0', S[200])
             st.vars['thalers'][_i50] = _v16
             fr.pc = 2
             st.at = o173  # game.yaml:690
@@ -2946,7 +2962,7 @@ def build(num_players, files):
     def step_171(st, fr):  # game.yaml:696
         env = fr.env
         st.at = o172  # game.yaml:697
-        st.move(first([_x12 for _x12 in st.zones[(Z_supply1 + seat(st, env['p'], S[201]))] if (_x12.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[200])), False)
+        st.move(first([_x12 for _x12 in st.zones[(Z_supply1 + seat(st, env['p'], S[202]))] if (_x12.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[201])), False)
         st.frames.pop()
 
     def e173_player(st, env):  # game.yaml:690
@@ -2978,23 +2994,23 @@ def build(num_players, files):
         if k == 0:  # game.yaml:693
             env['s'] = dec.values[i]
             st.at = o172  # game.yaml:697
-            st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + seat(st, env['p'], S[201]))] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[200])), False)
+            st.move(first([_x13 for _x13 in st.zones[(Z_supply1 + seat(st, env['p'], S[202]))] if (_x13.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[201])), False)
     def step_174(st, fr):  # game.yaml:705
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o175  # game.yaml:706
-            _i51 = seat(st, env['p'], S[202])
+            _i51 = seat(st, env['p'], S[203])
             _v17 = st.vars['thalers'][_i51] - 1
             if _v17 > 12:
                 _v17 = 12  # the marker stops at the end; the excess is lost
             if _v17 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v17) + ', below its minimum 0', S[203])
+                raise RuleError("'thalers' would fall to " + str(_v17) + ', below its minimum 0', S[204])
             st.vars['thalers'][_i51] = _v17
             fr.pc = 2
             st.at = o176  # game.yaml:707
             _args21 = {'p': env['p']}
-            enter_procedure(st, S[204])
+            enter_procedure(st, S[205])
             st.frames.append(Frame(o15, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3007,7 +3023,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:709
         env = fr.env
         st.at = o178  # game.yaml:710
-        _i52 = seat(st, st.vars['turn_player'], S[205])
+        _i52 = seat(st, st.vars['turn_player'], S[206])
         st.vars['passed'][_i52] = True
         st.at = o179  # game.yaml:711
         if st.record_log:
@@ -3017,66 +3033,66 @@ def build(num_players, files):
     def e180_player(st, env):  # game.yaml:632
         return env['p']
     def e180_prompt(st, env):  # game.yaml:632
-        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[206])]) + ' thalers)'
+        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][seat(st, env['p'], S[207])]) + ' thalers)'
     def e180_label0(st, env):  # game.yaml:635
         return 'buy an action card'
     def e180_when0(st, env):  # game.yaml:635
-        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[207], env['p'], _k3)) for _k3 in K_stacks1)
+        return any(((len(st.zones[(Z_pile1 + ordinal(_k3, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[208], env['p'], _k3)) for _k3 in K_stacks1)
     def e180_label1(st, env):  # game.yaml:649
         return 'use an action whose stack has run out (privilege of Trier)'
     def e180_when1(st, env):  # game.yaml:649
-        return (fn_own_privilege(st, S[208], env['p'], C_trier1) and any(fn_trier_may_use(st, S[209], env['p'], _k4) for _k4 in K_stacks1))
+        return (fn_own_privilege(st, S[209], env['p'], C_trier1) and any(fn_trier_may_use(st, S[210], env['p'], _k4) for _k4 in K_stacks1))
     def e180_label2(st, env):  # game.yaml:665
         return 'take Gray eminence (privilege of Brandenburg)'
     def e180_when2(st, env):  # game.yaml:665
-        return (fn_own_privilege(st, S[210], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
+        return (fn_own_privilege(st, S[211], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
     def e180_label3(st, env):  # game.yaml:672
         return 'age or rejuvenate an aristocrat (privilege of Köln)'
     def e180_when3(st, env):  # game.yaml:672
-        return (fn_own_privilege(st, S[211], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s21 in K_spaces1))
+        return (fn_own_privilege(st, S[212], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s21, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s21 in K_spaces1))
     def e180_label4(st, env):  # game.yaml:678
         return 'place a Baron aged 15 (privilege of the Palatinate)'
     def e180_when4(st, env):  # game.yaml:678
-        return (fn_own_privilege(st, S[212], env['p'], C_pfalz1) and fn_can_place_new(st, S[213], env['p']))
+        return (fn_own_privilege(st, S[213], env['p'], C_pfalz1) and fn_can_place_new(st, S[214], env['p']))
     def e180_label5(st, env):  # game.yaml:684
         return 'place a knight from your supply (1 thaler)'
     def e180_when5(st, env):  # game.yaml:684
-        return (((st.vars['thalers'][seat(st, env['p'], S[214])] >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[215])] >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s22, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
     def e180_label6(st, env):  # game.yaml:698
         return 'move one of your knights (1 thaler)'
     def e180_when6(st, env):  # game.yaml:698
-        return (((st.vars['thalers'][seat(st, env['p'], S[215])] >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + seat(st, env['p'], S[216]))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == env['p'])]))) and any(((((_s23.props['type'] == 'aristocrat') or (_s23.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.props['electorate'], 'electorates', S[8])])) for _s23 in K_spaces1))
+        return (((st.vars['thalers'][seat(st, env['p'], S[216])] >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + seat(st, env['p'], S[217]))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == env['p'])]))) and any(((((_s23.props['type'] == 'aristocrat') or (_s23.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s23, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s23.props['electorate'], 'electorates', S[8])])) for _s23 in K_spaces1))
     def e180_label7(st, env):  # game.yaml:708
         return 'pass'
     def collect_180(st, env):  # game.yaml:632
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[207], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:635
+        if any(((len(st.zones[(Z_pile1 + ordinal(_k5, 'stacks', S[37]))]) > 0) and fn_may_take(st, S[208], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:635
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[208], env['p'], C_trier1) and any(fn_trier_may_use(st, S[209], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:649
+        if (fn_own_privilege(st, S[209], env['p'], C_trier1) and any(fn_trier_may_use(st, S[210], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:649
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[210], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:665
+        if (fn_own_privilege(st, S[211], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:665
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[211], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s24 in K_spaces1)):  # game.yaml:672
+        if (fn_own_privilege(st, S[212], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s24, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) for _s24 in K_spaces1)):  # game.yaml:672
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[212], env['p'], C_pfalz1) and fn_can_place_new(st, S[213], env['p'])):  # game.yaml:678
+        if (fn_own_privilege(st, S[213], env['p'], C_pfalz1) and fn_can_place_new(st, S[214], env['p'])):  # game.yaml:678
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if (((st.vars['thalers'][seat(st, env['p'], S[214])] >= 1) and any((_x17.kind == 'knights') for _x17 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:684
+        if (((st.vars['thalers'][seat(st, env['p'], S[215])] >= 1) and any((_x17.kind == 'knights') for _x17 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s25, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:684
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((st.vars['thalers'][seat(st, env['p'], S[215])] >= 1) and (len([1 for _x18 in st.zones[(Z_supply1 + seat(st, env['p'], S[216]))] if (_x18.kind == 'knights')]) < len([1 for _x19 in K_knights1 if (_x19.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:698
+        if (((st.vars['thalers'][seat(st, env['p'], S[216])] >= 1) and (len([1 for _x18 in st.zones[(Z_supply1 + seat(st, env['p'], S[217]))] if (_x18.kind == 'knights')]) < len([1 for _x19 in K_knights1 if (_x19.owner == env['p'])]))) and any(((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(_s26, 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])])) for _s26 in K_spaces1)):  # game.yaml:698
             actions.append(A_171)
             values.append(None)
             idx.append(6)
@@ -3094,10 +3110,10 @@ def build(num_players, files):
             st.frames.append(Frame(o152, env))
         elif k == 2:  # game.yaml:665
             st.at = o160  # game.yaml:669
-            _i53 = ordinal(C_brandenburg1, 'electorates', S[191])
+            _i53 = ordinal(C_brandenburg1, 'electorates', S[192])
             st.vars['privilege_used'][_i53] = True
             st.at = o161  # game.yaml:670
-            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[193]))][-1], (Z_play_area1 + seat(st, env['p'], S[192])), False)
+            st.move(st.zones[(Z_pile1 + ordinal(C_gray1, 'stacks', S[194]))][-1], (Z_play_area1 + seat(st, env['p'], S[193])), False)
             st.at = o162  # game.yaml:671
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -3111,7 +3127,7 @@ def build(num_players, files):
             st.frames.append(Frame(o174, env))
         elif k == 7:  # game.yaml:708
             st.at = o178  # game.yaml:710
-            _i54 = seat(st, st.vars['turn_player'], S[205])
+            _i54 = seat(st, st.vars['turn_player'], S[206])
             st.vars['passed'][_i54] = True
             st.at = o179  # game.yaml:711
             if st.record_log:
@@ -3121,7 +3137,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o182  # game.yaml:724
-            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[217]))][-1]
+            env['k'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[218]))][-1]
             fr.pc = 2
             st.at = o185  # game.yaml:725
             o185.exec(st, env)
@@ -3136,7 +3152,7 @@ def build(num_players, files):
     def step_183(st, fr):  # game.yaml:731
         env = fr.env
         st.at = o184  # game.yaml:732
-        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[218])), False)
+        st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[219])), False)
         st.frames.pop()
 
     def e185_player(st, env):  # game.yaml:725
@@ -3168,7 +3184,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:728
             env['t'] = dec.values[i]
             st.at = o184  # game.yaml:732
-            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[218])), False)
+            st.move(env['k'], (Z_at1 + ordinal(env['t'], 'spaces', S[219])), False)
     def e186_player(st, env):  # game.yaml:717
         return env['p']
     def e186_prompt(st, env):  # game.yaml:717
@@ -3178,13 +3194,13 @@ def build(num_players, files):
     def e186_items0(st, env):  # game.yaml:720
         return K_spaces1
     def e186_when0(st, env):  # game.yaml:720
-        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[219]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[221]))][-1].owner == env['p']))
+        return (((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[220]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[221]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[222]))][-1].owner == env['p']))
     def collect_186(st, env):  # game.yaml:717
         actions = []
         values = []
         idx = []
         for _s27 in K_spaces1:  # game.yaml:720
-            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[219]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[220]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[221]))][-1].owner == env['p'])):
+            if not ((len(st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[220]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[221]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s27, 'spaces', S[222]))][-1].owner == env['p'])):
                 continue
             a = A_191 + _s27.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3203,7 +3219,7 @@ def build(num_players, files):
         st.at = o188  # game.yaml:740
         st.vars['rival'] = env['p']
         st.at = o189  # game.yaml:741
-        _i55 = seat(st, st.vars['turn_player'], S[111])
+        _i55 = seat(st, st.vars['turn_player'], S[113])
         st.vars['passed'][_i55] = True
         st.at = o190  # game.yaml:742
         if st.record_log:
@@ -3217,7 +3233,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o193  # game.yaml:745
             _args22 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            enter_procedure(st, S[222])
+            enter_procedure(st, S[223])
             st.frames.append(Frame(o17, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3234,7 +3250,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o196  # game.yaml:748
             _args23 = {'p': env['p']}
-            enter_procedure(st, S[223])
+            enter_procedure(st, S[224])
             st.frames.append(Frame(o18, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3247,10 +3263,10 @@ def build(num_players, files):
     def step_198(st, fr):  # game.yaml:750
         env = fr.env
         st.at = o199  # game.yaml:751
-        _i56 = seat(st, env['p'], S[112])
+        _i56 = seat(st, env['p'], S[114])
         _v18 = st.vars['score'][_i56] + 1
         if _v18 < 0:
-            raise RuleError("'score' would fall to " + str(_v18) + ', below its minimum 0', S[113])
+            raise RuleError("'score' would fall to " + str(_v18) + ', below its minimum 0', S[115])
         st.vars['score'][_i56] = _v18
         st.frames.pop()
 
@@ -3261,7 +3277,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o202  # game.yaml:754
             _args24 = {'p': env['p']}
-            enter_procedure(st, S[224])
+            enter_procedure(st, S[225])
             st.frames.append(Frame(o19, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3278,7 +3294,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o205  # game.yaml:757
             _args25 = {'p': env['p']}
-            enter_procedure(st, S[225])
+            enter_procedure(st, S[226])
             st.frames.append(Frame(o20, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3295,7 +3311,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o208  # game.yaml:760
             _args26 = {'p': env['p']}
-            enter_procedure(st, S[226])
+            enter_procedure(st, S[227])
             st.frames.append(Frame(o21, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3312,7 +3328,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o211  # game.yaml:763
             _args27 = {'p': env['p']}
-            enter_procedure(st, S[227])
+            enter_procedure(st, S[228])
             st.frames.append(Frame(o22, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3325,21 +3341,21 @@ def build(num_players, files):
     def step_213(st, fr):  # game.yaml:776
         env = fr.env
         st.at = o214  # game.yaml:777
-        _i57 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[228]))][-1], 'aristocrats', S[229])
+        _i57 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[229]))][-1], 'aristocrats', S[230])
         st.vars['age'][_i57] -= 10
         st.frames.pop()
 
     def step_215(st, fr):  # game.yaml:781
         env = fr.env
         st.at = o216  # game.yaml:782
-        _args28 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[230]))][-1]}
-        enter_procedure(st, S[231])
+        _args28 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[231]))][-1]}
+        enter_procedure(st, S[232])
         st.inline += 1
         try:
             proc_grow_old(st, _args28)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[109]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3354,17 +3370,17 @@ def build(num_players, files):
     def e218_prompt(st, env):  # game.yaml:770
         return fmt_player1(env['p']) + ": rejuvenate one of your aristocrats or age an opponent's"
     def e218_label0(st, env):  # game.yaml:773
-        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[232]))][-1], 'aristocrats', S[233])]) + ')'
+        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[233]))][-1], 'aristocrats', S[234])]) + ')'
     def e218_items0(st, env):  # game.yaml:773
         return K_spaces1
     def e218_when0(st, env):  # game.yaml:773
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[234]))][-1].owner == env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[235]))][-1].owner == env['p']))
     def e218_label1(st, env):  # game.yaml:778
-        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[235]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[236]))][-1], 'aristocrats', S[237])]) + ')'
+        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[236]))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[237]))][-1], 'aristocrats', S[238])]) + ')'
     def e218_items1(st, env):  # game.yaml:778
         return K_spaces1
     def e218_when1(st, env):  # game.yaml:778
-        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[238]))][-1].owner != env['p']))
+        return ((((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[239]))][-1].owner != env['p']))
     def e218_label2(st, env):  # game.yaml:783
         return 'do not use it'
     def e218_when2(st, env):  # game.yaml:783
@@ -3374,7 +3390,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s28 in K_spaces1:  # game.yaml:773
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[234]))][-1].owner == env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s28, 'spaces', S[235]))][-1].owner == env['p'])):
                 continue
             a = A_211 + _s28.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3382,7 +3398,7 @@ def build(num_players, files):
                 values.append(_s28)
                 idx.append(0)
         for _s29 in K_spaces1:  # game.yaml:778
-            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[238]))][-1].owner != env['p'])):
+            if not ((((len(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[38]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[39]))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[40]))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[41]))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + ordinal(_s29, 'spaces', S[239]))][-1].owner != env['p'])):
                 continue
             a = A_221 + _s29.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3400,19 +3416,19 @@ def build(num_players, files):
         if k == 0:  # game.yaml:773
             env['s'] = dec.values[i]
             st.at = o214  # game.yaml:777
-            _i58 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[228]))][-1], 'aristocrats', S[229])
+            _i58 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[229]))][-1], 'aristocrats', S[230])
             st.vars['age'][_i58] -= 10
         elif k == 1:  # game.yaml:778
             env['s'] = dec.values[i]
             st.at = o216  # game.yaml:782
-            _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[230]))][-1]}
-            enter_procedure(st, S[231])
+            _args29 = {'x': st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[231]))][-1]}
+            enter_procedure(st, S[232])
             st.inline += 1
             try:
                 proc_grow_old(st, _args29)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[109]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:783
@@ -3422,7 +3438,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o220  # game.yaml:798
-            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[239]))][-1]
+            env['x'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[240]))][-1]
             fr.pc = 2
             st.at = o223  # game.yaml:799
             o223.exec(st, env)
@@ -3438,13 +3454,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o222  # game.yaml:806
         _args30 = {'x': env['x'], 's': env['t']}
-        enter_procedure(st, S[240])
+        enter_procedure(st, S[241])
         st.inline += 1
         try:
             proc_settle(st, _args30)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[154]) + ')')
+            traced(e, 'procedure settle (' + str(S[155]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3479,13 +3495,13 @@ def build(num_players, files):
             env['t'] = dec.values[i]
             st.at = o222  # game.yaml:806
             _args31 = {'x': env['x'], 's': env['t']}
-            enter_procedure(st, S[240])
+            enter_procedure(st, S[241])
             st.inline += 1
             try:
                 proc_settle(st, _args31)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[154]) + ')')
+                traced(e, 'procedure settle (' + str(S[155]) + ')')
                 raise
             st.inline -= 1
     def step_224(st, fr):  # game.yaml:807
@@ -3502,7 +3518,7 @@ def build(num_players, files):
     def e225_items0(st, env):  # game.yaml:794
         return K_spaces1
     def e225_when0(st, env):  # game.yaml:794
-        return fn_move_from(st, S[241], env['p'], env['s'])
+        return fn_move_from(st, S[242], env['p'], env['s'])
     def e225_label1(st, env):  # game.yaml:807
         return 'do not use it'
     def e225_when1(st, env):  # game.yaml:807
@@ -3512,7 +3528,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s30 in K_spaces1:  # game.yaml:794
-            if not (fn_move_from(st, S[241], env['p'], _s30)):
+            if not (fn_move_from(st, S[242], env['p'], _s30)):
                 continue
             a = A_241 + _s30.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3539,7 +3555,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o227  # game.yaml:821
             _args32 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[242])
+            enter_procedure(st, S[243])
             st.frames.append(Frame(o6, _args32))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3554,17 +3570,17 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o229  # game.yaml:825
-            _i59 = seat(st, env['p'], S[243])
+            _i59 = seat(st, env['p'], S[244])
             _v19 = st.vars['thalers'][_i59] - 2
             if _v19 > 12:
                 _v19 = 12  # the marker stops at the end; the excess is lost
             if _v19 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v19) + ', below its minimum 0', S[244])
+                raise RuleError("'thalers' would fall to " + str(_v19) + ', below its minimum 0', S[245])
             st.vars['thalers'][_i59] = _v19
             fr.pc = 2
             st.at = o230  # game.yaml:826
             _args33 = {'p': env['p'], 'side': True}
-            enter_procedure(st, S[245])
+            enter_procedure(st, S[246])
             st.frames.append(Frame(o6, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3586,11 +3602,11 @@ def build(num_players, files):
     def e232_label0(st, env):  # game.yaml:818
         return 'a Baron (3 thalers)'
     def e232_when0(st, env):  # game.yaml:818
-        return fn_can_place_new(st, S[246], env['p'])
+        return fn_can_place_new(st, S[247], env['p'])
     def e232_label1(st, env):  # game.yaml:822
         return 'a Couple (5 thalers)'
     def e232_when1(st, env):  # game.yaml:822
-        return (fn_can_place_new(st, S[247], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[248])] >= 2))
+        return (fn_can_place_new(st, S[248], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[249])] >= 2))
     def e232_label2(st, env):  # game.yaml:827
         return 'do not use it'
     def e232_when2(st, env):  # game.yaml:827
@@ -3599,11 +3615,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if fn_can_place_new(st, S[246], env['p']):  # game.yaml:818
+        if fn_can_place_new(st, S[247], env['p']):  # game.yaml:818
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (fn_can_place_new(st, S[247], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[248])] >= 2)):  # game.yaml:822
+        if (fn_can_place_new(st, S[248], env['p']) and (st.vars['thalers'][seat(st, env['p'], S[249])] >= 2)):  # game.yaml:822
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3624,12 +3640,12 @@ def build(num_players, files):
     def step_233(st, fr):  # game.yaml:841
         env = fr.env
         st.at = o234  # game.yaml:842
-        st.move(first([_x20 for _x20 in st.zones[(Z_supply1 + seat(st, env['p'], S[250]))] if (_x20.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
+        st.move(first([_x20 for _x20 in st.zones[(Z_supply1 + seat(st, env['p'], S[251]))] if (_x20.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[250])), False)
         st.at = o235  # game.yaml:843
-        _i60 = seat(st, env['p'], S[251])
+        _i60 = seat(st, env['p'], S[252])
         _v20 = st.vars['score'][_i60] + (2 if (not any((_x21.kind == 'cities') for _x21 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
         if _v20 < 0:
-            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[252])
+            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[253])
         st.vars['score'][_i60] = _v20
         st.frames.pop()
 
@@ -3677,29 +3693,29 @@ def build(num_players, files):
         if k == 0:  # game.yaml:838
             env['s'] = dec.values[i]
             st.at = o234  # game.yaml:842
-            st.move(first([_x24 for _x24 in st.zones[(Z_supply1 + seat(st, env['p'], S[250]))] if (_x24.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[249])), False)
+            st.move(first([_x24 for _x24 in st.zones[(Z_supply1 + seat(st, env['p'], S[251]))] if (_x24.kind == 'cities')]), (Z_at1 + ordinal(env['s'], 'spaces', S[250])), False)
             st.at = o235  # game.yaml:843
-            _i61 = seat(st, env['p'], S[251])
+            _i61 = seat(st, env['p'], S[252])
             _v21 = st.vars['score'][_i61] + (2 if (not any((_x25.kind == 'cities') for _x25 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))])) else 1)
             if _v21 < 0:
-                raise RuleError("'score' would fall to " + str(_v21) + ', below its minimum 0', S[252])
+                raise RuleError("'score' would fall to " + str(_v21) + ', below its minimum 0', S[253])
             st.vars['score'][_i61] = _v21
         elif k == 1:  # game.yaml:844
             pass
     def step_238(st, fr):  # game.yaml:860
         env = fr.env
         st.at = o239  # game.yaml:861
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[254]))][-1], (Z_supply1 + seat(st, env['p'], S[253])), False)
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[255]))][-1], (Z_supply1 + seat(st, env['p'], S[254])), False)
         st.at = o240  # game.yaml:862
-        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + seat(st, env['p'], S[255]))] if (_y6.kind == 'aristocrats')])
+        env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + seat(st, env['p'], S[256]))] if (_y6.kind == 'aristocrats')])
         st.at = o241  # game.yaml:863
-        _i62 = ordinal(env['x'], 'aristocrats', S[256])
+        _i62 = ordinal(env['x'], 'aristocrats', S[257])
         st.vars['age'][_i62] = 15
         st.at = o242  # game.yaml:864
-        _i63 = ordinal(env['x'], 'aristocrats', S[257])
+        _i63 = ordinal(env['x'], 'aristocrats', S[258])
         st.vars['couple'][_i63] = False
         st.at = o243  # game.yaml:865
-        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[258])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[259])), False)
         st.frames.pop()
 
     def step_244(st, fr):  # game.yaml:866
@@ -3716,7 +3732,7 @@ def build(num_players, files):
     def e245_items0(st, env):  # game.yaml:855
         return K_spaces1
     def e245_when0(st, env):  # game.yaml:855
-        return ((((any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[259]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[260]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[261]))][-1].owner == env['p']))
+        return ((((any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[260]))]) > 0)) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[261]))][-1].kind == 'knights')) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[262]))][-1].owner == env['p']))
     def e245_label1(st, env):  # game.yaml:866
         return 'do not use it'
     def e245_when1(st, env):  # game.yaml:866
@@ -3728,7 +3744,7 @@ def build(num_players, files):
         _items7 = K_spaces1  # game.yaml:855
         if _items7 and any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + seat(st, env['p'], S[18]))]):
             for _s32 in _items7:
-                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[259]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[260]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[261]))][-1].owner == env['p'])):
+                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[260]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[261]))][-1].kind == 'knights') and (st.zones[(Z_at1 + ordinal(_s32, 'spaces', S[262]))][-1].owner == env['p'])):
                     continue
                 a = A_321 + _s32.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3746,30 +3762,30 @@ def build(num_players, files):
         if k == 0:  # game.yaml:855
             env['s'] = dec.values[i]
             st.at = o239  # game.yaml:861
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[254]))][-1], (Z_supply1 + seat(st, env['p'], S[253])), False)
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[255]))][-1], (Z_supply1 + seat(st, env['p'], S[254])), False)
             st.at = o240  # game.yaml:862
-            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + seat(st, env['p'], S[255]))] if (_y7.kind == 'aristocrats')])
+            env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + seat(st, env['p'], S[256]))] if (_y7.kind == 'aristocrats')])
             st.at = o241  # game.yaml:863
-            _i64 = ordinal(env['x'], 'aristocrats', S[256])
+            _i64 = ordinal(env['x'], 'aristocrats', S[257])
             st.vars['age'][_i64] = 15
             st.at = o242  # game.yaml:864
-            _i65 = ordinal(env['x'], 'aristocrats', S[257])
+            _i65 = ordinal(env['x'], 'aristocrats', S[258])
             st.vars['couple'][_i65] = False
             st.at = o243  # game.yaml:865
-            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[258])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['s'], 'spaces', S[259])), False)
         elif k == 1:  # game.yaml:866
             pass
     def step_246(st, fr):  # game.yaml:881
         env = fr.env
         st.at = o247  # game.yaml:882
-        _i66 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[262]))][-1], 'aristocrats', S[263])
+        _i66 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[263]))][-1], 'aristocrats', S[264])
         st.vars['couple'][_i66] = True
         st.frames.pop()
 
     def step_248(st, fr):  # game.yaml:885
         env = fr.env
         st.at = o249  # game.yaml:886
-        _i67 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])
+        _i67 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[265])
         st.vars['couple'][_i67] = True
         st.frames.pop()
 
@@ -3787,11 +3803,11 @@ def build(num_players, files):
     def e251_items0(st, env):  # game.yaml:878
         return K_spaces1
     def e251_when0(st, env):  # game.yaml:878
-        return fn_own_baron(st, S[265], env['p'], env['s'])
+        return fn_own_baron(st, S[266], env['p'], env['s'])
     def e251_label1(st, env):  # game.yaml:883
         return 'the Emperor on the throne'
     def e251_when1(st, env):  # game.yaml:883
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[266])]))
+        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[267])]))
     def e251_label2(st, env):  # game.yaml:887
         return 'do not use it'
     def e251_when2(st, env):  # game.yaml:887
@@ -3801,14 +3817,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s33 in K_spaces1:  # game.yaml:878
-            if not (fn_own_baron(st, S[265], env['p'], _s33)):
+            if not (fn_own_baron(st, S[266], env['p'], _s33)):
                 continue
             a = A_341 + _s33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s33)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[266])])):  # game.yaml:883
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[267])])):  # game.yaml:883
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -3823,11 +3839,11 @@ def build(num_players, files):
         if k == 0:  # game.yaml:878
             env['s'] = dec.values[i]
             st.at = o247  # game.yaml:882
-            _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[262]))][-1], 'aristocrats', S[263])
+            _i68 = ordinal(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[263]))][-1], 'aristocrats', S[264])
             st.vars['couple'][_i68] = True
         elif k == 1:  # game.yaml:883
             st.at = o249  # game.yaml:886
-            _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])
+            _i69 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[265])
             st.vars['couple'][_i69] = True
         elif k == 2:  # game.yaml:887
             pass
@@ -3854,7 +3870,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o254  # game.yaml:900
             _args34 = {'q': env['q']}
-            enter_procedure(st, S[267])
+            enter_procedure(st, S[268])
             st.frames.append(Frame(o24, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3872,7 +3888,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o260  # game.yaml:903
-            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[268])]):
+            if (not st.vars['closed'][ordinal(env['e'], 'electorates', S[269])]):
                 st.frames.append(Frame(o258, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3889,7 +3905,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o259  # game.yaml:905
             _args35 = {'e': env['e']}
-            enter_procedure(st, S[269])
+            enter_procedure(st, S[270])
             st.frames.append(Frame(o25, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3904,10 +3920,10 @@ def build(num_players, files):
     def step_262(st, fr):  # game.yaml:907
         env = fr.env
         st.at = o263  # game.yaml:908
-        _i70 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+        _i70 = seat(st, fn_elector_of(st, C_mainz1), S[116])
         _v22 = st.vars['score'][_i70] + 1
         if _v22 < 0:
-            raise RuleError("'score' would fall to " + str(_v22) + ', below its minimum 0', S[115])
+            raise RuleError("'score' would fall to " + str(_v22) + ', below its minimum 0', S[117])
         st.vars['score'][_i70] = _v22
         st.at = o264  # game.yaml:909
         if st.record_log:
@@ -3917,15 +3933,15 @@ def build(num_players, files):
     def step_266(st, fr):  # game.yaml:924
         env = fr.env
         st.at = o267  # game.yaml:925
-        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + seat(st, env['q'], S[270]))] if (_y8.kind == 'aristocrats')])
+        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + seat(st, env['q'], S[271]))] if (_y8.kind == 'aristocrats')])
         st.at = o268  # game.yaml:926
-        _i71 = ordinal(env['x'], 'aristocrats', S[271])
+        _i71 = ordinal(env['x'], 'aristocrats', S[272])
         st.vars['age'][_i71] = 45
         st.at = o269  # game.yaml:927
-        _i72 = ordinal(env['x'], 'aristocrats', S[272])
+        _i72 = ordinal(env['x'], 'aristocrats', S[273])
         st.vars['couple'][_i72] = False
         st.at = o270  # game.yaml:928
-        st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[273])), False)
+        st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[274])), False)
         st.frames.pop()
 
     def step_271(st, fr):  # game.yaml:929
@@ -3968,56 +3984,33 @@ def build(num_players, files):
         if k == 0:  # game.yaml:921
             env['e'] = dec.values[i]
             st.at = o267  # game.yaml:925
-            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + seat(st, env['q'], S[270]))] if (_y9.kind == 'aristocrats')])
+            env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + seat(st, env['q'], S[271]))] if (_y9.kind == 'aristocrats')])
             st.at = o268  # game.yaml:926
-            _i73 = ordinal(env['x'], 'aristocrats', S[271])
+            _i73 = ordinal(env['x'], 'aristocrats', S[272])
             st.vars['age'][_i73] = 45
             st.at = o269  # game.yaml:927
-            _i74 = ordinal(env['x'], 'aristocrats', S[272])
+            _i74 = ordinal(env['x'], 'aristocrats', S[273])
             st.vars['couple'][_i74] = False
             st.at = o270  # game.yaml:928
-            st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[273])), False)
+            st.move(env['x'], (Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[274])), False)
         elif k == 1:  # game.yaml:929
             pass
-    def step_274(st, fr):  # game.yaml:937
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o275  # game.yaml:938
-            o275.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            fr.pc = 2
-            st.at = o278  # game.yaml:945
-            if (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None)):
-                st.frames.append(Frame(o276, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 2
-        if pc == 2:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e275_among(st, env):  # game.yaml:938
-        return [_q9 for _q9 in st.players if (env['powers'][_q9] > 0)]
-    def e275_strength(st, env):  # game.yaml:938
-        return env['powers'][env['q']]
-    def e275_chooser(st, env):  # game.yaml:938
+    def e273_among(st, env):  # game.yaml:935
+        return fn_most_power(st, S[275], env['e'])
+    def e273_strength(st, env):  # game.yaml:935
+        return 0
+    def e273_chooser(st, env):  # game.yaml:935
         return st.vars['emperor']
-    def e275_prompt(st, env):  # game.yaml:938
+    def e273_prompt(st, env):  # game.yaml:935
         return 'The most power points in ' + fmt_any1(env['e'])
-    def step_276(st, fr):  # game.yaml:946
+    def step_274(st, fr):  # game.yaml:939
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o277  # game.yaml:947
+            st.at = o275  # game.yaml:940
             _args36 = {'e': env['e'], 'w': env['w']}
-            enter_procedure(st, S[274])
+            enter_procedure(st, S[276])
             st.frames.append(Frame(o26, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4027,65 +4020,65 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_280(st, fr):  # game.yaml:957
+    def step_277(st, fr):  # game.yaml:950
         env = fr.env
-        st.at = o281  # game.yaml:958
-        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[118]))][-1], Z_aside1, False)
+        st.at = o278  # game.yaml:951
+        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[119]))][-1], Z_aside1, False)
         st.frames.pop()
 
-    def step_284(st, fr):  # game.yaml:972
+    def step_281(st, fr):  # game.yaml:965
         env = fr.env
-        st.at = o285  # game.yaml:973
+        st.at = o282  # game.yaml:966
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
         st.frames.pop()
 
-    def step_286(st, fr):  # game.yaml:961
+    def step_283(st, fr):  # game.yaml:954
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o289  # game.yaml:962
-            o289.exec(st, env)
+            st.at = o286  # game.yaml:955
+            o286.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o290  # game.yaml:970
-            _i75 = seat(st, env['w'], S[275])
+            st.at = o287  # game.yaml:963
+            _i75 = seat(st, env['w'], S[277])
             _v23 = st.vars['score'][_i75] + 2
             if _v23 < 0:
-                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[276])
+                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[278])
             st.vars['score'][_i75] = _v23
-            st.at = o291  # game.yaml:971
+            st.at = o288  # game.yaml:964
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_287(st, fr):  # game.yaml:968
+    def step_284(st, fr):  # game.yaml:961
         env = fr.env
-        st.at = o288  # game.yaml:969
-        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[278]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[277])), False)
+        st.at = o285  # game.yaml:962
+        st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[280]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[279])), False)
         st.frames.pop()
 
-    def e289_player(st, env):  # game.yaml:962
+    def e286_player(st, env):  # game.yaml:955
         return env['w']
-    def e289_prompt(st, env):  # game.yaml:962
+    def e286_prompt(st, env):  # game.yaml:955
         return fmt_player1(env['w']) + ' chooses the new elector of ' + fmt_card1(env['e'])
-    def e289_label0(st, env):  # game.yaml:965
-        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[279]))][-1]) + ' from ' + fmt_card1(env['s'])
-    def e289_items0(st, env):  # game.yaml:965
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[280]))]
-    def e289_when0(st, env):  # game.yaml:965
-        return fn_suitable(st, S[281], env['w'], env['e'], env['s'])
-    def collect_289(st, env):  # game.yaml:962
+    def e286_label0(st, env):  # game.yaml:958
+        return fmt_card1(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[281]))][-1]) + ' from ' + fmt_card1(env['s'])
+    def e286_items0(st, env):  # game.yaml:958
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[282]))]
+    def e286_when0(st, env):  # game.yaml:958
+        return fn_suitable(st, S[283], env['w'], env['e'], env['s'])
+    def collect_286(st, env):  # game.yaml:955
         actions = []
         values = []
         idx = []
-        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[280]))]:  # game.yaml:965
-            if not (fn_suitable(st, S[281], env['w'], env['e'], _s34)):
+        for _s34 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[282]))]:  # game.yaml:958
+            if not (fn_suitable(st, S[283], env['w'], env['e'], _s34)):
                 continue
             a = A_401 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4093,21 +4086,21 @@ def build(num_players, files):
                 values.append(_s34)
                 idx.append(0)
         return actions, values, idx
-    def resolve_289(st, dec, i):  # game.yaml:962
+    def resolve_286(st, dec, i):  # game.yaml:955
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:965
+        if k == 0:  # game.yaml:958
             env['s'] = dec.values[i]
-            st.at = o288  # game.yaml:969
-            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[278]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[277])), False)
-    def step_293(st, fr):  # game.yaml:975
+            st.at = o285  # game.yaml:962
+            st.move(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[280]))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[279])), False)
+    def step_290(st, fr):  # game.yaml:968
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o294  # game.yaml:976
+            st.at = o291  # game.yaml:969
             _args37 = {'e': env['e']}
-            enter_procedure(st, S[282])
+            enter_procedure(st, S[284])
             st.frames.append(Frame(o27, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4117,31 +4110,31 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_297(st, fr):  # game.yaml:994
+    def step_294(st, fr):  # game.yaml:987
         env = fr.env
-        st.at = o298  # game.yaml:995
+        st.at = o295  # game.yaml:988
         if st.record_log:
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
-        st.at = o299  # game.yaml:996
+        st.at = o296  # game.yaml:989
         _args38 = {'x': env['x']}
-        enter_procedure(st, S[123])
+        enter_procedure(st, S[124])
         st.inline += 1
         try:
             proc_retire(st, _args38)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            traced(e, 'procedure retire (' + str(S[90]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_300(st, fr):  # game.yaml:985
+    def step_297(st, fr):  # game.yaml:978
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o303  # game.yaml:986
-            o303.exec(st, env)
+            st.at = o300  # game.yaml:979
+            o300.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4150,36 +4143,36 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_301(st, fr):  # game.yaml:992
+    def step_298(st, fr):  # game.yaml:985
         env = fr.env
-        st.at = o302  # game.yaml:993
+        st.at = o299  # game.yaml:986
         _args39 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[283])
+        enter_procedure(st, S[285])
         st.inline += 1
         try:
             proc_settle(st, _args39)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[154]) + ')')
+            traced(e, 'procedure settle (' + str(S[155]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e303_player(st, env):  # game.yaml:986
+    def e300_player(st, env):  # game.yaml:979
         return env['x'].owner
-    def e303_prompt(st, env):  # game.yaml:986
+    def e300_prompt(st, env):  # game.yaml:979
         return fmt_player1(env['x'].owner) + ' places the previous elector ' + fmt_card1(env['x']) + ' in ' + fmt_card1(env['e'])
-    def e303_label0(st, env):  # game.yaml:989
+    def e300_label0(st, env):  # game.yaml:982
         return fmt_card1(env['s'])
-    def e303_items0(st, env):  # game.yaml:989
-        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[284]))]
-    def e303_when0(st, env):  # game.yaml:989
+    def e300_items0(st, env):  # game.yaml:982
+        return st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[286]))]
+    def e300_when0(st, env):  # game.yaml:982
         return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t13, 'spaces', S[17]))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
-    def collect_303(st, env):  # game.yaml:986
+    def collect_300(st, env):  # game.yaml:979
         actions = []
         values = []
         idx = []
-        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[284]))]:  # game.yaml:989
+        for _s35 in st.zones[(Z_area1 + ordinal(env['e'], 'electorates', S[286]))]:  # game.yaml:982
             if not ((((_s35.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s35, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t14.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t14, 'spaces', S[17]))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_411 + _s35.type_id
@@ -4188,30 +4181,30 @@ def build(num_players, files):
                 values.append(_s35)
                 idx.append(0)
         return actions, values, idx
-    def resolve_303(st, dec, i):  # game.yaml:986
+    def resolve_300(st, dec, i):  # game.yaml:979
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:989
+        if k == 0:  # game.yaml:982
             env['s'] = dec.values[i]
-            st.at = o302  # game.yaml:993
+            st.at = o299  # game.yaml:986
             _args40 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[283])
+            enter_procedure(st, S[285])
             st.inline += 1
             try:
                 proc_settle(st, _args40)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[154]) + ')')
+                traced(e, 'procedure settle (' + str(S[155]) + ')')
                 raise
             st.inline -= 1
-    def step_305(st, fr):  # game.yaml:1003
+    def step_302(st, fr):  # game.yaml:996
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o306  # game.yaml:1004
+            st.at = o303  # game.yaml:997
             _args41 = {}
-            enter_procedure(st, S[285])
+            enter_procedure(st, S[287])
             st.frames.append(Frame(o29, _args41))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4221,22 +4214,22 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_308(st, fr):  # game.yaml:1011
+    def step_305(st, fr):  # game.yaml:1004
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o313  # game.yaml:1012
+            st.at = o310  # game.yaml:1005
             if any((_c13.props['stack'].key == 'church') for _c13 in st.zones[(Z_play_area1 + seat(st, env['q'], S[19]))]):
-                st.frames.append(Frame(o309, env))
+                st.frames.append(Frame(o306, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o318  # game.yaml:1023
+            st.at = o315  # game.yaml:1016
             if any((_c14.props['stack'].key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + seat(st, env['q'], S[19]))]):
-                st.frames.append(Frame(o314, env))
+                st.frames.append(Frame(o311, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -4245,13 +4238,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_309(st, fr):  # game.yaml:1013
+    def step_306(st, fr):  # game.yaml:1006
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o312  # game.yaml:1014
-            o312.exec(st, env)
+            st.at = o309  # game.yaml:1007
+            o309.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4260,28 +4253,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_310(st, fr):  # game.yaml:1020
+    def step_307(st, fr):  # game.yaml:1013
         env = fr.env
-        st.at = o311  # game.yaml:1021
+        st.at = o308  # game.yaml:1014
         st.vars['church_on'] = env['e']
         st.frames.pop()
 
-    def e312_player(st, env):  # game.yaml:1014
+    def e309_player(st, env):  # game.yaml:1007
         return env['q']
-    def e312_prompt(st, env):  # game.yaml:1014
+    def e309_prompt(st, env):  # game.yaml:1007
         return fmt_player1(env['q']) + ': Church influence in which Archdiocese'
-    def e312_label0(st, env):  # game.yaml:1017
+    def e309_label0(st, env):  # game.yaml:1010
         return fmt_card1(env['e'])
-    def e312_items0(st, env):  # game.yaml:1017
+    def e309_items0(st, env):  # game.yaml:1010
         return K_electorates1
-    def e312_when0(st, env):  # game.yaml:1017
-        return ((env['e'].props['spiritual'] and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[286])])) and (env['e'] != st.vars['excommunicated']))
-    def collect_312(st, env):  # game.yaml:1014
+    def e309_when0(st, env):  # game.yaml:1010
+        return ((env['e'].props['spiritual'] and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[288])])) and (env['e'] != st.vars['excommunicated']))
+    def collect_309(st, env):  # game.yaml:1007
         actions = []
         values = []
         idx = []
-        for _e8 in K_electorates1:  # game.yaml:1017
-            if not (_e8.props['spiritual'] and (not st.vars['closed'][ordinal(_e8, 'electorates', S[286])]) and (_e8 != st.vars['excommunicated'])):
+        for _e8 in K_electorates1:  # game.yaml:1010
+            if not (_e8.props['spiritual'] and (not st.vars['closed'][ordinal(_e8, 'electorates', S[288])]) and (_e8 != st.vars['excommunicated'])):
                 continue
             a = A_421 + _e8.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4289,20 +4282,20 @@ def build(num_players, files):
                 values.append(_e8)
                 idx.append(0)
         return actions, values, idx
-    def resolve_312(st, dec, i):  # game.yaml:1014
+    def resolve_309(st, dec, i):  # game.yaml:1007
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1017
+        if k == 0:  # game.yaml:1010
             env['e'] = dec.values[i]
-            st.at = o311  # game.yaml:1021
+            st.at = o308  # game.yaml:1014
             st.vars['church_on'] = env['e']
-    def step_314(st, fr):  # game.yaml:1024
+    def step_311(st, fr):  # game.yaml:1017
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o317  # game.yaml:1025
-            o317.exec(st, env)
+            st.at = o314  # game.yaml:1018
+            o314.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4311,28 +4304,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_315(st, fr):  # game.yaml:1031
+    def step_312(st, fr):  # game.yaml:1024
         env = fr.env
-        st.at = o316  # game.yaml:1032
+        st.at = o313  # game.yaml:1025
         st.vars['excommunicated'] = env['e']
         st.frames.pop()
 
-    def e317_player(st, env):  # game.yaml:1025
+    def e314_player(st, env):  # game.yaml:1018
         return env['q']
-    def e317_prompt(st, env):  # game.yaml:1025
+    def e314_prompt(st, env):  # game.yaml:1018
         return fmt_player1(env['q']) + ': excommunicate which secular electorate'
-    def e317_label0(st, env):  # game.yaml:1028
+    def e314_label0(st, env):  # game.yaml:1021
         return fmt_card1(env['e'])
-    def e317_items0(st, env):  # game.yaml:1028
+    def e314_items0(st, env):  # game.yaml:1021
         return K_electorates1
-    def e317_when0(st, env):  # game.yaml:1028
-        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[287])])) and (env['e'] != st.vars['church_on']))
-    def collect_317(st, env):  # game.yaml:1025
+    def e314_when0(st, env):  # game.yaml:1021
+        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][ordinal(env['e'], 'electorates', S[289])])) and (env['e'] != st.vars['church_on']))
+    def collect_314(st, env):  # game.yaml:1018
         actions = []
         values = []
         idx = []
-        for _e9 in K_electorates1:  # game.yaml:1028
-            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[287])]) and (_e9 != st.vars['church_on'])):
+        for _e9 in K_electorates1:  # game.yaml:1021
+            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][ordinal(_e9, 'electorates', S[289])]) and (_e9 != st.vars['church_on'])):
                 continue
             a = A_431 + _e9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4340,22 +4333,22 @@ def build(num_players, files):
                 values.append(_e9)
                 idx.append(0)
         return actions, values, idx
-    def resolve_317(st, dec, i):  # game.yaml:1025
+    def resolve_314(st, dec, i):  # game.yaml:1018
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1028
+        if k == 0:  # game.yaml:1021
             env['e'] = dec.values[i]
-            st.at = o316  # game.yaml:1032
+            st.at = o313  # game.yaml:1025
             st.vars['excommunicated'] = env['e']
-    def e319_items(st, env):  # game.yaml:1010
+    def e316_items(st, env):  # game.yaml:1003
         return clockwise_from(st, st.vars['emperor'])
-    def step_322(st, fr):  # game.yaml:1037
+    def step_319(st, fr):  # game.yaml:1030
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o327  # game.yaml:1038
-            o327.exec(st, env)
+            st.at = o324  # game.yaml:1031
+            o324.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4364,99 +4357,99 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_323(st, fr):  # game.yaml:1042
+    def step_320(st, fr):  # game.yaml:1035
         env = fr.env
-        st.at = o324  # game.yaml:1043
-        _i76 = seat(st, env['q'], S[288])
+        st.at = o321  # game.yaml:1036
+        _i76 = seat(st, env['q'], S[290])
         st.vars['vote'][_i76] = st.vars['emperor']
         st.frames.pop()
 
-    def step_325(st, fr):  # game.yaml:1045
+    def step_322(st, fr):  # game.yaml:1038
         env = fr.env
-        st.at = o326  # game.yaml:1046
-        _i77 = seat(st, env['q'], S[289])
+        st.at = o323  # game.yaml:1039
+        _i77 = seat(st, env['q'], S[291])
         st.vars['vote'][_i77] = st.vars['rival']
         st.frames.pop()
 
-    def e327_player(st, env):  # game.yaml:1038
+    def e324_player(st, env):  # game.yaml:1031
         return env['q']
-    def e327_prompt(st, env):  # game.yaml:1038
-        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[290], env['q'])) + ' votes)'
-    def e327_label0(st, env):  # game.yaml:1041
+    def e324_prompt(st, env):  # game.yaml:1031
+        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[292], env['q'])) + ' votes)'
+    def e324_label0(st, env):  # game.yaml:1034
         return 'for the Emperor ' + fmt_player1(st.vars['emperor'])
-    def e327_label1(st, env):  # game.yaml:1044
+    def e324_label1(st, env):  # game.yaml:1037
         return 'for the rival ' + fmt_player1(st.vars['rival'])
-    def collect_327(st, env):  # game.yaml:1038
+    def collect_324(st, env):  # game.yaml:1031
         actions = []
         values = []
         idx = []
-        # game.yaml:1041: always offered
+        # game.yaml:1034: always offered
         actions.append(A_441)
         values.append(None)
         idx.append(0)
-        # game.yaml:1044: always offered
+        # game.yaml:1037: always offered
         actions.append(A_451)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_327(st, dec, i):  # game.yaml:1038
+    def resolve_324(st, dec, i):  # game.yaml:1031
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1041
-            st.at = o324  # game.yaml:1043
-            _i78 = seat(st, env['q'], S[288])
+        if k == 0:  # game.yaml:1034
+            st.at = o321  # game.yaml:1036
+            _i78 = seat(st, env['q'], S[290])
             st.vars['vote'][_i78] = st.vars['emperor']
-        elif k == 1:  # game.yaml:1044
-            st.at = o326  # game.yaml:1046
-            _i79 = seat(st, env['q'], S[289])
+        elif k == 1:  # game.yaml:1037
+            st.at = o323  # game.yaml:1039
+            _i79 = seat(st, env['q'], S[291])
             st.vars['vote'][_i79] = st.vars['rival']
-    def e328_items(st, env):  # game.yaml:1036
+    def e325_items(st, env):  # game.yaml:1029
         return [_x29 for _x29 in clockwise_from(st, st.vars['emperor']) if ((_x29 != st.vars['emperor']) and (_x29 != st.vars['rival']))]
-    def step_333(st, fr):  # game.yaml:1052
+    def step_330(st, fr):  # game.yaml:1045
         env = fr.env
-        st.at = o337  # game.yaml:1053
-        if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[132])] == env['victor'])):
-            st.at = o335  # game.yaml:1055
-            _i80 = seat(st, env['q'], S[133])
+        st.at = o334  # game.yaml:1046
+        if ((env['q'] != env['victor']) and (st.vars['vote'][seat(st, env['q'], S[133])] == env['victor'])):
+            st.at = o332  # game.yaml:1048
+            _i80 = seat(st, env['q'], S[134])
             _v24 = st.vars['score'][_i80] + 1
             if _v24 < 0:
-                raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[134])
+                raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[135])
             st.vars['score'][_i80] = _v24
-            st.at = o336  # game.yaml:1056
+            st.at = o333  # game.yaml:1049
             if st.record_log:
                 st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
-    def step_334(st, fr):  # game.yaml:1054
+    def step_331(st, fr):  # game.yaml:1047
         env = fr.env
-        st.at = o335  # game.yaml:1055
-        _i81 = seat(st, env['q'], S[133])
+        st.at = o332  # game.yaml:1048
+        _i81 = seat(st, env['q'], S[134])
         _v25 = st.vars['score'][_i81] + 1
         if _v25 < 0:
-            raise RuleError("'score' would fall to " + str(_v25) + ', below its minimum 0', S[134])
+            raise RuleError("'score' would fall to " + str(_v25) + ', below its minimum 0', S[135])
         st.vars['score'][_i81] = _v25
-        st.at = o336  # game.yaml:1056
+        st.at = o333  # game.yaml:1049
         if st.record_log:
             st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
         st.frames.pop()
 
-    def e338_items(st, env):  # game.yaml:1051
+    def e335_items(st, env):  # game.yaml:1044
         return st.players
-    def step_339(st, fr):  # game.yaml:1060
+    def step_336(st, fr):  # game.yaml:1053
         env = fr.env
-        st.at = o340  # game.yaml:1061
+        st.at = o337  # game.yaml:1054
         if st.record_log:
             st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
         st.frames.pop()
 
-    def step_341(st, fr):  # game.yaml:1058
+    def step_338(st, fr):  # game.yaml:1051
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o342  # game.yaml:1059
+            st.at = o339  # game.yaml:1052
             _args42 = {'w': st.vars['rival']}
-            enter_procedure(st, S[291])
+            enter_procedure(st, S[293])
             st.frames.append(Frame(o30, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4466,23 +4459,23 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_347(st, fr):  # game.yaml:1066
+    def step_344(st, fr):  # game.yaml:1059
         env = fr.env
-        st.at = o348  # game.yaml:1067
-        _i82 = seat(st, env['q'], S[135])
+        st.at = o345  # game.yaml:1060
+        _i82 = seat(st, env['q'], S[136])
         st.vars['vote'][_i82] = None
         st.frames.pop()
 
-    def e349_items(st, env):  # game.yaml:1065
+    def e346_items(st, env):  # game.yaml:1058
         return st.players
-    def step_355(st, fr):  # game.yaml:1079
+    def step_352(st, fr):  # game.yaml:1072
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o356  # game.yaml:1080
+            st.at = o353  # game.yaml:1073
             _args43 = {'p': env['old']}
-            enter_procedure(st, S[292])
+            enter_procedure(st, S[294])
             st.frames.append(Frame(o31, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4492,31 +4485,31 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_359(st, fr):  # game.yaml:1098
+    def step_356(st, fr):  # game.yaml:1091
         env = fr.env
-        st.at = o360  # game.yaml:1099
+        st.at = o357  # game.yaml:1092
         if st.record_log:
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
-        st.at = o361  # game.yaml:1100
+        st.at = o358  # game.yaml:1093
         _args44 = {'x': env['x']}
-        enter_procedure(st, S[137])
+        enter_procedure(st, S[138])
         st.inline += 1
         try:
             proc_retire(st, _args44)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[88]) + ')')
+            traced(e, 'procedure retire (' + str(S[90]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_362(st, fr):  # game.yaml:1089
+    def step_359(st, fr):  # game.yaml:1082
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o365  # game.yaml:1090
-            o365.exec(st, env)
+            st.at = o362  # game.yaml:1083
+            o362.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4525,36 +4518,36 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_363(st, fr):  # game.yaml:1096
+    def step_360(st, fr):  # game.yaml:1089
         env = fr.env
-        st.at = o364  # game.yaml:1097
+        st.at = o361  # game.yaml:1090
         _args45 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[293])
+        enter_procedure(st, S[295])
         st.inline += 1
         try:
             proc_settle(st, _args45)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[154]) + ')')
+            traced(e, 'procedure settle (' + str(S[155]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e365_player(st, env):  # game.yaml:1090
+    def e362_player(st, env):  # game.yaml:1083
         return env['p']
-    def e365_prompt(st, env):  # game.yaml:1090
+    def e362_prompt(st, env):  # game.yaml:1083
         return fmt_player1(env['p']) + ' places the previous Emperor ' + fmt_card1(env['x'])
-    def e365_label0(st, env):  # game.yaml:1093
+    def e362_label0(st, env):  # game.yaml:1086
         return fmt_card1(env['s'])
-    def e365_items0(st, env):  # game.yaml:1093
+    def e362_items0(st, env):  # game.yaml:1086
         return K_spaces1
-    def e365_when0(st, env):  # game.yaml:1093
+    def e362_when0(st, env):  # game.yaml:1086
         return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t15.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t15, 'spaces', S[17]))]) == 0)) for _t15 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
-    def collect_365(st, env):  # game.yaml:1090
+    def collect_362(st, env):  # game.yaml:1083
         actions = []
         values = []
         idx = []
-        for _s36 in K_spaces1:  # game.yaml:1093
+        for _s36 in K_spaces1:  # game.yaml:1086
             if not ((((_s36.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s36.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[14]))]) == 0) or ((st.zones[(Z_at1 + ordinal(_s36, 'spaces', S[15]))][-1].kind == 'knights') and (not any(((_t16.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + ordinal(_t16, 'spaces', S[17]))]) == 0)) for _t16 in st.zones[(Z_area1 + ordinal(_s36.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_461 + _s36.type_id
@@ -4563,30 +4556,30 @@ def build(num_players, files):
                 values.append(_s36)
                 idx.append(0)
         return actions, values, idx
-    def resolve_365(st, dec, i):  # game.yaml:1090
+    def resolve_362(st, dec, i):  # game.yaml:1083
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1093
+        if k == 0:  # game.yaml:1086
             env['s'] = dec.values[i]
-            st.at = o364  # game.yaml:1097
+            st.at = o361  # game.yaml:1090
             _args46 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[293])
+            enter_procedure(st, S[295])
             st.inline += 1
             try:
                 proc_settle(st, _args46)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[154]) + ')')
+                traced(e, 'procedure settle (' + str(S[155]) + ')')
                 raise
             st.inline -= 1
-    def step_370(st, fr):  # game.yaml:1110
+    def step_367(st, fr):  # game.yaml:1103
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o371  # game.yaml:1111
+            st.at = o368  # game.yaml:1104
             _args47 = {}
-            enter_procedure(st, S[294])
+            enter_procedure(st, S[296])
             st.frames.append(Frame(o33, _args47))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4596,14 +4589,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_373(st, fr):  # game.yaml:1113
+    def step_370(st, fr):  # game.yaml:1106
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o374  # game.yaml:1114
+            st.at = o371  # game.yaml:1107
             _args48 = {}
-            enter_procedure(st, S[295])
+            enter_procedure(st, S[297])
             st.frames.append(Frame(o34, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4613,14 +4606,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_376(st, fr):  # game.yaml:1130
+    def step_373(st, fr):  # game.yaml:1123
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o377  # game.yaml:1131
+            st.at = o374  # game.yaml:1124
             _args49 = {}
-            enter_procedure(st, S[296])
+            enter_procedure(st, S[298])
             st.frames.append(Frame(o34, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4630,13 +4623,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_378(st, fr):  # game.yaml:1121
+    def step_375(st, fr):  # game.yaml:1114
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o381  # game.yaml:1122
-            o381.exec(st, env)
+            st.at = o378  # game.yaml:1115
+            o378.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4645,27 +4638,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_379(st, fr):  # game.yaml:1128
+    def step_376(st, fr):  # game.yaml:1121
         env = fr.env
-        st.at = o380  # game.yaml:1129
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[297])), False)
+        st.at = o377  # game.yaml:1122
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[299])), False)
         st.frames.pop()
 
-    def e381_player(st, env):  # game.yaml:1122
+    def e378_player(st, env):  # game.yaml:1115
         return st.vars['emperor']
-    def e381_prompt(st, env):  # game.yaml:1122
+    def e378_prompt(st, env):  # game.yaml:1115
         return fmt_player1(st.vars['emperor']) + ' places an empire city'
-    def e381_label0(st, env):  # game.yaml:1125
+    def e378_label0(st, env):  # game.yaml:1118
         return fmt_card1(env['s'])
-    def e381_items0(st, env):  # game.yaml:1125
+    def e378_items0(st, env):  # game.yaml:1118
         return K_spaces1
-    def e381_when0(st, env):  # game.yaml:1125
+    def e378_when0(st, env):  # game.yaml:1118
         return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
-    def collect_381(st, env):  # game.yaml:1122
+    def collect_378(st, env):  # game.yaml:1115
         actions = []
         values = []
         idx = []
-        for _s37 in K_spaces1:  # game.yaml:1125
+        for _s37 in K_spaces1:  # game.yaml:1118
             if not ((_s37.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_s37, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_s37.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_471 + _s37.type_id
@@ -4674,27 +4667,27 @@ def build(num_players, files):
                 values.append(_s37)
                 idx.append(0)
         return actions, values, idx
-    def resolve_381(st, dec, i):  # game.yaml:1122
+    def resolve_378(st, dec, i):  # game.yaml:1115
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1125
+        if k == 0:  # game.yaml:1118
             env['s'] = dec.values[i]
-            st.at = o380  # game.yaml:1129
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[297])), False)
-    def step_383(st, fr):  # game.yaml:1157
+            st.at = o377  # game.yaml:1122
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[299])), False)
+    def step_380(st, fr):  # game.yaml:1150
         env = fr.env
-        st.at = o384  # game.yaml:1158
+        st.at = o381  # game.yaml:1151
         if st.record_log:
             st.log_line('no empire city can be placed or moved', -1)
         st.frames.pop()
 
-    def step_385(st, fr):  # game.yaml:1140
+    def step_382(st, fr):  # game.yaml:1133
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o391  # game.yaml:1141
-            o391.exec(st, env)
+            st.at = o388  # game.yaml:1134
+            o388.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -4703,15 +4696,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_386(st, fr):  # game.yaml:1147
+    def step_383(st, fr):  # game.yaml:1140
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o387  # game.yaml:1148
-            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[298]))][-1]
+            st.at = o384  # game.yaml:1141
+            env['c'] = st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[300]))][-1]
             fr.pc = 2
-            st.at = o390  # game.yaml:1149
-            o390.exec(st, env)
+            st.at = o387  # game.yaml:1142
+            o387.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -4720,27 +4713,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_388(st, fr):  # game.yaml:1155
+    def step_385(st, fr):  # game.yaml:1148
         env = fr.env
-        st.at = o389  # game.yaml:1156
-        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[299])), False)
+        st.at = o386  # game.yaml:1149
+        st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[301])), False)
         st.frames.pop()
 
-    def e390_player(st, env):  # game.yaml:1149
+    def e387_player(st, env):  # game.yaml:1142
         return st.vars['emperor']
-    def e390_prompt(st, env):  # game.yaml:1149
+    def e387_prompt(st, env):  # game.yaml:1142
         return fmt_player1(st.vars['emperor']) + ' moves the empire city from ' + fmt_card1(env['s']) + ' to'
-    def e390_label0(st, env):  # game.yaml:1152
+    def e387_label0(st, env):  # game.yaml:1145
         return fmt_card1(env['t'])
-    def e390_items0(st, env):  # game.yaml:1152
+    def e387_items0(st, env):  # game.yaml:1145
         return K_spaces1
-    def e390_when0(st, env):  # game.yaml:1152
+    def e387_when0(st, env):  # game.yaml:1145
         return ((env['t'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['t'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[6])])))
-    def collect_390(st, env):  # game.yaml:1149
+    def collect_387(st, env):  # game.yaml:1142
         actions = []
         values = []
         idx = []
-        for _t17 in K_spaces1:  # game.yaml:1152
+        for _t17 in K_spaces1:  # game.yaml:1145
             if not ((_t17.props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(_t17, 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(_t17.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_491 + _t17.type_id
@@ -4749,29 +4742,29 @@ def build(num_players, files):
                 values.append(_t17)
                 idx.append(0)
         return actions, values, idx
-    def resolve_390(st, dec, i):  # game.yaml:1149
+    def resolve_387(st, dec, i):  # game.yaml:1142
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1152
+        if k == 0:  # game.yaml:1145
             env['t'] = dec.values[i]
-            st.at = o389  # game.yaml:1156
-            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[299])), False)
-    def e391_player(st, env):  # game.yaml:1141
+            st.at = o386  # game.yaml:1149
+            st.move(env['c'], (Z_at1 + ordinal(env['t'], 'spaces', S[301])), False)
+    def e388_player(st, env):  # game.yaml:1134
         return st.vars['emperor']
-    def e391_prompt(st, env):  # game.yaml:1141
+    def e388_prompt(st, env):  # game.yaml:1134
         return fmt_player1(st.vars['emperor']) + ' moves an empire city from'
-    def e391_label0(st, env):  # game.yaml:1144
+    def e388_label0(st, env):  # game.yaml:1137
         return fmt_card1(env['s'])
-    def e391_items0(st, env):  # game.yaml:1144
+    def e388_items0(st, env):  # game.yaml:1137
         return K_spaces1
-    def e391_when0(st, env):  # game.yaml:1144
-        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[300]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[301]))][-1].kind == 'empire_cities'))
-    def collect_391(st, env):  # game.yaml:1141
+    def e388_when0(st, env):  # game.yaml:1137
+        return ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[302]))]) > 0) and (st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[303]))][-1].kind == 'empire_cities'))
+    def collect_388(st, env):  # game.yaml:1134
         actions = []
         values = []
         idx = []
-        for _s38 in K_spaces1:  # game.yaml:1144
-            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[300]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[301]))][-1].kind == 'empire_cities')):
+        for _s38 in K_spaces1:  # game.yaml:1137
+            if not ((len(st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[302]))]) > 0) and (st.zones[(Z_at1 + ordinal(_s38, 'spaces', S[303]))][-1].kind == 'empire_cities')):
                 continue
             a = A_481 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4779,174 +4772,174 @@ def build(num_players, files):
                 values.append(_s38)
                 idx.append(0)
         return actions, values, idx
-    def resolve_391(st, dec, i):  # game.yaml:1141
+    def resolve_388(st, dec, i):  # game.yaml:1134
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:1144
+        if k == 0:  # game.yaml:1137
             env['s'] = dec.values[i]
-            st.frames.append(Frame(o386, env))
-    def step_393(st, fr):  # game.yaml:335
+            st.frames.append(Frame(o383, env))
+    def step_390(st, fr):  # game.yaml:335
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o396  # game.yaml:338
+            st.at = o393  # game.yaml:338
             if (len(st.players) == 2):
-                st.at = o395  # game.yaml:340
+                st.at = o392  # game.yaml:340
                 _args50 = {}
-                enter_procedure(st, S[302])
+                enter_procedure(st, S[304])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args50)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure close_electorates (' + str(S[303]) + ')')
+                    traced(e, 'procedure close_electorates (' + str(S[305]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o401  # game.yaml:341
+            st.at = o398  # game.yaml:341
             for _c15 in list(K_actions1):
                 env['c'] = _c15
-                st.at = o400  # game.yaml:343
+                st.at = o397  # game.yaml:343
                 if (env['c'].props['players'] <= len(st.players)):
-                    st.at = o399  # game.yaml:345
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[304])), False)
-            st.at = o404  # game.yaml:348
+                    st.at = o396  # game.yaml:345
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[306])), False)
+            st.at = o401  # game.yaml:348
             for _s39 in list(K_spaces1):
                 env['s'] = _s39
-                st.at = o403  # game.yaml:350
-                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[305])), False)
-            st.at = o405  # game.yaml:351
+                st.at = o400  # game.yaml:350
+                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[307])), False)
+            st.at = o402  # game.yaml:351
             if st.record_log:
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
             fr.pc = 5
-            st.at = o408  # game.yaml:352
-            o408.exec(st, env)
+            st.at = o405  # game.yaml:352
+            o405.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
-            st.at = o409  # game.yaml:360
+            st.at = o406  # game.yaml:360
             _args51 = {}
-            enter_procedure(st, S[306])
+            enter_procedure(st, S[308])
             st.inline += 1
             try:
                 proc_place_emperor_at_start(st, _args51)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_emperor_at_start (' + str(S[307]) + ')')
+                traced(e, 'procedure place_emperor_at_start (' + str(S[309]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 7
-            st.at = o412  # game.yaml:361
-            o412.exec(st, env)
+            st.at = o409  # game.yaml:361
+            o409.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 7
         if pc == 7:
             fr.pc = 8
-            st.at = o415  # game.yaml:364
-            o415.exec(st, env)
+            st.at = o412  # game.yaml:364
+            o412.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 8
         if pc == 8:
             fr.pc = 9
-            st.at = o418  # game.yaml:367
-            o418.exec(st, env)
+            st.at = o415  # game.yaml:367
+            o415.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 9
         if pc == 9:
             fr.pc = 10
-            st.at = o421  # game.yaml:370
-            o421.exec(st, env)
+            st.at = o418  # game.yaml:370
+            o418.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
         if pc == 10:
             fr.pc = 11
-            st.at = o426  # game.yaml:373
-            o426.exec(st, env)
+            st.at = o423  # game.yaml:373
+            o423.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 11
         if pc == 11:
-            st.at = o430  # game.yaml:383
+            st.at = o427  # game.yaml:383
             _live5 = live_mask(st)
-            for _p2 in list(st.players):
-                if gone(st, _live5, _p2):
+            for _p3 in list(st.players):
+                if gone(st, _live5, _p3):
                     continue
-                env['p'] = _p2
-                st.at = o428  # game.yaml:385
-                _i83 = seat(st, env['p'], S[308])
+                env['p'] = _p3
+                st.at = o425  # game.yaml:385
+                _i83 = seat(st, env['p'], S[310])
                 _v26 = 7
                 if _v26 > 12:
                     _v26 = 12  # the marker stops at the end; the excess is lost
                 if _v26 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v26) + ', below its minimum 0', S[309])
+                    raise RuleError("'thalers' would fall to " + str(_v26) + ', below its minimum 0', S[311])
                 st.vars['thalers'][_i83] = _v26
-                st.at = o429  # game.yaml:386
-                _i84 = seat(st, env['p'], S[310])
+                st.at = o426  # game.yaml:386
+                _i84 = seat(st, env['p'], S[312])
                 st.vars['chip'][_i84] = 7
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_394(st, fr):  # game.yaml:339
+    def step_391(st, fr):  # game.yaml:339
         env = fr.env
-        st.at = o395  # game.yaml:340
+        st.at = o392  # game.yaml:340
         _args52 = {}
-        enter_procedure(st, S[302])
+        enter_procedure(st, S[304])
         st.inline += 1
         try:
             proc_close_electorates(st, _args52)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure close_electorates (' + str(S[303]) + ')')
+            traced(e, 'procedure close_electorates (' + str(S[305]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_397(st, fr):  # game.yaml:342
+    def step_394(st, fr):  # game.yaml:342
         env = fr.env
-        st.at = o400  # game.yaml:343
+        st.at = o397  # game.yaml:343
         if (env['c'].props['players'] <= len(st.players)):
-            st.at = o399  # game.yaml:345
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[304])), False)
+            st.at = o396  # game.yaml:345
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[306])), False)
         st.frames.pop()
 
-    def step_398(st, fr):  # game.yaml:344
+    def step_395(st, fr):  # game.yaml:344
         env = fr.env
-        st.at = o399  # game.yaml:345
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[304])), False)
+        st.at = o396  # game.yaml:345
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[306])), False)
         st.frames.pop()
 
-    def e401_items(st, env):  # game.yaml:341
+    def e398_items(st, env):  # game.yaml:341
         return K_actions1
-    def step_402(st, fr):  # game.yaml:349
+    def step_399(st, fr):  # game.yaml:349
         env = fr.env
-        st.at = o403  # game.yaml:350
-        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[305])), False)
+        st.at = o400  # game.yaml:350
+        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[307])), False)
         st.frames.pop()
 
-    def e404_items(st, env):  # game.yaml:348
+    def e401_items(st, env):  # game.yaml:348
         return K_spaces1
-    def step_406(st, fr):  # game.yaml:358
+    def step_403(st, fr):  # game.yaml:358
         env = fr.env
-        st.at = o407  # game.yaml:359
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[311])), False)
+        st.at = o404  # game.yaml:359
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[313])), False)
         st.frames.pop()
 
-    def e408_player(st, env):  # game.yaml:352
+    def e405_player(st, env):  # game.yaml:352
         return st.vars['emperor']
-    def e408_prompt(st, env):  # game.yaml:352
+    def e405_prompt(st, env):  # game.yaml:352
         return 'The Emperor places an empire city'
-    def e408_label0(st, env):  # game.yaml:355
+    def e405_label0(st, env):  # game.yaml:355
         return fmt_card1(env['s'])
-    def e408_items0(st, env):  # game.yaml:355
+    def e405_items0(st, env):  # game.yaml:355
         return K_spaces1
-    def e408_when0(st, env):  # game.yaml:355
+    def e405_when0(st, env):  # game.yaml:355
         return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[5]))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
-    def collect_408(st, env):  # game.yaml:352
+    def collect_405(st, env):  # game.yaml:352
         actions = []
         values = []
         idx = []
@@ -4959,21 +4952,21 @@ def build(num_players, files):
                 values.append(_s40)
                 idx.append(0)
         return actions, values, idx
-    def resolve_408(st, dec, i):  # game.yaml:352
+    def resolve_405(st, dec, i):  # game.yaml:352
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:355
             env['s'] = dec.values[i]
-            st.at = o407  # game.yaml:359
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[311])), False)
-    def step_410(st, fr):  # game.yaml:362
+            st.at = o404  # game.yaml:359
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + ordinal(env['s'], 'spaces', S[313])), False)
+    def step_407(st, fr):  # game.yaml:362
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o411  # game.yaml:363
+            st.at = o408  # game.yaml:363
             _args53 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
-            enter_procedure(st, S[312])
+            enter_procedure(st, S[314])
             st.frames.append(Frame(o2, _args53))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4983,16 +4976,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e412_items(st, env):  # game.yaml:361
+    def e409_items(st, env):  # game.yaml:361
         return others(st, st.vars['emperor'])
-    def step_413(st, fr):  # game.yaml:365
+    def step_410(st, fr):  # game.yaml:365
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o414  # game.yaml:366
+            st.at = o411  # game.yaml:366
             _args54 = {'p': env['p'], 'a': 35, 'side': True, 'kind': 'aristocrat'}
-            enter_procedure(st, S[313])
+            enter_procedure(st, S[315])
             st.frames.append(Frame(o2, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5002,16 +4995,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e415_items(st, env):  # game.yaml:364
+    def e412_items(st, env):  # game.yaml:364
         return clockwise_from(st, st.vars['emperor'])
-    def step_416(st, fr):  # game.yaml:368
+    def step_413(st, fr):  # game.yaml:368
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o417  # game.yaml:369
+            st.at = o414  # game.yaml:369
             _args55 = {'p': env['p'], 'a': 25, 'side': False, 'kind': 'aristocrat'}
-            enter_procedure(st, S[314])
+            enter_procedure(st, S[316])
             st.frames.append(Frame(o2, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5021,16 +5014,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e418_items(st, env):  # game.yaml:367
+    def e415_items(st, env):  # game.yaml:367
         return clockwise_from(st, st.vars['emperor'])
-    def step_419(st, fr):  # game.yaml:371
+    def step_416(st, fr):  # game.yaml:371
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o420  # game.yaml:372
+            st.at = o417  # game.yaml:372
             _args56 = {'p': env['p'], 'a': 15, 'side': True, 'kind': 'aristocrat'}
-            enter_procedure(st, S[315])
+            enter_procedure(st, S[317])
             st.frames.append(Frame(o2, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5040,15 +5033,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e421_items(st, env):  # game.yaml:370
+    def e418_items(st, env):  # game.yaml:370
         return clockwise_from(st, st.vars['emperor'])
-    def step_422(st, fr):  # game.yaml:374
+    def step_419(st, fr):  # game.yaml:374
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o425  # game.yaml:375
-            o425.exec(st, env)
+            st.at = o422  # game.yaml:375
+            o422.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -5057,23 +5050,23 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_423(st, fr):  # game.yaml:381
+    def step_420(st, fr):  # game.yaml:381
         env = fr.env
-        st.at = o424  # game.yaml:382
-        st.move(first([_x30 for _x30 in st.zones[(Z_supply1 + seat(st, env['p'], S[317]))] if (_x30.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[316])), False)
+        st.at = o421  # game.yaml:382
+        st.move(first([_x30 for _x30 in st.zones[(Z_supply1 + seat(st, env['p'], S[319]))] if (_x30.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[318])), False)
         st.frames.pop()
 
-    def e425_player(st, env):  # game.yaml:375
+    def e422_player(st, env):  # game.yaml:375
         return env['p']
-    def e425_prompt(st, env):  # game.yaml:375
+    def e422_prompt(st, env):  # game.yaml:375
         return fmt_player1(env['p']) + ' places a knight'
-    def e425_label0(st, env):  # game.yaml:378
+    def e422_label0(st, env):  # game.yaml:378
         return fmt_card1(env['s'])
-    def e425_items0(st, env):  # game.yaml:378
+    def e422_items0(st, env):  # game.yaml:378
         return K_spaces1
-    def e425_when0(st, env):  # game.yaml:378
+    def e422_when0(st, env):  # game.yaml:378
         return ((((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + ordinal(env['s'], 'spaces', S[7]))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[8])]))
-    def collect_425(st, env):  # game.yaml:375
+    def collect_422(st, env):  # game.yaml:375
         actions = []
         values = []
         idx = []
@@ -5086,39 +5079,39 @@ def build(num_players, files):
                 values.append(_s41)
                 idx.append(0)
         return actions, values, idx
-    def resolve_425(st, dec, i):  # game.yaml:375
+    def resolve_422(st, dec, i):  # game.yaml:375
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:378
             env['s'] = dec.values[i]
-            st.at = o424  # game.yaml:382
-            st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + seat(st, env['p'], S[317]))] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[316])), False)
-    def e426_items(st, env):  # game.yaml:373
+            st.at = o421  # game.yaml:382
+            st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + seat(st, env['p'], S[319]))] if (_x31.kind == 'knights')]), (Z_at1 + ordinal(env['s'], 'spaces', S[318])), False)
+    def e423_items(st, env):  # game.yaml:373
         return clockwise_from(st, st.vars['emperor'])
-    def step_427(st, fr):  # game.yaml:384
+    def step_424(st, fr):  # game.yaml:384
         env = fr.env
-        st.at = o428  # game.yaml:385
-        _i85 = seat(st, env['p'], S[308])
+        st.at = o425  # game.yaml:385
+        _i85 = seat(st, env['p'], S[310])
         _v27 = 7
         if _v27 > 12:
             _v27 = 12  # the marker stops at the end; the excess is lost
         if _v27 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v27) + ', below its minimum 0', S[309])
+            raise RuleError("'thalers' would fall to " + str(_v27) + ', below its minimum 0', S[311])
         st.vars['thalers'][_i85] = _v27
-        st.at = o429  # game.yaml:386
-        _i86 = seat(st, env['p'], S[310])
+        st.at = o426  # game.yaml:386
+        _i86 = seat(st, env['p'], S[312])
         st.vars['chip'][_i86] = 7
         st.frames.pop()
 
-    def e430_items(st, env):  # game.yaml:383
+    def e427_items(st, env):  # game.yaml:383
         return st.players
-    def step_431(st, fr):  # game.yaml:388
+    def step_428(st, fr):  # game.yaml:388
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o487  # game.yaml:388
-            o487.exec(st, env)
+            st.at = o484  # game.yaml:388
+            o484.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -5127,82 +5120,82 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_432(st, fr):  # game.yaml:388
+    def step_429(st, fr):  # game.yaml:388
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o433  # game.yaml:388
+            st.at = o430  # game.yaml:388
             st.vars['round'] += 1
-            st.at = o434  # game.yaml:388
+            st.at = o431  # game.yaml:388
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o435  # game.yaml:391
-            st.at = o438  # game.yaml:392
+            st.at = o432  # game.yaml:391
+            st.at = o435  # game.yaml:392
             for _e10 in list(K_electorates1):
                 env['e'] = _e10
-                st.at = o437  # game.yaml:394
-                _i87 = ordinal(env['e'], 'electorates', S[318])
+                st.at = o434  # game.yaml:394
+                _i87 = ordinal(env['e'], 'electorates', S[320])
                 st.vars['privilege_used'][_i87] = False
-            st.at = o444  # game.yaml:397
+            st.at = o441  # game.yaml:397
             if (st.vars['round'] > 1):
-                st.at = o440  # game.yaml:397
+                st.at = o437  # game.yaml:397
                 st.vars['phase'] = 'Income'
-                st.at = o441  # game.yaml:397
+                st.at = o438  # game.yaml:397
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-                st.at = o442  # game.yaml:397
+                st.at = o439  # game.yaml:397
                 _args57 = {}
-                enter_procedure(st, S[319])
+                enter_procedure(st, S[321])
                 st.inline += 1
                 try:
                     proc_income_phase(st, _args57)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure income_phase (' + str(S[320]) + ')')
+                    traced(e, 'procedure income_phase (' + str(S[322]) + ')')
                     raise
                 st.inline -= 1
-                st.at = o443  # game.yaml:397
+                st.at = o440  # game.yaml:397
                 st.vars['phase'] = ''
             fr.pc = 5
-            st.at = o450  # game.yaml:398
+            st.at = o447  # game.yaml:398
             if (st.vars['round'] > 1):
-                st.frames.append(Frame(o445, env))
+                st.frames.append(Frame(o442, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o456  # game.yaml:399
+            st.at = o453  # game.yaml:399
             if (st.vars['round'] > 1):
-                st.frames.append(Frame(o451, env))
+                st.frames.append(Frame(o448, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
         if pc == 6:
             fr.pc = 7
-            st.at = o457  # game.yaml:400
-            st.frames.append(Frame(o457, env))
+            st.at = o454  # game.yaml:400
+            st.frames.append(Frame(o454, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 7
         if pc == 7:
             fr.pc = 8
-            st.at = o472  # game.yaml:405
-            st.frames.append(Frame(o472, env))
+            st.at = o469  # game.yaml:405
+            st.frames.append(Frame(o469, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 8
         if pc == 8:
             fr.pc = 9
-            st.at = o477  # game.yaml:406
-            st.frames.append(Frame(o477, env))
+            st.at = o474  # game.yaml:406
+            st.frames.append(Frame(o474, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 9
         if pc == 9:
             fr.pc = 10
-            st.at = o482  # game.yaml:407
-            st.frames.append(Frame(o482, env))
+            st.at = o479  # game.yaml:407
+            st.frames.append(Frame(o479, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 10
@@ -5211,177 +5204,177 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_435(st, fr):  # game.yaml:391
+    def step_432(st, fr):  # game.yaml:391
         env = fr.env
-        st.at = o438  # game.yaml:392
+        st.at = o435  # game.yaml:392
         for _e11 in list(K_electorates1):
             env['e'] = _e11
-            st.at = o437  # game.yaml:394
-            _i88 = ordinal(env['e'], 'electorates', S[318])
+            st.at = o434  # game.yaml:394
+            _i88 = ordinal(env['e'], 'electorates', S[320])
             st.vars['privilege_used'][_i88] = False
         st.frames.pop()
 
-    def step_436(st, fr):  # game.yaml:393
+    def step_433(st, fr):  # game.yaml:393
         env = fr.env
-        st.at = o437  # game.yaml:394
-        _i89 = ordinal(env['e'], 'electorates', S[318])
+        st.at = o434  # game.yaml:394
+        _i89 = ordinal(env['e'], 'electorates', S[320])
         st.vars['privilege_used'][_i89] = False
         st.frames.pop()
 
-    def e438_items(st, env):  # game.yaml:392
+    def e435_items(st, env):  # game.yaml:392
         return K_electorates1
-    def step_439(st, fr):  # game.yaml:397
+    def step_436(st, fr):  # game.yaml:397
         env = fr.env
-        st.at = o440  # game.yaml:397
+        st.at = o437  # game.yaml:397
         st.vars['phase'] = 'Income'
-        st.at = o441  # game.yaml:397
+        st.at = o438  # game.yaml:397
         if st.record_log:
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-        st.at = o442  # game.yaml:397
+        st.at = o439  # game.yaml:397
         _args58 = {}
-        enter_procedure(st, S[319])
+        enter_procedure(st, S[321])
         st.inline += 1
         try:
             proc_income_phase(st, _args58)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure income_phase (' + str(S[320]) + ')')
+            traced(e, 'procedure income_phase (' + str(S[322]) + ')')
             raise
         st.inline -= 1
-        st.at = o443  # game.yaml:397
+        st.at = o440  # game.yaml:397
         st.vars['phase'] = ''
         st.frames.pop()
 
-    def step_445(st, fr):  # game.yaml:398
+    def step_442(st, fr):  # game.yaml:398
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o446  # game.yaml:398
+            st.at = o443  # game.yaml:398
             st.vars['phase'] = 'Aging'
-            st.at = o447  # game.yaml:398
+            st.at = o444  # game.yaml:398
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
             fr.pc = 3
-            st.at = o448  # game.yaml:398
+            st.at = o445  # game.yaml:398
             _args59 = {}
-            enter_procedure(st, S[321])
+            enter_procedure(st, S[323])
             st.frames.append(Frame(o9, _args59))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o449  # game.yaml:398
+            st.at = o446  # game.yaml:398
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_451(st, fr):  # game.yaml:399
+    def step_448(st, fr):  # game.yaml:399
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o452  # game.yaml:399
+            st.at = o449  # game.yaml:399
             st.vars['phase'] = 'Descendants'
-            st.at = o453  # game.yaml:399
+            st.at = o450  # game.yaml:399
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
             fr.pc = 3
-            st.at = o454  # game.yaml:399
+            st.at = o451  # game.yaml:399
             _args60 = {}
-            enter_procedure(st, S[322])
+            enter_procedure(st, S[324])
             st.frames.append(Frame(o10, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o455  # game.yaml:399
+            st.at = o452  # game.yaml:399
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_457(st, fr):  # game.yaml:400
+    def step_454(st, fr):  # game.yaml:400
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o458  # game.yaml:400
+            st.at = o455  # game.yaml:400
             st.vars['phase'] = 'Actions'
-            st.at = o461  # game.yaml:400
+            st.at = o458  # game.yaml:400
             _live6 = live_mask(st)
-            for _p3 in list(st.players):
-                if gone(st, _live6, _p3):
+            for _p4 in list(st.players):
+                if gone(st, _live6, _p4):
                     continue
-                env['p'] = _p3
-                st.at = o460  # game.yaml:400
-                _i90 = seat(st, env['p'], S[323])
+                env['p'] = _p4
+                st.at = o457  # game.yaml:400
+                _i90 = seat(st, env['p'], S[325])
                 st.vars['passed'][_i90] = False
             fr.pc = 3
-            st.at = o469  # game.yaml:400
-            o469.exec(st, env)
+            st.at = o466  # game.yaml:400
+            o466.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o470  # game.yaml:400
+            st.at = o467  # game.yaml:400
             st.vars['turn_player'] = None
-            st.at = o471  # game.yaml:400
+            st.at = o468  # game.yaml:400
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_459(st, fr):  # game.yaml:400
+    def step_456(st, fr):  # game.yaml:400
         env = fr.env
-        st.at = o460  # game.yaml:400
-        _i91 = seat(st, env['p'], S[323])
+        st.at = o457  # game.yaml:400
+        _i91 = seat(st, env['p'], S[325])
         st.vars['passed'][_i91] = False
         st.frames.pop()
 
-    def e461_items(st, env):  # game.yaml:400
+    def e458_items(st, env):  # game.yaml:400
         return st.players
-    def step_462(st, fr):  # game.yaml:400
+    def step_459(st, fr):  # game.yaml:400
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o468  # game.yaml:400
-            o468.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_463(st, fr):  # game.yaml:400
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o467  # game.yaml:400
-            if (not st.vars['passed'][seat(st, env['p'], S[323])]):
-                st.frames.append(Frame(o464, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_464(st, fr):  # game.yaml:404
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
             st.at = o465  # game.yaml:400
+            o465.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_460(st, fr):  # game.yaml:400
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o464  # game.yaml:400
+            if (not st.vars['passed'][seat(st, env['p'], S[325])]):
+                st.frames.append(Frame(o461, env))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_461(st, fr):  # game.yaml:404
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o462  # game.yaml:400
             st.vars['turn_player'] = env['p']
             if st.record_log:
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
-            st.at = o466  # game.yaml:404
+            st.at = o463  # game.yaml:404
             _args61 = {'p': env['p']}
-            enter_procedure(st, S[324])
+            enter_procedure(st, S[326])
             st.frames.append(Frame(o14, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5391,87 +5384,87 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e468_items(st, env):  # game.yaml:400
+    def e465_items(st, env):  # game.yaml:400
         return clockwise_from(st, st.vars['emperor'])
-    def e469_cond(st, env):  # game.yaml:400
-        return (not all(st.vars['passed'][seat(st, _p_seat1, S[323])] for _p_seat1 in st.players))
-    def step_472(st, fr):  # game.yaml:405
+    def e466_cond(st, env):  # game.yaml:400
+        return (not all(st.vars['passed'][seat(st, _p_seat1, S[325])] for _p_seat1 in st.players))
+    def step_469(st, fr):  # game.yaml:405
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o473  # game.yaml:405
+            st.at = o470  # game.yaml:405
             st.vars['phase'] = 'New Electors'
-            st.at = o474  # game.yaml:405
+            st.at = o471  # game.yaml:405
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             fr.pc = 3
-            st.at = o475  # game.yaml:405
+            st.at = o472  # game.yaml:405
             _args62 = {}
-            enter_procedure(st, S[325])
+            enter_procedure(st, S[327])
             st.frames.append(Frame(o23, _args62))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o476  # game.yaml:405
+            st.at = o473  # game.yaml:405
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_477(st, fr):  # game.yaml:406
+    def step_474(st, fr):  # game.yaml:406
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o478  # game.yaml:406
+            st.at = o475  # game.yaml:406
             st.vars['phase'] = 'Elect Emperor'
-            st.at = o479  # game.yaml:406
+            st.at = o476  # game.yaml:406
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             fr.pc = 3
-            st.at = o480  # game.yaml:406
+            st.at = o477  # game.yaml:406
             _args63 = {}
-            enter_procedure(st, S[326])
+            enter_procedure(st, S[328])
             st.frames.append(Frame(o28, _args63))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o481  # game.yaml:406
+            st.at = o478  # game.yaml:406
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_482(st, fr):  # game.yaml:407
+    def step_479(st, fr):  # game.yaml:407
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o483  # game.yaml:407
+            st.at = o480  # game.yaml:407
             st.vars['phase'] = 'Emperor Action'
-            st.at = o484  # game.yaml:407
+            st.at = o481  # game.yaml:407
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             fr.pc = 3
-            st.at = o485  # game.yaml:407
+            st.at = o482  # game.yaml:407
             _args64 = {}
-            enter_procedure(st, S[327])
+            enter_procedure(st, S[329])
             st.frames.append(Frame(o32, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o486  # game.yaml:407
+            st.at = o483  # game.yaml:407
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e487_cond(st, env):  # game.yaml:388
+    def e484_cond(st, env):  # game.yaml:388
         return (st.vars['round'] >= 5)
-    def step_488(st, fr):  # game.yaml:409
+    def step_485(st, fr):  # game.yaml:409
         env = fr.env
-        st.at = o489  # game.yaml:412
+        st.at = o486  # game.yaml:412
         if st.record_log:
             st.log_line('The game ends after phase VII of round ' + fmt_int1(st.vars['round']) + '; victory points ' + fmt_list_int1(st.vars['score']), -1)
         st.frames.pop()
@@ -5511,163 +5504,163 @@ def build(num_players, files):
     def init_passed(st, env):  # game.yaml:388
         return False
 
-    o0 = Block(0, S[303], 10, step_0)
-    o1 = Block(1, S[307], 4, step_1)
-    o2 = Block(2, S[328], 2, step_2)
-    o3 = Block(3, S[88], 3, step_3)
-    o4 = Block(4, S[107], 1, step_4)
-    o5 = Block(5, S[154], 2, step_5)
-    o6 = Block(6, S[329], 2, step_6)
-    o7 = Block(7, S[330], 1, step_7)
-    o8 = Block(8, S[320], 1, step_8)
-    o9 = Block(9, S[331], 2, step_9)
-    o10 = Block(10, S[332], 2, step_10)
-    o11 = Block(11, S[333], 1, step_11)
-    o12 = Block(12, S[334], 1, step_12)
-    o13 = Block(13, S[335], 1, step_13)
-    o14 = Block(14, S[336], 1, step_14)
-    o15 = Block(15, S[337], 1, step_15)
-    o16 = Block(16, S[338], 8, step_16)
-    o17 = Block(17, S[339], 1, step_17)
-    o18 = Block(18, S[340], 1, step_18)
-    o19 = Block(19, S[341], 1, step_19)
-    o20 = Block(20, S[342], 1, step_20)
-    o21 = Block(21, S[343], 1, step_21)
-    o22 = Block(22, S[344], 1, step_22)
-    o23 = Block(23, S[345], 3, step_23)
-    o24 = Block(24, S[346], 1, step_24)
-    o25 = Block(25, S[347], 2, step_25)
-    o26 = Block(26, S[348], 4, step_26)
-    o27 = Block(27, S[349], 2, step_27)
-    o28 = Block(28, S[350], 1, step_28)
-    o29 = Block(29, S[351], 14, step_29)
-    o30 = Block(30, S[352], 6, step_30)
-    o31 = Block(31, S[353], 2, step_31)
-    o32 = Block(32, S[354], 5, step_32)
-    o33 = Block(33, S[355], 1, step_33)
-    o34 = Block(34, S[356], 1, step_34)
-    o35 = Stmt(35, S[357])
-    o36 = Stmt(36, S[358])
-    o37 = Stmt(37, S[78])
-    o38 = Stmt(38, S[359])
-    o39 = Stmt(39, S[360])
-    o40 = Stmt(40, S[361])
-    o41 = Stmt(41, S[362])
-    o42 = Stmt(42, S[79])
-    o43 = Stmt(43, S[363])
-    o44 = Stmt(44, S[364])
-    o45 = Stmt(45, S[365])
-    o46 = Stmt(46, S[81])
-    o47 = Stmt(47, S[82])
-    o48 = Stmt(48, S[366])
-    o49 = Stmt(49, S[367])
-    o50 = Block(50, S[368], 3, step_50)
-    o51 = Stmt(51, S[369])
-    o52 = Stmt(52, S[151])
-    o53 = Stmt(53, S[152])
-    o54 = ChooseOp(S[370], e54_player, e54_prompt, [
+    o0 = Block(0, S[305], 10, step_0)
+    o1 = Block(1, S[309], 4, step_1)
+    o2 = Block(2, S[330], 2, step_2)
+    o3 = Block(3, S[90], 3, step_3)
+    o4 = Block(4, S[109], 1, step_4)
+    o5 = Block(5, S[155], 2, step_5)
+    o6 = Block(6, S[331], 2, step_6)
+    o7 = Block(7, S[332], 1, step_7)
+    o8 = Block(8, S[322], 1, step_8)
+    o9 = Block(9, S[333], 2, step_9)
+    o10 = Block(10, S[334], 2, step_10)
+    o11 = Block(11, S[335], 1, step_11)
+    o12 = Block(12, S[336], 1, step_12)
+    o13 = Block(13, S[337], 1, step_13)
+    o14 = Block(14, S[338], 1, step_14)
+    o15 = Block(15, S[339], 1, step_15)
+    o16 = Block(16, S[340], 8, step_16)
+    o17 = Block(17, S[341], 1, step_17)
+    o18 = Block(18, S[342], 1, step_18)
+    o19 = Block(19, S[343], 1, step_19)
+    o20 = Block(20, S[344], 1, step_20)
+    o21 = Block(21, S[345], 1, step_21)
+    o22 = Block(22, S[346], 1, step_22)
+    o23 = Block(23, S[347], 3, step_23)
+    o24 = Block(24, S[348], 1, step_24)
+    o25 = Block(25, S[349], 2, step_25)
+    o26 = Block(26, S[350], 4, step_26)
+    o27 = Block(27, S[351], 2, step_27)
+    o28 = Block(28, S[352], 1, step_28)
+    o29 = Block(29, S[353], 14, step_29)
+    o30 = Block(30, S[354], 6, step_30)
+    o31 = Block(31, S[355], 2, step_31)
+    o32 = Block(32, S[356], 5, step_32)
+    o33 = Block(33, S[357], 1, step_33)
+    o34 = Block(34, S[358], 1, step_34)
+    o35 = Stmt(35, S[359])
+    o36 = Stmt(36, S[360])
+    o37 = Stmt(37, S[80])
+    o38 = Stmt(38, S[361])
+    o39 = Stmt(39, S[362])
+    o40 = Stmt(40, S[363])
+    o41 = Stmt(41, S[364])
+    o42 = Stmt(42, S[81])
+    o43 = Stmt(43, S[365])
+    o44 = Stmt(44, S[366])
+    o45 = Stmt(45, S[367])
+    o46 = Stmt(46, S[83])
+    o47 = Stmt(47, S[84])
+    o48 = Stmt(48, S[368])
+    o49 = Stmt(49, S[369])
+    o50 = Block(50, S[370], 3, step_50)
+    o51 = Stmt(51, S[371])
+    o52 = Stmt(52, S[152])
+    o53 = Stmt(53, S[153])
+    o54 = ChooseOp(S[372], e54_player, e54_prompt, [
         OptionOp(site[0], e54_label0, 's', e54_items0, e54_when0, o50),
     ], False)
     o54.collect = collect_54
     o54.resolve = resolve_54
     o54.uid = 54
-    o55 = Stmt(55, S[371])
-    o56 = Stmt(56, S[84])
-    o57 = Stmt(57, S[85])
-    o58 = Block(58, S[372], 1, step_58)
-    o59 = Stmt(59, S[89])
-    o60 = Block(60, S[373], 2, step_60)
-    o61 = Stmt(61, S[374])
-    o62 = Stmt(62, S[87])
-    o63 = Stmt(63, S[375])
-    o64 = Block(64, S[376], 3, step_64)
-    o65 = Stmt(65, S[377])
-    o66 = Stmt(66, S[378])
-    o67 = Stmt(67, S[379])
-    o68 = Stmt(68, S[380])
-    o69 = Stmt(69, S[381])
-    o70 = Stmt(70, S[382])
-    o71 = Block(71, S[383], 3, step_71)
-    o72 = Stmt(72, S[153])
-    o73 = Stmt(73, S[155])
-    o74 = Stmt(74, S[156])
-    o75 = ChooseOp(S[384], e75_player, e75_prompt, [
+    o55 = Stmt(55, S[373])
+    o56 = Stmt(56, S[86])
+    o57 = Stmt(57, S[87])
+    o58 = Block(58, S[374], 1, step_58)
+    o59 = Stmt(59, S[91])
+    o60 = Block(60, S[375], 2, step_60)
+    o61 = Stmt(61, S[376])
+    o62 = Stmt(62, S[89])
+    o63 = Stmt(63, S[377])
+    o64 = Block(64, S[378], 3, step_64)
+    o65 = Stmt(65, S[379])
+    o66 = Stmt(66, S[380])
+    o67 = Stmt(67, S[381])
+    o68 = Stmt(68, S[382])
+    o69 = Stmt(69, S[383])
+    o70 = Stmt(70, S[384])
+    o71 = Block(71, S[385], 3, step_71)
+    o72 = Stmt(72, S[154])
+    o73 = Stmt(73, S[156])
+    o74 = Stmt(74, S[157])
+    o75 = ChooseOp(S[386], e75_player, e75_prompt, [
         OptionOp(site[1], e75_label0, 's', e75_items0, e75_when0, o71),
     ], False)
     o75.collect = collect_75
     o75.resolve = resolve_75
     o75.uid = 75
-    o76 = Block(76, S[385], 1, step_76)
-    o77 = Block(77, S[386], 1, step_77)
-    o78 = Stmt(78, S[387])
-    o79 = Block(79, S[388], 4, step_79)
-    o80 = Stmt(80, S[389])
-    o81 = Stmt(81, S[103])
-    o82 = Stmt(82, S[104])
-    o83 = Stmt(83, S[390])
-    o84 = Stmt(84, S[391])
-    o85 = Block(85, S[392], 1, step_85)
-    o86 = Block(86, S[393], 1, step_86)
-    o87 = Stmt(87, S[394])
-    o88 = ChooseOp(S[395], e88_player, e88_prompt, [
+    o76 = Block(76, S[387], 1, step_76)
+    o77 = Block(77, S[388], 1, step_77)
+    o78 = Stmt(78, S[389])
+    o79 = Block(79, S[390], 4, step_79)
+    o80 = Stmt(80, S[391])
+    o81 = Stmt(81, S[105])
+    o82 = Stmt(82, S[106])
+    o83 = Stmt(83, S[392])
+    o84 = Stmt(84, S[393])
+    o85 = Block(85, S[394], 1, step_85)
+    o86 = Block(86, S[395], 1, step_86)
+    o87 = Stmt(87, S[396])
+    o88 = ChooseOp(S[397], e88_player, e88_prompt, [
         OptionOp(site[2], e88_label0, 's', e88_items0, e88_when0, o86),
     ], False)
     o88.collect = collect_88
     o88.resolve = resolve_88
     o88.uid = 88
-    o89 = Stmt(89, S[396])
-    o90 = Block(90, S[397], 4, step_90)
-    o91 = Stmt(91, S[398])
-    o92 = Stmt(92, S[96])
-    o93 = Stmt(93, S[399])
-    o94 = Stmt(94, S[400])
-    o95 = ForOp(S[401], 'p', e95_items, o90, False, seats=True)
+    o89 = Stmt(89, S[398])
+    o90 = Block(90, S[399], 4, step_90)
+    o91 = Stmt(91, S[400])
+    o92 = Stmt(92, S[98])
+    o93 = Stmt(93, S[401])
+    o94 = Stmt(94, S[402])
+    o95 = ForOp(S[403], 'p', e95_items, o90, False, seats=True)
     o95.uid = 95
-    o96 = Block(96, S[402], 1, step_96)
-    o97 = Block(97, S[403], 1, step_97)
-    o98 = Stmt(98, S[106])
-    o99 = Stmt(99, S[404])
-    o100 = ForOp(S[405], 'x', e100_items, o96, False)
+    o96 = Block(96, S[404], 1, step_96)
+    o97 = Block(97, S[405], 1, step_97)
+    o98 = Stmt(98, S[108])
+    o99 = Stmt(99, S[406])
+    o100 = ForOp(S[407], 'x', e100_items, o96, False)
     o100.uid = 100
-    o101 = Block(101, S[406], 3, step_101)
-    o102 = Stmt(102, S[407])
-    o103 = Stmt(103, S[159])
-    o104 = Block(104, S[408], 1, step_104)
-    o105 = Stmt(105, S[409])
-    o106 = Stmt(106, S[410])
-    o107 = Stmt(107, S[411])
-    o108 = Block(108, S[412], 3, step_108)
-    o109 = Stmt(109, S[413])
-    o110 = Stmt(110, S[414])
-    o111 = Block(111, S[415], 1, step_111)
-    o112 = Block(112, S[416], 1, step_112)
-    o113 = Stmt(113, S[163])
-    o114 = Stmt(114, S[417])
-    o115 = Block(115, S[418], 1, step_115)
-    o116 = Stmt(116, S[164])
-    o117 = Stmt(117, S[419])
-    o118 = ForOp(S[420], 'q', e118_items, o108, False, seats=True)
+    o101 = Block(101, S[408], 3, step_101)
+    o102 = Stmt(102, S[409])
+    o103 = Stmt(103, S[160])
+    o104 = Block(104, S[410], 1, step_104)
+    o105 = Stmt(105, S[411])
+    o106 = Stmt(106, S[412])
+    o107 = Stmt(107, S[413])
+    o108 = Block(108, S[414], 3, step_108)
+    o109 = Stmt(109, S[415])
+    o110 = Stmt(110, S[416])
+    o111 = Block(111, S[417], 1, step_111)
+    o112 = Block(112, S[418], 1, step_112)
+    o113 = Stmt(113, S[164])
+    o114 = Stmt(114, S[419])
+    o115 = Block(115, S[420], 1, step_115)
+    o116 = Stmt(116, S[165])
+    o117 = Stmt(117, S[421])
+    o118 = ForOp(S[422], 'q', e118_items, o108, False, seats=True)
     o118.uid = 118
-    o119 = Block(119, S[421], 1, step_119)
-    o120 = Block(120, S[422], 1, step_120)
-    o121 = Stmt(121, S[423])
-    o122 = ForOp(S[424], 'c', e122_items, o120, False)
+    o119 = Block(119, S[423], 1, step_119)
+    o120 = Block(120, S[424], 1, step_120)
+    o121 = Stmt(121, S[425])
+    o122 = ForOp(S[426], 'c', e122_items, o120, False)
     o122.uid = 122
-    o123 = ForOp(S[425], 'q', e123_items, o119, False, seats=True)
+    o123 = ForOp(S[427], 'q', e123_items, o119, False, seats=True)
     o123.uid = 123
-    o124 = Block(124, S[426], 1, step_124)
-    o125 = Stmt(125, S[427])
-    o126 = Block(126, S[428], 2, step_126)
-    o127 = Stmt(127, S[429])
-    o128 = Stmt(128, S[165])
-    o129 = Stmt(129, S[430])
-    o130 = Block(130, S[431], 1, step_130)
-    o131 = Stmt(131, S[167])
-    o132 = Block(132, S[432], 1, step_132)
-    o133 = Stmt(133, S[168])
-    o134 = Block(134, S[433], 1, step_134)
-    o135 = Stmt(135, S[170])
-    o136 = ChooseOp(S[434], e136_player, e136_prompt, [
+    o124 = Block(124, S[428], 1, step_124)
+    o125 = Stmt(125, S[429])
+    o126 = Block(126, S[430], 2, step_126)
+    o127 = Stmt(127, S[431])
+    o128 = Stmt(128, S[166])
+    o129 = Stmt(129, S[432])
+    o130 = Block(130, S[433], 1, step_130)
+    o131 = Stmt(131, S[168])
+    o132 = Block(132, S[434], 1, step_132)
+    o133 = Stmt(133, S[169])
+    o134 = Block(134, S[435], 1, step_134)
+    o135 = Stmt(135, S[171])
+    o136 = ChooseOp(S[436], e136_player, e136_prompt, [
         OptionOp(site[3], e136_label0, 's', e136_items0, e136_when0, o130),
         OptionOp(site[4], e136_label1, None, None, e136_when1, o132),
         OptionOp(site[5], e136_label2, None, None, None, o134),
@@ -5675,71 +5668,71 @@ def build(num_players, files):
     o136.collect = collect_136
     o136.resolve = resolve_136
     o136.uid = 136
-    o137 = Block(137, S[435], 3, step_137)
-    o138 = Stmt(138, S[173])
-    o139 = Stmt(139, S[175])
-    o140 = Stmt(140, S[436])
-    o141 = Block(141, S[437], 2, step_141)
-    o142 = Stmt(142, S[177])
-    o143 = Stmt(143, S[438])
-    o144 = ChooseOp(S[439], e144_player, e144_prompt, [
+    o137 = Block(137, S[437], 3, step_137)
+    o138 = Stmt(138, S[174])
+    o139 = Stmt(139, S[176])
+    o140 = Stmt(140, S[438])
+    o141 = Block(141, S[439], 2, step_141)
+    o142 = Stmt(142, S[178])
+    o143 = Stmt(143, S[440])
+    o144 = ChooseOp(S[441], e144_player, e144_prompt, [
         OptionOp(site[6], e144_label0, None, None, None, o137),
         OptionOp(site[7], e144_label1, None, None, None, o141),
     ], False)
     o144.collect = collect_144
     o144.resolve = resolve_144
     o144.uid = 144
-    o145 = Block(145, S[440], 1, step_145)
-    o146 = Block(146, S[441], 4, step_146)
-    o147 = Stmt(147, S[442])
-    o148 = Stmt(148, S[181])
-    o149 = Stmt(149, S[443])
-    o150 = Stmt(150, S[183])
-    o151 = ChooseOp(S[444], e151_player, e151_prompt, [
+    o145 = Block(145, S[442], 1, step_145)
+    o146 = Block(146, S[443], 4, step_146)
+    o147 = Stmt(147, S[444])
+    o148 = Stmt(148, S[182])
+    o149 = Stmt(149, S[445])
+    o150 = Stmt(150, S[184])
+    o151 = ChooseOp(S[446], e151_player, e151_prompt, [
         OptionOp(site[9], e151_label0, 'k', e151_items0, e151_when0, o146),
     ], False)
     o151.collect = collect_151
     o151.resolve = resolve_151
     o151.uid = 151
-    o152 = Block(152, S[445], 1, step_152)
-    o153 = Block(153, S[446], 4, step_153)
-    o154 = Stmt(154, S[186])
-    o155 = Stmt(155, S[188])
-    o156 = Stmt(156, S[447])
-    o157 = Stmt(157, S[189])
-    o158 = ChooseOp(S[448], e158_player, e158_prompt, [
+    o152 = Block(152, S[447], 1, step_152)
+    o153 = Block(153, S[448], 4, step_153)
+    o154 = Stmt(154, S[187])
+    o155 = Stmt(155, S[189])
+    o156 = Stmt(156, S[449])
+    o157 = Stmt(157, S[190])
+    o158 = ChooseOp(S[450], e158_player, e158_prompt, [
         OptionOp(site[11], e158_label0, 'k', e158_items0, e158_when0, o153),
     ], False)
     o158.collect = collect_158
     o158.resolve = resolve_158
     o158.uid = 158
-    o159 = Block(159, S[449], 3, step_159)
-    o160 = Stmt(160, S[191])
-    o161 = Stmt(161, S[450])
-    o162 = Stmt(162, S[451])
-    o163 = Block(163, S[452], 2, step_163)
-    o164 = Stmt(164, S[194])
-    o165 = Stmt(165, S[195])
-    o166 = Block(166, S[453], 2, step_166)
-    o167 = Stmt(167, S[196])
-    o168 = Stmt(168, S[197])
-    o169 = Block(169, S[454], 2, step_169)
-    o170 = Stmt(170, S[199])
-    o171 = Block(171, S[455], 1, step_171)
-    o172 = Stmt(172, S[456])
-    o173 = ChooseOp(S[457], e173_player, e173_prompt, [
+    o159 = Block(159, S[451], 3, step_159)
+    o160 = Stmt(160, S[192])
+    o161 = Stmt(161, S[452])
+    o162 = Stmt(162, S[453])
+    o163 = Block(163, S[454], 2, step_163)
+    o164 = Stmt(164, S[195])
+    o165 = Stmt(165, S[196])
+    o166 = Block(166, S[455], 2, step_166)
+    o167 = Stmt(167, S[197])
+    o168 = Stmt(168, S[198])
+    o169 = Block(169, S[456], 2, step_169)
+    o170 = Stmt(170, S[200])
+    o171 = Block(171, S[457], 1, step_171)
+    o172 = Stmt(172, S[458])
+    o173 = ChooseOp(S[459], e173_player, e173_prompt, [
         OptionOp(site[16], e173_label0, 's', e173_items0, e173_when0, o171),
     ], False)
     o173.collect = collect_173
     o173.resolve = resolve_173
     o173.uid = 173
-    o174 = Block(174, S[458], 2, step_174)
-    o175 = Stmt(175, S[203])
-    o176 = Stmt(176, S[204])
-    o177 = Block(177, S[459], 2, step_177)
-    o178 = Stmt(178, S[205])
-    o179 = Stmt(179, S[460])
-    o180 = ChooseOp(S[461], e180_player, e180_prompt, [
+    o174 = Block(174, S[460], 2, step_174)
+    o175 = Stmt(175, S[204])
+    o176 = Stmt(176, S[205])
+    o177 = Block(177, S[461], 2, step_177)
+    o178 = Stmt(178, S[206])
+    o179 = Stmt(179, S[462])
+    o180 = ChooseOp(S[463], e180_player, e180_prompt, [
         OptionOp(site[8], e180_label0, None, None, e180_when0, o145),
         OptionOp(site[10], e180_label1, None, None, e180_when1, o152),
         OptionOp(site[12], e180_label2, None, None, e180_when2, o159),
@@ -5752,54 +5745,54 @@ def build(num_players, files):
     o180.collect = collect_180
     o180.resolve = resolve_180
     o180.uid = 180
-    o181 = Block(181, S[462], 2, step_181)
-    o182 = Stmt(182, S[463])
-    o183 = Block(183, S[464], 1, step_183)
-    o184 = Stmt(184, S[465])
-    o185 = ChooseOp(S[466], e185_player, e185_prompt, [
+    o181 = Block(181, S[464], 2, step_181)
+    o182 = Stmt(182, S[465])
+    o183 = Block(183, S[466], 1, step_183)
+    o184 = Stmt(184, S[467])
+    o185 = ChooseOp(S[468], e185_player, e185_prompt, [
         OptionOp(site[20], e185_label0, 't', e185_items0, e185_when0, o183),
     ], False)
     o185.collect = collect_185
     o185.resolve = resolve_185
     o185.uid = 185
-    o186 = ChooseOp(S[467], e186_player, e186_prompt, [
+    o186 = ChooseOp(S[469], e186_player, e186_prompt, [
         OptionOp(site[19], e186_label0, 's', e186_items0, e186_when0, o181),
     ], False)
     o186.collect = collect_186
     o186.resolve = resolve_186
     o186.uid = 186
-    o187 = Block(187, S[468], 3, step_187)
-    o188 = Stmt(188, S[469])
-    o189 = Stmt(189, S[111])
-    o190 = Stmt(190, S[470])
-    o191 = Stmt(191, S[471])
-    o192 = Block(192, S[472], 1, step_192)
-    o193 = Stmt(193, S[222])
-    o194 = Stmt(194, S[473])
-    o195 = Block(195, S[474], 1, step_195)
-    o196 = Stmt(196, S[223])
-    o197 = Stmt(197, S[475])
-    o198 = Block(198, S[476], 1, step_198)
-    o199 = Stmt(199, S[113])
-    o200 = Stmt(200, S[477])
-    o201 = Block(201, S[478], 1, step_201)
-    o202 = Stmt(202, S[224])
-    o203 = Stmt(203, S[479])
-    o204 = Block(204, S[480], 1, step_204)
-    o205 = Stmt(205, S[225])
-    o206 = Stmt(206, S[481])
-    o207 = Block(207, S[482], 1, step_207)
-    o208 = Stmt(208, S[226])
-    o209 = Stmt(209, S[483])
-    o210 = Block(210, S[484], 1, step_210)
-    o211 = Stmt(211, S[227])
-    o212 = Stmt(212, S[485])
-    o213 = Block(213, S[486], 1, step_213)
-    o214 = Stmt(214, S[229])
-    o215 = Block(215, S[487], 1, step_215)
-    o216 = Stmt(216, S[231])
-    o217 = Block(217, S[488], 0, step_217)
-    o218 = ChooseOp(S[489], e218_player, e218_prompt, [
+    o187 = Block(187, S[470], 3, step_187)
+    o188 = Stmt(188, S[471])
+    o189 = Stmt(189, S[113])
+    o190 = Stmt(190, S[472])
+    o191 = Stmt(191, S[473])
+    o192 = Block(192, S[474], 1, step_192)
+    o193 = Stmt(193, S[223])
+    o194 = Stmt(194, S[475])
+    o195 = Block(195, S[476], 1, step_195)
+    o196 = Stmt(196, S[224])
+    o197 = Stmt(197, S[477])
+    o198 = Block(198, S[478], 1, step_198)
+    o199 = Stmt(199, S[115])
+    o200 = Stmt(200, S[479])
+    o201 = Block(201, S[480], 1, step_201)
+    o202 = Stmt(202, S[225])
+    o203 = Stmt(203, S[481])
+    o204 = Block(204, S[482], 1, step_204)
+    o205 = Stmt(205, S[226])
+    o206 = Stmt(206, S[483])
+    o207 = Block(207, S[484], 1, step_207)
+    o208 = Stmt(208, S[227])
+    o209 = Stmt(209, S[485])
+    o210 = Block(210, S[486], 1, step_210)
+    o211 = Stmt(211, S[228])
+    o212 = Stmt(212, S[487])
+    o213 = Block(213, S[488], 1, step_213)
+    o214 = Stmt(214, S[230])
+    o215 = Block(215, S[489], 1, step_215)
+    o216 = Stmt(216, S[232])
+    o217 = Block(217, S[490], 0, step_217)
+    o218 = ChooseOp(S[491], e218_player, e218_prompt, [
         OptionOp(site[21], e218_label0, 's', e218_items0, e218_when0, o213),
         OptionOp(site[22], e218_label1, 's', e218_items1, e218_when1, o215),
         OptionOp(site[23], e218_label2, None, None, e218_when2, o217),
@@ -5807,31 +5800,31 @@ def build(num_players, files):
     o218.collect = collect_218
     o218.resolve = resolve_218
     o218.uid = 218
-    o219 = Block(219, S[490], 2, step_219)
-    o220 = Stmt(220, S[491])
-    o221 = Block(221, S[492], 1, step_221)
-    o222 = Stmt(222, S[240])
-    o223 = ChooseOp(S[493], e223_player, e223_prompt, [
+    o219 = Block(219, S[492], 2, step_219)
+    o220 = Stmt(220, S[493])
+    o221 = Block(221, S[494], 1, step_221)
+    o222 = Stmt(222, S[241])
+    o223 = ChooseOp(S[495], e223_player, e223_prompt, [
         OptionOp(site[25], e223_label0, 't', e223_items0, e223_when0, o221),
     ], False)
     o223.collect = collect_223
     o223.resolve = resolve_223
     o223.uid = 223
-    o224 = Block(224, S[494], 0, step_224)
-    o225 = ChooseOp(S[495], e225_player, e225_prompt, [
+    o224 = Block(224, S[496], 0, step_224)
+    o225 = ChooseOp(S[497], e225_player, e225_prompt, [
         OptionOp(site[24], e225_label0, 's', e225_items0, e225_when0, o219),
         OptionOp(site[26], e225_label1, None, None, e225_when1, o224),
     ], False)
     o225.collect = collect_225
     o225.resolve = resolve_225
     o225.uid = 225
-    o226 = Block(226, S[496], 1, step_226)
-    o227 = Stmt(227, S[242])
-    o228 = Block(228, S[497], 2, step_228)
-    o229 = Stmt(229, S[244])
-    o230 = Stmt(230, S[245])
-    o231 = Block(231, S[498], 0, step_231)
-    o232 = ChooseOp(S[499], e232_player, e232_prompt, [
+    o226 = Block(226, S[498], 1, step_226)
+    o227 = Stmt(227, S[243])
+    o228 = Block(228, S[499], 2, step_228)
+    o229 = Stmt(229, S[245])
+    o230 = Stmt(230, S[246])
+    o231 = Block(231, S[500], 0, step_231)
+    o232 = ChooseOp(S[501], e232_player, e232_prompt, [
         OptionOp(site[27], e232_label0, None, None, e232_when0, o226),
         OptionOp(site[28], e232_label1, None, None, e232_when1, o228),
         OptionOp(site[29], e232_label2, None, None, e232_when2, o231),
@@ -5839,37 +5832,37 @@ def build(num_players, files):
     o232.collect = collect_232
     o232.resolve = resolve_232
     o232.uid = 232
-    o233 = Block(233, S[500], 2, step_233)
-    o234 = Stmt(234, S[501])
-    o235 = Stmt(235, S[252])
-    o236 = Block(236, S[502], 0, step_236)
-    o237 = ChooseOp(S[503], e237_player, e237_prompt, [
+    o233 = Block(233, S[502], 2, step_233)
+    o234 = Stmt(234, S[503])
+    o235 = Stmt(235, S[253])
+    o236 = Block(236, S[504], 0, step_236)
+    o237 = ChooseOp(S[505], e237_player, e237_prompt, [
         OptionOp(site[30], e237_label0, 's', e237_items0, e237_when0, o233),
         OptionOp(site[31], e237_label1, None, None, e237_when1, o236),
     ], False)
     o237.collect = collect_237
     o237.resolve = resolve_237
     o237.uid = 237
-    o238 = Block(238, S[504], 5, step_238)
-    o239 = Stmt(239, S[505])
-    o240 = Stmt(240, S[506])
-    o241 = Stmt(241, S[256])
-    o242 = Stmt(242, S[257])
-    o243 = Stmt(243, S[507])
-    o244 = Block(244, S[508], 0, step_244)
-    o245 = ChooseOp(S[509], e245_player, e245_prompt, [
+    o238 = Block(238, S[506], 5, step_238)
+    o239 = Stmt(239, S[507])
+    o240 = Stmt(240, S[508])
+    o241 = Stmt(241, S[257])
+    o242 = Stmt(242, S[258])
+    o243 = Stmt(243, S[509])
+    o244 = Block(244, S[510], 0, step_244)
+    o245 = ChooseOp(S[511], e245_player, e245_prompt, [
         OptionOp(site[32], e245_label0, 's', e245_items0, e245_when0, o238),
         OptionOp(site[33], e245_label1, None, None, e245_when1, o244),
     ], False)
     o245.collect = collect_245
     o245.resolve = resolve_245
     o245.uid = 245
-    o246 = Block(246, S[510], 1, step_246)
-    o247 = Stmt(247, S[263])
-    o248 = Block(248, S[511], 1, step_248)
-    o249 = Stmt(249, S[264])
-    o250 = Block(250, S[512], 0, step_250)
-    o251 = ChooseOp(S[513], e251_player, e251_prompt, [
+    o246 = Block(246, S[512], 1, step_246)
+    o247 = Stmt(247, S[264])
+    o248 = Block(248, S[513], 1, step_248)
+    o249 = Stmt(249, S[265])
+    o250 = Block(250, S[514], 0, step_250)
+    o251 = ChooseOp(S[515], e251_player, e251_prompt, [
         OptionOp(site[34], e251_label0, 's', e251_items0, e251_when0, o246),
         OptionOp(site[35], e251_label1, None, None, e251_when1, o248),
         OptionOp(site[36], e251_label2, None, None, e251_when2, o250),
@@ -5877,349 +5870,346 @@ def build(num_players, files):
     o251.collect = collect_251
     o251.resolve = resolve_251
     o251.uid = 251
-    o252 = Block(252, S[514], 1, step_252)
-    o253 = Block(253, S[515], 1, step_253)
-    o254 = Stmt(254, S[267])
-    o255 = Stmt(255, S[516])
-    o256 = ForOp(S[517], 'q', e256_items, o252, False, seats=True)
+    o252 = Block(252, S[516], 1, step_252)
+    o253 = Block(253, S[517], 1, step_253)
+    o254 = Stmt(254, S[268])
+    o255 = Stmt(255, S[518])
+    o256 = ForOp(S[519], 'q', e256_items, o252, False, seats=True)
     o256.uid = 256
-    o257 = Block(257, S[518], 1, step_257)
-    o258 = Block(258, S[519], 1, step_258)
-    o259 = Stmt(259, S[269])
-    o260 = Stmt(260, S[520])
-    o261 = ForOp(S[521], 'e', e261_items, o257, False)
+    o257 = Block(257, S[520], 1, step_257)
+    o258 = Block(258, S[521], 1, step_258)
+    o259 = Stmt(259, S[270])
+    o260 = Stmt(260, S[522])
+    o261 = ForOp(S[523], 'e', e261_items, o257, False)
     o261.uid = 261
-    o262 = Block(262, S[522], 2, step_262)
-    o263 = Stmt(263, S[115])
-    o264 = Stmt(264, S[523])
-    o265 = Stmt(265, S[524])
-    o266 = Block(266, S[525], 4, step_266)
-    o267 = Stmt(267, S[526])
-    o268 = Stmt(268, S[271])
-    o269 = Stmt(269, S[272])
-    o270 = Stmt(270, S[527])
-    o271 = Block(271, S[528], 0, step_271)
-    o272 = ChooseOp(S[529], e272_player, e272_prompt, [
+    o262 = Block(262, S[524], 2, step_262)
+    o263 = Stmt(263, S[117])
+    o264 = Stmt(264, S[525])
+    o265 = Stmt(265, S[526])
+    o266 = Block(266, S[527], 4, step_266)
+    o267 = Stmt(267, S[528])
+    o268 = Stmt(268, S[272])
+    o269 = Stmt(269, S[273])
+    o270 = Stmt(270, S[529])
+    o271 = Block(271, S[530], 0, step_271)
+    o272 = ChooseOp(S[531], e272_player, e272_prompt, [
         OptionOp(site[37], e272_label0, 'e', e272_items0, e272_when0, o266),
         OptionOp(site[38], e272_label1, None, None, None, o271),
     ], False)
     o272.collect = collect_272
     o272.resolve = resolve_272
     o272.uid = 272
-    o273 = Stmt(273, S[530])
-    o274 = Block(274, S[531], 2, step_274)
-    o275 = WinnerOp(S[532], 'q', e275_among, e275_strength, e275_chooser, False, 'w', e275_prompt, site[39], fmt_player1)
-    o275.uid = 275
-    o276 = Block(276, S[533], 1, step_276)
-    o277 = Stmt(277, S[274])
-    o278 = Stmt(278, S[534])
-    o279 = Stmt(279, S[535])
-    o280 = Block(280, S[536], 1, step_280)
-    o281 = Stmt(281, S[537])
-    o282 = Stmt(282, S[538])
-    o283 = Stmt(283, S[539])
-    o284 = Block(284, S[540], 1, step_284)
-    o285 = Stmt(285, S[541])
-    o286 = Block(286, S[542], 3, step_286)
-    o287 = Block(287, S[543], 1, step_287)
-    o288 = Stmt(288, S[544])
-    o289 = ChooseOp(S[545], e289_player, e289_prompt, [
-        OptionOp(site[40], e289_label0, 's', e289_items0, e289_when0, o287),
+    o273 = WinnerOp(S[532], 'majority:holder', e273_among, e273_strength, e273_chooser, False, 'w', e273_prompt, site[39], fmt_player1)
+    o273.uid = 273
+    o274 = Block(274, S[533], 1, step_274)
+    o275 = Stmt(275, S[276])
+    o276 = Stmt(276, S[534])
+    o277 = Block(277, S[535], 1, step_277)
+    o278 = Stmt(278, S[536])
+    o279 = Stmt(279, S[537])
+    o280 = Stmt(280, S[538])
+    o281 = Block(281, S[539], 1, step_281)
+    o282 = Stmt(282, S[540])
+    o283 = Block(283, S[541], 3, step_283)
+    o284 = Block(284, S[542], 1, step_284)
+    o285 = Stmt(285, S[543])
+    o286 = ChooseOp(S[544], e286_player, e286_prompt, [
+        OptionOp(site[40], e286_label0, 's', e286_items0, e286_when0, o284),
     ], False)
-    o289.collect = collect_289
-    o289.resolve = resolve_289
-    o289.uid = 289
-    o290 = Stmt(290, S[276])
-    o291 = Stmt(291, S[546])
-    o292 = Stmt(292, S[547])
-    o293 = Block(293, S[548], 1, step_293)
-    o294 = Stmt(294, S[282])
-    o295 = Stmt(295, S[549])
-    o296 = Stmt(296, S[550])
-    o297 = Block(297, S[551], 2, step_297)
-    o298 = Stmt(298, S[552])
-    o299 = Stmt(299, S[123])
-    o300 = Block(300, S[553], 1, step_300)
-    o301 = Block(301, S[554], 1, step_301)
-    o302 = Stmt(302, S[283])
-    o303 = ChooseOp(S[555], e303_player, e303_prompt, [
-        OptionOp(site[41], e303_label0, 's', e303_items0, e303_when0, o301),
+    o286.collect = collect_286
+    o286.resolve = resolve_286
+    o286.uid = 286
+    o287 = Stmt(287, S[278])
+    o288 = Stmt(288, S[545])
+    o289 = Stmt(289, S[546])
+    o290 = Block(290, S[547], 1, step_290)
+    o291 = Stmt(291, S[284])
+    o292 = Stmt(292, S[548])
+    o293 = Stmt(293, S[549])
+    o294 = Block(294, S[550], 2, step_294)
+    o295 = Stmt(295, S[551])
+    o296 = Stmt(296, S[124])
+    o297 = Block(297, S[552], 1, step_297)
+    o298 = Block(298, S[553], 1, step_298)
+    o299 = Stmt(299, S[285])
+    o300 = ChooseOp(S[554], e300_player, e300_prompt, [
+        OptionOp(site[41], e300_label0, 's', e300_items0, e300_when0, o298),
     ], False)
-    o303.collect = collect_303
-    o303.resolve = resolve_303
-    o303.uid = 303
-    o304 = Stmt(304, S[556])
-    o305 = Block(305, S[557], 1, step_305)
-    o306 = Stmt(306, S[285])
-    o307 = Stmt(307, S[558])
-    o308 = Block(308, S[559], 2, step_308)
-    o309 = Block(309, S[560], 1, step_309)
-    o310 = Block(310, S[561], 1, step_310)
-    o311 = Stmt(311, S[562])
-    o312 = ChooseOp(S[563], e312_player, e312_prompt, [
-        OptionOp(site[42], e312_label0, 'e', e312_items0, e312_when0, o310),
+    o300.collect = collect_300
+    o300.resolve = resolve_300
+    o300.uid = 300
+    o301 = Stmt(301, S[555])
+    o302 = Block(302, S[556], 1, step_302)
+    o303 = Stmt(303, S[287])
+    o304 = Stmt(304, S[557])
+    o305 = Block(305, S[558], 2, step_305)
+    o306 = Block(306, S[559], 1, step_306)
+    o307 = Block(307, S[560], 1, step_307)
+    o308 = Stmt(308, S[561])
+    o309 = ChooseOp(S[562], e309_player, e309_prompt, [
+        OptionOp(site[42], e309_label0, 'e', e309_items0, e309_when0, o307),
     ], False)
-    o312.collect = collect_312
-    o312.resolve = resolve_312
-    o312.uid = 312
-    o313 = Stmt(313, S[564])
-    o314 = Block(314, S[565], 1, step_314)
-    o315 = Block(315, S[566], 1, step_315)
-    o316 = Stmt(316, S[567])
-    o317 = ChooseOp(S[568], e317_player, e317_prompt, [
-        OptionOp(site[43], e317_label0, 'e', e317_items0, e317_when0, o315),
+    o309.collect = collect_309
+    o309.resolve = resolve_309
+    o309.uid = 309
+    o310 = Stmt(310, S[563])
+    o311 = Block(311, S[564], 1, step_311)
+    o312 = Block(312, S[565], 1, step_312)
+    o313 = Stmt(313, S[566])
+    o314 = ChooseOp(S[567], e314_player, e314_prompt, [
+        OptionOp(site[43], e314_label0, 'e', e314_items0, e314_when0, o312),
     ], False)
-    o317.collect = collect_317
-    o317.resolve = resolve_317
-    o317.uid = 317
-    o318 = Stmt(318, S[569])
-    o319 = ForOp(S[570], 'q', e319_items, o308, False, seats=True)
-    o319.uid = 319
-    o320 = Stmt(320, S[571])
-    o321 = Stmt(321, S[572])
-    o322 = Block(322, S[573], 1, step_322)
-    o323 = Block(323, S[574], 1, step_323)
-    o324 = Stmt(324, S[575])
-    o325 = Block(325, S[576], 1, step_325)
-    o326 = Stmt(326, S[577])
-    o327 = ChooseOp(S[578], e327_player, e327_prompt, [
-        OptionOp(site[44], e327_label0, None, None, None, o323),
-        OptionOp(site[45], e327_label1, None, None, None, o325),
+    o314.collect = collect_314
+    o314.resolve = resolve_314
+    o314.uid = 314
+    o315 = Stmt(315, S[568])
+    o316 = ForOp(S[569], 'q', e316_items, o305, False, seats=True)
+    o316.uid = 316
+    o317 = Stmt(317, S[570])
+    o318 = Stmt(318, S[571])
+    o319 = Block(319, S[572], 1, step_319)
+    o320 = Block(320, S[573], 1, step_320)
+    o321 = Stmt(321, S[574])
+    o322 = Block(322, S[575], 1, step_322)
+    o323 = Stmt(323, S[576])
+    o324 = ChooseOp(S[577], e324_player, e324_prompt, [
+        OptionOp(site[44], e324_label0, None, None, None, o320),
+        OptionOp(site[45], e324_label1, None, None, None, o322),
     ], False)
-    o327.collect = collect_327
-    o327.resolve = resolve_327
-    o327.uid = 327
-    o328 = ForOp(S[579], 'q', e328_items, o322, True, seats=True)
-    o328.uid = 328
-    o329 = Stmt(329, S[580])
-    o330 = Stmt(330, S[581])
-    o331 = Stmt(331, S[582])
-    o332 = Stmt(332, S[583])
-    o333 = Block(333, S[584], 1, step_333)
-    o334 = Block(334, S[585], 2, step_334)
-    o335 = Stmt(335, S[134])
-    o336 = Stmt(336, S[586])
-    o337 = Stmt(337, S[587])
-    o338 = ForOp(S[588], 'q', e338_items, o333, False, seats=True)
-    o338.uid = 338
-    o339 = Block(339, S[589], 1, step_339)
-    o340 = Stmt(340, S[590])
-    o341 = Block(341, S[591], 1, step_341)
-    o342 = Stmt(342, S[291])
-    o343 = Stmt(343, S[592])
-    o344 = Stmt(344, S[593])
-    o345 = Stmt(345, S[594])
-    o346 = Stmt(346, S[595])
-    o347 = Block(347, S[596], 1, step_347)
-    o348 = Stmt(348, S[597])
-    o349 = ForOp(S[598], 'q', e349_items, o347, False, seats=True)
-    o349.uid = 349
-    o350 = Stmt(350, S[599])
-    o351 = Stmt(351, S[600])
-    o352 = Stmt(352, S[601])
-    o353 = Stmt(353, S[602])
-    o354 = Stmt(354, S[136])
-    o355 = Block(355, S[603], 1, step_355)
-    o356 = Stmt(356, S[292])
-    o357 = Stmt(357, S[604])
-    o358 = Stmt(358, S[605])
-    o359 = Block(359, S[606], 2, step_359)
-    o360 = Stmt(360, S[607])
-    o361 = Stmt(361, S[137])
-    o362 = Block(362, S[608], 1, step_362)
-    o363 = Block(363, S[609], 1, step_363)
-    o364 = Stmt(364, S[293])
-    o365 = ChooseOp(S[610], e365_player, e365_prompt, [
-        OptionOp(site[46], e365_label0, 's', e365_items0, e365_when0, o363),
+    o324.collect = collect_324
+    o324.resolve = resolve_324
+    o324.uid = 324
+    o325 = ForOp(S[578], 'q', e325_items, o319, True, seats=True)
+    o325.uid = 325
+    o326 = Stmt(326, S[579])
+    o327 = Stmt(327, S[580])
+    o328 = Stmt(328, S[581])
+    o329 = Stmt(329, S[582])
+    o330 = Block(330, S[583], 1, step_330)
+    o331 = Block(331, S[584], 2, step_331)
+    o332 = Stmt(332, S[135])
+    o333 = Stmt(333, S[585])
+    o334 = Stmt(334, S[586])
+    o335 = ForOp(S[587], 'q', e335_items, o330, False, seats=True)
+    o335.uid = 335
+    o336 = Block(336, S[588], 1, step_336)
+    o337 = Stmt(337, S[589])
+    o338 = Block(338, S[590], 1, step_338)
+    o339 = Stmt(339, S[293])
+    o340 = Stmt(340, S[591])
+    o341 = Stmt(341, S[592])
+    o342 = Stmt(342, S[593])
+    o343 = Stmt(343, S[594])
+    o344 = Block(344, S[595], 1, step_344)
+    o345 = Stmt(345, S[596])
+    o346 = ForOp(S[597], 'q', e346_items, o344, False, seats=True)
+    o346.uid = 346
+    o347 = Stmt(347, S[598])
+    o348 = Stmt(348, S[599])
+    o349 = Stmt(349, S[600])
+    o350 = Stmt(350, S[601])
+    o351 = Stmt(351, S[137])
+    o352 = Block(352, S[602], 1, step_352)
+    o353 = Stmt(353, S[294])
+    o354 = Stmt(354, S[603])
+    o355 = Stmt(355, S[604])
+    o356 = Block(356, S[605], 2, step_356)
+    o357 = Stmt(357, S[606])
+    o358 = Stmt(358, S[138])
+    o359 = Block(359, S[607], 1, step_359)
+    o360 = Block(360, S[608], 1, step_360)
+    o361 = Stmt(361, S[295])
+    o362 = ChooseOp(S[609], e362_player, e362_prompt, [
+        OptionOp(site[46], e362_label0, 's', e362_items0, e362_when0, o360),
     ], False)
-    o365.collect = collect_365
-    o365.resolve = resolve_365
-    o365.uid = 365
+    o362.collect = collect_362
+    o362.resolve = resolve_362
+    o362.uid = 362
+    o363 = Stmt(363, S[610])
+    o364 = Stmt(364, S[141])
+    o365 = Stmt(365, S[144])
     o366 = Stmt(366, S[611])
-    o367 = Stmt(367, S[140])
-    o368 = Stmt(368, S[143])
-    o369 = Stmt(369, S[612])
-    o370 = Block(370, S[613], 1, step_370)
-    o371 = Stmt(371, S[294])
-    o372 = Stmt(372, S[614])
-    o373 = Block(373, S[615], 1, step_373)
-    o374 = Stmt(374, S[295])
-    o375 = Stmt(375, S[616])
-    o376 = Block(376, S[617], 1, step_376)
-    o377 = Stmt(377, S[296])
-    o378 = Block(378, S[618], 1, step_378)
-    o379 = Block(379, S[619], 1, step_379)
-    o380 = Stmt(380, S[620])
-    o381 = ChooseOp(S[621], e381_player, e381_prompt, [
-        OptionOp(site[47], e381_label0, 's', e381_items0, e381_when0, o379),
+    o367 = Block(367, S[612], 1, step_367)
+    o368 = Stmt(368, S[296])
+    o369 = Stmt(369, S[613])
+    o370 = Block(370, S[614], 1, step_370)
+    o371 = Stmt(371, S[297])
+    o372 = Stmt(372, S[615])
+    o373 = Block(373, S[616], 1, step_373)
+    o374 = Stmt(374, S[298])
+    o375 = Block(375, S[617], 1, step_375)
+    o376 = Block(376, S[618], 1, step_376)
+    o377 = Stmt(377, S[619])
+    o378 = ChooseOp(S[620], e378_player, e378_prompt, [
+        OptionOp(site[47], e378_label0, 's', e378_items0, e378_when0, o376),
     ], False)
-    o381.collect = collect_381
-    o381.resolve = resolve_381
-    o381.uid = 381
-    o382 = Stmt(382, S[622])
-    o383 = Block(383, S[623], 1, step_383)
-    o384 = Stmt(384, S[624])
-    o385 = Block(385, S[625], 1, step_385)
-    o386 = Block(386, S[626], 2, step_386)
-    o387 = Stmt(387, S[627])
-    o388 = Block(388, S[628], 1, step_388)
-    o389 = Stmt(389, S[629])
-    o390 = ChooseOp(S[630], e390_player, e390_prompt, [
-        OptionOp(site[49], e390_label0, 't', e390_items0, e390_when0, o388),
+    o378.collect = collect_378
+    o378.resolve = resolve_378
+    o378.uid = 378
+    o379 = Stmt(379, S[621])
+    o380 = Block(380, S[622], 1, step_380)
+    o381 = Stmt(381, S[623])
+    o382 = Block(382, S[624], 1, step_382)
+    o383 = Block(383, S[625], 2, step_383)
+    o384 = Stmt(384, S[626])
+    o385 = Block(385, S[627], 1, step_385)
+    o386 = Stmt(386, S[628])
+    o387 = ChooseOp(S[629], e387_player, e387_prompt, [
+        OptionOp(site[49], e387_label0, 't', e387_items0, e387_when0, o385),
     ], False)
-    o390.collect = collect_390
-    o390.resolve = resolve_390
-    o390.uid = 390
-    o391 = ChooseOp(S[631], e391_player, e391_prompt, [
-        OptionOp(site[48], e391_label0, 's', e391_items0, e391_when0, o386),
+    o387.collect = collect_387
+    o387.resolve = resolve_387
+    o387.uid = 387
+    o388 = ChooseOp(S[630], e388_player, e388_prompt, [
+        OptionOp(site[48], e388_label0, 's', e388_items0, e388_when0, o383),
     ], False)
-    o391.collect = collect_391
-    o391.resolve = resolve_391
-    o391.uid = 391
-    o392 = Stmt(392, S[632])
-    o393 = Block(393, S[633], 12, step_393)
-    o394 = Block(394, S[634], 1, step_394)
-    o395 = Stmt(395, S[302])
-    o396 = Stmt(396, S[635])
-    o397 = Block(397, S[636], 1, step_397)
-    o398 = Block(398, S[637], 1, step_398)
-    o399 = Stmt(399, S[638])
-    o400 = Stmt(400, S[639])
-    o401 = ForOp(S[640], 'c', e401_items, o397, False)
+    o388.collect = collect_388
+    o388.resolve = resolve_388
+    o388.uid = 388
+    o389 = Stmt(389, S[631])
+    o390 = Block(390, S[632], 12, step_390)
+    o391 = Block(391, S[633], 1, step_391)
+    o392 = Stmt(392, S[304])
+    o393 = Stmt(393, S[634])
+    o394 = Block(394, S[635], 1, step_394)
+    o395 = Block(395, S[636], 1, step_395)
+    o396 = Stmt(396, S[637])
+    o397 = Stmt(397, S[638])
+    o398 = ForOp(S[639], 'c', e398_items, o394, False)
+    o398.uid = 398
+    o399 = Block(399, S[640], 1, step_399)
+    o400 = Stmt(400, S[641])
+    o401 = ForOp(S[642], 's', e401_items, o399, False)
     o401.uid = 401
-    o402 = Block(402, S[641], 1, step_402)
-    o403 = Stmt(403, S[642])
-    o404 = ForOp(S[643], 's', e404_items, o402, False)
-    o404.uid = 404
-    o405 = Stmt(405, S[644])
-    o406 = Block(406, S[645], 1, step_406)
-    o407 = Stmt(407, S[646])
-    o408 = ChooseOp(S[647], e408_player, e408_prompt, [
-        OptionOp(site[50], e408_label0, 's', e408_items0, e408_when0, o406),
+    o402 = Stmt(402, S[643])
+    o403 = Block(403, S[644], 1, step_403)
+    o404 = Stmt(404, S[645])
+    o405 = ChooseOp(S[646], e405_player, e405_prompt, [
+        OptionOp(site[50], e405_label0, 's', e405_items0, e405_when0, o403),
     ], False)
-    o408.collect = collect_408
-    o408.resolve = resolve_408
-    o408.uid = 408
-    o409 = Stmt(409, S[306])
-    o410 = Block(410, S[648], 1, step_410)
-    o411 = Stmt(411, S[312])
-    o412 = ForOp(S[649], 'p', e412_items, o410, False, seats=True)
+    o405.collect = collect_405
+    o405.resolve = resolve_405
+    o405.uid = 405
+    o406 = Stmt(406, S[308])
+    o407 = Block(407, S[647], 1, step_407)
+    o408 = Stmt(408, S[314])
+    o409 = ForOp(S[648], 'p', e409_items, o407, False, seats=True)
+    o409.uid = 409
+    o410 = Block(410, S[649], 1, step_410)
+    o411 = Stmt(411, S[315])
+    o412 = ForOp(S[650], 'p', e412_items, o410, False, seats=True)
     o412.uid = 412
-    o413 = Block(413, S[650], 1, step_413)
-    o414 = Stmt(414, S[313])
-    o415 = ForOp(S[651], 'p', e415_items, o413, False, seats=True)
+    o413 = Block(413, S[651], 1, step_413)
+    o414 = Stmt(414, S[316])
+    o415 = ForOp(S[652], 'p', e415_items, o413, False, seats=True)
     o415.uid = 415
-    o416 = Block(416, S[652], 1, step_416)
-    o417 = Stmt(417, S[314])
-    o418 = ForOp(S[653], 'p', e418_items, o416, False, seats=True)
+    o416 = Block(416, S[653], 1, step_416)
+    o417 = Stmt(417, S[317])
+    o418 = ForOp(S[654], 'p', e418_items, o416, False, seats=True)
     o418.uid = 418
-    o419 = Block(419, S[654], 1, step_419)
-    o420 = Stmt(420, S[315])
-    o421 = ForOp(S[655], 'p', e421_items, o419, False, seats=True)
-    o421.uid = 421
-    o422 = Block(422, S[656], 1, step_422)
-    o423 = Block(423, S[657], 1, step_423)
-    o424 = Stmt(424, S[658])
-    o425 = ChooseOp(S[659], e425_player, e425_prompt, [
-        OptionOp(site[51], e425_label0, 's', e425_items0, e425_when0, o423),
+    o419 = Block(419, S[655], 1, step_419)
+    o420 = Block(420, S[656], 1, step_420)
+    o421 = Stmt(421, S[657])
+    o422 = ChooseOp(S[658], e422_player, e422_prompt, [
+        OptionOp(site[51], e422_label0, 's', e422_items0, e422_when0, o420),
     ], False)
-    o425.collect = collect_425
-    o425.resolve = resolve_425
-    o425.uid = 425
-    o426 = ForOp(S[660], 'p', e426_items, o422, False, seats=True)
-    o426.uid = 426
-    o427 = Block(427, S[661], 2, step_427)
-    o428 = Stmt(428, S[309])
-    o429 = Stmt(429, S[662])
-    o430 = ForOp(S[663], 'p', e430_items, o427, False, seats=True)
-    o430.uid = 430
-    o431 = Block(431, S[664], 1, step_431)
-    o432 = Block(432, S[664], 10, step_432)
-    o433 = Stmt(433, S[664])
-    o434 = Stmt(434, S[664])
-    o435 = Block(435, S[665], 1, step_435)
-    o436 = Block(436, S[666], 1, step_436)
-    o437 = Stmt(437, S[318])
-    o438 = ForOp(S[667], 'e', e438_items, o436, False)
-    o438.uid = 438
-    o439 = Block(439, S[668], 4, step_439)
-    o440 = Stmt(440, S[668])
-    o441 = Stmt(441, S[668])
-    o442 = Stmt(442, S[319])
+    o422.collect = collect_422
+    o422.resolve = resolve_422
+    o422.uid = 422
+    o423 = ForOp(S[659], 'p', e423_items, o419, False, seats=True)
+    o423.uid = 423
+    o424 = Block(424, S[660], 2, step_424)
+    o425 = Stmt(425, S[311])
+    o426 = Stmt(426, S[661])
+    o427 = ForOp(S[662], 'p', e427_items, o424, False, seats=True)
+    o427.uid = 427
+    o428 = Block(428, S[663], 1, step_428)
+    o429 = Block(429, S[663], 10, step_429)
+    o430 = Stmt(430, S[663])
+    o431 = Stmt(431, S[663])
+    o432 = Block(432, S[664], 1, step_432)
+    o433 = Block(433, S[665], 1, step_433)
+    o434 = Stmt(434, S[320])
+    o435 = ForOp(S[666], 'e', e435_items, o433, False)
+    o435.uid = 435
+    o436 = Block(436, S[667], 4, step_436)
+    o437 = Stmt(437, S[667])
+    o438 = Stmt(438, S[667])
+    o439 = Stmt(439, S[321])
+    o440 = Stmt(440, S[667])
+    o441 = Stmt(441, S[667])
+    o442 = Block(442, S[668], 4, step_442)
     o443 = Stmt(443, S[668])
     o444 = Stmt(444, S[668])
-    o445 = Block(445, S[669], 4, step_445)
-    o446 = Stmt(446, S[669])
-    o447 = Stmt(447, S[669])
-    o448 = Stmt(448, S[321])
+    o445 = Stmt(445, S[323])
+    o446 = Stmt(446, S[668])
+    o447 = Stmt(447, S[668])
+    o448 = Block(448, S[669], 4, step_448)
     o449 = Stmt(449, S[669])
     o450 = Stmt(450, S[669])
-    o451 = Block(451, S[670], 4, step_451)
-    o452 = Stmt(452, S[670])
-    o453 = Stmt(453, S[670])
-    o454 = Stmt(454, S[322])
-    o455 = Stmt(455, S[670])
-    o456 = Stmt(456, S[670])
-    o457 = Block(457, S[323], 5, step_457)
-    o458 = Stmt(458, S[323])
-    o459 = Block(459, S[323], 1, step_459)
-    o460 = Stmt(460, S[323])
-    o461 = ForOp(S[323], 'p', e461_items, o459, False, seats=True)
-    o461.uid = 461
-    o462 = Block(462, S[323], 1, step_462)
-    o463 = Block(463, S[323], 1, step_463)
-    o464 = Block(464, S[671], 2, step_464)
-    o465 = Stmt(465, S[323])
-    o466 = Stmt(466, S[324])
-    o467 = Stmt(467, S[323])
-    o468 = ForOp(S[323], 'p', e468_items, o463, False, seats=True)
-    o468.uid = 468
-    o469 = RepeatOp(S[323], o462, e469_cond, True)
-    o469.uid = 469
-    o470 = Stmt(470, S[323])
-    o471 = Stmt(471, S[323])
-    o472 = Block(472, S[672], 4, step_472)
-    o473 = Stmt(473, S[672])
-    o474 = Stmt(474, S[672])
-    o475 = Stmt(475, S[325])
+    o451 = Stmt(451, S[324])
+    o452 = Stmt(452, S[669])
+    o453 = Stmt(453, S[669])
+    o454 = Block(454, S[325], 5, step_454)
+    o455 = Stmt(455, S[325])
+    o456 = Block(456, S[325], 1, step_456)
+    o457 = Stmt(457, S[325])
+    o458 = ForOp(S[325], 'p', e458_items, o456, False, seats=True)
+    o458.uid = 458
+    o459 = Block(459, S[325], 1, step_459)
+    o460 = Block(460, S[325], 1, step_460)
+    o461 = Block(461, S[670], 2, step_461)
+    o462 = Stmt(462, S[325])
+    o463 = Stmt(463, S[326])
+    o464 = Stmt(464, S[325])
+    o465 = ForOp(S[325], 'p', e465_items, o460, False, seats=True)
+    o465.uid = 465
+    o466 = RepeatOp(S[325], o459, e466_cond, True)
+    o466.uid = 466
+    o467 = Stmt(467, S[325])
+    o468 = Stmt(468, S[325])
+    o469 = Block(469, S[671], 4, step_469)
+    o470 = Stmt(470, S[671])
+    o471 = Stmt(471, S[671])
+    o472 = Stmt(472, S[327])
+    o473 = Stmt(473, S[671])
+    o474 = Block(474, S[672], 4, step_474)
+    o475 = Stmt(475, S[672])
     o476 = Stmt(476, S[672])
-    o477 = Block(477, S[673], 4, step_477)
-    o478 = Stmt(478, S[673])
-    o479 = Stmt(479, S[673])
-    o480 = Stmt(480, S[326])
+    o477 = Stmt(477, S[328])
+    o478 = Stmt(478, S[672])
+    o479 = Block(479, S[673], 4, step_479)
+    o480 = Stmt(480, S[673])
     o481 = Stmt(481, S[673])
-    o482 = Block(482, S[674], 4, step_482)
-    o483 = Stmt(483, S[674])
-    o484 = Stmt(484, S[674])
-    o485 = Stmt(485, S[327])
-    o486 = Stmt(486, S[674])
-    o487 = RepeatOp(S[664], o432, e487_cond, False)
-    o487.uid = 487
-    o488 = Block(488, S[675], 1, step_488)
-    o489 = Stmt(489, S[676])
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479, o480, o481, o482, o483, o484, o485, o486, o487, o488, o489]
-    P.setup = o393
-    P.play = o431
-    P.scoring = o488
-    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[303]) + ')', o1.uid: 'procedure place_emperor_at_start (' + str(S[307]) + ')', o2.uid: 'procedure start_piece (' + str(S[328]) + ')', o3.uid: 'procedure retire (' + str(S[88]) + ')', o4.uid: 'procedure grow_old (' + str(S[107]) + ')', o5.uid: 'procedure settle (' + str(S[154]) + ')', o6.uid: 'procedure place_new (' + str(S[329]) + ')', o7.uid: 'procedure fill_throne (' + str(S[330]) + ')', o8.uid: 'procedure income_phase (' + str(S[320]) + ')', o9.uid: 'procedure aging_phase (' + str(S[331]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[332]) + ')', o11.uid: 'procedure son (' + str(S[333]) + ')', o12.uid: 'procedure daughter (' + str(S[334]) + ')', o13.uid: 'procedure offer (' + str(S[335]) + ')', o14.uid: 'procedure action_turn (' + str(S[336]) + ')', o15.uid: 'procedure move_knight (' + str(S[337]) + ')', o16.uid: 'procedure use_card (' + str(S[338]) + ')', o17.uid: 'procedure doctor (' + str(S[339]) + ')', o18.uid: 'procedure move_card (' + str(S[340]) + ')', o19.uid: 'procedure permit (' + str(S[341]) + ')', o20.uid: 'procedure ordinance (' + str(S[342]) + ')', o21.uid: 'procedure promotion (' + str(S[343]) + ')', o22.uid: 'procedure kings_daughter (' + str(S[344]) + ')', o23.uid: 'procedure new_electors_phase (' + str(S[345]) + ')', o24.uid: 'procedure gray_eminence (' + str(S[346]) + ')', o25.uid: 'procedure new_elector (' + str(S[347]) + ')', o26.uid: 'procedure change_of_power (' + str(S[348]) + ')', o27.uid: 'procedure displaced (' + str(S[349]) + ')', o28.uid: 'procedure election_phase (' + str(S[350]) + ')', o29.uid: 'procedure election (' + str(S[351]) + ')', o30.uid: 'procedure crown (' + str(S[352]) + ')', o31.uid: 'procedure deposed (' + str(S[353]) + ')', o32.uid: 'procedure emperor_action_phase (' + str(S[354]) + ')', o33.uid: 'procedure place_empire_city (' + str(S[355]) + ')', o34.uid: 'procedure move_empire_city (' + str(S[356]) + ')'}
+    o482 = Stmt(482, S[329])
+    o483 = Stmt(483, S[673])
+    o484 = RepeatOp(S[663], o429, e484_cond, False)
+    o484.uid = 484
+    o485 = Block(485, S[674], 1, step_485)
+    o486 = Stmt(486, S[675])
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458, o459, o460, o461, o462, o463, o464, o465, o466, o467, o468, o469, o470, o471, o472, o473, o474, o475, o476, o477, o478, o479, o480, o481, o482, o483, o484, o485, o486]
+    P.setup = o390
+    P.play = o428
+    P.scoring = o485
+    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[305]) + ')', o1.uid: 'procedure place_emperor_at_start (' + str(S[309]) + ')', o2.uid: 'procedure start_piece (' + str(S[330]) + ')', o3.uid: 'procedure retire (' + str(S[90]) + ')', o4.uid: 'procedure grow_old (' + str(S[109]) + ')', o5.uid: 'procedure settle (' + str(S[155]) + ')', o6.uid: 'procedure place_new (' + str(S[331]) + ')', o7.uid: 'procedure fill_throne (' + str(S[332]) + ')', o8.uid: 'procedure income_phase (' + str(S[322]) + ')', o9.uid: 'procedure aging_phase (' + str(S[333]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[334]) + ')', o11.uid: 'procedure son (' + str(S[335]) + ')', o12.uid: 'procedure daughter (' + str(S[336]) + ')', o13.uid: 'procedure offer (' + str(S[337]) + ')', o14.uid: 'procedure action_turn (' + str(S[338]) + ')', o15.uid: 'procedure move_knight (' + str(S[339]) + ')', o16.uid: 'procedure use_card (' + str(S[340]) + ')', o17.uid: 'procedure doctor (' + str(S[341]) + ')', o18.uid: 'procedure move_card (' + str(S[342]) + ')', o19.uid: 'procedure permit (' + str(S[343]) + ')', o20.uid: 'procedure ordinance (' + str(S[344]) + ')', o21.uid: 'procedure promotion (' + str(S[345]) + ')', o22.uid: 'procedure kings_daughter (' + str(S[346]) + ')', o23.uid: 'procedure new_electors_phase (' + str(S[347]) + ')', o24.uid: 'procedure gray_eminence (' + str(S[348]) + ')', o25.uid: 'procedure new_elector (' + str(S[349]) + ')', o26.uid: 'procedure change_of_power (' + str(S[350]) + ')', o27.uid: 'procedure displaced (' + str(S[351]) + ')', o28.uid: 'procedure election_phase (' + str(S[352]) + ')', o29.uid: 'procedure election (' + str(S[353]) + ')', o30.uid: 'procedure crown (' + str(S[354]) + ')', o31.uid: 'procedure deposed (' + str(S[355]) + ')', o32.uid: 'procedure emperor_action_phase (' + str(S[356]) + ')', o33.uid: 'procedure place_empire_city (' + str(S[357]) + ')', o34.uid: 'procedure move_empire_city (' + str(S[358]) + ')'}
     P.var_specs = [
-        VarSpec('emperor', 'player', None, S[677], 'public'),
-        VarSpec('rival', 'player', None, S[678], 'public'),
-        VarSpec('chip', 'int', 'players', S[679], 'public'),
-        VarSpec('age', 'int', 'aristocrats', S[680], 'public'),
-        VarSpec('couple', 'bool', 'aristocrats', S[681], 'public'),
-        VarSpec('closed', 'bool', 'electorates', S[682], 'public'),
-        VarSpec('privilege_used', 'bool', 'electorates', S[683], 'public'),
-        VarSpec('vote', 'player', 'players', S[684], 'owner'),
-        VarSpec('church_on', 'card', None, S[685], 'public'),
-        VarSpec('excommunicated', 'card', None, S[686], 'public'),
-        VarSpec('thalers', 'int', 'players', S[687], 'public'),
-        VarSpec('score', 'int', 'players', S[688], 'public'),
-        VarSpec('round', 'int', None, S[664], 'public'),
-        VarSpec('phase', 'str', None, S[664], 'public'),
-        VarSpec('turn_player', 'player', None, S[664], 'public'),
-        VarSpec('start_player', 'player', None, S[664], 'public'),
-        VarSpec('passed', 'bool', 'players', S[664], 'public'),
+        VarSpec('emperor', 'player', None, S[676], 'public'),
+        VarSpec('rival', 'player', None, S[677], 'public'),
+        VarSpec('chip', 'int', 'players', S[678], 'public'),
+        VarSpec('age', 'int', 'aristocrats', S[679], 'public'),
+        VarSpec('couple', 'bool', 'aristocrats', S[680], 'public'),
+        VarSpec('closed', 'bool', 'electorates', S[681], 'public'),
+        VarSpec('privilege_used', 'bool', 'electorates', S[682], 'public'),
+        VarSpec('vote', 'player', 'players', S[683], 'owner'),
+        VarSpec('church_on', 'card', None, S[684], 'public'),
+        VarSpec('excommunicated', 'card', None, S[685], 'public'),
+        VarSpec('thalers', 'int', 'players', S[686], 'public'),
+        VarSpec('score', 'int', 'players', S[687], 'public'),
+        VarSpec('round', 'int', None, S[663], 'public'),
+        VarSpec('phase', 'str', None, S[663], 'public'),
+        VarSpec('turn_player', 'player', None, S[663], 'public'),
+        VarSpec('start_player', 'player', None, S[663], 'public'),
+        VarSpec('passed', 'bool', 'players', S[663], 'public'),
     ]
     P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'chip': init_chip, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated, 'thalers': init_thalers, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player, 'passed': init_passed}
     P.tie_breakers = []

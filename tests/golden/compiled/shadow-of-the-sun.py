@@ -38,13 +38,14 @@ SPANS = (
     (0, 108, 32, 108, 33),
     (0, 114, 29, 114, 30),
     (0, 115, 38, 115, 39),
+    (0, 409, 3, 409, 19),
     (0, 246, 71, 246, 72),
     (0, 246, 31, 246, 44),
-    (0, 338, 9, 338, 32),
+    (0, 332, 9, 332, 32),
     (0, 241, 3, 241, 16),
-    (0, 339, 25, 339, 31),
-    (0, 341, 40, 341, 53),
-    (0, 341, 28, 341, 34),
+    (0, 333, 25, 333, 31),
+    (0, 335, 40, 335, 53),
+    (0, 335, 28, 335, 34),
     (0, 147, 41, 147, 42),
     (0, 147, 9, 147, 43),
     (0, 148, 9, 148, 17),
@@ -55,7 +56,15 @@ SPANS = (
     (0, 302, 41, 302, 42),
     (0, 302, 9, 302, 43),
     (0, 303, 24, 303, 25),
-    (0, 372, 60, 372, 61),
+    (0, 366, 60, 366, 61),
+    (0, 370, 38, 370, 39),
+    (0, 370, 65, 370, 66),
+    (0, 380, 34, 380, 35),
+    (0, 382, 73, 382, 97),
+    (0, 382, 67, 382, 68),
+    (0, 382, 51, 382, 52),
+    (0, 382, 17, 382, 97),
+    (0, 387, 25, 387, 26),
     (0, 164, 49, 164, 50),
     (0, 164, 17, 164, 51),
     (0, 170, 39, 170, 52),
@@ -95,51 +104,44 @@ SPANS = (
     (0, 316, 69, 316, 70),
     (0, 316, 114, 316, 115),
     (0, 316, 141, 316, 142),
-    (0, 326, 21, 326, 44),
-    (0, 332, 3, 332, 17),
-    (0, 328, 21, 328, 44),
-    (0, 329, 29, 329, 30),
-    (0, 330, 29, 330, 30),
-    (0, 349, 20, 349, 21),
-    (0, 350, 20, 350, 21),
-    (0, 362, 28, 362, 29),
-    (0, 370, 25, 370, 40),
-    (0, 382, 42, 382, 43),
-    (0, 382, 69, 382, 70),
-    (0, 389, 34, 389, 35),
-    (0, 391, 73, 391, 97),
-    (0, 391, 67, 391, 68),
-    (0, 391, 51, 391, 52),
-    (0, 391, 17, 391, 97),
-    (0, 396, 29, 396, 30),
-    (0, 404, 28, 404, 29),
-    (0, 412, 66, 412, 67),
-    (0, 412, 37, 412, 38),
-    (0, 412, 17, 412, 68),
-    (0, 408, 28, 408, 29),
-    (0, 410, 35, 410, 36),
+    (0, 322, 21, 322, 61),
+    (0, 326, 3, 326, 17),
+    (0, 323, 29, 323, 30),
+    (0, 324, 29, 324, 30),
+    (0, 318, 21, 318, 45),
+    (0, 343, 20, 343, 21),
+    (0, 344, 20, 344, 21),
+    (0, 356, 28, 356, 29),
+    (0, 364, 25, 364, 40),
+    (0, 372, 13, 372, 39),
+    (0, 395, 28, 395, 29),
+    (0, 403, 66, 403, 67),
+    (0, 403, 37, 403, 38),
+    (0, 403, 17, 403, 68),
+    (0, 399, 28, 399, 29),
+    (0, 401, 35, 401, 36),
     (0, 124, 43, 124, 44),
     (0, 124, 11, 124, 45),
     (0, 138, 14, 138, 21),
     (0, 139, 53, 139, 79),
     (0, 140, 83, 140, 95),
-    (0, 426, 21, 426, 22),
-    (0, 426, 15, 426, 40),
-    (0, 429, 25, 429, 26),
-    (0, 429, 19, 429, 32),
-    (0, 430, 40, 430, 53),
-    (0, 432, 25, 432, 26),
-    (0, 432, 19, 432, 32),
-    (0, 434, 27, 434, 28),
+    (0, 427, 21, 427, 22),
+    (0, 427, 15, 427, 40),
+    (0, 430, 25, 430, 26),
+    (0, 430, 19, 430, 32),
+    (0, 431, 40, 431, 53),
+    (0, 433, 25, 433, 26),
+    (0, 433, 19, 433, 32),
+    (0, 435, 27, 435, 28),
     (0, 143, 3, 143, 7),
     (0, 153, 3, 153, 8),
     (0, 172, 3, 172, 11),
     (0, 184, 3, 184, 18),
     (0, 248, 3, 248, 9),
     (0, 296, 3, 296, 8),
-    (0, 343, 3, 343, 15),
-    (0, 355, 3, 355, 11),
-    (0, 398, 3, 398, 13),
+    (0, 337, 3, 337, 15),
+    (0, 349, 3, 349, 11),
+    (0, 389, 3, 389, 13),
     (0, 163, 13, 163, 15),
     (0, 169, 13, 169, 15),
     (0, 170, 17, 170, 52),
@@ -179,51 +181,50 @@ SPANS = (
     (0, 312, 17, 312, 42),
     (0, 314, 13, 314, 15),
     (0, 316, 17, 316, 165),
-    (0, 317, 17, 324, 15),
-    (0, 327, 17, 327, 21),
-    (0, 325, 17, 325, 21),
-    (0, 324, 17, 329, 15),
-    (0, 329, 17, 329, 42),
-    (0, 330, 17, 330, 42),
-    (0, 307, 9, 332, 3),
-    (0, 337, 9, 337, 59),
-    (0, 340, 9, 340, 13),
-    (0, 341, 13, 341, 53),
-    (0, 339, 9, 343, 3),
-    (0, 347, 9, 355, 3),
-    (0, 361, 9, 361, 11),
-    (0, 364, 13, 364, 17),
-    (0, 369, 21, 369, 23),
-    (0, 371, 21, 372, 7),
-    (0, 365, 17, 372, 7),
-    (0, 362, 13, 372, 7),
-    (0, 359, 9, 372, 7),
-    (0, 372, 9, 372, 68),
-    (0, 378, 9, 378, 13),
-    (0, 379, 13, 379, 85),
+    (0, 317, 17, 320, 15),
+    (0, 321, 17, 321, 21),
+    (0, 320, 17, 323, 15),
+    (0, 323, 17, 323, 42),
+    (0, 324, 17, 324, 42),
+    (0, 307, 9, 326, 3),
+    (0, 331, 9, 331, 59),
+    (0, 334, 9, 334, 13),
+    (0, 335, 13, 335, 53),
+    (0, 333, 9, 337, 3),
+    (0, 341, 9, 349, 3),
+    (0, 355, 9, 355, 11),
+    (0, 358, 13, 358, 17),
+    (0, 363, 21, 363, 23),
+    (0, 365, 21, 366, 7),
+    (0, 359, 17, 366, 7),
+    (0, 356, 13, 366, 7),
+    (0, 353, 9, 366, 7),
+    (0, 366, 9, 366, 68),
+    (0, 367, 9, 367, 81),
+    (0, 369, 9, 369, 11),
+    (0, 370, 13, 370, 89),
+    (0, 368, 9, 371, 7),
+    (0, 371, 9, 374, 7),
+    (0, 379, 9, 379, 13),
+    (0, 380, 13, 380, 36),
     (0, 381, 13, 381, 15),
-    (0, 382, 17, 382, 93),
-    (0, 380, 13, 383, 11),
-    (0, 383, 13, 389, 11),
-    (0, 389, 13, 389, 36),
-    (0, 390, 13, 390, 15),
-    (0, 393, 13, 393, 77),
-    (0, 395, 13, 395, 15),
-    (0, 396, 17, 396, 42),
-    (0, 394, 13, 398, 3),
-    (0, 375, 9, 375, 13),
-    (0, 376, 13, 376, 35),
-    (0, 377, 13, 377, 56),
-    (0, 373, 9, 398, 3),
-    (0, 403, 9, 403, 11),
-    (0, 411, 13, 411, 17),
-    (0, 405, 13, 405, 17),
-    (0, 406, 17, 411, 13),
-    (0, 404, 13, 413, 7),
-    (0, 402, 9, 413, 7),
-    (0, 413, 9, 413, 36),
-    (0, 414, 9, 414, 28),
-    (0, 415, 9, 415, 35),
+    (0, 384, 13, 384, 77),
+    (0, 376, 9, 376, 13),
+    (0, 377, 13, 377, 35),
+    (0, 378, 13, 378, 63),
+    (0, 374, 9, 385, 7),
+    (0, 386, 9, 386, 11),
+    (0, 387, 13, 387, 38),
+    (0, 385, 9, 389, 3),
+    (0, 394, 9, 394, 11),
+    (0, 402, 13, 402, 17),
+    (0, 396, 13, 396, 17),
+    (0, 397, 17, 402, 13),
+    (0, 395, 13, 404, 7),
+    (0, 393, 9, 404, 7),
+    (0, 404, 9, 404, 36),
+    (0, 405, 9, 405, 28),
+    (0, 406, 9, 406, 35),
     (0, 117, 1, 117, 6),
     (0, 120, 7, 120, 23),
     (0, 121, 7, 121, 26),
@@ -237,19 +238,19 @@ SPANS = (
     (0, 138, 7, 138, 11),
     (0, 139, 7, 139, 82),
     (0, 140, 7, 140, 97),
-    (0, 417, 1, 417, 8),
-    (0, 422, 7, 422, 9),
-    (0, 424, 11, 424, 13),
-    (0, 425, 15, 425, 39),
-    (0, 428, 15, 428, 19),
-    (0, 427, 15, 430, 13),
-    (0, 431, 15, 431, 19),
-    (0, 430, 15, 433, 3),
-    (0, 423, 11, 433, 3),
-    (0, 421, 7, 433, 3),
+    (0, 418, 1, 418, 8),
+    (0, 423, 7, 423, 9),
+    (0, 425, 11, 425, 13),
+    (0, 426, 15, 426, 39),
+    (0, 429, 15, 429, 19),
+    (0, 428, 15, 431, 13),
+    (0, 432, 15, 432, 19),
+    (0, 431, 15, 434, 3),
+    (0, 424, 11, 434, 3),
+    (0, 422, 7, 434, 3),
     (0, 74, 36, 74, 37),
     (0, 77, 3, 77, 8),
-    (0, 434, 7, 437, 1),
+    (0, 435, 7, 438, 1),
 )
 
 
@@ -257,19 +258,19 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player'}
+    P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player', 'x': 'card'}
     P.frame_parents = {
-        0: frozenset([136]),
+        0: frozenset([134]),
         1: frozenset([0]),
         2: frozenset([23, 31, 36, 41]),
         3: frozenset([0]),
         4: frozenset([7, 33]),
         5: frozenset([0]),
         6: frozenset([50]),
-        7: frozenset([68, 70]),
-        8: frozenset([59, 64, 84]),
-        9: frozenset([142]),
-        10: frozenset([147]),
+        7: frozenset([68]),
+        8: frozenset([59, 64, 82]),
+        9: frozenset([140]),
+        10: frozenset([145]),
         16: frozenset([1]),
         18: frozenset([1]),
         21: frozenset([2]),
@@ -294,45 +295,44 @@ def build(num_players, files):
         62: frozenset([6]),
         64: frozenset([6]),
         68: frozenset([64]),
-        70: frozenset([64]),
-        78: frozenset([7]),
-        81: frozenset([8]),
-        82: frozenset([89]),
-        83: frozenset([82]),
-        84: frozenset([83]),
-        86: frozenset([83]),
-        89: frozenset([9]),
-        91: frozenset([9]),
-        93: frozenset([95]),
-        95: frozenset([91]),
-        98: frozenset([91]),
-        101: frozenset([103]),
-        103: frozenset([91]),
-        104: frozenset([9]),
-        108: frozenset([114]),
-        109: frozenset([108]),
-        111: frozenset([108]),
-        112: frozenset([111]),
-        114: frozenset([10]),
-        118: frozenset([124]),
-        121: frozenset([123]),
-        123: frozenset([118]),
-        125: frozenset([153]),
-        128: frozenset([125]),
-        134: frozenset([125]),
-        136: frozenset([139]),
-        139: frozenset([134]),
-        142: frozenset([125]),
-        147: frozenset([125]),
-        153: frozenset([124]),
-        155: frozenset([166]),
-        156: frozenset([165]),
-        159: frozenset([156]),
-        162: frozenset([156]),
-        165: frozenset([155]),
-        166: frozenset([154]),
+        76: frozenset([7]),
+        79: frozenset([8]),
+        80: frozenset([87]),
+        81: frozenset([80]),
+        82: frozenset([81]),
+        84: frozenset([81]),
+        87: frozenset([9]),
+        90: frozenset([92]),
+        92: frozenset([9]),
+        94: frozenset([9]),
+        96: frozenset([94]),
+        99: frozenset([9]),
+        103: frozenset([105]),
+        105: frozenset([9]),
+        106: frozenset([112]),
+        107: frozenset([106]),
+        109: frozenset([106]),
+        110: frozenset([109]),
+        112: frozenset([10]),
+        116: frozenset([122]),
+        119: frozenset([121]),
+        121: frozenset([116]),
+        123: frozenset([151]),
+        126: frozenset([123]),
+        132: frozenset([123]),
+        134: frozenset([137]),
+        137: frozenset([132]),
+        140: frozenset([123]),
+        145: frozenset([123]),
+        151: frozenset([122]),
+        153: frozenset([164]),
+        154: frozenset([163]),
+        157: frozenset([154]),
+        160: frozenset([154]),
+        163: frozenset([153]),
+        164: frozenset([152]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 118, 124, 154])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 116, 122, 152])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_day_deck1 = P.zone_base['day_deck']
@@ -343,12 +343,15 @@ def build(num_players, files):
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
     Z_minion_deck1 = P.zone_base['minion_deck']
+    fmt_list_player1 = formatter('list:player')
+    fmt_zone1 = formatter('zone')
+    fmt_str1 = formatter('str')
     Z_spent_days1 = P.zone_base['spent_days']
+    Z_won_days1 = P.zone_base['won_days']
     Z_discard1 = P.zone_base['discard']
     K_districts1 = P.kind_cards['districts']
     A_01 = site[0].base
     A_11 = site[1].base
-    fmt_str1 = formatter('str')
     A_71 = site[7].base
     A_91 = site[9].base
     A_31 = site[3].base
@@ -361,13 +364,10 @@ def build(num_players, files):
     A_111 = site[11].base
     A_131 = site[13].base
     A_151 = site[15].base
-    fmt_zone1 = formatter('zone')
     A_171 = site[17].base
     A_181 = site[18].base
     A_211 = site[21].base
     A_221 = site[22].base
-    fmt_list_player1 = formatter('list:player')
-    Z_won_days1 = P.zone_base['won_days']
     Z_current_day1 = P.zone_base['current_day']
     K_days1 = P.kind_cards['days']
 
@@ -383,40 +383,53 @@ def build(num_players, files):
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:109
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
+    def fn_strongest_legion(st, at, v_fighters):  # game.yaml:409
+        if st.calls >= MAX_CALL_DEPTH:
+            raise too_deep(at)
+        st.calls += 1
+        try:
+            result = majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, _p2, S[2]))]) for _p2 in v_fighters])
+        except Exception as e:
+            st.calls -= 1
+            traced(e, 'function strongest_legion (' + str(S[5]) + ')')
+            raise
+        st.calls -= 1
+        return result
+
     def proc_return_marker(st, env):  # game.yaml:241
         st.at = o45  # game.yaml:246
-        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[6]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[5])), False)
+        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[7]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[6])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:332
-        st.at = o76  # game.yaml:337
+    def proc_replace_marker(st, env):  # game.yaml:326
+        st.at = o74  # game.yaml:331
         if st.record_log:
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o77  # game.yaml:338
+        st.at = o75  # game.yaml:332
         _args1 = {'q': env['loser'], 'd': env['d']}
-        enter_procedure(st, S[7])
+        enter_procedure(st, S[8])
         st.inline += 1
         try:
             proc_return_marker(st, _args1)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[9]) + ')')
             raise
         st.inline -= 1
-        st.at = o80  # game.yaml:339
-        if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[9]))]) > 0):
-            st.at = o79  # game.yaml:341
-            st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
+        st.at = o78  # game.yaml:333
+        if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[10]))]) > 0):
+            st.at = o77  # game.yaml:335
+            st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[12]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[11])), False)
 
     def step_0(st, fr):  # game.yaml:143
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o11  # game.yaml:147
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[12])), False, S[13])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
             fr.pc = 2
             st.at = o12  # game.yaml:148
             _args2 = {'p': env['p']}
-            enter_procedure(st, S[14])
+            enter_procedure(st, S[15])
             st.frames.append(Frame(o1, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -425,7 +438,7 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o13  # game.yaml:149
             _args3 = {'p': env['p']}
-            enter_procedure(st, S[15])
+            enter_procedure(st, S[16])
             st.frames.append(Frame(o3, _args3))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -434,14 +447,14 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o14  # game.yaml:150
             _args4 = {'p': env['p']}
-            enter_procedure(st, S[16])
+            enter_procedure(st, S[17])
             st.frames.append(Frame(o5, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             st.at = o15  # game.yaml:151
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[17])), False, S[18])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[18])), False, S[19])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -516,18 +529,18 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
             st.at = o58  # game.yaml:302
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[19])), False, S[20])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
             fr.pc = 3
             st.at = o61  # game.yaml:303
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[21]))]) >= 2):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
                 st.frames.append(Frame(o59, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o75  # game.yaml:307
-            o75.exec(st, env)
+            st.at = o73  # game.yaml:307
+            o73.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -536,15 +549,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_7 = run_whole(proc_replace_marker)  # game.yaml:332
+    step_7 = run_whole(proc_replace_marker)  # game.yaml:326
 
-    def step_8(st, fr):  # game.yaml:343
+    def step_8(st, fr):  # game.yaml:337
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o81  # game.yaml:347
-            o81.exec(st, env)
+            st.at = o79  # game.yaml:341
+            o79.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -553,56 +566,88 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_9(st, fr):  # game.yaml:355
+    def step_9(st, fr):  # game.yaml:349
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o89  # game.yaml:359
-            o89.exec(st, env)
+            st.at = o87  # game.yaml:353
+            o87.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o90  # game.yaml:372
-            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[22]))]) > 0)]
-            fr.pc = 3
-            st.at = o107  # game.yaml:373
-            if (len(env['fighters']) == 0):
-                st.at = o105  # game.yaml:376
-                st.move(env['day'], Z_spent_days1, False)
-                st.at = o106  # game.yaml:377
+            st.at = o88  # game.yaml:366
+            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
+            st.at = o89  # game.yaml:367
+            if st.record_log:
+                st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
+            st.at = o92  # game.yaml:368
+            _live1 = live_mask(st)
+            for _q2 in list(env['fighters']):
+                if gone(st, _live1, _q2):
+                    continue
+                env['q'] = _q2
+                st.at = o91  # game.yaml:370
                 if st.record_log:
-                    st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
-            else:
-                st.frames.append(Frame(o91, env))
+                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[24]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))])) + ')', -1)
+            fr.pc = 5
+            st.at = o93  # game.yaml:371
+            o93.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
-            pc = 3
-        if pc == 3:
+            pc = 5
+        if pc == 5:
+            st.at = o102  # game.yaml:374
+            if (env['w'] == None):
+                st.at = o100  # game.yaml:377
+                st.move(env['day'], Z_spent_days1, False)
+                st.at = o101  # game.yaml:378
+                if st.record_log:
+                    st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
+            else:
+                st.at = o95  # game.yaml:380
+                st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[26])), False)
+                st.at = o96  # game.yaml:381
+                st.at = o97  # game.yaml:382
+                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[29]))]),)), (Z_house1 + seat(st, env['w'], S[28])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[27])), False, S[30])
+                st.at = o98  # game.yaml:384
+                if st.record_log:
+                    st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
+            st.at = o105  # game.yaml:385
+            _live2 = live_mask(st)
+            for _q3 in list(env['fighters']):
+                if gone(st, _live2, _q3):
+                    continue
+                env['q'] = _q3
+                st.at = o104  # game.yaml:387
+                _items1 = st.zones[(Z_legion1 + seat(st, env['q'], S[31]))]
+                _dest1 = Z_discard1
+                for _c3 in cards_of(_items1):
+                    st.move(_c3, _dest1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:398
+    def step_10(st, fr):  # game.yaml:389
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o114  # game.yaml:402
-            o114.exec(st, env)
+            st.at = o112  # game.yaml:393
+            o112.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o115  # game.yaml:413
-            _items1 = st.zones[Z_discard1]
-            _dest1 = Z_minion_deck1
-            for _c3 in cards_of(_items1):
-                st.move(_c3, _dest1, False)
-            st.at = o116  # game.yaml:414
+            st.at = o113  # game.yaml:404
+            _items2 = st.zones[Z_discard1]
+            _dest2 = Z_minion_deck1
+            for _c4 in cards_of(_items2):
+                st.move(_c4, _dest2, False)
+            st.at = o114  # game.yaml:405
             st.shuffle(Z_minion_deck1)
-            st.at = o117  # game.yaml:415
+            st.at = o115  # game.yaml:406
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
@@ -611,13 +656,13 @@ def build(num_players, files):
     def step_16(st, fr):  # game.yaml:163
         env = fr.env
         st.at = o17  # game.yaml:164
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[23])), False, S[24])
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[32])), False, S[33])
         st.frames.pop()
 
     def step_18(st, fr):  # game.yaml:169
         env = fr.env
         st.at = o19  # game.yaml:170
-        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[26]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
+        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[35]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[34])), False)
         st.frames.pop()
 
     def e20_player(st, env):  # game.yaml:159
@@ -631,7 +676,7 @@ def build(num_players, files):
     def e20_items1(st, env):  # game.yaml:165
         return K_districts1
     def e20_when1(st, env):  # game.yaml:165
-        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[27]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
+        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[36]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
     def collect_20(st, env):  # game.yaml:159
         actions = []
         values = []
@@ -640,9 +685,9 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items2 = K_districts1  # game.yaml:165
-        if _items2 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[27]))]) > 0):
-            for _d1 in _items2:
+        _items3 = K_districts1  # game.yaml:165
+        if _items3 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[36]))]) > 0):
+            for _d1 in _items3:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
@@ -656,17 +701,17 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:162
             st.at = o17  # game.yaml:164
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[23])), False, S[24])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[32])), False, S[33])
         elif k == 1:  # game.yaml:165
             env['d'] = dec.values[i]
             st.at = o19  # game.yaml:170
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[26]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[25])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[35]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[34])), False)
     def e21_player(st, env):  # game.yaml:177
         return env['p']
     def e21_prompt(st, env):  # game.yaml:177
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
     def e21_src(st, env):  # game.yaml:177
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[28]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[37]))]
     def e21_dest(st, env):  # game.yaml:177
         return Z_discard1
     def e21_min(st, env):  # game.yaml:177
@@ -676,7 +721,7 @@ def build(num_players, files):
     def e21_where(st, env):  # game.yaml:177
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
     def cands_21(st, env, picked):  # game.yaml:177
-        return [_c4 for _c4 in st.zones[(Z_hand1 + seat(st, env['p'], S[28]))] if ((_c4.name == env['minion']) or (_c4.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+        return [_c5 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[37]))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
     def step_22(st, fr):  # game.yaml:191
         env = fr.env
         pass
@@ -689,7 +734,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o24  # game.yaml:195
             _args5 = {'p': env['p'], 'minion': 'Ghoul'}
-            enter_procedure(st, S[29])
+            enter_procedure(st, S[38])
             st.frames.append(Frame(o2, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -703,7 +748,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o30  # game.yaml:206
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[30])), False, S[31])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[39])), False, S[40])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -714,7 +759,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o28  # game.yaml:198
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[32]))]) > 0):
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[41]))]) > 0):
                 st.frames.append(Frame(o26, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -744,7 +789,7 @@ def build(num_players, files):
     def e27_prompt(st, env):  # game.yaml:200
         return 'Discard a card (Ghoul ability)'
     def e27_src(st, env):  # game.yaml:200
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[33]))]
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[42]))]
     def e27_dest(st, env):  # game.yaml:200
         return Z_discard1
     def e27_min(st, env):  # game.yaml:200
@@ -752,7 +797,7 @@ def build(num_players, files):
     def e27_max(st, env):  # game.yaml:200
         return 1
     def cands_27(st, env, picked):  # game.yaml:200
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[33]))])
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[42]))])
     def e29_items(st, env):  # game.yaml:196
         return others(st, env['p'])
     def step_31(st, fr):  # game.yaml:211
@@ -762,7 +807,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o32  # game.yaml:212
             _args6 = {'p': env['p'], 'minion': 'Darkened'}
-            enter_procedure(st, S[34])
+            enter_procedure(st, S[43])
             st.frames.append(Frame(o2, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -783,13 +828,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o34  # game.yaml:220
         _args7 = {'q': env['q'], 'd': env['d']}
-        enter_procedure(st, S[35])
+        enter_procedure(st, S[44])
         st.inline += 1
         try:
             proc_return_marker(st, _args7)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[9]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -808,13 +853,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _q2 in st.players:  # game.yaml:216
-            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q2)]) > 0)):
+        for _q4 in st.players:  # game.yaml:216
+            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q4)]) > 0)):
                 continue
-            a = A_71 + _q2
+            a = A_71 + _q4
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_q2)
+                values.append(_q4)
                 idx.append(0)
         return actions, values, idx
     def resolve_35(st, dec, i):  # game.yaml:213
@@ -824,13 +869,13 @@ def build(num_players, files):
             env['q'] = dec.values[i]
             st.at = o34  # game.yaml:220
             _args8 = {'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[35])
+            enter_procedure(st, S[44])
             st.inline += 1
             try:
                 proc_return_marker(st, _args8)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_marker (' + str(S[8]) + ')')
+                traced(e, 'procedure return_marker (' + str(S[9]) + ')')
                 raise
             st.inline -= 1
     def step_36(st, fr):  # game.yaml:224
@@ -840,7 +885,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o37  # game.yaml:225
             _args9 = {'p': env['p'], 'minion': 'Alchemist'}
-            enter_procedure(st, S[36])
+            enter_procedure(st, S[45])
             st.frames.append(Frame(o2, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -860,7 +905,7 @@ def build(num_players, files):
     def step_38(st, fr):  # game.yaml:232
         env = fr.env
         st.at = o39  # game.yaml:233
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[38]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[37])), False)
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[47]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[46])), False)
         st.frames.pop()
 
     def e40_player(st, env):  # game.yaml:226
@@ -892,7 +937,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:229
             env['b'] = dec.values[i]
             st.at = o39  # game.yaml:233
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[38]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[37])), False)
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[47]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[46])), False)
     def step_41(st, fr):  # game.yaml:237
         env = fr.env
         pc = fr.pc
@@ -900,14 +945,14 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o42  # game.yaml:238
             _args10 = {'p': env['p'], 'minion': 'Courtesan'}
-            enter_procedure(st, S[39])
+            enter_procedure(st, S[48])
             st.frames.append(Frame(o2, _args10))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             st.at = o43  # game.yaml:239
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[41]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[40])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[50]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[49])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -921,25 +966,25 @@ def build(num_players, files):
     def e44_label1(st, env):  # game.yaml:192
         return 'Ghouls: every other player discards a card, you draw 1'
     def e44_when1(st, env):  # game.yaml:192
-        return ((len([1 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c5.name == 'Ghoul')]) + min((1, len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c6.props['wild']]),))) >= 2)
+        return ((len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c7.props['wild']]),))) >= 2)
     def e44_label2(st, env):  # game.yaml:207
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e44_items2(st, env):  # game.yaml:207
         return K_districts1
     def e44_when2(st, env):  # game.yaml:207
-        return (((len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c7.name == 'Darkened')]) + min((1, len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c8.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[42]))]) > 0))
+        return (((len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[51]))]) > 0))
     def e44_label3(st, env):  # game.yaml:221
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e44_items3(st, env):  # game.yaml:221
         return K_districts1
     def e44_when3(st, env):  # game.yaml:221
-        return (((len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c9.name == 'Alchemist')]) + min((1, len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c10.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
+        return (((len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
     def e44_label4(st, env):  # game.yaml:234
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e44_items4(st, env):  # game.yaml:234
         return K_districts1
     def e44_when4(st, env):  # game.yaml:234
-        return (((len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c11.name == 'Courtesan')]) + min((1, len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c12.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[43]))]) > 0))
+        return (((len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[52]))]) > 0))
     def collect_44(st, env):  # game.yaml:188
         actions = []
         values = []
@@ -948,23 +993,23 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c13.name == 'Ghoul')]) + min((1, len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c14.props['wild']]),))) >= 2):  # game.yaml:192
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c15.props['wild']]),))) >= 2):  # game.yaml:192
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items3 = K_districts1  # game.yaml:207
-        if _items3 and ((len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c15.name == 'Darkened')]) + min((1, len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c16.props['wild']]),))) >= 2):
-            for _d2 in _items3:
-                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[42]))]) > 0)):
+        _items4 = K_districts1  # game.yaml:207
+        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c17.props['wild']]),))) >= 2):
+            for _d2 in _items4:
+                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[51]))]) > 0)):
                     continue
                 a = A_61 + _d2.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items4 = K_districts1  # game.yaml:221
-        if _items4 and ((len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c17.name == 'Alchemist')]) + min((1, len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c18.props['wild']]),))) >= 2):
-            for _a1 in _items4:
+        _items5 = K_districts1  # game.yaml:221
+        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c19.props['wild']]),))) >= 2):
+            for _a1 in _items5:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
@@ -972,9 +1017,9 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items5 = K_districts1  # game.yaml:234
-        if _items5 and ((len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c19.name == 'Courtesan')]) + min((1, len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c20.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[43]))]) > 0):
-            for _d3 in _items5:
+        _items6 = K_districts1  # game.yaml:234
+        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[52]))]) > 0):
+            for _d3 in _items6:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
@@ -1009,7 +1054,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o48  # game.yaml:269
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[45]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[44])), False)
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[54]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[53])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1019,7 +1064,7 @@ def build(num_players, files):
     def e47_prompt(st, env):  # game.yaml:263
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
     def e47_src(st, env):  # game.yaml:263
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[46]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[55]))]
     def e47_dest(st, env):  # game.yaml:263
         return Z_discard1
     def e47_min(st, env):  # game.yaml:263
@@ -1029,7 +1074,7 @@ def build(num_players, files):
     def e47_where(st, env):  # game.yaml:263
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_47(st, env, picked):  # game.yaml:263
-        return [_c21 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[46]))] if ((_c21.name == env['d'].props['minion']) or _c21.props['wild'])]
+        return [_c22 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
     def step_49(st, fr):  # game.yaml:275
         env = fr.env
         pc = fr.pc
@@ -1052,7 +1097,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o51  # game.yaml:283
             _args11 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[47])
+            enter_procedure(st, S[56])
             st.frames.append(Frame(o6, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1103,7 +1148,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o55  # game.yaml:294
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[48])), False, S[49])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[57])), False, S[58])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1113,13 +1158,13 @@ def build(num_players, files):
     def e54_prompt(st, env):  # game.yaml:288
         return 'Discard any number of cards (Preen)'
     def e54_src(st, env):  # game.yaml:288
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[50]))]
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[59]))]
     def e54_dest(st, env):  # game.yaml:288
         return Z_discard1
     def e54_min(st, env):  # game.yaml:288
         return 0
     def cands_54(st, env, picked):  # game.yaml:288
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[50]))])
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[59]))])
     def e56_player(st, env):  # game.yaml:252
         return env['p']
     def e56_prompt(st, env):  # game.yaml:252
@@ -1129,13 +1174,13 @@ def build(num_players, files):
     def e56_items0(st, env):  # game.yaml:255
         return K_districts1
     def e56_when0(st, env):  # game.yaml:255
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[51]))]) > 0)) and (len([1 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[52]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[60]))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[61]))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
     def e56_label1(st, env):  # game.yaml:270
         return 'Usurp ' + fmt_player1(env['q'])
     def e56_items1(st, env):  # game.yaml:270
         return others(st, env['p'])
     def e56_when1(st, env):  # game.yaml:270
-        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[62]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
     def e56_label2(st, env):  # game.yaml:284
         return 'Preen'
     def collect_56(st, env):  # game.yaml:252
@@ -1143,22 +1188,22 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:255
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[51]))]) > 0) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[52]))] if ((_c23.name == _d6.props['minion']) or _c23.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[60]))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + seat(st, env['p'], S[61]))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items6 = others(st, env['p'])  # game.yaml:270
-        if _items6 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[53]))]) >= 2):
-            for _q3 in _items6:
-                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q3)]) > 0)) for _d7 in K_districts1)):
+        _items7 = others(st, env['p'])  # game.yaml:270
+        if _items7 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[62]))]) >= 2):
+            for _q5 in _items7:
+                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
                     continue
-                a = A_131 + _q3
+                a = A_131 + _q5
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_q3)
+                    values.append(_q5)
                     idx.append(1)
         # game.yaml:284: always offered
         actions.append(A_151)
@@ -1183,7 +1228,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o60  # game.yaml:305
             _args12 = {'p': env['q']}
-            enter_procedure(st, S[54])
+            enter_procedure(st, S[63])
             st.frames.append(Frame(o8, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1196,10 +1241,10 @@ def build(num_players, files):
     def step_62(st, fr):  # game.yaml:311
         env = fr.env
         st.at = o63  # game.yaml:312
-        _items7 = st.zones[(Z_legion1 + seat(st, env['q'], S[56]))]
-        _dest2 = (Z_hand1 + seat(st, env['q'], S[55]))
-        for _c24 in cards_of(_items7):
-            st.move(_c24, _dest2, False)
+        _items8 = st.zones[(Z_legion1 + seat(st, env['q'], S[65]))]
+        _dest3 = (Z_hand1 + seat(st, env['q'], S[64]))
+        for _c25 in cards_of(_items8):
+            st.move(_c25, _dest3, False)
         st.frames.pop()
 
     def step_64(st, fr):  # game.yaml:314
@@ -1209,7 +1254,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o65  # game.yaml:315
             _args13 = {'p': env['p']}
-            enter_procedure(st, S[57])
+            enter_procedure(st, S[66])
             st.frames.append(Frame(o8, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1217,7 +1262,7 @@ def build(num_players, files):
         if pc == 1:
             st.at = o66  # game.yaml:316
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[58]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[59]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[60]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[61]))])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[67]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[68]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[70]))])) + ')', -1)
             fr.pc = 3
             st.at = o67  # game.yaml:317
             o67.exec(st, env)
@@ -1225,92 +1270,65 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o72  # game.yaml:324
-            if (env['w'] == env['p']):
-                st.at = o71  # game.yaml:326
-                _args14 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-                enter_procedure(st, S[62])
+            st.at = o70  # game.yaml:320
+            if (env['w'] != None):
+                st.at = o69  # game.yaml:322
+                _args14 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
+                enter_procedure(st, S[71])
                 st.inline += 1
                 try:
                     proc_replace_marker(st, _args14)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
+                    traced(e, 'procedure replace_marker (' + str(S[72]) + ')')
                     raise
                 st.inline -= 1
-            else:
-                st.at = o69  # game.yaml:328
-                _args15 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-                enter_procedure(st, S[64])
-                st.inline += 1
-                try:
-                    proc_replace_marker(st, _args15)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
-                    raise
-                st.inline -= 1
-            st.at = o73  # game.yaml:329
-            _items8 = st.zones[(Z_legion1 + seat(st, env['p'], S[65]))]
-            _dest3 = Z_discard1
-            for _c25 in cards_of(_items8):
-                st.move(_c25, _dest3, False)
-            st.at = o74  # game.yaml:330
-            _items9 = st.zones[(Z_legion1 + seat(st, env['q'], S[66]))]
+            st.at = o71  # game.yaml:323
+            _items9 = st.zones[(Z_legion1 + seat(st, env['p'], S[73]))]
             _dest4 = Z_discard1
             for _c26 in cards_of(_items9):
                 st.move(_c26, _dest4, False)
+            st.at = o72  # game.yaml:324
+            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]
+            _dest5 = Z_discard1
+            for _c27 in cards_of(_items10):
+                st.move(_c27, _dest5, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e67_among(st, env):  # game.yaml:317
-        return [env['p'], env['q']]
+        return fn_strongest_legion(st, S[75], [env['p'], env['q']])
     def e67_strength(st, env):  # game.yaml:317
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['x'], S[2]))])
+        return 0
     def e67_chooser(st, env):  # game.yaml:317
         return st.vars['supreme']
     def e67_prompt(st, env):  # game.yaml:317
         return 'Usurp'
-    def step_68(st, fr):  # game.yaml:327
+    def step_68(st, fr):  # game.yaml:321
         env = fr.env
-        st.at = o69  # game.yaml:328
-        _args16 = {'winner': env['q'], 'loser': env['p'], 'd': env['d']}
-        enter_procedure(st, S[64])
+        st.at = o69  # game.yaml:322
+        _args15 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
+        enter_procedure(st, S[71])
         st.inline += 1
         try:
-            proc_replace_marker(st, _args16)
+            proc_replace_marker(st, _args15)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
+            traced(e, 'procedure replace_marker (' + str(S[72]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def step_70(st, fr):  # game.yaml:325
-        env = fr.env
-        st.at = o71  # game.yaml:326
-        _args17 = {'winner': env['p'], 'loser': env['q'], 'd': env['d']}
-        enter_procedure(st, S[62])
-        st.inline += 1
-        try:
-            proc_replace_marker(st, _args17)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[63]) + ')')
-            raise
-        st.inline -= 1
-        st.frames.pop()
-
-    def e75_player(st, env):  # game.yaml:307
+    def e73_player(st, env):  # game.yaml:307
         return env['p']
-    def e75_prompt(st, env):  # game.yaml:307
+    def e73_prompt(st, env):  # game.yaml:307
         return 'Abandon the Usurp, or play a Legion?'
-    def e75_label0(st, env):  # game.yaml:310
+    def e73_label0(st, env):  # game.yaml:310
         return 'abandon the Usurp'
-    def e75_label1(st, env):  # game.yaml:313
+    def e73_label1(st, env):  # game.yaml:313
         return 'play a Legion'
-    def collect_75(st, env):  # game.yaml:307
+    def collect_73(st, env):  # game.yaml:307
         actions = []
         values = []
         idx = []
@@ -1323,45 +1341,45 @@ def build(num_players, files):
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_75(st, dec, i):  # game.yaml:307
+    def resolve_73(st, dec, i):  # game.yaml:307
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:310
             st.at = o63  # game.yaml:312
-            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[56]))]
-            _dest5 = (Z_hand1 + seat(st, env['q'], S[55]))
-            for _c27 in cards_of(_items10):
-                st.move(_c27, _dest5, False)
+            _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[65]))]
+            _dest6 = (Z_hand1 + seat(st, env['q'], S[64]))
+            for _c28 in cards_of(_items11):
+                st.move(_c28, _dest6, False)
         elif k == 1:  # game.yaml:313
             st.frames.append(Frame(o64, env))
-    def step_78(st, fr):  # game.yaml:340
+    def step_76(st, fr):  # game.yaml:334
         env = fr.env
-        st.at = o79  # game.yaml:341
-        st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[11]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False)
+        st.at = o77  # game.yaml:335
+        st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[12]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[11])), False)
         st.frames.pop()
 
-    def e81_player(st, env):  # game.yaml:347
+    def e79_player(st, env):  # game.yaml:341
         return env['p']
-    def e81_prompt(st, env):  # game.yaml:347
+    def e79_prompt(st, env):  # game.yaml:341
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e81_src(st, env):  # game.yaml:347
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[67]))]
-    def e81_dest(st, env):  # game.yaml:347
-        return (Z_legion1 + seat(st, env['p'], S[68]))
-    def e81_min(st, env):  # game.yaml:347
+    def e79_src(st, env):  # game.yaml:341
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[76]))]
+    def e79_dest(st, env):  # game.yaml:341
+        return (Z_legion1 + seat(st, env['p'], S[77]))
+    def e79_min(st, env):  # game.yaml:341
         return 2
-    def e81_max(st, env):  # game.yaml:347
+    def e79_max(st, env):  # game.yaml:341
         return 4
-    def cands_81(st, env, picked):  # game.yaml:347
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[67]))])
-    def step_82(st, fr):  # game.yaml:361
+    def cands_79(st, env, picked):  # game.yaml:341
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[76]))])
+    def step_80(st, fr):  # game.yaml:355
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o88  # game.yaml:362
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[69]))]) >= 2):
-                st.frames.append(Frame(o83, env))
+            st.at = o86  # game.yaml:356
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[78]))]) >= 2):
+                st.frames.append(Frame(o81, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1370,13 +1388,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_83(st, fr):  # game.yaml:364
+    def step_81(st, fr):  # game.yaml:358
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o87  # game.yaml:365
-            o87.exec(st, env)
+            st.at = o85  # game.yaml:359
+            o85.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1385,15 +1403,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_84(st, fr):  # game.yaml:369
+    def step_82(st, fr):  # game.yaml:363
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o85  # game.yaml:370
-            _args18 = {'p': env['q']}
-            enter_procedure(st, S[70])
-            st.frames.append(Frame(o8, _args18))
+            st.at = o83  # game.yaml:364
+            _args16 = {'p': env['q']}
+            enter_procedure(st, S[79])
+            st.frames.append(Frame(o8, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1402,141 +1420,107 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_86(st, fr):  # game.yaml:371
+    def step_84(st, fr):  # game.yaml:365
         env = fr.env
         pass
         st.frames.pop()
 
-    def e87_player(st, env):  # game.yaml:365
+    def e85_player(st, env):  # game.yaml:359
         return env['q']
-    def e87_prompt(st, env):  # game.yaml:365
+    def e85_prompt(st, env):  # game.yaml:359
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e87_label0(st, env):  # game.yaml:368
+    def e85_label0(st, env):  # game.yaml:362
         return 'take part'
-    def e87_label1(st, env):  # game.yaml:371
+    def e85_label1(st, env):  # game.yaml:365
         return 'pass'
-    def collect_87(st, env):  # game.yaml:365
+    def collect_85(st, env):  # game.yaml:359
         actions = []
         values = []
         idx = []
-        # game.yaml:368: always offered
+        # game.yaml:362: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:371: always offered
+        # game.yaml:365: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_87(st, dec, i):  # game.yaml:365
+    def resolve_85(st, dec, i):  # game.yaml:359
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:368
-            st.frames.append(Frame(o84, env))
-        elif k == 1:  # game.yaml:371
+        if k == 0:  # game.yaml:362
+            st.frames.append(Frame(o82, env))
+        elif k == 1:  # game.yaml:365
             pass
-    def e89_items(st, env):  # game.yaml:359
+    def e87_items(st, env):  # game.yaml:353
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_91(st, fr):  # game.yaml:378
+    def step_90(st, fr):  # game.yaml:369
         env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            st.at = o92  # game.yaml:379
-            if st.record_log:
-                st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o95  # game.yaml:380
-            _live1 = live_mask(st)
-            for _q4 in list(env['fighters']):
-                if gone(st, _live1, _q4):
-                    continue
-                env['q'] = _q4
-                st.at = o94  # game.yaml:382
-                if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[71]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[72]))])) + ')', -1)
-            fr.pc = 3
-            st.at = o96  # game.yaml:383
-            o96.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            st.at = o97  # game.yaml:389
-            st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[73])), False)
-            st.at = o98  # game.yaml:390
-            st.at = o99  # game.yaml:391
-            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[76]))]),)), (Z_house1 + seat(st, env['w'], S[75])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[74])), False, S[77])
-            st.at = o100  # game.yaml:393
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o103  # game.yaml:394
-            _live2 = live_mask(st)
-            for _q5 in list(env['fighters']):
-                if gone(st, _live2, _q5):
-                    continue
-                env['q'] = _q5
-                st.at = o102  # game.yaml:396
-                _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[78]))]
-                _dest6 = Z_discard1
-                for _c28 in cards_of(_items11):
-                    st.move(_c28, _dest6, False)
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_93(st, fr):  # game.yaml:381
-        env = fr.env
-        st.at = o94  # game.yaml:382
+        st.at = o91  # game.yaml:370
         if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[71]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[72]))])) + ')', -1)
+            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[24]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))])) + ')', -1)
         st.frames.pop()
 
-    def e95_items(st, env):  # game.yaml:380
+    def e92_items(st, env):  # game.yaml:368
         return env['fighters']
-    def e96_among(st, env):  # game.yaml:383
-        return env['fighters']
-    def e96_strength(st, env):  # game.yaml:383
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, env['q'], S[2]))])
-    def e96_chooser(st, env):  # game.yaml:383
+    def e93_among(st, env):  # game.yaml:371
+        return fn_strongest_legion(st, S[80], env['fighters'])
+    def e93_strength(st, env):  # game.yaml:371
+        return 0
+    def e93_chooser(st, env):  # game.yaml:371
         return st.vars['supreme']
-    def e96_prompt(st, env):  # game.yaml:383
+    def e93_prompt(st, env):  # game.yaml:371
         return 'Struggle'
-    def step_98(st, fr):  # game.yaml:390
+    def step_94(st, fr):  # game.yaml:379
         env = fr.env
-        st.at = o99  # game.yaml:391
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[76]))]),)), (Z_house1 + seat(st, env['w'], S[75])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[74])), False, S[77])
+        st.at = o95  # game.yaml:380
+        st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[26])), False)
+        st.at = o96  # game.yaml:381
+        st.at = o97  # game.yaml:382
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[29]))]),)), (Z_house1 + seat(st, env['w'], S[28])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[27])), False, S[30])
+        st.at = o98  # game.yaml:384
+        if st.record_log:
+            st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         st.frames.pop()
 
-    def step_101(st, fr):  # game.yaml:395
+    def step_96(st, fr):  # game.yaml:381
         env = fr.env
-        st.at = o102  # game.yaml:396
-        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[78]))]
+        st.at = o97  # game.yaml:382
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[29]))]),)), (Z_house1 + seat(st, env['w'], S[28])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[27])), False, S[30])
+        st.frames.pop()
+
+    def step_99(st, fr):  # game.yaml:376
+        env = fr.env
+        st.at = o100  # game.yaml:377
+        st.move(env['day'], Z_spent_days1, False)
+        st.at = o101  # game.yaml:378
+        if st.record_log:
+            st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
+        st.frames.pop()
+
+    def step_103(st, fr):  # game.yaml:386
+        env = fr.env
+        st.at = o104  # game.yaml:387
+        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[31]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e103_items(st, env):  # game.yaml:394
+    def e105_items(st, env):  # game.yaml:385
         return env['fighters']
-    def step_104(st, fr):  # game.yaml:375
-        env = fr.env
-        st.at = o105  # game.yaml:376
-        st.move(env['day'], Z_spent_days1, False)
-        st.at = o106  # game.yaml:377
-        if st.record_log:
-            st.log_line('nobody takes part; ' + fmt_card1(env['day']) + ' is set aside', -1)
-        st.frames.pop()
-
-    def step_108(st, fr):  # game.yaml:403
+    def step_106(st, fr):  # game.yaml:394
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o113  # game.yaml:404
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[79]))]) > 3):
-                st.frames.append(Frame(o111, env))
+            st.at = o111  # game.yaml:395
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))]) > 3):
+                st.frames.append(Frame(o109, env))
             else:
-                st.at = o110  # game.yaml:412
-                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
+                st.at = o108  # game.yaml:403
+                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[82])), False, S[84])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1545,19 +1529,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_109(st, fr):  # game.yaml:411
+    def step_107(st, fr):  # game.yaml:402
         env = fr.env
-        st.at = o110  # game.yaml:412
-        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
+        st.at = o108  # game.yaml:403
+        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[82])), False, S[84])
         st.frames.pop()
 
-    def step_111(st, fr):  # game.yaml:405
+    def step_109(st, fr):  # game.yaml:396
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o112  # game.yaml:406
-            o112.exec(st, env)
+            st.at = o110  # game.yaml:397
+            o110.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1566,53 +1550,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e112_player(st, env):  # game.yaml:406
+    def e110_player(st, env):  # game.yaml:397
         return env['q']
-    def e112_prompt(st, env):  # game.yaml:406
+    def e110_prompt(st, env):  # game.yaml:397
         return 'Discard down to 3 cards'
-    def e112_src(st, env):  # game.yaml:406
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[83]))]
-    def e112_dest(st, env):  # game.yaml:406
+    def e110_src(st, env):  # game.yaml:397
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[85]))]
+    def e110_dest(st, env):  # game.yaml:397
         return Z_discard1
-    def e112_min(st, env):  # game.yaml:406
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
-    def e112_max(st, env):  # game.yaml:406
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
-    def cands_112(st, env, picked):  # game.yaml:406
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])
-    def e114_items(st, env):  # game.yaml:402
+    def e110_min(st, env):  # game.yaml:397
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]) - 3)
+    def e110_max(st, env):  # game.yaml:397
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]) - 3)
+    def cands_110(st, env, picked):  # game.yaml:397
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[85]))])
+    def e112_items(st, env):  # game.yaml:393
         return clockwise_from(st, st.vars['supreme'])
-    def step_118(st, fr):  # game.yaml:117
+    def step_116(st, fr):  # game.yaml:117
         env = fr.env
-        st.at = o119  # game.yaml:120
+        st.at = o117  # game.yaml:120
         st.shuffle(Z_day_deck1)
-        st.at = o120  # game.yaml:121
+        st.at = o118  # game.yaml:121
         st.shuffle(Z_minion_deck1)
-        st.at = o123  # game.yaml:122
+        st.at = o121  # game.yaml:122
         _live3 = live_mask(st)
-        for _p2 in list(st.players):
-            if gone(st, _live3, _p2):
+        for _p3 in list(st.players):
+            if gone(st, _live3, _p3):
                 continue
-            env['p'] = _p2
-            st.at = o122  # game.yaml:124
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
+            env['p'] = _p3
+            st.at = o120  # game.yaml:124
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[87])), False, S[88])
         st.frames.pop()
 
-    def step_121(st, fr):  # game.yaml:123
+    def step_119(st, fr):  # game.yaml:123
         env = fr.env
-        st.at = o122  # game.yaml:124
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
+        st.at = o120  # game.yaml:124
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[87])), False, S[88])
         st.frames.pop()
 
-    def e123_items(st, env):  # game.yaml:122
+    def e121_items(st, env):  # game.yaml:122
         return st.players
-    def step_124(st, fr):  # game.yaml:126
+    def step_122(st, fr):  # game.yaml:126
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o153  # game.yaml:126
-            o153.exec(st, env)
+            st.at = o151  # game.yaml:126
+            o151.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1621,46 +1605,46 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_125(st, fr):  # game.yaml:126
+    def step_123(st, fr):  # game.yaml:126
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o126  # game.yaml:126
+            st.at = o124  # game.yaml:126
             st.vars['round'] += 1
-            st.at = o127  # game.yaml:126
+            st.at = o125  # game.yaml:126
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o128  # game.yaml:130
-            st.at = o129  # game.yaml:130
+            st.at = o126  # game.yaml:130
+            st.at = o127  # game.yaml:130
             st.vars['phase'] = 'Day'
-            st.at = o130  # game.yaml:130
+            st.at = o128  # game.yaml:130
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
-            st.at = o131  # game.yaml:133
+            st.at = o129  # game.yaml:133
             st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o132  # game.yaml:134
+            st.at = o130  # game.yaml:134
             if st.record_log:
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-            st.at = o133  # game.yaml:130
+            st.at = o131  # game.yaml:130
             st.vars['phase'] = ''
             fr.pc = 4
-            st.at = o134  # game.yaml:135
-            st.frames.append(Frame(o134, env))
+            st.at = o132  # game.yaml:135
+            st.frames.append(Frame(o132, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o142  # game.yaml:139
-            st.frames.append(Frame(o142, env))
+            st.at = o140  # game.yaml:139
+            st.frames.append(Frame(o140, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o152  # game.yaml:140
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p3, S[1]))]) == 0) for _p3 in st.players))):
-                st.frames.append(Frame(o147, env))
+            st.at = o150  # game.yaml:140
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))):
+                st.frames.append(Frame(o145, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -1669,56 +1653,56 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_128(st, fr):  # game.yaml:130
+    def step_126(st, fr):  # game.yaml:130
         env = fr.env
-        st.at = o129  # game.yaml:130
+        st.at = o127  # game.yaml:130
         st.vars['phase'] = 'Day'
-        st.at = o130  # game.yaml:130
+        st.at = o128  # game.yaml:130
         if st.record_log:
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
-        st.at = o131  # game.yaml:133
+        st.at = o129  # game.yaml:133
         st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-        st.at = o132  # game.yaml:134
+        st.at = o130  # game.yaml:134
         if st.record_log:
             st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-        st.at = o133  # game.yaml:130
+        st.at = o131  # game.yaml:130
         st.vars['phase'] = ''
         st.frames.pop()
 
-    def step_134(st, fr):  # game.yaml:135
+    def step_132(st, fr):  # game.yaml:135
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o133  # game.yaml:135
+            st.vars['phase'] = 'Player Turns'
+            fr.pc = 2
+            st.at = o137  # game.yaml:135
+            o137.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.at = o138  # game.yaml:135
+            st.vars['turn_player'] = None
+            st.at = o139  # game.yaml:135
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_134(st, fr):  # game.yaml:138
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o135  # game.yaml:135
-            st.vars['phase'] = 'Player Turns'
-            fr.pc = 2
-            st.at = o139  # game.yaml:135
-            o139.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 2
-        if pc == 2:
-            st.at = o140  # game.yaml:135
-            st.vars['turn_player'] = None
-            st.at = o141  # game.yaml:135
-            st.vars['phase'] = ''
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_136(st, fr):  # game.yaml:138
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            st.at = o137  # game.yaml:135
             st.vars['turn_player'] = env['p']
             if st.record_log:
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
-            st.at = o138  # game.yaml:138
-            _args19 = {'p': env['p']}
-            enter_procedure(st, S[87])
-            st.frames.append(Frame(o0, _args19))
+            st.at = o136  # game.yaml:138
+            _args17 = {'p': env['p']}
+            enter_procedure(st, S[89])
+            st.frames.append(Frame(o0, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1727,180 +1711,180 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e139_items(st, env):  # game.yaml:135
+    def e137_items(st, env):  # game.yaml:135
         return clockwise_from(st, st.vars['supreme'])
-    def step_142(st, fr):  # game.yaml:139
+    def step_140(st, fr):  # game.yaml:139
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o143  # game.yaml:139
+            st.at = o141  # game.yaml:139
             st.vars['phase'] = 'Struggle'
-            st.at = o144  # game.yaml:139
+            st.at = o142  # game.yaml:139
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             fr.pc = 3
-            st.at = o145  # game.yaml:139
-            _args20 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[88])
-            st.frames.append(Frame(o9, _args20))
+            st.at = o143  # game.yaml:139
+            _args18 = {'day': st.zones[Z_current_day1][-1]}
+            enter_procedure(st, S[90])
+            st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o146  # game.yaml:139
+            st.at = o144  # game.yaml:139
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_147(st, fr):  # game.yaml:140
+    def step_145(st, fr):  # game.yaml:140
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o148  # game.yaml:140
+            st.at = o146  # game.yaml:140
             st.vars['phase'] = 'Ending the Day'
-            st.at = o149  # game.yaml:140
+            st.at = o147  # game.yaml:140
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
             fr.pc = 3
-            st.at = o150  # game.yaml:140
-            _args21 = {}
-            enter_procedure(st, S[89])
-            st.frames.append(Frame(o10, _args21))
+            st.at = o148  # game.yaml:140
+            _args19 = {}
+            enter_procedure(st, S[91])
+            st.frames.append(Frame(o10, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o151  # game.yaml:140
+            st.at = o149  # game.yaml:140
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e153_cond(st, env):  # game.yaml:126
-        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))
-    def step_154(st, fr):  # game.yaml:417
+    def e151_cond(st, env):  # game.yaml:126
+        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p5, S[1]))]) == 0) for _p5 in st.players))
+    def step_152(st, fr):  # game.yaml:418
         env = fr.env
-        st.at = o166  # game.yaml:421
+        st.at = o164  # game.yaml:422
         _live4 = live_mask(st)
-        for _p5 in list(st.players):
-            if gone(st, _live4, _p5):
+        for _p6 in list(st.players):
+            if gone(st, _live4, _p6):
                 continue
-            env['p'] = _p5
-            st.at = o165  # game.yaml:423
+            env['p'] = _p6
+            st.at = o163  # game.yaml:424
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o157  # game.yaml:425
+                st.at = o155  # game.yaml:426
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o158  # game.yaml:426
-                _i1 = seat(st, env['p'], S[90])
+                st.at = o156  # game.yaml:427
+                _i1 = seat(st, env['p'], S[92])
                 _v1 = st.vars['score'][_i1] + (env['n'] * min((env['n'], 4,)))
                 if _v1 < 0:
-                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[91])
+                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[93])
                 st.vars['score'][_i1] = _v1
-                st.at = o161  # game.yaml:427
+                st.at = o159  # game.yaml:428
                 if (env['n'] > 0):
-                    st.at = o160  # game.yaml:429
-                    _i2 = seat(st, env['p'], S[92])
+                    st.at = o158  # game.yaml:430
+                    _i2 = seat(st, env['p'], S[94])
                     _v2 = st.vars['score'][_i2] + 1
                     if _v2 < 0:
-                        raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[93])
+                        raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[95])
                     st.vars['score'][_i2] = _v2
-                st.at = o164  # game.yaml:430
-                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))):
-                    st.at = o163  # game.yaml:432
-                    _i3 = seat(st, env['p'], S[95])
+                st.at = o162  # game.yaml:431
+                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[96]))]))):
+                    st.at = o161  # game.yaml:433
+                    _i3 = seat(st, env['p'], S[97])
                     _v3 = st.vars['score'][_i3] + 2
                     if _v3 < 0:
-                        raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[96])
+                        raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[98])
                     st.vars['score'][_i3] = _v3
         st.frames.pop()
 
-    def step_155(st, fr):  # game.yaml:422
+    def step_153(st, fr):  # game.yaml:423
         env = fr.env
-        st.at = o165  # game.yaml:423
+        st.at = o163  # game.yaml:424
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o157  # game.yaml:425
+            st.at = o155  # game.yaml:426
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o158  # game.yaml:426
-            _i4 = seat(st, env['p'], S[90])
+            st.at = o156  # game.yaml:427
+            _i4 = seat(st, env['p'], S[92])
             _v4 = st.vars['score'][_i4] + (env['n'] * min((env['n'], 4,)))
             if _v4 < 0:
-                raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[91])
+                raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[93])
             st.vars['score'][_i4] = _v4
-            st.at = o161  # game.yaml:427
+            st.at = o159  # game.yaml:428
             if (env['n'] > 0):
-                st.at = o160  # game.yaml:429
-                _i5 = seat(st, env['p'], S[92])
+                st.at = o158  # game.yaml:430
+                _i5 = seat(st, env['p'], S[94])
                 _v5 = st.vars['score'][_i5] + 1
                 if _v5 < 0:
-                    raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[93])
+                    raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[95])
                 st.vars['score'][_i5] = _v5
-            st.at = o164  # game.yaml:430
-            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))):
-                st.at = o163  # game.yaml:432
-                _i6 = seat(st, env['p'], S[95])
+            st.at = o162  # game.yaml:431
+            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[96]))]))):
+                st.at = o161  # game.yaml:433
+                _i6 = seat(st, env['p'], S[97])
                 _v6 = st.vars['score'][_i6] + 2
                 if _v6 < 0:
-                    raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[96])
+                    raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[98])
                 st.vars['score'][_i6] = _v6
         st.frames.pop()
 
-    def step_156(st, fr):  # game.yaml:424
+    def step_154(st, fr):  # game.yaml:425
         env = fr.env
-        st.at = o157  # game.yaml:425
+        st.at = o155  # game.yaml:426
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o158  # game.yaml:426
-        _i7 = seat(st, env['p'], S[90])
+        st.at = o156  # game.yaml:427
+        _i7 = seat(st, env['p'], S[92])
         _v7 = st.vars['score'][_i7] + (env['n'] * min((env['n'], 4,)))
         if _v7 < 0:
-            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[91])
+            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[93])
         st.vars['score'][_i7] = _v7
-        st.at = o161  # game.yaml:427
+        st.at = o159  # game.yaml:428
         if (env['n'] > 0):
-            st.at = o160  # game.yaml:429
-            _i8 = seat(st, env['p'], S[92])
+            st.at = o158  # game.yaml:430
+            _i8 = seat(st, env['p'], S[94])
             _v8 = st.vars['score'][_i8] + 1
             if _v8 < 0:
-                raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[93])
+                raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[95])
             st.vars['score'][_i8] = _v8
-        st.at = o164  # game.yaml:430
-        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))):
-            st.at = o163  # game.yaml:432
-            _i9 = seat(st, env['p'], S[95])
+        st.at = o162  # game.yaml:431
+        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[96]))]))):
+            st.at = o161  # game.yaml:433
+            _i9 = seat(st, env['p'], S[97])
             _v9 = st.vars['score'][_i9] + 2
             if _v9 < 0:
-                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[96])
+                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[98])
             st.vars['score'][_i9] = _v9
         st.frames.pop()
 
-    def step_159(st, fr):  # game.yaml:428
+    def step_157(st, fr):  # game.yaml:429
         env = fr.env
-        st.at = o160  # game.yaml:429
-        _i10 = seat(st, env['p'], S[92])
+        st.at = o158  # game.yaml:430
+        _i10 = seat(st, env['p'], S[94])
         _v10 = st.vars['score'][_i10] + 1
         if _v10 < 0:
-            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[93])
+            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[95])
         st.vars['score'][_i10] = _v10
         st.frames.pop()
 
-    def step_162(st, fr):  # game.yaml:431
+    def step_160(st, fr):  # game.yaml:432
         env = fr.env
-        st.at = o163  # game.yaml:432
-        _i11 = seat(st, env['p'], S[95])
+        st.at = o161  # game.yaml:433
+        _i11 = seat(st, env['p'], S[97])
         _v11 = st.vars['score'][_i11] + 2
         if _v11 < 0:
-            raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[96])
+            raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[98])
         st.vars['score'][_i11] = _v11
         st.frames.pop()
 
-    def e165_items(st, env):  # game.yaml:423
+    def e163_items(st, env):  # game.yaml:424
         return K_districts1
-    def e166_items(st, env):  # game.yaml:421
+    def e164_items(st, env):  # game.yaml:422
         return st.players
-    def tie_0(st, env):  # game.yaml:434
-        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[97]))])
+    def tie_0(st, env):  # game.yaml:435
+        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[99]))])
     def init_supreme(st, env):  # game.yaml:74
         return 0
     def init_score(st, env):  # game.yaml:77
@@ -1914,72 +1898,72 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:126
         return first(st.players)
 
-    o0 = Block(0, S[98], 5, step_0)
-    o1 = Block(1, S[99], 1, step_1)
-    o2 = Block(2, S[100], 1, step_2)
-    o3 = Block(3, S[101], 1, step_3)
-    o4 = Block(4, S[8], 1, step_4)
-    o5 = Block(5, S[102], 1, step_5)
-    o6 = Block(6, S[103], 4, step_6)
-    o7 = Block(7, S[63], 3, step_7)
-    o8 = Block(8, S[104], 1, step_8)
-    o9 = Block(9, S[105], 3, step_9)
-    o10 = Block(10, S[106], 4, step_10)
-    o11 = Stmt(11, S[13])
-    o12 = Stmt(12, S[14])
-    o13 = Stmt(13, S[15])
-    o14 = Stmt(14, S[16])
-    o15 = Stmt(15, S[18])
-    o16 = Block(16, S[107], 1, step_16)
-    o17 = Stmt(17, S[24])
-    o18 = Block(18, S[108], 1, step_18)
-    o19 = Stmt(19, S[109])
-    o20 = ChooseOp(S[110], e20_player, e20_prompt, [
+    o0 = Block(0, S[100], 5, step_0)
+    o1 = Block(1, S[101], 1, step_1)
+    o2 = Block(2, S[102], 1, step_2)
+    o3 = Block(3, S[103], 1, step_3)
+    o4 = Block(4, S[9], 1, step_4)
+    o5 = Block(5, S[104], 1, step_5)
+    o6 = Block(6, S[105], 4, step_6)
+    o7 = Block(7, S[72], 3, step_7)
+    o8 = Block(8, S[106], 1, step_8)
+    o9 = Block(9, S[107], 7, step_9)
+    o10 = Block(10, S[108], 4, step_10)
+    o11 = Stmt(11, S[14])
+    o12 = Stmt(12, S[15])
+    o13 = Stmt(13, S[16])
+    o14 = Stmt(14, S[17])
+    o15 = Stmt(15, S[19])
+    o16 = Block(16, S[109], 1, step_16)
+    o17 = Stmt(17, S[33])
+    o18 = Block(18, S[110], 1, step_18)
+    o19 = Stmt(19, S[111])
+    o20 = ChooseOp(S[112], e20_player, e20_prompt, [
         OptionOp(site[0], e20_label0, None, None, None, o16),
         OptionOp(site[1], e20_label1, 'd', e20_items1, e20_when1, o18),
     ], False)
     o20.collect = collect_20
     o20.resolve = resolve_20
     o20.uid = 20
-    o21 = PickOp(S[111], e21_player, e21_prompt, 'c', e21_src, e21_dest, e21_min, e21_max, e21_where, None, False, site[2])
+    o21 = PickOp(S[113], e21_player, e21_prompt, 'c', e21_src, e21_dest, e21_min, e21_max, e21_where, None, False, site[2])
     o21.candidates = cands_21
     o21.uid = 21
-    o22 = Block(22, S[112], 0, step_22)
-    o23 = Block(23, S[113], 3, step_23)
-    o24 = Stmt(24, S[29])
-    o25 = Block(25, S[114], 1, step_25)
-    o26 = Block(26, S[115], 1, step_26)
-    o27 = PickOp(S[116], e27_player, e27_prompt, 'c', e27_src, e27_dest, e27_min, e27_max, None, None, False, site[5])
+    o22 = Block(22, S[114], 0, step_22)
+    o23 = Block(23, S[115], 3, step_23)
+    o24 = Stmt(24, S[38])
+    o25 = Block(25, S[116], 1, step_25)
+    o26 = Block(26, S[117], 1, step_26)
+    o27 = PickOp(S[118], e27_player, e27_prompt, 'c', e27_src, e27_dest, e27_min, e27_max, None, None, False, site[5])
     o27.candidates = cands_27
     o27.uid = 27
-    o28 = Stmt(28, S[117])
-    o29 = ForOp(S[118], 'q', e29_items, o25, False, seats=True)
+    o28 = Stmt(28, S[119])
+    o29 = ForOp(S[120], 'q', e29_items, o25, False, seats=True)
     o29.uid = 29
-    o30 = Stmt(30, S[31])
-    o31 = Block(31, S[119], 2, step_31)
-    o32 = Stmt(32, S[34])
-    o33 = Block(33, S[120], 1, step_33)
-    o34 = Stmt(34, S[35])
-    o35 = ChooseOp(S[121], e35_player, e35_prompt, [
+    o30 = Stmt(30, S[40])
+    o31 = Block(31, S[121], 2, step_31)
+    o32 = Stmt(32, S[43])
+    o33 = Block(33, S[122], 1, step_33)
+    o34 = Stmt(34, S[44])
+    o35 = ChooseOp(S[123], e35_player, e35_prompt, [
         OptionOp(site[7], e35_label0, 'q', e35_items0, e35_when0, o33),
     ], False)
     o35.collect = collect_35
     o35.resolve = resolve_35
     o35.uid = 35
-    o36 = Block(36, S[122], 2, step_36)
-    o37 = Stmt(37, S[36])
-    o38 = Block(38, S[123], 1, step_38)
-    o39 = Stmt(39, S[124])
-    o40 = ChooseOp(S[125], e40_player, e40_prompt, [
+    o36 = Block(36, S[124], 2, step_36)
+    o37 = Stmt(37, S[45])
+    o38 = Block(38, S[125], 1, step_38)
+    o39 = Stmt(39, S[126])
+    o40 = ChooseOp(S[127], e40_player, e40_prompt, [
         OptionOp(site[9], e40_label0, 'b', e40_items0, e40_when0, o38),
     ], False)
     o40.collect = collect_40
     o40.resolve = resolve_40
     o40.uid = 40
-    o41 = Block(41, S[126], 2, step_41)
-    o42 = Stmt(42, S[39])
-    o43 = Stmt(43, S[127])
-    o44 = ChooseOp(S[128], e44_player, e44_prompt, [
+    o41 = Block(41, S[128], 2, step_41)
+    o42 = Stmt(42, S[48])
+    o43 = Stmt(43, S[129])
+    o44 = ChooseOp(S[130], e44_player, e44_prompt, [
         OptionOp(site[3], e44_label0, None, None, None, o22),
         OptionOp(site[4], e44_label1, None, None, e44_when1, o23),
         OptionOp(site[6], e44_label2, 'd', e44_items2, e44_when2, o31),
@@ -1989,27 +1973,27 @@ def build(num_players, files):
     o44.collect = collect_44
     o44.resolve = resolve_44
     o44.uid = 44
-    o45 = Stmt(45, S[129])
-    o46 = Block(46, S[130], 2, step_46)
-    o47 = PickOp(S[131], e47_player, e47_prompt, 'c', e47_src, e47_dest, e47_min, e47_max, e47_where, None, False, site[12])
+    o45 = Stmt(45, S[131])
+    o46 = Block(46, S[132], 2, step_46)
+    o47 = PickOp(S[133], e47_player, e47_prompt, 'c', e47_src, e47_dest, e47_min, e47_max, e47_where, None, False, site[12])
     o47.candidates = cands_47
     o47.uid = 47
-    o48 = Stmt(48, S[132])
-    o49 = Block(49, S[133], 1, step_49)
-    o50 = Block(50, S[134], 1, step_50)
-    o51 = Stmt(51, S[47])
-    o52 = ChooseOp(S[135], e52_player, e52_prompt, [
+    o48 = Stmt(48, S[134])
+    o49 = Block(49, S[135], 1, step_49)
+    o50 = Block(50, S[136], 1, step_50)
+    o51 = Stmt(51, S[56])
+    o52 = ChooseOp(S[137], e52_player, e52_prompt, [
         OptionOp(site[14], e52_label0, 'd', e52_items0, e52_when0, o50),
     ], False)
     o52.collect = collect_52
     o52.resolve = resolve_52
     o52.uid = 52
-    o53 = Block(53, S[136], 2, step_53)
-    o54 = PickOp(S[137], e54_player, e54_prompt, 'c', e54_src, e54_dest, e54_min, None, None, 'gone', False, site[16])
+    o53 = Block(53, S[138], 2, step_53)
+    o54 = PickOp(S[139], e54_player, e54_prompt, 'c', e54_src, e54_dest, e54_min, None, None, 'gone', False, site[16])
     o54.candidates = cands_54
     o54.uid = 54
-    o55 = Stmt(55, S[49])
-    o56 = ChooseOp(S[138], e56_player, e56_prompt, [
+    o55 = Stmt(55, S[58])
+    o56 = ChooseOp(S[140], e56_player, e56_prompt, [
         OptionOp(site[11], e56_label0, 'd', e56_items0, e56_when0, o46),
         OptionOp(site[13], e56_label1, 'q', e56_items1, e56_when1, o49),
         OptionOp(site[15], e56_label2, None, None, None, o53),
@@ -2017,157 +2001,155 @@ def build(num_players, files):
     o56.collect = collect_56
     o56.resolve = resolve_56
     o56.uid = 56
-    o57 = Stmt(57, S[139])
-    o58 = Stmt(58, S[20])
-    o59 = Block(59, S[140], 1, step_59)
-    o60 = Stmt(60, S[54])
-    o61 = Stmt(61, S[141])
-    o62 = Block(62, S[142], 1, step_62)
-    o63 = Stmt(63, S[143])
-    o64 = Block(64, S[144], 6, step_64)
-    o65 = Stmt(65, S[57])
-    o66 = Stmt(66, S[145])
-    o67 = WinnerOp(S[146], 'x', e67_among, e67_strength, e67_chooser, True, 'w', e67_prompt, site[19], fmt_player1)
+    o57 = Stmt(57, S[141])
+    o58 = Stmt(58, S[21])
+    o59 = Block(59, S[142], 1, step_59)
+    o60 = Stmt(60, S[63])
+    o61 = Stmt(61, S[143])
+    o62 = Block(62, S[144], 1, step_62)
+    o63 = Stmt(63, S[145])
+    o64 = Block(64, S[146], 6, step_64)
+    o65 = Stmt(65, S[66])
+    o66 = Stmt(66, S[147])
+    o67 = WinnerOp(S[148], 'majority:holder', e67_among, e67_strength, e67_chooser, True, 'w', e67_prompt, site[19], fmt_player1)
     o67.uid = 67
-    o68 = Block(68, S[147], 1, step_68)
-    o69 = Stmt(69, S[64])
-    o70 = Block(70, S[148], 1, step_70)
-    o71 = Stmt(71, S[62])
-    o72 = Stmt(72, S[149])
-    o73 = Stmt(73, S[150])
-    o74 = Stmt(74, S[151])
-    o75 = ChooseOp(S[152], e75_player, e75_prompt, [
-        OptionOp(site[17], e75_label0, None, None, None, o62),
-        OptionOp(site[18], e75_label1, None, None, None, o64),
+    o68 = Block(68, S[149], 1, step_68)
+    o69 = Stmt(69, S[71])
+    o70 = Stmt(70, S[150])
+    o71 = Stmt(71, S[151])
+    o72 = Stmt(72, S[152])
+    o73 = ChooseOp(S[153], e73_player, e73_prompt, [
+        OptionOp(site[17], e73_label0, None, None, None, o62),
+        OptionOp(site[18], e73_label1, None, None, None, o64),
     ], False)
-    o75.collect = collect_75
-    o75.resolve = resolve_75
-    o75.uid = 75
-    o76 = Stmt(76, S[153])
-    o77 = Stmt(77, S[7])
-    o78 = Block(78, S[154], 1, step_78)
-    o79 = Stmt(79, S[155])
-    o80 = Stmt(80, S[156])
-    o81 = PickOp(S[157], e81_player, e81_prompt, 'c', e81_src, e81_dest, e81_min, e81_max, None, None, True, site[20])
-    o81.candidates = cands_81
-    o81.uid = 81
-    o82 = Block(82, S[158], 1, step_82)
-    o83 = Block(83, S[159], 1, step_83)
-    o84 = Block(84, S[160], 1, step_84)
-    o85 = Stmt(85, S[70])
-    o86 = Block(86, S[161], 0, step_86)
-    o87 = ChooseOp(S[162], e87_player, e87_prompt, [
-        OptionOp(site[21], e87_label0, None, None, None, o84),
-        OptionOp(site[22], e87_label1, None, None, None, o86),
+    o73.collect = collect_73
+    o73.resolve = resolve_73
+    o73.uid = 73
+    o74 = Stmt(74, S[154])
+    o75 = Stmt(75, S[8])
+    o76 = Block(76, S[155], 1, step_76)
+    o77 = Stmt(77, S[156])
+    o78 = Stmt(78, S[157])
+    o79 = PickOp(S[158], e79_player, e79_prompt, 'c', e79_src, e79_dest, e79_min, e79_max, None, None, True, site[20])
+    o79.candidates = cands_79
+    o79.uid = 79
+    o80 = Block(80, S[159], 1, step_80)
+    o81 = Block(81, S[160], 1, step_81)
+    o82 = Block(82, S[161], 1, step_82)
+    o83 = Stmt(83, S[79])
+    o84 = Block(84, S[162], 0, step_84)
+    o85 = ChooseOp(S[163], e85_player, e85_prompt, [
+        OptionOp(site[21], e85_label0, None, None, None, o82),
+        OptionOp(site[22], e85_label1, None, None, None, o84),
     ], False)
-    o87.collect = collect_87
-    o87.resolve = resolve_87
+    o85.collect = collect_85
+    o85.resolve = resolve_85
+    o85.uid = 85
+    o86 = Stmt(86, S[164])
+    o87 = ForOp(S[165], 'q', e87_items, o80, True, seats=True)
     o87.uid = 87
-    o88 = Stmt(88, S[163])
-    o89 = ForOp(S[164], 'q', e89_items, o82, True, seats=True)
-    o89.uid = 89
-    o90 = Stmt(90, S[165])
-    o91 = Block(91, S[166], 7, step_91)
-    o92 = Stmt(92, S[167])
-    o93 = Block(93, S[168], 1, step_93)
-    o94 = Stmt(94, S[169])
-    o95 = ForOp(S[170], 'q', e95_items, o93, False, seats=True)
-    o95.uid = 95
-    o96 = WinnerOp(S[171], 'q', e96_among, e96_strength, e96_chooser, True, 'w', e96_prompt, site[23], fmt_player1)
-    o96.uid = 96
-    o97 = Stmt(97, S[172])
-    o98 = Block(98, S[173], 1, step_98)
-    o99 = Stmt(99, S[77])
-    o100 = Stmt(100, S[174])
-    o101 = Block(101, S[175], 1, step_101)
-    o102 = Stmt(102, S[176])
-    o103 = ForOp(S[177], 'q', e103_items, o101, False, seats=True)
-    o103.uid = 103
-    o104 = Block(104, S[178], 2, step_104)
-    o105 = Stmt(105, S[179])
-    o106 = Stmt(106, S[180])
-    o107 = Stmt(107, S[181])
-    o108 = Block(108, S[182], 1, step_108)
-    o109 = Block(109, S[183], 1, step_109)
-    o110 = Stmt(110, S[82])
-    o111 = Block(111, S[184], 1, step_111)
-    o112 = PickOp(S[185], e112_player, e112_prompt, 'c', e112_src, e112_dest, e112_min, e112_max, None, None, False, site[24])
-    o112.candidates = cands_112
+    o88 = Stmt(88, S[166])
+    o89 = Stmt(89, S[167])
+    o90 = Block(90, S[168], 1, step_90)
+    o91 = Stmt(91, S[169])
+    o92 = ForOp(S[170], 'q', e92_items, o90, False, seats=True)
+    o92.uid = 92
+    o93 = WinnerOp(S[171], 'majority:holder', e93_among, e93_strength, e93_chooser, True, 'w', e93_prompt, site[23], fmt_player1)
+    o93.uid = 93
+    o94 = Block(94, S[172], 3, step_94)
+    o95 = Stmt(95, S[173])
+    o96 = Block(96, S[174], 1, step_96)
+    o97 = Stmt(97, S[30])
+    o98 = Stmt(98, S[175])
+    o99 = Block(99, S[176], 2, step_99)
+    o100 = Stmt(100, S[177])
+    o101 = Stmt(101, S[178])
+    o102 = Stmt(102, S[179])
+    o103 = Block(103, S[180], 1, step_103)
+    o104 = Stmt(104, S[181])
+    o105 = ForOp(S[182], 'q', e105_items, o103, False, seats=True)
+    o105.uid = 105
+    o106 = Block(106, S[183], 1, step_106)
+    o107 = Block(107, S[184], 1, step_107)
+    o108 = Stmt(108, S[84])
+    o109 = Block(109, S[185], 1, step_109)
+    o110 = PickOp(S[186], e110_player, e110_prompt, 'c', e110_src, e110_dest, e110_min, e110_max, None, None, False, site[24])
+    o110.candidates = cands_110
+    o110.uid = 110
+    o111 = Stmt(111, S[187])
+    o112 = ForOp(S[188], 'q', e112_items, o106, False, seats=True)
     o112.uid = 112
-    o113 = Stmt(113, S[186])
-    o114 = ForOp(S[187], 'q', e114_items, o108, False, seats=True)
-    o114.uid = 114
-    o115 = Stmt(115, S[188])
-    o116 = Stmt(116, S[189])
-    o117 = Stmt(117, S[190])
-    o118 = Block(118, S[191], 3, step_118)
-    o119 = Stmt(119, S[192])
-    o120 = Stmt(120, S[193])
-    o121 = Block(121, S[194], 1, step_121)
-    o122 = Stmt(122, S[86])
-    o123 = ForOp(S[195], 'p', e123_items, o121, False, seats=True)
-    o123.uid = 123
-    o124 = Block(124, S[196], 1, step_124)
-    o125 = Block(125, S[196], 6, step_125)
-    o126 = Stmt(126, S[196])
-    o127 = Stmt(127, S[196])
-    o128 = Block(128, S[197], 5, step_128)
-    o129 = Stmt(129, S[197])
-    o130 = Stmt(130, S[197])
+    o113 = Stmt(113, S[189])
+    o114 = Stmt(114, S[190])
+    o115 = Stmt(115, S[191])
+    o116 = Block(116, S[192], 3, step_116)
+    o117 = Stmt(117, S[193])
+    o118 = Stmt(118, S[194])
+    o119 = Block(119, S[195], 1, step_119)
+    o120 = Stmt(120, S[88])
+    o121 = ForOp(S[196], 'p', e121_items, o119, False, seats=True)
+    o121.uid = 121
+    o122 = Block(122, S[197], 1, step_122)
+    o123 = Block(123, S[197], 6, step_123)
+    o124 = Stmt(124, S[197])
+    o125 = Stmt(125, S[197])
+    o126 = Block(126, S[198], 5, step_126)
+    o127 = Stmt(127, S[198])
+    o128 = Stmt(128, S[198])
+    o129 = Stmt(129, S[199])
+    o130 = Stmt(130, S[200])
     o131 = Stmt(131, S[198])
-    o132 = Stmt(132, S[199])
-    o133 = Stmt(133, S[197])
-    o134 = Block(134, S[200], 4, step_134)
-    o135 = Stmt(135, S[200])
-    o136 = Block(136, S[201], 2, step_136)
-    o137 = Stmt(137, S[200])
-    o138 = Stmt(138, S[87])
-    o139 = ForOp(S[200], 'p', e139_items, o136, False, seats=True)
-    o139.uid = 139
-    o140 = Stmt(140, S[200])
-    o141 = Stmt(141, S[200])
-    o142 = Block(142, S[202], 4, step_142)
-    o143 = Stmt(143, S[202])
-    o144 = Stmt(144, S[202])
-    o145 = Stmt(145, S[88])
-    o146 = Stmt(146, S[202])
-    o147 = Block(147, S[203], 4, step_147)
-    o148 = Stmt(148, S[203])
-    o149 = Stmt(149, S[203])
-    o150 = Stmt(150, S[89])
-    o151 = Stmt(151, S[203])
-    o152 = Stmt(152, S[203])
-    o153 = RepeatOp(S[196], o125, e153_cond, False)
-    o153.uid = 153
-    o154 = Block(154, S[204], 1, step_154)
-    o155 = Block(155, S[205], 1, step_155)
-    o156 = Block(156, S[206], 4, step_156)
-    o157 = Stmt(157, S[207])
-    o158 = Stmt(158, S[91])
-    o159 = Block(159, S[208], 1, step_159)
-    o160 = Stmt(160, S[93])
-    o161 = Stmt(161, S[209])
-    o162 = Block(162, S[210], 1, step_162)
-    o163 = Stmt(163, S[96])
-    o164 = Stmt(164, S[211])
-    o165 = ForOp(S[212], 'd', e165_items, o156, False)
-    o165.uid = 165
-    o166 = ForOp(S[213], 'p', e166_items, o155, False, seats=True)
-    o166.uid = 166
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166]
-    P.setup = o118
-    P.play = o124
-    P.scoring = o154
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[98]) + ')', o1.uid: 'procedure bonus (' + str(S[99]) + ')', o2.uid: 'procedure pay_pair (' + str(S[100]) + ')', o3.uid: 'procedure special_ability (' + str(S[101]) + ')', o4.uid: 'procedure return_marker (' + str(S[8]) + ')', o5.uid: 'procedure action (' + str(S[102]) + ')', o6.uid: 'procedure usurp (' + str(S[103]) + ')', o7.uid: 'procedure replace_marker (' + str(S[63]) + ')', o8.uid: 'procedure build_legion (' + str(S[104]) + ')', o9.uid: 'procedure struggle (' + str(S[105]) + ')', o10.uid: 'procedure end_of_day (' + str(S[106]) + ')'}
+    o132 = Block(132, S[201], 4, step_132)
+    o133 = Stmt(133, S[201])
+    o134 = Block(134, S[202], 2, step_134)
+    o135 = Stmt(135, S[201])
+    o136 = Stmt(136, S[89])
+    o137 = ForOp(S[201], 'p', e137_items, o134, False, seats=True)
+    o137.uid = 137
+    o138 = Stmt(138, S[201])
+    o139 = Stmt(139, S[201])
+    o140 = Block(140, S[203], 4, step_140)
+    o141 = Stmt(141, S[203])
+    o142 = Stmt(142, S[203])
+    o143 = Stmt(143, S[90])
+    o144 = Stmt(144, S[203])
+    o145 = Block(145, S[204], 4, step_145)
+    o146 = Stmt(146, S[204])
+    o147 = Stmt(147, S[204])
+    o148 = Stmt(148, S[91])
+    o149 = Stmt(149, S[204])
+    o150 = Stmt(150, S[204])
+    o151 = RepeatOp(S[197], o123, e151_cond, False)
+    o151.uid = 151
+    o152 = Block(152, S[205], 1, step_152)
+    o153 = Block(153, S[206], 1, step_153)
+    o154 = Block(154, S[207], 4, step_154)
+    o155 = Stmt(155, S[208])
+    o156 = Stmt(156, S[93])
+    o157 = Block(157, S[209], 1, step_157)
+    o158 = Stmt(158, S[95])
+    o159 = Stmt(159, S[210])
+    o160 = Block(160, S[211], 1, step_160)
+    o161 = Stmt(161, S[98])
+    o162 = Stmt(162, S[212])
+    o163 = ForOp(S[213], 'd', e163_items, o154, False)
+    o163.uid = 163
+    o164 = ForOp(S[214], 'p', e164_items, o153, False, seats=True)
+    o164.uid = 164
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164]
+    P.setup = o116
+    P.play = o122
+    P.scoring = o152
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[100]) + ')', o1.uid: 'procedure bonus (' + str(S[101]) + ')', o2.uid: 'procedure pay_pair (' + str(S[102]) + ')', o3.uid: 'procedure special_ability (' + str(S[103]) + ')', o4.uid: 'procedure return_marker (' + str(S[9]) + ')', o5.uid: 'procedure action (' + str(S[104]) + ')', o6.uid: 'procedure usurp (' + str(S[105]) + ')', o7.uid: 'procedure replace_marker (' + str(S[72]) + ')', o8.uid: 'procedure build_legion (' + str(S[106]) + ')', o9.uid: 'procedure struggle (' + str(S[107]) + ')', o10.uid: 'procedure end_of_day (' + str(S[108]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[214], 'public'),
-        VarSpec('score', 'int', 'players', S[215], 'public'),
-        VarSpec('round', 'int', None, S[196], 'public'),
-        VarSpec('phase', 'str', None, S[196], 'public'),
-        VarSpec('turn_player', 'player', None, S[196], 'public'),
-        VarSpec('start_player', 'player', None, S[196], 'public'),
+        VarSpec('supreme', 'player', None, S[215], 'public'),
+        VarSpec('score', 'int', 'players', S[216], 'public'),
+        VarSpec('round', 'int', None, S[197], 'public'),
+        VarSpec('phase', 'str', None, S[197], 'public'),
+        VarSpec('turn_player', 'player', None, S[197], 'public'),
+        VarSpec('start_player', 'player', None, S[197], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[216]]
+    P.tie_breaker_spans = [S[217]]
     return P
