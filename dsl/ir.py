@@ -349,11 +349,26 @@ class VarDecl:
     # "clamp", "refuse" or "wrap" (dsl/tracks.py); None for a plain variable
     at_min: str | None = None
     at_max: str | None = None
+    spaces: tuple[Space, ...] = ()  # a track's spaces with effects, in space order
 
     @property
     def is_track(self) -> bool:
         """Declared under ``tracks:`` (bounded, with declared behaviour at its ends)."""
         return self.at_min is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A space of a track with an effect (dsl/tracks.py): ``body`` runs, with ``var`` naming
+    the seat whose marker moved (per-player tracks), each time an assignment moves the marker
+    up onto or past space ``at`` (``when`` "reached") or on beyond it (``when`` "passed")."""
+
+    at: int
+    when: str
+    var: str | None
+    body: Block
+    span: SourceSpan
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
