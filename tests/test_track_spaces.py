@@ -101,6 +101,9 @@ ORDER = edit(
 )
 
 
+ONE = "      - {reached: 5, source: S, do: [seq = seq * 10 + 5]}\n"
+
+
 def _after_setup(text: str, lines: str, tmp_path: Path, players: int = 4) -> dict[str, object]:
     """The variables once ``lines`` (statements, 4 spaces in) ran first in setup: equal on the
     interpreter and the generated module."""
@@ -145,6 +148,12 @@ def test_spaces_run_once_per_crossing_in_order(
     assert (got["seq"], got["who"], max(got["t"])) == (seq, who, t)  # type: ignore[call-overload]
 
 
+def test_leaving_a_space_comes_before_reaching_the_next(tmp_path: Path) -> None:
+    # passed 3 and reached 4 are the same step (3 -> 4), listed the other way round
+    text = edit(ORDER, ONE, "      - {reached: 4, source: S, do: [seq = seq * 10 + 6]}\n")
+    assert _after_setup(text, "    - t[0] += 5\n", tmp_path)["seq"] == 346
+
+
 def test_a_wrapping_marker_meets_its_spaces_each_time_round(tmp_path: Path) -> None:
     # 1 + 9 = 10: round twice (5 and 9 are space 1): leaving 4 before coming to 1
     assert _after_setup(ORDER, "    - dial += 9\n", tmp_path)["seq"] == 7171
@@ -180,9 +189,6 @@ def test_an_effect_that_sets_itself_off_without_end_is_a_rule_error(tmp_path: Pa
             e.value.span is not None
             and e.value.span.line == text.count("\n", 0, text.index("t[p] += 1")) + 1
         )
-
-
-ONE = "      - {reached: 5, source: S, do: [seq = seq * 10 + 5]}\n"
 
 
 @pytest.mark.parametrize(
