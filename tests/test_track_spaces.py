@@ -159,6 +159,11 @@ def test_a_wrapping_marker_meets_its_spaces_each_time_round(tmp_path: Path) -> N
     assert _after_setup(ORDER, "    - dial += 9\n", tmp_path)["seq"] == 7171
     # down, even round the bottom, sets off nothing
     assert _after_setup(ORDER, "    - dial -= 5\n", tmp_path)["seq"] == 0
+    # a jump of a billion laps: refused at the statement, without listing them all
+    path = write(tmp_path, edit(ORDER, "    - shuffle deck\n", "    - dial += 1000000000\n"))
+    for backend in ("interpreter", "compiled"):
+        with pytest.raises(RuleError, match="nest more than"):
+            meeple.load(str(path), 2, backend=backend).new_initial_state(0)
     # set to a value: the marker goes up to it the short way, no lap
     assert _after_setup(ORDER, "    - dial = 3\n    - dial = 4\n", tmp_path)["seq"] == 0
 
