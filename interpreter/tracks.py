@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 class Spaces:
     """The spaces of one track, ready to run: ``edges`` holds (the space the marker enters
-    when it crosses, 0 for passed / 1 for reached, the body as a TriggerRule whose ``var``
+    when it crosses, False for passed / True for reached (leaving a space sorts before reaching
+    the next), the body as a TriggerRule whose ``var``
     names the seat) in crossing order; ``size`` is the number of spaces of a track that wraps
     (None if it does not)."""
 
