@@ -20,14 +20,13 @@ if TYPE_CHECKING:
 
 class Spaces:
     """The spaces of one track, ready to run: ``edges`` holds (the space the marker enters
-    when it crosses, False for passed / True for reached (leaving a space sorts before reaching
-    the next), the body as a TriggerRule whose ``var``
-    names the seat) in crossing order; ``size`` is the number of spaces of a track that wraps
-    (None if it does not)."""
+    when it crosses, False for passed / True for reached so that leaving a space sorts before
+    reaching the next, the body as a TriggerRule whose ``var`` names the seat) in crossing
+    order; ``size`` is the number of spaces of a track that wraps (None if it does not)."""
 
     __slots__ = ("edges", "size")
 
-    def __init__(self, edges: list[tuple[int, int, TriggerRule]], size: int | None) -> None:
+    def __init__(self, edges: list[tuple[int, bool, TriggerRule]], size: int | None) -> None:
         self.edges, self.size = edges, size
 
 
