@@ -30,7 +30,7 @@ from meeple.interpreter.program import Program, kind_specs, zone_specs
 from meeple.interpreter.state import frame_structure
 
 from .exprs import ExprEmitter, Scope, function_name
-from .tracks import emit_bounded
+from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
 GENERATOR_VERSION = "2"
@@ -133,6 +133,8 @@ class ModuleEmitter:
     def _is_flat(self, s: ir.Stmt) -> bool:
         if isinstance(s, ir.Move):
             return not self._may_trigger(s)
+        if isinstance(s, ir.Assign) and self.game.variables[s.name].spaces:
+            return False  # it may push the effects of the spaces it crosses (codegen/tracks)
         if isinstance(s, _SIMPLE):
             return True
         if isinstance(s, ir.Block):
@@ -177,6 +179,9 @@ class ModuleEmitter:
                 w.line("if st.record_log:")  # a turn begins (as the interpreter's _s_Assign)
                 with w.indent():
                     w.line("st.log_line(turn_line(st), -1)")
+            return
+        if decl.spaces:
+            emit_spaces(self, w, s, target, value, i if s.index is not None else "None")
             return
         v = self.names.fresh("v")
         w.line(f"{v} = {value if s.op == '=' else f'{target} {s.op[0]} {value}'}")
@@ -393,8 +398,8 @@ class ModuleEmitter:
         w.line(f"st.at = {self._op(s)}  {self._where(s.span)}")
         if isinstance(s, ir.EndGame):
             w.line("st.end_game()")
-        elif isinstance(s, ir.Move):
-            self._f_Move(w, s)
+        elif isinstance(s, (ir.Move, ir.Assign)):  # an assignment here crosses track spaces
+            getattr(self, "_f_" + type(s).__name__)(w, s)
         elif isinstance(s, ir.If):
             w.line(f"if {self._e(s.test)}:")
             with w.indent():
@@ -776,6 +781,7 @@ class ModuleEmitter:
             out.line("}")
             out.line(f"P.fresh_frames = frozenset({sorted(fresh)!r})")
             out.line("site = P.sites(SITES)")
+            emit_spaces_table(self, out, before=True)
         out.extend(self.const_lines)
         out.line()
         out.extend(body)
@@ -801,6 +807,7 @@ class ModuleEmitter:
                 kind, var = literal(t.kind), literal(t.var)
                 rule = f"TriggerRule({kind}, {var}, {when}, {self._op(t.body)})"
                 out.line(f"P.add_trigger({literal(t.zone)}, {rule})  {self._where(t.span)}")
+            emit_spaces_table(self, out, before=False)
             out.line("return P")
         return out.text()
 
@@ -818,6 +825,9 @@ def _collect_nodes(game: ir.Game) -> dict[int, Any]:
         visit(p.body)
     for t in game.triggers.values():
         visit(t.body)
+    for v in game.variables.values():
+        for sp in v.spaces:  # a track's spaces' effects (codegen/tracks.py)
+            visit(sp.body)
     for b in (game.setup, game.play, game.scoring):
         visit(b)
     return found

@@ -61,6 +61,7 @@ from meeple.interpreter.ops import (
     too_long,
 )
 from meeple.interpreter.position import turn_line
+from meeple.interpreter.tracks import Spaces, reach
 from meeple.interpreter.values import Card, formatter
 
 __all__ = [
@@ -83,6 +84,7 @@ __all__ = [
     "RepeatOp",
     "RuleError",
     "SourceSpan",
+    "Spaces",
     "Stmt",
     "VarSpec",
     "TriggerRule",
@@ -102,6 +104,7 @@ __all__ = [
     "ordinal",
     "run_whole",
     "others",
+    "reach",
     "seat",
     "seat_after",
     "span_list",
@@ -169,6 +172,7 @@ class CompiledProgram(ProgramBase):
         self.game = None
         self.players_max = players_max
         self.triggers_at: dict[int, list[TriggerRule]] = {}
+        self.spaces_of: dict[str, Spaces] = {}  # a track's spaces (interpreter/tracks.py)
         self.proc_names: dict[int, str] = {}
 
     def add_trigger(self, zone: str, rule: TriggerRule) -> None:

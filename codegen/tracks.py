@@ -3,6 +3,8 @@ that an assignment to a track costs two comparisons in the generated module."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from meeple.dsl import ir
 
 from .writer import Writer, literal
@@ -31,3 +33,39 @@ def emit_bounded(w: Writer, v: str, decl: ir.VarDecl, span: str) -> None:
                 before = literal(f"'{decl.name}' would {word} ")
                 after = literal(f", {side} {limit}")
                 w.line(f"raise RuleError({before} + str({v}) + {after}, {span})")
+
+
+def emit_spaces(em: Any, w: Writer, s: ir.Assign, target: str, value: str, seat: str) -> None:
+    """An assignment to a track with spaces, as the interpreter's (Program._assign_spaces): the
+    marker moves within its ends, then ``reach`` pushes the effects of the spaces it crossed
+    going up (``seat``: the emitted seat index, "None" for a track of the whole game)."""
+    decl = em.game.variables[s.name]
+    old, raw, v = em.names.fresh("old"), em.names.fresh("raw"), em.names.fresh("v")
+    span = em._span(s.span)
+    w.line(f"{old} = {target}")
+    w.line(f"{raw} = {value if s.op == '=' else f'{old} {s.op[0]} {value}'}")
+    w.line(f"{v} = {raw}")
+    emit_bounded(w, v, decl, span)
+    w.line(f"{target} = {v}")
+    end = raw if decl.at_max == "wrap" else v  # a marker that wraps passes spaces going round
+    w.line(f"reach(st, P.spaces_of[{literal(s.name)}], {old}, {end}, {seat}, {span})")
+
+
+def emit_spaces_table(em: Any, out: Writer, before: bool) -> None:
+    """``P.spaces_of``: the Spaces of each track with spaces, made empty ``before`` the ops (an
+    assignment refers to them) and given their edges after (the effects are ops)."""
+    from meeple.interpreter.program import _wrap_size
+
+    for v in em.game.variables.values():
+        if not v.spaces:
+            continue
+        name = literal(v.name)
+        if before:
+            out.line(f"P.spaces_of[{name}] = Spaces([], {literal(_wrap_size(v))})")
+            continue
+        edges = ", ".join(
+            f"({literal(sp.at + (sp.when == 'passed'))}, {literal(sp.when == 'reached')}, "
+            f"TriggerRule(None, {literal(sp.var)}, None, {em._op(sp.body)}))"
+            for sp in v.spaces
+        )
+        out.line(f"P.spaces_of[{name}].edges = [{edges}]  {em._where(v.span)}")

@@ -17,7 +17,7 @@ from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
 from .majorities import HOLDERS, check_call, check_holders
 from .render import children
-from .tracks import check_track_order
+from .tracks import check_spaces, check_track_order, track_spaces
 
 _SCALARS: dict[str, type | tuple[type, ...]] = {"int": int, "str": str, "bool": bool}
 BUILTIN_PROPS = {"name": "str", "key": "str", "kind": "str", "owner": "player"}
@@ -117,6 +117,7 @@ def _call_sites(game: ir.Game) -> dict[str, int]:
     roots: list[object] = [game.setup, game.play, game.scoring, *_bodies(game).values()]
     roots += [t.body for t in game.triggers.values()]
     roots += [t.when for t in game.triggers.values() if t.when is not None]
+    roots += [s.body for _, s in track_spaces(game)]
     roots += [tb.key for tb in game.tie_breakers] + [v.initial for v in game.variables.values()]
     counts: dict[str, int] = {}
     for r in roots:
@@ -363,6 +364,7 @@ class _Checker:
             if trig.when is not None:
                 self._want(trig.when, tscope, "bool")
             self._block(trig.body, tscope)
+        check_spaces(self, g)
         for name in ("setup", "play", "scoring"):
             block: ir.Block = getattr(g, name)
             if block.stmts:

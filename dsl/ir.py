@@ -376,6 +376,7 @@ class VarDecl:
     at_min: str | None = None
     at_max: str | None = None
     kind: str | None = None  # ``type: card[KIND]``: type is "card", and the checker knows KIND
+    spaces: tuple[Space, ...] = ()  # a track's spaces with effects, in space order
 
     @property
     def is_track(self) -> bool:
@@ -407,6 +408,20 @@ class Majority:
     second_of: str | None
     source: str | None = None
     interpretation: str | None = None
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A space of a track with an effect (dsl/tracks.py): ``body`` runs, with ``var`` naming
+    the seat whose marker moved (per-player tracks), each time an assignment moves the marker
+    up onto or past space ``at`` (``when`` "reached") or on beyond it (``when`` "passed")."""
+
+    at: int
+    when: str
+    var: str | None
+    body: Block
+    span: SourceSpan
     spans: dict[str, SourceSpan] = field(default_factory=dict)
 
 

@@ -53,6 +53,7 @@ def _roots(game: ir.Game) -> list[Any]:
     roots += [v.initial for v in game.variables.values()]
     for t in game.triggers.values():
         roots += [t.body] + ([t.when] if t.when is not None else [])
+    roots += [s.body for v in game.variables.values() for s in v.spaces]  # tracks' spaces
     return roots
 
 
@@ -95,6 +96,7 @@ def reached_procedures(game: ir.Game) -> set[str]:
     seen: set[str] = set()
     todo: list[Any] = [game.setup, game.play, game.scoring]
     todo += [t.body for t in game.triggers.values()]
+    todo += [s.body for v in game.variables.values() for s in v.spaces]  # tracks' spaces
     while todo:
         for n in walk(todo.pop()):
             if isinstance(n, ir.CallProc) and n.name in game.procedures and n.name not in seen:
@@ -138,6 +140,9 @@ def _unguarded_decisions(game: ir.Game) -> list[LintWarning]:
         visit(block, None, False)
     for t in game.triggers.values():
         visit(t.body, None, t.when is not None)
+    for v in game.variables.values():
+        for sp in v.spaces:
+            visit(sp.body, None, False)
     for p in game.procedures.values():
         visit(p.body, p.name, False)
 

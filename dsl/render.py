@@ -91,6 +91,7 @@ def statement_blocks(game: ir.Game) -> list[ir.Block]:
     blocks = [game.setup, game.play, game.scoring]
     blocks += [p.body for p in game.procedures.values()]
     blocks += [t.body for t in game.triggers.values()]
+    blocks += [s.body for v in game.variables.values() for s in v.spaces]  # tracks' spaces
     return blocks
 
 

@@ -90,11 +90,12 @@ def track(name: str, node: YMap, parent: YMap, constants: dict[str, ir.ConstDecl
         if "initial" in node
         else ir.Const(span, lo)
     )
+    per = node.get("per")
     return ir.VarDecl(
         name,
         span,
         "int",
-        node.get("per"),
+        per,
         initial,
         lo,
         hi,
@@ -103,7 +104,92 @@ def track(name: str, node: YMap, parent: YMap, constants: dict[str, ir.ConstDecl
         tuple(str(node[k]) for k in ("min", "max") if isinstance(node.get(k), str)),
         at_min,
         at_max,
+        spaces=spaces(name, node, per, lo, hi, at_max == "wrap", constants),
     )
+
+
+WHENS = ("reached", "passed")
+
+
+def spaces(
+    name: str,
+    node: YMap,
+    per: str | None,
+    lo: int | None,
+    hi: int | None,
+    wraps: bool,
+    constants: dict[str, ir.ConstDecl],
+) -> tuple[ir.Space, ...]:
+    """The spaces with effects of track ``name`` (its ``spaces:`` list), ordered by where the
+    marker meets them going up; every misuse is a CheckError at its line."""
+    from .build import _block, _span, _value_spans  # build registers this module: import late
+
+    items = node.get("spaces")
+    if not items:
+        return ()
+    if per not in (None, "players"):
+        raise CheckError(
+            f"track '{name}' is per {per}: a space's effect names the seat whose marker moved, "
+            "and a marker per component has none",
+            node.key_spans["spaces"],
+            expected="spaces on a track for the whole game or 'per: players'",
+            suggestion="run the effect where the rules move that component's marker",
+        )
+    out: list[ir.Space] = []
+    seen: dict[tuple[int, str], SourceSpan] = {}
+    for i, item in enumerate(items):
+        where = _span(items, i)
+        whens = [w for w in WHENS if w in item]
+        if len(whens) != 1:
+            raise CheckError(
+                f"a space of track '{name}' says when its effect runs with exactly one of "
+                f"'reached' or 'passed'{', not both' if whens else ''}",
+                where,
+                expected="'reached: N' (the marker lands on or goes up past space N) or "
+                "'passed: N' (it goes up beyond space N)",
+                suggestion="keep one of them; two effects are two spaces",
+            )
+        when = whens[0]
+        at = bound(f"{name}.spaces", item, when, constants)
+        assert at is not None
+        at_span = item.value_spans[when]
+        if (lo is not None and at < lo) or (hi is not None and at > hi):
+            top = f"{hi}" if hi is not None else "upwards"
+            raise CheckError(
+                f"space {at} is not on track '{name}', which runs from {lo} to {top}",
+                at_span,
+                expected=f"a space from {lo} to {top}",
+            )
+        if when == "passed" and at == hi and not wraps:
+            raise CheckError(
+                f"no marker ever goes past space {at}, the last space of track '{name}'",
+                at_span,
+                expected=f"a space below {hi}, or a track that wraps (then passing {hi} is "
+                "going round)",
+                suggestion=f"write 'reached: {at}' for an effect when the marker gets there",
+            )
+        if (at, when) in seen:
+            raise CheckError(
+                f"track '{name}' has two effects for {when} {at} (the first at line "
+                f"{seen[(at, when)].line})",
+                at_span,
+                expected="one effect per space: put both effects' statements in one 'do'",
+            )
+        seen[(at, when)] = at_span
+        var = str(item["as"]) if "as" in item else ("p" if per == "players" else None)
+        if var is not None and per is None:
+            raise CheckError(
+                f"track '{name}' has one marker for the whole game: no seat to name with 'as'",
+                item.value_spans["as"],
+                expected="'as' only on a track with 'per: players'",
+                suggestion="remove 'as'",
+            )
+        body = _block(item["do"], where, item.get("source"), item.get("interpretation"))
+        out.append(ir.Space(at, when, var, body, where, _value_spans(item)))
+    # a space is met where the marker crosses into it (reached) or out of it (passed): order
+    # by that crossing, and leaving a space comes before reaching the next
+    out.sort(key=lambda s: (s.at + (s.when == "passed"), s.when == "reached"))
+    return tuple(out)
 
 
 def tracks(doc: YMap, constants: dict[str, ir.ConstDecl]) -> dict[str, ir.VarDecl]:
@@ -200,3 +286,34 @@ def check_track_order(e: ir.Call, g: ir.Game) -> None:
             else "a track declared under 'tracks:' with 'per: players'",
             suggestion=did_you_mean(name, per_player) if name else None,
         )
+
+
+def track_spaces(game: ir.Game) -> list[tuple[ir.VarDecl, ir.Space]]:
+    """Every space with an effect, track by track in file order, each track's in space order."""
+    return [(v, s) for v in game.variables.values() for s in v.spaces]
+
+
+def check_spaces(checker: Any, game: ir.Game) -> None:
+    """Check each space's effect as a block of its own (a trigger body's rules): it cites its
+    source, and the seat's name is bound as a player."""
+    from .checker import _Scope  # the checker calls this: import late
+
+    for v, s in track_spaces(game):
+        what = f"the effect of {s.when} {s.at} on track '{v.name}'"
+        checker._need_source(s.span, what, s.body.source)
+        scope = _Scope()
+        if s.var is not None:
+            checker._bind(s.var, "player", scope, s.spans.get("as", s.span), f"the 'as' of {what}")
+        checker._block(s.body, scope)
+
+
+def describe_space(v: ir.VarDecl, s: ir.Space, title: str) -> str:
+    """The rulebook's heading of a space's effect: "Reaching space 10 of fame (each time the
+    marker of `p` moves up onto or past it)"; ``title`` is the track's name as written."""
+    verb, how = {
+        "reached": ("Reaching", "up onto or past it"),
+        "passed": ("Passing", "up beyond it"),
+    }[s.when]
+    whose = f"the marker of `{s.var}`" if s.var else "the marker"
+    lap = ", also going round" if v.at_max == "wrap" else ""
+    return f"{verb} space {s.at} of {title} (each time {whose} moves {how}{lap})"

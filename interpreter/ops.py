@@ -194,6 +194,12 @@ def fire(st: State, rules: list[TriggerRule], cards: list[Card], span: SourceSpa
             env = {r.var: c}
             if r.body.size and (r.when is None or r.when(st, env)):
                 hits.append(Frame(r.body, env))
+    push_bodies(st, hits, span)
+
+
+def push_bodies(st: State, hits: list[Frame], span: SourceSpan) -> None:
+    """Push the frames of rule bodies set off at ``span`` (triggers, a track's spaces) so the
+    first runs next; refused past MAX_DEPTH frames (a rule that sets itself off without end)."""
     if hits and len(st.frames) + len(hits) > MAX_DEPTH:
         raise RuleError(
             f"triggers and procedures nest more than {MAX_DEPTH} deep; "

@@ -15,6 +15,7 @@ from .datatable import DataTableRT
 from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
 from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
 from .position import turn_line
+from .tracks import Spaces, reach
 from .values import formatter
 
 
@@ -55,6 +56,9 @@ class Program(ProgramBase):
         self.ex = ExprCompiler(self)
         self.triggers_at: dict[int, list[ops.TriggerRule]] = {}  # filled once all is compiled
         self.leaf_functions = leaf_functions(g)
+        # a track's spaces: made before any statement is compiled (an assignment to the track
+        # runs them), their bodies compiled below (a body may move the same track)
+        self.spaces_of = {n: Spaces([], _wrap_size(v)) for n, v in g.variables.items() if v.spaces}
         self.proc_blocks = {n: self._new_block(p.body) for n, p in g.procedures.items()}
         self.proc_names = {
             b.uid: f"procedure {n} ({g.procedures[n].span})" for n, b in self.proc_blocks.items()
@@ -68,6 +72,11 @@ class Program(ProgramBase):
             base = self.zone_base[t.zone]
             for zi in range(base, base + self.zone_piles[t.zone]):
                 self.triggers_at.setdefault(zi, []).append(rule)
+        for n, spaces in self.spaces_of.items():
+            spaces.edges = [
+                (s.at + (s.when == "passed"), s.when == "reached", rule_of_space(s, self.block))
+                for s in g.variables[n].spaces
+            ]
         self.setup = self.block(g.setup)
         self.play = self.block(g.play)
         self.scoring = self.block(g.scoring)
@@ -167,6 +176,8 @@ class Program(ProgramBase):
             return self._simple(s, run_turn)
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         op, track = s.op, decl.is_track
+        if s.name in self.spaces_of:
+            return self._assign_spaces(s, f, idx)
 
         def run(st: Any, env: dict[str, Any]) -> None:
             v = f(st, env)
@@ -178,6 +189,26 @@ class Program(ProgramBase):
                 st.vars[n] = new
             else:
                 st.vars[n][idx(st, env)] = new
+
+        return self._simple(s, run)
+
+    def _assign_spaces(self, s: ir.Assign, f: Fn, idx: Fn | None) -> ops.Op:
+        """An assignment to a track with spaces: the marker moves (within its ends, as any
+        track's), then the spaces it crossed going up push their effects (interpreter/tracks)."""
+        n, decl, op, spaces = s.name, self.game.variables[s.name], s.op, self.spaces_of[s.name]
+        wraps = decl.at_max == "wrap"
+
+        def run(st: Any, env: dict[str, Any]) -> None:
+            v = f(st, env)
+            i = None if idx is None else idx(st, env)
+            old = st.vars[n] if i is None else st.vars[n][i]
+            raw = v if op == "=" else old + v if op == "+=" else old - v
+            new = bounded(raw, decl, s.span)
+            if i is None:
+                st.vars[n] = new
+            else:
+                st.vars[n][i] = new
+            reach(st, spaces, old, raw if wraps else new, i, s.span)
 
         return self._simple(s, run)
 
@@ -391,3 +422,15 @@ def var_specs(checked: Checked) -> list[VarSpec]:
         VarSpec(n, v.type, v.per, v.initial.span, v.visibility)
         for n, v in checked.game.variables.items()
     ]
+
+
+def _wrap_size(v: ir.VarDecl) -> int | None:
+    """How many spaces a track that wraps has (None for one that does not)."""
+    if v.at_max != "wrap" or v.max is None or v.min is None:
+        return None
+    return v.max - v.min + 1
+
+
+def rule_of_space(s: ir.Space, block: Callable[[ir.Block], ops.BlockOp]) -> ops.TriggerRule:
+    """A space's effect as a trigger's rule: its body, run with ``s.var`` naming the seat."""
+    return ops.TriggerRule(None, s.var, None, block(s.body))  # type: ignore[arg-type]

@@ -846,7 +846,15 @@ def frame_structure(prog: ProgramBase) -> tuple[dict[int, frozenset[int]], froze
     for rules in triggers.values():
         for r in rules:
             fresh.add(r.body.uid)
+    fresh |= space_bodies(prog)
     return {k: frozenset(v) for k, v in sorted(parents.items())}, frozenset(fresh)
+
+
+def space_bodies(prog: ProgramBase) -> set[int]:
+    """The uids of the bodies of tracks' spaces (interpreter/tracks.py): each starts with
+    names of its own and may sit on any frame, as a trigger body does."""
+    spaces = getattr(prog, "spaces_of", {})
+    return {r.body.uid for sp in spaces.values() for _, _, r in sp.edges}
 
 
 def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
@@ -864,6 +872,7 @@ def _check_frames(prog: ProgramBase, frames: list[dict[str, Any]]) -> None:
     if parents is None:
         return  # a generated module without the table (made by an older meeple)
     triggers = {r.body.uid for rs in getattr(prog, "triggers_at", {}).values() for r in rs}
+    triggers |= space_bodies(prog)  # a track's space effect, like a trigger, runs anywhere
     for below, f in zip(frames, frames[1:], strict=False):
         op = f["op"]
         if op not in triggers and below["op"] not in parents.get(op, ()):

@@ -78,6 +78,7 @@ def _path_to(root: ir.Game, span: SourceSpan) -> list[Any]:
     """The IR nodes from a top block down to the statement at ``span`` (empty if none)."""
     tops: list[Any] = [root.setup, root.play, root.scoring, *root.procedures.values()]
     tops += list(root.triggers.values())
+    tops += [s.body for v in root.variables.values() for s in v.spaces]  # tracks' spaces
 
     def down(node: Any, path: list[Any]) -> Iterator[list[Any]]:
         path = [*path, node]

@@ -20,6 +20,7 @@ from meeple.dsl.errors import SourceSpan
 from meeple.dsl.majorities import sentence as majority_sentence
 from meeple.dsl.render import ExprWriter, relative_file, source_text, walk
 from meeple.dsl.tracks import describe as describe_track
+from meeple.dsl.tracks import describe_space
 from meeple.dsl.variant import Variant
 from meeple.rulebook_play import scoring_without_end_hook, structure_prose
 
@@ -437,6 +438,9 @@ def render_markdown(
         per = " per player" if var.per else ""
         if var.is_track:
             add(f"- {describe_track(var, _code(var.name))} It starts at {w.c(var.initial)}.")
+            for sp in var.spaces:  # its spaces with effects, in the order the marker meets them
+                add(f"  - {describe_space(var, sp, _code(var.name))}{w.citation(sp.body)}:")
+                md += w.block(sp.body, 2)
             continue
         add(f"- {_code(var.name)}: {cardkinds.declared(var)}{per}, starting at {w.c(var.initial)}.")
     for f in game.functions.values():

@@ -46,6 +46,9 @@ def rules_of(game: ir.Game) -> dict[str, ir.Block]:
             rules |= {f"phase {ph.name} {k}": b for k, b in blocks.items() if b is not None}
     rules |= {f"procedure {n}": p.body for n, p in game.procedures.items()}
     rules |= {f"trigger {n}": t.body for n, t in game.triggers.items()}
+    rules |= {
+        f"{s.when} {s.at} of {v.name}": s.body for v in game.variables.values() for s in v.spaces
+    }
     return rules
 
 
