@@ -223,3 +223,25 @@ def test_pass_needs_a_phase_until_all_passed(tmp_path: Path) -> None:
     md = render_markdown(load_rules(write(tmp_path, PASSING)).game, tmp_path, {})
     assert "round and round until every seat has passed" in md
     assert "The seat whose turn it is passes." in md
+
+
+def test_turn_order_by_rank_on_a_track(tmp_path: Path) -> None:
+    # turns by track order (issue 12: "track order usable as a turn order"): highest first, ties
+    # in seat order; the order is taken when the phase begins, so a gain during the phase counts
+    # from the next round on
+    text = edit(
+        STRUCTURED,
+        "variables:\n",
+        "tracks:\n  gold: {per: players, min: 0, max: 9, at_ends: clamp, source: Play}\n\n"
+        "variables:\n",
+        "  start: ['log \"the game starts in round {round}\"']\n",
+        "  start: ['gold[left_of(first(players))] = 2', 'gold[first(players)] = 1']\n",
+        "      turns: clockwise\n      turn: [turn(p)]\n",
+        "      turns: track_order(gold)\n"
+        "      turn: [turn(p), 'gold[p] += 3 if p == left_of(left_of(first(players))) else 0']\n",
+    )
+    for log in play_both(write(tmp_path, text), 3, range(3)):
+        turns = [x.split(": ")[1] for x in log if x.endswith("'s turn")]
+        # round 1: P2 (2 gold), P1 (1), P3 (0); then P3 leads with 3 and more
+        assert turns[:3] == ["P2's turn", "P1's turn", "P3's turn"]
+        assert turns[3:6] == ["P3's turn", "P2's turn", "P1's turn"]
