@@ -105,8 +105,9 @@ def render_rulebook(
 
 
 def rulebook_name(game: str, variant: str | None = None) -> str:
-    """The file name (without suffix) of a rendered rulebook."""
-    name = Path(rules_path(game)).parent.name
+    """The file name (without suffix) of a rendered rulebook: the name of the game's folder
+    (its id for a shipped game), also when the folder is given as ``.``."""
+    name = Path(rules_path(game)).resolve().parent.name
     return name + (f".{Path(variant).stem}" if variant else "")
 
 

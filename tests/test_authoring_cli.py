@@ -89,6 +89,22 @@ def test_doc_writes_markdown_and_html(capsys: pytest.CaptureFixture[str], tmp_pa
     assert (tmp_path / "shadow-of-the-sun.short-game.html").read_text().startswith("<!DOCTYPE")
 
 
+def test_doc_of_the_current_folder_is_named_after_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `meeple doc .` in a game's folder wrote the hidden files ".md" and ".html"
+    folder = tmp_path / "my-game"
+    folder.mkdir()
+    (folder / "game.yaml").write_bytes((rules_root() / "harbour-guilds" / "game.yaml").read_bytes())
+    monkeypatch.chdir(folder)
+    code, _, _ = _run(capsys, "doc", ".", "-o", "out")
+    assert code == 0
+    assert sorted(p.name for p in (folder / "out").iterdir() if p.suffix in (".md", ".html")) == [
+        "my-game.html",
+        "my-game.md",
+    ]
+
+
 def _line_of(game: str, text: str) -> int:
     """The line of the only occurrence of ``text`` in a shipped game's rules (explain cites it)."""
     lines = (rules_root() / game / "game.yaml").read_text(encoding="utf-8").splitlines()
