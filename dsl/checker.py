@@ -933,6 +933,9 @@ class _Checker:
         if n in BUILTIN_NAMES:
             return BUILTIN_NAMES[n]
         names = [*scope, *self.globals, *g.functions]
+        if n == PASSED:  # a built-in, but only where seats can pass
+            hint = "'passed' exists only when a phase's turns go on 'until: all_passed'"
+            raise CheckError(f"unknown name '{n}'", e.span, suggestion=hint)
         raise CheckError(f"unknown name '{n}'", e.span, suggestion=did_you_mean(n, names))
 
     def _e_Attr(self, e: ir.Attr, scope: dict[str, str]) -> str:

@@ -244,7 +244,7 @@ def markdown(t: ir.DataTable, kinds: dict[str, ir.Kind], citation: str) -> list[
 
     key = " and ".join(t.key) if len(t.key) < 3 else ", ".join(t.key)
     cell = f"`{t.name}[{', '.join(t.key)}].{next(c for c, _ in t.columns if c not in t.key)}`"
-    lines = [f"One row for each {key}; the rules read a cell as {cell}{citation}.", ""]
+    lines = [f"Looked up by {key}: the rules read a cell as {cell}{citation}.", ""]
     lines.append("| " + " | ".join(c for c, _ in t.columns) + " |")
     lines.append("|" + "|".join("---:" if ct == "int" else "---" for _, ct in t.columns) + "|")
     for row in t.rows:

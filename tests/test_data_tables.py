@@ -71,7 +71,7 @@ def test_the_table_is_rendered_as_a_table(tmp_path: Path) -> None:
     md = render_markdown(game, tmp_path, {})
     assert "| players | seat | cards | prize | open | note |" in md
     assert "| 3 | 3 | 3 | Crown | no | third |" in md
-    assert "One row for each players and seat; the rules read a cell as " in md
+    assert "Looked up by players and seat: the rules read a cell as " in md
     assert "`start_hand[players, seat].cards`" in md
     texts = rule_texts(game)
     assert "key players, seat: players int, seat int, cards int" in texts["table start_hand"][1]

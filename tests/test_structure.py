@@ -164,6 +164,9 @@ def test_rulebook_sentence(tmp_path: Path) -> None:
          "|round: {type: int, source", "has the name of the built-in 'round'"),
         ("      turns: clockwise\n", "      turns: clockwise\n      tunr: x\n", SchemaError,
          "|tunr", "tunr"),
+        ("      turn: [turn(p)]\n", "      until: all(passed[q] for q in players)\n"
+         "      turn: [turn(p)]\n", CheckError, "all(|passed",
+         "'passed' exists only when a phase's turns go on 'until: all_passed'"),
     ],
 )  # fmt: skip
 def test_misuse_is_refused_where_it_is(
