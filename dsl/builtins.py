@@ -148,8 +148,22 @@ def pairs_of(st: Any, xs: Any, ys: Any) -> list[list[Any]]:
 
 
 def _pair_type(a: list[str]) -> str:
+    """Pairs of one type are lists of it; of two types, ``pair:X|Y`` (``pr[0]`` is an X, ``pr[1]``
+    a Y), so a seat paired with a card is still shown as a seat, not as its number."""
     x, y = elem(a[0]), elem(a[1])
-    return "list:list:" + (x if x == y or y == "any" else y if x == "any" else "any")
+    if x == y or "any" in (x, y):
+        return "list:list:" + (y if x == "any" else x)
+    if any(t.startswith(("list:", "pair:")) or "|" in t for t in (x, y)):
+        return "list:list:any"
+    return f"list:pair:{x}|{y}"
+
+
+def pair_types(t: str) -> tuple[str, str] | None:
+    """The two item types of a pair type ``pair:X|Y``; None for any other type."""
+    if not t.startswith("pair:"):
+        return None
+    x, _, y = t[5:].partition("|")
+    return x, y
 
 
 min_by = _extreme("min_by", min)

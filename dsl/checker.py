@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cardkinds, datatable, ir
-from .builtins import BUILTINS, PASSED, POSITION, Builtin, elem
+from .builtins import BUILTINS, PASSED, POSITION, Builtin, elem, pair_types
 from .errors import CheckError, SourceSpan, did_you_mean
 from .limits import RESERVED_WORDS
 from .majorities import HOLDERS, check_call, check_holders
@@ -975,6 +975,15 @@ class _Checker:
                 self._want(e.index, scope, "card")
                 return cardkinds.declared(v)
         t = self._expr(e.obj, scope)
+        sides = pair_types(t)
+        if sides is not None:
+            if not (isinstance(e.index, ir.Const) and e.index.value in (0, 1)):
+                raise CheckError(
+                    f"a pair of {_words(sides[0])} and {_words(sides[1])} is read as x[0] or x[1]",
+                    e.index.span,
+                    expected="0 (the item of the first list) or 1 (of the second)",
+                )
+            return sides[e.index.value]
         if isinstance(e.index, ir.ListLit):
             raise CheckError(
                 "only a data table takes several keys (or a list) in one bracket",
@@ -1239,6 +1248,9 @@ def _words(t: str) -> str:
         return kinded
     if t.startswith("list:"):
         return f"a list of {_words(t[5:])}s".replace("a a ", "").replace("ss", "s")
+    sides = pair_types(t)
+    if sides is not None:
+        return f"a pair of {_words(sides[0])} and {_words(sides[1])}"
     return {
         "int": "a number",
         "bool": "a condition (true/false)",

@@ -86,6 +86,9 @@ def formatter(t: str) -> Callable[[Any], str]:
         return lambda v: "nobody" if v is None else player_name(v)
     if t == "card":
         return lambda v: "nothing" if v is None else card_label(v)
+    if t.startswith("pair:"):  # pairs(xs, ys) of two types: each side shown as its type
+        first, second = (formatter(x) for x in t[5:].split("|", 1))
+        return lambda v: f"[{first(v[0])}, {second(v[1])}]"
     if t == "zone" or t.startswith("list:"):
         inner = formatter("card" if t == "zone" else t[5:])
         return lambda v: "[" + ", ".join(inner(x) for x in v) + "]"

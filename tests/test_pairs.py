@@ -53,3 +53,27 @@ def test_pairs_takes_two_lists(tmp_path: Path) -> None:
     refused(tmp_path, bad, CheckError, '3)}"', "this is not a zone or a list")
     bad = edit(GAME, "pairs([1, 2], [3, 4])", "pairs([1, 2])")
     refused(tmp_path, bad, CheckError, 'pairs([1, 2])}"', "takes 2 argument(s), got 1")
+
+
+SEATS = edit(
+    BASE,
+    SCORING,
+    SCORING + "    - for: pr in pairs(players, [count(hand[q]) for q in players])\n"
+    "      do:\n"
+    '        - log "{pr[0]} holds {pr[1]}; {pr}"\n',
+)
+
+
+def test_a_pair_of_two_types_keeps_each_type(tmp_path: Path) -> None:
+    # a seat paired with a number is shown as a seat (it was shown as its 0-based number)
+    for log in play_both(write(tmp_path, SEATS), 2, range(2)):
+        held = [line for line in log if " holds " in line]
+        assert [line.split(" ")[0] for line in held] == ["P1", "P2"]
+        assert all(
+            line.endswith(f"; [{line.split(' ')[0]}, {line.split(' ')[2][:-1]}]") for line in held
+        )
+
+
+def test_a_pair_is_read_at_0_or_1(tmp_path: Path) -> None:
+    bad = edit(SEATS, '"{pr[0]} holds', '"{pr[2]} holds')
+    refused(tmp_path, bad, CheckError, "{pr[|2]", "a pair of a player and a number is read as x[0]")
