@@ -248,8 +248,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # auction-cards-in-majorities: auction cards counted in the colour rows
         (
             "auction-cards-not-in-majorities",
-            "value: count(c for c in area[p] if c.colour == col)",
-            "value: count(c for c in area[p] + auction_area[p] if c.colour == col)",
+            'value: "count(c for c in area[p] if c.colour == col)"',
+            'value: "count(c for c in area[p] + auction_area[p] if c.colour == col)"',
         ),
     ],
 )
