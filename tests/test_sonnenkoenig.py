@@ -242,8 +242,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # violet-tie-breaker: Verschwörung left out of the violet cards (P1 and P2 share the win)
         (
             "violet-tie-breaker",
-            "key: count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))",
-            "key: count(c for c in area[p] if c.colour == card('violet'))",
+            "key: \"count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))\"",
+            "key: \"count(c for c in area[p] if c.colour == card('violet'))\"",
         ),
         # auction-cards-in-majorities: auction cards counted in the colour rows
         (

@@ -57,127 +57,127 @@ SPANS = (
     (0, 185, 46, 185, 47),
     (0, 185, 73, 185, 74),
     (0, 148, 3, 148, 18),
-    (0, 256, 14, 256, 35),
-    (0, 256, 9, 256, 64),
-    (0, 473, 69, 473, 70),
-    (0, 473, 11, 473, 71),
-    (0, 477, 11, 477, 75),
-    (0, 477, 58, 477, 59),
-    (0, 484, 9, 495, 3),
-    (0, 487, 63, 487, 64),
-    (0, 490, 67, 490, 68),
-    (0, 491, 66, 491, 67),
-    (0, 492, 47, 492, 48),
-    (0, 493, 62, 493, 63),
-    (0, 508, 9, 508, 17),
-    (0, 509, 9, 518, 3),
-    (0, 511, 32, 511, 33),
-    (0, 512, 43, 512, 44),
-    (0, 512, 68, 512, 77),
-    (0, 515, 67, 515, 68),
-    (0, 516, 42, 516, 43),
-    (0, 516, 67, 516, 76),
-    (0, 517, 43, 517, 44),
-    (0, 517, 68, 517, 77),
-    (0, 267, 9, 267, 22),
-    (0, 289, 21, 289, 96),
-    (0, 478, 3, 478, 13),
-    (0, 292, 21, 292, 67),
-    (0, 469, 3, 469, 12),
-    (0, 361, 9, 361, 22),
-    (0, 374, 9, 374, 22),
-    (0, 380, 9, 380, 25),
-    (0, 396, 9, 396, 27),
-    (0, 418, 9, 418, 22),
-    (0, 502, 17, 502, 33),
-    (0, 503, 3, 503, 13),
-    (0, 523, 19, 523, 20),
-    (0, 523, 37, 523, 38),
-    (0, 524, 32, 524, 33),
-    (0, 525, 20, 525, 21),
-    (0, 526, 9, 526, 20),
-    (0, 534, 9, 535, 67),
-    (0, 574, 61, 574, 92),
-    (0, 599, 24, 599, 40),
-    (0, 600, 69, 600, 85),
-    (0, 630, 35, 630, 60),
-    (0, 633, 9, 633, 28),
-    (0, 252, 3, 252, 20),
-    (0, 251, 15, 251, 96),
-    (0, 251, 41, 251, 42),
-    (0, 250, 27, 250, 28),
-    (0, 279, 52, 279, 72),
-    (0, 276, 43, 276, 63),
-    (0, 269, 38, 269, 56),
-    (0, 285, 17, 285, 26),
-    (0, 293, 47, 293, 59),
-    (0, 305, 72, 305, 73),
-    (0, 301, 19, 301, 68),
-    (0, 308, 28, 308, 29),
-    (0, 309, 20, 309, 21),
-    (0, 311, 21, 311, 93),
-    (0, 333, 47, 333, 48),
-    (0, 339, 38, 339, 62),
-    (0, 323, 23, 323, 35),
-    (0, 337, 23, 337, 35),
-    (0, 338, 34, 338, 35),
-    (0, 355, 52, 355, 64),
-    (0, 351, 30, 351, 31),
-    (0, 373, 27, 373, 43),
-    (0, 369, 27, 369, 42),
-    (0, 363, 17, 363, 32),
-    (0, 385, 58, 385, 73),
-    (0, 399, 17, 399, 37),
-    (0, 398, 17, 398, 65),
-    (0, 398, 33, 398, 34),
-    (0, 409, 86, 409, 87),
-    (0, 424, 20, 424, 34),
-    (0, 474, 3, 474, 11),
-    (0, 424, 38, 424, 53),
-    (0, 426, 20, 426, 34),
-    (0, 426, 38, 426, 51),
-    (0, 429, 19, 429, 33),
-    (0, 429, 37, 429, 61),
-    (0, 431, 20, 431, 34),
-    (0, 431, 38, 431, 53),
-    (0, 428, 51, 428, 52),
-    (0, 454, 51, 454, 52),
-    (0, 454, 72, 454, 73),
-    (0, 453, 54, 453, 66),
-    (0, 448, 31, 448, 43),
-    (0, 442, 30, 442, 31),
-    (0, 465, 83, 465, 96),
-    (0, 501, 70, 501, 89),
-    (0, 543, 22, 543, 23),
-    (0, 548, 16, 548, 31),
-    (0, 543, 9, 543, 77),
-    (0, 553, 14, 553, 36),
-    (0, 554, 77, 554, 78),
-    (0, 567, 13, 567, 36),
-    (0, 565, 27, 565, 28),
-    (0, 565, 37, 565, 38),
-    (0, 565, 55, 565, 56),
-    (0, 565, 78, 565, 91),
-    (0, 581, 73, 581, 88),
-    (0, 590, 86, 590, 101),
-    (0, 591, 88, 591, 104),
-    (0, 585, 31, 585, 47),
-    (0, 602, 35, 602, 46),
-    (0, 617, 56, 617, 57),
-    (0, 618, 40, 618, 54),
-    (0, 621, 47, 621, 61),
-    (0, 621, 36, 621, 37),
-    (0, 612, 47, 612, 59),
-    (0, 612, 75, 612, 76),
-    (0, 615, 31, 615, 32),
-    (0, 619, 41, 619, 42),
-    (0, 620, 25, 620, 37),
-    (0, 620, 53, 620, 54),
-    (0, 620, 78, 620, 79),
-    (0, 233, 77, 233, 99),
-    (0, 236, 11, 236, 34),
-    (0, 239, 11, 239, 37),
-    (0, 241, 11, 241, 23),
+    (0, 255, 14, 255, 35),
+    (0, 255, 9, 255, 64),
+    (0, 472, 69, 472, 70),
+    (0, 472, 11, 472, 71),
+    (0, 476, 11, 476, 75),
+    (0, 476, 58, 476, 59),
+    (0, 483, 9, 494, 3),
+    (0, 486, 63, 486, 64),
+    (0, 489, 67, 489, 68),
+    (0, 490, 66, 490, 67),
+    (0, 491, 47, 491, 48),
+    (0, 492, 62, 492, 63),
+    (0, 507, 9, 507, 17),
+    (0, 508, 9, 517, 3),
+    (0, 510, 32, 510, 33),
+    (0, 511, 43, 511, 44),
+    (0, 511, 68, 511, 77),
+    (0, 514, 67, 514, 68),
+    (0, 515, 42, 515, 43),
+    (0, 515, 67, 515, 76),
+    (0, 516, 43, 516, 44),
+    (0, 516, 68, 516, 77),
+    (0, 266, 9, 266, 22),
+    (0, 288, 21, 288, 96),
+    (0, 477, 3, 477, 13),
+    (0, 291, 21, 291, 67),
+    (0, 468, 3, 468, 12),
+    (0, 360, 9, 360, 22),
+    (0, 373, 9, 373, 22),
+    (0, 379, 9, 379, 25),
+    (0, 395, 9, 395, 27),
+    (0, 417, 9, 417, 22),
+    (0, 501, 17, 501, 33),
+    (0, 502, 3, 502, 13),
+    (0, 522, 19, 522, 20),
+    (0, 522, 37, 522, 38),
+    (0, 523, 32, 523, 33),
+    (0, 524, 20, 524, 21),
+    (0, 525, 9, 525, 20),
+    (0, 533, 9, 534, 67),
+    (0, 573, 61, 573, 92),
+    (0, 598, 24, 598, 40),
+    (0, 599, 69, 599, 85),
+    (0, 629, 35, 629, 60),
+    (0, 632, 9, 632, 28),
+    (0, 251, 3, 251, 20),
+    (0, 250, 15, 250, 96),
+    (0, 250, 41, 250, 42),
+    (0, 249, 27, 249, 28),
+    (0, 278, 52, 278, 72),
+    (0, 275, 43, 275, 63),
+    (0, 268, 38, 268, 56),
+    (0, 284, 17, 284, 26),
+    (0, 292, 47, 292, 59),
+    (0, 304, 72, 304, 73),
+    (0, 300, 19, 300, 68),
+    (0, 307, 28, 307, 29),
+    (0, 308, 20, 308, 21),
+    (0, 310, 21, 310, 93),
+    (0, 332, 47, 332, 48),
+    (0, 338, 38, 338, 62),
+    (0, 322, 23, 322, 35),
+    (0, 336, 23, 336, 35),
+    (0, 337, 34, 337, 35),
+    (0, 354, 52, 354, 64),
+    (0, 350, 30, 350, 31),
+    (0, 372, 27, 372, 43),
+    (0, 368, 27, 368, 42),
+    (0, 362, 17, 362, 32),
+    (0, 384, 58, 384, 73),
+    (0, 398, 17, 398, 37),
+    (0, 397, 17, 397, 65),
+    (0, 397, 33, 397, 34),
+    (0, 408, 86, 408, 87),
+    (0, 423, 20, 423, 34),
+    (0, 473, 3, 473, 11),
+    (0, 423, 38, 423, 53),
+    (0, 425, 20, 425, 34),
+    (0, 425, 38, 425, 51),
+    (0, 428, 19, 428, 33),
+    (0, 428, 37, 428, 61),
+    (0, 430, 20, 430, 34),
+    (0, 430, 38, 430, 53),
+    (0, 427, 51, 427, 52),
+    (0, 453, 51, 453, 52),
+    (0, 453, 72, 453, 73),
+    (0, 452, 54, 452, 66),
+    (0, 447, 31, 447, 43),
+    (0, 441, 30, 441, 31),
+    (0, 464, 83, 464, 96),
+    (0, 500, 70, 500, 89),
+    (0, 542, 22, 542, 23),
+    (0, 547, 16, 547, 31),
+    (0, 542, 9, 542, 77),
+    (0, 552, 14, 552, 36),
+    (0, 553, 77, 553, 78),
+    (0, 566, 13, 566, 36),
+    (0, 564, 27, 564, 28),
+    (0, 564, 37, 564, 38),
+    (0, 564, 55, 564, 56),
+    (0, 564, 78, 564, 91),
+    (0, 580, 73, 580, 88),
+    (0, 589, 86, 589, 101),
+    (0, 590, 88, 590, 104),
+    (0, 584, 31, 584, 47),
+    (0, 601, 35, 601, 46),
+    (0, 616, 56, 616, 57),
+    (0, 617, 40, 617, 54),
+    (0, 620, 47, 620, 61),
+    (0, 620, 36, 620, 37),
+    (0, 611, 47, 611, 59),
+    (0, 611, 75, 611, 76),
+    (0, 614, 31, 614, 32),
+    (0, 618, 41, 618, 42),
+    (0, 619, 25, 619, 37),
+    (0, 619, 53, 619, 54),
+    (0, 619, 78, 619, 79),
+    (0, 232, 77, 232, 99),
+    (0, 235, 11, 235, 34),
+    (0, 238, 11, 238, 37),
+    (0, 240, 11, 240, 23),
     (0, 197, 11, 197, 81),
     (0, 197, 79, 197, 80),
     (0, 198, 11, 198, 81),
@@ -195,220 +195,220 @@ SPANS = (
     (0, 224, 81, 224, 82),
     (0, 224, 99, 224, 100),
     (0, 224, 13, 225, 37),
-    (0, 227, 34, 227, 35),
-    (0, 227, 52, 227, 53),
-    (0, 245, 3, 245, 7),
-    (0, 262, 3, 262, 9),
-    (0, 280, 3, 280, 15),
-    (0, 295, 3, 295, 9),
-    (0, 315, 3, 315, 12),
-    (0, 342, 3, 342, 24),
-    (0, 357, 3, 357, 9),
-    (0, 375, 3, 375, 15),
-    (0, 386, 3, 386, 9),
-    (0, 400, 3, 400, 13),
-    (0, 414, 3, 414, 9),
-    (0, 433, 3, 433, 13),
-    (0, 456, 3, 456, 13),
-    (0, 495, 3, 495, 12),
-    (0, 518, 3, 518, 19),
-    (0, 529, 3, 529, 14),
-    (0, 538, 3, 538, 10),
-    (0, 556, 3, 556, 10),
-    (0, 570, 3, 570, 10),
-    (0, 595, 3, 595, 13),
-    (0, 604, 3, 604, 11),
-    (0, 622, 3, 622, 9),
-    (0, 251, 9, 251, 11),
-    (0, 250, 9, 252, 3),
-    (0, 257, 9, 257, 42),
-    (0, 258, 9, 258, 27),
-    (0, 259, 9, 259, 47),
-    (0, 270, 9, 270, 11),
-    (0, 279, 17, 279, 19),
-    (0, 279, 22, 279, 49),
-    (0, 271, 13, 280, 3),
-    (0, 269, 9, 280, 3),
-    (0, 285, 9, 285, 13),
-    (0, 289, 13, 289, 17),
-    (0, 292, 13, 292, 17),
-    (0, 293, 39, 293, 43),
-    (0, 284, 9, 295, 3),
-    (0, 300, 9, 300, 49),
-    (0, 302, 9, 302, 11),
-    (0, 305, 59, 305, 61),
-    (0, 305, 65, 305, 79),
-    (0, 303, 13, 306, 7),
-    (0, 301, 9, 306, 7),
-    (0, 307, 9, 307, 11),
-    (0, 308, 13, 308, 30),
-    (0, 309, 13, 309, 26),
-    (0, 311, 13, 311, 17),
-    (0, 310, 13, 315, 3),
-    (0, 306, 9, 315, 3),
-    (0, 326, 13, 326, 15),
-    (0, 334, 17, 334, 21),
-    (0, 335, 21, 335, 104),
-    (0, 328, 17, 328, 21),
-    (0, 333, 26, 333, 28),
-    (0, 333, 32, 333, 49),
-    (0, 333, 52, 333, 69),
-    (0, 329, 21, 334, 17),
-    (0, 327, 17, 336, 11),
-    (0, 339, 13, 339, 15),
-    (0, 339, 18, 339, 35),
-    (0, 340, 13, 342, 3),
-    (0, 319, 9, 342, 3),
-    (0, 352, 13, 352, 15),
-    (0, 355, 66, 355, 68),
-    (0, 355, 71, 355, 88),
-    (0, 353, 17, 357, 3),
-    (0, 346, 9, 357, 3),
-    (0, 364, 9, 364, 13),
-    (0, 370, 17, 370, 19),
-    (0, 371, 21, 371, 44),
-    (0, 373, 21, 373, 23),
-    (0, 372, 21, 374, 7),
-    (0, 365, 13, 374, 7),
+    (0, 227, 36, 227, 37),
+    (0, 227, 54, 227, 55),
+    (0, 244, 3, 244, 7),
+    (0, 261, 3, 261, 9),
+    (0, 279, 3, 279, 15),
+    (0, 294, 3, 294, 9),
+    (0, 314, 3, 314, 12),
+    (0, 341, 3, 341, 24),
+    (0, 356, 3, 356, 9),
+    (0, 374, 3, 374, 15),
+    (0, 385, 3, 385, 9),
+    (0, 399, 3, 399, 13),
+    (0, 413, 3, 413, 9),
+    (0, 432, 3, 432, 13),
+    (0, 455, 3, 455, 13),
+    (0, 494, 3, 494, 12),
+    (0, 517, 3, 517, 19),
+    (0, 528, 3, 528, 14),
+    (0, 537, 3, 537, 10),
+    (0, 555, 3, 555, 10),
+    (0, 569, 3, 569, 10),
+    (0, 594, 3, 594, 13),
+    (0, 603, 3, 603, 11),
+    (0, 621, 3, 621, 9),
+    (0, 250, 9, 250, 11),
+    (0, 249, 9, 251, 3),
+    (0, 256, 9, 256, 42),
+    (0, 257, 9, 257, 27),
+    (0, 258, 9, 258, 47),
+    (0, 269, 9, 269, 11),
+    (0, 278, 17, 278, 19),
+    (0, 278, 22, 278, 49),
+    (0, 270, 13, 279, 3),
+    (0, 268, 9, 279, 3),
+    (0, 284, 9, 284, 13),
+    (0, 288, 13, 288, 17),
+    (0, 291, 13, 291, 17),
+    (0, 292, 39, 292, 43),
+    (0, 283, 9, 294, 3),
+    (0, 299, 9, 299, 49),
+    (0, 301, 9, 301, 11),
+    (0, 304, 59, 304, 61),
+    (0, 304, 65, 304, 79),
+    (0, 302, 13, 305, 7),
+    (0, 300, 9, 305, 7),
+    (0, 306, 9, 306, 11),
+    (0, 307, 13, 307, 30),
+    (0, 308, 13, 308, 26),
+    (0, 310, 13, 310, 17),
+    (0, 309, 13, 314, 3),
+    (0, 305, 9, 314, 3),
+    (0, 325, 13, 325, 15),
+    (0, 333, 17, 333, 21),
+    (0, 334, 21, 334, 104),
+    (0, 327, 17, 327, 21),
+    (0, 332, 26, 332, 28),
+    (0, 332, 32, 332, 49),
+    (0, 332, 52, 332, 69),
+    (0, 328, 21, 333, 17),
+    (0, 326, 17, 335, 11),
+    (0, 338, 13, 338, 15),
+    (0, 338, 18, 338, 35),
+    (0, 339, 13, 341, 3),
+    (0, 318, 9, 341, 3),
+    (0, 351, 13, 351, 15),
+    (0, 354, 66, 354, 68),
+    (0, 354, 71, 354, 88),
+    (0, 352, 17, 356, 3),
+    (0, 345, 9, 356, 3),
     (0, 363, 9, 363, 13),
-    (0, 362, 9, 374, 7),
-    (0, 382, 9, 382, 13),
-    (0, 385, 52, 385, 54),
-    (0, 385, 78, 385, 99),
-    (0, 383, 13, 386, 3),
-    (0, 381, 9, 386, 3),
-    (0, 393, 9, 393, 21),
-    (0, 394, 9, 394, 31),
-    (0, 395, 9, 395, 30),
-    (0, 399, 9, 399, 13),
+    (0, 369, 17, 369, 19),
+    (0, 370, 21, 370, 44),
+    (0, 372, 21, 372, 23),
+    (0, 371, 21, 373, 7),
+    (0, 364, 13, 373, 7),
+    (0, 362, 9, 362, 13),
+    (0, 361, 9, 373, 7),
+    (0, 381, 9, 381, 13),
+    (0, 384, 52, 384, 54),
+    (0, 384, 78, 384, 99),
+    (0, 382, 13, 385, 3),
+    (0, 380, 9, 385, 3),
+    (0, 392, 9, 392, 21),
+    (0, 393, 9, 393, 31),
+    (0, 394, 9, 394, 30),
     (0, 398, 9, 398, 13),
-    (0, 397, 9, 400, 3),
-    (0, 408, 9, 408, 13),
-    (0, 409, 13, 411, 74),
-    (0, 412, 13, 412, 39),
-    (0, 407, 9, 414, 3),
-    (0, 422, 13, 423, 11),
-    (0, 424, 14, 424, 16),
-    (0, 426, 14, 426, 16),
-    (0, 429, 13, 429, 15),
-    (0, 431, 14, 431, 16),
-    (0, 419, 9, 433, 3),
-    (0, 443, 13, 443, 15),
-    (0, 449, 21, 449, 23),
-    (0, 454, 30, 454, 32),
-    (0, 454, 36, 454, 53),
-    (0, 454, 57, 454, 74),
-    (0, 450, 25, 456, 3),
-    (0, 444, 17, 456, 3),
-    (0, 437, 9, 456, 3),
-    (0, 462, 9, 462, 13),
-    (0, 465, 53, 465, 55),
-    (0, 465, 58, 465, 80),
-    (0, 466, 15, 466, 29),
-    (0, 463, 13, 469, 3),
-    (0, 461, 9, 469, 3),
-    (0, 483, 9, 483, 16),
-    (0, 485, 9, 485, 11),
-    (0, 494, 13, 494, 17),
-    (0, 494, 21, 494, 70),
-    (0, 494, 73, 494, 80),
-    (0, 487, 13, 487, 17),
-    (0, 487, 21, 487, 65),
-    (0, 487, 68, 487, 76),
-    (0, 490, 17, 490, 21),
-    (0, 490, 25, 490, 69),
-    (0, 490, 72, 490, 80),
-    (0, 492, 17, 492, 21),
-    (0, 492, 25, 492, 69),
-    (0, 493, 20, 493, 64),
-    (0, 493, 67, 493, 75),
-    (0, 486, 13, 495, 3),
-    (0, 502, 9, 502, 13),
+    (0, 397, 9, 397, 13),
+    (0, 396, 9, 399, 3),
+    (0, 407, 9, 407, 13),
+    (0, 408, 13, 410, 74),
+    (0, 411, 13, 411, 39),
+    (0, 406, 9, 413, 3),
+    (0, 421, 13, 422, 11),
+    (0, 423, 14, 423, 16),
+    (0, 425, 14, 425, 16),
+    (0, 428, 13, 428, 15),
+    (0, 430, 14, 430, 16),
+    (0, 418, 9, 432, 3),
+    (0, 442, 13, 442, 15),
+    (0, 448, 21, 448, 23),
+    (0, 453, 30, 453, 32),
+    (0, 453, 36, 453, 53),
+    (0, 453, 57, 453, 74),
+    (0, 449, 25, 455, 3),
+    (0, 443, 17, 455, 3),
+    (0, 436, 9, 455, 3),
+    (0, 461, 9, 461, 13),
+    (0, 464, 53, 464, 55),
+    (0, 464, 58, 464, 80),
+    (0, 465, 15, 465, 29),
+    (0, 462, 13, 468, 3),
+    (0, 460, 9, 468, 3),
+    (0, 482, 9, 482, 16),
+    (0, 484, 9, 484, 11),
+    (0, 493, 13, 493, 17),
+    (0, 493, 21, 493, 70),
+    (0, 493, 73, 493, 80),
+    (0, 486, 13, 486, 17),
+    (0, 486, 21, 486, 65),
+    (0, 486, 68, 486, 76),
+    (0, 489, 17, 489, 21),
+    (0, 489, 25, 489, 69),
+    (0, 489, 72, 489, 80),
+    (0, 491, 17, 491, 21),
+    (0, 491, 25, 491, 69),
+    (0, 492, 20, 492, 64),
+    (0, 492, 67, 492, 75),
+    (0, 485, 13, 494, 3),
     (0, 501, 9, 501, 13),
-    (0, 501, 17, 501, 66),
-    (0, 500, 9, 503, 3),
-    (0, 510, 9, 510, 11),
-    (0, 517, 13, 517, 17),
-    (0, 517, 21, 517, 65),
-    (0, 512, 13, 512, 17),
-    (0, 512, 21, 512, 65),
-    (0, 515, 17, 515, 21),
-    (0, 515, 25, 515, 69),
-    (0, 516, 20, 516, 64),
-    (0, 511, 13, 518, 3),
-    (0, 523, 9, 523, 50),
-    (0, 524, 9, 524, 76),
-    (0, 525, 9, 525, 38),
-    (0, 528, 9, 528, 13),
-    (0, 528, 17, 528, 67),
-    (0, 528, 70, 528, 78),
-    (0, 527, 9, 529, 3),
-    (0, 542, 9, 542, 51),
-    (0, 543, 9, 556, 3),
-    (0, 543, 9, 543, 38),
-    (0, 543, 9, 543, 27),
-    (0, 543, 9, 543, 32),
-    (0, 543, 9, 543, 47),
-    (0, 543, 9, 543, 50),
-    (0, 543, 9, 543, 29),
-    (0, 543, 9, 543, 25),
-    (0, 543, 9, 543, 30),
-    (0, 543, 9, 543, 33),
-    (0, 543, 9, 543, 35),
-    (0, 554, 16, 554, 48),
-    (0, 554, 52, 554, 79),
-    (0, 555, 9, 555, 13),
-    (0, 555, 17, 555, 44),
-    (0, 555, 47, 555, 66),
-    (0, 561, 9, 561, 17),
-    (0, 563, 9, 563, 11),
-    (0, 564, 13, 565, 102),
-    (0, 566, 13, 566, 47),
-    (0, 562, 9, 570, 3),
-    (0, 574, 9, 574, 93),
-    (0, 575, 9, 575, 63),
-    (0, 577, 9, 577, 11),
-    (0, 581, 67, 581, 69),
-    (0, 584, 17, 584, 19),
-    (0, 586, 21, 586, 23),
-    (0, 590, 80, 590, 82),
-    (0, 591, 82, 591, 84),
-    (0, 592, 29, 594, 7),
-    (0, 587, 25, 594, 7),
-    (0, 585, 21, 594, 7),
-    (0, 578, 13, 594, 7),
-    (0, 576, 9, 594, 7),
-    (0, 594, 9, 594, 29),
-    (0, 599, 9, 599, 58),
-    (0, 600, 9, 600, 93),
-    (0, 601, 9, 601, 90),
-    (0, 602, 29, 602, 31),
-    (0, 602, 9, 602, 49),
-    (0, 603, 9, 603, 29),
-    (0, 612, 80, 612, 82),
-    (0, 612, 85, 612, 102),
-    (0, 616, 13, 616, 15),
-    (0, 617, 17, 617, 89),
-    (0, 618, 34, 618, 36),
-    (0, 618, 17, 618, 57),
-    (0, 621, 13, 621, 15),
-    (0, 621, 41, 621, 43),
-    (0, 621, 18, 621, 64),
-    (0, 609, 9, 622, 3),
-    (0, 626, 9, 626, 28),
-    (0, 628, 9, 628, 13),
-    (0, 628, 17, 628, 65),
-    (0, 628, 68, 628, 76),
-    (0, 627, 9, 629, 7),
-    (0, 629, 9, 629, 85),
-    (0, 630, 29, 630, 31),
-    (0, 630, 9, 630, 63),
-    (0, 631, 9, 631, 34),
-    (0, 632, 9, 632, 26),
-    (0, 233, 3, 233, 24),
-    (0, 235, 3, 235, 19),
-    (0, 238, 3, 238, 17),
-    (0, 240, 3, 240, 18),
+    (0, 500, 9, 500, 13),
+    (0, 500, 17, 500, 66),
+    (0, 499, 9, 502, 3),
+    (0, 509, 9, 509, 11),
+    (0, 516, 13, 516, 17),
+    (0, 516, 21, 516, 65),
+    (0, 511, 13, 511, 17),
+    (0, 511, 21, 511, 65),
+    (0, 514, 17, 514, 21),
+    (0, 514, 25, 514, 69),
+    (0, 515, 20, 515, 64),
+    (0, 510, 13, 517, 3),
+    (0, 522, 9, 522, 50),
+    (0, 523, 9, 523, 76),
+    (0, 524, 9, 524, 38),
+    (0, 527, 9, 527, 13),
+    (0, 527, 17, 527, 67),
+    (0, 527, 70, 527, 78),
+    (0, 526, 9, 528, 3),
+    (0, 541, 9, 541, 51),
+    (0, 542, 9, 555, 3),
+    (0, 542, 9, 542, 38),
+    (0, 542, 9, 542, 27),
+    (0, 542, 9, 542, 32),
+    (0, 542, 9, 542, 47),
+    (0, 542, 9, 542, 50),
+    (0, 542, 9, 542, 29),
+    (0, 542, 9, 542, 25),
+    (0, 542, 9, 542, 30),
+    (0, 542, 9, 542, 33),
+    (0, 542, 9, 542, 35),
+    (0, 553, 16, 553, 48),
+    (0, 553, 52, 553, 79),
+    (0, 554, 9, 554, 13),
+    (0, 554, 17, 554, 44),
+    (0, 554, 47, 554, 66),
+    (0, 560, 9, 560, 17),
+    (0, 562, 9, 562, 11),
+    (0, 563, 13, 564, 102),
+    (0, 565, 13, 565, 47),
+    (0, 561, 9, 569, 3),
+    (0, 573, 9, 573, 93),
+    (0, 574, 9, 574, 63),
+    (0, 576, 9, 576, 11),
+    (0, 580, 67, 580, 69),
+    (0, 583, 17, 583, 19),
+    (0, 585, 21, 585, 23),
+    (0, 589, 80, 589, 82),
+    (0, 590, 82, 590, 84),
+    (0, 591, 29, 593, 7),
+    (0, 586, 25, 593, 7),
+    (0, 584, 21, 593, 7),
+    (0, 577, 13, 593, 7),
+    (0, 575, 9, 593, 7),
+    (0, 593, 9, 593, 29),
+    (0, 598, 9, 598, 58),
+    (0, 599, 9, 599, 93),
+    (0, 600, 9, 600, 90),
+    (0, 601, 29, 601, 31),
+    (0, 601, 9, 601, 49),
+    (0, 602, 9, 602, 29),
+    (0, 611, 80, 611, 82),
+    (0, 611, 85, 611, 102),
+    (0, 615, 13, 615, 15),
+    (0, 616, 17, 616, 89),
+    (0, 617, 34, 617, 36),
+    (0, 617, 17, 617, 57),
+    (0, 620, 13, 620, 15),
+    (0, 620, 41, 620, 43),
+    (0, 620, 18, 620, 64),
+    (0, 608, 9, 621, 3),
+    (0, 625, 9, 625, 28),
+    (0, 627, 9, 627, 13),
+    (0, 627, 17, 627, 65),
+    (0, 627, 68, 627, 76),
+    (0, 626, 9, 628, 7),
+    (0, 628, 9, 628, 85),
+    (0, 629, 29, 629, 31),
+    (0, 629, 9, 629, 63),
+    (0, 630, 9, 630, 34),
+    (0, 631, 9, 631, 26),
+    (0, 232, 3, 232, 24),
+    (0, 234, 3, 234, 19),
+    (0, 237, 3, 237, 17),
+    (0, 239, 3, 239, 18),
     (0, 188, 1, 188, 6),
     (0, 191, 7, 191, 39),
     (0, 192, 7, 192, 19),
@@ -437,7 +437,7 @@ SPANS = (
     (0, 141, 29, 141, 30),
     (0, 144, 3, 144, 8),
     (0, 145, 3, 145, 7),
-    (0, 227, 7, 232, 1),
+    (0, 227, 7, 229, 80),
 )
 
 
@@ -741,117 +741,117 @@ def build(num_players, files):
         st.calls -= 1
         return result
 
-    def proc_split_with_ludwig(st, env):  # game.yaml:252
-        st.at = o30  # game.yaml:256
+    def proc_split_with_ludwig(st, env):  # game.yaml:251
+        st.at = o30  # game.yaml:255
         st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[18]), Z_draw_pile1, Z_lower_half1, False, S[19])
-        st.at = o31  # game.yaml:257
+        st.at = o31  # game.yaml:256
         st.move(C_ludwig1, Z_lower_half1, False)
-        st.at = o32  # game.yaml:258
+        st.at = o32  # game.yaml:257
         st.shuffle(Z_lower_half1)
-        st.at = o33  # game.yaml:259
+        st.at = o33  # game.yaml:258
         _items1 = st.zones[Z_lower_half1]
         _dest1 = Z_draw_pile1
         for _c10 in cards_of(_items1):
             st.move(_c10, _dest1, True)
 
-    def proc_gain_gold(st, env):  # game.yaml:469
-        st.at = o144  # game.yaml:473
+    def proc_gain_gold(st, env):  # game.yaml:468
+        st.at = o144  # game.yaml:472
         st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[20])), False, S[21])
 
-    def proc_pay_gold(st, env):  # game.yaml:474
-        st.at = o145  # game.yaml:477
+    def proc_pay_gold(st, env):  # game.yaml:473
+        st.at = o145  # game.yaml:476
         _n1 = env['n']
         _moved1 = take_where(st, (Z_chips1 + seat(st, env['p'], S[23])), _n1, lambda _c11: (_c11.kind == 'gold_chips'), S[22])
         _dest2 = Z_gold_supply1
         for _c12 in _moved1:
             st.move(_c12, _dest2, False)
 
-    def proc_gain_power(st, env):  # game.yaml:478
-        st.at = o146  # game.yaml:483
+    def proc_gain_power(st, env):  # game.yaml:477
+        st.at = o146  # game.yaml:482
         st.vars['due'] = env['n']
-        st.at = o162  # game.yaml:484
+        st.at = o162  # game.yaml:483
         _passes1 = 0
         while True:
-            st.at = o162  # game.yaml:484
+            st.at = o162  # game.yaml:483
             if not (st.vars['due'] > 0):
                 break
             _passes1 += 1
             if _passes1 > MAX_PASSES:
                 raise too_long(S[24])
-            st.at = o161  # game.yaml:486
+            st.at = o161  # game.yaml:485
             if ((st.vars['due'] >= 2) and any(((_c13.kind == 'power_chips') and (_c13.props['value'] == 2)) for _c13 in st.zones[Z_power_supply1])):
-                st.at = o152  # game.yaml:487
+                st.at = o152  # game.yaml:486
                 st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[25])), False)
-                st.at = o153  # game.yaml:487
+                st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
             elif any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 1)) for _c15 in st.zones[Z_power_supply1]):
-                st.at = o155  # game.yaml:490
+                st.at = o155  # game.yaml:489
                 st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 1))]), (Z_chips1 + seat(st, env['p'], S[26])), False)
-                st.at = o156  # game.yaml:490
+                st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
             elif (any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 2)) for _c17 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[27]))], 1)):
-                st.at = o158  # game.yaml:492
+                st.at = o158  # game.yaml:491
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[28]))], 1), Z_power_supply1, False)
-                st.at = o159  # game.yaml:493
+                st.at = o159  # game.yaml:492
                 st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[29])), False)
-                st.at = o160  # game.yaml:493
+                st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
-                st.at = o149  # game.yaml:494
+                st.at = o149  # game.yaml:493
                 if st.record_log:
                     st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-                st.at = o150  # game.yaml:494
+                st.at = o150  # game.yaml:493
                 st.vars['due'] = 0
 
-    def proc_give_power(st, env):  # game.yaml:503
-        st.at = o169  # game.yaml:508
+    def proc_give_power(st, env):  # game.yaml:502
+        st.at = o169  # game.yaml:507
         _v1 = env['n']
         if _v1 < 0:
             _v1 = 0  # the marker stops at the end; the excess is lost
         st.vars['owed'] = _v1
-        st.at = o182  # game.yaml:509
+        st.at = o182  # game.yaml:508
         _passes2 = 0
         while True:
-            st.at = o182  # game.yaml:509
+            st.at = o182  # game.yaml:508
             if not (st.vars['owed'] > 0):
                 break
             _passes2 += 1
             if _passes2 > MAX_PASSES:
                 raise too_long(S[31])
-            st.at = o181  # game.yaml:511
+            st.at = o181  # game.yaml:510
             if fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[32]))], 1):
-                st.at = o175  # game.yaml:512
+                st.at = o175  # game.yaml:511
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[33]))], 1), Z_power_supply1, False)
-                st.at = o176  # game.yaml:512
+                st.at = o176  # game.yaml:511
                 _v2 = st.vars['owed'] - 1
                 if _v2 < 0:
                     _v2 = 0  # the marker stops at the end; the excess is lost
                 st.vars['owed'] = _v2
             elif ((st.vars['owed'] == 1) and any(((_c19.kind == 'power_chips') and (_c19.props['value'] == 1)) for _c19 in st.zones[Z_power_supply1])):
-                st.at = o178  # game.yaml:515
+                st.at = o178  # game.yaml:514
                 st.move(first([_c20 for _c20 in st.zones[Z_power_supply1] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), (Z_chips1 + seat(st, env['q'], S[35])), False)
-                st.at = o179  # game.yaml:516
+                st.at = o179  # game.yaml:515
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[36]))], 2), Z_power_supply1, False)
-                st.at = o180  # game.yaml:516
+                st.at = o180  # game.yaml:515
                 _v3 = st.vars['owed'] - 1
                 if _v3 < 0:
                     _v3 = 0  # the marker stops at the end; the excess is lost
                 st.vars['owed'] = _v3
             else:
-                st.at = o172  # game.yaml:517
+                st.at = o172  # game.yaml:516
                 st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[38]))], 2), Z_power_supply1, False)
-                st.at = o173  # game.yaml:517
+                st.at = o173  # game.yaml:516
                 _v4 = st.vars['owed'] - 2
                 if _v4 < 0:
                     _v4 = 0  # the marker stops at the end; the excess is lost
                 st.vars['owed'] = _v4
 
-    def step_0(st, fr):  # game.yaml:245
+    def step_0(st, fr):  # game.yaml:244
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o29  # game.yaml:250
+            st.at = o29  # game.yaml:249
             o29.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -861,14 +861,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_1 = run_whole(proc_split_with_ludwig)  # game.yaml:252
+    step_1 = run_whole(proc_split_with_ludwig)  # game.yaml:251
 
-    def step_2(st, fr):  # game.yaml:262
+    def step_2(st, fr):  # game.yaml:261
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o34  # game.yaml:267
+            st.at = o34  # game.yaml:266
             _args1 = {'p': env['p']}
             enter_procedure(st, S[40])
             st.frames.append(Frame(o13, _args1))
@@ -877,7 +877,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o40  # game.yaml:269
+            st.at = o40  # game.yaml:268
             o40.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -887,16 +887,16 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:280
+    def step_3(st, fr):  # game.yaml:279
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o49  # game.yaml:284
+            st.at = o49  # game.yaml:283
             if (env['col'] == C_green1):
                 st.frames.append(Frame(o41, env))
             elif (env['col'] == C_red1):
-                st.at = o44  # game.yaml:289
+                st.at = o44  # game.yaml:288
                 _args2 = {'p': env['p'], 'n': (2 if (len([1 for _a3 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a3.key == 'autoritaet')]) > 0) else 1)}
                 enter_procedure(st, S[41])
                 st.inline += 1
@@ -908,7 +908,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
             elif (env['col'] == C_yellow1):
-                st.at = o46  # game.yaml:292
+                st.at = o46  # game.yaml:291
                 _args3 = {'p': env['p'], 'n': (1 + len([1 for _a4 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a4.key == 'pension')]))}
                 enter_procedure(st, S[43])
                 st.inline += 1
@@ -929,21 +929,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_4(st, fr):  # game.yaml:295
+    def step_4(st, fr):  # game.yaml:294
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o50  # game.yaml:300
+            st.at = o50  # game.yaml:299
             env['dominion'] = (len([1 for _a5 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a5.key == 'herrschaft')]) > 0)
             fr.pc = 2
-            st.at = o55  # game.yaml:301
+            st.at = o55  # game.yaml:300
             o55.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
             fr.pc = 3
-            st.at = o62  # game.yaml:306
+            st.at = o62  # game.yaml:305
             o62.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -953,12 +953,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_5(st, fr):  # game.yaml:315
+    def step_5(st, fr):  # game.yaml:314
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o76  # game.yaml:319
+            st.at = o76  # game.yaml:318
             o76.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -968,12 +968,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_6(st, fr):  # game.yaml:342
+    def step_6(st, fr):  # game.yaml:341
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o81  # game.yaml:346
+            st.at = o81  # game.yaml:345
             o81.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -983,12 +983,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_7(st, fr):  # game.yaml:357
+    def step_7(st, fr):  # game.yaml:356
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o82  # game.yaml:361
+            st.at = o82  # game.yaml:360
             _args4 = {'p': env['p']}
             enter_procedure(st, S[45])
             st.frames.append(Frame(o13, _args4))
@@ -997,7 +997,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o92  # game.yaml:362
+            st.at = o92  # game.yaml:361
             if (len([1 for _a6 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a6.key == 'orden')]) > 0):
                 st.frames.append(Frame(o90, env))
             else:
@@ -1007,7 +1007,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             fr.pc = 3
-            st.at = o93  # game.yaml:374
+            st.at = o93  # game.yaml:373
             _args5 = {'p': env['p']}
             enter_procedure(st, S[46])
             st.frames.append(Frame(o10, _args5))
@@ -1019,12 +1019,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_8(st, fr):  # game.yaml:375
+    def step_8(st, fr):  # game.yaml:374
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o94  # game.yaml:380
+            st.at = o94  # game.yaml:379
             _args6 = {'p': env['p'], 'into_area': False}
             enter_procedure(st, S[47])
             st.frames.append(Frame(o9, _args6))
@@ -1033,7 +1033,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o100  # game.yaml:381
+            st.at = o100  # game.yaml:380
             if (len(st.zones[Z_on_display1]) < 4):
                 st.frames.append(Frame(o95, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1044,19 +1044,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_9(st, fr):  # game.yaml:386
+    def step_9(st, fr):  # game.yaml:385
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o101  # game.yaml:393
+            st.at = o101  # game.yaml:392
             st.vars['revealer'] = env['p']
-            st.at = o102  # game.yaml:394
+            st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
-            st.at = o103  # game.yaml:395
+            st.at = o103  # game.yaml:394
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
             fr.pc = 4
-            st.at = o104  # game.yaml:396
+            st.at = o104  # game.yaml:395
             _dest3 = Z_revealed1
             _moved2 = env['c']
             _moved2 = cards_of(_moved2)
@@ -1069,7 +1069,7 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o109  # game.yaml:397
+            st.at = o109  # game.yaml:396
             if (env['c'].kind == 'property_cards'):
                 st.frames.append(Frame(o107, env))
             else:
@@ -1082,12 +1082,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:400
+    def step_10(st, fr):  # game.yaml:399
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o113  # game.yaml:407
+            st.at = o113  # game.yaml:406
             if (len(st.zones[Z_on_display1]) > 0):
                 st.frames.append(Frame(o110, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1098,12 +1098,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_11(st, fr):  # game.yaml:414
+    def step_11(st, fr):  # game.yaml:413
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o114  # game.yaml:418
+            st.at = o114  # game.yaml:417
             _args7 = {'p': env['p']}
             enter_procedure(st, S[49])
             st.frames.append(Frame(o13, _args7))
@@ -1112,7 +1112,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o128  # game.yaml:419
+            st.at = o128  # game.yaml:418
             o128.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1122,12 +1122,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_12(st, fr):  # game.yaml:433
+    def step_12(st, fr):  # game.yaml:432
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o136  # game.yaml:437
+            st.at = o136  # game.yaml:436
             o136.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1137,12 +1137,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_13(st, fr):  # game.yaml:456
+    def step_13(st, fr):  # game.yaml:455
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o143  # game.yaml:461
+            st.at = o143  # game.yaml:460
             if (((len([1 for _a7 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q2, S[16]))]) > 0) for _q2 in others(st, env['p'])))):
                 st.frames.append(Frame(o137, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1153,22 +1153,22 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_14 = run_whole(proc_gain_gold)  # game.yaml:469
+    step_14 = run_whole(proc_gain_gold)  # game.yaml:468
 
-    step_15 = run_whole(proc_pay_gold)  # game.yaml:474
+    step_15 = run_whole(proc_pay_gold)  # game.yaml:473
 
-    step_16 = run_whole(proc_gain_power)  # game.yaml:478
+    step_16 = run_whole(proc_gain_power)  # game.yaml:477
 
-    def step_17(st, fr):  # game.yaml:495
+    def step_17(st, fr):  # game.yaml:494
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o168  # game.yaml:500
+            st.at = o168  # game.yaml:499
             if (sum([_c22.props['value'] for _c22 in st.zones[(Z_chips1 + seat(st, env['q'], S[8]))] if (_c22.kind == 'power_chips')]) < env['n']):
                 st.frames.append(Frame(o165, env))
             else:
-                st.at = o164  # game.yaml:502
+                st.at = o164  # game.yaml:501
                 _args8 = {'q': env['q'], 'n': env['n']}
                 enter_procedure(st, S[50])
                 st.inline += 1
@@ -1187,31 +1187,31 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_18 = run_whole(proc_give_power)  # game.yaml:503
+    step_18 = run_whole(proc_give_power)  # game.yaml:502
 
-    def step_19(st, fr):  # game.yaml:518
+    def step_19(st, fr):  # game.yaml:517
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o183  # game.yaml:523
+            st.at = o183  # game.yaml:522
             _items2 = (st.zones[(Z_area1 + seat(st, env['q'], S[52]))] + st.zones[(Z_auction_area1 + seat(st, env['q'], S[53]))])
             _dest4 = Z_discard1
             for _c23 in cards_of(_items2):
                 st.move(_c23, _dest4, False)
-            st.at = o184  # game.yaml:524
+            st.at = o184  # game.yaml:523
             _items3 = [_c25 for _c25 in st.zones[(Z_chips1 + seat(st, env['q'], S[54]))] if (_c25.kind == 'gold_chips')]
             _dest5 = Z_gold_supply1
             for _c24 in cards_of(_items3):
                 st.move(_c24, _dest5, False)
-            st.at = o185  # game.yaml:525
+            st.at = o185  # game.yaml:524
             _items4 = st.zones[(Z_chips1 + seat(st, env['q'], S[55]))]
             _dest6 = Z_power_supply1
             for _c26 in cards_of(_items4):
                 st.move(_c26, _dest6, False)
-            st.at = o186  # game.yaml:526
+            st.at = o186  # game.yaml:525
             eliminate(st, env['q'], S[56])
             fr.pc = 5
-            st.at = o190  # game.yaml:527
+            st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
                 st.frames.append(Frame(o187, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1222,12 +1222,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_20(st, fr):  # game.yaml:529
+    def step_20(st, fr):  # game.yaml:528
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o191  # game.yaml:534
+            st.at = o191  # game.yaml:533
             _dest7 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
             _moved3 = env['c']
             _moved3 = cards_of(_moved3)
@@ -1243,15 +1243,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_21(st, fr):  # game.yaml:538
+    def step_21(st, fr):  # game.yaml:537
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o192  # game.yaml:542
+            st.at = o192  # game.yaml:541
             if st.record_log:
                 st.log_line('the auction of ' + fmt_card1(env['lot']) + ' begins with ' + fmt_player1(env['r']), -1)
             fr.pc = 2
-            st.at = o193  # game.yaml:543
+            st.at = o193  # game.yaml:542
             st.frames.append(Frame(o193, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1261,14 +1261,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_22(st, fr):  # game.yaml:556
+    def step_22(st, fr):  # game.yaml:555
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o226  # game.yaml:561
+            st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
             fr.pc = 2
-            st.at = o231  # game.yaml:562
+            st.at = o231  # game.yaml:561
             o231.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1278,58 +1278,58 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_23(st, fr):  # game.yaml:570
+    def step_23(st, fr):  # game.yaml:569
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o232  # game.yaml:574
+            st.at = o232  # game.yaml:573
             env['holders'] = [_q3 for _q3 in clockwise_from(st, env['r']) if (_q3 in fn_colour_majority(st, S[58], C_violet1))]
-            st.at = o233  # game.yaml:575
+            st.at = o233  # game.yaml:574
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
             fr.pc = 3
-            st.at = o247  # game.yaml:576
+            st.at = o247  # game.yaml:575
             o247.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o248  # game.yaml:594
+            st.at = o248  # game.yaml:593
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_24(st, fr):  # game.yaml:595
+    def step_24(st, fr):  # game.yaml:594
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o249  # game.yaml:599
+            st.at = o249  # game.yaml:598
             env['most'] = max([fn_visible_seals(st, S[59], _q4) for _q4 in st.players])
-            st.at = o250  # game.yaml:600
+            st.at = o250  # game.yaml:599
             env['debtors'] = [_q5 for _q5 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[60], _q5) < env['most']))]
-            st.at = o251  # game.yaml:601
+            st.at = o251  # game.yaml:600
             if st.record_log:
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
             fr.pc = 4
-            st.at = o254  # game.yaml:602
+            st.at = o254  # game.yaml:601
             o254.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o255  # game.yaml:603
+            st.at = o255  # game.yaml:602
             st.move(env['card'], Z_discard1, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_25(st, fr):  # game.yaml:604
+    def step_25(st, fr):  # game.yaml:603
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o267  # game.yaml:609
+            st.at = o267  # game.yaml:608
             o267.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1339,30 +1339,30 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_26(st, fr):  # game.yaml:622
+    def step_26(st, fr):  # game.yaml:621
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o268  # game.yaml:626
+            st.at = o268  # game.yaml:625
             st.vars['ludwig_reveals'] += 1
             fr.pc = 2
-            st.at = o272  # game.yaml:627
+            st.at = o272  # game.yaml:626
             if ((st.vars['ludwig_reveals'] >= 2) or (len(st.players) <= 2)):
                 st.frames.append(Frame(o269, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o273  # game.yaml:629
+            st.at = o273  # game.yaml:628
             if st.record_log:
                 st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
-            st.at = o276  # game.yaml:630
+            st.at = o276  # game.yaml:629
             _live1 = live_mask(st)
             for _p2 in list(st.players):
                 if gone(st, _live1, _p2):
                     continue
                 env['p'] = _p2
-                st.at = o275  # game.yaml:630
+                st.at = o275  # game.yaml:629
                 _args9 = {'p': env['p'], 'n': 1}
                 enter_procedure(st, S[61])
                 st.inline += 1
@@ -1373,14 +1373,14 @@ def build(num_players, files):
                     traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o277  # game.yaml:631
+            st.at = o277  # game.yaml:630
             _items5 = st.zones[Z_discard1]
             _dest8 = Z_draw_pile1
             for _c28 in cards_of(_items5):
                 st.move(_c28, _dest8, False)
-            st.at = o278  # game.yaml:632
+            st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
-            st.at = o279  # game.yaml:633
+            st.at = o279  # game.yaml:632
             _args10 = {}
             enter_procedure(st, S[62])
             st.inline += 1
@@ -1395,12 +1395,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_27(st, fr):  # game.yaml:251
+    def step_27(st, fr):  # game.yaml:250
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o28  # game.yaml:251
+            st.at = o28  # game.yaml:250
             _dest9 = st.zone_index((st.zones[(Z_area1 + seat(st, env['p'], S[65]))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
             _before1 = len(st.zones[_dest9])
             st.move_count(1, Z_deck1, _dest9, False, S[64])
@@ -1414,14 +1414,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e29_cond(st, env):  # game.yaml:250
+    def e29_cond(st, env):  # game.yaml:249
         return (len(st.zones[(Z_area1 + seat(st, env['p'], S[66]))]) < env['n'])
-    def step_35(st, fr):  # game.yaml:270
+    def step_35(st, fr):  # game.yaml:269
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o39  # game.yaml:271
+            st.at = o39  # game.yaml:270
             o39.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1431,14 +1431,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_36(st, fr):  # game.yaml:279
+    def step_36(st, fr):  # game.yaml:278
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o37  # game.yaml:279
+            st.at = o37  # game.yaml:278
             st.move(env['col'], Z_used_properties1, False)
             fr.pc = 2
-            st.at = o38  # game.yaml:279
+            st.at = o38  # game.yaml:278
             _args11 = {'p': env['p'], 'col': env['col']}
             enter_procedure(st, S[67])
             st.frames.append(Frame(o3, _args11))
@@ -1450,21 +1450,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e39_player(st, env):  # game.yaml:271
+    def e39_player(st, env):  # game.yaml:270
         return env['p']
-    def e39_prompt(st, env):  # game.yaml:271
+    def e39_prompt(st, env):  # game.yaml:270
         return 'Phase 1: use a property'
-    def e39_label0(st, env):  # game.yaml:274
+    def e39_label0(st, env):  # game.yaml:273
         return 'use ' + fmt_card1(env['col'])
-    def e39_items0(st, env):  # game.yaml:274
+    def e39_items0(st, env):  # game.yaml:273
         return st.zones[Z_unused_properties1]
-    def e39_when0(st, env):  # game.yaml:274
+    def e39_when0(st, env):  # game.yaml:273
         return (env['col'].props['phase1'] and (env['p'] in fn_colour_majority(st, S[68], env['col'])))
-    def collect_39(st, env):  # game.yaml:271
+    def collect_39(st, env):  # game.yaml:270
         actions = []
         values = []
         idx = []
-        for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:274
+        for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
             if not (_col1.props['phase1'] and (env['p'] in fn_colour_majority(st, S[68], _col1))):
                 continue
             a = A_01 + _col1.type_id
@@ -1473,20 +1473,20 @@ def build(num_players, files):
                 values.append(_col1)
                 idx.append(0)
         return actions, values, idx
-    def resolve_39(st, dec, i):  # game.yaml:271
+    def resolve_39(st, dec, i):  # game.yaml:270
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:274
+        if k == 0:  # game.yaml:273
             env['col'] = dec.values[i]
             st.frames.append(Frame(o36, env))
-    def e40_cond(st, env):  # game.yaml:269
+    def e40_cond(st, env):  # game.yaml:268
         return any((_c29.props['phase1'] and (env['p'] in fn_colour_majority(st, S[69], _c29))) for _c29 in st.zones[Z_unused_properties1])
-    def step_41(st, fr):  # game.yaml:285
+    def step_41(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o42  # game.yaml:285
+            st.at = o42  # game.yaml:284
             _args12 = {'p': env['p']}
             enter_procedure(st, S[70])
             st.frames.append(Frame(o4, _args12))
@@ -1498,9 +1498,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_43(st, fr):  # game.yaml:289
+    def step_43(st, fr):  # game.yaml:288
         env = fr.env
-        st.at = o44  # game.yaml:289
+        st.at = o44  # game.yaml:288
         _args13 = {'p': env['p'], 'n': (2 if (len([1 for _a8 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a8.key == 'autoritaet')]) > 0) else 1)}
         enter_procedure(st, S[41])
         st.inline += 1
@@ -1513,9 +1513,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_45(st, fr):  # game.yaml:292
+    def step_45(st, fr):  # game.yaml:291
         env = fr.env
-        st.at = o46  # game.yaml:292
+        st.at = o46  # game.yaml:291
         _args14 = {'p': env['p'], 'n': (1 + len([1 for _a9 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a9.key == 'pension')]))}
         enter_procedure(st, S[43])
         st.inline += 1
@@ -1528,12 +1528,12 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_47(st, fr):  # game.yaml:293
+    def step_47(st, fr):  # game.yaml:292
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o48  # game.yaml:293
+            st.at = o48  # game.yaml:292
             _args15 = {'p': env['p']}
             enter_procedure(st, S[71])
             st.frames.append(Frame(o5, _args15))
@@ -1545,12 +1545,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_51(st, fr):  # game.yaml:302
+    def step_51(st, fr):  # game.yaml:301
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o54  # game.yaml:303
+            st.at = o54  # game.yaml:302
             o54.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1560,53 +1560,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_52(st, fr):  # game.yaml:305
+    def step_52(st, fr):  # game.yaml:304
         env = fr.env
-        st.at = o53  # game.yaml:305
+        st.at = o53  # game.yaml:304
         _i1 = seat(st, env['q'], S[72])
         st.vars['demand'][_i1] += 1
         st.frames.pop()
 
-    def e54_player(st, env):  # game.yaml:303
+    def e54_player(st, env):  # game.yaml:302
         return env['p']
-    def e54_prompt(st, env):  # game.yaml:303
+    def e54_prompt(st, env):  # game.yaml:302
         return 'Combat strength: take a power chip (chip ' + fmt_int1(env['k']) + ') from'
-    def e54_label0(st, env):  # game.yaml:305
+    def e54_label0(st, env):  # game.yaml:304
         return fmt_player1(env['q'])
-    def e54_items0(st, env):  # game.yaml:305
+    def e54_items0(st, env):  # game.yaml:304
         return others(st, env['p'])
-    def collect_54(st, env):  # game.yaml:303
+    def collect_54(st, env):  # game.yaml:302
         actions = []
         values = []
         idx = []
-        for _q6 in others(st, env['p']):  # game.yaml:305
+        for _q6 in others(st, env['p']):  # game.yaml:304
             a = A_11 + _q6
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_q6)
                 idx.append(0)
         return actions, values, idx
-    def resolve_54(st, dec, i):  # game.yaml:303
+    def resolve_54(st, dec, i):  # game.yaml:302
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:305
+        if k == 0:  # game.yaml:304
             env['q'] = dec.values[i]
-            st.at = o53  # game.yaml:305
+            st.at = o53  # game.yaml:304
             _i2 = seat(st, env['q'], S[72])
             st.vars['demand'][_i2] += 1
-    def e55_items(st, env):  # game.yaml:301
+    def e55_items(st, env):  # game.yaml:300
         return span_list(1, (3 if env['dominion'] else 2), S[73])
-    def step_56(st, fr):  # game.yaml:307
+    def step_56(st, fr):  # game.yaml:306
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o57  # game.yaml:308
+            st.at = o57  # game.yaml:307
             env['n'] = st.vars['demand'][seat(st, env['q'], S[74])]
-            st.at = o58  # game.yaml:309
+            st.at = o58  # game.yaml:308
             _i3 = seat(st, env['q'], S[75])
             st.vars['demand'][_i3] = 0
             fr.pc = 3
-            st.at = o61  # game.yaml:310
+            st.at = o61  # game.yaml:309
             if (env['n'] > 0):
                 st.frames.append(Frame(o59, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1617,12 +1617,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_59(st, fr):  # game.yaml:311
+    def step_59(st, fr):  # game.yaml:310
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o60  # game.yaml:311
+            st.at = o60  # game.yaml:310
             _args16 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a10 in st.zones[(Z_auction_area1 + seat(st, env['q'], S[4]))] if (_a10.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
             enter_procedure(st, S[76])
             st.frames.append(Frame(o17, _args16))
@@ -1634,18 +1634,18 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e62_items(st, env):  # game.yaml:306
+    def e62_items(st, env):  # game.yaml:305
         return others(st, env['p'])
-    def step_63(st, fr):  # game.yaml:326
+    def step_63(st, fr):  # game.yaml:325
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o71  # game.yaml:327
+            st.at = o71  # game.yaml:326
             if any((_d1.kind == 'property_cards') for _d1 in st.zones[Z_discard1]):
                 st.frames.append(Frame(o66, env))
             else:
-                st.at = o65  # game.yaml:335
+                st.at = o65  # game.yaml:334
                 if st.record_log:
                     st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1656,19 +1656,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_64(st, fr):  # game.yaml:334
+    def step_64(st, fr):  # game.yaml:333
         env = fr.env
-        st.at = o65  # game.yaml:335
+        st.at = o65  # game.yaml:334
         if st.record_log:
             st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
         st.frames.pop()
 
-    def step_66(st, fr):  # game.yaml:328
+    def step_66(st, fr):  # game.yaml:327
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o70  # game.yaml:329
+            st.at = o70  # game.yaml:328
             o70.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1678,29 +1678,29 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_67(st, fr):  # game.yaml:333
+    def step_67(st, fr):  # game.yaml:332
         env = fr.env
-        st.at = o68  # game.yaml:333
+        st.at = o68  # game.yaml:332
         st.move(env['d'], (Z_area1 + seat(st, env['p'], S[77])), False)
-        st.at = o69  # game.yaml:333
+        st.at = o69  # game.yaml:332
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
 
-    def e70_player(st, env):  # game.yaml:329
+    def e70_player(st, env):  # game.yaml:328
         return env['p']
-    def e70_prompt(st, env):  # game.yaml:329
+    def e70_prompt(st, env):  # game.yaml:328
         return 'Etiquette: take from the discard pile instead of ' + fmt_card1(env['c'])
-    def e70_label0(st, env):  # game.yaml:332
+    def e70_label0(st, env):  # game.yaml:331
         return 'take ' + fmt_card1(env['d'])
-    def e70_items0(st, env):  # game.yaml:332
+    def e70_items0(st, env):  # game.yaml:331
         return st.zones[Z_discard1]
-    def e70_when0(st, env):  # game.yaml:332
+    def e70_when0(st, env):  # game.yaml:331
         return (env['d'].kind == 'property_cards')
-    def collect_70(st, env):  # game.yaml:329
+    def collect_70(st, env):  # game.yaml:328
         actions = []
         values = []
         idx = []
-        for _d2 in st.zones[Z_discard1]:  # game.yaml:332
+        for _d2 in st.zones[Z_discard1]:  # game.yaml:331
             if not ((_d2.kind == 'property_cards')):
                 continue
             a = A_31 + _d2.type_id
@@ -1709,23 +1709,23 @@ def build(num_players, files):
                 values.append(_d2)
                 idx.append(0)
         return actions, values, idx
-    def resolve_70(st, dec, i):  # game.yaml:329
+    def resolve_70(st, dec, i):  # game.yaml:328
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:332
+        if k == 0:  # game.yaml:331
             env['d'] = dec.values[i]
-            st.at = o68  # game.yaml:333
+            st.at = o68  # game.yaml:332
             st.move(env['d'], (Z_area1 + seat(st, env['p'], S[77])), False)
-            st.at = o69  # game.yaml:333
+            st.at = o69  # game.yaml:332
             st.move(env['c'], Z_discard1, False)
-    def step_72(st, fr):  # game.yaml:339
+    def step_72(st, fr):  # game.yaml:338
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o73  # game.yaml:339
+            st.at = o73  # game.yaml:338
             st.move(env['c'], Z_discard1, False)
             fr.pc = 2
-            st.at = o74  # game.yaml:339
+            st.at = o74  # game.yaml:338
             _args17 = {'p': env['p']}
             enter_procedure(st, S[78])
             st.frames.append(Frame(o6, _args17))
@@ -1737,38 +1737,38 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_75(st, fr):  # game.yaml:340
+    def step_75(st, fr):  # game.yaml:339
         env = fr.env
         pass
         st.frames.pop()
 
-    def e76_player(st, env):  # game.yaml:319
+    def e76_player(st, env):  # game.yaml:318
         return env['p']
-    def e76_prompt(st, env):  # game.yaml:319
+    def e76_prompt(st, env):  # game.yaml:318
         return 'Etiquette: choose an action'
-    def e76_label0(st, env):  # game.yaml:322
+    def e76_label0(st, env):  # game.yaml:321
         return 'exchange ' + fmt_card1(env['c']) + ' for a property card from the discard pile'
-    def e76_items0(st, env):  # game.yaml:322
+    def e76_items0(st, env):  # game.yaml:321
         return fn_top_cards(st, S[79], env['p'])
-    def e76_label1(st, env):  # game.yaml:336
+    def e76_label1(st, env):  # game.yaml:335
         return 'discard ' + fmt_card1(env['c']) + ' and a top card of an opponent'
-    def e76_items1(st, env):  # game.yaml:336
+    def e76_items1(st, env):  # game.yaml:335
         return fn_top_cards(st, S[80], env['p'])
-    def e76_when1(st, env):  # game.yaml:336
+    def e76_when1(st, env):  # game.yaml:335
         return any((len(st.zones[(Z_area1 + seat(st, _q7, S[81]))]) > 0) for _q7 in others(st, env['p']))
-    def e76_label2(st, env):  # game.yaml:340
+    def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
-    def collect_76(st, env):  # game.yaml:319
+    def collect_76(st, env):  # game.yaml:318
         actions = []
         values = []
         idx = []
-        for _c30 in fn_top_cards(st, S[79], env['p']):  # game.yaml:322
+        for _c30 in fn_top_cards(st, S[79], env['p']):  # game.yaml:321
             a = A_21 + _c30.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c30)
                 idx.append(0)
-        _items6 = fn_top_cards(st, S[80], env['p'])  # game.yaml:336
+        _items6 = fn_top_cards(st, S[80], env['p'])  # game.yaml:335
         if _items6 and any((len(st.zones[(Z_area1 + seat(st, _q8, S[81]))]) > 0) for _q8 in others(st, env['p'])):
             for _c31 in _items6:
                 a = A_41 + _c31.type_id
@@ -1776,28 +1776,28 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_c31)
                     idx.append(1)
-        # game.yaml:340: always offered
+        # game.yaml:339: always offered
         actions.append(A_51)
         values.append(None)
         idx.append(2)
         return actions, values, idx
-    def resolve_76(st, dec, i):  # game.yaml:319
+    def resolve_76(st, dec, i):  # game.yaml:318
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:322
+        if k == 0:  # game.yaml:321
             env['c'] = dec.values[i]
             st.frames.append(Frame(o63, env))
-        elif k == 1:  # game.yaml:336
+        elif k == 1:  # game.yaml:335
             env['c'] = dec.values[i]
             st.frames.append(Frame(o72, env))
-        elif k == 2:  # game.yaml:340
+        elif k == 2:  # game.yaml:339
             pass
-    def step_77(st, fr):  # game.yaml:352
+    def step_77(st, fr):  # game.yaml:351
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o80  # game.yaml:353
+            st.at = o80  # game.yaml:352
             o80.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1807,53 +1807,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_78(st, fr):  # game.yaml:355
+    def step_78(st, fr):  # game.yaml:354
         env = fr.env
-        st.at = o79  # game.yaml:355
+        st.at = o79  # game.yaml:354
         st.move(env['x'], Z_discard1, False)
         st.frames.pop()
 
-    def e80_player(st, env):  # game.yaml:353
+    def e80_player(st, env):  # game.yaml:352
         return env['p']
-    def e80_prompt(st, env):  # game.yaml:353
+    def e80_prompt(st, env):  # game.yaml:352
         return 'Discard a top card of ' + fmt_player1(env['q'])
-    def e80_label0(st, env):  # game.yaml:355
+    def e80_label0(st, env):  # game.yaml:354
         return fmt_card1(env['x'])
-    def e80_items0(st, env):  # game.yaml:355
+    def e80_items0(st, env):  # game.yaml:354
         return fn_top_cards(st, S[82], env['q'])
-    def collect_80(st, env):  # game.yaml:353
+    def collect_80(st, env):  # game.yaml:352
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, S[82], env['q']):  # game.yaml:355
+        for _x4 in fn_top_cards(st, S[82], env['q']):  # game.yaml:354
             a = A_71 + _x4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_x4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_80(st, dec, i):  # game.yaml:353
+    def resolve_80(st, dec, i):  # game.yaml:352
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:355
+        if k == 0:  # game.yaml:354
             env['x'] = dec.values[i]
-            st.at = o79  # game.yaml:355
+            st.at = o79  # game.yaml:354
             st.move(env['x'], Z_discard1, False)
-    def e81_player(st, env):  # game.yaml:346
+    def e81_player(st, env):  # game.yaml:345
         return env['p']
-    def e81_prompt(st, env):  # game.yaml:346
+    def e81_prompt(st, env):  # game.yaml:345
         return 'Discard a top card of'
-    def e81_label0(st, env):  # game.yaml:349
+    def e81_label0(st, env):  # game.yaml:348
         return fmt_player1(env['q'])
-    def e81_items0(st, env):  # game.yaml:349
+    def e81_items0(st, env):  # game.yaml:348
         return others(st, env['p'])
-    def e81_when0(st, env):  # game.yaml:349
+    def e81_when0(st, env):  # game.yaml:348
         return (len(st.zones[(Z_area1 + seat(st, env['q'], S[83]))]) > 0)
-    def collect_81(st, env):  # game.yaml:346
+    def collect_81(st, env):  # game.yaml:345
         actions = []
         values = []
         idx = []
-        for _q9 in others(st, env['p']):  # game.yaml:349
+        for _q9 in others(st, env['p']):  # game.yaml:348
             if not ((len(st.zones[(Z_area1 + seat(st, _q9, S[83]))]) > 0)):
                 continue
             a = A_61 + _q9
@@ -1862,18 +1862,18 @@ def build(num_players, files):
                 values.append(_q9)
                 idx.append(0)
         return actions, values, idx
-    def resolve_81(st, dec, i):  # game.yaml:346
+    def resolve_81(st, dec, i):  # game.yaml:345
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:349
+        if k == 0:  # game.yaml:348
             env['q'] = dec.values[i]
             st.frames.append(Frame(o77, env))
-    def step_83(st, fr):  # game.yaml:364
+    def step_83(st, fr):  # game.yaml:363
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o89  # game.yaml:365
+            st.at = o89  # game.yaml:364
             o89.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1883,15 +1883,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_84(st, fr):  # game.yaml:370
+    def step_84(st, fr):  # game.yaml:369
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o85  # game.yaml:371
+            st.at = o85  # game.yaml:370
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
             fr.pc = 2
-            st.at = o88  # game.yaml:372
+            st.at = o88  # game.yaml:371
             o88.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1901,12 +1901,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_86(st, fr):  # game.yaml:373
+    def step_86(st, fr):  # game.yaml:372
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o87  # game.yaml:373
+            st.at = o87  # game.yaml:372
             _args18 = {'p': env['p'], 'into_area': False}
             enter_procedure(st, S[84])
             st.frames.append(Frame(o9, _args18))
@@ -1918,39 +1918,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e88_cond(st, env):  # game.yaml:372
+    def e88_cond(st, env):  # game.yaml:371
         return (len(st.zones[Z_on_display1]) < env['n'])
-    def e89_player(st, env):  # game.yaml:365
+    def e89_player(st, env):  # game.yaml:364
         return env['p']
-    def e89_prompt(st, env):  # game.yaml:365
+    def e89_prompt(st, env):  # game.yaml:364
         return 'Phase 2: announce how many property cards you reveal'
-    def e89_label0(st, env):  # game.yaml:368
+    def e89_label0(st, env):  # game.yaml:367
         return 'announce ' + fmt_int1(env['n'])
-    def e89_items0(st, env):  # game.yaml:368
+    def e89_items0(st, env):  # game.yaml:367
         return span_list(1, 3, S[85])
-    def collect_89(st, env):  # game.yaml:365
+    def collect_89(st, env):  # game.yaml:364
         actions = []
         values = []
         idx = []
-        for _n2 in span_list(1, 3, S[85]):  # game.yaml:368
+        for _n2 in span_list(1, 3, S[85]):  # game.yaml:367
             a = site[8].action(_n2)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_n2)
                 idx.append(0)
         return actions, values, idx
-    def resolve_89(st, dec, i):  # game.yaml:365
+    def resolve_89(st, dec, i):  # game.yaml:364
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:368
+        if k == 0:  # game.yaml:367
             env['n'] = dec.values[i]
             st.frames.append(Frame(o84, env))
-    def step_90(st, fr):  # game.yaml:363
+    def step_90(st, fr):  # game.yaml:362
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o91  # game.yaml:363
+            st.at = o91  # game.yaml:362
             _args19 = {'p': env['p']}
             enter_procedure(st, S[86])
             st.frames.append(Frame(o8, _args19))
@@ -1962,12 +1962,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_95(st, fr):  # game.yaml:382
+    def step_95(st, fr):  # game.yaml:381
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o99  # game.yaml:383
+            st.at = o99  # game.yaml:382
             o99.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1977,12 +1977,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_96(st, fr):  # game.yaml:385
+    def step_96(st, fr):  # game.yaml:384
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o97  # game.yaml:385
+            st.at = o97  # game.yaml:384
             _args20 = {'p': env['p']}
             enter_procedure(st, S[87])
             st.frames.append(Frame(o8, _args20))
@@ -1994,45 +1994,45 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_98(st, fr):  # game.yaml:385
+    def step_98(st, fr):  # game.yaml:384
         env = fr.env
         pass
         st.frames.pop()
 
-    def e99_player(st, env):  # game.yaml:383
+    def e99_player(st, env):  # game.yaml:382
         return env['p']
-    def e99_prompt(st, env):  # game.yaml:383
+    def e99_prompt(st, env):  # game.yaml:382
         return 'Orden: reveal another card?'
-    def e99_label0(st, env):  # game.yaml:385
+    def e99_label0(st, env):  # game.yaml:384
         return 'reveal another card'
-    def e99_label1(st, env):  # game.yaml:385
+    def e99_label1(st, env):  # game.yaml:384
         return 'stop revealing'
-    def collect_99(st, env):  # game.yaml:383
+    def collect_99(st, env):  # game.yaml:382
         actions = []
         values = []
         idx = []
-        # game.yaml:385: always offered
+        # game.yaml:384: always offered
         actions.append(A_91)
         values.append(None)
         idx.append(0)
-        # game.yaml:385: always offered
+        # game.yaml:384: always offered
         actions.append(A_101)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_99(st, dec, i):  # game.yaml:383
+    def resolve_99(st, dec, i):  # game.yaml:382
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:385
+        if k == 0:  # game.yaml:384
             st.frames.append(Frame(o96, env))
-        elif k == 1:  # game.yaml:385
+        elif k == 1:  # game.yaml:384
             pass
-    def step_105(st, fr):  # game.yaml:399
+    def step_105(st, fr):  # game.yaml:398
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o106  # game.yaml:399
+            st.at = o106  # game.yaml:398
             _args21 = {'p': env['p'], 'into_area': env['into_area']}
             enter_procedure(st, S[88])
             st.frames.append(Frame(o9, _args21))
@@ -2044,12 +2044,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_107(st, fr):  # game.yaml:398
+    def step_107(st, fr):  # game.yaml:397
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o108  # game.yaml:398
+            st.at = o108  # game.yaml:397
             _dest10 = st.zone_index((st.zones[(Z_area1 + seat(st, env['p'], S[90]))] if env['into_area'] else st.zones[Z_on_display1]))
             _moved4 = env['c']
             _moved4 = cards_of(_moved4)
@@ -2065,18 +2065,18 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_110(st, fr):  # game.yaml:408
+    def step_110(st, fr):  # game.yaml:407
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o111  # game.yaml:409
+            st.at = o111  # game.yaml:408
             o111.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o112  # game.yaml:412
+            st.at = o112  # game.yaml:411
             _items7 = st.zones[Z_on_display1]
             _dest11 = Z_discard1
             for _c33 in cards_of(_items7):
@@ -2085,32 +2085,32 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e111_player(st, env):  # game.yaml:409
+    def e111_player(st, env):  # game.yaml:408
         return env['p']
-    def e111_prompt(st, env):  # game.yaml:409
+    def e111_prompt(st, env):  # game.yaml:408
         return 'Keep a revealed property card'
-    def e111_src(st, env):  # game.yaml:409
+    def e111_src(st, env):  # game.yaml:408
         return st.zones[Z_on_display1]
-    def e111_dest(st, env):  # game.yaml:409
+    def e111_dest(st, env):  # game.yaml:408
         return (Z_area1 + seat(st, env['p'], S[91]))
-    def e111_min(st, env):  # game.yaml:409
+    def e111_min(st, env):  # game.yaml:408
         return 1
-    def e111_max(st, env):  # game.yaml:409
+    def e111_max(st, env):  # game.yaml:408
         return (2 if (len([1 for _a11 in st.zones[(Z_auction_area1 + seat(st, env['p'], S[4]))] if (_a11.key == 'einfluss')]) > 0) else 1)
-    def e111_where(st, env):  # game.yaml:409
+    def e111_where(st, env):  # game.yaml:408
         return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
-    def cands_111(st, env, picked):  # game.yaml:409
+    def cands_111(st, env, picked):  # game.yaml:408
         return [_c34 for _c34 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c34.props['colour'] == picked[0].props['colour']))]
-    def step_115(st, fr):  # game.yaml:422
+    def step_115(st, fr):  # game.yaml:421
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_116(st, fr):  # game.yaml:424
+    def step_116(st, fr):  # game.yaml:423
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o117  # game.yaml:424
+            st.at = o117  # game.yaml:423
             _args22 = {'p': env['p'], 'n': 1}
             enter_procedure(st, S[92])
             st.inline += 1
@@ -2122,7 +2122,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o118  # game.yaml:424
+            st.at = o118  # game.yaml:423
             _args23 = {'q': env['q'], 'n': 1}
             enter_procedure(st, S[94])
             st.frames.append(Frame(o17, _args23))
@@ -2134,11 +2134,11 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_119(st, fr):  # game.yaml:426
+    def step_119(st, fr):  # game.yaml:425
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o120  # game.yaml:426
+            st.at = o120  # game.yaml:425
             _args24 = {'p': env['p'], 'n': 1}
             enter_procedure(st, S[95])
             st.inline += 1
@@ -2150,7 +2150,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o121  # game.yaml:426
+            st.at = o121  # game.yaml:425
             _args25 = {'p': env['p']}
             enter_procedure(st, S[96])
             st.frames.append(Frame(o12, _args25))
@@ -2162,11 +2162,11 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_122(st, fr):  # game.yaml:429
+    def step_122(st, fr):  # game.yaml:428
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o123  # game.yaml:429
+            st.at = o123  # game.yaml:428
             _args26 = {'p': env['p'], 'n': 2}
             enter_procedure(st, S[97])
             st.inline += 1
@@ -2178,7 +2178,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o124  # game.yaml:429
+            st.at = o124  # game.yaml:428
             _args27 = {'p': env['p']}
             enter_procedure(st, S[98])
             st.frames.append(Frame(o6, _args27))
@@ -2190,11 +2190,11 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_125(st, fr):  # game.yaml:431
+    def step_125(st, fr):  # game.yaml:430
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o126  # game.yaml:431
+            st.at = o126  # game.yaml:430
             _args28 = {'p': env['p'], 'n': 2}
             enter_procedure(st, S[99])
             st.inline += 1
@@ -2206,7 +2206,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             fr.pc = 2
-            st.at = o127  # game.yaml:431
+            st.at = o127  # game.yaml:430
             _args29 = {'p': env['p'], 'into_area': True}
             enter_procedure(st, S[100])
             st.frames.append(Frame(o9, _args29))
@@ -2218,39 +2218,39 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e128_player(st, env):  # game.yaml:419
+    def e128_player(st, env):  # game.yaml:418
         return env['p']
-    def e128_prompt(st, env):  # game.yaml:419
+    def e128_prompt(st, env):  # game.yaml:418
         return 'Phase 3: gold action'
-    def e128_label0(st, env):  # game.yaml:422
+    def e128_label0(st, env):  # game.yaml:421
         return 'no gold action'
-    def e128_label1(st, env):  # game.yaml:423
+    def e128_label1(st, env):  # game.yaml:422
         return '1 gold: take a power chip from ' + fmt_player1(env['q'])
-    def e128_items1(st, env):  # game.yaml:423
+    def e128_items1(st, env):  # game.yaml:422
         return others(st, env['p'])
-    def e128_when1(st, env):  # game.yaml:423
+    def e128_when1(st, env):  # game.yaml:422
         return (len([1 for _c35 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c35.kind == 'gold_chips')]) >= 1)
-    def e128_label2(st, env):  # game.yaml:425
+    def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
-    def e128_when2(st, env):  # game.yaml:425
+    def e128_when2(st, env):  # game.yaml:424
         return ((len([1 for _c36 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c36.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q10, S[16]))]) > 0) for _q10 in others(st, env['p']))))
-    def e128_label3(st, env):  # game.yaml:427
+    def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
-    def e128_when3(st, env):  # game.yaml:427
+    def e128_when3(st, env):  # game.yaml:426
         return ((len([1 for _c37 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c37.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q11, S[101]))]) > 0) for _q11 in others(st, env['p'])))
-    def e128_label4(st, env):  # game.yaml:430
+    def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
-    def e128_when4(st, env):  # game.yaml:430
+    def e128_when4(st, env):  # game.yaml:429
         return (len([1 for _c38 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c38.kind == 'gold_chips')]) >= 2)
-    def collect_128(st, env):  # game.yaml:419
+    def collect_128(st, env):  # game.yaml:418
         actions = []
         values = []
         idx = []
-        # game.yaml:422: always offered
+        # game.yaml:421: always offered
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = others(st, env['p'])  # game.yaml:423
+        _items8 = others(st, env['p'])  # game.yaml:422
         if _items8 and (len([1 for _c39 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c39.kind == 'gold_chips')]) >= 1):
             for _q12 in _items8:
                 a = A_131 + _q12
@@ -2258,39 +2258,39 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q12)
                     idx.append(1)
-        if ((len([1 for _c40 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c40.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q13, S[16]))]) > 0) for _q13 in others(st, env['p'])))):  # game.yaml:425
+        if ((len([1 for _c40 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c40.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q13, S[16]))]) > 0) for _q13 in others(st, env['p'])))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c41 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c41.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q14, S[101]))]) > 0) for _q14 in others(st, env['p']))):  # game.yaml:427
+        if ((len([1 for _c41 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c41.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q14, S[101]))]) > 0) for _q14 in others(st, env['p']))):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c42 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c42.kind == 'gold_chips')]) >= 2):  # game.yaml:430
+        if (len([1 for _c42 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c42.kind == 'gold_chips')]) >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
         return actions, values, idx
-    def resolve_128(st, dec, i):  # game.yaml:419
+    def resolve_128(st, dec, i):  # game.yaml:418
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:422
+        if k == 0:  # game.yaml:421
             pass
-        elif k == 1:  # game.yaml:423
+        elif k == 1:  # game.yaml:422
             env['q'] = dec.values[i]
             st.frames.append(Frame(o116, env))
-        elif k == 2:  # game.yaml:425
+        elif k == 2:  # game.yaml:424
             st.frames.append(Frame(o119, env))
-        elif k == 3:  # game.yaml:427
+        elif k == 3:  # game.yaml:426
             st.frames.append(Frame(o122, env))
-        elif k == 4:  # game.yaml:430
+        elif k == 4:  # game.yaml:429
             st.frames.append(Frame(o125, env))
-    def step_129(st, fr):  # game.yaml:443
+    def step_129(st, fr):  # game.yaml:442
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o135  # game.yaml:444
+            st.at = o135  # game.yaml:443
             o135.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2300,12 +2300,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_130(st, fr):  # game.yaml:449
+    def step_130(st, fr):  # game.yaml:448
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o134  # game.yaml:450
+            st.at = o134  # game.yaml:449
             o134.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2315,82 +2315,82 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_131(st, fr):  # game.yaml:454
+    def step_131(st, fr):  # game.yaml:453
         env = fr.env
-        st.at = o132  # game.yaml:454
+        st.at = o132  # game.yaml:453
         st.move(env['x'], (Z_area1 + seat(st, env['p'], S[102])), False)
-        st.at = o133  # game.yaml:454
+        st.at = o133  # game.yaml:453
         st.move(env['c'], (Z_area1 + seat(st, env['q'], S[103])), False)
         st.frames.pop()
 
-    def e134_player(st, env):  # game.yaml:450
+    def e134_player(st, env):  # game.yaml:449
         return env['p']
-    def e134_prompt(st, env):  # game.yaml:450
+    def e134_prompt(st, env):  # game.yaml:449
         return 'Take a top card of ' + fmt_player1(env['q'])
-    def e134_label0(st, env):  # game.yaml:453
+    def e134_label0(st, env):  # game.yaml:452
         return fmt_card1(env['x'])
-    def e134_items0(st, env):  # game.yaml:453
+    def e134_items0(st, env):  # game.yaml:452
         return fn_top_cards(st, S[104], env['q'])
-    def collect_134(st, env):  # game.yaml:450
+    def collect_134(st, env):  # game.yaml:449
         actions = []
         values = []
         idx = []
-        for _x5 in fn_top_cards(st, S[104], env['q']):  # game.yaml:453
+        for _x5 in fn_top_cards(st, S[104], env['q']):  # game.yaml:452
             a = A_191 + _x5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_x5)
                 idx.append(0)
         return actions, values, idx
-    def resolve_134(st, dec, i):  # game.yaml:450
+    def resolve_134(st, dec, i):  # game.yaml:449
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:453
+        if k == 0:  # game.yaml:452
             env['x'] = dec.values[i]
-            st.at = o132  # game.yaml:454
+            st.at = o132  # game.yaml:453
             st.move(env['x'], (Z_area1 + seat(st, env['p'], S[102])), False)
-            st.at = o133  # game.yaml:454
+            st.at = o133  # game.yaml:453
             st.move(env['c'], (Z_area1 + seat(st, env['q'], S[103])), False)
-    def e135_player(st, env):  # game.yaml:444
+    def e135_player(st, env):  # game.yaml:443
         return env['p']
-    def e135_prompt(st, env):  # game.yaml:444
+    def e135_prompt(st, env):  # game.yaml:443
         return 'Give one of your top cards'
-    def e135_label0(st, env):  # game.yaml:447
+    def e135_label0(st, env):  # game.yaml:446
         return fmt_card1(env['c'])
-    def e135_items0(st, env):  # game.yaml:447
+    def e135_items0(st, env):  # game.yaml:446
         return fn_top_cards(st, S[105], env['p'])
-    def collect_135(st, env):  # game.yaml:444
+    def collect_135(st, env):  # game.yaml:443
         actions = []
         values = []
         idx = []
-        for _c43 in fn_top_cards(st, S[105], env['p']):  # game.yaml:447
+        for _c43 in fn_top_cards(st, S[105], env['p']):  # game.yaml:446
             a = A_181 + _c43.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c43)
                 idx.append(0)
         return actions, values, idx
-    def resolve_135(st, dec, i):  # game.yaml:444
+    def resolve_135(st, dec, i):  # game.yaml:443
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:447
+        if k == 0:  # game.yaml:446
             env['c'] = dec.values[i]
             st.frames.append(Frame(o130, env))
-    def e136_player(st, env):  # game.yaml:437
+    def e136_player(st, env):  # game.yaml:436
         return env['p']
-    def e136_prompt(st, env):  # game.yaml:437
+    def e136_prompt(st, env):  # game.yaml:436
         return 'Exchange a property card with'
-    def e136_label0(st, env):  # game.yaml:440
+    def e136_label0(st, env):  # game.yaml:439
         return fmt_player1(env['q'])
-    def e136_items0(st, env):  # game.yaml:440
+    def e136_items0(st, env):  # game.yaml:439
         return others(st, env['p'])
-    def e136_when0(st, env):  # game.yaml:440
+    def e136_when0(st, env):  # game.yaml:439
         return (len(st.zones[(Z_area1 + seat(st, env['q'], S[106]))]) > 0)
-    def collect_136(st, env):  # game.yaml:437
+    def collect_136(st, env):  # game.yaml:436
         actions = []
         values = []
         idx = []
-        for _q15 in others(st, env['p']):  # game.yaml:440
+        for _q15 in others(st, env['p']):  # game.yaml:439
             if not ((len(st.zones[(Z_area1 + seat(st, _q15, S[106]))]) > 0)):
                 continue
             a = A_171 + _q15
@@ -2399,18 +2399,18 @@ def build(num_players, files):
                 values.append(_q15)
                 idx.append(0)
         return actions, values, idx
-    def resolve_136(st, dec, i):  # game.yaml:437
+    def resolve_136(st, dec, i):  # game.yaml:436
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:440
+        if k == 0:  # game.yaml:439
             env['q'] = dec.values[i]
             st.frames.append(Frame(o129, env))
-    def step_137(st, fr):  # game.yaml:462
+    def step_137(st, fr):  # game.yaml:461
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o142  # game.yaml:463
+            st.at = o142  # game.yaml:462
             o142.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2420,14 +2420,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_138(st, fr):  # game.yaml:465
+    def step_138(st, fr):  # game.yaml:464
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o139  # game.yaml:465
+            st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
             fr.pc = 2
-            st.at = o140  # game.yaml:465
+            st.at = o140  # game.yaml:464
             _args30 = {'p': env['p']}
             enter_procedure(st, S[107])
             st.frames.append(Frame(o12, _args30))
@@ -2439,107 +2439,107 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_141(st, fr):  # game.yaml:466
+    def step_141(st, fr):  # game.yaml:465
         env = fr.env
         pass
         st.frames.pop()
 
-    def e142_player(st, env):  # game.yaml:463
+    def e142_player(st, env):  # game.yaml:462
         return env['p']
-    def e142_prompt(st, env):  # game.yaml:463
+    def e142_prompt(st, env):  # game.yaml:462
         return 'Verschwörung: exchange a property card with an opponent now?'
-    def e142_label0(st, env):  # game.yaml:465
+    def e142_label0(st, env):  # game.yaml:464
         return 'use Verschwörung now'
-    def e142_label1(st, env):  # game.yaml:466
+    def e142_label1(st, env):  # game.yaml:465
         return 'not now'
-    def collect_142(st, env):  # game.yaml:463
+    def collect_142(st, env):  # game.yaml:462
         actions = []
         values = []
         idx = []
-        # game.yaml:465: always offered
+        # game.yaml:464: always offered
         actions.append(A_201)
         values.append(None)
         idx.append(0)
-        # game.yaml:466: always offered
+        # game.yaml:465: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_142(st, dec, i):  # game.yaml:463
+    def resolve_142(st, dec, i):  # game.yaml:462
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:465
+        if k == 0:  # game.yaml:464
             st.frames.append(Frame(o138, env))
-        elif k == 1:  # game.yaml:466
+        elif k == 1:  # game.yaml:465
             pass
-    def step_147(st, fr):  # game.yaml:485
+    def step_147(st, fr):  # game.yaml:484
         env = fr.env
-        st.at = o161  # game.yaml:486
+        st.at = o161  # game.yaml:485
         if ((st.vars['due'] >= 2) and any(((_c44.kind == 'power_chips') and (_c44.props['value'] == 2)) for _c44 in st.zones[Z_power_supply1])):
-            st.at = o152  # game.yaml:487
+            st.at = o152  # game.yaml:486
             st.move(first([_c45 for _c45 in st.zones[Z_power_supply1] if ((_c45.kind == 'power_chips') and (_c45.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[25])), False)
-            st.at = o153  # game.yaml:487
+            st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
         elif any(((_c46.kind == 'power_chips') and (_c46.props['value'] == 1)) for _c46 in st.zones[Z_power_supply1]):
-            st.at = o155  # game.yaml:490
+            st.at = o155  # game.yaml:489
             st.move(first([_c47 for _c47 in st.zones[Z_power_supply1] if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 1))]), (Z_chips1 + seat(st, env['p'], S[26])), False)
-            st.at = o156  # game.yaml:490
+            st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
         elif (any(((_c48.kind == 'power_chips') and (_c48.props['value'] == 2)) for _c48 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[27]))], 1)):
-            st.at = o158  # game.yaml:492
+            st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[28]))], 1), Z_power_supply1, False)
-            st.at = o159  # game.yaml:493
+            st.at = o159  # game.yaml:492
             st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[29])), False)
-            st.at = o160  # game.yaml:493
+            st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
-            st.at = o149  # game.yaml:494
+            st.at = o149  # game.yaml:493
             if st.record_log:
                 st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-            st.at = o150  # game.yaml:494
+            st.at = o150  # game.yaml:493
             st.vars['due'] = 0
         st.frames.pop()
 
-    def step_148(st, fr):  # game.yaml:494
+    def step_148(st, fr):  # game.yaml:493
         env = fr.env
-        st.at = o149  # game.yaml:494
+        st.at = o149  # game.yaml:493
         if st.record_log:
             st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-        st.at = o150  # game.yaml:494
+        st.at = o150  # game.yaml:493
         st.vars['due'] = 0
         st.frames.pop()
 
-    def step_151(st, fr):  # game.yaml:487
+    def step_151(st, fr):  # game.yaml:486
         env = fr.env
-        st.at = o152  # game.yaml:487
+        st.at = o152  # game.yaml:486
         st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[25])), False)
-        st.at = o153  # game.yaml:487
+        st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
 
-    def step_154(st, fr):  # game.yaml:490
+    def step_154(st, fr):  # game.yaml:489
         env = fr.env
-        st.at = o155  # game.yaml:490
+        st.at = o155  # game.yaml:489
         st.move(first([_c51 for _c51 in st.zones[Z_power_supply1] if ((_c51.kind == 'power_chips') and (_c51.props['value'] == 1))]), (Z_chips1 + seat(st, env['p'], S[26])), False)
-        st.at = o156  # game.yaml:490
+        st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
 
-    def step_157(st, fr):  # game.yaml:492
+    def step_157(st, fr):  # game.yaml:491
         env = fr.env
-        st.at = o158  # game.yaml:492
+        st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[28]))], 1), Z_power_supply1, False)
-        st.at = o159  # game.yaml:493
+        st.at = o159  # game.yaml:492
         st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[29])), False)
-        st.at = o160  # game.yaml:493
+        st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
 
-    def e162_cond(st, env):  # game.yaml:484
+    def e162_cond(st, env):  # game.yaml:483
         return (st.vars['due'] > 0)
-    def step_163(st, fr):  # game.yaml:502
+    def step_163(st, fr):  # game.yaml:501
         env = fr.env
-        st.at = o164  # game.yaml:502
+        st.at = o164  # game.yaml:501
         _args31 = {'q': env['q'], 'n': env['n']}
         enter_procedure(st, S[50])
         st.inline += 1
@@ -2552,15 +2552,15 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_165(st, fr):  # game.yaml:501
+    def step_165(st, fr):  # game.yaml:500
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o166  # game.yaml:501
+            st.at = o166  # game.yaml:500
             if st.record_log:
                 st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c53.props['value'] for _c53 in st.zones[(Z_chips1 + seat(st, env['q'], S[8]))] if (_c53.kind == 'power_chips')])), -1)
             fr.pc = 2
-            st.at = o167  # game.yaml:501
+            st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
             enter_procedure(st, S[108])
             st.frames.append(Frame(o19, _args32))
@@ -2572,83 +2572,83 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_170(st, fr):  # game.yaml:510
+    def step_170(st, fr):  # game.yaml:509
         env = fr.env
-        st.at = o181  # game.yaml:511
+        st.at = o181  # game.yaml:510
         if fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[32]))], 1):
-            st.at = o175  # game.yaml:512
+            st.at = o175  # game.yaml:511
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[33]))], 1), Z_power_supply1, False)
-            st.at = o176  # game.yaml:512
+            st.at = o176  # game.yaml:511
             _v5 = st.vars['owed'] - 1
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
         elif ((st.vars['owed'] == 1) and any(((_c54.kind == 'power_chips') and (_c54.props['value'] == 1)) for _c54 in st.zones[Z_power_supply1])):
-            st.at = o178  # game.yaml:515
+            st.at = o178  # game.yaml:514
             st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 1))]), (Z_chips1 + seat(st, env['q'], S[35])), False)
-            st.at = o179  # game.yaml:516
+            st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[36]))], 2), Z_power_supply1, False)
-            st.at = o180  # game.yaml:516
+            st.at = o180  # game.yaml:515
             _v6 = st.vars['owed'] - 1
             if _v6 < 0:
                 _v6 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v6
         else:
-            st.at = o172  # game.yaml:517
+            st.at = o172  # game.yaml:516
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[38]))], 2), Z_power_supply1, False)
-            st.at = o173  # game.yaml:517
+            st.at = o173  # game.yaml:516
             _v7 = st.vars['owed'] - 2
             if _v7 < 0:
                 _v7 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v7
         st.frames.pop()
 
-    def step_171(st, fr):  # game.yaml:517
+    def step_171(st, fr):  # game.yaml:516
         env = fr.env
-        st.at = o172  # game.yaml:517
+        st.at = o172  # game.yaml:516
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[38]))], 2), Z_power_supply1, False)
-        st.at = o173  # game.yaml:517
+        st.at = o173  # game.yaml:516
         _v8 = st.vars['owed'] - 2
         if _v8 < 0:
             _v8 = 0  # the marker stops at the end; the excess is lost
         st.vars['owed'] = _v8
         st.frames.pop()
 
-    def step_174(st, fr):  # game.yaml:512
+    def step_174(st, fr):  # game.yaml:511
         env = fr.env
-        st.at = o175  # game.yaml:512
+        st.at = o175  # game.yaml:511
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[33]))], 1), Z_power_supply1, False)
-        st.at = o176  # game.yaml:512
+        st.at = o176  # game.yaml:511
         _v9 = st.vars['owed'] - 1
         if _v9 < 0:
             _v9 = 0  # the marker stops at the end; the excess is lost
         st.vars['owed'] = _v9
         st.frames.pop()
 
-    def step_177(st, fr):  # game.yaml:515
+    def step_177(st, fr):  # game.yaml:514
         env = fr.env
-        st.at = o178  # game.yaml:515
+        st.at = o178  # game.yaml:514
         st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if ((_c56.kind == 'power_chips') and (_c56.props['value'] == 1))]), (Z_chips1 + seat(st, env['q'], S[35])), False)
-        st.at = o179  # game.yaml:516
+        st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[36]))], 2), Z_power_supply1, False)
-        st.at = o180  # game.yaml:516
+        st.at = o180  # game.yaml:515
         _v10 = st.vars['owed'] - 1
         if _v10 < 0:
             _v10 = 0  # the marker stops at the end; the excess is lost
         st.vars['owed'] = _v10
         st.frames.pop()
 
-    def e182_cond(st, env):  # game.yaml:509
+    def e182_cond(st, env):  # game.yaml:508
         return (st.vars['owed'] > 0)
-    def step_187(st, fr):  # game.yaml:528
+    def step_187(st, fr):  # game.yaml:527
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o188  # game.yaml:528
+            st.at = o188  # game.yaml:527
             if st.record_log:
                 st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
             fr.pc = 2
-            st.at = o189  # game.yaml:528
+            st.at = o189  # game.yaml:527
             st.end_game()
             return
             pc = 2
@@ -2657,45 +2657,45 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_193(st, fr):  # game.yaml:543
+    def step_193(st, fr):  # game.yaml:542
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o194  # game.yaml:543
+            st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, env['r'])
-            st.at = o195  # game.yaml:543
+            st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
-            st.at = o196  # game.yaml:543
+            st.at = o196  # game.yaml:542
             st.vars['_auction1_leader'] = None
-            st.at = o199  # game.yaml:543
+            st.at = o199  # game.yaml:542
             _live2 = live_mask(st)
             for _p3 in list(st.players):
                 if gone(st, _live2, _p3):
                     continue
                 env['p'] = _p3
-                st.at = o198  # game.yaml:543
+                st.at = o198  # game.yaml:542
                 _i4 = seat(st, env['p'], S[109])
                 st.vars['_auction1_in'][_i4] = (env['p'] in env['_auction1_order'])
-            st.at = o200  # game.yaml:543
+            st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
             fr.pc = 6
-            st.at = o215  # game.yaml:543
+            st.at = o215  # game.yaml:542
             o215.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
         if pc == 6:
-            st.at = o216  # game.yaml:543
+            st.at = o216  # game.yaml:542
             env['w'] = st.vars['_auction1_leader']
-            st.at = o217  # game.yaml:543
+            st.at = o217  # game.yaml:542
             env['price'] = st.vars['_auction1_high']
             fr.pc = 9
-            st.at = o225  # game.yaml:543
+            st.at = o225  # game.yaml:542
             if (env['w'] == None):
-                st.at = o223  # game.yaml:555
+                st.at = o223  # game.yaml:554
                 if st.record_log:
                     st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-                st.at = o224  # game.yaml:555
+                st.at = o224  # game.yaml:554
                 st.move(env['lot'], Z_discard1, False)
             else:
                 st.frames.append(Frame(o218, env))
@@ -2707,21 +2707,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_197(st, fr):  # game.yaml:543
+    def step_197(st, fr):  # game.yaml:542
         env = fr.env
-        st.at = o198  # game.yaml:543
+        st.at = o198  # game.yaml:542
         _i5 = seat(st, env['p'], S[109])
         st.vars['_auction1_in'][_i5] = (env['p'] in env['_auction1_order'])
         st.frames.pop()
 
-    def e199_items(st, env):  # game.yaml:543
+    def e199_items(st, env):  # game.yaml:542
         return st.players
-    def step_201(st, fr):  # game.yaml:543
+    def step_201(st, fr):  # game.yaml:542
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o214  # game.yaml:543
+            st.at = o214  # game.yaml:542
             o214.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2731,12 +2731,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_202(st, fr):  # game.yaml:543
+    def step_202(st, fr):  # game.yaml:542
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o213  # game.yaml:543
+            st.at = o213  # game.yaml:542
             if ((st.vars['_auction1_in'][seat(st, env['p'], S[109])] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.frames.append(Frame(o203, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -2747,12 +2747,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_203(st, fr):  # game.yaml:543
+    def step_203(st, fr):  # game.yaml:542
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o212  # game.yaml:543
+            st.at = o212  # game.yaml:542
             o212.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2762,85 +2762,85 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_204(st, fr):  # game.yaml:543
+    def step_204(st, fr):  # game.yaml:542
         env = fr.env
-        st.at = o205  # game.yaml:543
+        st.at = o205  # game.yaml:542
         st.vars['_auction1_high'] = env['amount']
-        st.at = o206  # game.yaml:543
+        st.at = o206  # game.yaml:542
         st.vars['_auction1_leader'] = env['p']
-        st.at = o207  # game.yaml:543
+        st.at = o207  # game.yaml:542
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
         st.frames.pop()
 
-    def step_208(st, fr):  # game.yaml:543
+    def step_208(st, fr):  # game.yaml:542
         env = fr.env
-        st.at = o209  # game.yaml:543
+        st.at = o209  # game.yaml:542
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
-        st.at = o210  # game.yaml:543
+        st.at = o210  # game.yaml:542
         _i6 = seat(st, env['p'], S[109])
         st.vars['_auction1_in'][_i6] = False
-        st.at = o211  # game.yaml:543
+        st.at = o211  # game.yaml:542
         st.vars['_auction1_active'] -= 1
         st.frames.pop()
 
-    def e212_player(st, env):  # game.yaml:543
+    def e212_player(st, env):  # game.yaml:542
         return env['p']
-    def e212_prompt(st, env):  # game.yaml:543
+    def e212_prompt(st, env):  # game.yaml:542
         return 'Auction of ' + fmt_card1(env['lot'])
-    def e212_label0(st, env):  # game.yaml:543
+    def e212_label0(st, env):  # game.yaml:542
         return 'bid ' + fmt_int1(env['amount'])
-    def e212_items0(st, env):  # game.yaml:543
+    def e212_items0(st, env):  # game.yaml:542
         return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[110], env['p'], env['lot']), S[111])
-    def e212_label1(st, env):  # game.yaml:543
+    def e212_label1(st, env):  # game.yaml:542
         return 'pass'
-    def collect_212(st, env):  # game.yaml:543
+    def collect_212(st, env):  # game.yaml:542
         actions = []
         values = []
         idx = []
-        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[110], env['p'], env['lot']), S[111]):  # game.yaml:543
+        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[110], env['p'], env['lot']), S[111]):  # game.yaml:542
             a = site[22].action(_amount1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_amount1)
                 idx.append(0)
-        # game.yaml:543: always offered
+        # game.yaml:542: always offered
         actions.append(A_231)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_212(st, dec, i):  # game.yaml:543
+    def resolve_212(st, dec, i):  # game.yaml:542
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:543
+        if k == 0:  # game.yaml:542
             env['amount'] = dec.values[i]
-            st.at = o205  # game.yaml:543
+            st.at = o205  # game.yaml:542
             st.vars['_auction1_high'] = env['amount']
-            st.at = o206  # game.yaml:543
+            st.at = o206  # game.yaml:542
             st.vars['_auction1_leader'] = env['p']
-            st.at = o207  # game.yaml:543
+            st.at = o207  # game.yaml:542
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
-        elif k == 1:  # game.yaml:543
-            st.at = o209  # game.yaml:543
+        elif k == 1:  # game.yaml:542
+            st.at = o209  # game.yaml:542
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
-            st.at = o210  # game.yaml:543
+            st.at = o210  # game.yaml:542
             _i7 = seat(st, env['p'], S[109])
             st.vars['_auction1_in'][_i7] = False
-            st.at = o211  # game.yaml:543
+            st.at = o211  # game.yaml:542
             st.vars['_auction1_active'] -= 1
-    def e214_items(st, env):  # game.yaml:543
+    def e214_items(st, env):  # game.yaml:542
         return env['_auction1_order']
-    def e215_cond(st, env):  # game.yaml:543
+    def e215_cond(st, env):  # game.yaml:542
         return (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))
-    def step_218(st, fr):  # game.yaml:543
+    def step_218(st, fr):  # game.yaml:542
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o219  # game.yaml:553
+            st.at = o219  # game.yaml:552
             _args33 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
             enter_procedure(st, S[112])
             st.frames.append(Frame(o22, _args33))
@@ -2848,39 +2848,39 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o220  # game.yaml:554
+            st.at = o220  # game.yaml:553
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
-            st.at = o221  # game.yaml:554
+            st.at = o221  # game.yaml:553
             st.move(env['lot'], (Z_auction_area1 + seat(st, env['w'], S[113])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_222(st, fr):  # game.yaml:555
+    def step_222(st, fr):  # game.yaml:554
         env = fr.env
-        st.at = o223  # game.yaml:555
+        st.at = o223  # game.yaml:554
         if st.record_log:
             st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-        st.at = o224  # game.yaml:555
+        st.at = o224  # game.yaml:554
         st.move(env['lot'], Z_discard1, False)
         st.frames.pop()
 
-    def step_227(st, fr):  # game.yaml:563
+    def step_227(st, fr):  # game.yaml:562
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o228  # game.yaml:564
+            st.at = o228  # game.yaml:563
             o228.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o229  # game.yaml:566
+            st.at = o229  # game.yaml:565
             st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
             fr.pc = 3
-            st.at = o230  # game.yaml:567
+            st.at = o230  # game.yaml:566
             _args34 = {'c': first(env['got'])}
             enter_procedure(st, S[114])
             st.frames.append(Frame(o20, _args34))
@@ -2892,28 +2892,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e228_player(st, env):  # game.yaml:564
+    def e228_player(st, env):  # game.yaml:563
         return env['w']
-    def e228_prompt(st, env):  # game.yaml:564
+    def e228_prompt(st, env):  # game.yaml:563
         return 'Pay for ' + fmt_card1(env['lot']) + ': ' + fmt_int1(st.vars['paid']) + ' of ' + fmt_int1(env['price']) + ' paid'
-    def e228_src(st, env):  # game.yaml:564
+    def e228_src(st, env):  # game.yaml:563
         return ((st.zones[(Z_chips1 + seat(st, env['w'], S[115]))] + st.zones[(Z_area1 + seat(st, env['w'], S[116]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[117]))])
-    def e228_min(st, env):  # game.yaml:564
+    def e228_min(st, env):  # game.yaml:563
         return 1
-    def e228_max(st, env):  # game.yaml:564
+    def e228_max(st, env):  # game.yaml:563
         return 1
-    def e228_where(st, env):  # game.yaml:564
+    def e228_where(st, env):  # game.yaml:563
         return fn_payable(st, S[118], env['c'], env['w'])
-    def cands_228(st, env, picked):  # game.yaml:564
+    def cands_228(st, env, picked):  # game.yaml:563
         return [_c57 for _c57 in ((st.zones[(Z_chips1 + seat(st, env['w'], S[115]))] + st.zones[(Z_area1 + seat(st, env['w'], S[116]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[117]))]) if fn_payable(st, S[118], _c57, env['w'])]
-    def e231_cond(st, env):  # game.yaml:562
+    def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
-    def step_234(st, fr):  # game.yaml:577
+    def step_234(st, fr):  # game.yaml:576
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o246  # game.yaml:578
+            st.at = o246  # game.yaml:577
             o246.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2923,12 +2923,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_235(st, fr):  # game.yaml:581
+    def step_235(st, fr):  # game.yaml:580
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o236  # game.yaml:581
+            st.at = o236  # game.yaml:580
             _args35 = {'p': env['q'], 'into_area': True}
             enter_procedure(st, S[119])
             st.frames.append(Frame(o9, _args35))
@@ -2940,12 +2940,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_237(st, fr):  # game.yaml:584
+    def step_237(st, fr):  # game.yaml:583
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o245  # game.yaml:585
+            st.at = o245  # game.yaml:584
             o245.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2955,12 +2955,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_238(st, fr):  # game.yaml:586
+    def step_238(st, fr):  # game.yaml:585
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o244  # game.yaml:587
+            st.at = o244  # game.yaml:586
             o244.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2970,9 +2970,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_239(st, fr):  # game.yaml:590
+    def step_239(st, fr):  # game.yaml:589
         env = fr.env
-        st.at = o240  # game.yaml:590
+        st.at = o240  # game.yaml:589
         _args36 = {'p': env['q'], 'n': 1}
         enter_procedure(st, S[120])
         st.inline += 1
@@ -2985,9 +2985,9 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_241(st, fr):  # game.yaml:591
+    def step_241(st, fr):  # game.yaml:590
         env = fr.env
-        st.at = o242  # game.yaml:591
+        st.at = o242  # game.yaml:590
         _args37 = {'p': env['q'], 'n': 1}
         enter_procedure(st, S[121])
         st.inline += 1
@@ -3000,49 +3000,49 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def step_243(st, fr):  # game.yaml:592
+    def step_243(st, fr):  # game.yaml:591
         env = fr.env
         pass
         st.frames.pop()
 
-    def e244_player(st, env):  # game.yaml:587
+    def e244_player(st, env):  # game.yaml:586
         return env['q']
-    def e244_prompt(st, env):  # game.yaml:587
+    def e244_prompt(st, env):  # game.yaml:586
         return 'Take a chip'
-    def e244_label0(st, env):  # game.yaml:590
+    def e244_label0(st, env):  # game.yaml:589
         return 'a gold chip'
-    def e244_when0(st, env):  # game.yaml:590
+    def e244_when0(st, env):  # game.yaml:589
         return (len(st.zones[Z_gold_supply1]) > 0)
-    def e244_label1(st, env):  # game.yaml:591
+    def e244_label1(st, env):  # game.yaml:590
         return 'a power chip'
-    def e244_when1(st, env):  # game.yaml:591
+    def e244_when1(st, env):  # game.yaml:590
         return (len(st.zones[Z_power_supply1]) > 0)
-    def e244_label2(st, env):  # game.yaml:592
+    def e244_label2(st, env):  # game.yaml:591
         return 'nothing (the supplies are empty)'
-    def e244_when2(st, env):  # game.yaml:592
+    def e244_when2(st, env):  # game.yaml:591
         return ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0))
-    def collect_244(st, env):  # game.yaml:587
+    def collect_244(st, env):  # game.yaml:586
         actions = []
         values = []
         idx = []
-        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:590
+        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:591
+        if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
             actions.append(A_281)
             values.append(None)
             idx.append(1)
-        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:592
+        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
             actions.append(A_291)
             values.append(None)
             idx.append(2)
         return actions, values, idx
-    def resolve_244(st, dec, i):  # game.yaml:587
+    def resolve_244(st, dec, i):  # game.yaml:586
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:590
-            st.at = o240  # game.yaml:590
+        if k == 0:  # game.yaml:589
+            st.at = o240  # game.yaml:589
             _args38 = {'p': env['q'], 'n': 1}
             enter_procedure(st, S[120])
             st.inline += 1
@@ -3053,8 +3053,8 @@ def build(num_players, files):
                 traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
                 raise
             st.inline -= 1
-        elif k == 1:  # game.yaml:591
-            st.at = o242  # game.yaml:591
+        elif k == 1:  # game.yaml:590
+            st.at = o242  # game.yaml:590
             _args39 = {'p': env['q'], 'n': 1}
             enter_procedure(st, S[121])
             st.inline += 1
@@ -3065,46 +3065,46 @@ def build(num_players, files):
                 traced(e, 'procedure gain_power (' + str(S[42]) + ')')
                 raise
             st.inline -= 1
-        elif k == 2:  # game.yaml:592
+        elif k == 2:  # game.yaml:591
             pass
-    def e245_items(st, env):  # game.yaml:585
+    def e245_items(st, env):  # game.yaml:584
         return span_list(1, 2, S[122])
-    def e246_player(st, env):  # game.yaml:578
+    def e246_player(st, env):  # game.yaml:577
         return env['q']
-    def e246_prompt(st, env):  # game.yaml:578
+    def e246_prompt(st, env):  # game.yaml:577
         return 'Kardinal Mazarin: your Intrigue'
-    def e246_label0(st, env):  # game.yaml:581
+    def e246_label0(st, env):  # game.yaml:580
         return 'reveal the top card into your power area'
-    def e246_label1(st, env):  # game.yaml:582
+    def e246_label1(st, env):  # game.yaml:581
         return 'take ' + fmt_int1(2) + ' chips from the supplies'
-    def collect_246(st, env):  # game.yaml:578
+    def collect_246(st, env):  # game.yaml:577
         actions = []
         values = []
         idx = []
-        # game.yaml:581: always offered
+        # game.yaml:580: always offered
         actions.append(A_251)
         values.append(None)
         idx.append(0)
-        # game.yaml:582: always offered
+        # game.yaml:581: always offered
         actions.append(A_261)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_246(st, dec, i):  # game.yaml:578
+    def resolve_246(st, dec, i):  # game.yaml:577
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:581
+        if k == 0:  # game.yaml:580
             st.frames.append(Frame(o235, env))
-        elif k == 1:  # game.yaml:582
+        elif k == 1:  # game.yaml:581
             st.frames.append(Frame(o237, env))
-    def e247_items(st, env):  # game.yaml:576
+    def e247_items(st, env):  # game.yaml:575
         return env['holders']
-    def step_252(st, fr):  # game.yaml:602
+    def step_252(st, fr):  # game.yaml:601
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o253  # game.yaml:602
+            st.at = o253  # game.yaml:601
             _args40 = {'q': env['q']}
             enter_procedure(st, S[123])
             st.frames.append(Frame(o25, _args40))
@@ -3116,27 +3116,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e254_items(st, env):  # game.yaml:602
+    def e254_items(st, env):  # game.yaml:601
         return env['debtors']
-    def step_256(st, fr):  # game.yaml:612
+    def step_256(st, fr):  # game.yaml:611
         env = fr.env
-        st.at = o257  # game.yaml:612
+        st.at = o257  # game.yaml:611
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
 
-    def step_258(st, fr):  # game.yaml:616
+    def step_258(st, fr):  # game.yaml:615
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o259  # game.yaml:617
+            st.at = o259  # game.yaml:616
             o259.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o262  # game.yaml:618
+            st.at = o262  # game.yaml:617
             o262.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3146,24 +3146,24 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e259_player(st, env):  # game.yaml:617
+    def e259_player(st, env):  # game.yaml:616
         return env['q']
-    def e259_prompt(st, env):  # game.yaml:617
+    def e259_prompt(st, env):  # game.yaml:616
         return 'Pay a chip'
-    def e259_src(st, env):  # game.yaml:617
+    def e259_src(st, env):  # game.yaml:616
         return st.zones[(Z_chips1 + seat(st, env['q'], S[124]))]
-    def e259_min(st, env):  # game.yaml:617
+    def e259_min(st, env):  # game.yaml:616
         return 2
-    def e259_max(st, env):  # game.yaml:617
+    def e259_max(st, env):  # game.yaml:616
         return 2
-    def cands_259(st, env, picked):  # game.yaml:617
+    def cands_259(st, env, picked):  # game.yaml:616
         return list(st.zones[(Z_chips1 + seat(st, env['q'], S[124]))])
-    def step_260(st, fr):  # game.yaml:618
+    def step_260(st, fr):  # game.yaml:617
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o261  # game.yaml:618
+            st.at = o261  # game.yaml:617
             _args41 = {'c': env['x']}
             enter_procedure(st, S[125])
             st.frames.append(Frame(o20, _args41))
@@ -3175,14 +3175,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e262_items(st, env):  # game.yaml:618
+    def e262_items(st, env):  # game.yaml:617
         return env['gone']
-    def step_263(st, fr):  # game.yaml:621
+    def step_263(st, fr):  # game.yaml:620
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o266  # game.yaml:621
+            st.at = o266  # game.yaml:620
             o266.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3192,12 +3192,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_264(st, fr):  # game.yaml:621
+    def step_264(st, fr):  # game.yaml:620
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o265  # game.yaml:621
+            st.at = o265  # game.yaml:620
             _args42 = {'c': env['x']}
             enter_procedure(st, S[126])
             st.frames.append(Frame(o20, _args42))
@@ -3209,63 +3209,63 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e266_items(st, env):  # game.yaml:621
+    def e266_items(st, env):  # game.yaml:620
         return st.zones[(Z_chips1 + seat(st, env['q'], S[127]))]
-    def e267_player(st, env):  # game.yaml:609
+    def e267_player(st, env):  # game.yaml:608
         return env['q']
-    def e267_prompt(st, env):  # game.yaml:609
+    def e267_prompt(st, env):  # game.yaml:608
         return 'Spielschulden: pay your game debts'
-    def e267_label0(st, env):  # game.yaml:612
+    def e267_label0(st, env):  # game.yaml:611
         return 'discard ' + fmt_card1(env['c'])
-    def e267_items0(st, env):  # game.yaml:612
+    def e267_items0(st, env):  # game.yaml:611
         return (fn_top_cards(st, S[128], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[129]))])
-    def e267_label1(st, env):  # game.yaml:613
+    def e267_label1(st, env):  # game.yaml:612
         return 'pay ' + fmt_int1(2) + ' chips'
-    def e267_when1(st, env):  # game.yaml:613
+    def e267_when1(st, env):  # game.yaml:612
         return (len(st.zones[(Z_chips1 + seat(st, env['q'], S[130]))]) >= 2)
-    def e267_label2(st, env):  # game.yaml:619
+    def e267_label2(st, env):  # game.yaml:618
         return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + seat(st, env['q'], S[131]))])) + ' chips (nothing else to give)'
-    def e267_when2(st, env):  # game.yaml:619
+    def e267_when2(st, env):  # game.yaml:618
         return ((len((fn_top_cards(st, S[132], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[133]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))]) < 2))
-    def collect_267(st, env):  # game.yaml:609
+    def collect_267(st, env):  # game.yaml:608
         actions = []
         values = []
         idx = []
-        for _c58 in (fn_top_cards(st, S[128], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[129]))]):  # game.yaml:612
+        for _c58 in (fn_top_cards(st, S[128], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[129]))]):  # game.yaml:611
             a = A_301 + _c58.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c58)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + seat(st, env['q'], S[130]))]) >= 2):  # game.yaml:613
+        if (len(st.zones[(Z_chips1 + seat(st, env['q'], S[130]))]) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, S[132], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[133]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))]) < 2)):  # game.yaml:619
+        if ((len((fn_top_cards(st, S[132], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[133]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))]) < 2)):  # game.yaml:618
             actions.append(A_331)
             values.append(None)
             idx.append(2)
         return actions, values, idx
-    def resolve_267(st, dec, i):  # game.yaml:609
+    def resolve_267(st, dec, i):  # game.yaml:608
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:612
+        if k == 0:  # game.yaml:611
             env['c'] = dec.values[i]
-            st.at = o257  # game.yaml:612
+            st.at = o257  # game.yaml:611
             st.move(env['c'], Z_discard1, False)
-        elif k == 1:  # game.yaml:613
+        elif k == 1:  # game.yaml:612
             st.frames.append(Frame(o258, env))
-        elif k == 2:  # game.yaml:619
+        elif k == 2:  # game.yaml:618
             st.frames.append(Frame(o263, env))
-    def step_269(st, fr):  # game.yaml:628
+    def step_269(st, fr):  # game.yaml:627
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o270  # game.yaml:628
+            st.at = o270  # game.yaml:627
             if st.record_log:
                 st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
             fr.pc = 2
-            st.at = o271  # game.yaml:628
+            st.at = o271  # game.yaml:627
             st.end_game()
             return
             pc = 2
@@ -3274,9 +3274,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_274(st, fr):  # game.yaml:630
+    def step_274(st, fr):  # game.yaml:629
         env = fr.env
-        st.at = o275  # game.yaml:630
+        st.at = o275  # game.yaml:629
         _args43 = {'p': env['p'], 'n': 1}
         enter_procedure(st, S[61])
         st.inline += 1
@@ -3289,14 +3289,14 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e276_items(st, env):  # game.yaml:630
+    def e276_items(st, env):  # game.yaml:629
         return st.players
-    def step_280(st, fr):  # game.yaml:233
+    def step_280(st, fr):  # game.yaml:232
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o281  # game.yaml:233
+            st.at = o281  # game.yaml:232
             _args44 = {'r': st.vars['revealer'], 'lot': env['lot']}
             enter_procedure(st, S[135])
             st.frames.append(Frame(o21, _args44))
@@ -3308,12 +3308,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_282(st, fr):  # game.yaml:235
+    def step_282(st, fr):  # game.yaml:234
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o283  # game.yaml:236
+            st.at = o283  # game.yaml:235
             _args45 = {'r': st.vars['revealer'], 'card': env['card']}
             enter_procedure(st, S[136])
             st.frames.append(Frame(o23, _args45))
@@ -3325,12 +3325,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_284(st, fr):  # game.yaml:238
+    def step_284(st, fr):  # game.yaml:237
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o285  # game.yaml:239
+            st.at = o285  # game.yaml:238
             _args46 = {'r': st.vars['revealer'], 'card': env['card']}
             enter_procedure(st, S[137])
             st.frames.append(Frame(o24, _args46))
@@ -3342,12 +3342,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_286(st, fr):  # game.yaml:240
+    def step_286(st, fr):  # game.yaml:239
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o287  # game.yaml:241
+            st.at = o287  # game.yaml:240
             _args47 = {'card': env['card']}
             enter_procedure(st, S[138])
             st.frames.append(Frame(o26, _args47))
@@ -3644,11 +3644,11 @@ def build(num_players, files):
         return st.players
     def tie_0(st, env):  # game.yaml:227
         return len([1 for _c77 in (st.zones[(Z_area1 + seat(st, env['p'], S[156]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[157]))]) if (_c77.props['colour'] == C_violet1)])
-    def trigger_1_when(st, env):  # game.yaml:235
+    def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
-    def trigger_2_when(st, env):  # game.yaml:238
+    def trigger_2_when(st, env):  # game.yaml:237
         return (env['card'].key == 'spielschulden')
-    def trigger_3_when(st, env):  # game.yaml:240
+    def trigger_3_when(st, env):  # game.yaml:239
         return (env['card'].key == 'ludwig')
     def init_revealer(st, env):  # game.yaml:136
         return 0
@@ -3674,13 +3674,13 @@ def build(num_players, files):
         return None
     def init_start_player(st, env):  # game.yaml:203
         return first(st.players)
-    def init__auction1_high(st, env):  # game.yaml:543
+    def init__auction1_high(st, env):  # game.yaml:542
         return 0
-    def init__auction1_leader(st, env):  # game.yaml:543
+    def init__auction1_leader(st, env):  # game.yaml:542
         return None
-    def init__auction1_active(st, env):  # game.yaml:543
+    def init__auction1_active(st, env):  # game.yaml:542
         return 0
-    def init__auction1_in(st, env):  # game.yaml:543
+    def init__auction1_in(st, env):  # game.yaml:542
         return False
 
     o0 = Block(0, S[158], 1, step_0)
@@ -4167,8 +4167,8 @@ def build(num_players, files):
     P.var_initial = {'revealer': init_revealer, 'ludwig_reveals': init_ludwig_reveals, 'conspiracy_used': init_conspiracy_used, 'paid': init_paid, 'demand': init_demand, 'due': init_due, 'score': init_score, 'owed': init_owed, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player, '_auction1_high': init__auction1_high, '_auction1_leader': init__auction1_leader, '_auction1_active': init__auction1_active, '_auction1_in': init__auction1_in}
     P.tie_breakers = [tie_0]
     P.tie_breaker_spans = [S[398]]
-    P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o280))  # game.yaml:233
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o282))  # game.yaml:235
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o284))  # game.yaml:238
-    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_3_when, o286))  # game.yaml:240
+    P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o280))  # game.yaml:232
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o282))  # game.yaml:234
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o284))  # game.yaml:237
+    P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_3_when, o286))  # game.yaml:239
     return P
