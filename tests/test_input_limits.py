@@ -475,7 +475,7 @@ SHIPPED_DEPTHS = {
     "louis-xiv": (8, 7, 14),
     "shadow-of-the-emperor": (13, 6, 14),
     "shadow-of-the-sun": (8, 4, 13),
-    "sonnenkoenig": (7, 6, 18),
+    "sonnenkoenig": (7, 6, 16),
 }
 
 

@@ -209,8 +209,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # an auction card revealed would not be auctioned
         (
             "reveal-order",
-            "    to: revealed\n    kind: auction_cards",
-            "    to: discard\n    kind: auction_cards",
+            "{to: revealed, kind: auction_cards",
+            "{to: discard, kind: auction_cards",
         ),
         # issue 16, second look at the rules; docs/games/sonnenkoenig.md names each decision.
         # etiquette-blind-exchange: the exchange offered only when the pile holds a property card
@@ -223,11 +223,10 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # properties-must-be-used: Phase 1 could end with properties unused
         (
             "combat-must-be-used",
-            "                  - use_property(p, col)\n",
-            "                  - use_property(p, col)\n"
+            'do: [move col to used_properties, "use_property(p, col)"]\n',
+            'do: [move col to used_properties, "use_property(p, col)"]\n'
             "              - label: end Phase 1\n"
-            "                do:\n"
-            "                  - move unused_properties to used_properties\n",
+            "                do: [move unused_properties to used_properties]\n",
         ),
         # autoritaet-herrschaft read literally: a second majority would be needed
         (
@@ -243,14 +242,14 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # violet-tie-breaker: Verschwörung left out of the violet cards (P1 and P2 share the win)
         (
             "violet-tie-breaker",
-            "key: count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))",
-            "key: count(c for c in area[p] if c.colour == card('violet'))",
+            "key: \"count(c for c in area[p] + auction_area[p] if c.colour == card('violet'))\"",
+            "key: \"count(c for c in area[p] if c.colour == card('violet'))\"",
         ),
         # auction-cards-in-majorities: auction cards counted in the colour rows
         (
             "auction-cards-not-in-majorities",
-            "value: count(c for c in area[p] if c.colour == col)",
-            "value: count(c for c in area[p] + auction_area[p] if c.colour == col)",
+            'value: "count(c for c in area[p] if c.colour == col)"',
+            'value: "count(c for c in area[p] + auction_area[p] if c.colour == col)"',
         ),
     ],
 )
