@@ -146,7 +146,7 @@ def test_explain_refuses_actions_that_are_not_ids(
 def test_explain_stops_at_the_false_part_of_an_and(capsys: pytest.CaptureFixture[str]) -> None:
     # "count(at[s]) > 0 and top(at[s]).kind == ..." on an empty space: the rules never evaluate
     # top() there, and explain must not either (it raised IndexError)
-    actions = "3087,7,13,56,31,50,49,58,3232,3212,741,808,865,864"
+    actions = "3087,7,13,56,31,50,49,58,776,756,741,810,743,742"
     code, out, _ = _run(
         capsys, "explain", "shadow-of-the-emperor", "-p", "2", "-s", "2", "--actions", actions
     )

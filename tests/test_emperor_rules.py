@@ -35,10 +35,10 @@ def test_every_rulebook_example_has_a_scenario() -> None:
             "rival if for_rival > for_emperor",
             "rival if for_rival < for_emperor",
         ),
-        ("marriage", "- couple[b] = true", "- couple[b] = false"),
+        ("marriage", '"couple[b] = true"', '"couple[b] = false"'),
         ("spiritual-seat-stays-empty", "not (e.spiritual and couple[top(at[s])])", "true"),
         ("income", "(2 if elector_of(card('saxony')) == p else 0)", "0"),
-        ("aging", "- if: age[x] == 45", "- if: age[x] == 55"),
+        ("aging", 'if: "age[x] == 45"', 'if: "age[x] == 55"'),
         (
             "church-influence-and-excommunication",
             "+ (1 if holds(q, 'pope') else 0) + church_votes(q)",
