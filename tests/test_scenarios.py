@@ -34,7 +34,7 @@ def test_every_rulebook_example_has_a_scenario() -> None:
     ("scenario", "old", "new", "message"),
     [
         ("scoring", "score[p] += n * min(n, 4)", "score[p] += n * min(n, 3)", "scores are"),
-        ("bolster", "count: markers_of(p, d) + 1", "count: markers_of(p, d)", "holds"),
+        ("bolster", 'count: "markers_of(p, d) + 1"', 'count: "markers_of(p, d)"', "holds"),
         # the defender who wins would replace his own marker, not the attacker's
         ("usurp", "replace_marker(w, q if w == p else p, d)", "replace_marker(w, q, d)", "holds"),
         (
