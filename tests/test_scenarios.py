@@ -53,8 +53,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # ... and a Masqued that strengthens a Legion like a wild card ([Ghoul, Masqued] a pair)
         (
             "masqued-not-wild-in-legions",
-            "value: pattern_rank(legion[p], legion_hierarchy)",
-            "value: pattern_rank(legion[p], legion_hierarchy)"
+            'value: "pattern_rank(legion[p], legion_hierarchy)',
+            'value: "pattern_rank(legion[p], legion_hierarchy)'
             " + (2 if any(c.wild for c in legion[p]) else 0)",
             "holds",
         ),

@@ -33,212 +33,212 @@ ZONES = (
 )
 SITES = ('fixed', 'card', 'card', 'fixed', 'fixed', 'card', 'card', 'player', 'card', 'card', 'card', 'card', 'card', 'player', 'card', 'fixed', 'card', 'fixed', 'fixed', 'player', 'card', 'fixed', 'fixed', 'player', 'card')
 SPANS = (
-    (0, 96, 29, 96, 42),
-    (0, 100, 52, 100, 53),
-    (0, 104, 32, 104, 33),
-    (0, 109, 34, 109, 35),
-    (0, 109, 89, 109, 90),
-    (0, 340, 3, 340, 19),
-    (0, 220, 71, 220, 72),
-    (0, 220, 31, 220, 44),
-    (0, 285, 9, 285, 32),
-    (0, 215, 3, 215, 16),
-    (0, 286, 65, 286, 78),
-    (0, 286, 54, 286, 60),
-    (0, 286, 33, 286, 39),
-    (0, 286, 9, 286, 78),
-    (0, 141, 41, 141, 42),
-    (0, 141, 9, 141, 43),
-    (0, 142, 9, 142, 17),
-    (0, 143, 9, 143, 27),
-    (0, 144, 9, 144, 18),
-    (0, 145, 41, 145, 42),
-    (0, 145, 9, 145, 43),
-    (0, 264, 41, 264, 42),
-    (0, 264, 9, 264, 43),
-    (0, 265, 26, 265, 27),
-    (0, 308, 60, 308, 61),
-    (0, 311, 40, 311, 41),
-    (0, 311, 67, 311, 68),
-    (0, 319, 34, 319, 35),
-    (0, 320, 75, 320, 99),
-    (0, 320, 69, 320, 70),
-    (0, 320, 53, 320, 54),
-    (0, 320, 19, 320, 99),
-    (0, 323, 48, 323, 49),
-    (0, 157, 51, 157, 52),
-    (0, 157, 19, 157, 53),
-    (0, 162, 41, 162, 54),
-    (0, 162, 34, 162, 35),
-    (0, 161, 31, 161, 32),
-    (0, 169, 90, 169, 91),
-    (0, 183, 17, 183, 37),
-    (0, 188, 49, 188, 50),
-    (0, 188, 17, 188, 51),
-    (0, 186, 79, 186, 80),
-    (0, 184, 63, 184, 64),
-    (0, 194, 17, 194, 40),
-    (0, 199, 28, 199, 47),
-    (0, 204, 17, 204, 41),
-    (0, 209, 84, 209, 97),
-    (0, 209, 50, 209, 63),
-    (0, 213, 19, 213, 43),
-    (0, 213, 69, 213, 82),
-    (0, 213, 62, 213, 63),
-    (0, 192, 57, 192, 70),
-    (0, 212, 64, 212, 65),
-    (0, 239, 39, 239, 52),
-    (0, 239, 32, 239, 33),
-    (0, 238, 30, 238, 31),
-    (0, 250, 28, 250, 42),
-    (0, 256, 63, 256, 64),
-    (0, 256, 17, 256, 65),
-    (0, 255, 80, 255, 81),
-    (0, 234, 53, 234, 54),
-    (0, 235, 41, 235, 42),
-    (0, 244, 30, 244, 31),
-    (0, 265, 45, 265, 60),
-    (0, 269, 69, 269, 70),
-    (0, 269, 58, 269, 59),
-    (0, 272, 17, 272, 32),
-    (0, 273, 42, 273, 43),
-    (0, 273, 69, 273, 70),
-    (0, 273, 114, 273, 115),
-    (0, 273, 141, 273, 142),
-    (0, 275, 41, 275, 81),
-    (0, 279, 3, 279, 17),
-    (0, 276, 29, 276, 30),
-    (0, 277, 29, 277, 30),
-    (0, 274, 38, 274, 62),
-    (0, 292, 80, 292, 81),
-    (0, 292, 97, 292, 98),
-    (0, 302, 28, 302, 29),
-    (0, 307, 52, 307, 67),
-    (0, 312, 32, 312, 58),
-    (0, 331, 28, 331, 29),
-    (0, 334, 70, 334, 71),
-    (0, 334, 41, 334, 42),
-    (0, 334, 21, 334, 72),
-    (0, 333, 68, 333, 69),
-    (0, 333, 105, 333, 106),
-    (0, 118, 43, 118, 44),
-    (0, 118, 11, 118, 45),
-    (0, 132, 14, 132, 21),
-    (0, 133, 53, 133, 79),
-    (0, 134, 83, 134, 95),
-    (0, 358, 21, 358, 22),
-    (0, 358, 82, 358, 95),
-    (0, 358, 15, 358, 104),
-    (0, 360, 27, 360, 28),
-    (0, 137, 3, 137, 7),
-    (0, 147, 3, 147, 8),
-    (0, 164, 3, 164, 11),
-    (0, 172, 3, 172, 18),
-    (0, 222, 3, 222, 9),
-    (0, 258, 3, 258, 8),
-    (0, 288, 3, 288, 15),
-    (0, 295, 3, 295, 11),
-    (0, 325, 3, 325, 13),
-    (0, 157, 13, 157, 15),
-    (0, 162, 13, 162, 15),
-    (0, 162, 19, 162, 54),
-    (0, 153, 9, 164, 3),
-    (0, 169, 9, 170, 94),
-    (0, 179, 13, 180, 11),
-    (0, 182, 13, 182, 15),
-    (0, 185, 17, 185, 19),
-    (0, 186, 21, 187, 52),
-    (0, 184, 17, 188, 15),
-    (0, 193, 13, 193, 15),
-    (0, 199, 22, 199, 24),
-    (0, 195, 17, 200, 11),
-    (0, 203, 13, 203, 15),
-    (0, 209, 22, 209, 24),
-    (0, 209, 28, 209, 97),
-    (0, 205, 17, 210, 11),
-    (0, 213, 13, 213, 15),
-    (0, 213, 47, 213, 82),
-    (0, 176, 9, 215, 3),
-    (0, 220, 9, 220, 73),
+    (0, 85, 74, 85, 87),
+    (0, 87, 63, 87, 64),
+    (0, 89, 49, 89, 50),
+    (0, 94, 34, 94, 35),
+    (0, 94, 89, 94, 90),
+    (0, 320, 3, 320, 19),
+    (0, 202, 71, 202, 72),
+    (0, 202, 31, 202, 44),
+    (0, 267, 9, 267, 32),
+    (0, 197, 3, 197, 16),
+    (0, 268, 65, 268, 78),
+    (0, 268, 54, 268, 60),
+    (0, 268, 33, 268, 39),
+    (0, 268, 9, 268, 78),
+    (0, 123, 41, 123, 42),
+    (0, 123, 9, 123, 43),
+    (0, 124, 9, 124, 17),
+    (0, 125, 9, 125, 27),
+    (0, 126, 9, 126, 18),
+    (0, 127, 41, 127, 42),
+    (0, 127, 9, 127, 43),
+    (0, 246, 41, 246, 42),
+    (0, 246, 9, 246, 43),
+    (0, 247, 26, 247, 27),
+    (0, 290, 60, 290, 61),
+    (0, 293, 40, 293, 41),
+    (0, 293, 67, 293, 68),
+    (0, 299, 34, 299, 35),
+    (0, 300, 75, 300, 99),
+    (0, 300, 69, 300, 70),
+    (0, 300, 53, 300, 54),
+    (0, 300, 19, 300, 99),
+    (0, 303, 48, 303, 49),
+    (0, 139, 51, 139, 52),
+    (0, 139, 19, 139, 53),
+    (0, 144, 41, 144, 54),
+    (0, 144, 34, 144, 35),
+    (0, 143, 31, 143, 32),
+    (0, 151, 90, 151, 91),
+    (0, 165, 17, 165, 37),
+    (0, 170, 49, 170, 50),
+    (0, 170, 17, 170, 51),
+    (0, 168, 79, 168, 80),
+    (0, 166, 63, 166, 64),
+    (0, 176, 17, 176, 40),
+    (0, 181, 28, 181, 47),
+    (0, 186, 17, 186, 41),
+    (0, 191, 84, 191, 97),
+    (0, 191, 50, 191, 63),
+    (0, 195, 19, 195, 43),
+    (0, 195, 69, 195, 82),
+    (0, 195, 62, 195, 63),
+    (0, 174, 57, 174, 70),
+    (0, 194, 64, 194, 65),
+    (0, 221, 39, 221, 52),
+    (0, 221, 32, 221, 33),
+    (0, 220, 30, 220, 31),
+    (0, 232, 28, 232, 42),
+    (0, 238, 63, 238, 64),
+    (0, 238, 17, 238, 65),
+    (0, 237, 80, 237, 81),
+    (0, 216, 53, 216, 54),
+    (0, 217, 41, 217, 42),
+    (0, 226, 30, 226, 31),
+    (0, 247, 45, 247, 60),
+    (0, 251, 69, 251, 70),
+    (0, 251, 58, 251, 59),
+    (0, 254, 17, 254, 32),
+    (0, 255, 42, 255, 43),
+    (0, 255, 69, 255, 70),
+    (0, 255, 114, 255, 115),
+    (0, 255, 141, 255, 142),
+    (0, 257, 41, 257, 81),
+    (0, 261, 3, 261, 17),
+    (0, 258, 29, 258, 30),
+    (0, 259, 29, 259, 30),
+    (0, 256, 38, 256, 62),
+    (0, 274, 80, 274, 81),
+    (0, 274, 97, 274, 98),
+    (0, 284, 28, 284, 29),
+    (0, 289, 52, 289, 67),
+    (0, 294, 32, 294, 58),
+    (0, 311, 28, 311, 29),
+    (0, 314, 70, 314, 71),
+    (0, 314, 41, 314, 42),
+    (0, 314, 21, 314, 72),
+    (0, 313, 68, 313, 69),
+    (0, 313, 105, 313, 106),
+    (0, 103, 43, 103, 44),
+    (0, 103, 11, 103, 45),
+    (0, 114, 90, 114, 97),
+    (0, 115, 53, 115, 79),
+    (0, 116, 83, 116, 95),
+    (0, 338, 21, 338, 22),
+    (0, 338, 82, 338, 95),
+    (0, 338, 15, 338, 104),
+    (0, 340, 29, 340, 30),
+    (0, 119, 3, 119, 7),
+    (0, 129, 3, 129, 8),
+    (0, 146, 3, 146, 11),
+    (0, 154, 3, 154, 18),
+    (0, 204, 3, 204, 9),
+    (0, 240, 3, 240, 8),
+    (0, 270, 3, 270, 15),
+    (0, 277, 3, 277, 11),
+    (0, 305, 3, 305, 13),
+    (0, 139, 13, 139, 15),
+    (0, 144, 13, 144, 15),
+    (0, 144, 19, 144, 54),
+    (0, 135, 9, 146, 3),
+    (0, 151, 9, 152, 94),
+    (0, 161, 13, 162, 11),
+    (0, 164, 13, 164, 15),
+    (0, 167, 17, 167, 19),
+    (0, 168, 21, 169, 52),
+    (0, 166, 17, 170, 15),
+    (0, 175, 13, 175, 15),
+    (0, 181, 22, 181, 24),
+    (0, 177, 17, 182, 11),
+    (0, 185, 13, 185, 15),
+    (0, 191, 22, 191, 24),
+    (0, 191, 28, 191, 97),
+    (0, 187, 17, 192, 11),
+    (0, 195, 13, 195, 15),
+    (0, 195, 47, 195, 82),
+    (0, 158, 9, 197, 3),
+    (0, 202, 9, 202, 73),
+    (0, 218, 13, 218, 15),
+    (0, 219, 17, 220, 102),
+    (0, 221, 17, 221, 52),
+    (0, 227, 13, 227, 15),
+    (0, 232, 22, 232, 24),
+    (0, 228, 17, 233, 11),
     (0, 236, 13, 236, 15),
-    (0, 237, 17, 238, 102),
-    (0, 239, 17, 239, 52),
-    (0, 245, 13, 245, 15),
-    (0, 250, 22, 250, 24),
-    (0, 246, 17, 251, 11),
-    (0, 254, 13, 254, 15),
-    (0, 255, 17, 255, 115),
-    (0, 226, 9, 258, 3),
-    (0, 263, 9, 263, 47),
-    (0, 265, 37, 265, 41),
-    (0, 265, 9, 265, 101),
-    (0, 269, 40, 269, 42),
-    (0, 269, 46, 269, 71),
-    (0, 271, 13, 271, 15),
-    (0, 273, 17, 273, 165),
-    (0, 274, 17, 274, 71),
-    (0, 275, 33, 275, 37),
-    (0, 275, 17, 275, 84),
-    (0, 276, 17, 276, 42),
-    (0, 277, 17, 277, 42),
-    (0, 266, 9, 279, 3),
-    (0, 284, 9, 284, 59),
-    (0, 292, 9, 293, 39),
-    (0, 301, 9, 301, 11),
-    (0, 304, 13, 304, 17),
-    (0, 307, 46, 307, 48),
-    (0, 307, 72, 307, 85),
-    (0, 305, 17, 308, 7),
-    (0, 302, 13, 308, 7),
-    (0, 299, 9, 308, 7),
-    (0, 308, 9, 308, 68),
-    (0, 309, 9, 309, 81),
-    (0, 311, 9, 311, 11),
-    (0, 311, 15, 311, 91),
-    (0, 310, 9, 312, 7),
-    (0, 312, 9, 312, 66),
-    (0, 318, 9, 318, 13),
-    (0, 319, 13, 319, 36),
-    (0, 320, 13, 320, 15),
-    (0, 322, 13, 322, 77),
-    (0, 315, 9, 315, 13),
-    (0, 316, 13, 316, 35),
-    (0, 317, 13, 317, 63),
-    (0, 313, 9, 323, 7),
-    (0, 323, 30, 323, 32),
-    (0, 323, 36, 323, 61),
-    (0, 323, 9, 323, 64),
-    (0, 330, 9, 330, 11),
-    (0, 334, 13, 334, 17),
-    (0, 332, 13, 332, 17),
-    (0, 333, 17, 333, 114),
-    (0, 331, 13, 335, 7),
-    (0, 329, 9, 335, 7),
-    (0, 335, 9, 335, 36),
-    (0, 336, 9, 336, 28),
-    (0, 337, 9, 337, 35),
-    (0, 111, 1, 111, 6),
-    (0, 114, 7, 114, 23),
-    (0, 115, 7, 115, 26),
-    (0, 117, 7, 117, 9),
-    (0, 116, 7, 120, 1),
-    (0, 120, 1, 120, 5),
-    (0, 124, 7, 129, 5),
-    (0, 127, 11, 127, 44),
-    (0, 128, 11, 128, 116),
-    (0, 129, 7, 133, 5),
-    (0, 132, 7, 132, 11),
-    (0, 133, 7, 133, 82),
-    (0, 134, 7, 134, 97),
-    (0, 349, 1, 349, 8),
-    (0, 354, 7, 354, 9),
-    (0, 356, 11, 356, 13),
-    (0, 357, 15, 357, 39),
-    (0, 355, 11, 359, 3),
-    (0, 353, 7, 359, 3),
-    (0, 70, 36, 70, 37),
-    (0, 73, 3, 73, 8),
-    (0, 360, 7, 363, 1),
+    (0, 237, 17, 237, 115),
+    (0, 208, 9, 240, 3),
+    (0, 245, 9, 245, 47),
+    (0, 247, 37, 247, 41),
+    (0, 247, 9, 247, 101),
+    (0, 251, 40, 251, 42),
+    (0, 251, 46, 251, 71),
+    (0, 253, 13, 253, 15),
+    (0, 255, 17, 255, 165),
+    (0, 256, 17, 256, 71),
+    (0, 257, 33, 257, 37),
+    (0, 257, 17, 257, 84),
+    (0, 258, 17, 258, 42),
+    (0, 259, 17, 259, 42),
+    (0, 248, 9, 261, 3),
+    (0, 266, 9, 266, 59),
+    (0, 274, 9, 275, 39),
+    (0, 283, 9, 283, 11),
+    (0, 286, 13, 286, 17),
+    (0, 289, 46, 289, 48),
+    (0, 289, 72, 289, 85),
+    (0, 287, 17, 290, 7),
+    (0, 284, 13, 290, 7),
+    (0, 281, 9, 290, 7),
+    (0, 290, 9, 290, 68),
+    (0, 291, 9, 291, 81),
+    (0, 293, 9, 293, 11),
+    (0, 293, 15, 293, 91),
+    (0, 292, 9, 294, 7),
+    (0, 294, 9, 294, 66),
+    (0, 298, 9, 298, 13),
+    (0, 299, 13, 299, 36),
+    (0, 300, 13, 300, 15),
+    (0, 302, 13, 302, 77),
+    (0, 297, 9, 297, 13),
+    (0, 297, 16, 297, 38),
+    (0, 297, 41, 297, 91),
+    (0, 295, 9, 303, 7),
+    (0, 303, 30, 303, 32),
+    (0, 303, 36, 303, 61),
+    (0, 303, 9, 303, 64),
+    (0, 310, 9, 310, 11),
+    (0, 314, 13, 314, 17),
+    (0, 312, 13, 312, 17),
+    (0, 313, 17, 313, 114),
+    (0, 311, 13, 315, 7),
+    (0, 309, 9, 315, 7),
+    (0, 315, 9, 315, 36),
+    (0, 316, 9, 316, 28),
+    (0, 317, 9, 317, 35),
+    (0, 96, 1, 96, 6),
+    (0, 99, 7, 99, 23),
+    (0, 100, 7, 100, 26),
+    (0, 102, 7, 102, 9),
+    (0, 101, 7, 105, 1),
+    (0, 105, 1, 105, 5),
+    (0, 109, 7, 114, 5),
+    (0, 112, 11, 112, 44),
+    (0, 113, 11, 113, 116),
+    (0, 114, 7, 114, 99),
+    (0, 114, 83, 114, 87),
+    (0, 115, 7, 115, 82),
+    (0, 116, 7, 116, 97),
+    (0, 329, 1, 329, 8),
+    (0, 334, 7, 334, 9),
+    (0, 336, 11, 336, 13),
+    (0, 337, 15, 337, 39),
+    (0, 335, 11, 339, 3),
+    (0, 333, 7, 339, 3),
+    (0, 66, 36, 66, 37),
+    (0, 69, 3, 69, 8),
+    (0, 340, 7, 340, 73),
 )
 
 
@@ -355,19 +355,19 @@ def build(num_players, files):
     Z_current_day1 = P.zone_base['current_day']
     K_days1 = P.kind_cards['days']
 
-    def fn_markers_of(st, v_p, v_d):  # game.yaml:93
+    def fn_markers_of(st, v_p, v_d):  # game.yaml:85
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_d, 'districts', S[0]))] if (_m1.owner == v_p)])
 
-    def fn_game_over(st):  # game.yaml:97
+    def fn_game_over(st):  # game.yaml:86
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p1, S[1]))]) == 0) for _p1 in st.players))
 
-    def fn_legion_strength(st, v_p):  # game.yaml:101
+    def fn_legion_strength(st, v_p):  # game.yaml:88
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, v_p, S[2]))])
 
-    def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:105
+    def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:90
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
-    def fn_strongest_legion(st, at, v_fighters):  # game.yaml:340
+    def fn_strongest_legion(st, at, v_fighters):  # game.yaml:320
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(at)
         st.calls += 1
@@ -380,15 +380,15 @@ def build(num_players, files):
         st.calls -= 1
         return result
 
-    def proc_return_marker(st, env):  # game.yaml:215
-        st.at = o43  # game.yaml:220
+    def proc_return_marker(st, env):  # game.yaml:197
+        st.at = o43  # game.yaml:202
         st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[7]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[6])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:279
-        st.at = o72  # game.yaml:284
+    def proc_replace_marker(st, env):  # game.yaml:261
+        st.at = o72  # game.yaml:266
         if st.record_log:
             st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o73  # game.yaml:285
+        st.at = o73  # game.yaml:267
         _args1 = {'q': env['loser'], 'd': env['d']}
         enter_procedure(st, S[8])
         st.inline += 1
@@ -399,17 +399,17 @@ def build(num_players, files):
             traced(e, 'procedure return_marker (' + str(S[9]) + ')')
             raise
         st.inline -= 1
-        st.at = o74  # game.yaml:286
+        st.at = o74  # game.yaml:268
         st.move_count(min((1, len(st.zones[(Z_house1 + seat(st, env['winner'], S[12]))]),)), (Z_house1 + seat(st, env['winner'], S[11])), (Z_markers_on1 + ordinal(env['d'], 'districts', S[10])), False, S[13])
 
-    def step_0(st, fr):  # game.yaml:137
+    def step_0(st, fr):  # game.yaml:119
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o11  # game.yaml:141
+            st.at = o11  # game.yaml:123
             st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[14])), False, S[15])
             fr.pc = 2
-            st.at = o12  # game.yaml:142
+            st.at = o12  # game.yaml:124
             _args2 = {'p': env['p']}
             enter_procedure(st, S[16])
             st.frames.append(Frame(o1, _args2))
@@ -418,7 +418,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             fr.pc = 3
-            st.at = o13  # game.yaml:143
+            st.at = o13  # game.yaml:125
             _args3 = {'p': env['p']}
             enter_procedure(st, S[17])
             st.frames.append(Frame(o3, _args3))
@@ -427,7 +427,7 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o14  # game.yaml:144
+            st.at = o14  # game.yaml:126
             _args4 = {'p': env['p']}
             enter_procedure(st, S[18])
             st.frames.append(Frame(o5, _args4))
@@ -435,18 +435,18 @@ def build(num_players, files):
                 return
             pc = 4
         if pc == 4:
-            st.at = o15  # game.yaml:145
+            st.at = o15  # game.yaml:127
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[19])), False, S[20])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_1(st, fr):  # game.yaml:147
+    def step_1(st, fr):  # game.yaml:129
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o20  # game.yaml:153
+            st.at = o20  # game.yaml:135
             o20.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -456,12 +456,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_2(st, fr):  # game.yaml:164
+    def step_2(st, fr):  # game.yaml:146
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o21  # game.yaml:169
+            st.at = o21  # game.yaml:151
             o21.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -471,12 +471,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:172
+    def step_3(st, fr):  # game.yaml:154
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o42  # game.yaml:176
+            st.at = o42  # game.yaml:158
             o42.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -486,14 +486,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_4 = run_whole(proc_return_marker)  # game.yaml:215
+    step_4 = run_whole(proc_return_marker)  # game.yaml:197
 
-    def step_5(st, fr):  # game.yaml:222
+    def step_5(st, fr):  # game.yaml:204
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o54  # game.yaml:226
+            st.at = o54  # game.yaml:208
             o54.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -503,17 +503,17 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_6(st, fr):  # game.yaml:258
+    def step_6(st, fr):  # game.yaml:240
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o55  # game.yaml:263
+            st.at = o55  # game.yaml:245
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
-            st.at = o56  # game.yaml:264
+            st.at = o56  # game.yaml:246
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[21])), False, S[22])
             fr.pc = 3
-            st.at = o59  # game.yaml:265
+            st.at = o59  # game.yaml:247
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[23]))]) >= 2):
                 st.frames.append(Frame(o57, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -521,7 +521,7 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o71  # game.yaml:266
+            st.at = o71  # game.yaml:248
             o71.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -531,14 +531,14 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_7 = run_whole(proc_replace_marker)  # game.yaml:279
+    step_7 = run_whole(proc_replace_marker)  # game.yaml:261
 
-    def step_8(st, fr):  # game.yaml:288
+    def step_8(st, fr):  # game.yaml:270
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o75  # game.yaml:292
+            st.at = o75  # game.yaml:274
             o75.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -548,61 +548,61 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_9(st, fr):  # game.yaml:295
+    def step_9(st, fr):  # game.yaml:277
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o83  # game.yaml:299
+            st.at = o83  # game.yaml:281
             o83.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o84  # game.yaml:308
+            st.at = o84  # game.yaml:290
             env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[24]))]) > 0)]
-            st.at = o85  # game.yaml:309
+            st.at = o85  # game.yaml:291
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o88  # game.yaml:310
+            st.at = o88  # game.yaml:292
             _live1 = live_mask(st)
             for _q2 in list(env['fighters']):
                 if gone(st, _live1, _q2):
                     continue
                 env['q'] = _q2
-                st.at = o87  # game.yaml:311
+                st.at = o87  # game.yaml:293
                 if st.record_log:
                     st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[26]))])) + ')', -1)
             fr.pc = 5
-            st.at = o89  # game.yaml:312
+            st.at = o89  # game.yaml:294
             o89.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
-            st.at = o98  # game.yaml:313
+            st.at = o98  # game.yaml:295
             if (env['w'] == None):
-                st.at = o96  # game.yaml:316
+                st.at = o96  # game.yaml:297
                 st.move(env['day'], Z_spent_days1, False)
-                st.at = o97  # game.yaml:317
+                st.at = o97  # game.yaml:297
                 if st.record_log:
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
-                st.at = o91  # game.yaml:319
+                st.at = o91  # game.yaml:299
                 st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[27])), False)
-                st.at = o92  # game.yaml:320
-                st.at = o93  # game.yaml:320
+                st.at = o92  # game.yaml:300
+                st.at = o93  # game.yaml:300
                 st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[30]))]),)), (Z_house1 + seat(st, env['w'], S[29])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[28])), False, S[31])
-                st.at = o94  # game.yaml:322
+                st.at = o94  # game.yaml:302
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o101  # game.yaml:323
+            st.at = o101  # game.yaml:303
             _live2 = live_mask(st)
             for _q3 in list(env['fighters']):
                 if gone(st, _live2, _q3):
                     continue
                 env['q'] = _q3
-                st.at = o100  # game.yaml:323
+                st.at = o100  # game.yaml:303
                 _items1 = st.zones[(Z_legion1 + seat(st, env['q'], S[32]))]
                 _dest1 = Z_discard1
                 for _c3 in cards_of(_items1):
@@ -611,63 +611,63 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:325
+    def step_10(st, fr):  # game.yaml:305
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o108  # game.yaml:329
+            st.at = o108  # game.yaml:309
             o108.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o109  # game.yaml:335
+            st.at = o109  # game.yaml:315
             _items2 = st.zones[Z_discard1]
             _dest2 = Z_minion_deck1
             for _c4 in cards_of(_items2):
                 st.move(_c4, _dest2, False)
-            st.at = o110  # game.yaml:336
+            st.at = o110  # game.yaml:316
             st.shuffle(Z_minion_deck1)
-            st.at = o111  # game.yaml:337
+            st.at = o111  # game.yaml:317
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_16(st, fr):  # game.yaml:157
+    def step_16(st, fr):  # game.yaml:139
         env = fr.env
-        st.at = o17  # game.yaml:157
+        st.at = o17  # game.yaml:139
         st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
         st.frames.pop()
 
-    def step_18(st, fr):  # game.yaml:162
+    def step_18(st, fr):  # game.yaml:144
         env = fr.env
-        st.at = o19  # game.yaml:162
+        st.at = o19  # game.yaml:144
         st.move(st.zones[(Z_house1 + seat(st, env['p'], S[36]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[35])), False)
         st.frames.pop()
 
-    def e20_player(st, env):  # game.yaml:153
+    def e20_player(st, env):  # game.yaml:135
         return env['p']
-    def e20_prompt(st, env):  # game.yaml:153
+    def e20_prompt(st, env):  # game.yaml:135
         return 'Bonus'
-    def e20_label0(st, env):  # game.yaml:156
+    def e20_label0(st, env):  # game.yaml:138
         return 'draw 2 cards'
-    def e20_label1(st, env):  # game.yaml:158
+    def e20_label1(st, env):  # game.yaml:140
         return 'add a marker to ' + fmt_card1(env['d'])
-    def e20_items1(st, env):  # game.yaml:158
+    def e20_items1(st, env):  # game.yaml:140
         return K_districts1
-    def e20_when1(st, env):  # game.yaml:158
+    def e20_when1(st, env):  # game.yaml:140
         return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[37]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
-    def collect_20(st, env):  # game.yaml:153
+    def collect_20(st, env):  # game.yaml:135
         actions = []
         values = []
         idx = []
-        # game.yaml:156: always offered
+        # game.yaml:138: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items3 = K_districts1  # game.yaml:158
+        _items3 = K_districts1  # game.yaml:140
         if _items3 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[37]))]) > 0):
             for _d1 in _items3:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
@@ -678,43 +678,43 @@ def build(num_players, files):
                     values.append(_d1)
                     idx.append(1)
         return actions, values, idx
-    def resolve_20(st, dec, i):  # game.yaml:153
+    def resolve_20(st, dec, i):  # game.yaml:135
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:156
-            st.at = o17  # game.yaml:157
+        if k == 0:  # game.yaml:138
+            st.at = o17  # game.yaml:139
             st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[33])), False, S[34])
-        elif k == 1:  # game.yaml:158
+        elif k == 1:  # game.yaml:140
             env['d'] = dec.values[i]
-            st.at = o19  # game.yaml:162
+            st.at = o19  # game.yaml:144
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[36]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[35])), False)
-    def e21_player(st, env):  # game.yaml:169
+    def e21_player(st, env):  # game.yaml:151
         return env['p']
-    def e21_prompt(st, env):  # game.yaml:169
+    def e21_prompt(st, env):  # game.yaml:151
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
-    def e21_src(st, env):  # game.yaml:169
+    def e21_src(st, env):  # game.yaml:151
         return st.zones[(Z_hand1 + seat(st, env['p'], S[38]))]
-    def e21_dest(st, env):  # game.yaml:169
+    def e21_dest(st, env):  # game.yaml:151
         return Z_discard1
-    def e21_min(st, env):  # game.yaml:169
+    def e21_min(st, env):  # game.yaml:151
         return 2
-    def e21_max(st, env):  # game.yaml:169
+    def e21_max(st, env):  # game.yaml:151
         return 2
-    def e21_where(st, env):  # game.yaml:169
+    def e21_where(st, env):  # game.yaml:151
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
-    def cands_21(st, env, picked):  # game.yaml:169
+    def cands_21(st, env, picked):  # game.yaml:151
         return [_c5 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[38]))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
-    def step_22(st, fr):  # game.yaml:179
+    def step_22(st, fr):  # game.yaml:161
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_23(st, fr):  # game.yaml:182
+    def step_23(st, fr):  # game.yaml:164
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o24  # game.yaml:183
+            st.at = o24  # game.yaml:165
             _args5 = {'p': env['p'], 'minion': 'Ghoul'}
             enter_procedure(st, S[39])
             st.frames.append(Frame(o2, _args5))
@@ -723,24 +723,24 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o27  # game.yaml:184
+            st.at = o27  # game.yaml:166
             o27.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o28  # game.yaml:188
+            st.at = o28  # game.yaml:170
             st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[40])), False, S[41])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_25(st, fr):  # game.yaml:185
+    def step_25(st, fr):  # game.yaml:167
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o26  # game.yaml:186
+            st.at = o26  # game.yaml:168
             o26.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -750,28 +750,28 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e26_player(st, env):  # game.yaml:186
+    def e26_player(st, env):  # game.yaml:168
         return env['q']
-    def e26_prompt(st, env):  # game.yaml:186
+    def e26_prompt(st, env):  # game.yaml:168
         return 'Discard a card (Ghoul ability)'
-    def e26_src(st, env):  # game.yaml:186
+    def e26_src(st, env):  # game.yaml:168
         return st.zones[(Z_hand1 + seat(st, env['q'], S[42]))]
-    def e26_dest(st, env):  # game.yaml:186
+    def e26_dest(st, env):  # game.yaml:168
         return Z_discard1
-    def e26_min(st, env):  # game.yaml:186
+    def e26_min(st, env):  # game.yaml:168
         return 1
-    def e26_max(st, env):  # game.yaml:186
+    def e26_max(st, env):  # game.yaml:168
         return 1
-    def cands_26(st, env, picked):  # game.yaml:186
+    def cands_26(st, env, picked):  # game.yaml:168
         return list(st.zones[(Z_hand1 + seat(st, env['q'], S[42]))])
-    def e27_items(st, env):  # game.yaml:184
+    def e27_items(st, env):  # game.yaml:166
         return [_x3 for _x3 in others(st, env['p']) if (len(st.zones[(Z_hand1 + seat(st, _x3, S[43]))]) > 0)]
-    def step_29(st, fr):  # game.yaml:193
+    def step_29(st, fr):  # game.yaml:175
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o30  # game.yaml:194
+            st.at = o30  # game.yaml:176
             _args6 = {'p': env['p'], 'minion': 'Darkened'}
             enter_procedure(st, S[44])
             st.frames.append(Frame(o2, _args6))
@@ -780,7 +780,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o33  # game.yaml:195
+            st.at = o33  # game.yaml:177
             o33.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -790,9 +790,9 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_31(st, fr):  # game.yaml:199
+    def step_31(st, fr):  # game.yaml:181
         env = fr.env
-        st.at = o32  # game.yaml:199
+        st.at = o32  # game.yaml:181
         _args7 = {'q': env['q'], 'd': env['d']}
         enter_procedure(st, S[45])
         st.inline += 1
@@ -805,21 +805,21 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e33_player(st, env):  # game.yaml:195
+    def e33_player(st, env):  # game.yaml:177
         return env['p']
-    def e33_prompt(st, env):  # game.yaml:195
+    def e33_prompt(st, env):  # game.yaml:177
         return 'Whose marker to remove from ' + fmt_card1(env['d'])
-    def e33_label0(st, env):  # game.yaml:198
+    def e33_label0(st, env):  # game.yaml:180
         return fmt_player1(env['q']) + "'s marker"
-    def e33_items0(st, env):  # game.yaml:198
+    def e33_items0(st, env):  # game.yaml:180
         return st.players
-    def e33_when0(st, env):  # game.yaml:198
+    def e33_when0(st, env):  # game.yaml:180
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m5.owner == env['q'])]) > 0)
-    def collect_33(st, env):  # game.yaml:195
+    def collect_33(st, env):  # game.yaml:177
         actions = []
         values = []
         idx = []
-        for _q4 in st.players:  # game.yaml:198
+        for _q4 in st.players:  # game.yaml:180
             if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q4)]) > 0)):
                 continue
             a = A_71 + _q4
@@ -828,12 +828,12 @@ def build(num_players, files):
                 values.append(_q4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_33(st, dec, i):  # game.yaml:195
+    def resolve_33(st, dec, i):  # game.yaml:177
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:198
+        if k == 0:  # game.yaml:180
             env['q'] = dec.values[i]
-            st.at = o32  # game.yaml:199
+            st.at = o32  # game.yaml:181
             _args8 = {'q': env['q'], 'd': env['d']}
             enter_procedure(st, S[45])
             st.inline += 1
@@ -844,12 +844,12 @@ def build(num_players, files):
                 traced(e, 'procedure return_marker (' + str(S[9]) + ')')
                 raise
             st.inline -= 1
-    def step_34(st, fr):  # game.yaml:203
+    def step_34(st, fr):  # game.yaml:185
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o35  # game.yaml:204
+            st.at = o35  # game.yaml:186
             _args9 = {'p': env['p'], 'minion': 'Alchemist'}
             enter_procedure(st, S[46])
             st.frames.append(Frame(o2, _args9))
@@ -858,7 +858,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o38  # game.yaml:205
+            st.at = o38  # game.yaml:187
             o38.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -868,27 +868,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_36(st, fr):  # game.yaml:209
+    def step_36(st, fr):  # game.yaml:191
         env = fr.env
-        st.at = o37  # game.yaml:209
+        st.at = o37  # game.yaml:191
         st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[48]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[47])), False)
         st.frames.pop()
 
-    def e38_player(st, env):  # game.yaml:205
+    def e38_player(st, env):  # game.yaml:187
         return env['p']
-    def e38_prompt(st, env):  # game.yaml:205
+    def e38_prompt(st, env):  # game.yaml:187
         return 'Move the marker to'
-    def e38_label0(st, env):  # game.yaml:208
+    def e38_label0(st, env):  # game.yaml:190
         return fmt_card1(env['b'])
-    def e38_items0(st, env):  # game.yaml:208
+    def e38_items0(st, env):  # game.yaml:190
         return K_districts1
-    def e38_when0(st, env):  # game.yaml:208
+    def e38_when0(st, env):  # game.yaml:190
         return (env['b'] != env['a'])
-    def collect_38(st, env):  # game.yaml:205
+    def collect_38(st, env):  # game.yaml:187
         actions = []
         values = []
         idx = []
-        for _b1 in K_districts1:  # game.yaml:208
+        for _b1 in K_districts1:  # game.yaml:190
             if not ((_b1 != env['a'])):
                 continue
             a = A_91 + _b1.type_id
@@ -897,19 +897,19 @@ def build(num_players, files):
                 values.append(_b1)
                 idx.append(0)
         return actions, values, idx
-    def resolve_38(st, dec, i):  # game.yaml:205
+    def resolve_38(st, dec, i):  # game.yaml:187
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:208
+        if k == 0:  # game.yaml:190
             env['b'] = dec.values[i]
-            st.at = o37  # game.yaml:209
+            st.at = o37  # game.yaml:191
             st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[48]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[47])), False)
-    def step_39(st, fr):  # game.yaml:213
+    def step_39(st, fr):  # game.yaml:195
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o40  # game.yaml:213
+            st.at = o40  # game.yaml:195
             _args10 = {'p': env['p'], 'minion': 'Courtesan'}
             enter_procedure(st, S[49])
             st.frames.append(Frame(o2, _args10))
@@ -917,53 +917,53 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o41  # game.yaml:213
+            st.at = o41  # game.yaml:195
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[51]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[50])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e42_player(st, env):  # game.yaml:176
+    def e42_player(st, env):  # game.yaml:158
         return env['p']
-    def e42_prompt(st, env):  # game.yaml:176
+    def e42_prompt(st, env):  # game.yaml:158
         return 'Special Ability'
-    def e42_label0(st, env):  # game.yaml:179
+    def e42_label0(st, env):  # game.yaml:161
         return 'no special ability'
-    def e42_label1(st, env):  # game.yaml:180
+    def e42_label1(st, env):  # game.yaml:162
         return 'Ghouls: every other player discards a card, you draw 1'
-    def e42_when1(st, env):  # game.yaml:180
+    def e42_when1(st, env):  # game.yaml:162
         return ((len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c7.props['wild']]),))) >= 2)
-    def e42_label2(st, env):  # game.yaml:189
+    def e42_label2(st, env):  # game.yaml:171
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
-    def e42_items2(st, env):  # game.yaml:189
+    def e42_items2(st, env):  # game.yaml:171
         return K_districts1
-    def e42_when2(st, env):  # game.yaml:189
+    def e42_when2(st, env):  # game.yaml:171
         return (((len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[52]))]) > 0))
-    def e42_label3(st, env):  # game.yaml:200
+    def e42_label3(st, env):  # game.yaml:182
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
-    def e42_items3(st, env):  # game.yaml:200
+    def e42_items3(st, env):  # game.yaml:182
         return K_districts1
-    def e42_when3(st, env):  # game.yaml:200
+    def e42_when3(st, env):  # game.yaml:182
         return (((len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
-    def e42_label4(st, env):  # game.yaml:210
+    def e42_label4(st, env):  # game.yaml:192
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
-    def e42_items4(st, env):  # game.yaml:210
+    def e42_items4(st, env):  # game.yaml:192
         return K_districts1
-    def e42_when4(st, env):  # game.yaml:210
+    def e42_when4(st, env):  # game.yaml:192
         return (((len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[53]))]) > 0))
-    def collect_42(st, env):  # game.yaml:176
+    def collect_42(st, env):  # game.yaml:158
         actions = []
         values = []
         idx = []
-        # game.yaml:179: always offered
+        # game.yaml:161: always offered
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c15.props['wild']]),))) >= 2):  # game.yaml:180
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c15.props['wild']]),))) >= 2):  # game.yaml:162
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items4 = K_districts1  # game.yaml:189
+        _items4 = K_districts1  # game.yaml:171
         if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c17.props['wild']]),))) >= 2):
             for _d2 in _items4:
                 if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[52]))]) > 0)):
@@ -973,7 +973,7 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items5 = K_districts1  # game.yaml:200
+        _items5 = K_districts1  # game.yaml:182
         if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c19.props['wild']]),))) >= 2):
             for _a1 in _items5:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
@@ -983,7 +983,7 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items6 = K_districts1  # game.yaml:210
+        _items6 = K_districts1  # game.yaml:192
         if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[53]))]) > 0):
             for _d3 in _items6:
                 a = A_101 + _d3.type_id
@@ -992,61 +992,61 @@ def build(num_players, files):
                     values.append(_d3)
                     idx.append(4)
         return actions, values, idx
-    def resolve_42(st, dec, i):  # game.yaml:176
+    def resolve_42(st, dec, i):  # game.yaml:158
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:179
+        if k == 0:  # game.yaml:161
             pass
-        elif k == 1:  # game.yaml:180
+        elif k == 1:  # game.yaml:162
             st.frames.append(Frame(o23, env))
-        elif k == 2:  # game.yaml:189
+        elif k == 2:  # game.yaml:171
             env['d'] = dec.values[i]
             st.frames.append(Frame(o29, env))
-        elif k == 3:  # game.yaml:200
+        elif k == 3:  # game.yaml:182
             env['a'] = dec.values[i]
             st.frames.append(Frame(o34, env))
-        elif k == 4:  # game.yaml:210
+        elif k == 4:  # game.yaml:192
             env['d'] = dec.values[i]
             st.frames.append(Frame(o39, env))
-    def step_44(st, fr):  # game.yaml:236
+    def step_44(st, fr):  # game.yaml:218
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o45  # game.yaml:237
+            st.at = o45  # game.yaml:219
             o45.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o46  # game.yaml:239
+            st.at = o46  # game.yaml:221
             st.move(st.zones[(Z_house1 + seat(st, env['p'], S[55]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[54])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e45_player(st, env):  # game.yaml:237
+    def e45_player(st, env):  # game.yaml:219
         return env['p']
-    def e45_prompt(st, env):  # game.yaml:237
+    def e45_prompt(st, env):  # game.yaml:219
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
-    def e45_src(st, env):  # game.yaml:237
+    def e45_src(st, env):  # game.yaml:219
         return st.zones[(Z_hand1 + seat(st, env['p'], S[56]))]
-    def e45_dest(st, env):  # game.yaml:237
+    def e45_dest(st, env):  # game.yaml:219
         return Z_discard1
-    def e45_min(st, env):  # game.yaml:237
+    def e45_min(st, env):  # game.yaml:219
         return (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)
-    def e45_max(st, env):  # game.yaml:237
+    def e45_max(st, env):  # game.yaml:219
         return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
-    def e45_where(st, env):  # game.yaml:237
+    def e45_where(st, env):  # game.yaml:219
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
-    def cands_45(st, env, picked):  # game.yaml:237
+    def cands_45(st, env, picked):  # game.yaml:219
         return [_c22 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[56]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
-    def step_47(st, fr):  # game.yaml:245
+    def step_47(st, fr):  # game.yaml:227
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o50  # game.yaml:246
+            st.at = o50  # game.yaml:228
             o50.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1056,12 +1056,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_48(st, fr):  # game.yaml:250
+    def step_48(st, fr):  # game.yaml:232
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o49  # game.yaml:250
+            st.at = o49  # game.yaml:232
             _args11 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             enter_procedure(st, S[57])
             st.frames.append(Frame(o6, _args11))
@@ -1073,21 +1073,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e50_player(st, env):  # game.yaml:246
+    def e50_player(st, env):  # game.yaml:228
         return env['p']
-    def e50_prompt(st, env):  # game.yaml:246
+    def e50_prompt(st, env):  # game.yaml:228
         return 'Usurp ' + fmt_player1(env['q']) + ' in which district'
-    def e50_label0(st, env):  # game.yaml:249
+    def e50_label0(st, env):  # game.yaml:231
         return fmt_card1(env['d'])
-    def e50_items0(st, env):  # game.yaml:249
+    def e50_items0(st, env):  # game.yaml:231
         return K_districts1
-    def e50_when0(st, env):  # game.yaml:249
+    def e50_when0(st, env):  # game.yaml:231
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['q'])]) > 0))
-    def collect_50(st, env):  # game.yaml:246
+    def collect_50(st, env):  # game.yaml:228
         actions = []
         values = []
         idx = []
-        for _d4 in K_districts1:  # game.yaml:249
+        for _d4 in K_districts1:  # game.yaml:231
             if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
@@ -1096,64 +1096,64 @@ def build(num_players, files):
                 values.append(_d4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_50(st, dec, i):  # game.yaml:246
+    def resolve_50(st, dec, i):  # game.yaml:228
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:249
+        if k == 0:  # game.yaml:231
             env['d'] = dec.values[i]
             st.frames.append(Frame(o48, env))
-    def step_51(st, fr):  # game.yaml:254
+    def step_51(st, fr):  # game.yaml:236
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o52  # game.yaml:255
+            st.at = o52  # game.yaml:237
             o52.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o53  # game.yaml:256
+            st.at = o53  # game.yaml:238
             st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[58])), False, S[59])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e52_player(st, env):  # game.yaml:255
+    def e52_player(st, env):  # game.yaml:237
         return env['p']
-    def e52_prompt(st, env):  # game.yaml:255
+    def e52_prompt(st, env):  # game.yaml:237
         return 'Discard any number of cards (Preen)'
-    def e52_src(st, env):  # game.yaml:255
+    def e52_src(st, env):  # game.yaml:237
         return st.zones[(Z_hand1 + seat(st, env['p'], S[60]))]
-    def e52_dest(st, env):  # game.yaml:255
+    def e52_dest(st, env):  # game.yaml:237
         return Z_discard1
-    def e52_min(st, env):  # game.yaml:255
+    def e52_min(st, env):  # game.yaml:237
         return 0
-    def cands_52(st, env, picked):  # game.yaml:255
+    def cands_52(st, env, picked):  # game.yaml:237
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[60]))])
-    def e54_player(st, env):  # game.yaml:226
+    def e54_player(st, env):  # game.yaml:208
         return env['p']
-    def e54_prompt(st, env):  # game.yaml:226
+    def e54_prompt(st, env):  # game.yaml:208
         return 'Action'
-    def e54_label0(st, env):  # game.yaml:229
+    def e54_label0(st, env):  # game.yaml:211
         return 'Bolster ' + fmt_card1(env['d'])
-    def e54_items0(st, env):  # game.yaml:229
+    def e54_items0(st, env):  # game.yaml:211
         return K_districts1
-    def e54_when0(st, env):  # game.yaml:229
+    def e54_when0(st, env):  # game.yaml:211
         return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[61]))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[62]))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
-    def e54_label1(st, env):  # game.yaml:240
+    def e54_label1(st, env):  # game.yaml:222
         return 'Usurp ' + fmt_player1(env['q'])
-    def e54_items1(st, env):  # game.yaml:240
+    def e54_items1(st, env):  # game.yaml:222
         return others(st, env['p'])
-    def e54_when1(st, env):  # game.yaml:240
+    def e54_when1(st, env):  # game.yaml:222
         return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[63]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
-    def e54_label2(st, env):  # game.yaml:251
+    def e54_label2(st, env):  # game.yaml:233
         return 'Preen'
-    def collect_54(st, env):  # game.yaml:226
+    def collect_54(st, env):  # game.yaml:208
         actions = []
         values = []
         idx = []
-        for _d6 in K_districts1:  # game.yaml:229
+        for _d6 in K_districts1:  # game.yaml:211
             if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[61]))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + seat(st, env['p'], S[62]))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
@@ -1161,7 +1161,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items7 = others(st, env['p'])  # game.yaml:240
+        _items7 = others(st, env['p'])  # game.yaml:222
         if _items7 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[63]))]) >= 2):
             for _q5 in _items7:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
@@ -1171,28 +1171,28 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q5)
                     idx.append(1)
-        # game.yaml:251: always offered
+        # game.yaml:233: always offered
         actions.append(A_151)
         values.append(None)
         idx.append(2)
         return actions, values, idx
-    def resolve_54(st, dec, i):  # game.yaml:226
+    def resolve_54(st, dec, i):  # game.yaml:208
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:229
+        if k == 0:  # game.yaml:211
             env['d'] = dec.values[i]
             st.frames.append(Frame(o44, env))
-        elif k == 1:  # game.yaml:240
+        elif k == 1:  # game.yaml:222
             env['q'] = dec.values[i]
             st.frames.append(Frame(o47, env))
-        elif k == 2:  # game.yaml:251
+        elif k == 2:  # game.yaml:233
             st.frames.append(Frame(o51, env))
-    def step_57(st, fr):  # game.yaml:265
+    def step_57(st, fr):  # game.yaml:247
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o58  # game.yaml:265
+            st.at = o58  # game.yaml:247
             _args12 = {'p': env['q']}
             enter_procedure(st, S[64])
             st.frames.append(Frame(o8, _args12))
@@ -1204,21 +1204,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_60(st, fr):  # game.yaml:269
+    def step_60(st, fr):  # game.yaml:251
         env = fr.env
-        st.at = o61  # game.yaml:269
+        st.at = o61  # game.yaml:251
         _items8 = st.zones[(Z_legion1 + seat(st, env['q'], S[66]))]
         _dest3 = (Z_hand1 + seat(st, env['q'], S[65]))
         for _c25 in cards_of(_items8):
             st.move(_c25, _dest3, False)
         st.frames.pop()
 
-    def step_62(st, fr):  # game.yaml:271
+    def step_62(st, fr):  # game.yaml:253
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o63  # game.yaml:272
+            st.at = o63  # game.yaml:254
             _args13 = {'p': env['p']}
             enter_procedure(st, S[67])
             st.frames.append(Frame(o8, _args13))
@@ -1226,19 +1226,19 @@ def build(num_players, files):
                 return
             pc = 1
         if pc == 1:
-            st.at = o64  # game.yaml:273
+            st.at = o64  # game.yaml:255
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[68]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[69]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[70]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[71]))])) + ')', -1)
             fr.pc = 3
-            st.at = o65  # game.yaml:274
+            st.at = o65  # game.yaml:256
             o65.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o68  # game.yaml:275
+            st.at = o68  # game.yaml:257
             if (env['w'] != None):
-                st.at = o67  # game.yaml:275
+                st.at = o67  # game.yaml:257
                 _args14 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
                 enter_procedure(st, S[72])
                 st.inline += 1
@@ -1249,12 +1249,12 @@ def build(num_players, files):
                     traced(e, 'procedure replace_marker (' + str(S[73]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o69  # game.yaml:276
+            st.at = o69  # game.yaml:258
             _items9 = st.zones[(Z_legion1 + seat(st, env['p'], S[74]))]
             _dest4 = Z_discard1
             for _c26 in cards_of(_items9):
                 st.move(_c26, _dest4, False)
-            st.at = o70  # game.yaml:277
+            st.at = o70  # game.yaml:259
             _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[75]))]
             _dest5 = Z_discard1
             for _c27 in cards_of(_items10):
@@ -1263,17 +1263,17 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e65_among(st, env):  # game.yaml:274
+    def e65_among(st, env):  # game.yaml:256
         return fn_strongest_legion(st, S[76], [env['p'], env['q']])
-    def e65_strength(st, env):  # game.yaml:274
+    def e65_strength(st, env):  # game.yaml:256
         return 0
-    def e65_chooser(st, env):  # game.yaml:274
+    def e65_chooser(st, env):  # game.yaml:256
         return st.vars['supreme']
-    def e65_prompt(st, env):  # game.yaml:274
+    def e65_prompt(st, env):  # game.yaml:256
         return 'Usurp'
-    def step_66(st, fr):  # game.yaml:275
+    def step_66(st, fr):  # game.yaml:257
         env = fr.env
-        st.at = o67  # game.yaml:275
+        st.at = o67  # game.yaml:257
         _args15 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
         enter_procedure(st, S[72])
         st.inline += 1
@@ -1286,58 +1286,58 @@ def build(num_players, files):
         st.inline -= 1
         st.frames.pop()
 
-    def e71_player(st, env):  # game.yaml:266
+    def e71_player(st, env):  # game.yaml:248
         return env['p']
-    def e71_prompt(st, env):  # game.yaml:266
+    def e71_prompt(st, env):  # game.yaml:248
         return 'Abandon the Usurp, or play a Legion?'
-    def e71_label0(st, env):  # game.yaml:269
+    def e71_label0(st, env):  # game.yaml:251
         return 'abandon the Usurp'
-    def e71_label1(st, env):  # game.yaml:270
+    def e71_label1(st, env):  # game.yaml:252
         return 'play a Legion'
-    def collect_71(st, env):  # game.yaml:266
+    def collect_71(st, env):  # game.yaml:248
         actions = []
         values = []
         idx = []
-        # game.yaml:269: always offered
+        # game.yaml:251: always offered
         actions.append(A_171)
         values.append(None)
         idx.append(0)
-        # game.yaml:270: always offered
+        # game.yaml:252: always offered
         actions.append(A_181)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_71(st, dec, i):  # game.yaml:266
+    def resolve_71(st, dec, i):  # game.yaml:248
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:269
-            st.at = o61  # game.yaml:269
+        if k == 0:  # game.yaml:251
+            st.at = o61  # game.yaml:251
             _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[66]))]
             _dest6 = (Z_hand1 + seat(st, env['q'], S[65]))
             for _c28 in cards_of(_items11):
                 st.move(_c28, _dest6, False)
-        elif k == 1:  # game.yaml:270
+        elif k == 1:  # game.yaml:252
             st.frames.append(Frame(o62, env))
-    def e75_player(st, env):  # game.yaml:292
+    def e75_player(st, env):  # game.yaml:274
         return env['p']
-    def e75_prompt(st, env):  # game.yaml:292
+    def e75_prompt(st, env):  # game.yaml:274
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e75_src(st, env):  # game.yaml:292
+    def e75_src(st, env):  # game.yaml:274
         return st.zones[(Z_hand1 + seat(st, env['p'], S[77]))]
-    def e75_dest(st, env):  # game.yaml:292
+    def e75_dest(st, env):  # game.yaml:274
         return (Z_legion1 + seat(st, env['p'], S[78]))
-    def e75_min(st, env):  # game.yaml:292
+    def e75_min(st, env):  # game.yaml:274
         return 2
-    def e75_max(st, env):  # game.yaml:292
+    def e75_max(st, env):  # game.yaml:274
         return 4
-    def cands_75(st, env, picked):  # game.yaml:292
+    def cands_75(st, env, picked):  # game.yaml:274
         return list(st.zones[(Z_hand1 + seat(st, env['p'], S[77]))])
-    def step_76(st, fr):  # game.yaml:301
+    def step_76(st, fr):  # game.yaml:283
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o82  # game.yaml:302
+            st.at = o82  # game.yaml:284
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[79]))]) >= 2):
                 st.frames.append(Frame(o77, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1348,12 +1348,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_77(st, fr):  # game.yaml:304
+    def step_77(st, fr):  # game.yaml:286
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o81  # game.yaml:305
+            st.at = o81  # game.yaml:287
             o81.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1363,12 +1363,12 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_78(st, fr):  # game.yaml:307
+    def step_78(st, fr):  # game.yaml:289
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o79  # game.yaml:307
+            st.at = o79  # game.yaml:289
             _args16 = {'p': env['q']}
             enter_procedure(st, S[80])
             st.frames.append(Frame(o8, _args16))
@@ -1380,106 +1380,106 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_80(st, fr):  # game.yaml:307
+    def step_80(st, fr):  # game.yaml:289
         env = fr.env
         pass
         st.frames.pop()
 
-    def e81_player(st, env):  # game.yaml:305
+    def e81_player(st, env):  # game.yaml:287
         return env['q']
-    def e81_prompt(st, env):  # game.yaml:305
+    def e81_prompt(st, env):  # game.yaml:287
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e81_label0(st, env):  # game.yaml:307
+    def e81_label0(st, env):  # game.yaml:289
         return 'take part'
-    def e81_label1(st, env):  # game.yaml:307
+    def e81_label1(st, env):  # game.yaml:289
         return 'pass'
-    def collect_81(st, env):  # game.yaml:305
+    def collect_81(st, env):  # game.yaml:287
         actions = []
         values = []
         idx = []
-        # game.yaml:307: always offered
+        # game.yaml:289: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:307: always offered
+        # game.yaml:289: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_81(st, dec, i):  # game.yaml:305
+    def resolve_81(st, dec, i):  # game.yaml:287
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:307
+        if k == 0:  # game.yaml:289
             st.frames.append(Frame(o78, env))
-        elif k == 1:  # game.yaml:307
+        elif k == 1:  # game.yaml:289
             pass
-    def e83_items(st, env):  # game.yaml:299
+    def e83_items(st, env):  # game.yaml:281
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_86(st, fr):  # game.yaml:311
+    def step_86(st, fr):  # game.yaml:293
         env = fr.env
-        st.at = o87  # game.yaml:311
+        st.at = o87  # game.yaml:293
         if st.record_log:
             st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[26]))])) + ')', -1)
         st.frames.pop()
 
-    def e88_items(st, env):  # game.yaml:310
+    def e88_items(st, env):  # game.yaml:292
         return env['fighters']
-    def e89_among(st, env):  # game.yaml:312
+    def e89_among(st, env):  # game.yaml:294
         return fn_strongest_legion(st, S[81], env['fighters'])
-    def e89_strength(st, env):  # game.yaml:312
+    def e89_strength(st, env):  # game.yaml:294
         return 0
-    def e89_chooser(st, env):  # game.yaml:312
+    def e89_chooser(st, env):  # game.yaml:294
         return st.vars['supreme']
-    def e89_prompt(st, env):  # game.yaml:312
+    def e89_prompt(st, env):  # game.yaml:294
         return 'Struggle'
-    def step_90(st, fr):  # game.yaml:318
+    def step_90(st, fr):  # game.yaml:298
         env = fr.env
-        st.at = o91  # game.yaml:319
+        st.at = o91  # game.yaml:299
         st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[27])), False)
-        st.at = o92  # game.yaml:320
-        st.at = o93  # game.yaml:320
+        st.at = o92  # game.yaml:300
+        st.at = o93  # game.yaml:300
         st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[30]))]),)), (Z_house1 + seat(st, env['w'], S[29])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[28])), False, S[31])
-        st.at = o94  # game.yaml:322
+        st.at = o94  # game.yaml:302
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         st.frames.pop()
 
-    def step_92(st, fr):  # game.yaml:320
+    def step_92(st, fr):  # game.yaml:300
         env = fr.env
-        st.at = o93  # game.yaml:320
+        st.at = o93  # game.yaml:300
         st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[30]))]),)), (Z_house1 + seat(st, env['w'], S[29])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[28])), False, S[31])
         st.frames.pop()
 
-    def step_95(st, fr):  # game.yaml:315
+    def step_95(st, fr):  # game.yaml:297
         env = fr.env
-        st.at = o96  # game.yaml:316
+        st.at = o96  # game.yaml:297
         st.move(env['day'], Z_spent_days1, False)
-        st.at = o97  # game.yaml:317
+        st.at = o97  # game.yaml:297
         if st.record_log:
             st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
-    def step_99(st, fr):  # game.yaml:323
+    def step_99(st, fr):  # game.yaml:303
         env = fr.env
-        st.at = o100  # game.yaml:323
+        st.at = o100  # game.yaml:303
         _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[32]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e101_items(st, env):  # game.yaml:323
+    def e101_items(st, env):  # game.yaml:303
         return env['fighters']
-    def step_102(st, fr):  # game.yaml:330
+    def step_102(st, fr):  # game.yaml:310
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o107  # game.yaml:331
+            st.at = o107  # game.yaml:311
             if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[82]))]) > 3):
                 st.frames.append(Frame(o105, env))
             else:
-                st.at = o104  # game.yaml:334
+                st.at = o104  # game.yaml:314
                 st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1489,18 +1489,18 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_103(st, fr):  # game.yaml:334
+    def step_103(st, fr):  # game.yaml:314
         env = fr.env
-        st.at = o104  # game.yaml:334
+        st.at = o104  # game.yaml:314
         st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[83])), False, S[85])
         st.frames.pop()
 
-    def step_105(st, fr):  # game.yaml:332
+    def step_105(st, fr):  # game.yaml:312
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o106  # game.yaml:333
+            st.at = o106  # game.yaml:313
             o106.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1510,52 +1510,52 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e106_player(st, env):  # game.yaml:333
+    def e106_player(st, env):  # game.yaml:313
         return env['q']
-    def e106_prompt(st, env):  # game.yaml:333
+    def e106_prompt(st, env):  # game.yaml:313
         return 'Discard down to 3 cards'
-    def e106_src(st, env):  # game.yaml:333
+    def e106_src(st, env):  # game.yaml:313
         return st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]
-    def e106_dest(st, env):  # game.yaml:333
+    def e106_dest(st, env):  # game.yaml:313
         return Z_discard1
-    def e106_min(st, env):  # game.yaml:333
+    def e106_min(st, env):  # game.yaml:313
         return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def e106_max(st, env):  # game.yaml:333
+    def e106_max(st, env):  # game.yaml:313
         return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[87]))]) - 3)
-    def cands_106(st, env, picked):  # game.yaml:333
+    def cands_106(st, env, picked):  # game.yaml:313
         return list(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))])
-    def e108_items(st, env):  # game.yaml:329
+    def e108_items(st, env):  # game.yaml:309
         return clockwise_from(st, st.vars['supreme'])
-    def step_112(st, fr):  # game.yaml:111
+    def step_112(st, fr):  # game.yaml:96
         env = fr.env
-        st.at = o113  # game.yaml:114
+        st.at = o113  # game.yaml:99
         st.shuffle(Z_day_deck1)
-        st.at = o114  # game.yaml:115
+        st.at = o114  # game.yaml:100
         st.shuffle(Z_minion_deck1)
-        st.at = o117  # game.yaml:116
+        st.at = o117  # game.yaml:101
         _live3 = live_mask(st)
         for _p3 in list(st.players):
             if gone(st, _live3, _p3):
                 continue
             env['p'] = _p3
-            st.at = o116  # game.yaml:118
+            st.at = o116  # game.yaml:103
             st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
         st.frames.pop()
 
-    def step_115(st, fr):  # game.yaml:117
+    def step_115(st, fr):  # game.yaml:102
         env = fr.env
-        st.at = o116  # game.yaml:118
+        st.at = o116  # game.yaml:103
         st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[88])), False, S[89])
         st.frames.pop()
 
-    def e117_items(st, env):  # game.yaml:116
+    def e117_items(st, env):  # game.yaml:101
         return st.players
-    def step_118(st, fr):  # game.yaml:120
+    def step_118(st, fr):  # game.yaml:105
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o147  # game.yaml:120
+            st.at = o147  # game.yaml:105
             o147.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1565,44 +1565,44 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_119(st, fr):  # game.yaml:120
+    def step_119(st, fr):  # game.yaml:105
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o120  # game.yaml:120
+            st.at = o120  # game.yaml:105
             st.vars['round'] += 1
-            st.at = o121  # game.yaml:120
+            st.at = o121  # game.yaml:105
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o122  # game.yaml:124
-            st.at = o123  # game.yaml:124
+            st.at = o122  # game.yaml:109
+            st.at = o123  # game.yaml:109
             st.vars['phase'] = 'Day'
-            st.at = o124  # game.yaml:124
+            st.at = o124  # game.yaml:109
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
-            st.at = o125  # game.yaml:127
+            st.at = o125  # game.yaml:112
             st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o126  # game.yaml:128
+            st.at = o126  # game.yaml:113
             if st.record_log:
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-            st.at = o127  # game.yaml:124
+            st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
             fr.pc = 4
-            st.at = o128  # game.yaml:129
+            st.at = o128  # game.yaml:114
             st.frames.append(Frame(o128, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o136  # game.yaml:133
+            st.at = o136  # game.yaml:115
             st.frames.append(Frame(o136, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o146  # game.yaml:134
+            st.at = o146  # game.yaml:116
             if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))):
                 st.frames.append(Frame(o141, env))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1613,53 +1613,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_122(st, fr):  # game.yaml:124
+    def step_122(st, fr):  # game.yaml:109
         env = fr.env
-        st.at = o123  # game.yaml:124
+        st.at = o123  # game.yaml:109
         st.vars['phase'] = 'Day'
-        st.at = o124  # game.yaml:124
+        st.at = o124  # game.yaml:109
         if st.record_log:
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
-        st.at = o125  # game.yaml:127
+        st.at = o125  # game.yaml:112
         st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-        st.at = o126  # game.yaml:128
+        st.at = o126  # game.yaml:113
         if st.record_log:
             st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-        st.at = o127  # game.yaml:124
+        st.at = o127  # game.yaml:109
         st.vars['phase'] = ''
         st.frames.pop()
 
-    def step_128(st, fr):  # game.yaml:129
+    def step_128(st, fr):  # game.yaml:114
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o129  # game.yaml:129
+            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             fr.pc = 2
-            st.at = o133  # game.yaml:129
+            st.at = o133  # game.yaml:114
             o133.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o134  # game.yaml:129
+            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
-            st.at = o135  # game.yaml:129
+            st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_130(st, fr):  # game.yaml:132
+    def step_130(st, fr):  # game.yaml:114
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o131  # game.yaml:129
+            st.at = o131  # game.yaml:114
             st.vars['turn_player'] = env['p']
             if st.record_log:
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
-            st.at = o132  # game.yaml:132
+            st.at = o132  # game.yaml:114
             _args17 = {'p': env['p']}
             enter_procedure(st, S[90])
             st.frames.append(Frame(o0, _args17))
@@ -1671,19 +1671,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e133_items(st, env):  # game.yaml:129
+    def e133_items(st, env):  # game.yaml:114
         return clockwise_from(st, st.vars['supreme'])
-    def step_136(st, fr):  # game.yaml:133
+    def step_136(st, fr):  # game.yaml:115
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o137  # game.yaml:133
+            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
-            st.at = o138  # game.yaml:133
+            st.at = o138  # game.yaml:115
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             fr.pc = 3
-            st.at = o139  # game.yaml:133
+            st.at = o139  # game.yaml:115
             _args18 = {'day': st.zones[Z_current_day1][-1]}
             enter_procedure(st, S[91])
             st.frames.append(Frame(o9, _args18))
@@ -1691,23 +1691,23 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o140  # game.yaml:133
+            st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_141(st, fr):  # game.yaml:134
+    def step_141(st, fr):  # game.yaml:116
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o142  # game.yaml:134
+            st.at = o142  # game.yaml:116
             st.vars['phase'] = 'Ending the Day'
-            st.at = o143  # game.yaml:134
+            st.at = o143  # game.yaml:116
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
             fr.pc = 3
-            st.at = o144  # game.yaml:134
+            st.at = o144  # game.yaml:116
             _args19 = {}
             enter_procedure(st, S[92])
             st.frames.append(Frame(o10, _args19))
@@ -1715,28 +1715,28 @@ def build(num_players, files):
                 return
             pc = 3
         if pc == 3:
-            st.at = o145  # game.yaml:134
+            st.at = o145  # game.yaml:116
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e147_cond(st, env):  # game.yaml:120
+    def e147_cond(st, env):  # game.yaml:105
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p5, S[1]))]) == 0) for _p5 in st.players))
-    def step_148(st, fr):  # game.yaml:349
+    def step_148(st, fr):  # game.yaml:329
         env = fr.env
-        st.at = o154  # game.yaml:353
+        st.at = o154  # game.yaml:333
         _live4 = live_mask(st)
         for _p6 in list(st.players):
             if gone(st, _live4, _p6):
                 continue
             env['p'] = _p6
-            st.at = o153  # game.yaml:355
+            st.at = o153  # game.yaml:335
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o151  # game.yaml:357
+                st.at = o151  # game.yaml:337
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o152  # game.yaml:358
+                st.at = o152  # game.yaml:338
                 _i1 = seat(st, env['p'], S[93])
                 _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))) else 0))
                 if _v1 < 0:
@@ -1744,14 +1744,14 @@ def build(num_players, files):
                 st.vars['score'][_i1] = _v1
         st.frames.pop()
 
-    def step_149(st, fr):  # game.yaml:354
+    def step_149(st, fr):  # game.yaml:334
         env = fr.env
-        st.at = o153  # game.yaml:355
+        st.at = o153  # game.yaml:335
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o151  # game.yaml:357
+            st.at = o151  # game.yaml:337
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o152  # game.yaml:358
+            st.at = o152  # game.yaml:338
             _i2 = seat(st, env['p'], S[93])
             _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))) else 0))
             if _v2 < 0:
@@ -1759,11 +1759,11 @@ def build(num_players, files):
             st.vars['score'][_i2] = _v2
         st.frames.pop()
 
-    def step_150(st, fr):  # game.yaml:356
+    def step_150(st, fr):  # game.yaml:336
         env = fr.env
-        st.at = o151  # game.yaml:357
+        st.at = o151  # game.yaml:337
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o152  # game.yaml:358
+        st.at = o152  # game.yaml:338
         _i3 = seat(st, env['p'], S[93])
         _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[94]))]))) else 0))
         if _v3 < 0:
@@ -1771,23 +1771,23 @@ def build(num_players, files):
         st.vars['score'][_i3] = _v3
         st.frames.pop()
 
-    def e153_items(st, env):  # game.yaml:355
+    def e153_items(st, env):  # game.yaml:335
         return K_districts1
-    def e154_items(st, env):  # game.yaml:353
+    def e154_items(st, env):  # game.yaml:333
         return st.players
-    def tie_0(st, env):  # game.yaml:360
+    def tie_0(st, env):  # game.yaml:340
         return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[96]))])
-    def init_supreme(st, env):  # game.yaml:70
+    def init_supreme(st, env):  # game.yaml:66
         return 0
-    def init_score(st, env):  # game.yaml:73
+    def init_score(st, env):  # game.yaml:69
         return 0
-    def init_round(st, env):  # game.yaml:120
+    def init_round(st, env):  # game.yaml:105
         return 0
-    def init_phase(st, env):  # game.yaml:120
+    def init_phase(st, env):  # game.yaml:105
         return ''
-    def init_turn_player(st, env):  # game.yaml:120
+    def init_turn_player(st, env):  # game.yaml:105
         return None
-    def init_start_player(st, env):  # game.yaml:120
+    def init_start_player(st, env):  # game.yaml:105
         return first(st.players)
 
     o0 = Block(0, S[97], 5, step_0)
