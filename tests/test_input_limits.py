@@ -474,7 +474,7 @@ SHIPPED_DEPTHS = {
     "harbour-guilds": (7, 6, 12),
     "louis-xiv": (8, 7, 14),
     "shadow-of-the-emperor": (13, 6, 14),
-    "shadow-of-the-sun": (8, 4, 13),
+    "shadow-of-the-sun": (8, 4, 12),
     "sonnenkoenig": (7, 6, 16),
 }
 

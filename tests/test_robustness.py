@@ -66,8 +66,8 @@ def test_a_seat_out_of_range_is_named(tmp_path: Path) -> None:
         ("group_by: name", "group_by: nam", "groups by 'nam', which no component has"),
         ("players: {min: 3, max: 4}", "players: {min: 5, max: 3}", "min is above max"),
         (
-            "value: count(m for m in markers_on[d] if m.owner == p)",
-            "value: count(m for m in markers_on[d] if m.owner == 'p')",
+            'value: "count(m for m in markers_on[d] if m.owner == p)"',
+            "value: \"count(m for m in markers_on[d] if m.owner == 'p')\"",
             "compares a player with a text",
         ),
     ],

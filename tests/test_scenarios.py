@@ -34,9 +34,9 @@ def test_every_rulebook_example_has_a_scenario() -> None:
     ("scenario", "old", "new", "message"),
     [
         ("scoring", "score[p] += n * min(n, 4)", "score[p] += n * min(n, 3)", "scores are"),
-        ("bolster", "count: markers_of(p, d) + 1", "count: markers_of(p, d)", "holds"),
+        ("bolster", 'count: "markers_of(p, d) + 1"', 'count: "markers_of(p, d)"', "holds"),
         # the defender who wins would replace his own marker, not the attacker's
-        ("usurp", "replace_marker(w, q if w == p else p, d)", "replace_marker(w, q, d)", "holds"),
+        ("usurp", "let loser = q if w == p else p", "let loser = q", "holds"),
         (
             "struggle-tie-supreme-tied",
             "{chooser: supreme, not_self: true}",
@@ -53,8 +53,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # ... and a Masqued that strengthens a Legion like a wild card ([Ghoul, Masqued] a pair)
         (
             "masqued-not-wild-in-legions",
-            "value: pattern_rank(legion[p], legion_hierarchy)",
-            "value: pattern_rank(legion[p], legion_hierarchy)"
+            'value: "pattern_rank(legion[p], legion_hierarchy)',
+            'value: "pattern_rank(legion[p], legion_hierarchy)'
             " + (2 if any(c.wild for c in legion[p]) else 0)",
             "holds",
         ),

@@ -33,224 +33,211 @@ ZONES = (
 )
 SITES = ('fixed', 'card', 'card', 'fixed', 'fixed', 'card', 'card', 'player', 'card', 'card', 'card', 'card', 'card', 'player', 'card', 'fixed', 'card', 'fixed', 'fixed', 'player', 'card', 'fixed', 'fixed', 'player', 'card')
 SPANS = (
-    (0, 100, 29, 100, 42),
-    (0, 104, 52, 104, 53),
-    (0, 108, 32, 108, 33),
-    (0, 114, 29, 114, 30),
-    (0, 115, 38, 115, 39),
-    (0, 409, 3, 409, 19),
-    (0, 246, 71, 246, 72),
-    (0, 246, 31, 246, 44),
-    (0, 332, 9, 332, 32),
-    (0, 241, 3, 241, 16),
-    (0, 333, 25, 333, 31),
-    (0, 335, 40, 335, 53),
-    (0, 335, 28, 335, 34),
-    (0, 147, 41, 147, 42),
-    (0, 147, 9, 147, 43),
-    (0, 148, 9, 148, 17),
-    (0, 149, 9, 149, 27),
-    (0, 150, 9, 150, 18),
-    (0, 151, 41, 151, 42),
-    (0, 151, 9, 151, 43),
+    (0, 85, 74, 85, 87),
+    (0, 87, 63, 87, 64),
+    (0, 89, 49, 89, 50),
+    (0, 94, 34, 94, 35),
+    (0, 94, 89, 94, 90),
+    (0, 308, 3, 308, 19),
+    (0, 197, 73, 197, 74),
+    (0, 197, 33, 197, 46),
+    (0, 123, 41, 123, 42),
+    (0, 123, 9, 123, 43),
+    (0, 124, 9, 124, 17),
+    (0, 125, 9, 125, 27),
+    (0, 126, 9, 126, 18),
+    (0, 127, 41, 127, 42),
+    (0, 127, 9, 127, 43),
+    (0, 240, 41, 240, 42),
+    (0, 240, 9, 240, 43),
+    (0, 241, 26, 241, 27),
+    (0, 279, 60, 279, 61),
+    (0, 281, 61, 281, 62),
+    (0, 281, 88, 281, 89),
+    (0, 287, 34, 287, 35),
+    (0, 288, 75, 288, 99),
+    (0, 288, 69, 288, 70),
+    (0, 288, 53, 288, 54),
+    (0, 288, 19, 288, 99),
+    (0, 291, 48, 291, 49),
+    (0, 139, 51, 139, 52),
+    (0, 139, 19, 139, 53),
+    (0, 144, 41, 144, 54),
+    (0, 144, 34, 144, 35),
+    (0, 143, 31, 143, 32),
+    (0, 150, 91, 150, 92),
+    (0, 164, 17, 164, 37),
+    (0, 169, 49, 169, 50),
+    (0, 169, 17, 169, 51),
+    (0, 167, 79, 167, 80),
+    (0, 165, 63, 165, 64),
+    (0, 175, 17, 175, 40),
+    (0, 179, 27, 179, 46),
+    (0, 193, 3, 193, 16),
+    (0, 184, 17, 184, 41),
+    (0, 188, 83, 188, 96),
+    (0, 188, 49, 188, 62),
+    (0, 191, 20, 191, 44),
+    (0, 191, 70, 191, 83),
+    (0, 191, 63, 191, 64),
+    (0, 173, 57, 173, 70),
+    (0, 190, 66, 190, 67),
+    (0, 216, 39, 216, 52),
+    (0, 216, 32, 216, 33),
+    (0, 215, 30, 215, 31),
+    (0, 225, 69, 225, 83),
+    (0, 232, 63, 232, 64),
+    (0, 232, 17, 232, 65),
+    (0, 231, 80, 231, 81),
+    (0, 211, 53, 211, 54),
+    (0, 212, 41, 212, 42),
+    (0, 221, 30, 221, 31),
+    (0, 241, 45, 241, 60),
+    (0, 245, 69, 245, 70),
+    (0, 245, 58, 245, 59),
+    (0, 248, 17, 248, 32),
+    (0, 249, 42, 249, 43),
+    (0, 249, 69, 249, 70),
+    (0, 249, 114, 249, 115),
+    (0, 249, 141, 249, 142),
+    (0, 256, 21, 256, 44),
+    (0, 257, 67, 257, 80),
+    (0, 257, 61, 257, 62),
+    (0, 257, 45, 257, 46),
+    (0, 257, 21, 257, 80),
+    (0, 258, 56, 258, 57),
+    (0, 250, 38, 250, 62),
+    (0, 263, 81, 263, 82),
+    (0, 263, 98, 263, 99),
+    (0, 273, 28, 273, 29),
+    (0, 278, 52, 278, 67),
+    (0, 282, 32, 282, 58),
+    (0, 299, 28, 299, 29),
+    (0, 302, 70, 302, 71),
     (0, 302, 41, 302, 42),
-    (0, 302, 9, 302, 43),
-    (0, 303, 24, 303, 25),
-    (0, 366, 60, 366, 61),
-    (0, 370, 38, 370, 39),
-    (0, 370, 65, 370, 66),
-    (0, 380, 34, 380, 35),
-    (0, 382, 73, 382, 97),
-    (0, 382, 67, 382, 68),
-    (0, 382, 51, 382, 52),
-    (0, 382, 17, 382, 97),
-    (0, 387, 25, 387, 26),
-    (0, 164, 49, 164, 50),
-    (0, 164, 17, 164, 51),
-    (0, 170, 39, 170, 52),
-    (0, 170, 32, 170, 33),
-    (0, 168, 31, 168, 32),
-    (0, 179, 20, 179, 21),
-    (0, 195, 17, 195, 37),
-    (0, 206, 49, 206, 50),
-    (0, 206, 17, 206, 51),
-    (0, 198, 36, 198, 37),
-    (0, 203, 36, 203, 37),
-    (0, 212, 17, 212, 40),
-    (0, 220, 25, 220, 44),
-    (0, 225, 17, 225, 41),
-    (0, 233, 81, 233, 94),
-    (0, 233, 47, 233, 60),
-    (0, 238, 17, 238, 41),
-    (0, 239, 39, 239, 52),
-    (0, 239, 32, 239, 33),
-    (0, 210, 57, 210, 70),
-    (0, 236, 64, 236, 65),
-    (0, 269, 39, 269, 52),
-    (0, 269, 32, 269, 33),
-    (0, 265, 28, 265, 29),
-    (0, 283, 25, 283, 39),
-    (0, 294, 63, 294, 64),
-    (0, 294, 17, 294, 65),
-    (0, 290, 28, 290, 29),
-    (0, 260, 53, 260, 54),
-    (0, 261, 41, 261, 42),
-    (0, 274, 30, 274, 31),
-    (0, 305, 13, 305, 28),
-    (0, 312, 40, 312, 41),
-    (0, 312, 29, 312, 30),
-    (0, 315, 17, 315, 32),
-    (0, 316, 42, 316, 43),
-    (0, 316, 69, 316, 70),
-    (0, 316, 114, 316, 115),
-    (0, 316, 141, 316, 142),
-    (0, 322, 21, 322, 61),
-    (0, 326, 3, 326, 17),
-    (0, 323, 29, 323, 30),
-    (0, 324, 29, 324, 30),
-    (0, 318, 21, 318, 45),
-    (0, 343, 20, 343, 21),
-    (0, 344, 20, 344, 21),
-    (0, 356, 28, 356, 29),
-    (0, 364, 25, 364, 40),
-    (0, 372, 13, 372, 39),
-    (0, 395, 28, 395, 29),
-    (0, 403, 66, 403, 67),
-    (0, 403, 37, 403, 38),
-    (0, 403, 17, 403, 68),
-    (0, 399, 28, 399, 29),
-    (0, 401, 35, 401, 36),
-    (0, 124, 43, 124, 44),
-    (0, 124, 11, 124, 45),
-    (0, 138, 14, 138, 21),
-    (0, 139, 53, 139, 79),
-    (0, 140, 83, 140, 95),
-    (0, 427, 21, 427, 22),
-    (0, 427, 15, 427, 40),
-    (0, 430, 25, 430, 26),
-    (0, 430, 19, 430, 32),
-    (0, 431, 40, 431, 53),
-    (0, 433, 25, 433, 26),
-    (0, 433, 19, 433, 32),
-    (0, 435, 27, 435, 28),
-    (0, 143, 3, 143, 7),
-    (0, 153, 3, 153, 8),
-    (0, 172, 3, 172, 11),
-    (0, 184, 3, 184, 18),
-    (0, 248, 3, 248, 9),
-    (0, 296, 3, 296, 8),
-    (0, 337, 3, 337, 15),
-    (0, 349, 3, 349, 11),
-    (0, 389, 3, 389, 13),
+    (0, 302, 21, 302, 72),
+    (0, 301, 68, 301, 69),
+    (0, 301, 105, 301, 106),
+    (0, 103, 43, 103, 44),
+    (0, 103, 11, 103, 45),
+    (0, 114, 90, 114, 97),
+    (0, 115, 53, 115, 79),
+    (0, 116, 83, 116, 95),
+    (0, 326, 21, 326, 22),
+    (0, 326, 82, 326, 95),
+    (0, 326, 15, 326, 104),
+    (0, 327, 40, 327, 41),
+    (0, 119, 3, 119, 7),
+    (0, 129, 3, 129, 8),
+    (0, 146, 3, 146, 11),
+    (0, 153, 3, 153, 18),
+    (0, 199, 3, 199, 9),
+    (0, 234, 3, 234, 8),
+    (0, 260, 3, 260, 15),
+    (0, 266, 3, 266, 11),
+    (0, 293, 3, 293, 13),
+    (0, 139, 13, 139, 15),
+    (0, 144, 13, 144, 15),
+    (0, 144, 19, 144, 54),
+    (0, 135, 9, 146, 3),
+    (0, 150, 10, 151, 108),
+    (0, 160, 13, 161, 11),
     (0, 163, 13, 163, 15),
-    (0, 169, 13, 169, 15),
-    (0, 170, 17, 170, 52),
-    (0, 159, 9, 172, 3),
-    (0, 177, 9, 184, 3),
-    (0, 191, 13, 192, 11),
-    (0, 194, 13, 194, 15),
-    (0, 197, 17, 197, 19),
-    (0, 199, 21, 199, 25),
-    (0, 200, 25, 206, 15),
-    (0, 198, 21, 206, 15),
-    (0, 196, 17, 206, 15),
-    (0, 211, 13, 211, 15),
-    (0, 219, 21, 219, 23),
-    (0, 213, 17, 221, 11),
-    (0, 224, 13, 224, 15),
-    (0, 232, 21, 232, 23),
-    (0, 233, 25, 233, 94),
-    (0, 226, 17, 234, 11),
-    (0, 237, 13, 237, 15),
-    (0, 239, 17, 239, 52),
-    (0, 188, 9, 241, 3),
-    (0, 246, 9, 246, 73),
-    (0, 262, 13, 262, 15),
-    (0, 263, 17, 269, 15),
-    (0, 269, 17, 269, 52),
-    (0, 275, 13, 275, 15),
-    (0, 282, 21, 282, 23),
-    (0, 276, 17, 284, 11),
-    (0, 287, 13, 287, 15),
-    (0, 288, 17, 294, 15),
-    (0, 252, 9, 296, 3),
-    (0, 301, 9, 301, 47),
-    (0, 304, 9, 304, 13),
-    (0, 303, 9, 307, 7),
-    (0, 311, 13, 311, 15),
-    (0, 312, 17, 312, 42),
-    (0, 314, 13, 314, 15),
-    (0, 316, 17, 316, 165),
-    (0, 317, 17, 320, 15),
-    (0, 321, 17, 321, 21),
-    (0, 320, 17, 323, 15),
-    (0, 323, 17, 323, 42),
-    (0, 324, 17, 324, 42),
-    (0, 307, 9, 326, 3),
-    (0, 331, 9, 331, 59),
-    (0, 334, 9, 334, 13),
-    (0, 335, 13, 335, 53),
-    (0, 333, 9, 337, 3),
-    (0, 341, 9, 349, 3),
-    (0, 355, 9, 355, 11),
-    (0, 358, 13, 358, 17),
-    (0, 363, 21, 363, 23),
-    (0, 365, 21, 366, 7),
-    (0, 359, 17, 366, 7),
-    (0, 356, 13, 366, 7),
-    (0, 353, 9, 366, 7),
-    (0, 366, 9, 366, 68),
-    (0, 367, 9, 367, 81),
-    (0, 369, 9, 369, 11),
-    (0, 370, 13, 370, 89),
-    (0, 368, 9, 371, 7),
-    (0, 371, 9, 374, 7),
-    (0, 379, 9, 379, 13),
-    (0, 380, 13, 380, 36),
-    (0, 381, 13, 381, 15),
-    (0, 384, 13, 384, 77),
-    (0, 376, 9, 376, 13),
-    (0, 377, 13, 377, 35),
-    (0, 378, 13, 378, 63),
-    (0, 374, 9, 385, 7),
-    (0, 386, 9, 386, 11),
-    (0, 387, 13, 387, 38),
-    (0, 385, 9, 389, 3),
-    (0, 394, 9, 394, 11),
-    (0, 402, 13, 402, 17),
-    (0, 396, 13, 396, 17),
-    (0, 397, 17, 402, 13),
-    (0, 395, 13, 404, 7),
-    (0, 393, 9, 404, 7),
-    (0, 404, 9, 404, 36),
-    (0, 405, 9, 405, 28),
-    (0, 406, 9, 406, 35),
-    (0, 117, 1, 117, 6),
-    (0, 120, 7, 120, 23),
-    (0, 121, 7, 121, 26),
-    (0, 123, 7, 123, 9),
-    (0, 122, 7, 126, 1),
-    (0, 126, 1, 126, 5),
-    (0, 130, 7, 135, 5),
-    (0, 133, 11, 133, 44),
-    (0, 134, 11, 134, 116),
-    (0, 135, 7, 139, 5),
-    (0, 138, 7, 138, 11),
-    (0, 139, 7, 139, 82),
-    (0, 140, 7, 140, 97),
-    (0, 418, 1, 418, 8),
-    (0, 423, 7, 423, 9),
-    (0, 425, 11, 425, 13),
-    (0, 426, 15, 426, 39),
-    (0, 429, 15, 429, 19),
-    (0, 428, 15, 431, 13),
-    (0, 432, 15, 432, 19),
-    (0, 431, 15, 434, 3),
-    (0, 424, 11, 434, 3),
-    (0, 422, 7, 434, 3),
-    (0, 74, 36, 74, 37),
-    (0, 77, 3, 77, 8),
-    (0, 435, 7, 438, 1),
+    (0, 166, 17, 166, 19),
+    (0, 167, 21, 168, 52),
+    (0, 165, 17, 169, 15),
+    (0, 174, 13, 174, 15),
+    (0, 179, 21, 179, 23),
+    (0, 176, 17, 180, 11),
+    (0, 183, 13, 183, 15),
+    (0, 188, 21, 188, 23),
+    (0, 188, 27, 188, 96),
+    (0, 185, 17, 189, 11),
+    (0, 191, 14, 191, 16),
+    (0, 191, 48, 191, 83),
+    (0, 157, 9, 193, 3),
+    (0, 197, 11, 197, 75),
+    (0, 213, 13, 213, 15),
+    (0, 214, 17, 215, 102),
+    (0, 216, 17, 216, 52),
+    (0, 222, 13, 222, 15),
+    (0, 225, 63, 225, 65),
+    (0, 223, 17, 227, 11),
+    (0, 230, 13, 230, 15),
+    (0, 231, 17, 231, 115),
+    (0, 203, 9, 234, 3),
+    (0, 239, 9, 239, 47),
+    (0, 241, 37, 241, 41),
+    (0, 241, 9, 241, 101),
+    (0, 245, 40, 245, 42),
+    (0, 245, 46, 245, 71),
+    (0, 247, 13, 247, 15),
+    (0, 249, 17, 249, 165),
+    (0, 250, 17, 250, 71),
+    (0, 253, 17, 253, 21),
+    (0, 254, 21, 254, 51),
+    (0, 255, 21, 255, 66),
+    (0, 251, 17, 258, 15),
+    (0, 258, 38, 258, 40),
+    (0, 258, 44, 258, 69),
+    (0, 258, 17, 258, 72),
+    (0, 242, 9, 260, 3),
+    (0, 263, 10, 264, 40),
+    (0, 272, 9, 272, 11),
+    (0, 275, 13, 275, 17),
+    (0, 278, 46, 278, 48),
+    (0, 278, 72, 278, 85),
+    (0, 276, 17, 279, 7),
+    (0, 273, 13, 279, 7),
+    (0, 270, 9, 279, 7),
+    (0, 279, 9, 279, 68),
+    (0, 280, 9, 280, 81),
+    (0, 281, 30, 281, 32),
+    (0, 281, 36, 281, 112),
+    (0, 281, 9, 281, 115),
+    (0, 282, 9, 282, 66),
+    (0, 286, 9, 286, 13),
+    (0, 287, 13, 287, 36),
+    (0, 288, 13, 288, 15),
+    (0, 290, 13, 290, 77),
+    (0, 285, 9, 285, 13),
+    (0, 285, 16, 285, 38),
+    (0, 285, 41, 285, 91),
+    (0, 283, 9, 291, 7),
+    (0, 291, 30, 291, 32),
+    (0, 291, 36, 291, 61),
+    (0, 291, 9, 291, 64),
+    (0, 298, 9, 298, 11),
+    (0, 302, 13, 302, 17),
+    (0, 300, 13, 300, 17),
+    (0, 301, 17, 301, 114),
+    (0, 299, 13, 303, 7),
+    (0, 297, 9, 303, 7),
+    (0, 303, 9, 303, 36),
+    (0, 304, 9, 304, 28),
+    (0, 305, 9, 305, 35),
+    (0, 96, 1, 96, 6),
+    (0, 99, 7, 99, 23),
+    (0, 100, 7, 100, 26),
+    (0, 102, 7, 102, 9),
+    (0, 101, 7, 105, 1),
+    (0, 105, 1, 105, 5),
+    (0, 109, 7, 114, 5),
+    (0, 112, 11, 112, 44),
+    (0, 113, 11, 113, 116),
+    (0, 114, 7, 114, 99),
+    (0, 114, 83, 114, 87),
+    (0, 115, 7, 115, 82),
+    (0, 116, 7, 116, 97),
+    (0, 317, 1, 317, 8),
+    (0, 322, 7, 322, 9),
+    (0, 324, 11, 324, 13),
+    (0, 325, 15, 325, 39),
+    (0, 323, 11, 327, 3),
+    (0, 321, 7, 327, 3),
+    (0, 66, 36, 66, 37),
+    (0, 69, 3, 69, 8),
+    (0, 327, 18, 327, 84),
 )
 
 
@@ -258,81 +245,78 @@ def build(num_players, files):
     """The program for ``num_players`` seats; ``files``: the paths of FILES."""
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
-    P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player', 'winner': 'player', 'x': 'card'}
+    P.local_types = {'a': 'card', 'b': 'card', 'c': 'card', 'd': 'card', 'day': 'card', 'fighters': 'list:player', 'gone': 'list:card', 'loser': 'player', 'm': 'card', 'minion': 'str', 'n': 'int', 'p': 'player', 'q': 'player', 'w': 'player'}
     P.frame_parents = {
-        0: frozenset([134]),
+        0: frozenset([130]),
         1: frozenset([0]),
-        2: frozenset([23, 31, 36, 41]),
+        2: frozenset([22, 28, 33, 38]),
         3: frozenset([0]),
-        4: frozenset([7, 33]),
+        4: frozenset([30, 65]),
         5: frozenset([0]),
-        6: frozenset([50]),
-        7: frozenset([68]),
-        8: frozenset([59, 64, 82]),
-        9: frozenset([140]),
-        10: frozenset([145]),
-        16: frozenset([1]),
-        18: frozenset([1]),
-        21: frozenset([2]),
+        6: frozenset([47]),
+        7: frozenset([56, 61, 78]),
+        8: frozenset([136]),
+        9: frozenset([141]),
+        15: frozenset([1]),
+        17: frozenset([1]),
+        20: frozenset([2]),
+        21: frozenset([3]),
         22: frozenset([3]),
-        23: frozenset([3]),
-        25: frozenset([29]),
-        26: frozenset([25]),
-        27: frozenset([26]),
-        29: frozenset([23]),
-        31: frozenset([3]),
-        33: frozenset([31]),
-        36: frozenset([3]),
-        38: frozenset([36]),
-        41: frozenset([3]),
+        24: frozenset([26]),
+        25: frozenset([24]),
+        26: frozenset([22]),
+        28: frozenset([3]),
+        30: frozenset([28]),
+        33: frozenset([3]),
+        35: frozenset([33]),
+        38: frozenset([3]),
+        43: frozenset([5]),
+        44: frozenset([43]),
         46: frozenset([5]),
         47: frozenset([46]),
-        49: frozenset([5]),
-        50: frozenset([49]),
-        53: frozenset([5]),
-        54: frozenset([53]),
+        50: frozenset([5]),
+        51: frozenset([50]),
+        56: frozenset([6]),
         59: frozenset([6]),
-        62: frozenset([6]),
-        64: frozenset([6]),
-        68: frozenset([64]),
-        76: frozenset([7]),
-        79: frozenset([8]),
-        80: frozenset([87]),
-        81: frozenset([80]),
-        82: frozenset([81]),
-        84: frozenset([81]),
-        87: frozenset([9]),
-        90: frozenset([92]),
-        92: frozenset([9]),
-        94: frozenset([9]),
-        96: frozenset([94]),
-        99: frozenset([9]),
-        103: frozenset([105]),
-        105: frozenset([9]),
-        106: frozenset([112]),
-        107: frozenset([106]),
-        109: frozenset([106]),
-        110: frozenset([109]),
-        112: frozenset([10]),
-        116: frozenset([122]),
-        119: frozenset([121]),
-        121: frozenset([116]),
-        123: frozenset([151]),
-        126: frozenset([123]),
-        132: frozenset([123]),
-        134: frozenset([137]),
-        137: frozenset([132]),
-        140: frozenset([123]),
-        145: frozenset([123]),
-        151: frozenset([122]),
-        153: frozenset([164]),
-        154: frozenset([163]),
-        157: frozenset([154]),
-        160: frozenset([154]),
-        163: frozenset([153]),
-        164: frozenset([152]),
+        61: frozenset([6]),
+        65: frozenset([61]),
+        71: frozenset([73]),
+        73: frozenset([61]),
+        75: frozenset([7]),
+        76: frozenset([83]),
+        77: frozenset([76]),
+        78: frozenset([77]),
+        80: frozenset([77]),
+        83: frozenset([8]),
+        86: frozenset([88]),
+        88: frozenset([8]),
+        90: frozenset([8]),
+        92: frozenset([90]),
+        95: frozenset([8]),
+        99: frozenset([101]),
+        101: frozenset([8]),
+        102: frozenset([108]),
+        103: frozenset([102]),
+        105: frozenset([102]),
+        106: frozenset([105]),
+        108: frozenset([9]),
+        112: frozenset([118]),
+        115: frozenset([117]),
+        117: frozenset([112]),
+        119: frozenset([147]),
+        122: frozenset([119]),
+        128: frozenset([119]),
+        130: frozenset([133]),
+        133: frozenset([128]),
+        136: frozenset([119]),
+        141: frozenset([119]),
+        147: frozenset([118]),
+        149: frozenset([154]),
+        150: frozenset([153]),
+        153: frozenset([149]),
+        154: frozenset([148]),
     }
-    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 116, 122, 152])
+    P.fresh_frames = frozenset([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 112, 118, 148])
     site = P.sites(SITES)
     Z_markers_on1 = P.zone_base['markers_on']
     Z_day_deck1 = P.zone_base['day_deck']
@@ -340,9 +324,9 @@ def build(num_players, files):
     T_legion_hierarchy1 = PatternTable('name', ((1, 1), (1, 1, 1), (2,), (2, 1), (1, 1, 1, 1), (2, 1, 1), (2, 2), (3,), (3, 1), (4,)), ('2 different minions', '3 different minions', '2 identical minions', '2 identical minions plus 1', '4 different minions', '2 identical minions plus 2', '2 identical plus 2 identical', '3 identical minions', '3 identical minions plus 1', '4 identical minions'))
     Z_legion1 = P.zone_base['legion']
     Z_hand1 = P.zone_base['hand']
+    Z_minion_deck1 = P.zone_base['minion_deck']
     fmt_player1 = formatter('player')
     fmt_card1 = formatter('card')
-    Z_minion_deck1 = P.zone_base['minion_deck']
     fmt_list_player1 = formatter('list:player')
     fmt_zone1 = formatter('zone')
     fmt_str1 = formatter('str')
@@ -371,19 +355,19 @@ def build(num_players, files):
     Z_current_day1 = P.zone_base['current_day']
     K_days1 = P.kind_cards['days']
 
-    def fn_markers_of(st, v_p, v_d):  # game.yaml:97
+    def fn_markers_of(st, v_p, v_d):  # game.yaml:85
         return len([1 for _m1 in st.zones[(Z_markers_on1 + ordinal(v_d, 'districts', S[0]))] if (_m1.owner == v_p)])
 
-    def fn_game_over(st):  # game.yaml:101
+    def fn_game_over(st):  # game.yaml:86
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p1, S[1]))]) == 0) for _p1 in st.players))
 
-    def fn_legion_strength(st, v_p):  # game.yaml:105
+    def fn_legion_strength(st, v_p):  # game.yaml:88
         return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + seat(st, v_p, S[2]))])
 
-    def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:109
+    def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:90
         return ((len([1 for _c1 in st.zones[(Z_hand1 + seat(st, v_p, S[3]))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + seat(st, v_p, S[4]))] if _c2.props['wild']]),))) >= 2)
 
-    def fn_strongest_legion(st, at, v_fighters):  # game.yaml:409
+    def fn_strongest_legion(st, at, v_fighters):  # game.yaml:308
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(at)
         st.calls += 1
@@ -396,75 +380,70 @@ def build(num_players, files):
         st.calls -= 1
         return result
 
-    def proc_return_marker(st, env):  # game.yaml:241
-        st.at = o45  # game.yaml:246
+    def proc_return_marker(st, env):  # game.yaml:193
+        st.at = o42  # game.yaml:197
         st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[7]))] if (_m2.owner == env['q'])]), (Z_house1 + seat(st, env['q'], S[6])), False)
 
-    def proc_replace_marker(st, env):  # game.yaml:326
-        st.at = o74  # game.yaml:331
-        if st.record_log:
-            st.log_line(fmt_player1(env['winner']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o75  # game.yaml:332
-        _args1 = {'q': env['loser'], 'd': env['d']}
-        enter_procedure(st, S[8])
-        st.inline += 1
-        try:
-            proc_return_marker(st, _args1)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[9]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o78  # game.yaml:333
-        if (len(st.zones[(Z_house1 + seat(st, env['winner'], S[10]))]) > 0):
-            st.at = o77  # game.yaml:335
-            st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[12]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[11])), False)
-
-    def step_0(st, fr):  # game.yaml:143
+    def step_0(st, fr):  # game.yaml:119
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o11  # game.yaml:147
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
+            st.at = o10  # game.yaml:123
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[8])), False, S[9])
             fr.pc = 2
-            st.at = o12  # game.yaml:148
-            _args2 = {'p': env['p']}
-            enter_procedure(st, S[15])
-            st.frames.append(Frame(o1, _args2))
+            st.at = o11  # game.yaml:124
+            _args1 = {'p': env['p']}
+            enter_procedure(st, S[10])
+            st.frames.append(Frame(o1, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
             fr.pc = 3
-            st.at = o13  # game.yaml:149
-            _args3 = {'p': env['p']}
-            enter_procedure(st, S[16])
-            st.frames.append(Frame(o3, _args3))
+            st.at = o12  # game.yaml:125
+            _args2 = {'p': env['p']}
+            enter_procedure(st, S[11])
+            st.frames.append(Frame(o3, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o14  # game.yaml:150
-            _args4 = {'p': env['p']}
-            enter_procedure(st, S[17])
-            st.frames.append(Frame(o5, _args4))
+            st.at = o13  # game.yaml:126
+            _args3 = {'p': env['p']}
+            enter_procedure(st, S[12])
+            st.frames.append(Frame(o5, _args3))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
-            st.at = o15  # game.yaml:151
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[18])), False, S[19])
+            st.at = o14  # game.yaml:127
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[13])), False, S[14])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_1(st, fr):  # game.yaml:153
+    def step_1(st, fr):  # game.yaml:129
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o20  # game.yaml:159
+            st.at = o19  # game.yaml:135
+            o19.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_2(st, fr):  # game.yaml:146
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o20  # game.yaml:150
             o20.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -474,13 +453,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_2(st, fr):  # game.yaml:172
+    def step_3(st, fr):  # game.yaml:153
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o21  # game.yaml:177
-            o21.exec(st, env)
+            st.at = o41  # game.yaml:157
+            o41.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -489,13 +468,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_3(st, fr):  # game.yaml:184
+    step_4 = run_whole(proc_return_marker)  # game.yaml:193
+
+    def step_5(st, fr):  # game.yaml:199
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o44  # game.yaml:188
-            o44.exec(st, env)
+            st.at = o53  # game.yaml:203
+            o53.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -504,43 +485,26 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_4 = run_whole(proc_return_marker)  # game.yaml:241
-
-    def step_5(st, fr):  # game.yaml:248
+    def step_6(st, fr):  # game.yaml:234
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            fr.pc = 1
-            st.at = o56  # game.yaml:252
-            o56.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_6(st, fr):  # game.yaml:296
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            st.at = o57  # game.yaml:301
+            st.at = o54  # game.yaml:239
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
-            st.at = o58  # game.yaml:302
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[20])), False, S[21])
+            st.at = o55  # game.yaml:240
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[15])), False, S[16])
             fr.pc = 3
-            st.at = o61  # game.yaml:303
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[22]))]) >= 2):
-                st.frames.append(Frame(o59, env))
+            st.at = o58  # game.yaml:241
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[17]))]) >= 2):
+                st.frames.append(Frame(o56, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
             fr.pc = 4
-            st.at = o73  # game.yaml:307
-            o73.exec(st, env)
+            st.at = o74  # game.yaml:242
+            o74.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -549,15 +513,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    step_7 = run_whole(proc_replace_marker)  # game.yaml:326
-
-    def step_8(st, fr):  # game.yaml:337
+    def step_7(st, fr):  # game.yaml:260
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o79  # game.yaml:341
-            o79.exec(st, env)
+            st.at = o75  # game.yaml:263
+            o75.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -566,62 +528,62 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_9(st, fr):  # game.yaml:349
+    def step_8(st, fr):  # game.yaml:266
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o87  # game.yaml:353
-            o87.exec(st, env)
+            st.at = o83  # game.yaml:270
+            o83.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o88  # game.yaml:366
-            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[23]))]) > 0)]
-            st.at = o89  # game.yaml:367
+            st.at = o84  # game.yaml:279
+            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + seat(st, _q1, S[18]))]) > 0)]
+            st.at = o85  # game.yaml:280
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-            st.at = o92  # game.yaml:368
+            st.at = o88  # game.yaml:281
             _live1 = live_mask(st)
             for _q2 in list(env['fighters']):
                 if gone(st, _live1, _q2):
                     continue
                 env['q'] = _q2
-                st.at = o91  # game.yaml:370
+                st.at = o87  # game.yaml:281
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[24]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))])) + ')', -1)
+                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[19]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[20]))])) + ')', -1)
             fr.pc = 5
-            st.at = o93  # game.yaml:371
-            o93.exec(st, env)
+            st.at = o89  # game.yaml:282
+            o89.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
-            st.at = o102  # game.yaml:374
+            st.at = o98  # game.yaml:283
             if (env['w'] == None):
-                st.at = o100  # game.yaml:377
+                st.at = o96  # game.yaml:285
                 st.move(env['day'], Z_spent_days1, False)
-                st.at = o101  # game.yaml:378
+                st.at = o97  # game.yaml:285
                 if st.record_log:
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
-                st.at = o95  # game.yaml:380
-                st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[26])), False)
-                st.at = o96  # game.yaml:381
-                st.at = o97  # game.yaml:382
-                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[29]))]),)), (Z_house1 + seat(st, env['w'], S[28])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[27])), False, S[30])
-                st.at = o98  # game.yaml:384
+                st.at = o91  # game.yaml:287
+                st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[21])), False)
+                st.at = o92  # game.yaml:288
+                st.at = o93  # game.yaml:288
+                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[24]))]),)), (Z_house1 + seat(st, env['w'], S[23])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
+                st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-            st.at = o105  # game.yaml:385
+            st.at = o101  # game.yaml:291
             _live2 = live_mask(st)
             for _q3 in list(env['fighters']):
                 if gone(st, _live2, _q3):
                     continue
                 env['q'] = _q3
-                st.at = o104  # game.yaml:387
-                _items1 = st.zones[(Z_legion1 + seat(st, env['q'], S[31]))]
+                st.at = o100  # game.yaml:291
+                _items1 = st.zones[(Z_legion1 + seat(st, env['q'], S[26]))]
                 _dest1 = Z_discard1
                 for _c3 in cards_of(_items1):
                     st.move(_c3, _dest1, False)
@@ -629,64 +591,64 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_10(st, fr):  # game.yaml:389
+    def step_9(st, fr):  # game.yaml:293
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o112  # game.yaml:393
-            o112.exec(st, env)
+            st.at = o108  # game.yaml:297
+            o108.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o113  # game.yaml:404
+            st.at = o109  # game.yaml:303
             _items2 = st.zones[Z_discard1]
             _dest2 = Z_minion_deck1
             for _c4 in cards_of(_items2):
                 st.move(_c4, _dest2, False)
-            st.at = o114  # game.yaml:405
+            st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
-            st.at = o115  # game.yaml:406
+            st.at = o111  # game.yaml:305
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_16(st, fr):  # game.yaml:163
+    def step_15(st, fr):  # game.yaml:139
         env = fr.env
-        st.at = o17  # game.yaml:164
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[32])), False, S[33])
+        st.at = o16  # game.yaml:139
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[27])), False, S[28])
         st.frames.pop()
 
-    def step_18(st, fr):  # game.yaml:169
+    def step_17(st, fr):  # game.yaml:144
         env = fr.env
-        st.at = o19  # game.yaml:170
-        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[35]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[34])), False)
+        st.at = o18  # game.yaml:144
+        st.move(st.zones[(Z_house1 + seat(st, env['p'], S[30]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[29])), False)
         st.frames.pop()
 
-    def e20_player(st, env):  # game.yaml:159
+    def e19_player(st, env):  # game.yaml:135
         return env['p']
-    def e20_prompt(st, env):  # game.yaml:159
+    def e19_prompt(st, env):  # game.yaml:135
         return 'Bonus'
-    def e20_label0(st, env):  # game.yaml:162
+    def e19_label0(st, env):  # game.yaml:138
         return 'draw 2 cards'
-    def e20_label1(st, env):  # game.yaml:165
+    def e19_label1(st, env):  # game.yaml:140
         return 'add a marker to ' + fmt_card1(env['d'])
-    def e20_items1(st, env):  # game.yaml:165
+    def e19_items1(st, env):  # game.yaml:140
         return K_districts1
-    def e20_when1(st, env):  # game.yaml:165
-        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[36]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
-    def collect_20(st, env):  # game.yaml:159
+    def e19_when1(st, env):  # game.yaml:140
+        return ((len(st.zones[(Z_house1 + seat(st, env['p'], S[31]))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m3.owner == env['p'])]) == 0))
+    def collect_19(st, env):  # game.yaml:135
         actions = []
         values = []
         idx = []
-        # game.yaml:162: always offered
+        # game.yaml:138: always offered
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        _items3 = K_districts1  # game.yaml:165
-        if _items3 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[36]))]) > 0):
+        _items3 = K_districts1  # game.yaml:140
+        if _items3 and (len(st.zones[(Z_house1 + seat(st, env['p'], S[31]))]) > 0):
             for _d1 in _items3:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + ordinal(_d1, 'districts', S[0]))] if (_m4.owner == env['p'])]) == 0)):
                     continue
@@ -696,44 +658,101 @@ def build(num_players, files):
                     values.append(_d1)
                     idx.append(1)
         return actions, values, idx
-    def resolve_20(st, dec, i):  # game.yaml:159
+    def resolve_19(st, dec, i):  # game.yaml:135
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:162
-            st.at = o17  # game.yaml:164
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[32])), False, S[33])
-        elif k == 1:  # game.yaml:165
+        if k == 0:  # game.yaml:138
+            st.at = o16  # game.yaml:139
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[27])), False, S[28])
+        elif k == 1:  # game.yaml:140
             env['d'] = dec.values[i]
-            st.at = o19  # game.yaml:170
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[35]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[34])), False)
-    def e21_player(st, env):  # game.yaml:177
+            st.at = o18  # game.yaml:144
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[30]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[29])), False)
+    def e20_player(st, env):  # game.yaml:150
         return env['p']
-    def e21_prompt(st, env):  # game.yaml:177
+    def e20_prompt(st, env):  # game.yaml:150
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
-    def e21_src(st, env):  # game.yaml:177
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[37]))]
-    def e21_dest(st, env):  # game.yaml:177
+    def e20_src(st, env):  # game.yaml:150
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[32]))]
+    def e20_dest(st, env):  # game.yaml:150
         return Z_discard1
-    def e21_min(st, env):  # game.yaml:177
+    def e20_min(st, env):  # game.yaml:150
         return 2
-    def e21_max(st, env):  # game.yaml:177
+    def e20_max(st, env):  # game.yaml:150
         return 2
-    def e21_where(st, env):  # game.yaml:177
+    def e20_where(st, env):  # game.yaml:150
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
-    def cands_21(st, env, picked):  # game.yaml:177
-        return [_c5 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[37]))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
-    def step_22(st, fr):  # game.yaml:191
+    def cands_20(st, env, picked):  # game.yaml:150
+        return [_c5 for _c5 in st.zones[(Z_hand1 + seat(st, env['p'], S[32]))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+    def step_21(st, fr):  # game.yaml:160
         env = fr.env
         pass
         st.frames.pop()
 
-    def step_23(st, fr):  # game.yaml:194
+    def step_22(st, fr):  # game.yaml:163
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o24  # game.yaml:195
-            _args5 = {'p': env['p'], 'minion': 'Ghoul'}
+            st.at = o23  # game.yaml:164
+            _args4 = {'p': env['p'], 'minion': 'Ghoul'}
+            enter_procedure(st, S[33])
+            st.frames.append(Frame(o2, _args4))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            fr.pc = 2
+            st.at = o26  # game.yaml:165
+            o26.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 2
+        if pc == 2:
+            st.at = o27  # game.yaml:169
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[34])), False, S[35])
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_24(st, fr):  # game.yaml:166
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o25  # game.yaml:167
+            o25.exec(st, env)
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 1
+        if pc == 1:
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def e25_player(st, env):  # game.yaml:167
+        return env['q']
+    def e25_prompt(st, env):  # game.yaml:167
+        return 'Discard a card (Ghoul ability)'
+    def e25_src(st, env):  # game.yaml:167
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[36]))]
+    def e25_dest(st, env):  # game.yaml:167
+        return Z_discard1
+    def e25_min(st, env):  # game.yaml:167
+        return 1
+    def e25_max(st, env):  # game.yaml:167
+        return 1
+    def cands_25(st, env, picked):  # game.yaml:167
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[36]))])
+    def e26_items(st, env):  # game.yaml:165
+        return [_x3 for _x3 in others(st, env['p']) if (len(st.zones[(Z_hand1 + seat(st, _x3, S[37]))]) > 0)]
+    def step_28(st, fr):  # game.yaml:174
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            fr.pc = 1
+            st.at = o29  # game.yaml:175
+            _args5 = {'p': env['p'], 'minion': 'Darkened'}
             enter_procedure(st, S[38])
             st.frames.append(Frame(o2, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
@@ -741,81 +760,8 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o29  # game.yaml:196
-            o29.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 2
-        if pc == 2:
-            st.at = o30  # game.yaml:206
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[39])), False, S[40])
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_25(st, fr):  # game.yaml:197
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o28  # game.yaml:198
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[41]))]) > 0):
-                st.frames.append(Frame(o26, env))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def step_26(st, fr):  # game.yaml:199
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o27  # game.yaml:200
-            o27.exec(st, env)
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e27_player(st, env):  # game.yaml:200
-        return env['q']
-    def e27_prompt(st, env):  # game.yaml:200
-        return 'Discard a card (Ghoul ability)'
-    def e27_src(st, env):  # game.yaml:200
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[42]))]
-    def e27_dest(st, env):  # game.yaml:200
-        return Z_discard1
-    def e27_min(st, env):  # game.yaml:200
-        return 1
-    def e27_max(st, env):  # game.yaml:200
-        return 1
-    def cands_27(st, env, picked):  # game.yaml:200
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[42]))])
-    def e29_items(st, env):  # game.yaml:196
-        return others(st, env['p'])
-    def step_31(st, fr):  # game.yaml:211
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            fr.pc = 1
-            st.at = o32  # game.yaml:212
-            _args6 = {'p': env['p'], 'minion': 'Darkened'}
-            enter_procedure(st, S[43])
-            st.frames.append(Frame(o2, _args6))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 1
-        if pc == 1:
-            fr.pc = 2
-            st.at = o35  # game.yaml:213
-            o35.exec(st, env)
+            st.at = o32  # game.yaml:176
+            o32.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -824,36 +770,36 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_33(st, fr):  # game.yaml:219
+    def step_30(st, fr):  # game.yaml:179
         env = fr.env
-        st.at = o34  # game.yaml:220
-        _args7 = {'q': env['q'], 'd': env['d']}
-        enter_procedure(st, S[44])
+        st.at = o31  # game.yaml:179
+        _args6 = {'q': env['q'], 'd': env['d']}
+        enter_procedure(st, S[39])
         st.inline += 1
         try:
-            proc_return_marker(st, _args7)
+            proc_return_marker(st, _args6)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[9]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
-    def e35_player(st, env):  # game.yaml:213
+    def e32_player(st, env):  # game.yaml:176
         return env['p']
-    def e35_prompt(st, env):  # game.yaml:213
+    def e32_prompt(st, env):  # game.yaml:176
         return 'Whose marker to remove from ' + fmt_card1(env['d'])
-    def e35_label0(st, env):  # game.yaml:216
+    def e32_label0(st, env):  # game.yaml:178
         return fmt_player1(env['q']) + "'s marker"
-    def e35_items0(st, env):  # game.yaml:216
+    def e32_items0(st, env):  # game.yaml:178
         return st.players
-    def e35_when0(st, env):  # game.yaml:216
+    def e32_when0(st, env):  # game.yaml:178
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m5.owner == env['q'])]) > 0)
-    def collect_35(st, env):  # game.yaml:213
+    def collect_32(st, env):  # game.yaml:176
         actions = []
         values = []
         idx = []
-        for _q4 in st.players:  # game.yaml:216
+        for _q4 in st.players:  # game.yaml:178
             if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m6.owner == _q4)]) > 0)):
                 continue
             a = A_71 + _q4
@@ -862,38 +808,38 @@ def build(num_players, files):
                 values.append(_q4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_35(st, dec, i):  # game.yaml:213
+    def resolve_32(st, dec, i):  # game.yaml:176
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:216
+        if k == 0:  # game.yaml:178
             env['q'] = dec.values[i]
-            st.at = o34  # game.yaml:220
-            _args8 = {'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[44])
+            st.at = o31  # game.yaml:179
+            _args7 = {'q': env['q'], 'd': env['d']}
+            enter_procedure(st, S[39])
             st.inline += 1
             try:
-                proc_return_marker(st, _args8)
+                proc_return_marker(st, _args7)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_marker (' + str(S[9]) + ')')
+                traced(e, 'procedure return_marker (' + str(S[40]) + ')')
                 raise
             st.inline -= 1
-    def step_36(st, fr):  # game.yaml:224
+    def step_33(st, fr):  # game.yaml:183
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o37  # game.yaml:225
-            _args9 = {'p': env['p'], 'minion': 'Alchemist'}
-            enter_procedure(st, S[45])
-            st.frames.append(Frame(o2, _args9))
+            st.at = o34  # game.yaml:184
+            _args8 = {'p': env['p'], 'minion': 'Alchemist'}
+            enter_procedure(st, S[41])
+            st.frames.append(Frame(o2, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             fr.pc = 2
-            st.at = o40  # game.yaml:226
-            o40.exec(st, env)
+            st.at = o37  # game.yaml:185
+            o37.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -902,27 +848,27 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_38(st, fr):  # game.yaml:232
+    def step_35(st, fr):  # game.yaml:188
         env = fr.env
-        st.at = o39  # game.yaml:233
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[47]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[46])), False)
+        st.at = o36  # game.yaml:188
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[43]))] if (_m7.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[42])), False)
         st.frames.pop()
 
-    def e40_player(st, env):  # game.yaml:226
+    def e37_player(st, env):  # game.yaml:185
         return env['p']
-    def e40_prompt(st, env):  # game.yaml:226
+    def e37_prompt(st, env):  # game.yaml:185
         return 'Move the marker to'
-    def e40_label0(st, env):  # game.yaml:229
+    def e37_label0(st, env):  # game.yaml:187
         return fmt_card1(env['b'])
-    def e40_items0(st, env):  # game.yaml:229
+    def e37_items0(st, env):  # game.yaml:187
         return K_districts1
-    def e40_when0(st, env):  # game.yaml:229
+    def e37_when0(st, env):  # game.yaml:187
         return (env['b'] != env['a'])
-    def collect_40(st, env):  # game.yaml:226
+    def collect_37(st, env):  # game.yaml:185
         actions = []
         values = []
         idx = []
-        for _b1 in K_districts1:  # game.yaml:229
+        for _b1 in K_districts1:  # game.yaml:187
             if not ((_b1 != env['a'])):
                 continue
             a = A_91 + _b1.type_id
@@ -931,83 +877,83 @@ def build(num_players, files):
                 values.append(_b1)
                 idx.append(0)
         return actions, values, idx
-    def resolve_40(st, dec, i):  # game.yaml:226
+    def resolve_37(st, dec, i):  # game.yaml:185
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:229
+        if k == 0:  # game.yaml:187
             env['b'] = dec.values[i]
-            st.at = o39  # game.yaml:233
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[47]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[46])), False)
-    def step_41(st, fr):  # game.yaml:237
+            st.at = o36  # game.yaml:188
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[43]))] if (_m8.owner == env['p'])]), (Z_markers_on1 + ordinal(env['b'], 'districts', S[42])), False)
+    def step_38(st, fr):  # game.yaml:191
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o42  # game.yaml:238
-            _args10 = {'p': env['p'], 'minion': 'Courtesan'}
-            enter_procedure(st, S[48])
-            st.frames.append(Frame(o2, _args10))
+            st.at = o39  # game.yaml:191
+            _args9 = {'p': env['p'], 'minion': 'Courtesan'}
+            enter_procedure(st, S[44])
+            st.frames.append(Frame(o2, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o43  # game.yaml:239
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[50]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[49])), False)
+            st.at = o40  # game.yaml:191
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[46]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[45])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e44_player(st, env):  # game.yaml:188
+    def e41_player(st, env):  # game.yaml:157
         return env['p']
-    def e44_prompt(st, env):  # game.yaml:188
+    def e41_prompt(st, env):  # game.yaml:157
         return 'Special Ability'
-    def e44_label0(st, env):  # game.yaml:191
+    def e41_label0(st, env):  # game.yaml:160
         return 'no special ability'
-    def e44_label1(st, env):  # game.yaml:192
+    def e41_label1(st, env):  # game.yaml:161
         return 'Ghouls: every other player discards a card, you draw 1'
-    def e44_when1(st, env):  # game.yaml:192
+    def e41_when1(st, env):  # game.yaml:161
         return ((len([1 for _c6 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c7.props['wild']]),))) >= 2)
-    def e44_label2(st, env):  # game.yaml:207
+    def e41_label2(st, env):  # game.yaml:170
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
-    def e44_items2(st, env):  # game.yaml:207
+    def e41_items2(st, env):  # game.yaml:170
         return K_districts1
-    def e44_when2(st, env):  # game.yaml:207
-        return (((len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[51]))]) > 0))
-    def e44_label3(st, env):  # game.yaml:221
+    def e41_when2(st, env):  # game.yaml:170
+        return (((len([1 for _c8 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[47]))]) > 0))
+    def e41_label3(st, env):  # game.yaml:180
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
-    def e44_items3(st, env):  # game.yaml:221
+    def e41_items3(st, env):  # game.yaml:180
         return K_districts1
-    def e44_when3(st, env):  # game.yaml:221
+    def e41_when3(st, env):  # game.yaml:180
         return (((len([1 for _c10 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + ordinal(env['a'], 'districts', S[0]))] if (_m9.owner == env['p'])]) > 0))
-    def e44_label4(st, env):  # game.yaml:234
+    def e41_label4(st, env):  # game.yaml:189
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
-    def e44_items4(st, env):  # game.yaml:234
+    def e41_items4(st, env):  # game.yaml:189
         return K_districts1
-    def e44_when4(st, env):  # game.yaml:234
-        return (((len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[52]))]) > 0))
-    def collect_44(st, env):  # game.yaml:188
+    def e41_when4(st, env):  # game.yaml:189
+        return (((len([1 for _c12 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[48]))]) > 0))
+    def collect_41(st, env):  # game.yaml:157
         actions = []
         values = []
         idx = []
-        # game.yaml:191: always offered
+        # game.yaml:160: always offered
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c15.props['wild']]),))) >= 2):  # game.yaml:192
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
-        _items4 = K_districts1  # game.yaml:207
+        _items4 = K_districts1  # game.yaml:170
         if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c17.props['wild']]),))) >= 2):
             for _d2 in _items4:
-                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[51]))]) > 0)):
+                if not ((len(st.zones[(Z_markers_on1 + ordinal(_d2, 'districts', S[47]))]) > 0)):
                     continue
                 a = A_61 + _d2.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_d2)
                     idx.append(2)
-        _items5 = K_districts1  # game.yaml:221
+        _items5 = K_districts1  # game.yaml:180
         if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c19.props['wild']]),))) >= 2):
             for _a1 in _items5:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + ordinal(_a1, 'districts', S[0]))] if (_m10.owner == env['p'])]) > 0)):
@@ -1017,8 +963,8 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_a1)
                     idx.append(3)
-        _items6 = K_districts1  # game.yaml:234
-        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[52]))]) > 0):
+        _items6 = K_districts1  # game.yaml:189
+        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + seat(st, env['p'], S[3]))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + seat(st, env['p'], S[4]))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[48]))]) > 0):
             for _d3 in _items6:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1026,62 +972,62 @@ def build(num_players, files):
                     values.append(_d3)
                     idx.append(4)
         return actions, values, idx
-    def resolve_44(st, dec, i):  # game.yaml:188
+    def resolve_41(st, dec, i):  # game.yaml:157
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:191
+        if k == 0:  # game.yaml:160
             pass
-        elif k == 1:  # game.yaml:192
-            st.frames.append(Frame(o23, env))
-        elif k == 2:  # game.yaml:207
+        elif k == 1:  # game.yaml:161
+            st.frames.append(Frame(o22, env))
+        elif k == 2:  # game.yaml:170
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o31, env))
-        elif k == 3:  # game.yaml:221
+            st.frames.append(Frame(o28, env))
+        elif k == 3:  # game.yaml:180
             env['a'] = dec.values[i]
-            st.frames.append(Frame(o36, env))
-        elif k == 4:  # game.yaml:234
+            st.frames.append(Frame(o33, env))
+        elif k == 4:  # game.yaml:189
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o41, env))
-    def step_46(st, fr):  # game.yaml:262
+            st.frames.append(Frame(o38, env))
+    def step_43(st, fr):  # game.yaml:213
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o47  # game.yaml:263
-            o47.exec(st, env)
+            st.at = o44  # game.yaml:214
+            o44.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o48  # game.yaml:269
-            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[54]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[53])), False)
+            st.at = o45  # game.yaml:216
+            st.move(st.zones[(Z_house1 + seat(st, env['p'], S[50]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[49])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e47_player(st, env):  # game.yaml:263
+    def e44_player(st, env):  # game.yaml:214
         return env['p']
-    def e47_prompt(st, env):  # game.yaml:263
+    def e44_prompt(st, env):  # game.yaml:214
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
-    def e47_src(st, env):  # game.yaml:263
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[55]))]
-    def e47_dest(st, env):  # game.yaml:263
+    def e44_src(st, env):  # game.yaml:214
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[51]))]
+    def e44_dest(st, env):  # game.yaml:214
         return Z_discard1
-    def e47_min(st, env):  # game.yaml:263
+    def e44_min(st, env):  # game.yaml:214
         return (len([1 for _m12 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m12.owner == env['p'])]) + 1)
-    def e47_max(st, env):  # game.yaml:263
+    def e44_max(st, env):  # game.yaml:214
         return (len([1 for _m13 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m13.owner == env['p'])]) + 1)
-    def e47_where(st, env):  # game.yaml:263
+    def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
-    def cands_47(st, env, picked):  # game.yaml:263
-        return [_c22 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[55]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
-    def step_49(st, fr):  # game.yaml:275
+    def cands_44(st, env, picked):  # game.yaml:214
+        return [_c22 for _c22 in st.zones[(Z_hand1 + seat(st, env['p'], S[51]))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
+    def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o52  # game.yaml:276
-            o52.exec(st, env)
+            st.at = o49  # game.yaml:223
+            o49.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1090,15 +1036,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_50(st, fr):  # game.yaml:282
+    def step_47(st, fr):  # game.yaml:225
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o51  # game.yaml:283
-            _args11 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[56])
-            st.frames.append(Frame(o6, _args11))
+            st.at = o48  # game.yaml:225
+            _args10 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+            enter_procedure(st, S[52])
+            st.frames.append(Frame(o6, _args10))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1107,21 +1053,21 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e52_player(st, env):  # game.yaml:276
+    def e49_player(st, env):  # game.yaml:223
         return env['p']
-    def e52_prompt(st, env):  # game.yaml:276
+    def e49_prompt(st, env):  # game.yaml:223
         return 'Usurp ' + fmt_player1(env['q']) + ' in which district'
-    def e52_label0(st, env):  # game.yaml:279
+    def e49_label0(st, env):  # game.yaml:225
         return fmt_card1(env['d'])
-    def e52_items0(st, env):  # game.yaml:279
+    def e49_items0(st, env):  # game.yaml:225
         return K_districts1
-    def e52_when0(st, env):  # game.yaml:279
+    def e49_when0(st, env):  # game.yaml:225
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m15.owner == env['q'])]) > 0))
-    def collect_52(st, env):  # game.yaml:276
+    def collect_49(st, env):  # game.yaml:223
         actions = []
         values = []
         idx = []
-        for _d4 in K_districts1:  # game.yaml:279
+        for _d4 in K_districts1:  # game.yaml:225
             if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + ordinal(_d4, 'districts', S[0]))] if (_m17.owner == env['q'])]) > 0)):
                 continue
             a = A_141 + _d4.type_id
@@ -1130,73 +1076,73 @@ def build(num_players, files):
                 values.append(_d4)
                 idx.append(0)
         return actions, values, idx
-    def resolve_52(st, dec, i):  # game.yaml:276
+    def resolve_49(st, dec, i):  # game.yaml:223
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:279
+        if k == 0:  # game.yaml:225
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o50, env))
-    def step_53(st, fr):  # game.yaml:287
+            st.frames.append(Frame(o47, env))
+    def step_50(st, fr):  # game.yaml:230
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o54  # game.yaml:288
-            o54.exec(st, env)
+            st.at = o51  # game.yaml:231
+            o51.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o55  # game.yaml:294
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[57])), False, S[58])
+            st.at = o52  # game.yaml:232
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[53])), False, S[54])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e54_player(st, env):  # game.yaml:288
+    def e51_player(st, env):  # game.yaml:231
         return env['p']
-    def e54_prompt(st, env):  # game.yaml:288
+    def e51_prompt(st, env):  # game.yaml:231
         return 'Discard any number of cards (Preen)'
-    def e54_src(st, env):  # game.yaml:288
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[59]))]
-    def e54_dest(st, env):  # game.yaml:288
+    def e51_src(st, env):  # game.yaml:231
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[55]))]
+    def e51_dest(st, env):  # game.yaml:231
         return Z_discard1
-    def e54_min(st, env):  # game.yaml:288
+    def e51_min(st, env):  # game.yaml:231
         return 0
-    def cands_54(st, env, picked):  # game.yaml:288
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[59]))])
-    def e56_player(st, env):  # game.yaml:252
+    def cands_51(st, env, picked):  # game.yaml:231
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[55]))])
+    def e53_player(st, env):  # game.yaml:203
         return env['p']
-    def e56_prompt(st, env):  # game.yaml:252
+    def e53_prompt(st, env):  # game.yaml:203
         return 'Action'
-    def e56_label0(st, env):  # game.yaml:255
+    def e53_label0(st, env):  # game.yaml:206
         return 'Bolster ' + fmt_card1(env['d'])
-    def e56_items0(st, env):  # game.yaml:255
+    def e53_items0(st, env):  # game.yaml:206
         return K_districts1
-    def e56_when0(st, env):  # game.yaml:255
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[60]))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[61]))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
-    def e56_label1(st, env):  # game.yaml:270
+    def e53_when0(st, env):  # game.yaml:206
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[56]))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + seat(st, env['p'], S[57]))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m19.owner == env['p'])]) + 1)))
+    def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
-    def e56_items1(st, env):  # game.yaml:270
+    def e53_items1(st, env):  # game.yaml:217
         return others(st, env['p'])
-    def e56_when1(st, env):  # game.yaml:270
-        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[62]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
-    def e56_label2(st, env):  # game.yaml:284
+    def e53_when1(st, env):  # game.yaml:217
+        return ((len(st.zones[(Z_hand1 + seat(st, env['p'], S[58]))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + ordinal(_d5, 'districts', S[0]))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+    def e53_label2(st, env):  # game.yaml:227
         return 'Preen'
-    def collect_56(st, env):  # game.yaml:252
+    def collect_53(st, env):  # game.yaml:203
         actions = []
         values = []
         idx = []
-        for _d6 in K_districts1:  # game.yaml:255
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[60]))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + seat(st, env['p'], S[61]))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
+        for _d6 in K_districts1:  # game.yaml:206
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + seat(st, env['p'], S[56]))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + seat(st, env['p'], S[57]))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + ordinal(_d6, 'districts', S[0]))] if (_m23.owner == env['p'])]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items7 = others(st, env['p'])  # game.yaml:270
-        if _items7 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[62]))]) >= 2):
+        _items7 = others(st, env['p'])  # game.yaml:217
+        if _items7 and (len(st.zones[(Z_hand1 + seat(st, env['p'], S[58]))]) >= 2):
             for _q5 in _items7:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + ordinal(_d7, 'districts', S[0]))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
                     continue
@@ -1205,31 +1151,31 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q5)
                     idx.append(1)
-        # game.yaml:284: always offered
+        # game.yaml:227: always offered
         actions.append(A_151)
         values.append(None)
         idx.append(2)
         return actions, values, idx
-    def resolve_56(st, dec, i):  # game.yaml:252
+    def resolve_53(st, dec, i):  # game.yaml:203
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:255
+        if k == 0:  # game.yaml:206
             env['d'] = dec.values[i]
-            st.frames.append(Frame(o46, env))
-        elif k == 1:  # game.yaml:270
+            st.frames.append(Frame(o43, env))
+        elif k == 1:  # game.yaml:217
             env['q'] = dec.values[i]
-            st.frames.append(Frame(o49, env))
-        elif k == 2:  # game.yaml:284
-            st.frames.append(Frame(o53, env))
-    def step_59(st, fr):  # game.yaml:304
+            st.frames.append(Frame(o46, env))
+        elif k == 2:  # game.yaml:227
+            st.frames.append(Frame(o50, env))
+    def step_56(st, fr):  # game.yaml:241
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o60  # game.yaml:305
-            _args12 = {'p': env['q']}
-            enter_procedure(st, S[63])
-            st.frames.append(Frame(o8, _args12))
+            st.at = o57  # game.yaml:241
+            _args11 = {'p': env['q']}
+            enter_procedure(st, S[59])
+            st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1238,148 +1184,168 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_62(st, fr):  # game.yaml:311
+    def step_59(st, fr):  # game.yaml:245
         env = fr.env
-        st.at = o63  # game.yaml:312
-        _items8 = st.zones[(Z_legion1 + seat(st, env['q'], S[65]))]
-        _dest3 = (Z_hand1 + seat(st, env['q'], S[64]))
+        st.at = o60  # game.yaml:245
+        _items8 = st.zones[(Z_legion1 + seat(st, env['q'], S[61]))]
+        _dest3 = (Z_hand1 + seat(st, env['q'], S[60]))
         for _c25 in cards_of(_items8):
             st.move(_c25, _dest3, False)
         st.frames.pop()
 
-    def step_64(st, fr):  # game.yaml:314
+    def step_61(st, fr):  # game.yaml:247
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o65  # game.yaml:315
-            _args13 = {'p': env['p']}
-            enter_procedure(st, S[66])
-            st.frames.append(Frame(o8, _args13))
+            st.at = o62  # game.yaml:248
+            _args12 = {'p': env['p']}
+            enter_procedure(st, S[62])
+            st.frames.append(Frame(o7, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
-            st.at = o66  # game.yaml:316
+            st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[67]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[68]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[69]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[70]))])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['p'], S[63]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['p'], S[64]))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[65]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[66]))])) + ')', -1)
             fr.pc = 3
-            st.at = o67  # game.yaml:317
-            o67.exec(st, env)
+            st.at = o64  # game.yaml:250
+            o64.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o70  # game.yaml:320
+            st.at = o70  # game.yaml:251
             if (env['w'] != None):
-                st.at = o69  # game.yaml:322
-                _args14 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
-                enter_procedure(st, S[71])
+                st.at = o66  # game.yaml:254
+                env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
+                st.at = o67  # game.yaml:255
+                if st.record_log:
+                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
+                st.at = o68  # game.yaml:256
+                _args13 = {'q': env['loser'], 'd': env['d']}
+                enter_procedure(st, S[67])
                 st.inline += 1
                 try:
-                    proc_replace_marker(st, _args14)
+                    proc_return_marker(st, _args13)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure replace_marker (' + str(S[72]) + ')')
+                    traced(e, 'procedure return_marker (' + str(S[40]) + ')')
                     raise
                 st.inline -= 1
-            st.at = o71  # game.yaml:323
-            _items9 = st.zones[(Z_legion1 + seat(st, env['p'], S[73]))]
-            _dest4 = Z_discard1
-            for _c26 in cards_of(_items9):
-                st.move(_c26, _dest4, False)
-            st.at = o72  # game.yaml:324
-            _items10 = st.zones[(Z_legion1 + seat(st, env['q'], S[74]))]
-            _dest5 = Z_discard1
-            for _c27 in cards_of(_items10):
-                st.move(_c27, _dest5, False)
+                st.at = o69  # game.yaml:257
+                st.move_count(min((1, len(st.zones[(Z_house1 + seat(st, env['w'], S[70]))]),)), (Z_house1 + seat(st, env['w'], S[69])), (Z_markers_on1 + ordinal(env['d'], 'districts', S[68])), False, S[71])
+            st.at = o73  # game.yaml:258
+            _live3 = live_mask(st)
+            for _x4 in list([env['p'], env['q']]):
+                if gone(st, _live3, _x4):
+                    continue
+                env['x'] = _x4
+                st.at = o72  # game.yaml:258
+                _items9 = st.zones[(Z_legion1 + seat(st, env['x'], S[72]))]
+                _dest4 = Z_discard1
+                for _c26 in cards_of(_items9):
+                    st.move(_c26, _dest4, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e67_among(st, env):  # game.yaml:317
-        return fn_strongest_legion(st, S[75], [env['p'], env['q']])
-    def e67_strength(st, env):  # game.yaml:317
+    def e64_among(st, env):  # game.yaml:250
+        return fn_strongest_legion(st, S[73], [env['p'], env['q']])
+    def e64_strength(st, env):  # game.yaml:250
         return 0
-    def e67_chooser(st, env):  # game.yaml:317
+    def e64_chooser(st, env):  # game.yaml:250
         return st.vars['supreme']
-    def e67_prompt(st, env):  # game.yaml:317
+    def e64_prompt(st, env):  # game.yaml:250
         return 'Usurp'
-    def step_68(st, fr):  # game.yaml:321
+    def step_65(st, fr):  # game.yaml:253
         env = fr.env
-        st.at = o69  # game.yaml:322
-        _args15 = {'winner': env['w'], 'loser': (env['q'] if (env['w'] == env['p']) else env['p']), 'd': env['d']}
-        enter_procedure(st, S[71])
+        st.at = o66  # game.yaml:254
+        env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
+        st.at = o67  # game.yaml:255
+        if st.record_log:
+            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
+        st.at = o68  # game.yaml:256
+        _args14 = {'q': env['loser'], 'd': env['d']}
+        enter_procedure(st, S[67])
         st.inline += 1
         try:
-            proc_replace_marker(st, _args15)
+            proc_return_marker(st, _args14)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure replace_marker (' + str(S[72]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
             raise
         st.inline -= 1
+        st.at = o69  # game.yaml:257
+        st.move_count(min((1, len(st.zones[(Z_house1 + seat(st, env['w'], S[70]))]),)), (Z_house1 + seat(st, env['w'], S[69])), (Z_markers_on1 + ordinal(env['d'], 'districts', S[68])), False, S[71])
         st.frames.pop()
 
-    def e73_player(st, env):  # game.yaml:307
+    def step_71(st, fr):  # game.yaml:258
+        env = fr.env
+        st.at = o72  # game.yaml:258
+        _items10 = st.zones[(Z_legion1 + seat(st, env['x'], S[72]))]
+        _dest5 = Z_discard1
+        for _c27 in cards_of(_items10):
+            st.move(_c27, _dest5, False)
+        st.frames.pop()
+
+    def e73_items(st, env):  # game.yaml:258
+        return [env['p'], env['q']]
+    def e74_player(st, env):  # game.yaml:242
         return env['p']
-    def e73_prompt(st, env):  # game.yaml:307
+    def e74_prompt(st, env):  # game.yaml:242
         return 'Abandon the Usurp, or play a Legion?'
-    def e73_label0(st, env):  # game.yaml:310
+    def e74_label0(st, env):  # game.yaml:245
         return 'abandon the Usurp'
-    def e73_label1(st, env):  # game.yaml:313
+    def e74_label1(st, env):  # game.yaml:246
         return 'play a Legion'
-    def collect_73(st, env):  # game.yaml:307
+    def collect_74(st, env):  # game.yaml:242
         actions = []
         values = []
         idx = []
-        # game.yaml:310: always offered
+        # game.yaml:245: always offered
         actions.append(A_171)
         values.append(None)
         idx.append(0)
-        # game.yaml:313: always offered
+        # game.yaml:246: always offered
         actions.append(A_181)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_73(st, dec, i):  # game.yaml:307
+    def resolve_74(st, dec, i):  # game.yaml:242
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:310
-            st.at = o63  # game.yaml:312
-            _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[65]))]
-            _dest6 = (Z_hand1 + seat(st, env['q'], S[64]))
+        if k == 0:  # game.yaml:245
+            st.at = o60  # game.yaml:245
+            _items11 = st.zones[(Z_legion1 + seat(st, env['q'], S[61]))]
+            _dest6 = (Z_hand1 + seat(st, env['q'], S[60]))
             for _c28 in cards_of(_items11):
                 st.move(_c28, _dest6, False)
-        elif k == 1:  # game.yaml:313
-            st.frames.append(Frame(o64, env))
-    def step_76(st, fr):  # game.yaml:334
-        env = fr.env
-        st.at = o77  # game.yaml:335
-        st.move(st.zones[(Z_house1 + seat(st, env['winner'], S[12]))][-1], (Z_markers_on1 + ordinal(env['d'], 'districts', S[11])), False)
-        st.frames.pop()
-
-    def e79_player(st, env):  # game.yaml:341
+        elif k == 1:  # game.yaml:246
+            st.frames.append(Frame(o61, env))
+    def e75_player(st, env):  # game.yaml:263
         return env['p']
-    def e79_prompt(st, env):  # game.yaml:341
+    def e75_prompt(st, env):  # game.yaml:263
         return 'Build a Legion of 2 to 4 cards, face down'
-    def e79_src(st, env):  # game.yaml:341
-        return st.zones[(Z_hand1 + seat(st, env['p'], S[76]))]
-    def e79_dest(st, env):  # game.yaml:341
-        return (Z_legion1 + seat(st, env['p'], S[77]))
-    def e79_min(st, env):  # game.yaml:341
+    def e75_src(st, env):  # game.yaml:263
+        return st.zones[(Z_hand1 + seat(st, env['p'], S[74]))]
+    def e75_dest(st, env):  # game.yaml:263
+        return (Z_legion1 + seat(st, env['p'], S[75]))
+    def e75_min(st, env):  # game.yaml:263
         return 2
-    def e79_max(st, env):  # game.yaml:341
+    def e75_max(st, env):  # game.yaml:263
         return 4
-    def cands_79(st, env, picked):  # game.yaml:341
-        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[76]))])
-    def step_80(st, fr):  # game.yaml:355
+    def cands_75(st, env, picked):  # game.yaml:263
+        return list(st.zones[(Z_hand1 + seat(st, env['p'], S[74]))])
+    def step_76(st, fr):  # game.yaml:272
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o86  # game.yaml:356
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[78]))]) >= 2):
-                st.frames.append(Frame(o81, env))
+            st.at = o82  # game.yaml:273
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[76]))]) >= 2):
+                st.frames.append(Frame(o77, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1388,13 +1354,13 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_81(st, fr):  # game.yaml:358
+    def step_77(st, fr):  # game.yaml:275
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o85  # game.yaml:359
-            o85.exec(st, env)
+            st.at = o81  # game.yaml:276
+            o81.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1403,15 +1369,15 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_82(st, fr):  # game.yaml:363
+    def step_78(st, fr):  # game.yaml:278
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o83  # game.yaml:364
-            _args16 = {'p': env['q']}
-            enter_procedure(st, S[79])
-            st.frames.append(Frame(o8, _args16))
+            st.at = o79  # game.yaml:278
+            _args15 = {'p': env['q']}
+            enter_procedure(st, S[77])
+            st.frames.append(Frame(o7, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1420,107 +1386,107 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_84(st, fr):  # game.yaml:365
+    def step_80(st, fr):  # game.yaml:278
         env = fr.env
         pass
         st.frames.pop()
 
-    def e85_player(st, env):  # game.yaml:359
+    def e81_player(st, env):  # game.yaml:276
         return env['q']
-    def e85_prompt(st, env):  # game.yaml:359
+    def e81_prompt(st, env):  # game.yaml:276
         return 'Take part in the Struggle for ' + fmt_card1(env['day'].props['district']) + '?'
-    def e85_label0(st, env):  # game.yaml:362
+    def e81_label0(st, env):  # game.yaml:278
         return 'take part'
-    def e85_label1(st, env):  # game.yaml:365
+    def e81_label1(st, env):  # game.yaml:278
         return 'pass'
-    def collect_85(st, env):  # game.yaml:359
+    def collect_81(st, env):  # game.yaml:276
         actions = []
         values = []
         idx = []
-        # game.yaml:362: always offered
+        # game.yaml:278: always offered
         actions.append(A_211)
         values.append(None)
         idx.append(0)
-        # game.yaml:365: always offered
+        # game.yaml:278: always offered
         actions.append(A_221)
         values.append(None)
         idx.append(1)
         return actions, values, idx
-    def resolve_85(st, dec, i):  # game.yaml:359
+    def resolve_81(st, dec, i):  # game.yaml:276
         env = dec.env
         k = dec.options[i]
-        if k == 0:  # game.yaml:362
-            st.frames.append(Frame(o82, env))
-        elif k == 1:  # game.yaml:365
+        if k == 0:  # game.yaml:278
+            st.frames.append(Frame(o78, env))
+        elif k == 1:  # game.yaml:278
             pass
-    def e87_items(st, env):  # game.yaml:353
+    def e83_items(st, env):  # game.yaml:270
         return clockwise_from(st, seat_after(st, st.vars['supreme'], 1))
-    def step_90(st, fr):  # game.yaml:369
+    def step_86(st, fr):  # game.yaml:281
         env = fr.env
-        st.at = o91  # game.yaml:370
+        st.at = o87  # game.yaml:281
         if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[24]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[25]))])) + ')', -1)
+            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + seat(st, env['q'], S[19]))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + seat(st, env['q'], S[20]))])) + ')', -1)
         st.frames.pop()
 
-    def e92_items(st, env):  # game.yaml:368
+    def e88_items(st, env):  # game.yaml:281
         return env['fighters']
-    def e93_among(st, env):  # game.yaml:371
-        return fn_strongest_legion(st, S[80], env['fighters'])
-    def e93_strength(st, env):  # game.yaml:371
+    def e89_among(st, env):  # game.yaml:282
+        return fn_strongest_legion(st, S[78], env['fighters'])
+    def e89_strength(st, env):  # game.yaml:282
         return 0
-    def e93_chooser(st, env):  # game.yaml:371
+    def e89_chooser(st, env):  # game.yaml:282
         return st.vars['supreme']
-    def e93_prompt(st, env):  # game.yaml:371
+    def e89_prompt(st, env):  # game.yaml:282
         return 'Struggle'
-    def step_94(st, fr):  # game.yaml:379
+    def step_90(st, fr):  # game.yaml:286
         env = fr.env
-        st.at = o95  # game.yaml:380
-        st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[26])), False)
-        st.at = o96  # game.yaml:381
-        st.at = o97  # game.yaml:382
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[29]))]),)), (Z_house1 + seat(st, env['w'], S[28])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[27])), False, S[30])
-        st.at = o98  # game.yaml:384
+        st.at = o91  # game.yaml:287
+        st.move(env['day'], (Z_won_days1 + seat(st, env['w'], S[21])), False)
+        st.at = o92  # game.yaml:288
+        st.at = o93  # game.yaml:288
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[24]))]),)), (Z_house1 + seat(st, env['w'], S[23])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
+        st.at = o94  # game.yaml:290
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         st.frames.pop()
 
-    def step_96(st, fr):  # game.yaml:381
+    def step_92(st, fr):  # game.yaml:288
         env = fr.env
-        st.at = o97  # game.yaml:382
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[29]))]),)), (Z_house1 + seat(st, env['w'], S[28])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[27])), False, S[30])
+        st.at = o93  # game.yaml:288
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + seat(st, env['w'], S[24]))]),)), (Z_house1 + seat(st, env['w'], S[23])), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
         st.frames.pop()
 
-    def step_99(st, fr):  # game.yaml:376
+    def step_95(st, fr):  # game.yaml:285
         env = fr.env
-        st.at = o100  # game.yaml:377
+        st.at = o96  # game.yaml:285
         st.move(env['day'], Z_spent_days1, False)
-        st.at = o101  # game.yaml:378
+        st.at = o97  # game.yaml:285
         if st.record_log:
             st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
         st.frames.pop()
 
-    def step_103(st, fr):  # game.yaml:386
+    def step_99(st, fr):  # game.yaml:291
         env = fr.env
-        st.at = o104  # game.yaml:387
-        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[31]))]
+        st.at = o100  # game.yaml:291
+        _items12 = st.zones[(Z_legion1 + seat(st, env['q'], S[26]))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
         st.frames.pop()
 
-    def e105_items(st, env):  # game.yaml:385
+    def e101_items(st, env):  # game.yaml:291
         return env['fighters']
-    def step_106(st, fr):  # game.yaml:394
+    def step_102(st, fr):  # game.yaml:298
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o111  # game.yaml:395
-            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))]) > 3):
-                st.frames.append(Frame(o109, env))
+            st.at = o107  # game.yaml:299
+            if (len(st.zones[(Z_hand1 + seat(st, env['q'], S[79]))]) > 3):
+                st.frames.append(Frame(o105, env))
             else:
-                st.at = o108  # game.yaml:403
-                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[82])), False, S[84])
+                st.at = o104  # game.yaml:302
+                st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1529,19 +1495,19 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_107(st, fr):  # game.yaml:402
+    def step_103(st, fr):  # game.yaml:302
         env = fr.env
-        st.at = o108  # game.yaml:403
-        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[82])), False, S[84])
+        st.at = o104  # game.yaml:302
+        st.move_count((3 - len(st.zones[(Z_hand1 + seat(st, env['q'], S[81]))])), Z_minion_deck1, (Z_hand1 + seat(st, env['q'], S[80])), False, S[82])
         st.frames.pop()
 
-    def step_109(st, fr):  # game.yaml:396
+    def step_105(st, fr):  # game.yaml:300
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o110  # game.yaml:397
-            o110.exec(st, env)
+            st.at = o106  # game.yaml:301
+            o106.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1550,53 +1516,53 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e110_player(st, env):  # game.yaml:397
+    def e106_player(st, env):  # game.yaml:301
         return env['q']
-    def e110_prompt(st, env):  # game.yaml:397
+    def e106_prompt(st, env):  # game.yaml:301
         return 'Discard down to 3 cards'
-    def e110_src(st, env):  # game.yaml:397
-        return st.zones[(Z_hand1 + seat(st, env['q'], S[85]))]
-    def e110_dest(st, env):  # game.yaml:397
+    def e106_src(st, env):  # game.yaml:301
+        return st.zones[(Z_hand1 + seat(st, env['q'], S[83]))]
+    def e106_dest(st, env):  # game.yaml:301
         return Z_discard1
-    def e110_min(st, env):  # game.yaml:397
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]) - 3)
-    def e110_max(st, env):  # game.yaml:397
-        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[86]))]) - 3)
-    def cands_110(st, env, picked):  # game.yaml:397
-        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[85]))])
-    def e112_items(st, env):  # game.yaml:393
+    def e106_min(st, env):  # game.yaml:301
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
+    def e106_max(st, env):  # game.yaml:301
+        return (len(st.zones[(Z_hand1 + seat(st, env['q'], S[84]))]) - 3)
+    def cands_106(st, env, picked):  # game.yaml:301
+        return list(st.zones[(Z_hand1 + seat(st, env['q'], S[83]))])
+    def e108_items(st, env):  # game.yaml:297
         return clockwise_from(st, st.vars['supreme'])
-    def step_116(st, fr):  # game.yaml:117
+    def step_112(st, fr):  # game.yaml:96
         env = fr.env
-        st.at = o117  # game.yaml:120
+        st.at = o113  # game.yaml:99
         st.shuffle(Z_day_deck1)
-        st.at = o118  # game.yaml:121
+        st.at = o114  # game.yaml:100
         st.shuffle(Z_minion_deck1)
-        st.at = o121  # game.yaml:122
-        _live3 = live_mask(st)
+        st.at = o117  # game.yaml:101
+        _live4 = live_mask(st)
         for _p3 in list(st.players):
-            if gone(st, _live3, _p3):
+            if gone(st, _live4, _p3):
                 continue
             env['p'] = _p3
-            st.at = o120  # game.yaml:124
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[87])), False, S[88])
+            st.at = o116  # game.yaml:103
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
         st.frames.pop()
 
-    def step_119(st, fr):  # game.yaml:123
+    def step_115(st, fr):  # game.yaml:102
         env = fr.env
-        st.at = o120  # game.yaml:124
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[87])), False, S[88])
+        st.at = o116  # game.yaml:103
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + seat(st, env['p'], S[85])), False, S[86])
         st.frames.pop()
 
-    def e121_items(st, env):  # game.yaml:122
+    def e117_items(st, env):  # game.yaml:101
         return st.players
-    def step_122(st, fr):  # game.yaml:126
+    def step_118(st, fr):  # game.yaml:105
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
-            st.at = o151  # game.yaml:126
-            o151.exec(st, env)
+            st.at = o147  # game.yaml:105
+            o147.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1605,46 +1571,46 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_123(st, fr):  # game.yaml:126
+    def step_119(st, fr):  # game.yaml:105
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o124  # game.yaml:126
+            st.at = o120  # game.yaml:105
             st.vars['round'] += 1
-            st.at = o125  # game.yaml:126
+            st.at = o121  # game.yaml:105
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
-            st.at = o126  # game.yaml:130
-            st.at = o127  # game.yaml:130
+            st.at = o122  # game.yaml:109
+            st.at = o123  # game.yaml:109
             st.vars['phase'] = 'Day'
-            st.at = o128  # game.yaml:130
+            st.at = o124  # game.yaml:109
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
-            st.at = o129  # game.yaml:133
+            st.at = o125  # game.yaml:112
             st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-            st.at = o130  # game.yaml:134
+            st.at = o126  # game.yaml:113
             if st.record_log:
                 st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-            st.at = o131  # game.yaml:130
+            st.at = o127  # game.yaml:109
             st.vars['phase'] = ''
             fr.pc = 4
-            st.at = o132  # game.yaml:135
-            st.frames.append(Frame(o132, env))
+            st.at = o128  # game.yaml:114
+            st.frames.append(Frame(o128, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             fr.pc = 5
-            st.at = o140  # game.yaml:139
-            st.frames.append(Frame(o140, env))
+            st.at = o136  # game.yaml:115
+            st.frames.append(Frame(o136, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 5
         if pc == 5:
             fr.pc = 6
-            st.at = o150  # game.yaml:140
+            st.at = o146  # game.yaml:116
             if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p4, S[1]))]) == 0) for _p4 in st.players))):
-                st.frames.append(Frame(o145, env))
+                st.frames.append(Frame(o141, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 6
@@ -1653,56 +1619,56 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_126(st, fr):  # game.yaml:130
+    def step_122(st, fr):  # game.yaml:109
         env = fr.env
-        st.at = o127  # game.yaml:130
+        st.at = o123  # game.yaml:109
         st.vars['phase'] = 'Day'
-        st.at = o128  # game.yaml:130
+        st.at = o124  # game.yaml:109
         if st.record_log:
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
-        st.at = o129  # game.yaml:133
+        st.at = o125  # game.yaml:112
         st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-        st.at = o130  # game.yaml:134
+        st.at = o126  # game.yaml:113
         if st.record_log:
             st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-        st.at = o131  # game.yaml:130
+        st.at = o127  # game.yaml:109
         st.vars['phase'] = ''
         st.frames.pop()
 
-    def step_132(st, fr):  # game.yaml:135
+    def step_128(st, fr):  # game.yaml:114
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o133  # game.yaml:135
+            st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             fr.pc = 2
-            st.at = o137  # game.yaml:135
-            o137.exec(st, env)
+            st.at = o133  # game.yaml:114
+            o133.exec(st, env)
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
         if pc == 2:
-            st.at = o138  # game.yaml:135
+            st.at = o134  # game.yaml:114
             st.vars['turn_player'] = None
-            st.at = o139  # game.yaml:135
+            st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_134(st, fr):  # game.yaml:138
+    def step_130(st, fr):  # game.yaml:114
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o135  # game.yaml:135
+            st.at = o131  # game.yaml:114
             st.vars['turn_player'] = env['p']
             if st.record_log:
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
-            st.at = o136  # game.yaml:138
-            _args17 = {'p': env['p']}
-            enter_procedure(st, S[89])
-            st.frames.append(Frame(o0, _args17))
+            st.at = o132  # game.yaml:114
+            _args16 = {'p': env['p']}
+            enter_procedure(st, S[87])
+            st.frames.append(Frame(o0, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 2
@@ -1711,445 +1677,368 @@ def build(num_players, files):
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def e137_items(st, env):  # game.yaml:135
+    def e133_items(st, env):  # game.yaml:114
         return clockwise_from(st, st.vars['supreme'])
-    def step_140(st, fr):  # game.yaml:139
+    def step_136(st, fr):  # game.yaml:115
         env = fr.env
         pc = fr.pc
         if pc == 0:
-            st.at = o141  # game.yaml:139
+            st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
-            st.at = o142  # game.yaml:139
+            st.at = o138  # game.yaml:115
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             fr.pc = 3
-            st.at = o143  # game.yaml:139
-            _args18 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[90])
+            st.at = o139  # game.yaml:115
+            _args17 = {'day': st.zones[Z_current_day1][-1]}
+            enter_procedure(st, S[88])
+            st.frames.append(Frame(o8, _args17))
+            if st.pending is not None or st.frames[-1] is not fr:
+                return
+            pc = 3
+        if pc == 3:
+            st.at = o140  # game.yaml:115
+            st.vars['phase'] = ''
+            st.frames.pop()
+            return
+        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
+
+    def step_141(st, fr):  # game.yaml:116
+        env = fr.env
+        pc = fr.pc
+        if pc == 0:
+            st.at = o142  # game.yaml:116
+            st.vars['phase'] = 'Ending the Day'
+            st.at = o143  # game.yaml:116
+            if st.record_log:
+                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
+            fr.pc = 3
+            st.at = o144  # game.yaml:116
+            _args18 = {}
+            enter_procedure(st, S[89])
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 3
         if pc == 3:
-            st.at = o144  # game.yaml:139
+            st.at = o145  # game.yaml:116
             st.vars['phase'] = ''
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
-    def step_145(st, fr):  # game.yaml:140
-        env = fr.env
-        pc = fr.pc
-        if pc == 0:
-            st.at = o146  # game.yaml:140
-            st.vars['phase'] = 'Ending the Day'
-            st.at = o147  # game.yaml:140
-            if st.record_log:
-                st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
-            fr.pc = 3
-            st.at = o148  # game.yaml:140
-            _args19 = {}
-            enter_procedure(st, S[91])
-            st.frames.append(Frame(o10, _args19))
-            if st.pending is not None or st.frames[-1] is not fr:
-                return
-            pc = 3
-        if pc == 3:
-            st.at = o149  # game.yaml:140
-            st.vars['phase'] = ''
-            st.frames.pop()
-            return
-        raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
-
-    def e151_cond(st, env):  # game.yaml:126
+    def e147_cond(st, env):  # game.yaml:105
         return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + seat(st, _p5, S[1]))]) == 0) for _p5 in st.players))
-    def step_152(st, fr):  # game.yaml:418
+    def step_148(st, fr):  # game.yaml:317
         env = fr.env
-        st.at = o164  # game.yaml:422
-        _live4 = live_mask(st)
+        st.at = o154  # game.yaml:321
+        _live5 = live_mask(st)
         for _p6 in list(st.players):
-            if gone(st, _live4, _p6):
+            if gone(st, _live5, _p6):
                 continue
             env['p'] = _p6
-            st.at = o163  # game.yaml:424
+            st.at = o153  # game.yaml:323
             for _d8 in list(K_districts1):
                 env['d'] = _d8
-                st.at = o155  # game.yaml:426
+                st.at = o151  # game.yaml:325
                 env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m26.owner == env['p'])])
-                st.at = o156  # game.yaml:427
-                _i1 = seat(st, env['p'], S[92])
-                _v1 = st.vars['score'][_i1] + (env['n'] * min((env['n'], 4,)))
+                st.at = o152  # game.yaml:326
+                _i1 = seat(st, env['p'], S[90])
+                _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[91]))]))) else 0))
                 if _v1 < 0:
-                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[93])
+                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[92])
                 st.vars['score'][_i1] = _v1
-                st.at = o159  # game.yaml:428
-                if (env['n'] > 0):
-                    st.at = o158  # game.yaml:430
-                    _i2 = seat(st, env['p'], S[94])
-                    _v2 = st.vars['score'][_i2] + 1
-                    if _v2 < 0:
-                        raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[95])
-                    st.vars['score'][_i2] = _v2
-                st.at = o162  # game.yaml:431
-                if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[96]))]))):
-                    st.at = o161  # game.yaml:433
-                    _i3 = seat(st, env['p'], S[97])
-                    _v3 = st.vars['score'][_i3] + 2
-                    if _v3 < 0:
-                        raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[98])
-                    st.vars['score'][_i3] = _v3
         st.frames.pop()
 
-    def step_153(st, fr):  # game.yaml:423
+    def step_149(st, fr):  # game.yaml:322
         env = fr.env
-        st.at = o163  # game.yaml:424
+        st.at = o153  # game.yaml:323
         for _d9 in list(K_districts1):
             env['d'] = _d9
-            st.at = o155  # game.yaml:426
+            st.at = o151  # game.yaml:325
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m27.owner == env['p'])])
-            st.at = o156  # game.yaml:427
-            _i4 = seat(st, env['p'], S[92])
-            _v4 = st.vars['score'][_i4] + (env['n'] * min((env['n'], 4,)))
-            if _v4 < 0:
-                raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[93])
-            st.vars['score'][_i4] = _v4
-            st.at = o159  # game.yaml:428
-            if (env['n'] > 0):
-                st.at = o158  # game.yaml:430
-                _i5 = seat(st, env['p'], S[94])
-                _v5 = st.vars['score'][_i5] + 1
-                if _v5 < 0:
-                    raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[95])
-                st.vars['score'][_i5] = _v5
-            st.at = o162  # game.yaml:431
-            if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[96]))]))):
-                st.at = o161  # game.yaml:433
-                _i6 = seat(st, env['p'], S[97])
-                _v6 = st.vars['score'][_i6] + 2
-                if _v6 < 0:
-                    raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[98])
-                st.vars['score'][_i6] = _v6
+            st.at = o152  # game.yaml:326
+            _i2 = seat(st, env['p'], S[90])
+            _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[91]))]))) else 0))
+            if _v2 < 0:
+                raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[92])
+            st.vars['score'][_i2] = _v2
         st.frames.pop()
 
-    def step_154(st, fr):  # game.yaml:425
+    def step_150(st, fr):  # game.yaml:324
         env = fr.env
-        st.at = o155  # game.yaml:426
+        st.at = o151  # game.yaml:325
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[0]))] if (_m28.owner == env['p'])])
-        st.at = o156  # game.yaml:427
-        _i7 = seat(st, env['p'], S[92])
-        _v7 = st.vars['score'][_i7] + (env['n'] * min((env['n'], 4,)))
-        if _v7 < 0:
-            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[93])
-        st.vars['score'][_i7] = _v7
-        st.at = o159  # game.yaml:428
-        if (env['n'] > 0):
-            st.at = o158  # game.yaml:430
-            _i8 = seat(st, env['p'], S[94])
-            _v8 = st.vars['score'][_i8] + 1
-            if _v8 < 0:
-                raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[95])
-            st.vars['score'][_i8] = _v8
-        st.at = o162  # game.yaml:431
-        if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[96]))]))):
-            st.at = o161  # game.yaml:433
-            _i9 = seat(st, env['p'], S[97])
-            _v9 = st.vars['score'][_i9] + 2
-            if _v9 < 0:
-                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[98])
-            st.vars['score'][_i9] = _v9
+        st.at = o152  # game.yaml:326
+        _i3 = seat(st, env['p'], S[90])
+        _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + ordinal(env['d'], 'districts', S[91]))]))) else 0))
+        if _v3 < 0:
+            raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[92])
+        st.vars['score'][_i3] = _v3
         st.frames.pop()
 
-    def step_157(st, fr):  # game.yaml:429
-        env = fr.env
-        st.at = o158  # game.yaml:430
-        _i10 = seat(st, env['p'], S[94])
-        _v10 = st.vars['score'][_i10] + 1
-        if _v10 < 0:
-            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[95])
-        st.vars['score'][_i10] = _v10
-        st.frames.pop()
-
-    def step_160(st, fr):  # game.yaml:432
-        env = fr.env
-        st.at = o161  # game.yaml:433
-        _i11 = seat(st, env['p'], S[97])
-        _v11 = st.vars['score'][_i11] + 2
-        if _v11 < 0:
-            raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[98])
-        st.vars['score'][_i11] = _v11
-        st.frames.pop()
-
-    def e163_items(st, env):  # game.yaml:424
+    def e153_items(st, env):  # game.yaml:323
         return K_districts1
-    def e164_items(st, env):  # game.yaml:422
+    def e154_items(st, env):  # game.yaml:321
         return st.players
-    def tie_0(st, env):  # game.yaml:435
-        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[99]))])
-    def init_supreme(st, env):  # game.yaml:74
+    def tie_0(st, env):  # game.yaml:327
+        return len(st.zones[(Z_won_days1 + seat(st, env['p'], S[93]))])
+    def init_supreme(st, env):  # game.yaml:66
         return 0
-    def init_score(st, env):  # game.yaml:77
+    def init_score(st, env):  # game.yaml:69
         return 0
-    def init_round(st, env):  # game.yaml:126
+    def init_round(st, env):  # game.yaml:105
         return 0
-    def init_phase(st, env):  # game.yaml:126
+    def init_phase(st, env):  # game.yaml:105
         return ''
-    def init_turn_player(st, env):  # game.yaml:126
+    def init_turn_player(st, env):  # game.yaml:105
         return None
-    def init_start_player(st, env):  # game.yaml:126
+    def init_start_player(st, env):  # game.yaml:105
         return first(st.players)
 
-    o0 = Block(0, S[100], 5, step_0)
-    o1 = Block(1, S[101], 1, step_1)
-    o2 = Block(2, S[102], 1, step_2)
-    o3 = Block(3, S[103], 1, step_3)
-    o4 = Block(4, S[9], 1, step_4)
-    o5 = Block(5, S[104], 1, step_5)
-    o6 = Block(6, S[105], 4, step_6)
-    o7 = Block(7, S[72], 3, step_7)
-    o8 = Block(8, S[106], 1, step_8)
-    o9 = Block(9, S[107], 7, step_9)
-    o10 = Block(10, S[108], 4, step_10)
-    o11 = Stmt(11, S[14])
-    o12 = Stmt(12, S[15])
-    o13 = Stmt(13, S[16])
-    o14 = Stmt(14, S[17])
-    o15 = Stmt(15, S[19])
-    o16 = Block(16, S[109], 1, step_16)
-    o17 = Stmt(17, S[33])
-    o18 = Block(18, S[110], 1, step_18)
-    o19 = Stmt(19, S[111])
-    o20 = ChooseOp(S[112], e20_player, e20_prompt, [
-        OptionOp(site[0], e20_label0, None, None, None, o16),
-        OptionOp(site[1], e20_label1, 'd', e20_items1, e20_when1, o18),
+    o0 = Block(0, S[94], 5, step_0)
+    o1 = Block(1, S[95], 1, step_1)
+    o2 = Block(2, S[96], 1, step_2)
+    o3 = Block(3, S[97], 1, step_3)
+    o4 = Block(4, S[40], 1, step_4)
+    o5 = Block(5, S[98], 1, step_5)
+    o6 = Block(6, S[99], 4, step_6)
+    o7 = Block(7, S[100], 1, step_7)
+    o8 = Block(8, S[101], 7, step_8)
+    o9 = Block(9, S[102], 4, step_9)
+    o10 = Stmt(10, S[9])
+    o11 = Stmt(11, S[10])
+    o12 = Stmt(12, S[11])
+    o13 = Stmt(13, S[12])
+    o14 = Stmt(14, S[14])
+    o15 = Block(15, S[103], 1, step_15)
+    o16 = Stmt(16, S[28])
+    o17 = Block(17, S[104], 1, step_17)
+    o18 = Stmt(18, S[105])
+    o19 = ChooseOp(S[106], e19_player, e19_prompt, [
+        OptionOp(site[0], e19_label0, None, None, None, o15),
+        OptionOp(site[1], e19_label1, 'd', e19_items1, e19_when1, o17),
     ], False)
-    o20.collect = collect_20
-    o20.resolve = resolve_20
+    o19.collect = collect_19
+    o19.resolve = resolve_19
+    o19.uid = 19
+    o20 = PickOp(S[107], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, e20_where, None, False, site[2])
+    o20.candidates = cands_20
     o20.uid = 20
-    o21 = PickOp(S[113], e21_player, e21_prompt, 'c', e21_src, e21_dest, e21_min, e21_max, e21_where, None, False, site[2])
-    o21.candidates = cands_21
-    o21.uid = 21
-    o22 = Block(22, S[114], 0, step_22)
-    o23 = Block(23, S[115], 3, step_23)
-    o24 = Stmt(24, S[38])
-    o25 = Block(25, S[116], 1, step_25)
-    o26 = Block(26, S[117], 1, step_26)
-    o27 = PickOp(S[118], e27_player, e27_prompt, 'c', e27_src, e27_dest, e27_min, e27_max, None, None, False, site[5])
-    o27.candidates = cands_27
-    o27.uid = 27
-    o28 = Stmt(28, S[119])
-    o29 = ForOp(S[120], 'q', e29_items, o25, False, seats=True)
-    o29.uid = 29
-    o30 = Stmt(30, S[40])
-    o31 = Block(31, S[121], 2, step_31)
-    o32 = Stmt(32, S[43])
-    o33 = Block(33, S[122], 1, step_33)
-    o34 = Stmt(34, S[44])
-    o35 = ChooseOp(S[123], e35_player, e35_prompt, [
-        OptionOp(site[7], e35_label0, 'q', e35_items0, e35_when0, o33),
+    o21 = Block(21, S[108], 0, step_21)
+    o22 = Block(22, S[109], 3, step_22)
+    o23 = Stmt(23, S[33])
+    o24 = Block(24, S[110], 1, step_24)
+    o25 = PickOp(S[111], e25_player, e25_prompt, 'c', e25_src, e25_dest, e25_min, e25_max, None, None, False, site[5])
+    o25.candidates = cands_25
+    o25.uid = 25
+    o26 = ForOp(S[112], 'q', e26_items, o24, False, seats=True)
+    o26.uid = 26
+    o27 = Stmt(27, S[35])
+    o28 = Block(28, S[113], 2, step_28)
+    o29 = Stmt(29, S[38])
+    o30 = Block(30, S[114], 1, step_30)
+    o31 = Stmt(31, S[39])
+    o32 = ChooseOp(S[115], e32_player, e32_prompt, [
+        OptionOp(site[7], e32_label0, 'q', e32_items0, e32_when0, o30),
     ], False)
-    o35.collect = collect_35
-    o35.resolve = resolve_35
-    o35.uid = 35
-    o36 = Block(36, S[124], 2, step_36)
-    o37 = Stmt(37, S[45])
-    o38 = Block(38, S[125], 1, step_38)
-    o39 = Stmt(39, S[126])
-    o40 = ChooseOp(S[127], e40_player, e40_prompt, [
-        OptionOp(site[9], e40_label0, 'b', e40_items0, e40_when0, o38),
+    o32.collect = collect_32
+    o32.resolve = resolve_32
+    o32.uid = 32
+    o33 = Block(33, S[116], 2, step_33)
+    o34 = Stmt(34, S[41])
+    o35 = Block(35, S[117], 1, step_35)
+    o36 = Stmt(36, S[118])
+    o37 = ChooseOp(S[119], e37_player, e37_prompt, [
+        OptionOp(site[9], e37_label0, 'b', e37_items0, e37_when0, o35),
     ], False)
-    o40.collect = collect_40
-    o40.resolve = resolve_40
-    o40.uid = 40
-    o41 = Block(41, S[128], 2, step_41)
-    o42 = Stmt(42, S[48])
-    o43 = Stmt(43, S[129])
-    o44 = ChooseOp(S[130], e44_player, e44_prompt, [
-        OptionOp(site[3], e44_label0, None, None, None, o22),
-        OptionOp(site[4], e44_label1, None, None, e44_when1, o23),
-        OptionOp(site[6], e44_label2, 'd', e44_items2, e44_when2, o31),
-        OptionOp(site[8], e44_label3, 'a', e44_items3, e44_when3, o36),
-        OptionOp(site[10], e44_label4, 'd', e44_items4, e44_when4, o41),
+    o37.collect = collect_37
+    o37.resolve = resolve_37
+    o37.uid = 37
+    o38 = Block(38, S[120], 2, step_38)
+    o39 = Stmt(39, S[44])
+    o40 = Stmt(40, S[121])
+    o41 = ChooseOp(S[122], e41_player, e41_prompt, [
+        OptionOp(site[3], e41_label0, None, None, None, o21),
+        OptionOp(site[4], e41_label1, None, None, e41_when1, o22),
+        OptionOp(site[6], e41_label2, 'd', e41_items2, e41_when2, o28),
+        OptionOp(site[8], e41_label3, 'a', e41_items3, e41_when3, o33),
+        OptionOp(site[10], e41_label4, 'd', e41_items4, e41_when4, o38),
     ], False)
-    o44.collect = collect_44
-    o44.resolve = resolve_44
+    o41.collect = collect_41
+    o41.resolve = resolve_41
+    o41.uid = 41
+    o42 = Stmt(42, S[123])
+    o43 = Block(43, S[124], 2, step_43)
+    o44 = PickOp(S[125], e44_player, e44_prompt, 'c', e44_src, e44_dest, e44_min, e44_max, e44_where, None, False, site[12])
+    o44.candidates = cands_44
     o44.uid = 44
-    o45 = Stmt(45, S[131])
-    o46 = Block(46, S[132], 2, step_46)
-    o47 = PickOp(S[133], e47_player, e47_prompt, 'c', e47_src, e47_dest, e47_min, e47_max, e47_where, None, False, site[12])
-    o47.candidates = cands_47
-    o47.uid = 47
-    o48 = Stmt(48, S[134])
-    o49 = Block(49, S[135], 1, step_49)
-    o50 = Block(50, S[136], 1, step_50)
-    o51 = Stmt(51, S[56])
-    o52 = ChooseOp(S[137], e52_player, e52_prompt, [
-        OptionOp(site[14], e52_label0, 'd', e52_items0, e52_when0, o50),
+    o45 = Stmt(45, S[126])
+    o46 = Block(46, S[127], 1, step_46)
+    o47 = Block(47, S[128], 1, step_47)
+    o48 = Stmt(48, S[52])
+    o49 = ChooseOp(S[129], e49_player, e49_prompt, [
+        OptionOp(site[14], e49_label0, 'd', e49_items0, e49_when0, o47),
     ], False)
-    o52.collect = collect_52
-    o52.resolve = resolve_52
-    o52.uid = 52
-    o53 = Block(53, S[138], 2, step_53)
-    o54 = PickOp(S[139], e54_player, e54_prompt, 'c', e54_src, e54_dest, e54_min, None, None, 'gone', False, site[16])
-    o54.candidates = cands_54
-    o54.uid = 54
-    o55 = Stmt(55, S[58])
-    o56 = ChooseOp(S[140], e56_player, e56_prompt, [
-        OptionOp(site[11], e56_label0, 'd', e56_items0, e56_when0, o46),
-        OptionOp(site[13], e56_label1, 'q', e56_items1, e56_when1, o49),
-        OptionOp(site[15], e56_label2, None, None, None, o53),
+    o49.collect = collect_49
+    o49.resolve = resolve_49
+    o49.uid = 49
+    o50 = Block(50, S[130], 2, step_50)
+    o51 = PickOp(S[131], e51_player, e51_prompt, 'c', e51_src, e51_dest, e51_min, None, None, 'gone', False, site[16])
+    o51.candidates = cands_51
+    o51.uid = 51
+    o52 = Stmt(52, S[54])
+    o53 = ChooseOp(S[132], e53_player, e53_prompt, [
+        OptionOp(site[11], e53_label0, 'd', e53_items0, e53_when0, o43),
+        OptionOp(site[13], e53_label1, 'q', e53_items1, e53_when1, o46),
+        OptionOp(site[15], e53_label2, None, None, None, o50),
     ], False)
-    o56.collect = collect_56
-    o56.resolve = resolve_56
-    o56.uid = 56
-    o57 = Stmt(57, S[141])
-    o58 = Stmt(58, S[21])
-    o59 = Block(59, S[142], 1, step_59)
-    o60 = Stmt(60, S[63])
-    o61 = Stmt(61, S[143])
-    o62 = Block(62, S[144], 1, step_62)
-    o63 = Stmt(63, S[145])
-    o64 = Block(64, S[146], 6, step_64)
-    o65 = Stmt(65, S[66])
-    o66 = Stmt(66, S[147])
-    o67 = WinnerOp(S[148], 'majority:holder', e67_among, e67_strength, e67_chooser, True, 'w', e67_prompt, site[19], fmt_player1)
-    o67.uid = 67
-    o68 = Block(68, S[149], 1, step_68)
+    o53.collect = collect_53
+    o53.resolve = resolve_53
+    o53.uid = 53
+    o54 = Stmt(54, S[133])
+    o55 = Stmt(55, S[16])
+    o56 = Block(56, S[134], 1, step_56)
+    o57 = Stmt(57, S[59])
+    o58 = Stmt(58, S[135])
+    o59 = Block(59, S[136], 1, step_59)
+    o60 = Stmt(60, S[137])
+    o61 = Block(61, S[138], 5, step_61)
+    o62 = Stmt(62, S[62])
+    o63 = Stmt(63, S[139])
+    o64 = WinnerOp(S[140], 'majority:holder', e64_among, e64_strength, e64_chooser, True, 'w', e64_prompt, site[19], fmt_player1)
+    o64.uid = 64
+    o65 = Block(65, S[141], 4, step_65)
+    o66 = Stmt(66, S[142])
+    o67 = Stmt(67, S[143])
+    o68 = Stmt(68, S[67])
     o69 = Stmt(69, S[71])
-    o70 = Stmt(70, S[150])
-    o71 = Stmt(71, S[151])
-    o72 = Stmt(72, S[152])
-    o73 = ChooseOp(S[153], e73_player, e73_prompt, [
-        OptionOp(site[17], e73_label0, None, None, None, o62),
-        OptionOp(site[18], e73_label1, None, None, None, o64),
-    ], False)
-    o73.collect = collect_73
-    o73.resolve = resolve_73
+    o70 = Stmt(70, S[144])
+    o71 = Block(71, S[145], 1, step_71)
+    o72 = Stmt(72, S[146])
+    o73 = ForOp(S[147], 'x', e73_items, o71, False, seats=True)
     o73.uid = 73
-    o74 = Stmt(74, S[154])
-    o75 = Stmt(75, S[8])
-    o76 = Block(76, S[155], 1, step_76)
-    o77 = Stmt(77, S[156])
-    o78 = Stmt(78, S[157])
-    o79 = PickOp(S[158], e79_player, e79_prompt, 'c', e79_src, e79_dest, e79_min, e79_max, None, None, True, site[20])
-    o79.candidates = cands_79
-    o79.uid = 79
-    o80 = Block(80, S[159], 1, step_80)
-    o81 = Block(81, S[160], 1, step_81)
-    o82 = Block(82, S[161], 1, step_82)
-    o83 = Stmt(83, S[79])
-    o84 = Block(84, S[162], 0, step_84)
-    o85 = ChooseOp(S[163], e85_player, e85_prompt, [
-        OptionOp(site[21], e85_label0, None, None, None, o82),
-        OptionOp(site[22], e85_label1, None, None, None, o84),
+    o74 = ChooseOp(S[148], e74_player, e74_prompt, [
+        OptionOp(site[17], e74_label0, None, None, None, o59),
+        OptionOp(site[18], e74_label1, None, None, None, o61),
     ], False)
-    o85.collect = collect_85
-    o85.resolve = resolve_85
-    o85.uid = 85
-    o86 = Stmt(86, S[164])
-    o87 = ForOp(S[165], 'q', e87_items, o80, True, seats=True)
-    o87.uid = 87
-    o88 = Stmt(88, S[166])
-    o89 = Stmt(89, S[167])
-    o90 = Block(90, S[168], 1, step_90)
-    o91 = Stmt(91, S[169])
-    o92 = ForOp(S[170], 'q', e92_items, o90, False, seats=True)
-    o92.uid = 92
-    o93 = WinnerOp(S[171], 'majority:holder', e93_among, e93_strength, e93_chooser, True, 'w', e93_prompt, site[23], fmt_player1)
-    o93.uid = 93
-    o94 = Block(94, S[172], 3, step_94)
-    o95 = Stmt(95, S[173])
-    o96 = Block(96, S[174], 1, step_96)
-    o97 = Stmt(97, S[30])
-    o98 = Stmt(98, S[175])
-    o99 = Block(99, S[176], 2, step_99)
-    o100 = Stmt(100, S[177])
-    o101 = Stmt(101, S[178])
-    o102 = Stmt(102, S[179])
-    o103 = Block(103, S[180], 1, step_103)
-    o104 = Stmt(104, S[181])
-    o105 = ForOp(S[182], 'q', e105_items, o103, False, seats=True)
-    o105.uid = 105
-    o106 = Block(106, S[183], 1, step_106)
-    o107 = Block(107, S[184], 1, step_107)
-    o108 = Stmt(108, S[84])
-    o109 = Block(109, S[185], 1, step_109)
-    o110 = PickOp(S[186], e110_player, e110_prompt, 'c', e110_src, e110_dest, e110_min, e110_max, None, None, False, site[24])
-    o110.candidates = cands_110
-    o110.uid = 110
-    o111 = Stmt(111, S[187])
-    o112 = ForOp(S[188], 'q', e112_items, o106, False, seats=True)
-    o112.uid = 112
-    o113 = Stmt(113, S[189])
-    o114 = Stmt(114, S[190])
-    o115 = Stmt(115, S[191])
-    o116 = Block(116, S[192], 3, step_116)
-    o117 = Stmt(117, S[193])
-    o118 = Stmt(118, S[194])
-    o119 = Block(119, S[195], 1, step_119)
-    o120 = Stmt(120, S[88])
-    o121 = ForOp(S[196], 'p', e121_items, o119, False, seats=True)
-    o121.uid = 121
-    o122 = Block(122, S[197], 1, step_122)
-    o123 = Block(123, S[197], 6, step_123)
-    o124 = Stmt(124, S[197])
-    o125 = Stmt(125, S[197])
-    o126 = Block(126, S[198], 5, step_126)
-    o127 = Stmt(127, S[198])
-    o128 = Stmt(128, S[198])
-    o129 = Stmt(129, S[199])
-    o130 = Stmt(130, S[200])
-    o131 = Stmt(131, S[198])
-    o132 = Block(132, S[201], 4, step_132)
-    o133 = Stmt(133, S[201])
-    o134 = Block(134, S[202], 2, step_134)
-    o135 = Stmt(135, S[201])
-    o136 = Stmt(136, S[89])
-    o137 = ForOp(S[201], 'p', e137_items, o134, False, seats=True)
-    o137.uid = 137
-    o138 = Stmt(138, S[201])
-    o139 = Stmt(139, S[201])
-    o140 = Block(140, S[203], 4, step_140)
-    o141 = Stmt(141, S[203])
-    o142 = Stmt(142, S[203])
-    o143 = Stmt(143, S[90])
-    o144 = Stmt(144, S[203])
-    o145 = Block(145, S[204], 4, step_145)
-    o146 = Stmt(146, S[204])
-    o147 = Stmt(147, S[204])
-    o148 = Stmt(148, S[91])
-    o149 = Stmt(149, S[204])
-    o150 = Stmt(150, S[204])
-    o151 = RepeatOp(S[197], o123, e151_cond, False)
-    o151.uid = 151
-    o152 = Block(152, S[205], 1, step_152)
-    o153 = Block(153, S[206], 1, step_153)
-    o154 = Block(154, S[207], 4, step_154)
-    o155 = Stmt(155, S[208])
-    o156 = Stmt(156, S[93])
-    o157 = Block(157, S[209], 1, step_157)
-    o158 = Stmt(158, S[95])
-    o159 = Stmt(159, S[210])
-    o160 = Block(160, S[211], 1, step_160)
-    o161 = Stmt(161, S[98])
-    o162 = Stmt(162, S[212])
-    o163 = ForOp(S[213], 'd', e163_items, o154, False)
-    o163.uid = 163
-    o164 = ForOp(S[214], 'p', e164_items, o153, False, seats=True)
-    o164.uid = 164
-    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164]
-    P.setup = o116
-    P.play = o122
-    P.scoring = o152
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[100]) + ')', o1.uid: 'procedure bonus (' + str(S[101]) + ')', o2.uid: 'procedure pay_pair (' + str(S[102]) + ')', o3.uid: 'procedure special_ability (' + str(S[103]) + ')', o4.uid: 'procedure return_marker (' + str(S[9]) + ')', o5.uid: 'procedure action (' + str(S[104]) + ')', o6.uid: 'procedure usurp (' + str(S[105]) + ')', o7.uid: 'procedure replace_marker (' + str(S[72]) + ')', o8.uid: 'procedure build_legion (' + str(S[106]) + ')', o9.uid: 'procedure struggle (' + str(S[107]) + ')', o10.uid: 'procedure end_of_day (' + str(S[108]) + ')'}
+    o74.collect = collect_74
+    o74.resolve = resolve_74
+    o74.uid = 74
+    o75 = PickOp(S[149], e75_player, e75_prompt, 'c', e75_src, e75_dest, e75_min, e75_max, None, None, True, site[20])
+    o75.candidates = cands_75
+    o75.uid = 75
+    o76 = Block(76, S[150], 1, step_76)
+    o77 = Block(77, S[151], 1, step_77)
+    o78 = Block(78, S[152], 1, step_78)
+    o79 = Stmt(79, S[77])
+    o80 = Block(80, S[153], 0, step_80)
+    o81 = ChooseOp(S[154], e81_player, e81_prompt, [
+        OptionOp(site[21], e81_label0, None, None, None, o78),
+        OptionOp(site[22], e81_label1, None, None, None, o80),
+    ], False)
+    o81.collect = collect_81
+    o81.resolve = resolve_81
+    o81.uid = 81
+    o82 = Stmt(82, S[155])
+    o83 = ForOp(S[156], 'q', e83_items, o76, True, seats=True)
+    o83.uid = 83
+    o84 = Stmt(84, S[157])
+    o85 = Stmt(85, S[158])
+    o86 = Block(86, S[159], 1, step_86)
+    o87 = Stmt(87, S[160])
+    o88 = ForOp(S[161], 'q', e88_items, o86, False, seats=True)
+    o88.uid = 88
+    o89 = WinnerOp(S[162], 'majority:holder', e89_among, e89_strength, e89_chooser, True, 'w', e89_prompt, site[23], fmt_player1)
+    o89.uid = 89
+    o90 = Block(90, S[163], 3, step_90)
+    o91 = Stmt(91, S[164])
+    o92 = Block(92, S[165], 1, step_92)
+    o93 = Stmt(93, S[25])
+    o94 = Stmt(94, S[166])
+    o95 = Block(95, S[167], 2, step_95)
+    o96 = Stmt(96, S[168])
+    o97 = Stmt(97, S[169])
+    o98 = Stmt(98, S[170])
+    o99 = Block(99, S[171], 1, step_99)
+    o100 = Stmt(100, S[172])
+    o101 = ForOp(S[173], 'q', e101_items, o99, False, seats=True)
+    o101.uid = 101
+    o102 = Block(102, S[174], 1, step_102)
+    o103 = Block(103, S[175], 1, step_103)
+    o104 = Stmt(104, S[82])
+    o105 = Block(105, S[176], 1, step_105)
+    o106 = PickOp(S[177], e106_player, e106_prompt, 'c', e106_src, e106_dest, e106_min, e106_max, None, None, False, site[24])
+    o106.candidates = cands_106
+    o106.uid = 106
+    o107 = Stmt(107, S[178])
+    o108 = ForOp(S[179], 'q', e108_items, o102, False, seats=True)
+    o108.uid = 108
+    o109 = Stmt(109, S[180])
+    o110 = Stmt(110, S[181])
+    o111 = Stmt(111, S[182])
+    o112 = Block(112, S[183], 3, step_112)
+    o113 = Stmt(113, S[184])
+    o114 = Stmt(114, S[185])
+    o115 = Block(115, S[186], 1, step_115)
+    o116 = Stmt(116, S[86])
+    o117 = ForOp(S[187], 'p', e117_items, o115, False, seats=True)
+    o117.uid = 117
+    o118 = Block(118, S[188], 1, step_118)
+    o119 = Block(119, S[188], 6, step_119)
+    o120 = Stmt(120, S[188])
+    o121 = Stmt(121, S[188])
+    o122 = Block(122, S[189], 5, step_122)
+    o123 = Stmt(123, S[189])
+    o124 = Stmt(124, S[189])
+    o125 = Stmt(125, S[190])
+    o126 = Stmt(126, S[191])
+    o127 = Stmt(127, S[189])
+    o128 = Block(128, S[192], 4, step_128)
+    o129 = Stmt(129, S[192])
+    o130 = Block(130, S[193], 2, step_130)
+    o131 = Stmt(131, S[192])
+    o132 = Stmt(132, S[87])
+    o133 = ForOp(S[192], 'p', e133_items, o130, False, seats=True)
+    o133.uid = 133
+    o134 = Stmt(134, S[192])
+    o135 = Stmt(135, S[192])
+    o136 = Block(136, S[194], 4, step_136)
+    o137 = Stmt(137, S[194])
+    o138 = Stmt(138, S[194])
+    o139 = Stmt(139, S[88])
+    o140 = Stmt(140, S[194])
+    o141 = Block(141, S[195], 4, step_141)
+    o142 = Stmt(142, S[195])
+    o143 = Stmt(143, S[195])
+    o144 = Stmt(144, S[89])
+    o145 = Stmt(145, S[195])
+    o146 = Stmt(146, S[195])
+    o147 = RepeatOp(S[188], o119, e147_cond, False)
+    o147.uid = 147
+    o148 = Block(148, S[196], 1, step_148)
+    o149 = Block(149, S[197], 1, step_149)
+    o150 = Block(150, S[198], 2, step_150)
+    o151 = Stmt(151, S[199])
+    o152 = Stmt(152, S[92])
+    o153 = ForOp(S[200], 'd', e153_items, o150, False)
+    o153.uid = 153
+    o154 = ForOp(S[201], 'p', e154_items, o149, False, seats=True)
+    o154.uid = 154
+    P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154]
+    P.setup = o112
+    P.play = o118
+    P.scoring = o148
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[94]) + ')', o1.uid: 'procedure bonus (' + str(S[95]) + ')', o2.uid: 'procedure pay_pair (' + str(S[96]) + ')', o3.uid: 'procedure special_ability (' + str(S[97]) + ')', o4.uid: 'procedure return_marker (' + str(S[40]) + ')', o5.uid: 'procedure action (' + str(S[98]) + ')', o6.uid: 'procedure usurp (' + str(S[99]) + ')', o7.uid: 'procedure build_legion (' + str(S[100]) + ')', o8.uid: 'procedure struggle (' + str(S[101]) + ')', o9.uid: 'procedure end_of_day (' + str(S[102]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[215], 'public'),
-        VarSpec('score', 'int', 'players', S[216], 'public'),
-        VarSpec('round', 'int', None, S[197], 'public'),
-        VarSpec('phase', 'str', None, S[197], 'public'),
-        VarSpec('turn_player', 'player', None, S[197], 'public'),
-        VarSpec('start_player', 'player', None, S[197], 'public'),
+        VarSpec('supreme', 'player', None, S[202], 'public'),
+        VarSpec('score', 'int', 'players', S[203], 'public'),
+        VarSpec('round', 'int', None, S[188], 'public'),
+        VarSpec('phase', 'str', None, S[188], 'public'),
+        VarSpec('turn_player', 'player', None, S[188], 'public'),
+        VarSpec('start_player', 'player', None, S[188], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[217]]
+    P.tie_breaker_spans = [S[204]]
     return P
