@@ -167,8 +167,8 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # a markers tile that needs one marker more
         (
             "evaluation-markers",
-            "value: faces[t, side_up(t)].need",
-            "value: 1 + faces[t, side_up(t)].need",
+            'value: "faces[t, side_up(t)].need"',
+            'value: "1 + faces[t, side_up(t)].need"',
         ),
         # gold traded one coat per 2 Louis d'or
         (
