@@ -161,14 +161,14 @@ def test_every_rulebook_example_has_a_scenario() -> None:
         # the leader's markers to the personal supply instead of the general one
         (
             "evaluation-gold-leader",
-            "          - to_general(leader, t)\n          - flip = true\n      - bribes(t)",
-            "          - flip = true\n      - bribes(t)",
+            "          - to_general(leader, t)\n          - flip = true\n",
+            "          - flip = true\n",
         ),
         # a markers tile that needs one marker more
         (
             "evaluation-markers",
-            "value: faces[t, side_up(t)].need",
-            "value: 1 + faces[t, side_up(t)].need",
+            'value: "faces[t, side_up(t)].need"',
+            'value: "1 + faces[t, side_up(t)].need"',
         ),
         # gold traded one coat per 2 Louis d'or
         (
@@ -177,7 +177,7 @@ def test_every_rulebook_example_has_a_scenario() -> None:
             "gold_per_coat: {value: 2",
         ),
         # the ability no longer gives first place
-        ("first-once", "                  - leader = q\n", ""),
+        ("first-once", '"first_left[q] -= 1", leader = q]', '"first_left[q] -= 1"]'),
         # issue 16 (docs/games/louis-xiv.md, first-once-second-place): the player with the next
         # count, not the players tied with the promoted leader, taken as the second place
         (

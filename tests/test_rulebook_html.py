@@ -53,7 +53,7 @@ def _nested_in_markdown(text: str) -> int:
     return n
 
 
-@pytest.mark.parametrize("game, at_least", [("shadow-of-the-sun", 49), ("louis-xiv", 160)])
+@pytest.mark.parametrize("game, at_least", [("shadow-of-the-sun", 49), ("louis-xiv", 140)])
 def test_two_space_nested_lists_stay_nested(game: str, at_least: int) -> None:
     md, html = render_rulebook(game)
     parser = _NestedLists()
