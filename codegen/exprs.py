@@ -15,7 +15,7 @@ from meeple.dsl.builtins import BUILTINS, EMIT_REDUCERS
 from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
-from meeple.dsl.majorities import HOLDERS
+from meeple.dsl.majorities import HOLDERS, membership, ties_code
 from meeple.interpreter.program import Program, leaf_functions
 from meeple.interpreter.values import CARD_FIELDS
 
@@ -145,6 +145,10 @@ class ExprEmitter:
 
     # -------------------------------------------------------------- operators
     def _BinOp(self, e: ir.BinOp, scope: Scope) -> str:
+        if e.op in ("in", "not in"):
+            has = self._majority_has(e, scope)
+            if has is not None:
+                return has if e.op == "in" else f"(not {has})"
         a, b, op = self.emit(e.left, scope), self.emit(e.right, scope), e.op
         if op in ("and", "or", "in", "not in") or op in _COMPARE:
             return f"({a} {op} {b})"
@@ -153,6 +157,24 @@ class ExprEmitter:
         if op in ("//", "%"):
             return f"divide({a}, {b}, {literal(op)}, {self.span(e.span)})"
         raise AssertionError(f"operator {op} has no code generator")
+
+    def _majority_has(self, e: ir.BinOp, scope: Scope) -> str | None:
+        """``x in M(args)`` for a majority of one count that is never none, first place and no
+        chooser: the seat's own count first, the others' only when it reaches the threshold
+        (majority_has), instead of every count and the holders' list. None where it does not
+        apply (the interpreter's way is then emitted, as for any call)."""
+        m, call = membership(e, self.prog.game), e.right
+        if m is None or not isinstance(call, ir.Call):
+            return None
+        if not all(isinstance(a, (ir.Name, ir.Const)) for a in call.args):
+            return None
+        inner = Scope({p: self.emit(a, scope) for p, a in zip(m.params, call.args, strict=True)})
+        x = self.fresh(m.var)
+        count = self.emit(m.count, inner.bind(m.var, x))
+        among, at_least = self.emit(m.among, inner), self.emit(m.at_least, inner)
+        who = self.emit(e.left, scope)
+        ties = literal(ties_code(m))
+        return f"majority_has(st, {who}, {among}, {at_least}, {ties}, lambda {x}: {count})"
 
     def _Unary(self, e: ir.Unary, scope: Scope) -> str:
         a = self.emit(e.operand, scope)

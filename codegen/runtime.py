@@ -34,7 +34,7 @@ from meeple.interpreter.evaluate import (
     traced,
 )
 from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
-from meeple.interpreter.majorities import majority_holders
+from meeple.interpreter.majorities import majority_has, majority_holders
 from meeple.interpreter.ops import (
     DONE,
     MAX_DEPTH,
@@ -119,6 +119,7 @@ __all__ = [
     "traced",
     "turn_line",
     "majority_holders",
+    "majority_has",
 ]
 
 Step = Callable[[Any, Frame], None]

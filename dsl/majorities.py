@@ -219,6 +219,35 @@ def lower(m: ir.Majority) -> ir.Function:
     return ir.Function(m.name, m.span, m.params, body, m.source)
 
 
+def _never_none(e: ir.Expr, game: ir.Game, depth: int = 0) -> bool:
+    """True for a count that cannot be none: a number, a count or sum, arithmetic of those, or a
+    function whose body is one (so majority_has needs no none check the interpreter makes)."""
+    if depth > 8:
+        return False
+    if isinstance(e, ir.Const):
+        return isinstance(e.value, int) and not isinstance(e.value, bool)
+    if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*"):
+        return _never_none(e.left, game, depth + 1) and _never_none(e.right, game, depth + 1)
+    if isinstance(e, ir.Call):
+        if e.func in ("count", "sum"):
+            return True
+        f = game.functions.get(e.func)
+        return f is not None and _never_none(f.body, game, depth + 1)
+    return False
+
+
+def membership(e: ir.BinOp, game: ir.Game) -> ir.Majority | None:
+    """The majority of ``x in M(args)`` (or ``not in``) when both back ends may ask it as
+    majority_has does: first place, one count that is never none, no chooser; else None."""
+    call = e.right
+    if e.op not in ("in", "not in") or not isinstance(call, ir.Call):
+        return None
+    m = game.majorities.get(call.func)
+    if m is None or m.place != 1 or m.tie_breakers or m.chooser is not None:
+        return None
+    return m if _never_none(m.count, game) else None
+
+
 def add_lowered(functions: dict[str, ir.Function], majorities: dict[str, ir.Majority]) -> None:
     """Add each majority's function to ``functions``; a name both declare is an error."""
     for name, m in majorities.items():

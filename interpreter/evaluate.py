@@ -25,9 +25,9 @@ from meeple.dsl.builtins import (  # noqa: F401  (the seat helpers: re-exported)
 from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
-from meeple.dsl.majorities import HOLDERS
+from meeple.dsl.majorities import HOLDERS, membership, ties_code
 
-from .majorities import majority_holders
+from .majorities import majority_has, majority_holders
 from .values import CARD_FIELDS, Card, formatter
 
 if TYPE_CHECKING:
@@ -180,6 +180,10 @@ class ExprCompiler:
 
     # -------------------------------------------------------------- operators
     def _BinOp(self, e: ir.BinOp) -> Fn:
+        m = membership(e, self.prog.game)
+        if m is not None:
+            has = self._majority_has(e, m)
+            return has if e.op == "in" else lambda st, env: not has(st, env)
         a, b, op = self.compile(e.left), self.compile(e.right), e.op
         if op == "and":
             return lambda st, env: a(st, env) and b(st, env)
@@ -196,6 +200,27 @@ class ExprCompiler:
         if isinstance(e.right, ir.Const):
             return _BINARY_CONST[op](a, e.right.value)
         return _BINARY[op](a, b)
+
+    def _majority_has(self, e: ir.BinOp, m: ir.Majority) -> Fn:
+        """``x in M(args)`` as the generated module asks it (majority_has): the seat's own
+        count first, the others' only when it reaches the threshold; the count is evaluated in
+        the majority's own scope, as its function body would be."""
+        assert isinstance(e.right, ir.Call)
+        who, args = self.compile(e.left), [self.compile(a) for a in e.right.args]
+        count, among, at_least = (self.compile(x) for x in (m.count, m.among, m.at_least))
+        params, var, ties = m.params, m.var, ties_code(m)
+
+        def has(st: Any, env: dict[str, Any]) -> bool:
+            inner = {p: a(st, env) for p, a in zip(params, args, strict=True)}
+
+            def counted(x: Any) -> Any:
+                inner[var] = x
+                return count(st, inner)
+
+            seat = who(st, env)
+            return majority_has(st, seat, among(st, inner), at_least(st, inner), ties, counted)
+
+        return has
 
     def _Unary(self, e: ir.Unary) -> Fn:
         a = self.compile(e.operand)

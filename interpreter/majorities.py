@@ -62,6 +62,26 @@ def majority_holders(
     return tied
 
 
+def majority_has(st: Any, who: Any, among: list[Any], at_least: int, ties: str, count: Any) -> bool:
+    """``who in M(...)`` for a majority of one count and first place, as the generator
+    specializes it: ``count(x)`` is the candidate's count, asked of the others only once
+    ``who``'s own count reaches the threshold. The same answer as ``who in majority_holders(..)``
+    for counts that are never none (the generator uses it only for those)."""
+    if who not in among:
+        return False
+    mine = count(who)
+    if mine < at_least:
+        return False
+    tied = False
+    for x in among:
+        if x != who:
+            k = count(x)
+            if k > mine:
+                return False
+            tied = tied or k == mine
+    return not tied or _mode(ties, len(st.players)) != "nobody"
+
+
 def _mode(ties: str, players: int) -> str:
     """The tie mode for this number of players still in the game (``num_players``: an
     elimination can change it); below the game's minimum, the smallest count's mode."""

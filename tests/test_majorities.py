@@ -10,12 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 from hostile.cases import BASE
+from hypothesis import given
+from hypothesis import strategies as st_
 from test_language_v2 import edit, play_both, refused, write
 
 from meeple.dsl.errors import CheckError, SchemaError
 from meeple.dsl.loader import load_rules
 from meeple.dsl.render import rule_texts
-from meeple.interpreter.majorities import majority_holders
+from meeple.interpreter.majorities import majority_has, majority_holders
 from meeple.rulebook import render_markdown
 
 MAJ = edit(
@@ -89,6 +91,26 @@ def test_the_holders_follow_the_declared_rule() -> None:
     assert majority_holders(st(4), [0, 1, 2, 3], 1, "2-4:nobody", 2, [3, 2, 2, 1]) == []
     assert majority_holders(st(4), [0, 1, 2, 3], 1, "2-4:nobody", 2, [3, 0, 2, 0]) == [2]
     assert majority_holders(st(4), [0, 1, 2, 3], 1, "2-4:nobody", 2, [3, 0, 0, 0]) == []
+
+
+@given(
+    counts=st_.lists(st_.integers(0, 3), min_size=1, max_size=5),
+    at_least=st_.integers(0, 2),
+    ties=st_.sampled_from(["1-6:all", "1-6:nobody", "2-3:nobody,4-6:all"]),
+    eliminated=st_.integers(0, 2),
+)
+def test_asking_one_seat_agrees_with_the_holders(
+    counts: list[int], at_least: int, ties: str, eliminated: int
+) -> None:
+    """``x in M(..)`` is asked seat first (majority_has: the others' counts only when the seat's
+    own reaches the threshold); it must answer as membership of the holders, for every seat,
+    also one not among the candidates."""
+    among = list(range(len(counts)))
+    state = st(max(1, len(counts) - eliminated))
+    holders = majority_holders(state, among, at_least, ties, 1, counts)
+    for who in [*among, len(counts)]:
+        asked = majority_has(state, who, among, at_least, ties, lambda x: counts[x])
+        assert asked == (who in holders), (who, holders)
 
 
 def test_majorities_run_alike_on_both_back_ends(tmp_path: Path) -> None:

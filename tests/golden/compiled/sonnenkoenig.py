@@ -107,8 +107,6 @@ SPANS = (
     (0, 250, 41, 250, 42),
     (0, 249, 27, 249, 28),
     (0, 278, 52, 278, 72),
-    (0, 275, 43, 275, 63),
-    (0, 268, 38, 268, 56),
     (0, 284, 17, 284, 26),
     (0, 292, 47, 292, 59),
     (0, 304, 72, 304, 73),
@@ -1459,13 +1457,13 @@ def build(num_players, files):
     def e39_items0(st, env):  # game.yaml:273
         return st.zones[Z_unused_properties1]
     def e39_when0(st, env):  # game.yaml:273
-        return (env['col'].props['phase1'] and (env['p'] in fn_colour_majority(st, S[68], env['col'])))
+        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c29 in st.zones[(Z_area1 + seat(st, _p3, S[0]))] if (_c29.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and (env['p'] in fn_colour_majority(st, S[68], _col1))):
+            if not (_col1.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + seat(st, _p4, S[0]))] if (_c30.props['colour'] == _col1)]))):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1480,7 +1478,7 @@ def build(num_players, files):
             env['col'] = dec.values[i]
             st.frames.append(Frame(o36, env))
     def e40_cond(st, env):  # game.yaml:268
-        return any((_c29.props['phase1'] and (env['p'] in fn_colour_majority(st, S[69], _c29))) for _c29 in st.zones[Z_unused_properties1])
+        return any((_c31.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c32 in st.zones[(Z_area1 + seat(st, _p5, S[0]))] if (_c32.props['colour'] == _c31)]))) for _c31 in st.zones[Z_unused_properties1])
     def step_41(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
@@ -1488,7 +1486,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o42  # game.yaml:284
             _args12 = {'p': env['p']}
-            enter_procedure(st, S[70])
+            enter_procedure(st, S[68])
             st.frames.append(Frame(o4, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1535,7 +1533,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o48  # game.yaml:292
             _args15 = {'p': env['p']}
-            enter_procedure(st, S[71])
+            enter_procedure(st, S[69])
             st.frames.append(Frame(o5, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1563,7 +1561,7 @@ def build(num_players, files):
     def step_52(st, fr):  # game.yaml:304
         env = fr.env
         st.at = o53  # game.yaml:304
-        _i1 = seat(st, env['q'], S[72])
+        _i1 = seat(st, env['q'], S[70])
         st.vars['demand'][_i1] += 1
         st.frames.pop()
 
@@ -1592,18 +1590,18 @@ def build(num_players, files):
         if k == 0:  # game.yaml:304
             env['q'] = dec.values[i]
             st.at = o53  # game.yaml:304
-            _i2 = seat(st, env['q'], S[72])
+            _i2 = seat(st, env['q'], S[70])
             st.vars['demand'][_i2] += 1
     def e55_items(st, env):  # game.yaml:300
-        return span_list(1, (3 if env['dominion'] else 2), S[73])
+        return span_list(1, (3 if env['dominion'] else 2), S[71])
     def step_56(st, fr):  # game.yaml:306
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o57  # game.yaml:307
-            env['n'] = st.vars['demand'][seat(st, env['q'], S[74])]
+            env['n'] = st.vars['demand'][seat(st, env['q'], S[72])]
             st.at = o58  # game.yaml:308
-            _i3 = seat(st, env['q'], S[75])
+            _i3 = seat(st, env['q'], S[73])
             st.vars['demand'][_i3] = 0
             fr.pc = 3
             st.at = o61  # game.yaml:309
@@ -1624,7 +1622,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o60  # game.yaml:310
             _args16 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a10 in st.zones[(Z_auction_area1 + seat(st, env['q'], S[4]))] if (_a10.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-            enter_procedure(st, S[76])
+            enter_procedure(st, S[74])
             st.frames.append(Frame(o17, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1681,7 +1679,7 @@ def build(num_players, files):
     def step_67(st, fr):  # game.yaml:332
         env = fr.env
         st.at = o68  # game.yaml:332
-        st.move(env['d'], (Z_area1 + seat(st, env['p'], S[77])), False)
+        st.move(env['d'], (Z_area1 + seat(st, env['p'], S[75])), False)
         st.at = o69  # game.yaml:332
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
@@ -1715,7 +1713,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:331
             env['d'] = dec.values[i]
             st.at = o68  # game.yaml:332
-            st.move(env['d'], (Z_area1 + seat(st, env['p'], S[77])), False)
+            st.move(env['d'], (Z_area1 + seat(st, env['p'], S[75])), False)
             st.at = o69  # game.yaml:332
             st.move(env['c'], Z_discard1, False)
     def step_72(st, fr):  # game.yaml:338
@@ -1727,7 +1725,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o74  # game.yaml:338
             _args17 = {'p': env['p']}
-            enter_procedure(st, S[78])
+            enter_procedure(st, S[76])
             st.frames.append(Frame(o6, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1749,32 +1747,32 @@ def build(num_players, files):
     def e76_label0(st, env):  # game.yaml:321
         return 'exchange ' + fmt_card1(env['c']) + ' for a property card from the discard pile'
     def e76_items0(st, env):  # game.yaml:321
-        return fn_top_cards(st, S[79], env['p'])
+        return fn_top_cards(st, S[77], env['p'])
     def e76_label1(st, env):  # game.yaml:335
         return 'discard ' + fmt_card1(env['c']) + ' and a top card of an opponent'
     def e76_items1(st, env):  # game.yaml:335
-        return fn_top_cards(st, S[80], env['p'])
+        return fn_top_cards(st, S[78], env['p'])
     def e76_when1(st, env):  # game.yaml:335
-        return any((len(st.zones[(Z_area1 + seat(st, _q7, S[81]))]) > 0) for _q7 in others(st, env['p']))
+        return any((len(st.zones[(Z_area1 + seat(st, _q7, S[79]))]) > 0) for _q7 in others(st, env['p']))
     def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
     def collect_76(st, env):  # game.yaml:318
         actions = []
         values = []
         idx = []
-        for _c30 in fn_top_cards(st, S[79], env['p']):  # game.yaml:321
-            a = A_21 + _c30.type_id
+        for _c33 in fn_top_cards(st, S[77], env['p']):  # game.yaml:321
+            a = A_21 + _c33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c30)
+                values.append(_c33)
                 idx.append(0)
-        _items6 = fn_top_cards(st, S[80], env['p'])  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + seat(st, _q8, S[81]))]) > 0) for _q8 in others(st, env['p'])):
-            for _c31 in _items6:
-                a = A_41 + _c31.type_id
+        _items6 = fn_top_cards(st, S[78], env['p'])  # game.yaml:335
+        if _items6 and any((len(st.zones[(Z_area1 + seat(st, _q8, S[79]))]) > 0) for _q8 in others(st, env['p'])):
+            for _c34 in _items6:
+                a = A_41 + _c34.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_c31)
+                    values.append(_c34)
                     idx.append(1)
         # game.yaml:339: always offered
         actions.append(A_51)
@@ -1820,12 +1818,12 @@ def build(num_players, files):
     def e80_label0(st, env):  # game.yaml:354
         return fmt_card1(env['x'])
     def e80_items0(st, env):  # game.yaml:354
-        return fn_top_cards(st, S[82], env['q'])
+        return fn_top_cards(st, S[80], env['q'])
     def collect_80(st, env):  # game.yaml:352
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, S[82], env['q']):  # game.yaml:354
+        for _x4 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
             a = A_71 + _x4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1848,13 +1846,13 @@ def build(num_players, files):
     def e81_items0(st, env):  # game.yaml:348
         return others(st, env['p'])
     def e81_when0(st, env):  # game.yaml:348
-        return (len(st.zones[(Z_area1 + seat(st, env['q'], S[83]))]) > 0)
+        return (len(st.zones[(Z_area1 + seat(st, env['q'], S[81]))]) > 0)
     def collect_81(st, env):  # game.yaml:345
         actions = []
         values = []
         idx = []
         for _q9 in others(st, env['p']):  # game.yaml:348
-            if not ((len(st.zones[(Z_area1 + seat(st, _q9, S[83]))]) > 0)):
+            if not ((len(st.zones[(Z_area1 + seat(st, _q9, S[81]))]) > 0)):
                 continue
             a = A_61 + _q9
             if a not in actions:  # an identical card: the same choice
@@ -1908,7 +1906,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o87  # game.yaml:372
             _args18 = {'p': env['p'], 'into_area': False}
-            enter_procedure(st, S[84])
+            enter_procedure(st, S[82])
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1927,12 +1925,12 @@ def build(num_players, files):
     def e89_label0(st, env):  # game.yaml:367
         return 'announce ' + fmt_int1(env['n'])
     def e89_items0(st, env):  # game.yaml:367
-        return span_list(1, 3, S[85])
+        return span_list(1, 3, S[83])
     def collect_89(st, env):  # game.yaml:364
         actions = []
         values = []
         idx = []
-        for _n2 in span_list(1, 3, S[85]):  # game.yaml:367
+        for _n2 in span_list(1, 3, S[83]):  # game.yaml:367
             a = site[8].action(_n2)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1952,7 +1950,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o91  # game.yaml:362
             _args19 = {'p': env['p']}
-            enter_procedure(st, S[86])
+            enter_procedure(st, S[84])
             st.frames.append(Frame(o8, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1984,7 +1982,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o97  # game.yaml:384
             _args20 = {'p': env['p']}
-            enter_procedure(st, S[87])
+            enter_procedure(st, S[85])
             st.frames.append(Frame(o8, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2034,7 +2032,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o106  # game.yaml:398
             _args21 = {'p': env['p'], 'into_area': env['into_area']}
-            enter_procedure(st, S[88])
+            enter_procedure(st, S[86])
             st.frames.append(Frame(o9, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2050,13 +2048,13 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o108  # game.yaml:397
-            _dest10 = st.zone_index((st.zones[(Z_area1 + seat(st, env['p'], S[90]))] if env['into_area'] else st.zones[Z_on_display1]))
+            _dest10 = st.zone_index((st.zones[(Z_area1 + seat(st, env['p'], S[88]))] if env['into_area'] else st.zones[Z_on_display1]))
             _moved4 = env['c']
             _moved4 = cards_of(_moved4)
-            for _c32 in _moved4:
-                st.move(_c32, _dest10, False)
+            for _c35 in _moved4:
+                st.move(_c35, _dest10, False)
             if _dest10 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest10], _moved4, S[89])
+                fire(st, TRIGGERS1[_dest10], _moved4, S[87])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2079,8 +2077,8 @@ def build(num_players, files):
             st.at = o112  # game.yaml:411
             _items7 = st.zones[Z_on_display1]
             _dest11 = Z_discard1
-            for _c33 in cards_of(_items7):
-                st.move(_c33, _dest11, False)
+            for _c36 in cards_of(_items7):
+                st.move(_c36, _dest11, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2092,7 +2090,7 @@ def build(num_players, files):
     def e111_src(st, env):  # game.yaml:408
         return st.zones[Z_on_display1]
     def e111_dest(st, env):  # game.yaml:408
-        return (Z_area1 + seat(st, env['p'], S[91]))
+        return (Z_area1 + seat(st, env['p'], S[89]))
     def e111_min(st, env):  # game.yaml:408
         return 1
     def e111_max(st, env):  # game.yaml:408
@@ -2100,7 +2098,7 @@ def build(num_players, files):
     def e111_where(st, env):  # game.yaml:408
         return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
     def cands_111(st, env, picked):  # game.yaml:408
-        return [_c34 for _c34 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c34.props['colour'] == picked[0].props['colour']))]
+        return [_c37 for _c37 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c37.props['colour'] == picked[0].props['colour']))]
     def step_115(st, fr):  # game.yaml:421
         env = fr.env
         pass
@@ -2112,19 +2110,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o117  # game.yaml:423
             _args22 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[92])
+            enter_procedure(st, S[90])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args22)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[93]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o118  # game.yaml:423
             _args23 = {'q': env['q'], 'n': 1}
-            enter_procedure(st, S[94])
+            enter_procedure(st, S[92])
             st.frames.append(Frame(o17, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2140,19 +2138,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o120  # game.yaml:425
             _args24 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[95])
+            enter_procedure(st, S[93])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args24)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[93]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o121  # game.yaml:425
             _args25 = {'p': env['p']}
-            enter_procedure(st, S[96])
+            enter_procedure(st, S[94])
             st.frames.append(Frame(o12, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2168,19 +2166,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o123  # game.yaml:428
             _args26 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[97])
+            enter_procedure(st, S[95])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args26)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[93]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o124  # game.yaml:428
             _args27 = {'p': env['p']}
-            enter_procedure(st, S[98])
+            enter_procedure(st, S[96])
             st.frames.append(Frame(o6, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2196,19 +2194,19 @@ def build(num_players, files):
         if pc == 0:
             st.at = o126  # game.yaml:430
             _args28 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[99])
+            enter_procedure(st, S[97])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args28)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[93]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o127  # game.yaml:430
             _args29 = {'p': env['p'], 'into_area': True}
-            enter_procedure(st, S[100])
+            enter_procedure(st, S[98])
             st.frames.append(Frame(o9, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2229,19 +2227,19 @@ def build(num_players, files):
     def e128_items1(st, env):  # game.yaml:422
         return others(st, env['p'])
     def e128_when1(st, env):  # game.yaml:422
-        return (len([1 for _c35 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c35.kind == 'gold_chips')]) >= 1)
+        return (len([1 for _c38 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c38.kind == 'gold_chips')]) >= 1)
     def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
     def e128_when2(st, env):  # game.yaml:424
-        return ((len([1 for _c36 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c36.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q10, S[16]))]) > 0) for _q10 in others(st, env['p']))))
+        return ((len([1 for _c39 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c39.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q10, S[16]))]) > 0) for _q10 in others(st, env['p']))))
     def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
     def e128_when3(st, env):  # game.yaml:426
-        return ((len([1 for _c37 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c37.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q11, S[101]))]) > 0) for _q11 in others(st, env['p'])))
+        return ((len([1 for _c40 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c40.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q11, S[99]))]) > 0) for _q11 in others(st, env['p'])))
     def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
     def e128_when4(st, env):  # game.yaml:429
-        return (len([1 for _c38 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c38.kind == 'gold_chips')]) >= 2)
+        return (len([1 for _c41 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c41.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
         actions = []
         values = []
@@ -2251,22 +2249,22 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items8 = others(st, env['p'])  # game.yaml:422
-        if _items8 and (len([1 for _c39 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c39.kind == 'gold_chips')]) >= 1):
+        if _items8 and (len([1 for _c42 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c42.kind == 'gold_chips')]) >= 1):
             for _q12 in _items8:
                 a = A_131 + _q12
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q12)
                     idx.append(1)
-        if ((len([1 for _c40 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c40.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q13, S[16]))]) > 0) for _q13 in others(st, env['p'])))):  # game.yaml:424
+        if ((len([1 for _c43 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c43.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + seat(st, env['p'], S[15]))]) > 0) and any((len(st.zones[(Z_area1 + seat(st, _q13, S[16]))]) > 0) for _q13 in others(st, env['p'])))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c41 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c41.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q14, S[101]))]) > 0) for _q14 in others(st, env['p']))):  # game.yaml:426
+        if ((len([1 for _c44 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c44.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + seat(st, _q14, S[99]))]) > 0) for _q14 in others(st, env['p']))):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c42 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c42.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+        if (len([1 for _c45 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c45.kind == 'gold_chips')]) >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -2318,9 +2316,9 @@ def build(num_players, files):
     def step_131(st, fr):  # game.yaml:453
         env = fr.env
         st.at = o132  # game.yaml:453
-        st.move(env['x'], (Z_area1 + seat(st, env['p'], S[102])), False)
+        st.move(env['x'], (Z_area1 + seat(st, env['p'], S[100])), False)
         st.at = o133  # game.yaml:453
-        st.move(env['c'], (Z_area1 + seat(st, env['q'], S[103])), False)
+        st.move(env['c'], (Z_area1 + seat(st, env['q'], S[101])), False)
         st.frames.pop()
 
     def e134_player(st, env):  # game.yaml:449
@@ -2330,12 +2328,12 @@ def build(num_players, files):
     def e134_label0(st, env):  # game.yaml:452
         return fmt_card1(env['x'])
     def e134_items0(st, env):  # game.yaml:452
-        return fn_top_cards(st, S[104], env['q'])
+        return fn_top_cards(st, S[102], env['q'])
     def collect_134(st, env):  # game.yaml:449
         actions = []
         values = []
         idx = []
-        for _x5 in fn_top_cards(st, S[104], env['q']):  # game.yaml:452
+        for _x5 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
             a = A_191 + _x5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2348,9 +2346,9 @@ def build(num_players, files):
         if k == 0:  # game.yaml:452
             env['x'] = dec.values[i]
             st.at = o132  # game.yaml:453
-            st.move(env['x'], (Z_area1 + seat(st, env['p'], S[102])), False)
+            st.move(env['x'], (Z_area1 + seat(st, env['p'], S[100])), False)
             st.at = o133  # game.yaml:453
-            st.move(env['c'], (Z_area1 + seat(st, env['q'], S[103])), False)
+            st.move(env['c'], (Z_area1 + seat(st, env['q'], S[101])), False)
     def e135_player(st, env):  # game.yaml:443
         return env['p']
     def e135_prompt(st, env):  # game.yaml:443
@@ -2358,16 +2356,16 @@ def build(num_players, files):
     def e135_label0(st, env):  # game.yaml:446
         return fmt_card1(env['c'])
     def e135_items0(st, env):  # game.yaml:446
-        return fn_top_cards(st, S[105], env['p'])
+        return fn_top_cards(st, S[103], env['p'])
     def collect_135(st, env):  # game.yaml:443
         actions = []
         values = []
         idx = []
-        for _c43 in fn_top_cards(st, S[105], env['p']):  # game.yaml:446
-            a = A_181 + _c43.type_id
+        for _c46 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
+            a = A_181 + _c46.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c43)
+                values.append(_c46)
                 idx.append(0)
         return actions, values, idx
     def resolve_135(st, dec, i):  # game.yaml:443
@@ -2385,13 +2383,13 @@ def build(num_players, files):
     def e136_items0(st, env):  # game.yaml:439
         return others(st, env['p'])
     def e136_when0(st, env):  # game.yaml:439
-        return (len(st.zones[(Z_area1 + seat(st, env['q'], S[106]))]) > 0)
+        return (len(st.zones[(Z_area1 + seat(st, env['q'], S[104]))]) > 0)
     def collect_136(st, env):  # game.yaml:436
         actions = []
         values = []
         idx = []
         for _q15 in others(st, env['p']):  # game.yaml:439
-            if not ((len(st.zones[(Z_area1 + seat(st, _q15, S[106]))]) > 0)):
+            if not ((len(st.zones[(Z_area1 + seat(st, _q15, S[104]))]) > 0)):
                 continue
             a = A_171 + _q15
             if a not in actions:  # an identical card: the same choice
@@ -2429,7 +2427,7 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o140  # game.yaml:464
             _args30 = {'p': env['p']}
-            enter_procedure(st, S[107])
+            enter_procedure(st, S[105])
             st.frames.append(Frame(o12, _args30))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2475,21 +2473,21 @@ def build(num_players, files):
     def step_147(st, fr):  # game.yaml:484
         env = fr.env
         st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c44.kind == 'power_chips') and (_c44.props['value'] == 2)) for _c44 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c47.kind == 'power_chips') and (_c47.props['value'] == 2)) for _c47 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c45 for _c45 in st.zones[Z_power_supply1] if ((_c45.kind == 'power_chips') and (_c45.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[25])), False)
+            st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[25])), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
-        elif any(((_c46.kind == 'power_chips') and (_c46.props['value'] == 1)) for _c46 in st.zones[Z_power_supply1]):
+        elif any(((_c49.kind == 'power_chips') and (_c49.props['value'] == 1)) for _c49 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c47 for _c47 in st.zones[Z_power_supply1] if ((_c47.kind == 'power_chips') and (_c47.props['value'] == 1))]), (Z_chips1 + seat(st, env['p'], S[26])), False)
+            st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 1))]), (Z_chips1 + seat(st, env['p'], S[26])), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
-        elif (any(((_c48.kind == 'power_chips') and (_c48.props['value'] == 2)) for _c48 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[27]))], 1)):
+        elif (any(((_c51.kind == 'power_chips') and (_c51.props['value'] == 2)) for _c51 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[27]))], 1)):
             st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[28]))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[29])), False)
+            st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[29])), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2512,7 +2510,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[25])), False)
+        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[25])), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2520,7 +2518,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c51 for _c51 in st.zones[Z_power_supply1] if ((_c51.kind == 'power_chips') and (_c51.props['value'] == 1))]), (Z_chips1 + seat(st, env['p'], S[26])), False)
+        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 1))]), (Z_chips1 + seat(st, env['p'], S[26])), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2530,7 +2528,7 @@ def build(num_players, files):
         st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['p'], S[28]))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[29])), False)
+        st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 2))]), (Z_chips1 + seat(st, env['p'], S[29])), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2558,11 +2556,11 @@ def build(num_players, files):
         if pc == 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c53.props['value'] for _c53 in st.zones[(Z_chips1 + seat(st, env['q'], S[8]))] if (_c53.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c56.props['value'] for _c56 in st.zones[(Z_chips1 + seat(st, env['q'], S[8]))] if (_c56.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
-            enter_procedure(st, S[108])
+            enter_procedure(st, S[106])
             st.frames.append(Frame(o19, _args32))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2583,9 +2581,9 @@ def build(num_players, files):
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
-        elif ((st.vars['owed'] == 1) and any(((_c54.kind == 'power_chips') and (_c54.props['value'] == 1)) for _c54 in st.zones[Z_power_supply1])):
+        elif ((st.vars['owed'] == 1) and any(((_c57.kind == 'power_chips') and (_c57.props['value'] == 1)) for _c57 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 1))]), (Z_chips1 + seat(st, env['q'], S[35])), False)
+            st.move(first([_c58 for _c58 in st.zones[Z_power_supply1] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 1))]), (Z_chips1 + seat(st, env['q'], S[35])), False)
             st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[36]))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
@@ -2628,7 +2626,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if ((_c56.kind == 'power_chips') and (_c56.props['value'] == 1))]), (Z_chips1 + seat(st, env['q'], S[35])), False)
+        st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if ((_c59.kind == 'power_chips') and (_c59.props['value'] == 1))]), (Z_chips1 + seat(st, env['q'], S[35])), False)
         st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + seat(st, env['q'], S[36]))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
@@ -2669,12 +2667,12 @@ def build(num_players, files):
             st.vars['_auction1_leader'] = None
             st.at = o199  # game.yaml:542
             _live2 = live_mask(st)
-            for _p3 in list(st.players):
-                if gone(st, _live2, _p3):
+            for _p6 in list(st.players):
+                if gone(st, _live2, _p6):
                     continue
-                env['p'] = _p3
+                env['p'] = _p6
                 st.at = o198  # game.yaml:542
-                _i4 = seat(st, env['p'], S[109])
+                _i4 = seat(st, env['p'], S[107])
                 st.vars['_auction1_in'][_i4] = (env['p'] in env['_auction1_order'])
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
@@ -2710,7 +2708,7 @@ def build(num_players, files):
     def step_197(st, fr):  # game.yaml:542
         env = fr.env
         st.at = o198  # game.yaml:542
-        _i5 = seat(st, env['p'], S[109])
+        _i5 = seat(st, env['p'], S[107])
         st.vars['_auction1_in'][_i5] = (env['p'] in env['_auction1_order'])
         st.frames.pop()
 
@@ -2737,7 +2735,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o213  # game.yaml:542
-            if ((st.vars['_auction1_in'][seat(st, env['p'], S[109])] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+            if ((st.vars['_auction1_in'][seat(st, env['p'], S[107])] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.frames.append(Frame(o203, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2779,7 +2777,7 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
         st.at = o210  # game.yaml:542
-        _i6 = seat(st, env['p'], S[109])
+        _i6 = seat(st, env['p'], S[107])
         st.vars['_auction1_in'][_i6] = False
         st.at = o211  # game.yaml:542
         st.vars['_auction1_active'] -= 1
@@ -2792,14 +2790,14 @@ def build(num_players, files):
     def e212_label0(st, env):  # game.yaml:542
         return 'bid ' + fmt_int1(env['amount'])
     def e212_items0(st, env):  # game.yaml:542
-        return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[110], env['p'], env['lot']), S[111])
+        return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109])
     def e212_label1(st, env):  # game.yaml:542
         return 'pass'
     def collect_212(st, env):  # game.yaml:542
         actions = []
         values = []
         idx = []
-        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[110], env['p'], env['lot']), S[111]):  # game.yaml:542
+        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109]):  # game.yaml:542
             a = site[22].action(_amount1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2827,7 +2825,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
             st.at = o210  # game.yaml:542
-            _i7 = seat(st, env['p'], S[109])
+            _i7 = seat(st, env['p'], S[107])
             st.vars['_auction1_in'][_i7] = False
             st.at = o211  # game.yaml:542
             st.vars['_auction1_active'] -= 1
@@ -2842,7 +2840,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o219  # game.yaml:552
             _args33 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
-            enter_procedure(st, S[112])
+            enter_procedure(st, S[110])
             st.frames.append(Frame(o22, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2852,7 +2850,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
             st.at = o221  # game.yaml:553
-            st.move(env['lot'], (Z_auction_area1 + seat(st, env['w'], S[113])), False)
+            st.move(env['lot'], (Z_auction_area1 + seat(st, env['w'], S[111])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2882,7 +2880,7 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o230  # game.yaml:566
             _args34 = {'c': first(env['got'])}
-            enter_procedure(st, S[114])
+            enter_procedure(st, S[112])
             st.frames.append(Frame(o20, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2897,15 +2895,15 @@ def build(num_players, files):
     def e228_prompt(st, env):  # game.yaml:563
         return 'Pay for ' + fmt_card1(env['lot']) + ': ' + fmt_int1(st.vars['paid']) + ' of ' + fmt_int1(env['price']) + ' paid'
     def e228_src(st, env):  # game.yaml:563
-        return ((st.zones[(Z_chips1 + seat(st, env['w'], S[115]))] + st.zones[(Z_area1 + seat(st, env['w'], S[116]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[117]))])
+        return ((st.zones[(Z_chips1 + seat(st, env['w'], S[113]))] + st.zones[(Z_area1 + seat(st, env['w'], S[114]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[115]))])
     def e228_min(st, env):  # game.yaml:563
         return 1
     def e228_max(st, env):  # game.yaml:563
         return 1
     def e228_where(st, env):  # game.yaml:563
-        return fn_payable(st, S[118], env['c'], env['w'])
+        return fn_payable(st, S[116], env['c'], env['w'])
     def cands_228(st, env, picked):  # game.yaml:563
-        return [_c57 for _c57 in ((st.zones[(Z_chips1 + seat(st, env['w'], S[115]))] + st.zones[(Z_area1 + seat(st, env['w'], S[116]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[117]))]) if fn_payable(st, S[118], _c57, env['w'])]
+        return [_c60 for _c60 in ((st.zones[(Z_chips1 + seat(st, env['w'], S[113]))] + st.zones[(Z_area1 + seat(st, env['w'], S[114]))]) + st.zones[(Z_auction_area1 + seat(st, env['w'], S[115]))]) if fn_payable(st, S[116], _c60, env['w'])]
     def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
     def step_234(st, fr):  # game.yaml:576
@@ -2930,7 +2928,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o236  # game.yaml:580
             _args35 = {'p': env['q'], 'into_area': True}
-            enter_procedure(st, S[119])
+            enter_procedure(st, S[117])
             st.frames.append(Frame(o9, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2974,7 +2972,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o240  # game.yaml:589
         _args36 = {'p': env['q'], 'n': 1}
-        enter_procedure(st, S[120])
+        enter_procedure(st, S[118])
         st.inline += 1
         try:
             proc_gain_gold(st, _args36)
@@ -2989,7 +2987,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o242  # game.yaml:590
         _args37 = {'p': env['q'], 'n': 1}
-        enter_procedure(st, S[121])
+        enter_procedure(st, S[119])
         st.inline += 1
         try:
             proc_gain_power(st, _args37)
@@ -3044,7 +3042,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:589
             st.at = o240  # game.yaml:589
             _args38 = {'p': env['q'], 'n': 1}
-            enter_procedure(st, S[120])
+            enter_procedure(st, S[118])
             st.inline += 1
             try:
                 proc_gain_gold(st, _args38)
@@ -3056,7 +3054,7 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:590
             st.at = o242  # game.yaml:590
             _args39 = {'p': env['q'], 'n': 1}
-            enter_procedure(st, S[121])
+            enter_procedure(st, S[119])
             st.inline += 1
             try:
                 proc_gain_power(st, _args39)
@@ -3068,7 +3066,7 @@ def build(num_players, files):
         elif k == 2:  # game.yaml:591
             pass
     def e245_items(st, env):  # game.yaml:584
-        return span_list(1, 2, S[122])
+        return span_list(1, 2, S[120])
     def e246_player(st, env):  # game.yaml:577
         return env['q']
     def e246_prompt(st, env):  # game.yaml:577
@@ -3106,7 +3104,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o253  # game.yaml:601
             _args40 = {'q': env['q']}
-            enter_procedure(st, S[123])
+            enter_procedure(st, S[121])
             st.frames.append(Frame(o25, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3151,13 +3149,13 @@ def build(num_players, files):
     def e259_prompt(st, env):  # game.yaml:616
         return 'Pay a chip'
     def e259_src(st, env):  # game.yaml:616
-        return st.zones[(Z_chips1 + seat(st, env['q'], S[124]))]
+        return st.zones[(Z_chips1 + seat(st, env['q'], S[122]))]
     def e259_min(st, env):  # game.yaml:616
         return 2
     def e259_max(st, env):  # game.yaml:616
         return 2
     def cands_259(st, env, picked):  # game.yaml:616
-        return list(st.zones[(Z_chips1 + seat(st, env['q'], S[124]))])
+        return list(st.zones[(Z_chips1 + seat(st, env['q'], S[122]))])
     def step_260(st, fr):  # game.yaml:617
         env = fr.env
         pc = fr.pc
@@ -3165,7 +3163,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o261  # game.yaml:617
             _args41 = {'c': env['x']}
-            enter_procedure(st, S[125])
+            enter_procedure(st, S[123])
             st.frames.append(Frame(o20, _args41))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3199,7 +3197,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o265  # game.yaml:620
             _args42 = {'c': env['x']}
-            enter_procedure(st, S[126])
+            enter_procedure(st, S[124])
             st.frames.append(Frame(o20, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3210,7 +3208,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e266_items(st, env):  # game.yaml:620
-        return st.zones[(Z_chips1 + seat(st, env['q'], S[127]))]
+        return st.zones[(Z_chips1 + seat(st, env['q'], S[125]))]
     def e267_player(st, env):  # game.yaml:608
         return env['q']
     def e267_prompt(st, env):  # game.yaml:608
@@ -3218,30 +3216,30 @@ def build(num_players, files):
     def e267_label0(st, env):  # game.yaml:611
         return 'discard ' + fmt_card1(env['c'])
     def e267_items0(st, env):  # game.yaml:611
-        return (fn_top_cards(st, S[128], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[129]))])
+        return (fn_top_cards(st, S[126], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[127]))])
     def e267_label1(st, env):  # game.yaml:612
         return 'pay ' + fmt_int1(2) + ' chips'
     def e267_when1(st, env):  # game.yaml:612
-        return (len(st.zones[(Z_chips1 + seat(st, env['q'], S[130]))]) >= 2)
+        return (len(st.zones[(Z_chips1 + seat(st, env['q'], S[128]))]) >= 2)
     def e267_label2(st, env):  # game.yaml:618
-        return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + seat(st, env['q'], S[131]))])) + ' chips (nothing else to give)'
+        return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + seat(st, env['q'], S[129]))])) + ' chips (nothing else to give)'
     def e267_when2(st, env):  # game.yaml:618
-        return ((len((fn_top_cards(st, S[132], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[133]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))]) < 2))
+        return ((len((fn_top_cards(st, S[130], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[131]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[132]))]) < 2))
     def collect_267(st, env):  # game.yaml:608
         actions = []
         values = []
         idx = []
-        for _c58 in (fn_top_cards(st, S[128], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[129]))]):  # game.yaml:611
-            a = A_301 + _c58.type_id
+        for _c61 in (fn_top_cards(st, S[126], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[127]))]):  # game.yaml:611
+            a = A_301 + _c61.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c58)
+                values.append(_c61)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + seat(st, env['q'], S[130]))]) >= 2):  # game.yaml:612
+        if (len(st.zones[(Z_chips1 + seat(st, env['q'], S[128]))]) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, S[132], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[133]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[134]))]) < 2)):  # game.yaml:618
+        if ((len((fn_top_cards(st, S[130], env['q']) + st.zones[(Z_auction_area1 + seat(st, env['q'], S[131]))])) == 0) and (len(st.zones[(Z_chips1 + seat(st, env['q'], S[132]))]) < 2)):  # game.yaml:618
             actions.append(A_331)
             values.append(None)
             idx.append(2)
@@ -3298,7 +3296,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o281  # game.yaml:232
             _args44 = {'r': st.vars['revealer'], 'lot': env['lot']}
-            enter_procedure(st, S[135])
+            enter_procedure(st, S[133])
             st.frames.append(Frame(o21, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3315,7 +3313,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o283  # game.yaml:235
             _args45 = {'r': st.vars['revealer'], 'card': env['card']}
-            enter_procedure(st, S[136])
+            enter_procedure(st, S[134])
             st.frames.append(Frame(o23, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3332,7 +3330,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o285  # game.yaml:238
             _args46 = {'r': st.vars['revealer'], 'card': env['card']}
-            enter_procedure(st, S[137])
+            enter_procedure(st, S[135])
             st.frames.append(Frame(o24, _args46))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3349,7 +3347,7 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o287  # game.yaml:240
             _args47 = {'card': env['card']}
-            enter_procedure(st, S[138])
+            enter_procedure(st, S[136])
             st.frames.append(Frame(o26, _args47))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3378,38 +3376,38 @@ def build(num_players, files):
             st.at = o295  # game.yaml:194
             _items9 = st.zones[Z_returned1]
             _dest12 = Z_deck1
-            for _c59 in cards_of(_items9):
-                st.move(_c59, _dest12, False)
+            for _c62 in cards_of(_items9):
+                st.move(_c62, _dest12, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
             st.at = o301  # game.yaml:195
             _live3 = live_mask(st)
-            for _p4 in list(st.players):
-                if gone(st, _live3, _p4):
+            for _p7 in list(st.players):
+                if gone(st, _live3, _p7):
                     continue
-                env['p'] = _p4
+                env['p'] = _p7
                 st.at = o298  # game.yaml:197
                 _n3 = 3
-                _moved5 = take_where(st, Z_power_supply1, _n3, lambda _c60: (_c60.props['value'] == 1), S[139])
-                _dest13 = (Z_chips1 + seat(st, env['p'], S[140]))
-                for _c61 in _moved5:
-                    st.move(_c61, _dest13, False)
+                _moved5 = take_where(st, Z_power_supply1, _n3, lambda _c63: (_c63.props['value'] == 1), S[137])
+                _dest13 = (Z_chips1 + seat(st, env['p'], S[138]))
+                for _c64 in _moved5:
+                    st.move(_c64, _dest13, False)
                 st.at = o299  # game.yaml:198
                 _n4 = 3
-                _moved6 = take_where(st, Z_power_supply1, _n4, lambda _c62: (_c62.props['value'] == 2), S[141])
-                _dest14 = (Z_chips1 + seat(st, env['p'], S[142]))
-                for _c63 in _moved6:
-                    st.move(_c63, _dest14, False)
+                _moved6 = take_where(st, Z_power_supply1, _n4, lambda _c65: (_c65.props['value'] == 2), S[139])
+                _dest14 = (Z_chips1 + seat(st, env['p'], S[140]))
+                for _c66 in _moved6:
+                    st.move(_c66, _dest14, False)
                 st.at = o300  # game.yaml:199
-                st.move_count(1, Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[143])), False, S[144])
+                st.move_count(1, Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[141])), False, S[142])
             st.at = o302  # game.yaml:200
             _items10 = st.zones[Z_deck1]
             _dest15 = Z_draw_pile1
-            for _c64 in cards_of(_items10):
-                st.move(_c64, _dest15, False)
+            for _c67 in cards_of(_items10):
+                st.move(_c67, _dest15, False)
             st.at = o303  # game.yaml:201
             _args48 = {}
-            enter_procedure(st, S[145])
+            enter_procedure(st, S[143])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args48)
@@ -3428,8 +3426,8 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o292  # game.yaml:193
-            _args49 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[146])}
-            enter_procedure(st, S[147])
+            _args49 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+            enter_procedure(st, S[145])
             st.frames.append(Frame(o0, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3440,14 +3438,14 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e293_items(st, env):  # game.yaml:193
-        return span_list(1, len(st.players), S[148])
+        return span_list(1, len(st.players), S[146])
     def step_294(st, fr):  # game.yaml:194
         env = fr.env
         st.at = o295  # game.yaml:194
         _items11 = st.zones[Z_returned1]
         _dest16 = Z_deck1
-        for _c65 in cards_of(_items11):
-            st.move(_c65, _dest16, False)
+        for _c68 in cards_of(_items11):
+            st.move(_c68, _dest16, False)
         st.at = o296  # game.yaml:194
         st.shuffle(Z_deck1)
         st.frames.pop()
@@ -3456,18 +3454,18 @@ def build(num_players, files):
         env = fr.env
         st.at = o298  # game.yaml:197
         _n5 = 3
-        _moved7 = take_where(st, Z_power_supply1, _n5, lambda _c66: (_c66.props['value'] == 1), S[139])
-        _dest17 = (Z_chips1 + seat(st, env['p'], S[140]))
-        for _c67 in _moved7:
-            st.move(_c67, _dest17, False)
+        _moved7 = take_where(st, Z_power_supply1, _n5, lambda _c69: (_c69.props['value'] == 1), S[137])
+        _dest17 = (Z_chips1 + seat(st, env['p'], S[138]))
+        for _c70 in _moved7:
+            st.move(_c70, _dest17, False)
         st.at = o299  # game.yaml:198
         _n6 = 3
-        _moved8 = take_where(st, Z_power_supply1, _n6, lambda _c68: (_c68.props['value'] == 2), S[141])
-        _dest18 = (Z_chips1 + seat(st, env['p'], S[142]))
-        for _c69 in _moved8:
-            st.move(_c69, _dest18, False)
+        _moved8 = take_where(st, Z_power_supply1, _n6, lambda _c71: (_c71.props['value'] == 2), S[139])
+        _dest18 = (Z_chips1 + seat(st, env['p'], S[140]))
+        for _c72 in _moved8:
+            st.move(_c72, _dest18, False)
         st.at = o300  # game.yaml:199
-        st.move_count(1, Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[143])), False, S[144])
+        st.move_count(1, Z_gold_supply1, (Z_chips1 + seat(st, env['p'], S[141])), False, S[142])
         st.frames.pop()
 
     def e301_items(st, env):  # game.yaml:195
@@ -3575,12 +3573,12 @@ def build(num_players, files):
             st.at = o316  # game.yaml:214
             _items12 = st.zones[Z_used_properties1]
             _dest19 = Z_unused_properties1
-            for _c70 in cards_of(_items12):
-                st.move(_c70, _dest19, False)
+            for _c73 in cards_of(_items12):
+                st.move(_c73, _dest19, False)
             fr.pc = 5
             st.at = o317  # game.yaml:215
             _args50 = {'p': env['p']}
-            enter_procedure(st, S[149])
+            enter_procedure(st, S[147])
             st.frames.append(Frame(o2, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3589,7 +3587,7 @@ def build(num_players, files):
             fr.pc = 6
             st.at = o318  # game.yaml:216
             _args51 = {'p': env['p']}
-            enter_procedure(st, S[150])
+            enter_procedure(st, S[148])
             st.frames.append(Frame(o7, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3598,7 +3596,7 @@ def build(num_players, files):
             fr.pc = 7
             st.at = o319  # game.yaml:217
             _args52 = {'p': env['p']}
-            enter_procedure(st, S[151])
+            enter_procedure(st, S[149])
             st.frames.append(Frame(o11, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3618,32 +3616,32 @@ def build(num_players, files):
         env = fr.env
         st.at = o329  # game.yaml:223
         _live4 = live_mask(st)
-        for _p5 in list(st.players):
-            if gone(st, _live4, _p5):
+        for _p8 in list(st.players):
+            if gone(st, _live4, _p8):
                 continue
-            env['p'] = _p5
+            env['p'] = _p8
             st.at = o328  # game.yaml:224
-            _i8 = seat(st, env['p'], S[152])
-            _v11 = ((len([1 for _c71 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c71.kind == 'gold_chips')]) + sum([_c72.props['value'] for _c72 in st.zones[(Z_chips1 + seat(st, env['p'], S[8]))] if (_c72.kind == 'power_chips')])) + (2 * len([1 for _c73 in (st.zones[(Z_area1 + seat(st, env['p'], S[153]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[154]))]) if (_c73.props['colour'] == C_blue1)])))
+            _i8 = seat(st, env['p'], S[150])
+            _v11 = ((len([1 for _c74 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c74.kind == 'gold_chips')]) + sum([_c75.props['value'] for _c75 in st.zones[(Z_chips1 + seat(st, env['p'], S[8]))] if (_c75.kind == 'power_chips')])) + (2 * len([1 for _c76 in (st.zones[(Z_area1 + seat(st, env['p'], S[151]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[152]))]) if (_c76.props['colour'] == C_blue1)])))
             if _v11 < 0:
-                raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[155])
+                raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[153])
             st.vars['score'][_i8] = _v11
         st.frames.pop()
 
     def step_327(st, fr):  # game.yaml:224
         env = fr.env
         st.at = o328  # game.yaml:224
-        _i9 = seat(st, env['p'], S[152])
-        _v12 = ((len([1 for _c74 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c74.kind == 'gold_chips')]) + sum([_c75.props['value'] for _c75 in st.zones[(Z_chips1 + seat(st, env['p'], S[8]))] if (_c75.kind == 'power_chips')])) + (2 * len([1 for _c76 in (st.zones[(Z_area1 + seat(st, env['p'], S[153]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[154]))]) if (_c76.props['colour'] == C_blue1)])))
+        _i9 = seat(st, env['p'], S[150])
+        _v12 = ((len([1 for _c77 in st.zones[(Z_chips1 + seat(st, env['p'], S[9]))] if (_c77.kind == 'gold_chips')]) + sum([_c78.props['value'] for _c78 in st.zones[(Z_chips1 + seat(st, env['p'], S[8]))] if (_c78.kind == 'power_chips')])) + (2 * len([1 for _c79 in (st.zones[(Z_area1 + seat(st, env['p'], S[151]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[152]))]) if (_c79.props['colour'] == C_blue1)])))
         if _v12 < 0:
-            raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[155])
+            raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[153])
         st.vars['score'][_i9] = _v12
         st.frames.pop()
 
     def e329_items(st, env):  # game.yaml:223
         return st.players
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c77 in (st.zones[(Z_area1 + seat(st, env['p'], S[156]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[157]))]) if (_c77.props['colour'] == C_violet1)])
+        return len([1 for _c80 in (st.zones[(Z_area1 + seat(st, env['p'], S[154]))] + st.zones[(Z_auction_area1 + seat(st, env['p'], S[155]))]) if (_c80.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
@@ -3683,102 +3681,102 @@ def build(num_players, files):
     def init__auction1_in(st, env):  # game.yaml:542
         return False
 
-    o0 = Block(0, S[158], 1, step_0)
+    o0 = Block(0, S[156], 1, step_0)
     o1 = Block(1, S[63], 4, step_1)
-    o2 = Block(2, S[159], 2, step_2)
-    o3 = Block(3, S[160], 1, step_3)
-    o4 = Block(4, S[161], 3, step_4)
-    o5 = Block(5, S[162], 1, step_5)
-    o6 = Block(6, S[163], 1, step_6)
-    o7 = Block(7, S[164], 3, step_7)
-    o8 = Block(8, S[165], 2, step_8)
-    o9 = Block(9, S[166], 5, step_9)
-    o10 = Block(10, S[167], 1, step_10)
-    o11 = Block(11, S[168], 2, step_11)
-    o12 = Block(12, S[169], 1, step_12)
-    o13 = Block(13, S[170], 1, step_13)
+    o2 = Block(2, S[157], 2, step_2)
+    o3 = Block(3, S[158], 1, step_3)
+    o4 = Block(4, S[159], 3, step_4)
+    o5 = Block(5, S[160], 1, step_5)
+    o6 = Block(6, S[161], 1, step_6)
+    o7 = Block(7, S[162], 3, step_7)
+    o8 = Block(8, S[163], 2, step_8)
+    o9 = Block(9, S[164], 5, step_9)
+    o10 = Block(10, S[165], 1, step_10)
+    o11 = Block(11, S[166], 2, step_11)
+    o12 = Block(12, S[167], 1, step_12)
+    o13 = Block(13, S[168], 1, step_13)
     o14 = Block(14, S[44], 1, step_14)
-    o15 = Block(15, S[93], 1, step_15)
+    o15 = Block(15, S[91], 1, step_15)
     o16 = Block(16, S[42], 2, step_16)
-    o17 = Block(17, S[171], 1, step_17)
+    o17 = Block(17, S[169], 1, step_17)
     o18 = Block(18, S[51], 2, step_18)
-    o19 = Block(19, S[172], 5, step_19)
-    o20 = Block(20, S[173], 1, step_20)
-    o21 = Block(21, S[174], 2, step_21)
-    o22 = Block(22, S[175], 2, step_22)
-    o23 = Block(23, S[176], 4, step_23)
-    o24 = Block(24, S[177], 5, step_24)
-    o25 = Block(25, S[178], 1, step_25)
-    o26 = Block(26, S[179], 7, step_26)
-    o27 = Block(27, S[180], 1, step_27)
+    o19 = Block(19, S[170], 5, step_19)
+    o20 = Block(20, S[171], 1, step_20)
+    o21 = Block(21, S[172], 2, step_21)
+    o22 = Block(22, S[173], 2, step_22)
+    o23 = Block(23, S[174], 4, step_23)
+    o24 = Block(24, S[175], 5, step_24)
+    o25 = Block(25, S[176], 1, step_25)
+    o26 = Block(26, S[177], 7, step_26)
+    o27 = Block(27, S[178], 1, step_27)
     o28 = Stmt(28, S[64])
-    o29 = RepeatOp(S[181], o27, e29_cond, True)
+    o29 = RepeatOp(S[179], o27, e29_cond, True)
     o29.uid = 29
     o30 = Stmt(30, S[19])
-    o31 = Stmt(31, S[182])
-    o32 = Stmt(32, S[183])
-    o33 = Stmt(33, S[184])
+    o31 = Stmt(31, S[180])
+    o32 = Stmt(32, S[181])
+    o33 = Stmt(33, S[182])
     o34 = Stmt(34, S[40])
-    o35 = Block(35, S[185], 1, step_35)
-    o36 = Block(36, S[186], 2, step_36)
-    o37 = Stmt(37, S[187])
+    o35 = Block(35, S[183], 1, step_35)
+    o36 = Block(36, S[184], 2, step_36)
+    o37 = Stmt(37, S[185])
     o38 = Stmt(38, S[67])
-    o39 = ChooseOp(S[188], e39_player, e39_prompt, [
+    o39 = ChooseOp(S[186], e39_player, e39_prompt, [
         OptionOp(site[0], e39_label0, 'col', e39_items0, e39_when0, o36),
     ], False)
     o39.collect = collect_39
     o39.resolve = resolve_39
     o39.uid = 39
-    o40 = RepeatOp(S[189], o35, e40_cond, True)
+    o40 = RepeatOp(S[187], o35, e40_cond, True)
     o40.uid = 40
-    o41 = Block(41, S[190], 1, step_41)
-    o42 = Stmt(42, S[70])
-    o43 = Block(43, S[191], 1, step_43)
+    o41 = Block(41, S[188], 1, step_41)
+    o42 = Stmt(42, S[68])
+    o43 = Block(43, S[189], 1, step_43)
     o44 = Stmt(44, S[41])
-    o45 = Block(45, S[192], 1, step_45)
+    o45 = Block(45, S[190], 1, step_45)
     o46 = Stmt(46, S[43])
-    o47 = Block(47, S[193], 1, step_47)
-    o48 = Stmt(48, S[71])
-    o49 = Stmt(49, S[194])
-    o50 = Stmt(50, S[195])
-    o51 = Block(51, S[196], 1, step_51)
-    o52 = Block(52, S[197], 1, step_52)
-    o53 = Stmt(53, S[198])
-    o54 = ChooseOp(S[199], e54_player, e54_prompt, [
+    o47 = Block(47, S[191], 1, step_47)
+    o48 = Stmt(48, S[69])
+    o49 = Stmt(49, S[192])
+    o50 = Stmt(50, S[193])
+    o51 = Block(51, S[194], 1, step_51)
+    o52 = Block(52, S[195], 1, step_52)
+    o53 = Stmt(53, S[196])
+    o54 = ChooseOp(S[197], e54_player, e54_prompt, [
         OptionOp(site[1], e54_label0, 'q', e54_items0, None, o52),
     ], False)
     o54.collect = collect_54
     o54.resolve = resolve_54
     o54.uid = 54
-    o55 = ForOp(S[200], 'k', e55_items, o51, False)
+    o55 = ForOp(S[198], 'k', e55_items, o51, False)
     o55.uid = 55
-    o56 = Block(56, S[201], 3, step_56)
-    o57 = Stmt(57, S[202])
-    o58 = Stmt(58, S[203])
-    o59 = Block(59, S[204], 1, step_59)
-    o60 = Stmt(60, S[76])
-    o61 = Stmt(61, S[205])
-    o62 = ForOp(S[206], 'q', e62_items, o56, False, seats=True)
+    o56 = Block(56, S[199], 3, step_56)
+    o57 = Stmt(57, S[200])
+    o58 = Stmt(58, S[201])
+    o59 = Block(59, S[202], 1, step_59)
+    o60 = Stmt(60, S[74])
+    o61 = Stmt(61, S[203])
+    o62 = ForOp(S[204], 'q', e62_items, o56, False, seats=True)
     o62.uid = 62
-    o63 = Block(63, S[207], 1, step_63)
-    o64 = Block(64, S[208], 1, step_64)
-    o65 = Stmt(65, S[209])
-    o66 = Block(66, S[210], 1, step_66)
-    o67 = Block(67, S[211], 2, step_67)
-    o68 = Stmt(68, S[212])
-    o69 = Stmt(69, S[213])
-    o70 = ChooseOp(S[214], e70_player, e70_prompt, [
+    o63 = Block(63, S[205], 1, step_63)
+    o64 = Block(64, S[206], 1, step_64)
+    o65 = Stmt(65, S[207])
+    o66 = Block(66, S[208], 1, step_66)
+    o67 = Block(67, S[209], 2, step_67)
+    o68 = Stmt(68, S[210])
+    o69 = Stmt(69, S[211])
+    o70 = ChooseOp(S[212], e70_player, e70_prompt, [
         OptionOp(site[3], e70_label0, 'd', e70_items0, e70_when0, o67),
     ], False)
     o70.collect = collect_70
     o70.resolve = resolve_70
     o70.uid = 70
-    o71 = Stmt(71, S[215])
-    o72 = Block(72, S[216], 2, step_72)
-    o73 = Stmt(73, S[217])
-    o74 = Stmt(74, S[78])
-    o75 = Block(75, S[218], 0, step_75)
-    o76 = ChooseOp(S[219], e76_player, e76_prompt, [
+    o71 = Stmt(71, S[213])
+    o72 = Block(72, S[214], 2, step_72)
+    o73 = Stmt(73, S[215])
+    o74 = Stmt(74, S[76])
+    o75 = Block(75, S[216], 0, step_75)
+    o76 = ChooseOp(S[217], e76_player, e76_prompt, [
         OptionOp(site[2], e76_label0, 'c', e76_items0, None, o63),
         OptionOp(site[4], e76_label1, 'c', e76_items1, e76_when1, o72),
         OptionOp(site[5], e76_label2, None, None, None, o75),
@@ -3786,82 +3784,82 @@ def build(num_players, files):
     o76.collect = collect_76
     o76.resolve = resolve_76
     o76.uid = 76
-    o77 = Block(77, S[220], 1, step_77)
-    o78 = Block(78, S[221], 1, step_78)
-    o79 = Stmt(79, S[222])
-    o80 = ChooseOp(S[223], e80_player, e80_prompt, [
+    o77 = Block(77, S[218], 1, step_77)
+    o78 = Block(78, S[219], 1, step_78)
+    o79 = Stmt(79, S[220])
+    o80 = ChooseOp(S[221], e80_player, e80_prompt, [
         OptionOp(site[7], e80_label0, 'x', e80_items0, None, o78),
     ], False)
     o80.collect = collect_80
     o80.resolve = resolve_80
     o80.uid = 80
-    o81 = ChooseOp(S[224], e81_player, e81_prompt, [
+    o81 = ChooseOp(S[222], e81_player, e81_prompt, [
         OptionOp(site[6], e81_label0, 'q', e81_items0, e81_when0, o77),
     ], False)
     o81.collect = collect_81
     o81.resolve = resolve_81
     o81.uid = 81
     o82 = Stmt(82, S[45])
-    o83 = Block(83, S[225], 1, step_83)
-    o84 = Block(84, S[226], 2, step_84)
-    o85 = Stmt(85, S[227])
-    o86 = Block(86, S[228], 1, step_86)
-    o87 = Stmt(87, S[84])
-    o88 = RepeatOp(S[229], o86, e88_cond, True)
+    o83 = Block(83, S[223], 1, step_83)
+    o84 = Block(84, S[224], 2, step_84)
+    o85 = Stmt(85, S[225])
+    o86 = Block(86, S[226], 1, step_86)
+    o87 = Stmt(87, S[82])
+    o88 = RepeatOp(S[227], o86, e88_cond, True)
     o88.uid = 88
-    o89 = ChooseOp(S[230], e89_player, e89_prompt, [
+    o89 = ChooseOp(S[228], e89_player, e89_prompt, [
         OptionOp(site[8], e89_label0, 'n', e89_items0, None, o84),
     ], False)
     o89.collect = collect_89
     o89.resolve = resolve_89
     o89.uid = 89
-    o90 = Block(90, S[231], 1, step_90)
-    o91 = Stmt(91, S[86])
-    o92 = Stmt(92, S[232])
+    o90 = Block(90, S[229], 1, step_90)
+    o91 = Stmt(91, S[84])
+    o92 = Stmt(92, S[230])
     o93 = Stmt(93, S[46])
     o94 = Stmt(94, S[47])
-    o95 = Block(95, S[233], 1, step_95)
-    o96 = Block(96, S[234], 1, step_96)
-    o97 = Stmt(97, S[87])
-    o98 = Block(98, S[235], 0, step_98)
-    o99 = ChooseOp(S[236], e99_player, e99_prompt, [
+    o95 = Block(95, S[231], 1, step_95)
+    o96 = Block(96, S[232], 1, step_96)
+    o97 = Stmt(97, S[85])
+    o98 = Block(98, S[233], 0, step_98)
+    o99 = ChooseOp(S[234], e99_player, e99_prompt, [
         OptionOp(site[9], e99_label0, None, None, None, o96),
         OptionOp(site[10], e99_label1, None, None, None, o98),
     ], False)
     o99.collect = collect_99
     o99.resolve = resolve_99
     o99.uid = 99
-    o100 = Stmt(100, S[237])
-    o101 = Stmt(101, S[238])
-    o102 = Stmt(102, S[239])
-    o103 = Stmt(103, S[240])
+    o100 = Stmt(100, S[235])
+    o101 = Stmt(101, S[236])
+    o102 = Stmt(102, S[237])
+    o103 = Stmt(103, S[238])
     o104 = Stmt(104, S[48])
-    o105 = Block(105, S[241], 1, step_105)
-    o106 = Stmt(106, S[88])
-    o107 = Block(107, S[242], 1, step_107)
-    o108 = Stmt(108, S[89])
-    o109 = Stmt(109, S[243])
-    o110 = Block(110, S[244], 2, step_110)
-    o111 = PickOp(S[245], e111_player, e111_prompt, 'c', e111_src, e111_dest, e111_min, e111_max, e111_where, None, False, site[11])
+    o105 = Block(105, S[239], 1, step_105)
+    o106 = Stmt(106, S[86])
+    o107 = Block(107, S[240], 1, step_107)
+    o108 = Stmt(108, S[87])
+    o109 = Stmt(109, S[241])
+    o110 = Block(110, S[242], 2, step_110)
+    o111 = PickOp(S[243], e111_player, e111_prompt, 'c', e111_src, e111_dest, e111_min, e111_max, e111_where, None, False, site[11])
     o111.candidates = cands_111
     o111.uid = 111
-    o112 = Stmt(112, S[246])
-    o113 = Stmt(113, S[247])
+    o112 = Stmt(112, S[244])
+    o113 = Stmt(113, S[245])
     o114 = Stmt(114, S[49])
-    o115 = Block(115, S[248], 0, step_115)
-    o116 = Block(116, S[249], 2, step_116)
-    o117 = Stmt(117, S[92])
-    o118 = Stmt(118, S[94])
-    o119 = Block(119, S[250], 2, step_119)
-    o120 = Stmt(120, S[95])
-    o121 = Stmt(121, S[96])
-    o122 = Block(122, S[251], 2, step_122)
-    o123 = Stmt(123, S[97])
-    o124 = Stmt(124, S[98])
-    o125 = Block(125, S[252], 2, step_125)
-    o126 = Stmt(126, S[99])
-    o127 = Stmt(127, S[100])
-    o128 = ChooseOp(S[253], e128_player, e128_prompt, [
+    o115 = Block(115, S[246], 0, step_115)
+    o116 = Block(116, S[247], 2, step_116)
+    o117 = Stmt(117, S[90])
+    o118 = Stmt(118, S[92])
+    o119 = Block(119, S[248], 2, step_119)
+    o120 = Stmt(120, S[93])
+    o121 = Stmt(121, S[94])
+    o122 = Block(122, S[249], 2, step_122)
+    o123 = Stmt(123, S[95])
+    o124 = Stmt(124, S[96])
+    o125 = Block(125, S[250], 2, step_125)
+    o126 = Stmt(126, S[97])
+    o127 = Stmt(127, S[98])
+    o128 = ChooseOp(S[251], e128_player, e128_prompt, [
         OptionOp(site[12], e128_label0, None, None, None, o115),
         OptionOp(site[13], e128_label1, 'q', e128_items1, e128_when1, o116),
         OptionOp(site[14], e128_label2, None, None, e128_when2, o119),
@@ -3871,157 +3869,157 @@ def build(num_players, files):
     o128.collect = collect_128
     o128.resolve = resolve_128
     o128.uid = 128
-    o129 = Block(129, S[254], 1, step_129)
-    o130 = Block(130, S[255], 1, step_130)
-    o131 = Block(131, S[256], 2, step_131)
-    o132 = Stmt(132, S[257])
-    o133 = Stmt(133, S[258])
-    o134 = ChooseOp(S[259], e134_player, e134_prompt, [
+    o129 = Block(129, S[252], 1, step_129)
+    o130 = Block(130, S[253], 1, step_130)
+    o131 = Block(131, S[254], 2, step_131)
+    o132 = Stmt(132, S[255])
+    o133 = Stmt(133, S[256])
+    o134 = ChooseOp(S[257], e134_player, e134_prompt, [
         OptionOp(site[19], e134_label0, 'x', e134_items0, None, o131),
     ], False)
     o134.collect = collect_134
     o134.resolve = resolve_134
     o134.uid = 134
-    o135 = ChooseOp(S[260], e135_player, e135_prompt, [
+    o135 = ChooseOp(S[258], e135_player, e135_prompt, [
         OptionOp(site[18], e135_label0, 'c', e135_items0, None, o130),
     ], False)
     o135.collect = collect_135
     o135.resolve = resolve_135
     o135.uid = 135
-    o136 = ChooseOp(S[261], e136_player, e136_prompt, [
+    o136 = ChooseOp(S[259], e136_player, e136_prompt, [
         OptionOp(site[17], e136_label0, 'q', e136_items0, e136_when0, o129),
     ], False)
     o136.collect = collect_136
     o136.resolve = resolve_136
     o136.uid = 136
-    o137 = Block(137, S[262], 1, step_137)
-    o138 = Block(138, S[263], 2, step_138)
-    o139 = Stmt(139, S[264])
-    o140 = Stmt(140, S[107])
-    o141 = Block(141, S[265], 0, step_141)
-    o142 = ChooseOp(S[266], e142_player, e142_prompt, [
+    o137 = Block(137, S[260], 1, step_137)
+    o138 = Block(138, S[261], 2, step_138)
+    o139 = Stmt(139, S[262])
+    o140 = Stmt(140, S[105])
+    o141 = Block(141, S[263], 0, step_141)
+    o142 = ChooseOp(S[264], e142_player, e142_prompt, [
         OptionOp(site[20], e142_label0, None, None, None, o138),
         OptionOp(site[21], e142_label1, None, None, None, o141),
     ], False)
     o142.collect = collect_142
     o142.resolve = resolve_142
     o142.uid = 142
-    o143 = Stmt(143, S[267])
+    o143 = Stmt(143, S[265])
     o144 = Stmt(144, S[21])
     o145 = Stmt(145, S[22])
-    o146 = Stmt(146, S[268])
-    o147 = Block(147, S[269], 1, step_147)
-    o148 = Block(148, S[270], 2, step_148)
-    o149 = Stmt(149, S[271])
-    o150 = Stmt(150, S[272])
-    o151 = Block(151, S[273], 2, step_151)
-    o152 = Stmt(152, S[274])
-    o153 = Stmt(153, S[275])
-    o154 = Block(154, S[276], 2, step_154)
-    o155 = Stmt(155, S[277])
-    o156 = Stmt(156, S[278])
-    o157 = Block(157, S[279], 3, step_157)
-    o158 = Stmt(158, S[280])
-    o159 = Stmt(159, S[281])
-    o160 = Stmt(160, S[282])
-    o161 = Stmt(161, S[283])
+    o146 = Stmt(146, S[266])
+    o147 = Block(147, S[267], 1, step_147)
+    o148 = Block(148, S[268], 2, step_148)
+    o149 = Stmt(149, S[269])
+    o150 = Stmt(150, S[270])
+    o151 = Block(151, S[271], 2, step_151)
+    o152 = Stmt(152, S[272])
+    o153 = Stmt(153, S[273])
+    o154 = Block(154, S[274], 2, step_154)
+    o155 = Stmt(155, S[275])
+    o156 = Stmt(156, S[276])
+    o157 = Block(157, S[277], 3, step_157)
+    o158 = Stmt(158, S[278])
+    o159 = Stmt(159, S[279])
+    o160 = Stmt(160, S[280])
+    o161 = Stmt(161, S[281])
     o162 = RepeatOp(S[24], o147, e162_cond, True)
     o162.uid = 162
-    o163 = Block(163, S[284], 1, step_163)
+    o163 = Block(163, S[282], 1, step_163)
     o164 = Stmt(164, S[50])
-    o165 = Block(165, S[285], 2, step_165)
-    o166 = Stmt(166, S[286])
-    o167 = Stmt(167, S[108])
-    o168 = Stmt(168, S[287])
+    o165 = Block(165, S[283], 2, step_165)
+    o166 = Stmt(166, S[284])
+    o167 = Stmt(167, S[106])
+    o168 = Stmt(168, S[285])
     o169 = Stmt(169, S[30])
-    o170 = Block(170, S[288], 1, step_170)
-    o171 = Block(171, S[289], 2, step_171)
-    o172 = Stmt(172, S[290])
+    o170 = Block(170, S[286], 1, step_170)
+    o171 = Block(171, S[287], 2, step_171)
+    o172 = Stmt(172, S[288])
     o173 = Stmt(173, S[39])
-    o174 = Block(174, S[291], 2, step_174)
-    o175 = Stmt(175, S[292])
+    o174 = Block(174, S[289], 2, step_174)
+    o175 = Stmt(175, S[290])
     o176 = Stmt(176, S[34])
-    o177 = Block(177, S[293], 3, step_177)
-    o178 = Stmt(178, S[294])
-    o179 = Stmt(179, S[295])
+    o177 = Block(177, S[291], 3, step_177)
+    o178 = Stmt(178, S[292])
+    o179 = Stmt(179, S[293])
     o180 = Stmt(180, S[37])
-    o181 = Stmt(181, S[296])
+    o181 = Stmt(181, S[294])
     o182 = RepeatOp(S[31], o170, e182_cond, True)
     o182.uid = 182
-    o183 = Stmt(183, S[297])
-    o184 = Stmt(184, S[298])
-    o185 = Stmt(185, S[299])
+    o183 = Stmt(183, S[295])
+    o184 = Stmt(184, S[296])
+    o185 = Stmt(185, S[297])
     o186 = Stmt(186, S[56])
-    o187 = Block(187, S[300], 2, step_187)
-    o188 = Stmt(188, S[301])
-    o189 = Stmt(189, S[302])
-    o190 = Stmt(190, S[303])
+    o187 = Block(187, S[298], 2, step_187)
+    o188 = Stmt(188, S[299])
+    o189 = Stmt(189, S[300])
+    o190 = Stmt(190, S[301])
     o191 = Stmt(191, S[57])
-    o192 = Stmt(192, S[304])
-    o193 = Block(193, S[305], 9, step_193)
-    o194 = Stmt(194, S[306])
-    o195 = Stmt(195, S[307])
-    o196 = Stmt(196, S[308])
-    o197 = Block(197, S[305], 1, step_197)
-    o198 = Stmt(198, S[309])
-    o199 = ForOp(S[305], 'p', e199_items, o197, False, seats=True)
+    o192 = Stmt(192, S[302])
+    o193 = Block(193, S[303], 9, step_193)
+    o194 = Stmt(194, S[304])
+    o195 = Stmt(195, S[305])
+    o196 = Stmt(196, S[306])
+    o197 = Block(197, S[303], 1, step_197)
+    o198 = Stmt(198, S[307])
+    o199 = ForOp(S[303], 'p', e199_items, o197, False, seats=True)
     o199.uid = 199
-    o200 = Stmt(200, S[310])
-    o201 = Block(201, S[305], 1, step_201)
-    o202 = Block(202, S[305], 1, step_202)
-    o203 = Block(203, S[305], 1, step_203)
-    o204 = Block(204, S[305], 3, step_204)
-    o205 = Stmt(205, S[308])
-    o206 = Stmt(206, S[311])
-    o207 = Stmt(207, S[308])
-    o208 = Block(208, S[305], 3, step_208)
-    o209 = Stmt(209, S[312])
-    o210 = Stmt(210, S[308])
-    o211 = Stmt(211, S[313])
-    o212 = ChooseOp(S[305], e212_player, e212_prompt, [
+    o200 = Stmt(200, S[308])
+    o201 = Block(201, S[303], 1, step_201)
+    o202 = Block(202, S[303], 1, step_202)
+    o203 = Block(203, S[303], 1, step_203)
+    o204 = Block(204, S[303], 3, step_204)
+    o205 = Stmt(205, S[306])
+    o206 = Stmt(206, S[309])
+    o207 = Stmt(207, S[306])
+    o208 = Block(208, S[303], 3, step_208)
+    o209 = Stmt(209, S[310])
+    o210 = Stmt(210, S[306])
+    o211 = Stmt(211, S[311])
+    o212 = ChooseOp(S[303], e212_player, e212_prompt, [
         OptionOp(site[22], e212_label0, 'amount', e212_items0, None, o204),
         OptionOp(site[23], e212_label1, None, None, None, o208),
     ], False)
     o212.collect = collect_212
     o212.resolve = resolve_212
     o212.uid = 212
-    o213 = Stmt(213, S[305])
-    o214 = ForOp(S[305], 'p', e214_items, o202, False, seats=True)
+    o213 = Stmt(213, S[303])
+    o214 = ForOp(S[303], 'p', e214_items, o202, False, seats=True)
     o214.uid = 214
-    o215 = RepeatOp(S[305], o201, e215_cond, True)
+    o215 = RepeatOp(S[303], o201, e215_cond, True)
     o215.uid = 215
-    o216 = Stmt(216, S[314])
-    o217 = Stmt(217, S[315])
-    o218 = Block(218, S[305], 3, step_218)
-    o219 = Stmt(219, S[112])
-    o220 = Stmt(220, S[316])
-    o221 = Stmt(221, S[317])
-    o222 = Block(222, S[318], 2, step_222)
-    o223 = Stmt(223, S[319])
-    o224 = Stmt(224, S[320])
-    o225 = Stmt(225, S[305])
-    o226 = Stmt(226, S[321])
-    o227 = Block(227, S[322], 3, step_227)
-    o228 = PickOp(S[323], e228_player, e228_prompt, 'c', e228_src, None, e228_min, e228_max, e228_where, 'got', False, site[24])
+    o216 = Stmt(216, S[312])
+    o217 = Stmt(217, S[313])
+    o218 = Block(218, S[303], 3, step_218)
+    o219 = Stmt(219, S[110])
+    o220 = Stmt(220, S[314])
+    o221 = Stmt(221, S[315])
+    o222 = Block(222, S[316], 2, step_222)
+    o223 = Stmt(223, S[317])
+    o224 = Stmt(224, S[318])
+    o225 = Stmt(225, S[303])
+    o226 = Stmt(226, S[319])
+    o227 = Block(227, S[320], 3, step_227)
+    o228 = PickOp(S[321], e228_player, e228_prompt, 'c', e228_src, None, e228_min, e228_max, e228_where, 'got', False, site[24])
     o228.candidates = cands_228
     o228.uid = 228
-    o229 = Stmt(229, S[324])
-    o230 = Stmt(230, S[114])
-    o231 = RepeatOp(S[325], o227, e231_cond, True)
+    o229 = Stmt(229, S[322])
+    o230 = Stmt(230, S[112])
+    o231 = RepeatOp(S[323], o227, e231_cond, True)
     o231.uid = 231
-    o232 = Stmt(232, S[326])
-    o233 = Stmt(233, S[327])
-    o234 = Block(234, S[328], 1, step_234)
-    o235 = Block(235, S[329], 1, step_235)
-    o236 = Stmt(236, S[119])
-    o237 = Block(237, S[330], 1, step_237)
-    o238 = Block(238, S[331], 1, step_238)
-    o239 = Block(239, S[332], 1, step_239)
-    o240 = Stmt(240, S[120])
-    o241 = Block(241, S[333], 1, step_241)
-    o242 = Stmt(242, S[121])
-    o243 = Block(243, S[334], 0, step_243)
-    o244 = ChooseOp(S[335], e244_player, e244_prompt, [
+    o232 = Stmt(232, S[324])
+    o233 = Stmt(233, S[325])
+    o234 = Block(234, S[326], 1, step_234)
+    o235 = Block(235, S[327], 1, step_235)
+    o236 = Stmt(236, S[117])
+    o237 = Block(237, S[328], 1, step_237)
+    o238 = Block(238, S[329], 1, step_238)
+    o239 = Block(239, S[330], 1, step_239)
+    o240 = Stmt(240, S[118])
+    o241 = Block(241, S[331], 1, step_241)
+    o242 = Stmt(242, S[119])
+    o243 = Block(243, S[332], 0, step_243)
+    o244 = ChooseOp(S[333], e244_player, e244_prompt, [
         OptionOp(site[27], e244_label0, None, None, e244_when0, o239),
         OptionOp(site[28], e244_label1, None, None, e244_when1, o241),
         OptionOp(site[29], e244_label2, None, None, e244_when2, o243),
@@ -4029,42 +4027,42 @@ def build(num_players, files):
     o244.collect = collect_244
     o244.resolve = resolve_244
     o244.uid = 244
-    o245 = ForOp(S[336], 'i', e245_items, o238, False)
+    o245 = ForOp(S[334], 'i', e245_items, o238, False)
     o245.uid = 245
-    o246 = ChooseOp(S[337], e246_player, e246_prompt, [
+    o246 = ChooseOp(S[335], e246_player, e246_prompt, [
         OptionOp(site[25], e246_label0, None, None, None, o235),
         OptionOp(site[26], e246_label1, None, None, None, o237),
     ], False)
     o246.collect = collect_246
     o246.resolve = resolve_246
     o246.uid = 246
-    o247 = ForOp(S[338], 'q', e247_items, o234, False, seats=True)
+    o247 = ForOp(S[336], 'q', e247_items, o234, False, seats=True)
     o247.uid = 247
-    o248 = Stmt(248, S[339])
-    o249 = Stmt(249, S[340])
-    o250 = Stmt(250, S[341])
-    o251 = Stmt(251, S[342])
-    o252 = Block(252, S[343], 1, step_252)
-    o253 = Stmt(253, S[123])
-    o254 = ForOp(S[344], 'q', e254_items, o252, False, seats=True)
+    o248 = Stmt(248, S[337])
+    o249 = Stmt(249, S[338])
+    o250 = Stmt(250, S[339])
+    o251 = Stmt(251, S[340])
+    o252 = Block(252, S[341], 1, step_252)
+    o253 = Stmt(253, S[121])
+    o254 = ForOp(S[342], 'q', e254_items, o252, False, seats=True)
     o254.uid = 254
-    o255 = Stmt(255, S[345])
-    o256 = Block(256, S[346], 1, step_256)
-    o257 = Stmt(257, S[347])
-    o258 = Block(258, S[348], 2, step_258)
-    o259 = PickOp(S[349], e259_player, e259_prompt, 'c', e259_src, None, e259_min, e259_max, None, 'gone', False, site[32])
+    o255 = Stmt(255, S[343])
+    o256 = Block(256, S[344], 1, step_256)
+    o257 = Stmt(257, S[345])
+    o258 = Block(258, S[346], 2, step_258)
+    o259 = PickOp(S[347], e259_player, e259_prompt, 'c', e259_src, None, e259_min, e259_max, None, 'gone', False, site[32])
     o259.candidates = cands_259
     o259.uid = 259
-    o260 = Block(260, S[350], 1, step_260)
-    o261 = Stmt(261, S[125])
-    o262 = ForOp(S[351], 'x', e262_items, o260, False)
+    o260 = Block(260, S[348], 1, step_260)
+    o261 = Stmt(261, S[123])
+    o262 = ForOp(S[349], 'x', e262_items, o260, False)
     o262.uid = 262
-    o263 = Block(263, S[352], 1, step_263)
-    o264 = Block(264, S[353], 1, step_264)
-    o265 = Stmt(265, S[126])
-    o266 = ForOp(S[354], 'x', e266_items, o264, False)
+    o263 = Block(263, S[350], 1, step_263)
+    o264 = Block(264, S[351], 1, step_264)
+    o265 = Stmt(265, S[124])
+    o266 = ForOp(S[352], 'x', e266_items, o264, False)
     o266.uid = 266
-    o267 = ChooseOp(S[355], e267_player, e267_prompt, [
+    o267 = ChooseOp(S[353], e267_player, e267_prompt, [
         OptionOp(site[30], e267_label0, 'c', e267_items0, None, o256),
         OptionOp(site[31], e267_label1, None, None, e267_when1, o258),
         OptionOp(site[33], e267_label2, None, None, e267_when2, o263),
@@ -4072,101 +4070,101 @@ def build(num_players, files):
     o267.collect = collect_267
     o267.resolve = resolve_267
     o267.uid = 267
-    o268 = Stmt(268, S[356])
-    o269 = Block(269, S[357], 2, step_269)
-    o270 = Stmt(270, S[358])
-    o271 = Stmt(271, S[359])
-    o272 = Stmt(272, S[360])
-    o273 = Stmt(273, S[361])
-    o274 = Block(274, S[362], 1, step_274)
+    o268 = Stmt(268, S[354])
+    o269 = Block(269, S[355], 2, step_269)
+    o270 = Stmt(270, S[356])
+    o271 = Stmt(271, S[357])
+    o272 = Stmt(272, S[358])
+    o273 = Stmt(273, S[359])
+    o274 = Block(274, S[360], 1, step_274)
     o275 = Stmt(275, S[61])
-    o276 = ForOp(S[363], 'p', e276_items, o274, False, seats=True)
+    o276 = ForOp(S[361], 'p', e276_items, o274, False, seats=True)
     o276.uid = 276
-    o277 = Stmt(277, S[364])
-    o278 = Stmt(278, S[365])
+    o277 = Stmt(277, S[362])
+    o278 = Stmt(278, S[363])
     o279 = Stmt(279, S[62])
-    o280 = Block(280, S[366], 1, step_280)
-    o281 = Stmt(281, S[135])
-    o282 = Block(282, S[367], 1, step_282)
-    o283 = Stmt(283, S[136])
-    o284 = Block(284, S[368], 1, step_284)
-    o285 = Stmt(285, S[137])
-    o286 = Block(286, S[369], 1, step_286)
-    o287 = Stmt(287, S[138])
-    o288 = Block(288, S[370], 7, step_288)
-    o289 = Stmt(289, S[371])
-    o290 = Stmt(290, S[372])
-    o291 = Block(291, S[373], 1, step_291)
-    o292 = Stmt(292, S[147])
-    o293 = ForOp(S[374], 'i', e293_items, o291, False)
+    o280 = Block(280, S[364], 1, step_280)
+    o281 = Stmt(281, S[133])
+    o282 = Block(282, S[365], 1, step_282)
+    o283 = Stmt(283, S[134])
+    o284 = Block(284, S[366], 1, step_284)
+    o285 = Stmt(285, S[135])
+    o286 = Block(286, S[367], 1, step_286)
+    o287 = Stmt(287, S[136])
+    o288 = Block(288, S[368], 7, step_288)
+    o289 = Stmt(289, S[369])
+    o290 = Stmt(290, S[370])
+    o291 = Block(291, S[371], 1, step_291)
+    o292 = Stmt(292, S[145])
+    o293 = ForOp(S[372], 'i', e293_items, o291, False)
     o293.uid = 293
-    o294 = Block(294, S[375], 2, step_294)
-    o295 = Stmt(295, S[376])
-    o296 = Stmt(296, S[377])
-    o297 = Block(297, S[378], 3, step_297)
-    o298 = Stmt(298, S[139])
-    o299 = Stmt(299, S[141])
-    o300 = Stmt(300, S[144])
-    o301 = ForOp(S[379], 'p', e301_items, o297, False, seats=True)
+    o294 = Block(294, S[373], 2, step_294)
+    o295 = Stmt(295, S[374])
+    o296 = Stmt(296, S[375])
+    o297 = Block(297, S[376], 3, step_297)
+    o298 = Stmt(298, S[137])
+    o299 = Stmt(299, S[139])
+    o300 = Stmt(300, S[142])
+    o301 = ForOp(S[377], 'p', e301_items, o297, False, seats=True)
     o301.uid = 301
-    o302 = Stmt(302, S[380])
-    o303 = Stmt(303, S[145])
-    o304 = Block(304, S[381], 1, step_304)
-    o305 = Block(305, S[381], 3, step_305)
-    o306 = Stmt(306, S[381])
-    o307 = Stmt(307, S[381])
-    o308 = Block(308, S[382], 4, step_308)
-    o309 = Stmt(309, S[382])
-    o310 = Block(310, S[383], 1, step_310)
-    o311 = Block(311, S[383], 1, step_311)
-    o312 = Block(312, S[383], 7, step_312)
-    o313 = Stmt(313, S[382])
-    o314 = Stmt(314, S[384])
-    o315 = Stmt(315, S[385])
-    o316 = Stmt(316, S[386])
-    o317 = Stmt(317, S[149])
-    o318 = Stmt(318, S[150])
-    o319 = Stmt(319, S[151])
-    o320 = Stmt(320, S[382])
-    o321 = ForOp(S[382], 'p', e321_items, o311, False, seats=True)
+    o302 = Stmt(302, S[378])
+    o303 = Stmt(303, S[143])
+    o304 = Block(304, S[379], 1, step_304)
+    o305 = Block(305, S[379], 3, step_305)
+    o306 = Stmt(306, S[379])
+    o307 = Stmt(307, S[379])
+    o308 = Block(308, S[380], 4, step_308)
+    o309 = Stmt(309, S[380])
+    o310 = Block(310, S[381], 1, step_310)
+    o311 = Block(311, S[381], 1, step_311)
+    o312 = Block(312, S[381], 7, step_312)
+    o313 = Stmt(313, S[380])
+    o314 = Stmt(314, S[382])
+    o315 = Stmt(315, S[383])
+    o316 = Stmt(316, S[384])
+    o317 = Stmt(317, S[147])
+    o318 = Stmt(318, S[148])
+    o319 = Stmt(319, S[149])
+    o320 = Stmt(320, S[380])
+    o321 = ForOp(S[380], 'p', e321_items, o311, False, seats=True)
     o321.uid = 321
-    o322 = RepeatOp(S[382], o310, e322_cond, True)
+    o322 = RepeatOp(S[380], o310, e322_cond, True)
     o322.uid = 322
-    o323 = Stmt(323, S[382])
-    o324 = Stmt(324, S[382])
-    o325 = RepeatOp(S[381], o305, e325_cond, False)
+    o323 = Stmt(323, S[380])
+    o324 = Stmt(324, S[380])
+    o325 = RepeatOp(S[379], o305, e325_cond, False)
     o325.uid = 325
-    o326 = Block(326, S[387], 1, step_326)
-    o327 = Block(327, S[388], 1, step_327)
-    o328 = Stmt(328, S[155])
-    o329 = ForOp(S[389], 'p', e329_items, o327, False, seats=True)
+    o326 = Block(326, S[385], 1, step_326)
+    o327 = Block(327, S[386], 1, step_327)
+    o328 = Stmt(328, S[153])
+    o329 = ForOp(S[387], 'p', e329_items, o327, False, seats=True)
     o329.uid = 329
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329]
     P.setup = o288
     P.play = o304
     P.scoring = o326
-    P.proc_names = {o0.uid: 'procedure deal (' + str(S[158]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[63]) + ')', o2.uid: 'procedure phase1 (' + str(S[159]) + ')', o3.uid: 'procedure use_property (' + str(S[160]) + ')', o4.uid: 'procedure combat (' + str(S[161]) + ')', o5.uid: 'procedure etiquette (' + str(S[162]) + ')', o6.uid: 'procedure discard_opponent_card (' + str(S[163]) + ')', o7.uid: 'procedure phase2 (' + str(S[164]) + ')', o8.uid: 'procedure orden_reveal (' + str(S[165]) + ')', o9.uid: 'procedure reveal (' + str(S[166]) + ')', o10.uid: 'procedure keep_cards (' + str(S[167]) + ')', o11.uid: 'procedure phase3 (' + str(S[168]) + ')', o12.uid: 'procedure swap_cards (' + str(S[169]) + ')', o13.uid: 'procedure conspiracy (' + str(S[170]) + ')', o14.uid: 'procedure gain_gold (' + str(S[44]) + ')', o15.uid: 'procedure pay_gold (' + str(S[93]) + ')', o16.uid: 'procedure gain_power (' + str(S[42]) + ')', o17.uid: 'procedure hand_over (' + str(S[171]) + ')', o18.uid: 'procedure give_power (' + str(S[51]) + ')', o19.uid: 'procedure eliminate_player (' + str(S[172]) + ')', o20.uid: 'procedure return_item (' + str(S[173]) + ')', o21.uid: 'procedure auction (' + str(S[174]) + ')', o22.uid: 'procedure pay_bid (' + str(S[175]) + ')', o23.uid: 'procedure mazarin (' + str(S[176]) + ')', o24.uid: 'procedure game_debts (' + str(S[177]) + ')', o25.uid: 'procedure pay_debt (' + str(S[178]) + ')', o26.uid: 'procedure ludwig (' + str(S[179]) + ')'}
+    P.proc_names = {o0.uid: 'procedure deal (' + str(S[156]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[63]) + ')', o2.uid: 'procedure phase1 (' + str(S[157]) + ')', o3.uid: 'procedure use_property (' + str(S[158]) + ')', o4.uid: 'procedure combat (' + str(S[159]) + ')', o5.uid: 'procedure etiquette (' + str(S[160]) + ')', o6.uid: 'procedure discard_opponent_card (' + str(S[161]) + ')', o7.uid: 'procedure phase2 (' + str(S[162]) + ')', o8.uid: 'procedure orden_reveal (' + str(S[163]) + ')', o9.uid: 'procedure reveal (' + str(S[164]) + ')', o10.uid: 'procedure keep_cards (' + str(S[165]) + ')', o11.uid: 'procedure phase3 (' + str(S[166]) + ')', o12.uid: 'procedure swap_cards (' + str(S[167]) + ')', o13.uid: 'procedure conspiracy (' + str(S[168]) + ')', o14.uid: 'procedure gain_gold (' + str(S[44]) + ')', o15.uid: 'procedure pay_gold (' + str(S[91]) + ')', o16.uid: 'procedure gain_power (' + str(S[42]) + ')', o17.uid: 'procedure hand_over (' + str(S[169]) + ')', o18.uid: 'procedure give_power (' + str(S[51]) + ')', o19.uid: 'procedure eliminate_player (' + str(S[170]) + ')', o20.uid: 'procedure return_item (' + str(S[171]) + ')', o21.uid: 'procedure auction (' + str(S[172]) + ')', o22.uid: 'procedure pay_bid (' + str(S[173]) + ')', o23.uid: 'procedure mazarin (' + str(S[174]) + ')', o24.uid: 'procedure game_debts (' + str(S[175]) + ')', o25.uid: 'procedure pay_debt (' + str(S[176]) + ')', o26.uid: 'procedure ludwig (' + str(S[177]) + ')'}
     P.var_specs = [
-        VarSpec('revealer', 'player', None, S[390], 'public'),
-        VarSpec('ludwig_reveals', 'int', None, S[391], 'public'),
-        VarSpec('conspiracy_used', 'bool', None, S[392], 'public'),
-        VarSpec('paid', 'int', None, S[393], 'public'),
-        VarSpec('demand', 'int', 'players', S[394], 'public'),
-        VarSpec('due', 'int', None, S[395], 'public'),
-        VarSpec('score', 'int', 'players', S[396], 'public'),
-        VarSpec('owed', 'int', None, S[397], 'public'),
-        VarSpec('round', 'int', None, S[381], 'public'),
-        VarSpec('phase', 'str', None, S[381], 'public'),
-        VarSpec('turn_player', 'player', None, S[381], 'public'),
-        VarSpec('start_player', 'player', None, S[381], 'public'),
-        VarSpec('_auction1_high', 'int', None, S[305], 'public'),
-        VarSpec('_auction1_leader', 'player', None, S[305], 'public'),
-        VarSpec('_auction1_active', 'int', None, S[305], 'public'),
-        VarSpec('_auction1_in', 'bool', 'players', S[305], 'public'),
+        VarSpec('revealer', 'player', None, S[388], 'public'),
+        VarSpec('ludwig_reveals', 'int', None, S[389], 'public'),
+        VarSpec('conspiracy_used', 'bool', None, S[390], 'public'),
+        VarSpec('paid', 'int', None, S[391], 'public'),
+        VarSpec('demand', 'int', 'players', S[392], 'public'),
+        VarSpec('due', 'int', None, S[393], 'public'),
+        VarSpec('score', 'int', 'players', S[394], 'public'),
+        VarSpec('owed', 'int', None, S[395], 'public'),
+        VarSpec('round', 'int', None, S[379], 'public'),
+        VarSpec('phase', 'str', None, S[379], 'public'),
+        VarSpec('turn_player', 'player', None, S[379], 'public'),
+        VarSpec('start_player', 'player', None, S[379], 'public'),
+        VarSpec('_auction1_high', 'int', None, S[303], 'public'),
+        VarSpec('_auction1_leader', 'player', None, S[303], 'public'),
+        VarSpec('_auction1_active', 'int', None, S[303], 'public'),
+        VarSpec('_auction1_in', 'bool', 'players', S[303], 'public'),
     ]
     P.var_initial = {'revealer': init_revealer, 'ludwig_reveals': init_ludwig_reveals, 'conspiracy_used': init_conspiracy_used, 'paid': init_paid, 'demand': init_demand, 'due': init_due, 'score': init_score, 'owed': init_owed, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player, '_auction1_high': init__auction1_high, '_auction1_leader': init__auction1_leader, '_auction1_active': init__auction1_active, '_auction1_in': init__auction1_in}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[398]]
+    P.tie_breaker_spans = [S[396]]
     P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o280))  # game.yaml:232
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o282))  # game.yaml:234
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o284))  # game.yaml:237
