@@ -774,6 +774,8 @@ class ModuleEmitter:
             out.line("S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]")
             if prog.local_types:  # the type of each local name: checked in a saved state
                 out.line(f"P.local_types = {dict(prog.local_types)!r}")
+            if prog.zone_locals:  # the locals a copy or a save looks for a zone in
+                out.line(f"P.zone_locals = frozenset({sorted(prog.zone_locals)!r})")
             parents, fresh = frame_structure(prog)  # how frames stack: checked likewise
             out.line("P.frame_parents = {")
             for uid, below in parents.items():

@@ -51,6 +51,13 @@ class Checked:
     # anywhere in the game: a saved state's locals are checked against it
     local_types: dict[str, set[str]] = field(default_factory=dict)
 
+    def zone_locals(self) -> frozenset[str]:
+        """The local names that may hold a zone: bound to a zone, or to a value of a type the
+        checker cannot fix."""
+        return frozenset(
+            n for n, ts in self.local_types.items() if any(t == "zone" or "any" in t for t in ts)
+        )
+
     def fixed_local_types(self) -> dict[str, str]:
         """The local names bound to values of one known type wherever they are bound, with it
         (sorted by name, so generated code is deterministic)."""

@@ -191,6 +191,9 @@ class ProgramBase(Layout):
     # local names bound to values of one type wherever they are bound (checked in a saved
     # state): name -> checked type
     local_types: Mapping[str, str] = MappingProxyType({})
+    # local names that may hold a zone (a procedure's zone parameter): a copy or a save of a
+    # state looks for a zone among their values only
+    zone_locals: frozenset[str] = frozenset()
     # which op's frame may sit directly on which (see state.frame_structure); a generated
     # module sets them, the interpreter derives them from its ops when a state is loaded
     frame_parents: Mapping[int, frozenset[int]] | None = None

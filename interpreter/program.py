@@ -37,6 +37,7 @@ class Program(ProgramBase):
         self.tie_breaker_spans = [t.span for t in g.tie_breakers]
         self.var_specs = var_specs(checked)
         self.local_types = checked.fixed_local_types()
+        self.zone_locals = checked.zone_locals()
         self.static_names: dict[str, Any] = {k: self.kind_cards[k] for k in g.kinds}
         self.pattern_tables = {
             n: PatternTable(t.group_by, t.patterns, t.labels) for n, t in g.tables.items()

@@ -337,10 +337,13 @@ class State:
         s.ended_by, s.ask_forced = self.ended_by, self.ask_forced
         envs: dict[int, dict[str, Any]] = {}
         frames = []
+        own_zones = self.prog.zone_locals  # locals that may hold a zone: made the copy's own
         for f in self.frames:
             env = envs.get(id(f.env))
             if env is None:
                 env = envs[id(f.env)] = dict(f.env)
+                if own_zones:
+                    self._own_zones(env, s.zones)
             frames.append(f.copy(env))
         s.frames = frames
         d = self.pending
@@ -348,11 +351,32 @@ class State:
             env = envs.get(id(d.env))  # (an empty env is falsy: test for None, not truth)
             if env is None:
                 env = dict(d.env)
+                if own_zones:
+                    self._own_zones(env, s.zones)
             frame = frames[self.frames.index(d.frame)] if d.frame is not None else None
             s.pending = Decision(
                 d.op, d.player, env, frame, d.actions, d.values, d.options, d.secret
             )
         return s
+
+    def _own_zones(self, env: dict[str, Any], zones: list[list[Card]]) -> dict[str, Any]:
+        """``env`` with each local that is one of this state's zones (a procedure's zone
+        parameter) replaced by the same zone of ``zones``: a copy must move cards in its own
+        piles, not in this state's."""
+        for name in self.prog.zone_locals:
+            v = env.get(name)
+            if type(v) is list:
+                i = self._zone_at(v)
+                if i is not None:
+                    env[name] = zones[i]
+        return env
+
+    def _zone_at(self, v: list[Any]) -> int | None:
+        """The index of the zone that is the list ``v`` itself, or None."""
+        for i, z in enumerate(self.zones):
+            if z is v:
+                return i
+        return None
 
     def __copy__(self) -> State:
         return self.clone()
@@ -552,6 +576,15 @@ class State:
         return [encode(v) if p == player else {"hidden": True} for p, v in enumerate(value)]
 
     # ------------------------------------------------------------------ JSON
+    def _encode_local(self, name: str, v: Any) -> Any:
+        """A local as JSON data; a zone held in a local (a procedure's zone parameter) is saved
+        as ``{"zone": index}``, so that the resumed local is the zone, not a list of its cards."""
+        if type(v) is list and name in self.prog.zone_locals:
+            i = self._zone_at(v)
+            if i is not None:
+                return {"zone": i}
+        return encode(v)
+
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-compatible data (see from_json)."""
         env_ids: dict[int, int] = {}
@@ -561,7 +594,7 @@ class State:
             k = id(env)
             if k not in env_ids:
                 env_ids[k] = len(envs)
-                envs.append({n: encode(v) for n, v in env.items()})
+                envs.append({n: self._encode_local(n, v) for n, v in env.items()})
             return env_ids[k]
 
         frames = [
@@ -657,7 +690,10 @@ class State:
         s.vars = {k: decode(v, cards) for k, v in data["vars"].items()}
         s.rng, s.players, s.secret = data["rng"], list(data["players"]), data["secret"]
         s.phase, s.move_number = data["phase"], data["move_number"]
-        envs = [{n: decode(v, cards) for n, v in e.items()} for e in data["envs"]]
+        envs = [
+            {n: s.zones[v["zone"]] if _is_zone_ref(v) else decode(v, cards) for n, v in e.items()}
+            for e in data["envs"]
+        ]
         s.frames = []
         for f in data["frames"]:
             fr = Frame(ops[f["op"]], envs[f["env"]], decode(f["data"], cards), f["lo"], f["hi"])
@@ -771,6 +807,10 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
     if why is not None:
         raise _Damaged(why)
     types = prog.local_types
+    for e in envs:  # a zone held in a local names a zone that exists
+        for x in e.values():
+            if type(x) is dict and "zone" in x:
+                need(set(x) == {"zone"} and whole(x["zone"], 0, len(data["zones"])))
     for e in envs:  # locals of a known type: a seat in range, a card that exists...
         for name, x in e.items():
             if name in types:
@@ -1034,9 +1074,16 @@ def _fits(x: Any, t: str, prog: ProgramBase) -> bool:
         return type(x) is int and 0 <= x < prog.num_players
     if t == "card":
         return type(x) is dict and type(x.get("card")) is int and 0 <= x["card"] < len(prog.cards)
-    if t.startswith("list:") or t == "zone":
+    if t == "zone":  # a zone in a local is saved as {"zone": index} (checked in range apart)
+        return type(x) is list or _is_zone_ref(x)
+    if t.startswith("list:"):
         return type(x) is list
     return True
+
+
+def _is_zone_ref(x: Any) -> bool:
+    """A saved local that is a zone: ``{"zone": index}`` (see State._encode_local)."""
+    return type(x) is dict and "zone" in x
 
 
 def _action_id(action: Any) -> int:

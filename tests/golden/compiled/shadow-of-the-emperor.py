@@ -700,6 +700,7 @@ def build(num_players, files):
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 4)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'b': 'card', 'blue': 'int', 'c': 'card', 'e': 'card', 'for_emperor': 'int', 'for_rival': 'int', 'kind': 'str', 'n': 'int', 'old': 'player', 'optional': 'bool', 'p': 'player', 'p_seat': 'player', 'pink': 'int', 'q': 'player', 's': 'card', 'side': 'bool', 'sp': 'bool', 't': 'card', 'victor': 'player', 'w': 'player', 'y': 'card', 'z': 'zone'}
+    P.zone_locals = frozenset(['z'])
     P.frame_parents = {
         0: frozenset([369]),
         1: frozenset([80, 223, 248, 368]),

@@ -444,6 +444,7 @@ def build(num_players, files):
     P = CompiledProgram(GAME_ID, GAME_NAME, KINDS, ZONES, num_players, 6)
     S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]
     P.local_types = {'_auction1_order': 'list:player', 'a': 'card', 'amount': 'int', 'c': 'card', 'card': 'card', 'col': 'card', 'd': 'card', 'debtors': 'list:player', 'dominion': 'bool', 'gone': 'list:card', 'got': 'list:card', 'holders': 'list:player', 'i': 'int', 'into_area': 'bool', 'k': 'int', 'key': 'str', 'lot': 'card', 'most': 'int', 'n': 'int', 'price': 'int', 'q': 'player', 'r': 'player', 'v': 'int', 'w': 'player', 'x': 'card', 'z': 'zone'}
+    P.zone_locals = frozenset(['z'])
     P.frame_parents = {
         0: frozenset([291]),
         1: frozenset([26, 288]),
