@@ -258,6 +258,13 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
 
     nxt = f"({hi} + INC if {lead} != none else MIN)"
     said = f'log "{{{each}}} bids {{amount}}"'
+
+    def bidding(going: str, may_bid: str, *on_pass: str) -> ir.Stmt:
+        """Round after round in bidding order while ``going`` holds: each seat for whom
+        ``may_bid`` holds bids more or passes (``on_pass``)."""
+        turn = lo.block(bid_choice(nxt, lo.block(*on_pass)))
+        return lo.while_(going, lo.for_(each, order, lo.if_(f"{may_bid} and {going}", turn)))
+
     if kind == "open":
         bid_body: tuple[str, ...] = (f"{hi} = amount", f"{lead} = {each}", said)
         if d["reenter"]:
@@ -268,17 +275,7 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
             going = f"{passes} < count({order}) - (1 if {lead} != none else 0)"
             out += [
                 lo.s(f"{passes} = 0"),
-                lo.while_(
-                    going,
-                    lo.for_(
-                        each,
-                        order,
-                        lo.if_(
-                            f"{each} != {lead} and {going}",
-                            lo.block(bid_choice(nxt, lo.block(f"{passes} += 1"))),
-                        ),
-                    ),
-                ),
+                bidding(going, f"{each} != {lead}", f"{passes} += 1"),
             ]
         else:
             inn, active = f"{h}_in", f"{h}_active"
@@ -288,20 +285,11 @@ def _lower(span: SourceSpan, d: dict[str, Any], h: str) -> tuple[ir.Stmt, ...]:
             out += [
                 lo.for_(each, "players", f"{inn}[{each}] = {each} in {order}"),
                 lo.s(f"{active} = count({order})"),
-                lo.while_(
+                bidding(
                     going,
-                    lo.for_(
-                        each,
-                        order,
-                        lo.if_(
-                            f"{inn}[{each}] and {each} != {lead} and {going}",
-                            lo.block(
-                                bid_choice(
-                                    nxt, lo.block(f"{inn}[{each}] = false", f"{active} -= 1")
-                                )
-                            ),
-                        ),
-                    ),
+                    f"{inn}[{each}] and {each} != {lead}",
+                    f"{inn}[{each}] = false",
+                    f"{active} -= 1",
                 ),
             ]
     elif kind == "once_around":

@@ -484,10 +484,10 @@ class State:
             self.phase = "play"  # _run then pushes the scoring, as when play ends
 
     def zone_index(self, zone: list[Card]) -> int:
-        for i, z in enumerate(self.zones):
-            if z is zone:
-                return i
-        raise RuleError("expected a zone, got a computed list")
+        i = self._zone_at(zone)
+        if i is None:
+            raise RuleError("expected a zone, got a computed list")
+        return i
 
     def log_line(self, text: str, visible_to: int) -> None:
         if self.record_log:
