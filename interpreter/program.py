@@ -177,39 +177,22 @@ class Program(ProgramBase):
             return self._simple(s, run_turn)
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         op, track = s.op, decl.is_track
-        if s.name in self.spaces_of:
-            return self._assign_spaces(s, f, idx)
-
-        def run(st: Any, env: dict[str, Any]) -> None:
-            v = f(st, env)
-            old = st.vars[n] if idx is None else st.vars[n][idx(st, env)]
-            new = v if op == "=" else old + v if op == "+=" else old - v
-            if track:
-                new = bounded(new, decl, s.span)
-            if idx is None:
-                st.vars[n] = new
-            else:
-                st.vars[n][idx(st, env)] = new
-
-        return self._simple(s, run)
-
-    def _assign_spaces(self, s: ir.Assign, f: Fn, idx: Fn | None) -> ops.Op:
-        """An assignment to a track with spaces: the marker moves (within its ends, as any
-        track's), then the spaces it crossed going up push their effects (interpreter/tracks)."""
-        n, decl, op, spaces = s.name, self.game.variables[s.name], s.op, self.spaces_of[s.name]
-        wraps = decl.at_max == "wrap"
+        # a track with spaces: once the marker has moved (within its ends, as any track's), the
+        # spaces it crossed going up push their effects (interpreter/tracks)
+        spaces, wraps = self.spaces_of.get(n), decl.at_max == "wrap"
 
         def run(st: Any, env: dict[str, Any]) -> None:
             v = f(st, env)
             i = None if idx is None else idx(st, env)
             old = st.vars[n] if i is None else st.vars[n][i]
             raw = v if op == "=" else old + v if op == "+=" else old - v
-            new = bounded(raw, decl, s.span)
+            new = bounded(raw, decl, s.span) if track else raw
             if i is None:
                 st.vars[n] = new
             else:
                 st.vars[n][i] = new
-            reach(st, spaces, old, raw if wraps else new, i, s.span)
+            if spaces is not None:
+                reach(st, spaces, old, raw if wraps else new, i, s.span)
 
         return self._simple(s, run)
 
