@@ -29,11 +29,12 @@ from meeple.interpreter.datatable import DataTableRT
 from meeple.interpreter.program import Program, kind_specs, zone_specs
 from meeple.interpreter.state import frame_structure
 
+from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, function_name
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
@@ -113,7 +114,10 @@ class ModuleEmitter:
         return name
 
     def _op(self, node: Any) -> str:
-        return f"o{self.prog.op_of[id(node)].uid}"
+        return f"o{self._uid(node)}"
+
+    def _uid(self, node: Any) -> int:
+        return self.prog.op_of[id(node)].uid
 
     def _where(self, span: ir.SourceSpan) -> str:
         return f"# {comment_path(self._relative(span.file))}:{int(span.line)}"
@@ -676,6 +680,18 @@ class ModuleEmitter:
                 body.line()
             else:
                 self.op_functions(body, uid, node)
+        direct = DirectEmitter(self)  # the playouts' code (codegen/direct.py)
+        blocks = [
+            self._nodes[self.ir_of[uid]]
+            for uid, op in enumerate(prog.ops)
+            if isinstance(op, ops.BlockOp)
+        ]
+        for b in blocks:
+            direct.block_function(body, b)
+        for name, p in g.procedures.items():
+            if p.body.stmts:
+                direct.procedure_function(body, name, p)
+        body.line()
         for i, t in enumerate(g.tie_breakers):
             self._fn(body, f"tie_{i}", self._e(t.key), self._where(t.span))
         for i, trig in enumerate(g.triggers.values()):
@@ -686,6 +702,7 @@ class ModuleEmitter:
         body.line()
         for uid, op in enumerate(prog.ops):
             self.op_construction(body, uid, op, self._nodes[self.ir_of[uid]])
+        body.line(resume_table(self, blocks))
         return self._assemble(body)
 
     def _function(self, w: Writer, f: ir.Function) -> None:

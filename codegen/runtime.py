@@ -27,6 +27,7 @@ from meeple.interpreter.datatable import DataTableRT
 from meeple.interpreter.evaluate import (
     PatternTable,
     divide,
+    not_a_seat,
     ordinal,
     seat,
     span_list,
@@ -60,6 +61,7 @@ from meeple.interpreter.ops import (
     take_where,
     too_long,
 )
+from meeple.interpreter.playout import run_pick, run_to
 from meeple.interpreter.position import turn_line
 from meeple.interpreter.tracks import Spaces, reach
 from meeple.interpreter.values import Card, formatter
@@ -118,6 +120,9 @@ __all__ = [
     "too_long",
     "traced",
     "turn_line",
+    "not_a_seat",
+    "run_to",
+    "run_pick",
     "majority_holders",
     "majority_has",
 ]

@@ -202,6 +202,9 @@ class ProgramBase(Layout):
     #: how meeple.load made it: (game id or rules path, variant, players, back end), so that a
     #: pickled state or game can load it again in another process; None when made otherwise
     origin: tuple[str, str | None, int, str] | None = None
+    #: op uid -> direct code that runs the rest of a frame of that op in one call, during a
+    #: playout (interpreter/playout.py); a generated module fills it, the interpreter has none
+    resume: Mapping[int, Callable[[Any, Any], None]] = MappingProxyType({})
 
     @property
     def seat_locals(self) -> frozenset[str]:

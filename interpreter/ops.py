@@ -51,6 +51,11 @@ def too_long(span: SourceSpan) -> RuleError:
     return RuleError(f"a loop ran {MAX_PASSES} times; its condition never changes", span)
 
 
+class GameEnded(Exception):
+    """Raised by ``end game`` during a playout (State.playout) to leave the rules' Python calls
+    that were running; the frames were cleared already, and the playout goes on to scoring."""
+
+
 class Frame:
     __slots__ = ("op", "env", "pc", "data", "lo", "hi", "note")
 

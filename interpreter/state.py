@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import operator
 import os
+import random
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from meeple.dsl import builtins as builtins_module
@@ -25,7 +27,7 @@ from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH
 from . import prng
 from .evaluate import not_a_seat
 from .layout import ProgramBase
-from .ops import DONE, PICK_UNBOUNDED, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
+from .ops import DONE, GameEnded, PICK_UNBOUNDED, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
 from .position import position_line, saved_position_error
 from .values import Card, card_label, decode, encode, player_name
 
@@ -64,6 +66,7 @@ class State:
         "ended_by",
         "ask_forced",
         "forced",
+        "choose",
     )
 
     def __init__(
@@ -123,6 +126,9 @@ class State:
         # (seat, prompt, label) of each decision with one legal option, which decide() takes
         # at once; None (the default) records nothing. Scenarios set a list to check them.
         self.forced: list[tuple[int, str, str]] | None = None
+        # a random playout's chooser (see playout()): set only while one runs, so decisions
+        # are taken where they arise instead of waiting as pending decisions
+        self.choose: Callable[[int], int] | None = None
         _room_for_calls()
 
     @classmethod
@@ -203,6 +209,12 @@ class State:
             return
         if self.secret:
             dec.secret = True
+        if self.choose is not None and len(dec.actions) > 1:  # a playout: taken at once
+            i = self.choose(len(dec.actions))
+            self.move_number += 1
+            self.at = dec.op
+            dec.op.resolve(self, dec, i)
+            return
         if len(dec.actions) == 1 and p not in self.ask_forced:
             if self.forced is not None:
                 self.forced.append((p, dec.op.prompt(self, dec), dec.label(self, 0)))
@@ -285,6 +297,23 @@ class State:
         except Exception as e:
             self._fail(e)
         self._run()
+
+    def playout(self, choose: Callable[[int], int] | random.Random | int | None = None) -> int:
+        """Play on to the end of the game without a round trip through the API per decision:
+        each decision with two or more legal actions is taken at once by ``choose(n)``, which
+        returns the index (0 to n-1) of the option taken, in the order legal_action_labels()
+        lists them; a decision with one legal action is taken without asking. ``choose`` may
+        also be a ``random.Random`` or a seed (uniform choices, ``int(rng.random() * n)``);
+        None is seed 0. The game is exactly the one apply_action() would give for the same
+        choices. Returns the number of decisions taken (the forced ones not counted).
+
+        A generated module runs its own direct code here (codegen/direct.py); the interpreter
+        runs its frames with the decisions taken inline. With the log on, or a scenario's
+        ``forced``/``ask_forced`` set, the decisions go through apply_action. Raises the
+        RuleError of a rule that fails, as apply_action does."""
+        from .playout import chooser, run_playout
+
+        return run_playout(self, chooser(choose))
 
     def returns(self) -> list[float]:
         """1.0 for each winner (all tied winners share), 0.0 for the others; zeros until over."""
@@ -482,6 +511,8 @@ class State:
         self.secret = 0
         if self.phase == "scoring" and not in_scoring:
             self.phase = "play"  # _run then pushes the scoring, as when play ends
+        if self.choose is not None:
+            raise GameEnded  # a playout: unwind the Python calls of the rules that were running
 
     def zone_index(self, zone: list[Card]) -> int:
         i = self._zone_at(zone)

@@ -1,0 +1,215 @@
+"""Direct code for playouts: each block of the rules as one Python function that runs the rest
+of the block, decisions taken inline (State.playout, interpreter/playout.py).
+
+The frame-stepping code of a generated module stops at every decision, so that a state can wait
+for an action, be saved and be resumed; a playout never waits. Its code is straight-line Python:
+a choice is ``i = st.choose(n)`` followed by the chosen option's statements, loops are Python
+loops, a procedure is a Python call. ``c_N(st, fr)`` runs the rest of a frame of block N (from
+its ``pc``); ``P.resume`` maps each block's uid to it. A statement without direct code here (a
+pick, a tie broken by a chooser, a move that sets off triggers, a track's spaces) starts as in
+the frame-stepping code and its frames are run at once (``run_to``), decisions inline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.dsl import ir
+
+from .writer import Writer, literal
+
+
+class DirectEmitter:
+    """The direct functions of one module, written with the ModuleEmitter ``em``'s helpers."""
+
+    def __init__(self, em: Any) -> None:
+        self.em = em
+
+    # ------------------------------------------------------------------ functions
+    def block_function(self, w: Writer, b: ir.Block) -> None:
+        """``c_N(st, fr)``: the statements of block N from the frame's ``pc`` on."""
+        em = self.em
+        uid = em._uid(b)
+        w.line(f"def c_{uid}(st, fr):  {em._where(b.span)}")
+        with w.indent():
+            w.line("env = fr.env")
+            if em.flat(b):
+                em.body_flat(w, b)
+                return
+            w.line("pc = fr.pc")
+            for k, s in enumerate(b.stmts):
+                w.line(f"if pc <= {k}:")
+                with w.indent():
+                    self.stmt(w, s)
+
+    def procedure_function(self, w: Writer, name: str, p: ir.Procedure) -> None:
+        """``d_NAME(st, env)``: a procedure's body, for calls from direct code."""
+        w.line(f"def d_{name}(st, env):  {self.em._where(p.span)}")
+        with w.indent():
+            self.body(w, p.body)
+
+    # ------------------------------------------------------------------ statements
+    def body(self, w: Writer, b: ir.Block) -> None:
+        if not b.stmts:
+            w.line("pass")
+        for s in b.stmts:
+            self.stmt(w, s)
+
+    def stmt(self, w: Writer, s: ir.Stmt) -> None:
+        em = self.em
+        if em.flat(s):
+            em.stmt_flat(w, s)
+            return
+        direct = getattr(self, "_d_" + type(s).__name__, None)
+        if direct is None:
+            self._started(w, s)
+            return
+        w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")
+        direct(w, s)
+
+    def _started(self, w: Writer, s: ir.Stmt) -> None:
+        """Start ``s`` as the frame-stepping code does, then run the frames it pushed."""
+        h = self.em.names.fresh("h")
+        w.line(f"{h} = len(st.frames)")
+        self.em.stmt_start(w, s)
+        w.line(f"if len(st.frames) > {h}:")
+        with w.indent():
+            w.line(f"run_to(st, {h})")
+
+    def _d_Block(self, w: Writer, s: ir.Block) -> None:
+        self.body(w, s)
+
+    _d_Auction = _d_Block  # lowered by the front end (dsl/auction.py)
+
+    def _d_If(self, w: Writer, s: ir.If) -> None:
+        e = self.em._e
+        w.line(f"if {e(s.test)}:")
+        with w.indent():
+            self.body(w, s.then)
+        for b in s.elifs:
+            w.line(f"elif {e(b.test)}:")
+            with w.indent():
+                self.body(w, b.then)
+        if s.orelse is not None and s.orelse.stmts:
+            w.line("else:")
+            with w.indent():
+                self.body(w, s.orelse)
+
+    def _d_For(self, w: Writer, s: ir.For) -> None:
+        em = self.em
+        x, items = em.names.fresh(s.var), em.names.fresh("items")
+        seats = em.ex.type_of(s.iter) == "list:player"
+        w.line(f"{items} = list({em._e(s.iter)})")
+        if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
+            live = em.names.fresh("live")
+            w.line(f"{live} = live_mask(st)")
+        if s.secret:
+            w.line(f"if {items}:")
+            with w.indent():
+                w.line("st.secret += 1")
+        w.line(f"for {x} in {items}:")
+        with w.indent():
+            if seats:
+                w.line(f"if gone(st, {live}, {x}):")
+                with w.indent():
+                    w.line("continue")
+            w.line(f"env[{literal(s.var)}] = {x}")
+            self.body(w, s.body)
+        if s.secret:
+            w.line(f"if {items}:")
+            with w.indent():
+                w.line("st.secret -= 1")
+
+    def _loop(self, w: Writer, s: ir.Repeat | ir.While, cond: ir.Expr, before: bool) -> None:
+        em = self.em
+        n = em.names.fresh("passes")
+        w.line(f"{n} = 0")
+        w.line("while True:")
+        with w.indent():
+            w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")  # the condition's rule
+            if before:
+                w.line(f"if not {em._e(cond)}:")
+            else:
+                w.line(f"if {n} > 0 and {em._e(cond)}:")
+            with w.indent():
+                w.line("break")
+            w.line(f"{n} += 1")
+            w.line(f"if {n} > MAX_PASSES:")
+            with w.indent():
+                w.line(f"raise too_long({em._span(s.span)})")
+            self.body(w, s.body)
+
+    def _d_Repeat(self, w: Writer, s: ir.Repeat) -> None:
+        self._loop(w, s, s.until, False)
+
+    def _d_While(self, w: Writer, s: ir.While) -> None:
+        self._loop(w, s, s.test, True)
+
+    def _d_Pick(self, w: Writer, s: ir.Pick) -> None:
+        w.line(f"run_pick(st, env, {self.em._op(s)})")
+
+    def _d_EndGame(self, w: Writer, s: ir.EndGame) -> None:
+        w.line("st.end_game()  # raises GameEnded during a playout")
+
+    def _d_CallProc(self, w: Writer, s: ir.CallProc) -> None:
+        em = self.em
+        proc = em.game.procedures[s.name]
+        a = em.names.fresh("args")
+        w.line(f"{a} = {em._call_env(s)}")
+        if not proc.body.stmts:
+            return
+        w.line(f"enter_procedure(st, {em._span(s.span)})")
+        w.line("st.inline += 1")  # counted as its frame would be (the call depth)
+        w.line("try:")
+        with w.indent():
+            w.line(f"d_{s.name}(st, {a})")
+        w.line("except Exception as e:")
+        with w.indent():
+            w.line("st.inline -= 1")
+            head = repr(f"procedure {s.name} (")  # rule text reaches code only through repr
+            w.line(f"traced(e, {head} + str({em._span(proc.span)}) + ')')")
+            w.line("raise")
+        w.line("st.inline -= 1")
+
+    def _d_Choose(self, w: Writer, s: ir.Choose) -> None:
+        """ChooseOp.exec, State.decide and ChooseOp.resolve in one: the option taken at once."""
+        em = self.em
+        uid = em._uid(s)
+        acts, vals, idx = (em.names.fresh(n) for n in ("actions", "values", "idx"))
+        p, i, k = em.names.fresh("p"), em.names.fresh("i"), em.names.fresh("k")
+        span = em._span(s.span)
+        w.line(f"{acts}, {vals}, {idx} = collect_{uid}(st, env)")
+        w.line(f"if not {acts}:")
+        with w.indent():
+            w.line(f"raise RuleError('a choice has no legal option', {span})")
+        w.line(f"{p} = e{uid}_player(st, env)")
+        w.line(f"if type({p}) is not int or not 0 <= {p} < num_players:")
+        with w.indent():
+            w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
+        w.line(f"if {p} in st.players:  # else out of the game: no option runs")
+        with w.indent():
+            w.line(f"if len({acts}) > 1:")
+            with w.indent():
+                w.line(f"{i} = st.choose(len({acts}))")
+                w.line("st.move_number += 1")
+                w.line(f"st.at = {em._op(s)}")
+            w.line("else:")
+            with w.indent():
+                w.line(f"{i} = 0")
+            if len(s.options) > 1:
+                w.line(f"{k} = {idx}[{i}]")
+            for n, o in enumerate(s.options):
+                if len(s.options) > 1:
+                    w.line(f"{'if' if n == 0 else 'elif'} {k} == {n}:  {em._where(o.span)}")
+                    w.level += 1
+                if o.var is not None:
+                    w.line(f"env[{literal(o.var)}] = {vals}[{i}]")
+                self.body(w, o.body)
+                if len(s.options) > 1:
+                    w.level -= 1
+
+
+def resume_table(em: Any, blocks: list[ir.Block]) -> str:
+    """``P.resume = {...}``: each block's direct function by uid."""
+    entries = ", ".join(f"{em._uid(b)}: c_{em._uid(b)}" for b in blocks)
+    return f"P.resume = {{{entries}}}"

@@ -1,0 +1,148 @@
+"""Random playouts without an API round trip per decision (State.playout).
+
+During a playout ``State.choose`` is set: ``State.decide`` takes a decision with two or more
+legal actions at once (``choose(n)``: an index in the order the rules list the options) instead
+of leaving it pending, and ``end game`` raises GameEnded to leave the Python calls that were
+running. The frames run as in ``State._run``; a frame whose op has direct code (a generated
+module's ``Program.resume``, codegen/direct.py) runs the rest of its statement in one Python
+call instead of one step per statement.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from meeple.dsl.errors import MeepleError, RuleError
+
+from .evaluate import not_a_seat
+from .ops import PICK_UNBOUNDED, Frame, GameEnded, PickOp
+from .values import Card
+
+if TYPE_CHECKING:
+    from .state import State
+
+Chooser = Callable[[int], int]
+
+
+def chooser(choose: Chooser | random.Random | int | None) -> Chooser:
+    """A chooser from what State.playout accepts: a function ``n -> index``, a
+    ``random.Random``, or a seed (None: seed 0) for uniform choices. Raises MeepleError for
+    anything else."""
+    if choose is None or (type(choose) is int):
+        choose = random.Random(choose or 0)
+    if isinstance(choose, random.Random):
+        rand = choose.random
+        return lambda n: int(rand() * n)
+    if callable(choose):
+        return choose
+    raise MeepleError(
+        f"a playout chooses with a function of n, a random.Random or a seed, not {choose!r}"
+    )
+
+
+def run_to(st: State, floor: int) -> None:
+    """Run frames until the stack is back to ``floor`` frames (decisions are taken inline)."""
+    frames, resume = st.frames, st.prog.resume
+    while len(frames) > floor:
+        fr = frames[-1]
+        direct = resume.get(fr.op.uid) if resume else None
+        if direct is None:
+            fr.op.step(st, fr)
+        else:  # the rest of the frame's statement, in one call; the frame is then done
+            direct(st, fr)
+            frames.pop()
+
+
+def run_playout(st: State, choose: Chooser) -> int:
+    """State.playout: play ``st`` to its end with ``choose``; the decisions taken (counted as
+    apply_action counts them, in ``move_number``)."""
+    start = st.move_number
+    if st.record_log or st.forced is not None or st.ask_forced:
+        _through_api(st, choose)  # the log and the scenario hooks are written by apply_action
+        return st.move_number - start
+    if st.phase == "over":
+        return 0
+    st.choose = choose
+    try:
+        d = st.pending
+        if d is not None:
+            st.pending = None
+            i = choose(len(d.actions))
+            st.move_number += 1
+            st.at = d.op
+            d.op.resolve(st, d, i)
+        while True:
+            try:
+                run_to(st, 0)
+            except GameEnded:
+                pass  # the frames were cleared: on to the scoring, as _run does
+            if st.phase == "play":
+                st.phase = "scoring"
+                st.secret = 0
+                st.frames.append(Frame(st.prog.scoring, {}))
+                continue
+            st.phase = "over"
+            break
+    except Exception as e:
+        st.choose = None
+        st._fail(e)
+    st.choose = None
+    return st.move_number - start
+
+
+def _through_api(st: State, choose: Chooser) -> None:
+    """The same playout, one apply_action per decision (the options in the rules' order)."""
+    while st.pending is not None:
+        actions: list[Any] = st.pending.actions
+        st.apply_action(actions[choose(len(actions))])
+
+
+def run_pick(st: State, env: dict[str, Any], op: PickOp) -> None:
+    """A whole ``pick`` during a playout (PickOp's exec, offer, decide, resolve and finish in
+    one loop): item by item, identical items one option, "done" once ``min`` are picked."""
+    lo = op.lo(st, env)
+    hi = op.hi(st, env) if op.hi is not None else PICK_UNBOUNDED
+    if lo < 0 or hi < lo:
+        raise RuleError(f"a pick of {lo} to {hi} items is impossible", op.span)
+    candidates, dest, player = op.candidates, op.dest, op.player
+    players, n_seats = st.players, st.prog.num_players
+    picked: list[Card] = []
+    while True:
+        cands: list[Card] = []
+        if len(picked) < hi:
+            cands = candidates(st, env, picked)
+            if picked:  # a card is picked once, even if the source still lists it
+                cands = [c for c in cands if c not in picked]
+        if len(cands) > 1:  # identical cards are one choice: the top-most of each
+            last = {c.type_id: i for i, c in enumerate(cands)}
+            if len(last) < len(cands):
+                cands = [cands[i] for i in sorted(last.values())]
+        can_stop = len(picked) >= lo
+        if not cands:
+            if not can_stop:
+                raise RuleError(
+                    f"a pick needs {lo} items but only {len(picked)} could be picked", op.span
+                )
+            break
+        p = player(st, env)
+        if type(p) is not int or not 0 <= p < n_seats:
+            raise RuleError(not_a_seat(p, n_seats), op.span)
+        if p not in players:
+            break  # the picker is out of the game: the pick ends with what was picked
+        n = len(cands) + can_stop
+        if n > 1:
+            i = st.choose(n)  # type: ignore[misc]
+            st.move_number += 1
+            st.at = op
+        else:
+            i = 0
+        if i == len(cands):
+            break  # done
+        c = cands[i]
+        picked.append(c)
+        if dest is not None:
+            st.move(c, dest(st, env), False)
+    if op.into:
+        env[op.into] = list(picked)
