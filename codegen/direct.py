@@ -192,7 +192,7 @@ class DirectEmitter:
             with w.indent():
                 w.line(f"{i} = st.choose(len({acts}))")
                 w.line("st.move_number += 1")
-                w.line(f"st.at = {em._op(s)}")
+                w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")
             w.line("else:")
             with w.indent():
                 w.line(f"{i} = 0")

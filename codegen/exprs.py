@@ -8,6 +8,7 @@ become Python locals. Every sub-expression is parenthesized, so Python's operato
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from meeple.dsl import ir
@@ -22,6 +23,10 @@ from meeple.interpreter.values import CARD_FIELDS
 from .writer import literal
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
+
+
+# a key emitted twice by an inline check: a Python local or a local of the rules' env
+_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\['[A-Za-z_][A-Za-z0-9_]*'\]")
 
 
 class Scope:
@@ -81,8 +86,8 @@ class ExprEmitter:
             base, key = self.const("zone", e.obj.id), self.emit(e.index, scope)
             per = prog.zone_per[e.obj.id]
             if per == "players":
-                return f"({base} + seat(st, {key}, {self.span(e.index.span)}))"
-            return f"({base} + ordinal({key}, {literal(per)}, {self.span(e.span)}))"
+                return f"({base} + {self.seat(key, e.index.span)})"
+            return f"({base} + {self.ordinal(key, per, e.span)})"
         return f"st.zone_index({self.emit(e, scope)})"
 
     # -------------------------------------------------------------- leaves
@@ -124,10 +129,25 @@ class ExprEmitter:
         variable per kind."""
         key, per = self.emit(index, scope), self.prog.game.variables[name].per
         if per == "players":  # a seat out of range is a rule error, as in the interpreter
-            return f"seat(st, {key}, {self.span(index.span)})"
+            return self.seat(key, index.span)
         if per is None:
             return key
-        return f"ordinal({key}, {literal(per)}, {self.span(span)})"
+        return self.ordinal(key, per, span)
+
+    def seat(self, key: str, span: ir.SourceSpan) -> str:
+        """``key`` checked to be a seat (evaluate.seat), the check inline for a plain name."""
+        call = f"seat(st, {key}, {self.span(span)})"
+        if not _SIMPLE_KEY.fullmatch(key):
+            return call
+        return f"({key} if type({key}) is int and 0 <= {key} < num_players else {call})"
+
+    def ordinal(self, key: str, kind: str, span: ir.SourceSpan) -> str:
+        """The ordinal of card ``key`` of ``kind`` (evaluate.ordinal, inline for a plain name:
+        a value that is not a card fails on ``.kind`` in both)."""
+        call = f"ordinal({key}, {literal(kind)}, {self.span(span)})"
+        if not _SIMPLE_KEY.fullmatch(key):
+            return call
+        return f"({key}.ordinal if {key}.kind == {literal(kind)} else {call})"
 
     def _Index(self, e: ir.Index, scope: Scope) -> str:
         if isinstance(e.obj, ir.Name) and e.obj.id in self.prog.zone_base:

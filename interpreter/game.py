@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import random
+from collections.abc import Callable
 from typing import Any
 
 from meeple.dsl import ir
@@ -63,6 +65,17 @@ class Game:
     def new_initial_state(self, seed: int = 0, record_log: bool = True) -> State:
         """A new game, set up and advanced to its first decision. Same seed, same game."""
         return State(self.program, seed, record_log)
+
+    def playout(
+        self, seed: int = 0, choose: Callable[[int], int] | random.Random | int | None = None
+    ) -> State:
+        """A whole game from ``seed``, its decisions taken by ``choose`` (see State.playout;
+        None: uniform choices seeded with ``seed``), the log off; returns the final state. The
+        same game as ``new_initial_state(seed, record_log=False)`` then ``playout(choose)``;
+        here the setup runs as direct code too."""
+        state = State(self.program, seed, record_log=False, start=False)
+        state.playout(seed if choose is None else choose)
+        return state
 
     def num_players(self) -> int:
         return self.program.num_players

@@ -36,10 +36,22 @@ def chooser(choose: Chooser | random.Random | int | None) -> Chooser:
         rand = choose.random
         return lambda n: int(rand() * n)
     if callable(choose):
-        return choose
+        return _checked(choose)
     raise MeepleError(
         f"a playout chooses with a function of n, a random.Random or a seed, not {choose!r}"
     )
+
+
+def _checked(choose: Chooser) -> Chooser:
+    """``choose`` refusing an index out of range (a stranger's agent), with a clear error."""
+
+    def checked(n: int) -> int:
+        i = choose(n)
+        if type(i) is not int or not 0 <= i < n:
+            raise MeepleError(f"a playout's chooser must return an index 0 to {n - 1}, not {i!r}")
+        return i
+
+    return checked
 
 
 def run_to(st: State, floor: int) -> None:

@@ -27,7 +27,18 @@ from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH
 from . import prng
 from .evaluate import not_a_seat
 from .layout import ProgramBase
-from .ops import DONE, GameEnded, PICK_UNBOUNDED, ChooseOp, Decision, ForOp, Frame, Op, PickOp, WinnerOp
+from .ops import (
+    DONE,
+    PICK_UNBOUNDED,
+    ChooseOp,
+    Decision,
+    ForOp,
+    Frame,
+    GameEnded,
+    Op,
+    PickOp,
+    WinnerOp,
+)
 from .position import position_line, saved_position_error
 from .values import Card, card_label, decode, encode, player_name
 

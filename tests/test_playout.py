@@ -1,0 +1,175 @@
+"""Random playouts (State.playout, Game.playout) give exactly the game the API gives.
+
+A playout takes each decision inline, and a generated module runs its direct code
+(codegen/direct.py) instead of stepping frames. For every shipped game, player count and back
+end, a playout records the index it chose at each decision; the same indices are then played
+through apply_action (the option at that index of the decision's actions, in the rules' order),
+and the final saved states (``to_json()``) must be identical, as must the numbers of decisions.
+Playouts start from a new game, from states in the middle of a game (a pending choice, a pick
+half made) and from saved states.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import meeple
+from meeple.api import load_checked
+from meeple.dsl.errors import MeepleError
+from meeple.interpreter.game import Game
+from meeple.interpreter.state import State
+from meeple.registry import game_ids
+
+BACKENDS = ("interpreter", "compiled")
+
+
+def _cases(per_count: int) -> list[Any]:
+    out = []
+    for gid in game_ids():
+        g = load_checked(gid).game
+        for n in range(g.players_min, g.players_max + 1):
+            out.append(pytest.param(gid, n, per_count, id=f"{gid}-{n}"))
+    return out
+
+
+_games: dict[tuple[str, int, str], Game] = {}
+
+
+def _game(gid: str, players: int, backend: str) -> Game:
+    key = (gid, players, backend)
+    if key not in _games:
+        _games[key] = meeple.load(gid, players, backend=backend)
+    return _games[key]
+
+
+class Recorder:
+    """A chooser that draws uniformly and remembers (n, index) of every decision."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.taken: list[tuple[int, int]] = []
+
+    def __call__(self, n: int) -> int:
+        i = int(self.rng.random() * n)
+        self.taken.append((n, i))
+        return i
+
+
+def replay(state: State, taken: list[tuple[int, int]]) -> None:
+    """Play ``taken`` through the API: at each decision the option at the recorded index."""
+    for n, i in taken:
+        d = state.pending
+        assert d is not None, "the API game ended before the playout's did"
+        assert len(d.actions) == n, "the playout saw another number of options"
+        state.apply_action(d.actions[i])
+    assert state.is_terminal(), "the playout ended before the API game did"
+
+
+def _random_moves(state: State, rng: random.Random, k: int) -> None:
+    for _ in range(k):
+        if state.is_terminal():
+            return
+        a = state.legal_actions()
+        state.apply_action(a[rng.randrange(len(a))])
+
+
+def _check_from(game: Game, state: State, seed: int) -> None:
+    api = game.state_from_json(state.to_json(), record_log=False)
+    rec = Recorder(seed)
+    counted = state.playout(rec)
+    assert counted == len(rec.taken)
+    replay(api, rec.taken)
+    assert state.to_json() == api.to_json()
+    assert state.returns() == api.returns()
+    state.check_invariants()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("game_id", "players", "games"), _cases(3))
+def test_playout_is_the_api_game(game_id: str, players: int, games: int, backend: str) -> None:
+    game = _game(game_id, players, backend)
+    for seed in range(games):
+        rec = Recorder(seed)
+        final = game.playout(seed, rec)  # the setup run by the playout too
+        api = game.new_initial_state(seed, record_log=False)
+        replay(api, rec.taken)
+        assert final.to_json() == api.to_json()
+        assert final.move_number == len(rec.taken)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("game_id", "players", "games"), _cases(2))
+def test_playout_from_the_middle_of_a_game(
+    game_id: str, players: int, games: int, backend: str
+) -> None:
+    """From states after 1 to 200 random decisions: pending choices, picks half made,
+    auctions under way; each also as a saved state loaded again."""
+    game = _game(game_id, players, backend)
+    rng = random.Random(players)
+    for seed in range(games):
+        for k in (1, 7, 40, 200):
+            state = game.new_initial_state(seed, record_log=False)
+            _random_moves(state, rng, k)
+            _check_from(game, state.clone(), seed + k)
+            _check_from(game, game.state_from_json(state.to_json(), record_log=False), seed)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("game_id", "players", "games"), _cases(60))
+def test_playout_is_the_api_game_deep(game_id: str, players: int, games: int, backend: str) -> None:
+    game = _game(game_id, players, backend)
+    rng = random.Random(7)
+    for seed in range(games):
+        state = game.new_initial_state(seed, record_log=False)
+        _random_moves(state, rng, rng.randrange(0, 300))
+        _check_from(game, state, seed)
+
+
+def test_a_seed_or_a_random_gives_uniform_choices_and_the_same_game(sun4: Game) -> None:
+    a = sun4.playout(5)
+    b = sun4.new_initial_state(5, record_log=False)
+    b.playout(random.Random(5))
+    assert a.to_json() == b.to_json()
+    assert sun4.playout(6).to_json() != a.to_json()
+
+
+def test_with_the_log_on_the_playout_goes_through_the_api(sun4: Game) -> None:
+    logged = sun4.new_initial_state(3)
+    rec = Recorder(3)
+    logged.playout(rec)
+    api = sun4.new_initial_state(3)
+    replay(api, rec.taken)
+    assert logged.log == api.log and logged.log
+    assert logged.to_json() == api.to_json()
+
+
+def test_a_terminal_state_plays_nothing(sun4: Game) -> None:
+    state = sun4.playout(1)
+    before = state.to_json()
+    assert state.playout(2) == 0
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("bad", [lambda n: n, lambda n: -1, lambda n: "0", lambda n: None])
+def test_a_chooser_out_of_range_is_refused_clearly(sun4: Game, bad: Any) -> None:
+    state = sun4.new_initial_state(0, record_log=False)
+    with pytest.raises(MeepleError, match="chooser must return an index 0 to"):
+        state.playout(bad)
+
+
+def test_something_else_than_a_chooser_is_refused(sun4: Game) -> None:
+    with pytest.raises(MeepleError, match="a playout chooses with"):
+        sun4.new_initial_state(0, record_log=False).playout("random")  # type: ignore[arg-type]
+
+
+def test_the_generated_module_has_direct_code_for_every_block() -> None:
+    """The compiled back end's playouts run direct code (``P.resume``), not frame steps."""
+    game = _game("shadow-of-the-sun", 4, "compiled")
+    prog = game.program
+    blocks = [op.uid for op in prog.ops if type(op).__name__ == "Block"]
+    assert blocks and set(blocks) <= set(prog.resume)
+    assert not _game("shadow-of-the-sun", 4, "interpreter").program.resume
