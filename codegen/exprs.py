@@ -141,7 +141,7 @@ class ExprEmitter:
             return call
         return f"({key} if type({key}) is int and 0 <= {key} < num_players else {call})"
 
-    def ordinal(self, key: str, kind: str, span: ir.SourceSpan) -> str:
+    def ordinal(self, key: str, kind: str | None, span: ir.SourceSpan) -> str:
         """The ordinal of card ``key`` of ``kind`` (evaluate.ordinal, inline for a plain name:
         a value that is not a card fails on ``.kind`` in both)."""
         call = f"ordinal({key}, {literal(kind)}, {self.span(span)})"
