@@ -1,6 +1,10 @@
 """Throughput measured side by side in one process: the interpreter, the generated module, and
 (for Shadow of the Sun) the hand-written reference in ``benchmarks/reference_sun.py``.
 
+Each back end is measured twice: through the API (``legal_actions``/``apply_action`` per
+decision, as a framework drives it) and as playouts (``Game.playout``: the decisions taken
+inline, the generated module's direct code; what a search agent or a simulation uses).
+
 Every figure is a rate over a fixed budget of this process's CPU time (``time.process_time``, so
 other work on a shared machine does not count against it), after a warm-up; ratios between back
 ends measured in the same run are the numbers to trust.
@@ -56,6 +60,17 @@ def playouts(game: Game, seconds: float) -> Rates:
     return Rates(games / dt, decisions / dt)
 
 
+def fast_playouts(game: Game, seconds: float) -> Rates:
+    """Playouts (``Game.playout``, uniform choices) for ``seconds``; seeds 0, 1, 2..."""
+    games = decisions = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        decisions += game.playout(games).move_number
+        games += 1
+    dt = time.process_time() - start
+    return Rates(games / dt, decisions / dt)
+
+
 def reference_module() -> ModuleType | None:
     """``benchmarks/reference_sun.py`` of a source checkout, or None when not installed so."""
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "reference_sun.py"
@@ -84,15 +99,16 @@ def reference_playouts(players: int, seconds: float) -> Rates | None:
     return Rates(games / dt, decisions / dt)
 
 
-def state_costs(game: Game, repeats: int = 1000) -> dict[str, float]:
-    """Microseconds per clone(), to_json(), from_json(); bytes of the JSON; mid-game."""
+def state_costs(game: Game, repeats: int = 1000, seconds: float = 0.5) -> dict[str, float]:
+    """Microseconds per clone(), to_json(), from_json(); bytes of the JSON; playouts per
+    second to the end from a clone of the same state (``midgame_playouts``, ``seconds`` of
+    them). The state is halfway through a random game of seed 5 (by its decisions)."""
+    length = game.playout(5, random.Random(5)).move_number
     state = game.new_initial_state(5, record_log=False)
     rng = random.Random(5)
-    for _ in range(150):
-        if state.is_terminal():
-            break
-        a = state.legal_actions()
-        state.apply_action(a[rng.randrange(len(a))])
+    for _ in range(length // 2):
+        a = state.pending.actions if state.pending is not None else []
+        state.apply_action(a[int(rng.random() * len(a))])
     out: dict[str, float] = {}
     t = time.process_time()
     for _ in range(repeats):
@@ -107,10 +123,17 @@ def state_costs(game: Game, repeats: int = 1000) -> dict[str, float]:
         game.state_from_json(data, record_log=False)
     out["from_json_us"] = (time.process_time() - t) / repeats * 1e6
     out["json_bytes"] = len(json.dumps(data))
+    state.record_log = False
+    n, t = 0, time.process_time()
+    while time.process_time() - t < seconds:
+        state.clone().playout(n)
+        n += 1
+    out["midgame_playouts"] = n / (time.process_time() - t)
     return out
 
 
-BENCH_STEPS = 6  # the calls bench() makes to ``step``: for a progress bar's total
+BENCH_STEPS = 8  # the calls bench() makes to ``step``: for a progress bar's total
+PLAYOUT = " playouts"  # the suffix of a back end's row measured with Game.playout
 
 
 def bench(
@@ -130,10 +153,13 @@ def bench(
     done("loaded")
     for g in games.values():
         playouts(g, min(0.5, seconds / 4))  # warm-up
+        fast_playouts(g, min(0.25, seconds / 8))
     done("warmed up")
     for name, g in games.items():
         result.rates[name] = playouts(g, seconds)
         done(name)
+        result.rates[name + PLAYOUT] = fast_playouts(g, seconds)
+        done(name + PLAYOUT)
     if game_id == REFERENCE_GAME:
         ref = reference_module()
         if ref is not None:
@@ -143,6 +169,6 @@ def bench(
                 result.rates["hand-written"] = rates
     done("hand-written reference")
     for name, g in games.items():
-        result.costs[name] = state_costs(g)
+        result.costs[name] = state_costs(g, seconds=min(0.5, seconds / 4))
     done("state costs")
     return result

@@ -28,7 +28,7 @@ from meeple.interpreter.state import State
 from meeple.interpreter.values import Card, card_label, decode, formatter, player_name
 
 from . import api, authoring, simulate
-from .bench import BENCH_STEPS, REFERENCE_GAME, bench
+from .bench import BENCH_STEPS, PLAYOUT, REFERENCE_GAME, Rates, bench
 from .endings import end_reason
 from .explain import Verdict, explain
 from .registry import DEFAULT_GAME, game_ids, rules_path
@@ -435,7 +435,11 @@ def cmd_compile(args: argparse.Namespace) -> int:
     return 0
 
 
-_COSTS = ("clone_us", "to_json_us", "from_json_us")
+_COSTS = {  # state costs: key -> column
+    "clone_us": "clone µs",
+    "to_json_us": "to_json µs",
+    "from_json_us": "from_json µs",
+}
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -454,19 +458,45 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
             results.append((gid, bench(gid, args.players, args.seconds, step)))
     for gid, r in results:
-        table = Table(title=f"{gid}, {r.players} players, random playouts, one process")
-        for col in ("back end", "games/s", "decisions/s", "clone µs", "to_json µs", "from_json µs"):
+        table = Table(title=f"{gid}, {r.players} players, random games, one process")
+        for col in ("back end", "API games/s", "playouts/s", "decisions/s", "mid-game playouts/s"):
             table.add_column(col, justify="left" if col == "back end" else "right")
-        for name, rates in r.rates.items():
-            c = r.costs.get(name, {})
-            cost = [f"{c[k]:.1f}" if k in c else "-" for k in _COSTS]
-            table.add_row(name, f"{rates.games:.1f}", f"{rates.decisions:.0f}", *cost)
+        for name, measured in r.rates.items():
+            if name.endswith(PLAYOUT):
+                continue
+            api: Rates | None = measured
+            fast = r.rates.get(name + PLAYOUT)
+            if fast is None:  # the hand-written reference: playouts only
+                fast, api = measured, None
+            mid = r.costs.get(name, {}).get("midgame_playouts")
+            table.add_row(
+                name,
+                f"{api.games:.1f}" if api is not None else "-",
+                f"{fast.games:.1f}",
+                f"{fast.decisions:.0f}",
+                f"{mid:.0f}" if mid is not None else "-",
+            )
         out.print(table)
-        gen, interp = r.rates["compiled"].games, r.rates["interpreter"].games
+        costs = Table(title="state costs, halfway through a game")
+        for col in ("back end", *_COSTS.values()):
+            costs.add_column(col, justify="left" if col == "back end" else "right")
+        for name, c in r.costs.items():
+            costs.add_row(name, *(f"{c[k]:.1f}" for k in _COSTS))
+        out.print(costs)
+        games = {name: rates.games for name, rates in r.rates.items()}
+        gen, interp = games["compiled"], games["interpreter"]
         out.print(f"  generated / interpreter: {ratio(gen / interp)}", markup=False)
+        fast_gen = games["compiled" + PLAYOUT]
+        out.print(
+            f"  playouts, generated / interpreter: "
+            f"{ratio(fast_gen / games['interpreter' + PLAYOUT])}",
+            markup=False,
+        )
         if "hand-written" in r.rates:
-            hand = r.rates["hand-written"].games
-            out.print(f"  generated / hand-written: {ratio(gen / hand)}", markup=False)
+            hand = games["hand-written"]
+            out.print(
+                f"  playouts, generated / hand-written: {ratio(fast_gen / hand)}", markup=False
+            )
         elif gid == REFERENCE_GAME:
             out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
     return 0
