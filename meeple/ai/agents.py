@@ -45,13 +45,9 @@ def win_shares(state: State) -> list[float]:
 
 
 def _playout(state: State, rng: random.Random) -> None:
-    """Uniform random play to the end (the rules' order of options; logging off)."""
-    while True:
-        d = state.pending
-        if d is None:
-            return
-        acts = d.actions
-        state.apply_action(acts[rng.randrange(len(acts))])
+    """Uniform random play to the end (the rules' order of options; logging off): a playout
+    (State.playout, the decisions taken inline), the same game as one apply_action each."""
+    state.playout(rng.randrange)
 
 
 def _determinized(state: State, seat: int, rng: random.Random) -> State:
