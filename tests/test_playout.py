@@ -12,13 +12,14 @@ half made) and from saved states.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import meeple
 from meeple.api import load_checked
-from meeple.dsl.errors import MeepleError
+from meeple.dsl.errors import MeepleError, RuleError
 from meeple.interpreter.game import Game
 from meeple.interpreter.state import State
 from meeple.registry import game_ids
@@ -173,3 +174,41 @@ def test_the_generated_module_has_direct_code_for_every_block() -> None:
     blocks = [op.uid for op in prog.ops if type(op).__name__ == "Block"]
     assert blocks and set(blocks) <= set(prog.resume)
     assert not _game("shadow-of-the-sun", 4, "interpreter").program.resume
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("fixture", ["minimal", "peek", "tiny-deal"])
+def test_playouts_of_the_fixture_games_are_the_api_games(fixture: str, backend: str) -> None:
+    path = FIXTURES / fixture / "game.yaml"
+    lo = load_checked(str(path)).game.players_min
+    game = meeple.load(str(path), lo, backend=backend)
+    for seed in range(5):
+        rec = Recorder(seed)
+        final = game.playout(seed, rec)
+        api = game.new_initial_state(seed, record_log=False)
+        replay(api, rec.taken)
+        assert final.to_json() == api.to_json()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_rule_that_fails_in_a_playout_fails_as_in_the_api(tmp_path: Path, backend: str) -> None:
+    """The deck runs out (no refill) in the tenth round: the same RuleError, at the same rule
+    line, whether the decisions go through apply_action or are taken inline."""
+    text = (FIXTURES / "minimal" / "game.yaml").read_text(encoding="utf-8")
+    (tmp_path / "game.yaml").write_text(text.replace("until: round > 3", "until: round > 40"))
+    game = meeple.load(str(tmp_path / "game.yaml"), 2, backend=backend)
+    errors = []
+    for how in ("playout", "api"):
+        state = game.new_initial_state(0, record_log=False)
+        with pytest.raises(RuleError) as info:
+            if how == "playout":
+                state.playout(lambda n: 0)  # always draw
+            else:
+                while not state.is_terminal():
+                    state.apply_action(state.pending.actions[0])
+        errors.append((str(info.value), info.value.span.line if info.value.span else None))
+    assert errors[0] == errors[1]
+    assert "ran out" in errors[0][0] and errors[0][1] is not None
