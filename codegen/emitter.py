@@ -26,14 +26,14 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.dsl.numbering import domain_of, number
 from meeple.dsl.specs import kind_specs, zone_specs
-from meeple.interpreter.datatable import DataTableRT
+from meeple.runtime.datatable import DataTableRT
 
 from .exprs import ExprEmitter, Scope, function_name
 from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
@@ -741,7 +741,7 @@ class ModuleEmitter:
         out.line('"""')
         out.line()
         out.line("# ruff: noqa")
-        out.line("from meeple.codegen.runtime import *  # the interpreter's State, frames and ops")
+        out.line("from meeple.runtime import *  # what both back ends run: State, frames, ops")
         out.line()
         out.line(f"GAME_ID = {literal(g.id)}")
         out.line(f"GAME_NAME = {literal(g.name)}")

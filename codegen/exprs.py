@@ -17,7 +17,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.dsl.majorities import HOLDERS, membership, ties_code
 from meeple.dsl.specs import leaf_functions
-from meeple.interpreter.values import CARD_FIELDS
+from meeple.runtime.values import CARD_FIELDS
 
 from .layout import GenLayout
 from .writer import literal

@@ -2,15 +2,15 @@
 
 The generator writes names and indices into the module (a zone's base, a kind's cards, a data
 table's columns); it takes them from this layout, laid out for the fewest players as the module
-will lay it out (interpreter/layout.py), never from an interpreter Program.
+will lay it out (runtime/layout.py), never from an interpreter Program.
 """
 
 from __future__ import annotations
 
 from meeple.dsl.checker import Checked
 from meeple.dsl.specs import kind_specs, zone_specs
-from meeple.interpreter.datatable import DataTableRT
-from meeple.interpreter.layout import ProgramBase
+from meeple.runtime.datatable import DataTableRT
+from meeple.runtime.layout import ProgramBase
 
 
 class GenLayout(ProgramBase):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from meeple.interpreter.layout import Layout, site_size
+from meeple.runtime.layout import Layout, site_size
 
 from . import ir
 from .checker import Checked
@@ -68,7 +68,7 @@ def domain_of(t: str) -> str:
 
 
 def num_card_types(game: ir.Game, num_players: int) -> int:
-    """How many card types the layout has (interpreter/layout.py): one per item line, per seat
+    """How many card types the layout has (runtime/layout.py): one per item line, per seat
     for a per-player kind."""
     return sum(len(k.items) * (num_players if k.per_player else 1) for k in game.kinds.values())
 
@@ -135,7 +135,7 @@ class _Numberer:
 
     def site(self, node: Any) -> None:
         if self.layout is None and isinstance(node, ir.Option) and node.most is not None:
-            from meeple.interpreter.layout import ProgramBase  # noqa: PLC0415
+            from meeple.runtime.layout import ProgramBase  # noqa: PLC0415
 
             from .specs import kind_specs, zone_specs  # noqa: PLC0415
 
@@ -175,7 +175,7 @@ class _Numberer:
         self.reg(s)
 
     def frames(self) -> tuple[dict[int, frozenset[int]], frozenset[int]]:
-        """As interpreter/state.py's frame_structure derives it from the ops."""
+        """As runtime/state.py's frame_structure derives it from the ops."""
         uid = self.uids
         g = self.g
         parents: dict[int, set[int]] = {}

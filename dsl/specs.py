@@ -1,13 +1,13 @@
 """The game's IR as the plain data both back ends lay it out from (no back end needed).
 
 The interpreter's Program and the code generator both call these, so they lay a game out from
-the same specs: its kinds and zones (interpreter/layout.py's KindSpec and ZoneSpec), which
+the same specs: its kinds and zones (runtime/layout.py's KindSpec and ZoneSpec), which
 functions are leaves, how many spaces a wrapping track has.
 """
 
 from __future__ import annotations
 
-from meeple.interpreter.layout import KindSpec, ZoneSpec
+from meeple.runtime.layout import KindSpec, ZoneSpec
 
 from . import ir
 

@@ -11,14 +11,15 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.numbering import Numbering, number, site_domain
 from meeple.dsl.specs import kind_specs, leaf_functions, wrap_size, zone_specs
 from meeple.dsl.tracks import bounded
+from meeple.runtime import ops
+from meeple.runtime.datatable import DataTableRT
+from meeple.runtime.helpers import MISSING, PatternTable, restore_local
+from meeple.runtime.layout import ProgramBase, VarSpec, site_size
+from meeple.runtime.position import turn_line
+from meeple.runtime.tracks import Spaces, reach
+from meeple.runtime.values import formatter
 
-from . import ops
-from .datatable import DataTableRT
-from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
-from .layout import ProgramBase, VarSpec, site_size
-from .position import turn_line
-from .tracks import Spaces, reach
-from .values import formatter
+from .evaluate import ExprCompiler, Fn
 
 
 class Program(ProgramBase):
@@ -173,7 +174,7 @@ class Program(ProgramBase):
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         op, track = s.op, decl.is_track
         # a track with spaces: once the marker has moved (within its ends, as any track's), the
-        # spaces it crossed going up push their effects (interpreter/tracks)
+        # spaces it crossed going up push their effects (runtime/tracks)
         spaces, wraps = self.spaces_of.get(n), decl.at_max == "wrap"
 
         def run(st: Any, env: dict[str, Any]) -> None:

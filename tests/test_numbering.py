@@ -1,7 +1,7 @@
 """The front end's numbering (dsl/numbering.py): op uids, action sites and how frames stack,
 given out from the IR alone. The interpreter's Program takes them from it while it compiles
 the game in its own order, so here that order must be the numbering's, op by op and site by
-site; the frame structure must be the one interpreter/state.py derives from the ops; and the
+site; the frame structure must be the one runtime/state.py derives from the ops; and the
 code generator must never build a Program to learn any of it."""
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.loader import load_rules
 from meeple.dsl.numbering import number
-from meeple.interpreter.layout import site_size
 from meeple.interpreter.program import Program
-from meeple.interpreter.state import frame_structure
+from meeple.runtime.layout import site_size
+from meeple.runtime.state import frame_structure
 
 ROOT = Path(__file__).parent
 GAMES = sorted(
