@@ -3,9 +3,9 @@
 An auction's ``most`` sizes its bid option's action ids (dsl/numbering.py), so it is computed
 while the game is numbered, for one player count, by this small evaluator over the IR rather
 than by a back end. It knows constants, kinds (their cards, laid out for that player count),
-numbers, lists, card fields and properties, comprehensions, the built-ins that do not read a
-state and the rules' own functions; anything else (a variable, a zone, ``players``) is refused
-with a MeepleError at the expression.
+numbers, lists, card fields and properties, ``card('key')``, comprehensions, the built-ins that
+do not read a state and the rules' own functions; anything else (a variable, a zone, a data or
+pattern table, ``players``) is refused with a MeepleError at the expression.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from meeple.runtime.helpers import span_list
 
 from . import ir
 from .builtins import BUILTINS, REDUCERS
@@ -111,7 +113,7 @@ class _Static:
                 raise MeepleError("division by zero", e.span)
             return a // b if e.op == "//" else a % b
         if e.op == "..":
-            return list(range(a, b + 1))
+            return span_list(a, b, e.span)  # a runaway range refused, as in a game
         return _BINARY[e.op](a, b)
 
     def call(self, e: ir.Call, env: dict[str, Any], depth: int) -> Any:
@@ -123,6 +125,12 @@ class _Static:
             return self.ev(f.body, dict(zip(f.params, args, strict=True)), depth + 1)
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in REDUCERS:
             return self.gen(e.args[0], e.func, env, depth)
+        if e.func == "card":  # card('key'): the first card of that item, as the layout finds it
+            assert isinstance(e.args[0], ir.Const)
+            key = str(e.args[0].value)
+            for c in (c for cards in self.kind_cards.values() for c in cards if c.key == key):
+                return c
+            raise MeepleError(f"no card has the key '{key}'", e.span)
         b = BUILTINS.get(e.func)
         if b is None or b.impl is None:  # a lowered majority, a pattern table, ...
             raise _NotStatic(e.func)

@@ -133,8 +133,27 @@ def test_an_auction_most_that_needs_a_game_in_play_is_refused(tmp_path: Path) ->
 
 
 def test_an_auction_most_reads_components_constants_and_functions(tmp_path: Path) -> None:
-    most = "        most: 4 * count(cards) + sum(c * 2 for c in [1, 2, 3] if c > 1)\n"
+    most = (
+        "        most: 4 * count(cards) + sum(c * 2 for c in [1, 2, 3] if c > 1)"
+        " + card('cards_2').points + max(x.points for x in cards)\n"
+    )
     checked = load_rules(write(tmp_path, game("open", most=most)))
     num = number(checked, 2)
     cards = len(Program(checked, 2).kind_cards["cards"])
-    assert f"int:{4 * cards + 10 + 1}" in num.site_domains
+    assert f"int:{4 * cards + 10 + 3 + 3 + 1}" in num.site_domains
+
+
+@pytest.mark.parametrize("most", ["count(deck)", "count(players)", "pattern_rank(cards, sets)"])
+def test_an_auction_most_that_reads_a_zone_or_the_seats_is_refused(
+    tmp_path: Path, most: str
+) -> None:
+    checked = load_rules(write(tmp_path, game("open", most=f"        most: {most}\n")))
+    with pytest.raises(MeepleError, match="computable from the components and constants alone"):
+        number(checked, 2)
+
+
+def test_a_runaway_range_in_most_is_refused_not_built(tmp_path: Path) -> None:
+    most = "        most: count(1..999999999)\n"
+    checked = load_rules(write(tmp_path, game("open", most=most)))
+    with pytest.raises(MeepleError, match="more than 10000 numbers"):
+        number(checked, 2)
