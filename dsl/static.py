@@ -127,10 +127,10 @@ class _Static:
             return self.gen(e.args[0], e.func, env, depth)
         if e.func == "card":  # card('key'): the first card of that item, as the layout finds it
             assert isinstance(e.args[0], ir.Const)
-            key = str(e.args[0].value)
-            for c in (c for cards in self.kind_cards.values() for c in cards if c.key == key):
+            wanted = str(e.args[0].value)
+            for c in (c for cards in self.kind_cards.values() for c in cards if c.key == wanted):
                 return c
-            raise MeepleError(f"no card has the key '{key}'", e.span)
+            raise MeepleError(f"no card has the key '{wanted}'", e.span)
         b = BUILTINS.get(e.func)
         if b is None or b.impl is None:  # a lowered majority, a pattern table, ...
             raise _NotStatic(e.func)
