@@ -11,7 +11,7 @@ Rows, each adding one thing to the row before:
    decisions taken where they arise (no Decision waits, no API call per decision);
 3. ``+ direct code``: each block of the rules run as one Python function (codegen/direct.py),
    choices inline; picks still step their frames;
-4. ``+ direct picks``: a pick as one loop (interpreter/playout.py's run_pick);
+4. ``+ direct picks``: a pick as one loop (runtime/playout.py's run_pick);
 5. ``+ direct setup``: Game.playout, the setup run as direct code too.
 """
 
@@ -25,8 +25,8 @@ from typing import Any
 
 import meeple
 from meeple.interpreter.game import Game
-from meeple.interpreter.playout import run_to
-from meeple.interpreter.state import State
+from meeple.runtime.playout import run_to
+from meeple.runtime.state import State
 
 
 def rate(play: Callable[[int], int], seconds: float) -> tuple[float, float]:

@@ -40,13 +40,13 @@ import platformdirs
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleWarning, SourceSpan
 from meeple.dsl.limits import MAX_FILE_BYTES
-from meeple.interpreter.layout import ProgramBase
+from meeple.runtime.layout import ProgramBase
 
 from .emitter import GENERATOR_VERSION, generate, relative
 
 HEADER = "# meeple-module sha256="
 #: The packages a module depends on (see the module docstring for why each).
-SOURCE_PACKAGES = ("meeple.dsl", "meeple.interpreter", "meeple.codegen")
+SOURCE_PACKAGES = ("meeple.dsl", "meeple.interpreter", "meeple.codegen", "meeple.runtime")
 _SOURCE_SUFFIXES = (".py", ".lark", ".json")
 #: A cached module larger than this is not read (the largest shipped game's is 0.25 MB).
 MAX_MODULE_BYTES = 64 * MAX_FILE_BYTES

@@ -1,5 +1,5 @@
 """Direct code for playouts: each block of the rules as one Python function that runs the rest
-of the block, decisions taken inline (State.playout, interpreter/playout.py).
+of the block, decisions taken inline (State.playout, runtime/playout.py).
 
 The frame-stepping code of a generated module stops at every decision, so that a state can wait
 for an action, be saved and be resumed; a playout never waits. Its code is straight-line Python:

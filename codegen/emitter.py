@@ -24,17 +24,17 @@ from meeple.dsl import ir
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
-from meeple.interpreter import ops
-from meeple.interpreter.datatable import DataTableRT
-from meeple.interpreter.program import Program, kind_specs, zone_specs
-from meeple.interpreter.state import frame_structure
+from meeple.dsl.numbering import domain_of, number
+from meeple.dsl.specs import kind_specs, zone_specs
+from meeple.runtime.datatable import DataTableRT
 
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, function_name
+from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "4"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
@@ -46,18 +46,16 @@ class ModuleEmitter:
     def __init__(self, checked: Checked) -> None:
         check_names(checked.game)  # before anything is laid out or written
         self.checked, self.game = checked, checked.game
-        self.prog = Program(checked, self.game.players_min)  # the reference layout and uids
+        # the layout and the front end's numbering (uids, action sites) for the fewest players
+        self.layout = GenLayout(checked)
+        self.numbering = number(checked, self.game.players_min, self.layout)
         self.root = Path(self.game.file).parent
         self.names = Names()
         self.files: list[str] = []
         self.spans: dict[tuple[int, int, int, int, int], int] = {}
         self.consts: dict[tuple[str, str], str] = {}
         self.const_lines = Writer(1)
-        self.ex = ExprEmitter(self.prog, self._const, self._span, self.names.fresh)
-        self.ir_of: dict[int, Any] = {}
-        for key, op in self.prog.op_of.items():
-            self.ir_of.setdefault(op.uid, key)
-        self._nodes = _collect_nodes(self.game)
+        self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
         self._flat_proc = _flat_procedures(self.game)
         self._flat: dict[int, bool] = {}
         self._flat_proc_named = {
@@ -117,7 +115,7 @@ class ModuleEmitter:
         return f"o{self._uid(node)}"
 
     def _uid(self, node: Any) -> int:
-        return self.prog.op_of[id(node)].uid
+        return self.numbering.uid(node)
 
     def _where(self, span: ir.SourceSpan) -> str:
         return f"# {comment_path(self._relative(span.file))}:{int(span.line)}"
@@ -196,7 +194,7 @@ class ModuleEmitter:
         """Can cards this move brings set off a trigger (which pushes its body as a frame)?"""
         zones = {t.zone for t in self.game.triggers.values()}
         d = s.dest.obj if isinstance(s.dest, ir.Index) else s.dest
-        if isinstance(d, ir.Name) and d.id in self.prog.zone_base:
+        if isinstance(d, ir.Name) and d.id in self.layout.zone_base:
             return d.id in zones
         return bool(zones)
 
@@ -440,7 +438,7 @@ class ModuleEmitter:
     # ------------------------------------------------------------------ functions
     def block_step(self, w: Writer, b: ir.Block) -> None:
         """``step(st, fr)`` of a block: runs up to the next statement that may stop."""
-        uid = self.prog.op_of[id(b)].uid
+        uid = self.numbering.uid(b)
         proc = self._flat_proc_named.get(id(b))
         if proc is not None:  # the body of a procedure generated as a function: run it whole
             w.line(f"step_{uid} = run_whole(proc_{proc})  {self._where(b.span)}")
@@ -521,15 +519,14 @@ class ModuleEmitter:
 
     def choose_collect(self, w: Writer, uid: int, node: ir.Choose) -> None:
         """ChooseOp.collect, specialized: conditions inline, option names as Python locals."""
-        op = self.prog.op_of[id(node)]
-        assert isinstance(op, ops.ChooseOp)
         w.line(f"def collect_{uid}(st, env):  {self._where(node.span)}")
         with w.indent():
             w.line("actions = []")
             w.line("values = []")
             w.line("idx = []")
-            for k, (o, o_op) in enumerate(zip(node.options, op.options, strict=True)):
-                base = self._const("site", str(o_op.site.index))
+            for k, o in enumerate(node.options):
+                index = self.numbering.site_of[id(o)]
+                base = self._const("site", str(index))
                 if o.var is None:
                     if o.when is not None:
                         w.line(f"if {self._e(o.when)}:  {self._where(o.span)}")
@@ -563,13 +560,13 @@ class ModuleEmitter:
                         w.line(f"if not ({test}):")
                         with w.indent():
                             w.line("continue")
-                    domain = o_op.site.domain
+                    domain = self.numbering.site_domains[index]
                     if domain == "card":
                         w.line(f"a = {base} + {x}.type_id")
                     elif domain == "player":
                         w.line(f"a = {base} + {x}")
                     else:
-                        w.line(f"a = site[{o_op.site.index}].action({x})")
+                        w.line(f"a = site[{index}].action({x})")
                     w.line("if a not in actions:  # an identical card: the same choice")
                     with w.indent():
                         w.line("actions.append(a)")
@@ -608,36 +605,38 @@ class ModuleEmitter:
         with w.indent():
             w.line(f"return {body}")
 
-    def op_construction(self, w: Writer, uid: int, op: ops.Op, node: Any) -> None:
-        """``oN = ...``: the op with uid N, as the interpreter's Program made it."""
-        span = self._span(op.span)
+    def op_construction(self, w: Writer, uid: int, node: Any) -> None:
+        """``oN = ...``: the op with uid N (the statement or block ``node``), of the class the
+        interpreter's Program makes for it."""
+        span = self._span(node.span)
         o = f"o{uid}"
-        if isinstance(op, ops.BlockOp):
-            w.line(f"{o} = Block({uid}, {span}, {len(op.stmts)}, step_{uid})")
+        if isinstance(node, ir.Block):
+            w.line(f"{o} = Block({uid}, {span}, {len(node.stmts)}, step_{uid})")
             return
-        if isinstance(op, ops.ForOp):
+        if isinstance(node, ir.For):
             body, secret = self._op(node.body), _flag(node.secret)
             args = f"{span}, {literal(node.var)}, e{uid}_items, {body}, {secret}"
-            if op.seats:
+            if self.ex.type_of(node.iter) == "list:player":  # skips seats eliminated meanwhile
                 args += ", seats=True"
             w.line(f"{o} = ForOp({args})")
-        elif isinstance(op, ops.RepeatOp):
-            body, before = self._op(node.body), _flag(op.before)
+        elif isinstance(node, (ir.Repeat, ir.While)):
+            body, before = self._op(node.body), _flag(isinstance(node, ir.While))
             w.line(f"{o} = RepeatOp({span}, {body}, e{uid}_cond, {before})")
-        elif isinstance(op, ops.ChooseOp):
+        elif isinstance(node, ir.Choose):
             w.line(f"{o} = ChooseOp({span}, e{uid}_player, e{uid}_prompt, [")
             with w.indent():
-                for k, (o_ir, o_op) in enumerate(zip(node.options, op.options, strict=True)):
+                for k, o_ir in enumerate(node.options):
                     items = f"e{uid}_items{k}" if o_ir.iter is not None else "None"
                     when = f"e{uid}_when{k}" if o_ir.when is not None else "None"
+                    index = self.numbering.site_of[id(o_ir)]
                     w.line(
-                        f"OptionOp(site[{o_op.site.index}], e{uid}_label{k}, {literal(o_ir.var)}, "
+                        f"OptionOp(site[{index}], e{uid}_label{k}, {literal(o_ir.var)}, "
                         f"{items}, {when}, {self._op(o_ir.body)}),"
                     )
             w.line(f"], {_flag(node.secret)})")
             w.line(f"{o}.collect = collect_{uid}")
             w.line(f"{o}.resolve = resolve_{uid}")
-        elif isinstance(op, ops.PickOp):
+        elif isinstance(node, ir.Pick):
             dest = f"e{uid}_dest" if node.dest is not None else "None"
             hi = f"e{uid}_max" if node.max is not None else "None"
             where = f"e{uid}_where" if node.where is not None else "None"
@@ -645,16 +644,16 @@ class ModuleEmitter:
                 f"{o} = PickOp({span}, e{uid}_player, e{uid}_prompt, {literal(node.var)}, "
                 f"e{uid}_src, "
                 f"{dest}, e{uid}_min, {hi}, {where}, {literal(node.into)}, {_flag(node.secret)}, "
-                f"site[{op.site.index}])"
+                f"site[{self.numbering.site_of[id(node)]}])"
             )
             w.line(f"{o}.candidates = cands_{uid}")
-        elif isinstance(op, ops.WinnerOp):
+        elif isinstance(node, ir.Winner):
             chooser = f"e{uid}_chooser" if node.chooser is not None else "None"
-            fmt = self._const("formatter", self.prog._domain(self.ex.type_of(node.among)))
+            fmt = self._const("formatter", domain_of(self.ex.type_of(node.among)))
             w.line(
                 f"{o} = WinnerOp({span}, {literal(node.var)}, e{uid}_among, e{uid}_strength, "
                 f"{chooser}, {_flag(node.not_self)}, {literal(node.into)}, e{uid}_prompt, "
-                f"site[{op.site.index}], {fmt})"
+                f"site[{self.numbering.site_of[id(node)]}], {fmt})"
             )
         else:
             w.line(f"{o} = Stmt({uid}, {span})")
@@ -663,7 +662,7 @@ class ModuleEmitter:
 
     # ------------------------------------------------------------------ the module
     def module(self) -> str:
-        g, prog = self.game, self.prog
+        g = self.game
         body = Writer(1)
         for f in g.functions.values():
             self._function(body, f)
@@ -673,19 +672,14 @@ class ModuleEmitter:
                 with body.indent():
                     self.body_flat(body, p.body)
                 body.line()
-        for uid, op in enumerate(prog.ops):
-            node = self._nodes[self.ir_of[uid]]
-            if isinstance(op, ops.BlockOp):
+        for uid, node in enumerate(self.numbering.nodes):
+            if isinstance(node, ir.Block):
                 self.block_step(body, node)
                 body.line()
             else:
                 self.op_functions(body, uid, node)
         direct = DirectEmitter(self)  # the playouts' code (codegen/direct.py)
-        blocks = [
-            self._nodes[self.ir_of[uid]]
-            for uid, op in enumerate(prog.ops)
-            if isinstance(op, ops.BlockOp)
-        ]
+        blocks = [n for n in self.numbering.nodes if isinstance(n, ir.Block)]
         for b in blocks:
             direct.block_function(body, b)
         for name, p in g.procedures.items():
@@ -700,8 +694,8 @@ class ModuleEmitter:
         for v in g.variables.values():
             self._fn(body, f"init_{v.name}", self._e(v.initial), self._where(v.initial.span))
         body.line()
-        for uid, op in enumerate(prog.ops):
-            self.op_construction(body, uid, op, self._nodes[self.ir_of[uid]])
+        for uid, node in enumerate(self.numbering.nodes):
+            self.op_construction(body, uid, node)
         body.line(resume_table(self, blocks))
         return self._assemble(body)
 
@@ -738,7 +732,7 @@ class ModuleEmitter:
 
     def _assemble(self, body: Writer) -> str:
         t: Any  # a variable's type (str) in one loop below, a trigger in another
-        g, prog = self.game, self.prog
+        g, numbering = self.game, self.numbering
         variables = [  # first: their spans may name a file (a variant's) not seen yet
             (v.name, v.type, v.per, self._span(v.initial.span), v.visibility)
             for v in g.variables.values()
@@ -760,7 +754,7 @@ class ModuleEmitter:
         out.line('"""')
         out.line()
         out.line("# ruff: noqa")
-        out.line("from meeple.codegen.runtime import *  # the interpreter's State, frames and ops")
+        out.line("from meeple.runtime import *  # what both back ends run: State, frames, ops")
         out.line()
         out.line(f"GAME_ID = {literal(g.id)}")
         out.line(f"GAME_NAME = {literal(g.name)}")
@@ -774,7 +768,7 @@ class ModuleEmitter:
         for z in zone_specs(g):
             out.line(f"    {literal(z)},")
         out.line(")")
-        out.line(f"SITES = {literal(tuple(prog.site_domains))}")
+        out.line(f"SITES = {literal(numbering.site_domains)}")
         out.line("SPANS = (")
         for key in self.spans:
             out.line(f"    {literal(key)},")
@@ -789,11 +783,14 @@ class ModuleEmitter:
                 f"{literal(g.players_max)})"
             )
             out.line("S = [SourceSpan(files[f], *rest) for f, *rest in SPANS]")
-            if prog.local_types:  # the type of each local name: checked in a saved state
-                out.line(f"P.local_types = {dict(prog.local_types)!r}")
-            if prog.zone_locals:  # the locals a copy or a save looks for a zone in
-                out.line(f"P.zone_locals = frozenset({sorted(prog.zone_locals)!r})")
-            parents, fresh = frame_structure(prog)  # how frames stack: checked likewise
+            local_types = self.checked.fixed_local_types()
+            if local_types:  # the type of each local name: checked in a saved state
+                out.line(f"P.local_types = {dict(local_types)!r}")
+            zone_locals = self.checked.zone_locals()
+            if zone_locals:  # the locals a copy or a save looks for a zone in
+                out.line(f"P.zone_locals = frozenset({sorted(zone_locals)!r})")
+            # how frames stack: checked likewise
+            parents, fresh = numbering.frame_parents, numbering.fresh_frames
             out.line("P.frame_parents = {")
             for uid, below in parents.items():
                 out.line(f"    {uid}: frozenset({sorted(below)!r}),")
@@ -805,7 +802,7 @@ class ModuleEmitter:
         out.line()
         out.extend(body)
         with out.indent():
-            n = len(prog.ops)
+            n = numbering.num_ops
             out.line("P.ops = [" + ", ".join(f"o{i}" for i in range(n)) + "]")
             out.line(f"P.setup = {self._op(g.setup)}")
             out.line(f"P.play = {self._op(g.play)}")
@@ -829,27 +826,6 @@ class ModuleEmitter:
             emit_spaces_table(self, out, before=False)
             out.line("return P")
         return out.text()
-
-
-def _collect_nodes(game: ir.Game) -> dict[int, Any]:
-    """id -> node for every statement and block of the game (the generator's view of the IR)."""
-    found: dict[int, Any] = {}
-
-    def visit(s: Any) -> None:
-        found[id(s)] = s
-        for child in _children(s):
-            visit(child)
-
-    for p in game.procedures.values():
-        visit(p.body)
-    for t in game.triggers.values():
-        visit(t.body)
-    for v in game.variables.values():
-        for sp in v.spaces:  # a track's spaces' effects (codegen/tracks.py)
-            visit(sp.body)
-    for b in (game.setup, game.play, game.scoring):
-        visit(b)
-    return found
 
 
 def _children(s: Any) -> list[Any]:

@@ -17,9 +17,10 @@ from meeple.dsl.datatable import lookup_parts
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.dsl.majorities import HOLDERS, membership, ties_code
-from meeple.interpreter.program import Program, leaf_functions
-from meeple.interpreter.values import CARD_FIELDS
+from meeple.dsl.specs import leaf_functions
+from meeple.runtime.values import CARD_FIELDS
 
+from .layout import GenLayout
 from .writer import literal
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
@@ -49,7 +50,7 @@ class ExprEmitter:
 
     def __init__(
         self,
-        prog: Program,
+        prog: GenLayout,
         const: Callable[[str, str], str],
         span: Callable[[ir.SourceSpan], str],
         fresh: Callable[[str], str],

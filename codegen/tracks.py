@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.dsl import ir
+from meeple.dsl.specs import wrap_size
 
 from .writer import Writer, literal
 
@@ -54,14 +55,12 @@ def emit_spaces(em: Any, w: Writer, s: ir.Assign, target: str, value: str, seat:
 def emit_spaces_table(em: Any, out: Writer, before: bool) -> None:
     """``P.spaces_of``: the Spaces of each track with spaces, made empty ``before`` the ops (an
     assignment refers to them) and given their edges after (the effects are ops)."""
-    from meeple.interpreter.program import _wrap_size
-
     for v in em.game.variables.values():
         if not v.spaces:
             continue
         name = literal(v.name)
         if before:
-            out.line(f"P.spaces_of[{name}] = Spaces([], {literal(_wrap_size(v))})")
+            out.line(f"P.spaces_of[{name}] = Spaces([], {literal(wrap_size(v))})")
             continue
         edges = ", ".join(
             f"({literal(sp.at + (sp.when == 'passed'))}, {literal(sp.when == 'reached')}, "

@@ -10,7 +10,7 @@ an ``ir.Auction`` block beside the declaration. Both back ends run the lowered s
 they agree by construction; ``meeple doc`` renders the declaration as one sentence.
 
 The bid option carries the auction's ``most`` (the most any seat could ever bid, computed from
-the components): it sizes the option's action ids (``int:N``, see interpreter.layout.site_size),
+the components): it sizes the option's action ids (``int:N``, see runtime.layout.site_size),
 so bids of any size have stable ids and a bid above ``most`` is a clear rule error.
 """
 

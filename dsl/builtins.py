@@ -31,7 +31,7 @@ class Builtin:
     ``args`` holds the type family of each position (see ArgType); ``result`` computes the
     result type from the argument types. ``impl(st, *values)`` is the interpreter's
     implementation and ``emit(texts)`` the generated module's Python expression, given the
-    arguments' Python texts (names in it come from meeple.codegen.runtime); both are None for
+    arguments' Python texts (names in it come from meeple.runtime); both are None for
     a built-in each back end compiles itself (``compiled_by_back_end``). ``reduce`` (a Python
     function over the list of items) and ``emit_reduce`` (a template over ``{0}``, the
     generator expression's text) make it reduce a generator argument, ``f(x for x in xs)``,

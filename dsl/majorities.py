@@ -7,7 +7,7 @@ statement). ``second_of`` declares the second place of another majority with its
 
 The front end lowers each majority to a function of the same name whose body calls the internal
 built-in ``HOLDERS`` (a name no rules text can spell); both back ends run that one function
-(interpreter/majorities.py), so they agree by construction. The declarations themselves stay in
+(runtime/majorities.py), so they agree by construction. The declarations themselves stay in
 ``ir.Game.majorities`` for the checker's tie-rule checks and for the rulebook's sentence.
 """
 

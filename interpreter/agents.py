@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from .state import State
+from meeple.runtime.state import State
 
 
 class RandomAgent:

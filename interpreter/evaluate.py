@@ -8,7 +8,6 @@ reads ``env``, a zone reads ``state.zones[index]``, a constant is folded.
 from __future__ import annotations
 
 import operator
-from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -23,31 +22,26 @@ from meeple.dsl.builtins import (  # noqa: F401  (the seat helpers: re-exported)
     seat_index,
 )
 from meeple.dsl.datatable import lookup_parts
-from meeple.dsl.errors import RuleError, SourceSpan
+from meeple.dsl.errors import SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
 from meeple.dsl.majorities import HOLDERS, membership, ties_code
-
-from .majorities import majority_has, majority_holders
-from .values import CARD_FIELDS, Card, formatter
+from meeple.runtime.helpers import (
+    MISSING,
+    divide,
+    ordinal,
+    restore_local,
+    seat,
+    span_list,
+    too_deep,
+    traced,
+)
+from meeple.runtime.majorities import majority_has, majority_holders
+from meeple.runtime.values import CARD_FIELDS, Card, formatter
 
 if TYPE_CHECKING:
     from .program import Program
 
 Fn = Callable[[Any, dict[str, Any]], Any]
-MISSING = object()  # "this local was not bound" (distinct from any value, None included)
-
-
-def restore_local(env: dict[str, Any], var: str, saved: Any) -> None:
-    """Undo a temporary binding of ``var`` (a loop name): put back ``saved`` or unbind it."""
-    if saved is MISSING:
-        env.pop(var, None)
-    else:
-        env[var] = saved
-
-
-MAX_RANGE = 10_000  # numbers in one a..b range; more is a mistake, not a rule
-
-_DIVISION: dict[str, Callable[[Any, Any], Any]] = {"//": operator.floordiv, "%": operator.mod}
 
 
 class ExprCompiler:
@@ -355,22 +349,6 @@ class ExprCompiler:
         return values
 
 
-def too_deep(span: SourceSpan) -> RuleError:
-    """The error for procedures or functions calling each other deeper than MAX_CALL_DEPTH."""
-    return RuleError(
-        f"calls nest more than {MAX_CALL_DEPTH} deep (the limit of procedure and function "
-        "calls); does a procedure or function call itself without end?",
-        span,
-    )
-
-
-def traced(e: BaseException, entry: str) -> None:
-    """Note on an exception leaving a function (or an inline procedure) that it came through
-    ``entry`` ("function f (file:line:col)"), innermost first, for the rules-level trace."""
-    calls = e.__dict__.setdefault("meeple_calls", [])
-    calls.append(entry)
-
-
 def counted_call(
     name: str, where: Any, call_span: Any, cell: list[Fn], pairs: list[tuple[str, Fn]]
 ) -> Fn:
@@ -400,46 +378,6 @@ def _ordinal_of(kind: str | None, span: Any) -> Callable[[Card], int]:
     return lambda card: ordinal(card, kind, span)
 
 
-def ordinal(card: Card, kind: str | None, span: Any) -> int:
-    """Index of a card among its kind, refusing a card of another kind (a zone per districts
-    indexed by a minion would silently pick the wrong pile)."""
-    if card.kind != kind:
-        raise RuleError(f"{card.name} is not one of the {kind}", span)
-    return card.ordinal
-
-
-def seat(st: Any, p: Any, span: Any) -> int:
-    """``p`` when it is a seat of this game (0 to n-1, eliminated or not); else a RuleError at
-    ``span``. Python would read ``hand[-1]`` as the last seat's hand and ``hand[n]`` as another
-    zone, so every seat used as an index passes here."""
-    if type(p) is int and 0 <= p < st.prog.num_players:
-        return p
-    raise RuleError(not_a_seat(p, st.prog.num_players), span)
-
-
-def not_a_seat(p: Any, n: int) -> str:
-    """The message for a value used as a seat that is not one of the ``n`` seats."""
-    what = "none" if p is None else f"seat {p}" if type(p) is int else repr(p)
-    return (
-        f"{what} is not a player in this {n}-player game "
-        f"(seats are P1..P{n}, numbered 0 to {n - 1} in the rules)"
-    )
-
-
-def span_list(lo: int, hi: int, span: Any) -> list[int]:
-    """The numbers lo..hi (both included), refusing a runaway range."""
-    if hi - lo >= MAX_RANGE:
-        raise RuleError(f"the range {lo}..{hi} has more than {MAX_RANGE} numbers", span)
-    return list(range(lo, hi + 1))
-
-
-def divide(a: Any, d: Any, op: str, span: Any) -> Any:
-    """``a // d`` or ``a % d``, refusing a division by zero."""
-    if d == 0:
-        raise RuleError("division by zero", span)
-    return _DIVISION[op](a, d)
-
-
 # One closure factory per operator, so evaluating `x == y` is one call, not two.
 _BINARY: dict[str, Callable[[Fn, Fn], Fn]] = {
     "+": lambda a, b: lambda st, env: a(st, env) + b(st, env),
@@ -463,30 +401,3 @@ _BINARY_CONST: dict[str, Callable[[Fn, Any], Fn]] = {
     ">": lambda a, c: lambda st, env: a(st, env) > c,
     ">=": lambda a, c: lambda st, env: a(st, env) >= c,
 }
-
-
-class PatternTable:
-    """A pattern table compiled for look-up: group sizes (sorted, largest first) -> rank.
-
-    Rank 1 is the weakest listed pattern; a set matching no pattern ranks 0.
-    """
-
-    def __init__(
-        self,
-        group_by: str | None,
-        patterns: tuple[tuple[int, ...], ...],
-        labels: tuple[str, ...],
-    ) -> None:
-        self.group_by = group_by or "name"
-        self.ranks = {p: i + 1 for i, p in enumerate(patterns)}
-        self.labels = ("no pattern", *labels)
-        self._get = operator.attrgetter(self.group_by)
-
-    def rank(self, cards: list[Card]) -> int:
-        if not cards:
-            return 0
-        sizes = tuple(sorted(Counter(map(self._get, cards)).values(), reverse=True))
-        return self.ranks.get(sizes, 0)
-
-    def label(self, cards: list[Card]) -> str:
-        return self.labels[self.rank(cards)]

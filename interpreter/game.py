@@ -11,10 +11,10 @@ from meeple.dsl import ir
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import statement_blocks, walk
+from meeple.runtime.layout import ProgramBase
+from meeple.runtime.state import State, program_origin
 
-from .layout import ProgramBase
 from .program import Program
-from .state import State, program_origin
 
 
 class Game:

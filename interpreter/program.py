@@ -8,15 +8,18 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
+from meeple.dsl.numbering import Numbering, number, site_domain
+from meeple.dsl.specs import kind_specs, leaf_functions, wrap_size, zone_specs
 from meeple.dsl.tracks import bounded
+from meeple.runtime import ops
+from meeple.runtime.datatable import DataTableRT
+from meeple.runtime.helpers import MISSING, PatternTable, restore_local
+from meeple.runtime.layout import ProgramBase, VarSpec, site_size
+from meeple.runtime.position import turn_line
+from meeple.runtime.tracks import Spaces, reach
+from meeple.runtime.values import formatter
 
-from . import ops
-from .datatable import DataTableRT
-from .evaluate import MISSING, ExprCompiler, Fn, PatternTable, restore_local
-from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
-from .position import turn_line
-from .tracks import Spaces, reach
-from .values import formatter
+from .evaluate import ExprCompiler, Fn
 
 
 class Program(ProgramBase):
@@ -49,17 +52,20 @@ class Program(ProgramBase):
         }
         # a constant's name reads its value, folded where the expression is compiled
         self.static_names.update({n: c.value for n, c in g.constants.items()})
-        self.ops: list[ops.Op] = []
-        self.op_of: dict[int, ops.Op] = {}  # id(IR statement) -> its op, for the code generator
-        self.site_domains: list[str] = []  # action sites in the order their ids were given
-        self.next_action = 0
+        # uids and action sites come from the front end's numbering (dsl/numbering.py), the one
+        # the code generator writes too; the ops are put in their places as they are compiled
+        self.numbering: Numbering = number(checked, num_players, self)
+        self.ops: list[ops.Op] = [None] * self.numbering.num_ops  # type: ignore[list-item]
+        self.op_of: dict[int, ops.Op] = {}  # id(IR statement) -> its op, for the AI adapters
+        self.site_domains: list[str] = list(self.numbering.site_domains)
+        self.next_action = self.numbering.num_distinct_actions
         self._function_cells: dict[str, list[Fn]] = {}
         self.ex = ExprCompiler(self)
         self.triggers_at: dict[int, list[ops.TriggerRule]] = {}  # filled once all is compiled
         self.leaf_functions = leaf_functions(g)
         # a track's spaces: made before any statement is compiled (an assignment to the track
         # runs them), their bodies compiled below (a body may move the same track)
-        self.spaces_of = {n: Spaces([], _wrap_size(v)) for n, v in g.variables.items() if v.spaces}
+        self.spaces_of = {n: Spaces([], wrap_size(v)) for n, v in g.variables.items() if v.spaces}
         self.proc_blocks = {n: self._new_block(p.body) for n, p in g.procedures.items()}
         self.proc_names = {
             b.uid: f"procedure {n} ({g.procedures[n].span})" for n, b in self.proc_blocks.items()
@@ -95,27 +101,33 @@ class Program(ProgramBase):
             cell[0] = self.ex.compile(self.game.functions[name].body)
         return cell
 
-    def _register(self, op: ops.Op) -> ops.Op:
-        op.uid = len(self.ops)
-        self.ops.append(op)
+    def _register(self, op: ops.Op, node: ir.Stmt) -> ops.Op:
+        uid = self.numbering.uids.get(id(node))
+        if uid is None:  # compiled after the game (a scenario's start): past the game's ops
+            uid = len(self.ops)
+            self.ops.append(op)
+        else:
+            self.ops[uid] = op
+        op.uid = uid
+        self.op_of[id(node)] = op
         return op
 
-    def _site(self, domain: str) -> ops.Site:
-        size = site_size(domain, self.num_card_types, self.game.players_max)
-        site = ops.Site(self.next_action, domain)
-        site.index = len(self.site_domains)
-        self.site_domains.append(domain)
-        self.next_action += size
+    def _site(self, node: ir.Option | ir.Pick | ir.Winner) -> ops.Site:
+        index = self.numbering.site_of.get(id(node))
+        if index is None:  # compiled after the game (a scenario's start): past the game's sites
+            domain = site_domain(self.checked, node, self)
+            site = ops.Site(self.next_action, domain)
+            site.index = len(self.site_domains)
+            self.site_domains.append(domain)
+            self.next_action += site_size(domain, self.num_card_types, self.game.players_max)
+            return site
+        site = ops.Site(self.numbering.site_bases[index], self.numbering.site_domains[index])
+        site.index = index
         return site
-
-    def _domain(self, t: str) -> str:
-        t = t[5:] if t.startswith("list:") else ("card" if t == "zone" else t)
-        return t if t in ("card", "player", "int") else "any"
 
     def _new_block(self, b: ir.Block) -> ops.BlockOp:
         op = ops.BlockOp(b.span, b.source)
-        self._register(op)
-        self.op_of[id(b)] = op
+        self._register(op, b)
         return op
 
     def _fill_block(self, op: ops.BlockOp, b: ir.Block) -> None:
@@ -129,7 +141,7 @@ class Program(ProgramBase):
     def stmt(self, s: ir.Stmt) -> ops.Op:
         op: ops.Op = getattr(self, "_s_" + type(s).__name__)(s)
         if op.uid < 0:
-            self._register(op)
+            self._register(op, s)
         self.op_of[id(s)] = op
         return op
 
@@ -137,22 +149,6 @@ class Program(ProgramBase):
         return self.block(s)
 
     _s_Auction = _s_Block  # its statements were lowered by the front end (dsl/auction.py)
-
-    def _static_int(self, e: ir.Expr) -> int:
-        """``e`` (an auction's ``most``: components and constants only) for this player
-        count, evaluated once while the program is compiled."""
-        try:
-            value = self.ex.compile(e)(None, {})
-        except MeepleError:
-            raise
-        except Exception as err:  # e.g. a function that reads the state
-            raise MeepleError(
-                f"this must be computable from the components and constants alone ({err})",
-                e.span,
-            ) from None
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise MeepleError(f"this must be a number of 0 or more, not {value!r}", e.span)
-        return value
 
     def _simple(self, s: ir.Stmt, run: Callable[[Any, dict[str, Any]], None]) -> ops.Op:
         return ops.SimpleOp(s.span, run)
@@ -178,7 +174,7 @@ class Program(ProgramBase):
         idx = self.ex.var_index(s.name, s.index, s.span) if s.index is not None else None
         op, track = s.op, decl.is_track
         # a track with spaces: once the marker has moved (within its ends, as any track's), the
-        # spaces it crossed going up push their effects (interpreter/tracks)
+        # spaces it crossed going up push their effects (runtime/tracks)
         spaces, wraps = self.spaces_of.get(n), decl.at_max == "wrap"
 
         def run(st: Any, env: dict[str, Any]) -> None:
@@ -302,20 +298,8 @@ class Program(ProgramBase):
     def _s_Choose(self, s: ir.Choose) -> ops.Op:
         options = []
         for o in s.options:
-            if o.var is None:
-                site = self._site("fixed")
-                items = None
-            else:
-                assert o.iter is not None
-                dom = self._domain(self.ex.type_of(o.iter))
-                if dom == "any":
-                    raise MeepleError(
-                        "options can range over cards, players or numbers only", o.iter.span
-                    )
-                if o.most is not None:  # an auction's bids: as many ids as the most bid
-                    dom = f"int:{self._static_int(o.most) + 1}"
-                site = self._site(dom)
-                items = self.ex.compile(o.iter)
+            site = self._site(o)
+            items = self.ex.compile(o.iter) if o.iter is not None else None
             options.append(
                 ops.OptionOp(
                     site,
@@ -344,12 +328,11 @@ class Program(ProgramBase):
             c(s.where) if s.where is not None else None,
             s.into,
             s.secret,
-            self._site("card"),
+            self._site(s),
         )
 
     def _s_Winner(self, s: ir.Winner) -> ops.Op:
-        t = self.ex.type_of(s.among)
-        dom = self._domain(t)
+        site = self._site(s)
         return ops.WinnerOp(
             s.span,
             s.var,
@@ -359,45 +342,9 @@ class Program(ProgramBase):
             s.not_self,
             s.into,
             self.ex.template(s.prompt),
-            self._site(dom),
-            formatter(dom),
+            site,
+            formatter(site.domain),
         )
-
-
-def leaf_functions(game: ir.Game) -> set[str]:
-    """Functions that call no rules function. They cannot recurse, so they add nothing to the
-    call depth nor to the rules trace (the code generator inlines them: both back ends count
-    calls the same way)."""
-
-    def calls(e: object) -> bool:
-        if isinstance(e, ir.Call) and e.func in game.functions:
-            return True
-        if isinstance(e, (list, tuple)):
-            return any(calls(x) for x in e)
-        if isinstance(e, ir.Expr):
-            return any(calls(getattr(e, f)) for f in e.__dataclass_fields__ if f != "span")
-        return False
-
-    return {n for n, f in game.functions.items() if not calls(f.body)}
-
-
-def kind_specs(g: ir.Game) -> list[KindSpec]:
-    """The game's kinds as layout data."""
-    return [
-        KindSpec(
-            k.name,
-            tuple((i.key, i.name, dict(i.props), i.count) for i in k.items),
-            k.start,
-            k.per_player,
-            tuple((p, t) for p, t in k.properties.items() if t in g.kinds or t.startswith("list:")),
-        )
-        for k in g.kinds.values()
-    ]
-
-
-def zone_specs(g: ir.Game) -> list[ZoneSpec]:
-    """The game's zones as layout data."""
-    return [ZoneSpec(z.name, z.per, z.visibility, z.refill) for z in g.zones.values()]
 
 
 def var_specs(checked: Checked) -> list[VarSpec]:
@@ -406,13 +353,6 @@ def var_specs(checked: Checked) -> list[VarSpec]:
         VarSpec(n, v.type, v.per, v.initial.span, v.visibility)
         for n, v in checked.game.variables.items()
     ]
-
-
-def _wrap_size(v: ir.VarDecl) -> int | None:
-    """How many spaces a track that wraps has (None for one that does not)."""
-    if v.at_max != "wrap" or v.max is None or v.min is None:
-        return None
-    return v.max - v.min + 1
 
 
 def rule_of_space(s: ir.Space, block: Callable[[ir.Block], ops.BlockOp]) -> ops.TriggerRule:

@@ -16,8 +16,8 @@ from meeple.dsl.variant import VARIANTS_DIR, Variant, find_variant
 from meeple.dsl.yamlload import yaml_file, yaml_files
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
-from meeple.interpreter.values import player_name
+from meeple.runtime.state import State
+from meeple.runtime.values import player_name
 
 from .registry import rules_path
 

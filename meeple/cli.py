@@ -22,10 +22,10 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.lint import lint
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
-from meeple.interpreter.position import position_line
 from meeple.interpreter.program import Program
-from meeple.interpreter.state import State
-from meeple.interpreter.values import Card, card_label, decode, formatter, player_name
+from meeple.runtime.position import position_line
+from meeple.runtime.state import State
+from meeple.runtime.values import Card, card_label, decode, formatter, player_name
 
 from . import api, authoring, simulate
 from .bench import BENCH_STEPS, PLAYOUT, REFERENCE_GAME, Rates, bench

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.values import player_name
+from meeple.runtime.values import player_name
 
 from .simulate import Z95, Campaign, RecordWriter, Sample, gather, wilson
 from .simulate import _progress as progress_bar

@@ -18,8 +18,8 @@ from meeple.dsl.errors import MeepleError, SourceSpan
 from meeple.dsl.render import ExprWriter, children, relative_file
 from meeple.interpreter.game import Game
 from meeple.interpreter.program import Program
-from meeple.interpreter.state import State
-from meeple.interpreter.values import player_name
+from meeple.runtime.state import State
+from meeple.runtime.values import player_name
 
 from .registry import rules_root
 

@@ -15,10 +15,10 @@ from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError, SourceSpan, did_you_mean
 from meeple.dsl.render import ExprWriter, relative_file, statement_blocks, walk
 from meeple.interpreter.agents import RandomAgent
-from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
 from meeple.interpreter.program import Program
-from meeple.interpreter.state import State
-from meeple.interpreter.values import card_label, describe, player_name
+from meeple.runtime.ops import ChooseOp, PickOp, WinnerOp
+from meeple.runtime.state import State
+from meeple.runtime.values import card_label, describe, player_name
 
 from . import api
 from .registry import DEFAULT_GAME, rules_root

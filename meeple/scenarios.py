@@ -47,10 +47,10 @@ from meeple.dsl.render import ExprWriter
 from meeple.dsl.validate import validate_against
 from meeple.dsl.yamlload import YMap, YStr, load_yaml_file, span_of, yaml_files
 from meeple.interpreter.game import Game
-from meeple.interpreter.ops import Frame
 from meeple.interpreter.program import Program
-from meeple.interpreter.state import State
-from meeple.interpreter.values import Card
+from meeple.runtime.ops import Frame
+from meeple.runtime.state import State
+from meeple.runtime.values import Card
 
 from . import api
 
@@ -689,7 +689,7 @@ def _expect(st: State, expect: Any, ctx: _Run, final: bool) -> None:
 
 #: Python errors an expression of the rules raises where it asks for something impossible
 #: (``top()`` of an empty zone, ``min()`` of nothing): in a game they are rule errors at the
-#: statement (interpreter/state.py); in a ``holds:`` they fail the expectation at its line.
+#: statement (runtime/state.py); in a ``holds:`` they fail the expectation at its line.
 _EVAL_ERRORS = (
     MeepleError,
     IndexError,

@@ -34,7 +34,7 @@ from rich.table import Table
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import Game
-from meeple.interpreter.values import player_name
+from meeple.runtime.values import player_name
 
 from . import api
 from .registry import DEFAULT_GAME

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import meeple
-from meeple.interpreter.ops import PickOp
+from meeple.runtime.ops import PickOp
 
 np = pytest.importorskip("numpy")
 ai = pytest.importorskip("meeple.ai")

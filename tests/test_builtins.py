@@ -69,7 +69,7 @@ def test_the_registry_is_whole() -> None:
     special = {n for n, b in BUILTINS.items() if b.compiled_by_back_end}
     assert special == {"pattern_rank", "pattern_label", "card"}  # each back end's own code
     # the generated text names only what a generated module imports
-    from meeple.codegen import runtime
+    from meeple import runtime
 
     texts = [b.emit(["x", "y"]) for b in BUILTINS.values() if b.emit is not None]
     for text in texts + [t.format("x") for t in EMIT_REDUCERS.values()]:

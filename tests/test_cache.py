@@ -193,8 +193,9 @@ def test_the_key_covers_the_code_a_module_depends_on() -> None:
     names = {name for name, _ in cache.source_paths()}
     for needed in (
         "meeple.codegen/emitter.py",
-        "meeple.codegen/runtime.py",
-        "meeple.interpreter/ops.py",
+        "meeple.runtime/__init__.py",
+        "meeple.runtime/ops.py",
+        "meeple.runtime/state.py",
         "meeple.interpreter/program.py",
         "meeple.dsl/checker.py",
         "meeple.dsl/grammar.lark",

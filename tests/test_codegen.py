@@ -179,7 +179,7 @@ def test_generated_module_runs_without_the_front_end(tmp_path: Path) -> None:
 import importlib.util, random, sys
 spec = importlib.util.spec_from_file_location("m", {module.__file__!r})
 m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-from meeple.interpreter.state import State
+from meeple.runtime.state import State
 prog = m.build(4, [{str(rules)!r}])
 s = State(prog, 3, record_log=False)
 r = random.Random(3)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
+from meeple.runtime.state import State
 
 
 def _actions_for(game: Game, seed: int, agent_seed: int) -> list[int]:

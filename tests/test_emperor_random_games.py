@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import TERMINAL, State
+from meeple.runtime.state import TERMINAL, State
 
 GAME_ID = "shadow-of-the-emperor"
 # Thousands of games: on the compiled back end, which tests/test_codegen.py proves equal to the

@@ -80,7 +80,7 @@ def test_docstrings_say_seats_are_0_based() -> None:
     assert "0-based" in (meeple.load.__doc__ or "")
     assert "0-based" in (meeple.play.__doc__ or "")
     assert "0-based" in (meeple.Result.__doc__ or "")
-    from meeple.interpreter.state import State
+    from meeple.runtime.state import State
 
     assert "0-based" in (State.__doc__ or "") and "P1..Pn" in (State.__doc__ or "")
 

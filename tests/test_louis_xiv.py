@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import meeple
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import TERMINAL, State
 from meeple.registry import rules_root
+from meeple.runtime.state import TERMINAL, State
 from meeple.scenarios import run_scenario, scenario_files
 
 # Thousands of games: on the compiled back end, which tests/test_codegen.py proves equal to the

@@ -17,8 +17,8 @@ from test_language_v2 import edit, play_both, refused, write
 from meeple.dsl.errors import CheckError, SchemaError
 from meeple.dsl.loader import load_rules
 from meeple.dsl.render import rule_texts
-from meeple.interpreter.majorities import majority_has, majority_holders
 from meeple.rulebook import render_markdown
+from meeple.runtime.majorities import majority_has, majority_holders
 
 MAJ = edit(
     BASE,

@@ -21,8 +21,8 @@ import meeple
 from meeple.api import load_checked
 from meeple.dsl.errors import MeepleError, RuleError
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
 from meeple.registry import game_ids
+from meeple.runtime.state import State
 
 BACKENDS = ("interpreter", "compiled")
 

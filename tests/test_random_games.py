@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.interpreter.state import TERMINAL
+from meeple.runtime.state import TERMINAL
 
 # Thousands of games: on the compiled back end, which tests/test_codegen.py proves equal to the
 # interpreter state by state (and which plays them about twice as fast).

@@ -15,9 +15,9 @@ import pytest
 import meeple
 from meeple.dsl.errors import InternalError, MeepleError, RuleError
 from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH, RESERVED_PROPERTIES
-from meeple.interpreter import prng
 from meeple.interpreter.game import Game
-from meeple.interpreter.values import Card
+from meeple.runtime import prng
+from meeple.runtime.values import Card
 
 BACKENDS = ("interpreter", "compiled")
 

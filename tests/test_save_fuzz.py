@@ -37,8 +37,8 @@ from hypothesis import strategies as st
 import meeple
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
 from meeple.registry import game_ids
+from meeple.runtime.state import State
 
 MINIMAL = str(Path(__file__).parent / "fixtures" / "minimal")
 GAMES = [*game_ids(), MINIMAL]

@@ -18,8 +18,8 @@ from hypothesis import strategies as hst
 
 import meeple
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.ops import ChooseOp, PickOp
-from meeple.interpreter.state import SAVE_FORMAT, State
+from meeple.runtime.ops import ChooseOp, PickOp
+from meeple.runtime.state import SAVE_FORMAT, State
 
 BACKENDS = ["interpreter", "compiled"]
 _games: dict[tuple[str, str], Any] = {}
@@ -211,7 +211,7 @@ def test_a_seat_out_of_range_in_a_saved_local_is_refused(backend: str, seat: obj
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_seat_out_of_range_in_a_loop_over_seats_is_refused(backend: str) -> None:
-    from meeple.interpreter.ops import ForOp
+    from meeple.runtime.ops import ForOp
 
     def in_seat_loop(st: State) -> bool:
         return any(
@@ -354,7 +354,7 @@ def test_a_frame_given_other_names_is_refused(backend: str) -> None:
     fresh = game.new_initial_state(0).prog
     st = _play_until(game, 2, lambda s: len(s.frames) > 3)
     data = st.to_json()
-    from meeple.interpreter.state import frame_structure
+    from meeple.runtime.state import frame_structure
 
     _, fresh_frames = (
         frame_structure(fresh)
@@ -375,7 +375,7 @@ def test_a_frame_given_other_names_is_refused(backend: str) -> None:
 @pytest.mark.parametrize("game_id", ["shadow-of-the-sun", "sonnenkoenig"])
 def test_generated_modules_carry_the_interpreters_save_tables(game_id: str) -> None:
     """The tables a generated module is given for checking saves are the interpreter's."""
-    from meeple.interpreter.state import frame_structure
+    from meeple.runtime.state import frame_structure
 
     interp = _game(game_id, "interpreter").program
     comp = _game(game_id, "compiled").new_initial_state(0).prog

@@ -17,8 +17,8 @@ import meeple
 from meeple.cli import main
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import TERMINAL, State
 from meeple.registry import rules_root
+from meeple.runtime.state import TERMINAL, State
 from meeple.scenarios import run_scenario
 
 COUNTS = (2, 3, 4, 5, 6)

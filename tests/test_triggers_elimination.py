@@ -12,7 +12,7 @@ from meeple.dsl.errors import CheckError, MeepleError
 from meeple.dsl.loader import load_rules
 from meeple.dsl.parser import parse_expression
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
+from meeple.runtime.state import State
 
 # A made-up game: players reveal cards in turn. A Bomb revealed makes its revealer reveal one more
 # card at once (a chain); a player whose newest card is a Coin eliminates the seat to his left.

@@ -23,7 +23,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # package -> folder, as in [tool.setuptools] package-dir of pyproject.toml
-SUBPACKAGES = {"dsl": "dsl", "interpreter": "interpreter", "codegen": "codegen", "rules": "rules"}
+SUBPACKAGES = {
+    "dsl": "dsl",
+    "interpreter": "interpreter",
+    "codegen": "codegen",
+    "runtime": "runtime",
+    "rules": "rules",
+}
 
 
 def build_tree(dest: Path) -> Path:

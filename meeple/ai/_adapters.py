@@ -11,7 +11,7 @@ import numpy as np
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
+from meeple.runtime.state import State
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import ExprWriter, statement_blocks, walk
 from meeple.interpreter.game import Game
-from meeple.interpreter.layout import site_size
-from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
 from meeple.interpreter.program import Program
-from meeple.interpreter.state import State
-from meeple.interpreter.values import card_label, player_name
+from meeple.runtime.layout import site_size
+from meeple.runtime.ops import ChooseOp, PickOp, WinnerOp
+from meeple.runtime.state import State
+from meeple.runtime.values import card_label, player_name
 
 _LABELS: dict[tuple[str, str, int], list[str]] = {}
 

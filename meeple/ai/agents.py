@@ -18,7 +18,7 @@ from typing import Any
 
 from meeple.dsl.errors import MeepleError, did_you_mean
 from meeple.interpreter.agents import RandomAgent
-from meeple.interpreter.state import State
+from meeple.runtime.state import State
 
 from .resample import resample
 

@@ -48,7 +48,7 @@ from gymnasium import spaces
 
 from meeple.dsl.errors import IllegalActionError, MeepleError
 from meeple.interpreter.agents import RandomAgent
-from meeple.interpreter.state import State
+from meeple.runtime.state import State
 
 from ._adapters import GameKey, action_id, action_mask, seed_value
 from .agents import make_agent

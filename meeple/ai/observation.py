@@ -19,10 +19,10 @@ from meeple.dsl import ir
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.render import statement_blocks, walk
 from meeple.interpreter.game import Game
-from meeple.interpreter.layout import ProgramBase
-from meeple.interpreter.ops import ChooseOp, PickOp, WinnerOp
-from meeple.interpreter.state import State
-from meeple.interpreter.values import card_label, player_name
+from meeple.runtime.layout import ProgramBase
+from meeple.runtime.ops import ChooseOp, PickOp, WinnerOp
+from meeple.runtime.state import State
+from meeple.runtime.values import card_label, player_name
 
 #: the bound given to a whole-number variable whose declaration has no ``min`` / ``max``: its
 #: value is clipped into [-INT_BOUND, INT_BOUND] (spec.clipped names such variables)

@@ -36,8 +36,8 @@ import numpy as np
 import pyspiel
 
 from meeple.dsl.errors import IllegalActionError
-from meeple.interpreter.state import State
-from meeple.interpreter.values import player_name
+from meeple.runtime.state import State
+from meeple.runtime.values import player_name
 
 from ._adapters import GameKey, sorted_legal_actions
 from .actions import action_labels, max_game_length

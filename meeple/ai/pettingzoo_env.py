@@ -28,7 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter.values import player_name
+from meeple.runtime.values import player_name
 
 from ._adapters import GameKey, action_id, action_mask, seed_value
 from .observation import observation_spec, observation_string

@@ -14,10 +14,10 @@ import random
 from typing import Any
 
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter import prng
-from meeple.interpreter.ops import ChooseOp, Decision, PickOp, WinnerOp
-from meeple.interpreter.state import State
-from meeple.interpreter.values import Card
+from meeple.runtime import prng
+from meeple.runtime.ops import ChooseOp, Decision, PickOp, WinnerOp
+from meeple.runtime.state import State
+from meeple.runtime.values import Card
 
 #: mixed into the seed so that a resampled state's random numbers are not a new game's
 _RESEED = 0x5EED_0F_A1

@@ -27,11 +27,11 @@ from meeple.dsl.render import relative_file
 from meeple.endings import end_reason
 from meeple.interpreter.agents import RandomAgent
 from meeple.interpreter.game import Game
-from meeple.interpreter.position import position_line
-from meeple.interpreter.state import State
-from meeple.interpreter.values import card_label, encode, player_name
 from meeple.registry import game_ids, rules_root
 from meeple.rulebook import anchor
+from meeple.runtime.position import position_line
+from meeple.runtime.state import State
+from meeple.runtime.values import card_label, encode, player_name
 
 #: Tables one server keeps (the oldest is dropped past this: a page left open loses its game,
 #: the server's memory stays bounded).

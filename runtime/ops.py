@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_BLOCK_DEPTH, MAX_CALL_DEPTH
 
-from .evaluate import MISSING, not_a_seat, restore_local, too_deep, traced  # noqa: F401  (re-exported)
+from .helpers import MISSING, not_a_seat, restore_local, too_deep, traced  # noqa: F401  (re-exported)
 from .layout import site_size
 from .values import Card, player_name
 

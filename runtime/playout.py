@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import MeepleError, RuleError
 
-from .evaluate import not_a_seat
+from .helpers import not_a_seat
 from .ops import PICK_UNBOUNDED, Frame, GameEnded, PickOp
 from .values import Card
 

@@ -25,7 +25,7 @@ from meeple.dsl.errors import (
 from meeple.dsl.limits import MAX_CALL_DEPTH, MAX_EXPR_DEPTH
 
 from . import prng
-from .evaluate import not_a_seat
+from .helpers import not_a_seat
 from .layout import ProgramBase
 from .ops import (
     DONE,
@@ -933,7 +933,7 @@ def frame_structure(prog: ProgramBase) -> tuple[dict[int, frozenset[int]], froze
 
 
 def space_bodies(prog: ProgramBase) -> set[int]:
-    """The uids of the bodies of tracks' spaces (interpreter/tracks.py): each starts with
+    """The uids of the bodies of tracks' spaces (runtime/tracks.py): each starts with
     names of its own and may sit on any frame, as a trigger body does."""
     spaces = getattr(prog, "spaces_of", {})
     return {r.body.uid for sp in spaces.values() for _, _, r in sp.edges}
@@ -1157,8 +1157,9 @@ _PACKAGE = os.path.dirname(_HERE) + os.sep  # meeple's own code (dsl, interprete
 # a generated module, or in a Python built-in they called) is the rules'
 # (the built-ins' implementations too: first() of an empty list is the rules' error)
 _RULES_CODE = {
-    os.path.join(_HERE, "evaluate.py"),
-    os.path.join(_HERE, "program.py"),
+    os.path.join(_HERE, "helpers.py"),  # the runtime's helpers the rules' code calls
+    os.path.join(_PACKAGE, "interpreter", "evaluate.py"),  # (a path: nothing imported)
+    os.path.join(_PACKAGE, "interpreter", "program.py"),
     os.path.abspath(builtins_module.__file__),
 }
 

@@ -203,7 +203,7 @@ class ProgramBase(Layout):
     #: pickled state or game can load it again in another process; None when made otherwise
     origin: tuple[str, str | None, int, str] | None = None
     #: op uid -> direct code that runs the rest of a frame of that op in one call, during a
-    #: playout (interpreter/playout.py); a generated module fills it, the interpreter has none
+    #: playout (runtime/playout.py); a generated module fills it, the interpreter has none
     resume: Mapping[int, Callable[[Any, Any], None]] = MappingProxyType({})
 
     @property

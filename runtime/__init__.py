@@ -1,8 +1,19 @@
-"""The small runtime a generated module imports (and nothing else of meeple).
+"""meeple's runtime: what both back ends run, and all a generated module imports.
 
-It is the interpreter's own State, frames and decision ops: a generated module keeps the
-interpreter's State layout, so both back ends can be compared state by state and a game saved on
-one resumes on the other. No lark, yaml or jsonschema is imported from here.
+A generated module (codegen/) starts with ``from meeple.runtime import *``; ``__all__`` below is
+everything it may use: the decision ops it builds (ChooseOp, PickOp, WinnerOp, ForOp, RepeatOp,
+OptionOp, TriggerRule) and its own Block, Stmt and CompiledProgram; frames (Frame, DONE) and the
+run-loop helpers (enter_procedure, run_whole, fire, fire_arrivals, take_where, eliminate,
+cards_of, gone, live_mask, reach, Spaces); the layout specs (KindSpec, ZoneSpec, VarSpec); the
+checked helpers its expressions call (seat, ordinal, divide, span_list, formatter, PatternTable,
+DataTableRT, majority_has, majority_holders and the seat built-ins); the errors and limits
+(RuleError, SourceSpan, MAX_CALL_DEPTH, MAX_DEPTH, MAX_PASSES, too_deep, too_long, traced).
+
+The interpreter (interpreter/: Program, ExprCompiler) runs the same State (runtime/state.py),
+frames and ops, so both back ends can be compared state by state and a game saved on one resumes
+on the other. This package imports nothing from meeple.interpreter or meeple.codegen, and no
+lark, yaml or jsonschema (only meeple.dsl's errors, limits and pure built-ins): a generated
+module runs without the front end (tests/test_runtime_package.py).
 """
 
 from __future__ import annotations
@@ -23,8 +34,9 @@ from meeple.dsl.builtins import (
 from meeple.dsl.builtins import first_of as first
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_CALL_DEPTH
-from meeple.interpreter.datatable import DataTableRT
-from meeple.interpreter.evaluate import (
+
+from .datatable import DataTableRT
+from .helpers import (
     PatternTable,
     divide,
     not_a_seat,
@@ -34,9 +46,9 @@ from meeple.interpreter.evaluate import (
     too_deep,
     traced,
 )
-from meeple.interpreter.layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
-from meeple.interpreter.majorities import majority_has, majority_holders
-from meeple.interpreter.ops import (
+from .layout import KindSpec, ProgramBase, VarSpec, ZoneSpec, site_size
+from .majorities import majority_has, majority_holders
+from .ops import (
     DONE,
     MAX_DEPTH,
     MAX_PASSES,
@@ -61,10 +73,10 @@ from meeple.interpreter.ops import (
     take_where,
     too_long,
 )
-from meeple.interpreter.playout import run_pick, run_to
-from meeple.interpreter.position import turn_line
-from meeple.interpreter.tracks import Spaces, reach
-from meeple.interpreter.values import Card, formatter
+from .playout import run_pick, run_to
+from .position import turn_line
+from .tracks import Spaces, reach
+from .values import Card, formatter
 
 __all__ = [
     "DONE",
@@ -178,7 +190,7 @@ class CompiledProgram(ProgramBase):
         self.game = None
         self.players_max = players_max
         self.triggers_at: dict[int, list[TriggerRule]] = {}
-        self.spaces_of: dict[str, Spaces] = {}  # a track's spaces (interpreter/tracks.py)
+        self.spaces_of: dict[str, Spaces] = {}  # a track's spaces (runtime/tracks.py)
         self.proc_names: dict[int, str] = {}
 
     def add_trigger(self, zone: str, rule: TriggerRule) -> None:

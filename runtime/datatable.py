@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from meeple.dsl import ir
 from meeple.dsl.errors import RuleError, SourceSpan
 
 from .values import Card, formatter
+
+if TYPE_CHECKING:
+    from meeple.dsl import ir
 
 
 class DataTableRT:
