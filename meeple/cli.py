@@ -28,7 +28,7 @@ from meeple.interpreter.state import State
 from meeple.interpreter.values import Card, card_label, decode, formatter, player_name
 
 from . import api, authoring, simulate
-from .bench import BENCH_STEPS, REFERENCE_GAME, bench
+from .bench import BENCH_STEPS, REFERENCE_GAMES, bench
 from .endings import end_reason
 from .explain import Verdict, explain
 from .registry import DEFAULT_GAME, game_ids, rules_path
@@ -467,7 +467,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if "hand-written" in r.rates:
             hand = r.rates["hand-written"].games
             out.print(f"  generated / hand-written: {ratio(gen / hand)}", markup=False)
-        elif gid == REFERENCE_GAME:
+        elif gid in REFERENCE_GAMES:
             out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
     return 0
 

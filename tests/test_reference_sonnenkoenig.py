@@ -1,0 +1,98 @@
+"""The hand-written speed reference of Im Schatten des Sonnenkönigs plays the rules file's game.
+
+``benchmarks/reference_sonnenkoenig.py`` claims the same rules, interpretations and decision
+structure as ``rules/sonnenkoenig/game.yaml``. This pins it exactly, not statistically: for each
+seed, meeple's interpreter plays a game with random option indices, and the reference replays
+the same indices; both must offer the same number of options at every decision (in the rules
+file's order, or the replayed indices would take other options and the games would part), ask
+the same number of decisions and end with the same scores. Skipped when ``benchmarks/`` is not
+there (meeple installed from a wheel).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from types import ModuleType
+
+import pytest
+
+import meeple
+from meeple.bench import reference_module
+from meeple.interpreter.game import Game
+
+REF = reference_module("sonnenkoenig")
+pytestmark = pytest.mark.skipif(REF is None, reason="benchmarks/ is not in this checkout")
+PLAYER_COUNTS = (2, 3, 4, 5, 6)
+
+
+@cache
+def _game(players: int) -> Game:
+    return meeple.load("sonnenkoenig", players, backend="interpreter")
+
+
+def _ref() -> ModuleType:
+    assert REF is not None
+    return REF
+
+
+def _compare(seed: int, players: int) -> int:
+    """Play ``seed`` on meeple with random indices, replay them on the reference, and assert the
+    same options count at every decision, the same decisions and the same scores. Returns the
+    number of decisions."""
+    state = _game(players).new_initial_state(seed, record_log=False)
+    rng = random.Random(seed * 10 + players)
+    asked: list[tuple[int, int, str, list[str]]] = []  # (options, index, who/prompt, labels)
+    while not state.is_terminal():
+        labels = state.legal_action_labels()
+        i = rng.randrange(len(labels))
+        who = f"P{state.current_player() + 1}: {state.prompt()}"
+        asked.append((len(labels), i, who, [label for _, label in labels]))
+        state.apply_action(labels[i][0])
+
+    def where(k: int) -> str:
+        lines = [f"seed {seed}, {players} players, decision {k}:"]
+        for j in range(max(0, k - 3), min(k + 1, len(asked))):
+            n, i, who, labels = asked[j]
+            lines.append(f"  #{j} meeple {who}: {n} options {labels}, took {i}")
+        return "\n".join(lines)
+
+    taken = 0
+
+    def choose(n: int) -> int:
+        nonlocal taken
+        k = taken
+        taken += 1
+        if k >= len(asked):
+            raise AssertionError(f"{where(k)}\n  the reference asks more: {n} options")
+        if n != asked[k][0]:
+            raise AssertionError(f"{where(k)}\n  the reference offers {n} options")
+        return asked[k][1]
+
+    scores, decisions = _ref().play_game(seed, players, choose)
+    assert decisions == taken == len(asked), where(taken)
+    assert scores == state.scores(), f"seed {seed}, {players} players: scores differ"
+    return decisions
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_reference_plays_meeples_game_decision_for_decision(players: int) -> None:
+    total = sum(_compare(seed, players) for seed in range(8))
+    assert total > 8 * 20  # real games, not a few forced moves
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_reference_plays_meeples_game_over_many_seeds(players: int) -> None:
+    for seed in range(100, 620):
+        _compare(seed, players)
+
+
+def test_the_reference_alone_is_deterministic_and_refuses_bad_player_counts() -> None:
+    ref = _ref()
+    first = ref.play_game(7, 4)
+    assert first == ref.play_game(7, 4)
+    assert first[1] > 0 and len(first[0]) == 4
+    for bad in (1, 7):
+        with pytest.raises(ValueError, match="2 to 6 players"):
+            ref.play_game(0, bad)
