@@ -131,11 +131,31 @@ def _tops(a: list[int]) -> list[int]:
 
 def _by_last(pile: list[int]) -> list[int]:
     """The distinct cards of a pile, each at the place of its top-most copy, in pile order (the
-    options of a pick)."""
-    last = {t: i for i, t in enumerate(pile)}
-    if len(last) == len(pile):
-        return pile[:]
-    return sorted(last, key=last.__getitem__)
+    options of a pick). Cards are ints below 64 (a bit each in a mask of those seen)."""
+    seen = 0
+    out = []
+    for i in range(len(pile) - 1, -1, -1):
+        b = 1 << pile[i]
+        if not seen & b:
+            seen |= b
+            out.append(pile[i])
+    out.reverse()
+    return out
+
+
+def _chip_kinds(chips: list[int]) -> list[int]:
+    """``_by_last`` for a player's chips (three kinds: the scan stops once all are seen)."""
+    seen = 0
+    out = []
+    for i in range(len(chips) - 1, -1, -1):
+        b = 1 << chips[i]
+        if not seen & b:
+            seen |= b
+            out.append(chips[i])
+            if seen == 7:
+                break
+    out.reverse()
+    return out
 
 
 def _last_index(pile: list[int], t: int) -> int:
@@ -162,19 +182,24 @@ def play_game(
     if choose is None:
         rand = random.Random(seed).random
 
-        def pick_index(n: int) -> int:
+        def ask(n: int) -> int:
+            """A decision among n options: counted and drawn unless forced (n == 1)."""
+            nonlocal decisions
+            if n == 1:
+                return 0
+            decisions += 1
             return int(rand() * n)
 
     else:
-        pick_index = choose
+        chooser = choose
 
-    def ask(n: int) -> int:
-        """A decision among n options: counted and asked unless forced (n == 1)."""
-        nonlocal decisions
-        if n == 1:
-            return 0
-        decisions += 1
-        return pick_index(n)
+        def ask(n: int) -> int:
+            """A decision among n options: counted and asked unless forced (n == 1)."""
+            nonlocal decisions
+            if n == 1:
+                return 0
+            decisions += 1
+            return chooser(n)
 
     rng = _seed_state(seed)
     seats = range(players)
@@ -499,19 +524,20 @@ def play_game(
             col = -1  # no card is worth 3 for a grey card
         order = clockwise_from(r)
         inn = [True] * players
+        limit = [-1] * players  # what each bidder can pay (it does not change while bidding)
         active = len(order)
         high, lead = 0, -1
         while active > (1 if lead >= 0 else 0):
             for q in order:
                 if not inn[q] or q == lead or active <= (1 if lead >= 0 else 0):
                     continue
-                means = 0
-                for c in chips[q]:
-                    means += CHIP_VALUE[c]
-                for c in area[q]:
-                    means += 3 if c >> 1 == col else 2
-                for c in auction[q]:
-                    means += 3 if COLOUR[c] == col else 2
+                means = limit[q]
+                if means < 0:
+                    ch = chips[q]
+                    means = 2 * (len(area[q]) + len(auction[q])) + len(ch) + ch.count(P2)
+                    if col >= 0:  # a card of the lot's colour counts 3
+                        means += rows[q][col] + [COLOUR[c] for c in auction[q]].count(col)
+                    limit[q] = means
                 low = high + 1 if lead >= 0 else 1
                 bids = means - low + 1 if means >= low else 0
                 i = ask(bids + 1)
@@ -530,9 +556,9 @@ def play_game(
         ch, a, au = chips[w], area[w], auction[w]
         paid = 0
         while paid < price:
-            kinds = _by_last(ch)
+            kinds = _chip_kinds(ch)
             tops = _tops(a)
-            cards = _by_last(au)
+            cards = _by_last(au) if au else au
             i = ask(len(kinds) + len(tops) + len(cards))
             if i < len(kinds):
                 c = kinds[i]
@@ -595,10 +621,10 @@ def play_game(
                 auction[q].remove(c)
                 discard.append(c)
             elif two:
-                kinds = _by_last(ch)
+                kinds = _chip_kinds(ch)
                 first = _last_index(ch, kinds[ask(len(kinds))])
                 rest = ch[:first] + ch[first + 1 :]
-                kinds = _by_last(rest)
+                kinds = _chip_kinds(rest)
                 second = _last_index(rest, kinds[ask(len(kinds))])
                 return_chip(ch[first])
                 return_chip(rest[second])
