@@ -47,6 +47,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 # ---------------------------------------------------------------- components (Components; Setup)
 GREEN, RED, YELLOW, BLUE, VIOLET, GREY = range(6)
@@ -71,6 +72,32 @@ DECK = (
     + [SPIELSCHULDEN] * 4
 )
 GOLD_CHIPS, POWER_ONES, POWER_TWOS = 20, 20, 20  # power-chip-split
+# meeple's names of the cards, chips and colour markers (what a test compares piles by)
+CARD_NAMES = [
+    f"{colour}{' (seal)' if seal else ''}"
+    for colour in ("Green", "Red", "Yellow", "Blue", "Violet")
+    for seal in (0, 1)
+] + [
+    "Einfluss",
+    "Orden",
+    "Verschwörung",
+    "Diplomatie",
+    "Autorität",
+    "Herrschaft",
+    "Pension",
+    "Kardinal Mazarin",
+    "Spielschulden",
+    "Ludwig XIV.",
+]
+CHIP_NAMES = ("Gold", "Power 1", "Power 2")
+MARKER_NAMES = (
+    "Combat strength (green)",
+    "Power (red)",
+    "Wealth (yellow)",
+    "Etiquette (blue)",
+    "Intrigue (violet)",
+    "grey",
+)
 HAND_SIZES = {  # deal-table: cards dealt to each seat
     2: (2, 3),
     3: (2, 3, 3),
@@ -168,14 +195,23 @@ def _last_index(pile: list[int], t: int) -> int:
 
 # ---------------------------------------------------------------- one game
 def play_game(
-    seed: int, players: int = 4, choose: Callable[[int], int] | None = None
+    seed: int,
+    players: int = 4,
+    choose: Callable[[int], int] | None = None,
+    piles: dict[str, Any] | None = None,
 ) -> tuple[list[int], int]:
     """Play one game of ``players`` (2-6) seats dealt from ``seed`` (a meeple seed).
 
     ``choose(n)`` is asked for the index (0..n-1) of the option taken at each decision with
     ``n >= 2`` legal options, listed in the rules file's order; None draws uniform random indices
     from ``random.Random(seed)``. Returns (final scores by seat, decisions counted). Raises
-    ValueError for a player count the game does not allow."""
+    ValueError for a player count the game does not allow.
+
+    ``piles``, if given, receives the final piles by meeple's zone names, bottom first:
+    ``draw_pile``, ``discard``, ``on_display`` (card ints, see CARD_NAMES), ``area`` and
+    ``auction_area`` (a list per seat), ``chips`` (per seat, see CHIP_NAMES), ``unused_properties``
+    and ``used_properties`` (colour markers, see MARKER_NAMES), and ``supply`` (gold, power 1,
+    power 2 chips left)."""
     if players not in HAND_SIZES:
         raise ValueError(f"Im Schatten des Sonnenkönigs is for 2 to 6 players, not {players}")
     decisions = 0
@@ -685,6 +721,18 @@ def play_game(
     except _GameOver:
         pass
 
+    if piles is not None:
+        piles.update(
+            draw_pile=draw,
+            discard=discard,
+            on_display=display,
+            area=area,
+            auction_area=auction,
+            chips=chips,
+            unused_properties=unused,
+            used_properties=used,
+            supply=supply,
+        )
     # End of the Game: gold + power + 2 per blue card (Einfluss included), players in the game
     scores = [0] * players
     for p in live:

@@ -5,8 +5,9 @@ structure as ``rules/sonnenkoenig/game.yaml``. This pins it exactly, not statist
 seed, meeple's interpreter plays a game with random option indices, and the reference replays
 the same indices; both must offer the same number of options at every decision (in the rules
 file's order, or the replayed indices would take other options and the games would part), ask
-the same number of decisions and end with the same scores. Skipped when ``benchmarks/`` is not
-there (meeple installed from a wheel).
+the same number of decisions and end with the same scores and the same piles, card by card in
+the same order (the draw and discard piles, the power areas, the chips, the supplies and the
+colour markers). Skipped when ``benchmarks/`` is not there (meeple installed from a wheel).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from __future__ import annotations
 import random
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 import meeple
 from meeple.bench import reference_module
 from meeple.interpreter.game import Game
+from meeple.interpreter.state import State
 
 REF = reference_module("sonnenkoenig")
 pytestmark = pytest.mark.skipif(REF is None, reason="benchmarks/ is not in this checkout")
@@ -69,10 +72,49 @@ def _compare(seed: int, players: int) -> int:
             raise AssertionError(f"{where(k)}\n  the reference offers {n} options")
         return asked[k][1]
 
-    scores, decisions = _ref().play_game(seed, players, choose)
+    piles: dict[str, Any] = {}
+    scores, decisions = _ref().play_game(seed, players, choose, piles)
     assert decisions == taken == len(asked), where(taken)
     assert scores == state.scores(), f"seed {seed}, {players} players: scores differ"
+    assert _named(piles, players) == _meeple_piles(state, players), (
+        f"seed {seed}, {players} players: the final piles differ"
+    )
     return decisions
+
+
+def _meeple_piles(state: State, players: int) -> dict[str, Any]:
+    """The piles the reference reports, as meeple's card names, bottom first."""
+    base, zones = state.prog.zone_base, state.zones
+
+    def names(zone: str, seat: int = 0) -> list[str]:
+        return [c.name for c in zones[base[zone] + seat]]
+
+    power = names("power_supply")
+    out: dict[str, Any] = {
+        z: names(z)
+        for z in ("draw_pile", "discard", "on_display", "unused_properties", "used_properties")
+    }
+    out.update(
+        {z: [names(z, p) for p in range(players)] for z in ("area", "auction_area", "chips")}
+    )
+    out["supply"] = [len(names("gold_supply")), power.count("Power 1"), power.count("Power 2")]
+    return out
+
+
+def _named(piles: dict[str, Any], players: int) -> dict[str, Any]:
+    """The reference's final piles with meeple's names for its card ints."""
+    ref = _ref()
+    cards, chips, markers = ref.CARD_NAMES, ref.CHIP_NAMES, ref.MARKER_NAMES
+    out: dict[str, Any] = {
+        z: [cards[c] for c in piles[z]] for z in ("draw_pile", "discard", "on_display")
+    }
+    for z in ("unused_properties", "used_properties"):
+        out[z] = [markers[c] for c in piles[z]]
+    for z in ("area", "auction_area"):
+        out[z] = [[cards[c] for c in piles[z][p]] for p in range(players)]
+    out["chips"] = [[chips[c] for c in piles["chips"][p]] for p in range(players)]
+    out["supply"] = list(piles["supply"])
+    return out
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
