@@ -39,9 +39,14 @@ def _ref() -> ModuleType:
     return REF
 
 
-def _compare(seed: int, players: int) -> int:
+LEANS = ("uniform", "first", "last")
+
+
+def _compare(seed: int, players: int, lean: str = "uniform") -> int:
     """Play ``seed`` on meeple with random indices, replay them on the reference, and assert the
-    same options count at every decision, the same decisions and the same scores. Returns the
+    same options count at every decision, the same decisions, scores and final piles. ``lean``
+    "first" or "last" takes that option at 40% of the decisions (else a uniform one), which
+    reaches other states than uniform play (higher bids, more chips paid, ...). Returns the
     number of decisions."""
     state = _game(players).new_initial_state(seed, record_log=False)
     rng = random.Random(seed * 10 + players)
@@ -49,12 +54,14 @@ def _compare(seed: int, players: int) -> int:
     while not state.is_terminal():
         labels = state.legal_action_labels()
         i = rng.randrange(len(labels))
+        if lean != "uniform" and rng.random() < 0.4:
+            i = 0 if lean == "first" else len(labels) - 1
         who = f"P{state.current_player() + 1}: {state.prompt()}"
         asked.append((len(labels), i, who, [label for _, label in labels]))
         state.apply_action(labels[i][0])
 
     def where(k: int) -> str:
-        lines = [f"seed {seed}, {players} players, decision {k}:"]
+        lines = [f"seed {seed}, {players} players, {lean} choices, decision {k}:"]
         for j in range(max(0, k - 3), min(k + 1, len(asked))):
             n, i, who, labels = asked[j]
             lines.append(f"  #{j} meeple {who}: {n} options {labels}, took {i}")
@@ -75,10 +82,9 @@ def _compare(seed: int, players: int) -> int:
     piles: dict[str, Any] = {}
     scores, decisions = _ref().play_game(seed, players, choose, piles)
     assert decisions == taken == len(asked), where(taken)
-    assert scores == state.scores(), f"seed {seed}, {players} players: scores differ"
-    assert _named(piles, players) == _meeple_piles(state, players), (
-        f"seed {seed}, {players} players: the final piles differ"
-    )
+    game = f"seed {seed}, {players} players, {lean} choices"
+    assert scores == state.scores(), f"{game}: scores differ"
+    assert _named(piles, players) == _meeple_piles(state, players), f"{game}: final piles differ"
     return decisions
 
 
@@ -119,15 +125,16 @@ def _named(piles: dict[str, Any], players: int) -> dict[str, Any]:
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
 def test_the_reference_plays_meeples_game_decision_for_decision(players: int) -> None:
-    total = sum(_compare(seed, players) for seed in range(8))
+    total = sum(_compare(seed, players, LEANS[seed % 3]) for seed in range(8))
     assert total > 8 * 20  # real games, not a few forced moves
 
 
 @pytest.mark.deep
+@pytest.mark.parametrize("lean", LEANS)
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_the_reference_plays_meeples_game_over_many_seeds(players: int) -> None:
-    for seed in range(100, 620):
-        _compare(seed, players)
+def test_the_reference_plays_meeples_game_over_many_seeds(players: int, lean: str) -> None:
+    for seed in range(100, 300):
+        _compare(seed, players, lean)
 
 
 def test_the_reference_alone_is_deterministic_and_refuses_bad_player_counts() -> None:
