@@ -1,5 +1,5 @@
 """Throughput measured side by side in one process: the interpreter, the generated module, and
-(for Shadow of the Sun) the hand-written reference in ``benchmarks/reference_sun.py``.
+(for the games of REFERENCE_GAMES) the hand-written reference in ``benchmarks/``.
 
 Each back end is measured twice: through the API (``legal_actions``/``apply_action`` per
 decision, as a framework drives it) and as playouts (``Game.playout``: the decisions taken
@@ -24,6 +24,12 @@ from types import ModuleType
 from meeple.interpreter.game import Game
 
 REFERENCE_GAME = "shadow-of-the-sun"
+#: game id -> its hand-written speed reference in benchmarks/ (a plain-Python playout with the
+#: rules file's decision structure and ``play_game(seed, players) -> (scores, decisions)``)
+REFERENCE_GAMES = {
+    REFERENCE_GAME: "reference_sun.py",
+    "sonnenkoenig": "reference_sonnenkoenig.py",
+}
 
 
 @dataclass
@@ -71,12 +77,16 @@ def fast_playouts(game: Game, seconds: float) -> Rates:
     return Rates(games / dt, decisions / dt)
 
 
-def reference_module() -> ModuleType | None:
-    """``benchmarks/reference_sun.py`` of a source checkout, or None when not installed so."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "reference_sun.py"
+def reference_module(game_id: str = REFERENCE_GAME) -> ModuleType | None:
+    """The hand-written reference of ``game_id`` (``benchmarks/<REFERENCE_GAMES[game_id]>`` of a
+    source checkout), or None for a game without one or when not installed from a checkout."""
+    name = REFERENCE_GAMES.get(game_id)
+    if name is None:
+        return None
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / name
     if not path.exists():
         return None
-    spec = importlib.util.spec_from_file_location("meeple_reference_sun", path)
+    spec = importlib.util.spec_from_file_location(f"meeple_{path.stem}", path)
     if spec is None or spec.loader is None:
         return None
     mod = importlib.util.module_from_spec(spec)
@@ -84,9 +94,10 @@ def reference_module() -> ModuleType | None:
     return mod
 
 
-def reference_playouts(players: int, seconds: float) -> Rates | None:
-    """The hand-written reference's rates, or None without a source checkout."""
-    ref = reference_module()
+def reference_playouts(players: int, seconds: float, game_id: str = REFERENCE_GAME) -> Rates | None:
+    """The rates of ``game_id``'s hand-written reference, or None without one (no source
+    checkout, or no reference for that game)."""
+    ref = reference_module(game_id)
     if ref is None:
         return None
     games = decisions = 0
@@ -142,7 +153,7 @@ def bench(
     seconds: float,
     step: Callable[[str], None] | None = None,
 ) -> BenchResult:
-    """Measure one game on both back ends (and the reference for Shadow of the Sun).
+    """Measure one game on both back ends (and its hand-written reference, if it has one).
     ``step(what)`` is called BENCH_STEPS times, after each part, for a progress display."""
     from meeple import api
 
@@ -160,11 +171,11 @@ def bench(
         done(name)
         result.rates[name + PLAYOUT] = fast_playouts(g, seconds)
         done(name + PLAYOUT)
-    if game_id == REFERENCE_GAME:
-        ref = reference_module()
+    if game_id in REFERENCE_GAMES:
+        ref = reference_module(game_id)
         if ref is not None:
-            reference_playouts(n, min(0.5, seconds / 4))
-            rates = reference_playouts(n, seconds)
+            reference_playouts(n, min(0.5, seconds / 4), game_id)
+            rates = reference_playouts(n, seconds, game_id)
             if rates is not None:
                 result.rates["hand-written"] = rates
     done("hand-written reference")

@@ -28,7 +28,7 @@ from meeple.runtime.state import State
 from meeple.runtime.values import Card, card_label, decode, formatter, player_name
 
 from . import api, authoring, simulate
-from .bench import BENCH_STEPS, PLAYOUT, REFERENCE_GAME, Rates, bench
+from .bench import BENCH_STEPS, PLAYOUT, REFERENCE_GAMES, Rates, bench
 from .endings import end_reason
 from .explain import Verdict, explain
 from .registry import DEFAULT_GAME, game_ids, rules_path
@@ -497,7 +497,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             out.print(
                 f"  playouts, generated / hand-written: {ratio(fast_gen / hand)}", markup=False
             )
-        elif gid == REFERENCE_GAME:
+        elif gid in REFERENCE_GAMES:
             out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
     return 0
 
