@@ -22,7 +22,7 @@ import pytest
 import meeple
 from meeple.bench import reference_module
 from meeple.interpreter.game import Game
-from meeple.interpreter.state import State
+from meeple.runtime.state import State
 
 REF = reference_module("sonnenkoenig")
 pytestmark = pytest.mark.skipif(REF is None, reason="benchmarks/ is not in this checkout")
