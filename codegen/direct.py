@@ -98,7 +98,7 @@ class DirectEmitter:
     def _d_For(self, w: Writer, s: ir.For) -> None:
         em = self.em
         x, items = em.names.fresh(s.var), em.names.fresh("items")
-        seats = em.ex.type_of(s.iter) == "list:player"
+        seats = em.ex.type_of(s.iter) == "list:player" and em.eliminates
         w.line(f"{items} = list({em._e(s.iter)})")
         if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
             live = em.names.fresh("live")
@@ -158,7 +158,7 @@ class DirectEmitter:
         w.line(f"{a} = {em._call_env(s)}")
         if not proc.body.stmts:
             return
-        w.line(f"enter_procedure(st, {em._span(s.span)})")
+        em.enter(w, s.span)
         w.line("st.inline += 1")  # counted as its frame would be (the call depth)
         w.line("try:")
         with w.indent():

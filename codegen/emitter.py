@@ -25,6 +25,7 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.dsl.numbering import domain_of, number
+from meeple.dsl.render import statement_blocks, walk
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
@@ -57,6 +58,10 @@ class ModuleEmitter:
         self.const_lines = Writer(1)
         self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
         self._flat_proc = _flat_procedures(self.game)
+        # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
+        self.eliminates = any(
+            isinstance(n, ir.Eliminate) for b in statement_blocks(self.game) for n in walk(b)
+        )
         self._flat: dict[int, bool] = {}
         self._flat_proc_named = {
             id(p.body): n
@@ -308,7 +313,7 @@ class ModuleEmitter:
         """A procedure run as a Python function: counted in the call depth (``st.inline``, as
         the interpreter counts its frame) and named in the rules trace of an error inside it."""
         proc = self.game.procedures[s.name]
-        w.line(f"enter_procedure(st, {self._span(s.span)})")
+        self.enter(w, s.span)
         w.line("st.inline += 1")
         w.line("try:")
         with w.indent():
@@ -320,6 +325,12 @@ class ModuleEmitter:
             w.line(f"traced(e, {head} + str({self._span(proc.span)}) + ')')")
             w.line("raise")
         w.line("st.inline -= 1")
+
+    def enter(self, w: Writer, span: ir.SourceSpan) -> None:
+        """enter_procedure's depth check, called only when the stack could be that deep."""
+        w.line("if len(st.frames) + st.inline >= MAX_CALL_DEPTH:")
+        with w.indent():
+            w.line(f"enter_procedure(st, {self._span(span)})")
 
     def _call_env(self, s: ir.CallProc) -> str:
         params = self.game.procedures[s.name].params
@@ -354,7 +365,7 @@ class ModuleEmitter:
 
     def _f_For(self, w: Writer, s: ir.For) -> None:
         x = self.names.fresh(s.var)
-        seats = self.ex.type_of(s.iter) == "list:player"
+        seats = self.ex.type_of(s.iter) == "list:player" and self.eliminates
         if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
             live = self.names.fresh("live")
             w.line(f"{live} = live_mask(st)")
@@ -421,7 +432,7 @@ class ModuleEmitter:
             a = self.names.fresh("args")
             w.line(f"{a} = {self._call_env(s)}")
             if body.stmts:
-                w.line(f"enter_procedure(st, {self._span(s.span)})")
+                self.enter(w, s.span)
                 w.line(f"st.frames.append(Frame({self._op(body)}, {a}))")
         else:
             w.line(f"{self._op(s)}.exec(st, env)")

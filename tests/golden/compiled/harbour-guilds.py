@@ -113,10 +113,7 @@ def build(num_players, files):
 
     def proc_majority(st, env):  # game.yaml:94
         st.at = o4  # game.yaml:98
-        _live1 = live_mask(st)
         for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[0])))] if (_c2.props['guild'] == env['g'])]) for _p2 in st.players])):
-            if gone(st, _live1, _w1):
-                continue
             env['w'] = _w1
             st.at = o2  # game.yaml:100
             _i1 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))
@@ -150,10 +147,7 @@ def build(num_players, files):
         st.at = o6  # game.yaml:45
         st.shuffle(Z_draw_pile1)
         st.at = o9  # game.yaml:46
-        _live2 = live_mask(st)
         for _p4 in list(st.players):
-            if gone(st, _live2, _p4):
-                continue
             env['p'] = _p4
             st.at = o8  # game.yaml:48
             st.move_count(3, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3]))), False, S[4])
@@ -371,7 +365,8 @@ def build(num_players, files):
             env['g'] = _g1
             st.at = o35  # game.yaml:108
             _args1 = {'g': env['g']}
-            enter_procedure(st, S[14])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[14])
             st.inline += 1
             try:
                 proc_majority(st, _args1)
@@ -386,7 +381,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o35  # game.yaml:108
         _args2 = {'g': env['g']}
-        enter_procedure(st, S[14])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[14])
         st.inline += 1
         try:
             proc_majority(st, _args2)
@@ -402,10 +398,7 @@ def build(num_players, files):
     def c_0(st, fr):  # game.yaml:94
         env = fr.env
         st.at = o4  # game.yaml:98
-        _live3 = live_mask(st)
         for _w2 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c5 in st.zones[(Z_stall1 + (_p6 if type(_p6) is int and 0 <= _p6 < num_players else seat(st, _p6, S[0])))] if (_c5.props['guild'] == env['g'])]) for _p6 in st.players])):
-            if gone(st, _live3, _w2):
-                continue
             env['w'] = _w2
             st.at = o2  # game.yaml:100
             _i4 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))
@@ -432,10 +425,7 @@ def build(num_players, files):
         st.at = o6  # game.yaml:45
         st.shuffle(Z_draw_pile1)
         st.at = o9  # game.yaml:46
-        _live4 = live_mask(st)
         for _p7 in list(st.players):
-            if gone(st, _live4, _p7):
-                continue
             env['p'] = _p7
             st.at = o8  # game.yaml:48
             st.move_count(3, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3]))), False, S[4])
@@ -466,10 +456,7 @@ def build(num_players, files):
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
                 _items1 = list(clockwise_from(st, st.vars['start_player']))
-                _live5 = live_mask(st)
                 for _p9 in _items1:
-                    if gone(st, _live5, _p9):
-                        continue
                     env['p'] = _p9
                     st.at = o17  # game.yaml:57
                     st.vars['turn_player'] = env['p']
@@ -528,10 +515,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
             _items2 = list(clockwise_from(st, st.vars['start_player']))
-            _live6 = live_mask(st)
             for _p11 in _items2:
-                if gone(st, _live6, _p11):
-                    continue
                 env['p'] = _p11
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = env['p']
@@ -583,10 +567,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o29  # game.yaml:57
             _items3 = list(clockwise_from(st, st.vars['start_player']))
-            _live7 = live_mask(st)
             for _p13 in _items3:
-                if gone(st, _live7, _p13):
-                    continue
                 env['p'] = _p13
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = env['p']
@@ -739,7 +720,8 @@ def build(num_players, files):
             env['g'] = _g2
             st.at = o35  # game.yaml:108
             _args3 = {'g': env['g']}
-            enter_procedure(st, S[14])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[14])
             st.inline += 1
             try:
                 proc_majority(st, _args3)
@@ -752,7 +734,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o35  # game.yaml:108
         _args4 = {'g': env['g']}
-        enter_procedure(st, S[14])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[14])
         st.inline += 1
         try:
             proc_majority(st, _args4)
@@ -763,10 +746,7 @@ def build(num_players, files):
         st.inline -= 1
     def d_majority(st, env):  # game.yaml:94
         st.at = o4  # game.yaml:98
-        _live8 = live_mask(st)
         for _w3 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c12 in st.zones[(Z_stall1 + (_p17 if type(_p17) is int and 0 <= _p17 < num_players else seat(st, _p17, S[0])))] if (_c12.props['guild'] == env['g'])]) for _p17 in st.players])):
-            if gone(st, _live8, _w3):
-                continue
             env['w'] = _w3
             st.at = o2  # game.yaml:100
             _i17 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))

@@ -1110,7 +1110,8 @@ def build(num_players, files):
         st.vars['exchanges_used'][_i5] += 1
         st.at = o303  # game.yaml:726
         _args1 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[48])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[48])
         st.inline += 1
         try:
             proc_pay(st, _args1)
@@ -1123,7 +1124,8 @@ def build(num_players, files):
         st.move(env['x'], Z_token_supply1, False)
         st.at = o305  # game.yaml:726
         _args2 = {'p': env['p'], 's': 'crown'}
-        enter_procedure(st, S[50])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[50])
         st.inline += 1
         try:
             proc_take_token(st, _args2)
@@ -1155,7 +1157,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'marker1'):
                 st.at = o49  # game.yaml:397
                 _args3 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[52])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[52])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args3)
@@ -1168,7 +1171,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'marker3'):
                 st.at = o52  # game.yaml:398
                 _args4 = {'p': env['p'], 'n': 3}
-                enter_procedure(st, S[54])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[54])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args4)
@@ -1181,7 +1185,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'gold1'):
                 st.at = o55  # game.yaml:399
                 _args5 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[55])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[55])
                 st.inline += 1
                 try:
                     proc_earn(st, _args5)
@@ -1194,7 +1199,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'gold3'):
                 st.at = o58  # game.yaml:400
                 _args6 = {'p': env['p'], 'n': 3}
-                enter_procedure(st, S[57])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[57])
                 st.inline += 1
                 try:
                     proc_earn(st, _args6)
@@ -1207,7 +1213,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'coat1'):
                 st.at = o61  # game.yaml:401
                 _args7 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[58])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[58])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args7)
@@ -1266,10 +1273,7 @@ def build(num_players, files):
             pc = 3
         if pc == 3:
             st.at = o103  # game.yaml:445
-            _live1 = live_mask(st)
             for _p4 in list(st.players):
-                if gone(st, _live1, _p4):
-                    continue
                 env['p'] = _p4
                 st.at = o102  # game.yaml:446
                 _items2 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
@@ -1390,10 +1394,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o161  # game.yaml:551
-            _live2 = live_mask(st)
             for _p5 in list(st.players):
-                if gone(st, _live2, _p5):
-                    continue
                 env['p'] = _p5
                 st.at = o160  # game.yaml:552
                 _i6 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
@@ -1463,10 +1464,7 @@ def build(num_players, files):
             pc = 6
         if pc == 6:
             st.at = o194  # game.yaml:587
-            _live3 = live_mask(st)
             for _q1 in list(st.players):
-                if gone(st, _live3, _q1):
-                    continue
                 env['q'] = _q1
                 st.at = o193  # game.yaml:588
                 _items4 = [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m9.owner == env['q'])]
@@ -1579,7 +1577,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
                 st.at = o248  # game.yaml:661
                 _args8 = {'p': env['p'], 's': env['t'].props['gift']}
-                enter_procedure(st, S[75])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[75])
                 st.inline += 1
                 try:
                     proc_take_token(st, _args8)
@@ -1600,7 +1599,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'colbert'):
                 st.at = o255  # game.yaml:663
                 _args9 = {'p': env['p'], 'n': 5}
-                enter_procedure(st, S[76])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[76])
                 st.inline += 1
                 try:
                     proc_earn(st, _args9)
@@ -1621,7 +1621,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'turenne'):
                 st.at = o262  # game.yaml:665
                 _args10 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[77])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[77])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args10)
@@ -1632,7 +1633,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o263  # game.yaml:665
                 _args11 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[78])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[78])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args11)
@@ -1649,7 +1651,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'louvois'):
                 st.at = o269  # game.yaml:669
                 _args12 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[81])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[81])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args12)
@@ -1731,7 +1734,8 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o313  # game.yaml:740
             _args13 = {'p': env['p']}
-            enter_procedure(st, S[86])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[86])
             st.frames.append(Frame(o28, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1823,7 +1827,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o49  # game.yaml:397
         _args14 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[52])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[52])
         st.inline += 1
         try:
             proc_to_personal(st, _args14)
@@ -1838,7 +1843,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o52  # game.yaml:398
         _args15 = {'p': env['p'], 'n': 3}
-        enter_procedure(st, S[54])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[54])
         st.inline += 1
         try:
             proc_to_personal(st, _args15)
@@ -1853,7 +1859,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o55  # game.yaml:399
         _args16 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[55])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[55])
         st.inline += 1
         try:
             proc_earn(st, _args16)
@@ -1868,7 +1875,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o58  # game.yaml:400
         _args17 = {'p': env['p'], 'n': 3}
-        enter_procedure(st, S[57])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[57])
         st.inline += 1
         try:
             proc_earn(st, _args17)
@@ -1883,7 +1891,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o61  # game.yaml:401
         _args18 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[58])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[58])
         st.inline += 1
         try:
             proc_take_coat(st, _args18)
@@ -1919,7 +1928,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o68  # game.yaml:409
         _args19 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[87])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[87])
         st.inline += 1
         try:
             proc_earn(st, _args19)
@@ -1934,7 +1944,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o70  # game.yaml:411
         _args20 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[88])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[88])
         st.inline += 1
         try:
             proc_earn(st, _args20)
@@ -1945,7 +1956,8 @@ def build(num_players, files):
         st.inline -= 1
         st.at = o71  # game.yaml:411
         _args21 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[89])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[89])
         st.inline += 1
         try:
             proc_to_personal(st, _args21)
@@ -1960,7 +1972,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o73  # game.yaml:412
         _args22 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[90])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[90])
         st.inline += 1
         try:
             proc_to_personal(st, _args22)
@@ -2008,7 +2021,8 @@ def build(num_players, files):
         if k == 0:  # game.yaml:409
             st.at = o68  # game.yaml:409
             _args23 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[87])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[87])
             st.inline += 1
             try:
                 proc_earn(st, _args23)
@@ -2020,7 +2034,8 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:410
             st.at = o70  # game.yaml:411
             _args24 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[88])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 proc_earn(st, _args24)
@@ -2031,7 +2046,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o71  # game.yaml:411
             _args25 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[89])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[89])
             st.inline += 1
             try:
                 proc_to_personal(st, _args25)
@@ -2043,7 +2059,8 @@ def build(num_players, files):
         elif k == 2:  # game.yaml:412
             st.at = o73  # game.yaml:412
             _args26 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[90])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[90])
             st.inline += 1
             try:
                 proc_to_personal(st, _args26)
@@ -2151,7 +2168,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o88  # game.yaml:433
             _args27 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
-            enter_procedure(st, S[104])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[104])
             st.frames.append(Frame(o9, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2187,7 +2205,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o93  # game.yaml:438
             _args28 = {'p': env['p']}
-            enter_procedure(st, S[106])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[106])
             st.frames.append(Frame(o11, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2223,7 +2242,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o98  # game.yaml:444
             _args29 = {'p': env['p'], 'x': env['m'], 'optional': True}
-            enter_procedure(st, S[109])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[109])
             st.frames.append(Frame(o10, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2267,7 +2287,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o109  # game.yaml:459
         _args30 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-        enter_procedure(st, S[111])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[111])
         st.inline += 1
         try:
             proc_from_general(st, _args30)
@@ -2310,7 +2331,8 @@ def build(num_players, files):
         if k == 0:  # game.yaml:459
             st.at = o109  # game.yaml:459
             _args31 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-            enter_procedure(st, S[111])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[111])
             st.inline += 1
             try:
                 proc_from_general(st, _args31)
@@ -2340,7 +2362,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o115  # game.yaml:471
         _args32 = {'p': env['p'], 't': env['t'], 'n': 1}
-        enter_procedure(st, S[113])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[113])
         st.inline += 1
         try:
             proc_from_general(st, _args32)
@@ -2390,7 +2413,8 @@ def build(num_players, files):
             env['t'] = dec.values[i]
             st.at = o115  # game.yaml:471
             _args33 = {'p': env['p'], 't': env['t'], 'n': 1}
-            enter_procedure(st, S[113])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[113])
             st.inline += 1
             try:
                 proc_from_general(st, _args33)
@@ -2410,7 +2434,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o121  # game.yaml:482
             _args34 = {'p': env['p'], 'c': env['c']}
-            enter_procedure(st, S[114])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[114])
             st.frames.append(Frame(o12, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2430,7 +2455,8 @@ def build(num_players, files):
         st.vars['pass_left'][_i11] = _v9
         st.at = o124  # game.yaml:486
         _args35 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[117])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[117])
         st.inline += 1
         try:
             proc_pay(st, _args35)
@@ -2511,7 +2537,8 @@ def build(num_players, files):
             st.vars['pass_left'][_i13] = _v11
             st.at = o124  # game.yaml:486
             _args36 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[117])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[117])
             st.inline += 1
             try:
                 proc_pay(st, _args36)
@@ -2557,7 +2584,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o133  # game.yaml:506
             _args37 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
-            enter_procedure(st, S[127])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[127])
             st.frames.append(Frame(o14, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2574,7 +2602,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o135  # game.yaml:505
             _args38 = {'p': env['p'], 'n': 2, 'jumps': 1}
-            enter_procedure(st, S[128])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[128])
             st.frames.append(Frame(o13, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2588,7 +2617,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o138  # game.yaml:507
         _args39 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
-        enter_procedure(st, S[129])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[129])
         st.inline += 1
         try:
             proc_to_personal(st, _args39)
@@ -2612,7 +2642,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o141  # game.yaml:512
             _args40 = {'p': env['p'], 'n': 4, 'jumps': 3}
-            enter_procedure(st, S[132])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[132])
             st.frames.append(Frame(o13, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2632,7 +2663,8 @@ def build(num_players, files):
         st.vars['four_left'][_i16] = _v14
         st.at = o144  # game.yaml:516
         _args41 = {'p': env['p'], 'n': 4}
-        enter_procedure(st, S[135])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[135])
         st.inline += 1
         try:
             proc_to_personal(st, _args41)
@@ -2690,7 +2722,8 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:507
             st.at = o138  # game.yaml:507
             _args42 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
-            enter_procedure(st, S[129])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[129])
             st.inline += 1
             try:
                 proc_to_personal(st, _args42)
@@ -2710,7 +2743,8 @@ def build(num_players, files):
             st.vars['four_left'][_i17] = _v15
             st.at = o144  # game.yaml:516
             _args43 = {'p': env['p'], 'n': 4}
-            enter_procedure(st, S[135])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[135])
             st.inline += 1
             try:
                 proc_to_personal(st, _args43)
@@ -2726,7 +2760,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o147  # game.yaml:523
             _args44 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
-            enter_procedure(st, S[140])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[140])
             st.frames.append(Frame(o14, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2801,7 +2836,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o154  # game.yaml:544
             _args45 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
-            enter_procedure(st, S[144])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[144])
             st.frames.append(Frame(o14, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2893,7 +2929,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o163  # game.yaml:554
             _args46 = {'t': env['t']}
-            enter_procedure(st, S[146])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[146])
             st.frames.append(Frame(o16, _args46))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2902,7 +2939,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o164  # game.yaml:554
             _args47 = {'t': env['t']}
-            enter_procedure(st, S[147])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[147])
             st.frames.append(Frame(o17, _args47))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3014,7 +3052,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o181  # game.yaml:581
             _args48 = {'q': env['q'], 't': env['t']}
-            enter_procedure(st, S[154])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[154])
             st.frames.append(Frame(o18, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3033,7 +3072,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o186  # game.yaml:586
             _args49 = {'t': env['t']}
-            enter_procedure(st, S[155])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[155])
             st.frames.append(Frame(o19, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3050,7 +3090,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o188  # game.yaml:584
             _args50 = {'t': env['t']}
-            enter_procedure(st, S[156])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[156])
             st.frames.append(Frame(o21, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3067,7 +3108,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o190  # game.yaml:585
             _args51 = {'t': env['t'], 'leaders': env['leaders']}
-            enter_procedure(st, S[157])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[157])
             st.frames.append(Frame(o22, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3168,7 +3210,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o206  # game.yaml:610
             _args52 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[160])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[160])
             st.frames.append(Frame(o23, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3176,7 +3219,8 @@ def build(num_players, files):
         if pc == 1:
             st.at = o207  # game.yaml:611
             _args53 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[161])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[161])
             st.inline += 1
             try:
                 proc_to_general(st, _args53)
@@ -3198,7 +3242,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o211  # game.yaml:613
             _args54 = {'t': env['t'], 'gifted': [st.vars['leader']]}
-            enter_procedure(st, S[163])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[163])
             st.frames.append(Frame(o20, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3245,7 +3290,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o216  # game.yaml:624
             _args55 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
-            enter_procedure(st, S[167])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[167])
             st.inline += 1
             try:
                 proc_pay(st, _args55)
@@ -3257,7 +3303,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o217  # game.yaml:624
             _args56 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[168])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[168])
             st.frames.append(Frame(o23, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3309,7 +3356,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o223  # game.yaml:631
             _args57 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[170])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[170])
             st.frames.append(Frame(o23, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3353,7 +3401,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o228  # game.yaml:654
             _args58 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[173])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[173])
             st.frames.append(Frame(o23, _args58))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3361,7 +3410,8 @@ def build(num_players, files):
         if pc == 1:
             st.at = o229  # game.yaml:654
             _args59 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[174])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[174])
             st.inline += 1
             try:
                 proc_to_general(st, _args59)
@@ -3383,7 +3433,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o232  # game.yaml:655
             _args60 = {'t': env['t'], 'gifted': env['leaders']}
-            enter_procedure(st, S[175])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[175])
             st.frames.append(Frame(o20, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3402,7 +3453,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[177])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[177])
             st.frames.append(Frame(o23, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3410,7 +3462,8 @@ def build(num_players, files):
         if pc == 2:
             st.at = o237  # game.yaml:645
             _args62 = {'p': st.vars['leader'], 's': 'crown'}
-            enter_procedure(st, S[178])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[178])
             st.inline += 1
             try:
                 proc_take_token(st, _args62)
@@ -3421,7 +3474,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o238  # game.yaml:646
             _args63 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[179])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[179])
             st.inline += 1
             try:
                 proc_to_general(st, _args63)
@@ -3456,7 +3510,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o240  # game.yaml:648
             _args64 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[181])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[181])
             st.frames.append(Frame(o23, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3475,7 +3530,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o243  # game.yaml:650
             _args65 = {'t': env['t'], 'gifted': [_q5 for _q5 in st.players if ((_q5 == st.vars['leader']) or (_q5 in env['seconds']))]}
-            enter_procedure(st, S[182])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[182])
             st.frames.append(Frame(o20, _args65))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3489,7 +3545,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o248  # game.yaml:661
         _args66 = {'p': env['p'], 's': env['t'].props['gift']}
-        enter_procedure(st, S[75])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[75])
         st.inline += 1
         try:
             proc_take_token(st, _args66)
@@ -3506,7 +3563,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o251  # game.yaml:662
             _args67 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[183])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[183])
             st.inline += 1
             try:
                 proc_take_coat(st, _args67)
@@ -3518,7 +3576,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o252  # game.yaml:662
             _args68 = {'p': env['p'], 'x': env['t'], 'optional': False}
-            enter_procedure(st, S[184])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[184])
             st.frames.append(Frame(o10, _args68))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3532,7 +3591,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o255  # game.yaml:663
         _args69 = {'p': env['p'], 'n': 5}
-        enter_procedure(st, S[76])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[76])
         st.inline += 1
         try:
             proc_earn(st, _args69)
@@ -3550,7 +3610,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o258  # game.yaml:664
             _args70 = {'p': env['p'], 't': first([_t4 for _t4 in K_courtiers1 if (_t4.props['number'] == 5)]), 'x': env['t'], 'n': 2}
-            enter_procedure(st, S[185])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[185])
             st.frames.append(Frame(o9, _args70))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3558,7 +3619,8 @@ def build(num_players, files):
         if pc == 1:
             st.at = o259  # game.yaml:664
             _args71 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[186])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[186])
             st.inline += 1
             try:
                 proc_to_personal(st, _args71)
@@ -3575,7 +3637,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o262  # game.yaml:665
         _args72 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[77])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[77])
         st.inline += 1
         try:
             proc_take_coat(st, _args72)
@@ -3586,7 +3649,8 @@ def build(num_players, files):
         st.inline -= 1
         st.at = o263  # game.yaml:665
         _args73 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[78])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[78])
         st.inline += 1
         try:
             proc_take_coat(st, _args73)
@@ -3607,7 +3671,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o269  # game.yaml:669
         _args74 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[81])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[81])
         st.inline += 1
         try:
             proc_take_coat(st, _args74)
@@ -3635,7 +3700,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o276  # game.yaml:679
             _args75 = {'p': env['p']}
-            enter_procedure(st, S[187])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[187])
             st.frames.append(Frame(o25, _args75))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3659,7 +3725,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o278  # game.yaml:686
             _args76 = {'p': env['p'], 'm': env['m']}
-            enter_procedure(st, S[188])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[188])
             st.frames.append(Frame(o27, _args76))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3673,7 +3740,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o280  # game.yaml:691
         _args77 = {'p': env['p'], 'x': env['x']}
-        enter_procedure(st, S[189])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[189])
         st.inline += 1
         try:
             proc_exchange_token(st, _args77)
@@ -3745,7 +3813,8 @@ def build(num_players, files):
             env['x'] = dec.values[i]
             st.at = o280  # game.yaml:691
             _args78 = {'p': env['p'], 'x': env['x']}
-            enter_procedure(st, S[189])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[189])
             st.inline += 1
             try:
                 proc_exchange_token(st, _args78)
@@ -3788,7 +3857,8 @@ def build(num_players, files):
             env['y'] = _y4
             st.at = o290  # game.yaml:706
             _args79 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[196])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[196])
             st.inline += 1
             try:
                 proc_take_coat(st, _args79)
@@ -3803,7 +3873,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o290  # game.yaml:706
         _args80 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[196])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[196])
         st.inline += 1
         try:
             proc_take_coat(st, _args80)
@@ -3852,7 +3923,8 @@ def build(num_players, files):
                 env['y'] = _y6
                 st.at = o290  # game.yaml:706
                 _args81 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[196])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[196])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args81)
@@ -3896,7 +3968,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o297  # game.yaml:722
         _args82 = {'p': env['q'], 'x': env['x']}
-        enter_procedure(st, S[199])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[199])
         st.inline += 1
         try:
             proc_exchange_token(st, _args82)
@@ -3948,7 +4021,8 @@ def build(num_players, files):
             env['x'] = dec.values[i]
             st.at = o297  # game.yaml:722
             _args83 = {'p': env['q'], 'x': env['x']}
-            enter_procedure(st, S[199])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[199])
             st.inline += 1
             try:
                 proc_exchange_token(st, _args83)
@@ -4040,7 +4114,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o315  # game.yaml:742
             _args84 = {'p': env['p']}
-            enter_procedure(st, S[204])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[204])
             st.frames.append(Frame(o28, _args84))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4157,7 +4232,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o331  # game.yaml:777
             _args85 = {'p': env['p']}
-            enter_procedure(st, S[212])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[212])
             st.frames.append(Frame(o28, _args85))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4194,7 +4270,8 @@ def build(num_players, files):
             env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
             st.at = o344  # game.yaml:313
             _args86 = {'p': env['p'], 'n': 5}
-            enter_procedure(st, S[215])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[215])
             st.inline += 1
             try:
                 proc_earn(st, _args86)
@@ -4217,7 +4294,8 @@ def build(num_players, files):
         env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
         st.at = o344  # game.yaml:313
         _args87 = {'p': env['p'], 'n': 5}
-        enter_procedure(st, S[215])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[215])
         st.inline += 1
         try:
             proc_earn(st, _args87)
@@ -4318,14 +4396,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
-            _live4 = live_mask(st)
             for _p6 in list(clockwise_from(st, st.vars['start_player'])):
-                if gone(st, _live4, _p6):
-                    continue
                 env['p'] = _p6
                 st.at = o362  # game.yaml:334
                 _args88 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                enter_procedure(st, S[223])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[223])
                 st.inline += 1
                 try:
                     proc_earn(st, _args88)
@@ -4346,10 +4422,7 @@ def build(num_players, files):
             pc = 9
         if pc == 9:
             st.at = o374  # game.yaml:340
-            _live5 = live_mask(st)
             for _p7 in list(clockwise_from(st, st.vars['start_player'])):
-                if gone(st, _live5, _p7):
-                    continue
                 env['p'] = _p7
                 st.at = o373  # game.yaml:341
                 st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
@@ -4363,7 +4436,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o362  # game.yaml:334
         _args89 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-        enter_procedure(st, S[223])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[223])
         st.inline += 1
         try:
             proc_earn(st, _args89)
@@ -4404,7 +4478,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o369  # game.yaml:339
             _args90 = {'p': env['p'], 'm': env['m']}
-            enter_procedure(st, S[228])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[228])
             st.frames.append(Frame(o7, _args90))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4438,7 +4513,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o379  # game.yaml:342
             _args91 = {}
-            enter_procedure(st, S[230])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[230])
             st.frames.append(Frame(o8, _args91))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4462,7 +4538,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o384  # game.yaml:343
             _args92 = {}
-            enter_procedure(st, S[231])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[231])
             st.frames.append(Frame(o15, _args92))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4482,10 +4559,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Missions'
             st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
-            _live6 = live_mask(st)
             for _p8 in list(st.players):
-                if gone(st, _live6, _p8):
-                    continue
                 env['p'] = _p8
                 st.at = o390  # game.yaml:346
                 _i22 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
@@ -4515,10 +4589,7 @@ def build(num_players, files):
     def step_388(st, fr):  # game.yaml:346
         env = fr.env
         st.at = o391  # game.yaml:346
-        _live7 = live_mask(st)
         for _p9 in list(st.players):
-            if gone(st, _live7, _p9):
-                continue
             env['p'] = _p9
             st.at = o390  # game.yaml:346
             _i23 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
@@ -4545,7 +4616,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o394  # game.yaml:348
             _args93 = {'p': env['p']}
-            enter_procedure(st, S[233])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[233])
             st.frames.append(Frame(o24, _args93))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4564,7 +4636,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o398  # game.yaml:350
             _args94 = {'p': None}
-            enter_procedure(st, S[234])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[234])
             st.frames.append(Frame(o25, _args94))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4619,7 +4692,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o402  # game.yaml:354
             _args95 = {'p': env['p'], 'm': env['m']}
-            enter_procedure(st, S[236])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[236])
             st.frames.append(Frame(o29, _args95))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4638,10 +4712,7 @@ def build(num_players, files):
     def step_409(st, fr):  # game.yaml:779
         env = fr.env
         st.at = o425  # game.yaml:783
-        _live8 = live_mask(st)
         for _p10 in list(clockwise_from(st, st.vars['start_player'])):
-            if gone(st, _live8, _p10):
-                continue
             env['p'] = _p10
             st.at = o411  # game.yaml:785
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[238])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[239])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[240])))]))
@@ -4672,7 +4743,8 @@ def build(num_players, files):
                 env['t'] = _t6
                 st.at = o419  # game.yaml:792
                 _args96 = {'p': env['p'], 't': env['t']}
-                enter_procedure(st, S[246])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[246])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args96)
@@ -4683,7 +4755,8 @@ def build(num_players, files):
                 st.inline -= 1
             st.at = o421  # game.yaml:793
             _args97 = {'p': env['p'], 'n': (env['coins'] * 3)}
-            enter_procedure(st, S[247])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[247])
             st.inline += 1
             try:
                 proc_pay(st, _args97)
@@ -4697,7 +4770,8 @@ def build(num_players, files):
                 env['i'] = _i25
                 st.at = o423  # game.yaml:794
                 _args98 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[249])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[249])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args98)
@@ -4710,14 +4784,12 @@ def build(num_players, files):
         for _a2 in list(span_list(1, 6, S[250])):
             env['a'] = _a2
             st.at = o429  # game.yaml:797
-            _live9 = live_mask(st)
             for _q6 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c17 in st.zones[(Z_coats_held1 + (_p11 if type(_p11) is int and 0 <= _p11 < num_players else seat(st, _p11, S[23])))] if (_c17.props['arms'] == env['a'])]) for _p11 in clockwise_from(st, st.vars['start_player'])])):
-                if gone(st, _live9, _q6):
-                    continue
                 env['q'] = _q6
                 st.at = o428  # game.yaml:797
                 _args99 = {'p': env['q'], 'bonus': True}
-                enter_procedure(st, S[251])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[251])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args99)
@@ -4727,10 +4799,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         st.at = o433  # game.yaml:798
-        _live10 = live_mask(st)
         for _p12 in list(st.players):
-            if gone(st, _live10, _p12):
-                continue
             env['p'] = _p12
             st.at = o432  # game.yaml:800
             _i26 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252]))
@@ -4771,7 +4840,8 @@ def build(num_players, files):
             env['t'] = _t8
             st.at = o419  # game.yaml:792
             _args100 = {'p': env['p'], 't': env['t']}
-            enter_procedure(st, S[246])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[246])
             st.inline += 1
             try:
                 proc_to_general(st, _args100)
@@ -4782,7 +4852,8 @@ def build(num_players, files):
             st.inline -= 1
         st.at = o421  # game.yaml:793
         _args101 = {'p': env['p'], 'n': (env['coins'] * 3)}
-        enter_procedure(st, S[247])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[247])
         st.inline += 1
         try:
             proc_pay(st, _args101)
@@ -4796,7 +4867,8 @@ def build(num_players, files):
             env['i'] = _i27
             st.at = o423  # game.yaml:794
             _args102 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[249])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[249])
             st.inline += 1
             try:
                 proc_take_coat(st, _args102)
@@ -4811,7 +4883,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o419  # game.yaml:792
         _args103 = {'p': env['p'], 't': env['t']}
-        enter_procedure(st, S[246])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[246])
         st.inline += 1
         try:
             proc_to_general(st, _args103)
@@ -4828,7 +4901,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o423  # game.yaml:794
         _args104 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[249])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[249])
         st.inline += 1
         try:
             proc_take_coat(st, _args104)
@@ -4846,14 +4920,12 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        _live11 = live_mask(st)
         for _q7 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c21 in st.zones[(Z_coats_held1 + (_p13 if type(_p13) is int and 0 <= _p13 < num_players else seat(st, _p13, S[23])))] if (_c21.props['arms'] == env['a'])]) for _p13 in clockwise_from(st, st.vars['start_player'])])):
-            if gone(st, _live11, _q7):
-                continue
             env['q'] = _q7
             st.at = o428  # game.yaml:797
             _args105 = {'p': env['q'], 'bonus': True}
-            enter_procedure(st, S[251])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[251])
             st.inline += 1
             try:
                 proc_take_coat(st, _args105)
@@ -4868,7 +4940,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o428  # game.yaml:797
         _args106 = {'p': env['q'], 'bonus': True}
-        enter_procedure(st, S[251])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[251])
         st.inline += 1
         try:
             proc_take_coat(st, _args106)
@@ -4965,7 +5038,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'marker1'):
                 st.at = o49  # game.yaml:397
                 _args107 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[52])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[52])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args107)
@@ -4979,7 +5053,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'marker3'):
                 st.at = o52  # game.yaml:398
                 _args108 = {'p': env['p'], 'n': 3}
-                enter_procedure(st, S[54])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[54])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args108)
@@ -4993,7 +5068,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'gold1'):
                 st.at = o55  # game.yaml:399
                 _args109 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[55])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[55])
                 st.inline += 1
                 try:
                     proc_earn(st, _args109)
@@ -5007,7 +5083,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'gold3'):
                 st.at = o58  # game.yaml:400
                 _args110 = {'p': env['p'], 'n': 3}
-                enter_procedure(st, S[57])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[57])
                 st.inline += 1
                 try:
                     proc_earn(st, _args110)
@@ -5021,7 +5098,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'coat1'):
                 st.at = o61  # game.yaml:401
                 _args111 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[58])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[58])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args111)
@@ -5056,7 +5134,8 @@ def build(num_players, files):
                     if _k2 == 0:  # game.yaml:409
                         st.at = o68  # game.yaml:409
                         _args112 = {'p': env['p'], 'n': 2}
-                        enter_procedure(st, S[87])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[87])
                         st.inline += 1
                         try:
                             proc_earn(st, _args112)
@@ -5068,7 +5147,8 @@ def build(num_players, files):
                     elif _k2 == 1:  # game.yaml:410
                         st.at = o70  # game.yaml:411
                         _args113 = {'p': env['p'], 'n': 1}
-                        enter_procedure(st, S[88])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[88])
                         st.inline += 1
                         try:
                             proc_earn(st, _args113)
@@ -5079,7 +5159,8 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o71  # game.yaml:411
                         _args114 = {'p': env['p'], 'n': 1}
-                        enter_procedure(st, S[89])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[89])
                         st.inline += 1
                         try:
                             proc_to_personal(st, _args114)
@@ -5091,7 +5172,8 @@ def build(num_players, files):
                     elif _k2 == 2:  # game.yaml:412
                         st.at = o73  # game.yaml:412
                         _args115 = {'p': env['p'], 'n': 2}
-                        enter_procedure(st, S[90])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[90])
                         st.inline += 1
                         try:
                             proc_to_personal(st, _args115)
@@ -5131,10 +5213,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o90  # game.yaml:427
             _items19 = list(clockwise_from(st, st.vars['start_player']))
-            _live12 = live_mask(st)
             for _p17 in _items19:
-                if gone(st, _live12, _p17):
-                    continue
                 env['p'] = _p17
                 st.at = o84  # game.yaml:429
                 _i35 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
@@ -5160,7 +5239,8 @@ def build(num_players, files):
                     env['m'] = _m24
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
-                    enter_procedure(st, S[104])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[104])
                     st.inline += 1
                     try:
                         d_optional_markers(st, _args116)
@@ -5181,14 +5261,12 @@ def build(num_players, files):
                     raise too_long(S[261])
                 st.at = o94  # game.yaml:437
                 _items21 = list([_q9 for _q9 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q9 if type(_q9) is int and 0 <= _q9 < num_players else seat(st, _q9, S[107])))]) > 1)])
-                _live13 = live_mask(st)
                 for _p18 in _items21:
-                    if gone(st, _live13, _p18):
-                        continue
                     env['p'] = _p18
                     st.at = o93  # game.yaml:438
                     _args117 = {'p': env['p']}
-                    enter_procedure(st, S[106])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[106])
                     st.inline += 1
                     try:
                         d_influence_turn(st, _args117)
@@ -5200,10 +5278,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o100  # game.yaml:441
             _items22 = list(clockwise_from(st, st.vars['start_player']))
-            _live14 = live_mask(st)
             for _p19 in _items22:
-                if gone(st, _live14, _p19):
-                    continue
                 env['p'] = _p19
                 st.at = o99  # game.yaml:443
                 _items23 = list([_x19 for _x19 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x19.props['ability'] == 'final_marker')])
@@ -5211,7 +5286,8 @@ def build(num_players, files):
                     env['m'] = _m25
                     st.at = o98  # game.yaml:444
                     _args118 = {'p': env['p'], 'x': env['m'], 'optional': True}
-                    enter_procedure(st, S[109])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[109])
                     st.inline += 1
                     try:
                         d_marker_anywhere(st, _args118)
@@ -5222,10 +5298,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 3:
             st.at = o103  # game.yaml:445
-            _live15 = live_mask(st)
             for _p20 in list(st.players):
-                if gone(st, _live15, _p20):
-                    continue
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
                 _items24 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
@@ -5268,7 +5341,8 @@ def build(num_players, files):
                     if _k4 == 0:  # game.yaml:459
                         st.at = o109  # game.yaml:459
                         _args119 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-                        enter_procedure(st, S[111])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[111])
                         st.inline += 1
                         try:
                             proc_from_general(st, _args119)
@@ -5304,7 +5378,8 @@ def build(num_players, files):
                         env['t'] = _values4[_i39]
                         st.at = o115  # game.yaml:471
                         _args120 = {'p': env['p'], 't': env['t'], 'n': 1}
-                        enter_procedure(st, S[113])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[113])
                         st.inline += 1
                         try:
                             proc_from_general(st, _args120)
@@ -5340,7 +5415,8 @@ def build(num_players, files):
                     st.move(env['c'], Z_influence_played1, False)
                     st.at = o121  # game.yaml:482
                     _args121 = {'p': env['p'], 'c': env['c']}
-                    enter_procedure(st, S[114])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[114])
                     st.inline += 1
                     try:
                         d_use_card(st, _args121)
@@ -5358,7 +5434,8 @@ def build(num_players, files):
                     st.vars['pass_left'][_i41] = _v28
                     st.at = o124  # game.yaml:486
                     _args122 = {'p': env['p'], 'n': 2}
-                    enter_procedure(st, S[117])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[117])
                     st.inline += 1
                     try:
                         proc_pay(st, _args122)
@@ -5406,7 +5483,8 @@ def build(num_players, files):
                     if env['joker']:
                         st.at = o135  # game.yaml:505
                         _args123 = {'p': env['p'], 'n': 2, 'jumps': 1}
-                        enter_procedure(st, S[128])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[128])
                         st.inline += 1
                         try:
                             d_start_anywhere(st, _args123)
@@ -5418,7 +5496,8 @@ def build(num_players, files):
                     else:
                         st.at = o133  # game.yaml:506
                         _args124 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
-                        enter_procedure(st, S[127])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[127])
                         st.inline += 1
                         try:
                             d_place_path(st, _args124)
@@ -5430,7 +5509,8 @@ def build(num_players, files):
                 elif _k7 == 1:  # game.yaml:507
                     st.at = o138  # game.yaml:507
                     _args125 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
-                    enter_procedure(st, S[129])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[129])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args125)
@@ -5448,7 +5528,8 @@ def build(num_players, files):
                     st.vars['four_left'][_i44] = _v30
                     st.at = o141  # game.yaml:512
                     _args126 = {'p': env['p'], 'n': 4, 'jumps': 3}
-                    enter_procedure(st, S[132])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[132])
                     st.inline += 1
                     try:
                         d_start_anywhere(st, _args126)
@@ -5466,7 +5547,8 @@ def build(num_players, files):
                     st.vars['four_left'][_i45] = _v31
                     st.at = o144  # game.yaml:516
                     _args127 = {'p': env['p'], 'n': 4}
-                    enter_procedure(st, S[135])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[135])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args127)
@@ -5496,7 +5578,8 @@ def build(num_players, files):
                 env['t'] = _values7[_i46]
                 st.at = o147  # game.yaml:523
                 _args128 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
-                enter_procedure(st, S[140])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[140])
                 st.inline += 1
                 try:
                     d_place_path(st, _args128)
@@ -5550,7 +5633,8 @@ def build(num_players, files):
                             env['a'] = _values9[_i48]
                             st.at = o154  # game.yaml:544
                             _args129 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
-                            enter_procedure(st, S[144])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[144])
                             st.inline += 1
                             try:
                                 d_place_path(st, _args129)
@@ -5566,10 +5650,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o161  # game.yaml:551
-            _live16 = live_mask(st)
             for _p28 in list(st.players):
-                if gone(st, _live16, _p28):
-                    continue
                 env['p'] = _p28
                 st.at = o160  # game.yaml:552
                 _i49 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
@@ -5584,7 +5665,8 @@ def build(num_players, files):
                 env['t'] = _t9
                 st.at = o163  # game.yaml:554
                 _args130 = {'t': env['t']}
-                enter_procedure(st, S[146])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[146])
                 st.inline += 1
                 try:
                     d_play_intrigue(st, _args130)
@@ -5595,7 +5677,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o164  # game.yaml:554
                 _args131 = {'t': env['t']}
-                enter_procedure(st, S[147])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[147])
                 st.inline += 1
                 try:
                     d_evaluate(st, _args131)
@@ -5613,10 +5696,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o175  # game.yaml:561
             _items27 = list(clockwise_from(st, st.vars['start_player']))
-            _live17 = live_mask(st)
             for _q10 in _items27:
-                if gone(st, _live17, _q10):
-                    continue
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
                 _items28 = list([_x20 for _x20 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x20.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))])
@@ -5661,14 +5741,12 @@ def build(num_players, files):
             if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], env['t']) != 'markers')):
                 st.at = o182  # game.yaml:581
                 _items29 = list(env['leaders'])
-                _live18 = live_mask(st)
                 for _q11 in _items29:
-                    if gone(st, _live18, _q11):
-                        continue
                     env['q'] = _q11
                     st.at = o181  # game.yaml:581
                     _args132 = {'q': env['q'], 't': env['t']}
-                    enter_procedure(st, S[154])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[154])
                     st.inline += 1
                     try:
                         d_first_once(st, _args132)
@@ -5686,7 +5764,8 @@ def build(num_players, files):
             if (fn_kind_of(st, S[70], env['t']) == 'markers'):
                 st.at = o188  # game.yaml:584
                 _args133 = {'t': env['t']}
-                enter_procedure(st, S[156])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[156])
                 st.inline += 1
                 try:
                     d_markers_evaluation(st, _args133)
@@ -5698,7 +5777,8 @@ def build(num_players, files):
             elif (env['t'] == st.vars['louis']):
                 st.at = o190  # game.yaml:585
                 _args134 = {'t': env['t'], 'leaders': env['leaders']}
-                enter_procedure(st, S[157])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[157])
                 st.inline += 1
                 try:
                     d_louis_evaluation(st, _args134)
@@ -5710,7 +5790,8 @@ def build(num_players, files):
             else:
                 st.at = o186  # game.yaml:586
                 _args135 = {'t': env['t']}
-                enter_procedure(st, S[155])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[155])
                 st.inline += 1
                 try:
                     d_leader_evaluation(st, _args135)
@@ -5721,10 +5802,7 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 6:
             st.at = o194  # game.yaml:587
-            _live19 = live_mask(st)
             for _q12 in list(st.players):
-                if gone(st, _live19, _q12):
-                    continue
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
                 _items30 = [_m27 for _m27 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m27.owner == env['q'])]
@@ -5776,7 +5854,8 @@ def build(num_players, files):
             if (st.vars['leader'] != None):
                 st.at = o206  # game.yaml:610
                 _args136 = {'p': st.vars['leader'], 't': env['t']}
-                enter_procedure(st, S[160])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[160])
                 st.inline += 1
                 try:
                     d_gift(st, _args136)
@@ -5787,7 +5866,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o207  # game.yaml:611
                 _args137 = {'p': st.vars['leader'], 't': env['t']}
-                enter_procedure(st, S[161])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[161])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args137)
@@ -5803,7 +5883,8 @@ def build(num_players, files):
             if (fn_kind_of(st, S[74], env['t']) == 'gold'):
                 st.at = o211  # game.yaml:613
                 _args138 = {'t': env['t'], 'gifted': [st.vars['leader']]}
-                enter_procedure(st, S[163])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[163])
                 st.inline += 1
                 try:
                     d_bribes(st, _args138)
@@ -5818,10 +5899,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o221  # game.yaml:618
             _items31 = list(clockwise_from(st, st.vars['start_player']))
-            _live20 = live_mask(st)
             for _q13 in _items31:
-                if gone(st, _live20, _q13):
-                    continue
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
                 if (((env['q'] not in env['gifted']) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m28.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
@@ -5843,7 +5921,8 @@ def build(num_players, files):
                         if _k13 == 0:  # game.yaml:624
                             st.at = o216  # game.yaml:624
                             _args139 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
-                            enter_procedure(st, S[167])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[167])
                             st.inline += 1
                             try:
                                 proc_pay(st, _args139)
@@ -5854,7 +5933,8 @@ def build(num_players, files):
                             st.inline -= 1
                             st.at = o217  # game.yaml:624
                             _args140 = {'p': env['q'], 't': env['t']}
-                            enter_procedure(st, S[168])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[168])
                             st.inline += 1
                             try:
                                 d_gift(st, _args140)
@@ -5871,14 +5951,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o225  # game.yaml:630
             _items32 = list([_x21 for _x21 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m29.owner == _x21)]) >= fn_need(st, S[171], env['t']))])
-            _live21 = live_mask(st)
             for _q14 in _items32:
-                if gone(st, _live21, _q14):
-                    continue
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
                 _args141 = {'p': env['q'], 't': env['t']}
-                enter_procedure(st, S[170])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[170])
                 st.inline += 1
                 try:
                     d_gift(st, _args141)
@@ -5899,7 +5977,8 @@ def build(num_players, files):
                 env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q15 for _q15 in env['leaders'] if (_q15 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
                 st.at = o236  # game.yaml:644
                 _args142 = {'p': st.vars['leader'], 't': env['t']}
-                enter_procedure(st, S[177])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[177])
                 st.inline += 1
                 try:
                     d_gift(st, _args142)
@@ -5910,7 +5989,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o237  # game.yaml:645
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
-                enter_procedure(st, S[178])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[178])
                 st.inline += 1
                 try:
                     proc_take_token(st, _args143)
@@ -5921,7 +6001,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o238  # game.yaml:646
                 _args144 = {'p': st.vars['leader'], 't': env['t']}
-                enter_procedure(st, S[179])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[179])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args144)
@@ -5936,7 +6017,8 @@ def build(num_players, files):
                     env['q'] = _q16
                     st.at = o240  # game.yaml:648
                     _args145 = {'p': env['q'], 't': env['t']}
-                    enter_procedure(st, S[181])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[181])
                     st.inline += 1
                     try:
                         d_gift(st, _args145)
@@ -5949,7 +6031,8 @@ def build(num_players, files):
                 if (fn_kind_of(st, S[180], env['t']) == 'gold'):
                     st.at = o243  # game.yaml:650
                     _args146 = {'t': env['t'], 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
-                    enter_procedure(st, S[182])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[182])
                     st.inline += 1
                     try:
                         d_bribes(st, _args146)
@@ -5961,14 +6044,12 @@ def build(num_players, files):
             else:
                 st.at = o230  # game.yaml:653
                 _items34 = list(env['leaders'])
-                _live22 = live_mask(st)
                 for _q18 in _items34:
-                    if gone(st, _live22, _q18):
-                        continue
                     env['q'] = _q18
                     st.at = o228  # game.yaml:654
                     _args147 = {'p': env['q'], 't': env['t']}
-                    enter_procedure(st, S[173])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[173])
                     st.inline += 1
                     try:
                         d_gift(st, _args147)
@@ -5979,7 +6060,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o229  # game.yaml:654
                     _args148 = {'p': env['q'], 't': env['t']}
-                    enter_procedure(st, S[174])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[174])
                     st.inline += 1
                     try:
                         proc_to_general(st, _args148)
@@ -5992,7 +6074,8 @@ def build(num_players, files):
                 if (fn_kind_of(st, S[172], env['t']) == 'gold'):
                     st.at = o232  # game.yaml:655
                     _args149 = {'t': env['t'], 'gifted': env['leaders']}
-                    enter_procedure(st, S[175])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[175])
                     st.inline += 1
                     try:
                         d_bribes(st, _args149)
@@ -6012,7 +6095,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
                 st.at = o248  # game.yaml:661
                 _args150 = {'p': env['p'], 's': env['t'].props['gift']}
-                enter_procedure(st, S[75])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[75])
                 st.inline += 1
                 try:
                     proc_take_token(st, _args150)
@@ -6026,7 +6110,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'conde'):
                 st.at = o251  # game.yaml:662
                 _args151 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[183])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[183])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args151)
@@ -6037,7 +6122,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o252  # game.yaml:662
                 _args152 = {'p': env['p'], 'x': env['t'], 'optional': False}
-                enter_procedure(st, S[184])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[184])
                 st.inline += 1
                 try:
                     d_marker_anywhere(st, _args152)
@@ -6051,7 +6137,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'colbert'):
                 st.at = o255  # game.yaml:663
                 _args153 = {'p': env['p'], 'n': 5}
-                enter_procedure(st, S[76])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[76])
                 st.inline += 1
                 try:
                     proc_earn(st, _args153)
@@ -6065,7 +6152,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
                 _args154 = {'p': env['p'], 't': first([_t10 for _t10 in K_courtiers1 if (_t10.props['number'] == 5)]), 'x': env['t'], 'n': 2}
-                enter_procedure(st, S[185])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[185])
                 st.inline += 1
                 try:
                     d_optional_markers(st, _args154)
@@ -6076,7 +6164,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o259  # game.yaml:664
                 _args155 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[186])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[186])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args155)
@@ -6090,7 +6179,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'turenne'):
                 st.at = o262  # game.yaml:665
                 _args156 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[77])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[77])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args156)
@@ -6101,7 +6191,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o263  # game.yaml:665
                 _args157 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[78])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[78])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args157)
@@ -6120,7 +6211,8 @@ def build(num_players, files):
             if (env['t'].props['gift'] == 'louvois'):
                 st.at = o269  # game.yaml:669
                 _args158 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[81])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[81])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args158)
@@ -6151,7 +6243,8 @@ def build(num_players, files):
                     raise too_long(S[285])
                 st.at = o276  # game.yaml:679
                 _args159 = {'p': env['p']}
-                enter_procedure(st, S[187])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[187])
                 st.inline += 1
                 try:
                     d_exchange_window(st, _args159)
@@ -6179,7 +6272,8 @@ def build(num_players, files):
                         env['m'] = _values13[_i54]
                         st.at = o278  # game.yaml:686
                         _args160 = {'p': env['p'], 'm': env['m']}
-                        enter_procedure(st, S[188])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[188])
                         st.inline += 1
                         try:
                             d_fulfil(st, _args160)
@@ -6192,7 +6286,8 @@ def build(num_players, files):
                         env['x'] = _values13[_i54]
                         st.at = o280  # game.yaml:691
                         _args161 = {'p': env['p'], 'x': env['x']}
-                        enter_procedure(st, S[189])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[189])
                         st.inline += 1
                         try:
                             proc_exchange_token(st, _args161)
@@ -6234,7 +6329,8 @@ def build(num_players, files):
                         env['y'] = _y8
                         st.at = o290  # game.yaml:706
                         _args162 = {'p': env['p'], 'bonus': False}
-                        enter_procedure(st, S[196])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[196])
                         st.inline += 1
                         try:
                             proc_take_coat(st, _args162)
@@ -6249,10 +6345,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o301  # game.yaml:712
             _items36 = list(clockwise_from(st, st.vars['start_player']))
-            _live23 = live_mask(st)
             for _q19 in _items36:
-                if gone(st, _live23, _q19):
-                    continue
                 env['q'] = _q19
                 st.at = o300  # game.yaml:714
                 if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
@@ -6275,7 +6368,8 @@ def build(num_players, files):
                             env['x'] = _values15[_i56]
                             st.at = o297  # game.yaml:722
                             _args163 = {'p': env['q'], 'x': env['x']}
-                            enter_procedure(st, S[199])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[199])
                             st.inline += 1
                             try:
                                 proc_exchange_token(st, _args163)
@@ -6293,7 +6387,8 @@ def build(num_players, files):
         st.vars['exchanges_used'][_i57] += 1
         st.at = o303  # game.yaml:726
         _args164 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[48])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[48])
         st.inline += 1
         try:
             proc_pay(st, _args164)
@@ -6306,7 +6401,8 @@ def build(num_players, files):
         st.move(env['x'], Z_token_supply1, False)
         st.at = o305  # game.yaml:726
         _args165 = {'p': env['p'], 's': 'crown'}
-        enter_procedure(st, S[50])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[50])
         st.inline += 1
         try:
             proc_take_token(st, _args165)
@@ -6360,7 +6456,8 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o313  # game.yaml:740
             _args166 = {'p': env['p']}
-            enter_procedure(st, S[86])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[86])
             st.inline += 1
             try:
                 d_draw_mission(st, _args166)
@@ -6374,7 +6471,8 @@ def build(num_players, files):
             if (env['m'].props['ability'] == 'extra_mission'):
                 st.at = o315  # game.yaml:742
                 _args167 = {'p': env['p']}
-                enter_procedure(st, S[204])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[204])
                 st.inline += 1
                 try:
                     d_draw_mission(st, _args167)
@@ -6432,7 +6530,8 @@ def build(num_players, files):
                 env['c'] = _c30
                 st.at = o331  # game.yaml:777
                 _args168 = {'p': env['p']}
-                enter_procedure(st, S[212])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[212])
                 st.inline += 1
                 try:
                     d_draw_mission(st, _args168)
@@ -6462,7 +6561,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o49  # game.yaml:397
         _args169 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[52])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[52])
         st.inline += 1
         try:
             proc_to_personal(st, _args169)
@@ -6475,7 +6575,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o52  # game.yaml:398
         _args170 = {'p': env['p'], 'n': 3}
-        enter_procedure(st, S[54])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[54])
         st.inline += 1
         try:
             proc_to_personal(st, _args170)
@@ -6488,7 +6589,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o55  # game.yaml:399
         _args171 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[55])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[55])
         st.inline += 1
         try:
             proc_earn(st, _args171)
@@ -6501,7 +6603,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o58  # game.yaml:400
         _args172 = {'p': env['p'], 'n': 3}
-        enter_procedure(st, S[57])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[57])
         st.inline += 1
         try:
             proc_earn(st, _args172)
@@ -6514,7 +6617,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o61  # game.yaml:401
         _args173 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[58])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[58])
         st.inline += 1
         try:
             proc_take_coat(st, _args173)
@@ -6549,7 +6653,8 @@ def build(num_players, files):
                 if _k20 == 0:  # game.yaml:409
                     st.at = o68  # game.yaml:409
                     _args174 = {'p': env['p'], 'n': 2}
-                    enter_procedure(st, S[87])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[87])
                     st.inline += 1
                     try:
                         proc_earn(st, _args174)
@@ -6561,7 +6666,8 @@ def build(num_players, files):
                 elif _k20 == 1:  # game.yaml:410
                     st.at = o70  # game.yaml:411
                     _args175 = {'p': env['p'], 'n': 1}
-                    enter_procedure(st, S[88])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[88])
                     st.inline += 1
                     try:
                         proc_earn(st, _args175)
@@ -6572,7 +6678,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o71  # game.yaml:411
                     _args176 = {'p': env['p'], 'n': 1}
-                    enter_procedure(st, S[89])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[89])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args176)
@@ -6584,7 +6691,8 @@ def build(num_players, files):
                 elif _k20 == 2:  # game.yaml:412
                     st.at = o73  # game.yaml:412
                     _args177 = {'p': env['p'], 'n': 2}
-                    enter_procedure(st, S[90])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[90])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args177)
@@ -6597,7 +6705,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o68  # game.yaml:409
         _args178 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[87])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[87])
         st.inline += 1
         try:
             proc_earn(st, _args178)
@@ -6610,7 +6719,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o70  # game.yaml:411
         _args179 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[88])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[88])
         st.inline += 1
         try:
             proc_earn(st, _args179)
@@ -6621,7 +6731,8 @@ def build(num_players, files):
         st.inline -= 1
         st.at = o71  # game.yaml:411
         _args180 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[89])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[89])
         st.inline += 1
         try:
             proc_to_personal(st, _args180)
@@ -6634,7 +6745,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o73  # game.yaml:412
         _args181 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[90])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[90])
         st.inline += 1
         try:
             proc_to_personal(st, _args181)
@@ -6709,7 +6821,8 @@ def build(num_players, files):
                 env['m'] = _m33
                 st.at = o88  # game.yaml:433
                 _args182 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
-                enter_procedure(st, S[104])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[104])
                 st.inline += 1
                 try:
                     d_optional_markers(st, _args182)
@@ -6724,7 +6837,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o88  # game.yaml:433
             _args183 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
-            enter_procedure(st, S[104])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[104])
             st.inline += 1
             try:
                 d_optional_markers(st, _args183)
@@ -6739,14 +6853,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o94  # game.yaml:437
             _items39 = list([_q20 for _q20 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q20 if type(_q20) is int and 0 <= _q20 < num_players else seat(st, _q20, S[107])))]) > 1)])
-            _live24 = live_mask(st)
             for _p40 in _items39:
-                if gone(st, _live24, _p40):
-                    continue
                 env['p'] = _p40
                 st.at = o93  # game.yaml:438
                 _args184 = {'p': env['p']}
-                enter_procedure(st, S[106])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[106])
                 st.inline += 1
                 try:
                     d_influence_turn(st, _args184)
@@ -6761,7 +6873,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o93  # game.yaml:438
             _args185 = {'p': env['p']}
-            enter_procedure(st, S[106])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[106])
             st.inline += 1
             try:
                 d_influence_turn(st, _args185)
@@ -6780,7 +6893,8 @@ def build(num_players, files):
                 env['m'] = _m34
                 st.at = o98  # game.yaml:444
                 _args186 = {'p': env['p'], 'x': env['m'], 'optional': True}
-                enter_procedure(st, S[109])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[109])
                 st.inline += 1
                 try:
                     d_marker_anywhere(st, _args186)
@@ -6795,7 +6909,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o98  # game.yaml:444
             _args187 = {'p': env['p'], 'x': env['m'], 'optional': True}
-            enter_procedure(st, S[109])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[109])
             st.inline += 1
             try:
                 d_marker_anywhere(st, _args187)
@@ -6833,7 +6948,8 @@ def build(num_players, files):
                 if _k22 == 0:  # game.yaml:459
                     st.at = o109  # game.yaml:459
                     _args188 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-                    enter_procedure(st, S[111])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[111])
                     st.inline += 1
                     try:
                         proc_from_general(st, _args188)
@@ -6848,7 +6964,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o109  # game.yaml:459
         _args189 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-        enter_procedure(st, S[111])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[111])
         st.inline += 1
         try:
             proc_from_general(st, _args189)
@@ -6883,7 +7000,8 @@ def build(num_players, files):
                     env['t'] = _values22[_i68]
                     st.at = o115  # game.yaml:471
                     _args190 = {'p': env['p'], 't': env['t'], 'n': 1}
-                    enter_procedure(st, S[113])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[113])
                     st.inline += 1
                     try:
                         proc_from_general(st, _args190)
@@ -6898,7 +7016,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o115  # game.yaml:471
         _args191 = {'p': env['p'], 't': env['t'], 'n': 1}
-        enter_procedure(st, S[113])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[113])
         st.inline += 1
         try:
             proc_from_general(st, _args191)
@@ -6919,7 +7038,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o121  # game.yaml:482
             _args192 = {'p': env['p'], 'c': env['c']}
-            enter_procedure(st, S[114])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[114])
             st.inline += 1
             try:
                 d_use_card(st, _args192)
@@ -6938,7 +7058,8 @@ def build(num_players, files):
         st.vars['pass_left'][_i69] = _v37
         st.at = o124  # game.yaml:486
         _args193 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[117])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[117])
         st.inline += 1
         try:
             proc_pay(st, _args193)
@@ -6967,7 +7088,8 @@ def build(num_players, files):
             if env['joker']:
                 st.at = o135  # game.yaml:505
                 _args194 = {'p': env['p'], 'n': 2, 'jumps': 1}
-                enter_procedure(st, S[128])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[128])
                 st.inline += 1
                 try:
                     d_start_anywhere(st, _args194)
@@ -6979,7 +7101,8 @@ def build(num_players, files):
             else:
                 st.at = o133  # game.yaml:506
                 _args195 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
-                enter_procedure(st, S[127])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[127])
                 st.inline += 1
                 try:
                     d_place_path(st, _args195)
@@ -6994,7 +7117,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o133  # game.yaml:506
             _args196 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
-            enter_procedure(st, S[127])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[127])
             st.inline += 1
             try:
                 d_place_path(st, _args196)
@@ -7009,7 +7133,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o135  # game.yaml:505
             _args197 = {'p': env['p'], 'n': 2, 'jumps': 1}
-            enter_procedure(st, S[128])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[128])
             st.inline += 1
             try:
                 d_start_anywhere(st, _args197)
@@ -7022,7 +7147,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o138  # game.yaml:507
         _args198 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
-        enter_procedure(st, S[129])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[129])
         st.inline += 1
         try:
             proc_to_personal(st, _args198)
@@ -7044,7 +7170,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o141  # game.yaml:512
             _args199 = {'p': env['p'], 'n': 4, 'jumps': 3}
-            enter_procedure(st, S[132])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[132])
             st.inline += 1
             try:
                 d_start_anywhere(st, _args199)
@@ -7063,7 +7190,8 @@ def build(num_players, files):
         st.vars['four_left'][_i72] = _v40
         st.at = o144  # game.yaml:516
         _args200 = {'p': env['p'], 'n': 4}
-        enter_procedure(st, S[135])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[135])
         st.inline += 1
         try:
             proc_to_personal(st, _args200)
@@ -7078,7 +7206,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o147  # game.yaml:523
             _args201 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
-            enter_procedure(st, S[140])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[140])
             st.inline += 1
             try:
                 d_place_path(st, _args201)
@@ -7115,7 +7244,8 @@ def build(num_players, files):
                         env['a'] = _values23[_i73]
                         st.at = o154  # game.yaml:544
                         _args202 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
-                        enter_procedure(st, S[144])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[144])
                         st.inline += 1
                         try:
                             d_place_path(st, _args202)
@@ -7149,7 +7279,8 @@ def build(num_players, files):
                     env['a'] = _values24[_i74]
                     st.at = o154  # game.yaml:544
                     _args203 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
-                    enter_procedure(st, S[144])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[144])
                     st.inline += 1
                     try:
                         d_place_path(st, _args203)
@@ -7166,7 +7297,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o154  # game.yaml:544
             _args204 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
-            enter_procedure(st, S[144])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[144])
             st.inline += 1
             try:
                 d_place_path(st, _args204)
@@ -7192,7 +7324,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o163  # game.yaml:554
             _args205 = {'t': env['t']}
-            enter_procedure(st, S[146])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[146])
             st.inline += 1
             try:
                 d_play_intrigue(st, _args205)
@@ -7204,7 +7337,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o164  # game.yaml:554
             _args206 = {'t': env['t']}
-            enter_procedure(st, S[147])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[147])
             st.inline += 1
             try:
                 d_evaluate(st, _args206)
@@ -7284,14 +7418,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o182  # game.yaml:581
             _items43 = list(env['leaders'])
-            _live25 = live_mask(st)
             for _q21 in _items43:
-                if gone(st, _live25, _q21):
-                    continue
                 env['q'] = _q21
                 st.at = o181  # game.yaml:581
                 _args207 = {'q': env['q'], 't': env['t']}
-                enter_procedure(st, S[154])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[154])
                 st.inline += 1
                 try:
                     d_first_once(st, _args207)
@@ -7306,7 +7438,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o181  # game.yaml:581
             _args208 = {'q': env['q'], 't': env['t']}
-            enter_procedure(st, S[154])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[154])
             st.inline += 1
             try:
                 d_first_once(st, _args208)
@@ -7321,7 +7454,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o186  # game.yaml:586
             _args209 = {'t': env['t']}
-            enter_procedure(st, S[155])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[155])
             st.inline += 1
             try:
                 d_leader_evaluation(st, _args209)
@@ -7336,7 +7470,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o188  # game.yaml:584
             _args210 = {'t': env['t']}
-            enter_procedure(st, S[156])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[156])
             st.inline += 1
             try:
                 d_markers_evaluation(st, _args210)
@@ -7351,7 +7486,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o190  # game.yaml:585
             _args211 = {'t': env['t'], 'leaders': env['leaders']}
-            enter_procedure(st, S[157])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[157])
             st.inline += 1
             try:
                 d_louis_evaluation(st, _args211)
@@ -7420,7 +7556,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o206  # game.yaml:610
             _args212 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[160])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[160])
             st.inline += 1
             try:
                 d_gift(st, _args212)
@@ -7432,7 +7569,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o207  # game.yaml:611
             _args213 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[161])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[161])
             st.inline += 1
             try:
                 proc_to_general(st, _args213)
@@ -7450,7 +7588,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o211  # game.yaml:613
             _args214 = {'t': env['t'], 'gifted': [st.vars['leader']]}
-            enter_procedure(st, S[163])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[163])
             st.inline += 1
             try:
                 d_bribes(st, _args214)
@@ -7483,7 +7622,8 @@ def build(num_players, files):
                     if _k29 == 0:  # game.yaml:624
                         st.at = o216  # game.yaml:624
                         _args215 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
-                        enter_procedure(st, S[167])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[167])
                         st.inline += 1
                         try:
                             proc_pay(st, _args215)
@@ -7494,7 +7634,8 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o217  # game.yaml:624
                         _args216 = {'p': env['q'], 't': env['t']}
-                        enter_procedure(st, S[168])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[168])
                         st.inline += 1
                         try:
                             d_gift(st, _args216)
@@ -7527,7 +7668,8 @@ def build(num_players, files):
                 if _k30 == 0:  # game.yaml:624
                     st.at = o216  # game.yaml:624
                     _args217 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
-                    enter_procedure(st, S[167])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[167])
                     st.inline += 1
                     try:
                         proc_pay(st, _args217)
@@ -7538,7 +7680,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o217  # game.yaml:624
                     _args218 = {'p': env['q'], 't': env['t']}
-                    enter_procedure(st, S[168])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[168])
                     st.inline += 1
                     try:
                         d_gift(st, _args218)
@@ -7555,7 +7698,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o216  # game.yaml:624
             _args219 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
-            enter_procedure(st, S[167])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[167])
             st.inline += 1
             try:
                 proc_pay(st, _args219)
@@ -7567,7 +7711,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o217  # game.yaml:624
             _args220 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[168])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[168])
             st.inline += 1
             try:
                 d_gift(st, _args220)
@@ -7585,7 +7730,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o223  # game.yaml:631
             _args221 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[170])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[170])
             st.inline += 1
             try:
                 d_gift(st, _args221)
@@ -7603,14 +7749,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o230  # game.yaml:653
             _items45 = list(env['leaders'])
-            _live26 = live_mask(st)
             for _q22 in _items45:
-                if gone(st, _live26, _q22):
-                    continue
                 env['q'] = _q22
                 st.at = o228  # game.yaml:654
                 _args222 = {'p': env['q'], 't': env['t']}
-                enter_procedure(st, S[173])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[173])
                 st.inline += 1
                 try:
                     d_gift(st, _args222)
@@ -7621,7 +7765,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o229  # game.yaml:654
                 _args223 = {'p': env['q'], 't': env['t']}
-                enter_procedure(st, S[174])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[174])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args223)
@@ -7635,7 +7780,8 @@ def build(num_players, files):
             if (fn_kind_of(st, S[172], env['t']) == 'gold'):
                 st.at = o232  # game.yaml:655
                 _args224 = {'t': env['t'], 'gifted': env['leaders']}
-                enter_procedure(st, S[175])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[175])
                 st.inline += 1
                 try:
                     d_bribes(st, _args224)
@@ -7650,7 +7796,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o228  # game.yaml:654
             _args225 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[173])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[173])
             st.inline += 1
             try:
                 d_gift(st, _args225)
@@ -7662,7 +7809,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o229  # game.yaml:654
             _args226 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[174])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[174])
             st.inline += 1
             try:
                 proc_to_general(st, _args226)
@@ -7677,7 +7825,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o232  # game.yaml:655
             _args227 = {'t': env['t'], 'gifted': env['leaders']}
-            enter_procedure(st, S[175])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[175])
             st.inline += 1
             try:
                 d_bribes(st, _args227)
@@ -7695,7 +7844,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o236  # game.yaml:644
             _args228 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[177])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[177])
             st.inline += 1
             try:
                 d_gift(st, _args228)
@@ -7707,7 +7857,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o237  # game.yaml:645
             _args229 = {'p': st.vars['leader'], 's': 'crown'}
-            enter_procedure(st, S[178])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[178])
             st.inline += 1
             try:
                 proc_take_token(st, _args229)
@@ -7719,7 +7870,8 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o238  # game.yaml:646
             _args230 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[179])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[179])
             st.inline += 1
             try:
                 proc_to_general(st, _args230)
@@ -7735,7 +7887,8 @@ def build(num_players, files):
                 env['q'] = _q24
                 st.at = o240  # game.yaml:648
                 _args231 = {'p': env['q'], 't': env['t']}
-                enter_procedure(st, S[181])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[181])
                 st.inline += 1
                 try:
                     d_gift(st, _args231)
@@ -7749,7 +7902,8 @@ def build(num_players, files):
             if (fn_kind_of(st, S[180], env['t']) == 'gold'):
                 st.at = o243  # game.yaml:650
                 _args232 = {'t': env['t'], 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
-                enter_procedure(st, S[182])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[182])
                 st.inline += 1
                 try:
                     d_bribes(st, _args232)
@@ -7764,7 +7918,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o240  # game.yaml:648
             _args233 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[181])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[181])
             st.inline += 1
             try:
                 d_gift(st, _args233)
@@ -7779,7 +7934,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o243  # game.yaml:650
             _args234 = {'t': env['t'], 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in env['seconds']))]}
-            enter_procedure(st, S[182])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[182])
             st.inline += 1
             try:
                 d_bribes(st, _args234)
@@ -7792,7 +7948,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o248  # game.yaml:661
         _args235 = {'p': env['p'], 's': env['t'].props['gift']}
-        enter_procedure(st, S[75])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[75])
         st.inline += 1
         try:
             proc_take_token(st, _args235)
@@ -7807,7 +7964,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o251  # game.yaml:662
             _args236 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[183])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[183])
             st.inline += 1
             try:
                 proc_take_coat(st, _args236)
@@ -7819,7 +7977,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o252  # game.yaml:662
             _args237 = {'p': env['p'], 'x': env['t'], 'optional': False}
-            enter_procedure(st, S[184])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[184])
             st.inline += 1
             try:
                 d_marker_anywhere(st, _args237)
@@ -7832,7 +7991,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o255  # game.yaml:663
         _args238 = {'p': env['p'], 'n': 5}
-        enter_procedure(st, S[76])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[76])
         st.inline += 1
         try:
             proc_earn(st, _args238)
@@ -7847,7 +8007,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o258  # game.yaml:664
             _args239 = {'p': env['p'], 't': first([_t11 for _t11 in K_courtiers1 if (_t11.props['number'] == 5)]), 'x': env['t'], 'n': 2}
-            enter_procedure(st, S[185])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[185])
             st.inline += 1
             try:
                 d_optional_markers(st, _args239)
@@ -7859,7 +8020,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o259  # game.yaml:664
             _args240 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[186])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[186])
             st.inline += 1
             try:
                 proc_to_personal(st, _args240)
@@ -7872,7 +8034,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o262  # game.yaml:665
         _args241 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[77])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[77])
         st.inline += 1
         try:
             proc_take_coat(st, _args241)
@@ -7883,7 +8046,8 @@ def build(num_players, files):
         st.inline -= 1
         st.at = o263  # game.yaml:665
         _args242 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[78])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[78])
         st.inline += 1
         try:
             proc_take_coat(st, _args242)
@@ -7900,7 +8064,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o269  # game.yaml:669
         _args243 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[81])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[81])
         st.inline += 1
         try:
             proc_take_coat(st, _args243)
@@ -7923,7 +8088,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o276  # game.yaml:679
             _args244 = {'p': env['p']}
-            enter_procedure(st, S[187])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[187])
             st.inline += 1
             try:
                 d_exchange_window(st, _args244)
@@ -7952,7 +8118,8 @@ def build(num_players, files):
                     env['m'] = _values30[_i83]
                     st.at = o278  # game.yaml:686
                     _args245 = {'p': env['p'], 'm': env['m']}
-                    enter_procedure(st, S[188])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[188])
                     st.inline += 1
                     try:
                         d_fulfil(st, _args245)
@@ -7965,7 +8132,8 @@ def build(num_players, files):
                     env['x'] = _values30[_i83]
                     st.at = o280  # game.yaml:691
                     _args246 = {'p': env['p'], 'x': env['x']}
-                    enter_procedure(st, S[189])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[189])
                     st.inline += 1
                     try:
                         proc_exchange_token(st, _args246)
@@ -7983,7 +8151,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o278  # game.yaml:686
             _args247 = {'p': env['p'], 'm': env['m']}
-            enter_procedure(st, S[188])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[188])
             st.inline += 1
             try:
                 d_fulfil(st, _args247)
@@ -7996,7 +8165,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o280  # game.yaml:691
         _args248 = {'p': env['p'], 'x': env['x']}
-        enter_procedure(st, S[189])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[189])
         st.inline += 1
         try:
             proc_exchange_token(st, _args248)
@@ -8040,7 +8210,8 @@ def build(num_players, files):
                     env['y'] = _y10
                     st.at = o290  # game.yaml:706
                     _args249 = {'p': env['p'], 'bonus': False}
-                    enter_procedure(st, S[196])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[196])
                     st.inline += 1
                     try:
                         proc_take_coat(st, _args249)
@@ -8063,7 +8234,8 @@ def build(num_players, files):
             env['y'] = _y12
             st.at = o290  # game.yaml:706
             _args250 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[196])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[196])
             st.inline += 1
             try:
                 proc_take_coat(st, _args250)
@@ -8076,7 +8248,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o290  # game.yaml:706
         _args251 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[196])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[196])
         st.inline += 1
         try:
             proc_take_coat(st, _args251)
@@ -8110,7 +8283,8 @@ def build(num_players, files):
                         env['x'] = _values32[_i85]
                         st.at = o297  # game.yaml:722
                         _args252 = {'p': env['q'], 'x': env['x']}
-                        enter_procedure(st, S[199])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[199])
                         st.inline += 1
                         try:
                             proc_exchange_token(st, _args252)
@@ -8144,7 +8318,8 @@ def build(num_players, files):
                     env['x'] = _values33[_i86]
                     st.at = o297  # game.yaml:722
                     _args253 = {'p': env['q'], 'x': env['x']}
-                    enter_procedure(st, S[199])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[199])
                     st.inline += 1
                     try:
                         proc_exchange_token(st, _args253)
@@ -8159,7 +8334,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o297  # game.yaml:722
         _args254 = {'p': env['q'], 'x': env['x']}
-        enter_procedure(st, S[199])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[199])
         st.inline += 1
         try:
             proc_exchange_token(st, _args254)
@@ -8185,7 +8361,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o315  # game.yaml:742
             _args255 = {'p': env['p']}
-            enter_procedure(st, S[204])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[204])
             st.inline += 1
             try:
                 d_draw_mission(st, _args255)
@@ -8244,7 +8421,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o331  # game.yaml:777
             _args256 = {'p': env['p']}
-            enter_procedure(st, S[212])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[212])
             st.inline += 1
             try:
                 d_draw_mission(st, _args256)
@@ -8278,7 +8456,8 @@ def build(num_players, files):
             env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
             st.at = o344  # game.yaml:313
             _args257 = {'p': env['p'], 'n': 5}
-            enter_procedure(st, S[215])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[215])
             st.inline += 1
             try:
                 proc_earn(st, _args257)
@@ -8299,7 +8478,8 @@ def build(num_players, files):
         env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
         st.at = o344  # game.yaml:313
         _args258 = {'p': env['p'], 'n': 5}
-        enter_procedure(st, S[215])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[215])
         st.inline += 1
         try:
             proc_earn(st, _args258)
@@ -8354,14 +8534,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
                 st.at = o363  # game.yaml:333
-                _live27 = live_mask(st)
                 for _p55 in list(clockwise_from(st, st.vars['start_player'])):
-                    if gone(st, _live27, _p55):
-                        continue
                     env['p'] = _p55
                     st.at = o362  # game.yaml:334
                     _args259 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                    enter_procedure(st, S[223])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[223])
                     st.inline += 1
                     try:
                         proc_earn(st, _args259)
@@ -8376,10 +8554,7 @@ def build(num_players, files):
                     st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
                 st.at = o371  # game.yaml:338
                 _items50 = list(clockwise_from(st, st.vars['start_player']))
-                _live28 = live_mask(st)
                 for _p56 in _items50:
-                    if gone(st, _live28, _p56):
-                        continue
                     env['p'] = _p56
                     st.at = o370  # game.yaml:339
                     _items51 = list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))])
@@ -8387,7 +8562,8 @@ def build(num_players, files):
                         env['m'] = _m38
                         st.at = o369  # game.yaml:339
                         _args260 = {'p': env['p'], 'm': env['m']}
-                        enter_procedure(st, S[228])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[228])
                         st.inline += 1
                         try:
                             d_resource_ability(st, _args260)
@@ -8397,10 +8573,7 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
                 st.at = o374  # game.yaml:340
-                _live29 = live_mask(st)
                 for _p57 in list(clockwise_from(st, st.vars['start_player'])):
-                    if gone(st, _live29, _p57):
-                        continue
                     env['p'] = _p57
                     st.at = o373  # game.yaml:341
                     st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
@@ -8414,7 +8587,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
                 st.at = o379  # game.yaml:342
                 _args261 = {}
-                enter_procedure(st, S[230])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[230])
                 st.inline += 1
                 try:
                     d_influence(st, _args261)
@@ -8433,7 +8607,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
                 st.at = o384  # game.yaml:343
                 _args262 = {}
-                enter_procedure(st, S[231])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[231])
                 st.inline += 1
                 try:
                     d_evaluation(st, _args262)
@@ -8449,20 +8624,14 @@ def build(num_players, files):
                 st.vars['phase'] = 'Missions'
                 st.at = o388  # game.yaml:346
                 st.at = o391  # game.yaml:346
-                _live30 = live_mask(st)
                 for _p58 in list(st.players):
-                    if gone(st, _live30, _p58):
-                        continue
                     env['p'] = _p58
                     st.at = o390  # game.yaml:346
                     _i89 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
                     st.vars['exchanges_used'][_i89] = 0
                 st.at = o395  # game.yaml:344
                 _items52 = list(clockwise_from(st, st.vars['start_player']))
-                _live31 = live_mask(st)
                 for _p59 in _items52:
-                    if gone(st, _live31, _p59):
-                        continue
                     env['p'] = _p59
                     st.at = o393  # game.yaml:344
                     st.vars['turn_player'] = env['p']
@@ -8470,7 +8639,8 @@ def build(num_players, files):
                         st.log_line(turn_line(st), -1)
                     st.at = o394  # game.yaml:348
                     _args263 = {'p': env['p']}
-                    enter_procedure(st, S[233])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[233])
                     st.inline += 1
                     try:
                         d_mission_turn(st, _args263)
@@ -8484,7 +8654,8 @@ def build(num_players, files):
                 st.at = o397  # game.yaml:349
                 st.at = o398  # game.yaml:350
                 _args264 = {'p': None}
-                enter_procedure(st, S[234])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[234])
                 st.inline += 1
                 try:
                     d_exchange_window(st, _args264)
@@ -8495,10 +8666,7 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o405  # game.yaml:351
                 _items53 = list(clockwise_from(st, st.vars['start_player']))
-                _live32 = live_mask(st)
                 for _p60 in _items53:
-                    if gone(st, _live32, _p60):
-                        continue
                     env['p'] = _p60
                     st.at = o404  # game.yaml:353
                     _items54 = list([_x26 for _x26 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x26.props['ability'] == 'card_exchange')])
@@ -8508,7 +8676,8 @@ def build(num_players, files):
                         if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                             st.at = o402  # game.yaml:354
                             _args265 = {'p': env['p'], 'm': env['m']}
-                            enter_procedure(st, S[236])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[236])
                             st.inline += 1
                             try:
                                 d_exchange_missions(st, _args265)
@@ -8551,14 +8720,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
-            _live33 = live_mask(st)
             for _p61 in list(clockwise_from(st, st.vars['start_player'])):
-                if gone(st, _live33, _p61):
-                    continue
                 env['p'] = _p61
                 st.at = o362  # game.yaml:334
                 _args266 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                enter_procedure(st, S[223])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[223])
                 st.inline += 1
                 try:
                     proc_earn(st, _args266)
@@ -8573,10 +8740,7 @@ def build(num_players, files):
                 st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
             st.at = o371  # game.yaml:338
             _items56 = list(clockwise_from(st, st.vars['start_player']))
-            _live34 = live_mask(st)
             for _p62 in _items56:
-                if gone(st, _live34, _p62):
-                    continue
                 env['p'] = _p62
                 st.at = o370  # game.yaml:339
                 _items57 = list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))])
@@ -8584,7 +8748,8 @@ def build(num_players, files):
                     env['m'] = _m40
                     st.at = o369  # game.yaml:339
                     _args267 = {'p': env['p'], 'm': env['m']}
-                    enter_procedure(st, S[228])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[228])
                     st.inline += 1
                     try:
                         d_resource_ability(st, _args267)
@@ -8594,10 +8759,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
             st.at = o374  # game.yaml:340
-            _live35 = live_mask(st)
             for _p63 in list(clockwise_from(st, st.vars['start_player'])):
-                if gone(st, _live35, _p63):
-                    continue
                 env['p'] = _p63
                 st.at = o373  # game.yaml:341
                 st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
@@ -8612,7 +8774,8 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
             st.at = o379  # game.yaml:342
             _args268 = {}
-            enter_procedure(st, S[230])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[230])
             st.inline += 1
             try:
                 d_influence(st, _args268)
@@ -8632,7 +8795,8 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
             st.at = o384  # game.yaml:343
             _args269 = {}
-            enter_procedure(st, S[231])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[231])
             st.inline += 1
             try:
                 d_evaluation(st, _args269)
@@ -8649,20 +8813,14 @@ def build(num_players, files):
             st.vars['phase'] = 'Missions'
             st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
-            _live36 = live_mask(st)
             for _p64 in list(st.players):
-                if gone(st, _live36, _p64):
-                    continue
                 env['p'] = _p64
                 st.at = o390  # game.yaml:346
                 _i90 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
                 st.vars['exchanges_used'][_i90] = 0
             st.at = o395  # game.yaml:344
             _items58 = list(clockwise_from(st, st.vars['start_player']))
-            _live37 = live_mask(st)
             for _p65 in _items58:
-                if gone(st, _live37, _p65):
-                    continue
                 env['p'] = _p65
                 st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = env['p']
@@ -8670,7 +8828,8 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
                 _args270 = {'p': env['p']}
-                enter_procedure(st, S[233])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[233])
                 st.inline += 1
                 try:
                     d_mission_turn(st, _args270)
@@ -8684,7 +8843,8 @@ def build(num_players, files):
             st.at = o397  # game.yaml:349
             st.at = o398  # game.yaml:350
             _args271 = {'p': None}
-            enter_procedure(st, S[234])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[234])
             st.inline += 1
             try:
                 d_exchange_window(st, _args271)
@@ -8695,10 +8855,7 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o405  # game.yaml:351
             _items59 = list(clockwise_from(st, st.vars['start_player']))
-            _live38 = live_mask(st)
             for _p66 in _items59:
-                if gone(st, _live38, _p66):
-                    continue
                 env['p'] = _p66
                 st.at = o404  # game.yaml:353
                 _items60 = list([_x27 for _x27 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x27.props['ability'] == 'card_exchange')])
@@ -8708,7 +8865,8 @@ def build(num_players, files):
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                         st.at = o402  # game.yaml:354
                         _args272 = {'p': env['p'], 'm': env['m']}
-                        enter_procedure(st, S[236])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[236])
                         st.inline += 1
                         try:
                             d_exchange_missions(st, _args272)
@@ -8750,14 +8908,12 @@ def build(num_players, files):
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
         if pc <= 6:
             st.at = o363  # game.yaml:333
-            _live39 = live_mask(st)
             for _p67 in list(clockwise_from(st, st.vars['start_player'])):
-                if gone(st, _live39, _p67):
-                    continue
                 env['p'] = _p67
                 st.at = o362  # game.yaml:334
                 _args273 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-                enter_procedure(st, S[223])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[223])
                 st.inline += 1
                 try:
                     proc_earn(st, _args273)
@@ -8774,10 +8930,7 @@ def build(num_players, files):
         if pc <= 8:
             st.at = o371  # game.yaml:338
             _items62 = list(clockwise_from(st, st.vars['start_player']))
-            _live40 = live_mask(st)
             for _p68 in _items62:
-                if gone(st, _live40, _p68):
-                    continue
                 env['p'] = _p68
                 st.at = o370  # game.yaml:339
                 _items63 = list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))])
@@ -8785,7 +8938,8 @@ def build(num_players, files):
                     env['m'] = _m42
                     st.at = o369  # game.yaml:339
                     _args274 = {'p': env['p'], 'm': env['m']}
-                    enter_procedure(st, S[228])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[228])
                     st.inline += 1
                     try:
                         d_resource_ability(st, _args274)
@@ -8796,10 +8950,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 9:
             st.at = o374  # game.yaml:340
-            _live41 = live_mask(st)
             for _p69 in list(clockwise_from(st, st.vars['start_player'])):
-                if gone(st, _live41, _p69):
-                    continue
                 env['p'] = _p69
                 st.at = o373  # game.yaml:341
                 st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
@@ -8810,7 +8961,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o362  # game.yaml:334
         _args275 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-        enter_procedure(st, S[223])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[223])
         st.inline += 1
         try:
             proc_earn(st, _args275)
@@ -8833,7 +8985,8 @@ def build(num_players, files):
                 env['m'] = _m43
                 st.at = o369  # game.yaml:339
                 _args276 = {'p': env['p'], 'm': env['m']}
-                enter_procedure(st, S[228])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[228])
                 st.inline += 1
                 try:
                     d_resource_ability(st, _args276)
@@ -8848,7 +9001,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o369  # game.yaml:339
             _args277 = {'p': env['p'], 'm': env['m']}
-            enter_procedure(st, S[228])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[228])
             st.inline += 1
             try:
                 d_resource_ability(st, _args277)
@@ -8874,7 +9028,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o379  # game.yaml:342
             _args278 = {}
-            enter_procedure(st, S[230])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[230])
             st.inline += 1
             try:
                 d_influence(st, _args278)
@@ -8899,7 +9054,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o384  # game.yaml:343
             _args279 = {}
-            enter_procedure(st, S[231])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[231])
             st.inline += 1
             try:
                 d_evaluation(st, _args279)
@@ -8920,10 +9076,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o388  # game.yaml:346
             st.at = o391  # game.yaml:346
-            _live42 = live_mask(st)
             for _p70 in list(st.players):
-                if gone(st, _live42, _p70):
-                    continue
                 env['p'] = _p70
                 st.at = o390  # game.yaml:346
                 _i91 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
@@ -8931,10 +9084,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o395  # game.yaml:344
             _items65 = list(clockwise_from(st, st.vars['start_player']))
-            _live43 = live_mask(st)
             for _p71 in _items65:
-                if gone(st, _live43, _p71):
-                    continue
                 env['p'] = _p71
                 st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = env['p']
@@ -8942,7 +9092,8 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
                 _args280 = {'p': env['p']}
-                enter_procedure(st, S[233])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[233])
                 st.inline += 1
                 try:
                     d_mission_turn(st, _args280)
@@ -8958,7 +9109,8 @@ def build(num_players, files):
             st.at = o397  # game.yaml:349
             st.at = o398  # game.yaml:350
             _args281 = {'p': None}
-            enter_procedure(st, S[234])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[234])
             st.inline += 1
             try:
                 d_exchange_window(st, _args281)
@@ -8969,10 +9121,7 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o405  # game.yaml:351
             _items66 = list(clockwise_from(st, st.vars['start_player']))
-            _live44 = live_mask(st)
             for _p72 in _items66:
-                if gone(st, _live44, _p72):
-                    continue
                 env['p'] = _p72
                 st.at = o404  # game.yaml:353
                 _items67 = list([_x28 for _x28 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x28.props['ability'] == 'card_exchange')])
@@ -8982,7 +9131,8 @@ def build(num_players, files):
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                         st.at = o402  # game.yaml:354
                         _args282 = {'p': env['p'], 'm': env['m']}
-                        enter_procedure(st, S[236])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[236])
                         st.inline += 1
                         try:
                             d_exchange_missions(st, _args282)
@@ -8997,10 +9147,7 @@ def build(num_players, files):
     def c_388(st, fr):  # game.yaml:346
         env = fr.env
         st.at = o391  # game.yaml:346
-        _live45 = live_mask(st)
         for _p73 in list(st.players):
-            if gone(st, _live45, _p73):
-                continue
             env['p'] = _p73
             st.at = o390  # game.yaml:346
             _i92 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
@@ -9021,7 +9168,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o394  # game.yaml:348
             _args283 = {'p': env['p']}
-            enter_procedure(st, S[233])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[233])
             st.inline += 1
             try:
                 d_mission_turn(st, _args283)
@@ -9036,7 +9184,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o398  # game.yaml:350
             _args284 = {'p': None}
-            enter_procedure(st, S[234])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[234])
             st.inline += 1
             try:
                 d_exchange_window(st, _args284)
@@ -9048,10 +9197,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o405  # game.yaml:351
             _items68 = list(clockwise_from(st, st.vars['start_player']))
-            _live46 = live_mask(st)
             for _p74 in _items68:
-                if gone(st, _live46, _p74):
-                    continue
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
                 _items69 = list([_x29 for _x29 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x29.props['ability'] == 'card_exchange')])
@@ -9061,7 +9207,8 @@ def build(num_players, files):
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                         st.at = o402  # game.yaml:354
                         _args285 = {'p': env['p'], 'm': env['m']}
-                        enter_procedure(st, S[236])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[236])
                         st.inline += 1
                         try:
                             d_exchange_missions(st, _args285)
@@ -9082,7 +9229,8 @@ def build(num_players, files):
                 if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                     st.at = o402  # game.yaml:354
                     _args286 = {'p': env['p'], 'm': env['m']}
-                    enter_procedure(st, S[236])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[236])
                     st.inline += 1
                     try:
                         d_exchange_missions(st, _args286)
@@ -9099,7 +9247,8 @@ def build(num_players, files):
             if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                 st.at = o402  # game.yaml:354
                 _args287 = {'p': env['p'], 'm': env['m']}
-                enter_procedure(st, S[236])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[236])
                 st.inline += 1
                 try:
                     d_exchange_missions(st, _args287)
@@ -9114,7 +9263,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o402  # game.yaml:354
             _args288 = {'p': env['p'], 'm': env['m']}
-            enter_procedure(st, S[236])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[236])
             st.inline += 1
             try:
                 d_exchange_missions(st, _args288)
@@ -9126,10 +9276,7 @@ def build(num_players, files):
     def c_409(st, fr):  # game.yaml:779
         env = fr.env
         st.at = o425  # game.yaml:783
-        _live47 = live_mask(st)
         for _p75 in list(clockwise_from(st, st.vars['start_player'])):
-            if gone(st, _live47, _p75):
-                continue
             env['p'] = _p75
             st.at = o411  # game.yaml:785
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[238])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[239])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[240])))]))
@@ -9160,7 +9307,8 @@ def build(num_players, files):
                 env['t'] = _t13
                 st.at = o419  # game.yaml:792
                 _args289 = {'p': env['p'], 't': env['t']}
-                enter_procedure(st, S[246])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[246])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args289)
@@ -9171,7 +9319,8 @@ def build(num_players, files):
                 st.inline -= 1
             st.at = o421  # game.yaml:793
             _args290 = {'p': env['p'], 'n': (env['coins'] * 3)}
-            enter_procedure(st, S[247])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[247])
             st.inline += 1
             try:
                 proc_pay(st, _args290)
@@ -9185,7 +9334,8 @@ def build(num_players, files):
                 env['i'] = _i94
                 st.at = o423  # game.yaml:794
                 _args291 = {'p': env['p'], 'bonus': False}
-                enter_procedure(st, S[249])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[249])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args291)
@@ -9198,14 +9348,12 @@ def build(num_players, files):
         for _a3 in list(span_list(1, 6, S[250])):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            _live48 = live_mask(st)
             for _q27 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c42 in st.zones[(Z_coats_held1 + (_p76 if type(_p76) is int and 0 <= _p76 < num_players else seat(st, _p76, S[23])))] if (_c42.props['arms'] == env['a'])]) for _p76 in clockwise_from(st, st.vars['start_player'])])):
-                if gone(st, _live48, _q27):
-                    continue
                 env['q'] = _q27
                 st.at = o428  # game.yaml:797
                 _args292 = {'p': env['q'], 'bonus': True}
-                enter_procedure(st, S[251])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[251])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args292)
@@ -9215,10 +9363,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         st.at = o433  # game.yaml:798
-        _live49 = live_mask(st)
         for _p77 in list(st.players):
-            if gone(st, _live49, _p77):
-                continue
             env['p'] = _p77
             st.at = o432  # game.yaml:800
             _i95 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252]))
@@ -9257,7 +9402,8 @@ def build(num_players, files):
             env['t'] = _t15
             st.at = o419  # game.yaml:792
             _args293 = {'p': env['p'], 't': env['t']}
-            enter_procedure(st, S[246])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[246])
             st.inline += 1
             try:
                 proc_to_general(st, _args293)
@@ -9268,7 +9414,8 @@ def build(num_players, files):
             st.inline -= 1
         st.at = o421  # game.yaml:793
         _args294 = {'p': env['p'], 'n': (env['coins'] * 3)}
-        enter_procedure(st, S[247])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[247])
         st.inline += 1
         try:
             proc_pay(st, _args294)
@@ -9282,7 +9429,8 @@ def build(num_players, files):
             env['i'] = _i96
             st.at = o423  # game.yaml:794
             _args295 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[249])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[249])
             st.inline += 1
             try:
                 proc_take_coat(st, _args295)
@@ -9295,7 +9443,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o419  # game.yaml:792
         _args296 = {'p': env['p'], 't': env['t']}
-        enter_procedure(st, S[246])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[246])
         st.inline += 1
         try:
             proc_to_general(st, _args296)
@@ -9308,7 +9457,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o423  # game.yaml:794
         _args297 = {'p': env['p'], 'bonus': False}
-        enter_procedure(st, S[249])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[249])
         st.inline += 1
         try:
             proc_take_coat(st, _args297)
@@ -9320,14 +9470,12 @@ def build(num_players, files):
     def c_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        _live50 = live_mask(st)
         for _q28 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c46 in st.zones[(Z_coats_held1 + (_p78 if type(_p78) is int and 0 <= _p78 < num_players else seat(st, _p78, S[23])))] if (_c46.props['arms'] == env['a'])]) for _p78 in clockwise_from(st, st.vars['start_player'])])):
-            if gone(st, _live50, _q28):
-                continue
             env['q'] = _q28
             st.at = o428  # game.yaml:797
             _args298 = {'p': env['q'], 'bonus': True}
-            enter_procedure(st, S[251])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[251])
             st.inline += 1
             try:
                 proc_take_coat(st, _args298)
@@ -9340,7 +9488,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o428  # game.yaml:797
         _args299 = {'p': env['q'], 'bonus': True}
-        enter_procedure(st, S[251])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[251])
         st.inline += 1
         try:
             proc_take_coat(st, _args299)
@@ -9417,7 +9566,8 @@ def build(num_players, files):
         if (env['m'].props['ability'] == 'marker1'):
             st.at = o49  # game.yaml:397
             _args300 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[52])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[52])
             st.inline += 1
             try:
                 proc_to_personal(st, _args300)
@@ -9430,7 +9580,8 @@ def build(num_players, files):
         if (env['m'].props['ability'] == 'marker3'):
             st.at = o52  # game.yaml:398
             _args301 = {'p': env['p'], 'n': 3}
-            enter_procedure(st, S[54])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[54])
             st.inline += 1
             try:
                 proc_to_personal(st, _args301)
@@ -9443,7 +9594,8 @@ def build(num_players, files):
         if (env['m'].props['ability'] == 'gold1'):
             st.at = o55  # game.yaml:399
             _args302 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[55])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[55])
             st.inline += 1
             try:
                 proc_earn(st, _args302)
@@ -9456,7 +9608,8 @@ def build(num_players, files):
         if (env['m'].props['ability'] == 'gold3'):
             st.at = o58  # game.yaml:400
             _args303 = {'p': env['p'], 'n': 3}
-            enter_procedure(st, S[57])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[57])
             st.inline += 1
             try:
                 proc_earn(st, _args303)
@@ -9469,7 +9622,8 @@ def build(num_players, files):
         if (env['m'].props['ability'] == 'coat1'):
             st.at = o61  # game.yaml:401
             _args304 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[58])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[58])
             st.inline += 1
             try:
                 proc_take_coat(st, _args304)
@@ -9502,7 +9656,8 @@ def build(num_players, files):
                 if _k36 == 0:  # game.yaml:409
                     st.at = o68  # game.yaml:409
                     _args305 = {'p': env['p'], 'n': 2}
-                    enter_procedure(st, S[87])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[87])
                     st.inline += 1
                     try:
                         proc_earn(st, _args305)
@@ -9514,7 +9669,8 @@ def build(num_players, files):
                 elif _k36 == 1:  # game.yaml:410
                     st.at = o70  # game.yaml:411
                     _args306 = {'p': env['p'], 'n': 1}
-                    enter_procedure(st, S[88])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[88])
                     st.inline += 1
                     try:
                         proc_earn(st, _args306)
@@ -9525,7 +9681,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o71  # game.yaml:411
                     _args307 = {'p': env['p'], 'n': 1}
-                    enter_procedure(st, S[89])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[89])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args307)
@@ -9537,7 +9694,8 @@ def build(num_players, files):
                 elif _k36 == 2:  # game.yaml:412
                     st.at = o73  # game.yaml:412
                     _args308 = {'p': env['p'], 'n': 2}
-                    enter_procedure(st, S[90])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[90])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args308)
@@ -9573,10 +9731,7 @@ def build(num_players, files):
     def d_influence(st, env):  # game.yaml:424
         st.at = o90  # game.yaml:427
         _items78 = list(clockwise_from(st, st.vars['start_player']))
-        _live51 = live_mask(st)
         for _p81 in _items78:
-            if gone(st, _live51, _p81):
-                continue
             env['p'] = _p81
             st.at = o84  # game.yaml:429
             _i104 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
@@ -9602,7 +9757,8 @@ def build(num_players, files):
                 env['m'] = _m53
                 st.at = o88  # game.yaml:433
                 _args309 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
-                enter_procedure(st, S[104])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[104])
                 st.inline += 1
                 try:
                     d_optional_markers(st, _args309)
@@ -9622,14 +9778,12 @@ def build(num_players, files):
                 raise too_long(S[261])
             st.at = o94  # game.yaml:437
             _items80 = list([_q30 for _q30 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q30 if type(_q30) is int and 0 <= _q30 < num_players else seat(st, _q30, S[107])))]) > 1)])
-            _live52 = live_mask(st)
             for _p82 in _items80:
-                if gone(st, _live52, _p82):
-                    continue
                 env['p'] = _p82
                 st.at = o93  # game.yaml:438
                 _args310 = {'p': env['p']}
-                enter_procedure(st, S[106])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[106])
                 st.inline += 1
                 try:
                     d_influence_turn(st, _args310)
@@ -9640,10 +9794,7 @@ def build(num_players, files):
                 st.inline -= 1
         st.at = o100  # game.yaml:441
         _items81 = list(clockwise_from(st, st.vars['start_player']))
-        _live53 = live_mask(st)
         for _p83 in _items81:
-            if gone(st, _live53, _p83):
-                continue
             env['p'] = _p83
             st.at = o99  # game.yaml:443
             _items82 = list([_x34 for _x34 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x34.props['ability'] == 'final_marker')])
@@ -9651,7 +9802,8 @@ def build(num_players, files):
                 env['m'] = _m54
                 st.at = o98  # game.yaml:444
                 _args311 = {'p': env['p'], 'x': env['m'], 'optional': True}
-                enter_procedure(st, S[109])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[109])
                 st.inline += 1
                 try:
                     d_marker_anywhere(st, _args311)
@@ -9661,10 +9813,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         st.at = o103  # game.yaml:445
-        _live54 = live_mask(st)
         for _p84 in list(st.players):
-            if gone(st, _live54, _p84):
-                continue
             env['p'] = _p84
             st.at = o102  # game.yaml:446
             _items83 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
@@ -9701,7 +9850,8 @@ def build(num_players, files):
                 if _k38 == 0:  # game.yaml:459
                     st.at = o109  # game.yaml:459
                     _args312 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-                    enter_procedure(st, S[111])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[111])
                     st.inline += 1
                     try:
                         proc_from_general(st, _args312)
@@ -9734,7 +9884,8 @@ def build(num_players, files):
                     env['t'] = _values38[_i108]
                     st.at = o115  # game.yaml:471
                     _args313 = {'p': env['p'], 't': env['t'], 'n': 1}
-                    enter_procedure(st, S[113])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[113])
                     st.inline += 1
                     try:
                         proc_from_general(st, _args313)
@@ -9767,7 +9918,8 @@ def build(num_players, files):
                 st.move(env['c'], Z_influence_played1, False)
                 st.at = o121  # game.yaml:482
                 _args314 = {'p': env['p'], 'c': env['c']}
-                enter_procedure(st, S[114])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[114])
                 st.inline += 1
                 try:
                     d_use_card(st, _args314)
@@ -9785,7 +9937,8 @@ def build(num_players, files):
                 st.vars['pass_left'][_i110] = _v53
                 st.at = o124  # game.yaml:486
                 _args315 = {'p': env['p'], 'n': 2}
-                enter_procedure(st, S[117])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[117])
                 st.inline += 1
                 try:
                     proc_pay(st, _args315)
@@ -9829,7 +9982,8 @@ def build(num_players, files):
                 if env['joker']:
                     st.at = o135  # game.yaml:505
                     _args316 = {'p': env['p'], 'n': 2, 'jumps': 1}
-                    enter_procedure(st, S[128])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[128])
                     st.inline += 1
                     try:
                         d_start_anywhere(st, _args316)
@@ -9841,7 +9995,8 @@ def build(num_players, files):
                 else:
                     st.at = o133  # game.yaml:506
                     _args317 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
-                    enter_procedure(st, S[127])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[127])
                     st.inline += 1
                     try:
                         d_place_path(st, _args317)
@@ -9853,7 +10008,8 @@ def build(num_players, files):
             elif _k41 == 1:  # game.yaml:507
                 st.at = o138  # game.yaml:507
                 _args318 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
-                enter_procedure(st, S[129])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[129])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args318)
@@ -9871,7 +10027,8 @@ def build(num_players, files):
                 st.vars['four_left'][_i113] = _v55
                 st.at = o141  # game.yaml:512
                 _args319 = {'p': env['p'], 'n': 4, 'jumps': 3}
-                enter_procedure(st, S[132])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[132])
                 st.inline += 1
                 try:
                     d_start_anywhere(st, _args319)
@@ -9889,7 +10046,8 @@ def build(num_players, files):
                 st.vars['four_left'][_i114] = _v56
                 st.at = o144  # game.yaml:516
                 _args320 = {'p': env['p'], 'n': 4}
-                enter_procedure(st, S[135])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[135])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args320)
@@ -9916,7 +10074,8 @@ def build(num_players, files):
             env['t'] = _values41[_i115]
             st.at = o147  # game.yaml:523
             _args321 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
-            enter_procedure(st, S[140])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[140])
             st.inline += 1
             try:
                 d_place_path(st, _args321)
@@ -9966,7 +10125,8 @@ def build(num_players, files):
                         env['a'] = _values43[_i117]
                         st.at = o154  # game.yaml:544
                         _args322 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
-                        enter_procedure(st, S[144])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[144])
                         st.inline += 1
                         try:
                             d_place_path(st, _args322)
@@ -9979,10 +10139,7 @@ def build(num_players, files):
                         pass
     def d_evaluation(st, env):  # game.yaml:548
         st.at = o161  # game.yaml:551
-        _live55 = live_mask(st)
         for _p92 in list(st.players):
-            if gone(st, _live55, _p92):
-                continue
             env['p'] = _p92
             st.at = o160  # game.yaml:552
             _i118 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
@@ -9996,7 +10153,8 @@ def build(num_players, files):
             env['t'] = _t16
             st.at = o163  # game.yaml:554
             _args323 = {'t': env['t']}
-            enter_procedure(st, S[146])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[146])
             st.inline += 1
             try:
                 d_play_intrigue(st, _args323)
@@ -10007,7 +10165,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o164  # game.yaml:554
             _args324 = {'t': env['t']}
-            enter_procedure(st, S[147])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[147])
             st.inline += 1
             try:
                 d_evaluate(st, _args324)
@@ -10021,10 +10180,7 @@ def build(num_players, files):
     def d_play_intrigue(st, env):  # game.yaml:556
         st.at = o175  # game.yaml:561
         _items86 = list(clockwise_from(st, st.vars['start_player']))
-        _live56 = live_mask(st)
         for _q31 in _items86:
-            if gone(st, _live56, _q31):
-                continue
             env['q'] = _q31
             st.at = o174  # game.yaml:563
             _items87 = list([_x35 for _x35 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x35.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))])
@@ -10063,14 +10219,12 @@ def build(num_players, files):
         if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], env['t']) != 'markers')):
             st.at = o182  # game.yaml:581
             _items88 = list(env['leaders'])
-            _live57 = live_mask(st)
             for _q32 in _items88:
-                if gone(st, _live57, _q32):
-                    continue
                 env['q'] = _q32
                 st.at = o181  # game.yaml:581
                 _args325 = {'q': env['q'], 't': env['t']}
-                enter_procedure(st, S[154])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[154])
                 st.inline += 1
                 try:
                     d_first_once(st, _args325)
@@ -10086,7 +10240,8 @@ def build(num_players, files):
         if (fn_kind_of(st, S[70], env['t']) == 'markers'):
             st.at = o188  # game.yaml:584
             _args326 = {'t': env['t']}
-            enter_procedure(st, S[156])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[156])
             st.inline += 1
             try:
                 d_markers_evaluation(st, _args326)
@@ -10098,7 +10253,8 @@ def build(num_players, files):
         elif (env['t'] == st.vars['louis']):
             st.at = o190  # game.yaml:585
             _args327 = {'t': env['t'], 'leaders': env['leaders']}
-            enter_procedure(st, S[157])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[157])
             st.inline += 1
             try:
                 d_louis_evaluation(st, _args327)
@@ -10110,7 +10266,8 @@ def build(num_players, files):
         else:
             st.at = o186  # game.yaml:586
             _args328 = {'t': env['t']}
-            enter_procedure(st, S[155])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[155])
             st.inline += 1
             try:
                 d_leader_evaluation(st, _args328)
@@ -10120,10 +10277,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         st.at = o194  # game.yaml:587
-        _live58 = live_mask(st)
         for _q33 in list(st.players):
-            if gone(st, _live58, _q33):
-                continue
             env['q'] = _q33
             st.at = o193  # game.yaml:588
             _items89 = [_m56 for _m56 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m56.owner == env['q'])]
@@ -10168,7 +10322,8 @@ def build(num_players, files):
         if (st.vars['leader'] != None):
             st.at = o206  # game.yaml:610
             _args329 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[160])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[160])
             st.inline += 1
             try:
                 d_gift(st, _args329)
@@ -10179,7 +10334,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o207  # game.yaml:611
             _args330 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[161])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[161])
             st.inline += 1
             try:
                 proc_to_general(st, _args330)
@@ -10194,7 +10350,8 @@ def build(num_players, files):
         if (fn_kind_of(st, S[74], env['t']) == 'gold'):
             st.at = o211  # game.yaml:613
             _args331 = {'t': env['t'], 'gifted': [st.vars['leader']]}
-            enter_procedure(st, S[163])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[163])
             st.inline += 1
             try:
                 d_bribes(st, _args331)
@@ -10206,10 +10363,7 @@ def build(num_players, files):
     def d_bribes(st, env):  # game.yaml:614
         st.at = o221  # game.yaml:618
         _items90 = list(clockwise_from(st, st.vars['start_player']))
-        _live59 = live_mask(st)
         for _q34 in _items90:
-            if gone(st, _live59, _q34):
-                continue
             env['q'] = _q34
             st.at = o220  # game.yaml:620
             if (((env['q'] not in env['gifted']) and (len([1 for _m57 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m57.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
@@ -10231,7 +10385,8 @@ def build(num_players, files):
                     if _k47 == 0:  # game.yaml:624
                         st.at = o216  # game.yaml:624
                         _args332 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
-                        enter_procedure(st, S[167])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[167])
                         st.inline += 1
                         try:
                             proc_pay(st, _args332)
@@ -10242,7 +10397,8 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o217  # game.yaml:624
                         _args333 = {'p': env['q'], 't': env['t']}
-                        enter_procedure(st, S[168])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[168])
                         st.inline += 1
                         try:
                             d_gift(st, _args333)
@@ -10256,14 +10412,12 @@ def build(num_players, files):
     def d_markers_evaluation(st, env):  # game.yaml:625
         st.at = o225  # game.yaml:630
         _items91 = list([_x36 for _x36 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m58 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m58.owner == _x36)]) >= fn_need(st, S[171], env['t']))])
-        _live60 = live_mask(st)
         for _q35 in _items91:
-            if gone(st, _live60, _q35):
-                continue
             env['q'] = _q35
             st.at = o223  # game.yaml:631
             _args334 = {'p': env['q'], 't': env['t']}
-            enter_procedure(st, S[170])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[170])
             st.inline += 1
             try:
                 d_gift(st, _args334)
@@ -10281,7 +10435,8 @@ def build(num_players, files):
             env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q36 for _q36 in env['leaders'] if (_q36 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
             st.at = o236  # game.yaml:644
             _args335 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[177])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[177])
             st.inline += 1
             try:
                 d_gift(st, _args335)
@@ -10292,7 +10447,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o237  # game.yaml:645
             _args336 = {'p': st.vars['leader'], 's': 'crown'}
-            enter_procedure(st, S[178])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[178])
             st.inline += 1
             try:
                 proc_take_token(st, _args336)
@@ -10303,7 +10459,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o238  # game.yaml:646
             _args337 = {'p': st.vars['leader'], 't': env['t']}
-            enter_procedure(st, S[179])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[179])
             st.inline += 1
             try:
                 proc_to_general(st, _args337)
@@ -10318,7 +10475,8 @@ def build(num_players, files):
                 env['q'] = _q37
                 st.at = o240  # game.yaml:648
                 _args338 = {'p': env['q'], 't': env['t']}
-                enter_procedure(st, S[181])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[181])
                 st.inline += 1
                 try:
                     d_gift(st, _args338)
@@ -10331,7 +10489,8 @@ def build(num_players, files):
             if (fn_kind_of(st, S[180], env['t']) == 'gold'):
                 st.at = o243  # game.yaml:650
                 _args339 = {'t': env['t'], 'gifted': [_q38 for _q38 in st.players if ((_q38 == st.vars['leader']) or (_q38 in env['seconds']))]}
-                enter_procedure(st, S[182])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[182])
                 st.inline += 1
                 try:
                     d_bribes(st, _args339)
@@ -10343,14 +10502,12 @@ def build(num_players, files):
         else:
             st.at = o230  # game.yaml:653
             _items93 = list(env['leaders'])
-            _live61 = live_mask(st)
             for _q39 in _items93:
-                if gone(st, _live61, _q39):
-                    continue
                 env['q'] = _q39
                 st.at = o228  # game.yaml:654
                 _args340 = {'p': env['q'], 't': env['t']}
-                enter_procedure(st, S[173])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[173])
                 st.inline += 1
                 try:
                     d_gift(st, _args340)
@@ -10361,7 +10518,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o229  # game.yaml:654
                 _args341 = {'p': env['q'], 't': env['t']}
-                enter_procedure(st, S[174])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[174])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args341)
@@ -10374,7 +10532,8 @@ def build(num_players, files):
             if (fn_kind_of(st, S[172], env['t']) == 'gold'):
                 st.at = o232  # game.yaml:655
                 _args342 = {'t': env['t'], 'gifted': env['leaders']}
-                enter_procedure(st, S[175])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[175])
                 st.inline += 1
                 try:
                     d_bribes(st, _args342)
@@ -10390,7 +10549,8 @@ def build(num_players, files):
         if (env['t'].props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
             st.at = o248  # game.yaml:661
             _args343 = {'p': env['p'], 's': env['t'].props['gift']}
-            enter_procedure(st, S[75])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[75])
             st.inline += 1
             try:
                 proc_take_token(st, _args343)
@@ -10403,7 +10563,8 @@ def build(num_players, files):
         if (env['t'].props['gift'] == 'conde'):
             st.at = o251  # game.yaml:662
             _args344 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[183])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[183])
             st.inline += 1
             try:
                 proc_take_coat(st, _args344)
@@ -10414,7 +10575,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o252  # game.yaml:662
             _args345 = {'p': env['p'], 'x': env['t'], 'optional': False}
-            enter_procedure(st, S[184])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[184])
             st.inline += 1
             try:
                 d_marker_anywhere(st, _args345)
@@ -10427,7 +10589,8 @@ def build(num_players, files):
         if (env['t'].props['gift'] == 'colbert'):
             st.at = o255  # game.yaml:663
             _args346 = {'p': env['p'], 'n': 5}
-            enter_procedure(st, S[76])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[76])
             st.inline += 1
             try:
                 proc_earn(st, _args346)
@@ -10440,7 +10603,8 @@ def build(num_players, files):
         if (env['t'].props['gift'] == 'maintenon'):
             st.at = o258  # game.yaml:664
             _args347 = {'p': env['p'], 't': first([_t17 for _t17 in K_courtiers1 if (_t17.props['number'] == 5)]), 'x': env['t'], 'n': 2}
-            enter_procedure(st, S[185])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[185])
             st.inline += 1
             try:
                 d_optional_markers(st, _args347)
@@ -10451,7 +10615,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o259  # game.yaml:664
             _args348 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[186])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[186])
             st.inline += 1
             try:
                 proc_to_personal(st, _args348)
@@ -10464,7 +10629,8 @@ def build(num_players, files):
         if (env['t'].props['gift'] == 'turenne'):
             st.at = o262  # game.yaml:665
             _args349 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[77])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[77])
             st.inline += 1
             try:
                 proc_take_coat(st, _args349)
@@ -10475,7 +10641,8 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o263  # game.yaml:665
             _args350 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[78])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[78])
             st.inline += 1
             try:
                 proc_take_coat(st, _args350)
@@ -10492,7 +10659,8 @@ def build(num_players, files):
         if (env['t'].props['gift'] == 'louvois'):
             st.at = o269  # game.yaml:669
             _args351 = {'p': env['p'], 'bonus': False}
-            enter_procedure(st, S[81])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[81])
             st.inline += 1
             try:
                 proc_take_coat(st, _args351)
@@ -10519,7 +10687,8 @@ def build(num_players, files):
                 raise too_long(S[285])
             st.at = o276  # game.yaml:679
             _args352 = {'p': env['p']}
-            enter_procedure(st, S[187])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[187])
             st.inline += 1
             try:
                 d_exchange_window(st, _args352)
@@ -10547,7 +10716,8 @@ def build(num_players, files):
                     env['m'] = _values47[_i123]
                     st.at = o278  # game.yaml:686
                     _args353 = {'p': env['p'], 'm': env['m']}
-                    enter_procedure(st, S[188])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[188])
                     st.inline += 1
                     try:
                         d_fulfil(st, _args353)
@@ -10560,7 +10730,8 @@ def build(num_players, files):
                     env['x'] = _values47[_i123]
                     st.at = o280  # game.yaml:691
                     _args354 = {'p': env['p'], 'x': env['x']}
-                    enter_procedure(st, S[189])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[189])
                     st.inline += 1
                     try:
                         proc_exchange_token(st, _args354)
@@ -10601,7 +10772,8 @@ def build(num_players, files):
                     env['y'] = _y14
                     st.at = o290  # game.yaml:706
                     _args355 = {'p': env['p'], 'bonus': False}
-                    enter_procedure(st, S[196])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[196])
                     st.inline += 1
                     try:
                         proc_take_coat(st, _args355)
@@ -10613,10 +10785,7 @@ def build(num_players, files):
     def d_exchange_window(st, env):  # game.yaml:707
         st.at = o301  # game.yaml:712
         _items95 = list(clockwise_from(st, st.vars['start_player']))
-        _live62 = live_mask(st)
         for _q40 in _items95:
-            if gone(st, _live62, _q40):
-                continue
             env['q'] = _q40
             st.at = o300  # game.yaml:714
             if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
@@ -10639,7 +10808,8 @@ def build(num_players, files):
                         env['x'] = _values49[_i125]
                         st.at = o297  # game.yaml:722
                         _args356 = {'p': env['q'], 'x': env['x']}
-                        enter_procedure(st, S[199])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[199])
                         st.inline += 1
                         try:
                             proc_exchange_token(st, _args356)
@@ -10656,7 +10826,8 @@ def build(num_players, files):
         st.vars['exchanges_used'][_i126] += 1
         st.at = o303  # game.yaml:726
         _args357 = {'p': env['p'], 'n': 2}
-        enter_procedure(st, S[48])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[48])
         st.inline += 1
         try:
             proc_pay(st, _args357)
@@ -10669,7 +10840,8 @@ def build(num_players, files):
         st.move(env['x'], Z_token_supply1, False)
         st.at = o305  # game.yaml:726
         _args358 = {'p': env['p'], 's': 'crown'}
-        enter_procedure(st, S[50])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[50])
         st.inline += 1
         try:
             proc_take_token(st, _args358)
@@ -10717,7 +10889,8 @@ def build(num_players, files):
         st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False)
         st.at = o313  # game.yaml:740
         _args359 = {'p': env['p']}
-        enter_procedure(st, S[86])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[86])
         st.inline += 1
         try:
             d_draw_mission(st, _args359)
@@ -10730,7 +10903,8 @@ def build(num_players, files):
         if (env['m'].props['ability'] == 'extra_mission'):
             st.at = o315  # game.yaml:742
             _args360 = {'p': env['p']}
-            enter_procedure(st, S[204])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[204])
             st.inline += 1
             try:
                 d_draw_mission(st, _args360)
@@ -10780,7 +10954,8 @@ def build(num_players, files):
             env['c'] = _c54
             st.at = o331  # game.yaml:777
             _args361 = {'p': env['p']}
-            enter_procedure(st, S[212])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[212])
             st.inline += 1
             try:
                 d_draw_mission(st, _args361)

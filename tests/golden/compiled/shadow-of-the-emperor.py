@@ -1238,7 +1238,8 @@ def build(num_players, files):
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o60  # game.yaml:362
             _args1 = {'x': env['x']}
-            enter_procedure(st, S[88])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 proc_retire(st, _args1)
@@ -1267,10 +1268,7 @@ def build(num_players, files):
 
     def proc_income_phase(st, env):  # game.yaml:405
         st.at = o88  # game.yaml:409
-        _live1 = live_mask(st)
         for _p2 in list(st.players):
-            if gone(st, _live1, _p2):
-                continue
             env['p'] = _p2
             st.at = o84  # game.yaml:411
             env['n'] = fn_income(st, S[95], env['p'])
@@ -1344,7 +1342,8 @@ def build(num_players, files):
             elif any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
                 st.at = o81  # game.yaml:401
                 _args2 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
-                enter_procedure(st, S[103])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[103])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args2)
@@ -1378,7 +1377,8 @@ def build(num_players, files):
                 if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
                     st.at = o91  # game.yaml:420
                     _args3 = {'x': env['x']}
-                    enter_procedure(st, S[106])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[106])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args3)
@@ -1411,10 +1411,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o114  # game.yaml:436
-            _live2 = live_mask(st)
             for _q1 in list(st.players):
-                if gone(st, _live2, _q1):
-                    continue
                 env['q'] = _q1
                 st.at = o113  # game.yaml:436
                 for _c5 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
@@ -1774,7 +1771,8 @@ def build(num_players, files):
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args4 = {'x': env['x']}
-                enter_procedure(st, S[122])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[122])
                 st.inline += 1
                 try:
                     proc_retire(st, _args4)
@@ -1841,10 +1839,7 @@ def build(num_players, files):
             st.at = o308  # game.yaml:780
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
             st.at = o314  # game.yaml:781
-            _live3 = live_mask(st)
             for _q6 in list(st.players):
-                if gone(st, _live3, _q6):
-                    continue
                 env['q'] = _q6
                 st.at = o313  # game.yaml:783
                 if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
@@ -1876,10 +1871,7 @@ def build(num_players, files):
             st.at = o322  # game.yaml:788
             st.vars['excommunicated'] = None
             st.at = o325  # game.yaml:789
-            _live4 = live_mask(st)
             for _q7 in list(st.players):
-                if gone(st, _live4, _q7):
-                    continue
                 env['q'] = _q7
                 st.at = o324  # game.yaml:789
                 _i15 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
@@ -1907,7 +1899,8 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o330  # game.yaml:799
             _args5 = {'p': env['w']}
-            enter_procedure(st, S[135])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[135])
             st.frames.append(Frame(o7, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1941,7 +1934,8 @@ def build(num_players, files):
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o337  # game.yaml:814
                 _args6 = {'x': env['x']}
-                enter_procedure(st, S[136])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[136])
                 st.inline += 1
                 try:
                     proc_retire(st, _args6)
@@ -2117,7 +2111,8 @@ def build(num_players, files):
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o60  # game.yaml:362
         _args7 = {'x': env['x']}
-        enter_procedure(st, S[88])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[88])
         st.inline += 1
         try:
             proc_retire(st, _args7)
@@ -2143,7 +2138,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o70  # game.yaml:385
         _args8 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[152])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[152])
         st.inline += 1
         try:
             proc_settle(st, _args8)
@@ -2190,7 +2186,8 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o70  # game.yaml:385
             _args9 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[152])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[152])
             st.inline += 1
             try:
                 proc_settle(st, _args9)
@@ -2267,7 +2264,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o81  # game.yaml:401
         _args10 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
-        enter_procedure(st, S[103])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[103])
         st.inline += 1
         try:
             proc_fresh(st, _args10)
@@ -2306,7 +2304,8 @@ def build(num_players, files):
         if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
             st.at = o91  # game.yaml:420
             _args11 = {'x': env['x']}
-            enter_procedure(st, S[106])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[106])
             st.inline += 1
             try:
                 proc_grow_old(st, _args11)
@@ -2321,7 +2320,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o91  # game.yaml:420
         _args12 = {'x': env['x']}
-        enter_procedure(st, S[106])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[106])
         st.inline += 1
         try:
             proc_grow_old(st, _args12)
@@ -2344,7 +2344,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o96  # game.yaml:424
             _args13 = {'p': st.vars['emperor']}
-            enter_procedure(st, S[158])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[158])
             st.frames.append(Frame(o7, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2395,7 +2396,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o105  # game.yaml:435
             _args14 = {'q': env['q']}
-            enter_procedure(st, S[162])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[162])
             st.frames.append(Frame(o11, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2412,7 +2414,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o107  # game.yaml:435
             _args15 = {'q': env['q']}
-            enter_procedure(st, S[163])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[163])
             st.frames.append(Frame(o12, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2460,7 +2463,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o119  # game.yaml:443
             _args16 = {'p': env['q'], 'side': False}
-            enter_procedure(st, S[164])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[164])
             st.frames.append(Frame(o6, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2477,7 +2481,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o122  # game.yaml:455
             _args17 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
-            enter_procedure(st, S[166])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[166])
             st.frames.append(Frame(o13, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2494,7 +2499,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o124  # game.yaml:458
             _args18 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-            enter_procedure(st, S[167])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[167])
             st.frames.append(Frame(o13, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2685,7 +2691,8 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o141  # game.yaml:494
             _args19 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[182])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[182])
             st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2760,7 +2767,8 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o148  # game.yaml:510
             _args20 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[188])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[188])
             st.frames.append(Frame(o17, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2821,7 +2829,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o156  # game.yaml:521
             _args21 = {'p': env['p'], 'optional': False}
-            enter_procedure(st, S[194])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[194])
             st.frames.append(Frame(o18, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2841,7 +2850,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o159  # game.yaml:525
             _args22 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[196])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[196])
             st.frames.append(Frame(o6, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2866,7 +2876,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o162  # game.yaml:530
             _args23 = {'p': env['p']}
-            enter_procedure(st, S[199])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[199])
             st.frames.append(Frame(o15, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2891,7 +2902,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o165  # game.yaml:538
             _args24 = {'p': env['p']}
-            enter_procedure(st, S[202])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[202])
             st.frames.append(Frame(o16, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3150,7 +3162,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o184  # game.yaml:575
             _args25 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            enter_procedure(st, S[222])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[222])
             st.frames.append(Frame(o18, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3167,7 +3180,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o186  # game.yaml:576
             _args26 = {'p': env['p']}
-            enter_procedure(st, S[223])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[223])
             st.frames.append(Frame(o19, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3194,7 +3208,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o190  # game.yaml:578
             _args27 = {'p': env['p']}
-            enter_procedure(st, S[224])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[224])
             st.frames.append(Frame(o20, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3211,7 +3226,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o192  # game.yaml:579
             _args28 = {'p': env['p']}
-            enter_procedure(st, S[225])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[225])
             st.frames.append(Frame(o21, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3228,7 +3244,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o194  # game.yaml:580
             _args29 = {'p': env['p']}
-            enter_procedure(st, S[226])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[226])
             st.frames.append(Frame(o22, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3245,7 +3262,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o196  # game.yaml:581
             _args30 = {'p': env['p']}
-            enter_procedure(st, S[227])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[227])
             st.frames.append(Frame(o23, _args30))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3266,7 +3284,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o201  # game.yaml:594
         _args31 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
-        enter_procedure(st, S[231])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[231])
         st.inline += 1
         try:
             proc_grow_old(st, _args31)
@@ -3339,7 +3358,8 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o201  # game.yaml:594
             _args32 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
-            enter_procedure(st, S[231])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[231])
             st.inline += 1
             try:
                 proc_grow_old(st, _args32)
@@ -3371,7 +3391,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o207  # game.yaml:613
         _args33 = {'x': env['x'], 's': env['t']}
-        enter_procedure(st, S[240])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[240])
         st.inline += 1
         try:
             proc_settle(st, _args33)
@@ -3412,7 +3433,8 @@ def build(num_players, files):
             env['t'] = dec.values[i]
             st.at = o207  # game.yaml:613
             _args34 = {'x': env['x'], 's': env['t']}
-            enter_procedure(st, S[240])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[240])
             st.inline += 1
             try:
                 proc_settle(st, _args34)
@@ -3472,7 +3494,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o212  # game.yaml:623
             _args35 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[242])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[242])
             st.frames.append(Frame(o6, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3497,7 +3520,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o215  # game.yaml:625
             _args36 = {'p': env['p'], 'side': True}
-            enter_procedure(st, S[245])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[245])
             st.frames.append(Frame(o6, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3625,7 +3649,8 @@ def build(num_players, files):
         st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
         st.at = o225  # game.yaml:655
         _args37 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
-        enter_procedure(st, S[256])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[256])
         st.inline += 1
         try:
             proc_fresh(st, _args37)
@@ -3683,7 +3708,8 @@ def build(num_players, files):
             st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
             st.at = o225  # game.yaml:655
             _args38 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
-            enter_procedure(st, S[256])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[256])
             st.inline += 1
             try:
                 proc_fresh(st, _args38)
@@ -3789,7 +3815,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o236  # game.yaml:678
             _args39 = {'q': env['q']}
-            enter_procedure(st, S[265])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[265])
             st.frames.append(Frame(o25, _args39))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3824,7 +3851,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o241  # game.yaml:679
             _args40 = {'e': env['e']}
-            enter_procedure(st, S[267])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[267])
             st.frames.append(Frame(o26, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3853,7 +3881,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o249  # game.yaml:695
         _args41 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
-        enter_procedure(st, S[269])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[269])
         st.inline += 1
         try:
             proc_fresh(st, _args41)
@@ -3905,7 +3934,8 @@ def build(num_players, files):
             env['e'] = dec.values[i]
             st.at = o249  # game.yaml:695
             _args42 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
-            enter_procedure(st, S[269])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[269])
             st.inline += 1
             try:
                 proc_fresh(st, _args42)
@@ -3931,7 +3961,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o254  # game.yaml:704
             _args43 = {'e': env['e'], 'w': env['w']}
-            enter_procedure(st, S[271])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[271])
             st.frames.append(Frame(o27, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4021,7 +4052,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o270  # game.yaml:725
             _args44 = {'e': env['e']}
-            enter_procedure(st, S[279])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[279])
             st.frames.append(Frame(o28, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4038,7 +4070,8 @@ def build(num_players, files):
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
         st.at = o275  # game.yaml:739
         _args45 = {'x': env['x']}
-        enter_procedure(st, S[122])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[122])
         st.inline += 1
         try:
             proc_retire(st, _args45)
@@ -4068,7 +4101,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o278  # game.yaml:738
         _args46 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[280])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[280])
         st.inline += 1
         try:
             proc_settle(st, _args46)
@@ -4109,7 +4143,8 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o278  # game.yaml:738
             _args47 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[280])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[280])
             st.inline += 1
             try:
                 proc_settle(st, _args47)
@@ -4125,7 +4160,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o282  # game.yaml:744
             _args48 = {}
-            enter_procedure(st, S[282])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[282])
             st.frames.append(Frame(o30, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4370,7 +4406,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o318  # game.yaml:785
             _args49 = {'w': st.vars['rival']}
-            enter_procedure(st, S[288])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[288])
             st.frames.append(Frame(o31, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4396,7 +4433,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o332  # game.yaml:800
             _args50 = {'p': env['old']}
-            enter_procedure(st, S[289])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[289])
             st.frames.append(Frame(o32, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4413,7 +4451,8 @@ def build(num_players, files):
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
         st.at = o337  # game.yaml:814
         _args51 = {'x': env['x']}
-        enter_procedure(st, S[136])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[136])
         st.inline += 1
         try:
             proc_retire(st, _args51)
@@ -4443,7 +4482,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o340  # game.yaml:813
         _args52 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[290])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[290])
         st.inline += 1
         try:
             proc_settle(st, _args52)
@@ -4484,7 +4524,8 @@ def build(num_players, files):
             env['s'] = dec.values[i]
             st.at = o340  # game.yaml:813
             _args53 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[290])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[290])
             st.inline += 1
             try:
                 proc_settle(st, _args53)
@@ -4500,7 +4541,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o347  # game.yaml:823
             _args54 = {}
-            enter_procedure(st, S[291])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[291])
             st.frames.append(Frame(o34, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4517,7 +4559,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o349  # game.yaml:824
             _args55 = {}
-            enter_procedure(st, S[292])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[292])
             st.frames.append(Frame(o35, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4534,7 +4577,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o352  # game.yaml:837
             _args56 = {}
-            enter_procedure(st, S[293])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[293])
             st.frames.append(Frame(o35, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4707,7 +4751,8 @@ def build(num_players, files):
             if (len(st.players) == 2):
                 st.at = o370  # game.yaml:274
                 _args57 = {}
-                enter_procedure(st, S[299])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[299])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args57)
@@ -4740,7 +4785,8 @@ def build(num_players, files):
         if pc == 5:
             st.at = o384  # game.yaml:288
             _args58 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
-            enter_procedure(st, S[303])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[303])
             st.inline += 1
             try:
                 proc_fresh(st, _args58)
@@ -4771,10 +4817,7 @@ def build(num_players, files):
             pc = 9
         if pc == 9:
             st.at = o399  # game.yaml:294
-            _live5 = live_mask(st)
             for _p3 in list(st.players):
-                if gone(st, _live5, _p3):
-                    continue
                 env['p'] = _p3
                 st.at = o397  # game.yaml:294
                 _i69 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
@@ -4795,7 +4838,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o370  # game.yaml:274
         _args59 = {}
-        enter_procedure(st, S[299])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[299])
         st.inline += 1
         try:
             proc_close_electorates(st, _args59)
@@ -4873,7 +4917,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o386  # game.yaml:289
             _args60 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
-            enter_procedure(st, S[308])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[308])
             st.frames.append(Frame(o2, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4907,7 +4952,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o390  # game.yaml:292
             _args61 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
-            enter_procedure(st, S[309])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[309])
             st.frames.append(Frame(o2, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4928,7 +4974,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o394  # game.yaml:293
             _args62 = {'p': env['p']}
-            enter_procedure(st, S[310])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[310])
             st.frames.append(Frame(o15, _args62))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4997,7 +5044,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                 st.at = o411  # game.yaml:303
                 _args63 = {}
-                enter_procedure(st, S[312])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[312])
                 st.inline += 1
                 try:
                     proc_income_phase(st, _args63)
@@ -5084,7 +5132,8 @@ def build(num_players, files):
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
         st.at = o411  # game.yaml:303
         _args64 = {}
-        enter_procedure(st, S[312])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[312])
         st.inline += 1
         try:
             proc_income_phase(st, _args64)
@@ -5109,7 +5158,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o417  # game.yaml:304
             _args65 = {}
-            enter_procedure(st, S[314])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[314])
             st.frames.append(Frame(o9, _args65))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5133,7 +5183,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o423  # game.yaml:305
             _args66 = {}
-            enter_procedure(st, S[315])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[315])
             st.frames.append(Frame(o10, _args66))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5152,10 +5203,7 @@ def build(num_players, files):
             st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
-            _live6 = live_mask(st)
             for _p4 in list(st.players):
-                if gone(st, _live6, _p4):
-                    continue
                 env['p'] = _p4
                 st.at = o429  # game.yaml:306
                 _i76 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
@@ -5226,7 +5274,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o435  # game.yaml:310
             _args67 = {'p': env['p']}
-            enter_procedure(st, S[317])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[317])
             st.frames.append(Frame(o14, _args67))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5252,7 +5301,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o444  # game.yaml:311
             _args68 = {}
-            enter_procedure(st, S[318])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[318])
             st.frames.append(Frame(o24, _args68))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5276,7 +5326,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o449  # game.yaml:312
             _args69 = {}
-            enter_procedure(st, S[319])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[319])
             st.frames.append(Frame(o29, _args69))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5300,7 +5351,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o454  # game.yaml:313
             _args70 = {}
-            enter_procedure(st, S[320])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[320])
             st.frames.append(Frame(o33, _args70))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5405,7 +5457,8 @@ def build(num_players, files):
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o60  # game.yaml:362
             _args71 = {'x': env['x']}
-            enter_procedure(st, S[88])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 proc_retire(st, _args71)
@@ -5455,7 +5508,8 @@ def build(num_players, files):
                 env['s'] = _values2[_i87]
                 st.at = o70  # game.yaml:385
                 _args72 = {'x': env['x'], 's': env['s']}
-                enter_procedure(st, S[152])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[152])
                 st.inline += 1
                 try:
                     proc_settle(st, _args72)
@@ -5496,7 +5550,8 @@ def build(num_players, files):
             elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
                 st.at = o81  # game.yaml:401
                 _args73 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
-                enter_procedure(st, S[103])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[103])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args73)
@@ -5512,10 +5567,7 @@ def build(num_players, files):
     def c_8(st, fr):  # game.yaml:405
         env = fr.env
         st.at = o88  # game.yaml:409
-        _live7 = live_mask(st)
         for _p8 in list(st.players):
-            if gone(st, _live7, _p8):
-                continue
             env['p'] = _p8
             st.at = o84  # game.yaml:411
             env['n'] = fn_income(st, S[95], env['p'])
@@ -5544,7 +5596,8 @@ def build(num_players, files):
                 if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
                     st.at = o91  # game.yaml:420
                     _args74 = {'x': env['x']}
-                    enter_procedure(st, S[106])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[106])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args74)
@@ -5561,7 +5614,8 @@ def build(num_players, files):
                     st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
                 st.at = o96  # game.yaml:424
                 _args75 = {'p': st.vars['emperor']}
-                enter_procedure(st, S[158])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[158])
                 st.inline += 1
                 try:
                     d_fill_throne(st, _args75)
@@ -5581,10 +5635,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o109  # game.yaml:431
             _items10 = list(clockwise_from(st, st.vars['emperor']))
-            _live8 = live_mask(st)
             for _q8 in _items10:
-                if gone(st, _live8, _q8):
-                    continue
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
                 env['pink'] = len([1 for _c18 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c18.props['stack'].props['colour'] == 'pink')])
@@ -5594,7 +5645,8 @@ def build(num_players, files):
                 if (env['blue'] > env['pink']):
                     st.at = o105  # game.yaml:435
                     _args76 = {'q': env['q']}
-                    enter_procedure(st, S[162])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[162])
                     st.inline += 1
                     try:
                         d_son(st, _args76)
@@ -5606,7 +5658,8 @@ def build(num_players, files):
                 elif (env['pink'] > 0):
                     st.at = o107  # game.yaml:435
                     _args77 = {'q': env['q']}
-                    enter_procedure(st, S[163])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[163])
                     st.inline += 1
                     try:
                         d_daughter(st, _args77)
@@ -5617,10 +5670,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 1:
             st.at = o114  # game.yaml:436
-            _live9 = live_mask(st)
             for _q9 in list(st.players):
-                if gone(st, _live9, _q9):
-                    continue
                 env['q'] = _q9
                 st.at = o113  # game.yaml:436
                 for _c20 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
@@ -5638,7 +5688,8 @@ def build(num_players, files):
                     st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
                 st.at = o119  # game.yaml:443
                 _args78 = {'p': env['q'], 'side': False}
-                enter_procedure(st, S[164])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[164])
                 st.inline += 1
                 try:
                     d_place_new(st, _args78)
@@ -5674,7 +5725,8 @@ def build(num_players, files):
                     env['s'] = _values4[_i93]
                     st.at = o122  # game.yaml:455
                     _args79 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
-                    enter_procedure(st, S[166])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[166])
                     st.inline += 1
                     try:
                         d_offer(st, _args79)
@@ -5686,7 +5738,8 @@ def build(num_players, files):
                 elif _k10 == 1:  # game.yaml:456
                     st.at = o124  # game.yaml:458
                     _args80 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-                    enter_procedure(st, S[167])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[167])
                     st.inline += 1
                     try:
                         d_offer(st, _args80)
@@ -5798,7 +5851,8 @@ def build(num_players, files):
                             st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
                         st.at = o141  # game.yaml:494
                         _args81 = {'p': env['p'], 'a': env['k'].key}
-                        enter_procedure(st, S[182])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[182])
                         st.inline += 1
                         try:
                             d_use_card(st, _args81)
@@ -5839,7 +5893,8 @@ def build(num_players, files):
                             st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
                         _args82 = {'p': env['p'], 'a': env['k'].key}
-                        enter_procedure(st, S[188])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[188])
                         st.inline += 1
                         try:
                             d_use_card(st, _args82)
@@ -5863,7 +5918,8 @@ def build(num_players, files):
                     st.vars['privilege_used'][_i106] = True
                     st.at = o156  # game.yaml:521
                     _args83 = {'p': env['p'], 'optional': False}
-                    enter_procedure(st, S[194])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[194])
                     st.inline += 1
                     try:
                         d_doctor(st, _args83)
@@ -5878,7 +5934,8 @@ def build(num_players, files):
                     st.vars['privilege_used'][_i107] = True
                     st.at = o159  # game.yaml:525
                     _args84 = {'p': env['p'], 'side': False}
-                    enter_procedure(st, S[196])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[196])
                     st.inline += 1
                     try:
                         d_place_new(st, _args84)
@@ -5898,7 +5955,8 @@ def build(num_players, files):
                     st.vars['thalers'][_i108] = _v34
                     st.at = o162  # game.yaml:530
                     _args85 = {'p': env['p']}
-                    enter_procedure(st, S[199])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[199])
                     st.inline += 1
                     try:
                         d_place_knight(st, _args85)
@@ -5918,7 +5976,8 @@ def build(num_players, files):
                     st.vars['thalers'][_i109] = _v35
                     st.at = o165  # game.yaml:538
                     _args86 = {'p': env['p']}
-                    enter_procedure(st, S[202])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[202])
                     st.inline += 1
                     try:
                         d_move_knight(st, _args86)
@@ -6010,7 +6069,8 @@ def build(num_players, files):
             elif (env['a'] == 'doctor'):
                 st.at = o184  # game.yaml:575
                 _args87 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-                enter_procedure(st, S[222])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[222])
                 st.inline += 1
                 try:
                     d_doctor(st, _args87)
@@ -6022,7 +6082,8 @@ def build(num_players, files):
             elif (env['a'] == 'move'):
                 st.at = o186  # game.yaml:576
                 _args88 = {'p': env['p']}
-                enter_procedure(st, S[223])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[223])
                 st.inline += 1
                 try:
                     d_move_card(st, _args88)
@@ -6041,7 +6102,8 @@ def build(num_players, files):
             elif (env['a'] == 'permit'):
                 st.at = o190  # game.yaml:578
                 _args89 = {'p': env['p']}
-                enter_procedure(st, S[224])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[224])
                 st.inline += 1
                 try:
                     d_permit(st, _args89)
@@ -6053,7 +6115,8 @@ def build(num_players, files):
             elif (env['a'] == 'ordinance'):
                 st.at = o192  # game.yaml:579
                 _args90 = {'p': env['p']}
-                enter_procedure(st, S[225])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[225])
                 st.inline += 1
                 try:
                     d_ordinance(st, _args90)
@@ -6065,7 +6128,8 @@ def build(num_players, files):
             elif (env['a'] == 'promotion'):
                 st.at = o194  # game.yaml:580
                 _args91 = {'p': env['p']}
-                enter_procedure(st, S[226])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[226])
                 st.inline += 1
                 try:
                     d_promotion(st, _args91)
@@ -6077,7 +6141,8 @@ def build(num_players, files):
             elif (env['a'] == 'daughter'):
                 st.at = o196  # game.yaml:581
                 _args92 = {'p': env['p']}
-                enter_procedure(st, S[227])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[227])
                 st.inline += 1
                 try:
                     d_kings_daughter(st, _args92)
@@ -6114,7 +6179,8 @@ def build(num_players, files):
                     env['s'] = _values12[_i116]
                     st.at = o201  # game.yaml:594
                     _args93 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
-                    enter_procedure(st, S[231])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[231])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args93)
@@ -6165,7 +6231,8 @@ def build(num_players, files):
                         env['t'] = _values14[_i119]
                         st.at = o207  # game.yaml:613
                         _args94 = {'x': env['x'], 's': env['t']}
-                        enter_procedure(st, S[240])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[240])
                         st.inline += 1
                         try:
                             proc_settle(st, _args94)
@@ -6198,7 +6265,8 @@ def build(num_players, files):
                 if _k21 == 0:  # game.yaml:623
                     st.at = o212  # game.yaml:623
                     _args95 = {'p': env['p'], 'side': False}
-                    enter_procedure(st, S[242])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[242])
                     st.inline += 1
                     try:
                         d_place_new(st, _args95)
@@ -6218,7 +6286,8 @@ def build(num_players, files):
                     st.vars['thalers'][_i121] = _v37
                     st.at = o215  # game.yaml:625
                     _args96 = {'p': env['p'], 'side': True}
-                    enter_procedure(st, S[245])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[245])
                     st.inline += 1
                     try:
                         d_place_new(st, _args96)
@@ -6285,7 +6354,8 @@ def build(num_players, files):
                     st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
                     st.at = o225  # game.yaml:655
                     _args97 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
-                    enter_procedure(st, S[256])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[256])
                     st.inline += 1
                     try:
                         proc_fresh(st, _args97)
@@ -6332,16 +6402,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o238  # game.yaml:677
             _items11 = list(clockwise_from(st, st.vars['emperor']))
-            _live10 = live_mask(st)
             for _q10 in _items11:
-                if gone(st, _live10, _q10):
-                    continue
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
                 if (any((_c21.props['stack'].key == 'gray') for _c21 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x34.kind == 'aristocrats') for _x34 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                     st.at = o236  # game.yaml:678
                     _args98 = {'q': env['q']}
-                    enter_procedure(st, S[265])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[265])
                     st.inline += 1
                     try:
                         d_gray_eminence(st, _args98)
@@ -6359,7 +6427,8 @@ def build(num_players, files):
                 if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
                     st.at = o241  # game.yaml:679
                     _args99 = {'e': env['e']}
-                    enter_procedure(st, S[267])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[267])
                     st.inline += 1
                     try:
                         d_new_elector(st, _args99)
@@ -6403,7 +6472,8 @@ def build(num_players, files):
                     env['e'] = _values19[_i129]
                     st.at = o249  # game.yaml:695
                     _args100 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
-                    enter_procedure(st, S[269])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[269])
                     st.inline += 1
                     try:
                         proc_fresh(st, _args100)
@@ -6428,7 +6498,8 @@ def build(num_players, files):
             if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
                 st.at = o254  # game.yaml:704
                 _args101 = {'e': env['e'], 'w': env['w']}
-                enter_procedure(st, S[271])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[271])
                 st.inline += 1
                 try:
                     d_change_of_power(st, _args101)
@@ -6487,7 +6558,8 @@ def build(num_players, files):
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o270  # game.yaml:725
                 _args102 = {'e': env['e']}
-                enter_procedure(st, S[279])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[279])
                 st.inline += 1
                 try:
                     d_displaced(st, _args102)
@@ -6522,7 +6594,8 @@ def build(num_players, files):
                     env['s'] = _values21[_i132]
                     st.at = o278  # game.yaml:738
                     _args103 = {'x': env['x'], 's': env['s']}
-                    enter_procedure(st, S[280])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[280])
                     st.inline += 1
                     try:
                         proc_settle(st, _args103)
@@ -6537,7 +6610,8 @@ def build(num_players, files):
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args104 = {'x': env['x']}
-                enter_procedure(st, S[122])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[122])
                 st.inline += 1
                 try:
                     proc_retire(st, _args104)
@@ -6554,7 +6628,8 @@ def build(num_players, files):
             if (st.vars['rival'] != None):
                 st.at = o282  # game.yaml:744
                 _args105 = {}
-                enter_procedure(st, S[282])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[282])
                 st.inline += 1
                 try:
                     d_election(st, _args105)
@@ -6569,10 +6644,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o295  # game.yaml:750
             _items13 = list(clockwise_from(st, st.vars['emperor']))
-            _live11 = live_mask(st)
             for _q11 in _items13:
-                if gone(st, _live11, _q11):
-                    continue
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
                 if any((_c22.props['stack'].key == 'church') for _c22 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
@@ -6623,12 +6695,9 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o304  # game.yaml:770
             _items14 = list([_x35 for _x35 in clockwise_from(st, st.vars['emperor']) if ((_x35 != st.vars['emperor']) and (_x35 != st.vars['rival']))])
-            _live12 = live_mask(st)
             if _items14:
                 st.secret += 1
             for _q12 in _items14:
-                if gone(st, _live12, _q12):
-                    continue
                 env['q'] = _q12
                 st.at = o303  # game.yaml:772
                 _actions24, _values24, _idx24 = collect_303(st, env)
@@ -6670,10 +6739,7 @@ def build(num_players, files):
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
         if pc <= 8:
             st.at = o314  # game.yaml:781
-            _live13 = live_mask(st)
             for _q17 in list(st.players):
-                if gone(st, _live13, _q17):
-                    continue
                 env['q'] = _q17
                 st.at = o313  # game.yaml:783
                 if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
@@ -6691,7 +6757,8 @@ def build(num_players, files):
             if (env['victor'] == st.vars['rival']):
                 st.at = o318  # game.yaml:785
                 _args106 = {'w': st.vars['rival']}
-                enter_procedure(st, S[288])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[288])
                 st.inline += 1
                 try:
                     d_crown(st, _args106)
@@ -6715,10 +6782,7 @@ def build(num_players, files):
             st.vars['excommunicated'] = None
         if pc <= 13:
             st.at = o325  # game.yaml:789
-            _live14 = live_mask(st)
             for _q18 in list(st.players):
-                if gone(st, _live14, _q18):
-                    continue
                 env['q'] = _q18
                 st.at = o324  # game.yaml:789
                 _i141 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
@@ -6745,7 +6809,8 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o330  # game.yaml:799
             _args107 = {'p': env['w']}
-            enter_procedure(st, S[135])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[135])
             st.inline += 1
             try:
                 d_fill_throne(st, _args107)
@@ -6759,7 +6824,8 @@ def build(num_players, files):
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o332  # game.yaml:800
                 _args108 = {'p': env['old']}
-                enter_procedure(st, S[289])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[289])
                 st.inline += 1
                 try:
                     d_deposed(st, _args108)
@@ -6794,7 +6860,8 @@ def build(num_players, files):
                     env['s'] = _values25[_i142]
                     st.at = o340  # game.yaml:813
                     _args109 = {'x': env['x'], 's': env['s']}
-                    enter_procedure(st, S[290])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[290])
                     st.inline += 1
                     try:
                         proc_settle(st, _args109)
@@ -6809,7 +6876,8 @@ def build(num_players, files):
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o337  # game.yaml:814
                 _args110 = {'x': env['x']}
-                enter_procedure(st, S[136])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[136])
                 st.inline += 1
                 try:
                     proc_retire(st, _args110)
@@ -6846,7 +6914,8 @@ def build(num_players, files):
             if (D_rounds1.cell((st.vars['round'], ), 3, S[145]) == 'place'):
                 st.at = o347  # game.yaml:823
                 _args111 = {}
-                enter_procedure(st, S[291])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[291])
                 st.inline += 1
                 try:
                     d_place_empire_city(st, _args111)
@@ -6858,7 +6927,8 @@ def build(num_players, files):
             elif (D_rounds1.cell((st.vars['round'], ), 3, S[146]) == 'move'):
                 st.at = o349  # game.yaml:824
                 _args112 = {}
-                enter_procedure(st, S[292])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[292])
                 st.inline += 1
                 try:
                     d_move_empire_city(st, _args112)
@@ -6893,7 +6963,8 @@ def build(num_players, files):
             else:
                 st.at = o352  # game.yaml:837
                 _args113 = {}
-                enter_procedure(st, S[293])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[293])
                 st.inline += 1
                 try:
                     d_move_empire_city(st, _args113)
@@ -6988,7 +7059,8 @@ def build(num_players, files):
             st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
         st.at = o60  # game.yaml:362
         _args114 = {'x': env['x']}
-        enter_procedure(st, S[88])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[88])
         st.inline += 1
         try:
             proc_retire(st, _args114)
@@ -7010,7 +7082,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o70  # game.yaml:385
         _args115 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[152])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[152])
         st.inline += 1
         try:
             proc_settle(st, _args115)
@@ -7059,7 +7132,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o81  # game.yaml:401
         _args116 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
-        enter_procedure(st, S[103])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[103])
         st.inline += 1
         try:
             proc_fresh(st, _args116)
@@ -7092,7 +7166,8 @@ def build(num_players, files):
         if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
             st.at = o91  # game.yaml:420
             _args117 = {'x': env['x']}
-            enter_procedure(st, S[106])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[106])
             st.inline += 1
             try:
                 proc_grow_old(st, _args117)
@@ -7105,7 +7180,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o91  # game.yaml:420
         _args118 = {'x': env['x']}
-        enter_procedure(st, S[106])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[106])
         st.inline += 1
         try:
             proc_grow_old(st, _args118)
@@ -7124,7 +7200,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o96  # game.yaml:424
             _args119 = {'p': st.vars['emperor']}
-            enter_procedure(st, S[158])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[158])
             st.inline += 1
             try:
                 d_fill_throne(st, _args119)
@@ -7158,7 +7235,8 @@ def build(num_players, files):
             if (env['blue'] > env['pink']):
                 st.at = o105  # game.yaml:435
                 _args120 = {'q': env['q']}
-                enter_procedure(st, S[162])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[162])
                 st.inline += 1
                 try:
                     d_son(st, _args120)
@@ -7170,7 +7248,8 @@ def build(num_players, files):
             elif (env['pink'] > 0):
                 st.at = o107  # game.yaml:435
                 _args121 = {'q': env['q']}
-                enter_procedure(st, S[163])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[163])
                 st.inline += 1
                 try:
                     d_daughter(st, _args121)
@@ -7185,7 +7264,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o105  # game.yaml:435
             _args122 = {'q': env['q']}
-            enter_procedure(st, S[162])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[162])
             st.inline += 1
             try:
                 d_son(st, _args122)
@@ -7200,7 +7280,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o107  # game.yaml:435
             _args123 = {'q': env['q']}
-            enter_procedure(st, S[163])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[163])
             st.inline += 1
             try:
                 d_daughter(st, _args123)
@@ -7235,7 +7316,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o119  # game.yaml:443
             _args124 = {'p': env['q'], 'side': False}
-            enter_procedure(st, S[164])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[164])
             st.inline += 1
             try:
                 d_place_new(st, _args124)
@@ -7250,7 +7332,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o122  # game.yaml:455
             _args125 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
-            enter_procedure(st, S[166])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[166])
             st.inline += 1
             try:
                 d_offer(st, _args125)
@@ -7265,7 +7348,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o124  # game.yaml:458
             _args126 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-            enter_procedure(st, S[167])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[167])
             st.inline += 1
             try:
                 d_offer(st, _args126)
@@ -7345,7 +7429,8 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
                 st.at = o141  # game.yaml:494
                 _args127 = {'p': env['p'], 'a': env['k'].key}
-                enter_procedure(st, S[182])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[182])
                 st.inline += 1
                 try:
                     d_use_card(st, _args127)
@@ -7376,7 +7461,8 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o141  # game.yaml:494
             _args128 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[182])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[182])
             st.inline += 1
             try:
                 d_use_card(st, _args128)
@@ -7420,7 +7506,8 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
                 _args129 = {'p': env['p'], 'a': env['k'].key}
-                enter_procedure(st, S[188])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[188])
                 st.inline += 1
                 try:
                     d_use_card(st, _args129)
@@ -7452,7 +7539,8 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o148  # game.yaml:510
             _args130 = {'p': env['p'], 'a': env['k'].key}
-            enter_procedure(st, S[188])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[188])
             st.inline += 1
             try:
                 d_use_card(st, _args130)
@@ -7481,7 +7569,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o156  # game.yaml:521
             _args131 = {'p': env['p'], 'optional': False}
-            enter_procedure(st, S[194])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[194])
             st.inline += 1
             try:
                 d_doctor(st, _args131)
@@ -7500,7 +7589,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o159  # game.yaml:525
             _args132 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[196])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[196])
             st.inline += 1
             try:
                 d_place_new(st, _args132)
@@ -7524,7 +7614,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o162  # game.yaml:530
             _args133 = {'p': env['p']}
-            enter_procedure(st, S[199])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[199])
             st.inline += 1
             try:
                 d_place_knight(st, _args133)
@@ -7548,7 +7639,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o165  # game.yaml:538
             _args134 = {'p': env['p']}
-            enter_procedure(st, S[202])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[202])
             st.inline += 1
             try:
                 d_move_knight(st, _args134)
@@ -7613,7 +7705,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o184  # game.yaml:575
             _args135 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            enter_procedure(st, S[222])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[222])
             st.inline += 1
             try:
                 d_doctor(st, _args135)
@@ -7628,7 +7721,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o186  # game.yaml:576
             _args136 = {'p': env['p']}
-            enter_procedure(st, S[223])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[223])
             st.inline += 1
             try:
                 d_move_card(st, _args136)
@@ -7651,7 +7745,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o190  # game.yaml:578
             _args137 = {'p': env['p']}
-            enter_procedure(st, S[224])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[224])
             st.inline += 1
             try:
                 d_permit(st, _args137)
@@ -7666,7 +7761,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o192  # game.yaml:579
             _args138 = {'p': env['p']}
-            enter_procedure(st, S[225])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[225])
             st.inline += 1
             try:
                 d_ordinance(st, _args138)
@@ -7681,7 +7777,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o194  # game.yaml:580
             _args139 = {'p': env['p']}
-            enter_procedure(st, S[226])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[226])
             st.inline += 1
             try:
                 d_promotion(st, _args139)
@@ -7696,7 +7793,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o196  # game.yaml:581
             _args140 = {'p': env['p']}
-            enter_procedure(st, S[227])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[227])
             st.inline += 1
             try:
                 d_kings_daughter(st, _args140)
@@ -7714,7 +7812,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o201  # game.yaml:594
         _args141 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
-        enter_procedure(st, S[231])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[231])
         st.inline += 1
         try:
             proc_grow_old(st, _args141)
@@ -7750,7 +7849,8 @@ def build(num_players, files):
                 env['t'] = _values33[_i179]
                 st.at = o207  # game.yaml:613
                 _args142 = {'x': env['x'], 's': env['t']}
-                enter_procedure(st, S[240])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[240])
                 st.inline += 1
                 try:
                     proc_settle(st, _args142)
@@ -7763,7 +7863,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o207  # game.yaml:613
         _args143 = {'x': env['x'], 's': env['t']}
-        enter_procedure(st, S[240])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[240])
         st.inline += 1
         try:
             proc_settle(st, _args143)
@@ -7781,7 +7882,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o212  # game.yaml:623
             _args144 = {'p': env['p'], 'side': False}
-            enter_procedure(st, S[242])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[242])
             st.inline += 1
             try:
                 d_place_new(st, _args144)
@@ -7805,7 +7907,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o215  # game.yaml:625
             _args145 = {'p': env['p'], 'side': True}
-            enter_procedure(st, S[245])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[245])
             st.inline += 1
             try:
                 d_place_new(st, _args145)
@@ -7836,7 +7939,8 @@ def build(num_players, files):
         st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
         st.at = o225  # game.yaml:655
         _args146 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
-        enter_procedure(st, S[256])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[256])
         st.inline += 1
         try:
             proc_fresh(st, _args146)
@@ -7869,7 +7973,8 @@ def build(num_players, files):
             if (any((_c30.props['stack'].key == 'gray') for _c30 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                 st.at = o236  # game.yaml:678
                 _args147 = {'q': env['q']}
-                enter_procedure(st, S[265])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[265])
                 st.inline += 1
                 try:
                     d_gray_eminence(st, _args147)
@@ -7884,7 +7989,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o236  # game.yaml:678
             _args148 = {'q': env['q']}
-            enter_procedure(st, S[265])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[265])
             st.inline += 1
             try:
                 d_gray_eminence(st, _args148)
@@ -7901,7 +8007,8 @@ def build(num_players, files):
             if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
                 st.at = o241  # game.yaml:679
                 _args149 = {'e': env['e']}
-                enter_procedure(st, S[267])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[267])
                 st.inline += 1
                 try:
                     d_new_elector(st, _args149)
@@ -7916,7 +8023,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o241  # game.yaml:679
             _args150 = {'e': env['e']}
-            enter_procedure(st, S[267])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[267])
             st.inline += 1
             try:
                 d_new_elector(st, _args150)
@@ -7940,7 +8048,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o249  # game.yaml:695
         _args151 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
-        enter_procedure(st, S[269])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[269])
         st.inline += 1
         try:
             proc_fresh(st, _args151)
@@ -7958,7 +8067,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o254  # game.yaml:704
             _args152 = {'e': env['e'], 'w': env['w']}
-            enter_procedure(st, S[271])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[271])
             st.inline += 1
             try:
                 d_change_of_power(st, _args152)
@@ -8018,7 +8128,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o270  # game.yaml:725
             _args153 = {'e': env['e']}
-            enter_procedure(st, S[279])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[279])
             st.inline += 1
             try:
                 d_displaced(st, _args153)
@@ -8034,7 +8145,8 @@ def build(num_players, files):
             st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
         st.at = o275  # game.yaml:739
         _args154 = {'x': env['x']}
-        enter_procedure(st, S[122])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[122])
         st.inline += 1
         try:
             proc_retire(st, _args154)
@@ -8064,7 +8176,8 @@ def build(num_players, files):
                 env['s'] = _values35[_i187]
                 st.at = o278  # game.yaml:738
                 _args155 = {'x': env['x'], 's': env['s']}
-                enter_procedure(st, S[280])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[280])
                 st.inline += 1
                 try:
                     proc_settle(st, _args155)
@@ -8077,7 +8190,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o278  # game.yaml:738
         _args156 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[280])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[280])
         st.inline += 1
         try:
             proc_settle(st, _args156)
@@ -8092,7 +8206,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o282  # game.yaml:744
             _args157 = {}
-            enter_procedure(st, S[282])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[282])
             st.inline += 1
             try:
                 d_election(st, _args157)
@@ -8266,7 +8381,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o318  # game.yaml:785
             _args158 = {'w': st.vars['rival']}
-            enter_procedure(st, S[288])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[288])
             st.inline += 1
             try:
                 d_crown(st, _args158)
@@ -8286,7 +8402,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o332  # game.yaml:800
             _args159 = {'p': env['old']}
-            enter_procedure(st, S[289])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[289])
             st.inline += 1
             try:
                 d_deposed(st, _args159)
@@ -8302,7 +8419,8 @@ def build(num_players, files):
             st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
         st.at = o337  # game.yaml:814
         _args160 = {'x': env['x']}
-        enter_procedure(st, S[136])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[136])
         st.inline += 1
         try:
             proc_retire(st, _args160)
@@ -8332,7 +8450,8 @@ def build(num_players, files):
                 env['s'] = _values41[_i200]
                 st.at = o340  # game.yaml:813
                 _args161 = {'x': env['x'], 's': env['s']}
-                enter_procedure(st, S[290])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[290])
                 st.inline += 1
                 try:
                     proc_settle(st, _args161)
@@ -8345,7 +8464,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o340  # game.yaml:813
         _args162 = {'x': env['x'], 's': env['s']}
-        enter_procedure(st, S[290])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[290])
         st.inline += 1
         try:
             proc_settle(st, _args162)
@@ -8360,7 +8480,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o347  # game.yaml:823
             _args163 = {}
-            enter_procedure(st, S[291])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[291])
             st.inline += 1
             try:
                 d_place_empire_city(st, _args163)
@@ -8375,7 +8496,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o349  # game.yaml:824
             _args164 = {}
-            enter_procedure(st, S[292])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[292])
             st.inline += 1
             try:
                 d_move_empire_city(st, _args164)
@@ -8390,7 +8512,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o352  # game.yaml:837
             _args165 = {}
-            enter_procedure(st, S[293])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[293])
             st.inline += 1
             try:
                 d_move_empire_city(st, _args165)
@@ -8503,7 +8626,8 @@ def build(num_players, files):
             if (len(st.players) == 2):
                 st.at = o370  # game.yaml:274
                 _args166 = {}
-                enter_procedure(st, S[299])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[299])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args166)
@@ -8551,7 +8675,8 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o384  # game.yaml:288
             _args167 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
-            enter_procedure(st, S[303])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[303])
             st.inline += 1
             try:
                 proc_fresh(st, _args167)
@@ -8563,14 +8688,12 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o387  # game.yaml:289
             _items18 = list(others(st, st.vars['emperor']))
-            _live15 = live_mask(st)
             for _p52 in _items18:
-                if gone(st, _live15, _p52):
-                    continue
                 env['p'] = _p52
                 st.at = o386  # game.yaml:289
                 _args168 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
-                enter_procedure(st, S[308])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[308])
                 st.inline += 1
                 try:
                     d_start_piece(st, _args168)
@@ -8586,14 +8709,12 @@ def build(num_players, files):
                 env['a'] = _a1
                 st.at = o391  # game.yaml:292
                 _items20 = list(clockwise_from(st, st.vars['emperor']))
-                _live16 = live_mask(st)
                 for _p53 in _items20:
-                    if gone(st, _live16, _p53):
-                        continue
                     env['p'] = _p53
                     st.at = o390  # game.yaml:292
                     _args169 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
-                    enter_procedure(st, S[309])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[309])
                     st.inline += 1
                     try:
                         d_start_piece(st, _args169)
@@ -8605,14 +8726,12 @@ def build(num_players, files):
         if pc <= 8:
             st.at = o395  # game.yaml:293
             _items21 = list(clockwise_from(st, st.vars['emperor']))
-            _live17 = live_mask(st)
             for _p54 in _items21:
-                if gone(st, _live17, _p54):
-                    continue
                 env['p'] = _p54
                 st.at = o394  # game.yaml:293
                 _args170 = {'p': env['p']}
-                enter_procedure(st, S[310])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[310])
                 st.inline += 1
                 try:
                     d_place_knight(st, _args170)
@@ -8623,10 +8742,7 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 9:
             st.at = o399  # game.yaml:294
-            _live18 = live_mask(st)
             for _p55 in list(st.players):
-                if gone(st, _live18, _p55):
-                    continue
                 env['p'] = _p55
                 st.at = o397  # game.yaml:294
                 _i206 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
@@ -8643,7 +8759,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o370  # game.yaml:274
         _args171 = {}
-        enter_procedure(st, S[299])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[299])
         st.inline += 1
         try:
             proc_close_electorates(st, _args171)
@@ -8676,7 +8793,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o386  # game.yaml:289
             _args172 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
-            enter_procedure(st, S[308])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[308])
             st.inline += 1
             try:
                 d_start_piece(st, _args172)
@@ -8691,14 +8809,12 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o391  # game.yaml:292
             _items22 = list(clockwise_from(st, st.vars['emperor']))
-            _live19 = live_mask(st)
             for _p56 in _items22:
-                if gone(st, _live19, _p56):
-                    continue
                 env['p'] = _p56
                 st.at = o390  # game.yaml:292
                 _args173 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
-                enter_procedure(st, S[309])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[309])
                 st.inline += 1
                 try:
                     d_start_piece(st, _args173)
@@ -8713,7 +8829,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o390  # game.yaml:292
             _args174 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
-            enter_procedure(st, S[309])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[309])
             st.inline += 1
             try:
                 d_start_piece(st, _args174)
@@ -8728,7 +8845,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o394  # game.yaml:293
             _args175 = {'p': env['p']}
-            enter_procedure(st, S[310])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[310])
             st.inline += 1
             try:
                 d_place_knight(st, _args175)
@@ -8784,7 +8902,8 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                     st.at = o411  # game.yaml:303
                     _args176 = {}
-                    enter_procedure(st, S[312])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[312])
                     st.inline += 1
                     try:
                         proc_income_phase(st, _args176)
@@ -8804,7 +8923,8 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                     st.at = o417  # game.yaml:304
                     _args177 = {}
-                    enter_procedure(st, S[314])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[314])
                     st.inline += 1
                     try:
                         d_aging_phase(st, _args177)
@@ -8824,7 +8944,8 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                     st.at = o423  # game.yaml:305
                     _args178 = {}
-                    enter_procedure(st, S[315])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[315])
                     st.inline += 1
                     try:
                         d_descendants_phase(st, _args178)
@@ -8839,10 +8960,7 @@ def build(num_players, files):
                 st.at = o427  # game.yaml:306
                 st.vars['phase'] = 'Actions'
                 st.at = o430  # game.yaml:306
-                _live20 = live_mask(st)
                 for _p57 in list(st.players):
-                    if gone(st, _live20, _p57):
-                        continue
                     env['p'] = _p57
                     st.at = o429  # game.yaml:306
                     _i211 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
@@ -8858,10 +8976,7 @@ def build(num_players, files):
                         raise too_long(S[316])
                     st.at = o437  # game.yaml:306
                     _items23 = list(clockwise_from(st, st.vars['emperor']))
-                    _live21 = live_mask(st)
                     for _p58 in _items23:
-                        if gone(st, _live21, _p58):
-                            continue
                         env['p'] = _p58
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -8871,7 +8986,8 @@ def build(num_players, files):
                                 st.log_line(turn_line(st), -1)
                             st.at = o435  # game.yaml:310
                             _args179 = {'p': env['p']}
-                            enter_procedure(st, S[317])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[317])
                             st.inline += 1
                             try:
                                 d_action_turn(st, _args179)
@@ -8892,7 +9008,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
                 st.at = o444  # game.yaml:311
                 _args180 = {}
-                enter_procedure(st, S[318])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[318])
                 st.inline += 1
                 try:
                     d_new_electors_phase(st, _args180)
@@ -8911,7 +9028,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
                 st.at = o449  # game.yaml:312
                 _args181 = {}
-                enter_procedure(st, S[319])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[319])
                 st.inline += 1
                 try:
                     d_election_phase(st, _args181)
@@ -8930,7 +9048,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
                 st.at = o454  # game.yaml:313
                 _args182 = {}
-                enter_procedure(st, S[320])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[320])
                 st.inline += 1
                 try:
                     d_emperor_action_phase(st, _args182)
@@ -8969,7 +9088,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                 st.at = o411  # game.yaml:303
                 _args183 = {}
-                enter_procedure(st, S[312])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[312])
                 st.inline += 1
                 try:
                     proc_income_phase(st, _args183)
@@ -8990,7 +9110,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                 st.at = o417  # game.yaml:304
                 _args184 = {}
-                enter_procedure(st, S[314])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[314])
                 st.inline += 1
                 try:
                     d_aging_phase(st, _args184)
@@ -9011,7 +9132,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                 st.at = o423  # game.yaml:305
                 _args185 = {}
-                enter_procedure(st, S[315])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[315])
                 st.inline += 1
                 try:
                     d_descendants_phase(st, _args185)
@@ -9027,10 +9149,7 @@ def build(num_players, files):
             st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
-            _live22 = live_mask(st)
             for _p59 in list(st.players):
-                if gone(st, _live22, _p59):
-                    continue
                 env['p'] = _p59
                 st.at = o429  # game.yaml:306
                 _i213 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
@@ -9046,10 +9165,7 @@ def build(num_players, files):
                     raise too_long(S[316])
                 st.at = o437  # game.yaml:306
                 _items24 = list(clockwise_from(st, st.vars['emperor']))
-                _live23 = live_mask(st)
                 for _p60 in _items24:
-                    if gone(st, _live23, _p60):
-                        continue
                     env['p'] = _p60
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9059,7 +9175,8 @@ def build(num_players, files):
                             st.log_line(turn_line(st), -1)
                         st.at = o435  # game.yaml:310
                         _args186 = {'p': env['p']}
-                        enter_procedure(st, S[317])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[317])
                         st.inline += 1
                         try:
                             d_action_turn(st, _args186)
@@ -9081,7 +9198,8 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             st.at = o444  # game.yaml:311
             _args187 = {}
-            enter_procedure(st, S[318])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[318])
             st.inline += 1
             try:
                 d_new_electors_phase(st, _args187)
@@ -9101,7 +9219,8 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             st.at = o449  # game.yaml:312
             _args188 = {}
-            enter_procedure(st, S[319])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[319])
             st.inline += 1
             try:
                 d_election_phase(st, _args188)
@@ -9121,7 +9240,8 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             st.at = o454  # game.yaml:313
             _args189 = {}
-            enter_procedure(st, S[320])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[320])
             st.inline += 1
             try:
                 d_emperor_action_phase(st, _args189)
@@ -9154,7 +9274,8 @@ def build(num_players, files):
             st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
         st.at = o411  # game.yaml:303
         _args190 = {}
-        enter_procedure(st, S[312])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[312])
         st.inline += 1
         try:
             proc_income_phase(st, _args190)
@@ -9178,7 +9299,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o417  # game.yaml:304
             _args191 = {}
-            enter_procedure(st, S[314])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[314])
             st.inline += 1
             try:
                 d_aging_phase(st, _args191)
@@ -9203,7 +9325,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o423  # game.yaml:305
             _args192 = {}
-            enter_procedure(st, S[315])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[315])
             st.inline += 1
             try:
                 d_descendants_phase(st, _args192)
@@ -9223,10 +9346,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Actions'
         if pc <= 1:
             st.at = o430  # game.yaml:306
-            _live24 = live_mask(st)
             for _p61 in list(st.players):
-                if gone(st, _live24, _p61):
-                    continue
                 env['p'] = _p61
                 st.at = o429  # game.yaml:306
                 _i216 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
@@ -9243,10 +9363,7 @@ def build(num_players, files):
                     raise too_long(S[316])
                 st.at = o437  # game.yaml:306
                 _items25 = list(clockwise_from(st, st.vars['emperor']))
-                _live25 = live_mask(st)
                 for _p62 in _items25:
-                    if gone(st, _live25, _p62):
-                        continue
                     env['p'] = _p62
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9256,7 +9373,8 @@ def build(num_players, files):
                             st.log_line(turn_line(st), -1)
                         st.at = o435  # game.yaml:310
                         _args193 = {'p': env['p']}
-                        enter_procedure(st, S[317])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[317])
                         st.inline += 1
                         try:
                             d_action_turn(st, _args193)
@@ -9282,10 +9400,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o437  # game.yaml:306
             _items26 = list(clockwise_from(st, st.vars['emperor']))
-            _live26 = live_mask(st)
             for _p63 in _items26:
-                if gone(st, _live26, _p63):
-                    continue
                 env['p'] = _p63
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9295,7 +9410,8 @@ def build(num_players, files):
                         st.log_line(turn_line(st), -1)
                     st.at = o435  # game.yaml:310
                     _args194 = {'p': env['p']}
-                    enter_procedure(st, S[317])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[317])
                     st.inline += 1
                     try:
                         d_action_turn(st, _args194)
@@ -9316,7 +9432,8 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o435  # game.yaml:310
                 _args195 = {'p': env['p']}
-                enter_procedure(st, S[317])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[317])
                 st.inline += 1
                 try:
                     d_action_turn(st, _args195)
@@ -9336,7 +9453,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o435  # game.yaml:310
             _args196 = {'p': env['p']}
-            enter_procedure(st, S[317])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[317])
             st.inline += 1
             try:
                 d_action_turn(st, _args196)
@@ -9358,7 +9476,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o444  # game.yaml:311
             _args197 = {}
-            enter_procedure(st, S[318])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[318])
             st.inline += 1
             try:
                 d_new_electors_phase(st, _args197)
@@ -9383,7 +9502,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o449  # game.yaml:312
             _args198 = {}
-            enter_procedure(st, S[319])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[319])
             st.inline += 1
             try:
                 d_election_phase(st, _args198)
@@ -9408,7 +9528,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o454  # game.yaml:313
             _args199 = {}
-            enter_procedure(st, S[320])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[320])
             st.inline += 1
             try:
                 d_emperor_action_phase(st, _args199)
@@ -9501,7 +9622,8 @@ def build(num_players, files):
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o60  # game.yaml:362
             _args200 = {'x': env['x']}
-            enter_procedure(st, S[88])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 proc_retire(st, _args200)
@@ -9546,7 +9668,8 @@ def build(num_players, files):
             env['s'] = _values48[_i227]
             st.at = o70  # game.yaml:385
             _args201 = {'x': env['x'], 's': env['s']}
-            enter_procedure(st, S[152])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[152])
             st.inline += 1
             try:
                 proc_settle(st, _args201)
@@ -9584,7 +9707,8 @@ def build(num_players, files):
         elif any((_x40.kind == 'aristocrats') for _x40 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
             st.at = o81  # game.yaml:401
             _args202 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
-            enter_procedure(st, S[103])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[103])
             st.inline += 1
             try:
                 proc_fresh(st, _args202)
@@ -9599,10 +9723,7 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
     def d_income_phase(st, env):  # game.yaml:405
         st.at = o88  # game.yaml:409
-        _live27 = live_mask(st)
         for _p67 in list(st.players):
-            if gone(st, _live27, _p67):
-                continue
             env['p'] = _p67
             st.at = o84  # game.yaml:411
             env['n'] = fn_income(st, S[95], env['p'])
@@ -9628,7 +9749,8 @@ def build(num_players, files):
             if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
                 st.at = o91  # game.yaml:420
                 _args203 = {'x': env['x']}
-                enter_procedure(st, S[106])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[106])
                 st.inline += 1
                 try:
                     proc_grow_old(st, _args203)
@@ -9644,7 +9766,8 @@ def build(num_players, files):
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
             st.at = o96  # game.yaml:424
             _args204 = {'p': st.vars['emperor']}
-            enter_procedure(st, S[158])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[158])
             st.inline += 1
             try:
                 d_fill_throne(st, _args204)
@@ -9661,10 +9784,7 @@ def build(num_players, files):
     def d_descendants_phase(st, env):  # game.yaml:428
         st.at = o109  # game.yaml:431
         _items29 = list(clockwise_from(st, st.vars['emperor']))
-        _live28 = live_mask(st)
         for _q19 in _items29:
-            if gone(st, _live28, _q19):
-                continue
             env['q'] = _q19
             st.at = o102  # game.yaml:433
             env['pink'] = len([1 for _c36 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c36.props['stack'].props['colour'] == 'pink')])
@@ -9674,7 +9794,8 @@ def build(num_players, files):
             if (env['blue'] > env['pink']):
                 st.at = o105  # game.yaml:435
                 _args205 = {'q': env['q']}
-                enter_procedure(st, S[162])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[162])
                 st.inline += 1
                 try:
                     d_son(st, _args205)
@@ -9686,7 +9807,8 @@ def build(num_players, files):
             elif (env['pink'] > 0):
                 st.at = o107  # game.yaml:435
                 _args206 = {'q': env['q']}
-                enter_procedure(st, S[163])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[163])
                 st.inline += 1
                 try:
                     d_daughter(st, _args206)
@@ -9696,10 +9818,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         st.at = o114  # game.yaml:436
-        _live29 = live_mask(st)
         for _q20 in list(st.players):
-            if gone(st, _live29, _q20):
-                continue
             env['q'] = _q20
             st.at = o113  # game.yaml:436
             for _c38 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
@@ -9714,7 +9833,8 @@ def build(num_players, files):
                 st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
             st.at = o119  # game.yaml:443
             _args207 = {'p': env['q'], 'side': False}
-            enter_procedure(st, S[164])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[164])
             st.inline += 1
             try:
                 d_place_new(st, _args207)
@@ -9747,7 +9867,8 @@ def build(num_players, files):
                 env['s'] = _values50[_i233]
                 st.at = o122  # game.yaml:455
                 _args208 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
-                enter_procedure(st, S[166])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[166])
                 st.inline += 1
                 try:
                     d_offer(st, _args208)
@@ -9759,7 +9880,8 @@ def build(num_players, files):
             elif _k56 == 1:  # game.yaml:456
                 st.at = o124  # game.yaml:458
                 _args209 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-                enter_procedure(st, S[167])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[167])
                 st.inline += 1
                 try:
                     d_offer(st, _args209)
@@ -9865,7 +9987,8 @@ def build(num_players, files):
                         st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
                     st.at = o141  # game.yaml:494
                     _args210 = {'p': env['p'], 'a': env['k'].key}
-                    enter_procedure(st, S[182])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[182])
                     st.inline += 1
                     try:
                         d_use_card(st, _args210)
@@ -9906,7 +10029,8 @@ def build(num_players, files):
                         st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
                     st.at = o148  # game.yaml:510
                     _args211 = {'p': env['p'], 'a': env['k'].key}
-                    enter_procedure(st, S[188])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[188])
                     st.inline += 1
                     try:
                         d_use_card(st, _args211)
@@ -9930,7 +10054,8 @@ def build(num_players, files):
                 st.vars['privilege_used'][_i246] = True
                 st.at = o156  # game.yaml:521
                 _args212 = {'p': env['p'], 'optional': False}
-                enter_procedure(st, S[194])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[194])
                 st.inline += 1
                 try:
                     d_doctor(st, _args212)
@@ -9945,7 +10070,8 @@ def build(num_players, files):
                 st.vars['privilege_used'][_i247] = True
                 st.at = o159  # game.yaml:525
                 _args213 = {'p': env['p'], 'side': False}
-                enter_procedure(st, S[196])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[196])
                 st.inline += 1
                 try:
                     d_place_new(st, _args213)
@@ -9965,7 +10091,8 @@ def build(num_players, files):
                 st.vars['thalers'][_i248] = _v69
                 st.at = o162  # game.yaml:530
                 _args214 = {'p': env['p']}
-                enter_procedure(st, S[199])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[199])
                 st.inline += 1
                 try:
                     d_place_knight(st, _args214)
@@ -9985,7 +10112,8 @@ def build(num_players, files):
                 st.vars['thalers'][_i249] = _v70
                 st.at = o165  # game.yaml:538
                 _args215 = {'p': env['p']}
-                enter_procedure(st, S[202])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[202])
                 st.inline += 1
                 try:
                     d_move_knight(st, _args215)
@@ -10068,7 +10196,8 @@ def build(num_players, files):
         elif (env['a'] == 'doctor'):
             st.at = o184  # game.yaml:575
             _args216 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            enter_procedure(st, S[222])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[222])
             st.inline += 1
             try:
                 d_doctor(st, _args216)
@@ -10080,7 +10209,8 @@ def build(num_players, files):
         elif (env['a'] == 'move'):
             st.at = o186  # game.yaml:576
             _args217 = {'p': env['p']}
-            enter_procedure(st, S[223])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[223])
             st.inline += 1
             try:
                 d_move_card(st, _args217)
@@ -10099,7 +10229,8 @@ def build(num_players, files):
         elif (env['a'] == 'permit'):
             st.at = o190  # game.yaml:578
             _args218 = {'p': env['p']}
-            enter_procedure(st, S[224])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[224])
             st.inline += 1
             try:
                 d_permit(st, _args218)
@@ -10111,7 +10242,8 @@ def build(num_players, files):
         elif (env['a'] == 'ordinance'):
             st.at = o192  # game.yaml:579
             _args219 = {'p': env['p']}
-            enter_procedure(st, S[225])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[225])
             st.inline += 1
             try:
                 d_ordinance(st, _args219)
@@ -10123,7 +10255,8 @@ def build(num_players, files):
         elif (env['a'] == 'promotion'):
             st.at = o194  # game.yaml:580
             _args220 = {'p': env['p']}
-            enter_procedure(st, S[226])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[226])
             st.inline += 1
             try:
                 d_promotion(st, _args220)
@@ -10135,7 +10268,8 @@ def build(num_players, files):
         elif (env['a'] == 'daughter'):
             st.at = o196  # game.yaml:581
             _args221 = {'p': env['p']}
-            enter_procedure(st, S[227])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[227])
             st.inline += 1
             try:
                 d_kings_daughter(st, _args221)
@@ -10169,7 +10303,8 @@ def build(num_players, files):
                 env['s'] = _values58[_i256]
                 st.at = o201  # game.yaml:594
                 _args222 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
-                enter_procedure(st, S[231])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[231])
                 st.inline += 1
                 try:
                     proc_grow_old(st, _args222)
@@ -10217,7 +10352,8 @@ def build(num_players, files):
                     env['t'] = _values60[_i259]
                     st.at = o207  # game.yaml:613
                     _args223 = {'x': env['x'], 's': env['t']}
-                    enter_procedure(st, S[240])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[240])
                     st.inline += 1
                     try:
                         proc_settle(st, _args223)
@@ -10247,7 +10383,8 @@ def build(num_players, files):
             if _k67 == 0:  # game.yaml:623
                 st.at = o212  # game.yaml:623
                 _args224 = {'p': env['p'], 'side': False}
-                enter_procedure(st, S[242])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[242])
                 st.inline += 1
                 try:
                     d_place_new(st, _args224)
@@ -10267,7 +10404,8 @@ def build(num_players, files):
                 st.vars['thalers'][_i261] = _v72
                 st.at = o215  # game.yaml:625
                 _args225 = {'p': env['p'], 'side': True}
-                enter_procedure(st, S[245])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[245])
                 st.inline += 1
                 try:
                     d_place_new(st, _args225)
@@ -10328,7 +10466,8 @@ def build(num_players, files):
                 st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
                 st.at = o225  # game.yaml:655
                 _args226 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
-                enter_procedure(st, S[256])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[256])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args226)
@@ -10369,16 +10508,14 @@ def build(num_players, files):
     def d_new_electors_phase(st, env):  # game.yaml:673
         st.at = o238  # game.yaml:677
         _items30 = list(clockwise_from(st, st.vars['emperor']))
-        _live30 = live_mask(st)
         for _q21 in _items30:
-            if gone(st, _live30, _q21):
-                continue
             env['q'] = _q21
             st.at = o237  # game.yaml:678
             if (any((_c39.props['stack'].key == 'gray') for _c39 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x45.kind == 'aristocrats') for _x45 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                 st.at = o236  # game.yaml:678
                 _args227 = {'q': env['q']}
-                enter_procedure(st, S[265])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[265])
                 st.inline += 1
                 try:
                     d_gray_eminence(st, _args227)
@@ -10395,7 +10532,8 @@ def build(num_players, files):
             if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
                 st.at = o241  # game.yaml:679
                 _args228 = {'e': env['e']}
-                enter_procedure(st, S[267])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[267])
                 st.inline += 1
                 try:
                     d_new_elector(st, _args228)
@@ -10435,7 +10573,8 @@ def build(num_players, files):
                 env['e'] = _values65[_i269]
                 st.at = o249  # game.yaml:695
                 _args229 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
-                enter_procedure(st, S[269])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[269])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args229)
@@ -10456,7 +10595,8 @@ def build(num_players, files):
         if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
             st.at = o254  # game.yaml:704
             _args230 = {'e': env['e'], 'w': env['w']}
-            enter_procedure(st, S[271])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[271])
             st.inline += 1
             try:
                 d_change_of_power(st, _args230)
@@ -10509,7 +10649,8 @@ def build(num_players, files):
         if (len(st.zones[Z_aside1]) > 0):
             st.at = o270  # game.yaml:725
             _args231 = {'e': env['e']}
-            enter_procedure(st, S[279])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[279])
             st.inline += 1
             try:
                 d_displaced(st, _args231)
@@ -10540,7 +10681,8 @@ def build(num_players, files):
                 env['s'] = _values67[_i272]
                 st.at = o278  # game.yaml:738
                 _args232 = {'x': env['x'], 's': env['s']}
-                enter_procedure(st, S[280])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[280])
                 st.inline += 1
                 try:
                     proc_settle(st, _args232)
@@ -10555,7 +10697,8 @@ def build(num_players, files):
                 st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
             st.at = o275  # game.yaml:739
             _args233 = {'x': env['x']}
-            enter_procedure(st, S[122])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[122])
             st.inline += 1
             try:
                 proc_retire(st, _args233)
@@ -10569,7 +10712,8 @@ def build(num_players, files):
         if (st.vars['rival'] != None):
             st.at = o282  # game.yaml:744
             _args234 = {}
-            enter_procedure(st, S[282])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[282])
             st.inline += 1
             try:
                 d_election(st, _args234)
@@ -10581,10 +10725,7 @@ def build(num_players, files):
     def d_election(st, env):  # game.yaml:746
         st.at = o295  # game.yaml:750
         _items32 = list(clockwise_from(st, st.vars['emperor']))
-        _live31 = live_mask(st)
         for _q22 in _items32:
-            if gone(st, _live31, _q22):
-                continue
             env['q'] = _q22
             st.at = o289  # game.yaml:752
             if any((_c40.props['stack'].key == 'church') for _c40 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
@@ -10632,12 +10773,9 @@ def build(num_players, files):
         st.vars['vote'][_i276] = st.vars['rival']
         st.at = o304  # game.yaml:770
         _items33 = list([_x46 for _x46 in clockwise_from(st, st.vars['emperor']) if ((_x46 != st.vars['emperor']) and (_x46 != st.vars['rival']))])
-        _live32 = live_mask(st)
         if _items33:
             st.secret += 1
         for _q23 in _items33:
-            if gone(st, _live32, _q23):
-                continue
             env['q'] = _q23
             st.at = o303  # game.yaml:772
             _actions70, _values70, _idx70 = collect_303(st, env)
@@ -10674,10 +10812,7 @@ def build(num_players, files):
         st.at = o308  # game.yaml:780
         env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
         st.at = o314  # game.yaml:781
-        _live33 = live_mask(st)
         for _q28 in list(st.players):
-            if gone(st, _live33, _q28):
-                continue
             env['q'] = _q28
             st.at = o313  # game.yaml:783
             if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
@@ -10694,7 +10829,8 @@ def build(num_players, files):
         if (env['victor'] == st.vars['rival']):
             st.at = o318  # game.yaml:785
             _args235 = {'w': st.vars['rival']}
-            enter_procedure(st, S[288])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[288])
             st.inline += 1
             try:
                 d_crown(st, _args235)
@@ -10714,10 +10850,7 @@ def build(num_players, files):
         st.at = o322  # game.yaml:788
         st.vars['excommunicated'] = None
         st.at = o325  # game.yaml:789
-        _live34 = live_mask(st)
         for _q29 in list(st.players):
-            if gone(st, _live34, _q29):
-                continue
             env['q'] = _q29
             st.at = o324  # game.yaml:789
             _i281 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
@@ -10737,7 +10870,8 @@ def build(num_players, files):
             st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
         st.at = o330  # game.yaml:799
         _args236 = {'p': env['w']}
-        enter_procedure(st, S[135])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[135])
         st.inline += 1
         try:
             d_fill_throne(st, _args236)
@@ -10750,7 +10884,8 @@ def build(num_players, files):
         if (len(st.zones[Z_aside1]) > 0):
             st.at = o332  # game.yaml:800
             _args237 = {'p': env['old']}
-            enter_procedure(st, S[289])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[289])
             st.inline += 1
             try:
                 d_deposed(st, _args237)
@@ -10781,7 +10916,8 @@ def build(num_players, files):
                 env['s'] = _values71[_i282]
                 st.at = o340  # game.yaml:813
                 _args238 = {'x': env['x'], 's': env['s']}
-                enter_procedure(st, S[290])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[290])
                 st.inline += 1
                 try:
                     proc_settle(st, _args238)
@@ -10796,7 +10932,8 @@ def build(num_players, files):
                 st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
             st.at = o337  # game.yaml:814
             _args239 = {'x': env['x']}
-            enter_procedure(st, S[136])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[136])
             st.inline += 1
             try:
                 proc_retire(st, _args239)
@@ -10827,7 +10964,8 @@ def build(num_players, files):
         if (D_rounds1.cell((st.vars['round'], ), 3, S[145]) == 'place'):
             st.at = o347  # game.yaml:823
             _args240 = {}
-            enter_procedure(st, S[291])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[291])
             st.inline += 1
             try:
                 d_place_empire_city(st, _args240)
@@ -10839,7 +10977,8 @@ def build(num_players, files):
         elif (D_rounds1.cell((st.vars['round'], ), 3, S[146]) == 'move'):
             st.at = o349  # game.yaml:824
             _args241 = {}
-            enter_procedure(st, S[292])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[292])
             st.inline += 1
             try:
                 d_move_empire_city(st, _args241)
@@ -10871,7 +11010,8 @@ def build(num_players, files):
         else:
             st.at = o352  # game.yaml:837
             _args242 = {}
-            enter_procedure(st, S[293])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[293])
             st.inline += 1
             try:
                 d_move_empire_city(st, _args242)

@@ -393,7 +393,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o11  # game.yaml:124
             _args1 = {'p': env['p']}
-            enter_procedure(st, S[10])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[10])
             st.frames.append(Frame(o1, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -402,7 +403,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o12  # game.yaml:125
             _args2 = {'p': env['p']}
-            enter_procedure(st, S[11])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[11])
             st.frames.append(Frame(o3, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -411,7 +413,8 @@ def build(num_players, files):
             fr.pc = 4
             st.at = o13  # game.yaml:126
             _args3 = {'p': env['p']}
-            enter_procedure(st, S[12])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[12])
             st.frames.append(Frame(o5, _args3))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -545,10 +548,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
             st.at = o88  # game.yaml:281
-            _live1 = live_mask(st)
             for _q2 in list(env['fighters']):
-                if gone(st, _live1, _q2):
-                    continue
                 env['q'] = _q2
                 st.at = o87  # game.yaml:281
                 if st.record_log:
@@ -577,10 +577,7 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
             st.at = o101  # game.yaml:291
-            _live2 = live_mask(st)
             for _q3 in list(env['fighters']):
-                if gone(st, _live2, _q3):
-                    continue
                 env['q'] = _q3
                 st.at = o100  # game.yaml:291
                 _items1 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
@@ -696,7 +693,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o23  # game.yaml:164
             _args4 = {'p': env['p'], 'minion': 'Ghoul'}
-            enter_procedure(st, S[33])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[33])
             st.frames.append(Frame(o2, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -753,7 +751,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o29  # game.yaml:175
             _args5 = {'p': env['p'], 'minion': 'Darkened'}
-            enter_procedure(st, S[38])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[38])
             st.frames.append(Frame(o2, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -774,7 +773,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o31  # game.yaml:179
         _args6 = {'q': env['q'], 'd': env['d']}
-        enter_procedure(st, S[39])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[39])
         st.inline += 1
         try:
             proc_return_marker(st, _args6)
@@ -815,7 +815,8 @@ def build(num_players, files):
             env['q'] = dec.values[i]
             st.at = o31  # game.yaml:179
             _args7 = {'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[39])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[39])
             st.inline += 1
             try:
                 proc_return_marker(st, _args7)
@@ -831,7 +832,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o34  # game.yaml:184
             _args8 = {'p': env['p'], 'minion': 'Alchemist'}
-            enter_procedure(st, S[41])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[41])
             st.frames.append(Frame(o2, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -891,7 +893,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o39  # game.yaml:191
             _args9 = {'p': env['p'], 'minion': 'Courtesan'}
-            enter_procedure(st, S[44])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[44])
             st.frames.append(Frame(o2, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1043,7 +1046,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o48  # game.yaml:225
             _args10 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[52])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[52])
             st.frames.append(Frame(o6, _args10))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1174,7 +1178,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o57  # game.yaml:241
             _args11 = {'p': env['q']}
-            enter_procedure(st, S[59])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[59])
             st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1200,7 +1205,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o62  # game.yaml:248
             _args12 = {'p': env['p']}
-            enter_procedure(st, S[62])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[62])
             st.frames.append(Frame(o7, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1225,7 +1231,8 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
                 st.at = o68  # game.yaml:256
                 _args13 = {'q': env['loser'], 'd': env['d']}
-                enter_procedure(st, S[67])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[67])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args13)
@@ -1237,10 +1244,7 @@ def build(num_players, files):
                 st.at = o69  # game.yaml:257
                 st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
             st.at = o73  # game.yaml:258
-            _live3 = live_mask(st)
             for _x4 in list([env['p'], env['q']]):
-                if gone(st, _live3, _x4):
-                    continue
                 env['x'] = _x4
                 st.at = o72  # game.yaml:258
                 _items9 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
@@ -1268,7 +1272,8 @@ def build(num_players, files):
             st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
         st.at = o68  # game.yaml:256
         _args14 = {'q': env['loser'], 'd': env['d']}
-        enter_procedure(st, S[67])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[67])
         st.inline += 1
         try:
             proc_return_marker(st, _args14)
@@ -1376,7 +1381,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o79  # game.yaml:278
             _args15 = {'p': env['q']}
-            enter_procedure(st, S[77])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[77])
             st.frames.append(Frame(o7, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1539,10 +1545,7 @@ def build(num_players, files):
         st.at = o114  # game.yaml:100
         st.shuffle(Z_minion_deck1)
         st.at = o117  # game.yaml:101
-        _live4 = live_mask(st)
         for _p3 in list(st.players):
-            if gone(st, _live4, _p3):
-                continue
             env['p'] = _p3
             st.at = o116  # game.yaml:103
             st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False, S[86])
@@ -1667,7 +1670,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o132  # game.yaml:114
             _args16 = {'p': env['p']}
-            enter_procedure(st, S[87])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[87])
             st.frames.append(Frame(o0, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1691,7 +1695,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o139  # game.yaml:115
             _args17 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[88])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[88])
             st.frames.append(Frame(o8, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1715,7 +1720,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o144  # game.yaml:116
             _args18 = {}
-            enter_procedure(st, S[89])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[89])
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1732,10 +1738,7 @@ def build(num_players, files):
     def step_148(st, fr):  # game.yaml:317
         env = fr.env
         st.at = o154  # game.yaml:321
-        _live5 = live_mask(st)
         for _p6 in list(st.players):
-            if gone(st, _live5, _p6):
-                continue
             env['p'] = _p6
             st.at = o153  # game.yaml:323
             for _d8 in list(K_districts1):
@@ -1790,7 +1793,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o11  # game.yaml:124
             _args19 = {'p': env['p']}
-            enter_procedure(st, S[10])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[10])
             st.inline += 1
             try:
                 d_bonus(st, _args19)
@@ -1802,7 +1806,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o12  # game.yaml:125
             _args20 = {'p': env['p']}
-            enter_procedure(st, S[11])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[11])
             st.inline += 1
             try:
                 d_special_ability(st, _args20)
@@ -1814,7 +1819,8 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o13  # game.yaml:126
             _args21 = {'p': env['p']}
-            enter_procedure(st, S[12])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[12])
             st.inline += 1
             try:
                 d_action(st, _args21)
@@ -1882,7 +1888,8 @@ def build(num_players, files):
                 elif _k2 == 1:  # game.yaml:161
                     st.at = o23  # game.yaml:164
                     _args22 = {'p': env['p'], 'minion': 'Ghoul'}
-                    enter_procedure(st, S[33])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[33])
                     st.inline += 1
                     try:
                         d_pay_pair(st, _args22)
@@ -1893,10 +1900,7 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o26  # game.yaml:165
                     _items13 = list([_x5 for _x5 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x5 if type(_x5) is int and 0 <= _x5 < num_players else seat(st, _x5, S[37])))]) > 0)])
-                    _live6 = live_mask(st)
                     for _q6 in _items13:
-                        if gone(st, _live6, _q6):
-                            continue
                         env['q'] = _q6
                         st.at = o25  # game.yaml:167
                         run_pick(st, env, o25)
@@ -1906,7 +1910,8 @@ def build(num_players, files):
                     env['d'] = _values2[_i5]
                     st.at = o29  # game.yaml:175
                     _args23 = {'p': env['p'], 'minion': 'Darkened'}
-                    enter_procedure(st, S[38])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[38])
                     st.inline += 1
                     try:
                         d_pay_pair(st, _args23)
@@ -1932,7 +1937,8 @@ def build(num_players, files):
                         env['q'] = _values3[_i6]
                         st.at = o31  # game.yaml:179
                         _args24 = {'q': env['q'], 'd': env['d']}
-                        enter_procedure(st, S[39])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[39])
                         st.inline += 1
                         try:
                             proc_return_marker(st, _args24)
@@ -1945,7 +1951,8 @@ def build(num_players, files):
                     env['a'] = _values2[_i5]
                     st.at = o34  # game.yaml:184
                     _args25 = {'p': env['p'], 'minion': 'Alchemist'}
-                    enter_procedure(st, S[41])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[41])
                     st.inline += 1
                     try:
                         d_pay_pair(st, _args25)
@@ -1975,7 +1982,8 @@ def build(num_players, files):
                     env['d'] = _values2[_i5]
                     st.at = o39  # game.yaml:191
                     _args26 = {'p': env['p'], 'minion': 'Courtesan'}
-                    enter_procedure(st, S[44])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[44])
                     st.inline += 1
                     try:
                         d_pay_pair(st, _args26)
@@ -2034,7 +2042,8 @@ def build(num_players, files):
                         env['d'] = _values6[_i9]
                         st.at = o48  # game.yaml:225
                         _args27 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-                        enter_procedure(st, S[52])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[52])
                         st.inline += 1
                         try:
                             d_usurp(st, _args27)
@@ -2063,7 +2072,8 @@ def build(num_players, files):
             if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) >= 2):
                 st.at = o57  # game.yaml:241
                 _args28 = {'p': env['q']}
-                enter_procedure(st, S[59])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[59])
                 st.inline += 1
                 try:
                     d_build_legion(st, _args28)
@@ -2097,7 +2107,8 @@ def build(num_players, files):
                 elif _k7 == 1:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': env['p']}
-                    enter_procedure(st, S[62])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[62])
                     st.inline += 1
                     try:
                         d_build_legion(st, _args29)
@@ -2123,7 +2134,8 @@ def build(num_players, files):
                             st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
                         st.at = o68  # game.yaml:256
                         _args30 = {'q': env['loser'], 'd': env['d']}
-                        enter_procedure(st, S[67])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[67])
                         st.inline += 1
                         try:
                             proc_return_marker(st, _args30)
@@ -2135,10 +2147,7 @@ def build(num_players, files):
                         st.at = o69  # game.yaml:257
                         st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
                     st.at = o73  # game.yaml:258
-                    _live7 = live_mask(st)
                     for _x6 in list([env['p'], env['q']]):
-                        if gone(st, _live7, _x6):
-                            continue
                         env['x'] = _x6
                         st.at = o72  # game.yaml:258
                         _items15 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
@@ -2157,12 +2166,9 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o83  # game.yaml:270
             _items16 = list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1)))
-            _live8 = live_mask(st)
             if _items16:
                 st.secret += 1
             for _q7 in _items16:
-                if gone(st, _live8, _q7):
-                    continue
                 env['q'] = _q7
                 st.at = o82  # game.yaml:273
                 if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
@@ -2184,7 +2190,8 @@ def build(num_players, files):
                         if _k8 == 0:  # game.yaml:278
                             st.at = o79  # game.yaml:278
                             _args31 = {'p': env['q']}
-                            enter_procedure(st, S[77])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[77])
                             st.inline += 1
                             try:
                                 d_build_legion(st, _args31)
@@ -2206,10 +2213,7 @@ def build(num_players, files):
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
         if pc <= 3:
             st.at = o88  # game.yaml:281
-            _live9 = live_mask(st)
             for _q9 in list(env['fighters']):
-                if gone(st, _live9, _q9):
-                    continue
                 env['q'] = _q9
                 st.at = o87  # game.yaml:281
                 if st.record_log:
@@ -2239,10 +2243,7 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         if pc <= 6:
             st.at = o101  # game.yaml:291
-            _live10 = live_mask(st)
             for _q10 in list(env['fighters']):
-                if gone(st, _live10, _q10):
-                    continue
                 env['q'] = _q10
                 st.at = o100  # game.yaml:291
                 _items17 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
@@ -2255,10 +2256,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o108  # game.yaml:297
             _items18 = list(clockwise_from(st, st.vars['supreme']))
-            _live11 = live_mask(st)
             for _q11 in _items18:
-                if gone(st, _live11, _q11):
-                    continue
                 env['q'] = _q11
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
@@ -2296,7 +2294,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o23  # game.yaml:164
             _args32 = {'p': env['p'], 'minion': 'Ghoul'}
-            enter_procedure(st, S[33])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[33])
             st.inline += 1
             try:
                 d_pay_pair(st, _args32)
@@ -2308,10 +2307,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o26  # game.yaml:165
             _items20 = list([_x7 for _x7 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[37])))]) > 0)])
-            _live12 = live_mask(st)
             for _q12 in _items20:
-                if gone(st, _live12, _q12):
-                    continue
                 env['q'] = _q12
                 st.at = o25  # game.yaml:167
                 run_pick(st, env, o25)
@@ -2330,7 +2326,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o29  # game.yaml:175
             _args33 = {'p': env['p'], 'minion': 'Darkened'}
-            enter_procedure(st, S[38])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[38])
             st.inline += 1
             try:
                 d_pay_pair(st, _args33)
@@ -2357,7 +2354,8 @@ def build(num_players, files):
                 env['q'] = _values9[_i12]
                 st.at = o31  # game.yaml:179
                 _args34 = {'q': env['q'], 'd': env['d']}
-                enter_procedure(st, S[39])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[39])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args34)
@@ -2370,7 +2368,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o31  # game.yaml:179
         _args35 = {'q': env['q'], 'd': env['d']}
-        enter_procedure(st, S[39])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[39])
         st.inline += 1
         try:
             proc_return_marker(st, _args35)
@@ -2385,7 +2384,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o34  # game.yaml:184
             _args36 = {'p': env['p'], 'minion': 'Alchemist'}
-            enter_procedure(st, S[41])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[41])
             st.inline += 1
             try:
                 d_pay_pair(st, _args36)
@@ -2422,7 +2422,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o39  # game.yaml:191
             _args37 = {'p': env['p'], 'minion': 'Courtesan'}
-            enter_procedure(st, S[44])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[44])
             st.inline += 1
             try:
                 d_pay_pair(st, _args37)
@@ -2464,7 +2465,8 @@ def build(num_players, files):
                 env['d'] = _values11[_i14]
                 st.at = o48  # game.yaml:225
                 _args38 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-                enter_procedure(st, S[52])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[52])
                 st.inline += 1
                 try:
                     d_usurp(st, _args38)
@@ -2479,7 +2481,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o48  # game.yaml:225
             _args39 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-            enter_procedure(st, S[52])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[52])
             st.inline += 1
             try:
                 d_usurp(st, _args39)
@@ -2503,7 +2506,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o57  # game.yaml:241
             _args40 = {'p': env['q']}
-            enter_procedure(st, S[59])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[59])
             st.inline += 1
             try:
                 d_build_legion(st, _args40)
@@ -2525,7 +2529,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o62  # game.yaml:248
             _args41 = {'p': env['p']}
-            enter_procedure(st, S[62])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[62])
             st.inline += 1
             try:
                 d_build_legion(st, _args41)
@@ -2554,7 +2559,8 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
                 st.at = o68  # game.yaml:256
                 _args42 = {'q': env['loser'], 'd': env['d']}
-                enter_procedure(st, S[67])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[67])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args42)
@@ -2567,10 +2573,7 @@ def build(num_players, files):
                 st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            _live13 = live_mask(st)
             for _x8 in list([env['p'], env['q']]):
-                if gone(st, _live13, _x8):
-                    continue
                 env['x'] = _x8
                 st.at = o72  # game.yaml:258
                 _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
@@ -2586,7 +2589,8 @@ def build(num_players, files):
             st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
         st.at = o68  # game.yaml:256
         _args43 = {'q': env['loser'], 'd': env['d']}
-        enter_procedure(st, S[67])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[67])
         st.inline += 1
         try:
             proc_return_marker(st, _args43)
@@ -2628,7 +2632,8 @@ def build(num_players, files):
                     if _k12 == 0:  # game.yaml:278
                         st.at = o79  # game.yaml:278
                         _args44 = {'p': env['q']}
-                        enter_procedure(st, S[77])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[77])
                         st.inline += 1
                         try:
                             d_build_legion(st, _args44)
@@ -2661,7 +2666,8 @@ def build(num_players, files):
                 if _k13 == 0:  # game.yaml:278
                     st.at = o79  # game.yaml:278
                     _args45 = {'p': env['q']}
-                    enter_procedure(st, S[77])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[77])
                     st.inline += 1
                     try:
                         d_build_legion(st, _args45)
@@ -2678,7 +2684,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o79  # game.yaml:278
             _args46 = {'p': env['q']}
-            enter_procedure(st, S[77])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[77])
             st.inline += 1
             try:
                 d_build_legion(st, _args46)
@@ -2751,10 +2758,7 @@ def build(num_players, files):
         st.at = o114  # game.yaml:100
         st.shuffle(Z_minion_deck1)
         st.at = o117  # game.yaml:101
-        _live14 = live_mask(st)
         for _p20 in list(st.players):
-            if gone(st, _live14, _p20):
-                continue
             env['p'] = _p20
             st.at = o116  # game.yaml:103
             st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False, S[86])
@@ -2798,10 +2802,7 @@ def build(num_players, files):
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
                 _items25 = list(clockwise_from(st, st.vars['supreme']))
-                _live15 = live_mask(st)
                 for _p22 in _items25:
-                    if gone(st, _live15, _p22):
-                        continue
                     env['p'] = _p22
                     st.at = o131  # game.yaml:114
                     st.vars['turn_player'] = env['p']
@@ -2809,7 +2810,8 @@ def build(num_players, files):
                         st.log_line(turn_line(st), -1)
                     st.at = o132  # game.yaml:114
                     _args47 = {'p': env['p']}
-                    enter_procedure(st, S[87])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[87])
                     st.inline += 1
                     try:
                         d_turn(st, _args47)
@@ -2830,7 +2832,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
                 st.at = o139  # game.yaml:115
                 _args48 = {'day': st.zones[Z_current_day1][-1]}
-                enter_procedure(st, S[88])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[88])
                 st.inline += 1
                 try:
                     d_struggle(st, _args48)
@@ -2850,7 +2853,8 @@ def build(num_players, files):
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                     st.at = o144  # game.yaml:116
                     _args49 = {}
-                    enter_procedure(st, S[89])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[89])
                     st.inline += 1
                     try:
                         d_end_of_day(st, _args49)
@@ -2891,10 +2895,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
             _items26 = list(clockwise_from(st, st.vars['supreme']))
-            _live16 = live_mask(st)
             for _p24 in _items26:
-                if gone(st, _live16, _p24):
-                    continue
                 env['p'] = _p24
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = env['p']
@@ -2902,7 +2903,8 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
                 _args50 = {'p': env['p']}
-                enter_procedure(st, S[87])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[87])
                 st.inline += 1
                 try:
                     d_turn(st, _args50)
@@ -2924,7 +2926,8 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             st.at = o139  # game.yaml:115
             _args51 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[88])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 d_struggle(st, _args51)
@@ -2945,7 +2948,8 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                 st.at = o144  # game.yaml:116
                 _args52 = {}
-                enter_procedure(st, S[89])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[89])
                 st.inline += 1
                 try:
                     d_end_of_day(st, _args52)
@@ -2979,10 +2983,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o133  # game.yaml:114
             _items27 = list(clockwise_from(st, st.vars['supreme']))
-            _live17 = live_mask(st)
             for _p26 in _items27:
-                if gone(st, _live17, _p26):
-                    continue
                 env['p'] = _p26
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = env['p']
@@ -2990,7 +2991,8 @@ def build(num_players, files):
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
                 _args53 = {'p': env['p']}
-                enter_procedure(st, S[87])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[87])
                 st.inline += 1
                 try:
                     d_turn(st, _args53)
@@ -3016,7 +3018,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o132  # game.yaml:114
             _args54 = {'p': env['p']}
-            enter_procedure(st, S[87])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[87])
             st.inline += 1
             try:
                 d_turn(st, _args54)
@@ -3038,7 +3041,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o139  # game.yaml:115
             _args55 = {'day': st.zones[Z_current_day1][-1]}
-            enter_procedure(st, S[88])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 d_struggle(st, _args55)
@@ -3063,7 +3067,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o144  # game.yaml:116
             _args56 = {}
-            enter_procedure(st, S[89])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[89])
             st.inline += 1
             try:
                 d_end_of_day(st, _args56)
@@ -3078,10 +3083,7 @@ def build(num_players, files):
     def c_148(st, fr):  # game.yaml:317
         env = fr.env
         st.at = o154  # game.yaml:321
-        _live18 = live_mask(st)
         for _p27 in list(st.players):
-            if gone(st, _live18, _p27):
-                continue
             env['p'] = _p27
             st.at = o153  # game.yaml:323
             for _d10 in list(K_districts1):
@@ -3122,7 +3124,8 @@ def build(num_players, files):
         st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8]))), False, S[9])
         st.at = o11  # game.yaml:124
         _args57 = {'p': env['p']}
-        enter_procedure(st, S[10])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[10])
         st.inline += 1
         try:
             d_bonus(st, _args57)
@@ -3133,7 +3136,8 @@ def build(num_players, files):
         st.inline -= 1
         st.at = o12  # game.yaml:125
         _args58 = {'p': env['p']}
-        enter_procedure(st, S[11])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[11])
         st.inline += 1
         try:
             d_special_ability(st, _args58)
@@ -3144,7 +3148,8 @@ def build(num_players, files):
         st.inline -= 1
         st.at = o13  # game.yaml:126
         _args59 = {'p': env['p']}
-        enter_procedure(st, S[12])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[12])
         st.inline += 1
         try:
             d_action(st, _args59)
@@ -3202,7 +3207,8 @@ def build(num_players, files):
             elif _k15 == 1:  # game.yaml:161
                 st.at = o23  # game.yaml:164
                 _args60 = {'p': env['p'], 'minion': 'Ghoul'}
-                enter_procedure(st, S[33])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[33])
                 st.inline += 1
                 try:
                     d_pay_pair(st, _args60)
@@ -3213,10 +3219,7 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o26  # game.yaml:165
                 _items28 = list([_x9 for _x9 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[37])))]) > 0)])
-                _live19 = live_mask(st)
                 for _q13 in _items28:
-                    if gone(st, _live19, _q13):
-                        continue
                     env['q'] = _q13
                     st.at = o25  # game.yaml:167
                     run_pick(st, env, o25)
@@ -3226,7 +3229,8 @@ def build(num_players, files):
                 env['d'] = _values15[_i21]
                 st.at = o29  # game.yaml:175
                 _args61 = {'p': env['p'], 'minion': 'Darkened'}
-                enter_procedure(st, S[38])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[38])
                 st.inline += 1
                 try:
                     d_pay_pair(st, _args61)
@@ -3252,7 +3256,8 @@ def build(num_players, files):
                     env['q'] = _values16[_i22]
                     st.at = o31  # game.yaml:179
                     _args62 = {'q': env['q'], 'd': env['d']}
-                    enter_procedure(st, S[39])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[39])
                     st.inline += 1
                     try:
                         proc_return_marker(st, _args62)
@@ -3265,7 +3270,8 @@ def build(num_players, files):
                 env['a'] = _values15[_i21]
                 st.at = o34  # game.yaml:184
                 _args63 = {'p': env['p'], 'minion': 'Alchemist'}
-                enter_procedure(st, S[41])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[41])
                 st.inline += 1
                 try:
                     d_pay_pair(st, _args63)
@@ -3295,7 +3301,8 @@ def build(num_players, files):
                 env['d'] = _values15[_i21]
                 st.at = o39  # game.yaml:191
                 _args64 = {'p': env['p'], 'minion': 'Courtesan'}
-                enter_procedure(st, S[44])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[44])
                 st.inline += 1
                 try:
                     d_pay_pair(st, _args64)
@@ -3350,7 +3357,8 @@ def build(num_players, files):
                     env['d'] = _values19[_i25]
                     st.at = o48  # game.yaml:225
                     _args65 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-                    enter_procedure(st, S[52])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[52])
                     st.inline += 1
                     try:
                         d_usurp(st, _args65)
@@ -3374,7 +3382,8 @@ def build(num_players, files):
         if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) >= 2):
             st.at = o57  # game.yaml:241
             _args66 = {'p': env['q']}
-            enter_procedure(st, S[59])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[59])
             st.inline += 1
             try:
                 d_build_legion(st, _args66)
@@ -3407,7 +3416,8 @@ def build(num_players, files):
             elif _k20 == 1:  # game.yaml:246
                 st.at = o62  # game.yaml:248
                 _args67 = {'p': env['p']}
-                enter_procedure(st, S[62])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[62])
                 st.inline += 1
                 try:
                     d_build_legion(st, _args67)
@@ -3433,7 +3443,8 @@ def build(num_players, files):
                         st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
                     st.at = o68  # game.yaml:256
                     _args68 = {'q': env['loser'], 'd': env['d']}
-                    enter_procedure(st, S[67])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[67])
                     st.inline += 1
                     try:
                         proc_return_marker(st, _args68)
@@ -3445,10 +3456,7 @@ def build(num_players, files):
                     st.at = o69  # game.yaml:257
                     st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
                 st.at = o73  # game.yaml:258
-                _live20 = live_mask(st)
                 for _x10 in list([env['p'], env['q']]):
-                    if gone(st, _live20, _x10):
-                        continue
                     env['x'] = _x10
                     st.at = o72  # game.yaml:258
                     _items30 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
@@ -3461,12 +3469,9 @@ def build(num_players, files):
     def d_struggle(st, env):  # game.yaml:266
         st.at = o83  # game.yaml:270
         _items31 = list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1)))
-        _live21 = live_mask(st)
         if _items31:
             st.secret += 1
         for _q14 in _items31:
-            if gone(st, _live21, _q14):
-                continue
             env['q'] = _q14
             st.at = o82  # game.yaml:273
             if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
@@ -3488,7 +3493,8 @@ def build(num_players, files):
                     if _k21 == 0:  # game.yaml:278
                         st.at = o79  # game.yaml:278
                         _args69 = {'p': env['q']}
-                        enter_procedure(st, S[77])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[77])
                         st.inline += 1
                         try:
                             d_build_legion(st, _args69)
@@ -3507,10 +3513,7 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
         st.at = o88  # game.yaml:281
-        _live22 = live_mask(st)
         for _q16 in list(env['fighters']):
-            if gone(st, _live22, _q16):
-                continue
             env['q'] = _q16
             st.at = o87  # game.yaml:281
             if st.record_log:
@@ -3537,10 +3540,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
         st.at = o101  # game.yaml:291
-        _live23 = live_mask(st)
         for _q17 in list(env['fighters']):
-            if gone(st, _live23, _q17):
-                continue
             env['q'] = _q17
             st.at = o100  # game.yaml:291
             _items32 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
@@ -3550,10 +3550,7 @@ def build(num_players, files):
     def d_end_of_day(st, env):  # game.yaml:293
         st.at = o108  # game.yaml:297
         _items33 = list(clockwise_from(st, st.vars['supreme']))
-        _live24 = live_mask(st)
         for _q18 in _items33:
-            if gone(st, _live24, _q18):
-                continue
             env['q'] = _q18
             st.at = o107  # game.yaml:299
             if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):

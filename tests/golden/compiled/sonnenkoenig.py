@@ -869,7 +869,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o34  # game.yaml:266
             _args1 = {'p': env['p']}
-            enter_procedure(st, S[40])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[40])
             st.frames.append(Frame(o13, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -897,7 +898,8 @@ def build(num_players, files):
             elif (env['col'] == C_red1):
                 st.at = o44  # game.yaml:288
                 _args2 = {'p': env['p'], 'n': (2 if (len([1 for _a3 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a3.key == 'autoritaet')]) > 0) else 1)}
-                enter_procedure(st, S[41])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[41])
                 st.inline += 1
                 try:
                     proc_gain_power(st, _args2)
@@ -909,7 +911,8 @@ def build(num_players, files):
             elif (env['col'] == C_yellow1):
                 st.at = o46  # game.yaml:291
                 _args3 = {'p': env['p'], 'n': (1 + len([1 for _a4 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a4.key == 'pension')]))}
-                enter_procedure(st, S[43])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[43])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args3)
@@ -989,7 +992,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o82  # game.yaml:360
             _args4 = {'p': env['p']}
-            enter_procedure(st, S[45])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[45])
             st.frames.append(Frame(o13, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1008,7 +1012,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o93  # game.yaml:373
             _args5 = {'p': env['p']}
-            enter_procedure(st, S[46])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[46])
             st.frames.append(Frame(o10, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1025,7 +1030,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o94  # game.yaml:379
             _args6 = {'p': env['p'], 'into_area': False}
-            enter_procedure(st, S[47])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[47])
             st.frames.append(Frame(o9, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1104,7 +1110,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o114  # game.yaml:417
             _args7 = {'p': env['p']}
-            enter_procedure(st, S[49])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[49])
             st.frames.append(Frame(o13, _args7))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1169,7 +1176,8 @@ def build(num_players, files):
             else:
                 st.at = o164  # game.yaml:501
                 _args8 = {'q': env['q'], 'n': env['n']}
-                enter_procedure(st, S[50])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[50])
                 st.inline += 1
                 try:
                     proc_give_power(st, _args8)
@@ -1363,7 +1371,8 @@ def build(num_players, files):
                 env['p'] = _p2
                 st.at = o275  # game.yaml:629
                 _args9 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[61])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[61])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args9)
@@ -1381,7 +1390,8 @@ def build(num_players, files):
             st.shuffle(Z_draw_pile1)
             st.at = o279  # game.yaml:632
             _args10 = {}
-            enter_procedure(st, S[62])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[62])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args10)
@@ -1439,7 +1449,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o38  # game.yaml:278
             _args11 = {'p': env['p'], 'col': env['col']}
-            enter_procedure(st, S[67])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[67])
             st.frames.append(Frame(o3, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1487,7 +1498,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o42  # game.yaml:284
             _args12 = {'p': env['p']}
-            enter_procedure(st, S[68])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[68])
             st.frames.append(Frame(o4, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1501,7 +1513,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o44  # game.yaml:288
         _args13 = {'p': env['p'], 'n': (2 if (len([1 for _a8 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a8.key == 'autoritaet')]) > 0) else 1)}
-        enter_procedure(st, S[41])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[41])
         st.inline += 1
         try:
             proc_gain_power(st, _args13)
@@ -1516,7 +1529,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o46  # game.yaml:291
         _args14 = {'p': env['p'], 'n': (1 + len([1 for _a9 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a9.key == 'pension')]))}
-        enter_procedure(st, S[43])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[43])
         st.inline += 1
         try:
             proc_gain_gold(st, _args14)
@@ -1534,7 +1548,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o48  # game.yaml:292
             _args15 = {'p': env['p']}
-            enter_procedure(st, S[69])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[69])
             st.frames.append(Frame(o5, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1623,7 +1638,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o60  # game.yaml:310
             _args16 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a10 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a10.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-            enter_procedure(st, S[74])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[74])
             st.frames.append(Frame(o17, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1726,7 +1742,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o74  # game.yaml:338
             _args17 = {'p': env['p']}
-            enter_procedure(st, S[76])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[76])
             st.frames.append(Frame(o6, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1907,7 +1924,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o87  # game.yaml:372
             _args18 = {'p': env['p'], 'into_area': False}
-            enter_procedure(st, S[82])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[82])
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1951,7 +1969,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o91  # game.yaml:362
             _args19 = {'p': env['p']}
-            enter_procedure(st, S[84])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[84])
             st.frames.append(Frame(o8, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1983,7 +2002,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o97  # game.yaml:384
             _args20 = {'p': env['p']}
-            enter_procedure(st, S[85])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[85])
             st.frames.append(Frame(o8, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2033,7 +2053,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o106  # game.yaml:398
             _args21 = {'p': env['p'], 'into_area': env['into_area']}
-            enter_procedure(st, S[86])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[86])
             st.frames.append(Frame(o9, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2111,7 +2132,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o117  # game.yaml:423
             _args22 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[90])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[90])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args22)
@@ -2123,7 +2145,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o118  # game.yaml:423
             _args23 = {'q': env['q'], 'n': 1}
-            enter_procedure(st, S[92])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[92])
             st.frames.append(Frame(o17, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2139,7 +2162,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o120  # game.yaml:425
             _args24 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[93])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[93])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args24)
@@ -2151,7 +2175,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o121  # game.yaml:425
             _args25 = {'p': env['p']}
-            enter_procedure(st, S[94])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[94])
             st.frames.append(Frame(o12, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2167,7 +2192,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o123  # game.yaml:428
             _args26 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[95])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[95])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args26)
@@ -2179,7 +2205,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o124  # game.yaml:428
             _args27 = {'p': env['p']}
-            enter_procedure(st, S[96])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[96])
             st.frames.append(Frame(o6, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2195,7 +2222,8 @@ def build(num_players, files):
         if pc == 0:
             st.at = o126  # game.yaml:430
             _args28 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[97])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[97])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args28)
@@ -2207,7 +2235,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o127  # game.yaml:430
             _args29 = {'p': env['p'], 'into_area': True}
-            enter_procedure(st, S[98])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[98])
             st.frames.append(Frame(o9, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2428,7 +2457,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o140  # game.yaml:464
             _args30 = {'p': env['p']}
-            enter_procedure(st, S[105])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[105])
             st.frames.append(Frame(o12, _args30))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2540,7 +2570,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o164  # game.yaml:501
         _args31 = {'q': env['q'], 'n': env['n']}
-        enter_procedure(st, S[50])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[50])
         st.inline += 1
         try:
             proc_give_power(st, _args31)
@@ -2561,7 +2592,8 @@ def build(num_players, files):
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
-            enter_procedure(st, S[106])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[106])
             st.frames.append(Frame(o19, _args32))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2841,7 +2873,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o219  # game.yaml:552
             _args33 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
-            enter_procedure(st, S[110])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[110])
             st.frames.append(Frame(o22, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2881,7 +2914,8 @@ def build(num_players, files):
             fr.pc = 3
             st.at = o230  # game.yaml:566
             _args34 = {'c': first(env['got'])}
-            enter_procedure(st, S[112])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[112])
             st.frames.append(Frame(o20, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2929,7 +2963,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o236  # game.yaml:580
             _args35 = {'p': env['q'], 'into_area': True}
-            enter_procedure(st, S[117])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[117])
             st.frames.append(Frame(o9, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2973,7 +3008,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o240  # game.yaml:589
         _args36 = {'p': env['q'], 'n': 1}
-        enter_procedure(st, S[118])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[118])
         st.inline += 1
         try:
             proc_gain_gold(st, _args36)
@@ -2988,7 +3024,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o242  # game.yaml:590
         _args37 = {'p': env['q'], 'n': 1}
-        enter_procedure(st, S[119])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[119])
         st.inline += 1
         try:
             proc_gain_power(st, _args37)
@@ -3043,7 +3080,8 @@ def build(num_players, files):
         if k == 0:  # game.yaml:589
             st.at = o240  # game.yaml:589
             _args38 = {'p': env['q'], 'n': 1}
-            enter_procedure(st, S[118])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[118])
             st.inline += 1
             try:
                 proc_gain_gold(st, _args38)
@@ -3055,7 +3093,8 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:590
             st.at = o242  # game.yaml:590
             _args39 = {'p': env['q'], 'n': 1}
-            enter_procedure(st, S[119])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[119])
             st.inline += 1
             try:
                 proc_gain_power(st, _args39)
@@ -3105,7 +3144,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o253  # game.yaml:601
             _args40 = {'q': env['q']}
-            enter_procedure(st, S[121])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[121])
             st.frames.append(Frame(o25, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3164,7 +3204,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o261  # game.yaml:617
             _args41 = {'c': env['x']}
-            enter_procedure(st, S[123])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[123])
             st.frames.append(Frame(o20, _args41))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3198,7 +3239,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o265  # game.yaml:620
             _args42 = {'c': env['x']}
-            enter_procedure(st, S[124])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[124])
             st.frames.append(Frame(o20, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3277,7 +3319,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o275  # game.yaml:629
         _args43 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[61])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[61])
         st.inline += 1
         try:
             proc_gain_gold(st, _args43)
@@ -3297,7 +3340,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o281  # game.yaml:232
             _args44 = {'r': st.vars['revealer'], 'lot': env['lot']}
-            enter_procedure(st, S[133])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[133])
             st.frames.append(Frame(o21, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3314,7 +3358,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o283  # game.yaml:235
             _args45 = {'r': st.vars['revealer'], 'card': env['card']}
-            enter_procedure(st, S[134])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[134])
             st.frames.append(Frame(o23, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3331,7 +3376,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o285  # game.yaml:238
             _args46 = {'r': st.vars['revealer'], 'card': env['card']}
-            enter_procedure(st, S[135])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[135])
             st.frames.append(Frame(o24, _args46))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3348,7 +3394,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o287  # game.yaml:240
             _args47 = {'card': env['card']}
-            enter_procedure(st, S[136])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[136])
             st.frames.append(Frame(o26, _args47))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3408,7 +3455,8 @@ def build(num_players, files):
                 st.move(_c67, _dest15, False)
             st.at = o303  # game.yaml:201
             _args48 = {}
-            enter_procedure(st, S[143])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[143])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args48)
@@ -3428,7 +3476,8 @@ def build(num_players, files):
             fr.pc = 1
             st.at = o292  # game.yaml:193
             _args49 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
-            enter_procedure(st, S[145])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[145])
             st.frames.append(Frame(o0, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3579,7 +3628,8 @@ def build(num_players, files):
             fr.pc = 5
             st.at = o317  # game.yaml:215
             _args50 = {'p': env['p']}
-            enter_procedure(st, S[147])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[147])
             st.frames.append(Frame(o2, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3588,7 +3638,8 @@ def build(num_players, files):
             fr.pc = 6
             st.at = o318  # game.yaml:216
             _args51 = {'p': env['p']}
-            enter_procedure(st, S[148])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[148])
             st.frames.append(Frame(o7, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3597,7 +3648,8 @@ def build(num_players, files):
             fr.pc = 7
             st.at = o319  # game.yaml:217
             _args52 = {'p': env['p']}
-            enter_procedure(st, S[149])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[149])
             st.frames.append(Frame(o11, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3682,7 +3734,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o34  # game.yaml:266
             _args53 = {'p': env['p']}
-            enter_procedure(st, S[40])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[40])
             st.inline += 1
             try:
                 d_conspiracy(st, _args53)
@@ -3720,7 +3773,8 @@ def build(num_players, files):
                     st.move(env['col'], Z_used_properties1, False)
                     st.at = o38  # game.yaml:278
                     _args54 = {'p': env['p'], 'col': env['col']}
-                    enter_procedure(st, S[67])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[67])
                     st.inline += 1
                     try:
                         d_use_property(st, _args54)
@@ -3737,7 +3791,8 @@ def build(num_players, files):
             if (env['col'] == C_green1):
                 st.at = o42  # game.yaml:284
                 _args55 = {'p': env['p']}
-                enter_procedure(st, S[68])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[68])
                 st.inline += 1
                 try:
                     d_combat(st, _args55)
@@ -3749,7 +3804,8 @@ def build(num_players, files):
             elif (env['col'] == C_red1):
                 st.at = o44  # game.yaml:288
                 _args56 = {'p': env['p'], 'n': (2 if (len([1 for _a12 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a12.key == 'autoritaet')]) > 0) else 1)}
-                enter_procedure(st, S[41])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[41])
                 st.inline += 1
                 try:
                     proc_gain_power(st, _args56)
@@ -3761,7 +3817,8 @@ def build(num_players, files):
             elif (env['col'] == C_yellow1):
                 st.at = o46  # game.yaml:291
                 _args57 = {'p': env['p'], 'n': (1 + len([1 for _a13 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a13.key == 'pension')]))}
-                enter_procedure(st, S[43])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[43])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args57)
@@ -3773,7 +3830,8 @@ def build(num_players, files):
             elif (env['col'] == C_blue1):
                 st.at = o48  # game.yaml:292
                 _args58 = {'p': env['p']}
-                enter_procedure(st, S[69])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[69])
                 st.inline += 1
                 try:
                     d_etiquette(st, _args58)
@@ -3828,7 +3886,8 @@ def build(num_players, files):
                 if (env['n'] > 0):
                     st.at = o60  # game.yaml:310
                     _args59 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a15 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a15.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-                    enter_procedure(st, S[74])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[74])
                     st.inline += 1
                     try:
                         d_hand_over(st, _args59)
@@ -3889,7 +3948,8 @@ def build(num_players, files):
                     st.move(env['c'], Z_discard1, False)
                     st.at = o74  # game.yaml:338
                     _args60 = {'p': env['p']}
-                    enter_procedure(st, S[76])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[76])
                     st.inline += 1
                     try:
                         d_discard_opponent_card(st, _args60)
@@ -3942,7 +4002,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o82  # game.yaml:360
             _args61 = {'p': env['p']}
-            enter_procedure(st, S[45])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[45])
             st.inline += 1
             try:
                 d_conspiracy(st, _args61)
@@ -3956,7 +4017,8 @@ def build(num_players, files):
             if (len([1 for _a16 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a16.key == 'orden')]) > 0):
                 st.at = o91  # game.yaml:362
                 _args62 = {'p': env['p']}
-                enter_procedure(st, S[84])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[84])
                 st.inline += 1
                 try:
                     d_orden_reveal(st, _args62)
@@ -3995,7 +4057,8 @@ def build(num_players, files):
                             raise too_long(S[170])
                         st.at = o87  # game.yaml:372
                         _args63 = {'p': env['p'], 'into_area': False}
-                        enter_procedure(st, S[82])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[82])
                         st.inline += 1
                         try:
                             d_reveal(st, _args63)
@@ -4007,7 +4070,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o93  # game.yaml:373
             _args64 = {'p': env['p']}
-            enter_procedure(st, S[46])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[46])
             st.inline += 1
             try:
                 d_keep_cards(st, _args64)
@@ -4022,7 +4086,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o94  # game.yaml:379
             _args65 = {'p': env['p'], 'into_area': False}
-            enter_procedure(st, S[47])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[47])
             st.inline += 1
             try:
                 d_reveal(st, _args65)
@@ -4052,7 +4117,8 @@ def build(num_players, files):
                     if _k9 == 0:  # game.yaml:384
                         st.at = o97  # game.yaml:384
                         _args66 = {'p': env['p']}
-                        enter_procedure(st, S[85])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[85])
                         st.inline += 1
                         try:
                             d_orden_reveal(st, _args66)
@@ -4105,7 +4171,8 @@ def build(num_players, files):
             else:
                 st.at = o106  # game.yaml:398
                 _args67 = {'p': env['p'], 'into_area': env['into_area']}
-                enter_procedure(st, S[86])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[86])
                 st.inline += 1
                 try:
                     d_reveal(st, _args67)
@@ -4133,7 +4200,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o114  # game.yaml:417
             _args68 = {'p': env['p']}
-            enter_procedure(st, S[49])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[49])
             st.inline += 1
             try:
                 d_conspiracy(st, _args68)
@@ -4164,7 +4232,8 @@ def build(num_players, files):
                     env['q'] = _values9[_i20]
                     st.at = o117  # game.yaml:423
                     _args69 = {'p': env['p'], 'n': 1}
-                    enter_procedure(st, S[90])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[90])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args69)
@@ -4175,7 +4244,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o118  # game.yaml:423
                     _args70 = {'q': env['q'], 'n': 1}
-                    enter_procedure(st, S[92])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[92])
                     st.inline += 1
                     try:
                         d_hand_over(st, _args70)
@@ -4187,7 +4257,8 @@ def build(num_players, files):
                 elif _k10 == 2:  # game.yaml:424
                     st.at = o120  # game.yaml:425
                     _args71 = {'p': env['p'], 'n': 1}
-                    enter_procedure(st, S[93])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[93])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args71)
@@ -4198,7 +4269,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o121  # game.yaml:425
                     _args72 = {'p': env['p']}
-                    enter_procedure(st, S[94])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[94])
                     st.inline += 1
                     try:
                         d_swap_cards(st, _args72)
@@ -4210,7 +4282,8 @@ def build(num_players, files):
                 elif _k10 == 3:  # game.yaml:426
                     st.at = o123  # game.yaml:428
                     _args73 = {'p': env['p'], 'n': 2}
-                    enter_procedure(st, S[95])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[95])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args73)
@@ -4221,7 +4294,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o124  # game.yaml:428
                     _args74 = {'p': env['p']}
-                    enter_procedure(st, S[96])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[96])
                     st.inline += 1
                     try:
                         d_discard_opponent_card(st, _args74)
@@ -4233,7 +4307,8 @@ def build(num_players, files):
                 elif _k10 == 4:  # game.yaml:429
                     st.at = o126  # game.yaml:430
                     _args75 = {'p': env['p'], 'n': 2}
-                    enter_procedure(st, S[97])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[97])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args75)
@@ -4244,7 +4319,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o127  # game.yaml:430
                     _args76 = {'p': env['p'], 'into_area': True}
-                    enter_procedure(st, S[98])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[98])
                     st.inline += 1
                     try:
                         d_reveal(st, _args76)
@@ -4332,7 +4408,8 @@ def build(num_players, files):
                         st.vars['conspiracy_used'] = True
                         st.at = o140  # game.yaml:464
                         _args77 = {'p': env['p']}
-                        enter_procedure(st, S[105])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[105])
                         st.inline += 1
                         try:
                             d_swap_cards(st, _args77)
@@ -4403,7 +4480,8 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c95.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': env['q']}
-                enter_procedure(st, S[106])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[106])
                 st.inline += 1
                 try:
                     d_eliminate_player(st, _args78)
@@ -4415,7 +4493,8 @@ def build(num_players, files):
             else:
                 st.at = o164  # game.yaml:501
                 _args79 = {'q': env['q'], 'n': env['n']}
-                enter_procedure(st, S[50])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[50])
                 st.inline += 1
                 try:
                     proc_give_power(st, _args79)
@@ -4605,7 +4684,8 @@ def build(num_players, files):
             else:
                 st.at = o219  # game.yaml:552
                 _args80 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
-                enter_procedure(st, S[110])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[110])
                 st.inline += 1
                 try:
                     d_pay_bid(st, _args80)
@@ -4641,7 +4721,8 @@ def build(num_players, files):
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
                 st.at = o230  # game.yaml:566
                 _args81 = {'c': first(env['got'])}
-                enter_procedure(st, S[112])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[112])
                 st.inline += 1
                 try:
                     d_return_item(st, _args81)
@@ -4686,7 +4767,8 @@ def build(num_players, files):
                     if _k16 == 0:  # game.yaml:580
                         st.at = o236  # game.yaml:580
                         _args82 = {'p': env['q'], 'into_area': True}
-                        enter_procedure(st, S[117])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[117])
                         st.inline += 1
                         try:
                             d_reveal(st, _args82)
@@ -4718,7 +4800,8 @@ def build(num_players, files):
                                 if _k17 == 0:  # game.yaml:589
                                     st.at = o240  # game.yaml:589
                                     _args83 = {'p': env['q'], 'n': 1}
-                                    enter_procedure(st, S[118])
+                                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                        enter_procedure(st, S[118])
                                     st.inline += 1
                                     try:
                                         proc_gain_gold(st, _args83)
@@ -4730,7 +4813,8 @@ def build(num_players, files):
                                 elif _k17 == 1:  # game.yaml:590
                                     st.at = o242  # game.yaml:590
                                     _args84 = {'p': env['q'], 'n': 1}
-                                    enter_procedure(st, S[119])
+                                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                        enter_procedure(st, S[119])
                                     st.inline += 1
                                     try:
                                         proc_gain_power(st, _args84)
@@ -4767,7 +4851,8 @@ def build(num_players, files):
                 env['q'] = _q22
                 st.at = o253  # game.yaml:601
                 _args85 = {'q': env['q']}
-                enter_procedure(st, S[121])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[121])
                 st.inline += 1
                 try:
                     d_pay_debt(st, _args85)
@@ -4811,7 +4896,8 @@ def build(num_players, files):
                         env['x'] = _x6
                         st.at = o261  # game.yaml:617
                         _args86 = {'c': env['x']}
-                        enter_procedure(st, S[123])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[123])
                         st.inline += 1
                         try:
                             d_return_item(st, _args86)
@@ -4827,7 +4913,8 @@ def build(num_players, files):
                         env['x'] = _x7
                         st.at = o265  # game.yaml:620
                         _args87 = {'c': env['x']}
-                        enter_procedure(st, S[124])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[124])
                         st.inline += 1
                         try:
                             d_return_item(st, _args87)
@@ -4863,7 +4950,8 @@ def build(num_players, files):
                 env['p'] = _p29
                 st.at = o275  # game.yaml:629
                 _args88 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[61])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[61])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args88)
@@ -4884,7 +4972,8 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o279  # game.yaml:632
             _args89 = {}
-            enter_procedure(st, S[62])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[62])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args89)
@@ -4929,7 +5018,8 @@ def build(num_players, files):
                 st.move(env['col'], Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
                 _args90 = {'p': env['p'], 'col': env['col']}
-                enter_procedure(st, S[67])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[67])
                 st.inline += 1
                 try:
                     d_use_property(st, _args90)
@@ -4947,7 +5037,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o38  # game.yaml:278
             _args91 = {'p': env['p'], 'col': env['col']}
-            enter_procedure(st, S[67])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[67])
             st.inline += 1
             try:
                 d_use_property(st, _args91)
@@ -4962,7 +5053,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o42  # game.yaml:284
             _args92 = {'p': env['p']}
-            enter_procedure(st, S[68])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[68])
             st.inline += 1
             try:
                 d_combat(st, _args92)
@@ -4975,7 +5067,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o44  # game.yaml:288
         _args93 = {'p': env['p'], 'n': (2 if (len([1 for _a18 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a18.key == 'autoritaet')]) > 0) else 1)}
-        enter_procedure(st, S[41])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[41])
         st.inline += 1
         try:
             proc_gain_power(st, _args93)
@@ -4988,7 +5081,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o46  # game.yaml:291
         _args94 = {'p': env['p'], 'n': (1 + len([1 for _a19 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a19.key == 'pension')]))}
-        enter_procedure(st, S[43])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[43])
         st.inline += 1
         try:
             proc_gain_gold(st, _args94)
@@ -5003,7 +5097,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o48  # game.yaml:292
             _args95 = {'p': env['p']}
-            enter_procedure(st, S[69])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[69])
             st.inline += 1
             try:
                 d_etiquette(st, _args95)
@@ -5054,7 +5149,8 @@ def build(num_players, files):
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
                 _args96 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a20 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a20.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-                enter_procedure(st, S[74])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[74])
                 st.inline += 1
                 try:
                     d_hand_over(st, _args96)
@@ -5069,7 +5165,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o60  # game.yaml:310
             _args97 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a21 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a21.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-            enter_procedure(st, S[74])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[74])
             st.inline += 1
             try:
                 d_hand_over(st, _args97)
@@ -5150,7 +5247,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o74  # game.yaml:338
             _args98 = {'p': env['p']}
-            enter_procedure(st, S[76])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[76])
             st.inline += 1
             try:
                 d_discard_opponent_card(st, _args98)
@@ -5220,7 +5318,8 @@ def build(num_players, files):
                         raise too_long(S[170])
                     st.at = o87  # game.yaml:372
                     _args99 = {'p': env['p'], 'into_area': False}
-                    enter_procedure(st, S[82])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[82])
                     st.inline += 1
                     try:
                         d_reveal(st, _args99)
@@ -5248,7 +5347,8 @@ def build(num_players, files):
                     raise too_long(S[170])
                 st.at = o87  # game.yaml:372
                 _args100 = {'p': env['p'], 'into_area': False}
-                enter_procedure(st, S[82])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[82])
                 st.inline += 1
                 try:
                     d_reveal(st, _args100)
@@ -5263,7 +5363,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o87  # game.yaml:372
             _args101 = {'p': env['p'], 'into_area': False}
-            enter_procedure(st, S[82])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[82])
             st.inline += 1
             try:
                 d_reveal(st, _args101)
@@ -5278,7 +5379,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o91  # game.yaml:362
             _args102 = {'p': env['p']}
-            enter_procedure(st, S[84])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 d_orden_reveal(st, _args102)
@@ -5309,7 +5411,8 @@ def build(num_players, files):
                 if _k25 == 0:  # game.yaml:384
                     st.at = o97  # game.yaml:384
                     _args103 = {'p': env['p']}
-                    enter_procedure(st, S[85])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[85])
                     st.inline += 1
                     try:
                         d_orden_reveal(st, _args103)
@@ -5326,7 +5429,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o97  # game.yaml:384
             _args104 = {'p': env['p']}
-            enter_procedure(st, S[85])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[85])
             st.inline += 1
             try:
                 d_orden_reveal(st, _args104)
@@ -5344,7 +5448,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o106  # game.yaml:398
             _args105 = {'p': env['p'], 'into_area': env['into_area']}
-            enter_procedure(st, S[86])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[86])
             st.inline += 1
             try:
                 d_reveal(st, _args105)
@@ -5389,7 +5494,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o117  # game.yaml:423
             _args106 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[90])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[90])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args106)
@@ -5401,7 +5507,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o118  # game.yaml:423
             _args107 = {'q': env['q'], 'n': 1}
-            enter_procedure(st, S[92])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[92])
             st.inline += 1
             try:
                 d_hand_over(st, _args107)
@@ -5416,7 +5523,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o120  # game.yaml:425
             _args108 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[93])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[93])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args108)
@@ -5428,7 +5536,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o121  # game.yaml:425
             _args109 = {'p': env['p']}
-            enter_procedure(st, S[94])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[94])
             st.inline += 1
             try:
                 d_swap_cards(st, _args109)
@@ -5443,7 +5552,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o123  # game.yaml:428
             _args110 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[95])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[95])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args110)
@@ -5455,7 +5565,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o124  # game.yaml:428
             _args111 = {'p': env['p']}
-            enter_procedure(st, S[96])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[96])
             st.inline += 1
             try:
                 d_discard_opponent_card(st, _args111)
@@ -5470,7 +5581,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o126  # game.yaml:430
             _args112 = {'p': env['p'], 'n': 2}
-            enter_procedure(st, S[97])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[97])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args112)
@@ -5482,7 +5594,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o127  # game.yaml:430
             _args113 = {'p': env['p'], 'into_area': True}
-            enter_procedure(st, S[98])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[98])
             st.inline += 1
             try:
                 d_reveal(st, _args113)
@@ -5582,7 +5695,8 @@ def build(num_players, files):
                     st.vars['conspiracy_used'] = True
                     st.at = o140  # game.yaml:464
                     _args114 = {'p': env['p']}
-                    enter_procedure(st, S[105])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[105])
                     st.inline += 1
                     try:
                         d_swap_cards(st, _args114)
@@ -5602,7 +5716,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o140  # game.yaml:464
             _args115 = {'p': env['p']}
-            enter_procedure(st, S[105])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[105])
             st.inline += 1
             try:
                 d_swap_cards(st, _args115)
@@ -5671,7 +5786,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o164  # game.yaml:501
         _args116 = {'q': env['q'], 'n': env['n']}
-        enter_procedure(st, S[50])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[50])
         st.inline += 1
         try:
             proc_give_power(st, _args116)
@@ -5690,7 +5806,8 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args117 = {'q': env['q']}
-            enter_procedure(st, S[106])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[106])
             st.inline += 1
             try:
                 d_eliminate_player(st, _args117)
@@ -5861,7 +5978,8 @@ def build(num_players, files):
             else:
                 st.at = o219  # game.yaml:552
                 _args118 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
-                enter_procedure(st, S[110])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[110])
                 st.inline += 1
                 try:
                     d_pay_bid(st, _args118)
@@ -6027,7 +6145,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o219  # game.yaml:552
             _args119 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
-            enter_procedure(st, S[110])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[110])
             st.inline += 1
             try:
                 d_pay_bid(st, _args119)
@@ -6062,7 +6181,8 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o230  # game.yaml:566
             _args120 = {'c': first(env['got'])}
-            enter_procedure(st, S[112])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[112])
             st.inline += 1
             try:
                 d_return_item(st, _args120)
@@ -6093,7 +6213,8 @@ def build(num_players, files):
                 if _k34 == 0:  # game.yaml:580
                     st.at = o236  # game.yaml:580
                     _args121 = {'p': env['q'], 'into_area': True}
-                    enter_procedure(st, S[117])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[117])
                     st.inline += 1
                     try:
                         d_reveal(st, _args121)
@@ -6125,7 +6246,8 @@ def build(num_players, files):
                             if _k35 == 0:  # game.yaml:589
                                 st.at = o240  # game.yaml:589
                                 _args122 = {'p': env['q'], 'n': 1}
-                                enter_procedure(st, S[118])
+                                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                    enter_procedure(st, S[118])
                                 st.inline += 1
                                 try:
                                     proc_gain_gold(st, _args122)
@@ -6137,7 +6259,8 @@ def build(num_players, files):
                             elif _k35 == 1:  # game.yaml:590
                                 st.at = o242  # game.yaml:590
                                 _args123 = {'p': env['q'], 'n': 1}
-                                enter_procedure(st, S[119])
+                                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                    enter_procedure(st, S[119])
                                 st.inline += 1
                                 try:
                                     proc_gain_power(st, _args123)
@@ -6154,7 +6277,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o236  # game.yaml:580
             _args124 = {'p': env['q'], 'into_area': True}
-            enter_procedure(st, S[117])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[117])
             st.inline += 1
             try:
                 d_reveal(st, _args124)
@@ -6189,7 +6313,8 @@ def build(num_players, files):
                     if _k36 == 0:  # game.yaml:589
                         st.at = o240  # game.yaml:589
                         _args125 = {'p': env['q'], 'n': 1}
-                        enter_procedure(st, S[118])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[118])
                         st.inline += 1
                         try:
                             proc_gain_gold(st, _args125)
@@ -6201,7 +6326,8 @@ def build(num_players, files):
                     elif _k36 == 1:  # game.yaml:590
                         st.at = o242  # game.yaml:590
                         _args126 = {'p': env['q'], 'n': 1}
-                        enter_procedure(st, S[119])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[119])
                         st.inline += 1
                         try:
                             proc_gain_power(st, _args126)
@@ -6234,7 +6360,8 @@ def build(num_players, files):
                 if _k37 == 0:  # game.yaml:589
                     st.at = o240  # game.yaml:589
                     _args127 = {'p': env['q'], 'n': 1}
-                    enter_procedure(st, S[118])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[118])
                     st.inline += 1
                     try:
                         proc_gain_gold(st, _args127)
@@ -6246,7 +6373,8 @@ def build(num_players, files):
                 elif _k37 == 1:  # game.yaml:590
                     st.at = o242  # game.yaml:590
                     _args128 = {'p': env['q'], 'n': 1}
-                    enter_procedure(st, S[119])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[119])
                     st.inline += 1
                     try:
                         proc_gain_power(st, _args128)
@@ -6261,7 +6389,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o240  # game.yaml:589
         _args129 = {'p': env['q'], 'n': 1}
-        enter_procedure(st, S[118])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[118])
         st.inline += 1
         try:
             proc_gain_gold(st, _args129)
@@ -6274,7 +6403,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o242  # game.yaml:590
         _args130 = {'p': env['q'], 'n': 1}
-        enter_procedure(st, S[119])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[119])
         st.inline += 1
         try:
             proc_gain_power(st, _args130)
@@ -6292,7 +6422,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o253  # game.yaml:601
             _args131 = {'q': env['q']}
-            enter_procedure(st, S[121])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[121])
             st.inline += 1
             try:
                 d_pay_debt(st, _args131)
@@ -6318,7 +6449,8 @@ def build(num_players, files):
                 env['x'] = _x8
                 st.at = o261  # game.yaml:617
                 _args132 = {'c': env['x']}
-                enter_procedure(st, S[123])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[123])
                 st.inline += 1
                 try:
                     d_return_item(st, _args132)
@@ -6333,7 +6465,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o261  # game.yaml:617
             _args133 = {'c': env['x']}
-            enter_procedure(st, S[123])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[123])
             st.inline += 1
             try:
                 d_return_item(st, _args133)
@@ -6352,7 +6485,8 @@ def build(num_players, files):
                 env['x'] = _x9
                 st.at = o265  # game.yaml:620
                 _args134 = {'c': env['x']}
-                enter_procedure(st, S[124])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[124])
                 st.inline += 1
                 try:
                     d_return_item(st, _args134)
@@ -6367,7 +6501,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o265  # game.yaml:620
             _args135 = {'c': env['x']}
-            enter_procedure(st, S[124])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[124])
             st.inline += 1
             try:
                 d_return_item(st, _args135)
@@ -6390,7 +6525,8 @@ def build(num_players, files):
         env = fr.env
         st.at = o275  # game.yaml:629
         _args136 = {'p': env['p'], 'n': 1}
-        enter_procedure(st, S[61])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[61])
         st.inline += 1
         try:
             proc_gain_gold(st, _args136)
@@ -6405,7 +6541,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o281  # game.yaml:232
             _args137 = {'r': st.vars['revealer'], 'lot': env['lot']}
-            enter_procedure(st, S[133])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[133])
             st.inline += 1
             try:
                 d_auction(st, _args137)
@@ -6420,7 +6557,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o283  # game.yaml:235
             _args138 = {'r': st.vars['revealer'], 'card': env['card']}
-            enter_procedure(st, S[134])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[134])
             st.inline += 1
             try:
                 d_mazarin(st, _args138)
@@ -6435,7 +6573,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o285  # game.yaml:238
             _args139 = {'r': st.vars['revealer'], 'card': env['card']}
-            enter_procedure(st, S[135])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[135])
             st.inline += 1
             try:
                 d_game_debts(st, _args139)
@@ -6450,7 +6589,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o287  # game.yaml:240
             _args140 = {'card': env['card']}
-            enter_procedure(st, S[136])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[136])
             st.inline += 1
             try:
                 d_ludwig(st, _args140)
@@ -6475,7 +6615,8 @@ def build(num_players, files):
                 env['i'] = _i63
                 st.at = o292  # game.yaml:193
                 _args141 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
-                enter_procedure(st, S[145])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[145])
                 st.inline += 1
                 try:
                     d_deal(st, _args141)
@@ -6523,7 +6664,8 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o303  # game.yaml:201
             _args142 = {}
-            enter_procedure(st, S[143])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[143])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args142)
@@ -6538,7 +6680,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o292  # game.yaml:193
             _args143 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
-            enter_procedure(st, S[145])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[145])
             st.inline += 1
             try:
                 d_deal(st, _args143)
@@ -6627,7 +6770,8 @@ def build(num_players, files):
                                 st.move(_c130, _dest41, False)
                             st.at = o317  # game.yaml:215
                             _args144 = {'p': env['p']}
-                            enter_procedure(st, S[147])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[147])
                             st.inline += 1
                             try:
                                 d_phase1(st, _args144)
@@ -6638,7 +6782,8 @@ def build(num_players, files):
                             st.inline -= 1
                             st.at = o318  # game.yaml:216
                             _args145 = {'p': env['p']}
-                            enter_procedure(st, S[148])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[148])
                             st.inline += 1
                             try:
                                 d_phase2(st, _args145)
@@ -6649,7 +6794,8 @@ def build(num_players, files):
                             st.inline -= 1
                             st.at = o319  # game.yaml:217
                             _args146 = {'p': env['p']}
-                            enter_procedure(st, S[149])
+                            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                enter_procedure(st, S[149])
                             st.inline += 1
                             try:
                                 d_phase3(st, _args146)
@@ -6710,7 +6856,8 @@ def build(num_players, files):
                             st.move(_c131, _dest42, False)
                         st.at = o317  # game.yaml:215
                         _args147 = {'p': env['p']}
-                        enter_procedure(st, S[147])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[147])
                         st.inline += 1
                         try:
                             d_phase1(st, _args147)
@@ -6721,7 +6868,8 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o318  # game.yaml:216
                         _args148 = {'p': env['p']}
-                        enter_procedure(st, S[148])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[148])
                         st.inline += 1
                         try:
                             d_phase2(st, _args148)
@@ -6732,7 +6880,8 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
                         _args149 = {'p': env['p']}
-                        enter_procedure(st, S[149])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[149])
                         st.inline += 1
                         try:
                             d_phase3(st, _args149)
@@ -6786,7 +6935,8 @@ def build(num_players, files):
                             st.move(_c132, _dest43, False)
                         st.at = o317  # game.yaml:215
                         _args150 = {'p': env['p']}
-                        enter_procedure(st, S[147])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[147])
                         st.inline += 1
                         try:
                             d_phase1(st, _args150)
@@ -6797,7 +6947,8 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o318  # game.yaml:216
                         _args151 = {'p': env['p']}
-                        enter_procedure(st, S[148])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[148])
                         st.inline += 1
                         try:
                             d_phase2(st, _args151)
@@ -6808,7 +6959,8 @@ def build(num_players, files):
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
                         _args152 = {'p': env['p']}
-                        enter_procedure(st, S[149])
+                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                            enter_procedure(st, S[149])
                         st.inline += 1
                         try:
                             d_phase3(st, _args152)
@@ -6852,7 +7004,8 @@ def build(num_players, files):
                         st.move(_c133, _dest44, False)
                     st.at = o317  # game.yaml:215
                     _args153 = {'p': env['p']}
-                    enter_procedure(st, S[147])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[147])
                     st.inline += 1
                     try:
                         d_phase1(st, _args153)
@@ -6863,7 +7016,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o318  # game.yaml:216
                     _args154 = {'p': env['p']}
-                    enter_procedure(st, S[148])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[148])
                     st.inline += 1
                     try:
                         d_phase2(st, _args154)
@@ -6874,7 +7028,8 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o319  # game.yaml:217
                     _args155 = {'p': env['p']}
-                    enter_procedure(st, S[149])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[149])
                     st.inline += 1
                     try:
                         d_phase3(st, _args155)
@@ -6905,7 +7060,8 @@ def build(num_players, files):
                     st.move(_c134, _dest45, False)
                 st.at = o317  # game.yaml:215
                 _args156 = {'p': env['p']}
-                enter_procedure(st, S[147])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[147])
                 st.inline += 1
                 try:
                     d_phase1(st, _args156)
@@ -6916,7 +7072,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o318  # game.yaml:216
                 _args157 = {'p': env['p']}
-                enter_procedure(st, S[148])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[148])
                 st.inline += 1
                 try:
                     d_phase2(st, _args157)
@@ -6927,7 +7084,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o319  # game.yaml:217
                 _args158 = {'p': env['p']}
-                enter_procedure(st, S[149])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[149])
                 st.inline += 1
                 try:
                     d_phase3(st, _args158)
@@ -6960,7 +7118,8 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o317  # game.yaml:215
             _args159 = {'p': env['p']}
-            enter_procedure(st, S[147])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[147])
             st.inline += 1
             try:
                 d_phase1(st, _args159)
@@ -6972,7 +7131,8 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o318  # game.yaml:216
             _args160 = {'p': env['p']}
-            enter_procedure(st, S[148])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[148])
             st.inline += 1
             try:
                 d_phase2(st, _args160)
@@ -6984,7 +7144,8 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o319  # game.yaml:217
             _args161 = {'p': env['p']}
-            enter_procedure(st, S[149])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[149])
             st.inline += 1
             try:
                 d_phase3(st, _args161)
@@ -7049,7 +7210,8 @@ def build(num_players, files):
     def d_phase1(st, env):  # game.yaml:261
         st.at = o34  # game.yaml:266
         _args162 = {'p': env['p']}
-        enter_procedure(st, S[40])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[40])
         st.inline += 1
         try:
             d_conspiracy(st, _args162)
@@ -7086,7 +7248,8 @@ def build(num_players, files):
                 st.move(env['col'], Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
                 _args163 = {'p': env['p'], 'col': env['col']}
-                enter_procedure(st, S[67])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[67])
                 st.inline += 1
                 try:
                     d_use_property(st, _args163)
@@ -7100,7 +7263,8 @@ def build(num_players, files):
         if (env['col'] == C_green1):
             st.at = o42  # game.yaml:284
             _args164 = {'p': env['p']}
-            enter_procedure(st, S[68])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[68])
             st.inline += 1
             try:
                 d_combat(st, _args164)
@@ -7112,7 +7276,8 @@ def build(num_players, files):
         elif (env['col'] == C_red1):
             st.at = o44  # game.yaml:288
             _args165 = {'p': env['p'], 'n': (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a22.key == 'autoritaet')]) > 0) else 1)}
-            enter_procedure(st, S[41])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[41])
             st.inline += 1
             try:
                 proc_gain_power(st, _args165)
@@ -7124,7 +7289,8 @@ def build(num_players, files):
         elif (env['col'] == C_yellow1):
             st.at = o46  # game.yaml:291
             _args166 = {'p': env['p'], 'n': (1 + len([1 for _a23 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a23.key == 'pension')]))}
-            enter_procedure(st, S[43])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[43])
             st.inline += 1
             try:
                 proc_gain_gold(st, _args166)
@@ -7136,7 +7302,8 @@ def build(num_players, files):
         elif (env['col'] == C_blue1):
             st.at = o48  # game.yaml:292
             _args167 = {'p': env['p']}
-            enter_procedure(st, S[69])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[69])
             st.inline += 1
             try:
                 d_etiquette(st, _args167)
@@ -7186,7 +7353,8 @@ def build(num_players, files):
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
                 _args168 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a25 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a25.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-                enter_procedure(st, S[74])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[74])
                 st.inline += 1
                 try:
                     d_hand_over(st, _args168)
@@ -7244,7 +7412,8 @@ def build(num_players, files):
                 st.move(env['c'], Z_discard1, False)
                 st.at = o74  # game.yaml:338
                 _args169 = {'p': env['p']}
-                enter_procedure(st, S[76])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[76])
                 st.inline += 1
                 try:
                     d_discard_opponent_card(st, _args169)
@@ -7291,7 +7460,8 @@ def build(num_players, files):
     def d_phase2(st, env):  # game.yaml:356
         st.at = o82  # game.yaml:360
         _args170 = {'p': env['p']}
-        enter_procedure(st, S[45])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[45])
         st.inline += 1
         try:
             d_conspiracy(st, _args170)
@@ -7304,7 +7474,8 @@ def build(num_players, files):
         if (len([1 for _a26 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a26.key == 'orden')]) > 0):
             st.at = o91  # game.yaml:362
             _args171 = {'p': env['p']}
-            enter_procedure(st, S[84])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 d_orden_reveal(st, _args171)
@@ -7343,7 +7514,8 @@ def build(num_players, files):
                         raise too_long(S[170])
                     st.at = o87  # game.yaml:372
                     _args172 = {'p': env['p'], 'into_area': False}
-                    enter_procedure(st, S[82])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[82])
                     st.inline += 1
                     try:
                         d_reveal(st, _args172)
@@ -7354,7 +7526,8 @@ def build(num_players, files):
                     st.inline -= 1
         st.at = o93  # game.yaml:373
         _args173 = {'p': env['p']}
-        enter_procedure(st, S[46])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[46])
         st.inline += 1
         try:
             d_keep_cards(st, _args173)
@@ -7366,7 +7539,8 @@ def build(num_players, files):
     def d_orden_reveal(st, env):  # game.yaml:374
         st.at = o94  # game.yaml:379
         _args174 = {'p': env['p'], 'into_area': False}
-        enter_procedure(st, S[47])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[47])
         st.inline += 1
         try:
             d_reveal(st, _args174)
@@ -7395,7 +7569,8 @@ def build(num_players, files):
                 if _k46 == 0:  # game.yaml:384
                     st.at = o97  # game.yaml:384
                     _args175 = {'p': env['p']}
-                    enter_procedure(st, S[85])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[85])
                     st.inline += 1
                     try:
                         d_orden_reveal(st, _args175)
@@ -7441,7 +7616,8 @@ def build(num_players, files):
         else:
             st.at = o106  # game.yaml:398
             _args176 = {'p': env['p'], 'into_area': env['into_area']}
-            enter_procedure(st, S[86])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[86])
             st.inline += 1
             try:
                 d_reveal(st, _args176)
@@ -7463,7 +7639,8 @@ def build(num_players, files):
     def d_phase3(st, env):  # game.yaml:413
         st.at = o114  # game.yaml:417
         _args177 = {'p': env['p']}
-        enter_procedure(st, S[49])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[49])
         st.inline += 1
         try:
             d_conspiracy(st, _args177)
@@ -7493,7 +7670,8 @@ def build(num_players, files):
                 env['q'] = _values45[_i76]
                 st.at = o117  # game.yaml:423
                 _args178 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[90])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[90])
                 st.inline += 1
                 try:
                     proc_pay_gold(st, _args178)
@@ -7504,7 +7682,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o118  # game.yaml:423
                 _args179 = {'q': env['q'], 'n': 1}
-                enter_procedure(st, S[92])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[92])
                 st.inline += 1
                 try:
                     d_hand_over(st, _args179)
@@ -7516,7 +7695,8 @@ def build(num_players, files):
             elif _k47 == 2:  # game.yaml:424
                 st.at = o120  # game.yaml:425
                 _args180 = {'p': env['p'], 'n': 1}
-                enter_procedure(st, S[93])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[93])
                 st.inline += 1
                 try:
                     proc_pay_gold(st, _args180)
@@ -7527,7 +7707,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o121  # game.yaml:425
                 _args181 = {'p': env['p']}
-                enter_procedure(st, S[94])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[94])
                 st.inline += 1
                 try:
                     d_swap_cards(st, _args181)
@@ -7539,7 +7720,8 @@ def build(num_players, files):
             elif _k47 == 3:  # game.yaml:426
                 st.at = o123  # game.yaml:428
                 _args182 = {'p': env['p'], 'n': 2}
-                enter_procedure(st, S[95])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[95])
                 st.inline += 1
                 try:
                     proc_pay_gold(st, _args182)
@@ -7550,7 +7732,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o124  # game.yaml:428
                 _args183 = {'p': env['p']}
-                enter_procedure(st, S[96])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[96])
                 st.inline += 1
                 try:
                     d_discard_opponent_card(st, _args183)
@@ -7562,7 +7745,8 @@ def build(num_players, files):
             elif _k47 == 4:  # game.yaml:429
                 st.at = o126  # game.yaml:430
                 _args184 = {'p': env['p'], 'n': 2}
-                enter_procedure(st, S[97])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[97])
                 st.inline += 1
                 try:
                     proc_pay_gold(st, _args184)
@@ -7573,7 +7757,8 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o127  # game.yaml:430
                 _args185 = {'p': env['p'], 'into_area': True}
-                enter_procedure(st, S[98])
+                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                    enter_procedure(st, S[98])
                 st.inline += 1
                 try:
                     d_reveal(st, _args185)
@@ -7655,7 +7840,8 @@ def build(num_players, files):
                     st.vars['conspiracy_used'] = True
                     st.at = o140  # game.yaml:464
                     _args186 = {'p': env['p']}
-                    enter_procedure(st, S[105])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[105])
                     st.inline += 1
                     try:
                         d_swap_cards(st, _args186)
@@ -7720,7 +7906,8 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c157.props['value'] for _c157 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c157.kind == 'power_chips')])), -1)
             st.at = o167  # game.yaml:500
             _args187 = {'q': env['q']}
-            enter_procedure(st, S[106])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[106])
             st.inline += 1
             try:
                 d_eliminate_player(st, _args187)
@@ -7732,7 +7919,8 @@ def build(num_players, files):
         else:
             st.at = o164  # game.yaml:501
             _args188 = {'q': env['q'], 'n': env['n']}
-            enter_procedure(st, S[50])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[50])
             st.inline += 1
             try:
                 proc_give_power(st, _args188)
@@ -7907,7 +8095,8 @@ def build(num_players, files):
         else:
             st.at = o219  # game.yaml:552
             _args189 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
-            enter_procedure(st, S[110])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[110])
             st.inline += 1
             try:
                 d_pay_bid(st, _args189)
@@ -7939,7 +8128,8 @@ def build(num_players, files):
             st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
             st.at = o230  # game.yaml:566
             _args190 = {'c': first(env['got'])}
-            enter_procedure(st, S[112])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[112])
             st.inline += 1
             try:
                 d_return_item(st, _args190)
@@ -7979,7 +8169,8 @@ def build(num_players, files):
                 if _k53 == 0:  # game.yaml:580
                     st.at = o236  # game.yaml:580
                     _args191 = {'p': env['q'], 'into_area': True}
-                    enter_procedure(st, S[117])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[117])
                     st.inline += 1
                     try:
                         d_reveal(st, _args191)
@@ -8011,7 +8202,8 @@ def build(num_players, files):
                             if _k54 == 0:  # game.yaml:589
                                 st.at = o240  # game.yaml:589
                                 _args192 = {'p': env['q'], 'n': 1}
-                                enter_procedure(st, S[118])
+                                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                    enter_procedure(st, S[118])
                                 st.inline += 1
                                 try:
                                     proc_gain_gold(st, _args192)
@@ -8023,7 +8215,8 @@ def build(num_players, files):
                             elif _k54 == 1:  # game.yaml:590
                                 st.at = o242  # game.yaml:590
                                 _args193 = {'p': env['q'], 'n': 1}
-                                enter_procedure(st, S[119])
+                                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                                    enter_procedure(st, S[119])
                                 st.inline += 1
                                 try:
                                     proc_gain_power(st, _args193)
@@ -8053,7 +8246,8 @@ def build(num_players, files):
             env['q'] = _q29
             st.at = o253  # game.yaml:601
             _args194 = {'q': env['q']}
-            enter_procedure(st, S[121])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[121])
             st.inline += 1
             try:
                 d_pay_debt(st, _args194)
@@ -8093,7 +8287,8 @@ def build(num_players, files):
                     env['x'] = _x10
                     st.at = o261  # game.yaml:617
                     _args195 = {'c': env['x']}
-                    enter_procedure(st, S[123])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[123])
                     st.inline += 1
                     try:
                         d_return_item(st, _args195)
@@ -8109,7 +8304,8 @@ def build(num_players, files):
                     env['x'] = _x11
                     st.at = o265  # game.yaml:620
                     _args196 = {'c': env['x']}
-                    enter_procedure(st, S[124])
+                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                        enter_procedure(st, S[124])
                     st.inline += 1
                     try:
                         d_return_item(st, _args196)
@@ -8139,7 +8335,8 @@ def build(num_players, files):
             env['p'] = _p78
             st.at = o275  # game.yaml:629
             _args197 = {'p': env['p'], 'n': 1}
-            enter_procedure(st, S[61])
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[61])
             st.inline += 1
             try:
                 proc_gain_gold(st, _args197)
@@ -8157,7 +8354,8 @@ def build(num_players, files):
         st.shuffle(Z_draw_pile1)
         st.at = o279  # game.yaml:632
         _args198 = {}
-        enter_procedure(st, S[62])
+        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+            enter_procedure(st, S[62])
         st.inline += 1
         try:
             proc_split_with_ludwig(st, _args198)
