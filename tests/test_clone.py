@@ -20,7 +20,7 @@ from test_zone_locals import GAME as ZONE_LOCAL_GAME
 
 import meeple
 from meeple.interpreter.game import Game
-from meeple.interpreter.ops import PickOp
+from meeple.interpreter.ops import Decision, Frame, PickOp
 from meeple.interpreter.state import State
 from meeple.registry import game_ids
 
@@ -113,11 +113,17 @@ def test_a_clone_shares_no_mutable_part(game_id: str, backend: str) -> None:
     assert state.frames and state.pending is not None
     c = state.clone()
     assert _sharing(state, c) == []
-    for name in State.__slots__:  # every slot set (a slot clone() forgets raises here)
+    # every slot set, to an equal value (a slot clone() forgets raises here; clone() copies a
+    # frame and the decision slot by slot too)
+    for name in State.__slots__:
         assert getattr(c, name) == getattr(state, name) or name in ("pending", "frames")
-    # the decision's locals are its frame's locals, in the copy as in the original
+    for f, g in zip(state.frames, c.frames, strict=True):
+        assert [getattr(f, n) for n in Frame.__slots__] == [getattr(g, n) for n in Frame.__slots__]
     d, e = state.pending, c.pending
     assert d is not None and e is not None
+    same = [n != "frame" or d.frame is None for n in Decision.__slots__]  # (a frame: by id)
+    assert [getattr(d, n) == getattr(e, n) for n in Decision.__slots__] == same
+    # the decision's locals are its frame's locals, in the copy as in the original
     assert [d.env is f.env for f in state.frames] == [e.env is f.env for f in c.frames]
     assert [f.env is g.env for f, g in zip(state.frames, state.frames[1:], strict=False)] == [
         f.env is g.env for f, g in zip(c.frames, c.frames[1:], strict=False)
