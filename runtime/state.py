@@ -383,7 +383,7 @@ class State:
         s.log, s.at, s.move_number = self.log.copy(), self.at, self.move_number
         s.ended_by, s.ask_forced = self.ended_by, self.ask_forced
         s.calls = s.inline = 0
-        s.forced = s.pending = None
+        s.forced = s.pending = s.choose = None
         envs: dict[int, dict[str, Any]] = {}
         frames = []
         own_zones = prog.zone_locals  # locals that may hold a zone: made the copy's own

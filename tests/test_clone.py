@@ -20,9 +20,9 @@ from test_zone_locals import GAME as ZONE_LOCAL_GAME
 
 import meeple
 from meeple.interpreter.game import Game
-from meeple.interpreter.ops import Decision, Frame, PickOp
-from meeple.interpreter.state import State
 from meeple.registry import game_ids
+from meeple.runtime.ops import Decision, Frame, PickOp
+from meeple.runtime.state import State
 
 BACKENDS = ("interpreter", "compiled")
 _GAMES: dict[tuple[str, str], Game] = {}
