@@ -82,68 +82,20 @@ class DirectEmitter:
     _d_Auction = _d_Block  # lowered by the front end (dsl/auction.py)
 
     def _d_If(self, w: Writer, s: ir.If) -> None:
-        e = self.em._e
-        w.line(f"if {e(s.test)}:")
-        with w.indent():
-            self.body(w, s.then)
-        for b in s.elifs:
-            w.line(f"elif {e(b.test)}:")
-            with w.indent():
-                self.body(w, b.then)
-        if s.orelse is not None and s.orelse.stmts:
-            w.line("else:")
-            with w.indent():
-                self.body(w, s.orelse)
+        self.em._f_If(w, s, self.body)
 
     def _d_For(self, w: Writer, s: ir.For) -> None:
-        em = self.em
-        x, items = em.names.fresh(s.var), em.names.fresh("items")
-        seats = em.ex.type_of(s.iter) == "list:player" and em.eliminates
-        w.line(f"{items} = list({em._e(s.iter)})")
-        if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
-            live = em.names.fresh("live")
-            w.line(f"{live} = live_mask(st)")
+        if s.secret:  # (ForOp counts only a loop with items: the same when nothing runs)
+            w.line("st.secret += 1")
+        self.em._f_For(w, s, self.body)
         if s.secret:
-            w.line(f"if {items}:")
-            with w.indent():
-                w.line("st.secret += 1")
-        w.line(f"for {x} in {items}:")
-        with w.indent():
-            if seats:
-                w.line(f"if gone(st, {live}, {x}):")
-                with w.indent():
-                    w.line("continue")
-            w.line(f"env[{literal(s.var)}] = {x}")
-            self.body(w, s.body)
-        if s.secret:
-            w.line(f"if {items}:")
-            with w.indent():
-                w.line("st.secret -= 1")
-
-    def _loop(self, w: Writer, s: ir.Repeat | ir.While, cond: ir.Expr, before: bool) -> None:
-        em = self.em
-        n = em.names.fresh("passes")
-        w.line(f"{n} = 0")
-        w.line("while True:")
-        with w.indent():
-            w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")  # the condition's rule
-            if before:
-                w.line(f"if not {em._e(cond)}:")
-            else:
-                w.line(f"if {n} > 0 and {em._e(cond)}:")
-            with w.indent():
-                w.line("break")
-            w.line(f"{n} += 1")
-            w.line(f"if {n} > MAX_PASSES:")
-            with w.indent():
-                w.line(f"raise too_long({em._span(s.span)})")
-            self.body(w, s.body)
+            w.line("st.secret -= 1")
 
     def _d_Repeat(self, w: Writer, s: ir.Repeat) -> None:
-        self._loop(w, s, s.until, False)
+        self.em._loop(w, s, s.until, False, self.body)
 
     def _d_While(self, w: Writer, s: ir.While) -> None:
-        self._loop(w, s, s.test, True)
+        self.em._loop(w, s, s.test, True, self.body)
 
     def _d_Pick(self, w: Writer, s: ir.Pick) -> None:
         w.line(f"run_pick(st, env, {self.em._op(s)})")
@@ -153,23 +105,10 @@ class DirectEmitter:
 
     def _d_CallProc(self, w: Writer, s: ir.CallProc) -> None:
         em = self.em
-        proc = em.game.procedures[s.name]
         a = em.names.fresh("args")
         w.line(f"{a} = {em._call_env(s)}")
-        if not proc.body.stmts:
-            return
-        em.enter(w, s.span)
-        w.line("st.inline += 1")  # counted as its frame would be (the call depth)
-        w.line("try:")
-        with w.indent():
-            w.line(f"d_{s.name}(st, {a})")
-        w.line("except Exception as e:")
-        with w.indent():
-            w.line("st.inline -= 1")
-            head = repr(f"procedure {s.name} (")  # rule text reaches code only through repr
-            w.line(f"traced(e, {head} + str({em._span(proc.span)}) + ')')")
-            w.line("raise")
-        w.line("st.inline -= 1")
+        if em.game.procedures[s.name].body.stmts:
+            em._inline_call(w, s, a, prefix="d_")
 
     def _d_Choose(self, w: Writer, s: ir.Choose) -> None:
         """ChooseOp.exec, State.decide and ChooseOp.resolve in one: the option taken at once."""

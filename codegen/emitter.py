@@ -17,6 +17,7 @@ interpreter's frames.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -309,15 +310,16 @@ class ModuleEmitter:
         else:
             w.line(args)
 
-    def _inline_call(self, w: Writer, s: ir.CallProc, args: str) -> None:
-        """A procedure run as a Python function: counted in the call depth (``st.inline``, as
-        the interpreter counts its frame) and named in the rules trace of an error inside it."""
+    def _inline_call(self, w: Writer, s: ir.CallProc, args: str, prefix: str = "proc_") -> None:
+        """A procedure run as a Python function (``proc_NAME``, or the playouts' ``d_NAME``):
+        counted in the call depth (``st.inline``, as the interpreter counts its frame) and
+        named in the rules trace of an error inside it."""
         proc = self.game.procedures[s.name]
         self.enter(w, s.span)
         w.line("st.inline += 1")
         w.line("try:")
         with w.indent():
-            w.line(f"proc_{s.name}(st, {args})")
+            w.line(f"{prefix}{s.name}(st, {args})")
         w.line("except Exception as e:")
         with w.indent():
             w.line("st.inline -= 1")
@@ -350,20 +352,27 @@ class ModuleEmitter:
         for x in b.stmts:
             self.stmt_flat(w, x)
 
-    def _f_If(self, w: Writer, s: ir.If) -> None:
+    def _f_If(
+        self, w: Writer, s: ir.If, body: Callable[[Writer, ir.Block], None] | None = None
+    ) -> None:
+        """if/elif/else as Python; ``body`` writes each block (default: inline, flat)."""
+        write = body or self.body_flat
         w.line(f"if {self._e(s.test)}:")
         with w.indent():
-            self.body_flat(w, s.then)
+            write(w, s.then)
         for b in s.elifs:
             w.line(f"elif {self._e(b.test)}:")
             with w.indent():
-                self.body_flat(w, b.then)
+                write(w, b.then)
         if s.orelse is not None and s.orelse.stmts:
             w.line("else:")
             with w.indent():
-                self.body_flat(w, s.orelse)
+                write(w, s.orelse)
 
-    def _f_For(self, w: Writer, s: ir.For) -> None:
+    def _f_For(
+        self, w: Writer, s: ir.For, body: Callable[[Writer, ir.Block], None] | None = None
+    ) -> None:
+        """A loop as a Python loop; ``body`` writes its block (default: inline, flat)."""
         x = self.names.fresh(s.var)
         seats = self.ex.type_of(s.iter) == "list:player" and self.eliminates
         if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
@@ -376,9 +385,17 @@ class ModuleEmitter:
                 with w.indent():
                     w.line("continue")
             w.line(f"env[{literal(s.var)}] = {x}")
-            self.body_flat(w, s.body)
+            (body or self.body_flat)(w, s.body)
 
-    def _loop(self, w: Writer, s: ir.Repeat | ir.While, cond: ir.Expr, before: bool) -> None:
+    def _loop(
+        self,
+        w: Writer,
+        s: ir.Repeat | ir.While,
+        cond: ir.Expr,
+        before: bool,
+        body: Callable[[Writer, ir.Block], None] | None = None,
+    ) -> None:
+        """repeat/while as a Python loop (at most MAX_PASSES passes); ``body`` as in _f_For."""
         n = self.names.fresh("passes")
         w.line(f"{n} = 0")
         w.line("while True:")
@@ -394,7 +411,7 @@ class ModuleEmitter:
             w.line(f"if {n} > MAX_PASSES:")
             with w.indent():
                 w.line(f"raise too_long({self._span(s.span)})")
-            self.body_flat(w, s.body)
+            (body or self.body_flat)(w, s.body)
 
     def _f_Repeat(self, w: Writer, s: ir.Repeat) -> None:
         self._loop(w, s, s.until, False)

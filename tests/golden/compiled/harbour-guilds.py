@@ -455,8 +455,7 @@ def build(num_players, files):
                 st.at = o15  # game.yaml:57
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
-                _items1 = list(clockwise_from(st, st.vars['start_player']))
-                for _p9 in _items1:
+                for _p9 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p9
                     st.at = o17  # game.yaml:57
                     st.vars['turn_player'] = env['p']
@@ -514,8 +513,7 @@ def build(num_players, files):
             st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
-            _items2 = list(clockwise_from(st, st.vars['start_player']))
-            for _p11 in _items2:
+            for _p11 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p11
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = env['p']
@@ -566,8 +564,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o29  # game.yaml:57
-            _items3 = list(clockwise_from(st, st.vars['start_player']))
-            for _p13 in _items3:
+            for _p13 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p13
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = env['p']

@@ -5212,8 +5212,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o90  # game.yaml:427
-            _items19 = list(clockwise_from(st, st.vars['start_player']))
-            for _p17 in _items19:
+            for _p17 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p17
                 st.at = o84  # game.yaml:429
                 _i35 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
@@ -5234,8 +5233,7 @@ def build(num_players, files):
                     raise RuleError("'four_left' would fall to " + str(_v27) + ', below its minimum 0', S[103])
                 st.vars['four_left'][_i37] = _v27
                 st.at = o89  # game.yaml:432
-                _items20 = list([_x18 for _x18 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x18.props['ability'] in ['tile_marker', 'louis_marker'])])
-                for _m24 in _items20:
+                for _m24 in list([_x18 for _x18 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x18.props['ability'] in ['tile_marker', 'louis_marker'])]):
                     env['m'] = _m24
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
@@ -5260,8 +5258,7 @@ def build(num_players, files):
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[261])
                 st.at = o94  # game.yaml:437
-                _items21 = list([_q9 for _q9 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q9 if type(_q9) is int and 0 <= _q9 < num_players else seat(st, _q9, S[107])))]) > 1)])
-                for _p18 in _items21:
+                for _p18 in list([_q9 for _q9 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q9 if type(_q9) is int and 0 <= _q9 < num_players else seat(st, _q9, S[107])))]) > 1)]):
                     env['p'] = _p18
                     st.at = o93  # game.yaml:438
                     _args117 = {'p': env['p']}
@@ -5277,12 +5274,10 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 2:
             st.at = o100  # game.yaml:441
-            _items22 = list(clockwise_from(st, st.vars['start_player']))
-            for _p19 in _items22:
+            for _p19 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p19
                 st.at = o99  # game.yaml:443
-                _items23 = list([_x19 for _x19 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x19.props['ability'] == 'final_marker')])
-                for _m25 in _items23:
+                for _m25 in list([_x19 for _x19 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x19.props['ability'] == 'final_marker')]):
                     env['m'] = _m25
                     st.at = o98  # game.yaml:444
                     _args118 = {'p': env['p'], 'x': env['m'], 'optional': True}
@@ -5301,15 +5296,15 @@ def build(num_players, files):
             for _p20 in list(st.players):
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
-                _items24 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
+                _items19 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
                 _dest17 = Z_influence_deck1
-                for _c24 in cards_of(_items24):
+                for _c24 in cards_of(_items19):
                     st.move(_c24, _dest17, False)
         if pc <= 4:
             st.at = o104  # game.yaml:447
-            _items25 = st.zones[Z_influence_played1]
+            _items20 = st.zones[Z_influence_played1]
             _dest18 = Z_influence_deck1
-            for _c25 in cards_of(_items25):
+            for _c25 in cards_of(_items20):
                 st.move(_c25, _dest18, False)
         if pc <= 5:
             st.at = o105  # game.yaml:448
@@ -5660,8 +5655,7 @@ def build(num_players, files):
                 st.vars['first_left'][_i49] = _v32
         if pc <= 1:
             st.at = o165  # game.yaml:553
-            _items26 = list(K_courtiers1)
-            for _t9 in _items26:
+            for _t9 in list(K_courtiers1):
                 env['t'] = _t9
                 st.at = o163  # game.yaml:554
                 _args130 = {'t': env['t']}
@@ -5695,12 +5689,10 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o175  # game.yaml:561
-            _items27 = list(clockwise_from(st, st.vars['start_player']))
-            for _q10 in _items27:
+            for _q10 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                _items28 = list([_x20 for _x20 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x20.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))])
-                for _c26 in _items28:
+                for _c26 in list([_x20 for _x20 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x20.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
                     env['c'] = _c26
                     st.at = o173  # game.yaml:565
                     _actions10, _values10, _idx10 = collect_173(st, env)
@@ -5740,8 +5732,7 @@ def build(num_players, files):
             st.at = o183  # game.yaml:580
             if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], env['t']) != 'markers')):
                 st.at = o182  # game.yaml:581
-                _items29 = list(env['leaders'])
-                for _q11 in _items29:
+                for _q11 in list(env['leaders']):
                     env['q'] = _q11
                     st.at = o181  # game.yaml:581
                     _args132 = {'q': env['q'], 't': env['t']}
@@ -5805,9 +5796,9 @@ def build(num_players, files):
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                _items30 = [_m27 for _m27 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m27.owner == env['q'])]
+                _items21 = [_m27 for _m27 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m27.owner == env['q'])]
                 _dest19 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-                for _c27 in cards_of(_items30):
+                for _c27 in cards_of(_items21):
                     st.move(_c27, _dest19, False)
         if pc <= 7:
             st.at = o197  # game.yaml:590
@@ -5898,8 +5889,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o221  # game.yaml:618
-            _items31 = list(clockwise_from(st, st.vars['start_player']))
-            for _q13 in _items31:
+            for _q13 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
                 if (((env['q'] not in env['gifted']) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m28.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
@@ -5950,8 +5940,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            _items32 = list([_x21 for _x21 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m29.owner == _x21)]) >= fn_need(st, S[171], env['t']))])
-            for _q14 in _items32:
+            for _q14 in list([_x21 for _x21 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m29.owner == _x21)]) >= fn_need(st, S[171], env['t']))]):
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
                 _args141 = {'p': env['q'], 't': env['t']}
@@ -6012,8 +6001,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o241  # game.yaml:647
-                _items33 = list(env['seconds'])
-                for _q16 in _items33:
+                for _q16 in list(env['seconds']):
                     env['q'] = _q16
                     st.at = o240  # game.yaml:648
                     _args145 = {'p': env['q'], 't': env['t']}
@@ -6043,8 +6031,7 @@ def build(num_players, files):
                     st.inline -= 1
             else:
                 st.at = o230  # game.yaml:653
-                _items34 = list(env['leaders'])
-                for _q18 in _items34:
+                for _q18 in list(env['leaders']):
                     env['q'] = _q18
                     st.at = o228  # game.yaml:654
                     _args147 = {'p': env['q'], 't': env['t']}
@@ -6320,9 +6307,9 @@ def build(num_players, files):
                     st.at = o287  # game.yaml:704
                     env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y7 != env['x'])]
                     st.at = o288  # game.yaml:705
-                    _items35 = env['back']
+                    _items22 = env['back']
                     _dest20 = Z_token_supply1
-                    for _c28 in cards_of(_items35):
+                    for _c28 in cards_of(_items22):
                         st.move(_c28, _dest20, False)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
@@ -6344,8 +6331,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o301  # game.yaml:712
-            _items36 = list(clockwise_from(st, st.vars['start_player']))
-            for _q19 in _items36:
+            for _q19 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q19
                 st.at = o300  # game.yaml:714
                 if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
@@ -6525,8 +6511,7 @@ def build(num_players, files):
                 st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
         if pc <= 2:
             st.at = o332  # game.yaml:777
-            _items37 = list(env['back'])
-            for _c30 in _items37:
+            for _c30 in list(env['back']):
                 env['c'] = _c30
                 st.at = o331  # game.yaml:777
                 _args168 = {'p': env['p']}
@@ -6816,8 +6801,7 @@ def build(num_players, files):
             st.vars['four_left'][_i66] = _v36
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            _items38 = list([_x23 for _x23 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x23.props['ability'] in ['tile_marker', 'louis_marker'])])
-            for _m33 in _items38:
+            for _m33 in list([_x23 for _x23 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x23.props['ability'] in ['tile_marker', 'louis_marker'])]):
                 env['m'] = _m33
                 st.at = o88  # game.yaml:433
                 _args182 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
@@ -6852,8 +6836,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o94  # game.yaml:437
-            _items39 = list([_q20 for _q20 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q20 if type(_q20) is int and 0 <= _q20 < num_players else seat(st, _q20, S[107])))]) > 1)])
-            for _p40 in _items39:
+            for _p40 in list([_q20 for _q20 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q20 if type(_q20) is int and 0 <= _q20 < num_players else seat(st, _q20, S[107])))]) > 1)]):
                 env['p'] = _p40
                 st.at = o93  # game.yaml:438
                 _args184 = {'p': env['p']}
@@ -6888,8 +6871,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            _items40 = list([_x24 for _x24 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x24.props['ability'] == 'final_marker')])
-            for _m34 in _items40:
+            for _m34 in list([_x24 for _x24 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x24.props['ability'] == 'final_marker')]):
                 env['m'] = _m34
                 st.at = o98  # game.yaml:444
                 _args186 = {'p': env['p'], 'x': env['m'], 'optional': True}
@@ -6922,9 +6904,9 @@ def build(num_players, files):
     def c_101(st, fr):  # game.yaml:446
         env = fr.env
         st.at = o102  # game.yaml:446
-        _items41 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
+        _items23 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
         _dest21 = Z_influence_deck1
-        for _c31 in cards_of(_items41):
+        for _c31 in cards_of(_items23):
             st.move(_c31, _dest21, False)
     def c_107(st, fr):  # game.yaml:455
         env = fr.env
@@ -7352,8 +7334,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            _items42 = list([_x25 for _x25 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x25.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))])
-            for _c32 in _items42:
+            for _c32 in list([_x25 for _x25 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x25.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
                 env['c'] = _c32
                 st.at = o173  # game.yaml:565
                 _actions25, _values25, _idx25 = collect_173(st, env)
@@ -7417,8 +7398,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o182  # game.yaml:581
-            _items43 = list(env['leaders'])
-            for _q21 in _items43:
+            for _q21 in list(env['leaders']):
                 env['q'] = _q21
                 st.at = o181  # game.yaml:581
                 _args207 = {'q': env['q'], 't': env['t']}
@@ -7499,9 +7479,9 @@ def build(num_players, files):
     def c_192(st, fr):  # game.yaml:588
         env = fr.env
         st.at = o193  # game.yaml:588
-        _items44 = [_m36 for _m36 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m36.owner == env['q'])]
+        _items24 = [_m36 for _m36 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m36.owner == env['q'])]
         _dest22 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-        for _c33 in cards_of(_items44):
+        for _c33 in cards_of(_items24):
             st.move(_c33, _dest22, False)
     def c_195(st, fr):  # game.yaml:591
         env = fr.env
@@ -7748,8 +7728,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o230  # game.yaml:653
-            _items45 = list(env['leaders'])
-            for _q22 in _items45:
+            for _q22 in list(env['leaders']):
                 env['q'] = _q22
                 st.at = o228  # game.yaml:654
                 _args222 = {'p': env['q'], 't': env['t']}
@@ -7882,8 +7861,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 4:
             st.at = o241  # game.yaml:647
-            _items46 = list(env['seconds'])
-            for _q24 in _items46:
+            for _q24 in list(env['seconds']):
                 env['q'] = _q24
                 st.at = o240  # game.yaml:648
                 _args231 = {'p': env['q'], 't': env['t']}
@@ -8201,9 +8179,9 @@ def build(num_players, files):
                 st.at = o287  # game.yaml:704
                 env['back'] = [_y9 for _y9 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y9 != env['x'])]
                 st.at = o288  # game.yaml:705
-                _items47 = env['back']
+                _items25 = env['back']
                 _dest23 = Z_token_supply1
-                for _c34 in cards_of(_items47):
+                for _c34 in cards_of(_items25):
                     st.move(_c34, _dest23, False)
                 st.at = o291  # game.yaml:706
                 for _y10 in list(env['back']):
@@ -8225,9 +8203,9 @@ def build(num_players, files):
         st.at = o287  # game.yaml:704
         env['back'] = [_y11 for _y11 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y11 != env['x'])]
         st.at = o288  # game.yaml:705
-        _items48 = env['back']
+        _items26 = env['back']
         _dest24 = Z_token_supply1
-        for _c35 in cards_of(_items48):
+        for _c35 in cards_of(_items26):
             st.move(_c35, _dest24, False)
         st.at = o291  # game.yaml:706
         for _y12 in list(env['back']):
@@ -8522,9 +8500,9 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
-                _items49 = st.zones[Z_gold_shown1]
+                _items27 = st.zones[Z_gold_shown1]
                 _dest25 = Z_gold_box1
-                for _c36 in cards_of(_items49):
+                for _c36 in cards_of(_items27):
                     st.move(_c36, _dest25, False)
                 st.at = o358  # game.yaml:330
                 st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
@@ -8553,12 +8531,10 @@ def build(num_players, files):
                     st.at = o365  # game.yaml:336
                     st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
                 st.at = o371  # game.yaml:338
-                _items50 = list(clockwise_from(st, st.vars['start_player']))
-                for _p56 in _items50:
+                for _p56 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p56
                     st.at = o370  # game.yaml:339
-                    _items51 = list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))])
-                    for _m38 in _items51:
+                    for _m38 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
                         env['m'] = _m38
                         st.at = o369  # game.yaml:339
                         _args260 = {'p': env['p'], 'm': env['m']}
@@ -8630,8 +8606,7 @@ def build(num_players, files):
                     _i89 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
                     st.vars['exchanges_used'][_i89] = 0
                 st.at = o395  # game.yaml:344
-                _items52 = list(clockwise_from(st, st.vars['start_player']))
-                for _p59 in _items52:
+                for _p59 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p59
                     st.at = o393  # game.yaml:344
                     st.vars['turn_player'] = env['p']
@@ -8665,12 +8640,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o405  # game.yaml:351
-                _items53 = list(clockwise_from(st, st.vars['start_player']))
-                for _p60 in _items53:
+                for _p60 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p60
                     st.at = o404  # game.yaml:353
-                    _items54 = list([_x26 for _x26 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x26.props['ability'] == 'card_exchange')])
-                    for _m39 in _items54:
+                    for _m39 in list([_x26 for _x26 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x26.props['ability'] == 'card_exchange')]):
                         env['m'] = _m39
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
@@ -8708,9 +8681,9 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            _items55 = st.zones[Z_gold_shown1]
+            _items28 = st.zones[Z_gold_shown1]
             _dest26 = Z_gold_box1
-            for _c37 in cards_of(_items55):
+            for _c37 in cards_of(_items28):
                 st.move(_c37, _dest26, False)
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
@@ -8739,12 +8712,10 @@ def build(num_players, files):
                 st.at = o365  # game.yaml:336
                 st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
             st.at = o371  # game.yaml:338
-            _items56 = list(clockwise_from(st, st.vars['start_player']))
-            for _p62 in _items56:
+            for _p62 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p62
                 st.at = o370  # game.yaml:339
-                _items57 = list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))])
-                for _m40 in _items57:
+                for _m40 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
                     env['m'] = _m40
                     st.at = o369  # game.yaml:339
                     _args267 = {'p': env['p'], 'm': env['m']}
@@ -8819,8 +8790,7 @@ def build(num_players, files):
                 _i90 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
                 st.vars['exchanges_used'][_i90] = 0
             st.at = o395  # game.yaml:344
-            _items58 = list(clockwise_from(st, st.vars['start_player']))
-            for _p65 in _items58:
+            for _p65 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p65
                 st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = env['p']
@@ -8854,12 +8824,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             st.at = o405  # game.yaml:351
-            _items59 = list(clockwise_from(st, st.vars['start_player']))
-            for _p66 in _items59:
+            for _p66 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p66
                 st.at = o404  # game.yaml:353
-                _items60 = list([_x27 for _x27 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x27.props['ability'] == 'card_exchange')])
-                for _m41 in _items60:
+                for _m41 in list([_x27 for _x27 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x27.props['ability'] == 'card_exchange')]):
                     env['m'] = _m41
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
@@ -8892,9 +8860,9 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
-            _items61 = st.zones[Z_gold_shown1]
+            _items29 = st.zones[Z_gold_shown1]
             _dest27 = Z_gold_box1
-            for _c38 in cards_of(_items61):
+            for _c38 in cards_of(_items29):
                 st.move(_c38, _dest27, False)
         if pc <= 3:
             st.at = o358  # game.yaml:330
@@ -8929,12 +8897,10 @@ def build(num_players, files):
                 st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
         if pc <= 8:
             st.at = o371  # game.yaml:338
-            _items62 = list(clockwise_from(st, st.vars['start_player']))
-            for _p68 in _items62:
+            for _p68 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p68
                 st.at = o370  # game.yaml:339
-                _items63 = list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))])
-                for _m42 in _items63:
+                for _m42 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
                     env['m'] = _m42
                     st.at = o369  # game.yaml:339
                     _args274 = {'p': env['p'], 'm': env['m']}
@@ -8980,8 +8946,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            _items64 = list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))])
-            for _m43 in _items64:
+            for _m43 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
                 env['m'] = _m43
                 st.at = o369  # game.yaml:339
                 _args276 = {'p': env['p'], 'm': env['m']}
@@ -9083,8 +9048,7 @@ def build(num_players, files):
                 st.vars['exchanges_used'][_i91] = 0
         if pc <= 2:
             st.at = o395  # game.yaml:344
-            _items65 = list(clockwise_from(st, st.vars['start_player']))
-            for _p71 in _items65:
+            for _p71 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p71
                 st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = env['p']
@@ -9120,12 +9084,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             st.at = o405  # game.yaml:351
-            _items66 = list(clockwise_from(st, st.vars['start_player']))
-            for _p72 in _items66:
+            for _p72 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p72
                 st.at = o404  # game.yaml:353
-                _items67 = list([_x28 for _x28 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x28.props['ability'] == 'card_exchange')])
-                for _m44 in _items67:
+                for _m44 in list([_x28 for _x28 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x28.props['ability'] == 'card_exchange')]):
                     env['m'] = _m44
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
@@ -9196,12 +9158,10 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o405  # game.yaml:351
-            _items68 = list(clockwise_from(st, st.vars['start_player']))
-            for _p74 in _items68:
+            for _p74 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
-                _items69 = list([_x29 for _x29 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x29.props['ability'] == 'card_exchange')])
-                for _m45 in _items69:
+                for _m45 in list([_x29 for _x29 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x29.props['ability'] == 'card_exchange')]):
                     env['m'] = _m45
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
@@ -9222,8 +9182,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            _items70 = list([_x30 for _x30 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x30.props['ability'] == 'card_exchange')])
-            for _m46 in _items70:
+            for _m46 in list([_x30 for _x30 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x30.props['ability'] == 'card_exchange')]):
                 env['m'] = _m46
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
@@ -9288,19 +9247,19 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
             st.at = o415  # game.yaml:789
-            _items71 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
+            _items30 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
             _dest28 = Z_influence_deck1
-            for _c39 in cards_of(_items71):
+            for _c39 in cards_of(_items30):
                 st.move(_c39, _dest28, False)
             st.at = o416  # game.yaml:790
-            _items72 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
+            _items31 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
             _dest29 = Z_intrigue_deck1
-            for _c40 in cards_of(_items72):
+            for _c40 in cards_of(_items31):
                 st.move(_c40, _dest29, False)
             st.at = o417  # game.yaml:791
-            _items73 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
+            _items32 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
             _dest30 = Z_token_supply1
-            for _c41 in cards_of(_items73):
+            for _c41 in cards_of(_items32):
                 st.move(_c41, _dest30, False)
             st.at = o420  # game.yaml:792
             for _t13 in list(K_courtiers1):
@@ -9383,19 +9342,19 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
         st.at = o415  # game.yaml:789
-        _items74 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
+        _items33 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
         _dest31 = Z_influence_deck1
-        for _c43 in cards_of(_items74):
+        for _c43 in cards_of(_items33):
             st.move(_c43, _dest31, False)
         st.at = o416  # game.yaml:790
-        _items75 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
+        _items34 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
         _dest32 = Z_intrigue_deck1
-        for _c44 in cards_of(_items75):
+        for _c44 in cards_of(_items34):
             st.move(_c44, _dest32, False)
         st.at = o417  # game.yaml:791
-        _items76 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
+        _items35 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
         _dest33 = Z_token_supply1
-        for _c45 in cards_of(_items76):
+        for _c45 in cards_of(_items35):
             st.move(_c45, _dest33, False)
         st.at = o420  # game.yaml:792
         for _t15 in list(K_courtiers1):
@@ -9557,9 +9516,9 @@ def build(num_players, files):
             st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[44])
     def d_to_general(st, env):  # game.yaml:387
         st.at = o47  # game.yaml:389
-        _items77 = [_m49 for _m49 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[46])))] if (_m49.owner == env['p'])]
+        _items36 = [_m49 for _m49 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[46])))] if (_m49.owner == env['p'])]
         _dest34 = (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45])))
-        for _c47 in cards_of(_items77):
+        for _c47 in cards_of(_items36):
             st.move(_c47, _dest34, False)
     def d_resource_ability(st, env):  # game.yaml:392
         st.at = o50  # game.yaml:397
@@ -9730,8 +9689,7 @@ def build(num_players, files):
                     pass
     def d_influence(st, env):  # game.yaml:424
         st.at = o90  # game.yaml:427
-        _items78 = list(clockwise_from(st, st.vars['start_player']))
-        for _p81 in _items78:
+        for _p81 in list(clockwise_from(st, st.vars['start_player'])):
             env['p'] = _p81
             st.at = o84  # game.yaml:429
             _i104 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
@@ -9752,8 +9710,7 @@ def build(num_players, files):
                 raise RuleError("'four_left' would fall to " + str(_v52) + ', below its minimum 0', S[103])
             st.vars['four_left'][_i106] = _v52
             st.at = o89  # game.yaml:432
-            _items79 = list([_x33 for _x33 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x33.props['ability'] in ['tile_marker', 'louis_marker'])])
-            for _m53 in _items79:
+            for _m53 in list([_x33 for _x33 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x33.props['ability'] in ['tile_marker', 'louis_marker'])]):
                 env['m'] = _m53
                 st.at = o88  # game.yaml:433
                 _args309 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
@@ -9777,8 +9734,7 @@ def build(num_players, files):
             if _passes4 > MAX_PASSES:
                 raise too_long(S[261])
             st.at = o94  # game.yaml:437
-            _items80 = list([_q30 for _q30 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q30 if type(_q30) is int and 0 <= _q30 < num_players else seat(st, _q30, S[107])))]) > 1)])
-            for _p82 in _items80:
+            for _p82 in list([_q30 for _q30 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q30 if type(_q30) is int and 0 <= _q30 < num_players else seat(st, _q30, S[107])))]) > 1)]):
                 env['p'] = _p82
                 st.at = o93  # game.yaml:438
                 _args310 = {'p': env['p']}
@@ -9793,12 +9749,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         st.at = o100  # game.yaml:441
-        _items81 = list(clockwise_from(st, st.vars['start_player']))
-        for _p83 in _items81:
+        for _p83 in list(clockwise_from(st, st.vars['start_player'])):
             env['p'] = _p83
             st.at = o99  # game.yaml:443
-            _items82 = list([_x34 for _x34 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x34.props['ability'] == 'final_marker')])
-            for _m54 in _items82:
+            for _m54 in list([_x34 for _x34 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x34.props['ability'] == 'final_marker')]):
                 env['m'] = _m54
                 st.at = o98  # game.yaml:444
                 _args311 = {'p': env['p'], 'x': env['m'], 'optional': True}
@@ -9816,14 +9770,14 @@ def build(num_players, files):
         for _p84 in list(st.players):
             env['p'] = _p84
             st.at = o102  # game.yaml:446
-            _items83 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
+            _items37 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
             _dest35 = Z_influence_deck1
-            for _c48 in cards_of(_items83):
+            for _c48 in cards_of(_items37):
                 st.move(_c48, _dest35, False)
         st.at = o104  # game.yaml:447
-        _items84 = st.zones[Z_influence_played1]
+        _items38 = st.zones[Z_influence_played1]
         _dest36 = Z_influence_deck1
-        for _c49 in cards_of(_items84):
+        for _c49 in cards_of(_items38):
             st.move(_c49, _dest36, False)
         st.at = o105  # game.yaml:448
         st.shuffle(Z_influence_deck1)
@@ -10148,8 +10102,7 @@ def build(num_players, files):
                 raise RuleError("'first_left' would fall to " + str(_v57) + ', below its minimum 0', S[66])
             st.vars['first_left'][_i118] = _v57
         st.at = o165  # game.yaml:553
-        _items85 = list(K_courtiers1)
-        for _t16 in _items85:
+        for _t16 in list(K_courtiers1):
             env['t'] = _t16
             st.at = o163  # game.yaml:554
             _args323 = {'t': env['t']}
@@ -10179,12 +10132,10 @@ def build(num_players, files):
         st.vars['louis'] = None
     def d_play_intrigue(st, env):  # game.yaml:556
         st.at = o175  # game.yaml:561
-        _items86 = list(clockwise_from(st, st.vars['start_player']))
-        for _q31 in _items86:
+        for _q31 in list(clockwise_from(st, st.vars['start_player'])):
             env['q'] = _q31
             st.at = o174  # game.yaml:563
-            _items87 = list([_x35 for _x35 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x35.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))])
-            for _c50 in _items87:
+            for _c50 in list([_x35 for _x35 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x35.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
                 env['c'] = _c50
                 st.at = o173  # game.yaml:565
                 _actions44, _values44, _idx44 = collect_173(st, env)
@@ -10218,8 +10169,7 @@ def build(num_players, files):
         st.at = o183  # game.yaml:580
         if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], env['t']) != 'markers')):
             st.at = o182  # game.yaml:581
-            _items88 = list(env['leaders'])
-            for _q32 in _items88:
+            for _q32 in list(env['leaders']):
                 env['q'] = _q32
                 st.at = o181  # game.yaml:581
                 _args325 = {'q': env['q'], 't': env['t']}
@@ -10280,9 +10230,9 @@ def build(num_players, files):
         for _q33 in list(st.players):
             env['q'] = _q33
             st.at = o193  # game.yaml:588
-            _items89 = [_m56 for _m56 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m56.owner == env['q'])]
+            _items39 = [_m56 for _m56 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m56.owner == env['q'])]
             _dest37 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-            for _c51 in cards_of(_items89):
+            for _c51 in cards_of(_items39):
                 st.move(_c51, _dest37, False)
         st.at = o197  # game.yaml:590
         if (st.vars['flip'] and (st.vars['round'] < 4)):
@@ -10362,8 +10312,7 @@ def build(num_players, files):
             st.inline -= 1
     def d_bribes(st, env):  # game.yaml:614
         st.at = o221  # game.yaml:618
-        _items90 = list(clockwise_from(st, st.vars['start_player']))
-        for _q34 in _items90:
+        for _q34 in list(clockwise_from(st, st.vars['start_player'])):
             env['q'] = _q34
             st.at = o220  # game.yaml:620
             if (((env['q'] not in env['gifted']) and (len([1 for _m57 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m57.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
@@ -10411,8 +10360,7 @@ def build(num_players, files):
                         pass
     def d_markers_evaluation(st, env):  # game.yaml:625
         st.at = o225  # game.yaml:630
-        _items91 = list([_x36 for _x36 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m58 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m58.owner == _x36)]) >= fn_need(st, S[171], env['t']))])
-        for _q35 in _items91:
+        for _q35 in list([_x36 for _x36 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m58 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m58.owner == _x36)]) >= fn_need(st, S[171], env['t']))]):
             env['q'] = _q35
             st.at = o223  # game.yaml:631
             _args334 = {'p': env['q'], 't': env['t']}
@@ -10470,8 +10418,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             st.at = o241  # game.yaml:647
-            _items92 = list(env['seconds'])
-            for _q37 in _items92:
+            for _q37 in list(env['seconds']):
                 env['q'] = _q37
                 st.at = o240  # game.yaml:648
                 _args338 = {'p': env['q'], 't': env['t']}
@@ -10501,8 +10448,7 @@ def build(num_players, files):
                 st.inline -= 1
         else:
             st.at = o230  # game.yaml:653
-            _items93 = list(env['leaders'])
-            for _q39 in _items93:
+            for _q39 in list(env['leaders']):
                 env['q'] = _q39
                 st.at = o228  # game.yaml:654
                 _args340 = {'p': env['q'], 't': env['t']}
@@ -10763,9 +10709,9 @@ def build(num_players, files):
                 st.at = o287  # game.yaml:704
                 env['back'] = [_y13 for _y13 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y13 != env['x'])]
                 st.at = o288  # game.yaml:705
-                _items94 = env['back']
+                _items40 = env['back']
                 _dest38 = Z_token_supply1
-                for _c52 in cards_of(_items94):
+                for _c52 in cards_of(_items40):
                     st.move(_c52, _dest38, False)
                 st.at = o291  # game.yaml:706
                 for _y14 in list(env['back']):
@@ -10784,8 +10730,7 @@ def build(num_players, files):
                     st.inline -= 1
     def d_exchange_window(st, env):  # game.yaml:707
         st.at = o301  # game.yaml:712
-        _items95 = list(clockwise_from(st, st.vars['start_player']))
-        for _q40 in _items95:
+        for _q40 in list(clockwise_from(st, st.vars['start_player'])):
             env['q'] = _q40
             st.at = o300  # game.yaml:714
             if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
@@ -10949,8 +10894,7 @@ def build(num_players, files):
             st.at = o328  # game.yaml:775
             st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
         st.at = o332  # game.yaml:777
-        _items96 = list(env['back'])
-        for _c54 in _items96:
+        for _c54 in list(env['back']):
             env['c'] = _c54
             st.at = o331  # game.yaml:777
             _args361 = {'p': env['p']}

@@ -5634,8 +5634,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o109  # game.yaml:431
-            _items10 = list(clockwise_from(st, st.vars['emperor']))
-            for _q8 in _items10:
+            for _q8 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
                 env['pink'] = len([1 for _c18 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c18.props['stack'].props['colour'] == 'pink')])
@@ -6401,8 +6400,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o238  # game.yaml:677
-            _items11 = list(clockwise_from(st, st.vars['emperor']))
-            for _q10 in _items11:
+            for _q10 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
                 if (any((_c21.props['stack'].key == 'gray') for _c21 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x34.kind == 'aristocrats') for _x34 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
@@ -6420,8 +6418,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 1:
             st.at = o243  # game.yaml:679
-            _items12 = list(K_electorates1)
-            for _e13 in _items12:
+            for _e13 in list(K_electorates1):
                 env['e'] = _e13
                 st.at = o242  # game.yaml:679
                 if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
@@ -6643,8 +6640,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o295  # game.yaml:750
-            _items13 = list(clockwise_from(st, st.vars['emperor']))
-            for _q11 in _items13:
+            for _q11 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
                 if any((_c22.props['stack'].key == 'church') for _c22 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
@@ -6694,10 +6690,8 @@ def build(num_players, files):
             st.vars['vote'][_i136] = st.vars['rival']
         if pc <= 3:
             st.at = o304  # game.yaml:770
-            _items14 = list([_x35 for _x35 in clockwise_from(st, st.vars['emperor']) if ((_x35 != st.vars['emperor']) and (_x35 != st.vars['rival']))])
-            if _items14:
-                st.secret += 1
-            for _q12 in _items14:
+            st.secret += 1
+            for _q12 in list([_x35 for _x35 in clockwise_from(st, st.vars['emperor']) if ((_x35 != st.vars['emperor']) and (_x35 != st.vars['rival']))]):
                 env['q'] = _q12
                 st.at = o303  # game.yaml:772
                 _actions24, _values24, _idx24 = collect_303(st, env)
@@ -6722,8 +6716,7 @@ def build(num_players, files):
                         st.at = o302  # game.yaml:776
                         _i139 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
                         st.vars['vote'][_i139] = st.vars['rival']
-            if _items14:
-                st.secret -= 1
+            st.secret -= 1
         if pc <= 4:
             st.at = o305  # game.yaml:777
             env['for_emperor'] = sum([fn_votes(st, S[126], _q13) for _q13 in st.players if (st.vars['vote'][(_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[125]))] == st.vars['emperor'])])
@@ -6795,9 +6788,9 @@ def build(num_players, files):
             env['old'] = st.vars['emperor']
         if pc <= 1:
             st.at = o327  # game.yaml:796
-            _items15 = st.zones[Z_throne1]
+            _items10 = st.zones[Z_throne1]
             _dest8 = Z_aside1
-            for _c24 in cards_of(_items15):
+            for _c24 in cards_of(_items10):
                 st.move(_c24, _dest8, False)
         if pc <= 2:
             st.at = o328  # game.yaml:797
@@ -7020,9 +7013,9 @@ def build(num_players, files):
     def c_36(st, fr):  # game.yaml:326
         env = fr.env
         st.at = o37  # game.yaml:327
-        _items16 = [_e14 for _e14 in K_electorates1 if (_e14.props['spiritual'] == env['sp'])]
+        _items11 = [_e14 for _e14 in K_electorates1 if (_e14.props['spiritual'] == env['sp'])]
         _dest9 = Z_lots1
-        for _c25 in cards_of(_items16):
+        for _c25 in cards_of(_items11):
             st.move(_c25, _dest9, False)
         st.at = o38  # game.yaml:328
         st.shuffle(Z_lots1)
@@ -7033,9 +7026,9 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
         st.at = o41  # game.yaml:331
-        _items17 = st.zones[Z_lots1]
+        _items12 = st.zones[Z_lots1]
         _dest10 = Z_board1
-        for _c26 in cards_of(_items17):
+        for _c26 in cards_of(_items12):
             st.move(_c26, _dest10, False)
     def c_48(st, fr):  # game.yaml:351
         env = fr.env
@@ -8687,8 +8680,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 6:
             st.at = o387  # game.yaml:289
-            _items18 = list(others(st, st.vars['emperor']))
-            for _p52 in _items18:
+            for _p52 in list(others(st, st.vars['emperor'])):
                 env['p'] = _p52
                 st.at = o386  # game.yaml:289
                 _args168 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
@@ -8704,12 +8696,10 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 7:
             st.at = o392  # game.yaml:291
-            _items19 = list([35, 25, 15])
-            for _a1 in _items19:
+            for _a1 in list([35, 25, 15]):
                 env['a'] = _a1
                 st.at = o391  # game.yaml:292
-                _items20 = list(clockwise_from(st, st.vars['emperor']))
-                for _p53 in _items20:
+                for _p53 in list(clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p53
                     st.at = o390  # game.yaml:292
                     _args169 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
@@ -8725,8 +8715,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 8:
             st.at = o395  # game.yaml:293
-            _items21 = list(clockwise_from(st, st.vars['emperor']))
-            for _p54 in _items21:
+            for _p54 in list(clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p54
                 st.at = o394  # game.yaml:293
                 _args170 = {'p': env['p']}
@@ -8808,8 +8797,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o391  # game.yaml:292
-            _items22 = list(clockwise_from(st, st.vars['emperor']))
-            for _p56 in _items22:
+            for _p56 in list(clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p56
                 st.at = o390  # game.yaml:292
                 _args173 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
@@ -8975,8 +8963,7 @@ def build(num_players, files):
                     if _passes2 > MAX_PASSES:
                         raise too_long(S[316])
                     st.at = o437  # game.yaml:306
-                    _items23 = list(clockwise_from(st, st.vars['emperor']))
-                    for _p58 in _items23:
+                    for _p58 in list(clockwise_from(st, st.vars['emperor'])):
                         env['p'] = _p58
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9164,8 +9151,7 @@ def build(num_players, files):
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[316])
                 st.at = o437  # game.yaml:306
-                _items24 = list(clockwise_from(st, st.vars['emperor']))
-                for _p60 in _items24:
+                for _p60 in list(clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p60
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9362,8 +9348,7 @@ def build(num_players, files):
                 if _passes4 > MAX_PASSES:
                     raise too_long(S[316])
                 st.at = o437  # game.yaml:306
-                _items25 = list(clockwise_from(st, st.vars['emperor']))
-                for _p62 in _items25:
+                for _p62 in list(clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p62
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9399,8 +9384,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o437  # game.yaml:306
-            _items26 = list(clockwise_from(st, st.vars['emperor']))
-            for _p63 in _items26:
+            for _p63 in list(clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p63
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9551,9 +9535,9 @@ def build(num_players, files):
         for _sp3 in list([True, False]):
             env['sp'] = _sp3
             st.at = o37  # game.yaml:327
-            _items27 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] == env['sp'])]
+            _items13 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] == env['sp'])]
             _dest11 = Z_lots1
-            for _c34 in cards_of(_items27):
+            for _c34 in cards_of(_items13):
                 st.move(_c34, _dest11, False)
             st.at = o38  # game.yaml:328
             st.shuffle(Z_lots1)
@@ -9564,9 +9548,9 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
             st.at = o41  # game.yaml:331
-            _items28 = st.zones[Z_lots1]
+            _items14 = st.zones[Z_lots1]
             _dest12 = Z_board1
-            for _c35 in cards_of(_items28):
+            for _c35 in cards_of(_items14):
                 st.move(_c35, _dest12, False)
     def d_fresh(st, env):  # game.yaml:333
         st.at = o43  # game.yaml:337
@@ -9783,8 +9767,7 @@ def build(num_players, files):
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
     def d_descendants_phase(st, env):  # game.yaml:428
         st.at = o109  # game.yaml:431
-        _items29 = list(clockwise_from(st, st.vars['emperor']))
-        for _q19 in _items29:
+        for _q19 in list(clockwise_from(st, st.vars['emperor'])):
             env['q'] = _q19
             st.at = o102  # game.yaml:433
             env['pink'] = len([1 for _c36 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c36.props['stack'].props['colour'] == 'pink')])
@@ -10507,8 +10490,7 @@ def build(num_players, files):
                 pass
     def d_new_electors_phase(st, env):  # game.yaml:673
         st.at = o238  # game.yaml:677
-        _items30 = list(clockwise_from(st, st.vars['emperor']))
-        for _q21 in _items30:
+        for _q21 in list(clockwise_from(st, st.vars['emperor'])):
             env['q'] = _q21
             st.at = o237  # game.yaml:678
             if (any((_c39.props['stack'].key == 'gray') for _c39 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x45.kind == 'aristocrats') for _x45 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
@@ -10525,8 +10507,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
         st.at = o243  # game.yaml:679
-        _items31 = list(K_electorates1)
-        for _e19 in _items31:
+        for _e19 in list(K_electorates1):
             env['e'] = _e19
             st.at = o242  # game.yaml:679
             if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
@@ -10724,8 +10705,7 @@ def build(num_players, files):
             st.inline -= 1
     def d_election(st, env):  # game.yaml:746
         st.at = o295  # game.yaml:750
-        _items32 = list(clockwise_from(st, st.vars['emperor']))
-        for _q22 in _items32:
+        for _q22 in list(clockwise_from(st, st.vars['emperor'])):
             env['q'] = _q22
             st.at = o289  # game.yaml:752
             if any((_c40.props['stack'].key == 'church') for _c40 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
@@ -10772,10 +10752,8 @@ def build(num_players, files):
         _i276 = seat(st, st.vars['rival'], S[124])
         st.vars['vote'][_i276] = st.vars['rival']
         st.at = o304  # game.yaml:770
-        _items33 = list([_x46 for _x46 in clockwise_from(st, st.vars['emperor']) if ((_x46 != st.vars['emperor']) and (_x46 != st.vars['rival']))])
-        if _items33:
-            st.secret += 1
-        for _q23 in _items33:
+        st.secret += 1
+        for _q23 in list([_x46 for _x46 in clockwise_from(st, st.vars['emperor']) if ((_x46 != st.vars['emperor']) and (_x46 != st.vars['rival']))]):
             env['q'] = _q23
             st.at = o303  # game.yaml:772
             _actions70, _values70, _idx70 = collect_303(st, env)
@@ -10800,8 +10778,7 @@ def build(num_players, files):
                     st.at = o302  # game.yaml:776
                     _i279 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
                     st.vars['vote'][_i279] = st.vars['rival']
-        if _items33:
-            st.secret -= 1
+        st.secret -= 1
         st.at = o305  # game.yaml:777
         env['for_emperor'] = sum([fn_votes(st, S[126], _q24) for _q24 in st.players if (st.vars['vote'][(_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[125]))] == st.vars['emperor'])])
         st.at = o306  # game.yaml:778
@@ -10859,9 +10836,9 @@ def build(num_players, files):
         st.at = o326  # game.yaml:795
         env['old'] = st.vars['emperor']
         st.at = o327  # game.yaml:796
-        _items34 = st.zones[Z_throne1]
+        _items15 = st.zones[Z_throne1]
         _dest13 = Z_aside1
-        for _c42 in cards_of(_items34):
+        for _c42 in cards_of(_items15):
             st.move(_c42, _dest13, False)
         st.at = o328  # game.yaml:797
         st.vars['emperor'] = env['w']

@@ -1899,8 +1899,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o26  # game.yaml:165
-                    _items13 = list([_x5 for _x5 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x5 if type(_x5) is int and 0 <= _x5 < num_players else seat(st, _x5, S[37])))]) > 0)])
-                    for _q6 in _items13:
+                    for _q6 in list([_x5 for _x5 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x5 if type(_x5) is int and 0 <= _x5 < num_players else seat(st, _x5, S[37])))]) > 0)]):
                         env['q'] = _q6
                         st.at = o25  # game.yaml:167
                         run_pick(st, env, o25)
@@ -2100,9 +2099,9 @@ def build(num_players, files):
                 _k7 = _idx7[_i10]
                 if _k7 == 0:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    _items14 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
+                    _items13 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
                     _dest8 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-                    for _c30 in cards_of(_items14):
+                    for _c30 in cards_of(_items13):
                         st.move(_c30, _dest8, False)
                 elif _k7 == 1:  # game.yaml:246
                     st.at = o62  # game.yaml:248
@@ -2150,9 +2149,9 @@ def build(num_players, files):
                     for _x6 in list([env['p'], env['q']]):
                         env['x'] = _x6
                         st.at = o72  # game.yaml:258
-                        _items15 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+                        _items14 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
                         _dest9 = Z_discard1
-                        for _c31 in cards_of(_items15):
+                        for _c31 in cards_of(_items14):
                             st.move(_c31, _dest9, False)
     def c_7(st, fr):  # game.yaml:260
         env = fr.env
@@ -2165,10 +2164,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o83  # game.yaml:270
-            _items16 = list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1)))
-            if _items16:
-                st.secret += 1
-            for _q7 in _items16:
+            st.secret += 1
+            for _q7 in list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1))):
                 env['q'] = _q7
                 st.at = o82  # game.yaml:273
                 if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
@@ -2202,8 +2199,7 @@ def build(num_players, files):
                             st.inline -= 1
                         elif _k8 == 1:  # game.yaml:278
                             pass
-            if _items16:
-                st.secret -= 1
+            st.secret -= 1
         if pc <= 1:
             st.at = o84  # game.yaml:279
             env['fighters'] = [_q8 for _q8 in st.players if (len(st.zones[(Z_legion1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[18])))]) > 0)]
@@ -2246,17 +2242,16 @@ def build(num_players, files):
             for _q10 in list(env['fighters']):
                 env['q'] = _q10
                 st.at = o100  # game.yaml:291
-                _items17 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
+                _items15 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
                 _dest10 = Z_discard1
-                for _c32 in cards_of(_items17):
+                for _c32 in cards_of(_items15):
                     st.move(_c32, _dest10, False)
     def c_9(st, fr):  # game.yaml:293
         env = fr.env
         pc = fr.pc
         if pc <= 0:
             st.at = o108  # game.yaml:297
-            _items18 = list(clockwise_from(st, st.vars['supreme']))
-            for _q11 in _items18:
+            for _q11 in list(clockwise_from(st, st.vars['supreme'])):
                 env['q'] = _q11
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
@@ -2267,9 +2262,9 @@ def build(num_players, files):
                     st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
         if pc <= 1:
             st.at = o109  # game.yaml:303
-            _items19 = st.zones[Z_discard1]
+            _items16 = st.zones[Z_discard1]
             _dest11 = Z_minion_deck1
-            for _c33 in cards_of(_items19):
+            for _c33 in cards_of(_items16):
                 st.move(_c33, _dest11, False)
         if pc <= 2:
             st.at = o110  # game.yaml:304
@@ -2306,8 +2301,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            _items20 = list([_x7 for _x7 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[37])))]) > 0)])
-            for _q12 in _items20:
+            for _q12 in list([_x7 for _x7 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[37])))]) > 0)]):
                 env['q'] = _q12
                 st.at = o25  # game.yaml:167
                 run_pick(st, env, o25)
@@ -2519,9 +2513,9 @@ def build(num_players, files):
     def c_59(st, fr):  # game.yaml:245
         env = fr.env
         st.at = o60  # game.yaml:245
-        _items21 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
+        _items17 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
         _dest12 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-        for _c34 in cards_of(_items21):
+        for _c34 in cards_of(_items17):
             st.move(_c34, _dest12, False)
     def c_61(st, fr):  # game.yaml:247
         env = fr.env
@@ -2576,9 +2570,9 @@ def build(num_players, files):
             for _x8 in list([env['p'], env['q']]):
                 env['x'] = _x8
                 st.at = o72  # game.yaml:258
-                _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+                _items18 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
                 _dest13 = Z_discard1
-                for _c35 in cards_of(_items22):
+                for _c35 in cards_of(_items18):
                     st.move(_c35, _dest13, False)
     def c_65(st, fr):  # game.yaml:253
         env = fr.env
@@ -2604,9 +2598,9 @@ def build(num_players, files):
     def c_71(st, fr):  # game.yaml:258
         env = fr.env
         st.at = o72  # game.yaml:258
-        _items23 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+        _items19 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
         _dest14 = Z_discard1
-        for _c36 in cards_of(_items23):
+        for _c36 in cards_of(_items19):
             st.move(_c36, _dest14, False)
     def c_76(st, fr):  # game.yaml:272
         env = fr.env
@@ -2726,9 +2720,9 @@ def build(num_players, files):
     def c_99(st, fr):  # game.yaml:291
         env = fr.env
         st.at = o100  # game.yaml:291
-        _items24 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
+        _items20 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
         _dest15 = Z_discard1
-        for _c37 in cards_of(_items24):
+        for _c37 in cards_of(_items20):
             st.move(_c37, _dest15, False)
     def c_102(st, fr):  # game.yaml:298
         env = fr.env
@@ -2801,8 +2795,7 @@ def build(num_players, files):
                 st.at = o129  # game.yaml:114
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
-                _items25 = list(clockwise_from(st, st.vars['supreme']))
-                for _p22 in _items25:
+                for _p22 in list(clockwise_from(st, st.vars['supreme'])):
                     env['p'] = _p22
                     st.at = o131  # game.yaml:114
                     st.vars['turn_player'] = env['p']
@@ -2894,8 +2887,7 @@ def build(num_players, files):
             st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
-            _items26 = list(clockwise_from(st, st.vars['supreme']))
-            for _p24 in _items26:
+            for _p24 in list(clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p24
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = env['p']
@@ -2982,8 +2974,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Player Turns'
         if pc <= 1:
             st.at = o133  # game.yaml:114
-            _items27 = list(clockwise_from(st, st.vars['supreme']))
-            for _p26 in _items27:
+            for _p26 in list(clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p26
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = env['p']
@@ -3218,8 +3209,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o26  # game.yaml:165
-                _items28 = list([_x9 for _x9 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[37])))]) > 0)])
-                for _q13 in _items28:
+                for _q13 in list([_x9 for _x9 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[37])))]) > 0)]):
                     env['q'] = _q13
                     st.at = o25  # game.yaml:167
                     run_pick(st, env, o25)
@@ -3409,9 +3399,9 @@ def build(num_players, files):
             _k20 = _idx20[_i26]
             if _k20 == 0:  # game.yaml:245
                 st.at = o60  # game.yaml:245
-                _items29 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
+                _items21 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
                 _dest16 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-                for _c38 in cards_of(_items29):
+                for _c38 in cards_of(_items21):
                     st.move(_c38, _dest16, False)
             elif _k20 == 1:  # game.yaml:246
                 st.at = o62  # game.yaml:248
@@ -3459,19 +3449,17 @@ def build(num_players, files):
                 for _x10 in list([env['p'], env['q']]):
                     env['x'] = _x10
                     st.at = o72  # game.yaml:258
-                    _items30 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+                    _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
                     _dest17 = Z_discard1
-                    for _c39 in cards_of(_items30):
+                    for _c39 in cards_of(_items22):
                         st.move(_c39, _dest17, False)
     def d_build_legion(st, env):  # game.yaml:260
         st.at = o75  # game.yaml:263
         run_pick(st, env, o75)
     def d_struggle(st, env):  # game.yaml:266
         st.at = o83  # game.yaml:270
-        _items31 = list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1)))
-        if _items31:
-            st.secret += 1
-        for _q14 in _items31:
+        st.secret += 1
+        for _q14 in list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1))):
             env['q'] = _q14
             st.at = o82  # game.yaml:273
             if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
@@ -3505,8 +3493,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k21 == 1:  # game.yaml:278
                         pass
-        if _items31:
-            st.secret -= 1
+        st.secret -= 1
         st.at = o84  # game.yaml:279
         env['fighters'] = [_q15 for _q15 in st.players if (len(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[18])))]) > 0)]
         st.at = o85  # game.yaml:280
@@ -3543,14 +3530,13 @@ def build(num_players, files):
         for _q17 in list(env['fighters']):
             env['q'] = _q17
             st.at = o100  # game.yaml:291
-            _items32 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
+            _items23 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
             _dest18 = Z_discard1
-            for _c40 in cards_of(_items32):
+            for _c40 in cards_of(_items23):
                 st.move(_c40, _dest18, False)
     def d_end_of_day(st, env):  # game.yaml:293
         st.at = o108  # game.yaml:297
-        _items33 = list(clockwise_from(st, st.vars['supreme']))
-        for _q18 in _items33:
+        for _q18 in list(clockwise_from(st, st.vars['supreme'])):
             env['q'] = _q18
             st.at = o107  # game.yaml:299
             if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
@@ -3560,9 +3546,9 @@ def build(num_players, files):
                 st.at = o104  # game.yaml:302
                 st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
         st.at = o109  # game.yaml:303
-        _items34 = st.zones[Z_discard1]
+        _items24 = st.zones[Z_discard1]
         _dest19 = Z_minion_deck1
-        for _c41 in cards_of(_items34):
+        for _c41 in cards_of(_items24):
             st.move(_c41, _dest19, False)
         st.at = o110  # game.yaml:304
         st.shuffle(Z_minion_deck1)

@@ -3848,8 +3848,7 @@ def build(num_players, files):
             env['dominion'] = (len([1 for _a14 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a14.key == 'herrschaft')]) > 0)
         if pc <= 1:
             st.at = o55  # game.yaml:300
-            _items14 = list(span_list(1, (3 if env['dominion'] else 2), S[71]))
-            for _k2 in _items14:
+            for _k2 in list(span_list(1, (3 if env['dominion'] else 2), S[71])):
                 env['k'] = _k2
                 st.at = o54  # game.yaml:302
                 _actions2, _values2, _idx2 = collect_54(st, env)
@@ -3871,9 +3870,8 @@ def build(num_players, files):
                     st.vars['demand'][_i12] += 1
         if pc <= 2:
             st.at = o62  # game.yaml:305
-            _items15 = list(others(st, env['p']))
             _live5 = live_mask(st)
-            for _q16 in _items15:
+            for _q16 in list(others(st, env['p'])):
                 if gone(st, _live5, _q16):
                     continue
                 env['q'] = _q16
@@ -4190,9 +4188,9 @@ def build(num_players, files):
                 st.at = o111  # game.yaml:408
                 run_pick(st, env, o111)
                 st.at = o112  # game.yaml:411
-                _items16 = st.zones[Z_on_display1]
+                _items14 = st.zones[Z_on_display1]
                 _dest24 = Z_discard1
-                for _c85 in cards_of(_items16):
+                for _c85 in cards_of(_items14):
                     st.move(_c85, _dest24, False)
     def c_11(st, fr):  # game.yaml:413
         env = fr.env
@@ -4551,21 +4549,21 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            _items17 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
+            _items15 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
             _dest26 = Z_discard1
-            for _c98 in cards_of(_items17):
+            for _c98 in cards_of(_items15):
                 st.move(_c98, _dest26, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items18 = [_c100 for _c100 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c100.kind == 'gold_chips')]
+            _items16 = [_c100 for _c100 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c100.kind == 'gold_chips')]
             _dest27 = Z_gold_supply1
-            for _c99 in cards_of(_items18):
+            for _c99 in cards_of(_items16):
                 st.move(_c99, _dest27, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            _items19 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
+            _items17 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
             _dest28 = Z_power_supply1
-            for _c101 in cards_of(_items19):
+            for _c101 in cards_of(_items17):
                 st.move(_c101, _dest28, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
@@ -4629,9 +4627,8 @@ def build(num_players, files):
                 if _passes8 > MAX_PASSES:
                     raise too_long(S[181])
                 st.at = o214  # game.yaml:542
-                _items20 = list(env['_auction1_order'])
                 _live7 = live_mask(st)
-                for _p24 in _items20:
+                for _p24 in list(env['_auction1_order']):
                     if gone(st, _live7, _p24):
                         continue
                     env['p'] = _p24
@@ -4743,9 +4740,8 @@ def build(num_players, files):
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
         if pc <= 2:
             st.at = o247  # game.yaml:575
-            _items21 = list(env['holders'])
             _live8 = live_mask(st)
-            for _q19 in _items21:
+            for _q19 in list(env['holders']):
                 if gone(st, _live8, _q19):
                     continue
                 env['q'] = _q19
@@ -4779,8 +4775,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k16 == 1:  # game.yaml:581
                         st.at = o245  # game.yaml:584
-                        _items22 = list(span_list(1, 2, S[120]))
-                        for _i29 in _items22:
+                        for _i29 in list(span_list(1, 2, S[120])):
                             env['i'] = _i29
                             st.at = o244  # game.yaml:586
                             _actions16, _values16, _idx16 = collect_244(st, env)
@@ -4843,9 +4838,8 @@ def build(num_players, files):
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
         if pc <= 3:
             st.at = o254  # game.yaml:601
-            _items23 = list(env['debtors'])
             _live9 = live_mask(st)
-            for _q22 in _items23:
+            for _q22 in list(env['debtors']):
                 if gone(st, _live9, _q22):
                     continue
                 env['q'] = _q22
@@ -4891,8 +4885,7 @@ def build(num_players, files):
                     st.at = o259  # game.yaml:616
                     run_pick(st, env, o259)
                     st.at = o262  # game.yaml:617
-                    _items24 = list(env['gone'])
-                    for _x6 in _items24:
+                    for _x6 in list(env['gone']):
                         env['x'] = _x6
                         st.at = o261  # game.yaml:617
                         _args86 = {'c': env['x']}
@@ -4908,8 +4901,7 @@ def build(num_players, files):
                         st.inline -= 1
                 elif _k18 == 2:  # game.yaml:618
                     st.at = o266  # game.yaml:620
-                    _items25 = list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))])
-                    for _x7 in _items25:
+                    for _x7 in list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]):
                         env['x'] = _x7
                         st.at = o265  # game.yaml:620
                         _args87 = {'c': env['x']}
@@ -4962,9 +4954,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o277  # game.yaml:630
-            _items26 = st.zones[Z_discard1]
+            _items18 = st.zones[Z_discard1]
             _dest30 = Z_draw_pile1
-            for _c103 in cards_of(_items26):
+            for _c103 in cards_of(_items18):
                 st.move(_c103, _dest30, False)
         if pc <= 5:
             st.at = o278  # game.yaml:631
@@ -5481,9 +5473,9 @@ def build(num_players, files):
             run_pick(st, env, o111)
         if pc <= 1:
             st.at = o112  # game.yaml:411
-            _items27 = st.zones[Z_on_display1]
+            _items19 = st.zones[Z_on_display1]
             _dest33 = Z_discard1
-            for _c105 in cards_of(_items27):
+            for _c105 in cards_of(_items19):
                 st.move(_c105, _dest33, False)
     def c_115(st, fr):  # game.yaml:421
         env = fr.env
@@ -5920,9 +5912,8 @@ def build(num_players, files):
                 if _passes12 > MAX_PASSES:
                     raise too_long(S[181])
                 st.at = o214  # game.yaml:542
-                _items28 = list(env['_auction1_order'])
                 _live12 = live_mask(st)
-                for _p42 in _items28:
+                for _p42 in list(env['_auction1_order']):
                     if gone(st, _live12, _p42):
                         continue
                     env['p'] = _p42
@@ -6003,9 +5994,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o214  # game.yaml:542
-            _items29 = list(env['_auction1_order'])
             _live13 = live_mask(st)
-            for _p44 in _items29:
+            for _p44 in list(env['_auction1_order']):
                 if gone(st, _live13, _p44):
                     continue
                 env['p'] = _p44
@@ -6225,8 +6215,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k34 == 1:  # game.yaml:581
                     st.at = o245  # game.yaml:584
-                    _items30 = list(span_list(1, 2, S[120]))
-                    for _i58 in _items30:
+                    for _i58 in list(span_list(1, 2, S[120])):
                         env['i'] = _i58
                         st.at = o244  # game.yaml:586
                         _actions34, _values34, _idx34 = collect_244(st, env)
@@ -6292,8 +6281,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o245  # game.yaml:584
-            _items31 = list(span_list(1, 2, S[120]))
-            for _i60 in _items31:
+            for _i60 in list(span_list(1, 2, S[120])):
                 env['i'] = _i60
                 st.at = o244  # game.yaml:586
                 _actions35, _values35, _idx35 = collect_244(st, env)
@@ -6444,8 +6432,7 @@ def build(num_players, files):
             run_pick(st, env, o259)
         if pc <= 1:
             st.at = o262  # game.yaml:617
-            _items32 = list(env['gone'])
-            for _x8 in _items32:
+            for _x8 in list(env['gone']):
                 env['x'] = _x8
                 st.at = o261  # game.yaml:617
                 _args132 = {'c': env['x']}
@@ -6480,8 +6467,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            _items33 = list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))])
-            for _x9 in _items33:
+            for _x9 in list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]):
                 env['x'] = _x9
                 st.at = o265  # game.yaml:620
                 _args134 = {'c': env['x']}
@@ -6610,8 +6596,7 @@ def build(num_players, files):
             st.shuffle(Z_deck1)
         if pc <= 2:
             st.at = o293  # game.yaml:193
-            _items34 = list(span_list(1, len(st.players), S[146]))
-            for _i63 in _items34:
+            for _i63 in list(span_list(1, len(st.players), S[146])):
                 env['i'] = _i63
                 st.at = o292  # game.yaml:193
                 _args141 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
@@ -6628,9 +6613,9 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
-            _items35 = st.zones[Z_returned1]
+            _items20 = st.zones[Z_returned1]
             _dest34 = Z_deck1
-            for _c119 in cards_of(_items35):
+            for _c119 in cards_of(_items20):
                 st.move(_c119, _dest34, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
@@ -6657,9 +6642,9 @@ def build(num_players, files):
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
         if pc <= 5:
             st.at = o302  # game.yaml:200
-            _items36 = st.zones[Z_deck1]
+            _items21 = st.zones[Z_deck1]
             _dest37 = Z_draw_pile1
-            for _c124 in cards_of(_items36):
+            for _c124 in cards_of(_items21):
                 st.move(_c124, _dest37, False)
         if pc <= 6:
             st.at = o303  # game.yaml:201
@@ -6693,9 +6678,9 @@ def build(num_players, files):
     def c_294(st, fr):  # game.yaml:194
         env = fr.env
         st.at = o295  # game.yaml:194
-        _items37 = st.zones[Z_returned1]
+        _items22 = st.zones[Z_returned1]
         _dest38 = Z_deck1
-        for _c125 in cards_of(_items37):
+        for _c125 in cards_of(_items22):
             st.move(_c125, _dest38, False)
         st.at = o296  # game.yaml:194
         st.shuffle(Z_deck1)
@@ -6746,9 +6731,8 @@ def build(num_players, files):
                     if _passes14 > MAX_PASSES:
                         raise too_long(S[195])
                     st.at = o321  # game.yaml:207
-                    _items38 = list(clockwise_from(st, st.vars['start_player']))
                     _live15 = live_mask(st)
-                    for _p53 in _items38:
+                    for _p53 in list(clockwise_from(st, st.vars['start_player'])):
                         if gone(st, _live15, _p53):
                             continue
                         env['p'] = _p53
@@ -6764,9 +6748,9 @@ def build(num_players, files):
                             st.at = o315  # game.yaml:213
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
-                            _items39 = st.zones[Z_used_properties1]
+                            _items23 = st.zones[Z_used_properties1]
                             _dest41 = Z_unused_properties1
-                            for _c130 in cards_of(_items39):
+                            for _c130 in cards_of(_items23):
                                 st.move(_c130, _dest41, False)
                             st.at = o317  # game.yaml:215
                             _args144 = {'p': env['p']}
@@ -6832,9 +6816,8 @@ def build(num_players, files):
                 if _passes15 > MAX_PASSES:
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
-                _items40 = list(clockwise_from(st, st.vars['start_player']))
                 _live16 = live_mask(st)
-                for _p54 in _items40:
+                for _p54 in list(clockwise_from(st, st.vars['start_player'])):
                     if gone(st, _live16, _p54):
                         continue
                     env['p'] = _p54
@@ -6850,9 +6833,9 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items41 = st.zones[Z_used_properties1]
+                        _items24 = st.zones[Z_used_properties1]
                         _dest42 = Z_unused_properties1
-                        for _c131 in cards_of(_items41):
+                        for _c131 in cards_of(_items24):
                             st.move(_c131, _dest42, False)
                         st.at = o317  # game.yaml:215
                         _args147 = {'p': env['p']}
@@ -6911,9 +6894,8 @@ def build(num_players, files):
                 if _passes16 > MAX_PASSES:
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
-                _items42 = list(clockwise_from(st, st.vars['start_player']))
                 _live17 = live_mask(st)
-                for _p55 in _items42:
+                for _p55 in list(clockwise_from(st, st.vars['start_player'])):
                     if gone(st, _live17, _p55):
                         continue
                     env['p'] = _p55
@@ -6929,9 +6911,9 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items43 = st.zones[Z_used_properties1]
+                        _items25 = st.zones[Z_used_properties1]
                         _dest43 = Z_unused_properties1
-                        for _c132 in cards_of(_items43):
+                        for _c132 in cards_of(_items25):
                             st.move(_c132, _dest43, False)
                         st.at = o317  # game.yaml:215
                         _args150 = {'p': env['p']}
@@ -6980,9 +6962,8 @@ def build(num_players, files):
         pc = fr.pc
         if pc <= 0:
             st.at = o321  # game.yaml:207
-            _items44 = list(clockwise_from(st, st.vars['start_player']))
             _live18 = live_mask(st)
-            for _p56 in _items44:
+            for _p56 in list(clockwise_from(st, st.vars['start_player'])):
                 if gone(st, _live18, _p56):
                     continue
                 env['p'] = _p56
@@ -6998,9 +6979,9 @@ def build(num_players, files):
                     st.at = o315  # game.yaml:213
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
-                    _items45 = st.zones[Z_used_properties1]
+                    _items26 = st.zones[Z_used_properties1]
                     _dest44 = Z_unused_properties1
-                    for _c133 in cards_of(_items45):
+                    for _c133 in cards_of(_items26):
                         st.move(_c133, _dest44, False)
                     st.at = o317  # game.yaml:215
                     _args153 = {'p': env['p']}
@@ -7054,9 +7035,9 @@ def build(num_players, files):
                 st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
-                _items46 = st.zones[Z_used_properties1]
+                _items27 = st.zones[Z_used_properties1]
                 _dest45 = Z_unused_properties1
-                for _c134 in cards_of(_items46):
+                for _c134 in cards_of(_items27):
                     st.move(_c134, _dest45, False)
                 st.at = o317  # game.yaml:215
                 _args156 = {'p': env['p']}
@@ -7111,9 +7092,9 @@ def build(num_players, files):
             st.vars['conspiracy_used'] = False
         if pc <= 3:
             st.at = o316  # game.yaml:214
-            _items47 = st.zones[Z_used_properties1]
+            _items28 = st.zones[Z_used_properties1]
             _dest46 = Z_unused_properties1
-            for _c135 in cards_of(_items47):
+            for _c135 in cards_of(_items28):
                 st.move(_c135, _dest46, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
@@ -7203,9 +7184,9 @@ def build(num_players, files):
         st.at = o32  # game.yaml:257
         st.shuffle(Z_lower_half1)
         st.at = o33  # game.yaml:258
-        _items48 = st.zones[Z_lower_half1]
+        _items29 = st.zones[Z_lower_half1]
         _dest48 = Z_draw_pile1
-        for _c142 in cards_of(_items48):
+        for _c142 in cards_of(_items29):
             st.move(_c142, _dest48, True)
     def d_phase1(st, env):  # game.yaml:261
         st.at = o34  # game.yaml:266
@@ -7316,8 +7297,7 @@ def build(num_players, files):
         st.at = o50  # game.yaml:299
         env['dominion'] = (len([1 for _a24 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a24.key == 'herrschaft')]) > 0)
         st.at = o55  # game.yaml:300
-        _items49 = list(span_list(1, (3 if env['dominion'] else 2), S[71]))
-        for _k39 in _items49:
+        for _k39 in list(span_list(1, (3 if env['dominion'] else 2), S[71])):
             env['k'] = _k39
             st.at = o54  # game.yaml:302
             _actions38, _values38, _idx38 = collect_54(st, env)
@@ -7338,9 +7318,8 @@ def build(num_players, files):
                 _i68 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
                 st.vars['demand'][_i68] += 1
         st.at = o62  # game.yaml:305
-        _items50 = list(others(st, env['p']))
         _live20 = live_mask(st)
-        for _q23 in _items50:
+        for _q23 in list(others(st, env['p'])):
             if gone(st, _live20, _q23):
                 continue
             env['q'] = _q23
@@ -7632,9 +7611,9 @@ def build(num_players, files):
             st.at = o111  # game.yaml:408
             run_pick(st, env, o111)
             st.at = o112  # game.yaml:411
-            _items51 = st.zones[Z_on_display1]
+            _items30 = st.zones[Z_on_display1]
             _dest51 = Z_discard1
-            for _c147 in cards_of(_items51):
+            for _c147 in cards_of(_items30):
                 st.move(_c147, _dest51, False)
     def d_phase3(st, env):  # game.yaml:413
         st.at = o114  # game.yaml:417
@@ -7973,19 +7952,19 @@ def build(num_players, files):
                 st.vars['owed'] = _v28
     def d_eliminate_player(st, env):  # game.yaml:517
         st.at = o183  # game.yaml:522
-        _items52 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
+        _items31 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
         _dest53 = Z_discard1
-        for _c160 in cards_of(_items52):
+        for _c160 in cards_of(_items31):
             st.move(_c160, _dest53, False)
         st.at = o184  # game.yaml:523
-        _items53 = [_c162 for _c162 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c162.kind == 'gold_chips')]
+        _items32 = [_c162 for _c162 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c162.kind == 'gold_chips')]
         _dest54 = Z_gold_supply1
-        for _c161 in cards_of(_items53):
+        for _c161 in cards_of(_items32):
             st.move(_c161, _dest54, False)
         st.at = o185  # game.yaml:524
-        _items54 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
+        _items33 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
         _dest55 = Z_power_supply1
-        for _c163 in cards_of(_items54):
+        for _c163 in cards_of(_items33):
             st.move(_c163, _dest55, False)
         st.at = o186  # game.yaml:525
         eliminate(st, env['q'], S[56])
@@ -8040,9 +8019,8 @@ def build(num_players, files):
             if _passes22 > MAX_PASSES:
                 raise too_long(S[181])
             st.at = o214  # game.yaml:542
-            _items55 = list(env['_auction1_order'])
             _live22 = live_mask(st)
-            for _p73 in _items55:
+            for _p73 in list(env['_auction1_order']):
                 if gone(st, _live22, _p73):
                     continue
                 env['p'] = _p73
@@ -8145,9 +8123,8 @@ def build(num_players, files):
         if st.record_log:
             st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
         st.at = o247  # game.yaml:575
-        _items56 = list(env['holders'])
         _live23 = live_mask(st)
-        for _q26 in _items56:
+        for _q26 in list(env['holders']):
             if gone(st, _live23, _q26):
                 continue
             env['q'] = _q26
@@ -8181,8 +8158,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k53 == 1:  # game.yaml:581
                     st.at = o245  # game.yaml:584
-                    _items57 = list(span_list(1, 2, S[120]))
-                    for _i85 in _items57:
+                    for _i85 in list(span_list(1, 2, S[120])):
                         env['i'] = _i85
                         st.at = o244  # game.yaml:586
                         _actions52, _values52, _idx52 = collect_244(st, env)
@@ -8238,9 +8214,8 @@ def build(num_players, files):
         if st.record_log:
             st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
         st.at = o254  # game.yaml:601
-        _items58 = list(env['debtors'])
         _live24 = live_mask(st)
-        for _q29 in _items58:
+        for _q29 in list(env['debtors']):
             if gone(st, _live24, _q29):
                 continue
             env['q'] = _q29
@@ -8282,8 +8257,7 @@ def build(num_players, files):
                 st.at = o259  # game.yaml:616
                 run_pick(st, env, o259)
                 st.at = o262  # game.yaml:617
-                _items59 = list(env['gone'])
-                for _x10 in _items59:
+                for _x10 in list(env['gone']):
                     env['x'] = _x10
                     st.at = o261  # game.yaml:617
                     _args195 = {'c': env['x']}
@@ -8299,8 +8273,7 @@ def build(num_players, files):
                     st.inline -= 1
             elif _k55 == 2:  # game.yaml:618
                 st.at = o266  # game.yaml:620
-                _items60 = list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))])
-                for _x11 in _items60:
+                for _x11 in list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]):
                     env['x'] = _x11
                     st.at = o265  # game.yaml:620
                     _args196 = {'c': env['x']}
@@ -8346,9 +8319,9 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         st.at = o277  # game.yaml:630
-        _items61 = st.zones[Z_discard1]
+        _items34 = st.zones[Z_discard1]
         _dest57 = Z_draw_pile1
-        for _c165 in cards_of(_items61):
+        for _c165 in cards_of(_items34):
             st.move(_c165, _dest57, False)
         st.at = o278  # game.yaml:631
         st.shuffle(Z_draw_pile1)
