@@ -175,8 +175,13 @@ def play(
         n += 1
         if check:
             state.check_invariants()
-    winners = state.winners()
+    scores = state.scores()
+    return Result(scores, state.winners(), n, state, tie_broken(state), log_lines(state), game)
+
+
+def tie_broken(state: State) -> bool:
+    """Was the top score of this finished game shared by two or more seats still playing (so
+    a tie-breaker, or the shared win, decided)?"""
     scores = state.scores()
     best = max(scores)
-    tie = len([p for p in state.players if scores[p] == best]) > 1
-    return Result(scores, winners, n, state, tie, log_lines(state), game)
+    return len([p for p in state.players if scores[p] == best]) > 1

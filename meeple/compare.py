@@ -185,9 +185,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise MeepleError("-n must be at least 1")
     if args.plot:
         plot_folder(Path(args.plot))
-    first = Campaign(args.game, args.players, args.variant, args.backend)
+    first = Campaign(args.game, args.players, args.variant, args.backend, args.playouts)
     players = first.load().num_players()
-    second = Campaign(args.game, players, args.compare, args.backend)
+    second = Campaign(args.game, players, args.compare, args.backend, args.playouts)
     second.load()
     name_a = args.variant or "rules as printed"
     writer = RecordWriter(args.out, first.load().id, players) if args.out else None

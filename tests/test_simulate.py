@@ -221,3 +221,29 @@ def test_dask_scheduler_without_workers_is_refused(
     assert code == 2, err
     assert f"the Dask scheduler at {cluster.scheduler_address} has no workers (waited 1 s)" in err
     assert time.monotonic() - started < 15
+
+
+def test_playouts_give_each_seed_its_playout_on_any_number_of_jobs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--playouts``: each row is ``Game.playout(seed)``'s game, whatever --jobs."""
+    outputs = []
+    for jobs in ("1", "2"):
+        f = tmp_path / f"jobs{jobs}.csv"
+        code, out, _ = _run(
+            capsys, "simulate", "harbour-guilds", "-n", "8", "--seed", "3", "-j", jobs,
+            "--playouts", "--backend", "compiled", "--out", str(f),
+        )  # fmt: skip
+        assert code == 0
+        outputs.append((out.replace(str(f), "FILE"), f.read_text()))
+    assert outputs[0] == outputs[1]
+    rows = list(csv.DictReader(outputs[0][1].splitlines()))
+    game = Campaign("harbour-guilds", backend="compiled").load()
+    for r in rows:
+        final = game.playout(int(r["seed"]))
+        assert r["winners"] == " ".join(f"P{p + 1}" for p in final.winners())
+        assert [int(r[f"score_P{p + 1}"]) for p in range(4)] == final.scores()
+        assert int(r["decisions"]) == final.move_number
+    # not the games of the default random players
+    default = simulate.play_chunk(SMALL, 3, 8).records
+    assert [d.decisions for d in default] != [int(r["decisions"]) for r in rows]
