@@ -10,6 +10,7 @@ call instead of one step per statement.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -42,16 +43,40 @@ def chooser(choose: Chooser | random.Random | int | None) -> Chooser:
     )
 
 
+class ChooserFailed(Exception):
+    """A playout's chooser raised ``__cause__``: the playout re-raises it as it is (it is the
+    caller's error, not the rules' nor meeple's)."""
+
+
 def _checked(choose: Chooser) -> Chooser:
-    """``choose`` refusing an index out of range (a stranger's agent), with a clear error."""
+    """``choose`` refusing an index out of range (a stranger's agent) with a clear error; any
+    whole number type is taken (a numpy integer), not a bool."""
 
     def checked(n: int) -> int:
-        i = choose(n)
-        if type(i) is not int or not 0 <= i < n:
-            raise MeepleError(f"a playout's chooser must return an index 0 to {n - 1}, not {i!r}")
+        try:
+            got = choose(n)
+        except Exception as e:
+            raise ChooserFailed() from e
+        i = _index(got)
+        if i is None or not 0 <= i < n:
+            raise MeepleError(
+                f"a playout's chooser must return an index 0 to {n - 1}, not {repr(got)[:40]}"
+            )
         return i
 
     return checked
+
+
+def _index(x: object) -> int | None:
+    """``x`` as a whole number (an int, or a type that is one, as numpy's), else None."""
+    if type(x) is int:
+        return x
+    if isinstance(x, bool):
+        return None
+    try:
+        return operator.index(x)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def run_to(st: State, floor: int) -> None:
@@ -76,12 +101,16 @@ def run_playout(st: State, choose: Chooser) -> int:
         return st.move_number - start
     if st.phase == "over":
         return 0
+    d = st.pending
+    if d is not None:
+        try:
+            i = choose(len(d.actions))  # first: a chooser that fails leaves the state as it was
+        except ChooserFailed as e:
+            raise e.__cause__ from None  # type: ignore[misc]
     st.choose = choose
     try:
-        d = st.pending
         if d is not None:
             st.pending = None
-            i = choose(len(d.actions))
             st.move_number += 1
             st.at = d.op
             d.op.resolve(st, d, i)
@@ -97,10 +126,12 @@ def run_playout(st: State, choose: Chooser) -> int:
                 continue
             st.phase = "over"
             break
+    except ChooserFailed as e:
+        raise e.__cause__ from None  # type: ignore[misc]
     except Exception as e:
-        st.choose = None
         st._fail(e)
-    st.choose = None
+    finally:
+        st.choose = None
     return st.move_number - start
 
 
@@ -108,7 +139,11 @@ def _through_api(st: State, choose: Chooser) -> None:
     """The same playout, one apply_action per decision (the options in the rules' order)."""
     while st.pending is not None:
         actions: list[Any] = st.pending.actions
-        st.apply_action(actions[choose(len(actions))])
+        try:
+            i = choose(len(actions))
+        except ChooserFailed as e:
+            raise e.__cause__ from None  # type: ignore[misc]
+        st.apply_action(actions[i])
 
 
 def run_pick(st: State, env: dict[str, Any], op: PickOp) -> None:

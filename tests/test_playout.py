@@ -212,3 +212,39 @@ def test_a_rule_that_fails_in_a_playout_fails_as_in_the_api(tmp_path: Path, back
         errors.append((str(info.value), info.value.span.line if info.value.span else None))
     assert errors[0] == errors[1]
     assert "ran out" in errors[0][0] and errors[0][1] is not None
+
+
+class Seven:
+    """An integer type that is not int (as numpy's integers are)."""
+
+    def __index__(self) -> int:
+        return 0
+
+
+def test_a_whole_number_type_is_an_index_but_a_bool_is_not(sun4: Game) -> None:
+    assert sun4.new_initial_state(0, record_log=False).playout(lambda n: Seven()) > 0
+    with pytest.raises(MeepleError, match="not True"):
+        sun4.new_initial_state(0, record_log=False).playout(lambda n: True)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("when", [0, 1, 25])
+def test_a_chooser_that_raises_raises_its_own_error(backend: str, when: int) -> None:
+    """The caller's exception comes out as it is (not as a rules or internal error); raised at
+    the first decision of a pending state, it leaves the state as it was."""
+    game = _game("shadow-of-the-sun", 4, backend)
+    state = game.new_initial_state(2, record_log=False)
+    before = state.to_json()
+    calls = []
+
+    def chooser(n: int) -> int:
+        calls.append(n)
+        if len(calls) > when:
+            raise KeyError("my agent broke")
+        return 0
+
+    with pytest.raises(KeyError, match="my agent broke"):
+        state.playout(chooser)
+    assert state.choose is None
+    if when == 0:
+        assert state.to_json() == before
