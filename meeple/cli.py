@@ -446,6 +446,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if not 0.01 <= args.seconds <= 3600:  # nan fails both comparisons
         raise MeepleError(f"--seconds is 0.01 to 3600 per measurement, not {args.seconds}")
     gids = args.games or game_ids()
+    if not args.games and args.players is not None:  # every game that this many can play
+        fits = [g for g in gids if _plays(g, args.players)]
+        if not fits:
+            raise MeepleError(f"no shipped game is for {args.players} players")
+        for g in gids:
+            if g not in fits:
+                err.print(f"{g}: not for {args.players} players, left out", markup=False)
+        gids = fits
     results = []
     # the measurements take seconds each: a bar on stderr shows how far it is (transient)
     with Progress(console=err, transient=True) as progress:
@@ -458,8 +466,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
             results.append((gid, bench(gid, args.players, args.seconds, step)))
     for gid, r in results:
+        out.print()
         table = Table(title=f"{gid}, {r.players} players, random games, one process")
-        for col in ("back end", "API games/s", "playouts/s", "decisions/s", "mid-game playouts/s"):
+        for col in (
+            "back end",
+            "API games/s",
+            "playouts/s",
+            "playout decisions/s",
+            "mid-game playouts/s",
+        ):
             table.add_column(col, justify="left" if col == "back end" else "right")
         for name, measured in r.rates.items():
             if name.endswith(PLAYOUT):
@@ -489,7 +504,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         fast_gen = games["compiled" + PLAYOUT]
         out.print(
             f"  playouts, generated / interpreter: "
-            f"{ratio(fast_gen / games['interpreter' + PLAYOUT])}",
+            f"{ratio(fast_gen / games['interpreter' + PLAYOUT])} "
+            f"(/ the interpreter's API games: {ratio(fast_gen / interp)})",
             markup=False,
         )
         if "hand-written" in r.rates:
@@ -500,6 +516,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         elif gid in REFERENCE_GAMES:
             out.print("  (hand-written reference: only in a source checkout, benchmarks/)")
     return 0
+
+
+def _plays(game_id: str, players: int) -> bool:
+    """Is shipped game ``game_id`` for ``players`` players?"""
+    g = api.load_checked(game_id).game
+    return g.players_min <= players <= g.players_max
 
 
 # ---------------------------------------------------------------------------- serve

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import MeepleError, RuleError
 
+from . import prng
 from .helpers import not_a_seat
 from .ops import PICK_UNBOUNDED, Frame, GameEnded, PickOp
 from .values import Card
@@ -29,23 +30,35 @@ Chooser = Callable[[int], int]
 
 def chooser(choose: Chooser | random.Random | int | None) -> Chooser:
     """A chooser from what State.playout accepts: a function ``n -> index``, a
-    ``random.Random``, or a seed (None: seed 0) for uniform choices. Raises MeepleError for
-    anything else."""
-    if choose is None or (type(choose) is int):
-        choose = random.Random(choose or 0)
+    ``random.Random``, or a seed (0 to 2**64 - 1, as a game's; None: 0) for uniform choices.
+    Raises MeepleError for anything else."""
+    if choose is None:
+        choose = 0
     if isinstance(choose, random.Random):
         rand = choose.random
         return lambda n: int(rand() * n)
     if callable(choose):
         return _checked(choose)
-    raise MeepleError(
-        f"a playout chooses with a function of n, a random.Random or a seed, not {choose!r}"
-    )
+    seed = _index(choose)
+    if seed is None:
+        raise MeepleError(
+            f"a playout chooses with a function of n, a random.Random or a seed, not "
+            f"{repr(choose)[:40]}"
+        )
+    if not 0 <= seed < prng.SEEDS:
+        raise MeepleError(f"a seed is 0 to {prng.SEEDS - 1} (64 bits), not {seed}")
+    rand = random.Random(seed).random
+    return lambda n: int(rand() * n)
 
 
 class ChooserFailed(Exception):
-    """A playout's chooser raised ``__cause__``: the playout re-raises it as it is (it is the
-    caller's error, not the rules' nor meeple's)."""
+    """A playout's chooser raised ``__cause__`` (or returned no index): the playout re-raises
+    it as it is (it is the caller's error, not the rules' nor meeple's)."""
+
+
+def FAILED(n: int) -> int:  # noqa: N802  (a marker, named as a constant)
+    """The chooser left on a state whose playout failed half way: it cannot be played on."""
+    raise MeepleError("this state was left half run by a failed playout")
 
 
 def _checked(choose: Chooser) -> Chooser:
@@ -59,9 +72,10 @@ def _checked(choose: Chooser) -> Chooser:
             raise ChooserFailed() from e
         i = _index(got)
         if i is None or not 0 <= i < n:
-            raise MeepleError(
+            bad = MeepleError(
                 f"a playout's chooser must return an index 0 to {n - 1}, not {repr(got)[:40]}"
             )
+            raise ChooserFailed() from bad
         return i
 
     return checked
@@ -94,7 +108,10 @@ def run_to(st: State, floor: int) -> None:
 
 def run_playout(st: State, choose: Chooser) -> int:
     """State.playout: play ``st`` to its end with ``choose``; the decisions taken (counted as
-    apply_action counts them, in ``move_number``)."""
+    apply_action counts them, in ``move_number``). A failure once the state has changed (a rule
+    error, the chooser's error) leaves it marked half run (FAILED): it is then refused by
+    apply_action, clone, to_json and playout."""
+    st._not_in_playout("play out")
     start = st.move_number
     if st.record_log or st.forced is not None or st.ask_forced:
         _through_api(st, choose)  # the log and the scenario hooks are written by apply_action
@@ -127,11 +144,15 @@ def run_playout(st: State, choose: Chooser) -> int:
             st.phase = "over"
             break
     except ChooserFailed as e:
+        st.choose = FAILED
         raise e.__cause__ from None  # type: ignore[misc]
     except Exception as e:
+        st.choose = FAILED
         st._fail(e)
-    finally:
-        st.choose = None
+    except BaseException:  # KeyboardInterrupt: the state is half run all the same
+        st.choose = FAILED
+        raise
+    st.choose = None
     return st.move_number - start
 
 

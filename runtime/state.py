@@ -287,6 +287,7 @@ class State:
         when the game is over or the action is not legal now."""
         d = self.pending
         if d is None:
+            self._not_in_playout("apply an action to")
             raise IllegalActionError("the game is over; no action can be applied")
         if type(action) is not int:
             action = _action_id(action)
@@ -326,6 +327,23 @@ class State:
 
         return run_playout(self, chooser(choose))
 
+    def _not_in_playout(self, what: str) -> None:
+        """Refuse to use a state that a playout is running on, or that a failed playout left
+        half run (its frames are not a position any action can resume)."""
+        if self.choose is None:
+            return
+        from .playout import FAILED  # noqa: PLC0415  (playout imports this module)
+
+        if self.choose is FAILED:
+            raise MeepleError(
+                f"cannot {what} this state: a playout failed in it and left it half run",
+                suggestion="play out a clone (state.clone().playout(...)) to keep the original",
+            )
+        raise MeepleError(
+            f"cannot {what} this state while a playout is running on it (from its chooser)",
+            suggestion="make a clone before the playout, or take decisions with apply_action",
+        )
+
     def returns(self) -> list[float]:
         """1.0 for each winner (all tied winners share), 0.0 for the others; zeros until over."""
         if not self.is_terminal():
@@ -341,7 +359,7 @@ class State:
 
     def winners(self) -> list[int]:
         """The seats (0-based) with the best score after the tie-breakers, in seat order."""
-        if not self.is_terminal():
+        if not self.is_terminal() or not self.players:  # (all eliminated: nobody wins)
             return []
         keys = {p: self.tie_keys(p) for p in self.players}
         best = max(keys.values())
@@ -368,6 +386,8 @@ class State:
         must not see what its seat cannot see plays on ``meeple.ai.resample(state, seat, seed)``
         instead (hidden cards redrawn, random-number state reseeded). ``copy.deepcopy(state)``
         is this clone."""
+        if self.choose is not None:
+            self._not_in_playout("copy")
         prog = self.prog
         # every slot is set here, not by _init_common: a clone is made at each node of a search
         s = _new_state(State)
@@ -654,6 +674,8 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-compatible data (see from_json)."""
+        if self.choose is not None:
+            self._not_in_playout("save")
         env_ids: dict[int, int] = {}
         envs: list[dict[str, Any]] = []
 
@@ -844,7 +866,8 @@ def _check_saved(prog: ProgramBase, data: dict[str, Any]) -> None:
     ids = [c for z in zones for c in z]  # each in range and exactly once: check_invariants
     need(set(map(type, ids)) <= {int} and (not ids or min(ids) >= 0))
     need(isinstance(players, list) and all(whole(p, 0, n) for p in players))
-    need(players == sorted(set(players)) and len(players) > 0)
+    # every seat may have been eliminated only in a finished game
+    need(players == sorted(set(players)) and (len(players) > 0 or data.get("phase") == "over"))
     need(whole(data["rng"], 0, prng.SEEDS) and whole(data["secret"]) and whole(data["move_number"]))
     log = data.get("log", [])
     need(isinstance(log, list))

@@ -245,6 +245,61 @@ def test_a_chooser_that_raises_raises_its_own_error(backend: str, when: int) -> 
 
     with pytest.raises(KeyError, match="my agent broke"):
         state.playout(chooser)
-    assert state.choose is None
     if when == 0:
+        assert state.choose is None
         assert state.to_json() == before
+    else:  # half run: refused from then on, not played on to a made-up end
+        for use in (state.clone, state.to_json, lambda: state.playout(0)):
+            with pytest.raises(MeepleError, match="a playout failed in it"):
+                use()
+        with pytest.raises(MeepleError, match="a playout failed in it"):
+            state.apply_action(0)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("use", ["clone", "to_json", "apply_action", "playout"])
+def test_the_state_of_a_running_playout_cannot_be_used_from_its_chooser(
+    backend: str, use: str
+) -> None:
+    """A chooser that clones, saves, plays on or plays out the state being played out is
+    refused clearly (its frames are not a position): clone before the playout."""
+    state = _game("shadow-of-the-sun", 4, backend).new_initial_state(1, record_log=False)
+    calls = []
+
+    def chooser(n: int) -> int:
+        calls.append(n)
+        if len(calls) == 3:
+            action = {
+                "apply_action": lambda: state.apply_action(0),
+                "playout": lambda: state.playout(0),
+            }
+            {"clone": state.clone, "to_json": state.to_json, **action}[use]()
+        return 0
+
+    with pytest.raises(MeepleError, match="while a playout is running on it"):
+        state.playout(chooser)
+
+
+def test_seeds_are_checked_as_a_games_seeds(sun4: Game) -> None:
+    for bad in (-1, 2**64, True, 1.5):
+        with pytest.raises(MeepleError, match="seed is 0 to|chooses with"):
+            sun4.new_initial_state(0, record_log=False).playout(bad)  # type: ignore[arg-type]
+    a = sun4.new_initial_state(0, record_log=False)
+    a.playout(Seven())  # a whole-number type is a seed too
+    assert a.to_json() == sun4.playout(0).to_json()
+
+
+def test_a_game_where_every_seat_is_eliminated_has_no_winner(tmp_path: Path) -> None:
+    """Each turn eliminates its player: nobody is left at the end, nobody wins, and the final
+    state saves and loads."""
+    text = (FIXTURES / "minimal" / "game.yaml").read_text(encoding="utf-8")
+    turn = "      - choose: Draw or discard?"
+    assert turn in text
+    (tmp_path / "game.yaml").write_text(text.replace(turn, "      - eliminate p\n" + turn))
+    for backend in BACKENDS:
+        game = meeple.load(str(tmp_path / "game.yaml"), 2, backend=backend)
+        final = game.playout(3)
+        assert final.is_terminal() and final.players == []
+        assert final.winners() == [] and final.returns() == [0.0, 0.0]
+        again = game.state_from_json(final.to_json())
+        assert again.to_json() == final.to_json()
