@@ -321,8 +321,14 @@ class State:
 
         A generated module runs its own direct code here (codegen/direct.py); the interpreter
         runs its frames with the decisions taken inline. With the log on, or a scenario's
-        ``forced``/``ask_forced`` set, the decisions go through apply_action. Raises the
-        RuleError of a rule that fails, as apply_action does."""
+        ``forced``/``ask_forced`` set, the decisions go through apply_action.
+
+        Raises the RuleError of a rule that fails, as apply_action does; an exception the
+        chooser raises comes out as it is; MeepleError for a bad index or seed. While it runs,
+        the state cannot be cloned, saved or played on (from the chooser): MeepleError. A
+        playout that fails half way leaves the state half run and refused from then on (play
+        out a clone to keep the original); one whose chooser fails at the pending decision
+        leaves the state as it was."""
         from .playout import chooser, run_playout
 
         return run_playout(self, chooser(choose))
