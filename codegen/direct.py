@@ -4,10 +4,12 @@ of the block, decisions taken inline (State.playout, runtime/playout.py).
 The frame-stepping code of a generated module stops at every decision, so that a state can wait
 for an action, be saved and be resumed; a playout never waits. Its code is straight-line Python:
 a choice is ``i = st.choose(n)`` followed by the chosen option's statements, loops are Python
-loops, a procedure is a Python call. ``c_N(st, fr)`` runs the rest of a frame of block N (from
-its ``pc``); ``P.resume`` maps each block's uid to it. A statement without direct code here (a
-pick, a tie broken by a chooser, a move that sets off triggers, a track's spaces) starts as in
-the frame-stepping code and its frames are run at once (``run_to``), decisions inline.
+loops, a procedure is a Python call, a pick is one loop (``run_pick``). ``c_N(st, fr)`` runs the
+rest of a frame of block N (from its ``pc``); ``P.resume`` maps each block's uid to it. A
+statement without direct code here (a tie broken by a chooser, a move that sets off triggers, a
+track's spaces) starts as in the frame-stepping code and its frames are run at once
+(``run_to``), decisions inline. Rule text reaches this code only as the ModuleEmitter writes it:
+through ``repr()`` or as a validated name (``check_names``).
 """
 
 from __future__ import annotations
