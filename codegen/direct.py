@@ -29,26 +29,16 @@ class DirectEmitter:
 
     # ------------------------------------------------------------------ functions
     def block_function(self, w: Writer, b: ir.Block) -> None:
-        """``c_N(st, fr)``: the statements of block N from the frame's ``pc`` on."""
+        """``c_N(st, env, pc)``: the statements of block N from ``pc`` on (a procedure's body
+        called from direct code starts at 0). Only for a block that may stop: a flat block's
+        frame-stepping function runs it whole already."""
         em = self.em
-        uid = em._uid(b)
-        w.line(f"def c_{uid}(st, fr):  {em._where(b.span)}")
+        w.line(f"def c_{em._uid(b)}(st, env, pc):  {em._where(b.span)}")
         with w.indent():
-            w.line("env = fr.env")
-            if em.flat(b):
-                em.body_flat(w, b)
-                return
-            w.line("pc = fr.pc")
             for k, s in enumerate(b.stmts):
                 w.line(f"if pc <= {k}:")
                 with w.indent():
                     self.stmt(w, s)
-
-    def procedure_function(self, w: Writer, name: str, p: ir.Procedure) -> None:
-        """``d_NAME(st, env)``: a procedure's body, for calls from direct code."""
-        w.line(f"def d_{name}(st, env):  {self.em._where(p.span)}")
-        with w.indent():
-            self.body(w, p.body)
 
     # ------------------------------------------------------------------ statements
     def body(self, w: Writer, b: ir.Block) -> None:
@@ -107,10 +97,13 @@ class DirectEmitter:
 
     def _d_CallProc(self, w: Writer, s: ir.CallProc) -> None:
         em = self.em
+        body = em.game.procedures[s.name].body
+        if em.flat(body):  # (a procedure on a cycle of calls never has a flat body)
+            self._started(w, s)
+            return
         a = em.names.fresh("args")
         w.line(f"{a} = {em._call_env(s)}")
-        if em.game.procedures[s.name].body.stmts:
-            em._inline_call(w, s, a, prefix="d_")
+        em._inline_call(w, s, a, call=f"c_{em._uid(body)}(st, {a}, 0)")
 
     def _d_Choose(self, w: Writer, s: ir.Choose) -> None:
         """ChooseOp.exec, State.decide and ChooseOp.resolve in one: the option taken at once."""
@@ -151,6 +144,6 @@ class DirectEmitter:
 
 
 def resume_table(em: Any, blocks: list[ir.Block]) -> str:
-    """``P.resume = {...}``: each block's direct function by uid."""
+    """``P.resume = {...}``: the direct function of each block that may stop, by uid."""
     entries = ", ".join(f"{em._uid(b)}: c_{em._uid(b)}" for b in blocks)
     return f"P.resume = {{{entries}}}"

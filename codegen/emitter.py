@@ -310,16 +310,16 @@ class ModuleEmitter:
         else:
             w.line(args)
 
-    def _inline_call(self, w: Writer, s: ir.CallProc, args: str, prefix: str = "proc_") -> None:
-        """A procedure run as a Python function (``proc_NAME``, or the playouts' ``d_NAME``):
-        counted in the call depth (``st.inline``, as the interpreter counts its frame) and
-        named in the rules trace of an error inside it."""
+    def _inline_call(self, w: Writer, s: ir.CallProc, args: str, call: str = "") -> None:
+        """A procedure run as a Python function (``proc_NAME(st, args)``, or the playouts'
+        ``call``): counted in the call depth (``st.inline``, as the interpreter counts its
+        frame) and named in the rules trace of an error inside it."""
         proc = self.game.procedures[s.name]
         self.enter(w, s.span)
         w.line("st.inline += 1")
         w.line("try:")
         with w.indent():
-            w.line(f"{prefix}{s.name}(st, {args})")
+            w.line(call or f"proc_{s.name}(st, {args})")
         w.line("except Exception as e:")
         with w.indent():
             w.line("st.inline -= 1")
@@ -707,12 +707,9 @@ class ModuleEmitter:
             else:
                 self.op_functions(body, uid, node)
         direct = DirectEmitter(self)  # the playouts' code (codegen/direct.py)
-        blocks = [n for n in self.numbering.nodes if isinstance(n, ir.Block)]
+        blocks = [n for n in self.numbering.nodes if isinstance(n, ir.Block) and not self.flat(n)]
         for b in blocks:
             direct.block_function(body, b)
-        for name, p in g.procedures.items():
-            if p.body.stmts:
-                direct.procedure_function(body, name, p)
         body.line()
         for i, t in enumerate(g.tie_breakers):
             self._fn(body, f"tie_{i}", self._e(t.key), self._where(t.span))

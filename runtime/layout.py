@@ -202,9 +202,10 @@ class ProgramBase(Layout):
     #: how meeple.load made it: (game id or rules path, variant, players, back end), so that a
     #: pickled state or game can load it again in another process; None when made otherwise
     origin: tuple[str, str | None, int, str] | None = None
-    #: op uid -> direct code that runs the rest of a frame of that op in one call, during a
-    #: playout (runtime/playout.py); a generated module fills it, the interpreter has none
-    resume: Mapping[int, Callable[[Any, Any], None]] = MappingProxyType({})
+    #: block uid -> direct code ``(st, env, pc)`` that runs the rest of a frame of a block that
+    #: may stop, in one call, during a playout (runtime/playout.py); a generated module fills
+    #: it, the interpreter has none
+    resume: Mapping[int, Callable[[Any, dict[str, Any], int], None]] = MappingProxyType({})
 
     @property
     def seat_locals(self) -> frozenset[str]:

@@ -101,8 +101,8 @@ def run_to(st: State, floor: int) -> None:
         direct = resume.get(fr.op.uid) if resume else None
         if direct is None:
             fr.op.step(st, fr)
-        else:  # the rest of the frame's statement, in one call; the frame is then done
-            direct(st, fr)
+        else:  # the rest of the frame's block, in one call; the frame is then done
+            direct(st, fr.env, fr.pc)
             frames.pop()
 
 

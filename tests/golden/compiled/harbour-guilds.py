@@ -395,53 +395,13 @@ def build(num_players, files):
 
     def e36_items(st, env):  # game.yaml:106
         return K_guilds1
-    def c_0(st, fr):  # game.yaml:94
-        env = fr.env
-        st.at = o4  # game.yaml:98
-        for _w2 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c5 in st.zones[(Z_stall1 + (_p6 if type(_p6) is int and 0 <= _p6 < num_players else seat(st, _p6, S[0])))] if (_c5.props['guild'] == env['g'])]) for _p6 in st.players])):
-            env['w'] = _w2
-            st.at = o2  # game.yaml:100
-            _i4 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))
-            _v4 = st.vars['score'][_i4] + env['g'].props['bonus']
-            if _v4 < 0:
-                raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[2])
-            st.vars['score'][_i4] = _v4
-            st.at = o3  # game.yaml:101
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
-    def c_1(st, fr):  # game.yaml:99
-        env = fr.env
-        st.at = o2  # game.yaml:100
-        _i5 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))
-        _v5 = st.vars['score'][_i5] + env['g'].props['bonus']
-        if _v5 < 0:
-            raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[2])
-        st.vars['score'][_i5] = _v5
-        st.at = o3  # game.yaml:101
-        if st.record_log:
-            st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
-    def c_5(st, fr):  # game.yaml:42
-        env = fr.env
-        st.at = o6  # game.yaml:45
-        st.shuffle(Z_draw_pile1)
-        st.at = o9  # game.yaml:46
-        for _p7 in list(st.players):
-            env['p'] = _p7
-            st.at = o8  # game.yaml:48
-            st.move_count(3, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3]))), False, S[4])
-    def c_7(st, fr):  # game.yaml:47
-        env = fr.env
-        st.at = o8  # game.yaml:48
-        st.move_count(3, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3]))), False, S[4])
-    def c_10(st, fr):  # game.yaml:53
-        env = fr.env
-        pc = fr.pc
+    def c_10(st, env, pc):  # game.yaml:53
         if pc <= 0:
             st.at = o32  # game.yaml:53
             _passes1 = 0
             while True:
                 st.at = o32  # game.yaml:53
-                if _passes1 > 0 and all((len(st.zones[(Z_hand1 + (_p8 if type(_p8) is int and 0 <= _p8 < num_players else seat(st, _p8, S[13])))]) == 0) for _p8 in st.players):
+                if _passes1 > 0 and all((len(st.zones[(Z_hand1 + (_p6 if type(_p6) is int and 0 <= _p6 < num_players else seat(st, _p6, S[13])))]) == 0) for _p6 in st.players):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
@@ -455,8 +415,8 @@ def build(num_players, files):
                 st.at = o15  # game.yaml:57
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
-                for _p9 in list(clockwise_from(st, st.vars['start_player'])):
-                    env['p'] = _p9
+                for _p7 in list(clockwise_from(st, st.vars['start_player'])):
+                    env['p'] = _p7
                     st.at = o17  # game.yaml:57
                     st.vars['turn_player'] = env['p']
                     if st.record_log:
@@ -467,17 +427,17 @@ def build(num_players, files):
                         _actions1, _values1, _idx1 = collect_24(st, env)
                         if not _actions1:
                             raise RuleError('a choice has no legal option', S[17])
-                        _p10 = e24_player(st, env)
-                        if type(_p10) is not int or not 0 <= _p10 < num_players:
-                            raise RuleError(not_a_seat(_p10, num_players), S[17])
-                        if _p10 in st.players:  # else out of the game: no option runs
+                        _p8 = e24_player(st, env)
+                        if type(_p8) is not int or not 0 <= _p8 < num_players:
+                            raise RuleError(not_a_seat(_p8, num_players), S[17])
+                        if _p8 in st.players:  # else out of the game: no option runs
                             if len(_actions1) > 1:
-                                _i6 = st.choose(len(_actions1))
+                                _i4 = st.choose(len(_actions1))
                                 st.move_number += 1
                                 st.at = o24  # game.yaml:62
                             else:
-                                _i6 = 0
-                            _k1 = _idx1[_i6]
+                                _i4 = 0
+                            _k1 = _idx1[_i4]
                             if _k1 == 0:  # game.yaml:65
                                 st.at = o20  # game.yaml:67
                                 run_pick(st, env, o20)
@@ -485,11 +445,11 @@ def build(num_players, files):
                                 st.at = o22  # game.yaml:75
                                 run_pick(st, env, o22)
                                 st.at = o23  # game.yaml:81
-                                _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
-                                _v6 = st.vars['score'][_i7] + sum([_c6.props['value'] for _c6 in env['sold']])
-                                if _v6 < 0:
-                                    raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[11])
-                                st.vars['score'][_i7] = _v6
+                                _i5 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                                _v4 = st.vars['score'][_i5] + sum([_c5.props['value'] for _c5 in env['sold']])
+                                if _v4 < 0:
+                                    raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[11])
+                                st.vars['score'][_i5] = _v4
                         st.at = o27  # game.yaml:82
                         if (len(st.zones[Z_draw_pile1]) > 0):
                             st.at = o26  # game.yaml:84
@@ -498,9 +458,7 @@ def build(num_players, files):
                 st.vars['turn_player'] = None
                 st.at = o31  # game.yaml:57
                 st.vars['phase'] = ''
-    def c_11(st, fr):  # game.yaml:53
-        env = fr.env
-        pc = fr.pc
+    def c_11(st, env, pc):  # game.yaml:53
         if pc <= 0:
             st.at = o12  # game.yaml:53
             st.vars['round'] += 1
@@ -513,8 +471,8 @@ def build(num_players, files):
             st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
-            for _p11 in list(clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p11
+            for _p9 in list(clockwise_from(st, st.vars['start_player'])):
+                env['p'] = _p9
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = env['p']
                 if st.record_log:
@@ -525,17 +483,17 @@ def build(num_players, files):
                     _actions2, _values2, _idx2 = collect_24(st, env)
                     if not _actions2:
                         raise RuleError('a choice has no legal option', S[17])
-                    _p12 = e24_player(st, env)
-                    if type(_p12) is not int or not 0 <= _p12 < num_players:
-                        raise RuleError(not_a_seat(_p12, num_players), S[17])
-                    if _p12 in st.players:  # else out of the game: no option runs
+                    _p10 = e24_player(st, env)
+                    if type(_p10) is not int or not 0 <= _p10 < num_players:
+                        raise RuleError(not_a_seat(_p10, num_players), S[17])
+                    if _p10 in st.players:  # else out of the game: no option runs
                         if len(_actions2) > 1:
-                            _i8 = st.choose(len(_actions2))
+                            _i6 = st.choose(len(_actions2))
                             st.move_number += 1
                             st.at = o24  # game.yaml:62
                         else:
-                            _i8 = 0
-                        _k2 = _idx2[_i8]
+                            _i6 = 0
+                        _k2 = _idx2[_i6]
                         if _k2 == 0:  # game.yaml:65
                             st.at = o20  # game.yaml:67
                             run_pick(st, env, o20)
@@ -543,11 +501,11 @@ def build(num_players, files):
                             st.at = o22  # game.yaml:75
                             run_pick(st, env, o22)
                             st.at = o23  # game.yaml:81
-                            _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
-                            _v7 = st.vars['score'][_i9] + sum([_c7.props['value'] for _c7 in env['sold']])
-                            if _v7 < 0:
-                                raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[11])
-                            st.vars['score'][_i9] = _v7
+                            _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                            _v5 = st.vars['score'][_i7] + sum([_c6.props['value'] for _c6 in env['sold']])
+                            if _v5 < 0:
+                                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[11])
+                            st.vars['score'][_i7] = _v5
                     st.at = o27  # game.yaml:82
                     if (len(st.zones[Z_draw_pile1]) > 0):
                         st.at = o26  # game.yaml:84
@@ -556,16 +514,14 @@ def build(num_players, files):
             st.vars['turn_player'] = None
             st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
-    def c_14(st, fr):  # game.yaml:57
-        env = fr.env
-        pc = fr.pc
+    def c_14(st, env, pc):  # game.yaml:57
         if pc <= 0:
             st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o29  # game.yaml:57
-            for _p13 in list(clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p13
+            for _p11 in list(clockwise_from(st, st.vars['start_player'])):
+                env['p'] = _p11
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = env['p']
                 if st.record_log:
@@ -576,17 +532,17 @@ def build(num_players, files):
                     _actions3, _values3, _idx3 = collect_24(st, env)
                     if not _actions3:
                         raise RuleError('a choice has no legal option', S[17])
-                    _p14 = e24_player(st, env)
-                    if type(_p14) is not int or not 0 <= _p14 < num_players:
-                        raise RuleError(not_a_seat(_p14, num_players), S[17])
-                    if _p14 in st.players:  # else out of the game: no option runs
+                    _p12 = e24_player(st, env)
+                    if type(_p12) is not int or not 0 <= _p12 < num_players:
+                        raise RuleError(not_a_seat(_p12, num_players), S[17])
+                    if _p12 in st.players:  # else out of the game: no option runs
                         if len(_actions3) > 1:
-                            _i10 = st.choose(len(_actions3))
+                            _i8 = st.choose(len(_actions3))
                             st.move_number += 1
                             st.at = o24  # game.yaml:62
                         else:
-                            _i10 = 0
-                        _k3 = _idx3[_i10]
+                            _i8 = 0
+                        _k3 = _idx3[_i8]
                         if _k3 == 0:  # game.yaml:65
                             st.at = o20  # game.yaml:67
                             run_pick(st, env, o20)
@@ -594,11 +550,11 @@ def build(num_players, files):
                             st.at = o22  # game.yaml:75
                             run_pick(st, env, o22)
                             st.at = o23  # game.yaml:81
-                            _i11 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
-                            _v8 = st.vars['score'][_i11] + sum([_c8.props['value'] for _c8 in env['sold']])
-                            if _v8 < 0:
-                                raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[11])
-                            st.vars['score'][_i11] = _v8
+                            _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                            _v6 = st.vars['score'][_i9] + sum([_c7.props['value'] for _c7 in env['sold']])
+                            if _v6 < 0:
+                                raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[11])
+                            st.vars['score'][_i9] = _v6
                     st.at = o27  # game.yaml:82
                     if (len(st.zones[Z_draw_pile1]) > 0):
                         st.at = o26  # game.yaml:84
@@ -609,9 +565,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
-    def c_16(st, fr):  # game.yaml:59
-        env = fr.env
-        pc = fr.pc
+    def c_16(st, env, pc):  # game.yaml:59
         if pc <= 0:
             st.at = o17  # game.yaml:57
             st.vars['turn_player'] = env['p']
@@ -624,17 +578,17 @@ def build(num_players, files):
                 _actions4, _values4, _idx4 = collect_24(st, env)
                 if not _actions4:
                     raise RuleError('a choice has no legal option', S[17])
-                _p15 = e24_player(st, env)
-                if type(_p15) is not int or not 0 <= _p15 < num_players:
-                    raise RuleError(not_a_seat(_p15, num_players), S[17])
-                if _p15 in st.players:  # else out of the game: no option runs
+                _p13 = e24_player(st, env)
+                if type(_p13) is not int or not 0 <= _p13 < num_players:
+                    raise RuleError(not_a_seat(_p13, num_players), S[17])
+                if _p13 in st.players:  # else out of the game: no option runs
                     if len(_actions4) > 1:
-                        _i12 = st.choose(len(_actions4))
+                        _i10 = st.choose(len(_actions4))
                         st.move_number += 1
                         st.at = o24  # game.yaml:62
                     else:
-                        _i12 = 0
-                    _k4 = _idx4[_i12]
+                        _i10 = 0
+                    _k4 = _idx4[_i10]
                     if _k4 == 0:  # game.yaml:65
                         st.at = o20  # game.yaml:67
                         run_pick(st, env, o20)
@@ -642,34 +596,32 @@ def build(num_players, files):
                         st.at = o22  # game.yaml:75
                         run_pick(st, env, o22)
                         st.at = o23  # game.yaml:81
-                        _i13 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
-                        _v9 = st.vars['score'][_i13] + sum([_c9.props['value'] for _c9 in env['sold']])
-                        if _v9 < 0:
-                            raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[11])
-                        st.vars['score'][_i13] = _v9
+                        _i11 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                        _v7 = st.vars['score'][_i11] + sum([_c8.props['value'] for _c8 in env['sold']])
+                        if _v7 < 0:
+                            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[11])
+                        st.vars['score'][_i11] = _v7
                 st.at = o27  # game.yaml:82
                 if (len(st.zones[Z_draw_pile1]) > 0):
                     st.at = o26  # game.yaml:84
                     st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
-    def c_18(st, fr):  # game.yaml:61
-        env = fr.env
-        pc = fr.pc
+    def c_18(st, env, pc):  # game.yaml:61
         if pc <= 0:
             st.at = o24  # game.yaml:62
             _actions5, _values5, _idx5 = collect_24(st, env)
             if not _actions5:
                 raise RuleError('a choice has no legal option', S[17])
-            _p16 = e24_player(st, env)
-            if type(_p16) is not int or not 0 <= _p16 < num_players:
-                raise RuleError(not_a_seat(_p16, num_players), S[17])
-            if _p16 in st.players:  # else out of the game: no option runs
+            _p14 = e24_player(st, env)
+            if type(_p14) is not int or not 0 <= _p14 < num_players:
+                raise RuleError(not_a_seat(_p14, num_players), S[17])
+            if _p14 in st.players:  # else out of the game: no option runs
                 if len(_actions5) > 1:
-                    _i14 = st.choose(len(_actions5))
+                    _i12 = st.choose(len(_actions5))
                     st.move_number += 1
                     st.at = o24  # game.yaml:62
                 else:
-                    _i14 = 0
-                _k5 = _idx5[_i14]
+                    _i12 = 0
+                _k5 = _idx5[_i12]
                 if _k5 == 0:  # game.yaml:65
                     st.at = o20  # game.yaml:67
                     run_pick(st, env, o20)
@@ -677,83 +629,31 @@ def build(num_players, files):
                     st.at = o22  # game.yaml:75
                     run_pick(st, env, o22)
                     st.at = o23  # game.yaml:81
-                    _i15 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
-                    _v10 = st.vars['score'][_i15] + sum([_c10.props['value'] for _c10 in env['sold']])
-                    if _v10 < 0:
-                        raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[11])
-                    st.vars['score'][_i15] = _v10
+                    _i13 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                    _v8 = st.vars['score'][_i13] + sum([_c9.props['value'] for _c9 in env['sold']])
+                    if _v8 < 0:
+                        raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[11])
+                    st.vars['score'][_i13] = _v8
         if pc <= 1:
             st.at = o27  # game.yaml:82
             if (len(st.zones[Z_draw_pile1]) > 0):
                 st.at = o26  # game.yaml:84
                 st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
-    def c_19(st, fr):  # game.yaml:66
-        env = fr.env
-        pc = fr.pc
+    def c_19(st, env, pc):  # game.yaml:66
         if pc <= 0:
             st.at = o20  # game.yaml:67
             run_pick(st, env, o20)
-    def c_21(st, fr):  # game.yaml:74
-        env = fr.env
-        pc = fr.pc
+    def c_21(st, env, pc):  # game.yaml:74
         if pc <= 0:
             st.at = o22  # game.yaml:75
             run_pick(st, env, o22)
         if pc <= 1:
             st.at = o23  # game.yaml:81
-            _i16 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
-            _v11 = st.vars['score'][_i16] + sum([_c11.props['value'] for _c11 in env['sold']])
-            if _v11 < 0:
-                raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[11])
-            st.vars['score'][_i16] = _v11
-    def c_25(st, fr):  # game.yaml:83
-        env = fr.env
-        st.at = o26  # game.yaml:84
-        st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
-    def c_33(st, fr):  # game.yaml:103
-        env = fr.env
-        st.at = o36  # game.yaml:106
-        for _g2 in list(K_guilds1):
-            env['g'] = _g2
-            st.at = o35  # game.yaml:108
-            _args3 = {'g': env['g']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[14])
-            st.inline += 1
-            try:
-                proc_majority(st, _args3)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure majority (' + str(S[15]) + ')')
-                raise
-            st.inline -= 1
-    def c_34(st, fr):  # game.yaml:107
-        env = fr.env
-        st.at = o35  # game.yaml:108
-        _args4 = {'g': env['g']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[14])
-        st.inline += 1
-        try:
-            proc_majority(st, _args4)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure majority (' + str(S[15]) + ')')
-            raise
-        st.inline -= 1
-    def d_majority(st, env):  # game.yaml:94
-        st.at = o4  # game.yaml:98
-        for _w3 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c12 in st.zones[(Z_stall1 + (_p17 if type(_p17) is int and 0 <= _p17 < num_players else seat(st, _p17, S[0])))] if (_c12.props['guild'] == env['g'])]) for _p17 in st.players])):
-            env['w'] = _w3
-            st.at = o2  # game.yaml:100
-            _i17 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))
-            _v12 = st.vars['score'][_i17] + env['g'].props['bonus']
-            if _v12 < 0:
-                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[2])
-            st.vars['score'][_i17] = _v12
-            st.at = o3  # game.yaml:101
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
+            _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+            _v9 = st.vars['score'][_i14] + sum([_c10.props['value'] for _c10 in env['sold']])
+            if _v9 < 0:
+                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[11])
+            st.vars['score'][_i14] = _v9
 
     def tie_0(st, env):  # game.yaml:110
         return len(st.zones[(Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])
@@ -820,7 +720,7 @@ def build(num_players, files):
     o35 = Stmt(35, S[14])
     o36 = ForOp(S[38], 'g', e36_items, o34, False)
     o36.uid = 36
-    P.resume = {0: c_0, 1: c_1, 5: c_5, 7: c_7, 10: c_10, 11: c_11, 14: c_14, 16: c_16, 18: c_18, 19: c_19, 21: c_21, 25: c_25, 33: c_33, 34: c_34}
+    P.resume = {10: c_10, 11: c_11, 14: c_14, 16: c_16, 18: c_18, 19: c_19, 21: c_21}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36]
     P.setup = o5
     P.play = o10

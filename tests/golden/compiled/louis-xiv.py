@@ -4968,71 +4968,7 @@ def build(num_players, files):
 
     def e433_items(st, env):  # game.yaml:798
         return st.players
-    def c_0(st, fr):  # game.yaml:358
-        env = fr.env
-        st.at = o30  # game.yaml:360
-        env['k'] = min((env['n'], st.vars['bank'],))
-        st.at = o31  # game.yaml:360
-        _v21 = st.vars['bank'] - env['k']
-        if _v21 < 0:
-            raise RuleError("'bank' would fall to " + str(_v21) + ', below its minimum 0', S[24])
-        st.vars['bank'] = _v21
-        st.at = o32  # game.yaml:360
-        _i29 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))
-        _v22 = st.vars['gold'][_i29] + env['k']
-        if _v22 < 0:
-            raise RuleError("'gold' would fall to " + str(_v22) + ', below its minimum 0', S[26])
-        st.vars['gold'][_i29] = _v22
-    def c_1(st, fr):  # game.yaml:361
-        env = fr.env
-        st.at = o33  # game.yaml:361
-        _i30 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))
-        _v23 = st.vars['gold'][_i30] - env['n']
-        if _v23 < 0:
-            raise RuleError("'gold' would fall to " + str(_v23) + ', below its minimum 0', S[28])
-        st.vars['gold'][_i30] = _v23
-        st.at = o34  # game.yaml:361
-        _v24 = st.vars['bank'] + env['n']
-        if _v24 < 0:
-            raise RuleError("'bank' would fall to " + str(_v24) + ', below its minimum 0', S[29])
-        st.vars['bank'] = _v24
-    def c_2(st, fr):  # game.yaml:362
-        env = fr.env
-        st.at = o39  # game.yaml:367
-        if (len(st.zones[Z_coat_pile1]) > 0):
-            st.at = o38  # game.yaml:368
-            st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))])), False, S[32])
-        else:
-            st.at = o36  # game.yaml:369
-            _i31 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))
-            st.vars['extra_coats'][_i31] += 1
-    def c_3(st, fr):  # game.yaml:370
-        env = fr.env
-        st.at = o42  # game.yaml:375
-        if any((_x16.props['symbol'] == env['s']) for _x16 in st.zones[Z_token_supply1]):
-            st.at = o41  # game.yaml:376
-            st.move(first([_x17 for _x17 in st.zones[Z_token_supply1] if (_x17.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False)
-    def c_4(st, fr):  # game.yaml:377
-        env = fr.env
-        st.at = o43  # game.yaml:379
-        st.move_count(min((env['n'], len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[37])))]),)), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[36]))), (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[35]))), False, S[38])
-    def c_5(st, fr):  # game.yaml:380
-        env = fr.env
-        st.at = o46  # game.yaml:385
-        for _i32 in list(span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[39])):
-            env['i'] = _i32
-            st.at = o45  # game.yaml:386
-            st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[44])
-    def c_6(st, fr):  # game.yaml:387
-        env = fr.env
-        st.at = o47  # game.yaml:389
-        _items18 = [_m20 for _m20 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[46])))] if (_m20.owner == env['p'])]
-        _dest16 = (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45])))
-        for _c23 in cards_of(_items18):
-            st.move(_c23, _dest16, False)
-    def c_7(st, fr):  # game.yaml:392
-        env = fr.env
-        pc = fr.pc
+    def c_7(st, env, pc):  # game.yaml:392
         if pc <= 0:
             st.at = o50  # game.yaml:397
             if (env['m'].props['ability'] == 'marker1'):
@@ -5125,12 +5061,12 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p15, num_players), S[258])
                 if _p15 in st.players:  # else out of the game: no option runs
                     if len(_actions1) > 1:
-                        _i33 = st.choose(len(_actions1))
+                        _i29 = st.choose(len(_actions1))
                         st.move_number += 1
                         st.at = o74  # game.yaml:406
                     else:
-                        _i33 = 0
-                    _k2 = _idx1[_i33]
+                        _i29 = 0
+                    _k2 = _idx1[_i29]
                     if _k2 == 0:  # game.yaml:409
                         st.at = o68  # game.yaml:409
                         _args112 = {'p': env['p'], 'n': 2}
@@ -5194,12 +5130,12 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p16, num_players), S[259])
                 if _p16 in st.players:  # else out of the game: no option runs
                     if len(_actions2) > 1:
-                        _i34 = st.choose(len(_actions2))
+                        _i30 = st.choose(len(_actions2))
                         st.move_number += 1
                         st.at = o81  # game.yaml:415
                     else:
-                        _i34 = 0
-                    _k3 = _idx2[_i34]
+                        _i30 = 0
+                    _k3 = _idx2[_i30]
                     if _k3 == 0:  # game.yaml:419
                         st.at = o78  # game.yaml:420
                         st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
@@ -5207,41 +5143,39 @@ def build(num_players, files):
                         st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
                     elif _k3 == 1:  # game.yaml:421
                         pass
-    def c_8(st, fr):  # game.yaml:424
-        env = fr.env
-        pc = fr.pc
+    def c_8(st, env, pc):  # game.yaml:424
         if pc <= 0:
             st.at = o90  # game.yaml:427
             for _p17 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p17
                 st.at = o84  # game.yaml:429
-                _i35 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-                _v25 = len([1 for _m21 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m21.props['ability'] == 'pass2')])
-                if _v25 < 0:
-                    raise RuleError("'pass_left' would fall to " + str(_v25) + ', below its minimum 0', S[99])
-                st.vars['pass_left'][_i35] = _v25
+                _i31 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
+                _v21 = len([1 for _m20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m20.props['ability'] == 'pass2')])
+                if _v21 < 0:
+                    raise RuleError("'pass_left' would fall to " + str(_v21) + ', below its minimum 0', S[99])
+                st.vars['pass_left'][_i31] = _v21
                 st.at = o85  # game.yaml:430
-                _i36 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
-                _v26 = len([1 for _m22 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m22.props['ability'] == 'card_swap')])
-                if _v26 < 0:
-                    raise RuleError("'swap_left' would fall to " + str(_v26) + ', below its minimum 0', S[101])
-                st.vars['swap_left'][_i36] = _v26
+                _i32 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
+                _v22 = len([1 for _m21 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m21.props['ability'] == 'card_swap')])
+                if _v22 < 0:
+                    raise RuleError("'swap_left' would fall to " + str(_v22) + ', below its minimum 0', S[101])
+                st.vars['swap_left'][_i32] = _v22
                 st.at = o86  # game.yaml:431
-                _i37 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
-                _v27 = len([1 for _m23 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m23.props['ability'] == 'place_four')])
-                if _v27 < 0:
-                    raise RuleError("'four_left' would fall to " + str(_v27) + ', below its minimum 0', S[103])
-                st.vars['four_left'][_i37] = _v27
+                _i33 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
+                _v23 = len([1 for _m22 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m22.props['ability'] == 'place_four')])
+                if _v23 < 0:
+                    raise RuleError("'four_left' would fall to " + str(_v23) + ', below its minimum 0', S[103])
+                st.vars['four_left'][_i33] = _v23
                 st.at = o89  # game.yaml:432
-                for _m24 in list([_x18 for _x18 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x18.props['ability'] in ['tile_marker', 'louis_marker'])]):
-                    env['m'] = _m24
+                for _m23 in list([_x16 for _x16 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x16.props['ability'] in ['tile_marker', 'louis_marker'])]):
+                    env['m'] = _m23
                     st.at = o88  # game.yaml:433
                     _args116 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[104])
                     st.inline += 1
                     try:
-                        d_optional_markers(st, _args116)
+                        c_9(st, _args116, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
@@ -5266,7 +5200,7 @@ def build(num_players, files):
                         enter_procedure(st, S[106])
                     st.inline += 1
                     try:
-                        d_influence_turn(st, _args117)
+                        c_11(st, _args117, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure influence_turn (' + str(S[262]) + ')')
@@ -5277,15 +5211,15 @@ def build(num_players, files):
             for _p19 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p19
                 st.at = o99  # game.yaml:443
-                for _m25 in list([_x19 for _x19 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x19.props['ability'] == 'final_marker')]):
-                    env['m'] = _m25
+                for _m24 in list([_x17 for _x17 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x17.props['ability'] == 'final_marker')]):
+                    env['m'] = _m24
                     st.at = o98  # game.yaml:444
                     _args118 = {'p': env['p'], 'x': env['m'], 'optional': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[109])
                     st.inline += 1
                     try:
-                        d_marker_anywhere(st, _args118)
+                        c_10(st, _args118, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
@@ -5296,22 +5230,20 @@ def build(num_players, files):
             for _p20 in list(st.players):
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
-                _items19 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
-                _dest17 = Z_influence_deck1
-                for _c24 in cards_of(_items19):
-                    st.move(_c24, _dest17, False)
+                _items18 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
+                _dest16 = Z_influence_deck1
+                for _c23 in cards_of(_items18):
+                    st.move(_c23, _dest16, False)
         if pc <= 4:
             st.at = o104  # game.yaml:447
-            _items20 = st.zones[Z_influence_played1]
-            _dest18 = Z_influence_deck1
-            for _c25 in cards_of(_items20):
-                st.move(_c25, _dest18, False)
+            _items19 = st.zones[Z_influence_played1]
+            _dest17 = Z_influence_deck1
+            for _c24 in cards_of(_items19):
+                st.move(_c24, _dest17, False)
         if pc <= 5:
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
-    def c_9(st, fr):  # game.yaml:449
-        env = fr.env
-        pc = fr.pc
+    def c_9(st, env, pc):  # game.yaml:449
         if pc <= 0:
             st.at = o106  # game.yaml:453
             env['what'] = ('a marker' if (env['n'] == 1) else 'two markers')
@@ -5327,12 +5259,12 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p21, num_players), S[264])
                 if _p21 in st.players:  # else out of the game: no option runs
                     if len(_actions3) > 1:
-                        _i38 = st.choose(len(_actions3))
+                        _i34 = st.choose(len(_actions3))
                         st.move_number += 1
                         st.at = o111  # game.yaml:456
                     else:
-                        _i38 = 0
-                    _k4 = _idx3[_i38]
+                        _i34 = 0
+                    _k4 = _idx3[_i34]
                     if _k4 == 0:  # game.yaml:459
                         st.at = o109  # game.yaml:459
                         _args119 = {'p': env['p'], 't': env['t'], 'n': env['n']}
@@ -5348,9 +5280,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k4 == 1:  # game.yaml:460
                         pass
-    def c_10(st, fr):  # game.yaml:461
-        env = fr.env
-        pc = fr.pc
+    def c_10(st, env, pc):  # game.yaml:461
         if pc <= 0:
             st.at = o118  # game.yaml:466
             if ((len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])) > 0):
@@ -5363,14 +5293,14 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p22, num_players), S[265])
                 if _p22 in st.players:  # else out of the game: no option runs
                     if len(_actions4) > 1:
-                        _i39 = st.choose(len(_actions4))
+                        _i35 = st.choose(len(_actions4))
                         st.move_number += 1
                         st.at = o117  # game.yaml:468
                     else:
-                        _i39 = 0
-                    _k5 = _idx4[_i39]
+                        _i35 = 0
+                    _k5 = _idx4[_i35]
                     if _k5 == 0:  # game.yaml:471
-                        env['t'] = _values4[_i39]
+                        env['t'] = _values4[_i35]
                         st.at = o115  # game.yaml:471
                         _args120 = {'p': env['p'], 't': env['t'], 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -5385,9 +5315,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k5 == 1:  # game.yaml:472
                         pass
-    def c_11(st, fr):  # game.yaml:473
-        env = fr.env
-        pc = fr.pc
+    def c_11(st, env, pc):  # game.yaml:473
         if pc <= 0:
             st.at = o129  # game.yaml:477
             _actions5, _values5, _idx5 = collect_129(st, env)
@@ -5398,14 +5326,14 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p23, num_players), S[266])
             if _p23 in st.players:  # else out of the game: no option runs
                 if len(_actions5) > 1:
-                    _i40 = st.choose(len(_actions5))
+                    _i36 = st.choose(len(_actions5))
                     st.move_number += 1
                     st.at = o129  # game.yaml:477
                 else:
-                    _i40 = 0
-                _k6 = _idx5[_i40]
+                    _i36 = 0
+                _k6 = _idx5[_i36]
                 if _k6 == 0:  # game.yaml:480
-                    env['c'] = _values5[_i40]
+                    env['c'] = _values5[_i36]
                     st.at = o120  # game.yaml:482
                     st.move(env['c'], Z_influence_played1, False)
                     st.at = o121  # game.yaml:482
@@ -5414,7 +5342,7 @@ def build(num_players, files):
                         enter_procedure(st, S[114])
                     st.inline += 1
                     try:
-                        d_use_card(st, _args121)
+                        c_12(st, _args121, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure use_card (' + str(S[267]) + ')')
@@ -5422,11 +5350,11 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k6 == 1:  # game.yaml:483
                     st.at = o123  # game.yaml:486
-                    _i41 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))
-                    _v28 = st.vars['pass_left'][_i41] - 1
-                    if _v28 < 0:
-                        raise RuleError("'pass_left' would fall to " + str(_v28) + ', below its minimum 0', S[116])
-                    st.vars['pass_left'][_i41] = _v28
+                    _i37 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))
+                    _v24 = st.vars['pass_left'][_i37] - 1
+                    if _v24 < 0:
+                        raise RuleError("'pass_left' would fall to " + str(_v24) + ', below its minimum 0', S[116])
+                    st.vars['pass_left'][_i37] = _v24
                     st.at = o124  # game.yaml:486
                     _args122 = {'p': env['p'], 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -5440,20 +5368,18 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                 elif _k6 == 2:  # game.yaml:487
-                    env['c'] = _values5[_i40]
+                    env['c'] = _values5[_i36]
                     st.at = o126  # game.yaml:491
-                    _i42 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))
-                    _v29 = st.vars['swap_left'][_i42] - 1
-                    if _v29 < 0:
-                        raise RuleError("'swap_left' would fall to " + str(_v29) + ', below its minimum 0', S[119])
-                    st.vars['swap_left'][_i42] = _v29
+                    _i38 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))
+                    _v25 = st.vars['swap_left'][_i38] - 1
+                    if _v25 < 0:
+                        raise RuleError("'swap_left' would fall to " + str(_v25) + ', below its minimum 0', S[119])
+                    st.vars['swap_left'][_i38] = _v25
                     st.at = o127  # game.yaml:491
                     st.move(env['c'], Z_influence_played1, False)
                     st.at = o128  # game.yaml:492
                     st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))), False, S[121])
-    def c_12(st, fr):  # game.yaml:493
-        env = fr.env
-        pc = fr.pc
+    def c_12(st, env, pc):  # game.yaml:493
         if pc <= 0:
             st.at = o130  # game.yaml:497
             env['joker'] = (env['c'].kind == 'joker_cards')
@@ -5467,12 +5393,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p24, num_players), S[268])
             if _p24 in st.players:  # else out of the game: no option runs
                 if len(_actions6) > 1:
-                    _i43 = st.choose(len(_actions6))
+                    _i39 = st.choose(len(_actions6))
                     st.move_number += 1
                     st.at = o145  # game.yaml:498
                 else:
-                    _i43 = 0
-                _k7 = _idx6[_i43]
+                    _i39 = 0
+                _k7 = _idx6[_i39]
                 if _k7 == 0:  # game.yaml:501
                     st.at = o136  # game.yaml:504
                     if env['joker']:
@@ -5482,7 +5408,7 @@ def build(num_players, files):
                             enter_procedure(st, S[128])
                         st.inline += 1
                         try:
-                            d_start_anywhere(st, _args123)
+                            c_13(st, _args123, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
@@ -5495,7 +5421,7 @@ def build(num_players, files):
                             enter_procedure(st, S[127])
                         st.inline += 1
                         try:
-                            d_place_path(st, _args124)
+                            c_14(st, _args124, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure place_path (' + str(S[270]) + ')')
@@ -5516,18 +5442,18 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k7 == 2:  # game.yaml:508
                     st.at = o140  # game.yaml:512
-                    _i44 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
-                    _v30 = st.vars['four_left'][_i44] - 1
-                    if _v30 < 0:
-                        raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[131])
-                    st.vars['four_left'][_i44] = _v30
+                    _i40 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
+                    _v26 = st.vars['four_left'][_i40] - 1
+                    if _v26 < 0:
+                        raise RuleError("'four_left' would fall to " + str(_v26) + ', below its minimum 0', S[131])
+                    st.vars['four_left'][_i40] = _v26
                     st.at = o141  # game.yaml:512
                     _args126 = {'p': env['p'], 'n': 4, 'jumps': 3}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[132])
                     st.inline += 1
                     try:
-                        d_start_anywhere(st, _args126)
+                        c_13(st, _args126, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
@@ -5535,11 +5461,11 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k7 == 3:  # game.yaml:513
                     st.at = o143  # game.yaml:516
-                    _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))
-                    _v31 = st.vars['four_left'][_i45] - 1
-                    if _v31 < 0:
-                        raise RuleError("'four_left' would fall to " + str(_v31) + ', below its minimum 0', S[134])
-                    st.vars['four_left'][_i45] = _v31
+                    _i41 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))
+                    _v27 = st.vars['four_left'][_i41] - 1
+                    if _v27 < 0:
+                        raise RuleError("'four_left' would fall to " + str(_v27) + ', below its minimum 0', S[134])
+                    st.vars['four_left'][_i41] = _v27
                     st.at = o144  # game.yaml:516
                     _args127 = {'p': env['p'], 'n': 4}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -5552,9 +5478,7 @@ def build(num_players, files):
                         traced(e, 'procedure to_personal (' + str(S[53]) + ')')
                         raise
                     st.inline -= 1
-    def c_13(st, fr):  # game.yaml:517
-        env = fr.env
-        pc = fr.pc
+    def c_13(st, env, pc):  # game.yaml:517
         if pc <= 0:
             st.at = o148  # game.yaml:521
             _actions7, _values7, _idx7 = collect_148(st, env)
@@ -5565,27 +5489,25 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p25, num_players), S[271])
             if _p25 in st.players:  # else out of the game: no option runs
                 if len(_actions7) > 1:
-                    _i46 = st.choose(len(_actions7))
+                    _i42 = st.choose(len(_actions7))
                     st.move_number += 1
                     st.at = o148  # game.yaml:521
                 else:
-                    _i46 = 0
-                env['t'] = _values7[_i46]
+                    _i42 = 0
+                env['t'] = _values7[_i42]
                 st.at = o147  # game.yaml:523
                 _args128 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[140])
                 st.inline += 1
                 try:
-                    d_place_path(st, _args128)
+                    c_14(st, _args128, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure place_path (' + str(S[270]) + ')')
                     raise
                 st.inline -= 1
-    def c_14(st, fr):  # game.yaml:525
-        env = fr.env
-        pc = fr.pc
+    def c_14(st, env, pc):  # game.yaml:525
         if pc <= 0:
             st.at = o149  # game.yaml:530
             env['left'] = min((env['n'], len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))]),))
@@ -5599,12 +5521,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p26, num_players), S[272])
             if _p26 in st.players:  # else out of the game: no option runs
                 if len(_actions8) > 1:
-                    _i47 = st.choose(len(_actions8))
+                    _i43 = st.choose(len(_actions8))
                     st.move_number += 1
                     st.at = o158  # game.yaml:531
                 else:
-                    _i47 = 0
-                env['k'] = _values8[_i47]
+                    _i43 = 0
+                env['k'] = _values8[_i43]
                 st.at = o151  # game.yaml:537
                 st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[141]))), False, S[143])
                 st.at = o157  # game.yaml:538
@@ -5618,21 +5540,21 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p27, num_players), S[273])
                     if _p27 in st.players:  # else out of the game: no option runs
                         if len(_actions9) > 1:
-                            _i48 = st.choose(len(_actions9))
+                            _i44 = st.choose(len(_actions9))
                             st.move_number += 1
                             st.at = o156  # game.yaml:540
                         else:
-                            _i48 = 0
-                        _k10 = _idx9[_i48]
+                            _i44 = 0
+                        _k10 = _idx9[_i44]
                         if _k10 == 0:  # game.yaml:543
-                            env['a'] = _values9[_i48]
+                            env['a'] = _values9[_i44]
                             st.at = o154  # game.yaml:544
                             _args129 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[144])
                             st.inline += 1
                             try:
-                                d_place_path(st, _args129)
+                                c_14(st, _args129, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure place_path (' + str(S[270]) + ')')
@@ -5640,19 +5562,17 @@ def build(num_players, files):
                             st.inline -= 1
                         elif _k10 == 1:  # game.yaml:545
                             pass
-    def c_15(st, fr):  # game.yaml:548
-        env = fr.env
-        pc = fr.pc
+    def c_15(st, env, pc):  # game.yaml:548
         if pc <= 0:
             st.at = o161  # game.yaml:551
             for _p28 in list(st.players):
                 env['p'] = _p28
                 st.at = o160  # game.yaml:552
-                _i49 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
-                _v32 = len([1 for _m26 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m26.props['ability'] == 'first_once')])
-                if _v32 < 0:
-                    raise RuleError("'first_left' would fall to " + str(_v32) + ', below its minimum 0', S[66])
-                st.vars['first_left'][_i49] = _v32
+                _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
+                _v28 = len([1 for _m25 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m25.props['ability'] == 'first_once')])
+                if _v28 < 0:
+                    raise RuleError("'first_left' would fall to " + str(_v28) + ', below its minimum 0', S[66])
+                st.vars['first_left'][_i45] = _v28
         if pc <= 1:
             st.at = o165  # game.yaml:553
             for _t9 in list(K_courtiers1):
@@ -5663,7 +5583,7 @@ def build(num_players, files):
                     enter_procedure(st, S[146])
                 st.inline += 1
                 try:
-                    d_play_intrigue(st, _args130)
+                    c_16(st, _args130, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure play_intrigue (' + str(S[274]) + ')')
@@ -5675,7 +5595,7 @@ def build(num_players, files):
                     enter_procedure(st, S[147])
                 st.inline += 1
                 try:
-                    d_evaluate(st, _args131)
+                    c_17(st, _args131, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure evaluate (' + str(S[275]) + ')')
@@ -5684,16 +5604,14 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o166  # game.yaml:555
             st.vars['louis'] = None
-    def c_16(st, fr):  # game.yaml:556
-        env = fr.env
-        pc = fr.pc
+    def c_16(st, env, pc):  # game.yaml:556
         if pc <= 0:
             st.at = o175  # game.yaml:561
             for _q10 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c26 in list([_x20 for _x20 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x20.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
-                    env['c'] = _c26
+                for _c25 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
+                    env['c'] = _c25
                     st.at = o173  # game.yaml:565
                     _actions10, _values10, _idx10 = collect_173(st, env)
                     if not _actions10:
@@ -5703,12 +5621,12 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p29, num_players), S[276])
                     if _p29 in st.players:  # else out of the game: no option runs
                         if len(_actions10) > 1:
-                            _i50 = st.choose(len(_actions10))
+                            _i46 = st.choose(len(_actions10))
                             st.move_number += 1
                             st.at = o173  # game.yaml:565
                         else:
-                            _i50 = 0
-                        _k11 = _idx10[_i50]
+                            _i46 = 0
+                        _k11 = _idx10[_i46]
                         if _k11 == 0:  # game.yaml:569
                             st.at = o170  # game.yaml:570
                             st.move(env['c'], Z_intrigue_deck1, True)
@@ -5716,9 +5634,7 @@ def build(num_players, files):
                             st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
                         elif _k11 == 1:  # game.yaml:572
                             pass
-    def c_17(st, fr):  # game.yaml:573
-        env = fr.env
-        pc = fr.pc
+    def c_17(st, env, pc):  # game.yaml:573
         if pc <= 0:
             st.at = o176  # game.yaml:577
             st.vars['flip'] = False
@@ -5740,7 +5656,7 @@ def build(num_players, files):
                         enter_procedure(st, S[154])
                     st.inline += 1
                     try:
-                        d_first_once(st, _args132)
+                        c_18(st, _args132, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure first_once (' + str(S[277]) + ')')
@@ -5759,7 +5675,7 @@ def build(num_players, files):
                     enter_procedure(st, S[156])
                 st.inline += 1
                 try:
-                    d_markers_evaluation(st, _args133)
+                    c_21(st, _args133, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure markers_evaluation (' + str(S[278]) + ')')
@@ -5772,7 +5688,7 @@ def build(num_players, files):
                     enter_procedure(st, S[157])
                 st.inline += 1
                 try:
-                    d_louis_evaluation(st, _args134)
+                    c_22(st, _args134, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure louis_evaluation (' + str(S[279]) + ')')
@@ -5785,7 +5701,7 @@ def build(num_players, files):
                     enter_procedure(st, S[155])
                 st.inline += 1
                 try:
-                    d_leader_evaluation(st, _args135)
+                    c_19(st, _args135, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure leader_evaluation (' + str(S[280]) + ')')
@@ -5796,18 +5712,16 @@ def build(num_players, files):
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                _items21 = [_m27 for _m27 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m27.owner == env['q'])]
-                _dest19 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-                for _c27 in cards_of(_items21):
-                    st.move(_c27, _dest19, False)
+                _items20 = [_m26 for _m26 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m26.owner == env['q'])]
+                _dest18 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
+                for _c26 in cards_of(_items20):
+                    st.move(_c26, _dest18, False)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
                 st.move(env['t'], st.zone_index((st.zones[Z_black_up1] if (env['t'] in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
-    def c_18(st, fr):  # game.yaml:593
-        env = fr.env
-        pc = fr.pc
+    def c_18(st, env, pc):  # game.yaml:593
         if pc <= 0:
             st.at = o204  # game.yaml:597
             if ((st.vars['first_left'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))] > 0) and (st.vars['leader'] == None)):
@@ -5820,26 +5734,24 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p30, num_players), S[281])
                 if _p30 in st.players:  # else out of the game: no option runs
                     if len(_actions11) > 1:
-                        _i51 = st.choose(len(_actions11))
+                        _i47 = st.choose(len(_actions11))
                         st.move_number += 1
                         st.at = o203  # game.yaml:599
                     else:
-                        _i51 = 0
-                    _k12 = _idx11[_i51]
+                        _i47 = 0
+                    _k12 = _idx11[_i47]
                     if _k12 == 0:  # game.yaml:601
                         st.at = o200  # game.yaml:601
-                        _i52 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
-                        _v33 = st.vars['first_left'][_i52] - 1
-                        if _v33 < 0:
-                            raise RuleError("'first_left' would fall to " + str(_v33) + ', below its minimum 0', S[159])
-                        st.vars['first_left'][_i52] = _v33
+                        _i48 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
+                        _v29 = st.vars['first_left'][_i48] - 1
+                        if _v29 < 0:
+                            raise RuleError("'first_left' would fall to " + str(_v29) + ', below its minimum 0', S[159])
+                        st.vars['first_left'][_i48] = _v29
                         st.at = o201  # game.yaml:601
                         st.vars['leader'] = env['q']
                     elif _k12 == 1:  # game.yaml:601
                         pass
-    def c_19(st, fr):  # game.yaml:603
-        env = fr.env
-        pc = fr.pc
+    def c_19(st, env, pc):  # game.yaml:603
         if pc <= 0:
             st.at = o209  # game.yaml:608
             if (st.vars['leader'] != None):
@@ -5849,7 +5761,7 @@ def build(num_players, files):
                     enter_procedure(st, S[160])
                 st.inline += 1
                 try:
-                    d_gift(st, _args136)
+                    c_23(st, _args136, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -5878,21 +5790,19 @@ def build(num_players, files):
                     enter_procedure(st, S[163])
                 st.inline += 1
                 try:
-                    d_bribes(st, _args138)
+                    c_20(st, _args138, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[283]) + ')')
                     raise
                 st.inline -= 1
-    def c_20(st, fr):  # game.yaml:614
-        env = fr.env
-        pc = fr.pc
+    def c_20(st, env, pc):  # game.yaml:614
         if pc <= 0:
             st.at = o221  # game.yaml:618
             for _q13 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((env['q'] not in env['gifted']) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m28.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
+                if (((env['q'] not in env['gifted']) and (len([1 for _m27 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m27.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
                     st.at = o219  # game.yaml:622
                     _actions12, _values12, _idx12 = collect_219(st, env)
                     if not _actions12:
@@ -5902,12 +5812,12 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p31, num_players), S[284])
                     if _p31 in st.players:  # else out of the game: no option runs
                         if len(_actions12) > 1:
-                            _i53 = st.choose(len(_actions12))
+                            _i49 = st.choose(len(_actions12))
                             st.move_number += 1
                             st.at = o219  # game.yaml:622
                         else:
-                            _i53 = 0
-                        _k13 = _idx12[_i53]
+                            _i49 = 0
+                        _k13 = _idx12[_i49]
                         if _k13 == 0:  # game.yaml:624
                             st.at = o216  # game.yaml:624
                             _args139 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
@@ -5927,7 +5837,7 @@ def build(num_players, files):
                                 enter_procedure(st, S[168])
                             st.inline += 1
                             try:
-                                d_gift(st, _args140)
+                                c_23(st, _args140, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -5935,12 +5845,10 @@ def build(num_players, files):
                             st.inline -= 1
                         elif _k13 == 1:  # game.yaml:624
                             pass
-    def c_21(st, fr):  # game.yaml:625
-        env = fr.env
-        pc = fr.pc
+    def c_21(st, env, pc):  # game.yaml:625
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in list([_x21 for _x21 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m29.owner == _x21)]) >= fn_need(st, S[171], env['t']))]):
+            for _q14 in list([_x19 for _x19 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m28 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m28.owner == _x19)]) >= fn_need(st, S[171], env['t']))]):
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
                 _args141 = {'p': env['q'], 't': env['t']}
@@ -5948,7 +5856,7 @@ def build(num_players, files):
                     enter_procedure(st, S[170])
                 st.inline += 1
                 try:
-                    d_gift(st, _args141)
+                    c_23(st, _args141, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -5956,9 +5864,7 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o224  # game.yaml:631
                 st.vars['flip'] = True
-    def c_22(st, fr):  # game.yaml:632
-        env = fr.env
-        pc = fr.pc
+    def c_22(st, env, pc):  # game.yaml:632
         if pc <= 0:
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
@@ -5970,7 +5876,7 @@ def build(num_players, files):
                     enter_procedure(st, S[177])
                 st.inline += 1
                 try:
-                    d_gift(st, _args142)
+                    c_23(st, _args142, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -6009,7 +5915,7 @@ def build(num_players, files):
                         enter_procedure(st, S[181])
                     st.inline += 1
                     try:
-                        d_gift(st, _args145)
+                        c_23(st, _args145, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -6023,7 +5929,7 @@ def build(num_players, files):
                         enter_procedure(st, S[182])
                     st.inline += 1
                     try:
-                        d_bribes(st, _args146)
+                        c_20(st, _args146, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure bribes (' + str(S[283]) + ')')
@@ -6039,7 +5945,7 @@ def build(num_players, files):
                         enter_procedure(st, S[173])
                     st.inline += 1
                     try:
-                        d_gift(st, _args147)
+                        c_23(st, _args147, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -6065,7 +5971,7 @@ def build(num_players, files):
                         enter_procedure(st, S[175])
                     st.inline += 1
                     try:
-                        d_bribes(st, _args149)
+                        c_20(st, _args149, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure bribes (' + str(S[283]) + ')')
@@ -6074,9 +5980,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o246  # game.yaml:656
             st.vars['flip'] = True
-    def c_23(st, fr):  # game.yaml:657
-        env = fr.env
-        pc = fr.pc
+    def c_23(st, env, pc):  # game.yaml:657
         if pc <= 0:
             st.at = o249  # game.yaml:661
             if (env['t'].props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
@@ -6113,7 +6017,7 @@ def build(num_players, files):
                     enter_procedure(st, S[184])
                 st.inline += 1
                 try:
-                    d_marker_anywhere(st, _args152)
+                    c_10(st, _args152, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
@@ -6143,7 +6047,7 @@ def build(num_players, files):
                     enter_procedure(st, S[185])
                 st.inline += 1
                 try:
-                    d_optional_markers(st, _args154)
+                    c_9(st, _args154, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
@@ -6212,9 +6116,7 @@ def build(num_players, files):
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
                     st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
-    def c_24(st, fr):  # game.yaml:673
-        env = fr.env
-        pc = fr.pc
+    def c_24(st, env, pc):  # game.yaml:673
         if pc <= 0:
             st.at = o274  # game.yaml:677
             st.vars['missions_over'] = False
@@ -6234,7 +6136,7 @@ def build(num_players, files):
                     enter_procedure(st, S[187])
                 st.inline += 1
                 try:
-                    d_exchange_window(st, _args159)
+                    c_25(st, _args159, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
@@ -6249,28 +6151,28 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p32, num_players), S[287])
                 if _p32 in st.players:  # else out of the game: no option runs
                     if len(_actions13) > 1:
-                        _i54 = st.choose(len(_actions13))
+                        _i50 = st.choose(len(_actions13))
                         st.move_number += 1
                         st.at = o283  # game.yaml:680
                     else:
-                        _i54 = 0
-                    _k14 = _idx13[_i54]
+                        _i50 = 0
+                    _k14 = _idx13[_i50]
                     if _k14 == 0:  # game.yaml:683
-                        env['m'] = _values13[_i54]
+                        env['m'] = _values13[_i50]
                         st.at = o278  # game.yaml:686
                         _args160 = {'p': env['p'], 'm': env['m']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[188])
                         st.inline += 1
                         try:
-                            d_fulfil(st, _args160)
+                            c_27(st, _args160, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure fulfil (' + str(S[288]) + ')')
                             raise
                         st.inline -= 1
                     elif _k14 == 1:  # game.yaml:687
-                        env['x'] = _values13[_i54]
+                        env['x'] = _values13[_i50]
                         st.at = o280  # game.yaml:691
                         _args161 = {'p': env['p'], 'x': env['x']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6298,19 +6200,19 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p33, num_players), S[289])
                 if _p33 in st.players:  # else out of the game: no option runs
                     if len(_actions14) > 1:
-                        _i55 = st.choose(len(_actions14))
+                        _i51 = st.choose(len(_actions14))
                         st.move_number += 1
                         st.at = o292  # game.yaml:697
                     else:
-                        _i55 = 0
-                    env['x'] = _values14[_i55]
+                        _i51 = 0
+                    env['x'] = _values14[_i51]
                     st.at = o287  # game.yaml:704
                     env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y7 != env['x'])]
                     st.at = o288  # game.yaml:705
-                    _items22 = env['back']
-                    _dest20 = Z_token_supply1
-                    for _c28 in cards_of(_items22):
-                        st.move(_c28, _dest20, False)
+                    _items21 = env['back']
+                    _dest19 = Z_token_supply1
+                    for _c27 in cards_of(_items21):
+                        st.move(_c27, _dest19, False)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
@@ -6326,9 +6228,7 @@ def build(num_players, files):
                             traced(e, 'procedure take_coat (' + str(S[59]) + ')')
                             raise
                         st.inline -= 1
-    def c_25(st, fr):  # game.yaml:707
-        env = fr.env
-        pc = fr.pc
+    def c_25(st, env, pc):  # game.yaml:707
         if pc <= 0:
             st.at = o301  # game.yaml:712
             for _q19 in list(clockwise_from(st, st.vars['start_player'])):
@@ -6344,14 +6244,14 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p34, num_players), S[290])
                     if _p34 in st.players:  # else out of the game: no option runs
                         if len(_actions15) > 1:
-                            _i56 = st.choose(len(_actions15))
+                            _i52 = st.choose(len(_actions15))
                             st.move_number += 1
                             st.at = o299  # game.yaml:716
                         else:
-                            _i56 = 0
-                        _k16 = _idx15[_i56]
+                            _i52 = 0
+                        _k16 = _idx15[_i52]
                         if _k16 == 0:  # game.yaml:719
-                            env['x'] = _values15[_i56]
+                            env['x'] = _values15[_i52]
                             st.at = o297  # game.yaml:722
                             _args163 = {'p': env['q'], 'x': env['x']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6366,40 +6266,7 @@ def build(num_players, files):
                             st.inline -= 1
                         elif _k16 == 1:  # game.yaml:723
                             pass
-    def c_26(st, fr):  # game.yaml:724
-        env = fr.env
-        st.at = o302  # game.yaml:726
-        _i57 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47]))
-        st.vars['exchanges_used'][_i57] += 1
-        st.at = o303  # game.yaml:726
-        _args164 = {'p': env['p'], 'n': 2}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[48])
-        st.inline += 1
-        try:
-            proc_pay(st, _args164)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[49]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o304  # game.yaml:726
-        st.move(env['x'], Z_token_supply1, False)
-        st.at = o305  # game.yaml:726
-        _args165 = {'p': env['p'], 's': 'crown'}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[50])
-        st.inline += 1
-        try:
-            proc_take_token(st, _args165)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_token (' + str(S[51]) + ')')
-            raise
-        st.inline -= 1
-    def c_27(st, fr):  # game.yaml:727
-        env = fr.env
-        pc = fr.pc
+    def c_27(st, env, pc):  # game.yaml:727
         if pc <= 0:
             st.at = o308  # game.yaml:731
             _actions16, _values16, _idx16 = collect_308(st, env)
@@ -6410,12 +6277,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p35, num_players), S[291])
             if _p35 in st.players:  # else out of the game: no option runs
                 if len(_actions16) > 1:
-                    _i58 = st.choose(len(_actions16))
+                    _i53 = st.choose(len(_actions16))
                     st.move_number += 1
                     st.at = o308  # game.yaml:731
                 else:
-                    _i58 = 0
-                env['x'] = _values16[_i58]
+                    _i53 = 0
+                env['x'] = _values16[_i53]
                 st.at = o307  # game.yaml:734
                 st.move(env['x'], Z_token_supply1, False)
         if pc <= 1:
@@ -6428,12 +6295,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p36, num_players), S[292])
             if _p36 in st.players:  # else out of the game: no option runs
                 if len(_actions17) > 1:
-                    _i59 = st.choose(len(_actions17))
+                    _i54 = st.choose(len(_actions17))
                     st.move_number += 1
                     st.at = o311  # game.yaml:735
                 else:
-                    _i59 = 0
-                env['x'] = _values17[_i59]
+                    _i54 = 0
+                env['x'] = _values17[_i54]
                 st.at = o310  # game.yaml:738
                 st.move(env['x'], Z_token_supply1, False)
         if pc <= 2:
@@ -6441,12 +6308,12 @@ def build(num_players, files):
             st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False)
         if pc <= 3:
             st.at = o313  # game.yaml:740
-            _args166 = {'p': env['p']}
+            _args164 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[86])
             st.inline += 1
             try:
-                d_draw_mission(st, _args166)
+                c_28(st, _args164, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
@@ -6456,20 +6323,18 @@ def build(num_players, files):
             st.at = o316  # game.yaml:741
             if (env['m'].props['ability'] == 'extra_mission'):
                 st.at = o315  # game.yaml:742
-                _args167 = {'p': env['p']}
+                _args165 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[204])
                 st.inline += 1
                 try:
-                    d_draw_mission(st, _args167)
+                    c_28(st, _args165, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
                     raise
                 st.inline -= 1
-    def c_28(st, fr):  # game.yaml:744
-        env = fr.env
-        pc = fr.pc
+    def c_28(st, env, pc):  # game.yaml:744
         if pc <= 0:
             st.at = o325  # game.yaml:749
             if (((len(st.zones[Z_light_deck1]) + len(st.zones[Z_blue_deck1])) + len(st.zones[Z_dark_deck1])) > 0):
@@ -6482,12 +6347,12 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p37, num_players), S[294])
                 if _p37 in st.players:  # else out of the game: no option runs
                     if len(_actions18) > 1:
-                        _i60 = st.choose(len(_actions18))
+                        _i55 = st.choose(len(_actions18))
                         st.move_number += 1
                         st.at = o324  # game.yaml:751
                     else:
-                        _i60 = 0
-                    _k19 = _idx18[_i60]
+                        _i55 = 0
+                    _k19 = _idx18[_i55]
                     if _k19 == 0:  # game.yaml:754
                         st.at = o319  # game.yaml:755
                         st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
@@ -6497,128 +6362,33 @@ def build(num_players, files):
                     elif _k19 == 2:  # game.yaml:758
                         st.at = o323  # game.yaml:759
                         st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
-    def c_29(st, fr):  # game.yaml:760
-        env = fr.env
-        pc = fr.pc
+    def c_29(st, env, pc):  # game.yaml:760
         if pc <= 0:
             st.at = o326  # game.yaml:764
             run_pick(st, env, o326)
         if pc <= 1:
             st.at = o329  # game.yaml:772
-            for _c29 in list(env['back']):
-                env['c'] = _c29
+            for _c28 in list(env['back']):
+                env['c'] = _c28
                 st.at = o328  # game.yaml:775
                 st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
         if pc <= 2:
             st.at = o332  # game.yaml:777
-            for _c30 in list(env['back']):
-                env['c'] = _c30
+            for _c29 in list(env['back']):
+                env['c'] = _c29
                 st.at = o331  # game.yaml:777
-                _args168 = {'p': env['p']}
+                _args166 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[212])
                 st.inline += 1
                 try:
-                    d_draw_mission(st, _args168)
+                    c_28(st, _args166, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
                     raise
                 st.inline -= 1
-    def c_35(st, fr):  # game.yaml:369
-        env = fr.env
-        st.at = o36  # game.yaml:369
-        _i61 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))
-        st.vars['extra_coats'][_i61] += 1
-    def c_37(st, fr):  # game.yaml:368
-        env = fr.env
-        st.at = o38  # game.yaml:368
-        st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))])), False, S[32])
-    def c_40(st, fr):  # game.yaml:376
-        env = fr.env
-        st.at = o41  # game.yaml:376
-        st.move(first([_x22 for _x22 in st.zones[Z_token_supply1] if (_x22.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False)
-    def c_44(st, fr):  # game.yaml:386
-        env = fr.env
-        st.at = o45  # game.yaml:386
-        st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[44])
-    def c_48(st, fr):  # game.yaml:397
-        env = fr.env
-        st.at = o49  # game.yaml:397
-        _args169 = {'p': env['p'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[52])
-        st.inline += 1
-        try:
-            proc_to_personal(st, _args169)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-            raise
-        st.inline -= 1
-    def c_51(st, fr):  # game.yaml:398
-        env = fr.env
-        st.at = o52  # game.yaml:398
-        _args170 = {'p': env['p'], 'n': 3}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[54])
-        st.inline += 1
-        try:
-            proc_to_personal(st, _args170)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-            raise
-        st.inline -= 1
-    def c_54(st, fr):  # game.yaml:399
-        env = fr.env
-        st.at = o55  # game.yaml:399
-        _args171 = {'p': env['p'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[55])
-        st.inline += 1
-        try:
-            proc_earn(st, _args171)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
-            raise
-        st.inline -= 1
-    def c_57(st, fr):  # game.yaml:400
-        env = fr.env
-        st.at = o58  # game.yaml:400
-        _args172 = {'p': env['p'], 'n': 3}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[57])
-        st.inline += 1
-        try:
-            proc_earn(st, _args172)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
-            raise
-        st.inline -= 1
-    def c_60(st, fr):  # game.yaml:401
-        env = fr.env
-        st.at = o61  # game.yaml:401
-        _args173 = {'p': env['p'], 'bonus': False}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[58])
-        st.inline += 1
-        try:
-            proc_take_coat(st, _args173)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-            raise
-        st.inline -= 1
-    def c_63(st, fr):  # game.yaml:403
-        env = fr.env
-        st.at = o64  # game.yaml:403
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60]))), False, S[61])
-    def c_66(st, fr):  # game.yaml:405
-        env = fr.env
-        pc = fr.pc
+    def c_66(st, env, pc):  # game.yaml:405
         if pc <= 0:
             st.at = o74  # game.yaml:406
             _actions19, _values19, _idx19 = collect_74(st, env)
@@ -6629,20 +6399,20 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p38, num_players), S[258])
             if _p38 in st.players:  # else out of the game: no option runs
                 if len(_actions19) > 1:
-                    _i62 = st.choose(len(_actions19))
+                    _i56 = st.choose(len(_actions19))
                     st.move_number += 1
                     st.at = o74  # game.yaml:406
                 else:
-                    _i62 = 0
-                _k20 = _idx19[_i62]
+                    _i56 = 0
+                _k20 = _idx19[_i56]
                 if _k20 == 0:  # game.yaml:409
                     st.at = o68  # game.yaml:409
-                    _args174 = {'p': env['p'], 'n': 2}
+                    _args167 = {'p': env['p'], 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[87])
                     st.inline += 1
                     try:
-                        proc_earn(st, _args174)
+                        proc_earn(st, _args167)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[56]) + ')')
@@ -6650,24 +6420,24 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k20 == 1:  # game.yaml:410
                     st.at = o70  # game.yaml:411
-                    _args175 = {'p': env['p'], 'n': 1}
+                    _args168 = {'p': env['p'], 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[88])
                     st.inline += 1
                     try:
-                        proc_earn(st, _args175)
+                        proc_earn(st, _args168)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[56]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o71  # game.yaml:411
-                    _args176 = {'p': env['p'], 'n': 1}
+                    _args169 = {'p': env['p'], 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[89])
                     st.inline += 1
                     try:
-                        proc_to_personal(st, _args176)
+                        proc_to_personal(st, _args169)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[53]) + ')')
@@ -6675,74 +6445,18 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k20 == 2:  # game.yaml:412
                     st.at = o73  # game.yaml:412
-                    _args177 = {'p': env['p'], 'n': 2}
+                    _args170 = {'p': env['p'], 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[90])
                     st.inline += 1
                     try:
-                        proc_to_personal(st, _args177)
+                        proc_to_personal(st, _args170)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure to_personal (' + str(S[53]) + ')')
                         raise
                     st.inline -= 1
-    def c_67(st, fr):  # game.yaml:409
-        env = fr.env
-        st.at = o68  # game.yaml:409
-        _args178 = {'p': env['p'], 'n': 2}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[87])
-        st.inline += 1
-        try:
-            proc_earn(st, _args178)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
-            raise
-        st.inline -= 1
-    def c_69(st, fr):  # game.yaml:411
-        env = fr.env
-        st.at = o70  # game.yaml:411
-        _args179 = {'p': env['p'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[88])
-        st.inline += 1
-        try:
-            proc_earn(st, _args179)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o71  # game.yaml:411
-        _args180 = {'p': env['p'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[89])
-        st.inline += 1
-        try:
-            proc_to_personal(st, _args180)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-            raise
-        st.inline -= 1
-    def c_72(st, fr):  # game.yaml:412
-        env = fr.env
-        st.at = o73  # game.yaml:412
-        _args181 = {'p': env['p'], 'n': 2}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[90])
-        st.inline += 1
-        try:
-            proc_to_personal(st, _args181)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-            raise
-        st.inline -= 1
-    def c_76(st, fr):  # game.yaml:414
-        env = fr.env
-        pc = fr.pc
+    def c_76(st, env, pc):  # game.yaml:414
         if pc <= 0:
             st.at = o81  # game.yaml:415
             _actions20, _values20, _idx20 = collect_81(st, env)
@@ -6753,12 +6467,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p39, num_players), S[259])
             if _p39 in st.players:  # else out of the game: no option runs
                 if len(_actions20) > 1:
-                    _i63 = st.choose(len(_actions20))
+                    _i57 = st.choose(len(_actions20))
                     st.move_number += 1
                     st.at = o81  # game.yaml:415
                 else:
-                    _i63 = 0
-                _k21 = _idx20[_i63]
+                    _i57 = 0
+                _k21 = _idx20[_i57]
                 if _k21 == 0:  # game.yaml:419
                     st.at = o78  # game.yaml:420
                     st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
@@ -6766,151 +6480,121 @@ def build(num_players, files):
                     st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
                 elif _k21 == 1:  # game.yaml:421
                     pass
-    def c_77(st, fr):  # game.yaml:420
-        env = fr.env
-        st.at = o78  # game.yaml:420
-        st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
-        st.at = o79  # game.yaml:420
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
-    def c_80(st, fr):  # game.yaml:421
-        env = fr.env
-        pass
-    def c_83(st, fr):  # game.yaml:428
-        env = fr.env
-        pc = fr.pc
+    def c_83(st, env, pc):  # game.yaml:428
         if pc <= 0:
             st.at = o84  # game.yaml:429
-            _i64 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-            _v34 = len([1 for _m30 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m30.props['ability'] == 'pass2')])
-            if _v34 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v34) + ', below its minimum 0', S[99])
-            st.vars['pass_left'][_i64] = _v34
+            _i58 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
+            _v30 = len([1 for _m29 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m29.props['ability'] == 'pass2')])
+            if _v30 < 0:
+                raise RuleError("'pass_left' would fall to " + str(_v30) + ', below its minimum 0', S[99])
+            st.vars['pass_left'][_i58] = _v30
         if pc <= 1:
             st.at = o85  # game.yaml:430
-            _i65 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
-            _v35 = len([1 for _m31 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m31.props['ability'] == 'card_swap')])
-            if _v35 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v35) + ', below its minimum 0', S[101])
-            st.vars['swap_left'][_i65] = _v35
+            _i59 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
+            _v31 = len([1 for _m30 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m30.props['ability'] == 'card_swap')])
+            if _v31 < 0:
+                raise RuleError("'swap_left' would fall to " + str(_v31) + ', below its minimum 0', S[101])
+            st.vars['swap_left'][_i59] = _v31
         if pc <= 2:
             st.at = o86  # game.yaml:431
-            _i66 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
-            _v36 = len([1 for _m32 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m32.props['ability'] == 'place_four')])
-            if _v36 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v36) + ', below its minimum 0', S[103])
-            st.vars['four_left'][_i66] = _v36
+            _i60 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
+            _v32 = len([1 for _m31 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m31.props['ability'] == 'place_four')])
+            if _v32 < 0:
+                raise RuleError("'four_left' would fall to " + str(_v32) + ', below its minimum 0', S[103])
+            st.vars['four_left'][_i60] = _v32
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m33 in list([_x23 for _x23 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x23.props['ability'] in ['tile_marker', 'louis_marker'])]):
-                env['m'] = _m33
+            for _m32 in list([_x20 for _x20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x20.props['ability'] in ['tile_marker', 'louis_marker'])]):
+                env['m'] = _m32
                 st.at = o88  # game.yaml:433
-                _args182 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
+                _args171 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[104])
                 st.inline += 1
                 try:
-                    d_optional_markers(st, _args182)
+                    c_9(st, _args171, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
                     raise
                 st.inline -= 1
-    def c_87(st, fr):  # game.yaml:433
-        env = fr.env
-        pc = fr.pc
+    def c_87(st, env, pc):  # game.yaml:433
         if pc <= 0:
             st.at = o88  # game.yaml:433
-            _args183 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
+            _args172 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[104])
             st.inline += 1
             try:
-                d_optional_markers(st, _args183)
+                c_9(st, _args172, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
                 raise
             st.inline -= 1
-    def c_91(st, fr):  # game.yaml:436
-        env = fr.env
-        pc = fr.pc
+    def c_91(st, env, pc):  # game.yaml:436
         if pc <= 0:
             st.at = o94  # game.yaml:437
             for _p40 in list([_q20 for _q20 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q20 if type(_q20) is int and 0 <= _q20 < num_players else seat(st, _q20, S[107])))]) > 1)]):
                 env['p'] = _p40
                 st.at = o93  # game.yaml:438
-                _args184 = {'p': env['p']}
+                _args173 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[106])
                 st.inline += 1
                 try:
-                    d_influence_turn(st, _args184)
+                    c_11(st, _args173, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure influence_turn (' + str(S[262]) + ')')
                     raise
                 st.inline -= 1
-    def c_92(st, fr):  # game.yaml:438
-        env = fr.env
-        pc = fr.pc
+    def c_92(st, env, pc):  # game.yaml:438
         if pc <= 0:
             st.at = o93  # game.yaml:438
-            _args185 = {'p': env['p']}
+            _args174 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[106])
             st.inline += 1
             try:
-                d_influence_turn(st, _args185)
+                c_11(st, _args174, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure influence_turn (' + str(S[262]) + ')')
                 raise
             st.inline -= 1
-    def c_96(st, fr):  # game.yaml:442
-        env = fr.env
-        pc = fr.pc
+    def c_96(st, env, pc):  # game.yaml:442
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m34 in list([_x24 for _x24 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x24.props['ability'] == 'final_marker')]):
-                env['m'] = _m34
+            for _m33 in list([_x21 for _x21 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x21.props['ability'] == 'final_marker')]):
+                env['m'] = _m33
                 st.at = o98  # game.yaml:444
-                _args186 = {'p': env['p'], 'x': env['m'], 'optional': True}
+                _args175 = {'p': env['p'], 'x': env['m'], 'optional': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[109])
                 st.inline += 1
                 try:
-                    d_marker_anywhere(st, _args186)
+                    c_10(st, _args175, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
                     raise
                 st.inline -= 1
-    def c_97(st, fr):  # game.yaml:444
-        env = fr.env
-        pc = fr.pc
+    def c_97(st, env, pc):  # game.yaml:444
         if pc <= 0:
             st.at = o98  # game.yaml:444
-            _args187 = {'p': env['p'], 'x': env['m'], 'optional': True}
+            _args176 = {'p': env['p'], 'x': env['m'], 'optional': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[109])
             st.inline += 1
             try:
-                d_marker_anywhere(st, _args187)
+                c_10(st, _args176, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
                 raise
             st.inline -= 1
-    def c_101(st, fr):  # game.yaml:446
-        env = fr.env
-        st.at = o102  # game.yaml:446
-        _items23 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
-        _dest21 = Z_influence_deck1
-        for _c31 in cards_of(_items23):
-            st.move(_c31, _dest21, False)
-    def c_107(st, fr):  # game.yaml:455
-        env = fr.env
-        pc = fr.pc
+    def c_107(st, env, pc):  # game.yaml:455
         if pc <= 0:
             st.at = o111  # game.yaml:456
             _actions21, _values21, _idx21 = collect_111(st, env)
@@ -6921,20 +6605,20 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p41, num_players), S[264])
             if _p41 in st.players:  # else out of the game: no option runs
                 if len(_actions21) > 1:
-                    _i67 = st.choose(len(_actions21))
+                    _i61 = st.choose(len(_actions21))
                     st.move_number += 1
                     st.at = o111  # game.yaml:456
                 else:
-                    _i67 = 0
-                _k22 = _idx21[_i67]
+                    _i61 = 0
+                _k22 = _idx21[_i61]
                 if _k22 == 0:  # game.yaml:459
                     st.at = o109  # game.yaml:459
-                    _args188 = {'p': env['p'], 't': env['t'], 'n': env['n']}
+                    _args177 = {'p': env['p'], 't': env['t'], 'n': env['n']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[111])
                     st.inline += 1
                     try:
-                        proc_from_general(st, _args188)
+                        proc_from_general(st, _args177)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure from_general (' + str(S[112]) + ')')
@@ -6942,26 +6626,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k22 == 1:  # game.yaml:460
                     pass
-    def c_108(st, fr):  # game.yaml:459
-        env = fr.env
-        st.at = o109  # game.yaml:459
-        _args189 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[111])
-        st.inline += 1
-        try:
-            proc_from_general(st, _args189)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure from_general (' + str(S[112]) + ')')
-            raise
-        st.inline -= 1
-    def c_110(st, fr):  # game.yaml:460
-        env = fr.env
-        pass
-    def c_113(st, fr):  # game.yaml:467
-        env = fr.env
-        pc = fr.pc
+    def c_113(st, env, pc):  # game.yaml:467
         if pc <= 0:
             st.at = o117  # game.yaml:468
             _actions22, _values22, _idx22 = collect_117(st, env)
@@ -6972,21 +6637,21 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p42, num_players), S[265])
             if _p42 in st.players:  # else out of the game: no option runs
                 if len(_actions22) > 1:
-                    _i68 = st.choose(len(_actions22))
+                    _i62 = st.choose(len(_actions22))
                     st.move_number += 1
                     st.at = o117  # game.yaml:468
                 else:
-                    _i68 = 0
-                _k23 = _idx22[_i68]
+                    _i62 = 0
+                _k23 = _idx22[_i62]
                 if _k23 == 0:  # game.yaml:471
-                    env['t'] = _values22[_i68]
+                    env['t'] = _values22[_i62]
                     st.at = o115  # game.yaml:471
-                    _args190 = {'p': env['p'], 't': env['t'], 'n': 1}
+                    _args178 = {'p': env['p'], 't': env['t'], 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[113])
                     st.inline += 1
                     try:
-                        proc_from_general(st, _args190)
+                        proc_from_general(st, _args178)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure from_general (' + str(S[112]) + ')')
@@ -6994,87 +6659,34 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k23 == 1:  # game.yaml:472
                     pass
-    def c_114(st, fr):  # game.yaml:471
-        env = fr.env
-        st.at = o115  # game.yaml:471
-        _args191 = {'p': env['p'], 't': env['t'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[113])
-        st.inline += 1
-        try:
-            proc_from_general(st, _args191)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure from_general (' + str(S[112]) + ')')
-            raise
-        st.inline -= 1
-    def c_116(st, fr):  # game.yaml:472
-        env = fr.env
-        pass
-    def c_119(st, fr):  # game.yaml:482
-        env = fr.env
-        pc = fr.pc
+    def c_119(st, env, pc):  # game.yaml:482
         if pc <= 0:
             st.at = o120  # game.yaml:482
             st.move(env['c'], Z_influence_played1, False)
         if pc <= 1:
             st.at = o121  # game.yaml:482
-            _args192 = {'p': env['p'], 'c': env['c']}
+            _args179 = {'p': env['p'], 'c': env['c']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[114])
             st.inline += 1
             try:
-                d_use_card(st, _args192)
+                c_12(st, _args179, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure use_card (' + str(S[267]) + ')')
                 raise
             st.inline -= 1
-    def c_122(st, fr):  # game.yaml:486
-        env = fr.env
-        st.at = o123  # game.yaml:486
-        _i69 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))
-        _v37 = st.vars['pass_left'][_i69] - 1
-        if _v37 < 0:
-            raise RuleError("'pass_left' would fall to " + str(_v37) + ', below its minimum 0', S[116])
-        st.vars['pass_left'][_i69] = _v37
-        st.at = o124  # game.yaml:486
-        _args193 = {'p': env['p'], 'n': 2}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[117])
-        st.inline += 1
-        try:
-            proc_pay(st, _args193)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[49]) + ')')
-            raise
-        st.inline -= 1
-    def c_125(st, fr):  # game.yaml:491
-        env = fr.env
-        st.at = o126  # game.yaml:491
-        _i70 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))
-        _v38 = st.vars['swap_left'][_i70] - 1
-        if _v38 < 0:
-            raise RuleError("'swap_left' would fall to " + str(_v38) + ', below its minimum 0', S[119])
-        st.vars['swap_left'][_i70] = _v38
-        st.at = o127  # game.yaml:491
-        st.move(env['c'], Z_influence_played1, False)
-        st.at = o128  # game.yaml:492
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))), False, S[121])
-    def c_131(st, fr):  # game.yaml:503
-        env = fr.env
-        pc = fr.pc
+    def c_131(st, env, pc):  # game.yaml:503
         if pc <= 0:
             st.at = o136  # game.yaml:504
             if env['joker']:
                 st.at = o135  # game.yaml:505
-                _args194 = {'p': env['p'], 'n': 2, 'jumps': 1}
+                _args180 = {'p': env['p'], 'n': 2, 'jumps': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[128])
                 st.inline += 1
                 try:
-                    d_start_anywhere(st, _args194)
+                    c_13(st, _args180, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
@@ -7082,125 +6694,81 @@ def build(num_players, files):
                 st.inline -= 1
             else:
                 st.at = o133  # game.yaml:506
-                _args195 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
+                _args181 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[127])
                 st.inline += 1
                 try:
-                    d_place_path(st, _args195)
+                    c_14(st, _args181, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure place_path (' + str(S[270]) + ')')
                     raise
                 st.inline -= 1
-    def c_132(st, fr):  # game.yaml:506
-        env = fr.env
-        pc = fr.pc
+    def c_132(st, env, pc):  # game.yaml:506
         if pc <= 0:
             st.at = o133  # game.yaml:506
-            _args196 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
+            _args182 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[127])
             st.inline += 1
             try:
-                d_place_path(st, _args196)
+                c_14(st, _args182, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_path (' + str(S[270]) + ')')
                 raise
             st.inline -= 1
-    def c_134(st, fr):  # game.yaml:505
-        env = fr.env
-        pc = fr.pc
+    def c_134(st, env, pc):  # game.yaml:505
         if pc <= 0:
             st.at = o135  # game.yaml:505
-            _args197 = {'p': env['p'], 'n': 2, 'jumps': 1}
+            _args183 = {'p': env['p'], 'n': 2, 'jumps': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[128])
             st.inline += 1
             try:
-                d_start_anywhere(st, _args197)
+                c_13(st, _args183, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
                 raise
             st.inline -= 1
-    def c_137(st, fr):  # game.yaml:507
-        env = fr.env
-        st.at = o138  # game.yaml:507
-        _args198 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[129])
-        st.inline += 1
-        try:
-            proc_to_personal(st, _args198)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-            raise
-        st.inline -= 1
-    def c_139(st, fr):  # game.yaml:512
-        env = fr.env
-        pc = fr.pc
+    def c_139(st, env, pc):  # game.yaml:512
         if pc <= 0:
             st.at = o140  # game.yaml:512
-            _i71 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
-            _v39 = st.vars['four_left'][_i71] - 1
-            if _v39 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v39) + ', below its minimum 0', S[131])
-            st.vars['four_left'][_i71] = _v39
+            _i63 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
+            _v33 = st.vars['four_left'][_i63] - 1
+            if _v33 < 0:
+                raise RuleError("'four_left' would fall to " + str(_v33) + ', below its minimum 0', S[131])
+            st.vars['four_left'][_i63] = _v33
         if pc <= 1:
             st.at = o141  # game.yaml:512
-            _args199 = {'p': env['p'], 'n': 4, 'jumps': 3}
+            _args184 = {'p': env['p'], 'n': 4, 'jumps': 3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[132])
             st.inline += 1
             try:
-                d_start_anywhere(st, _args199)
+                c_13(st, _args184, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
                 raise
             st.inline -= 1
-    def c_142(st, fr):  # game.yaml:516
-        env = fr.env
-        st.at = o143  # game.yaml:516
-        _i72 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))
-        _v40 = st.vars['four_left'][_i72] - 1
-        if _v40 < 0:
-            raise RuleError("'four_left' would fall to " + str(_v40) + ', below its minimum 0', S[134])
-        st.vars['four_left'][_i72] = _v40
-        st.at = o144  # game.yaml:516
-        _args200 = {'p': env['p'], 'n': 4}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[135])
-        st.inline += 1
-        try:
-            proc_to_personal(st, _args200)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-            raise
-        st.inline -= 1
-    def c_146(st, fr):  # game.yaml:523
-        env = fr.env
-        pc = fr.pc
+    def c_146(st, env, pc):  # game.yaml:523
         if pc <= 0:
             st.at = o147  # game.yaml:523
-            _args201 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
+            _args185 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[140])
             st.inline += 1
             try:
-                d_place_path(st, _args201)
+                c_14(st, _args185, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_path (' + str(S[270]) + ')')
                 raise
             st.inline -= 1
-    def c_150(st, fr):  # game.yaml:536
-        env = fr.env
-        pc = fr.pc
+    def c_150(st, env, pc):  # game.yaml:536
         if pc <= 0:
             st.at = o151  # game.yaml:537
             st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[141]))), False, S[143])
@@ -7216,21 +6784,21 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p43, num_players), S[273])
                 if _p43 in st.players:  # else out of the game: no option runs
                     if len(_actions23) > 1:
-                        _i73 = st.choose(len(_actions23))
+                        _i64 = st.choose(len(_actions23))
                         st.move_number += 1
                         st.at = o156  # game.yaml:540
                     else:
-                        _i73 = 0
-                    _k24 = _idx23[_i73]
+                        _i64 = 0
+                    _k24 = _idx23[_i64]
                     if _k24 == 0:  # game.yaml:543
-                        env['a'] = _values23[_i73]
+                        env['a'] = _values23[_i64]
                         st.at = o154  # game.yaml:544
-                        _args202 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
+                        _args186 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[144])
                         st.inline += 1
                         try:
-                            d_place_path(st, _args202)
+                            c_14(st, _args186, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure place_path (' + str(S[270]) + ')')
@@ -7238,9 +6806,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k24 == 1:  # game.yaml:545
                         pass
-    def c_152(st, fr):  # game.yaml:539
-        env = fr.env
-        pc = fr.pc
+    def c_152(st, env, pc):  # game.yaml:539
         if pc <= 0:
             st.at = o156  # game.yaml:540
             _actions24, _values24, _idx24 = collect_156(st, env)
@@ -7251,21 +6817,21 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p44, num_players), S[273])
             if _p44 in st.players:  # else out of the game: no option runs
                 if len(_actions24) > 1:
-                    _i74 = st.choose(len(_actions24))
+                    _i65 = st.choose(len(_actions24))
                     st.move_number += 1
                     st.at = o156  # game.yaml:540
                 else:
-                    _i74 = 0
-                _k25 = _idx24[_i74]
+                    _i65 = 0
+                _k25 = _idx24[_i65]
                 if _k25 == 0:  # game.yaml:543
-                    env['a'] = _values24[_i74]
+                    env['a'] = _values24[_i65]
                     st.at = o154  # game.yaml:544
-                    _args203 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
+                    _args187 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[144])
                     st.inline += 1
                     try:
-                        d_place_path(st, _args203)
+                        c_14(st, _args187, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure place_path (' + str(S[270]) + ')')
@@ -7273,44 +6839,29 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k25 == 1:  # game.yaml:545
                     pass
-    def c_153(st, fr):  # game.yaml:544
-        env = fr.env
-        pc = fr.pc
+    def c_153(st, env, pc):  # game.yaml:544
         if pc <= 0:
             st.at = o154  # game.yaml:544
-            _args204 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
+            _args188 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[144])
             st.inline += 1
             try:
-                d_place_path(st, _args204)
+                c_14(st, _args188, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_path (' + str(S[270]) + ')')
                 raise
             st.inline -= 1
-    def c_155(st, fr):  # game.yaml:545
-        env = fr.env
-        pass
-    def c_159(st, fr):  # game.yaml:552
-        env = fr.env
-        st.at = o160  # game.yaml:552
-        _i75 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
-        _v41 = len([1 for _m35 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m35.props['ability'] == 'first_once')])
-        if _v41 < 0:
-            raise RuleError("'first_left' would fall to " + str(_v41) + ', below its minimum 0', S[66])
-        st.vars['first_left'][_i75] = _v41
-    def c_162(st, fr):  # game.yaml:554
-        env = fr.env
-        pc = fr.pc
+    def c_162(st, env, pc):  # game.yaml:554
         if pc <= 0:
             st.at = o163  # game.yaml:554
-            _args205 = {'t': env['t']}
+            _args189 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[146])
             st.inline += 1
             try:
-                d_play_intrigue(st, _args205)
+                c_16(st, _args189, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure play_intrigue (' + str(S[274]) + ')')
@@ -7318,24 +6869,22 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o164  # game.yaml:554
-            _args206 = {'t': env['t']}
+            _args190 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[147])
             st.inline += 1
             try:
-                d_evaluate(st, _args206)
+                c_17(st, _args190, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure evaluate (' + str(S[275]) + ')')
                 raise
             st.inline -= 1
-    def c_167(st, fr):  # game.yaml:562
-        env = fr.env
-        pc = fr.pc
+    def c_167(st, env, pc):  # game.yaml:562
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c32 in list([_x25 for _x25 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x25.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
-                env['c'] = _c32
+            for _c30 in list([_x22 for _x22 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x22.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
+                env['c'] = _c30
                 st.at = o173  # game.yaml:565
                 _actions25, _values25, _idx25 = collect_173(st, env)
                 if not _actions25:
@@ -7345,12 +6894,12 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p45, num_players), S[276])
                 if _p45 in st.players:  # else out of the game: no option runs
                     if len(_actions25) > 1:
-                        _i76 = st.choose(len(_actions25))
+                        _i66 = st.choose(len(_actions25))
                         st.move_number += 1
                         st.at = o173  # game.yaml:565
                     else:
-                        _i76 = 0
-                    _k26 = _idx25[_i76]
+                        _i66 = 0
+                    _k26 = _idx25[_i66]
                     if _k26 == 0:  # game.yaml:569
                         st.at = o170  # game.yaml:570
                         st.move(env['c'], Z_intrigue_deck1, True)
@@ -7358,9 +6907,7 @@ def build(num_players, files):
                         st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
                     elif _k26 == 1:  # game.yaml:572
                         pass
-    def c_168(st, fr):  # game.yaml:564
-        env = fr.env
-        pc = fr.pc
+    def c_168(st, env, pc):  # game.yaml:564
         if pc <= 0:
             st.at = o173  # game.yaml:565
             _actions26, _values26, _idx26 = collect_173(st, env)
@@ -7371,12 +6918,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p46, num_players), S[276])
             if _p46 in st.players:  # else out of the game: no option runs
                 if len(_actions26) > 1:
-                    _i77 = st.choose(len(_actions26))
+                    _i67 = st.choose(len(_actions26))
                     st.move_number += 1
                     st.at = o173  # game.yaml:565
                 else:
-                    _i77 = 0
-                _k27 = _idx26[_i77]
+                    _i67 = 0
+                _k27 = _idx26[_i67]
                 if _k27 == 0:  # game.yaml:569
                     st.at = o170  # game.yaml:570
                     st.move(env['c'], Z_intrigue_deck1, True)
@@ -7384,112 +6931,80 @@ def build(num_players, files):
                     st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
                 elif _k27 == 1:  # game.yaml:572
                     pass
-    def c_169(st, fr):  # game.yaml:570
-        env = fr.env
-        st.at = o170  # game.yaml:570
-        st.move(env['c'], Z_intrigue_deck1, True)
-        st.at = o171  # game.yaml:571
-        st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
-    def c_172(st, fr):  # game.yaml:572
-        env = fr.env
-        pass
-    def c_179(st, fr):  # game.yaml:581
-        env = fr.env
-        pc = fr.pc
+    def c_179(st, env, pc):  # game.yaml:581
         if pc <= 0:
             st.at = o182  # game.yaml:581
             for _q21 in list(env['leaders']):
                 env['q'] = _q21
                 st.at = o181  # game.yaml:581
-                _args207 = {'q': env['q'], 't': env['t']}
+                _args191 = {'q': env['q'], 't': env['t']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[154])
                 st.inline += 1
                 try:
-                    d_first_once(st, _args207)
+                    c_18(st, _args191, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure first_once (' + str(S[277]) + ')')
                     raise
                 st.inline -= 1
-    def c_180(st, fr):  # game.yaml:581
-        env = fr.env
-        pc = fr.pc
+    def c_180(st, env, pc):  # game.yaml:581
         if pc <= 0:
             st.at = o181  # game.yaml:581
-            _args208 = {'q': env['q'], 't': env['t']}
+            _args192 = {'q': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[154])
             st.inline += 1
             try:
-                d_first_once(st, _args208)
+                c_18(st, _args192, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure first_once (' + str(S[277]) + ')')
                 raise
             st.inline -= 1
-    def c_185(st, fr):  # game.yaml:586
-        env = fr.env
-        pc = fr.pc
+    def c_185(st, env, pc):  # game.yaml:586
         if pc <= 0:
             st.at = o186  # game.yaml:586
-            _args209 = {'t': env['t']}
+            _args193 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[155])
             st.inline += 1
             try:
-                d_leader_evaluation(st, _args209)
+                c_19(st, _args193, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure leader_evaluation (' + str(S[280]) + ')')
                 raise
             st.inline -= 1
-    def c_187(st, fr):  # game.yaml:584
-        env = fr.env
-        pc = fr.pc
+    def c_187(st, env, pc):  # game.yaml:584
         if pc <= 0:
             st.at = o188  # game.yaml:584
-            _args210 = {'t': env['t']}
+            _args194 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[156])
             st.inline += 1
             try:
-                d_markers_evaluation(st, _args210)
+                c_21(st, _args194, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure markers_evaluation (' + str(S[278]) + ')')
                 raise
             st.inline -= 1
-    def c_189(st, fr):  # game.yaml:585
-        env = fr.env
-        pc = fr.pc
+    def c_189(st, env, pc):  # game.yaml:585
         if pc <= 0:
             st.at = o190  # game.yaml:585
-            _args211 = {'t': env['t'], 'leaders': env['leaders']}
+            _args195 = {'t': env['t'], 'leaders': env['leaders']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[157])
             st.inline += 1
             try:
-                d_louis_evaluation(st, _args211)
+                c_22(st, _args195, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure louis_evaluation (' + str(S[279]) + ')')
                 raise
             st.inline -= 1
-    def c_192(st, fr):  # game.yaml:588
-        env = fr.env
-        st.at = o193  # game.yaml:588
-        _items24 = [_m36 for _m36 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m36.owner == env['q'])]
-        _dest22 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-        for _c33 in cards_of(_items24):
-            st.move(_c33, _dest22, False)
-    def c_195(st, fr):  # game.yaml:591
-        env = fr.env
-        st.at = o196  # game.yaml:591
-        st.move(env['t'], st.zone_index((st.zones[Z_black_up1] if (env['t'] in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
-    def c_198(st, fr):  # game.yaml:598
-        env = fr.env
-        pc = fr.pc
+    def c_198(st, env, pc):  # game.yaml:598
         if pc <= 0:
             st.at = o203  # game.yaml:599
             _actions27, _values27, _idx27 = collect_203(st, env)
@@ -7500,47 +7015,32 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p47, num_players), S[281])
             if _p47 in st.players:  # else out of the game: no option runs
                 if len(_actions27) > 1:
-                    _i78 = st.choose(len(_actions27))
+                    _i68 = st.choose(len(_actions27))
                     st.move_number += 1
                     st.at = o203  # game.yaml:599
                 else:
-                    _i78 = 0
-                _k28 = _idx27[_i78]
+                    _i68 = 0
+                _k28 = _idx27[_i68]
                 if _k28 == 0:  # game.yaml:601
                     st.at = o200  # game.yaml:601
-                    _i79 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
-                    _v42 = st.vars['first_left'][_i79] - 1
-                    if _v42 < 0:
-                        raise RuleError("'first_left' would fall to " + str(_v42) + ', below its minimum 0', S[159])
-                    st.vars['first_left'][_i79] = _v42
+                    _i69 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
+                    _v34 = st.vars['first_left'][_i69] - 1
+                    if _v34 < 0:
+                        raise RuleError("'first_left' would fall to " + str(_v34) + ', below its minimum 0', S[159])
+                    st.vars['first_left'][_i69] = _v34
                     st.at = o201  # game.yaml:601
                     st.vars['leader'] = env['q']
                 elif _k28 == 1:  # game.yaml:601
                     pass
-    def c_199(st, fr):  # game.yaml:601
-        env = fr.env
-        st.at = o200  # game.yaml:601
-        _i80 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
-        _v43 = st.vars['first_left'][_i80] - 1
-        if _v43 < 0:
-            raise RuleError("'first_left' would fall to " + str(_v43) + ', below its minimum 0', S[159])
-        st.vars['first_left'][_i80] = _v43
-        st.at = o201  # game.yaml:601
-        st.vars['leader'] = env['q']
-    def c_202(st, fr):  # game.yaml:601
-        env = fr.env
-        pass
-    def c_205(st, fr):  # game.yaml:609
-        env = fr.env
-        pc = fr.pc
+    def c_205(st, env, pc):  # game.yaml:609
         if pc <= 0:
             st.at = o206  # game.yaml:610
-            _args212 = {'p': st.vars['leader'], 't': env['t']}
+            _args196 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[160])
             st.inline += 1
             try:
-                d_gift(st, _args212)
+                c_23(st, _args196, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -7548,12 +7048,12 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o207  # game.yaml:611
-            _args213 = {'p': st.vars['leader'], 't': env['t']}
+            _args197 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[161])
             st.inline += 1
             try:
-                proc_to_general(st, _args213)
+                proc_to_general(st, _args197)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[162]) + ')')
@@ -7562,28 +7062,24 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o208  # game.yaml:612
             st.vars['flip'] = True
-    def c_210(st, fr):  # game.yaml:613
-        env = fr.env
-        pc = fr.pc
+    def c_210(st, env, pc):  # game.yaml:613
         if pc <= 0:
             st.at = o211  # game.yaml:613
-            _args214 = {'t': env['t'], 'gifted': [st.vars['leader']]}
+            _args198 = {'t': env['t'], 'gifted': [st.vars['leader']]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[163])
             st.inline += 1
             try:
-                d_bribes(st, _args214)
+                c_20(st, _args198, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[283]) + ')')
                 raise
             st.inline -= 1
-    def c_213(st, fr):  # game.yaml:619
-        env = fr.env
-        pc = fr.pc
+    def c_213(st, env, pc):  # game.yaml:619
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((env['q'] not in env['gifted']) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m37.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
+            if (((env['q'] not in env['gifted']) and (len([1 for _m34 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m34.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
                 st.at = o219  # game.yaml:622
                 _actions28, _values28, _idx28 = collect_219(st, env)
                 if not _actions28:
@@ -7593,32 +7089,32 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p48, num_players), S[284])
                 if _p48 in st.players:  # else out of the game: no option runs
                     if len(_actions28) > 1:
-                        _i81 = st.choose(len(_actions28))
+                        _i70 = st.choose(len(_actions28))
                         st.move_number += 1
                         st.at = o219  # game.yaml:622
                     else:
-                        _i81 = 0
-                    _k29 = _idx28[_i81]
+                        _i70 = 0
+                    _k29 = _idx28[_i70]
                     if _k29 == 0:  # game.yaml:624
                         st.at = o216  # game.yaml:624
-                        _args215 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+                        _args199 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[167])
                         st.inline += 1
                         try:
-                            proc_pay(st, _args215)
+                            proc_pay(st, _args199)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure pay (' + str(S[49]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o217  # game.yaml:624
-                        _args216 = {'p': env['q'], 't': env['t']}
+                        _args200 = {'p': env['q'], 't': env['t']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[168])
                         st.inline += 1
                         try:
-                            d_gift(st, _args216)
+                            c_23(st, _args200, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -7626,9 +7122,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k29 == 1:  # game.yaml:624
                         pass
-    def c_214(st, fr):  # game.yaml:621
-        env = fr.env
-        pc = fr.pc
+    def c_214(st, env, pc):  # game.yaml:621
         if pc <= 0:
             st.at = o219  # game.yaml:622
             _actions29, _values29, _idx29 = collect_219(st, env)
@@ -7639,32 +7133,32 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p49, num_players), S[284])
             if _p49 in st.players:  # else out of the game: no option runs
                 if len(_actions29) > 1:
-                    _i82 = st.choose(len(_actions29))
+                    _i71 = st.choose(len(_actions29))
                     st.move_number += 1
                     st.at = o219  # game.yaml:622
                 else:
-                    _i82 = 0
-                _k30 = _idx29[_i82]
+                    _i71 = 0
+                _k30 = _idx29[_i71]
                 if _k30 == 0:  # game.yaml:624
                     st.at = o216  # game.yaml:624
-                    _args217 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+                    _args201 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[167])
                     st.inline += 1
                     try:
-                        proc_pay(st, _args217)
+                        proc_pay(st, _args201)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure pay (' + str(S[49]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o217  # game.yaml:624
-                    _args218 = {'p': env['q'], 't': env['t']}
+                    _args202 = {'p': env['q'], 't': env['t']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[168])
                     st.inline += 1
                     try:
-                        d_gift(st, _args218)
+                        c_23(st, _args202, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -7672,17 +7166,15 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k30 == 1:  # game.yaml:624
                     pass
-    def c_215(st, fr):  # game.yaml:624
-        env = fr.env
-        pc = fr.pc
+    def c_215(st, env, pc):  # game.yaml:624
         if pc <= 0:
             st.at = o216  # game.yaml:624
-            _args219 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+            _args203 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[167])
             st.inline += 1
             try:
-                proc_pay(st, _args219)
+                proc_pay(st, _args203)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure pay (' + str(S[49]) + ')')
@@ -7690,31 +7182,26 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o217  # game.yaml:624
-            _args220 = {'p': env['q'], 't': env['t']}
+            _args204 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[168])
             st.inline += 1
             try:
-                d_gift(st, _args220)
+                c_23(st, _args204, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[282]) + ')')
                 raise
             st.inline -= 1
-    def c_218(st, fr):  # game.yaml:624
-        env = fr.env
-        pass
-    def c_222(st, fr):  # game.yaml:631
-        env = fr.env
-        pc = fr.pc
+    def c_222(st, env, pc):  # game.yaml:631
         if pc <= 0:
             st.at = o223  # game.yaml:631
-            _args221 = {'p': env['q'], 't': env['t']}
+            _args205 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[170])
             st.inline += 1
             try:
-                d_gift(st, _args221)
+                c_23(st, _args205, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -7723,32 +7210,30 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o224  # game.yaml:631
             st.vars['flip'] = True
-    def c_226(st, fr):  # game.yaml:651
-        env = fr.env
-        pc = fr.pc
+    def c_226(st, env, pc):  # game.yaml:651
         if pc <= 0:
             st.at = o230  # game.yaml:653
             for _q22 in list(env['leaders']):
                 env['q'] = _q22
                 st.at = o228  # game.yaml:654
-                _args222 = {'p': env['q'], 't': env['t']}
+                _args206 = {'p': env['q'], 't': env['t']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[173])
                 st.inline += 1
                 try:
-                    d_gift(st, _args222)
+                    c_23(st, _args206, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[282]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o229  # game.yaml:654
-                _args223 = {'p': env['q'], 't': env['t']}
+                _args207 = {'p': env['q'], 't': env['t']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[174])
                 st.inline += 1
                 try:
-                    proc_to_general(st, _args223)
+                    proc_to_general(st, _args207)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure to_general (' + str(S[162]) + ')')
@@ -7758,28 +7243,26 @@ def build(num_players, files):
             st.at = o233  # game.yaml:655
             if (fn_kind_of(st, S[172], env['t']) == 'gold'):
                 st.at = o232  # game.yaml:655
-                _args224 = {'t': env['t'], 'gifted': env['leaders']}
+                _args208 = {'t': env['t'], 'gifted': env['leaders']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[175])
                 st.inline += 1
                 try:
-                    d_bribes(st, _args224)
+                    c_20(st, _args208, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[283]) + ')')
                     raise
                 st.inline -= 1
-    def c_227(st, fr):  # game.yaml:654
-        env = fr.env
-        pc = fr.pc
+    def c_227(st, env, pc):  # game.yaml:654
         if pc <= 0:
             st.at = o228  # game.yaml:654
-            _args225 = {'p': env['q'], 't': env['t']}
+            _args209 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[173])
             st.inline += 1
             try:
-                d_gift(st, _args225)
+                c_23(st, _args209, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -7787,47 +7270,43 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o229  # game.yaml:654
-            _args226 = {'p': env['q'], 't': env['t']}
+            _args210 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[174])
             st.inline += 1
             try:
-                proc_to_general(st, _args226)
+                proc_to_general(st, _args210)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[162]) + ')')
                 raise
             st.inline -= 1
-    def c_231(st, fr):  # game.yaml:655
-        env = fr.env
-        pc = fr.pc
+    def c_231(st, env, pc):  # game.yaml:655
         if pc <= 0:
             st.at = o232  # game.yaml:655
-            _args227 = {'t': env['t'], 'gifted': env['leaders']}
+            _args211 = {'t': env['t'], 'gifted': env['leaders']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[175])
             st.inline += 1
             try:
-                d_bribes(st, _args227)
+                c_20(st, _args211, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[283]) + ')')
                 raise
             st.inline -= 1
-    def c_234(st, fr):  # game.yaml:638
-        env = fr.env
-        pc = fr.pc
+    def c_234(st, env, pc):  # game.yaml:638
         if pc <= 0:
             st.at = o235  # game.yaml:642
             env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q23 for _q23 in env['leaders'] if (_q23 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
         if pc <= 1:
             st.at = o236  # game.yaml:644
-            _args228 = {'p': st.vars['leader'], 't': env['t']}
+            _args212 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[177])
             st.inline += 1
             try:
-                d_gift(st, _args228)
+                c_23(st, _args212, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -7835,12 +7314,12 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 2:
             st.at = o237  # game.yaml:645
-            _args229 = {'p': st.vars['leader'], 's': 'crown'}
+            _args213 = {'p': st.vars['leader'], 's': 'crown'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[178])
             st.inline += 1
             try:
-                proc_take_token(st, _args229)
+                proc_take_token(st, _args213)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure take_token (' + str(S[51]) + ')')
@@ -7848,12 +7327,12 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 3:
             st.at = o238  # game.yaml:646
-            _args230 = {'p': st.vars['leader'], 't': env['t']}
+            _args214 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[179])
             st.inline += 1
             try:
-                proc_to_general(st, _args230)
+                proc_to_general(st, _args214)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure to_general (' + str(S[162]) + ')')
@@ -7864,12 +7343,12 @@ def build(num_players, files):
             for _q24 in list(env['seconds']):
                 env['q'] = _q24
                 st.at = o240  # game.yaml:648
-                _args231 = {'p': env['q'], 't': env['t']}
+                _args215 = {'p': env['q'], 't': env['t']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[181])
                 st.inline += 1
                 try:
-                    d_gift(st, _args231)
+                    c_23(st, _args215, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure gift (' + str(S[282]) + ')')
@@ -7879,74 +7358,54 @@ def build(num_players, files):
             st.at = o244  # game.yaml:650
             if (fn_kind_of(st, S[180], env['t']) == 'gold'):
                 st.at = o243  # game.yaml:650
-                _args232 = {'t': env['t'], 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
+                _args216 = {'t': env['t'], 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[182])
                 st.inline += 1
                 try:
-                    d_bribes(st, _args232)
+                    c_20(st, _args216, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure bribes (' + str(S[283]) + ')')
                     raise
                 st.inline -= 1
-    def c_239(st, fr):  # game.yaml:648
-        env = fr.env
-        pc = fr.pc
+    def c_239(st, env, pc):  # game.yaml:648
         if pc <= 0:
             st.at = o240  # game.yaml:648
-            _args233 = {'p': env['q'], 't': env['t']}
+            _args217 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.inline += 1
             try:
-                d_gift(st, _args233)
+                c_23(st, _args217, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure gift (' + str(S[282]) + ')')
                 raise
             st.inline -= 1
-    def c_242(st, fr):  # game.yaml:650
-        env = fr.env
-        pc = fr.pc
+    def c_242(st, env, pc):  # game.yaml:650
         if pc <= 0:
             st.at = o243  # game.yaml:650
-            _args234 = {'t': env['t'], 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in env['seconds']))]}
+            _args218 = {'t': env['t'], 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in env['seconds']))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[182])
             st.inline += 1
             try:
-                d_bribes(st, _args234)
+                c_20(st, _args218, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure bribes (' + str(S[283]) + ')')
                 raise
             st.inline -= 1
-    def c_247(st, fr):  # game.yaml:661
-        env = fr.env
-        st.at = o248  # game.yaml:661
-        _args235 = {'p': env['p'], 's': env['t'].props['gift']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[75])
-        st.inline += 1
-        try:
-            proc_take_token(st, _args235)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_token (' + str(S[51]) + ')')
-            raise
-        st.inline -= 1
-    def c_250(st, fr):  # game.yaml:662
-        env = fr.env
-        pc = fr.pc
+    def c_250(st, env, pc):  # game.yaml:662
         if pc <= 0:
             st.at = o251  # game.yaml:662
-            _args236 = {'p': env['p'], 'bonus': False}
+            _args219 = {'p': env['p'], 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[183])
             st.inline += 1
             try:
-                proc_take_coat(st, _args236)
+                proc_take_coat(st, _args219)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure take_coat (' + str(S[59]) + ')')
@@ -7954,42 +7413,26 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o252  # game.yaml:662
-            _args237 = {'p': env['p'], 'x': env['t'], 'optional': False}
+            _args220 = {'p': env['p'], 'x': env['t'], 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[184])
             st.inline += 1
             try:
-                d_marker_anywhere(st, _args237)
+                c_10(st, _args220, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
                 raise
             st.inline -= 1
-    def c_254(st, fr):  # game.yaml:663
-        env = fr.env
-        st.at = o255  # game.yaml:663
-        _args238 = {'p': env['p'], 'n': 5}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[76])
-        st.inline += 1
-        try:
-            proc_earn(st, _args238)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
-            raise
-        st.inline -= 1
-    def c_257(st, fr):  # game.yaml:664
-        env = fr.env
-        pc = fr.pc
+    def c_257(st, env, pc):  # game.yaml:664
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args239 = {'p': env['p'], 't': first([_t11 for _t11 in K_courtiers1 if (_t11.props['number'] == 5)]), 'x': env['t'], 'n': 2}
+            _args221 = {'p': env['p'], 't': first([_t11 for _t11 in K_courtiers1 if (_t11.props['number'] == 5)]), 'x': env['t'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[185])
             st.inline += 1
             try:
-                d_optional_markers(st, _args239)
+                c_9(st, _args221, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
@@ -7997,80 +7440,26 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o259  # game.yaml:664
-            _args240 = {'p': env['p'], 'n': 1}
+            _args222 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[186])
             st.inline += 1
             try:
-                proc_to_personal(st, _args240)
+                proc_to_personal(st, _args222)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure to_personal (' + str(S[53]) + ')')
                 raise
             st.inline -= 1
-    def c_261(st, fr):  # game.yaml:665
-        env = fr.env
-        st.at = o262  # game.yaml:665
-        _args241 = {'p': env['p'], 'bonus': False}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[77])
-        st.inline += 1
-        try:
-            proc_take_coat(st, _args241)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o263  # game.yaml:665
-        _args242 = {'p': env['p'], 'bonus': False}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[78])
-        st.inline += 1
-        try:
-            proc_take_coat(st, _args242)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-            raise
-        st.inline -= 1
-    def c_265(st, fr):  # game.yaml:666
-        env = fr.env
-        st.at = o266  # game.yaml:666
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79]))), False, S[80])
-    def c_268(st, fr):  # game.yaml:668
-        env = fr.env
-        st.at = o269  # game.yaml:669
-        _args243 = {'p': env['p'], 'bonus': False}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[81])
-        st.inline += 1
-        try:
-            proc_take_coat(st, _args243)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o272  # game.yaml:670
-        if (len(st.zones[Z_intrigue_deck1]) > 0):
-            st.at = o271  # game.yaml:670
-            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
-    def c_270(st, fr):  # game.yaml:670
-        env = fr.env
-        st.at = o271  # game.yaml:670
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
-    def c_275(st, fr):  # game.yaml:678
-        env = fr.env
-        pc = fr.pc
+    def c_275(st, env, pc):  # game.yaml:678
         if pc <= 0:
             st.at = o276  # game.yaml:679
-            _args244 = {'p': env['p']}
+            _args223 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[187])
             st.inline += 1
             try:
-                d_exchange_window(st, _args244)
+                c_25(st, _args223, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
@@ -8086,35 +7475,35 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p50, num_players), S[287])
             if _p50 in st.players:  # else out of the game: no option runs
                 if len(_actions30) > 1:
-                    _i83 = st.choose(len(_actions30))
+                    _i72 = st.choose(len(_actions30))
                     st.move_number += 1
                     st.at = o283  # game.yaml:680
                 else:
-                    _i83 = 0
-                _k31 = _idx30[_i83]
+                    _i72 = 0
+                _k31 = _idx30[_i72]
                 if _k31 == 0:  # game.yaml:683
-                    env['m'] = _values30[_i83]
+                    env['m'] = _values30[_i72]
                     st.at = o278  # game.yaml:686
-                    _args245 = {'p': env['p'], 'm': env['m']}
+                    _args224 = {'p': env['p'], 'm': env['m']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[188])
                     st.inline += 1
                     try:
-                        d_fulfil(st, _args245)
+                        c_27(st, _args224, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure fulfil (' + str(S[288]) + ')')
                         raise
                     st.inline -= 1
                 elif _k31 == 1:  # game.yaml:687
-                    env['x'] = _values30[_i83]
+                    env['x'] = _values30[_i72]
                     st.at = o280  # game.yaml:691
-                    _args246 = {'p': env['p'], 'x': env['x']}
+                    _args225 = {'p': env['p'], 'x': env['x']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[189])
                     st.inline += 1
                     try:
-                        proc_exchange_token(st, _args246)
+                        proc_exchange_token(st, _args225)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
@@ -8123,43 +7512,21 @@ def build(num_players, files):
                 elif _k31 == 2:  # game.yaml:692
                     st.at = o282  # game.yaml:693
                     st.vars['missions_over'] = True
-    def c_277(st, fr):  # game.yaml:686
-        env = fr.env
-        pc = fr.pc
+    def c_277(st, env, pc):  # game.yaml:686
         if pc <= 0:
             st.at = o278  # game.yaml:686
-            _args247 = {'p': env['p'], 'm': env['m']}
+            _args226 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[188])
             st.inline += 1
             try:
-                d_fulfil(st, _args247)
+                c_27(st, _args226, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure fulfil (' + str(S[288]) + ')')
                 raise
             st.inline -= 1
-    def c_279(st, fr):  # game.yaml:691
-        env = fr.env
-        st.at = o280  # game.yaml:691
-        _args248 = {'p': env['p'], 'x': env['x']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[189])
-        st.inline += 1
-        try:
-            proc_exchange_token(st, _args248)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
-            raise
-        st.inline -= 1
-    def c_281(st, fr):  # game.yaml:693
-        env = fr.env
-        st.at = o282  # game.yaml:693
-        st.vars['missions_over'] = True
-    def c_285(st, fr):  # game.yaml:696
-        env = fr.env
-        pc = fr.pc
+    def c_285(st, env, pc):  # game.yaml:696
         if pc <= 0:
             st.at = o292  # game.yaml:697
             _actions31, _values31, _idx31 = collect_292(st, env)
@@ -8170,75 +7537,35 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p51, num_players), S[289])
             if _p51 in st.players:  # else out of the game: no option runs
                 if len(_actions31) > 1:
-                    _i84 = st.choose(len(_actions31))
+                    _i73 = st.choose(len(_actions31))
                     st.move_number += 1
                     st.at = o292  # game.yaml:697
                 else:
-                    _i84 = 0
-                env['x'] = _values31[_i84]
+                    _i73 = 0
+                env['x'] = _values31[_i73]
                 st.at = o287  # game.yaml:704
                 env['back'] = [_y9 for _y9 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y9 != env['x'])]
                 st.at = o288  # game.yaml:705
-                _items25 = env['back']
-                _dest23 = Z_token_supply1
-                for _c34 in cards_of(_items25):
-                    st.move(_c34, _dest23, False)
+                _items22 = env['back']
+                _dest20 = Z_token_supply1
+                for _c31 in cards_of(_items22):
+                    st.move(_c31, _dest20, False)
                 st.at = o291  # game.yaml:706
                 for _y10 in list(env['back']):
                     env['y'] = _y10
                     st.at = o290  # game.yaml:706
-                    _args249 = {'p': env['p'], 'bonus': False}
+                    _args227 = {'p': env['p'], 'bonus': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[196])
                     st.inline += 1
                     try:
-                        proc_take_coat(st, _args249)
+                        proc_take_coat(st, _args227)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure take_coat (' + str(S[59]) + ')')
                         raise
                     st.inline -= 1
-    def c_286(st, fr):  # game.yaml:703
-        env = fr.env
-        st.at = o287  # game.yaml:704
-        env['back'] = [_y11 for _y11 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y11 != env['x'])]
-        st.at = o288  # game.yaml:705
-        _items26 = env['back']
-        _dest24 = Z_token_supply1
-        for _c35 in cards_of(_items26):
-            st.move(_c35, _dest24, False)
-        st.at = o291  # game.yaml:706
-        for _y12 in list(env['back']):
-            env['y'] = _y12
-            st.at = o290  # game.yaml:706
-            _args250 = {'p': env['p'], 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[196])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args250)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-    def c_289(st, fr):  # game.yaml:706
-        env = fr.env
-        st.at = o290  # game.yaml:706
-        _args251 = {'p': env['p'], 'bonus': False}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[196])
-        st.inline += 1
-        try:
-            proc_take_coat(st, _args251)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-            raise
-        st.inline -= 1
-    def c_294(st, fr):  # game.yaml:713
-        env = fr.env
-        pc = fr.pc
+    def c_294(st, env, pc):  # game.yaml:713
         if pc <= 0:
             st.at = o300  # game.yaml:714
             if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
@@ -8251,21 +7578,21 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p52, num_players), S[290])
                 if _p52 in st.players:  # else out of the game: no option runs
                     if len(_actions32) > 1:
-                        _i85 = st.choose(len(_actions32))
+                        _i74 = st.choose(len(_actions32))
                         st.move_number += 1
                         st.at = o299  # game.yaml:716
                     else:
-                        _i85 = 0
-                    _k33 = _idx32[_i85]
+                        _i74 = 0
+                    _k33 = _idx32[_i74]
                     if _k33 == 0:  # game.yaml:719
-                        env['x'] = _values32[_i85]
+                        env['x'] = _values32[_i74]
                         st.at = o297  # game.yaml:722
-                        _args252 = {'p': env['q'], 'x': env['x']}
+                        _args228 = {'p': env['q'], 'x': env['x']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[199])
                         st.inline += 1
                         try:
-                            proc_exchange_token(st, _args252)
+                            proc_exchange_token(st, _args228)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
@@ -8273,9 +7600,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k33 == 1:  # game.yaml:723
                         pass
-    def c_295(st, fr):  # game.yaml:715
-        env = fr.env
-        pc = fr.pc
+    def c_295(st, env, pc):  # game.yaml:715
         if pc <= 0:
             st.at = o299  # game.yaml:716
             _actions33, _values33, _idx33 = collect_299(st, env)
@@ -8286,21 +7611,21 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p53, num_players), S[290])
             if _p53 in st.players:  # else out of the game: no option runs
                 if len(_actions33) > 1:
-                    _i86 = st.choose(len(_actions33))
+                    _i75 = st.choose(len(_actions33))
                     st.move_number += 1
                     st.at = o299  # game.yaml:716
                 else:
-                    _i86 = 0
-                _k34 = _idx33[_i86]
+                    _i75 = 0
+                _k34 = _idx33[_i75]
                 if _k34 == 0:  # game.yaml:719
-                    env['x'] = _values33[_i86]
+                    env['x'] = _values33[_i75]
                     st.at = o297  # game.yaml:722
-                    _args253 = {'p': env['q'], 'x': env['x']}
+                    _args229 = {'p': env['q'], 'x': env['x']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[199])
                     st.inline += 1
                     try:
-                        proc_exchange_token(st, _args253)
+                        proc_exchange_token(st, _args229)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
@@ -8308,50 +7633,21 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k34 == 1:  # game.yaml:723
                     pass
-    def c_296(st, fr):  # game.yaml:722
-        env = fr.env
-        st.at = o297  # game.yaml:722
-        _args254 = {'p': env['q'], 'x': env['x']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[199])
-        st.inline += 1
-        try:
-            proc_exchange_token(st, _args254)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
-            raise
-        st.inline -= 1
-    def c_298(st, fr):  # game.yaml:723
-        env = fr.env
-        pass
-    def c_306(st, fr):  # game.yaml:734
-        env = fr.env
-        st.at = o307  # game.yaml:734
-        st.move(env['x'], Z_token_supply1, False)
-    def c_309(st, fr):  # game.yaml:738
-        env = fr.env
-        st.at = o310  # game.yaml:738
-        st.move(env['x'], Z_token_supply1, False)
-    def c_314(st, fr):  # game.yaml:742
-        env = fr.env
-        pc = fr.pc
+    def c_314(st, env, pc):  # game.yaml:742
         if pc <= 0:
             st.at = o315  # game.yaml:742
-            _args255 = {'p': env['p']}
+            _args230 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[204])
             st.inline += 1
             try:
-                d_draw_mission(st, _args255)
+                c_28(st, _args230, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
                 raise
             st.inline -= 1
-    def c_317(st, fr):  # game.yaml:750
-        env = fr.env
-        pc = fr.pc
+    def c_317(st, env, pc):  # game.yaml:750
         if pc <= 0:
             st.at = o324  # game.yaml:751
             _actions34, _values34, _idx34 = collect_324(st, env)
@@ -8362,12 +7658,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p54, num_players), S[294])
             if _p54 in st.players:  # else out of the game: no option runs
                 if len(_actions34) > 1:
-                    _i87 = st.choose(len(_actions34))
+                    _i76 = st.choose(len(_actions34))
                     st.move_number += 1
                     st.at = o324  # game.yaml:751
                 else:
-                    _i87 = 0
-                _k35 = _idx34[_i87]
+                    _i76 = 0
+                _k35 = _idx34[_i76]
                 if _k35 == 0:  # game.yaml:754
                     st.at = o319  # game.yaml:755
                     st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
@@ -8377,104 +7673,21 @@ def build(num_players, files):
                 elif _k35 == 2:  # game.yaml:758
                     st.at = o323  # game.yaml:759
                     st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
-    def c_318(st, fr):  # game.yaml:755
-        env = fr.env
-        st.at = o319  # game.yaml:755
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
-    def c_320(st, fr):  # game.yaml:757
-        env = fr.env
-        st.at = o321  # game.yaml:757
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))), False, S[208])
-    def c_322(st, fr):  # game.yaml:759
-        env = fr.env
-        st.at = o323  # game.yaml:759
-        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
-    def c_327(st, fr):  # game.yaml:773
-        env = fr.env
-        st.at = o328  # game.yaml:775
-        st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
-    def c_330(st, fr):  # game.yaml:777
-        env = fr.env
-        pc = fr.pc
+    def c_330(st, env, pc):  # game.yaml:777
         if pc <= 0:
             st.at = o331  # game.yaml:777
-            _args256 = {'p': env['p']}
+            _args231 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[212])
             st.inline += 1
             try:
-                d_draw_mission(st, _args256)
+                c_28(st, _args231, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
                 raise
             st.inline -= 1
-    def c_333(st, fr):  # game.yaml:299
-        env = fr.env
-        st.at = o334  # game.yaml:302
-        st.shuffle(Z_coat_pile1)
-        st.at = o335  # game.yaml:303
-        st.shuffle(Z_gold_deck1)
-        st.at = o336  # game.yaml:304
-        st.move_count(4, Z_gold_deck1, Z_gold_box1, False, S[213])
-        st.at = o337  # game.yaml:305
-        st.shuffle(Z_intrigue_deck1)
-        st.at = o338  # game.yaml:306
-        st.shuffle(Z_influence_deck1)
-        st.at = o339  # game.yaml:307
-        st.shuffle(Z_light_deck1)
-        st.at = o340  # game.yaml:308
-        st.shuffle(Z_blue_deck1)
-        st.at = o341  # game.yaml:309
-        st.shuffle(Z_dark_deck1)
-        st.at = o348  # game.yaml:310
-        for _i88 in list(span_list(0, (len(st.players) - 1), S[214])):
-            env['i'] = _i88
-            st.at = o343  # game.yaml:312
-            env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
-            st.at = o344  # game.yaml:313
-            _args257 = {'p': env['p'], 'n': 5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[215])
-            st.inline += 1
-            try:
-                proc_earn(st, _args257)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[56]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o345  # game.yaml:314
-            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216]))), False, S[217])
-            st.at = o346  # game.yaml:315
-            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), False, S[219])
-            st.at = o347  # game.yaml:316
-            st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[221]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[220]))), False, S[222])
-    def c_342(st, fr):  # game.yaml:311
-        env = fr.env
-        st.at = o343  # game.yaml:312
-        env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
-        st.at = o344  # game.yaml:313
-        _args258 = {'p': env['p'], 'n': 5}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[215])
-        st.inline += 1
-        try:
-            proc_earn(st, _args258)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o345  # game.yaml:314
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216]))), False, S[217])
-        st.at = o346  # game.yaml:315
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), False, S[219])
-        st.at = o347  # game.yaml:316
-        st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[221]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[220]))), False, S[222])
-    def c_349(st, fr):  # game.yaml:318
-        env = fr.env
-        pc = fr.pc
+    def c_349(st, env, pc):  # game.yaml:318
         if pc <= 0:
             st.at = o350  # game.yaml:322
             st.vars['start_player'] = first(st.players)
@@ -8500,10 +7713,10 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
                 st.at = o357  # game.yaml:329
-                _items27 = st.zones[Z_gold_shown1]
-                _dest25 = Z_gold_box1
-                for _c36 in cards_of(_items27):
-                    st.move(_c36, _dest25, False)
+                _items23 = st.zones[Z_gold_shown1]
+                _dest21 = Z_gold_box1
+                for _c32 in cards_of(_items23):
+                    st.move(_c32, _dest21, False)
                 st.at = o358  # game.yaml:330
                 st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
                 st.at = o359  # game.yaml:331
@@ -8515,12 +7728,12 @@ def build(num_players, files):
                 for _p55 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p55
                     st.at = o362  # game.yaml:334
-                    _args259 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                    _args232 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[223])
                     st.inline += 1
                     try:
-                        proc_earn(st, _args259)
+                        proc_earn(st, _args232)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure earn (' + str(S[56]) + ')')
@@ -8534,15 +7747,15 @@ def build(num_players, files):
                 for _p56 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p56
                     st.at = o370  # game.yaml:339
-                    for _m38 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
-                        env['m'] = _m38
+                    for _m35 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
+                        env['m'] = _m35
                         st.at = o369  # game.yaml:339
-                        _args260 = {'p': env['p'], 'm': env['m']}
+                        _args233 = {'p': env['p'], 'm': env['m']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[228])
                         st.inline += 1
                         try:
-                            d_resource_ability(st, _args260)
+                            c_7(st, _args233, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure resource_ability (' + str(S[296]) + ')')
@@ -8562,12 +7775,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
                 st.at = o379  # game.yaml:342
-                _args261 = {}
+                _args234 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[230])
                 st.inline += 1
                 try:
-                    d_influence(st, _args261)
+                    c_8(st, _args234, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure influence (' + str(S[297]) + ')')
@@ -8582,12 +7795,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
                 st.at = o384  # game.yaml:343
-                _args262 = {}
+                _args235 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[231])
                 st.inline += 1
                 try:
-                    d_evaluation(st, _args262)
+                    c_15(st, _args235, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure evaluation (' + str(S[298]) + ')')
@@ -8603,8 +7816,8 @@ def build(num_players, files):
                 for _p58 in list(st.players):
                     env['p'] = _p58
                     st.at = o390  # game.yaml:346
-                    _i89 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
-                    st.vars['exchanges_used'][_i89] = 0
+                    _i77 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+                    st.vars['exchanges_used'][_i77] = 0
                 st.at = o395  # game.yaml:344
                 for _p59 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p59
@@ -8613,12 +7826,12 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line(turn_line(st), -1)
                     st.at = o394  # game.yaml:348
-                    _args263 = {'p': env['p']}
+                    _args236 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[233])
                     st.inline += 1
                     try:
-                        d_mission_turn(st, _args263)
+                        c_24(st, _args236, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure mission_turn (' + str(S[299]) + ')')
@@ -8628,12 +7841,12 @@ def build(num_players, files):
                 st.vars['turn_player'] = None
                 st.at = o397  # game.yaml:349
                 st.at = o398  # game.yaml:350
-                _args264 = {'p': None}
+                _args237 = {'p': None}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[234])
                 st.inline += 1
                 try:
-                    d_exchange_window(st, _args264)
+                    c_25(st, _args237, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
@@ -8643,17 +7856,17 @@ def build(num_players, files):
                 for _p60 in list(clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p60
                     st.at = o404  # game.yaml:353
-                    for _m39 in list([_x26 for _x26 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x26.props['ability'] == 'card_exchange')]):
-                        env['m'] = _m39
+                    for _m36 in list([_x23 for _x23 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x23.props['ability'] == 'card_exchange')]):
+                        env['m'] = _m36
                         st.at = o403  # game.yaml:354
                         if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                             st.at = o402  # game.yaml:354
-                            _args265 = {'p': env['p'], 'm': env['m']}
+                            _args238 = {'p': env['p'], 'm': env['m']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[236])
                             st.inline += 1
                             try:
-                                d_exchange_missions(st, _args265)
+                                c_29(st, _args238, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure exchange_missions (' + str(S[300]) + ')')
@@ -8663,9 +7876,7 @@ def build(num_players, files):
                 st.vars['phase'] = ''
                 st.at = o407  # game.yaml:323
                 st.vars['start_player'] = seat_after(st, st.vars['start_player'], 1)
-    def c_351(st, fr):  # game.yaml:318
-        env = fr.env
-        pc = fr.pc
+    def c_351(st, env, pc):  # game.yaml:318
         if pc <= 0:
             st.at = o352  # game.yaml:318
             st.vars['round'] += 1
@@ -8681,10 +7892,10 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
             st.at = o357  # game.yaml:329
-            _items28 = st.zones[Z_gold_shown1]
-            _dest26 = Z_gold_box1
-            for _c37 in cards_of(_items28):
-                st.move(_c37, _dest26, False)
+            _items24 = st.zones[Z_gold_shown1]
+            _dest22 = Z_gold_box1
+            for _c33 in cards_of(_items24):
+                st.move(_c33, _dest22, False)
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
@@ -8696,12 +7907,12 @@ def build(num_players, files):
             for _p61 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p61
                 st.at = o362  # game.yaml:334
-                _args266 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                _args239 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[223])
                 st.inline += 1
                 try:
-                    proc_earn(st, _args266)
+                    proc_earn(st, _args239)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[56]) + ')')
@@ -8715,15 +7926,15 @@ def build(num_players, files):
             for _p62 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p62
                 st.at = o370  # game.yaml:339
-                for _m40 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
-                    env['m'] = _m40
+                for _m37 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
+                    env['m'] = _m37
                     st.at = o369  # game.yaml:339
-                    _args267 = {'p': env['p'], 'm': env['m']}
+                    _args240 = {'p': env['p'], 'm': env['m']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[228])
                     st.inline += 1
                     try:
-                        d_resource_ability(st, _args267)
+                        c_7(st, _args240, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure resource_ability (' + str(S[296]) + ')')
@@ -8744,12 +7955,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
             st.at = o379  # game.yaml:342
-            _args268 = {}
+            _args241 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[230])
             st.inline += 1
             try:
-                d_influence(st, _args268)
+                c_8(st, _args241, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure influence (' + str(S[297]) + ')')
@@ -8765,12 +7976,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
             st.at = o384  # game.yaml:343
-            _args269 = {}
+            _args242 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[231])
             st.inline += 1
             try:
-                d_evaluation(st, _args269)
+                c_15(st, _args242, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure evaluation (' + str(S[298]) + ')')
@@ -8787,8 +7998,8 @@ def build(num_players, files):
             for _p64 in list(st.players):
                 env['p'] = _p64
                 st.at = o390  # game.yaml:346
-                _i90 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
-                st.vars['exchanges_used'][_i90] = 0
+                _i78 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+                st.vars['exchanges_used'][_i78] = 0
             st.at = o395  # game.yaml:344
             for _p65 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p65
@@ -8797,12 +8008,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
-                _args270 = {'p': env['p']}
+                _args243 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[233])
                 st.inline += 1
                 try:
-                    d_mission_turn(st, _args270)
+                    c_24(st, _args243, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure mission_turn (' + str(S[299]) + ')')
@@ -8812,12 +8023,12 @@ def build(num_players, files):
             st.vars['turn_player'] = None
             st.at = o397  # game.yaml:349
             st.at = o398  # game.yaml:350
-            _args271 = {'p': None}
+            _args244 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[234])
             st.inline += 1
             try:
-                d_exchange_window(st, _args271)
+                c_25(st, _args244, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
@@ -8827,17 +8038,17 @@ def build(num_players, files):
             for _p66 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p66
                 st.at = o404  # game.yaml:353
-                for _m41 in list([_x27 for _x27 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x27.props['ability'] == 'card_exchange')]):
-                    env['m'] = _m41
+                for _m38 in list([_x24 for _x24 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x24.props['ability'] == 'card_exchange')]):
+                    env['m'] = _m38
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                         st.at = o402  # game.yaml:354
-                        _args272 = {'p': env['p'], 'm': env['m']}
+                        _args245 = {'p': env['p'], 'm': env['m']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[236])
                         st.inline += 1
                         try:
-                            d_exchange_missions(st, _args272)
+                            c_29(st, _args245, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[300]) + ')')
@@ -8848,9 +8059,7 @@ def build(num_players, files):
         if pc <= 6:
             st.at = o407  # game.yaml:323
             st.vars['start_player'] = seat_after(st, st.vars['start_player'], 1)
-    def c_354(st, fr):  # game.yaml:325
-        env = fr.env
-        pc = fr.pc
+    def c_354(st, env, pc):  # game.yaml:325
         if pc <= 0:
             st.at = o355  # game.yaml:325
             st.vars['phase'] = 'Resources'
@@ -8860,10 +8069,10 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Resources', -1)
         if pc <= 2:
             st.at = o357  # game.yaml:329
-            _items29 = st.zones[Z_gold_shown1]
-            _dest27 = Z_gold_box1
-            for _c38 in cards_of(_items29):
-                st.move(_c38, _dest27, False)
+            _items25 = st.zones[Z_gold_shown1]
+            _dest23 = Z_gold_box1
+            for _c34 in cards_of(_items25):
+                st.move(_c34, _dest23, False)
         if pc <= 3:
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
@@ -8879,12 +8088,12 @@ def build(num_players, files):
             for _p67 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
                 st.at = o362  # game.yaml:334
-                _args273 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                _args246 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[223])
                 st.inline += 1
                 try:
-                    proc_earn(st, _args273)
+                    proc_earn(st, _args246)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure earn (' + str(S[56]) + ')')
@@ -8900,15 +8109,15 @@ def build(num_players, files):
             for _p68 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p68
                 st.at = o370  # game.yaml:339
-                for _m42 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
-                    env['m'] = _m42
+                for _m39 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
+                    env['m'] = _m39
                     st.at = o369  # game.yaml:339
-                    _args274 = {'p': env['p'], 'm': env['m']}
+                    _args247 = {'p': env['p'], 'm': env['m']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[228])
                     st.inline += 1
                     try:
-                        d_resource_ability(st, _args274)
+                        c_7(st, _args247, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure resource_ability (' + str(S[296]) + ')')
@@ -8923,66 +8132,38 @@ def build(num_players, files):
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
-    def c_361(st, fr):  # game.yaml:334
-        env = fr.env
-        st.at = o362  # game.yaml:334
-        _args275 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[223])
-        st.inline += 1
-        try:
-            proc_earn(st, _args275)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
-            raise
-        st.inline -= 1
-    def c_364(st, fr):  # game.yaml:336
-        env = fr.env
-        st.at = o365  # game.yaml:336
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
-    def c_367(st, fr):  # game.yaml:339
-        env = fr.env
-        pc = fr.pc
+    def c_367(st, env, pc):  # game.yaml:339
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            for _m43 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
-                env['m'] = _m43
+            for _m40 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
+                env['m'] = _m40
                 st.at = o369  # game.yaml:339
-                _args276 = {'p': env['p'], 'm': env['m']}
+                _args248 = {'p': env['p'], 'm': env['m']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[228])
                 st.inline += 1
                 try:
-                    d_resource_ability(st, _args276)
+                    c_7(st, _args248, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure resource_ability (' + str(S[296]) + ')')
                     raise
                 st.inline -= 1
-    def c_368(st, fr):  # game.yaml:339
-        env = fr.env
-        pc = fr.pc
+    def c_368(st, env, pc):  # game.yaml:339
         if pc <= 0:
             st.at = o369  # game.yaml:339
-            _args277 = {'p': env['p'], 'm': env['m']}
+            _args249 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[228])
             st.inline += 1
             try:
-                d_resource_ability(st, _args277)
+                c_7(st, _args249, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure resource_ability (' + str(S[296]) + ')')
                 raise
             st.inline -= 1
-    def c_372(st, fr):  # game.yaml:341
-        env = fr.env
-        st.at = o373  # game.yaml:341
-        st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
-    def c_376(st, fr):  # game.yaml:342
-        env = fr.env
-        pc = fr.pc
+    def c_376(st, env, pc):  # game.yaml:342
         if pc <= 0:
             st.at = o377  # game.yaml:342
             st.vars['phase'] = 'Influence'
@@ -8992,12 +8173,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Influence', -1)
         if pc <= 2:
             st.at = o379  # game.yaml:342
-            _args278 = {}
+            _args250 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[230])
             st.inline += 1
             try:
-                d_influence(st, _args278)
+                c_8(st, _args250, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure influence (' + str(S[297]) + ')')
@@ -9006,9 +8187,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o380  # game.yaml:342
             st.vars['phase'] = ''
-    def c_381(st, fr):  # game.yaml:343
-        env = fr.env
-        pc = fr.pc
+    def c_381(st, env, pc):  # game.yaml:343
         if pc <= 0:
             st.at = o382  # game.yaml:343
             st.vars['phase'] = 'Evaluation'
@@ -9018,12 +8197,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Evaluation', -1)
         if pc <= 2:
             st.at = o384  # game.yaml:343
-            _args279 = {}
+            _args251 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[231])
             st.inline += 1
             try:
-                d_evaluation(st, _args279)
+                c_15(st, _args251, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure evaluation (' + str(S[298]) + ')')
@@ -9032,9 +8211,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o385  # game.yaml:343
             st.vars['phase'] = ''
-    def c_386(st, fr):  # game.yaml:344
-        env = fr.env
-        pc = fr.pc
+    def c_386(st, env, pc):  # game.yaml:344
         if pc <= 0:
             st.at = o387  # game.yaml:344
             st.vars['phase'] = 'Missions'
@@ -9044,8 +8221,8 @@ def build(num_players, files):
             for _p70 in list(st.players):
                 env['p'] = _p70
                 st.at = o390  # game.yaml:346
-                _i91 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
-                st.vars['exchanges_used'][_i91] = 0
+                _i79 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+                st.vars['exchanges_used'][_i79] = 0
         if pc <= 2:
             st.at = o395  # game.yaml:344
             for _p71 in list(clockwise_from(st, st.vars['start_player'])):
@@ -9055,12 +8232,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
-                _args280 = {'p': env['p']}
+                _args252 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[233])
                 st.inline += 1
                 try:
-                    d_mission_turn(st, _args280)
+                    c_24(st, _args252, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure mission_turn (' + str(S[299]) + ')')
@@ -9072,12 +8249,12 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o397  # game.yaml:349
             st.at = o398  # game.yaml:350
-            _args281 = {'p': None}
+            _args253 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[234])
             st.inline += 1
             try:
-                d_exchange_window(st, _args281)
+                c_25(st, _args253, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
@@ -9087,17 +8264,17 @@ def build(num_players, files):
             for _p72 in list(clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p72
                 st.at = o404  # game.yaml:353
-                for _m44 in list([_x28 for _x28 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x28.props['ability'] == 'card_exchange')]):
-                    env['m'] = _m44
+                for _m41 in list([_x25 for _x25 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x25.props['ability'] == 'card_exchange')]):
+                    env['m'] = _m41
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                         st.at = o402  # game.yaml:354
-                        _args282 = {'p': env['p'], 'm': env['m']}
+                        _args254 = {'p': env['p'], 'm': env['m']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[236])
                         st.inline += 1
                         try:
-                            d_exchange_missions(st, _args282)
+                            c_29(st, _args254, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[300]) + ')')
@@ -9106,22 +8283,7 @@ def build(num_players, files):
         if pc <= 5:
             st.at = o406  # game.yaml:344
             st.vars['phase'] = ''
-    def c_388(st, fr):  # game.yaml:346
-        env = fr.env
-        st.at = o391  # game.yaml:346
-        for _p73 in list(st.players):
-            env['p'] = _p73
-            st.at = o390  # game.yaml:346
-            _i92 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
-            st.vars['exchanges_used'][_i92] = 0
-    def c_389(st, fr):  # game.yaml:346
-        env = fr.env
-        st.at = o390  # game.yaml:346
-        _i93 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
-        st.vars['exchanges_used'][_i93] = 0
-    def c_392(st, fr):  # game.yaml:348
-        env = fr.env
-        pc = fr.pc
+    def c_392(st, env, pc):  # game.yaml:348
         if pc <= 0:
             st.at = o393  # game.yaml:344
             st.vars['turn_player'] = env['p']
@@ -9129,28 +8291,26 @@ def build(num_players, files):
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o394  # game.yaml:348
-            _args283 = {'p': env['p']}
+            _args255 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[233])
             st.inline += 1
             try:
-                d_mission_turn(st, _args283)
+                c_24(st, _args255, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure mission_turn (' + str(S[299]) + ')')
                 raise
             st.inline -= 1
-    def c_397(st, fr):  # game.yaml:349
-        env = fr.env
-        pc = fr.pc
+    def c_397(st, env, pc):  # game.yaml:349
         if pc <= 0:
             st.at = o398  # game.yaml:350
-            _args284 = {'p': None}
+            _args256 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[234])
             st.inline += 1
             try:
-                d_exchange_window(st, _args284)
+                c_25(st, _args256, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
@@ -9158,1754 +8318,72 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o405  # game.yaml:351
-            for _p74 in list(clockwise_from(st, st.vars['start_player'])):
-                env['p'] = _p74
+            for _p73 in list(clockwise_from(st, st.vars['start_player'])):
+                env['p'] = _p73
                 st.at = o404  # game.yaml:353
-                for _m45 in list([_x29 for _x29 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x29.props['ability'] == 'card_exchange')]):
-                    env['m'] = _m45
+                for _m42 in list([_x26 for _x26 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x26.props['ability'] == 'card_exchange')]):
+                    env['m'] = _m42
                     st.at = o403  # game.yaml:354
                     if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                         st.at = o402  # game.yaml:354
-                        _args285 = {'p': env['p'], 'm': env['m']}
+                        _args257 = {'p': env['p'], 'm': env['m']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[236])
                         st.inline += 1
                         try:
-                            d_exchange_missions(st, _args285)
+                            c_29(st, _args257, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure exchange_missions (' + str(S[300]) + ')')
                             raise
                         st.inline -= 1
-    def c_399(st, fr):  # game.yaml:352
-        env = fr.env
-        pc = fr.pc
+    def c_399(st, env, pc):  # game.yaml:352
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m46 in list([_x30 for _x30 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x30.props['ability'] == 'card_exchange')]):
-                env['m'] = _m46
+            for _m43 in list([_x27 for _x27 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x27.props['ability'] == 'card_exchange')]):
+                env['m'] = _m43
                 st.at = o403  # game.yaml:354
                 if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                     st.at = o402  # game.yaml:354
-                    _args286 = {'p': env['p'], 'm': env['m']}
+                    _args258 = {'p': env['p'], 'm': env['m']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[236])
                     st.inline += 1
                     try:
-                        d_exchange_missions(st, _args286)
+                        c_29(st, _args258, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure exchange_missions (' + str(S[300]) + ')')
                         raise
                     st.inline -= 1
-    def c_400(st, fr):  # game.yaml:354
-        env = fr.env
-        pc = fr.pc
+    def c_400(st, env, pc):  # game.yaml:354
         if pc <= 0:
             st.at = o403  # game.yaml:354
             if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
                 st.at = o402  # game.yaml:354
-                _args287 = {'p': env['p'], 'm': env['m']}
+                _args259 = {'p': env['p'], 'm': env['m']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[236])
                 st.inline += 1
                 try:
-                    d_exchange_missions(st, _args287)
+                    c_29(st, _args259, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure exchange_missions (' + str(S[300]) + ')')
                     raise
                 st.inline -= 1
-    def c_401(st, fr):  # game.yaml:354
-        env = fr.env
-        pc = fr.pc
+    def c_401(st, env, pc):  # game.yaml:354
         if pc <= 0:
             st.at = o402  # game.yaml:354
-            _args288 = {'p': env['p'], 'm': env['m']}
+            _args260 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[236])
             st.inline += 1
             try:
-                d_exchange_missions(st, _args288)
+                c_29(st, _args260, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure exchange_missions (' + str(S[300]) + ')')
-                raise
-            st.inline -= 1
-    def c_409(st, fr):  # game.yaml:779
-        env = fr.env
-        st.at = o425  # game.yaml:783
-        for _p75 in list(clockwise_from(st, st.vars['start_player'])):
-            env['p'] = _p75
-            st.at = o411  # game.yaml:785
-            env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[238])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[239])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[240])))]))
-            st.at = o412  # game.yaml:786
-            env['placed'] = sum([len([1 for _m47 in st.zones[(Z_markers_on1 + (_t12.ordinal if _t12.kind == 'courtiers' else ordinal(_t12, 'courtiers', S[0])))] if (_m47.owner == env['p'])]) for _t12 in K_courtiers1])
-            st.at = o413  # game.yaml:787
-            env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[241]))], 3, '//', S[242])
-            st.at = o414  # game.yaml:788
-            if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
-            st.at = o415  # game.yaml:789
-            _items30 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
-            _dest28 = Z_influence_deck1
-            for _c39 in cards_of(_items30):
-                st.move(_c39, _dest28, False)
-            st.at = o416  # game.yaml:790
-            _items31 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
-            _dest29 = Z_intrigue_deck1
-            for _c40 in cards_of(_items31):
-                st.move(_c40, _dest29, False)
-            st.at = o417  # game.yaml:791
-            _items32 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
-            _dest30 = Z_token_supply1
-            for _c41 in cards_of(_items32):
-                st.move(_c41, _dest30, False)
-            st.at = o420  # game.yaml:792
-            for _t13 in list(K_courtiers1):
-                env['t'] = _t13
-                st.at = o419  # game.yaml:792
-                _args289 = {'p': env['p'], 't': env['t']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[246])
-                st.inline += 1
-                try:
-                    proc_to_general(st, _args289)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure to_general (' + str(S[162]) + ')')
-                    raise
-                st.inline -= 1
-            st.at = o421  # game.yaml:793
-            _args290 = {'p': env['p'], 'n': (env['coins'] * 3)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[247])
-            st.inline += 1
-            try:
-                proc_pay(st, _args290)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[49]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o424  # game.yaml:794
-            for _i94 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[248])):
-                env['i'] = _i94
-                st.at = o423  # game.yaml:794
-                _args291 = {'p': env['p'], 'bonus': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[249])
-                st.inline += 1
-                try:
-                    proc_take_coat(st, _args291)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o430  # game.yaml:795
-        for _a3 in list(span_list(1, 6, S[250])):
-            env['a'] = _a3
-            st.at = o429  # game.yaml:797
-            for _q27 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c42 in st.zones[(Z_coats_held1 + (_p76 if type(_p76) is int and 0 <= _p76 < num_players else seat(st, _p76, S[23])))] if (_c42.props['arms'] == env['a'])]) for _p76 in clockwise_from(st, st.vars['start_player'])])):
-                env['q'] = _q27
-                st.at = o428  # game.yaml:797
-                _args292 = {'p': env['q'], 'bonus': True}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[251])
-                st.inline += 1
-                try:
-                    proc_take_coat(st, _args292)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o433  # game.yaml:798
-        for _p77 in list(st.players):
-            env['p'] = _p77
-            st.at = o432  # game.yaml:800
-            _i95 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252]))
-            _v44 = (((len(st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253])))]) + len(st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[254])))])) + st.vars['extra_coats'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[255]))]) + (5 * len(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[256])))])))
-            if _v44 < 0:
-                raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[257])
-            st.vars['score'][_i95] = _v44
-    def c_410(st, fr):  # game.yaml:784
-        env = fr.env
-        st.at = o411  # game.yaml:785
-        env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[238])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[239])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[240])))]))
-        st.at = o412  # game.yaml:786
-        env['placed'] = sum([len([1 for _m48 in st.zones[(Z_markers_on1 + (_t14.ordinal if _t14.kind == 'courtiers' else ordinal(_t14, 'courtiers', S[0])))] if (_m48.owner == env['p'])]) for _t14 in K_courtiers1])
-        st.at = o413  # game.yaml:787
-        env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[241]))], 3, '//', S[242])
-        st.at = o414  # game.yaml:788
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
-        st.at = o415  # game.yaml:789
-        _items33 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
-        _dest31 = Z_influence_deck1
-        for _c43 in cards_of(_items33):
-            st.move(_c43, _dest31, False)
-        st.at = o416  # game.yaml:790
-        _items34 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
-        _dest32 = Z_intrigue_deck1
-        for _c44 in cards_of(_items34):
-            st.move(_c44, _dest32, False)
-        st.at = o417  # game.yaml:791
-        _items35 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
-        _dest33 = Z_token_supply1
-        for _c45 in cards_of(_items35):
-            st.move(_c45, _dest33, False)
-        st.at = o420  # game.yaml:792
-        for _t15 in list(K_courtiers1):
-            env['t'] = _t15
-            st.at = o419  # game.yaml:792
-            _args293 = {'p': env['p'], 't': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[246])
-            st.inline += 1
-            try:
-                proc_to_general(st, _args293)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o421  # game.yaml:793
-        _args294 = {'p': env['p'], 'n': (env['coins'] * 3)}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[247])
-        st.inline += 1
-        try:
-            proc_pay(st, _args294)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[49]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o424  # game.yaml:794
-        for _i96 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[248])):
-            env['i'] = _i96
-            st.at = o423  # game.yaml:794
-            _args295 = {'p': env['p'], 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[249])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args295)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-    def c_418(st, fr):  # game.yaml:792
-        env = fr.env
-        st.at = o419  # game.yaml:792
-        _args296 = {'p': env['p'], 't': env['t']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[246])
-        st.inline += 1
-        try:
-            proc_to_general(st, _args296)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure to_general (' + str(S[162]) + ')')
-            raise
-        st.inline -= 1
-    def c_422(st, fr):  # game.yaml:794
-        env = fr.env
-        st.at = o423  # game.yaml:794
-        _args297 = {'p': env['p'], 'bonus': False}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[249])
-        st.inline += 1
-        try:
-            proc_take_coat(st, _args297)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-            raise
-        st.inline -= 1
-    def c_426(st, fr):  # game.yaml:797
-        env = fr.env
-        st.at = o429  # game.yaml:797
-        for _q28 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c46 in st.zones[(Z_coats_held1 + (_p78 if type(_p78) is int and 0 <= _p78 < num_players else seat(st, _p78, S[23])))] if (_c46.props['arms'] == env['a'])]) for _p78 in clockwise_from(st, st.vars['start_player'])])):
-            env['q'] = _q28
-            st.at = o428  # game.yaml:797
-            _args298 = {'p': env['q'], 'bonus': True}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[251])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args298)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-    def c_427(st, fr):  # game.yaml:797
-        env = fr.env
-        st.at = o428  # game.yaml:797
-        _args299 = {'p': env['q'], 'bonus': True}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[251])
-        st.inline += 1
-        try:
-            proc_take_coat(st, _args299)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-            raise
-        st.inline -= 1
-    def c_431(st, fr):  # game.yaml:799
-        env = fr.env
-        st.at = o432  # game.yaml:800
-        _i97 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252]))
-        _v45 = (((len(st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253])))]) + len(st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[254])))])) + st.vars['extra_coats'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[255]))]) + (5 * len(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[256])))])))
-        if _v45 < 0:
-            raise RuleError("'score' would fall to " + str(_v45) + ', below its minimum 0', S[257])
-        st.vars['score'][_i97] = _v45
-    def d_earn(st, env):  # game.yaml:358
-        st.at = o30  # game.yaml:360
-        env['k'] = min((env['n'], st.vars['bank'],))
-        st.at = o31  # game.yaml:360
-        _v46 = st.vars['bank'] - env['k']
-        if _v46 < 0:
-            raise RuleError("'bank' would fall to " + str(_v46) + ', below its minimum 0', S[24])
-        st.vars['bank'] = _v46
-        st.at = o32  # game.yaml:360
-        _i98 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))
-        _v47 = st.vars['gold'][_i98] + env['k']
-        if _v47 < 0:
-            raise RuleError("'gold' would fall to " + str(_v47) + ', below its minimum 0', S[26])
-        st.vars['gold'][_i98] = _v47
-    def d_pay(st, env):  # game.yaml:361
-        st.at = o33  # game.yaml:361
-        _i99 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))
-        _v48 = st.vars['gold'][_i99] - env['n']
-        if _v48 < 0:
-            raise RuleError("'gold' would fall to " + str(_v48) + ', below its minimum 0', S[28])
-        st.vars['gold'][_i99] = _v48
-        st.at = o34  # game.yaml:361
-        _v49 = st.vars['bank'] + env['n']
-        if _v49 < 0:
-            raise RuleError("'bank' would fall to " + str(_v49) + ', below its minimum 0', S[29])
-        st.vars['bank'] = _v49
-    def d_take_coat(st, env):  # game.yaml:362
-        st.at = o39  # game.yaml:367
-        if (len(st.zones[Z_coat_pile1]) > 0):
-            st.at = o38  # game.yaml:368
-            st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))])), False, S[32])
-        else:
-            st.at = o36  # game.yaml:369
-            _i100 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))
-            st.vars['extra_coats'][_i100] += 1
-    def d_take_token(st, env):  # game.yaml:370
-        st.at = o42  # game.yaml:375
-        if any((_x31.props['symbol'] == env['s']) for _x31 in st.zones[Z_token_supply1]):
-            st.at = o41  # game.yaml:376
-            st.move(first([_x32 for _x32 in st.zones[Z_token_supply1] if (_x32.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False)
-    def d_to_personal(st, env):  # game.yaml:377
-        st.at = o43  # game.yaml:379
-        st.move_count(min((env['n'], len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[37])))]),)), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[36]))), (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[35]))), False, S[38])
-    def d_from_general(st, env):  # game.yaml:380
-        st.at = o46  # game.yaml:385
-        for _i101 in list(span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[39])):
-            env['i'] = _i101
-            st.at = o45  # game.yaml:386
-            st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[44])
-    def d_to_general(st, env):  # game.yaml:387
-        st.at = o47  # game.yaml:389
-        _items36 = [_m49 for _m49 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[46])))] if (_m49.owner == env['p'])]
-        _dest34 = (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45])))
-        for _c47 in cards_of(_items36):
-            st.move(_c47, _dest34, False)
-    def d_resource_ability(st, env):  # game.yaml:392
-        st.at = o50  # game.yaml:397
-        if (env['m'].props['ability'] == 'marker1'):
-            st.at = o49  # game.yaml:397
-            _args300 = {'p': env['p'], 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[52])
-            st.inline += 1
-            try:
-                proc_to_personal(st, _args300)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o53  # game.yaml:398
-        if (env['m'].props['ability'] == 'marker3'):
-            st.at = o52  # game.yaml:398
-            _args301 = {'p': env['p'], 'n': 3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[54])
-            st.inline += 1
-            try:
-                proc_to_personal(st, _args301)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o56  # game.yaml:399
-        if (env['m'].props['ability'] == 'gold1'):
-            st.at = o55  # game.yaml:399
-            _args302 = {'p': env['p'], 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[55])
-            st.inline += 1
-            try:
-                proc_earn(st, _args302)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[56]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o59  # game.yaml:400
-        if (env['m'].props['ability'] == 'gold3'):
-            st.at = o58  # game.yaml:400
-            _args303 = {'p': env['p'], 'n': 3}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[57])
-            st.inline += 1
-            try:
-                proc_earn(st, _args303)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[56]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o62  # game.yaml:401
-        if (env['m'].props['ability'] == 'coat1'):
-            st.at = o61  # game.yaml:401
-            _args304 = {'p': env['p'], 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[58])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args304)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o65  # game.yaml:402
-        if ((env['m'].props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
-            st.at = o64  # game.yaml:403
-            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60]))), False, S[61])
-        st.at = o75  # game.yaml:404
-        if (env['m'].props['ability'] == 'gold_or_markers'):
-            st.at = o74  # game.yaml:406
-            _actions35, _values35, _idx35 = collect_74(st, env)
-            if not _actions35:
-                raise RuleError('a choice has no legal option', S[258])
-            _p79 = e74_player(st, env)
-            if type(_p79) is not int or not 0 <= _p79 < num_players:
-                raise RuleError(not_a_seat(_p79, num_players), S[258])
-            if _p79 in st.players:  # else out of the game: no option runs
-                if len(_actions35) > 1:
-                    _i102 = st.choose(len(_actions35))
-                    st.move_number += 1
-                    st.at = o74  # game.yaml:406
-                else:
-                    _i102 = 0
-                _k36 = _idx35[_i102]
-                if _k36 == 0:  # game.yaml:409
-                    st.at = o68  # game.yaml:409
-                    _args305 = {'p': env['p'], 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[87])
-                    st.inline += 1
-                    try:
-                        proc_earn(st, _args305)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure earn (' + str(S[56]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k36 == 1:  # game.yaml:410
-                    st.at = o70  # game.yaml:411
-                    _args306 = {'p': env['p'], 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[88])
-                    st.inline += 1
-                    try:
-                        proc_earn(st, _args306)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure earn (' + str(S[56]) + ')')
-                        raise
-                    st.inline -= 1
-                    st.at = o71  # game.yaml:411
-                    _args307 = {'p': env['p'], 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[89])
-                    st.inline += 1
-                    try:
-                        proc_to_personal(st, _args307)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k36 == 2:  # game.yaml:412
-                    st.at = o73  # game.yaml:412
-                    _args308 = {'p': env['p'], 'n': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[90])
-                    st.inline += 1
-                    try:
-                        proc_to_personal(st, _args308)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-                        raise
-                    st.inline -= 1
-        st.at = o82  # game.yaml:413
-        if ((env['m'].props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[62])))]) > 0)):
-            st.at = o81  # game.yaml:415
-            _actions36, _values36, _idx36 = collect_81(st, env)
-            if not _actions36:
-                raise RuleError('a choice has no legal option', S[259])
-            _p80 = e81_player(st, env)
-            if type(_p80) is not int or not 0 <= _p80 < num_players:
-                raise RuleError(not_a_seat(_p80, num_players), S[259])
-            if _p80 in st.players:  # else out of the game: no option runs
-                if len(_actions36) > 1:
-                    _i103 = st.choose(len(_actions36))
-                    st.move_number += 1
-                    st.at = o81  # game.yaml:415
-                else:
-                    _i103 = 0
-                _k37 = _idx36[_i103]
-                if _k37 == 0:  # game.yaml:419
-                    st.at = o78  # game.yaml:420
-                    st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
-                    st.at = o79  # game.yaml:420
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
-                elif _k37 == 1:  # game.yaml:421
-                    pass
-    def d_influence(st, env):  # game.yaml:424
-        st.at = o90  # game.yaml:427
-        for _p81 in list(clockwise_from(st, st.vars['start_player'])):
-            env['p'] = _p81
-            st.at = o84  # game.yaml:429
-            _i104 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-            _v50 = len([1 for _m50 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m50.props['ability'] == 'pass2')])
-            if _v50 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v50) + ', below its minimum 0', S[99])
-            st.vars['pass_left'][_i104] = _v50
-            st.at = o85  # game.yaml:430
-            _i105 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
-            _v51 = len([1 for _m51 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m51.props['ability'] == 'card_swap')])
-            if _v51 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v51) + ', below its minimum 0', S[101])
-            st.vars['swap_left'][_i105] = _v51
-            st.at = o86  # game.yaml:431
-            _i106 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
-            _v52 = len([1 for _m52 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m52.props['ability'] == 'place_four')])
-            if _v52 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v52) + ', below its minimum 0', S[103])
-            st.vars['four_left'][_i106] = _v52
-            st.at = o89  # game.yaml:432
-            for _m53 in list([_x33 for _x33 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x33.props['ability'] in ['tile_marker', 'louis_marker'])]):
-                env['m'] = _m53
-                st.at = o88  # game.yaml:433
-                _args309 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[104])
-                st.inline += 1
-                try:
-                    d_optional_markers(st, _args309)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o95  # game.yaml:435
-        _passes4 = 0
-        while True:
-            st.at = o95  # game.yaml:435
-            if not any((len(st.zones[(Z_influence_hand1 + (_q29 if type(_q29) is int and 0 <= _q29 < num_players else seat(st, _q29, S[108])))]) > 1) for _q29 in st.players):
-                break
-            _passes4 += 1
-            if _passes4 > MAX_PASSES:
-                raise too_long(S[261])
-            st.at = o94  # game.yaml:437
-            for _p82 in list([_q30 for _q30 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q30 if type(_q30) is int and 0 <= _q30 < num_players else seat(st, _q30, S[107])))]) > 1)]):
-                env['p'] = _p82
-                st.at = o93  # game.yaml:438
-                _args310 = {'p': env['p']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[106])
-                st.inline += 1
-                try:
-                    d_influence_turn(st, _args310)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure influence_turn (' + str(S[262]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o100  # game.yaml:441
-        for _p83 in list(clockwise_from(st, st.vars['start_player'])):
-            env['p'] = _p83
-            st.at = o99  # game.yaml:443
-            for _m54 in list([_x34 for _x34 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x34.props['ability'] == 'final_marker')]):
-                env['m'] = _m54
-                st.at = o98  # game.yaml:444
-                _args311 = {'p': env['p'], 'x': env['m'], 'optional': True}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[109])
-                st.inline += 1
-                try:
-                    d_marker_anywhere(st, _args311)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o103  # game.yaml:445
-        for _p84 in list(st.players):
-            env['p'] = _p84
-            st.at = o102  # game.yaml:446
-            _items37 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
-            _dest35 = Z_influence_deck1
-            for _c48 in cards_of(_items37):
-                st.move(_c48, _dest35, False)
-        st.at = o104  # game.yaml:447
-        _items38 = st.zones[Z_influence_played1]
-        _dest36 = Z_influence_deck1
-        for _c49 in cards_of(_items38):
-            st.move(_c49, _dest36, False)
-        st.at = o105  # game.yaml:448
-        st.shuffle(Z_influence_deck1)
-    def d_optional_markers(st, env):  # game.yaml:449
-        st.at = o106  # game.yaml:453
-        env['what'] = ('a marker' if (env['n'] == 1) else 'two markers')
-        st.at = o112  # game.yaml:454
-        if ((len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])) > 0):
-            st.at = o111  # game.yaml:456
-            _actions37, _values37, _idx37 = collect_111(st, env)
-            if not _actions37:
-                raise RuleError('a choice has no legal option', S[264])
-            _p85 = e111_player(st, env)
-            if type(_p85) is not int or not 0 <= _p85 < num_players:
-                raise RuleError(not_a_seat(_p85, num_players), S[264])
-            if _p85 in st.players:  # else out of the game: no option runs
-                if len(_actions37) > 1:
-                    _i107 = st.choose(len(_actions37))
-                    st.move_number += 1
-                    st.at = o111  # game.yaml:456
-                else:
-                    _i107 = 0
-                _k38 = _idx37[_i107]
-                if _k38 == 0:  # game.yaml:459
-                    st.at = o109  # game.yaml:459
-                    _args312 = {'p': env['p'], 't': env['t'], 'n': env['n']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[111])
-                    st.inline += 1
-                    try:
-                        proc_from_general(st, _args312)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure from_general (' + str(S[112]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k38 == 1:  # game.yaml:460
-                    pass
-    def d_marker_anywhere(st, env):  # game.yaml:461
-        st.at = o118  # game.yaml:466
-        if ((len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])) > 0):
-            st.at = o117  # game.yaml:468
-            _actions38, _values38, _idx38 = collect_117(st, env)
-            if not _actions38:
-                raise RuleError('a choice has no legal option', S[265])
-            _p86 = e117_player(st, env)
-            if type(_p86) is not int or not 0 <= _p86 < num_players:
-                raise RuleError(not_a_seat(_p86, num_players), S[265])
-            if _p86 in st.players:  # else out of the game: no option runs
-                if len(_actions38) > 1:
-                    _i108 = st.choose(len(_actions38))
-                    st.move_number += 1
-                    st.at = o117  # game.yaml:468
-                else:
-                    _i108 = 0
-                _k39 = _idx38[_i108]
-                if _k39 == 0:  # game.yaml:471
-                    env['t'] = _values38[_i108]
-                    st.at = o115  # game.yaml:471
-                    _args313 = {'p': env['p'], 't': env['t'], 'n': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[113])
-                    st.inline += 1
-                    try:
-                        proc_from_general(st, _args313)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure from_general (' + str(S[112]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k39 == 1:  # game.yaml:472
-                    pass
-    def d_influence_turn(st, env):  # game.yaml:473
-        st.at = o129  # game.yaml:477
-        _actions39, _values39, _idx39 = collect_129(st, env)
-        if not _actions39:
-            raise RuleError('a choice has no legal option', S[266])
-        _p87 = e129_player(st, env)
-        if type(_p87) is not int or not 0 <= _p87 < num_players:
-            raise RuleError(not_a_seat(_p87, num_players), S[266])
-        if _p87 in st.players:  # else out of the game: no option runs
-            if len(_actions39) > 1:
-                _i109 = st.choose(len(_actions39))
-                st.move_number += 1
-                st.at = o129  # game.yaml:477
-            else:
-                _i109 = 0
-            _k40 = _idx39[_i109]
-            if _k40 == 0:  # game.yaml:480
-                env['c'] = _values39[_i109]
-                st.at = o120  # game.yaml:482
-                st.move(env['c'], Z_influence_played1, False)
-                st.at = o121  # game.yaml:482
-                _args314 = {'p': env['p'], 'c': env['c']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[114])
-                st.inline += 1
-                try:
-                    d_use_card(st, _args314)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure use_card (' + str(S[267]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k40 == 1:  # game.yaml:483
-                st.at = o123  # game.yaml:486
-                _i110 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))
-                _v53 = st.vars['pass_left'][_i110] - 1
-                if _v53 < 0:
-                    raise RuleError("'pass_left' would fall to " + str(_v53) + ', below its minimum 0', S[116])
-                st.vars['pass_left'][_i110] = _v53
-                st.at = o124  # game.yaml:486
-                _args315 = {'p': env['p'], 'n': 2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[117])
-                st.inline += 1
-                try:
-                    proc_pay(st, _args315)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay (' + str(S[49]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k40 == 2:  # game.yaml:487
-                env['c'] = _values39[_i109]
-                st.at = o126  # game.yaml:491
-                _i111 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))
-                _v54 = st.vars['swap_left'][_i111] - 1
-                if _v54 < 0:
-                    raise RuleError("'swap_left' would fall to " + str(_v54) + ', below its minimum 0', S[119])
-                st.vars['swap_left'][_i111] = _v54
-                st.at = o127  # game.yaml:491
-                st.move(env['c'], Z_influence_played1, False)
-                st.at = o128  # game.yaml:492
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))), False, S[121])
-    def d_use_card(st, env):  # game.yaml:493
-        st.at = o130  # game.yaml:497
-        env['joker'] = (env['c'].kind == 'joker_cards')
-        st.at = o145  # game.yaml:498
-        _actions40, _values40, _idx40 = collect_145(st, env)
-        if not _actions40:
-            raise RuleError('a choice has no legal option', S[268])
-        _p88 = e145_player(st, env)
-        if type(_p88) is not int or not 0 <= _p88 < num_players:
-            raise RuleError(not_a_seat(_p88, num_players), S[268])
-        if _p88 in st.players:  # else out of the game: no option runs
-            if len(_actions40) > 1:
-                _i112 = st.choose(len(_actions40))
-                st.move_number += 1
-                st.at = o145  # game.yaml:498
-            else:
-                _i112 = 0
-            _k41 = _idx40[_i112]
-            if _k41 == 0:  # game.yaml:501
-                st.at = o136  # game.yaml:504
-                if env['joker']:
-                    st.at = o135  # game.yaml:505
-                    _args316 = {'p': env['p'], 'n': 2, 'jumps': 1}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[128])
-                    st.inline += 1
-                    try:
-                        d_start_anywhere(st, _args316)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
-                        raise
-                    st.inline -= 1
-                else:
-                    st.at = o133  # game.yaml:506
-                    _args317 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[127])
-                    st.inline += 1
-                    try:
-                        d_place_path(st, _args317)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure place_path (' + str(S[270]) + ')')
-                        raise
-                    st.inline -= 1
-            elif _k41 == 1:  # game.yaml:507
-                st.at = o138  # game.yaml:507
-                _args318 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[129])
-                st.inline += 1
-                try:
-                    proc_to_personal(st, _args318)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k41 == 2:  # game.yaml:508
-                st.at = o140  # game.yaml:512
-                _i113 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
-                _v55 = st.vars['four_left'][_i113] - 1
-                if _v55 < 0:
-                    raise RuleError("'four_left' would fall to " + str(_v55) + ', below its minimum 0', S[131])
-                st.vars['four_left'][_i113] = _v55
-                st.at = o141  # game.yaml:512
-                _args319 = {'p': env['p'], 'n': 4, 'jumps': 3}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[132])
-                st.inline += 1
-                try:
-                    d_start_anywhere(st, _args319)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k41 == 3:  # game.yaml:513
-                st.at = o143  # game.yaml:516
-                _i114 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))
-                _v56 = st.vars['four_left'][_i114] - 1
-                if _v56 < 0:
-                    raise RuleError("'four_left' would fall to " + str(_v56) + ', below its minimum 0', S[134])
-                st.vars['four_left'][_i114] = _v56
-                st.at = o144  # game.yaml:516
-                _args320 = {'p': env['p'], 'n': 4}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[135])
-                st.inline += 1
-                try:
-                    proc_to_personal(st, _args320)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-                    raise
-                st.inline -= 1
-    def d_start_anywhere(st, env):  # game.yaml:517
-        st.at = o148  # game.yaml:521
-        _actions41, _values41, _idx41 = collect_148(st, env)
-        if not _actions41:
-            raise RuleError('a choice has no legal option', S[271])
-        _p89 = e148_player(st, env)
-        if type(_p89) is not int or not 0 <= _p89 < num_players:
-            raise RuleError(not_a_seat(_p89, num_players), S[271])
-        if _p89 in st.players:  # else out of the game: no option runs
-            if len(_actions41) > 1:
-                _i115 = st.choose(len(_actions41))
-                st.move_number += 1
-                st.at = o148  # game.yaml:521
-            else:
-                _i115 = 0
-            env['t'] = _values41[_i115]
-            st.at = o147  # game.yaml:523
-            _args321 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[140])
-            st.inline += 1
-            try:
-                d_place_path(st, _args321)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure place_path (' + str(S[270]) + ')')
-                raise
-            st.inline -= 1
-    def d_place_path(st, env):  # game.yaml:525
-        st.at = o149  # game.yaml:530
-        env['left'] = min((env['n'], len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))]),))
-        st.at = o158  # game.yaml:531
-        _actions42, _values42, _idx42 = collect_158(st, env)
-        if not _actions42:
-            raise RuleError('a choice has no legal option', S[272])
-        _p90 = e158_player(st, env)
-        if type(_p90) is not int or not 0 <= _p90 < num_players:
-            raise RuleError(not_a_seat(_p90, num_players), S[272])
-        if _p90 in st.players:  # else out of the game: no option runs
-            if len(_actions42) > 1:
-                _i116 = st.choose(len(_actions42))
-                st.move_number += 1
-                st.at = o158  # game.yaml:531
-            else:
-                _i116 = 0
-            env['k'] = _values42[_i116]
-            st.at = o151  # game.yaml:537
-            st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[141]))), False, S[143])
-            st.at = o157  # game.yaml:538
-            if ((env['left'] > env['k']) and (env['jumps'] > 0)):
-                st.at = o156  # game.yaml:540
-                _actions43, _values43, _idx43 = collect_156(st, env)
-                if not _actions43:
-                    raise RuleError('a choice has no legal option', S[273])
-                _p91 = e156_player(st, env)
-                if type(_p91) is not int or not 0 <= _p91 < num_players:
-                    raise RuleError(not_a_seat(_p91, num_players), S[273])
-                if _p91 in st.players:  # else out of the game: no option runs
-                    if len(_actions43) > 1:
-                        _i117 = st.choose(len(_actions43))
-                        st.move_number += 1
-                        st.at = o156  # game.yaml:540
-                    else:
-                        _i117 = 0
-                    _k44 = _idx43[_i117]
-                    if _k44 == 0:  # game.yaml:543
-                        env['a'] = _values43[_i117]
-                        st.at = o154  # game.yaml:544
-                        _args322 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[144])
-                        st.inline += 1
-                        try:
-                            d_place_path(st, _args322)
-                        except Exception as e:
-                            st.inline -= 1
-                            traced(e, 'procedure place_path (' + str(S[270]) + ')')
-                            raise
-                        st.inline -= 1
-                    elif _k44 == 1:  # game.yaml:545
-                        pass
-    def d_evaluation(st, env):  # game.yaml:548
-        st.at = o161  # game.yaml:551
-        for _p92 in list(st.players):
-            env['p'] = _p92
-            st.at = o160  # game.yaml:552
-            _i118 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
-            _v57 = len([1 for _m55 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m55.props['ability'] == 'first_once')])
-            if _v57 < 0:
-                raise RuleError("'first_left' would fall to " + str(_v57) + ', below its minimum 0', S[66])
-            st.vars['first_left'][_i118] = _v57
-        st.at = o165  # game.yaml:553
-        for _t16 in list(K_courtiers1):
-            env['t'] = _t16
-            st.at = o163  # game.yaml:554
-            _args323 = {'t': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
-            st.inline += 1
-            try:
-                d_play_intrigue(st, _args323)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure play_intrigue (' + str(S[274]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o164  # game.yaml:554
-            _args324 = {'t': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[147])
-            st.inline += 1
-            try:
-                d_evaluate(st, _args324)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure evaluate (' + str(S[275]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o166  # game.yaml:555
-        st.vars['louis'] = None
-    def d_play_intrigue(st, env):  # game.yaml:556
-        st.at = o175  # game.yaml:561
-        for _q31 in list(clockwise_from(st, st.vars['start_player'])):
-            env['q'] = _q31
-            st.at = o174  # game.yaml:563
-            for _c50 in list([_x35 for _x35 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x35.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
-                env['c'] = _c50
-                st.at = o173  # game.yaml:565
-                _actions44, _values44, _idx44 = collect_173(st, env)
-                if not _actions44:
-                    raise RuleError('a choice has no legal option', S[276])
-                _p93 = e173_player(st, env)
-                if type(_p93) is not int or not 0 <= _p93 < num_players:
-                    raise RuleError(not_a_seat(_p93, num_players), S[276])
-                if _p93 in st.players:  # else out of the game: no option runs
-                    if len(_actions44) > 1:
-                        _i119 = st.choose(len(_actions44))
-                        st.move_number += 1
-                        st.at = o173  # game.yaml:565
-                    else:
-                        _i119 = 0
-                    _k45 = _idx44[_i119]
-                    if _k45 == 0:  # game.yaml:569
-                        st.at = o170  # game.yaml:570
-                        st.move(env['c'], Z_intrigue_deck1, True)
-                        st.at = o171  # game.yaml:571
-                        st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
-                    elif _k45 == 1:  # game.yaml:572
-                        pass
-    def d_evaluate(st, env):  # game.yaml:573
-        st.at = o176  # game.yaml:577
-        st.vars['flip'] = False
-        st.at = o177  # game.yaml:578
-        env['leaders'] = fn_most_influence(st, S[67], env['t'])
-        st.at = o178  # game.yaml:579
-        st.vars['leader'] = (env['leaders'][0] if (len(env['leaders']) == 1) else None)
-        st.at = o183  # game.yaml:580
-        if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], env['t']) != 'markers')):
-            st.at = o182  # game.yaml:581
-            for _q32 in list(env['leaders']):
-                env['q'] = _q32
-                st.at = o181  # game.yaml:581
-                _args325 = {'q': env['q'], 't': env['t']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[154])
-                st.inline += 1
-                try:
-                    d_first_once(st, _args325)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure first_once (' + str(S[277]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o184  # game.yaml:582
-        if st.record_log:
-            st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[69], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
-        st.at = o191  # game.yaml:583
-        if (fn_kind_of(st, S[70], env['t']) == 'markers'):
-            st.at = o188  # game.yaml:584
-            _args326 = {'t': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[156])
-            st.inline += 1
-            try:
-                d_markers_evaluation(st, _args326)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure markers_evaluation (' + str(S[278]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['t'] == st.vars['louis']):
-            st.at = o190  # game.yaml:585
-            _args327 = {'t': env['t'], 'leaders': env['leaders']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
-            st.inline += 1
-            try:
-                d_louis_evaluation(st, _args327)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure louis_evaluation (' + str(S[279]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o186  # game.yaml:586
-            _args328 = {'t': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[155])
-            st.inline += 1
-            try:
-                d_leader_evaluation(st, _args328)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure leader_evaluation (' + str(S[280]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o194  # game.yaml:587
-        for _q33 in list(st.players):
-            env['q'] = _q33
-            st.at = o193  # game.yaml:588
-            _items39 = [_m56 for _m56 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m56.owner == env['q'])]
-            _dest37 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-            for _c51 in cards_of(_items39):
-                st.move(_c51, _dest37, False)
-        st.at = o197  # game.yaml:590
-        if (st.vars['flip'] and (st.vars['round'] < 4)):
-            st.at = o196  # game.yaml:591
-            st.move(env['t'], st.zone_index((st.zones[Z_black_up1] if (env['t'] in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
-    def d_first_once(st, env):  # game.yaml:593
-        st.at = o204  # game.yaml:597
-        if ((st.vars['first_left'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))] > 0) and (st.vars['leader'] == None)):
-            st.at = o203  # game.yaml:599
-            _actions45, _values45, _idx45 = collect_203(st, env)
-            if not _actions45:
-                raise RuleError('a choice has no legal option', S[281])
-            _p94 = e203_player(st, env)
-            if type(_p94) is not int or not 0 <= _p94 < num_players:
-                raise RuleError(not_a_seat(_p94, num_players), S[281])
-            if _p94 in st.players:  # else out of the game: no option runs
-                if len(_actions45) > 1:
-                    _i120 = st.choose(len(_actions45))
-                    st.move_number += 1
-                    st.at = o203  # game.yaml:599
-                else:
-                    _i120 = 0
-                _k46 = _idx45[_i120]
-                if _k46 == 0:  # game.yaml:601
-                    st.at = o200  # game.yaml:601
-                    _i121 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
-                    _v58 = st.vars['first_left'][_i121] - 1
-                    if _v58 < 0:
-                        raise RuleError("'first_left' would fall to " + str(_v58) + ', below its minimum 0', S[159])
-                    st.vars['first_left'][_i121] = _v58
-                    st.at = o201  # game.yaml:601
-                    st.vars['leader'] = env['q']
-                elif _k46 == 1:  # game.yaml:601
-                    pass
-    def d_leader_evaluation(st, env):  # game.yaml:603
-        st.at = o209  # game.yaml:608
-        if (st.vars['leader'] != None):
-            st.at = o206  # game.yaml:610
-            _args329 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[160])
-            st.inline += 1
-            try:
-                d_gift(st, _args329)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o207  # game.yaml:611
-            _args330 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[161])
-            st.inline += 1
-            try:
-                proc_to_general(st, _args330)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o208  # game.yaml:612
-            st.vars['flip'] = True
-        st.at = o212  # game.yaml:613
-        if (fn_kind_of(st, S[74], env['t']) == 'gold'):
-            st.at = o211  # game.yaml:613
-            _args331 = {'t': env['t'], 'gifted': [st.vars['leader']]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
-            st.inline += 1
-            try:
-                d_bribes(st, _args331)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure bribes (' + str(S[283]) + ')')
-                raise
-            st.inline -= 1
-    def d_bribes(st, env):  # game.yaml:614
-        st.at = o221  # game.yaml:618
-        for _q34 in list(clockwise_from(st, st.vars['start_player'])):
-            env['q'] = _q34
-            st.at = o220  # game.yaml:620
-            if (((env['q'] not in env['gifted']) and (len([1 for _m57 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m57.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
-                st.at = o219  # game.yaml:622
-                _actions46, _values46, _idx46 = collect_219(st, env)
-                if not _actions46:
-                    raise RuleError('a choice has no legal option', S[284])
-                _p95 = e219_player(st, env)
-                if type(_p95) is not int or not 0 <= _p95 < num_players:
-                    raise RuleError(not_a_seat(_p95, num_players), S[284])
-                if _p95 in st.players:  # else out of the game: no option runs
-                    if len(_actions46) > 1:
-                        _i122 = st.choose(len(_actions46))
-                        st.move_number += 1
-                        st.at = o219  # game.yaml:622
-                    else:
-                        _i122 = 0
-                    _k47 = _idx46[_i122]
-                    if _k47 == 0:  # game.yaml:624
-                        st.at = o216  # game.yaml:624
-                        _args332 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[167])
-                        st.inline += 1
-                        try:
-                            proc_pay(st, _args332)
-                        except Exception as e:
-                            st.inline -= 1
-                            traced(e, 'procedure pay (' + str(S[49]) + ')')
-                            raise
-                        st.inline -= 1
-                        st.at = o217  # game.yaml:624
-                        _args333 = {'p': env['q'], 't': env['t']}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[168])
-                        st.inline += 1
-                        try:
-                            d_gift(st, _args333)
-                        except Exception as e:
-                            st.inline -= 1
-                            traced(e, 'procedure gift (' + str(S[282]) + ')')
-                            raise
-                        st.inline -= 1
-                    elif _k47 == 1:  # game.yaml:624
-                        pass
-    def d_markers_evaluation(st, env):  # game.yaml:625
-        st.at = o225  # game.yaml:630
-        for _q35 in list([_x36 for _x36 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m58 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m58.owner == _x36)]) >= fn_need(st, S[171], env['t']))]):
-            env['q'] = _q35
-            st.at = o223  # game.yaml:631
-            _args334 = {'p': env['q'], 't': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[170])
-            st.inline += 1
-            try:
-                d_gift(st, _args334)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o224  # game.yaml:631
-            st.vars['flip'] = True
-    def d_louis_evaluation(st, env):  # game.yaml:632
-        st.at = o245  # game.yaml:637
-        if (st.vars['leader'] != None):
-            st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q36 for _q36 in env['leaders'] if (_q36 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
-            st.at = o236  # game.yaml:644
-            _args335 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[177])
-            st.inline += 1
-            try:
-                d_gift(st, _args335)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o237  # game.yaml:645
-            _args336 = {'p': st.vars['leader'], 's': 'crown'}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
-            st.inline += 1
-            try:
-                proc_take_token(st, _args336)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_token (' + str(S[51]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o238  # game.yaml:646
-            _args337 = {'p': st.vars['leader'], 't': env['t']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
-            st.inline += 1
-            try:
-                proc_to_general(st, _args337)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o241  # game.yaml:647
-            for _q37 in list(env['seconds']):
-                env['q'] = _q37
-                st.at = o240  # game.yaml:648
-                _args338 = {'p': env['q'], 't': env['t']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[181])
-                st.inline += 1
-                try:
-                    d_gift(st, _args338)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure gift (' + str(S[282]) + ')')
-                    raise
-                st.inline -= 1
-            st.at = o244  # game.yaml:650
-            if (fn_kind_of(st, S[180], env['t']) == 'gold'):
-                st.at = o243  # game.yaml:650
-                _args339 = {'t': env['t'], 'gifted': [_q38 for _q38 in st.players if ((_q38 == st.vars['leader']) or (_q38 in env['seconds']))]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
-                st.inline += 1
-                try:
-                    d_bribes(st, _args339)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure bribes (' + str(S[283]) + ')')
-                    raise
-                st.inline -= 1
-        else:
-            st.at = o230  # game.yaml:653
-            for _q39 in list(env['leaders']):
-                env['q'] = _q39
-                st.at = o228  # game.yaml:654
-                _args340 = {'p': env['q'], 't': env['t']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[173])
-                st.inline += 1
-                try:
-                    d_gift(st, _args340)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure gift (' + str(S[282]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o229  # game.yaml:654
-                _args341 = {'p': env['q'], 't': env['t']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[174])
-                st.inline += 1
-                try:
-                    proc_to_general(st, _args341)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure to_general (' + str(S[162]) + ')')
-                    raise
-                st.inline -= 1
-            st.at = o233  # game.yaml:655
-            if (fn_kind_of(st, S[172], env['t']) == 'gold'):
-                st.at = o232  # game.yaml:655
-                _args342 = {'t': env['t'], 'gifted': env['leaders']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[175])
-                st.inline += 1
-                try:
-                    d_bribes(st, _args342)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure bribes (' + str(S[283]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o246  # game.yaml:656
-        st.vars['flip'] = True
-    def d_gift(st, env):  # game.yaml:657
-        st.at = o249  # game.yaml:661
-        if (env['t'].props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
-            st.at = o248  # game.yaml:661
-            _args343 = {'p': env['p'], 's': env['t'].props['gift']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[75])
-            st.inline += 1
-            try:
-                proc_take_token(st, _args343)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_token (' + str(S[51]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o253  # game.yaml:662
-        if (env['t'].props['gift'] == 'conde'):
-            st.at = o251  # game.yaml:662
-            _args344 = {'p': env['p'], 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args344)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o252  # game.yaml:662
-            _args345 = {'p': env['p'], 'x': env['t'], 'optional': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[184])
-            st.inline += 1
-            try:
-                d_marker_anywhere(st, _args345)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o256  # game.yaml:663
-        if (env['t'].props['gift'] == 'colbert'):
-            st.at = o255  # game.yaml:663
-            _args346 = {'p': env['p'], 'n': 5}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[76])
-            st.inline += 1
-            try:
-                proc_earn(st, _args346)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[56]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o260  # game.yaml:664
-        if (env['t'].props['gift'] == 'maintenon'):
-            st.at = o258  # game.yaml:664
-            _args347 = {'p': env['p'], 't': first([_t17 for _t17 in K_courtiers1 if (_t17.props['number'] == 5)]), 'x': env['t'], 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[185])
-            st.inline += 1
-            try:
-                d_optional_markers(st, _args347)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o259  # game.yaml:664
-            _args348 = {'p': env['p'], 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[186])
-            st.inline += 1
-            try:
-                proc_to_personal(st, _args348)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o264  # game.yaml:665
-        if (env['t'].props['gift'] == 'turenne'):
-            st.at = o262  # game.yaml:665
-            _args349 = {'p': env['p'], 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[77])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args349)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o263  # game.yaml:665
-            _args350 = {'p': env['p'], 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[78])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args350)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o267  # game.yaml:666
-        if (env['t'].props['gift'] == 'mazarin'):
-            st.at = o266  # game.yaml:666
-            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79]))), False, S[80])
-        st.at = o273  # game.yaml:667
-        if (env['t'].props['gift'] == 'louvois'):
-            st.at = o269  # game.yaml:669
-            _args351 = {'p': env['p'], 'bonus': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[81])
-            st.inline += 1
-            try:
-                proc_take_coat(st, _args351)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o272  # game.yaml:670
-            if (len(st.zones[Z_intrigue_deck1]) > 0):
-                st.at = o271  # game.yaml:670
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
-    def d_mission_turn(st, env):  # game.yaml:673
-        st.at = o274  # game.yaml:677
-        st.vars['missions_over'] = False
-        st.at = o284  # game.yaml:678
-        _passes5 = 0
-        while True:
-            st.at = o284  # game.yaml:678
-            if _passes5 > 0 and st.vars['missions_over']:
-                break
-            _passes5 += 1
-            if _passes5 > MAX_PASSES:
-                raise too_long(S[285])
-            st.at = o276  # game.yaml:679
-            _args352 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[187])
-            st.inline += 1
-            try:
-                d_exchange_window(st, _args352)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o283  # game.yaml:680
-            _actions47, _values47, _idx47 = collect_283(st, env)
-            if not _actions47:
-                raise RuleError('a choice has no legal option', S[287])
-            _p96 = e283_player(st, env)
-            if type(_p96) is not int or not 0 <= _p96 < num_players:
-                raise RuleError(not_a_seat(_p96, num_players), S[287])
-            if _p96 in st.players:  # else out of the game: no option runs
-                if len(_actions47) > 1:
-                    _i123 = st.choose(len(_actions47))
-                    st.move_number += 1
-                    st.at = o283  # game.yaml:680
-                else:
-                    _i123 = 0
-                _k48 = _idx47[_i123]
-                if _k48 == 0:  # game.yaml:683
-                    env['m'] = _values47[_i123]
-                    st.at = o278  # game.yaml:686
-                    _args353 = {'p': env['p'], 'm': env['m']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[188])
-                    st.inline += 1
-                    try:
-                        d_fulfil(st, _args353)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure fulfil (' + str(S[288]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k48 == 1:  # game.yaml:687
-                    env['x'] = _values47[_i123]
-                    st.at = o280  # game.yaml:691
-                    _args354 = {'p': env['p'], 'x': env['x']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[189])
-                    st.inline += 1
-                    try:
-                        proc_exchange_token(st, _args354)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k48 == 2:  # game.yaml:692
-                    st.at = o282  # game.yaml:693
-                    st.vars['missions_over'] = True
-        st.at = o293  # game.yaml:695
-        if (len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[84])))]) > 1):
-            st.at = o292  # game.yaml:697
-            _actions48, _values48, _idx48 = collect_292(st, env)
-            if not _actions48:
-                raise RuleError('a choice has no legal option', S[289])
-            _p97 = e292_player(st, env)
-            if type(_p97) is not int or not 0 <= _p97 < num_players:
-                raise RuleError(not_a_seat(_p97, num_players), S[289])
-            if _p97 in st.players:  # else out of the game: no option runs
-                if len(_actions48) > 1:
-                    _i124 = st.choose(len(_actions48))
-                    st.move_number += 1
-                    st.at = o292  # game.yaml:697
-                else:
-                    _i124 = 0
-                env['x'] = _values48[_i124]
-                st.at = o287  # game.yaml:704
-                env['back'] = [_y13 for _y13 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y13 != env['x'])]
-                st.at = o288  # game.yaml:705
-                _items40 = env['back']
-                _dest38 = Z_token_supply1
-                for _c52 in cards_of(_items40):
-                    st.move(_c52, _dest38, False)
-                st.at = o291  # game.yaml:706
-                for _y14 in list(env['back']):
-                    env['y'] = _y14
-                    st.at = o290  # game.yaml:706
-                    _args355 = {'p': env['p'], 'bonus': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[196])
-                    st.inline += 1
-                    try:
-                        proc_take_coat(st, _args355)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure take_coat (' + str(S[59]) + ')')
-                        raise
-                    st.inline -= 1
-    def d_exchange_window(st, env):  # game.yaml:707
-        st.at = o301  # game.yaml:712
-        for _q40 in list(clockwise_from(st, st.vars['start_player'])):
-            env['q'] = _q40
-            st.at = o300  # game.yaml:714
-            if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
-                st.at = o299  # game.yaml:716
-                _actions49, _values49, _idx49 = collect_299(st, env)
-                if not _actions49:
-                    raise RuleError('a choice has no legal option', S[290])
-                _p98 = e299_player(st, env)
-                if type(_p98) is not int or not 0 <= _p98 < num_players:
-                    raise RuleError(not_a_seat(_p98, num_players), S[290])
-                if _p98 in st.players:  # else out of the game: no option runs
-                    if len(_actions49) > 1:
-                        _i125 = st.choose(len(_actions49))
-                        st.move_number += 1
-                        st.at = o299  # game.yaml:716
-                    else:
-                        _i125 = 0
-                    _k50 = _idx49[_i125]
-                    if _k50 == 0:  # game.yaml:719
-                        env['x'] = _values49[_i125]
-                        st.at = o297  # game.yaml:722
-                        _args356 = {'p': env['q'], 'x': env['x']}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[199])
-                        st.inline += 1
-                        try:
-                            proc_exchange_token(st, _args356)
-                        except Exception as e:
-                            st.inline -= 1
-                            traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
-                            raise
-                        st.inline -= 1
-                    elif _k50 == 1:  # game.yaml:723
-                        pass
-    def d_exchange_token(st, env):  # game.yaml:724
-        st.at = o302  # game.yaml:726
-        _i126 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47]))
-        st.vars['exchanges_used'][_i126] += 1
-        st.at = o303  # game.yaml:726
-        _args357 = {'p': env['p'], 'n': 2}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[48])
-        st.inline += 1
-        try:
-            proc_pay(st, _args357)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[49]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o304  # game.yaml:726
-        st.move(env['x'], Z_token_supply1, False)
-        st.at = o305  # game.yaml:726
-        _args358 = {'p': env['p'], 's': 'crown'}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[50])
-        st.inline += 1
-        try:
-            proc_take_token(st, _args358)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure take_token (' + str(S[51]) + ')')
-            raise
-        st.inline -= 1
-    def d_fulfil(st, env):  # game.yaml:727
-        st.at = o308  # game.yaml:731
-        _actions50, _values50, _idx50 = collect_308(st, env)
-        if not _actions50:
-            raise RuleError('a choice has no legal option', S[291])
-        _p99 = e308_player(st, env)
-        if type(_p99) is not int or not 0 <= _p99 < num_players:
-            raise RuleError(not_a_seat(_p99, num_players), S[291])
-        if _p99 in st.players:  # else out of the game: no option runs
-            if len(_actions50) > 1:
-                _i127 = st.choose(len(_actions50))
-                st.move_number += 1
-                st.at = o308  # game.yaml:731
-            else:
-                _i127 = 0
-            env['x'] = _values50[_i127]
-            st.at = o307  # game.yaml:734
-            st.move(env['x'], Z_token_supply1, False)
-        st.at = o311  # game.yaml:735
-        _actions51, _values51, _idx51 = collect_311(st, env)
-        if not _actions51:
-            raise RuleError('a choice has no legal option', S[292])
-        _p100 = e311_player(st, env)
-        if type(_p100) is not int or not 0 <= _p100 < num_players:
-            raise RuleError(not_a_seat(_p100, num_players), S[292])
-        if _p100 in st.players:  # else out of the game: no option runs
-            if len(_actions51) > 1:
-                _i128 = st.choose(len(_actions51))
-                st.move_number += 1
-                st.at = o311  # game.yaml:735
-            else:
-                _i128 = 0
-            env['x'] = _values51[_i128]
-            st.at = o310  # game.yaml:738
-            st.move(env['x'], Z_token_supply1, False)
-        st.at = o312  # game.yaml:739
-        st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False)
-        st.at = o313  # game.yaml:740
-        _args359 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[86])
-        st.inline += 1
-        try:
-            d_draw_mission(st, _args359)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o316  # game.yaml:741
-        if (env['m'].props['ability'] == 'extra_mission'):
-            st.at = o315  # game.yaml:742
-            _args360 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[204])
-            st.inline += 1
-            try:
-                d_draw_mission(st, _args360)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
-                raise
-            st.inline -= 1
-    def d_draw_mission(st, env):  # game.yaml:744
-        st.at = o325  # game.yaml:749
-        if (((len(st.zones[Z_light_deck1]) + len(st.zones[Z_blue_deck1])) + len(st.zones[Z_dark_deck1])) > 0):
-            st.at = o324  # game.yaml:751
-            _actions52, _values52, _idx52 = collect_324(st, env)
-            if not _actions52:
-                raise RuleError('a choice has no legal option', S[294])
-            _p101 = e324_player(st, env)
-            if type(_p101) is not int or not 0 <= _p101 < num_players:
-                raise RuleError(not_a_seat(_p101, num_players), S[294])
-            if _p101 in st.players:  # else out of the game: no option runs
-                if len(_actions52) > 1:
-                    _i129 = st.choose(len(_actions52))
-                    st.move_number += 1
-                    st.at = o324  # game.yaml:751
-                else:
-                    _i129 = 0
-                _k53 = _idx52[_i129]
-                if _k53 == 0:  # game.yaml:754
-                    st.at = o319  # game.yaml:755
-                    st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
-                elif _k53 == 1:  # game.yaml:756
-                    st.at = o321  # game.yaml:757
-                    st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))), False, S[208])
-                elif _k53 == 2:  # game.yaml:758
-                    st.at = o323  # game.yaml:759
-                    st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
-    def d_exchange_missions(st, env):  # game.yaml:760
-        st.at = o326  # game.yaml:764
-        run_pick(st, env, o326)
-        st.at = o329  # game.yaml:772
-        for _c53 in list(env['back']):
-            env['c'] = _c53
-            st.at = o328  # game.yaml:775
-            st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
-        st.at = o332  # game.yaml:777
-        for _c54 in list(env['back']):
-            env['c'] = _c54
-            st.at = o331  # game.yaml:777
-            _args361 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[212])
-            st.inline += 1
-            try:
-                d_draw_mission(st, _args361)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
                 raise
             st.inline -= 1
 
@@ -11530,7 +9008,7 @@ def build(num_players, files):
     o432 = Stmt(432, S[257])
     o433 = ForOp(S[558], 'p', e433_items, o431, False, seats=True)
     o433.uid = 433
-    P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 4: c_4, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 28: c_28, 29: c_29, 35: c_35, 37: c_37, 40: c_40, 44: c_44, 48: c_48, 51: c_51, 54: c_54, 57: c_57, 60: c_60, 63: c_63, 66: c_66, 67: c_67, 69: c_69, 72: c_72, 76: c_76, 77: c_77, 80: c_80, 83: c_83, 87: c_87, 91: c_91, 92: c_92, 96: c_96, 97: c_97, 101: c_101, 107: c_107, 108: c_108, 110: c_110, 113: c_113, 114: c_114, 116: c_116, 119: c_119, 122: c_122, 125: c_125, 131: c_131, 132: c_132, 134: c_134, 137: c_137, 139: c_139, 142: c_142, 146: c_146, 150: c_150, 152: c_152, 153: c_153, 155: c_155, 159: c_159, 162: c_162, 167: c_167, 168: c_168, 169: c_169, 172: c_172, 179: c_179, 180: c_180, 185: c_185, 187: c_187, 189: c_189, 192: c_192, 195: c_195, 198: c_198, 199: c_199, 202: c_202, 205: c_205, 210: c_210, 213: c_213, 214: c_214, 215: c_215, 218: c_218, 222: c_222, 226: c_226, 227: c_227, 231: c_231, 234: c_234, 239: c_239, 242: c_242, 247: c_247, 250: c_250, 254: c_254, 257: c_257, 261: c_261, 265: c_265, 268: c_268, 270: c_270, 275: c_275, 277: c_277, 279: c_279, 281: c_281, 285: c_285, 286: c_286, 289: c_289, 294: c_294, 295: c_295, 296: c_296, 298: c_298, 306: c_306, 309: c_309, 314: c_314, 317: c_317, 318: c_318, 320: c_320, 322: c_322, 327: c_327, 330: c_330, 333: c_333, 342: c_342, 349: c_349, 351: c_351, 354: c_354, 361: c_361, 364: c_364, 367: c_367, 368: c_368, 372: c_372, 376: c_376, 381: c_381, 386: c_386, 388: c_388, 389: c_389, 392: c_392, 397: c_397, 399: c_399, 400: c_400, 401: c_401, 409: c_409, 410: c_410, 418: c_418, 422: c_422, 426: c_426, 427: c_427, 431: c_431}
+    P.resume = {7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 27: c_27, 28: c_28, 29: c_29, 66: c_66, 76: c_76, 83: c_83, 87: c_87, 91: c_91, 92: c_92, 96: c_96, 97: c_97, 107: c_107, 113: c_113, 119: c_119, 131: c_131, 132: c_132, 134: c_134, 139: c_139, 146: c_146, 150: c_150, 152: c_152, 153: c_153, 162: c_162, 167: c_167, 168: c_168, 179: c_179, 180: c_180, 185: c_185, 187: c_187, 189: c_189, 198: c_198, 205: c_205, 210: c_210, 213: c_213, 214: c_214, 215: c_215, 222: c_222, 226: c_226, 227: c_227, 231: c_231, 234: c_234, 239: c_239, 242: c_242, 250: c_250, 257: c_257, 275: c_275, 277: c_277, 285: c_285, 294: c_294, 295: c_295, 314: c_314, 317: c_317, 330: c_330, 349: c_349, 351: c_351, 354: c_354, 367: c_367, 368: c_368, 376: c_376, 381: c_381, 386: c_386, 392: c_392, 397: c_397, 399: c_399, 400: c_400, 401: c_401}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433]
     P.setup = o333
     P.play = o349

@@ -5373,47 +5373,10 @@ def build(num_players, files):
             st.log_line('The game ends after phase VII of round ' + fmt_int1(st.vars['round']) + '; victory points ' + fmt_list_int1(st.vars['score']), -1)
         st.frames.pop()
 
-    def c_0(st, fr):  # game.yaml:321
-        env = fr.env
-        st.at = o42  # game.yaml:325
-        for _sp2 in list([True, False]):
-            env['sp'] = _sp2
-            st.at = o37  # game.yaml:327
-            _items8 = [_e12 for _e12 in K_electorates1 if (_e12.props['spiritual'] == env['sp'])]
-            _dest6 = Z_lots1
-            for _c16 in cards_of(_items8):
-                st.move(_c16, _dest6, False)
-            st.at = o38  # game.yaml:328
-            st.shuffle(Z_lots1)
-            st.at = o39  # game.yaml:329
-            _i78 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[80])
-            st.vars['closed'][_i78] = True
-            st.at = o40  # game.yaml:330
-            if st.record_log:
-                st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
-            st.at = o41  # game.yaml:331
-            _items9 = st.zones[Z_lots1]
-            _dest7 = Z_board1
-            for _c17 in cards_of(_items9):
-                st.move(_c17, _dest7, False)
-    def c_1(st, fr):  # game.yaml:333
-        env = fr.env
-        st.at = o43  # game.yaml:337
-        env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[81])))] if (_y4.kind == 'aristocrats')])
-        st.at = o44  # game.yaml:338
-        _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[82]))
-        st.vars['age'][_i79] = env['a']
-        st.at = o45  # game.yaml:339
-        _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[83]))
-        st.vars['couple'][_i80] = False
-        st.at = o46  # game.yaml:340
-        st.move(env['x'], st.zone_index(env['z']), False)
-    def c_2(st, fr):  # game.yaml:342
-        env = fr.env
-        pc = fr.pc
+    def c_2(st, env, pc):  # game.yaml:342
         if pc <= 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_y5.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_y4.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o52  # game.yaml:347
             _actions1, _values1, _idx1 = collect_52(st, env)
@@ -5424,72 +5387,24 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p5, num_players), S[321])
             if _p5 in st.players:  # else out of the game: no option runs
                 if len(_actions1) > 1:
-                    _i81 = st.choose(len(_actions1))
+                    _i78 = st.choose(len(_actions1))
                     st.move_number += 1
                     st.at = o52  # game.yaml:347
                 else:
-                    _i81 = 0
-                env['s'] = _values1[_i81]
+                    _i78 = 0
+                env['s'] = _values1[_i78]
                 st.at = o49  # game.yaml:351
                 st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
                 st.at = o50  # game.yaml:351
-                _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
-                st.vars['age'][_i82] = env['a']
+                _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
+                st.vars['age'][_i79] = env['a']
                 st.at = o51  # game.yaml:351
-                _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
-                st.vars['couple'][_i83] = env['side']
-    def c_3(st, fr):  # game.yaml:353
-        env = fr.env
-        st.at = o53  # game.yaml:356
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[84])), False)
-        st.at = o54  # game.yaml:356
-        _i84 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[85]))
-        st.vars['age'][_i84] = 0
-        st.at = o55  # game.yaml:356
-        _i85 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[86]))
-        st.vars['couple'][_i85] = False
-    def c_4(st, fr):  # game.yaml:358
-        env = fr.env
-        st.at = o61  # game.yaml:362
-        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[87]))] == 45):
-            st.at = o59  # game.yaml:362
-            if st.record_log:
-                st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
-            st.at = o60  # game.yaml:362
-            _args71 = {'x': env['x']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
-            st.inline += 1
-            try:
-                proc_retire(st, _args71)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[89]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o57  # game.yaml:362
-            _i86 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[90]))
-            st.vars['age'][_i86] += 10
-    def c_5(st, fr):  # game.yaml:364
-        env = fr.env
-        st.at = o66  # game.yaml:369
-        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[91])))]) > 0):
-            st.at = o63  # game.yaml:371
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[92])))][-1]
-            st.at = o64  # game.yaml:372
-            if st.record_log:
-                st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
-            st.at = o65  # game.yaml:373
-            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[93])), False)
-        st.at = o67  # game.yaml:374
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[94]))), False)
-    def c_6(st, fr):  # game.yaml:376
-        env = fr.env
-        pc = fr.pc
+                _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
+                st.vars['couple'][_i80] = env['side']
+    def c_6(st, env, pc):  # game.yaml:376
         if pc <= 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y6 for _y6 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102])))] if (_y6.kind == 'aristocrats')])
+            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102])))] if (_y5.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o73  # game.yaml:381
             _actions2, _values2, _idx2 = collect_73(st, env)
@@ -5500,33 +5415,31 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p6, num_players), S[322])
             if _p6 in st.players:  # else out of the game: no option runs
                 if len(_actions2) > 1:
-                    _i87 = st.choose(len(_actions2))
+                    _i81 = st.choose(len(_actions2))
                     st.move_number += 1
                     st.at = o73  # game.yaml:381
                 else:
-                    _i87 = 0
-                env['s'] = _values2[_i87]
+                    _i81 = 0
+                env['s'] = _values2[_i81]
                 st.at = o70  # game.yaml:385
-                _args72 = {'x': env['x'], 's': env['s']}
+                _args71 = {'x': env['x'], 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[152])
                 st.inline += 1
                 try:
-                    proc_settle(st, _args72)
+                    proc_settle(st, _args71)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[153]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o71  # game.yaml:385
-                _i88 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[154]))
-                st.vars['age'][_i88] = 15
+                _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[154]))
+                st.vars['age'][_i82] = 15
                 st.at = o72  # game.yaml:385
-                _i89 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
-                st.vars['couple'][_i89] = env['side']
-    def c_7(st, fr):  # game.yaml:387
-        env = fr.env
-        pc = fr.pc
+                _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
+                st.vars['couple'][_i83] = env['side']
+    def c_7(st, env, pc):  # game.yaml:387
         if pc <= 0:
             st.at = o82  # game.yaml:392
             if any((((_s41.props['type'] == 'aristocrat') or (_s41.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[2])))][-1].owner == env['p']))) for _s41 in K_spaces1):
@@ -5539,22 +5452,22 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p7, num_players), S[323])
                 if _p7 in st.players:  # else out of the game: no option runs
                     if len(_actions3) > 1:
-                        _i90 = st.choose(len(_actions3))
+                        _i84 = st.choose(len(_actions3))
                         st.move_number += 1
                         st.at = o79  # game.yaml:394
                     else:
-                        _i90 = 0
-                    env['s'] = _values3[_i90]
+                        _i84 = 0
+                    env['s'] = _values3[_i84]
                     st.at = o78  # game.yaml:399
                     st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
             elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
                 st.at = o81  # game.yaml:401
-                _args73 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
+                _args72 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[103])
                 st.inline += 1
                 try:
-                    proc_fresh(st, _args73)
+                    proc_fresh(st, _args72)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure fresh (' + str(S[104]) + ')')
@@ -5564,30 +5477,7 @@ def build(num_players, files):
                 st.at = o75  # game.yaml:402
                 if st.record_log:
                     st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
-    def c_8(st, fr):  # game.yaml:405
-        env = fr.env
-        st.at = o88  # game.yaml:409
-        for _p8 in list(st.players):
-            env['p'] = _p8
-            st.at = o84  # game.yaml:411
-            env['n'] = fn_income(st, S[95], env['p'])
-            st.at = o85  # game.yaml:412
-            _i91 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))
-            _v28 = st.vars['thalers'][_i91] + env['n']
-            if _v28 > 12:
-                _v28 = 12  # the marker stops at the end; the excess is lost
-            if _v28 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v28) + ', below its minimum 0', S[97])
-            st.vars['thalers'][_i91] = _v28
-            st.at = o86  # game.yaml:413
-            _i92 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-            st.vars['chip'][_i92] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[99]))]
-            st.at = o87  # game.yaml:414
-            if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))]), -1)
-    def c_9(st, fr):  # game.yaml:417
-        env = fr.env
-        pc = fr.pc
+    def c_9(st, env, pc):  # game.yaml:417
         if pc <= 0:
             st.at = o93  # game.yaml:420
             for _x30 in list(K_aristocrats1):
@@ -5595,12 +5485,12 @@ def build(num_players, files):
                 st.at = o92  # game.yaml:420
                 if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
                     st.at = o91  # game.yaml:420
-                    _args74 = {'x': env['x']}
+                    _args73 = {'x': env['x']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[106])
                     st.inline += 1
                     try:
-                        proc_grow_old(st, _args74)
+                        proc_grow_old(st, _args73)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure grow_old (' + str(S[107]) + ')')
@@ -5613,12 +5503,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
                 st.at = o96  # game.yaml:424
-                _args75 = {'p': st.vars['emperor']}
+                _args74 = {'p': st.vars['emperor']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[158])
                 st.inline += 1
                 try:
-                    d_fill_throne(st, _args75)
+                    c_7(st, _args74, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
@@ -5629,26 +5519,24 @@ def build(num_players, files):
                     st.at = o98  # game.yaml:425
                     if st.record_log:
                         st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
-    def c_10(st, fr):  # game.yaml:428
-        env = fr.env
-        pc = fr.pc
+    def c_10(st, env, pc):  # game.yaml:428
         if pc <= 0:
             st.at = o109  # game.yaml:431
             for _q8 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
-                env['pink'] = len([1 for _c18 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c18.props['stack'].props['colour'] == 'pink')])
+                env['pink'] = len([1 for _c16 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c16.props['stack'].props['colour'] == 'pink')])
                 st.at = o103  # game.yaml:434
-                env['blue'] = len([1 for _c19 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c19.props['stack'].props['colour'] == 'blue')])
+                env['blue'] = len([1 for _c17 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c17.props['stack'].props['colour'] == 'blue')])
                 st.at = o108  # game.yaml:435
                 if (env['blue'] > env['pink']):
                     st.at = o105  # game.yaml:435
-                    _args76 = {'q': env['q']}
+                    _args75 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[162])
                     st.inline += 1
                     try:
-                        d_son(st, _args76)
+                        c_11(st, _args75, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure son (' + str(S[325]) + ')')
@@ -5656,12 +5544,12 @@ def build(num_players, files):
                     st.inline -= 1
                 elif (env['pink'] > 0):
                     st.at = o107  # game.yaml:435
-                    _args77 = {'q': env['q']}
+                    _args76 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[163])
                     st.inline += 1
                     try:
-                        d_daughter(st, _args77)
+                        c_12(st, _args76, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure daughter (' + str(S[326]) + ')')
@@ -5672,13 +5560,11 @@ def build(num_players, files):
             for _q9 in list(st.players):
                 env['q'] = _q9
                 st.at = o113  # game.yaml:436
-                for _c20 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
-                    env['c'] = _c20
+                for _c18 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+                    env['c'] = _c18
                     st.at = o112  # game.yaml:436
                     st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
-    def c_11(st, fr):  # game.yaml:438
-        env = fr.env
-        pc = fr.pc
+    def c_11(st, env, pc):  # game.yaml:438
         if pc <= 0:
             st.at = o120  # game.yaml:443
             if fn_can_place_new(st, S[110], env['q']):
@@ -5686,12 +5572,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
                 st.at = o119  # game.yaml:443
-                _args78 = {'p': env['q'], 'side': False}
+                _args77 = {'p': env['q'], 'side': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[164])
                 st.inline += 1
                 try:
-                    d_place_new(st, _args78)
+                    c_6(st, _args77, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure place_new (' + str(S[327]) + ')')
@@ -5701,34 +5587,32 @@ def build(num_players, files):
                 st.at = o116  # game.yaml:444
                 if st.record_log:
                     st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
-    def c_12(st, fr):  # game.yaml:446
-        env = fr.env
-        pc = fr.pc
+    def c_12(st, env, pc):  # game.yaml:446
         if pc <= 0:
             st.at = o127  # game.yaml:451
             _actions4, _values4, _idx4 = collect_127(st, env)
             if not _actions4:
                 raise RuleError('a choice has no legal option', S[328])
-            _p9 = e127_player(st, env)
-            if type(_p9) is not int or not 0 <= _p9 < num_players:
-                raise RuleError(not_a_seat(_p9, num_players), S[328])
-            if _p9 in st.players:  # else out of the game: no option runs
+            _p8 = e127_player(st, env)
+            if type(_p8) is not int or not 0 <= _p8 < num_players:
+                raise RuleError(not_a_seat(_p8, num_players), S[328])
+            if _p8 in st.players:  # else out of the game: no option runs
                 if len(_actions4) > 1:
-                    _i93 = st.choose(len(_actions4))
+                    _i85 = st.choose(len(_actions4))
                     st.move_number += 1
                     st.at = o127  # game.yaml:451
                 else:
-                    _i93 = 0
-                _k10 = _idx4[_i93]
+                    _i85 = 0
+                _k10 = _idx4[_i85]
                 if _k10 == 0:  # game.yaml:454
-                    env['s'] = _values4[_i93]
+                    env['s'] = _values4[_i85]
                     st.at = o122  # game.yaml:455
-                    _args79 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
+                    _args78 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[166])
                     st.inline += 1
                     try:
-                        d_offer(st, _args79)
+                        c_13(st, _args78, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure offer (' + str(S[329]) + ')')
@@ -5736,12 +5620,12 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k10 == 1:  # game.yaml:456
                     st.at = o124  # game.yaml:458
-                    _args80 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
+                    _args79 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[167])
                     st.inline += 1
                     try:
-                        d_offer(st, _args80)
+                        c_13(st, _args79, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure offer (' + str(S[329]) + ')')
@@ -5749,112 +5633,108 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k10 == 2:  # game.yaml:459
                     st.at = o126  # game.yaml:459
-                    _i94 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[168]))
-                    _v29 = st.vars['thalers'][_i94] + 1
-                    if _v29 > 12:
-                        _v29 = 12  # the marker stops at the end; the excess is lost
-                    if _v29 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v29) + ', below its minimum 0', S[169])
-                    st.vars['thalers'][_i94] = _v29
-    def c_13(st, fr):  # game.yaml:461
-        env = fr.env
-        pc = fr.pc
+                    _i86 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[168]))
+                    _v28 = st.vars['thalers'][_i86] + 1
+                    if _v28 > 12:
+                        _v28 = 12  # the marker stops at the end; the excess is lost
+                    if _v28 < 0:
+                        raise RuleError("'thalers' would fall to " + str(_v28) + ', below its minimum 0', S[169])
+                    st.vars['thalers'][_i86] = _v28
+    def c_13(st, env, pc):  # game.yaml:461
         if pc <= 0:
             st.at = o135  # game.yaml:465
             _actions5, _values5, _idx5 = collect_135(st, env)
             if not _actions5:
                 raise RuleError('a choice has no legal option', S[330])
-            _p10 = e135_player(st, env)
-            if type(_p10) is not int or not 0 <= _p10 < num_players:
-                raise RuleError(not_a_seat(_p10, num_players), S[330])
-            if _p10 in st.players:  # else out of the game: no option runs
+            _p9 = e135_player(st, env)
+            if type(_p9) is not int or not 0 <= _p9 < num_players:
+                raise RuleError(not_a_seat(_p9, num_players), S[330])
+            if _p9 in st.players:  # else out of the game: no option runs
                 if len(_actions5) > 1:
-                    _i95 = st.choose(len(_actions5))
+                    _i87 = st.choose(len(_actions5))
                     st.move_number += 1
                     st.at = o135  # game.yaml:465
                 else:
-                    _i95 = 0
-                _k11 = _idx5[_i95]
+                    _i87 = 0
+                _k11 = _idx5[_i87]
                 if _k11 == 0:  # game.yaml:468
                     st.at = o129  # game.yaml:469
-                    _i96 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[172]))
-                    st.vars['couple'][_i96] = True
+                    _i88 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[172]))
+                    st.vars['couple'][_i88] = True
                     st.at = o130  # game.yaml:469
-                    _i97 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[173]))
-                    _v30 = st.vars['score'][_i97] + 1
-                    if _v30 < 0:
-                        raise RuleError("'score' would fall to " + str(_v30) + ', below its minimum 0', S[174])
-                    st.vars['score'][_i97] = _v30
+                    _i89 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[173]))
+                    _v29 = st.vars['score'][_i89] + 1
+                    if _v29 < 0:
+                        raise RuleError("'score' would fall to " + str(_v29) + ', below its minimum 0', S[174])
+                    st.vars['score'][_i89] = _v29
                     st.at = o131  # game.yaml:469
                     if st.record_log:
                         st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
                 elif _k11 == 1:  # game.yaml:470
                     st.at = o133  # game.yaml:471
-                    _i98 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[175]))
-                    _v31 = st.vars['thalers'][_i98] + 1
-                    if _v31 > 12:
-                        _v31 = 12  # the marker stops at the end; the excess is lost
-                    if _v31 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v31) + ', below its minimum 0', S[176])
-                    st.vars['thalers'][_i98] = _v31
+                    _i90 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[175]))
+                    _v30 = st.vars['thalers'][_i90] + 1
+                    if _v30 > 12:
+                        _v30 = 12  # the marker stops at the end; the excess is lost
+                    if _v30 < 0:
+                        raise RuleError("'thalers' would fall to " + str(_v30) + ', below its minimum 0', S[176])
+                    st.vars['thalers'][_i90] = _v30
                     st.at = o134  # game.yaml:471
                     if st.record_log:
                         st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
-    def c_14(st, fr):  # game.yaml:474
-        env = fr.env
-        pc = fr.pc
+    def c_14(st, env, pc):  # game.yaml:474
         if pc <= 0:
             st.at = o169  # game.yaml:478
             _actions6, _values6, _idx6 = collect_169(st, env)
             if not _actions6:
                 raise RuleError('a choice has no legal option', S[331])
-            _p11 = e169_player(st, env)
-            if type(_p11) is not int or not 0 <= _p11 < num_players:
-                raise RuleError(not_a_seat(_p11, num_players), S[331])
-            if _p11 in st.players:  # else out of the game: no option runs
+            _p10 = e169_player(st, env)
+            if type(_p10) is not int or not 0 <= _p10 < num_players:
+                raise RuleError(not_a_seat(_p10, num_players), S[331])
+            if _p10 in st.players:  # else out of the game: no option runs
                 if len(_actions6) > 1:
-                    _i99 = st.choose(len(_actions6))
+                    _i91 = st.choose(len(_actions6))
                     st.move_number += 1
                     st.at = o169  # game.yaml:478
                 else:
-                    _i99 = 0
-                _k12 = _idx6[_i99]
+                    _i91 = 0
+                _k12 = _idx6[_i91]
                 if _k12 == 0:  # game.yaml:481
                     st.at = o142  # game.yaml:484
                     _actions7, _values7, _idx7 = collect_142(st, env)
                     if not _actions7:
                         raise RuleError('a choice has no legal option', S[332])
-                    _p12 = e142_player(st, env)
-                    if type(_p12) is not int or not 0 <= _p12 < num_players:
-                        raise RuleError(not_a_seat(_p12, num_players), S[332])
-                    if _p12 in st.players:  # else out of the game: no option runs
+                    _p11 = e142_player(st, env)
+                    if type(_p11) is not int or not 0 <= _p11 < num_players:
+                        raise RuleError(not_a_seat(_p11, num_players), S[332])
+                    if _p11 in st.players:  # else out of the game: no option runs
                         if len(_actions7) > 1:
-                            _i100 = st.choose(len(_actions7))
+                            _i92 = st.choose(len(_actions7))
                             st.move_number += 1
                             st.at = o142  # game.yaml:484
                         else:
-                            _i100 = 0
-                        env['k'] = _values7[_i100]
+                            _i92 = 0
+                        env['k'] = _values7[_i92]
                         st.at = o138  # game.yaml:491
                         st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
                         st.at = o139  # game.yaml:492
-                        _i101 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
-                        _v32 = st.vars['thalers'][_i101] - env['k'].props['cost']
-                        if _v32 > 12:
-                            _v32 = 12  # the marker stops at the end; the excess is lost
-                        if _v32 < 0:
-                            raise RuleError("'thalers' would fall to " + str(_v32) + ', below its minimum 0', S[180])
-                        st.vars['thalers'][_i101] = _v32
+                        _i93 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
+                        _v31 = st.vars['thalers'][_i93] - env['k'].props['cost']
+                        if _v31 > 12:
+                            _v31 = 12  # the marker stops at the end; the excess is lost
+                        if _v31 < 0:
+                            raise RuleError("'thalers' would fall to " + str(_v31) + ', below its minimum 0', S[180])
+                        st.vars['thalers'][_i93] = _v31
                         st.at = o140  # game.yaml:493
                         if st.record_log:
                             st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
                         st.at = o141  # game.yaml:494
-                        _args81 = {'p': env['p'], 'a': env['k'].key}
+                        _args80 = {'p': env['p'], 'a': env['k'].key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[182])
                         st.inline += 1
                         try:
-                            d_use_card(st, _args81)
+                            c_17(st, _args80, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure use_card (' + str(S[333]) + ')')
@@ -5865,38 +5745,38 @@ def build(num_players, files):
                     _actions8, _values8, _idx8 = collect_149(st, env)
                     if not _actions8:
                         raise RuleError('a choice has no legal option', S[334])
-                    _p13 = e149_player(st, env)
-                    if type(_p13) is not int or not 0 <= _p13 < num_players:
-                        raise RuleError(not_a_seat(_p13, num_players), S[334])
-                    if _p13 in st.players:  # else out of the game: no option runs
+                    _p12 = e149_player(st, env)
+                    if type(_p12) is not int or not 0 <= _p12 < num_players:
+                        raise RuleError(not_a_seat(_p12, num_players), S[334])
+                    if _p12 in st.players:  # else out of the game: no option runs
                         if len(_actions8) > 1:
-                            _i102 = st.choose(len(_actions8))
+                            _i94 = st.choose(len(_actions8))
                             st.move_number += 1
                             st.at = o149  # game.yaml:500
                         else:
-                            _i102 = 0
-                        env['k'] = _values8[_i102]
+                            _i94 = 0
+                        env['k'] = _values8[_i94]
                         st.at = o145  # game.yaml:507
-                        _i103 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
-                        st.vars['privilege_used'][_i103] = True
+                        _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
+                        st.vars['privilege_used'][_i95] = True
                         st.at = o146  # game.yaml:508
-                        _i104 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
-                        _v33 = st.vars['thalers'][_i104] - env['k'].props['cost']
-                        if _v33 > 12:
-                            _v33 = 12  # the marker stops at the end; the excess is lost
-                        if _v33 < 0:
-                            raise RuleError("'thalers' would fall to " + str(_v33) + ', below its minimum 0', S[187])
-                        st.vars['thalers'][_i104] = _v33
+                        _i96 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
+                        _v32 = st.vars['thalers'][_i96] - env['k'].props['cost']
+                        if _v32 > 12:
+                            _v32 = 12  # the marker stops at the end; the excess is lost
+                        if _v32 < 0:
+                            raise RuleError("'thalers' would fall to " + str(_v32) + ', below its minimum 0', S[187])
+                        st.vars['thalers'][_i96] = _v32
                         st.at = o147  # game.yaml:509
                         if st.record_log:
                             st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
-                        _args82 = {'p': env['p'], 'a': env['k'].key}
+                        _args81 = {'p': env['p'], 'a': env['k'].key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[188])
                         st.inline += 1
                         try:
-                            d_use_card(st, _args82)
+                            c_17(st, _args81, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure use_card (' + str(S[333]) + ')')
@@ -5904,8 +5784,8 @@ def build(num_players, files):
                         st.inline -= 1
                 elif _k12 == 2:  # game.yaml:511
                     st.at = o151  # game.yaml:515
-                    _i105 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
-                    st.vars['privilege_used'][_i105] = True
+                    _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
+                    st.vars['privilege_used'][_i97] = True
                     st.at = o152  # game.yaml:516
                     st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191]))), False)
                     st.at = o153  # game.yaml:517
@@ -5913,15 +5793,15 @@ def build(num_players, files):
                         st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
                 elif _k12 == 3:  # game.yaml:518
                     st.at = o155  # game.yaml:521
-                    _i106 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
-                    st.vars['privilege_used'][_i106] = True
+                    _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
+                    st.vars['privilege_used'][_i98] = True
                     st.at = o156  # game.yaml:521
-                    _args83 = {'p': env['p'], 'optional': False}
+                    _args82 = {'p': env['p'], 'optional': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[194])
                     st.inline += 1
                     try:
-                        d_doctor(st, _args83)
+                        c_18(st, _args82, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure doctor (' + str(S[335]) + ')')
@@ -5929,15 +5809,15 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k12 == 4:  # game.yaml:522
                     st.at = o158  # game.yaml:525
-                    _i107 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
-                    st.vars['privilege_used'][_i107] = True
+                    _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
+                    st.vars['privilege_used'][_i99] = True
                     st.at = o159  # game.yaml:525
-                    _args84 = {'p': env['p'], 'side': False}
+                    _args83 = {'p': env['p'], 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[196])
                     st.inline += 1
                     try:
-                        d_place_new(st, _args84)
+                        c_6(st, _args83, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[327]) + ')')
@@ -5945,20 +5825,20 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k12 == 5:  # game.yaml:526
                     st.at = o161  # game.yaml:530
-                    _i108 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
-                    _v34 = st.vars['thalers'][_i108] - 1
-                    if _v34 > 12:
-                        _v34 = 12  # the marker stops at the end; the excess is lost
-                    if _v34 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v34) + ', below its minimum 0', S[198])
-                    st.vars['thalers'][_i108] = _v34
+                    _i100 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
+                    _v33 = st.vars['thalers'][_i100] - 1
+                    if _v33 > 12:
+                        _v33 = 12  # the marker stops at the end; the excess is lost
+                    if _v33 < 0:
+                        raise RuleError("'thalers' would fall to " + str(_v33) + ', below its minimum 0', S[198])
+                    st.vars['thalers'][_i100] = _v33
                     st.at = o162  # game.yaml:530
-                    _args85 = {'p': env['p']}
+                    _args84 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[199])
                     st.inline += 1
                     try:
-                        d_place_knight(st, _args85)
+                        c_15(st, _args84, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure place_knight (' + str(S[336]) + ')')
@@ -5966,20 +5846,20 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k12 == 6:  # game.yaml:531
                     st.at = o164  # game.yaml:538
-                    _i109 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
-                    _v35 = st.vars['thalers'][_i109] - 1
-                    if _v35 > 12:
-                        _v35 = 12  # the marker stops at the end; the excess is lost
-                    if _v35 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v35) + ', below its minimum 0', S[201])
-                    st.vars['thalers'][_i109] = _v35
+                    _i101 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
+                    _v34 = st.vars['thalers'][_i101] - 1
+                    if _v34 > 12:
+                        _v34 = 12  # the marker stops at the end; the excess is lost
+                    if _v34 < 0:
+                        raise RuleError("'thalers' would fall to " + str(_v34) + ', below its minimum 0', S[201])
+                    st.vars['thalers'][_i101] = _v34
                     st.at = o165  # game.yaml:538
-                    _args86 = {'p': env['p']}
+                    _args85 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[202])
                     st.inline += 1
                     try:
-                        d_move_knight(st, _args86)
+                        c_16(st, _args85, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure move_knight (' + str(S[337]) + ')')
@@ -5987,92 +5867,86 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k12 == 7:  # game.yaml:539
                     st.at = o167  # game.yaml:539
-                    _i110 = seat(st, st.vars['turn_player'], S[203])
-                    st.vars['passed'][_i110] = True
+                    _i102 = seat(st, st.vars['turn_player'], S[203])
+                    st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
                     if st.record_log:
                         st.log_line(fmt_player1(env['p']) + ' passes', -1)
-    def c_15(st, fr):  # game.yaml:541
-        env = fr.env
-        pc = fr.pc
+    def c_15(st, env, pc):  # game.yaml:541
         if pc <= 0:
             st.at = o172  # game.yaml:545
             _actions9, _values9, _idx9 = collect_172(st, env)
             if not _actions9:
                 raise RuleError('a choice has no legal option', S[338])
-            _p14 = e172_player(st, env)
-            if type(_p14) is not int or not 0 <= _p14 < num_players:
-                raise RuleError(not_a_seat(_p14, num_players), S[338])
-            if _p14 in st.players:  # else out of the game: no option runs
+            _p13 = e172_player(st, env)
+            if type(_p13) is not int or not 0 <= _p13 < num_players:
+                raise RuleError(not_a_seat(_p13, num_players), S[338])
+            if _p13 in st.players:  # else out of the game: no option runs
                 if len(_actions9) > 1:
-                    _i111 = st.choose(len(_actions9))
+                    _i103 = st.choose(len(_actions9))
                     st.move_number += 1
                     st.at = o172  # game.yaml:545
                 else:
-                    _i111 = 0
-                env['s'] = _values9[_i111]
+                    _i103 = 0
+                env['s'] = _values9[_i103]
                 st.at = o171  # game.yaml:549
                 st.move(first([_x31 for _x31 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216])))] if (_x31.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
-    def c_16(st, fr):  # game.yaml:551
-        env = fr.env
-        pc = fr.pc
+    def c_16(st, env, pc):  # game.yaml:551
         if pc <= 0:
             st.at = o178  # game.yaml:555
             _actions10, _values10, _idx10 = collect_178(st, env)
             if not _actions10:
                 raise RuleError('a choice has no legal option', S[339])
-            _p15 = e178_player(st, env)
-            if type(_p15) is not int or not 0 <= _p15 < num_players:
-                raise RuleError(not_a_seat(_p15, num_players), S[339])
-            if _p15 in st.players:  # else out of the game: no option runs
+            _p14 = e178_player(st, env)
+            if type(_p14) is not int or not 0 <= _p14 < num_players:
+                raise RuleError(not_a_seat(_p14, num_players), S[339])
+            if _p14 in st.players:  # else out of the game: no option runs
                 if len(_actions10) > 1:
-                    _i112 = st.choose(len(_actions10))
+                    _i104 = st.choose(len(_actions10))
                     st.move_number += 1
                     st.at = o178  # game.yaml:555
                 else:
-                    _i112 = 0
-                env['s'] = _values10[_i112]
+                    _i104 = 0
+                env['s'] = _values10[_i104]
                 st.at = o174  # game.yaml:562
                 env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[217])))][-1]
                 st.at = o177  # game.yaml:563
                 _actions11, _values11, _idx11 = collect_177(st, env)
                 if not _actions11:
                     raise RuleError('a choice has no legal option', S[340])
-                _p16 = e177_player(st, env)
-                if type(_p16) is not int or not 0 <= _p16 < num_players:
-                    raise RuleError(not_a_seat(_p16, num_players), S[340])
-                if _p16 in st.players:  # else out of the game: no option runs
+                _p15 = e177_player(st, env)
+                if type(_p15) is not int or not 0 <= _p15 < num_players:
+                    raise RuleError(not_a_seat(_p15, num_players), S[340])
+                if _p15 in st.players:  # else out of the game: no option runs
                     if len(_actions11) > 1:
-                        _i113 = st.choose(len(_actions11))
+                        _i105 = st.choose(len(_actions11))
                         st.move_number += 1
                         st.at = o177  # game.yaml:563
                     else:
-                        _i113 = 0
-                    env['t'] = _values11[_i113]
+                        _i105 = 0
+                    env['t'] = _values11[_i105]
                     st.at = o176  # game.yaml:566
                     st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
-    def c_17(st, fr):  # game.yaml:568
-        env = fr.env
-        pc = fr.pc
+    def c_17(st, env, pc):  # game.yaml:568
         if pc <= 0:
             st.at = o197  # game.yaml:572
             if (env['a'] == 'rival'):
                 st.at = o180  # game.yaml:573
                 st.vars['rival'] = env['p']
                 st.at = o181  # game.yaml:573
-                _i114 = seat(st, st.vars['turn_player'], S[111])
-                st.vars['passed'][_i114] = True
+                _i106 = seat(st, st.vars['turn_player'], S[111])
+                st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
                     st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
             elif (env['a'] == 'doctor'):
                 st.at = o184  # game.yaml:575
-                _args87 = {'p': env['p'], 'optional': (len(st.players) == 2)}
+                _args86 = {'p': env['p'], 'optional': (len(st.players) == 2)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[222])
                 st.inline += 1
                 try:
-                    d_doctor(st, _args87)
+                    c_18(st, _args86, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure doctor (' + str(S[335]) + ')')
@@ -6080,12 +5954,12 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['a'] == 'move'):
                 st.at = o186  # game.yaml:576
-                _args88 = {'p': env['p']}
+                _args87 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[223])
                 st.inline += 1
                 try:
-                    d_move_card(st, _args88)
+                    c_19(st, _args87, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure move_card (' + str(S[341]) + ')')
@@ -6093,19 +5967,19 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['a'] == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i115 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
-                _v36 = st.vars['score'][_i115] + 1
-                if _v36 < 0:
-                    raise RuleError("'score' would fall to " + str(_v36) + ', below its minimum 0', S[113])
-                st.vars['score'][_i115] = _v36
+                _i107 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
+                _v35 = st.vars['score'][_i107] + 1
+                if _v35 < 0:
+                    raise RuleError("'score' would fall to " + str(_v35) + ', below its minimum 0', S[113])
+                st.vars['score'][_i107] = _v35
             elif (env['a'] == 'permit'):
                 st.at = o190  # game.yaml:578
-                _args89 = {'p': env['p']}
+                _args88 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[224])
                 st.inline += 1
                 try:
-                    d_permit(st, _args89)
+                    c_20(st, _args88, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure permit (' + str(S[342]) + ')')
@@ -6113,12 +5987,12 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['a'] == 'ordinance'):
                 st.at = o192  # game.yaml:579
-                _args90 = {'p': env['p']}
+                _args89 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[225])
                 st.inline += 1
                 try:
-                    d_ordinance(st, _args90)
+                    c_21(st, _args89, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure ordinance (' + str(S[343]) + ')')
@@ -6126,12 +6000,12 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['a'] == 'promotion'):
                 st.at = o194  # game.yaml:580
-                _args91 = {'p': env['p']}
+                _args90 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[226])
                 st.inline += 1
                 try:
-                    d_promotion(st, _args91)
+                    c_22(st, _args90, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure promotion (' + str(S[344]) + ')')
@@ -6139,50 +6013,48 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['a'] == 'daughter'):
                 st.at = o196  # game.yaml:581
-                _args92 = {'p': env['p']}
+                _args91 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[227])
                 st.inline += 1
                 try:
-                    d_kings_daughter(st, _args92)
+                    c_23(st, _args91, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure kings_daughter (' + str(S[345]) + ')')
                     raise
                 st.inline -= 1
-    def c_18(st, fr):  # game.yaml:583
-        env = fr.env
-        pc = fr.pc
+    def c_18(st, env, pc):  # game.yaml:583
         if pc <= 0:
             st.at = o203  # game.yaml:588
             _actions12, _values12, _idx12 = collect_203(st, env)
             if not _actions12:
                 raise RuleError('a choice has no legal option', S[346])
-            _p17 = e203_player(st, env)
-            if type(_p17) is not int or not 0 <= _p17 < num_players:
-                raise RuleError(not_a_seat(_p17, num_players), S[346])
-            if _p17 in st.players:  # else out of the game: no option runs
+            _p16 = e203_player(st, env)
+            if type(_p16) is not int or not 0 <= _p16 < num_players:
+                raise RuleError(not_a_seat(_p16, num_players), S[346])
+            if _p16 in st.players:  # else out of the game: no option runs
                 if len(_actions12) > 1:
-                    _i116 = st.choose(len(_actions12))
+                    _i108 = st.choose(len(_actions12))
                     st.move_number += 1
                     st.at = o203  # game.yaml:588
                 else:
-                    _i116 = 0
-                _k18 = _idx12[_i116]
+                    _i108 = 0
+                _k18 = _idx12[_i108]
                 if _k18 == 0:  # game.yaml:591
-                    env['s'] = _values12[_i116]
+                    env['s'] = _values12[_i108]
                     st.at = o199  # game.yaml:592
-                    _i117 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1], 'aristocrats', S[229])
-                    st.vars['age'][_i117] -= 10
+                    _i109 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1], 'aristocrats', S[229])
+                    st.vars['age'][_i109] -= 10
                 elif _k18 == 1:  # game.yaml:593
-                    env['s'] = _values12[_i116]
+                    env['s'] = _values12[_i108]
                     st.at = o201  # game.yaml:594
-                    _args93 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
+                    _args92 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[231])
                     st.inline += 1
                     try:
-                        proc_grow_old(st, _args93)
+                        proc_grow_old(st, _args92)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure grow_old (' + str(S[107]) + ')')
@@ -6190,51 +6062,49 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k18 == 2:  # game.yaml:595
                     pass
-    def c_19(st, fr):  # game.yaml:597
-        env = fr.env
-        pc = fr.pc
+    def c_19(st, env, pc):  # game.yaml:597
         if pc <= 0:
             st.at = o210  # game.yaml:601
             _actions13, _values13, _idx13 = collect_210(st, env)
             if not _actions13:
                 raise RuleError('a choice has no legal option', S[347])
-            _p18 = e210_player(st, env)
-            if type(_p18) is not int or not 0 <= _p18 < num_players:
-                raise RuleError(not_a_seat(_p18, num_players), S[347])
-            if _p18 in st.players:  # else out of the game: no option runs
+            _p17 = e210_player(st, env)
+            if type(_p17) is not int or not 0 <= _p17 < num_players:
+                raise RuleError(not_a_seat(_p17, num_players), S[347])
+            if _p17 in st.players:  # else out of the game: no option runs
                 if len(_actions13) > 1:
-                    _i118 = st.choose(len(_actions13))
+                    _i110 = st.choose(len(_actions13))
                     st.move_number += 1
                     st.at = o210  # game.yaml:601
                 else:
-                    _i118 = 0
-                _k19 = _idx13[_i118]
+                    _i110 = 0
+                _k19 = _idx13[_i110]
                 if _k19 == 0:  # game.yaml:604
-                    env['s'] = _values13[_i118]
+                    env['s'] = _values13[_i110]
                     st.at = o205  # game.yaml:608
                     env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[239])))][-1]
                     st.at = o208  # game.yaml:609
                     _actions14, _values14, _idx14 = collect_208(st, env)
                     if not _actions14:
                         raise RuleError('a choice has no legal option', S[348])
-                    _p19 = e208_player(st, env)
-                    if type(_p19) is not int or not 0 <= _p19 < num_players:
-                        raise RuleError(not_a_seat(_p19, num_players), S[348])
-                    if _p19 in st.players:  # else out of the game: no option runs
+                    _p18 = e208_player(st, env)
+                    if type(_p18) is not int or not 0 <= _p18 < num_players:
+                        raise RuleError(not_a_seat(_p18, num_players), S[348])
+                    if _p18 in st.players:  # else out of the game: no option runs
                         if len(_actions14) > 1:
-                            _i119 = st.choose(len(_actions14))
+                            _i111 = st.choose(len(_actions14))
                             st.move_number += 1
                             st.at = o208  # game.yaml:609
                         else:
-                            _i119 = 0
-                        env['t'] = _values14[_i119]
+                            _i111 = 0
+                        env['t'] = _values14[_i111]
                         st.at = o207  # game.yaml:613
-                        _args94 = {'x': env['x'], 's': env['t']}
+                        _args93 = {'x': env['x'], 's': env['t']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[240])
                         st.inline += 1
                         try:
-                            proc_settle(st, _args94)
+                            proc_settle(st, _args93)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure settle (' + str(S[153]) + ')')
@@ -6242,33 +6112,31 @@ def build(num_players, files):
                         st.inline -= 1
                 elif _k19 == 1:  # game.yaml:614
                     pass
-    def c_20(st, fr):  # game.yaml:616
-        env = fr.env
-        pc = fr.pc
+    def c_20(st, env, pc):  # game.yaml:616
         if pc <= 0:
             st.at = o217  # game.yaml:620
             _actions15, _values15, _idx15 = collect_217(st, env)
             if not _actions15:
                 raise RuleError('a choice has no legal option', S[349])
-            _p20 = e217_player(st, env)
-            if type(_p20) is not int or not 0 <= _p20 < num_players:
-                raise RuleError(not_a_seat(_p20, num_players), S[349])
-            if _p20 in st.players:  # else out of the game: no option runs
+            _p19 = e217_player(st, env)
+            if type(_p19) is not int or not 0 <= _p19 < num_players:
+                raise RuleError(not_a_seat(_p19, num_players), S[349])
+            if _p19 in st.players:  # else out of the game: no option runs
                 if len(_actions15) > 1:
-                    _i120 = st.choose(len(_actions15))
+                    _i112 = st.choose(len(_actions15))
                     st.move_number += 1
                     st.at = o217  # game.yaml:620
                 else:
-                    _i120 = 0
-                _k21 = _idx15[_i120]
+                    _i112 = 0
+                _k21 = _idx15[_i112]
                 if _k21 == 0:  # game.yaml:623
                     st.at = o212  # game.yaml:623
-                    _args95 = {'p': env['p'], 'side': False}
+                    _args94 = {'p': env['p'], 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[242])
                     st.inline += 1
                     try:
-                        d_place_new(st, _args95)
+                        c_6(st, _args94, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[327]) + ')')
@@ -6276,20 +6144,20 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k21 == 1:  # game.yaml:624
                     st.at = o214  # game.yaml:625
-                    _i121 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
-                    _v37 = st.vars['thalers'][_i121] - 2
-                    if _v37 > 12:
-                        _v37 = 12  # the marker stops at the end; the excess is lost
-                    if _v37 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v37) + ', below its minimum 0', S[244])
-                    st.vars['thalers'][_i121] = _v37
+                    _i113 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
+                    _v36 = st.vars['thalers'][_i113] - 2
+                    if _v36 > 12:
+                        _v36 = 12  # the marker stops at the end; the excess is lost
+                    if _v36 < 0:
+                        raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[244])
+                    st.vars['thalers'][_i113] = _v36
                     st.at = o215  # game.yaml:625
-                    _args96 = {'p': env['p'], 'side': True}
+                    _args95 = {'p': env['p'], 'side': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[245])
                     st.inline += 1
                     try:
-                        d_place_new(st, _args96)
+                        c_6(st, _args95, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure place_new (' + str(S[327]) + ')')
@@ -6297,67 +6165,63 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k21 == 2:  # game.yaml:626
                     pass
-    def c_21(st, fr):  # game.yaml:628
-        env = fr.env
-        pc = fr.pc
+    def c_21(st, env, pc):  # game.yaml:628
         if pc <= 0:
             st.at = o222  # game.yaml:632
             _actions16, _values16, _idx16 = collect_222(st, env)
             if not _actions16:
                 raise RuleError('a choice has no legal option', S[350])
-            _p21 = e222_player(st, env)
-            if type(_p21) is not int or not 0 <= _p21 < num_players:
-                raise RuleError(not_a_seat(_p21, num_players), S[350])
-            if _p21 in st.players:  # else out of the game: no option runs
+            _p20 = e222_player(st, env)
+            if type(_p20) is not int or not 0 <= _p20 < num_players:
+                raise RuleError(not_a_seat(_p20, num_players), S[350])
+            if _p20 in st.players:  # else out of the game: no option runs
                 if len(_actions16) > 1:
-                    _i122 = st.choose(len(_actions16))
+                    _i114 = st.choose(len(_actions16))
                     st.move_number += 1
                     st.at = o222  # game.yaml:632
                 else:
-                    _i122 = 0
-                _k22 = _idx16[_i122]
+                    _i114 = 0
+                _k22 = _idx16[_i114]
                 if _k22 == 0:  # game.yaml:635
-                    env['s'] = _values16[_i122]
+                    env['s'] = _values16[_i114]
                     st.at = o219  # game.yaml:639
                     st.move(first([_x32 for _x32 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250])))] if (_x32.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
                     st.at = o220  # game.yaml:640
-                    _i123 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251]))
-                    _v38 = st.vars['score'][_i123] + (2 if (not any((_x33.kind == 'cities') for _x33 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) else 1)
-                    if _v38 < 0:
-                        raise RuleError("'score' would fall to " + str(_v38) + ', below its minimum 0', S[252])
-                    st.vars['score'][_i123] = _v38
+                    _i115 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251]))
+                    _v37 = st.vars['score'][_i115] + (2 if (not any((_x33.kind == 'cities') for _x33 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) else 1)
+                    if _v37 < 0:
+                        raise RuleError("'score' would fall to " + str(_v37) + ', below its minimum 0', S[252])
+                    st.vars['score'][_i115] = _v37
                 elif _k22 == 1:  # game.yaml:641
                     pass
-    def c_22(st, fr):  # game.yaml:643
-        env = fr.env
-        pc = fr.pc
+    def c_22(st, env, pc):  # game.yaml:643
         if pc <= 0:
             st.at = o227  # game.yaml:647
             _actions17, _values17, _idx17 = collect_227(st, env)
             if not _actions17:
                 raise RuleError('a choice has no legal option', S[351])
-            _p22 = e227_player(st, env)
-            if type(_p22) is not int or not 0 <= _p22 < num_players:
-                raise RuleError(not_a_seat(_p22, num_players), S[351])
-            if _p22 in st.players:  # else out of the game: no option runs
+            _p21 = e227_player(st, env)
+            if type(_p21) is not int or not 0 <= _p21 < num_players:
+                raise RuleError(not_a_seat(_p21, num_players), S[351])
+            if _p21 in st.players:  # else out of the game: no option runs
                 if len(_actions17) > 1:
-                    _i124 = st.choose(len(_actions17))
+                    _i116 = st.choose(len(_actions17))
                     st.move_number += 1
                     st.at = o227  # game.yaml:647
                 else:
-                    _i124 = 0
-                _k23 = _idx17[_i124]
+                    _i116 = 0
+                _k23 = _idx17[_i116]
                 if _k23 == 0:  # game.yaml:650
-                    env['s'] = _values17[_i124]
+                    env['s'] = _values17[_i116]
                     st.at = o224  # game.yaml:655
                     st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
                     st.at = o225  # game.yaml:655
-                    _args97 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+                    _args96 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[256])
                     st.inline += 1
                     try:
-                        proc_fresh(st, _args97)
+                        proc_fresh(st, _args96)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure fresh (' + str(S[104]) + ')')
@@ -6365,52 +6229,48 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k23 == 1:  # game.yaml:656
                     pass
-    def c_23(st, fr):  # game.yaml:658
-        env = fr.env
-        pc = fr.pc
+    def c_23(st, env, pc):  # game.yaml:658
         if pc <= 0:
             st.at = o233  # game.yaml:663
             _actions18, _values18, _idx18 = collect_233(st, env)
             if not _actions18:
                 raise RuleError('a choice has no legal option', S[352])
-            _p23 = e233_player(st, env)
-            if type(_p23) is not int or not 0 <= _p23 < num_players:
-                raise RuleError(not_a_seat(_p23, num_players), S[352])
-            if _p23 in st.players:  # else out of the game: no option runs
+            _p22 = e233_player(st, env)
+            if type(_p22) is not int or not 0 <= _p22 < num_players:
+                raise RuleError(not_a_seat(_p22, num_players), S[352])
+            if _p22 in st.players:  # else out of the game: no option runs
                 if len(_actions18) > 1:
-                    _i125 = st.choose(len(_actions18))
+                    _i117 = st.choose(len(_actions18))
                     st.move_number += 1
                     st.at = o233  # game.yaml:663
                 else:
-                    _i125 = 0
-                _k24 = _idx18[_i125]
+                    _i117 = 0
+                _k24 = _idx18[_i117]
                 if _k24 == 0:  # game.yaml:666
-                    env['s'] = _values18[_i125]
+                    env['s'] = _values18[_i117]
                     st.at = o229  # game.yaml:666
-                    _i126 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[260])))][-1], 'aristocrats', S[261])
-                    st.vars['couple'][_i126] = True
+                    _i118 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[260])))][-1], 'aristocrats', S[261])
+                    st.vars['couple'][_i118] = True
                 elif _k24 == 1:  # game.yaml:667
                     st.at = o231  # game.yaml:669
-                    _i127 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[262])
-                    st.vars['couple'][_i127] = True
+                    _i119 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[262])
+                    st.vars['couple'][_i119] = True
                 elif _k24 == 2:  # game.yaml:670
                     pass
-    def c_24(st, fr):  # game.yaml:673
-        env = fr.env
-        pc = fr.pc
+    def c_24(st, env, pc):  # game.yaml:673
         if pc <= 0:
             st.at = o238  # game.yaml:677
             for _q10 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
-                if (any((_c21.props['stack'].key == 'gray') for _c21 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x34.kind == 'aristocrats') for _x34 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+                if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x34.kind == 'aristocrats') for _x34 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                     st.at = o236  # game.yaml:678
-                    _args98 = {'q': env['q']}
+                    _args97 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[265])
                     st.inline += 1
                     try:
-                        d_gray_eminence(st, _args98)
+                        c_25(st, _args97, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure gray_eminence (' + str(S[353]) + ')')
@@ -6418,17 +6278,17 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 1:
             st.at = o243  # game.yaml:679
-            for _e13 in list(K_electorates1):
-                env['e'] = _e13
+            for _e12 in list(K_electorates1):
+                env['e'] = _e12
                 st.at = o242  # game.yaml:679
                 if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
                     st.at = o241  # game.yaml:679
-                    _args99 = {'e': env['e']}
+                    _args98 = {'e': env['e']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[267])
                     st.inline += 1
                     try:
-                        d_new_elector(st, _args99)
+                        c_26(st, _args98, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure new_elector (' + str(S[354]) + ')')
@@ -6438,42 +6298,40 @@ def build(num_players, files):
             st.at = o247  # game.yaml:680
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o245  # game.yaml:682
-                _i128 = seat(st, fn_elector_of(st, C_mainz1), S[114])
-                _v39 = st.vars['score'][_i128] + 1
-                if _v39 < 0:
-                    raise RuleError("'score' would fall to " + str(_v39) + ', below its minimum 0', S[115])
-                st.vars['score'][_i128] = _v39
+                _i120 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+                _v38 = st.vars['score'][_i120] + 1
+                if _v38 < 0:
+                    raise RuleError("'score' would fall to " + str(_v38) + ', below its minimum 0', S[115])
+                st.vars['score'][_i120] = _v38
                 st.at = o246  # game.yaml:683
                 if st.record_log:
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
-    def c_25(st, fr):  # game.yaml:687
-        env = fr.env
-        pc = fr.pc
+    def c_25(st, env, pc):  # game.yaml:687
         if pc <= 0:
             st.at = o251  # game.yaml:692
             _actions19, _values19, _idx19 = collect_251(st, env)
             if not _actions19:
                 raise RuleError('a choice has no legal option', S[355])
-            _p24 = e251_player(st, env)
-            if type(_p24) is not int or not 0 <= _p24 < num_players:
-                raise RuleError(not_a_seat(_p24, num_players), S[355])
-            if _p24 in st.players:  # else out of the game: no option runs
+            _p23 = e251_player(st, env)
+            if type(_p23) is not int or not 0 <= _p23 < num_players:
+                raise RuleError(not_a_seat(_p23, num_players), S[355])
+            if _p23 in st.players:  # else out of the game: no option runs
                 if len(_actions19) > 1:
-                    _i129 = st.choose(len(_actions19))
+                    _i121 = st.choose(len(_actions19))
                     st.move_number += 1
                     st.at = o251  # game.yaml:692
                 else:
-                    _i129 = 0
-                _k25 = _idx19[_i129]
+                    _i121 = 0
+                _k25 = _idx19[_i121]
                 if _k25 == 0:  # game.yaml:695
-                    env['e'] = _values19[_i129]
+                    env['e'] = _values19[_i121]
                     st.at = o249  # game.yaml:695
-                    _args100 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+                    _args99 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[269])
                     st.inline += 1
                     try:
-                        proc_fresh(st, _args100)
+                        proc_fresh(st, _args99)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure fresh (' + str(S[104]) + ')')
@@ -6481,9 +6339,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k25 == 1:  # game.yaml:696
                     pass
-    def c_26(st, fr):  # game.yaml:698
-        env = fr.env
-        pc = fr.pc
+    def c_26(st, env, pc):  # game.yaml:698
         if pc <= 0:
             _h1 = len(st.frames)
             st.at = o252  # game.yaml:702
@@ -6494,20 +6350,18 @@ def build(num_players, files):
             st.at = o255  # game.yaml:703
             if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
                 st.at = o254  # game.yaml:704
-                _args101 = {'e': env['e'], 'w': env['w']}
+                _args100 = {'e': env['e'], 'w': env['w']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[271])
                 st.inline += 1
                 try:
-                    d_change_of_power(st, _args101)
+                    c_27(st, _args100, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure change_of_power (' + str(S[356]) + ')')
                     raise
                 st.inline -= 1
-    def c_27(st, fr):  # game.yaml:708
-        env = fr.env
-        pc = fr.pc
+    def c_27(st, env, pc):  # game.yaml:708
         if pc <= 0:
             st.at = o258  # game.yaml:713
             if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[116]))]) > 0):
@@ -6524,25 +6378,25 @@ def build(num_players, files):
                 _actions20, _values20, _idx20 = collect_265(st, env)
                 if not _actions20:
                     raise RuleError('a choice has no legal option', S[357])
-                _p25 = e265_player(st, env)
-                if type(_p25) is not int or not 0 <= _p25 < num_players:
-                    raise RuleError(not_a_seat(_p25, num_players), S[357])
-                if _p25 in st.players:  # else out of the game: no option runs
+                _p24 = e265_player(st, env)
+                if type(_p24) is not int or not 0 <= _p24 < num_players:
+                    raise RuleError(not_a_seat(_p24, num_players), S[357])
+                if _p24 in st.players:  # else out of the game: no option runs
                     if len(_actions20) > 1:
-                        _i130 = st.choose(len(_actions20))
+                        _i122 = st.choose(len(_actions20))
                         st.move_number += 1
                         st.at = o265  # game.yaml:717
                     else:
-                        _i130 = 0
-                    env['s'] = _values20[_i130]
+                        _i122 = 0
+                    env['s'] = _values20[_i122]
                     st.at = o264  # game.yaml:721
                     st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
                 st.at = o266  # game.yaml:722
-                _i131 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
-                _v40 = st.vars['score'][_i131] + 2
-                if _v40 < 0:
-                    raise RuleError("'score' would fall to " + str(_v40) + ', below its minimum 0', S[273])
-                st.vars['score'][_i131] = _v40
+                _i123 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
+                _v39 = st.vars['score'][_i123] + 2
+                if _v39 < 0:
+                    raise RuleError("'score' would fall to " + str(_v39) + ', below its minimum 0', S[273])
+                st.vars['score'][_i123] = _v39
                 st.at = o267  # game.yaml:723
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
@@ -6554,20 +6408,18 @@ def build(num_players, files):
             st.at = o271  # game.yaml:725
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o270  # game.yaml:725
-                _args102 = {'e': env['e']}
+                _args101 = {'e': env['e']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[279])
                 st.inline += 1
                 try:
-                    d_displaced(st, _args102)
+                    c_28(st, _args101, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure displaced (' + str(S[358]) + ')')
                     raise
                 st.inline -= 1
-    def c_28(st, fr):  # game.yaml:727
-        env = fr.env
-        pc = fr.pc
+    def c_28(st, env, pc):  # game.yaml:727
         if pc <= 0:
             st.at = o272  # game.yaml:732
             env['x'] = st.zones[Z_aside1][-1]
@@ -6578,24 +6430,24 @@ def build(num_players, files):
                 _actions21, _values21, _idx21 = collect_279(st, env)
                 if not _actions21:
                     raise RuleError('a choice has no legal option', S[359])
-                _p26 = e279_player(st, env)
-                if type(_p26) is not int or not 0 <= _p26 < num_players:
-                    raise RuleError(not_a_seat(_p26, num_players), S[359])
-                if _p26 in st.players:  # else out of the game: no option runs
+                _p25 = e279_player(st, env)
+                if type(_p25) is not int or not 0 <= _p25 < num_players:
+                    raise RuleError(not_a_seat(_p25, num_players), S[359])
+                if _p25 in st.players:  # else out of the game: no option runs
                     if len(_actions21) > 1:
-                        _i132 = st.choose(len(_actions21))
+                        _i124 = st.choose(len(_actions21))
                         st.move_number += 1
                         st.at = o279  # game.yaml:735
                     else:
-                        _i132 = 0
-                    env['s'] = _values21[_i132]
+                        _i124 = 0
+                    env['s'] = _values21[_i124]
                     st.at = o278  # game.yaml:738
-                    _args103 = {'x': env['x'], 's': env['s']}
+                    _args102 = {'x': env['x'], 's': env['s']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[280])
                     st.inline += 1
                     try:
-                        proc_settle(st, _args103)
+                        proc_settle(st, _args102)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure settle (' + str(S[153]) + ')')
@@ -6606,88 +6458,84 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
-                _args104 = {'x': env['x']}
+                _args103 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[122])
                 st.inline += 1
                 try:
-                    proc_retire(st, _args104)
+                    proc_retire(st, _args103)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure retire (' + str(S[89]) + ')')
                     raise
                 st.inline -= 1
-    def c_29(st, fr):  # game.yaml:742
-        env = fr.env
-        pc = fr.pc
+    def c_29(st, env, pc):  # game.yaml:742
         if pc <= 0:
             st.at = o283  # game.yaml:744
             if (st.vars['rival'] != None):
                 st.at = o282  # game.yaml:744
-                _args105 = {}
+                _args104 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[282])
                 st.inline += 1
                 try:
-                    d_election(st, _args105)
+                    c_30(st, _args104, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure election (' + str(S[360]) + ')')
                     raise
                 st.inline -= 1
-    def c_30(st, fr):  # game.yaml:746
-        env = fr.env
-        pc = fr.pc
+    def c_30(st, env, pc):  # game.yaml:746
         if pc <= 0:
             st.at = o295  # game.yaml:750
             for _q11 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
-                if any((_c22.props['stack'].key == 'church') for _c22 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                     st.at = o288  # game.yaml:754
                     _actions22, _values22, _idx22 = collect_288(st, env)
                     if not _actions22:
                         raise RuleError('a choice has no legal option', S[361])
-                    _p27 = e288_player(st, env)
-                    if type(_p27) is not int or not 0 <= _p27 < num_players:
-                        raise RuleError(not_a_seat(_p27, num_players), S[361])
-                    if _p27 in st.players:  # else out of the game: no option runs
+                    _p26 = e288_player(st, env)
+                    if type(_p26) is not int or not 0 <= _p26 < num_players:
+                        raise RuleError(not_a_seat(_p26, num_players), S[361])
+                    if _p26 in st.players:  # else out of the game: no option runs
                         if len(_actions22) > 1:
-                            _i133 = st.choose(len(_actions22))
+                            _i125 = st.choose(len(_actions22))
                             st.move_number += 1
                             st.at = o288  # game.yaml:754
                         else:
-                            _i133 = 0
-                        env['e'] = _values22[_i133]
+                            _i125 = 0
+                        env['e'] = _values22[_i125]
                         st.at = o287  # game.yaml:758
                         st.vars['church_on'] = env['e']
                 st.at = o294  # game.yaml:760
-                if any((_c23.props['stack'].key == 'excommunication') for _c23 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                     st.at = o293  # game.yaml:762
                     _actions23, _values23, _idx23 = collect_293(st, env)
                     if not _actions23:
                         raise RuleError('a choice has no legal option', S[362])
-                    _p28 = e293_player(st, env)
-                    if type(_p28) is not int or not 0 <= _p28 < num_players:
-                        raise RuleError(not_a_seat(_p28, num_players), S[362])
-                    if _p28 in st.players:  # else out of the game: no option runs
+                    _p27 = e293_player(st, env)
+                    if type(_p27) is not int or not 0 <= _p27 < num_players:
+                        raise RuleError(not_a_seat(_p27, num_players), S[362])
+                    if _p27 in st.players:  # else out of the game: no option runs
                         if len(_actions23) > 1:
-                            _i134 = st.choose(len(_actions23))
+                            _i126 = st.choose(len(_actions23))
                             st.move_number += 1
                             st.at = o293  # game.yaml:762
                         else:
-                            _i134 = 0
-                        env['e'] = _values23[_i134]
+                            _i126 = 0
+                        env['e'] = _values23[_i126]
                         st.at = o292  # game.yaml:766
                         st.vars['excommunicated'] = env['e']
         if pc <= 1:
             st.at = o296  # game.yaml:768
-            _i135 = seat(st, st.vars['emperor'], S[123])
-            st.vars['vote'][_i135] = st.vars['emperor']
+            _i127 = seat(st, st.vars['emperor'], S[123])
+            st.vars['vote'][_i127] = st.vars['emperor']
         if pc <= 2:
             st.at = o297  # game.yaml:769
-            _i136 = seat(st, st.vars['rival'], S[124])
-            st.vars['vote'][_i136] = st.vars['rival']
+            _i128 = seat(st, st.vars['rival'], S[124])
+            st.vars['vote'][_i128] = st.vars['rival']
         if pc <= 3:
             st.at = o304  # game.yaml:770
             st.secret += 1
@@ -6697,25 +6545,25 @@ def build(num_players, files):
                 _actions24, _values24, _idx24 = collect_303(st, env)
                 if not _actions24:
                     raise RuleError('a choice has no legal option', S[363])
-                _p29 = e303_player(st, env)
-                if type(_p29) is not int or not 0 <= _p29 < num_players:
-                    raise RuleError(not_a_seat(_p29, num_players), S[363])
-                if _p29 in st.players:  # else out of the game: no option runs
+                _p28 = e303_player(st, env)
+                if type(_p28) is not int or not 0 <= _p28 < num_players:
+                    raise RuleError(not_a_seat(_p28, num_players), S[363])
+                if _p28 in st.players:  # else out of the game: no option runs
                     if len(_actions24) > 1:
-                        _i137 = st.choose(len(_actions24))
+                        _i129 = st.choose(len(_actions24))
                         st.move_number += 1
                         st.at = o303  # game.yaml:772
                     else:
-                        _i137 = 0
-                    _k30 = _idx24[_i137]
+                        _i129 = 0
+                    _k30 = _idx24[_i129]
                     if _k30 == 0:  # game.yaml:775
                         st.at = o300  # game.yaml:775
-                        _i138 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
-                        st.vars['vote'][_i138] = st.vars['emperor']
+                        _i130 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
+                        st.vars['vote'][_i130] = st.vars['emperor']
                     elif _k30 == 1:  # game.yaml:776
                         st.at = o302  # game.yaml:776
-                        _i139 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
-                        st.vars['vote'][_i139] = st.vars['rival']
+                        _i131 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
+                        st.vars['vote'][_i131] = st.vars['rival']
             st.secret -= 1
         if pc <= 4:
             st.at = o305  # game.yaml:777
@@ -6737,11 +6585,11 @@ def build(num_players, files):
                 st.at = o313  # game.yaml:783
                 if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
                     st.at = o311  # game.yaml:784
-                    _i140 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
-                    _v41 = st.vars['score'][_i140] + 1
-                    if _v41 < 0:
-                        raise RuleError("'score' would fall to " + str(_v41) + ', below its minimum 0', S[133])
-                    st.vars['score'][_i140] = _v41
+                    _i132 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
+                    _v40 = st.vars['score'][_i132] + 1
+                    if _v40 < 0:
+                        raise RuleError("'score' would fall to " + str(_v40) + ', below its minimum 0', S[133])
+                    st.vars['score'][_i132] = _v40
                     st.at = o312  # game.yaml:784
                     if st.record_log:
                         st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
@@ -6749,12 +6597,12 @@ def build(num_players, files):
             st.at = o319  # game.yaml:785
             if (env['victor'] == st.vars['rival']):
                 st.at = o318  # game.yaml:785
-                _args106 = {'w': st.vars['rival']}
+                _args105 = {'w': st.vars['rival']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[288])
                 st.inline += 1
                 try:
-                    d_crown(st, _args106)
+                    c_31(st, _args105, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure crown (' + str(S[364]) + ')')
@@ -6778,20 +6626,18 @@ def build(num_players, files):
             for _q18 in list(st.players):
                 env['q'] = _q18
                 st.at = o324  # game.yaml:789
-                _i141 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
-                st.vars['vote'][_i141] = None
-    def c_31(st, fr):  # game.yaml:791
-        env = fr.env
-        pc = fr.pc
+                _i133 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
+                st.vars['vote'][_i133] = None
+    def c_31(st, env, pc):  # game.yaml:791
         if pc <= 0:
             st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
         if pc <= 1:
             st.at = o327  # game.yaml:796
-            _items10 = st.zones[Z_throne1]
-            _dest8 = Z_aside1
-            for _c24 in cards_of(_items10):
-                st.move(_c24, _dest8, False)
+            _items8 = st.zones[Z_throne1]
+            _dest6 = Z_aside1
+            for _c22 in cards_of(_items8):
+                st.move(_c22, _dest6, False)
         if pc <= 2:
             st.at = o328  # game.yaml:797
             st.vars['emperor'] = env['w']
@@ -6801,12 +6647,12 @@ def build(num_players, files):
                 st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
         if pc <= 4:
             st.at = o330  # game.yaml:799
-            _args107 = {'p': env['w']}
+            _args106 = {'p': env['w']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[135])
             st.inline += 1
             try:
-                d_fill_throne(st, _args107)
+                c_7(st, _args106, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
@@ -6816,20 +6662,18 @@ def build(num_players, files):
             st.at = o333  # game.yaml:800
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o332  # game.yaml:800
-                _args108 = {'p': env['old']}
+                _args107 = {'p': env['old']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[289])
                 st.inline += 1
                 try:
-                    d_deposed(st, _args108)
+                    c_32(st, _args107, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure deposed (' + str(S[365]) + ')')
                     raise
                 st.inline -= 1
-    def c_32(st, fr):  # game.yaml:802
-        env = fr.env
-        pc = fr.pc
+    def c_32(st, env, pc):  # game.yaml:802
         if pc <= 0:
             st.at = o334  # game.yaml:807
             env['x'] = st.zones[Z_aside1][-1]
@@ -6840,24 +6684,24 @@ def build(num_players, files):
                 _actions25, _values25, _idx25 = collect_341(st, env)
                 if not _actions25:
                     raise RuleError('a choice has no legal option', S[366])
-                _p30 = e341_player(st, env)
-                if type(_p30) is not int or not 0 <= _p30 < num_players:
-                    raise RuleError(not_a_seat(_p30, num_players), S[366])
-                if _p30 in st.players:  # else out of the game: no option runs
+                _p29 = e341_player(st, env)
+                if type(_p29) is not int or not 0 <= _p29 < num_players:
+                    raise RuleError(not_a_seat(_p29, num_players), S[366])
+                if _p29 in st.players:  # else out of the game: no option runs
                     if len(_actions25) > 1:
-                        _i142 = st.choose(len(_actions25))
+                        _i134 = st.choose(len(_actions25))
                         st.move_number += 1
                         st.at = o341  # game.yaml:810
                     else:
-                        _i142 = 0
-                    env['s'] = _values25[_i142]
+                        _i134 = 0
+                    env['s'] = _values25[_i134]
                     st.at = o340  # game.yaml:813
-                    _args109 = {'x': env['x'], 's': env['s']}
+                    _args108 = {'x': env['x'], 's': env['s']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[290])
                     st.inline += 1
                     try:
-                        proc_settle(st, _args109)
+                        proc_settle(st, _args108)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure settle (' + str(S[153]) + ')')
@@ -6868,36 +6712,34 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
                 st.at = o337  # game.yaml:814
-                _args110 = {'x': env['x']}
+                _args109 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[136])
                 st.inline += 1
                 try:
-                    proc_retire(st, _args110)
+                    proc_retire(st, _args109)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure retire (' + str(S[89]) + ')')
                     raise
                 st.inline -= 1
-    def c_33(st, fr):  # game.yaml:817
-        env = fr.env
-        pc = fr.pc
+    def c_33(st, env, pc):  # game.yaml:817
         if pc <= 0:
             st.at = o343  # game.yaml:820
-            _i143 = seat(st, st.vars['emperor'], S[137])
-            _v42 = st.vars['score'][_i143] + D_rounds1.cell((st.vars['round'], ), 1, S[138])
-            if _v42 < 0:
-                raise RuleError("'score' would fall to " + str(_v42) + ', below its minimum 0', S[139])
-            st.vars['score'][_i143] = _v42
+            _i135 = seat(st, st.vars['emperor'], S[137])
+            _v41 = st.vars['score'][_i135] + D_rounds1.cell((st.vars['round'], ), 1, S[138])
+            if _v41 < 0:
+                raise RuleError("'score' would fall to " + str(_v41) + ', below its minimum 0', S[139])
+            st.vars['score'][_i135] = _v41
         if pc <= 1:
             st.at = o344  # game.yaml:821
-            _i144 = seat(st, st.vars['emperor'], S[140])
-            _v43 = st.vars['thalers'][_i144] + D_rounds1.cell((st.vars['round'], ), 2, S[141])
-            if _v43 > 12:
-                _v43 = 12  # the marker stops at the end; the excess is lost
-            if _v43 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v43) + ', below its minimum 0', S[142])
-            st.vars['thalers'][_i144] = _v43
+            _i136 = seat(st, st.vars['emperor'], S[140])
+            _v42 = st.vars['thalers'][_i136] + D_rounds1.cell((st.vars['round'], ), 2, S[141])
+            if _v42 > 12:
+                _v42 = 12  # the marker stops at the end; the excess is lost
+            if _v42 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v42) + ', below its minimum 0', S[142])
+            st.vars['thalers'][_i136] = _v42
         if pc <= 2:
             st.at = o345  # game.yaml:822
             if st.record_log:
@@ -6906,12 +6748,12 @@ def build(num_players, files):
             st.at = o350  # game.yaml:823
             if (D_rounds1.cell((st.vars['round'], ), 3, S[145]) == 'place'):
                 st.at = o347  # game.yaml:823
-                _args111 = {}
+                _args110 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[291])
                 st.inline += 1
                 try:
-                    d_place_empire_city(st, _args111)
+                    c_34(st, _args110, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure place_empire_city (' + str(S[367]) + ')')
@@ -6919,20 +6761,18 @@ def build(num_players, files):
                 st.inline -= 1
             elif (D_rounds1.cell((st.vars['round'], ), 3, S[146]) == 'move'):
                 st.at = o349  # game.yaml:824
-                _args112 = {}
+                _args111 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[292])
                 st.inline += 1
                 try:
-                    d_move_empire_city(st, _args112)
+                    c_35(st, _args111, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
                     raise
                 st.inline -= 1
-    def c_34(st, fr):  # game.yaml:826
-        env = fr.env
-        pc = fr.pc
+    def c_34(st, env, pc):  # game.yaml:826
         if pc <= 0:
             st.at = o357  # game.yaml:830
             if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s45.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s45.props['electorate'], 'electorates', S[6])]))) for _s45 in K_spaces1)):
@@ -6940,35 +6780,33 @@ def build(num_players, files):
                 _actions26, _values26, _idx26 = collect_356(st, env)
                 if not _actions26:
                     raise RuleError('a choice has no legal option', S[369])
-                _p31 = e356_player(st, env)
-                if type(_p31) is not int or not 0 <= _p31 < num_players:
-                    raise RuleError(not_a_seat(_p31, num_players), S[369])
-                if _p31 in st.players:  # else out of the game: no option runs
+                _p30 = e356_player(st, env)
+                if type(_p30) is not int or not 0 <= _p30 < num_players:
+                    raise RuleError(not_a_seat(_p30, num_players), S[369])
+                if _p30 in st.players:  # else out of the game: no option runs
                     if len(_actions26) > 1:
-                        _i145 = st.choose(len(_actions26))
+                        _i137 = st.choose(len(_actions26))
                         st.move_number += 1
                         st.at = o356  # game.yaml:832
                     else:
-                        _i145 = 0
-                    env['s'] = _values26[_i145]
+                        _i137 = 0
+                    env['s'] = _values26[_i137]
                     st.at = o355  # game.yaml:836
                     st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
             else:
                 st.at = o352  # game.yaml:837
-                _args113 = {}
+                _args112 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[293])
                 st.inline += 1
                 try:
-                    d_move_empire_city(st, _args113)
+                    c_35(st, _args112, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
                     raise
                 st.inline -= 1
-    def c_35(st, fr):  # game.yaml:839
-        env = fr.env
-        pc = fr.pc
+    def c_35(st, env, pc):  # game.yaml:839
         if pc <= 0:
             st.at = o367  # game.yaml:843
             if (any(((_s46.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s46.props['electorate'], 'electorates', S[6])]))) for _s46 in K_spaces1) and any(((len(st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[147])))]) > 0) and (st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[148])))][-1].kind == 'empire_cities')) for _s47 in K_spaces1)):
@@ -6976,228 +6814,72 @@ def build(num_players, files):
                 _actions27, _values27, _idx27 = collect_366(st, env)
                 if not _actions27:
                     raise RuleError('a choice has no legal option', S[370])
-                _p32 = e366_player(st, env)
-                if type(_p32) is not int or not 0 <= _p32 < num_players:
-                    raise RuleError(not_a_seat(_p32, num_players), S[370])
-                if _p32 in st.players:  # else out of the game: no option runs
+                _p31 = e366_player(st, env)
+                if type(_p31) is not int or not 0 <= _p31 < num_players:
+                    raise RuleError(not_a_seat(_p31, num_players), S[370])
+                if _p31 in st.players:  # else out of the game: no option runs
                     if len(_actions27) > 1:
-                        _i146 = st.choose(len(_actions27))
+                        _i138 = st.choose(len(_actions27))
                         st.move_number += 1
                         st.at = o366  # game.yaml:847
                     else:
-                        _i146 = 0
-                    env['s'] = _values27[_i146]
+                        _i138 = 0
+                    env['s'] = _values27[_i138]
                     st.at = o362  # game.yaml:854
                     env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
                     st.at = o365  # game.yaml:855
                     _actions28, _values28, _idx28 = collect_365(st, env)
                     if not _actions28:
                         raise RuleError('a choice has no legal option', S[371])
-                    _p33 = e365_player(st, env)
-                    if type(_p33) is not int or not 0 <= _p33 < num_players:
-                        raise RuleError(not_a_seat(_p33, num_players), S[371])
-                    if _p33 in st.players:  # else out of the game: no option runs
+                    _p32 = e365_player(st, env)
+                    if type(_p32) is not int or not 0 <= _p32 < num_players:
+                        raise RuleError(not_a_seat(_p32, num_players), S[371])
+                    if _p32 in st.players:  # else out of the game: no option runs
                         if len(_actions28) > 1:
-                            _i147 = st.choose(len(_actions28))
+                            _i139 = st.choose(len(_actions28))
                             st.move_number += 1
                             st.at = o365  # game.yaml:855
                         else:
-                            _i147 = 0
-                        env['t'] = _values28[_i147]
+                            _i139 = 0
+                        env['t'] = _values28[_i139]
                         st.at = o364  # game.yaml:858
                         st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
                     st.log_line('no empire city can be placed or moved', -1)
-    def c_36(st, fr):  # game.yaml:326
-        env = fr.env
-        st.at = o37  # game.yaml:327
-        _items11 = [_e14 for _e14 in K_electorates1 if (_e14.props['spiritual'] == env['sp'])]
-        _dest9 = Z_lots1
-        for _c25 in cards_of(_items11):
-            st.move(_c25, _dest9, False)
-        st.at = o38  # game.yaml:328
-        st.shuffle(Z_lots1)
-        st.at = o39  # game.yaml:329
-        _i148 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[80])
-        st.vars['closed'][_i148] = True
-        st.at = o40  # game.yaml:330
-        if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
-        st.at = o41  # game.yaml:331
-        _items12 = st.zones[Z_lots1]
-        _dest10 = Z_board1
-        for _c26 in cards_of(_items12):
-            st.move(_c26, _dest10, False)
-    def c_48(st, fr):  # game.yaml:351
-        env = fr.env
-        st.at = o49  # game.yaml:351
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
-        st.at = o50  # game.yaml:351
-        _i149 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
-        st.vars['age'][_i149] = env['a']
-        st.at = o51  # game.yaml:351
-        _i150 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
-        st.vars['couple'][_i150] = env['side']
-    def c_56(st, fr):  # game.yaml:362
-        env = fr.env
-        st.at = o57  # game.yaml:362
-        _i151 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[90]))
-        st.vars['age'][_i151] += 10
-    def c_58(st, fr):  # game.yaml:362
-        env = fr.env
-        st.at = o59  # game.yaml:362
-        if st.record_log:
-            st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
-        st.at = o60  # game.yaml:362
-        _args114 = {'x': env['x']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[88])
-        st.inline += 1
-        try:
-            proc_retire(st, _args114)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[89]) + ')')
-            raise
-        st.inline -= 1
-    def c_62(st, fr):  # game.yaml:370
-        env = fr.env
-        st.at = o63  # game.yaml:371
-        env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[92])))][-1]
-        st.at = o64  # game.yaml:372
-        if st.record_log:
-            st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
-        st.at = o65  # game.yaml:373
-        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[93])), False)
-    def c_69(st, fr):  # game.yaml:385
-        env = fr.env
-        st.at = o70  # game.yaml:385
-        _args115 = {'x': env['x'], 's': env['s']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[152])
-        st.inline += 1
-        try:
-            proc_settle(st, _args115)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o71  # game.yaml:385
-        _i152 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[154]))
-        st.vars['age'][_i152] = 15
-        st.at = o72  # game.yaml:385
-        _i153 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
-        st.vars['couple'][_i153] = env['side']
-    def c_74(st, fr):  # game.yaml:402
-        env = fr.env
-        st.at = o75  # game.yaml:402
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
-    def c_76(st, fr):  # game.yaml:393
-        env = fr.env
-        pc = fr.pc
+    def c_76(st, env, pc):  # game.yaml:393
         if pc <= 0:
             st.at = o79  # game.yaml:394
             _actions29, _values29, _idx29 = collect_79(st, env)
             if not _actions29:
                 raise RuleError('a choice has no legal option', S[323])
-            _p34 = e79_player(st, env)
-            if type(_p34) is not int or not 0 <= _p34 < num_players:
-                raise RuleError(not_a_seat(_p34, num_players), S[323])
-            if _p34 in st.players:  # else out of the game: no option runs
+            _p33 = e79_player(st, env)
+            if type(_p33) is not int or not 0 <= _p33 < num_players:
+                raise RuleError(not_a_seat(_p33, num_players), S[323])
+            if _p33 in st.players:  # else out of the game: no option runs
                 if len(_actions29) > 1:
-                    _i154 = st.choose(len(_actions29))
+                    _i140 = st.choose(len(_actions29))
                     st.move_number += 1
                     st.at = o79  # game.yaml:394
                 else:
-                    _i154 = 0
-                env['s'] = _values29[_i154]
+                    _i140 = 0
+                env['s'] = _values29[_i140]
                 st.at = o78  # game.yaml:399
                 st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
-    def c_77(st, fr):  # game.yaml:399
-        env = fr.env
-        st.at = o78  # game.yaml:399
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
-    def c_80(st, fr):  # game.yaml:401
-        env = fr.env
-        st.at = o81  # game.yaml:401
-        _args116 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[103])
-        st.inline += 1
-        try:
-            proc_fresh(st, _args116)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[104]) + ')')
-            raise
-        st.inline -= 1
-    def c_83(st, fr):  # game.yaml:410
-        env = fr.env
-        st.at = o84  # game.yaml:411
-        env['n'] = fn_income(st, S[95], env['p'])
-        st.at = o85  # game.yaml:412
-        _i155 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))
-        _v44 = st.vars['thalers'][_i155] + env['n']
-        if _v44 > 12:
-            _v44 = 12  # the marker stops at the end; the excess is lost
-        if _v44 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v44) + ', below its minimum 0', S[97])
-        st.vars['thalers'][_i155] = _v44
-        st.at = o86  # game.yaml:413
-        _i156 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-        st.vars['chip'][_i156] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[99]))]
-        st.at = o87  # game.yaml:414
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))]), -1)
-    def c_89(st, fr):  # game.yaml:420
-        env = fr.env
-        st.at = o92  # game.yaml:420
-        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
-            st.at = o91  # game.yaml:420
-            _args117 = {'x': env['x']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[106])
-            st.inline += 1
-            try:
-                proc_grow_old(st, _args117)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
-                raise
-            st.inline -= 1
-    def c_90(st, fr):  # game.yaml:420
-        env = fr.env
-        st.at = o91  # game.yaml:420
-        _args118 = {'x': env['x']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[106])
-        st.inline += 1
-        try:
-            proc_grow_old(st, _args118)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
-            raise
-        st.inline -= 1
-    def c_94(st, fr):  # game.yaml:422
-        env = fr.env
-        pc = fr.pc
+    def c_94(st, env, pc):  # game.yaml:422
         if pc <= 0:
             st.at = o95  # game.yaml:423
             if st.record_log:
                 st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
         if pc <= 1:
             st.at = o96  # game.yaml:424
-            _args119 = {'p': st.vars['emperor']}
+            _args113 = {'p': st.vars['emperor']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[158])
             st.inline += 1
             try:
-                d_fill_throne(st, _args119)
+                c_7(st, _args113, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
@@ -7209,30 +6891,23 @@ def build(num_players, files):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
-    def c_97(st, fr):  # game.yaml:425
-        env = fr.env
-        st.at = o98  # game.yaml:425
-        if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
-    def c_101(st, fr):  # game.yaml:432
-        env = fr.env
-        pc = fr.pc
+    def c_101(st, env, pc):  # game.yaml:432
         if pc <= 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c27 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c27.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c23 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c23.props['stack'].props['colour'] == 'pink')])
         if pc <= 1:
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c28 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c28.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c24 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c24.props['stack'].props['colour'] == 'blue')])
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
                 st.at = o105  # game.yaml:435
-                _args120 = {'q': env['q']}
+                _args114 = {'q': env['q']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[162])
                 st.inline += 1
                 try:
-                    d_son(st, _args120)
+                    c_11(st, _args114, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure son (' + str(S[325]) + ')')
@@ -7240,423 +6915,320 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['pink'] > 0):
                 st.at = o107  # game.yaml:435
-                _args121 = {'q': env['q']}
+                _args115 = {'q': env['q']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[163])
                 st.inline += 1
                 try:
-                    d_daughter(st, _args121)
+                    c_12(st, _args115, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure daughter (' + str(S[326]) + ')')
                     raise
                 st.inline -= 1
-    def c_104(st, fr):  # game.yaml:435
-        env = fr.env
-        pc = fr.pc
+    def c_104(st, env, pc):  # game.yaml:435
         if pc <= 0:
             st.at = o105  # game.yaml:435
-            _args122 = {'q': env['q']}
+            _args116 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[162])
             st.inline += 1
             try:
-                d_son(st, _args122)
+                c_11(st, _args116, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure son (' + str(S[325]) + ')')
                 raise
             st.inline -= 1
-    def c_106(st, fr):  # game.yaml:435
-        env = fr.env
-        pc = fr.pc
+    def c_106(st, env, pc):  # game.yaml:435
         if pc <= 0:
             st.at = o107  # game.yaml:435
-            _args123 = {'q': env['q']}
+            _args117 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[163])
             st.inline += 1
             try:
-                d_daughter(st, _args123)
+                c_12(st, _args117, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure daughter (' + str(S[326]) + ')')
                 raise
             st.inline -= 1
-    def c_110(st, fr):  # game.yaml:436
-        env = fr.env
-        st.at = o113  # game.yaml:436
-        for _c29 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
-            env['c'] = _c29
-            st.at = o112  # game.yaml:436
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
-    def c_111(st, fr):  # game.yaml:436
-        env = fr.env
-        st.at = o112  # game.yaml:436
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
-    def c_115(st, fr):  # game.yaml:444
-        env = fr.env
-        st.at = o116  # game.yaml:444
-        if st.record_log:
-            st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
-    def c_117(st, fr):  # game.yaml:443
-        env = fr.env
-        pc = fr.pc
+    def c_117(st, env, pc):  # game.yaml:443
         if pc <= 0:
             st.at = o118  # game.yaml:443
             if st.record_log:
                 st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
         if pc <= 1:
             st.at = o119  # game.yaml:443
-            _args124 = {'p': env['q'], 'side': False}
+            _args118 = {'p': env['q'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[164])
             st.inline += 1
             try:
-                d_place_new(st, _args124)
+                c_6(st, _args118, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[327]) + ')')
                 raise
             st.inline -= 1
-    def c_121(st, fr):  # game.yaml:455
-        env = fr.env
-        pc = fr.pc
+    def c_121(st, env, pc):  # game.yaml:455
         if pc <= 0:
             st.at = o122  # game.yaml:455
-            _args125 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
+            _args119 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[166])
             st.inline += 1
             try:
-                d_offer(st, _args125)
+                c_13(st, _args119, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure offer (' + str(S[329]) + ')')
                 raise
             st.inline -= 1
-    def c_123(st, fr):  # game.yaml:458
-        env = fr.env
-        pc = fr.pc
+    def c_123(st, env, pc):  # game.yaml:458
         if pc <= 0:
             st.at = o124  # game.yaml:458
-            _args126 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
+            _args120 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[167])
             st.inline += 1
             try:
-                d_offer(st, _args126)
+                c_13(st, _args120, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure offer (' + str(S[329]) + ')')
                 raise
             st.inline -= 1
-    def c_125(st, fr):  # game.yaml:459
-        env = fr.env
-        st.at = o126  # game.yaml:459
-        _i157 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[168]))
-        _v45 = st.vars['thalers'][_i157] + 1
-        if _v45 > 12:
-            _v45 = 12  # the marker stops at the end; the excess is lost
-        if _v45 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v45) + ', below its minimum 0', S[169])
-        st.vars['thalers'][_i157] = _v45
-    def c_128(st, fr):  # game.yaml:469
-        env = fr.env
-        st.at = o129  # game.yaml:469
-        _i158 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[172]))
-        st.vars['couple'][_i158] = True
-        st.at = o130  # game.yaml:469
-        _i159 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[173]))
-        _v46 = st.vars['score'][_i159] + 1
-        if _v46 < 0:
-            raise RuleError("'score' would fall to " + str(_v46) + ', below its minimum 0', S[174])
-        st.vars['score'][_i159] = _v46
-        st.at = o131  # game.yaml:469
-        if st.record_log:
-            st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
-    def c_132(st, fr):  # game.yaml:471
-        env = fr.env
-        st.at = o133  # game.yaml:471
-        _i160 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[175]))
-        _v47 = st.vars['thalers'][_i160] + 1
-        if _v47 > 12:
-            _v47 = 12  # the marker stops at the end; the excess is lost
-        if _v47 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v47) + ', below its minimum 0', S[176])
-        st.vars['thalers'][_i160] = _v47
-        st.at = o134  # game.yaml:471
-        if st.record_log:
-            st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
-    def c_136(st, fr):  # game.yaml:483
-        env = fr.env
-        pc = fr.pc
+    def c_136(st, env, pc):  # game.yaml:483
         if pc <= 0:
             st.at = o142  # game.yaml:484
             _actions30, _values30, _idx30 = collect_142(st, env)
             if not _actions30:
                 raise RuleError('a choice has no legal option', S[332])
-            _p35 = e142_player(st, env)
-            if type(_p35) is not int or not 0 <= _p35 < num_players:
-                raise RuleError(not_a_seat(_p35, num_players), S[332])
-            if _p35 in st.players:  # else out of the game: no option runs
+            _p34 = e142_player(st, env)
+            if type(_p34) is not int or not 0 <= _p34 < num_players:
+                raise RuleError(not_a_seat(_p34, num_players), S[332])
+            if _p34 in st.players:  # else out of the game: no option runs
                 if len(_actions30) > 1:
-                    _i161 = st.choose(len(_actions30))
+                    _i141 = st.choose(len(_actions30))
                     st.move_number += 1
                     st.at = o142  # game.yaml:484
                 else:
-                    _i161 = 0
-                env['k'] = _values30[_i161]
+                    _i141 = 0
+                env['k'] = _values30[_i141]
                 st.at = o138  # game.yaml:491
                 st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
                 st.at = o139  # game.yaml:492
-                _i162 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
-                _v48 = st.vars['thalers'][_i162] - env['k'].props['cost']
-                if _v48 > 12:
-                    _v48 = 12  # the marker stops at the end; the excess is lost
-                if _v48 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v48) + ', below its minimum 0', S[180])
-                st.vars['thalers'][_i162] = _v48
+                _i142 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
+                _v43 = st.vars['thalers'][_i142] - env['k'].props['cost']
+                if _v43 > 12:
+                    _v43 = 12  # the marker stops at the end; the excess is lost
+                if _v43 < 0:
+                    raise RuleError("'thalers' would fall to " + str(_v43) + ', below its minimum 0', S[180])
+                st.vars['thalers'][_i142] = _v43
                 st.at = o140  # game.yaml:493
                 if st.record_log:
                     st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
                 st.at = o141  # game.yaml:494
-                _args127 = {'p': env['p'], 'a': env['k'].key}
+                _args121 = {'p': env['p'], 'a': env['k'].key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[182])
                 st.inline += 1
                 try:
-                    d_use_card(st, _args127)
+                    c_17(st, _args121, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure use_card (' + str(S[333]) + ')')
                     raise
                 st.inline -= 1
-    def c_137(st, fr):  # game.yaml:490
-        env = fr.env
-        pc = fr.pc
+    def c_137(st, env, pc):  # game.yaml:490
         if pc <= 0:
             st.at = o138  # game.yaml:491
             st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
         if pc <= 1:
             st.at = o139  # game.yaml:492
-            _i163 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
-            _v49 = st.vars['thalers'][_i163] - env['k'].props['cost']
-            if _v49 > 12:
-                _v49 = 12  # the marker stops at the end; the excess is lost
-            if _v49 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[180])
-            st.vars['thalers'][_i163] = _v49
+            _i143 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
+            _v44 = st.vars['thalers'][_i143] - env['k'].props['cost']
+            if _v44 > 12:
+                _v44 = 12  # the marker stops at the end; the excess is lost
+            if _v44 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v44) + ', below its minimum 0', S[180])
+            st.vars['thalers'][_i143] = _v44
         if pc <= 2:
             st.at = o140  # game.yaml:493
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
-            _args128 = {'p': env['p'], 'a': env['k'].key}
+            _args122 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[182])
             st.inline += 1
             try:
-                d_use_card(st, _args128)
+                c_17(st, _args122, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure use_card (' + str(S[333]) + ')')
                 raise
             st.inline -= 1
-    def c_143(st, fr):  # game.yaml:499
-        env = fr.env
-        pc = fr.pc
+    def c_143(st, env, pc):  # game.yaml:499
         if pc <= 0:
             st.at = o149  # game.yaml:500
             _actions31, _values31, _idx31 = collect_149(st, env)
             if not _actions31:
                 raise RuleError('a choice has no legal option', S[334])
-            _p36 = e149_player(st, env)
-            if type(_p36) is not int or not 0 <= _p36 < num_players:
-                raise RuleError(not_a_seat(_p36, num_players), S[334])
-            if _p36 in st.players:  # else out of the game: no option runs
+            _p35 = e149_player(st, env)
+            if type(_p35) is not int or not 0 <= _p35 < num_players:
+                raise RuleError(not_a_seat(_p35, num_players), S[334])
+            if _p35 in st.players:  # else out of the game: no option runs
                 if len(_actions31) > 1:
-                    _i164 = st.choose(len(_actions31))
+                    _i144 = st.choose(len(_actions31))
                     st.move_number += 1
                     st.at = o149  # game.yaml:500
                 else:
-                    _i164 = 0
-                env['k'] = _values31[_i164]
+                    _i144 = 0
+                env['k'] = _values31[_i144]
                 st.at = o145  # game.yaml:507
-                _i165 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
-                st.vars['privilege_used'][_i165] = True
+                _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
+                st.vars['privilege_used'][_i145] = True
                 st.at = o146  # game.yaml:508
-                _i166 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
-                _v50 = st.vars['thalers'][_i166] - env['k'].props['cost']
-                if _v50 > 12:
-                    _v50 = 12  # the marker stops at the end; the excess is lost
-                if _v50 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v50) + ', below its minimum 0', S[187])
-                st.vars['thalers'][_i166] = _v50
+                _i146 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
+                _v45 = st.vars['thalers'][_i146] - env['k'].props['cost']
+                if _v45 > 12:
+                    _v45 = 12  # the marker stops at the end; the excess is lost
+                if _v45 < 0:
+                    raise RuleError("'thalers' would fall to " + str(_v45) + ', below its minimum 0', S[187])
+                st.vars['thalers'][_i146] = _v45
                 st.at = o147  # game.yaml:509
                 if st.record_log:
                     st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
-                _args129 = {'p': env['p'], 'a': env['k'].key}
+                _args123 = {'p': env['p'], 'a': env['k'].key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[188])
                 st.inline += 1
                 try:
-                    d_use_card(st, _args129)
+                    c_17(st, _args123, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure use_card (' + str(S[333]) + ')')
                     raise
                 st.inline -= 1
-    def c_144(st, fr):  # game.yaml:506
-        env = fr.env
-        pc = fr.pc
+    def c_144(st, env, pc):  # game.yaml:506
         if pc <= 0:
             st.at = o145  # game.yaml:507
-            _i167 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
-            st.vars['privilege_used'][_i167] = True
+            _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
+            st.vars['privilege_used'][_i147] = True
         if pc <= 1:
             st.at = o146  # game.yaml:508
-            _i168 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
-            _v51 = st.vars['thalers'][_i168] - env['k'].props['cost']
-            if _v51 > 12:
-                _v51 = 12  # the marker stops at the end; the excess is lost
-            if _v51 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v51) + ', below its minimum 0', S[187])
-            st.vars['thalers'][_i168] = _v51
+            _i148 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
+            _v46 = st.vars['thalers'][_i148] - env['k'].props['cost']
+            if _v46 > 12:
+                _v46 = 12  # the marker stops at the end; the excess is lost
+            if _v46 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v46) + ', below its minimum 0', S[187])
+            st.vars['thalers'][_i148] = _v46
         if pc <= 2:
             st.at = o147  # game.yaml:509
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
         if pc <= 3:
             st.at = o148  # game.yaml:510
-            _args130 = {'p': env['p'], 'a': env['k'].key}
+            _args124 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[188])
             st.inline += 1
             try:
-                d_use_card(st, _args130)
+                c_17(st, _args124, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure use_card (' + str(S[333]) + ')')
                 raise
             st.inline -= 1
-    def c_150(st, fr):  # game.yaml:514
-        env = fr.env
-        st.at = o151  # game.yaml:515
-        _i169 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
-        st.vars['privilege_used'][_i169] = True
-        st.at = o152  # game.yaml:516
-        st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191]))), False)
-        st.at = o153  # game.yaml:517
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
-    def c_154(st, fr):  # game.yaml:521
-        env = fr.env
-        pc = fr.pc
+    def c_154(st, env, pc):  # game.yaml:521
         if pc <= 0:
             st.at = o155  # game.yaml:521
-            _i170 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
-            st.vars['privilege_used'][_i170] = True
+            _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
+            st.vars['privilege_used'][_i149] = True
         if pc <= 1:
             st.at = o156  # game.yaml:521
-            _args131 = {'p': env['p'], 'optional': False}
+            _args125 = {'p': env['p'], 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[194])
             st.inline += 1
             try:
-                d_doctor(st, _args131)
+                c_18(st, _args125, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure doctor (' + str(S[335]) + ')')
                 raise
             st.inline -= 1
-    def c_157(st, fr):  # game.yaml:525
-        env = fr.env
-        pc = fr.pc
+    def c_157(st, env, pc):  # game.yaml:525
         if pc <= 0:
             st.at = o158  # game.yaml:525
-            _i171 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
-            st.vars['privilege_used'][_i171] = True
+            _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
+            st.vars['privilege_used'][_i150] = True
         if pc <= 1:
             st.at = o159  # game.yaml:525
-            _args132 = {'p': env['p'], 'side': False}
+            _args126 = {'p': env['p'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[196])
             st.inline += 1
             try:
-                d_place_new(st, _args132)
+                c_6(st, _args126, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[327]) + ')')
                 raise
             st.inline -= 1
-    def c_160(st, fr):  # game.yaml:530
-        env = fr.env
-        pc = fr.pc
+    def c_160(st, env, pc):  # game.yaml:530
         if pc <= 0:
             st.at = o161  # game.yaml:530
-            _i172 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
-            _v52 = st.vars['thalers'][_i172] - 1
-            if _v52 > 12:
-                _v52 = 12  # the marker stops at the end; the excess is lost
-            if _v52 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v52) + ', below its minimum 0', S[198])
-            st.vars['thalers'][_i172] = _v52
+            _i151 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
+            _v47 = st.vars['thalers'][_i151] - 1
+            if _v47 > 12:
+                _v47 = 12  # the marker stops at the end; the excess is lost
+            if _v47 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v47) + ', below its minimum 0', S[198])
+            st.vars['thalers'][_i151] = _v47
         if pc <= 1:
             st.at = o162  # game.yaml:530
-            _args133 = {'p': env['p']}
+            _args127 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[199])
             st.inline += 1
             try:
-                d_place_knight(st, _args133)
+                c_15(st, _args127, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_knight (' + str(S[336]) + ')')
                 raise
             st.inline -= 1
-    def c_163(st, fr):  # game.yaml:538
-        env = fr.env
-        pc = fr.pc
+    def c_163(st, env, pc):  # game.yaml:538
         if pc <= 0:
             st.at = o164  # game.yaml:538
-            _i173 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
-            _v53 = st.vars['thalers'][_i173] - 1
-            if _v53 > 12:
-                _v53 = 12  # the marker stops at the end; the excess is lost
-            if _v53 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v53) + ', below its minimum 0', S[201])
-            st.vars['thalers'][_i173] = _v53
+            _i152 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
+            _v48 = st.vars['thalers'][_i152] - 1
+            if _v48 > 12:
+                _v48 = 12  # the marker stops at the end; the excess is lost
+            if _v48 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v48) + ', below its minimum 0', S[201])
+            st.vars['thalers'][_i152] = _v48
         if pc <= 1:
             st.at = o165  # game.yaml:538
-            _args134 = {'p': env['p']}
+            _args128 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[202])
             st.inline += 1
             try:
-                d_move_knight(st, _args134)
+                c_16(st, _args128, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure move_knight (' + str(S[337]) + ')')
                 raise
             st.inline -= 1
-    def c_166(st, fr):  # game.yaml:539
-        env = fr.env
-        st.at = o167  # game.yaml:539
-        _i174 = seat(st, st.vars['turn_player'], S[203])
-        st.vars['passed'][_i174] = True
-        st.at = o168  # game.yaml:539
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' passes', -1)
-    def c_170(st, fr):  # game.yaml:549
-        env = fr.env
-        st.at = o171  # game.yaml:549
-        st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216])))] if (_x36.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
-    def c_173(st, fr):  # game.yaml:561
-        env = fr.env
-        pc = fr.pc
+    def c_173(st, env, pc):  # game.yaml:561
         if pc <= 0:
             st.at = o174  # game.yaml:562
             env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[217])))][-1]
@@ -7665,162 +7237,104 @@ def build(num_players, files):
             _actions32, _values32, _idx32 = collect_177(st, env)
             if not _actions32:
                 raise RuleError('a choice has no legal option', S[340])
-            _p37 = e177_player(st, env)
-            if type(_p37) is not int or not 0 <= _p37 < num_players:
-                raise RuleError(not_a_seat(_p37, num_players), S[340])
-            if _p37 in st.players:  # else out of the game: no option runs
+            _p36 = e177_player(st, env)
+            if type(_p36) is not int or not 0 <= _p36 < num_players:
+                raise RuleError(not_a_seat(_p36, num_players), S[340])
+            if _p36 in st.players:  # else out of the game: no option runs
                 if len(_actions32) > 1:
-                    _i175 = st.choose(len(_actions32))
+                    _i153 = st.choose(len(_actions32))
                     st.move_number += 1
                     st.at = o177  # game.yaml:563
                 else:
-                    _i175 = 0
-                env['t'] = _values32[_i175]
+                    _i153 = 0
+                env['t'] = _values32[_i153]
                 st.at = o176  # game.yaml:566
                 st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
-    def c_175(st, fr):  # game.yaml:566
-        env = fr.env
-        st.at = o176  # game.yaml:566
-        st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
-    def c_179(st, fr):  # game.yaml:573
-        env = fr.env
-        st.at = o180  # game.yaml:573
-        st.vars['rival'] = env['p']
-        st.at = o181  # game.yaml:573
-        _i176 = seat(st, st.vars['turn_player'], S[111])
-        st.vars['passed'][_i176] = True
-        st.at = o182  # game.yaml:573
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
-    def c_183(st, fr):  # game.yaml:575
-        env = fr.env
-        pc = fr.pc
+    def c_183(st, env, pc):  # game.yaml:575
         if pc <= 0:
             st.at = o184  # game.yaml:575
-            _args135 = {'p': env['p'], 'optional': (len(st.players) == 2)}
+            _args129 = {'p': env['p'], 'optional': (len(st.players) == 2)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[222])
             st.inline += 1
             try:
-                d_doctor(st, _args135)
+                c_18(st, _args129, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure doctor (' + str(S[335]) + ')')
                 raise
             st.inline -= 1
-    def c_185(st, fr):  # game.yaml:576
-        env = fr.env
-        pc = fr.pc
+    def c_185(st, env, pc):  # game.yaml:576
         if pc <= 0:
             st.at = o186  # game.yaml:576
-            _args136 = {'p': env['p']}
+            _args130 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[223])
             st.inline += 1
             try:
-                d_move_card(st, _args136)
+                c_19(st, _args130, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure move_card (' + str(S[341]) + ')')
                 raise
             st.inline -= 1
-    def c_187(st, fr):  # game.yaml:577
-        env = fr.env
-        st.at = o188  # game.yaml:577
-        _i177 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
-        _v54 = st.vars['score'][_i177] + 1
-        if _v54 < 0:
-            raise RuleError("'score' would fall to " + str(_v54) + ', below its minimum 0', S[113])
-        st.vars['score'][_i177] = _v54
-    def c_189(st, fr):  # game.yaml:578
-        env = fr.env
-        pc = fr.pc
+    def c_189(st, env, pc):  # game.yaml:578
         if pc <= 0:
             st.at = o190  # game.yaml:578
-            _args137 = {'p': env['p']}
+            _args131 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[224])
             st.inline += 1
             try:
-                d_permit(st, _args137)
+                c_20(st, _args131, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure permit (' + str(S[342]) + ')')
                 raise
             st.inline -= 1
-    def c_191(st, fr):  # game.yaml:579
-        env = fr.env
-        pc = fr.pc
+    def c_191(st, env, pc):  # game.yaml:579
         if pc <= 0:
             st.at = o192  # game.yaml:579
-            _args138 = {'p': env['p']}
+            _args132 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[225])
             st.inline += 1
             try:
-                d_ordinance(st, _args138)
+                c_21(st, _args132, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure ordinance (' + str(S[343]) + ')')
                 raise
             st.inline -= 1
-    def c_193(st, fr):  # game.yaml:580
-        env = fr.env
-        pc = fr.pc
+    def c_193(st, env, pc):  # game.yaml:580
         if pc <= 0:
             st.at = o194  # game.yaml:580
-            _args139 = {'p': env['p']}
+            _args133 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[226])
             st.inline += 1
             try:
-                d_promotion(st, _args139)
+                c_22(st, _args133, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure promotion (' + str(S[344]) + ')')
                 raise
             st.inline -= 1
-    def c_195(st, fr):  # game.yaml:581
-        env = fr.env
-        pc = fr.pc
+    def c_195(st, env, pc):  # game.yaml:581
         if pc <= 0:
             st.at = o196  # game.yaml:581
-            _args140 = {'p': env['p']}
+            _args134 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[227])
             st.inline += 1
             try:
-                d_kings_daughter(st, _args140)
+                c_23(st, _args134, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure kings_daughter (' + str(S[345]) + ')')
                 raise
             st.inline -= 1
-    def c_198(st, fr):  # game.yaml:592
-        env = fr.env
-        st.at = o199  # game.yaml:592
-        _i178 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1], 'aristocrats', S[229])
-        st.vars['age'][_i178] -= 10
-    def c_200(st, fr):  # game.yaml:594
-        env = fr.env
-        st.at = o201  # game.yaml:594
-        _args141 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[231])
-        st.inline += 1
-        try:
-            proc_grow_old(st, _args141)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
-            raise
-        st.inline -= 1
-    def c_202(st, fr):  # game.yaml:595
-        env = fr.env
-        pass
-    def c_204(st, fr):  # game.yaml:607
-        env = fr.env
-        pc = fr.pc
+    def c_204(st, env, pc):  # game.yaml:607
         if pc <= 0:
             st.at = o205  # game.yaml:608
             env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[239])))][-1]
@@ -7829,763 +7343,486 @@ def build(num_players, files):
             _actions33, _values33, _idx33 = collect_208(st, env)
             if not _actions33:
                 raise RuleError('a choice has no legal option', S[348])
-            _p38 = e208_player(st, env)
-            if type(_p38) is not int or not 0 <= _p38 < num_players:
-                raise RuleError(not_a_seat(_p38, num_players), S[348])
-            if _p38 in st.players:  # else out of the game: no option runs
+            _p37 = e208_player(st, env)
+            if type(_p37) is not int or not 0 <= _p37 < num_players:
+                raise RuleError(not_a_seat(_p37, num_players), S[348])
+            if _p37 in st.players:  # else out of the game: no option runs
                 if len(_actions33) > 1:
-                    _i179 = st.choose(len(_actions33))
+                    _i154 = st.choose(len(_actions33))
                     st.move_number += 1
                     st.at = o208  # game.yaml:609
                 else:
-                    _i179 = 0
-                env['t'] = _values33[_i179]
+                    _i154 = 0
+                env['t'] = _values33[_i154]
                 st.at = o207  # game.yaml:613
-                _args142 = {'x': env['x'], 's': env['t']}
+                _args135 = {'x': env['x'], 's': env['t']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[240])
                 st.inline += 1
                 try:
-                    proc_settle(st, _args142)
+                    proc_settle(st, _args135)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[153]) + ')')
                     raise
                 st.inline -= 1
-    def c_206(st, fr):  # game.yaml:613
-        env = fr.env
-        st.at = o207  # game.yaml:613
-        _args143 = {'x': env['x'], 's': env['t']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[240])
-        st.inline += 1
-        try:
-            proc_settle(st, _args143)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
-            raise
-        st.inline -= 1
-    def c_209(st, fr):  # game.yaml:614
-        env = fr.env
-        pass
-    def c_211(st, fr):  # game.yaml:623
-        env = fr.env
-        pc = fr.pc
+    def c_211(st, env, pc):  # game.yaml:623
         if pc <= 0:
             st.at = o212  # game.yaml:623
-            _args144 = {'p': env['p'], 'side': False}
+            _args136 = {'p': env['p'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[242])
             st.inline += 1
             try:
-                d_place_new(st, _args144)
+                c_6(st, _args136, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[327]) + ')')
                 raise
             st.inline -= 1
-    def c_213(st, fr):  # game.yaml:625
-        env = fr.env
-        pc = fr.pc
+    def c_213(st, env, pc):  # game.yaml:625
         if pc <= 0:
             st.at = o214  # game.yaml:625
-            _i180 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
-            _v55 = st.vars['thalers'][_i180] - 2
-            if _v55 > 12:
-                _v55 = 12  # the marker stops at the end; the excess is lost
-            if _v55 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v55) + ', below its minimum 0', S[244])
-            st.vars['thalers'][_i180] = _v55
+            _i155 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
+            _v49 = st.vars['thalers'][_i155] - 2
+            if _v49 > 12:
+                _v49 = 12  # the marker stops at the end; the excess is lost
+            if _v49 < 0:
+                raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[244])
+            st.vars['thalers'][_i155] = _v49
         if pc <= 1:
             st.at = o215  # game.yaml:625
-            _args145 = {'p': env['p'], 'side': True}
+            _args137 = {'p': env['p'], 'side': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[245])
             st.inline += 1
             try:
-                d_place_new(st, _args145)
+                c_6(st, _args137, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_new (' + str(S[327]) + ')')
                 raise
             st.inline -= 1
-    def c_216(st, fr):  # game.yaml:626
-        env = fr.env
-        pass
-    def c_218(st, fr):  # game.yaml:638
-        env = fr.env
-        st.at = o219  # game.yaml:639
-        st.move(first([_x37 for _x37 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250])))] if (_x37.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
-        st.at = o220  # game.yaml:640
-        _i181 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251]))
-        _v56 = st.vars['score'][_i181] + (2 if (not any((_x38.kind == 'cities') for _x38 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) else 1)
-        if _v56 < 0:
-            raise RuleError("'score' would fall to " + str(_v56) + ', below its minimum 0', S[252])
-        st.vars['score'][_i181] = _v56
-    def c_221(st, fr):  # game.yaml:641
-        env = fr.env
-        pass
-    def c_223(st, fr):  # game.yaml:655
-        env = fr.env
-        st.at = o224  # game.yaml:655
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
-        st.at = o225  # game.yaml:655
-        _args146 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[256])
-        st.inline += 1
-        try:
-            proc_fresh(st, _args146)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[104]) + ')')
-            raise
-        st.inline -= 1
-    def c_226(st, fr):  # game.yaml:656
-        env = fr.env
-        pass
-    def c_228(st, fr):  # game.yaml:666
-        env = fr.env
-        st.at = o229  # game.yaml:666
-        _i182 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[260])))][-1], 'aristocrats', S[261])
-        st.vars['couple'][_i182] = True
-    def c_230(st, fr):  # game.yaml:669
-        env = fr.env
-        st.at = o231  # game.yaml:669
-        _i183 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[262])
-        st.vars['couple'][_i183] = True
-    def c_232(st, fr):  # game.yaml:670
-        env = fr.env
-        pass
-    def c_234(st, fr):  # game.yaml:678
-        env = fr.env
-        pc = fr.pc
+    def c_234(st, env, pc):  # game.yaml:678
         if pc <= 0:
             st.at = o237  # game.yaml:678
-            if (any((_c30.props['stack'].key == 'gray') for _c30 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+            if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x36.kind == 'aristocrats') for _x36 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
                 st.at = o236  # game.yaml:678
-                _args147 = {'q': env['q']}
+                _args138 = {'q': env['q']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[265])
                 st.inline += 1
                 try:
-                    d_gray_eminence(st, _args147)
+                    c_25(st, _args138, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure gray_eminence (' + str(S[353]) + ')')
                     raise
                 st.inline -= 1
-    def c_235(st, fr):  # game.yaml:678
-        env = fr.env
-        pc = fr.pc
+    def c_235(st, env, pc):  # game.yaml:678
         if pc <= 0:
             st.at = o236  # game.yaml:678
-            _args148 = {'q': env['q']}
+            _args139 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[265])
             st.inline += 1
             try:
-                d_gray_eminence(st, _args148)
+                c_25(st, _args139, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure gray_eminence (' + str(S[353]) + ')')
                 raise
             st.inline -= 1
-    def c_239(st, fr):  # game.yaml:679
-        env = fr.env
-        pc = fr.pc
+    def c_239(st, env, pc):  # game.yaml:679
         if pc <= 0:
             st.at = o242  # game.yaml:679
             if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
                 st.at = o241  # game.yaml:679
-                _args149 = {'e': env['e']}
+                _args140 = {'e': env['e']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[267])
                 st.inline += 1
                 try:
-                    d_new_elector(st, _args149)
+                    c_26(st, _args140, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure new_elector (' + str(S[354]) + ')')
                     raise
                 st.inline -= 1
-    def c_240(st, fr):  # game.yaml:679
-        env = fr.env
-        pc = fr.pc
+    def c_240(st, env, pc):  # game.yaml:679
         if pc <= 0:
             st.at = o241  # game.yaml:679
-            _args150 = {'e': env['e']}
+            _args141 = {'e': env['e']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[267])
             st.inline += 1
             try:
-                d_new_elector(st, _args150)
+                c_26(st, _args141, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure new_elector (' + str(S[354]) + ')')
                 raise
             st.inline -= 1
-    def c_244(st, fr):  # game.yaml:681
-        env = fr.env
-        st.at = o245  # game.yaml:682
-        _i184 = seat(st, fn_elector_of(st, C_mainz1), S[114])
-        _v57 = st.vars['score'][_i184] + 1
-        if _v57 < 0:
-            raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[115])
-        st.vars['score'][_i184] = _v57
-        st.at = o246  # game.yaml:683
-        if st.record_log:
-            st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
-    def c_248(st, fr):  # game.yaml:695
-        env = fr.env
-        st.at = o249  # game.yaml:695
-        _args151 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[269])
-        st.inline += 1
-        try:
-            proc_fresh(st, _args151)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[104]) + ')')
-            raise
-        st.inline -= 1
-    def c_250(st, fr):  # game.yaml:696
-        env = fr.env
-        pass
-    def c_253(st, fr):  # game.yaml:704
-        env = fr.env
-        pc = fr.pc
+    def c_253(st, env, pc):  # game.yaml:704
         if pc <= 0:
             st.at = o254  # game.yaml:704
-            _args152 = {'e': env['e'], 'w': env['w']}
+            _args142 = {'e': env['e'], 'w': env['w']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[271])
             st.inline += 1
             try:
-                d_change_of_power(st, _args152)
+                c_27(st, _args142, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure change_of_power (' + str(S[356]) + ')')
                 raise
             st.inline -= 1
-    def c_256(st, fr):  # game.yaml:713
-        env = fr.env
-        st.at = o257  # game.yaml:713
-        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
-    def c_260(st, fr):  # game.yaml:724
-        env = fr.env
-        st.at = o261  # game.yaml:724
-        if st.record_log:
-            st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
-    def c_262(st, fr):  # game.yaml:716
-        env = fr.env
-        pc = fr.pc
+    def c_262(st, env, pc):  # game.yaml:716
         if pc <= 0:
             st.at = o265  # game.yaml:717
             _actions34, _values34, _idx34 = collect_265(st, env)
             if not _actions34:
                 raise RuleError('a choice has no legal option', S[357])
-            _p39 = e265_player(st, env)
-            if type(_p39) is not int or not 0 <= _p39 < num_players:
-                raise RuleError(not_a_seat(_p39, num_players), S[357])
-            if _p39 in st.players:  # else out of the game: no option runs
+            _p38 = e265_player(st, env)
+            if type(_p38) is not int or not 0 <= _p38 < num_players:
+                raise RuleError(not_a_seat(_p38, num_players), S[357])
+            if _p38 in st.players:  # else out of the game: no option runs
                 if len(_actions34) > 1:
-                    _i185 = st.choose(len(_actions34))
+                    _i156 = st.choose(len(_actions34))
                     st.move_number += 1
                     st.at = o265  # game.yaml:717
                 else:
-                    _i185 = 0
-                env['s'] = _values34[_i185]
+                    _i156 = 0
+                env['s'] = _values34[_i156]
                 st.at = o264  # game.yaml:721
                 st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
         if pc <= 1:
             st.at = o266  # game.yaml:722
-            _i186 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
-            _v58 = st.vars['score'][_i186] + 2
-            if _v58 < 0:
-                raise RuleError("'score' would fall to " + str(_v58) + ', below its minimum 0', S[273])
-            st.vars['score'][_i186] = _v58
+            _i157 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
+            _v50 = st.vars['score'][_i157] + 2
+            if _v50 < 0:
+                raise RuleError("'score' would fall to " + str(_v50) + ', below its minimum 0', S[273])
+            st.vars['score'][_i157] = _v50
         if pc <= 2:
             st.at = o267  # game.yaml:723
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
-    def c_263(st, fr):  # game.yaml:721
-        env = fr.env
-        st.at = o264  # game.yaml:721
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
-    def c_269(st, fr):  # game.yaml:725
-        env = fr.env
-        pc = fr.pc
+    def c_269(st, env, pc):  # game.yaml:725
         if pc <= 0:
             st.at = o270  # game.yaml:725
-            _args153 = {'e': env['e']}
+            _args143 = {'e': env['e']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[279])
             st.inline += 1
             try:
-                d_displaced(st, _args153)
+                c_28(st, _args143, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure displaced (' + str(S[358]) + ')')
                 raise
             st.inline -= 1
-    def c_273(st, fr):  # game.yaml:739
-        env = fr.env
-        st.at = o274  # game.yaml:739
-        if st.record_log:
-            st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
-        st.at = o275  # game.yaml:739
-        _args154 = {'x': env['x']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[122])
-        st.inline += 1
-        try:
-            proc_retire(st, _args154)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[89]) + ')')
-            raise
-        st.inline -= 1
-    def c_276(st, fr):  # game.yaml:734
-        env = fr.env
-        pc = fr.pc
+    def c_276(st, env, pc):  # game.yaml:734
         if pc <= 0:
             st.at = o279  # game.yaml:735
             _actions35, _values35, _idx35 = collect_279(st, env)
             if not _actions35:
                 raise RuleError('a choice has no legal option', S[359])
-            _p40 = e279_player(st, env)
-            if type(_p40) is not int or not 0 <= _p40 < num_players:
-                raise RuleError(not_a_seat(_p40, num_players), S[359])
-            if _p40 in st.players:  # else out of the game: no option runs
+            _p39 = e279_player(st, env)
+            if type(_p39) is not int or not 0 <= _p39 < num_players:
+                raise RuleError(not_a_seat(_p39, num_players), S[359])
+            if _p39 in st.players:  # else out of the game: no option runs
                 if len(_actions35) > 1:
-                    _i187 = st.choose(len(_actions35))
+                    _i158 = st.choose(len(_actions35))
                     st.move_number += 1
                     st.at = o279  # game.yaml:735
                 else:
-                    _i187 = 0
-                env['s'] = _values35[_i187]
+                    _i158 = 0
+                env['s'] = _values35[_i158]
                 st.at = o278  # game.yaml:738
-                _args155 = {'x': env['x'], 's': env['s']}
+                _args144 = {'x': env['x'], 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[280])
                 st.inline += 1
                 try:
-                    proc_settle(st, _args155)
+                    proc_settle(st, _args144)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[153]) + ')')
                     raise
                 st.inline -= 1
-    def c_277(st, fr):  # game.yaml:738
-        env = fr.env
-        st.at = o278  # game.yaml:738
-        _args156 = {'x': env['x'], 's': env['s']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[280])
-        st.inline += 1
-        try:
-            proc_settle(st, _args156)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
-            raise
-        st.inline -= 1
-    def c_281(st, fr):  # game.yaml:744
-        env = fr.env
-        pc = fr.pc
+    def c_281(st, env, pc):  # game.yaml:744
         if pc <= 0:
             st.at = o282  # game.yaml:744
-            _args157 = {}
+            _args145 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[282])
             st.inline += 1
             try:
-                d_election(st, _args157)
+                c_30(st, _args145, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure election (' + str(S[360]) + ')')
                 raise
             st.inline -= 1
-    def c_284(st, fr):  # game.yaml:751
-        env = fr.env
-        pc = fr.pc
+    def c_284(st, env, pc):  # game.yaml:751
         if pc <= 0:
             st.at = o289  # game.yaml:752
-            if any((_c31.props['stack'].key == 'church') for _c31 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                 st.at = o288  # game.yaml:754
                 _actions36, _values36, _idx36 = collect_288(st, env)
                 if not _actions36:
                     raise RuleError('a choice has no legal option', S[361])
-                _p41 = e288_player(st, env)
-                if type(_p41) is not int or not 0 <= _p41 < num_players:
-                    raise RuleError(not_a_seat(_p41, num_players), S[361])
-                if _p41 in st.players:  # else out of the game: no option runs
+                _p40 = e288_player(st, env)
+                if type(_p40) is not int or not 0 <= _p40 < num_players:
+                    raise RuleError(not_a_seat(_p40, num_players), S[361])
+                if _p40 in st.players:  # else out of the game: no option runs
                     if len(_actions36) > 1:
-                        _i188 = st.choose(len(_actions36))
+                        _i159 = st.choose(len(_actions36))
                         st.move_number += 1
                         st.at = o288  # game.yaml:754
                     else:
-                        _i188 = 0
-                    env['e'] = _values36[_i188]
+                        _i159 = 0
+                    env['e'] = _values36[_i159]
                     st.at = o287  # game.yaml:758
                     st.vars['church_on'] = env['e']
         if pc <= 1:
             st.at = o294  # game.yaml:760
-            if any((_c32.props['stack'].key == 'excommunication') for _c32 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
                 st.at = o293  # game.yaml:762
                 _actions37, _values37, _idx37 = collect_293(st, env)
                 if not _actions37:
                     raise RuleError('a choice has no legal option', S[362])
-                _p42 = e293_player(st, env)
-                if type(_p42) is not int or not 0 <= _p42 < num_players:
-                    raise RuleError(not_a_seat(_p42, num_players), S[362])
-                if _p42 in st.players:  # else out of the game: no option runs
+                _p41 = e293_player(st, env)
+                if type(_p41) is not int or not 0 <= _p41 < num_players:
+                    raise RuleError(not_a_seat(_p41, num_players), S[362])
+                if _p41 in st.players:  # else out of the game: no option runs
                     if len(_actions37) > 1:
-                        _i189 = st.choose(len(_actions37))
+                        _i160 = st.choose(len(_actions37))
                         st.move_number += 1
                         st.at = o293  # game.yaml:762
                     else:
-                        _i189 = 0
-                    env['e'] = _values37[_i189]
+                        _i160 = 0
+                    env['e'] = _values37[_i160]
                     st.at = o292  # game.yaml:766
                     st.vars['excommunicated'] = env['e']
-    def c_285(st, fr):  # game.yaml:753
-        env = fr.env
-        pc = fr.pc
+    def c_285(st, env, pc):  # game.yaml:753
         if pc <= 0:
             st.at = o288  # game.yaml:754
             _actions38, _values38, _idx38 = collect_288(st, env)
             if not _actions38:
                 raise RuleError('a choice has no legal option', S[361])
-            _p43 = e288_player(st, env)
-            if type(_p43) is not int or not 0 <= _p43 < num_players:
-                raise RuleError(not_a_seat(_p43, num_players), S[361])
-            if _p43 in st.players:  # else out of the game: no option runs
+            _p42 = e288_player(st, env)
+            if type(_p42) is not int or not 0 <= _p42 < num_players:
+                raise RuleError(not_a_seat(_p42, num_players), S[361])
+            if _p42 in st.players:  # else out of the game: no option runs
                 if len(_actions38) > 1:
-                    _i190 = st.choose(len(_actions38))
+                    _i161 = st.choose(len(_actions38))
                     st.move_number += 1
                     st.at = o288  # game.yaml:754
                 else:
-                    _i190 = 0
-                env['e'] = _values38[_i190]
+                    _i161 = 0
+                env['e'] = _values38[_i161]
                 st.at = o287  # game.yaml:758
                 st.vars['church_on'] = env['e']
-    def c_286(st, fr):  # game.yaml:758
-        env = fr.env
-        st.at = o287  # game.yaml:758
-        st.vars['church_on'] = env['e']
-    def c_290(st, fr):  # game.yaml:761
-        env = fr.env
-        pc = fr.pc
+    def c_290(st, env, pc):  # game.yaml:761
         if pc <= 0:
             st.at = o293  # game.yaml:762
             _actions39, _values39, _idx39 = collect_293(st, env)
             if not _actions39:
                 raise RuleError('a choice has no legal option', S[362])
-            _p44 = e293_player(st, env)
-            if type(_p44) is not int or not 0 <= _p44 < num_players:
-                raise RuleError(not_a_seat(_p44, num_players), S[362])
-            if _p44 in st.players:  # else out of the game: no option runs
+            _p43 = e293_player(st, env)
+            if type(_p43) is not int or not 0 <= _p43 < num_players:
+                raise RuleError(not_a_seat(_p43, num_players), S[362])
+            if _p43 in st.players:  # else out of the game: no option runs
                 if len(_actions39) > 1:
-                    _i191 = st.choose(len(_actions39))
+                    _i162 = st.choose(len(_actions39))
                     st.move_number += 1
                     st.at = o293  # game.yaml:762
                 else:
-                    _i191 = 0
-                env['e'] = _values39[_i191]
+                    _i162 = 0
+                env['e'] = _values39[_i162]
                 st.at = o292  # game.yaml:766
                 st.vars['excommunicated'] = env['e']
-    def c_291(st, fr):  # game.yaml:766
-        env = fr.env
-        st.at = o292  # game.yaml:766
-        st.vars['excommunicated'] = env['e']
-    def c_298(st, fr):  # game.yaml:771
-        env = fr.env
-        pc = fr.pc
+    def c_298(st, env, pc):  # game.yaml:771
         if pc <= 0:
             st.at = o303  # game.yaml:772
             _actions40, _values40, _idx40 = collect_303(st, env)
             if not _actions40:
                 raise RuleError('a choice has no legal option', S[363])
-            _p45 = e303_player(st, env)
-            if type(_p45) is not int or not 0 <= _p45 < num_players:
-                raise RuleError(not_a_seat(_p45, num_players), S[363])
-            if _p45 in st.players:  # else out of the game: no option runs
+            _p44 = e303_player(st, env)
+            if type(_p44) is not int or not 0 <= _p44 < num_players:
+                raise RuleError(not_a_seat(_p44, num_players), S[363])
+            if _p44 in st.players:  # else out of the game: no option runs
                 if len(_actions40) > 1:
-                    _i192 = st.choose(len(_actions40))
+                    _i163 = st.choose(len(_actions40))
                     st.move_number += 1
                     st.at = o303  # game.yaml:772
                 else:
-                    _i192 = 0
-                _k46 = _idx40[_i192]
+                    _i163 = 0
+                _k46 = _idx40[_i163]
                 if _k46 == 0:  # game.yaml:775
                     st.at = o300  # game.yaml:775
-                    _i193 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
-                    st.vars['vote'][_i193] = st.vars['emperor']
+                    _i164 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
+                    st.vars['vote'][_i164] = st.vars['emperor']
                 elif _k46 == 1:  # game.yaml:776
                     st.at = o302  # game.yaml:776
-                    _i194 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
-                    st.vars['vote'][_i194] = st.vars['rival']
-    def c_299(st, fr):  # game.yaml:775
-        env = fr.env
-        st.at = o300  # game.yaml:775
-        _i195 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
-        st.vars['vote'][_i195] = st.vars['emperor']
-    def c_301(st, fr):  # game.yaml:776
-        env = fr.env
-        st.at = o302  # game.yaml:776
-        _i196 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
-        st.vars['vote'][_i196] = st.vars['rival']
-    def c_309(st, fr):  # game.yaml:782
-        env = fr.env
-        st.at = o313  # game.yaml:783
-        if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
-            st.at = o311  # game.yaml:784
-            _i197 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
-            _v59 = st.vars['score'][_i197] + 1
-            if _v59 < 0:
-                raise RuleError("'score' would fall to " + str(_v59) + ', below its minimum 0', S[133])
-            st.vars['score'][_i197] = _v59
-            st.at = o312  # game.yaml:784
-            if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
-    def c_310(st, fr):  # game.yaml:784
-        env = fr.env
-        st.at = o311  # game.yaml:784
-        _i198 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
-        _v60 = st.vars['score'][_i198] + 1
-        if _v60 < 0:
-            raise RuleError("'score' would fall to " + str(_v60) + ', below its minimum 0', S[133])
-        st.vars['score'][_i198] = _v60
-        st.at = o312  # game.yaml:784
-        if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
-    def c_315(st, fr):  # game.yaml:785
-        env = fr.env
-        st.at = o316  # game.yaml:785
-        if st.record_log:
-            st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
-    def c_317(st, fr):  # game.yaml:785
-        env = fr.env
-        pc = fr.pc
+                    _i165 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
+                    st.vars['vote'][_i165] = st.vars['rival']
+    def c_317(st, env, pc):  # game.yaml:785
         if pc <= 0:
             st.at = o318  # game.yaml:785
-            _args158 = {'w': st.vars['rival']}
+            _args146 = {'w': st.vars['rival']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[288])
             st.inline += 1
             try:
-                d_crown(st, _args158)
+                c_31(st, _args146, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure crown (' + str(S[364]) + ')')
                 raise
             st.inline -= 1
-    def c_323(st, fr):  # game.yaml:789
-        env = fr.env
-        st.at = o324  # game.yaml:789
-        _i199 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
-        st.vars['vote'][_i199] = None
-    def c_331(st, fr):  # game.yaml:800
-        env = fr.env
-        pc = fr.pc
+    def c_331(st, env, pc):  # game.yaml:800
         if pc <= 0:
             st.at = o332  # game.yaml:800
-            _args159 = {'p': env['old']}
+            _args147 = {'p': env['old']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[289])
             st.inline += 1
             try:
-                d_deposed(st, _args159)
+                c_32(st, _args147, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure deposed (' + str(S[365]) + ')')
                 raise
             st.inline -= 1
-    def c_335(st, fr):  # game.yaml:814
-        env = fr.env
-        st.at = o336  # game.yaml:814
-        if st.record_log:
-            st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
-        st.at = o337  # game.yaml:814
-        _args160 = {'x': env['x']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[136])
-        st.inline += 1
-        try:
-            proc_retire(st, _args160)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[89]) + ')')
-            raise
-        st.inline -= 1
-    def c_338(st, fr):  # game.yaml:809
-        env = fr.env
-        pc = fr.pc
+    def c_338(st, env, pc):  # game.yaml:809
         if pc <= 0:
             st.at = o341  # game.yaml:810
             _actions41, _values41, _idx41 = collect_341(st, env)
             if not _actions41:
                 raise RuleError('a choice has no legal option', S[366])
-            _p46 = e341_player(st, env)
-            if type(_p46) is not int or not 0 <= _p46 < num_players:
-                raise RuleError(not_a_seat(_p46, num_players), S[366])
-            if _p46 in st.players:  # else out of the game: no option runs
+            _p45 = e341_player(st, env)
+            if type(_p45) is not int or not 0 <= _p45 < num_players:
+                raise RuleError(not_a_seat(_p45, num_players), S[366])
+            if _p45 in st.players:  # else out of the game: no option runs
                 if len(_actions41) > 1:
-                    _i200 = st.choose(len(_actions41))
+                    _i166 = st.choose(len(_actions41))
                     st.move_number += 1
                     st.at = o341  # game.yaml:810
                 else:
-                    _i200 = 0
-                env['s'] = _values41[_i200]
+                    _i166 = 0
+                env['s'] = _values41[_i166]
                 st.at = o340  # game.yaml:813
-                _args161 = {'x': env['x'], 's': env['s']}
+                _args148 = {'x': env['x'], 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[290])
                 st.inline += 1
                 try:
-                    proc_settle(st, _args161)
+                    proc_settle(st, _args148)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure settle (' + str(S[153]) + ')')
                     raise
                 st.inline -= 1
-    def c_339(st, fr):  # game.yaml:813
-        env = fr.env
-        st.at = o340  # game.yaml:813
-        _args162 = {'x': env['x'], 's': env['s']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[290])
-        st.inline += 1
-        try:
-            proc_settle(st, _args162)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
-            raise
-        st.inline -= 1
-    def c_346(st, fr):  # game.yaml:823
-        env = fr.env
-        pc = fr.pc
+    def c_346(st, env, pc):  # game.yaml:823
         if pc <= 0:
             st.at = o347  # game.yaml:823
-            _args163 = {}
+            _args149 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[291])
             st.inline += 1
             try:
-                d_place_empire_city(st, _args163)
+                c_34(st, _args149, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_empire_city (' + str(S[367]) + ')')
                 raise
             st.inline -= 1
-    def c_348(st, fr):  # game.yaml:824
-        env = fr.env
-        pc = fr.pc
+    def c_348(st, env, pc):  # game.yaml:824
         if pc <= 0:
             st.at = o349  # game.yaml:824
-            _args164 = {}
+            _args150 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[292])
             st.inline += 1
             try:
-                d_move_empire_city(st, _args164)
+                c_35(st, _args150, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
                 raise
             st.inline -= 1
-    def c_351(st, fr):  # game.yaml:837
-        env = fr.env
-        pc = fr.pc
+    def c_351(st, env, pc):  # game.yaml:837
         if pc <= 0:
             st.at = o352  # game.yaml:837
-            _args165 = {}
+            _args151 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[293])
             st.inline += 1
             try:
-                d_move_empire_city(st, _args165)
+                c_35(st, _args151, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
                 raise
             st.inline -= 1
-    def c_353(st, fr):  # game.yaml:831
-        env = fr.env
-        pc = fr.pc
+    def c_353(st, env, pc):  # game.yaml:831
         if pc <= 0:
             st.at = o356  # game.yaml:832
             _actions42, _values42, _idx42 = collect_356(st, env)
             if not _actions42:
                 raise RuleError('a choice has no legal option', S[369])
-            _p47 = e356_player(st, env)
-            if type(_p47) is not int or not 0 <= _p47 < num_players:
-                raise RuleError(not_a_seat(_p47, num_players), S[369])
-            if _p47 in st.players:  # else out of the game: no option runs
+            _p46 = e356_player(st, env)
+            if type(_p46) is not int or not 0 <= _p46 < num_players:
+                raise RuleError(not_a_seat(_p46, num_players), S[369])
+            if _p46 in st.players:  # else out of the game: no option runs
                 if len(_actions42) > 1:
-                    _i201 = st.choose(len(_actions42))
+                    _i167 = st.choose(len(_actions42))
                     st.move_number += 1
                     st.at = o356  # game.yaml:832
                 else:
-                    _i201 = 0
-                env['s'] = _values42[_i201]
+                    _i167 = 0
+                env['s'] = _values42[_i167]
                 st.at = o355  # game.yaml:836
                 st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
-    def c_354(st, fr):  # game.yaml:836
-        env = fr.env
-        st.at = o355  # game.yaml:836
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
-    def c_358(st, fr):  # game.yaml:859
-        env = fr.env
-        st.at = o359  # game.yaml:859
-        if st.record_log:
-            st.log_line('no empire city can be placed or moved', -1)
-    def c_360(st, fr):  # game.yaml:846
-        env = fr.env
-        pc = fr.pc
+    def c_360(st, env, pc):  # game.yaml:846
         if pc <= 0:
             st.at = o366  # game.yaml:847
             _actions43, _values43, _idx43 = collect_366(st, env)
             if not _actions43:
                 raise RuleError('a choice has no legal option', S[370])
-            _p48 = e366_player(st, env)
-            if type(_p48) is not int or not 0 <= _p48 < num_players:
-                raise RuleError(not_a_seat(_p48, num_players), S[370])
-            if _p48 in st.players:  # else out of the game: no option runs
+            _p47 = e366_player(st, env)
+            if type(_p47) is not int or not 0 <= _p47 < num_players:
+                raise RuleError(not_a_seat(_p47, num_players), S[370])
+            if _p47 in st.players:  # else out of the game: no option runs
                 if len(_actions43) > 1:
-                    _i202 = st.choose(len(_actions43))
+                    _i168 = st.choose(len(_actions43))
                     st.move_number += 1
                     st.at = o366  # game.yaml:847
                 else:
-                    _i202 = 0
-                env['s'] = _values43[_i202]
+                    _i168 = 0
+                env['s'] = _values43[_i168]
                 st.at = o362  # game.yaml:854
                 env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
                 st.at = o365  # game.yaml:855
                 _actions44, _values44, _idx44 = collect_365(st, env)
                 if not _actions44:
                     raise RuleError('a choice has no legal option', S[371])
-                _p49 = e365_player(st, env)
-                if type(_p49) is not int or not 0 <= _p49 < num_players:
-                    raise RuleError(not_a_seat(_p49, num_players), S[371])
-                if _p49 in st.players:  # else out of the game: no option runs
+                _p48 = e365_player(st, env)
+                if type(_p48) is not int or not 0 <= _p48 < num_players:
+                    raise RuleError(not_a_seat(_p48, num_players), S[371])
+                if _p48 in st.players:  # else out of the game: no option runs
                     if len(_actions44) > 1:
-                        _i203 = st.choose(len(_actions44))
+                        _i169 = st.choose(len(_actions44))
                         st.move_number += 1
                         st.at = o365  # game.yaml:855
                     else:
-                        _i203 = 0
-                    env['t'] = _values44[_i203]
+                        _i169 = 0
+                    env['t'] = _values44[_i169]
                     st.at = o364  # game.yaml:858
                     st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
-    def c_361(st, fr):  # game.yaml:853
-        env = fr.env
-        pc = fr.pc
+    def c_361(st, env, pc):  # game.yaml:853
         if pc <= 0:
             st.at = o362  # game.yaml:854
             env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
@@ -8594,36 +7831,30 @@ def build(num_players, files):
             _actions45, _values45, _idx45 = collect_365(st, env)
             if not _actions45:
                 raise RuleError('a choice has no legal option', S[371])
-            _p50 = e365_player(st, env)
-            if type(_p50) is not int or not 0 <= _p50 < num_players:
-                raise RuleError(not_a_seat(_p50, num_players), S[371])
-            if _p50 in st.players:  # else out of the game: no option runs
+            _p49 = e365_player(st, env)
+            if type(_p49) is not int or not 0 <= _p49 < num_players:
+                raise RuleError(not_a_seat(_p49, num_players), S[371])
+            if _p49 in st.players:  # else out of the game: no option runs
                 if len(_actions45) > 1:
-                    _i204 = st.choose(len(_actions45))
+                    _i170 = st.choose(len(_actions45))
                     st.move_number += 1
                     st.at = o365  # game.yaml:855
                 else:
-                    _i204 = 0
-                env['t'] = _values45[_i204]
+                    _i170 = 0
+                env['t'] = _values45[_i170]
                 st.at = o364  # game.yaml:858
                 st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
-    def c_363(st, fr):  # game.yaml:858
-        env = fr.env
-        st.at = o364  # game.yaml:858
-        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
-    def c_368(st, fr):  # game.yaml:271
-        env = fr.env
-        pc = fr.pc
+    def c_368(st, env, pc):  # game.yaml:271
         if pc <= 0:
             st.at = o371  # game.yaml:274
             if (len(st.players) == 2):
                 st.at = o370  # game.yaml:274
-                _args166 = {}
+                _args152 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[299])
                 st.inline += 1
                 try:
-                    proc_close_electorates(st, _args166)
+                    proc_close_electorates(st, _args152)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure close_electorates (' + str(S[300]) + ')')
@@ -8631,8 +7862,8 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 1:
             st.at = o376  # game.yaml:275
-            for _c33 in list(K_actions1):
-                env['c'] = _c33
+            for _c28 in list(K_actions1):
+                env['c'] = _c28
                 st.at = o375  # game.yaml:277
                 if (env['c'].props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
@@ -8652,27 +7883,27 @@ def build(num_players, files):
             _actions46, _values46, _idx46 = collect_383(st, env)
             if not _actions46:
                 raise RuleError('a choice has no legal option', S[372])
-            _p51 = e383_player(st, env)
-            if type(_p51) is not int or not 0 <= _p51 < num_players:
-                raise RuleError(not_a_seat(_p51, num_players), S[372])
-            if _p51 in st.players:  # else out of the game: no option runs
+            _p50 = e383_player(st, env)
+            if type(_p50) is not int or not 0 <= _p50 < num_players:
+                raise RuleError(not_a_seat(_p50, num_players), S[372])
+            if _p50 in st.players:  # else out of the game: no option runs
                 if len(_actions46) > 1:
-                    _i205 = st.choose(len(_actions46))
+                    _i171 = st.choose(len(_actions46))
                     st.move_number += 1
                     st.at = o383  # game.yaml:283
                 else:
-                    _i205 = 0
-                env['s'] = _values46[_i205]
+                    _i171 = 0
+                env['s'] = _values46[_i171]
                 st.at = o382  # game.yaml:287
                 st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307]))), False)
         if pc <= 5:
             st.at = o384  # game.yaml:288
-            _args167 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
+            _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[303])
             st.inline += 1
             try:
-                proc_fresh(st, _args167)
+                proc_fresh(st, _args153)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure fresh (' + str(S[104]) + ')')
@@ -8680,15 +7911,15 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 6:
             st.at = o387  # game.yaml:289
-            for _p52 in list(others(st, st.vars['emperor'])):
-                env['p'] = _p52
+            for _p51 in list(others(st, st.vars['emperor'])):
+                env['p'] = _p51
                 st.at = o386  # game.yaml:289
-                _args168 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
+                _args154 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[308])
                 st.inline += 1
                 try:
-                    d_start_piece(st, _args168)
+                    c_2(st, _args154, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure start_piece (' + str(S[373]) + ')')
@@ -8699,15 +7930,15 @@ def build(num_players, files):
             for _a1 in list([35, 25, 15]):
                 env['a'] = _a1
                 st.at = o391  # game.yaml:292
-                for _p53 in list(clockwise_from(st, st.vars['emperor'])):
-                    env['p'] = _p53
+                for _p52 in list(clockwise_from(st, st.vars['emperor'])):
+                    env['p'] = _p52
                     st.at = o390  # game.yaml:292
-                    _args169 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
+                    _args155 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[309])
                     st.inline += 1
                     try:
-                        d_start_piece(st, _args169)
+                        c_2(st, _args155, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure start_piece (' + str(S[373]) + ')')
@@ -8715,15 +7946,15 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 8:
             st.at = o395  # game.yaml:293
-            for _p54 in list(clockwise_from(st, st.vars['emperor'])):
-                env['p'] = _p54
+            for _p53 in list(clockwise_from(st, st.vars['emperor'])):
+                env['p'] = _p53
                 st.at = o394  # game.yaml:293
-                _args170 = {'p': env['p']}
+                _args156 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[310])
                 st.inline += 1
                 try:
-                    d_place_knight(st, _args170)
+                    c_15(st, _args156, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure place_knight (' + str(S[336]) + ')')
@@ -8731,134 +7962,79 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 9:
             st.at = o399  # game.yaml:294
-            for _p55 in list(st.players):
-                env['p'] = _p55
+            for _p54 in list(st.players):
+                env['p'] = _p54
                 st.at = o397  # game.yaml:294
-                _i206 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
-                _v61 = 7
-                if _v61 > 12:
-                    _v61 = 12  # the marker stops at the end; the excess is lost
-                if _v61 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v61) + ', below its minimum 0', S[305])
-                st.vars['thalers'][_i206] = _v61
+                _i172 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
+                _v51 = 7
+                if _v51 > 12:
+                    _v51 = 12  # the marker stops at the end; the excess is lost
+                if _v51 < 0:
+                    raise RuleError("'thalers' would fall to " + str(_v51) + ', below its minimum 0', S[305])
+                st.vars['thalers'][_i172] = _v51
                 st.at = o398  # game.yaml:294
-                _i207 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[306]))
-                st.vars['chip'][_i207] = 7
-    def c_369(st, fr):  # game.yaml:274
-        env = fr.env
-        st.at = o370  # game.yaml:274
-        _args171 = {}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[299])
-        st.inline += 1
-        try:
-            proc_close_electorates(st, _args171)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure close_electorates (' + str(S[300]) + ')')
-            raise
-        st.inline -= 1
-    def c_372(st, fr):  # game.yaml:276
-        env = fr.env
-        st.at = o375  # game.yaml:277
-        if (env['c'].props['players'] <= len(st.players)):
-            st.at = o374  # game.yaml:278
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
-    def c_373(st, fr):  # game.yaml:278
-        env = fr.env
-        st.at = o374  # game.yaml:278
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
-    def c_377(st, fr):  # game.yaml:281
-        env = fr.env
-        st.at = o378  # game.yaml:281
-        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302])), False)
-    def c_381(st, fr):  # game.yaml:287
-        env = fr.env
-        st.at = o382  # game.yaml:287
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307]))), False)
-    def c_385(st, fr):  # game.yaml:289
-        env = fr.env
-        pc = fr.pc
+                _i173 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[306]))
+                st.vars['chip'][_i173] = 7
+    def c_385(st, env, pc):  # game.yaml:289
         if pc <= 0:
             st.at = o386  # game.yaml:289
-            _args172 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
+            _args157 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[308])
             st.inline += 1
             try:
-                d_start_piece(st, _args172)
+                c_2(st, _args157, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure start_piece (' + str(S[373]) + ')')
                 raise
             st.inline -= 1
-    def c_388(st, fr):  # game.yaml:292
-        env = fr.env
-        pc = fr.pc
+    def c_388(st, env, pc):  # game.yaml:292
         if pc <= 0:
             st.at = o391  # game.yaml:292
-            for _p56 in list(clockwise_from(st, st.vars['emperor'])):
-                env['p'] = _p56
+            for _p55 in list(clockwise_from(st, st.vars['emperor'])):
+                env['p'] = _p55
                 st.at = o390  # game.yaml:292
-                _args173 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
+                _args158 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[309])
                 st.inline += 1
                 try:
-                    d_start_piece(st, _args173)
+                    c_2(st, _args158, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure start_piece (' + str(S[373]) + ')')
                     raise
                 st.inline -= 1
-    def c_389(st, fr):  # game.yaml:292
-        env = fr.env
-        pc = fr.pc
+    def c_389(st, env, pc):  # game.yaml:292
         if pc <= 0:
             st.at = o390  # game.yaml:292
-            _args174 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
+            _args159 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[309])
             st.inline += 1
             try:
-                d_start_piece(st, _args174)
+                c_2(st, _args159, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure start_piece (' + str(S[373]) + ')')
                 raise
             st.inline -= 1
-    def c_393(st, fr):  # game.yaml:293
-        env = fr.env
-        pc = fr.pc
+    def c_393(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o394  # game.yaml:293
-            _args175 = {'p': env['p']}
+            _args160 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[310])
             st.inline += 1
             try:
-                d_place_knight(st, _args175)
+                c_15(st, _args160, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure place_knight (' + str(S[336]) + ')')
                 raise
             st.inline -= 1
-    def c_396(st, fr):  # game.yaml:294
-        env = fr.env
-        st.at = o397  # game.yaml:294
-        _i208 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
-        _v62 = 7
-        if _v62 > 12:
-            _v62 = 12  # the marker stops at the end; the excess is lost
-        if _v62 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v62) + ', below its minimum 0', S[305])
-        st.vars['thalers'][_i208] = _v62
-        st.at = o398  # game.yaml:294
-        _i209 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[306]))
-        st.vars['chip'][_i209] = 7
-    def c_400(st, fr):  # game.yaml:296
-        env = fr.env
-        pc = fr.pc
+    def c_400(st, env, pc):  # game.yaml:296
         if pc <= 0:
             st.at = o456  # game.yaml:296
             _passes1 = 0
@@ -8876,11 +8052,11 @@ def build(num_players, files):
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ' begins', -1)
                 st.at = o404  # game.yaml:299
                 st.at = o407  # game.yaml:300
-                for _e15 in list(K_electorates1):
-                    env['e'] = _e15
+                for _e13 in list(K_electorates1):
+                    env['e'] = _e13
                     st.at = o406  # game.yaml:300
-                    _i210 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
-                    st.vars['privilege_used'][_i210] = False
+                    _i174 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
+                    st.vars['privilege_used'][_i174] = False
                 st.at = o413  # game.yaml:303
                 if (st.vars['round'] > 1):
                     st.at = o409  # game.yaml:303
@@ -8889,12 +8065,12 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                     st.at = o411  # game.yaml:303
-                    _args176 = {}
+                    _args161 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[312])
                     st.inline += 1
                     try:
-                        proc_income_phase(st, _args176)
+                        proc_income_phase(st, _args161)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure income_phase (' + str(S[313]) + ')')
@@ -8910,12 +8086,12 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                     st.at = o417  # game.yaml:304
-                    _args177 = {}
+                    _args162 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[314])
                     st.inline += 1
                     try:
-                        d_aging_phase(st, _args177)
+                        c_9(st, _args162, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure aging_phase (' + str(S[375]) + ')')
@@ -8931,12 +8107,12 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                     st.at = o423  # game.yaml:305
-                    _args178 = {}
+                    _args163 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[315])
                     st.inline += 1
                     try:
-                        d_descendants_phase(st, _args178)
+                        c_10(st, _args163, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure descendants_phase (' + str(S[376]) + ')')
@@ -8948,11 +8124,11 @@ def build(num_players, files):
                 st.at = o427  # game.yaml:306
                 st.vars['phase'] = 'Actions'
                 st.at = o430  # game.yaml:306
-                for _p57 in list(st.players):
-                    env['p'] = _p57
+                for _p56 in list(st.players):
+                    env['p'] = _p56
                     st.at = o429  # game.yaml:306
-                    _i211 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
-                    st.vars['passed'][_i211] = False
+                    _i175 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+                    st.vars['passed'][_i175] = False
                 st.at = o438  # game.yaml:306
                 _passes2 = 0
                 while True:
@@ -8963,8 +8139,8 @@ def build(num_players, files):
                     if _passes2 > MAX_PASSES:
                         raise too_long(S[316])
                     st.at = o437  # game.yaml:306
-                    for _p58 in list(clockwise_from(st, st.vars['emperor'])):
-                        env['p'] = _p58
+                    for _p57 in list(clockwise_from(st, st.vars['emperor'])):
+                        env['p'] = _p57
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
                             st.at = o434  # game.yaml:306
@@ -8972,12 +8148,12 @@ def build(num_players, files):
                             if st.record_log:
                                 st.log_line(turn_line(st), -1)
                             st.at = o435  # game.yaml:310
-                            _args179 = {'p': env['p']}
+                            _args164 = {'p': env['p']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[317])
                             st.inline += 1
                             try:
-                                d_action_turn(st, _args179)
+                                c_14(st, _args164, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure action_turn (' + str(S[377]) + ')')
@@ -8994,12 +8170,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
                 st.at = o444  # game.yaml:311
-                _args180 = {}
+                _args165 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[318])
                 st.inline += 1
                 try:
-                    d_new_electors_phase(st, _args180)
+                    c_24(st, _args165, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure new_electors_phase (' + str(S[378]) + ')')
@@ -9014,12 +8190,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
                 st.at = o449  # game.yaml:312
-                _args181 = {}
+                _args166 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[319])
                 st.inline += 1
                 try:
-                    d_election_phase(st, _args181)
+                    c_29(st, _args166, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure election_phase (' + str(S[379]) + ')')
@@ -9034,12 +8210,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
                 st.at = o454  # game.yaml:313
-                _args182 = {}
+                _args167 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[320])
                 st.inline += 1
                 try:
-                    d_emperor_action_phase(st, _args182)
+                    c_33(st, _args167, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure emperor_action_phase (' + str(S[380]) + ')')
@@ -9047,9 +8223,7 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o455  # game.yaml:313
                 st.vars['phase'] = ''
-    def c_401(st, fr):  # game.yaml:296
-        env = fr.env
-        pc = fr.pc
+    def c_401(st, env, pc):  # game.yaml:296
         if pc <= 0:
             st.at = o402  # game.yaml:296
             st.vars['round'] += 1
@@ -9060,11 +8234,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o404  # game.yaml:299
             st.at = o407  # game.yaml:300
-            for _e16 in list(K_electorates1):
-                env['e'] = _e16
+            for _e14 in list(K_electorates1):
+                env['e'] = _e14
                 st.at = o406  # game.yaml:300
-                _i212 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
-                st.vars['privilege_used'][_i212] = False
+                _i176 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
+                st.vars['privilege_used'][_i176] = False
         if pc <= 3:
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
@@ -9074,12 +8248,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
                 st.at = o411  # game.yaml:303
-                _args183 = {}
+                _args168 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[312])
                 st.inline += 1
                 try:
-                    proc_income_phase(st, _args183)
+                    proc_income_phase(st, _args168)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure income_phase (' + str(S[313]) + ')')
@@ -9096,12 +8270,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
                 st.at = o417  # game.yaml:304
-                _args184 = {}
+                _args169 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[314])
                 st.inline += 1
                 try:
-                    d_aging_phase(st, _args184)
+                    c_9(st, _args169, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure aging_phase (' + str(S[375]) + ')')
@@ -9118,12 +8292,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
                 st.at = o423  # game.yaml:305
-                _args185 = {}
+                _args170 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[315])
                 st.inline += 1
                 try:
-                    d_descendants_phase(st, _args185)
+                    c_10(st, _args170, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure descendants_phase (' + str(S[376]) + ')')
@@ -9136,11 +8310,11 @@ def build(num_players, files):
             st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
             st.at = o430  # game.yaml:306
-            for _p59 in list(st.players):
-                env['p'] = _p59
+            for _p58 in list(st.players):
+                env['p'] = _p58
                 st.at = o429  # game.yaml:306
-                _i213 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
-                st.vars['passed'][_i213] = False
+                _i177 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+                st.vars['passed'][_i177] = False
             st.at = o438  # game.yaml:306
             _passes3 = 0
             while True:
@@ -9151,8 +8325,8 @@ def build(num_players, files):
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[316])
                 st.at = o437  # game.yaml:306
-                for _p60 in list(clockwise_from(st, st.vars['emperor'])):
-                    env['p'] = _p60
+                for _p59 in list(clockwise_from(st, st.vars['emperor'])):
+                    env['p'] = _p59
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
                         st.at = o434  # game.yaml:306
@@ -9160,12 +8334,12 @@ def build(num_players, files):
                         if st.record_log:
                             st.log_line(turn_line(st), -1)
                         st.at = o435  # game.yaml:310
-                        _args186 = {'p': env['p']}
+                        _args171 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[317])
                         st.inline += 1
                         try:
-                            d_action_turn(st, _args186)
+                            c_14(st, _args171, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure action_turn (' + str(S[377]) + ')')
@@ -9183,12 +8357,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
             st.at = o444  # game.yaml:311
-            _args187 = {}
+            _args172 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[318])
             st.inline += 1
             try:
-                d_new_electors_phase(st, _args187)
+                c_24(st, _args172, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure new_electors_phase (' + str(S[378]) + ')')
@@ -9204,12 +8378,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
             st.at = o449  # game.yaml:312
-            _args188 = {}
+            _args173 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[319])
             st.inline += 1
             try:
-                d_election_phase(st, _args188)
+                c_29(st, _args173, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure election_phase (' + str(S[379]) + ')')
@@ -9225,12 +8399,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
             st.at = o454  # game.yaml:313
-            _args189 = {}
+            _args174 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[320])
             st.inline += 1
             try:
-                d_emperor_action_phase(st, _args189)
+                c_33(st, _args174, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure emperor_action_phase (' + str(S[380]) + ')')
@@ -9238,43 +8412,7 @@ def build(num_players, files):
             st.inline -= 1
             st.at = o455  # game.yaml:313
             st.vars['phase'] = ''
-    def c_404(st, fr):  # game.yaml:299
-        env = fr.env
-        st.at = o407  # game.yaml:300
-        for _e17 in list(K_electorates1):
-            env['e'] = _e17
-            st.at = o406  # game.yaml:300
-            _i214 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
-            st.vars['privilege_used'][_i214] = False
-    def c_405(st, fr):  # game.yaml:300
-        env = fr.env
-        st.at = o406  # game.yaml:300
-        _i215 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
-        st.vars['privilege_used'][_i215] = False
-    def c_408(st, fr):  # game.yaml:303
-        env = fr.env
-        st.at = o409  # game.yaml:303
-        st.vars['phase'] = 'Income'
-        st.at = o410  # game.yaml:303
-        if st.record_log:
-            st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Income', -1)
-        st.at = o411  # game.yaml:303
-        _args190 = {}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[312])
-        st.inline += 1
-        try:
-            proc_income_phase(st, _args190)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure income_phase (' + str(S[313]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o412  # game.yaml:303
-        st.vars['phase'] = ''
-    def c_414(st, fr):  # game.yaml:304
-        env = fr.env
-        pc = fr.pc
+    def c_414(st, env, pc):  # game.yaml:304
         if pc <= 0:
             st.at = o415  # game.yaml:304
             st.vars['phase'] = 'Aging'
@@ -9284,12 +8422,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Aging', -1)
         if pc <= 2:
             st.at = o417  # game.yaml:304
-            _args191 = {}
+            _args175 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[314])
             st.inline += 1
             try:
-                d_aging_phase(st, _args191)
+                c_9(st, _args175, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure aging_phase (' + str(S[375]) + ')')
@@ -9298,9 +8436,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o418  # game.yaml:304
             st.vars['phase'] = ''
-    def c_420(st, fr):  # game.yaml:305
-        env = fr.env
-        pc = fr.pc
+    def c_420(st, env, pc):  # game.yaml:305
         if pc <= 0:
             st.at = o421  # game.yaml:305
             st.vars['phase'] = 'Descendants'
@@ -9310,12 +8446,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Descendants', -1)
         if pc <= 2:
             st.at = o423  # game.yaml:305
-            _args192 = {}
+            _args176 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[315])
             st.inline += 1
             try:
-                d_descendants_phase(st, _args192)
+                c_10(st, _args176, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure descendants_phase (' + str(S[376]) + ')')
@@ -9324,19 +8460,17 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o424  # game.yaml:305
             st.vars['phase'] = ''
-    def c_426(st, fr):  # game.yaml:306
-        env = fr.env
-        pc = fr.pc
+    def c_426(st, env, pc):  # game.yaml:306
         if pc <= 0:
             st.at = o427  # game.yaml:306
             st.vars['phase'] = 'Actions'
         if pc <= 1:
             st.at = o430  # game.yaml:306
-            for _p61 in list(st.players):
-                env['p'] = _p61
+            for _p60 in list(st.players):
+                env['p'] = _p60
                 st.at = o429  # game.yaml:306
-                _i216 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
-                st.vars['passed'][_i216] = False
+                _i178 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+                st.vars['passed'][_i178] = False
         if pc <= 2:
             st.at = o438  # game.yaml:306
             _passes4 = 0
@@ -9348,8 +8482,8 @@ def build(num_players, files):
                 if _passes4 > MAX_PASSES:
                     raise too_long(S[316])
                 st.at = o437  # game.yaml:306
-                for _p62 in list(clockwise_from(st, st.vars['emperor'])):
-                    env['p'] = _p62
+                for _p61 in list(clockwise_from(st, st.vars['emperor'])):
+                    env['p'] = _p61
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
                         st.at = o434  # game.yaml:306
@@ -9357,12 +8491,12 @@ def build(num_players, files):
                         if st.record_log:
                             st.log_line(turn_line(st), -1)
                         st.at = o435  # game.yaml:310
-                        _args193 = {'p': env['p']}
+                        _args177 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[317])
                         st.inline += 1
                         try:
-                            d_action_turn(st, _args193)
+                            c_14(st, _args177, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure action_turn (' + str(S[377]) + ')')
@@ -9374,18 +8508,11 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o440  # game.yaml:306
             st.vars['phase'] = ''
-    def c_428(st, fr):  # game.yaml:306
-        env = fr.env
-        st.at = o429  # game.yaml:306
-        _i217 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
-        st.vars['passed'][_i217] = False
-    def c_431(st, fr):  # game.yaml:306
-        env = fr.env
-        pc = fr.pc
+    def c_431(st, env, pc):  # game.yaml:306
         if pc <= 0:
             st.at = o437  # game.yaml:306
-            for _p63 in list(clockwise_from(st, st.vars['emperor'])):
-                env['p'] = _p63
+            for _p62 in list(clockwise_from(st, st.vars['emperor'])):
+                env['p'] = _p62
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
                     st.at = o434  # game.yaml:306
@@ -9393,20 +8520,18 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line(turn_line(st), -1)
                     st.at = o435  # game.yaml:310
-                    _args194 = {'p': env['p']}
+                    _args178 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[317])
                     st.inline += 1
                     try:
-                        d_action_turn(st, _args194)
+                        c_14(st, _args178, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure action_turn (' + str(S[377]) + ')')
                         raise
                     st.inline -= 1
-    def c_432(st, fr):  # game.yaml:306
-        env = fr.env
-        pc = fr.pc
+    def c_432(st, env, pc):  # game.yaml:306
         if pc <= 0:
             st.at = o436  # game.yaml:306
             if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
@@ -9415,20 +8540,18 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o435  # game.yaml:310
-                _args195 = {'p': env['p']}
+                _args179 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[317])
                 st.inline += 1
                 try:
-                    d_action_turn(st, _args195)
+                    c_14(st, _args179, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure action_turn (' + str(S[377]) + ')')
                     raise
                 st.inline -= 1
-    def c_433(st, fr):  # game.yaml:310
-        env = fr.env
-        pc = fr.pc
+    def c_433(st, env, pc):  # game.yaml:310
         if pc <= 0:
             st.at = o434  # game.yaml:306
             st.vars['turn_player'] = env['p']
@@ -9436,20 +8559,18 @@ def build(num_players, files):
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o435  # game.yaml:310
-            _args196 = {'p': env['p']}
+            _args180 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[317])
             st.inline += 1
             try:
-                d_action_turn(st, _args196)
+                c_14(st, _args180, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure action_turn (' + str(S[377]) + ')')
                 raise
             st.inline -= 1
-    def c_441(st, fr):  # game.yaml:311
-        env = fr.env
-        pc = fr.pc
+    def c_441(st, env, pc):  # game.yaml:311
         if pc <= 0:
             st.at = o442  # game.yaml:311
             st.vars['phase'] = 'New Electors'
@@ -9459,12 +8580,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase New Electors', -1)
         if pc <= 2:
             st.at = o444  # game.yaml:311
-            _args197 = {}
+            _args181 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[318])
             st.inline += 1
             try:
-                d_new_electors_phase(st, _args197)
+                c_24(st, _args181, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure new_electors_phase (' + str(S[378]) + ')')
@@ -9473,9 +8594,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o445  # game.yaml:311
             st.vars['phase'] = ''
-    def c_446(st, fr):  # game.yaml:312
-        env = fr.env
-        pc = fr.pc
+    def c_446(st, env, pc):  # game.yaml:312
         if pc <= 0:
             st.at = o447  # game.yaml:312
             st.vars['phase'] = 'Elect Emperor'
@@ -9485,12 +8604,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Elect Emperor', -1)
         if pc <= 2:
             st.at = o449  # game.yaml:312
-            _args198 = {}
+            _args182 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[319])
             st.inline += 1
             try:
-                d_election_phase(st, _args198)
+                c_29(st, _args182, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure election_phase (' + str(S[379]) + ')')
@@ -9499,9 +8618,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o450  # game.yaml:312
             st.vars['phase'] = ''
-    def c_451(st, fr):  # game.yaml:313
-        env = fr.env
-        pc = fr.pc
+    def c_451(st, env, pc):  # game.yaml:313
         if pc <= 0:
             st.at = o452  # game.yaml:313
             st.vars['phase'] = 'Emperor Action'
@@ -9511,12 +8628,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Emperor Action', -1)
         if pc <= 2:
             st.at = o454  # game.yaml:313
-            _args199 = {}
+            _args183 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[320])
             st.inline += 1
             try:
-                d_emperor_action_phase(st, _args199)
+                c_33(st, _args183, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure emperor_action_phase (' + str(S[380]) + ')')
@@ -9525,1519 +8642,6 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o455  # game.yaml:313
             st.vars['phase'] = ''
-    def c_457(st, fr):  # game.yaml:315
-        env = fr.env
-        st.at = o458  # game.yaml:317
-        if st.record_log:
-            st.log_line('The game ends after phase VII of round ' + fmt_int1(st.vars['round']) + '; victory points ' + fmt_list_int1(st.vars['score']), -1)
-    def d_close_electorates(st, env):  # game.yaml:321
-        st.at = o42  # game.yaml:325
-        for _sp3 in list([True, False]):
-            env['sp'] = _sp3
-            st.at = o37  # game.yaml:327
-            _items13 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] == env['sp'])]
-            _dest11 = Z_lots1
-            for _c34 in cards_of(_items13):
-                st.move(_c34, _dest11, False)
-            st.at = o38  # game.yaml:328
-            st.shuffle(Z_lots1)
-            st.at = o39  # game.yaml:329
-            _i218 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[80])
-            st.vars['closed'][_i218] = True
-            st.at = o40  # game.yaml:330
-            if st.record_log:
-                st.log_line(fmt_card1(st.zones[Z_lots1][-1]) + ' is closed for the game', -1)
-            st.at = o41  # game.yaml:331
-            _items14 = st.zones[Z_lots1]
-            _dest12 = Z_board1
-            for _c35 in cards_of(_items14):
-                st.move(_c35, _dest12, False)
-    def d_fresh(st, env):  # game.yaml:333
-        st.at = o43  # game.yaml:337
-        env['x'] = first([_y7 for _y7 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[81])))] if (_y7.kind == 'aristocrats')])
-        st.at = o44  # game.yaml:338
-        _i219 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[82]))
-        st.vars['age'][_i219] = env['a']
-        st.at = o45  # game.yaml:339
-        _i220 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[83]))
-        st.vars['couple'][_i220] = False
-        st.at = o46  # game.yaml:340
-        st.move(env['x'], st.zone_index(env['z']), False)
-    def d_start_piece(st, env):  # game.yaml:342
-        st.at = o47  # game.yaml:346
-        env['x'] = first([_y8 for _y8 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_y8.kind == 'aristocrats')])
-        st.at = o52  # game.yaml:347
-        _actions47, _values47, _idx47 = collect_52(st, env)
-        if not _actions47:
-            raise RuleError('a choice has no legal option', S[321])
-        _p64 = e52_player(st, env)
-        if type(_p64) is not int or not 0 <= _p64 < num_players:
-            raise RuleError(not_a_seat(_p64, num_players), S[321])
-        if _p64 in st.players:  # else out of the game: no option runs
-            if len(_actions47) > 1:
-                _i221 = st.choose(len(_actions47))
-                st.move_number += 1
-                st.at = o52  # game.yaml:347
-            else:
-                _i221 = 0
-            env['s'] = _values47[_i221]
-            st.at = o49  # game.yaml:351
-            st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
-            st.at = o50  # game.yaml:351
-            _i222 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
-            st.vars['age'][_i222] = env['a']
-            st.at = o51  # game.yaml:351
-            _i223 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
-            st.vars['couple'][_i223] = env['side']
-    def d_retire(st, env):  # game.yaml:353
-        st.at = o53  # game.yaml:356
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[84])), False)
-        st.at = o54  # game.yaml:356
-        _i224 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[85]))
-        st.vars['age'][_i224] = 0
-        st.at = o55  # game.yaml:356
-        _i225 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[86]))
-        st.vars['couple'][_i225] = False
-    def d_grow_old(st, env):  # game.yaml:358
-        st.at = o61  # game.yaml:362
-        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[87]))] == 45):
-            st.at = o59  # game.yaml:362
-            if st.record_log:
-                st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
-            st.at = o60  # game.yaml:362
-            _args200 = {'x': env['x']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
-            st.inline += 1
-            try:
-                proc_retire(st, _args200)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[89]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o57  # game.yaml:362
-            _i226 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[90]))
-            st.vars['age'][_i226] += 10
-    def d_settle(st, env):  # game.yaml:364
-        st.at = o66  # game.yaml:369
-        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[91])))]) > 0):
-            st.at = o63  # game.yaml:371
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[92])))][-1]
-            st.at = o64  # game.yaml:372
-            if st.record_log:
-                st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
-            st.at = o65  # game.yaml:373
-            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[93])), False)
-        st.at = o67  # game.yaml:374
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[94]))), False)
-    def d_place_new(st, env):  # game.yaml:376
-        st.at = o68  # game.yaml:380
-        env['x'] = first([_y9 for _y9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102])))] if (_y9.kind == 'aristocrats')])
-        st.at = o73  # game.yaml:381
-        _actions48, _values48, _idx48 = collect_73(st, env)
-        if not _actions48:
-            raise RuleError('a choice has no legal option', S[322])
-        _p65 = e73_player(st, env)
-        if type(_p65) is not int or not 0 <= _p65 < num_players:
-            raise RuleError(not_a_seat(_p65, num_players), S[322])
-        if _p65 in st.players:  # else out of the game: no option runs
-            if len(_actions48) > 1:
-                _i227 = st.choose(len(_actions48))
-                st.move_number += 1
-                st.at = o73  # game.yaml:381
-            else:
-                _i227 = 0
-            env['s'] = _values48[_i227]
-            st.at = o70  # game.yaml:385
-            _args201 = {'x': env['x'], 's': env['s']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
-            st.inline += 1
-            try:
-                proc_settle(st, _args201)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[153]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o71  # game.yaml:385
-            _i228 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[154]))
-            st.vars['age'][_i228] = 15
-            st.at = o72  # game.yaml:385
-            _i229 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
-            st.vars['couple'][_i229] = env['side']
-    def d_fill_throne(st, env):  # game.yaml:387
-        st.at = o82  # game.yaml:392
-        if any((((_s49.props['type'] == 'aristocrat') or (_s49.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s49.ordinal if _s49.kind == 'spaces' else ordinal(_s49, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s49.ordinal if _s49.kind == 'spaces' else ordinal(_s49, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s49.ordinal if _s49.kind == 'spaces' else ordinal(_s49, 'spaces', S[2])))][-1].owner == env['p']))) for _s49 in K_spaces1):
-            st.at = o79  # game.yaml:394
-            _actions49, _values49, _idx49 = collect_79(st, env)
-            if not _actions49:
-                raise RuleError('a choice has no legal option', S[323])
-            _p66 = e79_player(st, env)
-            if type(_p66) is not int or not 0 <= _p66 < num_players:
-                raise RuleError(not_a_seat(_p66, num_players), S[323])
-            if _p66 in st.players:  # else out of the game: no option runs
-                if len(_actions49) > 1:
-                    _i230 = st.choose(len(_actions49))
-                    st.move_number += 1
-                    st.at = o79  # game.yaml:394
-                else:
-                    _i230 = 0
-                env['s'] = _values49[_i230]
-                st.at = o78  # game.yaml:399
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
-        elif any((_x40.kind == 'aristocrats') for _x40 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
-            st.at = o81  # game.yaml:401
-            _args202 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[103])
-            st.inline += 1
-            try:
-                proc_fresh(st, _args202)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[104]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o75  # game.yaml:402
-            if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
-    def d_income_phase(st, env):  # game.yaml:405
-        st.at = o88  # game.yaml:409
-        for _p67 in list(st.players):
-            env['p'] = _p67
-            st.at = o84  # game.yaml:411
-            env['n'] = fn_income(st, S[95], env['p'])
-            st.at = o85  # game.yaml:412
-            _i231 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))
-            _v63 = st.vars['thalers'][_i231] + env['n']
-            if _v63 > 12:
-                _v63 = 12  # the marker stops at the end; the excess is lost
-            if _v63 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v63) + ', below its minimum 0', S[97])
-            st.vars['thalers'][_i231] = _v63
-            st.at = o86  # game.yaml:413
-            _i232 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-            st.vars['chip'][_i232] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[99]))]
-            st.at = o87  # game.yaml:414
-            if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))]), -1)
-    def d_aging_phase(st, env):  # game.yaml:417
-        st.at = o93  # game.yaml:420
-        for _x41 in list(K_aristocrats1):
-            env['x'] = _x41
-            st.at = o92  # game.yaml:420
-            if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
-                st.at = o91  # game.yaml:420
-                _args203 = {'x': env['x']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[106])
-                st.inline += 1
-                try:
-                    proc_grow_old(st, _args203)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure grow_old (' + str(S[107]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o100  # game.yaml:421
-        if (len(st.zones[Z_throne1]) == 0):
-            st.at = o95  # game.yaml:423
-            if st.record_log:
-                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' needs a new aristocrat on the throne', -1)
-            st.at = o96  # game.yaml:424
-            _args204 = {'p': st.vars['emperor']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[158])
-            st.inline += 1
-            try:
-                d_fill_throne(st, _args204)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o99  # game.yaml:425
-            if (len(st.zones[Z_throne1]) > 0):
-                st.at = o98  # game.yaml:425
-                if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
-    def d_descendants_phase(st, env):  # game.yaml:428
-        st.at = o109  # game.yaml:431
-        for _q19 in list(clockwise_from(st, st.vars['emperor'])):
-            env['q'] = _q19
-            st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c36 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c36.props['stack'].props['colour'] == 'pink')])
-            st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c37 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c37.props['stack'].props['colour'] == 'blue')])
-            st.at = o108  # game.yaml:435
-            if (env['blue'] > env['pink']):
-                st.at = o105  # game.yaml:435
-                _args205 = {'q': env['q']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[162])
-                st.inline += 1
-                try:
-                    d_son(st, _args205)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure son (' + str(S[325]) + ')')
-                    raise
-                st.inline -= 1
-            elif (env['pink'] > 0):
-                st.at = o107  # game.yaml:435
-                _args206 = {'q': env['q']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[163])
-                st.inline += 1
-                try:
-                    d_daughter(st, _args206)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure daughter (' + str(S[326]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o114  # game.yaml:436
-        for _q20 in list(st.players):
-            env['q'] = _q20
-            st.at = o113  # game.yaml:436
-            for _c38 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
-                env['c'] = _c38
-                st.at = o112  # game.yaml:436
-                st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
-    def d_son(st, env):  # game.yaml:438
-        st.at = o120  # game.yaml:443
-        if fn_can_place_new(st, S[110], env['q']):
-            st.at = o118  # game.yaml:443
-            if st.record_log:
-                st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
-            st.at = o119  # game.yaml:443
-            _args207 = {'p': env['q'], 'side': False}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[164])
-            st.inline += 1
-            try:
-                d_place_new(st, _args207)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[327]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o116  # game.yaml:444
-            if st.record_log:
-                st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
-    def d_daughter(st, env):  # game.yaml:446
-        st.at = o127  # game.yaml:451
-        _actions50, _values50, _idx50 = collect_127(st, env)
-        if not _actions50:
-            raise RuleError('a choice has no legal option', S[328])
-        _p68 = e127_player(st, env)
-        if type(_p68) is not int or not 0 <= _p68 < num_players:
-            raise RuleError(not_a_seat(_p68, num_players), S[328])
-        if _p68 in st.players:  # else out of the game: no option runs
-            if len(_actions50) > 1:
-                _i233 = st.choose(len(_actions50))
-                st.move_number += 1
-                st.at = o127  # game.yaml:451
-            else:
-                _i233 = 0
-            _k56 = _idx50[_i233]
-            if _k56 == 0:  # game.yaml:454
-                env['s'] = _values50[_i233]
-                st.at = o122  # game.yaml:455
-                _args208 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[166])
-                st.inline += 1
-                try:
-                    d_offer(st, _args208)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure offer (' + str(S[329]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k56 == 1:  # game.yaml:456
-                st.at = o124  # game.yaml:458
-                _args209 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[167])
-                st.inline += 1
-                try:
-                    d_offer(st, _args209)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure offer (' + str(S[329]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k56 == 2:  # game.yaml:459
-                st.at = o126  # game.yaml:459
-                _i234 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[168]))
-                _v64 = st.vars['thalers'][_i234] + 1
-                if _v64 > 12:
-                    _v64 = 12  # the marker stops at the end; the excess is lost
-                if _v64 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[169])
-                st.vars['thalers'][_i234] = _v64
-    def d_offer(st, env):  # game.yaml:461
-        st.at = o135  # game.yaml:465
-        _actions51, _values51, _idx51 = collect_135(st, env)
-        if not _actions51:
-            raise RuleError('a choice has no legal option', S[330])
-        _p69 = e135_player(st, env)
-        if type(_p69) is not int or not 0 <= _p69 < num_players:
-            raise RuleError(not_a_seat(_p69, num_players), S[330])
-        if _p69 in st.players:  # else out of the game: no option runs
-            if len(_actions51) > 1:
-                _i235 = st.choose(len(_actions51))
-                st.move_number += 1
-                st.at = o135  # game.yaml:465
-            else:
-                _i235 = 0
-            _k57 = _idx51[_i235]
-            if _k57 == 0:  # game.yaml:468
-                st.at = o129  # game.yaml:469
-                _i236 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[172]))
-                st.vars['couple'][_i236] = True
-                st.at = o130  # game.yaml:469
-                _i237 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[173]))
-                _v65 = st.vars['score'][_i237] + 1
-                if _v65 < 0:
-                    raise RuleError("'score' would fall to " + str(_v65) + ', below its minimum 0', S[174])
-                st.vars['score'][_i237] = _v65
-                st.at = o131  # game.yaml:469
-                if st.record_log:
-                    st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
-            elif _k57 == 1:  # game.yaml:470
-                st.at = o133  # game.yaml:471
-                _i238 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[175]))
-                _v66 = st.vars['thalers'][_i238] + 1
-                if _v66 > 12:
-                    _v66 = 12  # the marker stops at the end; the excess is lost
-                if _v66 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v66) + ', below its minimum 0', S[176])
-                st.vars['thalers'][_i238] = _v66
-                st.at = o134  # game.yaml:471
-                if st.record_log:
-                    st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
-    def d_action_turn(st, env):  # game.yaml:474
-        st.at = o169  # game.yaml:478
-        _actions52, _values52, _idx52 = collect_169(st, env)
-        if not _actions52:
-            raise RuleError('a choice has no legal option', S[331])
-        _p70 = e169_player(st, env)
-        if type(_p70) is not int or not 0 <= _p70 < num_players:
-            raise RuleError(not_a_seat(_p70, num_players), S[331])
-        if _p70 in st.players:  # else out of the game: no option runs
-            if len(_actions52) > 1:
-                _i239 = st.choose(len(_actions52))
-                st.move_number += 1
-                st.at = o169  # game.yaml:478
-            else:
-                _i239 = 0
-            _k58 = _idx52[_i239]
-            if _k58 == 0:  # game.yaml:481
-                st.at = o142  # game.yaml:484
-                _actions53, _values53, _idx53 = collect_142(st, env)
-                if not _actions53:
-                    raise RuleError('a choice has no legal option', S[332])
-                _p71 = e142_player(st, env)
-                if type(_p71) is not int or not 0 <= _p71 < num_players:
-                    raise RuleError(not_a_seat(_p71, num_players), S[332])
-                if _p71 in st.players:  # else out of the game: no option runs
-                    if len(_actions53) > 1:
-                        _i240 = st.choose(len(_actions53))
-                        st.move_number += 1
-                        st.at = o142  # game.yaml:484
-                    else:
-                        _i240 = 0
-                    env['k'] = _values53[_i240]
-                    st.at = o138  # game.yaml:491
-                    st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
-                    st.at = o139  # game.yaml:492
-                    _i241 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
-                    _v67 = st.vars['thalers'][_i241] - env['k'].props['cost']
-                    if _v67 > 12:
-                        _v67 = 12  # the marker stops at the end; the excess is lost
-                    if _v67 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v67) + ', below its minimum 0', S[180])
-                    st.vars['thalers'][_i241] = _v67
-                    st.at = o140  # game.yaml:493
-                    if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
-                    st.at = o141  # game.yaml:494
-                    _args210 = {'p': env['p'], 'a': env['k'].key}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[182])
-                    st.inline += 1
-                    try:
-                        d_use_card(st, _args210)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure use_card (' + str(S[333]) + ')')
-                        raise
-                    st.inline -= 1
-            elif _k58 == 1:  # game.yaml:495
-                st.at = o149  # game.yaml:500
-                _actions54, _values54, _idx54 = collect_149(st, env)
-                if not _actions54:
-                    raise RuleError('a choice has no legal option', S[334])
-                _p72 = e149_player(st, env)
-                if type(_p72) is not int or not 0 <= _p72 < num_players:
-                    raise RuleError(not_a_seat(_p72, num_players), S[334])
-                if _p72 in st.players:  # else out of the game: no option runs
-                    if len(_actions54) > 1:
-                        _i242 = st.choose(len(_actions54))
-                        st.move_number += 1
-                        st.at = o149  # game.yaml:500
-                    else:
-                        _i242 = 0
-                    env['k'] = _values54[_i242]
-                    st.at = o145  # game.yaml:507
-                    _i243 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
-                    st.vars['privilege_used'][_i243] = True
-                    st.at = o146  # game.yaml:508
-                    _i244 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
-                    _v68 = st.vars['thalers'][_i244] - env['k'].props['cost']
-                    if _v68 > 12:
-                        _v68 = 12  # the marker stops at the end; the excess is lost
-                    if _v68 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v68) + ', below its minimum 0', S[187])
-                    st.vars['thalers'][_i244] = _v68
-                    st.at = o147  # game.yaml:509
-                    if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
-                    st.at = o148  # game.yaml:510
-                    _args211 = {'p': env['p'], 'a': env['k'].key}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[188])
-                    st.inline += 1
-                    try:
-                        d_use_card(st, _args211)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure use_card (' + str(S[333]) + ')')
-                        raise
-                    st.inline -= 1
-            elif _k58 == 2:  # game.yaml:511
-                st.at = o151  # game.yaml:515
-                _i245 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
-                st.vars['privilege_used'][_i245] = True
-                st.at = o152  # game.yaml:516
-                st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191]))), False)
-                st.at = o153  # game.yaml:517
-                if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
-            elif _k58 == 3:  # game.yaml:518
-                st.at = o155  # game.yaml:521
-                _i246 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
-                st.vars['privilege_used'][_i246] = True
-                st.at = o156  # game.yaml:521
-                _args212 = {'p': env['p'], 'optional': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[194])
-                st.inline += 1
-                try:
-                    d_doctor(st, _args212)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure doctor (' + str(S[335]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k58 == 4:  # game.yaml:522
-                st.at = o158  # game.yaml:525
-                _i247 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
-                st.vars['privilege_used'][_i247] = True
-                st.at = o159  # game.yaml:525
-                _args213 = {'p': env['p'], 'side': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[196])
-                st.inline += 1
-                try:
-                    d_place_new(st, _args213)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure place_new (' + str(S[327]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k58 == 5:  # game.yaml:526
-                st.at = o161  # game.yaml:530
-                _i248 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
-                _v69 = st.vars['thalers'][_i248] - 1
-                if _v69 > 12:
-                    _v69 = 12  # the marker stops at the end; the excess is lost
-                if _v69 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v69) + ', below its minimum 0', S[198])
-                st.vars['thalers'][_i248] = _v69
-                st.at = o162  # game.yaml:530
-                _args214 = {'p': env['p']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[199])
-                st.inline += 1
-                try:
-                    d_place_knight(st, _args214)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure place_knight (' + str(S[336]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k58 == 6:  # game.yaml:531
-                st.at = o164  # game.yaml:538
-                _i249 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
-                _v70 = st.vars['thalers'][_i249] - 1
-                if _v70 > 12:
-                    _v70 = 12  # the marker stops at the end; the excess is lost
-                if _v70 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[201])
-                st.vars['thalers'][_i249] = _v70
-                st.at = o165  # game.yaml:538
-                _args215 = {'p': env['p']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[202])
-                st.inline += 1
-                try:
-                    d_move_knight(st, _args215)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure move_knight (' + str(S[337]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k58 == 7:  # game.yaml:539
-                st.at = o167  # game.yaml:539
-                _i250 = seat(st, st.vars['turn_player'], S[203])
-                st.vars['passed'][_i250] = True
-                st.at = o168  # game.yaml:539
-                if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' passes', -1)
-    def d_place_knight(st, env):  # game.yaml:541
-        st.at = o172  # game.yaml:545
-        _actions55, _values55, _idx55 = collect_172(st, env)
-        if not _actions55:
-            raise RuleError('a choice has no legal option', S[338])
-        _p73 = e172_player(st, env)
-        if type(_p73) is not int or not 0 <= _p73 < num_players:
-            raise RuleError(not_a_seat(_p73, num_players), S[338])
-        if _p73 in st.players:  # else out of the game: no option runs
-            if len(_actions55) > 1:
-                _i251 = st.choose(len(_actions55))
-                st.move_number += 1
-                st.at = o172  # game.yaml:545
-            else:
-                _i251 = 0
-            env['s'] = _values55[_i251]
-            st.at = o171  # game.yaml:549
-            st.move(first([_x42 for _x42 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216])))] if (_x42.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
-    def d_move_knight(st, env):  # game.yaml:551
-        st.at = o178  # game.yaml:555
-        _actions56, _values56, _idx56 = collect_178(st, env)
-        if not _actions56:
-            raise RuleError('a choice has no legal option', S[339])
-        _p74 = e178_player(st, env)
-        if type(_p74) is not int or not 0 <= _p74 < num_players:
-            raise RuleError(not_a_seat(_p74, num_players), S[339])
-        if _p74 in st.players:  # else out of the game: no option runs
-            if len(_actions56) > 1:
-                _i252 = st.choose(len(_actions56))
-                st.move_number += 1
-                st.at = o178  # game.yaml:555
-            else:
-                _i252 = 0
-            env['s'] = _values56[_i252]
-            st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[217])))][-1]
-            st.at = o177  # game.yaml:563
-            _actions57, _values57, _idx57 = collect_177(st, env)
-            if not _actions57:
-                raise RuleError('a choice has no legal option', S[340])
-            _p75 = e177_player(st, env)
-            if type(_p75) is not int or not 0 <= _p75 < num_players:
-                raise RuleError(not_a_seat(_p75, num_players), S[340])
-            if _p75 in st.players:  # else out of the game: no option runs
-                if len(_actions57) > 1:
-                    _i253 = st.choose(len(_actions57))
-                    st.move_number += 1
-                    st.at = o177  # game.yaml:563
-                else:
-                    _i253 = 0
-                env['t'] = _values57[_i253]
-                st.at = o176  # game.yaml:566
-                st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
-    def d_use_card(st, env):  # game.yaml:568
-        st.at = o197  # game.yaml:572
-        if (env['a'] == 'rival'):
-            st.at = o180  # game.yaml:573
-            st.vars['rival'] = env['p']
-            st.at = o181  # game.yaml:573
-            _i254 = seat(st, st.vars['turn_player'], S[111])
-            st.vars['passed'][_i254] = True
-            st.at = o182  # game.yaml:573
-            if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
-        elif (env['a'] == 'doctor'):
-            st.at = o184  # game.yaml:575
-            _args216 = {'p': env['p'], 'optional': (len(st.players) == 2)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[222])
-            st.inline += 1
-            try:
-                d_doctor(st, _args216)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure doctor (' + str(S[335]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['a'] == 'move'):
-            st.at = o186  # game.yaml:576
-            _args217 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[223])
-            st.inline += 1
-            try:
-                d_move_card(st, _args217)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure move_card (' + str(S[341]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['a'] == 'indulgence'):
-            st.at = o188  # game.yaml:577
-            _i255 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
-            _v71 = st.vars['score'][_i255] + 1
-            if _v71 < 0:
-                raise RuleError("'score' would fall to " + str(_v71) + ', below its minimum 0', S[113])
-            st.vars['score'][_i255] = _v71
-        elif (env['a'] == 'permit'):
-            st.at = o190  # game.yaml:578
-            _args218 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[224])
-            st.inline += 1
-            try:
-                d_permit(st, _args218)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure permit (' + str(S[342]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['a'] == 'ordinance'):
-            st.at = o192  # game.yaml:579
-            _args219 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[225])
-            st.inline += 1
-            try:
-                d_ordinance(st, _args219)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure ordinance (' + str(S[343]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['a'] == 'promotion'):
-            st.at = o194  # game.yaml:580
-            _args220 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
-            st.inline += 1
-            try:
-                d_promotion(st, _args220)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure promotion (' + str(S[344]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['a'] == 'daughter'):
-            st.at = o196  # game.yaml:581
-            _args221 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
-            st.inline += 1
-            try:
-                d_kings_daughter(st, _args221)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure kings_daughter (' + str(S[345]) + ')')
-                raise
-            st.inline -= 1
-    def d_doctor(st, env):  # game.yaml:583
-        st.at = o203  # game.yaml:588
-        _actions58, _values58, _idx58 = collect_203(st, env)
-        if not _actions58:
-            raise RuleError('a choice has no legal option', S[346])
-        _p76 = e203_player(st, env)
-        if type(_p76) is not int or not 0 <= _p76 < num_players:
-            raise RuleError(not_a_seat(_p76, num_players), S[346])
-        if _p76 in st.players:  # else out of the game: no option runs
-            if len(_actions58) > 1:
-                _i256 = st.choose(len(_actions58))
-                st.move_number += 1
-                st.at = o203  # game.yaml:588
-            else:
-                _i256 = 0
-            _k64 = _idx58[_i256]
-            if _k64 == 0:  # game.yaml:591
-                env['s'] = _values58[_i256]
-                st.at = o199  # game.yaml:592
-                _i257 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1], 'aristocrats', S[229])
-                st.vars['age'][_i257] -= 10
-            elif _k64 == 1:  # game.yaml:593
-                env['s'] = _values58[_i256]
-                st.at = o201  # game.yaml:594
-                _args222 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[231])
-                st.inline += 1
-                try:
-                    proc_grow_old(st, _args222)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure grow_old (' + str(S[107]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k64 == 2:  # game.yaml:595
-                pass
-    def d_move_card(st, env):  # game.yaml:597
-        st.at = o210  # game.yaml:601
-        _actions59, _values59, _idx59 = collect_210(st, env)
-        if not _actions59:
-            raise RuleError('a choice has no legal option', S[347])
-        _p77 = e210_player(st, env)
-        if type(_p77) is not int or not 0 <= _p77 < num_players:
-            raise RuleError(not_a_seat(_p77, num_players), S[347])
-        if _p77 in st.players:  # else out of the game: no option runs
-            if len(_actions59) > 1:
-                _i258 = st.choose(len(_actions59))
-                st.move_number += 1
-                st.at = o210  # game.yaml:601
-            else:
-                _i258 = 0
-            _k65 = _idx59[_i258]
-            if _k65 == 0:  # game.yaml:604
-                env['s'] = _values59[_i258]
-                st.at = o205  # game.yaml:608
-                env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[239])))][-1]
-                st.at = o208  # game.yaml:609
-                _actions60, _values60, _idx60 = collect_208(st, env)
-                if not _actions60:
-                    raise RuleError('a choice has no legal option', S[348])
-                _p78 = e208_player(st, env)
-                if type(_p78) is not int or not 0 <= _p78 < num_players:
-                    raise RuleError(not_a_seat(_p78, num_players), S[348])
-                if _p78 in st.players:  # else out of the game: no option runs
-                    if len(_actions60) > 1:
-                        _i259 = st.choose(len(_actions60))
-                        st.move_number += 1
-                        st.at = o208  # game.yaml:609
-                    else:
-                        _i259 = 0
-                    env['t'] = _values60[_i259]
-                    st.at = o207  # game.yaml:613
-                    _args223 = {'x': env['x'], 's': env['t']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[240])
-                    st.inline += 1
-                    try:
-                        proc_settle(st, _args223)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure settle (' + str(S[153]) + ')')
-                        raise
-                    st.inline -= 1
-            elif _k65 == 1:  # game.yaml:614
-                pass
-    def d_permit(st, env):  # game.yaml:616
-        st.at = o217  # game.yaml:620
-        _actions61, _values61, _idx61 = collect_217(st, env)
-        if not _actions61:
-            raise RuleError('a choice has no legal option', S[349])
-        _p79 = e217_player(st, env)
-        if type(_p79) is not int or not 0 <= _p79 < num_players:
-            raise RuleError(not_a_seat(_p79, num_players), S[349])
-        if _p79 in st.players:  # else out of the game: no option runs
-            if len(_actions61) > 1:
-                _i260 = st.choose(len(_actions61))
-                st.move_number += 1
-                st.at = o217  # game.yaml:620
-            else:
-                _i260 = 0
-            _k67 = _idx61[_i260]
-            if _k67 == 0:  # game.yaml:623
-                st.at = o212  # game.yaml:623
-                _args224 = {'p': env['p'], 'side': False}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[242])
-                st.inline += 1
-                try:
-                    d_place_new(st, _args224)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure place_new (' + str(S[327]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k67 == 1:  # game.yaml:624
-                st.at = o214  # game.yaml:625
-                _i261 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
-                _v72 = st.vars['thalers'][_i261] - 2
-                if _v72 > 12:
-                    _v72 = 12  # the marker stops at the end; the excess is lost
-                if _v72 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v72) + ', below its minimum 0', S[244])
-                st.vars['thalers'][_i261] = _v72
-                st.at = o215  # game.yaml:625
-                _args225 = {'p': env['p'], 'side': True}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[245])
-                st.inline += 1
-                try:
-                    d_place_new(st, _args225)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure place_new (' + str(S[327]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k67 == 2:  # game.yaml:626
-                pass
-    def d_ordinance(st, env):  # game.yaml:628
-        st.at = o222  # game.yaml:632
-        _actions62, _values62, _idx62 = collect_222(st, env)
-        if not _actions62:
-            raise RuleError('a choice has no legal option', S[350])
-        _p80 = e222_player(st, env)
-        if type(_p80) is not int or not 0 <= _p80 < num_players:
-            raise RuleError(not_a_seat(_p80, num_players), S[350])
-        if _p80 in st.players:  # else out of the game: no option runs
-            if len(_actions62) > 1:
-                _i262 = st.choose(len(_actions62))
-                st.move_number += 1
-                st.at = o222  # game.yaml:632
-            else:
-                _i262 = 0
-            _k68 = _idx62[_i262]
-            if _k68 == 0:  # game.yaml:635
-                env['s'] = _values62[_i262]
-                st.at = o219  # game.yaml:639
-                st.move(first([_x43 for _x43 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250])))] if (_x43.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
-                st.at = o220  # game.yaml:640
-                _i263 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251]))
-                _v73 = st.vars['score'][_i263] + (2 if (not any((_x44.kind == 'cities') for _x44 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) else 1)
-                if _v73 < 0:
-                    raise RuleError("'score' would fall to " + str(_v73) + ', below its minimum 0', S[252])
-                st.vars['score'][_i263] = _v73
-            elif _k68 == 1:  # game.yaml:641
-                pass
-    def d_promotion(st, env):  # game.yaml:643
-        st.at = o227  # game.yaml:647
-        _actions63, _values63, _idx63 = collect_227(st, env)
-        if not _actions63:
-            raise RuleError('a choice has no legal option', S[351])
-        _p81 = e227_player(st, env)
-        if type(_p81) is not int or not 0 <= _p81 < num_players:
-            raise RuleError(not_a_seat(_p81, num_players), S[351])
-        if _p81 in st.players:  # else out of the game: no option runs
-            if len(_actions63) > 1:
-                _i264 = st.choose(len(_actions63))
-                st.move_number += 1
-                st.at = o227  # game.yaml:647
-            else:
-                _i264 = 0
-            _k69 = _idx63[_i264]
-            if _k69 == 0:  # game.yaml:650
-                env['s'] = _values63[_i264]
-                st.at = o224  # game.yaml:655
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
-                st.at = o225  # game.yaml:655
-                _args226 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[256])
-                st.inline += 1
-                try:
-                    proc_fresh(st, _args226)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure fresh (' + str(S[104]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k69 == 1:  # game.yaml:656
-                pass
-    def d_kings_daughter(st, env):  # game.yaml:658
-        st.at = o233  # game.yaml:663
-        _actions64, _values64, _idx64 = collect_233(st, env)
-        if not _actions64:
-            raise RuleError('a choice has no legal option', S[352])
-        _p82 = e233_player(st, env)
-        if type(_p82) is not int or not 0 <= _p82 < num_players:
-            raise RuleError(not_a_seat(_p82, num_players), S[352])
-        if _p82 in st.players:  # else out of the game: no option runs
-            if len(_actions64) > 1:
-                _i265 = st.choose(len(_actions64))
-                st.move_number += 1
-                st.at = o233  # game.yaml:663
-            else:
-                _i265 = 0
-            _k70 = _idx64[_i265]
-            if _k70 == 0:  # game.yaml:666
-                env['s'] = _values64[_i265]
-                st.at = o229  # game.yaml:666
-                _i266 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[260])))][-1], 'aristocrats', S[261])
-                st.vars['couple'][_i266] = True
-            elif _k70 == 1:  # game.yaml:667
-                st.at = o231  # game.yaml:669
-                _i267 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[262])
-                st.vars['couple'][_i267] = True
-            elif _k70 == 2:  # game.yaml:670
-                pass
-    def d_new_electors_phase(st, env):  # game.yaml:673
-        st.at = o238  # game.yaml:677
-        for _q21 in list(clockwise_from(st, st.vars['emperor'])):
-            env['q'] = _q21
-            st.at = o237  # game.yaml:678
-            if (any((_c39.props['stack'].key == 'gray') for _c39 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x45.kind == 'aristocrats') for _x45 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
-                st.at = o236  # game.yaml:678
-                _args227 = {'q': env['q']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[265])
-                st.inline += 1
-                try:
-                    d_gray_eminence(st, _args227)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure gray_eminence (' + str(S[353]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o243  # game.yaml:679
-        for _e19 in list(K_electorates1):
-            env['e'] = _e19
-            st.at = o242  # game.yaml:679
-            if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
-                st.at = o241  # game.yaml:679
-                _args228 = {'e': env['e']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[267])
-                st.inline += 1
-                try:
-                    d_new_elector(st, _args228)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure new_elector (' + str(S[354]) + ')')
-                    raise
-                st.inline -= 1
-        st.at = o247  # game.yaml:680
-        if (fn_elector_of(st, C_mainz1) != None):
-            st.at = o245  # game.yaml:682
-            _i268 = seat(st, fn_elector_of(st, C_mainz1), S[114])
-            _v74 = st.vars['score'][_i268] + 1
-            if _v74 < 0:
-                raise RuleError("'score' would fall to " + str(_v74) + ', below its minimum 0', S[115])
-            st.vars['score'][_i268] = _v74
-            st.at = o246  # game.yaml:683
-            if st.record_log:
-                st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
-    def d_gray_eminence(st, env):  # game.yaml:687
-        st.at = o251  # game.yaml:692
-        _actions65, _values65, _idx65 = collect_251(st, env)
-        if not _actions65:
-            raise RuleError('a choice has no legal option', S[355])
-        _p83 = e251_player(st, env)
-        if type(_p83) is not int or not 0 <= _p83 < num_players:
-            raise RuleError(not_a_seat(_p83, num_players), S[355])
-        if _p83 in st.players:  # else out of the game: no option runs
-            if len(_actions65) > 1:
-                _i269 = st.choose(len(_actions65))
-                st.move_number += 1
-                st.at = o251  # game.yaml:692
-            else:
-                _i269 = 0
-            _k71 = _idx65[_i269]
-            if _k71 == 0:  # game.yaml:695
-                env['e'] = _values65[_i269]
-                st.at = o249  # game.yaml:695
-                _args229 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[269])
-                st.inline += 1
-                try:
-                    proc_fresh(st, _args229)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure fresh (' + str(S[104]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k71 == 1:  # game.yaml:696
-                pass
-    def d_new_elector(st, env):  # game.yaml:698
-        _h2 = len(st.frames)
-        st.at = o252  # game.yaml:702
-        o252.exec(st, env)
-        if len(st.frames) > _h2:
-            run_to(st, _h2)
-        st.at = o255  # game.yaml:703
-        if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
-            st.at = o254  # game.yaml:704
-            _args230 = {'e': env['e'], 'w': env['w']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
-            st.inline += 1
-            try:
-                d_change_of_power(st, _args230)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure change_of_power (' + str(S[356]) + ')')
-                raise
-            st.inline -= 1
-    def d_change_of_power(st, env):  # game.yaml:708
-        st.at = o258  # game.yaml:713
-        if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[116]))]) > 0):
-            st.at = o257  # game.yaml:713
-            st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
-        st.at = o259  # game.yaml:714
-        if st.record_log:
-            st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[118], env['w'], env['e'])) + ' power points', -1)
-        st.at = o268  # game.yaml:715
-        if any(fn_suitable(st, S[120], env['w'], env['e'], _s50) for _s50 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[119])))]):
-            st.at = o265  # game.yaml:717
-            _actions66, _values66, _idx66 = collect_265(st, env)
-            if not _actions66:
-                raise RuleError('a choice has no legal option', S[357])
-            _p84 = e265_player(st, env)
-            if type(_p84) is not int or not 0 <= _p84 < num_players:
-                raise RuleError(not_a_seat(_p84, num_players), S[357])
-            if _p84 in st.players:  # else out of the game: no option runs
-                if len(_actions66) > 1:
-                    _i270 = st.choose(len(_actions66))
-                    st.move_number += 1
-                    st.at = o265  # game.yaml:717
-                else:
-                    _i270 = 0
-                env['s'] = _values66[_i270]
-                st.at = o264  # game.yaml:721
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
-            st.at = o266  # game.yaml:722
-            _i271 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
-            _v75 = st.vars['score'][_i271] + 2
-            if _v75 < 0:
-                raise RuleError("'score' would fall to " + str(_v75) + ', below its minimum 0', S[273])
-            st.vars['score'][_i271] = _v75
-            st.at = o267  # game.yaml:723
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
-        else:
-            st.at = o261  # game.yaml:724
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
-        st.at = o271  # game.yaml:725
-        if (len(st.zones[Z_aside1]) > 0):
-            st.at = o270  # game.yaml:725
-            _args231 = {'e': env['e']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[279])
-            st.inline += 1
-            try:
-                d_displaced(st, _args231)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure displaced (' + str(S[358]) + ')')
-                raise
-            st.inline -= 1
-    def d_displaced(st, env):  # game.yaml:727
-        st.at = o272  # game.yaml:732
-        env['x'] = st.zones[Z_aside1][-1]
-        st.at = o280  # game.yaml:733
-        if any((((_s51.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s51.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t20.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t20.ordinal if _t20.kind == 'spaces' else ordinal(_t20, 'spaces', S[17])))]) == 0)) for _t20 in st.zones[(Z_area1 + ordinal(_s51.props['electorate'], 'electorates', S[16]))]))))) for _s51 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[121])))]):
-            st.at = o279  # game.yaml:735
-            _actions67, _values67, _idx67 = collect_279(st, env)
-            if not _actions67:
-                raise RuleError('a choice has no legal option', S[359])
-            _p85 = e279_player(st, env)
-            if type(_p85) is not int or not 0 <= _p85 < num_players:
-                raise RuleError(not_a_seat(_p85, num_players), S[359])
-            if _p85 in st.players:  # else out of the game: no option runs
-                if len(_actions67) > 1:
-                    _i272 = st.choose(len(_actions67))
-                    st.move_number += 1
-                    st.at = o279  # game.yaml:735
-                else:
-                    _i272 = 0
-                env['s'] = _values67[_i272]
-                st.at = o278  # game.yaml:738
-                _args232 = {'x': env['x'], 's': env['s']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[280])
-                st.inline += 1
-                try:
-                    proc_settle(st, _args232)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[153]) + ')')
-                    raise
-                st.inline -= 1
-        else:
-            st.at = o274  # game.yaml:739
-            if st.record_log:
-                st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
-            st.at = o275  # game.yaml:739
-            _args233 = {'x': env['x']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[122])
-            st.inline += 1
-            try:
-                proc_retire(st, _args233)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[89]) + ')')
-                raise
-            st.inline -= 1
-    def d_election_phase(st, env):  # game.yaml:742
-        st.at = o283  # game.yaml:744
-        if (st.vars['rival'] != None):
-            st.at = o282  # game.yaml:744
-            _args234 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[282])
-            st.inline += 1
-            try:
-                d_election(st, _args234)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure election (' + str(S[360]) + ')')
-                raise
-            st.inline -= 1
-    def d_election(st, env):  # game.yaml:746
-        st.at = o295  # game.yaml:750
-        for _q22 in list(clockwise_from(st, st.vars['emperor'])):
-            env['q'] = _q22
-            st.at = o289  # game.yaml:752
-            if any((_c40.props['stack'].key == 'church') for _c40 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
-                st.at = o288  # game.yaml:754
-                _actions68, _values68, _idx68 = collect_288(st, env)
-                if not _actions68:
-                    raise RuleError('a choice has no legal option', S[361])
-                _p86 = e288_player(st, env)
-                if type(_p86) is not int or not 0 <= _p86 < num_players:
-                    raise RuleError(not_a_seat(_p86, num_players), S[361])
-                if _p86 in st.players:  # else out of the game: no option runs
-                    if len(_actions68) > 1:
-                        _i273 = st.choose(len(_actions68))
-                        st.move_number += 1
-                        st.at = o288  # game.yaml:754
-                    else:
-                        _i273 = 0
-                    env['e'] = _values68[_i273]
-                    st.at = o287  # game.yaml:758
-                    st.vars['church_on'] = env['e']
-            st.at = o294  # game.yaml:760
-            if any((_c41.props['stack'].key == 'excommunication') for _c41 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
-                st.at = o293  # game.yaml:762
-                _actions69, _values69, _idx69 = collect_293(st, env)
-                if not _actions69:
-                    raise RuleError('a choice has no legal option', S[362])
-                _p87 = e293_player(st, env)
-                if type(_p87) is not int or not 0 <= _p87 < num_players:
-                    raise RuleError(not_a_seat(_p87, num_players), S[362])
-                if _p87 in st.players:  # else out of the game: no option runs
-                    if len(_actions69) > 1:
-                        _i274 = st.choose(len(_actions69))
-                        st.move_number += 1
-                        st.at = o293  # game.yaml:762
-                    else:
-                        _i274 = 0
-                    env['e'] = _values69[_i274]
-                    st.at = o292  # game.yaml:766
-                    st.vars['excommunicated'] = env['e']
-        st.at = o296  # game.yaml:768
-        _i275 = seat(st, st.vars['emperor'], S[123])
-        st.vars['vote'][_i275] = st.vars['emperor']
-        st.at = o297  # game.yaml:769
-        _i276 = seat(st, st.vars['rival'], S[124])
-        st.vars['vote'][_i276] = st.vars['rival']
-        st.at = o304  # game.yaml:770
-        st.secret += 1
-        for _q23 in list([_x46 for _x46 in clockwise_from(st, st.vars['emperor']) if ((_x46 != st.vars['emperor']) and (_x46 != st.vars['rival']))]):
-            env['q'] = _q23
-            st.at = o303  # game.yaml:772
-            _actions70, _values70, _idx70 = collect_303(st, env)
-            if not _actions70:
-                raise RuleError('a choice has no legal option', S[363])
-            _p88 = e303_player(st, env)
-            if type(_p88) is not int or not 0 <= _p88 < num_players:
-                raise RuleError(not_a_seat(_p88, num_players), S[363])
-            if _p88 in st.players:  # else out of the game: no option runs
-                if len(_actions70) > 1:
-                    _i277 = st.choose(len(_actions70))
-                    st.move_number += 1
-                    st.at = o303  # game.yaml:772
-                else:
-                    _i277 = 0
-                _k76 = _idx70[_i277]
-                if _k76 == 0:  # game.yaml:775
-                    st.at = o300  # game.yaml:775
-                    _i278 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
-                    st.vars['vote'][_i278] = st.vars['emperor']
-                elif _k76 == 1:  # game.yaml:776
-                    st.at = o302  # game.yaml:776
-                    _i279 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
-                    st.vars['vote'][_i279] = st.vars['rival']
-        st.secret -= 1
-        st.at = o305  # game.yaml:777
-        env['for_emperor'] = sum([fn_votes(st, S[126], _q24) for _q24 in st.players if (st.vars['vote'][(_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[125]))] == st.vars['emperor'])])
-        st.at = o306  # game.yaml:778
-        env['for_rival'] = sum([fn_votes(st, S[128], _q25) for _q25 in st.players if (st.vars['vote'][(_q25 if type(_q25) is int and 0 <= _q25 < num_players else seat(st, _q25, S[127]))] == st.vars['rival'])])
-        st.at = o307  # game.yaml:779
-        if st.record_log:
-            st.log_line('votes revealed, ' + fmt_list_player1([_q26 for _q26 in st.players if (st.vars['vote'][(_q26 if type(_q26) is int and 0 <= _q26 < num_players else seat(st, _q26, S[129]))] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q27 for _q27 in st.players if (st.vars['vote'][(_q27 if type(_q27) is int and 0 <= _q27 < num_players else seat(st, _q27, S[130]))] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
-        st.at = o308  # game.yaml:780
-        env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
-        st.at = o314  # game.yaml:781
-        for _q28 in list(st.players):
-            env['q'] = _q28
-            st.at = o313  # game.yaml:783
-            if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
-                st.at = o311  # game.yaml:784
-                _i280 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
-                _v76 = st.vars['score'][_i280] + 1
-                if _v76 < 0:
-                    raise RuleError("'score' would fall to " + str(_v76) + ', below its minimum 0', S[133])
-                st.vars['score'][_i280] = _v76
-                st.at = o312  # game.yaml:784
-                if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' voted for ' + fmt_player1(env['victor']) + ' and takes 1 victory point', -1)
-        st.at = o319  # game.yaml:785
-        if (env['victor'] == st.vars['rival']):
-            st.at = o318  # game.yaml:785
-            _args235 = {'w': st.vars['rival']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[288])
-            st.inline += 1
-            try:
-                d_crown(st, _args235)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure crown (' + str(S[364]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o316  # game.yaml:785
-            if st.record_log:
-                st.log_line(fmt_player1(st.vars['emperor']) + ' remains Emperor', -1)
-        st.at = o320  # game.yaml:786
-        st.vars['rival'] = None
-        st.at = o321  # game.yaml:787
-        st.vars['church_on'] = None
-        st.at = o322  # game.yaml:788
-        st.vars['excommunicated'] = None
-        st.at = o325  # game.yaml:789
-        for _q29 in list(st.players):
-            env['q'] = _q29
-            st.at = o324  # game.yaml:789
-            _i281 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
-            st.vars['vote'][_i281] = None
-    def d_crown(st, env):  # game.yaml:791
-        st.at = o326  # game.yaml:795
-        env['old'] = st.vars['emperor']
-        st.at = o327  # game.yaml:796
-        _items15 = st.zones[Z_throne1]
-        _dest13 = Z_aside1
-        for _c42 in cards_of(_items15):
-            st.move(_c42, _dest13, False)
-        st.at = o328  # game.yaml:797
-        st.vars['emperor'] = env['w']
-        st.at = o329  # game.yaml:798
-        if st.record_log:
-            st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
-        st.at = o330  # game.yaml:799
-        _args236 = {'p': env['w']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[135])
-        st.inline += 1
-        try:
-            d_fill_throne(st, _args236)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o333  # game.yaml:800
-        if (len(st.zones[Z_aside1]) > 0):
-            st.at = o332  # game.yaml:800
-            _args237 = {'p': env['old']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[289])
-            st.inline += 1
-            try:
-                d_deposed(st, _args237)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure deposed (' + str(S[365]) + ')')
-                raise
-            st.inline -= 1
-    def d_deposed(st, env):  # game.yaml:802
-        st.at = o334  # game.yaml:807
-        env['x'] = st.zones[Z_aside1][-1]
-        st.at = o342  # game.yaml:808
-        if any((((_s52.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s52.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[17])))]) == 0)) for _t21 in st.zones[(Z_area1 + ordinal(_s52.props['electorate'], 'electorates', S[16]))]))))) for _s52 in K_spaces1):
-            st.at = o341  # game.yaml:810
-            _actions71, _values71, _idx71 = collect_341(st, env)
-            if not _actions71:
-                raise RuleError('a choice has no legal option', S[366])
-            _p89 = e341_player(st, env)
-            if type(_p89) is not int or not 0 <= _p89 < num_players:
-                raise RuleError(not_a_seat(_p89, num_players), S[366])
-            if _p89 in st.players:  # else out of the game: no option runs
-                if len(_actions71) > 1:
-                    _i282 = st.choose(len(_actions71))
-                    st.move_number += 1
-                    st.at = o341  # game.yaml:810
-                else:
-                    _i282 = 0
-                env['s'] = _values71[_i282]
-                st.at = o340  # game.yaml:813
-                _args238 = {'x': env['x'], 's': env['s']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[290])
-                st.inline += 1
-                try:
-                    proc_settle(st, _args238)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[153]) + ')')
-                    raise
-                st.inline -= 1
-        else:
-            st.at = o336  # game.yaml:814
-            if st.record_log:
-                st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
-            st.at = o337  # game.yaml:814
-            _args239 = {'x': env['x']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[136])
-            st.inline += 1
-            try:
-                proc_retire(st, _args239)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[89]) + ')')
-                raise
-            st.inline -= 1
-    def d_emperor_action_phase(st, env):  # game.yaml:817
-        st.at = o343  # game.yaml:820
-        _i283 = seat(st, st.vars['emperor'], S[137])
-        _v77 = st.vars['score'][_i283] + D_rounds1.cell((st.vars['round'], ), 1, S[138])
-        if _v77 < 0:
-            raise RuleError("'score' would fall to " + str(_v77) + ', below its minimum 0', S[139])
-        st.vars['score'][_i283] = _v77
-        st.at = o344  # game.yaml:821
-        _i284 = seat(st, st.vars['emperor'], S[140])
-        _v78 = st.vars['thalers'][_i284] + D_rounds1.cell((st.vars['round'], ), 2, S[141])
-        if _v78 > 12:
-            _v78 = 12  # the marker stops at the end; the excess is lost
-        if _v78 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v78) + ', below its minimum 0', S[142])
-        st.vars['thalers'][_i284] = _v78
-        st.at = o345  # game.yaml:822
-        if st.record_log:
-            st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 1, S[143])) + ' victory points and ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 2, S[144])) + ' thalers', -1)
-        st.at = o350  # game.yaml:823
-        if (D_rounds1.cell((st.vars['round'], ), 3, S[145]) == 'place'):
-            st.at = o347  # game.yaml:823
-            _args240 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[291])
-            st.inline += 1
-            try:
-                d_place_empire_city(st, _args240)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure place_empire_city (' + str(S[367]) + ')')
-                raise
-            st.inline -= 1
-        elif (D_rounds1.cell((st.vars['round'], ), 3, S[146]) == 'move'):
-            st.at = o349  # game.yaml:824
-            _args241 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[292])
-            st.inline += 1
-            try:
-                d_move_empire_city(st, _args241)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
-                raise
-            st.inline -= 1
-    def d_place_empire_city(st, env):  # game.yaml:826
-        st.at = o357  # game.yaml:830
-        if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s53.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s53.ordinal if _s53.kind == 'spaces' else ordinal(_s53, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s53.props['electorate'], 'electorates', S[6])]))) for _s53 in K_spaces1)):
-            st.at = o356  # game.yaml:832
-            _actions72, _values72, _idx72 = collect_356(st, env)
-            if not _actions72:
-                raise RuleError('a choice has no legal option', S[369])
-            _p90 = e356_player(st, env)
-            if type(_p90) is not int or not 0 <= _p90 < num_players:
-                raise RuleError(not_a_seat(_p90, num_players), S[369])
-            if _p90 in st.players:  # else out of the game: no option runs
-                if len(_actions72) > 1:
-                    _i285 = st.choose(len(_actions72))
-                    st.move_number += 1
-                    st.at = o356  # game.yaml:832
-                else:
-                    _i285 = 0
-                env['s'] = _values72[_i285]
-                st.at = o355  # game.yaml:836
-                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
-        else:
-            st.at = o352  # game.yaml:837
-            _args242 = {}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[293])
-            st.inline += 1
-            try:
-                d_move_empire_city(st, _args242)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
-                raise
-            st.inline -= 1
-    def d_move_empire_city(st, env):  # game.yaml:839
-        st.at = o367  # game.yaml:843
-        if (any(((_s54.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s54.ordinal if _s54.kind == 'spaces' else ordinal(_s54, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s54.props['electorate'], 'electorates', S[6])]))) for _s54 in K_spaces1) and any(((len(st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[147])))]) > 0) and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[148])))][-1].kind == 'empire_cities')) for _s55 in K_spaces1)):
-            st.at = o366  # game.yaml:847
-            _actions73, _values73, _idx73 = collect_366(st, env)
-            if not _actions73:
-                raise RuleError('a choice has no legal option', S[370])
-            _p91 = e366_player(st, env)
-            if type(_p91) is not int or not 0 <= _p91 < num_players:
-                raise RuleError(not_a_seat(_p91, num_players), S[370])
-            if _p91 in st.players:  # else out of the game: no option runs
-                if len(_actions73) > 1:
-                    _i286 = st.choose(len(_actions73))
-                    st.move_number += 1
-                    st.at = o366  # game.yaml:847
-                else:
-                    _i286 = 0
-                env['s'] = _values73[_i286]
-                st.at = o362  # game.yaml:854
-                env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
-                st.at = o365  # game.yaml:855
-                _actions74, _values74, _idx74 = collect_365(st, env)
-                if not _actions74:
-                    raise RuleError('a choice has no legal option', S[371])
-                _p92 = e365_player(st, env)
-                if type(_p92) is not int or not 0 <= _p92 < num_players:
-                    raise RuleError(not_a_seat(_p92, num_players), S[371])
-                if _p92 in st.players:  # else out of the game: no option runs
-                    if len(_actions74) > 1:
-                        _i287 = st.choose(len(_actions74))
-                        st.move_number += 1
-                        st.at = o365  # game.yaml:855
-                    else:
-                        _i287 = 0
-                    env['t'] = _values74[_i287]
-                    st.at = o364  # game.yaml:858
-                    st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
-        else:
-            st.at = o359  # game.yaml:859
-            if st.record_log:
-                st.log_line('no empire city can be placed or moved', -1)
 
     def init_emperor(st, env):  # game.yaml:167
         return 0
@@ -11724,7 +9328,7 @@ def build(num_players, files):
     o456.uid = 456
     o457 = Block(457, S[641], 1, step_457)
     o458 = Stmt(458, S[642])
-    P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 4: c_4, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 28: c_28, 29: c_29, 30: c_30, 31: c_31, 32: c_32, 33: c_33, 34: c_34, 35: c_35, 36: c_36, 48: c_48, 56: c_56, 58: c_58, 62: c_62, 69: c_69, 74: c_74, 76: c_76, 77: c_77, 80: c_80, 83: c_83, 89: c_89, 90: c_90, 94: c_94, 97: c_97, 101: c_101, 104: c_104, 106: c_106, 110: c_110, 111: c_111, 115: c_115, 117: c_117, 121: c_121, 123: c_123, 125: c_125, 128: c_128, 132: c_132, 136: c_136, 137: c_137, 143: c_143, 144: c_144, 150: c_150, 154: c_154, 157: c_157, 160: c_160, 163: c_163, 166: c_166, 170: c_170, 173: c_173, 175: c_175, 179: c_179, 183: c_183, 185: c_185, 187: c_187, 189: c_189, 191: c_191, 193: c_193, 195: c_195, 198: c_198, 200: c_200, 202: c_202, 204: c_204, 206: c_206, 209: c_209, 211: c_211, 213: c_213, 216: c_216, 218: c_218, 221: c_221, 223: c_223, 226: c_226, 228: c_228, 230: c_230, 232: c_232, 234: c_234, 235: c_235, 239: c_239, 240: c_240, 244: c_244, 248: c_248, 250: c_250, 253: c_253, 256: c_256, 260: c_260, 262: c_262, 263: c_263, 269: c_269, 273: c_273, 276: c_276, 277: c_277, 281: c_281, 284: c_284, 285: c_285, 286: c_286, 290: c_290, 291: c_291, 298: c_298, 299: c_299, 301: c_301, 309: c_309, 310: c_310, 315: c_315, 317: c_317, 323: c_323, 331: c_331, 335: c_335, 338: c_338, 339: c_339, 346: c_346, 348: c_348, 351: c_351, 353: c_353, 354: c_354, 358: c_358, 360: c_360, 361: c_361, 363: c_363, 368: c_368, 369: c_369, 372: c_372, 373: c_373, 377: c_377, 381: c_381, 385: c_385, 388: c_388, 389: c_389, 393: c_393, 396: c_396, 400: c_400, 401: c_401, 404: c_404, 405: c_405, 408: c_408, 414: c_414, 420: c_420, 426: c_426, 428: c_428, 431: c_431, 432: c_432, 433: c_433, 441: c_441, 446: c_446, 451: c_451, 457: c_457}
+    P.resume = {2: c_2, 6: c_6, 7: c_7, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 28: c_28, 29: c_29, 30: c_30, 31: c_31, 32: c_32, 33: c_33, 34: c_34, 35: c_35, 76: c_76, 94: c_94, 101: c_101, 104: c_104, 106: c_106, 117: c_117, 121: c_121, 123: c_123, 136: c_136, 137: c_137, 143: c_143, 144: c_144, 154: c_154, 157: c_157, 160: c_160, 163: c_163, 173: c_173, 183: c_183, 185: c_185, 189: c_189, 191: c_191, 193: c_193, 195: c_195, 204: c_204, 211: c_211, 213: c_213, 234: c_234, 235: c_235, 239: c_239, 240: c_240, 253: c_253, 262: c_262, 269: c_269, 276: c_276, 281: c_281, 284: c_284, 285: c_285, 290: c_290, 298: c_298, 317: c_317, 331: c_331, 338: c_338, 346: c_346, 348: c_348, 351: c_351, 353: c_353, 360: c_360, 361: c_361, 368: c_368, 385: c_385, 388: c_388, 389: c_389, 393: c_393, 400: c_400, 401: c_401, 414: c_414, 420: c_420, 426: c_426, 431: c_431, 432: c_432, 433: c_433, 441: c_441, 446: c_446, 451: c_451}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458]
     P.setup = o368
     P.play = o400

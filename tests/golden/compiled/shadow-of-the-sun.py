@@ -1784,9 +1784,7 @@ def build(num_players, files):
         return K_districts1
     def e154_items(st, env):  # game.yaml:321
         return st.players
-    def c_0(st, fr):  # game.yaml:119
-        env = fr.env
-        pc = fr.pc
+    def c_0(st, env, pc):  # game.yaml:119
         if pc <= 0:
             st.at = o10  # game.yaml:123
             st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8]))), False, S[9])
@@ -1797,7 +1795,7 @@ def build(num_players, files):
                 enter_procedure(st, S[10])
             st.inline += 1
             try:
-                d_bonus(st, _args19)
+                c_1(st, _args19, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure bonus (' + str(S[93]) + ')')
@@ -1810,7 +1808,7 @@ def build(num_players, files):
                 enter_procedure(st, S[11])
             st.inline += 1
             try:
-                d_special_ability(st, _args20)
+                c_3(st, _args20, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure special_ability (' + str(S[94]) + ')')
@@ -1823,7 +1821,7 @@ def build(num_players, files):
                 enter_procedure(st, S[12])
             st.inline += 1
             try:
-                d_action(st, _args21)
+                c_5(st, _args21, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure action (' + str(S[95]) + ')')
@@ -1832,9 +1830,7 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o14  # game.yaml:127
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13]))), False, S[14])
-    def c_1(st, fr):  # game.yaml:129
-        env = fr.env
-        pc = fr.pc
+    def c_1(st, env, pc):  # game.yaml:129
         if pc <= 0:
             st.at = o19  # game.yaml:135
             _actions1, _values1, _idx1 = collect_19(st, env)
@@ -1858,15 +1854,11 @@ def build(num_players, files):
                     env['d'] = _values1[_i4]
                     st.at = o18  # game.yaml:144
                     st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
-    def c_2(st, fr):  # game.yaml:146
-        env = fr.env
-        pc = fr.pc
+    def c_2(st, env, pc):  # game.yaml:146
         if pc <= 0:
             st.at = o20  # game.yaml:150
             run_pick(st, env, o20)
-    def c_3(st, fr):  # game.yaml:153
-        env = fr.env
-        pc = fr.pc
+    def c_3(st, env, pc):  # game.yaml:153
         if pc <= 0:
             st.at = o41  # game.yaml:157
             _actions2, _values2, _idx2 = collect_41(st, env)
@@ -1892,7 +1884,7 @@ def build(num_players, files):
                         enter_procedure(st, S[33])
                     st.inline += 1
                     try:
-                        d_pay_pair(st, _args22)
+                        c_2(st, _args22, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -1913,7 +1905,7 @@ def build(num_players, files):
                         enter_procedure(st, S[38])
                     st.inline += 1
                     try:
-                        d_pay_pair(st, _args23)
+                        c_2(st, _args23, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -1954,7 +1946,7 @@ def build(num_players, files):
                         enter_procedure(st, S[41])
                     st.inline += 1
                     try:
-                        d_pay_pair(st, _args25)
+                        c_2(st, _args25, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -1985,7 +1977,7 @@ def build(num_players, files):
                         enter_procedure(st, S[44])
                     st.inline += 1
                     try:
-                        d_pay_pair(st, _args26)
+                        c_2(st, _args26, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -1993,13 +1985,7 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o40  # game.yaml:191
                     st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
-    def c_4(st, fr):  # game.yaml:193
-        env = fr.env
-        st.at = o42  # game.yaml:197
-        st.move(first([_m30 for _m30 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[7])))] if (_m30.owner == env['q'])]), (Z_house1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[6]))), False)
-    def c_5(st, fr):  # game.yaml:199
-        env = fr.env
-        pc = fr.pc
+    def c_5(st, env, pc):  # game.yaml:199
         if pc <= 0:
             st.at = o53  # game.yaml:203
             _actions5, _values5, _idx5 = collect_53(st, env)
@@ -2045,7 +2031,7 @@ def build(num_players, files):
                             enter_procedure(st, S[52])
                         st.inline += 1
                         try:
-                            d_usurp(st, _args27)
+                            c_6(st, _args27, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure usurp (' + str(S[103]) + ')')
@@ -2056,9 +2042,7 @@ def build(num_players, files):
                     run_pick(st, env, o51)
                     st.at = o52  # game.yaml:232
                     st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53]))), False, S[54])
-    def c_6(st, fr):  # game.yaml:234
-        env = fr.env
-        pc = fr.pc
+    def c_6(st, env, pc):  # game.yaml:234
         if pc <= 0:
             st.at = o54  # game.yaml:239
             if st.record_log:
@@ -2075,7 +2059,7 @@ def build(num_players, files):
                     enter_procedure(st, S[59])
                 st.inline += 1
                 try:
-                    d_build_legion(st, _args28)
+                    c_7(st, _args28, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure build_legion (' + str(S[104]) + ')')
@@ -2110,7 +2094,7 @@ def build(num_players, files):
                         enter_procedure(st, S[62])
                     st.inline += 1
                     try:
-                        d_build_legion(st, _args29)
+                        c_7(st, _args29, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
@@ -2153,15 +2137,11 @@ def build(num_players, files):
                         _dest9 = Z_discard1
                         for _c31 in cards_of(_items14):
                             st.move(_c31, _dest9, False)
-    def c_7(st, fr):  # game.yaml:260
-        env = fr.env
-        pc = fr.pc
+    def c_7(st, env, pc):  # game.yaml:260
         if pc <= 0:
             st.at = o75  # game.yaml:263
             run_pick(st, env, o75)
-    def c_8(st, fr):  # game.yaml:266
-        env = fr.env
-        pc = fr.pc
+    def c_8(st, env, pc):  # game.yaml:266
         if pc <= 0:
             st.at = o83  # game.yaml:270
             st.secret += 1
@@ -2191,7 +2171,7 @@ def build(num_players, files):
                                 enter_procedure(st, S[77])
                             st.inline += 1
                             try:
-                                d_build_legion(st, _args31)
+                                c_7(st, _args31, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
@@ -2246,9 +2226,7 @@ def build(num_players, files):
                 _dest10 = Z_discard1
                 for _c32 in cards_of(_items15):
                     st.move(_c32, _dest10, False)
-    def c_9(st, fr):  # game.yaml:293
-        env = fr.env
-        pc = fr.pc
+    def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
             for _q11 in list(clockwise_from(st, st.vars['supreme'])):
@@ -2272,20 +2250,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o111  # game.yaml:305
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
-    def c_15(st, fr):  # game.yaml:139
-        env = fr.env
-        st.at = o16  # game.yaml:139
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))), False, S[28])
-    def c_17(st, fr):  # game.yaml:144
-        env = fr.env
-        st.at = o18  # game.yaml:144
-        st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
-    def c_21(st, fr):  # game.yaml:160
-        env = fr.env
-        pass
-    def c_22(st, fr):  # game.yaml:163
-        env = fr.env
-        pc = fr.pc
+    def c_22(st, env, pc):  # game.yaml:163
         if pc <= 0:
             st.at = o23  # game.yaml:164
             _args32 = {'p': env['p'], 'minion': 'Ghoul'}
@@ -2293,7 +2258,7 @@ def build(num_players, files):
                 enter_procedure(st, S[33])
             st.inline += 1
             try:
-                d_pay_pair(st, _args32)
+                c_2(st, _args32, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -2308,15 +2273,11 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o27  # game.yaml:169
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False, S[35])
-    def c_24(st, fr):  # game.yaml:166
-        env = fr.env
-        pc = fr.pc
+    def c_24(st, env, pc):  # game.yaml:166
         if pc <= 0:
             st.at = o25  # game.yaml:167
             run_pick(st, env, o25)
-    def c_28(st, fr):  # game.yaml:174
-        env = fr.env
-        pc = fr.pc
+    def c_28(st, env, pc):  # game.yaml:174
         if pc <= 0:
             st.at = o29  # game.yaml:175
             _args33 = {'p': env['p'], 'minion': 'Darkened'}
@@ -2324,7 +2285,7 @@ def build(num_players, files):
                 enter_procedure(st, S[38])
             st.inline += 1
             try:
-                d_pay_pair(st, _args33)
+                c_2(st, _args33, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -2358,31 +2319,15 @@ def build(num_players, files):
                     traced(e, 'procedure return_marker (' + str(S[40]) + ')')
                     raise
                 st.inline -= 1
-    def c_30(st, fr):  # game.yaml:179
-        env = fr.env
-        st.at = o31  # game.yaml:179
-        _args35 = {'q': env['q'], 'd': env['d']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[39])
-        st.inline += 1
-        try:
-            proc_return_marker(st, _args35)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
-            raise
-        st.inline -= 1
-    def c_33(st, fr):  # game.yaml:183
-        env = fr.env
-        pc = fr.pc
+    def c_33(st, env, pc):  # game.yaml:183
         if pc <= 0:
             st.at = o34  # game.yaml:184
-            _args36 = {'p': env['p'], 'minion': 'Alchemist'}
+            _args35 = {'p': env['p'], 'minion': 'Alchemist'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[41])
             st.inline += 1
             try:
-                d_pay_pair(st, _args36)
+                c_2(st, _args35, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -2405,22 +2350,16 @@ def build(num_players, files):
                     _i13 = 0
                 env['b'] = _values10[_i13]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m31 for _m31 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m31.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
-    def c_35(st, fr):  # game.yaml:188
-        env = fr.env
-        st.at = o36  # game.yaml:188
-        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m32.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
-    def c_38(st, fr):  # game.yaml:191
-        env = fr.env
-        pc = fr.pc
+                st.move(first([_m30 for _m30 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m30.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+    def c_38(st, env, pc):  # game.yaml:191
         if pc <= 0:
             st.at = o39  # game.yaml:191
-            _args37 = {'p': env['p'], 'minion': 'Courtesan'}
+            _args36 = {'p': env['p'], 'minion': 'Courtesan'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[44])
             st.inline += 1
             try:
-                d_pay_pair(st, _args37)
+                c_2(st, _args36, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
@@ -2429,18 +2368,14 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o40  # game.yaml:191
             st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
-    def c_43(st, fr):  # game.yaml:213
-        env = fr.env
-        pc = fr.pc
+    def c_43(st, env, pc):  # game.yaml:213
         if pc <= 0:
             st.at = o44  # game.yaml:214
             run_pick(st, env, o44)
         if pc <= 1:
             st.at = o45  # game.yaml:216
             st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
-    def c_46(st, fr):  # game.yaml:222
-        env = fr.env
-        pc = fr.pc
+    def c_46(st, env, pc):  # game.yaml:222
         if pc <= 0:
             st.at = o49  # game.yaml:223
             _actions11, _values11, _idx11 = collect_49(st, env)
@@ -2458,76 +2393,61 @@ def build(num_players, files):
                     _i14 = 0
                 env['d'] = _values11[_i14]
                 st.at = o48  # game.yaml:225
-                _args38 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+                _args37 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[52])
                 st.inline += 1
                 try:
-                    d_usurp(st, _args38)
+                    c_6(st, _args37, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure usurp (' + str(S[103]) + ')')
                     raise
                 st.inline -= 1
-    def c_47(st, fr):  # game.yaml:225
-        env = fr.env
-        pc = fr.pc
+    def c_47(st, env, pc):  # game.yaml:225
         if pc <= 0:
             st.at = o48  # game.yaml:225
-            _args39 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+            _args38 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[52])
             st.inline += 1
             try:
-                d_usurp(st, _args39)
+                c_6(st, _args38, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure usurp (' + str(S[103]) + ')')
                 raise
             st.inline -= 1
-    def c_50(st, fr):  # game.yaml:230
-        env = fr.env
-        pc = fr.pc
+    def c_50(st, env, pc):  # game.yaml:230
         if pc <= 0:
             st.at = o51  # game.yaml:231
             run_pick(st, env, o51)
         if pc <= 1:
             st.at = o52  # game.yaml:232
             st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53]))), False, S[54])
-    def c_56(st, fr):  # game.yaml:241
-        env = fr.env
-        pc = fr.pc
+    def c_56(st, env, pc):  # game.yaml:241
         if pc <= 0:
             st.at = o57  # game.yaml:241
-            _args40 = {'p': env['q']}
+            _args39 = {'p': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[59])
             st.inline += 1
             try:
-                d_build_legion(st, _args40)
+                c_7(st, _args39, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
             st.inline -= 1
-    def c_59(st, fr):  # game.yaml:245
-        env = fr.env
-        st.at = o60  # game.yaml:245
-        _items17 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
-        _dest12 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-        for _c34 in cards_of(_items17):
-            st.move(_c34, _dest12, False)
-    def c_61(st, fr):  # game.yaml:247
-        env = fr.env
-        pc = fr.pc
+    def c_61(st, env, pc):  # game.yaml:247
         if pc <= 0:
             st.at = o62  # game.yaml:248
-            _args41 = {'p': env['p']}
+            _args40 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[62])
             st.inline += 1
             try:
-                d_build_legion(st, _args41)
+                c_7(st, _args40, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
@@ -2552,12 +2472,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
                 st.at = o68  # game.yaml:256
-                _args42 = {'q': env['loser'], 'd': env['d']}
+                _args41 = {'q': env['loser'], 'd': env['d']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[67])
                 st.inline += 1
                 try:
-                    proc_return_marker(st, _args42)
+                    proc_return_marker(st, _args41)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure return_marker (' + str(S[40]) + ')')
@@ -2570,41 +2490,11 @@ def build(num_players, files):
             for _x8 in list([env['p'], env['q']]):
                 env['x'] = _x8
                 st.at = o72  # game.yaml:258
-                _items18 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
-                _dest13 = Z_discard1
-                for _c35 in cards_of(_items18):
-                    st.move(_c35, _dest13, False)
-    def c_65(st, fr):  # game.yaml:253
-        env = fr.env
-        st.at = o66  # game.yaml:254
-        env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
-        st.at = o67  # game.yaml:255
-        if st.record_log:
-            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o68  # game.yaml:256
-        _args43 = {'q': env['loser'], 'd': env['d']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[67])
-        st.inline += 1
-        try:
-            proc_return_marker(st, _args43)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o69  # game.yaml:257
-        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
-    def c_71(st, fr):  # game.yaml:258
-        env = fr.env
-        st.at = o72  # game.yaml:258
-        _items19 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
-        _dest14 = Z_discard1
-        for _c36 in cards_of(_items19):
-            st.move(_c36, _dest14, False)
-    def c_76(st, fr):  # game.yaml:272
-        env = fr.env
-        pc = fr.pc
+                _items17 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+                _dest12 = Z_discard1
+                for _c34 in cards_of(_items17):
+                    st.move(_c34, _dest12, False)
+    def c_76(st, env, pc):  # game.yaml:272
         if pc <= 0:
             st.at = o82  # game.yaml:273
             if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
@@ -2625,12 +2515,12 @@ def build(num_players, files):
                     _k12 = _idx12[_i15]
                     if _k12 == 0:  # game.yaml:278
                         st.at = o79  # game.yaml:278
-                        _args44 = {'p': env['q']}
+                        _args42 = {'p': env['q']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[77])
                         st.inline += 1
                         try:
-                            d_build_legion(st, _args44)
+                            c_7(st, _args42, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure build_legion (' + str(S[104]) + ')')
@@ -2638,9 +2528,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k12 == 1:  # game.yaml:278
                         pass
-    def c_77(st, fr):  # game.yaml:275
-        env = fr.env
-        pc = fr.pc
+    def c_77(st, env, pc):  # game.yaml:275
         if pc <= 0:
             st.at = o81  # game.yaml:276
             _actions13, _values13, _idx13 = collect_81(st, env)
@@ -2659,12 +2547,12 @@ def build(num_players, files):
                 _k13 = _idx13[_i16]
                 if _k13 == 0:  # game.yaml:278
                     st.at = o79  # game.yaml:278
-                    _args45 = {'p': env['q']}
+                    _args43 = {'p': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[77])
                     st.inline += 1
                     try:
-                        d_build_legion(st, _args45)
+                        c_7(st, _args43, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure build_legion (' + str(S[104]) + ')')
@@ -2672,61 +2560,21 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k13 == 1:  # game.yaml:278
                     pass
-    def c_78(st, fr):  # game.yaml:278
-        env = fr.env
-        pc = fr.pc
+    def c_78(st, env, pc):  # game.yaml:278
         if pc <= 0:
             st.at = o79  # game.yaml:278
-            _args46 = {'p': env['q']}
+            _args44 = {'p': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[77])
             st.inline += 1
             try:
-                d_build_legion(st, _args46)
+                c_7(st, _args44, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
             st.inline -= 1
-    def c_80(st, fr):  # game.yaml:278
-        env = fr.env
-        pass
-    def c_86(st, fr):  # game.yaml:281
-        env = fr.env
-        st.at = o87  # game.yaml:281
-        if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[20])))])) + ')', -1)
-    def c_90(st, fr):  # game.yaml:286
-        env = fr.env
-        st.at = o91  # game.yaml:287
-        st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
-        st.at = o92  # game.yaml:288
-        st.at = o93  # game.yaml:288
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
-        st.at = o94  # game.yaml:290
-        if st.record_log:
-            st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-    def c_92(st, fr):  # game.yaml:288
-        env = fr.env
-        st.at = o93  # game.yaml:288
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
-    def c_95(st, fr):  # game.yaml:285
-        env = fr.env
-        st.at = o96  # game.yaml:285
-        st.move(env['day'], Z_spent_days1, False)
-        st.at = o97  # game.yaml:285
-        if st.record_log:
-            st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
-    def c_99(st, fr):  # game.yaml:291
-        env = fr.env
-        st.at = o100  # game.yaml:291
-        _items20 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
-        _dest15 = Z_discard1
-        for _c37 in cards_of(_items20):
-            st.move(_c37, _dest15, False)
-    def c_102(st, fr):  # game.yaml:298
-        env = fr.env
-        pc = fr.pc
+    def c_102(st, env, pc):  # game.yaml:298
         if pc <= 0:
             st.at = o107  # game.yaml:299
             if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
@@ -2735,40 +2583,17 @@ def build(num_players, files):
             else:
                 st.at = o104  # game.yaml:302
                 st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
-    def c_103(st, fr):  # game.yaml:302
-        env = fr.env
-        st.at = o104  # game.yaml:302
-        st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
-    def c_105(st, fr):  # game.yaml:300
-        env = fr.env
-        pc = fr.pc
+    def c_105(st, env, pc):  # game.yaml:300
         if pc <= 0:
             st.at = o106  # game.yaml:301
             run_pick(st, env, o106)
-    def c_112(st, fr):  # game.yaml:96
-        env = fr.env
-        st.at = o113  # game.yaml:99
-        st.shuffle(Z_day_deck1)
-        st.at = o114  # game.yaml:100
-        st.shuffle(Z_minion_deck1)
-        st.at = o117  # game.yaml:101
-        for _p20 in list(st.players):
-            env['p'] = _p20
-            st.at = o116  # game.yaml:103
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False, S[86])
-    def c_115(st, fr):  # game.yaml:102
-        env = fr.env
-        st.at = o116  # game.yaml:103
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False, S[86])
-    def c_118(st, fr):  # game.yaml:105
-        env = fr.env
-        pc = fr.pc
+    def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             st.at = o147  # game.yaml:105
             _passes1 = 0
             while True:
                 st.at = o147  # game.yaml:105
-                if _passes1 > 0 and ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p21 if type(_p21) is int and 0 <= _p21 < num_players else seat(st, _p21, S[1])))]) == 0) for _p21 in st.players)):
+                if _passes1 > 0 and ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p20 if type(_p20) is int and 0 <= _p20 < num_players else seat(st, _p20, S[1])))]) == 0) for _p20 in st.players)):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
@@ -2795,19 +2620,19 @@ def build(num_players, files):
                 st.at = o129  # game.yaml:114
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
-                for _p22 in list(clockwise_from(st, st.vars['supreme'])):
-                    env['p'] = _p22
+                for _p21 in list(clockwise_from(st, st.vars['supreme'])):
+                    env['p'] = _p21
                     st.at = o131  # game.yaml:114
                     st.vars['turn_player'] = env['p']
                     if st.record_log:
                         st.log_line(turn_line(st), -1)
                     st.at = o132  # game.yaml:114
-                    _args47 = {'p': env['p']}
+                    _args45 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[87])
                     st.inline += 1
                     try:
-                        d_turn(st, _args47)
+                        c_0(st, _args45, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure turn (' + str(S[108]) + ')')
@@ -2824,12 +2649,12 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
                 st.at = o139  # game.yaml:115
-                _args48 = {'day': st.zones[Z_current_day1][-1]}
+                _args46 = {'day': st.zones[Z_current_day1][-1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[88])
                 st.inline += 1
                 try:
-                    d_struggle(st, _args48)
+                    c_8(st, _args46, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure struggle (' + str(S[109]) + ')')
@@ -2838,19 +2663,19 @@ def build(num_players, files):
                 st.at = o140  # game.yaml:115
                 st.vars['phase'] = ''
                 st.at = o146  # game.yaml:116
-                if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p23 if type(_p23) is int and 0 <= _p23 < num_players else seat(st, _p23, S[1])))]) == 0) for _p23 in st.players))):
+                if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p22 if type(_p22) is int and 0 <= _p22 < num_players else seat(st, _p22, S[1])))]) == 0) for _p22 in st.players))):
                     st.at = o142  # game.yaml:116
                     st.vars['phase'] = 'Ending the Day'
                     st.at = o143  # game.yaml:116
                     if st.record_log:
                         st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                     st.at = o144  # game.yaml:116
-                    _args49 = {}
+                    _args47 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[89])
                     st.inline += 1
                     try:
-                        d_end_of_day(st, _args49)
+                        c_9(st, _args47, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure end_of_day (' + str(S[110]) + ')')
@@ -2858,9 +2683,7 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o145  # game.yaml:116
                     st.vars['phase'] = ''
-    def c_119(st, fr):  # game.yaml:105
-        env = fr.env
-        pc = fr.pc
+    def c_119(st, env, pc):  # game.yaml:105
         if pc <= 0:
             st.at = o120  # game.yaml:105
             st.vars['round'] += 1
@@ -2887,19 +2710,19 @@ def build(num_players, files):
             st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
-            for _p24 in list(clockwise_from(st, st.vars['supreme'])):
-                env['p'] = _p24
+            for _p23 in list(clockwise_from(st, st.vars['supreme'])):
+                env['p'] = _p23
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = env['p']
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
-                _args50 = {'p': env['p']}
+                _args48 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[87])
                 st.inline += 1
                 try:
-                    d_turn(st, _args50)
+                    c_0(st, _args48, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure turn (' + str(S[108]) + ')')
@@ -2917,12 +2740,12 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
             st.at = o139  # game.yaml:115
-            _args51 = {'day': st.zones[Z_current_day1][-1]}
+            _args49 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[88])
             st.inline += 1
             try:
-                d_struggle(st, _args51)
+                c_8(st, _args49, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure struggle (' + str(S[109]) + ')')
@@ -2932,19 +2755,19 @@ def build(num_players, files):
             st.vars['phase'] = ''
         if pc <= 5:
             st.at = o146  # game.yaml:116
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p25 if type(_p25) is int and 0 <= _p25 < num_players else seat(st, _p25, S[1])))]) == 0) for _p25 in st.players))):
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p24 if type(_p24) is int and 0 <= _p24 < num_players else seat(st, _p24, S[1])))]) == 0) for _p24 in st.players))):
                 st.at = o142  # game.yaml:116
                 st.vars['phase'] = 'Ending the Day'
                 st.at = o143  # game.yaml:116
                 if st.record_log:
                     st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
                 st.at = o144  # game.yaml:116
-                _args52 = {}
+                _args50 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[89])
                 st.inline += 1
                 try:
-                    d_end_of_day(st, _args52)
+                    c_9(st, _args50, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure end_of_day (' + str(S[110]) + ')')
@@ -2952,41 +2775,25 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o145  # game.yaml:116
                 st.vars['phase'] = ''
-    def c_122(st, fr):  # game.yaml:109
-        env = fr.env
-        st.at = o123  # game.yaml:109
-        st.vars['phase'] = 'Day'
-        st.at = o124  # game.yaml:109
-        if st.record_log:
-            st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Day', -1)
-        st.at = o125  # game.yaml:112
-        st.move(st.zones[Z_day_deck1][-1], Z_current_day1, False)
-        st.at = o126  # game.yaml:113
-        if st.record_log:
-            st.log_line('Day ' + fmt_int1((len(K_days1) - len(st.zones[Z_day_deck1]))) + ' begins; the Supreme Player ' + fmt_player1(st.vars['supreme']) + ' reveals ' + fmt_card1(st.zones[Z_current_day1][-1]), -1)
-        st.at = o127  # game.yaml:109
-        st.vars['phase'] = ''
-    def c_128(st, fr):  # game.yaml:114
-        env = fr.env
-        pc = fr.pc
+    def c_128(st, env, pc):  # game.yaml:114
         if pc <= 0:
             st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
         if pc <= 1:
             st.at = o133  # game.yaml:114
-            for _p26 in list(clockwise_from(st, st.vars['supreme'])):
-                env['p'] = _p26
+            for _p25 in list(clockwise_from(st, st.vars['supreme'])):
+                env['p'] = _p25
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = env['p']
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
-                _args53 = {'p': env['p']}
+                _args51 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[87])
                 st.inline += 1
                 try:
-                    d_turn(st, _args53)
+                    c_0(st, _args51, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure turn (' + str(S[108]) + ')')
@@ -2998,9 +2805,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
-    def c_130(st, fr):  # game.yaml:114
-        env = fr.env
-        pc = fr.pc
+    def c_130(st, env, pc):  # game.yaml:114
         if pc <= 0:
             st.at = o131  # game.yaml:114
             st.vars['turn_player'] = env['p']
@@ -3008,20 +2813,18 @@ def build(num_players, files):
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o132  # game.yaml:114
-            _args54 = {'p': env['p']}
+            _args52 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[87])
             st.inline += 1
             try:
-                d_turn(st, _args54)
+                c_0(st, _args52, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure turn (' + str(S[108]) + ')')
                 raise
             st.inline -= 1
-    def c_136(st, fr):  # game.yaml:115
-        env = fr.env
-        pc = fr.pc
+    def c_136(st, env, pc):  # game.yaml:115
         if pc <= 0:
             st.at = o137  # game.yaml:115
             st.vars['phase'] = 'Struggle'
@@ -3031,12 +2834,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Struggle', -1)
         if pc <= 2:
             st.at = o139  # game.yaml:115
-            _args55 = {'day': st.zones[Z_current_day1][-1]}
+            _args53 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[88])
             st.inline += 1
             try:
-                d_struggle(st, _args55)
+                c_8(st, _args53, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure struggle (' + str(S[109]) + ')')
@@ -3045,9 +2848,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
-    def c_141(st, fr):  # game.yaml:116
-        env = fr.env
-        pc = fr.pc
+    def c_141(st, env, pc):  # game.yaml:116
         if pc <= 0:
             st.at = o142  # game.yaml:116
             st.vars['phase'] = 'Ending the Day'
@@ -3057,12 +2858,12 @@ def build(num_players, files):
                 st.log_line('Round ' + fmt_int1(st.vars['round']) + ', phase Ending the Day', -1)
         if pc <= 2:
             st.at = o144  # game.yaml:116
-            _args56 = {}
+            _args54 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[89])
             st.inline += 1
             try:
-                d_end_of_day(st, _args56)
+                c_9(st, _args54, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure end_of_day (' + str(S[110]) + ')')
@@ -3071,489 +2872,6 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o145  # game.yaml:116
             st.vars['phase'] = ''
-    def c_148(st, fr):  # game.yaml:317
-        env = fr.env
-        st.at = o154  # game.yaml:321
-        for _p27 in list(st.players):
-            env['p'] = _p27
-            st.at = o153  # game.yaml:323
-            for _d10 in list(K_districts1):
-                env['d'] = _d10
-                st.at = o151  # game.yaml:325
-                env['n'] = len([1 for _m33 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m33.owner == env['p'])])
-                st.at = o152  # game.yaml:326
-                _i17 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
-                _v4 = st.vars['score'][_i17] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
-                if _v4 < 0:
-                    raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[92])
-                st.vars['score'][_i17] = _v4
-    def c_149(st, fr):  # game.yaml:322
-        env = fr.env
-        st.at = o153  # game.yaml:323
-        for _d11 in list(K_districts1):
-            env['d'] = _d11
-            st.at = o151  # game.yaml:325
-            env['n'] = len([1 for _m34 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m34.owner == env['p'])])
-            st.at = o152  # game.yaml:326
-            _i18 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
-            _v5 = st.vars['score'][_i18] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
-            if _v5 < 0:
-                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[92])
-            st.vars['score'][_i18] = _v5
-    def c_150(st, fr):  # game.yaml:324
-        env = fr.env
-        st.at = o151  # game.yaml:325
-        env['n'] = len([1 for _m35 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m35.owner == env['p'])])
-        st.at = o152  # game.yaml:326
-        _i19 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
-        _v6 = st.vars['score'][_i19] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
-        if _v6 < 0:
-            raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[92])
-        st.vars['score'][_i19] = _v6
-    def d_turn(st, env):  # game.yaml:119
-        st.at = o10  # game.yaml:123
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8]))), False, S[9])
-        st.at = o11  # game.yaml:124
-        _args57 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[10])
-        st.inline += 1
-        try:
-            d_bonus(st, _args57)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure bonus (' + str(S[93]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o12  # game.yaml:125
-        _args58 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[11])
-        st.inline += 1
-        try:
-            d_special_ability(st, _args58)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure special_ability (' + str(S[94]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o13  # game.yaml:126
-        _args59 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[12])
-        st.inline += 1
-        try:
-            d_action(st, _args59)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure action (' + str(S[95]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o14  # game.yaml:127
-        st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13]))), False, S[14])
-    def d_bonus(st, env):  # game.yaml:129
-        st.at = o19  # game.yaml:135
-        _actions14, _values14, _idx14 = collect_19(st, env)
-        if not _actions14:
-            raise RuleError('a choice has no legal option', S[96])
-        _p28 = e19_player(st, env)
-        if type(_p28) is not int or not 0 <= _p28 < num_players:
-            raise RuleError(not_a_seat(_p28, num_players), S[96])
-        if _p28 in st.players:  # else out of the game: no option runs
-            if len(_actions14) > 1:
-                _i20 = st.choose(len(_actions14))
-                st.move_number += 1
-                st.at = o19  # game.yaml:135
-            else:
-                _i20 = 0
-            _k14 = _idx14[_i20]
-            if _k14 == 0:  # game.yaml:138
-                st.at = o16  # game.yaml:139
-                st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))), False, S[28])
-            elif _k14 == 1:  # game.yaml:140
-                env['d'] = _values14[_i20]
-                st.at = o18  # game.yaml:144
-                st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
-    def d_pay_pair(st, env):  # game.yaml:146
-        st.at = o20  # game.yaml:150
-        run_pick(st, env, o20)
-    def d_special_ability(st, env):  # game.yaml:153
-        st.at = o41  # game.yaml:157
-        _actions15, _values15, _idx15 = collect_41(st, env)
-        if not _actions15:
-            raise RuleError('a choice has no legal option', S[97])
-        _p29 = e41_player(st, env)
-        if type(_p29) is not int or not 0 <= _p29 < num_players:
-            raise RuleError(not_a_seat(_p29, num_players), S[97])
-        if _p29 in st.players:  # else out of the game: no option runs
-            if len(_actions15) > 1:
-                _i21 = st.choose(len(_actions15))
-                st.move_number += 1
-                st.at = o41  # game.yaml:157
-            else:
-                _i21 = 0
-            _k15 = _idx15[_i21]
-            if _k15 == 0:  # game.yaml:160
-                pass
-            elif _k15 == 1:  # game.yaml:161
-                st.at = o23  # game.yaml:164
-                _args60 = {'p': env['p'], 'minion': 'Ghoul'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[33])
-                st.inline += 1
-                try:
-                    d_pay_pair(st, _args60)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o26  # game.yaml:165
-                for _q13 in list([_x9 for _x9 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[37])))]) > 0)]):
-                    env['q'] = _q13
-                    st.at = o25  # game.yaml:167
-                    run_pick(st, env, o25)
-                st.at = o27  # game.yaml:169
-                st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False, S[35])
-            elif _k15 == 2:  # game.yaml:170
-                env['d'] = _values15[_i21]
-                st.at = o29  # game.yaml:175
-                _args61 = {'p': env['p'], 'minion': 'Darkened'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[38])
-                st.inline += 1
-                try:
-                    d_pay_pair(st, _args61)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o32  # game.yaml:176
-                _actions16, _values16, _idx16 = collect_32(st, env)
-                if not _actions16:
-                    raise RuleError('a choice has no legal option', S[99])
-                _p30 = e32_player(st, env)
-                if type(_p30) is not int or not 0 <= _p30 < num_players:
-                    raise RuleError(not_a_seat(_p30, num_players), S[99])
-                if _p30 in st.players:  # else out of the game: no option runs
-                    if len(_actions16) > 1:
-                        _i22 = st.choose(len(_actions16))
-                        st.move_number += 1
-                        st.at = o32  # game.yaml:176
-                    else:
-                        _i22 = 0
-                    env['q'] = _values16[_i22]
-                    st.at = o31  # game.yaml:179
-                    _args62 = {'q': env['q'], 'd': env['d']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[39])
-                    st.inline += 1
-                    try:
-                        proc_return_marker(st, _args62)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure return_marker (' + str(S[40]) + ')')
-                        raise
-                    st.inline -= 1
-            elif _k15 == 3:  # game.yaml:180
-                env['a'] = _values15[_i21]
-                st.at = o34  # game.yaml:184
-                _args63 = {'p': env['p'], 'minion': 'Alchemist'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[41])
-                st.inline += 1
-                try:
-                    d_pay_pair(st, _args63)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o37  # game.yaml:185
-                _actions17, _values17, _idx17 = collect_37(st, env)
-                if not _actions17:
-                    raise RuleError('a choice has no legal option', S[100])
-                _p31 = e37_player(st, env)
-                if type(_p31) is not int or not 0 <= _p31 < num_players:
-                    raise RuleError(not_a_seat(_p31, num_players), S[100])
-                if _p31 in st.players:  # else out of the game: no option runs
-                    if len(_actions17) > 1:
-                        _i23 = st.choose(len(_actions17))
-                        st.move_number += 1
-                        st.at = o37  # game.yaml:185
-                    else:
-                        _i23 = 0
-                    env['b'] = _values17[_i23]
-                    st.at = o36  # game.yaml:188
-                    st.move(first([_m36 for _m36 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m36.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
-            elif _k15 == 4:  # game.yaml:189
-                env['d'] = _values15[_i21]
-                st.at = o39  # game.yaml:191
-                _args64 = {'p': env['p'], 'minion': 'Courtesan'}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[44])
-                st.inline += 1
-                try:
-                    d_pay_pair(st, _args64)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_pair (' + str(S[98]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o40  # game.yaml:191
-                st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
-    def d_return_marker(st, env):  # game.yaml:193
-        st.at = o42  # game.yaml:197
-        st.move(first([_m37 for _m37 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[7])))] if (_m37.owner == env['q'])]), (Z_house1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[6]))), False)
-    def d_action(st, env):  # game.yaml:199
-        st.at = o53  # game.yaml:203
-        _actions18, _values18, _idx18 = collect_53(st, env)
-        if not _actions18:
-            raise RuleError('a choice has no legal option', S[101])
-        _p32 = e53_player(st, env)
-        if type(_p32) is not int or not 0 <= _p32 < num_players:
-            raise RuleError(not_a_seat(_p32, num_players), S[101])
-        if _p32 in st.players:  # else out of the game: no option runs
-            if len(_actions18) > 1:
-                _i24 = st.choose(len(_actions18))
-                st.move_number += 1
-                st.at = o53  # game.yaml:203
-            else:
-                _i24 = 0
-            _k18 = _idx18[_i24]
-            if _k18 == 0:  # game.yaml:206
-                env['d'] = _values18[_i24]
-                st.at = o44  # game.yaml:214
-                run_pick(st, env, o44)
-                st.at = o45  # game.yaml:216
-                st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
-            elif _k18 == 1:  # game.yaml:217
-                env['q'] = _values18[_i24]
-                st.at = o49  # game.yaml:223
-                _actions19, _values19, _idx19 = collect_49(st, env)
-                if not _actions19:
-                    raise RuleError('a choice has no legal option', S[102])
-                _p33 = e49_player(st, env)
-                if type(_p33) is not int or not 0 <= _p33 < num_players:
-                    raise RuleError(not_a_seat(_p33, num_players), S[102])
-                if _p33 in st.players:  # else out of the game: no option runs
-                    if len(_actions19) > 1:
-                        _i25 = st.choose(len(_actions19))
-                        st.move_number += 1
-                        st.at = o49  # game.yaml:223
-                    else:
-                        _i25 = 0
-                    env['d'] = _values19[_i25]
-                    st.at = o48  # game.yaml:225
-                    _args65 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[52])
-                    st.inline += 1
-                    try:
-                        d_usurp(st, _args65)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure usurp (' + str(S[103]) + ')')
-                        raise
-                    st.inline -= 1
-            elif _k18 == 2:  # game.yaml:227
-                st.at = o51  # game.yaml:231
-                run_pick(st, env, o51)
-                st.at = o52  # game.yaml:232
-                st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53]))), False, S[54])
-    def d_usurp(st, env):  # game.yaml:234
-        st.at = o54  # game.yaml:239
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
-        st.at = o55  # game.yaml:240
-        st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[15]))), False, S[16])
-        st.at = o58  # game.yaml:241
-        if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) >= 2):
-            st.at = o57  # game.yaml:241
-            _args66 = {'p': env['q']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[59])
-            st.inline += 1
-            try:
-                d_build_legion(st, _args66)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure build_legion (' + str(S[104]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o74  # game.yaml:242
-        _actions20, _values20, _idx20 = collect_74(st, env)
-        if not _actions20:
-            raise RuleError('a choice has no legal option', S[105])
-        _p34 = e74_player(st, env)
-        if type(_p34) is not int or not 0 <= _p34 < num_players:
-            raise RuleError(not_a_seat(_p34, num_players), S[105])
-        if _p34 in st.players:  # else out of the game: no option runs
-            if len(_actions20) > 1:
-                _i26 = st.choose(len(_actions20))
-                st.move_number += 1
-                st.at = o74  # game.yaml:242
-            else:
-                _i26 = 0
-            _k20 = _idx20[_i26]
-            if _k20 == 0:  # game.yaml:245
-                st.at = o60  # game.yaml:245
-                _items21 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
-                _dest16 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-                for _c38 in cards_of(_items21):
-                    st.move(_c38, _dest16, False)
-            elif _k20 == 1:  # game.yaml:246
-                st.at = o62  # game.yaml:248
-                _args67 = {'p': env['p']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[62])
-                st.inline += 1
-                try:
-                    d_build_legion(st, _args67)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure build_legion (' + str(S[104]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o63  # game.yaml:249
-                if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[66])))])) + ')', -1)
-                _h4 = len(st.frames)
-                st.at = o64  # game.yaml:250
-                o64.exec(st, env)
-                if len(st.frames) > _h4:
-                    run_to(st, _h4)
-                st.at = o70  # game.yaml:251
-                if (env['w'] != None):
-                    st.at = o66  # game.yaml:254
-                    env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
-                    st.at = o67  # game.yaml:255
-                    if st.record_log:
-                        st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
-                    st.at = o68  # game.yaml:256
-                    _args68 = {'q': env['loser'], 'd': env['d']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[67])
-                    st.inline += 1
-                    try:
-                        proc_return_marker(st, _args68)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure return_marker (' + str(S[40]) + ')')
-                        raise
-                    st.inline -= 1
-                    st.at = o69  # game.yaml:257
-                    st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
-                st.at = o73  # game.yaml:258
-                for _x10 in list([env['p'], env['q']]):
-                    env['x'] = _x10
-                    st.at = o72  # game.yaml:258
-                    _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
-                    _dest17 = Z_discard1
-                    for _c39 in cards_of(_items22):
-                        st.move(_c39, _dest17, False)
-    def d_build_legion(st, env):  # game.yaml:260
-        st.at = o75  # game.yaml:263
-        run_pick(st, env, o75)
-    def d_struggle(st, env):  # game.yaml:266
-        st.at = o83  # game.yaml:270
-        st.secret += 1
-        for _q14 in list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1))):
-            env['q'] = _q14
-            st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
-                st.at = o81  # game.yaml:276
-                _actions21, _values21, _idx21 = collect_81(st, env)
-                if not _actions21:
-                    raise RuleError('a choice has no legal option', S[106])
-                _p35 = e81_player(st, env)
-                if type(_p35) is not int or not 0 <= _p35 < num_players:
-                    raise RuleError(not_a_seat(_p35, num_players), S[106])
-                if _p35 in st.players:  # else out of the game: no option runs
-                    if len(_actions21) > 1:
-                        _i27 = st.choose(len(_actions21))
-                        st.move_number += 1
-                        st.at = o81  # game.yaml:276
-                    else:
-                        _i27 = 0
-                    _k21 = _idx21[_i27]
-                    if _k21 == 0:  # game.yaml:278
-                        st.at = o79  # game.yaml:278
-                        _args69 = {'p': env['q']}
-                        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[77])
-                        st.inline += 1
-                        try:
-                            d_build_legion(st, _args69)
-                        except Exception as e:
-                            st.inline -= 1
-                            traced(e, 'procedure build_legion (' + str(S[104]) + ')')
-                            raise
-                        st.inline -= 1
-                    elif _k21 == 1:  # game.yaml:278
-                        pass
-        st.secret -= 1
-        st.at = o84  # game.yaml:279
-        env['fighters'] = [_q15 for _q15 in st.players if (len(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[18])))]) > 0)]
-        st.at = o85  # game.yaml:280
-        if st.record_log:
-            st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
-        st.at = o88  # game.yaml:281
-        for _q16 in list(env['fighters']):
-            env['q'] = _q16
-            st.at = o87  # game.yaml:281
-            if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[20])))])) + ')', -1)
-        _h5 = len(st.frames)
-        st.at = o89  # game.yaml:282
-        o89.exec(st, env)
-        if len(st.frames) > _h5:
-            run_to(st, _h5)
-        st.at = o98  # game.yaml:283
-        if (env['w'] == None):
-            st.at = o96  # game.yaml:285
-            st.move(env['day'], Z_spent_days1, False)
-            st.at = o97  # game.yaml:285
-            if st.record_log:
-                st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
-        else:
-            st.at = o91  # game.yaml:287
-            st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
-            st.at = o92  # game.yaml:288
-            st.at = o93  # game.yaml:288
-            st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
-            st.at = o94  # game.yaml:290
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
-        st.at = o101  # game.yaml:291
-        for _q17 in list(env['fighters']):
-            env['q'] = _q17
-            st.at = o100  # game.yaml:291
-            _items23 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
-            _dest18 = Z_discard1
-            for _c40 in cards_of(_items23):
-                st.move(_c40, _dest18, False)
-    def d_end_of_day(st, env):  # game.yaml:293
-        st.at = o108  # game.yaml:297
-        for _q18 in list(clockwise_from(st, st.vars['supreme'])):
-            env['q'] = _q18
-            st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
-                st.at = o106  # game.yaml:301
-                run_pick(st, env, o106)
-            else:
-                st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
-        st.at = o109  # game.yaml:303
-        _items24 = st.zones[Z_discard1]
-        _dest19 = Z_minion_deck1
-        for _c41 in cards_of(_items24):
-            st.move(_c41, _dest19, False)
-        st.at = o110  # game.yaml:304
-        st.shuffle(Z_minion_deck1)
-        st.at = o111  # game.yaml:305
-        st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
 
     def tie_0(st, env):  # game.yaml:327
         return len(st.zones[(Z_won_days1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[111])))])
@@ -3799,7 +3117,7 @@ def build(num_players, files):
     o153.uid = 153
     o154 = ForOp(S[201], 'p', e154_items, o149, False, seats=True)
     o154.uid = 154
-    P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 4: c_4, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 15: c_15, 17: c_17, 21: c_21, 22: c_22, 24: c_24, 28: c_28, 30: c_30, 33: c_33, 35: c_35, 38: c_38, 43: c_43, 46: c_46, 47: c_47, 50: c_50, 56: c_56, 59: c_59, 61: c_61, 65: c_65, 71: c_71, 76: c_76, 77: c_77, 78: c_78, 80: c_80, 86: c_86, 90: c_90, 92: c_92, 95: c_95, 99: c_99, 102: c_102, 103: c_103, 105: c_105, 112: c_112, 115: c_115, 118: c_118, 119: c_119, 122: c_122, 128: c_128, 130: c_130, 136: c_136, 141: c_141, 148: c_148, 149: c_149, 150: c_150}
+    P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 22: c_22, 24: c_24, 28: c_28, 33: c_33, 38: c_38, 43: c_43, 46: c_46, 47: c_47, 50: c_50, 56: c_56, 61: c_61, 76: c_76, 77: c_77, 78: c_78, 102: c_102, 105: c_105, 118: c_118, 119: c_119, 128: c_128, 130: c_130, 136: c_136, 141: c_141}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154]
     P.setup = o112
     P.play = o118

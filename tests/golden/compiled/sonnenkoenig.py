@@ -3693,9 +3693,7 @@ def build(num_players, files):
 
     def e329_items(st, env):  # game.yaml:223
         return st.players
-    def c_0(st, fr):  # game.yaml:244
-        env = fr.env
-        pc = fr.pc
+    def c_0(st, env, pc):  # game.yaml:244
         if pc <= 0:
             st.at = o29  # game.yaml:249
             _passes3 = 0
@@ -3715,22 +3713,7 @@ def build(num_players, files):
                     fire_arrivals(st, TRIGGERS1[_dest20], _dest20, _before2, False, S[64])
                 if len(st.frames) > _h1:
                     run_to(st, _h1)
-    def c_1(st, fr):  # game.yaml:251
-        env = fr.env
-        st.at = o30  # game.yaml:255
-        st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[18]), Z_draw_pile1, Z_lower_half1, False, S[19])
-        st.at = o31  # game.yaml:256
-        st.move(C_ludwig1, Z_lower_half1, False)
-        st.at = o32  # game.yaml:257
-        st.shuffle(Z_lower_half1)
-        st.at = o33  # game.yaml:258
-        _items13 = st.zones[Z_lower_half1]
-        _dest21 = Z_draw_pile1
-        for _c80 in cards_of(_items13):
-            st.move(_c80, _dest21, True)
-    def c_2(st, fr):  # game.yaml:261
-        env = fr.env
-        pc = fr.pc
+    def c_2(st, env, pc):  # game.yaml:261
         if pc <= 0:
             st.at = o34  # game.yaml:266
             _args53 = {'p': env['p']}
@@ -3738,7 +3721,7 @@ def build(num_players, files):
                 enter_procedure(st, S[40])
             st.inline += 1
             try:
-                d_conspiracy(st, _args53)
+                c_13(st, _args53, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
@@ -3749,7 +3732,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c81.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c82 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c82.props['colour'] == _c81)]))) for _c81 in st.zones[Z_unused_properties1]):
+                if not any((_c80.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c81 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c81.props['colour'] == _c80)]))) for _c80 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3777,15 +3760,13 @@ def build(num_players, files):
                         enter_procedure(st, S[67])
                     st.inline += 1
                     try:
-                        d_use_property(st, _args54)
+                        c_3(st, _args54, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure use_property (' + str(S[158]) + ')')
                         raise
                     st.inline -= 1
-    def c_3(st, fr):  # game.yaml:279
-        env = fr.env
-        pc = fr.pc
+    def c_3(st, env, pc):  # game.yaml:279
         if pc <= 0:
             st.at = o49  # game.yaml:283
             if (env['col'] == C_green1):
@@ -3795,7 +3776,7 @@ def build(num_players, files):
                     enter_procedure(st, S[68])
                 st.inline += 1
                 try:
-                    d_combat(st, _args55)
+                    c_4(st, _args55, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure combat (' + str(S[159]) + ')')
@@ -3834,15 +3815,13 @@ def build(num_players, files):
                     enter_procedure(st, S[69])
                 st.inline += 1
                 try:
-                    d_etiquette(st, _args58)
+                    c_5(st, _args58, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure etiquette (' + str(S[160]) + ')')
                     raise
                 st.inline -= 1
-    def c_4(st, fr):  # game.yaml:294
-        env = fr.env
-        pc = fr.pc
+    def c_4(st, env, pc):  # game.yaml:294
         if pc <= 0:
             st.at = o50  # game.yaml:299
             env['dominion'] = (len([1 for _a14 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a14.key == 'herrschaft')]) > 0)
@@ -3888,15 +3867,13 @@ def build(num_players, files):
                         enter_procedure(st, S[74])
                     st.inline += 1
                     try:
-                        d_hand_over(st, _args59)
+                        c_17(st, _args59, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure hand_over (' + str(S[162]) + ')')
                         raise
                     st.inline -= 1
-    def c_5(st, fr):  # game.yaml:314
-        env = fr.env
-        pc = fr.pc
+    def c_5(st, env, pc):  # game.yaml:314
         if pc <= 0:
             st.at = o76  # game.yaml:318
             _actions3, _values3, _idx3 = collect_76(st, env)
@@ -3950,7 +3927,7 @@ def build(num_players, files):
                         enter_procedure(st, S[76])
                     st.inline += 1
                     try:
-                        d_discard_opponent_card(st, _args60)
+                        c_6(st, _args60, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
@@ -3958,9 +3935,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k4 == 2:  # game.yaml:339
                     pass
-    def c_6(st, fr):  # game.yaml:341
-        env = fr.env
-        pc = fr.pc
+    def c_6(st, env, pc):  # game.yaml:341
         if pc <= 0:
             st.at = o81  # game.yaml:345
             _actions5, _values5, _idx5 = collect_81(st, env)
@@ -3994,9 +3969,7 @@ def build(num_players, files):
                     env['x'] = _values6[_i17]
                     st.at = o79  # game.yaml:354
                     st.move(env['x'], Z_discard1, False)
-    def c_7(st, fr):  # game.yaml:356
-        env = fr.env
-        pc = fr.pc
+    def c_7(st, env, pc):  # game.yaml:356
         if pc <= 0:
             st.at = o82  # game.yaml:360
             _args61 = {'p': env['p']}
@@ -4004,7 +3977,7 @@ def build(num_players, files):
                 enter_procedure(st, S[45])
             st.inline += 1
             try:
-                d_conspiracy(st, _args61)
+                c_13(st, _args61, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
@@ -4019,7 +3992,7 @@ def build(num_players, files):
                     enter_procedure(st, S[84])
                 st.inline += 1
                 try:
-                    d_orden_reveal(st, _args62)
+                    c_8(st, _args62, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
@@ -4059,7 +4032,7 @@ def build(num_players, files):
                             enter_procedure(st, S[82])
                         st.inline += 1
                         try:
-                            d_reveal(st, _args63)
+                            c_9(st, _args63, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure reveal (' + str(S[171]) + ')')
@@ -4072,15 +4045,13 @@ def build(num_players, files):
                 enter_procedure(st, S[46])
             st.inline += 1
             try:
-                d_keep_cards(st, _args64)
+                c_10(st, _args64, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure keep_cards (' + str(S[172]) + ')')
                 raise
             st.inline -= 1
-    def c_8(st, fr):  # game.yaml:374
-        env = fr.env
-        pc = fr.pc
+    def c_8(st, env, pc):  # game.yaml:374
         if pc <= 0:
             st.at = o94  # game.yaml:379
             _args65 = {'p': env['p'], 'into_area': False}
@@ -4088,7 +4059,7 @@ def build(num_players, files):
                 enter_procedure(st, S[47])
             st.inline += 1
             try:
-                d_reveal(st, _args65)
+                c_9(st, _args65, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure reveal (' + str(S[171]) + ')')
@@ -4119,7 +4090,7 @@ def build(num_players, files):
                             enter_procedure(st, S[85])
                         st.inline += 1
                         try:
-                            d_orden_reveal(st, _args66)
+                            c_8(st, _args66, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
@@ -4127,9 +4098,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k9 == 1:  # game.yaml:384
                         pass
-    def c_9(st, fr):  # game.yaml:385
-        env = fr.env
-        pc = fr.pc
+    def c_9(st, env, pc):  # game.yaml:385
         if pc <= 0:
             st.at = o101  # game.yaml:392
             st.vars['revealer'] = env['p']
@@ -4143,13 +4112,13 @@ def build(num_players, files):
         if pc <= 3:
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
-            _dest22 = Z_revealed1
+            _dest21 = Z_revealed1
             _moved9 = env['c']
             _moved9 = cards_of(_moved9)
-            for _c83 in _moved9:
-                st.move(_c83, _dest22, False)
-            if _dest22 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest22], _moved9, S[48])
+            for _c82 in _moved9:
+                st.move(_c82, _dest21, False)
+            if _dest21 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest21], _moved9, S[48])
             if len(st.frames) > _h2:
                 run_to(st, _h2)
         if pc <= 4:
@@ -4157,13 +4126,13 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest23 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
+                _dest22 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
-                for _c84 in _moved10:
-                    st.move(_c84, _dest23, False)
-                if _dest23 in TRIGGERS1:
-                    fire(st, TRIGGERS1[_dest23], _moved10, S[87])
+                for _c83 in _moved10:
+                    st.move(_c83, _dest22, False)
+                if _dest22 in TRIGGERS1:
+                    fire(st, TRIGGERS1[_dest22], _moved10, S[87])
                 if len(st.frames) > _h3:
                     run_to(st, _h3)
             else:
@@ -4173,28 +4142,24 @@ def build(num_players, files):
                     enter_procedure(st, S[86])
                 st.inline += 1
                 try:
-                    d_reveal(st, _args67)
+                    c_9(st, _args67, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure reveal (' + str(S[171]) + ')')
                     raise
                 st.inline -= 1
-    def c_10(st, fr):  # game.yaml:399
-        env = fr.env
-        pc = fr.pc
+    def c_10(st, env, pc):  # game.yaml:399
         if pc <= 0:
             st.at = o113  # game.yaml:406
             if (len(st.zones[Z_on_display1]) > 0):
                 st.at = o111  # game.yaml:408
                 run_pick(st, env, o111)
                 st.at = o112  # game.yaml:411
-                _items14 = st.zones[Z_on_display1]
-                _dest24 = Z_discard1
-                for _c85 in cards_of(_items14):
-                    st.move(_c85, _dest24, False)
-    def c_11(st, fr):  # game.yaml:413
-        env = fr.env
-        pc = fr.pc
+                _items13 = st.zones[Z_on_display1]
+                _dest23 = Z_discard1
+                for _c84 in cards_of(_items13):
+                    st.move(_c84, _dest23, False)
+    def c_11(st, env, pc):  # game.yaml:413
         if pc <= 0:
             st.at = o114  # game.yaml:417
             _args68 = {'p': env['p']}
@@ -4202,7 +4167,7 @@ def build(num_players, files):
                 enter_procedure(st, S[49])
             st.inline += 1
             try:
-                d_conspiracy(st, _args68)
+                c_13(st, _args68, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
@@ -4246,7 +4211,7 @@ def build(num_players, files):
                         enter_procedure(st, S[92])
                     st.inline += 1
                     try:
-                        d_hand_over(st, _args70)
+                        c_17(st, _args70, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure hand_over (' + str(S[162]) + ')')
@@ -4271,7 +4236,7 @@ def build(num_players, files):
                         enter_procedure(st, S[94])
                     st.inline += 1
                     try:
-                        d_swap_cards(st, _args72)
+                        c_12(st, _args72, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
@@ -4296,7 +4261,7 @@ def build(num_players, files):
                         enter_procedure(st, S[96])
                     st.inline += 1
                     try:
-                        d_discard_opponent_card(st, _args74)
+                        c_6(st, _args74, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
@@ -4321,15 +4286,13 @@ def build(num_players, files):
                         enter_procedure(st, S[98])
                     st.inline += 1
                     try:
-                        d_reveal(st, _args76)
+                        c_9(st, _args76, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure reveal (' + str(S[171]) + ')')
                         raise
                     st.inline -= 1
-    def c_12(st, fr):  # game.yaml:432
-        env = fr.env
-        pc = fr.pc
+    def c_12(st, env, pc):  # game.yaml:432
         if pc <= 0:
             st.at = o136  # game.yaml:436
             _actions10, _values10, _idx10 = collect_136(st, env)
@@ -4380,9 +4343,7 @@ def build(num_players, files):
                         st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
                         st.at = o133  # game.yaml:453
                         st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
-    def c_13(st, fr):  # game.yaml:455
-        env = fr.env
-        pc = fr.pc
+    def c_13(st, env, pc):  # game.yaml:455
         if pc <= 0:
             st.at = o143  # game.yaml:460
             if (((len([1 for _a17 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a17.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q17 if type(_q17) is int and 0 <= _q17 < num_players else seat(st, _q17, S[16])))]) > 0) for _q17 in others(st, env['p'])))):
@@ -4410,7 +4371,7 @@ def build(num_players, files):
                             enter_procedure(st, S[105])
                         st.inline += 1
                         try:
-                            d_swap_cards(st, _args77)
+                            c_12(st, _args77, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
@@ -4418,71 +4379,20 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k14 == 1:  # game.yaml:465
                         pass
-    def c_14(st, fr):  # game.yaml:468
-        env = fr.env
-        st.at = o144  # game.yaml:472
-        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20]))), False, S[21])
-    def c_15(st, fr):  # game.yaml:473
-        env = fr.env
-        st.at = o145  # game.yaml:476
-        _n7 = env['n']
-        _moved11 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[23]))), _n7, lambda _c86: (_c86.kind == 'gold_chips'), S[22])
-        _dest25 = Z_gold_supply1
-        for _c87 in _moved11:
-            st.move(_c87, _dest25, False)
-    def c_16(st, fr):  # game.yaml:477
-        env = fr.env
-        st.at = o146  # game.yaml:482
-        st.vars['due'] = env['n']
-        st.at = o162  # game.yaml:483
-        _passes6 = 0
-        while True:
-            st.at = o162  # game.yaml:483
-            if not (st.vars['due'] > 0):
-                break
-            _passes6 += 1
-            if _passes6 > MAX_PASSES:
-                raise too_long(S[24])
-            st.at = o161  # game.yaml:485
-            if ((st.vars['due'] >= 2) and any(((_c88.kind == 'power_chips') and (_c88.props['value'] == 2)) for _c88 in st.zones[Z_power_supply1])):
-                st.at = o152  # game.yaml:486
-                st.move(first([_c89 for _c89 in st.zones[Z_power_supply1] if ((_c89.kind == 'power_chips') and (_c89.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
-                st.at = o153  # game.yaml:486
-                st.vars['due'] -= 2
-            elif any(((_c90.kind == 'power_chips') and (_c90.props['value'] == 1)) for _c90 in st.zones[Z_power_supply1]):
-                st.at = o155  # game.yaml:489
-                st.move(first([_c91 for _c91 in st.zones[Z_power_supply1] if ((_c91.kind == 'power_chips') and (_c91.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
-                st.at = o156  # game.yaml:489
-                st.vars['due'] -= 1
-            elif (any(((_c92.kind == 'power_chips') and (_c92.props['value'] == 2)) for _c92 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
-                st.at = o158  # game.yaml:491
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
-                st.at = o159  # game.yaml:492
-                st.move(first([_c93 for _c93 in st.zones[Z_power_supply1] if ((_c93.kind == 'power_chips') and (_c93.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
-                st.at = o160  # game.yaml:492
-                st.vars['due'] -= 1
-            else:
-                st.at = o149  # game.yaml:493
-                if st.record_log:
-                    st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-                st.at = o150  # game.yaml:493
-                st.vars['due'] = 0
-    def c_17(st, fr):  # game.yaml:494
-        env = fr.env
-        pc = fr.pc
+    def c_17(st, env, pc):  # game.yaml:494
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c94.props['value'] for _c94 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c94.kind == 'power_chips')]) < env['n']):
+            if (sum([_c85.props['value'] for _c85 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c85.kind == 'power_chips')]) < env['n']):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c95.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c86.props['value'] for _c86 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c86.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': env['q']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[106])
                 st.inline += 1
                 try:
-                    d_eliminate_player(st, _args78)
+                    c_19(st, _args78, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure eliminate_player (' + str(S[180]) + ')')
@@ -4501,70 +4411,25 @@ def build(num_players, files):
                     traced(e, 'procedure give_power (' + str(S[51]) + ')')
                     raise
                 st.inline -= 1
-    def c_18(st, fr):  # game.yaml:502
-        env = fr.env
-        st.at = o169  # game.yaml:507
-        _v13 = env['n']
-        if _v13 < 0:
-            _v13 = 0  # the marker stops at the end; the excess is lost
-        st.vars['owed'] = _v13
-        st.at = o182  # game.yaml:508
-        _passes7 = 0
-        while True:
-            st.at = o182  # game.yaml:508
-            if not (st.vars['owed'] > 0):
-                break
-            _passes7 += 1
-            if _passes7 > MAX_PASSES:
-                raise too_long(S[31])
-            st.at = o181  # game.yaml:510
-            if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1):
-                st.at = o175  # game.yaml:511
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))], 1), Z_power_supply1, False)
-                st.at = o176  # game.yaml:511
-                _v14 = st.vars['owed'] - 1
-                if _v14 < 0:
-                    _v14 = 0  # the marker stops at the end; the excess is lost
-                st.vars['owed'] = _v14
-            elif ((st.vars['owed'] == 1) and any(((_c96.kind == 'power_chips') and (_c96.props['value'] == 1)) for _c96 in st.zones[Z_power_supply1])):
-                st.at = o178  # game.yaml:514
-                st.move(first([_c97 for _c97 in st.zones[Z_power_supply1] if ((_c97.kind == 'power_chips') and (_c97.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
-                st.at = o179  # game.yaml:515
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
-                st.at = o180  # game.yaml:515
-                _v15 = st.vars['owed'] - 1
-                if _v15 < 0:
-                    _v15 = 0  # the marker stops at the end; the excess is lost
-                st.vars['owed'] = _v15
-            else:
-                st.at = o172  # game.yaml:516
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[38])))], 2), Z_power_supply1, False)
-                st.at = o173  # game.yaml:516
-                _v16 = st.vars['owed'] - 2
-                if _v16 < 0:
-                    _v16 = 0  # the marker stops at the end; the excess is lost
-                st.vars['owed'] = _v16
-    def c_19(st, fr):  # game.yaml:517
-        env = fr.env
-        pc = fr.pc
+    def c_19(st, env, pc):  # game.yaml:517
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            _items15 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
-            _dest26 = Z_discard1
-            for _c98 in cards_of(_items15):
-                st.move(_c98, _dest26, False)
+            _items14 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
+            _dest24 = Z_discard1
+            for _c87 in cards_of(_items14):
+                st.move(_c87, _dest24, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items16 = [_c100 for _c100 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c100.kind == 'gold_chips')]
-            _dest27 = Z_gold_supply1
-            for _c99 in cards_of(_items16):
-                st.move(_c99, _dest27, False)
+            _items15 = [_c89 for _c89 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c89.kind == 'gold_chips')]
+            _dest25 = Z_gold_supply1
+            for _c88 in cards_of(_items15):
+                st.move(_c88, _dest25, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            _items17 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
-            _dest28 = Z_power_supply1
-            for _c101 in cards_of(_items17):
-                st.move(_c101, _dest28, False)
+            _items16 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
+            _dest26 = Z_power_supply1
+            for _c90 in cards_of(_items16):
+                st.move(_c90, _dest26, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
             eliminate(st, env['q'], S[56])
@@ -4576,24 +4441,20 @@ def build(num_players, files):
                     st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
                 st.at = o189  # game.yaml:527
                 st.end_game()  # raises GameEnded during a playout
-    def c_20(st, fr):  # game.yaml:528
-        env = fr.env
-        pc = fr.pc
+    def c_20(st, env, pc):  # game.yaml:528
         if pc <= 0:
             _h4 = len(st.frames)
             st.at = o191  # game.yaml:533
-            _dest29 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
-            _moved12 = env['c']
-            _moved12 = cards_of(_moved12)
-            for _c102 in _moved12:
-                st.move(_c102, _dest29, False)
-            if _dest29 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest29], _moved12, S[57])
+            _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
+            _moved11 = env['c']
+            _moved11 = cards_of(_moved11)
+            for _c91 in _moved11:
+                st.move(_c91, _dest27, False)
+            if _dest27 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest27], _moved11, S[57])
             if len(st.frames) > _h4:
                 run_to(st, _h4)
-    def c_21(st, fr):  # game.yaml:537
-        env = fr.env
-        pc = fr.pc
+    def c_21(st, env, pc):  # game.yaml:537
         if pc <= 0:
             st.at = o192  # game.yaml:541
             if st.record_log:
@@ -4618,13 +4479,13 @@ def build(num_players, files):
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
             st.at = o215  # game.yaml:542
-            _passes8 = 0
+            _passes6 = 0
             while True:
                 st.at = o215  # game.yaml:542
                 if not (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0)):
                     break
-                _passes8 += 1
-                if _passes8 > MAX_PASSES:
+                _passes6 += 1
+                if _passes6 > MAX_PASSES:
                     raise too_long(S[181])
                 st.at = o214  # game.yaml:542
                 _live7 = live_mask(st)
@@ -4685,7 +4546,7 @@ def build(num_players, files):
                     enter_procedure(st, S[110])
                 st.inline += 1
                 try:
-                    d_pay_bid(st, _args80)
+                    c_22(st, _args80, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure pay_bid (' + str(S[182]) + ')')
@@ -4696,21 +4557,19 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
                 st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
-    def c_22(st, fr):  # game.yaml:555
-        env = fr.env
-        pc = fr.pc
+    def c_22(st, env, pc):  # game.yaml:555
         if pc <= 0:
             st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
         if pc <= 1:
             st.at = o231  # game.yaml:561
-            _passes9 = 0
+            _passes7 = 0
             while True:
                 st.at = o231  # game.yaml:561
                 if not (st.vars['paid'] < env['price']):
                     break
-                _passes9 += 1
-                if _passes9 > MAX_PASSES:
+                _passes7 += 1
+                if _passes7 > MAX_PASSES:
                     raise too_long(S[183])
                 st.at = o228  # game.yaml:563
                 run_pick(st, env, o228)
@@ -4722,15 +4581,13 @@ def build(num_players, files):
                     enter_procedure(st, S[112])
                 st.inline += 1
                 try:
-                    d_return_item(st, _args81)
+                    c_20(st, _args81, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure return_item (' + str(S[184]) + ')')
                     raise
                 st.inline -= 1
-    def c_23(st, fr):  # game.yaml:569
-        env = fr.env
-        pc = fr.pc
+    def c_23(st, env, pc):  # game.yaml:569
         if pc <= 0:
             st.at = o232  # game.yaml:573
             env['holders'] = [_q18 for _q18 in clockwise_from(st, env['r']) if (_q18 in fn_colour_majority(st, S[58], C_violet1))]
@@ -4767,7 +4624,7 @@ def build(num_players, files):
                             enter_procedure(st, S[117])
                         st.inline += 1
                         try:
-                            d_reveal(st, _args82)
+                            c_9(st, _args82, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure reveal (' + str(S[171]) + ')')
@@ -4823,9 +4680,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o248  # game.yaml:593
             st.move(env['card'], Z_discard1, False)
-    def c_24(st, fr):  # game.yaml:594
-        env = fr.env
-        pc = fr.pc
+    def c_24(st, env, pc):  # game.yaml:594
         if pc <= 0:
             st.at = o249  # game.yaml:598
             env['most'] = max([fn_visible_seals(st, S[59], _q20) for _q20 in st.players])
@@ -4849,7 +4704,7 @@ def build(num_players, files):
                     enter_procedure(st, S[121])
                 st.inline += 1
                 try:
-                    d_pay_debt(st, _args85)
+                    c_25(st, _args85, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure pay_debt (' + str(S[187]) + ')')
@@ -4858,9 +4713,7 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o255  # game.yaml:602
             st.move(env['card'], Z_discard1, False)
-    def c_25(st, fr):  # game.yaml:603
-        env = fr.env
-        pc = fr.pc
+    def c_25(st, env, pc):  # game.yaml:603
         if pc <= 0:
             st.at = o267  # game.yaml:608
             _actions17, _values17, _idx17 = collect_267(st, env)
@@ -4893,7 +4746,7 @@ def build(num_players, files):
                             enter_procedure(st, S[123])
                         st.inline += 1
                         try:
-                            d_return_item(st, _args86)
+                            c_20(st, _args86, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure return_item (' + str(S[184]) + ')')
@@ -4909,15 +4762,13 @@ def build(num_players, files):
                             enter_procedure(st, S[124])
                         st.inline += 1
                         try:
-                            d_return_item(st, _args87)
+                            c_20(st, _args87, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure return_item (' + str(S[184]) + ')')
                             raise
                         st.inline -= 1
-    def c_26(st, fr):  # game.yaml:621
-        env = fr.env
-        pc = fr.pc
+    def c_26(st, env, pc):  # game.yaml:621
         if pc <= 0:
             st.at = o268  # game.yaml:625
             st.vars['ludwig_reveals'] += 1
@@ -4954,10 +4805,10 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o277  # game.yaml:630
-            _items18 = st.zones[Z_discard1]
-            _dest30 = Z_draw_pile1
-            for _c103 in cards_of(_items18):
-                st.move(_c103, _dest30, False)
+            _items17 = st.zones[Z_discard1]
+            _dest28 = Z_draw_pile1
+            for _c92 in cards_of(_items17):
+                st.move(_c92, _dest28, False)
         if pc <= 5:
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
@@ -4974,22 +4825,18 @@ def build(num_players, files):
                 traced(e, 'procedure split_with_ludwig (' + str(S[63]) + ')')
                 raise
             st.inline -= 1
-    def c_27(st, fr):  # game.yaml:250
-        env = fr.env
-        pc = fr.pc
+    def c_27(st, env, pc):  # game.yaml:250
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest31 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-            _before3 = len(st.zones[_dest31])
-            st.move_count(1, Z_deck1, _dest31, False, S[64])
-            if _dest31 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest31], _dest31, _before3, False, S[64])
+            _dest29 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _before3 = len(st.zones[_dest29])
+            st.move_count(1, Z_deck1, _dest29, False, S[64])
+            if _dest29 in TRIGGERS1:
+                fire_arrivals(st, TRIGGERS1[_dest29], _dest29, _before3, False, S[64])
             if len(st.frames) > _h5:
                 run_to(st, _h5)
-    def c_35(st, fr):  # game.yaml:269
-        env = fr.env
-        pc = fr.pc
+    def c_35(st, env, pc):  # game.yaml:269
         if pc <= 0:
             st.at = o39  # game.yaml:270
             _actions18, _values18, _idx18 = collect_39(st, env)
@@ -5014,15 +4861,13 @@ def build(num_players, files):
                     enter_procedure(st, S[67])
                 st.inline += 1
                 try:
-                    d_use_property(st, _args90)
+                    c_3(st, _args90, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure use_property (' + str(S[158]) + ')')
                     raise
                 st.inline -= 1
-    def c_36(st, fr):  # game.yaml:278
-        env = fr.env
-        pc = fr.pc
+    def c_36(st, env, pc):  # game.yaml:278
         if pc <= 0:
             st.at = o37  # game.yaml:278
             st.move(env['col'], Z_used_properties1, False)
@@ -5033,15 +4878,13 @@ def build(num_players, files):
                 enter_procedure(st, S[67])
             st.inline += 1
             try:
-                d_use_property(st, _args91)
+                c_3(st, _args91, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure use_property (' + str(S[158]) + ')')
                 raise
             st.inline -= 1
-    def c_41(st, fr):  # game.yaml:284
-        env = fr.env
-        pc = fr.pc
+    def c_41(st, env, pc):  # game.yaml:284
         if pc <= 0:
             st.at = o42  # game.yaml:284
             _args92 = {'p': env['p']}
@@ -5049,59 +4892,27 @@ def build(num_players, files):
                 enter_procedure(st, S[68])
             st.inline += 1
             try:
-                d_combat(st, _args92)
+                c_4(st, _args92, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure combat (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
-    def c_43(st, fr):  # game.yaml:288
-        env = fr.env
-        st.at = o44  # game.yaml:288
-        _args93 = {'p': env['p'], 'n': (2 if (len([1 for _a18 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a18.key == 'autoritaet')]) > 0) else 1)}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[41])
-        st.inline += 1
-        try:
-            proc_gain_power(st, _args93)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure gain_power (' + str(S[42]) + ')')
-            raise
-        st.inline -= 1
-    def c_45(st, fr):  # game.yaml:291
-        env = fr.env
-        st.at = o46  # game.yaml:291
-        _args94 = {'p': env['p'], 'n': (1 + len([1 for _a19 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a19.key == 'pension')]))}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[43])
-        st.inline += 1
-        try:
-            proc_gain_gold(st, _args94)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
-            raise
-        st.inline -= 1
-    def c_47(st, fr):  # game.yaml:292
-        env = fr.env
-        pc = fr.pc
+    def c_47(st, env, pc):  # game.yaml:292
         if pc <= 0:
             st.at = o48  # game.yaml:292
-            _args95 = {'p': env['p']}
+            _args93 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[69])
             st.inline += 1
             try:
-                d_etiquette(st, _args95)
+                c_5(st, _args93, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure etiquette (' + str(S[160]) + ')')
                 raise
             st.inline -= 1
-    def c_51(st, fr):  # game.yaml:301
-        env = fr.env
-        pc = fr.pc
+    def c_51(st, env, pc):  # game.yaml:301
         if pc <= 0:
             st.at = o54  # game.yaml:302
             _actions19, _values19, _idx19 = collect_54(st, env)
@@ -5121,55 +4932,44 @@ def build(num_players, files):
                 st.at = o53  # game.yaml:304
                 _i34 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
                 st.vars['demand'][_i34] += 1
-    def c_52(st, fr):  # game.yaml:304
-        env = fr.env
-        st.at = o53  # game.yaml:304
-        _i35 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
-        st.vars['demand'][_i35] += 1
-    def c_56(st, fr):  # game.yaml:306
-        env = fr.env
-        pc = fr.pc
+    def c_56(st, env, pc):  # game.yaml:306
         if pc <= 0:
             st.at = o57  # game.yaml:307
             env['n'] = st.vars['demand'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[72]))]
         if pc <= 1:
             st.at = o58  # game.yaml:308
-            _i36 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))
-            st.vars['demand'][_i36] = 0
+            _i35 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))
+            st.vars['demand'][_i35] = 0
         if pc <= 2:
             st.at = o61  # game.yaml:309
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
-                _args96 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a20 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a20.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+                _args94 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a18 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a18.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[74])
                 st.inline += 1
                 try:
-                    d_hand_over(st, _args96)
+                    c_17(st, _args94, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure hand_over (' + str(S[162]) + ')')
                     raise
                 st.inline -= 1
-    def c_59(st, fr):  # game.yaml:310
-        env = fr.env
-        pc = fr.pc
+    def c_59(st, env, pc):  # game.yaml:310
         if pc <= 0:
             st.at = o60  # game.yaml:310
-            _args97 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a21 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a21.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+            _args95 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a19 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a19.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[74])
             st.inline += 1
             try:
-                d_hand_over(st, _args97)
+                c_17(st, _args95, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure hand_over (' + str(S[162]) + ')')
                 raise
             st.inline -= 1
-    def c_63(st, fr):  # game.yaml:325
-        env = fr.env
-        pc = fr.pc
+    def c_63(st, env, pc):  # game.yaml:325
         if pc <= 0:
             st.at = o71  # game.yaml:326
             if any((_d4.kind == 'property_cards') for _d4 in st.zones[Z_discard1]):
@@ -5182,12 +4982,12 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p32, num_players), S[164])
                 if _p32 in st.players:  # else out of the game: no option runs
                     if len(_actions20) > 1:
-                        _i37 = st.choose(len(_actions20))
+                        _i36 = st.choose(len(_actions20))
                         st.move_number += 1
                         st.at = o70  # game.yaml:328
                     else:
-                        _i37 = 0
-                    env['d'] = _values20[_i37]
+                        _i36 = 0
+                    env['d'] = _values20[_i36]
                     st.at = o68  # game.yaml:332
                     st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
                     st.at = o69  # game.yaml:332
@@ -5196,14 +4996,7 @@ def build(num_players, files):
                 st.at = o65  # game.yaml:334
                 if st.record_log:
                     st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
-    def c_64(st, fr):  # game.yaml:333
-        env = fr.env
-        st.at = o65  # game.yaml:334
-        if st.record_log:
-            st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
-    def c_66(st, fr):  # game.yaml:327
-        env = fr.env
-        pc = fr.pc
+    def c_66(st, env, pc):  # game.yaml:327
         if pc <= 0:
             st.at = o70  # game.yaml:328
             _actions21, _values21, _idx21 = collect_70(st, env)
@@ -5214,47 +5007,34 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p33, num_players), S[164])
             if _p33 in st.players:  # else out of the game: no option runs
                 if len(_actions21) > 1:
-                    _i38 = st.choose(len(_actions21))
+                    _i37 = st.choose(len(_actions21))
                     st.move_number += 1
                     st.at = o70  # game.yaml:328
                 else:
-                    _i38 = 0
-                env['d'] = _values21[_i38]
+                    _i37 = 0
+                env['d'] = _values21[_i37]
                 st.at = o68  # game.yaml:332
                 st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
                 st.at = o69  # game.yaml:332
                 st.move(env['c'], Z_discard1, False)
-    def c_67(st, fr):  # game.yaml:332
-        env = fr.env
-        st.at = o68  # game.yaml:332
-        st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
-        st.at = o69  # game.yaml:332
-        st.move(env['c'], Z_discard1, False)
-    def c_72(st, fr):  # game.yaml:338
-        env = fr.env
-        pc = fr.pc
+    def c_72(st, env, pc):  # game.yaml:338
         if pc <= 0:
             st.at = o73  # game.yaml:338
             st.move(env['c'], Z_discard1, False)
         if pc <= 1:
             st.at = o74  # game.yaml:338
-            _args98 = {'p': env['p']}
+            _args96 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[76])
             st.inline += 1
             try:
-                d_discard_opponent_card(st, _args98)
+                c_6(st, _args96, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
                 raise
             st.inline -= 1
-    def c_75(st, fr):  # game.yaml:339
-        env = fr.env
-        pass
-    def c_77(st, fr):  # game.yaml:351
-        env = fr.env
-        pc = fr.pc
+    def c_77(st, env, pc):  # game.yaml:351
         if pc <= 0:
             st.at = o80  # game.yaml:352
             _actions22, _values22, _idx22 = collect_80(st, env)
@@ -5265,21 +5045,15 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p34, num_players), S[167])
             if _p34 in st.players:  # else out of the game: no option runs
                 if len(_actions22) > 1:
-                    _i39 = st.choose(len(_actions22))
+                    _i38 = st.choose(len(_actions22))
                     st.move_number += 1
                     st.at = o80  # game.yaml:352
                 else:
-                    _i39 = 0
-                env['x'] = _values22[_i39]
+                    _i38 = 0
+                env['x'] = _values22[_i38]
                 st.at = o79  # game.yaml:354
                 st.move(env['x'], Z_discard1, False)
-    def c_78(st, fr):  # game.yaml:354
-        env = fr.env
-        st.at = o79  # game.yaml:354
-        st.move(env['x'], Z_discard1, False)
-    def c_83(st, fr):  # game.yaml:363
-        env = fr.env
-        pc = fr.pc
+    def c_83(st, env, pc):  # game.yaml:363
         if pc <= 0:
             st.at = o89  # game.yaml:364
             _actions23, _values23, _idx23 = collect_89(st, env)
@@ -5290,100 +5064,92 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p35, num_players), S[169])
             if _p35 in st.players:  # else out of the game: no option runs
                 if len(_actions23) > 1:
-                    _i40 = st.choose(len(_actions23))
+                    _i39 = st.choose(len(_actions23))
                     st.move_number += 1
                     st.at = o89  # game.yaml:364
                 else:
-                    _i40 = 0
-                env['n'] = _values23[_i40]
+                    _i39 = 0
+                env['n'] = _values23[_i39]
                 st.at = o85  # game.yaml:370
                 if st.record_log:
                     st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
                 st.at = o88  # game.yaml:371
-                _passes10 = 0
+                _passes8 = 0
                 while True:
                     st.at = o88  # game.yaml:371
                     if not (len(st.zones[Z_on_display1]) < env['n']):
                         break
-                    _passes10 += 1
-                    if _passes10 > MAX_PASSES:
+                    _passes8 += 1
+                    if _passes8 > MAX_PASSES:
                         raise too_long(S[170])
                     st.at = o87  # game.yaml:372
-                    _args99 = {'p': env['p'], 'into_area': False}
+                    _args97 = {'p': env['p'], 'into_area': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[82])
                     st.inline += 1
                     try:
-                        d_reveal(st, _args99)
+                        c_9(st, _args97, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure reveal (' + str(S[171]) + ')')
                         raise
                     st.inline -= 1
-    def c_84(st, fr):  # game.yaml:369
-        env = fr.env
-        pc = fr.pc
+    def c_84(st, env, pc):  # game.yaml:369
         if pc <= 0:
             st.at = o85  # game.yaml:370
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
         if pc <= 1:
             st.at = o88  # game.yaml:371
-            _passes11 = 0
+            _passes9 = 0
             while True:
                 st.at = o88  # game.yaml:371
                 if not (len(st.zones[Z_on_display1]) < env['n']):
                     break
-                _passes11 += 1
-                if _passes11 > MAX_PASSES:
+                _passes9 += 1
+                if _passes9 > MAX_PASSES:
                     raise too_long(S[170])
                 st.at = o87  # game.yaml:372
-                _args100 = {'p': env['p'], 'into_area': False}
+                _args98 = {'p': env['p'], 'into_area': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[82])
                 st.inline += 1
                 try:
-                    d_reveal(st, _args100)
+                    c_9(st, _args98, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure reveal (' + str(S[171]) + ')')
                     raise
                 st.inline -= 1
-    def c_86(st, fr):  # game.yaml:372
-        env = fr.env
-        pc = fr.pc
+    def c_86(st, env, pc):  # game.yaml:372
         if pc <= 0:
             st.at = o87  # game.yaml:372
-            _args101 = {'p': env['p'], 'into_area': False}
+            _args99 = {'p': env['p'], 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[82])
             st.inline += 1
             try:
-                d_reveal(st, _args101)
+                c_9(st, _args99, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure reveal (' + str(S[171]) + ')')
                 raise
             st.inline -= 1
-    def c_90(st, fr):  # game.yaml:362
-        env = fr.env
-        pc = fr.pc
+    def c_90(st, env, pc):  # game.yaml:362
         if pc <= 0:
             st.at = o91  # game.yaml:362
-            _args102 = {'p': env['p']}
+            _args100 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[84])
             st.inline += 1
             try:
-                d_orden_reveal(st, _args102)
+                c_8(st, _args100, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
                 raise
             st.inline -= 1
-    def c_95(st, fr):  # game.yaml:381
-        env = fr.env
-        pc = fr.pc
+    def c_95(st, env, pc):  # game.yaml:381
         if pc <= 0:
             st.at = o99  # game.yaml:382
             _actions24, _values24, _idx24 = collect_99(st, env)
@@ -5394,20 +5160,20 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p36, num_players), S[173])
             if _p36 in st.players:  # else out of the game: no option runs
                 if len(_actions24) > 1:
-                    _i41 = st.choose(len(_actions24))
+                    _i40 = st.choose(len(_actions24))
                     st.move_number += 1
                     st.at = o99  # game.yaml:382
                 else:
-                    _i41 = 0
-                _k25 = _idx24[_i41]
+                    _i40 = 0
+                _k25 = _idx24[_i40]
                 if _k25 == 0:  # game.yaml:384
                     st.at = o97  # game.yaml:384
-                    _args103 = {'p': env['p']}
+                    _args101 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[85])
                     st.inline += 1
                     try:
-                        d_orden_reveal(st, _args103)
+                        c_8(st, _args101, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
@@ -5415,79 +5181,90 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k25 == 1:  # game.yaml:384
                     pass
-    def c_96(st, fr):  # game.yaml:384
-        env = fr.env
-        pc = fr.pc
+    def c_96(st, env, pc):  # game.yaml:384
         if pc <= 0:
             st.at = o97  # game.yaml:384
-            _args104 = {'p': env['p']}
+            _args102 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[85])
             st.inline += 1
             try:
-                d_orden_reveal(st, _args104)
+                c_8(st, _args102, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
                 raise
             st.inline -= 1
-    def c_98(st, fr):  # game.yaml:384
-        env = fr.env
-        pass
-    def c_105(st, fr):  # game.yaml:398
-        env = fr.env
-        pc = fr.pc
+    def c_105(st, env, pc):  # game.yaml:398
         if pc <= 0:
             st.at = o106  # game.yaml:398
-            _args105 = {'p': env['p'], 'into_area': env['into_area']}
+            _args103 = {'p': env['p'], 'into_area': env['into_area']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[86])
             st.inline += 1
             try:
-                d_reveal(st, _args105)
+                c_9(st, _args103, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure reveal (' + str(S[171]) + ')')
                 raise
             st.inline -= 1
-    def c_107(st, fr):  # game.yaml:397
-        env = fr.env
-        pc = fr.pc
+    def c_107(st, env, pc):  # game.yaml:397
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest32 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
-            _moved13 = env['c']
-            _moved13 = cards_of(_moved13)
-            for _c104 in _moved13:
-                st.move(_c104, _dest32, False)
-            if _dest32 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest32], _moved13, S[87])
+            _dest30 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
+            _moved12 = env['c']
+            _moved12 = cards_of(_moved12)
+            for _c93 in _moved12:
+                st.move(_c93, _dest30, False)
+            if _dest30 in TRIGGERS1:
+                fire(st, TRIGGERS1[_dest30], _moved12, S[87])
             if len(st.frames) > _h6:
                 run_to(st, _h6)
-    def c_110(st, fr):  # game.yaml:407
-        env = fr.env
-        pc = fr.pc
+    def c_110(st, env, pc):  # game.yaml:407
         if pc <= 0:
             st.at = o111  # game.yaml:408
             run_pick(st, env, o111)
         if pc <= 1:
             st.at = o112  # game.yaml:411
-            _items19 = st.zones[Z_on_display1]
-            _dest33 = Z_discard1
-            for _c105 in cards_of(_items19):
-                st.move(_c105, _dest33, False)
-    def c_115(st, fr):  # game.yaml:421
-        env = fr.env
-        pass
-    def c_116(st, fr):  # game.yaml:423
-        env = fr.env
-        pc = fr.pc
+            _items18 = st.zones[Z_on_display1]
+            _dest31 = Z_discard1
+            for _c94 in cards_of(_items18):
+                st.move(_c94, _dest31, False)
+    def c_116(st, env, pc):  # game.yaml:423
         if pc <= 0:
             st.at = o117  # game.yaml:423
-            _args106 = {'p': env['p'], 'n': 1}
+            _args104 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[90])
+            st.inline += 1
+            try:
+                proc_pay_gold(st, _args104)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                raise
+            st.inline -= 1
+        if pc <= 1:
+            st.at = o118  # game.yaml:423
+            _args105 = {'q': env['q'], 'n': 1}
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[92])
+            st.inline += 1
+            try:
+                c_17(st, _args105, 0)
+            except Exception as e:
+                st.inline -= 1
+                traced(e, 'procedure hand_over (' + str(S[162]) + ')')
+                raise
+            st.inline -= 1
+    def c_119(st, env, pc):  # game.yaml:425
+        if pc <= 0:
+            st.at = o120  # game.yaml:425
+            _args106 = {'p': env['p'], 'n': 1}
+            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
+                enter_procedure(st, S[93])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args106)
@@ -5497,26 +5274,24 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         if pc <= 1:
-            st.at = o118  # game.yaml:423
-            _args107 = {'q': env['q'], 'n': 1}
+            st.at = o121  # game.yaml:425
+            _args107 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[92])
+                enter_procedure(st, S[94])
             st.inline += 1
             try:
-                d_hand_over(st, _args107)
+                c_12(st, _args107, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure hand_over (' + str(S[162]) + ')')
+                traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
                 raise
             st.inline -= 1
-    def c_119(st, fr):  # game.yaml:425
-        env = fr.env
-        pc = fr.pc
+    def c_122(st, env, pc):  # game.yaml:428
         if pc <= 0:
-            st.at = o120  # game.yaml:425
-            _args108 = {'p': env['p'], 'n': 1}
+            st.at = o123  # game.yaml:428
+            _args108 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[93])
+                enter_procedure(st, S[95])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args108)
@@ -5526,26 +5301,24 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         if pc <= 1:
-            st.at = o121  # game.yaml:425
+            st.at = o124  # game.yaml:428
             _args109 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[94])
+                enter_procedure(st, S[96])
             st.inline += 1
             try:
-                d_swap_cards(st, _args109)
+                c_6(st, _args109, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
+                traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
                 raise
             st.inline -= 1
-    def c_122(st, fr):  # game.yaml:428
-        env = fr.env
-        pc = fr.pc
+    def c_125(st, env, pc):  # game.yaml:430
         if pc <= 0:
-            st.at = o123  # game.yaml:428
+            st.at = o126  # game.yaml:430
             _args110 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[95])
+                enter_procedure(st, S[97])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args110)
@@ -5555,50 +5328,19 @@ def build(num_players, files):
                 raise
             st.inline -= 1
         if pc <= 1:
-            st.at = o124  # game.yaml:428
-            _args111 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[96])
-            st.inline += 1
-            try:
-                d_discard_opponent_card(st, _args111)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
-                raise
-            st.inline -= 1
-    def c_125(st, fr):  # game.yaml:430
-        env = fr.env
-        pc = fr.pc
-        if pc <= 0:
-            st.at = o126  # game.yaml:430
-            _args112 = {'p': env['p'], 'n': 2}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[97])
-            st.inline += 1
-            try:
-                proc_pay_gold(st, _args112)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
-                raise
-            st.inline -= 1
-        if pc <= 1:
             st.at = o127  # game.yaml:430
-            _args113 = {'p': env['p'], 'into_area': True}
+            _args111 = {'p': env['p'], 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[98])
             st.inline += 1
             try:
-                d_reveal(st, _args113)
+                c_9(st, _args111, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure reveal (' + str(S[171]) + ')')
                 raise
             st.inline -= 1
-    def c_129(st, fr):  # game.yaml:442
-        env = fr.env
-        pc = fr.pc
+    def c_129(st, env, pc):  # game.yaml:442
         if pc <= 0:
             st.at = o135  # game.yaml:443
             _actions25, _values25, _idx25 = collect_135(st, env)
@@ -5609,12 +5351,12 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p37, num_players), S[177])
             if _p37 in st.players:  # else out of the game: no option runs
                 if len(_actions25) > 1:
-                    _i42 = st.choose(len(_actions25))
+                    _i41 = st.choose(len(_actions25))
                     st.move_number += 1
                     st.at = o135  # game.yaml:443
                 else:
-                    _i42 = 0
-                env['c'] = _values25[_i42]
+                    _i41 = 0
+                env['c'] = _values25[_i41]
                 st.at = o134  # game.yaml:449
                 _actions26, _values26, _idx26 = collect_134(st, env)
                 if not _actions26:
@@ -5624,19 +5366,17 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p38, num_players), S[178])
                 if _p38 in st.players:  # else out of the game: no option runs
                     if len(_actions26) > 1:
-                        _i43 = st.choose(len(_actions26))
+                        _i42 = st.choose(len(_actions26))
                         st.move_number += 1
                         st.at = o134  # game.yaml:449
                     else:
-                        _i43 = 0
-                    env['x'] = _values26[_i43]
+                        _i42 = 0
+                    env['x'] = _values26[_i42]
                     st.at = o132  # game.yaml:453
                     st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
                     st.at = o133  # game.yaml:453
                     st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
-    def c_130(st, fr):  # game.yaml:448
-        env = fr.env
-        pc = fr.pc
+    def c_130(st, env, pc):  # game.yaml:448
         if pc <= 0:
             st.at = o134  # game.yaml:449
             _actions27, _values27, _idx27 = collect_134(st, env)
@@ -5647,25 +5387,17 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p39, num_players), S[178])
             if _p39 in st.players:  # else out of the game: no option runs
                 if len(_actions27) > 1:
-                    _i44 = st.choose(len(_actions27))
+                    _i43 = st.choose(len(_actions27))
                     st.move_number += 1
                     st.at = o134  # game.yaml:449
                 else:
-                    _i44 = 0
-                env['x'] = _values27[_i44]
+                    _i43 = 0
+                env['x'] = _values27[_i43]
                 st.at = o132  # game.yaml:453
                 st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
                 st.at = o133  # game.yaml:453
                 st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
-    def c_131(st, fr):  # game.yaml:453
-        env = fr.env
-        st.at = o132  # game.yaml:453
-        st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
-        st.at = o133  # game.yaml:453
-        st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
-    def c_137(st, fr):  # game.yaml:461
-        env = fr.env
-        pc = fr.pc
+    def c_137(st, env, pc):  # game.yaml:461
         if pc <= 0:
             st.at = o142  # game.yaml:462
             _actions28, _values28, _idx28 = collect_142(st, env)
@@ -5676,22 +5408,22 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p40, num_players), S[179])
             if _p40 in st.players:  # else out of the game: no option runs
                 if len(_actions28) > 1:
-                    _i45 = st.choose(len(_actions28))
+                    _i44 = st.choose(len(_actions28))
                     st.move_number += 1
                     st.at = o142  # game.yaml:462
                 else:
-                    _i45 = 0
-                _k29 = _idx28[_i45]
+                    _i44 = 0
+                _k29 = _idx28[_i44]
                 if _k29 == 0:  # game.yaml:464
                     st.at = o139  # game.yaml:464
                     st.vars['conspiracy_used'] = True
                     st.at = o140  # game.yaml:464
-                    _args114 = {'p': env['p']}
+                    _args112 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[105])
                     st.inline += 1
                     try:
-                        d_swap_cards(st, _args114)
+                        c_12(st, _args112, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
@@ -5699,176 +5431,42 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k29 == 1:  # game.yaml:465
                     pass
-    def c_138(st, fr):  # game.yaml:464
-        env = fr.env
-        pc = fr.pc
+    def c_138(st, env, pc):  # game.yaml:464
         if pc <= 0:
             st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
         if pc <= 1:
             st.at = o140  # game.yaml:464
-            _args115 = {'p': env['p']}
+            _args113 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[105])
             st.inline += 1
             try:
-                d_swap_cards(st, _args115)
+                c_12(st, _args113, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
                 raise
             st.inline -= 1
-    def c_141(st, fr):  # game.yaml:465
-        env = fr.env
-        pass
-    def c_147(st, fr):  # game.yaml:484
-        env = fr.env
-        st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c106.kind == 'power_chips') and (_c106.props['value'] == 2)) for _c106 in st.zones[Z_power_supply1])):
-            st.at = o152  # game.yaml:486
-            st.move(first([_c107 for _c107 in st.zones[Z_power_supply1] if ((_c107.kind == 'power_chips') and (_c107.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
-            st.at = o153  # game.yaml:486
-            st.vars['due'] -= 2
-        elif any(((_c108.kind == 'power_chips') and (_c108.props['value'] == 1)) for _c108 in st.zones[Z_power_supply1]):
-            st.at = o155  # game.yaml:489
-            st.move(first([_c109 for _c109 in st.zones[Z_power_supply1] if ((_c109.kind == 'power_chips') and (_c109.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
-            st.at = o156  # game.yaml:489
-            st.vars['due'] -= 1
-        elif (any(((_c110.kind == 'power_chips') and (_c110.props['value'] == 2)) for _c110 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
-            st.at = o158  # game.yaml:491
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
-            st.at = o159  # game.yaml:492
-            st.move(first([_c111 for _c111 in st.zones[Z_power_supply1] if ((_c111.kind == 'power_chips') and (_c111.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
-            st.at = o160  # game.yaml:492
-            st.vars['due'] -= 1
-        else:
-            st.at = o149  # game.yaml:493
-            if st.record_log:
-                st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-            st.at = o150  # game.yaml:493
-            st.vars['due'] = 0
-    def c_148(st, fr):  # game.yaml:493
-        env = fr.env
-        st.at = o149  # game.yaml:493
-        if st.record_log:
-            st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-        st.at = o150  # game.yaml:493
-        st.vars['due'] = 0
-    def c_151(st, fr):  # game.yaml:486
-        env = fr.env
-        st.at = o152  # game.yaml:486
-        st.move(first([_c112 for _c112 in st.zones[Z_power_supply1] if ((_c112.kind == 'power_chips') and (_c112.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
-        st.at = o153  # game.yaml:486
-        st.vars['due'] -= 2
-    def c_154(st, fr):  # game.yaml:489
-        env = fr.env
-        st.at = o155  # game.yaml:489
-        st.move(first([_c113 for _c113 in st.zones[Z_power_supply1] if ((_c113.kind == 'power_chips') and (_c113.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
-        st.at = o156  # game.yaml:489
-        st.vars['due'] -= 1
-    def c_157(st, fr):  # game.yaml:491
-        env = fr.env
-        st.at = o158  # game.yaml:491
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
-        st.at = o159  # game.yaml:492
-        st.move(first([_c114 for _c114 in st.zones[Z_power_supply1] if ((_c114.kind == 'power_chips') and (_c114.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
-        st.at = o160  # game.yaml:492
-        st.vars['due'] -= 1
-    def c_163(st, fr):  # game.yaml:501
-        env = fr.env
-        st.at = o164  # game.yaml:501
-        _args116 = {'q': env['q'], 'n': env['n']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[50])
-        st.inline += 1
-        try:
-            proc_give_power(st, _args116)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure give_power (' + str(S[51]) + ')')
-            raise
-        st.inline -= 1
-    def c_165(st, fr):  # game.yaml:500
-        env = fr.env
-        pc = fr.pc
+    def c_165(st, env, pc):  # game.yaml:500
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c115.props['value'] for _c115 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c115.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c95.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
-            _args117 = {'q': env['q']}
+            _args114 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[106])
             st.inline += 1
             try:
-                d_eliminate_player(st, _args117)
+                c_19(st, _args114, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure eliminate_player (' + str(S[180]) + ')')
                 raise
             st.inline -= 1
-    def c_170(st, fr):  # game.yaml:509
-        env = fr.env
-        st.at = o181  # game.yaml:510
-        if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1):
-            st.at = o175  # game.yaml:511
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))], 1), Z_power_supply1, False)
-            st.at = o176  # game.yaml:511
-            _v17 = st.vars['owed'] - 1
-            if _v17 < 0:
-                _v17 = 0  # the marker stops at the end; the excess is lost
-            st.vars['owed'] = _v17
-        elif ((st.vars['owed'] == 1) and any(((_c116.kind == 'power_chips') and (_c116.props['value'] == 1)) for _c116 in st.zones[Z_power_supply1])):
-            st.at = o178  # game.yaml:514
-            st.move(first([_c117 for _c117 in st.zones[Z_power_supply1] if ((_c117.kind == 'power_chips') and (_c117.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
-            st.at = o179  # game.yaml:515
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
-            st.at = o180  # game.yaml:515
-            _v18 = st.vars['owed'] - 1
-            if _v18 < 0:
-                _v18 = 0  # the marker stops at the end; the excess is lost
-            st.vars['owed'] = _v18
-        else:
-            st.at = o172  # game.yaml:516
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[38])))], 2), Z_power_supply1, False)
-            st.at = o173  # game.yaml:516
-            _v19 = st.vars['owed'] - 2
-            if _v19 < 0:
-                _v19 = 0  # the marker stops at the end; the excess is lost
-            st.vars['owed'] = _v19
-    def c_171(st, fr):  # game.yaml:516
-        env = fr.env
-        st.at = o172  # game.yaml:516
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[38])))], 2), Z_power_supply1, False)
-        st.at = o173  # game.yaml:516
-        _v20 = st.vars['owed'] - 2
-        if _v20 < 0:
-            _v20 = 0  # the marker stops at the end; the excess is lost
-        st.vars['owed'] = _v20
-    def c_174(st, fr):  # game.yaml:511
-        env = fr.env
-        st.at = o175  # game.yaml:511
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))], 1), Z_power_supply1, False)
-        st.at = o176  # game.yaml:511
-        _v21 = st.vars['owed'] - 1
-        if _v21 < 0:
-            _v21 = 0  # the marker stops at the end; the excess is lost
-        st.vars['owed'] = _v21
-    def c_177(st, fr):  # game.yaml:514
-        env = fr.env
-        st.at = o178  # game.yaml:514
-        st.move(first([_c118 for _c118 in st.zones[Z_power_supply1] if ((_c118.kind == 'power_chips') and (_c118.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
-        st.at = o179  # game.yaml:515
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
-        st.at = o180  # game.yaml:515
-        _v22 = st.vars['owed'] - 1
-        if _v22 < 0:
-            _v22 = 0  # the marker stops at the end; the excess is lost
-        st.vars['owed'] = _v22
-    def c_187(st, fr):  # game.yaml:527
-        env = fr.env
-        pc = fr.pc
+    def c_187(st, env, pc):  # game.yaml:527
         if pc <= 0:
             st.at = o188  # game.yaml:527
             if st.record_log:
@@ -5876,9 +5474,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o189  # game.yaml:527
             st.end_game()  # raises GameEnded during a playout
-    def c_193(st, fr):  # game.yaml:542
-        env = fr.env
-        pc = fr.pc
+    def c_193(st, env, pc):  # game.yaml:542
         if pc <= 0:
             st.at = o194  # game.yaml:542
             env['_auction1_order'] = clockwise_from(st, env['r'])
@@ -5896,20 +5492,20 @@ def build(num_players, files):
                     continue
                 env['p'] = _p41
                 st.at = o198  # game.yaml:542
-                _i46 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                st.vars['_auction1_in'][_i46] = (env['p'] in env['_auction1_order'])
+                _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                st.vars['_auction1_in'][_i45] = (env['p'] in env['_auction1_order'])
         if pc <= 4:
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
         if pc <= 5:
             st.at = o215  # game.yaml:542
-            _passes12 = 0
+            _passes10 = 0
             while True:
                 st.at = o215  # game.yaml:542
                 if not (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0)):
                     break
-                _passes12 += 1
-                if _passes12 > MAX_PASSES:
+                _passes10 += 1
+                if _passes10 > MAX_PASSES:
                     raise too_long(S[181])
                 st.at = o214  # game.yaml:542
                 _live12 = live_mask(st)
@@ -5928,14 +5524,14 @@ def build(num_players, files):
                             raise RuleError(not_a_seat(_p43, num_players), S[181])
                         if _p43 in st.players:  # else out of the game: no option runs
                             if len(_actions29) > 1:
-                                _i47 = st.choose(len(_actions29))
+                                _i46 = st.choose(len(_actions29))
                                 st.move_number += 1
                                 st.at = o212  # game.yaml:542
                             else:
-                                _i47 = 0
-                            _k30 = _idx29[_i47]
+                                _i46 = 0
+                            _k30 = _idx29[_i46]
                             if _k30 == 0:  # game.yaml:542
-                                env['amount'] = _values29[_i47]
+                                env['amount'] = _values29[_i46]
                                 st.at = o205  # game.yaml:542
                                 st.vars['_auction1_high'] = env['amount']
                                 st.at = o206  # game.yaml:542
@@ -5948,8 +5544,8 @@ def build(num_players, files):
                                 if st.record_log:
                                     st.log_line(fmt_player1(env['p']) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
-                                _i48 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                                st.vars['_auction1_in'][_i48] = False
+                                _i47 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                                st.vars['_auction1_in'][_i47] = False
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
         if pc <= 6:
@@ -5968,12 +5564,12 @@ def build(num_players, files):
                 st.move(env['lot'], Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
-                _args118 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
+                _args115 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[110])
                 st.inline += 1
                 try:
-                    d_pay_bid(st, _args118)
+                    c_22(st, _args115, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure pay_bid (' + str(S[182]) + ')')
@@ -5984,14 +5580,7 @@ def build(num_players, files):
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
                 st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
-    def c_197(st, fr):  # game.yaml:542
-        env = fr.env
-        st.at = o198  # game.yaml:542
-        _i49 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-        st.vars['_auction1_in'][_i49] = (env['p'] in env['_auction1_order'])
-    def c_201(st, fr):  # game.yaml:542
-        env = fr.env
-        pc = fr.pc
+    def c_201(st, env, pc):  # game.yaml:542
         if pc <= 0:
             st.at = o214  # game.yaml:542
             _live13 = live_mask(st)
@@ -6010,14 +5599,14 @@ def build(num_players, files):
                         raise RuleError(not_a_seat(_p45, num_players), S[181])
                     if _p45 in st.players:  # else out of the game: no option runs
                         if len(_actions30) > 1:
-                            _i50 = st.choose(len(_actions30))
+                            _i48 = st.choose(len(_actions30))
                             st.move_number += 1
                             st.at = o212  # game.yaml:542
                         else:
-                            _i50 = 0
-                        _k31 = _idx30[_i50]
+                            _i48 = 0
+                        _k31 = _idx30[_i48]
                         if _k31 == 0:  # game.yaml:542
-                            env['amount'] = _values30[_i50]
+                            env['amount'] = _values30[_i48]
                             st.at = o205  # game.yaml:542
                             st.vars['_auction1_high'] = env['amount']
                             st.at = o206  # game.yaml:542
@@ -6030,13 +5619,11 @@ def build(num_players, files):
                             if st.record_log:
                                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
                             st.at = o210  # game.yaml:542
-                            _i51 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                            st.vars['_auction1_in'][_i51] = False
+                            _i49 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                            st.vars['_auction1_in'][_i49] = False
                             st.at = o211  # game.yaml:542
                             st.vars['_auction1_active'] -= 1
-    def c_202(st, fr):  # game.yaml:542
-        env = fr.env
-        pc = fr.pc
+    def c_202(st, env, pc):  # game.yaml:542
         if pc <= 0:
             st.at = o213  # game.yaml:542
             if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
@@ -6049,14 +5636,14 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p46, num_players), S[181])
                 if _p46 in st.players:  # else out of the game: no option runs
                     if len(_actions31) > 1:
-                        _i52 = st.choose(len(_actions31))
+                        _i50 = st.choose(len(_actions31))
                         st.move_number += 1
                         st.at = o212  # game.yaml:542
                     else:
-                        _i52 = 0
-                    _k32 = _idx31[_i52]
+                        _i50 = 0
+                    _k32 = _idx31[_i50]
                     if _k32 == 0:  # game.yaml:542
-                        env['amount'] = _values31[_i52]
+                        env['amount'] = _values31[_i50]
                         st.at = o205  # game.yaml:542
                         st.vars['_auction1_high'] = env['amount']
                         st.at = o206  # game.yaml:542
@@ -6069,13 +5656,11 @@ def build(num_players, files):
                         if st.record_log:
                             st.log_line(fmt_player1(env['p']) + ' passes', -1)
                         st.at = o210  # game.yaml:542
-                        _i53 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                        st.vars['_auction1_in'][_i53] = False
+                        _i51 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                        st.vars['_auction1_in'][_i51] = False
                         st.at = o211  # game.yaml:542
                         st.vars['_auction1_active'] -= 1
-    def c_203(st, fr):  # game.yaml:542
-        env = fr.env
-        pc = fr.pc
+    def c_203(st, env, pc):  # game.yaml:542
         if pc <= 0:
             st.at = o212  # game.yaml:542
             _actions32, _values32, _idx32 = collect_212(st, env)
@@ -6086,14 +5671,14 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p47, num_players), S[181])
             if _p47 in st.players:  # else out of the game: no option runs
                 if len(_actions32) > 1:
-                    _i54 = st.choose(len(_actions32))
+                    _i52 = st.choose(len(_actions32))
                     st.move_number += 1
                     st.at = o212  # game.yaml:542
                 else:
-                    _i54 = 0
-                _k33 = _idx32[_i54]
+                    _i52 = 0
+                _k33 = _idx32[_i52]
                 if _k33 == 0:  # game.yaml:542
-                    env['amount'] = _values32[_i54]
+                    env['amount'] = _values32[_i52]
                     st.at = o205  # game.yaml:542
                     st.vars['_auction1_high'] = env['amount']
                     st.at = o206  # game.yaml:542
@@ -6106,40 +5691,19 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line(fmt_player1(env['p']) + ' passes', -1)
                     st.at = o210  # game.yaml:542
-                    _i55 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                    st.vars['_auction1_in'][_i55] = False
+                    _i53 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                    st.vars['_auction1_in'][_i53] = False
                     st.at = o211  # game.yaml:542
                     st.vars['_auction1_active'] -= 1
-    def c_204(st, fr):  # game.yaml:542
-        env = fr.env
-        st.at = o205  # game.yaml:542
-        st.vars['_auction1_high'] = env['amount']
-        st.at = o206  # game.yaml:542
-        st.vars['_auction1_leader'] = env['p']
-        st.at = o207  # game.yaml:542
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
-    def c_208(st, fr):  # game.yaml:542
-        env = fr.env
-        st.at = o209  # game.yaml:542
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' passes', -1)
-        st.at = o210  # game.yaml:542
-        _i56 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-        st.vars['_auction1_in'][_i56] = False
-        st.at = o211  # game.yaml:542
-        st.vars['_auction1_active'] -= 1
-    def c_218(st, fr):  # game.yaml:542
-        env = fr.env
-        pc = fr.pc
+    def c_218(st, env, pc):  # game.yaml:542
         if pc <= 0:
             st.at = o219  # game.yaml:552
-            _args119 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
+            _args116 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[110])
             st.inline += 1
             try:
-                d_pay_bid(st, _args119)
+                c_22(st, _args116, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure pay_bid (' + str(S[182]) + ')')
@@ -6152,16 +5716,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o221  # game.yaml:553
             st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
-    def c_222(st, fr):  # game.yaml:554
-        env = fr.env
-        st.at = o223  # game.yaml:554
-        if st.record_log:
-            st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-        st.at = o224  # game.yaml:554
-        st.move(env['lot'], Z_discard1, False)
-    def c_227(st, fr):  # game.yaml:562
-        env = fr.env
-        pc = fr.pc
+    def c_227(st, env, pc):  # game.yaml:562
         if pc <= 0:
             st.at = o228  # game.yaml:563
             run_pick(st, env, o228)
@@ -6170,20 +5725,18 @@ def build(num_players, files):
             st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
         if pc <= 2:
             st.at = o230  # game.yaml:566
-            _args120 = {'c': first(env['got'])}
+            _args117 = {'c': first(env['got'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[112])
             st.inline += 1
             try:
-                d_return_item(st, _args120)
+                c_20(st, _args117, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure return_item (' + str(S[184]) + ')')
                 raise
             st.inline -= 1
-    def c_234(st, fr):  # game.yaml:576
-        env = fr.env
-        pc = fr.pc
+    def c_234(st, env, pc):  # game.yaml:576
         if pc <= 0:
             st.at = o246  # game.yaml:577
             _actions33, _values33, _idx33 = collect_246(st, env)
@@ -6194,20 +5747,20 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p48, num_players), S[185])
             if _p48 in st.players:  # else out of the game: no option runs
                 if len(_actions33) > 1:
-                    _i57 = st.choose(len(_actions33))
+                    _i54 = st.choose(len(_actions33))
                     st.move_number += 1
                     st.at = o246  # game.yaml:577
                 else:
-                    _i57 = 0
-                _k34 = _idx33[_i57]
+                    _i54 = 0
+                _k34 = _idx33[_i54]
                 if _k34 == 0:  # game.yaml:580
                     st.at = o236  # game.yaml:580
-                    _args121 = {'p': env['q'], 'into_area': True}
+                    _args118 = {'p': env['q'], 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[117])
                     st.inline += 1
                     try:
-                        d_reveal(st, _args121)
+                        c_9(st, _args118, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure reveal (' + str(S[171]) + ')')
@@ -6215,8 +5768,8 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k34 == 1:  # game.yaml:581
                     st.at = o245  # game.yaml:584
-                    for _i58 in list(span_list(1, 2, S[120])):
-                        env['i'] = _i58
+                    for _i55 in list(span_list(1, 2, S[120])):
+                        env['i'] = _i55
                         st.at = o244  # game.yaml:586
                         _actions34, _values34, _idx34 = collect_244(st, env)
                         if not _actions34:
@@ -6226,20 +5779,20 @@ def build(num_players, files):
                             raise RuleError(not_a_seat(_p49, num_players), S[186])
                         if _p49 in st.players:  # else out of the game: no option runs
                             if len(_actions34) > 1:
-                                _i59 = st.choose(len(_actions34))
+                                _i56 = st.choose(len(_actions34))
                                 st.move_number += 1
                                 st.at = o244  # game.yaml:586
                             else:
-                                _i59 = 0
-                            _k35 = _idx34[_i59]
+                                _i56 = 0
+                            _k35 = _idx34[_i56]
                             if _k35 == 0:  # game.yaml:589
                                 st.at = o240  # game.yaml:589
-                                _args122 = {'p': env['q'], 'n': 1}
+                                _args119 = {'p': env['q'], 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[118])
                                 st.inline += 1
                                 try:
-                                    proc_gain_gold(st, _args122)
+                                    proc_gain_gold(st, _args119)
                                 except Exception as e:
                                     st.inline -= 1
                                     traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
@@ -6247,12 +5800,12 @@ def build(num_players, files):
                                 st.inline -= 1
                             elif _k35 == 1:  # game.yaml:590
                                 st.at = o242  # game.yaml:590
-                                _args123 = {'p': env['q'], 'n': 1}
+                                _args120 = {'p': env['q'], 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[119])
                                 st.inline += 1
                                 try:
-                                    proc_gain_power(st, _args123)
+                                    proc_gain_power(st, _args120)
                                 except Exception as e:
                                     st.inline -= 1
                                     traced(e, 'procedure gain_power (' + str(S[42]) + ')')
@@ -6260,29 +5813,25 @@ def build(num_players, files):
                                 st.inline -= 1
                             elif _k35 == 2:  # game.yaml:591
                                 pass
-    def c_235(st, fr):  # game.yaml:580
-        env = fr.env
-        pc = fr.pc
+    def c_235(st, env, pc):  # game.yaml:580
         if pc <= 0:
             st.at = o236  # game.yaml:580
-            _args124 = {'p': env['q'], 'into_area': True}
+            _args121 = {'p': env['q'], 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[117])
             st.inline += 1
             try:
-                d_reveal(st, _args124)
+                c_9(st, _args121, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure reveal (' + str(S[171]) + ')')
                 raise
             st.inline -= 1
-    def c_237(st, fr):  # game.yaml:583
-        env = fr.env
-        pc = fr.pc
+    def c_237(st, env, pc):  # game.yaml:583
         if pc <= 0:
             st.at = o245  # game.yaml:584
-            for _i60 in list(span_list(1, 2, S[120])):
-                env['i'] = _i60
+            for _i57 in list(span_list(1, 2, S[120])):
+                env['i'] = _i57
                 st.at = o244  # game.yaml:586
                 _actions35, _values35, _idx35 = collect_244(st, env)
                 if not _actions35:
@@ -6292,20 +5841,20 @@ def build(num_players, files):
                     raise RuleError(not_a_seat(_p50, num_players), S[186])
                 if _p50 in st.players:  # else out of the game: no option runs
                     if len(_actions35) > 1:
-                        _i61 = st.choose(len(_actions35))
+                        _i58 = st.choose(len(_actions35))
                         st.move_number += 1
                         st.at = o244  # game.yaml:586
                     else:
-                        _i61 = 0
-                    _k36 = _idx35[_i61]
+                        _i58 = 0
+                    _k36 = _idx35[_i58]
                     if _k36 == 0:  # game.yaml:589
                         st.at = o240  # game.yaml:589
-                        _args125 = {'p': env['q'], 'n': 1}
+                        _args122 = {'p': env['q'], 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[118])
                         st.inline += 1
                         try:
-                            proc_gain_gold(st, _args125)
+                            proc_gain_gold(st, _args122)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
@@ -6313,12 +5862,12 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k36 == 1:  # game.yaml:590
                         st.at = o242  # game.yaml:590
-                        _args126 = {'p': env['q'], 'n': 1}
+                        _args123 = {'p': env['q'], 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[119])
                         st.inline += 1
                         try:
-                            proc_gain_power(st, _args126)
+                            proc_gain_power(st, _args123)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure gain_power (' + str(S[42]) + ')')
@@ -6326,9 +5875,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _k36 == 2:  # game.yaml:591
                         pass
-    def c_238(st, fr):  # game.yaml:585
-        env = fr.env
-        pc = fr.pc
+    def c_238(st, env, pc):  # game.yaml:585
         if pc <= 0:
             st.at = o244  # game.yaml:586
             _actions36, _values36, _idx36 = collect_244(st, env)
@@ -6339,20 +5886,20 @@ def build(num_players, files):
                 raise RuleError(not_a_seat(_p51, num_players), S[186])
             if _p51 in st.players:  # else out of the game: no option runs
                 if len(_actions36) > 1:
-                    _i62 = st.choose(len(_actions36))
+                    _i59 = st.choose(len(_actions36))
                     st.move_number += 1
                     st.at = o244  # game.yaml:586
                 else:
-                    _i62 = 0
-                _k37 = _idx36[_i62]
+                    _i59 = 0
+                _k37 = _idx36[_i59]
                 if _k37 == 0:  # game.yaml:589
                     st.at = o240  # game.yaml:589
-                    _args127 = {'p': env['q'], 'n': 1}
+                    _args124 = {'p': env['q'], 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[118])
                     st.inline += 1
                     try:
-                        proc_gain_gold(st, _args127)
+                        proc_gain_gold(st, _args124)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
@@ -6360,12 +5907,12 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k37 == 1:  # game.yaml:590
                     st.at = o242  # game.yaml:590
-                    _args128 = {'p': env['q'], 'n': 1}
+                    _args125 = {'p': env['q'], 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[119])
                     st.inline += 1
                     try:
-                        proc_gain_power(st, _args128)
+                        proc_gain_power(st, _args125)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure gain_power (' + str(S[42]) + ')')
@@ -6373,60 +5920,21 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _k37 == 2:  # game.yaml:591
                     pass
-    def c_239(st, fr):  # game.yaml:589
-        env = fr.env
-        st.at = o240  # game.yaml:589
-        _args129 = {'p': env['q'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[118])
-        st.inline += 1
-        try:
-            proc_gain_gold(st, _args129)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
-            raise
-        st.inline -= 1
-    def c_241(st, fr):  # game.yaml:590
-        env = fr.env
-        st.at = o242  # game.yaml:590
-        _args130 = {'p': env['q'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[119])
-        st.inline += 1
-        try:
-            proc_gain_power(st, _args130)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure gain_power (' + str(S[42]) + ')')
-            raise
-        st.inline -= 1
-    def c_243(st, fr):  # game.yaml:591
-        env = fr.env
-        pass
-    def c_252(st, fr):  # game.yaml:601
-        env = fr.env
-        pc = fr.pc
+    def c_252(st, env, pc):  # game.yaml:601
         if pc <= 0:
             st.at = o253  # game.yaml:601
-            _args131 = {'q': env['q']}
+            _args126 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[121])
             st.inline += 1
             try:
-                d_pay_debt(st, _args131)
+                c_25(st, _args126, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure pay_debt (' + str(S[187]) + ')')
                 raise
             st.inline -= 1
-    def c_256(st, fr):  # game.yaml:611
-        env = fr.env
-        st.at = o257  # game.yaml:611
-        st.move(env['c'], Z_discard1, False)
-    def c_258(st, fr):  # game.yaml:615
-        env = fr.env
-        pc = fr.pc
+    def c_258(st, env, pc):  # game.yaml:615
         if pc <= 0:
             st.at = o259  # game.yaml:616
             run_pick(st, env, o259)
@@ -6435,71 +5943,63 @@ def build(num_players, files):
             for _x8 in list(env['gone']):
                 env['x'] = _x8
                 st.at = o261  # game.yaml:617
-                _args132 = {'c': env['x']}
+                _args127 = {'c': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[123])
                 st.inline += 1
                 try:
-                    d_return_item(st, _args132)
+                    c_20(st, _args127, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure return_item (' + str(S[184]) + ')')
                     raise
                 st.inline -= 1
-    def c_260(st, fr):  # game.yaml:617
-        env = fr.env
-        pc = fr.pc
+    def c_260(st, env, pc):  # game.yaml:617
         if pc <= 0:
             st.at = o261  # game.yaml:617
-            _args133 = {'c': env['x']}
+            _args128 = {'c': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[123])
             st.inline += 1
             try:
-                d_return_item(st, _args133)
+                c_20(st, _args128, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure return_item (' + str(S[184]) + ')')
                 raise
             st.inline -= 1
-    def c_263(st, fr):  # game.yaml:620
-        env = fr.env
-        pc = fr.pc
+    def c_263(st, env, pc):  # game.yaml:620
         if pc <= 0:
             st.at = o266  # game.yaml:620
             for _x9 in list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]):
                 env['x'] = _x9
                 st.at = o265  # game.yaml:620
-                _args134 = {'c': env['x']}
+                _args129 = {'c': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[124])
                 st.inline += 1
                 try:
-                    d_return_item(st, _args134)
+                    c_20(st, _args129, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure return_item (' + str(S[184]) + ')')
                     raise
                 st.inline -= 1
-    def c_264(st, fr):  # game.yaml:620
-        env = fr.env
-        pc = fr.pc
+    def c_264(st, env, pc):  # game.yaml:620
         if pc <= 0:
             st.at = o265  # game.yaml:620
-            _args135 = {'c': env['x']}
+            _args130 = {'c': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[124])
             st.inline += 1
             try:
-                d_return_item(st, _args135)
+                c_20(st, _args130, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure return_item (' + str(S[184]) + ')')
                 raise
             st.inline -= 1
-    def c_269(st, fr):  # game.yaml:627
-        env = fr.env
-        pc = fr.pc
+    def c_269(st, env, pc):  # game.yaml:627
         if pc <= 0:
             st.at = o270  # game.yaml:627
             if st.record_log:
@@ -6507,87 +6007,63 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o271  # game.yaml:627
             st.end_game()  # raises GameEnded during a playout
-    def c_274(st, fr):  # game.yaml:629
-        env = fr.env
-        st.at = o275  # game.yaml:629
-        _args136 = {'p': env['p'], 'n': 1}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[61])
-        st.inline += 1
-        try:
-            proc_gain_gold(st, _args136)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
-            raise
-        st.inline -= 1
-    def c_280(st, fr):  # game.yaml:232
-        env = fr.env
-        pc = fr.pc
+    def c_280(st, env, pc):  # game.yaml:232
         if pc <= 0:
             st.at = o281  # game.yaml:232
-            _args137 = {'r': st.vars['revealer'], 'lot': env['lot']}
+            _args131 = {'r': st.vars['revealer'], 'lot': env['lot']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[133])
             st.inline += 1
             try:
-                d_auction(st, _args137)
+                c_21(st, _args131, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure auction (' + str(S[189]) + ')')
                 raise
             st.inline -= 1
-    def c_282(st, fr):  # game.yaml:234
-        env = fr.env
-        pc = fr.pc
+    def c_282(st, env, pc):  # game.yaml:234
         if pc <= 0:
             st.at = o283  # game.yaml:235
-            _args138 = {'r': st.vars['revealer'], 'card': env['card']}
+            _args132 = {'r': st.vars['revealer'], 'card': env['card']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[134])
             st.inline += 1
             try:
-                d_mazarin(st, _args138)
+                c_23(st, _args132, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure mazarin (' + str(S[190]) + ')')
                 raise
             st.inline -= 1
-    def c_284(st, fr):  # game.yaml:237
-        env = fr.env
-        pc = fr.pc
+    def c_284(st, env, pc):  # game.yaml:237
         if pc <= 0:
             st.at = o285  # game.yaml:238
-            _args139 = {'r': st.vars['revealer'], 'card': env['card']}
+            _args133 = {'r': st.vars['revealer'], 'card': env['card']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[135])
             st.inline += 1
             try:
-                d_game_debts(st, _args139)
+                c_24(st, _args133, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure game_debts (' + str(S[191]) + ')')
                 raise
             st.inline -= 1
-    def c_286(st, fr):  # game.yaml:239
-        env = fr.env
-        pc = fr.pc
+    def c_286(st, env, pc):  # game.yaml:239
         if pc <= 0:
             st.at = o287  # game.yaml:240
-            _args140 = {'card': env['card']}
+            _args134 = {'card': env['card']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[136])
             st.inline += 1
             try:
-                d_ludwig(st, _args140)
+                c_26(st, _args134, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure ludwig (' + str(S[192]) + ')')
                 raise
             st.inline -= 1
-    def c_288(st, fr):  # game.yaml:188
-        env = fr.env
-        pc = fr.pc
+    def c_288(st, env, pc):  # game.yaml:188
         if pc <= 0:
             st.at = o289  # game.yaml:191
             st.move(C_ludwig1, Z_set_aside1, False)
@@ -6596,15 +6072,15 @@ def build(num_players, files):
             st.shuffle(Z_deck1)
         if pc <= 2:
             st.at = o293  # game.yaml:193
-            for _i63 in list(span_list(1, len(st.players), S[146])):
-                env['i'] = _i63
+            for _i60 in list(span_list(1, len(st.players), S[146])):
+                env['i'] = _i60
                 st.at = o292  # game.yaml:193
-                _args141 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+                _args135 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[145])
                 st.inline += 1
                 try:
-                    d_deal(st, _args141)
+                    c_0(st, _args135, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure deal (' + str(S[193]) + ')')
@@ -6613,10 +6089,10 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o294  # game.yaml:194
             st.at = o295  # game.yaml:194
-            _items20 = st.zones[Z_returned1]
-            _dest34 = Z_deck1
-            for _c119 in cards_of(_items20):
-                st.move(_c119, _dest34, False)
+            _items19 = st.zones[Z_returned1]
+            _dest32 = Z_deck1
+            for _c96 in cards_of(_items19):
+                st.move(_c96, _dest32, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
         if pc <= 4:
@@ -6627,91 +6103,62 @@ def build(num_players, files):
                     continue
                 env['p'] = _p52
                 st.at = o298  # game.yaml:197
-                _n8 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n8, lambda _c120: (_c120.props['value'] == 1), S[137])
-                _dest35 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c121 in _moved14:
-                    st.move(_c121, _dest35, False)
+                _n7 = 3
+                _moved13 = take_where(st, Z_power_supply1, _n7, lambda _c97: (_c97.props['value'] == 1), S[137])
+                _dest33 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
+                for _c98 in _moved13:
+                    st.move(_c98, _dest33, False)
                 st.at = o299  # game.yaml:198
-                _n9 = 3
-                _moved15 = take_where(st, Z_power_supply1, _n9, lambda _c122: (_c122.props['value'] == 2), S[139])
-                _dest36 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c123 in _moved15:
-                    st.move(_c123, _dest36, False)
+                _n8 = 3
+                _moved14 = take_where(st, Z_power_supply1, _n8, lambda _c99: (_c99.props['value'] == 2), S[139])
+                _dest34 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
+                for _c100 in _moved14:
+                    st.move(_c100, _dest34, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
         if pc <= 5:
             st.at = o302  # game.yaml:200
-            _items21 = st.zones[Z_deck1]
-            _dest37 = Z_draw_pile1
-            for _c124 in cards_of(_items21):
-                st.move(_c124, _dest37, False)
+            _items20 = st.zones[Z_deck1]
+            _dest35 = Z_draw_pile1
+            for _c101 in cards_of(_items20):
+                st.move(_c101, _dest35, False)
         if pc <= 6:
             st.at = o303  # game.yaml:201
-            _args142 = {}
+            _args136 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[143])
             st.inline += 1
             try:
-                proc_split_with_ludwig(st, _args142)
+                proc_split_with_ludwig(st, _args136)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure split_with_ludwig (' + str(S[63]) + ')')
                 raise
             st.inline -= 1
-    def c_291(st, fr):  # game.yaml:193
-        env = fr.env
-        pc = fr.pc
+    def c_291(st, env, pc):  # game.yaml:193
         if pc <= 0:
             st.at = o292  # game.yaml:193
-            _args143 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+            _args137 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[145])
             st.inline += 1
             try:
-                d_deal(st, _args143)
+                c_0(st, _args137, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure deal (' + str(S[193]) + ')')
                 raise
             st.inline -= 1
-    def c_294(st, fr):  # game.yaml:194
-        env = fr.env
-        st.at = o295  # game.yaml:194
-        _items22 = st.zones[Z_returned1]
-        _dest38 = Z_deck1
-        for _c125 in cards_of(_items22):
-            st.move(_c125, _dest38, False)
-        st.at = o296  # game.yaml:194
-        st.shuffle(Z_deck1)
-    def c_297(st, fr):  # game.yaml:196
-        env = fr.env
-        st.at = o298  # game.yaml:197
-        _n10 = 3
-        _moved16 = take_where(st, Z_power_supply1, _n10, lambda _c126: (_c126.props['value'] == 1), S[137])
-        _dest39 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-        for _c127 in _moved16:
-            st.move(_c127, _dest39, False)
-        st.at = o299  # game.yaml:198
-        _n11 = 3
-        _moved17 = take_where(st, Z_power_supply1, _n11, lambda _c128: (_c128.props['value'] == 2), S[139])
-        _dest40 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-        for _c129 in _moved17:
-            st.move(_c129, _dest40, False)
-        st.at = o300  # game.yaml:199
-        st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
-    def c_304(st, fr):  # game.yaml:203
-        env = fr.env
-        pc = fr.pc
+    def c_304(st, env, pc):  # game.yaml:203
         if pc <= 0:
             st.at = o325  # game.yaml:203
-            _passes13 = 0
+            _passes11 = 0
             while True:
                 st.at = o325  # game.yaml:203
-                if _passes13 > 0 and (st.vars['round'] >= 1):
+                if _passes11 > 0 and (st.vars['round'] >= 1):
                     break
-                _passes13 += 1
-                if _passes13 > MAX_PASSES:
+                _passes11 += 1
+                if _passes11 > MAX_PASSES:
                     raise too_long(S[194])
                 st.at = o306  # game.yaml:203
                 st.vars['round'] += 1
@@ -6722,13 +6169,13 @@ def build(num_players, files):
                 st.at = o309  # game.yaml:207
                 st.vars['phase'] = 'Turns'
                 st.at = o322  # game.yaml:207
-                _passes14 = 0
+                _passes12 = 0
                 while True:
                     st.at = o322  # game.yaml:207
                     if not (not (len(st.players) <= 1)):
                         break
-                    _passes14 += 1
-                    if _passes14 > MAX_PASSES:
+                    _passes12 += 1
+                    if _passes12 > MAX_PASSES:
                         raise too_long(S[195])
                     st.at = o321  # game.yaml:207
                     _live15 = live_mask(st)
@@ -6748,41 +6195,41 @@ def build(num_players, files):
                             st.at = o315  # game.yaml:213
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
-                            _items23 = st.zones[Z_used_properties1]
-                            _dest41 = Z_unused_properties1
-                            for _c130 in cards_of(_items23):
-                                st.move(_c130, _dest41, False)
+                            _items21 = st.zones[Z_used_properties1]
+                            _dest36 = Z_unused_properties1
+                            for _c102 in cards_of(_items21):
+                                st.move(_c102, _dest36, False)
                             st.at = o317  # game.yaml:215
-                            _args144 = {'p': env['p']}
+                            _args138 = {'p': env['p']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[147])
                             st.inline += 1
                             try:
-                                d_phase1(st, _args144)
+                                c_2(st, _args138, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                                 raise
                             st.inline -= 1
                             st.at = o318  # game.yaml:216
-                            _args145 = {'p': env['p']}
+                            _args139 = {'p': env['p']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[148])
                             st.inline += 1
                             try:
-                                d_phase2(st, _args145)
+                                c_7(st, _args139, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                                 raise
                             st.inline -= 1
                             st.at = o319  # game.yaml:217
-                            _args146 = {'p': env['p']}
+                            _args140 = {'p': env['p']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[149])
                             st.inline += 1
                             try:
-                                d_phase3(st, _args146)
+                                c_11(st, _args140, 0)
                             except Exception as e:
                                 st.inline -= 1
                                 traced(e, 'procedure phase3 (' + str(S[198]) + ')')
@@ -6792,9 +6239,7 @@ def build(num_players, files):
                 st.vars['turn_player'] = None
                 st.at = o324  # game.yaml:207
                 st.vars['phase'] = ''
-    def c_305(st, fr):  # game.yaml:203
-        env = fr.env
-        pc = fr.pc
+    def c_305(st, env, pc):  # game.yaml:203
         if pc <= 0:
             st.at = o306  # game.yaml:203
             st.vars['round'] += 1
@@ -6807,13 +6252,13 @@ def build(num_players, files):
             st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
             st.at = o322  # game.yaml:207
-            _passes15 = 0
+            _passes13 = 0
             while True:
                 st.at = o322  # game.yaml:207
                 if not (not (len(st.players) <= 1)):
                     break
-                _passes15 += 1
-                if _passes15 > MAX_PASSES:
+                _passes13 += 1
+                if _passes13 > MAX_PASSES:
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live16 = live_mask(st)
@@ -6833,41 +6278,41 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items24 = st.zones[Z_used_properties1]
-                        _dest42 = Z_unused_properties1
-                        for _c131 in cards_of(_items24):
-                            st.move(_c131, _dest42, False)
+                        _items22 = st.zones[Z_used_properties1]
+                        _dest37 = Z_unused_properties1
+                        for _c103 in cards_of(_items22):
+                            st.move(_c103, _dest37, False)
                         st.at = o317  # game.yaml:215
-                        _args147 = {'p': env['p']}
+                        _args141 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[147])
                         st.inline += 1
                         try:
-                            d_phase1(st, _args147)
+                            c_2(st, _args141, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o318  # game.yaml:216
-                        _args148 = {'p': env['p']}
+                        _args142 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[148])
                         st.inline += 1
                         try:
-                            d_phase2(st, _args148)
+                            c_7(st, _args142, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
-                        _args149 = {'p': env['p']}
+                        _args143 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[149])
                         st.inline += 1
                         try:
-                            d_phase3(st, _args149)
+                            c_11(st, _args143, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure phase3 (' + str(S[198]) + ')')
@@ -6877,21 +6322,19 @@ def build(num_players, files):
             st.vars['turn_player'] = None
             st.at = o324  # game.yaml:207
             st.vars['phase'] = ''
-    def c_308(st, fr):  # game.yaml:207
-        env = fr.env
-        pc = fr.pc
+    def c_308(st, env, pc):  # game.yaml:207
         if pc <= 0:
             st.at = o309  # game.yaml:207
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o322  # game.yaml:207
-            _passes16 = 0
+            _passes14 = 0
             while True:
                 st.at = o322  # game.yaml:207
                 if not (not (len(st.players) <= 1)):
                     break
-                _passes16 += 1
-                if _passes16 > MAX_PASSES:
+                _passes14 += 1
+                if _passes14 > MAX_PASSES:
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live17 = live_mask(st)
@@ -6911,41 +6354,41 @@ def build(num_players, files):
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
-                        _items25 = st.zones[Z_used_properties1]
-                        _dest43 = Z_unused_properties1
-                        for _c132 in cards_of(_items25):
-                            st.move(_c132, _dest43, False)
+                        _items23 = st.zones[Z_used_properties1]
+                        _dest38 = Z_unused_properties1
+                        for _c104 in cards_of(_items23):
+                            st.move(_c104, _dest38, False)
                         st.at = o317  # game.yaml:215
-                        _args150 = {'p': env['p']}
+                        _args144 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[147])
                         st.inline += 1
                         try:
-                            d_phase1(st, _args150)
+                            c_2(st, _args144, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o318  # game.yaml:216
-                        _args151 = {'p': env['p']}
+                        _args145 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[148])
                         st.inline += 1
                         try:
-                            d_phase2(st, _args151)
+                            c_7(st, _args145, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
-                        _args152 = {'p': env['p']}
+                        _args146 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[149])
                         st.inline += 1
                         try:
-                            d_phase3(st, _args152)
+                            c_11(st, _args146, 0)
                         except Exception as e:
                             st.inline -= 1
                             traced(e, 'procedure phase3 (' + str(S[198]) + ')')
@@ -6957,9 +6400,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o324  # game.yaml:207
             st.vars['phase'] = ''
-    def c_310(st, fr):  # game.yaml:211
-        env = fr.env
-        pc = fr.pc
+    def c_310(st, env, pc):  # game.yaml:211
         if pc <= 0:
             st.at = o321  # game.yaml:207
             _live18 = live_mask(st)
@@ -6979,49 +6420,47 @@ def build(num_players, files):
                     st.at = o315  # game.yaml:213
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
-                    _items26 = st.zones[Z_used_properties1]
-                    _dest44 = Z_unused_properties1
-                    for _c133 in cards_of(_items26):
-                        st.move(_c133, _dest44, False)
+                    _items24 = st.zones[Z_used_properties1]
+                    _dest39 = Z_unused_properties1
+                    for _c105 in cards_of(_items24):
+                        st.move(_c105, _dest39, False)
                     st.at = o317  # game.yaml:215
-                    _args153 = {'p': env['p']}
+                    _args147 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[147])
                     st.inline += 1
                     try:
-                        d_phase1(st, _args153)
+                        c_2(st, _args147, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o318  # game.yaml:216
-                    _args154 = {'p': env['p']}
+                    _args148 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[148])
                     st.inline += 1
                     try:
-                        d_phase2(st, _args154)
+                        c_7(st, _args148, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o319  # game.yaml:217
-                    _args155 = {'p': env['p']}
+                    _args149 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[149])
                     st.inline += 1
                     try:
-                        d_phase3(st, _args155)
+                        c_11(st, _args149, 0)
                     except Exception as e:
                         st.inline -= 1
                         traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                         raise
                     st.inline -= 1
-    def c_311(st, fr):  # game.yaml:211
-        env = fr.env
-        pc = fr.pc
+    def c_311(st, env, pc):  # game.yaml:211
         if pc <= 0:
             st.at = o320  # game.yaml:207
             if (not (len(st.players) <= 1)):
@@ -7035,49 +6474,47 @@ def build(num_players, files):
                 st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
-                _items27 = st.zones[Z_used_properties1]
-                _dest45 = Z_unused_properties1
-                for _c134 in cards_of(_items27):
-                    st.move(_c134, _dest45, False)
+                _items25 = st.zones[Z_used_properties1]
+                _dest40 = Z_unused_properties1
+                for _c106 in cards_of(_items25):
+                    st.move(_c106, _dest40, False)
                 st.at = o317  # game.yaml:215
-                _args156 = {'p': env['p']}
+                _args150 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[147])
                 st.inline += 1
                 try:
-                    d_phase1(st, _args156)
+                    c_2(st, _args150, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o318  # game.yaml:216
-                _args157 = {'p': env['p']}
+                _args151 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[148])
                 st.inline += 1
                 try:
-                    d_phase2(st, _args157)
+                    c_7(st, _args151, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o319  # game.yaml:217
-                _args158 = {'p': env['p']}
+                _args152 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[149])
                 st.inline += 1
                 try:
-                    d_phase3(st, _args158)
+                    c_11(st, _args152, 0)
                 except Exception as e:
                     st.inline -= 1
                     traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                     raise
                 st.inline -= 1
-    def c_312(st, fr):  # game.yaml:211
-        env = fr.env
-        pc = fr.pc
+    def c_312(st, env, pc):  # game.yaml:211
         if pc <= 0:
             st.at = o313  # game.yaml:207
             st.vars['turn_player'] = env['p']
@@ -7092,18 +6529,18 @@ def build(num_players, files):
             st.vars['conspiracy_used'] = False
         if pc <= 3:
             st.at = o316  # game.yaml:214
-            _items28 = st.zones[Z_used_properties1]
-            _dest46 = Z_unused_properties1
-            for _c135 in cards_of(_items28):
-                st.move(_c135, _dest46, False)
+            _items26 = st.zones[Z_used_properties1]
+            _dest41 = Z_unused_properties1
+            for _c107 in cards_of(_items26):
+                st.move(_c107, _dest41, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
-            _args159 = {'p': env['p']}
+            _args153 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[147])
             st.inline += 1
             try:
-                d_phase1(st, _args159)
+                c_2(st, _args153, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure phase1 (' + str(S[196]) + ')')
@@ -7111,12 +6548,12 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 5:
             st.at = o318  # game.yaml:216
-            _args160 = {'p': env['p']}
+            _args154 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[148])
             st.inline += 1
             try:
-                d_phase2(st, _args160)
+                c_7(st, _args154, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure phase2 (' + str(S[197]) + ')')
@@ -7124,1222 +6561,20 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 6:
             st.at = o319  # game.yaml:217
-            _args161 = {'p': env['p']}
+            _args155 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[149])
             st.inline += 1
             try:
-                d_phase3(st, _args161)
+                c_11(st, _args155, 0)
             except Exception as e:
                 st.inline -= 1
                 traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                 raise
             st.inline -= 1
-    def c_326(st, fr):  # game.yaml:219
-        env = fr.env
-        st.at = o329  # game.yaml:223
-        _live19 = live_mask(st)
-        for _p57 in list(st.players):
-            if gone(st, _live19, _p57):
-                continue
-            env['p'] = _p57
-            st.at = o328  # game.yaml:224
-            _i64 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-            _v23 = ((len([1 for _c136 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c136.kind == 'gold_chips')]) + sum([_c137.props['value'] for _c137 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c137.kind == 'power_chips')])) + (2 * len([1 for _c138 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c138.props['colour'] == C_blue1)])))
-            if _v23 < 0:
-                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[153])
-            st.vars['score'][_i64] = _v23
-    def c_327(st, fr):  # game.yaml:224
-        env = fr.env
-        st.at = o328  # game.yaml:224
-        _i65 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-        _v24 = ((len([1 for _c139 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c139.kind == 'gold_chips')]) + sum([_c140.props['value'] for _c140 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c140.kind == 'power_chips')])) + (2 * len([1 for _c141 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c141.props['colour'] == C_blue1)])))
-        if _v24 < 0:
-            raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[153])
-        st.vars['score'][_i65] = _v24
-    def d_deal(st, env):  # game.yaml:244
-        st.at = o29  # game.yaml:249
-        _passes17 = 0
-        while True:
-            st.at = o29  # game.yaml:249
-            if not (len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[66])))]) < env['n']):
-                break
-            _passes17 += 1
-            if _passes17 > MAX_PASSES:
-                raise too_long(S[154])
-            _h7 = len(st.frames)
-            st.at = o28  # game.yaml:250
-            _dest47 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
-            _before4 = len(st.zones[_dest47])
-            st.move_count(1, Z_deck1, _dest47, False, S[64])
-            if _dest47 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest47], _dest47, _before4, False, S[64])
-            if len(st.frames) > _h7:
-                run_to(st, _h7)
-    def d_split_with_ludwig(st, env):  # game.yaml:251
-        st.at = o30  # game.yaml:255
-        st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[18]), Z_draw_pile1, Z_lower_half1, False, S[19])
-        st.at = o31  # game.yaml:256
-        st.move(C_ludwig1, Z_lower_half1, False)
-        st.at = o32  # game.yaml:257
-        st.shuffle(Z_lower_half1)
-        st.at = o33  # game.yaml:258
-        _items29 = st.zones[Z_lower_half1]
-        _dest48 = Z_draw_pile1
-        for _c142 in cards_of(_items29):
-            st.move(_c142, _dest48, True)
-    def d_phase1(st, env):  # game.yaml:261
-        st.at = o34  # game.yaml:266
-        _args162 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[40])
-        st.inline += 1
-        try:
-            d_conspiracy(st, _args162)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o40  # game.yaml:268
-        _passes18 = 0
-        while True:
-            st.at = o40  # game.yaml:268
-            if not any((_c143.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p58: len([1 for _c144 in st.zones[(Z_area1 + (_p58 if type(_p58) is int and 0 <= _p58 < num_players else seat(st, _p58, S[0])))] if (_c144.props['colour'] == _c143)]))) for _c143 in st.zones[Z_unused_properties1]):
-                break
-            _passes18 += 1
-            if _passes18 > MAX_PASSES:
-                raise too_long(S[156])
-            st.at = o39  # game.yaml:270
-            _actions37, _values37, _idx37 = collect_39(st, env)
-            if not _actions37:
-                raise RuleError('a choice has no legal option', S[157])
-            _p59 = e39_player(st, env)
-            if type(_p59) is not int or not 0 <= _p59 < num_players:
-                raise RuleError(not_a_seat(_p59, num_players), S[157])
-            if _p59 in st.players:  # else out of the game: no option runs
-                if len(_actions37) > 1:
-                    _i66 = st.choose(len(_actions37))
-                    st.move_number += 1
-                    st.at = o39  # game.yaml:270
-                else:
-                    _i66 = 0
-                env['col'] = _values37[_i66]
-                st.at = o37  # game.yaml:278
-                st.move(env['col'], Z_used_properties1, False)
-                st.at = o38  # game.yaml:278
-                _args163 = {'p': env['p'], 'col': env['col']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[67])
-                st.inline += 1
-                try:
-                    d_use_property(st, _args163)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure use_property (' + str(S[158]) + ')')
-                    raise
-                st.inline -= 1
-    def d_use_property(st, env):  # game.yaml:279
-        st.at = o49  # game.yaml:283
-        if (env['col'] == C_green1):
-            st.at = o42  # game.yaml:284
-            _args164 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[68])
-            st.inline += 1
-            try:
-                d_combat(st, _args164)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure combat (' + str(S[159]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['col'] == C_red1):
-            st.at = o44  # game.yaml:288
-            _args165 = {'p': env['p'], 'n': (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a22.key == 'autoritaet')]) > 0) else 1)}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[41])
-            st.inline += 1
-            try:
-                proc_gain_power(st, _args165)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure gain_power (' + str(S[42]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['col'] == C_yellow1):
-            st.at = o46  # game.yaml:291
-            _args166 = {'p': env['p'], 'n': (1 + len([1 for _a23 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a23.key == 'pension')]))}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[43])
-            st.inline += 1
-            try:
-                proc_gain_gold(st, _args166)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
-                raise
-            st.inline -= 1
-        elif (env['col'] == C_blue1):
-            st.at = o48  # game.yaml:292
-            _args167 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[69])
-            st.inline += 1
-            try:
-                d_etiquette(st, _args167)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure etiquette (' + str(S[160]) + ')')
-                raise
-            st.inline -= 1
-    def d_combat(st, env):  # game.yaml:294
-        st.at = o50  # game.yaml:299
-        env['dominion'] = (len([1 for _a24 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a24.key == 'herrschaft')]) > 0)
-        st.at = o55  # game.yaml:300
-        for _k39 in list(span_list(1, (3 if env['dominion'] else 2), S[71])):
-            env['k'] = _k39
-            st.at = o54  # game.yaml:302
-            _actions38, _values38, _idx38 = collect_54(st, env)
-            if not _actions38:
-                raise RuleError('a choice has no legal option', S[161])
-            _p60 = e54_player(st, env)
-            if type(_p60) is not int or not 0 <= _p60 < num_players:
-                raise RuleError(not_a_seat(_p60, num_players), S[161])
-            if _p60 in st.players:  # else out of the game: no option runs
-                if len(_actions38) > 1:
-                    _i67 = st.choose(len(_actions38))
-                    st.move_number += 1
-                    st.at = o54  # game.yaml:302
-                else:
-                    _i67 = 0
-                env['q'] = _values38[_i67]
-                st.at = o53  # game.yaml:304
-                _i68 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
-                st.vars['demand'][_i68] += 1
-        st.at = o62  # game.yaml:305
-        _live20 = live_mask(st)
-        for _q23 in list(others(st, env['p'])):
-            if gone(st, _live20, _q23):
-                continue
-            env['q'] = _q23
-            st.at = o57  # game.yaml:307
-            env['n'] = st.vars['demand'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[72]))]
-            st.at = o58  # game.yaml:308
-            _i69 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))
-            st.vars['demand'][_i69] = 0
-            st.at = o61  # game.yaml:309
-            if (env['n'] > 0):
-                st.at = o60  # game.yaml:310
-                _args168 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a25 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a25.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[74])
-                st.inline += 1
-                try:
-                    d_hand_over(st, _args168)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure hand_over (' + str(S[162]) + ')')
-                    raise
-                st.inline -= 1
-    def d_etiquette(st, env):  # game.yaml:314
-        st.at = o76  # game.yaml:318
-        _actions39, _values39, _idx39 = collect_76(st, env)
-        if not _actions39:
-            raise RuleError('a choice has no legal option', S[163])
-        _p61 = e76_player(st, env)
-        if type(_p61) is not int or not 0 <= _p61 < num_players:
-            raise RuleError(not_a_seat(_p61, num_players), S[163])
-        if _p61 in st.players:  # else out of the game: no option runs
-            if len(_actions39) > 1:
-                _i70 = st.choose(len(_actions39))
-                st.move_number += 1
-                st.at = o76  # game.yaml:318
-            else:
-                _i70 = 0
-            _k41 = _idx39[_i70]
-            if _k41 == 0:  # game.yaml:321
-                env['c'] = _values39[_i70]
-                st.at = o71  # game.yaml:326
-                if any((_d5.kind == 'property_cards') for _d5 in st.zones[Z_discard1]):
-                    st.at = o70  # game.yaml:328
-                    _actions40, _values40, _idx40 = collect_70(st, env)
-                    if not _actions40:
-                        raise RuleError('a choice has no legal option', S[164])
-                    _p62 = e70_player(st, env)
-                    if type(_p62) is not int or not 0 <= _p62 < num_players:
-                        raise RuleError(not_a_seat(_p62, num_players), S[164])
-                    if _p62 in st.players:  # else out of the game: no option runs
-                        if len(_actions40) > 1:
-                            _i71 = st.choose(len(_actions40))
-                            st.move_number += 1
-                            st.at = o70  # game.yaml:328
-                        else:
-                            _i71 = 0
-                        env['d'] = _values40[_i71]
-                        st.at = o68  # game.yaml:332
-                        st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
-                        st.at = o69  # game.yaml:332
-                        st.move(env['c'], Z_discard1, False)
-                else:
-                    st.at = o65  # game.yaml:334
-                    if st.record_log:
-                        st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
-            elif _k41 == 1:  # game.yaml:335
-                env['c'] = _values39[_i70]
-                st.at = o73  # game.yaml:338
-                st.move(env['c'], Z_discard1, False)
-                st.at = o74  # game.yaml:338
-                _args169 = {'p': env['p']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[76])
-                st.inline += 1
-                try:
-                    d_discard_opponent_card(st, _args169)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k41 == 2:  # game.yaml:339
-                pass
-    def d_discard_opponent_card(st, env):  # game.yaml:341
-        st.at = o81  # game.yaml:345
-        _actions41, _values41, _idx41 = collect_81(st, env)
-        if not _actions41:
-            raise RuleError('a choice has no legal option', S[166])
-        _p63 = e81_player(st, env)
-        if type(_p63) is not int or not 0 <= _p63 < num_players:
-            raise RuleError(not_a_seat(_p63, num_players), S[166])
-        if _p63 in st.players:  # else out of the game: no option runs
-            if len(_actions41) > 1:
-                _i72 = st.choose(len(_actions41))
-                st.move_number += 1
-                st.at = o81  # game.yaml:345
-            else:
-                _i72 = 0
-            env['q'] = _values41[_i72]
-            st.at = o80  # game.yaml:352
-            _actions42, _values42, _idx42 = collect_80(st, env)
-            if not _actions42:
-                raise RuleError('a choice has no legal option', S[167])
-            _p64 = e80_player(st, env)
-            if type(_p64) is not int or not 0 <= _p64 < num_players:
-                raise RuleError(not_a_seat(_p64, num_players), S[167])
-            if _p64 in st.players:  # else out of the game: no option runs
-                if len(_actions42) > 1:
-                    _i73 = st.choose(len(_actions42))
-                    st.move_number += 1
-                    st.at = o80  # game.yaml:352
-                else:
-                    _i73 = 0
-                env['x'] = _values42[_i73]
-                st.at = o79  # game.yaml:354
-                st.move(env['x'], Z_discard1, False)
-    def d_phase2(st, env):  # game.yaml:356
-        st.at = o82  # game.yaml:360
-        _args170 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[45])
-        st.inline += 1
-        try:
-            d_conspiracy(st, _args170)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o92  # game.yaml:361
-        if (len([1 for _a26 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a26.key == 'orden')]) > 0):
-            st.at = o91  # game.yaml:362
-            _args171 = {'p': env['p']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
-            st.inline += 1
-            try:
-                d_orden_reveal(st, _args171)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o89  # game.yaml:364
-            _actions43, _values43, _idx43 = collect_89(st, env)
-            if not _actions43:
-                raise RuleError('a choice has no legal option', S[169])
-            _p65 = e89_player(st, env)
-            if type(_p65) is not int or not 0 <= _p65 < num_players:
-                raise RuleError(not_a_seat(_p65, num_players), S[169])
-            if _p65 in st.players:  # else out of the game: no option runs
-                if len(_actions43) > 1:
-                    _i74 = st.choose(len(_actions43))
-                    st.move_number += 1
-                    st.at = o89  # game.yaml:364
-                else:
-                    _i74 = 0
-                env['n'] = _values43[_i74]
-                st.at = o85  # game.yaml:370
-                if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
-                st.at = o88  # game.yaml:371
-                _passes19 = 0
-                while True:
-                    st.at = o88  # game.yaml:371
-                    if not (len(st.zones[Z_on_display1]) < env['n']):
-                        break
-                    _passes19 += 1
-                    if _passes19 > MAX_PASSES:
-                        raise too_long(S[170])
-                    st.at = o87  # game.yaml:372
-                    _args172 = {'p': env['p'], 'into_area': False}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[82])
-                    st.inline += 1
-                    try:
-                        d_reveal(st, _args172)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure reveal (' + str(S[171]) + ')')
-                        raise
-                    st.inline -= 1
-        st.at = o93  # game.yaml:373
-        _args173 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[46])
-        st.inline += 1
-        try:
-            d_keep_cards(st, _args173)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure keep_cards (' + str(S[172]) + ')')
-            raise
-        st.inline -= 1
-    def d_orden_reveal(st, env):  # game.yaml:374
-        st.at = o94  # game.yaml:379
-        _args174 = {'p': env['p'], 'into_area': False}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[47])
-        st.inline += 1
-        try:
-            d_reveal(st, _args174)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure reveal (' + str(S[171]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o100  # game.yaml:380
-        if (len(st.zones[Z_on_display1]) < 4):
-            st.at = o99  # game.yaml:382
-            _actions44, _values44, _idx44 = collect_99(st, env)
-            if not _actions44:
-                raise RuleError('a choice has no legal option', S[173])
-            _p66 = e99_player(st, env)
-            if type(_p66) is not int or not 0 <= _p66 < num_players:
-                raise RuleError(not_a_seat(_p66, num_players), S[173])
-            if _p66 in st.players:  # else out of the game: no option runs
-                if len(_actions44) > 1:
-                    _i75 = st.choose(len(_actions44))
-                    st.move_number += 1
-                    st.at = o99  # game.yaml:382
-                else:
-                    _i75 = 0
-                _k46 = _idx44[_i75]
-                if _k46 == 0:  # game.yaml:384
-                    st.at = o97  # game.yaml:384
-                    _args175 = {'p': env['p']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[85])
-                    st.inline += 1
-                    try:
-                        d_orden_reveal(st, _args175)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k46 == 1:  # game.yaml:384
-                    pass
-    def d_reveal(st, env):  # game.yaml:385
-        st.at = o101  # game.yaml:392
-        st.vars['revealer'] = env['p']
-        st.at = o102  # game.yaml:393
-        env['c'] = st.zones[Z_draw_pile1][-1]
-        st.at = o103  # game.yaml:394
-        if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
-        _h8 = len(st.frames)
-        st.at = o104  # game.yaml:395
-        _dest49 = Z_revealed1
-        _moved18 = env['c']
-        _moved18 = cards_of(_moved18)
-        for _c145 in _moved18:
-            st.move(_c145, _dest49, False)
-        if _dest49 in TRIGGERS1:
-            fire(st, TRIGGERS1[_dest49], _moved18, S[48])
-        if len(st.frames) > _h8:
-            run_to(st, _h8)
-        st.at = o109  # game.yaml:396
-        if (env['c'].kind == 'property_cards'):
-            _h9 = len(st.frames)
-            st.at = o108  # game.yaml:397
-            _dest50 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
-            _moved19 = env['c']
-            _moved19 = cards_of(_moved19)
-            for _c146 in _moved19:
-                st.move(_c146, _dest50, False)
-            if _dest50 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest50], _moved19, S[87])
-            if len(st.frames) > _h9:
-                run_to(st, _h9)
-        else:
-            st.at = o106  # game.yaml:398
-            _args176 = {'p': env['p'], 'into_area': env['into_area']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[86])
-            st.inline += 1
-            try:
-                d_reveal(st, _args176)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure reveal (' + str(S[171]) + ')')
-                raise
-            st.inline -= 1
-    def d_keep_cards(st, env):  # game.yaml:399
-        st.at = o113  # game.yaml:406
-        if (len(st.zones[Z_on_display1]) > 0):
-            st.at = o111  # game.yaml:408
-            run_pick(st, env, o111)
-            st.at = o112  # game.yaml:411
-            _items30 = st.zones[Z_on_display1]
-            _dest51 = Z_discard1
-            for _c147 in cards_of(_items30):
-                st.move(_c147, _dest51, False)
-    def d_phase3(st, env):  # game.yaml:413
-        st.at = o114  # game.yaml:417
-        _args177 = {'p': env['p']}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[49])
-        st.inline += 1
-        try:
-            d_conspiracy(st, _args177)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
-            raise
-        st.inline -= 1
-        st.at = o128  # game.yaml:418
-        _actions45, _values45, _idx45 = collect_128(st, env)
-        if not _actions45:
-            raise RuleError('a choice has no legal option', S[174])
-        _p67 = e128_player(st, env)
-        if type(_p67) is not int or not 0 <= _p67 < num_players:
-            raise RuleError(not_a_seat(_p67, num_players), S[174])
-        if _p67 in st.players:  # else out of the game: no option runs
-            if len(_actions45) > 1:
-                _i76 = st.choose(len(_actions45))
-                st.move_number += 1
-                st.at = o128  # game.yaml:418
-            else:
-                _i76 = 0
-            _k47 = _idx45[_i76]
-            if _k47 == 0:  # game.yaml:421
-                pass
-            elif _k47 == 1:  # game.yaml:422
-                env['q'] = _values45[_i76]
-                st.at = o117  # game.yaml:423
-                _args178 = {'p': env['p'], 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[90])
-                st.inline += 1
-                try:
-                    proc_pay_gold(st, _args178)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o118  # game.yaml:423
-                _args179 = {'q': env['q'], 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[92])
-                st.inline += 1
-                try:
-                    d_hand_over(st, _args179)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure hand_over (' + str(S[162]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k47 == 2:  # game.yaml:424
-                st.at = o120  # game.yaml:425
-                _args180 = {'p': env['p'], 'n': 1}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[93])
-                st.inline += 1
-                try:
-                    proc_pay_gold(st, _args180)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o121  # game.yaml:425
-                _args181 = {'p': env['p']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[94])
-                st.inline += 1
-                try:
-                    d_swap_cards(st, _args181)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k47 == 3:  # game.yaml:426
-                st.at = o123  # game.yaml:428
-                _args182 = {'p': env['p'], 'n': 2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[95])
-                st.inline += 1
-                try:
-                    proc_pay_gold(st, _args182)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o124  # game.yaml:428
-                _args183 = {'p': env['p']}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[96])
-                st.inline += 1
-                try:
-                    d_discard_opponent_card(st, _args183)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
-                    raise
-                st.inline -= 1
-            elif _k47 == 4:  # game.yaml:429
-                st.at = o126  # game.yaml:430
-                _args184 = {'p': env['p'], 'n': 2}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[97])
-                st.inline += 1
-                try:
-                    proc_pay_gold(st, _args184)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
-                    raise
-                st.inline -= 1
-                st.at = o127  # game.yaml:430
-                _args185 = {'p': env['p'], 'into_area': True}
-                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[98])
-                st.inline += 1
-                try:
-                    d_reveal(st, _args185)
-                except Exception as e:
-                    st.inline -= 1
-                    traced(e, 'procedure reveal (' + str(S[171]) + ')')
-                    raise
-                st.inline -= 1
-    def d_swap_cards(st, env):  # game.yaml:432
-        st.at = o136  # game.yaml:436
-        _actions46, _values46, _idx46 = collect_136(st, env)
-        if not _actions46:
-            raise RuleError('a choice has no legal option', S[176])
-        _p68 = e136_player(st, env)
-        if type(_p68) is not int or not 0 <= _p68 < num_players:
-            raise RuleError(not_a_seat(_p68, num_players), S[176])
-        if _p68 in st.players:  # else out of the game: no option runs
-            if len(_actions46) > 1:
-                _i77 = st.choose(len(_actions46))
-                st.move_number += 1
-                st.at = o136  # game.yaml:436
-            else:
-                _i77 = 0
-            env['q'] = _values46[_i77]
-            st.at = o135  # game.yaml:443
-            _actions47, _values47, _idx47 = collect_135(st, env)
-            if not _actions47:
-                raise RuleError('a choice has no legal option', S[177])
-            _p69 = e135_player(st, env)
-            if type(_p69) is not int or not 0 <= _p69 < num_players:
-                raise RuleError(not_a_seat(_p69, num_players), S[177])
-            if _p69 in st.players:  # else out of the game: no option runs
-                if len(_actions47) > 1:
-                    _i78 = st.choose(len(_actions47))
-                    st.move_number += 1
-                    st.at = o135  # game.yaml:443
-                else:
-                    _i78 = 0
-                env['c'] = _values47[_i78]
-                st.at = o134  # game.yaml:449
-                _actions48, _values48, _idx48 = collect_134(st, env)
-                if not _actions48:
-                    raise RuleError('a choice has no legal option', S[178])
-                _p70 = e134_player(st, env)
-                if type(_p70) is not int or not 0 <= _p70 < num_players:
-                    raise RuleError(not_a_seat(_p70, num_players), S[178])
-                if _p70 in st.players:  # else out of the game: no option runs
-                    if len(_actions48) > 1:
-                        _i79 = st.choose(len(_actions48))
-                        st.move_number += 1
-                        st.at = o134  # game.yaml:449
-                    else:
-                        _i79 = 0
-                    env['x'] = _values48[_i79]
-                    st.at = o132  # game.yaml:453
-                    st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
-                    st.at = o133  # game.yaml:453
-                    st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
-    def d_conspiracy(st, env):  # game.yaml:455
-        st.at = o143  # game.yaml:460
-        if (((len([1 for _a27 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a27.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[16])))]) > 0) for _q24 in others(st, env['p'])))):
-            st.at = o142  # game.yaml:462
-            _actions49, _values49, _idx49 = collect_142(st, env)
-            if not _actions49:
-                raise RuleError('a choice has no legal option', S[179])
-            _p71 = e142_player(st, env)
-            if type(_p71) is not int or not 0 <= _p71 < num_players:
-                raise RuleError(not_a_seat(_p71, num_players), S[179])
-            if _p71 in st.players:  # else out of the game: no option runs
-                if len(_actions49) > 1:
-                    _i80 = st.choose(len(_actions49))
-                    st.move_number += 1
-                    st.at = o142  # game.yaml:462
-                else:
-                    _i80 = 0
-                _k51 = _idx49[_i80]
-                if _k51 == 0:  # game.yaml:464
-                    st.at = o139  # game.yaml:464
-                    st.vars['conspiracy_used'] = True
-                    st.at = o140  # game.yaml:464
-                    _args186 = {'p': env['p']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[105])
-                    st.inline += 1
-                    try:
-                        d_swap_cards(st, _args186)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure swap_cards (' + str(S[175]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k51 == 1:  # game.yaml:465
-                    pass
-    def d_gain_gold(st, env):  # game.yaml:468
-        st.at = o144  # game.yaml:472
-        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20]))), False, S[21])
-    def d_pay_gold(st, env):  # game.yaml:473
-        st.at = o145  # game.yaml:476
-        _n12 = env['n']
-        _moved20 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[23]))), _n12, lambda _c148: (_c148.kind == 'gold_chips'), S[22])
-        _dest52 = Z_gold_supply1
-        for _c149 in _moved20:
-            st.move(_c149, _dest52, False)
-    def d_gain_power(st, env):  # game.yaml:477
-        st.at = o146  # game.yaml:482
-        st.vars['due'] = env['n']
-        st.at = o162  # game.yaml:483
-        _passes20 = 0
-        while True:
-            st.at = o162  # game.yaml:483
-            if not (st.vars['due'] > 0):
-                break
-            _passes20 += 1
-            if _passes20 > MAX_PASSES:
-                raise too_long(S[24])
-            st.at = o161  # game.yaml:485
-            if ((st.vars['due'] >= 2) and any(((_c150.kind == 'power_chips') and (_c150.props['value'] == 2)) for _c150 in st.zones[Z_power_supply1])):
-                st.at = o152  # game.yaml:486
-                st.move(first([_c151 for _c151 in st.zones[Z_power_supply1] if ((_c151.kind == 'power_chips') and (_c151.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
-                st.at = o153  # game.yaml:486
-                st.vars['due'] -= 2
-            elif any(((_c152.kind == 'power_chips') and (_c152.props['value'] == 1)) for _c152 in st.zones[Z_power_supply1]):
-                st.at = o155  # game.yaml:489
-                st.move(first([_c153 for _c153 in st.zones[Z_power_supply1] if ((_c153.kind == 'power_chips') and (_c153.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
-                st.at = o156  # game.yaml:489
-                st.vars['due'] -= 1
-            elif (any(((_c154.kind == 'power_chips') and (_c154.props['value'] == 2)) for _c154 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
-                st.at = o158  # game.yaml:491
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
-                st.at = o159  # game.yaml:492
-                st.move(first([_c155 for _c155 in st.zones[Z_power_supply1] if ((_c155.kind == 'power_chips') and (_c155.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
-                st.at = o160  # game.yaml:492
-                st.vars['due'] -= 1
-            else:
-                st.at = o149  # game.yaml:493
-                if st.record_log:
-                    st.log_line('the supply cannot give ' + fmt_player1(env['p']) + ' ' + fmt_int1(st.vars['due']) + ' more power', -1)
-                st.at = o150  # game.yaml:493
-                st.vars['due'] = 0
-    def d_hand_over(st, env):  # game.yaml:494
-        st.at = o168  # game.yaml:499
-        if (sum([_c156.props['value'] for _c156 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c156.kind == 'power_chips')]) < env['n']):
-            st.at = o166  # game.yaml:500
-            if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c157.props['value'] for _c157 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c157.kind == 'power_chips')])), -1)
-            st.at = o167  # game.yaml:500
-            _args187 = {'q': env['q']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[106])
-            st.inline += 1
-            try:
-                d_eliminate_player(st, _args187)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure eliminate_player (' + str(S[180]) + ')')
-                raise
-            st.inline -= 1
-        else:
-            st.at = o164  # game.yaml:501
-            _args188 = {'q': env['q'], 'n': env['n']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[50])
-            st.inline += 1
-            try:
-                proc_give_power(st, _args188)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure give_power (' + str(S[51]) + ')')
-                raise
-            st.inline -= 1
-    def d_give_power(st, env):  # game.yaml:502
-        st.at = o169  # game.yaml:507
-        _v25 = env['n']
-        if _v25 < 0:
-            _v25 = 0  # the marker stops at the end; the excess is lost
-        st.vars['owed'] = _v25
-        st.at = o182  # game.yaml:508
-        _passes21 = 0
-        while True:
-            st.at = o182  # game.yaml:508
-            if not (st.vars['owed'] > 0):
-                break
-            _passes21 += 1
-            if _passes21 > MAX_PASSES:
-                raise too_long(S[31])
-            st.at = o181  # game.yaml:510
-            if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1):
-                st.at = o175  # game.yaml:511
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))], 1), Z_power_supply1, False)
-                st.at = o176  # game.yaml:511
-                _v26 = st.vars['owed'] - 1
-                if _v26 < 0:
-                    _v26 = 0  # the marker stops at the end; the excess is lost
-                st.vars['owed'] = _v26
-            elif ((st.vars['owed'] == 1) and any(((_c158.kind == 'power_chips') and (_c158.props['value'] == 1)) for _c158 in st.zones[Z_power_supply1])):
-                st.at = o178  # game.yaml:514
-                st.move(first([_c159 for _c159 in st.zones[Z_power_supply1] if ((_c159.kind == 'power_chips') and (_c159.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
-                st.at = o179  # game.yaml:515
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
-                st.at = o180  # game.yaml:515
-                _v27 = st.vars['owed'] - 1
-                if _v27 < 0:
-                    _v27 = 0  # the marker stops at the end; the excess is lost
-                st.vars['owed'] = _v27
-            else:
-                st.at = o172  # game.yaml:516
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[38])))], 2), Z_power_supply1, False)
-                st.at = o173  # game.yaml:516
-                _v28 = st.vars['owed'] - 2
-                if _v28 < 0:
-                    _v28 = 0  # the marker stops at the end; the excess is lost
-                st.vars['owed'] = _v28
-    def d_eliminate_player(st, env):  # game.yaml:517
-        st.at = o183  # game.yaml:522
-        _items31 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
-        _dest53 = Z_discard1
-        for _c160 in cards_of(_items31):
-            st.move(_c160, _dest53, False)
-        st.at = o184  # game.yaml:523
-        _items32 = [_c162 for _c162 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c162.kind == 'gold_chips')]
-        _dest54 = Z_gold_supply1
-        for _c161 in cards_of(_items32):
-            st.move(_c161, _dest54, False)
-        st.at = o185  # game.yaml:524
-        _items33 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
-        _dest55 = Z_power_supply1
-        for _c163 in cards_of(_items33):
-            st.move(_c163, _dest55, False)
-        st.at = o186  # game.yaml:525
-        eliminate(st, env['q'], S[56])
-        st.at = o190  # game.yaml:526
-        if (len(st.players) <= 1):
-            st.at = o188  # game.yaml:527
-            if st.record_log:
-                st.log_line(fmt_player1(first(st.players)) + ' is the last player standing', -1)
-            st.at = o189  # game.yaml:527
-            st.end_game()  # raises GameEnded during a playout
-    def d_return_item(st, env):  # game.yaml:528
-        _h10 = len(st.frames)
-        st.at = o191  # game.yaml:533
-        _dest56 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
-        _moved21 = env['c']
-        _moved21 = cards_of(_moved21)
-        for _c164 in _moved21:
-            st.move(_c164, _dest56, False)
-        if _dest56 in TRIGGERS1:
-            fire(st, TRIGGERS1[_dest56], _moved21, S[57])
-        if len(st.frames) > _h10:
-            run_to(st, _h10)
-    def d_auction(st, env):  # game.yaml:537
-        st.at = o192  # game.yaml:541
-        if st.record_log:
-            st.log_line('the auction of ' + fmt_card1(env['lot']) + ' begins with ' + fmt_player1(env['r']), -1)
-        st.at = o193  # game.yaml:542
-        st.at = o194  # game.yaml:542
-        env['_auction1_order'] = clockwise_from(st, env['r'])
-        st.at = o195  # game.yaml:542
-        st.vars['_auction1_high'] = 0
-        st.at = o196  # game.yaml:542
-        st.vars['_auction1_leader'] = None
-        st.at = o199  # game.yaml:542
-        _live21 = live_mask(st)
-        for _p72 in list(st.players):
-            if gone(st, _live21, _p72):
-                continue
-            env['p'] = _p72
-            st.at = o198  # game.yaml:542
-            _i81 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-            st.vars['_auction1_in'][_i81] = (env['p'] in env['_auction1_order'])
-        st.at = o200  # game.yaml:542
-        st.vars['_auction1_active'] = len(env['_auction1_order'])
-        st.at = o215  # game.yaml:542
-        _passes22 = 0
-        while True:
-            st.at = o215  # game.yaml:542
-            if not (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0)):
-                break
-            _passes22 += 1
-            if _passes22 > MAX_PASSES:
-                raise too_long(S[181])
-            st.at = o214  # game.yaml:542
-            _live22 = live_mask(st)
-            for _p73 in list(env['_auction1_order']):
-                if gone(st, _live22, _p73):
-                    continue
-                env['p'] = _p73
-                st.at = o213  # game.yaml:542
-                if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
-                    st.at = o212  # game.yaml:542
-                    _actions50, _values50, _idx50 = collect_212(st, env)
-                    if not _actions50:
-                        raise RuleError('a choice has no legal option', S[181])
-                    _p74 = e212_player(st, env)
-                    if type(_p74) is not int or not 0 <= _p74 < num_players:
-                        raise RuleError(not_a_seat(_p74, num_players), S[181])
-                    if _p74 in st.players:  # else out of the game: no option runs
-                        if len(_actions50) > 1:
-                            _i82 = st.choose(len(_actions50))
-                            st.move_number += 1
-                            st.at = o212  # game.yaml:542
-                        else:
-                            _i82 = 0
-                        _k52 = _idx50[_i82]
-                        if _k52 == 0:  # game.yaml:542
-                            env['amount'] = _values50[_i82]
-                            st.at = o205  # game.yaml:542
-                            st.vars['_auction1_high'] = env['amount']
-                            st.at = o206  # game.yaml:542
-                            st.vars['_auction1_leader'] = env['p']
-                            st.at = o207  # game.yaml:542
-                            if st.record_log:
-                                st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
-                        elif _k52 == 1:  # game.yaml:542
-                            st.at = o209  # game.yaml:542
-                            if st.record_log:
-                                st.log_line(fmt_player1(env['p']) + ' passes', -1)
-                            st.at = o210  # game.yaml:542
-                            _i83 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                            st.vars['_auction1_in'][_i83] = False
-                            st.at = o211  # game.yaml:542
-                            st.vars['_auction1_active'] -= 1
-        st.at = o216  # game.yaml:542
-        env['w'] = st.vars['_auction1_leader']
-        st.at = o217  # game.yaml:542
-        env['price'] = st.vars['_auction1_high']
-        st.at = o225  # game.yaml:542
-        if (env['w'] == None):
-            st.at = o223  # game.yaml:554
-            if st.record_log:
-                st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
-            st.at = o224  # game.yaml:554
-            st.move(env['lot'], Z_discard1, False)
-        else:
-            st.at = o219  # game.yaml:552
-            _args189 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[110])
-            st.inline += 1
-            try:
-                d_pay_bid(st, _args189)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure pay_bid (' + str(S[182]) + ')')
-                raise
-            st.inline -= 1
-            st.at = o220  # game.yaml:553
-            if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
-            st.at = o221  # game.yaml:553
-            st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
-    def d_pay_bid(st, env):  # game.yaml:555
-        st.at = o226  # game.yaml:560
-        st.vars['paid'] = 0
-        st.at = o231  # game.yaml:561
-        _passes23 = 0
-        while True:
-            st.at = o231  # game.yaml:561
-            if not (st.vars['paid'] < env['price']):
-                break
-            _passes23 += 1
-            if _passes23 > MAX_PASSES:
-                raise too_long(S[183])
-            st.at = o228  # game.yaml:563
-            run_pick(st, env, o228)
-            st.at = o229  # game.yaml:565
-            st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
-            st.at = o230  # game.yaml:566
-            _args190 = {'c': first(env['got'])}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[112])
-            st.inline += 1
-            try:
-                d_return_item(st, _args190)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure return_item (' + str(S[184]) + ')')
-                raise
-            st.inline -= 1
-    def d_mazarin(st, env):  # game.yaml:569
-        st.at = o232  # game.yaml:573
-        env['holders'] = [_q25 for _q25 in clockwise_from(st, env['r']) if (_q25 in fn_colour_majority(st, S[58], C_violet1))]
-        st.at = o233  # game.yaml:574
-        if st.record_log:
-            st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
-        st.at = o247  # game.yaml:575
-        _live23 = live_mask(st)
-        for _q26 in list(env['holders']):
-            if gone(st, _live23, _q26):
-                continue
-            env['q'] = _q26
-            st.at = o246  # game.yaml:577
-            _actions51, _values51, _idx51 = collect_246(st, env)
-            if not _actions51:
-                raise RuleError('a choice has no legal option', S[185])
-            _p75 = e246_player(st, env)
-            if type(_p75) is not int or not 0 <= _p75 < num_players:
-                raise RuleError(not_a_seat(_p75, num_players), S[185])
-            if _p75 in st.players:  # else out of the game: no option runs
-                if len(_actions51) > 1:
-                    _i84 = st.choose(len(_actions51))
-                    st.move_number += 1
-                    st.at = o246  # game.yaml:577
-                else:
-                    _i84 = 0
-                _k53 = _idx51[_i84]
-                if _k53 == 0:  # game.yaml:580
-                    st.at = o236  # game.yaml:580
-                    _args191 = {'p': env['q'], 'into_area': True}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[117])
-                    st.inline += 1
-                    try:
-                        d_reveal(st, _args191)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure reveal (' + str(S[171]) + ')')
-                        raise
-                    st.inline -= 1
-                elif _k53 == 1:  # game.yaml:581
-                    st.at = o245  # game.yaml:584
-                    for _i85 in list(span_list(1, 2, S[120])):
-                        env['i'] = _i85
-                        st.at = o244  # game.yaml:586
-                        _actions52, _values52, _idx52 = collect_244(st, env)
-                        if not _actions52:
-                            raise RuleError('a choice has no legal option', S[186])
-                        _p76 = e244_player(st, env)
-                        if type(_p76) is not int or not 0 <= _p76 < num_players:
-                            raise RuleError(not_a_seat(_p76, num_players), S[186])
-                        if _p76 in st.players:  # else out of the game: no option runs
-                            if len(_actions52) > 1:
-                                _i86 = st.choose(len(_actions52))
-                                st.move_number += 1
-                                st.at = o244  # game.yaml:586
-                            else:
-                                _i86 = 0
-                            _k54 = _idx52[_i86]
-                            if _k54 == 0:  # game.yaml:589
-                                st.at = o240  # game.yaml:589
-                                _args192 = {'p': env['q'], 'n': 1}
-                                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                    enter_procedure(st, S[118])
-                                st.inline += 1
-                                try:
-                                    proc_gain_gold(st, _args192)
-                                except Exception as e:
-                                    st.inline -= 1
-                                    traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
-                                    raise
-                                st.inline -= 1
-                            elif _k54 == 1:  # game.yaml:590
-                                st.at = o242  # game.yaml:590
-                                _args193 = {'p': env['q'], 'n': 1}
-                                if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                    enter_procedure(st, S[119])
-                                st.inline += 1
-                                try:
-                                    proc_gain_power(st, _args193)
-                                except Exception as e:
-                                    st.inline -= 1
-                                    traced(e, 'procedure gain_power (' + str(S[42]) + ')')
-                                    raise
-                                st.inline -= 1
-                            elif _k54 == 2:  # game.yaml:591
-                                pass
-        st.at = o248  # game.yaml:593
-        st.move(env['card'], Z_discard1, False)
-    def d_game_debts(st, env):  # game.yaml:594
-        st.at = o249  # game.yaml:598
-        env['most'] = max([fn_visible_seals(st, S[59], _q27) for _q27 in st.players])
-        st.at = o250  # game.yaml:599
-        env['debtors'] = [_q28 for _q28 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[60], _q28) < env['most']))]
-        st.at = o251  # game.yaml:600
-        if st.record_log:
-            st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
-        st.at = o254  # game.yaml:601
-        _live24 = live_mask(st)
-        for _q29 in list(env['debtors']):
-            if gone(st, _live24, _q29):
-                continue
-            env['q'] = _q29
-            st.at = o253  # game.yaml:601
-            _args194 = {'q': env['q']}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[121])
-            st.inline += 1
-            try:
-                d_pay_debt(st, _args194)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure pay_debt (' + str(S[187]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o255  # game.yaml:602
-        st.move(env['card'], Z_discard1, False)
-    def d_pay_debt(st, env):  # game.yaml:603
-        st.at = o267  # game.yaml:608
-        _actions53, _values53, _idx53 = collect_267(st, env)
-        if not _actions53:
-            raise RuleError('a choice has no legal option', S[188])
-        _p77 = e267_player(st, env)
-        if type(_p77) is not int or not 0 <= _p77 < num_players:
-            raise RuleError(not_a_seat(_p77, num_players), S[188])
-        if _p77 in st.players:  # else out of the game: no option runs
-            if len(_actions53) > 1:
-                _i87 = st.choose(len(_actions53))
-                st.move_number += 1
-                st.at = o267  # game.yaml:608
-            else:
-                _i87 = 0
-            _k55 = _idx53[_i87]
-            if _k55 == 0:  # game.yaml:611
-                env['c'] = _values53[_i87]
-                st.at = o257  # game.yaml:611
-                st.move(env['c'], Z_discard1, False)
-            elif _k55 == 1:  # game.yaml:612
-                st.at = o259  # game.yaml:616
-                run_pick(st, env, o259)
-                st.at = o262  # game.yaml:617
-                for _x10 in list(env['gone']):
-                    env['x'] = _x10
-                    st.at = o261  # game.yaml:617
-                    _args195 = {'c': env['x']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[123])
-                    st.inline += 1
-                    try:
-                        d_return_item(st, _args195)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure return_item (' + str(S[184]) + ')')
-                        raise
-                    st.inline -= 1
-            elif _k55 == 2:  # game.yaml:618
-                st.at = o266  # game.yaml:620
-                for _x11 in list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]):
-                    env['x'] = _x11
-                    st.at = o265  # game.yaml:620
-                    _args196 = {'c': env['x']}
-                    if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[124])
-                    st.inline += 1
-                    try:
-                        d_return_item(st, _args196)
-                    except Exception as e:
-                        st.inline -= 1
-                        traced(e, 'procedure return_item (' + str(S[184]) + ')')
-                        raise
-                    st.inline -= 1
-    def d_ludwig(st, env):  # game.yaml:621
-        st.at = o268  # game.yaml:625
-        st.vars['ludwig_reveals'] += 1
-        st.at = o272  # game.yaml:626
-        if ((st.vars['ludwig_reveals'] >= 2) or (len(st.players) <= 2)):
-            st.at = o270  # game.yaml:627
-            if st.record_log:
-                st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
-            st.at = o271  # game.yaml:627
-            st.end_game()  # raises GameEnded during a playout
-        st.at = o273  # game.yaml:628
-        if st.record_log:
-            st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
-        st.at = o276  # game.yaml:629
-        _live25 = live_mask(st)
-        for _p78 in list(st.players):
-            if gone(st, _live25, _p78):
-                continue
-            env['p'] = _p78
-            st.at = o275  # game.yaml:629
-            _args197 = {'p': env['p'], 'n': 1}
-            if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[61])
-            st.inline += 1
-            try:
-                proc_gain_gold(st, _args197)
-            except Exception as e:
-                st.inline -= 1
-                traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
-                raise
-            st.inline -= 1
-        st.at = o277  # game.yaml:630
-        _items34 = st.zones[Z_discard1]
-        _dest57 = Z_draw_pile1
-        for _c165 in cards_of(_items34):
-            st.move(_c165, _dest57, False)
-        st.at = o278  # game.yaml:631
-        st.shuffle(Z_draw_pile1)
-        st.at = o279  # game.yaml:632
-        _args198 = {}
-        if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[62])
-        st.inline += 1
-        try:
-            proc_split_with_ludwig(st, _args198)
-        except Exception as e:
-            st.inline -= 1
-            traced(e, 'procedure split_with_ludwig (' + str(S[63]) + ')')
-            raise
-        st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c166 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c166.props['colour'] == C_violet1)])
+        return len([1 for _c108 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c108.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
@@ -8837,7 +7072,7 @@ def build(num_players, files):
     o328 = Stmt(328, S[153])
     o329 = ForOp(S[387], 'p', e329_items, o327, False, seats=True)
     o329.uid = 329
-    P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 4: c_4, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 35: c_35, 36: c_36, 41: c_41, 43: c_43, 45: c_45, 47: c_47, 51: c_51, 52: c_52, 56: c_56, 59: c_59, 63: c_63, 64: c_64, 66: c_66, 67: c_67, 72: c_72, 75: c_75, 77: c_77, 78: c_78, 83: c_83, 84: c_84, 86: c_86, 90: c_90, 95: c_95, 96: c_96, 98: c_98, 105: c_105, 107: c_107, 110: c_110, 115: c_115, 116: c_116, 119: c_119, 122: c_122, 125: c_125, 129: c_129, 130: c_130, 131: c_131, 137: c_137, 138: c_138, 141: c_141, 147: c_147, 148: c_148, 151: c_151, 154: c_154, 157: c_157, 163: c_163, 165: c_165, 170: c_170, 171: c_171, 174: c_174, 177: c_177, 187: c_187, 193: c_193, 197: c_197, 201: c_201, 202: c_202, 203: c_203, 204: c_204, 208: c_208, 218: c_218, 222: c_222, 227: c_227, 234: c_234, 235: c_235, 237: c_237, 238: c_238, 239: c_239, 241: c_241, 243: c_243, 252: c_252, 256: c_256, 258: c_258, 260: c_260, 263: c_263, 264: c_264, 269: c_269, 274: c_274, 280: c_280, 282: c_282, 284: c_284, 286: c_286, 288: c_288, 291: c_291, 294: c_294, 297: c_297, 304: c_304, 305: c_305, 308: c_308, 310: c_310, 311: c_311, 312: c_312, 326: c_326, 327: c_327}
+    P.resume = {0: c_0, 2: c_2, 3: c_3, 4: c_4, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 17: c_17, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 35: c_35, 36: c_36, 41: c_41, 47: c_47, 51: c_51, 56: c_56, 59: c_59, 63: c_63, 66: c_66, 72: c_72, 77: c_77, 83: c_83, 84: c_84, 86: c_86, 90: c_90, 95: c_95, 96: c_96, 105: c_105, 107: c_107, 110: c_110, 116: c_116, 119: c_119, 122: c_122, 125: c_125, 129: c_129, 130: c_130, 137: c_137, 138: c_138, 165: c_165, 187: c_187, 193: c_193, 201: c_201, 202: c_202, 203: c_203, 218: c_218, 227: c_227, 234: c_234, 235: c_235, 237: c_237, 238: c_238, 252: c_252, 258: c_258, 260: c_260, 263: c_263, 264: c_264, 269: c_269, 280: c_280, 282: c_282, 284: c_284, 286: c_286, 288: c_288, 291: c_291, 304: c_304, 305: c_305, 308: c_308, 310: c_310, 311: c_311, 312: c_312}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329]
     P.setup = o288
     P.play = o304
