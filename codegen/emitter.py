@@ -26,7 +26,7 @@ from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.limits import is_name
 from meeple.dsl.numbering import domain_of, number
-from meeple.dsl.render import statement_blocks, walk
+from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
@@ -60,9 +60,7 @@ class ModuleEmitter:
         self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
         self._flat_proc = _flat_procedures(self.game)
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
-        self.eliminates = any(
-            isinstance(n, ir.Eliminate) for b in statement_blocks(self.game) for n in walk(b)
-        )
+        self.eliminates = eliminates(self.game)
         self._flat: dict[int, bool] = {}
         self._flat_proc_named = {
             id(p.body): n

@@ -95,6 +95,11 @@ def statement_blocks(game: ir.Game) -> list[ir.Block]:
     return blocks
 
 
+def eliminates(game: ir.Game) -> bool:
+    """Can a seat leave the game (an ``eliminate`` statement anywhere in the rules)?"""
+    return any(isinstance(n, ir.Eliminate) for b in statement_blocks(game) for n in walk(b))
+
+
 # ------------------------------------------------------------------------------ expressions
 class ExprWriter:
     """Expressions in the rule language's own syntax, with only the needed parentheses."""

@@ -7,10 +7,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from meeple.dsl import ir
 from meeple.dsl.checker import Checked
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.render import statement_blocks, walk
+from meeple.dsl.render import eliminates
 from meeple.runtime.layout import ProgramBase
 from meeple.runtime.state import State, program_origin
 
@@ -103,5 +102,4 @@ class Game:
     @functools.cached_property
     def _eliminates(self) -> bool:
         """Can a seat leave the game (an ``eliminate`` statement anywhere in the rules)?"""
-        blocks = statement_blocks(self.checked.game)
-        return any(isinstance(n, ir.Eliminate) for b in blocks for n in walk(b))
+        return eliminates(self.checked.game)
