@@ -44,8 +44,6 @@ games) and a sanity check (mean score per seat and mean decisions per game over 
 from __future__ import annotations
 
 import random
-import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -740,39 +738,7 @@ def play_game(
     return scores, decisions
 
 
-def _throughput(players: int = 4, seconds: float = 5.0) -> None:
-    games = decisions = 0
-    seed = 0
-    start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds:
-        for _ in range(20):
-            decisions += play_game(seed, players)[1]
-            seed += 1
-        games += 20
-        elapsed = time.perf_counter() - start
-    print(
-        f"{players} players: {games} games in {elapsed:.2f} s: {games / elapsed:.0f} games/s, "
-        f"{decisions / elapsed:,.0f} decisions/s, {decisions / games:.1f} decisions/game"
-    )
-
-
-def _sanity(players: int = 4, n: int = 1000) -> None:
-    totals = [0] * players
-    decisions = 0
-    for seed in range(n):
-        scores, d = play_game(seed, players)
-        decisions += d
-        for p in range(players):
-            totals[p] += scores[p]
-    means = ", ".join(f"P{p + 1} {totals[p] / n:.1f}" for p in range(players))
-    print(
-        f"{n} games, {players} players: mean score {means}; "
-        f"mean length {decisions / n:.1f} decisions per game"
-    )
-
-
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 4
-    _throughput(count)
-    _sanity(count)
+    from reference_run import main  # beside this file (run as a script: its folder is on the path)
+
+    main(play_game, batch=20, sanity_games=1000)
