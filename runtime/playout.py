@@ -13,41 +13,34 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meeple.dsl.errors import MeepleError, RuleError
 
-from . import prng
 from .helpers import not_a_seat
 from .ops import PICK_UNBOUNDED, Frame, GameEnded, PickOp
+from .state import State, need_seed
 from .values import Card
-
-if TYPE_CHECKING:
-    from .state import State
 
 Chooser = Callable[[int], int]
 
 
 def chooser(choose: Chooser | random.Random | int | None) -> Chooser:
     """A chooser from what State.playout accepts: a function ``n -> index``, a
-    ``random.Random``, or a seed (0 to 2**64 - 1, as a game's; None: 0) for uniform choices.
+    ``random.Random``, or a seed (as a game's, State.need_seed; None: 0) for uniform choices.
     Raises MeepleError for anything else."""
-    if choose is None:
-        choose = 0
-    if isinstance(choose, random.Random):
-        rand = choose.random
-        return lambda n: int(rand() * n)
-    if callable(choose):
+    if callable(choose) and not isinstance(choose, random.Random):
         return _checked(choose)
-    seed = _index(choose)
-    if seed is None:
-        raise MeepleError(
-            f"a playout chooses with a function of n, a random.Random or a seed, not "
-            f"{repr(choose)[:40]}"
-        )
-    if not 0 <= seed < prng.SEEDS:
-        raise MeepleError(f"a seed is 0 to {prng.SEEDS - 1} (64 bits), not {seed}")
-    rand = random.Random(seed).random
+    if not isinstance(choose, random.Random):
+        seed = 0 if choose is None else _index(choose)
+        if seed is None:
+            raise MeepleError(
+                f"a playout chooses with a function of n, a random.Random or a seed, not "
+                f"{repr(choose)[:40]}"
+            )
+        need_seed(seed)
+        choose = random.Random(seed)
+    rand = choose.random
     return lambda n: int(rand() * n)
 
 

@@ -86,10 +86,7 @@ class State:
         """A new game of ``prog``: its components in their start zones, its variables at their
         initial values; with ``start`` (the default) the setup runs at once, up to the first
         decision. A scenario that starts at setup passes ``start=False`` and calls advance()."""
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise MeepleError(f"a seed is a whole number, not {seed!r}")
-        if not 0 <= seed < prng.SEEDS:  # the PRNG takes 64 bits: a larger seed would wrap
-            raise MeepleError(f"a seed is 0 to {prng.SEEDS - 1} (64 bits), not {seed}")
+        need_seed(seed)
         self._init_common(prog, record_log)
         self.zones: list[list[Card]] = [[] for _ in prog.zone_names]
         self.loc: list[int] = [0] * len(prog.cards)
@@ -821,6 +818,14 @@ class State:
         for i, z in enumerate(self.zones):
             lines.append(f"{self.prog.zone_names[i]}: {', '.join(c.name for c in z)}")
         return "\n".join(lines)
+
+
+def need_seed(seed: object) -> None:
+    """Refuse what is not a seed of a game: a whole number 0 to 2**64 - 1 (MeepleError)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise MeepleError(f"a seed is a whole number, not {seed!r}")
+    if not 0 <= seed < prng.SEEDS:  # the PRNG takes 64 bits: a larger seed would wrap
+        raise MeepleError(f"a seed is 0 to {prng.SEEDS - 1} (64 bits), not {seed}")
 
 
 def _meeple_version() -> str:
