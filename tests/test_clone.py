@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_language_v2 import write
+from test_playout import random_moves
 from test_zone_locals import GAME as ZONE_LOCAL_GAME
 
 import meeple
@@ -35,12 +36,7 @@ def _game(game_id: str, backend: str) -> Game:
     return _GAMES[key]
 
 
-def _play(state: State, rng: random.Random, n: int) -> None:
-    for _ in range(n):
-        if state.is_terminal():
-            return
-        actions = state.legal_actions()
-        state.apply_action(actions[rng.randrange(len(actions))])
+_play = random_moves  # up to n random actions through the API
 
 
 def _saved(state: State) -> str:
@@ -130,9 +126,9 @@ def test_a_clone_shares_no_mutable_part(game_id: str, backend: str) -> None:
     ]
 
 
-def _mid_pick(backend: str) -> State:
+def _mid_pick(backend: str, game: Game | None = None) -> State:
     """Shadow of the Sun in the middle of a pick: one card picked, more to pick."""
-    game = _game("shadow-of-the-sun", backend)
+    game = game or _game("shadow-of-the-sun", backend)
     for seed in range(50):
         state = game.new_initial_state(seed)
         rng = random.Random(seed)
@@ -159,7 +155,10 @@ def test_a_clone_in_the_middle_of_a_pick(backend: str) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_deepcopy_copy_and_pickle_are_clones(backend: str) -> None:
-    state = _mid_pick(backend)
+    # a pickle loads the game meeple.load made last for its arguments (while it is alive): this
+    # one, loaded here (a game cached by another test may have been loaded again since)
+    game = meeple.load("shadow-of-the-sun", 4, backend=backend)
+    state = _mid_pick(backend, game)
     for c in (copy.deepcopy(state), copy.copy(state), pickle.loads(pickle.dumps(state))):
         assert type(c) is State and c.prog is state.prog
         assert _saved(c) == _saved(state)

@@ -41,7 +41,8 @@ def _cases(per_count: int) -> list[Any]:
 _games: dict[tuple[str, int, str], Game] = {}
 
 
-def _game(gid: str, players: int, backend: str) -> Game:
+def cached_game(gid: str, players: int, backend: str) -> Game:
+    """``meeple.load(gid, players, backend=backend)``, once per test process."""
     key = (gid, players, backend)
     if key not in _games:
         _games[key] = meeple.load(gid, players, backend=backend)
@@ -71,7 +72,8 @@ def replay(state: State, taken: list[tuple[int, int]]) -> None:
     assert state.is_terminal(), "the playout ended before the API game did"
 
 
-def _random_moves(state: State, rng: random.Random, k: int) -> None:
+def random_moves(state: State, rng: random.Random, k: int) -> None:
+    """Up to ``k`` uniform random actions through the API (fewer if the game ends)."""
     for _ in range(k):
         if state.is_terminal():
             return
@@ -93,7 +95,7 @@ def _check_from(game: Game, state: State, seed: int) -> None:
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("game_id", "players", "games"), _cases(3))
 def test_playout_is_the_api_game(game_id: str, players: int, games: int, backend: str) -> None:
-    game = _game(game_id, players, backend)
+    game = cached_game(game_id, players, backend)
     for seed in range(games):
         rec = Recorder(seed)
         final = game.playout(seed, rec)  # the setup run by the playout too
@@ -110,12 +112,12 @@ def test_playout_from_the_middle_of_a_game(
 ) -> None:
     """From states after 1 to 200 random decisions: pending choices, picks half made,
     auctions under way; each also as a saved state loaded again."""
-    game = _game(game_id, players, backend)
+    game = cached_game(game_id, players, backend)
     rng = random.Random(players)
     for seed in range(games):
         for k in (1, 7, 40, 200):
             state = game.new_initial_state(seed, record_log=False)
-            _random_moves(state, rng, k)
+            random_moves(state, rng, k)
             _check_from(game, state.clone(), seed + k)
             _check_from(game, game.state_from_json(state.to_json(), record_log=False), seed)
 
@@ -124,11 +126,11 @@ def test_playout_from_the_middle_of_a_game(
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("game_id", "players", "games"), _cases(60))
 def test_playout_is_the_api_game_deep(game_id: str, players: int, games: int, backend: str) -> None:
-    game = _game(game_id, players, backend)
+    game = cached_game(game_id, players, backend)
     rng = random.Random(7)
     for seed in range(games):
         state = game.new_initial_state(seed, record_log=False)
-        _random_moves(state, rng, rng.randrange(0, 300))
+        random_moves(state, rng, rng.randrange(0, 300))
         _check_from(game, state, seed)
 
 
@@ -172,12 +174,12 @@ def test_something_else_than_a_chooser_is_refused(sun4: Game) -> None:
 def test_the_generated_module_has_direct_code_for_every_block_that_may_stop() -> None:
     """The compiled back end's playouts run direct code (``P.resume``) for every block that
     may stop; a flat block's frame-stepping function runs it whole already."""
-    prog = _game("shadow-of-the-sun", 4, "compiled").program
+    prog = cached_game("shadow-of-the-sun", 4, "compiled").program
     em = ModuleEmitter(load_checked("shadow-of-the-sun"))
     nodes = em.numbering.nodes
     stopping = {u for u, n in enumerate(nodes) if isinstance(n, ir.Block) and not em.flat(n)}
     assert stopping and set(prog.resume) == stopping
-    assert not _game("shadow-of-the-sun", 4, "interpreter").program.resume
+    assert not cached_game("shadow-of-the-sun", 4, "interpreter").program.resume
 
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -236,7 +238,7 @@ def test_a_whole_number_type_is_an_index_but_a_bool_is_not(sun4: Game) -> None:
 def test_a_chooser_that_raises_raises_its_own_error(backend: str, when: int) -> None:
     """The caller's exception comes out as it is (not as a rules or internal error); raised at
     the first decision of a pending state, it leaves the state as it was."""
-    game = _game("shadow-of-the-sun", 4, backend)
+    game = cached_game("shadow-of-the-sun", 4, backend)
     state = game.new_initial_state(2, record_log=False)
     before = state.to_json()
     calls = []
@@ -267,7 +269,7 @@ def test_the_state_of_a_running_playout_cannot_be_used_from_its_chooser(
 ) -> None:
     """A chooser that clones, saves, plays on or plays out the state being played out is
     refused clearly (its frames are not a position): clone before the playout."""
-    state = _game("shadow-of-the-sun", 4, backend).new_initial_state(1, record_log=False)
+    state = cached_game("shadow-of-the-sun", 4, backend).new_initial_state(1, record_log=False)
     calls = []
 
     def chooser(n: int) -> int:
