@@ -461,6 +461,12 @@ class State:
 
     def _zone_at(self, v: list[Any]) -> int | None:
         """The index of the zone that is the list ``v`` itself, or None."""
+        if v:  # a pile's cards know where they lie: one look-up instead of a search
+            c = v[0]
+            if type(c) is Card:
+                i = self.loc[c.id]
+                if self.zones[i] is v:
+                    return i
         for i, z in enumerate(self.zones):
             if z is v:
                 return i
