@@ -5,10 +5,12 @@ candidates, picker, destination: one Python call each, per item). Here the same 
 out for one pick statement, each expression inline, and with what the generator can prove left
 out: a pick from a zone whose picked cards all move to a zone of another name never meets a
 picked card among its candidates again (each card is in one place), so run_pick's filter of the
-cards already picked is not written. Everything else is run_pick's, step by step: the same
-expressions evaluated in the same order, the same errors with the same messages and spans, the
-same ``st.choose`` calls, ``st.move_number`` and ``st.at`` updates, so a playout stays the API's
-game. Rule text reaches this code only through the emitter's expression writer and ``literal``.
+cards already picked is not written; a zone holds only cards, so its identical cards are merged
+in one pass from the top down (run_pick's merge, by positions, is kept for any other list).
+Everything else is run_pick's, step by step: the same expressions evaluated in the same order,
+the same errors with the same messages and spans, the same ``st.choose`` calls,
+``st.move_number`` and ``st.at`` updates, so a playout stays the API's game. Rule text reaches
+this code only through the emitter's expression writer and ``literal``.
 """
 
 from __future__ import annotations
@@ -23,21 +25,19 @@ from .writer import Writer, literal
 
 
 def zone_name(e: ir.Expr, layout: Any) -> str | None:
-    """The zone ``e`` names when the expression writer reads it as ``st.zones[...]`` (a zone,
-    or a zone per player or per component with an index), else None (a local bound to a zone,
-    a list of cards, a call): only a zone of that name can be the one ``e`` gives."""
+    """The zone ``e`` names: a single zone by its name, or a zone per player or per component
+    with an index (read as ``st.zones[...]``, its index within that zone's own range); else None
+    (a local bound to a zone, a list of cards, a call, anything the checker would refuse)."""
     if isinstance(e, ir.Name) and e.id in layout.zone_base and layout.zone_per[e.id] is None:
         return e.id
-    if isinstance(e, ir.Index) and isinstance(e.obj, ir.Name) and e.obj.id in layout.zone_base:
+    if (
+        isinstance(e, ir.Index)
+        and isinstance(e.obj, ir.Name)
+        and e.obj.id in layout.zone_base
+        and layout.zone_per[e.obj.id] is not None
+    ):
         return e.obj.id
     return None
-
-
-def dest_zone_name(e: ir.Expr, layout: Any) -> str | None:
-    """The zone a pick's destination names, read as ExprEmitter.zone_index reads it."""
-    if isinstance(e, ir.Name) and e.id in layout.zone_base:
-        return e.id
-    return zone_name(e, layout)
 
 
 def picked_may_be_candidates(s: ir.Pick, layout: Any) -> bool:
@@ -47,7 +47,7 @@ def picked_may_be_candidates(s: ir.Pick, layout: Any) -> bool:
     if s.dest is None:
         return True
     src = zone_name(s.src, layout)
-    return src is None or src == dest_zone_name(s.dest, layout)
+    return src is None or src == zone_name(s.dest, layout)
 
 
 def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
