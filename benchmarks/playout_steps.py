@@ -12,7 +12,12 @@ Rows, each adding one thing to the row before:
 3. ``+ direct code``: each block of the rules run as one Python function (codegen/direct.py),
    choices inline; picks still step their frames;
 4. ``+ direct picks``: a pick as one loop (runtime/playout.py's run_pick);
-5. ``+ direct setup``: Game.playout, the setup run as direct code too.
+5. ``+ picks written out``: that loop written out for each pick (codegen/pick.py), as meeple's
+   modules have it;
+6. ``+ direct setup``: Game.playout, the setup run as direct code too.
+
+Rows 3 and 4 run a module generated in memory whose picks call run_pick (the generator's
+``DirectEmitter.write_picks`` off); the others run the module meeple runs.
 """
 
 from __future__ import annotations
@@ -21,9 +26,13 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import meeple
+from meeple.codegen import cache
+from meeple.codegen.direct import DirectEmitter
+from meeple.codegen.emitter import generate, relative
 from meeple.interpreter.game import Game
 from meeple.runtime.playout import run_to
 from meeple.runtime.state import State
@@ -67,23 +76,42 @@ def picks_through_frames(op: Any, st: State, env: dict[str, Any]) -> None:
     run_to(st, h)
 
 
+def with_run_pick(game: Game) -> Game:
+    """``game`` on a module generated in memory (never cached) whose picks call run_pick."""
+    checked = game.checked
+    DirectEmitter.write_picks = False
+    try:
+        text = generate(checked)
+    finally:
+        DirectEmitter.write_picks = True
+    mod = cache.module_from_text(text, f"meeple_steps_{game.id.replace('-', '_')}", None)
+    root = Path(checked.game.file).parent
+    files = [*cache.source_files(checked), *cache.rule_files(checked.game)]
+    named = {relative(f, root): f for f in files}
+    prog = mod.build(game.num_players(), [named.get(f, str(root / f)) for f in mod.FILES])
+    prog.game = checked.game
+    return Game(checked, game.num_players(), prog)
+
+
 def steps(gid: str, players: int | None, seconds: float) -> list[tuple[str, float, float]]:
     game = meeple.load(gid, players, backend="compiled")
-    prog: Any = game.program
+    slow = with_run_pick(game)
+    prog: Any = slow.program
     direct = dict(prog.resume)
     glob = next(iter(direct.values())).__globals__  # the generated module's globals
     real_pick = glob["run_pick"]
     rows = []
-    for g in (api_game(game), playout_game(game)):
+    for g in (api_game(game), playout_game(game), playout_game(slow)):
         g(0)  # warm-up
     rows.append(("API", *rate(api_game(game), seconds)))
     prog.resume = {}
-    rows.append(("playout, frames", *rate(playout_game(game), seconds)))
+    rows.append(("playout, frames", *rate(playout_game(slow), seconds)))
     prog.resume = direct
     glob["run_pick"] = lambda st, env, op: picks_through_frames(op, st, env)
-    rows.append(("+ direct code", *rate(playout_game(game), seconds)))
+    rows.append(("+ direct code", *rate(playout_game(slow), seconds)))
     glob["run_pick"] = real_pick
-    rows.append(("+ direct picks", *rate(playout_game(game), seconds)))
+    rows.append(("+ direct picks", *rate(playout_game(slow), seconds)))
+    rows.append(("+ picks written out", *rate(playout_game(game), seconds)))
     rows.append(("+ direct setup", *rate(lambda s: game.playout(s).move_number, seconds)))
     return rows
 
@@ -99,7 +127,7 @@ def main() -> None:
         before = None
         for name, games, decisions in steps(gid, args.players, args.seconds):
             gain = f"{games / before:.2f}x" if before else ""
-            print(f"  {name:18} {games:9.1f} {decisions:11.0f}  {gain}")
+            print(f"  {name:20} {games:9.1f} {decisions:11.0f}  {gain}")
             before = games
 
 

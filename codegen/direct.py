@@ -4,12 +4,12 @@ of the block, decisions taken inline (State.playout, runtime/playout.py).
 The frame-stepping code of a generated module stops at every decision, so that a state can wait
 for an action, be saved and be resumed; a playout never waits. Its code is straight-line Python:
 a choice is ``i = st.choose(n)`` followed by the chosen option's statements, loops are Python
-loops, a procedure is a Python call, a pick is one loop (``run_pick``). ``c_N(st, fr)`` runs the
-rest of a frame of block N (from its ``pc``); ``P.resume`` maps each block's uid to it. A
-statement without direct code here (a tie broken by a chooser, a move that sets off triggers, a
-track's spaces) starts as in the frame-stepping code and its frames are run at once
-(``run_to``), decisions inline. Rule text reaches this code only as the ModuleEmitter writes it:
-through ``repr()`` or as a validated name (``check_names``).
+loops, a procedure is a Python call, a pick is one loop (run_pick's, written out: pick.py).
+``c_N(st, fr)`` runs the rest of a frame of block N (from its ``pc``); ``P.resume`` maps each
+block's uid to it. A statement without direct code here (a tie broken by a chooser, a move that
+sets off triggers, a track's spaces) starts as in the frame-stepping code and its frames are run
+at once (``run_to``), decisions inline. Rule text reaches this code only as the ModuleEmitter
+writes it: through ``repr()`` or as a validated name (``check_names``).
 """
 
 from __future__ import annotations
@@ -18,11 +18,16 @@ from typing import Any
 
 from meeple.dsl import ir
 
+from .pick import write_pick
 from .writer import Writer, literal
 
 
 class DirectEmitter:
     """The direct functions of one module, written with the ModuleEmitter ``em``'s helpers."""
+
+    #: False: a pick calls run_pick instead of being written out (benchmarks/playout_steps.py
+    #: measures what writing it out gains); the modules meeple runs always write them out.
+    write_picks = True
 
     def __init__(self, em: Any) -> None:
         self.em = em
@@ -90,7 +95,10 @@ class DirectEmitter:
         self.em._loop(w, s, s.test, True, self.body)
 
     def _d_Pick(self, w: Writer, s: ir.Pick) -> None:
-        w.line(f"run_pick(st, env, {self.em._op(s)})")
+        if self.write_picks:
+            write_pick(self.em, w, s)  # run_pick, written out (codegen/pick.py)
+        else:
+            w.line(f"run_pick(st, env, {self.em._op(s)})")
 
     def _d_EndGame(self, w: Writer, s: ir.EndGame) -> None:
         w.line("st.end_game()  # raises GameEnded during a playout")

@@ -12,6 +12,7 @@ half made) and from saved states.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -309,3 +310,75 @@ def test_a_game_where_every_seat_is_eliminated_has_no_winner(tmp_path: Path) -> 
         assert final.winners() == [] and final.returns() == [0.0, 0.0]
         again = game.state_from_json(final.to_json())
         assert again.to_json() == final.to_json()
+
+
+PICKS = FIXTURES / "picks" / "game.yaml"
+
+#: What the API games of the picks fixture must show between them (their logs): each shape of
+#: pick that the generated module writes its own way, picking two or more cards at least once.
+PICK_SHAPES = (
+    r"Put two cards on top of your hand -> \w+, \w+",  # to its own zone: picked cards stay there
+    r"Show one or two cards of different names -> \w+, \w+",  # to no zone; where reads picked
+    r"Lay out up to two cards, from your hand or the discard -> \w+, \w+",  # a list, max 2
+    r"Discard any number -> \w+, \w+, \w+",  # min 0, no max, as
+    r"Give a card -> \w+",  # a zone to another zone of the same name
+    r"Bank a card from the table -> \w+",  # a zone without owner to a player's zone
+    r"is out of the game: P\d takes a card of yours -> skipped",  # the picker is out
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_shape_of_pick_plays_out_as_the_api_game(backend: str) -> None:
+    """tests/fixtures/picks: a generated module writes each pick out in playouts
+    (codegen/pick.py), with what it can prove left out (the filter of picked cards, for a zone
+    whose picked cards go to a zone of another name); each playout is the API's game, and the
+    API games show every shape of pick taken (identical cards are dealt in every hand)."""
+    game = meeple.load(str(PICKS), 3, backend=backend)
+    log: list[str] = []
+    for seed in range(40):
+        rec = Recorder(seed)
+        final = game.playout(seed, rec)
+        api = game.new_initial_state(seed, record_log=False)
+        replay(api, rec.taken)
+        assert final.to_json() == api.to_json()
+        logged = game.new_initial_state(seed)
+        replay(logged, rec.taken)
+        log += [text for _, text in logged.log]
+    for shape in PICK_SHAPES:
+        assert any(re.search(shape, line) for line in log), shape
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("count: 2\n", "count: 9\n"), r"a pick needs 9 items but only \d could be picked"),
+        (("max: 2\n", "max: 2 - round\n"), r"a pick of 1 to -?\d items is impossible"),
+    ],
+)
+def test_a_pick_that_cannot_be_made_fails_a_playout_as_it_fails_the_api_game(
+    tmp_path: Path, edit: tuple[str, str], message: str, backend: str
+) -> None:
+    """The same rule error, at the same place, as the API game raises for the same choices."""
+    text = PICKS.read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
+    game = meeple.load(str(path), 3, backend=backend)
+    for seed in range(40):
+        rec = Recorder(seed)
+        try:
+            game.playout(seed, rec)
+        except RuleError as e:
+            played = e
+            break
+    else:
+        raise AssertionError("no playout met the broken pick")
+    assert re.search(message, str(played)), str(played)
+    api = game.new_initial_state(seed, record_log=False)
+    with pytest.raises(RuleError) as applied:
+        for _, i in rec.taken:
+            assert api.pending is not None
+            api.apply_action(api.pending.actions[i])
+    assert str(applied.value) == str(played)
+    assert played.span == applied.value.span

@@ -1,0 +1,173 @@
+"""Direct code for a ``pick`` (codegen/direct.py): the whole pick as straight-line Python.
+
+runtime/playout.run_pick plays a pick during a playout through the PickOp's functions (bounds,
+candidates, picker, destination: one Python call each, per item). Here the same loop is written
+out for one pick statement, each expression inline, and with what the generator can prove left
+out: a pick from a zone whose picked cards all move to a zone of another name never meets a
+picked card among its candidates again (each card is in one place), so run_pick's filter of the
+cards already picked is not written; a zone holds only cards, so its identical cards are merged
+in one pass from the top down (run_pick's merge, by positions, is kept for any other list).
+Everything else is run_pick's, step by step: the same expressions evaluated in the same order,
+the same errors with the same messages and spans, the same ``st.choose`` calls,
+``st.move_number`` and ``st.at`` updates, so a playout stays the API's game. Rule text reaches
+this code only through the emitter's expression writer and ``literal``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.dsl import ir
+from meeple.runtime.ops import PICK_UNBOUNDED
+
+from .exprs import Scope
+from .writer import Writer, literal
+
+
+def zone_name(e: ir.Expr, layout: Any) -> str | None:
+    """The zone ``e`` names: a single zone by its name, or a zone per player or per component
+    with an index (read as ``st.zones[...]``, its index within that zone's own range); else None
+    (a local bound to a zone, a list of cards, a call, anything the checker would refuse)."""
+    if isinstance(e, ir.Name) and e.id in layout.zone_base and layout.zone_per[e.id] is None:
+        return e.id
+    if (
+        isinstance(e, ir.Index)
+        and isinstance(e.obj, ir.Name)
+        and e.obj.id in layout.zone_base
+        and layout.zone_per[e.obj.id] is not None
+    ):
+        return e.obj.id
+    return None
+
+
+def picked_may_be_candidates(s: ir.Pick, layout: Any) -> bool:
+    """Can a card already picked be among the source's items again? Not when the source is a
+    zone and every picked card moves to a zone of another name (different zone names are
+    different zones, and a card is in one zone)."""
+    if s.dest is None:
+        return True
+    src = zone_name(s.src, layout)
+    return src is None or src == zone_name(s.dest, layout)
+
+
+def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
+    """run_pick(st, env, oN) for the pick ``s``, written out (see the module docstring); ``em``
+    is the ModuleEmitter, whose helpers write every expression, name and span."""
+    fresh = em.names.fresh
+    span, op = em._span(s.span), em._op(s)
+    lo, picked, cands, stop, p, n, i, c = (
+        fresh(x) for x in ("lo", "picked", "cands", "stop", "p", "n", "i", "c")
+    )
+    w.line(f"{lo} = {em._e(s.min)}")
+    if s.max is not None:
+        hi = fresh("hi")
+        w.line(f"{hi} = {em._e(s.max)}")
+    else:
+        hi = literal(PICK_UNBOUNDED)
+    w.line(f"if {lo} < 0 or {hi} < {lo}:")
+    with w.indent():
+        w.line(f"raise RuleError(f'a pick of {{{lo}}} to {{{hi}}} items is impossible', {span})")
+    w.line(f"{picked} = []")
+    w.line("while True:")
+    with w.indent():
+        if s.max is not None:  # (without a max, fewer than PICK_UNBOUNDED are always picked)
+            w.line(f"if len({picked}) < {hi}:")
+            with w.indent():
+                _candidates(em, w, s, picked, cands)
+            w.line("else:")
+            with w.indent():
+                w.line(f"{cands} = []")
+        else:
+            _candidates(em, w, s, picked, cands)
+        w.line(f"{stop} = len({picked}) >= {lo}")
+        w.line(f"if not {cands}:")
+        with w.indent():
+            w.line(f"if not {stop}:")
+            with w.indent():
+                w.line(
+                    f"raise RuleError(f'a pick needs {{{lo}}} items but only "
+                    f"{{len({picked})}} could be picked', {span})"
+                )
+            w.line("break")
+        w.line(f"{p} = {em._e(s.player)}")
+        w.line(f"if type({p}) is not int or not 0 <= {p} < num_players:")
+        with w.indent():
+            w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
+        w.line(f"if {p} not in st.players:")
+        with w.indent():
+            w.line("break  # the picker is out of the game: the pick ends with what was picked")
+        w.line(f"{n} = len({cands}) + {stop}")
+        w.line(f"if {n} > 1:")
+        with w.indent():
+            w.line(f"{i} = st.choose({n})")
+            w.line("st.move_number += 1")
+            w.line(f"st.at = {op}  {em._where(s.span)}")
+            w.line(f"if {i} == len({cands}):")
+            with w.indent():
+                w.line("break  # done")
+            w.line(f"{c} = {cands}[{i}]")
+        w.line("else:  # one card and no stopping yet: it is picked")
+        with w.indent():
+            w.line(f"{c} = {cands}[0]")
+        w.line(f"{picked}.append({c})")
+        if s.dest is not None:
+            w.line(f"st.move({c}, {em.ex.zone_index(s.dest, Scope())}, False)")
+    if s.into:
+        w.line(f"env[{literal(s.into)}] = {picked}")
+
+
+def _candidates(em: Any, w: Writer, s: ir.Pick, picked: str, cands: str) -> None:
+    """``cands`` = the items of the source that meet the condition (evaluated on every item, in
+    order, as PickOp.candidates does), less those already picked, identical cards one choice:
+    the top-most of each (run_pick's candidates, in the same order)."""
+    fresh = em.names.fresh
+    x = fresh(s.var)
+    conds = []
+    if s.where is not None:
+        conds.append(em.ex.emit(s.where, Scope({s.var: x, "picked": picked})))
+    drop = picked_may_be_candidates(s, em.layout)
+    src = em._e(s.src)
+    if zone_name(s.src, em.layout) is not None:
+        # a zone holds cards only: its cards are merged from the top down, in one pass
+        if not conds:
+            _merge(w, src, cands, fresh, picked if drop else None)
+            return
+        found = fresh("found")
+        if drop:
+            conds.append(f"{x} not in {picked}")
+        w.line(f"{found} = [{x} for {x} in {src} if {' and '.join(conds)}]")
+        _merge(w, found, cands, fresh, None)
+        return
+    # any list: run_pick's own steps (an item may be no card at all: merged only with another)
+    if drop:
+        conds.append(f"{x} not in {picked}")
+    if conds:
+        w.line(f"{cands} = [{x} for {x} in {src} if {' and '.join(conds)}]")
+    else:
+        w.line(f"{cands} = list({src})")
+    last, j, y = fresh("last"), fresh("j"), fresh("y")
+    w.line(f"if len({cands}) > 1:  # identical cards are one choice: the top-most of each")
+    with w.indent():
+        w.line(f"{last} = {{{y}.type_id: {j} for {j}, {y} in enumerate({cands})}}")
+        w.line(f"if len({last}) < len({cands}):")
+        with w.indent():
+            w.line(f"{cands} = [{cands}[{j}] for {j} in sorted({last}.values())]")
+
+
+def _merge(w: Writer, items: str, cands: str, fresh: Any, picked: str | None) -> None:
+    """``cands`` = the cards of the list ``items`` (less those in the list ``picked``, if
+    given), identical cards (one ``type_id``) one choice: the top-most of each, in the order of
+    the list, as run_pick's merge leaves them. The list is read from its top down, keeping the
+    first card of each type met; a picked card is passed over without hiding its type."""
+    seen, y, t = fresh("seen"), fresh("y"), fresh("t")
+    w.line(f"{cands} = []")
+    w.line(f"{seen} = set()")
+    w.line(f"for {y} in reversed({items}):")
+    with w.indent():
+        w.line(f"{t} = {y}.type_id")
+        test = f"{t} not in {seen}" + (f" and {y} not in {picked}" if picked else "")
+        w.line(f"if {test}:")
+        with w.indent():
+            w.line(f"{seen}.add({t})")
+            w.line(f"{cands}.append({y})")
+    w.line(f"{cands}.reverse()")
