@@ -67,9 +67,7 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
     opts = s.options
     # an option tests its ids from the first option whose items may repeat an id on; every
     # option up to the last that tests keeps its ids (a test looks at all the ids before it)
-    first = next(
-        (k for k, o in enumerate(opts) if o.var is not None and repeats(em, o)), len(opts)
-    )
+    first = next((k for k, o in enumerate(opts) if o.var is not None and repeats(em, o)), len(opts))
     tested = [o.var is not None and k >= first for k, o in enumerate(opts)]
     last = max((k for k, t in enumerate(tested) if t), default=-1)
     acts = fresh("actions") if last >= 0 else ""
@@ -133,7 +131,7 @@ def _write_items(
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")
         else:
-            w.line(f"{v} = {source}{loc}  # read before anything can change it")
+            w.line(f"{v} = {source}{loc}")
     else:
         w.line(f"{v} = []")
         w.line(f"for {x} in {source}:{loc}")

@@ -29,8 +29,9 @@ class DirectEmitter:
     #: False: a pick calls run_pick instead of being written out (benchmarks/playout_steps.py
     #: measures what writing it out gains); the modules meeple runs always write them out.
     write_picks = True
-    #: False: a choice collects its options as the frame-stepping code does (collect_N), ids and
-    #: all, instead of only what a playout needs (codegen/choice.py); for benchmarks/playout_steps.py.
+    #: False: a choice collects its options as the frame-stepping code does (collect_N, ids and
+    #: all) instead of only what a playout needs (codegen/choice.py); benchmarks/playout_steps.py
+    #: measures what that gains.
     write_choices = True
 
     def __init__(self, em: Any) -> None:
