@@ -7,8 +7,9 @@ distinct options there are and, for the chosen one, its option and its value. He
 builds just that: an option without a name counts 0 or 1, an option ``for`` items builds the list
 of its values. The merge of identical ids is left out where no two items of an option can have
 the same id (see ``repeats``): then a list is built by one comprehension, or is the items' list
-itself when the option has no condition. Wherever an id may repeat, the ids are kept as today,
-from the first option on (an id is tested against every id before it, of any option).
+itself when the option has no condition. Wherever an id may repeat, the ids are kept, from the
+first option on (an id is tested against every id before it, of any option), in a set (their
+order is never read, and a search of a set does not grow with a long zone).
 
 Everything else is collect_N's and _d_Choose's, step by step: the same expressions evaluated in
 the same order (the conditions that do not name the option's variable tested once before its
@@ -72,7 +73,7 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
     last = max((k for k, t in enumerate(tested) if t), default=-1)
     acts = fresh("actions") if last >= 0 else ""
     if acts:
-        w.line(f"{acts} = []")
+        w.line(f"{acts} = set()  # (the ids' order is never read)")
     counts: list[str] = []  # per option: how many it offers (Python text)
     values: list[str] = []  # per option with a name: the list of its values
     for k, o in enumerate(opts):
@@ -84,7 +85,7 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
             if o.when is None:
                 w.line(f"{em._where(o.span)}: always offered")
                 if track:
-                    w.line(f"{acts}.append({base})")
+                    w.line(f"{acts}.add({base})")
                 counts.append("1")
                 continue
             f = fresh("f")
@@ -92,7 +93,7 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
             with w.indent():
                 w.line(f"{f} = 1")
                 if track:
-                    w.line(f"{acts}.append({base})")
+                    w.line(f"{acts}.add({base})")
             w.line("else:")
             with w.indent():
                 w.line(f"{f} = 0")
@@ -154,7 +155,7 @@ def _write_items(
                 if test:
                     w.line(f"if a not in {acts}:  # an identical card: the same choice")
                     w.level += 1
-                w.line(f"{acts}.append(a)")
+                w.line(f"{acts}.add(a)")
                 w.line(f"{v}.append({x})")
                 if test:
                     w.level -= 1

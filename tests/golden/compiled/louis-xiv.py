@@ -5337,16 +5337,16 @@ def build(num_players, files):
     def c_11(st, env, pc):  # game.yaml:473
         if pc <= 0:
             st.at = o129  # game.yaml:477
-            _actions1 = []
+            _actions1 = set()  # (the ids' order is never read)
             _v25 = []
             for _c25 in st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[122])))]:  # game.yaml:480
                 a = A_91 + _c25.type_id
                 if a not in _actions1:  # an identical card: the same choice
-                    _actions1.append(a)
+                    _actions1.add(a)
                     _v25.append(_c25)
             if ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[123]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[124]))] >= 2)):  # game.yaml:483
                 _f4 = 1
-                _actions1.append(A_101)
+                _actions1.add(A_101)
             else:
                 _f4 = 0
             _items20 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[125])))]  # game.yaml:487
@@ -5355,7 +5355,7 @@ def build(num_players, files):
                 for _c26 in _items20:
                     a = A_111 + _c26.type_id
                     if a not in _actions1:  # an identical card: the same choice
-                        _actions1.append(a)
+                        _actions1.add(a)
                         _v26.append(_c26)
             else:
                 _v26 = []
@@ -5594,12 +5594,12 @@ def build(num_players, files):
                 st.at = o157  # game.yaml:538
                 if ((env['left'] > env['k']) and (env['jumps'] > 0)):
                     st.at = o156  # game.yaml:540
-                    _actions2 = []
+                    _actions2 = set()  # (the ids' order is never read)
                     _v33 = []
                     for _a3 in env['t'].props['adjacent']:  # game.yaml:543
                         a = A_181 + _a3.type_id
                         if a not in _actions2:  # an identical card: the same choice
-                            _actions2.append(a)
+                            _actions2.add(a)
                             _v33.append(_a3)
                     # game.yaml:545: always offered
                     _end19 = len(_v33)
@@ -6219,14 +6219,14 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o283  # game.yaml:680
-                _actions3 = []
+                _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
                 for _m29 in st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]:  # game.yaml:683
                     if not (fn_can_pay(st, S[192], env['p'], _m29)):
                         continue
                     a = A_261 + _m29.type_id
                     if a not in _actions3:  # an identical card: the same choice
-                        _actions3.append(a)
+                        _actions3.add(a)
                         _v36.append(_m29)
                 _items22 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]  # game.yaml:687
                 if _items22 and fn_can_exchange(st, S[194], env['p']):
@@ -6236,7 +6236,7 @@ def build(num_players, files):
                             continue
                         a = A_271 + _x20.type_id
                         if a not in _actions3:  # an identical card: the same choice
-                            _actions3.append(a)
+                            _actions3.add(a)
                             _v37.append(_x20)
                 else:
                     _v37 = []
@@ -6291,12 +6291,12 @@ def build(num_players, files):
             st.at = o293  # game.yaml:695
             if (len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[84])))]) > 1):
                 st.at = o292  # game.yaml:697
-                _actions4 = []
+                _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
                 for _x21 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]:  # game.yaml:701
                     a = A_291 + _x21.type_id
                     if a not in _actions4:  # an identical card: the same choice
-                        _actions4.append(a)
+                        _actions4.add(a)
                         _v38.append(_x21)
                 _end30 = len(_v38)
                 if not _end30:
@@ -6342,14 +6342,14 @@ def build(num_players, files):
                 st.at = o300  # game.yaml:714
                 if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
                     st.at = o299  # game.yaml:716
-                    _actions5 = []
+                    _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
                     for _x22 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
                         if not ((_x22.props['symbol'] != 'crown')):
                             continue
                         a = A_301 + _x22.type_id
                         if a not in _actions5:  # an identical card: the same choice
-                            _actions5.append(a)
+                            _actions5.add(a)
                             _v39.append(_x22)
                     # game.yaml:723: always offered
                     _end31 = len(_v39)
@@ -6385,14 +6385,14 @@ def build(num_players, files):
     def c_27(st, env, pc):  # game.yaml:727
         if pc <= 0:
             st.at = o308  # game.yaml:731
-            _actions6 = []
+            _actions6 = set()  # (the ids' order is never read)
             _v40 = []
             for _x23 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[201])))]:  # game.yaml:733
                 if not (fn_pays_first(st, S[202], env['p'], env['m'], _x23)):
                     continue
                 a = A_321 + _x23.type_id
                 if a not in _actions6:  # an identical card: the same choice
-                    _actions6.append(a)
+                    _actions6.add(a)
                     _v40.append(_x23)
             _end33 = len(_v40)
             if not _end33:
@@ -6412,14 +6412,14 @@ def build(num_players, files):
                 st.move(env['x'], Z_token_supply1, False)
         if pc <= 1:
             st.at = o311  # game.yaml:735
-            _actions7 = []
+            _actions7 = set()  # (the ids' order is never read)
             _v41 = []
             for _x24 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]:  # game.yaml:737
                 if not (fn_fits(st, _x24, env['m'].props['cost_b'])):
                     continue
                 a = A_331 + _x24.type_id
                 if a not in _actions7:  # an identical card: the same choice
-                    _actions7.append(a)
+                    _actions7.add(a)
                     _v41.append(_x24)
             _end34 = len(_v41)
             if not _end34:
@@ -6981,12 +6981,12 @@ def build(num_players, files):
             st.at = o157  # game.yaml:538
             if ((env['left'] > env['k']) and (env['jumps'] > 0)):
                 st.at = o156  # game.yaml:540
-                _actions8 = []
+                _actions8 = set()  # (the ids' order is never read)
                 _v47 = []
                 for _a4 in env['t'].props['adjacent']:  # game.yaml:543
                     a = A_181 + _a4.type_id
                     if a not in _actions8:  # an identical card: the same choice
-                        _actions8.append(a)
+                        _actions8.add(a)
                         _v47.append(_a4)
                 # game.yaml:545: always offered
                 _end47 = len(_v47)
@@ -7022,12 +7022,12 @@ def build(num_players, files):
     def c_152(st, env, pc):  # game.yaml:539
         if pc <= 0:
             st.at = o156  # game.yaml:540
-            _actions9 = []
+            _actions9 = set()  # (the ids' order is never read)
             _v48 = []
             for _a5 in env['t'].props['adjacent']:  # game.yaml:543
                 a = A_181 + _a5.type_id
                 if a not in _actions9:  # an identical card: the same choice
-                    _actions9.append(a)
+                    _actions9.add(a)
                     _v48.append(_a5)
             # game.yaml:545: always offered
             _end49 = len(_v48)
@@ -7698,14 +7698,14 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o283  # game.yaml:680
-            _actions10 = []
+            _actions10 = set()  # (the ids' order is never read)
             _v50 = []
             for _m36 in st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]:  # game.yaml:683
                 if not (fn_can_pay(st, S[192], env['p'], _m36)):
                     continue
                 a = A_261 + _m36.type_id
                 if a not in _actions10:  # an identical card: the same choice
-                    _actions10.append(a)
+                    _actions10.add(a)
                     _v50.append(_m36)
             _items24 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]  # game.yaml:687
             if _items24 and fn_can_exchange(st, S[194], env['p']):
@@ -7715,7 +7715,7 @@ def build(num_players, files):
                         continue
                     a = A_271 + _x28.type_id
                     if a not in _actions10:  # an identical card: the same choice
-                        _actions10.append(a)
+                        _actions10.add(a)
                         _v51.append(_x28)
             else:
                 _v51 = []
@@ -7783,12 +7783,12 @@ def build(num_players, files):
     def c_285(st, env, pc):  # game.yaml:696
         if pc <= 0:
             st.at = o292  # game.yaml:697
-            _actions11 = []
+            _actions11 = set()  # (the ids' order is never read)
             _v52 = []
             for _x29 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]:  # game.yaml:701
                 a = A_291 + _x29.type_id
                 if a not in _actions11:  # an identical card: the same choice
-                    _actions11.append(a)
+                    _actions11.add(a)
                     _v52.append(_x29)
             _end64 = len(_v52)
             if not _end64:
@@ -7831,14 +7831,14 @@ def build(num_players, files):
             st.at = o300  # game.yaml:714
             if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
                 st.at = o299  # game.yaml:716
-                _actions12 = []
+                _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
                 for _x30 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
                     if not ((_x30.props['symbol'] != 'crown')):
                         continue
                     a = A_301 + _x30.type_id
                     if a not in _actions12:  # an identical card: the same choice
-                        _actions12.append(a)
+                        _actions12.add(a)
                         _v53.append(_x30)
                 # game.yaml:723: always offered
                 _end65 = len(_v53)
@@ -7874,14 +7874,14 @@ def build(num_players, files):
     def c_295(st, env, pc):  # game.yaml:715
         if pc <= 0:
             st.at = o299  # game.yaml:716
-            _actions13 = []
+            _actions13 = set()  # (the ids' order is never read)
             _v54 = []
             for _x31 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
                 if not ((_x31.props['symbol'] != 'crown')):
                     continue
                 a = A_301 + _x31.type_id
                 if a not in _actions13:  # an identical card: the same choice
-                    _actions13.append(a)
+                    _actions13.add(a)
                     _v54.append(_x31)
             # game.yaml:723: always offered
             _end67 = len(_v54)

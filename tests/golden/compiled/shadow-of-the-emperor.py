@@ -6483,14 +6483,14 @@ def build(num_players, files):
             st.at = o268  # game.yaml:715
             if any(fn_suitable(st, S[120], env['w'], env['e'], _s57) for _s57 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[119])))]):
                 st.at = o265  # game.yaml:717
-                _actions1 = []
+                _actions1 = set()  # (the ids' order is never read)
                 _v56 = []
                 for _s58 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]:  # game.yaml:720
                     if not (fn_suitable(st, S[278], env['w'], env['e'], _s58)):
                         continue
                     a = A_401 + _s58.type_id
                     if a not in _actions1:  # an identical card: the same choice
-                        _actions1.append(a)
+                        _actions1.add(a)
                         _v56.append(_s58)
                 _end40 = len(_v56)
                 if not _end40:
@@ -6544,14 +6544,14 @@ def build(num_players, files):
             st.at = o280  # game.yaml:733
             if any((((_s59.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s59.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t22.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t22.ordinal if _t22.kind == 'spaces' else ordinal(_t22, 'spaces', S[17])))]) == 0)) for _t22 in st.zones[(Z_area1 + ordinal(_s59.props['electorate'], 'electorates', S[16]))]))))) for _s59 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[121])))]):
                 st.at = o279  # game.yaml:735
-                _actions2 = []
+                _actions2 = set()  # (the ids' order is never read)
                 _v58 = []
                 for _s60 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]:  # game.yaml:738
                     if not ((((_s60.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s60.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t23.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t23.ordinal if _t23.kind == 'spaces' else ordinal(_t23, 'spaces', S[17])))]) == 0)) for _t23 in st.zones[(Z_area1 + ordinal(_s60.props['electorate'], 'electorates', S[16]))])))))):
                         continue
                     a = A_411 + _s60.type_id
                     if a not in _actions2:  # an identical card: the same choice
-                        _actions2.append(a)
+                        _actions2.add(a)
                         _v58.append(_s60)
                 _end41 = len(_v58)
                 if not _end41:
@@ -7619,14 +7619,14 @@ def build(num_players, files):
     def c_262(st, env, pc):  # game.yaml:716
         if pc <= 0:
             st.at = o265  # game.yaml:717
-            _actions3 = []
+            _actions3 = set()  # (the ids' order is never read)
             _v80 = []
             for _s69 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]:  # game.yaml:720
                 if not (fn_suitable(st, S[278], env['w'], env['e'], _s69)):
                     continue
                 a = A_401 + _s69.type_id
                 if a not in _actions3:  # an identical card: the same choice
-                    _actions3.append(a)
+                    _actions3.add(a)
                     _v80.append(_s69)
             _end55 = len(_v80)
             if not _end55:
@@ -7672,14 +7672,14 @@ def build(num_players, files):
     def c_276(st, env, pc):  # game.yaml:734
         if pc <= 0:
             st.at = o279  # game.yaml:735
-            _actions4 = []
+            _actions4 = set()  # (the ids' order is never read)
             _v82 = []
             for _s70 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]:  # game.yaml:738
                 if not ((((_s70.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s70.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[17])))]) == 0)) for _t30 in st.zones[(Z_area1 + ordinal(_s70.props['electorate'], 'electorates', S[16]))])))))):
                     continue
                 a = A_411 + _s70.type_id
                 if a not in _actions4:  # an identical card: the same choice
-                    _actions4.append(a)
+                    _actions4.add(a)
                     _v82.append(_s70)
             _end56 = len(_v82)
             if not _end56:

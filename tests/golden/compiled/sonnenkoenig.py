@@ -3738,14 +3738,14 @@ def build(num_players, files):
                 if _passes4 > MAX_PASSES:
                     raise too_long(S[156])
                 st.at = o39  # game.yaml:270
-                _actions1 = []
+                _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col2 in st.zones[Z_unused_properties1]:  # game.yaml:273
                     if not (_col2.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c82 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c82.props['colour'] == _col2)]))):
                         continue
                     a = A_01 + _col2.type_id
                     if a not in _actions1:  # an identical card: the same choice
-                        _actions1.append(a)
+                        _actions1.add(a)
                         _v13.append(_col2)
                 _end1 = len(_v13)
                 if not _end1:
@@ -3886,12 +3886,12 @@ def build(num_players, files):
     def c_5(st, env, pc):  # game.yaml:314
         if pc <= 0:
             st.at = o76  # game.yaml:318
-            _actions2 = []
+            _actions2 = set()  # (the ids' order is never read)
             _v15 = []
             for _c83 in fn_top_cards(st, S[77], env['p']):  # game.yaml:321
                 a = A_21 + _c83.type_id
                 if a not in _actions2:  # an identical card: the same choice
-                    _actions2.append(a)
+                    _actions2.add(a)
                     _v15.append(_c83)
             _items13 = fn_top_cards(st, S[78], env['p'])  # game.yaml:335
             if _items13 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, env['p'])):
@@ -3899,7 +3899,7 @@ def build(num_players, files):
                 for _c84 in _items13:
                     a = A_41 + _c84.type_id
                     if a not in _actions2:  # an identical card: the same choice
-                        _actions2.append(a)
+                        _actions2.add(a)
                         _v16.append(_c84)
             else:
                 _v16 = []
@@ -3924,14 +3924,14 @@ def build(num_players, files):
                     st.at = o71  # game.yaml:326
                     if any((_d3.kind == 'property_cards') for _d3 in st.zones[Z_discard1]):
                         st.at = o70  # game.yaml:328
-                        _actions3 = []
+                        _actions3 = set()  # (the ids' order is never read)
                         _v17 = []
                         for _d4 in st.zones[Z_discard1]:  # game.yaml:331
                             if not ((_d4.kind == 'property_cards')):
                                 continue
                             a = A_31 + _d4.type_id
                             if a not in _actions3:  # an identical card: the same choice
-                                _actions3.append(a)
+                                _actions3.add(a)
                                 _v17.append(_d4)
                         _end6 = len(_v17)
                         if not _end6:
@@ -3992,12 +3992,12 @@ def build(num_players, files):
                     _i16 = 0
                 env['q'] = _v18[_i16]
                 st.at = o80  # game.yaml:352
-                _actions4 = []
+                _actions4 = set()  # (the ids' order is never read)
                 _v19 = []
                 for _x6 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
                     a = A_71 + _x6.type_id
                     if a not in _actions4:  # an identical card: the same choice
-                        _actions4.append(a)
+                        _actions4.add(a)
                         _v19.append(_x6)
                 _end8 = len(_v19)
                 if not _end8:
@@ -4423,12 +4423,12 @@ def build(num_players, files):
                     _i22 = 0
                 env['q'] = _v22[_i22]
                 st.at = o135  # game.yaml:443
-                _actions5 = []
+                _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
                 for _c94 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
                     a = A_181 + _c94.type_id
                     if a not in _actions5:  # an identical card: the same choice
-                        _actions5.append(a)
+                        _actions5.add(a)
                         _v23.append(_c94)
                 _end18 = len(_v23)
                 if not _end18:
@@ -4445,12 +4445,12 @@ def build(num_players, files):
                         _i23 = 0
                     env['c'] = _v23[_i23]
                     st.at = o134  # game.yaml:449
-                    _actions6 = []
+                    _actions6 = set()  # (the ids' order is never read)
                     _v24 = []
                     for _x7 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
                         a = A_191 + _x7.type_id
                         if a not in _actions6:  # an identical card: the same choice
-                            _actions6.append(a)
+                            _actions6.add(a)
                             _v24.append(_x7)
                     _end19 = len(_v24)
                     if not _end19:
@@ -4900,12 +4900,12 @@ def build(num_players, files):
     def c_25(st, env, pc):  # game.yaml:603
         if pc <= 0:
             st.at = o267  # game.yaml:608
-            _actions7 = []
+            _actions7 = set()  # (the ids' order is never read)
             _v26 = []
             for _c104 in (fn_top_cards(st, S[126], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[127])))]):  # game.yaml:611
                 a = A_301 + _c104.type_id
                 if a not in _actions7:  # an identical card: the same choice
-                    _actions7.append(a)
+                    _actions7.add(a)
                     _v26.append(_c104)
             if (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))]) >= 2):  # game.yaml:612
                 _f7 = 1
@@ -5077,14 +5077,14 @@ def build(num_players, files):
     def c_35(st, env, pc):  # game.yaml:269
         if pc <= 0:
             st.at = o39  # game.yaml:270
-            _actions8 = []
+            _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
                 if not (_col3.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c108 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c108.props['colour'] == _col3)]))):
                     continue
                 a = A_01 + _col3.type_id
                 if a not in _actions8:  # an identical card: the same choice
-                    _actions8.append(a)
+                    _actions8.add(a)
                     _v27.append(_col3)
             _end32 = len(_v27)
             if not _end32:
@@ -5222,14 +5222,14 @@ def build(num_players, files):
             st.at = o71  # game.yaml:326
             if any((_d5.kind == 'property_cards') for _d5 in st.zones[Z_discard1]):
                 st.at = o70  # game.yaml:328
-                _actions9 = []
+                _actions9 = set()  # (the ids' order is never read)
                 _v29 = []
                 for _d6 in st.zones[Z_discard1]:  # game.yaml:331
                     if not ((_d6.kind == 'property_cards')):
                         continue
                     a = A_31 + _d6.type_id
                     if a not in _actions9:  # an identical card: the same choice
-                        _actions9.append(a)
+                        _actions9.add(a)
                         _v29.append(_d6)
                 _end34 = len(_v29)
                 if not _end34:
@@ -5256,14 +5256,14 @@ def build(num_players, files):
     def c_66(st, env, pc):  # game.yaml:327
         if pc <= 0:
             st.at = o70  # game.yaml:328
-            _actions10 = []
+            _actions10 = set()  # (the ids' order is never read)
             _v30 = []
             for _d7 in st.zones[Z_discard1]:  # game.yaml:331
                 if not ((_d7.kind == 'property_cards')):
                     continue
                 a = A_31 + _d7.type_id
                 if a not in _actions10:  # an identical card: the same choice
-                    _actions10.append(a)
+                    _actions10.add(a)
                     _v30.append(_d7)
             _end35 = len(_v30)
             if not _end35:
@@ -5303,12 +5303,12 @@ def build(num_players, files):
     def c_77(st, env, pc):  # game.yaml:351
         if pc <= 0:
             st.at = o80  # game.yaml:352
-            _actions11 = []
+            _actions11 = set()  # (the ids' order is never read)
             _v31 = []
             for _x10 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
                 a = A_71 + _x10.type_id
                 if a not in _actions11:  # an identical card: the same choice
-                    _actions11.append(a)
+                    _actions11.add(a)
                     _v31.append(_x10)
             _end36 = len(_v31)
             if not _end36:
@@ -5661,12 +5661,12 @@ def build(num_players, files):
     def c_129(st, env, pc):  # game.yaml:442
         if pc <= 0:
             st.at = o135  # game.yaml:443
-            _actions12 = []
+            _actions12 = set()  # (the ids' order is never read)
             _v33 = []
             for _c113 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
                 a = A_181 + _c113.type_id
                 if a not in _actions12:  # an identical card: the same choice
-                    _actions12.append(a)
+                    _actions12.add(a)
                     _v33.append(_c113)
             _end40 = len(_v33)
             if not _end40:
@@ -5683,12 +5683,12 @@ def build(num_players, files):
                     _i45 = 0
                 env['c'] = _v33[_i45]
                 st.at = o134  # game.yaml:449
-                _actions13 = []
+                _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
                 for _x11 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
                     a = A_191 + _x11.type_id
                     if a not in _actions13:  # an identical card: the same choice
-                        _actions13.append(a)
+                        _actions13.add(a)
                         _v34.append(_x11)
                 _end41 = len(_v34)
                 if not _end41:
@@ -5711,12 +5711,12 @@ def build(num_players, files):
     def c_130(st, env, pc):  # game.yaml:448
         if pc <= 0:
             st.at = o134  # game.yaml:449
-            _actions14 = []
+            _actions14 = set()  # (the ids' order is never read)
             _v35 = []
             for _x12 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
                 a = A_191 + _x12.type_id
                 if a not in _actions14:  # an identical card: the same choice
-                    _actions14.append(a)
+                    _actions14.add(a)
                     _v35.append(_x12)
             _end42 = len(_v35)
             if not _end42:
