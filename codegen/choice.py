@@ -7,9 +7,10 @@ distinct options there are and, for the chosen one, its option and its value. He
 builds just that: an option without a name counts 0 or 1, an option ``for`` items builds the list
 of its values. The merge of identical ids is left out where no two items of an option can have
 the same id (see ``repeats``): then a list is built by one comprehension, or is the items' list
-itself when the option has no condition. Wherever an id may repeat, the ids are kept, from the
-first option on (an id is tested against every id before it, of any option), in a set (their
-order is never read, and a search of a set does not grow with a long zone).
+itself when the option has no condition. Where an id may repeat, ids are kept as collect_N
+keeps them: each option with a name, from the first whose items may repeat an id on, tests its
+ids against every id before it, of any option, so every option up to the last that tests keeps
+its ids (in a set: their order is never read, and a search does not grow with a long zone).
 
 Everything else is collect_N's and _d_Choose's, step by step: the same expressions evaluated in
 the same order (the conditions that do not name the option's variable tested once before its
@@ -151,11 +152,12 @@ def _write_items(
                 w.line(f"{a}  # a number out of the site's range is an error")
                 w.line(f"{v}.append({x})")
             else:
-                w.line(f"a = {a}")
+                y = em.names.fresh("a")
+                w.line(f"{y} = {a}")
                 if test:
-                    w.line(f"if a not in {acts}:  # an identical card: the same choice")
+                    w.line(f"if {y} not in {acts}:  # an identical card: the same choice")
                     w.level += 1
-                w.line(f"{acts}.add(a)")
+                w.line(f"{acts}.add({y})")
                 w.line(f"{v}.append({x})")
                 if test:
                     w.level -= 1

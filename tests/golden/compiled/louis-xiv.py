@@ -5340,9 +5340,9 @@ def build(num_players, files):
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
             for _c25 in st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[122])))]:  # game.yaml:480
-                a = A_91 + _c25.type_id
-                if a not in _actions1:  # an identical card: the same choice
-                    _actions1.add(a)
+                _a3 = A_91 + _c25.type_id
+                if _a3 not in _actions1:  # an identical card: the same choice
+                    _actions1.add(_a3)
                     _v25.append(_c25)
             if ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[123]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[124]))] >= 2)):  # game.yaml:483
                 _f4 = 1
@@ -5353,9 +5353,9 @@ def build(num_players, files):
             if _items20 and (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[126]))] > 0):
                 _v26 = []
                 for _c26 in _items20:
-                    a = A_111 + _c26.type_id
-                    if a not in _actions1:  # an identical card: the same choice
-                        _actions1.add(a)
+                    _a4 = A_111 + _c26.type_id
+                    if _a4 not in _actions1:  # an identical card: the same choice
+                        _actions1.add(_a4)
                         _v26.append(_c26)
             else:
                 _v26 = []
@@ -5596,11 +5596,11 @@ def build(num_players, files):
                     st.at = o156  # game.yaml:540
                     _actions2 = set()  # (the ids' order is never read)
                     _v33 = []
-                    for _a3 in env['t'].props['adjacent']:  # game.yaml:543
-                        a = A_181 + _a3.type_id
-                        if a not in _actions2:  # an identical card: the same choice
-                            _actions2.add(a)
-                            _v33.append(_a3)
+                    for _a5 in env['t'].props['adjacent']:  # game.yaml:543
+                        _a6 = A_181 + _a5.type_id
+                        if _a6 not in _actions2:  # an identical card: the same choice
+                            _actions2.add(_a6)
+                            _v33.append(_a5)
                     # game.yaml:545: always offered
                     _end19 = len(_v33)
                     _end20 = _end19 + 1
@@ -6224,9 +6224,9 @@ def build(num_players, files):
                 for _m29 in st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]:  # game.yaml:683
                     if not (fn_can_pay(st, S[192], env['p'], _m29)):
                         continue
-                    a = A_261 + _m29.type_id
-                    if a not in _actions3:  # an identical card: the same choice
-                        _actions3.add(a)
+                    _a7 = A_261 + _m29.type_id
+                    if _a7 not in _actions3:  # an identical card: the same choice
+                        _actions3.add(_a7)
                         _v36.append(_m29)
                 _items22 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]  # game.yaml:687
                 if _items22 and fn_can_exchange(st, S[194], env['p']):
@@ -6234,9 +6234,9 @@ def build(num_players, files):
                     for _x20 in _items22:
                         if not ((_x20.props['symbol'] != 'crown')):
                             continue
-                        a = A_271 + _x20.type_id
-                        if a not in _actions3:  # an identical card: the same choice
-                            _actions3.add(a)
+                        _a8 = A_271 + _x20.type_id
+                        if _a8 not in _actions3:  # an identical card: the same choice
+                            _actions3.add(_a8)
                             _v37.append(_x20)
                 else:
                     _v37 = []
@@ -6294,9 +6294,9 @@ def build(num_players, files):
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
                 for _x21 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]:  # game.yaml:701
-                    a = A_291 + _x21.type_id
-                    if a not in _actions4:  # an identical card: the same choice
-                        _actions4.add(a)
+                    _a9 = A_291 + _x21.type_id
+                    if _a9 not in _actions4:  # an identical card: the same choice
+                        _actions4.add(_a9)
                         _v38.append(_x21)
                 _end30 = len(_v38)
                 if not _end30:
@@ -6347,9 +6347,9 @@ def build(num_players, files):
                     for _x22 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
                         if not ((_x22.props['symbol'] != 'crown')):
                             continue
-                        a = A_301 + _x22.type_id
-                        if a not in _actions5:  # an identical card: the same choice
-                            _actions5.add(a)
+                        _a10 = A_301 + _x22.type_id
+                        if _a10 not in _actions5:  # an identical card: the same choice
+                            _actions5.add(_a10)
                             _v39.append(_x22)
                     # game.yaml:723: always offered
                     _end31 = len(_v39)
@@ -6390,9 +6390,9 @@ def build(num_players, files):
             for _x23 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[201])))]:  # game.yaml:733
                 if not (fn_pays_first(st, S[202], env['p'], env['m'], _x23)):
                     continue
-                a = A_321 + _x23.type_id
-                if a not in _actions6:  # an identical card: the same choice
-                    _actions6.add(a)
+                _a11 = A_321 + _x23.type_id
+                if _a11 not in _actions6:  # an identical card: the same choice
+                    _actions6.add(_a11)
                     _v40.append(_x23)
             _end33 = len(_v40)
             if not _end33:
@@ -6417,9 +6417,9 @@ def build(num_players, files):
             for _x24 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]:  # game.yaml:737
                 if not (fn_fits(st, _x24, env['m'].props['cost_b'])):
                     continue
-                a = A_331 + _x24.type_id
-                if a not in _actions7:  # an identical card: the same choice
-                    _actions7.add(a)
+                _a12 = A_331 + _x24.type_id
+                if _a12 not in _actions7:  # an identical card: the same choice
+                    _actions7.add(_a12)
                     _v41.append(_x24)
             _end34 = len(_v41)
             if not _end34:
@@ -6983,11 +6983,11 @@ def build(num_players, files):
                 st.at = o156  # game.yaml:540
                 _actions8 = set()  # (the ids' order is never read)
                 _v47 = []
-                for _a4 in env['t'].props['adjacent']:  # game.yaml:543
-                    a = A_181 + _a4.type_id
-                    if a not in _actions8:  # an identical card: the same choice
-                        _actions8.add(a)
-                        _v47.append(_a4)
+                for _a13 in env['t'].props['adjacent']:  # game.yaml:543
+                    _a14 = A_181 + _a13.type_id
+                    if _a14 not in _actions8:  # an identical card: the same choice
+                        _actions8.add(_a14)
+                        _v47.append(_a13)
                 # game.yaml:545: always offered
                 _end47 = len(_v47)
                 _end48 = _end47 + 1
@@ -7024,11 +7024,11 @@ def build(num_players, files):
             st.at = o156  # game.yaml:540
             _actions9 = set()  # (the ids' order is never read)
             _v48 = []
-            for _a5 in env['t'].props['adjacent']:  # game.yaml:543
-                a = A_181 + _a5.type_id
-                if a not in _actions9:  # an identical card: the same choice
-                    _actions9.add(a)
-                    _v48.append(_a5)
+            for _a15 in env['t'].props['adjacent']:  # game.yaml:543
+                _a16 = A_181 + _a15.type_id
+                if _a16 not in _actions9:  # an identical card: the same choice
+                    _actions9.add(_a16)
+                    _v48.append(_a15)
             # game.yaml:545: always offered
             _end49 = len(_v48)
             _end50 = _end49 + 1
@@ -7703,9 +7703,9 @@ def build(num_players, files):
             for _m36 in st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]:  # game.yaml:683
                 if not (fn_can_pay(st, S[192], env['p'], _m36)):
                     continue
-                a = A_261 + _m36.type_id
-                if a not in _actions10:  # an identical card: the same choice
-                    _actions10.add(a)
+                _a17 = A_261 + _m36.type_id
+                if _a17 not in _actions10:  # an identical card: the same choice
+                    _actions10.add(_a17)
                     _v50.append(_m36)
             _items24 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]  # game.yaml:687
             if _items24 and fn_can_exchange(st, S[194], env['p']):
@@ -7713,9 +7713,9 @@ def build(num_players, files):
                 for _x28 in _items24:
                     if not ((_x28.props['symbol'] != 'crown')):
                         continue
-                    a = A_271 + _x28.type_id
-                    if a not in _actions10:  # an identical card: the same choice
-                        _actions10.add(a)
+                    _a18 = A_271 + _x28.type_id
+                    if _a18 not in _actions10:  # an identical card: the same choice
+                        _actions10.add(_a18)
                         _v51.append(_x28)
             else:
                 _v51 = []
@@ -7786,9 +7786,9 @@ def build(num_players, files):
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
             for _x29 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]:  # game.yaml:701
-                a = A_291 + _x29.type_id
-                if a not in _actions11:  # an identical card: the same choice
-                    _actions11.add(a)
+                _a19 = A_291 + _x29.type_id
+                if _a19 not in _actions11:  # an identical card: the same choice
+                    _actions11.add(_a19)
                     _v52.append(_x29)
             _end64 = len(_v52)
             if not _end64:
@@ -7836,9 +7836,9 @@ def build(num_players, files):
                 for _x30 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
                     if not ((_x30.props['symbol'] != 'crown')):
                         continue
-                    a = A_301 + _x30.type_id
-                    if a not in _actions12:  # an identical card: the same choice
-                        _actions12.add(a)
+                    _a20 = A_301 + _x30.type_id
+                    if _a20 not in _actions12:  # an identical card: the same choice
+                        _actions12.add(_a20)
                         _v53.append(_x30)
                 # game.yaml:723: always offered
                 _end65 = len(_v53)
@@ -7879,9 +7879,9 @@ def build(num_players, files):
             for _x31 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
                 if not ((_x31.props['symbol'] != 'crown')):
                     continue
-                a = A_301 + _x31.type_id
-                if a not in _actions13:  # an identical card: the same choice
-                    _actions13.add(a)
+                _a21 = A_301 + _x31.type_id
+                if _a21 not in _actions13:  # an identical card: the same choice
+                    _actions13.add(_a21)
                     _v54.append(_x31)
             # game.yaml:723: always offered
             _end67 = len(_v54)

@@ -6488,9 +6488,9 @@ def build(num_players, files):
                 for _s58 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]:  # game.yaml:720
                     if not (fn_suitable(st, S[278], env['w'], env['e'], _s58)):
                         continue
-                    a = A_401 + _s58.type_id
-                    if a not in _actions1:  # an identical card: the same choice
-                        _actions1.add(a)
+                    _a1 = A_401 + _s58.type_id
+                    if _a1 not in _actions1:  # an identical card: the same choice
+                        _actions1.add(_a1)
                         _v56.append(_s58)
                 _end40 = len(_v56)
                 if not _end40:
@@ -6549,9 +6549,9 @@ def build(num_players, files):
                 for _s60 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]:  # game.yaml:738
                     if not ((((_s60.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s60.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t23.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t23.ordinal if _t23.kind == 'spaces' else ordinal(_t23, 'spaces', S[17])))]) == 0)) for _t23 in st.zones[(Z_area1 + ordinal(_s60.props['electorate'], 'electorates', S[16]))])))))):
                         continue
-                    a = A_411 + _s60.type_id
-                    if a not in _actions2:  # an identical card: the same choice
-                        _actions2.add(a)
+                    _a2 = A_411 + _s60.type_id
+                    if _a2 not in _actions2:  # an identical card: the same choice
+                        _actions2.add(_a2)
                         _v58.append(_s60)
                 _end41 = len(_v58)
                 if not _end41:
@@ -7624,9 +7624,9 @@ def build(num_players, files):
             for _s69 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]:  # game.yaml:720
                 if not (fn_suitable(st, S[278], env['w'], env['e'], _s69)):
                     continue
-                a = A_401 + _s69.type_id
-                if a not in _actions3:  # an identical card: the same choice
-                    _actions3.add(a)
+                _a3 = A_401 + _s69.type_id
+                if _a3 not in _actions3:  # an identical card: the same choice
+                    _actions3.add(_a3)
                     _v80.append(_s69)
             _end55 = len(_v80)
             if not _end55:
@@ -7677,9 +7677,9 @@ def build(num_players, files):
             for _s70 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]:  # game.yaml:738
                 if not ((((_s70.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s70.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[17])))]) == 0)) for _t30 in st.zones[(Z_area1 + ordinal(_s70.props['electorate'], 'electorates', S[16]))])))))):
                     continue
-                a = A_411 + _s70.type_id
-                if a not in _actions4:  # an identical card: the same choice
-                    _actions4.add(a)
+                _a4 = A_411 + _s70.type_id
+                if _a4 not in _actions4:  # an identical card: the same choice
+                    _actions4.add(_a4)
                     _v82.append(_s70)
             _end56 = len(_v82)
             if not _end56:
@@ -8096,8 +8096,8 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 7:
             st.at = o392  # game.yaml:291
-            for _a1 in list([35, 25, 15]):
-                env['a'] = _a1
+            for _a5 in list([35, 25, 15]):
+                env['a'] = _a5
                 st.at = o391  # game.yaml:292
                 for _p52 in list(clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p52

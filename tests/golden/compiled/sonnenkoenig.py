@@ -3743,9 +3743,9 @@ def build(num_players, files):
                 for _col2 in st.zones[Z_unused_properties1]:  # game.yaml:273
                     if not (_col2.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c82 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c82.props['colour'] == _col2)]))):
                         continue
-                    a = A_01 + _col2.type_id
-                    if a not in _actions1:  # an identical card: the same choice
-                        _actions1.add(a)
+                    _a12 = A_01 + _col2.type_id
+                    if _a12 not in _actions1:  # an identical card: the same choice
+                        _actions1.add(_a12)
                         _v13.append(_col2)
                 _end1 = len(_v13)
                 if not _end1:
@@ -3793,7 +3793,7 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['col'] == C_red1):
                 st.at = o44  # game.yaml:288
-                _args56 = {'p': env['p'], 'n': (2 if (len([1 for _a12 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a12.key == 'autoritaet')]) > 0) else 1)}
+                _args56 = {'p': env['p'], 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[41])
                 st.inline += 1
@@ -3806,7 +3806,7 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['col'] == C_yellow1):
                 st.at = o46  # game.yaml:291
-                _args57 = {'p': env['p'], 'n': (1 + len([1 for _a13 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a13.key == 'pension')]))}
+                _args57 = {'p': env['p'], 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a14.key == 'pension')]))}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[43])
                 st.inline += 1
@@ -3833,7 +3833,7 @@ def build(num_players, files):
     def c_4(st, env, pc):  # game.yaml:294
         if pc <= 0:
             st.at = o50  # game.yaml:299
-            env['dominion'] = (len([1 for _a14 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a14.key == 'herrschaft')]) > 0)
+            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a15.key == 'herrschaft')]) > 0)
         if pc <= 1:
             st.at = o55  # game.yaml:300
             for _k1 in list(span_list(1, (3 if env['dominion'] else 2), S[71])):
@@ -3872,7 +3872,7 @@ def build(num_players, files):
                 st.at = o61  # game.yaml:309
                 if (env['n'] > 0):
                     st.at = o60  # game.yaml:310
-                    _args59 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a15 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a15.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+                    _args59 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a16 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a16.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[74])
                     st.inline += 1
@@ -3889,17 +3889,17 @@ def build(num_players, files):
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
             for _c83 in fn_top_cards(st, S[77], env['p']):  # game.yaml:321
-                a = A_21 + _c83.type_id
-                if a not in _actions2:  # an identical card: the same choice
-                    _actions2.add(a)
+                _a17 = A_21 + _c83.type_id
+                if _a17 not in _actions2:  # an identical card: the same choice
+                    _actions2.add(_a17)
                     _v15.append(_c83)
             _items13 = fn_top_cards(st, S[78], env['p'])  # game.yaml:335
             if _items13 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, env['p'])):
                 _v16 = []
                 for _c84 in _items13:
-                    a = A_41 + _c84.type_id
-                    if a not in _actions2:  # an identical card: the same choice
-                        _actions2.add(a)
+                    _a18 = A_41 + _c84.type_id
+                    if _a18 not in _actions2:  # an identical card: the same choice
+                        _actions2.add(_a18)
                         _v16.append(_c84)
             else:
                 _v16 = []
@@ -3929,9 +3929,9 @@ def build(num_players, files):
                         for _d4 in st.zones[Z_discard1]:  # game.yaml:331
                             if not ((_d4.kind == 'property_cards')):
                                 continue
-                            a = A_31 + _d4.type_id
-                            if a not in _actions3:  # an identical card: the same choice
-                                _actions3.add(a)
+                            _a19 = A_31 + _d4.type_id
+                            if _a19 not in _actions3:  # an identical card: the same choice
+                                _actions3.add(_a19)
                                 _v17.append(_d4)
                         _end6 = len(_v17)
                         if not _end6:
@@ -3995,9 +3995,9 @@ def build(num_players, files):
                 _actions4 = set()  # (the ids' order is never read)
                 _v19 = []
                 for _x6 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
-                    a = A_71 + _x6.type_id
-                    if a not in _actions4:  # an identical card: the same choice
-                        _actions4.add(a)
+                    _a20 = A_71 + _x6.type_id
+                    if _a20 not in _actions4:  # an identical card: the same choice
+                        _actions4.add(_a20)
                         _v19.append(_x6)
                 _end8 = len(_v19)
                 if not _end8:
@@ -4031,7 +4031,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o92  # game.yaml:361
-            if (len([1 for _a16 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a16.key == 'orden')]) > 0):
+            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a21.key == 'orden')]) > 0):
                 st.at = o91  # game.yaml:362
                 _args62 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4206,7 +4206,7 @@ def build(num_players, files):
             if (len(st.zones[Z_on_display1]) > 0):
                 st.at = o111  # game.yaml:408
                 _lo1 = 1
-                _hi1 = (2 if (len([1 for _a17 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a17.key == 'einfluss')]) > 0) else 1)
+                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
                 if _lo1 < 0 or _hi1 < _lo1:
                     raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[174])
                 _picked1 = []
@@ -4426,9 +4426,9 @@ def build(num_players, files):
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
                 for _c94 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
-                    a = A_181 + _c94.type_id
-                    if a not in _actions5:  # an identical card: the same choice
-                        _actions5.add(a)
+                    _a23 = A_181 + _c94.type_id
+                    if _a23 not in _actions5:  # an identical card: the same choice
+                        _actions5.add(_a23)
                         _v23.append(_c94)
                 _end18 = len(_v23)
                 if not _end18:
@@ -4448,9 +4448,9 @@ def build(num_players, files):
                     _actions6 = set()  # (the ids' order is never read)
                     _v24 = []
                     for _x7 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
-                        a = A_191 + _x7.type_id
-                        if a not in _actions6:  # an identical card: the same choice
-                            _actions6.add(a)
+                        _a24 = A_191 + _x7.type_id
+                        if _a24 not in _actions6:  # an identical card: the same choice
+                            _actions6.add(_a24)
                             _v24.append(_x7)
                     _end19 = len(_v24)
                     if not _end19:
@@ -4473,7 +4473,7 @@ def build(num_players, files):
     def c_13(st, env, pc):  # game.yaml:455
         if pc <= 0:
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a18 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a18.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[16])))]) > 0) for _q24 in others(st, env['p'])))):
+            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[16])))]) > 0) for _q24 in others(st, env['p'])))):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
@@ -4903,9 +4903,9 @@ def build(num_players, files):
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
             for _c104 in (fn_top_cards(st, S[126], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[127])))]):  # game.yaml:611
-                a = A_301 + _c104.type_id
-                if a not in _actions7:  # an identical card: the same choice
-                    _actions7.add(a)
+                _a26 = A_301 + _c104.type_id
+                if _a26 not in _actions7:  # an identical card: the same choice
+                    _actions7.add(_a26)
                     _v26.append(_c104)
             if (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))]) >= 2):  # game.yaml:612
                 _f7 = 1
@@ -5082,9 +5082,9 @@ def build(num_players, files):
             for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
                 if not (_col3.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c108 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c108.props['colour'] == _col3)]))):
                     continue
-                a = A_01 + _col3.type_id
-                if a not in _actions8:  # an identical card: the same choice
-                    _actions8.add(a)
+                _a27 = A_01 + _col3.type_id
+                if _a27 not in _actions8:  # an identical card: the same choice
+                    _actions8.add(_a27)
                     _v27.append(_col3)
             _end32 = len(_v27)
             if not _end32:
@@ -5192,7 +5192,7 @@ def build(num_players, files):
             st.at = o61  # game.yaml:309
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
-                _args94 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a19 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a19.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+                _args94 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[74])
                 st.inline += 1
@@ -5206,7 +5206,7 @@ def build(num_players, files):
     def c_59(st, env, pc):  # game.yaml:310
         if pc <= 0:
             st.at = o60  # game.yaml:310
-            _args95 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a20 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a20.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+            _args95 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[74])
             st.inline += 1
@@ -5227,9 +5227,9 @@ def build(num_players, files):
                 for _d6 in st.zones[Z_discard1]:  # game.yaml:331
                     if not ((_d6.kind == 'property_cards')):
                         continue
-                    a = A_31 + _d6.type_id
-                    if a not in _actions9:  # an identical card: the same choice
-                        _actions9.add(a)
+                    _a30 = A_31 + _d6.type_id
+                    if _a30 not in _actions9:  # an identical card: the same choice
+                        _actions9.add(_a30)
                         _v29.append(_d6)
                 _end34 = len(_v29)
                 if not _end34:
@@ -5261,9 +5261,9 @@ def build(num_players, files):
             for _d7 in st.zones[Z_discard1]:  # game.yaml:331
                 if not ((_d7.kind == 'property_cards')):
                     continue
-                a = A_31 + _d7.type_id
-                if a not in _actions10:  # an identical card: the same choice
-                    _actions10.add(a)
+                _a31 = A_31 + _d7.type_id
+                if _a31 not in _actions10:  # an identical card: the same choice
+                    _actions10.add(_a31)
                     _v30.append(_d7)
             _end35 = len(_v30)
             if not _end35:
@@ -5306,9 +5306,9 @@ def build(num_players, files):
             _actions11 = set()  # (the ids' order is never read)
             _v31 = []
             for _x10 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
-                a = A_71 + _x10.type_id
-                if a not in _actions11:  # an identical card: the same choice
-                    _actions11.add(a)
+                _a32 = A_71 + _x10.type_id
+                if _a32 not in _actions11:  # an identical card: the same choice
+                    _actions11.add(_a32)
                     _v31.append(_x10)
             _end36 = len(_v31)
             if not _end36:
@@ -5505,7 +5505,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o111  # game.yaml:408
             _lo4 = 1
-            _hi4 = (2 if (len([1 for _a21 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a21.key == 'einfluss')]) > 0) else 1)
+            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
             if _lo4 < 0 or _hi4 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[174])
             _picked4 = []
@@ -5664,9 +5664,9 @@ def build(num_players, files):
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
             for _c113 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
-                a = A_181 + _c113.type_id
-                if a not in _actions12:  # an identical card: the same choice
-                    _actions12.add(a)
+                _a34 = A_181 + _c113.type_id
+                if _a34 not in _actions12:  # an identical card: the same choice
+                    _actions12.add(_a34)
                     _v33.append(_c113)
             _end40 = len(_v33)
             if not _end40:
@@ -5686,9 +5686,9 @@ def build(num_players, files):
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
                 for _x11 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
-                    a = A_191 + _x11.type_id
-                    if a not in _actions13:  # an identical card: the same choice
-                        _actions13.add(a)
+                    _a35 = A_191 + _x11.type_id
+                    if _a35 not in _actions13:  # an identical card: the same choice
+                        _actions13.add(_a35)
                         _v34.append(_x11)
                 _end41 = len(_v34)
                 if not _end41:
@@ -5714,9 +5714,9 @@ def build(num_players, files):
             _actions14 = set()  # (the ids' order is never read)
             _v35 = []
             for _x12 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
-                a = A_191 + _x12.type_id
-                if a not in _actions14:  # an identical card: the same choice
-                    _actions14.add(a)
+                _a36 = A_191 + _x12.type_id
+                if _a36 not in _actions14:  # an identical card: the same choice
+                    _actions14.add(_a36)
                     _v35.append(_x12)
             _end42 = len(_v35)
             if not _end42:
