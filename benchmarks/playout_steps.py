@@ -14,10 +14,14 @@ Rows, each adding one thing to the row before:
 4. ``+ direct picks``: a pick as one loop (runtime/playout.py's run_pick);
 5. ``+ picks written out``: that loop written out for each pick (codegen/pick.py), as meeple's
    modules have it;
-6. ``+ direct setup``: Game.playout, the setup run as direct code too.
+6. ``+ choices trimmed``: a choice collects only what a playout needs, no action ids
+   (codegen/choice.py), as meeple's modules have it;
+7. ``+ direct setup``: Game.playout, the setup run as direct code too.
 
 Rows 3 and 4 run a module generated in memory whose picks call run_pick (the generator's
-``DirectEmitter.write_picks`` off); the others run the module meeple runs.
+``DirectEmitter.write_picks`` off), row 5 one whose choices collect their options with ids as
+the frame-stepping code does (``DirectEmitter.write_choices`` off); rows 3 and 4 have both off.
+The others run the module meeple runs.
 """
 
 from __future__ import annotations
@@ -76,15 +80,17 @@ def picks_through_frames(op: Any, st: State, env: dict[str, Any]) -> None:
     run_to(st, h)
 
 
-def with_run_pick(game: Game) -> Game:
-    """``game`` on a module generated in memory (never cached) whose picks call run_pick."""
+def with_run_pick(game: Game, picks: bool = False) -> Game:
+    """``game`` on a module generated in memory (never cached) whose choices collect ids (as
+    collect_N does) and whose picks call run_pick (written out with ``picks``)."""
     checked = game.checked
-    DirectEmitter.write_picks = False
+    DirectEmitter.write_picks, DirectEmitter.write_choices = picks, False
     try:
         text = generate(checked)
     finally:
-        DirectEmitter.write_picks = True
-    mod = cache.module_from_text(text, f"meeple_steps_{game.id.replace('-', '_')}", None)
+        DirectEmitter.write_picks = DirectEmitter.write_choices = True
+    name = f"meeple_steps_{game.id.replace('-', '_')}{'_picks' if picks else ''}"
+    mod = cache.module_from_text(text, name, None)
     root = Path(checked.game.file).parent
     files = [*cache.source_files(checked), *cache.rule_files(checked.game)]
     named = {relative(f, root): f for f in files}
@@ -95,13 +101,13 @@ def with_run_pick(game: Game) -> Game:
 
 def steps(gid: str, players: int | None, seconds: float) -> list[tuple[str, float, float]]:
     game = meeple.load(gid, players, backend="compiled")
-    slow = with_run_pick(game)
+    slow, ids = with_run_pick(game), with_run_pick(game, picks=True)
     prog: Any = slow.program
     direct = dict(prog.resume)
     glob = next(iter(direct.values())).__globals__  # the generated module's globals
     real_pick = glob["run_pick"]
     rows = []
-    for g in (api_game(game), playout_game(game), playout_game(slow)):
+    for g in (api_game(game), playout_game(game), playout_game(slow), playout_game(ids)):
         g(0)  # warm-up
     rows.append(("API", *rate(api_game(game), seconds)))
     prog.resume = {}
@@ -111,7 +117,8 @@ def steps(gid: str, players: int | None, seconds: float) -> list[tuple[str, floa
     rows.append(("+ direct code", *rate(playout_game(slow), seconds)))
     glob["run_pick"] = real_pick
     rows.append(("+ direct picks", *rate(playout_game(slow), seconds)))
-    rows.append(("+ picks written out", *rate(playout_game(game), seconds)))
+    rows.append(("+ picks written out", *rate(playout_game(ids), seconds)))
+    rows.append(("+ choices trimmed", *rate(playout_game(game), seconds)))
     rows.append(("+ direct setup", *rate(lambda s: game.playout(s).move_number, seconds)))
     return rows
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
+from .choice import write_choice
 from .pick import write_pick
 from .writer import Writer, literal
 
@@ -28,6 +29,10 @@ class DirectEmitter:
     #: False: a pick calls run_pick instead of being written out (benchmarks/playout_steps.py
     #: measures what writing it out gains); the modules meeple runs always write them out.
     write_picks = True
+    #: False: a choice collects its options as the frame-stepping code does (collect_N, ids and
+    #: all) instead of only what a playout needs (codegen/choice.py); benchmarks/playout_steps.py
+    #: measures what that gains.
+    write_choices = True
 
     def __init__(self, em: Any) -> None:
         self.em = em
@@ -115,6 +120,9 @@ class DirectEmitter:
 
     def _d_Choose(self, w: Writer, s: ir.Choose) -> None:
         """ChooseOp.exec, State.decide and ChooseOp.resolve in one: the option taken at once."""
+        if self.write_choices:
+            write_choice(self, w, s)  # only what a playout needs (codegen/choice.py)
+            return
         em = self.em
         uid = em._uid(s)
         acts, vals, idx = (em.names.fresh(n) for n in ("actions", "values", "idx"))

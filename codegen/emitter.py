@@ -36,7 +36,7 @@ from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)

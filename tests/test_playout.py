@@ -382,3 +382,102 @@ def test_a_pick_that_cannot_be_made_fails_a_playout_as_it_fails_the_api_game(
             api.apply_action(api.pending.actions[i])
     assert str(applied.value) == str(played)
     assert played.span == applied.value.span
+
+
+CHOICES = FIXTURES / "choices" / "game.yaml"
+
+#: What the API games of the choices fixture must show between them (their logs): each shape of
+#: option that the generated module collects its own way in playouts (codegen/choice.py).
+CHOICE_SHAPES = (
+    r"Your turn -> take a gem \w+",  # a kind of one copy per item, tested after ids may repeat
+    r"Your turn -> take a coin",  # no name, a condition
+    r"Your turn -> spend \w+",  # cards of one item line in a zone: one option per item line
+    r"Your turn -> pay P\d",  # others(), after options that may repeat
+    r"Your turn -> count \d",  # a range of numbers, after options that may repeat
+    r"Your turn -> retire P\d",  # clockwise_from(), conditions before the loop
+    r"Score -> score \d",  # a list that repeats a number
+    r"Score -> pay back P\d",
+    r"Call -> call P\d",  # a list that repeats a seat
+    r"Call -> hail P\d",
+    r"Name -> name \w+",  # a kind with identical items: one option per item line
+    r"Name -> rename \w+",
+    r"Bonus -> a gem \w+",  # nothing may repeat in this choice: no ids at all
+    r"Bonus -> nothing",  # always offered
+    r"Bonus -> nudge P\d",  # others() without a condition: the list itself
+    r"Bonus -> step \d",  # a range of numbers: each one still checked by its site
+    r"Bonus -> cheer P\d",  # players, a condition before the loop and one in it
+    r"taxes you -> give \w+",  # a list that names the same card twice
+    r"taxes you -> give a gem \w+",
+    r"taxes you -> refuse",
+    r"taxes you -> thank P\d",
+    r"is out of the game: P\d taxes you -> skipped",  # the chooser is out
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_shape_of_choice_plays_out_as_the_api_game(backend: str) -> None:
+    """tests/fixtures/choices: a generated module collects a choice's options in playouts
+    without their action ids (codegen/choice.py), identical ids merged only where items may
+    repeat one; each playout is the API's game (the same number of options at each decision),
+    and the API games show every shape of option taken."""
+    game = meeple.load(str(CHOICES), 3, backend=backend)
+    log: list[str] = []
+    for seed in range(40):
+        rec = Recorder(seed)
+        final = game.playout(seed, rec)
+        api = game.new_initial_state(seed, record_log=False)
+        replay(api, rec.taken)
+        assert final.to_json() == api.to_json()
+        logged = game.new_initial_state(seed)
+        replay(logged, rec.taken)
+        log += [text for _, text in logged.log]
+    for shape in CHOICE_SHAPES:
+        assert any(re.search(shape, line) for line in log), shape
+
+
+NOTHING_LEFT = """      - choose: Nothing left
+        by: p
+        options:
+          - {label: "one {q}", for: q in others(p), when: round > 4, do: []}
+          - {label: two, when: round > 5, do: []}
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("round <= 99", "round <= 99 // (3 - round)"), "division by zero"),
+        (("n in 1..round", "n in (round - 2)..round"), "must be 0..[0-9]+ .* not -1"),
+        (("      - choose: Bonus\n", NOTHING_LEFT + "      - choose: Bonus\n"), "no legal option"),
+        (("taxer = q", "taxer = round + 9"), "seat 12 is not a player"),
+    ],
+)
+def test_a_choice_that_fails_fails_a_playout_as_it_fails_the_api_game(
+    tmp_path: Path, edit: tuple[str, str], message: str, backend: str
+) -> None:
+    """An option's condition that raises, a number out of its site's range, a choice with no
+    option, a chooser that is not a seat: the same rule error, at the same place, as the API
+    game raises for the same choices."""
+    text = CHOICES.read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
+    game = meeple.load(str(path), 3, backend=backend)
+    for seed in range(40):
+        rec = Recorder(seed)
+        try:
+            game.playout(seed, rec)
+        except RuleError as e:
+            played = e
+            break
+    else:
+        raise AssertionError("no playout met the broken choice")
+    assert re.search(message, str(played)), str(played)
+    api = game.new_initial_state(seed, record_log=False)
+    with pytest.raises(RuleError) as applied:
+        for _, i in rec.taken:
+            assert api.pending is not None
+            api.apply_action(api.pending.actions[i])
+    assert str(applied.value) == str(played)
+    assert played.span == applied.value.span
