@@ -19,6 +19,7 @@ from typing import Any
 from meeple.dsl import ir
 
 from .choice import write_choice
+from .hoist import bound_names, hoisted
 from .pick import write_pick
 from .writer import Writer, literal
 
@@ -44,11 +45,11 @@ class DirectEmitter:
         frame-stepping function runs it whole already."""
         em = self.em
         w.line(f"def c_{em._uid(b)}(st, env, pc):  {em._where(b.span)}")
-        with w.indent():
+        with w.indent(), hoisted(em.ex, w, bound_names(b)) as body:  # locals read once
             for k, s in enumerate(b.stmts):
-                w.line(f"if pc <= {k}:")
-                with w.indent():
-                    self.stmt(w, s)
+                body.line(f"if pc <= {k}:")
+                with body.indent():
+                    self.stmt(body, s)
 
     # ------------------------------------------------------------------ statements
     def body(self, w: Writer, b: ir.Block) -> None:

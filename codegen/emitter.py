@@ -32,6 +32,7 @@ from meeple.runtime.datatable import DataTableRT
 
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, function_name
+from .hoist import hoisted
 from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
@@ -546,7 +547,8 @@ class ModuleEmitter:
     def choose_collect(self, w: Writer, uid: int, node: ir.Choose) -> None:
         """ChooseOp.collect, specialized: conditions inline, option names as Python locals."""
         w.line(f"def collect_{uid}(st, env):  {self._where(node.span)}")
-        with w.indent():
+        # pure (it never writes env): each local it reads is read once, at entry (codegen/hoist)
+        with w.indent(), hoisted(self.ex, w, frozenset()) as w:  # w: the body
             w.line("actions = []")
             w.line("values = []")
             w.line("idx = []")

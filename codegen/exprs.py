@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from meeple.dsl import ir
 from meeple.dsl.builtins import BUILTINS, EMIT_REDUCERS
@@ -58,6 +59,8 @@ class ExprEmitter:
         self.prog, self.types = prog, prog.checked.types
         self.const, self.span, self.fresh = const, span, fresh
         self.inlinable = _inlinable(prog.game)
+        # while a function is written whose locals are read once at its entry (codegen/hoist)
+        self.hoist: Any = None
 
     def type_of(self, e: ir.Expr) -> str:
         return self.types.get(id(e), "any")
@@ -111,6 +114,10 @@ class ExprEmitter:
             return "len(st.players)"
         if n in scope.locals:
             return scope.locals[n]
+        if self.hoist is not None:
+            py = self.hoist.local(n)
+            if py is not None:
+                return py
         return f"env[{literal(n)}]"
 
     def _Attr(self, e: ir.Attr, scope: Scope) -> str:

@@ -803,14 +803,15 @@ def build(num_players, files):
             st.at = o31  # game.yaml:57
             st.vars['phase'] = ''
     def c_16(st, env, pc):  # game.yaml:59
+        _L_p1 = env['p']
         if pc <= 0:
             st.at = o17  # game.yaml:57
-            st.vars['turn_player'] = env['p']
+            st.vars['turn_player'] = _L_p1
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o28  # game.yaml:60
-            if (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[5])))]) > 0):
+            if (len(st.zones[(Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[5])))]) > 0):
                 st.at = o24  # game.yaml:62
                 # game.yaml:65: always offered
                 # game.yaml:72: always offered
@@ -839,7 +840,7 @@ def build(num_players, files):
                             if len(_picked7) < _hi7:
                                 _cands7 = []
                                 _seen7 = set()
-                                for _y7 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
+                                for _y7 in reversed(st.zones[(Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[8])))]):
                                     _t7 = _y7.type_id
                                     if _t7 not in _seen7:
                                         _seen7.add(_t7)
@@ -852,7 +853,7 @@ def build(num_players, files):
                                 if not _stop7:
                                     raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[18])
                                 break
-                            _p20 = env['p']
+                            _p20 = _L_p1
                             if type(_p20) is not int or not 0 <= _p20 < num_players:
                                 raise RuleError(not_a_seat(_p20, num_players), S[18])
                             if _p20 not in st.players:
@@ -868,7 +869,7 @@ def build(num_players, files):
                             else:  # one card and no stopping yet: it is picked
                                 _c20 = _cands7[0]
                             _picked7.append(_c20)
-                            st.move(_c20, (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9]))), False)
+                            st.move(_c20, (Z_stall1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[9]))), False)
                     else:  # game.yaml:72
                         st.at = o22  # game.yaml:75
                         _lo8 = 1
@@ -880,7 +881,7 @@ def build(num_players, files):
                             if len(_picked8) < _hi8:
                                 _cands8 = []
                                 _seen8 = set()
-                                for _y8 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))]):
+                                for _y8 in reversed(st.zones[(Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[12])))]):
                                     _t8 = _y8.type_id
                                     if _t8 not in _seen8:
                                         _seen8.add(_t8)
@@ -893,7 +894,7 @@ def build(num_players, files):
                                 if not _stop8:
                                     raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[19])
                                 break
-                            _p21 = env['p']
+                            _p21 = _L_p1
                             if type(_p21) is not int or not 0 <= _p21 < num_players:
                                 raise RuleError(not_a_seat(_p21, num_players), S[19])
                             if _p21 not in st.players:
@@ -912,7 +913,7 @@ def build(num_players, files):
                             st.move(_c22, Z_market1, False)
                         env['sold'] = _picked8
                         st.at = o23  # game.yaml:81
-                        _i19 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                        _i19 = (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[10]))
                         _v7 = st.vars['score'][_i19] + sum([_c24.props['value'] for _c24 in env['sold']])
                         if _v7 < 0:
                             raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[11])
@@ -920,8 +921,9 @@ def build(num_players, files):
                 st.at = o27  # game.yaml:82
                 if (len(st.zones[Z_draw_pile1]) > 0):
                     st.at = o26  # game.yaml:84
-                    st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
+                    st.move_count(1, Z_draw_pile1, (Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[6]))), False, S[7])
     def c_18(st, env, pc):  # game.yaml:61
+        _L_p2 = env['p']
         if pc <= 0:
             st.at = o24  # game.yaml:62
             # game.yaml:65: always offered
@@ -951,7 +953,7 @@ def build(num_players, files):
                         if len(_picked9) < _hi9:
                             _cands9 = []
                             _seen9 = set()
-                            for _y9 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
+                            for _y9 in reversed(st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[8])))]):
                                 _t9 = _y9.type_id
                                 if _t9 not in _seen9:
                                     _seen9.add(_t9)
@@ -964,7 +966,7 @@ def build(num_players, files):
                             if not _stop9:
                                 raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[18])
                             break
-                        _p23 = env['p']
+                        _p23 = _L_p2
                         if type(_p23) is not int or not 0 <= _p23 < num_players:
                             raise RuleError(not_a_seat(_p23, num_players), S[18])
                         if _p23 not in st.players:
@@ -980,7 +982,7 @@ def build(num_players, files):
                         else:  # one card and no stopping yet: it is picked
                             _c25 = _cands9[0]
                         _picked9.append(_c25)
-                        st.move(_c25, (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9]))), False)
+                        st.move(_c25, (Z_stall1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[9]))), False)
                 else:  # game.yaml:72
                     st.at = o22  # game.yaml:75
                     _lo10 = 1
@@ -992,7 +994,7 @@ def build(num_players, files):
                         if len(_picked10) < _hi10:
                             _cands10 = []
                             _seen10 = set()
-                            for _y10 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))]):
+                            for _y10 in reversed(st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[12])))]):
                                 _t10 = _y10.type_id
                                 if _t10 not in _seen10:
                                     _seen10.add(_t10)
@@ -1005,7 +1007,7 @@ def build(num_players, files):
                             if not _stop10:
                                 raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[19])
                             break
-                        _p24 = env['p']
+                        _p24 = _L_p2
                         if type(_p24) is not int or not 0 <= _p24 < num_players:
                             raise RuleError(not_a_seat(_p24, num_players), S[19])
                         if _p24 not in st.players:
@@ -1024,7 +1026,7 @@ def build(num_players, files):
                         st.move(_c27, Z_market1, False)
                     env['sold'] = _picked10
                     st.at = o23  # game.yaml:81
-                    _i23 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                    _i23 = (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[10]))
                     _v8 = st.vars['score'][_i23] + sum([_c29.props['value'] for _c29 in env['sold']])
                     if _v8 < 0:
                         raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[11])
@@ -1033,8 +1035,9 @@ def build(num_players, files):
             st.at = o27  # game.yaml:82
             if (len(st.zones[Z_draw_pile1]) > 0):
                 st.at = o26  # game.yaml:84
-                st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
+                st.move_count(1, Z_draw_pile1, (Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[6]))), False, S[7])
     def c_19(st, env, pc):  # game.yaml:66
+        _L_p3 = env['p']
         if pc <= 0:
             st.at = o20  # game.yaml:67
             _lo11 = 1
@@ -1046,7 +1049,7 @@ def build(num_players, files):
                 if len(_picked11) < _hi11:
                     _cands11 = []
                     _seen11 = set()
-                    for _y11 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
+                    for _y11 in reversed(st.zones[(Z_hand1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[8])))]):
                         _t11 = _y11.type_id
                         if _t11 not in _seen11:
                             _seen11.add(_t11)
@@ -1059,7 +1062,7 @@ def build(num_players, files):
                     if not _stop11:
                         raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[18])
                     break
-                _p25 = env['p']
+                _p25 = _L_p3
                 if type(_p25) is not int or not 0 <= _p25 < num_players:
                     raise RuleError(not_a_seat(_p25, num_players), S[18])
                 if _p25 not in st.players:
@@ -1075,8 +1078,9 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c30 = _cands11[0]
                 _picked11.append(_c30)
-                st.move(_c30, (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9]))), False)
+                st.move(_c30, (Z_stall1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[9]))), False)
     def c_21(st, env, pc):  # game.yaml:74
+        _L_p4 = env['p']
         if pc <= 0:
             st.at = o22  # game.yaml:75
             _lo12 = 1
@@ -1088,7 +1092,7 @@ def build(num_players, files):
                 if len(_picked12) < _hi12:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[12])))]):
                         _t12 = _y12.type_id
                         if _t12 not in _seen12:
                             _seen12.add(_t12)
@@ -1101,7 +1105,7 @@ def build(num_players, files):
                     if not _stop12:
                         raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[19])
                     break
-                _p26 = env['p']
+                _p26 = _L_p4
                 if type(_p26) is not int or not 0 <= _p26 < num_players:
                     raise RuleError(not_a_seat(_p26, num_players), S[19])
                 if _p26 not in st.players:
@@ -1121,7 +1125,7 @@ def build(num_players, files):
             env['sold'] = _picked12
         if pc <= 1:
             st.at = o23  # game.yaml:81
-            _i26 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+            _i26 = (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[10]))
             _v9 = st.vars['score'][_i26] + sum([_c34.props['value'] for _c34 in env['sold']])
             if _v9 < 0:
                 raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[11])

@@ -1999,6 +1999,7 @@ def build(num_players, files):
     def e74_when2(st, env):  # game.yaml:412
         return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92])))]) > 1)
     def collect_74(st, env):  # game.yaml:406
+        _L_p1 = env['p']
         actions = []
         values = []
         idx = []
@@ -2006,11 +2007,11 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[91])))]) > 0):  # game.yaml:410
+        if (len(st.zones[(Z_general1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[91])))]) > 0):  # game.yaml:410
             actions.append(A_11)
             values.append(None)
             idx.append(1)
-        if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92])))]) > 1):  # game.yaml:412
+        if (len(st.zones[(Z_general1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[92])))]) > 1):  # game.yaml:412
             actions.append(A_21)
             values.append(None)
             idx.append(2)
@@ -2392,6 +2393,7 @@ def build(num_players, files):
     def e117_when1(st, env):  # game.yaml:472
         return env['optional']
     def collect_117(st, env):  # game.yaml:468
+        _L_optional1 = env['optional']
         actions = []
         values = []
         idx = []
@@ -2401,7 +2403,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_t2)
                 idx.append(0)
-        if env['optional']:  # game.yaml:472
+        if _L_optional1:  # game.yaml:472
             actions.append(A_81)
             values.append(None)
             idx.append(1)
@@ -2500,21 +2502,22 @@ def build(num_players, files):
     def e129_when2(st, env):  # game.yaml:487
         return (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[126]))] > 0)
     def collect_129(st, env):  # game.yaml:477
+        _L_p2 = env['p']
         actions = []
         values = []
         idx = []
-        for _c8 in st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[122])))]:  # game.yaml:480
+        for _c8 in st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[122])))]:  # game.yaml:480
             a = A_91 + _c8.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c8)
                 idx.append(0)
-        if ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[123]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[124]))] >= 2)):  # game.yaml:483
+        if ((st.vars['pass_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[123]))] > 0) and (st.vars['gold'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[124]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items6 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[125])))]  # game.yaml:487
-        if _items6 and (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[126]))] > 0):
+        _items6 = st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[125])))]  # game.yaml:487
+        if _items6 and (st.vars['swap_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[126]))] > 0):
             for _c9 in _items6:
                 a = A_111 + _c9.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -2694,10 +2697,11 @@ def build(num_players, files):
     def e145_when3(st, env):  # game.yaml:513
         return (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[139]))] > 0)
     def collect_145(st, env):  # game.yaml:498
+        _L_p3 = env['p']
         actions = []
         values = []
         idx = []
-        if (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[136])))]) > 0):  # game.yaml:501
+        if (len(st.zones[(Z_personal1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[136])))]) > 0):  # game.yaml:501
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2705,11 +2709,11 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if ((st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[137]))] > 0) and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))]) > 0)):  # game.yaml:508
+        if ((st.vars['four_left'][(_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[137]))] > 0) and (len(st.zones[(Z_personal1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[138])))]) > 0)):  # game.yaml:508
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[139]))] > 0):  # game.yaml:513
+        if (st.vars['four_left'][(_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[139]))] > 0):  # game.yaml:513
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -2863,10 +2867,11 @@ def build(num_players, files):
     def e156_label1(st, env):  # game.yaml:545
         return 'stop here'
     def collect_156(st, env):  # game.yaml:540
+        _L_t1 = env['t']
         actions = []
         values = []
         idx = []
-        for _a1 in env['t'].props['adjacent']:  # game.yaml:543
+        for _a1 in _L_t1.props['adjacent']:  # game.yaml:543
             a = A_181 + _a1.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2894,10 +2899,11 @@ def build(num_players, files):
     def e158_items0(st, env):  # game.yaml:534
         return span_list(1, env['left'], S[145])
     def collect_158(st, env):  # game.yaml:531
+        _L_left1 = env['left']
         actions = []
         values = []
         idx = []
-        for _k1 in span_list(1, env['left'], S[145]):  # game.yaml:534
+        for _k1 in span_list(1, _L_left1, S[145]):  # game.yaml:534
             a = site[17].action(_k1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3777,19 +3783,20 @@ def build(num_players, files):
     def e283_label2(st, env):  # game.yaml:692
         return 'end my missions'
     def collect_283(st, env):  # game.yaml:680
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
-        for _m17 in st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]:  # game.yaml:683
-            if not (fn_can_pay(st, S[192], env['p'], _m17)):
+        for _m17 in st.zones[(Z_mission_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[191])))]:  # game.yaml:683
+            if not (fn_can_pay(st, S[192], _L_p4, _m17)):
                 continue
             a = A_261 + _m17.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_m17)
                 idx.append(0)
-        _items8 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]  # game.yaml:687
-        if _items8 and fn_can_exchange(st, S[194], env['p']):
+        _items8 = st.zones[(Z_tokens_held1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[193])))]  # game.yaml:687
+        if _items8 and fn_can_exchange(st, S[194], _L_p4):
             for _x10 in _items8:
                 if not ((_x10.props['symbol'] != 'crown')):
                     continue
@@ -3896,10 +3903,11 @@ def build(num_players, files):
     def e292_items0(st, env):  # game.yaml:701
         return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]
     def collect_292(st, env):  # game.yaml:697
+        _L_p5 = env['p']
         actions = []
         values = []
         idx = []
-        for _x11 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]:  # game.yaml:701
+        for _x11 in st.zones[(Z_tokens_held1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[197])))]:  # game.yaml:701
             a = A_291 + _x11.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3998,10 +4006,11 @@ def build(num_players, files):
     def e299_label1(st, env):  # game.yaml:723
         return 'not now'
     def collect_299(st, env):  # game.yaml:716
+        _L_q1 = env['q']
         actions = []
         values = []
         idx = []
-        for _x12 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
+        for _x12 in st.zones[(Z_tokens_held1 + (_L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else seat(st, _L_q1, S[200])))]:  # game.yaml:719
             if not ((_x12.props['symbol'] != 'crown')):
                 continue
             a = A_301 + _x12.type_id
@@ -4052,11 +4061,13 @@ def build(num_players, files):
     def e308_when0(st, env):  # game.yaml:733
         return fn_pays_first(st, S[202], env['p'], env['m'], env['x'])
     def collect_308(st, env):  # game.yaml:731
+        _L_p6 = env['p']
+        _L_m1 = env['m']
         actions = []
         values = []
         idx = []
-        for _x13 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[201])))]:  # game.yaml:733
-            if not (fn_pays_first(st, S[202], env['p'], env['m'], _x13)):
+        for _x13 in st.zones[(Z_tokens_held1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[201])))]:  # game.yaml:733
+            if not (fn_pays_first(st, S[202], _L_p6, _L_m1, _x13)):
                 continue
             a = A_321 + _x13.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4088,11 +4099,13 @@ def build(num_players, files):
     def e311_when0(st, env):  # game.yaml:737
         return fn_fits(st, env['x'], env['m'].props['cost_b'])
     def collect_311(st, env):  # game.yaml:735
+        _L_p7 = env['p']
+        _L_m2 = env['m']
         actions = []
         values = []
         idx = []
-        for _x14 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]:  # game.yaml:737
-            if not (fn_fits(st, _x14, env['m'].props['cost_b'])):
+        for _x14 in st.zones[(Z_tokens_held1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[203])))]:  # game.yaml:737
+            if not (fn_fits(st, _x14, _L_m2.props['cost_b'])):
                 continue
             a = A_331 + _x14.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4969,11 +4982,13 @@ def build(num_players, files):
     def e433_items(st, env):  # game.yaml:798
         return st.players
     def c_7(st, env, pc):  # game.yaml:392
+        _L_m3 = env['m']
+        _L_p8 = env['p']
         if pc <= 0:
             st.at = o50  # game.yaml:397
-            if (env['m'].props['ability'] == 'marker1'):
+            if (_L_m3.props['ability'] == 'marker1'):
                 st.at = o49  # game.yaml:397
-                _args107 = {'p': env['p'], 'n': 1}
+                _args107 = {'p': _L_p8, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[52])
                 st.inline += 1
@@ -4986,9 +5001,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 1:
             st.at = o53  # game.yaml:398
-            if (env['m'].props['ability'] == 'marker3'):
+            if (_L_m3.props['ability'] == 'marker3'):
                 st.at = o52  # game.yaml:398
-                _args108 = {'p': env['p'], 'n': 3}
+                _args108 = {'p': _L_p8, 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[54])
                 st.inline += 1
@@ -5001,9 +5016,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 2:
             st.at = o56  # game.yaml:399
-            if (env['m'].props['ability'] == 'gold1'):
+            if (_L_m3.props['ability'] == 'gold1'):
                 st.at = o55  # game.yaml:399
-                _args109 = {'p': env['p'], 'n': 1}
+                _args109 = {'p': _L_p8, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[55])
                 st.inline += 1
@@ -5016,9 +5031,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 3:
             st.at = o59  # game.yaml:400
-            if (env['m'].props['ability'] == 'gold3'):
+            if (_L_m3.props['ability'] == 'gold3'):
                 st.at = o58  # game.yaml:400
-                _args110 = {'p': env['p'], 'n': 3}
+                _args110 = {'p': _L_p8, 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[57])
                 st.inline += 1
@@ -5031,9 +5046,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o62  # game.yaml:401
-            if (env['m'].props['ability'] == 'coat1'):
+            if (_L_m3.props['ability'] == 'coat1'):
                 st.at = o61  # game.yaml:401
-                _args111 = {'p': env['p'], 'bonus': False}
+                _args111 = {'p': _L_p8, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[58])
                 st.inline += 1
@@ -5046,19 +5061,19 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 5:
             st.at = o65  # game.yaml:402
-            if ((env['m'].props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
+            if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60]))), False, S[61])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[60]))), False, S[61])
         if pc <= 6:
             st.at = o75  # game.yaml:404
-            if (env['m'].props['ability'] == 'gold_or_markers'):
+            if (_L_m3.props['ability'] == 'gold_or_markers'):
                 st.at = o74  # game.yaml:406
                 # game.yaml:409: always offered
-                if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[91])))]) > 0):  # game.yaml:410
+                if (len(st.zones[(Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[91])))]) > 0):  # game.yaml:410
                     _f1 = 1
                 else:
                     _f1 = 0
-                if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92])))]) > 1):  # game.yaml:412
+                if (len(st.zones[(Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[92])))]) > 1):  # game.yaml:412
                     _f2 = 1
                 else:
                     _f2 = 0
@@ -5079,7 +5094,7 @@ def build(num_players, files):
                         _i29 = 0
                     if _i29 < _end1:  # game.yaml:409
                         st.at = o68  # game.yaml:409
-                        _args112 = {'p': env['p'], 'n': 2}
+                        _args112 = {'p': _L_p8, 'n': 2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[87])
                         st.inline += 1
@@ -5092,7 +5107,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _i29 < _end2:  # game.yaml:410
                         st.at = o70  # game.yaml:411
-                        _args113 = {'p': env['p'], 'n': 1}
+                        _args113 = {'p': _L_p8, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[88])
                         st.inline += 1
@@ -5104,7 +5119,7 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
                         st.at = o71  # game.yaml:411
-                        _args114 = {'p': env['p'], 'n': 1}
+                        _args114 = {'p': _L_p8, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[89])
                         st.inline += 1
@@ -5117,7 +5132,7 @@ def build(num_players, files):
                         st.inline -= 1
                     else:  # game.yaml:412
                         st.at = o73  # game.yaml:412
-                        _args115 = {'p': env['p'], 'n': 2}
+                        _args115 = {'p': _L_p8, 'n': 2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[90])
                         st.inline += 1
@@ -5130,7 +5145,7 @@ def build(num_players, files):
                         st.inline -= 1
         if pc <= 7:
             st.at = o82  # game.yaml:413
-            if ((env['m'].props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[62])))]) > 0)):
+            if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[62])))]) > 0)):
                 st.at = o81  # game.yaml:415
                 # game.yaml:419: always offered
                 # game.yaml:421: always offered
@@ -5150,9 +5165,9 @@ def build(num_players, files):
                         _i30 = 0
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
-                        st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
+                        st.move_count(1, (Z_personal1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[94]))), (Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[93]))), False, S[95])
                         st.at = o79  # game.yaml:420
-                        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
+                        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[96]))), False, S[97])
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
@@ -5256,12 +5271,15 @@ def build(num_players, files):
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
     def c_9(st, env, pc):  # game.yaml:449
+        _L_n1 = env['n']
+        _L_p9 = env['p']
+        _L_t2 = env['t']
         if pc <= 0:
             st.at = o106  # game.yaml:453
-            env['what'] = ('a marker' if (env['n'] == 1) else 'two markers')
+            env['what'] = ('a marker' if (_L_n1 == 1) else 'two markers')
         if pc <= 1:
             st.at = o112  # game.yaml:454
-            if ((len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])) > 0):
+            if ((len(st.zones[(Z_general1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[19])))]) + len(st.zones[(Z_personal1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[20])))])) > 0):
                 st.at = o111  # game.yaml:456
                 # game.yaml:459: always offered
                 # game.yaml:460: always offered
@@ -5281,7 +5299,7 @@ def build(num_players, files):
                         _i34 = 0
                     if _i34 < _end6:  # game.yaml:459
                         st.at = o109  # game.yaml:459
-                        _args119 = {'p': env['p'], 't': env['t'], 'n': env['n']}
+                        _args119 = {'p': _L_p9, 't': _L_t2, 'n': _L_n1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[111])
                         st.inline += 1
@@ -5295,12 +5313,14 @@ def build(num_players, files):
                     else:  # game.yaml:460
                         pass
     def c_10(st, env, pc):  # game.yaml:461
+        _L_p10 = env['p']
+        _L_optional2 = env['optional']
         if pc <= 0:
             st.at = o118  # game.yaml:466
-            if ((len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])) > 0):
+            if ((len(st.zones[(Z_general1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[19])))]) + len(st.zones[(Z_personal1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[20])))])) > 0):
                 st.at = o117  # game.yaml:468
                 _v24 = K_courtiers1  # game.yaml:471
-                if env['optional']:  # game.yaml:472
+                if _L_optional2:  # game.yaml:472
                     _f3 = 1
                 else:
                     _f3 = 0
@@ -5321,7 +5341,7 @@ def build(num_players, files):
                     if _i35 < _end8:  # game.yaml:471
                         env['t'] = _v24[_i35]
                         st.at = o115  # game.yaml:471
-                        _args120 = {'p': env['p'], 't': env['t'], 'n': 1}
+                        _args120 = {'p': _L_p10, 't': env['t'], 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[113])
                         st.inline += 1
@@ -5335,22 +5355,23 @@ def build(num_players, files):
                     else:  # game.yaml:472
                         pass
     def c_11(st, env, pc):  # game.yaml:473
+        _L_p11 = env['p']
         if pc <= 0:
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c25 in st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[122])))]:  # game.yaml:480
+            for _c25 in st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[122])))]:  # game.yaml:480
                 _a3 = A_91 + _c25.type_id
                 if _a3 not in _actions1:  # an identical card: the same choice
                     _actions1.add(_a3)
                     _v25.append(_c25)
-            if ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[123]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[124]))] >= 2)):  # game.yaml:483
+            if ((st.vars['pass_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[123]))] > 0) and (st.vars['gold'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[124]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
             else:
                 _f4 = 0
-            _items20 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[125])))]  # game.yaml:487
-            if _items20 and (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[126]))] > 0):
+            _items20 = st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[125])))]  # game.yaml:487
+            if _items20 and (st.vars['swap_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[126]))] > 0):
                 _v26 = []
                 for _c26 in _items20:
                     _a4 = A_111 + _c26.type_id
@@ -5379,7 +5400,7 @@ def build(num_players, files):
                     st.at = o120  # game.yaml:482
                     st.move(env['c'], Z_influence_played1, False)
                     st.at = o121  # game.yaml:482
-                    _args121 = {'p': env['p'], 'c': env['c']}
+                    _args121 = {'p': _L_p11, 'c': env['c']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[114])
                     st.inline += 1
@@ -5392,13 +5413,13 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i36 < _end11:  # game.yaml:483
                     st.at = o123  # game.yaml:486
-                    _i37 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))
+                    _i37 = (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[115]))
                     _v27 = st.vars['pass_left'][_i37] - 1
                     if _v27 < 0:
                         raise RuleError("'pass_left' would fall to " + str(_v27) + ', below its minimum 0', S[116])
                     st.vars['pass_left'][_i37] = _v27
                     st.at = o124  # game.yaml:486
-                    _args122 = {'p': env['p'], 'n': 2}
+                    _args122 = {'p': _L_p11, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[117])
                     st.inline += 1
@@ -5412,7 +5433,7 @@ def build(num_players, files):
                 else:  # game.yaml:487
                     env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
-                    _i38 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))
+                    _i38 = (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[118]))
                     _v28 = st.vars['swap_left'][_i38] - 1
                     if _v28 < 0:
                         raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[119])
@@ -5420,23 +5441,25 @@ def build(num_players, files):
                     st.at = o127  # game.yaml:491
                     st.move(env['c'], Z_influence_played1, False)
                     st.at = o128  # game.yaml:492
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))), False, S[121])
+                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[120]))), False, S[121])
     def c_12(st, env, pc):  # game.yaml:493
+        _L_c1 = env['c']
+        _L_p12 = env['p']
         if pc <= 0:
             st.at = o130  # game.yaml:497
-            env['joker'] = (env['c'].kind == 'joker_cards')
+            env['joker'] = (_L_c1.kind == 'joker_cards')
         if pc <= 1:
             st.at = o145  # game.yaml:498
-            if (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[136])))]) > 0):  # game.yaml:501
+            if (len(st.zones[(Z_personal1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[136])))]) > 0):  # game.yaml:501
                 _f5 = 1
             else:
                 _f5 = 0
             # game.yaml:507: always offered
-            if ((st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[137]))] > 0) and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))]) > 0)):  # game.yaml:508
+            if ((st.vars['four_left'][(_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[137]))] > 0) and (len(st.zones[(Z_personal1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[138])))]) > 0)):  # game.yaml:508
                 _f6 = 1
             else:
                 _f6 = 0
-            if (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[139]))] > 0):  # game.yaml:513
+            if (st.vars['four_left'][(_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[139]))] > 0):  # game.yaml:513
                 _f7 = 1
             else:
                 _f7 = 0
@@ -5460,7 +5483,7 @@ def build(num_players, files):
                     st.at = o136  # game.yaml:504
                     if env['joker']:
                         st.at = o135  # game.yaml:505
-                        _args123 = {'p': env['p'], 'n': 2, 'jumps': 1}
+                        _args123 = {'p': _L_p12, 'n': 2, 'jumps': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[128])
                         st.inline += 1
@@ -5473,7 +5496,7 @@ def build(num_players, files):
                         st.inline -= 1
                     else:
                         st.at = o133  # game.yaml:506
-                        _args124 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
+                        _args124 = {'p': _L_p12, 't': _L_c1.props['courtier'], 'n': 3, 'jumps': 2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[127])
                         st.inline += 1
@@ -5486,7 +5509,7 @@ def build(num_players, files):
                         st.inline -= 1
                 elif _i39 < _end14:  # game.yaml:507
                     st.at = o138  # game.yaml:507
-                    _args125 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
+                    _args125 = {'p': _L_p12, 'n': (2 if env['joker'] else 3)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[129])
                     st.inline += 1
@@ -5499,13 +5522,13 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i39 < _end15:  # game.yaml:508
                     st.at = o140  # game.yaml:512
-                    _i40 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
+                    _i40 = (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[130]))
                     _v29 = st.vars['four_left'][_i40] - 1
                     if _v29 < 0:
                         raise RuleError("'four_left' would fall to " + str(_v29) + ', below its minimum 0', S[131])
                     st.vars['four_left'][_i40] = _v29
                     st.at = o141  # game.yaml:512
-                    _args126 = {'p': env['p'], 'n': 4, 'jumps': 3}
+                    _args126 = {'p': _L_p12, 'n': 4, 'jumps': 3}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[132])
                     st.inline += 1
@@ -5518,13 +5541,13 @@ def build(num_players, files):
                     st.inline -= 1
                 else:  # game.yaml:513
                     st.at = o143  # game.yaml:516
-                    _i41 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))
+                    _i41 = (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[133]))
                     _v30 = st.vars['four_left'][_i41] - 1
                     if _v30 < 0:
                         raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[134])
                     st.vars['four_left'][_i41] = _v30
                     st.at = o144  # game.yaml:516
-                    _args127 = {'p': env['p'], 'n': 4}
+                    _args127 = {'p': _L_p12, 'n': 4}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[135])
                     st.inline += 1
@@ -5536,6 +5559,9 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_13(st, env, pc):  # game.yaml:517
+        _L_p13 = env['p']
+        _L_n2 = env['n']
+        _L_jumps1 = env['jumps']
         if pc <= 0:
             st.at = o148  # game.yaml:521
             _v31 = K_courtiers1  # game.yaml:523
@@ -5554,7 +5580,7 @@ def build(num_players, files):
                     _i42 = 0
                 env['t'] = _v31[_i42]
                 st.at = o147  # game.yaml:523
-                _args128 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
+                _args128 = {'p': _L_p13, 't': env['t'], 'n': _L_n2, 'jumps': _L_jumps1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[140])
                 st.inline += 1
@@ -5566,9 +5592,13 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_14(st, env, pc):  # game.yaml:525
+        _L_n3 = env['n']
+        _L_p14 = env['p']
+        _L_t3 = env['t']
+        _L_jumps2 = env['jumps']
         if pc <= 0:
             st.at = o149  # game.yaml:530
-            env['left'] = min((env['n'], len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))]),))
+            env['left'] = min((_L_n3, len(st.zones[(Z_personal1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[64])))]),))
         if pc <= 1:
             st.at = o158  # game.yaml:531
             _v32 = []
@@ -5590,13 +5620,13 @@ def build(num_players, files):
                     _i43 = 0
                 env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
-                st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[141]))), False, S[143])
+                st.move_count(env['k'], (Z_personal1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[142]))), (Z_markers_on1 + (_L_t3.ordinal if _L_t3.kind == 'courtiers' else ordinal(_L_t3, 'courtiers', S[141]))), False, S[143])
                 st.at = o157  # game.yaml:538
-                if ((env['left'] > env['k']) and (env['jumps'] > 0)):
+                if ((env['left'] > env['k']) and (_L_jumps2 > 0)):
                     st.at = o156  # game.yaml:540
                     _actions2 = set()  # (the ids' order is never read)
                     _v33 = []
-                    for _a5 in env['t'].props['adjacent']:  # game.yaml:543
+                    for _a5 in _L_t3.props['adjacent']:  # game.yaml:543
                         _a6 = A_181 + _a5.type_id
                         if _a6 not in _actions2:  # an identical card: the same choice
                             _actions2.add(_a6)
@@ -5619,7 +5649,7 @@ def build(num_players, files):
                         if _i44 < _end19:  # game.yaml:543
                             env['a'] = _v33[_i44]
                             st.at = o154  # game.yaml:544
-                            _args129 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
+                            _args129 = {'p': _L_p14, 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (_L_jumps2 - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[144])
                             st.inline += 1
@@ -5675,12 +5705,13 @@ def build(num_players, files):
             st.at = o166  # game.yaml:555
             st.vars['louis'] = None
     def c_16(st, env, pc):  # game.yaml:556
+        _L_t4 = env['t']
         if pc <= 0:
             st.at = o175  # game.yaml:561
             for _q10 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c27 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
+                for _c27 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
                     env['c'] = _c27
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
@@ -5703,27 +5734,28 @@ def build(num_players, files):
                             st.at = o170  # game.yaml:570
                             st.move(env['c'], Z_intrigue_deck1, True)
                             st.at = o171  # game.yaml:571
-                            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
+                            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (_L_t4.ordinal if _L_t4.kind == 'courtiers' else ordinal(_L_t4, 'courtiers', S[148]))), False, S[151])
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
+        _L_t5 = env['t']
         if pc <= 0:
             st.at = o176  # game.yaml:577
             st.vars['flip'] = False
         if pc <= 1:
             st.at = o177  # game.yaml:578
-            env['leaders'] = fn_most_influence(st, S[67], env['t'])
+            env['leaders'] = fn_most_influence(st, S[67], _L_t5)
         if pc <= 2:
             st.at = o178  # game.yaml:579
             st.vars['leader'] = (env['leaders'][0] if (len(env['leaders']) == 1) else None)
         if pc <= 3:
             st.at = o183  # game.yaml:580
-            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], env['t']) != 'markers')):
+            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], _L_t5) != 'markers')):
                 st.at = o182  # game.yaml:581
                 for _q11 in list(env['leaders']):
                     env['q'] = _q11
                     st.at = o181  # game.yaml:581
-                    _args132 = {'q': env['q'], 't': env['t']}
+                    _args132 = {'q': env['q'], 't': _L_t5}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[154])
                     st.inline += 1
@@ -5737,12 +5769,12 @@ def build(num_players, files):
         if pc <= 4:
             st.at = o184  # game.yaml:582
             if st.record_log:
-                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[69], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.log_line(fmt_card1(_L_t5) + ' (' + fmt_str1(fn_kind_of(st, S[69], _L_t5)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
         if pc <= 5:
             st.at = o191  # game.yaml:583
-            if (fn_kind_of(st, S[70], env['t']) == 'markers'):
+            if (fn_kind_of(st, S[70], _L_t5) == 'markers'):
                 st.at = o188  # game.yaml:584
-                _args133 = {'t': env['t']}
+                _args133 = {'t': _L_t5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[156])
                 st.inline += 1
@@ -5753,9 +5785,9 @@ def build(num_players, files):
                     traced(e, 'procedure markers_evaluation (' + str(S[278]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['t'] == st.vars['louis']):
+            elif (_L_t5 == st.vars['louis']):
                 st.at = o190  # game.yaml:585
-                _args134 = {'t': env['t'], 'leaders': env['leaders']}
+                _args134 = {'t': _L_t5, 'leaders': env['leaders']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[157])
                 st.inline += 1
@@ -5768,7 +5800,7 @@ def build(num_players, files):
                 st.inline -= 1
             else:
                 st.at = o186  # game.yaml:586
-                _args135 = {'t': env['t']}
+                _args135 = {'t': _L_t5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[155])
                 st.inline += 1
@@ -5784,7 +5816,7 @@ def build(num_players, files):
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                _items21 = [_m26 for _m26 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m26.owner == env['q'])]
+                _items21 = [_m26 for _m26 in st.zones[(Z_markers_on1 + (_L_t5.ordinal if _L_t5.kind == 'courtiers' else ordinal(_L_t5, 'courtiers', S[72])))] if (_m26.owner == env['q'])]
                 _dest18 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
                 for _c28 in cards_of(_items21):
                     st.move(_c28, _dest18, False)
@@ -5792,11 +5824,12 @@ def build(num_players, files):
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
                 st.at = o196  # game.yaml:591
-                st.move(env['t'], st.zone_index((st.zones[Z_black_up1] if (env['t'] in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
+                st.move(_L_t5, st.zone_index((st.zones[Z_black_up1] if (_L_t5 in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
     def c_18(st, env, pc):  # game.yaml:593
+        _L_q2 = env['q']
         if pc <= 0:
             st.at = o204  # game.yaml:597
-            if ((st.vars['first_left'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))] > 0) and (st.vars['leader'] == None)):
+            if ((st.vars['first_left'][(_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[73]))] > 0) and (st.vars['leader'] == None)):
                 st.at = o203  # game.yaml:599
                 # game.yaml:601: always offered
                 # game.yaml:601: always offered
@@ -5816,21 +5849,22 @@ def build(num_players, files):
                         _i47 = 0
                     if _i47 < _end23:  # game.yaml:601
                         st.at = o200  # game.yaml:601
-                        _i48 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
+                        _i48 = (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[158]))
                         _v35 = st.vars['first_left'][_i48] - 1
                         if _v35 < 0:
                             raise RuleError("'first_left' would fall to " + str(_v35) + ', below its minimum 0', S[159])
                         st.vars['first_left'][_i48] = _v35
                         st.at = o201  # game.yaml:601
-                        st.vars['leader'] = env['q']
+                        st.vars['leader'] = _L_q2
                     else:  # game.yaml:601
                         pass
     def c_19(st, env, pc):  # game.yaml:603
+        _L_t6 = env['t']
         if pc <= 0:
             st.at = o209  # game.yaml:608
             if (st.vars['leader'] != None):
                 st.at = o206  # game.yaml:610
-                _args136 = {'p': st.vars['leader'], 't': env['t']}
+                _args136 = {'p': st.vars['leader'], 't': _L_t6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[160])
                 st.inline += 1
@@ -5842,7 +5876,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o207  # game.yaml:611
-                _args137 = {'p': st.vars['leader'], 't': env['t']}
+                _args137 = {'p': st.vars['leader'], 't': _L_t6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[161])
                 st.inline += 1
@@ -5857,9 +5891,9 @@ def build(num_players, files):
                 st.vars['flip'] = True
         if pc <= 1:
             st.at = o212  # game.yaml:613
-            if (fn_kind_of(st, S[74], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[74], _L_t6) == 'gold'):
                 st.at = o211  # game.yaml:613
-                _args138 = {'t': env['t'], 'gifted': [st.vars['leader']]}
+                _args138 = {'t': _L_t6, 'gifted': [st.vars['leader']]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[163])
                 st.inline += 1
@@ -5871,12 +5905,14 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_20(st, env, pc):  # game.yaml:614
+        _L_gifted1 = env['gifted']
+        _L_t7 = env['t']
         if pc <= 0:
             st.at = o221  # game.yaml:618
             for _q13 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((env['q'] not in env['gifted']) and (len([1 for _m27 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m27.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
+                if (((env['q'] not in _L_gifted1) and (len([1 for _m27 in st.zones[(Z_markers_on1 + (_L_t7.ordinal if _L_t7.kind == 'courtiers' else ordinal(_L_t7, 'courtiers', S[0])))] if (_m27.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], _L_t7))):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
@@ -5896,7 +5932,7 @@ def build(num_players, files):
                             _i49 = 0
                         if _i49 < _end25:  # game.yaml:624
                             st.at = o216  # game.yaml:624
-                            _args139 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+                            _args139 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], _L_t7)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[167])
                             st.inline += 1
@@ -5908,7 +5944,7 @@ def build(num_players, files):
                                 raise
                             st.inline -= 1
                             st.at = o217  # game.yaml:624
-                            _args140 = {'p': env['q'], 't': env['t']}
+                            _args140 = {'p': env['q'], 't': _L_t7}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                 enter_procedure(st, S[168])
                             st.inline += 1
@@ -5922,12 +5958,13 @@ def build(num_players, files):
                         else:  # game.yaml:624
                             pass
     def c_21(st, env, pc):  # game.yaml:625
+        _L_t8 = env['t']
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in list([_x19 for _x19 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m28 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m28.owner == _x19)]) >= fn_need(st, S[171], env['t']))]):
+            for _q14 in list([_x19 for _x19 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m28 in st.zones[(Z_markers_on1 + (_L_t8.ordinal if _L_t8.kind == 'courtiers' else ordinal(_L_t8, 'courtiers', S[0])))] if (_m28.owner == _x19)]) >= fn_need(st, S[171], _L_t8))]):
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
-                _args141 = {'p': env['q'], 't': env['t']}
+                _args141 = {'p': env['q'], 't': _L_t8}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[170])
                 st.inline += 1
@@ -5941,13 +5978,15 @@ def build(num_players, files):
                 st.at = o224  # game.yaml:631
                 st.vars['flip'] = True
     def c_22(st, env, pc):  # game.yaml:632
+        _L_leaders1 = env['leaders']
+        _L_t9 = env['t']
         if pc <= 0:
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q15 for _q15 in env['leaders'] if (_q15 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
+                env['seconds'] = (fn_second_influence(st, S[176], _L_t9) if (len(_L_leaders1) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (len(_L_leaders1) == 2) else []))
                 st.at = o236  # game.yaml:644
-                _args142 = {'p': st.vars['leader'], 't': env['t']}
+                _args142 = {'p': st.vars['leader'], 't': _L_t9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[177])
                 st.inline += 1
@@ -5971,7 +6010,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o238  # game.yaml:646
-                _args144 = {'p': st.vars['leader'], 't': env['t']}
+                _args144 = {'p': st.vars['leader'], 't': _L_t9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[179])
                 st.inline += 1
@@ -5986,7 +6025,7 @@ def build(num_players, files):
                 for _q16 in list(env['seconds']):
                     env['q'] = _q16
                     st.at = o240  # game.yaml:648
-                    _args145 = {'p': env['q'], 't': env['t']}
+                    _args145 = {'p': env['q'], 't': _L_t9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[181])
                     st.inline += 1
@@ -5998,9 +6037,9 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                 st.at = o244  # game.yaml:650
-                if (fn_kind_of(st, S[180], env['t']) == 'gold'):
+                if (fn_kind_of(st, S[180], _L_t9) == 'gold'):
                     st.at = o243  # game.yaml:650
-                    _args146 = {'t': env['t'], 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
+                    _args146 = {'t': _L_t9, 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[182])
                     st.inline += 1
@@ -6013,10 +6052,10 @@ def build(num_players, files):
                     st.inline -= 1
             else:
                 st.at = o230  # game.yaml:653
-                for _q18 in list(env['leaders']):
+                for _q18 in list(_L_leaders1):
                     env['q'] = _q18
                     st.at = o228  # game.yaml:654
-                    _args147 = {'p': env['q'], 't': env['t']}
+                    _args147 = {'p': env['q'], 't': _L_t9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[173])
                     st.inline += 1
@@ -6028,7 +6067,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o229  # game.yaml:654
-                    _args148 = {'p': env['q'], 't': env['t']}
+                    _args148 = {'p': env['q'], 't': _L_t9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[174])
                     st.inline += 1
@@ -6040,9 +6079,9 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                 st.at = o233  # game.yaml:655
-                if (fn_kind_of(st, S[172], env['t']) == 'gold'):
+                if (fn_kind_of(st, S[172], _L_t9) == 'gold'):
                     st.at = o232  # game.yaml:655
-                    _args149 = {'t': env['t'], 'gifted': env['leaders']}
+                    _args149 = {'t': _L_t9, 'gifted': _L_leaders1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[175])
                     st.inline += 1
@@ -6057,11 +6096,13 @@ def build(num_players, files):
             st.at = o246  # game.yaml:656
             st.vars['flip'] = True
     def c_23(st, env, pc):  # game.yaml:657
+        _L_t10 = env['t']
+        _L_p15 = env['p']
         if pc <= 0:
             st.at = o249  # game.yaml:661
-            if (env['t'].props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
+            if (_L_t10.props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
                 st.at = o248  # game.yaml:661
-                _args150 = {'p': env['p'], 's': env['t'].props['gift']}
+                _args150 = {'p': _L_p15, 's': _L_t10.props['gift']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[75])
                 st.inline += 1
@@ -6074,9 +6115,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 1:
             st.at = o253  # game.yaml:662
-            if (env['t'].props['gift'] == 'conde'):
+            if (_L_t10.props['gift'] == 'conde'):
                 st.at = o251  # game.yaml:662
-                _args151 = {'p': env['p'], 'bonus': False}
+                _args151 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[183])
                 st.inline += 1
@@ -6088,7 +6129,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o252  # game.yaml:662
-                _args152 = {'p': env['p'], 'x': env['t'], 'optional': False}
+                _args152 = {'p': _L_p15, 'x': _L_t10, 'optional': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[184])
                 st.inline += 1
@@ -6101,9 +6142,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 2:
             st.at = o256  # game.yaml:663
-            if (env['t'].props['gift'] == 'colbert'):
+            if (_L_t10.props['gift'] == 'colbert'):
                 st.at = o255  # game.yaml:663
-                _args153 = {'p': env['p'], 'n': 5}
+                _args153 = {'p': _L_p15, 'n': 5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[76])
                 st.inline += 1
@@ -6116,9 +6157,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 3:
             st.at = o260  # game.yaml:664
-            if (env['t'].props['gift'] == 'maintenon'):
+            if (_L_t10.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': env['p'], 't': first([_t12 for _t12 in K_courtiers1 if (_t12.props['number'] == 5)]), 'x': env['t'], 'n': 2}
+                _args154 = {'p': _L_p15, 't': first([_t12 for _t12 in K_courtiers1 if (_t12.props['number'] == 5)]), 'x': _L_t10, 'n': 2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[185])
                 st.inline += 1
@@ -6130,7 +6171,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o259  # game.yaml:664
-                _args155 = {'p': env['p'], 'n': 1}
+                _args155 = {'p': _L_p15, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[186])
                 st.inline += 1
@@ -6143,9 +6184,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o264  # game.yaml:665
-            if (env['t'].props['gift'] == 'turenne'):
+            if (_L_t10.props['gift'] == 'turenne'):
                 st.at = o262  # game.yaml:665
-                _args156 = {'p': env['p'], 'bonus': False}
+                _args156 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[77])
                 st.inline += 1
@@ -6157,7 +6198,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o263  # game.yaml:665
-                _args157 = {'p': env['p'], 'bonus': False}
+                _args157 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[78])
                 st.inline += 1
@@ -6170,14 +6211,14 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 5:
             st.at = o267  # game.yaml:666
-            if (env['t'].props['gift'] == 'mazarin'):
+            if (_L_t10.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79]))), False, S[80])
+                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[79]))), False, S[80])
         if pc <= 6:
             st.at = o273  # game.yaml:667
-            if (env['t'].props['gift'] == 'louvois'):
+            if (_L_t10.props['gift'] == 'louvois'):
                 st.at = o269  # game.yaml:669
-                _args158 = {'p': env['p'], 'bonus': False}
+                _args158 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[81])
                 st.inline += 1
@@ -6191,8 +6232,9 @@ def build(num_players, files):
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
+                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[82]))), False, S[83])
     def c_24(st, env, pc):  # game.yaml:673
+        _L_p16 = env['p']
         if pc <= 0:
             st.at = o274  # game.yaml:677
             st.vars['missions_over'] = False
@@ -6207,7 +6249,7 @@ def build(num_players, files):
                 if _passes2 > MAX_PASSES:
                     raise too_long(S[285])
                 st.at = o276  # game.yaml:679
-                _args159 = {'p': env['p']}
+                _args159 = {'p': _L_p16}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[187])
                 st.inline += 1
@@ -6221,15 +6263,15 @@ def build(num_players, files):
                 st.at = o283  # game.yaml:680
                 _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
-                for _m29 in st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]:  # game.yaml:683
-                    if not (fn_can_pay(st, S[192], env['p'], _m29)):
+                for _m29 in st.zones[(Z_mission_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[191])))]:  # game.yaml:683
+                    if not (fn_can_pay(st, S[192], _L_p16, _m29)):
                         continue
                     _a7 = A_261 + _m29.type_id
                     if _a7 not in _actions3:  # an identical card: the same choice
                         _actions3.add(_a7)
                         _v36.append(_m29)
-                _items22 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]  # game.yaml:687
-                if _items22 and fn_can_exchange(st, S[194], env['p']):
+                _items22 = st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[193])))]  # game.yaml:687
+                if _items22 and fn_can_exchange(st, S[194], _L_p16):
                     _v37 = []
                     for _x20 in _items22:
                         if not ((_x20.props['symbol'] != 'crown')):
@@ -6259,7 +6301,7 @@ def build(num_players, files):
                     if _i50 < _end27:  # game.yaml:683
                         env['m'] = _v36[_i50]
                         st.at = o278  # game.yaml:686
-                        _args160 = {'p': env['p'], 'm': env['m']}
+                        _args160 = {'p': _L_p16, 'm': env['m']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[188])
                         st.inline += 1
@@ -6273,7 +6315,7 @@ def build(num_players, files):
                     elif _i50 < _end28:  # game.yaml:687
                         env['x'] = _v37[_i50 - _end27]
                         st.at = o280  # game.yaml:691
-                        _args161 = {'p': env['p'], 'x': env['x']}
+                        _args161 = {'p': _L_p16, 'x': env['x']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[189])
                         st.inline += 1
@@ -6289,11 +6331,11 @@ def build(num_players, files):
                         st.vars['missions_over'] = True
         if pc <= 2:
             st.at = o293  # game.yaml:695
-            if (len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[84])))]) > 1):
+            if (len(st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[84])))]) > 1):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x21 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]:  # game.yaml:701
+                for _x21 in st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[197])))]:  # game.yaml:701
                     _a9 = A_291 + _x21.type_id
                     if _a9 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a9)
@@ -6313,7 +6355,7 @@ def build(num_players, files):
                         _i51 = 0
                     env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y7 != env['x'])]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[195])))] if (_y7 != env['x'])]
                     st.at = o288  # game.yaml:705
                     _items23 = env['back']
                     _dest19 = Z_token_supply1
@@ -6323,7 +6365,7 @@ def build(num_players, files):
                     for _y8 in list(env['back']):
                         env['y'] = _y8
                         st.at = o290  # game.yaml:706
-                        _args162 = {'p': env['p'], 'bonus': False}
+                        _args162 = {'p': _L_p16, 'bonus': False}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[196])
                         st.inline += 1
@@ -6335,12 +6377,13 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
     def c_25(st, env, pc):  # game.yaml:707
+        _L_p17 = env['p']
         if pc <= 0:
             st.at = o301  # game.yaml:712
             for _q19 in list(clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q19
                 st.at = o300  # game.yaml:714
-                if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
+                if ((env['q'] != _L_p17) and fn_can_exchange(st, S[198], env['q'])):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
@@ -6383,12 +6426,14 @@ def build(num_players, files):
                         else:  # game.yaml:723
                             pass
     def c_27(st, env, pc):  # game.yaml:727
+        _L_p18 = env['p']
+        _L_m4 = env['m']
         if pc <= 0:
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x23 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[201])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[202], env['p'], env['m'], _x23)):
+            for _x23 in st.zones[(Z_tokens_held1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[201])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[202], _L_p18, _L_m4, _x23)):
                     continue
                 _a11 = A_321 + _x23.type_id
                 if _a11 not in _actions6:  # an identical card: the same choice
@@ -6414,8 +6459,8 @@ def build(num_players, files):
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x24 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]:  # game.yaml:737
-                if not (fn_fits(st, _x24, env['m'].props['cost_b'])):
+            for _x24 in st.zones[(Z_tokens_held1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[203])))]:  # game.yaml:737
+                if not (fn_fits(st, _x24, _L_m4.props['cost_b'])):
                     continue
                 _a12 = A_331 + _x24.type_id
                 if _a12 not in _actions7:  # an identical card: the same choice
@@ -6439,10 +6484,10 @@ def build(num_players, files):
                 st.move(env['x'], Z_token_supply1, False)
         if pc <= 2:
             st.at = o312  # game.yaml:739
-            st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False)
+            st.move(_L_m4, (Z_missions_done1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[85]))), False)
         if pc <= 3:
             st.at = o313  # game.yaml:740
-            _args164 = {'p': env['p']}
+            _args164 = {'p': _L_p18}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[86])
             st.inline += 1
@@ -6455,9 +6500,9 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 4:
             st.at = o316  # game.yaml:741
-            if (env['m'].props['ability'] == 'extra_mission'):
+            if (_L_m4.props['ability'] == 'extra_mission'):
                 st.at = o315  # game.yaml:742
-                _args165 = {'p': env['p']}
+                _args165 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[204])
                 st.inline += 1
@@ -6469,6 +6514,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:744
+        _L_p19 = env['p']
         if pc <= 0:
             st.at = o325  # game.yaml:749
             if (((len(st.zones[Z_light_deck1]) + len(st.zones[Z_blue_deck1])) + len(st.zones[Z_dark_deck1])) > 0):
@@ -6502,14 +6548,15 @@ def build(num_players, files):
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
+                        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[205]))), False, S[206])
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))), False, S[208])
+                        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[207]))), False, S[208])
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
+                        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[209]))), False, S[210])
     def c_29(st, env, pc):  # game.yaml:760
+        _L_p20 = env['p']
         if pc <= 0:
             st.at = o326  # game.yaml:764
             _lo1 = 0
@@ -6521,7 +6568,7 @@ def build(num_players, files):
                 if len(_picked1) < _hi1:
                     _cands1 = []
                     _seen1 = set()
-                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[211])))]):
+                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[211])))]):
                         _t13 = _y9.type_id
                         if _t13 not in _seen1:
                             _seen1.add(_t13)
@@ -6534,7 +6581,7 @@ def build(num_players, files):
                     if not _stop1:
                         raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[295])
                     break
-                _p38 = env['p']
+                _p38 = _L_p20
                 if type(_p38) is not int or not 0 <= _p38 < num_players:
                     raise RuleError(not_a_seat(_p38, num_players), S[295])
                 if _p38 not in st.players:
@@ -6563,7 +6610,7 @@ def build(num_players, files):
             for _c33 in list(env['back']):
                 env['c'] = _c33
                 st.at = o331  # game.yaml:777
-                _args166 = {'p': env['p']}
+                _args166 = {'p': _L_p20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[212])
                 st.inline += 1
@@ -6575,14 +6622,15 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_66(st, env, pc):  # game.yaml:405
+        _L_p21 = env['p']
         if pc <= 0:
             st.at = o74  # game.yaml:406
             # game.yaml:409: always offered
-            if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[91])))]) > 0):  # game.yaml:410
+            if (len(st.zones[(Z_general1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[91])))]) > 0):  # game.yaml:410
                 _f11 = 1
             else:
                 _f11 = 0
-            if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92])))]) > 1):  # game.yaml:412
+            if (len(st.zones[(Z_general1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[92])))]) > 1):  # game.yaml:412
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6603,7 +6651,7 @@ def build(num_players, files):
                     _i57 = 0
                 if _i57 < _end38:  # game.yaml:409
                     st.at = o68  # game.yaml:409
-                    _args167 = {'p': env['p'], 'n': 2}
+                    _args167 = {'p': _L_p21, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[87])
                     st.inline += 1
@@ -6616,7 +6664,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i57 < _end39:  # game.yaml:410
                     st.at = o70  # game.yaml:411
-                    _args168 = {'p': env['p'], 'n': 1}
+                    _args168 = {'p': _L_p21, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[88])
                     st.inline += 1
@@ -6628,7 +6676,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o71  # game.yaml:411
-                    _args169 = {'p': env['p'], 'n': 1}
+                    _args169 = {'p': _L_p21, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[89])
                     st.inline += 1
@@ -6641,7 +6689,7 @@ def build(num_players, files):
                     st.inline -= 1
                 else:  # game.yaml:412
                     st.at = o73  # game.yaml:412
-                    _args170 = {'p': env['p'], 'n': 2}
+                    _args170 = {'p': _L_p21, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[90])
                     st.inline += 1
@@ -6653,6 +6701,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_76(st, env, pc):  # game.yaml:414
+        _L_p22 = env['p']
         if pc <= 0:
             st.at = o81  # game.yaml:415
             # game.yaml:419: always offered
@@ -6673,39 +6722,40 @@ def build(num_players, files):
                     _i58 = 0
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
-                    st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
+                    st.move_count(1, (Z_personal1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[94]))), (Z_general1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[93]))), False, S[95])
                     st.at = o79  # game.yaml:420
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
+                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[96]))), False, S[97])
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
+        _L_p23 = env['p']
         if pc <= 0:
             st.at = o84  # game.yaml:429
-            _i59 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-            _v42 = len([1 for _m30 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m30.props['ability'] == 'pass2')])
+            _i59 = (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[98]))
+            _v42 = len([1 for _m30 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[7])))] if (_m30.props['ability'] == 'pass2')])
             if _v42 < 0:
                 raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[99])
             st.vars['pass_left'][_i59] = _v42
         if pc <= 1:
             st.at = o85  # game.yaml:430
-            _i60 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
-            _v43 = len([1 for _m31 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m31.props['ability'] == 'card_swap')])
+            _i60 = (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[100]))
+            _v43 = len([1 for _m31 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[7])))] if (_m31.props['ability'] == 'card_swap')])
             if _v43 < 0:
                 raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[101])
             st.vars['swap_left'][_i60] = _v43
         if pc <= 2:
             st.at = o86  # game.yaml:431
-            _i61 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
-            _v44 = len([1 for _m32 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m32.props['ability'] == 'place_four')])
+            _i61 = (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[102]))
+            _v44 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[7])))] if (_m32.props['ability'] == 'place_four')])
             if _v44 < 0:
                 raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[103])
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m33 in list([_x25 for _x25 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x25.props['ability'] in ['tile_marker', 'louis_marker'])]):
+            for _m33 in list([_x25 for _x25 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[105])))] if (_x25.props['ability'] in ['tile_marker', 'louis_marker'])]):
                 env['m'] = _m33
                 st.at = o88  # game.yaml:433
-                _args171 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
+                _args171 = {'p': _L_p23, 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[104])
                 st.inline += 1
@@ -6717,9 +6767,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_87(st, env, pc):  # game.yaml:433
+        _L_p24 = env['p']
+        _L_m5 = env['m']
         if pc <= 0:
             st.at = o88  # game.yaml:433
-            _args172 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
+            _args172 = {'p': _L_p24, 't': (fn_tile_number(st, _L_m5.props['tile']) if (_L_m5.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _L_m5, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[104])
             st.inline += 1
@@ -6748,9 +6800,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_92(st, env, pc):  # game.yaml:438
+        _L_p25 = env['p']
         if pc <= 0:
             st.at = o93  # game.yaml:438
-            _args174 = {'p': env['p']}
+            _args174 = {'p': _L_p25}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[106])
             st.inline += 1
@@ -6762,12 +6815,13 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_96(st, env, pc):  # game.yaml:442
+        _L_p26 = env['p']
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m34 in list([_x26 for _x26 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x26.props['ability'] == 'final_marker')]):
+            for _m34 in list([_x26 for _x26 in st.zones[(Z_missions_done1 + (_L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else seat(st, _L_p26, S[110])))] if (_x26.props['ability'] == 'final_marker')]):
                 env['m'] = _m34
                 st.at = o98  # game.yaml:444
-                _args175 = {'p': env['p'], 'x': env['m'], 'optional': True}
+                _args175 = {'p': _L_p26, 'x': env['m'], 'optional': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[109])
                 st.inline += 1
@@ -6779,9 +6833,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_97(st, env, pc):  # game.yaml:444
+        _L_p27 = env['p']
+        _L_m6 = env['m']
         if pc <= 0:
             st.at = o98  # game.yaml:444
-            _args176 = {'p': env['p'], 'x': env['m'], 'optional': True}
+            _args176 = {'p': _L_p27, 'x': _L_m6, 'optional': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[109])
             st.inline += 1
@@ -6793,6 +6849,9 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:455
+        _L_p28 = env['p']
+        _L_t11 = env['t']
+        _L_n4 = env['n']
         if pc <= 0:
             st.at = o111  # game.yaml:456
             # game.yaml:459: always offered
@@ -6813,7 +6872,7 @@ def build(num_players, files):
                     _i62 = 0
                 if _i62 < _end43:  # game.yaml:459
                     st.at = o109  # game.yaml:459
-                    _args177 = {'p': env['p'], 't': env['t'], 'n': env['n']}
+                    _args177 = {'p': _L_p28, 't': _L_t11, 'n': _L_n4}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[111])
                     st.inline += 1
@@ -6827,10 +6886,12 @@ def build(num_players, files):
                 else:  # game.yaml:460
                     pass
     def c_113(st, env, pc):  # game.yaml:467
+        _L_optional3 = env['optional']
+        _L_p29 = env['p']
         if pc <= 0:
             st.at = o117  # game.yaml:468
             _v45 = K_courtiers1  # game.yaml:471
-            if env['optional']:  # game.yaml:472
+            if _L_optional3:  # game.yaml:472
                 _f13 = 1
             else:
                 _f13 = 0
@@ -6851,7 +6912,7 @@ def build(num_players, files):
                 if _i63 < _end45:  # game.yaml:471
                     env['t'] = _v45[_i63]
                     st.at = o115  # game.yaml:471
-                    _args178 = {'p': env['p'], 't': env['t'], 'n': 1}
+                    _args178 = {'p': _L_p29, 't': env['t'], 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[113])
                     st.inline += 1
@@ -6865,12 +6926,14 @@ def build(num_players, files):
                 else:  # game.yaml:472
                     pass
     def c_119(st, env, pc):  # game.yaml:482
+        _L_c2 = env['c']
+        _L_p30 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:482
-            st.move(env['c'], Z_influence_played1, False)
+            st.move(_L_c2, Z_influence_played1, False)
         if pc <= 1:
             st.at = o121  # game.yaml:482
-            _args179 = {'p': env['p'], 'c': env['c']}
+            _args179 = {'p': _L_p30, 'c': _L_c2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[114])
             st.inline += 1
@@ -6882,11 +6945,14 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_131(st, env, pc):  # game.yaml:503
+        _L_joker1 = env['joker']
+        _L_p31 = env['p']
+        _L_c3 = env['c']
         if pc <= 0:
             st.at = o136  # game.yaml:504
-            if env['joker']:
+            if _L_joker1:
                 st.at = o135  # game.yaml:505
-                _args180 = {'p': env['p'], 'n': 2, 'jumps': 1}
+                _args180 = {'p': _L_p31, 'n': 2, 'jumps': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[128])
                 st.inline += 1
@@ -6899,7 +6965,7 @@ def build(num_players, files):
                 st.inline -= 1
             else:
                 st.at = o133  # game.yaml:506
-                _args181 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
+                _args181 = {'p': _L_p31, 't': _L_c3.props['courtier'], 'n': 3, 'jumps': 2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[127])
                 st.inline += 1
@@ -6911,9 +6977,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_132(st, env, pc):  # game.yaml:506
+        _L_p32 = env['p']
+        _L_c4 = env['c']
         if pc <= 0:
             st.at = o133  # game.yaml:506
-            _args182 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
+            _args182 = {'p': _L_p32, 't': _L_c4.props['courtier'], 'n': 3, 'jumps': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[127])
             st.inline += 1
@@ -6925,9 +6993,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_134(st, env, pc):  # game.yaml:505
+        _L_p33 = env['p']
         if pc <= 0:
             st.at = o135  # game.yaml:505
-            _args183 = {'p': env['p'], 'n': 2, 'jumps': 1}
+            _args183 = {'p': _L_p33, 'n': 2, 'jumps': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[128])
             st.inline += 1
@@ -6939,16 +7008,17 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_139(st, env, pc):  # game.yaml:512
+        _L_p34 = env['p']
         if pc <= 0:
             st.at = o140  # game.yaml:512
-            _i64 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
+            _i64 = (_L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else seat(st, _L_p34, S[130]))
             _v46 = st.vars['four_left'][_i64] - 1
             if _v46 < 0:
                 raise RuleError("'four_left' would fall to " + str(_v46) + ', below its minimum 0', S[131])
             st.vars['four_left'][_i64] = _v46
         if pc <= 1:
             st.at = o141  # game.yaml:512
-            _args184 = {'p': env['p'], 'n': 4, 'jumps': 3}
+            _args184 = {'p': _L_p34, 'n': 4, 'jumps': 3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[132])
             st.inline += 1
@@ -6960,9 +7030,13 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_146(st, env, pc):  # game.yaml:523
+        _L_p35 = env['p']
+        _L_t12 = env['t']
+        _L_n5 = env['n']
+        _L_jumps3 = env['jumps']
         if pc <= 0:
             st.at = o147  # game.yaml:523
-            _args185 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
+            _args185 = {'p': _L_p35, 't': _L_t12, 'n': _L_n5, 'jumps': _L_jumps3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[140])
             st.inline += 1
@@ -6974,16 +7048,21 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_150(st, env, pc):  # game.yaml:536
+        _L_t13 = env['t']
+        _L_p36 = env['p']
+        _L_k1 = env['k']
+        _L_left2 = env['left']
+        _L_jumps4 = env['jumps']
         if pc <= 0:
             st.at = o151  # game.yaml:537
-            st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[141]))), False, S[143])
+            st.move_count(_L_k1, (Z_personal1 + (_L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else seat(st, _L_p36, S[142]))), (Z_markers_on1 + (_L_t13.ordinal if _L_t13.kind == 'courtiers' else ordinal(_L_t13, 'courtiers', S[141]))), False, S[143])
         if pc <= 1:
             st.at = o157  # game.yaml:538
-            if ((env['left'] > env['k']) and (env['jumps'] > 0)):
+            if ((_L_left2 > _L_k1) and (_L_jumps4 > 0)):
                 st.at = o156  # game.yaml:540
                 _actions8 = set()  # (the ids' order is never read)
                 _v47 = []
-                for _a13 in env['t'].props['adjacent']:  # game.yaml:543
+                for _a13 in _L_t13.props['adjacent']:  # game.yaml:543
                     _a14 = A_181 + _a13.type_id
                     if _a14 not in _actions8:  # an identical card: the same choice
                         _actions8.add(_a14)
@@ -7006,7 +7085,7 @@ def build(num_players, files):
                     if _i65 < _end47:  # game.yaml:543
                         env['a'] = _v47[_i65]
                         st.at = o154  # game.yaml:544
-                        _args186 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
+                        _args186 = {'p': _L_p36, 't': env['a'], 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[144])
                         st.inline += 1
@@ -7020,11 +7099,16 @@ def build(num_players, files):
                     else:  # game.yaml:545
                         pass
     def c_152(st, env, pc):  # game.yaml:539
+        _L_t14 = env['t']
+        _L_p37 = env['p']
+        _L_left3 = env['left']
+        _L_k2 = env['k']
+        _L_jumps5 = env['jumps']
         if pc <= 0:
             st.at = o156  # game.yaml:540
             _actions9 = set()  # (the ids' order is never read)
             _v48 = []
-            for _a15 in env['t'].props['adjacent']:  # game.yaml:543
+            for _a15 in _L_t14.props['adjacent']:  # game.yaml:543
                 _a16 = A_181 + _a15.type_id
                 if _a16 not in _actions9:  # an identical card: the same choice
                     _actions9.add(_a16)
@@ -7047,7 +7131,7 @@ def build(num_players, files):
                 if _i66 < _end49:  # game.yaml:543
                     env['a'] = _v48[_i66]
                     st.at = o154  # game.yaml:544
-                    _args187 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
+                    _args187 = {'p': _L_p37, 't': env['a'], 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[144])
                     st.inline += 1
@@ -7061,9 +7145,14 @@ def build(num_players, files):
                 else:  # game.yaml:545
                     pass
     def c_153(st, env, pc):  # game.yaml:544
+        _L_p38 = env['p']
+        _L_a1 = env['a']
+        _L_left4 = env['left']
+        _L_k3 = env['k']
+        _L_jumps6 = env['jumps']
         if pc <= 0:
             st.at = o154  # game.yaml:544
-            _args188 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
+            _args188 = {'p': _L_p38, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[144])
             st.inline += 1
@@ -7075,9 +7164,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_162(st, env, pc):  # game.yaml:554
+        _L_t15 = env['t']
         if pc <= 0:
             st.at = o163  # game.yaml:554
-            _args189 = {'t': env['t']}
+            _args189 = {'t': _L_t15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[146])
             st.inline += 1
@@ -7090,7 +7180,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o164  # game.yaml:554
-            _args190 = {'t': env['t']}
+            _args190 = {'t': _L_t15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[147])
             st.inline += 1
@@ -7102,9 +7192,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_167(st, env, pc):  # game.yaml:562
+        _L_q3 = env['q']
+        _L_t16 = env['t']
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c34 in list([_x27 for _x27 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x27.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
+            for _c34 in list([_x27 for _x27 in st.zones[(Z_intrigue_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[152])))] if ((_x27.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[153])))]) > 0))]):
                 env['c'] = _c34
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
@@ -7127,10 +7219,13 @@ def build(num_players, files):
                         st.at = o170  # game.yaml:570
                         st.move(env['c'], Z_intrigue_deck1, True)
                         st.at = o171  # game.yaml:571
-                        st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
+                        st.move_count(min((2, len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[150])))]),)), (Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[149]))), (Z_markers_on1 + (_L_t16.ordinal if _L_t16.kind == 'courtiers' else ordinal(_L_t16, 'courtiers', S[148]))), False, S[151])
                     else:  # game.yaml:572
                         pass
     def c_168(st, env, pc):  # game.yaml:564
+        _L_c5 = env['c']
+        _L_t17 = env['t']
+        _L_q4 = env['q']
         if pc <= 0:
             st.at = o173  # game.yaml:565
             # game.yaml:569: always offered
@@ -7151,18 +7246,20 @@ def build(num_players, files):
                     _i68 = 0
                 if _i68 < _end53:  # game.yaml:569
                     st.at = o170  # game.yaml:570
-                    st.move(env['c'], Z_intrigue_deck1, True)
+                    st.move(_L_c5, Z_intrigue_deck1, True)
                     st.at = o171  # game.yaml:571
-                    st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
+                    st.move_count(min((2, len(st.zones[(Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[150])))]),)), (Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[149]))), (Z_markers_on1 + (_L_t17.ordinal if _L_t17.kind == 'courtiers' else ordinal(_L_t17, 'courtiers', S[148]))), False, S[151])
                 else:  # game.yaml:572
                     pass
     def c_179(st, env, pc):  # game.yaml:581
+        _L_leaders2 = env['leaders']
+        _L_t18 = env['t']
         if pc <= 0:
             st.at = o182  # game.yaml:581
-            for _q21 in list(env['leaders']):
+            for _q21 in list(_L_leaders2):
                 env['q'] = _q21
                 st.at = o181  # game.yaml:581
-                _args191 = {'q': env['q'], 't': env['t']}
+                _args191 = {'q': env['q'], 't': _L_t18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[154])
                 st.inline += 1
@@ -7174,9 +7271,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_180(st, env, pc):  # game.yaml:581
+        _L_q5 = env['q']
+        _L_t19 = env['t']
         if pc <= 0:
             st.at = o181  # game.yaml:581
-            _args192 = {'q': env['q'], 't': env['t']}
+            _args192 = {'q': _L_q5, 't': _L_t19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[154])
             st.inline += 1
@@ -7188,9 +7287,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:586
+        _L_t20 = env['t']
         if pc <= 0:
             st.at = o186  # game.yaml:586
-            _args193 = {'t': env['t']}
+            _args193 = {'t': _L_t20}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[155])
             st.inline += 1
@@ -7202,9 +7302,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_187(st, env, pc):  # game.yaml:584
+        _L_t21 = env['t']
         if pc <= 0:
             st.at = o188  # game.yaml:584
-            _args194 = {'t': env['t']}
+            _args194 = {'t': _L_t21}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[156])
             st.inline += 1
@@ -7216,9 +7317,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:585
+        _L_t22 = env['t']
+        _L_leaders3 = env['leaders']
         if pc <= 0:
             st.at = o190  # game.yaml:585
-            _args195 = {'t': env['t'], 'leaders': env['leaders']}
+            _args195 = {'t': _L_t22, 'leaders': _L_leaders3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[157])
             st.inline += 1
@@ -7230,6 +7333,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_198(st, env, pc):  # game.yaml:598
+        _L_q6 = env['q']
         if pc <= 0:
             st.at = o203  # game.yaml:599
             # game.yaml:601: always offered
@@ -7250,19 +7354,20 @@ def build(num_players, files):
                     _i69 = 0
                 if _i69 < _end55:  # game.yaml:601
                     st.at = o200  # game.yaml:601
-                    _i70 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
+                    _i70 = (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[158]))
                     _v49 = st.vars['first_left'][_i70] - 1
                     if _v49 < 0:
                         raise RuleError("'first_left' would fall to " + str(_v49) + ', below its minimum 0', S[159])
                     st.vars['first_left'][_i70] = _v49
                     st.at = o201  # game.yaml:601
-                    st.vars['leader'] = env['q']
+                    st.vars['leader'] = _L_q6
                 else:  # game.yaml:601
                     pass
     def c_205(st, env, pc):  # game.yaml:609
+        _L_t23 = env['t']
         if pc <= 0:
             st.at = o206  # game.yaml:610
-            _args196 = {'p': st.vars['leader'], 't': env['t']}
+            _args196 = {'p': st.vars['leader'], 't': _L_t23}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[160])
             st.inline += 1
@@ -7275,7 +7380,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o207  # game.yaml:611
-            _args197 = {'p': st.vars['leader'], 't': env['t']}
+            _args197 = {'p': st.vars['leader'], 't': _L_t23}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[161])
             st.inline += 1
@@ -7290,9 +7395,10 @@ def build(num_players, files):
             st.at = o208  # game.yaml:612
             st.vars['flip'] = True
     def c_210(st, env, pc):  # game.yaml:613
+        _L_t24 = env['t']
         if pc <= 0:
             st.at = o211  # game.yaml:613
-            _args198 = {'t': env['t'], 'gifted': [st.vars['leader']]}
+            _args198 = {'t': _L_t24, 'gifted': [st.vars['leader']]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[163])
             st.inline += 1
@@ -7304,9 +7410,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:619
+        _L_q7 = env['q']
+        _L_gifted2 = env['gifted']
+        _L_t25 = env['t']
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((env['q'] not in env['gifted']) and (len([1 for _m35 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m35.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
+            if (((_L_q7 not in _L_gifted2) and (len([1 for _m35 in st.zones[(Z_markers_on1 + (_L_t25.ordinal if _L_t25.kind == 'courtiers' else ordinal(_L_t25, 'courtiers', S[0])))] if (_m35.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[164]))] >= fn_bribe_price(st, S[165], _L_q7, _L_t25))):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
@@ -7326,7 +7435,7 @@ def build(num_players, files):
                         _i71 = 0
                     if _i71 < _end57:  # game.yaml:624
                         st.at = o216  # game.yaml:624
-                        _args199 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+                        _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[166], _L_q7, _L_t25)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[167])
                         st.inline += 1
@@ -7338,7 +7447,7 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
                         st.at = o217  # game.yaml:624
-                        _args200 = {'p': env['q'], 't': env['t']}
+                        _args200 = {'p': _L_q7, 't': _L_t25}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[168])
                         st.inline += 1
@@ -7352,6 +7461,8 @@ def build(num_players, files):
                     else:  # game.yaml:624
                         pass
     def c_214(st, env, pc):  # game.yaml:621
+        _L_q8 = env['q']
+        _L_t26 = env['t']
         if pc <= 0:
             st.at = o219  # game.yaml:622
             # game.yaml:624: always offered
@@ -7372,7 +7483,7 @@ def build(num_players, files):
                     _i72 = 0
                 if _i72 < _end59:  # game.yaml:624
                     st.at = o216  # game.yaml:624
-                    _args201 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+                    _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[166], _L_q8, _L_t26)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[167])
                     st.inline += 1
@@ -7384,7 +7495,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o217  # game.yaml:624
-                    _args202 = {'p': env['q'], 't': env['t']}
+                    _args202 = {'p': _L_q8, 't': _L_t26}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[168])
                     st.inline += 1
@@ -7398,9 +7509,11 @@ def build(num_players, files):
                 else:  # game.yaml:624
                     pass
     def c_215(st, env, pc):  # game.yaml:624
+        _L_q9 = env['q']
+        _L_t27 = env['t']
         if pc <= 0:
             st.at = o216  # game.yaml:624
-            _args203 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+            _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[166], _L_q9, _L_t27)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[167])
             st.inline += 1
@@ -7413,7 +7526,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o217  # game.yaml:624
-            _args204 = {'p': env['q'], 't': env['t']}
+            _args204 = {'p': _L_q9, 't': _L_t27}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[168])
             st.inline += 1
@@ -7425,9 +7538,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_222(st, env, pc):  # game.yaml:631
+        _L_q10 = env['q']
+        _L_t28 = env['t']
         if pc <= 0:
             st.at = o223  # game.yaml:631
-            _args205 = {'p': env['q'], 't': env['t']}
+            _args205 = {'p': _L_q10, 't': _L_t28}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[170])
             st.inline += 1
@@ -7442,12 +7557,14 @@ def build(num_players, files):
             st.at = o224  # game.yaml:631
             st.vars['flip'] = True
     def c_226(st, env, pc):  # game.yaml:651
+        _L_leaders4 = env['leaders']
+        _L_t29 = env['t']
         if pc <= 0:
             st.at = o230  # game.yaml:653
-            for _q22 in list(env['leaders']):
+            for _q22 in list(_L_leaders4):
                 env['q'] = _q22
                 st.at = o228  # game.yaml:654
-                _args206 = {'p': env['q'], 't': env['t']}
+                _args206 = {'p': env['q'], 't': _L_t29}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[173])
                 st.inline += 1
@@ -7459,7 +7576,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o229  # game.yaml:654
-                _args207 = {'p': env['q'], 't': env['t']}
+                _args207 = {'p': env['q'], 't': _L_t29}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[174])
                 st.inline += 1
@@ -7472,9 +7589,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 1:
             st.at = o233  # game.yaml:655
-            if (fn_kind_of(st, S[172], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[172], _L_t29) == 'gold'):
                 st.at = o232  # game.yaml:655
-                _args208 = {'t': env['t'], 'gifted': env['leaders']}
+                _args208 = {'t': _L_t29, 'gifted': _L_leaders4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[175])
                 st.inline += 1
@@ -7486,9 +7603,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_227(st, env, pc):  # game.yaml:654
+        _L_q11 = env['q']
+        _L_t30 = env['t']
         if pc <= 0:
             st.at = o228  # game.yaml:654
-            _args209 = {'p': env['q'], 't': env['t']}
+            _args209 = {'p': _L_q11, 't': _L_t30}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[173])
             st.inline += 1
@@ -7501,7 +7620,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o229  # game.yaml:654
-            _args210 = {'p': env['q'], 't': env['t']}
+            _args210 = {'p': _L_q11, 't': _L_t30}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[174])
             st.inline += 1
@@ -7513,9 +7632,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_231(st, env, pc):  # game.yaml:655
+        _L_t31 = env['t']
+        _L_leaders5 = env['leaders']
         if pc <= 0:
             st.at = o232  # game.yaml:655
-            _args211 = {'t': env['t'], 'gifted': env['leaders']}
+            _args211 = {'t': _L_t31, 'gifted': _L_leaders5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[175])
             st.inline += 1
@@ -7527,12 +7648,14 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:638
+        _L_leaders6 = env['leaders']
+        _L_t32 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q23 for _q23 in env['leaders'] if (_q23 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[176], _L_t32) if (len(_L_leaders6) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (len(_L_leaders6) == 2) else []))
         if pc <= 1:
             st.at = o236  # game.yaml:644
-            _args212 = {'p': st.vars['leader'], 't': env['t']}
+            _args212 = {'p': st.vars['leader'], 't': _L_t32}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[177])
             st.inline += 1
@@ -7558,7 +7681,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 3:
             st.at = o238  # game.yaml:646
-            _args214 = {'p': st.vars['leader'], 't': env['t']}
+            _args214 = {'p': st.vars['leader'], 't': _L_t32}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[179])
             st.inline += 1
@@ -7574,7 +7697,7 @@ def build(num_players, files):
             for _q24 in list(env['seconds']):
                 env['q'] = _q24
                 st.at = o240  # game.yaml:648
-                _args215 = {'p': env['q'], 't': env['t']}
+                _args215 = {'p': env['q'], 't': _L_t32}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[181])
                 st.inline += 1
@@ -7587,9 +7710,9 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 5:
             st.at = o244  # game.yaml:650
-            if (fn_kind_of(st, S[180], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[180], _L_t32) == 'gold'):
                 st.at = o243  # game.yaml:650
-                _args216 = {'t': env['t'], 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
+                _args216 = {'t': _L_t32, 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[182])
                 st.inline += 1
@@ -7601,9 +7724,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:648
+        _L_q12 = env['q']
+        _L_t33 = env['t']
         if pc <= 0:
             st.at = o240  # game.yaml:648
-            _args217 = {'p': env['q'], 't': env['t']}
+            _args217 = {'p': _L_q12, 't': _L_t33}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[181])
             st.inline += 1
@@ -7615,9 +7740,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_242(st, env, pc):  # game.yaml:650
+        _L_t34 = env['t']
+        _L_seconds1 = env['seconds']
         if pc <= 0:
             st.at = o243  # game.yaml:650
-            _args218 = {'t': env['t'], 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in env['seconds']))]}
+            _args218 = {'t': _L_t34, 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in _L_seconds1))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[182])
             st.inline += 1
@@ -7629,9 +7756,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_250(st, env, pc):  # game.yaml:662
+        _L_p39 = env['p']
+        _L_t35 = env['t']
         if pc <= 0:
             st.at = o251  # game.yaml:662
-            _args219 = {'p': env['p'], 'bonus': False}
+            _args219 = {'p': _L_p39, 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[183])
             st.inline += 1
@@ -7644,7 +7773,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o252  # game.yaml:662
-            _args220 = {'p': env['p'], 'x': env['t'], 'optional': False}
+            _args220 = {'p': _L_p39, 'x': _L_t35, 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[184])
             st.inline += 1
@@ -7656,9 +7785,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_257(st, env, pc):  # game.yaml:664
+        _L_p40 = env['p']
+        _L_t36 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': env['p'], 't': first([_t15 for _t15 in K_courtiers1 if (_t15.props['number'] == 5)]), 'x': env['t'], 'n': 2}
+            _args221 = {'p': _L_p40, 't': first([_t15 for _t15 in K_courtiers1 if (_t15.props['number'] == 5)]), 'x': _L_t36, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[185])
             st.inline += 1
@@ -7671,7 +7802,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o259  # game.yaml:664
-            _args222 = {'p': env['p'], 'n': 1}
+            _args222 = {'p': _L_p40, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[186])
             st.inline += 1
@@ -7683,9 +7814,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_275(st, env, pc):  # game.yaml:678
+        _L_p41 = env['p']
         if pc <= 0:
             st.at = o276  # game.yaml:679
-            _args223 = {'p': env['p']}
+            _args223 = {'p': _L_p41}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[187])
             st.inline += 1
@@ -7700,15 +7832,15 @@ def build(num_players, files):
             st.at = o283  # game.yaml:680
             _actions10 = set()  # (the ids' order is never read)
             _v50 = []
-            for _m36 in st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]:  # game.yaml:683
-                if not (fn_can_pay(st, S[192], env['p'], _m36)):
+            for _m36 in st.zones[(Z_mission_hand1 + (_L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else seat(st, _L_p41, S[191])))]:  # game.yaml:683
+                if not (fn_can_pay(st, S[192], _L_p41, _m36)):
                     continue
                 _a17 = A_261 + _m36.type_id
                 if _a17 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a17)
                     _v50.append(_m36)
-            _items24 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]  # game.yaml:687
-            if _items24 and fn_can_exchange(st, S[194], env['p']):
+            _items24 = st.zones[(Z_tokens_held1 + (_L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else seat(st, _L_p41, S[193])))]  # game.yaml:687
+            if _items24 and fn_can_exchange(st, S[194], _L_p41):
                 _v51 = []
                 for _x28 in _items24:
                     if not ((_x28.props['symbol'] != 'crown')):
@@ -7738,7 +7870,7 @@ def build(num_players, files):
                 if _i73 < _end61:  # game.yaml:683
                     env['m'] = _v50[_i73]
                     st.at = o278  # game.yaml:686
-                    _args224 = {'p': env['p'], 'm': env['m']}
+                    _args224 = {'p': _L_p41, 'm': env['m']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[188])
                     st.inline += 1
@@ -7752,7 +7884,7 @@ def build(num_players, files):
                 elif _i73 < _end62:  # game.yaml:687
                     env['x'] = _v51[_i73 - _end61]
                     st.at = o280  # game.yaml:691
-                    _args225 = {'p': env['p'], 'x': env['x']}
+                    _args225 = {'p': _L_p41, 'x': env['x']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[189])
                     st.inline += 1
@@ -7767,9 +7899,11 @@ def build(num_players, files):
                     st.at = o282  # game.yaml:693
                     st.vars['missions_over'] = True
     def c_277(st, env, pc):  # game.yaml:686
+        _L_p42 = env['p']
+        _L_m7 = env['m']
         if pc <= 0:
             st.at = o278  # game.yaml:686
-            _args226 = {'p': env['p'], 'm': env['m']}
+            _args226 = {'p': _L_p42, 'm': _L_m7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[188])
             st.inline += 1
@@ -7781,11 +7915,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_285(st, env, pc):  # game.yaml:696
+        _L_p43 = env['p']
         if pc <= 0:
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x29 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]:  # game.yaml:701
+            for _x29 in st.zones[(Z_tokens_held1 + (_L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else seat(st, _L_p43, S[197])))]:  # game.yaml:701
                 _a19 = A_291 + _x29.type_id
                 if _a19 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a19)
@@ -7805,7 +7940,7 @@ def build(num_players, files):
                     _i74 = 0
                 env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y10 != env['x'])]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else seat(st, _L_p43, S[195])))] if (_y10 != env['x'])]
                 st.at = o288  # game.yaml:705
                 _items25 = env['back']
                 _dest20 = Z_token_supply1
@@ -7815,7 +7950,7 @@ def build(num_players, files):
                 for _y11 in list(env['back']):
                     env['y'] = _y11
                     st.at = o290  # game.yaml:706
-                    _args227 = {'p': env['p'], 'bonus': False}
+                    _args227 = {'p': _L_p43, 'bonus': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[196])
                     st.inline += 1
@@ -7827,13 +7962,15 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_294(st, env, pc):  # game.yaml:713
+        _L_q13 = env['q']
+        _L_p44 = env['p']
         if pc <= 0:
             st.at = o300  # game.yaml:714
-            if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
+            if ((_L_q13 != _L_p44) and fn_can_exchange(st, S[198], _L_q13)):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
-                for _x30 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
+                for _x30 in st.zones[(Z_tokens_held1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[200])))]:  # game.yaml:719
                     if not ((_x30.props['symbol'] != 'crown')):
                         continue
                     _a20 = A_301 + _x30.type_id
@@ -7858,7 +7995,7 @@ def build(num_players, files):
                     if _i75 < _end65:  # game.yaml:719
                         env['x'] = _v53[_i75]
                         st.at = o297  # game.yaml:722
-                        _args228 = {'p': env['q'], 'x': env['x']}
+                        _args228 = {'p': _L_q13, 'x': env['x']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[199])
                         st.inline += 1
@@ -7872,11 +8009,12 @@ def build(num_players, files):
                     else:  # game.yaml:723
                         pass
     def c_295(st, env, pc):  # game.yaml:715
+        _L_q14 = env['q']
         if pc <= 0:
             st.at = o299  # game.yaml:716
             _actions13 = set()  # (the ids' order is never read)
             _v54 = []
-            for _x31 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
+            for _x31 in st.zones[(Z_tokens_held1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[200])))]:  # game.yaml:719
                 if not ((_x31.props['symbol'] != 'crown')):
                     continue
                 _a21 = A_301 + _x31.type_id
@@ -7901,7 +8039,7 @@ def build(num_players, files):
                 if _i76 < _end67:  # game.yaml:719
                     env['x'] = _v54[_i76]
                     st.at = o297  # game.yaml:722
-                    _args229 = {'p': env['q'], 'x': env['x']}
+                    _args229 = {'p': _L_q14, 'x': env['x']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[199])
                     st.inline += 1
@@ -7915,9 +8053,10 @@ def build(num_players, files):
                 else:  # game.yaml:723
                     pass
     def c_314(st, env, pc):  # game.yaml:742
+        _L_p45 = env['p']
         if pc <= 0:
             st.at = o315  # game.yaml:742
-            _args230 = {'p': env['p']}
+            _args230 = {'p': _L_p45}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[204])
             st.inline += 1
@@ -7929,6 +8068,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_317(st, env, pc):  # game.yaml:750
+        _L_p46 = env['p']
         if pc <= 0:
             st.at = o324  # game.yaml:751
             if (len(st.zones[Z_light_deck1]) > 0):  # game.yaml:754
@@ -7960,17 +8100,18 @@ def build(num_players, files):
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
+                    st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[205]))), False, S[206])
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))), False, S[208])
+                    st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[207]))), False, S[208])
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
+                    st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[209]))), False, S[210])
     def c_330(st, env, pc):  # game.yaml:777
+        _L_p47 = env['p']
         if pc <= 0:
             st.at = o331  # game.yaml:777
-            _args231 = {'p': env['p']}
+            _args231 = {'p': _L_p47}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[212])
             st.inline += 1
@@ -8427,12 +8568,13 @@ def build(num_players, files):
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
     def c_367(st, env, pc):  # game.yaml:339
+        _L_p48 = env['p']
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            for _m42 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
+            for _m42 in list(st.zones[(Z_missions_done1 + (_L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else seat(st, _L_p48, S[229])))]):
                 env['m'] = _m42
                 st.at = o369  # game.yaml:339
-                _args248 = {'p': env['p'], 'm': env['m']}
+                _args248 = {'p': _L_p48, 'm': env['m']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[228])
                 st.inline += 1
@@ -8444,9 +8586,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_368(st, env, pc):  # game.yaml:339
+        _L_p49 = env['p']
+        _L_m8 = env['m']
         if pc <= 0:
             st.at = o369  # game.yaml:339
-            _args249 = {'p': env['p'], 'm': env['m']}
+            _args249 = {'p': _L_p49, 'm': _L_m8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[228])
             st.inline += 1
@@ -8578,14 +8722,15 @@ def build(num_players, files):
             st.at = o406  # game.yaml:344
             st.vars['phase'] = ''
     def c_392(st, env, pc):  # game.yaml:348
+        _L_p50 = env['p']
         if pc <= 0:
             st.at = o393  # game.yaml:344
-            st.vars['turn_player'] = env['p']
+            st.vars['turn_player'] = _L_p50
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o394  # game.yaml:348
-            _args255 = {'p': env['p']}
+            _args255 = {'p': _L_p50}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[233])
             st.inline += 1
@@ -8632,14 +8777,15 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
     def c_399(st, env, pc):  # game.yaml:352
+        _L_p51 = env['p']
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m45 in list([_x36 for _x36 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x36.props['ability'] == 'card_exchange')]):
+            for _m45 in list([_x36 for _x36 in st.zones[(Z_missions_done1 + (_L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else seat(st, _L_p51, S[237])))] if (_x36.props['ability'] == 'card_exchange')]):
                 env['m'] = _m45
                 st.at = o403  # game.yaml:354
-                if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
+                if (len(st.zones[(Z_mission_hand1 + (_L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else seat(st, _L_p51, S[235])))]) > 0):
                     st.at = o402  # game.yaml:354
-                    _args258 = {'p': env['p'], 'm': env['m']}
+                    _args258 = {'p': _L_p51, 'm': env['m']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[236])
                     st.inline += 1
@@ -8651,11 +8797,13 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:354
+        _L_p52 = env['p']
+        _L_m9 = env['m']
         if pc <= 0:
             st.at = o403  # game.yaml:354
-            if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
+            if (len(st.zones[(Z_mission_hand1 + (_L_p52 if type(_L_p52) is int and 0 <= _L_p52 < num_players else seat(st, _L_p52, S[235])))]) > 0):
                 st.at = o402  # game.yaml:354
-                _args259 = {'p': env['p'], 'm': env['m']}
+                _args259 = {'p': _L_p52, 'm': _L_m9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[236])
                 st.inline += 1
@@ -8667,9 +8815,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_401(st, env, pc):  # game.yaml:354
+        _L_p53 = env['p']
+        _L_m10 = env['m']
         if pc <= 0:
             st.at = o402  # game.yaml:354
-            _args260 = {'p': env['p'], 'm': env['m']}
+            _args260 = {'p': _L_p53, 'm': _L_m10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[236])
             st.inline += 1

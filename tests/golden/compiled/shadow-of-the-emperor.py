@@ -2072,11 +2072,12 @@ def build(num_players, files):
     def e52_when0(st, env):  # game.yaml:350
         return ((env['s'].props['type'] == env['kind']) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
     def collect_52(st, env):  # game.yaml:347
+        _L_kind1 = env['kind']
         actions = []
         values = []
         idx = []
         for _s16 in K_spaces1:  # game.yaml:350
-            if not ((_s16.props['type'] == env['kind']) and ((len(st.zones[(Z_at1 + (_s16.ordinal if _s16.kind == 'spaces' else ordinal(_s16, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s16.props['electorate'], 'electorates', S[6])]))):
+            if not ((_s16.props['type'] == _L_kind1) and ((len(st.zones[(Z_at1 + (_s16.ordinal if _s16.kind == 'spaces' else ordinal(_s16, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s16.props['electorate'], 'electorates', S[6])]))):
                 continue
             a = A_01 + _s16.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2241,11 +2242,12 @@ def build(num_players, files):
     def e79_when0(st, env):  # game.yaml:397
         return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[2])))][-1].owner == env['p'])))
     def collect_79(st, env):  # game.yaml:394
+        _L_p1 = env['p']
         actions = []
         values = []
         idx = []
         for _s18 in K_spaces1:  # game.yaml:397
-            if not (((_s18.props['type'] == 'aristocrat') or (_s18.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[2])))][-1].owner == env['p']))):
+            if not (((_s18.props['type'] == 'aristocrat') or (_s18.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[2])))][-1].owner == _L_p1))):
                 continue
             a = A_21 + _s18.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2539,18 +2541,19 @@ def build(num_players, files):
     def e127_label2(st, env):  # game.yaml:459
         return 'send her to the convent (1 thaler)'
     def collect_127(st, env):  # game.yaml:451
+        _L_q1 = env['q']
         actions = []
         values = []
         idx = []
         for _s19 in K_spaces1:  # game.yaml:454
-            if not ((((((len(st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[50])))][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((_s19.props['type'] == 'elector') and _s19.props['electorate'].props['spiritual'])))):
+            if not ((((((len(st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[50])))][-1].owner != _L_q1)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((_s19.props['type'] == 'elector') and _s19.props['electorate'].props['spiritual'])))):
                 continue
             a = A_31 + _s19.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s19)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[171])])):  # game.yaml:456
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != _L_q1)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[171])])):  # game.yaml:456
             actions.append(A_41)
             values.append(None)
             idx.append(1)
@@ -2713,11 +2716,12 @@ def build(num_players, files):
     def e142_when0(st, env):  # game.yaml:487
         return ((len(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], env['p'], env['k']))
     def collect_142(st, env):  # game.yaml:484
+        _L_p2 = env['p']
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:487
-            if not ((len(st.zones[(Z_pile1 + (_k1.ordinal if _k1.kind == 'stacks' else ordinal(_k1, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], env['p'], _k1)):
+            if not ((len(st.zones[(Z_pile1 + (_k1.ordinal if _k1.kind == 'stacks' else ordinal(_k1, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], _L_p2, _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2789,11 +2793,12 @@ def build(num_players, files):
     def e149_when0(st, env):  # game.yaml:503
         return fn_trier_may_use(st, S[189], env['p'], env['k'])
     def collect_149(st, env):  # game.yaml:500
+        _L_p3 = env['p']
         actions = []
         values = []
         idx = []
         for _k2 in K_stacks1:  # game.yaml:503
-            if not (fn_trier_may_use(st, S[189], env['p'], _k2)):
+            if not (fn_trier_may_use(st, S[189], _L_p3, _k2)):
                 continue
             a = A_111 + _k2.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2958,34 +2963,35 @@ def build(num_players, files):
     def e169_label7(st, env):  # game.yaml:539
         return 'pass'
     def collect_169(st, env):  # game.yaml:478
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + (_k5.ordinal if _k5.kind == 'stacks' else ordinal(_k5, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[205], env['p'], _k5)) for _k5 in K_stacks1):  # game.yaml:481
+        if any(((len(st.zones[(Z_pile1 + (_k5.ordinal if _k5.kind == 'stacks' else ordinal(_k5, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[205], _L_p4, _k5)) for _k5 in K_stacks1):  # game.yaml:481
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[206], env['p'], C_trier1) and any(fn_trier_may_use(st, S[207], env['p'], _k6) for _k6 in K_stacks1)):  # game.yaml:495
+        if (fn_own_privilege(st, S[206], _L_p4, C_trier1) and any(fn_trier_may_use(st, S[207], _L_p4, _k6) for _k6 in K_stacks1)):  # game.yaml:495
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[208], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+        if (fn_own_privilege(st, S[208], _L_p4, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[209], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s23 in K_spaces1)):  # game.yaml:518
+        if (fn_own_privilege(st, S[209], _L_p4, C_koeln1) and any((((len(st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[40])))][-1].owner != _L_p4) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s23 in K_spaces1)):  # game.yaml:518
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[210], env['p'], C_pfalz1) and fn_can_place_new(st, S[211], env['p'])):  # game.yaml:522
+        if (fn_own_privilege(st, S[210], _L_p4, C_pfalz1) and fn_can_place_new(st, S[211], _L_p4)):  # game.yaml:522
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[212]))] >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) and any(((((_s24.props['type'] == 'aristocrat') or (_s24.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s24.ordinal if _s24.kind == 'spaces' else ordinal(_s24, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s24.props['electorate'], 'electorates', S[8])])) for _s24 in K_spaces1)):  # game.yaml:526
+        if (((st.vars['thalers'][(_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[212]))] >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[18])))])) and any(((((_s24.props['type'] == 'aristocrat') or (_s24.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s24.ordinal if _s24.kind == 'spaces' else ordinal(_s24, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s24.props['electorate'], 'electorates', S[8])])) for _s24 in K_spaces1)):  # game.yaml:526
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213]))] >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[214])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == env['p'])]))) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s25.ordinal if _s25.kind == 'spaces' else ordinal(_s25, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:531
+        if (((st.vars['thalers'][(_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[213]))] >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[214])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s25.ordinal if _s25.kind == 'spaces' else ordinal(_s25, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:531
             actions.append(A_161)
             values.append(None)
             idx.append(6)
@@ -3125,11 +3131,12 @@ def build(num_players, files):
     def e178_when0(st, env):  # game.yaml:558
         return (((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[220])))][-1].kind == 'knights')) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[221])))][-1].owner == env['p']))
     def collect_178(st, env):  # game.yaml:555
+        _L_p5 = env['p']
         actions = []
         values = []
         idx = []
         for _s27 in K_spaces1:  # game.yaml:558
-            if not ((len(st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[220])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[221])))][-1].owner == env['p'])):
+            if not ((len(st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[220])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[221])))][-1].owner == _L_p5)):
                 continue
             a = A_191 + _s27.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3322,11 +3329,13 @@ def build(num_players, files):
     def e203_when2(st, env):  # game.yaml:595
         return env['optional']
     def collect_203(st, env):  # game.yaml:588
+        _L_p6 = env['p']
+        _L_optional1 = env['optional']
         actions = []
         values = []
         idx = []
         for _s28 in K_spaces1:  # game.yaml:591
-            if not ((((len(st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[234])))][-1].owner == env['p'])):
+            if not ((((len(st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[40])))][-1].owner != _L_p6) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[234])))][-1].owner == _L_p6)):
                 continue
             a = A_211 + _s28.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3334,14 +3343,14 @@ def build(num_players, files):
                 values.append(_s28)
                 idx.append(0)
         for _s29 in K_spaces1:  # game.yaml:593
-            if not ((((len(st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[238])))][-1].owner != env['p'])):
+            if not ((((len(st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[40])))][-1].owner != _L_p6) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[238])))][-1].owner != _L_p6)):
                 continue
             a = A_221 + _s29.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s29)
                 idx.append(1)
-        if env['optional']:  # game.yaml:595
+        if _L_optional1:  # game.yaml:595
             actions.append(A_231)
             values.append(None)
             idx.append(2)
@@ -3414,11 +3423,12 @@ def build(num_players, files):
     def e208_when0(st, env):  # game.yaml:612
         return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t10.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t10.ordinal if _t10.kind == 'spaces' else ordinal(_t10, 'spaces', S[17])))]) == 0)) for _t10 in st.zones[(Z_area1 + ordinal(env['t'].props['electorate'], 'electorates', S[16]))]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
     def collect_208(st, env):  # game.yaml:609
+        _L_s1 = env['s']
         actions = []
         values = []
         idx = []
         for _t11 in K_spaces1:  # game.yaml:612
-            if not ((((_t11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t12.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t12.ordinal if _t12.kind == 'spaces' else ordinal(_t12, 'spaces', S[17])))]) == 0)) for _t12 in st.zones[(Z_area1 + ordinal(_t11.props['electorate'], 'electorates', S[16]))]))))) and (_t11.props['electorate'] != env['s'].props['electorate'])):
+            if not ((((_t11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t12.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t12.ordinal if _t12.kind == 'spaces' else ordinal(_t12, 'spaces', S[17])))]) == 0)) for _t12 in st.zones[(Z_area1 + ordinal(_t11.props['electorate'], 'electorates', S[16]))]))))) and (_t11.props['electorate'] != _L_s1.props['electorate'])):
                 continue
             a = A_251 + _t11.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3463,11 +3473,12 @@ def build(num_players, files):
     def e210_when1(st, env):  # game.yaml:614
         return (len(st.players) == 2)
     def collect_210(st, env):  # game.yaml:601
+        _L_p7 = env['p']
         actions = []
         values = []
         idx = []
         for _s30 in K_spaces1:  # game.yaml:604
-            if not (fn_move_from(st, S[241], env['p'], _s30)):
+            if not (fn_move_from(st, S[241], _L_p7, _s30)):
                 continue
             a = A_241 + _s30.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3553,14 +3564,15 @@ def build(num_players, files):
     def e217_when2(st, env):  # game.yaml:626
         return (len(st.players) == 2)
     def collect_217(st, env):  # game.yaml:620
+        _L_p8 = env['p']
         actions = []
         values = []
         idx = []
-        if fn_can_place_new(st, S[246], env['p']):  # game.yaml:623
+        if fn_can_place_new(st, S[246], _L_p8):  # game.yaml:623
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (fn_can_place_new(st, S[247], env['p']) and (st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248]))] >= 2)):  # game.yaml:624
+        if (fn_can_place_new(st, S[247], _L_p8) and (st.vars['thalers'][(_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[248]))] >= 2)):  # game.yaml:624
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3610,11 +3622,12 @@ def build(num_players, files):
     def e222_when1(st, env):  # game.yaml:641
         return (len(st.players) == 2)
     def collect_222(st, env):  # game.yaml:632
+        _L_p9 = env['p']
         actions = []
         values = []
         idx = []
         _items6 = K_spaces1  # game.yaml:635
-        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
+        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[18])))]):
             for _s31 in _items6:
                 if not ((_s31.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s31.props['electorate'], 'electorates', S[6])]))):
                     continue
@@ -3681,13 +3694,14 @@ def build(num_players, files):
     def e227_when1(st, env):  # game.yaml:656
         return (len(st.players) == 2)
     def collect_227(st, env):  # game.yaml:647
+        _L_p10 = env['p']
         actions = []
         values = []
         idx = []
         _items7 = K_spaces1  # game.yaml:650
-        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
+        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[18])))]):
             for _s32 in _items7:
-                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[259])))][-1].owner == env['p'])):
+                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[259])))][-1].owner == _L_p10)):
                     continue
                 a = A_321 + _s32.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3758,18 +3772,19 @@ def build(num_players, files):
     def e233_when2(st, env):  # game.yaml:670
         return (len(st.players) == 2)
     def collect_233(st, env):  # game.yaml:663
+        _L_p11 = env['p']
         actions = []
         values = []
         idx = []
         for _s33 in K_spaces1:  # game.yaml:666
-            if not (fn_own_baron(st, S[263], env['p'], _s33)):
+            if not (fn_own_baron(st, S[263], _L_p11, _s33)):
                 continue
             a = A_341 + _s33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s33)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])])):  # game.yaml:667
+        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == _L_p11)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])])):  # game.yaml:667
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -4026,11 +4041,13 @@ def build(num_players, files):
     def e265_when0(st, env):  # game.yaml:720
         return fn_suitable(st, S[278], env['w'], env['e'], env['s'])
     def collect_265(st, env):  # game.yaml:717
+        _L_e1 = env['e']
+        _L_w1 = env['w']
         actions = []
         values = []
         idx = []
-        for _s34 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]:  # game.yaml:720
-            if not (fn_suitable(st, S[278], env['w'], env['e'], _s34)):
+        for _s34 in st.zones[(Z_area1 + (_L_e1.ordinal if _L_e1.kind == 'electorates' else ordinal(_L_e1, 'electorates', S[277])))]:  # game.yaml:720
+            if not (fn_suitable(st, S[278], _L_w1, _L_e1, _s34)):
                 continue
             a = A_401 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4124,10 +4141,11 @@ def build(num_players, files):
     def e279_when0(st, env):  # game.yaml:738
         return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[17])))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
     def collect_279(st, env):  # game.yaml:735
+        _L_e2 = env['e']
         actions = []
         values = []
         idx = []
-        for _s35 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]:  # game.yaml:738
+        for _s35 in st.zones[(Z_area1 + (_L_e2.ordinal if _L_e2.kind == 'electorates' else ordinal(_L_e2, 'electorates', S[281])))]:  # game.yaml:738
             if not ((((_s35.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s35.ordinal if _s35.kind == 'spaces' else ordinal(_s35, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s35.ordinal if _s35.kind == 'spaces' else ordinal(_s35, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t14.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t14.ordinal if _t14.kind == 'spaces' else ordinal(_t14, 'spaces', S[17])))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.props['electorate'], 'electorates', S[16]))])))))):
                 continue
             a = A_411 + _s35.type_id
@@ -5374,12 +5392,16 @@ def build(num_players, files):
         st.frames.pop()
 
     def c_2(st, env, pc):  # game.yaml:342
+        _L_p12 = env['p']
+        _L_kind2 = env['kind']
+        _L_a1 = env['a']
+        _L_side1 = env['side']
         if pc <= 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[101])))] if (_y4.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o52  # game.yaml:347
-            _v28 = [_s41 for _s41 in K_spaces1 if ((_s41.props['type'] == env['kind']) and ((len(st.zones[(Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s41.props['electorate'], 'electorates', S[6])])))]  # game.yaml:350
+            _v28 = [_s41 for _s41 in K_spaces1 if ((_s41.props['type'] == _L_kind2) and ((len(st.zones[(Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s41.props['electorate'], 'electorates', S[6])])))]  # game.yaml:350
             _end1 = len(_v28)
             if not _end1:
                 raise RuleError('a choice has no legal option', S[321])
@@ -5398,14 +5420,16 @@ def build(num_players, files):
                 st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
                 st.at = o50  # game.yaml:351
                 _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
-                st.vars['age'][_i79] = env['a']
+                st.vars['age'][_i79] = _L_a1
                 st.at = o51  # game.yaml:351
                 _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
-                st.vars['couple'][_i80] = env['side']
+                st.vars['couple'][_i80] = _L_side1
     def c_6(st, env, pc):  # game.yaml:376
+        _L_p13 = env['p']
+        _L_side2 = env['side']
         if pc <= 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102])))] if (_y5.kind == 'aristocrats')])
+            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else seat(st, _L_p13, S[102])))] if (_y5.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o73  # game.yaml:381
             _v29 = [_s42 for _s42 in K_spaces1 if ((((_s42.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s42.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s42.ordinal if _s42.kind == 'spaces' else ordinal(_s42, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s42.ordinal if _s42.kind == 'spaces' else ordinal(_s42, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t18.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t18.ordinal if _t18.kind == 'spaces' else ordinal(_t18, 'spaces', S[17])))]) == 0)) for _t18 in st.zones[(Z_area1 + ordinal(_s42.props['electorate'], 'electorates', S[16]))]))))))]  # game.yaml:384
@@ -5440,13 +5464,14 @@ def build(num_players, files):
                 st.vars['age'][_i82] = 15
                 st.at = o72  # game.yaml:385
                 _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
-                st.vars['couple'][_i83] = env['side']
+                st.vars['couple'][_i83] = _L_side2
     def c_7(st, env, pc):  # game.yaml:387
+        _L_p14 = env['p']
         if pc <= 0:
             st.at = o82  # game.yaml:392
-            if any((((_s43.props['type'] == 'aristocrat') or (_s43.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[2])))][-1].owner == env['p']))) for _s43 in K_spaces1):
+            if any((((_s43.props['type'] == 'aristocrat') or (_s43.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[2])))][-1].owner == _L_p14))) for _s43 in K_spaces1):
                 st.at = o79  # game.yaml:394
-                _v30 = [_s44 for _s44 in K_spaces1 if (((_s44.props['type'] == 'aristocrat') or (_s44.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[2])))][-1].owner == env['p'])))]  # game.yaml:397
+                _v30 = [_s44 for _s44 in K_spaces1 if (((_s44.props['type'] == 'aristocrat') or (_s44.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[2])))][-1].owner == _L_p14)))]  # game.yaml:397
                 _end3 = len(_v30)
                 if not _end3:
                     raise RuleError('a choice has no legal option', S[323])
@@ -5463,9 +5488,9 @@ def build(num_players, files):
                     env['s'] = _v30[_i84]
                     st.at = o78  # game.yaml:399
                     st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
-            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
+            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[18])))]):
                 st.at = o81  # game.yaml:401
-                _args72 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
+                _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[103])
                 st.inline += 1
@@ -5479,7 +5504,7 @@ def build(num_players, files):
             else:
                 st.at = o75  # game.yaml:402
                 if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' has no aristocrat for the throne; it stays empty', -1)
+                    st.log_line(fmt_player1(_L_p14) + ' has no aristocrat for the throne; it stays empty', -1)
     def c_9(st, env, pc):  # game.yaml:417
         if pc <= 0:
             st.at = o93  # game.yaml:420
@@ -5568,14 +5593,15 @@ def build(num_players, files):
                     st.at = o112  # game.yaml:436
                     st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
     def c_11(st, env, pc):  # game.yaml:438
+        _L_q2 = env['q']
         if pc <= 0:
             st.at = o120  # game.yaml:443
-            if fn_can_place_new(st, S[110], env['q']):
+            if fn_can_place_new(st, S[110], _L_q2):
                 st.at = o118  # game.yaml:443
                 if st.record_log:
-                    st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
+                    st.log_line('a son is born to ' + fmt_player1(_L_q2), -1)
                 st.at = o119  # game.yaml:443
-                _args77 = {'p': env['q'], 'side': False}
+                _args77 = {'p': _L_q2, 'side': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[164])
                 st.inline += 1
@@ -5589,12 +5615,13 @@ def build(num_players, files):
             else:
                 st.at = o116  # game.yaml:444
                 if st.record_log:
-                    st.log_line('a son is born to ' + fmt_player1(env['q']) + ', but there is no Baron in his supply or no room for him', -1)
+                    st.log_line('a son is born to ' + fmt_player1(_L_q2) + ', but there is no Baron in his supply or no room for him', -1)
     def c_12(st, env, pc):  # game.yaml:446
+        _L_q3 = env['q']
         if pc <= 0:
             st.at = o127  # game.yaml:451
-            _v31 = [_s45 for _s45 in K_spaces1 if ((((((len(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[50])))][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((_s45.props['type'] == 'elector') and _s45.props['electorate'].props['spiritual']))))]  # game.yaml:454
-            if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[171])])):  # game.yaml:456
+            _v31 = [_s45 for _s45 in K_spaces1 if ((((((len(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[50])))][-1].owner != _L_q3)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((_s45.props['type'] == 'elector') and _s45.props['electorate'].props['spiritual']))))]  # game.yaml:454
+            if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != _L_q3)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[171])])):  # game.yaml:456
                 _f1 = 1
             else:
                 _f1 = 0
@@ -5617,7 +5644,7 @@ def build(num_players, files):
                 if _i85 < _end4:  # game.yaml:454
                     env['s'] = _v31[_i85]
                     st.at = o122  # game.yaml:455
-                    _args78 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
+                    _args78 = {'q': _L_q3, 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[166])
                     st.inline += 1
@@ -5630,7 +5657,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i85 < _end5:  # game.yaml:456
                     st.at = o124  # game.yaml:458
-                    _args79 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
+                    _args79 = {'q': _L_q3, 'b': st.zones[Z_throne1][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[167])
                     st.inline += 1
@@ -5643,7 +5670,7 @@ def build(num_players, files):
                     st.inline -= 1
                 else:  # game.yaml:459
                     st.at = o126  # game.yaml:459
-                    _i86 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[168]))
+                    _i86 = (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[168]))
                     _v32 = st.vars['thalers'][_i86] + 1
                     if _v32 > 12:
                         _v32 = 12  # the marker stops at the end; the excess is lost
@@ -5651,6 +5678,8 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v32) + ', below its minimum 0', S[169])
                     st.vars['thalers'][_i86] = _v32
     def c_13(st, env, pc):  # game.yaml:461
+        _L_b1 = env['b']
+        _L_q4 = env['q']
         if pc <= 0:
             st.at = o135  # game.yaml:465
             # game.yaml:468: always offered
@@ -5671,20 +5700,20 @@ def build(num_players, files):
                     _i87 = 0
                 if _i87 < _end7:  # game.yaml:468
                     st.at = o129  # game.yaml:469
-                    _i88 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[172]))
+                    _i88 = (_L_b1.ordinal if _L_b1.kind == 'aristocrats' else ordinal(_L_b1, 'aristocrats', S[172]))
                     st.vars['couple'][_i88] = True
                     st.at = o130  # game.yaml:469
-                    _i89 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[173]))
+                    _i89 = (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[173]))
                     _v33 = st.vars['score'][_i89] + 1
                     if _v33 < 0:
                         raise RuleError("'score' would fall to " + str(_v33) + ', below its minimum 0', S[174])
                     st.vars['score'][_i89] = _v33
                     st.at = o131  # game.yaml:469
                     if st.record_log:
-                        st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
+                        st.log_line(fmt_card1(_L_b1) + ' of ' + fmt_player1(_L_b1.owner) + ' marries; ' + fmt_player1(_L_q4) + ' takes 1 victory point', -1)
                 else:  # game.yaml:470
                     st.at = o133  # game.yaml:471
-                    _i90 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[175]))
+                    _i90 = (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[175]))
                     _v34 = st.vars['thalers'][_i90] + 1
                     if _v34 > 12:
                         _v34 = 12  # the marker stops at the end; the excess is lost
@@ -5693,35 +5722,36 @@ def build(num_players, files):
                     st.vars['thalers'][_i90] = _v34
                     st.at = o134  # game.yaml:471
                     if st.record_log:
-                        st.log_line('the daughter of ' + fmt_player1(env['q']) + ' joins a convent; ' + fmt_player1(env['q']) + ' takes 1 thaler', -1)
+                        st.log_line('the daughter of ' + fmt_player1(_L_q4) + ' joins a convent; ' + fmt_player1(_L_q4) + ' takes 1 thaler', -1)
     def c_14(st, env, pc):  # game.yaml:474
+        _L_p15 = env['p']
         if pc <= 0:
             st.at = o169  # game.yaml:478
-            if any(((len(st.zones[(Z_pile1 + (_k7.ordinal if _k7.kind == 'stacks' else ordinal(_k7, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[205], env['p'], _k7)) for _k7 in K_stacks1):  # game.yaml:481
+            if any(((len(st.zones[(Z_pile1 + (_k7.ordinal if _k7.kind == 'stacks' else ordinal(_k7, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[205], _L_p15, _k7)) for _k7 in K_stacks1):  # game.yaml:481
                 _f2 = 1
             else:
                 _f2 = 0
-            if (fn_own_privilege(st, S[206], env['p'], C_trier1) and any(fn_trier_may_use(st, S[207], env['p'], _k8) for _k8 in K_stacks1)):  # game.yaml:495
+            if (fn_own_privilege(st, S[206], _L_p15, C_trier1) and any(fn_trier_may_use(st, S[207], _L_p15, _k8) for _k8 in K_stacks1)):  # game.yaml:495
                 _f3 = 1
             else:
                 _f3 = 0
-            if (fn_own_privilege(st, S[208], env['p'], C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+            if (fn_own_privilege(st, S[208], _L_p15, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
                 _f4 = 1
             else:
                 _f4 = 0
-            if (fn_own_privilege(st, S[209], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s46 in K_spaces1)):  # game.yaml:518
+            if (fn_own_privilege(st, S[209], _L_p15, C_koeln1) and any((((len(st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[40])))][-1].owner != _L_p15) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s46 in K_spaces1)):  # game.yaml:518
                 _f5 = 1
             else:
                 _f5 = 0
-            if (fn_own_privilege(st, S[210], env['p'], C_pfalz1) and fn_can_place_new(st, S[211], env['p'])):  # game.yaml:522
+            if (fn_own_privilege(st, S[210], _L_p15, C_pfalz1) and fn_can_place_new(st, S[211], _L_p15)):  # game.yaml:522
                 _f6 = 1
             else:
                 _f6 = 0
-            if (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[212]))] >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) and any(((((_s47.props['type'] == 'aristocrat') or (_s47.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s47.props['electorate'], 'electorates', S[8])])) for _s47 in K_spaces1)):  # game.yaml:526
+            if (((st.vars['thalers'][(_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[212]))] >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[18])))])) and any(((((_s47.props['type'] == 'aristocrat') or (_s47.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s47.props['electorate'], 'electorates', S[8])])) for _s47 in K_spaces1)):  # game.yaml:526
                 _f7 = 1
             else:
                 _f7 = 0
-            if (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213]))] >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[214])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == env['p'])]))) and any(((((_s48.props['type'] == 'aristocrat') or (_s48.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s48.ordinal if _s48.kind == 'spaces' else ordinal(_s48, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s48.props['electorate'], 'electorates', S[8])])) for _s48 in K_spaces1)):  # game.yaml:531
+            if (((st.vars['thalers'][(_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[213]))] >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[214])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((((_s48.props['type'] == 'aristocrat') or (_s48.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s48.ordinal if _s48.kind == 'spaces' else ordinal(_s48, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s48.props['electorate'], 'electorates', S[8])])) for _s48 in K_spaces1)):  # game.yaml:531
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5748,7 +5778,7 @@ def build(num_players, files):
                     _i91 = 0
                 if _i91 < _end9:  # game.yaml:481
                     st.at = o142  # game.yaml:484
-                    _v35 = [_k9 for _k9 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k9.ordinal if _k9.kind == 'stacks' else ordinal(_k9, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], env['p'], _k9))]  # game.yaml:487
+                    _v35 = [_k9 for _k9 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k9.ordinal if _k9.kind == 'stacks' else ordinal(_k9, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], _L_p15, _k9))]  # game.yaml:487
                     _end17 = len(_v35)
                     if not _end17:
                         raise RuleError('a choice has no legal option', S[332])
@@ -5764,9 +5794,9 @@ def build(num_players, files):
                             _i92 = 0
                         env['k'] = _v35[_i92]
                         st.at = o138  # game.yaml:491
-                        st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
+                        st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[177]))), False)
                         st.at = o139  # game.yaml:492
-                        _i93 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
+                        _i93 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[179]))
                         _v36 = st.vars['thalers'][_i93] - env['k'].props['cost']
                         if _v36 > 12:
                             _v36 = 12  # the marker stops at the end; the excess is lost
@@ -5775,9 +5805,9 @@ def build(num_players, files):
                         st.vars['thalers'][_i93] = _v36
                         st.at = o140  # game.yaml:493
                         if st.record_log:
-                            st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
+                            st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[181])))][-1]), -1)
                         st.at = o141  # game.yaml:494
-                        _args80 = {'p': env['p'], 'a': env['k'].key}
+                        _args80 = {'p': _L_p15, 'a': env['k'].key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[182])
                         st.inline += 1
@@ -5790,7 +5820,7 @@ def build(num_players, files):
                         st.inline -= 1
                 elif _i91 < _end10:  # game.yaml:495
                     st.at = o149  # game.yaml:500
-                    _v37 = [_k10 for _k10 in K_stacks1 if (fn_trier_may_use(st, S[189], env['p'], _k10))]  # game.yaml:503
+                    _v37 = [_k10 for _k10 in K_stacks1 if (fn_trier_may_use(st, S[189], _L_p15, _k10))]  # game.yaml:503
                     _end18 = len(_v37)
                     if not _end18:
                         raise RuleError('a choice has no legal option', S[334])
@@ -5809,7 +5839,7 @@ def build(num_players, files):
                         _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
                         st.vars['privilege_used'][_i95] = True
                         st.at = o146  # game.yaml:508
-                        _i96 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
+                        _i96 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[186]))
                         _v38 = st.vars['thalers'][_i96] - env['k'].props['cost']
                         if _v38 > 12:
                             _v38 = 12  # the marker stops at the end; the excess is lost
@@ -5818,9 +5848,9 @@ def build(num_players, files):
                         st.vars['thalers'][_i96] = _v38
                         st.at = o147  # game.yaml:509
                         if st.record_log:
-                            st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
+                            st.log_line(fmt_player1(_L_p15) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
                         st.at = o148  # game.yaml:510
-                        _args81 = {'p': env['p'], 'a': env['k'].key}
+                        _args81 = {'p': _L_p15, 'a': env['k'].key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[188])
                         st.inline += 1
@@ -5836,16 +5866,16 @@ def build(num_players, files):
                     _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
                     st.vars['privilege_used'][_i97] = True
                     st.at = o152  # game.yaml:516
-                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191]))), False)
+                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[191]))), False)
                     st.at = o153  # game.yaml:517
                     if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
+                        st.log_line(fmt_player1(_L_p15) + ' takes Gray eminence', -1)
                 elif _i91 < _end12:  # game.yaml:518
                     st.at = o155  # game.yaml:521
                     _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
                     st.vars['privilege_used'][_i98] = True
                     st.at = o156  # game.yaml:521
-                    _args82 = {'p': env['p'], 'optional': False}
+                    _args82 = {'p': _L_p15, 'optional': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[194])
                     st.inline += 1
@@ -5861,7 +5891,7 @@ def build(num_players, files):
                     _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
                     st.vars['privilege_used'][_i99] = True
                     st.at = o159  # game.yaml:525
-                    _args83 = {'p': env['p'], 'side': False}
+                    _args83 = {'p': _L_p15, 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[196])
                     st.inline += 1
@@ -5874,7 +5904,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i91 < _end14:  # game.yaml:526
                     st.at = o161  # game.yaml:530
-                    _i100 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
+                    _i100 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[197]))
                     _v39 = st.vars['thalers'][_i100] - 1
                     if _v39 > 12:
                         _v39 = 12  # the marker stops at the end; the excess is lost
@@ -5882,7 +5912,7 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[198])
                     st.vars['thalers'][_i100] = _v39
                     st.at = o162  # game.yaml:530
-                    _args84 = {'p': env['p']}
+                    _args84 = {'p': _L_p15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[199])
                     st.inline += 1
@@ -5895,7 +5925,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i91 < _end15:  # game.yaml:531
                     st.at = o164  # game.yaml:538
-                    _i101 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
+                    _i101 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[200]))
                     _v40 = st.vars['thalers'][_i101] - 1
                     if _v40 > 12:
                         _v40 = 12  # the marker stops at the end; the excess is lost
@@ -5903,7 +5933,7 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[201])
                     st.vars['thalers'][_i101] = _v40
                     st.at = o165  # game.yaml:538
-                    _args85 = {'p': env['p']}
+                    _args85 = {'p': _L_p15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[202])
                     st.inline += 1
@@ -5920,8 +5950,9 @@ def build(num_players, files):
                     st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
                     if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' passes', -1)
+                        st.log_line(fmt_player1(_L_p15) + ' passes', -1)
     def c_15(st, env, pc):  # game.yaml:541
+        _L_p16 = env['p']
         if pc <= 0:
             st.at = o172  # game.yaml:545
             _v41 = [_s49 for _s49 in K_spaces1 if (((((_s49.props['type'] == 'aristocrat') or (_s49.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s49.ordinal if _s49.kind == 'spaces' else ordinal(_s49, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s49.props['electorate'], 'electorates', S[8])])))]  # game.yaml:548
@@ -5940,11 +5971,12 @@ def build(num_players, files):
                     _i103 = 0
                 env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216])))] if (_x34.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
+                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[216])))] if (_x34.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
     def c_16(st, env, pc):  # game.yaml:551
+        _L_p17 = env['p']
         if pc <= 0:
             st.at = o178  # game.yaml:555
-            _v42 = [_s50 for _s50 in K_spaces1 if ((len(st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[220])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[221])))][-1].owner == env['p']))]  # game.yaml:558
+            _v42 = [_s50 for _s50 in K_spaces1 if ((len(st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[220])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[221])))][-1].owner == _L_p17))]  # game.yaml:558
             _end20 = len(_v42)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[339])
@@ -5980,20 +6012,22 @@ def build(num_players, files):
                     st.at = o176  # game.yaml:566
                     st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
     def c_17(st, env, pc):  # game.yaml:568
+        _L_a2 = env['a']
+        _L_p18 = env['p']
         if pc <= 0:
             st.at = o197  # game.yaml:572
-            if (env['a'] == 'rival'):
+            if (_L_a2 == 'rival'):
                 st.at = o180  # game.yaml:573
-                st.vars['rival'] = env['p']
+                st.vars['rival'] = _L_p18
                 st.at = o181  # game.yaml:573
                 _i106 = seat(st, st.vars['turn_player'], S[111])
                 st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' is the rival; phase IV is over for him', -1)
-            elif (env['a'] == 'doctor'):
+                    st.log_line(fmt_player1(_L_p18) + ' is the rival; phase IV is over for him', -1)
+            elif (_L_a2 == 'doctor'):
                 st.at = o184  # game.yaml:575
-                _args86 = {'p': env['p'], 'optional': (len(st.players) == 2)}
+                _args86 = {'p': _L_p18, 'optional': (len(st.players) == 2)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[222])
                 st.inline += 1
@@ -6004,9 +6038,9 @@ def build(num_players, files):
                     traced(e, 'procedure doctor (' + str(S[335]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['a'] == 'move'):
+            elif (_L_a2 == 'move'):
                 st.at = o186  # game.yaml:576
-                _args87 = {'p': env['p']}
+                _args87 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[223])
                 st.inline += 1
@@ -6017,16 +6051,16 @@ def build(num_players, files):
                     traced(e, 'procedure move_card (' + str(S[341]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['a'] == 'indulgence'):
+            elif (_L_a2 == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i107 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
+                _i107 = (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[112]))
                 _v44 = st.vars['score'][_i107] + 1
                 if _v44 < 0:
                     raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[113])
                 st.vars['score'][_i107] = _v44
-            elif (env['a'] == 'permit'):
+            elif (_L_a2 == 'permit'):
                 st.at = o190  # game.yaml:578
-                _args88 = {'p': env['p']}
+                _args88 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[224])
                 st.inline += 1
@@ -6037,9 +6071,9 @@ def build(num_players, files):
                     traced(e, 'procedure permit (' + str(S[342]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['a'] == 'ordinance'):
+            elif (_L_a2 == 'ordinance'):
                 st.at = o192  # game.yaml:579
-                _args89 = {'p': env['p']}
+                _args89 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[225])
                 st.inline += 1
@@ -6050,9 +6084,9 @@ def build(num_players, files):
                     traced(e, 'procedure ordinance (' + str(S[343]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['a'] == 'promotion'):
+            elif (_L_a2 == 'promotion'):
                 st.at = o194  # game.yaml:580
-                _args90 = {'p': env['p']}
+                _args90 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[226])
                 st.inline += 1
@@ -6063,9 +6097,9 @@ def build(num_players, files):
                     traced(e, 'procedure promotion (' + str(S[344]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['a'] == 'daughter'):
+            elif (_L_a2 == 'daughter'):
                 st.at = o196  # game.yaml:581
-                _args91 = {'p': env['p']}
+                _args91 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[227])
                 st.inline += 1
@@ -6077,11 +6111,13 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_18(st, env, pc):  # game.yaml:583
+        _L_p19 = env['p']
+        _L_optional2 = env['optional']
         if pc <= 0:
             st.at = o203  # game.yaml:588
-            _v45 = [_s51 for _s51 in K_spaces1 if ((((len(st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[234])))][-1].owner == env['p']))]  # game.yaml:591
-            _v46 = [_s52 for _s52 in K_spaces1 if ((((len(st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[238])))][-1].owner != env['p']))]  # game.yaml:593
-            if env['optional']:  # game.yaml:595
+            _v45 = [_s51 for _s51 in K_spaces1 if ((((len(st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[40])))][-1].owner != _L_p19) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[234])))][-1].owner == _L_p19))]  # game.yaml:591
+            _v46 = [_s52 for _s52 in K_spaces1 if ((((len(st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[40])))][-1].owner != _L_p19) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[238])))][-1].owner != _L_p19))]  # game.yaml:593
+            if _L_optional2:  # game.yaml:595
                 _f9 = 1
             else:
                 _f9 = 0
@@ -6122,9 +6158,10 @@ def build(num_players, files):
                 else:  # game.yaml:595
                     pass
     def c_19(st, env, pc):  # game.yaml:597
+        _L_p20 = env['p']
         if pc <= 0:
             st.at = o210  # game.yaml:601
-            _v47 = [_s53 for _s53 in K_spaces1 if (fn_move_from(st, S[241], env['p'], _s53))]  # game.yaml:604
+            _v47 = [_s53 for _s53 in K_spaces1 if (fn_move_from(st, S[241], _L_p20, _s53))]  # game.yaml:604
             if (len(st.players) == 2):  # game.yaml:614
                 _f10 = 1
             else:
@@ -6178,13 +6215,14 @@ def build(num_players, files):
                 else:  # game.yaml:614
                     pass
     def c_20(st, env, pc):  # game.yaml:616
+        _L_p21 = env['p']
         if pc <= 0:
             st.at = o217  # game.yaml:620
-            if fn_can_place_new(st, S[246], env['p']):  # game.yaml:623
+            if fn_can_place_new(st, S[246], _L_p21):  # game.yaml:623
                 _f11 = 1
             else:
                 _f11 = 0
-            if (fn_can_place_new(st, S[247], env['p']) and (st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248]))] >= 2)):  # game.yaml:624
+            if (fn_can_place_new(st, S[247], _L_p21) and (st.vars['thalers'][(_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[248]))] >= 2)):  # game.yaml:624
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6209,7 +6247,7 @@ def build(num_players, files):
                     _i112 = 0
                 if _i112 < _end28:  # game.yaml:623
                     st.at = o212  # game.yaml:623
-                    _args94 = {'p': env['p'], 'side': False}
+                    _args94 = {'p': _L_p21, 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[242])
                     st.inline += 1
@@ -6222,7 +6260,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i112 < _end29:  # game.yaml:624
                     st.at = o214  # game.yaml:625
-                    _i113 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
+                    _i113 = (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[243]))
                     _v49 = st.vars['thalers'][_i113] - 2
                     if _v49 > 12:
                         _v49 = 12  # the marker stops at the end; the excess is lost
@@ -6230,7 +6268,7 @@ def build(num_players, files):
                         raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[244])
                     st.vars['thalers'][_i113] = _v49
                     st.at = o215  # game.yaml:625
-                    _args95 = {'p': env['p'], 'side': True}
+                    _args95 = {'p': _L_p21, 'side': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[245])
                     st.inline += 1
@@ -6244,10 +6282,11 @@ def build(num_players, files):
                 else:  # game.yaml:626
                     pass
     def c_21(st, env, pc):  # game.yaml:628
+        _L_p22 = env['p']
         if pc <= 0:
             st.at = o222  # game.yaml:632
             _items8 = K_spaces1  # game.yaml:635
-            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
+            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[18])))]):
                 _v50 = [_s54 for _s54 in _items8 if ((_s54.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s54.ordinal if _s54.kind == 'spaces' else ordinal(_s54, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s54.props['electorate'], 'electorates', S[6])])))]
             else:
                 _v50 = []
@@ -6272,21 +6311,22 @@ def build(num_players, files):
                 if _i114 < _end31:  # game.yaml:635
                     env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250])))] if (_x36.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
+                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[250])))] if (_x36.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
                     st.at = o220  # game.yaml:640
-                    _i115 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251]))
-                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) else 1)
+                    _i115 = (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[251]))
+                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[18])))])) else 1)
                     if _v51 < 0:
                         raise RuleError("'score' would fall to " + str(_v51) + ', below its minimum 0', S[252])
                     st.vars['score'][_i115] = _v51
                 else:  # game.yaml:641
                     pass
     def c_22(st, env, pc):  # game.yaml:643
+        _L_p23 = env['p']
         if pc <= 0:
             st.at = o227  # game.yaml:647
             _items9 = K_spaces1  # game.yaml:650
-            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
-                _v52 = [_s55 for _s55 in _items9 if ((_s55.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[259])))][-1].owner == env['p']))]
+            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[18])))]):
+                _v52 = [_s55 for _s55 in _items9 if ((_s55.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[259])))][-1].owner == _L_p23))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6310,9 +6350,9 @@ def build(num_players, files):
                 if _i116 < _end33:  # game.yaml:650
                     env['s'] = _v52[_i116]
                     st.at = o224  # game.yaml:655
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
+                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[253]))), False)
                     st.at = o225  # game.yaml:655
-                    _args96 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+                    _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[256])
                     st.inline += 1
@@ -6326,10 +6366,11 @@ def build(num_players, files):
                 else:  # game.yaml:656
                     pass
     def c_23(st, env, pc):  # game.yaml:658
+        _L_p24 = env['p']
         if pc <= 0:
             st.at = o233  # game.yaml:663
-            _v53 = [_s56 for _s56 in K_spaces1 if (fn_own_baron(st, S[263], env['p'], _s56))]  # game.yaml:666
-            if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])])):  # game.yaml:667
+            _v53 = [_s56 for _s56 in K_spaces1 if (fn_own_baron(st, S[263], _L_p24, _s56))]  # game.yaml:666
+            if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == _L_p24)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])])):  # game.yaml:667
                 _f16 = 1
             else:
                 _f16 = 0
@@ -6413,6 +6454,7 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_any1(fn_elector_of(st, C_mainz1)) + ' takes 1 victory point as elector of Mainz', -1)
     def c_25(st, env, pc):  # game.yaml:687
+        _L_q5 = env['q']
         if pc <= 0:
             st.at = o251  # game.yaml:692
             _v55 = [_e13 for _e13 in K_electorates1 if (fn_free(st, _e13.props['beside']))]  # game.yaml:695
@@ -6434,7 +6476,7 @@ def build(num_players, files):
                 if _i121 < _end38:  # game.yaml:695
                     env['e'] = _v55[_i121]
                     st.at = o249  # game.yaml:695
-                    _args99 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+                    _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[269])
                     st.inline += 1
@@ -6448,6 +6490,7 @@ def build(num_players, files):
                 else:  # game.yaml:696
                     pass
     def c_26(st, env, pc):  # game.yaml:698
+        _L_e3 = env['e']
         if pc <= 0:
             _h1 = len(st.frames)
             st.at = o252  # game.yaml:702
@@ -6456,9 +6499,9 @@ def build(num_players, files):
                 run_to(st, _h1)
         if pc <= 1:
             st.at = o255  # game.yaml:703
-            if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
+            if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(_L_e3.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_L_e3.props['seat'], 'spaces', S[3]))]) > 0) else None))):
                 st.at = o254  # game.yaml:704
-                _args100 = {'e': env['e'], 'w': env['w']}
+                _args100 = {'e': _L_e3, 'w': env['w']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[271])
                 st.inline += 1
@@ -6470,23 +6513,25 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:708
+        _L_e4 = env['e']
+        _L_w2 = env['w']
         if pc <= 0:
             st.at = o258  # game.yaml:713
-            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[116]))]) > 0):
+            if (len(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[116]))]) > 0):
                 st.at = o257  # game.yaml:713
-                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+                st.move(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
         if pc <= 1:
             st.at = o259  # game.yaml:714
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[118], env['w'], env['e'])) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[118], _L_w2, _L_e4)) + ' power points', -1)
         if pc <= 2:
             st.at = o268  # game.yaml:715
-            if any(fn_suitable(st, S[120], env['w'], env['e'], _s57) for _s57 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[119])))]):
+            if any(fn_suitable(st, S[120], _L_w2, _L_e4, _s57) for _s57 in st.zones[(Z_area1 + (_L_e4.ordinal if _L_e4.kind == 'electorates' else ordinal(_L_e4, 'electorates', S[119])))]):
                 st.at = o265  # game.yaml:717
                 _actions1 = set()  # (the ids' order is never read)
                 _v56 = []
-                for _s58 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]:  # game.yaml:720
-                    if not (fn_suitable(st, S[278], env['w'], env['e'], _s58)):
+                for _s58 in st.zones[(Z_area1 + (_L_e4.ordinal if _L_e4.kind == 'electorates' else ordinal(_L_e4, 'electorates', S[277])))]:  # game.yaml:720
+                    if not (fn_suitable(st, S[278], _L_w2, _L_e4, _s58)):
                         continue
                     _a1 = A_401 + _s58.type_id
                     if _a1 not in _actions1:  # an identical card: the same choice
@@ -6507,25 +6552,25 @@ def build(num_players, files):
                         _i122 = 0
                     env['s'] = _v56[_i122]
                     st.at = o264  # game.yaml:721
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
+                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[274])), False)
                 st.at = o266  # game.yaml:722
-                _i123 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
+                _i123 = (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[272]))
                 _v57 = st.vars['score'][_i123] + 2
                 if _v57 < 0:
                     raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[273])
                 st.vars['score'][_i123] = _v57
                 st.at = o267  # game.yaml:723
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
+                    st.log_line(fmt_player1(_L_w2) + ' places the elector of ' + fmt_card1(_L_e4) + ' and takes 2 victory points', -1)
             else:
                 st.at = o261  # game.yaml:724
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' has no suitable aristocrat in ' + fmt_card1(env['e']) + '; the elector space stays empty', -1)
+                    st.log_line(fmt_player1(_L_w2) + ' has no suitable aristocrat in ' + fmt_card1(_L_e4) + '; the elector space stays empty', -1)
         if pc <= 3:
             st.at = o271  # game.yaml:725
             if (len(st.zones[Z_aside1]) > 0):
                 st.at = o270  # game.yaml:725
-                _args101 = {'e': env['e']}
+                _args101 = {'e': _L_e4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[279])
                 st.inline += 1
@@ -6537,16 +6582,17 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:727
+        _L_e5 = env['e']
         if pc <= 0:
             st.at = o272  # game.yaml:732
             env['x'] = st.zones[Z_aside1][-1]
         if pc <= 1:
             st.at = o280  # game.yaml:733
-            if any((((_s59.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s59.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t22.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t22.ordinal if _t22.kind == 'spaces' else ordinal(_t22, 'spaces', S[17])))]) == 0)) for _t22 in st.zones[(Z_area1 + ordinal(_s59.props['electorate'], 'electorates', S[16]))]))))) for _s59 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[121])))]):
+            if any((((_s59.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s59.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t22.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t22.ordinal if _t22.kind == 'spaces' else ordinal(_t22, 'spaces', S[17])))]) == 0)) for _t22 in st.zones[(Z_area1 + ordinal(_s59.props['electorate'], 'electorates', S[16]))]))))) for _s59 in st.zones[(Z_area1 + (_L_e5.ordinal if _L_e5.kind == 'electorates' else ordinal(_L_e5, 'electorates', S[121])))]):
                 st.at = o279  # game.yaml:735
                 _actions2 = set()  # (the ids' order is never read)
                 _v58 = []
-                for _s60 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]:  # game.yaml:738
+                for _s60 in st.zones[(Z_area1 + (_L_e5.ordinal if _L_e5.kind == 'electorates' else ordinal(_L_e5, 'electorates', S[281])))]:  # game.yaml:738
                     if not ((((_s60.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s60.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t23.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t23.ordinal if _t23.kind == 'spaces' else ordinal(_t23, 'spaces', S[17])))]) == 0)) for _t23 in st.zones[(Z_area1 + ordinal(_s60.props['electorate'], 'electorates', S[16]))])))))):
                         continue
                     _a2 = A_411 + _s60.type_id
@@ -6582,7 +6628,7 @@ def build(num_players, files):
             else:
                 st.at = o274  # game.yaml:739
                 if st.record_log:
-                    st.log_line('no room in ' + fmt_card1(env['e']) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
+                    st.log_line('no room in ' + fmt_card1(_L_e5) + ', so ' + fmt_card1(env['x']) + ' returns to the supply', -1)
                 st.at = o275  # game.yaml:739
                 _args103 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6759,6 +6805,7 @@ def build(num_players, files):
                 _i133 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
                 st.vars['vote'][_i133] = None
     def c_31(st, env, pc):  # game.yaml:791
+        _L_w3 = env['w']
         if pc <= 0:
             st.at = o326  # game.yaml:795
             env['old'] = st.vars['emperor']
@@ -6770,14 +6817,14 @@ def build(num_players, files):
                 st.move(_c22, _dest6, False)
         if pc <= 2:
             st.at = o328  # game.yaml:797
-            st.vars['emperor'] = env['w']
+            st.vars['emperor'] = _L_w3
         if pc <= 3:
             st.at = o329  # game.yaml:798
             if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' is the new Emperor', -1)
+                st.log_line(fmt_player1(_L_w3) + ' is the new Emperor', -1)
         if pc <= 4:
             st.at = o330  # game.yaml:799
-            _args106 = {'p': env['w']}
+            _args106 = {'p': _L_w3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[135])
             st.inline += 1
@@ -6804,6 +6851,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_32(st, env, pc):  # game.yaml:802
+        _L_p25 = env['p']
         if pc <= 0:
             st.at = o334  # game.yaml:807
             env['x'] = st.zones[Z_aside1][-1]
@@ -6841,7 +6889,7 @@ def build(num_players, files):
             else:
                 st.at = o336  # game.yaml:814
                 if st.record_log:
-                    st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(env['p']), -1)
+                    st.log_line('no room on the board, so ' + fmt_card1(env['x']) + ' returns to the supply of ' + fmt_player1(_L_p25), -1)
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6983,9 +7031,10 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line('no empire city can be placed or moved', -1)
     def c_76(st, env, pc):  # game.yaml:393
+        _L_p26 = env['p']
         if pc <= 0:
             st.at = o79  # game.yaml:394
-            _v68 = [_s68 for _s68 in K_spaces1 if (((_s68.props['type'] == 'aristocrat') or (_s68.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[2])))][-1].owner == env['p'])))]  # game.yaml:397
+            _v68 = [_s68 for _s68 in K_spaces1 if (((_s68.props['type'] == 'aristocrat') or (_s68.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[2])))][-1].owner == _L_p26)))]  # game.yaml:397
             _end50 = len(_v68)
             if not _end50:
                 raise RuleError('a choice has no legal option', S[323])
@@ -7027,17 +7076,18 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
     def c_101(st, env, pc):  # game.yaml:432
+        _L_q6 = env['q']
         if pc <= 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c23 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c23.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c23 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[160])))] if (_c23.props['stack'].props['colour'] == 'pink')])
         if pc <= 1:
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c24 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c24.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c24 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[161])))] if (_c24.props['stack'].props['colour'] == 'blue')])
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
                 st.at = o105  # game.yaml:435
-                _args114 = {'q': env['q']}
+                _args114 = {'q': _L_q6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[162])
                 st.inline += 1
@@ -7050,7 +7100,7 @@ def build(num_players, files):
                 st.inline -= 1
             elif (env['pink'] > 0):
                 st.at = o107  # game.yaml:435
-                _args115 = {'q': env['q']}
+                _args115 = {'q': _L_q6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[163])
                 st.inline += 1
@@ -7062,9 +7112,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_104(st, env, pc):  # game.yaml:435
+        _L_q7 = env['q']
         if pc <= 0:
             st.at = o105  # game.yaml:435
-            _args116 = {'q': env['q']}
+            _args116 = {'q': _L_q7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[162])
             st.inline += 1
@@ -7076,9 +7127,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_106(st, env, pc):  # game.yaml:435
+        _L_q8 = env['q']
         if pc <= 0:
             st.at = o107  # game.yaml:435
-            _args117 = {'q': env['q']}
+            _args117 = {'q': _L_q8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[163])
             st.inline += 1
@@ -7090,13 +7142,14 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_117(st, env, pc):  # game.yaml:443
+        _L_q9 = env['q']
         if pc <= 0:
             st.at = o118  # game.yaml:443
             if st.record_log:
-                st.log_line('a son is born to ' + fmt_player1(env['q']), -1)
+                st.log_line('a son is born to ' + fmt_player1(_L_q9), -1)
         if pc <= 1:
             st.at = o119  # game.yaml:443
-            _args118 = {'p': env['q'], 'side': False}
+            _args118 = {'p': _L_q9, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[164])
             st.inline += 1
@@ -7108,9 +7161,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_121(st, env, pc):  # game.yaml:455
+        _L_q10 = env['q']
+        _L_s2 = env['s']
         if pc <= 0:
             st.at = o122  # game.yaml:455
-            _args119 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
+            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_L_s2.ordinal if _L_s2.kind == 'spaces' else ordinal(_L_s2, 'spaces', S[165])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[166])
             st.inline += 1
@@ -7122,9 +7177,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_123(st, env, pc):  # game.yaml:458
+        _L_q11 = env['q']
         if pc <= 0:
             st.at = o124  # game.yaml:458
-            _args120 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
+            _args120 = {'q': _L_q11, 'b': st.zones[Z_throne1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[167])
             st.inline += 1
@@ -7136,9 +7192,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:483
+        _L_p27 = env['p']
         if pc <= 0:
             st.at = o142  # game.yaml:484
-            _v69 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k11.ordinal if _k11.kind == 'stacks' else ordinal(_k11, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], env['p'], _k11))]  # game.yaml:487
+            _v69 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k11.ordinal if _k11.kind == 'stacks' else ordinal(_k11, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], _L_p27, _k11))]  # game.yaml:487
             _end51 = len(_v69)
             if not _end51:
                 raise RuleError('a choice has no legal option', S[332])
@@ -7154,9 +7211,9 @@ def build(num_players, files):
                     _i141 = 0
                 env['k'] = _v69[_i141]
                 st.at = o138  # game.yaml:491
-                st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
+                st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[177]))), False)
                 st.at = o139  # game.yaml:492
-                _i142 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
+                _i142 = (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[179]))
                 _v70 = st.vars['thalers'][_i142] - env['k'].props['cost']
                 if _v70 > 12:
                     _v70 = 12  # the marker stops at the end; the excess is lost
@@ -7165,9 +7222,9 @@ def build(num_players, files):
                 st.vars['thalers'][_i142] = _v70
                 st.at = o140  # game.yaml:493
                 if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
+                    st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[181])))][-1]), -1)
                 st.at = o141  # game.yaml:494
-                _args121 = {'p': env['p'], 'a': env['k'].key}
+                _args121 = {'p': _L_p27, 'a': env['k'].key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[182])
                 st.inline += 1
@@ -7179,13 +7236,15 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_137(st, env, pc):  # game.yaml:490
+        _L_p28 = env['p']
+        _L_k1 = env['k']
         if pc <= 0:
             st.at = o138  # game.yaml:491
-            st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
+            st.move(st.zones[(Z_pile1 + (_L_k1.ordinal if _L_k1.kind == 'stacks' else ordinal(_L_k1, 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[177]))), False)
         if pc <= 1:
             st.at = o139  # game.yaml:492
-            _i143 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
-            _v71 = st.vars['thalers'][_i143] - env['k'].props['cost']
+            _i143 = (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[179]))
+            _v71 = st.vars['thalers'][_i143] - _L_k1.props['cost']
             if _v71 > 12:
                 _v71 = 12  # the marker stops at the end; the excess is lost
             if _v71 < 0:
@@ -7194,10 +7253,10 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o140  # game.yaml:493
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
+                st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[181])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
-            _args122 = {'p': env['p'], 'a': env['k'].key}
+            _args122 = {'p': _L_p28, 'a': _L_k1.key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[182])
             st.inline += 1
@@ -7209,9 +7268,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_143(st, env, pc):  # game.yaml:499
+        _L_p29 = env['p']
         if pc <= 0:
             st.at = o149  # game.yaml:500
-            _v72 = [_k12 for _k12 in K_stacks1 if (fn_trier_may_use(st, S[189], env['p'], _k12))]  # game.yaml:503
+            _v72 = [_k12 for _k12 in K_stacks1 if (fn_trier_may_use(st, S[189], _L_p29, _k12))]  # game.yaml:503
             _end52 = len(_v72)
             if not _end52:
                 raise RuleError('a choice has no legal option', S[334])
@@ -7230,7 +7290,7 @@ def build(num_players, files):
                 _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
                 st.vars['privilege_used'][_i145] = True
                 st.at = o146  # game.yaml:508
-                _i146 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
+                _i146 = (_L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else seat(st, _L_p29, S[186]))
                 _v73 = st.vars['thalers'][_i146] - env['k'].props['cost']
                 if _v73 > 12:
                     _v73 = 12  # the marker stops at the end; the excess is lost
@@ -7239,9 +7299,9 @@ def build(num_players, files):
                 st.vars['thalers'][_i146] = _v73
                 st.at = o147  # game.yaml:509
                 if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
+                    st.log_line(fmt_player1(_L_p29) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
                 st.at = o148  # game.yaml:510
-                _args123 = {'p': env['p'], 'a': env['k'].key}
+                _args123 = {'p': _L_p29, 'a': env['k'].key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[188])
                 st.inline += 1
@@ -7253,14 +7313,16 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_144(st, env, pc):  # game.yaml:506
+        _L_p30 = env['p']
+        _L_k2 = env['k']
         if pc <= 0:
             st.at = o145  # game.yaml:507
             _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
             st.vars['privilege_used'][_i147] = True
         if pc <= 1:
             st.at = o146  # game.yaml:508
-            _i148 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
-            _v74 = st.vars['thalers'][_i148] - env['k'].props['cost']
+            _i148 = (_L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else seat(st, _L_p30, S[186]))
+            _v74 = st.vars['thalers'][_i148] - _L_k2.props['cost']
             if _v74 > 12:
                 _v74 = 12  # the marker stops at the end; the excess is lost
             if _v74 < 0:
@@ -7269,10 +7331,10 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o147  # game.yaml:509
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' uses ' + fmt_card1(env['k']) + ' with the privilege of Trier', -1)
+                st.log_line(fmt_player1(_L_p30) + ' uses ' + fmt_card1(_L_k2) + ' with the privilege of Trier', -1)
         if pc <= 3:
             st.at = o148  # game.yaml:510
-            _args124 = {'p': env['p'], 'a': env['k'].key}
+            _args124 = {'p': _L_p30, 'a': _L_k2.key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[188])
             st.inline += 1
@@ -7284,13 +7346,14 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_154(st, env, pc):  # game.yaml:521
+        _L_p31 = env['p']
         if pc <= 0:
             st.at = o155  # game.yaml:521
             _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
             st.vars['privilege_used'][_i149] = True
         if pc <= 1:
             st.at = o156  # game.yaml:521
-            _args125 = {'p': env['p'], 'optional': False}
+            _args125 = {'p': _L_p31, 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[194])
             st.inline += 1
@@ -7302,13 +7365,14 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_157(st, env, pc):  # game.yaml:525
+        _L_p32 = env['p']
         if pc <= 0:
             st.at = o158  # game.yaml:525
             _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
             st.vars['privilege_used'][_i150] = True
         if pc <= 1:
             st.at = o159  # game.yaml:525
-            _args126 = {'p': env['p'], 'side': False}
+            _args126 = {'p': _L_p32, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[196])
             st.inline += 1
@@ -7320,9 +7384,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_160(st, env, pc):  # game.yaml:530
+        _L_p33 = env['p']
         if pc <= 0:
             st.at = o161  # game.yaml:530
-            _i151 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
+            _i151 = (_L_p33 if type(_L_p33) is int and 0 <= _L_p33 < num_players else seat(st, _L_p33, S[197]))
             _v75 = st.vars['thalers'][_i151] - 1
             if _v75 > 12:
                 _v75 = 12  # the marker stops at the end; the excess is lost
@@ -7331,7 +7396,7 @@ def build(num_players, files):
             st.vars['thalers'][_i151] = _v75
         if pc <= 1:
             st.at = o162  # game.yaml:530
-            _args127 = {'p': env['p']}
+            _args127 = {'p': _L_p33}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[199])
             st.inline += 1
@@ -7343,9 +7408,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_163(st, env, pc):  # game.yaml:538
+        _L_p34 = env['p']
         if pc <= 0:
             st.at = o164  # game.yaml:538
-            _i152 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
+            _i152 = (_L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else seat(st, _L_p34, S[200]))
             _v76 = st.vars['thalers'][_i152] - 1
             if _v76 > 12:
                 _v76 = 12  # the marker stops at the end; the excess is lost
@@ -7354,7 +7420,7 @@ def build(num_players, files):
             st.vars['thalers'][_i152] = _v76
         if pc <= 1:
             st.at = o165  # game.yaml:538
-            _args128 = {'p': env['p']}
+            _args128 = {'p': _L_p34}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[202])
             st.inline += 1
@@ -7366,9 +7432,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_173(st, env, pc):  # game.yaml:561
+        _L_s3 = env['s']
         if pc <= 0:
             st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[217])))][-1]
+            env['k'] = st.zones[(Z_at1 + (_L_s3.ordinal if _L_s3.kind == 'spaces' else ordinal(_L_s3, 'spaces', S[217])))][-1]
         if pc <= 1:
             st.at = o177  # game.yaml:563
             _v77 = [_t27 for _t27 in K_spaces1 if (((((_t27.props['type'] == 'aristocrat') or (_t27.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_t27.ordinal if _t27.kind == 'spaces' else ordinal(_t27, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_t27.props['electorate'], 'electorates', S[8])])))]  # game.yaml:566
@@ -7389,9 +7456,10 @@ def build(num_players, files):
                 st.at = o176  # game.yaml:566
                 st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
     def c_183(st, env, pc):  # game.yaml:575
+        _L_p35 = env['p']
         if pc <= 0:
             st.at = o184  # game.yaml:575
-            _args129 = {'p': env['p'], 'optional': (len(st.players) == 2)}
+            _args129 = {'p': _L_p35, 'optional': (len(st.players) == 2)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[222])
             st.inline += 1
@@ -7403,9 +7471,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:576
+        _L_p36 = env['p']
         if pc <= 0:
             st.at = o186  # game.yaml:576
-            _args130 = {'p': env['p']}
+            _args130 = {'p': _L_p36}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[223])
             st.inline += 1
@@ -7417,9 +7486,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:578
+        _L_p37 = env['p']
         if pc <= 0:
             st.at = o190  # game.yaml:578
-            _args131 = {'p': env['p']}
+            _args131 = {'p': _L_p37}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[224])
             st.inline += 1
@@ -7431,9 +7501,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_191(st, env, pc):  # game.yaml:579
+        _L_p38 = env['p']
         if pc <= 0:
             st.at = o192  # game.yaml:579
-            _args132 = {'p': env['p']}
+            _args132 = {'p': _L_p38}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[225])
             st.inline += 1
@@ -7445,9 +7516,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_193(st, env, pc):  # game.yaml:580
+        _L_p39 = env['p']
         if pc <= 0:
             st.at = o194  # game.yaml:580
-            _args133 = {'p': env['p']}
+            _args133 = {'p': _L_p39}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[226])
             st.inline += 1
@@ -7459,9 +7531,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_195(st, env, pc):  # game.yaml:581
+        _L_p40 = env['p']
         if pc <= 0:
             st.at = o196  # game.yaml:581
-            _args134 = {'p': env['p']}
+            _args134 = {'p': _L_p40}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[227])
             st.inline += 1
@@ -7473,12 +7546,13 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_204(st, env, pc):  # game.yaml:607
+        _L_s4 = env['s']
         if pc <= 0:
             st.at = o205  # game.yaml:608
-            env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[239])))][-1]
+            env['x'] = st.zones[(Z_at1 + (_L_s4.ordinal if _L_s4.kind == 'spaces' else ordinal(_L_s4, 'spaces', S[239])))][-1]
         if pc <= 1:
             st.at = o208  # game.yaml:609
-            _v78 = [_t28 for _t28 in K_spaces1 if ((((_t28.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t28.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[17])))]) == 0)) for _t29 in st.zones[(Z_area1 + ordinal(_t28.props['electorate'], 'electorates', S[16]))]))))) and (_t28.props['electorate'] != env['s'].props['electorate']))]  # game.yaml:612
+            _v78 = [_t28 for _t28 in K_spaces1 if ((((_t28.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t28.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[17])))]) == 0)) for _t29 in st.zones[(Z_area1 + ordinal(_t28.props['electorate'], 'electorates', S[16]))]))))) and (_t28.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
             _end54 = len(_v78)
             if not _end54:
                 raise RuleError('a choice has no legal option', S[348])
@@ -7506,9 +7580,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_211(st, env, pc):  # game.yaml:623
+        _L_p41 = env['p']
         if pc <= 0:
             st.at = o212  # game.yaml:623
-            _args136 = {'p': env['p'], 'side': False}
+            _args136 = {'p': _L_p41, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[242])
             st.inline += 1
@@ -7520,9 +7595,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:625
+        _L_p42 = env['p']
         if pc <= 0:
             st.at = o214  # game.yaml:625
-            _i155 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
+            _i155 = (_L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else seat(st, _L_p42, S[243]))
             _v79 = st.vars['thalers'][_i155] - 2
             if _v79 > 12:
                 _v79 = 12  # the marker stops at the end; the excess is lost
@@ -7531,7 +7607,7 @@ def build(num_players, files):
             st.vars['thalers'][_i155] = _v79
         if pc <= 1:
             st.at = o215  # game.yaml:625
-            _args137 = {'p': env['p'], 'side': True}
+            _args137 = {'p': _L_p42, 'side': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[245])
             st.inline += 1
@@ -7543,11 +7619,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:678
+        _L_q12 = env['q']
         if pc <= 0:
             st.at = o237  # game.yaml:678
-            if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+            if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[19])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[18])))])):
                 st.at = o236  # game.yaml:678
-                _args138 = {'q': env['q']}
+                _args138 = {'q': _L_q12}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[265])
                 st.inline += 1
@@ -7559,9 +7636,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_235(st, env, pc):  # game.yaml:678
+        _L_q13 = env['q']
         if pc <= 0:
             st.at = o236  # game.yaml:678
-            _args139 = {'q': env['q']}
+            _args139 = {'q': _L_q13}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[265])
             st.inline += 1
@@ -7573,11 +7651,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:679
+        _L_e6 = env['e']
         if pc <= 0:
             st.at = o242  # game.yaml:679
-            if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
+            if (not st.vars['closed'][(_L_e6.ordinal if _L_e6.kind == 'electorates' else ordinal(_L_e6, 'electorates', S[266]))]):
                 st.at = o241  # game.yaml:679
-                _args140 = {'e': env['e']}
+                _args140 = {'e': _L_e6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[267])
                 st.inline += 1
@@ -7589,9 +7668,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_240(st, env, pc):  # game.yaml:679
+        _L_e7 = env['e']
         if pc <= 0:
             st.at = o241  # game.yaml:679
-            _args141 = {'e': env['e']}
+            _args141 = {'e': _L_e7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[267])
             st.inline += 1
@@ -7603,9 +7683,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_253(st, env, pc):  # game.yaml:704
+        _L_e8 = env['e']
+        _L_w4 = env['w']
         if pc <= 0:
             st.at = o254  # game.yaml:704
-            _args142 = {'e': env['e'], 'w': env['w']}
+            _args142 = {'e': _L_e8, 'w': _L_w4}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[271])
             st.inline += 1
@@ -7617,12 +7699,14 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_262(st, env, pc):  # game.yaml:716
+        _L_w5 = env['w']
+        _L_e9 = env['e']
         if pc <= 0:
             st.at = o265  # game.yaml:717
             _actions3 = set()  # (the ids' order is never read)
             _v80 = []
-            for _s69 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]:  # game.yaml:720
-                if not (fn_suitable(st, S[278], env['w'], env['e'], _s69)):
+            for _s69 in st.zones[(Z_area1 + (_L_e9.ordinal if _L_e9.kind == 'electorates' else ordinal(_L_e9, 'electorates', S[277])))]:  # game.yaml:720
+                if not (fn_suitable(st, S[278], _L_w5, _L_e9, _s69)):
                     continue
                 _a3 = A_401 + _s69.type_id
                 if _a3 not in _actions3:  # an identical card: the same choice
@@ -7643,10 +7727,10 @@ def build(num_players, files):
                     _i156 = 0
                 env['s'] = _v80[_i156]
                 st.at = o264  # game.yaml:721
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
+                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(_L_e9.props['seat'], 'spaces', S[274])), False)
         if pc <= 1:
             st.at = o266  # game.yaml:722
-            _i157 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
+            _i157 = (_L_w5 if type(_L_w5) is int and 0 <= _L_w5 < num_players else seat(st, _L_w5, S[272]))
             _v81 = st.vars['score'][_i157] + 2
             if _v81 < 0:
                 raise RuleError("'score' would fall to " + str(_v81) + ', below its minimum 0', S[273])
@@ -7654,11 +7738,12 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o267  # game.yaml:723
             if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' places the elector of ' + fmt_card1(env['e']) + ' and takes 2 victory points', -1)
+                st.log_line(fmt_player1(_L_w5) + ' places the elector of ' + fmt_card1(_L_e9) + ' and takes 2 victory points', -1)
     def c_269(st, env, pc):  # game.yaml:725
+        _L_e10 = env['e']
         if pc <= 0:
             st.at = o270  # game.yaml:725
-            _args143 = {'e': env['e']}
+            _args143 = {'e': _L_e10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[279])
             st.inline += 1
@@ -7670,11 +7755,13 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_276(st, env, pc):  # game.yaml:734
+        _L_e11 = env['e']
+        _L_x1 = env['x']
         if pc <= 0:
             st.at = o279  # game.yaml:735
             _actions4 = set()  # (the ids' order is never read)
             _v82 = []
-            for _s70 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]:  # game.yaml:738
+            for _s70 in st.zones[(Z_area1 + (_L_e11.ordinal if _L_e11.kind == 'electorates' else ordinal(_L_e11, 'electorates', S[281])))]:  # game.yaml:738
                 if not ((((_s70.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s70.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[17])))]) == 0)) for _t30 in st.zones[(Z_area1 + ordinal(_s70.props['electorate'], 'electorates', S[16]))])))))):
                     continue
                 _a4 = A_411 + _s70.type_id
@@ -7696,7 +7783,7 @@ def build(num_players, files):
                     _i158 = 0
                 env['s'] = _v82[_i158]
                 st.at = o278  # game.yaml:738
-                _args144 = {'x': env['x'], 's': env['s']}
+                _args144 = {'x': _L_x1, 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[280])
                 st.inline += 1
@@ -7722,9 +7809,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:751
+        _L_q14 = env['q']
         if pc <= 0:
             st.at = o289  # game.yaml:752
-            if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
                 st.at = o288  # game.yaml:754
                 _v83 = [_e16 for _e16 in K_electorates1 if (_e16.props['spiritual'] and (not st.vars['closed'][(_e16.ordinal if _e16.kind == 'electorates' else ordinal(_e16, 'electorates', S[283]))]) and (_e16 != st.vars['excommunicated']))]  # game.yaml:757
                 _end57 = len(_v83)
@@ -7745,7 +7833,7 @@ def build(num_players, files):
                     st.vars['church_on'] = env['e']
         if pc <= 1:
             st.at = o294  # game.yaml:760
-            if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
                 st.at = o293  # game.yaml:762
                 _v84 = [_e17 for _e17 in K_electorates1 if ((not _e17.props['spiritual']) and (not st.vars['closed'][(_e17.ordinal if _e17.kind == 'electorates' else ordinal(_e17, 'electorates', S[284]))]) and (_e17 != st.vars['church_on']))]  # game.yaml:765
                 _end58 = len(_v84)
@@ -7805,6 +7893,7 @@ def build(num_players, files):
                 st.at = o292  # game.yaml:766
                 st.vars['excommunicated'] = env['e']
     def c_298(st, env, pc):  # game.yaml:771
+        _L_q15 = env['q']
         if pc <= 0:
             st.at = o303  # game.yaml:772
             # game.yaml:775: always offered
@@ -7825,11 +7914,11 @@ def build(num_players, files):
                     _i163 = 0
                 if _i163 < _end61:  # game.yaml:775
                     st.at = o300  # game.yaml:775
-                    _i164 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
+                    _i164 = (_L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else seat(st, _L_q15, S[285]))
                     st.vars['vote'][_i164] = st.vars['emperor']
                 else:  # game.yaml:776
                     st.at = o302  # game.yaml:776
-                    _i165 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
+                    _i165 = (_L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else seat(st, _L_q15, S[286]))
                     st.vars['vote'][_i165] = st.vars['rival']
     def c_317(st, env, pc):  # game.yaml:785
         if pc <= 0:
@@ -7846,9 +7935,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_331(st, env, pc):  # game.yaml:800
+        _L_old1 = env['old']
         if pc <= 0:
             st.at = o332  # game.yaml:800
-            _args147 = {'p': env['old']}
+            _args147 = {'p': _L_old1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[289])
             st.inline += 1
@@ -7860,6 +7950,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_338(st, env, pc):  # game.yaml:809
+        _L_x2 = env['x']
         if pc <= 0:
             st.at = o341  # game.yaml:810
             _v87 = [_s71 for _s71 in K_spaces1 if ((((_s71.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s71.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s71.ordinal if _s71.kind == 'spaces' else ordinal(_s71, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s71.ordinal if _s71.kind == 'spaces' else ordinal(_s71, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t31.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t31.ordinal if _t31.kind == 'spaces' else ordinal(_t31, 'spaces', S[17])))]) == 0)) for _t31 in st.zones[(Z_area1 + ordinal(_s71.props['electorate'], 'electorates', S[16]))]))))))]  # game.yaml:813
@@ -7878,7 +7969,7 @@ def build(num_players, files):
                     _i166 = 0
                 env['s'] = _v87[_i166]
                 st.at = o340  # game.yaml:813
-                _args148 = {'x': env['x'], 's': env['s']}
+                _args148 = {'x': _L_x2, 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[290])
                 st.inline += 1
@@ -7990,9 +8081,10 @@ def build(num_players, files):
                     st.at = o364  # game.yaml:858
                     st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
     def c_361(st, env, pc):  # game.yaml:853
+        _L_s5 = env['s']
         if pc <= 0:
             st.at = o362  # game.yaml:854
-            env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
+            env['c'] = st.zones[(Z_at1 + (_L_s5.ordinal if _L_s5.kind == 'spaces' else ordinal(_L_s5, 'spaces', S[295])))][-1]
         if pc <= 1:
             st.at = o365  # game.yaml:855
             _v91 = [_t33 for _t33 in K_spaces1 if ((_t33.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t33.ordinal if _t33.kind == 'spaces' else ordinal(_t33, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_t33.props['electorate'], 'electorates', S[6])])))]  # game.yaml:858
@@ -8145,9 +8237,10 @@ def build(num_players, files):
                 _i173 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[306]))
                 st.vars['chip'][_i173] = 7
     def c_385(st, env, pc):  # game.yaml:289
+        _L_p43 = env['p']
         if pc <= 0:
             st.at = o386  # game.yaml:289
-            _args157 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
+            _args157 = {'p': _L_p43, 'a': 45, 'side': False, 'kind': 'elector'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[308])
             st.inline += 1
@@ -8159,12 +8252,13 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_388(st, env, pc):  # game.yaml:292
+        _L_a3 = env['a']
         if pc <= 0:
             st.at = o391  # game.yaml:292
             for _p55 in list(clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p55
                 st.at = o390  # game.yaml:292
-                _args158 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
+                _args158 = {'p': env['p'], 'a': _L_a3, 'side': (_L_a3 != 25), 'kind': 'aristocrat'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[309])
                 st.inline += 1
@@ -8176,9 +8270,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_389(st, env, pc):  # game.yaml:292
+        _L_p44 = env['p']
+        _L_a4 = env['a']
         if pc <= 0:
             st.at = o390  # game.yaml:292
-            _args159 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
+            _args159 = {'p': _L_p44, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[309])
             st.inline += 1
@@ -8190,9 +8286,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_393(st, env, pc):  # game.yaml:293
+        _L_p45 = env['p']
         if pc <= 0:
             st.at = o394  # game.yaml:293
-            _args160 = {'p': env['p']}
+            _args160 = {'p': _L_p45}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[310])
             st.inline += 1
@@ -8701,15 +8798,16 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_432(st, env, pc):  # game.yaml:306
+        _L_p46 = env['p']
         if pc <= 0:
             st.at = o436  # game.yaml:306
-            if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
+            if (not st.vars['passed'][(_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[316]))]):
                 st.at = o434  # game.yaml:306
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _L_p46
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o435  # game.yaml:310
-                _args179 = {'p': env['p']}
+                _args179 = {'p': _L_p46}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[317])
                 st.inline += 1
@@ -8721,14 +8819,15 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_433(st, env, pc):  # game.yaml:310
+        _L_p47 = env['p']
         if pc <= 0:
             st.at = o434  # game.yaml:306
-            st.vars['turn_player'] = env['p']
+            st.vars['turn_player'] = _L_p47
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o435  # game.yaml:310
-            _args180 = {'p': env['p']}
+            _args180 = {'p': _L_p47}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[317])
             st.inline += 1

@@ -637,6 +637,7 @@ def build(num_players, files):
     def e19_when1(st, env):  # game.yaml:140
         return ((len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m3.owner == env['p'])]) == 0))
     def collect_19(st, env):  # game.yaml:135
+        _L_p1 = env['p']
         actions = []
         values = []
         idx = []
@@ -645,9 +646,9 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items3 = K_districts1  # game.yaml:140
-        if _items3 and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))]) > 0):
+        if _items3 and (len(st.zones[(Z_house1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[31])))]) > 0):
             for _d1 in _items3:
-                if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + (_d1.ordinal if _d1.kind == 'districts' else ordinal(_d1, 'districts', S[0])))] if (_m4.owner == env['p'])]) == 0)):
+                if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + (_d1.ordinal if _d1.kind == 'districts' else ordinal(_d1, 'districts', S[0])))] if (_m4.owner == _L_p1)]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -796,11 +797,12 @@ def build(num_players, files):
     def e32_when0(st, env):  # game.yaml:178
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m5.owner == env['q'])]) > 0)
     def collect_32(st, env):  # game.yaml:176
+        _L_d1 = env['d']
         actions = []
         values = []
         idx = []
         for _q4 in st.players:  # game.yaml:178
-            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
+            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (_L_d1.ordinal if _L_d1.kind == 'districts' else ordinal(_L_d1, 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
                 continue
             a = A_71 + _q4
             if a not in actions:  # an identical card: the same choice
@@ -867,11 +869,12 @@ def build(num_players, files):
     def e37_when0(st, env):  # game.yaml:187
         return (env['b'] != env['a'])
     def collect_37(st, env):  # game.yaml:185
+        _L_a1 = env['a']
         actions = []
         values = []
         idx = []
         for _b1 in K_districts1:  # game.yaml:187
-            if not ((_b1 != env['a'])):
+            if not ((_b1 != _L_a1)):
                 continue
             a = A_91 + _b1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -935,6 +938,7 @@ def build(num_players, files):
     def e41_when4(st, env):  # game.yaml:189
         return (((len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]) > 0))
     def collect_41(st, env):  # game.yaml:157
+        _L_p2 = env['p']
         actions = []
         values = []
         idx = []
@@ -942,12 +946,12 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items4 = K_districts1  # game.yaml:170
-        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c17.props['wild']]),))) >= 2):
+        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c17.props['wild']]),))) >= 2):
             for _d2 in _items4:
                 if not ((len(st.zones[(Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[47])))]) > 0)):
                     continue
@@ -957,9 +961,9 @@ def build(num_players, files):
                     values.append(_d2)
                     idx.append(2)
         _items5 = K_districts1  # game.yaml:180
-        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c19.props['wild']]),))) >= 2):
+        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c19.props['wild']]),))) >= 2):
             for _a1 in _items5:
-                if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + (_a1.ordinal if _a1.kind == 'districts' else ordinal(_a1, 'districts', S[0])))] if (_m10.owner == env['p'])]) > 0)):
+                if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + (_a1.ordinal if _a1.kind == 'districts' else ordinal(_a1, 'districts', S[0])))] if (_m10.owner == _L_p2)]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -967,7 +971,7 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items6 = K_districts1  # game.yaml:189
-        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]) > 0):
+        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[48])))]) > 0):
             for _d3 in _items6:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1068,11 +1072,13 @@ def build(num_players, files):
     def e49_when0(st, env):  # game.yaml:225
         return ((len([1 for _m14 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m14.owner == env['p'])]) > 0) and (len([1 for _m15 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m15.owner == env['q'])]) > 0))
     def collect_49(st, env):  # game.yaml:223
+        _L_p3 = env['p']
+        _L_q1 = env['q']
         actions = []
         values = []
         idx = []
         for _d4 in K_districts1:  # game.yaml:225
-            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + (_d4.ordinal if _d4.kind == 'districts' else ordinal(_d4, 'districts', S[0])))] if (_m16.owner == env['p'])]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + (_d4.ordinal if _d4.kind == 'districts' else ordinal(_d4, 'districts', S[0])))] if (_m17.owner == env['q'])]) > 0)):
+            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + (_d4.ordinal if _d4.kind == 'districts' else ordinal(_d4, 'districts', S[0])))] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + (_d4.ordinal if _d4.kind == 'districts' else ordinal(_d4, 'districts', S[0])))] if (_m17.owner == _L_q1)]) > 0)):
                 continue
             a = A_141 + _d4.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1134,21 +1140,22 @@ def build(num_players, files):
     def e53_label2(st, env):  # game.yaml:227
         return 'Preen'
     def collect_53(st, env):  # game.yaml:203
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:206
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m22.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[56])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[57])))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m23.owner == env['p'])]) + 1))):
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[56])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[57])))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m23.owner == _L_p4)]) + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d6)
                 idx.append(0)
-        _items7 = others(st, env['p'])  # game.yaml:217
-        if _items7 and (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[58])))]) >= 2):
+        _items7 = others(st, _L_p4)  # game.yaml:217
+        if _items7 and (len(st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[58])))]) >= 2):
             for _q5 in _items7:
-                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m24.owner == env['p'])]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
+                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
                     continue
                 a = A_131 + _q5
                 if a not in actions:  # an identical card: the same choice
@@ -1785,12 +1792,13 @@ def build(num_players, files):
     def e154_items(st, env):  # game.yaml:321
         return st.players
     def c_0(st, env, pc):  # game.yaml:119
+        _L_p5 = env['p']
         if pc <= 0:
             st.at = o10  # game.yaml:123
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8]))), False, S[9])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[8]))), False, S[9])
         if pc <= 1:
             st.at = o11  # game.yaml:124
-            _args19 = {'p': env['p']}
+            _args19 = {'p': _L_p5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[10])
             st.inline += 1
@@ -1803,7 +1811,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 2:
             st.at = o12  # game.yaml:125
-            _args20 = {'p': env['p']}
+            _args20 = {'p': _L_p5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[11])
             st.inline += 1
@@ -1816,7 +1824,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 3:
             st.at = o13  # game.yaml:126
-            _args21 = {'p': env['p']}
+            _args21 = {'p': _L_p5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[12])
             st.inline += 1
@@ -1829,14 +1837,15 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 4:
             st.at = o14  # game.yaml:127
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13]))), False, S[14])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[13]))), False, S[14])
     def c_1(st, env, pc):  # game.yaml:129
+        _L_p6 = env['p']
         if pc <= 0:
             st.at = o19  # game.yaml:135
             # game.yaml:138: always offered
             _items13 = K_districts1  # game.yaml:140
-            if _items13 and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))]) > 0):
-                _v4 = [_d10 for _d10 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m29.owner == env['p'])]) == 0))]
+            if _items13 and (len(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[31])))]) > 0):
+                _v4 = [_d10 for _d10 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m29.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1855,12 +1864,14 @@ def build(num_players, files):
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
                     st.at = o16  # game.yaml:139
-                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))), False, S[28])
+                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[27]))), False, S[28])
                 else:  # game.yaml:140
                     env['d'] = _v4[_i4 - _end1]
                     st.at = o18  # game.yaml:144
-                    st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
+                    st.move(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
     def c_2(st, env, pc):  # game.yaml:146
+        _L_minion1 = env['minion']
+        _L_p7 = env['p']
         if pc <= 0:
             st.at = o20  # game.yaml:150
             _lo1 = 2
@@ -1870,7 +1881,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32])))] if ((_c31.name == env['minion']) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1886,7 +1897,7 @@ def build(num_players, files):
                     if not _stop1:
                         raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[97])
                     break
-                _p8 = env['p']
+                _p8 = _L_p7
                 if type(_p8) is not int or not 0 <= _p8 < num_players:
                     raise RuleError(not_a_seat(_p8, num_players), S[97])
                 if _p8 not in st.players:
@@ -1904,25 +1915,26 @@ def build(num_players, files):
                 _picked1.append(_c30)
                 st.move(_c30, Z_discard1, False)
     def c_3(st, env, pc):  # game.yaml:153
+        _L_p8 = env['p']
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c32 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c32.name == 'Ghoul')]) + min((1, len([1 for _c33 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c33.props['wild']]),))) >= 2):  # game.yaml:161
+            if ((len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c32.name == 'Ghoul')]) + min((1, len([1 for _c33 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c33.props['wild']]),))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
             _items14 = K_districts1  # game.yaml:170
-            if _items14 and ((len([1 for _c34 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c34.name == 'Darkened')]) + min((1, len([1 for _c35 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c35.props['wild']]),))) >= 2):
+            if _items14 and ((len([1 for _c34 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c34.name == 'Darkened')]) + min((1, len([1 for _c35 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c35.props['wild']]),))) >= 2):
                 _v5 = [_d11 for _d11 in _items14 if ((len(st.zones[(Z_markers_on1 + (_d11.ordinal if _d11.kind == 'districts' else ordinal(_d11, 'districts', S[47])))]) > 0))]
             else:
                 _v5 = []
             _items15 = K_districts1  # game.yaml:180
-            if _items15 and ((len([1 for _c36 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c36.name == 'Alchemist')]) + min((1, len([1 for _c37 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c37.props['wild']]),))) >= 2):
-                _v6 = [_a2 for _a2 in _items15 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m30.owner == env['p'])]) > 0))]
+            if _items15 and ((len([1 for _c36 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c36.name == 'Alchemist')]) + min((1, len([1 for _c37 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c37.props['wild']]),))) >= 2):
+                _v6 = [_a2 for _a2 in _items15 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m30.owner == _L_p8)]) > 0))]
             else:
                 _v6 = []
             _items16 = K_districts1  # game.yaml:189
-            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]) > 0):
+            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
                 _v7 = _items16
             else:
                 _v7 = []
@@ -1947,7 +1959,7 @@ def build(num_players, files):
                     pass
                 elif _i6 < _end4:  # game.yaml:161
                     st.at = o23  # game.yaml:164
-                    _args22 = {'p': env['p'], 'minion': 'Ghoul'}
+                    _args22 = {'p': _L_p8, 'minion': 'Ghoul'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[33])
                     st.inline += 1
@@ -1959,7 +1971,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o26  # game.yaml:165
-                    for _q6 in list([_x6 for _x6 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x6 if type(_x6) is int and 0 <= _x6 < num_players else seat(st, _x6, S[37])))]) > 0)]):
+                    for _q6 in list([_x6 for _x6 in others(st, _L_p8) if (len(st.zones[(Z_hand1 + (_x6 if type(_x6) is int and 0 <= _x6 < num_players else seat(st, _x6, S[37])))]) > 0)]):
                         env['q'] = _q6
                         st.at = o25  # game.yaml:167
                         _lo2 = 1
@@ -2002,11 +2014,11 @@ def build(num_players, files):
                             _picked2.append(_c40)
                             st.move(_c40, Z_discard1, False)
                     st.at = o27  # game.yaml:169
-                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False, S[35])
+                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[34]))), False, S[35])
                 elif _i6 < _end5:  # game.yaml:170
                     env['d'] = _v5[_i6 - _end4]
                     st.at = o29  # game.yaml:175
-                    _args23 = {'p': env['p'], 'minion': 'Darkened'}
+                    _args23 = {'p': _L_p8, 'minion': 'Darkened'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[38])
                     st.inline += 1
@@ -2048,7 +2060,7 @@ def build(num_players, files):
                 elif _i6 < _end6:  # game.yaml:180
                     env['a'] = _v6[_i6 - _end5]
                     st.at = o34  # game.yaml:184
-                    _args25 = {'p': env['p'], 'minion': 'Alchemist'}
+                    _args25 = {'p': _L_p8, 'minion': 'Alchemist'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[41])
                     st.inline += 1
@@ -2076,11 +2088,11 @@ def build(num_players, files):
                             _i9 = 0
                         env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m32.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m32.owner == _L_p8)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
                 else:  # game.yaml:189
                     env['d'] = _v7[_i6 - _end6]
                     st.at = o39  # game.yaml:191
-                    _args26 = {'p': env['p'], 'minion': 'Courtesan'}
+                    _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[44])
                     st.inline += 1
@@ -2092,14 +2104,15 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o40  # game.yaml:191
-                    st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
+                    st.move(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
     def c_5(st, env, pc):  # game.yaml:199
+        _L_p9 = env['p']
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d13 for _d13 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m33.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[56])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[57])))] if ((_c42.name == _d13.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m34.owner == env['p'])]) + 1)))]  # game.yaml:206
-            _items17 = others(st, env['p'])  # game.yaml:217
-            if _items17 and (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[58])))]) >= 2):
-                _v11 = [_q8 for _q8 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m35.owner == env['p'])]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d14 in K_districts1))]
+            _v10 = [_d13 for _d13 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c42.name == _d13.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
+            _items17 = others(st, _L_p9)  # game.yaml:217
+            if _items17 and (len(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[58])))]) >= 2):
+                _v11 = [_q8 for _q8 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d14 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2121,14 +2134,14 @@ def build(num_players, files):
                 if _i10 < _end10:  # game.yaml:206
                     env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = (len([1 for _m37 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m37.owner == env['p'])]) + 1)
-                    _hi3 = (len([1 for _m38 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m38.owner == env['p'])]) + 1)
+                    _lo3 = (len([1 for _m37 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m37.owner == _L_p9)]) + 1)
+                    _hi3 = (len([1 for _m38 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m38.owner == _L_p9)]) + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[104])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if ((_c44.name == env['d'].props['minion']) or _c44.props['wild'])]
+                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c44.name == env['d'].props['minion']) or _c44.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2144,7 +2157,7 @@ def build(num_players, files):
                             if not _stop3:
                                 raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[104])
                             break
-                        _p14 = env['p']
+                        _p14 = _L_p9
                         if type(_p14) is not int or not 0 <= _p14 < num_players:
                             raise RuleError(not_a_seat(_p14, num_players), S[104])
                         if _p14 not in st.players:
@@ -2162,11 +2175,11 @@ def build(num_players, files):
                         _picked3.append(_c43)
                         st.move(_c43, Z_discard1, False)
                     st.at = o45  # game.yaml:216
-                    st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
+                    st.move(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
                 elif _i10 < _end11:  # game.yaml:217
                     env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d15 for _d15 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m39.owner == env['p'])]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m40.owner == env['q'])]) > 0))]  # game.yaml:225
+                    _v12 = [_d15 for _d15 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m40.owner == env['q'])]) > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[105])
@@ -2182,7 +2195,7 @@ def build(num_players, files):
                             _i12 = 0
                         env['d'] = _v12[_i12]
                         st.at = o48  # game.yaml:225
-                        _args27 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+                        _args27 = {'p': _L_p9, 'q': env['q'], 'd': env['d']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[52])
                         st.inline += 1
@@ -2202,7 +2215,7 @@ def build(num_players, files):
                     while True:
                         _cands4 = []
                         _seen4 = set()
-                        for _y4 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[55])))]):
+                        for _y4 in reversed(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[55])))]):
                             _t4 = _y4.type_id
                             if _t4 not in _seen4:
                                 _seen4.add(_t4)
@@ -2213,7 +2226,7 @@ def build(num_players, files):
                             if not _stop4:
                                 raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[107])
                             break
-                        _p16 = env['p']
+                        _p16 = _L_p9
                         if type(_p16) is not int or not 0 <= _p16 < num_players:
                             raise RuleError(not_a_seat(_p16, num_players), S[107])
                         if _p16 not in st.players:
@@ -2232,20 +2245,23 @@ def build(num_players, files):
                         st.move(_c45, Z_discard1, False)
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
-                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53]))), False, S[54])
+                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[53]))), False, S[54])
     def c_6(st, env, pc):  # game.yaml:234
+        _L_p10 = env['p']
+        _L_q2 = env['q']
+        _L_d2 = env['d']
         if pc <= 0:
             st.at = o54  # game.yaml:239
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
+                st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q2) + ' in ' + fmt_card1(_L_d2), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[15]))), False, S[16])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[15]))), False, S[16])
         if pc <= 2:
             st.at = o58  # game.yaml:241
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[17])))]) >= 2):
                 st.at = o57  # game.yaml:241
-                _args28 = {'p': env['q']}
+                _args28 = {'p': _L_q2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[59])
                 st.inline += 1
@@ -2276,13 +2292,13 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    _items18 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
-                    _dest8 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
+                    _items18 = st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[61])))]
+                    _dest8 = (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[60])))
                     for _c47 in cards_of(_items18):
                         st.move(_c47, _dest8, False)
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
-                    _args29 = {'p': env['p']}
+                    _args29 = {'p': _L_p10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[62])
                     st.inline += 1
@@ -2295,7 +2311,7 @@ def build(num_players, files):
                     st.inline -= 1
                     st.at = o63  # game.yaml:249
                     if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[66])))])) + ')', -1)
+                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[64])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[66])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
                     o64.exec(st, env)
@@ -2304,12 +2320,12 @@ def build(num_players, files):
                     st.at = o70  # game.yaml:251
                     if (env['w'] != None):
                         st.at = o66  # game.yaml:254
-                        env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
+                        env['loser'] = (_L_q2 if (env['w'] == _L_p10) else _L_p10)
                         st.at = o67  # game.yaml:255
                         if st.record_log:
-                            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
+                            st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d2), -1)
                         st.at = o68  # game.yaml:256
-                        _args30 = {'q': env['loser'], 'd': env['d']}
+                        _args30 = {'q': env['loser'], 'd': _L_d2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[67])
                         st.inline += 1
@@ -2321,9 +2337,9 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
                         st.at = o69  # game.yaml:257
-                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
+                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (_L_d2.ordinal if _L_d2.kind == 'districts' else ordinal(_L_d2, 'districts', S[68]))), False, S[71])
                     st.at = o73  # game.yaml:258
-                    for _x7 in list([env['p'], env['q']]):
+                    for _x7 in list([_L_p10, _L_q2]):
                         env['x'] = _x7
                         st.at = o72  # game.yaml:258
                         _items19 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
@@ -2331,6 +2347,7 @@ def build(num_players, files):
                         for _c48 in cards_of(_items19):
                             st.move(_c48, _dest9, False)
     def c_7(st, env, pc):  # game.yaml:260
+        _L_p11 = env['p']
         if pc <= 0:
             st.at = o75  # game.yaml:263
             _lo5 = 2
@@ -2342,7 +2359,7 @@ def build(num_players, files):
                 if len(_picked5) < _hi4:
                     _cands5 = []
                     _seen5 = set()
-                    for _y5 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[74])))]):
+                    for _y5 in reversed(st.zones[(Z_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[74])))]):
                         _t5 = _y5.type_id
                         if _t5 not in _seen5:
                             _seen5.add(_t5)
@@ -2355,7 +2372,7 @@ def build(num_players, files):
                     if not _stop5:
                         raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[110])
                     break
-                _p18 = env['p']
+                _p18 = _L_p11
                 if type(_p18) is not int or not 0 <= _p18 < num_players:
                     raise RuleError(not_a_seat(_p18, num_players), S[110])
                 if _p18 not in st.players:
@@ -2371,8 +2388,9 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c49 = _cands5[0]
                 _picked5.append(_c49)
-                st.move(_c49, (Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
+                st.move(_c49, (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75]))), False)
     def c_8(st, env, pc):  # game.yaml:266
+        _L_day1 = env['day']
         if pc <= 0:
             st.at = o83  # game.yaml:270
             st.secret += 1
@@ -2437,19 +2455,19 @@ def build(num_players, files):
             st.at = o98  # game.yaml:283
             if (env['w'] == None):
                 st.at = o96  # game.yaml:285
-                st.move(env['day'], Z_spent_days1, False)
+                st.move(_L_day1, Z_spent_days1, False)
                 st.at = o97  # game.yaml:285
                 if st.record_log:
-                    st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
+                    st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
-                st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
+                st.move(_L_day1, (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
                 st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
-                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
+                st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(_L_day1.props['district'], 'districts', S[22])), False, S[25])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
+                    st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
         if pc <= 6:
             st.at = o101  # game.yaml:291
             for _q12 in list(env['fighters']):
@@ -2522,9 +2540,10 @@ def build(num_players, files):
             st.at = o111  # game.yaml:305
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
     def c_22(st, env, pc):  # game.yaml:163
+        _L_p12 = env['p']
         if pc <= 0:
             st.at = o23  # game.yaml:164
-            _args32 = {'p': env['p'], 'minion': 'Ghoul'}
+            _args32 = {'p': _L_p12, 'minion': 'Ghoul'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[33])
             st.inline += 1
@@ -2537,7 +2556,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q14 in list([_x8 for _x8 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x8 if type(_x8) is int and 0 <= _x8 < num_players else seat(st, _x8, S[37])))]) > 0)]):
+            for _q14 in list([_x8 for _x8 in others(st, _L_p12) if (len(st.zones[(Z_hand1 + (_x8 if type(_x8) is int and 0 <= _x8 < num_players else seat(st, _x8, S[37])))]) > 0)]):
                 env['q'] = _q14
                 st.at = o25  # game.yaml:167
                 _lo7 = 1
@@ -2581,8 +2600,9 @@ def build(num_players, files):
                     st.move(_c55, Z_discard1, False)
         if pc <= 2:
             st.at = o27  # game.yaml:169
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False, S[35])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[34]))), False, S[35])
     def c_24(st, env, pc):  # game.yaml:166
+        _L_q3 = env['q']
         if pc <= 0:
             st.at = o25  # game.yaml:167
             _lo8 = 1
@@ -2594,7 +2614,7 @@ def build(num_players, files):
                 if len(_picked8) < _hi7:
                     _cands8 = []
                     _seen8 = set()
-                    for _y8 in reversed(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))]):
+                    for _y8 in reversed(st.zones[(Z_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[36])))]):
                         _t8 = _y8.type_id
                         if _t8 not in _seen8:
                             _seen8.add(_t8)
@@ -2607,7 +2627,7 @@ def build(num_players, files):
                     if not _stop8:
                         raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[100])
                     break
-                _p22 = env['q']
+                _p22 = _L_q3
                 if type(_p22) is not int or not 0 <= _p22 < num_players:
                     raise RuleError(not_a_seat(_p22, num_players), S[100])
                 if _p22 not in st.players:
@@ -2625,9 +2645,11 @@ def build(num_players, files):
                 _picked8.append(_c57)
                 st.move(_c57, Z_discard1, False)
     def c_28(st, env, pc):  # game.yaml:174
+        _L_p13 = env['p']
+        _L_d3 = env['d']
         if pc <= 0:
             st.at = o29  # game.yaml:175
-            _args33 = {'p': env['p'], 'minion': 'Darkened'}
+            _args33 = {'p': _L_p13, 'minion': 'Darkened'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[38])
             st.inline += 1
@@ -2640,7 +2662,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q15 for _q15 in st.players if ((len([1 for _m41 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m41.owner == _q15)]) > 0))]  # game.yaml:178
+            _v13 = [_q15 for _q15 in st.players if ((len([1 for _m41 in st.zones[(Z_markers_on1 + (_L_d3.ordinal if _L_d3.kind == 'districts' else ordinal(_L_d3, 'districts', S[0])))] if (_m41.owner == _q15)]) > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2656,7 +2678,7 @@ def build(num_players, files):
                     _i20 = 0
                 env['q'] = _v13[_i20]
                 st.at = o31  # game.yaml:179
-                _args34 = {'q': env['q'], 'd': env['d']}
+                _args34 = {'q': env['q'], 'd': _L_d3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[39])
                 st.inline += 1
@@ -2668,9 +2690,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:183
+        _L_p14 = env['p']
+        _L_a2 = env['a']
         if pc <= 0:
             st.at = o34  # game.yaml:184
-            _args35 = {'p': env['p'], 'minion': 'Alchemist'}
+            _args35 = {'p': _L_p14, 'minion': 'Alchemist'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[41])
             st.inline += 1
@@ -2683,7 +2707,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o37  # game.yaml:185
-            _v14 = [_b3 for _b3 in K_districts1 if ((_b3 != env['a']))]  # game.yaml:187
+            _v14 = [_b3 for _b3 in K_districts1 if ((_b3 != _L_a2))]  # game.yaml:187
             _end19 = len(_v14)
             if not _end19:
                 raise RuleError('a choice has no legal option', S[102])
@@ -2699,11 +2723,13 @@ def build(num_players, files):
                     _i21 = 0
                 env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m42.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_L_a2.ordinal if _L_a2.kind == 'districts' else ordinal(_L_a2, 'districts', S[43])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
     def c_38(st, env, pc):  # game.yaml:191
+        _L_p15 = env['p']
+        _L_d4 = env['d']
         if pc <= 0:
             st.at = o39  # game.yaml:191
-            _args36 = {'p': env['p'], 'minion': 'Courtesan'}
+            _args36 = {'p': _L_p15, 'minion': 'Courtesan'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[44])
             st.inline += 1
@@ -2716,18 +2742,20 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
+            st.move(st.zones[(Z_house1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[46])))][-1], (Z_markers_on1 + (_L_d4.ordinal if _L_d4.kind == 'districts' else ordinal(_L_d4, 'districts', S[45]))), False)
     def c_43(st, env, pc):  # game.yaml:213
+        _L_p16 = env['p']
+        _L_d5 = env['d']
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = (len([1 for _m43 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m43.owner == env['p'])]) + 1)
-            _hi8 = (len([1 for _m44 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m44.owner == env['p'])]) + 1)
+            _lo9 = (len([1 for _m43 in st.zones[(Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[0])))] if (_m43.owner == _L_p16)]) + 1)
+            _hi8 = (len([1 for _m44 in st.zones[(Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[0])))] if (_m44.owner == _L_p16)]) + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[104])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if ((_c60.name == env['d'].props['minion']) or _c60.props['wild'])]
+                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2743,7 +2771,7 @@ def build(num_players, files):
                     if not _stop9:
                         raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[104])
                     break
-                _p25 = env['p']
+                _p25 = _L_p16
                 if type(_p25) is not int or not 0 <= _p25 < num_players:
                     raise RuleError(not_a_seat(_p25, num_players), S[104])
                 if _p25 not in st.players:
@@ -2762,11 +2790,13 @@ def build(num_players, files):
                 st.move(_c59, Z_discard1, False)
         if pc <= 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
+            st.move(st.zones[(Z_house1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[50])))][-1], (Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[49]))), False)
     def c_46(st, env, pc):  # game.yaml:222
+        _L_p17 = env['p']
+        _L_q4 = env['q']
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d16 for _d16 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m45.owner == env['p'])]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m46.owner == env['q'])]) > 0))]  # game.yaml:225
+            _v15 = [_d16 for _d16 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[105])
@@ -2782,7 +2812,7 @@ def build(num_players, files):
                     _i23 = 0
                 env['d'] = _v15[_i23]
                 st.at = o48  # game.yaml:225
-                _args37 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+                _args37 = {'p': _L_p17, 'q': _L_q4, 'd': env['d']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[52])
                 st.inline += 1
@@ -2794,9 +2824,12 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:225
+        _L_p18 = env['p']
+        _L_q5 = env['q']
+        _L_d6 = env['d']
         if pc <= 0:
             st.at = o48  # game.yaml:225
-            _args38 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
+            _args38 = {'p': _L_p18, 'q': _L_q5, 'd': _L_d6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[52])
             st.inline += 1
@@ -2808,6 +2841,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_50(st, env, pc):  # game.yaml:230
+        _L_p19 = env['p']
         if pc <= 0:
             st.at = o51  # game.yaml:231
             _lo10 = 0
@@ -2817,7 +2851,7 @@ def build(num_players, files):
             while True:
                 _cands10 = []
                 _seen10 = set()
-                for _y10 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[55])))]):
+                for _y10 in reversed(st.zones[(Z_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[55])))]):
                     _t10 = _y10.type_id
                     if _t10 not in _seen10:
                         _seen10.add(_t10)
@@ -2828,7 +2862,7 @@ def build(num_players, files):
                     if not _stop10:
                         raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[107])
                     break
-                _p27 = env['p']
+                _p27 = _L_p19
                 if type(_p27) is not int or not 0 <= _p27 < num_players:
                     raise RuleError(not_a_seat(_p27, num_players), S[107])
                 if _p27 not in st.players:
@@ -2848,11 +2882,12 @@ def build(num_players, files):
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53]))), False, S[54])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[53]))), False, S[54])
     def c_56(st, env, pc):  # game.yaml:241
+        _L_q6 = env['q']
         if pc <= 0:
             st.at = o57  # game.yaml:241
-            _args39 = {'p': env['q']}
+            _args39 = {'p': _L_q6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[59])
             st.inline += 1
@@ -2864,9 +2899,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_61(st, env, pc):  # game.yaml:247
+        _L_p20 = env['p']
+        _L_q7 = env['q']
+        _L_d7 = env['d']
         if pc <= 0:
             st.at = o62  # game.yaml:248
-            _args40 = {'p': env['p']}
+            _args40 = {'p': _L_p20}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[62])
             st.inline += 1
@@ -2880,7 +2918,7 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[66])))])) + ')', -1)
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[64])))])) + '); ' + fmt_player1(_L_q7) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[66])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
@@ -2891,12 +2929,12 @@ def build(num_players, files):
             st.at = o70  # game.yaml:251
             if (env['w'] != None):
                 st.at = o66  # game.yaml:254
-                env['loser'] = (env['q'] if (env['w'] == env['p']) else env['p'])
+                env['loser'] = (_L_q7 if (env['w'] == _L_p20) else _L_p20)
                 st.at = o67  # game.yaml:255
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(env['d']), -1)
+                    st.log_line(fmt_player1(env['w']) + ' replaces a marker of ' + fmt_player1(env['loser']) + ' in ' + fmt_card1(_L_d7), -1)
                 st.at = o68  # game.yaml:256
-                _args41 = {'q': env['loser'], 'd': env['d']}
+                _args41 = {'q': env['loser'], 'd': _L_d7}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[67])
                 st.inline += 1
@@ -2908,10 +2946,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
+                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (_L_d7.ordinal if _L_d7.kind == 'districts' else ordinal(_L_d7, 'districts', S[68]))), False, S[71])
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x9 in list([env['p'], env['q']]):
+            for _x9 in list([_L_p20, _L_q7]):
                 env['x'] = _x9
                 st.at = o72  # game.yaml:258
                 _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
@@ -2919,9 +2957,10 @@ def build(num_players, files):
                 for _c63 in cards_of(_items22):
                     st.move(_c63, _dest12, False)
     def c_76(st, env, pc):  # game.yaml:272
+        _L_q8 = env['q']
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else seat(st, _L_q8, S[76])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
@@ -2941,7 +2980,7 @@ def build(num_players, files):
                         _i25 = 0
                     if _i25 < _end21:  # game.yaml:278
                         st.at = o79  # game.yaml:278
-                        _args42 = {'p': env['q']}
+                        _args42 = {'p': _L_q8}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[77])
                         st.inline += 1
@@ -2955,6 +2994,7 @@ def build(num_players, files):
                     else:  # game.yaml:278
                         pass
     def c_77(st, env, pc):  # game.yaml:275
+        _L_q9 = env['q']
         if pc <= 0:
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
@@ -2975,7 +3015,7 @@ def build(num_players, files):
                     _i26 = 0
                 if _i26 < _end23:  # game.yaml:278
                     st.at = o79  # game.yaml:278
-                    _args43 = {'p': env['q']}
+                    _args43 = {'p': _L_q9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[77])
                     st.inline += 1
@@ -2989,9 +3029,10 @@ def build(num_players, files):
                 else:  # game.yaml:278
                     pass
     def c_78(st, env, pc):  # game.yaml:278
+        _L_q10 = env['q']
         if pc <= 0:
             st.at = o79  # game.yaml:278
-            _args44 = {'p': env['q']}
+            _args44 = {'p': _L_q10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[77])
             st.inline += 1
@@ -3003,12 +3044,13 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_102(st, env, pc):  # game.yaml:298
+        _L_q11 = env['q']
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[79])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
-                _hi9 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
+                _lo11 = (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[84])))]) - 3)
+                _hi9 = (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[84])))]) - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
                     raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[112])
                 _picked11 = []
@@ -3016,7 +3058,7 @@ def build(num_players, files):
                     if len(_picked11) < _hi9:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[83])))]):
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[83])))]):
                             _t11 = _y11.type_id
                             if _t11 not in _seen11:
                                 _seen11.add(_t11)
@@ -3029,7 +3071,7 @@ def build(num_players, files):
                         if not _stop11:
                             raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[112])
                         break
-                    _p30 = env['q']
+                    _p30 = _L_q11
                     if type(_p30) is not int or not 0 <= _p30 < num_players:
                         raise RuleError(not_a_seat(_p30, num_players), S[112])
                     if _p30 not in st.players:
@@ -3048,12 +3090,13 @@ def build(num_players, files):
                     st.move(_c64, Z_discard1, False)
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
+                st.move_count((3 - len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[81])))])), Z_minion_deck1, (Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[80]))), False, S[82])
     def c_105(st, env, pc):  # game.yaml:300
+        _L_q12 = env['q']
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
-            _hi10 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
+            _lo12 = (len(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[84])))]) - 3)
+            _hi10 = (len(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[84])))]) - 3)
             if _lo12 < 0 or _hi10 < _lo12:
                 raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[112])
             _picked12 = []
@@ -3061,7 +3104,7 @@ def build(num_players, files):
                 if len(_picked12) < _hi10:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[83])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[83])))]):
                         _t12 = _y12.type_id
                         if _t12 not in _seen12:
                             _seen12.add(_t12)
@@ -3074,7 +3117,7 @@ def build(num_players, files):
                     if not _stop12:
                         raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[112])
                     break
-                _p31 = env['q']
+                _p31 = _L_q12
                 if type(_p31) is not int or not 0 <= _p31 < num_players:
                     raise RuleError(not_a_seat(_p31, num_players), S[112])
                 if _p31 not in st.players:
@@ -3310,14 +3353,15 @@ def build(num_players, files):
             st.at = o135  # game.yaml:114
             st.vars['phase'] = ''
     def c_130(st, env, pc):  # game.yaml:114
+        _L_p21 = env['p']
         if pc <= 0:
             st.at = o131  # game.yaml:114
-            st.vars['turn_player'] = env['p']
+            st.vars['turn_player'] = _L_p21
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o132  # game.yaml:114
-            _args52 = {'p': env['p']}
+            _args52 = {'p': _L_p21}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[87])
             st.inline += 1

@@ -1471,11 +1471,12 @@ def build(num_players, files):
     def e39_when0(st, env):  # game.yaml:273
         return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c29 in st.zones[(Z_area1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[0])))] if (_c29.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
+        _L_p1 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + (_p4 if type(_p4) is int and 0 <= _p4 < num_players else seat(st, _p4, S[0])))] if (_c30.props['colour'] == _col1)]))):
+            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + (_p4 if type(_p4) is int and 0 <= _p4 < num_players else seat(st, _p4, S[0])))] if (_c30.props['colour'] == _col1)]))):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1590,10 +1591,11 @@ def build(num_players, files):
     def e54_items0(st, env):  # game.yaml:304
         return others(st, env['p'])
     def collect_54(st, env):  # game.yaml:302
+        _L_p2 = env['p']
         actions = []
         values = []
         idx = []
-        for _q6 in others(st, env['p']):  # game.yaml:304
+        for _q6 in others(st, _L_p2):  # game.yaml:304
             a = A_11 + _q6
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1775,17 +1777,18 @@ def build(num_players, files):
     def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
     def collect_76(st, env):  # game.yaml:318
+        _L_p3 = env['p']
         actions = []
         values = []
         idx = []
-        for _c33 in fn_top_cards(st, S[77], env['p']):  # game.yaml:321
+        for _c33 in fn_top_cards(st, S[77], _L_p3):  # game.yaml:321
             a = A_21 + _c33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c33)
                 idx.append(0)
-        _items6 = fn_top_cards(st, S[78], env['p'])  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[79])))]) > 0) for _q8 in others(st, env['p'])):
+        _items6 = fn_top_cards(st, S[78], _L_p3)  # game.yaml:335
+        if _items6 and any((len(st.zones[(Z_area1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[79])))]) > 0) for _q8 in others(st, _L_p3)):
             for _c34 in _items6:
                 a = A_41 + _c34.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1838,10 +1841,11 @@ def build(num_players, files):
     def e80_items0(st, env):  # game.yaml:354
         return fn_top_cards(st, S[80], env['q'])
     def collect_80(st, env):  # game.yaml:352
+        _L_q1 = env['q']
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
+        for _x4 in fn_top_cards(st, S[80], _L_q1):  # game.yaml:354
             a = A_71 + _x4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1866,10 +1870,11 @@ def build(num_players, files):
     def e81_when0(st, env):  # game.yaml:348
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))]) > 0)
     def collect_81(st, env):  # game.yaml:345
+        _L_p4 = env['p']
         actions = []
         values = []
         idx = []
-        for _q9 in others(st, env['p']):  # game.yaml:348
+        for _q9 in others(st, _L_p4):  # game.yaml:348
             if not ((len(st.zones[(Z_area1 + (_q9 if type(_q9) is int and 0 <= _q9 < num_players else seat(st, _q9, S[81])))]) > 0)):
                 continue
             a = A_61 + _q9
@@ -2271,6 +2276,7 @@ def build(num_players, files):
     def e128_when4(st, env):  # game.yaml:429
         return (len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
+        _L_p5 = env['p']
         actions = []
         values = []
         idx = []
@@ -2278,23 +2284,23 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = others(st, env['p'])  # game.yaml:422
-        if _items8 and (len([1 for _c42 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c42.kind == 'gold_chips')]) >= 1):
+        _items8 = others(st, _L_p5)  # game.yaml:422
+        if _items8 and (len([1 for _c42 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c42.kind == 'gold_chips')]) >= 1):
             for _q12 in _items8:
                 a = A_131 + _q12
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q12)
                     idx.append(1)
-        if ((len([1 for _c43 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c43.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[16])))]) > 0) for _q13 in others(st, env['p'])))):  # game.yaml:424
+        if ((len([1 for _c43 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c43.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[16])))]) > 0) for _q13 in others(st, _L_p5)))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c44 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c44.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[99])))]) > 0) for _q14 in others(st, env['p']))):  # game.yaml:426
+        if ((len([1 for _c44 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[99])))]) > 0) for _q14 in others(st, _L_p5))):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c45 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c45.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+        if (len([1 for _c45 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -2360,10 +2366,11 @@ def build(num_players, files):
     def e134_items0(st, env):  # game.yaml:452
         return fn_top_cards(st, S[102], env['q'])
     def collect_134(st, env):  # game.yaml:449
+        _L_q2 = env['q']
         actions = []
         values = []
         idx = []
-        for _x5 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
+        for _x5 in fn_top_cards(st, S[102], _L_q2):  # game.yaml:452
             a = A_191 + _x5.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2388,10 +2395,11 @@ def build(num_players, files):
     def e135_items0(st, env):  # game.yaml:446
         return fn_top_cards(st, S[103], env['p'])
     def collect_135(st, env):  # game.yaml:443
+        _L_p6 = env['p']
         actions = []
         values = []
         idx = []
-        for _c46 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
+        for _c46 in fn_top_cards(st, S[103], _L_p6):  # game.yaml:446
             a = A_181 + _c46.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2415,10 +2423,11 @@ def build(num_players, files):
     def e136_when0(st, env):  # game.yaml:439
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[104])))]) > 0)
     def collect_136(st, env):  # game.yaml:436
+        _L_p7 = env['p']
         actions = []
         values = []
         idx = []
-        for _q15 in others(st, env['p']):  # game.yaml:439
+        for _q15 in others(st, _L_p7):  # game.yaml:439
             if not ((len(st.zones[(Z_area1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[104])))]) > 0)):
                 continue
             a = A_171 + _q15
@@ -2827,10 +2836,12 @@ def build(num_players, files):
     def e212_label1(st, env):  # game.yaml:542
         return 'pass'
     def collect_212(st, env):  # game.yaml:542
+        _L_p8 = env['p']
+        _L_lot1 = env['lot']
         actions = []
         values = []
         idx = []
-        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109]):  # game.yaml:542
+        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p8, _L_lot1), S[109]):  # game.yaml:542
             a = site[22].action(_amount1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -3269,20 +3280,21 @@ def build(num_players, files):
     def e267_when2(st, env):  # game.yaml:618
         return ((len((fn_top_cards(st, S[130], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132])))]) < 2))
     def collect_267(st, env):  # game.yaml:608
+        _L_q3 = env['q']
         actions = []
         values = []
         idx = []
-        for _c61 in (fn_top_cards(st, S[126], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[127])))]):  # game.yaml:611
+        for _c61 in (fn_top_cards(st, S[126], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[127])))]):  # game.yaml:611
             a = A_301 + _c61.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c61)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))]) >= 2):  # game.yaml:612
+        if (len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[128])))]) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, S[130], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132])))]) < 2)):  # game.yaml:618
+        if ((len((fn_top_cards(st, S[130], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[132])))]) < 2)):  # game.yaml:618
             actions.append(A_331)
             values.append(None)
             idx.append(2)
@@ -3694,19 +3706,21 @@ def build(num_players, files):
     def e329_items(st, env):  # game.yaml:223
         return st.players
     def c_0(st, env, pc):  # game.yaml:244
+        _L_p9 = env['p']
+        _L_n1 = env['n']
         if pc <= 0:
             st.at = o29  # game.yaml:249
             _passes3 = 0
             while True:
                 st.at = o29  # game.yaml:249
-                if not (len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[66])))]) < env['n']):
+                if not (len(st.zones[(Z_area1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[66])))]) < _L_n1):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[154])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest20 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _dest20 = st.zone_index((st.zones[(Z_area1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
                 _before2 = len(st.zones[_dest20])
                 st.move_count(1, Z_deck1, _dest20, False, S[64])
                 if _dest20 in TRIGGERS1:
@@ -3714,9 +3728,10 @@ def build(num_players, files):
                 if len(st.frames) > _h1:
                     run_to(st, _h1)
     def c_2(st, env, pc):  # game.yaml:261
+        _L_p10 = env['p']
         if pc <= 0:
             st.at = o34  # game.yaml:266
-            _args53 = {'p': env['p']}
+            _args53 = {'p': _L_p10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[40])
             st.inline += 1
@@ -3732,7 +3747,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c80.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c81 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c81.props['colour'] == _c80)]))) for _c80 in st.zones[Z_unused_properties1]):
+                if not any((_c80.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c81 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c81.props['colour'] == _c80)]))) for _c80 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3741,7 +3756,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col2 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col2.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c82 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c82.props['colour'] == _col2)]))):
+                    if not (_col2.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c82 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c82.props['colour'] == _col2)]))):
                         continue
                     _a12 = A_01 + _col2.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3764,7 +3779,7 @@ def build(num_players, files):
                     st.at = o37  # game.yaml:278
                     st.move(env['col'], Z_used_properties1, False)
                     st.at = o38  # game.yaml:278
-                    _args54 = {'p': env['p'], 'col': env['col']}
+                    _args54 = {'p': _L_p10, 'col': env['col']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[67])
                     st.inline += 1
@@ -3776,11 +3791,13 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_3(st, env, pc):  # game.yaml:279
+        _L_col1 = env['col']
+        _L_p11 = env['p']
         if pc <= 0:
             st.at = o49  # game.yaml:283
-            if (env['col'] == C_green1):
+            if (_L_col1 == C_green1):
                 st.at = o42  # game.yaml:284
-                _args55 = {'p': env['p']}
+                _args55 = {'p': _L_p11}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[68])
                 st.inline += 1
@@ -3791,9 +3808,9 @@ def build(num_players, files):
                     traced(e, 'procedure combat (' + str(S[159]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['col'] == C_red1):
+            elif (_L_col1 == C_red1):
                 st.at = o44  # game.yaml:288
-                _args56 = {'p': env['p'], 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
+                _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[41])
                 st.inline += 1
@@ -3804,9 +3821,9 @@ def build(num_players, files):
                     traced(e, 'procedure gain_power (' + str(S[42]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['col'] == C_yellow1):
+            elif (_L_col1 == C_yellow1):
                 st.at = o46  # game.yaml:291
-                _args57 = {'p': env['p'], 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a14.key == 'pension')]))}
+                _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[43])
                 st.inline += 1
@@ -3817,9 +3834,9 @@ def build(num_players, files):
                     traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
                     raise
                 st.inline -= 1
-            elif (env['col'] == C_blue1):
+            elif (_L_col1 == C_blue1):
                 st.at = o48  # game.yaml:292
-                _args58 = {'p': env['p']}
+                _args58 = {'p': _L_p11}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[69])
                 st.inline += 1
@@ -3831,15 +3848,16 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_4(st, env, pc):  # game.yaml:294
+        _L_p12 = env['p']
         if pc <= 0:
             st.at = o50  # game.yaml:299
-            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a15.key == 'herrschaft')]) > 0)
+            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
         if pc <= 1:
             st.at = o55  # game.yaml:300
             for _k1 in list(span_list(1, (3 if env['dominion'] else 2), S[71])):
                 env['k'] = _k1
                 st.at = o54  # game.yaml:302
-                _v14 = others(st, env['p'])  # game.yaml:304
+                _v14 = others(st, _L_p12)  # game.yaml:304
                 _end2 = len(_v14)
                 if not _end2:
                     raise RuleError('a choice has no legal option', S[161])
@@ -3860,7 +3878,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o62  # game.yaml:305
             _live5 = live_mask(st)
-            for _q17 in list(others(st, env['p'])):
+            for _q17 in list(others(st, _L_p12)):
                 if gone(st, _live5, _q17):
                     continue
                 env['q'] = _q17
@@ -3884,17 +3902,18 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_5(st, env, pc):  # game.yaml:314
+        _L_p13 = env['p']
         if pc <= 0:
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c83 in fn_top_cards(st, S[77], env['p']):  # game.yaml:321
+            for _c83 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
                 _a17 = A_21 + _c83.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
                     _v15.append(_c83)
-            _items13 = fn_top_cards(st, S[78], env['p'])  # game.yaml:335
-            if _items13 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, env['p'])):
+            _items13 = fn_top_cards(st, S[78], _L_p13)  # game.yaml:335
+            if _items13 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, _L_p13)):
                 _v16 = []
                 for _c84 in _items13:
                     _a18 = A_41 + _c84.type_id
@@ -3948,19 +3967,19 @@ def build(num_players, files):
                                 _i15 = 0
                             env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
-                            st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
+                            st.move(env['d'], (Z_area1 + (_L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else seat(st, _L_p13, S[75]))), False)
                             st.at = o69  # game.yaml:332
                             st.move(env['c'], Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
+                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
                     env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
                     st.move(env['c'], Z_discard1, False)
                     st.at = o74  # game.yaml:338
-                    _args60 = {'p': env['p']}
+                    _args60 = {'p': _L_p13}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[76])
                     st.inline += 1
@@ -3974,9 +3993,10 @@ def build(num_players, files):
                 else:  # game.yaml:339
                     pass
     def c_6(st, env, pc):  # game.yaml:341
+        _L_p14 = env['p']
         if pc <= 0:
             st.at = o81  # game.yaml:345
-            _v18 = [_q19 for _q19 in others(st, env['p']) if ((len(st.zones[(Z_area1 + (_q19 if type(_q19) is int and 0 <= _q19 < num_players else seat(st, _q19, S[81])))]) > 0))]  # game.yaml:348
+            _v18 = [_q19 for _q19 in others(st, _L_p14) if ((len(st.zones[(Z_area1 + (_q19 if type(_q19) is int and 0 <= _q19 < num_players else seat(st, _q19, S[81])))]) > 0))]  # game.yaml:348
             _end7 = len(_v18)
             if not _end7:
                 raise RuleError('a choice has no legal option', S[166])
@@ -4016,9 +4036,10 @@ def build(num_players, files):
                     st.at = o79  # game.yaml:354
                     st.move(env['x'], Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
+        _L_p15 = env['p']
         if pc <= 0:
             st.at = o82  # game.yaml:360
-            _args61 = {'p': env['p']}
+            _args61 = {'p': _L_p15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[45])
             st.inline += 1
@@ -4031,9 +4052,9 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o92  # game.yaml:361
-            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a21.key == 'orden')]) > 0):
+            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
                 st.at = o91  # game.yaml:362
-                _args62 = {'p': env['p']}
+                _args62 = {'p': _L_p15}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[84])
                 st.inline += 1
@@ -4066,7 +4087,7 @@ def build(num_players, files):
                     env['n'] = _v20[_i18]
                     st.at = o85  # game.yaml:370
                     if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
+                        st.log_line(fmt_player1(_L_p15) + ' announces ' + fmt_int1(env['n']), -1)
                     st.at = o88  # game.yaml:371
                     _passes5 = 0
                     while True:
@@ -4077,7 +4098,7 @@ def build(num_players, files):
                         if _passes5 > MAX_PASSES:
                             raise too_long(S[170])
                         st.at = o87  # game.yaml:372
-                        _args63 = {'p': env['p'], 'into_area': False}
+                        _args63 = {'p': _L_p15, 'into_area': False}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[82])
                         st.inline += 1
@@ -4090,7 +4111,7 @@ def build(num_players, files):
                         st.inline -= 1
         if pc <= 2:
             st.at = o93  # game.yaml:373
-            _args64 = {'p': env['p']}
+            _args64 = {'p': _L_p15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[46])
             st.inline += 1
@@ -4102,9 +4123,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_8(st, env, pc):  # game.yaml:374
+        _L_p16 = env['p']
         if pc <= 0:
             st.at = o94  # game.yaml:379
-            _args65 = {'p': env['p'], 'into_area': False}
+            _args65 = {'p': _L_p16, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[47])
             st.inline += 1
@@ -4137,7 +4159,7 @@ def build(num_players, files):
                         _i19 = 0
                     if _i19 < _end10:  # game.yaml:384
                         st.at = o97  # game.yaml:384
-                        _args66 = {'p': env['p']}
+                        _args66 = {'p': _L_p16}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[85])
                         st.inline += 1
@@ -4151,16 +4173,18 @@ def build(num_players, files):
                     else:  # game.yaml:384
                         pass
     def c_9(st, env, pc):  # game.yaml:385
+        _L_p17 = env['p']
+        _L_into_area1 = env['into_area']
         if pc <= 0:
             st.at = o101  # game.yaml:392
-            st.vars['revealer'] = env['p']
+            st.vars['revealer'] = _L_p17
         if pc <= 1:
             st.at = o102  # game.yaml:393
             env['c'] = st.zones[Z_draw_pile1][-1]
         if pc <= 2:
             st.at = o103  # game.yaml:394
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_card1(env['c']), -1)
+                st.log_line(fmt_player1(_L_p17) + ' reveals ' + fmt_card1(env['c']), -1)
         if pc <= 3:
             _h2 = len(st.frames)
             st.at = o104  # game.yaml:395
@@ -4178,7 +4202,7 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest22 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
+                _dest22 = st.zone_index((st.zones[(Z_area1 + (_L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else seat(st, _L_p17, S[88])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
                 for _c86 in _moved10:
@@ -4189,7 +4213,7 @@ def build(num_players, files):
                     run_to(st, _h3)
             else:
                 st.at = o106  # game.yaml:398
-                _args67 = {'p': env['p'], 'into_area': env['into_area']}
+                _args67 = {'p': _L_p17, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[86])
                 st.inline += 1
@@ -4201,12 +4225,13 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_10(st, env, pc):  # game.yaml:399
+        _L_p18 = env['p']
         if pc <= 0:
             st.at = o113  # game.yaml:406
             if (len(st.zones[Z_on_display1]) > 0):
                 st.at = o111  # game.yaml:408
                 _lo1 = 1
-                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
+                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
                 if _lo1 < 0 or _hi1 < _lo1:
                     raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[174])
                 _picked1 = []
@@ -4228,7 +4253,7 @@ def build(num_players, files):
                         if not _stop1:
                             raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[174])
                         break
-                    _p19 = env['p']
+                    _p19 = _L_p18
                     if type(_p19) is not int or not 0 <= _p19 < num_players:
                         raise RuleError(not_a_seat(_p19, num_players), S[174])
                     if _p19 not in st.players:
@@ -4244,16 +4269,17 @@ def build(num_players, files):
                     else:  # one card and no stopping yet: it is picked
                         _c87 = _cands1[0]
                     _picked1.append(_c87)
-                    st.move(_c87, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), False)
+                    st.move(_c87, (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89]))), False)
                 st.at = o112  # game.yaml:411
                 _items14 = st.zones[Z_on_display1]
                 _dest23 = Z_discard1
                 for _c89 in cards_of(_items14):
                     st.move(_c89, _dest23, False)
     def c_11(st, env, pc):  # game.yaml:413
+        _L_p19 = env['p']
         if pc <= 0:
             st.at = o114  # game.yaml:417
-            _args68 = {'p': env['p']}
+            _args68 = {'p': _L_p19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[49])
             st.inline += 1
@@ -4267,20 +4293,20 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = others(st, env['p'])  # game.yaml:422
-            if _items15 and (len([1 for _c90 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c90.kind == 'gold_chips')]) >= 1):
+            _items15 = others(st, _L_p19)  # game.yaml:422
+            if _items15 and (len([1 for _c90 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c90.kind == 'gold_chips')]) >= 1):
                 _v21 = _items15
             else:
                 _v21 = []
-            if ((len([1 for _c91 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c91.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, env['p'])))):  # game.yaml:424
+            if ((len([1 for _c91 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c91.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c92 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c92.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, env['p']))):  # game.yaml:426
+            if ((len([1 for _c92 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c92.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, _L_p19))):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (len([1 for _c93 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c93.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+            if (len([1 for _c93 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c93.kind == 'gold_chips')]) >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4306,7 +4332,7 @@ def build(num_players, files):
                 elif _i21 < _end13:  # game.yaml:422
                     env['q'] = _v21[_i21 - _end12]
                     st.at = o117  # game.yaml:423
-                    _args69 = {'p': env['p'], 'n': 1}
+                    _args69 = {'p': _L_p19, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[90])
                     st.inline += 1
@@ -4331,7 +4357,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i21 < _end14:  # game.yaml:424
                     st.at = o120  # game.yaml:425
-                    _args71 = {'p': env['p'], 'n': 1}
+                    _args71 = {'p': _L_p19, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[93])
                     st.inline += 1
@@ -4343,7 +4369,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o121  # game.yaml:425
-                    _args72 = {'p': env['p']}
+                    _args72 = {'p': _L_p19}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[94])
                     st.inline += 1
@@ -4356,7 +4382,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i21 < _end15:  # game.yaml:426
                     st.at = o123  # game.yaml:428
-                    _args73 = {'p': env['p'], 'n': 2}
+                    _args73 = {'p': _L_p19, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[95])
                     st.inline += 1
@@ -4368,7 +4394,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o124  # game.yaml:428
-                    _args74 = {'p': env['p']}
+                    _args74 = {'p': _L_p19}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[96])
                     st.inline += 1
@@ -4381,7 +4407,7 @@ def build(num_players, files):
                     st.inline -= 1
                 else:  # game.yaml:429
                     st.at = o126  # game.yaml:430
-                    _args75 = {'p': env['p'], 'n': 2}
+                    _args75 = {'p': _L_p19, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[97])
                     st.inline += 1
@@ -4393,7 +4419,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o127  # game.yaml:430
-                    _args76 = {'p': env['p'], 'into_area': True}
+                    _args76 = {'p': _L_p19, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[98])
                     st.inline += 1
@@ -4405,9 +4431,10 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_12(st, env, pc):  # game.yaml:432
+        _L_p20 = env['p']
         if pc <= 0:
             st.at = o136  # game.yaml:436
-            _v22 = [_q23 for _q23 in others(st, env['p']) if ((len(st.zones[(Z_area1 + (_q23 if type(_q23) is int and 0 <= _q23 < num_players else seat(st, _q23, S[104])))]) > 0))]  # game.yaml:439
+            _v22 = [_q23 for _q23 in others(st, _L_p20) if ((len(st.zones[(Z_area1 + (_q23 if type(_q23) is int and 0 <= _q23 < num_players else seat(st, _q23, S[104])))]) > 0))]  # game.yaml:439
             _end17 = len(_v22)
             if not _end17:
                 raise RuleError('a choice has no legal option', S[177])
@@ -4425,7 +4452,7 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c94 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
+                for _c94 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
                     _a23 = A_181 + _c94.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
@@ -4467,13 +4494,14 @@ def build(num_players, files):
                             _i24 = 0
                         env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
+                        st.move(env['x'], (Z_area1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[100]))), False)
                         st.at = o133  # game.yaml:453
                         st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
     def c_13(st, env, pc):  # game.yaml:455
+        _L_p21 = env['p']
         if pc <= 0:
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[16])))]) > 0) for _q24 in others(st, env['p'])))):
+            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[16])))]) > 0) for _q24 in others(st, _L_p21)))):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
@@ -4495,7 +4523,7 @@ def build(num_players, files):
                         st.at = o139  # game.yaml:464
                         st.vars['conspiracy_used'] = True
                         st.at = o140  # game.yaml:464
-                        _args77 = {'p': env['p']}
+                        _args77 = {'p': _L_p21}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[105])
                         st.inline += 1
@@ -4509,14 +4537,16 @@ def build(num_players, files):
                     else:  # game.yaml:465
                         pass
     def c_17(st, env, pc):  # game.yaml:494
+        _L_q4 = env['q']
+        _L_n2 = env['n']
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c95.kind == 'power_chips')]) < env['n']):
+            if (sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c95.kind == 'power_chips')]) < _L_n2):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c96.props['value'] for _c96 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c96.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c96.props['value'] for _c96 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c96.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
-                _args78 = {'q': env['q']}
+                _args78 = {'q': _L_q4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[106])
                 st.inline += 1
@@ -4529,7 +4559,7 @@ def build(num_players, files):
                 st.inline -= 1
             else:
                 st.at = o164  # game.yaml:501
-                _args79 = {'q': env['q'], 'n': env['n']}
+                _args79 = {'q': _L_q4, 'n': _L_n2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[50])
                 st.inline += 1
@@ -4541,27 +4571,28 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_19(st, env, pc):  # game.yaml:517
+        _L_q5 = env['q']
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            _items16 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
+            _items16 = (st.zones[(Z_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[52])))] + st.zones[(Z_auction_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[53])))])
             _dest24 = Z_discard1
             for _c97 in cards_of(_items16):
                 st.move(_c97, _dest24, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items17 = [_c99 for _c99 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c99.kind == 'gold_chips')]
+            _items17 = [_c99 for _c99 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c99.kind == 'gold_chips')]
             _dest25 = Z_gold_supply1
             for _c98 in cards_of(_items17):
                 st.move(_c98, _dest25, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            _items18 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
+            _items18 = st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[55])))]
             _dest26 = Z_power_supply1
             for _c100 in cards_of(_items18):
                 st.move(_c100, _dest26, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
-            eliminate(st, env['q'], S[56])
+            eliminate(st, _L_q5, S[56])
         if pc <= 4:
             st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
@@ -4571,11 +4602,12 @@ def build(num_players, files):
                 st.at = o189  # game.yaml:527
                 st.end_game()  # raises GameEnded during a playout
     def c_20(st, env, pc):  # game.yaml:528
+        _L_c1 = env['c']
         if pc <= 0:
             _h4 = len(st.frames)
             st.at = o191  # game.yaml:533
-            _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (env['c'].kind == 'gold_chips') else (st.zones[Z_power_supply1] if (env['c'].kind == 'power_chips') else st.zones[Z_discard1])))
-            _moved11 = env['c']
+            _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
+            _moved11 = _L_c1
             _moved11 = cards_of(_moved11)
             for _c101 in _moved11:
                 st.move(_c101, _dest27, False)
@@ -4584,14 +4616,16 @@ def build(num_players, files):
             if len(st.frames) > _h4:
                 run_to(st, _h4)
     def c_21(st, env, pc):  # game.yaml:537
+        _L_lot2 = env['lot']
+        _L_r1 = env['r']
         if pc <= 0:
             st.at = o192  # game.yaml:541
             if st.record_log:
-                st.log_line('the auction of ' + fmt_card1(env['lot']) + ' begins with ' + fmt_player1(env['r']), -1)
+                st.log_line('the auction of ' + fmt_card1(_L_lot2) + ' begins with ' + fmt_player1(_L_r1), -1)
         if pc <= 1:
             st.at = o193  # game.yaml:542
             st.at = o194  # game.yaml:542
-            env['_auction1_order'] = clockwise_from(st, env['r'])
+            env['_auction1_order'] = clockwise_from(st, _L_r1)
             st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
             st.at = o196  # game.yaml:542
@@ -4626,7 +4660,7 @@ def build(num_players, files):
                     if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
                         _v25 = []
-                        for _amount2 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109]):  # game.yaml:542
+                        for _amount2 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot2), S[109]):  # game.yaml:542
                             site[22].action(_amount2)  # a number out of the site's range is an error
                             _v25.append(_amount2)
                         # game.yaml:542: always offered
@@ -4670,12 +4704,12 @@ def build(num_players, files):
             if (env['w'] == None):
                 st.at = o223  # game.yaml:554
                 if st.record_log:
-                    st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
+                    st.log_line('nobody bids for ' + fmt_card1(_L_lot2), -1)
                 st.at = o224  # game.yaml:554
-                st.move(env['lot'], Z_discard1, False)
+                st.move(_L_lot2, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
-                _args80 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
+                _args80 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[110])
                 st.inline += 1
@@ -4688,10 +4722,13 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o220  # game.yaml:553
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
+                    st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+                st.move(_L_lot2, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
     def c_22(st, env, pc):  # game.yaml:555
+        _L_price1 = env['price']
+        _L_w1 = env['w']
+        _L_lot3 = env['lot']
         if pc <= 0:
             st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
@@ -4700,7 +4737,7 @@ def build(num_players, files):
             _passes7 = 0
             while True:
                 st.at = o231  # game.yaml:561
-                if not (st.vars['paid'] < env['price']):
+                if not (st.vars['paid'] < _L_price1):
                     break
                 _passes7 += 1
                 if _passes7 > MAX_PASSES:
@@ -4713,7 +4750,7 @@ def build(num_players, files):
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c103 for _c103 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))]) if fn_payable(st, S[116], _c103, env['w']) and _c103 not in _picked2]
+                        _cands2 = [_c103 for _c103 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c103, _L_w1) and _c103 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4725,7 +4762,7 @@ def build(num_players, files):
                         if not _stop2:
                             raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[185])
                         break
-                    _p28 = env['w']
+                    _p28 = _L_w1
                     if type(_p28) is not int or not 0 <= _p28 < num_players:
                         raise RuleError(not_a_seat(_p28, num_players), S[185])
                     if _p28 not in st.players:
@@ -4743,7 +4780,7 @@ def build(num_players, files):
                     _picked2.append(_c102)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
-                st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
+                st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
                 st.at = o230  # game.yaml:566
                 _args81 = {'c': first(env['got'])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4757,9 +4794,11 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_23(st, env, pc):  # game.yaml:569
+        _L_r2 = env['r']
+        _L_card1 = env['card']
         if pc <= 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q25 for _q25 in clockwise_from(st, env['r']) if (_q25 in fn_colour_majority(st, S[58], C_violet1))]
+            env['holders'] = [_q25 for _q25 in clockwise_from(st, _L_r2) if (_q25 in fn_colour_majority(st, S[58], C_violet1))]
         if pc <= 1:
             st.at = o233  # game.yaml:574
             if st.record_log:
@@ -4863,14 +4902,16 @@ def build(num_players, files):
                                     pass
         if pc <= 3:
             st.at = o248  # game.yaml:593
-            st.move(env['card'], Z_discard1, False)
+            st.move(_L_card1, Z_discard1, False)
     def c_24(st, env, pc):  # game.yaml:594
+        _L_r3 = env['r']
+        _L_card2 = env['card']
         if pc <= 0:
             st.at = o249  # game.yaml:598
             env['most'] = max([fn_visible_seals(st, S[59], _q27) for _q27 in st.players])
         if pc <= 1:
             st.at = o250  # game.yaml:599
-            env['debtors'] = [_q28 for _q28 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[60], _q28) < env['most']))]
+            env['debtors'] = [_q28 for _q28 in clockwise_from(st, _L_r3) if ((env['most'] > 0) and (fn_visible_seals(st, S[60], _q28) < env['most']))]
         if pc <= 2:
             st.at = o251  # game.yaml:600
             if st.record_log:
@@ -4896,22 +4937,23 @@ def build(num_players, files):
                 st.inline -= 1
         if pc <= 4:
             st.at = o255  # game.yaml:602
-            st.move(env['card'], Z_discard1, False)
+            st.move(_L_card2, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
+        _L_q6 = env['q']
         if pc <= 0:
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c104 in (fn_top_cards(st, S[126], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[127])))]):  # game.yaml:611
+            for _c104 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
                 _a26 = A_301 + _c104.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
                     _v26.append(_c104)
-            if (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))]) >= 2):  # game.yaml:612
+            if (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[128])))]) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
                 _f7 = 0
-            if ((len((fn_top_cards(st, S[130], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132])))]) < 2)):  # game.yaml:618
+            if ((len((fn_top_cards(st, S[130], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[132])))]) < 2)):  # game.yaml:618
                 _f8 = 1
             else:
                 _f8 = 0
@@ -4945,7 +4987,7 @@ def build(num_players, files):
                         if len(_picked3) < _hi3:
                             _cands3 = []
                             _seen2 = set()
-                            for _y3 in reversed(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[122])))]):
+                            for _y3 in reversed(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[122])))]):
                                 _t2 = _y3.type_id
                                 if _t2 not in _seen2 and _y3 not in _picked3:
                                     _seen2.add(_t2)
@@ -4958,7 +5000,7 @@ def build(num_players, files):
                             if not _stop3:
                                 raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[191])
                             break
-                        _p32 = env['q']
+                        _p32 = _L_q6
                         if type(_p32) is not int or not 0 <= _p32 < num_players:
                             raise RuleError(not_a_seat(_p32, num_players), S[191])
                         if _p32 not in st.players:
@@ -4992,7 +5034,7 @@ def build(num_players, files):
                         st.inline -= 1
                 else:  # game.yaml:618
                     st.at = o266  # game.yaml:620
-                    for _x9 in list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]):
+                    for _x9 in list(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[125])))]):
                         env['x'] = _x9
                         st.at = o265  # game.yaml:620
                         _args87 = {'c': env['x']}
@@ -5007,6 +5049,7 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
     def c_26(st, env, pc):  # game.yaml:621
+        _L_card3 = env['card']
         if pc <= 0:
             st.at = o268  # game.yaml:625
             st.vars['ludwig_reveals'] += 1
@@ -5015,13 +5058,13 @@ def build(num_players, files):
             if ((st.vars['ludwig_reveals'] >= 2) or (len(st.players) <= 2)):
                 st.at = o270  # game.yaml:627
                 if st.record_log:
-                    st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
+                    st.log_line(fmt_card1(_L_card3) + ' is revealed again and the game ends', -1)
                 st.at = o271  # game.yaml:627
                 st.end_game()  # raises GameEnded during a playout
         if pc <= 2:
             st.at = o273  # game.yaml:628
             if st.record_log:
-                st.log_line(fmt_card1(env['card']) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
+                st.log_line(fmt_card1(_L_card3) + ' is revealed, everyone gains a gold chip; the piles are re-split', -1)
         if pc <= 3:
             st.at = o276  # game.yaml:629
             _live10 = live_mask(st)
@@ -5064,10 +5107,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:250
+        _L_p22 = env['p']
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest29 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest29 = st.zone_index((st.zones[(Z_area1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
             _before3 = len(st.zones[_dest29])
             st.move_count(1, Z_deck1, _dest29, False, S[64])
             if _dest29 in TRIGGERS1:
@@ -5075,12 +5119,13 @@ def build(num_players, files):
             if len(st.frames) > _h5:
                 run_to(st, _h5)
     def c_35(st, env, pc):  # game.yaml:269
+        _L_p23 = env['p']
         if pc <= 0:
             st.at = o39  # game.yaml:270
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col3.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c108 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c108.props['colour'] == _col3)]))):
+                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c108 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c108.props['colour'] == _col3)]))):
                     continue
                 _a27 = A_01 + _col3.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5103,7 +5148,7 @@ def build(num_players, files):
                 st.at = o37  # game.yaml:278
                 st.move(env['col'], Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
-                _args90 = {'p': env['p'], 'col': env['col']}
+                _args90 = {'p': _L_p23, 'col': env['col']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[67])
                 st.inline += 1
@@ -5115,12 +5160,14 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_36(st, env, pc):  # game.yaml:278
+        _L_col2 = env['col']
+        _L_p24 = env['p']
         if pc <= 0:
             st.at = o37  # game.yaml:278
-            st.move(env['col'], Z_used_properties1, False)
+            st.move(_L_col2, Z_used_properties1, False)
         if pc <= 1:
             st.at = o38  # game.yaml:278
-            _args91 = {'p': env['p'], 'col': env['col']}
+            _args91 = {'p': _L_p24, 'col': _L_col2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[67])
             st.inline += 1
@@ -5132,9 +5179,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_41(st, env, pc):  # game.yaml:284
+        _L_p25 = env['p']
         if pc <= 0:
             st.at = o42  # game.yaml:284
-            _args92 = {'p': env['p']}
+            _args92 = {'p': _L_p25}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[68])
             st.inline += 1
@@ -5146,9 +5194,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:292
+        _L_p26 = env['p']
         if pc <= 0:
             st.at = o48  # game.yaml:292
-            _args93 = {'p': env['p']}
+            _args93 = {'p': _L_p26}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[69])
             st.inline += 1
@@ -5160,9 +5209,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_51(st, env, pc):  # game.yaml:301
+        _L_p27 = env['p']
         if pc <= 0:
             st.at = o54  # game.yaml:302
-            _v28 = others(st, env['p'])  # game.yaml:304
+            _v28 = others(st, _L_p27)  # game.yaml:304
             _end33 = len(_v28)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[161])
@@ -5181,18 +5231,20 @@ def build(num_players, files):
                 _i37 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
                 st.vars['demand'][_i37] += 1
     def c_56(st, env, pc):  # game.yaml:306
+        _L_q7 = env['q']
+        _L_dominion1 = env['dominion']
         if pc <= 0:
             st.at = o57  # game.yaml:307
-            env['n'] = st.vars['demand'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[72]))]
+            env['n'] = st.vars['demand'][(_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[72]))]
         if pc <= 1:
             st.at = o58  # game.yaml:308
-            _i38 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))
+            _i38 = (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[73]))
             st.vars['demand'][_i38] = 0
         if pc <= 2:
             st.at = o61  # game.yaml:309
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
-                _args94 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+                _args94 = {'q': _L_q7, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[74])
                 st.inline += 1
@@ -5204,9 +5256,12 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_59(st, env, pc):  # game.yaml:310
+        _L_q8 = env['q']
+        _L_dominion2 = env['dominion']
+        _L_n3 = env['n']
         if pc <= 0:
             st.at = o60  # game.yaml:310
-            _args95 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+            _args95 = {'q': _L_q8, 'n': ((_L_n3 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else seat(st, _L_q8, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n3)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[74])
             st.inline += 1
@@ -5218,6 +5273,8 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_63(st, env, pc):  # game.yaml:325
+        _L_p28 = env['p']
+        _L_c2 = env['c']
         if pc <= 0:
             st.at = o71  # game.yaml:326
             if any((_d5.kind == 'property_cards') for _d5 in st.zones[Z_discard1]):
@@ -5246,14 +5303,16 @@ def build(num_players, files):
                         _i39 = 0
                     env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
+                    st.move(env['d'], (Z_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[75]))), False)
                     st.at = o69  # game.yaml:332
-                    st.move(env['c'], Z_discard1, False)
+                    st.move(_L_c2, Z_discard1, False)
             else:
                 st.at = o65  # game.yaml:334
                 if st.record_log:
-                    st.log_line('the discard pile holds no property card; ' + fmt_player1(env['p']) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
+                    st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p28) + ' keeps ' + fmt_card1(_L_c2) + ' and Etiquette is spent', -1)
     def c_66(st, env, pc):  # game.yaml:327
+        _L_p29 = env['p']
+        _L_c3 = env['c']
         if pc <= 0:
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
@@ -5280,16 +5339,18 @@ def build(num_players, files):
                     _i40 = 0
                 env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
+                st.move(env['d'], (Z_area1 + (_L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else seat(st, _L_p29, S[75]))), False)
                 st.at = o69  # game.yaml:332
-                st.move(env['c'], Z_discard1, False)
+                st.move(_L_c3, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
+        _L_c4 = env['c']
+        _L_p30 = env['p']
         if pc <= 0:
             st.at = o73  # game.yaml:338
-            st.move(env['c'], Z_discard1, False)
+            st.move(_L_c4, Z_discard1, False)
         if pc <= 1:
             st.at = o74  # game.yaml:338
-            _args96 = {'p': env['p']}
+            _args96 = {'p': _L_p30}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[76])
             st.inline += 1
@@ -5301,11 +5362,12 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_77(st, env, pc):  # game.yaml:351
+        _L_q9 = env['q']
         if pc <= 0:
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
             _v31 = []
-            for _x10 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
+            for _x10 in fn_top_cards(st, S[80], _L_q9):  # game.yaml:354
                 _a32 = A_71 + _x10.type_id
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
@@ -5327,6 +5389,7 @@ def build(num_players, files):
                 st.at = o79  # game.yaml:354
                 st.move(env['x'], Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
+        _L_p31 = env['p']
         if pc <= 0:
             st.at = o89  # game.yaml:364
             _v32 = []
@@ -5349,7 +5412,7 @@ def build(num_players, files):
                 env['n'] = _v32[_i42]
                 st.at = o85  # game.yaml:370
                 if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
+                    st.log_line(fmt_player1(_L_p31) + ' announces ' + fmt_int1(env['n']), -1)
                 st.at = o88  # game.yaml:371
                 _passes8 = 0
                 while True:
@@ -5360,7 +5423,7 @@ def build(num_players, files):
                     if _passes8 > MAX_PASSES:
                         raise too_long(S[170])
                     st.at = o87  # game.yaml:372
-                    _args97 = {'p': env['p'], 'into_area': False}
+                    _args97 = {'p': _L_p31, 'into_area': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[82])
                     st.inline += 1
@@ -5372,22 +5435,24 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_84(st, env, pc):  # game.yaml:369
+        _L_p32 = env['p']
+        _L_n4 = env['n']
         if pc <= 0:
             st.at = o85  # game.yaml:370
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' announces ' + fmt_int1(env['n']), -1)
+                st.log_line(fmt_player1(_L_p32) + ' announces ' + fmt_int1(_L_n4), -1)
         if pc <= 1:
             st.at = o88  # game.yaml:371
             _passes9 = 0
             while True:
                 st.at = o88  # game.yaml:371
-                if not (len(st.zones[Z_on_display1]) < env['n']):
+                if not (len(st.zones[Z_on_display1]) < _L_n4):
                     break
                 _passes9 += 1
                 if _passes9 > MAX_PASSES:
                     raise too_long(S[170])
                 st.at = o87  # game.yaml:372
-                _args98 = {'p': env['p'], 'into_area': False}
+                _args98 = {'p': _L_p32, 'into_area': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[82])
                 st.inline += 1
@@ -5399,9 +5464,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_86(st, env, pc):  # game.yaml:372
+        _L_p33 = env['p']
         if pc <= 0:
             st.at = o87  # game.yaml:372
-            _args99 = {'p': env['p'], 'into_area': False}
+            _args99 = {'p': _L_p33, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[82])
             st.inline += 1
@@ -5413,9 +5479,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_90(st, env, pc):  # game.yaml:362
+        _L_p34 = env['p']
         if pc <= 0:
             st.at = o91  # game.yaml:362
-            _args100 = {'p': env['p']}
+            _args100 = {'p': _L_p34}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[84])
             st.inline += 1
@@ -5427,6 +5494,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_95(st, env, pc):  # game.yaml:381
+        _L_p35 = env['p']
         if pc <= 0:
             st.at = o99  # game.yaml:382
             # game.yaml:384: always offered
@@ -5447,7 +5515,7 @@ def build(num_players, files):
                     _i43 = 0
                 if _i43 < _end38:  # game.yaml:384
                     st.at = o97  # game.yaml:384
-                    _args101 = {'p': env['p']}
+                    _args101 = {'p': _L_p35}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[85])
                     st.inline += 1
@@ -5461,9 +5529,10 @@ def build(num_players, files):
                 else:  # game.yaml:384
                     pass
     def c_96(st, env, pc):  # game.yaml:384
+        _L_p36 = env['p']
         if pc <= 0:
             st.at = o97  # game.yaml:384
-            _args102 = {'p': env['p']}
+            _args102 = {'p': _L_p36}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[85])
             st.inline += 1
@@ -5475,9 +5544,11 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_105(st, env, pc):  # game.yaml:398
+        _L_p37 = env['p']
+        _L_into_area2 = env['into_area']
         if pc <= 0:
             st.at = o106  # game.yaml:398
-            _args103 = {'p': env['p'], 'into_area': env['into_area']}
+            _args103 = {'p': _L_p37, 'into_area': _L_into_area2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[86])
             st.inline += 1
@@ -5489,11 +5560,14 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:397
+        _L_into_area3 = env['into_area']
+        _L_p38 = env['p']
+        _L_c5 = env['c']
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest30 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
-            _moved12 = env['c']
+            _dest30 = st.zone_index((st.zones[(Z_area1 + (_L_p38 if type(_L_p38) is int and 0 <= _L_p38 < num_players else seat(st, _L_p38, S[88])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _moved12 = _L_c5
             _moved12 = cards_of(_moved12)
             for _c109 in _moved12:
                 st.move(_c109, _dest30, False)
@@ -5502,10 +5576,11 @@ def build(num_players, files):
             if len(st.frames) > _h6:
                 run_to(st, _h6)
     def c_110(st, env, pc):  # game.yaml:407
+        _L_p39 = env['p']
         if pc <= 0:
             st.at = o111  # game.yaml:408
             _lo4 = 1
-            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
+            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
             if _lo4 < 0 or _hi4 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[174])
             _picked4 = []
@@ -5527,7 +5602,7 @@ def build(num_players, files):
                     if not _stop4:
                         raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[174])
                     break
-                _p42 = env['p']
+                _p42 = _L_p39
                 if type(_p42) is not int or not 0 <= _p42 < num_players:
                     raise RuleError(not_a_seat(_p42, num_players), S[174])
                 if _p42 not in st.players:
@@ -5543,7 +5618,7 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c110 = _cands4[0]
                 _picked4.append(_c110)
-                st.move(_c110, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), False)
+                st.move(_c110, (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89]))), False)
         if pc <= 1:
             st.at = o112  # game.yaml:411
             _items20 = st.zones[Z_on_display1]
@@ -5551,9 +5626,11 @@ def build(num_players, files):
             for _c112 in cards_of(_items20):
                 st.move(_c112, _dest31, False)
     def c_116(st, env, pc):  # game.yaml:423
+        _L_p40 = env['p']
+        _L_q10 = env['q']
         if pc <= 0:
             st.at = o117  # game.yaml:423
-            _args104 = {'p': env['p'], 'n': 1}
+            _args104 = {'p': _L_p40, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[90])
             st.inline += 1
@@ -5566,7 +5643,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o118  # game.yaml:423
-            _args105 = {'q': env['q'], 'n': 1}
+            _args105 = {'q': _L_q10, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[92])
             st.inline += 1
@@ -5578,9 +5655,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_119(st, env, pc):  # game.yaml:425
+        _L_p41 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:425
-            _args106 = {'p': env['p'], 'n': 1}
+            _args106 = {'p': _L_p41, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[93])
             st.inline += 1
@@ -5593,7 +5671,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o121  # game.yaml:425
-            _args107 = {'p': env['p']}
+            _args107 = {'p': _L_p41}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[94])
             st.inline += 1
@@ -5605,9 +5683,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_122(st, env, pc):  # game.yaml:428
+        _L_p42 = env['p']
         if pc <= 0:
             st.at = o123  # game.yaml:428
-            _args108 = {'p': env['p'], 'n': 2}
+            _args108 = {'p': _L_p42, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[95])
             st.inline += 1
@@ -5620,7 +5699,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o124  # game.yaml:428
-            _args109 = {'p': env['p']}
+            _args109 = {'p': _L_p42}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[96])
             st.inline += 1
@@ -5632,9 +5711,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_125(st, env, pc):  # game.yaml:430
+        _L_p43 = env['p']
         if pc <= 0:
             st.at = o126  # game.yaml:430
-            _args110 = {'p': env['p'], 'n': 2}
+            _args110 = {'p': _L_p43, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[97])
             st.inline += 1
@@ -5647,7 +5727,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o127  # game.yaml:430
-            _args111 = {'p': env['p'], 'into_area': True}
+            _args111 = {'p': _L_p43, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[98])
             st.inline += 1
@@ -5659,11 +5739,13 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_129(st, env, pc):  # game.yaml:442
+        _L_p44 = env['p']
+        _L_q11 = env['q']
         if pc <= 0:
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c113 in fn_top_cards(st, S[103], env['p']):  # game.yaml:446
+            for _c113 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
                 _a34 = A_181 + _c113.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
@@ -5685,7 +5767,7 @@ def build(num_players, files):
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
-                for _x11 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
+                for _x11 in fn_top_cards(st, S[102], _L_q11):  # game.yaml:452
                     _a35 = A_191 + _x11.type_id
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
@@ -5705,15 +5787,18 @@ def build(num_players, files):
                         _i46 = 0
                     env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
+                    st.move(env['x'], (Z_area1 + (_L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else seat(st, _L_p44, S[100]))), False)
                     st.at = o133  # game.yaml:453
-                    st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
+                    st.move(env['c'], (Z_area1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[101]))), False)
     def c_130(st, env, pc):  # game.yaml:448
+        _L_q12 = env['q']
+        _L_p45 = env['p']
+        _L_c6 = env['c']
         if pc <= 0:
             st.at = o134  # game.yaml:449
             _actions14 = set()  # (the ids' order is never read)
             _v35 = []
-            for _x12 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
+            for _x12 in fn_top_cards(st, S[102], _L_q12):  # game.yaml:452
                 _a36 = A_191 + _x12.type_id
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
@@ -5733,10 +5818,11 @@ def build(num_players, files):
                     _i47 = 0
                 env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
+                st.move(env['x'], (Z_area1 + (_L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else seat(st, _L_p45, S[100]))), False)
                 st.at = o133  # game.yaml:453
-                st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
+                st.move(_L_c6, (Z_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[101]))), False)
     def c_137(st, env, pc):  # game.yaml:461
+        _L_p46 = env['p']
         if pc <= 0:
             st.at = o142  # game.yaml:462
             # game.yaml:464: always offered
@@ -5759,7 +5845,7 @@ def build(num_players, files):
                     st.at = o139  # game.yaml:464
                     st.vars['conspiracy_used'] = True
                     st.at = o140  # game.yaml:464
-                    _args112 = {'p': env['p']}
+                    _args112 = {'p': _L_p46}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[105])
                     st.inline += 1
@@ -5773,12 +5859,13 @@ def build(num_players, files):
                 else:  # game.yaml:465
                     pass
     def c_138(st, env, pc):  # game.yaml:464
+        _L_p47 = env['p']
         if pc <= 0:
             st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
         if pc <= 1:
             st.at = o140  # game.yaml:464
-            _args113 = {'p': env['p']}
+            _args113 = {'p': _L_p47}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[105])
             st.inline += 1
@@ -5790,13 +5877,15 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_165(st, env, pc):  # game.yaml:500
+        _L_q13 = env['q']
+        _L_n5 = env['n']
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c114.props['value'] for _c114 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c114.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c114.props['value'] for _c114 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c114.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
-            _args114 = {'q': env['q']}
+            _args114 = {'q': _L_q13}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[106])
             st.inline += 1
@@ -5816,9 +5905,11 @@ def build(num_players, files):
             st.at = o189  # game.yaml:527
             st.end_game()  # raises GameEnded during a playout
     def c_193(st, env, pc):  # game.yaml:542
+        _L_r4 = env['r']
+        _L_lot4 = env['lot']
         if pc <= 0:
             st.at = o194  # game.yaml:542
-            env['_auction1_order'] = clockwise_from(st, env['r'])
+            env['_auction1_order'] = clockwise_from(st, _L_r4)
         if pc <= 1:
             st.at = o195  # game.yaml:542
             st.vars['_auction1_high'] = 0
@@ -5858,7 +5949,7 @@ def build(num_players, files):
                     if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
                         _v36 = []
-                        for _amount3 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109]):  # game.yaml:542
+                        for _amount3 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot4), S[109]):  # game.yaml:542
                             site[22].action(_amount3)  # a number out of the site's range is an error
                             _v36.append(_amount3)
                         # game.yaml:542: always offered
@@ -5905,12 +5996,12 @@ def build(num_players, files):
             if (env['w'] == None):
                 st.at = o223  # game.yaml:554
                 if st.record_log:
-                    st.log_line('nobody bids for ' + fmt_card1(env['lot']), -1)
+                    st.log_line('nobody bids for ' + fmt_card1(_L_lot4), -1)
                 st.at = o224  # game.yaml:554
-                st.move(env['lot'], Z_discard1, False)
+                st.move(_L_lot4, Z_discard1, False)
             else:
                 st.at = o219  # game.yaml:552
-                _args115 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
+                _args115 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[110])
                 st.inline += 1
@@ -5923,14 +6014,16 @@ def build(num_players, files):
                 st.inline -= 1
                 st.at = o220  # game.yaml:553
                 if st.record_log:
-                    st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
+                    st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+                st.move(_L_lot4, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
     def c_201(st, env, pc):  # game.yaml:542
+        _L__auction1_order1 = env['_auction1_order']
+        _L_lot5 = env['lot']
         if pc <= 0:
             st.at = o214  # game.yaml:542
             _live13 = live_mask(st)
-            for _p50 in list(env['_auction1_order']):
+            for _p50 in list(_L__auction1_order1):
                 if gone(st, _live13, _p50):
                     continue
                 env['p'] = _p50
@@ -5938,7 +6031,7 @@ def build(num_players, files):
                 if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                     st.at = o212  # game.yaml:542
                     _v37 = []
-                    for _amount4 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109]):  # game.yaml:542
+                    for _amount4 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot5), S[109]):  # game.yaml:542
                         site[22].action(_amount4)  # a number out of the site's range is an error
                         _v37.append(_amount4)
                     # game.yaml:542: always offered
@@ -5975,12 +6068,14 @@ def build(num_players, files):
                             st.at = o211  # game.yaml:542
                             st.vars['_auction1_active'] -= 1
     def c_202(st, env, pc):  # game.yaml:542
+        _L_p48 = env['p']
+        _L_lot6 = env['lot']
         if pc <= 0:
             st.at = o213  # game.yaml:542
-            if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+            if ((st.vars['_auction1_in'][(_L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else seat(st, _L_p48, S[107]))] and (_L_p48 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
                 _v38 = []
-                for _amount5 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109]):  # game.yaml:542
+                for _amount5 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p48, _L_lot6), S[109]):  # game.yaml:542
                     site[22].action(_amount5)  # a number out of the site's range is an error
                     _v38.append(_amount5)
                 # game.yaml:542: always offered
@@ -6003,24 +6098,26 @@ def build(num_players, files):
                         st.at = o205  # game.yaml:542
                         st.vars['_auction1_high'] = env['amount']
                         st.at = o206  # game.yaml:542
-                        st.vars['_auction1_leader'] = env['p']
+                        st.vars['_auction1_leader'] = _L_p48
                         st.at = o207  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
+                            st.log_line(fmt_player1(_L_p48) + ' bids ' + fmt_int1(env['amount']), -1)
                     else:  # game.yaml:542
                         st.at = o209  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(env['p']) + ' passes', -1)
+                            st.log_line(fmt_player1(_L_p48) + ' passes', -1)
                         st.at = o210  # game.yaml:542
-                        _i55 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                        _i55 = (_L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else seat(st, _L_p48, S[107]))
                         st.vars['_auction1_in'][_i55] = False
                         st.at = o211  # game.yaml:542
                         st.vars['_auction1_active'] -= 1
     def c_203(st, env, pc):  # game.yaml:542
+        _L_p49 = env['p']
+        _L_lot7 = env['lot']
         if pc <= 0:
             st.at = o212  # game.yaml:542
             _v39 = []
-            for _amount6 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109]):  # game.yaml:542
+            for _amount6 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p49, _L_lot7), S[109]):  # game.yaml:542
                 site[22].action(_amount6)  # a number out of the site's range is an error
                 _v39.append(_amount6)
             # game.yaml:542: always offered
@@ -6043,23 +6140,26 @@ def build(num_players, files):
                     st.at = o205  # game.yaml:542
                     st.vars['_auction1_high'] = env['amount']
                     st.at = o206  # game.yaml:542
-                    st.vars['_auction1_leader'] = env['p']
+                    st.vars['_auction1_leader'] = _L_p49
                     st.at = o207  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
+                        st.log_line(fmt_player1(_L_p49) + ' bids ' + fmt_int1(env['amount']), -1)
                 else:  # game.yaml:542
                     st.at = o209  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' passes', -1)
+                        st.log_line(fmt_player1(_L_p49) + ' passes', -1)
                     st.at = o210  # game.yaml:542
-                    _i57 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                    _i57 = (_L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else seat(st, _L_p49, S[107]))
                     st.vars['_auction1_in'][_i57] = False
                     st.at = o211  # game.yaml:542
                     st.vars['_auction1_active'] -= 1
     def c_218(st, env, pc):  # game.yaml:542
+        _L_w2 = env['w']
+        _L_price2 = env['price']
+        _L_lot8 = env['lot']
         if pc <= 0:
             st.at = o219  # game.yaml:552
-            _args116 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
+            _args116 = {'w': _L_w2, 'price': _L_price2, 'lot': _L_lot8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[110])
             st.inline += 1
@@ -6073,11 +6173,13 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o220  # game.yaml:553
             if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
+                st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
-            st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+            st.move(_L_lot8, (Z_auction_area1 + (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[111]))), False)
     def c_227(st, env, pc):  # game.yaml:562
+        _L_w3 = env['w']
+        _L_lot9 = env['lot']
         if pc <= 0:
             st.at = o228  # game.yaml:563
             _lo5 = 1
@@ -6087,7 +6189,7 @@ def build(num_players, files):
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c116 for _c116 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))]) if fn_payable(st, S[116], _c116, env['w']) and _c116 not in _picked5]
+                    _cands5 = [_c116 for _c116 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c116, _L_w3) and _c116 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6099,7 +6201,7 @@ def build(num_players, files):
                     if not _stop5:
                         raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[185])
                     break
-                _p54 = env['w']
+                _p54 = _L_w3
                 if type(_p54) is not int or not 0 <= _p54 < num_players:
                     raise RuleError(not_a_seat(_p54, num_players), S[185])
                 if _p54 not in st.players:
@@ -6118,7 +6220,7 @@ def build(num_players, files):
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
-            st.vars['paid'] += fn_pay_value(st, first(env['got']), env['lot'])
+            st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot9)
         if pc <= 2:
             st.at = o230  # game.yaml:566
             _args117 = {'c': first(env['got'])}
@@ -6133,6 +6235,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:576
+        _L_q14 = env['q']
         if pc <= 0:
             st.at = o246  # game.yaml:577
             # game.yaml:580: always offered
@@ -6153,7 +6256,7 @@ def build(num_players, files):
                     _i59 = 0
                 if _i59 < _end53:  # game.yaml:580
                     st.at = o236  # game.yaml:580
-                    _args118 = {'p': env['q'], 'into_area': True}
+                    _args118 = {'p': _L_q14, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[117])
                     st.inline += 1
@@ -6198,7 +6301,7 @@ def build(num_players, files):
                                 _i61 = 0
                             if _i61 < _end55:  # game.yaml:589
                                 st.at = o240  # game.yaml:589
-                                _args119 = {'p': env['q'], 'n': 1}
+                                _args119 = {'p': _L_q14, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[118])
                                 st.inline += 1
@@ -6211,7 +6314,7 @@ def build(num_players, files):
                                 st.inline -= 1
                             elif _i61 < _end56:  # game.yaml:590
                                 st.at = o242  # game.yaml:590
-                                _args120 = {'p': env['q'], 'n': 1}
+                                _args120 = {'p': _L_q14, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                                     enter_procedure(st, S[119])
                                 st.inline += 1
@@ -6225,9 +6328,10 @@ def build(num_players, files):
                             else:  # game.yaml:591
                                 pass
     def c_235(st, env, pc):  # game.yaml:580
+        _L_q15 = env['q']
         if pc <= 0:
             st.at = o236  # game.yaml:580
-            _args121 = {'p': env['q'], 'into_area': True}
+            _args121 = {'p': _L_q15, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[117])
             st.inline += 1
@@ -6239,6 +6343,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_237(st, env, pc):  # game.yaml:583
+        _L_q16 = env['q']
         if pc <= 0:
             st.at = o245  # game.yaml:584
             for _i62 in list(span_list(1, 2, S[120])):
@@ -6273,7 +6378,7 @@ def build(num_players, files):
                         _i63 = 0
                     if _i63 < _end58:  # game.yaml:589
                         st.at = o240  # game.yaml:589
-                        _args122 = {'p': env['q'], 'n': 1}
+                        _args122 = {'p': _L_q16, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[118])
                         st.inline += 1
@@ -6286,7 +6391,7 @@ def build(num_players, files):
                         st.inline -= 1
                     elif _i63 < _end59:  # game.yaml:590
                         st.at = o242  # game.yaml:590
-                        _args123 = {'p': env['q'], 'n': 1}
+                        _args123 = {'p': _L_q16, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                             enter_procedure(st, S[119])
                         st.inline += 1
@@ -6300,6 +6405,7 @@ def build(num_players, files):
                     else:  # game.yaml:591
                         pass
     def c_238(st, env, pc):  # game.yaml:585
+        _L_q17 = env['q']
         if pc <= 0:
             st.at = o244  # game.yaml:586
             if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
@@ -6331,7 +6437,7 @@ def build(num_players, files):
                     _i64 = 0
                 if _i64 < _end61:  # game.yaml:589
                     st.at = o240  # game.yaml:589
-                    _args124 = {'p': env['q'], 'n': 1}
+                    _args124 = {'p': _L_q17, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[118])
                     st.inline += 1
@@ -6344,7 +6450,7 @@ def build(num_players, files):
                     st.inline -= 1
                 elif _i64 < _end62:  # game.yaml:590
                     st.at = o242  # game.yaml:590
-                    _args125 = {'p': env['q'], 'n': 1}
+                    _args125 = {'p': _L_q17, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                         enter_procedure(st, S[119])
                     st.inline += 1
@@ -6358,9 +6464,10 @@ def build(num_players, files):
                 else:  # game.yaml:591
                     pass
     def c_252(st, env, pc):  # game.yaml:601
+        _L_q18 = env['q']
         if pc <= 0:
             st.at = o253  # game.yaml:601
-            _args126 = {'q': env['q']}
+            _args126 = {'q': _L_q18}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[121])
             st.inline += 1
@@ -6372,6 +6479,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_258(st, env, pc):  # game.yaml:615
+        _L_q19 = env['q']
         if pc <= 0:
             st.at = o259  # game.yaml:616
             _lo6 = 2
@@ -6383,7 +6491,7 @@ def build(num_players, files):
                 if len(_picked6) < _hi6:
                     _cands6 = []
                     _seen4 = set()
-                    for _y6 in reversed(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[122])))]):
+                    for _y6 in reversed(st.zones[(Z_chips1 + (_L_q19 if type(_L_q19) is int and 0 <= _L_q19 < num_players else seat(st, _L_q19, S[122])))]):
                         _t4 = _y6.type_id
                         if _t4 not in _seen4 and _y6 not in _picked6:
                             _seen4.add(_t4)
@@ -6396,7 +6504,7 @@ def build(num_players, files):
                     if not _stop6:
                         raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[191])
                     break
-                _p59 = env['q']
+                _p59 = _L_q19
                 if type(_p59) is not int or not 0 <= _p59 < num_players:
                     raise RuleError(not_a_seat(_p59, num_players), S[191])
                 if _p59 not in st.players:
@@ -6430,9 +6538,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_260(st, env, pc):  # game.yaml:617
+        _L_x1 = env['x']
         if pc <= 0:
             st.at = o261  # game.yaml:617
-            _args128 = {'c': env['x']}
+            _args128 = {'c': _L_x1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[123])
             st.inline += 1
@@ -6444,9 +6553,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_263(st, env, pc):  # game.yaml:620
+        _L_q20 = env['q']
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            for _x14 in list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]):
+            for _x14 in list(st.zones[(Z_chips1 + (_L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else seat(st, _L_q20, S[125])))]):
                 env['x'] = _x14
                 st.at = o265  # game.yaml:620
                 _args129 = {'c': env['x']}
@@ -6461,9 +6571,10 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_264(st, env, pc):  # game.yaml:620
+        _L_x2 = env['x']
         if pc <= 0:
             st.at = o265  # game.yaml:620
-            _args130 = {'c': env['x']}
+            _args130 = {'c': _L_x2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[124])
             st.inline += 1
@@ -6475,17 +6586,19 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_269(st, env, pc):  # game.yaml:627
+        _L_card4 = env['card']
         if pc <= 0:
             st.at = o270  # game.yaml:627
             if st.record_log:
-                st.log_line(fmt_card1(env['card']) + ' is revealed again and the game ends', -1)
+                st.log_line(fmt_card1(_L_card4) + ' is revealed again and the game ends', -1)
         if pc <= 1:
             st.at = o271  # game.yaml:627
             st.end_game()  # raises GameEnded during a playout
     def c_280(st, env, pc):  # game.yaml:232
+        _L_lot10 = env['lot']
         if pc <= 0:
             st.at = o281  # game.yaml:232
-            _args131 = {'r': st.vars['revealer'], 'lot': env['lot']}
+            _args131 = {'r': st.vars['revealer'], 'lot': _L_lot10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[133])
             st.inline += 1
@@ -6497,9 +6610,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_282(st, env, pc):  # game.yaml:234
+        _L_card5 = env['card']
         if pc <= 0:
             st.at = o283  # game.yaml:235
-            _args132 = {'r': st.vars['revealer'], 'card': env['card']}
+            _args132 = {'r': st.vars['revealer'], 'card': _L_card5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[134])
             st.inline += 1
@@ -6511,9 +6625,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:237
+        _L_card6 = env['card']
         if pc <= 0:
             st.at = o285  # game.yaml:238
-            _args133 = {'r': st.vars['revealer'], 'card': env['card']}
+            _args133 = {'r': st.vars['revealer'], 'card': _L_card6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[135])
             st.inline += 1
@@ -6525,9 +6640,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_286(st, env, pc):  # game.yaml:239
+        _L_card7 = env['card']
         if pc <= 0:
             st.at = o287  # game.yaml:240
-            _args134 = {'card': env['card']}
+            _args134 = {'card': _L_card7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[136])
             st.inline += 1
@@ -6611,9 +6727,10 @@ def build(num_players, files):
                 raise
             st.inline -= 1
     def c_291(st, env, pc):  # game.yaml:193
+        _L_i1 = env['i']
         if pc <= 0:
             st.at = o292  # game.yaml:193
-            _args137 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+            _args137 = {'p': (_L_i1 - 1), 'n': D_hand_sizes1.cell((len(st.players), _L_i1, ), 2, S[144])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[145])
             st.inline += 1
@@ -6936,16 +7053,17 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
     def c_311(st, env, pc):  # game.yaml:211
+        _L_p50 = env['p']
         if pc <= 0:
             st.at = o320  # game.yaml:207
             if (not (len(st.players) <= 1)):
                 st.at = o313  # game.yaml:207
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _L_p50
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o314  # game.yaml:212
                 if st.record_log:
-                    st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
+                    st.log_line(fmt_player1(_L_p50) + ' begins a turn', -1)
                 st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
@@ -6954,7 +7072,7 @@ def build(num_players, files):
                 for _c129 in cards_of(_items27):
                     st.move(_c129, _dest40, False)
                 st.at = o317  # game.yaml:215
-                _args150 = {'p': env['p']}
+                _args150 = {'p': _L_p50}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[147])
                 st.inline += 1
@@ -6966,7 +7084,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o318  # game.yaml:216
-                _args151 = {'p': env['p']}
+                _args151 = {'p': _L_p50}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[148])
                 st.inline += 1
@@ -6978,7 +7096,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o319  # game.yaml:217
-                _args152 = {'p': env['p']}
+                _args152 = {'p': _L_p50}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[149])
                 st.inline += 1
@@ -6990,15 +7108,16 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
     def c_312(st, env, pc):  # game.yaml:211
+        _L_p51 = env['p']
         if pc <= 0:
             st.at = o313  # game.yaml:207
-            st.vars['turn_player'] = env['p']
+            st.vars['turn_player'] = _L_p51
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o314  # game.yaml:212
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
+                st.log_line(fmt_player1(_L_p51) + ' begins a turn', -1)
         if pc <= 2:
             st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
@@ -7010,7 +7129,7 @@ def build(num_players, files):
                 st.move(_c130, _dest41, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
-            _args153 = {'p': env['p']}
+            _args153 = {'p': _L_p51}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[147])
             st.inline += 1
@@ -7023,7 +7142,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 5:
             st.at = o318  # game.yaml:216
-            _args154 = {'p': env['p']}
+            _args154 = {'p': _L_p51}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[148])
             st.inline += 1
@@ -7036,7 +7155,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 6:
             st.at = o319  # game.yaml:217
-            _args155 = {'p': env['p']}
+            _args155 = {'p': _L_p51}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[149])
             st.inline += 1
