@@ -43,11 +43,12 @@ def zone_name(e: ir.Expr, layout: Any) -> str | None:
 def picked_may_be_candidates(s: ir.Pick, layout: Any) -> bool:
     """Can a card already picked be among the source's items again? Not when the source is a
     zone and every picked card moves to a zone of another name (different zone names are
-    different zones, and a card is in one zone)."""
+    different zones, and a card is in one zone). A destination held in a local (a procedure's
+    zone parameter, a 'let') names no zone here: it may be the source itself."""
     if s.dest is None:
         return True
-    src = zone_name(s.src, layout)
-    return src is None or src == zone_name(s.dest, layout)
+    src, dest = zone_name(s.src, layout), zone_name(s.dest, layout)
+    return src is None or dest is None or src == dest
 
 
 def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
