@@ -26,7 +26,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
-from .exprs import Scope
+from .exprs import Scope, seat_value
 from .writer import Writer, literal
 
 #: built-ins whose list of seats never holds a seat twice (dsl/builtins.py): the seats in play
@@ -145,7 +145,7 @@ def _write_items(
             if domain == "card":
                 a = f"{base} + {x}.type_id"
             elif domain == "player":
-                a = f"{base} + {x}"
+                a = f"{base} + {seat_value(x)}"
             else:
                 a = f"site[{index}].action({x})"
             if not acts:

@@ -31,13 +31,13 @@ from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
 from .direct import DirectEmitter, resume_table
-from .exprs import ExprEmitter, Scope, function_name
+from .exprs import ExprEmitter, Scope, function_name, seat_value
 from .hoist import hoisted
 from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
 from .writer import Names, Writer, comment_path, literal, literal_text
 
-GENERATOR_VERSION = "6"
+GENERATOR_VERSION = "7"
 
 _ASSIGN_OPS = ("=", "+=", "-=")
 _SIMPLE = (ir.Let, ir.Assign, ir.Move, ir.Shuffle, ir.Log, ir.Eliminate)
@@ -592,7 +592,7 @@ class ModuleEmitter:
                     if domain == "card":
                         w.line(f"a = {base} + {x}.type_id")
                     elif domain == "player":
-                        w.line(f"a = {base} + {x}")
+                        w.line(f"a = {base} + {seat_value(x)}")
                     else:
                         w.line(f"a = site[{index}].action({x})")
                     w.line("if a not in actions:  # an identical card: the same choice")

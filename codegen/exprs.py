@@ -293,6 +293,14 @@ def expr_depth(e: object) -> int:
     return 0
 
 
+def seat_value(x: str) -> str:
+    """An option's value over seats (the Python local ``x``), checked inline as the
+    interpreter's option collection checks it (runtime.helpers.option_seat)."""
+    return (
+        f"({x} if type({x}) is int and 0 <= {x} < num_players else option_seat({x}, num_players))"
+    )
+
+
 def function_name(name: str) -> str:
     """The Python name of a rules function in a generated module.
 

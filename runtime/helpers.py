@@ -75,6 +75,14 @@ def not_a_seat(p: Any, n: int) -> str:
     )
 
 
+def option_seat(p: Any, n: int) -> int:
+    """``p``, the value of an option over seats, when it is one of the ``n`` seats (its action id
+    is the site's base plus the seat); else a RuleError (a list of seats holding ``none``)."""
+    if type(p) is int and 0 <= p < n:
+        return p
+    raise RuleError(f"an option over seats cannot be offered: {not_a_seat(p, n)}")
+
+
 def span_list(lo: int, hi: int, span: Any) -> list[int]:
     """The numbers lo..hi (both included), refusing a runaway range."""
     if hi - lo >= MAX_RANGE:

@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 from meeple.dsl.errors import RuleError, SourceSpan
 from meeple.dsl.limits import MAX_BLOCK_DEPTH, MAX_CALL_DEPTH
 
-from .helpers import MISSING, not_a_seat, restore_local, too_deep, traced  # noqa: F401  (re-exported)
+from .helpers import (  # noqa: F401  (re-exported)
+    MISSING,
+    not_a_seat,
+    option_seat,
+    restore_local,
+    too_deep,
+    traced,
+)
 from .layout import site_size
 from .values import Card, player_name
 
@@ -470,7 +477,10 @@ class ChooseOp(Op):
             for x in o.items(st, env):  # type: ignore[misc]
                 env[var] = x
                 if when is None or when(st, env):
-                    a = o.site.action(x)
+                    if o.site.domain == "player":  # a seat: checked (a list may hold none)
+                        a = o.site.base + option_seat(x, st.prog.num_players)
+                    else:
+                        a = o.site.action(x)
                     if a in actions:
                         continue  # an identical card: the same choice
                     actions.append(a)

@@ -144,6 +144,33 @@ def test_a_decision_by_a_seat_out_of_range_is_a_rule_error(tmp_path: Path, seat:
         assert "is not a player in this 4-player game" in e.message
 
 
+@pytest.mark.parametrize(("value", "shown"), [("nobody", "none"), ("9", "seat 9")])
+def test_an_option_for_a_value_that_is_no_seat_is_a_rule_error(
+    tmp_path: Path, value: str, shown: str
+) -> None:
+    """An option over seats takes its action id from the seat: a list of seats holding none or
+    a number past the seats (a player variable can hold one) is the rules' error on both back
+    ends, through the API and in a playout (it was an internal error on the interpreter, and a
+    number past the seats took another option's action id)."""
+    play = f"""\
+    - first = {value}
+    - choose: Hit whom
+      by: 0
+      options:
+        - {{label: "hit {{q}}", for: "q in [first]"}}
+        - {{label: pass}}"""
+    path = _write(tmp_path, play=play)
+    errors = _errors(path)
+    for backend in BACKENDS:
+        with pytest.raises(RuleError) as e:
+            _game(path, backend).new_initial_state(0).playout(0)
+        errors.append(e.value)
+    for e in errors:
+        assert isinstance(e, RuleError)
+        assert e.span is not None and e.span.line == _line_of(path, "choose: Hit whom")
+        assert f"an option over seats cannot be offered: {shown} is not a player" in e.message
+
+
 def test_a_pick_by_a_seat_out_of_range_is_a_rule_error(tmp_path: Path) -> None:
     play = """\
     - first = 9
