@@ -15,6 +15,7 @@ writes ``<cache>/<game>_<key>.py`` and later uses load it. What is trusted, and 
 - The folder is ``$MEEPLE_CACHE`` or else ``platformdirs.user_cache_dir("meeple")``, created
   private (0o700). A folder that is not this user's, or that others can write, is not used.
 - Modules are written to a unique temporary file, then renamed into place (atomic).
+- A game keeps its newest KEEP_PER_GAME modules; writing one deletes the older ones (``prune``).
 - Whenever the cache cannot be used, the module is generated and run from memory, with a
   one-line ``MeepleWarning``; the game still runs.
 """
@@ -290,7 +291,37 @@ def _from_folder(checked: Checked, path: Path, name: str) -> ModuleType:
     except OSError as e:
         _warn(f"cannot write the compiled module to {path} ({e.strerror or e}); run in memory")
         return module_from_text(text, name, None)
+    prune(path)
     return module_from_text(text, name, path)
+
+
+#: Modules kept per game id: each edit of its rules, each new meeple writes another.
+KEEP_PER_GAME = 8
+_KEYED = re.compile(r"[0-9a-f]{32}\.py")
+
+
+def prune(path: Path) -> None:
+    """Delete the older modules of ``path``'s game (the same file name up to the key), so that
+    at most KEEP_PER_GAME remain, the newest by modification time; only files named as this
+    module writes them (``<game>_<32 hex digits>.py``). Never raises: a file another process
+    removed first, or that cannot be removed, is left to the next prune."""
+    prefix = path.name[: -len("_.py") - 32 + 1]  # "<game>_": the name without its key
+    found = []
+    try:
+        for entry in os.scandir(path.parent):
+            n = entry.name
+            if n.startswith(prefix) and _KEYED.fullmatch(n[len(prefix) :]):
+                if entry.is_file(follow_symlinks=False):
+                    found.append((entry.stat(follow_symlinks=False).st_mtime_ns, n))
+    except OSError:
+        return
+    found.sort(reverse=True)
+    for _, n in found[KEEP_PER_GAME:]:
+        if n != path.name:
+            try:
+                os.unlink(path.parent / n)
+            except OSError:
+                pass
 
 
 def forget() -> None:

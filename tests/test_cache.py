@@ -271,3 +271,32 @@ def test_a_game_id_cannot_lead_the_module_out_of_the_cache(folder: Path) -> None
     (path,) = _cache().iterdir()
     assert path.name.startswith("______escaped__x_") and path.suffix == ".py"
     assert not list(folder.parent.parent.glob("escaped*"))
+
+
+def test_a_game_keeps_only_its_newest_modules(folder: Path) -> None:
+    """Each edit of the rules writes another module: writing one deletes the game's older
+    ones beyond KEEP_PER_GAME (by age), and nothing that is not this game's module."""
+    _compiled_is_real(folder)
+    (first,) = _cache().glob("*.py")
+    prefix = first.name[: -len("_.py") - 32 + 1]
+    others = [
+        _cache() / "minimal_extra_0123456789abcdef0123456789abcdef.py",  # another game's
+        _cache() / f"{prefix}notes.py",  # not a key
+        _cache() / f"{prefix}0123456789ABCDEF0123456789ABCDEF.py",  # not as meeple names it
+    ]
+    for p in others:
+        p.write_text("# not ours\n", encoding="utf-8")
+    old = []
+    for i in range(cache.KEEP_PER_GAME + 3):  # older modules of this game, oldest first
+        p = _cache() / f"{prefix}{i:032x}.py"
+        p.write_bytes(first.read_bytes())
+        os.utime(p, ns=(i * 10**9, i * 10**9))
+        old.append(p)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    _compiled_is_real(folder)  # writes the edited rules' module, then prunes
+    mine = sorted(p.name for p in _cache().glob(f"{prefix}*.py") if p not in others)
+    assert len(mine) == cache.KEEP_PER_GAME
+    newest = [p.name for p in old[-(cache.KEEP_PER_GAME - 2) :]]  # with the two just used
+    assert set(newest) < set(mine) and first.name in mine
+    assert all(p.exists() for p in others)
