@@ -259,13 +259,16 @@ def test_gymnasium_episode_ended_by_an_illegal_action_takes_no_more_steps() -> N
     assert env.state is not None
     legal = env.state.legal_actions()
     bad = next(a for a in range(env.action_space.n) if a not in legal)
-    _, r, done, _, _ = env.step(bad)
+    obs, r, done, _, _ = env.step(bad)
     assert (r, done) == (-1.0, True)
+    # no action is legal any more: the final observation's mask and action_masks() say so
+    assert not obs["action_mask"].any() and not env.action_masks().any()
     before = env.state.to_json()
     with pytest.raises(IllegalActionError, match=r"call reset\(\)"):
         env.step(legal[0])
     assert env.state.to_json() == before
-    env.reset(seed=2)  # a new episode plays again
+    obs, _ = env.reset(seed=2)  # a new episode plays again
+    assert obs["action_mask"][legal].all() and env.action_masks()[legal].all()
     env.step(legal[0])
 
 

@@ -19,7 +19,8 @@ game always ends by its rules, so nothing is truncated.
 An illegal action (Gymnasium has no masks of its own, and a policy may pick one): with
 ``illegal_action="raise"`` it raises IllegalActionError and changes nothing; with "terminate"
 (the default, as PettingZoo's classic games do) the episode ends there with reward
-``illegal_reward`` (-1.0) and ``info["illegal_action"]`` set.
+``illegal_reward`` (-1.0) and ``info["illegal_action"]`` set, and its final observation's
+mask (and ``action_masks()``) holds no legal action.
 
 Seeds: ``reset(seed=s)`` plays meeple's game ``s`` (``game.new_initial_state(s)``) with the
 other seats' agents made for that seed; ``reset()`` without a seed draws the next game's seed
@@ -161,8 +162,9 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
         return observation_string(self.state, self.seat)
 
     def action_masks(self) -> np.ndarray:
-        """The legal-action mask now, as bools (sb3-contrib's MaskablePPO calls this)."""
-        return action_mask(self.state, self.seat, self._actions).astype(bool)
+        """The legal-action mask now, as bools (sb3-contrib's MaskablePPO calls this); all
+        False once the episode has ended, by the game's end or an illegal action."""
+        return self._mask().astype(bool)
 
     # ------------------------------------------------------------------ inside
     def _make_agents(self, game_seed: int) -> list[Agent | None]:
@@ -202,10 +204,15 @@ class MeepleEnv(gym.Env):  # type: ignore[misc]
 
     def _obs(self) -> dict[str, np.ndarray]:
         state = self._need_state()
-        return {
-            "observation": self.spec_.encode(state, self.seat),
-            "action_mask": action_mask(state, self.seat, self._actions),
-        }
+        return {"observation": self.spec_.encode(state, self.seat), "action_mask": self._mask()}
+
+    def _mask(self) -> np.ndarray:
+        """The legal-action mask of the learner's seat; no action is legal in an episode that
+        an illegal action ended (``step`` refuses them all until ``reset()``)."""
+        mask = action_mask(self.state, self.seat, self._actions)
+        if self._ended:
+            mask[:] = 0
+        return mask
 
     def _info(self) -> dict[str, Any]:
         return {"game_seed": self.game_seed}
