@@ -18,8 +18,15 @@ from werkzeug.serving import make_server
 from meeple.web.app import create_app
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "images"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def shot(page, name: str) -> None:
