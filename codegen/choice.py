@@ -26,7 +26,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
-from .exprs import Scope, seat_value
+from .exprs import Scope, action_id, split_invariant, write_seat_check
 from .writer import Writer, literal
 
 #: built-ins whose list of seats never holds a seat twice (dsl/builtins.py): the seats in play
@@ -116,7 +116,7 @@ def _write_items(
     assert o.iter is not None and o.var is not None
     x = em.names.fresh(o.var)
     scope = Scope({o.var: x})
-    fixed, varying = _split(o.when, o.var)
+    fixed, varying = split_invariant(o.when, o.var)
     domain = em.numbering.site_domains[index]
     cond = " and ".join(em.ex.emit(c, scope) for c in varying)
     numbers = domain not in ("card", "player")  # site.action checks each offered number
@@ -142,12 +142,7 @@ def _write_items(
                 w.line(f"if not ({cond}):")
                 with w.indent():
                     w.line("continue")
-            if domain == "card":
-                a = f"{base} + {x}.type_id"
-            elif domain == "player":
-                a = f"{base} + {seat_value(x)}"
-            else:
-                a = f"site[{index}].action({x})"
+            a = action_id(domain, base, index, x)
             if not acts:
                 w.line(f"{a}  # a number out of the site's range is an error")
                 w.line(f"{v}.append({x})")
@@ -168,25 +163,17 @@ def _write_items(
             w.line(f"{v} = []")
 
 
-def write_dispatch(
-    d: Any, w: Writer, s: ir.Choose, counts: list[str], values: list[str], span: str, uid: int
-) -> None:
-    """The chooser checked, ``st.choose`` asked when more than one option is offered, and the
-    chosen option run: option k holds the numbers from the end of option k-1 to its own end."""
-    em = d.em
-    fresh = em.names.fresh
-    ends = [fresh("end") for _ in counts]
-    for k, c in enumerate(counts):
-        w.line(f"{ends[k]} = {c}" if k == 0 else f"{ends[k]} = {ends[k - 1]} + {c}")
-    n = ends[-1]
-    p, i = fresh("p"), fresh("i")
+def write_ask(em: Any, w: Writer, s: ir.Choose, n: str, span: str, uid: int) -> str:
+    """ChooseOp.exec and State.decide for the choice ``s`` with ``n`` options (Python text):
+    no option is the rules' error, the chooser is checked, and if he is still in the game (the
+    block under ``if`` the caller writes next, one level in) the index of the option taken is
+    asked when there are two or more. Returns the index's Python local."""
+    p, i = em.names.fresh("p"), em.names.fresh("i")
     w.line(f"if not {n}:")
     with w.indent():
         w.line(f"raise RuleError('a choice has no legal option', {span})")
     w.line(f"{p} = e{uid}_player(st, env)")
-    w.line(f"if type({p}) is not int or not 0 <= {p} < num_players:")
-    with w.indent():
-        w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
+    write_seat_check(w, p, span)
     w.line(f"if {p} in st.players:  # else out of the game: no option runs")
     with w.indent():
         w.line(f"if {n} > 1:")
@@ -197,6 +184,21 @@ def write_dispatch(
         w.line("else:")
         with w.indent():
             w.line(f"{i} = 0")
+    return i
+
+
+def write_dispatch(
+    d: Any, w: Writer, s: ir.Choose, counts: list[str], values: list[str], span: str, uid: int
+) -> None:
+    """The chooser checked, ``st.choose`` asked when more than one option is offered, and the
+    chosen option run: option k holds the numbers from the end of option k-1 to its own end."""
+    em = d.em
+    fresh = em.names.fresh
+    ends = [fresh("end") for _ in counts]
+    for k, c in enumerate(counts):
+        w.line(f"{ends[k]} = {c}" if k == 0 else f"{ends[k]} = {ends[k - 1]} + {c}")
+    i = write_ask(em, w, s, ends[-1], span, uid)
+    with w.indent():
         many = len(s.options) > 1
         for k, o in enumerate(s.options):
             if many:
@@ -214,9 +216,3 @@ def write_dispatch(
             d.body(w, o.body)
             if many:
                 w.level -= 1
-
-
-def _split(when: ir.Expr | None, var: str) -> tuple[list[ir.Expr], list[ir.Expr]]:
-    from .emitter import _split_invariant  # noqa: PLC0415  (emitter imports this module)
-
-    return _split_invariant(when, var)

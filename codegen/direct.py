@@ -18,7 +18,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
-from .choice import write_choice
+from .choice import write_ask, write_choice
 from .hoist import bound_names, hoisted
 from .pick import write_pick
 from .writer import Writer, literal
@@ -127,26 +127,10 @@ class DirectEmitter:
         em = self.em
         uid = em._uid(s)
         acts, vals, idx = (em.names.fresh(n) for n in ("actions", "values", "idx"))
-        p, i, k = em.names.fresh("p"), em.names.fresh("i"), em.names.fresh("k")
-        span = em._span(s.span)
+        k = em.names.fresh("k")
         w.line(f"{acts}, {vals}, {idx} = collect_{uid}(st, env)")
-        w.line(f"if not {acts}:")
+        i = write_ask(em, w, s, f"len({acts})", em._span(s.span), uid)
         with w.indent():
-            w.line(f"raise RuleError('a choice has no legal option', {span})")
-        w.line(f"{p} = e{uid}_player(st, env)")
-        w.line(f"if type({p}) is not int or not 0 <= {p} < num_players:")
-        with w.indent():
-            w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
-        w.line(f"if {p} in st.players:  # else out of the game: no option runs")
-        with w.indent():
-            w.line(f"if len({acts}) > 1:")
-            with w.indent():
-                w.line(f"{i} = st.choose(len({acts}))")
-                w.line("st.move_number += 1")
-                w.line(f"st.at = {em._op(s)}  {em._where(s.span)}")
-            w.line("else:")
-            with w.indent():
-                w.line(f"{i} = 0")
             if len(s.options) > 1:
                 w.line(f"{k} = {idx}[{i}]")
             for n, o in enumerate(s.options):

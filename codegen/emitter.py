@@ -31,7 +31,7 @@ from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
 from .direct import DirectEmitter, resume_table
-from .exprs import ExprEmitter, Scope, function_name, seat_value
+from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .hoist import hoisted
 from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
@@ -572,7 +572,7 @@ class ModuleEmitter:
                 scope = Scope({o.var: x})
                 # conditions that do not name the option's variable are the same for every
                 # item: tested once, before the loop (when there is an item to test them on)
-                fixed, varying = _split_invariant(o.when, o.var)
+                fixed, varying = split_invariant(o.when, o.var)
                 if fixed:
                     items = self.names.fresh("items")
                     w.line(f"{items} = {self._e(o.iter)}  {self._where(o.span)}")
@@ -589,12 +589,7 @@ class ModuleEmitter:
                         with w.indent():
                             w.line("continue")
                     domain = self.numbering.site_domains[index]
-                    if domain == "card":
-                        w.line(f"a = {base} + {x}.type_id")
-                    elif domain == "player":
-                        w.line(f"a = {base} + {seat_value(x)}")
-                    else:
-                        w.line(f"a = site[{index}].action({x})")
+                    w.line(f"a = {action_id(domain, base, index, x)}")
                     w.line("if a not in actions:  # an identical card: the same choice")
                     with w.indent():
                         w.line("actions.append(a)")
@@ -888,37 +883,6 @@ def relative(file: str, root: Path) -> str:
     """A rules file relative to the game's folder (a module must not name this machine's paths:
     the same rules give the same module everywhere)."""
     return Path(os.path.relpath(Path(file).resolve(), root.resolve())).as_posix()
-
-
-def _split_invariant(when: ir.Expr | None, var: str) -> tuple[list[ir.Expr], list[ir.Expr]]:
-    """The leading ``and`` terms of ``when`` that do not name ``var``, and the rest."""
-    terms: list[ir.Expr] = []
-
-    def flatten(e: ir.Expr) -> None:
-        if isinstance(e, ir.BinOp) and e.op == "and":
-            flatten(e.left)
-            flatten(e.right)
-        else:
-            terms.append(e)
-
-    if when is None:
-        return [], []
-    flatten(when)
-    k = 0
-    while k < len(terms) and not _names(terms[k], var):
-        k += 1
-    return terms[:k], terms[k:]
-
-
-def _names(e: Any, var: str) -> bool:
-    """Does the expression mention the name ``var`` anywhere?"""
-    if isinstance(e, ir.Name):
-        return e.id == var
-    if isinstance(e, (list, tuple)):
-        return any(_names(x, var) for x in e)
-    if isinstance(e, ir.Expr):
-        return any(_names(getattr(e, f), var) for f in e.__dataclass_fields__ if f != "span")
-    return False
 
 
 def _calls_in(s: Any) -> set[str]:

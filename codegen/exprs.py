@@ -22,7 +22,7 @@ from meeple.dsl.specs import leaf_functions
 from meeple.runtime.values import CARD_FIELDS
 
 from .layout import GenLayout
-from .writer import literal
+from .writer import Writer, literal
 
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
 
@@ -293,12 +293,25 @@ def expr_depth(e: object) -> int:
     return 0
 
 
-def seat_value(x: str) -> str:
-    """An option's value over seats (the Python local ``x``), checked inline as the
-    interpreter's option collection checks it (runtime.helpers.option_seat)."""
-    return (
-        f"({x} if type({x}) is int and 0 <= {x} < num_players else option_seat({x}, num_players))"
-    )
+def action_id(domain: str, base: str, index: int, x: str) -> str:
+    """The action id of an option's value ``x`` (a Python local) at the site ``index`` of
+    ``domain`` whose first id is ``base``: a card's by its type, a seat's checked inline as the
+    interpreter checks it (runtime.helpers.option_seat), a number's by its site (which checks
+    its range)."""
+    if domain == "card":
+        return f"{base} + {x}.type_id"
+    if domain == "player":
+        seat = f"{x} if type({x}) is int and 0 <= {x} < num_players"
+        return f"{base} + ({seat} else option_seat({x}, num_players))"
+    return f"site[{index}].action({x})"
+
+
+def write_seat_check(w: Writer, p: str, span: str) -> None:
+    """Refuse the decider ``p`` (a Python local) unless it is a seat, with the interpreter's
+    message at ``span`` (State.decide)."""
+    w.line(f"if type({p}) is not int or not 0 <= {p} < num_players:")
+    with w.indent():
+        w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
 
 
 def function_name(name: str) -> str:
@@ -308,3 +321,34 @@ def function_name(name: str) -> str:
     if not is_name(name):
         raise MeepleError(f"{literal(name)} is not a valid function name for the code generator")
     return f"fn_{name}"
+
+
+def split_invariant(when: ir.Expr | None, var: str) -> tuple[list[ir.Expr], list[ir.Expr]]:
+    """The leading ``and`` terms of ``when`` that do not name ``var``, and the rest."""
+    terms: list[ir.Expr] = []
+
+    def flatten(e: ir.Expr) -> None:
+        if isinstance(e, ir.BinOp) and e.op == "and":
+            flatten(e.left)
+            flatten(e.right)
+        else:
+            terms.append(e)
+
+    if when is None:
+        return [], []
+    flatten(when)
+    k = 0
+    while k < len(terms) and not mentions(terms[k], var):
+        k += 1
+    return terms[:k], terms[k:]
+
+
+def mentions(e: Any, var: str) -> bool:
+    """Does the expression mention the name ``var`` anywhere?"""
+    if isinstance(e, ir.Name):
+        return e.id == var
+    if isinstance(e, (list, tuple)):
+        return any(mentions(x, var) for x in e)
+    if isinstance(e, ir.Expr):
+        return any(mentions(getattr(e, f), var) for f in e.__dataclass_fields__ if f != "span")
+    return False

@@ -20,7 +20,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.ops import PICK_UNBOUNDED
 
-from .exprs import Scope
+from .exprs import Scope, write_seat_check
 from .writer import Writer, literal
 
 
@@ -91,9 +91,7 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
                 )
             w.line("break")
         w.line(f"{p} = {em._e(s.player)}")
-        w.line(f"if type({p}) is not int or not 0 <= {p} < num_players:")
-        with w.indent():
-            w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
+        write_seat_check(w, p, span)
         w.line(f"if {p} not in st.players:")
         with w.indent():
             w.line("break  # the picker is out of the game: the pick ends with what was picked")
