@@ -312,6 +312,53 @@ def test_a_game_where_every_seat_is_eliminated_has_no_winner(tmp_path: Path) -> 
         assert again.to_json() == final.to_json()
 
 
+def _plays_out_as_the_api_games(rules: Path, backend: str, shapes: tuple[str, ...]) -> None:
+    """40 playouts of the 3-player game ``rules``, each the API's game for the same choices;
+    between them the API games' logs show each of ``shapes`` (regular expressions)."""
+    game = meeple.load(str(rules), 3, backend=backend)
+    log: list[str] = []
+    for seed in range(40):
+        rec = Recorder(seed)
+        final = game.playout(seed, rec)
+        api = game.new_initial_state(seed, record_log=False)
+        replay(api, rec.taken)
+        assert final.to_json() == api.to_json()
+        logged = game.new_initial_state(seed)
+        replay(logged, rec.taken)
+        log += [text for _, text in logged.log]
+    for shape in shapes:
+        assert any(re.search(shape, line) for line in log), shape
+
+
+def _fails_as_the_api_game(
+    rules: Path, tmp_path: Path, edit: tuple[str, str], message: str, backend: str
+) -> None:
+    """``rules`` with ``edit`` made fails a playout with ``message``, and the API game of the
+    same choices with the same rule error at the same place."""
+    text = rules.read_text(encoding="utf-8")
+    assert edit[0] in text
+    path = tmp_path / "game.yaml"
+    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
+    game = meeple.load(str(path), 3, backend=backend)
+    for seed in range(40):
+        rec = Recorder(seed)
+        try:
+            game.playout(seed, rec)
+        except RuleError as e:
+            played = e
+            break
+    else:
+        raise AssertionError(f"no playout met the broken rule of {rules.parent.name}")
+    assert re.search(message, str(played)), str(played)
+    api = game.new_initial_state(seed, record_log=False)
+    with pytest.raises(RuleError) as applied:
+        for _, i in rec.taken:
+            assert api.pending is not None
+            api.apply_action(api.pending.actions[i])
+    assert str(applied.value) == str(played)
+    assert played.span == applied.value.span
+
+
 PICKS = FIXTURES / "picks" / "game.yaml"
 
 #: What the API games of the picks fixture must show between them (their logs): each shape of
@@ -333,19 +380,7 @@ def test_every_shape_of_pick_plays_out_as_the_api_game(backend: str) -> None:
     (codegen/pick.py), with what it can prove left out (the filter of picked cards, for a zone
     whose picked cards go to a zone of another name); each playout is the API's game, and the
     API games show every shape of pick taken (identical cards are dealt in every hand)."""
-    game = meeple.load(str(PICKS), 3, backend=backend)
-    log: list[str] = []
-    for seed in range(40):
-        rec = Recorder(seed)
-        final = game.playout(seed, rec)
-        api = game.new_initial_state(seed, record_log=False)
-        replay(api, rec.taken)
-        assert final.to_json() == api.to_json()
-        logged = game.new_initial_state(seed)
-        replay(logged, rec.taken)
-        log += [text for _, text in logged.log]
-    for shape in PICK_SHAPES:
-        assert any(re.search(shape, line) for line in log), shape
+    _plays_out_as_the_api_games(PICKS, backend, PICK_SHAPES)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -360,28 +395,7 @@ def test_a_pick_that_cannot_be_made_fails_a_playout_as_it_fails_the_api_game(
     tmp_path: Path, edit: tuple[str, str], message: str, backend: str
 ) -> None:
     """The same rule error, at the same place, as the API game raises for the same choices."""
-    text = PICKS.read_text(encoding="utf-8")
-    assert edit[0] in text
-    path = tmp_path / "game.yaml"
-    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
-    game = meeple.load(str(path), 3, backend=backend)
-    for seed in range(40):
-        rec = Recorder(seed)
-        try:
-            game.playout(seed, rec)
-        except RuleError as e:
-            played = e
-            break
-    else:
-        raise AssertionError("no playout met the broken pick")
-    assert re.search(message, str(played)), str(played)
-    api = game.new_initial_state(seed, record_log=False)
-    with pytest.raises(RuleError) as applied:
-        for _, i in rec.taken:
-            assert api.pending is not None
-            api.apply_action(api.pending.actions[i])
-    assert str(applied.value) == str(played)
-    assert played.span == applied.value.span
+    _fails_as_the_api_game(PICKS, tmp_path, edit, message, backend)
 
 
 CHOICES = FIXTURES / "choices" / "game.yaml"
@@ -420,19 +434,7 @@ def test_every_shape_of_choice_plays_out_as_the_api_game(backend: str) -> None:
     without their action ids (codegen/choice.py), identical ids merged only where items may
     repeat one; each playout is the API's game (the same number of options at each decision),
     and the API games show every shape of option taken."""
-    game = meeple.load(str(CHOICES), 3, backend=backend)
-    log: list[str] = []
-    for seed in range(40):
-        rec = Recorder(seed)
-        final = game.playout(seed, rec)
-        api = game.new_initial_state(seed, record_log=False)
-        replay(api, rec.taken)
-        assert final.to_json() == api.to_json()
-        logged = game.new_initial_state(seed)
-        replay(logged, rec.taken)
-        log += [text for _, text in logged.log]
-    for shape in CHOICE_SHAPES:
-        assert any(re.search(shape, line) for line in log), shape
+    _plays_out_as_the_api_games(CHOICES, backend, CHOICE_SHAPES)
 
 
 NOTHING_LEFT = """      - choose: Nothing left
@@ -459,25 +461,4 @@ def test_a_choice_that_fails_fails_a_playout_as_it_fails_the_api_game(
     """An option's condition that raises, a number out of its site's range, a choice with no
     option, a chooser that is not a seat: the same rule error, at the same place, as the API
     game raises for the same choices."""
-    text = CHOICES.read_text(encoding="utf-8")
-    assert edit[0] in text
-    path = tmp_path / "game.yaml"
-    path.write_text(text.replace(edit[0], edit[1]), encoding="utf-8")
-    game = meeple.load(str(path), 3, backend=backend)
-    for seed in range(40):
-        rec = Recorder(seed)
-        try:
-            game.playout(seed, rec)
-        except RuleError as e:
-            played = e
-            break
-    else:
-        raise AssertionError("no playout met the broken choice")
-    assert re.search(message, str(played)), str(played)
-    api = game.new_initial_state(seed, record_log=False)
-    with pytest.raises(RuleError) as applied:
-        for _, i in rec.taken:
-            assert api.pending is not None
-            api.apply_action(api.pending.actions[i])
-    assert str(applied.value) == str(played)
-    assert played.span == applied.value.span
+    _fails_as_the_api_game(CHOICES, tmp_path, edit, message, backend)
