@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_playout import Recorder, _check_from, random_moves, replay
+from test_playout import _check_from, playout_is_the_api_game, random_moves
 
 import meeple
 from meeple.api import load_checked
@@ -35,11 +35,7 @@ REBOUND = ("n", "q", "c", "gone", "w")
 def _playouts_are_api_games(game: Game) -> None:
     rng = random.Random(3)
     for seed in range(12):
-        rec = Recorder(seed)
-        final = game.playout(seed, rec)
-        api = game.new_initial_state(seed, record_log=False)
-        replay(api, rec.taken)
-        assert final.to_json() == api.to_json()
+        playout_is_the_api_game(game, seed)
         for k in (1, 4, 9, 17, 30):  # pending choices and picks at every depth of the turn
             state = game.new_initial_state(seed, record_log=False)
             random_moves(state, rng, k)

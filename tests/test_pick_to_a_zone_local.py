@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_playout import Recorder, replay
+from test_playout import playout_is_the_api_game
 
 import meeple
 
@@ -73,8 +73,4 @@ def test_a_pick_back_into_its_source_through_a_local_plays_out_as_the_api_game(
     path.write_text(GAME, encoding="utf-8")
     game = meeple.load(str(path), 2, backend=backend)
     for seed in range(8):
-        rec = Recorder(seed)
-        final = game.playout(seed, rec)
-        api = game.new_initial_state(seed, record_log=False)
-        replay(api, rec.taken)
-        assert final.to_json() == api.to_json()
+        playout_is_the_api_game(game, seed)

@@ -82,6 +82,17 @@ def random_moves(state: State, rng: random.Random, k: int) -> None:
         state.apply_action(a[rng.randrange(len(a))])
 
 
+def playout_is_the_api_game(game: Game, seed: int) -> tuple[State, Recorder]:
+    """``game.playout(seed)`` with a recording chooser, checked equal (``to_json``) to the API
+    game of the same choices; returns the final state and the recorder."""
+    rec = Recorder(seed)
+    final = game.playout(seed, rec)  # the setup run by the playout too
+    api = game.new_initial_state(seed, record_log=False)
+    replay(api, rec.taken)
+    assert final.to_json() == api.to_json()
+    return final, rec
+
+
 def _check_from(game: Game, state: State, seed: int) -> None:
     api = game.state_from_json(state.to_json(), record_log=False)
     rec = Recorder(seed)
@@ -98,11 +109,7 @@ def _check_from(game: Game, state: State, seed: int) -> None:
 def test_playout_is_the_api_game(game_id: str, players: int, games: int, backend: str) -> None:
     game = cached_game(game_id, players, backend)
     for seed in range(games):
-        rec = Recorder(seed)
-        final = game.playout(seed, rec)  # the setup run by the playout too
-        api = game.new_initial_state(seed, record_log=False)
-        replay(api, rec.taken)
-        assert final.to_json() == api.to_json()
+        final, rec = playout_is_the_api_game(game, seed)
         assert final.move_number == len(rec.taken)
 
 
@@ -193,11 +200,7 @@ def test_playouts_of_the_fixture_games_are_the_api_games(fixture: str, backend: 
     lo = load_checked(str(path)).game.players_min
     game = meeple.load(str(path), lo, backend=backend)
     for seed in range(5):
-        rec = Recorder(seed)
-        final = game.playout(seed, rec)
-        api = game.new_initial_state(seed, record_log=False)
-        replay(api, rec.taken)
-        assert final.to_json() == api.to_json()
+        playout_is_the_api_game(game, seed)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -318,11 +321,7 @@ def _plays_out_as_the_api_games(rules: Path, backend: str, shapes: tuple[str, ..
     game = meeple.load(str(rules), 3, backend=backend)
     log: list[str] = []
     for seed in range(40):
-        rec = Recorder(seed)
-        final = game.playout(seed, rec)
-        api = game.new_initial_state(seed, record_log=False)
-        replay(api, rec.taken)
-        assert final.to_json() == api.to_json()
+        _, rec = playout_is_the_api_game(game, seed)
         logged = game.new_initial_state(seed)
         replay(logged, rec.taken)
         log += [text for _, text in logged.log]
