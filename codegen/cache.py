@@ -305,7 +305,7 @@ def prune(path: Path) -> None:
     at most KEEP_PER_GAME remain, the newest by modification time; only files named as this
     module writes them (``<game>_<32 hex digits>.py``). Never raises: a file another process
     removed first, or that cannot be removed, is left to the next prune."""
-    prefix = path.name[: -len("_.py") - 32 + 1]  # "<game>_": the name without its key
+    prefix = path.name[: -len("0123456789abcdef0123456789abcdef.py")]  # "<game>_"
     found = []
     try:
         for entry in os.scandir(path.parent):

@@ -278,7 +278,7 @@ def test_a_game_keeps_only_its_newest_modules(folder: Path) -> None:
     ones beyond KEEP_PER_GAME (by age), and nothing that is not this game's module."""
     _compiled_is_real(folder)
     (first,) = _cache().glob("*.py")
-    prefix = first.name[: -len("_.py") - 32 + 1]
+    prefix = first.name[: -len("0123456789abcdef0123456789abcdef.py")]  # "<game>_"
     others = [
         _cache() / "minimal_extra_0123456789abcdef0123456789abcdef.py",  # another game's
         _cache() / f"{prefix}notes.py",  # not a key
