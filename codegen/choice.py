@@ -26,7 +26,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
-from .exprs import Scope, action_id, split_invariant, write_seat_check
+from .exprs import Scope, action_id, known_seat, split_invariant, write_seat_check
 from .writer import Writer, literal
 
 #: built-ins whose list of seats never holds a seat twice (dsl/builtins.py): the seats in play
@@ -118,17 +118,19 @@ def _write_items(
     scope = Scope({o.var: x})
     fixed, varying = split_invariant(o.when, o.var)
     domain = em.numbering.site_domains[index]
+    source, loc = em._e(o.iter), f"  {em._where(o.span)}"
+    known = em.ex.facts.items_of(source)  # the items' fact: the variable's, the values'
+    em.ex.facts.note(x, known)
+    em.ex.facts.note_items(v, known)
     cond = " and ".join(em.ex.emit(c, scope) for c in varying)
     numbers = domain not in ("card", "player")  # site.action checks each offered number
     if fixed:
         items = em.names.fresh("items")
-        w.line(f"{items} = {em._e(o.iter)}  {em._where(o.span)}")
+        w.line(f"{items} = {source}{loc}")
         tests = " and ".join(em._e(c) for c in fixed)
         w.line(f"if {items} and {tests}:")
         w.level += 1
         source, loc = items, ""
-    else:
-        source, loc = em._e(o.iter), f"  {em._where(o.span)}"
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")
@@ -172,8 +174,12 @@ def write_ask(em: Any, w: Writer, s: ir.Choose, n: str, span: str, uid: int) -> 
     w.line(f"if not {n}:")
     with w.indent():
         w.line(f"raise RuleError('a choice has no legal option', {span})")
-    w.line(f"{p} = e{uid}_player(st, env)")
-    write_seat_check(w, p, span)
+    player = em._e(s.player)  # (what e{uid}_player(st, env) gives, read here)
+    if player.isidentifier() and known_seat(em.ex, player):
+        p = player  # (a local: known a seat, or tested at entry)
+    else:
+        w.line(f"{p} = {player}")
+    write_seat_check(w, p, span, em.ex)
     w.line(f"if {p} in st.players:  # else out of the game: no option runs")
     with w.indent():
         w.line(f"if {n} > 1:")
@@ -210,9 +216,14 @@ def write_dispatch(
                 else:
                     w.line(f"else:  {where}")
                 w.level += 1
-            if o.var is not None:
+            if o.var is None:
+                d.body(w, o.body)
+            else:
                 at = i if k == 0 else f"{i} - {ends[k - 1]}"
-                w.line(f"env[{literal(o.var)}] = {values[k]}[{at}]")
-            d.body(w, o.body)
+                x = fresh(o.var)  # the value, an item of the option's list (codegen/facts)
+                em.ex.facts.note(x, em.ex.facts.items_of(values[k]))
+                w.line(f"{x} = env[{literal(o.var)}] = {values[k]}[{at}]")
+                with em.ex.facts.binding(o.var, x):  # the body reads x
+                    d.body(w, o.body)
             if many:
                 w.level -= 1

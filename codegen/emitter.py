@@ -32,6 +32,7 @@ from meeple.runtime.datatable import DataTableRT
 
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
+from .facts import fresh_list
 from .hoist import hoisted
 from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
@@ -377,14 +378,18 @@ class ModuleEmitter:
         if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
             live = self.names.fresh("live")
             w.line(f"{live} = live_mask(st)")
-        w.line(f"for {x} in list({self._e(s.iter)}):")
+        items = self._e(s.iter)
+        self.ex.facts.note(x, self.ex.facts.items_of(items))
+        # a copy, as ForOp's, unless the list is made afresh here (nothing else can change it)
+        w.line(f"for {x} in {items if fresh_list(s.iter, self.game) else f'list({items})'}:")
         with w.indent():
             if seats:
                 w.line(f"if gone(st, {live}, {x}):")
                 with w.indent():
                     w.line("continue")
             w.line(f"env[{literal(s.var)}] = {x}")
-            (body or self.body_flat)(w, s.body)
+            with self.ex.facts.binding(s.var, x):  # the body reads x (codegen/facts)
+                (body or self.body_flat)(w, s.body)
 
     def _loop(
         self,
@@ -570,18 +575,20 @@ class ModuleEmitter:
                 assert o.iter is not None
                 x = self.names.fresh(o.var)
                 scope = Scope({o.var: x})
+                source = self._e(o.iter)
+                self.ex.facts.note(x, self.ex.facts.items_of(source))
                 # conditions that do not name the option's variable are the same for every
                 # item: tested once, before the loop (when there is an item to test them on)
                 fixed, varying = split_invariant(o.when, o.var)
                 if fixed:
                     items = self.names.fresh("items")
-                    w.line(f"{items} = {self._e(o.iter)}  {self._where(o.span)}")
+                    w.line(f"{items} = {source}  {self._where(o.span)}")
                     tests = " and ".join(self._e(c) for c in fixed)
                     w.line(f"if {items} and {tests}:")
                     w.level += 1
                     w.line(f"for {x} in {items}:")
                 else:
-                    w.line(f"for {x} in {self._e(o.iter)}:  {self._where(o.span)}")
+                    w.line(f"for {x} in {source}:  {self._where(o.span)}")
                 with w.indent():
                     if varying:
                         test = " and ".join(self.ex.emit(c, scope) for c in varying)
@@ -608,9 +615,13 @@ class ModuleEmitter:
             for k, o in enumerate(node.options):
                 w.line(f"{'if' if k == 0 else 'elif'} k == {k}:  {self._where(o.span)}")
                 with w.indent():
-                    if o.var is not None:
-                        w.line(f"env[{literal(o.var)}] = dec.values[i]")
-                    self.block_start(w, o.body)
+                    if o.var is None:
+                        self.block_start(w, o.body)
+                        continue
+                    x = self.names.fresh(o.var)  # (no fact: the values may come from a save)
+                    w.line(f"{x} = env[{literal(o.var)}] = dec.values[i]")
+                    with self.ex.facts.binding(o.var, x):  # a flat body reads x (codegen/facts)
+                        self.block_start(w, o.body)
 
     def pick_candidates(self, w: Writer, uid: int, node: ir.Pick) -> None:
         """PickOp.candidates, specialized: the condition inline."""

@@ -2,8 +2,10 @@
 
 The text reads the state as ``st`` and the current locals as ``env`` (a dict, as in the
 interpreter), except names bound by comprehensions, options and function parameters, which
-become Python locals. Every sub-expression is parenthesized, so Python's operator chaining
-(``a < b < c``) never changes a meaning.
+become Python locals, and the names a loop or a chosen option binds, read from the Python local
+that holds the same value in its body (codegen/facts.py). A seat or kind check is left out where
+the value is known to pass it. Every sub-expression is parenthesized, so Python's operator
+chaining (``a < b < c``) never changes a meaning.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from meeple.dsl.majorities import HOLDERS, membership, ties_code
 from meeple.dsl.specs import leaf_functions
 from meeple.runtime.values import CARD_FIELDS
 
+from .facts import SEAT, Facts, card_of
 from .layout import GenLayout
 from .writer import Writer, literal
 
@@ -61,6 +64,7 @@ class ExprEmitter:
         self.inlinable = _inlinable(prog.game)
         # while a function is written whose locals are read once at its entry (codegen/hoist)
         self.hoist: Any = None
+        self.facts = Facts()  # what is known of values by construction (codegen/facts)
 
     def type_of(self, e: ir.Expr) -> str:
         return self.types.get(id(e), "any")
@@ -103,7 +107,11 @@ class ExprEmitter:
         if n in prog.game.constants:  # a literal in the module: its value, never its name
             return literal(prog.game.constants[n].value)
         if n in prog.static_names:
-            return self.const("table" if n in prog.pattern_tables else "kind", n)
+            if n in prog.pattern_tables:
+                return self.const("table", n)
+            cards = self.const("kind", n)
+            self.facts.note_items(cards, card_of(n))
+            return cards
         if n in prog.zone_base and prog.zone_per[n] is None:
             return f"st.zones[{self.const('zone', n)}]"
         if n in prog.game.variables:
@@ -114,6 +122,8 @@ class ExprEmitter:
             return "len(st.players)"
         if n in scope.locals:
             return scope.locals[n]
+        if n in self.facts.bound:  # a statement's name, while its body is written
+            return self.facts.bound[n]
         if self.hoist is not None:
             py = self.hoist.local(n)
             if py is not None:
@@ -143,16 +153,29 @@ class ExprEmitter:
         return self.ordinal(key, per, span)
 
     def seat(self, key: str, span: ir.SourceSpan) -> str:
-        """``key`` checked to be a seat (evaluate.seat), the check inline for a plain name."""
+        """``key`` checked to be a seat (evaluate.seat), the check inline for a plain name;
+        none for a value known to be a seat, and read once for a hoisted local (codegen/facts,
+        codegen/hoist)."""
+        if self.facts.of(key) == SEAT:
+            return key
         call = f"seat(st, {key}, {self.span(span)})"
+        checked = self.hoist.checked(key) if self.hoist is not None else None
+        if checked is not None:
+            return f"({checked} if {checked} is not None else {call})"
         if not _SIMPLE_KEY.fullmatch(key):
             return call
         return f"({key} if type({key}) is int and 0 <= {key} < num_players else {call})"
 
     def ordinal(self, key: str, kind: str | None, span: ir.SourceSpan) -> str:
         """The ordinal of card ``key`` of ``kind`` (evaluate.ordinal, inline for a plain name:
-        a value that is not a card fails on ``.kind`` in both)."""
+        a value that is not a card fails on ``.kind`` in both); no check for a card known to be
+        of ``kind``, and one at entry for a hoisted local (codegen/facts, codegen/hoist)."""
+        if kind is not None and self.facts.of(key) == card_of(kind):
+            return f"{key}.ordinal"
         call = f"ordinal({key}, {literal(kind)}, {self.span(span)})"
+        checked = self.hoist.checked(key, kind) if self.hoist is not None and kind else None
+        if checked is not None:
+            return f"({checked} if {checked} is not None else {call})"
         if not _SIMPLE_KEY.fullmatch(key):
             return call
         return f"({key}.ordinal if {key}.kind == {literal(kind)} else {call})"
@@ -198,8 +221,11 @@ class ExprEmitter:
             return None
         inner = Scope({p: self.emit(a, scope) for p, a in zip(m.params, call.args, strict=True)})
         x = self.fresh(m.var)
-        count = self.emit(m.count, inner.bind(m.var, x))
         among, at_least = self.emit(m.among, inner), self.emit(m.at_least, inner)
+        # the count is asked of among's items, and of ``who`` only when ``who in among``: an
+        # item itself (a card) or equal to one (a seat; a bool would index as that seat does)
+        self.facts.note(x, self.facts.items_of(among))
+        count = self.emit(m.count, inner.bind(m.var, x))
         who = self.emit(e.left, scope)
         ties = literal(ties_code(m))
         return f"majority_has(st, {who}, {among}, {at_least}, {ties}, lambda {x}: {count})"
@@ -243,11 +269,17 @@ class ExprEmitter:
             first, key = e.args
             assert isinstance(first, ir.BinOp) and isinstance(first.left, ir.Name)
             x = self.fresh(first.left.id)
+            items = self.emit(first.right, scope)
+            self.facts.note(x, self.facts.items_of(items))  # (the key is asked of its items)
             key_text = self.emit(key, scope.bind(first.left.id, x))
-            return emit([self.emit(first.right, scope), f"lambda {x}: {key_text}"])
-        if emit is None:
+            args = [items, f"lambda {x}: {key_text}"]
+        elif emit is None:
             raise MeepleError(f"the code generator has no code for the built-in {e.func}()")
-        return emit([self.emit(a, scope) for a in e.args])
+        else:
+            args = [self.emit(a, scope) for a in e.args]
+        text = emit(args)
+        self.facts.call(e, text, args, self.prog.game.functions)
+        return text
 
     def _gen(self, c: ir.Comprehension, reducer: str, scope: Scope) -> str:
         """A comprehension reduced like the interpreter's flat loop; its variable is a Python
@@ -255,6 +287,7 @@ class ExprEmitter:
         py = self.fresh(c.var)
         inner = scope.bind(c.var, py)
         it = self.emit(c.iter, scope)
+        self.facts.note(py, self.facts.items_of(it))
         cond = f" if {self.emit(c.cond, inner)}" if c.cond is not None else ""
         is_var = isinstance(c.elt, ir.Name) and c.elt.id == c.var
         elt = py if is_var else self.emit(c.elt, inner)
@@ -265,7 +298,12 @@ class ExprEmitter:
             return f"{reducer}({body})"  # short-circuits, as the interpreter's loop does
         if reducer in ("any", "all"):
             return f"{reducer}([{body}])"
-        return EMIT_REDUCERS[reducer].format(body)
+        text = EMIT_REDUCERS[reducer].format(body)
+        if reducer == "list":  # its items are values of the element
+            self.facts.note_items(text, self.facts.of(elt))
+        elif reducer == "first":
+            self.facts.note(text, self.facts.of(elt))
+        return text
 
 
 #: Deepest function body that is inlined. A call site may be MAX_EXPR_DEPTH deep and an inlined
@@ -306,10 +344,25 @@ def action_id(domain: str, base: str, index: int, x: str) -> str:
     return f"site[{index}].action({x})"
 
 
-def write_seat_check(w: Writer, p: str, span: str) -> None:
+def known_seat(ex: ExprEmitter, p: str) -> bool:
+    """Is ``p`` known to be a seat, or a hoisted local whose test is made at entry?"""
+    if ex.facts.of(p) == SEAT:
+        return True
+    return ex.hoist is not None and ex.hoist.checked(p) is not None
+
+
+def write_seat_check(w: Writer, p: str, span: str, ex: ExprEmitter | None = None) -> None:
     """Refuse the decider ``p`` (a Python local) unless it is a seat, with the interpreter's
-    message at ``span`` (State.decide)."""
-    w.line(f"if type({p}) is not int or not 0 <= {p} < num_players:")
+    message at ``span`` (State.decide); with the ExprEmitter ``ex``, no test for a value known
+    to be a seat, and the test made at entry for a hoisted local (codegen/facts, hoist)."""
+    test = f"type({p}) is not int or not 0 <= {p} < num_players"
+    if ex is not None:
+        if ex.facts.of(p) == SEAT:
+            return
+        checked = ex.hoist.checked(p) if ex.hoist is not None else None
+        if checked is not None:
+            test = f"{checked} is None"
+    w.line(f"if {test}:")
     with w.indent():
         w.line(f"raise RuleError(not_a_seat({p}, num_players), {span})")
 

@@ -20,7 +20,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.ops import PICK_UNBOUNDED
 
-from .exprs import Scope, write_seat_check
+from .exprs import Scope, known_seat, write_seat_check
 from .writer import Writer, literal
 
 
@@ -90,8 +90,12 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
                     f"{{len({picked})}} could be picked', {span})"
                 )
             w.line("break")
-        w.line(f"{p} = {em._e(s.player)}")
-        write_seat_check(w, p, span)
+        player = em._e(s.player)
+        if player.isidentifier() and known_seat(em.ex, player):
+            p = player  # (a local: known a seat, or tested at entry; read again below)
+        else:
+            w.line(f"{p} = {player}")
+        write_seat_check(w, p, span, em.ex)
         w.line(f"if {p} not in st.players:")
         with w.indent():
             w.line("break  # the picker is out of the game: the pick ends with what was picked")
@@ -121,11 +125,12 @@ def _candidates(em: Any, w: Writer, s: ir.Pick, picked: str, cands: str) -> None
     the top-most of each (run_pick's candidates, in the same order)."""
     fresh = em.names.fresh
     x = fresh(s.var)
+    src = em._e(s.src)
+    em.ex.facts.note(x, em.ex.facts.items_of(src))  # (its condition asks only of items)
     conds = []
     if s.where is not None:
         conds.append(em.ex.emit(s.where, Scope({s.var: x, "picked": picked})))
     drop = picked_may_be_candidates(s, em.layout)
-    src = em._e(s.src)
     if zone_name(s.src, em.layout) is not None:
         # a zone holds cards only: its cards are merged from the top down, in one pass
         if not conds:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from test_playout import _check_from, playout_is_the_api_game, random_moves
 import meeple
 from meeple.api import load_checked
 from meeple.codegen import cache, direct, generate
+from meeple.codegen.facts import Facts
 from meeple.codegen.hoist import bound_names
 from meeple.dsl.errors import RuleError
 from meeple.interpreter.game import Game
@@ -66,6 +68,12 @@ def test_names_bound_in_a_block_are_read_from_env_and_the_others_once() -> None:
         assert re.search(rf"env\['{name}'\]", text.split("def c_", 1)[1])
 
 
+@contextmanager
+def _not_bound(facts: Facts, name: str | None, py: str) -> Iterator[None]:
+    """Facts.binding that binds nothing: the body reads the name as any other."""
+    yield
+
+
 @pytest.fixture
 def fresh_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Modules generated anew into an empty cache, forgotten after the test."""
@@ -82,9 +90,12 @@ def test_reading_a_rebound_name_once_breaks_the_playouts(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The proof left out for one name (read once at entry though a statement binds it): the
-    playouts are no longer the API's games (a stale or unbound value)."""
+    playouts are no longer the API's games (a stale or unbound value). A loop's or an option's
+    body reads its name from the loop's Python local (codegen/facts); without that, as here,
+    the name is read from env or, left out of the proof, once at entry."""
     real = bound_names
     monkeypatch.setattr(direct, "bound_names", lambda b: real(b) - {name})
+    monkeypatch.setattr(Facts, "binding", _not_bound)
     game = meeple.load(LOCALS, 3, backend="compiled")
     with pytest.raises((AssertionError, RuleError)):  # (an unbound name: a RuleError)
         _playouts_are_api_games(game)

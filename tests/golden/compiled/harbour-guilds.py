@@ -25,11 +25,10 @@ ZONES = (
 )
 SITES = ('fixed', 'card', 'fixed', 'card')
 SPANS = (
-    (0, 90, 35, 90, 36),
     (0, 100, 19, 100, 20),
     (0, 100, 13, 100, 32),
-    (0, 48, 41, 48, 42),
     (0, 48, 11, 48, 43),
+    (0, 48, 41, 48, 42),
     (0, 60, 26, 60, 27),
     (0, 84, 49, 84, 50),
     (0, 84, 19, 84, 51),
@@ -38,7 +37,6 @@ SPANS = (
     (0, 81, 29, 81, 30),
     (0, 81, 23, 81, 61),
     (0, 77, 34, 77, 35),
-    (0, 55, 25, 55, 26),
     (0, 108, 11, 108, 22),
     (0, 94, 3, 94, 11),
     (0, 53, 1, 53, 5),
@@ -109,31 +107,31 @@ def build(num_players, files):
     K_guilds1 = P.kind_cards['guilds']
 
     def fn_guild_majority(st, v_g):  # game.yaml:87
-        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + (_p1 if type(_p1) is int and 0 <= _p1 < num_players else seat(st, _p1, S[0])))] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
+        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + _p1)] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
 
     def proc_majority(st, env):  # game.yaml:94
         st.at = o4  # game.yaml:98
-        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[0])))] if (_c2.props['guild'] == env['g'])]) for _p2 in st.players])):
+        for _w1 in list(majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c2 in st.zones[(Z_stall1 + _p2)] if (_c2.props['guild'] == env['g'])]) for _p2 in st.players])):
             env['w'] = _w1
             st.at = o2  # game.yaml:100
-            _i1 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))
+            _i1 = (_w1 if type(_w1) is int and 0 <= _w1 < num_players else seat(st, _w1, S[0]))
             _v1 = st.vars['score'][_i1] + env['g'].props['bonus']
             if _v1 < 0:
-                raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[2])
+                raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[1])
             st.vars['score'][_i1] = _v1
             st.at = o3  # game.yaml:101
             if st.record_log:
-                st.log_line(fmt_player1(env['w']) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
+                st.log_line(fmt_player1(_w1) + ' has the majority of the ' + fmt_card1(env['g']) + ' and scores ' + fmt_int1(env['g'].props['bonus']), -1)
 
     step_0 = run_whole(proc_majority)  # game.yaml:94
 
     def step_1(st, fr):  # game.yaml:99
         env = fr.env
         st.at = o2  # game.yaml:100
-        _i2 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[1]))
+        _i2 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[0]))
         _v2 = st.vars['score'][_i2] + env['g'].props['bonus']
         if _v2 < 0:
-            raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[2])
+            raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[1])
         st.vars['score'][_i2] = _v2
         st.at = o3  # game.yaml:101
         if st.record_log:
@@ -141,7 +139,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e4_items(st, env):  # game.yaml:98
-        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c3 in st.zones[(Z_stall1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[0])))] if (_c3.props['guild'] == env['g'])]) for _p3 in st.players])
+        return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c3 in st.zones[(Z_stall1 + _p3)] if (_c3.props['guild'] == env['g'])]) for _p3 in st.players])
     def step_5(st, fr):  # game.yaml:42
         env = fr.env
         st.at = o6  # game.yaml:45
@@ -150,13 +148,13 @@ def build(num_players, files):
         for _p4 in list(st.players):
             env['p'] = _p4
             st.at = o8  # game.yaml:48
-            st.move_count(3, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3]))), False, S[4])
+            st.move_count(3, Z_draw_pile1, (Z_hand1 + _p4), False, S[2])
         st.frames.pop()
 
     def step_7(st, fr):  # game.yaml:47
         env = fr.env
         st.at = o8  # game.yaml:48
-        st.move_count(3, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3]))), False, S[4])
+        st.move_count(3, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3]))), False, S[2])
         st.frames.pop()
 
     def e9_items(st, env):  # game.yaml:46
@@ -227,7 +225,7 @@ def build(num_players, files):
                 st.log_line(turn_line(st), -1)
             fr.pc = 2
             st.at = o28  # game.yaml:60
-            if (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[5])))]) > 0):
+            if (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))]) > 0):
                 st.frames.append(Frame(o18, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -251,7 +249,7 @@ def build(num_players, files):
             st.at = o27  # game.yaml:82
             if (len(st.zones[Z_draw_pile1]) > 0):
                 st.at = o26  # game.yaml:84
-                st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
+                st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[5]))), False, S[6])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -276,15 +274,15 @@ def build(num_players, files):
     def e20_prompt(st, env):  # game.yaml:67
         return 'Card for your stall'
     def e20_src(st, env):  # game.yaml:67
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))]
     def e20_dest(st, env):  # game.yaml:67
-        return (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))
+        return (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))
     def e20_min(st, env):  # game.yaml:67
         return 1
     def e20_max(st, env):  # game.yaml:67
         return 1
     def cands_20(st, env, picked):  # game.yaml:67
-        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))])
+        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))])
     def step_21(st, fr):  # game.yaml:74
         env = fr.env
         pc = fr.pc
@@ -297,10 +295,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o23  # game.yaml:81
-            _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+            _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9]))
             _v3 = st.vars['score'][_i3] + sum([_c4.props['value'] for _c4 in env['sold']])
             if _v3 < 0:
-                raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[11])
+                raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[10])
             st.vars['score'][_i3] = _v3
             st.frames.pop()
             return
@@ -311,7 +309,7 @@ def build(num_players, files):
     def e22_prompt(st, env):  # game.yaml:75
         return 'Card to sell'
     def e22_src(st, env):  # game.yaml:75
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[11])))]
     def e22_dest(st, env):  # game.yaml:75
         return Z_market1
     def e22_min(st, env):  # game.yaml:75
@@ -319,7 +317,7 @@ def build(num_players, files):
     def e22_max(st, env):  # game.yaml:75
         return 1
     def cands_22(st, env, picked):  # game.yaml:75
-        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))])
+        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[11])))])
     def e24_player(st, env):  # game.yaml:62
         return env['p']
     def e24_prompt(st, env):  # game.yaml:62
@@ -351,28 +349,28 @@ def build(num_players, files):
     def step_25(st, fr):  # game.yaml:83
         env = fr.env
         st.at = o26  # game.yaml:84
-        st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
+        st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[5]))), False, S[6])
         st.frames.pop()
 
     def e29_items(st, env):  # game.yaml:57
         return clockwise_from(st, st.vars['start_player'])
     def e32_cond(st, env):  # game.yaml:53
-        return all((len(st.zones[(Z_hand1 + (_p5 if type(_p5) is int and 0 <= _p5 < num_players else seat(st, _p5, S[13])))]) == 0) for _p5 in st.players)
+        return all((len(st.zones[(Z_hand1 + _p5)]) == 0) for _p5 in st.players)
     def step_33(st, fr):  # game.yaml:103
         env = fr.env
         st.at = o36  # game.yaml:106
         for _g1 in list(K_guilds1):
             env['g'] = _g1
             st.at = o35  # game.yaml:108
-            _args1 = {'g': env['g']}
+            _args1 = {'g': _g1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[14])
+                enter_procedure(st, S[12])
             st.inline += 1
             try:
                 proc_majority(st, _args1)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure majority (' + str(S[15]) + ')')
+                traced(e, 'procedure majority (' + str(S[13]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -382,13 +380,13 @@ def build(num_players, files):
         st.at = o35  # game.yaml:108
         _args2 = {'g': env['g']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[14])
+            enter_procedure(st, S[12])
         st.inline += 1
         try:
             proc_majority(st, _args2)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure majority (' + str(S[15]) + ')')
+            traced(e, 'procedure majority (' + str(S[13]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -401,11 +399,11 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o32  # game.yaml:53
-                if _passes1 > 0 and all((len(st.zones[(Z_hand1 + (_p6 if type(_p6) is int and 0 <= _p6 < num_players else seat(st, _p6, S[13])))]) == 0) for _p6 in st.players):
+                if _passes1 > 0 and all((len(st.zones[(Z_hand1 + _p6)]) == 0) for _p6 in st.players):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[16])
+                    raise too_long(S[14])
                 st.at = o12  # game.yaml:53
                 st.vars['round'] += 1
                 st.at = o13  # game.yaml:53
@@ -415,25 +413,22 @@ def build(num_players, files):
                 st.at = o15  # game.yaml:57
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
-                for _p7 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p7 in clockwise_from(st, st.vars['start_player']):
                     env['p'] = _p7
                     st.at = o17  # game.yaml:57
-                    st.vars['turn_player'] = env['p']
+                    st.vars['turn_player'] = _p7
                     if st.record_log:
                         st.log_line(turn_line(st), -1)
                     st.at = o28  # game.yaml:60
-                    if (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[5])))]) > 0):
+                    if (len(st.zones[(Z_hand1 + _p7)]) > 0):
                         st.at = o24  # game.yaml:62
                         # game.yaml:65: always offered
                         # game.yaml:72: always offered
                         _end1 = 1
                         _end2 = _end1 + 1
                         if not _end2:
-                            raise RuleError('a choice has no legal option', S[17])
-                        _p8 = e24_player(st, env)
-                        if type(_p8) is not int or not 0 <= _p8 < num_players:
-                            raise RuleError(not_a_seat(_p8, num_players), S[17])
-                        if _p8 in st.players:  # else out of the game: no option runs
+                            raise RuleError('a choice has no legal option', S[15])
+                        if _p7 in st.players:  # else out of the game: no option runs
                             if _end2 > 1:
                                 _i4 = st.choose(_end2)
                                 st.move_number += 1
@@ -445,13 +440,13 @@ def build(num_players, files):
                                 _lo1 = 1
                                 _hi1 = 1
                                 if _lo1 < 0 or _hi1 < _lo1:
-                                    raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[18])
+                                    raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[16])
                                 _picked1 = []
                                 while True:
                                     if len(_picked1) < _hi1:
                                         _cands1 = []
                                         _seen1 = set()
-                                        for _y1 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
+                                        for _y1 in reversed(st.zones[(Z_hand1 + _p7)]):
                                             _t1 = _y1.type_id
                                             if _t1 not in _seen1:
                                                 _seen1.add(_t1)
@@ -462,12 +457,9 @@ def build(num_players, files):
                                     _stop1 = len(_picked1) >= _lo1
                                     if not _cands1:
                                         if not _stop1:
-                                            raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[18])
+                                            raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[16])
                                         break
-                                    _p9 = env['p']
-                                    if type(_p9) is not int or not 0 <= _p9 < num_players:
-                                        raise RuleError(not_a_seat(_p9, num_players), S[18])
-                                    if _p9 not in st.players:
+                                    if _p7 not in st.players:
                                         break  # the picker is out of the game: the pick ends with what was picked
                                     _n1 = len(_cands1) + _stop1
                                     if _n1 > 1:
@@ -480,19 +472,19 @@ def build(num_players, files):
                                     else:  # one card and no stopping yet: it is picked
                                         _c5 = _cands1[0]
                                     _picked1.append(_c5)
-                                    st.move(_c5, (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9]))), False)
+                                    st.move(_c5, (Z_stall1 + _p7), False)
                             else:  # game.yaml:72
                                 st.at = o22  # game.yaml:75
                                 _lo2 = 1
                                 _hi2 = 1
                                 if _lo2 < 0 or _hi2 < _lo2:
-                                    raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[19])
+                                    raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[17])
                                 _picked2 = []
                                 while True:
                                     if len(_picked2) < _hi2:
                                         _cands2 = []
                                         _seen2 = set()
-                                        for _y2 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))]):
+                                        for _y2 in reversed(st.zones[(Z_hand1 + _p7)]):
                                             _t2 = _y2.type_id
                                             if _t2 not in _seen2:
                                                 _seen2.add(_t2)
@@ -503,12 +495,9 @@ def build(num_players, files):
                                     _stop2 = len(_picked2) >= _lo2
                                     if not _cands2:
                                         if not _stop2:
-                                            raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[19])
+                                            raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[17])
                                         break
-                                    _p10 = env['p']
-                                    if type(_p10) is not int or not 0 <= _p10 < num_players:
-                                        raise RuleError(not_a_seat(_p10, num_players), S[19])
-                                    if _p10 not in st.players:
+                                    if _p7 not in st.players:
                                         break  # the picker is out of the game: the pick ends with what was picked
                                     _n2 = len(_cands2) + _stop2
                                     if _n2 > 1:
@@ -524,15 +513,15 @@ def build(num_players, files):
                                     st.move(_c7, Z_market1, False)
                                 env['sold'] = _picked2
                                 st.at = o23  # game.yaml:81
-                                _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                                _i7 = _p7
                                 _v4 = st.vars['score'][_i7] + sum([_c9.props['value'] for _c9 in env['sold']])
                                 if _v4 < 0:
-                                    raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[11])
+                                    raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[10])
                                 st.vars['score'][_i7] = _v4
                         st.at = o27  # game.yaml:82
                         if (len(st.zones[Z_draw_pile1]) > 0):
                             st.at = o26  # game.yaml:84
-                            st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
+                            st.move_count(1, Z_draw_pile1, (Z_hand1 + _p7), False, S[6])
                 st.at = o30  # game.yaml:57
                 st.vars['turn_player'] = None
                 st.at = o31  # game.yaml:57
@@ -550,25 +539,22 @@ def build(num_players, files):
             st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
-            for _p11 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p11 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p11
                 st.at = o17  # game.yaml:57
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _p11
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
-                if (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[5])))]) > 0):
+                if (len(st.zones[(Z_hand1 + _p11)]) > 0):
                     st.at = o24  # game.yaml:62
                     # game.yaml:65: always offered
                     # game.yaml:72: always offered
                     _end3 = 1
                     _end4 = _end3 + 1
                     if not _end4:
-                        raise RuleError('a choice has no legal option', S[17])
-                    _p12 = e24_player(st, env)
-                    if type(_p12) is not int or not 0 <= _p12 < num_players:
-                        raise RuleError(not_a_seat(_p12, num_players), S[17])
-                    if _p12 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[15])
+                    if _p11 in st.players:  # else out of the game: no option runs
                         if _end4 > 1:
                             _i8 = st.choose(_end4)
                             st.move_number += 1
@@ -580,13 +566,13 @@ def build(num_players, files):
                             _lo3 = 1
                             _hi3 = 1
                             if _lo3 < 0 or _hi3 < _lo3:
-                                raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[18])
+                                raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[16])
                             _picked3 = []
                             while True:
                                 if len(_picked3) < _hi3:
                                     _cands3 = []
                                     _seen3 = set()
-                                    for _y3 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
+                                    for _y3 in reversed(st.zones[(Z_hand1 + _p11)]):
                                         _t3 = _y3.type_id
                                         if _t3 not in _seen3:
                                             _seen3.add(_t3)
@@ -597,12 +583,9 @@ def build(num_players, files):
                                 _stop3 = len(_picked3) >= _lo3
                                 if not _cands3:
                                     if not _stop3:
-                                        raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[18])
+                                        raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[16])
                                     break
-                                _p13 = env['p']
-                                if type(_p13) is not int or not 0 <= _p13 < num_players:
-                                    raise RuleError(not_a_seat(_p13, num_players), S[18])
-                                if _p13 not in st.players:
+                                if _p11 not in st.players:
                                     break  # the picker is out of the game: the pick ends with what was picked
                                 _n3 = len(_cands3) + _stop3
                                 if _n3 > 1:
@@ -615,19 +598,19 @@ def build(num_players, files):
                                 else:  # one card and no stopping yet: it is picked
                                     _c10 = _cands3[0]
                                 _picked3.append(_c10)
-                                st.move(_c10, (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9]))), False)
+                                st.move(_c10, (Z_stall1 + _p11), False)
                         else:  # game.yaml:72
                             st.at = o22  # game.yaml:75
                             _lo4 = 1
                             _hi4 = 1
                             if _lo4 < 0 or _hi4 < _lo4:
-                                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[19])
+                                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[17])
                             _picked4 = []
                             while True:
                                 if len(_picked4) < _hi4:
                                     _cands4 = []
                                     _seen4 = set()
-                                    for _y4 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))]):
+                                    for _y4 in reversed(st.zones[(Z_hand1 + _p11)]):
                                         _t4 = _y4.type_id
                                         if _t4 not in _seen4:
                                             _seen4.add(_t4)
@@ -638,12 +621,9 @@ def build(num_players, files):
                                 _stop4 = len(_picked4) >= _lo4
                                 if not _cands4:
                                     if not _stop4:
-                                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[19])
+                                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[17])
                                     break
-                                _p14 = env['p']
-                                if type(_p14) is not int or not 0 <= _p14 < num_players:
-                                    raise RuleError(not_a_seat(_p14, num_players), S[19])
-                                if _p14 not in st.players:
+                                if _p11 not in st.players:
                                     break  # the picker is out of the game: the pick ends with what was picked
                                 _n4 = len(_cands4) + _stop4
                                 if _n4 > 1:
@@ -659,15 +639,15 @@ def build(num_players, files):
                                 st.move(_c12, Z_market1, False)
                             env['sold'] = _picked4
                             st.at = o23  # game.yaml:81
-                            _i11 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                            _i11 = _p11
                             _v5 = st.vars['score'][_i11] + sum([_c14.props['value'] for _c14 in env['sold']])
                             if _v5 < 0:
-                                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[11])
+                                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[10])
                             st.vars['score'][_i11] = _v5
                     st.at = o27  # game.yaml:82
                     if (len(st.zones[Z_draw_pile1]) > 0):
                         st.at = o26  # game.yaml:84
-                        st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
+                        st.move_count(1, Z_draw_pile1, (Z_hand1 + _p11), False, S[6])
             st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
             st.at = o31  # game.yaml:57
@@ -678,25 +658,22 @@ def build(num_players, files):
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o29  # game.yaml:57
-            for _p15 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p15 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p15
                 st.at = o17  # game.yaml:57
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _p15
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o28  # game.yaml:60
-                if (len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[5])))]) > 0):
+                if (len(st.zones[(Z_hand1 + _p15)]) > 0):
                     st.at = o24  # game.yaml:62
                     # game.yaml:65: always offered
                     # game.yaml:72: always offered
                     _end5 = 1
                     _end6 = _end5 + 1
                     if not _end6:
-                        raise RuleError('a choice has no legal option', S[17])
-                    _p16 = e24_player(st, env)
-                    if type(_p16) is not int or not 0 <= _p16 < num_players:
-                        raise RuleError(not_a_seat(_p16, num_players), S[17])
-                    if _p16 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[15])
+                    if _p15 in st.players:  # else out of the game: no option runs
                         if _end6 > 1:
                             _i12 = st.choose(_end6)
                             st.move_number += 1
@@ -708,13 +685,13 @@ def build(num_players, files):
                             _lo5 = 1
                             _hi5 = 1
                             if _lo5 < 0 or _hi5 < _lo5:
-                                raise RuleError(f'a pick of {_lo5} to {_hi5} items is impossible', S[18])
+                                raise RuleError(f'a pick of {_lo5} to {_hi5} items is impossible', S[16])
                             _picked5 = []
                             while True:
                                 if len(_picked5) < _hi5:
                                     _cands5 = []
                                     _seen5 = set()
-                                    for _y5 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))]):
+                                    for _y5 in reversed(st.zones[(Z_hand1 + _p15)]):
                                         _t5 = _y5.type_id
                                         if _t5 not in _seen5:
                                             _seen5.add(_t5)
@@ -725,12 +702,9 @@ def build(num_players, files):
                                 _stop5 = len(_picked5) >= _lo5
                                 if not _cands5:
                                     if not _stop5:
-                                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[18])
+                                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[16])
                                     break
-                                _p17 = env['p']
-                                if type(_p17) is not int or not 0 <= _p17 < num_players:
-                                    raise RuleError(not_a_seat(_p17, num_players), S[18])
-                                if _p17 not in st.players:
+                                if _p15 not in st.players:
                                     break  # the picker is out of the game: the pick ends with what was picked
                                 _n5 = len(_cands5) + _stop5
                                 if _n5 > 1:
@@ -743,19 +717,19 @@ def build(num_players, files):
                                 else:  # one card and no stopping yet: it is picked
                                     _c15 = _cands5[0]
                                 _picked5.append(_c15)
-                                st.move(_c15, (Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9]))), False)
+                                st.move(_c15, (Z_stall1 + _p15), False)
                         else:  # game.yaml:72
                             st.at = o22  # game.yaml:75
                             _lo6 = 1
                             _hi6 = 1
                             if _lo6 < 0 or _hi6 < _lo6:
-                                raise RuleError(f'a pick of {_lo6} to {_hi6} items is impossible', S[19])
+                                raise RuleError(f'a pick of {_lo6} to {_hi6} items is impossible', S[17])
                             _picked6 = []
                             while True:
                                 if len(_picked6) < _hi6:
                                     _cands6 = []
                                     _seen6 = set()
-                                    for _y6 in reversed(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12])))]):
+                                    for _y6 in reversed(st.zones[(Z_hand1 + _p15)]):
                                         _t6 = _y6.type_id
                                         if _t6 not in _seen6:
                                             _seen6.add(_t6)
@@ -766,12 +740,9 @@ def build(num_players, files):
                                 _stop6 = len(_picked6) >= _lo6
                                 if not _cands6:
                                     if not _stop6:
-                                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[19])
+                                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[17])
                                     break
-                                _p18 = env['p']
-                                if type(_p18) is not int or not 0 <= _p18 < num_players:
-                                    raise RuleError(not_a_seat(_p18, num_players), S[19])
-                                if _p18 not in st.players:
+                                if _p15 not in st.players:
                                     break  # the picker is out of the game: the pick ends with what was picked
                                 _n6 = len(_cands6) + _stop6
                                 if _n6 > 1:
@@ -787,15 +758,15 @@ def build(num_players, files):
                                 st.move(_c17, Z_market1, False)
                             env['sold'] = _picked6
                             st.at = o23  # game.yaml:81
-                            _i15 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[10]))
+                            _i15 = _p15
                             _v6 = st.vars['score'][_i15] + sum([_c19.props['value'] for _c19 in env['sold']])
                             if _v6 < 0:
-                                raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[11])
+                                raise RuleError("'score' would fall to " + str(_v6) + ', below its minimum 0', S[10])
                             st.vars['score'][_i15] = _v6
                     st.at = o27  # game.yaml:82
                     if (len(st.zones[Z_draw_pile1]) > 0):
                         st.at = o26  # game.yaml:84
-                        st.move_count(1, Z_draw_pile1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[6]))), False, S[7])
+                        st.move_count(1, Z_draw_pile1, (Z_hand1 + _p15), False, S[6])
         if pc <= 2:
             st.at = o30  # game.yaml:57
             st.vars['turn_player'] = None
@@ -804,6 +775,7 @@ def build(num_players, files):
             st.vars['phase'] = ''
     def c_16(st, env, pc):  # game.yaml:59
         _L_p1 = env['p']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         if pc <= 0:
             st.at = o17  # game.yaml:57
             st.vars['turn_player'] = _L_p1
@@ -811,18 +783,17 @@ def build(num_players, files):
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o28  # game.yaml:60
-            if (len(st.zones[(Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[5])))]) > 0):
+            if (len(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[4])))]) > 0):
                 st.at = o24  # game.yaml:62
                 # game.yaml:65: always offered
                 # game.yaml:72: always offered
                 _end7 = 1
                 _end8 = _end7 + 1
                 if not _end8:
-                    raise RuleError('a choice has no legal option', S[17])
-                _p19 = e24_player(st, env)
-                if type(_p19) is not int or not 0 <= _p19 < num_players:
-                    raise RuleError(not_a_seat(_p19, num_players), S[17])
-                if _p19 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[15])
+                if _S_p1 is None:
+                    raise RuleError(not_a_seat(_L_p1, num_players), S[15])
+                if _L_p1 in st.players:  # else out of the game: no option runs
                     if _end8 > 1:
                         _i16 = st.choose(_end8)
                         st.move_number += 1
@@ -834,13 +805,13 @@ def build(num_players, files):
                         _lo7 = 1
                         _hi7 = 1
                         if _lo7 < 0 or _hi7 < _lo7:
-                            raise RuleError(f'a pick of {_lo7} to {_hi7} items is impossible', S[18])
+                            raise RuleError(f'a pick of {_lo7} to {_hi7} items is impossible', S[16])
                         _picked7 = []
                         while True:
                             if len(_picked7) < _hi7:
                                 _cands7 = []
                                 _seen7 = set()
-                                for _y7 in reversed(st.zones[(Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[8])))]):
+                                for _y7 in reversed(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[7])))]):
                                     _t7 = _y7.type_id
                                     if _t7 not in _seen7:
                                         _seen7.add(_t7)
@@ -851,12 +822,11 @@ def build(num_players, files):
                             _stop7 = len(_picked7) >= _lo7
                             if not _cands7:
                                 if not _stop7:
-                                    raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[18])
+                                    raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[16])
                                 break
-                            _p20 = _L_p1
-                            if type(_p20) is not int or not 0 <= _p20 < num_players:
-                                raise RuleError(not_a_seat(_p20, num_players), S[18])
-                            if _p20 not in st.players:
+                            if _S_p1 is None:
+                                raise RuleError(not_a_seat(_L_p1, num_players), S[16])
+                            if _L_p1 not in st.players:
                                 break  # the picker is out of the game: the pick ends with what was picked
                             _n7 = len(_cands7) + _stop7
                             if _n7 > 1:
@@ -869,19 +839,19 @@ def build(num_players, files):
                             else:  # one card and no stopping yet: it is picked
                                 _c20 = _cands7[0]
                             _picked7.append(_c20)
-                            st.move(_c20, (Z_stall1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[9]))), False)
+                            st.move(_c20, (Z_stall1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[8]))), False)
                     else:  # game.yaml:72
                         st.at = o22  # game.yaml:75
                         _lo8 = 1
                         _hi8 = 1
                         if _lo8 < 0 or _hi8 < _lo8:
-                            raise RuleError(f'a pick of {_lo8} to {_hi8} items is impossible', S[19])
+                            raise RuleError(f'a pick of {_lo8} to {_hi8} items is impossible', S[17])
                         _picked8 = []
                         while True:
                             if len(_picked8) < _hi8:
                                 _cands8 = []
                                 _seen8 = set()
-                                for _y8 in reversed(st.zones[(Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[12])))]):
+                                for _y8 in reversed(st.zones[(Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[11])))]):
                                     _t8 = _y8.type_id
                                     if _t8 not in _seen8:
                                         _seen8.add(_t8)
@@ -892,12 +862,11 @@ def build(num_players, files):
                             _stop8 = len(_picked8) >= _lo8
                             if not _cands8:
                                 if not _stop8:
-                                    raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[19])
+                                    raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[17])
                                 break
-                            _p21 = _L_p1
-                            if type(_p21) is not int or not 0 <= _p21 < num_players:
-                                raise RuleError(not_a_seat(_p21, num_players), S[19])
-                            if _p21 not in st.players:
+                            if _S_p1 is None:
+                                raise RuleError(not_a_seat(_L_p1, num_players), S[17])
+                            if _L_p1 not in st.players:
                                 break  # the picker is out of the game: the pick ends with what was picked
                             _n8 = len(_cands8) + _stop8
                             if _n8 > 1:
@@ -913,17 +882,18 @@ def build(num_players, files):
                             st.move(_c22, Z_market1, False)
                         env['sold'] = _picked8
                         st.at = o23  # game.yaml:81
-                        _i19 = (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[10]))
+                        _i19 = (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[9]))
                         _v7 = st.vars['score'][_i19] + sum([_c24.props['value'] for _c24 in env['sold']])
                         if _v7 < 0:
-                            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[11])
+                            raise RuleError("'score' would fall to " + str(_v7) + ', below its minimum 0', S[10])
                         st.vars['score'][_i19] = _v7
                 st.at = o27  # game.yaml:82
                 if (len(st.zones[Z_draw_pile1]) > 0):
                     st.at = o26  # game.yaml:84
-                    st.move_count(1, Z_draw_pile1, (Z_hand1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[6]))), False, S[7])
+                    st.move_count(1, Z_draw_pile1, (Z_hand1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[5]))), False, S[6])
     def c_18(st, env, pc):  # game.yaml:61
         _L_p2 = env['p']
+        _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         if pc <= 0:
             st.at = o24  # game.yaml:62
             # game.yaml:65: always offered
@@ -931,11 +901,10 @@ def build(num_players, files):
             _end9 = 1
             _end10 = _end9 + 1
             if not _end10:
-                raise RuleError('a choice has no legal option', S[17])
-            _p22 = e24_player(st, env)
-            if type(_p22) is not int or not 0 <= _p22 < num_players:
-                raise RuleError(not_a_seat(_p22, num_players), S[17])
-            if _p22 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[15])
+            if _S_p2 is None:
+                raise RuleError(not_a_seat(_L_p2, num_players), S[15])
+            if _L_p2 in st.players:  # else out of the game: no option runs
                 if _end10 > 1:
                     _i20 = st.choose(_end10)
                     st.move_number += 1
@@ -947,13 +916,13 @@ def build(num_players, files):
                     _lo9 = 1
                     _hi9 = 1
                     if _lo9 < 0 or _hi9 < _lo9:
-                        raise RuleError(f'a pick of {_lo9} to {_hi9} items is impossible', S[18])
+                        raise RuleError(f'a pick of {_lo9} to {_hi9} items is impossible', S[16])
                     _picked9 = []
                     while True:
                         if len(_picked9) < _hi9:
                             _cands9 = []
                             _seen9 = set()
-                            for _y9 in reversed(st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[8])))]):
+                            for _y9 in reversed(st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[7])))]):
                                 _t9 = _y9.type_id
                                 if _t9 not in _seen9:
                                     _seen9.add(_t9)
@@ -964,12 +933,11 @@ def build(num_players, files):
                         _stop9 = len(_picked9) >= _lo9
                         if not _cands9:
                             if not _stop9:
-                                raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[18])
+                                raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[16])
                             break
-                        _p23 = _L_p2
-                        if type(_p23) is not int or not 0 <= _p23 < num_players:
-                            raise RuleError(not_a_seat(_p23, num_players), S[18])
-                        if _p23 not in st.players:
+                        if _S_p2 is None:
+                            raise RuleError(not_a_seat(_L_p2, num_players), S[16])
+                        if _L_p2 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n9 = len(_cands9) + _stop9
                         if _n9 > 1:
@@ -982,19 +950,19 @@ def build(num_players, files):
                         else:  # one card and no stopping yet: it is picked
                             _c25 = _cands9[0]
                         _picked9.append(_c25)
-                        st.move(_c25, (Z_stall1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[9]))), False)
+                        st.move(_c25, (Z_stall1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[8]))), False)
                 else:  # game.yaml:72
                     st.at = o22  # game.yaml:75
                     _lo10 = 1
                     _hi10 = 1
                     if _lo10 < 0 or _hi10 < _lo10:
-                        raise RuleError(f'a pick of {_lo10} to {_hi10} items is impossible', S[19])
+                        raise RuleError(f'a pick of {_lo10} to {_hi10} items is impossible', S[17])
                     _picked10 = []
                     while True:
                         if len(_picked10) < _hi10:
                             _cands10 = []
                             _seen10 = set()
-                            for _y10 in reversed(st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[12])))]):
+                            for _y10 in reversed(st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[11])))]):
                                 _t10 = _y10.type_id
                                 if _t10 not in _seen10:
                                     _seen10.add(_t10)
@@ -1005,12 +973,11 @@ def build(num_players, files):
                         _stop10 = len(_picked10) >= _lo10
                         if not _cands10:
                             if not _stop10:
-                                raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[19])
+                                raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[17])
                             break
-                        _p24 = _L_p2
-                        if type(_p24) is not int or not 0 <= _p24 < num_players:
-                            raise RuleError(not_a_seat(_p24, num_players), S[19])
-                        if _p24 not in st.players:
+                        if _S_p2 is None:
+                            raise RuleError(not_a_seat(_L_p2, num_players), S[17])
+                        if _L_p2 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n10 = len(_cands10) + _stop10
                         if _n10 > 1:
@@ -1026,30 +993,31 @@ def build(num_players, files):
                         st.move(_c27, Z_market1, False)
                     env['sold'] = _picked10
                     st.at = o23  # game.yaml:81
-                    _i23 = (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[10]))
+                    _i23 = (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[9]))
                     _v8 = st.vars['score'][_i23] + sum([_c29.props['value'] for _c29 in env['sold']])
                     if _v8 < 0:
-                        raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[11])
+                        raise RuleError("'score' would fall to " + str(_v8) + ', below its minimum 0', S[10])
                     st.vars['score'][_i23] = _v8
         if pc <= 1:
             st.at = o27  # game.yaml:82
             if (len(st.zones[Z_draw_pile1]) > 0):
                 st.at = o26  # game.yaml:84
-                st.move_count(1, Z_draw_pile1, (Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[6]))), False, S[7])
+                st.move_count(1, Z_draw_pile1, (Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[5]))), False, S[6])
     def c_19(st, env, pc):  # game.yaml:66
         _L_p3 = env['p']
+        _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
         if pc <= 0:
             st.at = o20  # game.yaml:67
             _lo11 = 1
             _hi11 = 1
             if _lo11 < 0 or _hi11 < _lo11:
-                raise RuleError(f'a pick of {_lo11} to {_hi11} items is impossible', S[18])
+                raise RuleError(f'a pick of {_lo11} to {_hi11} items is impossible', S[16])
             _picked11 = []
             while True:
                 if len(_picked11) < _hi11:
                     _cands11 = []
                     _seen11 = set()
-                    for _y11 in reversed(st.zones[(Z_hand1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[8])))]):
+                    for _y11 in reversed(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[7])))]):
                         _t11 = _y11.type_id
                         if _t11 not in _seen11:
                             _seen11.add(_t11)
@@ -1060,12 +1028,11 @@ def build(num_players, files):
                 _stop11 = len(_picked11) >= _lo11
                 if not _cands11:
                     if not _stop11:
-                        raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[18])
+                        raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[16])
                     break
-                _p25 = _L_p3
-                if type(_p25) is not int or not 0 <= _p25 < num_players:
-                    raise RuleError(not_a_seat(_p25, num_players), S[18])
-                if _p25 not in st.players:
+                if _S_p3 is None:
+                    raise RuleError(not_a_seat(_L_p3, num_players), S[16])
+                if _L_p3 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n11 = len(_cands11) + _stop11
                 if _n11 > 1:
@@ -1078,21 +1045,22 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c30 = _cands11[0]
                 _picked11.append(_c30)
-                st.move(_c30, (Z_stall1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[9]))), False)
+                st.move(_c30, (Z_stall1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[8]))), False)
     def c_21(st, env, pc):  # game.yaml:74
         _L_p4 = env['p']
+        _S_p4 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
         if pc <= 0:
             st.at = o22  # game.yaml:75
             _lo12 = 1
             _hi12 = 1
             if _lo12 < 0 or _hi12 < _lo12:
-                raise RuleError(f'a pick of {_lo12} to {_hi12} items is impossible', S[19])
+                raise RuleError(f'a pick of {_lo12} to {_hi12} items is impossible', S[17])
             _picked12 = []
             while True:
                 if len(_picked12) < _hi12:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[12])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[11])))]):
                         _t12 = _y12.type_id
                         if _t12 not in _seen12:
                             _seen12.add(_t12)
@@ -1103,12 +1071,11 @@ def build(num_players, files):
                 _stop12 = len(_picked12) >= _lo12
                 if not _cands12:
                     if not _stop12:
-                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[19])
+                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[17])
                     break
-                _p26 = _L_p4
-                if type(_p26) is not int or not 0 <= _p26 < num_players:
-                    raise RuleError(not_a_seat(_p26, num_players), S[19])
-                if _p26 not in st.players:
+                if _S_p4 is None:
+                    raise RuleError(not_a_seat(_L_p4, num_players), S[17])
+                if _L_p4 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n12 = len(_cands12) + _stop12
                 if _n12 > 1:
@@ -1125,14 +1092,14 @@ def build(num_players, files):
             env['sold'] = _picked12
         if pc <= 1:
             st.at = o23  # game.yaml:81
-            _i26 = (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[10]))
+            _i26 = (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[9]))
             _v9 = st.vars['score'][_i26] + sum([_c34.props['value'] for _c34 in env['sold']])
             if _v9 < 0:
-                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[11])
+                raise RuleError("'score' would fall to " + str(_v9) + ', below its minimum 0', S[10])
             st.vars['score'][_i26] = _v9
 
     def tie_0(st, env):  # game.yaml:110
-        return len(st.zones[(Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])
+        return len(st.zones[(Z_stall1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])
     def init_score(st, env):  # game.yaml:51
         return 0
     def init_round(st, env):  # game.yaml:53
@@ -1144,72 +1111,72 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:53
         return first(st.players)
 
-    o0 = Block(0, S[15], 1, step_0)
-    o1 = Block(1, S[21], 2, step_1)
-    o2 = Stmt(2, S[2])
-    o3 = Stmt(3, S[22])
-    o4 = ForOp(S[23], 'w', e4_items, o1, False, seats=True)
+    o0 = Block(0, S[13], 1, step_0)
+    o1 = Block(1, S[19], 2, step_1)
+    o2 = Stmt(2, S[1])
+    o3 = Stmt(3, S[20])
+    o4 = ForOp(S[21], 'w', e4_items, o1, False, seats=True)
     o4.uid = 4
-    o5 = Block(5, S[24], 2, step_5)
-    o6 = Stmt(6, S[25])
-    o7 = Block(7, S[26], 1, step_7)
-    o8 = Stmt(8, S[4])
-    o9 = ForOp(S[27], 'p', e9_items, o7, False, seats=True)
+    o5 = Block(5, S[22], 2, step_5)
+    o6 = Stmt(6, S[23])
+    o7 = Block(7, S[24], 1, step_7)
+    o8 = Stmt(8, S[2])
+    o9 = ForOp(S[25], 'p', e9_items, o7, False, seats=True)
     o9.uid = 9
-    o10 = Block(10, S[16], 1, step_10)
-    o11 = Block(11, S[16], 3, step_11)
-    o12 = Stmt(12, S[16])
-    o13 = Stmt(13, S[16])
-    o14 = Block(14, S[28], 4, step_14)
-    o15 = Stmt(15, S[28])
-    o16 = Block(16, S[29], 2, step_16)
-    o17 = Stmt(17, S[28])
-    o18 = Block(18, S[30], 2, step_18)
-    o19 = Block(19, S[31], 1, step_19)
-    o20 = PickOp(S[18], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, None, None, False, site[1])
+    o10 = Block(10, S[14], 1, step_10)
+    o11 = Block(11, S[14], 3, step_11)
+    o12 = Stmt(12, S[14])
+    o13 = Stmt(13, S[14])
+    o14 = Block(14, S[26], 4, step_14)
+    o15 = Stmt(15, S[26])
+    o16 = Block(16, S[27], 2, step_16)
+    o17 = Stmt(17, S[26])
+    o18 = Block(18, S[28], 2, step_18)
+    o19 = Block(19, S[29], 1, step_19)
+    o20 = PickOp(S[16], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, None, None, False, site[1])
     o20.candidates = cands_20
     o20.uid = 20
-    o21 = Block(21, S[32], 2, step_21)
-    o22 = PickOp(S[19], e22_player, e22_prompt, 'c', e22_src, e22_dest, e22_min, e22_max, None, 'sold', False, site[3])
+    o21 = Block(21, S[30], 2, step_21)
+    o22 = PickOp(S[17], e22_player, e22_prompt, 'c', e22_src, e22_dest, e22_min, e22_max, None, 'sold', False, site[3])
     o22.candidates = cands_22
     o22.uid = 22
-    o23 = Stmt(23, S[11])
-    o24 = ChooseOp(S[17], e24_player, e24_prompt, [
+    o23 = Stmt(23, S[10])
+    o24 = ChooseOp(S[15], e24_player, e24_prompt, [
         OptionOp(site[0], e24_label0, None, None, None, o19),
         OptionOp(site[2], e24_label1, None, None, None, o21),
     ], False)
     o24.collect = collect_24
     o24.resolve = resolve_24
     o24.uid = 24
-    o25 = Block(25, S[33], 1, step_25)
-    o26 = Stmt(26, S[7])
-    o27 = Stmt(27, S[34])
-    o28 = Stmt(28, S[35])
-    o29 = ForOp(S[28], 'p', e29_items, o16, False, seats=True)
+    o25 = Block(25, S[31], 1, step_25)
+    o26 = Stmt(26, S[6])
+    o27 = Stmt(27, S[32])
+    o28 = Stmt(28, S[33])
+    o29 = ForOp(S[26], 'p', e29_items, o16, False, seats=True)
     o29.uid = 29
-    o30 = Stmt(30, S[28])
-    o31 = Stmt(31, S[28])
-    o32 = RepeatOp(S[16], o11, e32_cond, False)
+    o30 = Stmt(30, S[26])
+    o31 = Stmt(31, S[26])
+    o32 = RepeatOp(S[14], o11, e32_cond, False)
     o32.uid = 32
-    o33 = Block(33, S[36], 1, step_33)
-    o34 = Block(34, S[37], 1, step_34)
-    o35 = Stmt(35, S[14])
-    o36 = ForOp(S[38], 'g', e36_items, o34, False)
+    o33 = Block(33, S[34], 1, step_33)
+    o34 = Block(34, S[35], 1, step_34)
+    o35 = Stmt(35, S[12])
+    o36 = ForOp(S[36], 'g', e36_items, o34, False)
     o36.uid = 36
     P.resume = {10: c_10, 11: c_11, 14: c_14, 16: c_16, 18: c_18, 19: c_19, 21: c_21}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36]
     P.setup = o5
     P.play = o10
     P.scoring = o33
-    P.proc_names = {o0.uid: 'procedure majority (' + str(S[15]) + ')'}
+    P.proc_names = {o0.uid: 'procedure majority (' + str(S[13]) + ')'}
     P.var_specs = [
-        VarSpec('score', 'int', 'players', S[39], 'public'),
-        VarSpec('round', 'int', None, S[16], 'public'),
-        VarSpec('phase', 'str', None, S[16], 'public'),
-        VarSpec('turn_player', 'player', None, S[16], 'public'),
-        VarSpec('start_player', 'player', None, S[16], 'public'),
+        VarSpec('score', 'int', 'players', S[37], 'public'),
+        VarSpec('round', 'int', None, S[14], 'public'),
+        VarSpec('phase', 'str', None, S[14], 'public'),
+        VarSpec('turn_player', 'player', None, S[14], 'public'),
+        VarSpec('start_player', 'player', None, S[14], 'public'),
     ]
     P.var_initial = {'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[40]]
+    P.tie_breaker_spans = [S[38]]
     return P

@@ -76,7 +76,6 @@ SPANS = (
     (0, 297, 49, 297, 50),
     (0, 247, 3, 247, 17),
     (0, 253, 3, 253, 19),
-    (0, 261, 40, 261, 41),
     (0, 360, 35, 360, 44),
     (0, 360, 52, 360, 53),
     (0, 360, 47, 360, 59),
@@ -116,15 +115,12 @@ SPANS = (
     (0, 403, 60, 403, 61),
     (0, 403, 17, 403, 62),
     (0, 413, 63, 413, 64),
-    (0, 446, 35, 446, 36),
     (0, 530, 42, 530, 43),
-    (0, 552, 26, 552, 27),
     (0, 552, 15, 552, 52),
     (0, 578, 23, 578, 40),
     (0, 580, 36, 580, 46),
     (0, 582, 21, 582, 31),
     (0, 583, 13, 583, 23),
-    (0, 588, 75, 588, 76),
     (0, 588, 32, 588, 45),
     (0, 597, 24, 597, 25),
     (0, 613, 14, 613, 24),
@@ -160,10 +156,9 @@ SPANS = (
     (0, 433, 19, 433, 106),
     (0, 432, 49, 432, 50),
     (0, 438, 18, 438, 35),
-    (0, 437, 88, 437, 89),
-    (0, 435, 41, 435, 42),
     (0, 444, 19, 444, 46),
     (0, 443, 49, 443, 50),
+    (0, 446, 35, 446, 36),
     (0, 459, 52, 459, 73),
     (0, 380, 3, 380, 15),
     (0, 471, 59, 471, 80),
@@ -199,6 +194,7 @@ SPANS = (
     (0, 537, 17, 537, 57),
     (0, 544, 32, 544, 69),
     (0, 535, 23, 535, 30),
+    (0, 552, 26, 552, 27),
     (0, 554, 15, 554, 31),
     (0, 554, 35, 554, 46),
     (0, 571, 94, 571, 107),
@@ -211,6 +207,7 @@ SPANS = (
     (0, 586, 16, 586, 36),
     (0, 584, 16, 584, 37),
     (0, 585, 41, 585, 69),
+    (0, 588, 75, 588, 76),
     (0, 601, 66, 601, 67),
     (0, 601, 55, 601, 73),
     (0, 610, 13, 610, 28),
@@ -279,10 +276,10 @@ SPANS = (
     (0, 334, 17, 334, 46),
     (0, 336, 62, 336, 74),
     (0, 336, 19, 336, 75),
-    (0, 341, 70, 341, 71),
     (0, 341, 17, 341, 72),
     (0, 339, 53, 339, 75),
     (0, 339, 42, 339, 43),
+    (0, 341, 70, 341, 71),
     (0, 342, 58, 342, 69),
     (0, 343, 60, 343, 72),
     (0, 346, 56, 346, 57),
@@ -291,26 +288,26 @@ SPANS = (
     (0, 354, 45, 354, 46),
     (0, 354, 63, 354, 86),
     (0, 353, 51, 353, 52),
-    (0, 785, 44, 785, 45),
-    (0, 785, 70, 785, 71),
-    (0, 785, 94, 785, 95),
-    (0, 787, 28, 787, 29),
     (0, 787, 23, 787, 47),
-    (0, 789, 31, 789, 32),
-    (0, 790, 30, 790, 31),
-    (0, 791, 28, 791, 29),
     (0, 792, 39, 792, 55),
     (0, 793, 11, 793, 40),
     (0, 794, 22, 794, 47),
     (0, 794, 55, 794, 74),
     (0, 795, 17, 795, 21),
     (0, 797, 47, 797, 65),
+    (0, 800, 11, 800, 126),
+    (0, 785, 44, 785, 45),
+    (0, 785, 70, 785, 71),
+    (0, 785, 94, 785, 95),
+    (0, 787, 28, 787, 29),
+    (0, 789, 31, 789, 32),
+    (0, 790, 30, 790, 31),
+    (0, 791, 28, 791, 29),
     (0, 800, 17, 800, 18),
     (0, 800, 39, 800, 40),
     (0, 800, 63, 800, 64),
     (0, 800, 81, 800, 82),
     (0, 800, 123, 800, 124),
-    (0, 800, 11, 800, 126),
     (0, 406, 13, 413, 7),
     (0, 415, 13, 424, 3),
     (0, 449, 3, 449, 19),
@@ -1040,7 +1037,7 @@ def build(num_players, files):
         return result
 
     def fn_coat_majority(st, v_a):  # game.yaml:257
-        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[23])))] if (_c1.props['arms'] == v_a)]) for _p3 in clockwise_from(st, st.vars['start_player'])])
+        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in clockwise_from(st, st.vars['start_player'])])
 
     def proc_earn(st, env):  # game.yaml:358
         st.at = o30  # game.yaml:360
@@ -1048,76 +1045,76 @@ def build(num_players, files):
         st.at = o31  # game.yaml:360
         _v1 = st.vars['bank'] - env['k']
         if _v1 < 0:
-            raise RuleError("'bank' would fall to " + str(_v1) + ', below its minimum 0', S[24])
+            raise RuleError("'bank' would fall to " + str(_v1) + ', below its minimum 0', S[23])
         st.vars['bank'] = _v1
         st.at = o32  # game.yaml:360
-        _i1 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))
+        _i1 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))
         _v2 = st.vars['gold'][_i1] + env['k']
         if _v2 < 0:
-            raise RuleError("'gold' would fall to " + str(_v2) + ', below its minimum 0', S[26])
+            raise RuleError("'gold' would fall to " + str(_v2) + ', below its minimum 0', S[25])
         st.vars['gold'][_i1] = _v2
 
     def proc_pay(st, env):  # game.yaml:361
         st.at = o33  # game.yaml:361
-        _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))
+        _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))
         _v3 = st.vars['gold'][_i2] - env['n']
         if _v3 < 0:
-            raise RuleError("'gold' would fall to " + str(_v3) + ', below its minimum 0', S[28])
+            raise RuleError("'gold' would fall to " + str(_v3) + ', below its minimum 0', S[27])
         st.vars['gold'][_i2] = _v3
         st.at = o34  # game.yaml:361
         _v4 = st.vars['bank'] + env['n']
         if _v4 < 0:
-            raise RuleError("'bank' would fall to " + str(_v4) + ', below its minimum 0', S[29])
+            raise RuleError("'bank' would fall to " + str(_v4) + ', below its minimum 0', S[28])
         st.vars['bank'] = _v4
 
     def proc_take_coat(st, env):  # game.yaml:362
         st.at = o39  # game.yaml:367
         if (len(st.zones[Z_coat_pile1]) > 0):
             st.at = o38  # game.yaml:368
-            st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))])), False, S[32])
+            st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))])), False, S[31])
         else:
             st.at = o36  # game.yaml:369
-            _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))
+            _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32]))
             st.vars['extra_coats'][_i3] += 1
 
     def proc_take_token(st, env):  # game.yaml:370
         st.at = o42  # game.yaml:375
         if any((_x3.props['symbol'] == env['s']) for _x3 in st.zones[Z_token_supply1]):
             st.at = o41  # game.yaml:376
-            st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False)
+            st.move(first([_x4 for _x4 in st.zones[Z_token_supply1] if (_x4.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))), False)
 
     def proc_to_personal(st, env):  # game.yaml:377
         st.at = o43  # game.yaml:379
-        st.move_count(min((env['n'], len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[37])))]),)), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[36]))), (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[35]))), False, S[38])
+        st.move_count(min((env['n'], len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[36])))]),)), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[35]))), (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False, S[37])
 
     def proc_from_general(st, env):  # game.yaml:380
         st.at = o46  # game.yaml:385
-        for _i4 in list(span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[39])):
+        for _i4 in span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[38]):
             env['i'] = _i4
             st.at = o45  # game.yaml:386
-            st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[44])
+            st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[40])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[39]))), False, S[43])
 
     def proc_to_general(st, env):  # game.yaml:387
         st.at = o47  # game.yaml:389
-        _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[46])))] if (_m7.owner == env['p'])]
-        _dest1 = (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45])))
+        _items1 = [_m7 for _m7 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[45])))] if (_m7.owner == env['p'])]
+        _dest1 = (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))
         for _c2 in cards_of(_items1):
             st.move(_c2, _dest1, False)
 
     def proc_exchange_token(st, env):  # game.yaml:724
         st.at = o302  # game.yaml:726
-        _i5 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47]))
+        _i5 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46]))
         st.vars['exchanges_used'][_i5] += 1
         st.at = o303  # game.yaml:726
         _args1 = {'p': env['p'], 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[48])
+            enter_procedure(st, S[47])
         st.inline += 1
         try:
             proc_pay(st, _args1)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[49]) + ')')
+            traced(e, 'procedure pay (' + str(S[48]) + ')')
             raise
         st.inline -= 1
         st.at = o304  # game.yaml:726
@@ -1125,13 +1122,13 @@ def build(num_players, files):
         st.at = o305  # game.yaml:726
         _args2 = {'p': env['p'], 's': 'crown'}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[50])
+            enter_procedure(st, S[49])
         st.inline += 1
         try:
             proc_take_token(st, _args2)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_token (' + str(S[51]) + ')')
+            traced(e, 'procedure take_token (' + str(S[50]) + ')')
             raise
         st.inline -= 1
 
@@ -1158,13 +1155,13 @@ def build(num_players, files):
                 st.at = o49  # game.yaml:397
                 _args3 = {'p': env['p'], 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[52])
+                    enter_procedure(st, S[51])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args3)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
                 st.inline -= 1
             st.at = o53  # game.yaml:398
@@ -1172,13 +1169,13 @@ def build(num_players, files):
                 st.at = o52  # game.yaml:398
                 _args4 = {'p': env['p'], 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[54])
+                    enter_procedure(st, S[53])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args4)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
                 st.inline -= 1
             st.at = o56  # game.yaml:399
@@ -1186,13 +1183,13 @@ def build(num_players, files):
                 st.at = o55  # game.yaml:399
                 _args5 = {'p': env['p'], 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[55])
+                    enter_procedure(st, S[54])
                 st.inline += 1
                 try:
                     proc_earn(st, _args5)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             st.at = o59  # game.yaml:400
@@ -1200,13 +1197,13 @@ def build(num_players, files):
                 st.at = o58  # game.yaml:400
                 _args6 = {'p': env['p'], 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[57])
+                    enter_procedure(st, S[56])
                 st.inline += 1
                 try:
                     proc_earn(st, _args6)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             st.at = o62  # game.yaml:401
@@ -1214,19 +1211,19 @@ def build(num_players, files):
                 st.at = o61  # game.yaml:401
                 _args7 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[58])
+                    enter_procedure(st, S[57])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args7)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
             st.at = o65  # game.yaml:402
             if ((env['m'].props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60]))), False, S[61])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[59]))), False, S[60])
             fr.pc = 7
             st.at = o75  # game.yaml:404
             if (env['m'].props['ability'] == 'gold_or_markers'):
@@ -1237,7 +1234,7 @@ def build(num_players, files):
         if pc == 7:
             fr.pc = 8
             st.at = o82  # game.yaml:413
-            if ((env['m'].props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[62])))]) > 0)):
+            if ((env['m'].props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[61])))]) > 0)):
                 st.frames.append(Frame(o76, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1276,7 +1273,7 @@ def build(num_players, files):
             for _p4 in list(st.players):
                 env['p'] = _p4
                 st.at = o102  # game.yaml:446
-                _items2 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
+                _items2 = st.zones[(Z_influence_hand1 + _p4)]
                 _dest2 = Z_influence_deck1
                 for _c3 in cards_of(_items2):
                     st.move(_c3, _dest2, False)
@@ -1377,7 +1374,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o149  # game.yaml:530
-            env['left'] = min((env['n'], len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))]),))
+            env['left'] = min((env['n'], len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[62])))]),))
             fr.pc = 2
             st.at = o158  # game.yaml:531
             o158.exec(st, env)
@@ -1397,10 +1394,10 @@ def build(num_players, files):
             for _p5 in list(st.players):
                 env['p'] = _p5
                 st.at = o160  # game.yaml:552
-                _i6 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
-                _v5 = len([1 for _m8 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m8.props['ability'] == 'first_once')])
+                _i6 = _p5
+                _v5 = len([1 for _m8 in st.zones[(Z_missions_done1 + _p5)] if (_m8.props['ability'] == 'first_once')])
                 if _v5 < 0:
-                    raise RuleError("'first_left' would fall to " + str(_v5) + ', below its minimum 0', S[66])
+                    raise RuleError("'first_left' would fall to " + str(_v5) + ', below its minimum 0', S[63])
                 st.vars['first_left'][_i6] = _v5
             fr.pc = 2
             st.at = o165  # game.yaml:553
@@ -1437,12 +1434,12 @@ def build(num_players, files):
             st.at = o176  # game.yaml:577
             st.vars['flip'] = False
             st.at = o177  # game.yaml:578
-            env['leaders'] = fn_most_influence(st, S[67], env['t'])
+            env['leaders'] = fn_most_influence(st, S[64], env['t'])
             st.at = o178  # game.yaml:579
             st.vars['leader'] = (env['leaders'][0] if (len(env['leaders']) == 1) else None)
             fr.pc = 4
             st.at = o183  # game.yaml:580
-            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], env['t']) != 'markers')):
+            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[65], env['t']) != 'markers')):
                 st.frames.append(Frame(o179, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1450,10 +1447,10 @@ def build(num_players, files):
         if pc == 4:
             st.at = o184  # game.yaml:582
             if st.record_log:
-                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[69], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.log_line(fmt_card1(env['t']) + ' (' + fmt_str1(fn_kind_of(st, S[66], env['t'])) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
             fr.pc = 6
             st.at = o191  # game.yaml:583
-            if (fn_kind_of(st, S[70], env['t']) == 'markers'):
+            if (fn_kind_of(st, S[67], env['t']) == 'markers'):
                 st.frames.append(Frame(o187, env))
             elif (env['t'] == st.vars['louis']):
                 st.frames.append(Frame(o189, env))
@@ -1467,8 +1464,8 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o193  # game.yaml:588
-                _items4 = [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m9.owner == env['q'])]
-                _dest4 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
+                _items4 = [_m9 for _m9 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[68])))] if (_m9.owner == _q1)]
+                _dest4 = (Z_personal1 + _q1)
                 for _c5 in cards_of(_items4):
                     st.move(_c5, _dest4, False)
             st.at = o197  # game.yaml:590
@@ -1485,7 +1482,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o204  # game.yaml:597
-            if ((st.vars['first_left'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))] > 0) and (st.vars['leader'] == None)):
+            if ((st.vars['first_left'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[69]))] > 0) and (st.vars['leader'] == None)):
                 st.frames.append(Frame(o198, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1509,7 +1506,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o212  # game.yaml:613
-            if (fn_kind_of(st, S[74], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[70], env['t']) == 'gold'):
                 st.frames.append(Frame(o210, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1578,13 +1575,13 @@ def build(num_players, files):
                 st.at = o248  # game.yaml:661
                 _args8 = {'p': env['p'], 's': env['t'].props['gift']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[75])
+                    enter_procedure(st, S[71])
                 st.inline += 1
                 try:
                     proc_take_token(st, _args8)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_token (' + str(S[51]) + ')')
+                    traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
                 st.inline -= 1
             fr.pc = 2
@@ -1600,13 +1597,13 @@ def build(num_players, files):
                 st.at = o255  # game.yaml:663
                 _args9 = {'p': env['p'], 'n': 5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[76])
+                    enter_procedure(st, S[72])
                 st.inline += 1
                 try:
                     proc_earn(st, _args9)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             fr.pc = 4
@@ -1622,49 +1619,49 @@ def build(num_players, files):
                 st.at = o262  # game.yaml:665
                 _args10 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[77])
+                    enter_procedure(st, S[73])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args10)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o263  # game.yaml:665
                 _args11 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[78])
+                    enter_procedure(st, S[74])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args11)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
             st.at = o267  # game.yaml:666
             if (env['t'].props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79]))), False, S[80])
+                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False, S[76])
             st.at = o273  # game.yaml:667
             if (env['t'].props['gift'] == 'louvois'):
                 st.at = o269  # game.yaml:669
                 _args12 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[81])
+                    enter_procedure(st, S[77])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args12)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
+                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))), False, S[79])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1684,7 +1681,7 @@ def build(num_players, files):
         if pc == 2:
             fr.pc = 3
             st.at = o293  # game.yaml:695
-            if (len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[84])))]) > 1):
+            if (len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[80])))]) > 1):
                 st.frames.append(Frame(o285, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1730,12 +1727,12 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o312  # game.yaml:739
-            st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False)
+            st.move(env['m'], (Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[81]))), False)
             fr.pc = 4
             st.at = o313  # game.yaml:740
             _args13 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[86])
+                enter_procedure(st, S[82])
             st.frames.append(Frame(o28, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1784,7 +1781,7 @@ def build(num_players, files):
             for _c6 in list(env['back']):
                 env['c'] = _c6
                 st.at = o328  # game.yaml:775
-                st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+                st.move(_c6, st.zone_index((st.zones[Z_light_deck1] if (_c6.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c6.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
             fr.pc = 3
             st.at = o332  # game.yaml:777
             o332.exec(st, env)
@@ -1799,42 +1796,42 @@ def build(num_players, files):
     def step_35(st, fr):  # game.yaml:369
         env = fr.env
         st.at = o36  # game.yaml:369
-        _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))
+        _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32]))
         st.vars['extra_coats'][_i7] += 1
         st.frames.pop()
 
     def step_37(st, fr):  # game.yaml:368
         env = fr.env
         st.at = o38  # game.yaml:368
-        st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))])), False, S[32])
+        st.move_count(1, Z_coat_pile1, st.zone_index((st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if env['bonus'] else st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))])), False, S[31])
         st.frames.pop()
 
     def step_40(st, fr):  # game.yaml:376
         env = fr.env
         st.at = o41  # game.yaml:376
-        st.move(first([_x5 for _x5 in st.zones[Z_token_supply1] if (_x5.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False)
+        st.move(first([_x5 for _x5 in st.zones[Z_token_supply1] if (_x5.props['symbol'] == env['s'])]), (Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[33]))), False)
         st.frames.pop()
 
     def step_44(st, fr):  # game.yaml:386
         env = fr.env
         st.at = o45  # game.yaml:386
-        st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[44])
+        st.move_count(1, st.zone_index((st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))] if (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[40])))]) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[39]))), False, S[43])
         st.frames.pop()
 
     def e46_items(st, env):  # game.yaml:385
-        return span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[39])
+        return span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[38])
     def step_48(st, fr):  # game.yaml:397
         env = fr.env
         st.at = o49  # game.yaml:397
         _args14 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[52])
+            enter_procedure(st, S[51])
         st.inline += 1
         try:
             proc_to_personal(st, _args14)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1844,13 +1841,13 @@ def build(num_players, files):
         st.at = o52  # game.yaml:398
         _args15 = {'p': env['p'], 'n': 3}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[54])
+            enter_procedure(st, S[53])
         st.inline += 1
         try:
             proc_to_personal(st, _args15)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1860,13 +1857,13 @@ def build(num_players, files):
         st.at = o55  # game.yaml:399
         _args16 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[55])
+            enter_procedure(st, S[54])
         st.inline += 1
         try:
             proc_earn(st, _args16)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1876,13 +1873,13 @@ def build(num_players, files):
         st.at = o58  # game.yaml:400
         _args17 = {'p': env['p'], 'n': 3}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[57])
+            enter_procedure(st, S[56])
         st.inline += 1
         try:
             proc_earn(st, _args17)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1892,13 +1889,13 @@ def build(num_players, files):
         st.at = o61  # game.yaml:401
         _args18 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[58])
+            enter_procedure(st, S[57])
         st.inline += 1
         try:
             proc_take_coat(st, _args18)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1906,7 +1903,7 @@ def build(num_players, files):
     def step_63(st, fr):  # game.yaml:403
         env = fr.env
         st.at = o64  # game.yaml:403
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60]))), False, S[61])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[59]))), False, S[60])
         st.frames.pop()
 
     def step_66(st, fr):  # game.yaml:405
@@ -1929,13 +1926,13 @@ def build(num_players, files):
         st.at = o68  # game.yaml:409
         _args19 = {'p': env['p'], 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[87])
+            enter_procedure(st, S[83])
         st.inline += 1
         try:
             proc_earn(st, _args19)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1945,25 +1942,25 @@ def build(num_players, files):
         st.at = o70  # game.yaml:411
         _args20 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[88])
+            enter_procedure(st, S[84])
         st.inline += 1
         try:
             proc_earn(st, _args20)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.at = o71  # game.yaml:411
         _args21 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[89])
+            enter_procedure(st, S[85])
         st.inline += 1
         try:
             proc_to_personal(st, _args21)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1973,13 +1970,13 @@ def build(num_players, files):
         st.at = o73  # game.yaml:412
         _args22 = {'p': env['p'], 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[90])
+            enter_procedure(st, S[86])
         st.inline += 1
         try:
             proc_to_personal(st, _args22)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1993,13 +1990,14 @@ def build(num_players, files):
     def e74_label1(st, env):  # game.yaml:410
         return "1 Louis d'or and 1 marker"
     def e74_when1(st, env):  # game.yaml:410
-        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[91])))]) > 0)
+        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87])))]) > 0)
     def e74_label2(st, env):  # game.yaml:412
         return '2 markers'
     def e74_when2(st, env):  # game.yaml:412
-        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92])))]) > 1)
+        return (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))]) > 1)
     def collect_74(st, env):  # game.yaml:406
         _L_p1 = env['p']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         actions = []
         values = []
         idx = []
@@ -2007,11 +2005,11 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if (len(st.zones[(Z_general1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[91])))]) > 0):  # game.yaml:410
+        if (len(st.zones[(Z_general1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[87])))]) > 0):  # game.yaml:410
             actions.append(A_11)
             values.append(None)
             idx.append(1)
-        if (len(st.zones[(Z_general1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[92])))]) > 1):  # game.yaml:412
+        if (len(st.zones[(Z_general1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[88])))]) > 1):  # game.yaml:412
             actions.append(A_21)
             values.append(None)
             idx.append(2)
@@ -2023,51 +2021,51 @@ def build(num_players, files):
             st.at = o68  # game.yaml:409
             _args23 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[87])
+                enter_procedure(st, S[83])
             st.inline += 1
             try:
                 proc_earn(st, _args23)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[56]) + ')')
+                traced(e, 'procedure earn (' + str(S[55]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:410
             st.at = o70  # game.yaml:411
             _args24 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 proc_earn(st, _args24)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[56]) + ')')
+                traced(e, 'procedure earn (' + str(S[55]) + ')')
                 raise
             st.inline -= 1
             st.at = o71  # game.yaml:411
             _args25 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[89])
+                enter_procedure(st, S[85])
             st.inline += 1
             try:
                 proc_to_personal(st, _args25)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:412
             st.at = o73  # game.yaml:412
             _args26 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
+                enter_procedure(st, S[86])
             st.inline += 1
             try:
                 proc_to_personal(st, _args26)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
     def step_76(st, fr):  # game.yaml:414
@@ -2088,9 +2086,9 @@ def build(num_players, files):
     def step_77(st, fr):  # game.yaml:420
         env = fr.env
         st.at = o78  # game.yaml:420
-        st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
+        st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), False, S[91])
         st.at = o79  # game.yaml:420
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92]))), False, S[93])
         st.frames.pop()
 
     def step_80(st, fr):  # game.yaml:421
@@ -2124,9 +2122,9 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:419
             st.at = o78  # game.yaml:420
-            st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[93]))), False, S[95])
+            st.move_count(1, (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89]))), False, S[91])
             st.at = o79  # game.yaml:420
-            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))), False, S[97])
+            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92]))), False, S[93])
         elif k == 1:  # game.yaml:421
             pass
     def step_83(st, fr):  # game.yaml:428
@@ -2134,22 +2132,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o84  # game.yaml:429
-            _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
+            _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[94]))
             _v6 = len([1 for _m10 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m10.props['ability'] == 'pass2')])
             if _v6 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v6) + ', below its minimum 0', S[99])
+                raise RuleError("'pass_left' would fall to " + str(_v6) + ', below its minimum 0', S[95])
             st.vars['pass_left'][_i8] = _v6
             st.at = o85  # game.yaml:430
-            _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
+            _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))
             _v7 = len([1 for _m11 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m11.props['ability'] == 'card_swap')])
             if _v7 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v7) + ', below its minimum 0', S[101])
+                raise RuleError("'swap_left' would fall to " + str(_v7) + ', below its minimum 0', S[97])
             st.vars['swap_left'][_i9] = _v7
             st.at = o86  # game.yaml:431
-            _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
+            _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
             _v8 = len([1 for _m12 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m12.props['ability'] == 'place_four')])
             if _v8 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v8) + ', below its minimum 0', S[103])
+                raise RuleError("'four_left' would fall to " + str(_v8) + ', below its minimum 0', S[99])
             st.vars['four_left'][_i10] = _v8
             fr.pc = 4
             st.at = o89  # game.yaml:432
@@ -2170,7 +2168,7 @@ def build(num_players, files):
             st.at = o88  # game.yaml:433
             _args27 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[104])
+                enter_procedure(st, S[100])
             st.frames.append(Frame(o9, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2181,7 +2179,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e89_items(st, env):  # game.yaml:432
-        return [_x6 for _x6 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x6.props['ability'] in ['tile_marker', 'louis_marker'])]
+        return [_x6 for _x6 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_x6.props['ability'] in ['tile_marker', 'louis_marker'])]
     def e90_items(st, env):  # game.yaml:427
         return clockwise_from(st, st.vars['start_player'])
     def step_91(st, fr):  # game.yaml:436
@@ -2207,7 +2205,7 @@ def build(num_players, files):
             st.at = o93  # game.yaml:438
             _args28 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[106])
+                enter_procedure(st, S[102])
             st.frames.append(Frame(o11, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2218,9 +2216,9 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e94_items(st, env):  # game.yaml:437
-        return [_q2 for _q2 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[107])))]) > 1)]
+        return [_q2 for _q2 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + _q2)]) > 1)]
     def e95_cond(st, env):  # game.yaml:435
-        return any((len(st.zones[(Z_influence_hand1 + (_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[108])))]) > 1) for _q3 in st.players)
+        return any((len(st.zones[(Z_influence_hand1 + _q3)]) > 1) for _q3 in st.players)
     def step_96(st, fr):  # game.yaml:442
         env = fr.env
         pc = fr.pc
@@ -2244,7 +2242,7 @@ def build(num_players, files):
             st.at = o98  # game.yaml:444
             _args29 = {'p': env['p'], 'x': env['m'], 'optional': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[109])
+                enter_procedure(st, S[103])
             st.frames.append(Frame(o10, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2255,13 +2253,13 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e99_items(st, env):  # game.yaml:443
-        return [_x7 for _x7 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x7.props['ability'] == 'final_marker')]
+        return [_x7 for _x7 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104])))] if (_x7.props['ability'] == 'final_marker')]
     def e100_items(st, env):  # game.yaml:441
         return clockwise_from(st, st.vars['start_player'])
     def step_101(st, fr):  # game.yaml:446
         env = fr.env
         st.at = o102  # game.yaml:446
-        _items5 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
+        _items5 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))]
         _dest5 = Z_influence_deck1
         for _c7 in cards_of(_items5):
             st.move(_c7, _dest5, False)
@@ -2289,13 +2287,13 @@ def build(num_players, files):
         st.at = o109  # game.yaml:459
         _args30 = {'p': env['p'], 't': env['t'], 'n': env['n']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[111])
+            enter_procedure(st, S[106])
         st.inline += 1
         try:
             proc_from_general(st, _args30)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure from_general (' + str(S[112]) + ')')
+            traced(e, 'procedure from_general (' + str(S[107]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2333,13 +2331,13 @@ def build(num_players, files):
             st.at = o109  # game.yaml:459
             _args31 = {'p': env['p'], 't': env['t'], 'n': env['n']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[111])
+                enter_procedure(st, S[106])
             st.inline += 1
             try:
                 proc_from_general(st, _args31)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure from_general (' + str(S[112]) + ')')
+                traced(e, 'procedure from_general (' + str(S[107]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:460
@@ -2364,13 +2362,13 @@ def build(num_players, files):
         st.at = o115  # game.yaml:471
         _args32 = {'p': env['p'], 't': env['t'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[113])
+            enter_procedure(st, S[108])
         st.inline += 1
         try:
             proc_from_general(st, _args32)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure from_general (' + str(S[112]) + ')')
+            traced(e, 'procedure from_general (' + str(S[107]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2412,17 +2410,17 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:471
-            env['t'] = dec.values[i]
+            _t3 = env['t'] = dec.values[i]
             st.at = o115  # game.yaml:471
-            _args33 = {'p': env['p'], 't': env['t'], 'n': 1}
+            _args33 = {'p': env['p'], 't': _t3, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[113])
+                enter_procedure(st, S[108])
             st.inline += 1
             try:
                 proc_from_general(st, _args33)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure from_general (' + str(S[112]) + ')')
+                traced(e, 'procedure from_general (' + str(S[107]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:472
@@ -2437,7 +2435,7 @@ def build(num_players, files):
             st.at = o121  # game.yaml:482
             _args34 = {'p': env['p'], 'c': env['c']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[114])
+                enter_procedure(st, S[109])
             st.frames.append(Frame(o12, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2450,21 +2448,21 @@ def build(num_players, files):
     def step_122(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o123  # game.yaml:486
-        _i11 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))
+        _i11 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110]))
         _v9 = st.vars['pass_left'][_i11] - 1
         if _v9 < 0:
-            raise RuleError("'pass_left' would fall to " + str(_v9) + ', below its minimum 0', S[116])
+            raise RuleError("'pass_left' would fall to " + str(_v9) + ', below its minimum 0', S[111])
         st.vars['pass_left'][_i11] = _v9
         st.at = o124  # game.yaml:486
         _args35 = {'p': env['p'], 'n': 2}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[117])
+            enter_procedure(st, S[112])
         st.inline += 1
         try:
             proc_pay(st, _args35)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[49]) + ')')
+            traced(e, 'procedure pay (' + str(S[48]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2472,15 +2470,15 @@ def build(num_players, files):
     def step_125(st, fr):  # game.yaml:491
         env = fr.env
         st.at = o126  # game.yaml:491
-        _i12 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))
+        _i12 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))
         _v10 = st.vars['swap_left'][_i12] - 1
         if _v10 < 0:
-            raise RuleError("'swap_left' would fall to " + str(_v10) + ', below its minimum 0', S[119])
+            raise RuleError("'swap_left' would fall to " + str(_v10) + ', below its minimum 0', S[114])
         st.vars['swap_left'][_i12] = _v10
         st.at = o127  # game.yaml:491
         st.move(env['c'], Z_influence_played1, False)
         st.at = o128  # game.yaml:492
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))), False, S[121])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))), False, S[116])
         st.frames.pop()
 
     def e129_player(st, env):  # game.yaml:477
@@ -2490,34 +2488,35 @@ def build(num_players, files):
     def e129_label0(st, env):  # game.yaml:480
         return 'play ' + fmt_card1(env['c'])
     def e129_items0(st, env):  # game.yaml:480
-        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[122])))]
+        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[117])))]
     def e129_label1(st, env):  # game.yaml:483
         return "pay 2 Louis d'or instead of playing a card"
     def e129_when1(st, env):  # game.yaml:483
-        return ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[123]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[124]))] >= 2))
+        return ((st.vars['pass_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))] > 0) and (st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[119]))] >= 2))
     def e129_label2(st, env):  # game.yaml:487
         return 'exchange ' + fmt_card1(env['c']) + ' for a new influence card'
     def e129_items2(st, env):  # game.yaml:487
-        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[125])))]
+        return st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120])))]
     def e129_when2(st, env):  # game.yaml:487
-        return (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[126]))] > 0)
+        return (st.vars['swap_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[121]))] > 0)
     def collect_129(st, env):  # game.yaml:477
         _L_p2 = env['p']
+        _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c8 in st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[122])))]:  # game.yaml:480
+        for _c8 in st.zones[(Z_influence_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[117])))]:  # game.yaml:480
             a = A_91 + _c8.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c8)
                 idx.append(0)
-        if ((st.vars['pass_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[123]))] > 0) and (st.vars['gold'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[124]))] >= 2)):  # game.yaml:483
+        if ((st.vars['pass_left'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[118]))] > 0) and (st.vars['gold'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[119]))] >= 2)):  # game.yaml:483
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items6 = st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[125])))]  # game.yaml:487
-        if _items6 and (st.vars['swap_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[126]))] > 0):
+        _items6 = st.zones[(Z_influence_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[120])))]  # game.yaml:487
+        if _items6 and (st.vars['swap_left'][(_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[121]))] > 0):
             for _c9 in _items6:
                 a = A_111 + _c9.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -2529,39 +2528,39 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:480
-            env['c'] = dec.values[i]
+            _c10 = env['c'] = dec.values[i]
             st.frames.append(Frame(o119, env))
         elif k == 1:  # game.yaml:483
             st.at = o123  # game.yaml:486
-            _i13 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))
+            _i13 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110]))
             _v11 = st.vars['pass_left'][_i13] - 1
             if _v11 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v11) + ', below its minimum 0', S[116])
+                raise RuleError("'pass_left' would fall to " + str(_v11) + ', below its minimum 0', S[111])
             st.vars['pass_left'][_i13] = _v11
             st.at = o124  # game.yaml:486
             _args36 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[117])
+                enter_procedure(st, S[112])
             st.inline += 1
             try:
                 proc_pay(st, _args36)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[49]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:487
-            env['c'] = dec.values[i]
+            _c11 = env['c'] = dec.values[i]
             st.at = o126  # game.yaml:491
-            _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[118]))
+            _i14 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113]))
             _v12 = st.vars['swap_left'][_i14] - 1
             if _v12 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v12) + ', below its minimum 0', S[119])
+                raise RuleError("'swap_left' would fall to " + str(_v12) + ', below its minimum 0', S[114])
             st.vars['swap_left'][_i14] = _v12
             st.at = o127  # game.yaml:491
-            st.move(env['c'], Z_influence_played1, False)
+            st.move(_c11, Z_influence_played1, False)
             st.at = o128  # game.yaml:492
-            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[120]))), False, S[121])
+            st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[115]))), False, S[116])
     def step_131(st, fr):  # game.yaml:503
         env = fr.env
         pc = fr.pc
@@ -2588,7 +2587,7 @@ def build(num_players, files):
             st.at = o133  # game.yaml:506
             _args37 = {'p': env['p'], 't': env['c'].props['courtier'], 'n': 3, 'jumps': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[127])
+                enter_procedure(st, S[122])
             st.frames.append(Frame(o14, _args37))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2606,7 +2605,7 @@ def build(num_players, files):
             st.at = o135  # game.yaml:505
             _args38 = {'p': env['p'], 'n': 2, 'jumps': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[128])
+                enter_procedure(st, S[123])
             st.frames.append(Frame(o13, _args38))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2621,13 +2620,13 @@ def build(num_players, files):
         st.at = o138  # game.yaml:507
         _args39 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[129])
+            enter_procedure(st, S[124])
         st.inline += 1
         try:
             proc_to_personal(st, _args39)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2637,16 +2636,16 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o140  # game.yaml:512
-            _i15 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[130]))
+            _i15 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[125]))
             _v13 = st.vars['four_left'][_i15] - 1
             if _v13 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v13) + ', below its minimum 0', S[131])
+                raise RuleError("'four_left' would fall to " + str(_v13) + ', below its minimum 0', S[126])
             st.vars['four_left'][_i15] = _v13
             fr.pc = 2
             st.at = o141  # game.yaml:512
             _args40 = {'p': env['p'], 'n': 4, 'jumps': 3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[132])
+                enter_procedure(st, S[127])
             st.frames.append(Frame(o13, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2659,21 +2658,21 @@ def build(num_players, files):
     def step_142(st, fr):  # game.yaml:516
         env = fr.env
         st.at = o143  # game.yaml:516
-        _i16 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))
+        _i16 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[128]))
         _v14 = st.vars['four_left'][_i16] - 1
         if _v14 < 0:
-            raise RuleError("'four_left' would fall to " + str(_v14) + ', below its minimum 0', S[134])
+            raise RuleError("'four_left' would fall to " + str(_v14) + ', below its minimum 0', S[129])
         st.vars['four_left'][_i16] = _v14
         st.at = o144  # game.yaml:516
         _args41 = {'p': env['p'], 'n': 4}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[135])
+            enter_procedure(st, S[130])
         st.inline += 1
         try:
             proc_to_personal(st, _args41)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2685,23 +2684,24 @@ def build(num_players, files):
     def e145_label0(st, env):  # game.yaml:501
         return 'place markers'
     def e145_when0(st, env):  # game.yaml:501
-        return (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[136])))]) > 0)
+        return (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[131])))]) > 0)
     def e145_label1(st, env):  # game.yaml:507
         return 'collect markers'
     def e145_label2(st, env):  # game.yaml:508
         return 'place up to four markers, starting anywhere'
     def e145_when2(st, env):  # game.yaml:508
-        return ((st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[137]))] > 0) and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))]) > 0))
+        return ((st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[132]))] > 0) and (len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133])))]) > 0))
     def e145_label3(st, env):  # game.yaml:513
         return 'collect up to four markers'
     def e145_when3(st, env):  # game.yaml:513
-        return (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[139]))] > 0)
+        return (st.vars['four_left'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[134]))] > 0)
     def collect_145(st, env):  # game.yaml:498
         _L_p3 = env['p']
+        _S_p3 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
         actions = []
         values = []
         idx = []
-        if (len(st.zones[(Z_personal1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[136])))]) > 0):  # game.yaml:501
+        if (len(st.zones[(Z_personal1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[131])))]) > 0):  # game.yaml:501
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2709,11 +2709,11 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if ((st.vars['four_left'][(_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[137]))] > 0) and (len(st.zones[(Z_personal1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[138])))]) > 0)):  # game.yaml:508
+        if ((st.vars['four_left'][(_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[132]))] > 0) and (len(st.zones[(Z_personal1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[133])))]) > 0)):  # game.yaml:508
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if (st.vars['four_left'][(_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[139]))] > 0):  # game.yaml:513
+        if (st.vars['four_left'][(_S_p3 if _S_p3 is not None else seat(st, _L_p3, S[134]))] > 0):  # game.yaml:513
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -2727,34 +2727,34 @@ def build(num_players, files):
             st.at = o138  # game.yaml:507
             _args42 = {'p': env['p'], 'n': (2 if env['joker'] else 3)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[129])
+                enter_procedure(st, S[124])
             st.inline += 1
             try:
                 proc_to_personal(st, _args42)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:508
             st.frames.append(Frame(o139, env))
         elif k == 3:  # game.yaml:513
             st.at = o143  # game.yaml:516
-            _i17 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[133]))
+            _i17 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[128]))
             _v15 = st.vars['four_left'][_i17] - 1
             if _v15 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v15) + ', below its minimum 0', S[134])
+                raise RuleError("'four_left' would fall to " + str(_v15) + ', below its minimum 0', S[129])
             st.vars['four_left'][_i17] = _v15
             st.at = o144  # game.yaml:516
             _args43 = {'p': env['p'], 'n': 4}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[135])
+                enter_procedure(st, S[130])
             st.inline += 1
             try:
                 proc_to_personal(st, _args43)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
     def step_146(st, fr):  # game.yaml:523
@@ -2765,7 +2765,7 @@ def build(num_players, files):
             st.at = o147  # game.yaml:523
             _args44 = {'p': env['p'], 't': env['t'], 'n': env['n'], 'jumps': env['jumps']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[140])
+                enter_procedure(st, S[135])
             st.frames.append(Frame(o14, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2787,25 +2787,25 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _t3 in K_courtiers1:  # game.yaml:523
-            a = A_161 + _t3.type_id
+        for _t4 in K_courtiers1:  # game.yaml:523
+            a = A_161 + _t4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_t3)
+                values.append(_t4)
                 idx.append(0)
         return actions, values, idx
     def resolve_148(st, dec, i):  # game.yaml:521
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:523
-            env['t'] = dec.values[i]
+            _t5 = env['t'] = dec.values[i]
             st.frames.append(Frame(o146, env))
     def step_150(st, fr):  # game.yaml:536
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o151  # game.yaml:537
-            st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[141]))), False, S[143])
+            st.move_count(env['k'], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[137]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[136]))), False, S[138])
             fr.pc = 2
             st.at = o157  # game.yaml:538
             if ((env['left'] > env['k']) and (env['jumps'] > 0)):
@@ -2841,7 +2841,7 @@ def build(num_players, files):
             st.at = o154  # game.yaml:544
             _args45 = {'p': env['p'], 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (env['jumps'] - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[144])
+                enter_procedure(st, S[139])
             st.frames.append(Frame(o14, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2886,7 +2886,7 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:543
-            env['a'] = dec.values[i]
+            _a2 = env['a'] = dec.values[i]
             st.frames.append(Frame(o153, env))
         elif k == 1:  # game.yaml:545
             pass
@@ -2897,13 +2897,13 @@ def build(num_players, files):
     def e158_label0(st, env):  # game.yaml:534
         return fmt_int1(env['k']) + ' on ' + fmt_card1(env['t'])
     def e158_items0(st, env):  # game.yaml:534
-        return span_list(1, env['left'], S[145])
+        return span_list(1, env['left'], S[140])
     def collect_158(st, env):  # game.yaml:531
         _L_left1 = env['left']
         actions = []
         values = []
         idx = []
-        for _k1 in span_list(1, _L_left1, S[145]):  # game.yaml:534
+        for _k1 in span_list(1, _L_left1, S[140]):  # game.yaml:534
             a = site[17].action(_k1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2914,15 +2914,15 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:534
-            env['k'] = dec.values[i]
+            _k2 = env['k'] = dec.values[i]
             st.frames.append(Frame(o150, env))
     def step_159(st, fr):  # game.yaml:552
         env = fr.env
         st.at = o160  # game.yaml:552
-        _i18 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
+        _i18 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))
         _v16 = len([1 for _m13 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m13.props['ability'] == 'first_once')])
         if _v16 < 0:
-            raise RuleError("'first_left' would fall to " + str(_v16) + ', below its minimum 0', S[66])
+            raise RuleError("'first_left' would fall to " + str(_v16) + ', below its minimum 0', S[63])
         st.vars['first_left'][_i18] = _v16
         st.frames.pop()
 
@@ -2936,7 +2936,7 @@ def build(num_players, files):
             st.at = o163  # game.yaml:554
             _args46 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
+                enter_procedure(st, S[142])
             st.frames.append(Frame(o16, _args46))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2946,7 +2946,7 @@ def build(num_players, files):
             st.at = o164  # game.yaml:554
             _args47 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[147])
+                enter_procedure(st, S[143])
             st.frames.append(Frame(o17, _args47))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2993,7 +2993,7 @@ def build(num_players, files):
         st.at = o170  # game.yaml:570
         st.move(env['c'], Z_intrigue_deck1, True)
         st.at = o171  # game.yaml:571
-        st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
+        st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[146])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[145]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[144]))), False, S[147])
         st.frames.pop()
 
     def step_172(st, fr):  # game.yaml:572
@@ -3029,11 +3029,11 @@ def build(num_players, files):
             st.at = o170  # game.yaml:570
             st.move(env['c'], Z_intrigue_deck1, True)
             st.at = o171  # game.yaml:571
-            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[148]))), False, S[151])
+            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[146])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[145]))), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[144]))), False, S[147])
         elif k == 1:  # game.yaml:572
             pass
     def e174_items(st, env):  # game.yaml:563
-        return [_x8 for _x8 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x8.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]
+        return [_x8 for _x8 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[148])))] if ((_x8.props['courtier'] == env['t']) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149])))]) > 0))]
     def e175_items(st, env):  # game.yaml:561
         return clockwise_from(st, st.vars['start_player'])
     def step_179(st, fr):  # game.yaml:581
@@ -3059,7 +3059,7 @@ def build(num_players, files):
             st.at = o181  # game.yaml:581
             _args48 = {'q': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[154])
+                enter_procedure(st, S[150])
             st.frames.append(Frame(o18, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3079,7 +3079,7 @@ def build(num_players, files):
             st.at = o186  # game.yaml:586
             _args49 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[155])
+                enter_procedure(st, S[151])
             st.frames.append(Frame(o19, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3097,7 +3097,7 @@ def build(num_players, files):
             st.at = o188  # game.yaml:584
             _args50 = {'t': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[156])
+                enter_procedure(st, S[152])
             st.frames.append(Frame(o21, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3115,7 +3115,7 @@ def build(num_players, files):
             st.at = o190  # game.yaml:585
             _args51 = {'t': env['t'], 'leaders': env['leaders']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
+                enter_procedure(st, S[153])
             st.frames.append(Frame(o22, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3128,10 +3128,10 @@ def build(num_players, files):
     def step_192(st, fr):  # game.yaml:588
         env = fr.env
         st.at = o193  # game.yaml:588
-        _items7 = [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[72])))] if (_m14.owner == env['q'])]
-        _dest6 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-        for _c10 in cards_of(_items7):
-            st.move(_c10, _dest6, False)
+        _items7 = [_m14 for _m14 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[68])))] if (_m14.owner == env['q'])]
+        _dest6 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[154])))
+        for _c12 in cards_of(_items7):
+            st.move(_c12, _dest6, False)
         st.frames.pop()
 
     def e194_items(st, env):  # game.yaml:587
@@ -3160,10 +3160,10 @@ def build(num_players, files):
     def step_199(st, fr):  # game.yaml:601
         env = fr.env
         st.at = o200  # game.yaml:601
-        _i19 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
+        _i19 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[155]))
         _v17 = st.vars['first_left'][_i19] - 1
         if _v17 < 0:
-            raise RuleError("'first_left' would fall to " + str(_v17) + ', below its minimum 0', S[159])
+            raise RuleError("'first_left' would fall to " + str(_v17) + ', below its minimum 0', S[156])
         st.vars['first_left'][_i19] = _v17
         st.at = o201  # game.yaml:601
         st.vars['leader'] = env['q']
@@ -3200,10 +3200,10 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:601
             st.at = o200  # game.yaml:601
-            _i20 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[158]))
+            _i20 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[155]))
             _v18 = st.vars['first_left'][_i20] - 1
             if _v18 < 0:
-                raise RuleError("'first_left' would fall to " + str(_v18) + ', below its minimum 0', S[159])
+                raise RuleError("'first_left' would fall to " + str(_v18) + ', below its minimum 0', S[156])
             st.vars['first_left'][_i20] = _v18
             st.at = o201  # game.yaml:601
             st.vars['leader'] = env['q']
@@ -3217,7 +3217,7 @@ def build(num_players, files):
             st.at = o206  # game.yaml:610
             _args52 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[160])
+                enter_procedure(st, S[157])
             st.frames.append(Frame(o23, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3226,13 +3226,13 @@ def build(num_players, files):
             st.at = o207  # game.yaml:611
             _args53 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[161])
+                enter_procedure(st, S[158])
             st.inline += 1
             try:
                 proc_to_general(st, _args53)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
             st.at = o208  # game.yaml:612
@@ -3249,7 +3249,7 @@ def build(num_players, files):
             st.at = o211  # game.yaml:613
             _args54 = {'t': env['t'], 'gifted': [st.vars['leader']]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
+                enter_procedure(st, S[160])
             st.frames.append(Frame(o20, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3265,7 +3265,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o220  # game.yaml:620
-            if (((env['q'] not in env['gifted']) and (len([1 for _m15 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m15.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], env['t']))):
+            if (((env['q'] not in env['gifted']) and (len([1 for _m15 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m15.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161]))] >= fn_bribe_price(st, S[162], env['q'], env['t']))):
                 st.frames.append(Frame(o214, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3295,22 +3295,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o216  # game.yaml:624
-            _args55 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], env['t'])}
+            _args55 = {'p': env['q'], 'n': fn_bribe_price(st, S[163], env['q'], env['t'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[167])
+                enter_procedure(st, S[164])
             st.inline += 1
             try:
                 proc_pay(st, _args55)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[49]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o217  # game.yaml:624
             _args56 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[168])
+                enter_procedure(st, S[165])
             st.frames.append(Frame(o23, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3328,7 +3328,7 @@ def build(num_players, files):
     def e219_player(st, env):  # game.yaml:622
         return env['q']
     def e219_prompt(st, env):  # game.yaml:622
-        return 'Bribe ' + fmt_card1(env['t']) + ' for ' + fmt_int1(fn_bribe_price(st, S[169], env['q'], env['t'])) + " Louis d'or?"
+        return 'Bribe ' + fmt_card1(env['t']) + ' for ' + fmt_int1(fn_bribe_price(st, S[166], env['q'], env['t'])) + " Louis d'or?"
     def e219_label0(st, env):  # game.yaml:624
         return 'bribe'
     def e219_label1(st, env):  # game.yaml:624
@@ -3363,7 +3363,7 @@ def build(num_players, files):
             st.at = o223  # game.yaml:631
             _args57 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[170])
+                enter_procedure(st, S[167])
             st.frames.append(Frame(o23, _args57))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3376,7 +3376,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e225_items(st, env):  # game.yaml:630
-        return [_x9 for _x9 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= fn_need(st, S[171], env['t']))]
+        return [_x9 for _x9 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= fn_need(st, S[168], env['t']))]
     def step_226(st, fr):  # game.yaml:651
         env = fr.env
         pc = fr.pc
@@ -3390,7 +3390,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o233  # game.yaml:655
-            if (fn_kind_of(st, S[172], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[169], env['t']) == 'gold'):
                 st.frames.append(Frame(o231, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3408,7 +3408,7 @@ def build(num_players, files):
             st.at = o228  # game.yaml:654
             _args58 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[173])
+                enter_procedure(st, S[170])
             st.frames.append(Frame(o23, _args58))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3417,13 +3417,13 @@ def build(num_players, files):
             st.at = o229  # game.yaml:654
             _args59 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[174])
+                enter_procedure(st, S[171])
             st.inline += 1
             try:
                 proc_to_general(st, _args59)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
             st.frames.pop()
@@ -3440,7 +3440,7 @@ def build(num_players, files):
             st.at = o232  # game.yaml:655
             _args60 = {'t': env['t'], 'gifted': env['leaders']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[175])
+                enter_procedure(st, S[172])
             st.frames.append(Frame(o20, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3455,12 +3455,12 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[176], env['t']) if (len(env['leaders']) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[173], env['t']) if (len(env['leaders']) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (len(env['leaders']) == 2) else []))
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[177])
+                enter_procedure(st, S[174])
             st.frames.append(Frame(o23, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3469,25 +3469,25 @@ def build(num_players, files):
             st.at = o237  # game.yaml:645
             _args62 = {'p': st.vars['leader'], 's': 'crown'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
+                enter_procedure(st, S[175])
             st.inline += 1
             try:
                 proc_take_token(st, _args62)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_token (' + str(S[51]) + ')')
+                traced(e, 'procedure take_token (' + str(S[50]) + ')')
                 raise
             st.inline -= 1
             st.at = o238  # game.yaml:646
             _args63 = {'p': st.vars['leader'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
+                enter_procedure(st, S[176])
             st.inline += 1
             try:
                 proc_to_general(st, _args63)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 5
@@ -3499,7 +3499,7 @@ def build(num_players, files):
         if pc == 5:
             fr.pc = 6
             st.at = o244  # game.yaml:650
-            if (fn_kind_of(st, S[180], env['t']) == 'gold'):
+            if (fn_kind_of(st, S[177], env['t']) == 'gold'):
                 st.frames.append(Frame(o242, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3517,7 +3517,7 @@ def build(num_players, files):
             st.at = o240  # game.yaml:648
             _args64 = {'p': env['q'], 't': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
+                enter_procedure(st, S[178])
             st.frames.append(Frame(o23, _args64))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3537,7 +3537,7 @@ def build(num_players, files):
             st.at = o243  # game.yaml:650
             _args65 = {'t': env['t'], 'gifted': [_q5 for _q5 in st.players if ((_q5 == st.vars['leader']) or (_q5 in env['seconds']))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
+                enter_procedure(st, S[179])
             st.frames.append(Frame(o20, _args65))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3552,13 +3552,13 @@ def build(num_players, files):
         st.at = o248  # game.yaml:661
         _args66 = {'p': env['p'], 's': env['t'].props['gift']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[75])
+            enter_procedure(st, S[71])
         st.inline += 1
         try:
             proc_take_token(st, _args66)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_token (' + str(S[51]) + ')')
+            traced(e, 'procedure take_token (' + str(S[50]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3570,20 +3570,20 @@ def build(num_players, files):
             st.at = o251  # game.yaml:662
             _args67 = {'p': env['p'], 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
+                enter_procedure(st, S[180])
             st.inline += 1
             try:
                 proc_take_coat(st, _args67)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o252  # game.yaml:662
             _args68 = {'p': env['p'], 'x': env['t'], 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[184])
+                enter_procedure(st, S[181])
             st.frames.append(Frame(o10, _args68))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3598,13 +3598,13 @@ def build(num_players, files):
         st.at = o255  # game.yaml:663
         _args69 = {'p': env['p'], 'n': 5}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[76])
+            enter_procedure(st, S[72])
         st.inline += 1
         try:
             proc_earn(st, _args69)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3615,9 +3615,9 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o258  # game.yaml:664
-            _args70 = {'p': env['p'], 't': first([_t4 for _t4 in K_courtiers1 if (_t4.props['number'] == 5)]), 'x': env['t'], 'n': 2}
+            _args70 = {'p': env['p'], 't': first([_t6 for _t6 in K_courtiers1 if (_t6.props['number'] == 5)]), 'x': env['t'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[185])
+                enter_procedure(st, S[182])
             st.frames.append(Frame(o9, _args70))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3626,13 +3626,13 @@ def build(num_players, files):
             st.at = o259  # game.yaml:664
             _args71 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[186])
+                enter_procedure(st, S[183])
             st.inline += 1
             try:
                 proc_to_personal(st, _args71)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
             st.frames.pop()
@@ -3644,25 +3644,25 @@ def build(num_players, files):
         st.at = o262  # game.yaml:665
         _args72 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[77])
+            enter_procedure(st, S[73])
         st.inline += 1
         try:
             proc_take_coat(st, _args72)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.at = o263  # game.yaml:665
         _args73 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[78])
+            enter_procedure(st, S[74])
         st.inline += 1
         try:
             proc_take_coat(st, _args73)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3670,7 +3670,7 @@ def build(num_players, files):
     def step_265(st, fr):  # game.yaml:666
         env = fr.env
         st.at = o266  # game.yaml:666
-        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79]))), False, S[80])
+        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False, S[76])
         st.frames.pop()
 
     def step_268(st, fr):  # game.yaml:668
@@ -3678,25 +3678,25 @@ def build(num_players, files):
         st.at = o269  # game.yaml:669
         _args74 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[81])
+            enter_procedure(st, S[77])
         st.inline += 1
         try:
             proc_take_coat(st, _args74)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.at = o272  # game.yaml:670
         if (len(st.zones[Z_intrigue_deck1]) > 0):
             st.at = o271  # game.yaml:670
-            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
+            st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))), False, S[79])
         st.frames.pop()
 
     def step_270(st, fr):  # game.yaml:670
         env = fr.env
         st.at = o271  # game.yaml:670
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[83])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))), False, S[79])
         st.frames.pop()
 
     def step_275(st, fr):  # game.yaml:678
@@ -3707,7 +3707,7 @@ def build(num_players, files):
             st.at = o276  # game.yaml:679
             _args75 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[187])
+                enter_procedure(st, S[184])
             st.frames.append(Frame(o25, _args75))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3732,7 +3732,7 @@ def build(num_players, files):
             st.at = o278  # game.yaml:686
             _args76 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[188])
+                enter_procedure(st, S[185])
             st.frames.append(Frame(o27, _args76))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3747,13 +3747,13 @@ def build(num_players, files):
         st.at = o280  # game.yaml:691
         _args77 = {'p': env['p'], 'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[189])
+            enter_procedure(st, S[186])
         st.inline += 1
         try:
             proc_exchange_token(st, _args77)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3771,32 +3771,33 @@ def build(num_players, files):
     def e283_label0(st, env):  # game.yaml:683
         return 'fulfil ' + fmt_card1(env['m'])
     def e283_items0(st, env):  # game.yaml:683
-        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191])))]
+        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[188])))]
     def e283_when0(st, env):  # game.yaml:683
-        return fn_can_pay(st, S[192], env['p'], env['m'])
+        return fn_can_pay(st, S[189], env['p'], env['m'])
     def e283_label1(st, env):  # game.yaml:687
         return "pay 2 Louis d'or and exchange " + fmt_card1(env['x']) + ' for a crown'
     def e283_items1(st, env):  # game.yaml:687
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[190])))]
     def e283_when1(st, env):  # game.yaml:687
-        return (fn_can_exchange(st, S[194], env['p']) and (env['x'].props['symbol'] != 'crown'))
+        return (fn_can_exchange(st, S[191], env['p']) and (env['x'].props['symbol'] != 'crown'))
     def e283_label2(st, env):  # game.yaml:692
         return 'end my missions'
     def collect_283(st, env):  # game.yaml:680
         _L_p4 = env['p']
+        _S_p4 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
         actions = []
         values = []
         idx = []
-        for _m17 in st.zones[(Z_mission_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[191])))]:  # game.yaml:683
-            if not (fn_can_pay(st, S[192], _L_p4, _m17)):
+        for _m17 in st.zones[(Z_mission_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[188])))]:  # game.yaml:683
+            if not (fn_can_pay(st, S[189], _L_p4, _m17)):
                 continue
             a = A_261 + _m17.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_m17)
                 idx.append(0)
-        _items8 = st.zones[(Z_tokens_held1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[193])))]  # game.yaml:687
-        if _items8 and fn_can_exchange(st, S[194], _L_p4):
+        _items8 = st.zones[(Z_tokens_held1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p4, S[190])))]  # game.yaml:687
+        if _items8 and fn_can_exchange(st, S[191], _L_p4):
             for _x10 in _items8:
                 if not ((_x10.props['symbol'] != 'crown')):
                     continue
@@ -3814,20 +3815,20 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:683
-            env['m'] = dec.values[i]
+            _m18 = env['m'] = dec.values[i]
             st.frames.append(Frame(o277, env))
         elif k == 1:  # game.yaml:687
-            env['x'] = dec.values[i]
+            _x11 = env['x'] = dec.values[i]
             st.at = o280  # game.yaml:691
-            _args78 = {'p': env['p'], 'x': env['x']}
+            _args78 = {'p': env['p'], 'x': _x11}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[189])
+                enter_procedure(st, S[186])
             st.inline += 1
             try:
                 proc_exchange_token(st, _args78)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+                traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:692
@@ -3853,25 +3854,25 @@ def build(num_players, files):
     def step_286(st, fr):  # game.yaml:703
         env = fr.env
         st.at = o287  # game.yaml:704
-        env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y3 != env['x'])]
+        env['back'] = [_y3 for _y3 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[192])))] if (_y3 != env['x'])]
         st.at = o288  # game.yaml:705
         _items9 = env['back']
         _dest7 = Z_token_supply1
-        for _c11 in cards_of(_items9):
-            st.move(_c11, _dest7, False)
+        for _c13 in cards_of(_items9):
+            st.move(_c13, _dest7, False)
         st.at = o291  # game.yaml:706
         for _y4 in list(env['back']):
             env['y'] = _y4
             st.at = o290  # game.yaml:706
             _args79 = {'p': env['p'], 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[196])
+                enter_procedure(st, S[193])
             st.inline += 1
             try:
                 proc_take_coat(st, _args79)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -3881,13 +3882,13 @@ def build(num_players, files):
         st.at = o290  # game.yaml:706
         _args80 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[196])
+            enter_procedure(st, S[193])
         st.inline += 1
         try:
             proc_take_coat(st, _args80)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3901,44 +3902,45 @@ def build(num_players, files):
     def e292_label0(st, env):  # game.yaml:701
         return 'keep ' + fmt_card1(env['x'])
     def e292_items0(st, env):  # game.yaml:701
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[194])))]
     def collect_292(st, env):  # game.yaml:697
         _L_p5 = env['p']
+        _S_p5 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x11 in st.zones[(Z_tokens_held1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[197])))]:  # game.yaml:701
-            a = A_291 + _x11.type_id
+        for _x12 in st.zones[(Z_tokens_held1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p5, S[194])))]:  # game.yaml:701
+            a = A_291 + _x12.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x11)
+                values.append(_x12)
                 idx.append(0)
         return actions, values, idx
     def resolve_292(st, dec, i):  # game.yaml:697
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:701
-            env['x'] = dec.values[i]
+            _x13 = env['x'] = dec.values[i]
             st.at = o287  # game.yaml:704
-            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_y5 != env['x'])]
+            env['back'] = [_y5 for _y5 in st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[192])))] if (_y5 != _x13)]
             st.at = o288  # game.yaml:705
             _items10 = env['back']
             _dest8 = Z_token_supply1
-            for _c12 in cards_of(_items10):
-                st.move(_c12, _dest8, False)
+            for _c14 in cards_of(_items10):
+                st.move(_c14, _dest8, False)
             st.at = o291  # game.yaml:706
             for _y6 in list(env['back']):
                 env['y'] = _y6
                 st.at = o290  # game.yaml:706
                 _args81 = {'p': env['p'], 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[196])
+                    enter_procedure(st, S[193])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args81)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
     def step_294(st, fr):  # game.yaml:713
@@ -3947,7 +3949,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o300  # game.yaml:714
-            if ((env['q'] != env['p']) and fn_can_exchange(st, S[198], env['q'])):
+            if ((env['q'] != env['p']) and fn_can_exchange(st, S[195], env['q'])):
                 st.frames.append(Frame(o295, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3977,13 +3979,13 @@ def build(num_players, files):
         st.at = o297  # game.yaml:722
         _args82 = {'p': env['q'], 'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[199])
+            enter_procedure(st, S[196])
         st.inline += 1
         try:
             proc_exchange_token(st, _args82)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4000,23 +4002,24 @@ def build(num_players, files):
     def e299_label0(st, env):  # game.yaml:719
         return "pay 2 Louis d'or and exchange " + fmt_card1(env['x']) + ' for a crown'
     def e299_items0(st, env):  # game.yaml:719
-        return st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]
+        return st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[197])))]
     def e299_when0(st, env):  # game.yaml:719
         return (env['x'].props['symbol'] != 'crown')
     def e299_label1(st, env):  # game.yaml:723
         return 'not now'
     def collect_299(st, env):  # game.yaml:716
         _L_q1 = env['q']
+        _S_q1 = _L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x12 in st.zones[(Z_tokens_held1 + (_L_q1 if type(_L_q1) is int and 0 <= _L_q1 < num_players else seat(st, _L_q1, S[200])))]:  # game.yaml:719
-            if not ((_x12.props['symbol'] != 'crown')):
+        for _x14 in st.zones[(Z_tokens_held1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q1, S[197])))]:  # game.yaml:719
+            if not ((_x14.props['symbol'] != 'crown')):
                 continue
-            a = A_301 + _x12.type_id
+            a = A_301 + _x14.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x12)
+                values.append(_x14)
                 idx.append(0)
         # game.yaml:723: always offered
         actions.append(A_311)
@@ -4027,17 +4030,17 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:719
-            env['x'] = dec.values[i]
+            _x15 = env['x'] = dec.values[i]
             st.at = o297  # game.yaml:722
-            _args83 = {'p': env['q'], 'x': env['x']}
+            _args83 = {'p': env['q'], 'x': _x15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[199])
+                enter_procedure(st, S[196])
             st.inline += 1
             try:
                 proc_exchange_token(st, _args83)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+                traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:723
@@ -4057,31 +4060,32 @@ def build(num_players, files):
     def e308_label0(st, env):  # game.yaml:733
         return 'pay ' + fmt_card1(env['x'])
     def e308_items0(st, env):  # game.yaml:733
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[201])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[198])))]
     def e308_when0(st, env):  # game.yaml:733
-        return fn_pays_first(st, S[202], env['p'], env['m'], env['x'])
+        return fn_pays_first(st, S[199], env['p'], env['m'], env['x'])
     def collect_308(st, env):  # game.yaml:731
         _L_p6 = env['p']
         _L_m1 = env['m']
+        _S_p6 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x13 in st.zones[(Z_tokens_held1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[201])))]:  # game.yaml:733
-            if not (fn_pays_first(st, S[202], _L_p6, _L_m1, _x13)):
+        for _x16 in st.zones[(Z_tokens_held1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p6, S[198])))]:  # game.yaml:733
+            if not (fn_pays_first(st, S[199], _L_p6, _L_m1, _x16)):
                 continue
-            a = A_321 + _x13.type_id
+            a = A_321 + _x16.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x13)
+                values.append(_x16)
                 idx.append(0)
         return actions, values, idx
     def resolve_308(st, dec, i):  # game.yaml:731
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:733
-            env['x'] = dec.values[i]
+            _x17 = env['x'] = dec.values[i]
             st.at = o307  # game.yaml:734
-            st.move(env['x'], Z_token_supply1, False)
+            st.move(_x17, Z_token_supply1, False)
     def step_309(st, fr):  # game.yaml:738
         env = fr.env
         st.at = o310  # game.yaml:738
@@ -4095,31 +4099,32 @@ def build(num_players, files):
     def e311_label0(st, env):  # game.yaml:737
         return 'pay ' + fmt_card1(env['x'])
     def e311_items0(st, env):  # game.yaml:737
-        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]
+        return st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]
     def e311_when0(st, env):  # game.yaml:737
         return fn_fits(st, env['x'], env['m'].props['cost_b'])
     def collect_311(st, env):  # game.yaml:735
         _L_p7 = env['p']
         _L_m2 = env['m']
+        _S_p7 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
         actions = []
         values = []
         idx = []
-        for _x14 in st.zones[(Z_tokens_held1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[203])))]:  # game.yaml:737
-            if not (fn_fits(st, _x14, _L_m2.props['cost_b'])):
+        for _x18 in st.zones[(Z_tokens_held1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p7, S[200])))]:  # game.yaml:737
+            if not (fn_fits(st, _x18, _L_m2.props['cost_b'])):
                 continue
-            a = A_331 + _x14.type_id
+            a = A_331 + _x18.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x14)
+                values.append(_x18)
                 idx.append(0)
         return actions, values, idx
     def resolve_311(st, dec, i):  # game.yaml:735
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:737
-            env['x'] = dec.values[i]
+            _x19 = env['x'] = dec.values[i]
             st.at = o310  # game.yaml:738
-            st.move(env['x'], Z_token_supply1, False)
+            st.move(_x19, Z_token_supply1, False)
     def step_314(st, fr):  # game.yaml:742
         env = fr.env
         pc = fr.pc
@@ -4128,7 +4133,7 @@ def build(num_players, files):
             st.at = o315  # game.yaml:742
             _args84 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[204])
+                enter_procedure(st, S[201])
             st.frames.append(Frame(o28, _args84))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4156,19 +4161,19 @@ def build(num_players, files):
     def step_318(st, fr):  # game.yaml:755
         env = fr.env
         st.at = o319  # game.yaml:755
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
+        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202]))), False, S[203])
         st.frames.pop()
 
     def step_320(st, fr):  # game.yaml:757
         env = fr.env
         st.at = o321  # game.yaml:757
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))), False, S[208])
+        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[204]))), False, S[205])
         st.frames.pop()
 
     def step_322(st, fr):  # game.yaml:759
         env = fr.env
         st.at = o323  # game.yaml:759
-        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
+        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))), False, S[207])
         st.frames.pop()
 
     def e324_player(st, env):  # game.yaml:751
@@ -4209,19 +4214,19 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:754
             st.at = o319  # game.yaml:755
-            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[205]))), False, S[206])
+            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202]))), False, S[203])
         elif k == 1:  # game.yaml:756
             st.at = o321  # game.yaml:757
-            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[207]))), False, S[208])
+            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[204]))), False, S[205])
         elif k == 2:  # game.yaml:758
             st.at = o323  # game.yaml:759
-            st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[209]))), False, S[210])
+            st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[206]))), False, S[207])
     def e326_player(st, env):  # game.yaml:764
         return env['p']
     def e326_prompt(st, env):  # game.yaml:764
         return fmt_card1(env['m']) + ': put back up to 2 mission cards'
     def e326_src(st, env):  # game.yaml:764
-        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[211])))]
+        return st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208])))]
     def e326_dest(st, env):  # game.yaml:764
         return Z_mission_swap1
     def e326_min(st, env):  # game.yaml:764
@@ -4229,7 +4234,7 @@ def build(num_players, files):
     def e326_max(st, env):  # game.yaml:764
         return 2
     def cands_326(st, env, picked):  # game.yaml:764
-        return list(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[211])))])
+        return list(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[208])))])
     def step_327(st, fr):  # game.yaml:773
         env = fr.env
         st.at = o328  # game.yaml:775
@@ -4246,7 +4251,7 @@ def build(num_players, files):
             st.at = o331  # game.yaml:777
             _args85 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[212])
+                enter_procedure(st, S[209])
             st.frames.append(Frame(o28, _args85))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4265,7 +4270,7 @@ def build(num_players, files):
         st.at = o335  # game.yaml:303
         st.shuffle(Z_gold_deck1)
         st.at = o336  # game.yaml:304
-        st.move_count(4, Z_gold_deck1, Z_gold_box1, False, S[213])
+        st.move_count(4, Z_gold_deck1, Z_gold_box1, False, S[210])
         st.at = o337  # game.yaml:305
         st.shuffle(Z_intrigue_deck1)
         st.at = o338  # game.yaml:306
@@ -4277,28 +4282,28 @@ def build(num_players, files):
         st.at = o341  # game.yaml:309
         st.shuffle(Z_dark_deck1)
         st.at = o348  # game.yaml:310
-        for _i21 in list(span_list(0, (len(st.players) - 1), S[214])):
+        for _i21 in span_list(0, (len(st.players) - 1), S[211]):
             env['i'] = _i21
             st.at = o343  # game.yaml:312
-            env['p'] = clockwise_from(st, st.vars['start_player'])[env['i']]
+            env['p'] = clockwise_from(st, st.vars['start_player'])[_i21]
             st.at = o344  # game.yaml:313
             _args86 = {'p': env['p'], 'n': 5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[215])
+                enter_procedure(st, S[212])
             st.inline += 1
             try:
                 proc_earn(st, _args86)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure earn (' + str(S[56]) + ')')
+                traced(e, 'procedure earn (' + str(S[55]) + ')')
                 raise
             st.inline -= 1
             st.at = o345  # game.yaml:314
-            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216]))), False, S[217])
+            st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213]))), False, S[214])
             st.at = o346  # game.yaml:315
-            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), False, S[219])
+            st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[215]))), False, S[216])
             st.at = o347  # game.yaml:316
-            st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[221]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[220]))), False, S[222])
+            st.move_count([5, 5, 6, 7][_i21], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[217]))), False, S[219])
         st.frames.pop()
 
     def step_342(st, fr):  # game.yaml:311
@@ -4308,25 +4313,25 @@ def build(num_players, files):
         st.at = o344  # game.yaml:313
         _args87 = {'p': env['p'], 'n': 5}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[215])
+            enter_procedure(st, S[212])
         st.inline += 1
         try:
             proc_earn(st, _args87)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.at = o345  # game.yaml:314
-        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216]))), False, S[217])
+        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213]))), False, S[214])
         st.at = o346  # game.yaml:315
-        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), False, S[219])
+        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[215]))), False, S[216])
         st.at = o347  # game.yaml:316
-        st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[221]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[220]))), False, S[222])
+        st.move_count([5, 5, 6, 7][env['i']], (Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[218]))), (Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[217]))), False, S[219])
         st.frames.pop()
 
     def e348_items(st, env):  # game.yaml:310
-        return span_list(0, (len(st.players) - 1), S[214])
+        return span_list(0, (len(st.players) - 1), S[211])
     def step_349(st, fr):  # game.yaml:318
         env = fr.env
         pc = fr.pc
@@ -4399,8 +4404,8 @@ def build(num_players, files):
             st.at = o357  # game.yaml:329
             _items11 = st.zones[Z_gold_shown1]
             _dest9 = Z_gold_box1
-            for _c13 in cards_of(_items11):
-                st.move(_c13, _dest9, False)
+            for _c15 in cards_of(_items11):
+                st.move(_c15, _dest9, False)
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
@@ -4409,24 +4414,24 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
-            for _p6 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p6 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p6
                 st.at = o362  # game.yaml:334
-                _args88 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                _args88 = {'p': _p6, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[223])
+                    enter_procedure(st, S[220])
                 st.inline += 1
                 try:
                     proc_earn(st, _args88)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
             fr.pc = 9
             st.at = o371  # game.yaml:338
             o371.exec(st, env)
@@ -4435,10 +4440,10 @@ def build(num_players, files):
             pc = 9
         if pc == 9:
             st.at = o374  # game.yaml:340
-            for _p7 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p7 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p7
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p7), False, S[223])
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
             st.frames.pop()
@@ -4450,13 +4455,13 @@ def build(num_players, files):
         st.at = o362  # game.yaml:334
         _args89 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[223])
+            enter_procedure(st, S[220])
         st.inline += 1
         try:
             proc_earn(st, _args89)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure earn (' + str(S[56]) + ')')
+            traced(e, 'procedure earn (' + str(S[55]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4466,7 +4471,7 @@ def build(num_players, files):
     def step_364(st, fr):  # game.yaml:336
         env = fr.env
         st.at = o365  # game.yaml:336
-        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+        st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
         st.frames.pop()
 
     def step_367(st, fr):  # game.yaml:339
@@ -4492,7 +4497,7 @@ def build(num_players, files):
             st.at = o369  # game.yaml:339
             _args90 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[228])
+                enter_procedure(st, S[224])
             st.frames.append(Frame(o7, _args90))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4503,13 +4508,13 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e370_items(st, env):  # game.yaml:339
-        return st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]
+        return st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[225])))]
     def e371_items(st, env):  # game.yaml:338
         return clockwise_from(st, st.vars['start_player'])
     def step_372(st, fr):  # game.yaml:341
         env = fr.env
         st.at = o373  # game.yaml:341
-        st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+        st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[223])
         st.frames.pop()
 
     def e374_items(st, env):  # game.yaml:340
@@ -4527,7 +4532,7 @@ def build(num_players, files):
             st.at = o379  # game.yaml:342
             _args91 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
+                enter_procedure(st, S[227])
             st.frames.append(Frame(o8, _args91))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4552,7 +4557,7 @@ def build(num_players, files):
             st.at = o384  # game.yaml:343
             _args92 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[231])
+                enter_procedure(st, S[228])
             st.frames.append(Frame(o15, _args92))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4575,7 +4580,7 @@ def build(num_players, files):
             for _p8 in list(st.players):
                 env['p'] = _p8
                 st.at = o390  # game.yaml:346
-                _i22 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+                _i22 = _p8
                 st.vars['exchanges_used'][_i22] = 0
             fr.pc = 3
             st.at = o395  # game.yaml:344
@@ -4605,14 +4610,14 @@ def build(num_players, files):
         for _p9 in list(st.players):
             env['p'] = _p9
             st.at = o390  # game.yaml:346
-            _i23 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+            _i23 = _p9
             st.vars['exchanges_used'][_i23] = 0
         st.frames.pop()
 
     def step_389(st, fr):  # game.yaml:346
         env = fr.env
         st.at = o390  # game.yaml:346
-        _i24 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+        _i24 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229]))
         st.vars['exchanges_used'][_i24] = 0
         st.frames.pop()
 
@@ -4630,7 +4635,7 @@ def build(num_players, files):
             st.at = o394  # game.yaml:348
             _args93 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[233])
+                enter_procedure(st, S[230])
             st.frames.append(Frame(o24, _args93))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4650,7 +4655,7 @@ def build(num_players, files):
             st.at = o398  # game.yaml:350
             _args94 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[234])
+                enter_procedure(st, S[231])
             st.frames.append(Frame(o25, _args94))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4688,7 +4693,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o403  # game.yaml:354
-            if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
+            if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232])))]) > 0):
                 st.frames.append(Frame(o401, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4706,7 +4711,7 @@ def build(num_players, files):
             st.at = o402  # game.yaml:354
             _args95 = {'p': env['p'], 'm': env['m']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[236])
+                enter_procedure(st, S[233])
             st.frames.append(Frame(o29, _args95))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4717,7 +4722,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e404_items(st, env):  # game.yaml:353
-        return [_x15 for _x15 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x15.props['ability'] == 'card_exchange')]
+        return [_x20 for _x20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[234])))] if (_x20.props['ability'] == 'card_exchange')]
     def e405_items(st, env):  # game.yaml:351
         return clockwise_from(st, st.vars['start_player'])
     def e408_cond(st, env):  # game.yaml:318
@@ -4725,169 +4730,169 @@ def build(num_players, files):
     def step_409(st, fr):  # game.yaml:779
         env = fr.env
         st.at = o425  # game.yaml:783
-        for _p10 in list(clockwise_from(st, st.vars['start_player'])):
+        for _p10 in clockwise_from(st, st.vars['start_player']):
             env['p'] = _p10
             st.at = o411  # game.yaml:785
-            env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[238])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[239])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[240])))]))
+            env['cards'] = ((len(st.zones[(Z_influence_hand1 + _p10)]) + len(st.zones[(Z_intrigue_hand1 + _p10)])) + len(st.zones[(Z_tokens_held1 + _p10)]))
             st.at = o412  # game.yaml:786
-            env['placed'] = sum([len([1 for _m18 in st.zones[(Z_markers_on1 + (_t5.ordinal if _t5.kind == 'courtiers' else ordinal(_t5, 'courtiers', S[0])))] if (_m18.owner == env['p'])]) for _t5 in K_courtiers1])
+            env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + _t7.ordinal)] if (_m19.owner == _p10)]) for _t7 in K_courtiers1])
             st.at = o413  # game.yaml:787
-            env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[241]))], 3, '//', S[242])
+            env['coins'] = divide(st.vars['gold'][_p10], 3, '//', S[235])
             st.at = o414  # game.yaml:788
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
+                st.log_line(fmt_player1(_p10) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
             st.at = o415  # game.yaml:789
-            _items12 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
+            _items12 = st.zones[(Z_influence_hand1 + _p10)]
             _dest10 = Z_influence_deck1
-            for _c14 in cards_of(_items12):
-                st.move(_c14, _dest10, False)
+            for _c16 in cards_of(_items12):
+                st.move(_c16, _dest10, False)
             st.at = o416  # game.yaml:790
-            _items13 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
+            _items13 = st.zones[(Z_intrigue_hand1 + _p10)]
             _dest11 = Z_intrigue_deck1
-            for _c15 in cards_of(_items13):
-                st.move(_c15, _dest11, False)
+            for _c17 in cards_of(_items13):
+                st.move(_c17, _dest11, False)
             st.at = o417  # game.yaml:791
-            _items14 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
+            _items14 = st.zones[(Z_tokens_held1 + _p10)]
             _dest12 = Z_token_supply1
-            for _c16 in cards_of(_items14):
-                st.move(_c16, _dest12, False)
+            for _c18 in cards_of(_items14):
+                st.move(_c18, _dest12, False)
             st.at = o420  # game.yaml:792
-            for _t6 in list(K_courtiers1):
-                env['t'] = _t6
+            for _t8 in list(K_courtiers1):
+                env['t'] = _t8
                 st.at = o419  # game.yaml:792
-                _args96 = {'p': env['p'], 't': env['t']}
+                _args96 = {'p': _p10, 't': _t8}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[246])
+                    enter_procedure(st, S[236])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args96)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
                 st.inline -= 1
             st.at = o421  # game.yaml:793
-            _args97 = {'p': env['p'], 'n': (env['coins'] * 3)}
+            _args97 = {'p': _p10, 'n': (env['coins'] * 3)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[247])
+                enter_procedure(st, S[237])
             st.inline += 1
             try:
                 proc_pay(st, _args97)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[49]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
             st.at = o424  # game.yaml:794
-            for _i25 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[248])):
+            for _i25 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[238]):
                 env['i'] = _i25
                 st.at = o423  # game.yaml:794
-                _args98 = {'p': env['p'], 'bonus': False}
+                _args98 = {'p': _p10, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[249])
+                    enter_procedure(st, S[239])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args98)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
         st.at = o430  # game.yaml:795
-        for _a2 in list(span_list(1, 6, S[250])):
-            env['a'] = _a2
+        for _a3 in span_list(1, 6, S[240]):
+            env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c17 in st.zones[(Z_coats_held1 + (_p11 if type(_p11) is int and 0 <= _p11 < num_players else seat(st, _p11, S[23])))] if (_c17.props['arms'] == env['a'])]) for _p11 in clockwise_from(st, st.vars['start_player'])])):
+            for _q6 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c19 in st.zones[(Z_coats_held1 + _p11)] if (_c19.props['arms'] == _a3)]) for _p11 in clockwise_from(st, st.vars['start_player'])])):
                 env['q'] = _q6
                 st.at = o428  # game.yaml:797
-                _args99 = {'p': env['q'], 'bonus': True}
+                _args99 = {'p': _q6, 'bonus': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[251])
+                    enter_procedure(st, S[241])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args99)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
         st.at = o433  # game.yaml:798
         for _p12 in list(st.players):
             env['p'] = _p12
             st.at = o432  # game.yaml:800
-            _i26 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252]))
-            _v19 = (((len(st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253])))]) + len(st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[254])))])) + st.vars['extra_coats'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[255]))]) + (5 * len(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[256])))])))
+            _i26 = _p12
+            _v19 = (((len(st.zones[(Z_coats_held1 + _p12)]) + len(st.zones[(Z_bonus_coats1 + _p12)])) + st.vars['extra_coats'][_p12]) + (5 * len(st.zones[(Z_missions_done1 + _p12)])))
             if _v19 < 0:
-                raise RuleError("'score' would fall to " + str(_v19) + ', below its minimum 0', S[257])
+                raise RuleError("'score' would fall to " + str(_v19) + ', below its minimum 0', S[242])
             st.vars['score'][_i26] = _v19
         st.frames.pop()
 
     def step_410(st, fr):  # game.yaml:784
         env = fr.env
         st.at = o411  # game.yaml:785
-        env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[238])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[239])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[240])))]))
+        env['cards'] = ((len(st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]) + len(st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))])) + len(st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]))
         st.at = o412  # game.yaml:786
-        env['placed'] = sum([len([1 for _m19 in st.zones[(Z_markers_on1 + (_t7.ordinal if _t7.kind == 'courtiers' else ordinal(_t7, 'courtiers', S[0])))] if (_m19.owner == env['p'])]) for _t7 in K_courtiers1])
+        env['placed'] = sum([len([1 for _m20 in st.zones[(Z_markers_on1 + _t9.ordinal)] if (_m20.owner == env['p'])]) for _t9 in K_courtiers1])
         st.at = o413  # game.yaml:787
-        env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[241]))], 3, '//', S[242])
+        env['coins'] = divide(st.vars['gold'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[246]))], 3, '//', S[235])
         st.at = o414  # game.yaml:788
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' trades ' + fmt_int1(env['cards']) + ' cards and tokens, ' + fmt_int1(env['placed']) + ' markers on tiles and ' + fmt_int1((env['coins'] * 3)) + " Louis d'or for coats of arms", -1)
         st.at = o415  # game.yaml:789
-        _items15 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243])))]
+        _items15 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[247])))]
         _dest13 = Z_influence_deck1
-        for _c18 in cards_of(_items15):
-            st.move(_c18, _dest13, False)
+        for _c20 in cards_of(_items15):
+            st.move(_c20, _dest13, False)
         st.at = o416  # game.yaml:790
-        _items16 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[244])))]
+        _items16 = st.zones[(Z_intrigue_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248])))]
         _dest14 = Z_intrigue_deck1
-        for _c19 in cards_of(_items16):
-            st.move(_c19, _dest14, False)
+        for _c21 in cards_of(_items16):
+            st.move(_c21, _dest14, False)
         st.at = o417  # game.yaml:791
-        _items17 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[245])))]
+        _items17 = st.zones[(Z_tokens_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[249])))]
         _dest15 = Z_token_supply1
-        for _c20 in cards_of(_items17):
-            st.move(_c20, _dest15, False)
+        for _c22 in cards_of(_items17):
+            st.move(_c22, _dest15, False)
         st.at = o420  # game.yaml:792
-        for _t8 in list(K_courtiers1):
-            env['t'] = _t8
+        for _t10 in list(K_courtiers1):
+            env['t'] = _t10
             st.at = o419  # game.yaml:792
-            _args100 = {'p': env['p'], 't': env['t']}
+            _args100 = {'p': env['p'], 't': _t10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[246])
+                enter_procedure(st, S[236])
             st.inline += 1
             try:
                 proc_to_general(st, _args100)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
         st.at = o421  # game.yaml:793
         _args101 = {'p': env['p'], 'n': (env['coins'] * 3)}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[247])
+            enter_procedure(st, S[237])
         st.inline += 1
         try:
             proc_pay(st, _args101)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure pay (' + str(S[49]) + ')')
+            traced(e, 'procedure pay (' + str(S[48]) + ')')
             raise
         st.inline -= 1
         st.at = o424  # game.yaml:794
-        for _i27 in list(span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[248])):
+        for _i27 in span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[238]):
             env['i'] = _i27
             st.at = o423  # game.yaml:794
             _args102 = {'p': env['p'], 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[249])
+                enter_procedure(st, S[239])
             st.inline += 1
             try:
                 proc_take_coat(st, _args102)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -4897,13 +4902,13 @@ def build(num_players, files):
         st.at = o419  # game.yaml:792
         _args103 = {'p': env['p'], 't': env['t']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[246])
+            enter_procedure(st, S[236])
         st.inline += 1
         try:
             proc_to_general(st, _args103)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure to_general (' + str(S[162]) + ')')
+            traced(e, 'procedure to_general (' + str(S[159]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4915,36 +4920,36 @@ def build(num_players, files):
         st.at = o423  # game.yaml:794
         _args104 = {'p': env['p'], 'bonus': False}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[249])
+            enter_procedure(st, S[239])
         st.inline += 1
         try:
             proc_take_coat(st, _args104)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
     def e424_items(st, env):  # game.yaml:794
-        return span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[248])
+        return span_list(1, ((env['cards'] + env['placed']) + env['coins']), S[238])
     def e425_items(st, env):  # game.yaml:783
         return clockwise_from(st, st.vars['start_player'])
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c21 in st.zones[(Z_coats_held1 + (_p13 if type(_p13) is int and 0 <= _p13 < num_players else seat(st, _p13, S[23])))] if (_c21.props['arms'] == env['a'])]) for _p13 in clockwise_from(st, st.vars['start_player'])])):
+        for _q7 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c23 in st.zones[(Z_coats_held1 + _p13)] if (_c23.props['arms'] == env['a'])]) for _p13 in clockwise_from(st, st.vars['start_player'])])):
             env['q'] = _q7
             st.at = o428  # game.yaml:797
-            _args105 = {'p': env['q'], 'bonus': True}
+            _args105 = {'p': _q7, 'bonus': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[251])
+                enter_procedure(st, S[241])
             st.inline += 1
             try:
                 proc_take_coat(st, _args105)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -4954,28 +4959,28 @@ def build(num_players, files):
         st.at = o428  # game.yaml:797
         _args106 = {'p': env['q'], 'bonus': True}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[251])
+            enter_procedure(st, S[241])
         st.inline += 1
         try:
             proc_take_coat(st, _args106)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c22 in st.zones[(Z_coats_held1 + (_p14 if type(_p14) is int and 0 <= _p14 < num_players else seat(st, _p14, S[23])))] if (_c22.props['arms'] == env['a'])]) for _p14 in clockwise_from(st, st.vars['start_player'])])
+        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c24 in st.zones[(Z_coats_held1 + _p14)] if (_c24.props['arms'] == env['a'])]) for _p14 in clockwise_from(st, st.vars['start_player'])])
     def e430_items(st, env):  # game.yaml:795
-        return span_list(1, 6, S[250])
+        return span_list(1, 6, S[240])
     def step_431(st, fr):  # game.yaml:799
         env = fr.env
         st.at = o432  # game.yaml:800
-        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252]))
-        _v20 = (((len(st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253])))]) + len(st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[254])))])) + st.vars['extra_coats'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[255]))]) + (5 * len(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[256])))])))
+        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250]))
+        _v20 = (((len(st.zones[(Z_coats_held1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251])))]) + len(st.zones[(Z_bonus_coats1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[252])))])) + st.vars['extra_coats'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))]) + (5 * len(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[254])))])))
         if _v20 < 0:
-            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[257])
+            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[242])
         st.vars['score'][_i28] = _v20
         st.frames.pop()
 
@@ -4984,19 +4989,20 @@ def build(num_players, files):
     def c_7(st, env, pc):  # game.yaml:392
         _L_m3 = env['m']
         _L_p8 = env['p']
+        _S_p8 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         if pc <= 0:
             st.at = o50  # game.yaml:397
             if (_L_m3.props['ability'] == 'marker1'):
                 st.at = o49  # game.yaml:397
                 _args107 = {'p': _L_p8, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[52])
+                    enter_procedure(st, S[51])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args107)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 1:
@@ -5005,13 +5011,13 @@ def build(num_players, files):
                 st.at = o52  # game.yaml:398
                 _args108 = {'p': _L_p8, 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[54])
+                    enter_procedure(st, S[53])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args108)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 2:
@@ -5020,13 +5026,13 @@ def build(num_players, files):
                 st.at = o55  # game.yaml:399
                 _args109 = {'p': _L_p8, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[55])
+                    enter_procedure(st, S[54])
                 st.inline += 1
                 try:
                     proc_earn(st, _args109)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 3:
@@ -5035,13 +5041,13 @@ def build(num_players, files):
                 st.at = o58  # game.yaml:400
                 _args110 = {'p': _L_p8, 'n': 3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[57])
+                    enter_procedure(st, S[56])
                 st.inline += 1
                 try:
                     proc_earn(st, _args110)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 4:
@@ -5050,30 +5056,30 @@ def build(num_players, files):
                 st.at = o61  # game.yaml:401
                 _args111 = {'p': _L_p8, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[58])
+                    enter_procedure(st, S[57])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args111)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 5:
             st.at = o65  # game.yaml:402
             if ((_L_m3.props['ability'] == 'intrigue1') and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o64  # game.yaml:403
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[60]))), False, S[61])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[59]))), False, S[60])
         if pc <= 6:
             st.at = o75  # game.yaml:404
             if (_L_m3.props['ability'] == 'gold_or_markers'):
                 st.at = o74  # game.yaml:406
                 # game.yaml:409: always offered
-                if (len(st.zones[(Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[91])))]) > 0):  # game.yaml:410
+                if (len(st.zones[(Z_general1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[87])))]) > 0):  # game.yaml:410
                     _f1 = 1
                 else:
                     _f1 = 0
-                if (len(st.zones[(Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[92])))]) > 1):  # game.yaml:412
+                if (len(st.zones[(Z_general1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[88])))]) > 1):  # game.yaml:412
                     _f2 = 1
                 else:
                     _f2 = 0
@@ -5081,11 +5087,10 @@ def build(num_players, files):
                 _end2 = _end1 + _f1
                 _end3 = _end2 + _f2
                 if not _end3:
-                    raise RuleError('a choice has no legal option', S[258])
-                _p15 = e74_player(st, env)
-                if type(_p15) is not int or not 0 <= _p15 < num_players:
-                    raise RuleError(not_a_seat(_p15, num_players), S[258])
-                if _p15 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[255])
+                if _S_p8 is None:
+                    raise RuleError(not_a_seat(_L_p8, num_players), S[255])
+                if _L_p8 in st.players:  # else out of the game: no option runs
                     if _end3 > 1:
                         _i29 = st.choose(_end3)
                         st.move_number += 1
@@ -5096,67 +5101,66 @@ def build(num_players, files):
                         st.at = o68  # game.yaml:409
                         _args112 = {'p': _L_p8, 'n': 2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[87])
+                            enter_procedure(st, S[83])
                         st.inline += 1
                         try:
                             proc_earn(st, _args112)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure earn (' + str(S[56]) + ')')
+                            traced(e, 'procedure earn (' + str(S[55]) + ')')
                             raise
                         st.inline -= 1
                     elif _i29 < _end2:  # game.yaml:410
                         st.at = o70  # game.yaml:411
                         _args113 = {'p': _L_p8, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[88])
+                            enter_procedure(st, S[84])
                         st.inline += 1
                         try:
                             proc_earn(st, _args113)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure earn (' + str(S[56]) + ')')
+                            traced(e, 'procedure earn (' + str(S[55]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o71  # game.yaml:411
                         _args114 = {'p': _L_p8, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[89])
+                            enter_procedure(st, S[85])
                         st.inline += 1
                         try:
                             proc_to_personal(st, _args114)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:412
                         st.at = o73  # game.yaml:412
                         _args115 = {'p': _L_p8, 'n': 2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[90])
+                            enter_procedure(st, S[86])
                         st.inline += 1
                         try:
                             proc_to_personal(st, _args115)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                            traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                             raise
                         st.inline -= 1
         if pc <= 7:
             st.at = o82  # game.yaml:413
-            if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[62])))]) > 0)):
+            if ((_L_m3.props['ability'] == 'card_for_marker') and (len(st.zones[(Z_personal1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[61])))]) > 0)):
                 st.at = o81  # game.yaml:415
                 # game.yaml:419: always offered
                 # game.yaml:421: always offered
                 _end4 = 1
                 _end5 = _end4 + 1
                 if not _end5:
-                    raise RuleError('a choice has no legal option', S[259])
-                _p16 = e81_player(st, env)
-                if type(_p16) is not int or not 0 <= _p16 < num_players:
-                    raise RuleError(not_a_seat(_p16, num_players), S[259])
-                if _p16 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[256])
+                if _S_p8 is None:
+                    raise RuleError(not_a_seat(_L_p8, num_players), S[256])
+                if _L_p8 in st.players:  # else out of the game: no option runs
                     if _end5 > 1:
                         _i30 = st.choose(_end5)
                         st.move_number += 1
@@ -5165,47 +5169,47 @@ def build(num_players, files):
                         _i30 = 0
                     if _i30 < _end4:  # game.yaml:419
                         st.at = o78  # game.yaml:420
-                        st.move_count(1, (Z_personal1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[94]))), (Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[93]))), False, S[95])
+                        st.move_count(1, (Z_personal1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[90]))), (Z_general1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[89]))), False, S[91])
                         st.at = o79  # game.yaml:420
-                        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[96]))), False, S[97])
+                        st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p8, S[92]))), False, S[93])
                     else:  # game.yaml:421
                         pass
     def c_8(st, env, pc):  # game.yaml:424
         if pc <= 0:
             st.at = o90  # game.yaml:427
-            for _p17 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p17 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p17
                 st.at = o84  # game.yaml:429
-                _i31 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-                _v21 = len([1 for _m20 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m20.props['ability'] == 'pass2')])
+                _i31 = _p17
+                _v21 = len([1 for _m21 in st.zones[(Z_missions_done1 + _p17)] if (_m21.props['ability'] == 'pass2')])
                 if _v21 < 0:
-                    raise RuleError("'pass_left' would fall to " + str(_v21) + ', below its minimum 0', S[99])
+                    raise RuleError("'pass_left' would fall to " + str(_v21) + ', below its minimum 0', S[95])
                 st.vars['pass_left'][_i31] = _v21
                 st.at = o85  # game.yaml:430
-                _i32 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))
-                _v22 = len([1 for _m21 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m21.props['ability'] == 'card_swap')])
+                _i32 = _p17
+                _v22 = len([1 for _m22 in st.zones[(Z_missions_done1 + _p17)] if (_m22.props['ability'] == 'card_swap')])
                 if _v22 < 0:
-                    raise RuleError("'swap_left' would fall to " + str(_v22) + ', below its minimum 0', S[101])
+                    raise RuleError("'swap_left' would fall to " + str(_v22) + ', below its minimum 0', S[97])
                 st.vars['swap_left'][_i32] = _v22
                 st.at = o86  # game.yaml:431
-                _i33 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102]))
-                _v23 = len([1 for _m22 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m22.props['ability'] == 'place_four')])
+                _i33 = _p17
+                _v23 = len([1 for _m23 in st.zones[(Z_missions_done1 + _p17)] if (_m23.props['ability'] == 'place_four')])
                 if _v23 < 0:
-                    raise RuleError("'four_left' would fall to " + str(_v23) + ', below its minimum 0', S[103])
+                    raise RuleError("'four_left' would fall to " + str(_v23) + ', below its minimum 0', S[99])
                 st.vars['four_left'][_i33] = _v23
                 st.at = o89  # game.yaml:432
-                for _m23 in list([_x16 for _x16 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[105])))] if (_x16.props['ability'] in ['tile_marker', 'louis_marker'])]):
-                    env['m'] = _m23
+                for _m24 in [_x21 for _x21 in st.zones[(Z_missions_done1 + _p17)] if (_x21.props['ability'] in ['tile_marker', 'louis_marker'])]:
+                    env['m'] = _m24
                     st.at = o88  # game.yaml:433
-                    _args116 = {'p': env['p'], 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
+                    _args116 = {'p': _p17, 't': (fn_tile_number(st, _m24.props['tile']) if (_m24.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m24, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[104])
+                        enter_procedure(st, S[100])
                     st.inline += 1
                     try:
                         c_9(st, _args116, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
+                        traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -5213,43 +5217,43 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o95  # game.yaml:435
-                if not any((len(st.zones[(Z_influence_hand1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[108])))]) > 1) for _q8 in st.players):
+                if not any((len(st.zones[(Z_influence_hand1 + _q8)]) > 1) for _q8 in st.players):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[261])
+                    raise too_long(S[258])
                 st.at = o94  # game.yaml:437
-                for _p18 in list([_q9 for _q9 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q9 if type(_q9) is int and 0 <= _q9 < num_players else seat(st, _q9, S[107])))]) > 1)]):
+                for _p18 in [_q9 for _q9 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
                     env['p'] = _p18
                     st.at = o93  # game.yaml:438
-                    _args117 = {'p': env['p']}
+                    _args117 = {'p': _p18}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[106])
+                        enter_procedure(st, S[102])
                     st.inline += 1
                     try:
                         c_11(st, _args117, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure influence_turn (' + str(S[262]) + ')')
+                        traced(e, 'procedure influence_turn (' + str(S[259]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 2:
             st.at = o100  # game.yaml:441
-            for _p19 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p19 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p19
                 st.at = o99  # game.yaml:443
-                for _m24 in list([_x17 for _x17 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[110])))] if (_x17.props['ability'] == 'final_marker')]):
-                    env['m'] = _m24
+                for _m25 in [_x22 for _x22 in st.zones[(Z_missions_done1 + _p19)] if (_x22.props['ability'] == 'final_marker')]:
+                    env['m'] = _m25
                     st.at = o98  # game.yaml:444
-                    _args118 = {'p': env['p'], 'x': env['m'], 'optional': True}
+                    _args118 = {'p': _p19, 'x': _m25, 'optional': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[109])
+                        enter_procedure(st, S[103])
                     st.inline += 1
                     try:
                         c_10(st, _args118, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
+                        traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 3:
@@ -5257,16 +5261,16 @@ def build(num_players, files):
             for _p20 in list(st.players):
                 env['p'] = _p20
                 st.at = o102  # game.yaml:446
-                _items18 = st.zones[(Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]
+                _items18 = st.zones[(Z_influence_hand1 + _p20)]
                 _dest16 = Z_influence_deck1
-                for _c23 in cards_of(_items18):
-                    st.move(_c23, _dest16, False)
+                for _c25 in cards_of(_items18):
+                    st.move(_c25, _dest16, False)
         if pc <= 4:
             st.at = o104  # game.yaml:447
             _items19 = st.zones[Z_influence_played1]
             _dest17 = Z_influence_deck1
-            for _c24 in cards_of(_items19):
-                st.move(_c24, _dest17, False)
+            for _c26 in cards_of(_items19):
+                st.move(_c26, _dest17, False)
         if pc <= 5:
             st.at = o105  # game.yaml:448
             st.shuffle(Z_influence_deck1)
@@ -5274,23 +5278,23 @@ def build(num_players, files):
         _L_n1 = env['n']
         _L_p9 = env['p']
         _L_t2 = env['t']
+        _S_p9 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:453
             env['what'] = ('a marker' if (_L_n1 == 1) else 'two markers')
         if pc <= 1:
             st.at = o112  # game.yaml:454
-            if ((len(st.zones[(Z_general1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[19])))]) + len(st.zones[(Z_personal1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[20])))])) > 0):
+            if ((len(st.zones[(Z_general1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p9, S[20])))])) > 0):
                 st.at = o111  # game.yaml:456
                 # game.yaml:459: always offered
                 # game.yaml:460: always offered
                 _end6 = 1
                 _end7 = _end6 + 1
                 if not _end7:
-                    raise RuleError('a choice has no legal option', S[264])
-                _p21 = e111_player(st, env)
-                if type(_p21) is not int or not 0 <= _p21 < num_players:
-                    raise RuleError(not_a_seat(_p21, num_players), S[264])
-                if _p21 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[261])
+                if _S_p9 is None:
+                    raise RuleError(not_a_seat(_L_p9, num_players), S[261])
+                if _L_p9 in st.players:  # else out of the game: no option runs
                     if _end7 > 1:
                         _i34 = st.choose(_end7)
                         st.move_number += 1
@@ -5301,13 +5305,13 @@ def build(num_players, files):
                         st.at = o109  # game.yaml:459
                         _args119 = {'p': _L_p9, 't': _L_t2, 'n': _L_n1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[111])
+                            enter_procedure(st, S[106])
                         st.inline += 1
                         try:
                             proc_from_general(st, _args119)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure from_general (' + str(S[112]) + ')')
+                            traced(e, 'procedure from_general (' + str(S[107]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:460
@@ -5315,9 +5319,10 @@ def build(num_players, files):
     def c_10(st, env, pc):  # game.yaml:461
         _L_p10 = env['p']
         _L_optional2 = env['optional']
+        _S_p10 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         if pc <= 0:
             st.at = o118  # game.yaml:466
-            if ((len(st.zones[(Z_general1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[19])))]) + len(st.zones[(Z_personal1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[20])))])) > 0):
+            if ((len(st.zones[(Z_general1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[19])))]) + len(st.zones[(Z_personal1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p10, S[20])))])) > 0):
                 st.at = o117  # game.yaml:468
                 _v24 = K_courtiers1  # game.yaml:471
                 if _L_optional2:  # game.yaml:472
@@ -5327,11 +5332,10 @@ def build(num_players, files):
                 _end8 = len(_v24)
                 _end9 = _end8 + _f3
                 if not _end9:
-                    raise RuleError('a choice has no legal option', S[265])
-                _p22 = e117_player(st, env)
-                if type(_p22) is not int or not 0 <= _p22 < num_players:
-                    raise RuleError(not_a_seat(_p22, num_players), S[265])
-                if _p22 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[262])
+                if _S_p10 is None:
+                    raise RuleError(not_a_seat(_L_p10, num_players), S[262])
+                if _L_p10 in st.players:  # else out of the game: no option runs
                     if _end9 > 1:
                         _i35 = st.choose(_end9)
                         st.move_number += 1
@@ -5339,56 +5343,56 @@ def build(num_players, files):
                     else:
                         _i35 = 0
                     if _i35 < _end8:  # game.yaml:471
-                        env['t'] = _v24[_i35]
+                        _t12 = env['t'] = _v24[_i35]
                         st.at = o115  # game.yaml:471
-                        _args120 = {'p': _L_p10, 't': env['t'], 'n': 1}
+                        _args120 = {'p': _L_p10, 't': _t12, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[113])
+                            enter_procedure(st, S[108])
                         st.inline += 1
                         try:
                             proc_from_general(st, _args120)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure from_general (' + str(S[112]) + ')')
+                            traced(e, 'procedure from_general (' + str(S[107]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:472
                         pass
     def c_11(st, env, pc):  # game.yaml:473
         _L_p11 = env['p']
+        _S_p11 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         if pc <= 0:
             st.at = o129  # game.yaml:477
             _actions1 = set()  # (the ids' order is never read)
             _v25 = []
-            for _c25 in st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[122])))]:  # game.yaml:480
-                _a3 = A_91 + _c25.type_id
-                if _a3 not in _actions1:  # an identical card: the same choice
-                    _actions1.add(_a3)
-                    _v25.append(_c25)
-            if ((st.vars['pass_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[123]))] > 0) and (st.vars['gold'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[124]))] >= 2)):  # game.yaml:483
+            for _c27 in st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[117])))]:  # game.yaml:480
+                _a4 = A_91 + _c27.type_id
+                if _a4 not in _actions1:  # an identical card: the same choice
+                    _actions1.add(_a4)
+                    _v25.append(_c27)
+            if ((st.vars['pass_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[118]))] > 0) and (st.vars['gold'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[119]))] >= 2)):  # game.yaml:483
                 _f4 = 1
                 _actions1.add(A_101)
             else:
                 _f4 = 0
-            _items20 = st.zones[(Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[125])))]  # game.yaml:487
-            if _items20 and (st.vars['swap_left'][(_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[126]))] > 0):
+            _items20 = st.zones[(Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[120])))]  # game.yaml:487
+            if _items20 and (st.vars['swap_left'][(_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[121]))] > 0):
                 _v26 = []
-                for _c26 in _items20:
-                    _a4 = A_111 + _c26.type_id
-                    if _a4 not in _actions1:  # an identical card: the same choice
-                        _actions1.add(_a4)
-                        _v26.append(_c26)
+                for _c28 in _items20:
+                    _a5 = A_111 + _c28.type_id
+                    if _a5 not in _actions1:  # an identical card: the same choice
+                        _actions1.add(_a5)
+                        _v26.append(_c28)
             else:
                 _v26 = []
             _end10 = len(_v25)
             _end11 = _end10 + _f4
             _end12 = _end11 + len(_v26)
             if not _end12:
-                raise RuleError('a choice has no legal option', S[266])
-            _p23 = e129_player(st, env)
-            if type(_p23) is not int or not 0 <= _p23 < num_players:
-                raise RuleError(not_a_seat(_p23, num_players), S[266])
-            if _p23 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[263])
+            if _S_p11 is None:
+                raise RuleError(not_a_seat(_L_p11, num_players), S[263])
+            if _L_p11 in st.players:  # else out of the game: no option runs
                 if _end12 > 1:
                     _i36 = st.choose(_end12)
                     st.move_number += 1
@@ -5396,70 +5400,71 @@ def build(num_players, files):
                 else:
                     _i36 = 0
                 if _i36 < _end10:  # game.yaml:480
-                    env['c'] = _v25[_i36]
+                    _c29 = env['c'] = _v25[_i36]
                     st.at = o120  # game.yaml:482
-                    st.move(env['c'], Z_influence_played1, False)
+                    st.move(_c29, Z_influence_played1, False)
                     st.at = o121  # game.yaml:482
-                    _args121 = {'p': _L_p11, 'c': env['c']}
+                    _args121 = {'p': _L_p11, 'c': _c29}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[114])
+                        enter_procedure(st, S[109])
                     st.inline += 1
                     try:
                         c_12(st, _args121, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure use_card (' + str(S[267]) + ')')
+                        traced(e, 'procedure use_card (' + str(S[264]) + ')')
                         raise
                     st.inline -= 1
                 elif _i36 < _end11:  # game.yaml:483
                     st.at = o123  # game.yaml:486
-                    _i37 = (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[115]))
+                    _i37 = (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[110]))
                     _v27 = st.vars['pass_left'][_i37] - 1
                     if _v27 < 0:
-                        raise RuleError("'pass_left' would fall to " + str(_v27) + ', below its minimum 0', S[116])
+                        raise RuleError("'pass_left' would fall to " + str(_v27) + ', below its minimum 0', S[111])
                     st.vars['pass_left'][_i37] = _v27
                     st.at = o124  # game.yaml:486
                     _args122 = {'p': _L_p11, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[117])
+                        enter_procedure(st, S[112])
                     st.inline += 1
                     try:
                         proc_pay(st, _args122)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay (' + str(S[49]) + ')')
+                        traced(e, 'procedure pay (' + str(S[48]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:487
-                    env['c'] = _v26[_i36 - _end11]
+                    _c30 = env['c'] = _v26[_i36 - _end11]
                     st.at = o126  # game.yaml:491
-                    _i38 = (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[118]))
+                    _i38 = (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[113]))
                     _v28 = st.vars['swap_left'][_i38] - 1
                     if _v28 < 0:
-                        raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[119])
+                        raise RuleError("'swap_left' would fall to " + str(_v28) + ', below its minimum 0', S[114])
                     st.vars['swap_left'][_i38] = _v28
                     st.at = o127  # game.yaml:491
-                    st.move(env['c'], Z_influence_played1, False)
+                    st.move(_c30, Z_influence_played1, False)
                     st.at = o128  # game.yaml:492
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[120]))), False, S[121])
+                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p11, S[115]))), False, S[116])
     def c_12(st, env, pc):  # game.yaml:493
         _L_c1 = env['c']
         _L_p12 = env['p']
+        _S_p12 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
             st.at = o130  # game.yaml:497
             env['joker'] = (_L_c1.kind == 'joker_cards')
         if pc <= 1:
             st.at = o145  # game.yaml:498
-            if (len(st.zones[(Z_personal1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[136])))]) > 0):  # game.yaml:501
+            if (len(st.zones[(Z_personal1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[131])))]) > 0):  # game.yaml:501
                 _f5 = 1
             else:
                 _f5 = 0
             # game.yaml:507: always offered
-            if ((st.vars['four_left'][(_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[137]))] > 0) and (len(st.zones[(Z_personal1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[138])))]) > 0)):  # game.yaml:508
+            if ((st.vars['four_left'][(_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[132]))] > 0) and (len(st.zones[(Z_personal1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[133])))]) > 0)):  # game.yaml:508
                 _f6 = 1
             else:
                 _f6 = 0
-            if (st.vars['four_left'][(_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[139]))] > 0):  # game.yaml:513
+            if (st.vars['four_left'][(_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[134]))] > 0):  # game.yaml:513
                 _f7 = 1
             else:
                 _f7 = 0
@@ -5468,11 +5473,10 @@ def build(num_players, files):
             _end15 = _end14 + _f6
             _end16 = _end15 + _f7
             if not _end16:
-                raise RuleError('a choice has no legal option', S[268])
-            _p24 = e145_player(st, env)
-            if type(_p24) is not int or not 0 <= _p24 < num_players:
-                raise RuleError(not_a_seat(_p24, num_players), S[268])
-            if _p24 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[265])
+            if _S_p12 is None:
+                raise RuleError(not_a_seat(_L_p12, num_players), S[265])
+            if _L_p12 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i39 = st.choose(_end16)
                     st.move_number += 1
@@ -5485,110 +5489,110 @@ def build(num_players, files):
                         st.at = o135  # game.yaml:505
                         _args123 = {'p': _L_p12, 'n': 2, 'jumps': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[128])
+                            enter_procedure(st, S[123])
                         st.inline += 1
                         try:
                             c_13(st, _args123, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
+                            traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                             raise
                         st.inline -= 1
                     else:
                         st.at = o133  # game.yaml:506
                         _args124 = {'p': _L_p12, 't': _L_c1.props['courtier'], 'n': 3, 'jumps': 2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[127])
+                            enter_procedure(st, S[122])
                         st.inline += 1
                         try:
                             c_14(st, _args124, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                            traced(e, 'procedure place_path (' + str(S[267]) + ')')
                             raise
                         st.inline -= 1
                 elif _i39 < _end14:  # game.yaml:507
                     st.at = o138  # game.yaml:507
                     _args125 = {'p': _L_p12, 'n': (2 if env['joker'] else 3)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[129])
+                        enter_procedure(st, S[124])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args125)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
                     st.inline -= 1
                 elif _i39 < _end15:  # game.yaml:508
                     st.at = o140  # game.yaml:512
-                    _i40 = (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[130]))
+                    _i40 = (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[125]))
                     _v29 = st.vars['four_left'][_i40] - 1
                     if _v29 < 0:
-                        raise RuleError("'four_left' would fall to " + str(_v29) + ', below its minimum 0', S[131])
+                        raise RuleError("'four_left' would fall to " + str(_v29) + ', below its minimum 0', S[126])
                     st.vars['four_left'][_i40] = _v29
                     st.at = o141  # game.yaml:512
                     _args126 = {'p': _L_p12, 'n': 4, 'jumps': 3}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[132])
+                        enter_procedure(st, S[127])
                     st.inline += 1
                     try:
                         c_13(st, _args126, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
+                        traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:513
                     st.at = o143  # game.yaml:516
-                    _i41 = (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[133]))
+                    _i41 = (_S_p12 if _S_p12 is not None else seat(st, _L_p12, S[128]))
                     _v30 = st.vars['four_left'][_i41] - 1
                     if _v30 < 0:
-                        raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[134])
+                        raise RuleError("'four_left' would fall to " + str(_v30) + ', below its minimum 0', S[129])
                     st.vars['four_left'][_i41] = _v30
                     st.at = o144  # game.yaml:516
                     _args127 = {'p': _L_p12, 'n': 4}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[135])
+                        enter_procedure(st, S[130])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args127)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
                     st.inline -= 1
     def c_13(st, env, pc):  # game.yaml:517
         _L_p13 = env['p']
         _L_n2 = env['n']
         _L_jumps1 = env['jumps']
+        _S_p13 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o148  # game.yaml:521
             _v31 = K_courtiers1  # game.yaml:523
             _end17 = len(_v31)
             if not _end17:
-                raise RuleError('a choice has no legal option', S[271])
-            _p25 = e148_player(st, env)
-            if type(_p25) is not int or not 0 <= _p25 < num_players:
-                raise RuleError(not_a_seat(_p25, num_players), S[271])
-            if _p25 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[268])
+            if _S_p13 is None:
+                raise RuleError(not_a_seat(_L_p13, num_players), S[268])
+            if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end17 > 1:
                     _i42 = st.choose(_end17)
                     st.move_number += 1
                     st.at = o148  # game.yaml:521
                 else:
                     _i42 = 0
-                env['t'] = _v31[_i42]
+                _t14 = env['t'] = _v31[_i42]
                 st.at = o147  # game.yaml:523
-                _args128 = {'p': _L_p13, 't': env['t'], 'n': _L_n2, 'jumps': _L_jumps1}
+                _args128 = {'p': _L_p13, 't': _t14, 'n': _L_n2, 'jumps': _L_jumps1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[140])
+                    enter_procedure(st, S[135])
                 st.inline += 1
                 try:
                     c_14(st, _args128, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                    traced(e, 'procedure place_path (' + str(S[267]) + ')')
                     raise
                 st.inline -= 1
     def c_14(st, env, pc):  # game.yaml:525
@@ -5596,50 +5600,50 @@ def build(num_players, files):
         _L_p14 = env['p']
         _L_t3 = env['t']
         _L_jumps2 = env['jumps']
+        _S_p14 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
+        _O_t1 = _L_t3.ordinal if type(_L_t3) is Card and _L_t3.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o149  # game.yaml:530
-            env['left'] = min((_L_n3, len(st.zones[(Z_personal1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[64])))]),))
+            env['left'] = min((_L_n3, len(st.zones[(Z_personal1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[62])))]),))
         if pc <= 1:
             st.at = o158  # game.yaml:531
             _v32 = []
-            for _k2 in span_list(1, env['left'], S[145]):  # game.yaml:534
-                site[17].action(_k2)  # a number out of the site's range is an error
-                _v32.append(_k2)
+            for _k3 in span_list(1, env['left'], S[140]):  # game.yaml:534
+                site[17].action(_k3)  # a number out of the site's range is an error
+                _v32.append(_k3)
             _end18 = len(_v32)
             if not _end18:
-                raise RuleError('a choice has no legal option', S[272])
-            _p26 = e158_player(st, env)
-            if type(_p26) is not int or not 0 <= _p26 < num_players:
-                raise RuleError(not_a_seat(_p26, num_players), S[272])
-            if _p26 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[269])
+            if _S_p14 is None:
+                raise RuleError(not_a_seat(_L_p14, num_players), S[269])
+            if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end18 > 1:
                     _i43 = st.choose(_end18)
                     st.move_number += 1
                     st.at = o158  # game.yaml:531
                 else:
                     _i43 = 0
-                env['k'] = _v32[_i43]
+                _k4 = env['k'] = _v32[_i43]
                 st.at = o151  # game.yaml:537
-                st.move_count(env['k'], (Z_personal1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[142]))), (Z_markers_on1 + (_L_t3.ordinal if _L_t3.kind == 'courtiers' else ordinal(_L_t3, 'courtiers', S[141]))), False, S[143])
+                st.move_count(_k4, (Z_personal1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p14, S[137]))), (Z_markers_on1 + (_O_t1 if _O_t1 is not None else ordinal(_L_t3, 'courtiers', S[136]))), False, S[138])
                 st.at = o157  # game.yaml:538
-                if ((env['left'] > env['k']) and (_L_jumps2 > 0)):
+                if ((env['left'] > _k4) and (_L_jumps2 > 0)):
                     st.at = o156  # game.yaml:540
                     _actions2 = set()  # (the ids' order is never read)
                     _v33 = []
-                    for _a5 in _L_t3.props['adjacent']:  # game.yaml:543
-                        _a6 = A_181 + _a5.type_id
-                        if _a6 not in _actions2:  # an identical card: the same choice
-                            _actions2.add(_a6)
-                            _v33.append(_a5)
+                    for _a6 in _L_t3.props['adjacent']:  # game.yaml:543
+                        _a7 = A_181 + _a6.type_id
+                        if _a7 not in _actions2:  # an identical card: the same choice
+                            _actions2.add(_a7)
+                            _v33.append(_a6)
                     # game.yaml:545: always offered
                     _end19 = len(_v33)
                     _end20 = _end19 + 1
                     if not _end20:
-                        raise RuleError('a choice has no legal option', S[273])
-                    _p27 = e156_player(st, env)
-                    if type(_p27) is not int or not 0 <= _p27 < num_players:
-                        raise RuleError(not_a_seat(_p27, num_players), S[273])
-                    if _p27 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[270])
+                    if _S_p14 is None:
+                        raise RuleError(not_a_seat(_L_p14, num_players), S[270])
+                    if _L_p14 in st.players:  # else out of the game: no option runs
                         if _end20 > 1:
                             _i44 = st.choose(_end20)
                             st.move_number += 1
@@ -5647,17 +5651,17 @@ def build(num_players, files):
                         else:
                             _i44 = 0
                         if _i44 < _end19:  # game.yaml:543
-                            env['a'] = _v33[_i44]
+                            _a8 = env['a'] = _v33[_i44]
                             st.at = o154  # game.yaml:544
-                            _args129 = {'p': _L_p14, 't': env['a'], 'n': (env['left'] - env['k']), 'jumps': (_L_jumps2 - 1)}
+                            _args129 = {'p': _L_p14, 't': _a8, 'n': (env['left'] - _k4), 'jumps': (_L_jumps2 - 1)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[144])
+                                enter_procedure(st, S[139])
                             st.inline += 1
                             try:
                                 c_14(st, _args129, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                                 raise
                             st.inline -= 1
                         else:  # game.yaml:545
@@ -5668,37 +5672,37 @@ def build(num_players, files):
             for _p28 in list(st.players):
                 env['p'] = _p28
                 st.at = o160  # game.yaml:552
-                _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65]))
-                _v34 = len([1 for _m25 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7])))] if (_m25.props['ability'] == 'first_once')])
+                _i45 = _p28
+                _v34 = len([1 for _m26 in st.zones[(Z_missions_done1 + _p28)] if (_m26.props['ability'] == 'first_once')])
                 if _v34 < 0:
-                    raise RuleError("'first_left' would fall to " + str(_v34) + ', below its minimum 0', S[66])
+                    raise RuleError("'first_left' would fall to " + str(_v34) + ', below its minimum 0', S[63])
                 st.vars['first_left'][_i45] = _v34
         if pc <= 1:
             st.at = o165  # game.yaml:553
-            for _t11 in list(K_courtiers1):
-                env['t'] = _t11
+            for _t15 in list(K_courtiers1):
+                env['t'] = _t15
                 st.at = o163  # game.yaml:554
-                _args130 = {'t': env['t']}
+                _args130 = {'t': _t15}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[146])
+                    enter_procedure(st, S[142])
                 st.inline += 1
                 try:
                     c_16(st, _args130, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure play_intrigue (' + str(S[274]) + ')')
+                    traced(e, 'procedure play_intrigue (' + str(S[271]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o164  # game.yaml:554
-                _args131 = {'t': env['t']}
+                _args131 = {'t': _t15}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[147])
+                    enter_procedure(st, S[143])
                 st.inline += 1
                 try:
                     c_17(st, _args131, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure evaluate (' + str(S[275]) + ')')
+                    traced(e, 'procedure evaluate (' + str(S[272]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 2:
@@ -5706,24 +5710,22 @@ def build(num_players, files):
             st.vars['louis'] = None
     def c_16(st, env, pc):  # game.yaml:556
         _L_t4 = env['t']
+        _O_t2 = _L_t4.ordinal if type(_L_t4) is Card and _L_t4.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o175  # game.yaml:561
-            for _q10 in list(clockwise_from(st, st.vars['start_player'])):
+            for _q10 in clockwise_from(st, st.vars['start_player']):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
-                for _c27 in list([_x18 for _x18 in st.zones[(Z_intrigue_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152])))] if ((_x18.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[153])))]) > 0))]):
-                    env['c'] = _c27
+                for _c31 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
+                    env['c'] = _c31
                     st.at = o173  # game.yaml:565
                     # game.yaml:569: always offered
                     # game.yaml:572: always offered
                     _end21 = 1
                     _end22 = _end21 + 1
                     if not _end22:
-                        raise RuleError('a choice has no legal option', S[276])
-                    _p29 = e173_player(st, env)
-                    if type(_p29) is not int or not 0 <= _p29 < num_players:
-                        raise RuleError(not_a_seat(_p29, num_players), S[276])
-                    if _p29 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[273])
+                    if _q10 in st.players:  # else out of the game: no option runs
                         if _end22 > 1:
                             _i46 = st.choose(_end22)
                             st.move_number += 1
@@ -5732,83 +5734,84 @@ def build(num_players, files):
                             _i46 = 0
                         if _i46 < _end21:  # game.yaml:569
                             st.at = o170  # game.yaml:570
-                            st.move(env['c'], Z_intrigue_deck1, True)
+                            st.move(_c31, Z_intrigue_deck1, True)
                             st.at = o171  # game.yaml:571
-                            st.move_count(min((2, len(st.zones[(Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[150])))]),)), (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[149]))), (Z_markers_on1 + (_L_t4.ordinal if _L_t4.kind == 'courtiers' else ordinal(_L_t4, 'courtiers', S[148]))), False, S[151])
+                            st.move_count(min((2, len(st.zones[(Z_personal1 + _q10)]),)), (Z_personal1 + _q10), (Z_markers_on1 + (_O_t2 if _O_t2 is not None else ordinal(_L_t4, 'courtiers', S[144]))), False, S[147])
                         else:  # game.yaml:572
                             pass
     def c_17(st, env, pc):  # game.yaml:573
         _L_t5 = env['t']
+        _O_t3 = _L_t5.ordinal if type(_L_t5) is Card and _L_t5.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o176  # game.yaml:577
             st.vars['flip'] = False
         if pc <= 1:
             st.at = o177  # game.yaml:578
-            env['leaders'] = fn_most_influence(st, S[67], _L_t5)
+            env['leaders'] = fn_most_influence(st, S[64], _L_t5)
         if pc <= 2:
             st.at = o178  # game.yaml:579
             st.vars['leader'] = (env['leaders'][0] if (len(env['leaders']) == 1) else None)
         if pc <= 3:
             st.at = o183  # game.yaml:580
-            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[68], _L_t5) != 'markers')):
+            if ((len(env['leaders']) > 1) and (fn_kind_of(st, S[65], _L_t5) != 'markers')):
                 st.at = o182  # game.yaml:581
                 for _q11 in list(env['leaders']):
                     env['q'] = _q11
                     st.at = o181  # game.yaml:581
-                    _args132 = {'q': env['q'], 't': _L_t5}
+                    _args132 = {'q': _q11, 't': _L_t5}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[154])
+                        enter_procedure(st, S[150])
                     st.inline += 1
                     try:
                         c_18(st, _args132, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure first_once (' + str(S[277]) + ')')
+                        traced(e, 'procedure first_once (' + str(S[274]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 4:
             st.at = o184  # game.yaml:582
             if st.record_log:
-                st.log_line(fmt_card1(_L_t5) + ' (' + fmt_str1(fn_kind_of(st, S[69], _L_t5)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
+                st.log_line(fmt_card1(_L_t5) + ' (' + fmt_str1(fn_kind_of(st, S[66], _L_t5)) + '): most markers ' + fmt_list_player1(env['leaders']) + ', leader ' + fmt_player1(st.vars['leader']), -1)
         if pc <= 5:
             st.at = o191  # game.yaml:583
-            if (fn_kind_of(st, S[70], _L_t5) == 'markers'):
+            if (fn_kind_of(st, S[67], _L_t5) == 'markers'):
                 st.at = o188  # game.yaml:584
                 _args133 = {'t': _L_t5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[156])
+                    enter_procedure(st, S[152])
                 st.inline += 1
                 try:
                     c_21(st, _args133, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure markers_evaluation (' + str(S[278]) + ')')
+                    traced(e, 'procedure markers_evaluation (' + str(S[275]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_t5 == st.vars['louis']):
                 st.at = o190  # game.yaml:585
                 _args134 = {'t': _L_t5, 'leaders': env['leaders']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[157])
+                    enter_procedure(st, S[153])
                 st.inline += 1
                 try:
                     c_22(st, _args134, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure louis_evaluation (' + str(S[279]) + ')')
+                    traced(e, 'procedure louis_evaluation (' + str(S[276]) + ')')
                     raise
                 st.inline -= 1
             else:
                 st.at = o186  # game.yaml:586
                 _args135 = {'t': _L_t5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[155])
+                    enter_procedure(st, S[151])
                 st.inline += 1
                 try:
                     c_19(st, _args135, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure leader_evaluation (' + str(S[280]) + ')')
+                    traced(e, 'procedure leader_evaluation (' + str(S[277]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 6:
@@ -5816,10 +5819,10 @@ def build(num_players, files):
             for _q12 in list(st.players):
                 env['q'] = _q12
                 st.at = o193  # game.yaml:588
-                _items21 = [_m26 for _m26 in st.zones[(Z_markers_on1 + (_L_t5.ordinal if _L_t5.kind == 'courtiers' else ordinal(_L_t5, 'courtiers', S[72])))] if (_m26.owner == env['q'])]
-                _dest18 = (Z_personal1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71])))
-                for _c28 in cards_of(_items21):
-                    st.move(_c28, _dest18, False)
+                _items21 = [_m27 for _m27 in st.zones[(Z_markers_on1 + (_O_t3 if _O_t3 is not None else ordinal(_L_t5, 'courtiers', S[68])))] if (_m27.owner == _q12)]
+                _dest18 = (Z_personal1 + _q12)
+                for _c32 in cards_of(_items21):
+                    st.move(_c32, _dest18, False)
         if pc <= 7:
             st.at = o197  # game.yaml:590
             if (st.vars['flip'] and (st.vars['round'] < 4)):
@@ -5827,20 +5830,20 @@ def build(num_players, files):
                 st.move(_L_t5, st.zone_index((st.zones[Z_black_up1] if (_L_t5 in st.zones[Z_red_up1]) else st.zones[Z_red_up1])), False)
     def c_18(st, env, pc):  # game.yaml:593
         _L_q2 = env['q']
+        _S_q2 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
         if pc <= 0:
             st.at = o204  # game.yaml:597
-            if ((st.vars['first_left'][(_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[73]))] > 0) and (st.vars['leader'] == None)):
+            if ((st.vars['first_left'][(_S_q2 if _S_q2 is not None else seat(st, _L_q2, S[69]))] > 0) and (st.vars['leader'] == None)):
                 st.at = o203  # game.yaml:599
                 # game.yaml:601: always offered
                 # game.yaml:601: always offered
                 _end23 = 1
                 _end24 = _end23 + 1
                 if not _end24:
-                    raise RuleError('a choice has no legal option', S[281])
-                _p30 = e203_player(st, env)
-                if type(_p30) is not int or not 0 <= _p30 < num_players:
-                    raise RuleError(not_a_seat(_p30, num_players), S[281])
-                if _p30 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[278])
+                if _S_q2 is None:
+                    raise RuleError(not_a_seat(_L_q2, num_players), S[278])
+                if _L_q2 in st.players:  # else out of the game: no option runs
                     if _end24 > 1:
                         _i47 = st.choose(_end24)
                         st.move_number += 1
@@ -5849,10 +5852,10 @@ def build(num_players, files):
                         _i47 = 0
                     if _i47 < _end23:  # game.yaml:601
                         st.at = o200  # game.yaml:601
-                        _i48 = (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[158]))
+                        _i48 = (_S_q2 if _S_q2 is not None else seat(st, _L_q2, S[155]))
                         _v35 = st.vars['first_left'][_i48] - 1
                         if _v35 < 0:
-                            raise RuleError("'first_left' would fall to " + str(_v35) + ', below its minimum 0', S[159])
+                            raise RuleError("'first_left' would fall to " + str(_v35) + ', below its minimum 0', S[156])
                         st.vars['first_left'][_i48] = _v35
                         st.at = o201  # game.yaml:601
                         st.vars['leader'] = _L_q2
@@ -5866,64 +5869,62 @@ def build(num_players, files):
                 st.at = o206  # game.yaml:610
                 _args136 = {'p': st.vars['leader'], 't': _L_t6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[160])
+                    enter_procedure(st, S[157])
                 st.inline += 1
                 try:
                     c_23(st, _args136, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gift (' + str(S[282]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o207  # game.yaml:611
                 _args137 = {'p': st.vars['leader'], 't': _L_t6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[161])
+                    enter_procedure(st, S[158])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args137)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o208  # game.yaml:612
                 st.vars['flip'] = True
         if pc <= 1:
             st.at = o212  # game.yaml:613
-            if (fn_kind_of(st, S[74], _L_t6) == 'gold'):
+            if (fn_kind_of(st, S[70], _L_t6) == 'gold'):
                 st.at = o211  # game.yaml:613
                 _args138 = {'t': _L_t6, 'gifted': [st.vars['leader']]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[163])
+                    enter_procedure(st, S[160])
                 st.inline += 1
                 try:
                     c_20(st, _args138, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                    traced(e, 'procedure bribes (' + str(S[280]) + ')')
                     raise
                 st.inline -= 1
     def c_20(st, env, pc):  # game.yaml:614
         _L_gifted1 = env['gifted']
         _L_t7 = env['t']
+        _O_t4 = _L_t7.ordinal if type(_L_t7) is Card and _L_t7.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o221  # game.yaml:618
-            for _q13 in list(clockwise_from(st, st.vars['start_player'])):
+            for _q13 in clockwise_from(st, st.vars['start_player']):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
-                if (((env['q'] not in _L_gifted1) and (len([1 for _m27 in st.zones[(Z_markers_on1 + (_L_t7.ordinal if _L_t7.kind == 'courtiers' else ordinal(_L_t7, 'courtiers', S[0])))] if (_m27.owner == env['q'])]) > 0)) and (st.vars['gold'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[164]))] >= fn_bribe_price(st, S[165], env['q'], _L_t7))):
+                if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t7, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[162], _q13, _L_t7))):
                     st.at = o219  # game.yaml:622
                     # game.yaml:624: always offered
                     # game.yaml:624: always offered
                     _end25 = 1
                     _end26 = _end25 + 1
                     if not _end26:
-                        raise RuleError('a choice has no legal option', S[284])
-                    _p31 = e219_player(st, env)
-                    if type(_p31) is not int or not 0 <= _p31 < num_players:
-                        raise RuleError(not_a_seat(_p31, num_players), S[284])
-                    if _p31 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[281])
+                    if _q13 in st.players:  # else out of the game: no option runs
                         if _end26 > 1:
                             _i49 = st.choose(_end26)
                             st.move_number += 1
@@ -5932,47 +5933,48 @@ def build(num_players, files):
                             _i49 = 0
                         if _i49 < _end25:  # game.yaml:624
                             st.at = o216  # game.yaml:624
-                            _args139 = {'p': env['q'], 'n': fn_bribe_price(st, S[166], env['q'], _L_t7)}
+                            _args139 = {'p': _q13, 'n': fn_bribe_price(st, S[163], _q13, _L_t7)}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[167])
+                                enter_procedure(st, S[164])
                             st.inline += 1
                             try:
                                 proc_pay(st, _args139)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure pay (' + str(S[49]) + ')')
+                                traced(e, 'procedure pay (' + str(S[48]) + ')')
                                 raise
                             st.inline -= 1
                             st.at = o217  # game.yaml:624
-                            _args140 = {'p': env['q'], 't': _L_t7}
+                            _args140 = {'p': _q13, 't': _L_t7}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[168])
+                                enter_procedure(st, S[165])
                             st.inline += 1
                             try:
                                 c_23(st, _args140, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure gift (' + str(S[282]) + ')')
+                                traced(e, 'procedure gift (' + str(S[279]) + ')')
                                 raise
                             st.inline -= 1
                         else:  # game.yaml:624
                             pass
     def c_21(st, env, pc):  # game.yaml:625
         _L_t8 = env['t']
+        _O_t5 = _L_t8.ordinal if type(_L_t8) is Card and _L_t8.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in list([_x19 for _x19 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m28 in st.zones[(Z_markers_on1 + (_L_t8.ordinal if _L_t8.kind == 'courtiers' else ordinal(_L_t8, 'courtiers', S[0])))] if (_m28.owner == _x19)]) >= fn_need(st, S[171], _L_t8))]):
+            for _q14 in [_x24 for _x24 in clockwise_from(st, st.vars['start_player']) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t8, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= fn_need(st, S[168], _L_t8))]:
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
-                _args141 = {'p': env['q'], 't': _L_t8}
+                _args141 = {'p': _q14, 't': _L_t8}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[170])
+                    enter_procedure(st, S[167])
                 st.inline += 1
                 try:
                     c_23(st, _args141, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gift (' + str(S[282]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o224  # game.yaml:631
@@ -5984,70 +5986,70 @@ def build(num_players, files):
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[176], _L_t9) if (len(_L_leaders1) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (len(_L_leaders1) == 2) else []))
+                env['seconds'] = (fn_second_influence(st, S[173], _L_t9) if (len(_L_leaders1) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (len(_L_leaders1) == 2) else []))
                 st.at = o236  # game.yaml:644
                 _args142 = {'p': st.vars['leader'], 't': _L_t9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[177])
+                    enter_procedure(st, S[174])
                 st.inline += 1
                 try:
                     c_23(st, _args142, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gift (' + str(S[282]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o237  # game.yaml:645
                 _args143 = {'p': st.vars['leader'], 's': 'crown'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[178])
+                    enter_procedure(st, S[175])
                 st.inline += 1
                 try:
                     proc_take_token(st, _args143)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_token (' + str(S[51]) + ')')
+                    traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o238  # game.yaml:646
                 _args144 = {'p': st.vars['leader'], 't': _L_t9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[179])
+                    enter_procedure(st, S[176])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args144)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o241  # game.yaml:647
                 for _q16 in list(env['seconds']):
                     env['q'] = _q16
                     st.at = o240  # game.yaml:648
-                    _args145 = {'p': env['q'], 't': _L_t9}
+                    _args145 = {'p': _q16, 't': _L_t9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[181])
+                        enter_procedure(st, S[178])
                     st.inline += 1
                     try:
                         c_23(st, _args145, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure gift (' + str(S[282]) + ')')
+                        traced(e, 'procedure gift (' + str(S[279]) + ')')
                         raise
                     st.inline -= 1
                 st.at = o244  # game.yaml:650
-                if (fn_kind_of(st, S[180], _L_t9) == 'gold'):
+                if (fn_kind_of(st, S[177], _L_t9) == 'gold'):
                     st.at = o243  # game.yaml:650
                     _args146 = {'t': _L_t9, 'gifted': [_q17 for _q17 in st.players if ((_q17 == st.vars['leader']) or (_q17 in env['seconds']))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[182])
+                        enter_procedure(st, S[179])
                     st.inline += 1
                     try:
                         c_20(st, _args146, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                        traced(e, 'procedure bribes (' + str(S[280]) + ')')
                         raise
                     st.inline -= 1
             else:
@@ -6055,41 +6057,41 @@ def build(num_players, files):
                 for _q18 in list(_L_leaders1):
                     env['q'] = _q18
                     st.at = o228  # game.yaml:654
-                    _args147 = {'p': env['q'], 't': _L_t9}
+                    _args147 = {'p': _q18, 't': _L_t9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[173])
+                        enter_procedure(st, S[170])
                     st.inline += 1
                     try:
                         c_23(st, _args147, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure gift (' + str(S[282]) + ')')
+                        traced(e, 'procedure gift (' + str(S[279]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o229  # game.yaml:654
-                    _args148 = {'p': env['q'], 't': _L_t9}
+                    _args148 = {'p': _q18, 't': _L_t9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[174])
+                        enter_procedure(st, S[171])
                     st.inline += 1
                     try:
                         proc_to_general(st, _args148)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                        traced(e, 'procedure to_general (' + str(S[159]) + ')')
                         raise
                     st.inline -= 1
                 st.at = o233  # game.yaml:655
-                if (fn_kind_of(st, S[172], _L_t9) == 'gold'):
+                if (fn_kind_of(st, S[169], _L_t9) == 'gold'):
                     st.at = o232  # game.yaml:655
                     _args149 = {'t': _L_t9, 'gifted': _L_leaders1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[175])
+                        enter_procedure(st, S[172])
                     st.inline += 1
                     try:
                         c_20(st, _args149, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                        traced(e, 'procedure bribes (' + str(S[280]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -6098,19 +6100,20 @@ def build(num_players, files):
     def c_23(st, env, pc):  # game.yaml:657
         _L_t10 = env['t']
         _L_p15 = env['p']
+        _S_p15 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o249  # game.yaml:661
             if (_L_t10.props['gift'] in ['sceptre', 'document', 'ring', 'helmet', 'crown']):
                 st.at = o248  # game.yaml:661
                 _args150 = {'p': _L_p15, 's': _L_t10.props['gift']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[75])
+                    enter_procedure(st, S[71])
                 st.inline += 1
                 try:
                     proc_take_token(st, _args150)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_token (' + str(S[51]) + ')')
+                    traced(e, 'procedure take_token (' + str(S[50]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 1:
@@ -6119,25 +6122,25 @@ def build(num_players, files):
                 st.at = o251  # game.yaml:662
                 _args151 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[183])
+                    enter_procedure(st, S[180])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args151)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o252  # game.yaml:662
                 _args152 = {'p': _L_p15, 'x': _L_t10, 'optional': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[184])
+                    enter_procedure(st, S[181])
                 st.inline += 1
                 try:
                     c_10(st, _args152, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
+                    traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 2:
@@ -6146,40 +6149,40 @@ def build(num_players, files):
                 st.at = o255  # game.yaml:663
                 _args153 = {'p': _L_p15, 'n': 5}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[76])
+                    enter_procedure(st, S[72])
                 st.inline += 1
                 try:
                     proc_earn(st, _args153)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 3:
             st.at = o260  # game.yaml:664
             if (_L_t10.props['gift'] == 'maintenon'):
                 st.at = o258  # game.yaml:664
-                _args154 = {'p': _L_p15, 't': first([_t12 for _t12 in K_courtiers1 if (_t12.props['number'] == 5)]), 'x': _L_t10, 'n': 2}
+                _args154 = {'p': _L_p15, 't': first([_t16 for _t16 in K_courtiers1 if (_t16.props['number'] == 5)]), 'x': _L_t10, 'n': 2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[185])
+                    enter_procedure(st, S[182])
                 st.inline += 1
                 try:
                     c_9(st, _args154, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
+                    traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o259  # game.yaml:664
                 _args155 = {'p': _L_p15, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[186])
+                    enter_procedure(st, S[183])
                 st.inline += 1
                 try:
                     proc_to_personal(st, _args155)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                    traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 4:
@@ -6188,53 +6191,54 @@ def build(num_players, files):
                 st.at = o262  # game.yaml:665
                 _args156 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[77])
+                    enter_procedure(st, S[73])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args156)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o263  # game.yaml:665
                 _args157 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[78])
+                    enter_procedure(st, S[74])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args157)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 5:
             st.at = o267  # game.yaml:666
             if (_L_t10.props['gift'] == 'mazarin'):
                 st.at = o266  # game.yaml:666
-                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[79]))), False, S[80])
+                st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[75]))), False, S[76])
         if pc <= 6:
             st.at = o273  # game.yaml:667
             if (_L_t10.props['gift'] == 'louvois'):
                 st.at = o269  # game.yaml:669
                 _args158 = {'p': _L_p15, 'bonus': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[81])
+                    enter_procedure(st, S[77])
                 st.inline += 1
                 try:
                     proc_take_coat(st, _args158)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                    traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o272  # game.yaml:670
                 if (len(st.zones[Z_intrigue_deck1]) > 0):
                     st.at = o271  # game.yaml:670
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[82]))), False, S[83])
+                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p15, S[78]))), False, S[79])
     def c_24(st, env, pc):  # game.yaml:673
         _L_p16 = env['p']
+        _S_p16 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o274  # game.yaml:677
             st.vars['missions_over'] = False
@@ -6247,39 +6251,39 @@ def build(num_players, files):
                     break
                 _passes2 += 1
                 if _passes2 > MAX_PASSES:
-                    raise too_long(S[285])
+                    raise too_long(S[282])
                 st.at = o276  # game.yaml:679
                 _args159 = {'p': _L_p16}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[187])
+                    enter_procedure(st, S[184])
                 st.inline += 1
                 try:
                     c_25(st, _args159, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
+                    traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o283  # game.yaml:680
                 _actions3 = set()  # (the ids' order is never read)
                 _v36 = []
-                for _m29 in st.zones[(Z_mission_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[191])))]:  # game.yaml:683
-                    if not (fn_can_pay(st, S[192], _L_p16, _m29)):
+                for _m30 in st.zones[(Z_mission_hand1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[188])))]:  # game.yaml:683
+                    if not (fn_can_pay(st, S[189], _L_p16, _m30)):
                         continue
-                    _a7 = A_261 + _m29.type_id
-                    if _a7 not in _actions3:  # an identical card: the same choice
-                        _actions3.add(_a7)
-                        _v36.append(_m29)
-                _items22 = st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[193])))]  # game.yaml:687
-                if _items22 and fn_can_exchange(st, S[194], _L_p16):
+                    _a9 = A_261 + _m30.type_id
+                    if _a9 not in _actions3:  # an identical card: the same choice
+                        _actions3.add(_a9)
+                        _v36.append(_m30)
+                _items22 = st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[190])))]  # game.yaml:687
+                if _items22 and fn_can_exchange(st, S[191], _L_p16):
                     _v37 = []
-                    for _x20 in _items22:
-                        if not ((_x20.props['symbol'] != 'crown')):
+                    for _x25 in _items22:
+                        if not ((_x25.props['symbol'] != 'crown')):
                             continue
-                        _a8 = A_271 + _x20.type_id
-                        if _a8 not in _actions3:  # an identical card: the same choice
-                            _actions3.add(_a8)
-                            _v37.append(_x20)
+                        _a10 = A_271 + _x25.type_id
+                        if _a10 not in _actions3:  # an identical card: the same choice
+                            _actions3.add(_a10)
+                            _v37.append(_x25)
                 else:
                     _v37 = []
                 # game.yaml:692: always offered
@@ -6287,11 +6291,10 @@ def build(num_players, files):
                 _end28 = _end27 + len(_v37)
                 _end29 = _end28 + 1
                 if not _end29:
-                    raise RuleError('a choice has no legal option', S[287])
-                _p32 = e283_player(st, env)
-                if type(_p32) is not int or not 0 <= _p32 < num_players:
-                    raise RuleError(not_a_seat(_p32, num_players), S[287])
-                if _p32 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[284])
+                if _S_p16 is None:
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[284])
+                if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end29 > 1:
                         _i50 = st.choose(_end29)
                         st.move_number += 1
@@ -6299,31 +6302,31 @@ def build(num_players, files):
                     else:
                         _i50 = 0
                     if _i50 < _end27:  # game.yaml:683
-                        env['m'] = _v36[_i50]
+                        _m31 = env['m'] = _v36[_i50]
                         st.at = o278  # game.yaml:686
-                        _args160 = {'p': _L_p16, 'm': env['m']}
+                        _args160 = {'p': _L_p16, 'm': _m31}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[188])
+                            enter_procedure(st, S[185])
                         st.inline += 1
                         try:
                             c_27(st, _args160, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure fulfil (' + str(S[288]) + ')')
+                            traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                             raise
                         st.inline -= 1
                     elif _i50 < _end28:  # game.yaml:687
-                        env['x'] = _v37[_i50 - _end27]
+                        _x26 = env['x'] = _v37[_i50 - _end27]
                         st.at = o280  # game.yaml:691
-                        _args161 = {'p': _L_p16, 'x': env['x']}
+                        _args161 = {'p': _L_p16, 'x': _x26}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[189])
+                            enter_procedure(st, S[186])
                         st.inline += 1
                         try:
                             proc_exchange_token(st, _args161)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+                            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:692
@@ -6331,78 +6334,74 @@ def build(num_players, files):
                         st.vars['missions_over'] = True
         if pc <= 2:
             st.at = o293  # game.yaml:695
-            if (len(st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[84])))]) > 1):
+            if (len(st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[80])))]) > 1):
                 st.at = o292  # game.yaml:697
                 _actions4 = set()  # (the ids' order is never read)
                 _v38 = []
-                for _x21 in st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[197])))]:  # game.yaml:701
-                    _a9 = A_291 + _x21.type_id
-                    if _a9 not in _actions4:  # an identical card: the same choice
-                        _actions4.add(_a9)
-                        _v38.append(_x21)
+                for _x27 in st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[194])))]:  # game.yaml:701
+                    _a11 = A_291 + _x27.type_id
+                    if _a11 not in _actions4:  # an identical card: the same choice
+                        _actions4.add(_a11)
+                        _v38.append(_x27)
                 _end30 = len(_v38)
                 if not _end30:
-                    raise RuleError('a choice has no legal option', S[289])
-                _p33 = e292_player(st, env)
-                if type(_p33) is not int or not 0 <= _p33 < num_players:
-                    raise RuleError(not_a_seat(_p33, num_players), S[289])
-                if _p33 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[286])
+                if _S_p16 is None:
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[286])
+                if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end30 > 1:
                         _i51 = st.choose(_end30)
                         st.move_number += 1
                         st.at = o292  # game.yaml:697
                     else:
                         _i51 = 0
-                    env['x'] = _v38[_i51]
+                    _x28 = env['x'] = _v38[_i51]
                     st.at = o287  # game.yaml:704
-                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[195])))] if (_y7 != env['x'])]
+                    env['back'] = [_y7 for _y7 in st.zones[(Z_tokens_held1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p16, S[192])))] if (_y7 != _x28)]
                     st.at = o288  # game.yaml:705
                     _items23 = env['back']
                     _dest19 = Z_token_supply1
-                    for _c29 in cards_of(_items23):
-                        st.move(_c29, _dest19, False)
+                    for _c33 in cards_of(_items23):
+                        st.move(_c33, _dest19, False)
                     st.at = o291  # game.yaml:706
                     for _y8 in list(env['back']):
                         env['y'] = _y8
                         st.at = o290  # game.yaml:706
                         _args162 = {'p': _L_p16, 'bonus': False}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[196])
+                            enter_procedure(st, S[193])
                         st.inline += 1
                         try:
                             proc_take_coat(st, _args162)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                            traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                             raise
                         st.inline -= 1
     def c_25(st, env, pc):  # game.yaml:707
         _L_p17 = env['p']
         if pc <= 0:
             st.at = o301  # game.yaml:712
-            for _q19 in list(clockwise_from(st, st.vars['start_player'])):
+            for _q19 in clockwise_from(st, st.vars['start_player']):
                 env['q'] = _q19
                 st.at = o300  # game.yaml:714
-                if ((env['q'] != _L_p17) and fn_can_exchange(st, S[198], env['q'])):
+                if ((_q19 != _L_p17) and fn_can_exchange(st, S[195], _q19)):
                     st.at = o299  # game.yaml:716
                     _actions5 = set()  # (the ids' order is never read)
                     _v39 = []
-                    for _x22 in st.zones[(Z_tokens_held1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[200])))]:  # game.yaml:719
-                        if not ((_x22.props['symbol'] != 'crown')):
+                    for _x29 in st.zones[(Z_tokens_held1 + _q19)]:  # game.yaml:719
+                        if not ((_x29.props['symbol'] != 'crown')):
                             continue
-                        _a10 = A_301 + _x22.type_id
-                        if _a10 not in _actions5:  # an identical card: the same choice
-                            _actions5.add(_a10)
-                            _v39.append(_x22)
+                        _a12 = A_301 + _x29.type_id
+                        if _a12 not in _actions5:  # an identical card: the same choice
+                            _actions5.add(_a12)
+                            _v39.append(_x29)
                     # game.yaml:723: always offered
                     _end31 = len(_v39)
                     _end32 = _end31 + 1
                     if not _end32:
-                        raise RuleError('a choice has no legal option', S[290])
-                    _p34 = e299_player(st, env)
-                    if type(_p34) is not int or not 0 <= _p34 < num_players:
-                        raise RuleError(not_a_seat(_p34, num_players), S[290])
-                    if _p34 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[287])
+                    if _q19 in st.players:  # else out of the game: no option runs
                         if _end32 > 1:
                             _i52 = st.choose(_end32)
                             st.move_number += 1
@@ -6410,17 +6409,17 @@ def build(num_players, files):
                         else:
                             _i52 = 0
                         if _i52 < _end31:  # game.yaml:719
-                            env['x'] = _v39[_i52]
+                            _x30 = env['x'] = _v39[_i52]
                             st.at = o297  # game.yaml:722
-                            _args163 = {'p': env['q'], 'x': env['x']}
+                            _args163 = {'p': _q19, 'x': _x30}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[199])
+                                enter_procedure(st, S[196])
                             st.inline += 1
                             try:
                                 proc_exchange_token(st, _args163)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+                                traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                                 raise
                             st.inline -= 1
                         else:  # game.yaml:723
@@ -6428,74 +6427,73 @@ def build(num_players, files):
     def c_27(st, env, pc):  # game.yaml:727
         _L_p18 = env['p']
         _L_m4 = env['m']
+        _S_p17 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
             st.at = o308  # game.yaml:731
             _actions6 = set()  # (the ids' order is never read)
             _v40 = []
-            for _x23 in st.zones[(Z_tokens_held1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[201])))]:  # game.yaml:733
-                if not (fn_pays_first(st, S[202], _L_p18, _L_m4, _x23)):
+            for _x31 in st.zones[(Z_tokens_held1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[198])))]:  # game.yaml:733
+                if not (fn_pays_first(st, S[199], _L_p18, _L_m4, _x31)):
                     continue
-                _a11 = A_321 + _x23.type_id
-                if _a11 not in _actions6:  # an identical card: the same choice
-                    _actions6.add(_a11)
-                    _v40.append(_x23)
+                _a13 = A_321 + _x31.type_id
+                if _a13 not in _actions6:  # an identical card: the same choice
+                    _actions6.add(_a13)
+                    _v40.append(_x31)
             _end33 = len(_v40)
             if not _end33:
-                raise RuleError('a choice has no legal option', S[291])
-            _p35 = e308_player(st, env)
-            if type(_p35) is not int or not 0 <= _p35 < num_players:
-                raise RuleError(not_a_seat(_p35, num_players), S[291])
-            if _p35 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[288])
+            if _S_p17 is None:
+                raise RuleError(not_a_seat(_L_p18, num_players), S[288])
+            if _L_p18 in st.players:  # else out of the game: no option runs
                 if _end33 > 1:
                     _i53 = st.choose(_end33)
                     st.move_number += 1
                     st.at = o308  # game.yaml:731
                 else:
                     _i53 = 0
-                env['x'] = _v40[_i53]
+                _x32 = env['x'] = _v40[_i53]
                 st.at = o307  # game.yaml:734
-                st.move(env['x'], Z_token_supply1, False)
+                st.move(_x32, Z_token_supply1, False)
         if pc <= 1:
             st.at = o311  # game.yaml:735
             _actions7 = set()  # (the ids' order is never read)
             _v41 = []
-            for _x24 in st.zones[(Z_tokens_held1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[203])))]:  # game.yaml:737
-                if not (fn_fits(st, _x24, _L_m4.props['cost_b'])):
+            for _x33 in st.zones[(Z_tokens_held1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[200])))]:  # game.yaml:737
+                if not (fn_fits(st, _x33, _L_m4.props['cost_b'])):
                     continue
-                _a12 = A_331 + _x24.type_id
-                if _a12 not in _actions7:  # an identical card: the same choice
-                    _actions7.add(_a12)
-                    _v41.append(_x24)
+                _a14 = A_331 + _x33.type_id
+                if _a14 not in _actions7:  # an identical card: the same choice
+                    _actions7.add(_a14)
+                    _v41.append(_x33)
             _end34 = len(_v41)
             if not _end34:
-                raise RuleError('a choice has no legal option', S[292])
-            _p36 = e311_player(st, env)
-            if type(_p36) is not int or not 0 <= _p36 < num_players:
-                raise RuleError(not_a_seat(_p36, num_players), S[292])
-            if _p36 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[289])
+            if _S_p17 is None:
+                raise RuleError(not_a_seat(_L_p18, num_players), S[289])
+            if _L_p18 in st.players:  # else out of the game: no option runs
                 if _end34 > 1:
                     _i54 = st.choose(_end34)
                     st.move_number += 1
                     st.at = o311  # game.yaml:735
                 else:
                     _i54 = 0
-                env['x'] = _v41[_i54]
+                _x34 = env['x'] = _v41[_i54]
                 st.at = o310  # game.yaml:738
-                st.move(env['x'], Z_token_supply1, False)
+                st.move(_x34, Z_token_supply1, False)
         if pc <= 2:
             st.at = o312  # game.yaml:739
-            st.move(_L_m4, (Z_missions_done1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[85]))), False)
+            st.move(_L_m4, (Z_missions_done1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p18, S[81]))), False)
         if pc <= 3:
             st.at = o313  # game.yaml:740
             _args164 = {'p': _L_p18}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[86])
+                enter_procedure(st, S[82])
             st.inline += 1
             try:
                 c_28(st, _args164, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
+                traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                 raise
             st.inline -= 1
         if pc <= 4:
@@ -6504,17 +6502,18 @@ def build(num_players, files):
                 st.at = o315  # game.yaml:742
                 _args165 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[204])
+                    enter_procedure(st, S[201])
                 st.inline += 1
                 try:
                     c_28(st, _args165, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
+                    traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                     raise
                 st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:744
         _L_p19 = env['p']
+        _S_p18 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o325  # game.yaml:749
             if (((len(st.zones[Z_light_deck1]) + len(st.zones[Z_blue_deck1])) + len(st.zones[Z_dark_deck1])) > 0):
@@ -6535,11 +6534,10 @@ def build(num_players, files):
                 _end36 = _end35 + _f9
                 _end37 = _end36 + _f10
                 if not _end37:
-                    raise RuleError('a choice has no legal option', S[294])
-                _p37 = e324_player(st, env)
-                if type(_p37) is not int or not 0 <= _p37 < num_players:
-                    raise RuleError(not_a_seat(_p37, num_players), S[294])
-                if _p37 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[291])
+                if _S_p18 is None:
+                    raise RuleError(not_a_seat(_L_p19, num_players), S[291])
+                if _L_p19 in st.players:  # else out of the game: no option runs
                     if _end37 > 1:
                         _i55 = st.choose(_end37)
                         st.move_number += 1
@@ -6548,30 +6546,31 @@ def build(num_players, files):
                         _i55 = 0
                     if _i55 < _end35:  # game.yaml:754
                         st.at = o319  # game.yaml:755
-                        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[205]))), False, S[206])
+                        st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[202]))), False, S[203])
                     elif _i55 < _end36:  # game.yaml:756
                         st.at = o321  # game.yaml:757
-                        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[207]))), False, S[208])
+                        st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[204]))), False, S[205])
                     else:  # game.yaml:758
                         st.at = o323  # game.yaml:759
-                        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[209]))), False, S[210])
+                        st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p19, S[206]))), False, S[207])
     def c_29(st, env, pc):  # game.yaml:760
         _L_p20 = env['p']
+        _S_p19 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o326  # game.yaml:764
             _lo1 = 0
             _hi1 = 2
             if _lo1 < 0 or _hi1 < _lo1:
-                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[295])
+                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[292])
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
                     _cands1 = []
                     _seen1 = set()
-                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[211])))]):
-                        _t13 = _y9.type_id
-                        if _t13 not in _seen1:
-                            _seen1.add(_t13)
+                    for _y9 in reversed(st.zones[(Z_mission_hand1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p20, S[208])))]):
+                        _t17 = _y9.type_id
+                        if _t17 not in _seen1:
+                            _seen1.add(_t17)
                             _cands1.append(_y9)
                     _cands1.reverse()
                 else:
@@ -6579,12 +6578,11 @@ def build(num_players, files):
                 _stop1 = len(_picked1) >= _lo1
                 if not _cands1:
                     if not _stop1:
-                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[295])
+                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[292])
                     break
-                _p38 = _L_p20
-                if type(_p38) is not int or not 0 <= _p38 < num_players:
-                    raise RuleError(not_a_seat(_p38, num_players), S[295])
-                if _p38 not in st.players:
+                if _S_p19 is None:
+                    raise RuleError(not_a_seat(_L_p20, num_players), S[292])
+                if _L_p20 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n1 = len(_cands1) + _stop1
                 if _n1 > 1:
@@ -6593,44 +6591,45 @@ def build(num_players, files):
                     st.at = o326  # game.yaml:764
                     if _i56 == len(_cands1):
                         break  # done
-                    _c30 = _cands1[_i56]
+                    _c34 = _cands1[_i56]
                 else:  # one card and no stopping yet: it is picked
-                    _c30 = _cands1[0]
-                _picked1.append(_c30)
-                st.move(_c30, Z_mission_swap1, False)
+                    _c34 = _cands1[0]
+                _picked1.append(_c34)
+                st.move(_c34, Z_mission_swap1, False)
             env['back'] = _picked1
         if pc <= 1:
             st.at = o329  # game.yaml:772
-            for _c32 in list(env['back']):
-                env['c'] = _c32
+            for _c36 in list(env['back']):
+                env['c'] = _c36
                 st.at = o328  # game.yaml:775
-                st.move(env['c'], st.zone_index((st.zones[Z_light_deck1] if (env['c'].kind == 'light_missions') else (st.zones[Z_blue_deck1] if (env['c'].kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
+                st.move(_c36, st.zone_index((st.zones[Z_light_deck1] if (_c36.kind == 'light_missions') else (st.zones[Z_blue_deck1] if (_c36.kind == 'blue_missions') else st.zones[Z_dark_deck1]))), True)
         if pc <= 2:
             st.at = o332  # game.yaml:777
-            for _c33 in list(env['back']):
-                env['c'] = _c33
+            for _c37 in list(env['back']):
+                env['c'] = _c37
                 st.at = o331  # game.yaml:777
                 _args166 = {'p': _L_p20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[212])
+                    enter_procedure(st, S[209])
                 st.inline += 1
                 try:
                     c_28(st, _args166, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
+                    traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                     raise
                 st.inline -= 1
     def c_66(st, env, pc):  # game.yaml:405
         _L_p21 = env['p']
+        _S_p20 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o74  # game.yaml:406
             # game.yaml:409: always offered
-            if (len(st.zones[(Z_general1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[91])))]) > 0):  # game.yaml:410
+            if (len(st.zones[(Z_general1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p21, S[87])))]) > 0):  # game.yaml:410
                 _f11 = 1
             else:
                 _f11 = 0
-            if (len(st.zones[(Z_general1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[92])))]) > 1):  # game.yaml:412
+            if (len(st.zones[(Z_general1 + (_S_p20 if _S_p20 is not None else seat(st, _L_p21, S[88])))]) > 1):  # game.yaml:412
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6638,11 +6637,10 @@ def build(num_players, files):
             _end39 = _end38 + _f11
             _end40 = _end39 + _f12
             if not _end40:
-                raise RuleError('a choice has no legal option', S[258])
-            _p39 = e74_player(st, env)
-            if type(_p39) is not int or not 0 <= _p39 < num_players:
-                raise RuleError(not_a_seat(_p39, num_players), S[258])
-            if _p39 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[255])
+            if _S_p20 is None:
+                raise RuleError(not_a_seat(_L_p21, num_players), S[255])
+            if _L_p21 in st.players:  # else out of the game: no option runs
                 if _end40 > 1:
                     _i57 = st.choose(_end40)
                     st.move_number += 1
@@ -6653,55 +6651,56 @@ def build(num_players, files):
                     st.at = o68  # game.yaml:409
                     _args167 = {'p': _L_p21, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[87])
+                        enter_procedure(st, S[83])
                     st.inline += 1
                     try:
                         proc_earn(st, _args167)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure earn (' + str(S[56]) + ')')
+                        traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                     st.inline -= 1
                 elif _i57 < _end39:  # game.yaml:410
                     st.at = o70  # game.yaml:411
                     _args168 = {'p': _L_p21, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[88])
+                        enter_procedure(st, S[84])
                     st.inline += 1
                     try:
                         proc_earn(st, _args168)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure earn (' + str(S[56]) + ')')
+                        traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o71  # game.yaml:411
                     _args169 = {'p': _L_p21, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[89])
+                        enter_procedure(st, S[85])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args169)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:412
                     st.at = o73  # game.yaml:412
                     _args170 = {'p': _L_p21, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[90])
+                        enter_procedure(st, S[86])
                     st.inline += 1
                     try:
                         proc_to_personal(st, _args170)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                        traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                         raise
                     st.inline -= 1
     def c_76(st, env, pc):  # game.yaml:414
         _L_p22 = env['p']
+        _S_p21 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:415
             # game.yaml:419: always offered
@@ -6709,11 +6708,10 @@ def build(num_players, files):
             _end41 = 1
             _end42 = _end41 + 1
             if not _end42:
-                raise RuleError('a choice has no legal option', S[259])
-            _p40 = e81_player(st, env)
-            if type(_p40) is not int or not 0 <= _p40 < num_players:
-                raise RuleError(not_a_seat(_p40, num_players), S[259])
-            if _p40 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[256])
+            if _S_p21 is None:
+                raise RuleError(not_a_seat(_L_p22, num_players), S[256])
+            if _L_p22 in st.players:  # else out of the game: no option runs
                 if _end42 > 1:
                     _i58 = st.choose(_end42)
                     st.move_number += 1
@@ -6722,48 +6720,49 @@ def build(num_players, files):
                     _i58 = 0
                 if _i58 < _end41:  # game.yaml:419
                     st.at = o78  # game.yaml:420
-                    st.move_count(1, (Z_personal1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[94]))), (Z_general1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[93]))), False, S[95])
+                    st.move_count(1, (Z_personal1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[90]))), (Z_general1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[89]))), False, S[91])
                     st.at = o79  # game.yaml:420
-                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[96]))), False, S[97])
+                    st.move_count(1, Z_influence_deck1, (Z_influence_hand1 + (_S_p21 if _S_p21 is not None else seat(st, _L_p22, S[92]))), False, S[93])
                 else:  # game.yaml:421
                     pass
     def c_83(st, env, pc):  # game.yaml:428
         _L_p23 = env['p']
+        _S_p22 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o84  # game.yaml:429
-            _i59 = (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[98]))
-            _v42 = len([1 for _m30 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[7])))] if (_m30.props['ability'] == 'pass2')])
+            _i59 = (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[94]))
+            _v42 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[7])))] if (_m32.props['ability'] == 'pass2')])
             if _v42 < 0:
-                raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[99])
+                raise RuleError("'pass_left' would fall to " + str(_v42) + ', below its minimum 0', S[95])
             st.vars['pass_left'][_i59] = _v42
         if pc <= 1:
             st.at = o85  # game.yaml:430
-            _i60 = (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[100]))
-            _v43 = len([1 for _m31 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[7])))] if (_m31.props['ability'] == 'card_swap')])
+            _i60 = (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[96]))
+            _v43 = len([1 for _m33 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[7])))] if (_m33.props['ability'] == 'card_swap')])
             if _v43 < 0:
-                raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[101])
+                raise RuleError("'swap_left' would fall to " + str(_v43) + ', below its minimum 0', S[97])
             st.vars['swap_left'][_i60] = _v43
         if pc <= 2:
             st.at = o86  # game.yaml:431
-            _i61 = (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[102]))
-            _v44 = len([1 for _m32 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[7])))] if (_m32.props['ability'] == 'place_four')])
+            _i61 = (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[98]))
+            _v44 = len([1 for _m34 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[7])))] if (_m34.props['ability'] == 'place_four')])
             if _v44 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[103])
+                raise RuleError("'four_left' would fall to " + str(_v44) + ', below its minimum 0', S[99])
             st.vars['four_left'][_i61] = _v44
         if pc <= 3:
             st.at = o89  # game.yaml:432
-            for _m33 in list([_x25 for _x25 in st.zones[(Z_missions_done1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[105])))] if (_x25.props['ability'] in ['tile_marker', 'louis_marker'])]):
-                env['m'] = _m33
+            for _m35 in [_x35 for _x35 in st.zones[(Z_missions_done1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p23, S[101])))] if (_x35.props['ability'] in ['tile_marker', 'louis_marker'])]:
+                env['m'] = _m35
                 st.at = o88  # game.yaml:433
-                _args171 = {'p': _L_p23, 't': (fn_tile_number(st, env['m'].props['tile']) if (env['m'].props['ability'] == 'tile_marker') else st.vars['louis']), 'x': env['m'], 'n': 1}
+                _args171 = {'p': _L_p23, 't': (fn_tile_number(st, _m35.props['tile']) if (_m35.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _m35, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[104])
+                    enter_procedure(st, S[100])
                 st.inline += 1
                 try:
                     c_9(st, _args171, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
+                    traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                     raise
                 st.inline -= 1
     def c_87(st, env, pc):  # game.yaml:433
@@ -6773,30 +6772,30 @@ def build(num_players, files):
             st.at = o88  # game.yaml:433
             _args172 = {'p': _L_p24, 't': (fn_tile_number(st, _L_m5.props['tile']) if (_L_m5.props['ability'] == 'tile_marker') else st.vars['louis']), 'x': _L_m5, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[104])
+                enter_procedure(st, S[100])
             st.inline += 1
             try:
                 c_9(st, _args172, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
+                traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                 raise
             st.inline -= 1
     def c_91(st, env, pc):  # game.yaml:436
         if pc <= 0:
             st.at = o94  # game.yaml:437
-            for _p41 in list([_q20 for _q20 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + (_q20 if type(_q20) is int and 0 <= _q20 < num_players else seat(st, _q20, S[107])))]) > 1)]):
+            for _p41 in [_q20 for _q20 in clockwise_from(st, st.vars['start_player']) if (len(st.zones[(Z_influence_hand1 + _q20)]) > 1)]:
                 env['p'] = _p41
                 st.at = o93  # game.yaml:438
-                _args173 = {'p': env['p']}
+                _args173 = {'p': _p41}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[106])
+                    enter_procedure(st, S[102])
                 st.inline += 1
                 try:
                     c_11(st, _args173, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure influence_turn (' + str(S[262]) + ')')
+                    traced(e, 'procedure influence_turn (' + str(S[259]) + ')')
                     raise
                 st.inline -= 1
     def c_92(st, env, pc):  # game.yaml:438
@@ -6805,31 +6804,32 @@ def build(num_players, files):
             st.at = o93  # game.yaml:438
             _args174 = {'p': _L_p25}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[106])
+                enter_procedure(st, S[102])
             st.inline += 1
             try:
                 c_11(st, _args174, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure influence_turn (' + str(S[262]) + ')')
+                traced(e, 'procedure influence_turn (' + str(S[259]) + ')')
                 raise
             st.inline -= 1
     def c_96(st, env, pc):  # game.yaml:442
         _L_p26 = env['p']
+        _S_p23 = _L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:443
-            for _m34 in list([_x26 for _x26 in st.zones[(Z_missions_done1 + (_L_p26 if type(_L_p26) is int and 0 <= _L_p26 < num_players else seat(st, _L_p26, S[110])))] if (_x26.props['ability'] == 'final_marker')]):
-                env['m'] = _m34
+            for _m36 in [_x36 for _x36 in st.zones[(Z_missions_done1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p26, S[104])))] if (_x36.props['ability'] == 'final_marker')]:
+                env['m'] = _m36
                 st.at = o98  # game.yaml:444
-                _args175 = {'p': _L_p26, 'x': env['m'], 'optional': True}
+                _args175 = {'p': _L_p26, 'x': _m36, 'optional': True}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[109])
+                    enter_procedure(st, S[103])
                 st.inline += 1
                 try:
                     c_10(st, _args175, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
+                    traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                     raise
                 st.inline -= 1
     def c_97(st, env, pc):  # game.yaml:444
@@ -6839,19 +6839,20 @@ def build(num_players, files):
             st.at = o98  # game.yaml:444
             _args176 = {'p': _L_p27, 'x': _L_m6, 'optional': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[109])
+                enter_procedure(st, S[103])
             st.inline += 1
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
+                traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                 raise
             st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:455
         _L_p28 = env['p']
         _L_t11 = env['t']
         _L_n4 = env['n']
+        _S_p24 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:456
             # game.yaml:459: always offered
@@ -6859,11 +6860,10 @@ def build(num_players, files):
             _end43 = 1
             _end44 = _end43 + 1
             if not _end44:
-                raise RuleError('a choice has no legal option', S[264])
-            _p42 = e111_player(st, env)
-            if type(_p42) is not int or not 0 <= _p42 < num_players:
-                raise RuleError(not_a_seat(_p42, num_players), S[264])
-            if _p42 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[261])
+            if _S_p24 is None:
+                raise RuleError(not_a_seat(_L_p28, num_players), S[261])
+            if _L_p28 in st.players:  # else out of the game: no option runs
                 if _end44 > 1:
                     _i62 = st.choose(_end44)
                     st.move_number += 1
@@ -6874,13 +6874,13 @@ def build(num_players, files):
                     st.at = o109  # game.yaml:459
                     _args177 = {'p': _L_p28, 't': _L_t11, 'n': _L_n4}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[111])
+                        enter_procedure(st, S[106])
                     st.inline += 1
                     try:
                         proc_from_general(st, _args177)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure from_general (' + str(S[112]) + ')')
+                        traced(e, 'procedure from_general (' + str(S[107]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:460
@@ -6888,6 +6888,7 @@ def build(num_players, files):
     def c_113(st, env, pc):  # game.yaml:467
         _L_optional3 = env['optional']
         _L_p29 = env['p']
+        _S_p25 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
         if pc <= 0:
             st.at = o117  # game.yaml:468
             _v45 = K_courtiers1  # game.yaml:471
@@ -6898,11 +6899,10 @@ def build(num_players, files):
             _end45 = len(_v45)
             _end46 = _end45 + _f13
             if not _end46:
-                raise RuleError('a choice has no legal option', S[265])
-            _p43 = e117_player(st, env)
-            if type(_p43) is not int or not 0 <= _p43 < num_players:
-                raise RuleError(not_a_seat(_p43, num_players), S[265])
-            if _p43 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[262])
+            if _S_p25 is None:
+                raise RuleError(not_a_seat(_L_p29, num_players), S[262])
+            if _L_p29 in st.players:  # else out of the game: no option runs
                 if _end46 > 1:
                     _i63 = st.choose(_end46)
                     st.move_number += 1
@@ -6910,17 +6910,17 @@ def build(num_players, files):
                 else:
                     _i63 = 0
                 if _i63 < _end45:  # game.yaml:471
-                    env['t'] = _v45[_i63]
+                    _t19 = env['t'] = _v45[_i63]
                     st.at = o115  # game.yaml:471
-                    _args178 = {'p': _L_p29, 't': env['t'], 'n': 1}
+                    _args178 = {'p': _L_p29, 't': _t19, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[113])
+                        enter_procedure(st, S[108])
                     st.inline += 1
                     try:
                         proc_from_general(st, _args178)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure from_general (' + str(S[112]) + ')')
+                        traced(e, 'procedure from_general (' + str(S[107]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:472
@@ -6935,13 +6935,13 @@ def build(num_players, files):
             st.at = o121  # game.yaml:482
             _args179 = {'p': _L_p30, 'c': _L_c2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[114])
+                enter_procedure(st, S[109])
             st.inline += 1
             try:
                 c_12(st, _args179, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure use_card (' + str(S[267]) + ')')
+                traced(e, 'procedure use_card (' + str(S[264]) + ')')
                 raise
             st.inline -= 1
     def c_131(st, env, pc):  # game.yaml:503
@@ -6954,26 +6954,26 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:505
                 _args180 = {'p': _L_p31, 'n': 2, 'jumps': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[128])
+                    enter_procedure(st, S[123])
                 st.inline += 1
                 try:
                     c_13(st, _args180, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
+                    traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                     raise
                 st.inline -= 1
             else:
                 st.at = o133  # game.yaml:506
                 _args181 = {'p': _L_p31, 't': _L_c3.props['courtier'], 'n': 3, 'jumps': 2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[127])
+                    enter_procedure(st, S[122])
                 st.inline += 1
                 try:
                     c_14(st, _args181, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                    traced(e, 'procedure place_path (' + str(S[267]) + ')')
                     raise
                 st.inline -= 1
     def c_132(st, env, pc):  # game.yaml:506
@@ -6983,13 +6983,13 @@ def build(num_players, files):
             st.at = o133  # game.yaml:506
             _args182 = {'p': _L_p32, 't': _L_c4.props['courtier'], 'n': 3, 'jumps': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[127])
+                enter_procedure(st, S[122])
             st.inline += 1
             try:
                 c_14(st, _args182, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                 raise
             st.inline -= 1
     def c_134(st, env, pc):  # game.yaml:505
@@ -6998,35 +6998,36 @@ def build(num_players, files):
             st.at = o135  # game.yaml:505
             _args183 = {'p': _L_p33, 'n': 2, 'jumps': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[128])
+                enter_procedure(st, S[123])
             st.inline += 1
             try:
                 c_13(st, _args183, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
+                traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                 raise
             st.inline -= 1
     def c_139(st, env, pc):  # game.yaml:512
         _L_p34 = env['p']
+        _S_p26 = _L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else None
         if pc <= 0:
             st.at = o140  # game.yaml:512
-            _i64 = (_L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else seat(st, _L_p34, S[130]))
+            _i64 = (_S_p26 if _S_p26 is not None else seat(st, _L_p34, S[125]))
             _v46 = st.vars['four_left'][_i64] - 1
             if _v46 < 0:
-                raise RuleError("'four_left' would fall to " + str(_v46) + ', below its minimum 0', S[131])
+                raise RuleError("'four_left' would fall to " + str(_v46) + ', below its minimum 0', S[126])
             st.vars['four_left'][_i64] = _v46
         if pc <= 1:
             st.at = o141  # game.yaml:512
             _args184 = {'p': _L_p34, 'n': 4, 'jumps': 3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[132])
+                enter_procedure(st, S[127])
             st.inline += 1
             try:
                 c_13(st, _args184, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_anywhere (' + str(S[269]) + ')')
+                traced(e, 'procedure start_anywhere (' + str(S[266]) + ')')
                 raise
             st.inline -= 1
     def c_146(st, env, pc):  # game.yaml:523
@@ -7038,13 +7039,13 @@ def build(num_players, files):
             st.at = o147  # game.yaml:523
             _args185 = {'p': _L_p35, 't': _L_t12, 'n': _L_n5, 'jumps': _L_jumps3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[140])
+                enter_procedure(st, S[135])
             st.inline += 1
             try:
                 c_14(st, _args185, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                 raise
             st.inline -= 1
     def c_150(st, env, pc):  # game.yaml:536
@@ -7053,29 +7054,30 @@ def build(num_players, files):
         _L_k1 = env['k']
         _L_left2 = env['left']
         _L_jumps4 = env['jumps']
+        _O_t6 = _L_t13.ordinal if type(_L_t13) is Card and _L_t13.kind == 'courtiers' else None
+        _S_p27 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
         if pc <= 0:
             st.at = o151  # game.yaml:537
-            st.move_count(_L_k1, (Z_personal1 + (_L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else seat(st, _L_p36, S[142]))), (Z_markers_on1 + (_L_t13.ordinal if _L_t13.kind == 'courtiers' else ordinal(_L_t13, 'courtiers', S[141]))), False, S[143])
+            st.move_count(_L_k1, (Z_personal1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p36, S[137]))), (Z_markers_on1 + (_O_t6 if _O_t6 is not None else ordinal(_L_t13, 'courtiers', S[136]))), False, S[138])
         if pc <= 1:
             st.at = o157  # game.yaml:538
             if ((_L_left2 > _L_k1) and (_L_jumps4 > 0)):
                 st.at = o156  # game.yaml:540
                 _actions8 = set()  # (the ids' order is never read)
                 _v47 = []
-                for _a13 in _L_t13.props['adjacent']:  # game.yaml:543
-                    _a14 = A_181 + _a13.type_id
-                    if _a14 not in _actions8:  # an identical card: the same choice
-                        _actions8.add(_a14)
-                        _v47.append(_a13)
+                for _a15 in _L_t13.props['adjacent']:  # game.yaml:543
+                    _a16 = A_181 + _a15.type_id
+                    if _a16 not in _actions8:  # an identical card: the same choice
+                        _actions8.add(_a16)
+                        _v47.append(_a15)
                 # game.yaml:545: always offered
                 _end47 = len(_v47)
                 _end48 = _end47 + 1
                 if not _end48:
-                    raise RuleError('a choice has no legal option', S[273])
-                _p44 = e156_player(st, env)
-                if type(_p44) is not int or not 0 <= _p44 < num_players:
-                    raise RuleError(not_a_seat(_p44, num_players), S[273])
-                if _p44 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[270])
+                if _S_p27 is None:
+                    raise RuleError(not_a_seat(_L_p36, num_players), S[270])
+                if _L_p36 in st.players:  # else out of the game: no option runs
                     if _end48 > 1:
                         _i65 = st.choose(_end48)
                         st.move_number += 1
@@ -7083,17 +7085,17 @@ def build(num_players, files):
                     else:
                         _i65 = 0
                     if _i65 < _end47:  # game.yaml:543
-                        env['a'] = _v47[_i65]
+                        _a17 = env['a'] = _v47[_i65]
                         st.at = o154  # game.yaml:544
-                        _args186 = {'p': _L_p36, 't': env['a'], 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
+                        _args186 = {'p': _L_p36, 't': _a17, 'n': (_L_left2 - _L_k1), 'jumps': (_L_jumps4 - 1)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[144])
+                            enter_procedure(st, S[139])
                         st.inline += 1
                         try:
                             c_14(st, _args186, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                            traced(e, 'procedure place_path (' + str(S[267]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:545
@@ -7104,24 +7106,24 @@ def build(num_players, files):
         _L_left3 = env['left']
         _L_k2 = env['k']
         _L_jumps5 = env['jumps']
+        _S_p28 = _L_p37 if type(_L_p37) is int and 0 <= _L_p37 < num_players else None
         if pc <= 0:
             st.at = o156  # game.yaml:540
             _actions9 = set()  # (the ids' order is never read)
             _v48 = []
-            for _a15 in _L_t14.props['adjacent']:  # game.yaml:543
-                _a16 = A_181 + _a15.type_id
-                if _a16 not in _actions9:  # an identical card: the same choice
-                    _actions9.add(_a16)
-                    _v48.append(_a15)
+            for _a18 in _L_t14.props['adjacent']:  # game.yaml:543
+                _a19 = A_181 + _a18.type_id
+                if _a19 not in _actions9:  # an identical card: the same choice
+                    _actions9.add(_a19)
+                    _v48.append(_a18)
             # game.yaml:545: always offered
             _end49 = len(_v48)
             _end50 = _end49 + 1
             if not _end50:
-                raise RuleError('a choice has no legal option', S[273])
-            _p45 = e156_player(st, env)
-            if type(_p45) is not int or not 0 <= _p45 < num_players:
-                raise RuleError(not_a_seat(_p45, num_players), S[273])
-            if _p45 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[270])
+            if _S_p28 is None:
+                raise RuleError(not_a_seat(_L_p37, num_players), S[270])
+            if _L_p37 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
                     _i66 = st.choose(_end50)
                     st.move_number += 1
@@ -7129,17 +7131,17 @@ def build(num_players, files):
                 else:
                     _i66 = 0
                 if _i66 < _end49:  # game.yaml:543
-                    env['a'] = _v48[_i66]
+                    _a20 = env['a'] = _v48[_i66]
                     st.at = o154  # game.yaml:544
-                    _args187 = {'p': _L_p37, 't': env['a'], 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
+                    _args187 = {'p': _L_p37, 't': _a20, 'n': (_L_left3 - _L_k2), 'jumps': (_L_jumps5 - 1)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[144])
+                        enter_procedure(st, S[139])
                     st.inline += 1
                     try:
                         c_14(st, _args187, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                        traced(e, 'procedure place_path (' + str(S[267]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:545
@@ -7154,13 +7156,13 @@ def build(num_players, files):
             st.at = o154  # game.yaml:544
             _args188 = {'p': _L_p38, 't': _L_a1, 'n': (_L_left4 - _L_k3), 'jumps': (_L_jumps6 - 1)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[144])
+                enter_procedure(st, S[139])
             st.inline += 1
             try:
                 c_14(st, _args188, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_path (' + str(S[270]) + ')')
+                traced(e, 'procedure place_path (' + str(S[267]) + ')')
                 raise
             st.inline -= 1
     def c_162(st, env, pc):  # game.yaml:554
@@ -7169,46 +7171,47 @@ def build(num_players, files):
             st.at = o163  # game.yaml:554
             _args189 = {'t': _L_t15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[146])
+                enter_procedure(st, S[142])
             st.inline += 1
             try:
                 c_16(st, _args189, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure play_intrigue (' + str(S[274]) + ')')
+                traced(e, 'procedure play_intrigue (' + str(S[271]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o164  # game.yaml:554
             _args190 = {'t': _L_t15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[147])
+                enter_procedure(st, S[143])
             st.inline += 1
             try:
                 c_17(st, _args190, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure evaluate (' + str(S[275]) + ')')
+                traced(e, 'procedure evaluate (' + str(S[272]) + ')')
                 raise
             st.inline -= 1
     def c_167(st, env, pc):  # game.yaml:562
         _L_q3 = env['q']
         _L_t16 = env['t']
+        _S_q3 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
+        _O_t7 = _L_t16.ordinal if type(_L_t16) is Card and _L_t16.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o174  # game.yaml:563
-            for _c34 in list([_x27 for _x27 in st.zones[(Z_intrigue_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[152])))] if ((_x27.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[153])))]) > 0))]):
-                env['c'] = _c34
+            for _c38 in [_x37 for _x37 in st.zones[(Z_intrigue_hand1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[148])))] if ((_x37.props['courtier'] == _L_t16) and (len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[149])))]) > 0))]:
+                env['c'] = _c38
                 st.at = o173  # game.yaml:565
                 # game.yaml:569: always offered
                 # game.yaml:572: always offered
                 _end51 = 1
                 _end52 = _end51 + 1
                 if not _end52:
-                    raise RuleError('a choice has no legal option', S[276])
-                _p46 = e173_player(st, env)
-                if type(_p46) is not int or not 0 <= _p46 < num_players:
-                    raise RuleError(not_a_seat(_p46, num_players), S[276])
-                if _p46 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[273])
+                if _S_q3 is None:
+                    raise RuleError(not_a_seat(_L_q3, num_players), S[273])
+                if _L_q3 in st.players:  # else out of the game: no option runs
                     if _end52 > 1:
                         _i67 = st.choose(_end52)
                         st.move_number += 1
@@ -7217,15 +7220,17 @@ def build(num_players, files):
                         _i67 = 0
                     if _i67 < _end51:  # game.yaml:569
                         st.at = o170  # game.yaml:570
-                        st.move(env['c'], Z_intrigue_deck1, True)
+                        st.move(_c38, Z_intrigue_deck1, True)
                         st.at = o171  # game.yaml:571
-                        st.move_count(min((2, len(st.zones[(Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[150])))]),)), (Z_personal1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[149]))), (Z_markers_on1 + (_L_t16.ordinal if _L_t16.kind == 'courtiers' else ordinal(_L_t16, 'courtiers', S[148]))), False, S[151])
+                        st.move_count(min((2, len(st.zones[(Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[146])))]),)), (Z_personal1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q3, S[145]))), (Z_markers_on1 + (_O_t7 if _O_t7 is not None else ordinal(_L_t16, 'courtiers', S[144]))), False, S[147])
                     else:  # game.yaml:572
                         pass
     def c_168(st, env, pc):  # game.yaml:564
+        _L_q4 = env['q']
         _L_c5 = env['c']
         _L_t17 = env['t']
-        _L_q4 = env['q']
+        _S_q4 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
+        _O_t8 = _L_t17.ordinal if type(_L_t17) is Card and _L_t17.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o173  # game.yaml:565
             # game.yaml:569: always offered
@@ -7233,11 +7238,10 @@ def build(num_players, files):
             _end53 = 1
             _end54 = _end53 + 1
             if not _end54:
-                raise RuleError('a choice has no legal option', S[276])
-            _p47 = e173_player(st, env)
-            if type(_p47) is not int or not 0 <= _p47 < num_players:
-                raise RuleError(not_a_seat(_p47, num_players), S[276])
-            if _p47 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[273])
+            if _S_q4 is None:
+                raise RuleError(not_a_seat(_L_q4, num_players), S[273])
+            if _L_q4 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i68 = st.choose(_end54)
                     st.move_number += 1
@@ -7248,7 +7252,7 @@ def build(num_players, files):
                     st.at = o170  # game.yaml:570
                     st.move(_L_c5, Z_intrigue_deck1, True)
                     st.at = o171  # game.yaml:571
-                    st.move_count(min((2, len(st.zones[(Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[150])))]),)), (Z_personal1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[149]))), (Z_markers_on1 + (_L_t17.ordinal if _L_t17.kind == 'courtiers' else ordinal(_L_t17, 'courtiers', S[148]))), False, S[151])
+                    st.move_count(min((2, len(st.zones[(Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[146])))]),)), (Z_personal1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q4, S[145]))), (Z_markers_on1 + (_O_t8 if _O_t8 is not None else ordinal(_L_t17, 'courtiers', S[144]))), False, S[147])
                 else:  # game.yaml:572
                     pass
     def c_179(st, env, pc):  # game.yaml:581
@@ -7259,15 +7263,15 @@ def build(num_players, files):
             for _q21 in list(_L_leaders2):
                 env['q'] = _q21
                 st.at = o181  # game.yaml:581
-                _args191 = {'q': env['q'], 't': _L_t18}
+                _args191 = {'q': _q21, 't': _L_t18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[154])
+                    enter_procedure(st, S[150])
                 st.inline += 1
                 try:
                     c_18(st, _args191, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure first_once (' + str(S[277]) + ')')
+                    traced(e, 'procedure first_once (' + str(S[274]) + ')')
                     raise
                 st.inline -= 1
     def c_180(st, env, pc):  # game.yaml:581
@@ -7277,13 +7281,13 @@ def build(num_players, files):
             st.at = o181  # game.yaml:581
             _args192 = {'q': _L_q5, 't': _L_t19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[154])
+                enter_procedure(st, S[150])
             st.inline += 1
             try:
                 c_18(st, _args192, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure first_once (' + str(S[277]) + ')')
+                traced(e, 'procedure first_once (' + str(S[274]) + ')')
                 raise
             st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:586
@@ -7292,13 +7296,13 @@ def build(num_players, files):
             st.at = o186  # game.yaml:586
             _args193 = {'t': _L_t20}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[155])
+                enter_procedure(st, S[151])
             st.inline += 1
             try:
                 c_19(st, _args193, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure leader_evaluation (' + str(S[280]) + ')')
+                traced(e, 'procedure leader_evaluation (' + str(S[277]) + ')')
                 raise
             st.inline -= 1
     def c_187(st, env, pc):  # game.yaml:584
@@ -7307,13 +7311,13 @@ def build(num_players, files):
             st.at = o188  # game.yaml:584
             _args194 = {'t': _L_t21}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[156])
+                enter_procedure(st, S[152])
             st.inline += 1
             try:
                 c_21(st, _args194, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure markers_evaluation (' + str(S[278]) + ')')
+                traced(e, 'procedure markers_evaluation (' + str(S[275]) + ')')
                 raise
             st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:585
@@ -7323,17 +7327,18 @@ def build(num_players, files):
             st.at = o190  # game.yaml:585
             _args195 = {'t': _L_t22, 'leaders': _L_leaders3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[157])
+                enter_procedure(st, S[153])
             st.inline += 1
             try:
                 c_22(st, _args195, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure louis_evaluation (' + str(S[279]) + ')')
+                traced(e, 'procedure louis_evaluation (' + str(S[276]) + ')')
                 raise
             st.inline -= 1
     def c_198(st, env, pc):  # game.yaml:598
         _L_q6 = env['q']
+        _S_q5 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
         if pc <= 0:
             st.at = o203  # game.yaml:599
             # game.yaml:601: always offered
@@ -7341,11 +7346,10 @@ def build(num_players, files):
             _end55 = 1
             _end56 = _end55 + 1
             if not _end56:
-                raise RuleError('a choice has no legal option', S[281])
-            _p48 = e203_player(st, env)
-            if type(_p48) is not int or not 0 <= _p48 < num_players:
-                raise RuleError(not_a_seat(_p48, num_players), S[281])
-            if _p48 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[278])
+            if _S_q5 is None:
+                raise RuleError(not_a_seat(_L_q6, num_players), S[278])
+            if _L_q6 in st.players:  # else out of the game: no option runs
                 if _end56 > 1:
                     _i69 = st.choose(_end56)
                     st.move_number += 1
@@ -7354,10 +7358,10 @@ def build(num_players, files):
                     _i69 = 0
                 if _i69 < _end55:  # game.yaml:601
                     st.at = o200  # game.yaml:601
-                    _i70 = (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[158]))
+                    _i70 = (_S_q5 if _S_q5 is not None else seat(st, _L_q6, S[155]))
                     _v49 = st.vars['first_left'][_i70] - 1
                     if _v49 < 0:
-                        raise RuleError("'first_left' would fall to " + str(_v49) + ', below its minimum 0', S[159])
+                        raise RuleError("'first_left' would fall to " + str(_v49) + ', below its minimum 0', S[156])
                     st.vars['first_left'][_i70] = _v49
                     st.at = o201  # game.yaml:601
                     st.vars['leader'] = _L_q6
@@ -7369,26 +7373,26 @@ def build(num_players, files):
             st.at = o206  # game.yaml:610
             _args196 = {'p': st.vars['leader'], 't': _L_t23}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[160])
+                enter_procedure(st, S[157])
             st.inline += 1
             try:
                 c_23(st, _args196, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o207  # game.yaml:611
             _args197 = {'p': st.vars['leader'], 't': _L_t23}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[161])
+                enter_procedure(st, S[158])
             st.inline += 1
             try:
                 proc_to_general(st, _args197)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
         if pc <= 2:
@@ -7400,33 +7404,34 @@ def build(num_players, files):
             st.at = o211  # game.yaml:613
             _args198 = {'t': _L_t24, 'gifted': [st.vars['leader']]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
+                enter_procedure(st, S[160])
             st.inline += 1
             try:
                 c_20(st, _args198, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                traced(e, 'procedure bribes (' + str(S[280]) + ')')
                 raise
             st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:619
         _L_q7 = env['q']
         _L_gifted2 = env['gifted']
         _L_t25 = env['t']
+        _O_t9 = _L_t25.ordinal if type(_L_t25) is Card and _L_t25.kind == 'courtiers' else None
+        _S_q6 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
         if pc <= 0:
             st.at = o220  # game.yaml:620
-            if (((_L_q7 not in _L_gifted2) and (len([1 for _m35 in st.zones[(Z_markers_on1 + (_L_t25.ordinal if _L_t25.kind == 'courtiers' else ordinal(_L_t25, 'courtiers', S[0])))] if (_m35.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[164]))] >= fn_bribe_price(st, S[165], _L_q7, _L_t25))):
+            if (((_L_q7 not in _L_gifted2) and (len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_t9 if _O_t9 is not None else ordinal(_L_t25, 'courtiers', S[0])))] if (_m37.owner == _L_q7)]) > 0)) and (st.vars['gold'][(_S_q6 if _S_q6 is not None else seat(st, _L_q7, S[161]))] >= fn_bribe_price(st, S[162], _L_q7, _L_t25))):
                 st.at = o219  # game.yaml:622
                 # game.yaml:624: always offered
                 # game.yaml:624: always offered
                 _end57 = 1
                 _end58 = _end57 + 1
                 if not _end58:
-                    raise RuleError('a choice has no legal option', S[284])
-                _p49 = e219_player(st, env)
-                if type(_p49) is not int or not 0 <= _p49 < num_players:
-                    raise RuleError(not_a_seat(_p49, num_players), S[284])
-                if _p49 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[281])
+                if _S_q6 is None:
+                    raise RuleError(not_a_seat(_L_q7, num_players), S[281])
+                if _L_q7 in st.players:  # else out of the game: no option runs
                     if _end58 > 1:
                         _i71 = st.choose(_end58)
                         st.move_number += 1
@@ -7435,27 +7440,27 @@ def build(num_players, files):
                         _i71 = 0
                     if _i71 < _end57:  # game.yaml:624
                         st.at = o216  # game.yaml:624
-                        _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[166], _L_q7, _L_t25)}
+                        _args199 = {'p': _L_q7, 'n': fn_bribe_price(st, S[163], _L_q7, _L_t25)}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[167])
+                            enter_procedure(st, S[164])
                         st.inline += 1
                         try:
                             proc_pay(st, _args199)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure pay (' + str(S[49]) + ')')
+                            traced(e, 'procedure pay (' + str(S[48]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o217  # game.yaml:624
                         _args200 = {'p': _L_q7, 't': _L_t25}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[168])
+                            enter_procedure(st, S[165])
                         st.inline += 1
                         try:
                             c_23(st, _args200, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure gift (' + str(S[282]) + ')')
+                            traced(e, 'procedure gift (' + str(S[279]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:624
@@ -7463,6 +7468,7 @@ def build(num_players, files):
     def c_214(st, env, pc):  # game.yaml:621
         _L_q8 = env['q']
         _L_t26 = env['t']
+        _S_q7 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         if pc <= 0:
             st.at = o219  # game.yaml:622
             # game.yaml:624: always offered
@@ -7470,11 +7476,10 @@ def build(num_players, files):
             _end59 = 1
             _end60 = _end59 + 1
             if not _end60:
-                raise RuleError('a choice has no legal option', S[284])
-            _p50 = e219_player(st, env)
-            if type(_p50) is not int or not 0 <= _p50 < num_players:
-                raise RuleError(not_a_seat(_p50, num_players), S[284])
-            if _p50 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[281])
+            if _S_q7 is None:
+                raise RuleError(not_a_seat(_L_q8, num_players), S[281])
+            if _L_q8 in st.players:  # else out of the game: no option runs
                 if _end60 > 1:
                     _i72 = st.choose(_end60)
                     st.move_number += 1
@@ -7483,27 +7488,27 @@ def build(num_players, files):
                     _i72 = 0
                 if _i72 < _end59:  # game.yaml:624
                     st.at = o216  # game.yaml:624
-                    _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[166], _L_q8, _L_t26)}
+                    _args201 = {'p': _L_q8, 'n': fn_bribe_price(st, S[163], _L_q8, _L_t26)}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[167])
+                        enter_procedure(st, S[164])
                     st.inline += 1
                     try:
                         proc_pay(st, _args201)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay (' + str(S[49]) + ')')
+                        traced(e, 'procedure pay (' + str(S[48]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o217  # game.yaml:624
                     _args202 = {'p': _L_q8, 't': _L_t26}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[168])
+                        enter_procedure(st, S[165])
                     st.inline += 1
                     try:
                         c_23(st, _args202, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure gift (' + str(S[282]) + ')')
+                        traced(e, 'procedure gift (' + str(S[279]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:624
@@ -7513,28 +7518,28 @@ def build(num_players, files):
         _L_t27 = env['t']
         if pc <= 0:
             st.at = o216  # game.yaml:624
-            _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[166], _L_q9, _L_t27)}
+            _args203 = {'p': _L_q9, 'n': fn_bribe_price(st, S[163], _L_q9, _L_t27)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[167])
+                enter_procedure(st, S[164])
             st.inline += 1
             try:
                 proc_pay(st, _args203)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay (' + str(S[49]) + ')')
+                traced(e, 'procedure pay (' + str(S[48]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o217  # game.yaml:624
             _args204 = {'p': _L_q9, 't': _L_t27}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[168])
+                enter_procedure(st, S[165])
             st.inline += 1
             try:
                 c_23(st, _args204, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
             st.inline -= 1
     def c_222(st, env, pc):  # game.yaml:631
@@ -7544,13 +7549,13 @@ def build(num_players, files):
             st.at = o223  # game.yaml:631
             _args205 = {'p': _L_q10, 't': _L_t28}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[170])
+                enter_procedure(st, S[167])
             st.inline += 1
             try:
                 c_23(st, _args205, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
@@ -7564,42 +7569,42 @@ def build(num_players, files):
             for _q22 in list(_L_leaders4):
                 env['q'] = _q22
                 st.at = o228  # game.yaml:654
-                _args206 = {'p': env['q'], 't': _L_t29}
+                _args206 = {'p': _q22, 't': _L_t29}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[173])
+                    enter_procedure(st, S[170])
                 st.inline += 1
                 try:
                     c_23(st, _args206, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gift (' + str(S[282]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o229  # game.yaml:654
-                _args207 = {'p': env['q'], 't': _L_t29}
+                _args207 = {'p': _q22, 't': _L_t29}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[174])
+                    enter_procedure(st, S[171])
                 st.inline += 1
                 try:
                     proc_to_general(st, _args207)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                    traced(e, 'procedure to_general (' + str(S[159]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 1:
             st.at = o233  # game.yaml:655
-            if (fn_kind_of(st, S[172], _L_t29) == 'gold'):
+            if (fn_kind_of(st, S[169], _L_t29) == 'gold'):
                 st.at = o232  # game.yaml:655
                 _args208 = {'t': _L_t29, 'gifted': _L_leaders4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[175])
+                    enter_procedure(st, S[172])
                 st.inline += 1
                 try:
                     c_20(st, _args208, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                    traced(e, 'procedure bribes (' + str(S[280]) + ')')
                     raise
                 st.inline -= 1
     def c_227(st, env, pc):  # game.yaml:654
@@ -7609,26 +7614,26 @@ def build(num_players, files):
             st.at = o228  # game.yaml:654
             _args209 = {'p': _L_q11, 't': _L_t30}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[173])
+                enter_procedure(st, S[170])
             st.inline += 1
             try:
                 c_23(st, _args209, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o229  # game.yaml:654
             _args210 = {'p': _L_q11, 't': _L_t30}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[174])
+                enter_procedure(st, S[171])
             st.inline += 1
             try:
                 proc_to_general(st, _args210)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
     def c_231(st, env, pc):  # game.yaml:655
@@ -7638,13 +7643,13 @@ def build(num_players, files):
             st.at = o232  # game.yaml:655
             _args211 = {'t': _L_t31, 'gifted': _L_leaders5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[175])
+                enter_procedure(st, S[172])
             st.inline += 1
             try:
                 c_20(st, _args211, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                traced(e, 'procedure bribes (' + str(S[280]) + ')')
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:638
@@ -7652,44 +7657,44 @@ def build(num_players, files):
         _L_t32 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[176], _L_t32) if (len(_L_leaders6) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (len(_L_leaders6) == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[173], _L_t32) if (len(_L_leaders6) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (len(_L_leaders6) == 2) else []))
         if pc <= 1:
             st.at = o236  # game.yaml:644
             _args212 = {'p': st.vars['leader'], 't': _L_t32}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[177])
+                enter_procedure(st, S[174])
             st.inline += 1
             try:
                 c_23(st, _args212, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
             st.inline -= 1
         if pc <= 2:
             st.at = o237  # game.yaml:645
             _args213 = {'p': st.vars['leader'], 's': 'crown'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[178])
+                enter_procedure(st, S[175])
             st.inline += 1
             try:
                 proc_take_token(st, _args213)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_token (' + str(S[51]) + ')')
+                traced(e, 'procedure take_token (' + str(S[50]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
             st.at = o238  # game.yaml:646
             _args214 = {'p': st.vars['leader'], 't': _L_t32}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[179])
+                enter_procedure(st, S[176])
             st.inline += 1
             try:
                 proc_to_general(st, _args214)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_general (' + str(S[162]) + ')')
+                traced(e, 'procedure to_general (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
         if pc <= 4:
@@ -7697,30 +7702,30 @@ def build(num_players, files):
             for _q24 in list(env['seconds']):
                 env['q'] = _q24
                 st.at = o240  # game.yaml:648
-                _args215 = {'p': env['q'], 't': _L_t32}
+                _args215 = {'p': _q24, 't': _L_t32}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[181])
+                    enter_procedure(st, S[178])
                 st.inline += 1
                 try:
                     c_23(st, _args215, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gift (' + str(S[282]) + ')')
+                    traced(e, 'procedure gift (' + str(S[279]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 5:
             st.at = o244  # game.yaml:650
-            if (fn_kind_of(st, S[180], _L_t32) == 'gold'):
+            if (fn_kind_of(st, S[177], _L_t32) == 'gold'):
                 st.at = o243  # game.yaml:650
                 _args216 = {'t': _L_t32, 'gifted': [_q25 for _q25 in st.players if ((_q25 == st.vars['leader']) or (_q25 in env['seconds']))]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
+                    enter_procedure(st, S[179])
                 st.inline += 1
                 try:
                     c_20(st, _args216, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                    traced(e, 'procedure bribes (' + str(S[280]) + ')')
                     raise
                 st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:648
@@ -7730,13 +7735,13 @@ def build(num_players, files):
             st.at = o240  # game.yaml:648
             _args217 = {'p': _L_q12, 't': _L_t33}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[181])
+                enter_procedure(st, S[178])
             st.inline += 1
             try:
                 c_23(st, _args217, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gift (' + str(S[282]) + ')')
+                traced(e, 'procedure gift (' + str(S[279]) + ')')
                 raise
             st.inline -= 1
     def c_242(st, env, pc):  # game.yaml:650
@@ -7746,13 +7751,13 @@ def build(num_players, files):
             st.at = o243  # game.yaml:650
             _args218 = {'t': _L_t34, 'gifted': [_q26 for _q26 in st.players if ((_q26 == st.vars['leader']) or (_q26 in _L_seconds1))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
+                enter_procedure(st, S[179])
             st.inline += 1
             try:
                 c_20(st, _args218, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure bribes (' + str(S[283]) + ')')
+                traced(e, 'procedure bribes (' + str(S[280]) + ')')
                 raise
             st.inline -= 1
     def c_250(st, env, pc):  # game.yaml:662
@@ -7762,26 +7767,26 @@ def build(num_players, files):
             st.at = o251  # game.yaml:662
             _args219 = {'p': _L_p39, 'bonus': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[183])
+                enter_procedure(st, S[180])
             st.inline += 1
             try:
                 proc_take_coat(st, _args219)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o252  # game.yaml:662
             _args220 = {'p': _L_p39, 'x': _L_t35, 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[184])
+                enter_procedure(st, S[181])
             st.inline += 1
             try:
                 c_10(st, _args220, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure marker_anywhere (' + str(S[263]) + ')')
+                traced(e, 'procedure marker_anywhere (' + str(S[260]) + ')')
                 raise
             st.inline -= 1
     def c_257(st, env, pc):  # game.yaml:664
@@ -7789,66 +7794,67 @@ def build(num_players, files):
         _L_t36 = env['t']
         if pc <= 0:
             st.at = o258  # game.yaml:664
-            _args221 = {'p': _L_p40, 't': first([_t15 for _t15 in K_courtiers1 if (_t15.props['number'] == 5)]), 'x': _L_t36, 'n': 2}
+            _args221 = {'p': _L_p40, 't': first([_t20 for _t20 in K_courtiers1 if (_t20.props['number'] == 5)]), 'x': _L_t36, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[185])
+                enter_procedure(st, S[182])
             st.inline += 1
             try:
                 c_9(st, _args221, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure optional_markers (' + str(S[260]) + ')')
+                traced(e, 'procedure optional_markers (' + str(S[257]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o259  # game.yaml:664
             _args222 = {'p': _L_p40, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[186])
+                enter_procedure(st, S[183])
             st.inline += 1
             try:
                 proc_to_personal(st, _args222)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure to_personal (' + str(S[53]) + ')')
+                traced(e, 'procedure to_personal (' + str(S[52]) + ')')
                 raise
             st.inline -= 1
     def c_275(st, env, pc):  # game.yaml:678
         _L_p41 = env['p']
+        _S_p29 = _L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else None
         if pc <= 0:
             st.at = o276  # game.yaml:679
             _args223 = {'p': _L_p41}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[187])
+                enter_procedure(st, S[184])
             st.inline += 1
             try:
                 c_25(st, _args223, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o283  # game.yaml:680
             _actions10 = set()  # (the ids' order is never read)
             _v50 = []
-            for _m36 in st.zones[(Z_mission_hand1 + (_L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else seat(st, _L_p41, S[191])))]:  # game.yaml:683
-                if not (fn_can_pay(st, S[192], _L_p41, _m36)):
+            for _m38 in st.zones[(Z_mission_hand1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p41, S[188])))]:  # game.yaml:683
+                if not (fn_can_pay(st, S[189], _L_p41, _m38)):
                     continue
-                _a17 = A_261 + _m36.type_id
-                if _a17 not in _actions10:  # an identical card: the same choice
-                    _actions10.add(_a17)
-                    _v50.append(_m36)
-            _items24 = st.zones[(Z_tokens_held1 + (_L_p41 if type(_L_p41) is int and 0 <= _L_p41 < num_players else seat(st, _L_p41, S[193])))]  # game.yaml:687
-            if _items24 and fn_can_exchange(st, S[194], _L_p41):
+                _a21 = A_261 + _m38.type_id
+                if _a21 not in _actions10:  # an identical card: the same choice
+                    _actions10.add(_a21)
+                    _v50.append(_m38)
+            _items24 = st.zones[(Z_tokens_held1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p41, S[190])))]  # game.yaml:687
+            if _items24 and fn_can_exchange(st, S[191], _L_p41):
                 _v51 = []
-                for _x28 in _items24:
-                    if not ((_x28.props['symbol'] != 'crown')):
+                for _x38 in _items24:
+                    if not ((_x38.props['symbol'] != 'crown')):
                         continue
-                    _a18 = A_271 + _x28.type_id
-                    if _a18 not in _actions10:  # an identical card: the same choice
-                        _actions10.add(_a18)
-                        _v51.append(_x28)
+                    _a22 = A_271 + _x38.type_id
+                    if _a22 not in _actions10:  # an identical card: the same choice
+                        _actions10.add(_a22)
+                        _v51.append(_x38)
             else:
                 _v51 = []
             # game.yaml:692: always offered
@@ -7856,11 +7862,10 @@ def build(num_players, files):
             _end62 = _end61 + len(_v51)
             _end63 = _end62 + 1
             if not _end63:
-                raise RuleError('a choice has no legal option', S[287])
-            _p51 = e283_player(st, env)
-            if type(_p51) is not int or not 0 <= _p51 < num_players:
-                raise RuleError(not_a_seat(_p51, num_players), S[287])
-            if _p51 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[284])
+            if _S_p29 is None:
+                raise RuleError(not_a_seat(_L_p41, num_players), S[284])
+            if _L_p41 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i73 = st.choose(_end63)
                     st.move_number += 1
@@ -7868,31 +7873,31 @@ def build(num_players, files):
                 else:
                     _i73 = 0
                 if _i73 < _end61:  # game.yaml:683
-                    env['m'] = _v50[_i73]
+                    _m39 = env['m'] = _v50[_i73]
                     st.at = o278  # game.yaml:686
-                    _args224 = {'p': _L_p41, 'm': env['m']}
+                    _args224 = {'p': _L_p41, 'm': _m39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[188])
+                        enter_procedure(st, S[185])
                     st.inline += 1
                     try:
                         c_27(st, _args224, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure fulfil (' + str(S[288]) + ')')
+                        traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                         raise
                     st.inline -= 1
                 elif _i73 < _end62:  # game.yaml:687
-                    env['x'] = _v51[_i73 - _end61]
+                    _x39 = env['x'] = _v51[_i73 - _end61]
                     st.at = o280  # game.yaml:691
-                    _args225 = {'p': _L_p41, 'x': env['x']}
+                    _args225 = {'p': _L_p41, 'x': _x39}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[189])
+                        enter_procedure(st, S[186])
                     st.inline += 1
                     try:
                         proc_exchange_token(st, _args225)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+                        traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:692
@@ -7905,87 +7910,87 @@ def build(num_players, files):
             st.at = o278  # game.yaml:686
             _args226 = {'p': _L_p42, 'm': _L_m7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[188])
+                enter_procedure(st, S[185])
             st.inline += 1
             try:
                 c_27(st, _args226, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fulfil (' + str(S[288]) + ')')
+                traced(e, 'procedure fulfil (' + str(S[285]) + ')')
                 raise
             st.inline -= 1
     def c_285(st, env, pc):  # game.yaml:696
         _L_p43 = env['p']
+        _S_p30 = _L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else None
         if pc <= 0:
             st.at = o292  # game.yaml:697
             _actions11 = set()  # (the ids' order is never read)
             _v52 = []
-            for _x29 in st.zones[(Z_tokens_held1 + (_L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else seat(st, _L_p43, S[197])))]:  # game.yaml:701
-                _a19 = A_291 + _x29.type_id
-                if _a19 not in _actions11:  # an identical card: the same choice
-                    _actions11.add(_a19)
-                    _v52.append(_x29)
+            for _x40 in st.zones[(Z_tokens_held1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p43, S[194])))]:  # game.yaml:701
+                _a23 = A_291 + _x40.type_id
+                if _a23 not in _actions11:  # an identical card: the same choice
+                    _actions11.add(_a23)
+                    _v52.append(_x40)
             _end64 = len(_v52)
             if not _end64:
-                raise RuleError('a choice has no legal option', S[289])
-            _p52 = e292_player(st, env)
-            if type(_p52) is not int or not 0 <= _p52 < num_players:
-                raise RuleError(not_a_seat(_p52, num_players), S[289])
-            if _p52 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[286])
+            if _S_p30 is None:
+                raise RuleError(not_a_seat(_L_p43, num_players), S[286])
+            if _L_p43 in st.players:  # else out of the game: no option runs
                 if _end64 > 1:
                     _i74 = st.choose(_end64)
                     st.move_number += 1
                     st.at = o292  # game.yaml:697
                 else:
                     _i74 = 0
-                env['x'] = _v52[_i74]
+                _x41 = env['x'] = _v52[_i74]
                 st.at = o287  # game.yaml:704
-                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_L_p43 if type(_L_p43) is int and 0 <= _L_p43 < num_players else seat(st, _L_p43, S[195])))] if (_y10 != env['x'])]
+                env['back'] = [_y10 for _y10 in st.zones[(Z_tokens_held1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p43, S[192])))] if (_y10 != _x41)]
                 st.at = o288  # game.yaml:705
                 _items25 = env['back']
                 _dest20 = Z_token_supply1
-                for _c35 in cards_of(_items25):
-                    st.move(_c35, _dest20, False)
+                for _c39 in cards_of(_items25):
+                    st.move(_c39, _dest20, False)
                 st.at = o291  # game.yaml:706
                 for _y11 in list(env['back']):
                     env['y'] = _y11
                     st.at = o290  # game.yaml:706
                     _args227 = {'p': _L_p43, 'bonus': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[196])
+                        enter_procedure(st, S[193])
                     st.inline += 1
                     try:
                         proc_take_coat(st, _args227)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure take_coat (' + str(S[59]) + ')')
+                        traced(e, 'procedure take_coat (' + str(S[58]) + ')')
                         raise
                     st.inline -= 1
     def c_294(st, env, pc):  # game.yaml:713
         _L_q13 = env['q']
         _L_p44 = env['p']
+        _S_q8 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o300  # game.yaml:714
-            if ((_L_q13 != _L_p44) and fn_can_exchange(st, S[198], _L_q13)):
+            if ((_L_q13 != _L_p44) and fn_can_exchange(st, S[195], _L_q13)):
                 st.at = o299  # game.yaml:716
                 _actions12 = set()  # (the ids' order is never read)
                 _v53 = []
-                for _x30 in st.zones[(Z_tokens_held1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[200])))]:  # game.yaml:719
-                    if not ((_x30.props['symbol'] != 'crown')):
+                for _x42 in st.zones[(Z_tokens_held1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q13, S[197])))]:  # game.yaml:719
+                    if not ((_x42.props['symbol'] != 'crown')):
                         continue
-                    _a20 = A_301 + _x30.type_id
-                    if _a20 not in _actions12:  # an identical card: the same choice
-                        _actions12.add(_a20)
-                        _v53.append(_x30)
+                    _a24 = A_301 + _x42.type_id
+                    if _a24 not in _actions12:  # an identical card: the same choice
+                        _actions12.add(_a24)
+                        _v53.append(_x42)
                 # game.yaml:723: always offered
                 _end65 = len(_v53)
                 _end66 = _end65 + 1
                 if not _end66:
-                    raise RuleError('a choice has no legal option', S[290])
-                _p53 = e299_player(st, env)
-                if type(_p53) is not int or not 0 <= _p53 < num_players:
-                    raise RuleError(not_a_seat(_p53, num_players), S[290])
-                if _p53 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[287])
+                if _S_q8 is None:
+                    raise RuleError(not_a_seat(_L_q13, num_players), S[287])
+                if _L_q13 in st.players:  # else out of the game: no option runs
                     if _end66 > 1:
                         _i75 = st.choose(_end66)
                         st.move_number += 1
@@ -7993,43 +7998,43 @@ def build(num_players, files):
                     else:
                         _i75 = 0
                     if _i75 < _end65:  # game.yaml:719
-                        env['x'] = _v53[_i75]
+                        _x43 = env['x'] = _v53[_i75]
                         st.at = o297  # game.yaml:722
-                        _args228 = {'p': _L_q13, 'x': env['x']}
+                        _args228 = {'p': _L_q13, 'x': _x43}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[199])
+                            enter_procedure(st, S[196])
                         st.inline += 1
                         try:
                             proc_exchange_token(st, _args228)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+                            traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:723
                         pass
     def c_295(st, env, pc):  # game.yaml:715
         _L_q14 = env['q']
+        _S_q9 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
         if pc <= 0:
             st.at = o299  # game.yaml:716
             _actions13 = set()  # (the ids' order is never read)
             _v54 = []
-            for _x31 in st.zones[(Z_tokens_held1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[200])))]:  # game.yaml:719
-                if not ((_x31.props['symbol'] != 'crown')):
+            for _x44 in st.zones[(Z_tokens_held1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q14, S[197])))]:  # game.yaml:719
+                if not ((_x44.props['symbol'] != 'crown')):
                     continue
-                _a21 = A_301 + _x31.type_id
-                if _a21 not in _actions13:  # an identical card: the same choice
-                    _actions13.add(_a21)
-                    _v54.append(_x31)
+                _a25 = A_301 + _x44.type_id
+                if _a25 not in _actions13:  # an identical card: the same choice
+                    _actions13.add(_a25)
+                    _v54.append(_x44)
             # game.yaml:723: always offered
             _end67 = len(_v54)
             _end68 = _end67 + 1
             if not _end68:
-                raise RuleError('a choice has no legal option', S[290])
-            _p54 = e299_player(st, env)
-            if type(_p54) is not int or not 0 <= _p54 < num_players:
-                raise RuleError(not_a_seat(_p54, num_players), S[290])
-            if _p54 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[287])
+            if _S_q9 is None:
+                raise RuleError(not_a_seat(_L_q14, num_players), S[287])
+            if _L_q14 in st.players:  # else out of the game: no option runs
                 if _end68 > 1:
                     _i76 = st.choose(_end68)
                     st.move_number += 1
@@ -8037,17 +8042,17 @@ def build(num_players, files):
                 else:
                     _i76 = 0
                 if _i76 < _end67:  # game.yaml:719
-                    env['x'] = _v54[_i76]
+                    _x45 = env['x'] = _v54[_i76]
                     st.at = o297  # game.yaml:722
-                    _args229 = {'p': _L_q14, 'x': env['x']}
+                    _args229 = {'p': _L_q14, 'x': _x45}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[199])
+                        enter_procedure(st, S[196])
                     st.inline += 1
                     try:
                         proc_exchange_token(st, _args229)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure exchange_token (' + str(S[190]) + ')')
+                        traced(e, 'procedure exchange_token (' + str(S[187]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:723
@@ -8058,17 +8063,18 @@ def build(num_players, files):
             st.at = o315  # game.yaml:742
             _args230 = {'p': _L_p45}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[204])
+                enter_procedure(st, S[201])
             st.inline += 1
             try:
                 c_28(st, _args230, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
+                traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                 raise
             st.inline -= 1
     def c_317(st, env, pc):  # game.yaml:750
         _L_p46 = env['p']
+        _S_p31 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
         if pc <= 0:
             st.at = o324  # game.yaml:751
             if (len(st.zones[Z_light_deck1]) > 0):  # game.yaml:754
@@ -8087,11 +8093,10 @@ def build(num_players, files):
             _end70 = _end69 + _f15
             _end71 = _end70 + _f16
             if not _end71:
-                raise RuleError('a choice has no legal option', S[294])
-            _p55 = e324_player(st, env)
-            if type(_p55) is not int or not 0 <= _p55 < num_players:
-                raise RuleError(not_a_seat(_p55, num_players), S[294])
-            if _p55 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[291])
+            if _S_p31 is None:
+                raise RuleError(not_a_seat(_L_p46, num_players), S[291])
+            if _L_p46 in st.players:  # else out of the game: no option runs
                 if _end71 > 1:
                     _i77 = st.choose(_end71)
                     st.move_number += 1
@@ -8100,26 +8105,26 @@ def build(num_players, files):
                     _i77 = 0
                 if _i77 < _end69:  # game.yaml:754
                     st.at = o319  # game.yaml:755
-                    st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[205]))), False, S[206])
+                    st.move_count(1, Z_light_deck1, (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[202]))), False, S[203])
                 elif _i77 < _end70:  # game.yaml:756
                     st.at = o321  # game.yaml:757
-                    st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[207]))), False, S[208])
+                    st.move_count(1, Z_blue_deck1, (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[204]))), False, S[205])
                 else:  # game.yaml:758
                     st.at = o323  # game.yaml:759
-                    st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[209]))), False, S[210])
+                    st.move_count(1, Z_dark_deck1, (Z_mission_hand1 + (_S_p31 if _S_p31 is not None else seat(st, _L_p46, S[206]))), False, S[207])
     def c_330(st, env, pc):  # game.yaml:777
         _L_p47 = env['p']
         if pc <= 0:
             st.at = o331  # game.yaml:777
             _args231 = {'p': _L_p47}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[212])
+                enter_procedure(st, S[209])
             st.inline += 1
             try:
                 c_28(st, _args231, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure draw_mission (' + str(S[293]) + ')')
+                traced(e, 'procedure draw_mission (' + str(S[290]) + ')')
                 raise
             st.inline -= 1
     def c_349(st, env, pc):  # game.yaml:318
@@ -8135,7 +8140,7 @@ def build(num_players, files):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
-                    raise too_long(S[296])
+                    raise too_long(S[293])
                 st.at = o352  # game.yaml:318
                 st.vars['round'] += 1
                 st.at = o353  # game.yaml:318
@@ -8150,8 +8155,8 @@ def build(num_players, files):
                 st.at = o357  # game.yaml:329
                 _items26 = st.zones[Z_gold_shown1]
                 _dest21 = Z_gold_box1
-                for _c36 in cards_of(_items26):
-                    st.move(_c36, _dest21, False)
+                for _c40 in cards_of(_items26):
+                    st.move(_c40, _dest21, False)
                 st.at = o358  # game.yaml:330
                 st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
                 st.at = o359  # game.yaml:331
@@ -8160,47 +8165,47 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
                 st.at = o363  # game.yaml:333
-                for _p56 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p56 in clockwise_from(st, st.vars['start_player']):
                     env['p'] = _p56
                     st.at = o362  # game.yaml:334
-                    _args232 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                    _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[223])
+                        enter_procedure(st, S[220])
                     st.inline += 1
                     try:
                         proc_earn(st, _args232)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure earn (' + str(S[56]) + ')')
+                        traced(e, 'procedure earn (' + str(S[55]) + ')')
                         raise
                     st.inline -= 1
                 st.at = o366  # game.yaml:335
                 if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                     st.at = o365  # game.yaml:336
-                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+                    st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
                 st.at = o371  # game.yaml:338
-                for _p57 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p57 in clockwise_from(st, st.vars['start_player']):
                     env['p'] = _p57
                     st.at = o370  # game.yaml:339
-                    for _m37 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
-                        env['m'] = _m37
+                    for _m40 in list(st.zones[(Z_missions_done1 + _p57)]):
+                        env['m'] = _m40
                         st.at = o369  # game.yaml:339
-                        _args233 = {'p': env['p'], 'm': env['m']}
+                        _args233 = {'p': _p57, 'm': _m40}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[228])
+                            enter_procedure(st, S[224])
                         st.inline += 1
                         try:
                             c_7(st, _args233, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure resource_ability (' + str(S[297]) + ')')
+                            traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                             raise
                         st.inline -= 1
                 st.at = o374  # game.yaml:340
-                for _p58 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p58 in clockwise_from(st, st.vars['start_player']):
                     env['p'] = _p58
                     st.at = o373  # game.yaml:341
-                    st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+                    st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p58), False, S[223])
                 st.at = o375  # game.yaml:325
                 st.vars['phase'] = ''
                 st.at = o376  # game.yaml:342
@@ -8212,13 +8217,13 @@ def build(num_players, files):
                 st.at = o379  # game.yaml:342
                 _args234 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[230])
+                    enter_procedure(st, S[227])
                 st.inline += 1
                 try:
                     c_8(st, _args234, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure influence (' + str(S[298]) + ')')
+                    traced(e, 'procedure influence (' + str(S[295]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o380  # game.yaml:342
@@ -8232,13 +8237,13 @@ def build(num_players, files):
                 st.at = o384  # game.yaml:343
                 _args235 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[231])
+                    enter_procedure(st, S[228])
                 st.inline += 1
                 try:
                     c_15(st, _args235, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure evaluation (' + str(S[299]) + ')')
+                    traced(e, 'procedure evaluation (' + str(S[296]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o385  # game.yaml:343
@@ -8251,25 +8256,25 @@ def build(num_players, files):
                 for _p59 in list(st.players):
                     env['p'] = _p59
                     st.at = o390  # game.yaml:346
-                    _i78 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+                    _i78 = _p59
                     st.vars['exchanges_used'][_i78] = 0
                 st.at = o395  # game.yaml:344
-                for _p60 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p60 in clockwise_from(st, st.vars['start_player']):
                     env['p'] = _p60
                     st.at = o393  # game.yaml:344
-                    st.vars['turn_player'] = env['p']
+                    st.vars['turn_player'] = _p60
                     if st.record_log:
                         st.log_line(turn_line(st), -1)
                     st.at = o394  # game.yaml:348
-                    _args236 = {'p': env['p']}
+                    _args236 = {'p': _p60}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[233])
+                        enter_procedure(st, S[230])
                     st.inline += 1
                     try:
                         c_24(st, _args236, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure mission_turn (' + str(S[300]) + ')')
+                        traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                         raise
                     st.inline -= 1
                 st.at = o396  # game.yaml:344
@@ -8278,33 +8283,33 @@ def build(num_players, files):
                 st.at = o398  # game.yaml:350
                 _args237 = {'p': None}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[234])
+                    enter_procedure(st, S[231])
                 st.inline += 1
                 try:
                     c_25(st, _args237, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
+                    traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o405  # game.yaml:351
-                for _p61 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p61 in clockwise_from(st, st.vars['start_player']):
                     env['p'] = _p61
                     st.at = o404  # game.yaml:353
-                    for _m38 in list([_x32 for _x32 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x32.props['ability'] == 'card_exchange')]):
-                        env['m'] = _m38
+                    for _m41 in [_x46 for _x46 in st.zones[(Z_missions_done1 + _p61)] if (_x46.props['ability'] == 'card_exchange')]:
+                        env['m'] = _m41
                         st.at = o403  # game.yaml:354
-                        if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
+                        if (len(st.zones[(Z_mission_hand1 + _p61)]) > 0):
                             st.at = o402  # game.yaml:354
-                            _args238 = {'p': env['p'], 'm': env['m']}
+                            _args238 = {'p': _p61, 'm': _m41}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[236])
+                                enter_procedure(st, S[233])
                             st.inline += 1
                             try:
                                 c_29(st, _args238, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure exchange_missions (' + str(S[301]) + ')')
+                                traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                                 raise
                             st.inline -= 1
                 st.at = o406  # game.yaml:344
@@ -8329,8 +8334,8 @@ def build(num_players, files):
             st.at = o357  # game.yaml:329
             _items27 = st.zones[Z_gold_shown1]
             _dest22 = Z_gold_box1
-            for _c37 in cards_of(_items27):
-                st.move(_c37, _dest22, False)
+            for _c41 in cards_of(_items27):
+                st.move(_c41, _dest22, False)
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
             st.at = o359  # game.yaml:331
@@ -8339,47 +8344,47 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
-            for _p62 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p62 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p62
                 st.at = o362  # game.yaml:334
-                _args239 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[223])
+                    enter_procedure(st, S[220])
                 st.inline += 1
                 try:
                     proc_earn(st, _args239)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
             st.at = o371  # game.yaml:338
-            for _p63 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p63 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p63
                 st.at = o370  # game.yaml:339
-                for _m39 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
-                    env['m'] = _m39
+                for _m42 in list(st.zones[(Z_missions_done1 + _p63)]):
+                    env['m'] = _m42
                     st.at = o369  # game.yaml:339
-                    _args240 = {'p': env['p'], 'm': env['m']}
+                    _args240 = {'p': _p63, 'm': _m42}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[228])
+                        enter_procedure(st, S[224])
                     st.inline += 1
                     try:
                         c_7(st, _args240, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure resource_ability (' + str(S[297]) + ')')
+                        traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                         raise
                     st.inline -= 1
             st.at = o374  # game.yaml:340
-            for _p64 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p64 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p64
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p64), False, S[223])
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
         if pc <= 3:
@@ -8392,13 +8397,13 @@ def build(num_players, files):
             st.at = o379  # game.yaml:342
             _args241 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
+                enter_procedure(st, S[227])
             st.inline += 1
             try:
                 c_8(st, _args241, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure influence (' + str(S[298]) + ')')
+                traced(e, 'procedure influence (' + str(S[295]) + ')')
                 raise
             st.inline -= 1
             st.at = o380  # game.yaml:342
@@ -8413,13 +8418,13 @@ def build(num_players, files):
             st.at = o384  # game.yaml:343
             _args242 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[231])
+                enter_procedure(st, S[228])
             st.inline += 1
             try:
                 c_15(st, _args242, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure evaluation (' + str(S[299]) + ')')
+                traced(e, 'procedure evaluation (' + str(S[296]) + ')')
                 raise
             st.inline -= 1
             st.at = o385  # game.yaml:343
@@ -8433,25 +8438,25 @@ def build(num_players, files):
             for _p65 in list(st.players):
                 env['p'] = _p65
                 st.at = o390  # game.yaml:346
-                _i79 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+                _i79 = _p65
                 st.vars['exchanges_used'][_i79] = 0
             st.at = o395  # game.yaml:344
-            for _p66 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p66 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p66
                 st.at = o393  # game.yaml:344
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _p66
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
-                _args243 = {'p': env['p']}
+                _args243 = {'p': _p66}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[233])
+                    enter_procedure(st, S[230])
                 st.inline += 1
                 try:
                     c_24(st, _args243, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure mission_turn (' + str(S[300]) + ')')
+                    traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                     raise
                 st.inline -= 1
             st.at = o396  # game.yaml:344
@@ -8460,33 +8465,33 @@ def build(num_players, files):
             st.at = o398  # game.yaml:350
             _args244 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[234])
+                enter_procedure(st, S[231])
             st.inline += 1
             try:
                 c_25(st, _args244, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
             st.inline -= 1
             st.at = o405  # game.yaml:351
-            for _p67 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p67 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p67
                 st.at = o404  # game.yaml:353
-                for _m40 in list([_x33 for _x33 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x33.props['ability'] == 'card_exchange')]):
-                    env['m'] = _m40
+                for _m43 in [_x47 for _x47 in st.zones[(Z_missions_done1 + _p67)] if (_x47.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m43
                     st.at = o403  # game.yaml:354
-                    if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
+                    if (len(st.zones[(Z_mission_hand1 + _p67)]) > 0):
                         st.at = o402  # game.yaml:354
-                        _args245 = {'p': env['p'], 'm': env['m']}
+                        _args245 = {'p': _p67, 'm': _m43}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[236])
+                            enter_procedure(st, S[233])
                         st.inline += 1
                         try:
                             c_29(st, _args245, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure exchange_missions (' + str(S[301]) + ')')
+                            traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                             raise
                         st.inline -= 1
             st.at = o406  # game.yaml:344
@@ -8506,8 +8511,8 @@ def build(num_players, files):
             st.at = o357  # game.yaml:329
             _items28 = st.zones[Z_gold_shown1]
             _dest23 = Z_gold_box1
-            for _c38 in cards_of(_items28):
-                st.move(_c38, _dest23, False)
+            for _c42 in cards_of(_items28):
+                st.move(_c42, _dest23, False)
         if pc <= 3:
             st.at = o358  # game.yaml:330
             st.move(st.zones[Z_gold_deck1][-1], Z_gold_shown1, False)
@@ -8520,69 +8525,70 @@ def build(num_players, files):
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
         if pc <= 6:
             st.at = o363  # game.yaml:333
-            for _p68 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p68 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p68
                 st.at = o362  # game.yaml:334
-                _args246 = {'p': env['p'], 'n': st.zones[Z_gold_shown1][-1].props['gold']}
+                _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[223])
+                    enter_procedure(st, S[220])
                 st.inline += 1
                 try:
                     proc_earn(st, _args246)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure earn (' + str(S[56]) + ')')
+                    traced(e, 'procedure earn (' + str(S[55]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 7:
             st.at = o366  # game.yaml:335
             if (((len(st.players) == 3) and (st.vars['round'] == 4)) and (len(st.zones[Z_intrigue_deck1]) > 0)):
                 st.at = o365  # game.yaml:336
-                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[224])), False, S[225])
+                st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
         if pc <= 8:
             st.at = o371  # game.yaml:338
-            for _p69 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p69 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p69
                 st.at = o370  # game.yaml:339
-                for _m41 in list(st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[229])))]):
-                    env['m'] = _m41
+                for _m44 in list(st.zones[(Z_missions_done1 + _p69)]):
+                    env['m'] = _m44
                     st.at = o369  # game.yaml:339
-                    _args247 = {'p': env['p'], 'm': env['m']}
+                    _args247 = {'p': _p69, 'm': _m44}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[228])
+                        enter_procedure(st, S[224])
                     st.inline += 1
                     try:
                         c_7(st, _args247, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure resource_ability (' + str(S[297]) + ')')
+                        traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 9:
             st.at = o374  # game.yaml:340
-            for _p70 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p70 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p70
                 st.at = o373  # game.yaml:341
-                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[226]))), False, S[227])
+                st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p70), False, S[223])
         if pc <= 10:
             st.at = o375  # game.yaml:325
             st.vars['phase'] = ''
     def c_367(st, env, pc):  # game.yaml:339
         _L_p48 = env['p']
+        _S_p32 = _L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else None
         if pc <= 0:
             st.at = o370  # game.yaml:339
-            for _m42 in list(st.zones[(Z_missions_done1 + (_L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else seat(st, _L_p48, S[229])))]):
-                env['m'] = _m42
+            for _m45 in list(st.zones[(Z_missions_done1 + (_S_p32 if _S_p32 is not None else seat(st, _L_p48, S[225])))]):
+                env['m'] = _m45
                 st.at = o369  # game.yaml:339
-                _args248 = {'p': _L_p48, 'm': env['m']}
+                _args248 = {'p': _L_p48, 'm': _m45}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[228])
+                    enter_procedure(st, S[224])
                 st.inline += 1
                 try:
                     c_7(st, _args248, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure resource_ability (' + str(S[297]) + ')')
+                    traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                     raise
                 st.inline -= 1
     def c_368(st, env, pc):  # game.yaml:339
@@ -8592,13 +8598,13 @@ def build(num_players, files):
             st.at = o369  # game.yaml:339
             _args249 = {'p': _L_p49, 'm': _L_m8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[228])
+                enter_procedure(st, S[224])
             st.inline += 1
             try:
                 c_7(st, _args249, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure resource_ability (' + str(S[297]) + ')')
+                traced(e, 'procedure resource_ability (' + str(S[294]) + ')')
                 raise
             st.inline -= 1
     def c_376(st, env, pc):  # game.yaml:342
@@ -8613,13 +8619,13 @@ def build(num_players, files):
             st.at = o379  # game.yaml:342
             _args250 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[230])
+                enter_procedure(st, S[227])
             st.inline += 1
             try:
                 c_8(st, _args250, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure influence (' + str(S[298]) + ')')
+                traced(e, 'procedure influence (' + str(S[295]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8637,13 +8643,13 @@ def build(num_players, files):
             st.at = o384  # game.yaml:343
             _args251 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[231])
+                enter_procedure(st, S[228])
             st.inline += 1
             try:
                 c_15(st, _args251, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure evaluation (' + str(S[299]) + ')')
+                traced(e, 'procedure evaluation (' + str(S[296]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8659,26 +8665,26 @@ def build(num_players, files):
             for _p71 in list(st.players):
                 env['p'] = _p71
                 st.at = o390  # game.yaml:346
-                _i80 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[232]))
+                _i80 = _p71
                 st.vars['exchanges_used'][_i80] = 0
         if pc <= 2:
             st.at = o395  # game.yaml:344
-            for _p72 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p72 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p72
                 st.at = o393  # game.yaml:344
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _p72
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o394  # game.yaml:348
-                _args252 = {'p': env['p']}
+                _args252 = {'p': _p72}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[233])
+                    enter_procedure(st, S[230])
                 st.inline += 1
                 try:
                     c_24(st, _args252, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure mission_turn (' + str(S[300]) + ')')
+                    traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 3:
@@ -8689,33 +8695,33 @@ def build(num_players, files):
             st.at = o398  # game.yaml:350
             _args253 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[234])
+                enter_procedure(st, S[231])
             st.inline += 1
             try:
                 c_25(st, _args253, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
             st.inline -= 1
             st.at = o405  # game.yaml:351
-            for _p73 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p73 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p73
                 st.at = o404  # game.yaml:353
-                for _m43 in list([_x34 for _x34 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x34.props['ability'] == 'card_exchange')]):
-                    env['m'] = _m43
+                for _m46 in [_x48 for _x48 in st.zones[(Z_missions_done1 + _p73)] if (_x48.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m46
                     st.at = o403  # game.yaml:354
-                    if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
+                    if (len(st.zones[(Z_mission_hand1 + _p73)]) > 0):
                         st.at = o402  # game.yaml:354
-                        _args254 = {'p': env['p'], 'm': env['m']}
+                        _args254 = {'p': _p73, 'm': _m46}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[236])
+                            enter_procedure(st, S[233])
                         st.inline += 1
                         try:
                             c_29(st, _args254, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure exchange_missions (' + str(S[301]) + ')')
+                            traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                             raise
                         st.inline -= 1
         if pc <= 5:
@@ -8732,13 +8738,13 @@ def build(num_players, files):
             st.at = o394  # game.yaml:348
             _args255 = {'p': _L_p50}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[233])
+                enter_procedure(st, S[230])
             st.inline += 1
             try:
                 c_24(st, _args255, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure mission_turn (' + str(S[300]) + ')')
+                traced(e, 'procedure mission_turn (' + str(S[297]) + ')')
                 raise
             st.inline -= 1
     def c_397(st, env, pc):  # game.yaml:349
@@ -8746,72 +8752,74 @@ def build(num_players, files):
             st.at = o398  # game.yaml:350
             _args256 = {'p': None}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[234])
+                enter_procedure(st, S[231])
             st.inline += 1
             try:
                 c_25(st, _args256, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_window (' + str(S[286]) + ')')
+                traced(e, 'procedure exchange_window (' + str(S[283]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o405  # game.yaml:351
-            for _p74 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p74 in clockwise_from(st, st.vars['start_player']):
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
-                for _m44 in list([_x35 for _x35 in st.zones[(Z_missions_done1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[237])))] if (_x35.props['ability'] == 'card_exchange')]):
-                    env['m'] = _m44
+                for _m47 in [_x49 for _x49 in st.zones[(Z_missions_done1 + _p74)] if (_x49.props['ability'] == 'card_exchange')]:
+                    env['m'] = _m47
                     st.at = o403  # game.yaml:354
-                    if (len(st.zones[(Z_mission_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[235])))]) > 0):
+                    if (len(st.zones[(Z_mission_hand1 + _p74)]) > 0):
                         st.at = o402  # game.yaml:354
-                        _args257 = {'p': env['p'], 'm': env['m']}
+                        _args257 = {'p': _p74, 'm': _m47}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[236])
+                            enter_procedure(st, S[233])
                         st.inline += 1
                         try:
                             c_29(st, _args257, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure exchange_missions (' + str(S[301]) + ')')
+                            traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                             raise
                         st.inline -= 1
     def c_399(st, env, pc):  # game.yaml:352
         _L_p51 = env['p']
+        _S_p33 = _L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else None
         if pc <= 0:
             st.at = o404  # game.yaml:353
-            for _m45 in list([_x36 for _x36 in st.zones[(Z_missions_done1 + (_L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else seat(st, _L_p51, S[237])))] if (_x36.props['ability'] == 'card_exchange')]):
-                env['m'] = _m45
+            for _m48 in [_x50 for _x50 in st.zones[(Z_missions_done1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p51, S[234])))] if (_x50.props['ability'] == 'card_exchange')]:
+                env['m'] = _m48
                 st.at = o403  # game.yaml:354
-                if (len(st.zones[(Z_mission_hand1 + (_L_p51 if type(_L_p51) is int and 0 <= _L_p51 < num_players else seat(st, _L_p51, S[235])))]) > 0):
+                if (len(st.zones[(Z_mission_hand1 + (_S_p33 if _S_p33 is not None else seat(st, _L_p51, S[232])))]) > 0):
                     st.at = o402  # game.yaml:354
-                    _args258 = {'p': _L_p51, 'm': env['m']}
+                    _args258 = {'p': _L_p51, 'm': _m48}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[236])
+                        enter_procedure(st, S[233])
                     st.inline += 1
                     try:
                         c_29(st, _args258, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure exchange_missions (' + str(S[301]) + ')')
+                        traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                         raise
                     st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:354
         _L_p52 = env['p']
         _L_m9 = env['m']
+        _S_p34 = _L_p52 if type(_L_p52) is int and 0 <= _L_p52 < num_players else None
         if pc <= 0:
             st.at = o403  # game.yaml:354
-            if (len(st.zones[(Z_mission_hand1 + (_L_p52 if type(_L_p52) is int and 0 <= _L_p52 < num_players else seat(st, _L_p52, S[235])))]) > 0):
+            if (len(st.zones[(Z_mission_hand1 + (_S_p34 if _S_p34 is not None else seat(st, _L_p52, S[232])))]) > 0):
                 st.at = o402  # game.yaml:354
                 _args259 = {'p': _L_p52, 'm': _L_m9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[236])
+                    enter_procedure(st, S[233])
                 st.inline += 1
                 try:
                     c_29(st, _args259, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure exchange_missions (' + str(S[301]) + ')')
+                    traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                     raise
                 st.inline -= 1
     def c_401(st, env, pc):  # game.yaml:354
@@ -8821,18 +8829,18 @@ def build(num_players, files):
             st.at = o402  # game.yaml:354
             _args260 = {'p': _L_p53, 'm': _L_m10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[236])
+                enter_procedure(st, S[233])
             st.inline += 1
             try:
                 c_29(st, _args260, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure exchange_missions (' + str(S[301]) + ')')
+                traced(e, 'procedure exchange_missions (' + str(S[298]) + ')')
                 raise
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:802
-        return len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[302])))])
+        return len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[299])))])
     def init_louis(st, env):  # game.yaml:228
         return None
     def init_leader(st, env):  # game.yaml:230
@@ -8868,82 +8876,82 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:318
         return first(st.players)
 
-    o0 = Block(0, S[56], 3, step_0)
-    o1 = Block(1, S[49], 2, step_1)
-    o2 = Block(2, S[59], 1, step_2)
-    o3 = Block(3, S[51], 1, step_3)
-    o4 = Block(4, S[53], 1, step_4)
-    o5 = Block(5, S[112], 1, step_5)
-    o6 = Block(6, S[162], 1, step_6)
-    o7 = Block(7, S[297], 8, step_7)
-    o8 = Block(8, S[298], 6, step_8)
-    o9 = Block(9, S[260], 2, step_9)
-    o10 = Block(10, S[263], 1, step_10)
-    o11 = Block(11, S[262], 1, step_11)
-    o12 = Block(12, S[267], 2, step_12)
-    o13 = Block(13, S[269], 1, step_13)
-    o14 = Block(14, S[270], 2, step_14)
-    o15 = Block(15, S[299], 3, step_15)
-    o16 = Block(16, S[274], 1, step_16)
-    o17 = Block(17, S[275], 8, step_17)
-    o18 = Block(18, S[277], 1, step_18)
-    o19 = Block(19, S[280], 2, step_19)
-    o20 = Block(20, S[283], 1, step_20)
-    o21 = Block(21, S[278], 1, step_21)
-    o22 = Block(22, S[279], 2, step_22)
-    o23 = Block(23, S[282], 7, step_23)
-    o24 = Block(24, S[300], 3, step_24)
-    o25 = Block(25, S[286], 1, step_25)
-    o26 = Block(26, S[190], 4, step_26)
-    o27 = Block(27, S[288], 5, step_27)
-    o28 = Block(28, S[293], 1, step_28)
-    o29 = Block(29, S[301], 3, step_29)
-    o30 = Stmt(30, S[303])
-    o31 = Stmt(31, S[24])
-    o32 = Stmt(32, S[26])
-    o33 = Stmt(33, S[28])
-    o34 = Stmt(34, S[29])
-    o35 = Block(35, S[304], 1, step_35)
-    o36 = Stmt(36, S[305])
-    o37 = Block(37, S[306], 1, step_37)
-    o38 = Stmt(38, S[32])
-    o39 = Stmt(39, S[307])
-    o40 = Block(40, S[308], 1, step_40)
-    o41 = Stmt(41, S[309])
-    o42 = Stmt(42, S[310])
-    o43 = Stmt(43, S[38])
-    o44 = Block(44, S[311], 1, step_44)
-    o45 = Stmt(45, S[44])
-    o46 = ForOp(S[312], 'i', e46_items, o44, False)
+    o0 = Block(0, S[55], 3, step_0)
+    o1 = Block(1, S[48], 2, step_1)
+    o2 = Block(2, S[58], 1, step_2)
+    o3 = Block(3, S[50], 1, step_3)
+    o4 = Block(4, S[52], 1, step_4)
+    o5 = Block(5, S[107], 1, step_5)
+    o6 = Block(6, S[159], 1, step_6)
+    o7 = Block(7, S[294], 8, step_7)
+    o8 = Block(8, S[295], 6, step_8)
+    o9 = Block(9, S[257], 2, step_9)
+    o10 = Block(10, S[260], 1, step_10)
+    o11 = Block(11, S[259], 1, step_11)
+    o12 = Block(12, S[264], 2, step_12)
+    o13 = Block(13, S[266], 1, step_13)
+    o14 = Block(14, S[267], 2, step_14)
+    o15 = Block(15, S[296], 3, step_15)
+    o16 = Block(16, S[271], 1, step_16)
+    o17 = Block(17, S[272], 8, step_17)
+    o18 = Block(18, S[274], 1, step_18)
+    o19 = Block(19, S[277], 2, step_19)
+    o20 = Block(20, S[280], 1, step_20)
+    o21 = Block(21, S[275], 1, step_21)
+    o22 = Block(22, S[276], 2, step_22)
+    o23 = Block(23, S[279], 7, step_23)
+    o24 = Block(24, S[297], 3, step_24)
+    o25 = Block(25, S[283], 1, step_25)
+    o26 = Block(26, S[187], 4, step_26)
+    o27 = Block(27, S[285], 5, step_27)
+    o28 = Block(28, S[290], 1, step_28)
+    o29 = Block(29, S[298], 3, step_29)
+    o30 = Stmt(30, S[300])
+    o31 = Stmt(31, S[23])
+    o32 = Stmt(32, S[25])
+    o33 = Stmt(33, S[27])
+    o34 = Stmt(34, S[28])
+    o35 = Block(35, S[301], 1, step_35)
+    o36 = Stmt(36, S[302])
+    o37 = Block(37, S[303], 1, step_37)
+    o38 = Stmt(38, S[31])
+    o39 = Stmt(39, S[304])
+    o40 = Block(40, S[305], 1, step_40)
+    o41 = Stmt(41, S[306])
+    o42 = Stmt(42, S[307])
+    o43 = Stmt(43, S[37])
+    o44 = Block(44, S[308], 1, step_44)
+    o45 = Stmt(45, S[43])
+    o46 = ForOp(S[309], 'i', e46_items, o44, False)
     o46.uid = 46
-    o47 = Stmt(47, S[313])
-    o48 = Block(48, S[314], 1, step_48)
-    o49 = Stmt(49, S[52])
-    o50 = Stmt(50, S[315])
-    o51 = Block(51, S[316], 1, step_51)
-    o52 = Stmt(52, S[54])
-    o53 = Stmt(53, S[317])
-    o54 = Block(54, S[318], 1, step_54)
-    o55 = Stmt(55, S[55])
-    o56 = Stmt(56, S[319])
-    o57 = Block(57, S[320], 1, step_57)
-    o58 = Stmt(58, S[57])
-    o59 = Stmt(59, S[321])
-    o60 = Block(60, S[322], 1, step_60)
-    o61 = Stmt(61, S[58])
-    o62 = Stmt(62, S[323])
-    o63 = Block(63, S[324], 1, step_63)
-    o64 = Stmt(64, S[61])
-    o65 = Stmt(65, S[325])
-    o66 = Block(66, S[326], 1, step_66)
-    o67 = Block(67, S[327], 1, step_67)
-    o68 = Stmt(68, S[87])
-    o69 = Block(69, S[328], 2, step_69)
-    o70 = Stmt(70, S[88])
-    o71 = Stmt(71, S[89])
-    o72 = Block(72, S[329], 1, step_72)
-    o73 = Stmt(73, S[90])
-    o74 = ChooseOp(S[258], e74_player, e74_prompt, [
+    o47 = Stmt(47, S[310])
+    o48 = Block(48, S[311], 1, step_48)
+    o49 = Stmt(49, S[51])
+    o50 = Stmt(50, S[312])
+    o51 = Block(51, S[313], 1, step_51)
+    o52 = Stmt(52, S[53])
+    o53 = Stmt(53, S[314])
+    o54 = Block(54, S[315], 1, step_54)
+    o55 = Stmt(55, S[54])
+    o56 = Stmt(56, S[316])
+    o57 = Block(57, S[317], 1, step_57)
+    o58 = Stmt(58, S[56])
+    o59 = Stmt(59, S[318])
+    o60 = Block(60, S[319], 1, step_60)
+    o61 = Stmt(61, S[57])
+    o62 = Stmt(62, S[320])
+    o63 = Block(63, S[321], 1, step_63)
+    o64 = Stmt(64, S[60])
+    o65 = Stmt(65, S[322])
+    o66 = Block(66, S[323], 1, step_66)
+    o67 = Block(67, S[324], 1, step_67)
+    o68 = Stmt(68, S[83])
+    o69 = Block(69, S[325], 2, step_69)
+    o70 = Stmt(70, S[84])
+    o71 = Stmt(71, S[85])
+    o72 = Block(72, S[326], 1, step_72)
+    o73 = Stmt(73, S[86])
+    o74 = ChooseOp(S[255], e74_player, e74_prompt, [
         OptionOp(site[0], e74_label0, None, None, None, o67),
         OptionOp(site[1], e74_label1, None, None, e74_when1, o69),
         OptionOp(site[2], e74_label2, None, None, e74_when2, o72),
@@ -8951,86 +8959,86 @@ def build(num_players, files):
     o74.collect = collect_74
     o74.resolve = resolve_74
     o74.uid = 74
-    o75 = Stmt(75, S[330])
-    o76 = Block(76, S[331], 1, step_76)
-    o77 = Block(77, S[332], 2, step_77)
-    o78 = Stmt(78, S[95])
-    o79 = Stmt(79, S[97])
-    o80 = Block(80, S[333], 0, step_80)
-    o81 = ChooseOp(S[259], e81_player, e81_prompt, [
+    o75 = Stmt(75, S[327])
+    o76 = Block(76, S[328], 1, step_76)
+    o77 = Block(77, S[329], 2, step_77)
+    o78 = Stmt(78, S[91])
+    o79 = Stmt(79, S[93])
+    o80 = Block(80, S[330], 0, step_80)
+    o81 = ChooseOp(S[256], e81_player, e81_prompt, [
         OptionOp(site[3], e81_label0, None, None, None, o77),
         OptionOp(site[4], e81_label1, None, None, None, o80),
     ], False)
     o81.collect = collect_81
     o81.resolve = resolve_81
     o81.uid = 81
-    o82 = Stmt(82, S[334])
-    o83 = Block(83, S[335], 4, step_83)
-    o84 = Stmt(84, S[99])
-    o85 = Stmt(85, S[101])
-    o86 = Stmt(86, S[103])
-    o87 = Block(87, S[336], 1, step_87)
-    o88 = Stmt(88, S[104])
-    o89 = ForOp(S[337], 'm', e89_items, o87, False)
+    o82 = Stmt(82, S[331])
+    o83 = Block(83, S[332], 4, step_83)
+    o84 = Stmt(84, S[95])
+    o85 = Stmt(85, S[97])
+    o86 = Stmt(86, S[99])
+    o87 = Block(87, S[333], 1, step_87)
+    o88 = Stmt(88, S[100])
+    o89 = ForOp(S[334], 'm', e89_items, o87, False)
     o89.uid = 89
-    o90 = ForOp(S[338], 'p', e90_items, o83, False, seats=True)
+    o90 = ForOp(S[335], 'p', e90_items, o83, False, seats=True)
     o90.uid = 90
-    o91 = Block(91, S[339], 1, step_91)
-    o92 = Block(92, S[340], 1, step_92)
-    o93 = Stmt(93, S[106])
-    o94 = ForOp(S[341], 'p', e94_items, o92, False, seats=True)
+    o91 = Block(91, S[336], 1, step_91)
+    o92 = Block(92, S[337], 1, step_92)
+    o93 = Stmt(93, S[102])
+    o94 = ForOp(S[338], 'p', e94_items, o92, False, seats=True)
     o94.uid = 94
-    o95 = RepeatOp(S[261], o91, e95_cond, True)
+    o95 = RepeatOp(S[258], o91, e95_cond, True)
     o95.uid = 95
-    o96 = Block(96, S[342], 1, step_96)
-    o97 = Block(97, S[343], 1, step_97)
-    o98 = Stmt(98, S[109])
-    o99 = ForOp(S[344], 'm', e99_items, o97, False)
+    o96 = Block(96, S[339], 1, step_96)
+    o97 = Block(97, S[340], 1, step_97)
+    o98 = Stmt(98, S[103])
+    o99 = ForOp(S[341], 'm', e99_items, o97, False)
     o99.uid = 99
-    o100 = ForOp(S[345], 'p', e100_items, o96, False, seats=True)
+    o100 = ForOp(S[342], 'p', e100_items, o96, False, seats=True)
     o100.uid = 100
-    o101 = Block(101, S[346], 1, step_101)
-    o102 = Stmt(102, S[347])
-    o103 = ForOp(S[348], 'p', e103_items, o101, False, seats=True)
+    o101 = Block(101, S[343], 1, step_101)
+    o102 = Stmt(102, S[344])
+    o103 = ForOp(S[345], 'p', e103_items, o101, False, seats=True)
     o103.uid = 103
-    o104 = Stmt(104, S[349])
-    o105 = Stmt(105, S[350])
-    o106 = Stmt(106, S[351])
-    o107 = Block(107, S[352], 1, step_107)
-    o108 = Block(108, S[353], 1, step_108)
-    o109 = Stmt(109, S[111])
-    o110 = Block(110, S[354], 0, step_110)
-    o111 = ChooseOp(S[264], e111_player, e111_prompt, [
+    o104 = Stmt(104, S[346])
+    o105 = Stmt(105, S[347])
+    o106 = Stmt(106, S[348])
+    o107 = Block(107, S[349], 1, step_107)
+    o108 = Block(108, S[350], 1, step_108)
+    o109 = Stmt(109, S[106])
+    o110 = Block(110, S[351], 0, step_110)
+    o111 = ChooseOp(S[261], e111_player, e111_prompt, [
         OptionOp(site[5], e111_label0, None, None, None, o108),
         OptionOp(site[6], e111_label1, None, None, None, o110),
     ], False)
     o111.collect = collect_111
     o111.resolve = resolve_111
     o111.uid = 111
-    o112 = Stmt(112, S[355])
-    o113 = Block(113, S[356], 1, step_113)
-    o114 = Block(114, S[357], 1, step_114)
-    o115 = Stmt(115, S[113])
-    o116 = Block(116, S[358], 0, step_116)
-    o117 = ChooseOp(S[265], e117_player, e117_prompt, [
+    o112 = Stmt(112, S[352])
+    o113 = Block(113, S[353], 1, step_113)
+    o114 = Block(114, S[354], 1, step_114)
+    o115 = Stmt(115, S[108])
+    o116 = Block(116, S[355], 0, step_116)
+    o117 = ChooseOp(S[262], e117_player, e117_prompt, [
         OptionOp(site[7], e117_label0, 't', e117_items0, None, o114),
         OptionOp(site[8], e117_label1, None, None, e117_when1, o116),
     ], False)
     o117.collect = collect_117
     o117.resolve = resolve_117
     o117.uid = 117
-    o118 = Stmt(118, S[359])
-    o119 = Block(119, S[360], 2, step_119)
-    o120 = Stmt(120, S[361])
-    o121 = Stmt(121, S[114])
-    o122 = Block(122, S[362], 2, step_122)
-    o123 = Stmt(123, S[116])
-    o124 = Stmt(124, S[117])
-    o125 = Block(125, S[363], 3, step_125)
-    o126 = Stmt(126, S[119])
-    o127 = Stmt(127, S[364])
-    o128 = Stmt(128, S[121])
-    o129 = ChooseOp(S[266], e129_player, e129_prompt, [
+    o118 = Stmt(118, S[356])
+    o119 = Block(119, S[357], 2, step_119)
+    o120 = Stmt(120, S[358])
+    o121 = Stmt(121, S[109])
+    o122 = Block(122, S[359], 2, step_122)
+    o123 = Stmt(123, S[111])
+    o124 = Stmt(124, S[112])
+    o125 = Block(125, S[360], 3, step_125)
+    o126 = Stmt(126, S[114])
+    o127 = Stmt(127, S[361])
+    o128 = Stmt(128, S[116])
+    o129 = ChooseOp(S[263], e129_player, e129_prompt, [
         OptionOp(site[9], e129_label0, 'c', e129_items0, None, o119),
         OptionOp(site[10], e129_label1, None, None, e129_when1, o122),
         OptionOp(site[11], e129_label2, 'c', e129_items2, e129_when2, o125),
@@ -9038,22 +9046,22 @@ def build(num_players, files):
     o129.collect = collect_129
     o129.resolve = resolve_129
     o129.uid = 129
-    o130 = Stmt(130, S[365])
-    o131 = Block(131, S[366], 1, step_131)
-    o132 = Block(132, S[367], 1, step_132)
-    o133 = Stmt(133, S[127])
-    o134 = Block(134, S[368], 1, step_134)
-    o135 = Stmt(135, S[128])
-    o136 = Stmt(136, S[369])
-    o137 = Block(137, S[370], 1, step_137)
-    o138 = Stmt(138, S[129])
-    o139 = Block(139, S[371], 2, step_139)
-    o140 = Stmt(140, S[131])
-    o141 = Stmt(141, S[132])
-    o142 = Block(142, S[372], 2, step_142)
-    o143 = Stmt(143, S[134])
-    o144 = Stmt(144, S[135])
-    o145 = ChooseOp(S[268], e145_player, e145_prompt, [
+    o130 = Stmt(130, S[362])
+    o131 = Block(131, S[363], 1, step_131)
+    o132 = Block(132, S[364], 1, step_132)
+    o133 = Stmt(133, S[122])
+    o134 = Block(134, S[365], 1, step_134)
+    o135 = Stmt(135, S[123])
+    o136 = Stmt(136, S[366])
+    o137 = Block(137, S[367], 1, step_137)
+    o138 = Stmt(138, S[124])
+    o139 = Block(139, S[368], 2, step_139)
+    o140 = Stmt(140, S[126])
+    o141 = Stmt(141, S[127])
+    o142 = Block(142, S[369], 2, step_142)
+    o143 = Stmt(143, S[129])
+    o144 = Stmt(144, S[130])
+    o145 = ChooseOp(S[265], e145_player, e145_prompt, [
         OptionOp(site[12], e145_label0, None, None, e145_when0, o131),
         OptionOp(site[13], e145_label1, None, None, None, o137),
         OptionOp(site[14], e145_label2, None, None, e145_when2, o139),
@@ -9062,188 +9070,188 @@ def build(num_players, files):
     o145.collect = collect_145
     o145.resolve = resolve_145
     o145.uid = 145
-    o146 = Block(146, S[373], 1, step_146)
-    o147 = Stmt(147, S[140])
-    o148 = ChooseOp(S[271], e148_player, e148_prompt, [
+    o146 = Block(146, S[370], 1, step_146)
+    o147 = Stmt(147, S[135])
+    o148 = ChooseOp(S[268], e148_player, e148_prompt, [
         OptionOp(site[16], e148_label0, 't', e148_items0, None, o146),
     ], False)
     o148.collect = collect_148
     o148.resolve = resolve_148
     o148.uid = 148
-    o149 = Stmt(149, S[374])
-    o150 = Block(150, S[375], 2, step_150)
-    o151 = Stmt(151, S[143])
-    o152 = Block(152, S[376], 1, step_152)
-    o153 = Block(153, S[377], 1, step_153)
-    o154 = Stmt(154, S[144])
-    o155 = Block(155, S[378], 0, step_155)
-    o156 = ChooseOp(S[273], e156_player, e156_prompt, [
+    o149 = Stmt(149, S[371])
+    o150 = Block(150, S[372], 2, step_150)
+    o151 = Stmt(151, S[138])
+    o152 = Block(152, S[373], 1, step_152)
+    o153 = Block(153, S[374], 1, step_153)
+    o154 = Stmt(154, S[139])
+    o155 = Block(155, S[375], 0, step_155)
+    o156 = ChooseOp(S[270], e156_player, e156_prompt, [
         OptionOp(site[18], e156_label0, 'a', e156_items0, None, o153),
         OptionOp(site[19], e156_label1, None, None, None, o155),
     ], False)
     o156.collect = collect_156
     o156.resolve = resolve_156
     o156.uid = 156
-    o157 = Stmt(157, S[379])
-    o158 = ChooseOp(S[272], e158_player, e158_prompt, [
+    o157 = Stmt(157, S[376])
+    o158 = ChooseOp(S[269], e158_player, e158_prompt, [
         OptionOp(site[17], e158_label0, 'k', e158_items0, None, o150),
     ], False)
     o158.collect = collect_158
     o158.resolve = resolve_158
     o158.uid = 158
-    o159 = Block(159, S[380], 1, step_159)
-    o160 = Stmt(160, S[66])
-    o161 = ForOp(S[381], 'p', e161_items, o159, False, seats=True)
+    o159 = Block(159, S[377], 1, step_159)
+    o160 = Stmt(160, S[63])
+    o161 = ForOp(S[378], 'p', e161_items, o159, False, seats=True)
     o161.uid = 161
-    o162 = Block(162, S[382], 2, step_162)
-    o163 = Stmt(163, S[146])
-    o164 = Stmt(164, S[147])
-    o165 = ForOp(S[383], 't', e165_items, o162, False)
+    o162 = Block(162, S[379], 2, step_162)
+    o163 = Stmt(163, S[142])
+    o164 = Stmt(164, S[143])
+    o165 = ForOp(S[380], 't', e165_items, o162, False)
     o165.uid = 165
-    o166 = Stmt(166, S[384])
-    o167 = Block(167, S[385], 1, step_167)
-    o168 = Block(168, S[386], 1, step_168)
-    o169 = Block(169, S[387], 2, step_169)
-    o170 = Stmt(170, S[388])
-    o171 = Stmt(171, S[151])
-    o172 = Block(172, S[389], 0, step_172)
-    o173 = ChooseOp(S[276], e173_player, e173_prompt, [
+    o166 = Stmt(166, S[381])
+    o167 = Block(167, S[382], 1, step_167)
+    o168 = Block(168, S[383], 1, step_168)
+    o169 = Block(169, S[384], 2, step_169)
+    o170 = Stmt(170, S[385])
+    o171 = Stmt(171, S[147])
+    o172 = Block(172, S[386], 0, step_172)
+    o173 = ChooseOp(S[273], e173_player, e173_prompt, [
         OptionOp(site[20], e173_label0, None, None, None, o169),
         OptionOp(site[21], e173_label1, None, None, None, o172),
     ], True)
     o173.collect = collect_173
     o173.resolve = resolve_173
     o173.uid = 173
-    o174 = ForOp(S[390], 'c', e174_items, o168, False)
+    o174 = ForOp(S[387], 'c', e174_items, o168, False)
     o174.uid = 174
-    o175 = ForOp(S[391], 'q', e175_items, o167, False, seats=True)
+    o175 = ForOp(S[388], 'q', e175_items, o167, False, seats=True)
     o175.uid = 175
-    o176 = Stmt(176, S[392])
-    o177 = Stmt(177, S[393])
-    o178 = Stmt(178, S[394])
-    o179 = Block(179, S[395], 1, step_179)
-    o180 = Block(180, S[396], 1, step_180)
-    o181 = Stmt(181, S[154])
-    o182 = ForOp(S[397], 'q', e182_items, o180, False, seats=True)
+    o176 = Stmt(176, S[389])
+    o177 = Stmt(177, S[390])
+    o178 = Stmt(178, S[391])
+    o179 = Block(179, S[392], 1, step_179)
+    o180 = Block(180, S[393], 1, step_180)
+    o181 = Stmt(181, S[150])
+    o182 = ForOp(S[394], 'q', e182_items, o180, False, seats=True)
     o182.uid = 182
-    o183 = Stmt(183, S[398])
-    o184 = Stmt(184, S[399])
-    o185 = Block(185, S[400], 1, step_185)
-    o186 = Stmt(186, S[155])
-    o187 = Block(187, S[401], 1, step_187)
-    o188 = Stmt(188, S[156])
-    o189 = Block(189, S[402], 1, step_189)
-    o190 = Stmt(190, S[157])
-    o191 = Stmt(191, S[403])
-    o192 = Block(192, S[404], 1, step_192)
-    o193 = Stmt(193, S[405])
-    o194 = ForOp(S[406], 'q', e194_items, o192, False, seats=True)
+    o183 = Stmt(183, S[395])
+    o184 = Stmt(184, S[396])
+    o185 = Block(185, S[397], 1, step_185)
+    o186 = Stmt(186, S[151])
+    o187 = Block(187, S[398], 1, step_187)
+    o188 = Stmt(188, S[152])
+    o189 = Block(189, S[399], 1, step_189)
+    o190 = Stmt(190, S[153])
+    o191 = Stmt(191, S[400])
+    o192 = Block(192, S[401], 1, step_192)
+    o193 = Stmt(193, S[402])
+    o194 = ForOp(S[403], 'q', e194_items, o192, False, seats=True)
     o194.uid = 194
-    o195 = Block(195, S[407], 1, step_195)
-    o196 = Stmt(196, S[408])
-    o197 = Stmt(197, S[409])
-    o198 = Block(198, S[410], 1, step_198)
-    o199 = Block(199, S[411], 2, step_199)
-    o200 = Stmt(200, S[159])
-    o201 = Stmt(201, S[412])
-    o202 = Block(202, S[413], 0, step_202)
-    o203 = ChooseOp(S[281], e203_player, e203_prompt, [
+    o195 = Block(195, S[404], 1, step_195)
+    o196 = Stmt(196, S[405])
+    o197 = Stmt(197, S[406])
+    o198 = Block(198, S[407], 1, step_198)
+    o199 = Block(199, S[408], 2, step_199)
+    o200 = Stmt(200, S[156])
+    o201 = Stmt(201, S[409])
+    o202 = Block(202, S[410], 0, step_202)
+    o203 = ChooseOp(S[278], e203_player, e203_prompt, [
         OptionOp(site[22], e203_label0, None, None, None, o199),
         OptionOp(site[23], e203_label1, None, None, None, o202),
     ], False)
     o203.collect = collect_203
     o203.resolve = resolve_203
     o203.uid = 203
-    o204 = Stmt(204, S[414])
-    o205 = Block(205, S[415], 3, step_205)
-    o206 = Stmt(206, S[160])
-    o207 = Stmt(207, S[161])
-    o208 = Stmt(208, S[416])
-    o209 = Stmt(209, S[417])
-    o210 = Block(210, S[418], 1, step_210)
-    o211 = Stmt(211, S[163])
-    o212 = Stmt(212, S[419])
-    o213 = Block(213, S[420], 1, step_213)
-    o214 = Block(214, S[421], 1, step_214)
-    o215 = Block(215, S[422], 2, step_215)
-    o216 = Stmt(216, S[167])
-    o217 = Stmt(217, S[168])
-    o218 = Block(218, S[423], 0, step_218)
-    o219 = ChooseOp(S[284], e219_player, e219_prompt, [
+    o204 = Stmt(204, S[411])
+    o205 = Block(205, S[412], 3, step_205)
+    o206 = Stmt(206, S[157])
+    o207 = Stmt(207, S[158])
+    o208 = Stmt(208, S[413])
+    o209 = Stmt(209, S[414])
+    o210 = Block(210, S[415], 1, step_210)
+    o211 = Stmt(211, S[160])
+    o212 = Stmt(212, S[416])
+    o213 = Block(213, S[417], 1, step_213)
+    o214 = Block(214, S[418], 1, step_214)
+    o215 = Block(215, S[419], 2, step_215)
+    o216 = Stmt(216, S[164])
+    o217 = Stmt(217, S[165])
+    o218 = Block(218, S[420], 0, step_218)
+    o219 = ChooseOp(S[281], e219_player, e219_prompt, [
         OptionOp(site[24], e219_label0, None, None, None, o215),
         OptionOp(site[25], e219_label1, None, None, None, o218),
     ], False)
     o219.collect = collect_219
     o219.resolve = resolve_219
     o219.uid = 219
-    o220 = Stmt(220, S[424])
-    o221 = ForOp(S[425], 'q', e221_items, o213, False, seats=True)
+    o220 = Stmt(220, S[421])
+    o221 = ForOp(S[422], 'q', e221_items, o213, False, seats=True)
     o221.uid = 221
-    o222 = Block(222, S[426], 2, step_222)
-    o223 = Stmt(223, S[170])
-    o224 = Stmt(224, S[427])
-    o225 = ForOp(S[428], 'q', e225_items, o222, False, seats=True)
+    o222 = Block(222, S[423], 2, step_222)
+    o223 = Stmt(223, S[167])
+    o224 = Stmt(224, S[424])
+    o225 = ForOp(S[425], 'q', e225_items, o222, False, seats=True)
     o225.uid = 225
-    o226 = Block(226, S[429], 2, step_226)
-    o227 = Block(227, S[430], 2, step_227)
-    o228 = Stmt(228, S[173])
-    o229 = Stmt(229, S[174])
-    o230 = ForOp(S[431], 'q', e230_items, o227, False, seats=True)
+    o226 = Block(226, S[426], 2, step_226)
+    o227 = Block(227, S[427], 2, step_227)
+    o228 = Stmt(228, S[170])
+    o229 = Stmt(229, S[171])
+    o230 = ForOp(S[428], 'q', e230_items, o227, False, seats=True)
     o230.uid = 230
-    o231 = Block(231, S[432], 1, step_231)
-    o232 = Stmt(232, S[175])
-    o233 = Stmt(233, S[433])
-    o234 = Block(234, S[434], 6, step_234)
-    o235 = Stmt(235, S[435])
-    o236 = Stmt(236, S[177])
-    o237 = Stmt(237, S[178])
-    o238 = Stmt(238, S[179])
-    o239 = Block(239, S[436], 1, step_239)
-    o240 = Stmt(240, S[181])
-    o241 = ForOp(S[437], 'q', e241_items, o239, False)
+    o231 = Block(231, S[429], 1, step_231)
+    o232 = Stmt(232, S[172])
+    o233 = Stmt(233, S[430])
+    o234 = Block(234, S[431], 6, step_234)
+    o235 = Stmt(235, S[432])
+    o236 = Stmt(236, S[174])
+    o237 = Stmt(237, S[175])
+    o238 = Stmt(238, S[176])
+    o239 = Block(239, S[433], 1, step_239)
+    o240 = Stmt(240, S[178])
+    o241 = ForOp(S[434], 'q', e241_items, o239, False)
     o241.uid = 241
-    o242 = Block(242, S[438], 1, step_242)
-    o243 = Stmt(243, S[182])
-    o244 = Stmt(244, S[439])
-    o245 = Stmt(245, S[440])
-    o246 = Stmt(246, S[441])
-    o247 = Block(247, S[442], 1, step_247)
-    o248 = Stmt(248, S[75])
-    o249 = Stmt(249, S[443])
-    o250 = Block(250, S[444], 2, step_250)
-    o251 = Stmt(251, S[183])
-    o252 = Stmt(252, S[184])
-    o253 = Stmt(253, S[445])
-    o254 = Block(254, S[446], 1, step_254)
-    o255 = Stmt(255, S[76])
-    o256 = Stmt(256, S[447])
-    o257 = Block(257, S[448], 2, step_257)
-    o258 = Stmt(258, S[185])
-    o259 = Stmt(259, S[186])
-    o260 = Stmt(260, S[449])
-    o261 = Block(261, S[450], 2, step_261)
-    o262 = Stmt(262, S[77])
-    o263 = Stmt(263, S[78])
-    o264 = Stmt(264, S[451])
-    o265 = Block(265, S[452], 1, step_265)
-    o266 = Stmt(266, S[80])
-    o267 = Stmt(267, S[453])
-    o268 = Block(268, S[454], 2, step_268)
-    o269 = Stmt(269, S[81])
-    o270 = Block(270, S[455], 1, step_270)
-    o271 = Stmt(271, S[83])
-    o272 = Stmt(272, S[456])
-    o273 = Stmt(273, S[457])
-    o274 = Stmt(274, S[458])
-    o275 = Block(275, S[459], 2, step_275)
-    o276 = Stmt(276, S[187])
-    o277 = Block(277, S[460], 1, step_277)
-    o278 = Stmt(278, S[188])
-    o279 = Block(279, S[461], 1, step_279)
-    o280 = Stmt(280, S[189])
-    o281 = Block(281, S[462], 1, step_281)
-    o282 = Stmt(282, S[463])
-    o283 = ChooseOp(S[287], e283_player, e283_prompt, [
+    o242 = Block(242, S[435], 1, step_242)
+    o243 = Stmt(243, S[179])
+    o244 = Stmt(244, S[436])
+    o245 = Stmt(245, S[437])
+    o246 = Stmt(246, S[438])
+    o247 = Block(247, S[439], 1, step_247)
+    o248 = Stmt(248, S[71])
+    o249 = Stmt(249, S[440])
+    o250 = Block(250, S[441], 2, step_250)
+    o251 = Stmt(251, S[180])
+    o252 = Stmt(252, S[181])
+    o253 = Stmt(253, S[442])
+    o254 = Block(254, S[443], 1, step_254)
+    o255 = Stmt(255, S[72])
+    o256 = Stmt(256, S[444])
+    o257 = Block(257, S[445], 2, step_257)
+    o258 = Stmt(258, S[182])
+    o259 = Stmt(259, S[183])
+    o260 = Stmt(260, S[446])
+    o261 = Block(261, S[447], 2, step_261)
+    o262 = Stmt(262, S[73])
+    o263 = Stmt(263, S[74])
+    o264 = Stmt(264, S[448])
+    o265 = Block(265, S[449], 1, step_265)
+    o266 = Stmt(266, S[76])
+    o267 = Stmt(267, S[450])
+    o268 = Block(268, S[451], 2, step_268)
+    o269 = Stmt(269, S[77])
+    o270 = Block(270, S[452], 1, step_270)
+    o271 = Stmt(271, S[79])
+    o272 = Stmt(272, S[453])
+    o273 = Stmt(273, S[454])
+    o274 = Stmt(274, S[455])
+    o275 = Block(275, S[456], 2, step_275)
+    o276 = Stmt(276, S[184])
+    o277 = Block(277, S[457], 1, step_277)
+    o278 = Stmt(278, S[185])
+    o279 = Block(279, S[458], 1, step_279)
+    o280 = Stmt(280, S[186])
+    o281 = Block(281, S[459], 1, step_281)
+    o282 = Stmt(282, S[460])
+    o283 = ChooseOp(S[284], e283_player, e283_prompt, [
         OptionOp(site[26], e283_label0, 'm', e283_items0, e283_when0, o277),
         OptionOp(site[27], e283_label1, 'x', e283_items1, e283_when1, o279),
         OptionOp(site[28], e283_label2, None, None, None, o281),
@@ -9251,71 +9259,71 @@ def build(num_players, files):
     o283.collect = collect_283
     o283.resolve = resolve_283
     o283.uid = 283
-    o284 = RepeatOp(S[285], o275, e284_cond, False)
+    o284 = RepeatOp(S[282], o275, e284_cond, False)
     o284.uid = 284
-    o285 = Block(285, S[464], 1, step_285)
-    o286 = Block(286, S[465], 3, step_286)
-    o287 = Stmt(287, S[466])
-    o288 = Stmt(288, S[467])
-    o289 = Block(289, S[468], 1, step_289)
-    o290 = Stmt(290, S[196])
-    o291 = ForOp(S[469], 'y', e291_items, o289, False)
+    o285 = Block(285, S[461], 1, step_285)
+    o286 = Block(286, S[462], 3, step_286)
+    o287 = Stmt(287, S[463])
+    o288 = Stmt(288, S[464])
+    o289 = Block(289, S[465], 1, step_289)
+    o290 = Stmt(290, S[193])
+    o291 = ForOp(S[466], 'y', e291_items, o289, False)
     o291.uid = 291
-    o292 = ChooseOp(S[289], e292_player, e292_prompt, [
+    o292 = ChooseOp(S[286], e292_player, e292_prompt, [
         OptionOp(site[29], e292_label0, 'x', e292_items0, None, o286),
     ], False)
     o292.collect = collect_292
     o292.resolve = resolve_292
     o292.uid = 292
-    o293 = Stmt(293, S[470])
-    o294 = Block(294, S[471], 1, step_294)
-    o295 = Block(295, S[472], 1, step_295)
-    o296 = Block(296, S[473], 1, step_296)
-    o297 = Stmt(297, S[199])
-    o298 = Block(298, S[474], 0, step_298)
-    o299 = ChooseOp(S[290], e299_player, e299_prompt, [
+    o293 = Stmt(293, S[467])
+    o294 = Block(294, S[468], 1, step_294)
+    o295 = Block(295, S[469], 1, step_295)
+    o296 = Block(296, S[470], 1, step_296)
+    o297 = Stmt(297, S[196])
+    o298 = Block(298, S[471], 0, step_298)
+    o299 = ChooseOp(S[287], e299_player, e299_prompt, [
         OptionOp(site[30], e299_label0, 'x', e299_items0, e299_when0, o296),
         OptionOp(site[31], e299_label1, None, None, None, o298),
     ], False)
     o299.collect = collect_299
     o299.resolve = resolve_299
     o299.uid = 299
-    o300 = Stmt(300, S[475])
-    o301 = ForOp(S[476], 'q', e301_items, o294, False, seats=True)
+    o300 = Stmt(300, S[472])
+    o301 = ForOp(S[473], 'q', e301_items, o294, False, seats=True)
     o301.uid = 301
-    o302 = Stmt(302, S[477])
-    o303 = Stmt(303, S[48])
-    o304 = Stmt(304, S[478])
-    o305 = Stmt(305, S[50])
-    o306 = Block(306, S[479], 1, step_306)
-    o307 = Stmt(307, S[480])
-    o308 = ChooseOp(S[291], e308_player, e308_prompt, [
+    o302 = Stmt(302, S[474])
+    o303 = Stmt(303, S[47])
+    o304 = Stmt(304, S[475])
+    o305 = Stmt(305, S[49])
+    o306 = Block(306, S[476], 1, step_306)
+    o307 = Stmt(307, S[477])
+    o308 = ChooseOp(S[288], e308_player, e308_prompt, [
         OptionOp(site[32], e308_label0, 'x', e308_items0, e308_when0, o306),
     ], False)
     o308.collect = collect_308
     o308.resolve = resolve_308
     o308.uid = 308
-    o309 = Block(309, S[481], 1, step_309)
-    o310 = Stmt(310, S[482])
-    o311 = ChooseOp(S[292], e311_player, e311_prompt, [
+    o309 = Block(309, S[478], 1, step_309)
+    o310 = Stmt(310, S[479])
+    o311 = ChooseOp(S[289], e311_player, e311_prompt, [
         OptionOp(site[33], e311_label0, 'x', e311_items0, e311_when0, o309),
     ], False)
     o311.collect = collect_311
     o311.resolve = resolve_311
     o311.uid = 311
-    o312 = Stmt(312, S[483])
-    o313 = Stmt(313, S[86])
-    o314 = Block(314, S[484], 1, step_314)
-    o315 = Stmt(315, S[204])
-    o316 = Stmt(316, S[485])
-    o317 = Block(317, S[486], 1, step_317)
-    o318 = Block(318, S[487], 1, step_318)
-    o319 = Stmt(319, S[206])
-    o320 = Block(320, S[488], 1, step_320)
-    o321 = Stmt(321, S[208])
-    o322 = Block(322, S[489], 1, step_322)
-    o323 = Stmt(323, S[210])
-    o324 = ChooseOp(S[294], e324_player, e324_prompt, [
+    o312 = Stmt(312, S[480])
+    o313 = Stmt(313, S[82])
+    o314 = Block(314, S[481], 1, step_314)
+    o315 = Stmt(315, S[201])
+    o316 = Stmt(316, S[482])
+    o317 = Block(317, S[483], 1, step_317)
+    o318 = Block(318, S[484], 1, step_318)
+    o319 = Stmt(319, S[203])
+    o320 = Block(320, S[485], 1, step_320)
+    o321 = Stmt(321, S[205])
+    o322 = Block(322, S[486], 1, step_322)
+    o323 = Stmt(323, S[207])
+    o324 = ChooseOp(S[291], e324_player, e324_prompt, [
         OptionOp(site[34], e324_label0, None, None, e324_when0, o318),
         OptionOp(site[35], e324_label1, None, None, e324_when1, o320),
         OptionOp(site[36], e324_label2, None, None, e324_when2, o322),
@@ -9323,161 +9331,161 @@ def build(num_players, files):
     o324.collect = collect_324
     o324.resolve = resolve_324
     o324.uid = 324
-    o325 = Stmt(325, S[490])
-    o326 = PickOp(S[295], e326_player, e326_prompt, 'c', e326_src, e326_dest, e326_min, e326_max, None, 'back', True, site[37])
+    o325 = Stmt(325, S[487])
+    o326 = PickOp(S[292], e326_player, e326_prompt, 'c', e326_src, e326_dest, e326_min, e326_max, None, 'back', True, site[37])
     o326.candidates = cands_326
     o326.uid = 326
-    o327 = Block(327, S[491], 1, step_327)
-    o328 = Stmt(328, S[492])
-    o329 = ForOp(S[493], 'c', e329_items, o327, False)
+    o327 = Block(327, S[488], 1, step_327)
+    o328 = Stmt(328, S[489])
+    o329 = ForOp(S[490], 'c', e329_items, o327, False)
     o329.uid = 329
-    o330 = Block(330, S[494], 1, step_330)
-    o331 = Stmt(331, S[212])
-    o332 = ForOp(S[495], 'c', e332_items, o330, False)
+    o330 = Block(330, S[491], 1, step_330)
+    o331 = Stmt(331, S[209])
+    o332 = ForOp(S[492], 'c', e332_items, o330, False)
     o332.uid = 332
-    o333 = Block(333, S[496], 9, step_333)
-    o334 = Stmt(334, S[497])
-    o335 = Stmt(335, S[498])
-    o336 = Stmt(336, S[213])
-    o337 = Stmt(337, S[499])
-    o338 = Stmt(338, S[500])
-    o339 = Stmt(339, S[501])
-    o340 = Stmt(340, S[502])
-    o341 = Stmt(341, S[503])
-    o342 = Block(342, S[504], 5, step_342)
-    o343 = Stmt(343, S[505])
-    o344 = Stmt(344, S[215])
-    o345 = Stmt(345, S[217])
-    o346 = Stmt(346, S[219])
-    o347 = Stmt(347, S[222])
-    o348 = ForOp(S[506], 'i', e348_items, o342, False)
+    o333 = Block(333, S[493], 9, step_333)
+    o334 = Stmt(334, S[494])
+    o335 = Stmt(335, S[495])
+    o336 = Stmt(336, S[210])
+    o337 = Stmt(337, S[496])
+    o338 = Stmt(338, S[497])
+    o339 = Stmt(339, S[498])
+    o340 = Stmt(340, S[499])
+    o341 = Stmt(341, S[500])
+    o342 = Block(342, S[501], 5, step_342)
+    o343 = Stmt(343, S[502])
+    o344 = Stmt(344, S[212])
+    o345 = Stmt(345, S[214])
+    o346 = Stmt(346, S[216])
+    o347 = Stmt(347, S[219])
+    o348 = ForOp(S[503], 'i', e348_items, o342, False)
     o348.uid = 348
-    o349 = Block(349, S[296], 2, step_349)
-    o350 = Stmt(350, S[507])
-    o351 = Block(351, S[296], 7, step_351)
-    o352 = Stmt(352, S[296])
-    o353 = Stmt(353, S[296])
-    o354 = Block(354, S[508], 11, step_354)
-    o355 = Stmt(355, S[508])
-    o356 = Stmt(356, S[508])
-    o357 = Stmt(357, S[509])
-    o358 = Stmt(358, S[510])
-    o359 = Stmt(359, S[511])
-    o360 = Stmt(360, S[512])
-    o361 = Block(361, S[513], 1, step_361)
-    o362 = Stmt(362, S[223])
-    o363 = ForOp(S[514], 'p', e363_items, o361, False, seats=True)
+    o349 = Block(349, S[293], 2, step_349)
+    o350 = Stmt(350, S[504])
+    o351 = Block(351, S[293], 7, step_351)
+    o352 = Stmt(352, S[293])
+    o353 = Stmt(353, S[293])
+    o354 = Block(354, S[505], 11, step_354)
+    o355 = Stmt(355, S[505])
+    o356 = Stmt(356, S[505])
+    o357 = Stmt(357, S[506])
+    o358 = Stmt(358, S[507])
+    o359 = Stmt(359, S[508])
+    o360 = Stmt(360, S[509])
+    o361 = Block(361, S[510], 1, step_361)
+    o362 = Stmt(362, S[220])
+    o363 = ForOp(S[511], 'p', e363_items, o361, False, seats=True)
     o363.uid = 363
-    o364 = Block(364, S[515], 1, step_364)
-    o365 = Stmt(365, S[225])
-    o366 = Stmt(366, S[516])
-    o367 = Block(367, S[517], 1, step_367)
-    o368 = Block(368, S[518], 1, step_368)
-    o369 = Stmt(369, S[228])
-    o370 = ForOp(S[519], 'm', e370_items, o368, False)
+    o364 = Block(364, S[512], 1, step_364)
+    o365 = Stmt(365, S[222])
+    o366 = Stmt(366, S[513])
+    o367 = Block(367, S[514], 1, step_367)
+    o368 = Block(368, S[515], 1, step_368)
+    o369 = Stmt(369, S[224])
+    o370 = ForOp(S[516], 'm', e370_items, o368, False)
     o370.uid = 370
-    o371 = ForOp(S[520], 'p', e371_items, o367, False, seats=True)
+    o371 = ForOp(S[517], 'p', e371_items, o367, False, seats=True)
     o371.uid = 371
-    o372 = Block(372, S[521], 1, step_372)
-    o373 = Stmt(373, S[227])
-    o374 = ForOp(S[522], 'p', e374_items, o372, False, seats=True)
+    o372 = Block(372, S[518], 1, step_372)
+    o373 = Stmt(373, S[223])
+    o374 = ForOp(S[519], 'p', e374_items, o372, False, seats=True)
     o374.uid = 374
-    o375 = Stmt(375, S[508])
-    o376 = Block(376, S[523], 4, step_376)
-    o377 = Stmt(377, S[523])
-    o378 = Stmt(378, S[523])
-    o379 = Stmt(379, S[230])
-    o380 = Stmt(380, S[523])
-    o381 = Block(381, S[524], 4, step_381)
-    o382 = Stmt(382, S[524])
-    o383 = Stmt(383, S[524])
-    o384 = Stmt(384, S[231])
-    o385 = Stmt(385, S[524])
-    o386 = Block(386, S[525], 6, step_386)
-    o387 = Stmt(387, S[525])
-    o388 = Block(388, S[526], 1, step_388)
-    o389 = Block(389, S[527], 1, step_389)
-    o390 = Stmt(390, S[528])
-    o391 = ForOp(S[529], 'p', e391_items, o389, False, seats=True)
+    o375 = Stmt(375, S[505])
+    o376 = Block(376, S[520], 4, step_376)
+    o377 = Stmt(377, S[520])
+    o378 = Stmt(378, S[520])
+    o379 = Stmt(379, S[227])
+    o380 = Stmt(380, S[520])
+    o381 = Block(381, S[521], 4, step_381)
+    o382 = Stmt(382, S[521])
+    o383 = Stmt(383, S[521])
+    o384 = Stmt(384, S[228])
+    o385 = Stmt(385, S[521])
+    o386 = Block(386, S[522], 6, step_386)
+    o387 = Stmt(387, S[522])
+    o388 = Block(388, S[523], 1, step_388)
+    o389 = Block(389, S[524], 1, step_389)
+    o390 = Stmt(390, S[525])
+    o391 = ForOp(S[526], 'p', e391_items, o389, False, seats=True)
     o391.uid = 391
-    o392 = Block(392, S[530], 2, step_392)
-    o393 = Stmt(393, S[525])
-    o394 = Stmt(394, S[233])
-    o395 = ForOp(S[525], 'p', e395_items, o392, False, seats=True)
+    o392 = Block(392, S[527], 2, step_392)
+    o393 = Stmt(393, S[522])
+    o394 = Stmt(394, S[230])
+    o395 = ForOp(S[522], 'p', e395_items, o392, False, seats=True)
     o395.uid = 395
-    o396 = Stmt(396, S[525])
-    o397 = Block(397, S[531], 2, step_397)
-    o398 = Stmt(398, S[234])
-    o399 = Block(399, S[532], 1, step_399)
-    o400 = Block(400, S[533], 1, step_400)
-    o401 = Block(401, S[534], 1, step_401)
-    o402 = Stmt(402, S[236])
-    o403 = Stmt(403, S[535])
-    o404 = ForOp(S[536], 'm', e404_items, o400, False)
+    o396 = Stmt(396, S[522])
+    o397 = Block(397, S[528], 2, step_397)
+    o398 = Stmt(398, S[231])
+    o399 = Block(399, S[529], 1, step_399)
+    o400 = Block(400, S[530], 1, step_400)
+    o401 = Block(401, S[531], 1, step_401)
+    o402 = Stmt(402, S[233])
+    o403 = Stmt(403, S[532])
+    o404 = ForOp(S[533], 'm', e404_items, o400, False)
     o404.uid = 404
-    o405 = ForOp(S[537], 'p', e405_items, o399, False, seats=True)
+    o405 = ForOp(S[534], 'p', e405_items, o399, False, seats=True)
     o405.uid = 405
-    o406 = Stmt(406, S[525])
-    o407 = Stmt(407, S[538])
-    o408 = RepeatOp(S[296], o351, e408_cond, False)
+    o406 = Stmt(406, S[522])
+    o407 = Stmt(407, S[535])
+    o408 = RepeatOp(S[293], o351, e408_cond, False)
     o408.uid = 408
-    o409 = Block(409, S[539], 3, step_409)
-    o410 = Block(410, S[540], 10, step_410)
-    o411 = Stmt(411, S[541])
-    o412 = Stmt(412, S[542])
-    o413 = Stmt(413, S[543])
-    o414 = Stmt(414, S[544])
-    o415 = Stmt(415, S[545])
-    o416 = Stmt(416, S[546])
-    o417 = Stmt(417, S[547])
-    o418 = Block(418, S[548], 1, step_418)
-    o419 = Stmt(419, S[246])
-    o420 = ForOp(S[549], 't', e420_items, o418, False)
+    o409 = Block(409, S[536], 3, step_409)
+    o410 = Block(410, S[537], 10, step_410)
+    o411 = Stmt(411, S[538])
+    o412 = Stmt(412, S[539])
+    o413 = Stmt(413, S[540])
+    o414 = Stmt(414, S[541])
+    o415 = Stmt(415, S[542])
+    o416 = Stmt(416, S[543])
+    o417 = Stmt(417, S[544])
+    o418 = Block(418, S[545], 1, step_418)
+    o419 = Stmt(419, S[236])
+    o420 = ForOp(S[546], 't', e420_items, o418, False)
     o420.uid = 420
-    o421 = Stmt(421, S[247])
-    o422 = Block(422, S[550], 1, step_422)
-    o423 = Stmt(423, S[249])
-    o424 = ForOp(S[551], 'i', e424_items, o422, False)
+    o421 = Stmt(421, S[237])
+    o422 = Block(422, S[547], 1, step_422)
+    o423 = Stmt(423, S[239])
+    o424 = ForOp(S[548], 'i', e424_items, o422, False)
     o424.uid = 424
-    o425 = ForOp(S[552], 'p', e425_items, o410, False, seats=True)
+    o425 = ForOp(S[549], 'p', e425_items, o410, False, seats=True)
     o425.uid = 425
-    o426 = Block(426, S[553], 1, step_426)
-    o427 = Block(427, S[554], 1, step_427)
-    o428 = Stmt(428, S[251])
-    o429 = ForOp(S[555], 'q', e429_items, o427, False, seats=True)
+    o426 = Block(426, S[550], 1, step_426)
+    o427 = Block(427, S[551], 1, step_427)
+    o428 = Stmt(428, S[241])
+    o429 = ForOp(S[552], 'q', e429_items, o427, False, seats=True)
     o429.uid = 429
-    o430 = ForOp(S[556], 'a', e430_items, o426, False)
+    o430 = ForOp(S[553], 'a', e430_items, o426, False)
     o430.uid = 430
-    o431 = Block(431, S[557], 1, step_431)
-    o432 = Stmt(432, S[257])
-    o433 = ForOp(S[558], 'p', e433_items, o431, False, seats=True)
+    o431 = Block(431, S[554], 1, step_431)
+    o432 = Stmt(432, S[242])
+    o433 = ForOp(S[555], 'p', e433_items, o431, False, seats=True)
     o433.uid = 433
     P.resume = {7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 27: c_27, 28: c_28, 29: c_29, 66: c_66, 76: c_76, 83: c_83, 87: c_87, 91: c_91, 92: c_92, 96: c_96, 97: c_97, 107: c_107, 113: c_113, 119: c_119, 131: c_131, 132: c_132, 134: c_134, 139: c_139, 146: c_146, 150: c_150, 152: c_152, 153: c_153, 162: c_162, 167: c_167, 168: c_168, 179: c_179, 180: c_180, 185: c_185, 187: c_187, 189: c_189, 198: c_198, 205: c_205, 210: c_210, 213: c_213, 214: c_214, 215: c_215, 222: c_222, 226: c_226, 227: c_227, 231: c_231, 234: c_234, 239: c_239, 242: c_242, 250: c_250, 257: c_257, 275: c_275, 277: c_277, 285: c_285, 294: c_294, 295: c_295, 314: c_314, 317: c_317, 330: c_330, 349: c_349, 351: c_351, 354: c_354, 367: c_367, 368: c_368, 376: c_376, 381: c_381, 386: c_386, 392: c_392, 397: c_397, 399: c_399, 400: c_400, 401: c_401}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433]
     P.setup = o333
     P.play = o349
     P.scoring = o409
-    P.proc_names = {o0.uid: 'procedure earn (' + str(S[56]) + ')', o1.uid: 'procedure pay (' + str(S[49]) + ')', o2.uid: 'procedure take_coat (' + str(S[59]) + ')', o3.uid: 'procedure take_token (' + str(S[51]) + ')', o4.uid: 'procedure to_personal (' + str(S[53]) + ')', o5.uid: 'procedure from_general (' + str(S[112]) + ')', o6.uid: 'procedure to_general (' + str(S[162]) + ')', o7.uid: 'procedure resource_ability (' + str(S[297]) + ')', o8.uid: 'procedure influence (' + str(S[298]) + ')', o9.uid: 'procedure optional_markers (' + str(S[260]) + ')', o10.uid: 'procedure marker_anywhere (' + str(S[263]) + ')', o11.uid: 'procedure influence_turn (' + str(S[262]) + ')', o12.uid: 'procedure use_card (' + str(S[267]) + ')', o13.uid: 'procedure start_anywhere (' + str(S[269]) + ')', o14.uid: 'procedure place_path (' + str(S[270]) + ')', o15.uid: 'procedure evaluation (' + str(S[299]) + ')', o16.uid: 'procedure play_intrigue (' + str(S[274]) + ')', o17.uid: 'procedure evaluate (' + str(S[275]) + ')', o18.uid: 'procedure first_once (' + str(S[277]) + ')', o19.uid: 'procedure leader_evaluation (' + str(S[280]) + ')', o20.uid: 'procedure bribes (' + str(S[283]) + ')', o21.uid: 'procedure markers_evaluation (' + str(S[278]) + ')', o22.uid: 'procedure louis_evaluation (' + str(S[279]) + ')', o23.uid: 'procedure gift (' + str(S[282]) + ')', o24.uid: 'procedure mission_turn (' + str(S[300]) + ')', o25.uid: 'procedure exchange_window (' + str(S[286]) + ')', o26.uid: 'procedure exchange_token (' + str(S[190]) + ')', o27.uid: 'procedure fulfil (' + str(S[288]) + ')', o28.uid: 'procedure draw_mission (' + str(S[293]) + ')', o29.uid: 'procedure exchange_missions (' + str(S[301]) + ')'}
+    P.proc_names = {o0.uid: 'procedure earn (' + str(S[55]) + ')', o1.uid: 'procedure pay (' + str(S[48]) + ')', o2.uid: 'procedure take_coat (' + str(S[58]) + ')', o3.uid: 'procedure take_token (' + str(S[50]) + ')', o4.uid: 'procedure to_personal (' + str(S[52]) + ')', o5.uid: 'procedure from_general (' + str(S[107]) + ')', o6.uid: 'procedure to_general (' + str(S[159]) + ')', o7.uid: 'procedure resource_ability (' + str(S[294]) + ')', o8.uid: 'procedure influence (' + str(S[295]) + ')', o9.uid: 'procedure optional_markers (' + str(S[257]) + ')', o10.uid: 'procedure marker_anywhere (' + str(S[260]) + ')', o11.uid: 'procedure influence_turn (' + str(S[259]) + ')', o12.uid: 'procedure use_card (' + str(S[264]) + ')', o13.uid: 'procedure start_anywhere (' + str(S[266]) + ')', o14.uid: 'procedure place_path (' + str(S[267]) + ')', o15.uid: 'procedure evaluation (' + str(S[296]) + ')', o16.uid: 'procedure play_intrigue (' + str(S[271]) + ')', o17.uid: 'procedure evaluate (' + str(S[272]) + ')', o18.uid: 'procedure first_once (' + str(S[274]) + ')', o19.uid: 'procedure leader_evaluation (' + str(S[277]) + ')', o20.uid: 'procedure bribes (' + str(S[280]) + ')', o21.uid: 'procedure markers_evaluation (' + str(S[275]) + ')', o22.uid: 'procedure louis_evaluation (' + str(S[276]) + ')', o23.uid: 'procedure gift (' + str(S[279]) + ')', o24.uid: 'procedure mission_turn (' + str(S[297]) + ')', o25.uid: 'procedure exchange_window (' + str(S[283]) + ')', o26.uid: 'procedure exchange_token (' + str(S[187]) + ')', o27.uid: 'procedure fulfil (' + str(S[285]) + ')', o28.uid: 'procedure draw_mission (' + str(S[290]) + ')', o29.uid: 'procedure exchange_missions (' + str(S[298]) + ')'}
     P.var_specs = [
-        VarSpec('louis', 'card', None, S[559], 'public'),
-        VarSpec('leader', 'player', None, S[560], 'public'),
-        VarSpec('flip', 'bool', None, S[561], 'public'),
-        VarSpec('exchanges_used', 'int', 'players', S[562], 'public'),
-        VarSpec('missions_over', 'bool', None, S[563], 'public'),
-        VarSpec('extra_coats', 'int', 'players', S[564], 'public'),
-        VarSpec('gold', 'int', 'players', S[565], 'public'),
-        VarSpec('bank', 'int', None, S[566], 'public'),
-        VarSpec('pass_left', 'int', 'players', S[567], 'public'),
-        VarSpec('swap_left', 'int', 'players', S[568], 'public'),
-        VarSpec('four_left', 'int', 'players', S[569], 'public'),
-        VarSpec('first_left', 'int', 'players', S[570], 'public'),
-        VarSpec('score', 'int', 'players', S[571], 'public'),
-        VarSpec('round', 'int', None, S[296], 'public'),
-        VarSpec('phase', 'str', None, S[296], 'public'),
-        VarSpec('turn_player', 'player', None, S[296], 'public'),
-        VarSpec('start_player', 'player', None, S[296], 'public'),
+        VarSpec('louis', 'card', None, S[556], 'public'),
+        VarSpec('leader', 'player', None, S[557], 'public'),
+        VarSpec('flip', 'bool', None, S[558], 'public'),
+        VarSpec('exchanges_used', 'int', 'players', S[559], 'public'),
+        VarSpec('missions_over', 'bool', None, S[560], 'public'),
+        VarSpec('extra_coats', 'int', 'players', S[561], 'public'),
+        VarSpec('gold', 'int', 'players', S[562], 'public'),
+        VarSpec('bank', 'int', None, S[563], 'public'),
+        VarSpec('pass_left', 'int', 'players', S[564], 'public'),
+        VarSpec('swap_left', 'int', 'players', S[565], 'public'),
+        VarSpec('four_left', 'int', 'players', S[566], 'public'),
+        VarSpec('first_left', 'int', 'players', S[567], 'public'),
+        VarSpec('score', 'int', 'players', S[568], 'public'),
+        VarSpec('round', 'int', None, S[293], 'public'),
+        VarSpec('phase', 'str', None, S[293], 'public'),
+        VarSpec('turn_player', 'player', None, S[293], 'public'),
+        VarSpec('start_player', 'player', None, S[293], 'public'),
     ]
     P.var_initial = {'louis': init_louis, 'leader': init_leader, 'flip': init_flip, 'exchanges_used': init_exchanges_used, 'missions_over': init_missions_over, 'extra_coats': init_extra_coats, 'gold': init_gold, 'bank': init_bank, 'pass_left': init_pass_left, 'swap_left': init_swap_left, 'four_left': init_four_left, 'first_left': init_first_left, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[572]]
+    P.tie_breaker_spans = [S[569]]
     return P

@@ -34,7 +34,6 @@ ZONES = (
 SITES = ('fixed', 'card', 'card', 'fixed', 'fixed', 'card', 'card', 'player', 'card', 'card', 'card', 'card', 'card', 'player', 'card', 'fixed', 'card', 'fixed', 'fixed', 'player', 'card', 'fixed', 'fixed', 'player', 'card')
 SPANS = (
     (0, 85, 74, 85, 87),
-    (0, 87, 63, 87, 64),
     (0, 89, 49, 89, 50),
     (0, 94, 34, 94, 35),
     (0, 94, 89, 94, 90),
@@ -51,7 +50,6 @@ SPANS = (
     (0, 240, 41, 240, 42),
     (0, 240, 9, 240, 43),
     (0, 241, 26, 241, 27),
-    (0, 279, 60, 279, 61),
     (0, 281, 61, 281, 62),
     (0, 281, 88, 281, 89),
     (0, 287, 34, 287, 35),
@@ -70,7 +68,6 @@ SPANS = (
     (0, 169, 49, 169, 50),
     (0, 169, 17, 169, 51),
     (0, 167, 79, 167, 80),
-    (0, 165, 63, 165, 64),
     (0, 175, 17, 175, 40),
     (0, 179, 27, 179, 46),
     (0, 193, 3, 193, 16),
@@ -118,14 +115,14 @@ SPANS = (
     (0, 302, 21, 302, 72),
     (0, 301, 68, 301, 69),
     (0, 301, 105, 301, 106),
-    (0, 103, 43, 103, 44),
     (0, 103, 11, 103, 45),
+    (0, 103, 43, 103, 44),
     (0, 114, 90, 114, 97),
     (0, 115, 53, 115, 79),
     (0, 116, 83, 116, 95),
+    (0, 326, 15, 326, 104),
     (0, 326, 21, 326, 22),
     (0, 326, 82, 326, 95),
-    (0, 326, 15, 326, 104),
     (0, 129, 3, 129, 8),
     (0, 153, 3, 153, 18),
     (0, 199, 3, 199, 9),
@@ -359,42 +356,42 @@ def build(num_players, files):
         return len([1 for _m1 in st.zones[(Z_markers_on1 + (v_d.ordinal if v_d.kind == 'districts' else ordinal(v_d, 'districts', S[0])))] if (_m1.owner == v_p)])
 
     def fn_game_over(st):  # game.yaml:86
-        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p1 if type(_p1) is int and 0 <= _p1 < num_players else seat(st, _p1, S[1])))]) == 0) for _p1 in st.players))
+        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p1)]) == 0) for _p1 in st.players))
 
     def fn_legion_strength(st, v_p):  # game.yaml:88
-        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))])
+        return T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))])
 
     def fn_can_pay_pair(st, v_p, v_minion):  # game.yaml:90
-        return ((len([1 for _c1 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[3])))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[4])))] if _c2.props['wild']]),))) >= 2)
+        return ((len([1 for _c1 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[3])))] if _c2.props['wild']]),))) >= 2)
 
     def fn_strongest_legion(st, at, v_fighters):  # game.yaml:308
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(at)
         st.calls += 1
         try:
-            result = majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[2])))]) for _p2 in v_fighters])
+            result = majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[1])))]) for _p2 in v_fighters])
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function strongest_legion (' + str(S[5]) + ')')
+            traced(e, 'function strongest_legion (' + str(S[4]) + ')')
             raise
         st.calls -= 1
         return result
 
     def proc_return_marker(st, env):  # game.yaml:193
         st.at = o42  # game.yaml:197
-        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[7])))] if (_m2.owner == env['q'])]), (Z_house1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[6]))), False)
+        st.move(first([_m2 for _m2 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[6])))] if (_m2.owner == env['q'])]), (Z_house1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[5]))), False)
 
     def step_0(st, fr):  # game.yaml:119
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o10  # game.yaml:123
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8]))), False, S[9])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[7]))), False, S[8])
             fr.pc = 2
             st.at = o11  # game.yaml:124
             _args1 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[10])
+                enter_procedure(st, S[9])
             st.frames.append(Frame(o1, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -404,7 +401,7 @@ def build(num_players, files):
             st.at = o12  # game.yaml:125
             _args2 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[11])
+                enter_procedure(st, S[10])
             st.frames.append(Frame(o3, _args2))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -414,14 +411,14 @@ def build(num_players, files):
             st.at = o13  # game.yaml:126
             _args3 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[12])
+                enter_procedure(st, S[11])
             st.frames.append(Frame(o5, _args3))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
         if pc == 4:
             st.at = o14  # game.yaml:127
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13]))), False, S[14])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[12]))), False, S[13])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -496,10 +493,10 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' attempts to usurp ' + fmt_player1(env['q']) + ' in ' + fmt_card1(env['d']), -1)
             st.at = o55  # game.yaml:240
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[15]))), False, S[16])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14]))), False, S[15])
             fr.pc = 3
             st.at = o58  # game.yaml:241
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[16])))]) >= 2):
                 st.frames.append(Frame(o56, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -543,7 +540,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o84  # game.yaml:279
-            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + (_q1 if type(_q1) is int and 0 <= _q1 < num_players else seat(st, _q1, S[18])))]) > 0)]
+            env['fighters'] = [_q1 for _q1 in st.players if (len(st.zones[(Z_legion1 + _q1)]) > 0)]
             st.at = o85  # game.yaml:280
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
@@ -552,7 +549,7 @@ def build(num_players, files):
                 env['q'] = _q2
                 st.at = o87  # game.yaml:281
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[20])))])) + ')', -1)
+                    st.log_line(fmt_player1(_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[18])))])) + ')', -1)
             fr.pc = 5
             st.at = o89  # game.yaml:282
             o89.exec(st, env)
@@ -569,10 +566,10 @@ def build(num_players, files):
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(env['day']) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
-                st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
+                st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
                 st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
-                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
+                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[20])), False, S[23])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
@@ -580,7 +577,7 @@ def build(num_players, files):
             for _q3 in list(env['fighters']):
                 env['q'] = _q3
                 st.at = o100  # game.yaml:291
-                _items1 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
+                _items1 = st.zones[(Z_legion1 + (_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[24])))]
                 _dest1 = Z_discard1
                 for _c3 in cards_of(_items1):
                     st.move(_c3, _dest1, False)
@@ -615,13 +612,13 @@ def build(num_players, files):
     def step_15(st, fr):  # game.yaml:139
         env = fr.env
         st.at = o16  # game.yaml:139
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))), False, S[28])
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False, S[26])
         st.frames.pop()
 
     def step_17(st, fr):  # game.yaml:144
         env = fr.env
         st.at = o18  # game.yaml:144
-        st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
+        st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[27]))), False)
         st.frames.pop()
 
     def e19_player(st, env):  # game.yaml:135
@@ -635,9 +632,10 @@ def build(num_players, files):
     def e19_items1(st, env):  # game.yaml:140
         return K_districts1
     def e19_when1(st, env):  # game.yaml:140
-        return ((len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31])))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m3.owner == env['p'])]) == 0))
+        return ((len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m3.owner == env['p'])]) == 0))
     def collect_19(st, env):  # game.yaml:135
         _L_p1 = env['p']
+        _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
         actions = []
         values = []
         idx = []
@@ -646,9 +644,9 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items3 = K_districts1  # game.yaml:140
-        if _items3 and (len(st.zones[(Z_house1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[31])))]) > 0):
+        if _items3 and (len(st.zones[(Z_house1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[29])))]) > 0):
             for _d1 in _items3:
-                if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + (_d1.ordinal if _d1.kind == 'districts' else ordinal(_d1, 'districts', S[0])))] if (_m4.owner == _L_p1)]) == 0)):
+                if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + _d1.ordinal)] if (_m4.owner == _L_p1)]) == 0)):
                     continue
                 a = A_11 + _d1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -661,17 +659,17 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:138
             st.at = o16  # game.yaml:139
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27]))), False, S[28])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False, S[26])
         elif k == 1:  # game.yaml:140
-            env['d'] = dec.values[i]
+            _d2 = env['d'] = dec.values[i]
             st.at = o18  # game.yaml:144
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
+            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))][-1], (Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[27]))), False)
     def e20_player(st, env):  # game.yaml:150
         return env['p']
     def e20_prompt(st, env):  # game.yaml:150
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
     def e20_src(st, env):  # game.yaml:150
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))]
     def e20_dest(st, env):  # game.yaml:150
         return Z_discard1
     def e20_min(st, env):  # game.yaml:150
@@ -681,7 +679,7 @@ def build(num_players, files):
     def e20_where(st, env):  # game.yaml:150
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
     def cands_20(st, env, picked):  # game.yaml:150
-        return [_c5 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32])))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+        return [_c5 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
     def step_21(st, fr):  # game.yaml:160
         env = fr.env
         pass
@@ -695,7 +693,7 @@ def build(num_players, files):
             st.at = o23  # game.yaml:164
             _args4 = {'p': env['p'], 'minion': 'Ghoul'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[33])
+                enter_procedure(st, S[31])
             st.frames.append(Frame(o2, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -709,7 +707,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o27  # game.yaml:169
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[34]))), False, S[35])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32]))), False, S[33])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -734,7 +732,7 @@ def build(num_players, files):
     def e25_prompt(st, env):  # game.yaml:167
         return 'Discard a card (Ghoul ability)'
     def e25_src(st, env):  # game.yaml:167
-        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))]
+        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34])))]
     def e25_dest(st, env):  # game.yaml:167
         return Z_discard1
     def e25_min(st, env):  # game.yaml:167
@@ -742,9 +740,9 @@ def build(num_players, files):
     def e25_max(st, env):  # game.yaml:167
         return 1
     def cands_25(st, env, picked):  # game.yaml:167
-        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))])
+        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34])))])
     def e26_items(st, env):  # game.yaml:165
-        return [_x3 for _x3 in others(st, env['p']) if (len(st.zones[(Z_hand1 + (_x3 if type(_x3) is int and 0 <= _x3 < num_players else seat(st, _x3, S[37])))]) > 0)]
+        return [_x3 for _x3 in others(st, env['p']) if (len(st.zones[(Z_hand1 + _x3)]) > 0)]
     def step_28(st, fr):  # game.yaml:174
         env = fr.env
         pc = fr.pc
@@ -753,7 +751,7 @@ def build(num_players, files):
             st.at = o29  # game.yaml:175
             _args5 = {'p': env['p'], 'minion': 'Darkened'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[38])
+                enter_procedure(st, S[35])
             st.frames.append(Frame(o2, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -775,13 +773,13 @@ def build(num_players, files):
         st.at = o31  # game.yaml:179
         _args6 = {'q': env['q'], 'd': env['d']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[39])
+            enter_procedure(st, S[36])
         st.inline += 1
         try:
             proc_return_marker(st, _args6)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -798,11 +796,12 @@ def build(num_players, files):
         return (len([1 for _m5 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m5.owner == env['q'])]) > 0)
     def collect_32(st, env):  # game.yaml:176
         _L_d1 = env['d']
+        _O_d1 = _L_d1.ordinal if type(_L_d1) is Card and _L_d1.kind == 'districts' else None
         actions = []
         values = []
         idx = []
         for _q4 in st.players:  # game.yaml:178
-            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (_L_d1.ordinal if _L_d1.kind == 'districts' else ordinal(_L_d1, 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
+            if not ((len([1 for _m6 in st.zones[(Z_markers_on1 + (_O_d1 if _O_d1 is not None else ordinal(_L_d1, 'districts', S[0])))] if (_m6.owner == _q4)]) > 0)):
                 continue
             a = A_71 + (_q4 if type(_q4) is int and 0 <= _q4 < num_players else option_seat(_q4, num_players))
             if a not in actions:  # an identical card: the same choice
@@ -814,17 +813,17 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:178
-            env['q'] = dec.values[i]
+            _q5 = env['q'] = dec.values[i]
             st.at = o31  # game.yaml:179
-            _args7 = {'q': env['q'], 'd': env['d']}
+            _args7 = {'q': _q5, 'd': env['d']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[39])
+                enter_procedure(st, S[36])
             st.inline += 1
             try:
                 proc_return_marker(st, _args7)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+                traced(e, 'procedure return_marker (' + str(S[37]) + ')')
                 raise
             st.inline -= 1
     def step_33(st, fr):  # game.yaml:183
@@ -835,7 +834,7 @@ def build(num_players, files):
             st.at = o34  # game.yaml:184
             _args8 = {'p': env['p'], 'minion': 'Alchemist'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[41])
+                enter_procedure(st, S[38])
             st.frames.append(Frame(o2, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -855,7 +854,7 @@ def build(num_players, files):
     def step_35(st, fr):  # game.yaml:188
         env = fr.env
         st.at = o36  # game.yaml:188
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m7.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[40])))] if (_m7.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[39]))), False)
         st.frames.pop()
 
     def e37_player(st, env):  # game.yaml:185
@@ -886,9 +885,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:187
-            env['b'] = dec.values[i]
+            _b2 = env['b'] = dec.values[i]
             st.at = o36  # game.yaml:188
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m8.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[40])))] if (_m8.owner == env['p'])]), (Z_markers_on1 + (_b2.ordinal if _b2.kind == 'districts' else ordinal(_b2, 'districts', S[39]))), False)
     def step_38(st, fr):  # game.yaml:191
         env = fr.env
         pc = fr.pc
@@ -897,14 +896,14 @@ def build(num_players, files):
             st.at = o39  # game.yaml:191
             _args9 = {'p': env['p'], 'minion': 'Courtesan'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[44])
+                enter_procedure(st, S[41])
             st.frames.append(Frame(o2, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
+            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[42]))), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -918,27 +917,28 @@ def build(num_players, files):
     def e41_label1(st, env):  # game.yaml:161
         return 'Ghouls: every other player discards a card, you draw 1'
     def e41_when1(st, env):  # game.yaml:161
-        return ((len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c7.props['wild']]),))) >= 2)
+        return ((len([1 for _c6 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c6.name == 'Ghoul')]) + min((1, len([1 for _c7 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c7.props['wild']]),))) >= 2)
     def e41_label2(st, env):  # game.yaml:170
         return 'Darkened: remove a marker from ' + fmt_card1(env['d'])
     def e41_items2(st, env):  # game.yaml:170
         return K_districts1
     def e41_when2(st, env):  # game.yaml:170
-        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[47])))]) > 0))
+        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[44])))]) > 0))
     def e41_label3(st, env):  # game.yaml:180
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e41_items3(st, env):  # game.yaml:180
         return K_districts1
     def e41_when3(st, env):  # game.yaml:180
-        return (((len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
+        return (((len([1 for _c10 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c10.name == 'Alchemist')]) + min((1, len([1 for _c11 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c11.props['wild']]),))) >= 2) and (len([1 for _m9 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[0])))] if (_m9.owner == env['p'])]) > 0))
     def e41_label4(st, env):  # game.yaml:189
         return 'Courtesans: add a marker to ' + fmt_card1(env['d'])
     def e41_items4(st, env):  # game.yaml:189
         return K_districts1
     def e41_when4(st, env):  # game.yaml:189
-        return (((len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]) > 0))
+        return (((len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45])))]) > 0))
     def collect_41(st, env):  # game.yaml:157
         _L_p2 = env['p']
+        _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         actions = []
         values = []
         idx = []
@@ -946,24 +946,24 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items4 = K_districts1  # game.yaml:170
-        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c17.props['wild']]),))) >= 2):
-            for _d2 in _items4:
-                if not ((len(st.zones[(Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[47])))]) > 0)):
+        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c17.props['wild']]),))) >= 2):
+            for _d3 in _items4:
+                if not ((len(st.zones[(Z_markers_on1 + _d3.ordinal)]) > 0)):
                     continue
-                a = A_61 + _d2.type_id
+                a = A_61 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_d2)
+                    values.append(_d3)
                     idx.append(2)
         _items5 = K_districts1  # game.yaml:180
-        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c19.props['wild']]),))) >= 2):
+        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c19.props['wild']]),))) >= 2):
             for _a1 in _items5:
-                if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + (_a1.ordinal if _a1.kind == 'districts' else ordinal(_a1, 'districts', S[0])))] if (_m10.owner == _L_p2)]) > 0)):
+                if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + _a1.ordinal)] if (_m10.owner == _L_p2)]) > 0)):
                     continue
                 a = A_81 + _a1.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -971,12 +971,12 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items6 = K_districts1  # game.yaml:189
-        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[48])))]) > 0):
-            for _d3 in _items6:
-                a = A_101 + _d3.type_id
+        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[45])))]) > 0):
+            for _d4 in _items6:
+                a = A_101 + _d4.type_id
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_d3)
+                    values.append(_d4)
                     idx.append(4)
         return actions, values, idx
     def resolve_41(st, dec, i):  # game.yaml:157
@@ -987,13 +987,13 @@ def build(num_players, files):
         elif k == 1:  # game.yaml:161
             st.frames.append(Frame(o22, env))
         elif k == 2:  # game.yaml:170
-            env['d'] = dec.values[i]
+            _d5 = env['d'] = dec.values[i]
             st.frames.append(Frame(o28, env))
         elif k == 3:  # game.yaml:180
-            env['a'] = dec.values[i]
+            _a2 = env['a'] = dec.values[i]
             st.frames.append(Frame(o33, env))
         elif k == 4:  # game.yaml:189
-            env['d'] = dec.values[i]
+            _d6 = env['d'] = dec.values[i]
             st.frames.append(Frame(o38, env))
     def step_43(st, fr):  # game.yaml:213
         env = fr.env
@@ -1007,7 +1007,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
+            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[46]))), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1017,7 +1017,7 @@ def build(num_players, files):
     def e44_prompt(st, env):  # game.yaml:214
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
     def e44_src(st, env):  # game.yaml:214
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]
     def e44_dest(st, env):  # game.yaml:214
         return Z_discard1
     def e44_min(st, env):  # game.yaml:214
@@ -1027,7 +1027,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c22 for _c22 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
+        return [_c22 for _c22 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1051,7 +1051,7 @@ def build(num_players, files):
             st.at = o48  # game.yaml:225
             _args10 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[52])
+                enter_procedure(st, S[49])
             st.frames.append(Frame(o6, _args10))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1077,20 +1077,20 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _d4 in K_districts1:  # game.yaml:225
-            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + (_d4.ordinal if _d4.kind == 'districts' else ordinal(_d4, 'districts', S[0])))] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + (_d4.ordinal if _d4.kind == 'districts' else ordinal(_d4, 'districts', S[0])))] if (_m17.owner == _L_q1)]) > 0)):
+        for _d7 in K_districts1:  # game.yaml:225
+            if not ((len([1 for _m16 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m16.owner == _L_p3)]) > 0) and (len([1 for _m17 in st.zones[(Z_markers_on1 + _d7.ordinal)] if (_m17.owner == _L_q1)]) > 0)):
                 continue
-            a = A_141 + _d4.type_id
+            a = A_141 + _d7.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_d4)
+                values.append(_d7)
                 idx.append(0)
         return actions, values, idx
     def resolve_49(st, dec, i):  # game.yaml:223
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:225
-            env['d'] = dec.values[i]
+            _d8 = env['d'] = dec.values[i]
             st.frames.append(Frame(o47, env))
     def step_50(st, fr):  # game.yaml:230
         env = fr.env
@@ -1104,7 +1104,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o52  # game.yaml:232
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53]))), False, S[54])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50]))), False, S[51])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1114,13 +1114,13 @@ def build(num_players, files):
     def e51_prompt(st, env):  # game.yaml:231
         return 'Discard any number of cards (Preen)'
     def e51_src(st, env):  # game.yaml:231
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[55])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]
     def e51_dest(st, env):  # game.yaml:231
         return Z_discard1
     def e51_min(st, env):  # game.yaml:231
         return 0
     def cands_51(st, env, picked):  # game.yaml:231
-        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[55])))])
+        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))])
     def e53_player(st, env):  # game.yaml:203
         return env['p']
     def e53_prompt(st, env):  # game.yaml:203
@@ -1130,37 +1130,38 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[56])))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[57])))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[54])))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
         return others(st, env['p'])
     def e53_when1(st, env):  # game.yaml:217
-        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[58])))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + (_d5.ordinal if _d5.kind == 'districts' else ordinal(_d5, 'districts', S[0])))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + (_d5.ordinal if _d5.kind == 'districts' else ordinal(_d5, 'districts', S[0])))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[55])))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m21.owner == env['q'])]) > 0)) for _d9 in K_districts1))
     def e53_label2(st, env):  # game.yaml:227
         return 'Preen'
     def collect_53(st, env):  # game.yaml:203
         _L_p4 = env['p']
+        _S_p3 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
         actions = []
         values = []
         idx = []
-        for _d6 in K_districts1:  # game.yaml:206
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[56])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[57])))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m23.owner == _L_p4)]) + 1))):
+        for _d10 in K_districts1:  # game.yaml:206
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))] if ((_c24.name == _d10.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m23.owner == _L_p4)]) + 1))):
                 continue
-            a = A_111 + _d6.type_id
+            a = A_111 + _d10.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_d6)
+                values.append(_d10)
                 idx.append(0)
         _items7 = others(st, _L_p4)  # game.yaml:217
-        if _items7 and (len(st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[58])))]) >= 2):
-            for _q5 in _items7:
-                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
+        if _items7 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[55])))]) >= 2):
+            for _q6 in _items7:
+                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m25.owner == _q6)]) > 0)) for _d11 in K_districts1)):
                     continue
-                a = A_131 + (_q5 if type(_q5) is int and 0 <= _q5 < num_players else option_seat(_q5, num_players))
+                a = A_131 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_q5)
+                    values.append(_q6)
                     idx.append(1)
         # game.yaml:227: always offered
         actions.append(A_151)
@@ -1171,10 +1172,10 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:206
-            env['d'] = dec.values[i]
+            _d12 = env['d'] = dec.values[i]
             st.frames.append(Frame(o43, env))
         elif k == 1:  # game.yaml:217
-            env['q'] = dec.values[i]
+            _q7 = env['q'] = dec.values[i]
             st.frames.append(Frame(o46, env))
         elif k == 2:  # game.yaml:227
             st.frames.append(Frame(o50, env))
@@ -1186,7 +1187,7 @@ def build(num_players, files):
             st.at = o57  # game.yaml:241
             _args11 = {'p': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[59])
+                enter_procedure(st, S[56])
             st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1199,8 +1200,8 @@ def build(num_players, files):
     def step_59(st, fr):  # game.yaml:245
         env = fr.env
         st.at = o60  # game.yaml:245
-        _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
-        _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
+        _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[58])))]
+        _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))
         for _c25 in cards_of(_items8):
             st.move(_c25, _dest3, False)
         st.frames.pop()
@@ -1213,7 +1214,7 @@ def build(num_players, files):
             st.at = o62  # game.yaml:248
             _args12 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[62])
+                enter_procedure(st, S[59])
             st.frames.append(Frame(o7, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1221,7 +1222,7 @@ def build(num_players, files):
         if pc == 1:
             st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[66])))])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[61])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[62])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[63])))])) + ')', -1)
             fr.pc = 3
             st.at = o64  # game.yaml:250
             o64.exec(st, env)
@@ -1239,22 +1240,22 @@ def build(num_players, files):
                 st.at = o68  # game.yaml:256
                 _args13 = {'q': env['loser'], 'd': env['d']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[67])
+                    enter_procedure(st, S[64])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args13)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+                    traced(e, 'procedure return_marker (' + str(S[37]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
+                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[65]))), False, S[68])
             st.at = o73  # game.yaml:258
-            for _x4 in list([env['p'], env['q']]):
+            for _x4 in [env['p'], env['q']]:
                 env['x'] = _x4
                 st.at = o72  # game.yaml:258
-                _items9 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+                _items9 = st.zones[(Z_legion1 + (_x4 if type(_x4) is int and 0 <= _x4 < num_players else seat(st, _x4, S[69])))]
                 _dest4 = Z_discard1
                 for _c26 in cards_of(_items9):
                     st.move(_c26, _dest4, False)
@@ -1263,7 +1264,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e64_among(st, env):  # game.yaml:250
-        return fn_strongest_legion(st, S[73], [env['p'], env['q']])
+        return fn_strongest_legion(st, S[70], [env['p'], env['q']])
     def e64_strength(st, env):  # game.yaml:250
         return 0
     def e64_chooser(st, env):  # game.yaml:250
@@ -1280,23 +1281,23 @@ def build(num_players, files):
         st.at = o68  # game.yaml:256
         _args14 = {'q': env['loser'], 'd': env['d']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[67])
+            enter_procedure(st, S[64])
         st.inline += 1
         try:
             proc_return_marker(st, _args14)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
             raise
         st.inline -= 1
         st.at = o69  # game.yaml:257
-        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[68]))), False, S[71])
+        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[65]))), False, S[68])
         st.frames.pop()
 
     def step_71(st, fr):  # game.yaml:258
         env = fr.env
         st.at = o72  # game.yaml:258
-        _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+        _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[69])))]
         _dest5 = Z_discard1
         for _c27 in cards_of(_items10):
             st.move(_c27, _dest5, False)
@@ -1330,8 +1331,8 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:245
             st.at = o60  # game.yaml:245
-            _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
-            _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
+            _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[58])))]
+            _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))
             for _c28 in cards_of(_items11):
                 st.move(_c28, _dest6, False)
         elif k == 1:  # game.yaml:246
@@ -1341,22 +1342,22 @@ def build(num_players, files):
     def e75_prompt(st, env):  # game.yaml:263
         return 'Build a Legion of 2 to 4 cards, face down'
     def e75_src(st, env):  # game.yaml:263
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[74])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[71])))]
     def e75_dest(st, env):  # game.yaml:263
-        return (Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75])))
+        return (Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[72])))
     def e75_min(st, env):  # game.yaml:263
         return 2
     def e75_max(st, env):  # game.yaml:263
         return 4
     def cands_75(st, env, picked):  # game.yaml:263
-        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[74])))])
+        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[71])))])
     def step_76(st, fr):  # game.yaml:272
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73])))]) >= 2):
                 st.frames.append(Frame(o77, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1389,7 +1390,7 @@ def build(num_players, files):
             st.at = o79  # game.yaml:278
             _args15 = {'p': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[77])
+                enter_procedure(st, S[74])
             st.frames.append(Frame(o7, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1438,13 +1439,13 @@ def build(num_players, files):
         env = fr.env
         st.at = o87  # game.yaml:281
         if st.record_log:
-            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[20])))])) + ')', -1)
+            st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])) + ')', -1)
         st.frames.pop()
 
     def e88_items(st, env):  # game.yaml:281
         return env['fighters']
     def e89_among(st, env):  # game.yaml:282
-        return fn_strongest_legion(st, S[78], env['fighters'])
+        return fn_strongest_legion(st, S[75], env['fighters'])
     def e89_strength(st, env):  # game.yaml:282
         return 0
     def e89_chooser(st, env):  # game.yaml:282
@@ -1454,10 +1455,10 @@ def build(num_players, files):
     def step_90(st, fr):  # game.yaml:286
         env = fr.env
         st.at = o91  # game.yaml:287
-        st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
+        st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
         st.at = o92  # game.yaml:288
         st.at = o93  # game.yaml:288
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[20])), False, S[23])
         st.at = o94  # game.yaml:290
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
@@ -1466,7 +1467,7 @@ def build(num_players, files):
     def step_92(st, fr):  # game.yaml:288
         env = fr.env
         st.at = o93  # game.yaml:288
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[22])), False, S[25])
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[20])), False, S[23])
         st.frames.pop()
 
     def step_95(st, fr):  # game.yaml:285
@@ -1481,7 +1482,7 @@ def build(num_players, files):
     def step_99(st, fr):  # game.yaml:291
         env = fr.env
         st.at = o100  # game.yaml:291
-        _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
+        _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[24])))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
@@ -1495,11 +1496,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) > 3):
                 st.frames.append(Frame(o105, env))
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
+                st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[78])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[77]))), False, S[79])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1511,7 +1512,7 @@ def build(num_players, files):
     def step_103(st, fr):  # game.yaml:302
         env = fr.env
         st.at = o104  # game.yaml:302
-        st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
+        st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[78])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[77]))), False, S[79])
         st.frames.pop()
 
     def step_105(st, fr):  # game.yaml:300
@@ -1534,15 +1535,15 @@ def build(num_players, files):
     def e106_prompt(st, env):  # game.yaml:301
         return 'Discard down to 3 cards'
     def e106_src(st, env):  # game.yaml:301
-        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[83])))]
+        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80])))]
     def e106_dest(st, env):  # game.yaml:301
         return Z_discard1
     def e106_min(st, env):  # game.yaml:301
-        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
+        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))]) - 3)
     def e106_max(st, env):  # game.yaml:301
-        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
+        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))]) - 3)
     def cands_106(st, env, picked):  # game.yaml:301
-        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[83])))])
+        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80])))])
     def e108_items(st, env):  # game.yaml:297
         return clockwise_from(st, st.vars['supreme'])
     def step_112(st, fr):  # game.yaml:96
@@ -1555,13 +1556,13 @@ def build(num_players, files):
         for _p3 in list(st.players):
             env['p'] = _p3
             st.at = o116  # game.yaml:103
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False, S[86])
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + _p3), False, S[82])
         st.frames.pop()
 
     def step_115(st, fr):  # game.yaml:102
         env = fr.env
         st.at = o116  # game.yaml:103
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[85]))), False, S[86])
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[83]))), False, S[82])
         st.frames.pop()
 
     def e117_items(st, env):  # game.yaml:101
@@ -1619,7 +1620,7 @@ def build(num_players, files):
         if pc == 5:
             fr.pc = 6
             st.at = o146  # game.yaml:116
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p4 if type(_p4) is int and 0 <= _p4 < num_players else seat(st, _p4, S[1])))]) == 0) for _p4 in st.players))):
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p4)]) == 0) for _p4 in st.players))):
                 st.frames.append(Frame(o141, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1678,7 +1679,7 @@ def build(num_players, files):
             st.at = o132  # game.yaml:114
             _args16 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[87])
+                enter_procedure(st, S[84])
             st.frames.append(Frame(o0, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1703,7 +1704,7 @@ def build(num_players, files):
             st.at = o139  # game.yaml:115
             _args17 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
+                enter_procedure(st, S[85])
             st.frames.append(Frame(o8, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1728,7 +1729,7 @@ def build(num_players, files):
             st.at = o144  # game.yaml:116
             _args18 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[89])
+                enter_procedure(st, S[86])
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1741,37 +1742,37 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e147_cond(st, env):  # game.yaml:105
-        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p5 if type(_p5) is int and 0 <= _p5 < num_players else seat(st, _p5, S[1])))]) == 0) for _p5 in st.players))
+        return ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p5)]) == 0) for _p5 in st.players))
     def step_148(st, fr):  # game.yaml:317
         env = fr.env
         st.at = o154  # game.yaml:321
         for _p6 in list(st.players):
             env['p'] = _p6
             st.at = o153  # game.yaml:323
-            for _d8 in list(K_districts1):
-                env['d'] = _d8
+            for _d13 in list(K_districts1):
+                env['d'] = _d13
                 st.at = o151  # game.yaml:325
-                env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m26.owner == env['p'])])
+                env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + _d13.ordinal)] if (_m26.owner == _p6)])
                 st.at = o152  # game.yaml:326
-                _i1 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
-                _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
+                _i1 = _p6
+                _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d13.ordinal)]))) else 0))
                 if _v1 < 0:
-                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[92])
+                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[87])
                 st.vars['score'][_i1] = _v1
         st.frames.pop()
 
     def step_149(st, fr):  # game.yaml:322
         env = fr.env
         st.at = o153  # game.yaml:323
-        for _d9 in list(K_districts1):
-            env['d'] = _d9
+        for _d14 in list(K_districts1):
+            env['d'] = _d14
             st.at = o151  # game.yaml:325
-            env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m27.owner == env['p'])])
+            env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + _d14.ordinal)] if (_m27.owner == env['p'])])
             st.at = o152  # game.yaml:326
-            _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
-            _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
+            _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88]))
+            _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d14.ordinal)]))) else 0))
             if _v2 < 0:
-                raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[92])
+                raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[87])
             st.vars['score'][_i2] = _v2
         st.frames.pop()
 
@@ -1780,10 +1781,10 @@ def build(num_players, files):
         st.at = o151  # game.yaml:325
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m28.owner == env['p'])])
         st.at = o152  # game.yaml:326
-        _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
-        _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
+        _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88]))
+        _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[89])))]))) else 0))
         if _v3 < 0:
-            raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[92])
+            raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[87])
         st.vars['score'][_i3] = _v3
         st.frames.pop()
 
@@ -1793,69 +1794,70 @@ def build(num_players, files):
         return st.players
     def c_0(st, env, pc):  # game.yaml:119
         _L_p5 = env['p']
+        _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         if pc <= 0:
             st.at = o10  # game.yaml:123
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[8]))), False, S[9])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[7]))), False, S[8])
         if pc <= 1:
             st.at = o11  # game.yaml:124
             _args19 = {'p': _L_p5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[10])
+                enter_procedure(st, S[9])
             st.inline += 1
             try:
                 c_1(st, _args19, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure bonus (' + str(S[93]) + ')')
+                traced(e, 'procedure bonus (' + str(S[90]) + ')')
                 raise
             st.inline -= 1
         if pc <= 2:
             st.at = o12  # game.yaml:125
             _args20 = {'p': _L_p5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[11])
+                enter_procedure(st, S[10])
             st.inline += 1
             try:
                 c_3(st, _args20, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure special_ability (' + str(S[94]) + ')')
+                traced(e, 'procedure special_ability (' + str(S[91]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
             st.at = o13  # game.yaml:126
             _args21 = {'p': _L_p5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[12])
+                enter_procedure(st, S[11])
             st.inline += 1
             try:
                 c_5(st, _args21, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure action (' + str(S[95]) + ')')
+                traced(e, 'procedure action (' + str(S[92]) + ')')
                 raise
             st.inline -= 1
         if pc <= 4:
             st.at = o14  # game.yaml:127
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[13]))), False, S[14])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[12]))), False, S[13])
     def c_1(st, env, pc):  # game.yaml:129
         _L_p6 = env['p']
+        _S_p5 = _L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else None
         if pc <= 0:
             st.at = o19  # game.yaml:135
             # game.yaml:138: always offered
             _items13 = K_districts1  # game.yaml:140
-            if _items13 and (len(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[31])))]) > 0):
-                _v4 = [_d10 for _d10 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m29.owner == _L_p6)]) == 0))]
+            if _items13 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[29])))]) > 0):
+                _v4 = [_d15 for _d15 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d15.ordinal)] if (_m29.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
             _end2 = _end1 + len(_v4)
             if not _end2:
-                raise RuleError('a choice has no legal option', S[96])
-            _p7 = e19_player(st, env)
-            if type(_p7) is not int or not 0 <= _p7 < num_players:
-                raise RuleError(not_a_seat(_p7, num_players), S[96])
-            if _p7 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[93])
+            if _S_p5 is None:
+                raise RuleError(not_a_seat(_L_p6, num_players), S[93])
+            if _L_p6 in st.players:  # else out of the game: no option runs
                 if _end2 > 1:
                     _i4 = st.choose(_end2)
                     st.move_number += 1
@@ -1864,24 +1866,25 @@ def build(num_players, files):
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
                     st.at = o16  # game.yaml:139
-                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[27]))), False, S[28])
+                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[25]))), False, S[26])
                 else:  # game.yaml:140
-                    env['d'] = _v4[_i4 - _end1]
+                    _d16 = env['d'] = _v4[_i4 - _end1]
                     st.at = o18  # game.yaml:144
-                    st.move(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[30])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[29]))), False)
+                    st.move(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))][-1], (Z_markers_on1 + _d16.ordinal), False)
     def c_2(st, env, pc):  # game.yaml:146
-        _L_minion1 = env['minion']
         _L_p7 = env['p']
+        _L_minion1 = env['minion']
+        _S_p6 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
         if pc <= 0:
             st.at = o20  # game.yaml:150
             _lo1 = 2
             _hi1 = 2
             if _lo1 < 0 or _hi1 < _lo1:
-                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[97])
+                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[94])
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[30])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1895,12 +1898,11 @@ def build(num_players, files):
                 _stop1 = len(_picked1) >= _lo1
                 if not _cands1:
                     if not _stop1:
-                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[97])
+                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[94])
                     break
-                _p8 = _L_p7
-                if type(_p8) is not int or not 0 <= _p8 < num_players:
-                    raise RuleError(not_a_seat(_p8, num_players), S[97])
-                if _p8 not in st.players:
+                if _S_p6 is None:
+                    raise RuleError(not_a_seat(_L_p7, num_players), S[94])
+                if _L_p7 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n1 = len(_cands1) + _stop1
                 if _n1 > 1:
@@ -1916,25 +1918,26 @@ def build(num_players, files):
                 st.move(_c30, Z_discard1, False)
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
+        _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c32.name == 'Ghoul')]) + min((1, len([1 for _c33 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c33.props['wild']]),))) >= 2):  # game.yaml:161
+            if ((len([1 for _c32 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c32.name == 'Ghoul')]) + min((1, len([1 for _c33 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c33.props['wild']]),))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
             _items14 = K_districts1  # game.yaml:170
-            if _items14 and ((len([1 for _c34 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c34.name == 'Darkened')]) + min((1, len([1 for _c35 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c35.props['wild']]),))) >= 2):
-                _v5 = [_d11 for _d11 in _items14 if ((len(st.zones[(Z_markers_on1 + (_d11.ordinal if _d11.kind == 'districts' else ordinal(_d11, 'districts', S[47])))]) > 0))]
+            if _items14 and ((len([1 for _c34 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c34.name == 'Darkened')]) + min((1, len([1 for _c35 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c35.props['wild']]),))) >= 2):
+                _v5 = [_d17 for _d17 in _items14 if ((len(st.zones[(Z_markers_on1 + _d17.ordinal)]) > 0))]
             else:
                 _v5 = []
             _items15 = K_districts1  # game.yaml:180
-            if _items15 and ((len([1 for _c36 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c36.name == 'Alchemist')]) + min((1, len([1 for _c37 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c37.props['wild']]),))) >= 2):
-                _v6 = [_a2 for _a2 in _items15 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m30.owner == _L_p8)]) > 0))]
+            if _items15 and ((len([1 for _c36 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c36.name == 'Alchemist')]) + min((1, len([1 for _c37 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c37.props['wild']]),))) >= 2):
+                _v6 = [_a3 for _a3 in _items15 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m30.owner == _L_p8)]) > 0))]
             else:
                 _v6 = []
             _items16 = K_districts1  # game.yaml:189
-            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
+            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[45])))]) > 0):
                 _v7 = _items16
             else:
                 _v7 = []
@@ -1944,11 +1947,10 @@ def build(num_players, files):
             _end6 = _end5 + len(_v6)
             _end7 = _end6 + len(_v7)
             if not _end7:
-                raise RuleError('a choice has no legal option', S[98])
-            _p9 = e41_player(st, env)
-            if type(_p9) is not int or not 0 <= _p9 < num_players:
-                raise RuleError(not_a_seat(_p9, num_players), S[98])
-            if _p9 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[95])
+            if _S_p7 is None:
+                raise RuleError(not_a_seat(_L_p8, num_players), S[95])
+            if _L_p8 in st.players:  # else out of the game: no option runs
                 if _end7 > 1:
                     _i6 = st.choose(_end7)
                     st.move_number += 1
@@ -1961,29 +1963,29 @@ def build(num_players, files):
                     st.at = o23  # game.yaml:164
                     _args22 = {'p': _L_p8, 'minion': 'Ghoul'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[33])
+                        enter_procedure(st, S[31])
                     st.inline += 1
                     try:
                         c_2(st, _args22, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o26  # game.yaml:165
-                    for _q6 in list([_x6 for _x6 in others(st, _L_p8) if (len(st.zones[(Z_hand1 + (_x6 if type(_x6) is int and 0 <= _x6 < num_players else seat(st, _x6, S[37])))]) > 0)]):
-                        env['q'] = _q6
+                    for _q8 in [_x6 for _x6 in others(st, _L_p8) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
+                        env['q'] = _q8
                         st.at = o25  # game.yaml:167
                         _lo2 = 1
                         _hi2 = 1
                         if _lo2 < 0 or _hi2 < _lo2:
-                            raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[100])
+                            raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[97])
                         _picked2 = []
                         while True:
                             if len(_picked2) < _hi2:
                                 _cands2 = []
                                 _seen2 = set()
-                                for _y2 in reversed(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))]):
+                                for _y2 in reversed(st.zones[(Z_hand1 + _q8)]):
                                     _t2 = _y2.type_id
                                     if _t2 not in _seen2:
                                         _seen2.add(_t2)
@@ -1994,12 +1996,9 @@ def build(num_players, files):
                             _stop2 = len(_picked2) >= _lo2
                             if not _cands2:
                                 if not _stop2:
-                                    raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[100])
+                                    raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[97])
                                 break
-                            _p10 = env['q']
-                            if type(_p10) is not int or not 0 <= _p10 < num_players:
-                                raise RuleError(not_a_seat(_p10, num_players), S[100])
-                            if _p10 not in st.players:
+                            if _q8 not in st.players:
                                 break  # the picker is out of the game: the pick ends with what was picked
                             _n2 = len(_cands2) + _stop2
                             if _n2 > 1:
@@ -2014,105 +2013,104 @@ def build(num_players, files):
                             _picked2.append(_c40)
                             st.move(_c40, Z_discard1, False)
                     st.at = o27  # game.yaml:169
-                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[34]))), False, S[35])
+                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[32]))), False, S[33])
                 elif _i6 < _end5:  # game.yaml:170
-                    env['d'] = _v5[_i6 - _end4]
+                    _d19 = env['d'] = _v5[_i6 - _end4]
                     st.at = o29  # game.yaml:175
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[38])
+                        enter_procedure(st, S[35])
                     st.inline += 1
                     try:
                         c_2(st, _args23, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q7 for _q7 in st.players if ((len([1 for _m31 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m31.owner == _q7)]) > 0))]  # game.yaml:178
+                    _v8 = [_q9 for _q9 in st.players if ((len([1 for _m31 in st.zones[(Z_markers_on1 + _d19.ordinal)] if (_m31.owner == _q9)]) > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
-                        raise RuleError('a choice has no legal option', S[101])
-                    _p11 = e32_player(st, env)
-                    if type(_p11) is not int or not 0 <= _p11 < num_players:
-                        raise RuleError(not_a_seat(_p11, num_players), S[101])
-                    if _p11 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[98])
+                    if _S_p7 is None:
+                        raise RuleError(not_a_seat(_L_p8, num_players), S[98])
+                    if _L_p8 in st.players:  # else out of the game: no option runs
                         if _end8 > 1:
                             _i8 = st.choose(_end8)
                             st.move_number += 1
                             st.at = o32  # game.yaml:176
                         else:
                             _i8 = 0
-                        env['q'] = _v8[_i8]
+                        _q10 = env['q'] = _v8[_i8]
                         st.at = o31  # game.yaml:179
-                        _args24 = {'q': env['q'], 'd': env['d']}
+                        _args24 = {'q': _q10, 'd': _d19}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[39])
+                            enter_procedure(st, S[36])
                         st.inline += 1
                         try:
                             proc_return_marker(st, _args24)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+                            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
                             raise
                         st.inline -= 1
                 elif _i6 < _end6:  # game.yaml:180
-                    env['a'] = _v6[_i6 - _end5]
+                    _a4 = env['a'] = _v6[_i6 - _end5]
                     st.at = o34  # game.yaml:184
                     _args25 = {'p': _L_p8, 'minion': 'Alchemist'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[41])
+                        enter_procedure(st, S[38])
                     st.inline += 1
                     try:
                         c_2(st, _args25, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o37  # game.yaml:185
-                    _v9 = [_b2 for _b2 in K_districts1 if ((_b2 != env['a']))]  # game.yaml:187
+                    _v9 = [_b3 for _b3 in K_districts1 if ((_b3 != _a4))]  # game.yaml:187
                     _end9 = len(_v9)
                     if not _end9:
-                        raise RuleError('a choice has no legal option', S[102])
-                    _p12 = e37_player(st, env)
-                    if type(_p12) is not int or not 0 <= _p12 < num_players:
-                        raise RuleError(not_a_seat(_p12, num_players), S[102])
-                    if _p12 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[99])
+                    if _S_p7 is None:
+                        raise RuleError(not_a_seat(_L_p8, num_players), S[99])
+                    if _L_p8 in st.players:  # else out of the game: no option runs
                         if _end9 > 1:
                             _i9 = st.choose(_end9)
                             st.move_number += 1
                             st.at = o37  # game.yaml:185
                         else:
                             _i9 = 0
-                        env['b'] = _v9[_i9]
+                        _b4 = env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m32.owner == _L_p8)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m32.owner == _L_p8)]), (Z_markers_on1 + _b4.ordinal), False)
                 else:  # game.yaml:189
-                    env['d'] = _v7[_i6 - _end6]
+                    _d20 = env['d'] = _v7[_i6 - _end6]
                     st.at = o39  # game.yaml:191
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[44])
+                        enter_procedure(st, S[41])
                     st.inline += 1
                     try:
                         c_2(st, _args26, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o40  # game.yaml:191
-                    st.move(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
+                    st.move(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[43])))][-1], (Z_markers_on1 + _d20.ordinal), False)
     def c_5(st, env, pc):  # game.yaml:199
         _L_p9 = env['p']
+        _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d13 for _d13 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c42.name == _d13.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
+            _v10 = [_d21 for _d21 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))] if ((_c42.name == _d21.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
             _items17 = others(st, _L_p9)  # game.yaml:217
-            if _items17 and (len(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[58])))]) >= 2):
-                _v11 = [_q8 for _q8 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d14 in K_districts1))]
+            if _items17 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[55])))]) >= 2):
+                _v11 = [_q11 for _q11 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m36.owner == _q11)]) > 0)) for _d22 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2120,11 +2118,10 @@ def build(num_players, files):
             _end11 = _end10 + len(_v11)
             _end12 = _end11 + 1
             if not _end12:
-                raise RuleError('a choice has no legal option', S[103])
-            _p13 = e53_player(st, env)
-            if type(_p13) is not int or not 0 <= _p13 < num_players:
-                raise RuleError(not_a_seat(_p13, num_players), S[103])
-            if _p13 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[100])
+            if _S_p8 is None:
+                raise RuleError(not_a_seat(_L_p9, num_players), S[100])
+            if _L_p9 in st.players:  # else out of the game: no option runs
                 if _end12 > 1:
                     _i10 = st.choose(_end12)
                     st.move_number += 1
@@ -2132,16 +2129,16 @@ def build(num_players, files):
                 else:
                     _i10 = 0
                 if _i10 < _end10:  # game.yaml:206
-                    env['d'] = _v10[_i10]
+                    _d23 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = (len([1 for _m37 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m37.owner == _L_p9)]) + 1)
-                    _hi3 = (len([1 for _m38 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m38.owner == _L_p9)]) + 1)
+                    _lo3 = (len([1 for _m37 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m37.owner == _L_p9)]) + 1)
+                    _hi3 = (len([1 for _m38 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m38.owner == _L_p9)]) + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
-                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[104])
+                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[101])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c44.name == env['d'].props['minion']) or _c44.props['wild'])]
+                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[48])))] if ((_c44.name == _d23.props['minion']) or _c44.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2155,12 +2152,11 @@ def build(num_players, files):
                         _stop3 = len(_picked3) >= _lo3
                         if not _cands3:
                             if not _stop3:
-                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[104])
+                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[101])
                             break
-                        _p14 = _L_p9
-                        if type(_p14) is not int or not 0 <= _p14 < num_players:
-                            raise RuleError(not_a_seat(_p14, num_players), S[104])
-                        if _p14 not in st.players:
+                        if _S_p8 is None:
+                            raise RuleError(not_a_seat(_L_p9, num_players), S[101])
+                        if _L_p9 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n3 = len(_cands3) + _stop3
                         if _n3 > 1:
@@ -2175,47 +2171,46 @@ def build(num_players, files):
                         _picked3.append(_c43)
                         st.move(_c43, Z_discard1, False)
                     st.at = o45  # game.yaml:216
-                    st.move(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
+                    st.move(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))][-1], (Z_markers_on1 + _d23.ordinal), False)
                 elif _i10 < _end11:  # game.yaml:217
-                    env['q'] = _v11[_i10 - _end10]
+                    _q12 = env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d15 for _d15 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m40.owner == env['q'])]) > 0))]  # game.yaml:225
+                    _v12 = [_d24 for _d24 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m40.owner == _q12)]) > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
-                        raise RuleError('a choice has no legal option', S[105])
-                    _p15 = e49_player(st, env)
-                    if type(_p15) is not int or not 0 <= _p15 < num_players:
-                        raise RuleError(not_a_seat(_p15, num_players), S[105])
-                    if _p15 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[102])
+                    if _S_p8 is None:
+                        raise RuleError(not_a_seat(_L_p9, num_players), S[102])
+                    if _L_p9 in st.players:  # else out of the game: no option runs
                         if _end13 > 1:
                             _i12 = st.choose(_end13)
                             st.move_number += 1
                             st.at = o49  # game.yaml:223
                         else:
                             _i12 = 0
-                        env['d'] = _v12[_i12]
+                        _d25 = env['d'] = _v12[_i12]
                         st.at = o48  # game.yaml:225
-                        _args27 = {'p': _L_p9, 'q': env['q'], 'd': env['d']}
+                        _args27 = {'p': _L_p9, 'q': _q12, 'd': _d25}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[52])
+                            enter_procedure(st, S[49])
                         st.inline += 1
                         try:
                             c_6(st, _args27, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure usurp (' + str(S[106]) + ')')
+                            traced(e, 'procedure usurp (' + str(S[103]) + ')')
                             raise
                         st.inline -= 1
                 else:  # game.yaml:227
                     st.at = o51  # game.yaml:231
                     _lo4 = 0
                     if _lo4 < 0 or 1073741824 < _lo4:
-                        raise RuleError(f'a pick of {_lo4} to {1073741824} items is impossible', S[107])
+                        raise RuleError(f'a pick of {_lo4} to {1073741824} items is impossible', S[104])
                     _picked4 = []
                     while True:
                         _cands4 = []
                         _seen4 = set()
-                        for _y4 in reversed(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[55])))]):
+                        for _y4 in reversed(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]):
                             _t4 = _y4.type_id
                             if _t4 not in _seen4:
                                 _seen4.add(_t4)
@@ -2224,12 +2219,11 @@ def build(num_players, files):
                         _stop4 = len(_picked4) >= _lo4
                         if not _cands4:
                             if not _stop4:
-                                raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[107])
+                                raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[104])
                             break
-                        _p16 = _L_p9
-                        if type(_p16) is not int or not 0 <= _p16 < num_players:
-                            raise RuleError(not_a_seat(_p16, num_players), S[107])
-                        if _p16 not in st.players:
+                        if _S_p8 is None:
+                            raise RuleError(not_a_seat(_L_p9, num_players), S[104])
+                        if _L_p9 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n4 = len(_cands4) + _stop4
                         if _n4 > 1:
@@ -2245,31 +2239,34 @@ def build(num_players, files):
                         st.move(_c45, Z_discard1, False)
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
-                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[53]))), False, S[54])
+                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[50]))), False, S[51])
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
         _L_q2 = env['q']
         _L_d2 = env['d']
+        _S_q1 = _L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else None
+        _S_p9 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
+        _O_d2 = _L_d2.ordinal if type(_L_d2) is Card and _L_d2.kind == 'districts' else None
         if pc <= 0:
             st.at = o54  # game.yaml:239
             if st.record_log:
                 st.log_line(fmt_player1(_L_p10) + ' attempts to usurp ' + fmt_player1(_L_q2) + ' in ' + fmt_card1(_L_d2), -1)
         if pc <= 1:
             st.at = o55  # game.yaml:240
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[15]))), False, S[16])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[14]))), False, S[15])
         if pc <= 2:
             st.at = o58  # game.yaml:241
-            if (len(st.zones[(Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[17])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[16])))]) >= 2):
                 st.at = o57  # game.yaml:241
                 _args28 = {'p': _L_q2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[59])
+                    enter_procedure(st, S[56])
                 st.inline += 1
                 try:
                     c_7(st, _args28, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                    traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 3:
@@ -2279,11 +2276,10 @@ def build(num_players, files):
             _end14 = 1
             _end15 = _end14 + 1
             if not _end15:
-                raise RuleError('a choice has no legal option', S[109])
-            _p17 = e74_player(st, env)
-            if type(_p17) is not int or not 0 <= _p17 < num_players:
-                raise RuleError(not_a_seat(_p17, num_players), S[109])
-            if _p17 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[106])
+            if _S_p9 is None:
+                raise RuleError(not_a_seat(_L_p10, num_players), S[106])
+            if _L_p10 in st.players:  # else out of the game: no option runs
                 if _end15 > 1:
                     _i14 = st.choose(_end15)
                     st.move_number += 1
@@ -2292,26 +2288,26 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    _items18 = st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[61])))]
-                    _dest8 = (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[60])))
+                    _items18 = st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[58])))]
+                    _dest8 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))
                     for _c47 in cards_of(_items18):
                         st.move(_c47, _dest8, False)
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[62])
+                        enter_procedure(st, S[59])
                     st.inline += 1
                     try:
                         c_7(st, _args29, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                        traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o63  # game.yaml:249
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[64])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[66])))])) + ')', -1)
+                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[61])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[62])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[63])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
                     o64.exec(st, env)
@@ -2327,39 +2323,40 @@ def build(num_players, files):
                         st.at = o68  # game.yaml:256
                         _args30 = {'q': env['loser'], 'd': _L_d2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[67])
+                            enter_procedure(st, S[64])
                         st.inline += 1
                         try:
                             proc_return_marker(st, _args30)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+                            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o69  # game.yaml:257
-                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (_L_d2.ordinal if _L_d2.kind == 'districts' else ordinal(_L_d2, 'districts', S[68]))), False, S[71])
+                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[65]))), False, S[68])
                     st.at = o73  # game.yaml:258
-                    for _x7 in list([_L_p10, _L_q2]):
+                    for _x7 in [_L_p10, _L_q2]:
                         env['x'] = _x7
                         st.at = o72  # game.yaml:258
-                        _items19 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+                        _items19 = st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[69])))]
                         _dest9 = Z_discard1
                         for _c48 in cards_of(_items19):
                             st.move(_c48, _dest9, False)
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
+        _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         if pc <= 0:
             st.at = o75  # game.yaml:263
             _lo5 = 2
             _hi4 = 4
             if _lo5 < 0 or _hi4 < _lo5:
-                raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[110])
+                raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[107])
             _picked5 = []
             while True:
                 if len(_picked5) < _hi4:
                     _cands5 = []
                     _seen5 = set()
-                    for _y5 in reversed(st.zones[(Z_hand1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[74])))]):
+                    for _y5 in reversed(st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))]):
                         _t5 = _y5.type_id
                         if _t5 not in _seen5:
                             _seen5.add(_t5)
@@ -2370,12 +2367,11 @@ def build(num_players, files):
                 _stop5 = len(_picked5) >= _lo5
                 if not _cands5:
                     if not _stop5:
-                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[110])
+                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[107])
                     break
-                _p18 = _L_p11
-                if type(_p18) is not int or not 0 <= _p18 < num_players:
-                    raise RuleError(not_a_seat(_p18, num_players), S[110])
-                if _p18 not in st.players:
+                if _S_p10 is None:
+                    raise RuleError(not_a_seat(_L_p11, num_players), S[107])
+                if _L_p11 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n5 = len(_cands5) + _stop5
                 if _n5 > 1:
@@ -2388,27 +2384,24 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c49 = _cands5[0]
                 _picked5.append(_c49)
-                st.move(_c49, (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75]))), False)
+                st.move(_c49, (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[72]))), False)
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
             st.at = o83  # game.yaml:270
             st.secret += 1
-            for _q9 in list(clockwise_from(st, seat_after(st, st.vars['supreme'], 1))):
-                env['q'] = _q9
+            for _q13 in clockwise_from(st, seat_after(st, st.vars['supreme'], 1)):
+                env['q'] = _q13
                 st.at = o82  # game.yaml:273
-                if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) >= 2):
+                if (len(st.zones[(Z_hand1 + _q13)]) >= 2):
                     st.at = o81  # game.yaml:276
                     # game.yaml:278: always offered
                     # game.yaml:278: always offered
                     _end16 = 1
                     _end17 = _end16 + 1
                     if not _end17:
-                        raise RuleError('a choice has no legal option', S[111])
-                    _p19 = e81_player(st, env)
-                    if type(_p19) is not int or not 0 <= _p19 < num_players:
-                        raise RuleError(not_a_seat(_p19, num_players), S[111])
-                    if _p19 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[108])
+                    if _q13 in st.players:  # else out of the game: no option runs
                         if _end17 > 1:
                             _i16 = st.choose(_end17)
                             st.move_number += 1
@@ -2417,15 +2410,15 @@ def build(num_players, files):
                             _i16 = 0
                         if _i16 < _end16:  # game.yaml:278
                             st.at = o79  # game.yaml:278
-                            _args31 = {'p': env['q']}
+                            _args31 = {'p': _q13}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[77])
+                                enter_procedure(st, S[74])
                             st.inline += 1
                             try:
                                 c_7(st, _args31, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                                 raise
                             st.inline -= 1
                         else:  # game.yaml:278
@@ -2433,18 +2426,18 @@ def build(num_players, files):
             st.secret -= 1
         if pc <= 1:
             st.at = o84  # game.yaml:279
-            env['fighters'] = [_q10 for _q10 in st.players if (len(st.zones[(Z_legion1 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else seat(st, _q10, S[18])))]) > 0)]
+            env['fighters'] = [_q14 for _q14 in st.players if (len(st.zones[(Z_legion1 + _q14)]) > 0)]
         if pc <= 2:
             st.at = o85  # game.yaml:280
             if st.record_log:
                 st.log_line(fmt_list_player1(env['fighters']) + ' take part in the Struggle, each with a face-down Legion', -1)
         if pc <= 3:
             st.at = o88  # game.yaml:281
-            for _q11 in list(env['fighters']):
-                env['q'] = _q11
+            for _q15 in list(env['fighters']):
+                env['q'] = _q15
                 st.at = o87  # game.yaml:281
                 if st.record_log:
-                    st.log_line(fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[20])))])) + ')', -1)
+                    st.log_line(fmt_player1(_q15) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[17])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[18])))])) + ')', -1)
         if pc <= 4:
             _h2 = len(st.frames)
             st.at = o89  # game.yaml:282
@@ -2461,40 +2454,40 @@ def build(num_players, files):
                     st.log_line('nobody wins the Struggle; ' + fmt_card1(_L_day1) + ' is set aside', -1)
             else:
                 st.at = o91  # game.yaml:287
-                st.move(_L_day1, (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), False)
+                st.move(_L_day1, (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
                 st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
-                st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[24])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[23]))), (Z_markers_on1 + ordinal(_L_day1.props['district'], 'districts', S[22])), False, S[25])
+                st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(_L_day1.props['district'], 'districts', S[20])), False, S[23])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
         if pc <= 6:
             st.at = o101  # game.yaml:291
-            for _q12 in list(env['fighters']):
-                env['q'] = _q12
+            for _q16 in list(env['fighters']):
+                env['q'] = _q16
                 st.at = o100  # game.yaml:291
-                _items20 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
+                _items20 = st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[24])))]
                 _dest10 = Z_discard1
                 for _c51 in cards_of(_items20):
                     st.move(_c51, _dest10, False)
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
-            for _q13 in list(clockwise_from(st, st.vars['supreme'])):
-                env['q'] = _q13
+            for _q17 in clockwise_from(st, st.vars['supreme']):
+                env['q'] = _q17
                 st.at = o107  # game.yaml:299
-                if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
+                if (len(st.zones[(Z_hand1 + _q17)]) > 3):
                     st.at = o106  # game.yaml:301
-                    _lo6 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
-                    _hi5 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
+                    _lo6 = (len(st.zones[(Z_hand1 + _q17)]) - 3)
+                    _hi5 = (len(st.zones[(Z_hand1 + _q17)]) - 3)
                     if _lo6 < 0 or _hi5 < _lo6:
-                        raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[112])
+                        raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[109])
                     _picked6 = []
                     while True:
                         if len(_picked6) < _hi5:
                             _cands6 = []
                             _seen6 = set()
-                            for _y6 in reversed(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[83])))]):
+                            for _y6 in reversed(st.zones[(Z_hand1 + _q17)]):
                                 _t6 = _y6.type_id
                                 if _t6 not in _seen6:
                                     _seen6.add(_t6)
@@ -2505,12 +2498,9 @@ def build(num_players, files):
                         _stop6 = len(_picked6) >= _lo6
                         if not _cands6:
                             if not _stop6:
-                                raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[112])
+                                raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[109])
                             break
-                        _p20 = env['q']
-                        if type(_p20) is not int or not 0 <= _p20 < num_players:
-                            raise RuleError(not_a_seat(_p20, num_players), S[112])
-                        if _p20 not in st.players:
+                        if _q17 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n6 = len(_cands6) + _stop6
                         if _n6 > 1:
@@ -2526,7 +2516,7 @@ def build(num_players, files):
                         st.move(_c52, Z_discard1, False)
                 else:
                     st.at = o104  # game.yaml:302
-                    st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
+                    st.move_count((3 - len(st.zones[(Z_hand1 + _q17)])), Z_minion_deck1, (Z_hand1 + _q17), False, S[79])
         if pc <= 1:
             st.at = o109  # game.yaml:303
             _items21 = st.zones[Z_discard1]
@@ -2541,34 +2531,35 @@ def build(num_players, files):
             st.vars['supreme'] = seat_after(st, st.vars['supreme'], 1)
     def c_22(st, env, pc):  # game.yaml:163
         _L_p12 = env['p']
+        _S_p11 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
             st.at = o23  # game.yaml:164
             _args32 = {'p': _L_p12, 'minion': 'Ghoul'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[33])
+                enter_procedure(st, S[31])
             st.inline += 1
             try:
                 c_2(st, _args32, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q14 in list([_x8 for _x8 in others(st, _L_p12) if (len(st.zones[(Z_hand1 + (_x8 if type(_x8) is int and 0 <= _x8 < num_players else seat(st, _x8, S[37])))]) > 0)]):
-                env['q'] = _q14
+            for _q18 in [_x8 for _x8 in others(st, _L_p12) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
+                env['q'] = _q18
                 st.at = o25  # game.yaml:167
                 _lo7 = 1
                 _hi6 = 1
                 if _lo7 < 0 or _hi6 < _lo7:
-                    raise RuleError(f'a pick of {_lo7} to {_hi6} items is impossible', S[100])
+                    raise RuleError(f'a pick of {_lo7} to {_hi6} items is impossible', S[97])
                 _picked7 = []
                 while True:
                     if len(_picked7) < _hi6:
                         _cands7 = []
                         _seen7 = set()
-                        for _y7 in reversed(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))]):
+                        for _y7 in reversed(st.zones[(Z_hand1 + _q18)]):
                             _t7 = _y7.type_id
                             if _t7 not in _seen7:
                                 _seen7.add(_t7)
@@ -2579,12 +2570,9 @@ def build(num_players, files):
                     _stop7 = len(_picked7) >= _lo7
                     if not _cands7:
                         if not _stop7:
-                            raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[100])
+                            raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[97])
                         break
-                    _p21 = env['q']
-                    if type(_p21) is not int or not 0 <= _p21 < num_players:
-                        raise RuleError(not_a_seat(_p21, num_players), S[100])
-                    if _p21 not in st.players:
+                    if _q18 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n7 = len(_cands7) + _stop7
                     if _n7 > 1:
@@ -2600,21 +2588,22 @@ def build(num_players, files):
                     st.move(_c55, Z_discard1, False)
         if pc <= 2:
             st.at = o27  # game.yaml:169
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[34]))), False, S[35])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[32]))), False, S[33])
     def c_24(st, env, pc):  # game.yaml:166
         _L_q3 = env['q']
+        _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
         if pc <= 0:
             st.at = o25  # game.yaml:167
             _lo8 = 1
             _hi7 = 1
             if _lo8 < 0 or _hi7 < _lo8:
-                raise RuleError(f'a pick of {_lo8} to {_hi7} items is impossible', S[100])
+                raise RuleError(f'a pick of {_lo8} to {_hi7} items is impossible', S[97])
             _picked8 = []
             while True:
                 if len(_picked8) < _hi7:
                     _cands8 = []
                     _seen8 = set()
-                    for _y8 in reversed(st.zones[(Z_hand1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[36])))]):
+                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[34])))]):
                         _t8 = _y8.type_id
                         if _t8 not in _seen8:
                             _seen8.add(_t8)
@@ -2625,12 +2614,11 @@ def build(num_players, files):
                 _stop8 = len(_picked8) >= _lo8
                 if not _cands8:
                     if not _stop8:
-                        raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[100])
+                        raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[97])
                     break
-                _p22 = _L_q3
-                if type(_p22) is not int or not 0 <= _p22 < num_players:
-                    raise RuleError(not_a_seat(_p22, num_players), S[100])
-                if _p22 not in st.players:
+                if _S_q2 is None:
+                    raise RuleError(not_a_seat(_L_q3, num_players), S[97])
+                if _L_q3 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n8 = len(_cands8) + _stop8
                 if _n8 > 1:
@@ -2647,115 +2635,121 @@ def build(num_players, files):
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d3 = env['d']
+        _O_d3 = _L_d3.ordinal if type(_L_d3) is Card and _L_d3.kind == 'districts' else None
+        _S_p12 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o29  # game.yaml:175
             _args33 = {'p': _L_p13, 'minion': 'Darkened'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[38])
+                enter_procedure(st, S[35])
             st.inline += 1
             try:
                 c_2(st, _args33, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q15 for _q15 in st.players if ((len([1 for _m41 in st.zones[(Z_markers_on1 + (_L_d3.ordinal if _L_d3.kind == 'districts' else ordinal(_L_d3, 'districts', S[0])))] if (_m41.owner == _q15)]) > 0))]  # game.yaml:178
+            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m41 in st.zones[(Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[0])))] if (_m41.owner == _q19)]) > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
-                raise RuleError('a choice has no legal option', S[101])
-            _p23 = e32_player(st, env)
-            if type(_p23) is not int or not 0 <= _p23 < num_players:
-                raise RuleError(not_a_seat(_p23, num_players), S[101])
-            if _p23 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[98])
+            if _S_p12 is None:
+                raise RuleError(not_a_seat(_L_p13, num_players), S[98])
+            if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end18 > 1:
                     _i20 = st.choose(_end18)
                     st.move_number += 1
                     st.at = o32  # game.yaml:176
                 else:
                     _i20 = 0
-                env['q'] = _v13[_i20]
+                _q20 = env['q'] = _v13[_i20]
                 st.at = o31  # game.yaml:179
-                _args34 = {'q': env['q'], 'd': _L_d3}
+                _args34 = {'q': _q20, 'd': _L_d3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[39])
+                    enter_procedure(st, S[36])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args34)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+                    traced(e, 'procedure return_marker (' + str(S[37]) + ')')
                     raise
                 st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:183
         _L_p14 = env['p']
         _L_a2 = env['a']
+        _S_p13 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
+        _O_a1 = _L_a2.ordinal if type(_L_a2) is Card and _L_a2.kind == 'districts' else None
         if pc <= 0:
             st.at = o34  # game.yaml:184
             _args35 = {'p': _L_p14, 'minion': 'Alchemist'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[41])
+                enter_procedure(st, S[38])
             st.inline += 1
             try:
                 c_2(st, _args35, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o37  # game.yaml:185
-            _v14 = [_b3 for _b3 in K_districts1 if ((_b3 != _L_a2))]  # game.yaml:187
+            _v14 = [_b5 for _b5 in K_districts1 if ((_b5 != _L_a2))]  # game.yaml:187
             _end19 = len(_v14)
             if not _end19:
-                raise RuleError('a choice has no legal option', S[102])
-            _p24 = e37_player(st, env)
-            if type(_p24) is not int or not 0 <= _p24 < num_players:
-                raise RuleError(not_a_seat(_p24, num_players), S[102])
-            if _p24 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[99])
+            if _S_p13 is None:
+                raise RuleError(not_a_seat(_L_p14, num_players), S[99])
+            if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end19 > 1:
                     _i21 = st.choose(_end19)
                     st.move_number += 1
                     st.at = o37  # game.yaml:185
                 else:
                     _i21 = 0
-                env['b'] = _v14[_i21]
+                _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_L_a2.ordinal if _L_a2.kind == 'districts' else ordinal(_L_a2, 'districts', S[43])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[40])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + _b6.ordinal), False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d4 = env['d']
+        _O_d4 = _L_d4.ordinal if type(_L_d4) is Card and _L_d4.kind == 'districts' else None
+        _S_p14 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o39  # game.yaml:191
             _args36 = {'p': _L_p15, 'minion': 'Courtesan'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[44])
+                enter_procedure(st, S[41])
             st.inline += 1
             try:
                 c_2(st, _args36, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[99]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[46])))][-1], (Z_markers_on1 + (_L_d4.ordinal if _L_d4.kind == 'districts' else ordinal(_L_d4, 'districts', S[45]))), False)
+            st.move(st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[43])))][-1], (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[42]))), False)
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
         _L_d5 = env['d']
+        _O_d5 = _L_d5.ordinal if type(_L_d5) is Card and _L_d5.kind == 'districts' else None
+        _S_p15 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = (len([1 for _m43 in st.zones[(Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[0])))] if (_m43.owner == _L_p16)]) + 1)
-            _hi8 = (len([1 for _m44 in st.zones[(Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[0])))] if (_m44.owner == _L_p16)]) + 1)
+            _lo9 = (len([1 for _m43 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m43.owner == _L_p16)]) + 1)
+            _hi8 = (len([1 for _m44 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m44.owner == _L_p16)]) + 1)
             if _lo9 < 0 or _hi8 < _lo9:
-                raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[104])
+                raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[101])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
+                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[48])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2769,12 +2763,11 @@ def build(num_players, files):
                 _stop9 = len(_picked9) >= _lo9
                 if not _cands9:
                     if not _stop9:
-                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[104])
+                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[101])
                     break
-                _p25 = _L_p16
-                if type(_p25) is not int or not 0 <= _p25 < num_players:
-                    raise RuleError(not_a_seat(_p25, num_players), S[104])
-                if _p25 not in st.players:
+                if _S_p15 is None:
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[101])
+                if _L_p16 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n9 = len(_cands9) + _stop9
                 if _n9 > 1:
@@ -2790,37 +2783,37 @@ def build(num_players, files):
                 st.move(_c59, Z_discard1, False)
         if pc <= 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[50])))][-1], (Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[49]))), False)
+            st.move(st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))][-1], (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[46]))), False)
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
         _L_q4 = env['q']
+        _S_p16 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d16 for _d16 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
+            _v15 = [_d26 for _d26 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
-                raise RuleError('a choice has no legal option', S[105])
-            _p26 = e49_player(st, env)
-            if type(_p26) is not int or not 0 <= _p26 < num_players:
-                raise RuleError(not_a_seat(_p26, num_players), S[105])
-            if _p26 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[102])
+            if _S_p16 is None:
+                raise RuleError(not_a_seat(_L_p17, num_players), S[102])
+            if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end20 > 1:
                     _i23 = st.choose(_end20)
                     st.move_number += 1
                     st.at = o49  # game.yaml:223
                 else:
                     _i23 = 0
-                env['d'] = _v15[_i23]
+                _d27 = env['d'] = _v15[_i23]
                 st.at = o48  # game.yaml:225
-                _args37 = {'p': _L_p17, 'q': _L_q4, 'd': env['d']}
+                _args37 = {'p': _L_p17, 'q': _L_q4, 'd': _d27}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[52])
+                    enter_procedure(st, S[49])
                 st.inline += 1
                 try:
                     c_6(st, _args37, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure usurp (' + str(S[106]) + ')')
+                    traced(e, 'procedure usurp (' + str(S[103]) + ')')
                     raise
                 st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:225
@@ -2831,27 +2824,28 @@ def build(num_players, files):
             st.at = o48  # game.yaml:225
             _args38 = {'p': _L_p18, 'q': _L_q5, 'd': _L_d6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[52])
+                enter_procedure(st, S[49])
             st.inline += 1
             try:
                 c_6(st, _args38, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure usurp (' + str(S[106]) + ')')
+                traced(e, 'procedure usurp (' + str(S[103]) + ')')
                 raise
             st.inline -= 1
     def c_50(st, env, pc):  # game.yaml:230
         _L_p19 = env['p']
+        _S_p17 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o51  # game.yaml:231
             _lo10 = 0
             if _lo10 < 0 or 1073741824 < _lo10:
-                raise RuleError(f'a pick of {_lo10} to {1073741824} items is impossible', S[107])
+                raise RuleError(f'a pick of {_lo10} to {1073741824} items is impossible', S[104])
             _picked10 = []
             while True:
                 _cands10 = []
                 _seen10 = set()
-                for _y10 in reversed(st.zones[(Z_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[55])))]):
+                for _y10 in reversed(st.zones[(Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[52])))]):
                     _t10 = _y10.type_id
                     if _t10 not in _seen10:
                         _seen10.add(_t10)
@@ -2860,12 +2854,11 @@ def build(num_players, files):
                 _stop10 = len(_picked10) >= _lo10
                 if not _cands10:
                     if not _stop10:
-                        raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[107])
+                        raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[104])
                     break
-                _p27 = _L_p19
-                if type(_p27) is not int or not 0 <= _p27 < num_players:
-                    raise RuleError(not_a_seat(_p27, num_players), S[107])
-                if _p27 not in st.players:
+                if _S_p17 is None:
+                    raise RuleError(not_a_seat(_L_p19, num_players), S[104])
+                if _L_p19 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n10 = len(_cands10) + _stop10
                 if _n10 > 1:
@@ -2882,43 +2875,46 @@ def build(num_players, files):
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[53]))), False, S[54])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[50]))), False, S[51])
     def c_56(st, env, pc):  # game.yaml:241
         _L_q6 = env['q']
         if pc <= 0:
             st.at = o57  # game.yaml:241
             _args39 = {'p': _L_q6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[59])
+                enter_procedure(st, S[56])
             st.inline += 1
             try:
                 c_7(st, _args39, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                 raise
             st.inline -= 1
     def c_61(st, env, pc):  # game.yaml:247
         _L_p20 = env['p']
         _L_q7 = env['q']
         _L_d7 = env['d']
+        _S_p18 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
+        _S_q3 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
+        _O_d6 = _L_d7.ordinal if type(_L_d7) is Card and _L_d7.kind == 'districts' else None
         if pc <= 0:
             st.at = o62  # game.yaml:248
             _args40 = {'p': _L_p20}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[62])
+                enter_procedure(st, S[59])
             st.inline += 1
             try:
                 c_7(st, _args40, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[63])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[64])))])) + '); ' + fmt_player1(_L_q7) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[65])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[66])))])) + ')', -1)
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[61])))])) + '); ' + fmt_player1(_L_q7) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[62])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[63])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
@@ -2936,42 +2932,42 @@ def build(num_players, files):
                 st.at = o68  # game.yaml:256
                 _args41 = {'q': env['loser'], 'd': _L_d7}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[67])
+                    enter_procedure(st, S[64])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args41)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_marker (' + str(S[40]) + ')')
+                    traced(e, 'procedure return_marker (' + str(S[37]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[70])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[69]))), (Z_markers_on1 + (_L_d7.ordinal if _L_d7.kind == 'districts' else ordinal(_L_d7, 'districts', S[68]))), False, S[71])
+                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[65]))), False, S[68])
         if pc <= 4:
             st.at = o73  # game.yaml:258
-            for _x9 in list([_L_p20, _L_q7]):
+            for _x9 in [_L_p20, _L_q7]:
                 env['x'] = _x9
                 st.at = o72  # game.yaml:258
-                _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
+                _items22 = st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[69])))]
                 _dest12 = Z_discard1
                 for _c63 in cards_of(_items22):
                     st.move(_c63, _dest12, False)
     def c_76(st, env, pc):  # game.yaml:272
         _L_q8 = env['q']
+        _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (_L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else seat(st, _L_q8, S[76])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[73])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
                 _end21 = 1
                 _end22 = _end21 + 1
                 if not _end22:
-                    raise RuleError('a choice has no legal option', S[111])
-                _p28 = e81_player(st, env)
-                if type(_p28) is not int or not 0 <= _p28 < num_players:
-                    raise RuleError(not_a_seat(_p28, num_players), S[111])
-                if _p28 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[108])
+                if _S_q4 is None:
+                    raise RuleError(not_a_seat(_L_q8, num_players), S[108])
+                if _L_q8 in st.players:  # else out of the game: no option runs
                     if _end22 > 1:
                         _i25 = st.choose(_end22)
                         st.move_number += 1
@@ -2982,19 +2978,20 @@ def build(num_players, files):
                         st.at = o79  # game.yaml:278
                         _args42 = {'p': _L_q8}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[77])
+                            enter_procedure(st, S[74])
                         st.inline += 1
                         try:
                             c_7(st, _args42, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                            traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:278
                         pass
     def c_77(st, env, pc):  # game.yaml:275
         _L_q9 = env['q']
+        _S_q5 = _L_q9 if type(_L_q9) is int and 0 <= _L_q9 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:276
             # game.yaml:278: always offered
@@ -3002,11 +2999,10 @@ def build(num_players, files):
             _end23 = 1
             _end24 = _end23 + 1
             if not _end24:
-                raise RuleError('a choice has no legal option', S[111])
-            _p29 = e81_player(st, env)
-            if type(_p29) is not int or not 0 <= _p29 < num_players:
-                raise RuleError(not_a_seat(_p29, num_players), S[111])
-            if _p29 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[108])
+            if _S_q5 is None:
+                raise RuleError(not_a_seat(_L_q9, num_players), S[108])
+            if _L_q9 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i26 = st.choose(_end24)
                     st.move_number += 1
@@ -3017,13 +3013,13 @@ def build(num_players, files):
                     st.at = o79  # game.yaml:278
                     _args43 = {'p': _L_q9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[77])
+                        enter_procedure(st, S[74])
                     st.inline += 1
                     try:
                         c_7(st, _args43, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                        traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:278
@@ -3034,31 +3030,32 @@ def build(num_players, files):
             st.at = o79  # game.yaml:278
             _args44 = {'p': _L_q10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[77])
+                enter_procedure(st, S[74])
             st.inline += 1
             try:
                 c_7(st, _args44, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure build_legion (' + str(S[108]) + ')')
+                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
                 raise
             st.inline -= 1
     def c_102(st, env, pc):  # game.yaml:298
         _L_q11 = env['q']
+        _S_q6 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[79])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[84])))]) - 3)
-                _hi9 = (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[84])))]) - 3)
+                _lo11 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[81])))]) - 3)
+                _hi9 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[81])))]) - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
-                    raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[112])
+                    raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[109])
                 _picked11 = []
                 while True:
                     if len(_picked11) < _hi9:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[83])))]):
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))]):
                             _t11 = _y11.type_id
                             if _t11 not in _seen11:
                                 _seen11.add(_t11)
@@ -3069,12 +3066,11 @@ def build(num_players, files):
                     _stop11 = len(_picked11) >= _lo11
                     if not _cands11:
                         if not _stop11:
-                            raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[112])
+                            raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[109])
                         break
-                    _p30 = _L_q11
-                    if type(_p30) is not int or not 0 <= _p30 < num_players:
-                        raise RuleError(not_a_seat(_p30, num_players), S[112])
-                    if _p30 not in st.players:
+                    if _S_q6 is None:
+                        raise RuleError(not_a_seat(_L_q11, num_players), S[109])
+                    if _L_q11 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n11 = len(_cands11) + _stop11
                     if _n11 > 1:
@@ -3090,21 +3086,22 @@ def build(num_players, files):
                     st.move(_c64, Z_discard1, False)
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[81])))])), Z_minion_deck1, (Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[80]))), False, S[82])
+                st.move_count((3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[78])))])), Z_minion_deck1, (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77]))), False, S[79])
     def c_105(st, env, pc):  # game.yaml:300
         _L_q12 = env['q']
+        _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = (len(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[84])))]) - 3)
-            _hi10 = (len(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[84])))]) - 3)
+            _lo12 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[81])))]) - 3)
+            _hi10 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[81])))]) - 3)
             if _lo12 < 0 or _hi10 < _lo12:
-                raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[112])
+                raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[109])
             _picked12 = []
             while True:
                 if len(_picked12) < _hi10:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[83])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))]):
                         _t12 = _y12.type_id
                         if _t12 not in _seen12:
                             _seen12.add(_t12)
@@ -3115,12 +3112,11 @@ def build(num_players, files):
                 _stop12 = len(_picked12) >= _lo12
                 if not _cands12:
                     if not _stop12:
-                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[112])
+                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[109])
                     break
-                _p31 = _L_q12
-                if type(_p31) is not int or not 0 <= _p31 < num_players:
-                    raise RuleError(not_a_seat(_p31, num_players), S[112])
-                if _p31 not in st.players:
+                if _S_q7 is None:
+                    raise RuleError(not_a_seat(_L_q12, num_players), S[109])
+                if _L_q12 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n12 = len(_cands12) + _stop12
                 if _n12 > 1:
@@ -3140,11 +3136,11 @@ def build(num_players, files):
             _passes1 = 0
             while True:
                 st.at = o147  # game.yaml:105
-                if _passes1 > 0 and ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p32 if type(_p32) is int and 0 <= _p32 < num_players else seat(st, _p32, S[1])))]) == 0) for _p32 in st.players)):
+                if _passes1 > 0 and ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p32)]) == 0) for _p32 in st.players)):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[113])
+                    raise too_long(S[110])
                 st.at = o120  # game.yaml:105
                 st.vars['round'] += 1
                 st.at = o121  # game.yaml:105
@@ -3167,22 +3163,22 @@ def build(num_players, files):
                 st.at = o129  # game.yaml:114
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
-                for _p33 in list(clockwise_from(st, st.vars['supreme'])):
+                for _p33 in clockwise_from(st, st.vars['supreme']):
                     env['p'] = _p33
                     st.at = o131  # game.yaml:114
-                    st.vars['turn_player'] = env['p']
+                    st.vars['turn_player'] = _p33
                     if st.record_log:
                         st.log_line(turn_line(st), -1)
                     st.at = o132  # game.yaml:114
-                    _args45 = {'p': env['p']}
+                    _args45 = {'p': _p33}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[87])
+                        enter_procedure(st, S[84])
                     st.inline += 1
                     try:
                         c_0(st, _args45, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure turn (' + str(S[114]) + ')')
+                        traced(e, 'procedure turn (' + str(S[111]) + ')')
                         raise
                     st.inline -= 1
                 st.at = o134  # game.yaml:114
@@ -3198,19 +3194,19 @@ def build(num_players, files):
                 st.at = o139  # game.yaml:115
                 _args46 = {'day': st.zones[Z_current_day1][-1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[88])
+                    enter_procedure(st, S[85])
                 st.inline += 1
                 try:
                     c_8(st, _args46, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure struggle (' + str(S[115]) + ')')
+                    traced(e, 'procedure struggle (' + str(S[112]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o140  # game.yaml:115
                 st.vars['phase'] = ''
                 st.at = o146  # game.yaml:116
-                if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[1])))]) == 0) for _p34 in st.players))):
+                if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p34)]) == 0) for _p34 in st.players))):
                     st.at = o142  # game.yaml:116
                     st.vars['phase'] = 'Ending the Day'
                     st.at = o143  # game.yaml:116
@@ -3219,13 +3215,13 @@ def build(num_players, files):
                     st.at = o144  # game.yaml:116
                     _args47 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[89])
+                        enter_procedure(st, S[86])
                     st.inline += 1
                     try:
                         c_9(st, _args47, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure end_of_day (' + str(S[116]) + ')')
+                        traced(e, 'procedure end_of_day (' + str(S[113]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o145  # game.yaml:116
@@ -3257,22 +3253,22 @@ def build(num_players, files):
             st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
-            for _p35 in list(clockwise_from(st, st.vars['supreme'])):
+            for _p35 in clockwise_from(st, st.vars['supreme']):
                 env['p'] = _p35
                 st.at = o131  # game.yaml:114
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _p35
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
-                _args48 = {'p': env['p']}
+                _args48 = {'p': _p35}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[87])
+                    enter_procedure(st, S[84])
                 st.inline += 1
                 try:
                     c_0(st, _args48, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure turn (' + str(S[114]) + ')')
+                    traced(e, 'procedure turn (' + str(S[111]) + ')')
                     raise
                 st.inline -= 1
             st.at = o134  # game.yaml:114
@@ -3289,20 +3285,20 @@ def build(num_players, files):
             st.at = o139  # game.yaml:115
             _args49 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
+                enter_procedure(st, S[85])
             st.inline += 1
             try:
                 c_8(st, _args49, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure struggle (' + str(S[115]) + ')')
+                traced(e, 'procedure struggle (' + str(S[112]) + ')')
                 raise
             st.inline -= 1
             st.at = o140  # game.yaml:115
             st.vars['phase'] = ''
         if pc <= 5:
             st.at = o146  # game.yaml:116
-            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + (_p36 if type(_p36) is int and 0 <= _p36 < num_players else seat(st, _p36, S[1])))]) == 0) for _p36 in st.players))):
+            if (not ((len(st.zones[Z_day_deck1]) == 0) or any((len(st.zones[(Z_house1 + _p36)]) == 0) for _p36 in st.players))):
                 st.at = o142  # game.yaml:116
                 st.vars['phase'] = 'Ending the Day'
                 st.at = o143  # game.yaml:116
@@ -3311,13 +3307,13 @@ def build(num_players, files):
                 st.at = o144  # game.yaml:116
                 _args50 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[89])
+                    enter_procedure(st, S[86])
                 st.inline += 1
                 try:
                     c_9(st, _args50, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure end_of_day (' + str(S[116]) + ')')
+                    traced(e, 'procedure end_of_day (' + str(S[113]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o145  # game.yaml:116
@@ -3328,22 +3324,22 @@ def build(num_players, files):
             st.vars['phase'] = 'Player Turns'
         if pc <= 1:
             st.at = o133  # game.yaml:114
-            for _p37 in list(clockwise_from(st, st.vars['supreme'])):
+            for _p37 in clockwise_from(st, st.vars['supreme']):
                 env['p'] = _p37
                 st.at = o131  # game.yaml:114
-                st.vars['turn_player'] = env['p']
+                st.vars['turn_player'] = _p37
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o132  # game.yaml:114
-                _args51 = {'p': env['p']}
+                _args51 = {'p': _p37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[87])
+                    enter_procedure(st, S[84])
                 st.inline += 1
                 try:
                     c_0(st, _args51, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure turn (' + str(S[114]) + ')')
+                    traced(e, 'procedure turn (' + str(S[111]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 2:
@@ -3363,13 +3359,13 @@ def build(num_players, files):
             st.at = o132  # game.yaml:114
             _args52 = {'p': _L_p21}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[87])
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 c_0(st, _args52, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure turn (' + str(S[114]) + ')')
+                traced(e, 'procedure turn (' + str(S[111]) + ')')
                 raise
             st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:115
@@ -3384,13 +3380,13 @@ def build(num_players, files):
             st.at = o139  # game.yaml:115
             _args53 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
+                enter_procedure(st, S[85])
             st.inline += 1
             try:
                 c_8(st, _args53, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure struggle (' + str(S[115]) + ')')
+                traced(e, 'procedure struggle (' + str(S[112]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -3408,13 +3404,13 @@ def build(num_players, files):
             st.at = o144  # game.yaml:116
             _args54 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[89])
+                enter_procedure(st, S[86])
             st.inline += 1
             try:
                 c_9(st, _args54, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure end_of_day (' + str(S[116]) + ')')
+                traced(e, 'procedure end_of_day (' + str(S[113]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -3422,7 +3418,7 @@ def build(num_players, files):
             st.vars['phase'] = ''
 
     def tie_0(st, env):  # game.yaml:327
-        return len(st.zones[(Z_won_days1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[117])))])
+        return len(st.zones[(Z_won_days1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114])))])
     def init_supreme(st, env):  # game.yaml:66
         return 0
     def init_score(st, env):  # game.yaml:69
@@ -3436,69 +3432,69 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:105
         return first(st.players)
 
-    o0 = Block(0, S[114], 5, step_0)
-    o1 = Block(1, S[93], 1, step_1)
-    o2 = Block(2, S[99], 1, step_2)
-    o3 = Block(3, S[94], 1, step_3)
-    o4 = Block(4, S[40], 1, step_4)
-    o5 = Block(5, S[95], 1, step_5)
-    o6 = Block(6, S[106], 4, step_6)
-    o7 = Block(7, S[108], 1, step_7)
-    o8 = Block(8, S[115], 7, step_8)
-    o9 = Block(9, S[116], 4, step_9)
-    o10 = Stmt(10, S[9])
-    o11 = Stmt(11, S[10])
-    o12 = Stmt(12, S[11])
-    o13 = Stmt(13, S[12])
-    o14 = Stmt(14, S[14])
-    o15 = Block(15, S[118], 1, step_15)
-    o16 = Stmt(16, S[28])
-    o17 = Block(17, S[119], 1, step_17)
-    o18 = Stmt(18, S[120])
-    o19 = ChooseOp(S[96], e19_player, e19_prompt, [
+    o0 = Block(0, S[111], 5, step_0)
+    o1 = Block(1, S[90], 1, step_1)
+    o2 = Block(2, S[96], 1, step_2)
+    o3 = Block(3, S[91], 1, step_3)
+    o4 = Block(4, S[37], 1, step_4)
+    o5 = Block(5, S[92], 1, step_5)
+    o6 = Block(6, S[103], 4, step_6)
+    o7 = Block(7, S[105], 1, step_7)
+    o8 = Block(8, S[112], 7, step_8)
+    o9 = Block(9, S[113], 4, step_9)
+    o10 = Stmt(10, S[8])
+    o11 = Stmt(11, S[9])
+    o12 = Stmt(12, S[10])
+    o13 = Stmt(13, S[11])
+    o14 = Stmt(14, S[13])
+    o15 = Block(15, S[115], 1, step_15)
+    o16 = Stmt(16, S[26])
+    o17 = Block(17, S[116], 1, step_17)
+    o18 = Stmt(18, S[117])
+    o19 = ChooseOp(S[93], e19_player, e19_prompt, [
         OptionOp(site[0], e19_label0, None, None, None, o15),
         OptionOp(site[1], e19_label1, 'd', e19_items1, e19_when1, o17),
     ], False)
     o19.collect = collect_19
     o19.resolve = resolve_19
     o19.uid = 19
-    o20 = PickOp(S[97], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, e20_where, None, False, site[2])
+    o20 = PickOp(S[94], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, e20_where, None, False, site[2])
     o20.candidates = cands_20
     o20.uid = 20
-    o21 = Block(21, S[121], 0, step_21)
-    o22 = Block(22, S[122], 3, step_22)
-    o23 = Stmt(23, S[33])
-    o24 = Block(24, S[123], 1, step_24)
-    o25 = PickOp(S[100], e25_player, e25_prompt, 'c', e25_src, e25_dest, e25_min, e25_max, None, None, False, site[5])
+    o21 = Block(21, S[118], 0, step_21)
+    o22 = Block(22, S[119], 3, step_22)
+    o23 = Stmt(23, S[31])
+    o24 = Block(24, S[120], 1, step_24)
+    o25 = PickOp(S[97], e25_player, e25_prompt, 'c', e25_src, e25_dest, e25_min, e25_max, None, None, False, site[5])
     o25.candidates = cands_25
     o25.uid = 25
-    o26 = ForOp(S[124], 'q', e26_items, o24, False, seats=True)
+    o26 = ForOp(S[121], 'q', e26_items, o24, False, seats=True)
     o26.uid = 26
-    o27 = Stmt(27, S[35])
-    o28 = Block(28, S[125], 2, step_28)
-    o29 = Stmt(29, S[38])
-    o30 = Block(30, S[126], 1, step_30)
-    o31 = Stmt(31, S[39])
-    o32 = ChooseOp(S[101], e32_player, e32_prompt, [
+    o27 = Stmt(27, S[33])
+    o28 = Block(28, S[122], 2, step_28)
+    o29 = Stmt(29, S[35])
+    o30 = Block(30, S[123], 1, step_30)
+    o31 = Stmt(31, S[36])
+    o32 = ChooseOp(S[98], e32_player, e32_prompt, [
         OptionOp(site[7], e32_label0, 'q', e32_items0, e32_when0, o30),
     ], False)
     o32.collect = collect_32
     o32.resolve = resolve_32
     o32.uid = 32
-    o33 = Block(33, S[127], 2, step_33)
-    o34 = Stmt(34, S[41])
-    o35 = Block(35, S[128], 1, step_35)
-    o36 = Stmt(36, S[129])
-    o37 = ChooseOp(S[102], e37_player, e37_prompt, [
+    o33 = Block(33, S[124], 2, step_33)
+    o34 = Stmt(34, S[38])
+    o35 = Block(35, S[125], 1, step_35)
+    o36 = Stmt(36, S[126])
+    o37 = ChooseOp(S[99], e37_player, e37_prompt, [
         OptionOp(site[9], e37_label0, 'b', e37_items0, e37_when0, o35),
     ], False)
     o37.collect = collect_37
     o37.resolve = resolve_37
     o37.uid = 37
-    o38 = Block(38, S[130], 2, step_38)
-    o39 = Stmt(39, S[44])
-    o40 = Stmt(40, S[131])
-    o41 = ChooseOp(S[98], e41_player, e41_prompt, [
+    o38 = Block(38, S[127], 2, step_38)
+    o39 = Stmt(39, S[41])
+    o40 = Stmt(40, S[128])
+    o41 = ChooseOp(S[95], e41_player, e41_prompt, [
         OptionOp(site[3], e41_label0, None, None, None, o21),
         OptionOp(site[4], e41_label1, None, None, e41_when1, o22),
         OptionOp(site[6], e41_label2, 'd', e41_items2, e41_when2, o28),
@@ -3508,27 +3504,27 @@ def build(num_players, files):
     o41.collect = collect_41
     o41.resolve = resolve_41
     o41.uid = 41
-    o42 = Stmt(42, S[132])
-    o43 = Block(43, S[133], 2, step_43)
-    o44 = PickOp(S[104], e44_player, e44_prompt, 'c', e44_src, e44_dest, e44_min, e44_max, e44_where, None, False, site[12])
+    o42 = Stmt(42, S[129])
+    o43 = Block(43, S[130], 2, step_43)
+    o44 = PickOp(S[101], e44_player, e44_prompt, 'c', e44_src, e44_dest, e44_min, e44_max, e44_where, None, False, site[12])
     o44.candidates = cands_44
     o44.uid = 44
-    o45 = Stmt(45, S[134])
-    o46 = Block(46, S[135], 1, step_46)
-    o47 = Block(47, S[136], 1, step_47)
-    o48 = Stmt(48, S[52])
-    o49 = ChooseOp(S[105], e49_player, e49_prompt, [
+    o45 = Stmt(45, S[131])
+    o46 = Block(46, S[132], 1, step_46)
+    o47 = Block(47, S[133], 1, step_47)
+    o48 = Stmt(48, S[49])
+    o49 = ChooseOp(S[102], e49_player, e49_prompt, [
         OptionOp(site[14], e49_label0, 'd', e49_items0, e49_when0, o47),
     ], False)
     o49.collect = collect_49
     o49.resolve = resolve_49
     o49.uid = 49
-    o50 = Block(50, S[137], 2, step_50)
-    o51 = PickOp(S[107], e51_player, e51_prompt, 'c', e51_src, e51_dest, e51_min, None, None, 'gone', False, site[16])
+    o50 = Block(50, S[134], 2, step_50)
+    o51 = PickOp(S[104], e51_player, e51_prompt, 'c', e51_src, e51_dest, e51_min, None, None, 'gone', False, site[16])
     o51.candidates = cands_51
     o51.uid = 51
-    o52 = Stmt(52, S[54])
-    o53 = ChooseOp(S[103], e53_player, e53_prompt, [
+    o52 = Stmt(52, S[51])
+    o53 = ChooseOp(S[100], e53_player, e53_prompt, [
         OptionOp(site[11], e53_label0, 'd', e53_items0, e53_when0, o43),
         OptionOp(site[13], e53_label1, 'q', e53_items1, e53_when1, o46),
         OptionOp(site[15], e53_label2, None, None, None, o50),
@@ -3536,150 +3532,150 @@ def build(num_players, files):
     o53.collect = collect_53
     o53.resolve = resolve_53
     o53.uid = 53
-    o54 = Stmt(54, S[138])
-    o55 = Stmt(55, S[16])
-    o56 = Block(56, S[139], 1, step_56)
-    o57 = Stmt(57, S[59])
-    o58 = Stmt(58, S[140])
-    o59 = Block(59, S[141], 1, step_59)
-    o60 = Stmt(60, S[142])
-    o61 = Block(61, S[143], 5, step_61)
-    o62 = Stmt(62, S[62])
-    o63 = Stmt(63, S[144])
-    o64 = WinnerOp(S[145], 'majority:holder', e64_among, e64_strength, e64_chooser, True, 'w', e64_prompt, site[19], fmt_player1)
+    o54 = Stmt(54, S[135])
+    o55 = Stmt(55, S[15])
+    o56 = Block(56, S[136], 1, step_56)
+    o57 = Stmt(57, S[56])
+    o58 = Stmt(58, S[137])
+    o59 = Block(59, S[138], 1, step_59)
+    o60 = Stmt(60, S[139])
+    o61 = Block(61, S[140], 5, step_61)
+    o62 = Stmt(62, S[59])
+    o63 = Stmt(63, S[141])
+    o64 = WinnerOp(S[142], 'majority:holder', e64_among, e64_strength, e64_chooser, True, 'w', e64_prompt, site[19], fmt_player1)
     o64.uid = 64
-    o65 = Block(65, S[146], 4, step_65)
-    o66 = Stmt(66, S[147])
-    o67 = Stmt(67, S[148])
-    o68 = Stmt(68, S[67])
-    o69 = Stmt(69, S[71])
-    o70 = Stmt(70, S[149])
-    o71 = Block(71, S[150], 1, step_71)
-    o72 = Stmt(72, S[151])
-    o73 = ForOp(S[152], 'x', e73_items, o71, False, seats=True)
+    o65 = Block(65, S[143], 4, step_65)
+    o66 = Stmt(66, S[144])
+    o67 = Stmt(67, S[145])
+    o68 = Stmt(68, S[64])
+    o69 = Stmt(69, S[68])
+    o70 = Stmt(70, S[146])
+    o71 = Block(71, S[147], 1, step_71)
+    o72 = Stmt(72, S[148])
+    o73 = ForOp(S[149], 'x', e73_items, o71, False, seats=True)
     o73.uid = 73
-    o74 = ChooseOp(S[109], e74_player, e74_prompt, [
+    o74 = ChooseOp(S[106], e74_player, e74_prompt, [
         OptionOp(site[17], e74_label0, None, None, None, o59),
         OptionOp(site[18], e74_label1, None, None, None, o61),
     ], False)
     o74.collect = collect_74
     o74.resolve = resolve_74
     o74.uid = 74
-    o75 = PickOp(S[110], e75_player, e75_prompt, 'c', e75_src, e75_dest, e75_min, e75_max, None, None, True, site[20])
+    o75 = PickOp(S[107], e75_player, e75_prompt, 'c', e75_src, e75_dest, e75_min, e75_max, None, None, True, site[20])
     o75.candidates = cands_75
     o75.uid = 75
-    o76 = Block(76, S[153], 1, step_76)
-    o77 = Block(77, S[154], 1, step_77)
-    o78 = Block(78, S[155], 1, step_78)
-    o79 = Stmt(79, S[77])
-    o80 = Block(80, S[156], 0, step_80)
-    o81 = ChooseOp(S[111], e81_player, e81_prompt, [
+    o76 = Block(76, S[150], 1, step_76)
+    o77 = Block(77, S[151], 1, step_77)
+    o78 = Block(78, S[152], 1, step_78)
+    o79 = Stmt(79, S[74])
+    o80 = Block(80, S[153], 0, step_80)
+    o81 = ChooseOp(S[108], e81_player, e81_prompt, [
         OptionOp(site[21], e81_label0, None, None, None, o78),
         OptionOp(site[22], e81_label1, None, None, None, o80),
     ], False)
     o81.collect = collect_81
     o81.resolve = resolve_81
     o81.uid = 81
-    o82 = Stmt(82, S[157])
-    o83 = ForOp(S[158], 'q', e83_items, o76, True, seats=True)
+    o82 = Stmt(82, S[154])
+    o83 = ForOp(S[155], 'q', e83_items, o76, True, seats=True)
     o83.uid = 83
-    o84 = Stmt(84, S[159])
-    o85 = Stmt(85, S[160])
-    o86 = Block(86, S[161], 1, step_86)
-    o87 = Stmt(87, S[162])
-    o88 = ForOp(S[163], 'q', e88_items, o86, False, seats=True)
+    o84 = Stmt(84, S[156])
+    o85 = Stmt(85, S[157])
+    o86 = Block(86, S[158], 1, step_86)
+    o87 = Stmt(87, S[159])
+    o88 = ForOp(S[160], 'q', e88_items, o86, False, seats=True)
     o88.uid = 88
-    o89 = WinnerOp(S[164], 'majority:holder', e89_among, e89_strength, e89_chooser, True, 'w', e89_prompt, site[23], fmt_player1)
+    o89 = WinnerOp(S[161], 'majority:holder', e89_among, e89_strength, e89_chooser, True, 'w', e89_prompt, site[23], fmt_player1)
     o89.uid = 89
-    o90 = Block(90, S[165], 3, step_90)
-    o91 = Stmt(91, S[166])
-    o92 = Block(92, S[167], 1, step_92)
-    o93 = Stmt(93, S[25])
-    o94 = Stmt(94, S[168])
-    o95 = Block(95, S[169], 2, step_95)
-    o96 = Stmt(96, S[170])
-    o97 = Stmt(97, S[171])
-    o98 = Stmt(98, S[172])
-    o99 = Block(99, S[173], 1, step_99)
-    o100 = Stmt(100, S[174])
-    o101 = ForOp(S[175], 'q', e101_items, o99, False, seats=True)
+    o90 = Block(90, S[162], 3, step_90)
+    o91 = Stmt(91, S[163])
+    o92 = Block(92, S[164], 1, step_92)
+    o93 = Stmt(93, S[23])
+    o94 = Stmt(94, S[165])
+    o95 = Block(95, S[166], 2, step_95)
+    o96 = Stmt(96, S[167])
+    o97 = Stmt(97, S[168])
+    o98 = Stmt(98, S[169])
+    o99 = Block(99, S[170], 1, step_99)
+    o100 = Stmt(100, S[171])
+    o101 = ForOp(S[172], 'q', e101_items, o99, False, seats=True)
     o101.uid = 101
-    o102 = Block(102, S[176], 1, step_102)
-    o103 = Block(103, S[177], 1, step_103)
-    o104 = Stmt(104, S[82])
-    o105 = Block(105, S[178], 1, step_105)
-    o106 = PickOp(S[112], e106_player, e106_prompt, 'c', e106_src, e106_dest, e106_min, e106_max, None, None, False, site[24])
+    o102 = Block(102, S[173], 1, step_102)
+    o103 = Block(103, S[174], 1, step_103)
+    o104 = Stmt(104, S[79])
+    o105 = Block(105, S[175], 1, step_105)
+    o106 = PickOp(S[109], e106_player, e106_prompt, 'c', e106_src, e106_dest, e106_min, e106_max, None, None, False, site[24])
     o106.candidates = cands_106
     o106.uid = 106
-    o107 = Stmt(107, S[179])
-    o108 = ForOp(S[180], 'q', e108_items, o102, False, seats=True)
+    o107 = Stmt(107, S[176])
+    o108 = ForOp(S[177], 'q', e108_items, o102, False, seats=True)
     o108.uid = 108
-    o109 = Stmt(109, S[181])
-    o110 = Stmt(110, S[182])
-    o111 = Stmt(111, S[183])
-    o112 = Block(112, S[184], 3, step_112)
-    o113 = Stmt(113, S[185])
-    o114 = Stmt(114, S[186])
-    o115 = Block(115, S[187], 1, step_115)
-    o116 = Stmt(116, S[86])
-    o117 = ForOp(S[188], 'p', e117_items, o115, False, seats=True)
+    o109 = Stmt(109, S[178])
+    o110 = Stmt(110, S[179])
+    o111 = Stmt(111, S[180])
+    o112 = Block(112, S[181], 3, step_112)
+    o113 = Stmt(113, S[182])
+    o114 = Stmt(114, S[183])
+    o115 = Block(115, S[184], 1, step_115)
+    o116 = Stmt(116, S[82])
+    o117 = ForOp(S[185], 'p', e117_items, o115, False, seats=True)
     o117.uid = 117
-    o118 = Block(118, S[113], 1, step_118)
-    o119 = Block(119, S[113], 6, step_119)
-    o120 = Stmt(120, S[113])
-    o121 = Stmt(121, S[113])
-    o122 = Block(122, S[189], 5, step_122)
-    o123 = Stmt(123, S[189])
-    o124 = Stmt(124, S[189])
-    o125 = Stmt(125, S[190])
-    o126 = Stmt(126, S[191])
-    o127 = Stmt(127, S[189])
-    o128 = Block(128, S[192], 4, step_128)
-    o129 = Stmt(129, S[192])
-    o130 = Block(130, S[193], 2, step_130)
-    o131 = Stmt(131, S[192])
-    o132 = Stmt(132, S[87])
-    o133 = ForOp(S[192], 'p', e133_items, o130, False, seats=True)
+    o118 = Block(118, S[110], 1, step_118)
+    o119 = Block(119, S[110], 6, step_119)
+    o120 = Stmt(120, S[110])
+    o121 = Stmt(121, S[110])
+    o122 = Block(122, S[186], 5, step_122)
+    o123 = Stmt(123, S[186])
+    o124 = Stmt(124, S[186])
+    o125 = Stmt(125, S[187])
+    o126 = Stmt(126, S[188])
+    o127 = Stmt(127, S[186])
+    o128 = Block(128, S[189], 4, step_128)
+    o129 = Stmt(129, S[189])
+    o130 = Block(130, S[190], 2, step_130)
+    o131 = Stmt(131, S[189])
+    o132 = Stmt(132, S[84])
+    o133 = ForOp(S[189], 'p', e133_items, o130, False, seats=True)
     o133.uid = 133
-    o134 = Stmt(134, S[192])
-    o135 = Stmt(135, S[192])
-    o136 = Block(136, S[194], 4, step_136)
-    o137 = Stmt(137, S[194])
-    o138 = Stmt(138, S[194])
-    o139 = Stmt(139, S[88])
-    o140 = Stmt(140, S[194])
-    o141 = Block(141, S[195], 4, step_141)
-    o142 = Stmt(142, S[195])
-    o143 = Stmt(143, S[195])
-    o144 = Stmt(144, S[89])
-    o145 = Stmt(145, S[195])
-    o146 = Stmt(146, S[195])
-    o147 = RepeatOp(S[113], o119, e147_cond, False)
+    o134 = Stmt(134, S[189])
+    o135 = Stmt(135, S[189])
+    o136 = Block(136, S[191], 4, step_136)
+    o137 = Stmt(137, S[191])
+    o138 = Stmt(138, S[191])
+    o139 = Stmt(139, S[85])
+    o140 = Stmt(140, S[191])
+    o141 = Block(141, S[192], 4, step_141)
+    o142 = Stmt(142, S[192])
+    o143 = Stmt(143, S[192])
+    o144 = Stmt(144, S[86])
+    o145 = Stmt(145, S[192])
+    o146 = Stmt(146, S[192])
+    o147 = RepeatOp(S[110], o119, e147_cond, False)
     o147.uid = 147
-    o148 = Block(148, S[196], 1, step_148)
-    o149 = Block(149, S[197], 1, step_149)
-    o150 = Block(150, S[198], 2, step_150)
-    o151 = Stmt(151, S[199])
-    o152 = Stmt(152, S[92])
-    o153 = ForOp(S[200], 'd', e153_items, o150, False)
+    o148 = Block(148, S[193], 1, step_148)
+    o149 = Block(149, S[194], 1, step_149)
+    o150 = Block(150, S[195], 2, step_150)
+    o151 = Stmt(151, S[196])
+    o152 = Stmt(152, S[87])
+    o153 = ForOp(S[197], 'd', e153_items, o150, False)
     o153.uid = 153
-    o154 = ForOp(S[201], 'p', e154_items, o149, False, seats=True)
+    o154 = ForOp(S[198], 'p', e154_items, o149, False, seats=True)
     o154.uid = 154
     P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 22: c_22, 24: c_24, 28: c_28, 33: c_33, 38: c_38, 43: c_43, 46: c_46, 47: c_47, 50: c_50, 56: c_56, 61: c_61, 76: c_76, 77: c_77, 78: c_78, 102: c_102, 105: c_105, 118: c_118, 119: c_119, 128: c_128, 130: c_130, 136: c_136, 141: c_141}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154]
     P.setup = o112
     P.play = o118
     P.scoring = o148
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[114]) + ')', o1.uid: 'procedure bonus (' + str(S[93]) + ')', o2.uid: 'procedure pay_pair (' + str(S[99]) + ')', o3.uid: 'procedure special_ability (' + str(S[94]) + ')', o4.uid: 'procedure return_marker (' + str(S[40]) + ')', o5.uid: 'procedure action (' + str(S[95]) + ')', o6.uid: 'procedure usurp (' + str(S[106]) + ')', o7.uid: 'procedure build_legion (' + str(S[108]) + ')', o8.uid: 'procedure struggle (' + str(S[115]) + ')', o9.uid: 'procedure end_of_day (' + str(S[116]) + ')'}
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[111]) + ')', o1.uid: 'procedure bonus (' + str(S[90]) + ')', o2.uid: 'procedure pay_pair (' + str(S[96]) + ')', o3.uid: 'procedure special_ability (' + str(S[91]) + ')', o4.uid: 'procedure return_marker (' + str(S[37]) + ')', o5.uid: 'procedure action (' + str(S[92]) + ')', o6.uid: 'procedure usurp (' + str(S[103]) + ')', o7.uid: 'procedure build_legion (' + str(S[105]) + ')', o8.uid: 'procedure struggle (' + str(S[112]) + ')', o9.uid: 'procedure end_of_day (' + str(S[113]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[202], 'public'),
-        VarSpec('score', 'int', 'players', S[203], 'public'),
-        VarSpec('round', 'int', None, S[113], 'public'),
-        VarSpec('phase', 'str', None, S[113], 'public'),
-        VarSpec('turn_player', 'player', None, S[113], 'public'),
-        VarSpec('start_player', 'player', None, S[113], 'public'),
+        VarSpec('supreme', 'player', None, S[199], 'public'),
+        VarSpec('score', 'int', 'players', S[200], 'public'),
+        VarSpec('round', 'int', None, S[110], 'public'),
+        VarSpec('phase', 'str', None, S[110], 'public'),
+        VarSpec('turn_player', 'player', None, S[110], 'public'),
+        VarSpec('start_player', 'player', None, S[110], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[204]]
+    P.tie_breaker_spans = [S[201]]
     return P

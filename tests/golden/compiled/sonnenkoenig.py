@@ -55,7 +55,6 @@ SPANS = (
     (0, 180, 3, 180, 10),
     (0, 182, 3, 182, 10),
     (0, 185, 46, 185, 47),
-    (0, 185, 73, 185, 74),
     (0, 148, 3, 148, 18),
     (0, 255, 14, 255, 35),
     (0, 255, 9, 255, 64),
@@ -118,7 +117,6 @@ SPANS = (
     (0, 338, 38, 338, 62),
     (0, 322, 23, 322, 35),
     (0, 336, 23, 336, 35),
-    (0, 337, 34, 337, 35),
     (0, 354, 52, 354, 64),
     (0, 350, 30, 350, 31),
     (0, 372, 27, 372, 43),
@@ -138,7 +136,6 @@ SPANS = (
     (0, 428, 37, 428, 61),
     (0, 430, 20, 430, 34),
     (0, 430, 38, 430, 53),
-    (0, 427, 51, 427, 52),
     (0, 453, 51, 453, 52),
     (0, 453, 72, 453, 73),
     (0, 452, 54, 452, 66),
@@ -177,22 +174,22 @@ SPANS = (
     (0, 238, 11, 238, 37),
     (0, 240, 11, 240, 23),
     (0, 197, 11, 197, 81),
-    (0, 197, 79, 197, 80),
     (0, 198, 11, 198, 81),
-    (0, 198, 79, 198, 80),
-    (0, 199, 53, 199, 54),
     (0, 199, 11, 199, 55),
     (0, 201, 7, 201, 26),
     (0, 193, 52, 193, 84),
     (0, 193, 40, 193, 85),
     (0, 193, 18, 193, 32),
+    (0, 197, 79, 197, 80),
+    (0, 198, 79, 198, 80),
+    (0, 199, 53, 199, 54),
     (0, 215, 11, 215, 20),
     (0, 216, 11, 216, 20),
     (0, 217, 11, 217, 20),
+    (0, 224, 13, 225, 37),
     (0, 224, 19, 224, 20),
     (0, 224, 81, 224, 82),
     (0, 224, 99, 224, 100),
-    (0, 224, 13, 225, 37),
     (0, 249, 9, 251, 3),
     (0, 455, 3, 455, 13),
     (0, 268, 9, 279, 3),
@@ -725,24 +722,24 @@ def build(num_players, files):
         return result
 
     def fn_can_swap(st, v_p):  # game.yaml:185
-        return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q1 if type(_q1) is int and 0 <= _q1 < num_players else seat(st, _q1, S[16])))]) > 0) for _q1 in others(st, v_p)))
+        return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q1)]) > 0) for _q1 in others(st, v_p)))
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(at)
         st.calls += 1
         try:
-            result = majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c9 in st.zones[(Z_area1 + (_p1 if type(_p1) is int and 0 <= _p1 < num_players else seat(st, _p1, S[0])))] if (_c9.props['colour'] == v_col)]) for _p1 in st.players])
+            result = majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c9 in st.zones[(Z_area1 + _p1)] if (_c9.props['colour'] == v_col)]) for _p1 in st.players])
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function colour_majority (' + str(S[17]) + ')')
+            traced(e, 'function colour_majority (' + str(S[16]) + ')')
             raise
         st.calls -= 1
         return result
 
     def proc_split_with_ludwig(st, env):  # game.yaml:251
         st.at = o30  # game.yaml:255
-        st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[18]), Z_draw_pile1, Z_lower_half1, False, S[19])
+        st.move_count(divide(len(st.zones[Z_draw_pile1]), 2, '//', S[17]), Z_draw_pile1, Z_lower_half1, False, S[18])
         st.at = o31  # game.yaml:256
         st.move(C_ludwig1, Z_lower_half1, False)
         st.at = o32  # game.yaml:257
@@ -755,12 +752,12 @@ def build(num_players, files):
 
     def proc_gain_gold(st, env):  # game.yaml:468
         st.at = o144  # game.yaml:472
-        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20]))), False, S[21])
+        st.move_count(min((env['n'], len(st.zones[Z_gold_supply1]),)), Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19]))), False, S[20])
 
     def proc_pay_gold(st, env):  # game.yaml:473
         st.at = o145  # game.yaml:476
         _n1 = env['n']
-        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[23]))), _n1, lambda _c11: (_c11.kind == 'gold_chips'), S[22])
+        _moved1 = take_where(st, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[22]))), _n1, lambda _c11: (_c11.kind == 'gold_chips'), S[21])
         _dest2 = Z_gold_supply1
         for _c12 in _moved1:
             st.move(_c12, _dest2, False)
@@ -776,23 +773,23 @@ def build(num_players, files):
                 break
             _passes1 += 1
             if _passes1 > MAX_PASSES:
-                raise too_long(S[24])
+                raise too_long(S[23])
             st.at = o161  # game.yaml:485
             if ((st.vars['due'] >= 2) and any(((_c13.kind == 'power_chips') and (_c13.props['value'] == 2)) for _c13 in st.zones[Z_power_supply1])):
                 st.at = o152  # game.yaml:486
-                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+                st.move(first([_c14 for _c14 in st.zones[Z_power_supply1] if ((_c14.kind == 'power_chips') and (_c14.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
                 st.at = o153  # game.yaml:486
                 st.vars['due'] -= 2
             elif any(((_c15.kind == 'power_chips') and (_c15.props['value'] == 1)) for _c15 in st.zones[Z_power_supply1]):
                 st.at = o155  # game.yaml:489
-                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+                st.move(first([_c16 for _c16 in st.zones[Z_power_supply1] if ((_c16.kind == 'power_chips') and (_c16.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
                 st.at = o156  # game.yaml:489
                 st.vars['due'] -= 1
-            elif (any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 2)) for _c17 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
+            elif (any(((_c17.kind == 'power_chips') and (_c17.props['value'] == 2)) for _c17 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
                 st.at = o158  # game.yaml:491
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
                 st.at = o159  # game.yaml:492
-                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+                st.move(first([_c18 for _c18 in st.zones[Z_power_supply1] if ((_c18.kind == 'power_chips') and (_c18.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
                 st.at = o160  # game.yaml:492
                 st.vars['due'] -= 1
             else:
@@ -816,11 +813,11 @@ def build(num_players, files):
                 break
             _passes2 += 1
             if _passes2 > MAX_PASSES:
-                raise too_long(S[31])
+                raise too_long(S[30])
             st.at = o181  # game.yaml:510
-            if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1):
+            if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[31])))], 1):
                 st.at = o175  # game.yaml:511
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))], 1), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1), Z_power_supply1, False)
                 st.at = o176  # game.yaml:511
                 _v2 = st.vars['owed'] - 1
                 if _v2 < 0:
@@ -828,9 +825,9 @@ def build(num_players, files):
                 st.vars['owed'] = _v2
             elif ((st.vars['owed'] == 1) and any(((_c19.kind == 'power_chips') and (_c19.props['value'] == 1)) for _c19 in st.zones[Z_power_supply1])):
                 st.at = o178  # game.yaml:514
-                st.move(first([_c20 for _c20 in st.zones[Z_power_supply1] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+                st.move(first([_c20 for _c20 in st.zones[Z_power_supply1] if ((_c20.kind == 'power_chips') and (_c20.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
                 st.at = o179  # game.yaml:515
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
                 st.at = o180  # game.yaml:515
                 _v3 = st.vars['owed'] - 1
                 if _v3 < 0:
@@ -838,7 +835,7 @@ def build(num_players, files):
                 st.vars['owed'] = _v3
             else:
                 st.at = o172  # game.yaml:516
-                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[38])))], 2), Z_power_supply1, False)
+                st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[37])))], 2), Z_power_supply1, False)
                 st.at = o173  # game.yaml:516
                 _v4 = st.vars['owed'] - 2
                 if _v4 < 0:
@@ -870,7 +867,7 @@ def build(num_players, files):
             st.at = o34  # game.yaml:266
             _args1 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[40])
+                enter_procedure(st, S[39])
             st.frames.append(Frame(o13, _args1))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -899,26 +896,26 @@ def build(num_players, files):
                 st.at = o44  # game.yaml:288
                 _args2 = {'p': env['p'], 'n': (2 if (len([1 for _a3 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a3.key == 'autoritaet')]) > 0) else 1)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[41])
+                    enter_procedure(st, S[40])
                 st.inline += 1
                 try:
                     proc_gain_power(st, _args2)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+                    traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                     raise
                 st.inline -= 1
             elif (env['col'] == C_yellow1):
                 st.at = o46  # game.yaml:291
                 _args3 = {'p': env['p'], 'n': (1 + len([1 for _a4 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a4.key == 'pension')]))}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[43])
+                    enter_procedure(st, S[42])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args3)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                    traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
                 st.inline -= 1
             elif (env['col'] == C_blue1):
@@ -993,7 +990,7 @@ def build(num_players, files):
             st.at = o82  # game.yaml:360
             _args4 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[45])
+                enter_procedure(st, S[44])
             st.frames.append(Frame(o13, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1013,7 +1010,7 @@ def build(num_players, files):
             st.at = o93  # game.yaml:373
             _args5 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[46])
+                enter_procedure(st, S[45])
             st.frames.append(Frame(o10, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1031,7 +1028,7 @@ def build(num_players, files):
             st.at = o94  # game.yaml:379
             _args6 = {'p': env['p'], 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[47])
+                enter_procedure(st, S[46])
             st.frames.append(Frame(o9, _args6))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1068,7 +1065,7 @@ def build(num_players, files):
             for _c21 in _moved2:
                 st.move(_c21, _dest3, False)
             if _dest3 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest3], _moved2, S[48])
+                fire(st, TRIGGERS1[_dest3], _moved2, S[47])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 4
@@ -1111,7 +1108,7 @@ def build(num_players, files):
             st.at = o114  # game.yaml:417
             _args7 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[49])
+                enter_procedure(st, S[48])
             st.frames.append(Frame(o13, _args7))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1149,7 +1146,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[16])))]) > 0) for _q2 in others(st, env['p'])))):
+            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q2)]) > 0) for _q2 in others(st, env['p'])))):
                 st.frames.append(Frame(o137, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1177,13 +1174,13 @@ def build(num_players, files):
                 st.at = o164  # game.yaml:501
                 _args8 = {'q': env['q'], 'n': env['n']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[50])
+                    enter_procedure(st, S[49])
                 st.inline += 1
                 try:
                     proc_give_power(st, _args8)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure give_power (' + str(S[51]) + ')')
+                    traced(e, 'procedure give_power (' + str(S[50]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1201,22 +1198,22 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o183  # game.yaml:522
-            _items2 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))])
+            _items2 = (st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[51])))] + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[52])))])
             _dest4 = Z_discard1
             for _c23 in cards_of(_items2):
                 st.move(_c23, _dest4, False)
             st.at = o184  # game.yaml:523
-            _items3 = [_c25 for _c25 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))] if (_c25.kind == 'gold_chips')]
+            _items3 = [_c25 for _c25 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[53])))] if (_c25.kind == 'gold_chips')]
             _dest5 = Z_gold_supply1
             for _c24 in cards_of(_items3):
                 st.move(_c24, _dest5, False)
             st.at = o185  # game.yaml:524
-            _items4 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[55])))]
+            _items4 = st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[54])))]
             _dest6 = Z_power_supply1
             for _c26 in cards_of(_items4):
                 st.move(_c26, _dest6, False)
             st.at = o186  # game.yaml:525
-            eliminate(st, env['q'], S[56])
+            eliminate(st, env['q'], S[55])
             fr.pc = 5
             st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
@@ -1241,7 +1238,7 @@ def build(num_players, files):
             for _c27 in _moved3:
                 st.move(_c27, _dest7, False)
             if _dest7 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest7], _moved3, S[57])
+                fire(st, TRIGGERS1[_dest7], _moved3, S[56])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1290,7 +1287,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q3 for _q3 in clockwise_from(st, env['r']) if (_q3 in fn_colour_majority(st, S[58], C_violet1))]
+            env['holders'] = [_q3 for _q3 in clockwise_from(st, env['r']) if (_q3 in fn_colour_majority(st, S[57], C_violet1))]
             st.at = o233  # game.yaml:574
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
@@ -1312,9 +1309,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o249  # game.yaml:598
-            env['most'] = max([fn_visible_seals(st, S[59], _q4) for _q4 in st.players])
+            env['most'] = max([fn_visible_seals(st, S[58], _q4) for _q4 in st.players])
             st.at = o250  # game.yaml:599
-            env['debtors'] = [_q5 for _q5 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[60], _q5) < env['most']))]
+            env['debtors'] = [_q5 for _q5 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q5) < env['most']))]
             st.at = o251  # game.yaml:600
             if st.record_log:
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
@@ -1370,15 +1367,15 @@ def build(num_players, files):
                     continue
                 env['p'] = _p2
                 st.at = o275  # game.yaml:629
-                _args9 = {'p': env['p'], 'n': 1}
+                _args9 = {'p': _p2, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[61])
+                    enter_procedure(st, S[60])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args9)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                    traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
                 st.inline -= 1
             st.at = o277  # game.yaml:630
@@ -1391,13 +1388,13 @@ def build(num_players, files):
             st.at = o279  # game.yaml:632
             _args10 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[62])
+                enter_procedure(st, S[61])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args10)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure split_with_ludwig (' + str(S[63]) + ')')
+                traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
             st.inline -= 1
             st.frames.pop()
@@ -1410,11 +1407,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o28  # game.yaml:250
-            _dest9 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest9 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
             _before1 = len(st.zones[_dest9])
-            st.move_count(1, Z_deck1, _dest9, False, S[64])
+            st.move_count(1, Z_deck1, _dest9, False, S[63])
             if _dest9 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest9], _dest9, _before1, False, S[64])
+                fire_arrivals(st, TRIGGERS1[_dest9], _dest9, _before1, False, S[63])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1424,7 +1421,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e29_cond(st, env):  # game.yaml:249
-        return (len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[66])))]) < env['n'])
+        return (len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[65])))]) < env['n'])
     def step_35(st, fr):  # game.yaml:269
         env = fr.env
         pc = fr.pc
@@ -1450,7 +1447,7 @@ def build(num_players, files):
             st.at = o38  # game.yaml:278
             _args11 = {'p': env['p'], 'col': env['col']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[67])
+                enter_procedure(st, S[66])
             st.frames.append(Frame(o3, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1469,14 +1466,14 @@ def build(num_players, files):
     def e39_items0(st, env):  # game.yaml:273
         return st.zones[Z_unused_properties1]
     def e39_when0(st, env):  # game.yaml:273
-        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c29 in st.zones[(Z_area1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[0])))] if (_c29.props['colour'] == env['col'])])))
+        return (env['col'].props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p3: len([1 for _c29 in st.zones[(Z_area1 + _p3)] if (_c29.props['colour'] == env['col'])])))
     def collect_39(st, env):  # game.yaml:270
         _L_p1 = env['p']
         actions = []
         values = []
         idx = []
         for _col1 in st.zones[Z_unused_properties1]:  # game.yaml:273
-            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + (_p4 if type(_p4) is int and 0 <= _p4 < num_players else seat(st, _p4, S[0])))] if (_c30.props['colour'] == _col1)]))):
+            if not (_col1.props['phase1'] and majority_has(st, _L_p1, st.players, 1, '2-3:nobody,4-6:all', lambda _p4: len([1 for _c30 in st.zones[(Z_area1 + _p4)] if (_c30.props['colour'] == _col1)]))):
                 continue
             a = A_01 + _col1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1488,10 +1485,10 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:273
-            env['col'] = dec.values[i]
+            _col2 = env['col'] = dec.values[i]
             st.frames.append(Frame(o36, env))
     def e40_cond(st, env):  # game.yaml:268
-        return any((_c31.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c32 in st.zones[(Z_area1 + (_p5 if type(_p5) is int and 0 <= _p5 < num_players else seat(st, _p5, S[0])))] if (_c32.props['colour'] == _c31)]))) for _c31 in st.zones[Z_unused_properties1])
+        return any((_c31.props['phase1'] and majority_has(st, env['p'], st.players, 1, '2-3:nobody,4-6:all', lambda _p5: len([1 for _c32 in st.zones[(Z_area1 + _p5)] if (_c32.props['colour'] == _c31)]))) for _c31 in st.zones[Z_unused_properties1])
     def step_41(st, fr):  # game.yaml:284
         env = fr.env
         pc = fr.pc
@@ -1500,7 +1497,7 @@ def build(num_players, files):
             st.at = o42  # game.yaml:284
             _args12 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[68])
+                enter_procedure(st, S[67])
             st.frames.append(Frame(o4, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1515,13 +1512,13 @@ def build(num_players, files):
         st.at = o44  # game.yaml:288
         _args13 = {'p': env['p'], 'n': (2 if (len([1 for _a8 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a8.key == 'autoritaet')]) > 0) else 1)}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[41])
+            enter_procedure(st, S[40])
         st.inline += 1
         try:
             proc_gain_power(st, _args13)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+            traced(e, 'procedure gain_power (' + str(S[41]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1531,13 +1528,13 @@ def build(num_players, files):
         st.at = o46  # game.yaml:291
         _args14 = {'p': env['p'], 'n': (1 + len([1 for _a9 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a9.key == 'pension')]))}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[43])
+            enter_procedure(st, S[42])
         st.inline += 1
         try:
             proc_gain_gold(st, _args14)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+            traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -1550,7 +1547,7 @@ def build(num_players, files):
             st.at = o48  # game.yaml:292
             _args15 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[69])
+                enter_procedure(st, S[68])
             st.frames.append(Frame(o5, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1578,7 +1575,7 @@ def build(num_players, files):
     def step_52(st, fr):  # game.yaml:304
         env = fr.env
         st.at = o53  # game.yaml:304
-        _i1 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
+        _i1 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[69]))
         st.vars['demand'][_i1] += 1
         st.frames.pop()
 
@@ -1606,20 +1603,20 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:304
-            env['q'] = dec.values[i]
+            _q7 = env['q'] = dec.values[i]
             st.at = o53  # game.yaml:304
-            _i2 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
+            _i2 = (_q7 if type(_q7) is int and 0 <= _q7 < num_players else seat(st, _q7, S[69]))
             st.vars['demand'][_i2] += 1
     def e55_items(st, env):  # game.yaml:300
-        return span_list(1, (3 if env['dominion'] else 2), S[71])
+        return span_list(1, (3 if env['dominion'] else 2), S[70])
     def step_56(st, fr):  # game.yaml:306
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o57  # game.yaml:307
-            env['n'] = st.vars['demand'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[72]))]
+            env['n'] = st.vars['demand'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[71]))]
             st.at = o58  # game.yaml:308
-            _i3 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))
+            _i3 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[72]))
             st.vars['demand'][_i3] = 0
             fr.pc = 3
             st.at = o61  # game.yaml:309
@@ -1641,7 +1638,7 @@ def build(num_players, files):
             st.at = o60  # game.yaml:310
             _args16 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a10 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a10.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[74])
+                enter_procedure(st, S[73])
             st.frames.append(Frame(o17, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1698,7 +1695,7 @@ def build(num_players, files):
     def step_67(st, fr):  # game.yaml:332
         env = fr.env
         st.at = o68  # game.yaml:332
-        st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
+        st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[74]))), False)
         st.at = o69  # game.yaml:332
         st.move(env['c'], Z_discard1, False)
         st.frames.pop()
@@ -1730,9 +1727,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:331
-            env['d'] = dec.values[i]
+            _d3 = env['d'] = dec.values[i]
             st.at = o68  # game.yaml:332
-            st.move(env['d'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[75]))), False)
+            st.move(_d3, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[74]))), False)
             st.at = o69  # game.yaml:332
             st.move(env['c'], Z_discard1, False)
     def step_72(st, fr):  # game.yaml:338
@@ -1745,7 +1742,7 @@ def build(num_players, files):
             st.at = o74  # game.yaml:338
             _args17 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[76])
+                enter_procedure(st, S[75])
             st.frames.append(Frame(o6, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1767,13 +1764,13 @@ def build(num_players, files):
     def e76_label0(st, env):  # game.yaml:321
         return 'exchange ' + fmt_card1(env['c']) + ' for a property card from the discard pile'
     def e76_items0(st, env):  # game.yaml:321
-        return fn_top_cards(st, S[77], env['p'])
+        return fn_top_cards(st, S[76], env['p'])
     def e76_label1(st, env):  # game.yaml:335
         return 'discard ' + fmt_card1(env['c']) + ' and a top card of an opponent'
     def e76_items1(st, env):  # game.yaml:335
-        return fn_top_cards(st, S[78], env['p'])
+        return fn_top_cards(st, S[77], env['p'])
     def e76_when1(st, env):  # game.yaml:335
-        return any((len(st.zones[(Z_area1 + (_q7 if type(_q7) is int and 0 <= _q7 < num_players else seat(st, _q7, S[79])))]) > 0) for _q7 in others(st, env['p']))
+        return any((len(st.zones[(Z_area1 + _q8)]) > 0) for _q8 in others(st, env['p']))
     def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
     def collect_76(st, env):  # game.yaml:318
@@ -1781,14 +1778,14 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c33 in fn_top_cards(st, S[77], _L_p3):  # game.yaml:321
+        for _c33 in fn_top_cards(st, S[76], _L_p3):  # game.yaml:321
             a = A_21 + _c33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c33)
                 idx.append(0)
-        _items6 = fn_top_cards(st, S[78], _L_p3)  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[79])))]) > 0) for _q8 in others(st, _L_p3)):
+        _items6 = fn_top_cards(st, S[77], _L_p3)  # game.yaml:335
+        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in others(st, _L_p3)):
             for _c34 in _items6:
                 a = A_41 + _c34.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1804,10 +1801,10 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:321
-            env['c'] = dec.values[i]
+            _c35 = env['c'] = dec.values[i]
             st.frames.append(Frame(o63, env))
         elif k == 1:  # game.yaml:335
-            env['c'] = dec.values[i]
+            _c36 = env['c'] = dec.values[i]
             st.frames.append(Frame(o72, env))
         elif k == 2:  # game.yaml:339
             pass
@@ -1839,13 +1836,13 @@ def build(num_players, files):
     def e80_label0(st, env):  # game.yaml:354
         return fmt_card1(env['x'])
     def e80_items0(st, env):  # game.yaml:354
-        return fn_top_cards(st, S[80], env['q'])
+        return fn_top_cards(st, S[78], env['q'])
     def collect_80(st, env):  # game.yaml:352
         _L_q1 = env['q']
         actions = []
         values = []
         idx = []
-        for _x4 in fn_top_cards(st, S[80], _L_q1):  # game.yaml:354
+        for _x4 in fn_top_cards(st, S[78], _L_q1):  # game.yaml:354
             a = A_71 + _x4.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1856,9 +1853,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:354
-            env['x'] = dec.values[i]
+            _x5 = env['x'] = dec.values[i]
             st.at = o79  # game.yaml:354
-            st.move(env['x'], Z_discard1, False)
+            st.move(_x5, Z_discard1, False)
     def e81_player(st, env):  # game.yaml:345
         return env['p']
     def e81_prompt(st, env):  # game.yaml:345
@@ -1868,26 +1865,26 @@ def build(num_players, files):
     def e81_items0(st, env):  # game.yaml:348
         return others(st, env['p'])
     def e81_when0(st, env):  # game.yaml:348
-        return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))]) > 0)
+        return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 0)
     def collect_81(st, env):  # game.yaml:345
         _L_p4 = env['p']
         actions = []
         values = []
         idx = []
-        for _q9 in others(st, _L_p4):  # game.yaml:348
-            if not ((len(st.zones[(Z_area1 + (_q9 if type(_q9) is int and 0 <= _q9 < num_players else seat(st, _q9, S[81])))]) > 0)):
+        for _q10 in others(st, _L_p4):  # game.yaml:348
+            if not ((len(st.zones[(Z_area1 + _q10)]) > 0)):
                 continue
-            a = A_61 + (_q9 if type(_q9) is int and 0 <= _q9 < num_players else option_seat(_q9, num_players))
+            a = A_61 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else option_seat(_q10, num_players))
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_q9)
+                values.append(_q10)
                 idx.append(0)
         return actions, values, idx
     def resolve_81(st, dec, i):  # game.yaml:345
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:348
-            env['q'] = dec.values[i]
+            _q11 = env['q'] = dec.values[i]
             st.frames.append(Frame(o77, env))
     def step_83(st, fr):  # game.yaml:363
         env = fr.env
@@ -1930,7 +1927,7 @@ def build(num_players, files):
             st.at = o87  # game.yaml:372
             _args18 = {'p': env['p'], 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[82])
+                enter_procedure(st, S[80])
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1949,12 +1946,12 @@ def build(num_players, files):
     def e89_label0(st, env):  # game.yaml:367
         return 'announce ' + fmt_int1(env['n'])
     def e89_items0(st, env):  # game.yaml:367
-        return span_list(1, 3, S[83])
+        return span_list(1, 3, S[81])
     def collect_89(st, env):  # game.yaml:364
         actions = []
         values = []
         idx = []
-        for _n2 in span_list(1, 3, S[83]):  # game.yaml:367
+        for _n2 in span_list(1, 3, S[81]):  # game.yaml:367
             a = site[8].action(_n2)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1965,7 +1962,7 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:367
-            env['n'] = dec.values[i]
+            _n3 = env['n'] = dec.values[i]
             st.frames.append(Frame(o84, env))
     def step_90(st, fr):  # game.yaml:362
         env = fr.env
@@ -1975,7 +1972,7 @@ def build(num_players, files):
             st.at = o91  # game.yaml:362
             _args19 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
+                enter_procedure(st, S[82])
             st.frames.append(Frame(o8, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2008,7 +2005,7 @@ def build(num_players, files):
             st.at = o97  # game.yaml:384
             _args20 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
+                enter_procedure(st, S[83])
             st.frames.append(Frame(o8, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2059,7 +2056,7 @@ def build(num_players, files):
             st.at = o106  # game.yaml:398
             _args21 = {'p': env['p'], 'into_area': env['into_area']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[86])
+                enter_procedure(st, S[84])
             st.frames.append(Frame(o9, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2075,13 +2072,13 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o108  # game.yaml:397
-            _dest10 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88])))] if env['into_area'] else st.zones[Z_on_display1]))
+            _dest10 = st.zone_index((st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[86])))] if env['into_area'] else st.zones[Z_on_display1]))
             _moved4 = env['c']
             _moved4 = cards_of(_moved4)
-            for _c35 in _moved4:
-                st.move(_c35, _dest10, False)
+            for _c37 in _moved4:
+                st.move(_c37, _dest10, False)
             if _dest10 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest10], _moved4, S[87])
+                fire(st, TRIGGERS1[_dest10], _moved4, S[85])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -2104,8 +2101,8 @@ def build(num_players, files):
             st.at = o112  # game.yaml:411
             _items7 = st.zones[Z_on_display1]
             _dest11 = Z_discard1
-            for _c36 in cards_of(_items7):
-                st.move(_c36, _dest11, False)
+            for _c38 in cards_of(_items7):
+                st.move(_c38, _dest11, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2117,7 +2114,7 @@ def build(num_players, files):
     def e111_src(st, env):  # game.yaml:408
         return st.zones[Z_on_display1]
     def e111_dest(st, env):  # game.yaml:408
-        return (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[89])))
+        return (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87])))
     def e111_min(st, env):  # game.yaml:408
         return 1
     def e111_max(st, env):  # game.yaml:408
@@ -2125,7 +2122,7 @@ def build(num_players, files):
     def e111_where(st, env):  # game.yaml:408
         return ((len(env['picked']) == 0) or (env['c'].props['colour'] == env['picked'][0].props['colour']))
     def cands_111(st, env, picked):  # game.yaml:408
-        return [_c37 for _c37 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c37.props['colour'] == picked[0].props['colour']))]
+        return [_c39 for _c39 in st.zones[Z_on_display1] if ((len(picked) == 0) or (_c39.props['colour'] == picked[0].props['colour']))]
     def step_115(st, fr):  # game.yaml:421
         env = fr.env
         pass
@@ -2138,20 +2135,20 @@ def build(num_players, files):
             st.at = o117  # game.yaml:423
             _args22 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args22)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o118  # game.yaml:423
             _args23 = {'q': env['q'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[92])
+                enter_procedure(st, S[90])
             st.frames.append(Frame(o17, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2168,20 +2165,20 @@ def build(num_players, files):
             st.at = o120  # game.yaml:425
             _args24 = {'p': env['p'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[93])
+                enter_procedure(st, S[91])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args24)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o121  # game.yaml:425
             _args25 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[94])
+                enter_procedure(st, S[92])
             st.frames.append(Frame(o12, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2198,20 +2195,20 @@ def build(num_players, files):
             st.at = o123  # game.yaml:428
             _args26 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[95])
+                enter_procedure(st, S[93])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args26)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o124  # game.yaml:428
             _args27 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[96])
+                enter_procedure(st, S[94])
             st.frames.append(Frame(o6, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2228,20 +2225,20 @@ def build(num_players, files):
             st.at = o126  # game.yaml:430
             _args28 = {'p': env['p'], 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[97])
+                enter_procedure(st, S[95])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args28)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 2
             st.at = o127  # game.yaml:430
             _args29 = {'p': env['p'], 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[98])
+                enter_procedure(st, S[96])
             st.frames.append(Frame(o9, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2262,21 +2259,22 @@ def build(num_players, files):
     def e128_items1(st, env):  # game.yaml:422
         return others(st, env['p'])
     def e128_when1(st, env):  # game.yaml:422
-        return (len([1 for _c38 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c38.kind == 'gold_chips')]) >= 1)
+        return (len([1 for _c40 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c40.kind == 'gold_chips')]) >= 1)
     def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
     def e128_when2(st, env):  # game.yaml:424
-        return ((len([1 for _c39 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c39.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else seat(st, _q10, S[16])))]) > 0) for _q10 in others(st, env['p']))))
+        return ((len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in others(st, env['p']))))
     def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
     def e128_when3(st, env):  # game.yaml:426
-        return ((len([1 for _c40 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c40.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q11 if type(_q11) is int and 0 <= _q11 < num_players else seat(st, _q11, S[99])))]) > 0) for _q11 in others(st, env['p'])))
+        return ((len([1 for _c42 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c42.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in others(st, env['p'])))
     def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
     def e128_when4(st, env):  # game.yaml:429
-        return (len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 2)
+        return (len([1 for _c43 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c43.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
         _L_p5 = env['p']
+        _S_p1 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         actions = []
         values = []
         idx = []
@@ -2285,22 +2283,22 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items8 = others(st, _L_p5)  # game.yaml:422
-        if _items8 and (len([1 for _c42 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c42.kind == 'gold_chips')]) >= 1):
-            for _q12 in _items8:
-                a = A_131 + (_q12 if type(_q12) is int and 0 <= _q12 < num_players else option_seat(_q12, num_players))
+        if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
+            for _q14 in _items8:
+                a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
-                    values.append(_q12)
+                    values.append(_q14)
                     idx.append(1)
-        if ((len([1 for _c43 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c43.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[16])))]) > 0) for _q13 in others(st, _L_p5)))):  # game.yaml:424
+        if ((len([1 for _c45 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in others(st, _L_p5)))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c44 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[99])))]) > 0) for _q14 in others(st, _L_p5))):  # game.yaml:426
+        if ((len([1 for _c46 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c46.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in others(st, _L_p5))):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c45 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+        if (len([1 for _c47 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c47.kind == 'gold_chips')]) >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -2311,7 +2309,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:421
             pass
         elif k == 1:  # game.yaml:422
-            env['q'] = dec.values[i]
+            _q17 = env['q'] = dec.values[i]
             st.frames.append(Frame(o116, env))
         elif k == 2:  # game.yaml:424
             st.frames.append(Frame(o119, env))
@@ -2352,9 +2350,9 @@ def build(num_players, files):
     def step_131(st, fr):  # game.yaml:453
         env = fr.env
         st.at = o132  # game.yaml:453
-        st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
+        st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[97]))), False)
         st.at = o133  # game.yaml:453
-        st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
+        st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[98]))), False)
         st.frames.pop()
 
     def e134_player(st, env):  # game.yaml:449
@@ -2364,28 +2362,28 @@ def build(num_players, files):
     def e134_label0(st, env):  # game.yaml:452
         return fmt_card1(env['x'])
     def e134_items0(st, env):  # game.yaml:452
-        return fn_top_cards(st, S[102], env['q'])
+        return fn_top_cards(st, S[99], env['q'])
     def collect_134(st, env):  # game.yaml:449
         _L_q2 = env['q']
         actions = []
         values = []
         idx = []
-        for _x5 in fn_top_cards(st, S[102], _L_q2):  # game.yaml:452
-            a = A_191 + _x5.type_id
+        for _x6 in fn_top_cards(st, S[99], _L_q2):  # game.yaml:452
+            a = A_191 + _x6.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_x5)
+                values.append(_x6)
                 idx.append(0)
         return actions, values, idx
     def resolve_134(st, dec, i):  # game.yaml:449
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:452
-            env['x'] = dec.values[i]
+            _x7 = env['x'] = dec.values[i]
             st.at = o132  # game.yaml:453
-            st.move(env['x'], (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))), False)
+            st.move(_x7, (Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[97]))), False)
             st.at = o133  # game.yaml:453
-            st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
+            st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[98]))), False)
     def e135_player(st, env):  # game.yaml:443
         return env['p']
     def e135_prompt(st, env):  # game.yaml:443
@@ -2393,24 +2391,24 @@ def build(num_players, files):
     def e135_label0(st, env):  # game.yaml:446
         return fmt_card1(env['c'])
     def e135_items0(st, env):  # game.yaml:446
-        return fn_top_cards(st, S[103], env['p'])
+        return fn_top_cards(st, S[100], env['p'])
     def collect_135(st, env):  # game.yaml:443
         _L_p6 = env['p']
         actions = []
         values = []
         idx = []
-        for _c46 in fn_top_cards(st, S[103], _L_p6):  # game.yaml:446
-            a = A_181 + _c46.type_id
+        for _c48 in fn_top_cards(st, S[100], _L_p6):  # game.yaml:446
+            a = A_181 + _c48.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c46)
+                values.append(_c48)
                 idx.append(0)
         return actions, values, idx
     def resolve_135(st, dec, i):  # game.yaml:443
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:446
-            env['c'] = dec.values[i]
+            _c49 = env['c'] = dec.values[i]
             st.frames.append(Frame(o130, env))
     def e136_player(st, env):  # game.yaml:436
         return env['p']
@@ -2421,26 +2419,26 @@ def build(num_players, files):
     def e136_items0(st, env):  # game.yaml:439
         return others(st, env['p'])
     def e136_when0(st, env):  # game.yaml:439
-        return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[104])))]) > 0)
+        return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101])))]) > 0)
     def collect_136(st, env):  # game.yaml:436
         _L_p7 = env['p']
         actions = []
         values = []
         idx = []
-        for _q15 in others(st, _L_p7):  # game.yaml:439
-            if not ((len(st.zones[(Z_area1 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[104])))]) > 0)):
+        for _q18 in others(st, _L_p7):  # game.yaml:439
+            if not ((len(st.zones[(Z_area1 + _q18)]) > 0)):
                 continue
-            a = A_171 + (_q15 if type(_q15) is int and 0 <= _q15 < num_players else option_seat(_q15, num_players))
+            a = A_171 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else option_seat(_q18, num_players))
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_q15)
+                values.append(_q18)
                 idx.append(0)
         return actions, values, idx
     def resolve_136(st, dec, i):  # game.yaml:436
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:439
-            env['q'] = dec.values[i]
+            _q19 = env['q'] = dec.values[i]
             st.frames.append(Frame(o129, env))
     def step_137(st, fr):  # game.yaml:461
         env = fr.env
@@ -2467,7 +2465,7 @@ def build(num_players, files):
             st.at = o140  # game.yaml:464
             _args30 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[105])
+                enter_procedure(st, S[102])
             st.frames.append(Frame(o12, _args30))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2513,21 +2511,21 @@ def build(num_players, files):
     def step_147(st, fr):  # game.yaml:484
         env = fr.env
         st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c47.kind == 'power_chips') and (_c47.props['value'] == 2)) for _c47 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c50.kind == 'power_chips') and (_c50.props['value'] == 2)) for _c50 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+            st.move(first([_c51 for _c51 in st.zones[Z_power_supply1] if ((_c51.kind == 'power_chips') and (_c51.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
-        elif any(((_c49.kind == 'power_chips') and (_c49.props['value'] == 1)) for _c49 in st.zones[Z_power_supply1]):
+        elif any(((_c52.kind == 'power_chips') and (_c52.props['value'] == 1)) for _c52 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+            st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
-        elif (any(((_c51.kind == 'power_chips') and (_c51.props['value'] == 2)) for _c51 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
+        elif (any(((_c54.kind == 'power_chips') and (_c54.props['value'] == 2)) for _c54 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
             st.at = o158  # game.yaml:491
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
+            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+            st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2550,7 +2548,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+        st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if ((_c56.kind == 'power_chips') and (_c56.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2558,7 +2556,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+        st.move(first([_c57 for _c57 in st.zones[Z_power_supply1] if ((_c57.kind == 'power_chips') and (_c57.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2566,9 +2564,9 @@ def build(num_players, files):
     def step_157(st, fr):  # game.yaml:491
         env = fr.env
         st.at = o158  # game.yaml:491
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
+        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+        st.move(first([_c58 for _c58 in st.zones[Z_power_supply1] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2580,13 +2578,13 @@ def build(num_players, files):
         st.at = o164  # game.yaml:501
         _args31 = {'q': env['q'], 'n': env['n']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[50])
+            enter_procedure(st, S[49])
         st.inline += 1
         try:
             proc_give_power(st, _args31)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure give_power (' + str(S[51]) + ')')
+            traced(e, 'procedure give_power (' + str(S[50]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2597,12 +2595,12 @@ def build(num_players, files):
         if pc == 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c56.props['value'] for _c56 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c56.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c59.props['value'] for _c59 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c59.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[106])
+                enter_procedure(st, S[103])
             st.frames.append(Frame(o19, _args32))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2615,19 +2613,19 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:509
         env = fr.env
         st.at = o181  # game.yaml:510
-        if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1):
+        if fn_has_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[31])))], 1):
             st.at = o175  # game.yaml:511
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))], 1), Z_power_supply1, False)
+            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1), Z_power_supply1, False)
             st.at = o176  # game.yaml:511
             _v5 = st.vars['owed'] - 1
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
-        elif ((st.vars['owed'] == 1) and any(((_c57.kind == 'power_chips') and (_c57.props['value'] == 1)) for _c57 in st.zones[Z_power_supply1])):
+        elif ((st.vars['owed'] == 1) and any(((_c60.kind == 'power_chips') and (_c60.props['value'] == 1)) for _c60 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c58 for _c58 in st.zones[Z_power_supply1] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+            st.move(first([_c61 for _c61 in st.zones[Z_power_supply1] if ((_c61.kind == 'power_chips') and (_c61.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
             st.at = o179  # game.yaml:515
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
+            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
             _v6 = st.vars['owed'] - 1
             if _v6 < 0:
@@ -2635,7 +2633,7 @@ def build(num_players, files):
             st.vars['owed'] = _v6
         else:
             st.at = o172  # game.yaml:516
-            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[38])))], 2), Z_power_supply1, False)
+            st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[37])))], 2), Z_power_supply1, False)
             st.at = o173  # game.yaml:516
             _v7 = st.vars['owed'] - 2
             if _v7 < 0:
@@ -2646,7 +2644,7 @@ def build(num_players, files):
     def step_171(st, fr):  # game.yaml:516
         env = fr.env
         st.at = o172  # game.yaml:516
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[38])))], 2), Z_power_supply1, False)
+        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[37])))], 2), Z_power_supply1, False)
         st.at = o173  # game.yaml:516
         _v8 = st.vars['owed'] - 2
         if _v8 < 0:
@@ -2657,7 +2655,7 @@ def build(num_players, files):
     def step_174(st, fr):  # game.yaml:511
         env = fr.env
         st.at = o175  # game.yaml:511
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))], 1), Z_power_supply1, False)
+        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[32])))], 1), Z_power_supply1, False)
         st.at = o176  # game.yaml:511
         _v9 = st.vars['owed'] - 1
         if _v9 < 0:
@@ -2668,9 +2666,9 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if ((_c59.kind == 'power_chips') and (_c59.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+        st.move(first([_c62 for _c62 in st.zones[Z_power_supply1] if ((_c62.kind == 'power_chips') and (_c62.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
         st.at = o179  # game.yaml:515
-        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
+        st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
         _v10 = st.vars['owed'] - 1
         if _v10 < 0:
@@ -2714,8 +2712,8 @@ def build(num_players, files):
                     continue
                 env['p'] = _p6
                 st.at = o198  # game.yaml:542
-                _i4 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                st.vars['_auction1_in'][_i4] = (env['p'] in env['_auction1_order'])
+                _i4 = _p6
+                st.vars['_auction1_in'][_i4] = (_p6 in env['_auction1_order'])
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
             fr.pc = 6
@@ -2750,7 +2748,7 @@ def build(num_players, files):
     def step_197(st, fr):  # game.yaml:542
         env = fr.env
         st.at = o198  # game.yaml:542
-        _i5 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+        _i5 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))
         st.vars['_auction1_in'][_i5] = (env['p'] in env['_auction1_order'])
         st.frames.pop()
 
@@ -2777,7 +2775,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o213  # game.yaml:542
-            if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+            if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.frames.append(Frame(o203, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2819,7 +2817,7 @@ def build(num_players, files):
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' passes', -1)
         st.at = o210  # game.yaml:542
-        _i6 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+        _i6 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))
         st.vars['_auction1_in'][_i6] = False
         st.at = o211  # game.yaml:542
         st.vars['_auction1_active'] -= 1
@@ -2832,7 +2830,7 @@ def build(num_players, files):
     def e212_label0(st, env):  # game.yaml:542
         return 'bid ' + fmt_int1(env['amount'])
     def e212_items0(st, env):  # game.yaml:542
-        return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], env['lot']), S[109])
+        return span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], env['p'], env['lot']), S[106])
     def e212_label1(st, env):  # game.yaml:542
         return 'pass'
     def collect_212(st, env):  # game.yaml:542
@@ -2841,7 +2839,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p8, _L_lot1), S[109]):  # game.yaml:542
+        for _amount1 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p8, _L_lot1), S[106]):  # game.yaml:542
             a = site[22].action(_amount1)
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2856,20 +2854,20 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:542
-            env['amount'] = dec.values[i]
+            _amount2 = env['amount'] = dec.values[i]
             st.at = o205  # game.yaml:542
-            st.vars['_auction1_high'] = env['amount']
+            st.vars['_auction1_high'] = _amount2
             st.at = o206  # game.yaml:542
             st.vars['_auction1_leader'] = env['p']
             st.at = o207  # game.yaml:542
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
+                st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(_amount2), -1)
         elif k == 1:  # game.yaml:542
             st.at = o209  # game.yaml:542
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' passes', -1)
             st.at = o210  # game.yaml:542
-            _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+            _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[104]))
             st.vars['_auction1_in'][_i7] = False
             st.at = o211  # game.yaml:542
             st.vars['_auction1_active'] -= 1
@@ -2885,7 +2883,7 @@ def build(num_players, files):
             st.at = o219  # game.yaml:552
             _args33 = {'w': env['w'], 'price': env['price'], 'lot': env['lot']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[110])
+                enter_procedure(st, S[107])
             st.frames.append(Frame(o22, _args33))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2895,7 +2893,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(env['lot']) + ' for ' + fmt_int1(env['price']), -1)
             st.at = o221  # game.yaml:553
-            st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+            st.move(env['lot'], (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2926,7 +2924,7 @@ def build(num_players, files):
             st.at = o230  # game.yaml:566
             _args34 = {'c': first(env['got'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[112])
+                enter_procedure(st, S[109])
             st.frames.append(Frame(o20, _args34))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2941,15 +2939,15 @@ def build(num_players, files):
     def e228_prompt(st, env):  # game.yaml:563
         return 'Pay for ' + fmt_card1(env['lot']) + ': ' + fmt_int1(st.vars['paid']) + ' of ' + fmt_int1(env['price']) + ' paid'
     def e228_src(st, env):  # game.yaml:563
-        return ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))])
+        return ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))])
     def e228_min(st, env):  # game.yaml:563
         return 1
     def e228_max(st, env):  # game.yaml:563
         return 1
     def e228_where(st, env):  # game.yaml:563
-        return fn_payable(st, S[116], env['c'], env['w'])
+        return fn_payable(st, S[113], env['c'], env['w'])
     def cands_228(st, env, picked):  # game.yaml:563
-        return [_c60 for _c60 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))]) if fn_payable(st, S[116], _c60, env['w'])]
+        return [_c63 for _c63 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))]) if fn_payable(st, S[113], _c63, env['w'])]
     def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
     def step_234(st, fr):  # game.yaml:576
@@ -2975,7 +2973,7 @@ def build(num_players, files):
             st.at = o236  # game.yaml:580
             _args35 = {'p': env['q'], 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[117])
+                enter_procedure(st, S[114])
             st.frames.append(Frame(o9, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3020,13 +3018,13 @@ def build(num_players, files):
         st.at = o240  # game.yaml:589
         _args36 = {'p': env['q'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[118])
+            enter_procedure(st, S[115])
         st.inline += 1
         try:
             proc_gain_gold(st, _args36)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+            traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3036,13 +3034,13 @@ def build(num_players, files):
         st.at = o242  # game.yaml:590
         _args37 = {'p': env['q'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[119])
+            enter_procedure(st, S[116])
         st.inline += 1
         try:
             proc_gain_power(st, _args37)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+            traced(e, 'procedure gain_power (' + str(S[41]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3092,32 +3090,32 @@ def build(num_players, files):
             st.at = o240  # game.yaml:589
             _args38 = {'p': env['q'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[118])
+                enter_procedure(st, S[115])
             st.inline += 1
             try:
                 proc_gain_gold(st, _args38)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:590
             st.at = o242  # game.yaml:590
             _args39 = {'p': env['q'], 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[119])
+                enter_procedure(st, S[116])
             st.inline += 1
             try:
                 proc_gain_power(st, _args39)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+                traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:591
             pass
     def e245_items(st, env):  # game.yaml:584
-        return span_list(1, 2, S[120])
+        return span_list(1, 2, S[117])
     def e246_player(st, env):  # game.yaml:577
         return env['q']
     def e246_prompt(st, env):  # game.yaml:577
@@ -3156,7 +3154,7 @@ def build(num_players, files):
             st.at = o253  # game.yaml:601
             _args40 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[121])
+                enter_procedure(st, S[118])
             st.frames.append(Frame(o25, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3201,13 +3199,13 @@ def build(num_players, files):
     def e259_prompt(st, env):  # game.yaml:616
         return 'Pay a chip'
     def e259_src(st, env):  # game.yaml:616
-        return st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[122])))]
+        return st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[119])))]
     def e259_min(st, env):  # game.yaml:616
         return 2
     def e259_max(st, env):  # game.yaml:616
         return 2
     def cands_259(st, env, picked):  # game.yaml:616
-        return list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[122])))])
+        return list(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[119])))])
     def step_260(st, fr):  # game.yaml:617
         env = fr.env
         pc = fr.pc
@@ -3216,7 +3214,7 @@ def build(num_players, files):
             st.at = o261  # game.yaml:617
             _args41 = {'c': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[123])
+                enter_procedure(st, S[120])
             st.frames.append(Frame(o20, _args41))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3251,7 +3249,7 @@ def build(num_players, files):
             st.at = o265  # game.yaml:620
             _args42 = {'c': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[124])
+                enter_procedure(st, S[121])
             st.frames.append(Frame(o20, _args42))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3262,7 +3260,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e266_items(st, env):  # game.yaml:620
-        return st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]
+        return st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[122])))]
     def e267_player(st, env):  # game.yaml:608
         return env['q']
     def e267_prompt(st, env):  # game.yaml:608
@@ -3270,31 +3268,32 @@ def build(num_players, files):
     def e267_label0(st, env):  # game.yaml:611
         return 'discard ' + fmt_card1(env['c'])
     def e267_items0(st, env):  # game.yaml:611
-        return (fn_top_cards(st, S[126], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[127])))])
+        return (fn_top_cards(st, S[123], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[124])))])
     def e267_label1(st, env):  # game.yaml:612
         return 'pay ' + fmt_int1(2) + ' chips'
     def e267_when1(st, env):  # game.yaml:612
-        return (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))]) >= 2)
+        return (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[125])))]) >= 2)
     def e267_label2(st, env):  # game.yaml:618
-        return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[129])))])) + ' chips (nothing else to give)'
+        return 'pay all ' + fmt_int1(len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[126])))])) + ' chips (nothing else to give)'
     def e267_when2(st, env):  # game.yaml:618
-        return ((len((fn_top_cards(st, S[130], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132])))]) < 2))
+        return ((len((fn_top_cards(st, S[127], env['q']) + st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[128])))])) == 0) and (len(st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[129])))]) < 2))
     def collect_267(st, env):  # game.yaml:608
         _L_q3 = env['q']
+        _S_q1 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
         actions = []
         values = []
         idx = []
-        for _c61 in (fn_top_cards(st, S[126], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[127])))]):  # game.yaml:611
-            a = A_301 + _c61.type_id
+        for _c64 in (fn_top_cards(st, S[123], _L_q3) + st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[124])))]):  # game.yaml:611
+            a = A_301 + _c64.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c61)
+                values.append(_c64)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[128])))]) >= 2):  # game.yaml:612
+        if (len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125])))]) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, S[130], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[132])))]) < 2)):  # game.yaml:618
+        if ((len((fn_top_cards(st, S[127], _L_q3) + st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[128])))])) == 0) and (len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[129])))]) < 2)):  # game.yaml:618
             actions.append(A_331)
             values.append(None)
             idx.append(2)
@@ -3303,9 +3302,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:611
-            env['c'] = dec.values[i]
+            _c65 = env['c'] = dec.values[i]
             st.at = o257  # game.yaml:611
-            st.move(env['c'], Z_discard1, False)
+            st.move(_c65, Z_discard1, False)
         elif k == 1:  # game.yaml:612
             st.frames.append(Frame(o258, env))
         elif k == 2:  # game.yaml:618
@@ -3332,13 +3331,13 @@ def build(num_players, files):
         st.at = o275  # game.yaml:629
         _args43 = {'p': env['p'], 'n': 1}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[61])
+            enter_procedure(st, S[60])
         st.inline += 1
         try:
             proc_gain_gold(st, _args43)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+            traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3353,7 +3352,7 @@ def build(num_players, files):
             st.at = o281  # game.yaml:232
             _args44 = {'r': st.vars['revealer'], 'lot': env['lot']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[133])
+                enter_procedure(st, S[130])
             st.frames.append(Frame(o21, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3371,7 +3370,7 @@ def build(num_players, files):
             st.at = o283  # game.yaml:235
             _args45 = {'r': st.vars['revealer'], 'card': env['card']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[134])
+                enter_procedure(st, S[131])
             st.frames.append(Frame(o23, _args45))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3389,7 +3388,7 @@ def build(num_players, files):
             st.at = o285  # game.yaml:238
             _args46 = {'r': st.vars['revealer'], 'card': env['card']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[135])
+                enter_procedure(st, S[132])
             st.frames.append(Frame(o24, _args46))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3407,7 +3406,7 @@ def build(num_players, files):
             st.at = o287  # game.yaml:240
             _args47 = {'card': env['card']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[136])
+                enter_procedure(st, S[133])
             st.frames.append(Frame(o26, _args47))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3436,8 +3435,8 @@ def build(num_players, files):
             st.at = o295  # game.yaml:194
             _items9 = st.zones[Z_returned1]
             _dest12 = Z_deck1
-            for _c62 in cards_of(_items9):
-                st.move(_c62, _dest12, False)
+            for _c66 in cards_of(_items9):
+                st.move(_c66, _dest12, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
             st.at = o301  # game.yaml:195
@@ -3447,34 +3446,34 @@ def build(num_players, files):
                     continue
                 env['p'] = _p7
                 st.at = o298  # game.yaml:197
-                _n3 = 3
-                _moved5 = take_where(st, Z_power_supply1, _n3, lambda _c63: (_c63.props['value'] == 1), S[137])
-                _dest13 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c64 in _moved5:
-                    st.move(_c64, _dest13, False)
-                st.at = o299  # game.yaml:198
                 _n4 = 3
-                _moved6 = take_where(st, Z_power_supply1, _n4, lambda _c65: (_c65.props['value'] == 2), S[139])
-                _dest14 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c66 in _moved6:
-                    st.move(_c66, _dest14, False)
+                _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c67: (_c67.props['value'] == 1), S[134])
+                _dest13 = (Z_chips1 + _p7)
+                for _c68 in _moved5:
+                    st.move(_c68, _dest13, False)
+                st.at = o299  # game.yaml:198
+                _n5 = 3
+                _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c69: (_c69.props['value'] == 2), S[135])
+                _dest14 = (Z_chips1 + _p7)
+                for _c70 in _moved6:
+                    st.move(_c70, _dest14, False)
                 st.at = o300  # game.yaml:199
-                st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
+                st.move_count(1, Z_gold_supply1, (Z_chips1 + _p7), False, S[136])
             st.at = o302  # game.yaml:200
             _items10 = st.zones[Z_deck1]
             _dest15 = Z_draw_pile1
-            for _c67 in cards_of(_items10):
-                st.move(_c67, _dest15, False)
+            for _c71 in cards_of(_items10):
+                st.move(_c71, _dest15, False)
             st.at = o303  # game.yaml:201
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[143])
+                enter_procedure(st, S[137])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args48)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure split_with_ludwig (' + str(S[63]) + ')')
+                traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
             st.inline -= 1
             st.frames.pop()
@@ -3487,9 +3486,9 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o292  # game.yaml:193
-            _args49 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+            _args49 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[138])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[145])
+                enter_procedure(st, S[139])
             st.frames.append(Frame(o0, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3500,14 +3499,14 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e293_items(st, env):  # game.yaml:193
-        return span_list(1, len(st.players), S[146])
+        return span_list(1, len(st.players), S[140])
     def step_294(st, fr):  # game.yaml:194
         env = fr.env
         st.at = o295  # game.yaml:194
         _items11 = st.zones[Z_returned1]
         _dest16 = Z_deck1
-        for _c68 in cards_of(_items11):
-            st.move(_c68, _dest16, False)
+        for _c72 in cards_of(_items11):
+            st.move(_c72, _dest16, False)
         st.at = o296  # game.yaml:194
         st.shuffle(Z_deck1)
         st.frames.pop()
@@ -3515,19 +3514,19 @@ def build(num_players, files):
     def step_297(st, fr):  # game.yaml:196
         env = fr.env
         st.at = o298  # game.yaml:197
-        _n5 = 3
-        _moved7 = take_where(st, Z_power_supply1, _n5, lambda _c69: (_c69.props['value'] == 1), S[137])
-        _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-        for _c70 in _moved7:
-            st.move(_c70, _dest17, False)
-        st.at = o299  # game.yaml:198
         _n6 = 3
-        _moved8 = take_where(st, Z_power_supply1, _n6, lambda _c71: (_c71.props['value'] == 2), S[139])
-        _dest18 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-        for _c72 in _moved8:
-            st.move(_c72, _dest18, False)
+        _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c73: (_c73.props['value'] == 1), S[134])
+        _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141])))
+        for _c74 in _moved7:
+            st.move(_c74, _dest17, False)
+        st.at = o299  # game.yaml:198
+        _n7 = 3
+        _moved8 = take_where(st, Z_power_supply1, _n7, lambda _c75: (_c75.props['value'] == 2), S[135])
+        _dest18 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142])))
+        for _c76 in _moved8:
+            st.move(_c76, _dest18, False)
         st.at = o300  # game.yaml:199
-        st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
+        st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[143]))), False, S[136])
         st.frames.pop()
 
     def e301_items(st, env):  # game.yaml:195
@@ -3635,13 +3634,13 @@ def build(num_players, files):
             st.at = o316  # game.yaml:214
             _items12 = st.zones[Z_used_properties1]
             _dest19 = Z_unused_properties1
-            for _c73 in cards_of(_items12):
-                st.move(_c73, _dest19, False)
+            for _c77 in cards_of(_items12):
+                st.move(_c77, _dest19, False)
             fr.pc = 5
             st.at = o317  # game.yaml:215
             _args50 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[147])
+                enter_procedure(st, S[144])
             st.frames.append(Frame(o2, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3651,7 +3650,7 @@ def build(num_players, files):
             st.at = o318  # game.yaml:216
             _args51 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[148])
+                enter_procedure(st, S[145])
             st.frames.append(Frame(o7, _args51))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3661,7 +3660,7 @@ def build(num_players, files):
             st.at = o319  # game.yaml:217
             _args52 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[149])
+                enter_procedure(st, S[146])
             st.frames.append(Frame(o11, _args52))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3686,20 +3685,20 @@ def build(num_players, files):
                 continue
             env['p'] = _p8
             st.at = o328  # game.yaml:224
-            _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-            _v11 = ((len([1 for _c74 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c74.kind == 'gold_chips')]) + sum([_c75.props['value'] for _c75 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c75.kind == 'power_chips')])) + (2 * len([1 for _c76 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c76.props['colour'] == C_blue1)])))
+            _i8 = _p8
+            _v11 = ((len([1 for _c78 in st.zones[(Z_chips1 + _p8)] if (_c78.kind == 'gold_chips')]) + sum([_c79.props['value'] for _c79 in st.zones[(Z_chips1 + _p8)] if (_c79.kind == 'power_chips')])) + (2 * len([1 for _c80 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c80.props['colour'] == C_blue1)])))
             if _v11 < 0:
-                raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[153])
+                raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[147])
             st.vars['score'][_i8] = _v11
         st.frames.pop()
 
     def step_327(st, fr):  # game.yaml:224
         env = fr.env
         st.at = o328  # game.yaml:224
-        _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-        _v12 = ((len([1 for _c77 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c77.kind == 'gold_chips')]) + sum([_c78.props['value'] for _c78 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c78.kind == 'power_chips')])) + (2 * len([1 for _c79 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c79.props['colour'] == C_blue1)])))
+        _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))
+        _v12 = ((len([1 for _c81 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c81.kind == 'gold_chips')]) + sum([_c82.props['value'] for _c82 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c82.kind == 'power_chips')])) + (2 * len([1 for _c83 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150])))]) if (_c83.props['colour'] == C_blue1)])))
         if _v12 < 0:
-            raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[153])
+            raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[147])
         st.vars['score'][_i9] = _v12
         st.frames.pop()
 
@@ -3708,38 +3707,40 @@ def build(num_players, files):
     def c_0(st, env, pc):  # game.yaml:244
         _L_p9 = env['p']
         _L_n1 = env['n']
+        _S_p2 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o29  # game.yaml:249
             _passes3 = 0
             while True:
                 st.at = o29  # game.yaml:249
-                if not (len(st.zones[(Z_area1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[66])))]) < _L_n1):
+                if not (len(st.zones[(Z_area1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p9, S[65])))]) < _L_n1):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
-                    raise too_long(S[154])
+                    raise too_long(S[151])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest20 = st.zone_index((st.zones[(Z_area1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _dest20 = st.zone_index((st.zones[(Z_area1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p9, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
                 _before2 = len(st.zones[_dest20])
-                st.move_count(1, Z_deck1, _dest20, False, S[64])
+                st.move_count(1, Z_deck1, _dest20, False, S[63])
                 if _dest20 in TRIGGERS1:
-                    fire_arrivals(st, TRIGGERS1[_dest20], _dest20, _before2, False, S[64])
+                    fire_arrivals(st, TRIGGERS1[_dest20], _dest20, _before2, False, S[63])
                 if len(st.frames) > _h1:
                     run_to(st, _h1)
     def c_2(st, env, pc):  # game.yaml:261
         _L_p10 = env['p']
+        _S_p3 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         if pc <= 0:
             st.at = o34  # game.yaml:266
             _args53 = {'p': _L_p10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[40])
+                enter_procedure(st, S[39])
             st.inline += 1
             try:
                 c_13(st, _args53, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
+                traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
@@ -3747,179 +3748,180 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c80.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c81 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c81.props['colour'] == _c80)]))) for _c80 in st.zones[Z_unused_properties1]):
+                if not any((_c84.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c85 in st.zones[(Z_area1 + _p9)] if (_c85.props['colour'] == _c84)]))) for _c84 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
-                    raise too_long(S[156])
+                    raise too_long(S[153])
                 st.at = o39  # game.yaml:270
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
-                for _col2 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col2.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c82 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c82.props['colour'] == _col2)]))):
+                for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
+                    if not (_col3.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c86 in st.zones[(Z_area1 + _p10)] if (_c86.props['colour'] == _col3)]))):
                         continue
-                    _a12 = A_01 + _col2.type_id
+                    _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
                         _actions1.add(_a12)
-                        _v13.append(_col2)
+                        _v13.append(_col3)
                 _end1 = len(_v13)
                 if not _end1:
-                    raise RuleError('a choice has no legal option', S[157])
-                _p11 = e39_player(st, env)
-                if type(_p11) is not int or not 0 <= _p11 < num_players:
-                    raise RuleError(not_a_seat(_p11, num_players), S[157])
-                if _p11 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[154])
+                if _S_p3 is None:
+                    raise RuleError(not_a_seat(_L_p10, num_players), S[154])
+                if _L_p10 in st.players:  # else out of the game: no option runs
                     if _end1 > 1:
                         _i10 = st.choose(_end1)
                         st.move_number += 1
                         st.at = o39  # game.yaml:270
                     else:
                         _i10 = 0
-                    env['col'] = _v13[_i10]
+                    _col4 = env['col'] = _v13[_i10]
                     st.at = o37  # game.yaml:278
-                    st.move(env['col'], Z_used_properties1, False)
+                    st.move(_col4, Z_used_properties1, False)
                     st.at = o38  # game.yaml:278
-                    _args54 = {'p': _L_p10, 'col': env['col']}
+                    _args54 = {'p': _L_p10, 'col': _col4}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[67])
+                        enter_procedure(st, S[66])
                     st.inline += 1
                     try:
                         c_3(st, _args54, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure use_property (' + str(S[158]) + ')')
+                        traced(e, 'procedure use_property (' + str(S[155]) + ')')
                         raise
                     st.inline -= 1
     def c_3(st, env, pc):  # game.yaml:279
         _L_col1 = env['col']
         _L_p11 = env['p']
+        _S_p4 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:283
             if (_L_col1 == C_green1):
                 st.at = o42  # game.yaml:284
                 _args55 = {'p': _L_p11}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[68])
+                    enter_procedure(st, S[67])
                 st.inline += 1
                 try:
                     c_4(st, _args55, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure combat (' + str(S[159]) + ')')
+                    traced(e, 'procedure combat (' + str(S[156]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_col1 == C_red1):
                 st.at = o44  # game.yaml:288
-                _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
+                _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[41])
+                    enter_procedure(st, S[40])
                 st.inline += 1
                 try:
                     proc_gain_power(st, _args56)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+                    traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_col1 == C_yellow1):
                 st.at = o46  # game.yaml:291
-                _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
+                _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[43])
+                    enter_procedure(st, S[42])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args57)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                    traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_col1 == C_blue1):
                 st.at = o48  # game.yaml:292
                 _args58 = {'p': _L_p11}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[69])
+                    enter_procedure(st, S[68])
                 st.inline += 1
                 try:
                     c_5(st, _args58, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure etiquette (' + str(S[160]) + ')')
+                    traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                     raise
                 st.inline -= 1
     def c_4(st, env, pc):  # game.yaml:294
         _L_p12 = env['p']
+        _S_p5 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
             st.at = o50  # game.yaml:299
-            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
+            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p12, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
         if pc <= 1:
             st.at = o55  # game.yaml:300
-            for _k1 in list(span_list(1, (3 if env['dominion'] else 2), S[71])):
+            for _k1 in span_list(1, (3 if env['dominion'] else 2), S[70]):
                 env['k'] = _k1
                 st.at = o54  # game.yaml:302
                 _v14 = others(st, _L_p12)  # game.yaml:304
                 _end2 = len(_v14)
                 if not _end2:
-                    raise RuleError('a choice has no legal option', S[161])
-                _p12 = e54_player(st, env)
-                if type(_p12) is not int or not 0 <= _p12 < num_players:
-                    raise RuleError(not_a_seat(_p12, num_players), S[161])
-                if _p12 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[158])
+                if _S_p5 is None:
+                    raise RuleError(not_a_seat(_L_p12, num_players), S[158])
+                if _L_p12 in st.players:  # else out of the game: no option runs
                     if _end2 > 1:
                         _i11 = st.choose(_end2)
                         st.move_number += 1
                         st.at = o54  # game.yaml:302
                     else:
                         _i11 = 0
-                    env['q'] = _v14[_i11]
+                    _q21 = env['q'] = _v14[_i11]
                     st.at = o53  # game.yaml:304
-                    _i12 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
+                    _i12 = _q21
                     st.vars['demand'][_i12] += 1
         if pc <= 2:
             st.at = o62  # game.yaml:305
             _live5 = live_mask(st)
-            for _q17 in list(others(st, _L_p12)):
-                if gone(st, _live5, _q17):
+            for _q22 in others(st, _L_p12):
+                if gone(st, _live5, _q22):
                     continue
-                env['q'] = _q17
+                env['q'] = _q22
                 st.at = o57  # game.yaml:307
-                env['n'] = st.vars['demand'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[72]))]
+                env['n'] = st.vars['demand'][_q22]
                 st.at = o58  # game.yaml:308
-                _i13 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73]))
+                _i13 = _q22
                 st.vars['demand'][_i13] = 0
                 st.at = o61  # game.yaml:309
                 if (env['n'] > 0):
                     st.at = o60  # game.yaml:310
-                    _args59 = {'q': env['q'], 'n': ((env['n'] - 1) if ((len([1 for _a16 in st.zones[(Z_auction_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[4])))] if (_a16.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
+                    _args59 = {'q': _q22, 'n': ((env['n'] - 1) if ((len([1 for _a16 in st.zones[(Z_auction_area1 + _q22)] if (_a16.key == 'diplomatie')]) > 0) and (not env['dominion'])) else env['n'])}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[74])
+                        enter_procedure(st, S[73])
                     st.inline += 1
                     try:
                         c_17(st, _args59, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure hand_over (' + str(S[162]) + ')')
+                        traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
                     st.inline -= 1
     def c_5(st, env, pc):  # game.yaml:314
         _L_p13 = env['p']
+        _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c83 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
-                _a17 = A_21 + _c83.type_id
+            for _c87 in fn_top_cards(st, S[76], _L_p13):  # game.yaml:321
+                _a17 = A_21 + _c87.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
-                    _v15.append(_c83)
-            _items13 = fn_top_cards(st, S[78], _L_p13)  # game.yaml:335
-            if _items13 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, _L_p13)):
+                    _v15.append(_c87)
+            _items13 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
+            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in others(st, _L_p13)):
                 _v16 = []
-                for _c84 in _items13:
-                    _a18 = A_41 + _c84.type_id
+                for _c88 in _items13:
+                    _a18 = A_41 + _c88.type_id
                     if _a18 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a18)
-                        _v16.append(_c84)
+                        _v16.append(_c88)
             else:
                 _v16 = []
             # game.yaml:339: always offered
@@ -3927,11 +3929,10 @@ def build(num_players, files):
             _end4 = _end3 + len(_v16)
             _end5 = _end4 + 1
             if not _end5:
-                raise RuleError('a choice has no legal option', S[163])
-            _p13 = e76_player(st, env)
-            if type(_p13) is not int or not 0 <= _p13 < num_players:
-                raise RuleError(not_a_seat(_p13, num_players), S[163])
-            if _p13 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[160])
+            if _S_p6 is None:
+                raise RuleError(not_a_seat(_L_p13, num_players), S[160])
+            if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end5 > 1:
                     _i14 = st.choose(_end5)
                     st.move_number += 1
@@ -3939,202 +3940,201 @@ def build(num_players, files):
                 else:
                     _i14 = 0
                 if _i14 < _end3:  # game.yaml:321
-                    env['c'] = _v15[_i14]
+                    _c89 = env['c'] = _v15[_i14]
                     st.at = o71  # game.yaml:326
-                    if any((_d3.kind == 'property_cards') for _d3 in st.zones[Z_discard1]):
+                    if any((_d4.kind == 'property_cards') for _d4 in st.zones[Z_discard1]):
                         st.at = o70  # game.yaml:328
                         _actions3 = set()  # (the ids' order is never read)
                         _v17 = []
-                        for _d4 in st.zones[Z_discard1]:  # game.yaml:331
-                            if not ((_d4.kind == 'property_cards')):
+                        for _d5 in st.zones[Z_discard1]:  # game.yaml:331
+                            if not ((_d5.kind == 'property_cards')):
                                 continue
-                            _a19 = A_31 + _d4.type_id
+                            _a19 = A_31 + _d5.type_id
                             if _a19 not in _actions3:  # an identical card: the same choice
                                 _actions3.add(_a19)
-                                _v17.append(_d4)
+                                _v17.append(_d5)
                         _end6 = len(_v17)
                         if not _end6:
-                            raise RuleError('a choice has no legal option', S[164])
-                        _p14 = e70_player(st, env)
-                        if type(_p14) is not int or not 0 <= _p14 < num_players:
-                            raise RuleError(not_a_seat(_p14, num_players), S[164])
-                        if _p14 in st.players:  # else out of the game: no option runs
+                            raise RuleError('a choice has no legal option', S[161])
+                        if _S_p6 is None:
+                            raise RuleError(not_a_seat(_L_p13, num_players), S[161])
+                        if _L_p13 in st.players:  # else out of the game: no option runs
                             if _end6 > 1:
                                 _i15 = st.choose(_end6)
                                 st.move_number += 1
                                 st.at = o70  # game.yaml:328
                             else:
                                 _i15 = 0
-                            env['d'] = _v17[_i15]
+                            _d6 = env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
-                            st.move(env['d'], (Z_area1 + (_L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else seat(st, _L_p13, S[75]))), False)
+                            st.move(_d6, (Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[74]))), False)
                             st.at = o69  # game.yaml:332
-                            st.move(env['c'], Z_discard1, False)
+                            st.move(_c89, Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(env['c']) + ' and Etiquette is spent', -1)
+                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(_c89) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
-                    env['c'] = _v16[_i14 - _end3]
+                    _c90 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
-                    st.move(env['c'], Z_discard1, False)
+                    st.move(_c90, Z_discard1, False)
                     st.at = o74  # game.yaml:338
                     _args60 = {'p': _L_p13}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[76])
+                        enter_procedure(st, S[75])
                     st.inline += 1
                     try:
                         c_6(st, _args60, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
+                        traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:339
                     pass
     def c_6(st, env, pc):  # game.yaml:341
         _L_p14 = env['p']
+        _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:345
-            _v18 = [_q19 for _q19 in others(st, _L_p14) if ((len(st.zones[(Z_area1 + (_q19 if type(_q19) is int and 0 <= _q19 < num_players else seat(st, _q19, S[81])))]) > 0))]  # game.yaml:348
+            _v18 = [_q24 for _q24 in others(st, _L_p14) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
             _end7 = len(_v18)
             if not _end7:
-                raise RuleError('a choice has no legal option', S[166])
-            _p15 = e81_player(st, env)
-            if type(_p15) is not int or not 0 <= _p15 < num_players:
-                raise RuleError(not_a_seat(_p15, num_players), S[166])
-            if _p15 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[163])
+            if _S_p7 is None:
+                raise RuleError(not_a_seat(_L_p14, num_players), S[163])
+            if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end7 > 1:
                     _i16 = st.choose(_end7)
                     st.move_number += 1
                     st.at = o81  # game.yaml:345
                 else:
                     _i16 = 0
-                env['q'] = _v18[_i16]
+                _q25 = env['q'] = _v18[_i16]
                 st.at = o80  # game.yaml:352
                 _actions4 = set()  # (the ids' order is never read)
                 _v19 = []
-                for _x6 in fn_top_cards(st, S[80], env['q']):  # game.yaml:354
-                    _a20 = A_71 + _x6.type_id
+                for _x8 in fn_top_cards(st, S[78], _q25):  # game.yaml:354
+                    _a20 = A_71 + _x8.type_id
                     if _a20 not in _actions4:  # an identical card: the same choice
                         _actions4.add(_a20)
-                        _v19.append(_x6)
+                        _v19.append(_x8)
                 _end8 = len(_v19)
                 if not _end8:
-                    raise RuleError('a choice has no legal option', S[167])
-                _p16 = e80_player(st, env)
-                if type(_p16) is not int or not 0 <= _p16 < num_players:
-                    raise RuleError(not_a_seat(_p16, num_players), S[167])
-                if _p16 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[164])
+                if _S_p7 is None:
+                    raise RuleError(not_a_seat(_L_p14, num_players), S[164])
+                if _L_p14 in st.players:  # else out of the game: no option runs
                     if _end8 > 1:
                         _i17 = st.choose(_end8)
                         st.move_number += 1
                         st.at = o80  # game.yaml:352
                     else:
                         _i17 = 0
-                    env['x'] = _v19[_i17]
+                    _x9 = env['x'] = _v19[_i17]
                     st.at = o79  # game.yaml:354
-                    st.move(env['x'], Z_discard1, False)
+                    st.move(_x9, Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
         _L_p15 = env['p']
+        _S_p8 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:360
             _args61 = {'p': _L_p15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[45])
+                enter_procedure(st, S[44])
             st.inline += 1
             try:
                 c_13(st, _args61, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
+                traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o92  # game.yaml:361
-            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
+            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
                 st.at = o91  # game.yaml:362
                 _args62 = {'p': _L_p15}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
+                    enter_procedure(st, S[82])
                 st.inline += 1
                 try:
                     c_8(st, _args62, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
+                    traced(e, 'procedure orden_reveal (' + str(S[165]) + ')')
                     raise
                 st.inline -= 1
             else:
                 st.at = o89  # game.yaml:364
                 _v20 = []
-                for _n7 in span_list(1, 3, S[83]):  # game.yaml:367
-                    site[8].action(_n7)  # a number out of the site's range is an error
-                    _v20.append(_n7)
+                for _n8 in span_list(1, 3, S[81]):  # game.yaml:367
+                    site[8].action(_n8)  # a number out of the site's range is an error
+                    _v20.append(_n8)
                 _end9 = len(_v20)
                 if not _end9:
-                    raise RuleError('a choice has no legal option', S[169])
-                _p17 = e89_player(st, env)
-                if type(_p17) is not int or not 0 <= _p17 < num_players:
-                    raise RuleError(not_a_seat(_p17, num_players), S[169])
-                if _p17 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[166])
+                if _S_p8 is None:
+                    raise RuleError(not_a_seat(_L_p15, num_players), S[166])
+                if _L_p15 in st.players:  # else out of the game: no option runs
                     if _end9 > 1:
                         _i18 = st.choose(_end9)
                         st.move_number += 1
                         st.at = o89  # game.yaml:364
                     else:
                         _i18 = 0
-                    env['n'] = _v20[_i18]
+                    _n9 = env['n'] = _v20[_i18]
                     st.at = o85  # game.yaml:370
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p15) + ' announces ' + fmt_int1(env['n']), -1)
+                        st.log_line(fmt_player1(_L_p15) + ' announces ' + fmt_int1(_n9), -1)
                     st.at = o88  # game.yaml:371
                     _passes5 = 0
                     while True:
                         st.at = o88  # game.yaml:371
-                        if not (len(st.zones[Z_on_display1]) < env['n']):
+                        if not (len(st.zones[Z_on_display1]) < _n9):
                             break
                         _passes5 += 1
                         if _passes5 > MAX_PASSES:
-                            raise too_long(S[170])
+                            raise too_long(S[167])
                         st.at = o87  # game.yaml:372
                         _args63 = {'p': _L_p15, 'into_area': False}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[82])
+                            enter_procedure(st, S[80])
                         st.inline += 1
                         try:
                             c_9(st, _args63, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                            traced(e, 'procedure reveal (' + str(S[168]) + ')')
                             raise
                         st.inline -= 1
         if pc <= 2:
             st.at = o93  # game.yaml:373
             _args64 = {'p': _L_p15}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[46])
+                enter_procedure(st, S[45])
             st.inline += 1
             try:
                 c_10(st, _args64, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure keep_cards (' + str(S[172]) + ')')
+                traced(e, 'procedure keep_cards (' + str(S[169]) + ')')
                 raise
             st.inline -= 1
     def c_8(st, env, pc):  # game.yaml:374
         _L_p16 = env['p']
+        _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o94  # game.yaml:379
             _args65 = {'p': _L_p16, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[47])
+                enter_procedure(st, S[46])
             st.inline += 1
             try:
                 c_9(st, _args65, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                traced(e, 'procedure reveal (' + str(S[168]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
@@ -4146,11 +4146,10 @@ def build(num_players, files):
                 _end10 = 1
                 _end11 = _end10 + 1
                 if not _end11:
-                    raise RuleError('a choice has no legal option', S[173])
-                _p18 = e99_player(st, env)
-                if type(_p18) is not int or not 0 <= _p18 < num_players:
-                    raise RuleError(not_a_seat(_p18, num_players), S[173])
-                if _p18 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[170])
+                if _S_p9 is None:
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[170])
+                if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end11 > 1:
                         _i19 = st.choose(_end11)
                         st.move_number += 1
@@ -4161,13 +4160,13 @@ def build(num_players, files):
                         st.at = o97  # game.yaml:384
                         _args66 = {'p': _L_p16}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[85])
+                            enter_procedure(st, S[83])
                         st.inline += 1
                         try:
                             c_8(st, _args66, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
+                            traced(e, 'procedure orden_reveal (' + str(S[165]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:384
@@ -4175,6 +4174,7 @@ def build(num_players, files):
     def c_9(st, env, pc):  # game.yaml:385
         _L_p17 = env['p']
         _L_into_area1 = env['into_area']
+        _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o101  # game.yaml:392
             st.vars['revealer'] = _L_p17
@@ -4191,10 +4191,10 @@ def build(num_players, files):
             _dest21 = Z_revealed1
             _moved9 = env['c']
             _moved9 = cards_of(_moved9)
-            for _c85 in _moved9:
-                st.move(_c85, _dest21, False)
+            for _c91 in _moved9:
+                st.move(_c91, _dest21, False)
             if _dest21 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest21], _moved9, S[48])
+                fire(st, TRIGGERS1[_dest21], _moved9, S[47])
             if len(st.frames) > _h2:
                 run_to(st, _h2)
         if pc <= 4:
@@ -4202,42 +4202,43 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest22 = st.zone_index((st.zones[(Z_area1 + (_L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else seat(st, _L_p17, S[88])))] if _L_into_area1 else st.zones[Z_on_display1]))
+                _dest22 = st.zone_index((st.zones[(Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
-                for _c86 in _moved10:
-                    st.move(_c86, _dest22, False)
+                for _c92 in _moved10:
+                    st.move(_c92, _dest22, False)
                 if _dest22 in TRIGGERS1:
-                    fire(st, TRIGGERS1[_dest22], _moved10, S[87])
+                    fire(st, TRIGGERS1[_dest22], _moved10, S[85])
                 if len(st.frames) > _h3:
                     run_to(st, _h3)
             else:
                 st.at = o106  # game.yaml:398
                 _args67 = {'p': _L_p17, 'into_area': _L_into_area1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[86])
+                    enter_procedure(st, S[84])
                 st.inline += 1
                 try:
                     c_9(st, _args67, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                    traced(e, 'procedure reveal (' + str(S[168]) + ')')
                     raise
                 st.inline -= 1
     def c_10(st, env, pc):  # game.yaml:399
         _L_p18 = env['p']
+        _S_p11 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
             st.at = o113  # game.yaml:406
             if (len(st.zones[Z_on_display1]) > 0):
                 st.at = o111  # game.yaml:408
                 _lo1 = 1
-                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
+                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
                 if _lo1 < 0 or _hi1 < _lo1:
-                    raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[174])
+                    raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[171])
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c88 for _c88 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c88.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c94 for _c94 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c94.props['colour'] == _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -4251,62 +4252,62 @@ def build(num_players, files):
                     _stop1 = len(_picked1) >= _lo1
                     if not _cands1:
                         if not _stop1:
-                            raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[174])
+                            raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[171])
                         break
-                    _p19 = _L_p18
-                    if type(_p19) is not int or not 0 <= _p19 < num_players:
-                        raise RuleError(not_a_seat(_p19, num_players), S[174])
-                    if _p19 not in st.players:
+                    if _S_p11 is None:
+                        raise RuleError(not_a_seat(_L_p18, num_players), S[171])
+                    if _L_p18 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
-                    _n8 = len(_cands1) + _stop1
-                    if _n8 > 1:
-                        _i20 = st.choose(_n8)
+                    _n10 = len(_cands1) + _stop1
+                    if _n10 > 1:
+                        _i20 = st.choose(_n10)
                         st.move_number += 1
                         st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
-                        _c87 = _cands1[_i20]
+                        _c93 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
-                        _c87 = _cands1[0]
-                    _picked1.append(_c87)
-                    st.move(_c87, (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89]))), False)
+                        _c93 = _cands1[0]
+                    _picked1.append(_c93)
+                    st.move(_c93, (Z_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[87]))), False)
                 st.at = o112  # game.yaml:411
                 _items14 = st.zones[Z_on_display1]
                 _dest23 = Z_discard1
-                for _c89 in cards_of(_items14):
-                    st.move(_c89, _dest23, False)
+                for _c95 in cards_of(_items14):
+                    st.move(_c95, _dest23, False)
     def c_11(st, env, pc):  # game.yaml:413
         _L_p19 = env['p']
+        _S_p12 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o114  # game.yaml:417
             _args68 = {'p': _L_p19}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[49])
+                enter_procedure(st, S[48])
             st.inline += 1
             try:
                 c_13(st, _args68, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure conspiracy (' + str(S[155]) + ')')
+                traced(e, 'procedure conspiracy (' + str(S[152]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
             _items15 = others(st, _L_p19)  # game.yaml:422
-            if _items15 and (len([1 for _c90 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c90.kind == 'gold_chips')]) >= 1):
+            if _items15 and (len([1 for _c96 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c96.kind == 'gold_chips')]) >= 1):
                 _v21 = _items15
             else:
                 _v21 = []
-            if ((len([1 for _c91 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c91.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
+            if ((len([1 for _c97 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c97.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in others(st, _L_p19)))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c92 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c92.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, _L_p19))):  # game.yaml:426
+            if ((len([1 for _c98 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c98.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in others(st, _L_p19))):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (len([1 for _c93 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c93.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+            if (len([1 for _c99 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c99.kind == 'gold_chips')]) >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4316,11 +4317,10 @@ def build(num_players, files):
             _end15 = _end14 + _f2
             _end16 = _end15 + _f3
             if not _end16:
-                raise RuleError('a choice has no legal option', S[175])
-            _p20 = e128_player(st, env)
-            if type(_p20) is not int or not 0 <= _p20 < num_players:
-                raise RuleError(not_a_seat(_p20, num_players), S[175])
-            if _p20 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[172])
+            if _S_p12 is None:
+                raise RuleError(not_a_seat(_L_p19, num_players), S[172])
+            if _L_p19 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i21 = st.choose(_end16)
                     st.move_number += 1
@@ -4330,189 +4330,187 @@ def build(num_players, files):
                 if _i21 < _end12:  # game.yaml:421
                     pass
                 elif _i21 < _end13:  # game.yaml:422
-                    env['q'] = _v21[_i21 - _end12]
+                    _q29 = env['q'] = _v21[_i21 - _end12]
                     st.at = o117  # game.yaml:423
                     _args69 = {'p': _L_p19, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[90])
+                        enter_procedure(st, S[88])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args69)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                        traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o118  # game.yaml:423
-                    _args70 = {'q': env['q'], 'n': 1}
+                    _args70 = {'q': _q29, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[92])
+                        enter_procedure(st, S[90])
                     st.inline += 1
                     try:
                         c_17(st, _args70, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure hand_over (' + str(S[162]) + ')')
+                        traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                         raise
                     st.inline -= 1
                 elif _i21 < _end14:  # game.yaml:424
                     st.at = o120  # game.yaml:425
                     _args71 = {'p': _L_p19, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[93])
+                        enter_procedure(st, S[91])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args71)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                        traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o121  # game.yaml:425
                     _args72 = {'p': _L_p19}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[94])
+                        enter_procedure(st, S[92])
                     st.inline += 1
                     try:
                         c_12(st, _args72, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure swap_cards (' + str(S[176]) + ')')
+                        traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
                     st.inline -= 1
                 elif _i21 < _end15:  # game.yaml:426
                     st.at = o123  # game.yaml:428
                     _args73 = {'p': _L_p19, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[95])
+                        enter_procedure(st, S[93])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args73)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                        traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o124  # game.yaml:428
                     _args74 = {'p': _L_p19}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[96])
+                        enter_procedure(st, S[94])
                     st.inline += 1
                     try:
                         c_6(st, _args74, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
+                        traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:429
                     st.at = o126  # game.yaml:430
                     _args75 = {'p': _L_p19, 'n': 2}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[97])
+                        enter_procedure(st, S[95])
                     st.inline += 1
                     try:
                         proc_pay_gold(st, _args75)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                        traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o127  # game.yaml:430
                     _args76 = {'p': _L_p19, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[98])
+                        enter_procedure(st, S[96])
                     st.inline += 1
                     try:
                         c_9(st, _args76, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                        traced(e, 'procedure reveal (' + str(S[168]) + ')')
                         raise
                     st.inline -= 1
     def c_12(st, env, pc):  # game.yaml:432
         _L_p20 = env['p']
+        _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o136  # game.yaml:436
-            _v22 = [_q23 for _q23 in others(st, _L_p20) if ((len(st.zones[(Z_area1 + (_q23 if type(_q23) is int and 0 <= _q23 < num_players else seat(st, _q23, S[104])))]) > 0))]  # game.yaml:439
+            _v22 = [_q30 for _q30 in others(st, _L_p20) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
             _end17 = len(_v22)
             if not _end17:
-                raise RuleError('a choice has no legal option', S[177])
-            _p21 = e136_player(st, env)
-            if type(_p21) is not int or not 0 <= _p21 < num_players:
-                raise RuleError(not_a_seat(_p21, num_players), S[177])
-            if _p21 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[174])
+            if _S_p13 is None:
+                raise RuleError(not_a_seat(_L_p20, num_players), S[174])
+            if _L_p20 in st.players:  # else out of the game: no option runs
                 if _end17 > 1:
                     _i22 = st.choose(_end17)
                     st.move_number += 1
                     st.at = o136  # game.yaml:436
                 else:
                     _i22 = 0
-                env['q'] = _v22[_i22]
+                _q31 = env['q'] = _v22[_i22]
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c94 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
-                    _a23 = A_181 + _c94.type_id
+                for _c100 in fn_top_cards(st, S[100], _L_p20):  # game.yaml:446
+                    _a23 = A_181 + _c100.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
-                        _v23.append(_c94)
+                        _v23.append(_c100)
                 _end18 = len(_v23)
                 if not _end18:
-                    raise RuleError('a choice has no legal option', S[178])
-                _p22 = e135_player(st, env)
-                if type(_p22) is not int or not 0 <= _p22 < num_players:
-                    raise RuleError(not_a_seat(_p22, num_players), S[178])
-                if _p22 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[175])
+                if _S_p13 is None:
+                    raise RuleError(not_a_seat(_L_p20, num_players), S[175])
+                if _L_p20 in st.players:  # else out of the game: no option runs
                     if _end18 > 1:
                         _i23 = st.choose(_end18)
                         st.move_number += 1
                         st.at = o135  # game.yaml:443
                     else:
                         _i23 = 0
-                    env['c'] = _v23[_i23]
+                    _c101 = env['c'] = _v23[_i23]
                     st.at = o134  # game.yaml:449
                     _actions6 = set()  # (the ids' order is never read)
                     _v24 = []
-                    for _x7 in fn_top_cards(st, S[102], env['q']):  # game.yaml:452
-                        _a24 = A_191 + _x7.type_id
+                    for _x10 in fn_top_cards(st, S[99], _q31):  # game.yaml:452
+                        _a24 = A_191 + _x10.type_id
                         if _a24 not in _actions6:  # an identical card: the same choice
                             _actions6.add(_a24)
-                            _v24.append(_x7)
+                            _v24.append(_x10)
                     _end19 = len(_v24)
                     if not _end19:
-                        raise RuleError('a choice has no legal option', S[179])
-                    _p23 = e134_player(st, env)
-                    if type(_p23) is not int or not 0 <= _p23 < num_players:
-                        raise RuleError(not_a_seat(_p23, num_players), S[179])
-                    if _p23 in st.players:  # else out of the game: no option runs
+                        raise RuleError('a choice has no legal option', S[176])
+                    if _S_p13 is None:
+                        raise RuleError(not_a_seat(_L_p20, num_players), S[176])
+                    if _L_p20 in st.players:  # else out of the game: no option runs
                         if _end19 > 1:
                             _i24 = st.choose(_end19)
                             st.move_number += 1
                             st.at = o134  # game.yaml:449
                         else:
                             _i24 = 0
-                        env['x'] = _v24[_i24]
+                        _x11 = env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        st.move(env['x'], (Z_area1 + (_L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else seat(st, _L_p20, S[100]))), False)
+                        st.move(_x11, (Z_area1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p20, S[97]))), False)
                         st.at = o133  # game.yaml:453
-                        st.move(env['c'], (Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101]))), False)
+                        st.move(_c101, (Z_area1 + _q31), False)
     def c_13(st, env, pc):  # game.yaml:455
         _L_p21 = env['p']
+        _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q24 if type(_q24) is int and 0 <= _q24 < num_players else seat(st, _q24, S[16])))]) > 0) for _q24 in others(st, _L_p21)))):
+            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in others(st, _L_p21)))):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
                 _end20 = 1
                 _end21 = _end20 + 1
                 if not _end21:
-                    raise RuleError('a choice has no legal option', S[180])
-                _p24 = e142_player(st, env)
-                if type(_p24) is not int or not 0 <= _p24 < num_players:
-                    raise RuleError(not_a_seat(_p24, num_players), S[180])
-                if _p24 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[177])
+                if _S_p14 is None:
+                    raise RuleError(not_a_seat(_L_p21, num_players), S[177])
+                if _L_p21 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
                         _i25 = st.choose(_end21)
                         st.move_number += 1
@@ -4525,13 +4523,13 @@ def build(num_players, files):
                         st.at = o140  # game.yaml:464
                         _args77 = {'p': _L_p21}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[105])
+                            enter_procedure(st, S[102])
                         st.inline += 1
                         try:
                             c_12(st, _args77, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure swap_cards (' + str(S[176]) + ')')
+                            traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:465
@@ -4539,60 +4537,62 @@ def build(num_players, files):
     def c_17(st, env, pc):  # game.yaml:494
         _L_q4 = env['q']
         _L_n2 = env['n']
+        _S_q2 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c95.kind == 'power_chips')]) < _L_n2):
+            if (sum([_c102.props['value'] for _c102 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c102.kind == 'power_chips')]) < _L_n2):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c96.props['value'] for _c96 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c96.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c103.props['value'] for _c103 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c103.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[106])
+                    enter_procedure(st, S[103])
                 st.inline += 1
                 try:
                     c_19(st, _args78, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure eliminate_player (' + str(S[181]) + ')')
+                    traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                     raise
                 st.inline -= 1
             else:
                 st.at = o164  # game.yaml:501
                 _args79 = {'q': _L_q4, 'n': _L_n2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[50])
+                    enter_procedure(st, S[49])
                 st.inline += 1
                 try:
                     proc_give_power(st, _args79)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure give_power (' + str(S[51]) + ')')
+                    traced(e, 'procedure give_power (' + str(S[50]) + ')')
                     raise
                 st.inline -= 1
     def c_19(st, env, pc):  # game.yaml:517
         _L_q5 = env['q']
+        _S_q3 = _L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else None
         if pc <= 0:
             st.at = o183  # game.yaml:522
-            _items16 = (st.zones[(Z_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[52])))] + st.zones[(Z_auction_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[53])))])
+            _items16 = (st.zones[(Z_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[51])))] + st.zones[(Z_auction_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[52])))])
             _dest24 = Z_discard1
-            for _c97 in cards_of(_items16):
-                st.move(_c97, _dest24, False)
+            for _c104 in cards_of(_items16):
+                st.move(_c104, _dest24, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items17 = [_c99 for _c99 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c99.kind == 'gold_chips')]
+            _items17 = [_c106 for _c106 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[53])))] if (_c106.kind == 'gold_chips')]
             _dest25 = Z_gold_supply1
-            for _c98 in cards_of(_items17):
-                st.move(_c98, _dest25, False)
+            for _c105 in cards_of(_items17):
+                st.move(_c105, _dest25, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
-            _items18 = st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[55])))]
+            _items18 = st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[54])))]
             _dest26 = Z_power_supply1
-            for _c100 in cards_of(_items18):
-                st.move(_c100, _dest26, False)
+            for _c107 in cards_of(_items18):
+                st.move(_c107, _dest26, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
-            eliminate(st, _L_q5, S[56])
+            eliminate(st, _L_q5, S[55])
         if pc <= 4:
             st.at = o190  # game.yaml:526
             if (len(st.players) <= 1):
@@ -4609,10 +4609,10 @@ def build(num_players, files):
             _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
             _moved11 = _L_c1
             _moved11 = cards_of(_moved11)
-            for _c101 in _moved11:
-                st.move(_c101, _dest27, False)
+            for _c108 in _moved11:
+                st.move(_c108, _dest27, False)
             if _dest27 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest27], _moved11, S[57])
+                fire(st, TRIGGERS1[_dest27], _moved11, S[56])
             if len(st.frames) > _h4:
                 run_to(st, _h4)
     def c_21(st, env, pc):  # game.yaml:537
@@ -4637,8 +4637,8 @@ def build(num_players, files):
                     continue
                 env['p'] = _p25
                 st.at = o198  # game.yaml:542
-                _i26 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                st.vars['_auction1_in'][_i26] = (env['p'] in env['_auction1_order'])
+                _i26 = _p25
+                st.vars['_auction1_in'][_i26] = (_p25 in env['_auction1_order'])
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
             st.at = o215  # game.yaml:542
@@ -4649,7 +4649,7 @@ def build(num_players, files):
                     break
                 _passes6 += 1
                 if _passes6 > MAX_PASSES:
-                    raise too_long(S[182])
+                    raise too_long(S[179])
                 st.at = o214  # game.yaml:542
                 _live7 = live_mask(st)
                 for _p26 in list(env['_auction1_order']):
@@ -4657,20 +4657,20 @@ def build(num_players, files):
                         continue
                     env['p'] = _p26
                     st.at = o213  # game.yaml:542
-                    if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+                    if ((st.vars['_auction1_in'][(_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))] and (_p26 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
                         _v25 = []
-                        for _amount2 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot2), S[109]):  # game.yaml:542
-                            site[22].action(_amount2)  # a number out of the site's range is an error
-                            _v25.append(_amount2)
+                        for _amount3 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p26, _L_lot2), S[106]):  # game.yaml:542
+                            site[22].action(_amount3)  # a number out of the site's range is an error
+                            _v25.append(_amount3)
                         # game.yaml:542: always offered
                         _end22 = len(_v25)
                         _end23 = _end22 + 1
                         if not _end23:
-                            raise RuleError('a choice has no legal option', S[182])
-                        _p27 = e212_player(st, env)
+                            raise RuleError('a choice has no legal option', S[179])
+                        _p27 = _p26
                         if type(_p27) is not int or not 0 <= _p27 < num_players:
-                            raise RuleError(not_a_seat(_p27, num_players), S[182])
+                            raise RuleError(not_a_seat(_p27, num_players), S[179])
                         if _p27 in st.players:  # else out of the game: no option runs
                             if _end23 > 1:
                                 _i27 = st.choose(_end23)
@@ -4679,20 +4679,20 @@ def build(num_players, files):
                             else:
                                 _i27 = 0
                             if _i27 < _end22:  # game.yaml:542
-                                env['amount'] = _v25[_i27]
+                                _amount4 = env['amount'] = _v25[_i27]
                                 st.at = o205  # game.yaml:542
-                                st.vars['_auction1_high'] = env['amount']
+                                st.vars['_auction1_high'] = _amount4
                                 st.at = o206  # game.yaml:542
-                                st.vars['_auction1_leader'] = env['p']
+                                st.vars['_auction1_leader'] = _p26
                                 st.at = o207  # game.yaml:542
                                 if st.record_log:
-                                    st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
+                                    st.log_line(fmt_player1(_p26) + ' bids ' + fmt_int1(_amount4), -1)
                             else:  # game.yaml:542
                                 st.at = o209  # game.yaml:542
                                 if st.record_log:
-                                    st.log_line(fmt_player1(env['p']) + ' passes', -1)
+                                    st.log_line(fmt_player1(_p26) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
-                                _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                                _i28 = (_p26 if type(_p26) is int and 0 <= _p26 < num_players else seat(st, _p26, S[104]))
                                 st.vars['_auction1_in'][_i28] = False
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
@@ -4711,24 +4711,25 @@ def build(num_players, files):
                 st.at = o219  # game.yaml:552
                 _args80 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[110])
+                    enter_procedure(st, S[107])
                 st.inline += 1
                 try:
                     c_22(st, _args80, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure pay_bid (' + str(S[183]) + ')')
+                    traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o220  # game.yaml:553
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot2) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(_L_lot2, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+                st.move(_L_lot2, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
     def c_22(st, env, pc):  # game.yaml:555
         _L_price1 = env['price']
         _L_w1 = env['w']
         _L_lot3 = env['lot']
+        _S_w1 = _L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else None
         if pc <= 0:
             st.at = o226  # game.yaml:560
             st.vars['paid'] = 0
@@ -4741,16 +4742,16 @@ def build(num_players, files):
                     break
                 _passes7 += 1
                 if _passes7 > MAX_PASSES:
-                    raise too_long(S[184])
+                    raise too_long(S[181])
                 st.at = o228  # game.yaml:563
                 _lo2 = 1
                 _hi2 = 1
                 if _lo2 < 0 or _hi2 < _lo2:
-                    raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[185])
+                    raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[182])
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c103 for _c103 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c103, _L_w1) and _c103 not in _picked2]
+                        _cands2 = [_c110 for _c110 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c110, _L_w1) and _c110 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4760,37 +4761,36 @@ def build(num_players, files):
                     _stop2 = len(_picked2) >= _lo2
                     if not _cands2:
                         if not _stop2:
-                            raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[185])
+                            raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[182])
                         break
-                    _p28 = _L_w1
-                    if type(_p28) is not int or not 0 <= _p28 < num_players:
-                        raise RuleError(not_a_seat(_p28, num_players), S[185])
-                    if _p28 not in st.players:
+                    if _S_w1 is None:
+                        raise RuleError(not_a_seat(_L_w1, num_players), S[182])
+                    if _L_w1 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
-                    _n9 = len(_cands2) + _stop2
-                    if _n9 > 1:
-                        _i29 = st.choose(_n9)
+                    _n11 = len(_cands2) + _stop2
+                    if _n11 > 1:
+                        _i29 = st.choose(_n11)
                         st.move_number += 1
                         st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
-                        _c102 = _cands2[_i29]
+                        _c109 = _cands2[_i29]
                     else:  # one card and no stopping yet: it is picked
-                        _c102 = _cands2[0]
-                    _picked2.append(_c102)
+                        _c109 = _cands2[0]
+                    _picked2.append(_c109)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
                 st.at = o230  # game.yaml:566
                 _args81 = {'c': first(env['got'])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[112])
+                    enter_procedure(st, S[109])
                 st.inline += 1
                 try:
                     c_20(st, _args81, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                    traced(e, 'procedure return_item (' + str(S[183]) + ')')
                     raise
                 st.inline -= 1
     def c_23(st, env, pc):  # game.yaml:569
@@ -4798,7 +4798,7 @@ def build(num_players, files):
         _L_card1 = env['card']
         if pc <= 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q25 for _q25 in clockwise_from(st, _L_r2) if (_q25 in fn_colour_majority(st, S[58], C_violet1))]
+            env['holders'] = [_q33 for _q33 in clockwise_from(st, _L_r2) if (_q33 in fn_colour_majority(st, S[57], C_violet1))]
         if pc <= 1:
             st.at = o233  # game.yaml:574
             if st.record_log:
@@ -4806,20 +4806,20 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o247  # game.yaml:575
             _live8 = live_mask(st)
-            for _q26 in list(env['holders']):
-                if gone(st, _live8, _q26):
+            for _q34 in list(env['holders']):
+                if gone(st, _live8, _q34):
                     continue
-                env['q'] = _q26
+                env['q'] = _q34
                 st.at = o246  # game.yaml:577
                 # game.yaml:580: always offered
                 # game.yaml:581: always offered
                 _end24 = 1
                 _end25 = _end24 + 1
                 if not _end25:
-                    raise RuleError('a choice has no legal option', S[187])
-                _p29 = e246_player(st, env)
+                    raise RuleError('a choice has no legal option', S[184])
+                _p29 = _q34
                 if type(_p29) is not int or not 0 <= _p29 < num_players:
-                    raise RuleError(not_a_seat(_p29, num_players), S[187])
+                    raise RuleError(not_a_seat(_p29, num_players), S[184])
                 if _p29 in st.players:  # else out of the game: no option runs
                     if _end25 > 1:
                         _i30 = st.choose(_end25)
@@ -4829,20 +4829,20 @@ def build(num_players, files):
                         _i30 = 0
                     if _i30 < _end24:  # game.yaml:580
                         st.at = o236  # game.yaml:580
-                        _args82 = {'p': env['q'], 'into_area': True}
+                        _args82 = {'p': _q34, 'into_area': True}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[117])
+                            enter_procedure(st, S[114])
                         st.inline += 1
                         try:
                             c_9(st, _args82, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                            traced(e, 'procedure reveal (' + str(S[168]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:581
                         st.at = o245  # game.yaml:584
-                        for _i31 in list(span_list(1, 2, S[120])):
+                        for _i31 in span_list(1, 2, S[117]):
                             env['i'] = _i31
                             st.at = o244  # game.yaml:586
                             if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
@@ -4861,10 +4861,10 @@ def build(num_players, files):
                             _end27 = _end26 + _f5
                             _end28 = _end27 + _f6
                             if not _end28:
-                                raise RuleError('a choice has no legal option', S[188])
-                            _p30 = e244_player(st, env)
+                                raise RuleError('a choice has no legal option', S[185])
+                            _p30 = _q34
                             if type(_p30) is not int or not 0 <= _p30 < num_players:
-                                raise RuleError(not_a_seat(_p30, num_players), S[188])
+                                raise RuleError(not_a_seat(_p30, num_players), S[185])
                             if _p30 in st.players:  # else out of the game: no option runs
                                 if _end28 > 1:
                                     _i32 = st.choose(_end28)
@@ -4874,28 +4874,28 @@ def build(num_players, files):
                                     _i32 = 0
                                 if _i32 < _end26:  # game.yaml:589
                                     st.at = o240  # game.yaml:589
-                                    _args83 = {'p': env['q'], 'n': 1}
+                                    _args83 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                        enter_procedure(st, S[118])
+                                        enter_procedure(st, S[115])
                                     st.inline += 1
                                     try:
                                         proc_gain_gold(st, _args83)
                                     except Exception as e:
                                         st.inline -= 1
-                                        traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                                        traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                         raise
                                     st.inline -= 1
                                 elif _i32 < _end27:  # game.yaml:590
                                     st.at = o242  # game.yaml:590
-                                    _args84 = {'p': env['q'], 'n': 1}
+                                    _args84 = {'p': _q34, 'n': 1}
                                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                        enter_procedure(st, S[119])
+                                        enter_procedure(st, S[116])
                                     st.inline += 1
                                     try:
                                         proc_gain_power(st, _args84)
                                     except Exception as e:
                                         st.inline -= 1
-                                        traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+                                        traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                                         raise
                                     st.inline -= 1
                                 else:  # game.yaml:591
@@ -4908,10 +4908,10 @@ def build(num_players, files):
         _L_card2 = env['card']
         if pc <= 0:
             st.at = o249  # game.yaml:598
-            env['most'] = max([fn_visible_seals(st, S[59], _q27) for _q27 in st.players])
+            env['most'] = max([fn_visible_seals(st, S[58], _q35) for _q35 in st.players])
         if pc <= 1:
             st.at = o250  # game.yaml:599
-            env['debtors'] = [_q28 for _q28 in clockwise_from(st, _L_r3) if ((env['most'] > 0) and (fn_visible_seals(st, S[60], _q28) < env['most']))]
+            env['debtors'] = [_q36 for _q36 in clockwise_from(st, _L_r3) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
         if pc <= 2:
             st.at = o251  # game.yaml:600
             if st.record_log:
@@ -4919,20 +4919,20 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o254  # game.yaml:601
             _live9 = live_mask(st)
-            for _q29 in list(env['debtors']):
-                if gone(st, _live9, _q29):
+            for _q37 in list(env['debtors']):
+                if gone(st, _live9, _q37):
                     continue
-                env['q'] = _q29
+                env['q'] = _q37
                 st.at = o253  # game.yaml:601
-                _args85 = {'q': env['q']}
+                _args85 = {'q': _q37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[121])
+                    enter_procedure(st, S[118])
                 st.inline += 1
                 try:
                     c_25(st, _args85, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure pay_debt (' + str(S[189]) + ')')
+                    traced(e, 'procedure pay_debt (' + str(S[186]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 4:
@@ -4940,20 +4940,21 @@ def build(num_players, files):
             st.move(_L_card2, Z_discard1, False)
     def c_25(st, env, pc):  # game.yaml:603
         _L_q6 = env['q']
+        _S_q4 = _L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else None
         if pc <= 0:
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c104 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
-                _a26 = A_301 + _c104.type_id
+            for _c111 in (fn_top_cards(st, S[123], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[124])))]):  # game.yaml:611
+                _a26 = A_301 + _c111.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c104)
-            if (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[128])))]) >= 2):  # game.yaml:612
+                    _v26.append(_c111)
+            if (len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[125])))]) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
                 _f7 = 0
-            if ((len((fn_top_cards(st, S[130], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[132])))]) < 2)):  # game.yaml:618
+            if ((len((fn_top_cards(st, S[127], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[128])))])) == 0) and (len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[129])))]) < 2)):  # game.yaml:618
                 _f8 = 1
             else:
                 _f8 = 0
@@ -4961,11 +4962,10 @@ def build(num_players, files):
             _end30 = _end29 + _f7
             _end31 = _end30 + _f8
             if not _end31:
-                raise RuleError('a choice has no legal option', S[190])
-            _p31 = e267_player(st, env)
-            if type(_p31) is not int or not 0 <= _p31 < num_players:
-                raise RuleError(not_a_seat(_p31, num_players), S[190])
-            if _p31 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[187])
+            if _S_q4 is None:
+                raise RuleError(not_a_seat(_L_q6, num_players), S[187])
+            if _L_q6 in st.players:  # else out of the game: no option runs
                 if _end31 > 1:
                     _i33 = st.choose(_end31)
                     st.move_number += 1
@@ -4973,21 +4973,21 @@ def build(num_players, files):
                 else:
                     _i33 = 0
                 if _i33 < _end29:  # game.yaml:611
-                    env['c'] = _v26[_i33]
+                    _c112 = env['c'] = _v26[_i33]
                     st.at = o257  # game.yaml:611
-                    st.move(env['c'], Z_discard1, False)
+                    st.move(_c112, Z_discard1, False)
                 elif _i33 < _end30:  # game.yaml:612
                     st.at = o259  # game.yaml:616
                     _lo3 = 2
                     _hi3 = 2
                     if _lo3 < 0 or _hi3 < _lo3:
-                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[191])
+                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[188])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
                             _cands3 = []
                             _seen2 = set()
-                            for _y3 in reversed(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[122])))]):
+                            for _y3 in reversed(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[119])))]):
                                 _t2 = _y3.type_id
                                 if _t2 not in _seen2 and _y3 not in _picked3:
                                     _seen2.add(_t2)
@@ -4998,54 +4998,53 @@ def build(num_players, files):
                         _stop3 = len(_picked3) >= _lo3
                         if not _cands3:
                             if not _stop3:
-                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[191])
+                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[188])
                             break
-                        _p32 = _L_q6
-                        if type(_p32) is not int or not 0 <= _p32 < num_players:
-                            raise RuleError(not_a_seat(_p32, num_players), S[191])
-                        if _p32 not in st.players:
+                        if _S_q4 is None:
+                            raise RuleError(not_a_seat(_L_q6, num_players), S[188])
+                        if _L_q6 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
-                        _n10 = len(_cands3) + _stop3
-                        if _n10 > 1:
-                            _i34 = st.choose(_n10)
+                        _n12 = len(_cands3) + _stop3
+                        if _n12 > 1:
+                            _i34 = st.choose(_n12)
                             st.move_number += 1
                             st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c105 = _cands3[_i34]
+                            _c113 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c105 = _cands3[0]
-                        _picked3.append(_c105)
+                            _c113 = _cands3[0]
+                        _picked3.append(_c113)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
-                    for _x8 in list(env['gone']):
-                        env['x'] = _x8
+                    for _x12 in list(env['gone']):
+                        env['x'] = _x12
                         st.at = o261  # game.yaml:617
-                        _args86 = {'c': env['x']}
+                        _args86 = {'c': _x12}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[123])
+                            enter_procedure(st, S[120])
                         st.inline += 1
                         try:
                             c_20(st, _args86, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                            traced(e, 'procedure return_item (' + str(S[183]) + ')')
                             raise
                         st.inline -= 1
                 else:  # game.yaml:618
                     st.at = o266  # game.yaml:620
-                    for _x9 in list(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[125])))]):
-                        env['x'] = _x9
+                    for _x13 in list(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[122])))]):
+                        env['x'] = _x13
                         st.at = o265  # game.yaml:620
-                        _args87 = {'c': env['x']}
+                        _args87 = {'c': _x13}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[124])
+                            enter_procedure(st, S[121])
                         st.inline += 1
                         try:
                             c_20(st, _args87, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                            traced(e, 'procedure return_item (' + str(S[183]) + ')')
                             raise
                         st.inline -= 1
     def c_26(st, env, pc):  # game.yaml:621
@@ -5073,23 +5072,23 @@ def build(num_players, files):
                     continue
                 env['p'] = _p33
                 st.at = o275  # game.yaml:629
-                _args88 = {'p': env['p'], 'n': 1}
+                _args88 = {'p': _p33, 'n': 1}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[61])
+                    enter_procedure(st, S[60])
                 st.inline += 1
                 try:
                     proc_gain_gold(st, _args88)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                    traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 4:
             st.at = o277  # game.yaml:630
             _items19 = st.zones[Z_discard1]
             _dest28 = Z_draw_pile1
-            for _c107 in cards_of(_items19):
-                st.move(_c107, _dest28, False)
+            for _c115 in cards_of(_items19):
+                st.move(_c115, _dest28, False)
         if pc <= 5:
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
@@ -5097,66 +5096,67 @@ def build(num_players, files):
             st.at = o279  # game.yaml:632
             _args89 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[62])
+                enter_procedure(st, S[61])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args89)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure split_with_ludwig (' + str(S[63]) + ')')
+                traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
             st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:250
         _L_p22 = env['p']
+        _S_p15 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest29 = st.zone_index((st.zones[(Z_area1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[65])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest29 = st.zone_index((st.zones[(Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
             _before3 = len(st.zones[_dest29])
-            st.move_count(1, Z_deck1, _dest29, False, S[64])
+            st.move_count(1, Z_deck1, _dest29, False, S[63])
             if _dest29 in TRIGGERS1:
-                fire_arrivals(st, TRIGGERS1[_dest29], _dest29, _before3, False, S[64])
+                fire_arrivals(st, TRIGGERS1[_dest29], _dest29, _before3, False, S[63])
             if len(st.frames) > _h5:
                 run_to(st, _h5)
     def c_35(st, env, pc):  # game.yaml:269
         _L_p23 = env['p']
+        _S_p16 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o39  # game.yaml:270
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
-            for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c108 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c108.props['colour'] == _col3)]))):
+            for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
+                if not (_col5.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c116 in st.zones[(Z_area1 + _p34)] if (_c116.props['colour'] == _col5)]))):
                     continue
-                _a27 = A_01 + _col3.type_id
+                _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
                     _actions8.add(_a27)
-                    _v27.append(_col3)
+                    _v27.append(_col5)
             _end32 = len(_v27)
             if not _end32:
-                raise RuleError('a choice has no legal option', S[157])
-            _p35 = e39_player(st, env)
-            if type(_p35) is not int or not 0 <= _p35 < num_players:
-                raise RuleError(not_a_seat(_p35, num_players), S[157])
-            if _p35 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[154])
+            if _S_p16 is None:
+                raise RuleError(not_a_seat(_L_p23, num_players), S[154])
+            if _L_p23 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
                     _i35 = st.choose(_end32)
                     st.move_number += 1
                     st.at = o39  # game.yaml:270
                 else:
                     _i35 = 0
-                env['col'] = _v27[_i35]
+                _col6 = env['col'] = _v27[_i35]
                 st.at = o37  # game.yaml:278
-                st.move(env['col'], Z_used_properties1, False)
+                st.move(_col6, Z_used_properties1, False)
                 st.at = o38  # game.yaml:278
-                _args90 = {'p': _L_p23, 'col': env['col']}
+                _args90 = {'p': _L_p23, 'col': _col6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[67])
+                    enter_procedure(st, S[66])
                 st.inline += 1
                 try:
                     c_3(st, _args90, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure use_property (' + str(S[158]) + ')')
+                    traced(e, 'procedure use_property (' + str(S[155]) + ')')
                     raise
                 st.inline -= 1
     def c_36(st, env, pc):  # game.yaml:278
@@ -5169,13 +5169,13 @@ def build(num_players, files):
             st.at = o38  # game.yaml:278
             _args91 = {'p': _L_p24, 'col': _L_col2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[67])
+                enter_procedure(st, S[66])
             st.inline += 1
             try:
                 c_3(st, _args91, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure use_property (' + str(S[158]) + ')')
+                traced(e, 'procedure use_property (' + str(S[155]) + ')')
                 raise
             st.inline -= 1
     def c_41(st, env, pc):  # game.yaml:284
@@ -5184,13 +5184,13 @@ def build(num_players, files):
             st.at = o42  # game.yaml:284
             _args92 = {'p': _L_p25}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[68])
+                enter_procedure(st, S[67])
             st.inline += 1
             try:
                 c_4(st, _args92, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure combat (' + str(S[159]) + ')')
+                traced(e, 'procedure combat (' + str(S[156]) + ')')
                 raise
             st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:292
@@ -5199,111 +5199,113 @@ def build(num_players, files):
             st.at = o48  # game.yaml:292
             _args93 = {'p': _L_p26}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[69])
+                enter_procedure(st, S[68])
             st.inline += 1
             try:
                 c_5(st, _args93, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure etiquette (' + str(S[160]) + ')')
+                traced(e, 'procedure etiquette (' + str(S[157]) + ')')
                 raise
             st.inline -= 1
     def c_51(st, env, pc):  # game.yaml:301
         _L_p27 = env['p']
+        _S_p17 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
         if pc <= 0:
             st.at = o54  # game.yaml:302
             _v28 = others(st, _L_p27)  # game.yaml:304
             _end33 = len(_v28)
             if not _end33:
-                raise RuleError('a choice has no legal option', S[161])
-            _p36 = e54_player(st, env)
-            if type(_p36) is not int or not 0 <= _p36 < num_players:
-                raise RuleError(not_a_seat(_p36, num_players), S[161])
-            if _p36 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[158])
+            if _S_p17 is None:
+                raise RuleError(not_a_seat(_L_p27, num_players), S[158])
+            if _L_p27 in st.players:  # else out of the game: no option runs
                 if _end33 > 1:
                     _i36 = st.choose(_end33)
                     st.move_number += 1
                     st.at = o54  # game.yaml:302
                 else:
                     _i36 = 0
-                env['q'] = _v28[_i36]
+                _q39 = env['q'] = _v28[_i36]
                 st.at = o53  # game.yaml:304
-                _i37 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[70]))
+                _i37 = _q39
                 st.vars['demand'][_i37] += 1
     def c_56(st, env, pc):  # game.yaml:306
         _L_q7 = env['q']
         _L_dominion1 = env['dominion']
+        _S_q5 = _L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else None
         if pc <= 0:
             st.at = o57  # game.yaml:307
-            env['n'] = st.vars['demand'][(_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[72]))]
+            env['n'] = st.vars['demand'][(_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[71]))]
         if pc <= 1:
             st.at = o58  # game.yaml:308
-            _i38 = (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[73]))
+            _i38 = (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[72]))
             st.vars['demand'][_i38] = 0
         if pc <= 2:
             st.at = o61  # game.yaml:309
             if (env['n'] > 0):
                 st.at = o60  # game.yaml:310
-                _args94 = {'q': _L_q7, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_L_q7 if type(_L_q7) is int and 0 <= _L_q7 < num_players else seat(st, _L_q7, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
+                _args94 = {'q': _L_q7, 'n': ((env['n'] - 1) if ((len([1 for _a28 in st.zones[(Z_auction_area1 + (_S_q5 if _S_q5 is not None else seat(st, _L_q7, S[4])))] if (_a28.key == 'diplomatie')]) > 0) and (not _L_dominion1)) else env['n'])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[74])
+                    enter_procedure(st, S[73])
                 st.inline += 1
                 try:
                     c_17(st, _args94, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure hand_over (' + str(S[162]) + ')')
+                    traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                     raise
                 st.inline -= 1
     def c_59(st, env, pc):  # game.yaml:310
         _L_q8 = env['q']
         _L_dominion2 = env['dominion']
         _L_n3 = env['n']
+        _S_q6 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         if pc <= 0:
             st.at = o60  # game.yaml:310
-            _args95 = {'q': _L_q8, 'n': ((_L_n3 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else seat(st, _L_q8, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n3)}
+            _args95 = {'q': _L_q8, 'n': ((_L_n3 - 1) if ((len([1 for _a29 in st.zones[(Z_auction_area1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q8, S[4])))] if (_a29.key == 'diplomatie')]) > 0) and (not _L_dominion2)) else _L_n3)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[74])
+                enter_procedure(st, S[73])
             st.inline += 1
             try:
                 c_17(st, _args95, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure hand_over (' + str(S[162]) + ')')
+                traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
     def c_63(st, env, pc):  # game.yaml:325
         _L_p28 = env['p']
         _L_c2 = env['c']
+        _S_p18 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
         if pc <= 0:
             st.at = o71  # game.yaml:326
-            if any((_d5.kind == 'property_cards') for _d5 in st.zones[Z_discard1]):
+            if any((_d7.kind == 'property_cards') for _d7 in st.zones[Z_discard1]):
                 st.at = o70  # game.yaml:328
                 _actions9 = set()  # (the ids' order is never read)
                 _v29 = []
-                for _d6 in st.zones[Z_discard1]:  # game.yaml:331
-                    if not ((_d6.kind == 'property_cards')):
+                for _d8 in st.zones[Z_discard1]:  # game.yaml:331
+                    if not ((_d8.kind == 'property_cards')):
                         continue
-                    _a30 = A_31 + _d6.type_id
+                    _a30 = A_31 + _d8.type_id
                     if _a30 not in _actions9:  # an identical card: the same choice
                         _actions9.add(_a30)
-                        _v29.append(_d6)
+                        _v29.append(_d8)
                 _end34 = len(_v29)
                 if not _end34:
-                    raise RuleError('a choice has no legal option', S[164])
-                _p37 = e70_player(st, env)
-                if type(_p37) is not int or not 0 <= _p37 < num_players:
-                    raise RuleError(not_a_seat(_p37, num_players), S[164])
-                if _p37 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[161])
+                if _S_p18 is None:
+                    raise RuleError(not_a_seat(_L_p28, num_players), S[161])
+                if _L_p28 in st.players:  # else out of the game: no option runs
                     if _end34 > 1:
                         _i39 = st.choose(_end34)
                         st.move_number += 1
                         st.at = o70  # game.yaml:328
                     else:
                         _i39 = 0
-                    env['d'] = _v29[_i39]
+                    _d9 = env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    st.move(env['d'], (Z_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[75]))), False)
+                    st.move(_d9, (Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p28, S[74]))), False)
                     st.at = o69  # game.yaml:332
                     st.move(_L_c2, Z_discard1, False)
             else:
@@ -5313,33 +5315,33 @@ def build(num_players, files):
     def c_66(st, env, pc):  # game.yaml:327
         _L_p29 = env['p']
         _L_c3 = env['c']
+        _S_p19 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
         if pc <= 0:
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
             _v30 = []
-            for _d7 in st.zones[Z_discard1]:  # game.yaml:331
-                if not ((_d7.kind == 'property_cards')):
+            for _d10 in st.zones[Z_discard1]:  # game.yaml:331
+                if not ((_d10.kind == 'property_cards')):
                     continue
-                _a31 = A_31 + _d7.type_id
+                _a31 = A_31 + _d10.type_id
                 if _a31 not in _actions10:  # an identical card: the same choice
                     _actions10.add(_a31)
-                    _v30.append(_d7)
+                    _v30.append(_d10)
             _end35 = len(_v30)
             if not _end35:
-                raise RuleError('a choice has no legal option', S[164])
-            _p38 = e70_player(st, env)
-            if type(_p38) is not int or not 0 <= _p38 < num_players:
-                raise RuleError(not_a_seat(_p38, num_players), S[164])
-            if _p38 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[161])
+            if _S_p19 is None:
+                raise RuleError(not_a_seat(_L_p29, num_players), S[161])
+            if _L_p29 in st.players:  # else out of the game: no option runs
                 if _end35 > 1:
                     _i40 = st.choose(_end35)
                     st.move_number += 1
                     st.at = o70  # game.yaml:328
                 else:
                     _i40 = 0
-                env['d'] = _v30[_i40]
+                _d11 = env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                st.move(env['d'], (Z_area1 + (_L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else seat(st, _L_p29, S[75]))), False)
+                st.move(_d11, (Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p29, S[74]))), False)
                 st.at = o69  # game.yaml:332
                 st.move(_L_c3, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
@@ -5352,95 +5354,96 @@ def build(num_players, files):
             st.at = o74  # game.yaml:338
             _args96 = {'p': _L_p30}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[76])
+                enter_procedure(st, S[75])
             st.inline += 1
             try:
                 c_6(st, _args96, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
+                traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
             st.inline -= 1
     def c_77(st, env, pc):  # game.yaml:351
         _L_q9 = env['q']
+        _L_p31 = env['p']
+        _S_p20 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
             _v31 = []
-            for _x10 in fn_top_cards(st, S[80], _L_q9):  # game.yaml:354
-                _a32 = A_71 + _x10.type_id
+            for _x14 in fn_top_cards(st, S[78], _L_q9):  # game.yaml:354
+                _a32 = A_71 + _x14.type_id
                 if _a32 not in _actions11:  # an identical card: the same choice
                     _actions11.add(_a32)
-                    _v31.append(_x10)
+                    _v31.append(_x14)
             _end36 = len(_v31)
             if not _end36:
-                raise RuleError('a choice has no legal option', S[167])
-            _p39 = e80_player(st, env)
-            if type(_p39) is not int or not 0 <= _p39 < num_players:
-                raise RuleError(not_a_seat(_p39, num_players), S[167])
-            if _p39 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[164])
+            if _S_p20 is None:
+                raise RuleError(not_a_seat(_L_p31, num_players), S[164])
+            if _L_p31 in st.players:  # else out of the game: no option runs
                 if _end36 > 1:
                     _i41 = st.choose(_end36)
                     st.move_number += 1
                     st.at = o80  # game.yaml:352
                 else:
                     _i41 = 0
-                env['x'] = _v31[_i41]
+                _x15 = env['x'] = _v31[_i41]
                 st.at = o79  # game.yaml:354
-                st.move(env['x'], Z_discard1, False)
+                st.move(_x15, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
-        _L_p31 = env['p']
+        _L_p32 = env['p']
+        _S_p21 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
         if pc <= 0:
             st.at = o89  # game.yaml:364
             _v32 = []
-            for _n11 in span_list(1, 3, S[83]):  # game.yaml:367
-                site[8].action(_n11)  # a number out of the site's range is an error
-                _v32.append(_n11)
+            for _n13 in span_list(1, 3, S[81]):  # game.yaml:367
+                site[8].action(_n13)  # a number out of the site's range is an error
+                _v32.append(_n13)
             _end37 = len(_v32)
             if not _end37:
-                raise RuleError('a choice has no legal option', S[169])
-            _p40 = e89_player(st, env)
-            if type(_p40) is not int or not 0 <= _p40 < num_players:
-                raise RuleError(not_a_seat(_p40, num_players), S[169])
-            if _p40 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[166])
+            if _S_p21 is None:
+                raise RuleError(not_a_seat(_L_p32, num_players), S[166])
+            if _L_p32 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
                     _i42 = st.choose(_end37)
                     st.move_number += 1
                     st.at = o89  # game.yaml:364
                 else:
                     _i42 = 0
-                env['n'] = _v32[_i42]
+                _n14 = env['n'] = _v32[_i42]
                 st.at = o85  # game.yaml:370
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p31) + ' announces ' + fmt_int1(env['n']), -1)
+                    st.log_line(fmt_player1(_L_p32) + ' announces ' + fmt_int1(_n14), -1)
                 st.at = o88  # game.yaml:371
                 _passes8 = 0
                 while True:
                     st.at = o88  # game.yaml:371
-                    if not (len(st.zones[Z_on_display1]) < env['n']):
+                    if not (len(st.zones[Z_on_display1]) < _n14):
                         break
                     _passes8 += 1
                     if _passes8 > MAX_PASSES:
-                        raise too_long(S[170])
+                        raise too_long(S[167])
                     st.at = o87  # game.yaml:372
-                    _args97 = {'p': _L_p31, 'into_area': False}
+                    _args97 = {'p': _L_p32, 'into_area': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[82])
+                        enter_procedure(st, S[80])
                     st.inline += 1
                     try:
                         c_9(st, _args97, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                        traced(e, 'procedure reveal (' + str(S[168]) + ')')
                         raise
                     st.inline -= 1
     def c_84(st, env, pc):  # game.yaml:369
-        _L_p32 = env['p']
+        _L_p33 = env['p']
         _L_n4 = env['n']
         if pc <= 0:
             st.at = o85  # game.yaml:370
             if st.record_log:
-                st.log_line(fmt_player1(_L_p32) + ' announces ' + fmt_int1(_L_n4), -1)
+                st.log_line(fmt_player1(_L_p33) + ' announces ' + fmt_int1(_L_n4), -1)
         if pc <= 1:
             st.at = o88  # game.yaml:371
             _passes9 = 0
@@ -5450,51 +5453,52 @@ def build(num_players, files):
                     break
                 _passes9 += 1
                 if _passes9 > MAX_PASSES:
-                    raise too_long(S[170])
+                    raise too_long(S[167])
                 st.at = o87  # game.yaml:372
-                _args98 = {'p': _L_p32, 'into_area': False}
+                _args98 = {'p': _L_p33, 'into_area': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[82])
+                    enter_procedure(st, S[80])
                 st.inline += 1
                 try:
                     c_9(st, _args98, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                    traced(e, 'procedure reveal (' + str(S[168]) + ')')
                     raise
                 st.inline -= 1
     def c_86(st, env, pc):  # game.yaml:372
-        _L_p33 = env['p']
+        _L_p34 = env['p']
         if pc <= 0:
             st.at = o87  # game.yaml:372
-            _args99 = {'p': _L_p33, 'into_area': False}
+            _args99 = {'p': _L_p34, 'into_area': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[82])
+                enter_procedure(st, S[80])
             st.inline += 1
             try:
                 c_9(st, _args99, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                traced(e, 'procedure reveal (' + str(S[168]) + ')')
                 raise
             st.inline -= 1
     def c_90(st, env, pc):  # game.yaml:362
-        _L_p34 = env['p']
+        _L_p35 = env['p']
         if pc <= 0:
             st.at = o91  # game.yaml:362
-            _args100 = {'p': _L_p34}
+            _args100 = {'p': _L_p35}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
+                enter_procedure(st, S[82])
             st.inline += 1
             try:
                 c_8(st, _args100, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
+                traced(e, 'procedure orden_reveal (' + str(S[165]) + ')')
                 raise
             st.inline -= 1
     def c_95(st, env, pc):  # game.yaml:381
-        _L_p35 = env['p']
+        _L_p36 = env['p']
+        _S_p22 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:382
             # game.yaml:384: always offered
@@ -5502,11 +5506,10 @@ def build(num_players, files):
             _end38 = 1
             _end39 = _end38 + 1
             if not _end39:
-                raise RuleError('a choice has no legal option', S[173])
-            _p41 = e99_player(st, env)
-            if type(_p41) is not int or not 0 <= _p41 < num_players:
-                raise RuleError(not_a_seat(_p41, num_players), S[173])
-            if _p41 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[170])
+            if _S_p22 is None:
+                raise RuleError(not_a_seat(_L_p36, num_players), S[170])
+            if _L_p36 in st.players:  # else out of the game: no option runs
                 if _end39 > 1:
                     _i43 = st.choose(_end39)
                     st.move_number += 1
@@ -5515,78 +5518,80 @@ def build(num_players, files):
                     _i43 = 0
                 if _i43 < _end38:  # game.yaml:384
                     st.at = o97  # game.yaml:384
-                    _args101 = {'p': _L_p35}
+                    _args101 = {'p': _L_p36}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[85])
+                        enter_procedure(st, S[83])
                     st.inline += 1
                     try:
                         c_8(st, _args101, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
+                        traced(e, 'procedure orden_reveal (' + str(S[165]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:384
                     pass
     def c_96(st, env, pc):  # game.yaml:384
-        _L_p36 = env['p']
+        _L_p37 = env['p']
         if pc <= 0:
             st.at = o97  # game.yaml:384
-            _args102 = {'p': _L_p36}
+            _args102 = {'p': _L_p37}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
+                enter_procedure(st, S[83])
             st.inline += 1
             try:
                 c_8(st, _args102, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure orden_reveal (' + str(S[168]) + ')')
+                traced(e, 'procedure orden_reveal (' + str(S[165]) + ')')
                 raise
             st.inline -= 1
     def c_105(st, env, pc):  # game.yaml:398
-        _L_p37 = env['p']
+        _L_p38 = env['p']
         _L_into_area2 = env['into_area']
         if pc <= 0:
             st.at = o106  # game.yaml:398
-            _args103 = {'p': _L_p37, 'into_area': _L_into_area2}
+            _args103 = {'p': _L_p38, 'into_area': _L_into_area2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[86])
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 c_9(st, _args103, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                traced(e, 'procedure reveal (' + str(S[168]) + ')')
                 raise
             st.inline -= 1
     def c_107(st, env, pc):  # game.yaml:397
         _L_into_area3 = env['into_area']
-        _L_p38 = env['p']
+        _L_p39 = env['p']
         _L_c5 = env['c']
+        _S_p23 = _L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else None
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest30 = st.zone_index((st.zones[(Z_area1 + (_L_p38 if type(_L_p38) is int and 0 <= _L_p38 < num_players else seat(st, _L_p38, S[88])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _dest30 = st.zone_index((st.zones[(Z_area1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
             _moved12 = _L_c5
             _moved12 = cards_of(_moved12)
-            for _c109 in _moved12:
-                st.move(_c109, _dest30, False)
+            for _c117 in _moved12:
+                st.move(_c117, _dest30, False)
             if _dest30 in TRIGGERS1:
-                fire(st, TRIGGERS1[_dest30], _moved12, S[87])
+                fire(st, TRIGGERS1[_dest30], _moved12, S[85])
             if len(st.frames) > _h6:
                 run_to(st, _h6)
     def c_110(st, env, pc):  # game.yaml:407
-        _L_p39 = env['p']
+        _L_p40 = env['p']
+        _S_p24 = _L_p40 if type(_L_p40) is int and 0 <= _L_p40 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:408
             _lo4 = 1
-            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
+            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p40, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
             if _lo4 < 0 or _hi4 < _lo4:
-                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[174])
+                raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[171])
             _picked4 = []
             while True:
                 if len(_picked4) < _hi4:
-                    _found2 = [_c111 for _c111 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c111.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c119 for _c119 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c119.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5600,229 +5605,230 @@ def build(num_players, files):
                 _stop4 = len(_picked4) >= _lo4
                 if not _cands4:
                     if not _stop4:
-                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[174])
+                        raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[171])
                     break
-                _p42 = _L_p39
-                if type(_p42) is not int or not 0 <= _p42 < num_players:
-                    raise RuleError(not_a_seat(_p42, num_players), S[174])
-                if _p42 not in st.players:
+                if _S_p24 is None:
+                    raise RuleError(not_a_seat(_L_p40, num_players), S[171])
+                if _L_p40 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n12 = len(_cands4) + _stop4
-                if _n12 > 1:
-                    _i44 = st.choose(_n12)
+                _n15 = len(_cands4) + _stop4
+                if _n15 > 1:
+                    _i44 = st.choose(_n15)
                     st.move_number += 1
                     st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
-                    _c110 = _cands4[_i44]
+                    _c118 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c110 = _cands4[0]
-                _picked4.append(_c110)
-                st.move(_c110, (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89]))), False)
+                    _c118 = _cands4[0]
+                _picked4.append(_c118)
+                st.move(_c118, (Z_area1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p40, S[87]))), False)
         if pc <= 1:
             st.at = o112  # game.yaml:411
             _items20 = st.zones[Z_on_display1]
             _dest31 = Z_discard1
-            for _c112 in cards_of(_items20):
-                st.move(_c112, _dest31, False)
+            for _c120 in cards_of(_items20):
+                st.move(_c120, _dest31, False)
     def c_116(st, env, pc):  # game.yaml:423
-        _L_p40 = env['p']
+        _L_p41 = env['p']
         _L_q10 = env['q']
         if pc <= 0:
             st.at = o117  # game.yaml:423
-            _args104 = {'p': _L_p40, 'n': 1}
+            _args104 = {'p': _L_p41, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[90])
+                enter_procedure(st, S[88])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args104)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o118  # game.yaml:423
             _args105 = {'q': _L_q10, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[92])
+                enter_procedure(st, S[90])
             st.inline += 1
             try:
                 c_17(st, _args105, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure hand_over (' + str(S[162]) + ')')
+                traced(e, 'procedure hand_over (' + str(S[159]) + ')')
                 raise
             st.inline -= 1
     def c_119(st, env, pc):  # game.yaml:425
-        _L_p41 = env['p']
+        _L_p42 = env['p']
         if pc <= 0:
             st.at = o120  # game.yaml:425
-            _args106 = {'p': _L_p41, 'n': 1}
+            _args106 = {'p': _L_p42, 'n': 1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[93])
+                enter_procedure(st, S[91])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args106)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o121  # game.yaml:425
-            _args107 = {'p': _L_p41}
+            _args107 = {'p': _L_p42}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[94])
+                enter_procedure(st, S[92])
             st.inline += 1
             try:
                 c_12(st, _args107, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure swap_cards (' + str(S[176]) + ')')
+                traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
             st.inline -= 1
     def c_122(st, env, pc):  # game.yaml:428
-        _L_p42 = env['p']
+        _L_p43 = env['p']
         if pc <= 0:
             st.at = o123  # game.yaml:428
-            _args108 = {'p': _L_p42, 'n': 2}
+            _args108 = {'p': _L_p43, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[95])
+                enter_procedure(st, S[93])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args108)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o124  # game.yaml:428
-            _args109 = {'p': _L_p42}
+            _args109 = {'p': _L_p43}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[96])
+                enter_procedure(st, S[94])
             st.inline += 1
             try:
                 c_6(st, _args109, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure discard_opponent_card (' + str(S[165]) + ')')
+                traced(e, 'procedure discard_opponent_card (' + str(S[162]) + ')')
                 raise
             st.inline -= 1
     def c_125(st, env, pc):  # game.yaml:430
-        _L_p43 = env['p']
+        _L_p44 = env['p']
         if pc <= 0:
             st.at = o126  # game.yaml:430
-            _args110 = {'p': _L_p43, 'n': 2}
+            _args110 = {'p': _L_p44, 'n': 2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[97])
+                enter_procedure(st, S[95])
             st.inline += 1
             try:
                 proc_pay_gold(st, _args110)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_gold (' + str(S[91]) + ')')
+                traced(e, 'procedure pay_gold (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o127  # game.yaml:430
-            _args111 = {'p': _L_p43, 'into_area': True}
+            _args111 = {'p': _L_p44, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[98])
+                enter_procedure(st, S[96])
             st.inline += 1
             try:
                 c_9(st, _args111, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                traced(e, 'procedure reveal (' + str(S[168]) + ')')
                 raise
             st.inline -= 1
     def c_129(st, env, pc):  # game.yaml:442
-        _L_p44 = env['p']
+        _L_p45 = env['p']
         _L_q11 = env['q']
+        _S_p25 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
+        _S_q7 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
         if pc <= 0:
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c113 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
-                _a34 = A_181 + _c113.type_id
+            for _c121 in fn_top_cards(st, S[100], _L_p45):  # game.yaml:446
+                _a34 = A_181 + _c121.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c113)
+                    _v33.append(_c121)
             _end40 = len(_v33)
             if not _end40:
-                raise RuleError('a choice has no legal option', S[178])
-            _p43 = e135_player(st, env)
-            if type(_p43) is not int or not 0 <= _p43 < num_players:
-                raise RuleError(not_a_seat(_p43, num_players), S[178])
-            if _p43 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[175])
+            if _S_p25 is None:
+                raise RuleError(not_a_seat(_L_p45, num_players), S[175])
+            if _L_p45 in st.players:  # else out of the game: no option runs
                 if _end40 > 1:
                     _i45 = st.choose(_end40)
                     st.move_number += 1
                     st.at = o135  # game.yaml:443
                 else:
                     _i45 = 0
-                env['c'] = _v33[_i45]
+                _c122 = env['c'] = _v33[_i45]
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
-                for _x11 in fn_top_cards(st, S[102], _L_q11):  # game.yaml:452
-                    _a35 = A_191 + _x11.type_id
+                for _x16 in fn_top_cards(st, S[99], _L_q11):  # game.yaml:452
+                    _a35 = A_191 + _x16.type_id
                     if _a35 not in _actions13:  # an identical card: the same choice
                         _actions13.add(_a35)
-                        _v34.append(_x11)
+                        _v34.append(_x16)
                 _end41 = len(_v34)
                 if not _end41:
-                    raise RuleError('a choice has no legal option', S[179])
-                _p44 = e134_player(st, env)
-                if type(_p44) is not int or not 0 <= _p44 < num_players:
-                    raise RuleError(not_a_seat(_p44, num_players), S[179])
-                if _p44 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[176])
+                if _S_p25 is None:
+                    raise RuleError(not_a_seat(_L_p45, num_players), S[176])
+                if _L_p45 in st.players:  # else out of the game: no option runs
                     if _end41 > 1:
                         _i46 = st.choose(_end41)
                         st.move_number += 1
                         st.at = o134  # game.yaml:449
                     else:
                         _i46 = 0
-                    env['x'] = _v34[_i46]
+                    _x17 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    st.move(env['x'], (Z_area1 + (_L_p44 if type(_L_p44) is int and 0 <= _L_p44 < num_players else seat(st, _L_p44, S[100]))), False)
+                    st.move(_x17, (Z_area1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p45, S[97]))), False)
                     st.at = o133  # game.yaml:453
-                    st.move(env['c'], (Z_area1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[101]))), False)
+                    st.move(_c122, (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98]))), False)
     def c_130(st, env, pc):  # game.yaml:448
         _L_q12 = env['q']
-        _L_p45 = env['p']
+        _L_p46 = env['p']
         _L_c6 = env['c']
+        _S_p26 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
+        _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o134  # game.yaml:449
             _actions14 = set()  # (the ids' order is never read)
             _v35 = []
-            for _x12 in fn_top_cards(st, S[102], _L_q12):  # game.yaml:452
-                _a36 = A_191 + _x12.type_id
+            for _x18 in fn_top_cards(st, S[99], _L_q12):  # game.yaml:452
+                _a36 = A_191 + _x18.type_id
                 if _a36 not in _actions14:  # an identical card: the same choice
                     _actions14.add(_a36)
-                    _v35.append(_x12)
+                    _v35.append(_x18)
             _end42 = len(_v35)
             if not _end42:
-                raise RuleError('a choice has no legal option', S[179])
-            _p45 = e134_player(st, env)
-            if type(_p45) is not int or not 0 <= _p45 < num_players:
-                raise RuleError(not_a_seat(_p45, num_players), S[179])
-            if _p45 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[176])
+            if _S_p26 is None:
+                raise RuleError(not_a_seat(_L_p46, num_players), S[176])
+            if _L_p46 in st.players:  # else out of the game: no option runs
                 if _end42 > 1:
                     _i47 = st.choose(_end42)
                     st.move_number += 1
                     st.at = o134  # game.yaml:449
                 else:
                     _i47 = 0
-                env['x'] = _v35[_i47]
+                _x19 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                st.move(env['x'], (Z_area1 + (_L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else seat(st, _L_p45, S[100]))), False)
+                st.move(_x19, (Z_area1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p46, S[97]))), False)
                 st.at = o133  # game.yaml:453
-                st.move(_L_c6, (Z_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[101]))), False)
+                st.move(_L_c6, (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98]))), False)
     def c_137(st, env, pc):  # game.yaml:461
-        _L_p46 = env['p']
+        _L_p47 = env['p']
+        _S_p27 = _L_p47 if type(_L_p47) is int and 0 <= _L_p47 < num_players else None
         if pc <= 0:
             st.at = o142  # game.yaml:462
             # game.yaml:464: always offered
@@ -5830,11 +5836,10 @@ def build(num_players, files):
             _end43 = 1
             _end44 = _end43 + 1
             if not _end44:
-                raise RuleError('a choice has no legal option', S[180])
-            _p46 = e142_player(st, env)
-            if type(_p46) is not int or not 0 <= _p46 < num_players:
-                raise RuleError(not_a_seat(_p46, num_players), S[180])
-            if _p46 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[177])
+            if _S_p27 is None:
+                raise RuleError(not_a_seat(_L_p47, num_players), S[177])
+            if _L_p47 in st.players:  # else out of the game: no option runs
                 if _end44 > 1:
                     _i48 = st.choose(_end44)
                     st.move_number += 1
@@ -5845,55 +5850,56 @@ def build(num_players, files):
                     st.at = o139  # game.yaml:464
                     st.vars['conspiracy_used'] = True
                     st.at = o140  # game.yaml:464
-                    _args112 = {'p': _L_p46}
+                    _args112 = {'p': _L_p47}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[105])
+                        enter_procedure(st, S[102])
                     st.inline += 1
                     try:
                         c_12(st, _args112, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure swap_cards (' + str(S[176]) + ')')
+                        traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:465
                     pass
     def c_138(st, env, pc):  # game.yaml:464
-        _L_p47 = env['p']
+        _L_p48 = env['p']
         if pc <= 0:
             st.at = o139  # game.yaml:464
             st.vars['conspiracy_used'] = True
         if pc <= 1:
             st.at = o140  # game.yaml:464
-            _args113 = {'p': _L_p47}
+            _args113 = {'p': _L_p48}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[105])
+                enter_procedure(st, S[102])
             st.inline += 1
             try:
                 c_12(st, _args113, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure swap_cards (' + str(S[176]) + ')')
+                traced(e, 'procedure swap_cards (' + str(S[173]) + ')')
                 raise
             st.inline -= 1
     def c_165(st, env, pc):  # game.yaml:500
         _L_q13 = env['q']
         _L_n5 = env['n']
+        _S_q9 = _L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else None
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c114.props['value'] for _c114 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c114.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c123.props['value'] for _c123 in st.zones[(Z_chips1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[8])))] if (_c123.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q13}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[106])
+                enter_procedure(st, S[103])
             st.inline += 1
             try:
                 c_19(st, _args114, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure eliminate_player (' + str(S[181]) + ')')
+                traced(e, 'procedure eliminate_player (' + str(S[178]) + ')')
                 raise
             st.inline -= 1
     def c_187(st, env, pc):  # game.yaml:527
@@ -5924,8 +5930,8 @@ def build(num_players, files):
                     continue
                 env['p'] = _p47
                 st.at = o198  # game.yaml:542
-                _i49 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
-                st.vars['_auction1_in'][_i49] = (env['p'] in env['_auction1_order'])
+                _i49 = _p47
+                st.vars['_auction1_in'][_i49] = (_p47 in env['_auction1_order'])
         if pc <= 4:
             st.at = o200  # game.yaml:542
             st.vars['_auction1_active'] = len(env['_auction1_order'])
@@ -5938,7 +5944,7 @@ def build(num_players, files):
                     break
                 _passes10 += 1
                 if _passes10 > MAX_PASSES:
-                    raise too_long(S[182])
+                    raise too_long(S[179])
                 st.at = o214  # game.yaml:542
                 _live12 = live_mask(st)
                 for _p48 in list(env['_auction1_order']):
@@ -5946,20 +5952,20 @@ def build(num_players, files):
                         continue
                     env['p'] = _p48
                     st.at = o213  # game.yaml:542
-                    if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+                    if ((st.vars['_auction1_in'][(_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))] and (_p48 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                         st.at = o212  # game.yaml:542
                         _v36 = []
-                        for _amount3 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot4), S[109]):  # game.yaml:542
-                            site[22].action(_amount3)  # a number out of the site's range is an error
-                            _v36.append(_amount3)
+                        for _amount5 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p48, _L_lot4), S[106]):  # game.yaml:542
+                            site[22].action(_amount5)  # a number out of the site's range is an error
+                            _v36.append(_amount5)
                         # game.yaml:542: always offered
                         _end45 = len(_v36)
                         _end46 = _end45 + 1
                         if not _end46:
-                            raise RuleError('a choice has no legal option', S[182])
-                        _p49 = e212_player(st, env)
+                            raise RuleError('a choice has no legal option', S[179])
+                        _p49 = _p48
                         if type(_p49) is not int or not 0 <= _p49 < num_players:
-                            raise RuleError(not_a_seat(_p49, num_players), S[182])
+                            raise RuleError(not_a_seat(_p49, num_players), S[179])
                         if _p49 in st.players:  # else out of the game: no option runs
                             if _end46 > 1:
                                 _i50 = st.choose(_end46)
@@ -5968,20 +5974,20 @@ def build(num_players, files):
                             else:
                                 _i50 = 0
                             if _i50 < _end45:  # game.yaml:542
-                                env['amount'] = _v36[_i50]
+                                _amount6 = env['amount'] = _v36[_i50]
                                 st.at = o205  # game.yaml:542
-                                st.vars['_auction1_high'] = env['amount']
+                                st.vars['_auction1_high'] = _amount6
                                 st.at = o206  # game.yaml:542
-                                st.vars['_auction1_leader'] = env['p']
+                                st.vars['_auction1_leader'] = _p48
                                 st.at = o207  # game.yaml:542
                                 if st.record_log:
-                                    st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
+                                    st.log_line(fmt_player1(_p48) + ' bids ' + fmt_int1(_amount6), -1)
                             else:  # game.yaml:542
                                 st.at = o209  # game.yaml:542
                                 if st.record_log:
-                                    st.log_line(fmt_player1(env['p']) + ' passes', -1)
+                                    st.log_line(fmt_player1(_p48) + ' passes', -1)
                                 st.at = o210  # game.yaml:542
-                                _i51 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                                _i51 = (_p48 if type(_p48) is int and 0 <= _p48 < num_players else seat(st, _p48, S[104]))
                                 st.vars['_auction1_in'][_i51] = False
                                 st.at = o211  # game.yaml:542
                                 st.vars['_auction1_active'] -= 1
@@ -6003,20 +6009,20 @@ def build(num_players, files):
                 st.at = o219  # game.yaml:552
                 _args115 = {'w': env['w'], 'price': env['price'], 'lot': _L_lot4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[110])
+                    enter_procedure(st, S[107])
                 st.inline += 1
                 try:
                     c_22(st, _args115, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure pay_bid (' + str(S[183]) + ')')
+                    traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o220  # game.yaml:553
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins ' + fmt_card1(_L_lot4) + ' for ' + fmt_int1(env['price']), -1)
                 st.at = o221  # game.yaml:553
-                st.move(_L_lot4, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111]))), False)
+                st.move(_L_lot4, (Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[108]))), False)
     def c_201(st, env, pc):  # game.yaml:542
         _L__auction1_order1 = env['_auction1_order']
         _L_lot5 = env['lot']
@@ -6028,20 +6034,20 @@ def build(num_players, files):
                     continue
                 env['p'] = _p50
                 st.at = o213  # game.yaml:542
-                if ((st.vars['_auction1_in'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))] and (env['p'] != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+                if ((st.vars['_auction1_in'][(_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))] and (_p50 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                     st.at = o212  # game.yaml:542
                     _v37 = []
-                    for _amount4 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot5), S[109]):  # game.yaml:542
-                        site[22].action(_amount4)  # a number out of the site's range is an error
-                        _v37.append(_amount4)
+                    for _amount7 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p50, _L_lot5), S[106]):  # game.yaml:542
+                        site[22].action(_amount7)  # a number out of the site's range is an error
+                        _v37.append(_amount7)
                     # game.yaml:542: always offered
                     _end47 = len(_v37)
                     _end48 = _end47 + 1
                     if not _end48:
-                        raise RuleError('a choice has no legal option', S[182])
-                    _p51 = e212_player(st, env)
+                        raise RuleError('a choice has no legal option', S[179])
+                    _p51 = _p50
                     if type(_p51) is not int or not 0 <= _p51 < num_players:
-                        raise RuleError(not_a_seat(_p51, num_players), S[182])
+                        raise RuleError(not_a_seat(_p51, num_players), S[179])
                     if _p51 in st.players:  # else out of the game: no option runs
                         if _end48 > 1:
                             _i52 = st.choose(_end48)
@@ -6050,43 +6056,43 @@ def build(num_players, files):
                         else:
                             _i52 = 0
                         if _i52 < _end47:  # game.yaml:542
-                            env['amount'] = _v37[_i52]
+                            _amount8 = env['amount'] = _v37[_i52]
                             st.at = o205  # game.yaml:542
-                            st.vars['_auction1_high'] = env['amount']
+                            st.vars['_auction1_high'] = _amount8
                             st.at = o206  # game.yaml:542
-                            st.vars['_auction1_leader'] = env['p']
+                            st.vars['_auction1_leader'] = _p50
                             st.at = o207  # game.yaml:542
                             if st.record_log:
-                                st.log_line(fmt_player1(env['p']) + ' bids ' + fmt_int1(env['amount']), -1)
+                                st.log_line(fmt_player1(_p50) + ' bids ' + fmt_int1(_amount8), -1)
                         else:  # game.yaml:542
                             st.at = o209  # game.yaml:542
                             if st.record_log:
-                                st.log_line(fmt_player1(env['p']) + ' passes', -1)
+                                st.log_line(fmt_player1(_p50) + ' passes', -1)
                             st.at = o210  # game.yaml:542
-                            _i53 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[107]))
+                            _i53 = (_p50 if type(_p50) is int and 0 <= _p50 < num_players else seat(st, _p50, S[104]))
                             st.vars['_auction1_in'][_i53] = False
                             st.at = o211  # game.yaml:542
                             st.vars['_auction1_active'] -= 1
     def c_202(st, env, pc):  # game.yaml:542
-        _L_p48 = env['p']
+        _L_p49 = env['p']
         _L_lot6 = env['lot']
+        _S_p28 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
         if pc <= 0:
             st.at = o213  # game.yaml:542
-            if ((st.vars['_auction1_in'][(_L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else seat(st, _L_p48, S[107]))] and (_L_p48 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+            if ((st.vars['_auction1_in'][(_S_p28 if _S_p28 is not None else seat(st, _L_p49, S[104]))] and (_L_p49 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
                 _v38 = []
-                for _amount5 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p48, _L_lot6), S[109]):  # game.yaml:542
-                    site[22].action(_amount5)  # a number out of the site's range is an error
-                    _v38.append(_amount5)
+                for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p49, _L_lot6), S[106]):  # game.yaml:542
+                    site[22].action(_amount9)  # a number out of the site's range is an error
+                    _v38.append(_amount9)
                 # game.yaml:542: always offered
                 _end49 = len(_v38)
                 _end50 = _end49 + 1
                 if not _end50:
-                    raise RuleError('a choice has no legal option', S[182])
-                _p52 = e212_player(st, env)
-                if type(_p52) is not int or not 0 <= _p52 < num_players:
-                    raise RuleError(not_a_seat(_p52, num_players), S[182])
-                if _p52 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[179])
+                if _S_p28 is None:
+                    raise RuleError(not_a_seat(_L_p49, num_players), S[179])
+                if _L_p49 in st.players:  # else out of the game: no option runs
                     if _end50 > 1:
                         _i54 = st.choose(_end50)
                         st.move_number += 1
@@ -6094,41 +6100,41 @@ def build(num_players, files):
                     else:
                         _i54 = 0
                     if _i54 < _end49:  # game.yaml:542
-                        env['amount'] = _v38[_i54]
+                        _amount10 = env['amount'] = _v38[_i54]
                         st.at = o205  # game.yaml:542
-                        st.vars['_auction1_high'] = env['amount']
+                        st.vars['_auction1_high'] = _amount10
                         st.at = o206  # game.yaml:542
-                        st.vars['_auction1_leader'] = _L_p48
+                        st.vars['_auction1_leader'] = _L_p49
                         st.at = o207  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p48) + ' bids ' + fmt_int1(env['amount']), -1)
+                            st.log_line(fmt_player1(_L_p49) + ' bids ' + fmt_int1(_amount10), -1)
                     else:  # game.yaml:542
                         st.at = o209  # game.yaml:542
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p48) + ' passes', -1)
+                            st.log_line(fmt_player1(_L_p49) + ' passes', -1)
                         st.at = o210  # game.yaml:542
-                        _i55 = (_L_p48 if type(_L_p48) is int and 0 <= _L_p48 < num_players else seat(st, _L_p48, S[107]))
+                        _i55 = (_S_p28 if _S_p28 is not None else seat(st, _L_p49, S[104]))
                         st.vars['_auction1_in'][_i55] = False
                         st.at = o211  # game.yaml:542
                         st.vars['_auction1_active'] -= 1
     def c_203(st, env, pc):  # game.yaml:542
-        _L_p49 = env['p']
+        _L_p50 = env['p']
         _L_lot7 = env['lot']
+        _S_p29 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
         if pc <= 0:
             st.at = o212  # game.yaml:542
             _v39 = []
-            for _amount6 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p49, _L_lot7), S[109]):  # game.yaml:542
-                site[22].action(_amount6)  # a number out of the site's range is an error
-                _v39.append(_amount6)
+            for _amount11 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p50, _L_lot7), S[106]):  # game.yaml:542
+                site[22].action(_amount11)  # a number out of the site's range is an error
+                _v39.append(_amount11)
             # game.yaml:542: always offered
             _end51 = len(_v39)
             _end52 = _end51 + 1
             if not _end52:
-                raise RuleError('a choice has no legal option', S[182])
-            _p53 = e212_player(st, env)
-            if type(_p53) is not int or not 0 <= _p53 < num_players:
-                raise RuleError(not_a_seat(_p53, num_players), S[182])
-            if _p53 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[179])
+            if _S_p29 is None:
+                raise RuleError(not_a_seat(_L_p50, num_players), S[179])
+            if _L_p50 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
                     _i56 = st.choose(_end52)
                     st.move_number += 1
@@ -6136,20 +6142,20 @@ def build(num_players, files):
                 else:
                     _i56 = 0
                 if _i56 < _end51:  # game.yaml:542
-                    env['amount'] = _v39[_i56]
+                    _amount12 = env['amount'] = _v39[_i56]
                     st.at = o205  # game.yaml:542
-                    st.vars['_auction1_high'] = env['amount']
+                    st.vars['_auction1_high'] = _amount12
                     st.at = o206  # game.yaml:542
-                    st.vars['_auction1_leader'] = _L_p49
+                    st.vars['_auction1_leader'] = _L_p50
                     st.at = o207  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p49) + ' bids ' + fmt_int1(env['amount']), -1)
+                        st.log_line(fmt_player1(_L_p50) + ' bids ' + fmt_int1(_amount12), -1)
                 else:  # game.yaml:542
                     st.at = o209  # game.yaml:542
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p49) + ' passes', -1)
+                        st.log_line(fmt_player1(_L_p50) + ' passes', -1)
                     st.at = o210  # game.yaml:542
-                    _i57 = (_L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else seat(st, _L_p49, S[107]))
+                    _i57 = (_S_p29 if _S_p29 is not None else seat(st, _L_p50, S[104]))
                     st.vars['_auction1_in'][_i57] = False
                     st.at = o211  # game.yaml:542
                     st.vars['_auction1_active'] -= 1
@@ -6157,17 +6163,18 @@ def build(num_players, files):
         _L_w2 = env['w']
         _L_price2 = env['price']
         _L_lot8 = env['lot']
+        _S_w2 = _L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else None
         if pc <= 0:
             st.at = o219  # game.yaml:552
             _args116 = {'w': _L_w2, 'price': _L_price2, 'lot': _L_lot8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[110])
+                enter_procedure(st, S[107])
             st.inline += 1
             try:
                 c_22(st, _args116, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_bid (' + str(S[183]) + ')')
+                traced(e, 'procedure pay_bid (' + str(S[180]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
@@ -6176,20 +6183,21 @@ def build(num_players, files):
                 st.log_line(fmt_player1(_L_w2) + ' wins ' + fmt_card1(_L_lot8) + ' for ' + fmt_int1(_L_price2), -1)
         if pc <= 2:
             st.at = o221  # game.yaml:553
-            st.move(_L_lot8, (Z_auction_area1 + (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[111]))), False)
+            st.move(_L_lot8, (Z_auction_area1 + (_S_w2 if _S_w2 is not None else seat(st, _L_w2, S[108]))), False)
     def c_227(st, env, pc):  # game.yaml:562
         _L_w3 = env['w']
         _L_lot9 = env['lot']
+        _S_w3 = _L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else None
         if pc <= 0:
             st.at = o228  # game.yaml:563
             _lo5 = 1
             _hi5 = 1
             if _lo5 < 0 or _hi5 < _lo5:
-                raise RuleError(f'a pick of {_lo5} to {_hi5} items is impossible', S[185])
+                raise RuleError(f'a pick of {_lo5} to {_hi5} items is impossible', S[182])
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c116 for _c116 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c116, _L_w3) and _c116 not in _picked5]
+                    _cands5 = [_c125 for _c125 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c125, _L_w3) and _c125 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6199,24 +6207,23 @@ def build(num_players, files):
                 _stop5 = len(_picked5) >= _lo5
                 if not _cands5:
                     if not _stop5:
-                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[185])
+                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[182])
                     break
-                _p54 = _L_w3
-                if type(_p54) is not int or not 0 <= _p54 < num_players:
-                    raise RuleError(not_a_seat(_p54, num_players), S[185])
-                if _p54 not in st.players:
+                if _S_w3 is None:
+                    raise RuleError(not_a_seat(_L_w3, num_players), S[182])
+                if _L_w3 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n13 = len(_cands5) + _stop5
-                if _n13 > 1:
-                    _i58 = st.choose(_n13)
+                _n16 = len(_cands5) + _stop5
+                if _n16 > 1:
+                    _i58 = st.choose(_n16)
                     st.move_number += 1
                     st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
-                    _c115 = _cands5[_i58]
+                    _c124 = _cands5[_i58]
                 else:  # one card and no stopping yet: it is picked
-                    _c115 = _cands5[0]
-                _picked5.append(_c115)
+                    _c124 = _cands5[0]
+                _picked5.append(_c124)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6225,17 +6232,18 @@ def build(num_players, files):
             st.at = o230  # game.yaml:566
             _args117 = {'c': first(env['got'])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[112])
+                enter_procedure(st, S[109])
             st.inline += 1
             try:
                 c_20(st, _args117, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                traced(e, 'procedure return_item (' + str(S[183]) + ')')
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:576
         _L_q14 = env['q']
+        _S_q10 = _L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else None
         if pc <= 0:
             st.at = o246  # game.yaml:577
             # game.yaml:580: always offered
@@ -6243,11 +6251,10 @@ def build(num_players, files):
             _end53 = 1
             _end54 = _end53 + 1
             if not _end54:
-                raise RuleError('a choice has no legal option', S[187])
-            _p55 = e246_player(st, env)
-            if type(_p55) is not int or not 0 <= _p55 < num_players:
-                raise RuleError(not_a_seat(_p55, num_players), S[187])
-            if _p55 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[184])
+            if _S_q10 is None:
+                raise RuleError(not_a_seat(_L_q14, num_players), S[184])
+            if _L_q14 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i59 = st.choose(_end54)
                     st.move_number += 1
@@ -6258,18 +6265,18 @@ def build(num_players, files):
                     st.at = o236  # game.yaml:580
                     _args118 = {'p': _L_q14, 'into_area': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[117])
+                        enter_procedure(st, S[114])
                     st.inline += 1
                     try:
                         c_9(st, _args118, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                        traced(e, 'procedure reveal (' + str(S[168]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:581
                     st.at = o245  # game.yaml:584
-                    for _i60 in list(span_list(1, 2, S[120])):
+                    for _i60 in span_list(1, 2, S[117]):
                         env['i'] = _i60
                         st.at = o244  # game.yaml:586
                         if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
@@ -6288,11 +6295,10 @@ def build(num_players, files):
                         _end56 = _end55 + _f10
                         _end57 = _end56 + _f11
                         if not _end57:
-                            raise RuleError('a choice has no legal option', S[188])
-                        _p56 = e244_player(st, env)
-                        if type(_p56) is not int or not 0 <= _p56 < num_players:
-                            raise RuleError(not_a_seat(_p56, num_players), S[188])
-                        if _p56 in st.players:  # else out of the game: no option runs
+                            raise RuleError('a choice has no legal option', S[185])
+                        if _S_q10 is None:
+                            raise RuleError(not_a_seat(_L_q14, num_players), S[185])
+                        if _L_q14 in st.players:  # else out of the game: no option runs
                             if _end57 > 1:
                                 _i61 = st.choose(_end57)
                                 st.move_number += 1
@@ -6303,26 +6309,26 @@ def build(num_players, files):
                                 st.at = o240  # game.yaml:589
                                 _args119 = {'p': _L_q14, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                    enter_procedure(st, S[118])
+                                    enter_procedure(st, S[115])
                                 st.inline += 1
                                 try:
                                     proc_gain_gold(st, _args119)
                                 except Exception as e:
                                     st.inline -= 1
-                                    traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                                    traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                                     raise
                                 st.inline -= 1
                             elif _i61 < _end56:  # game.yaml:590
                                 st.at = o242  # game.yaml:590
                                 _args120 = {'p': _L_q14, 'n': 1}
                                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                    enter_procedure(st, S[119])
+                                    enter_procedure(st, S[116])
                                 st.inline += 1
                                 try:
                                     proc_gain_power(st, _args120)
                                 except Exception as e:
                                     st.inline -= 1
-                                    traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+                                    traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                                     raise
                                 st.inline -= 1
                             else:  # game.yaml:591
@@ -6333,20 +6339,21 @@ def build(num_players, files):
             st.at = o236  # game.yaml:580
             _args121 = {'p': _L_q15, 'into_area': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[117])
+                enter_procedure(st, S[114])
             st.inline += 1
             try:
                 c_9(st, _args121, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure reveal (' + str(S[171]) + ')')
+                traced(e, 'procedure reveal (' + str(S[168]) + ')')
                 raise
             st.inline -= 1
     def c_237(st, env, pc):  # game.yaml:583
         _L_q16 = env['q']
+        _S_q11 = _L_q16 if type(_L_q16) is int and 0 <= _L_q16 < num_players else None
         if pc <= 0:
             st.at = o245  # game.yaml:584
-            for _i62 in list(span_list(1, 2, S[120])):
+            for _i62 in span_list(1, 2, S[117]):
                 env['i'] = _i62
                 st.at = o244  # game.yaml:586
                 if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
@@ -6365,11 +6372,10 @@ def build(num_players, files):
                 _end59 = _end58 + _f13
                 _end60 = _end59 + _f14
                 if not _end60:
-                    raise RuleError('a choice has no legal option', S[188])
-                _p57 = e244_player(st, env)
-                if type(_p57) is not int or not 0 <= _p57 < num_players:
-                    raise RuleError(not_a_seat(_p57, num_players), S[188])
-                if _p57 in st.players:  # else out of the game: no option runs
+                    raise RuleError('a choice has no legal option', S[185])
+                if _S_q11 is None:
+                    raise RuleError(not_a_seat(_L_q16, num_players), S[185])
+                if _L_q16 in st.players:  # else out of the game: no option runs
                     if _end60 > 1:
                         _i63 = st.choose(_end60)
                         st.move_number += 1
@@ -6380,32 +6386,33 @@ def build(num_players, files):
                         st.at = o240  # game.yaml:589
                         _args122 = {'p': _L_q16, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[118])
+                            enter_procedure(st, S[115])
                         st.inline += 1
                         try:
                             proc_gain_gold(st, _args122)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                            traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                             raise
                         st.inline -= 1
                     elif _i63 < _end59:  # game.yaml:590
                         st.at = o242  # game.yaml:590
                         _args123 = {'p': _L_q16, 'n': 1}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[119])
+                            enter_procedure(st, S[116])
                         st.inline += 1
                         try:
                             proc_gain_power(st, _args123)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+                            traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:591
                         pass
     def c_238(st, env, pc):  # game.yaml:585
         _L_q17 = env['q']
+        _S_q12 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
         if pc <= 0:
             st.at = o244  # game.yaml:586
             if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
@@ -6424,11 +6431,10 @@ def build(num_players, files):
             _end62 = _end61 + _f16
             _end63 = _end62 + _f17
             if not _end63:
-                raise RuleError('a choice has no legal option', S[188])
-            _p58 = e244_player(st, env)
-            if type(_p58) is not int or not 0 <= _p58 < num_players:
-                raise RuleError(not_a_seat(_p58, num_players), S[188])
-            if _p58 in st.players:  # else out of the game: no option runs
+                raise RuleError('a choice has no legal option', S[185])
+            if _S_q12 is None:
+                raise RuleError(not_a_seat(_L_q17, num_players), S[185])
+            if _L_q17 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i64 = st.choose(_end63)
                     st.move_number += 1
@@ -6439,26 +6445,26 @@ def build(num_players, files):
                     st.at = o240  # game.yaml:589
                     _args124 = {'p': _L_q17, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[118])
+                        enter_procedure(st, S[115])
                     st.inline += 1
                     try:
                         proc_gain_gold(st, _args124)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure gain_gold (' + str(S[44]) + ')')
+                        traced(e, 'procedure gain_gold (' + str(S[43]) + ')')
                         raise
                     st.inline -= 1
                 elif _i64 < _end62:  # game.yaml:590
                     st.at = o242  # game.yaml:590
                     _args125 = {'p': _L_q17, 'n': 1}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[119])
+                        enter_procedure(st, S[116])
                     st.inline += 1
                     try:
                         proc_gain_power(st, _args125)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure gain_power (' + str(S[42]) + ')')
+                        traced(e, 'procedure gain_power (' + str(S[41]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:591
@@ -6469,29 +6475,30 @@ def build(num_players, files):
             st.at = o253  # game.yaml:601
             _args126 = {'q': _L_q18}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[121])
+                enter_procedure(st, S[118])
             st.inline += 1
             try:
                 c_25(st, _args126, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_debt (' + str(S[189]) + ')')
+                traced(e, 'procedure pay_debt (' + str(S[186]) + ')')
                 raise
             st.inline -= 1
     def c_258(st, env, pc):  # game.yaml:615
         _L_q19 = env['q']
+        _S_q13 = _L_q19 if type(_L_q19) is int and 0 <= _L_q19 < num_players else None
         if pc <= 0:
             st.at = o259  # game.yaml:616
             _lo6 = 2
             _hi6 = 2
             if _lo6 < 0 or _hi6 < _lo6:
-                raise RuleError(f'a pick of {_lo6} to {_hi6} items is impossible', S[191])
+                raise RuleError(f'a pick of {_lo6} to {_hi6} items is impossible', S[188])
             _picked6 = []
             while True:
                 if len(_picked6) < _hi6:
                     _cands6 = []
                     _seen4 = set()
-                    for _y6 in reversed(st.zones[(Z_chips1 + (_L_q19 if type(_L_q19) is int and 0 <= _L_q19 < num_players else seat(st, _L_q19, S[122])))]):
+                    for _y6 in reversed(st.zones[(Z_chips1 + (_S_q13 if _S_q13 is not None else seat(st, _L_q19, S[119])))]):
                         _t4 = _y6.type_id
                         if _t4 not in _seen4 and _y6 not in _picked6:
                             _seen4.add(_t4)
@@ -6502,39 +6509,38 @@ def build(num_players, files):
                 _stop6 = len(_picked6) >= _lo6
                 if not _cands6:
                     if not _stop6:
-                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[191])
+                        raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[188])
                     break
-                _p59 = _L_q19
-                if type(_p59) is not int or not 0 <= _p59 < num_players:
-                    raise RuleError(not_a_seat(_p59, num_players), S[191])
-                if _p59 not in st.players:
+                if _S_q13 is None:
+                    raise RuleError(not_a_seat(_L_q19, num_players), S[188])
+                if _L_q19 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
-                _n14 = len(_cands6) + _stop6
-                if _n14 > 1:
-                    _i65 = st.choose(_n14)
+                _n17 = len(_cands6) + _stop6
+                if _n17 > 1:
+                    _i65 = st.choose(_n17)
                     st.move_number += 1
                     st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
-                    _c117 = _cands6[_i65]
+                    _c126 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c117 = _cands6[0]
-                _picked6.append(_c117)
+                    _c126 = _cands6[0]
+                _picked6.append(_c126)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
-            for _x13 in list(env['gone']):
-                env['x'] = _x13
+            for _x20 in list(env['gone']):
+                env['x'] = _x20
                 st.at = o261  # game.yaml:617
-                _args127 = {'c': env['x']}
+                _args127 = {'c': _x20}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[123])
+                    enter_procedure(st, S[120])
                 st.inline += 1
                 try:
                     c_20(st, _args127, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                    traced(e, 'procedure return_item (' + str(S[183]) + ')')
                     raise
                 st.inline -= 1
     def c_260(st, env, pc):  # game.yaml:617
@@ -6543,31 +6549,32 @@ def build(num_players, files):
             st.at = o261  # game.yaml:617
             _args128 = {'c': _L_x1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[123])
+                enter_procedure(st, S[120])
             st.inline += 1
             try:
                 c_20(st, _args128, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                traced(e, 'procedure return_item (' + str(S[183]) + ')')
                 raise
             st.inline -= 1
     def c_263(st, env, pc):  # game.yaml:620
         _L_q20 = env['q']
+        _S_q14 = _L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else None
         if pc <= 0:
             st.at = o266  # game.yaml:620
-            for _x14 in list(st.zones[(Z_chips1 + (_L_q20 if type(_L_q20) is int and 0 <= _L_q20 < num_players else seat(st, _L_q20, S[125])))]):
-                env['x'] = _x14
+            for _x21 in list(st.zones[(Z_chips1 + (_S_q14 if _S_q14 is not None else seat(st, _L_q20, S[122])))]):
+                env['x'] = _x21
                 st.at = o265  # game.yaml:620
-                _args129 = {'c': env['x']}
+                _args129 = {'c': _x21}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[124])
+                    enter_procedure(st, S[121])
                 st.inline += 1
                 try:
                     c_20(st, _args129, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                    traced(e, 'procedure return_item (' + str(S[183]) + ')')
                     raise
                 st.inline -= 1
     def c_264(st, env, pc):  # game.yaml:620
@@ -6576,13 +6583,13 @@ def build(num_players, files):
             st.at = o265  # game.yaml:620
             _args130 = {'c': _L_x2}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[124])
+                enter_procedure(st, S[121])
             st.inline += 1
             try:
                 c_20(st, _args130, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_item (' + str(S[186]) + ')')
+                traced(e, 'procedure return_item (' + str(S[183]) + ')')
                 raise
             st.inline -= 1
     def c_269(st, env, pc):  # game.yaml:627
@@ -6600,13 +6607,13 @@ def build(num_players, files):
             st.at = o281  # game.yaml:232
             _args131 = {'r': st.vars['revealer'], 'lot': _L_lot10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[133])
+                enter_procedure(st, S[130])
             st.inline += 1
             try:
                 c_21(st, _args131, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure auction (' + str(S[192]) + ')')
+                traced(e, 'procedure auction (' + str(S[189]) + ')')
                 raise
             st.inline -= 1
     def c_282(st, env, pc):  # game.yaml:234
@@ -6615,13 +6622,13 @@ def build(num_players, files):
             st.at = o283  # game.yaml:235
             _args132 = {'r': st.vars['revealer'], 'card': _L_card5}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[134])
+                enter_procedure(st, S[131])
             st.inline += 1
             try:
                 c_23(st, _args132, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure mazarin (' + str(S[193]) + ')')
+                traced(e, 'procedure mazarin (' + str(S[190]) + ')')
                 raise
             st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:237
@@ -6630,13 +6637,13 @@ def build(num_players, files):
             st.at = o285  # game.yaml:238
             _args133 = {'r': st.vars['revealer'], 'card': _L_card6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[135])
+                enter_procedure(st, S[132])
             st.inline += 1
             try:
                 c_24(st, _args133, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure game_debts (' + str(S[194]) + ')')
+                traced(e, 'procedure game_debts (' + str(S[191]) + ')')
                 raise
             st.inline -= 1
     def c_286(st, env, pc):  # game.yaml:239
@@ -6645,13 +6652,13 @@ def build(num_players, files):
             st.at = o287  # game.yaml:240
             _args134 = {'card': _L_card7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[136])
+                enter_procedure(st, S[133])
             st.inline += 1
             try:
                 c_26(st, _args134, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure ludwig (' + str(S[195]) + ')')
+                traced(e, 'procedure ludwig (' + str(S[192]) + ')')
                 raise
             st.inline -= 1
     def c_288(st, env, pc):  # game.yaml:188
@@ -6663,18 +6670,18 @@ def build(num_players, files):
             st.shuffle(Z_deck1)
         if pc <= 2:
             st.at = o293  # game.yaml:193
-            for _i66 in list(span_list(1, len(st.players), S[146])):
+            for _i66 in span_list(1, len(st.players), S[140]):
                 env['i'] = _i66
                 st.at = o292  # game.yaml:193
-                _args135 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+                _args135 = {'p': (_i66 - 1), 'n': D_hand_sizes1.cell((len(st.players), _i66, ), 2, S[138])}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[145])
+                    enter_procedure(st, S[139])
                 st.inline += 1
                 try:
                     c_0(st, _args135, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure deal (' + str(S[196]) + ')')
+                    traced(e, 'procedure deal (' + str(S[193]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 3:
@@ -6682,8 +6689,8 @@ def build(num_players, files):
             st.at = o295  # game.yaml:194
             _items21 = st.zones[Z_returned1]
             _dest32 = Z_deck1
-            for _c119 in cards_of(_items21):
-                st.move(_c119, _dest32, False)
+            for _c128 in cards_of(_items21):
+                st.move(_c128, _dest32, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
         if pc <= 4:
@@ -6694,51 +6701,51 @@ def build(num_players, files):
                     continue
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
-                _n15 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n15, lambda _c120: (_c120.props['value'] == 1), S[137])
-                _dest33 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c121 in _moved13:
-                    st.move(_c121, _dest33, False)
+                _n18 = 3
+                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c129: (_c129.props['value'] == 1), S[134])
+                _dest33 = (Z_chips1 + _p60)
+                for _c130 in _moved13:
+                    st.move(_c130, _dest33, False)
                 st.at = o299  # game.yaml:198
-                _n16 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n16, lambda _c122: (_c122.props['value'] == 2), S[139])
-                _dest34 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c123 in _moved14:
-                    st.move(_c123, _dest34, False)
+                _n19 = 3
+                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c131: (_c131.props['value'] == 2), S[135])
+                _dest34 = (Z_chips1 + _p60)
+                for _c132 in _moved14:
+                    st.move(_c132, _dest34, False)
                 st.at = o300  # game.yaml:199
-                st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
+                st.move_count(1, Z_gold_supply1, (Z_chips1 + _p60), False, S[136])
         if pc <= 5:
             st.at = o302  # game.yaml:200
             _items22 = st.zones[Z_deck1]
             _dest35 = Z_draw_pile1
-            for _c124 in cards_of(_items22):
-                st.move(_c124, _dest35, False)
+            for _c133 in cards_of(_items22):
+                st.move(_c133, _dest35, False)
         if pc <= 6:
             st.at = o303  # game.yaml:201
             _args136 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[143])
+                enter_procedure(st, S[137])
             st.inline += 1
             try:
                 proc_split_with_ludwig(st, _args136)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure split_with_ludwig (' + str(S[63]) + ')')
+                traced(e, 'procedure split_with_ludwig (' + str(S[62]) + ')')
                 raise
             st.inline -= 1
     def c_291(st, env, pc):  # game.yaml:193
         _L_i1 = env['i']
         if pc <= 0:
             st.at = o292  # game.yaml:193
-            _args137 = {'p': (_L_i1 - 1), 'n': D_hand_sizes1.cell((len(st.players), _L_i1, ), 2, S[144])}
+            _args137 = {'p': (_L_i1 - 1), 'n': D_hand_sizes1.cell((len(st.players), _L_i1, ), 2, S[138])}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[145])
+                enter_procedure(st, S[139])
             st.inline += 1
             try:
                 c_0(st, _args137, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure deal (' + str(S[196]) + ')')
+                traced(e, 'procedure deal (' + str(S[193]) + ')')
                 raise
             st.inline -= 1
     def c_304(st, env, pc):  # game.yaml:203
@@ -6751,7 +6758,7 @@ def build(num_players, files):
                     break
                 _passes11 += 1
                 if _passes11 > MAX_PASSES:
-                    raise too_long(S[197])
+                    raise too_long(S[194])
                 st.at = o306  # game.yaml:203
                 st.vars['round'] += 1
                 st.at = o307  # game.yaml:203
@@ -6768,63 +6775,63 @@ def build(num_players, files):
                         break
                     _passes12 += 1
                     if _passes12 > MAX_PASSES:
-                        raise too_long(S[198])
+                        raise too_long(S[195])
                     st.at = o321  # game.yaml:207
                     _live15 = live_mask(st)
-                    for _p61 in list(clockwise_from(st, st.vars['start_player'])):
+                    for _p61 in clockwise_from(st, st.vars['start_player']):
                         if gone(st, _live15, _p61):
                             continue
                         env['p'] = _p61
                         st.at = o320  # game.yaml:207
                         if (not (len(st.players) <= 1)):
                             st.at = o313  # game.yaml:207
-                            st.vars['turn_player'] = env['p']
+                            st.vars['turn_player'] = _p61
                             if st.record_log:
                                 st.log_line(turn_line(st), -1)
                             st.at = o314  # game.yaml:212
                             if st.record_log:
-                                st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
+                                st.log_line(fmt_player1(_p61) + ' begins a turn', -1)
                             st.at = o315  # game.yaml:213
                             st.vars['conspiracy_used'] = False
                             st.at = o316  # game.yaml:214
                             _items23 = st.zones[Z_used_properties1]
                             _dest36 = Z_unused_properties1
-                            for _c125 in cards_of(_items23):
-                                st.move(_c125, _dest36, False)
+                            for _c134 in cards_of(_items23):
+                                st.move(_c134, _dest36, False)
                             st.at = o317  # game.yaml:215
-                            _args138 = {'p': env['p']}
+                            _args138 = {'p': _p61}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[147])
+                                enter_procedure(st, S[144])
                             st.inline += 1
                             try:
                                 c_2(st, _args138, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure phase1 (' + str(S[199]) + ')')
+                                traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                                 raise
                             st.inline -= 1
                             st.at = o318  # game.yaml:216
-                            _args139 = {'p': env['p']}
+                            _args139 = {'p': _p61}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[148])
+                                enter_procedure(st, S[145])
                             st.inline += 1
                             try:
                                 c_7(st, _args139, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure phase2 (' + str(S[200]) + ')')
+                                traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                                 raise
                             st.inline -= 1
                             st.at = o319  # game.yaml:217
-                            _args140 = {'p': env['p']}
+                            _args140 = {'p': _p61}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[149])
+                                enter_procedure(st, S[146])
                             st.inline += 1
                             try:
                                 c_11(st, _args140, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure phase3 (' + str(S[201]) + ')')
+                                traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                                 raise
                             st.inline -= 1
                 st.at = o323  # game.yaml:207
@@ -6851,63 +6858,63 @@ def build(num_players, files):
                     break
                 _passes13 += 1
                 if _passes13 > MAX_PASSES:
-                    raise too_long(S[198])
+                    raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live16 = live_mask(st)
-                for _p62 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p62 in clockwise_from(st, st.vars['start_player']):
                     if gone(st, _live16, _p62):
                         continue
                     env['p'] = _p62
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
                         st.at = o313  # game.yaml:207
-                        st.vars['turn_player'] = env['p']
+                        st.vars['turn_player'] = _p62
                         if st.record_log:
                             st.log_line(turn_line(st), -1)
                         st.at = o314  # game.yaml:212
                         if st.record_log:
-                            st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
+                            st.log_line(fmt_player1(_p62) + ' begins a turn', -1)
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         _items24 = st.zones[Z_used_properties1]
                         _dest37 = Z_unused_properties1
-                        for _c126 in cards_of(_items24):
-                            st.move(_c126, _dest37, False)
+                        for _c135 in cards_of(_items24):
+                            st.move(_c135, _dest37, False)
                         st.at = o317  # game.yaml:215
-                        _args141 = {'p': env['p']}
+                        _args141 = {'p': _p62}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[147])
+                            enter_procedure(st, S[144])
                         st.inline += 1
                         try:
                             c_2(st, _args141, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure phase1 (' + str(S[199]) + ')')
+                            traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o318  # game.yaml:216
-                        _args142 = {'p': env['p']}
+                        _args142 = {'p': _p62}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[148])
+                            enter_procedure(st, S[145])
                         st.inline += 1
                         try:
                             c_7(st, _args142, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure phase2 (' + str(S[200]) + ')')
+                            traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
-                        _args143 = {'p': env['p']}
+                        _args143 = {'p': _p62}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[149])
+                            enter_procedure(st, S[146])
                         st.inline += 1
                         try:
                             c_11(st, _args143, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure phase3 (' + str(S[201]) + ')')
+                            traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                             raise
                         st.inline -= 1
             st.at = o323  # game.yaml:207
@@ -6927,63 +6934,63 @@ def build(num_players, files):
                     break
                 _passes14 += 1
                 if _passes14 > MAX_PASSES:
-                    raise too_long(S[198])
+                    raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live17 = live_mask(st)
-                for _p63 in list(clockwise_from(st, st.vars['start_player'])):
+                for _p63 in clockwise_from(st, st.vars['start_player']):
                     if gone(st, _live17, _p63):
                         continue
                     env['p'] = _p63
                     st.at = o320  # game.yaml:207
                     if (not (len(st.players) <= 1)):
                         st.at = o313  # game.yaml:207
-                        st.vars['turn_player'] = env['p']
+                        st.vars['turn_player'] = _p63
                         if st.record_log:
                             st.log_line(turn_line(st), -1)
                         st.at = o314  # game.yaml:212
                         if st.record_log:
-                            st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
+                            st.log_line(fmt_player1(_p63) + ' begins a turn', -1)
                         st.at = o315  # game.yaml:213
                         st.vars['conspiracy_used'] = False
                         st.at = o316  # game.yaml:214
                         _items25 = st.zones[Z_used_properties1]
                         _dest38 = Z_unused_properties1
-                        for _c127 in cards_of(_items25):
-                            st.move(_c127, _dest38, False)
+                        for _c136 in cards_of(_items25):
+                            st.move(_c136, _dest38, False)
                         st.at = o317  # game.yaml:215
-                        _args144 = {'p': env['p']}
+                        _args144 = {'p': _p63}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[147])
+                            enter_procedure(st, S[144])
                         st.inline += 1
                         try:
                             c_2(st, _args144, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure phase1 (' + str(S[199]) + ')')
+                            traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o318  # game.yaml:216
-                        _args145 = {'p': env['p']}
+                        _args145 = {'p': _p63}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[148])
+                            enter_procedure(st, S[145])
                         st.inline += 1
                         try:
                             c_7(st, _args145, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure phase2 (' + str(S[200]) + ')')
+                            traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o319  # game.yaml:217
-                        _args146 = {'p': env['p']}
+                        _args146 = {'p': _p63}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[149])
+                            enter_procedure(st, S[146])
                         st.inline += 1
                         try:
                             c_11(st, _args146, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure phase3 (' + str(S[201]) + ')')
+                            traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                             raise
                         st.inline -= 1
         if pc <= 2:
@@ -6996,128 +7003,128 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o321  # game.yaml:207
             _live18 = live_mask(st)
-            for _p64 in list(clockwise_from(st, st.vars['start_player'])):
+            for _p64 in clockwise_from(st, st.vars['start_player']):
                 if gone(st, _live18, _p64):
                     continue
                 env['p'] = _p64
                 st.at = o320  # game.yaml:207
                 if (not (len(st.players) <= 1)):
                     st.at = o313  # game.yaml:207
-                    st.vars['turn_player'] = env['p']
+                    st.vars['turn_player'] = _p64
                     if st.record_log:
                         st.log_line(turn_line(st), -1)
                     st.at = o314  # game.yaml:212
                     if st.record_log:
-                        st.log_line(fmt_player1(env['p']) + ' begins a turn', -1)
+                        st.log_line(fmt_player1(_p64) + ' begins a turn', -1)
                     st.at = o315  # game.yaml:213
                     st.vars['conspiracy_used'] = False
                     st.at = o316  # game.yaml:214
                     _items26 = st.zones[Z_used_properties1]
                     _dest39 = Z_unused_properties1
-                    for _c128 in cards_of(_items26):
-                        st.move(_c128, _dest39, False)
+                    for _c137 in cards_of(_items26):
+                        st.move(_c137, _dest39, False)
                     st.at = o317  # game.yaml:215
-                    _args147 = {'p': env['p']}
+                    _args147 = {'p': _p64}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[147])
+                        enter_procedure(st, S[144])
                     st.inline += 1
                     try:
                         c_2(st, _args147, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure phase1 (' + str(S[199]) + ')')
+                        traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o318  # game.yaml:216
-                    _args148 = {'p': env['p']}
+                    _args148 = {'p': _p64}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[148])
+                        enter_procedure(st, S[145])
                     st.inline += 1
                     try:
                         c_7(st, _args148, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure phase2 (' + str(S[200]) + ')')
+                        traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o319  # game.yaml:217
-                    _args149 = {'p': env['p']}
+                    _args149 = {'p': _p64}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[149])
+                        enter_procedure(st, S[146])
                     st.inline += 1
                     try:
                         c_11(st, _args149, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure phase3 (' + str(S[201]) + ')')
+                        traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                         raise
                     st.inline -= 1
     def c_311(st, env, pc):  # game.yaml:211
-        _L_p50 = env['p']
+        _L_p51 = env['p']
         if pc <= 0:
             st.at = o320  # game.yaml:207
             if (not (len(st.players) <= 1)):
                 st.at = o313  # game.yaml:207
-                st.vars['turn_player'] = _L_p50
+                st.vars['turn_player'] = _L_p51
                 if st.record_log:
                     st.log_line(turn_line(st), -1)
                 st.at = o314  # game.yaml:212
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p50) + ' begins a turn', -1)
+                    st.log_line(fmt_player1(_L_p51) + ' begins a turn', -1)
                 st.at = o315  # game.yaml:213
                 st.vars['conspiracy_used'] = False
                 st.at = o316  # game.yaml:214
                 _items27 = st.zones[Z_used_properties1]
                 _dest40 = Z_unused_properties1
-                for _c129 in cards_of(_items27):
-                    st.move(_c129, _dest40, False)
+                for _c138 in cards_of(_items27):
+                    st.move(_c138, _dest40, False)
                 st.at = o317  # game.yaml:215
-                _args150 = {'p': _L_p50}
+                _args150 = {'p': _L_p51}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[147])
+                    enter_procedure(st, S[144])
                 st.inline += 1
                 try:
                     c_2(st, _args150, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure phase1 (' + str(S[199]) + ')')
+                    traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o318  # game.yaml:216
-                _args151 = {'p': _L_p50}
+                _args151 = {'p': _L_p51}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[148])
+                    enter_procedure(st, S[145])
                 st.inline += 1
                 try:
                     c_7(st, _args151, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure phase2 (' + str(S[200]) + ')')
+                    traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o319  # game.yaml:217
-                _args152 = {'p': _L_p50}
+                _args152 = {'p': _L_p51}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[149])
+                    enter_procedure(st, S[146])
                 st.inline += 1
                 try:
                     c_11(st, _args152, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure phase3 (' + str(S[201]) + ')')
+                    traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                     raise
                 st.inline -= 1
     def c_312(st, env, pc):  # game.yaml:211
-        _L_p51 = env['p']
+        _L_p52 = env['p']
         if pc <= 0:
             st.at = o313  # game.yaml:207
-            st.vars['turn_player'] = _L_p51
+            st.vars['turn_player'] = _L_p52
             if st.record_log:
                 st.log_line(turn_line(st), -1)
         if pc <= 1:
             st.at = o314  # game.yaml:212
             if st.record_log:
-                st.log_line(fmt_player1(_L_p51) + ' begins a turn', -1)
+                st.log_line(fmt_player1(_L_p52) + ' begins a turn', -1)
         if pc <= 2:
             st.at = o315  # game.yaml:213
             st.vars['conspiracy_used'] = False
@@ -7125,50 +7132,50 @@ def build(num_players, files):
             st.at = o316  # game.yaml:214
             _items28 = st.zones[Z_used_properties1]
             _dest41 = Z_unused_properties1
-            for _c130 in cards_of(_items28):
-                st.move(_c130, _dest41, False)
+            for _c139 in cards_of(_items28):
+                st.move(_c139, _dest41, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
-            _args153 = {'p': _L_p51}
+            _args153 = {'p': _L_p52}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[147])
+                enter_procedure(st, S[144])
             st.inline += 1
             try:
                 c_2(st, _args153, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure phase1 (' + str(S[199]) + ')')
+                traced(e, 'procedure phase1 (' + str(S[196]) + ')')
                 raise
             st.inline -= 1
         if pc <= 5:
             st.at = o318  # game.yaml:216
-            _args154 = {'p': _L_p51}
+            _args154 = {'p': _L_p52}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[148])
+                enter_procedure(st, S[145])
             st.inline += 1
             try:
                 c_7(st, _args154, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure phase2 (' + str(S[200]) + ')')
+                traced(e, 'procedure phase2 (' + str(S[197]) + ')')
                 raise
             st.inline -= 1
         if pc <= 6:
             st.at = o319  # game.yaml:217
-            _args155 = {'p': _L_p51}
+            _args155 = {'p': _L_p52}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[149])
+                enter_procedure(st, S[146])
             st.inline += 1
             try:
                 c_11(st, _args155, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure phase3 (' + str(S[201]) + ')')
+                traced(e, 'procedure phase3 (' + str(S[198]) + ')')
                 raise
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c131 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]) if (_c131.props['colour'] == C_violet1)])
+        return len([1 for _c140 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c140.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
@@ -7208,102 +7215,102 @@ def build(num_players, files):
     def init__auction1_in(st, env):  # game.yaml:542
         return False
 
-    o0 = Block(0, S[196], 1, step_0)
-    o1 = Block(1, S[63], 4, step_1)
-    o2 = Block(2, S[199], 2, step_2)
-    o3 = Block(3, S[158], 1, step_3)
-    o4 = Block(4, S[159], 3, step_4)
-    o5 = Block(5, S[160], 1, step_5)
-    o6 = Block(6, S[165], 1, step_6)
-    o7 = Block(7, S[200], 3, step_7)
-    o8 = Block(8, S[168], 2, step_8)
-    o9 = Block(9, S[171], 5, step_9)
-    o10 = Block(10, S[172], 1, step_10)
-    o11 = Block(11, S[201], 2, step_11)
-    o12 = Block(12, S[176], 1, step_12)
-    o13 = Block(13, S[155], 1, step_13)
-    o14 = Block(14, S[44], 1, step_14)
-    o15 = Block(15, S[91], 1, step_15)
-    o16 = Block(16, S[42], 2, step_16)
-    o17 = Block(17, S[162], 1, step_17)
-    o18 = Block(18, S[51], 2, step_18)
-    o19 = Block(19, S[181], 5, step_19)
-    o20 = Block(20, S[186], 1, step_20)
-    o21 = Block(21, S[192], 2, step_21)
-    o22 = Block(22, S[183], 2, step_22)
-    o23 = Block(23, S[193], 4, step_23)
-    o24 = Block(24, S[194], 5, step_24)
-    o25 = Block(25, S[189], 1, step_25)
-    o26 = Block(26, S[195], 7, step_26)
-    o27 = Block(27, S[204], 1, step_27)
-    o28 = Stmt(28, S[64])
-    o29 = RepeatOp(S[154], o27, e29_cond, True)
+    o0 = Block(0, S[193], 1, step_0)
+    o1 = Block(1, S[62], 4, step_1)
+    o2 = Block(2, S[196], 2, step_2)
+    o3 = Block(3, S[155], 1, step_3)
+    o4 = Block(4, S[156], 3, step_4)
+    o5 = Block(5, S[157], 1, step_5)
+    o6 = Block(6, S[162], 1, step_6)
+    o7 = Block(7, S[197], 3, step_7)
+    o8 = Block(8, S[165], 2, step_8)
+    o9 = Block(9, S[168], 5, step_9)
+    o10 = Block(10, S[169], 1, step_10)
+    o11 = Block(11, S[198], 2, step_11)
+    o12 = Block(12, S[173], 1, step_12)
+    o13 = Block(13, S[152], 1, step_13)
+    o14 = Block(14, S[43], 1, step_14)
+    o15 = Block(15, S[89], 1, step_15)
+    o16 = Block(16, S[41], 2, step_16)
+    o17 = Block(17, S[159], 1, step_17)
+    o18 = Block(18, S[50], 2, step_18)
+    o19 = Block(19, S[178], 5, step_19)
+    o20 = Block(20, S[183], 1, step_20)
+    o21 = Block(21, S[189], 2, step_21)
+    o22 = Block(22, S[180], 2, step_22)
+    o23 = Block(23, S[190], 4, step_23)
+    o24 = Block(24, S[191], 5, step_24)
+    o25 = Block(25, S[186], 1, step_25)
+    o26 = Block(26, S[192], 7, step_26)
+    o27 = Block(27, S[201], 1, step_27)
+    o28 = Stmt(28, S[63])
+    o29 = RepeatOp(S[151], o27, e29_cond, True)
     o29.uid = 29
-    o30 = Stmt(30, S[19])
-    o31 = Stmt(31, S[205])
-    o32 = Stmt(32, S[206])
-    o33 = Stmt(33, S[207])
-    o34 = Stmt(34, S[40])
-    o35 = Block(35, S[208], 1, step_35)
-    o36 = Block(36, S[209], 2, step_36)
-    o37 = Stmt(37, S[210])
-    o38 = Stmt(38, S[67])
-    o39 = ChooseOp(S[157], e39_player, e39_prompt, [
+    o30 = Stmt(30, S[18])
+    o31 = Stmt(31, S[202])
+    o32 = Stmt(32, S[203])
+    o33 = Stmt(33, S[204])
+    o34 = Stmt(34, S[39])
+    o35 = Block(35, S[205], 1, step_35)
+    o36 = Block(36, S[206], 2, step_36)
+    o37 = Stmt(37, S[207])
+    o38 = Stmt(38, S[66])
+    o39 = ChooseOp(S[154], e39_player, e39_prompt, [
         OptionOp(site[0], e39_label0, 'col', e39_items0, e39_when0, o36),
     ], False)
     o39.collect = collect_39
     o39.resolve = resolve_39
     o39.uid = 39
-    o40 = RepeatOp(S[156], o35, e40_cond, True)
+    o40 = RepeatOp(S[153], o35, e40_cond, True)
     o40.uid = 40
-    o41 = Block(41, S[211], 1, step_41)
-    o42 = Stmt(42, S[68])
-    o43 = Block(43, S[212], 1, step_43)
-    o44 = Stmt(44, S[41])
-    o45 = Block(45, S[213], 1, step_45)
-    o46 = Stmt(46, S[43])
-    o47 = Block(47, S[214], 1, step_47)
-    o48 = Stmt(48, S[69])
-    o49 = Stmt(49, S[215])
-    o50 = Stmt(50, S[216])
-    o51 = Block(51, S[217], 1, step_51)
-    o52 = Block(52, S[218], 1, step_52)
-    o53 = Stmt(53, S[219])
-    o54 = ChooseOp(S[161], e54_player, e54_prompt, [
+    o41 = Block(41, S[208], 1, step_41)
+    o42 = Stmt(42, S[67])
+    o43 = Block(43, S[209], 1, step_43)
+    o44 = Stmt(44, S[40])
+    o45 = Block(45, S[210], 1, step_45)
+    o46 = Stmt(46, S[42])
+    o47 = Block(47, S[211], 1, step_47)
+    o48 = Stmt(48, S[68])
+    o49 = Stmt(49, S[212])
+    o50 = Stmt(50, S[213])
+    o51 = Block(51, S[214], 1, step_51)
+    o52 = Block(52, S[215], 1, step_52)
+    o53 = Stmt(53, S[216])
+    o54 = ChooseOp(S[158], e54_player, e54_prompt, [
         OptionOp(site[1], e54_label0, 'q', e54_items0, None, o52),
     ], False)
     o54.collect = collect_54
     o54.resolve = resolve_54
     o54.uid = 54
-    o55 = ForOp(S[220], 'k', e55_items, o51, False)
+    o55 = ForOp(S[217], 'k', e55_items, o51, False)
     o55.uid = 55
-    o56 = Block(56, S[221], 3, step_56)
-    o57 = Stmt(57, S[222])
-    o58 = Stmt(58, S[223])
-    o59 = Block(59, S[224], 1, step_59)
-    o60 = Stmt(60, S[74])
-    o61 = Stmt(61, S[225])
-    o62 = ForOp(S[226], 'q', e62_items, o56, False, seats=True)
+    o56 = Block(56, S[218], 3, step_56)
+    o57 = Stmt(57, S[219])
+    o58 = Stmt(58, S[220])
+    o59 = Block(59, S[221], 1, step_59)
+    o60 = Stmt(60, S[73])
+    o61 = Stmt(61, S[222])
+    o62 = ForOp(S[223], 'q', e62_items, o56, False, seats=True)
     o62.uid = 62
-    o63 = Block(63, S[227], 1, step_63)
-    o64 = Block(64, S[228], 1, step_64)
-    o65 = Stmt(65, S[229])
-    o66 = Block(66, S[230], 1, step_66)
-    o67 = Block(67, S[231], 2, step_67)
-    o68 = Stmt(68, S[232])
-    o69 = Stmt(69, S[233])
-    o70 = ChooseOp(S[164], e70_player, e70_prompt, [
+    o63 = Block(63, S[224], 1, step_63)
+    o64 = Block(64, S[225], 1, step_64)
+    o65 = Stmt(65, S[226])
+    o66 = Block(66, S[227], 1, step_66)
+    o67 = Block(67, S[228], 2, step_67)
+    o68 = Stmt(68, S[229])
+    o69 = Stmt(69, S[230])
+    o70 = ChooseOp(S[161], e70_player, e70_prompt, [
         OptionOp(site[3], e70_label0, 'd', e70_items0, e70_when0, o67),
     ], False)
     o70.collect = collect_70
     o70.resolve = resolve_70
     o70.uid = 70
-    o71 = Stmt(71, S[234])
-    o72 = Block(72, S[235], 2, step_72)
-    o73 = Stmt(73, S[236])
-    o74 = Stmt(74, S[76])
-    o75 = Block(75, S[237], 0, step_75)
-    o76 = ChooseOp(S[163], e76_player, e76_prompt, [
+    o71 = Stmt(71, S[231])
+    o72 = Block(72, S[232], 2, step_72)
+    o73 = Stmt(73, S[233])
+    o74 = Stmt(74, S[75])
+    o75 = Block(75, S[234], 0, step_75)
+    o76 = ChooseOp(S[160], e76_player, e76_prompt, [
         OptionOp(site[2], e76_label0, 'c', e76_items0, None, o63),
         OptionOp(site[4], e76_label1, 'c', e76_items1, e76_when1, o72),
         OptionOp(site[5], e76_label2, None, None, None, o75),
@@ -7311,82 +7318,82 @@ def build(num_players, files):
     o76.collect = collect_76
     o76.resolve = resolve_76
     o76.uid = 76
-    o77 = Block(77, S[238], 1, step_77)
-    o78 = Block(78, S[239], 1, step_78)
-    o79 = Stmt(79, S[240])
-    o80 = ChooseOp(S[167], e80_player, e80_prompt, [
+    o77 = Block(77, S[235], 1, step_77)
+    o78 = Block(78, S[236], 1, step_78)
+    o79 = Stmt(79, S[237])
+    o80 = ChooseOp(S[164], e80_player, e80_prompt, [
         OptionOp(site[7], e80_label0, 'x', e80_items0, None, o78),
     ], False)
     o80.collect = collect_80
     o80.resolve = resolve_80
     o80.uid = 80
-    o81 = ChooseOp(S[166], e81_player, e81_prompt, [
+    o81 = ChooseOp(S[163], e81_player, e81_prompt, [
         OptionOp(site[6], e81_label0, 'q', e81_items0, e81_when0, o77),
     ], False)
     o81.collect = collect_81
     o81.resolve = resolve_81
     o81.uid = 81
-    o82 = Stmt(82, S[45])
-    o83 = Block(83, S[241], 1, step_83)
-    o84 = Block(84, S[242], 2, step_84)
-    o85 = Stmt(85, S[243])
-    o86 = Block(86, S[244], 1, step_86)
-    o87 = Stmt(87, S[82])
-    o88 = RepeatOp(S[170], o86, e88_cond, True)
+    o82 = Stmt(82, S[44])
+    o83 = Block(83, S[238], 1, step_83)
+    o84 = Block(84, S[239], 2, step_84)
+    o85 = Stmt(85, S[240])
+    o86 = Block(86, S[241], 1, step_86)
+    o87 = Stmt(87, S[80])
+    o88 = RepeatOp(S[167], o86, e88_cond, True)
     o88.uid = 88
-    o89 = ChooseOp(S[169], e89_player, e89_prompt, [
+    o89 = ChooseOp(S[166], e89_player, e89_prompt, [
         OptionOp(site[8], e89_label0, 'n', e89_items0, None, o84),
     ], False)
     o89.collect = collect_89
     o89.resolve = resolve_89
     o89.uid = 89
-    o90 = Block(90, S[245], 1, step_90)
-    o91 = Stmt(91, S[84])
-    o92 = Stmt(92, S[246])
-    o93 = Stmt(93, S[46])
-    o94 = Stmt(94, S[47])
-    o95 = Block(95, S[247], 1, step_95)
-    o96 = Block(96, S[248], 1, step_96)
-    o97 = Stmt(97, S[85])
-    o98 = Block(98, S[249], 0, step_98)
-    o99 = ChooseOp(S[173], e99_player, e99_prompt, [
+    o90 = Block(90, S[242], 1, step_90)
+    o91 = Stmt(91, S[82])
+    o92 = Stmt(92, S[243])
+    o93 = Stmt(93, S[45])
+    o94 = Stmt(94, S[46])
+    o95 = Block(95, S[244], 1, step_95)
+    o96 = Block(96, S[245], 1, step_96)
+    o97 = Stmt(97, S[83])
+    o98 = Block(98, S[246], 0, step_98)
+    o99 = ChooseOp(S[170], e99_player, e99_prompt, [
         OptionOp(site[9], e99_label0, None, None, None, o96),
         OptionOp(site[10], e99_label1, None, None, None, o98),
     ], False)
     o99.collect = collect_99
     o99.resolve = resolve_99
     o99.uid = 99
-    o100 = Stmt(100, S[250])
-    o101 = Stmt(101, S[251])
-    o102 = Stmt(102, S[252])
-    o103 = Stmt(103, S[253])
-    o104 = Stmt(104, S[48])
-    o105 = Block(105, S[254], 1, step_105)
-    o106 = Stmt(106, S[86])
-    o107 = Block(107, S[255], 1, step_107)
-    o108 = Stmt(108, S[87])
-    o109 = Stmt(109, S[256])
-    o110 = Block(110, S[257], 2, step_110)
-    o111 = PickOp(S[174], e111_player, e111_prompt, 'c', e111_src, e111_dest, e111_min, e111_max, e111_where, None, False, site[11])
+    o100 = Stmt(100, S[247])
+    o101 = Stmt(101, S[248])
+    o102 = Stmt(102, S[249])
+    o103 = Stmt(103, S[250])
+    o104 = Stmt(104, S[47])
+    o105 = Block(105, S[251], 1, step_105)
+    o106 = Stmt(106, S[84])
+    o107 = Block(107, S[252], 1, step_107)
+    o108 = Stmt(108, S[85])
+    o109 = Stmt(109, S[253])
+    o110 = Block(110, S[254], 2, step_110)
+    o111 = PickOp(S[171], e111_player, e111_prompt, 'c', e111_src, e111_dest, e111_min, e111_max, e111_where, None, False, site[11])
     o111.candidates = cands_111
     o111.uid = 111
-    o112 = Stmt(112, S[258])
-    o113 = Stmt(113, S[259])
-    o114 = Stmt(114, S[49])
-    o115 = Block(115, S[260], 0, step_115)
-    o116 = Block(116, S[261], 2, step_116)
-    o117 = Stmt(117, S[90])
-    o118 = Stmt(118, S[92])
-    o119 = Block(119, S[262], 2, step_119)
-    o120 = Stmt(120, S[93])
-    o121 = Stmt(121, S[94])
-    o122 = Block(122, S[263], 2, step_122)
-    o123 = Stmt(123, S[95])
-    o124 = Stmt(124, S[96])
-    o125 = Block(125, S[264], 2, step_125)
-    o126 = Stmt(126, S[97])
-    o127 = Stmt(127, S[98])
-    o128 = ChooseOp(S[175], e128_player, e128_prompt, [
+    o112 = Stmt(112, S[255])
+    o113 = Stmt(113, S[256])
+    o114 = Stmt(114, S[48])
+    o115 = Block(115, S[257], 0, step_115)
+    o116 = Block(116, S[258], 2, step_116)
+    o117 = Stmt(117, S[88])
+    o118 = Stmt(118, S[90])
+    o119 = Block(119, S[259], 2, step_119)
+    o120 = Stmt(120, S[91])
+    o121 = Stmt(121, S[92])
+    o122 = Block(122, S[260], 2, step_122)
+    o123 = Stmt(123, S[93])
+    o124 = Stmt(124, S[94])
+    o125 = Block(125, S[261], 2, step_125)
+    o126 = Stmt(126, S[95])
+    o127 = Stmt(127, S[96])
+    o128 = ChooseOp(S[172], e128_player, e128_prompt, [
         OptionOp(site[12], e128_label0, None, None, None, o115),
         OptionOp(site[13], e128_label1, 'q', e128_items1, e128_when1, o116),
         OptionOp(site[14], e128_label2, None, None, e128_when2, o119),
@@ -7396,157 +7403,157 @@ def build(num_players, files):
     o128.collect = collect_128
     o128.resolve = resolve_128
     o128.uid = 128
-    o129 = Block(129, S[265], 1, step_129)
-    o130 = Block(130, S[266], 1, step_130)
-    o131 = Block(131, S[267], 2, step_131)
-    o132 = Stmt(132, S[268])
-    o133 = Stmt(133, S[269])
-    o134 = ChooseOp(S[179], e134_player, e134_prompt, [
+    o129 = Block(129, S[262], 1, step_129)
+    o130 = Block(130, S[263], 1, step_130)
+    o131 = Block(131, S[264], 2, step_131)
+    o132 = Stmt(132, S[265])
+    o133 = Stmt(133, S[266])
+    o134 = ChooseOp(S[176], e134_player, e134_prompt, [
         OptionOp(site[19], e134_label0, 'x', e134_items0, None, o131),
     ], False)
     o134.collect = collect_134
     o134.resolve = resolve_134
     o134.uid = 134
-    o135 = ChooseOp(S[178], e135_player, e135_prompt, [
+    o135 = ChooseOp(S[175], e135_player, e135_prompt, [
         OptionOp(site[18], e135_label0, 'c', e135_items0, None, o130),
     ], False)
     o135.collect = collect_135
     o135.resolve = resolve_135
     o135.uid = 135
-    o136 = ChooseOp(S[177], e136_player, e136_prompt, [
+    o136 = ChooseOp(S[174], e136_player, e136_prompt, [
         OptionOp(site[17], e136_label0, 'q', e136_items0, e136_when0, o129),
     ], False)
     o136.collect = collect_136
     o136.resolve = resolve_136
     o136.uid = 136
-    o137 = Block(137, S[270], 1, step_137)
-    o138 = Block(138, S[271], 2, step_138)
-    o139 = Stmt(139, S[272])
-    o140 = Stmt(140, S[105])
-    o141 = Block(141, S[273], 0, step_141)
-    o142 = ChooseOp(S[180], e142_player, e142_prompt, [
+    o137 = Block(137, S[267], 1, step_137)
+    o138 = Block(138, S[268], 2, step_138)
+    o139 = Stmt(139, S[269])
+    o140 = Stmt(140, S[102])
+    o141 = Block(141, S[270], 0, step_141)
+    o142 = ChooseOp(S[177], e142_player, e142_prompt, [
         OptionOp(site[20], e142_label0, None, None, None, o138),
         OptionOp(site[21], e142_label1, None, None, None, o141),
     ], False)
     o142.collect = collect_142
     o142.resolve = resolve_142
     o142.uid = 142
-    o143 = Stmt(143, S[274])
-    o144 = Stmt(144, S[21])
-    o145 = Stmt(145, S[22])
-    o146 = Stmt(146, S[275])
-    o147 = Block(147, S[276], 1, step_147)
-    o148 = Block(148, S[277], 2, step_148)
-    o149 = Stmt(149, S[278])
-    o150 = Stmt(150, S[279])
-    o151 = Block(151, S[280], 2, step_151)
-    o152 = Stmt(152, S[281])
-    o153 = Stmt(153, S[282])
-    o154 = Block(154, S[283], 2, step_154)
-    o155 = Stmt(155, S[284])
-    o156 = Stmt(156, S[285])
-    o157 = Block(157, S[286], 3, step_157)
-    o158 = Stmt(158, S[287])
-    o159 = Stmt(159, S[288])
-    o160 = Stmt(160, S[289])
-    o161 = Stmt(161, S[290])
-    o162 = RepeatOp(S[24], o147, e162_cond, True)
+    o143 = Stmt(143, S[271])
+    o144 = Stmt(144, S[20])
+    o145 = Stmt(145, S[21])
+    o146 = Stmt(146, S[272])
+    o147 = Block(147, S[273], 1, step_147)
+    o148 = Block(148, S[274], 2, step_148)
+    o149 = Stmt(149, S[275])
+    o150 = Stmt(150, S[276])
+    o151 = Block(151, S[277], 2, step_151)
+    o152 = Stmt(152, S[278])
+    o153 = Stmt(153, S[279])
+    o154 = Block(154, S[280], 2, step_154)
+    o155 = Stmt(155, S[281])
+    o156 = Stmt(156, S[282])
+    o157 = Block(157, S[283], 3, step_157)
+    o158 = Stmt(158, S[284])
+    o159 = Stmt(159, S[285])
+    o160 = Stmt(160, S[286])
+    o161 = Stmt(161, S[287])
+    o162 = RepeatOp(S[23], o147, e162_cond, True)
     o162.uid = 162
-    o163 = Block(163, S[291], 1, step_163)
-    o164 = Stmt(164, S[50])
-    o165 = Block(165, S[292], 2, step_165)
-    o166 = Stmt(166, S[293])
-    o167 = Stmt(167, S[106])
-    o168 = Stmt(168, S[294])
-    o169 = Stmt(169, S[30])
-    o170 = Block(170, S[295], 1, step_170)
-    o171 = Block(171, S[296], 2, step_171)
-    o172 = Stmt(172, S[297])
-    o173 = Stmt(173, S[39])
-    o174 = Block(174, S[298], 2, step_174)
-    o175 = Stmt(175, S[299])
-    o176 = Stmt(176, S[34])
-    o177 = Block(177, S[300], 3, step_177)
-    o178 = Stmt(178, S[301])
-    o179 = Stmt(179, S[302])
-    o180 = Stmt(180, S[37])
-    o181 = Stmt(181, S[303])
-    o182 = RepeatOp(S[31], o170, e182_cond, True)
+    o163 = Block(163, S[288], 1, step_163)
+    o164 = Stmt(164, S[49])
+    o165 = Block(165, S[289], 2, step_165)
+    o166 = Stmt(166, S[290])
+    o167 = Stmt(167, S[103])
+    o168 = Stmt(168, S[291])
+    o169 = Stmt(169, S[29])
+    o170 = Block(170, S[292], 1, step_170)
+    o171 = Block(171, S[293], 2, step_171)
+    o172 = Stmt(172, S[294])
+    o173 = Stmt(173, S[38])
+    o174 = Block(174, S[295], 2, step_174)
+    o175 = Stmt(175, S[296])
+    o176 = Stmt(176, S[33])
+    o177 = Block(177, S[297], 3, step_177)
+    o178 = Stmt(178, S[298])
+    o179 = Stmt(179, S[299])
+    o180 = Stmt(180, S[36])
+    o181 = Stmt(181, S[300])
+    o182 = RepeatOp(S[30], o170, e182_cond, True)
     o182.uid = 182
-    o183 = Stmt(183, S[304])
-    o184 = Stmt(184, S[305])
-    o185 = Stmt(185, S[306])
-    o186 = Stmt(186, S[56])
-    o187 = Block(187, S[307], 2, step_187)
-    o188 = Stmt(188, S[308])
-    o189 = Stmt(189, S[309])
-    o190 = Stmt(190, S[310])
-    o191 = Stmt(191, S[57])
-    o192 = Stmt(192, S[311])
-    o193 = Block(193, S[182], 9, step_193)
-    o194 = Stmt(194, S[312])
-    o195 = Stmt(195, S[313])
-    o196 = Stmt(196, S[314])
-    o197 = Block(197, S[182], 1, step_197)
-    o198 = Stmt(198, S[315])
-    o199 = ForOp(S[182], 'p', e199_items, o197, False, seats=True)
+    o183 = Stmt(183, S[301])
+    o184 = Stmt(184, S[302])
+    o185 = Stmt(185, S[303])
+    o186 = Stmt(186, S[55])
+    o187 = Block(187, S[304], 2, step_187)
+    o188 = Stmt(188, S[305])
+    o189 = Stmt(189, S[306])
+    o190 = Stmt(190, S[307])
+    o191 = Stmt(191, S[56])
+    o192 = Stmt(192, S[308])
+    o193 = Block(193, S[179], 9, step_193)
+    o194 = Stmt(194, S[309])
+    o195 = Stmt(195, S[310])
+    o196 = Stmt(196, S[311])
+    o197 = Block(197, S[179], 1, step_197)
+    o198 = Stmt(198, S[312])
+    o199 = ForOp(S[179], 'p', e199_items, o197, False, seats=True)
     o199.uid = 199
-    o200 = Stmt(200, S[316])
-    o201 = Block(201, S[182], 1, step_201)
-    o202 = Block(202, S[182], 1, step_202)
-    o203 = Block(203, S[182], 1, step_203)
-    o204 = Block(204, S[182], 3, step_204)
-    o205 = Stmt(205, S[314])
-    o206 = Stmt(206, S[317])
-    o207 = Stmt(207, S[314])
-    o208 = Block(208, S[182], 3, step_208)
-    o209 = Stmt(209, S[318])
-    o210 = Stmt(210, S[314])
-    o211 = Stmt(211, S[319])
-    o212 = ChooseOp(S[182], e212_player, e212_prompt, [
+    o200 = Stmt(200, S[313])
+    o201 = Block(201, S[179], 1, step_201)
+    o202 = Block(202, S[179], 1, step_202)
+    o203 = Block(203, S[179], 1, step_203)
+    o204 = Block(204, S[179], 3, step_204)
+    o205 = Stmt(205, S[311])
+    o206 = Stmt(206, S[314])
+    o207 = Stmt(207, S[311])
+    o208 = Block(208, S[179], 3, step_208)
+    o209 = Stmt(209, S[315])
+    o210 = Stmt(210, S[311])
+    o211 = Stmt(211, S[316])
+    o212 = ChooseOp(S[179], e212_player, e212_prompt, [
         OptionOp(site[22], e212_label0, 'amount', e212_items0, None, o204),
         OptionOp(site[23], e212_label1, None, None, None, o208),
     ], False)
     o212.collect = collect_212
     o212.resolve = resolve_212
     o212.uid = 212
-    o213 = Stmt(213, S[182])
-    o214 = ForOp(S[182], 'p', e214_items, o202, False, seats=True)
+    o213 = Stmt(213, S[179])
+    o214 = ForOp(S[179], 'p', e214_items, o202, False, seats=True)
     o214.uid = 214
-    o215 = RepeatOp(S[182], o201, e215_cond, True)
+    o215 = RepeatOp(S[179], o201, e215_cond, True)
     o215.uid = 215
-    o216 = Stmt(216, S[320])
-    o217 = Stmt(217, S[321])
-    o218 = Block(218, S[182], 3, step_218)
-    o219 = Stmt(219, S[110])
-    o220 = Stmt(220, S[322])
-    o221 = Stmt(221, S[323])
-    o222 = Block(222, S[324], 2, step_222)
-    o223 = Stmt(223, S[325])
-    o224 = Stmt(224, S[326])
-    o225 = Stmt(225, S[182])
-    o226 = Stmt(226, S[327])
-    o227 = Block(227, S[328], 3, step_227)
-    o228 = PickOp(S[185], e228_player, e228_prompt, 'c', e228_src, None, e228_min, e228_max, e228_where, 'got', False, site[24])
+    o216 = Stmt(216, S[317])
+    o217 = Stmt(217, S[318])
+    o218 = Block(218, S[179], 3, step_218)
+    o219 = Stmt(219, S[107])
+    o220 = Stmt(220, S[319])
+    o221 = Stmt(221, S[320])
+    o222 = Block(222, S[321], 2, step_222)
+    o223 = Stmt(223, S[322])
+    o224 = Stmt(224, S[323])
+    o225 = Stmt(225, S[179])
+    o226 = Stmt(226, S[324])
+    o227 = Block(227, S[325], 3, step_227)
+    o228 = PickOp(S[182], e228_player, e228_prompt, 'c', e228_src, None, e228_min, e228_max, e228_where, 'got', False, site[24])
     o228.candidates = cands_228
     o228.uid = 228
-    o229 = Stmt(229, S[329])
-    o230 = Stmt(230, S[112])
-    o231 = RepeatOp(S[184], o227, e231_cond, True)
+    o229 = Stmt(229, S[326])
+    o230 = Stmt(230, S[109])
+    o231 = RepeatOp(S[181], o227, e231_cond, True)
     o231.uid = 231
-    o232 = Stmt(232, S[330])
-    o233 = Stmt(233, S[331])
-    o234 = Block(234, S[332], 1, step_234)
-    o235 = Block(235, S[333], 1, step_235)
-    o236 = Stmt(236, S[117])
-    o237 = Block(237, S[334], 1, step_237)
-    o238 = Block(238, S[335], 1, step_238)
-    o239 = Block(239, S[336], 1, step_239)
-    o240 = Stmt(240, S[118])
-    o241 = Block(241, S[337], 1, step_241)
-    o242 = Stmt(242, S[119])
-    o243 = Block(243, S[338], 0, step_243)
-    o244 = ChooseOp(S[188], e244_player, e244_prompt, [
+    o232 = Stmt(232, S[327])
+    o233 = Stmt(233, S[328])
+    o234 = Block(234, S[329], 1, step_234)
+    o235 = Block(235, S[330], 1, step_235)
+    o236 = Stmt(236, S[114])
+    o237 = Block(237, S[331], 1, step_237)
+    o238 = Block(238, S[332], 1, step_238)
+    o239 = Block(239, S[333], 1, step_239)
+    o240 = Stmt(240, S[115])
+    o241 = Block(241, S[334], 1, step_241)
+    o242 = Stmt(242, S[116])
+    o243 = Block(243, S[335], 0, step_243)
+    o244 = ChooseOp(S[185], e244_player, e244_prompt, [
         OptionOp(site[27], e244_label0, None, None, e244_when0, o239),
         OptionOp(site[28], e244_label1, None, None, e244_when1, o241),
         OptionOp(site[29], e244_label2, None, None, e244_when2, o243),
@@ -7554,42 +7561,42 @@ def build(num_players, files):
     o244.collect = collect_244
     o244.resolve = resolve_244
     o244.uid = 244
-    o245 = ForOp(S[339], 'i', e245_items, o238, False)
+    o245 = ForOp(S[336], 'i', e245_items, o238, False)
     o245.uid = 245
-    o246 = ChooseOp(S[187], e246_player, e246_prompt, [
+    o246 = ChooseOp(S[184], e246_player, e246_prompt, [
         OptionOp(site[25], e246_label0, None, None, None, o235),
         OptionOp(site[26], e246_label1, None, None, None, o237),
     ], False)
     o246.collect = collect_246
     o246.resolve = resolve_246
     o246.uid = 246
-    o247 = ForOp(S[340], 'q', e247_items, o234, False, seats=True)
+    o247 = ForOp(S[337], 'q', e247_items, o234, False, seats=True)
     o247.uid = 247
-    o248 = Stmt(248, S[341])
-    o249 = Stmt(249, S[342])
-    o250 = Stmt(250, S[343])
-    o251 = Stmt(251, S[344])
-    o252 = Block(252, S[345], 1, step_252)
-    o253 = Stmt(253, S[121])
-    o254 = ForOp(S[346], 'q', e254_items, o252, False, seats=True)
+    o248 = Stmt(248, S[338])
+    o249 = Stmt(249, S[339])
+    o250 = Stmt(250, S[340])
+    o251 = Stmt(251, S[341])
+    o252 = Block(252, S[342], 1, step_252)
+    o253 = Stmt(253, S[118])
+    o254 = ForOp(S[343], 'q', e254_items, o252, False, seats=True)
     o254.uid = 254
-    o255 = Stmt(255, S[347])
-    o256 = Block(256, S[348], 1, step_256)
-    o257 = Stmt(257, S[349])
-    o258 = Block(258, S[350], 2, step_258)
-    o259 = PickOp(S[191], e259_player, e259_prompt, 'c', e259_src, None, e259_min, e259_max, None, 'gone', False, site[32])
+    o255 = Stmt(255, S[344])
+    o256 = Block(256, S[345], 1, step_256)
+    o257 = Stmt(257, S[346])
+    o258 = Block(258, S[347], 2, step_258)
+    o259 = PickOp(S[188], e259_player, e259_prompt, 'c', e259_src, None, e259_min, e259_max, None, 'gone', False, site[32])
     o259.candidates = cands_259
     o259.uid = 259
-    o260 = Block(260, S[351], 1, step_260)
-    o261 = Stmt(261, S[123])
-    o262 = ForOp(S[352], 'x', e262_items, o260, False)
+    o260 = Block(260, S[348], 1, step_260)
+    o261 = Stmt(261, S[120])
+    o262 = ForOp(S[349], 'x', e262_items, o260, False)
     o262.uid = 262
-    o263 = Block(263, S[353], 1, step_263)
-    o264 = Block(264, S[354], 1, step_264)
-    o265 = Stmt(265, S[124])
-    o266 = ForOp(S[355], 'x', e266_items, o264, False)
+    o263 = Block(263, S[350], 1, step_263)
+    o264 = Block(264, S[351], 1, step_264)
+    o265 = Stmt(265, S[121])
+    o266 = ForOp(S[352], 'x', e266_items, o264, False)
     o266.uid = 266
-    o267 = ChooseOp(S[190], e267_player, e267_prompt, [
+    o267 = ChooseOp(S[187], e267_player, e267_prompt, [
         OptionOp(site[30], e267_label0, 'c', e267_items0, None, o256),
         OptionOp(site[31], e267_label1, None, None, e267_when1, o258),
         OptionOp(site[33], e267_label2, None, None, e267_when2, o263),
@@ -7597,102 +7604,102 @@ def build(num_players, files):
     o267.collect = collect_267
     o267.resolve = resolve_267
     o267.uid = 267
-    o268 = Stmt(268, S[356])
-    o269 = Block(269, S[357], 2, step_269)
-    o270 = Stmt(270, S[358])
-    o271 = Stmt(271, S[359])
-    o272 = Stmt(272, S[360])
-    o273 = Stmt(273, S[361])
-    o274 = Block(274, S[362], 1, step_274)
-    o275 = Stmt(275, S[61])
-    o276 = ForOp(S[363], 'p', e276_items, o274, False, seats=True)
+    o268 = Stmt(268, S[353])
+    o269 = Block(269, S[354], 2, step_269)
+    o270 = Stmt(270, S[355])
+    o271 = Stmt(271, S[356])
+    o272 = Stmt(272, S[357])
+    o273 = Stmt(273, S[358])
+    o274 = Block(274, S[359], 1, step_274)
+    o275 = Stmt(275, S[60])
+    o276 = ForOp(S[360], 'p', e276_items, o274, False, seats=True)
     o276.uid = 276
-    o277 = Stmt(277, S[364])
-    o278 = Stmt(278, S[365])
-    o279 = Stmt(279, S[62])
-    o280 = Block(280, S[366], 1, step_280)
-    o281 = Stmt(281, S[133])
-    o282 = Block(282, S[367], 1, step_282)
-    o283 = Stmt(283, S[134])
-    o284 = Block(284, S[368], 1, step_284)
-    o285 = Stmt(285, S[135])
-    o286 = Block(286, S[369], 1, step_286)
-    o287 = Stmt(287, S[136])
-    o288 = Block(288, S[370], 7, step_288)
-    o289 = Stmt(289, S[371])
-    o290 = Stmt(290, S[372])
-    o291 = Block(291, S[373], 1, step_291)
-    o292 = Stmt(292, S[145])
-    o293 = ForOp(S[374], 'i', e293_items, o291, False)
+    o277 = Stmt(277, S[361])
+    o278 = Stmt(278, S[362])
+    o279 = Stmt(279, S[61])
+    o280 = Block(280, S[363], 1, step_280)
+    o281 = Stmt(281, S[130])
+    o282 = Block(282, S[364], 1, step_282)
+    o283 = Stmt(283, S[131])
+    o284 = Block(284, S[365], 1, step_284)
+    o285 = Stmt(285, S[132])
+    o286 = Block(286, S[366], 1, step_286)
+    o287 = Stmt(287, S[133])
+    o288 = Block(288, S[367], 7, step_288)
+    o289 = Stmt(289, S[368])
+    o290 = Stmt(290, S[369])
+    o291 = Block(291, S[370], 1, step_291)
+    o292 = Stmt(292, S[139])
+    o293 = ForOp(S[371], 'i', e293_items, o291, False)
     o293.uid = 293
-    o294 = Block(294, S[375], 2, step_294)
-    o295 = Stmt(295, S[376])
-    o296 = Stmt(296, S[377])
-    o297 = Block(297, S[378], 3, step_297)
-    o298 = Stmt(298, S[137])
-    o299 = Stmt(299, S[139])
-    o300 = Stmt(300, S[142])
-    o301 = ForOp(S[379], 'p', e301_items, o297, False, seats=True)
+    o294 = Block(294, S[372], 2, step_294)
+    o295 = Stmt(295, S[373])
+    o296 = Stmt(296, S[374])
+    o297 = Block(297, S[375], 3, step_297)
+    o298 = Stmt(298, S[134])
+    o299 = Stmt(299, S[135])
+    o300 = Stmt(300, S[136])
+    o301 = ForOp(S[376], 'p', e301_items, o297, False, seats=True)
     o301.uid = 301
-    o302 = Stmt(302, S[380])
-    o303 = Stmt(303, S[143])
-    o304 = Block(304, S[197], 1, step_304)
-    o305 = Block(305, S[197], 3, step_305)
-    o306 = Stmt(306, S[197])
-    o307 = Stmt(307, S[197])
-    o308 = Block(308, S[198], 4, step_308)
-    o309 = Stmt(309, S[198])
-    o310 = Block(310, S[381], 1, step_310)
-    o311 = Block(311, S[381], 1, step_311)
-    o312 = Block(312, S[381], 7, step_312)
-    o313 = Stmt(313, S[198])
-    o314 = Stmt(314, S[382])
-    o315 = Stmt(315, S[383])
-    o316 = Stmt(316, S[384])
-    o317 = Stmt(317, S[147])
-    o318 = Stmt(318, S[148])
-    o319 = Stmt(319, S[149])
-    o320 = Stmt(320, S[198])
-    o321 = ForOp(S[198], 'p', e321_items, o311, False, seats=True)
+    o302 = Stmt(302, S[377])
+    o303 = Stmt(303, S[137])
+    o304 = Block(304, S[194], 1, step_304)
+    o305 = Block(305, S[194], 3, step_305)
+    o306 = Stmt(306, S[194])
+    o307 = Stmt(307, S[194])
+    o308 = Block(308, S[195], 4, step_308)
+    o309 = Stmt(309, S[195])
+    o310 = Block(310, S[378], 1, step_310)
+    o311 = Block(311, S[378], 1, step_311)
+    o312 = Block(312, S[378], 7, step_312)
+    o313 = Stmt(313, S[195])
+    o314 = Stmt(314, S[379])
+    o315 = Stmt(315, S[380])
+    o316 = Stmt(316, S[381])
+    o317 = Stmt(317, S[144])
+    o318 = Stmt(318, S[145])
+    o319 = Stmt(319, S[146])
+    o320 = Stmt(320, S[195])
+    o321 = ForOp(S[195], 'p', e321_items, o311, False, seats=True)
     o321.uid = 321
-    o322 = RepeatOp(S[198], o310, e322_cond, True)
+    o322 = RepeatOp(S[195], o310, e322_cond, True)
     o322.uid = 322
-    o323 = Stmt(323, S[198])
-    o324 = Stmt(324, S[198])
-    o325 = RepeatOp(S[197], o305, e325_cond, False)
+    o323 = Stmt(323, S[195])
+    o324 = Stmt(324, S[195])
+    o325 = RepeatOp(S[194], o305, e325_cond, False)
     o325.uid = 325
-    o326 = Block(326, S[385], 1, step_326)
-    o327 = Block(327, S[386], 1, step_327)
-    o328 = Stmt(328, S[153])
-    o329 = ForOp(S[387], 'p', e329_items, o327, False, seats=True)
+    o326 = Block(326, S[382], 1, step_326)
+    o327 = Block(327, S[383], 1, step_327)
+    o328 = Stmt(328, S[147])
+    o329 = ForOp(S[384], 'p', e329_items, o327, False, seats=True)
     o329.uid = 329
     P.resume = {0: c_0, 2: c_2, 3: c_3, 4: c_4, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 17: c_17, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 35: c_35, 36: c_36, 41: c_41, 47: c_47, 51: c_51, 56: c_56, 59: c_59, 63: c_63, 66: c_66, 72: c_72, 77: c_77, 83: c_83, 84: c_84, 86: c_86, 90: c_90, 95: c_95, 96: c_96, 105: c_105, 107: c_107, 110: c_110, 116: c_116, 119: c_119, 122: c_122, 125: c_125, 129: c_129, 130: c_130, 137: c_137, 138: c_138, 165: c_165, 187: c_187, 193: c_193, 201: c_201, 202: c_202, 203: c_203, 218: c_218, 227: c_227, 234: c_234, 235: c_235, 237: c_237, 238: c_238, 252: c_252, 258: c_258, 260: c_260, 263: c_263, 264: c_264, 269: c_269, 280: c_280, 282: c_282, 284: c_284, 286: c_286, 288: c_288, 291: c_291, 304: c_304, 305: c_305, 308: c_308, 310: c_310, 311: c_311, 312: c_312}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329]
     P.setup = o288
     P.play = o304
     P.scoring = o326
-    P.proc_names = {o0.uid: 'procedure deal (' + str(S[196]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[63]) + ')', o2.uid: 'procedure phase1 (' + str(S[199]) + ')', o3.uid: 'procedure use_property (' + str(S[158]) + ')', o4.uid: 'procedure combat (' + str(S[159]) + ')', o5.uid: 'procedure etiquette (' + str(S[160]) + ')', o6.uid: 'procedure discard_opponent_card (' + str(S[165]) + ')', o7.uid: 'procedure phase2 (' + str(S[200]) + ')', o8.uid: 'procedure orden_reveal (' + str(S[168]) + ')', o9.uid: 'procedure reveal (' + str(S[171]) + ')', o10.uid: 'procedure keep_cards (' + str(S[172]) + ')', o11.uid: 'procedure phase3 (' + str(S[201]) + ')', o12.uid: 'procedure swap_cards (' + str(S[176]) + ')', o13.uid: 'procedure conspiracy (' + str(S[155]) + ')', o14.uid: 'procedure gain_gold (' + str(S[44]) + ')', o15.uid: 'procedure pay_gold (' + str(S[91]) + ')', o16.uid: 'procedure gain_power (' + str(S[42]) + ')', o17.uid: 'procedure hand_over (' + str(S[162]) + ')', o18.uid: 'procedure give_power (' + str(S[51]) + ')', o19.uid: 'procedure eliminate_player (' + str(S[181]) + ')', o20.uid: 'procedure return_item (' + str(S[186]) + ')', o21.uid: 'procedure auction (' + str(S[192]) + ')', o22.uid: 'procedure pay_bid (' + str(S[183]) + ')', o23.uid: 'procedure mazarin (' + str(S[193]) + ')', o24.uid: 'procedure game_debts (' + str(S[194]) + ')', o25.uid: 'procedure pay_debt (' + str(S[189]) + ')', o26.uid: 'procedure ludwig (' + str(S[195]) + ')'}
+    P.proc_names = {o0.uid: 'procedure deal (' + str(S[193]) + ')', o1.uid: 'procedure split_with_ludwig (' + str(S[62]) + ')', o2.uid: 'procedure phase1 (' + str(S[196]) + ')', o3.uid: 'procedure use_property (' + str(S[155]) + ')', o4.uid: 'procedure combat (' + str(S[156]) + ')', o5.uid: 'procedure etiquette (' + str(S[157]) + ')', o6.uid: 'procedure discard_opponent_card (' + str(S[162]) + ')', o7.uid: 'procedure phase2 (' + str(S[197]) + ')', o8.uid: 'procedure orden_reveal (' + str(S[165]) + ')', o9.uid: 'procedure reveal (' + str(S[168]) + ')', o10.uid: 'procedure keep_cards (' + str(S[169]) + ')', o11.uid: 'procedure phase3 (' + str(S[198]) + ')', o12.uid: 'procedure swap_cards (' + str(S[173]) + ')', o13.uid: 'procedure conspiracy (' + str(S[152]) + ')', o14.uid: 'procedure gain_gold (' + str(S[43]) + ')', o15.uid: 'procedure pay_gold (' + str(S[89]) + ')', o16.uid: 'procedure gain_power (' + str(S[41]) + ')', o17.uid: 'procedure hand_over (' + str(S[159]) + ')', o18.uid: 'procedure give_power (' + str(S[50]) + ')', o19.uid: 'procedure eliminate_player (' + str(S[178]) + ')', o20.uid: 'procedure return_item (' + str(S[183]) + ')', o21.uid: 'procedure auction (' + str(S[189]) + ')', o22.uid: 'procedure pay_bid (' + str(S[180]) + ')', o23.uid: 'procedure mazarin (' + str(S[190]) + ')', o24.uid: 'procedure game_debts (' + str(S[191]) + ')', o25.uid: 'procedure pay_debt (' + str(S[186]) + ')', o26.uid: 'procedure ludwig (' + str(S[192]) + ')'}
     P.var_specs = [
-        VarSpec('revealer', 'player', None, S[388], 'public'),
-        VarSpec('ludwig_reveals', 'int', None, S[389], 'public'),
-        VarSpec('conspiracy_used', 'bool', None, S[390], 'public'),
-        VarSpec('paid', 'int', None, S[391], 'public'),
-        VarSpec('demand', 'int', 'players', S[392], 'public'),
-        VarSpec('due', 'int', None, S[393], 'public'),
-        VarSpec('score', 'int', 'players', S[394], 'public'),
-        VarSpec('owed', 'int', None, S[395], 'public'),
-        VarSpec('round', 'int', None, S[197], 'public'),
-        VarSpec('phase', 'str', None, S[197], 'public'),
-        VarSpec('turn_player', 'player', None, S[197], 'public'),
-        VarSpec('start_player', 'player', None, S[197], 'public'),
-        VarSpec('_auction1_high', 'int', None, S[182], 'public'),
-        VarSpec('_auction1_leader', 'player', None, S[182], 'public'),
-        VarSpec('_auction1_active', 'int', None, S[182], 'public'),
-        VarSpec('_auction1_in', 'bool', 'players', S[182], 'public'),
+        VarSpec('revealer', 'player', None, S[385], 'public'),
+        VarSpec('ludwig_reveals', 'int', None, S[386], 'public'),
+        VarSpec('conspiracy_used', 'bool', None, S[387], 'public'),
+        VarSpec('paid', 'int', None, S[388], 'public'),
+        VarSpec('demand', 'int', 'players', S[389], 'public'),
+        VarSpec('due', 'int', None, S[390], 'public'),
+        VarSpec('score', 'int', 'players', S[391], 'public'),
+        VarSpec('owed', 'int', None, S[392], 'public'),
+        VarSpec('round', 'int', None, S[194], 'public'),
+        VarSpec('phase', 'str', None, S[194], 'public'),
+        VarSpec('turn_player', 'player', None, S[194], 'public'),
+        VarSpec('start_player', 'player', None, S[194], 'public'),
+        VarSpec('_auction1_high', 'int', None, S[179], 'public'),
+        VarSpec('_auction1_leader', 'player', None, S[179], 'public'),
+        VarSpec('_auction1_active', 'int', None, S[179], 'public'),
+        VarSpec('_auction1_in', 'bool', 'players', S[179], 'public'),
     ]
     P.var_initial = {'revealer': init_revealer, 'ludwig_reveals': init_ludwig_reveals, 'conspiracy_used': init_conspiracy_used, 'paid': init_paid, 'demand': init_demand, 'due': init_due, 'score': init_score, 'owed': init_owed, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player, '_auction1_high': init__auction1_high, '_auction1_leader': init__auction1_leader, '_auction1_active': init__auction1_active, '_auction1_in': init__auction1_in}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[396]]
+    P.tie_breaker_spans = [S[393]]
     P.add_trigger('revealed', TriggerRule('auction_cards', 'lot', None, o280))  # game.yaml:232
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_1_when, o282))  # game.yaml:234
     P.add_trigger('revealed', TriggerRule('special_cards', 'card', trigger_2_when, o284))  # game.yaml:237
