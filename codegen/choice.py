@@ -118,7 +118,7 @@ def _write_items(
     scope = Scope({o.var: x})
     fixed, varying = split_invariant(o.when, o.var)
     domain = em.numbering.site_domains[index]
-    source, loc = em._e(o.iter), f"  {em._where(o.span)}"
+    source, loc = em.ex.items(o.iter, Scope()), f"  {em._where(o.span)}"
     known = em.ex.facts.items_of(source)  # the items' fact: the variable's, the values'
     em.ex.facts.note(x, known)
     em.ex.facts.note_items(v, known)

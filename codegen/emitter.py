@@ -32,7 +32,7 @@ from meeple.runtime.datatable import DataTableRT
 
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
-from .facts import fresh_list
+from .facts import SEAT_TABLES, fresh_list
 from .hoist import hoisted
 from .layout import GenLayout
 from .tracks import emit_bounded, emit_spaces, emit_spaces_table
@@ -92,6 +92,7 @@ class ModuleEmitter:
             "formatter": "fmt",
             "site": "A",
             "triggers": "TRIGGERS",
+            "seats": "SEATS",
         }[kind]
         name = self.names.fresh(f"{prefix}_{key}" if key else prefix)[1:]
         self.consts[(kind, key)] = name
@@ -110,6 +111,8 @@ class ModuleEmitter:
             value = f"site[{key}].base"
         elif kind == "triggers":
             value = "P.triggers_at"
+        elif kind == "seats":  # others() or clockwise_from() from each seat (codegen/facts)
+            value = SEAT_TABLES[key]
         else:
             t = self.game.tables[key]
             data = (t.group_by, t.patterns, t.labels)
@@ -378,7 +381,7 @@ class ModuleEmitter:
         if seats:  # a seat eliminated since the loop began is skipped (the interpreter's ForOp)
             live = self.names.fresh("live")
             w.line(f"{live} = live_mask(st)")
-        items = self._e(s.iter)
+        items = self.ex.items(s.iter, Scope())
         self.ex.facts.note(x, self.ex.facts.items_of(items))
         # a copy, as ForOp's, unless the list is made afresh here (nothing else can change it)
         w.line(f"for {x} in {items if fresh_list(s.iter, self.game) else f'list({items})'}:")
@@ -575,7 +578,7 @@ class ModuleEmitter:
                 assert o.iter is not None
                 x = self.names.fresh(o.var)
                 scope = Scope({o.var: x})
-                source = self._e(o.iter)
+                source = self.ex.items(o.iter, Scope())
                 self.ex.facts.note(x, self.ex.facts.items_of(source))
                 # conditions that do not name the option's variable are the same for every
                 # item: tested once, before the loop (when there is an item to test them on)

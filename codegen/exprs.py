@@ -23,7 +23,7 @@ from meeple.dsl.majorities import HOLDERS, membership, ties_code
 from meeple.dsl.specs import leaf_functions
 from meeple.runtime.values import CARD_FIELDS
 
-from .facts import SEAT, Facts, card_of
+from .facts import SEAT, SEAT_TABLES, Facts, card_of, seat_list_items
 from .layout import GenLayout
 from .writer import Writer, literal
 
@@ -64,7 +64,7 @@ class ExprEmitter:
         self.inlinable = _inlinable(prog.game)
         # while a function is written whose locals are read once at its entry (codegen/hoist)
         self.hoist: Any = None
-        self.facts = Facts()  # what is known of values by construction (codegen/facts)
+        self.facts = Facts(prog.game)  # what is known of values by construction (codegen/facts)
 
     def type_of(self, e: ir.Expr) -> str:
         return self.types.get(id(e), "any")
@@ -97,6 +97,22 @@ class ExprEmitter:
                 return f"({base} + {self.seat(key, e.index.span)})"
             return f"({base} + {self.ordinal(key, per, e.span)})"
         return f"st.zone_index({self.emit(e, scope)})"
+
+    def items(self, e: ir.Expr, scope: Scope) -> str:
+        """Python text for the items of the list ``e`` that a loop or a comprehension runs over
+        (the value itself is never kept): ``others(x)`` and ``clockwise_from(x)`` read a table
+        of the build when every seat is in play (codegen/facts.seat_list_items)."""
+        if not (
+            isinstance(e, ir.Call)
+            and e.func in SEAT_TABLES
+            and e.func not in self.prog.game.functions
+        ):
+            return self.emit(e, scope)
+        arg = self.emit(e.args[0], scope)
+        table = seat_list_items(e, arg, lambda name: self.const("seats", name))
+        text = table or self._builtin(e, [arg])
+        self.facts.note_items(text, SEAT)
+        return text
 
     # -------------------------------------------------------------- leaves
     def _Const(self, e: ir.Const, scope: Scope) -> str:
@@ -140,7 +156,9 @@ class ExprEmitter:
         obj = self.emit(e.obj, scope)
         if e.name in CARD_FIELDS:
             return f"{obj}.{e.name}"
-        return f"{obj}.props[{literal(e.name)}]"  # never an engine attribute, whatever the name
+        text = f"{obj}.props[{literal(e.name)}]"  # never an engine attribute, whatever the name
+        self.facts.prop(text, e.name)
+        return text
 
     def var_index(self, name: str, index: ir.Expr, span: ir.SourceSpan, scope: Scope) -> str:
         """The list position of ``name[index]``: the seat, or the ordinal of a component for a
@@ -221,7 +239,7 @@ class ExprEmitter:
             return None
         inner = Scope({p: self.emit(a, scope) for p, a in zip(m.params, call.args, strict=True)})
         x = self.fresh(m.var)
-        among, at_least = self.emit(m.among, inner), self.emit(m.at_least, inner)
+        among, at_least = self.items(m.among, inner), self.emit(m.at_least, inner)
         # the count is asked of among's items, and of ``who`` only when ``who in among``: an
         # item itself (a card) or equal to one (a seat; a bool would index as that seat does)
         self.facts.note(x, self.facts.items_of(among))
@@ -254,8 +272,9 @@ class ExprEmitter:
             return f"{function_name(e.func)}(st{passed})"
         if len(e.args) == 1 and isinstance(e.args[0], ir.Comprehension) and e.func in EMIT_REDUCERS:
             return self._gen(e.args[0], e.func, scope)
-        if e.func == HOLDERS:  # a lowered majority (dsl/majorities.py)
-            return f"majority_holders(st, {', '.join(self.emit(a, scope) for a in e.args)})"
+        if e.func == HOLDERS:  # a lowered majority (dsl/majorities.py); it runs over among
+            args = [self.items(e.args[0], scope), *(self.emit(a, scope) for a in e.args[1:])]
+            return f"majority_holders(st, {', '.join(args)})"
         if e.func in ("pattern_rank", "pattern_label"):
             assert isinstance(e.args[1], ir.Name)
             table = self.const("table", e.args[1].id)
@@ -277,6 +296,12 @@ class ExprEmitter:
             raise MeepleError(f"the code generator has no code for the built-in {e.func}()")
         else:
             args = [self.emit(a, scope) for a in e.args]
+        return self._builtin(e, args)
+
+    def _builtin(self, e: ir.Call, args: list[str]) -> str:
+        """The built-in call ``e`` with its arguments written ``args``."""
+        emit = BUILTINS[e.func].emit
+        assert emit is not None
         text = emit(args)
         self.facts.call(e, text, args, self.prog.game.functions)
         return text
@@ -286,7 +311,7 @@ class ExprEmitter:
         local (nothing can observe the interpreter's temporary binding in ``env``)."""
         py = self.fresh(c.var)
         inner = scope.bind(c.var, py)
-        it = self.emit(c.iter, scope)
+        it = self.items(c.iter, scope)
         self.facts.note(py, self.facts.items_of(it))
         cond = f" if {self.emit(c.cond, inner)}" if c.cond is not None else ""
         is_var = isinstance(c.elt, ir.Name) and c.elt.id == c.var

@@ -28,10 +28,12 @@ inside (run_to) and for every function that reads it.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+import re
+from collections.abc import Callable, Container, Iterator
 from contextlib import contextmanager
 
 from meeple.dsl import ir
+from meeple.dsl.majorities import HOLDERS
 
 #: the fact of a seat: an int from 0 to n-1
 SEAT = "seat"
@@ -49,9 +51,15 @@ def card_of(kind: str) -> str:
 class Facts:
     """The facts of one module's texts (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: ir.Game | None = None) -> None:
         self.values: dict[str, str] = {}
         self.items: dict[str, str] = {"st.players": SEAT}
+        # property -> (fact of its value, fact of its items) where every kind that has it
+        # declares it of one kind of cards, or a list of them: the layout puts those cards
+        # there (runtime/layout: a property of a kind's type holds that kind's card by key)
+        self.props: dict[str, tuple[str | None, str | None]] = {}
+        if game is not None:
+            self.props = _property_facts(game)
         # language name -> Python local, while a statement's body that binds it is written
         self.bound: dict[str, str] = {}
 
@@ -87,6 +95,12 @@ class Facts:
         elif e.func in ("min_by", "max_by", "first") and args:  # one item of its list
             self.note(text, self.items_of(args[0]))
 
+    def prop(self, text: str, name: str) -> None:
+        """``text`` reads the property ``name`` of a card (``CARD.props[name]``)."""
+        value, items = self.props.get(name, (None, None))
+        self.note(text, value)
+        self.note_items(text, items)
+
     @contextmanager
     def binding(self, name: str | None, py: str) -> Iterator[None]:
         """While the body of a statement binding ``name`` to the Python local ``py`` is
@@ -114,8 +128,54 @@ class Facts:
             self.bound = before
 
 
-#: built-ins that return a new list at each call (dsl/builtins.py)
-_FRESH_LISTS = SEAT_LISTS | {"sorted"}
+def _property_facts(game: ir.Game) -> dict[str, tuple[str | None, str | None]]:
+    """What each property holds when all kinds that declare it declare it alike: a card of a
+    kind (its fact, None) or a list of such cards (None, its items' fact)."""
+    types: dict[str, set[str]] = {}
+    for k in game.kinds.values():
+        for name, t in k.properties.items():
+            types.setdefault(name, set()).add(t)
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for name, ts in types.items():
+        if len(ts) != 1:
+            continue
+        (t,) = ts
+        if t in game.kinds:
+            out[name] = (card_of(t), None)
+        elif t.startswith("list:") and t[5:] in game.kinds:
+            out[name] = (None, card_of(t[5:]))
+    return out
+
+
+#: a seat list's argument written so that reading it twice is reading one value twice
+_PURE_ARG = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\['\w+'\]|st\.vars\['\w+'\]|[0-9]+")
+
+#: the seats in play of ``SEAT_LISTS``, from each seat, when every seat is in play: a build's
+#: constants (tuples: a loop or a comprehension only runs over them)
+SEAT_TABLES = {
+    name: f"{{p: tuple(range(p{skip}, num_players)) + tuple(range(p)) for p in range(num_players)}}"
+    for name, skip in (("clockwise_from", ""), ("others", " + 1"))
+}
+
+
+def seat_list_items(e: ir.Expr, arg: str, table: Callable[[str], str]) -> str | None:
+    """Python text for the items of the seat list ``e`` (``others(x)``, ``clockwise_from(x)``,
+    its argument written ``arg``) that a loop or a comprehension runs over, never kept as a
+    value: when every seat is in play, ``st.players`` is ``[0, .., n-1]`` (a State keeps it in
+    seat order, and a save must) and the list from seat x is the table's tuple for x; else, or
+    when x is no key of the table (not a seat of the game), the built-in itself, with its
+    errors. None where this does not apply (another call, an argument that is not a plain
+    read). ``table(name)`` names the build's table of the built-in ``name``; a rules function
+    of the built-in's name is never passed here."""
+    if not (isinstance(e, ir.Call) and e.func in SEAT_TABLES and _PURE_ARG.fullmatch(arg)):
+        return None
+    full = f"{table(e.func)}.get({arg}) if len(st.players) == num_players else None"
+    # (a seat's tuple is never empty but others' in a one-seat game, the built-in's [] then)
+    return f"(({full}) or {e.func}(st, {arg}))"
+
+
+#: built-ins that return a new list at each call (dsl/builtins.py; a lowered majority's holders)
+_FRESH_LISTS = SEAT_LISTS | {"sorted", HOLDERS}
 
 
 def fresh_list(e: ir.Expr, game: ir.Game) -> bool:

@@ -2,13 +2,15 @@
 others once at a function's entry, with the interpreter's errors (codegen/facts.py, hoist.py).
 
 tests/fixtures/facts uses seats from loops over players, others() and clockwise_from(),
-districts from loops, comprehensions and options over the districts' own list, and procedure
-parameters read once at the entry of a direct function; functions whose parameter has the name
-of the loop or option around the call read what the call passes. Its games are the same on both
-back ends, played out or through the API. Edited, a seat or a district is not one where it is
-used: a parameter given seat 3 of a 3-player game, none, a minion where a district is wanted, a
-loop or an option over minions, a list made from seats; the same rule error, with the same
-message and at the same place, ends the game on both back ends, played out or through the API.
+districts from loops, comprehensions and options over the districts' own list and from
+properties that hold a district in every kind that has them, and procedure parameters read
+once at the entry of a direct function; functions whose parameter has the name of the loop or
+option around the call read what the call passes. Its games are the same on both back ends,
+played out or through the API. Edited, a seat or a district is not one where it is used: a
+parameter given seat 3 of a 3-player game, none, a minion where a district is wanted, a loop
+or an option over minions, a property that holds a minion in districts, a list made from
+seats; the same rule error, with the same message and at the same place, ends the game on both
+back ends, played out or through the API.
 """
 
 from __future__ import annotations
@@ -98,7 +100,10 @@ def test_the_checks_left_out_and_made_once() -> None:
     direct = text.split("def c_", 1)[1]
     assert not re.search(r"\b_d\d+\.kind ==", direct)  # loops, options, comprehensions
     assert re.search(r"Z_markers_on\d+ \+ _d\d+\.ordinal\)", direct)
-    assert re.search(r"for (_q\d+) in others\(st, _L_p\d+\):(?s:.*?)Z_hand\d+ \+ \1\)", direct)
+    assert re.search(r"Z_markers_on\d+ \+ _d\d+\.props\['rival'\]\.ordinal\)", direct)
+    assert re.search(r"\[-1\]\.props\['home'\]\.ordinal\)", direct)
+    others = r"\(\(SEATS_others\d+\.get\(_L_p\d+\) if len\(st\.players\) == num_players"
+    assert re.search(rf"for (_q\d+) in {others}(?s:.*?)Z_hand\d+ \+ \1\)", direct)
     assert re.search(r"_S_w\d+ = _L_w\d+ if type\(_L_w\d+\) is int and 0 <= _L_w\d+", direct)
     assert re.search(r"_O_d\d+ = _L_d\d+\.ordinal if type\(_L_d\d+\) is Card and", direct)
     assert "env['q']" not in re.sub(r"env\['q'\] = ", "", direct.split("def c_1(")[0])
@@ -140,6 +145,11 @@ BROKEN = [
         [FAR, ("for: q in others(p)", "for: q in [far for x in others(p)]")],
         "seat [3-5] is not a player",
         id="made-from-seats",
+    ),
+    pytest.param(
+        [("markers_on[top(hand[p]).near]", "markers_on[d.near]")],
+        "(Ghoul|Thief|Knight) is not one of the districts",
+        id="minion-property",
     ),
     pytest.param(
         [FAR, ("[x for x in players if x != p and", "[far for x in players if x != p and")]

@@ -105,6 +105,7 @@ def build(num_players, files):
     A_01 = site[0].base
     A_21 = site[2].base
     K_guilds1 = P.kind_cards['guilds']
+    SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
 
     def fn_guild_majority(st, v_g):  # game.yaml:87
         return majority_holders(st, st.players, 1, '2-4:nobody', 1, [len([1 for _c1 in st.zones[(Z_stall1 + _p1)] if (_c1.props['guild'] == v_g)]) for _p1 in st.players])
@@ -413,7 +414,7 @@ def build(num_players, files):
                 st.at = o15  # game.yaml:57
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
-                for _p7 in clockwise_from(st, st.vars['start_player']):
+                for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p7
                     st.at = o17  # game.yaml:57
                     st.vars['turn_player'] = _p7
@@ -539,7 +540,7 @@ def build(num_players, files):
             st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
-            for _p11 in clockwise_from(st, st.vars['start_player']):
+            for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p11
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p11
@@ -658,7 +659,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o29  # game.yaml:57
-            for _p15 in clockwise_from(st, st.vars['start_player']):
+            for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p15
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p15

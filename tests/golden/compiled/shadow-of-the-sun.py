@@ -53,7 +53,6 @@ SPANS = (
     (0, 281, 61, 281, 62),
     (0, 281, 88, 281, 89),
     (0, 287, 34, 287, 35),
-    (0, 288, 75, 288, 99),
     (0, 288, 69, 288, 70),
     (0, 288, 53, 288, 54),
     (0, 288, 19, 288, 99),
@@ -333,6 +332,7 @@ def build(num_players, files):
     K_districts1 = P.kind_cards['districts']
     A_01 = site[0].base
     A_11 = site[1].base
+    SEATS_others1 = {p: tuple(range(p + 1, num_players)) + tuple(range(p)) for p in range(num_players)}
     A_71 = site[7].base
     A_91 = site[9].base
     A_31 = site[3].base
@@ -351,6 +351,7 @@ def build(num_players, files):
     A_221 = site[22].base
     Z_current_day1 = P.zone_base['current_day']
     K_days1 = P.kind_cards['days']
+    SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
 
     def fn_markers_of(st, v_p, v_d):  # game.yaml:85
         return len([1 for _m1 in st.zones[(Z_markers_on1 + (v_d.ordinal if v_d.kind == 'districts' else ordinal(v_d, 'districts', S[0])))] if (_m1.owner == v_p)])
@@ -569,7 +570,7 @@ def build(num_players, files):
                 st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
                 st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
-                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[20])), False, S[23])
+                st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + env['day'].props['district'].ordinal), False, S[22])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
@@ -577,7 +578,7 @@ def build(num_players, files):
             for _q3 in list(env['fighters']):
                 env['q'] = _q3
                 st.at = o100  # game.yaml:291
-                _items1 = st.zones[(Z_legion1 + (_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[24])))]
+                _items1 = st.zones[(Z_legion1 + (_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[23])))]
                 _dest1 = Z_discard1
                 for _c3 in cards_of(_items1):
                     st.move(_c3, _dest1, False)
@@ -612,13 +613,13 @@ def build(num_players, files):
     def step_15(st, fr):  # game.yaml:139
         env = fr.env
         st.at = o16  # game.yaml:139
-        st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False, S[26])
+        st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False, S[25])
         st.frames.pop()
 
     def step_17(st, fr):  # game.yaml:144
         env = fr.env
         st.at = o18  # game.yaml:144
-        st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[27]))), False)
+        st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[26]))), False)
         st.frames.pop()
 
     def e19_player(st, env):  # game.yaml:135
@@ -632,7 +633,7 @@ def build(num_players, files):
     def e19_items1(st, env):  # game.yaml:140
         return K_districts1
     def e19_when1(st, env):  # game.yaml:140
-        return ((len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m3.owner == env['p'])]) == 0))
+        return ((len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))]) > 0) and (len([1 for _m3 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m3.owner == env['p'])]) == 0))
     def collect_19(st, env):  # game.yaml:135
         _L_p1 = env['p']
         _S_p1 = _L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else None
@@ -644,7 +645,7 @@ def build(num_players, files):
         values.append(None)
         idx.append(0)
         _items3 = K_districts1  # game.yaml:140
-        if _items3 and (len(st.zones[(Z_house1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[29])))]) > 0):
+        if _items3 and (len(st.zones[(Z_house1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p1, S[28])))]) > 0):
             for _d1 in _items3:
                 if not ((len([1 for _m4 in st.zones[(Z_markers_on1 + _d1.ordinal)] if (_m4.owner == _L_p1)]) == 0)):
                     continue
@@ -659,17 +660,17 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:138
             st.at = o16  # game.yaml:139
-            st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False, S[26])
+            st.move_count(2, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False, S[25])
         elif k == 1:  # game.yaml:140
             _d2 = env['d'] = dec.values[i]
             st.at = o18  # game.yaml:144
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))][-1], (Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[27]))), False)
+            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))][-1], (Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[26]))), False)
     def e20_player(st, env):  # game.yaml:150
         return env['p']
     def e20_prompt(st, env):  # game.yaml:150
         return 'Discard 2 ' + fmt_str1(env['minion']) + ' cards (one Masqued may stand in)'
     def e20_src(st, env):  # game.yaml:150
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))]
     def e20_dest(st, env):  # game.yaml:150
         return Z_discard1
     def e20_min(st, env):  # game.yaml:150
@@ -679,7 +680,7 @@ def build(num_players, files):
     def e20_where(st, env):  # game.yaml:150
         return ((env['c'].name == env['minion']) or (env['c'].props['wild'] and (not any(_x1.props['wild'] for _x1 in env['picked']))))
     def cands_20(st, env, picked):  # game.yaml:150
-        return [_c5 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[30])))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
+        return [_c5 for _c5 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29])))] if ((_c5.name == env['minion']) or (_c5.props['wild'] and (not any(_x2.props['wild'] for _x2 in picked))))]
     def step_21(st, fr):  # game.yaml:160
         env = fr.env
         pass
@@ -693,7 +694,7 @@ def build(num_players, files):
             st.at = o23  # game.yaml:164
             _args4 = {'p': env['p'], 'minion': 'Ghoul'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[31])
+                enter_procedure(st, S[30])
             st.frames.append(Frame(o2, _args4))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -707,7 +708,7 @@ def build(num_players, files):
             pc = 2
         if pc == 2:
             st.at = o27  # game.yaml:169
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[32]))), False, S[33])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[31]))), False, S[32])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -732,7 +733,7 @@ def build(num_players, files):
     def e25_prompt(st, env):  # game.yaml:167
         return 'Discard a card (Ghoul ability)'
     def e25_src(st, env):  # game.yaml:167
-        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34])))]
+        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))]
     def e25_dest(st, env):  # game.yaml:167
         return Z_discard1
     def e25_min(st, env):  # game.yaml:167
@@ -740,9 +741,9 @@ def build(num_players, files):
     def e25_max(st, env):  # game.yaml:167
         return 1
     def cands_25(st, env, picked):  # game.yaml:167
-        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34])))])
+        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))])
     def e26_items(st, env):  # game.yaml:165
-        return [_x3 for _x3 in others(st, env['p']) if (len(st.zones[(Z_hand1 + _x3)]) > 0)]
+        return [_x3 for _x3 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p'])) if (len(st.zones[(Z_hand1 + _x3)]) > 0)]
     def step_28(st, fr):  # game.yaml:174
         env = fr.env
         pc = fr.pc
@@ -751,7 +752,7 @@ def build(num_players, files):
             st.at = o29  # game.yaml:175
             _args5 = {'p': env['p'], 'minion': 'Darkened'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[35])
+                enter_procedure(st, S[34])
             st.frames.append(Frame(o2, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -773,13 +774,13 @@ def build(num_players, files):
         st.at = o31  # game.yaml:179
         _args6 = {'q': env['q'], 'd': env['d']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[36])
+            enter_procedure(st, S[35])
         st.inline += 1
         try:
             proc_return_marker(st, _args6)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[36]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -817,13 +818,13 @@ def build(num_players, files):
             st.at = o31  # game.yaml:179
             _args7 = {'q': _q5, 'd': env['d']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[36])
+                enter_procedure(st, S[35])
             st.inline += 1
             try:
                 proc_return_marker(st, _args7)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+                traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                 raise
             st.inline -= 1
     def step_33(st, fr):  # game.yaml:183
@@ -834,7 +835,7 @@ def build(num_players, files):
             st.at = o34  # game.yaml:184
             _args8 = {'p': env['p'], 'minion': 'Alchemist'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[38])
+                enter_procedure(st, S[37])
             st.frames.append(Frame(o2, _args8))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -854,7 +855,7 @@ def build(num_players, files):
     def step_35(st, fr):  # game.yaml:188
         env = fr.env
         st.at = o36  # game.yaml:188
-        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[40])))] if (_m7.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[39]))), False)
+        st.move(first([_m7 for _m7 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[39])))] if (_m7.owner == env['p'])]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[38]))), False)
         st.frames.pop()
 
     def e37_player(st, env):  # game.yaml:185
@@ -887,7 +888,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:187
             _b2 = env['b'] = dec.values[i]
             st.at = o36  # game.yaml:188
-            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[40])))] if (_m8.owner == env['p'])]), (Z_markers_on1 + (_b2.ordinal if _b2.kind == 'districts' else ordinal(_b2, 'districts', S[39]))), False)
+            st.move(first([_m8 for _m8 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[39])))] if (_m8.owner == env['p'])]), (Z_markers_on1 + (_b2.ordinal if _b2.kind == 'districts' else ordinal(_b2, 'districts', S[38]))), False)
     def step_38(st, fr):  # game.yaml:191
         env = fr.env
         pc = fr.pc
@@ -896,14 +897,14 @@ def build(num_players, files):
             st.at = o39  # game.yaml:191
             _args9 = {'p': env['p'], 'minion': 'Courtesan'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[41])
+                enter_procedure(st, S[40])
             st.frames.append(Frame(o2, _args9))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
         if pc == 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[43])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[42]))), False)
+            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[41]))), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -923,7 +924,7 @@ def build(num_players, files):
     def e41_items2(st, env):  # game.yaml:170
         return K_districts1
     def e41_when2(st, env):  # game.yaml:170
-        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[44])))]) > 0))
+        return (((len([1 for _c8 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c8.name == 'Darkened')]) + min((1, len([1 for _c9 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c9.props['wild']]),))) >= 2) and (len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[43])))]) > 0))
     def e41_label3(st, env):  # game.yaml:180
         return 'Alchemists: move one of your markers away from ' + fmt_card1(env['a'])
     def e41_items3(st, env):  # game.yaml:180
@@ -935,7 +936,7 @@ def build(num_players, files):
     def e41_items4(st, env):  # game.yaml:189
         return K_districts1
     def e41_when4(st, env):  # game.yaml:189
-        return (((len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[45])))]) > 0))
+        return (((len([1 for _c12 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[2])))] if (_c12.name == 'Courtesan')]) + min((1, len([1 for _c13 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[3])))] if _c13.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[44])))]) > 0))
     def collect_41(st, env):  # game.yaml:157
         _L_p2 = env['p']
         _S_p2 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
@@ -971,7 +972,7 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items6 = K_districts1  # game.yaml:189
-        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[45])))]) > 0):
+        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
             for _d4 in _items6:
                 a = A_101 + _d4.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1007,7 +1008,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[46]))), False)
+            st.move(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[46])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[45]))), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1017,7 +1018,7 @@ def build(num_players, files):
     def e44_prompt(st, env):  # game.yaml:214
         return 'Discard ' + fmt_int1((len([1 for _m11 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m11.owner == env['p'])]) + 1)) + ' ' + fmt_str1(env['d'].props['minion']) + ' cards (Masqued stand in)'
     def e44_src(st, env):  # game.yaml:214
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))]
     def e44_dest(st, env):  # game.yaml:214
         return Z_discard1
     def e44_min(st, env):  # game.yaml:214
@@ -1027,7 +1028,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c22 for _c22 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[48])))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
+        return [_c22 for _c22 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1051,7 +1052,7 @@ def build(num_players, files):
             st.at = o48  # game.yaml:225
             _args10 = {'p': env['p'], 'q': env['q'], 'd': env['d']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[49])
+                enter_procedure(st, S[48])
             st.frames.append(Frame(o6, _args10))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1104,7 +1105,7 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o52  # game.yaml:232
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[50]))), False, S[51])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[49]))), False, S[50])
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1114,13 +1115,13 @@ def build(num_players, files):
     def e51_prompt(st, env):  # game.yaml:231
         return 'Discard any number of cards (Preen)'
     def e51_src(st, env):  # game.yaml:231
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))]
     def e51_dest(st, env):  # game.yaml:231
         return Z_discard1
     def e51_min(st, env):  # game.yaml:231
         return 0
     def cands_51(st, env, picked):  # game.yaml:231
-        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))])
+        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))])
     def e53_player(st, env):  # game.yaml:203
         return env['p']
     def e53_prompt(st, env):  # game.yaml:203
@@ -1130,13 +1131,13 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[54])))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
+        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
         return others(st, env['p'])
     def e53_when1(st, env):  # game.yaml:217
-        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[55])))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m21.owner == env['q'])]) > 0)) for _d9 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[54])))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m21.owner == env['q'])]) > 0)) for _d9 in K_districts1))
     def e53_label2(st, env):  # game.yaml:227
         return 'Preen'
     def collect_53(st, env):  # game.yaml:203
@@ -1146,15 +1147,15 @@ def build(num_players, files):
         values = []
         idx = []
         for _d10 in K_districts1:  # game.yaml:206
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))] if ((_c24.name == _d10.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m23.owner == _L_p4)]) + 1))):
+            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c24.name == _d10.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m23.owner == _L_p4)]) + 1))):
                 continue
             a = A_111 + _d10.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_d10)
                 idx.append(0)
-        _items7 = others(st, _L_p4)  # game.yaml:217
-        if _items7 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[55])))]) >= 2):
+        _items7 = ((SEATS_others1.get(_L_p4) if len(st.players) == num_players else None) or others(st, _L_p4))  # game.yaml:217
+        if _items7 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))]) >= 2):
             for _q6 in _items7:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m25.owner == _q6)]) > 0)) for _d11 in K_districts1)):
                     continue
@@ -1187,7 +1188,7 @@ def build(num_players, files):
             st.at = o57  # game.yaml:241
             _args11 = {'p': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[56])
+                enter_procedure(st, S[55])
             st.frames.append(Frame(o7, _args11))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1200,8 +1201,8 @@ def build(num_players, files):
     def step_59(st, fr):  # game.yaml:245
         env = fr.env
         st.at = o60  # game.yaml:245
-        _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[58])))]
-        _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))
+        _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))]
+        _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56])))
         for _c25 in cards_of(_items8):
             st.move(_c25, _dest3, False)
         st.frames.pop()
@@ -1214,7 +1215,7 @@ def build(num_players, files):
             st.at = o62  # game.yaml:248
             _args12 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[59])
+                enter_procedure(st, S[58])
             st.frames.append(Frame(o7, _args12))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1222,7 +1223,7 @@ def build(num_players, files):
         if pc == 1:
             st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[61])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[62])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[63])))])) + ')', -1)
+                st.log_line(fmt_player1(env['p']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[60])))])) + '); ' + fmt_player1(env['q']) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[62])))])) + ')', -1)
             fr.pc = 3
             st.at = o64  # game.yaml:250
             o64.exec(st, env)
@@ -1240,22 +1241,22 @@ def build(num_players, files):
                 st.at = o68  # game.yaml:256
                 _args13 = {'q': env['loser'], 'd': env['d']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[64])
+                    enter_procedure(st, S[63])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args13)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+                    traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[65]))), False, S[68])
+                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[64]))), False, S[67])
             st.at = o73  # game.yaml:258
             for _x4 in [env['p'], env['q']]:
                 env['x'] = _x4
                 st.at = o72  # game.yaml:258
-                _items9 = st.zones[(Z_legion1 + (_x4 if type(_x4) is int and 0 <= _x4 < num_players else seat(st, _x4, S[69])))]
+                _items9 = st.zones[(Z_legion1 + (_x4 if type(_x4) is int and 0 <= _x4 < num_players else seat(st, _x4, S[68])))]
                 _dest4 = Z_discard1
                 for _c26 in cards_of(_items9):
                     st.move(_c26, _dest4, False)
@@ -1264,7 +1265,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e64_among(st, env):  # game.yaml:250
-        return fn_strongest_legion(st, S[70], [env['p'], env['q']])
+        return fn_strongest_legion(st, S[69], [env['p'], env['q']])
     def e64_strength(st, env):  # game.yaml:250
         return 0
     def e64_chooser(st, env):  # game.yaml:250
@@ -1281,23 +1282,23 @@ def build(num_players, files):
         st.at = o68  # game.yaml:256
         _args14 = {'q': env['loser'], 'd': env['d']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[64])
+            enter_procedure(st, S[63])
         st.inline += 1
         try:
             proc_return_marker(st, _args14)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+            traced(e, 'procedure return_marker (' + str(S[36]) + ')')
             raise
         st.inline -= 1
         st.at = o69  # game.yaml:257
-        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[65]))), False, S[68])
+        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[64]))), False, S[67])
         st.frames.pop()
 
     def step_71(st, fr):  # game.yaml:258
         env = fr.env
         st.at = o72  # game.yaml:258
-        _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[69])))]
+        _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[68])))]
         _dest5 = Z_discard1
         for _c27 in cards_of(_items10):
             st.move(_c27, _dest5, False)
@@ -1331,8 +1332,8 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:245
             st.at = o60  # game.yaml:245
-            _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[58])))]
-            _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))
+            _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))]
+            _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56])))
             for _c28 in cards_of(_items11):
                 st.move(_c28, _dest6, False)
         elif k == 1:  # game.yaml:246
@@ -1342,22 +1343,22 @@ def build(num_players, files):
     def e75_prompt(st, env):  # game.yaml:263
         return 'Build a Legion of 2 to 4 cards, face down'
     def e75_src(st, env):  # game.yaml:263
-        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[71])))]
+        return st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[70])))]
     def e75_dest(st, env):  # game.yaml:263
-        return (Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[72])))
+        return (Z_legion1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[71])))
     def e75_min(st, env):  # game.yaml:263
         return 2
     def e75_max(st, env):  # game.yaml:263
         return 4
     def cands_75(st, env, picked):  # game.yaml:263
-        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[71])))])
+        return list(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[70])))])
     def step_76(st, fr):  # game.yaml:272
         env = fr.env
         pc = fr.pc
         if pc == 0:
             fr.pc = 1
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[73])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[72])))]) >= 2):
                 st.frames.append(Frame(o77, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1390,7 +1391,7 @@ def build(num_players, files):
             st.at = o79  # game.yaml:278
             _args15 = {'p': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[74])
+                enter_procedure(st, S[73])
             st.frames.append(Frame(o7, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1445,7 +1446,7 @@ def build(num_players, files):
     def e88_items(st, env):  # game.yaml:281
         return env['fighters']
     def e89_among(st, env):  # game.yaml:282
-        return fn_strongest_legion(st, S[75], env['fighters'])
+        return fn_strongest_legion(st, S[74], env['fighters'])
     def e89_strength(st, env):  # game.yaml:282
         return 0
     def e89_chooser(st, env):  # game.yaml:282
@@ -1458,7 +1459,7 @@ def build(num_players, files):
         st.move(env['day'], (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
         st.at = o92  # game.yaml:288
         st.at = o93  # game.yaml:288
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[20])), False, S[23])
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + env['day'].props['district'].ordinal), False, S[22])
         st.at = o94  # game.yaml:290
         if st.record_log:
             st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(env['day'].props['district']), -1)
@@ -1467,7 +1468,7 @@ def build(num_players, files):
     def step_92(st, fr):  # game.yaml:288
         env = fr.env
         st.at = o93  # game.yaml:288
-        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(env['day'].props['district'], 'districts', S[20])), False, S[23])
+        st.move_count(min((env['day'].props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + env['day'].props['district'].ordinal), False, S[22])
         st.frames.pop()
 
     def step_95(st, fr):  # game.yaml:285
@@ -1482,7 +1483,7 @@ def build(num_players, files):
     def step_99(st, fr):  # game.yaml:291
         env = fr.env
         st.at = o100  # game.yaml:291
-        _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[24])))]
+        _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[23])))]
         _dest7 = Z_discard1
         for _c29 in cards_of(_items12):
             st.move(_c29, _dest7, False)
@@ -1496,11 +1497,11 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[75])))]) > 3):
                 st.frames.append(Frame(o105, env))
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[78])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[77]))), False, S[79])
+                st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[77])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76]))), False, S[78])
             if st.pending is not None or st.frames[-1] is not fr:
                 return
             pc = 1
@@ -1512,7 +1513,7 @@ def build(num_players, files):
     def step_103(st, fr):  # game.yaml:302
         env = fr.env
         st.at = o104  # game.yaml:302
-        st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[78])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[77]))), False, S[79])
+        st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[77])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[76]))), False, S[78])
         st.frames.pop()
 
     def step_105(st, fr):  # game.yaml:300
@@ -1535,15 +1536,15 @@ def build(num_players, files):
     def e106_prompt(st, env):  # game.yaml:301
         return 'Discard down to 3 cards'
     def e106_src(st, env):  # game.yaml:301
-        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80])))]
+        return st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]
     def e106_dest(st, env):  # game.yaml:301
         return Z_discard1
     def e106_min(st, env):  # game.yaml:301
-        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))]) - 3)
+        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80])))]) - 3)
     def e106_max(st, env):  # game.yaml:301
-        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))]) - 3)
+        return (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80])))]) - 3)
     def cands_106(st, env, picked):  # game.yaml:301
-        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80])))])
+        return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))])
     def e108_items(st, env):  # game.yaml:297
         return clockwise_from(st, st.vars['supreme'])
     def step_112(st, fr):  # game.yaml:96
@@ -1556,13 +1557,13 @@ def build(num_players, files):
         for _p3 in list(st.players):
             env['p'] = _p3
             st.at = o116  # game.yaml:103
-            st.move_count(3, Z_minion_deck1, (Z_hand1 + _p3), False, S[82])
+            st.move_count(3, Z_minion_deck1, (Z_hand1 + _p3), False, S[81])
         st.frames.pop()
 
     def step_115(st, fr):  # game.yaml:102
         env = fr.env
         st.at = o116  # game.yaml:103
-        st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[83]))), False, S[82])
+        st.move_count(3, Z_minion_deck1, (Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82]))), False, S[81])
         st.frames.pop()
 
     def e117_items(st, env):  # game.yaml:101
@@ -1679,7 +1680,7 @@ def build(num_players, files):
             st.at = o132  # game.yaml:114
             _args16 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
+                enter_procedure(st, S[83])
             st.frames.append(Frame(o0, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1704,7 +1705,7 @@ def build(num_players, files):
             st.at = o139  # game.yaml:115
             _args17 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
+                enter_procedure(st, S[84])
             st.frames.append(Frame(o8, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1729,7 +1730,7 @@ def build(num_players, files):
             st.at = o144  # game.yaml:116
             _args18 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[86])
+                enter_procedure(st, S[85])
             st.frames.append(Frame(o9, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1757,7 +1758,7 @@ def build(num_players, files):
                 _i1 = _p6
                 _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d13.ordinal)]))) else 0))
                 if _v1 < 0:
-                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[87])
+                    raise RuleError("'score' would fall to " + str(_v1) + ', below its minimum 0', S[86])
                 st.vars['score'][_i1] = _v1
         st.frames.pop()
 
@@ -1769,10 +1770,10 @@ def build(num_players, files):
             st.at = o151  # game.yaml:325
             env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + _d14.ordinal)] if (_m27.owner == env['p'])])
             st.at = o152  # game.yaml:326
-            _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88]))
+            _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87]))
             _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d14.ordinal)]))) else 0))
             if _v2 < 0:
-                raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[87])
+                raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[86])
             st.vars['score'][_i2] = _v2
         st.frames.pop()
 
@@ -1781,10 +1782,10 @@ def build(num_players, files):
         st.at = o151  # game.yaml:325
         env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m28.owner == env['p'])])
         st.at = o152  # game.yaml:326
-        _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[88]))
-        _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[89])))]))) else 0))
+        _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87]))
+        _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[88])))]))) else 0))
         if _v3 < 0:
-            raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[87])
+            raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[86])
         st.vars['score'][_i3] = _v3
         st.frames.pop()
 
@@ -1808,7 +1809,7 @@ def build(num_players, files):
                 c_1(st, _args19, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure bonus (' + str(S[90]) + ')')
+                traced(e, 'procedure bonus (' + str(S[89]) + ')')
                 raise
             st.inline -= 1
         if pc <= 2:
@@ -1821,7 +1822,7 @@ def build(num_players, files):
                 c_3(st, _args20, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure special_ability (' + str(S[91]) + ')')
+                traced(e, 'procedure special_ability (' + str(S[90]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -1834,7 +1835,7 @@ def build(num_players, files):
                 c_5(st, _args21, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure action (' + str(S[92]) + ')')
+                traced(e, 'procedure action (' + str(S[91]) + ')')
                 raise
             st.inline -= 1
         if pc <= 4:
@@ -1847,16 +1848,16 @@ def build(num_players, files):
             st.at = o19  # game.yaml:135
             # game.yaml:138: always offered
             _items13 = K_districts1  # game.yaml:140
-            if _items13 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[29])))]) > 0):
+            if _items13 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
                 _v4 = [_d15 for _d15 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d15.ordinal)] if (_m29.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
             _end2 = _end1 + len(_v4)
             if not _end2:
-                raise RuleError('a choice has no legal option', S[93])
+                raise RuleError('a choice has no legal option', S[92])
             if _S_p5 is None:
-                raise RuleError(not_a_seat(_L_p6, num_players), S[93])
+                raise RuleError(not_a_seat(_L_p6, num_players), S[92])
             if _L_p6 in st.players:  # else out of the game: no option runs
                 if _end2 > 1:
                     _i4 = st.choose(_end2)
@@ -1866,11 +1867,11 @@ def build(num_players, files):
                     _i4 = 0
                 if _i4 < _end1:  # game.yaml:138
                     st.at = o16  # game.yaml:139
-                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[25]))), False, S[26])
+                    st.move_count(2, Z_minion_deck1, (Z_hand1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[24]))), False, S[25])
                 else:  # game.yaml:140
                     _d16 = env['d'] = _v4[_i4 - _end1]
                     st.at = o18  # game.yaml:144
-                    st.move(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))][-1], (Z_markers_on1 + _d16.ordinal), False)
+                    st.move(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[27])))][-1], (Z_markers_on1 + _d16.ordinal), False)
     def c_2(st, env, pc):  # game.yaml:146
         _L_p7 = env['p']
         _L_minion1 = env['minion']
@@ -1880,11 +1881,11 @@ def build(num_players, files):
             _lo1 = 2
             _hi1 = 2
             if _lo1 < 0 or _hi1 < _lo1:
-                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[94])
+                raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[93])
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[30])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1898,10 +1899,10 @@ def build(num_players, files):
                 _stop1 = len(_picked1) >= _lo1
                 if not _cands1:
                     if not _stop1:
-                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[94])
+                        raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[93])
                     break
                 if _S_p6 is None:
-                    raise RuleError(not_a_seat(_L_p7, num_players), S[94])
+                    raise RuleError(not_a_seat(_L_p7, num_players), S[93])
                 if _L_p7 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n1 = len(_cands1) + _stop1
@@ -1937,7 +1938,7 @@ def build(num_players, files):
             else:
                 _v6 = []
             _items16 = K_districts1  # game.yaml:189
-            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[45])))]) > 0):
+            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
                 _v7 = _items16
             else:
                 _v7 = []
@@ -1947,9 +1948,9 @@ def build(num_players, files):
             _end6 = _end5 + len(_v6)
             _end7 = _end6 + len(_v7)
             if not _end7:
-                raise RuleError('a choice has no legal option', S[95])
+                raise RuleError('a choice has no legal option', S[94])
             if _S_p7 is None:
-                raise RuleError(not_a_seat(_L_p8, num_players), S[95])
+                raise RuleError(not_a_seat(_L_p8, num_players), S[94])
             if _L_p8 in st.players:  # else out of the game: no option runs
                 if _end7 > 1:
                     _i6 = st.choose(_end7)
@@ -1963,23 +1964,23 @@ def build(num_players, files):
                     st.at = o23  # game.yaml:164
                     _args22 = {'p': _L_p8, 'minion': 'Ghoul'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[31])
+                        enter_procedure(st, S[30])
                     st.inline += 1
                     try:
                         c_2(st, _args22, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o26  # game.yaml:165
-                    for _q8 in [_x6 for _x6 in others(st, _L_p8) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
+                    for _q8 in [_x6 for _x6 in ((SEATS_others1.get(_L_p8) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
                         env['q'] = _q8
                         st.at = o25  # game.yaml:167
                         _lo2 = 1
                         _hi2 = 1
                         if _lo2 < 0 or _hi2 < _lo2:
-                            raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[97])
+                            raise RuleError(f'a pick of {_lo2} to {_hi2} items is impossible', S[96])
                         _picked2 = []
                         while True:
                             if len(_picked2) < _hi2:
@@ -1996,7 +1997,7 @@ def build(num_players, files):
                             _stop2 = len(_picked2) >= _lo2
                             if not _cands2:
                                 if not _stop2:
-                                    raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[97])
+                                    raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[96])
                                 break
                             if _q8 not in st.players:
                                 break  # the picker is out of the game: the pick ends with what was picked
@@ -2013,28 +2014,28 @@ def build(num_players, files):
                             _picked2.append(_c40)
                             st.move(_c40, Z_discard1, False)
                     st.at = o27  # game.yaml:169
-                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[32]))), False, S[33])
+                    st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31]))), False, S[32])
                 elif _i6 < _end5:  # game.yaml:170
                     _d19 = env['d'] = _v5[_i6 - _end4]
                     st.at = o29  # game.yaml:175
                     _args23 = {'p': _L_p8, 'minion': 'Darkened'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[35])
+                        enter_procedure(st, S[34])
                     st.inline += 1
                     try:
                         c_2(st, _args23, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o32  # game.yaml:176
                     _v8 = [_q9 for _q9 in st.players if ((len([1 for _m31 in st.zones[(Z_markers_on1 + _d19.ordinal)] if (_m31.owner == _q9)]) > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
-                        raise RuleError('a choice has no legal option', S[98])
+                        raise RuleError('a choice has no legal option', S[97])
                     if _S_p7 is None:
-                        raise RuleError(not_a_seat(_L_p8, num_players), S[98])
+                        raise RuleError(not_a_seat(_L_p8, num_players), S[97])
                     if _L_p8 in st.players:  # else out of the game: no option runs
                         if _end8 > 1:
                             _i8 = st.choose(_end8)
@@ -2046,13 +2047,13 @@ def build(num_players, files):
                         st.at = o31  # game.yaml:179
                         _args24 = {'q': _q10, 'd': _d19}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[36])
+                            enter_procedure(st, S[35])
                         st.inline += 1
                         try:
                             proc_return_marker(st, _args24)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+                            traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
                         st.inline -= 1
                 elif _i6 < _end6:  # game.yaml:180
@@ -2060,22 +2061,22 @@ def build(num_players, files):
                     st.at = o34  # game.yaml:184
                     _args25 = {'p': _L_p8, 'minion': 'Alchemist'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[38])
+                        enter_procedure(st, S[37])
                     st.inline += 1
                     try:
                         c_2(st, _args25, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o37  # game.yaml:185
                     _v9 = [_b3 for _b3 in K_districts1 if ((_b3 != _a4))]  # game.yaml:187
                     _end9 = len(_v9)
                     if not _end9:
-                        raise RuleError('a choice has no legal option', S[99])
+                        raise RuleError('a choice has no legal option', S[98])
                     if _S_p7 is None:
-                        raise RuleError(not_a_seat(_L_p8, num_players), S[99])
+                        raise RuleError(not_a_seat(_L_p8, num_players), S[98])
                     if _L_p8 in st.players:  # else out of the game: no option runs
                         if _end9 > 1:
                             _i9 = st.choose(_end9)
@@ -2091,25 +2092,25 @@ def build(num_players, files):
                     st.at = o39  # game.yaml:191
                     _args26 = {'p': _L_p8, 'minion': 'Courtesan'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[41])
+                        enter_procedure(st, S[40])
                     st.inline += 1
                     try:
                         c_2(st, _args26, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                        traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o40  # game.yaml:191
-                    st.move(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[43])))][-1], (Z_markers_on1 + _d20.ordinal), False)
+                    st.move(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[42])))][-1], (Z_markers_on1 + _d20.ordinal), False)
     def c_5(st, env, pc):  # game.yaml:199
         _L_p9 = env['p']
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d21 for _d21 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))] if ((_c42.name == _d21.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
-            _items17 = others(st, _L_p9)  # game.yaml:217
-            if _items17 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[55])))]) >= 2):
+            _v10 = [_d21 for _d21 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c42.name == _d21.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
+            _items17 = ((SEATS_others1.get(_L_p9) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
+            if _items17 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
                 _v11 = [_q11 for _q11 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m36.owner == _q11)]) > 0)) for _d22 in K_districts1))]
             else:
                 _v11 = []
@@ -2118,9 +2119,9 @@ def build(num_players, files):
             _end11 = _end10 + len(_v11)
             _end12 = _end11 + 1
             if not _end12:
-                raise RuleError('a choice has no legal option', S[100])
+                raise RuleError('a choice has no legal option', S[99])
             if _S_p8 is None:
-                raise RuleError(not_a_seat(_L_p9, num_players), S[100])
+                raise RuleError(not_a_seat(_L_p9, num_players), S[99])
             if _L_p9 in st.players:  # else out of the game: no option runs
                 if _end12 > 1:
                     _i10 = st.choose(_end12)
@@ -2134,11 +2135,11 @@ def build(num_players, files):
                     _lo3 = (len([1 for _m37 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m37.owner == _L_p9)]) + 1)
                     _hi3 = (len([1 for _m38 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m38.owner == _L_p9)]) + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
-                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[101])
+                        raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[100])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[48])))] if ((_c44.name == _d23.props['minion']) or _c44.props['wild'])]
+                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c44.name == _d23.props['minion']) or _c44.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2152,10 +2153,10 @@ def build(num_players, files):
                         _stop3 = len(_picked3) >= _lo3
                         if not _cands3:
                             if not _stop3:
-                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[101])
+                                raise RuleError(f'a pick needs {_lo3} items but only {len(_picked3)} could be picked', S[100])
                             break
                         if _S_p8 is None:
-                            raise RuleError(not_a_seat(_L_p9, num_players), S[101])
+                            raise RuleError(not_a_seat(_L_p9, num_players), S[100])
                         if _L_p9 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n3 = len(_cands3) + _stop3
@@ -2171,16 +2172,16 @@ def build(num_players, files):
                         _picked3.append(_c43)
                         st.move(_c43, Z_discard1, False)
                     st.at = o45  # game.yaml:216
-                    st.move(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))][-1], (Z_markers_on1 + _d23.ordinal), False)
+                    st.move(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))][-1], (Z_markers_on1 + _d23.ordinal), False)
                 elif _i10 < _end11:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
                     _v12 = [_d24 for _d24 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m40.owner == _q12)]) > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
-                        raise RuleError('a choice has no legal option', S[102])
+                        raise RuleError('a choice has no legal option', S[101])
                     if _S_p8 is None:
-                        raise RuleError(not_a_seat(_L_p9, num_players), S[102])
+                        raise RuleError(not_a_seat(_L_p9, num_players), S[101])
                     if _L_p9 in st.players:  # else out of the game: no option runs
                         if _end13 > 1:
                             _i12 = st.choose(_end13)
@@ -2192,25 +2193,25 @@ def build(num_players, files):
                         st.at = o48  # game.yaml:225
                         _args27 = {'p': _L_p9, 'q': _q12, 'd': _d25}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[49])
+                            enter_procedure(st, S[48])
                         st.inline += 1
                         try:
                             c_6(st, _args27, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure usurp (' + str(S[103]) + ')')
+                            traced(e, 'procedure usurp (' + str(S[102]) + ')')
                             raise
                         st.inline -= 1
                 else:  # game.yaml:227
                     st.at = o51  # game.yaml:231
                     _lo4 = 0
                     if _lo4 < 0 or 1073741824 < _lo4:
-                        raise RuleError(f'a pick of {_lo4} to {1073741824} items is impossible', S[104])
+                        raise RuleError(f'a pick of {_lo4} to {1073741824} items is impossible', S[103])
                     _picked4 = []
                     while True:
                         _cands4 = []
                         _seen4 = set()
-                        for _y4 in reversed(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]):
+                        for _y4 in reversed(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[51])))]):
                             _t4 = _y4.type_id
                             if _t4 not in _seen4:
                                 _seen4.add(_t4)
@@ -2219,10 +2220,10 @@ def build(num_players, files):
                         _stop4 = len(_picked4) >= _lo4
                         if not _cands4:
                             if not _stop4:
-                                raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[104])
+                                raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[103])
                             break
                         if _S_p8 is None:
-                            raise RuleError(not_a_seat(_L_p9, num_players), S[104])
+                            raise RuleError(not_a_seat(_L_p9, num_players), S[103])
                         if _L_p9 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
                         _n4 = len(_cands4) + _stop4
@@ -2239,7 +2240,7 @@ def build(num_players, files):
                         st.move(_c45, Z_discard1, False)
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
-                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[50]))), False, S[51])
+                    st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[49]))), False, S[50])
     def c_6(st, env, pc):  # game.yaml:234
         _L_p10 = env['p']
         _L_q2 = env['q']
@@ -2260,13 +2261,13 @@ def build(num_players, files):
                 st.at = o57  # game.yaml:241
                 _args28 = {'p': _L_q2}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[56])
+                    enter_procedure(st, S[55])
                 st.inline += 1
                 try:
                     c_7(st, _args28, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                    traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 3:
@@ -2276,9 +2277,9 @@ def build(num_players, files):
             _end14 = 1
             _end15 = _end14 + 1
             if not _end15:
-                raise RuleError('a choice has no legal option', S[106])
+                raise RuleError('a choice has no legal option', S[105])
             if _S_p9 is None:
-                raise RuleError(not_a_seat(_L_p10, num_players), S[106])
+                raise RuleError(not_a_seat(_L_p10, num_players), S[105])
             if _L_p10 in st.players:  # else out of the game: no option runs
                 if _end15 > 1:
                     _i14 = st.choose(_end15)
@@ -2288,26 +2289,26 @@ def build(num_players, files):
                     _i14 = 0
                 if _i14 < _end14:  # game.yaml:245
                     st.at = o60  # game.yaml:245
-                    _items18 = st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[58])))]
-                    _dest8 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))
+                    _items18 = st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))]
+                    _dest8 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[56])))
                     for _c47 in cards_of(_items18):
                         st.move(_c47, _dest8, False)
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[59])
+                        enter_procedure(st, S[58])
                     st.inline += 1
                     try:
                         c_7(st, _args29, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                        traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o63  # game.yaml:249
                     if st.record_log:
-                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[61])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[62])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[63])))])) + ')', -1)
+                        st.log_line(fmt_player1(_L_p10) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p10, S[60])))])) + '); ' + fmt_player1(_L_q2) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[62])))])) + ')', -1)
                     _h1 = len(st.frames)
                     st.at = o64  # game.yaml:250
                     o64.exec(st, env)
@@ -2323,22 +2324,22 @@ def build(num_players, files):
                         st.at = o68  # game.yaml:256
                         _args30 = {'q': env['loser'], 'd': _L_d2}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[64])
+                            enter_procedure(st, S[63])
                         st.inline += 1
                         try:
                             proc_return_marker(st, _args30)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+                            traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                             raise
                         st.inline -= 1
                         st.at = o69  # game.yaml:257
-                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[65]))), False, S[68])
+                        st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d2 if _O_d2 is not None else ordinal(_L_d2, 'districts', S[64]))), False, S[67])
                     st.at = o73  # game.yaml:258
                     for _x7 in [_L_p10, _L_q2]:
                         env['x'] = _x7
                         st.at = o72  # game.yaml:258
-                        _items19 = st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[69])))]
+                        _items19 = st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))]
                         _dest9 = Z_discard1
                         for _c48 in cards_of(_items19):
                             st.move(_c48, _dest9, False)
@@ -2350,13 +2351,13 @@ def build(num_players, files):
             _lo5 = 2
             _hi4 = 4
             if _lo5 < 0 or _hi4 < _lo5:
-                raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[107])
+                raise RuleError(f'a pick of {_lo5} to {_hi4} items is impossible', S[106])
             _picked5 = []
             while True:
                 if len(_picked5) < _hi4:
                     _cands5 = []
                     _seen5 = set()
-                    for _y5 in reversed(st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71])))]):
+                    for _y5 in reversed(st.zones[(Z_hand1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[70])))]):
                         _t5 = _y5.type_id
                         if _t5 not in _seen5:
                             _seen5.add(_t5)
@@ -2367,10 +2368,10 @@ def build(num_players, files):
                 _stop5 = len(_picked5) >= _lo5
                 if not _cands5:
                     if not _stop5:
-                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[107])
+                        raise RuleError(f'a pick needs {_lo5} items but only {len(_picked5)} could be picked', S[106])
                     break
                 if _S_p10 is None:
-                    raise RuleError(not_a_seat(_L_p11, num_players), S[107])
+                    raise RuleError(not_a_seat(_L_p11, num_players), S[106])
                 if _L_p11 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n5 = len(_cands5) + _stop5
@@ -2384,7 +2385,7 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c49 = _cands5[0]
                 _picked5.append(_c49)
-                st.move(_c49, (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[72]))), False)
+                st.move(_c49, (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71]))), False)
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2400,7 +2401,7 @@ def build(num_players, files):
                     _end16 = 1
                     _end17 = _end16 + 1
                     if not _end17:
-                        raise RuleError('a choice has no legal option', S[108])
+                        raise RuleError('a choice has no legal option', S[107])
                     if _q13 in st.players:  # else out of the game: no option runs
                         if _end17 > 1:
                             _i16 = st.choose(_end17)
@@ -2412,13 +2413,13 @@ def build(num_players, files):
                             st.at = o79  # game.yaml:278
                             _args31 = {'p': _q13}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[74])
+                                enter_procedure(st, S[73])
                             st.inline += 1
                             try:
                                 c_7(st, _args31, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                                traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                                 raise
                             st.inline -= 1
                         else:  # game.yaml:278
@@ -2457,7 +2458,7 @@ def build(num_players, files):
                 st.move(_L_day1, (Z_won_days1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[19]))), False)
                 st.at = o92  # game.yaml:288
                 st.at = o93  # game.yaml:288
-                st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[22])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21]))), (Z_markers_on1 + ordinal(_L_day1.props['district'], 'districts', S[20])), False, S[23])
+                st.move_count(min((_L_day1.props['markers'], len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[21])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[20]))), (Z_markers_on1 + _L_day1.props['district'].ordinal), False, S[22])
                 st.at = o94  # game.yaml:290
                 if st.record_log:
                     st.log_line(fmt_player1(env['w']) + ' wins the Struggle and places markers on ' + fmt_card1(_L_day1.props['district']), -1)
@@ -2466,14 +2467,14 @@ def build(num_players, files):
             for _q16 in list(env['fighters']):
                 env['q'] = _q16
                 st.at = o100  # game.yaml:291
-                _items20 = st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[24])))]
+                _items20 = st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))]
                 _dest10 = Z_discard1
                 for _c51 in cards_of(_items20):
                     st.move(_c51, _dest10, False)
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
-            for _q17 in clockwise_from(st, st.vars['supreme']):
+            for _q17 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['q'] = _q17
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + _q17)]) > 3):
@@ -2481,7 +2482,7 @@ def build(num_players, files):
                     _lo6 = (len(st.zones[(Z_hand1 + _q17)]) - 3)
                     _hi5 = (len(st.zones[(Z_hand1 + _q17)]) - 3)
                     if _lo6 < 0 or _hi5 < _lo6:
-                        raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[109])
+                        raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[108])
                     _picked6 = []
                     while True:
                         if len(_picked6) < _hi5:
@@ -2498,7 +2499,7 @@ def build(num_players, files):
                         _stop6 = len(_picked6) >= _lo6
                         if not _cands6:
                             if not _stop6:
-                                raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[109])
+                                raise RuleError(f'a pick needs {_lo6} items but only {len(_picked6)} could be picked', S[108])
                             break
                         if _q17 not in st.players:
                             break  # the picker is out of the game: the pick ends with what was picked
@@ -2516,7 +2517,7 @@ def build(num_players, files):
                         st.move(_c52, Z_discard1, False)
                 else:
                     st.at = o104  # game.yaml:302
-                    st.move_count((3 - len(st.zones[(Z_hand1 + _q17)])), Z_minion_deck1, (Z_hand1 + _q17), False, S[79])
+                    st.move_count((3 - len(st.zones[(Z_hand1 + _q17)])), Z_minion_deck1, (Z_hand1 + _q17), False, S[78])
         if pc <= 1:
             st.at = o109  # game.yaml:303
             _items21 = st.zones[Z_discard1]
@@ -2536,24 +2537,24 @@ def build(num_players, files):
             st.at = o23  # game.yaml:164
             _args32 = {'p': _L_p12, 'minion': 'Ghoul'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[31])
+                enter_procedure(st, S[30])
             st.inline += 1
             try:
                 c_2(st, _args32, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q18 in [_x8 for _x8 in others(st, _L_p12) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
+            for _q18 in [_x8 for _x8 in ((SEATS_others1.get(_L_p12) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
                 env['q'] = _q18
                 st.at = o25  # game.yaml:167
                 _lo7 = 1
                 _hi6 = 1
                 if _lo7 < 0 or _hi6 < _lo7:
-                    raise RuleError(f'a pick of {_lo7} to {_hi6} items is impossible', S[97])
+                    raise RuleError(f'a pick of {_lo7} to {_hi6} items is impossible', S[96])
                 _picked7 = []
                 while True:
                     if len(_picked7) < _hi6:
@@ -2570,7 +2571,7 @@ def build(num_players, files):
                     _stop7 = len(_picked7) >= _lo7
                     if not _cands7:
                         if not _stop7:
-                            raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[97])
+                            raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[96])
                         break
                     if _q18 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
@@ -2588,7 +2589,7 @@ def build(num_players, files):
                     st.move(_c55, Z_discard1, False)
         if pc <= 2:
             st.at = o27  # game.yaml:169
-            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[32]))), False, S[33])
+            st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31]))), False, S[32])
     def c_24(st, env, pc):  # game.yaml:166
         _L_q3 = env['q']
         _S_q2 = _L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else None
@@ -2597,13 +2598,13 @@ def build(num_players, files):
             _lo8 = 1
             _hi7 = 1
             if _lo8 < 0 or _hi7 < _lo8:
-                raise RuleError(f'a pick of {_lo8} to {_hi7} items is impossible', S[97])
+                raise RuleError(f'a pick of {_lo8} to {_hi7} items is impossible', S[96])
             _picked8 = []
             while True:
                 if len(_picked8) < _hi7:
                     _cands8 = []
                     _seen8 = set()
-                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[34])))]):
+                    for _y8 in reversed(st.zones[(Z_hand1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q3, S[33])))]):
                         _t8 = _y8.type_id
                         if _t8 not in _seen8:
                             _seen8.add(_t8)
@@ -2614,10 +2615,10 @@ def build(num_players, files):
                 _stop8 = len(_picked8) >= _lo8
                 if not _cands8:
                     if not _stop8:
-                        raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[97])
+                        raise RuleError(f'a pick needs {_lo8} items but only {len(_picked8)} could be picked', S[96])
                     break
                 if _S_q2 is None:
-                    raise RuleError(not_a_seat(_L_q3, num_players), S[97])
+                    raise RuleError(not_a_seat(_L_q3, num_players), S[96])
                 if _L_q3 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n8 = len(_cands8) + _stop8
@@ -2641,13 +2642,13 @@ def build(num_players, files):
             st.at = o29  # game.yaml:175
             _args33 = {'p': _L_p13, 'minion': 'Darkened'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[35])
+                enter_procedure(st, S[34])
             st.inline += 1
             try:
                 c_2(st, _args33, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
@@ -2655,9 +2656,9 @@ def build(num_players, files):
             _v13 = [_q19 for _q19 in st.players if ((len([1 for _m41 in st.zones[(Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[0])))] if (_m41.owner == _q19)]) > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
-                raise RuleError('a choice has no legal option', S[98])
+                raise RuleError('a choice has no legal option', S[97])
             if _S_p12 is None:
-                raise RuleError(not_a_seat(_L_p13, num_players), S[98])
+                raise RuleError(not_a_seat(_L_p13, num_players), S[97])
             if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end18 > 1:
                     _i20 = st.choose(_end18)
@@ -2669,13 +2670,13 @@ def build(num_players, files):
                 st.at = o31  # game.yaml:179
                 _args34 = {'q': _q20, 'd': _L_d3}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[36])
+                    enter_procedure(st, S[35])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args34)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+                    traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
                 st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:183
@@ -2687,13 +2688,13 @@ def build(num_players, files):
             st.at = o34  # game.yaml:184
             _args35 = {'p': _L_p14, 'minion': 'Alchemist'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[38])
+                enter_procedure(st, S[37])
             st.inline += 1
             try:
                 c_2(st, _args35, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
@@ -2701,9 +2702,9 @@ def build(num_players, files):
             _v14 = [_b5 for _b5 in K_districts1 if ((_b5 != _L_a2))]  # game.yaml:187
             _end19 = len(_v14)
             if not _end19:
-                raise RuleError('a choice has no legal option', S[99])
+                raise RuleError('a choice has no legal option', S[98])
             if _S_p13 is None:
-                raise RuleError(not_a_seat(_L_p14, num_players), S[99])
+                raise RuleError(not_a_seat(_L_p14, num_players), S[98])
             if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end19 > 1:
                     _i21 = st.choose(_end19)
@@ -2713,7 +2714,7 @@ def build(num_players, files):
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[40])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + _b6.ordinal), False)
+                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + _b6.ordinal), False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d4 = env['d']
@@ -2723,18 +2724,18 @@ def build(num_players, files):
             st.at = o39  # game.yaml:191
             _args36 = {'p': _L_p15, 'minion': 'Courtesan'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[41])
+                enter_procedure(st, S[40])
             st.inline += 1
             try:
                 c_2(st, _args36, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure pay_pair (' + str(S[96]) + ')')
+                traced(e, 'procedure pay_pair (' + str(S[95]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o40  # game.yaml:191
-            st.move(st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[43])))][-1], (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[42]))), False)
+            st.move(st.zones[(Z_house1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p15, S[42])))][-1], (Z_markers_on1 + (_O_d4 if _O_d4 is not None else ordinal(_L_d4, 'districts', S[41]))), False)
     def c_43(st, env, pc):  # game.yaml:213
         _L_p16 = env['p']
         _L_d5 = env['d']
@@ -2745,11 +2746,11 @@ def build(num_players, files):
             _lo9 = (len([1 for _m43 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m43.owner == _L_p16)]) + 1)
             _hi8 = (len([1 for _m44 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m44.owner == _L_p16)]) + 1)
             if _lo9 < 0 or _hi8 < _lo9:
-                raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[101])
+                raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[48])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
+                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2763,10 +2764,10 @@ def build(num_players, files):
                 _stop9 = len(_picked9) >= _lo9
                 if not _cands9:
                     if not _stop9:
-                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[101])
+                        raise RuleError(f'a pick needs {_lo9} items but only {len(_picked9)} could be picked', S[100])
                     break
                 if _S_p15 is None:
-                    raise RuleError(not_a_seat(_L_p16, num_players), S[101])
+                    raise RuleError(not_a_seat(_L_p16, num_players), S[100])
                 if _L_p16 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n9 = len(_cands9) + _stop9
@@ -2783,7 +2784,7 @@ def build(num_players, files):
                 st.move(_c59, Z_discard1, False)
         if pc <= 1:
             st.at = o45  # game.yaml:216
-            st.move(st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))][-1], (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[46]))), False)
+            st.move(st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))][-1], (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[45]))), False)
     def c_46(st, env, pc):  # game.yaml:222
         _L_p17 = env['p']
         _L_q4 = env['q']
@@ -2793,9 +2794,9 @@ def build(num_players, files):
             _v15 = [_d26 for _d26 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
-                raise RuleError('a choice has no legal option', S[102])
+                raise RuleError('a choice has no legal option', S[101])
             if _S_p16 is None:
-                raise RuleError(not_a_seat(_L_p17, num_players), S[102])
+                raise RuleError(not_a_seat(_L_p17, num_players), S[101])
             if _L_p17 in st.players:  # else out of the game: no option runs
                 if _end20 > 1:
                     _i23 = st.choose(_end20)
@@ -2807,13 +2808,13 @@ def build(num_players, files):
                 st.at = o48  # game.yaml:225
                 _args37 = {'p': _L_p17, 'q': _L_q4, 'd': _d27}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[49])
+                    enter_procedure(st, S[48])
                 st.inline += 1
                 try:
                     c_6(st, _args37, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure usurp (' + str(S[103]) + ')')
+                    traced(e, 'procedure usurp (' + str(S[102]) + ')')
                     raise
                 st.inline -= 1
     def c_47(st, env, pc):  # game.yaml:225
@@ -2824,13 +2825,13 @@ def build(num_players, files):
             st.at = o48  # game.yaml:225
             _args38 = {'p': _L_p18, 'q': _L_q5, 'd': _L_d6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[49])
+                enter_procedure(st, S[48])
             st.inline += 1
             try:
                 c_6(st, _args38, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure usurp (' + str(S[103]) + ')')
+                traced(e, 'procedure usurp (' + str(S[102]) + ')')
                 raise
             st.inline -= 1
     def c_50(st, env, pc):  # game.yaml:230
@@ -2840,12 +2841,12 @@ def build(num_players, files):
             st.at = o51  # game.yaml:231
             _lo10 = 0
             if _lo10 < 0 or 1073741824 < _lo10:
-                raise RuleError(f'a pick of {_lo10} to {1073741824} items is impossible', S[104])
+                raise RuleError(f'a pick of {_lo10} to {1073741824} items is impossible', S[103])
             _picked10 = []
             while True:
                 _cands10 = []
                 _seen10 = set()
-                for _y10 in reversed(st.zones[(Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[52])))]):
+                for _y10 in reversed(st.zones[(Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[51])))]):
                     _t10 = _y10.type_id
                     if _t10 not in _seen10:
                         _seen10.add(_t10)
@@ -2854,10 +2855,10 @@ def build(num_players, files):
                 _stop10 = len(_picked10) >= _lo10
                 if not _cands10:
                     if not _stop10:
-                        raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[104])
+                        raise RuleError(f'a pick needs {_lo10} items but only {len(_picked10)} could be picked', S[103])
                     break
                 if _S_p17 is None:
-                    raise RuleError(not_a_seat(_L_p19, num_players), S[104])
+                    raise RuleError(not_a_seat(_L_p19, num_players), S[103])
                 if _L_p19 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n10 = len(_cands10) + _stop10
@@ -2875,20 +2876,20 @@ def build(num_players, files):
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
-            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[50]))), False, S[51])
+            st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p19, S[49]))), False, S[50])
     def c_56(st, env, pc):  # game.yaml:241
         _L_q6 = env['q']
         if pc <= 0:
             st.at = o57  # game.yaml:241
             _args39 = {'p': _L_q6}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[56])
+                enter_procedure(st, S[55])
             st.inline += 1
             try:
                 c_7(st, _args39, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
             st.inline -= 1
     def c_61(st, env, pc):  # game.yaml:247
@@ -2902,19 +2903,19 @@ def build(num_players, files):
             st.at = o62  # game.yaml:248
             _args40 = {'p': _L_p20}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[59])
+                enter_procedure(st, S[58])
             st.inline += 1
             try:
                 c_7(st, _args40, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
             st.inline -= 1
         if pc <= 1:
             st.at = o63  # game.yaml:249
             if st.record_log:
-                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[61])))])) + '); ' + fmt_player1(_L_q7) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[62])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[63])))])) + ')', -1)
+                st.log_line(fmt_player1(_L_p20) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[59])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p20, S[60])))])) + '); ' + fmt_player1(_L_q7) + ' reveals ' + fmt_zone1(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[61])))]) + ' (' + fmt_str1(T_legion_hierarchy1.label(st.zones[(Z_legion1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q7, S[62])))])) + ')', -1)
         if pc <= 2:
             _h3 = len(st.frames)
             st.at = o64  # game.yaml:250
@@ -2932,23 +2933,23 @@ def build(num_players, files):
                 st.at = o68  # game.yaml:256
                 _args41 = {'q': env['loser'], 'd': _L_d7}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[64])
+                    enter_procedure(st, S[63])
                 st.inline += 1
                 try:
                     proc_return_marker(st, _args41)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure return_marker (' + str(S[37]) + ')')
+                    traced(e, 'procedure return_marker (' + str(S[36]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o69  # game.yaml:257
-                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[67])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66]))), (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[65]))), False, S[68])
+                st.move_count(min((1, len(st.zones[(Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[66])))]),)), (Z_house1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[65]))), (Z_markers_on1 + (_O_d6 if _O_d6 is not None else ordinal(_L_d7, 'districts', S[64]))), False, S[67])
         if pc <= 4:
             st.at = o73  # game.yaml:258
             for _x9 in [_L_p20, _L_q7]:
                 env['x'] = _x9
                 st.at = o72  # game.yaml:258
-                _items22 = st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[69])))]
+                _items22 = st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))]
                 _dest12 = Z_discard1
                 for _c63 in cards_of(_items22):
                     st.move(_c63, _dest12, False)
@@ -2957,16 +2958,16 @@ def build(num_players, files):
         _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:273
-            if (len(st.zones[(Z_hand1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[73])))]) >= 2):
+            if (len(st.zones[(Z_hand1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q8, S[72])))]) >= 2):
                 st.at = o81  # game.yaml:276
                 # game.yaml:278: always offered
                 # game.yaml:278: always offered
                 _end21 = 1
                 _end22 = _end21 + 1
                 if not _end22:
-                    raise RuleError('a choice has no legal option', S[108])
+                    raise RuleError('a choice has no legal option', S[107])
                 if _S_q4 is None:
-                    raise RuleError(not_a_seat(_L_q8, num_players), S[108])
+                    raise RuleError(not_a_seat(_L_q8, num_players), S[107])
                 if _L_q8 in st.players:  # else out of the game: no option runs
                     if _end22 > 1:
                         _i25 = st.choose(_end22)
@@ -2978,13 +2979,13 @@ def build(num_players, files):
                         st.at = o79  # game.yaml:278
                         _args42 = {'p': _L_q8}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[74])
+                            enter_procedure(st, S[73])
                         st.inline += 1
                         try:
                             c_7(st, _args42, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                            traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                             raise
                         st.inline -= 1
                     else:  # game.yaml:278
@@ -2999,9 +3000,9 @@ def build(num_players, files):
             _end23 = 1
             _end24 = _end23 + 1
             if not _end24:
-                raise RuleError('a choice has no legal option', S[108])
+                raise RuleError('a choice has no legal option', S[107])
             if _S_q5 is None:
-                raise RuleError(not_a_seat(_L_q9, num_players), S[108])
+                raise RuleError(not_a_seat(_L_q9, num_players), S[107])
             if _L_q9 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i26 = st.choose(_end24)
@@ -3013,13 +3014,13 @@ def build(num_players, files):
                     st.at = o79  # game.yaml:278
                     _args43 = {'p': _L_q9}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[74])
+                        enter_procedure(st, S[73])
                     st.inline += 1
                     try:
                         c_7(st, _args43, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                        traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:278
@@ -3030,13 +3031,13 @@ def build(num_players, files):
             st.at = o79  # game.yaml:278
             _args44 = {'p': _L_q10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[74])
+                enter_procedure(st, S[73])
             st.inline += 1
             try:
                 c_7(st, _args44, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure build_legion (' + str(S[105]) + ')')
+                traced(e, 'procedure build_legion (' + str(S[104]) + ')')
                 raise
             st.inline -= 1
     def c_102(st, env, pc):  # game.yaml:298
@@ -3044,18 +3045,18 @@ def build(num_players, files):
         _S_q6 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
         if pc <= 0:
             st.at = o107  # game.yaml:299
-            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76])))]) > 3):
+            if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[81])))]) - 3)
-                _hi9 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[81])))]) - 3)
+                _lo11 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))]) - 3)
+                _hi9 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))]) - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
-                    raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[109])
+                    raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[108])
                 _picked11 = []
                 while True:
                     if len(_picked11) < _hi9:
                         _cands11 = []
                         _seen11 = set()
-                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))]):
+                        for _y11 in reversed(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[79])))]):
                             _t11 = _y11.type_id
                             if _t11 not in _seen11:
                                 _seen11.add(_t11)
@@ -3066,10 +3067,10 @@ def build(num_players, files):
                     _stop11 = len(_picked11) >= _lo11
                     if not _cands11:
                         if not _stop11:
-                            raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[109])
+                            raise RuleError(f'a pick needs {_lo11} items but only {len(_picked11)} could be picked', S[108])
                         break
                     if _S_q6 is None:
-                        raise RuleError(not_a_seat(_L_q11, num_players), S[109])
+                        raise RuleError(not_a_seat(_L_q11, num_players), S[108])
                     if _L_q11 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n11 = len(_cands11) + _stop11
@@ -3086,22 +3087,22 @@ def build(num_players, files):
                     st.move(_c64, Z_discard1, False)
             else:
                 st.at = o104  # game.yaml:302
-                st.move_count((3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[78])))])), Z_minion_deck1, (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77]))), False, S[79])
+                st.move_count((3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77])))])), Z_minion_deck1, (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76]))), False, S[78])
     def c_105(st, env, pc):  # game.yaml:300
         _L_q12 = env['q']
         _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[81])))]) - 3)
-            _hi10 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[81])))]) - 3)
+            _lo12 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))]) - 3)
+            _hi10 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))]) - 3)
             if _lo12 < 0 or _hi10 < _lo12:
-                raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[109])
+                raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[108])
             _picked12 = []
             while True:
                 if len(_picked12) < _hi10:
                     _cands12 = []
                     _seen12 = set()
-                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))]):
+                    for _y12 in reversed(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[79])))]):
                         _t12 = _y12.type_id
                         if _t12 not in _seen12:
                             _seen12.add(_t12)
@@ -3112,10 +3113,10 @@ def build(num_players, files):
                 _stop12 = len(_picked12) >= _lo12
                 if not _cands12:
                     if not _stop12:
-                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[109])
+                        raise RuleError(f'a pick needs {_lo12} items but only {len(_picked12)} could be picked', S[108])
                     break
                 if _S_q7 is None:
-                    raise RuleError(not_a_seat(_L_q12, num_players), S[109])
+                    raise RuleError(not_a_seat(_L_q12, num_players), S[108])
                 if _L_q12 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
                 _n12 = len(_cands12) + _stop12
@@ -3140,7 +3141,7 @@ def build(num_players, files):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[110])
+                    raise too_long(S[109])
                 st.at = o120  # game.yaml:105
                 st.vars['round'] += 1
                 st.at = o121  # game.yaml:105
@@ -3163,7 +3164,7 @@ def build(num_players, files):
                 st.at = o129  # game.yaml:114
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
-                for _p33 in clockwise_from(st, st.vars['supreme']):
+                for _p33 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                     env['p'] = _p33
                     st.at = o131  # game.yaml:114
                     st.vars['turn_player'] = _p33
@@ -3172,13 +3173,13 @@ def build(num_players, files):
                     st.at = o132  # game.yaml:114
                     _args45 = {'p': _p33}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[84])
+                        enter_procedure(st, S[83])
                     st.inline += 1
                     try:
                         c_0(st, _args45, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure turn (' + str(S[111]) + ')')
+                        traced(e, 'procedure turn (' + str(S[110]) + ')')
                         raise
                     st.inline -= 1
                 st.at = o134  # game.yaml:114
@@ -3194,13 +3195,13 @@ def build(num_players, files):
                 st.at = o139  # game.yaml:115
                 _args46 = {'day': st.zones[Z_current_day1][-1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[85])
+                    enter_procedure(st, S[84])
                 st.inline += 1
                 try:
                     c_8(st, _args46, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure struggle (' + str(S[112]) + ')')
+                    traced(e, 'procedure struggle (' + str(S[111]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o140  # game.yaml:115
@@ -3215,13 +3216,13 @@ def build(num_players, files):
                     st.at = o144  # game.yaml:116
                     _args47 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[86])
+                        enter_procedure(st, S[85])
                     st.inline += 1
                     try:
                         c_9(st, _args47, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure end_of_day (' + str(S[113]) + ')')
+                        traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o145  # game.yaml:116
@@ -3253,7 +3254,7 @@ def build(num_players, files):
             st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
-            for _p35 in clockwise_from(st, st.vars['supreme']):
+            for _p35 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p35
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p35
@@ -3262,13 +3263,13 @@ def build(num_players, files):
                 st.at = o132  # game.yaml:114
                 _args48 = {'p': _p35}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
+                    enter_procedure(st, S[83])
                 st.inline += 1
                 try:
                     c_0(st, _args48, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure turn (' + str(S[111]) + ')')
+                    traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
                 st.inline -= 1
             st.at = o134  # game.yaml:114
@@ -3285,13 +3286,13 @@ def build(num_players, files):
             st.at = o139  # game.yaml:115
             _args49 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 c_8(st, _args49, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure struggle (' + str(S[112]) + ')')
+                traced(e, 'procedure struggle (' + str(S[111]) + ')')
                 raise
             st.inline -= 1
             st.at = o140  # game.yaml:115
@@ -3307,13 +3308,13 @@ def build(num_players, files):
                 st.at = o144  # game.yaml:116
                 _args50 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[86])
+                    enter_procedure(st, S[85])
                 st.inline += 1
                 try:
                     c_9(st, _args50, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure end_of_day (' + str(S[113]) + ')')
+                    traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o145  # game.yaml:116
@@ -3324,7 +3325,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Player Turns'
         if pc <= 1:
             st.at = o133  # game.yaml:114
-            for _p37 in clockwise_from(st, st.vars['supreme']):
+            for _p37 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p37
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p37
@@ -3333,13 +3334,13 @@ def build(num_players, files):
                 st.at = o132  # game.yaml:114
                 _args51 = {'p': _p37}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[84])
+                    enter_procedure(st, S[83])
                 st.inline += 1
                 try:
                     c_0(st, _args51, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure turn (' + str(S[111]) + ')')
+                    traced(e, 'procedure turn (' + str(S[110]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 2:
@@ -3359,13 +3360,13 @@ def build(num_players, files):
             st.at = o132  # game.yaml:114
             _args52 = {'p': _L_p21}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[84])
+                enter_procedure(st, S[83])
             st.inline += 1
             try:
                 c_0(st, _args52, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure turn (' + str(S[111]) + ')')
+                traced(e, 'procedure turn (' + str(S[110]) + ')')
                 raise
             st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:115
@@ -3380,13 +3381,13 @@ def build(num_players, files):
             st.at = o139  # game.yaml:115
             _args53 = {'day': st.zones[Z_current_day1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[85])
+                enter_procedure(st, S[84])
             st.inline += 1
             try:
                 c_8(st, _args53, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure struggle (' + str(S[112]) + ')')
+                traced(e, 'procedure struggle (' + str(S[111]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -3404,13 +3405,13 @@ def build(num_players, files):
             st.at = o144  # game.yaml:116
             _args54 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[86])
+                enter_procedure(st, S[85])
             st.inline += 1
             try:
                 c_9(st, _args54, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure end_of_day (' + str(S[113]) + ')')
+                traced(e, 'procedure end_of_day (' + str(S[112]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -3418,7 +3419,7 @@ def build(num_players, files):
             st.vars['phase'] = ''
 
     def tie_0(st, env):  # game.yaml:327
-        return len(st.zones[(Z_won_days1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[114])))])
+        return len(st.zones[(Z_won_days1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[113])))])
     def init_supreme(st, env):  # game.yaml:66
         return 0
     def init_score(st, env):  # game.yaml:69
@@ -3432,69 +3433,69 @@ def build(num_players, files):
     def init_start_player(st, env):  # game.yaml:105
         return first(st.players)
 
-    o0 = Block(0, S[111], 5, step_0)
-    o1 = Block(1, S[90], 1, step_1)
-    o2 = Block(2, S[96], 1, step_2)
-    o3 = Block(3, S[91], 1, step_3)
-    o4 = Block(4, S[37], 1, step_4)
-    o5 = Block(5, S[92], 1, step_5)
-    o6 = Block(6, S[103], 4, step_6)
-    o7 = Block(7, S[105], 1, step_7)
-    o8 = Block(8, S[112], 7, step_8)
-    o9 = Block(9, S[113], 4, step_9)
+    o0 = Block(0, S[110], 5, step_0)
+    o1 = Block(1, S[89], 1, step_1)
+    o2 = Block(2, S[95], 1, step_2)
+    o3 = Block(3, S[90], 1, step_3)
+    o4 = Block(4, S[36], 1, step_4)
+    o5 = Block(5, S[91], 1, step_5)
+    o6 = Block(6, S[102], 4, step_6)
+    o7 = Block(7, S[104], 1, step_7)
+    o8 = Block(8, S[111], 7, step_8)
+    o9 = Block(9, S[112], 4, step_9)
     o10 = Stmt(10, S[8])
     o11 = Stmt(11, S[9])
     o12 = Stmt(12, S[10])
     o13 = Stmt(13, S[11])
     o14 = Stmt(14, S[13])
-    o15 = Block(15, S[115], 1, step_15)
-    o16 = Stmt(16, S[26])
-    o17 = Block(17, S[116], 1, step_17)
-    o18 = Stmt(18, S[117])
-    o19 = ChooseOp(S[93], e19_player, e19_prompt, [
+    o15 = Block(15, S[114], 1, step_15)
+    o16 = Stmt(16, S[25])
+    o17 = Block(17, S[115], 1, step_17)
+    o18 = Stmt(18, S[116])
+    o19 = ChooseOp(S[92], e19_player, e19_prompt, [
         OptionOp(site[0], e19_label0, None, None, None, o15),
         OptionOp(site[1], e19_label1, 'd', e19_items1, e19_when1, o17),
     ], False)
     o19.collect = collect_19
     o19.resolve = resolve_19
     o19.uid = 19
-    o20 = PickOp(S[94], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, e20_where, None, False, site[2])
+    o20 = PickOp(S[93], e20_player, e20_prompt, 'c', e20_src, e20_dest, e20_min, e20_max, e20_where, None, False, site[2])
     o20.candidates = cands_20
     o20.uid = 20
-    o21 = Block(21, S[118], 0, step_21)
-    o22 = Block(22, S[119], 3, step_22)
-    o23 = Stmt(23, S[31])
-    o24 = Block(24, S[120], 1, step_24)
-    o25 = PickOp(S[97], e25_player, e25_prompt, 'c', e25_src, e25_dest, e25_min, e25_max, None, None, False, site[5])
+    o21 = Block(21, S[117], 0, step_21)
+    o22 = Block(22, S[118], 3, step_22)
+    o23 = Stmt(23, S[30])
+    o24 = Block(24, S[119], 1, step_24)
+    o25 = PickOp(S[96], e25_player, e25_prompt, 'c', e25_src, e25_dest, e25_min, e25_max, None, None, False, site[5])
     o25.candidates = cands_25
     o25.uid = 25
-    o26 = ForOp(S[121], 'q', e26_items, o24, False, seats=True)
+    o26 = ForOp(S[120], 'q', e26_items, o24, False, seats=True)
     o26.uid = 26
-    o27 = Stmt(27, S[33])
-    o28 = Block(28, S[122], 2, step_28)
-    o29 = Stmt(29, S[35])
-    o30 = Block(30, S[123], 1, step_30)
-    o31 = Stmt(31, S[36])
-    o32 = ChooseOp(S[98], e32_player, e32_prompt, [
+    o27 = Stmt(27, S[32])
+    o28 = Block(28, S[121], 2, step_28)
+    o29 = Stmt(29, S[34])
+    o30 = Block(30, S[122], 1, step_30)
+    o31 = Stmt(31, S[35])
+    o32 = ChooseOp(S[97], e32_player, e32_prompt, [
         OptionOp(site[7], e32_label0, 'q', e32_items0, e32_when0, o30),
     ], False)
     o32.collect = collect_32
     o32.resolve = resolve_32
     o32.uid = 32
-    o33 = Block(33, S[124], 2, step_33)
-    o34 = Stmt(34, S[38])
-    o35 = Block(35, S[125], 1, step_35)
-    o36 = Stmt(36, S[126])
-    o37 = ChooseOp(S[99], e37_player, e37_prompt, [
+    o33 = Block(33, S[123], 2, step_33)
+    o34 = Stmt(34, S[37])
+    o35 = Block(35, S[124], 1, step_35)
+    o36 = Stmt(36, S[125])
+    o37 = ChooseOp(S[98], e37_player, e37_prompt, [
         OptionOp(site[9], e37_label0, 'b', e37_items0, e37_when0, o35),
     ], False)
     o37.collect = collect_37
     o37.resolve = resolve_37
     o37.uid = 37
-    o38 = Block(38, S[127], 2, step_38)
-    o39 = Stmt(39, S[41])
-    o40 = Stmt(40, S[128])
-    o41 = ChooseOp(S[95], e41_player, e41_prompt, [
+    o38 = Block(38, S[126], 2, step_38)
+    o39 = Stmt(39, S[40])
+    o40 = Stmt(40, S[127])
+    o41 = ChooseOp(S[94], e41_player, e41_prompt, [
         OptionOp(site[3], e41_label0, None, None, None, o21),
         OptionOp(site[4], e41_label1, None, None, e41_when1, o22),
         OptionOp(site[6], e41_label2, 'd', e41_items2, e41_when2, o28),
@@ -3504,27 +3505,27 @@ def build(num_players, files):
     o41.collect = collect_41
     o41.resolve = resolve_41
     o41.uid = 41
-    o42 = Stmt(42, S[129])
-    o43 = Block(43, S[130], 2, step_43)
-    o44 = PickOp(S[101], e44_player, e44_prompt, 'c', e44_src, e44_dest, e44_min, e44_max, e44_where, None, False, site[12])
+    o42 = Stmt(42, S[128])
+    o43 = Block(43, S[129], 2, step_43)
+    o44 = PickOp(S[100], e44_player, e44_prompt, 'c', e44_src, e44_dest, e44_min, e44_max, e44_where, None, False, site[12])
     o44.candidates = cands_44
     o44.uid = 44
-    o45 = Stmt(45, S[131])
-    o46 = Block(46, S[132], 1, step_46)
-    o47 = Block(47, S[133], 1, step_47)
-    o48 = Stmt(48, S[49])
-    o49 = ChooseOp(S[102], e49_player, e49_prompt, [
+    o45 = Stmt(45, S[130])
+    o46 = Block(46, S[131], 1, step_46)
+    o47 = Block(47, S[132], 1, step_47)
+    o48 = Stmt(48, S[48])
+    o49 = ChooseOp(S[101], e49_player, e49_prompt, [
         OptionOp(site[14], e49_label0, 'd', e49_items0, e49_when0, o47),
     ], False)
     o49.collect = collect_49
     o49.resolve = resolve_49
     o49.uid = 49
-    o50 = Block(50, S[134], 2, step_50)
-    o51 = PickOp(S[104], e51_player, e51_prompt, 'c', e51_src, e51_dest, e51_min, None, None, 'gone', False, site[16])
+    o50 = Block(50, S[133], 2, step_50)
+    o51 = PickOp(S[103], e51_player, e51_prompt, 'c', e51_src, e51_dest, e51_min, None, None, 'gone', False, site[16])
     o51.candidates = cands_51
     o51.uid = 51
-    o52 = Stmt(52, S[51])
-    o53 = ChooseOp(S[100], e53_player, e53_prompt, [
+    o52 = Stmt(52, S[50])
+    o53 = ChooseOp(S[99], e53_player, e53_prompt, [
         OptionOp(site[11], e53_label0, 'd', e53_items0, e53_when0, o43),
         OptionOp(site[13], e53_label1, 'q', e53_items1, e53_when1, o46),
         OptionOp(site[15], e53_label2, None, None, None, o50),
@@ -3532,150 +3533,150 @@ def build(num_players, files):
     o53.collect = collect_53
     o53.resolve = resolve_53
     o53.uid = 53
-    o54 = Stmt(54, S[135])
+    o54 = Stmt(54, S[134])
     o55 = Stmt(55, S[15])
-    o56 = Block(56, S[136], 1, step_56)
-    o57 = Stmt(57, S[56])
-    o58 = Stmt(58, S[137])
-    o59 = Block(59, S[138], 1, step_59)
-    o60 = Stmt(60, S[139])
-    o61 = Block(61, S[140], 5, step_61)
-    o62 = Stmt(62, S[59])
-    o63 = Stmt(63, S[141])
-    o64 = WinnerOp(S[142], 'majority:holder', e64_among, e64_strength, e64_chooser, True, 'w', e64_prompt, site[19], fmt_player1)
+    o56 = Block(56, S[135], 1, step_56)
+    o57 = Stmt(57, S[55])
+    o58 = Stmt(58, S[136])
+    o59 = Block(59, S[137], 1, step_59)
+    o60 = Stmt(60, S[138])
+    o61 = Block(61, S[139], 5, step_61)
+    o62 = Stmt(62, S[58])
+    o63 = Stmt(63, S[140])
+    o64 = WinnerOp(S[141], 'majority:holder', e64_among, e64_strength, e64_chooser, True, 'w', e64_prompt, site[19], fmt_player1)
     o64.uid = 64
-    o65 = Block(65, S[143], 4, step_65)
-    o66 = Stmt(66, S[144])
-    o67 = Stmt(67, S[145])
-    o68 = Stmt(68, S[64])
-    o69 = Stmt(69, S[68])
-    o70 = Stmt(70, S[146])
-    o71 = Block(71, S[147], 1, step_71)
-    o72 = Stmt(72, S[148])
-    o73 = ForOp(S[149], 'x', e73_items, o71, False, seats=True)
+    o65 = Block(65, S[142], 4, step_65)
+    o66 = Stmt(66, S[143])
+    o67 = Stmt(67, S[144])
+    o68 = Stmt(68, S[63])
+    o69 = Stmt(69, S[67])
+    o70 = Stmt(70, S[145])
+    o71 = Block(71, S[146], 1, step_71)
+    o72 = Stmt(72, S[147])
+    o73 = ForOp(S[148], 'x', e73_items, o71, False, seats=True)
     o73.uid = 73
-    o74 = ChooseOp(S[106], e74_player, e74_prompt, [
+    o74 = ChooseOp(S[105], e74_player, e74_prompt, [
         OptionOp(site[17], e74_label0, None, None, None, o59),
         OptionOp(site[18], e74_label1, None, None, None, o61),
     ], False)
     o74.collect = collect_74
     o74.resolve = resolve_74
     o74.uid = 74
-    o75 = PickOp(S[107], e75_player, e75_prompt, 'c', e75_src, e75_dest, e75_min, e75_max, None, None, True, site[20])
+    o75 = PickOp(S[106], e75_player, e75_prompt, 'c', e75_src, e75_dest, e75_min, e75_max, None, None, True, site[20])
     o75.candidates = cands_75
     o75.uid = 75
-    o76 = Block(76, S[150], 1, step_76)
-    o77 = Block(77, S[151], 1, step_77)
-    o78 = Block(78, S[152], 1, step_78)
-    o79 = Stmt(79, S[74])
-    o80 = Block(80, S[153], 0, step_80)
-    o81 = ChooseOp(S[108], e81_player, e81_prompt, [
+    o76 = Block(76, S[149], 1, step_76)
+    o77 = Block(77, S[150], 1, step_77)
+    o78 = Block(78, S[151], 1, step_78)
+    o79 = Stmt(79, S[73])
+    o80 = Block(80, S[152], 0, step_80)
+    o81 = ChooseOp(S[107], e81_player, e81_prompt, [
         OptionOp(site[21], e81_label0, None, None, None, o78),
         OptionOp(site[22], e81_label1, None, None, None, o80),
     ], False)
     o81.collect = collect_81
     o81.resolve = resolve_81
     o81.uid = 81
-    o82 = Stmt(82, S[154])
-    o83 = ForOp(S[155], 'q', e83_items, o76, True, seats=True)
+    o82 = Stmt(82, S[153])
+    o83 = ForOp(S[154], 'q', e83_items, o76, True, seats=True)
     o83.uid = 83
-    o84 = Stmt(84, S[156])
-    o85 = Stmt(85, S[157])
-    o86 = Block(86, S[158], 1, step_86)
-    o87 = Stmt(87, S[159])
-    o88 = ForOp(S[160], 'q', e88_items, o86, False, seats=True)
+    o84 = Stmt(84, S[155])
+    o85 = Stmt(85, S[156])
+    o86 = Block(86, S[157], 1, step_86)
+    o87 = Stmt(87, S[158])
+    o88 = ForOp(S[159], 'q', e88_items, o86, False, seats=True)
     o88.uid = 88
-    o89 = WinnerOp(S[161], 'majority:holder', e89_among, e89_strength, e89_chooser, True, 'w', e89_prompt, site[23], fmt_player1)
+    o89 = WinnerOp(S[160], 'majority:holder', e89_among, e89_strength, e89_chooser, True, 'w', e89_prompt, site[23], fmt_player1)
     o89.uid = 89
-    o90 = Block(90, S[162], 3, step_90)
-    o91 = Stmt(91, S[163])
-    o92 = Block(92, S[164], 1, step_92)
-    o93 = Stmt(93, S[23])
-    o94 = Stmt(94, S[165])
-    o95 = Block(95, S[166], 2, step_95)
-    o96 = Stmt(96, S[167])
-    o97 = Stmt(97, S[168])
-    o98 = Stmt(98, S[169])
-    o99 = Block(99, S[170], 1, step_99)
-    o100 = Stmt(100, S[171])
-    o101 = ForOp(S[172], 'q', e101_items, o99, False, seats=True)
+    o90 = Block(90, S[161], 3, step_90)
+    o91 = Stmt(91, S[162])
+    o92 = Block(92, S[163], 1, step_92)
+    o93 = Stmt(93, S[22])
+    o94 = Stmt(94, S[164])
+    o95 = Block(95, S[165], 2, step_95)
+    o96 = Stmt(96, S[166])
+    o97 = Stmt(97, S[167])
+    o98 = Stmt(98, S[168])
+    o99 = Block(99, S[169], 1, step_99)
+    o100 = Stmt(100, S[170])
+    o101 = ForOp(S[171], 'q', e101_items, o99, False, seats=True)
     o101.uid = 101
-    o102 = Block(102, S[173], 1, step_102)
-    o103 = Block(103, S[174], 1, step_103)
-    o104 = Stmt(104, S[79])
-    o105 = Block(105, S[175], 1, step_105)
-    o106 = PickOp(S[109], e106_player, e106_prompt, 'c', e106_src, e106_dest, e106_min, e106_max, None, None, False, site[24])
+    o102 = Block(102, S[172], 1, step_102)
+    o103 = Block(103, S[173], 1, step_103)
+    o104 = Stmt(104, S[78])
+    o105 = Block(105, S[174], 1, step_105)
+    o106 = PickOp(S[108], e106_player, e106_prompt, 'c', e106_src, e106_dest, e106_min, e106_max, None, None, False, site[24])
     o106.candidates = cands_106
     o106.uid = 106
-    o107 = Stmt(107, S[176])
-    o108 = ForOp(S[177], 'q', e108_items, o102, False, seats=True)
+    o107 = Stmt(107, S[175])
+    o108 = ForOp(S[176], 'q', e108_items, o102, False, seats=True)
     o108.uid = 108
-    o109 = Stmt(109, S[178])
-    o110 = Stmt(110, S[179])
-    o111 = Stmt(111, S[180])
-    o112 = Block(112, S[181], 3, step_112)
-    o113 = Stmt(113, S[182])
-    o114 = Stmt(114, S[183])
-    o115 = Block(115, S[184], 1, step_115)
-    o116 = Stmt(116, S[82])
-    o117 = ForOp(S[185], 'p', e117_items, o115, False, seats=True)
+    o109 = Stmt(109, S[177])
+    o110 = Stmt(110, S[178])
+    o111 = Stmt(111, S[179])
+    o112 = Block(112, S[180], 3, step_112)
+    o113 = Stmt(113, S[181])
+    o114 = Stmt(114, S[182])
+    o115 = Block(115, S[183], 1, step_115)
+    o116 = Stmt(116, S[81])
+    o117 = ForOp(S[184], 'p', e117_items, o115, False, seats=True)
     o117.uid = 117
-    o118 = Block(118, S[110], 1, step_118)
-    o119 = Block(119, S[110], 6, step_119)
-    o120 = Stmt(120, S[110])
-    o121 = Stmt(121, S[110])
-    o122 = Block(122, S[186], 5, step_122)
-    o123 = Stmt(123, S[186])
-    o124 = Stmt(124, S[186])
-    o125 = Stmt(125, S[187])
-    o126 = Stmt(126, S[188])
-    o127 = Stmt(127, S[186])
-    o128 = Block(128, S[189], 4, step_128)
-    o129 = Stmt(129, S[189])
-    o130 = Block(130, S[190], 2, step_130)
-    o131 = Stmt(131, S[189])
-    o132 = Stmt(132, S[84])
-    o133 = ForOp(S[189], 'p', e133_items, o130, False, seats=True)
+    o118 = Block(118, S[109], 1, step_118)
+    o119 = Block(119, S[109], 6, step_119)
+    o120 = Stmt(120, S[109])
+    o121 = Stmt(121, S[109])
+    o122 = Block(122, S[185], 5, step_122)
+    o123 = Stmt(123, S[185])
+    o124 = Stmt(124, S[185])
+    o125 = Stmt(125, S[186])
+    o126 = Stmt(126, S[187])
+    o127 = Stmt(127, S[185])
+    o128 = Block(128, S[188], 4, step_128)
+    o129 = Stmt(129, S[188])
+    o130 = Block(130, S[189], 2, step_130)
+    o131 = Stmt(131, S[188])
+    o132 = Stmt(132, S[83])
+    o133 = ForOp(S[188], 'p', e133_items, o130, False, seats=True)
     o133.uid = 133
-    o134 = Stmt(134, S[189])
-    o135 = Stmt(135, S[189])
-    o136 = Block(136, S[191], 4, step_136)
-    o137 = Stmt(137, S[191])
-    o138 = Stmt(138, S[191])
-    o139 = Stmt(139, S[85])
-    o140 = Stmt(140, S[191])
-    o141 = Block(141, S[192], 4, step_141)
-    o142 = Stmt(142, S[192])
-    o143 = Stmt(143, S[192])
-    o144 = Stmt(144, S[86])
-    o145 = Stmt(145, S[192])
-    o146 = Stmt(146, S[192])
-    o147 = RepeatOp(S[110], o119, e147_cond, False)
+    o134 = Stmt(134, S[188])
+    o135 = Stmt(135, S[188])
+    o136 = Block(136, S[190], 4, step_136)
+    o137 = Stmt(137, S[190])
+    o138 = Stmt(138, S[190])
+    o139 = Stmt(139, S[84])
+    o140 = Stmt(140, S[190])
+    o141 = Block(141, S[191], 4, step_141)
+    o142 = Stmt(142, S[191])
+    o143 = Stmt(143, S[191])
+    o144 = Stmt(144, S[85])
+    o145 = Stmt(145, S[191])
+    o146 = Stmt(146, S[191])
+    o147 = RepeatOp(S[109], o119, e147_cond, False)
     o147.uid = 147
-    o148 = Block(148, S[193], 1, step_148)
-    o149 = Block(149, S[194], 1, step_149)
-    o150 = Block(150, S[195], 2, step_150)
-    o151 = Stmt(151, S[196])
-    o152 = Stmt(152, S[87])
-    o153 = ForOp(S[197], 'd', e153_items, o150, False)
+    o148 = Block(148, S[192], 1, step_148)
+    o149 = Block(149, S[193], 1, step_149)
+    o150 = Block(150, S[194], 2, step_150)
+    o151 = Stmt(151, S[195])
+    o152 = Stmt(152, S[86])
+    o153 = ForOp(S[196], 'd', e153_items, o150, False)
     o153.uid = 153
-    o154 = ForOp(S[198], 'p', e154_items, o149, False, seats=True)
+    o154 = ForOp(S[197], 'p', e154_items, o149, False, seats=True)
     o154.uid = 154
     P.resume = {0: c_0, 1: c_1, 2: c_2, 3: c_3, 5: c_5, 6: c_6, 7: c_7, 8: c_8, 9: c_9, 22: c_22, 24: c_24, 28: c_28, 33: c_33, 38: c_38, 43: c_43, 46: c_46, 47: c_47, 50: c_50, 56: c_56, 61: c_61, 76: c_76, 77: c_77, 78: c_78, 102: c_102, 105: c_105, 118: c_118, 119: c_119, 128: c_128, 130: c_130, 136: c_136, 141: c_141}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154]
     P.setup = o112
     P.play = o118
     P.scoring = o148
-    P.proc_names = {o0.uid: 'procedure turn (' + str(S[111]) + ')', o1.uid: 'procedure bonus (' + str(S[90]) + ')', o2.uid: 'procedure pay_pair (' + str(S[96]) + ')', o3.uid: 'procedure special_ability (' + str(S[91]) + ')', o4.uid: 'procedure return_marker (' + str(S[37]) + ')', o5.uid: 'procedure action (' + str(S[92]) + ')', o6.uid: 'procedure usurp (' + str(S[103]) + ')', o7.uid: 'procedure build_legion (' + str(S[105]) + ')', o8.uid: 'procedure struggle (' + str(S[112]) + ')', o9.uid: 'procedure end_of_day (' + str(S[113]) + ')'}
+    P.proc_names = {o0.uid: 'procedure turn (' + str(S[110]) + ')', o1.uid: 'procedure bonus (' + str(S[89]) + ')', o2.uid: 'procedure pay_pair (' + str(S[95]) + ')', o3.uid: 'procedure special_ability (' + str(S[90]) + ')', o4.uid: 'procedure return_marker (' + str(S[36]) + ')', o5.uid: 'procedure action (' + str(S[91]) + ')', o6.uid: 'procedure usurp (' + str(S[102]) + ')', o7.uid: 'procedure build_legion (' + str(S[104]) + ')', o8.uid: 'procedure struggle (' + str(S[111]) + ')', o9.uid: 'procedure end_of_day (' + str(S[112]) + ')'}
     P.var_specs = [
-        VarSpec('supreme', 'player', None, S[199], 'public'),
-        VarSpec('score', 'int', 'players', S[200], 'public'),
-        VarSpec('round', 'int', None, S[110], 'public'),
-        VarSpec('phase', 'str', None, S[110], 'public'),
-        VarSpec('turn_player', 'player', None, S[110], 'public'),
-        VarSpec('start_player', 'player', None, S[110], 'public'),
+        VarSpec('supreme', 'player', None, S[198], 'public'),
+        VarSpec('score', 'int', 'players', S[199], 'public'),
+        VarSpec('round', 'int', None, S[109], 'public'),
+        VarSpec('phase', 'str', None, S[109], 'public'),
+        VarSpec('turn_player', 'player', None, S[109], 'public'),
+        VarSpec('start_player', 'player', None, S[109], 'public'),
     ]
     P.var_initial = {'supreme': init_supreme, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player}
     P.tie_breakers = [tie_0]
-    P.tie_breaker_spans = [S[201]]
+    P.tie_breaker_spans = [S[200]]
     return P

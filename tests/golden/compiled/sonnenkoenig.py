@@ -589,6 +589,7 @@ def build(num_players, files):
     Z_area1 = P.zone_base['area']
     Z_auction_area1 = P.zone_base['auction_area']
     Z_chips1 = P.zone_base['chips']
+    SEATS_others1 = {p: tuple(range(p + 1, num_players)) + tuple(range(p)) for p in range(num_players)}
     Z_lower_half1 = P.zone_base['lower_half']
     Z_draw_pile1 = P.zone_base['draw_pile']
     C_ludwig1 = P.card_by_key('ludwig')
@@ -605,6 +606,7 @@ def build(num_players, files):
     TRIGGERS1 = P.triggers_at
     Z_revealed1 = P.zone_base['revealed']
     Z_discard1 = P.zone_base['discard']
+    SEATS_clockwise_from1 = {p: tuple(range(p, num_players)) + tuple(range(p)) for p in range(num_players)}
     C_violet1 = P.card_by_key('violet')
     fmt_list_player1 = formatter('list:player')
     Z_deck1 = P.zone_base['deck']
@@ -722,7 +724,7 @@ def build(num_players, files):
         return result
 
     def fn_can_swap(st, v_p):  # game.yaml:185
-        return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q1)]) > 0) for _q1 in others(st, v_p)))
+        return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q1)]) > 0) for _q1 in ((SEATS_others1.get(v_p) if len(st.players) == num_players else None) or others(st, v_p))))
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         if st.calls >= MAX_CALL_DEPTH:
@@ -1146,7 +1148,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q2)]) > 0) for _q2 in others(st, env['p'])))):
+            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q2)]) > 0) for _q2 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p']))))):
                 st.frames.append(Frame(o137, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1287,7 +1289,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q3 for _q3 in clockwise_from(st, env['r']) if (_q3 in fn_colour_majority(st, S[57], C_violet1))]
+            env['holders'] = [_q3 for _q3 in ((SEATS_clockwise_from1.get(env['r']) if len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if (_q3 in fn_colour_majority(st, S[57], C_violet1))]
             st.at = o233  # game.yaml:574
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
@@ -1311,7 +1313,7 @@ def build(num_players, files):
             st.at = o249  # game.yaml:598
             env['most'] = max([fn_visible_seals(st, S[58], _q4) for _q4 in st.players])
             st.at = o250  # game.yaml:599
-            env['debtors'] = [_q5 for _q5 in clockwise_from(st, env['r']) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q5) < env['most']))]
+            env['debtors'] = [_q5 for _q5 in ((SEATS_clockwise_from1.get(env['r']) if len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q5) < env['most']))]
             st.at = o251  # game.yaml:600
             if st.record_log:
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
@@ -1592,7 +1594,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _q6 in others(st, _L_p2):  # game.yaml:304
+        for _q6 in ((SEATS_others1.get(_L_p2) if len(st.players) == num_players else None) or others(st, _L_p2)):  # game.yaml:304
             a = A_11 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1770,7 +1772,7 @@ def build(num_players, files):
     def e76_items1(st, env):  # game.yaml:335
         return fn_top_cards(st, S[77], env['p'])
     def e76_when1(st, env):  # game.yaml:335
-        return any((len(st.zones[(Z_area1 + _q8)]) > 0) for _q8 in others(st, env['p']))
+        return any((len(st.zones[(Z_area1 + _q8)]) > 0) for _q8 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p'])))
     def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
     def collect_76(st, env):  # game.yaml:318
@@ -1785,7 +1787,7 @@ def build(num_players, files):
                 values.append(_c33)
                 idx.append(0)
         _items6 = fn_top_cards(st, S[77], _L_p3)  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in others(st, _L_p3)):
+        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_L_p3) if len(st.players) == num_players else None) or others(st, _L_p3))):
             for _c34 in _items6:
                 a = A_41 + _c34.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1871,7 +1873,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _q10 in others(st, _L_p4):  # game.yaml:348
+        for _q10 in ((SEATS_others1.get(_L_p4) if len(st.players) == num_players else None) or others(st, _L_p4)):  # game.yaml:348
             if not ((len(st.zones[(Z_area1 + _q10)]) > 0)):
                 continue
             a = A_61 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else option_seat(_q10, num_players))
@@ -2263,11 +2265,11 @@ def build(num_players, files):
     def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
     def e128_when2(st, env):  # game.yaml:424
-        return ((len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in others(st, env['p']))))
+        return ((len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p'])))))
     def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
     def e128_when3(st, env):  # game.yaml:426
-        return ((len([1 for _c42 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c42.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in others(st, env['p'])))
+        return ((len([1 for _c42 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c42.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p']))))
     def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
     def e128_when4(st, env):  # game.yaml:429
@@ -2282,7 +2284,7 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = others(st, _L_p5)  # game.yaml:422
+        _items8 = ((SEATS_others1.get(_L_p5) if len(st.players) == num_players else None) or others(st, _L_p5))  # game.yaml:422
         if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
             for _q14 in _items8:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
@@ -2290,11 +2292,11 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if ((len([1 for _c45 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in others(st, _L_p5)))):  # game.yaml:424
+        if ((len([1 for _c45 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_L_p5) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c46 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c46.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in others(st, _L_p5))):  # game.yaml:426
+        if ((len([1 for _c46 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c46.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in ((SEATS_others1.get(_L_p5) if len(st.players) == num_players else None) or others(st, _L_p5)))):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -2425,7 +2427,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _q18 in others(st, _L_p7):  # game.yaml:439
+        for _q18 in ((SEATS_others1.get(_L_p7) if len(st.players) == num_players else None) or others(st, _L_p7)):  # game.yaml:439
             if not ((len(st.zones[(Z_area1 + _q18)]) > 0)):
                 continue
             a = A_171 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else option_seat(_q18, num_players))
@@ -3859,7 +3861,7 @@ def build(num_players, files):
             for _k1 in span_list(1, (3 if env['dominion'] else 2), S[70]):
                 env['k'] = _k1
                 st.at = o54  # game.yaml:302
-                _v14 = others(st, _L_p12)  # game.yaml:304
+                _v14 = ((SEATS_others1.get(_L_p12) if len(st.players) == num_players else None) or others(st, _L_p12))  # game.yaml:304
                 _end2 = len(_v14)
                 if not _end2:
                     raise RuleError('a choice has no legal option', S[158])
@@ -3879,7 +3881,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o62  # game.yaml:305
             _live5 = live_mask(st)
-            for _q22 in others(st, _L_p12):
+            for _q22 in ((SEATS_others1.get(_L_p12) if len(st.players) == num_players else None) or others(st, _L_p12)):
                 if gone(st, _live5, _q22):
                     continue
                 env['q'] = _q22
@@ -3915,7 +3917,7 @@ def build(num_players, files):
                     _actions2.add(_a17)
                     _v15.append(_c87)
             _items13 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
-            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in others(st, _L_p13)):
+            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_L_p13) if len(st.players) == num_players else None) or others(st, _L_p13))):
                 _v16 = []
                 for _c88 in _items13:
                     _a18 = A_41 + _c88.type_id
@@ -3997,7 +3999,7 @@ def build(num_players, files):
         _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:345
-            _v18 = [_q24 for _q24 in others(st, _L_p14) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
+            _v18 = [_q24 for _q24 in ((SEATS_others1.get(_L_p14) if len(st.players) == num_players else None) or others(st, _L_p14)) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
             _end7 = len(_v18)
             if not _end7:
                 raise RuleError('a choice has no legal option', S[163])
@@ -4294,16 +4296,16 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = others(st, _L_p19)  # game.yaml:422
+            _items15 = ((SEATS_others1.get(_L_p19) if len(st.players) == num_players else None) or others(st, _L_p19))  # game.yaml:422
             if _items15 and (len([1 for _c96 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c96.kind == 'gold_chips')]) >= 1):
                 _v21 = _items15
             else:
                 _v21 = []
-            if ((len([1 for _c97 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c97.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in others(st, _L_p19)))):  # game.yaml:424
+            if ((len([1 for _c97 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c97.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_L_p19) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c98 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c98.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in others(st, _L_p19))):  # game.yaml:426
+            if ((len([1 for _c98 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c98.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in ((SEATS_others1.get(_L_p19) if len(st.players) == num_players else None) or others(st, _L_p19)))):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
@@ -4435,7 +4437,7 @@ def build(num_players, files):
         _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o136  # game.yaml:436
-            _v22 = [_q30 for _q30 in others(st, _L_p20) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
+            _v22 = [_q30 for _q30 in ((SEATS_others1.get(_L_p20) if len(st.players) == num_players else None) or others(st, _L_p20)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
             _end17 = len(_v22)
             if not _end17:
                 raise RuleError('a choice has no legal option', S[174])
@@ -4500,7 +4502,7 @@ def build(num_players, files):
         _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in others(st, _L_p21)))):
+            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in ((SEATS_others1.get(_L_p21) if len(st.players) == num_players else None) or others(st, _L_p21))))):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
@@ -4798,7 +4800,7 @@ def build(num_players, files):
         _L_card1 = env['card']
         if pc <= 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q33 for _q33 in clockwise_from(st, _L_r2) if (_q33 in fn_colour_majority(st, S[57], C_violet1))]
+            env['holders'] = [_q33 for _q33 in ((SEATS_clockwise_from1.get(_L_r2) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in fn_colour_majority(st, S[57], C_violet1))]
         if pc <= 1:
             st.at = o233  # game.yaml:574
             if st.record_log:
@@ -4911,7 +4913,7 @@ def build(num_players, files):
             env['most'] = max([fn_visible_seals(st, S[58], _q35) for _q35 in st.players])
         if pc <= 1:
             st.at = o250  # game.yaml:599
-            env['debtors'] = [_q36 for _q36 in clockwise_from(st, _L_r3) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
+            env['debtors'] = [_q36 for _q36 in ((SEATS_clockwise_from1.get(_L_r3) if len(st.players) == num_players else None) or clockwise_from(st, _L_r3)) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
         if pc <= 2:
             st.at = o251  # game.yaml:600
             if st.record_log:
@@ -5213,7 +5215,7 @@ def build(num_players, files):
         _S_p17 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
         if pc <= 0:
             st.at = o54  # game.yaml:302
-            _v28 = others(st, _L_p27)  # game.yaml:304
+            _v28 = ((SEATS_others1.get(_L_p27) if len(st.players) == num_players else None) or others(st, _L_p27))  # game.yaml:304
             _end33 = len(_v28)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[158])
@@ -6778,7 +6780,7 @@ def build(num_players, files):
                         raise too_long(S[195])
                     st.at = o321  # game.yaml:207
                     _live15 = live_mask(st)
-                    for _p61 in clockwise_from(st, st.vars['start_player']):
+                    for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                         if gone(st, _live15, _p61):
                             continue
                         env['p'] = _p61
@@ -6861,7 +6863,7 @@ def build(num_players, files):
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live16 = live_mask(st)
-                for _p62 in clockwise_from(st, st.vars['start_player']):
+                for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     if gone(st, _live16, _p62):
                         continue
                     env['p'] = _p62
@@ -6937,7 +6939,7 @@ def build(num_players, files):
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live17 = live_mask(st)
-                for _p63 in clockwise_from(st, st.vars['start_player']):
+                for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     if gone(st, _live17, _p63):
                         continue
                     env['p'] = _p63
@@ -7003,7 +7005,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o321  # game.yaml:207
             _live18 = live_mask(st)
-            for _p64 in clockwise_from(st, st.vars['start_player']):
+            for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 if gone(st, _live18, _p64):
                     continue
                 env['p'] = _p64
