@@ -109,7 +109,10 @@ class ExprEmitter:
         ):
             return self.emit(e, scope)
         arg = self.emit(e.args[0], scope)
-        table = seat_list_items(e, arg, lambda name: self.const("seats", name))
+        key = arg if self.facts.of(arg) == SEAT else None
+        if key is None and self.hoist is not None:  # (None if arg is no hoisted local)
+            key = self.hoist.checked(arg)
+        table = seat_list_items(e, arg, lambda name: self.const("seats", name), key)
         text = table or self._builtin(e, [arg])
         self.facts.note_items(text, SEAT)
         return text

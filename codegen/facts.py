@@ -158,18 +158,25 @@ SEAT_TABLES = {
 }
 
 
-def seat_list_items(e: ir.Expr, arg: str, table: Callable[[str], str]) -> str | None:
+def seat_list_items(
+    e: ir.Expr, arg: str, table: Callable[[str], str], key: str | None = None
+) -> str | None:
     """Python text for the items of the seat list ``e`` (``others(x)``, ``clockwise_from(x)``,
     its argument written ``arg``) that a loop or a comprehension runs over, never kept as a
     value: when every seat is in play, ``st.players`` is ``[0, .., n-1]`` (a State keeps it in
     seat order, and a save must) and the list from seat x is the table's tuple for x; else, or
-    when x is no key of the table (not a seat of the game), the built-in itself, with its
-    errors. None where this does not apply (another call, an argument that is not a plain
-    read). ``table(name)`` names the build's table of the built-in ``name``; a rules function
-    of the built-in's name is never passed here."""
+    when x is no int key of the table (not a seat of the game; an int first, so that no value
+    is hashed that cannot be), the built-in itself, with its errors. ``key``: a text that is
+    ``arg`` when it is a seat, and else None (a known seat, a hoisted local's test at entry),
+    looked up without that test. None where this does not apply (another call, an argument
+    that is not a plain read). ``table(name)`` names the build's table of the built-in
+    ``name``; a rules function of the built-in's name is never passed here."""
     if not (isinstance(e, ir.Call) and e.func in SEAT_TABLES and _PURE_ARG.fullmatch(arg)):
         return None
-    full = f"{table(e.func)}.get({arg}) if len(st.players) == num_players else None"
+    test = "len(st.players) == num_players"
+    if key is None:
+        key, test = arg, f"type({arg}) is int and {test}"
+    full = f"{table(e.func)}.get({key}) if {test} else None"
     # (a seat's tuple is never empty but others' in a one-seat game, the built-in's [] then)
     return f"(({full}) or {e.func}(st, {arg}))"
 

@@ -9,8 +9,8 @@ option around the call read what the call passes. Its games are the same on both
 played out or through the API. Edited, a seat or a district is not one where it is used: a
 parameter given seat 3 of a 3-player game, none, a minion where a district is wanted, a loop
 or an option over minions, a property that holds a minion in districts, a list made from
-seats; the same rule error, with the same message and at the same place, ends the game on both
-back ends, played out or through the API.
+seats, a list given to others(); the same rule error, with the same message and at the same
+place, ends the game on both back ends, played out or through the API.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def test_the_checks_left_out_and_made_once() -> None:
     assert re.search(r"Z_markers_on\d+ \+ _d\d+\.ordinal\)", direct)
     assert re.search(r"Z_markers_on\d+ \+ _d\d+\.props\['rival'\]\.ordinal\)", direct)
     assert re.search(r"\[-1\]\.props\['home'\]\.ordinal\)", direct)
-    others = r"\(\(SEATS_others\d+\.get\(_L_p\d+\) if len\(st\.players\) == num_players"
+    others = r"\(\(SEATS_others\d+\.get\(_S_p\d+\) if len\(st\.players\) == num_players"
     assert re.search(rf"for (_q\d+) in {others}(?s:.*?)Z_hand\d+ \+ \1\)", direct)
     assert re.search(r"_S_w\d+ = _L_w\d+ if type\(_L_w\d+\) is int and 0 <= _L_w\d+", direct)
     assert re.search(r"_O_d\d+ = _L_d\d+\.ordinal if type\(_L_d\d+\) is Card and", direct)
@@ -113,6 +113,9 @@ def test_the_checks_left_out_and_made_once() -> None:
 
 #: an edit of the fixture: the player variable 'far' holds seat 3, 4, 5 from round 2 on
 FAR = ("        - round += 1\n", "        - round += 1\n        - far = round + 1\n")
+
+#: a local that holds a seat, then a list (the checker lets a value of either type by)
+LIST_V = "      - let v = p if round < 3 else [p]\n"
 
 #: what follows the option 'count {d}' of the fixture's name
 COUNTED = "\n" + " " * 16 + "when: held(d)"
@@ -145,6 +148,11 @@ BROKEN = [
         [FAR, ("for: q in others(p)", "for: q in [far for x in others(p)]")],
         "seat [3-5] is not a player",
         id="made-from-seats",
+    ),
+    pytest.param(
+        [("      - for: q in others(p)\n", LIST_V + "      - for: q in others(v)\n")],
+        r"\[\d\] is not a seat in play",
+        id="list-to-others",
     ),
     pytest.param(
         [("markers_on[top(hand[p]).near]", "markers_on[d.near]")],

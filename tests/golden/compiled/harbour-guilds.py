@@ -414,7 +414,7 @@ def build(num_players, files):
                 st.at = o15  # game.yaml:57
                 st.vars['phase'] = 'Turns'
                 st.at = o29  # game.yaml:57
-                for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p7
                     st.at = o17  # game.yaml:57
                     st.vars['turn_player'] = _p7
@@ -540,7 +540,7 @@ def build(num_players, files):
             st.at = o15  # game.yaml:57
             st.vars['phase'] = 'Turns'
             st.at = o29  # game.yaml:57
-            for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p11
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p11
@@ -659,7 +659,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Turns'
         if pc <= 1:
             st.at = o29  # game.yaml:57
-            for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p15 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p15
                 st.at = o17  # game.yaml:57
                 st.vars['turn_player'] = _p15

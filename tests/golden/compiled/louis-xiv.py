@@ -1016,7 +1016,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
+            result = majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
         except Exception as e:
             st.calls -= 1
             traced(e, 'function most_influence (' + str(S[21]) + ')')
@@ -1029,7 +1029,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:nobody', 2, [len([1 for _m6 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m6.owner == _p2)]) for _p2 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
+            result = majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:nobody', 2, [len([1 for _m6 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m6.owner == _p2)]) for _p2 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
         except Exception as e:
             st.calls -= 1
             traced(e, 'function second_influence (' + str(S[22]) + ')')
@@ -1038,7 +1038,7 @@ def build(num_players, files):
         return result
 
     def fn_coat_majority(st, v_a):  # game.yaml:257
-        return majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
+        return majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + _p3)] if (_c1.props['arms'] == v_a)]) for _p3 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
 
     def proc_earn(st, env):  # game.yaml:358
         st.at = o30  # game.yaml:360
@@ -2217,7 +2217,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e94_items(st, env):  # game.yaml:437
-        return [_q2 for _q2 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q2)]) > 1)]
+        return [_q2 for _q2 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q2)]) > 1)]
     def e95_cond(st, env):  # game.yaml:435
         return any((len(st.zones[(Z_influence_hand1 + _q3)]) > 1) for _q3 in st.players)
     def step_96(st, fr):  # game.yaml:442
@@ -3377,7 +3377,7 @@ def build(num_players, files):
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
 
     def e225_items(st, env):  # game.yaml:630
-        return [_x9 for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= fn_need(st, S[168], env['t']))]
+        return [_x9 for _x9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m16 in st.zones[(Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[0])))] if (_m16.owner == _x9)]) >= fn_need(st, S[168], env['t']))]
     def step_226(st, fr):  # game.yaml:651
         env = fr.env
         pc = fr.pc
@@ -4415,7 +4415,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
-            for _p6 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p6 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p6
                 st.at = o362  # game.yaml:334
                 _args88 = {'p': _p6, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
@@ -4441,7 +4441,7 @@ def build(num_players, files):
             pc = 9
         if pc == 9:
             st.at = o374  # game.yaml:340
-            for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p7 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p7
                 st.at = o373  # game.yaml:341
                 st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p7), False, S[223])
@@ -4731,7 +4731,7 @@ def build(num_players, files):
     def step_409(st, fr):  # game.yaml:779
         env = fr.env
         st.at = o425  # game.yaml:783
-        for _p10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+        for _p10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
             env['p'] = _p10
             st.at = o411  # game.yaml:785
             env['cards'] = ((len(st.zones[(Z_influence_hand1 + _p10)]) + len(st.zones[(Z_intrigue_hand1 + _p10)])) + len(st.zones[(Z_tokens_held1 + _p10)]))
@@ -4803,7 +4803,7 @@ def build(num_players, files):
         for _a3 in span_list(1, 6, S[240]):
             env['a'] = _a3
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c19 in st.zones[(Z_coats_held1 + _p11)] if (_c19.props['arms'] == _a3)]) for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])):
+            for _q6 in list(majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c19 in st.zones[(Z_coats_held1 + _p11)] if (_c19.props['arms'] == _a3)]) for _p11 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])):
                 env['q'] = _q6
                 st.at = o428  # game.yaml:797
                 _args99 = {'p': _q6, 'bonus': True}
@@ -4939,7 +4939,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c23 in st.zones[(Z_coats_held1 + _p13)] if (_c23.props['arms'] == env['a'])]) for _p13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])):
+        for _q7 in list(majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c23 in st.zones[(Z_coats_held1 + _p13)] if (_c23.props['arms'] == env['a'])]) for _p13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])):
             env['q'] = _q7
             st.at = o428  # game.yaml:797
             _args105 = {'p': _q7, 'bonus': True}
@@ -4972,7 +4972,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c24 in st.zones[(Z_coats_held1 + _p14)] if (_c24.props['arms'] == env['a'])]) for _p14 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
+        return majority_holders(st, ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c24 in st.zones[(Z_coats_held1 + _p14)] if (_c24.props['arms'] == env['a'])]) for _p14 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player']))])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[240])
     def step_431(st, fr):  # game.yaml:799
@@ -5178,7 +5178,7 @@ def build(num_players, files):
     def c_8(st, env, pc):  # game.yaml:424
         if pc <= 0:
             st.at = o90  # game.yaml:427
-            for _p17 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p17 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p17
                 st.at = o84  # game.yaml:429
                 _i31 = _p17
@@ -5224,7 +5224,7 @@ def build(num_players, files):
                 if _passes1 > MAX_PASSES:
                     raise too_long(S[258])
                 st.at = o94  # game.yaml:437
-                for _p18 in [_q9 for _q9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
+                for _p18 in [_q9 for _q9 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q9)]) > 1)]:
                     env['p'] = _p18
                     st.at = o93  # game.yaml:438
                     _args117 = {'p': _p18}
@@ -5240,7 +5240,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 2:
             st.at = o100  # game.yaml:441
-            for _p19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p19
                 st.at = o99  # game.yaml:443
                 for _m25 in [_x22 for _x22 in st.zones[(Z_missions_done1 + _p19)] if (_x22.props['ability'] == 'final_marker')]:
@@ -5714,7 +5714,7 @@ def build(num_players, files):
         _O_t2 = _L_t4.ordinal if type(_L_t4) is Card and _L_t4.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o175  # game.yaml:561
-            for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _q10 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q10
                 st.at = o174  # game.yaml:563
                 for _c31 in [_x23 for _x23 in st.zones[(Z_intrigue_hand1 + _q10)] if ((_x23.props['courtier'] == _L_t4) and (len(st.zones[(Z_personal1 + _q10)]) > 0))]:
@@ -5914,7 +5914,7 @@ def build(num_players, files):
         _O_t4 = _L_t7.ordinal if type(_L_t7) is Card and _L_t7.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o221  # game.yaml:618
-            for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _q13 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q13
                 st.at = o220  # game.yaml:620
                 if (((_q13 not in _L_gifted1) and (len([1 for _m28 in st.zones[(Z_markers_on1 + (_O_t4 if _O_t4 is not None else ordinal(_L_t7, 'courtiers', S[0])))] if (_m28.owner == _q13)]) > 0)) and (st.vars['gold'][_q13] >= fn_bribe_price(st, S[162], _q13, _L_t7))):
@@ -5964,7 +5964,7 @@ def build(num_players, files):
         _O_t5 = _L_t8.ordinal if type(_L_t8) is Card and _L_t8.kind == 'courtiers' else None
         if pc <= 0:
             st.at = o225  # game.yaml:630
-            for _q14 in [_x24 for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t8, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= fn_need(st, S[168], _L_t8))]:
+            for _q14 in [_x24 for _x24 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len([1 for _m29 in st.zones[(Z_markers_on1 + (_O_t5 if _O_t5 is not None else ordinal(_L_t8, 'courtiers', S[0])))] if (_m29.owner == _x24)]) >= fn_need(st, S[168], _L_t8))]:
                 env['q'] = _q14
                 st.at = o223  # game.yaml:631
                 _args141 = {'p': _q14, 't': _L_t8}
@@ -6383,7 +6383,7 @@ def build(num_players, files):
         _L_p17 = env['p']
         if pc <= 0:
             st.at = o301  # game.yaml:712
-            for _q19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _q19 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['q'] = _q19
                 st.at = o300  # game.yaml:714
                 if ((_q19 != _L_p17) and fn_can_exchange(st, S[195], _q19)):
@@ -6785,7 +6785,7 @@ def build(num_players, files):
     def c_91(st, env, pc):  # game.yaml:436
         if pc <= 0:
             st.at = o94  # game.yaml:437
-            for _p41 in [_q20 for _q20 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q20)]) > 1)]:
+            for _p41 in [_q20 for _q20 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])) if (len(st.zones[(Z_influence_hand1 + _q20)]) > 1)]:
                 env['p'] = _p41
                 st.at = o93  # game.yaml:438
                 _args173 = {'p': _p41}
@@ -8166,7 +8166,7 @@ def build(num_players, files):
                 if st.record_log:
                     st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
                 st.at = o363  # game.yaml:333
-                for _p56 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p56 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p56
                     st.at = o362  # game.yaml:334
                     _args232 = {'p': _p56, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
@@ -8185,7 +8185,7 @@ def build(num_players, files):
                     st.at = o365  # game.yaml:336
                     st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
                 st.at = o371  # game.yaml:338
-                for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p57 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p57
                     st.at = o370  # game.yaml:339
                     for _m40 in list(st.zones[(Z_missions_done1 + _p57)]):
@@ -8203,7 +8203,7 @@ def build(num_players, files):
                             raise
                         st.inline -= 1
                 st.at = o374  # game.yaml:340
-                for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p58 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p58
                     st.at = o373  # game.yaml:341
                     st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p58), False, S[223])
@@ -8260,7 +8260,7 @@ def build(num_players, files):
                     _i78 = _p59
                     st.vars['exchanges_used'][_i78] = 0
                 st.at = o395  # game.yaml:344
-                for _p60 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p60 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p60
                     st.at = o393  # game.yaml:344
                     st.vars['turn_player'] = _p60
@@ -8294,7 +8294,7 @@ def build(num_players, files):
                     raise
                 st.inline -= 1
                 st.at = o405  # game.yaml:351
-                for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     env['p'] = _p61
                     st.at = o404  # game.yaml:353
                     for _m41 in [_x46 for _x46 in st.zones[(Z_missions_done1 + _p61)] if (_x46.props['ability'] == 'card_exchange')]:
@@ -8345,7 +8345,7 @@ def build(num_players, files):
             if st.record_log:
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
             st.at = o363  # game.yaml:333
-            for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p62
                 st.at = o362  # game.yaml:334
                 _args239 = {'p': _p62, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
@@ -8364,7 +8364,7 @@ def build(num_players, files):
                 st.at = o365  # game.yaml:336
                 st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
             st.at = o371  # game.yaml:338
-            for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p63
                 st.at = o370  # game.yaml:339
                 for _m42 in list(st.zones[(Z_missions_done1 + _p63)]):
@@ -8382,7 +8382,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
             st.at = o374  # game.yaml:340
-            for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p64
                 st.at = o373  # game.yaml:341
                 st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p64), False, S[223])
@@ -8442,7 +8442,7 @@ def build(num_players, files):
                 _i79 = _p65
                 st.vars['exchanges_used'][_i79] = 0
             st.at = o395  # game.yaml:344
-            for _p66 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p66 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p66
                 st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = _p66
@@ -8476,7 +8476,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             st.at = o405  # game.yaml:351
-            for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p67 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p67
                 st.at = o404  # game.yaml:353
                 for _m43 in [_x47 for _x47 in st.zones[(Z_missions_done1 + _p67)] if (_x47.props['ability'] == 'card_exchange')]:
@@ -8526,7 +8526,7 @@ def build(num_players, files):
                 st.log_line(fmt_card1(st.zones[Z_gold_shown1][-1]) + ': Louis XIV goes to ' + fmt_card1(st.vars['louis']), -1)
         if pc <= 6:
             st.at = o363  # game.yaml:333
-            for _p68 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p68 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p68
                 st.at = o362  # game.yaml:334
                 _args246 = {'p': _p68, 'n': st.zones[Z_gold_shown1][-1].props['gold']}
@@ -8547,7 +8547,7 @@ def build(num_players, files):
                 st.move_count(1, Z_intrigue_deck1, (Z_intrigue_hand1 + seat(st, st.vars['start_player'], S[221])), False, S[222])
         if pc <= 8:
             st.at = o371  # game.yaml:338
-            for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p69 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p69
                 st.at = o370  # game.yaml:339
                 for _m44 in list(st.zones[(Z_missions_done1 + _p69)]):
@@ -8566,7 +8566,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 9:
             st.at = o374  # game.yaml:340
-            for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p70 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p70
                 st.at = o373  # game.yaml:341
                 st.move_count(5, Z_influence_deck1, (Z_influence_hand1 + _p70), False, S[223])
@@ -8670,7 +8670,7 @@ def build(num_players, files):
                 st.vars['exchanges_used'][_i80] = 0
         if pc <= 2:
             st.at = o395  # game.yaml:344
-            for _p72 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p72 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p72
                 st.at = o393  # game.yaml:344
                 st.vars['turn_player'] = _p72
@@ -8706,7 +8706,7 @@ def build(num_players, files):
                 raise
             st.inline -= 1
             st.at = o405  # game.yaml:351
-            for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p73 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p73
                 st.at = o404  # game.yaml:353
                 for _m46 in [_x48 for _x48 in st.zones[(Z_missions_done1 + _p73)] if (_x48.props['ability'] == 'card_exchange')]:
@@ -8764,7 +8764,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o405  # game.yaml:351
-            for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p74 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 env['p'] = _p74
                 st.at = o404  # game.yaml:353
                 for _m47 in [_x49 for _x49 in st.zones[(Z_missions_done1 + _p74)] if (_x49.props['ability'] == 'card_exchange')]:

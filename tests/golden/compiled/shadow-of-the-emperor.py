@@ -4361,7 +4361,7 @@ def build(num_players, files):
             _i65 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[259]))
             st.vars['vote'][_i65] = st.vars['rival']
     def e304_items(st, env):  # game.yaml:770
-        return [_x28 for _x28 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x28 != st.vars['emperor']) and (_x28 != st.vars['rival']))]
+        return [_x28 for _x28 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x28 != st.vars['emperor']) and (_x28 != st.vars['rival']))]
     def step_309(st, fr):  # game.yaml:782
         env = fr.env
         st.at = o313  # game.yaml:783
@@ -5532,7 +5532,7 @@ def build(num_players, files):
     def c_10(st, env, pc):  # game.yaml:428
         if pc <= 0:
             st.at = o109  # game.yaml:431
-            for _q8 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+            for _q8 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
                 env['pink'] = len([1 for _c16 in st.zones[(Z_play_area1 + _q8)] if (_c16.props['stack'].props['colour'] == 'pink')])
@@ -6388,7 +6388,7 @@ def build(num_players, files):
     def c_24(st, env, pc):  # game.yaml:673
         if pc <= 0:
             st.at = o238  # game.yaml:677
-            for _q10 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+            for _q10 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
                 if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + _q10)]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + _q10)])):
@@ -6643,7 +6643,7 @@ def build(num_players, files):
     def c_30(st, env, pc):  # game.yaml:746
         if pc <= 0:
             st.at = o295  # game.yaml:750
-            for _q11 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+            for _q11 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
                 if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + _q11)]):
@@ -6690,7 +6690,7 @@ def build(num_players, files):
         if pc <= 3:
             st.at = o304  # game.yaml:770
             st.secret += 1
-            for _q12 in [_x40 for _x40 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x40 != st.vars['emperor']) and (_x40 != st.vars['rival']))]:
+            for _q12 in [_x40 for _x40 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])) if ((_x40 != st.vars['emperor']) and (_x40 != st.vars['rival']))]:
                 env['q'] = _q12
                 st.at = o303  # game.yaml:772
                 # game.yaml:775: always offered
@@ -8165,7 +8165,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 6:
             st.at = o387  # game.yaml:289
-            for _p51 in ((SEATS_others1.get(st.vars['emperor']) if len(st.players) == num_players else None) or others(st, st.vars['emperor'])):
+            for _p51 in ((SEATS_others1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or others(st, st.vars['emperor'])):
                 env['p'] = _p51
                 st.at = o386  # game.yaml:289
                 _args154 = {'p': _p51, 'a': 45, 'side': False, 'kind': 'elector'}
@@ -8184,7 +8184,7 @@ def build(num_players, files):
             for _a5 in [35, 25, 15]:
                 env['a'] = _a5
                 st.at = o391  # game.yaml:292
-                for _p52 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+                for _p52 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p52
                     st.at = o390  # game.yaml:292
                     _args155 = {'p': _p52, 'a': _a5, 'side': (_a5 != 25), 'kind': 'aristocrat'}
@@ -8200,7 +8200,7 @@ def build(num_players, files):
                     st.inline -= 1
         if pc <= 8:
             st.at = o395  # game.yaml:293
-            for _p53 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+            for _p53 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p53
                 st.at = o394  # game.yaml:293
                 _args156 = {'p': _p53}
@@ -8248,7 +8248,7 @@ def build(num_players, files):
         _L_a3 = env['a']
         if pc <= 0:
             st.at = o391  # game.yaml:292
-            for _p55 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+            for _p55 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p55
                 st.at = o390  # game.yaml:292
                 _args158 = {'p': _p55, 'a': _L_a3, 'side': (_L_a3 != 25), 'kind': 'aristocrat'}
@@ -8398,7 +8398,7 @@ def build(num_players, files):
                     if _passes2 > MAX_PASSES:
                         raise too_long(S[290])
                     st.at = o437  # game.yaml:306
-                    for _p57 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+                    for _p57 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                         env['p'] = _p57
                         st.at = o436  # game.yaml:306
                         if (not st.vars['passed'][_p57]):
@@ -8584,7 +8584,7 @@ def build(num_players, files):
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[290])
                 st.at = o437  # game.yaml:306
-                for _p59 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+                for _p59 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p59
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p59]):
@@ -8741,7 +8741,7 @@ def build(num_players, files):
                 if _passes4 > MAX_PASSES:
                     raise too_long(S[290])
                 st.at = o437  # game.yaml:306
-                for _p61 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+                for _p61 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p61
                     st.at = o436  # game.yaml:306
                     if (not st.vars['passed'][_p61]):
@@ -8770,7 +8770,7 @@ def build(num_players, files):
     def c_431(st, env, pc):  # game.yaml:306
         if pc <= 0:
             st.at = o437  # game.yaml:306
-            for _p62 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
+            for _p62 in ((SEATS_clockwise_from1.get(st.vars['emperor']) if type(st.vars['emperor']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p62
                 st.at = o436  # game.yaml:306
                 if (not st.vars['passed'][_p62]):

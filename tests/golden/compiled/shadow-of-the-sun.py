@@ -743,7 +743,7 @@ def build(num_players, files):
     def cands_25(st, env, picked):  # game.yaml:167
         return list(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[33])))])
     def e26_items(st, env):  # game.yaml:165
-        return [_x3 for _x3 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p'])) if (len(st.zones[(Z_hand1 + _x3)]) > 0)]
+        return [_x3 for _x3 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])) if (len(st.zones[(Z_hand1 + _x3)]) > 0)]
     def step_28(st, fr):  # game.yaml:174
         env = fr.env
         pc = fr.pc
@@ -1154,7 +1154,7 @@ def build(num_players, files):
                 actions.append(a)
                 values.append(_d10)
                 idx.append(0)
-        _items7 = ((SEATS_others1.get(_L_p4) if len(st.players) == num_players else None) or others(st, _L_p4))  # game.yaml:217
+        _items7 = ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4))  # game.yaml:217
         if _items7 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))]) >= 2):
             for _q6 in _items7:
                 if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m25.owner == _q6)]) > 0)) for _d11 in K_districts1)):
@@ -1974,7 +1974,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o26  # game.yaml:165
-                    for _q8 in [_x6 for _x6 in ((SEATS_others1.get(_L_p8) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
+                    for _q8 in [_x6 for _x6 in ((SEATS_others1.get(_S_p7) if len(st.players) == num_players else None) or others(st, _L_p8)) if (len(st.zones[(Z_hand1 + _x6)]) > 0)]:
                         env['q'] = _q8
                         st.at = o25  # game.yaml:167
                         _lo2 = 1
@@ -2109,7 +2109,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o53  # game.yaml:203
             _v10 = [_d21 for _d21 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c42.name == _d21.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
-            _items17 = ((SEATS_others1.get(_L_p9) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
+            _items17 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items17 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
                 _v11 = [_q11 for _q11 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m36.owner == _q11)]) > 0)) for _d22 in K_districts1))]
             else:
@@ -2474,7 +2474,7 @@ def build(num_players, files):
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
-            for _q17 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
+            for _q17 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['q'] = _q17
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + _q17)]) > 3):
@@ -2548,7 +2548,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o26  # game.yaml:165
-            for _q18 in [_x8 for _x8 in ((SEATS_others1.get(_L_p12) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
+            for _q18 in [_x8 for _x8 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p12)) if (len(st.zones[(Z_hand1 + _x8)]) > 0)]:
                 env['q'] = _q18
                 st.at = o25  # game.yaml:167
                 _lo7 = 1
@@ -3164,7 +3164,7 @@ def build(num_players, files):
                 st.at = o129  # game.yaml:114
                 st.vars['phase'] = 'Player Turns'
                 st.at = o133  # game.yaml:114
-                for _p33 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
+                for _p33 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                     env['p'] = _p33
                     st.at = o131  # game.yaml:114
                     st.vars['turn_player'] = _p33
@@ -3254,7 +3254,7 @@ def build(num_players, files):
             st.at = o129  # game.yaml:114
             st.vars['phase'] = 'Player Turns'
             st.at = o133  # game.yaml:114
-            for _p35 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
+            for _p35 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p35
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p35
@@ -3325,7 +3325,7 @@ def build(num_players, files):
             st.vars['phase'] = 'Player Turns'
         if pc <= 1:
             st.at = o133  # game.yaml:114
-            for _p37 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
+            for _p37 in ((SEATS_clockwise_from1.get(st.vars['supreme']) if type(st.vars['supreme']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['supreme'])):
                 env['p'] = _p37
                 st.at = o131  # game.yaml:114
                 st.vars['turn_player'] = _p37

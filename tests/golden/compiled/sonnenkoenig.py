@@ -724,7 +724,7 @@ def build(num_players, files):
         return result
 
     def fn_can_swap(st, v_p):  # game.yaml:185
-        return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q1)]) > 0) for _q1 in ((SEATS_others1.get(v_p) if len(st.players) == num_players else None) or others(st, v_p))))
+        return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q1)]) > 0) for _q1 in ((SEATS_others1.get(v_p) if type(v_p) is int and len(st.players) == num_players else None) or others(st, v_p))))
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
         if st.calls >= MAX_CALL_DEPTH:
@@ -1148,7 +1148,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q2)]) > 0) for _q2 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p']))))):
+            if (((len([1 for _a7 in st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[4])))] if (_a7.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q2)]) > 0) for _q2 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p']))))):
                 st.frames.append(Frame(o137, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1289,7 +1289,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q3 for _q3 in ((SEATS_clockwise_from1.get(env['r']) if len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if (_q3 in fn_colour_majority(st, S[57], C_violet1))]
+            env['holders'] = [_q3 for _q3 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if (_q3 in fn_colour_majority(st, S[57], C_violet1))]
             st.at = o233  # game.yaml:574
             if st.record_log:
                 st.log_line('Kardinal Mazarin - Intrigue is held by ' + fmt_list_player1(env['holders']), -1)
@@ -1313,7 +1313,7 @@ def build(num_players, files):
             st.at = o249  # game.yaml:598
             env['most'] = max([fn_visible_seals(st, S[58], _q4) for _q4 in st.players])
             st.at = o250  # game.yaml:599
-            env['debtors'] = [_q5 for _q5 in ((SEATS_clockwise_from1.get(env['r']) if len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q5) < env['most']))]
+            env['debtors'] = [_q5 for _q5 in ((SEATS_clockwise_from1.get(env['r']) if type(env['r']) is int and len(st.players) == num_players else None) or clockwise_from(st, env['r'])) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q5) < env['most']))]
             st.at = o251  # game.yaml:600
             if st.record_log:
                 st.log_line('Spielschulden - the most visible seals are ' + fmt_int1(env['most']) + '; game debts for ' + fmt_list_player1(env['debtors']), -1)
@@ -1591,10 +1591,11 @@ def build(num_players, files):
         return others(st, env['p'])
     def collect_54(st, env):  # game.yaml:302
         _L_p2 = env['p']
+        _S_p1 = _L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q6 in ((SEATS_others1.get(_L_p2) if len(st.players) == num_players else None) or others(st, _L_p2)):  # game.yaml:304
+        for _q6 in ((SEATS_others1.get(_S_p1) if len(st.players) == num_players else None) or others(st, _L_p2)):  # game.yaml:304
             a = A_11 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -1772,11 +1773,12 @@ def build(num_players, files):
     def e76_items1(st, env):  # game.yaml:335
         return fn_top_cards(st, S[77], env['p'])
     def e76_when1(st, env):  # game.yaml:335
-        return any((len(st.zones[(Z_area1 + _q8)]) > 0) for _q8 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p'])))
+        return any((len(st.zones[(Z_area1 + _q8)]) > 0) for _q8 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])))
     def e76_label2(st, env):  # game.yaml:339
         return 'no Etiquette action'
     def collect_76(st, env):  # game.yaml:318
         _L_p3 = env['p']
+        _S_p2 = _L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else None
         actions = []
         values = []
         idx = []
@@ -1787,7 +1789,7 @@ def build(num_players, files):
                 values.append(_c33)
                 idx.append(0)
         _items6 = fn_top_cards(st, S[77], _L_p3)  # game.yaml:335
-        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_L_p3) if len(st.players) == num_players else None) or others(st, _L_p3))):
+        if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p2) if len(st.players) == num_players else None) or others(st, _L_p3))):
             for _c34 in _items6:
                 a = A_41 + _c34.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1870,10 +1872,11 @@ def build(num_players, files):
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 0)
     def collect_81(st, env):  # game.yaml:345
         _L_p4 = env['p']
+        _S_p3 = _L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q10 in ((SEATS_others1.get(_L_p4) if len(st.players) == num_players else None) or others(st, _L_p4)):  # game.yaml:348
+        for _q10 in ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4)):  # game.yaml:348
             if not ((len(st.zones[(Z_area1 + _q10)]) > 0)):
                 continue
             a = A_61 + (_q10 if type(_q10) is int and 0 <= _q10 < num_players else option_seat(_q10, num_players))
@@ -2265,18 +2268,18 @@ def build(num_players, files):
     def e128_label2(st, env):  # game.yaml:424
         return '1 gold: exchange a property card with an opponent'
     def e128_when2(st, env):  # game.yaml:424
-        return ((len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p'])))))
+        return ((len([1 for _c41 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c41.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q12)]) > 0) for _q12 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p'])))))
     def e128_label3(st, env):  # game.yaml:426
         return '2 gold: discard a property card of an opponent'
     def e128_when3(st, env):  # game.yaml:426
-        return ((len([1 for _c42 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c42.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in ((SEATS_others1.get(env['p']) if len(st.players) == num_players else None) or others(st, env['p']))))
+        return ((len([1 for _c42 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c42.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q13)]) > 0) for _q13 in ((SEATS_others1.get(env['p']) if type(env['p']) is int and len(st.players) == num_players else None) or others(st, env['p']))))
     def e128_label4(st, env):  # game.yaml:429
         return '2 gold: reveal the top card into your power area'
     def e128_when4(st, env):  # game.yaml:429
         return (len([1 for _c43 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c43.kind == 'gold_chips')]) >= 2)
     def collect_128(st, env):  # game.yaml:418
         _L_p5 = env['p']
-        _S_p1 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
+        _S_p4 = _L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else None
         actions = []
         values = []
         idx = []
@@ -2284,23 +2287,23 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = ((SEATS_others1.get(_L_p5) if len(st.players) == num_players else None) or others(st, _L_p5))  # game.yaml:422
-        if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
+        _items8 = ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))  # game.yaml:422
+        if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
             for _q14 in _items8:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
                 if a not in actions:  # an identical card: the same choice
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if ((len([1 for _c45 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_L_p5) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
+        if ((len([1 for _c45 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c46 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c46.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in ((SEATS_others1.get(_L_p5) if len(st.players) == num_players else None) or others(st, _L_p5)))):  # game.yaml:426
+        if ((len([1 for _c46 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c46.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)))):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c47 in st.zones[(Z_chips1 + (_S_p1 if _S_p1 is not None else seat(st, _L_p5, S[9])))] if (_c47.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+        if (len([1 for _c47 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c47.kind == 'gold_chips')]) >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -2424,10 +2427,11 @@ def build(num_players, files):
         return (len(st.zones[(Z_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[101])))]) > 0)
     def collect_136(st, env):  # game.yaml:436
         _L_p7 = env['p']
+        _S_p5 = _L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else None
         actions = []
         values = []
         idx = []
-        for _q18 in ((SEATS_others1.get(_L_p7) if len(st.players) == num_players else None) or others(st, _L_p7)):  # game.yaml:439
+        for _q18 in ((SEATS_others1.get(_S_p5) if len(st.players) == num_players else None) or others(st, _L_p7)):  # game.yaml:439
             if not ((len(st.zones[(Z_area1 + _q18)]) > 0)):
                 continue
             a = A_171 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else option_seat(_q18, num_players))
@@ -3709,20 +3713,20 @@ def build(num_players, files):
     def c_0(st, env, pc):  # game.yaml:244
         _L_p9 = env['p']
         _L_n1 = env['n']
-        _S_p2 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
+        _S_p6 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o29  # game.yaml:249
             _passes3 = 0
             while True:
                 st.at = o29  # game.yaml:249
-                if not (len(st.zones[(Z_area1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p9, S[65])))]) < _L_n1):
+                if not (len(st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[65])))]) < _L_n1):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
                     raise too_long(S[151])
                 _h1 = len(st.frames)
                 st.at = o28  # game.yaml:250
-                _dest20 = st.zone_index((st.zones[(Z_area1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p9, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+                _dest20 = st.zone_index((st.zones[(Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p9, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
                 _before2 = len(st.zones[_dest20])
                 st.move_count(1, Z_deck1, _dest20, False, S[63])
                 if _dest20 in TRIGGERS1:
@@ -3731,7 +3735,7 @@ def build(num_players, files):
                     run_to(st, _h1)
     def c_2(st, env, pc):  # game.yaml:261
         _L_p10 = env['p']
-        _S_p3 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
+        _S_p7 = _L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else None
         if pc <= 0:
             st.at = o34  # game.yaml:266
             _args53 = {'p': _L_p10}
@@ -3768,7 +3772,7 @@ def build(num_players, files):
                 _end1 = len(_v13)
                 if not _end1:
                     raise RuleError('a choice has no legal option', S[154])
-                if _S_p3 is None:
+                if _S_p7 is None:
                     raise RuleError(not_a_seat(_L_p10, num_players), S[154])
                 if _L_p10 in st.players:  # else out of the game: no option runs
                     if _end1 > 1:
@@ -3795,7 +3799,7 @@ def build(num_players, files):
     def c_3(st, env, pc):  # game.yaml:279
         _L_col1 = env['col']
         _L_p11 = env['p']
-        _S_p4 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
+        _S_p8 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:283
             if (_L_col1 == C_green1):
@@ -3813,7 +3817,7 @@ def build(num_players, files):
                 st.inline -= 1
             elif (_L_col1 == C_red1):
                 st.at = o44  # game.yaml:288
-                _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
+                _args56 = {'p': _L_p11, 'n': (2 if (len([1 for _a13 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a13.key == 'autoritaet')]) > 0) else 1)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[40])
                 st.inline += 1
@@ -3826,7 +3830,7 @@ def build(num_players, files):
                 st.inline -= 1
             elif (_L_col1 == C_yellow1):
                 st.at = o46  # game.yaml:291
-                _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
+                _args57 = {'p': _L_p11, 'n': (1 + len([1 for _a14 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p11, S[4])))] if (_a14.key == 'pension')]))}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[42])
                 st.inline += 1
@@ -3852,20 +3856,20 @@ def build(num_players, files):
                 st.inline -= 1
     def c_4(st, env, pc):  # game.yaml:294
         _L_p12 = env['p']
-        _S_p5 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
+        _S_p9 = _L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else None
         if pc <= 0:
             st.at = o50  # game.yaml:299
-            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p12, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
+            env['dominion'] = (len([1 for _a15 in st.zones[(Z_auction_area1 + (_S_p9 if _S_p9 is not None else seat(st, _L_p12, S[4])))] if (_a15.key == 'herrschaft')]) > 0)
         if pc <= 1:
             st.at = o55  # game.yaml:300
             for _k1 in span_list(1, (3 if env['dominion'] else 2), S[70]):
                 env['k'] = _k1
                 st.at = o54  # game.yaml:302
-                _v14 = ((SEATS_others1.get(_L_p12) if len(st.players) == num_players else None) or others(st, _L_p12))  # game.yaml:304
+                _v14 = ((SEATS_others1.get(_S_p9) if len(st.players) == num_players else None) or others(st, _L_p12))  # game.yaml:304
                 _end2 = len(_v14)
                 if not _end2:
                     raise RuleError('a choice has no legal option', S[158])
-                if _S_p5 is None:
+                if _S_p9 is None:
                     raise RuleError(not_a_seat(_L_p12, num_players), S[158])
                 if _L_p12 in st.players:  # else out of the game: no option runs
                     if _end2 > 1:
@@ -3881,7 +3885,7 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o62  # game.yaml:305
             _live5 = live_mask(st)
-            for _q22 in ((SEATS_others1.get(_L_p12) if len(st.players) == num_players else None) or others(st, _L_p12)):
+            for _q22 in ((SEATS_others1.get(_S_p9) if len(st.players) == num_players else None) or others(st, _L_p12)):
                 if gone(st, _live5, _q22):
                     continue
                 env['q'] = _q22
@@ -3906,7 +3910,7 @@ def build(num_players, files):
                     st.inline -= 1
     def c_5(st, env, pc):  # game.yaml:314
         _L_p13 = env['p']
-        _S_p6 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
+        _S_p10 = _L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else None
         if pc <= 0:
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
@@ -3917,7 +3921,7 @@ def build(num_players, files):
                     _actions2.add(_a17)
                     _v15.append(_c87)
             _items13 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
-            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_L_p13) if len(st.players) == num_players else None) or others(st, _L_p13))):
+            if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p10) if len(st.players) == num_players else None) or others(st, _L_p13))):
                 _v16 = []
                 for _c88 in _items13:
                     _a18 = A_41 + _c88.type_id
@@ -3932,7 +3936,7 @@ def build(num_players, files):
             _end5 = _end4 + 1
             if not _end5:
                 raise RuleError('a choice has no legal option', S[160])
-            if _S_p6 is None:
+            if _S_p10 is None:
                 raise RuleError(not_a_seat(_L_p13, num_players), S[160])
             if _L_p13 in st.players:  # else out of the game: no option runs
                 if _end5 > 1:
@@ -3958,7 +3962,7 @@ def build(num_players, files):
                         _end6 = len(_v17)
                         if not _end6:
                             raise RuleError('a choice has no legal option', S[161])
-                        if _S_p6 is None:
+                        if _S_p10 is None:
                             raise RuleError(not_a_seat(_L_p13, num_players), S[161])
                         if _L_p13 in st.players:  # else out of the game: no option runs
                             if _end6 > 1:
@@ -3969,7 +3973,7 @@ def build(num_players, files):
                                 _i15 = 0
                             _d6 = env['d'] = _v17[_i15]
                             st.at = o68  # game.yaml:332
-                            st.move(_d6, (Z_area1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p13, S[74]))), False)
+                            st.move(_d6, (Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p13, S[74]))), False)
                             st.at = o69  # game.yaml:332
                             st.move(_c89, Z_discard1, False)
                     else:
@@ -3996,14 +4000,14 @@ def build(num_players, files):
                     pass
     def c_6(st, env, pc):  # game.yaml:341
         _L_p14 = env['p']
-        _S_p7 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
+        _S_p11 = _L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else None
         if pc <= 0:
             st.at = o81  # game.yaml:345
-            _v18 = [_q24 for _q24 in ((SEATS_others1.get(_L_p14) if len(st.players) == num_players else None) or others(st, _L_p14)) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
+            _v18 = [_q24 for _q24 in ((SEATS_others1.get(_S_p11) if len(st.players) == num_players else None) or others(st, _L_p14)) if ((len(st.zones[(Z_area1 + _q24)]) > 0))]  # game.yaml:348
             _end7 = len(_v18)
             if not _end7:
                 raise RuleError('a choice has no legal option', S[163])
-            if _S_p7 is None:
+            if _S_p11 is None:
                 raise RuleError(not_a_seat(_L_p14, num_players), S[163])
             if _L_p14 in st.players:  # else out of the game: no option runs
                 if _end7 > 1:
@@ -4024,7 +4028,7 @@ def build(num_players, files):
                 _end8 = len(_v19)
                 if not _end8:
                     raise RuleError('a choice has no legal option', S[164])
-                if _S_p7 is None:
+                if _S_p11 is None:
                     raise RuleError(not_a_seat(_L_p14, num_players), S[164])
                 if _L_p14 in st.players:  # else out of the game: no option runs
                     if _end8 > 1:
@@ -4038,7 +4042,7 @@ def build(num_players, files):
                     st.move(_x9, Z_discard1, False)
     def c_7(st, env, pc):  # game.yaml:356
         _L_p15 = env['p']
-        _S_p8 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
+        _S_p12 = _L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else None
         if pc <= 0:
             st.at = o82  # game.yaml:360
             _args61 = {'p': _L_p15}
@@ -4054,7 +4058,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o92  # game.yaml:361
-            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
+            if (len([1 for _a21 in st.zones[(Z_auction_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p15, S[4])))] if (_a21.key == 'orden')]) > 0):
                 st.at = o91  # game.yaml:362
                 _args62 = {'p': _L_p15}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4076,7 +4080,7 @@ def build(num_players, files):
                 _end9 = len(_v20)
                 if not _end9:
                     raise RuleError('a choice has no legal option', S[166])
-                if _S_p8 is None:
+                if _S_p12 is None:
                     raise RuleError(not_a_seat(_L_p15, num_players), S[166])
                 if _L_p15 in st.players:  # else out of the game: no option runs
                     if _end9 > 1:
@@ -4125,7 +4129,7 @@ def build(num_players, files):
             st.inline -= 1
     def c_8(st, env, pc):  # game.yaml:374
         _L_p16 = env['p']
-        _S_p9 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
+        _S_p13 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o94  # game.yaml:379
             _args65 = {'p': _L_p16, 'into_area': False}
@@ -4149,7 +4153,7 @@ def build(num_players, files):
                 _end11 = _end10 + 1
                 if not _end11:
                     raise RuleError('a choice has no legal option', S[170])
-                if _S_p9 is None:
+                if _S_p13 is None:
                     raise RuleError(not_a_seat(_L_p16, num_players), S[170])
                 if _L_p16 in st.players:  # else out of the game: no option runs
                     if _end11 > 1:
@@ -4176,7 +4180,7 @@ def build(num_players, files):
     def c_9(st, env, pc):  # game.yaml:385
         _L_p17 = env['p']
         _L_into_area1 = env['into_area']
-        _S_p10 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
+        _S_p14 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o101  # game.yaml:392
             st.vars['revealer'] = _L_p17
@@ -4204,7 +4208,7 @@ def build(num_players, files):
             if (env['c'].kind == 'property_cards'):
                 _h3 = len(st.frames)
                 st.at = o108  # game.yaml:397
-                _dest22 = st.zone_index((st.zones[(Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
+                _dest22 = st.zone_index((st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
                 for _c92 in _moved10:
@@ -4228,13 +4232,13 @@ def build(num_players, files):
                 st.inline -= 1
     def c_10(st, env, pc):  # game.yaml:399
         _L_p18 = env['p']
-        _S_p11 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
+        _S_p15 = _L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else None
         if pc <= 0:
             st.at = o113  # game.yaml:406
             if (len(st.zones[Z_on_display1]) > 0):
                 st.at = o111  # game.yaml:408
                 _lo1 = 1
-                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
+                _hi1 = (2 if (len([1 for _a22 in st.zones[(Z_auction_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[4])))] if (_a22.key == 'einfluss')]) > 0) else 1)
                 if _lo1 < 0 or _hi1 < _lo1:
                     raise RuleError(f'a pick of {_lo1} to {_hi1} items is impossible', S[171])
                 _picked1 = []
@@ -4256,7 +4260,7 @@ def build(num_players, files):
                         if not _stop1:
                             raise RuleError(f'a pick needs {_lo1} items but only {len(_picked1)} could be picked', S[171])
                         break
-                    if _S_p11 is None:
+                    if _S_p15 is None:
                         raise RuleError(not_a_seat(_L_p18, num_players), S[171])
                     if _L_p18 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
@@ -4271,7 +4275,7 @@ def build(num_players, files):
                     else:  # one card and no stopping yet: it is picked
                         _c93 = _cands1[0]
                     _picked1.append(_c93)
-                    st.move(_c93, (Z_area1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p18, S[87]))), False)
+                    st.move(_c93, (Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[87]))), False)
                 st.at = o112  # game.yaml:411
                 _items14 = st.zones[Z_on_display1]
                 _dest23 = Z_discard1
@@ -4279,7 +4283,7 @@ def build(num_players, files):
                     st.move(_c95, _dest23, False)
     def c_11(st, env, pc):  # game.yaml:413
         _L_p19 = env['p']
-        _S_p12 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
+        _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
         if pc <= 0:
             st.at = o114  # game.yaml:417
             _args68 = {'p': _L_p19}
@@ -4296,20 +4300,20 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = ((SEATS_others1.get(_L_p19) if len(st.players) == num_players else None) or others(st, _L_p19))  # game.yaml:422
-            if _items15 and (len([1 for _c96 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c96.kind == 'gold_chips')]) >= 1):
+            _items15 = ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))  # game.yaml:422
+            if _items15 and (len([1 for _c96 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c96.kind == 'gold_chips')]) >= 1):
                 _v21 = _items15
             else:
                 _v21 = []
-            if ((len([1 for _c97 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c97.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_L_p19) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
+            if ((len([1 for _c97 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c97.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c98 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c98.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in ((SEATS_others1.get(_L_p19) if len(st.players) == num_players else None) or others(st, _L_p19)))):  # game.yaml:426
+            if ((len([1 for _c98 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c98.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19)))):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (len([1 for _c99 in st.zones[(Z_chips1 + (_S_p12 if _S_p12 is not None else seat(st, _L_p19, S[9])))] if (_c99.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+            if (len([1 for _c99 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c99.kind == 'gold_chips')]) >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4320,7 +4324,7 @@ def build(num_players, files):
             _end16 = _end15 + _f3
             if not _end16:
                 raise RuleError('a choice has no legal option', S[172])
-            if _S_p12 is None:
+            if _S_p16 is None:
                 raise RuleError(not_a_seat(_L_p19, num_players), S[172])
             if _L_p19 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
@@ -4434,14 +4438,14 @@ def build(num_players, files):
                     st.inline -= 1
     def c_12(st, env, pc):  # game.yaml:432
         _L_p20 = env['p']
-        _S_p13 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
+        _S_p17 = _L_p20 if type(_L_p20) is int and 0 <= _L_p20 < num_players else None
         if pc <= 0:
             st.at = o136  # game.yaml:436
-            _v22 = [_q30 for _q30 in ((SEATS_others1.get(_L_p20) if len(st.players) == num_players else None) or others(st, _L_p20)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
+            _v22 = [_q30 for _q30 in ((SEATS_others1.get(_S_p17) if len(st.players) == num_players else None) or others(st, _L_p20)) if ((len(st.zones[(Z_area1 + _q30)]) > 0))]  # game.yaml:439
             _end17 = len(_v22)
             if not _end17:
                 raise RuleError('a choice has no legal option', S[174])
-            if _S_p13 is None:
+            if _S_p17 is None:
                 raise RuleError(not_a_seat(_L_p20, num_players), S[174])
             if _L_p20 in st.players:  # else out of the game: no option runs
                 if _end17 > 1:
@@ -4462,7 +4466,7 @@ def build(num_players, files):
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[175])
-                if _S_p13 is None:
+                if _S_p17 is None:
                     raise RuleError(not_a_seat(_L_p20, num_players), S[175])
                 if _L_p20 in st.players:  # else out of the game: no option runs
                     if _end18 > 1:
@@ -4483,7 +4487,7 @@ def build(num_players, files):
                     _end19 = len(_v24)
                     if not _end19:
                         raise RuleError('a choice has no legal option', S[176])
-                    if _S_p13 is None:
+                    if _S_p17 is None:
                         raise RuleError(not_a_seat(_L_p20, num_players), S[176])
                     if _L_p20 in st.players:  # else out of the game: no option runs
                         if _end19 > 1:
@@ -4494,15 +4498,15 @@ def build(num_players, files):
                             _i24 = 0
                         _x11 = env['x'] = _v24[_i24]
                         st.at = o132  # game.yaml:453
-                        st.move(_x11, (Z_area1 + (_S_p13 if _S_p13 is not None else seat(st, _L_p20, S[97]))), False)
+                        st.move(_x11, (Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[97]))), False)
                         st.at = o133  # game.yaml:453
                         st.move(_c101, (Z_area1 + _q31), False)
     def c_13(st, env, pc):  # game.yaml:455
         _L_p21 = env['p']
-        _S_p14 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
+        _S_p18 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
         if pc <= 0:
             st.at = o143  # game.yaml:460
-            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in ((SEATS_others1.get(_L_p21) if len(st.players) == num_players else None) or others(st, _L_p21))))):
+            if (((len([1 for _a25 in st.zones[(Z_auction_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[4])))] if (_a25.key == 'verschwoerung')]) > 0) and (not st.vars['conspiracy_used'])) and ((len(st.zones[(Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p21, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q32)]) > 0) for _q32 in ((SEATS_others1.get(_S_p18) if len(st.players) == num_players else None) or others(st, _L_p21))))):
                 st.at = o142  # game.yaml:462
                 # game.yaml:464: always offered
                 # game.yaml:465: always offered
@@ -4510,7 +4514,7 @@ def build(num_players, files):
                 _end21 = _end20 + 1
                 if not _end21:
                     raise RuleError('a choice has no legal option', S[177])
-                if _S_p14 is None:
+                if _S_p18 is None:
                     raise RuleError(not_a_seat(_L_p21, num_players), S[177])
                 if _L_p21 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
@@ -4798,9 +4802,10 @@ def build(num_players, files):
     def c_23(st, env, pc):  # game.yaml:569
         _L_r2 = env['r']
         _L_card1 = env['card']
+        _S_r1 = _L_r2 if type(_L_r2) is int and 0 <= _L_r2 < num_players else None
         if pc <= 0:
             st.at = o232  # game.yaml:573
-            env['holders'] = [_q33 for _q33 in ((SEATS_clockwise_from1.get(_L_r2) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in fn_colour_majority(st, S[57], C_violet1))]
+            env['holders'] = [_q33 for _q33 in ((SEATS_clockwise_from1.get(_S_r1) if len(st.players) == num_players else None) or clockwise_from(st, _L_r2)) if (_q33 in fn_colour_majority(st, S[57], C_violet1))]
         if pc <= 1:
             st.at = o233  # game.yaml:574
             if st.record_log:
@@ -4908,12 +4913,13 @@ def build(num_players, files):
     def c_24(st, env, pc):  # game.yaml:594
         _L_r3 = env['r']
         _L_card2 = env['card']
+        _S_r2 = _L_r3 if type(_L_r3) is int and 0 <= _L_r3 < num_players else None
         if pc <= 0:
             st.at = o249  # game.yaml:598
             env['most'] = max([fn_visible_seals(st, S[58], _q35) for _q35 in st.players])
         if pc <= 1:
             st.at = o250  # game.yaml:599
-            env['debtors'] = [_q36 for _q36 in ((SEATS_clockwise_from1.get(_L_r3) if len(st.players) == num_players else None) or clockwise_from(st, _L_r3)) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
+            env['debtors'] = [_q36 for _q36 in ((SEATS_clockwise_from1.get(_S_r2) if len(st.players) == num_players else None) or clockwise_from(st, _L_r3)) if ((env['most'] > 0) and (fn_visible_seals(st, S[59], _q36) < env['most']))]
         if pc <= 2:
             st.at = o251  # game.yaml:600
             if st.record_log:
@@ -5109,11 +5115,11 @@ def build(num_players, files):
             st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:250
         _L_p22 = env['p']
-        _S_p15 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
+        _S_p19 = _L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else None
         if pc <= 0:
             _h5 = len(st.frames)
             st.at = o28  # game.yaml:250
-            _dest29 = st.zone_index((st.zones[(Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p22, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
+            _dest29 = st.zone_index((st.zones[(Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p22, S[64])))] if (st.zones[Z_deck1][-1].kind == 'property_cards') else st.zones[Z_returned1]))
             _before3 = len(st.zones[_dest29])
             st.move_count(1, Z_deck1, _dest29, False, S[63])
             if _dest29 in TRIGGERS1:
@@ -5122,7 +5128,7 @@ def build(num_players, files):
                 run_to(st, _h5)
     def c_35(st, env, pc):  # game.yaml:269
         _L_p23 = env['p']
-        _S_p16 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
+        _S_p20 = _L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else None
         if pc <= 0:
             st.at = o39  # game.yaml:270
             _actions8 = set()  # (the ids' order is never read)
@@ -5137,7 +5143,7 @@ def build(num_players, files):
             _end32 = len(_v27)
             if not _end32:
                 raise RuleError('a choice has no legal option', S[154])
-            if _S_p16 is None:
+            if _S_p20 is None:
                 raise RuleError(not_a_seat(_L_p23, num_players), S[154])
             if _L_p23 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
@@ -5212,14 +5218,14 @@ def build(num_players, files):
             st.inline -= 1
     def c_51(st, env, pc):  # game.yaml:301
         _L_p27 = env['p']
-        _S_p17 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
+        _S_p21 = _L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else None
         if pc <= 0:
             st.at = o54  # game.yaml:302
-            _v28 = ((SEATS_others1.get(_L_p27) if len(st.players) == num_players else None) or others(st, _L_p27))  # game.yaml:304
+            _v28 = ((SEATS_others1.get(_S_p21) if len(st.players) == num_players else None) or others(st, _L_p27))  # game.yaml:304
             _end33 = len(_v28)
             if not _end33:
                 raise RuleError('a choice has no legal option', S[158])
-            if _S_p17 is None:
+            if _S_p21 is None:
                 raise RuleError(not_a_seat(_L_p27, num_players), S[158])
             if _L_p27 in st.players:  # else out of the game: no option runs
                 if _end33 > 1:
@@ -5279,7 +5285,7 @@ def build(num_players, files):
     def c_63(st, env, pc):  # game.yaml:325
         _L_p28 = env['p']
         _L_c2 = env['c']
-        _S_p18 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
+        _S_p22 = _L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else None
         if pc <= 0:
             st.at = o71  # game.yaml:326
             if any((_d7.kind == 'property_cards') for _d7 in st.zones[Z_discard1]):
@@ -5296,7 +5302,7 @@ def build(num_players, files):
                 _end34 = len(_v29)
                 if not _end34:
                     raise RuleError('a choice has no legal option', S[161])
-                if _S_p18 is None:
+                if _S_p22 is None:
                     raise RuleError(not_a_seat(_L_p28, num_players), S[161])
                 if _L_p28 in st.players:  # else out of the game: no option runs
                     if _end34 > 1:
@@ -5307,7 +5313,7 @@ def build(num_players, files):
                         _i39 = 0
                     _d9 = env['d'] = _v29[_i39]
                     st.at = o68  # game.yaml:332
-                    st.move(_d9, (Z_area1 + (_S_p18 if _S_p18 is not None else seat(st, _L_p28, S[74]))), False)
+                    st.move(_d9, (Z_area1 + (_S_p22 if _S_p22 is not None else seat(st, _L_p28, S[74]))), False)
                     st.at = o69  # game.yaml:332
                     st.move(_L_c2, Z_discard1, False)
             else:
@@ -5317,7 +5323,7 @@ def build(num_players, files):
     def c_66(st, env, pc):  # game.yaml:327
         _L_p29 = env['p']
         _L_c3 = env['c']
-        _S_p19 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
+        _S_p23 = _L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else None
         if pc <= 0:
             st.at = o70  # game.yaml:328
             _actions10 = set()  # (the ids' order is never read)
@@ -5332,7 +5338,7 @@ def build(num_players, files):
             _end35 = len(_v30)
             if not _end35:
                 raise RuleError('a choice has no legal option', S[161])
-            if _S_p19 is None:
+            if _S_p23 is None:
                 raise RuleError(not_a_seat(_L_p29, num_players), S[161])
             if _L_p29 in st.players:  # else out of the game: no option runs
                 if _end35 > 1:
@@ -5343,7 +5349,7 @@ def build(num_players, files):
                     _i40 = 0
                 _d11 = env['d'] = _v30[_i40]
                 st.at = o68  # game.yaml:332
-                st.move(_d11, (Z_area1 + (_S_p19 if _S_p19 is not None else seat(st, _L_p29, S[74]))), False)
+                st.move(_d11, (Z_area1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p29, S[74]))), False)
                 st.at = o69  # game.yaml:332
                 st.move(_L_c3, Z_discard1, False)
     def c_72(st, env, pc):  # game.yaml:338
@@ -5368,7 +5374,7 @@ def build(num_players, files):
     def c_77(st, env, pc):  # game.yaml:351
         _L_q9 = env['q']
         _L_p31 = env['p']
-        _S_p20 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
+        _S_p24 = _L_p31 if type(_L_p31) is int and 0 <= _L_p31 < num_players else None
         if pc <= 0:
             st.at = o80  # game.yaml:352
             _actions11 = set()  # (the ids' order is never read)
@@ -5381,7 +5387,7 @@ def build(num_players, files):
             _end36 = len(_v31)
             if not _end36:
                 raise RuleError('a choice has no legal option', S[164])
-            if _S_p20 is None:
+            if _S_p24 is None:
                 raise RuleError(not_a_seat(_L_p31, num_players), S[164])
             if _L_p31 in st.players:  # else out of the game: no option runs
                 if _end36 > 1:
@@ -5395,7 +5401,7 @@ def build(num_players, files):
                 st.move(_x15, Z_discard1, False)
     def c_83(st, env, pc):  # game.yaml:363
         _L_p32 = env['p']
-        _S_p21 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
+        _S_p25 = _L_p32 if type(_L_p32) is int and 0 <= _L_p32 < num_players else None
         if pc <= 0:
             st.at = o89  # game.yaml:364
             _v32 = []
@@ -5405,7 +5411,7 @@ def build(num_players, files):
             _end37 = len(_v32)
             if not _end37:
                 raise RuleError('a choice has no legal option', S[166])
-            if _S_p21 is None:
+            if _S_p25 is None:
                 raise RuleError(not_a_seat(_L_p32, num_players), S[166])
             if _L_p32 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
@@ -5500,7 +5506,7 @@ def build(num_players, files):
             st.inline -= 1
     def c_95(st, env, pc):  # game.yaml:381
         _L_p36 = env['p']
-        _S_p22 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
+        _S_p26 = _L_p36 if type(_L_p36) is int and 0 <= _L_p36 < num_players else None
         if pc <= 0:
             st.at = o99  # game.yaml:382
             # game.yaml:384: always offered
@@ -5509,7 +5515,7 @@ def build(num_players, files):
             _end39 = _end38 + 1
             if not _end39:
                 raise RuleError('a choice has no legal option', S[170])
-            if _S_p22 is None:
+            if _S_p26 is None:
                 raise RuleError(not_a_seat(_L_p36, num_players), S[170])
             if _L_p36 in st.players:  # else out of the game: no option runs
                 if _end39 > 1:
@@ -5568,11 +5574,11 @@ def build(num_players, files):
         _L_into_area3 = env['into_area']
         _L_p39 = env['p']
         _L_c5 = env['c']
-        _S_p23 = _L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else None
+        _S_p27 = _L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else None
         if pc <= 0:
             _h6 = len(st.frames)
             st.at = o108  # game.yaml:397
-            _dest30 = st.zone_index((st.zones[(Z_area1 + (_S_p23 if _S_p23 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
+            _dest30 = st.zone_index((st.zones[(Z_area1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
             _moved12 = _L_c5
             _moved12 = cards_of(_moved12)
             for _c117 in _moved12:
@@ -5583,11 +5589,11 @@ def build(num_players, files):
                 run_to(st, _h6)
     def c_110(st, env, pc):  # game.yaml:407
         _L_p40 = env['p']
-        _S_p24 = _L_p40 if type(_L_p40) is int and 0 <= _L_p40 < num_players else None
+        _S_p28 = _L_p40 if type(_L_p40) is int and 0 <= _L_p40 < num_players else None
         if pc <= 0:
             st.at = o111  # game.yaml:408
             _lo4 = 1
-            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p40, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
+            _hi4 = (2 if (len([1 for _a33 in st.zones[(Z_auction_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[4])))] if (_a33.key == 'einfluss')]) > 0) else 1)
             if _lo4 < 0 or _hi4 < _lo4:
                 raise RuleError(f'a pick of {_lo4} to {_hi4} items is impossible', S[171])
             _picked4 = []
@@ -5609,7 +5615,7 @@ def build(num_players, files):
                     if not _stop4:
                         raise RuleError(f'a pick needs {_lo4} items but only {len(_picked4)} could be picked', S[171])
                     break
-                if _S_p24 is None:
+                if _S_p28 is None:
                     raise RuleError(not_a_seat(_L_p40, num_players), S[171])
                 if _L_p40 not in st.players:
                     break  # the picker is out of the game: the pick ends with what was picked
@@ -5624,7 +5630,7 @@ def build(num_players, files):
                 else:  # one card and no stopping yet: it is picked
                     _c118 = _cands4[0]
                 _picked4.append(_c118)
-                st.move(_c118, (Z_area1 + (_S_p24 if _S_p24 is not None else seat(st, _L_p40, S[87]))), False)
+                st.move(_c118, (Z_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[87]))), False)
         if pc <= 1:
             st.at = o112  # game.yaml:411
             _items20 = st.zones[Z_on_display1]
@@ -5747,7 +5753,7 @@ def build(num_players, files):
     def c_129(st, env, pc):  # game.yaml:442
         _L_p45 = env['p']
         _L_q11 = env['q']
-        _S_p25 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
+        _S_p29 = _L_p45 if type(_L_p45) is int and 0 <= _L_p45 < num_players else None
         _S_q7 = _L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else None
         if pc <= 0:
             st.at = o135  # game.yaml:443
@@ -5761,7 +5767,7 @@ def build(num_players, files):
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[175])
-            if _S_p25 is None:
+            if _S_p29 is None:
                 raise RuleError(not_a_seat(_L_p45, num_players), S[175])
             if _L_p45 in st.players:  # else out of the game: no option runs
                 if _end40 > 1:
@@ -5782,7 +5788,7 @@ def build(num_players, files):
                 _end41 = len(_v34)
                 if not _end41:
                     raise RuleError('a choice has no legal option', S[176])
-                if _S_p25 is None:
+                if _S_p29 is None:
                     raise RuleError(not_a_seat(_L_p45, num_players), S[176])
                 if _L_p45 in st.players:  # else out of the game: no option runs
                     if _end41 > 1:
@@ -5793,14 +5799,14 @@ def build(num_players, files):
                         _i46 = 0
                     _x17 = env['x'] = _v34[_i46]
                     st.at = o132  # game.yaml:453
-                    st.move(_x17, (Z_area1 + (_S_p25 if _S_p25 is not None else seat(st, _L_p45, S[97]))), False)
+                    st.move(_x17, (Z_area1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[97]))), False)
                     st.at = o133  # game.yaml:453
                     st.move(_c122, (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98]))), False)
     def c_130(st, env, pc):  # game.yaml:448
         _L_q12 = env['q']
         _L_p46 = env['p']
         _L_c6 = env['c']
-        _S_p26 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
+        _S_p30 = _L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else None
         _S_q8 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o134  # game.yaml:449
@@ -5814,7 +5820,7 @@ def build(num_players, files):
             _end42 = len(_v35)
             if not _end42:
                 raise RuleError('a choice has no legal option', S[176])
-            if _S_p26 is None:
+            if _S_p30 is None:
                 raise RuleError(not_a_seat(_L_p46, num_players), S[176])
             if _L_p46 in st.players:  # else out of the game: no option runs
                 if _end42 > 1:
@@ -5825,12 +5831,12 @@ def build(num_players, files):
                     _i47 = 0
                 _x19 = env['x'] = _v35[_i47]
                 st.at = o132  # game.yaml:453
-                st.move(_x19, (Z_area1 + (_S_p26 if _S_p26 is not None else seat(st, _L_p46, S[97]))), False)
+                st.move(_x19, (Z_area1 + (_S_p30 if _S_p30 is not None else seat(st, _L_p46, S[97]))), False)
                 st.at = o133  # game.yaml:453
                 st.move(_L_c6, (Z_area1 + (_S_q8 if _S_q8 is not None else seat(st, _L_q12, S[98]))), False)
     def c_137(st, env, pc):  # game.yaml:461
         _L_p47 = env['p']
-        _S_p27 = _L_p47 if type(_L_p47) is int and 0 <= _L_p47 < num_players else None
+        _S_p31 = _L_p47 if type(_L_p47) is int and 0 <= _L_p47 < num_players else None
         if pc <= 0:
             st.at = o142  # game.yaml:462
             # game.yaml:464: always offered
@@ -5839,7 +5845,7 @@ def build(num_players, files):
             _end44 = _end43 + 1
             if not _end44:
                 raise RuleError('a choice has no legal option', S[177])
-            if _S_p27 is None:
+            if _S_p31 is None:
                 raise RuleError(not_a_seat(_L_p47, num_players), S[177])
             if _L_p47 in st.players:  # else out of the game: no option runs
                 if _end44 > 1:
@@ -6078,10 +6084,10 @@ def build(num_players, files):
     def c_202(st, env, pc):  # game.yaml:542
         _L_p49 = env['p']
         _L_lot6 = env['lot']
-        _S_p28 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
+        _S_p32 = _L_p49 if type(_L_p49) is int and 0 <= _L_p49 < num_players else None
         if pc <= 0:
             st.at = o213  # game.yaml:542
-            if ((st.vars['_auction1_in'][(_S_p28 if _S_p28 is not None else seat(st, _L_p49, S[104]))] and (_L_p49 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
+            if ((st.vars['_auction1_in'][(_S_p32 if _S_p32 is not None else seat(st, _L_p49, S[104]))] and (_L_p49 != st.vars['_auction1_leader'])) and (st.vars['_auction1_active'] > (1 if (st.vars['_auction1_leader'] != None) else 0))):
                 st.at = o212  # game.yaml:542
                 _v38 = []
                 for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p49, _L_lot6), S[106]):  # game.yaml:542
@@ -6092,7 +6098,7 @@ def build(num_players, files):
                 _end50 = _end49 + 1
                 if not _end50:
                     raise RuleError('a choice has no legal option', S[179])
-                if _S_p28 is None:
+                if _S_p32 is None:
                     raise RuleError(not_a_seat(_L_p49, num_players), S[179])
                 if _L_p49 in st.players:  # else out of the game: no option runs
                     if _end50 > 1:
@@ -6115,14 +6121,14 @@ def build(num_players, files):
                         if st.record_log:
                             st.log_line(fmt_player1(_L_p49) + ' passes', -1)
                         st.at = o210  # game.yaml:542
-                        _i55 = (_S_p28 if _S_p28 is not None else seat(st, _L_p49, S[104]))
+                        _i55 = (_S_p32 if _S_p32 is not None else seat(st, _L_p49, S[104]))
                         st.vars['_auction1_in'][_i55] = False
                         st.at = o211  # game.yaml:542
                         st.vars['_auction1_active'] -= 1
     def c_203(st, env, pc):  # game.yaml:542
         _L_p50 = env['p']
         _L_lot7 = env['lot']
-        _S_p29 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
+        _S_p33 = _L_p50 if type(_L_p50) is int and 0 <= _L_p50 < num_players else None
         if pc <= 0:
             st.at = o212  # game.yaml:542
             _v39 = []
@@ -6134,7 +6140,7 @@ def build(num_players, files):
             _end52 = _end51 + 1
             if not _end52:
                 raise RuleError('a choice has no legal option', S[179])
-            if _S_p29 is None:
+            if _S_p33 is None:
                 raise RuleError(not_a_seat(_L_p50, num_players), S[179])
             if _L_p50 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
@@ -6157,7 +6163,7 @@ def build(num_players, files):
                     if st.record_log:
                         st.log_line(fmt_player1(_L_p50) + ' passes', -1)
                     st.at = o210  # game.yaml:542
-                    _i57 = (_S_p29 if _S_p29 is not None else seat(st, _L_p50, S[104]))
+                    _i57 = (_S_p33 if _S_p33 is not None else seat(st, _L_p50, S[104]))
                     st.vars['_auction1_in'][_i57] = False
                     st.at = o211  # game.yaml:542
                     st.vars['_auction1_active'] -= 1
@@ -6780,7 +6786,7 @@ def build(num_players, files):
                         raise too_long(S[195])
                     st.at = o321  # game.yaml:207
                     _live15 = live_mask(st)
-                    for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                    for _p61 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                         if gone(st, _live15, _p61):
                             continue
                         env['p'] = _p61
@@ -6863,7 +6869,7 @@ def build(num_players, files):
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live16 = live_mask(st)
-                for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p62 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     if gone(st, _live16, _p62):
                         continue
                     env['p'] = _p62
@@ -6939,7 +6945,7 @@ def build(num_players, files):
                     raise too_long(S[195])
                 st.at = o321  # game.yaml:207
                 _live17 = live_mask(st)
-                for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+                for _p63 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                     if gone(st, _live17, _p63):
                         continue
                     env['p'] = _p63
@@ -7005,7 +7011,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o321  # game.yaml:207
             _live18 = live_mask(st)
-            for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
+            for _p64 in ((SEATS_clockwise_from1.get(st.vars['start_player']) if type(st.vars['start_player']) is int and len(st.players) == num_players else None) or clockwise_from(st, st.vars['start_player'])):
                 if gone(st, _live18, _p64):
                     continue
                 env['p'] = _p64
