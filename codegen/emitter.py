@@ -87,12 +87,14 @@ class ModuleEmitter:
             "kind": "K",
             "table": "T",
             "datatable": "D",
+            "lookup": "DL",
             "card": "C",
             "formatter": "fmt",
             "site": "A",
             "triggers": "TRIGGERS",
         }[kind]
-        name = self.names.fresh(f"{prefix}_{key}" if key else prefix)[1:]
+        hint = key.split("@")[0] if kind == "lookup" else key  # (a lookup: by its table's name)
+        name = self.names.fresh(f"{prefix}_{hint}" if hint else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
             value = f"P.zone_base[{literal(key)}]"
@@ -103,6 +105,9 @@ class ModuleEmitter:
         elif kind == "datatable":
             plain = DataTableRT.data(self.game.data_tables[key], self.game.kinds)
             value = f"DataTableRT.build({literal(plain)}, P.card_by_key)"
+        elif kind == "lookup":  # one lookup of a data table (by its span): its rows by key
+            table, at = key.split("@")
+            value = f"{self._const('datatable', table)}.lookup(P.cards, S[{at}])"
         elif kind == "formatter":
             value = f"formatter({literal(key)})"
         elif kind == "site":

@@ -126,7 +126,8 @@ class ExprEmitter:
             t, keys, column = lookup
             cells = "".join(self.emit(k, scope) + ", " for k in keys)
             col = self.prog.data_tables[t.name].columns[column]
-            return f"{self.const('datatable', t.name)}.cell(({cells}), {col}, {self.span(e.span)})"
+            rows = self.const("lookup", f"{t.name}@{self.span(e.span)[2:-1]}")  # S[i]: i
+            return f"{rows}[({cells})][{col}]"  # (its rows by key: runtime/datatable.Lookup)
         obj = self.emit(e.obj, scope)
         if e.name in CARD_FIELDS:
             return f"{obj}.{e.name}"

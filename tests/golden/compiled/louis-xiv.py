@@ -838,6 +838,9 @@ def build(num_players, files):
     Z_markers_on1 = P.zone_base['markers_on']
     Z_red_up1 = P.zone_base['red_up']
     D_faces1 = DataTableRT.build(('faces', (('tile', 'courtiers'), ('side', 'str'), ('win', 'str'), ('price', 'int'), ('need', 'int')), ('tile', 'side'), (('anne', 'red', 'gold', 3, 0), ('anne', 'black', 'first', 0, 0), ('philippe', 'red', 'gold', 3, 0), ('philippe', 'black', 'first', 0, 0), ('maria', 'red', 'gold', 3, 0), ('maria', 'black', 'first', 0, 0), ('dauphin', 'red', 'gold', 3, 0), ('dauphin', 'black', 'first', 0, 0), ('montespan', 'red', 'first', 0, 0), ('montespan', 'black', 'gold', 4, 0), ('conde', 'red', 'markers', 0, 2), ('conde', 'black', 'first', 0, 0), ('colbert', 'red', 'first', 0, 0), ('colbert', 'black', 'markers', 0, 3), ('maintenon', 'red', 'gold', 2, 0), ('maintenon', 'black', 'markers', 0, 2), ('valliere', 'red', 'markers', 0, 3), ('valliere', 'black', 'gold', 4, 0), ('turenne', 'red', 'markers', 0, 2), ('turenne', 'black', 'first', 0, 0), ('mazarin', 'red', 'first', 0, 0), ('mazarin', 'black', 'gold', 2, 0), ('louvois', 'red', 'gold', 2, 0), ('louvois', 'black', 'first', 0, 0)), ('courtiers',)), P.card_by_key)
+    DL_faces1 = D_faces1.lookup(P.cards, S[1])
+    DL_faces2 = D_faces1.lookup(P.cards, S[3])
+    DL_faces3 = D_faces1.lookup(P.cards, S[5])
     Z_missions_done1 = P.zone_base['missions_done']
     Z_tokens_held1 = P.zone_base['tokens_held']
     Z_token_supply1 = P.zone_base['token_supply']
@@ -915,7 +918,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = D_faces1.cell((v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), ), 2, S[1])
+            result = DL_faces1[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][2]
         except Exception as e:
             st.calls -= 1
             traced(e, 'function kind_of (' + str(S[2]) + ')')
@@ -928,7 +931,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = D_faces1.cell((v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), ), 3, S[3])
+            result = DL_faces2[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][3]
         except Exception as e:
             st.calls -= 1
             traced(e, 'function price (' + str(S[4]) + ')')
@@ -941,7 +944,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = D_faces1.cell((v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), ), 4, S[5])
+            result = DL_faces3[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][4]
         except Exception as e:
             st.calls -= 1
             traced(e, 'function need (' + str(S[6]) + ')')

@@ -919,6 +919,12 @@ def build(num_players, files):
     Z_aside1 = P.zone_base['aside']
     fmt_list_player1 = formatter('list:player')
     D_rounds1 = DataTableRT.build(('rounds', (('round', 'int'), ('vp', 'int'), ('thalers', 'int'), ('city', 'str')), ('round',), ((1, 2, 0, 'place'), (2, 2, 0, 'place'), (3, 2, 1, 'move'), (4, 1, 2, 'none'), (5, 1, 2, 'none')), ()), P.card_by_key)
+    DL_rounds1 = D_rounds1.lookup(P.cards, S[138])
+    DL_rounds2 = D_rounds1.lookup(P.cards, S[141])
+    DL_rounds3 = D_rounds1.lookup(P.cards, S[143])
+    DL_rounds4 = D_rounds1.lookup(P.cards, S[144])
+    DL_rounds5 = D_rounds1.lookup(P.cards, S[145])
+    DL_rounds6 = D_rounds1.lookup(P.cards, S[146])
     Z_empire_supply1 = P.zone_base['empire_supply']
     fmt_str1 = formatter('str')
     A_01 = site[0].base
@@ -1958,13 +1964,13 @@ def build(num_players, files):
         if pc == 0:
             st.at = o343  # game.yaml:820
             _i16 = seat(st, st.vars['emperor'], S[137])
-            _v5 = st.vars['score'][_i16] + D_rounds1.cell((st.vars['round'], ), 1, S[138])
+            _v5 = st.vars['score'][_i16] + DL_rounds1[(st.vars['round'], )][1]
             if _v5 < 0:
                 raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[139])
             st.vars['score'][_i16] = _v5
             st.at = o344  # game.yaml:821
             _i17 = seat(st, st.vars['emperor'], S[140])
-            _v6 = st.vars['thalers'][_i17] + D_rounds1.cell((st.vars['round'], ), 2, S[141])
+            _v6 = st.vars['thalers'][_i17] + DL_rounds2[(st.vars['round'], )][2]
             if _v6 > 12:
                 _v6 = 12  # the marker stops at the end; the excess is lost
             if _v6 < 0:
@@ -1972,12 +1978,12 @@ def build(num_players, files):
             st.vars['thalers'][_i17] = _v6
             st.at = o345  # game.yaml:822
             if st.record_log:
-                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 1, S[143])) + ' victory points and ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 2, S[144])) + ' thalers', -1)
+                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(DL_rounds3[(st.vars['round'], )][1]) + ' victory points and ' + fmt_int1(DL_rounds4[(st.vars['round'], )][2]) + ' thalers', -1)
             fr.pc = 4
             st.at = o350  # game.yaml:823
-            if (D_rounds1.cell((st.vars['round'], ), 3, S[145]) == 'place'):
+            if (DL_rounds5[(st.vars['round'], )][3] == 'place'):
                 st.frames.append(Frame(o346, env))
-            elif (D_rounds1.cell((st.vars['round'], ), 3, S[146]) == 'move'):
+            elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
                 st.frames.append(Frame(o348, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -6906,14 +6912,14 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o343  # game.yaml:820
             _i135 = seat(st, st.vars['emperor'], S[137])
-            _v63 = st.vars['score'][_i135] + D_rounds1.cell((st.vars['round'], ), 1, S[138])
+            _v63 = st.vars['score'][_i135] + DL_rounds1[(st.vars['round'], )][1]
             if _v63 < 0:
                 raise RuleError("'score' would fall to " + str(_v63) + ', below its minimum 0', S[139])
             st.vars['score'][_i135] = _v63
         if pc <= 1:
             st.at = o344  # game.yaml:821
             _i136 = seat(st, st.vars['emperor'], S[140])
-            _v64 = st.vars['thalers'][_i136] + D_rounds1.cell((st.vars['round'], ), 2, S[141])
+            _v64 = st.vars['thalers'][_i136] + DL_rounds2[(st.vars['round'], )][2]
             if _v64 > 12:
                 _v64 = 12  # the marker stops at the end; the excess is lost
             if _v64 < 0:
@@ -6922,10 +6928,10 @@ def build(num_players, files):
         if pc <= 2:
             st.at = o345  # game.yaml:822
             if st.record_log:
-                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 1, S[143])) + ' victory points and ' + fmt_int1(D_rounds1.cell((st.vars['round'], ), 2, S[144])) + ' thalers', -1)
+                st.log_line('the Emperor ' + fmt_player1(st.vars['emperor']) + ' takes ' + fmt_int1(DL_rounds3[(st.vars['round'], )][1]) + ' victory points and ' + fmt_int1(DL_rounds4[(st.vars['round'], )][2]) + ' thalers', -1)
         if pc <= 3:
             st.at = o350  # game.yaml:823
-            if (D_rounds1.cell((st.vars['round'], ), 3, S[145]) == 'place'):
+            if (DL_rounds5[(st.vars['round'], )][3] == 'place'):
                 st.at = o347  # game.yaml:823
                 _args110 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6938,7 +6944,7 @@ def build(num_players, files):
                     traced(e, 'procedure place_empire_city (' + str(S[367]) + ')')
                     raise
                 st.inline -= 1
-            elif (D_rounds1.cell((st.vars['round'], ), 3, S[146]) == 'move'):
+            elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
                 st.at = o349  # game.yaml:824
                 _args111 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:

@@ -647,6 +647,7 @@ def build(num_players, files):
     A_331 = site[33].base
     Z_set_aside1 = P.zone_base['set_aside']
     D_hand_sizes1 = DataTableRT.build(('hand_sizes', (('players', 'int'), ('seat', 'int'), ('cards', 'int')), ('players', 'seat'), ((2, 1, 2), (2, 2, 3), (3, 1, 2), (3, 2, 3), (3, 3, 3), (4, 1, 2), (4, 2, 2), (4, 3, 3), (4, 4, 3), (5, 1, 2), (5, 2, 2), (5, 3, 3), (5, 4, 3), (5, 5, 4), (6, 1, 2), (6, 2, 2), (6, 3, 3), (6, 4, 3), (6, 5, 4), (6, 6, 4)), ()), P.card_by_key)
+    DL_hand_sizes1 = D_hand_sizes1.lookup(P.cards, S[144])
 
     def fn_row_count(st, v_p, v_col):  # game.yaml:153
         return len([1 for _c1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[0])))] if (_c1.props['colour'] == v_col)])
@@ -3487,7 +3488,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o292  # game.yaml:193
-            _args49 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+            _args49 = {'p': (env['i'] - 1), 'n': DL_hand_sizes1[(len(st.players), env['i'], )][2]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[145])
             st.frames.append(Frame(o0, _args49))
@@ -6666,7 +6667,7 @@ def build(num_players, files):
             for _i66 in list(span_list(1, len(st.players), S[146])):
                 env['i'] = _i66
                 st.at = o292  # game.yaml:193
-                _args135 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[144])}
+                _args135 = {'p': (env['i'] - 1), 'n': DL_hand_sizes1[(len(st.players), env['i'], )][2]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[145])
                 st.inline += 1
@@ -6730,7 +6731,7 @@ def build(num_players, files):
         _L_i1 = env['i']
         if pc <= 0:
             st.at = o292  # game.yaml:193
-            _args137 = {'p': (_L_i1 - 1), 'n': D_hand_sizes1.cell((len(st.players), _L_i1, ), 2, S[144])}
+            _args137 = {'p': (_L_i1 - 1), 'n': DL_hand_sizes1[(len(st.players), _L_i1, )][2]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[145])
             st.inline += 1
