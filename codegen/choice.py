@@ -22,10 +22,12 @@ Rule text reaches this code only through the emitter's expression writer and ``l
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
 from meeple.dsl import ir
 
+from .cse import branch, iterable, region
 from .exprs import Scope, action_id, split_invariant, write_seat_check
 from .writer import Writer, literal
 
@@ -77,6 +79,24 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
         w.line(f"{acts} = set()  # (the ids' order is never read)")
     counts: list[str] = []  # per option: how many it offers (Python text)
     values: list[str] = []  # per option with a name: the list of its values
+    with region(em.ex):  # no statement runs: a value two conditions compute is computed once
+        _collect(em, w, opts, acts, last, tested, counts, values)
+    write_dispatch(d, w, s, counts, values, span, uid)
+
+
+def _collect(
+    em: Any,
+    w: Writer,
+    opts: tuple[ir.Option, ...],
+    acts: str,
+    last: int,
+    tested: list[bool],
+    counts: list[str],
+    values: list[str],
+) -> None:
+    """The options' counts and lists of values, appended to ``counts`` and ``values`` (see
+    write_choice)."""
+    fresh = em.names.fresh
     for k, o in enumerate(opts):
         index = em.numbering.site_of[id(o)]
         base = em._const("site", str(index))
@@ -104,7 +124,6 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
         values.append(v)
         counts.append(f"len({v})")
         _write_items(em, w, o, index, base, v, acts if track else "", tested[k])
-    write_dispatch(d, w, s, counts, values, span, uid)
 
 
 def _write_items(
@@ -118,17 +137,21 @@ def _write_items(
     scope = Scope({o.var: x})
     fixed, varying = split_invariant(o.when, o.var)
     domain = em.numbering.site_domains[index]
-    cond = " and ".join(em.ex.emit(c, scope) for c in varying)
     numbers = domain not in ("card", "player")  # site.action checks each offered number
-    if fixed:
-        items = em.names.fresh("items")
-        w.line(f"{items} = {em._e(o.iter)}  {em._where(o.span)}")
-        tests = " and ".join(em._e(c) for c in fixed)
-        w.line(f"if {items} and {tests}:")
-        w.level += 1
-        source, loc = items, ""
-    else:
-        source, loc = em._e(o.iter), f"  {em._where(o.span)}"
+    with ExitStack() as tested:
+        if fixed:
+            items = em.names.fresh("items")
+            w.line(f"{items} = {em._e(o.iter)}  {em._where(o.span)}")
+            tested.enter_context(branch(em.ex))  # the rest: only when there are items
+            tests = " and ".join(em._e(c) for c in fixed)
+            w.line(f"if {items} and {tests}:")
+            w.level += 1
+            source, loc = items, ""
+        else:
+            with iterable(em.ex):  # (it may be a comprehension's)
+                source, loc = em._e(o.iter), f"  {em._where(o.span)}"
+        with branch(em.ex):  # (once per item)
+            cond = " and ".join(em.ex.emit(c, scope) for c in varying)
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")

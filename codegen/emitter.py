@@ -30,6 +30,7 @@ from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
+from .cse import Reuse, branch, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .hoist import hoisted
@@ -59,6 +60,7 @@ class ModuleEmitter:
         self.consts: dict[tuple[str, str], str] = {}
         self.const_lines = Writer(1)
         self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
+        self.ex.reuse = Reuse(self.ex)  # values computed twice computed once (codegen/cse)
         self._flat_proc = _flat_procedures(self.game)
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
         self.eliminates = eliminates(self.game)
@@ -553,7 +555,8 @@ class ModuleEmitter:
         """ChooseOp.collect, specialized: conditions inline, option names as Python locals."""
         w.line(f"def collect_{uid}(st, env):  {self._where(node.span)}")
         # pure (it never writes env): each local it reads is read once, at entry (codegen/hoist)
-        with w.indent(), hoisted(self.ex, w, frozenset()) as w:  # w: the body
+        # no statement runs in it: a value its conditions compute twice is computed once
+        with w.indent(), hoisted(self.ex, w, frozenset()) as w, region(self.ex):  # w: the body
             w.line("actions = []")
             w.line("values = []")
             w.line("idx = []")
@@ -581,13 +584,14 @@ class ModuleEmitter:
                 if fixed:
                     items = self.names.fresh("items")
                     w.line(f"{items} = {self._e(o.iter)}  {self._where(o.span)}")
-                    tests = " and ".join(self._e(c) for c in fixed)
+                    with branch(self.ex):  # (only when there are items)
+                        tests = " and ".join(self._e(c) for c in fixed)
                     w.line(f"if {items} and {tests}:")
                     w.level += 1
                     w.line(f"for {x} in {items}:")
                 else:
                     w.line(f"for {x} in {self._e(o.iter)}:  {self._where(o.span)}")
-                with w.indent():
+                with w.indent(), branch(self.ex):  # (once per item)
                     if varying:
                         test = " and ".join(self.ex.emit(c, scope) for c in varying)
                         w.line(f"if not ({test}):")
@@ -626,7 +630,9 @@ class ModuleEmitter:
                 return
             x = self.names.fresh(node.var)
             cond = self.ex.emit(node.where, Scope({node.var: x, "picked": "picked"}))
-            w.line(f"return [{x} for {x} in {self._e(node.src)} if {cond}]")
+            with iterable(self.ex):  # (no value computed in a comprehension's iterable)
+                src = self._e(node.src)
+            w.line(f"return [{x} for {x} in {src} if {cond}]")
 
     def _fn(self, w: Writer, name: str, body: str, loc: str) -> None:
         w.line(f"def {name}(st, env):  {loc}")
@@ -722,7 +728,7 @@ class ModuleEmitter:
         for uid, node in enumerate(self.numbering.nodes):
             self.op_construction(body, uid, node)
         body.line(resume_table(self, blocks))
-        return self._assemble(body)
+        return self.ex.reuse.resolve(self._assemble(body), self.names.fresh)
 
     def _function(self, w: Writer, f: ir.Function) -> None:
         """``def fn_NAME(st, ...)``. One that may call functions is counted and traced as the

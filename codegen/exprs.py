@@ -27,8 +27,9 @@ from .writer import Writer, literal
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
 
 
-# a key emitted twice by an inline check: a Python local or a local of the rules' env
-_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\['[A-Za-z_][A-Za-z0-9_]*'\]")
+# a key emitted twice by an inline check: a Python local or a local of the rules' env, or a
+# value computed before (codegen/cse.py's mark of a Python local)
+_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\['[A-Za-z_][A-Za-z0-9_]*'\]|\x04[0-9]+\x05")
 
 
 class Scope:
@@ -61,11 +62,15 @@ class ExprEmitter:
         self.inlinable = _inlinable(prog.game)
         # while a function is written whose locals are read once at its entry (codegen/hoist)
         self.hoist: Any = None
+        # while a module is written: values computed twice computed once (codegen/cse.Reuse)
+        self.reuse: Any = None
 
     def type_of(self, e: ir.Expr) -> str:
         return self.types.get(id(e), "any")
 
     def emit(self, e: ir.Expr, scope: Scope) -> str:
+        if self.reuse is not None:  # it writes e by the method below, or reads e's value
+            return str(self.reuse.emit(e, scope))
         text: str = getattr(self, "_" + type(e).__name__)(e, scope)
         return text
 

@@ -20,6 +20,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.ops import PICK_UNBOUNDED
 
+from .cse import iterable, region
 from .exprs import Scope, write_seat_check
 from .writer import Writer, literal
 
@@ -59,11 +60,12 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
     lo, picked, cands, stop, p, n, i, c = (
         fresh(x) for x in ("lo", "picked", "cands", "stop", "p", "n", "i", "c")
     )
-    w.line(f"{lo} = {em._e(s.min)}")
-    if s.max is not None:
-        hi = fresh("hi")
-        w.line(f"{hi} = {em._e(s.max)}")
-    else:
+    with region(em.ex):  # one after the other: a value both compute is computed once
+        w.line(f"{lo} = {em._e(s.min)}")
+        if s.max is not None:
+            hi = fresh("hi")
+            w.line(f"{hi} = {em._e(s.max)}")
+    if s.max is None:
         hi = literal(PICK_UNBOUNDED)
     w.line(f"if {lo} < 0 or {hi} < {lo}:")
     with w.indent():
@@ -125,7 +127,8 @@ def _candidates(em: Any, w: Writer, s: ir.Pick, picked: str, cands: str) -> None
     if s.where is not None:
         conds.append(em.ex.emit(s.where, Scope({s.var: x, "picked": picked})))
     drop = picked_may_be_candidates(s, em.layout)
-    src = em._e(s.src)
+    with iterable(em.ex):  # (it may be a comprehension's)
+        src = em._e(s.src)
     if zone_name(s.src, em.layout) is not None:
         # a zone holds cards only: its cards are merged from the top down, in one pass
         if not conds:

@@ -38,10 +38,7 @@ ZONES = (
 SITES = ('card', 'card', 'card', 'card', 'fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'card', 'fixed', 'card', 'fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'fixed', 'card', 'card', 'card', 'card', 'card', 'fixed', 'card', 'card', 'fixed', 'fixed', 'fixed', 'fixed', 'card', 'fixed', 'card', 'fixed', 'card', 'fixed', 'fixed', 'card', 'fixed', 'player', 'card', 'card', 'card', 'card', 'fixed', 'fixed', 'card', 'card', 'card', 'card', 'card')
 SPANS = (
     (0, 184, 19, 184, 24),
-    (0, 184, 38, 184, 43),
-    (0, 184, 75, 184, 80),
     (0, 188, 43, 188, 53),
-    (0, 188, 16, 188, 26),
     (0, 191, 19, 191, 24),
     (0, 191, 39, 191, 59),
     (0, 193, 70, 193, 75),
@@ -49,10 +46,8 @@ SPANS = (
     (0, 195, 17, 195, 26),
     (0, 196, 74, 196, 81),
     (0, 196, 20, 196, 25),
-    (0, 196, 39, 196, 44),
     (0, 199, 44, 199, 64),
     (0, 200, 18, 200, 23),
-    (0, 200, 38, 200, 43),
     (0, 201, 75, 201, 93),
     (0, 201, 54, 201, 59),
     (0, 203, 45, 203, 46),
@@ -62,41 +57,28 @@ SPANS = (
     (0, 212, 70, 212, 75),
     (0, 212, 36, 212, 41),
     (0, 211, 3, 211, 8),
-    (0, 216, 43, 216, 48),
     (0, 216, 32, 216, 50),
     (0, 213, 3, 213, 11),
     (0, 219, 29, 219, 44),
     (0, 219, 78, 219, 83),
-    (0, 220, 17, 220, 22),
-    (0, 220, 44, 220, 49),
-    (0, 220, 80, 220, 85),
     (0, 217, 3, 217, 15),
     (0, 222, 53, 222, 62),
     (0, 223, 42, 223, 57),
     (0, 221, 3, 221, 8),
     (0, 225, 19, 225, 26),
     (0, 228, 19, 228, 24),
-    (0, 228, 38, 228, 43),
-    (0, 229, 16, 229, 21),
-    (0, 229, 45, 229, 50),
     (0, 229, 37, 229, 52),
     (0, 230, 3, 230, 12),
     (0, 233, 3, 233, 16),
-    (0, 236, 45, 236, 50),
     (0, 236, 34, 236, 52),
     (0, 235, 3, 235, 12),
     (0, 239, 19, 239, 24),
-    (0, 239, 38, 239, 43),
-    (0, 239, 75, 239, 80),
-    (0, 240, 26, 240, 31),
     (0, 240, 15, 240, 33),
     (0, 244, 78, 244, 83),
     (0, 245, 31, 245, 46),
     (0, 246, 29, 246, 45),
     (0, 249, 39, 249, 40),
     (0, 250, 52, 250, 57),
-    (0, 250, 71, 250, 76),
-    (0, 251, 27, 251, 32),
     (0, 252, 86, 252, 105),
     (0, 253, 59, 253, 64),
     (0, 253, 18, 253, 33),
@@ -112,8 +94,6 @@ SPANS = (
     (0, 266, 84, 266, 85),
     (0, 267, 30, 267, 37),
     (0, 267, 47, 267, 52),
-    (0, 267, 66, 267, 71),
-    (0, 268, 27, 268, 32),
     (0, 265, 3, 265, 9),
     (0, 866, 12, 866, 23),
     (0, 862, 3, 862, 13),
@@ -185,7 +165,6 @@ SPANS = (
     (0, 823, 15, 823, 33),
     (0, 824, 23, 824, 41),
     (0, 845, 25, 845, 30),
-    (0, 845, 44, 845, 49),
     (0, 351, 30, 351, 35),
     (0, 351, 39, 351, 49),
     (0, 351, 53, 351, 69),
@@ -257,8 +236,6 @@ SPANS = (
     (0, 562, 29, 562, 34),
     (0, 566, 93, 566, 98),
     (0, 560, 25, 560, 30),
-    (0, 560, 44, 560, 49),
-    (0, 560, 77, 560, 82),
     (0, 575, 41, 575, 68),
     (0, 576, 38, 576, 50),
     (0, 578, 40, 578, 49),
@@ -295,8 +272,6 @@ SPANS = (
     (0, 655, 64, 655, 69),
     (0, 655, 51, 655, 70),
     (0, 653, 80, 653, 85),
-    (0, 654, 23, 654, 28),
-    (0, 654, 56, 654, 61),
     (0, 666, 101, 666, 106),
     (0, 666, 90, 666, 115),
     (0, 669, 19, 669, 45),
@@ -335,7 +310,6 @@ SPANS = (
     (0, 854, 33, 854, 38),
     (0, 858, 110, 858, 115),
     (0, 852, 29, 852, 34),
-    (0, 852, 48, 852, 53),
     (0, 274, 37, 274, 56),
     (0, 321, 3, 321, 20),
     (0, 278, 29, 278, 42),
@@ -919,12 +893,12 @@ def build(num_players, files):
     Z_aside1 = P.zone_base['aside']
     fmt_list_player1 = formatter('list:player')
     D_rounds1 = DataTableRT.build(('rounds', (('round', 'int'), ('vp', 'int'), ('thalers', 'int'), ('city', 'str')), ('round',), ((1, 2, 0, 'place'), (2, 2, 0, 'place'), (3, 2, 1, 'move'), (4, 1, 2, 'none'), (5, 1, 2, 'none')), ()), P.card_by_key)
-    DL_rounds1 = D_rounds1.lookup(P.cards, S[138])
-    DL_rounds2 = D_rounds1.lookup(P.cards, S[141])
-    DL_rounds3 = D_rounds1.lookup(P.cards, S[143])
-    DL_rounds4 = D_rounds1.lookup(P.cards, S[144])
-    DL_rounds5 = D_rounds1.lookup(P.cards, S[145])
-    DL_rounds6 = D_rounds1.lookup(P.cards, S[146])
+    DL_rounds1 = D_rounds1.lookup(P.cards, S[118])
+    DL_rounds2 = D_rounds1.lookup(P.cards, S[121])
+    DL_rounds3 = D_rounds1.lookup(P.cards, S[123])
+    DL_rounds4 = D_rounds1.lookup(P.cards, S[124])
+    DL_rounds5 = D_rounds1.lookup(P.cards, S[125])
+    DL_rounds6 = D_rounds1.lookup(P.cards, S[126])
     Z_empire_supply1 = P.zone_base['empire_supply']
     fmt_str1 = formatter('str')
     A_01 = site[0].base
@@ -987,41 +961,41 @@ def build(num_players, files):
     fmt_list_int1 = formatter('list:int')
 
     def fn_ari_of(st, v_s, v_p):  # game.yaml:183
-        return (((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[2])))][-1].owner == v_p))
+        return (((len((_r1 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r2 := _r1[-1]).kind == 'aristocrats')) and (_r2.owner == v_p))
 
     def fn_elector_of(st, v_e):  # game.yaml:185
-        return (st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[3]))]) > 0) else None)
+        return (_r3[-1].owner if (len((_r3 := st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[1]))])) > 0) else None)
 
     def fn_free(st, v_s):  # game.yaml:189
-        return ((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[6])]))
+        return ((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[3])]))
 
     def fn_knight_space(st, v_s):  # game.yaml:192
-        return ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[8])]))
+        return ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[5])]))
 
     def fn_has_room(st, v_e):  # game.yaml:194
-        return ((not st.vars['closed'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[9]))]) and any(((_t1.props['type'] == 'aristocrat') and ((len(st.zones[(Z_at1 + (_t1.ordinal if _t1.kind == 'spaces' else ordinal(_t1, 'spaces', S[11])))]) == 0) or (st.zones[(Z_at1 + (_t1.ordinal if _t1.kind == 'spaces' else ordinal(_t1, 'spaces', S[12])))][-1].kind == 'knights'))) for _t1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[10])))]))
+        return ((not st.vars['closed'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[6]))]) and any(((_t1.props['type'] == 'aristocrat') and ((len((_r4 := st.zones[(Z_at1 + (_t1.ordinal if _t1.kind == 'spaces' else ordinal(_t1, 'spaces', S[8])))])) == 0) or (_r4[-1].kind == 'knights'))) for _t1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[7])))]))
 
     def fn_placeable(st, v_s):  # game.yaml:197
-        return (((v_s.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t2.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t2.ordinal if _t2.kind == 'spaces' else ordinal(_t2, 'spaces', S[17])))]) == 0)) for _t2 in st.zones[(Z_area1 + ordinal(v_s.props['electorate'], 'electorates', S[16]))])))))
+        return (((v_s.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(v_s.props['electorate'], 'electorates', S[9])])) and ((len((_r5 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[10])))])) == 0) or ((_r5[-1].kind == 'knights') and (not any(((_t2.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t2.ordinal if _t2.kind == 'spaces' else ordinal(_t2, 'spaces', S[12])))]) == 0)) for _t2 in st.zones[(Z_area1 + ordinal(v_s.props['electorate'], 'electorates', S[11]))])))))
 
     def fn_in_supply(st, v_p, v_k):  # game.yaml:202
-        return any((_x1.kind == v_k) for _x1 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[18])))])
+        return any((_x1.kind == v_k) for _x1 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))])
 
     def fn_holds(st, v_p, v_a):  # game.yaml:204
-        return any((_c1.props['stack'].key == v_a) for _c1 in st.zones[(Z_play_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[19])))])
+        return any((_c1.props['stack'].key == v_a) for _c1 in st.zones[(Z_play_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[14])))])
 
     def fn_piece_power(st, v_p, v_x):  # game.yaml:206
-        return ((1 if (v_p == st.vars['emperor']) else 0) if (v_x.kind == 'empire_cities') else (0 if (v_x.owner != v_p) else ((2 if st.vars['couple'][(v_x.ordinal if v_x.kind == 'aristocrats' else ordinal(v_x, 'aristocrats', S[20]))] else 1) if (v_x.kind == 'aristocrats') else 1)))
+        return ((1 if (v_p == st.vars['emperor']) else 0) if (v_x.kind == 'empire_cities') else (0 if (v_x.owner != v_p) else ((2 if st.vars['couple'][(v_x.ordinal if v_x.kind == 'aristocrats' else ordinal(v_x, 'aristocrats', S[15]))] else 1) if (v_x.kind == 'aristocrats') else 1)))
 
     def fn_power(st, at, v_p, v_e):  # game.yaml:211
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(at)
         st.calls += 1
         try:
-            result = sum([fn_piece_power(st, v_p, st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[23])))][-1]) for _s1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[21])))] if (len(st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[22])))]) > 0)])
+            result = sum([fn_piece_power(st, v_p, st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[18])))][-1]) for _s1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[16])))] if (len(st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[17])))]) > 0)])
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function power (' + str(S[24]) + ')')
+            traced(e, 'function power (' + str(S[19]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1031,10 +1005,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[2])))][-1].owner == v_p))) and (not (v_e.props['spiritual'] and st.vars['couple'][ordinal(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[25])))][-1], 'aristocrats', S[26])])))
+            result = ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'beside')) and (((len((_r6 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r7 := _r6[-1]).kind == 'aristocrats')) and (_r7.owner == v_p))) and (not (v_e.props['spiritual'] and st.vars['couple'][ordinal(_r6[-1], 'aristocrats', S[20])])))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function suitable (' + str(S[27]) + ')')
+            traced(e, 'function suitable (' + str(S[21]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1044,10 +1018,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = (0 if ((st.vars['church_on'] == None) or ((st.zones[(Z_at1 + ordinal(st.vars['church_on'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(st.vars['church_on'].props['seat'], 'spaces', S[3]))]) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[28]))] if ((((_s2.props['type'] != 'elector') and (len(st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[29])))]) > 0)) and (st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[30])))][-1].owner == v_q)) and ((st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[31])))][-1].kind == 'aristocrats') or (st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[32])))][-1].kind == 'knights')))]))
+            result = (0 if ((st.vars['church_on'] == None) or ((_r8[-1].owner if (len((_r8 := st.zones[(Z_at1 + ordinal(st.vars['church_on'].props['seat'], 'spaces', S[1]))])) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[22]))] if ((((_s2.props['type'] != 'elector') and (len((_r9 := st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[23])))])) > 0)) and ((_r10 := _r9[-1]).owner == v_q)) and ((_r10.kind == 'aristocrats') or (_r10.kind == 'knights')))]))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function church_votes (' + str(S[33]) + ')')
+            traced(e, 'function church_votes (' + str(S[24]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1057,29 +1031,29 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][(_e1.ordinal if _e1.kind == 'electorates' else ordinal(_e1, 'electorates', S[34]))]) and (_e1 != st.vars['excommunicated'])) and ((st.zones[(Z_at1 + ordinal(_e1.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_e1.props['seat'], 'spaces', S[3]))]) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[19])))]) else 0)) + fn_church_votes(st, S[35], v_q))
+            result = ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][(_e1.ordinal if _e1.kind == 'electorates' else ordinal(_e1, 'electorates', S[25]))]) and (_e1 != st.vars['excommunicated'])) and ((_r11[-1].owner if (len((_r11 := st.zones[(Z_at1 + ordinal(_e1.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[14])))]) else 0)) + fn_church_votes(st, S[26], v_q))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function votes (' + str(S[36]) + ')')
+            traced(e, 'function votes (' + str(S[27]) + ')')
             raise
         st.calls -= 1
         return result
 
     def fn_available(st, v_k):  # game.yaml:224
-        return (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[37])))]) > 0)
+        return (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[28])))]) > 0)
 
     def fn_doctor_target(st, v_p, v_s):  # game.yaml:226
-        return (((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[40])))][-1].owner != v_p) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15)))
+        return (((len((_r12 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[29])))])) > 0) and ((_r13 := _r12[-1]).kind == 'aristocrats')) and ((_r13.owner != v_p) or (st.vars['age'][(_r13.ordinal if _r13.kind == 'aristocrats' else ordinal(_r13, 'aristocrats', S[30]))] > 15)))
 
     def fn_move_from(st, at, v_p, v_s):  # game.yaml:230
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(at)
         st.calls += 1
         try:
-            result = (((v_s.props['type'] == 'aristocrat') and (((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[2])))][-1].owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][(_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[9]))]) and any(((_t3.props['type'] == 'aristocrat') and ((len(st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[11])))]) == 0) or (st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[12])))][-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + (_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[10])))]))) for _e2 in K_electorates1))
+            result = (((v_s.props['type'] == 'aristocrat') and (((len((_r14 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r15 := _r14[-1]).kind == 'aristocrats')) and (_r15.owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][(_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[6]))]) and any(((_t3.props['type'] == 'aristocrat') and ((len((_r16 := st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[8])))])) == 0) or (_r16[-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + (_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[7])))]))) for _e2 in K_electorates1))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function move_from (' + str(S[43]) + ')')
+            traced(e, 'function move_from (' + str(S[31]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1089,10 +1063,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[18])))]) and any(((not st.vars['closed'][(_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[9]))]) and any(((_t4.props['type'] == 'aristocrat') and ((len(st.zones[(Z_at1 + (_t4.ordinal if _t4.kind == 'spaces' else ordinal(_t4, 'spaces', S[11])))]) == 0) or (st.zones[(Z_at1 + (_t4.ordinal if _t4.kind == 'spaces' else ordinal(_t4, 'spaces', S[12])))][-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + (_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[10])))])) for _e3 in K_electorates1))
+            result = (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))]) and any(((not st.vars['closed'][(_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[6]))]) and any(((_t4.props['type'] == 'aristocrat') and ((len((_r17 := st.zones[(Z_at1 + (_t4.ordinal if _t4.kind == 'spaces' else ordinal(_t4, 'spaces', S[8])))])) == 0) or (_r17[-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + (_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[7])))])) for _e3 in K_electorates1))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function can_place_new (' + str(S[44]) + ')')
+            traced(e, 'function can_place_new (' + str(S[32]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1102,26 +1076,26 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = (((((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[2])))][-1].owner == v_p)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[45])))][-1], 'aristocrats', S[46])])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
+            result = (((((len((_r18 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r19 := _r18[-1]).kind == 'aristocrats')) and (_r19.owner == v_p)) and (not st.vars['couple'][ordinal(_r18[-1], 'aristocrats', S[33])])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function own_baron (' + str(S[47]) + ')')
+            traced(e, 'function own_baron (' + str(S[34]) + ')')
             raise
         st.calls -= 1
         return result
 
     def fn_marriageable(st, v_p, v_s):  # game.yaml:237
-        return (((((len(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[50])))][-1].owner != v_p)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
+        return (((((len((_r20 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[35])))])) > 0) and ((_r21 := _r20[-1]).kind == 'aristocrats')) and (_r21.owner != v_p)) and (not st.vars['couple'][(_r21.ordinal if _r21.kind == 'aristocrats' else ordinal(_r21, 'aristocrats', S[36]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
 
     def fn_can_use(st, at, v_p, v_a):  # game.yaml:241
         if st.calls >= MAX_CALL_DEPTH:
             raise too_deep(at)
         st.calls += 1
         try:
-            result = ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len(st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[40])))][-1].owner != v_p) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[53])))]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[54], v_p, _s4) for _s4 in K_spaces1 if (_s4.props['type'] == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, S[55], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[18])))])) and any(((_s5.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s5.ordinal if _s5.kind == 'spaces' else ordinal(_s5, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s5.props['electorate'], 'electorates', S[6])]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[18])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[56])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s6.ordinal if _s6.kind == 'spaces' else ordinal(_s6, 'spaces', S[57])))]) > 0)) and (st.zones[(Z_at1 + (_s6.ordinal if _s6.kind == 'spaces' else ordinal(_s6, 'spaces', S[58])))][-1].kind == 'knights')) and (st.zones[(Z_at1 + (_s6.ordinal if _s6.kind == 'spaces' else ordinal(_s6, 'spaces', S[59])))][-1].owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == v_p)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[60])])) or any(fn_own_baron(st, S[62], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + (_s7.ordinal if _s7.kind == 'spaces' else ordinal(_s7, 'spaces', S[61])))]) > 0)))))
+            result = ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len((_r22 := st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[29])))])) > 0) and ((_r23 := _r22[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[30]))] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[37])))]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[38], v_p, _s4) for _s4 in K_spaces1 if (_s4.props['type'] == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, S[39], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))])) and any(((_s5.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s5.ordinal if _s5.kind == 'spaces' else ordinal(_s5, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s5.props['electorate'], 'electorates', S[3])]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[40])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.props['type'] == 'aristocrat') and (len((_r24 := st.zones[(Z_at1 + (_s6.ordinal if _s6.kind == 'spaces' else ordinal(_s6, 'spaces', S[41])))])) > 0)) and ((_r25 := _r24[-1]).kind == 'knights')) and (_r25.owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r26 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r26.ordinal if _r26.kind == 'aristocrats' else ordinal(_r26, 'aristocrats', S[42]))])) or any(fn_own_baron(st, S[44], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + (_s7.ordinal if _s7.kind == 'spaces' else ordinal(_s7, 'spaces', S[43])))]) > 0)))))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function can_use (' + str(S[63]) + ')')
+            traced(e, 'function can_use (' + str(S[45]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1131,10 +1105,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = ((((st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[64]))] >= v_k.props['cost']) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, S[65], v_p, v_k.key))))
+            result = ((((st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[46]))] >= v_k.props['cost']) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, S[47], v_p, v_k.key))))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function may_take (' + str(S[66]) + ')')
+            traced(e, 'function may_take (' + str(S[48]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1144,10 +1118,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = (((((v_k.props['phase'] == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[37])))]) > 0))) and (st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[67]))] >= v_k.props['cost'])) and ((len(st.players) == 2) or fn_can_use(st, S[68], v_p, v_k.key)))
+            result = (((((v_k.props['phase'] == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[28])))]) > 0))) and (st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[49]))] >= v_k.props['cost'])) and ((len(st.players) == 2) or fn_can_use(st, S[50], v_p, v_k.key)))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function trier_may_use (' + str(S[69]) + ')')
+            traced(e, 'function trier_may_use (' + str(S[51]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1157,10 +1131,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = (((st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[3]))]) > 0) else None) == v_p) and (not st.vars['privilege_used'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[70]))]))
+            result = (((_r27[-1].owner if (len((_r27 := st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_p) and (not st.vars['privilege_used'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[52]))]))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function own_privilege (' + str(S[71]) + ')')
+            traced(e, 'function own_privilege (' + str(S[53]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1170,10 +1144,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[72])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + (_e4.ordinal if _e4.kind == 'electorates' else ordinal(_e4, 'electorates', S[73])))] if (((len(st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[74])))]) > 0) and (st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[75])))][-1].kind == 'cities')) and (st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[76])))][-1].owner != v_p))]) for _e4 in K_electorates1 if ((st.zones[(Z_at1 + ordinal(_e4.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_e4.props['seat'], 'spaces', S[3]))]) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
+            result = ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[54])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + (_e4.ordinal if _e4.kind == 'electorates' else ordinal(_e4, 'electorates', S[55])))] if (((len((_r28 := st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[56])))])) > 0) and ((_r29 := _r28[-1]).kind == 'cities')) and (_r29.owner != v_p))]) for _e4 in K_electorates1 if ((_r30[-1].owner if (len((_r30 := st.zones[(Z_at1 + ordinal(_e4.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function income (' + str(S[77]) + ')')
+            traced(e, 'function income (' + str(S[57]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1183,10 +1157,10 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[78], _p1, v_e) for _p1 in st.players])
+            result = majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[58], _p1, v_e) for _p1 in st.players])
         except Exception as e:
             st.calls -= 1
-            traced(e, 'function most_power (' + str(S[79]) + ')')
+            traced(e, 'function most_power (' + str(S[59]) + ')')
             raise
         st.calls -= 1
         return result
@@ -1203,7 +1177,7 @@ def build(num_players, files):
             st.at = o38  # game.yaml:328
             st.shuffle(Z_lots1)
             st.at = o39  # game.yaml:329
-            _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[80])
+            _i1 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[60])
             st.vars['closed'][_i1] = True
             st.at = o40  # game.yaml:330
             if st.record_log:
@@ -1216,82 +1190,82 @@ def build(num_players, files):
 
     def proc_fresh(st, env):  # game.yaml:333
         st.at = o43  # game.yaml:337
-        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[81])))] if (_y1.kind == 'aristocrats')])
+        env['x'] = first([_y1 for _y1 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[61])))] if (_y1.kind == 'aristocrats')])
         st.at = o44  # game.yaml:338
-        _i2 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[82]))
+        _i2 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[62]))
         st.vars['age'][_i2] = env['a']
         st.at = o45  # game.yaml:339
-        _i3 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[83]))
+        _i3 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[63]))
         st.vars['couple'][_i3] = False
         st.at = o46  # game.yaml:340
         st.move(env['x'], st.zone_index(env['z']), False)
 
     def proc_retire(st, env):  # game.yaml:353
         st.at = o53  # game.yaml:356
-        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[84])), False)
+        st.move(env['x'], (Z_supply1 + seat(st, env['x'].owner, S[64])), False)
         st.at = o54  # game.yaml:356
-        _i4 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[85]))
+        _i4 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[65]))
         st.vars['age'][_i4] = 0
         st.at = o55  # game.yaml:356
-        _i5 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[86]))
+        _i5 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[66]))
         st.vars['couple'][_i5] = False
 
     def proc_grow_old(st, env):  # game.yaml:358
         st.at = o61  # game.yaml:362
-        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[87]))] == 45):
+        if (st.vars['age'][(env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[67]))] == 45):
             st.at = o59  # game.yaml:362
             if st.record_log:
                 st.log_line(fmt_card1(env['x']) + ' dies of old age', -1)
             st.at = o60  # game.yaml:362
             _args1 = {'x': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[88])
+                enter_procedure(st, S[68])
             st.inline += 1
             try:
                 proc_retire(st, _args1)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure retire (' + str(S[89]) + ')')
+                traced(e, 'procedure retire (' + str(S[69]) + ')')
                 raise
             st.inline -= 1
         else:
             st.at = o57  # game.yaml:362
-            _i6 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[90]))
+            _i6 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[70]))
             st.vars['age'][_i6] += 10
 
     def proc_settle(st, env):  # game.yaml:364
         st.at = o66  # game.yaml:369
-        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[91])))]) > 0):
+        if (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[71])))]) > 0):
             st.at = o63  # game.yaml:371
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[92])))][-1]
+            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[72])))][-1]
             st.at = o64  # game.yaml:372
             if st.record_log:
                 st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
             st.at = o65  # game.yaml:373
-            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[93])), False)
+            st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[73])), False)
         st.at = o67  # game.yaml:374
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[94]))), False)
+        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[74]))), False)
 
     def proc_income_phase(st, env):  # game.yaml:405
         st.at = o88  # game.yaml:409
         for _p2 in list(st.players):
             env['p'] = _p2
             st.at = o84  # game.yaml:411
-            env['n'] = fn_income(st, S[95], env['p'])
+            env['n'] = fn_income(st, S[75], env['p'])
             st.at = o85  # game.yaml:412
-            _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))
+            _i7 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[76]))
             _v1 = st.vars['thalers'][_i7] + env['n']
             if _v1 > 12:
                 _v1 = 12  # the marker stops at the end; the excess is lost
             if _v1 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[97])
+                raise RuleError("'thalers' would fall to " + str(_v1) + ', below its minimum 0', S[77])
             st.vars['thalers'][_i7] = _v1
             st.at = o86  # game.yaml:413
-            _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-            st.vars['chip'][_i8] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[99]))]
+            _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))
+            st.vars['chip'][_i8] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79]))]
             st.at = o87  # game.yaml:414
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))]), -1)
+                st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[80]))]), -1)
 
     step_0 = run_whole(proc_close_electorates)  # game.yaml:321
 
@@ -1302,7 +1276,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[101])))] if (_y2.kind == 'aristocrats')])
+            env['x'] = first([_y2 for _y2 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[81])))] if (_y2.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o52  # game.yaml:347
             o52.exec(st, env)
@@ -1325,7 +1299,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[102])))] if (_y3.kind == 'aristocrats')])
+            env['x'] = first([_y3 for _y3 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[82])))] if (_y3.kind == 'aristocrats')])
             fr.pc = 2
             st.at = o73  # game.yaml:381
             o73.exec(st, env)
@@ -1343,19 +1317,19 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o82  # game.yaml:392
-            if any((((_s9.props['type'] == 'aristocrat') or (_s9.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s9.ordinal if _s9.kind == 'spaces' else ordinal(_s9, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s9.ordinal if _s9.kind == 'spaces' else ordinal(_s9, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s9.ordinal if _s9.kind == 'spaces' else ordinal(_s9, 'spaces', S[2])))][-1].owner == env['p']))) for _s9 in K_spaces1):
+            if any((((_s9.props['type'] == 'aristocrat') or (_s9.props['type'] == 'beside')) and (((len((_r31 := st.zones[(Z_at1 + (_s9.ordinal if _s9.kind == 'spaces' else ordinal(_s9, 'spaces', S[0])))])) > 0) and ((_r32 := _r31[-1]).kind == 'aristocrats')) and (_r32.owner == env['p']))) for _s9 in K_spaces1):
                 st.frames.append(Frame(o76, env))
-            elif any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]):
+            elif any((_x9.kind == 'aristocrats') for _x9 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13])))]):
                 st.at = o81  # game.yaml:401
                 _args2 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[103])
+                    enter_procedure(st, S[83])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args2)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                    traced(e, 'procedure fresh (' + str(S[84]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -1380,17 +1354,17 @@ def build(num_players, files):
             for _x10 in list(K_aristocrats1):
                 env['x'] = _x10
                 st.at = o92  # game.yaml:420
-                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
+                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[85]))]):
                     st.at = o91  # game.yaml:420
                     _args3 = {'x': env['x']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[106])
+                        enter_procedure(st, S[86])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args3)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[87]) + ')')
                         raise
                     st.inline -= 1
             fr.pc = 2
@@ -1420,10 +1394,10 @@ def build(num_players, files):
             for _q1 in list(st.players):
                 env['q'] = _q1
                 st.at = o113  # game.yaml:436
-                for _c5 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+                for _c5 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[88])))]):
                     env['c'] = _c5
                     st.at = o112  # game.yaml:436
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[89])), False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1434,7 +1408,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o120  # game.yaml:443
-            if fn_can_place_new(st, S[110], env['q']):
+            if fn_can_place_new(st, S[90], env['q']):
                 st.frames.append(Frame(o117, env))
             else:
                 st.at = o116  # game.yaml:444
@@ -1533,7 +1507,7 @@ def build(num_players, files):
                 st.at = o180  # game.yaml:573
                 st.vars['rival'] = env['p']
                 st.at = o181  # game.yaml:573
-                _i9 = seat(st, st.vars['turn_player'], S[111])
+                _i9 = seat(st, st.vars['turn_player'], S[91])
                 st.vars['passed'][_i9] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
@@ -1544,10 +1518,10 @@ def build(num_players, files):
                 st.frames.append(Frame(o185, env))
             elif (env['a'] == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
+                _i10 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92]))
                 _v2 = st.vars['score'][_i10] + 1
                 if _v2 < 0:
-                    raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[113])
+                    raise RuleError("'score' would fall to " + str(_v2) + ', below its minimum 0', S[93])
                 st.vars['score'][_i10] = _v2
             elif (env['a'] == 'permit'):
                 st.frames.append(Frame(o189, env))
@@ -1676,10 +1650,10 @@ def build(num_players, files):
             st.at = o247  # game.yaml:680
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o245  # game.yaml:682
-                _i11 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+                _i11 = seat(st, fn_elector_of(st, C_mainz1), S[94])
                 _v3 = st.vars['score'][_i11] + 1
                 if _v3 < 0:
-                    raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[115])
+                    raise RuleError("'score' would fall to " + str(_v3) + ', below its minimum 0', S[95])
                 st.vars['score'][_i11] = _v3
                 st.at = o246  # game.yaml:683
                 if st.record_log:
@@ -1716,7 +1690,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o255  # game.yaml:703
-            if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[3]))]) > 0) else None))):
+            if ((env['w'] != None) and (env['w'] != (_r33[-1].owner if (len((_r33 := st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[1]))])) > 0) else None))):
                 st.frames.append(Frame(o253, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1731,15 +1705,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o258  # game.yaml:713
-            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[116]))]) > 0):
+            if (len(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[96]))]) > 0):
                 st.at = o257  # game.yaml:713
-                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+                st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[97]))][-1], Z_aside1, False)
             st.at = o259  # game.yaml:714
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[118], env['w'], env['e'])) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(env['e']) + ', where ' + fmt_player1(env['w']) + ' has ' + fmt_int1(fn_power(st, S[98], env['w'], env['e'])) + ' power points', -1)
             fr.pc = 3
             st.at = o268  # game.yaml:715
-            if any(fn_suitable(st, S[120], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[119])))]):
+            if any(fn_suitable(st, S[100], env['w'], env['e'], _s10) for _s10 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[99])))]):
                 st.frames.append(Frame(o262, env))
             else:
                 st.at = o261  # game.yaml:724
@@ -1769,7 +1743,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o280  # game.yaml:733
-            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s11.ordinal if _s11.kind == 'spaces' else ordinal(_s11, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s11.ordinal if _s11.kind == 'spaces' else ordinal(_s11, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t5.ordinal if _t5.kind == 'spaces' else ordinal(_t5, 'spaces', S[17])))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[16]))]))))) for _s11 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[121])))]):
+            if any((((_s11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s11.props['electorate'], 'electorates', S[9])])) and ((len((_r34 := st.zones[(Z_at1 + (_s11.ordinal if _s11.kind == 'spaces' else ordinal(_s11, 'spaces', S[10])))])) == 0) or ((_r34[-1].kind == 'knights') and (not any(((_t5.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t5.ordinal if _t5.kind == 'spaces' else ordinal(_t5, 'spaces', S[12])))]) == 0)) for _t5 in st.zones[(Z_area1 + ordinal(_s11.props['electorate'], 'electorates', S[11]))]))))) for _s11 in st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[101])))]):
                 st.frames.append(Frame(o276, env))
             else:
                 st.at = o274  # game.yaml:739
@@ -1778,13 +1752,13 @@ def build(num_players, files):
                 st.at = o275  # game.yaml:739
                 _args4 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[122])
+                    enter_procedure(st, S[102])
                 st.inline += 1
                 try:
                     proc_retire(st, _args4)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[89]) + ')')
+                    traced(e, 'procedure retire (' + str(S[69]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1823,10 +1797,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o296  # game.yaml:768
-            _i12 = seat(st, st.vars['emperor'], S[123])
+            _i12 = seat(st, st.vars['emperor'], S[103])
             st.vars['vote'][_i12] = st.vars['emperor']
             st.at = o297  # game.yaml:769
-            _i13 = seat(st, st.vars['rival'], S[124])
+            _i13 = seat(st, st.vars['rival'], S[104])
             st.vars['vote'][_i13] = st.vars['rival']
             fr.pc = 4
             st.at = o304  # game.yaml:770
@@ -1836,24 +1810,24 @@ def build(num_players, files):
             pc = 4
         if pc == 4:
             st.at = o305  # game.yaml:777
-            env['for_emperor'] = sum([fn_votes(st, S[126], _q2) for _q2 in st.players if (st.vars['vote'][(_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[125]))] == st.vars['emperor'])])
+            env['for_emperor'] = sum([fn_votes(st, S[106], _q2) for _q2 in st.players if (st.vars['vote'][(_q2 if type(_q2) is int and 0 <= _q2 < num_players else seat(st, _q2, S[105]))] == st.vars['emperor'])])
             st.at = o306  # game.yaml:778
-            env['for_rival'] = sum([fn_votes(st, S[128], _q3) for _q3 in st.players if (st.vars['vote'][(_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[127]))] == st.vars['rival'])])
+            env['for_rival'] = sum([fn_votes(st, S[108], _q3) for _q3 in st.players if (st.vars['vote'][(_q3 if type(_q3) is int and 0 <= _q3 < num_players else seat(st, _q3, S[107]))] == st.vars['rival'])])
             st.at = o307  # game.yaml:779
             if st.record_log:
-                st.log_line('votes revealed, ' + fmt_list_player1([_q4 for _q4 in st.players if (st.vars['vote'][(_q4 if type(_q4) is int and 0 <= _q4 < num_players else seat(st, _q4, S[129]))] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][(_q5 if type(_q5) is int and 0 <= _q5 < num_players else seat(st, _q5, S[130]))] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
+                st.log_line('votes revealed, ' + fmt_list_player1([_q4 for _q4 in st.players if (st.vars['vote'][(_q4 if type(_q4) is int and 0 <= _q4 < num_players else seat(st, _q4, S[109]))] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q5 for _q5 in st.players if (st.vars['vote'][(_q5 if type(_q5) is int and 0 <= _q5 < num_players else seat(st, _q5, S[110]))] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
             st.at = o308  # game.yaml:780
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
             st.at = o314  # game.yaml:781
             for _q6 in list(st.players):
                 env['q'] = _q6
                 st.at = o313  # game.yaml:783
-                if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
+                if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[111]))] == env['victor'])):
                     st.at = o311  # game.yaml:784
-                    _i14 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
+                    _i14 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[112]))
                     _v4 = st.vars['score'][_i14] + 1
                     if _v4 < 0:
-                        raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[133])
+                        raise RuleError("'score' would fall to " + str(_v4) + ', below its minimum 0', S[113])
                     st.vars['score'][_i14] = _v4
                     st.at = o312  # game.yaml:784
                     if st.record_log:
@@ -1880,7 +1854,7 @@ def build(num_players, files):
             for _q7 in list(st.players):
                 env['q'] = _q7
                 st.at = o324  # game.yaml:789
-                _i15 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
+                _i15 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[114]))
                 st.vars['vote'][_i15] = None
             st.frames.pop()
             return
@@ -1906,7 +1880,7 @@ def build(num_players, files):
             st.at = o330  # game.yaml:799
             _args5 = {'p': env['w']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[135])
+                enter_procedure(st, S[115])
             st.frames.append(Frame(o7, _args5))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -1932,7 +1906,7 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
             fr.pc = 2
             st.at = o342  # game.yaml:808
-            if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s12.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s12.ordinal if _s12.kind == 'spaces' else ordinal(_s12, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s12.ordinal if _s12.kind == 'spaces' else ordinal(_s12, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[17])))]) == 0)) for _t6 in st.zones[(Z_area1 + ordinal(_s12.props['electorate'], 'electorates', S[16]))]))))) for _s12 in K_spaces1):
+            if any((((_s12.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s12.props['electorate'], 'electorates', S[9])])) and ((len((_r35 := st.zones[(Z_at1 + (_s12.ordinal if _s12.kind == 'spaces' else ordinal(_s12, 'spaces', S[10])))])) == 0) or ((_r35[-1].kind == 'knights') and (not any(((_t6.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t6.ordinal if _t6.kind == 'spaces' else ordinal(_t6, 'spaces', S[12])))]) == 0)) for _t6 in st.zones[(Z_area1 + ordinal(_s12.props['electorate'], 'electorates', S[11]))]))))) for _s12 in K_spaces1):
                 st.frames.append(Frame(o338, env))
             else:
                 st.at = o336  # game.yaml:814
@@ -1941,13 +1915,13 @@ def build(num_players, files):
                 st.at = o337  # game.yaml:814
                 _args6 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[136])
+                    enter_procedure(st, S[116])
                 st.inline += 1
                 try:
                     proc_retire(st, _args6)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[89]) + ')')
+                    traced(e, 'procedure retire (' + str(S[69]) + ')')
                     raise
                 st.inline -= 1
             if st.pending is not None or st.frames[-1] is not fr:
@@ -1963,18 +1937,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o343  # game.yaml:820
-            _i16 = seat(st, st.vars['emperor'], S[137])
+            _i16 = seat(st, st.vars['emperor'], S[117])
             _v5 = st.vars['score'][_i16] + DL_rounds1[(st.vars['round'], )][1]
             if _v5 < 0:
-                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[139])
+                raise RuleError("'score' would fall to " + str(_v5) + ', below its minimum 0', S[119])
             st.vars['score'][_i16] = _v5
             st.at = o344  # game.yaml:821
-            _i17 = seat(st, st.vars['emperor'], S[140])
+            _i17 = seat(st, st.vars['emperor'], S[120])
             _v6 = st.vars['thalers'][_i17] + DL_rounds2[(st.vars['round'], )][2]
             if _v6 > 12:
                 _v6 = 12  # the marker stops at the end; the excess is lost
             if _v6 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[142])
+                raise RuleError("'thalers' would fall to " + str(_v6) + ', below its minimum 0', S[122])
             st.vars['thalers'][_i17] = _v6
             st.at = o345  # game.yaml:822
             if st.record_log:
@@ -1999,7 +1973,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o357  # game.yaml:830
-            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s13.ordinal if _s13.kind == 'spaces' else ordinal(_s13, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s13.props['electorate'], 'electorates', S[6])]))) for _s13 in K_spaces1)):
+            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s13.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s13.ordinal if _s13.kind == 'spaces' else ordinal(_s13, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s13.props['electorate'], 'electorates', S[3])]))) for _s13 in K_spaces1)):
                 st.frames.append(Frame(o353, env))
             else:
                 st.frames.append(Frame(o351, env))
@@ -2017,7 +1991,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o367  # game.yaml:843
-            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s14.ordinal if _s14.kind == 'spaces' else ordinal(_s14, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[6])]))) for _s14 in K_spaces1) and any(((len(st.zones[(Z_at1 + (_s15.ordinal if _s15.kind == 'spaces' else ordinal(_s15, 'spaces', S[147])))]) > 0) and (st.zones[(Z_at1 + (_s15.ordinal if _s15.kind == 'spaces' else ordinal(_s15, 'spaces', S[148])))][-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
+            if (any(((_s14.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s14.ordinal if _s14.kind == 'spaces' else ordinal(_s14, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s14.props['electorate'], 'electorates', S[3])]))) for _s14 in K_spaces1) and any(((len((_r36 := st.zones[(Z_at1 + (_s15.ordinal if _s15.kind == 'spaces' else ordinal(_s15, 'spaces', S[127])))])) > 0) and (_r36[-1].kind == 'empire_cities')) for _s15 in K_spaces1)):
                 st.frames.append(Frame(o360, env))
             else:
                 st.at = o359  # game.yaml:859
@@ -2041,7 +2015,7 @@ def build(num_players, files):
         st.at = o38  # game.yaml:328
         st.shuffle(Z_lots1)
         st.at = o39  # game.yaml:329
-        _i18 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[80])
+        _i18 = ordinal(st.zones[Z_lots1][-1], 'electorates', S[60])
         st.vars['closed'][_i18] = True
         st.at = o40  # game.yaml:330
         if st.record_log:
@@ -2058,12 +2032,12 @@ def build(num_players, files):
     def step_48(st, fr):  # game.yaml:351
         env = fr.env
         st.at = o49  # game.yaml:351
-        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
+        st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[128]))), False)
         st.at = o50  # game.yaml:351
-        _i19 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
+        _i19 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[129]))
         st.vars['age'][_i19] = env['a']
         st.at = o51  # game.yaml:351
-        _i20 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
+        _i20 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[130]))
         st.vars['couple'][_i20] = env['side']
         st.frames.pop()
 
@@ -2076,14 +2050,14 @@ def build(num_players, files):
     def e52_items0(st, env):  # game.yaml:350
         return K_spaces1
     def e52_when0(st, env):  # game.yaml:350
-        return ((env['s'].props['type'] == env['kind']) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
+        return ((env['s'].props['type'] == env['kind']) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[3])])))
     def collect_52(st, env):  # game.yaml:347
         _L_kind1 = env['kind']
         actions = []
         values = []
         idx = []
         for _s16 in K_spaces1:  # game.yaml:350
-            if not ((_s16.props['type'] == _L_kind1) and ((len(st.zones[(Z_at1 + (_s16.ordinal if _s16.kind == 'spaces' else ordinal(_s16, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s16.props['electorate'], 'electorates', S[6])]))):
+            if not ((_s16.props['type'] == _L_kind1) and ((len(st.zones[(Z_at1 + (_s16.ordinal if _s16.kind == 'spaces' else ordinal(_s16, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s16.props['electorate'], 'electorates', S[3])]))):
                 continue
             a = A_01 + _s16.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2097,17 +2071,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:350
             env['s'] = dec.values[i]
             st.at = o49  # game.yaml:351
-            st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
+            st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[128]))), False)
             st.at = o50  # game.yaml:351
-            _i21 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
+            _i21 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[129]))
             st.vars['age'][_i21] = env['a']
             st.at = o51  # game.yaml:351
-            _i22 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
+            _i22 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[130]))
             st.vars['couple'][_i22] = env['side']
     def step_56(st, fr):  # game.yaml:362
         env = fr.env
         st.at = o57  # game.yaml:362
-        _i23 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[90]))
+        _i23 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[70]))
         st.vars['age'][_i23] += 10
         st.frames.pop()
 
@@ -2119,13 +2093,13 @@ def build(num_players, files):
         st.at = o60  # game.yaml:362
         _args7 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[88])
+            enter_procedure(st, S[68])
         st.inline += 1
         try:
             proc_retire(st, _args7)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[89]) + ')')
+            traced(e, 'procedure retire (' + str(S[69]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2133,12 +2107,12 @@ def build(num_players, files):
     def step_62(st, fr):  # game.yaml:370
         env = fr.env
         st.at = o63  # game.yaml:371
-        env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[92])))][-1]
+        env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[72])))][-1]
         st.at = o64  # game.yaml:372
         if st.record_log:
             st.log_line('the knight of ' + fmt_player1(env['k'].owner) + ' on ' + fmt_card1(env['s']) + ' is pushed away', -1)
         st.at = o65  # game.yaml:373
-        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[93])), False)
+        st.move(env['k'], (Z_supply1 + seat(st, env['k'].owner, S[73])), False)
         st.frames.pop()
 
     def step_69(st, fr):  # game.yaml:385
@@ -2146,20 +2120,20 @@ def build(num_players, files):
         st.at = o70  # game.yaml:385
         _args8 = {'x': env['x'], 's': env['s']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[152])
+            enter_procedure(st, S[131])
         st.inline += 1
         try:
             proc_settle(st, _args8)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
+            traced(e, 'procedure settle (' + str(S[132]) + ')')
             raise
         st.inline -= 1
         st.at = o71  # game.yaml:385
-        _i24 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[154]))
+        _i24 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[133]))
         st.vars['age'][_i24] = 15
         st.at = o72  # game.yaml:385
-        _i25 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
+        _i25 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[134]))
         st.vars['couple'][_i25] = env['side']
         st.frames.pop()
 
@@ -2172,13 +2146,13 @@ def build(num_players, files):
     def e73_items0(st, env):  # game.yaml:384
         return K_spaces1
     def e73_when0(st, env):  # game.yaml:384
-        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t7.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t7.ordinal if _t7.kind == 'spaces' else ordinal(_t7, 'spaces', S[17])))]) == 0)) for _t7 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[9])])) and ((len((_r37 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[10])))])) == 0) or ((_r37[-1].kind == 'knights') and (not any(((_t7.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t7.ordinal if _t7.kind == 'spaces' else ordinal(_t7, 'spaces', S[12])))]) == 0)) for _t7 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[11]))])))))
     def collect_73(st, env):  # game.yaml:381
         actions = []
         values = []
         idx = []
         for _s17 in K_spaces1:  # game.yaml:384
-            if not ((((_s17.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s17.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s17.ordinal if _s17.kind == 'spaces' else ordinal(_s17, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s17.ordinal if _s17.kind == 'spaces' else ordinal(_s17, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t8.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t8.ordinal if _t8.kind == 'spaces' else ordinal(_t8, 'spaces', S[17])))]) == 0)) for _t8 in st.zones[(Z_area1 + ordinal(_s17.props['electorate'], 'electorates', S[16]))])))))):
+            if not ((((_s17.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s17.props['electorate'], 'electorates', S[9])])) and ((len((_r38 := st.zones[(Z_at1 + (_s17.ordinal if _s17.kind == 'spaces' else ordinal(_s17, 'spaces', S[10])))])) == 0) or ((_r38[-1].kind == 'knights') and (not any(((_t8.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t8.ordinal if _t8.kind == 'spaces' else ordinal(_t8, 'spaces', S[12])))]) == 0)) for _t8 in st.zones[(Z_area1 + ordinal(_s17.props['electorate'], 'electorates', S[11]))])))))):
                 continue
             a = A_11 + _s17.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2194,20 +2168,20 @@ def build(num_players, files):
             st.at = o70  # game.yaml:385
             _args9 = {'x': env['x'], 's': env['s']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[152])
+                enter_procedure(st, S[131])
             st.inline += 1
             try:
                 proc_settle(st, _args9)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[153]) + ')')
+                traced(e, 'procedure settle (' + str(S[132]) + ')')
                 raise
             st.inline -= 1
             st.at = o71  # game.yaml:385
-            _i26 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[154]))
+            _i26 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[133]))
             st.vars['age'][_i26] = 15
             st.at = o72  # game.yaml:385
-            _i27 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
+            _i27 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[134]))
             st.vars['couple'][_i27] = env['side']
     def step_74(st, fr):  # game.yaml:402
         env = fr.env
@@ -2234,7 +2208,7 @@ def build(num_players, files):
     def step_77(st, fr):  # game.yaml:399
         env = fr.env
         st.at = o78  # game.yaml:399
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
+        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[135])))][-1], Z_throne1, False)
         st.frames.pop()
 
     def e79_player(st, env):  # game.yaml:394
@@ -2242,18 +2216,18 @@ def build(num_players, files):
     def e79_prompt(st, env):  # game.yaml:394
         return fmt_player1(env['p']) + ' places one of his aristocrats on the throne'
     def e79_label0(st, env):  # game.yaml:397
-        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[157])))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[136])))][-1]) + ' from ' + fmt_card1(env['s'])
     def e79_items0(st, env):  # game.yaml:397
         return K_spaces1
     def e79_when0(st, env):  # game.yaml:397
-        return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[2])))][-1].owner == env['p'])))
+        return (((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'beside')) and (((len((_r39 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[0])))])) > 0) and ((_r40 := _r39[-1]).kind == 'aristocrats')) and (_r40.owner == env['p'])))
     def collect_79(st, env):  # game.yaml:394
         _L_p1 = env['p']
         actions = []
         values = []
         idx = []
         for _s18 in K_spaces1:  # game.yaml:397
-            if not (((_s18.props['type'] == 'aristocrat') or (_s18.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[2])))][-1].owner == _L_p1))):
+            if not (((_s18.props['type'] == 'aristocrat') or (_s18.props['type'] == 'beside')) and (((len((_r41 := st.zones[(Z_at1 + (_s18.ordinal if _s18.kind == 'spaces' else ordinal(_s18, 'spaces', S[0])))])) > 0) and ((_r42 := _r41[-1]).kind == 'aristocrats')) and (_r42.owner == _L_p1))):
                 continue
             a = A_21 + _s18.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2267,19 +2241,19 @@ def build(num_players, files):
         if k == 0:  # game.yaml:397
             env['s'] = dec.values[i]
             st.at = o78  # game.yaml:399
-            st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
+            st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[135])))][-1], Z_throne1, False)
     def step_80(st, fr):  # game.yaml:401
         env = fr.env
         st.at = o81  # game.yaml:401
         _args10 = {'p': env['p'], 'a': 45, 'z': st.zones[Z_throne1]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[103])
+            enter_procedure(st, S[83])
         st.inline += 1
         try:
             proc_fresh(st, _args10)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[104]) + ')')
+            traced(e, 'procedure fresh (' + str(S[84]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2287,21 +2261,21 @@ def build(num_players, files):
     def step_83(st, fr):  # game.yaml:410
         env = fr.env
         st.at = o84  # game.yaml:411
-        env['n'] = fn_income(st, S[95], env['p'])
+        env['n'] = fn_income(st, S[75], env['p'])
         st.at = o85  # game.yaml:412
-        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[96]))
+        _i28 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[76]))
         _v7 = st.vars['thalers'][_i28] + env['n']
         if _v7 > 12:
             _v7 = 12  # the marker stops at the end; the excess is lost
         if _v7 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[97])
+            raise RuleError("'thalers' would fall to " + str(_v7) + ', below its minimum 0', S[77])
         st.vars['thalers'][_i28] = _v7
         st.at = o86  # game.yaml:413
-        _i29 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[98]))
-        st.vars['chip'][_i29] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[99]))]
+        _i29 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[78]))
+        st.vars['chip'][_i29] = st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[79]))]
         st.at = o87  # game.yaml:414
         if st.record_log:
-            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[100]))]), -1)
+            st.log_line(fmt_player1(env['p']) + ' takes ' + fmt_int1(env['n']) + ' thalers and has ' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[80]))]), -1)
         st.frames.pop()
 
     def e88_items(st, env):  # game.yaml:409
@@ -2309,17 +2283,17 @@ def build(num_players, files):
     def step_89(st, fr):  # game.yaml:420
         env = fr.env
         st.at = o92  # game.yaml:420
-        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
+        if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[85]))]):
             st.at = o91  # game.yaml:420
             _args11 = {'x': env['x']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[106])
+                enter_procedure(st, S[86])
             st.inline += 1
             try:
                 proc_grow_old(st, _args11)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[87]) + ')')
                 raise
             st.inline -= 1
         st.frames.pop()
@@ -2329,13 +2303,13 @@ def build(num_players, files):
         st.at = o91  # game.yaml:420
         _args12 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[106])
+            enter_procedure(st, S[86])
         st.inline += 1
         try:
             proc_grow_old(st, _args12)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[87]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -2353,7 +2327,7 @@ def build(num_players, files):
             st.at = o96  # game.yaml:424
             _args13 = {'p': st.vars['emperor']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[158])
+                enter_procedure(st, S[137])
             st.frames.append(Frame(o7, _args13))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2363,7 +2337,7 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[138])]) + ', is the new Emperor tile', -1)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -2372,7 +2346,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o98  # game.yaml:425
         if st.record_log:
-            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
+            st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[138])]) + ', is the new Emperor tile', -1)
         st.frames.pop()
 
     def step_101(st, fr):  # game.yaml:432
@@ -2380,9 +2354,9 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c9.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c9 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[139])))] if (_c9.props['stack'].props['colour'] == 'pink')])
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c10.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c10 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[140])))] if (_c10.props['stack'].props['colour'] == 'blue')])
             fr.pc = 3
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
@@ -2405,7 +2379,7 @@ def build(num_players, files):
             st.at = o105  # game.yaml:435
             _args14 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[162])
+                enter_procedure(st, S[141])
             st.frames.append(Frame(o11, _args14))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2423,7 +2397,7 @@ def build(num_players, files):
             st.at = o107  # game.yaml:435
             _args15 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
+                enter_procedure(st, S[142])
             st.frames.append(Frame(o12, _args15))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2438,20 +2412,20 @@ def build(num_players, files):
     def step_110(st, fr):  # game.yaml:436
         env = fr.env
         st.at = o113  # game.yaml:436
-        for _c11 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+        for _c11 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[88])))]):
             env['c'] = _c11
             st.at = o112  # game.yaml:436
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[89])), False)
         st.frames.pop()
 
     def step_111(st, fr):  # game.yaml:436
         env = fr.env
         st.at = o112  # game.yaml:436
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[89])), False)
         st.frames.pop()
 
     def e113_items(st, env):  # game.yaml:436
-        return st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]
+        return st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[88])))]
     def e114_items(st, env):  # game.yaml:436
         return st.players
     def step_115(st, fr):  # game.yaml:444
@@ -2472,7 +2446,7 @@ def build(num_players, files):
             st.at = o119  # game.yaml:443
             _args16 = {'p': env['q'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[164])
+                enter_procedure(st, S[143])
             st.frames.append(Frame(o6, _args16))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2488,9 +2462,9 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o122  # game.yaml:455
-            _args17 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
+            _args17 = {'q': env['q'], 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[144])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[166])
+                enter_procedure(st, S[145])
             st.frames.append(Frame(o13, _args17))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2508,7 +2482,7 @@ def build(num_players, files):
             st.at = o124  # game.yaml:458
             _args18 = {'q': env['q'], 'b': st.zones[Z_throne1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[167])
+                enter_procedure(st, S[146])
             st.frames.append(Frame(o13, _args18))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2521,12 +2495,12 @@ def build(num_players, files):
     def step_125(st, fr):  # game.yaml:459
         env = fr.env
         st.at = o126  # game.yaml:459
-        _i30 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[168]))
+        _i30 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[147]))
         _v8 = st.vars['thalers'][_i30] + 1
         if _v8 > 12:
             _v8 = 12  # the marker stops at the end; the excess is lost
         if _v8 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[169])
+            raise RuleError("'thalers' would fall to " + str(_v8) + ', below its minimum 0', S[148])
         st.vars['thalers'][_i30] = _v8
         st.frames.pop()
 
@@ -2535,15 +2509,15 @@ def build(num_players, files):
     def e127_prompt(st, env):  # game.yaml:451
         return 'A daughter is born to ' + fmt_player1(env['q'])
     def e127_label0(st, env):  # game.yaml:454
-        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[170])))][-1].owner) + ' on ' + fmt_card1(env['s'])
+        return 'offer her to the Baron of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149])))][-1].owner) + ' on ' + fmt_card1(env['s'])
     def e127_items0(st, env):  # game.yaml:454
         return K_spaces1
     def e127_when0(st, env):  # game.yaml:454
-        return (((((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[50])))][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((env['s'].props['type'] == 'elector') and env['s'].props['electorate'].props['spiritual'])))
+        return (((((len((_r43 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[35])))])) > 0) and ((_r44 := _r43[-1]).kind == 'aristocrats')) and (_r44.owner != env['q'])) and (not st.vars['couple'][(_r44.ordinal if _r44.kind == 'aristocrats' else ordinal(_r44, 'aristocrats', S[36]))])) and (not ((env['s'].props['type'] == 'elector') and env['s'].props['electorate'].props['spiritual'])))
     def e127_label1(st, env):  # game.yaml:456
         return 'offer her to the Emperor of ' + fmt_player1(st.zones[Z_throne1][-1].owner) + ' on the throne'
     def e127_when1(st, env):  # game.yaml:456
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != env['q'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[171])]))
+        return (((len(st.zones[Z_throne1]) > 0) and ((_r45 := st.zones[Z_throne1][-1]).owner != env['q'])) and (not st.vars['couple'][(_r45.ordinal if _r45.kind == 'aristocrats' else ordinal(_r45, 'aristocrats', S[150]))]))
     def e127_label2(st, env):  # game.yaml:459
         return 'send her to the convent (1 thaler)'
     def collect_127(st, env):  # game.yaml:451
@@ -2552,14 +2526,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s19 in K_spaces1:  # game.yaml:454
-            if not ((((((len(st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[50])))][-1].owner != _L_q1)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((_s19.props['type'] == 'elector') and _s19.props['electorate'].props['spiritual'])))):
+            if not ((((((len((_r46 := st.zones[(Z_at1 + (_s19.ordinal if _s19.kind == 'spaces' else ordinal(_s19, 'spaces', S[35])))])) > 0) and ((_r47 := _r46[-1]).kind == 'aristocrats')) and (_r47.owner != _L_q1)) and (not st.vars['couple'][(_r47.ordinal if _r47.kind == 'aristocrats' else ordinal(_r47, 'aristocrats', S[36]))])) and (not ((_s19.props['type'] == 'elector') and _s19.props['electorate'].props['spiritual'])))):
                 continue
             a = A_31 + _s19.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s19)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != _L_q1)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[171])])):  # game.yaml:456
+        if (((len(st.zones[Z_throne1]) > 0) and ((_r48 := st.zones[Z_throne1][-1]).owner != _L_q1)) and (not st.vars['couple'][(_r48.ordinal if _r48.kind == 'aristocrats' else ordinal(_r48, 'aristocrats', S[150]))])):  # game.yaml:456
             actions.append(A_41)
             values.append(None)
             idx.append(1)
@@ -2578,23 +2552,23 @@ def build(num_players, files):
             st.frames.append(Frame(o123, env))
         elif k == 2:  # game.yaml:459
             st.at = o126  # game.yaml:459
-            _i31 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[168]))
+            _i31 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[147]))
             _v9 = st.vars['thalers'][_i31] + 1
             if _v9 > 12:
                 _v9 = 12  # the marker stops at the end; the excess is lost
             if _v9 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[169])
+                raise RuleError("'thalers' would fall to " + str(_v9) + ', below its minimum 0', S[148])
             st.vars['thalers'][_i31] = _v9
     def step_128(st, fr):  # game.yaml:469
         env = fr.env
         st.at = o129  # game.yaml:469
-        _i32 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[172]))
+        _i32 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[151]))
         st.vars['couple'][_i32] = True
         st.at = o130  # game.yaml:469
-        _i33 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[173]))
+        _i33 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152]))
         _v10 = st.vars['score'][_i33] + 1
         if _v10 < 0:
-            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[174])
+            raise RuleError("'score' would fall to " + str(_v10) + ', below its minimum 0', S[153])
         st.vars['score'][_i33] = _v10
         st.at = o131  # game.yaml:469
         if st.record_log:
@@ -2604,12 +2578,12 @@ def build(num_players, files):
     def step_132(st, fr):  # game.yaml:471
         env = fr.env
         st.at = o133  # game.yaml:471
-        _i34 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[175]))
+        _i34 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[154]))
         _v11 = st.vars['thalers'][_i34] + 1
         if _v11 > 12:
             _v11 = 12  # the marker stops at the end; the excess is lost
         if _v11 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[176])
+            raise RuleError("'thalers' would fall to " + str(_v11) + ', below its minimum 0', S[155])
         st.vars['thalers'][_i34] = _v11
         st.at = o134  # game.yaml:471
         if st.record_log:
@@ -2642,25 +2616,25 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:468
             st.at = o129  # game.yaml:469
-            _i35 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[172]))
+            _i35 = (env['b'].ordinal if env['b'].kind == 'aristocrats' else ordinal(env['b'], 'aristocrats', S[151]))
             st.vars['couple'][_i35] = True
             st.at = o130  # game.yaml:469
-            _i36 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[173]))
+            _i36 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[152]))
             _v12 = st.vars['score'][_i36] + 1
             if _v12 < 0:
-                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[174])
+                raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[153])
             st.vars['score'][_i36] = _v12
             st.at = o131  # game.yaml:469
             if st.record_log:
                 st.log_line(fmt_card1(env['b']) + ' of ' + fmt_player1(env['b'].owner) + ' marries; ' + fmt_player1(env['q']) + ' takes 1 victory point', -1)
         elif k == 1:  # game.yaml:470
             st.at = o133  # game.yaml:471
-            _i37 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[175]))
+            _i37 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[154]))
             _v13 = st.vars['thalers'][_i37] + 1
             if _v13 > 12:
                 _v13 = 12  # the marker stops at the end; the excess is lost
             if _v13 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[176])
+                raise RuleError("'thalers' would fall to " + str(_v13) + ', below its minimum 0', S[155])
             st.vars['thalers'][_i37] = _v13
             st.at = o134  # game.yaml:471
             if st.record_log:
@@ -2685,23 +2659,23 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o138  # game.yaml:491
-            st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[177]))), False)
+            st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[157])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[156]))), False)
             st.at = o139  # game.yaml:492
-            _i38 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
+            _i38 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[158]))
             _v14 = st.vars['thalers'][_i38] - env['k'].props['cost']
             if _v14 > 12:
                 _v14 = 12  # the marker stops at the end; the excess is lost
             if _v14 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[180])
+                raise RuleError("'thalers' would fall to " + str(_v14) + ', below its minimum 0', S[159])
             st.vars['thalers'][_i38] = _v14
             st.at = o140  # game.yaml:493
             if st.record_log:
-                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[181])))][-1]), -1)
+                st.log_line(fmt_player1(env['p']) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[160])))][-1]), -1)
             fr.pc = 4
             st.at = o141  # game.yaml:494
             _args19 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
+                enter_procedure(st, S[161])
             st.frames.append(Frame(o17, _args19))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2716,18 +2690,18 @@ def build(num_players, files):
     def e142_prompt(st, env):  # game.yaml:484
         return fmt_player1(env['p']) + ' buys'
     def e142_label0(st, env):  # game.yaml:487
-        return fmt_card1(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[183])))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
+        return fmt_card1(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[162])))][-1]) + ' (' + fmt_int1(env['k'].props['cost']) + ' thalers)'
     def e142_items0(st, env):  # game.yaml:487
         return K_stacks1
     def e142_when0(st, env):  # game.yaml:487
-        return ((len(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], env['p'], env['k']))
+        return ((len(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[28])))]) > 0) and fn_may_take(st, S[163], env['p'], env['k']))
     def collect_142(st, env):  # game.yaml:484
         _L_p2 = env['p']
         actions = []
         values = []
         idx = []
         for _k1 in K_stacks1:  # game.yaml:487
-            if not ((len(st.zones[(Z_pile1 + (_k1.ordinal if _k1.kind == 'stacks' else ordinal(_k1, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], _L_p2, _k1)):
+            if not ((len(st.zones[(Z_pile1 + (_k1.ordinal if _k1.kind == 'stacks' else ordinal(_k1, 'stacks', S[28])))]) > 0) and fn_may_take(st, S[163], _L_p2, _k1)):
                 continue
             a = A_91 + _k1.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2761,15 +2735,15 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o145  # game.yaml:507
-            _i39 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
+            _i39 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[164]))
             st.vars['privilege_used'][_i39] = True
             st.at = o146  # game.yaml:508
-            _i40 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[186]))
+            _i40 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[165]))
             _v15 = st.vars['thalers'][_i40] - env['k'].props['cost']
             if _v15 > 12:
                 _v15 = 12  # the marker stops at the end; the excess is lost
             if _v15 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[187])
+                raise RuleError("'thalers' would fall to " + str(_v15) + ', below its minimum 0', S[166])
             st.vars['thalers'][_i40] = _v15
             st.at = o147  # game.yaml:509
             if st.record_log:
@@ -2778,7 +2752,7 @@ def build(num_players, files):
             st.at = o148  # game.yaml:510
             _args20 = {'p': env['p'], 'a': env['k'].key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[188])
+                enter_procedure(st, S[167])
             st.frames.append(Frame(o17, _args20))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2797,14 +2771,14 @@ def build(num_players, files):
     def e149_items0(st, env):  # game.yaml:503
         return K_stacks1
     def e149_when0(st, env):  # game.yaml:503
-        return fn_trier_may_use(st, S[189], env['p'], env['k'])
+        return fn_trier_may_use(st, S[168], env['p'], env['k'])
     def collect_149(st, env):  # game.yaml:500
         _L_p3 = env['p']
         actions = []
         values = []
         idx = []
         for _k2 in K_stacks1:  # game.yaml:503
-            if not (fn_trier_may_use(st, S[189], _L_p3, _k2)):
+            if not (fn_trier_may_use(st, S[168], _L_p3, _k2)):
                 continue
             a = A_111 + _k2.type_id
             if a not in actions:  # an identical card: the same choice
@@ -2821,10 +2795,10 @@ def build(num_players, files):
     def step_150(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o151  # game.yaml:515
-        _i41 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
+        _i41 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[169]))
         st.vars['privilege_used'][_i41] = True
         st.at = o152  # game.yaml:516
-        st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191]))), False)
+        st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[171])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))), False)
         st.at = o153  # game.yaml:517
         if st.record_log:
             st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -2835,13 +2809,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o155  # game.yaml:521
-            _i42 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
+            _i42 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[172]))
             st.vars['privilege_used'][_i42] = True
             fr.pc = 2
             st.at = o156  # game.yaml:521
             _args21 = {'p': env['p'], 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[194])
+                enter_procedure(st, S[173])
             st.frames.append(Frame(o18, _args21))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2856,13 +2830,13 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o158  # game.yaml:525
-            _i43 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
+            _i43 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[174]))
             st.vars['privilege_used'][_i43] = True
             fr.pc = 2
             st.at = o159  # game.yaml:525
             _args22 = {'p': env['p'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[196])
+                enter_procedure(st, S[175])
             st.frames.append(Frame(o6, _args22))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2877,18 +2851,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o161  # game.yaml:530
-            _i44 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[197]))
+            _i44 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[176]))
             _v16 = st.vars['thalers'][_i44] - 1
             if _v16 > 12:
                 _v16 = 12  # the marker stops at the end; the excess is lost
             if _v16 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v16) + ', below its minimum 0', S[198])
+                raise RuleError("'thalers' would fall to " + str(_v16) + ', below its minimum 0', S[177])
             st.vars['thalers'][_i44] = _v16
             fr.pc = 2
             st.at = o162  # game.yaml:530
             _args23 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[199])
+                enter_procedure(st, S[178])
             st.frames.append(Frame(o15, _args23))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2903,18 +2877,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o164  # game.yaml:538
-            _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200]))
+            _i45 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[179]))
             _v17 = st.vars['thalers'][_i45] - 1
             if _v17 > 12:
                 _v17 = 12  # the marker stops at the end; the excess is lost
             if _v17 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v17) + ', below its minimum 0', S[201])
+                raise RuleError("'thalers' would fall to " + str(_v17) + ', below its minimum 0', S[180])
             st.vars['thalers'][_i45] = _v17
             fr.pc = 2
             st.at = o165  # game.yaml:538
             _args24 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[202])
+                enter_procedure(st, S[181])
             st.frames.append(Frame(o16, _args24))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -2927,7 +2901,7 @@ def build(num_players, files):
     def step_166(st, fr):  # game.yaml:539
         env = fr.env
         st.at = o167  # game.yaml:539
-        _i46 = seat(st, st.vars['turn_player'], S[203])
+        _i46 = seat(st, st.vars['turn_player'], S[182])
         st.vars['passed'][_i46] = True
         st.at = o168  # game.yaml:539
         if st.record_log:
@@ -2937,35 +2911,35 @@ def build(num_players, files):
     def e169_player(st, env):  # game.yaml:478
         return env['p']
     def e169_prompt(st, env):  # game.yaml:478
-        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[204]))]) + ' thalers)'
+        return fmt_player1(env['p']) + ': your action (' + fmt_int1(st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[183]))]) + ' thalers)'
     def e169_label0(st, env):  # game.yaml:481
         return 'buy an action card'
     def e169_when0(st, env):  # game.yaml:481
-        return any(((len(st.zones[(Z_pile1 + (_k3.ordinal if _k3.kind == 'stacks' else ordinal(_k3, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[205], env['p'], _k3)) for _k3 in K_stacks1)
+        return any(((len(st.zones[(Z_pile1 + (_k3.ordinal if _k3.kind == 'stacks' else ordinal(_k3, 'stacks', S[28])))]) > 0) and fn_may_take(st, S[184], env['p'], _k3)) for _k3 in K_stacks1)
     def e169_label1(st, env):  # game.yaml:495
         return 'use an action whose stack has run out (privilege of Trier)'
     def e169_when1(st, env):  # game.yaml:495
-        return (fn_own_privilege(st, S[206], env['p'], C_trier1) and any(fn_trier_may_use(st, S[207], env['p'], _k4) for _k4 in K_stacks1))
+        return (fn_own_privilege(st, S[185], env['p'], C_trier1) and any(fn_trier_may_use(st, S[186], env['p'], _k4) for _k4 in K_stacks1))
     def e169_label2(st, env):  # game.yaml:511
         return 'take Gray eminence (privilege of Brandenburg)'
     def e169_when2(st, env):  # game.yaml:511
-        return (fn_own_privilege(st, S[208], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
+        return (fn_own_privilege(st, S[187], env['p'], C_brandenburg1) and fn_available(st, C_gray1))
     def e169_label3(st, env):  # game.yaml:518
         return 'age or rejuvenate an aristocrat (privilege of Köln)'
     def e169_when3(st, env):  # game.yaml:518
-        return (fn_own_privilege(st, S[209], env['p'], C_koeln1) and any((((len(st.zones[(Z_at1 + (_s20.ordinal if _s20.kind == 'spaces' else ordinal(_s20, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s20.ordinal if _s20.kind == 'spaces' else ordinal(_s20, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s20.ordinal if _s20.kind == 'spaces' else ordinal(_s20, 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s20.ordinal if _s20.kind == 'spaces' else ordinal(_s20, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s20 in K_spaces1))
+        return (fn_own_privilege(st, S[188], env['p'], C_koeln1) and any((((len((_r49 := st.zones[(Z_at1 + (_s20.ordinal if _s20.kind == 'spaces' else ordinal(_s20, 'spaces', S[29])))])) > 0) and ((_r50 := _r49[-1]).kind == 'aristocrats')) and ((_r50.owner != env['p']) or (st.vars['age'][(_r50.ordinal if _r50.kind == 'aristocrats' else ordinal(_r50, 'aristocrats', S[30]))] > 15))) for _s20 in K_spaces1))
     def e169_label4(st, env):  # game.yaml:522
         return 'place a Baron aged 15 (privilege of the Palatinate)'
     def e169_when4(st, env):  # game.yaml:522
-        return (fn_own_privilege(st, S[210], env['p'], C_pfalz1) and fn_can_place_new(st, S[211], env['p']))
+        return (fn_own_privilege(st, S[189], env['p'], C_pfalz1) and fn_can_place_new(st, S[190], env['p']))
     def e169_label5(st, env):  # game.yaml:526
         return 'place a knight from your supply (1 thaler)'
     def e169_when5(st, env):  # game.yaml:526
-        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[212]))] >= 1) and any((_x11.kind == 'knights') for _x11 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) and any(((((_s21.props['type'] == 'aristocrat') or (_s21.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s21.ordinal if _s21.kind == 'spaces' else ordinal(_s21, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s21.props['electorate'], 'electorates', S[8])])) for _s21 in K_spaces1))
+        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191]))] >= 1) and any((_x11.kind == 'knights') for _x11 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13])))])) and any(((((_s21.props['type'] == 'aristocrat') or (_s21.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s21.ordinal if _s21.kind == 'spaces' else ordinal(_s21, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s21.props['electorate'], 'electorates', S[5])])) for _s21 in K_spaces1))
     def e169_label6(st, env):  # game.yaml:531
         return 'move one of your knights (1 thaler)'
     def e169_when6(st, env):  # game.yaml:531
-        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[213]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[214])))] if (_x12.kind == 'knights')]) < len([1 for _x13 in K_knights1 if (_x13.owner == env['p'])]))) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s22.ordinal if _s22.kind == 'spaces' else ordinal(_s22, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[8])])) for _s22 in K_spaces1))
+        return (((st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[192]))] >= 1) and (len([1 for _x12 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[193])))] if (_x12.kind == 'knights')]) < len([1 for _x13 in K_knights1 if (_x13.owner == env['p'])]))) and any(((((_s22.props['type'] == 'aristocrat') or (_s22.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s22.ordinal if _s22.kind == 'spaces' else ordinal(_s22, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s22.props['electorate'], 'electorates', S[5])])) for _s22 in K_spaces1))
     def e169_label7(st, env):  # game.yaml:539
         return 'pass'
     def collect_169(st, env):  # game.yaml:478
@@ -2973,31 +2947,31 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if any(((len(st.zones[(Z_pile1 + (_k5.ordinal if _k5.kind == 'stacks' else ordinal(_k5, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[205], _L_p4, _k5)) for _k5 in K_stacks1):  # game.yaml:481
+        if any(((len(st.zones[(Z_pile1 + (_k5.ordinal if _k5.kind == 'stacks' else ordinal(_k5, 'stacks', S[28])))]) > 0) and fn_may_take(st, S[184], _L_p4, _k5)) for _k5 in K_stacks1):  # game.yaml:481
             actions.append(A_81)
             values.append(None)
             idx.append(0)
-        if (fn_own_privilege(st, S[206], _L_p4, C_trier1) and any(fn_trier_may_use(st, S[207], _L_p4, _k6) for _k6 in K_stacks1)):  # game.yaml:495
+        if (fn_own_privilege(st, S[185], _L_p4, C_trier1) and any(fn_trier_may_use(st, S[186], _L_p4, _k6) for _k6 in K_stacks1)):  # game.yaml:495
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        if (fn_own_privilege(st, S[208], _L_p4, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+        if (fn_own_privilege(st, S[187], _L_p4, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
             actions.append(A_121)
             values.append(None)
             idx.append(2)
-        if (fn_own_privilege(st, S[209], _L_p4, C_koeln1) and any((((len(st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[40])))][-1].owner != _L_p4) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s23 in K_spaces1)):  # game.yaml:518
+        if (fn_own_privilege(st, S[188], _L_p4, C_koeln1) and any((((len((_r51 := st.zones[(Z_at1 + (_s23.ordinal if _s23.kind == 'spaces' else ordinal(_s23, 'spaces', S[29])))])) > 0) and ((_r52 := _r51[-1]).kind == 'aristocrats')) and ((_r52.owner != _L_p4) or (st.vars['age'][(_r52.ordinal if _r52.kind == 'aristocrats' else ordinal(_r52, 'aristocrats', S[30]))] > 15))) for _s23 in K_spaces1)):  # game.yaml:518
             actions.append(A_131)
             values.append(None)
             idx.append(3)
-        if (fn_own_privilege(st, S[210], _L_p4, C_pfalz1) and fn_can_place_new(st, S[211], _L_p4)):  # game.yaml:522
+        if (fn_own_privilege(st, S[189], _L_p4, C_pfalz1) and fn_can_place_new(st, S[190], _L_p4)):  # game.yaml:522
             actions.append(A_141)
             values.append(None)
             idx.append(4)
-        if (((st.vars['thalers'][(_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[212]))] >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[18])))])) and any(((((_s24.props['type'] == 'aristocrat') or (_s24.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s24.ordinal if _s24.kind == 'spaces' else ordinal(_s24, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s24.props['electorate'], 'electorates', S[8])])) for _s24 in K_spaces1)):  # game.yaml:526
+        if ((((_r53 := st.vars['thalers'][(_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[191]))]) >= 1) and any((_x14.kind == 'knights') for _x14 in st.zones[(Z_supply1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[13])))])) and any(((((_s24.props['type'] == 'aristocrat') or (_s24.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s24.ordinal if _s24.kind == 'spaces' else ordinal(_s24, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s24.props['electorate'], 'electorates', S[5])])) for _s24 in K_spaces1)):  # game.yaml:526
             actions.append(A_151)
             values.append(None)
             idx.append(5)
-        if (((st.vars['thalers'][(_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[213]))] >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[214])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s25.ordinal if _s25.kind == 'spaces' else ordinal(_s25, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[8])])) for _s25 in K_spaces1)):  # game.yaml:531
+        if (((_r53 >= 1) and (len([1 for _x15 in st.zones[(Z_supply1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[193])))] if (_x15.kind == 'knights')]) < len([1 for _x16 in K_knights1 if (_x16.owner == _L_p4)]))) and any(((((_s25.props['type'] == 'aristocrat') or (_s25.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s25.ordinal if _s25.kind == 'spaces' else ordinal(_s25, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s25.props['electorate'], 'electorates', S[5])])) for _s25 in K_spaces1)):  # game.yaml:531
             actions.append(A_161)
             values.append(None)
             idx.append(6)
@@ -3015,10 +2989,10 @@ def build(num_players, files):
             st.frames.append(Frame(o143, env))
         elif k == 2:  # game.yaml:511
             st.at = o151  # game.yaml:515
-            _i47 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
+            _i47 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[169]))
             st.vars['privilege_used'][_i47] = True
             st.at = o152  # game.yaml:516
-            st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[191]))), False)
+            st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[171])))][-1], (Z_play_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[170]))), False)
             st.at = o153  # game.yaml:517
             if st.record_log:
                 st.log_line(fmt_player1(env['p']) + ' takes Gray eminence', -1)
@@ -3032,7 +3006,7 @@ def build(num_players, files):
             st.frames.append(Frame(o163, env))
         elif k == 7:  # game.yaml:539
             st.at = o167  # game.yaml:539
-            _i48 = seat(st, st.vars['turn_player'], S[203])
+            _i48 = seat(st, st.vars['turn_player'], S[182])
             st.vars['passed'][_i48] = True
             st.at = o168  # game.yaml:539
             if st.record_log:
@@ -3040,7 +3014,7 @@ def build(num_players, files):
     def step_170(st, fr):  # game.yaml:549
         env = fr.env
         st.at = o171  # game.yaml:549
-        st.move(first([_x17 for _x17 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216])))] if (_x17.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
+        st.move(first([_x17 for _x17 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_x17.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[194]))), False)
         st.frames.pop()
 
     def e172_player(st, env):  # game.yaml:545
@@ -3052,13 +3026,13 @@ def build(num_players, files):
     def e172_items0(st, env):  # game.yaml:548
         return K_spaces1
     def e172_when0(st, env):  # game.yaml:548
-        return ((((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[8])]))
+        return ((((env['s'].props['type'] == 'aristocrat') or (env['s'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[5])]))
     def collect_172(st, env):  # game.yaml:545
         actions = []
         values = []
         idx = []
         for _s26 in K_spaces1:  # game.yaml:548
-            if not (((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s26.ordinal if _s26.kind == 'spaces' else ordinal(_s26, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[8])]))):
+            if not (((((_s26.props['type'] == 'aristocrat') or (_s26.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s26.ordinal if _s26.kind == 'spaces' else ordinal(_s26, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s26.props['electorate'], 'electorates', S[5])]))):
                 continue
             a = A_181 + _s26.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3072,13 +3046,13 @@ def build(num_players, files):
         if k == 0:  # game.yaml:548
             env['s'] = dec.values[i]
             st.at = o171  # game.yaml:549
-            st.move(first([_x18 for _x18 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[216])))] if (_x18.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
+            st.move(first([_x18 for _x18 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[195])))] if (_x18.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[194]))), False)
     def step_173(st, fr):  # game.yaml:561
         env = fr.env
         pc = fr.pc
         if pc == 0:
             st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[217])))][-1]
+            env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[196])))][-1]
             fr.pc = 2
             st.at = o177  # game.yaml:563
             o177.exec(st, env)
@@ -3093,7 +3067,7 @@ def build(num_players, files):
     def step_175(st, fr):  # game.yaml:566
         env = fr.env
         st.at = o176  # game.yaml:566
-        st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
+        st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[197]))), False)
         st.frames.pop()
 
     def e177_player(st, env):  # game.yaml:563
@@ -3105,13 +3079,13 @@ def build(num_players, files):
     def e177_items0(st, env):  # game.yaml:566
         return K_spaces1
     def e177_when0(st, env):  # game.yaml:566
-        return ((((env['t'].props['type'] == 'aristocrat') or (env['t'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[8])]))
+        return ((((env['t'].props['type'] == 'aristocrat') or (env['t'].props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[5])]))
     def collect_177(st, env):  # game.yaml:563
         actions = []
         values = []
         idx = []
         for _t9 in K_spaces1:  # game.yaml:566
-            if not (((((_t9.props['type'] == 'aristocrat') or (_t9.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_t9.ordinal if _t9.kind == 'spaces' else ordinal(_t9, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_t9.props['electorate'], 'electorates', S[8])]))):
+            if not (((((_t9.props['type'] == 'aristocrat') or (_t9.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_t9.ordinal if _t9.kind == 'spaces' else ordinal(_t9, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_t9.props['electorate'], 'electorates', S[5])]))):
                 continue
             a = A_201 + _t9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3125,7 +3099,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:566
             env['t'] = dec.values[i]
             st.at = o176  # game.yaml:566
-            st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
+            st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[197]))), False)
     def e178_player(st, env):  # game.yaml:555
         return env['p']
     def e178_prompt(st, env):  # game.yaml:555
@@ -3135,14 +3109,14 @@ def build(num_players, files):
     def e178_items0(st, env):  # game.yaml:558
         return K_spaces1
     def e178_when0(st, env):  # game.yaml:558
-        return (((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[220])))][-1].kind == 'knights')) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[221])))][-1].owner == env['p']))
+        return (((len((_r54 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[198])))])) > 0) and ((_r55 := _r54[-1]).kind == 'knights')) and (_r55.owner == env['p']))
     def collect_178(st, env):  # game.yaml:555
         _L_p5 = env['p']
         actions = []
         values = []
         idx = []
         for _s27 in K_spaces1:  # game.yaml:558
-            if not ((len(st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[220])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[221])))][-1].owner == _L_p5)):
+            if not ((len((_r56 := st.zones[(Z_at1 + (_s27.ordinal if _s27.kind == 'spaces' else ordinal(_s27, 'spaces', S[198])))])) > 0) and ((_r57 := _r56[-1]).kind == 'knights') and (_r57.owner == _L_p5)):
                 continue
             a = A_191 + _s27.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3161,7 +3135,7 @@ def build(num_players, files):
         st.at = o180  # game.yaml:573
         st.vars['rival'] = env['p']
         st.at = o181  # game.yaml:573
-        _i49 = seat(st, st.vars['turn_player'], S[111])
+        _i49 = seat(st, st.vars['turn_player'], S[91])
         st.vars['passed'][_i49] = True
         st.at = o182  # game.yaml:573
         if st.record_log:
@@ -3176,7 +3150,7 @@ def build(num_players, files):
             st.at = o184  # game.yaml:575
             _args25 = {'p': env['p'], 'optional': (len(st.players) == 2)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[222])
+                enter_procedure(st, S[199])
             st.frames.append(Frame(o18, _args25))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3194,7 +3168,7 @@ def build(num_players, files):
             st.at = o186  # game.yaml:576
             _args26 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[223])
+                enter_procedure(st, S[200])
             st.frames.append(Frame(o19, _args26))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3207,10 +3181,10 @@ def build(num_players, files):
     def step_187(st, fr):  # game.yaml:577
         env = fr.env
         st.at = o188  # game.yaml:577
-        _i50 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[112]))
+        _i50 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[92]))
         _v18 = st.vars['score'][_i50] + 1
         if _v18 < 0:
-            raise RuleError("'score' would fall to " + str(_v18) + ', below its minimum 0', S[113])
+            raise RuleError("'score' would fall to " + str(_v18) + ', below its minimum 0', S[93])
         st.vars['score'][_i50] = _v18
         st.frames.pop()
 
@@ -3222,7 +3196,7 @@ def build(num_players, files):
             st.at = o190  # game.yaml:578
             _args27 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[224])
+                enter_procedure(st, S[201])
             st.frames.append(Frame(o20, _args27))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3240,7 +3214,7 @@ def build(num_players, files):
             st.at = o192  # game.yaml:579
             _args28 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[225])
+                enter_procedure(st, S[202])
             st.frames.append(Frame(o21, _args28))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3258,7 +3232,7 @@ def build(num_players, files):
             st.at = o194  # game.yaml:580
             _args29 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
+                enter_procedure(st, S[203])
             st.frames.append(Frame(o22, _args29))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3276,7 +3250,7 @@ def build(num_players, files):
             st.at = o196  # game.yaml:581
             _args30 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
+                enter_procedure(st, S[204])
             st.frames.append(Frame(o23, _args30))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3289,22 +3263,22 @@ def build(num_players, files):
     def step_198(st, fr):  # game.yaml:592
         env = fr.env
         st.at = o199  # game.yaml:592
-        _i51 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1], 'aristocrats', S[229])
+        _i51 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[205])))][-1], 'aristocrats', S[206])
         st.vars['age'][_i51] -= 10
         st.frames.pop()
 
     def step_200(st, fr):  # game.yaml:594
         env = fr.env
         st.at = o201  # game.yaml:594
-        _args31 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
+        _args31 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[207])))][-1]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[231])
+            enter_procedure(st, S[208])
         st.inline += 1
         try:
             proc_grow_old(st, _args31)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+            traced(e, 'procedure grow_old (' + str(S[87]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3319,17 +3293,17 @@ def build(num_players, files):
     def e203_prompt(st, env):  # game.yaml:588
         return fmt_player1(env['p']) + ": rejuvenate one of your aristocrats or age an opponent's"
     def e203_label0(st, env):  # game.yaml:591
-        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[232])))][-1], 'aristocrats', S[233])]) + ')'
+        return 'rejuvenate your aristocrat on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[209])))][-1], 'aristocrats', S[210])]) + ')'
     def e203_items0(st, env):  # game.yaml:591
         return K_spaces1
     def e203_when0(st, env):  # game.yaml:591
-        return ((((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[234])))][-1].owner == env['p']))
+        return ((((len((_r58 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[29])))])) > 0) and ((_r59 := _r58[-1]).kind == 'aristocrats')) and ((_r59.owner != env['p']) or (st.vars['age'][(_r59.ordinal if _r59.kind == 'aristocrats' else ordinal(_r59, 'aristocrats', S[30]))] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[211])))][-1].owner == env['p']))
     def e203_label1(st, env):  # game.yaml:593
-        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[235])))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[236])))][-1], 'aristocrats', S[237])]) + ')'
+        return 'age the aristocrat of ' + fmt_player1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[212])))][-1].owner) + ' on ' + fmt_card1(env['s']) + ' (age ' + fmt_int1(st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[213])))][-1], 'aristocrats', S[214])]) + ')'
     def e203_items1(st, env):  # game.yaml:593
         return K_spaces1
     def e203_when1(st, env):  # game.yaml:593
-        return ((((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[40])))][-1].owner != env['p']) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[238])))][-1].owner != env['p']))
+        return ((((len((_r60 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[29])))])) > 0) and ((_r61 := _r60[-1]).kind == 'aristocrats')) and ((_r61.owner != env['p']) or (st.vars['age'][(_r61.ordinal if _r61.kind == 'aristocrats' else ordinal(_r61, 'aristocrats', S[30]))] > 15))) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215])))][-1].owner != env['p']))
     def e203_label2(st, env):  # game.yaml:595
         return 'do not use it'
     def e203_when2(st, env):  # game.yaml:595
@@ -3341,7 +3315,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s28 in K_spaces1:  # game.yaml:591
-            if not ((((len(st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[40])))][-1].owner != _L_p6) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[234])))][-1].owner == _L_p6)):
+            if not ((((len((_r62 := st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[29])))])) > 0) and ((_r63 := _r62[-1]).kind == 'aristocrats')) and ((_r63.owner != _L_p6) or (st.vars['age'][(_r63.ordinal if _r63.kind == 'aristocrats' else ordinal(_r63, 'aristocrats', S[30]))] > 15))) and (_r62[-1].owner == _L_p6)):
                 continue
             a = A_211 + _s28.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3349,7 +3323,7 @@ def build(num_players, files):
                 values.append(_s28)
                 idx.append(0)
         for _s29 in K_spaces1:  # game.yaml:593
-            if not ((((len(st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[40])))][-1].owner != _L_p6) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[238])))][-1].owner != _L_p6)):
+            if not ((((len((_r64 := st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[29])))])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p6) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[30]))] > 15))) and (_r64[-1].owner != _L_p6)):
                 continue
             a = A_221 + _s29.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3367,20 +3341,20 @@ def build(num_players, files):
         if k == 0:  # game.yaml:591
             env['s'] = dec.values[i]
             st.at = o199  # game.yaml:592
-            _i52 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1], 'aristocrats', S[229])
+            _i52 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[205])))][-1], 'aristocrats', S[206])
             st.vars['age'][_i52] -= 10
         elif k == 1:  # game.yaml:593
             env['s'] = dec.values[i]
             st.at = o201  # game.yaml:594
-            _args32 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
+            _args32 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[207])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[231])
+                enter_procedure(st, S[208])
             st.inline += 1
             try:
                 proc_grow_old(st, _args32)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                traced(e, 'procedure grow_old (' + str(S[87]) + ')')
                 raise
             st.inline -= 1
         elif k == 2:  # game.yaml:595
@@ -3390,7 +3364,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o205  # game.yaml:608
-            env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[239])))][-1]
+            env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[216])))][-1]
             fr.pc = 2
             st.at = o208  # game.yaml:609
             o208.exec(st, env)
@@ -3407,13 +3381,13 @@ def build(num_players, files):
         st.at = o207  # game.yaml:613
         _args33 = {'x': env['x'], 's': env['t']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[240])
+            enter_procedure(st, S[217])
         st.inline += 1
         try:
             proc_settle(st, _args33)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
+            traced(e, 'procedure settle (' + str(S[132]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3427,14 +3401,14 @@ def build(num_players, files):
     def e208_items0(st, env):  # game.yaml:612
         return K_spaces1
     def e208_when0(st, env):  # game.yaml:612
-        return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t10.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t10.ordinal if _t10.kind == 'spaces' else ordinal(_t10, 'spaces', S[17])))]) == 0)) for _t10 in st.zones[(Z_area1 + ordinal(env['t'].props['electorate'], 'electorates', S[16]))]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
+        return ((((env['t'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[9])])) and ((len((_r66 := st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[10])))])) == 0) or ((_r66[-1].kind == 'knights') and (not any(((_t10.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t10.ordinal if _t10.kind == 'spaces' else ordinal(_t10, 'spaces', S[12])))]) == 0)) for _t10 in st.zones[(Z_area1 + ordinal(env['t'].props['electorate'], 'electorates', S[11]))]))))) and (env['t'].props['electorate'] != env['s'].props['electorate']))
     def collect_208(st, env):  # game.yaml:609
         _L_s1 = env['s']
         actions = []
         values = []
         idx = []
         for _t11 in K_spaces1:  # game.yaml:612
-            if not ((((_t11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t11.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t12.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t12.ordinal if _t12.kind == 'spaces' else ordinal(_t12, 'spaces', S[17])))]) == 0)) for _t12 in st.zones[(Z_area1 + ordinal(_t11.props['electorate'], 'electorates', S[16]))]))))) and (_t11.props['electorate'] != _L_s1.props['electorate'])):
+            if not ((((_t11.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t11.props['electorate'], 'electorates', S[9])])) and ((len((_r67 := st.zones[(Z_at1 + (_t11.ordinal if _t11.kind == 'spaces' else ordinal(_t11, 'spaces', S[10])))])) == 0) or ((_r67[-1].kind == 'knights') and (not any(((_t12.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t12.ordinal if _t12.kind == 'spaces' else ordinal(_t12, 'spaces', S[12])))]) == 0)) for _t12 in st.zones[(Z_area1 + ordinal(_t11.props['electorate'], 'electorates', S[11]))]))))) and (_t11.props['electorate'] != _L_s1.props['electorate'])):
                 continue
             a = A_251 + _t11.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3450,13 +3424,13 @@ def build(num_players, files):
             st.at = o207  # game.yaml:613
             _args34 = {'x': env['x'], 's': env['t']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[240])
+                enter_procedure(st, S[217])
             st.inline += 1
             try:
                 proc_settle(st, _args34)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[153]) + ')')
+                traced(e, 'procedure settle (' + str(S[132]) + ')')
                 raise
             st.inline -= 1
     def step_209(st, fr):  # game.yaml:614
@@ -3473,7 +3447,7 @@ def build(num_players, files):
     def e210_items0(st, env):  # game.yaml:604
         return K_spaces1
     def e210_when0(st, env):  # game.yaml:604
-        return fn_move_from(st, S[241], env['p'], env['s'])
+        return fn_move_from(st, S[218], env['p'], env['s'])
     def e210_label1(st, env):  # game.yaml:614
         return 'do not use it'
     def e210_when1(st, env):  # game.yaml:614
@@ -3484,7 +3458,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s30 in K_spaces1:  # game.yaml:604
-            if not (fn_move_from(st, S[241], _L_p7, _s30)):
+            if not (fn_move_from(st, S[218], _L_p7, _s30)):
                 continue
             a = A_241 + _s30.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3512,7 +3486,7 @@ def build(num_players, files):
             st.at = o212  # game.yaml:623
             _args35 = {'p': env['p'], 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[242])
+                enter_procedure(st, S[219])
             st.frames.append(Frame(o6, _args35))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3527,18 +3501,18 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o214  # game.yaml:625
-            _i53 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[243]))
+            _i53 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[220]))
             _v19 = st.vars['thalers'][_i53] - 2
             if _v19 > 12:
                 _v19 = 12  # the marker stops at the end; the excess is lost
             if _v19 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v19) + ', below its minimum 0', S[244])
+                raise RuleError("'thalers' would fall to " + str(_v19) + ', below its minimum 0', S[221])
             st.vars['thalers'][_i53] = _v19
             fr.pc = 2
             st.at = o215  # game.yaml:625
             _args36 = {'p': env['p'], 'side': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[245])
+                enter_procedure(st, S[222])
             st.frames.append(Frame(o6, _args36))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3560,11 +3534,11 @@ def build(num_players, files):
     def e217_label0(st, env):  # game.yaml:623
         return 'a Baron (3 thalers)'
     def e217_when0(st, env):  # game.yaml:623
-        return fn_can_place_new(st, S[246], env['p'])
+        return fn_can_place_new(st, S[223], env['p'])
     def e217_label1(st, env):  # game.yaml:624
         return 'a Couple (5 thalers)'
     def e217_when1(st, env):  # game.yaml:624
-        return (fn_can_place_new(st, S[247], env['p']) and (st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[248]))] >= 2))
+        return (fn_can_place_new(st, S[224], env['p']) and (st.vars['thalers'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[225]))] >= 2))
     def e217_label2(st, env):  # game.yaml:626
         return 'do not use it'
     def e217_when2(st, env):  # game.yaml:626
@@ -3574,11 +3548,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if fn_can_place_new(st, S[246], _L_p8):  # game.yaml:623
+        if (_r68 := fn_can_place_new(st, S[223], _L_p8)):  # game.yaml:623
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (fn_can_place_new(st, S[247], _L_p8) and (st.vars['thalers'][(_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[248]))] >= 2)):  # game.yaml:624
+        if (_r68 and (st.vars['thalers'][(_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[225]))] >= 2)):  # game.yaml:624
             actions.append(A_281)
             values.append(None)
             idx.append(1)
@@ -3599,12 +3573,12 @@ def build(num_players, files):
     def step_218(st, fr):  # game.yaml:638
         env = fr.env
         st.at = o219  # game.yaml:639
-        st.move(first([_x19 for _x19 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250])))] if (_x19.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
+        st.move(first([_x19 for _x19 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[227])))] if (_x19.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[226]))), False)
         st.at = o220  # game.yaml:640
-        _i54 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251]))
-        _v20 = st.vars['score'][_i54] + (2 if (not any((_x20.kind == 'cities') for _x20 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) else 1)
+        _i54 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[228]))
+        _v20 = st.vars['score'][_i54] + (2 if (not any((_x20.kind == 'cities') for _x20 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13])))])) else 1)
         if _v20 < 0:
-            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[252])
+            raise RuleError("'score' would fall to " + str(_v20) + ', below its minimum 0', S[229])
         st.vars['score'][_i54] = _v20
         st.frames.pop()
 
@@ -3622,7 +3596,7 @@ def build(num_players, files):
     def e222_items0(st, env):  # game.yaml:635
         return K_spaces1
     def e222_when0(st, env):  # game.yaml:635
-        return ((any((_x21.kind == 'cities') for _x21 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]) and (env['s'].props['type'] == 'city')) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
+        return ((any((_x21.kind == 'cities') for _x21 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13])))]) and (env['s'].props['type'] == 'city')) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[3])])))
     def e222_label1(st, env):  # game.yaml:641
         return 'do not use it'
     def e222_when1(st, env):  # game.yaml:641
@@ -3633,9 +3607,9 @@ def build(num_players, files):
         values = []
         idx = []
         _items6 = K_spaces1  # game.yaml:635
-        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[18])))]):
+        if _items6 and any((_x22.kind == 'cities') for _x22 in st.zones[(Z_supply1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[13])))]):
             for _s31 in _items6:
-                if not ((_s31.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s31.props['electorate'], 'electorates', S[6])]))):
+                if not ((_s31.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s31.ordinal if _s31.kind == 'spaces' else ordinal(_s31, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s31.props['electorate'], 'electorates', S[3])]))):
                     continue
                 a = A_301 + _s31.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3653,29 +3627,29 @@ def build(num_players, files):
         if k == 0:  # game.yaml:635
             env['s'] = dec.values[i]
             st.at = o219  # game.yaml:639
-            st.move(first([_x23 for _x23 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[250])))] if (_x23.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
+            st.move(first([_x23 for _x23 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[227])))] if (_x23.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[226]))), False)
             st.at = o220  # game.yaml:640
-            _i55 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[251]))
-            _v21 = st.vars['score'][_i55] + (2 if (not any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))])) else 1)
+            _i55 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[228]))
+            _v21 = st.vars['score'][_i55] + (2 if (not any((_x24.kind == 'cities') for _x24 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13])))])) else 1)
             if _v21 < 0:
-                raise RuleError("'score' would fall to " + str(_v21) + ', below its minimum 0', S[252])
+                raise RuleError("'score' would fall to " + str(_v21) + ', below its minimum 0', S[229])
             st.vars['score'][_i55] = _v21
         elif k == 1:  # game.yaml:641
             pass
     def step_223(st, fr):  # game.yaml:655
         env = fr.env
         st.at = o224  # game.yaml:655
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
+        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[231])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[230]))), False)
         st.at = o225  # game.yaml:655
-        _args37 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+        _args37 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[232])))]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[256])
+            enter_procedure(st, S[233])
         st.inline += 1
         try:
             proc_fresh(st, _args37)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[104]) + ')')
+            traced(e, 'procedure fresh (' + str(S[84]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3694,7 +3668,7 @@ def build(num_players, files):
     def e227_items0(st, env):  # game.yaml:650
         return K_spaces1
     def e227_when0(st, env):  # game.yaml:650
-        return ((((any((_x25.kind == 'aristocrats') for _x25 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[18])))]) and (env['s'].props['type'] == 'aristocrat')) and (len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[257])))]) > 0)) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[258])))][-1].kind == 'knights')) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[259])))][-1].owner == env['p']))
+        return ((((any((_x25.kind == 'aristocrats') for _x25 in st.zones[(Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[13])))]) and (env['s'].props['type'] == 'aristocrat')) and (len((_r69 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[234])))])) > 0)) and ((_r70 := _r69[-1]).kind == 'knights')) and (_r70.owner == env['p']))
     def e227_label1(st, env):  # game.yaml:656
         return 'do not use it'
     def e227_when1(st, env):  # game.yaml:656
@@ -3705,9 +3679,9 @@ def build(num_players, files):
         values = []
         idx = []
         _items7 = K_spaces1  # game.yaml:650
-        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[18])))]):
+        if _items7 and any((_x26.kind == 'aristocrats') for _x26 in st.zones[(Z_supply1 + (_L_p10 if type(_L_p10) is int and 0 <= _L_p10 < num_players else seat(st, _L_p10, S[13])))]):
             for _s32 in _items7:
-                if not ((_s32.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[259])))][-1].owner == _L_p10)):
+                if not ((_s32.props['type'] == 'aristocrat') and (len((_r71 := st.zones[(Z_at1 + (_s32.ordinal if _s32.kind == 'spaces' else ordinal(_s32, 'spaces', S[234])))])) > 0) and ((_r72 := _r71[-1]).kind == 'knights') and (_r72.owner == _L_p10)):
                     continue
                 a = A_321 + _s32.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -3725,17 +3699,17 @@ def build(num_players, files):
         if k == 0:  # game.yaml:650
             env['s'] = dec.values[i]
             st.at = o224  # game.yaml:655
-            st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[253]))), False)
+            st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[231])))][-1], (Z_supply1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[230]))), False)
             st.at = o225  # game.yaml:655
-            _args38 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+            _args38 = {'p': env['p'], 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[232])))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[256])
+                enter_procedure(st, S[233])
             st.inline += 1
             try:
                 proc_fresh(st, _args38)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                traced(e, 'procedure fresh (' + str(S[84]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:656
@@ -3743,14 +3717,14 @@ def build(num_players, files):
     def step_228(st, fr):  # game.yaml:666
         env = fr.env
         st.at = o229  # game.yaml:666
-        _i56 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[260])))][-1], 'aristocrats', S[261])
+        _i56 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[235])))][-1], 'aristocrats', S[236])
         st.vars['couple'][_i56] = True
         st.frames.pop()
 
     def step_230(st, fr):  # game.yaml:669
         env = fr.env
         st.at = o231  # game.yaml:669
-        _i57 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[262])
+        _i57 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[237])
         st.vars['couple'][_i57] = True
         st.frames.pop()
 
@@ -3768,11 +3742,11 @@ def build(num_players, files):
     def e233_items0(st, env):  # game.yaml:666
         return K_spaces1
     def e233_when0(st, env):  # game.yaml:666
-        return fn_own_baron(st, S[263], env['p'], env['s'])
+        return fn_own_baron(st, S[238], env['p'], env['s'])
     def e233_label1(st, env):  # game.yaml:667
         return 'the Emperor on the throne'
     def e233_when1(st, env):  # game.yaml:667
-        return (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == env['p'])) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])]))
+        return (((len(st.zones[Z_throne1]) > 0) and ((_r73 := st.zones[Z_throne1][-1]).owner == env['p'])) and (not st.vars['couple'][(_r73.ordinal if _r73.kind == 'aristocrats' else ordinal(_r73, 'aristocrats', S[239]))]))
     def e233_label2(st, env):  # game.yaml:670
         return 'do not use it'
     def e233_when2(st, env):  # game.yaml:670
@@ -3783,14 +3757,14 @@ def build(num_players, files):
         values = []
         idx = []
         for _s33 in K_spaces1:  # game.yaml:666
-            if not (fn_own_baron(st, S[263], _L_p11, _s33)):
+            if not (fn_own_baron(st, S[238], _L_p11, _s33)):
                 continue
             a = A_341 + _s33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_s33)
                 idx.append(0)
-        if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == _L_p11)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])])):  # game.yaml:667
+        if (((len(st.zones[Z_throne1]) > 0) and ((_r74 := st.zones[Z_throne1][-1]).owner == _L_p11)) and (not st.vars['couple'][(_r74.ordinal if _r74.kind == 'aristocrats' else ordinal(_r74, 'aristocrats', S[239]))])):  # game.yaml:667
             actions.append(A_351)
             values.append(None)
             idx.append(1)
@@ -3805,11 +3779,11 @@ def build(num_players, files):
         if k == 0:  # game.yaml:666
             env['s'] = dec.values[i]
             st.at = o229  # game.yaml:666
-            _i58 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[260])))][-1], 'aristocrats', S[261])
+            _i58 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[235])))][-1], 'aristocrats', S[236])
             st.vars['couple'][_i58] = True
         elif k == 1:  # game.yaml:667
             st.at = o231  # game.yaml:669
-            _i59 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[262])
+            _i59 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[237])
             st.vars['couple'][_i59] = True
         elif k == 2:  # game.yaml:670
             pass
@@ -3819,7 +3793,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o237  # game.yaml:678
-            if (any((_c12.props['stack'].key == 'gray') for _c12 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+            if (any((_c12.props['stack'].key == 'gray') for _c12 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14])))]) and any((_x27.kind == 'aristocrats') for _x27 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[13])))])):
                 st.frames.append(Frame(o235, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3837,7 +3811,7 @@ def build(num_players, files):
             st.at = o236  # game.yaml:678
             _args39 = {'q': env['q']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[265])
+                enter_procedure(st, S[240])
             st.frames.append(Frame(o25, _args39))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3855,7 +3829,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o242  # game.yaml:679
-            if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
+            if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[241]))]):
                 st.frames.append(Frame(o240, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3873,7 +3847,7 @@ def build(num_players, files):
             st.at = o241  # game.yaml:679
             _args40 = {'e': env['e']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[267])
+                enter_procedure(st, S[242])
             st.frames.append(Frame(o26, _args40))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3888,10 +3862,10 @@ def build(num_players, files):
     def step_244(st, fr):  # game.yaml:681
         env = fr.env
         st.at = o245  # game.yaml:682
-        _i60 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+        _i60 = seat(st, fn_elector_of(st, C_mainz1), S[94])
         _v22 = st.vars['score'][_i60] + 1
         if _v22 < 0:
-            raise RuleError("'score' would fall to " + str(_v22) + ', below its minimum 0', S[115])
+            raise RuleError("'score' would fall to " + str(_v22) + ', below its minimum 0', S[95])
         st.vars['score'][_i60] = _v22
         st.at = o246  # game.yaml:683
         if st.record_log:
@@ -3901,15 +3875,15 @@ def build(num_players, files):
     def step_248(st, fr):  # game.yaml:695
         env = fr.env
         st.at = o249  # game.yaml:695
-        _args41 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+        _args41 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[243]))]}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[269])
+            enter_procedure(st, S[244])
         st.inline += 1
         try:
             proc_fresh(st, _args41)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure fresh (' + str(S[104]) + ')')
+            traced(e, 'procedure fresh (' + str(S[84]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -3954,21 +3928,21 @@ def build(num_players, files):
         if k == 0:  # game.yaml:695
             env['e'] = dec.values[i]
             st.at = o249  # game.yaml:695
-            _args42 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+            _args42 = {'p': env['q'], 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[243]))]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[269])
+                enter_procedure(st, S[244])
             st.inline += 1
             try:
                 proc_fresh(st, _args42)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                traced(e, 'procedure fresh (' + str(S[84]) + ')')
                 raise
             st.inline -= 1
         elif k == 1:  # game.yaml:696
             pass
     def e252_among(st, env):  # game.yaml:702
-        return fn_most_power(st, S[270], env['e'])
+        return fn_most_power(st, S[245], env['e'])
     def e252_strength(st, env):  # game.yaml:702
         return 0
     def e252_chooser(st, env):  # game.yaml:702
@@ -3983,7 +3957,7 @@ def build(num_players, files):
             st.at = o254  # game.yaml:704
             _args43 = {'e': env['e'], 'w': env['w']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
+                enter_procedure(st, S[246])
             st.frames.append(Frame(o27, _args43))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -3996,7 +3970,7 @@ def build(num_players, files):
     def step_256(st, fr):  # game.yaml:713
         env = fr.env
         st.at = o257  # game.yaml:713
-        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+        st.move(st.zones[(Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[97]))][-1], Z_aside1, False)
         st.frames.pop()
 
     def step_260(st, fr):  # game.yaml:724
@@ -4018,10 +3992,10 @@ def build(num_players, files):
             pc = 1
         if pc == 1:
             st.at = o266  # game.yaml:722
-            _i61 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[272]))
+            _i61 = (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[247]))
             _v23 = st.vars['score'][_i61] + 2
             if _v23 < 0:
-                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[273])
+                raise RuleError("'score' would fall to " + str(_v23) + ', below its minimum 0', S[248])
             st.vars['score'][_i61] = _v23
             st.at = o267  # game.yaml:723
             if st.record_log:
@@ -4033,7 +4007,7 @@ def build(num_players, files):
     def step_263(st, fr):  # game.yaml:721
         env = fr.env
         st.at = o264  # game.yaml:721
-        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
+        st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[250])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[249])), False)
         st.frames.pop()
 
     def e265_player(st, env):  # game.yaml:717
@@ -4041,19 +4015,19 @@ def build(num_players, files):
     def e265_prompt(st, env):  # game.yaml:717
         return fmt_player1(env['w']) + ' chooses the new elector of ' + fmt_card1(env['e'])
     def e265_label0(st, env):  # game.yaml:720
-        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[276])))][-1]) + ' from ' + fmt_card1(env['s'])
+        return fmt_card1(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[251])))][-1]) + ' from ' + fmt_card1(env['s'])
     def e265_items0(st, env):  # game.yaml:720
-        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[277])))]
+        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[252])))]
     def e265_when0(st, env):  # game.yaml:720
-        return fn_suitable(st, S[278], env['w'], env['e'], env['s'])
+        return fn_suitable(st, S[253], env['w'], env['e'], env['s'])
     def collect_265(st, env):  # game.yaml:717
         _L_e1 = env['e']
         _L_w1 = env['w']
         actions = []
         values = []
         idx = []
-        for _s34 in st.zones[(Z_area1 + (_L_e1.ordinal if _L_e1.kind == 'electorates' else ordinal(_L_e1, 'electorates', S[277])))]:  # game.yaml:720
-            if not (fn_suitable(st, S[278], _L_w1, _L_e1, _s34)):
+        for _s34 in st.zones[(Z_area1 + (_L_e1.ordinal if _L_e1.kind == 'electorates' else ordinal(_L_e1, 'electorates', S[252])))]:  # game.yaml:720
+            if not (fn_suitable(st, S[253], _L_w1, _L_e1, _s34)):
                 continue
             a = A_401 + _s34.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4067,7 +4041,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:720
             env['s'] = dec.values[i]
             st.at = o264  # game.yaml:721
-            st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[274])), False)
+            st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[250])))][-1], (Z_at1 + ordinal(env['e'].props['seat'], 'spaces', S[249])), False)
     def step_269(st, fr):  # game.yaml:725
         env = fr.env
         pc = fr.pc
@@ -4076,7 +4050,7 @@ def build(num_players, files):
             st.at = o270  # game.yaml:725
             _args44 = {'e': env['e']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[279])
+                enter_procedure(st, S[254])
             st.frames.append(Frame(o28, _args44))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4094,13 +4068,13 @@ def build(num_players, files):
         st.at = o275  # game.yaml:739
         _args45 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[122])
+            enter_procedure(st, S[102])
         st.inline += 1
         try:
             proc_retire(st, _args45)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[89]) + ')')
+            traced(e, 'procedure retire (' + str(S[69]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4125,13 +4099,13 @@ def build(num_players, files):
         st.at = o278  # game.yaml:738
         _args46 = {'x': env['x'], 's': env['s']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[280])
+            enter_procedure(st, S[255])
         st.inline += 1
         try:
             proc_settle(st, _args46)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
+            traced(e, 'procedure settle (' + str(S[132]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4143,16 +4117,16 @@ def build(num_players, files):
     def e279_label0(st, env):  # game.yaml:738
         return fmt_card1(env['s'])
     def e279_items0(st, env):  # game.yaml:738
-        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[281])))]
+        return st.zones[(Z_area1 + (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[256])))]
     def e279_when0(st, env):  # game.yaml:738
-        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[17])))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[9])])) and ((len((_r75 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[10])))])) == 0) or ((_r75[-1].kind == 'knights') and (not any(((_t13.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t13.ordinal if _t13.kind == 'spaces' else ordinal(_t13, 'spaces', S[12])))]) == 0)) for _t13 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[11]))])))))
     def collect_279(st, env):  # game.yaml:735
         _L_e2 = env['e']
         actions = []
         values = []
         idx = []
-        for _s35 in st.zones[(Z_area1 + (_L_e2.ordinal if _L_e2.kind == 'electorates' else ordinal(_L_e2, 'electorates', S[281])))]:  # game.yaml:738
-            if not ((((_s35.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s35.ordinal if _s35.kind == 'spaces' else ordinal(_s35, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s35.ordinal if _s35.kind == 'spaces' else ordinal(_s35, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t14.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t14.ordinal if _t14.kind == 'spaces' else ordinal(_t14, 'spaces', S[17])))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.props['electorate'], 'electorates', S[16]))])))))):
+        for _s35 in st.zones[(Z_area1 + (_L_e2.ordinal if _L_e2.kind == 'electorates' else ordinal(_L_e2, 'electorates', S[256])))]:  # game.yaml:738
+            if not ((((_s35.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s35.props['electorate'], 'electorates', S[9])])) and ((len((_r76 := st.zones[(Z_at1 + (_s35.ordinal if _s35.kind == 'spaces' else ordinal(_s35, 'spaces', S[10])))])) == 0) or ((_r76[-1].kind == 'knights') and (not any(((_t14.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t14.ordinal if _t14.kind == 'spaces' else ordinal(_t14, 'spaces', S[12])))]) == 0)) for _t14 in st.zones[(Z_area1 + ordinal(_s35.props['electorate'], 'electorates', S[11]))])))))):
                 continue
             a = A_411 + _s35.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4168,13 +4142,13 @@ def build(num_players, files):
             st.at = o278  # game.yaml:738
             _args47 = {'x': env['x'], 's': env['s']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[280])
+                enter_procedure(st, S[255])
             st.inline += 1
             try:
                 proc_settle(st, _args47)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[153]) + ')')
+                traced(e, 'procedure settle (' + str(S[132]) + ')')
                 raise
             st.inline -= 1
     def step_281(st, fr):  # game.yaml:744
@@ -4185,7 +4159,7 @@ def build(num_players, files):
             st.at = o282  # game.yaml:744
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[282])
+                enter_procedure(st, S[257])
             st.frames.append(Frame(o30, _args48))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4201,7 +4175,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o289  # game.yaml:752
-            if any((_c13.props['stack'].key == 'church') for _c13 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c13.props['stack'].key == 'church') for _c13 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14])))]):
                 st.frames.append(Frame(o285, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4209,7 +4183,7 @@ def build(num_players, files):
         if pc == 1:
             fr.pc = 2
             st.at = o294  # game.yaml:760
-            if any((_c14.props['stack'].key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+            if any((_c14.props['stack'].key == 'excommunication') for _c14 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14])))]):
                 st.frames.append(Frame(o290, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4249,13 +4223,13 @@ def build(num_players, files):
     def e288_items0(st, env):  # game.yaml:757
         return K_electorates1
     def e288_when0(st, env):  # game.yaml:757
-        return ((env['e'].props['spiritual'] and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[283]))])) and (env['e'] != st.vars['excommunicated']))
+        return ((env['e'].props['spiritual'] and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[258]))])) and (env['e'] != st.vars['excommunicated']))
     def collect_288(st, env):  # game.yaml:754
         actions = []
         values = []
         idx = []
         for _e8 in K_electorates1:  # game.yaml:757
-            if not (_e8.props['spiritual'] and (not st.vars['closed'][(_e8.ordinal if _e8.kind == 'electorates' else ordinal(_e8, 'electorates', S[283]))]) and (_e8 != st.vars['excommunicated'])):
+            if not (_e8.props['spiritual'] and (not st.vars['closed'][(_e8.ordinal if _e8.kind == 'electorates' else ordinal(_e8, 'electorates', S[258]))]) and (_e8 != st.vars['excommunicated'])):
                 continue
             a = A_421 + _e8.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4300,13 +4274,13 @@ def build(num_players, files):
     def e293_items0(st, env):  # game.yaml:765
         return K_electorates1
     def e293_when0(st, env):  # game.yaml:765
-        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[284]))])) and (env['e'] != st.vars['church_on']))
+        return (((not env['e'].props['spiritual']) and (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[259]))])) and (env['e'] != st.vars['church_on']))
     def collect_293(st, env):  # game.yaml:762
         actions = []
         values = []
         idx = []
         for _e9 in K_electorates1:  # game.yaml:765
-            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][(_e9.ordinal if _e9.kind == 'electorates' else ordinal(_e9, 'electorates', S[284]))]) and (_e9 != st.vars['church_on'])):
+            if not ((not _e9.props['spiritual']) and (not st.vars['closed'][(_e9.ordinal if _e9.kind == 'electorates' else ordinal(_e9, 'electorates', S[259]))]) and (_e9 != st.vars['church_on'])):
                 continue
             a = A_431 + _e9.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4341,21 +4315,21 @@ def build(num_players, files):
     def step_299(st, fr):  # game.yaml:775
         env = fr.env
         st.at = o300  # game.yaml:775
-        _i62 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
+        _i62 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[260]))
         st.vars['vote'][_i62] = st.vars['emperor']
         st.frames.pop()
 
     def step_301(st, fr):  # game.yaml:776
         env = fr.env
         st.at = o302  # game.yaml:776
-        _i63 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
+        _i63 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[261]))
         st.vars['vote'][_i63] = st.vars['rival']
         st.frames.pop()
 
     def e303_player(st, env):  # game.yaml:772
         return env['q']
     def e303_prompt(st, env):  # game.yaml:772
-        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[287], env['q'])) + ' votes)'
+        return fmt_player1(env['q']) + ': your vote (' + fmt_int1(fn_votes(st, S[262], env['q'])) + ' votes)'
     def e303_label0(st, env):  # game.yaml:775
         return 'for the Emperor ' + fmt_player1(st.vars['emperor'])
     def e303_label1(st, env):  # game.yaml:776
@@ -4378,23 +4352,23 @@ def build(num_players, files):
         k = dec.options[i]
         if k == 0:  # game.yaml:775
             st.at = o300  # game.yaml:775
-            _i64 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
+            _i64 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[260]))
             st.vars['vote'][_i64] = st.vars['emperor']
         elif k == 1:  # game.yaml:776
             st.at = o302  # game.yaml:776
-            _i65 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
+            _i65 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[261]))
             st.vars['vote'][_i65] = st.vars['rival']
     def e304_items(st, env):  # game.yaml:770
         return [_x28 for _x28 in clockwise_from(st, st.vars['emperor']) if ((_x28 != st.vars['emperor']) and (_x28 != st.vars['rival']))]
     def step_309(st, fr):  # game.yaml:782
         env = fr.env
         st.at = o313  # game.yaml:783
-        if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
+        if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[111]))] == env['victor'])):
             st.at = o311  # game.yaml:784
-            _i66 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
+            _i66 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[112]))
             _v24 = st.vars['score'][_i66] + 1
             if _v24 < 0:
-                raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[133])
+                raise RuleError("'score' would fall to " + str(_v24) + ', below its minimum 0', S[113])
             st.vars['score'][_i66] = _v24
             st.at = o312  # game.yaml:784
             if st.record_log:
@@ -4404,10 +4378,10 @@ def build(num_players, files):
     def step_310(st, fr):  # game.yaml:784
         env = fr.env
         st.at = o311  # game.yaml:784
-        _i67 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
+        _i67 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[112]))
         _v25 = st.vars['score'][_i67] + 1
         if _v25 < 0:
-            raise RuleError("'score' would fall to " + str(_v25) + ', below its minimum 0', S[133])
+            raise RuleError("'score' would fall to " + str(_v25) + ', below its minimum 0', S[113])
         st.vars['score'][_i67] = _v25
         st.at = o312  # game.yaml:784
         if st.record_log:
@@ -4431,7 +4405,7 @@ def build(num_players, files):
             st.at = o318  # game.yaml:785
             _args49 = {'w': st.vars['rival']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[288])
+                enter_procedure(st, S[263])
             st.frames.append(Frame(o31, _args49))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4444,7 +4418,7 @@ def build(num_players, files):
     def step_323(st, fr):  # game.yaml:789
         env = fr.env
         st.at = o324  # game.yaml:789
-        _i68 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
+        _i68 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[114]))
         st.vars['vote'][_i68] = None
         st.frames.pop()
 
@@ -4458,7 +4432,7 @@ def build(num_players, files):
             st.at = o332  # game.yaml:800
             _args50 = {'p': env['old']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[289])
+                enter_procedure(st, S[264])
             st.frames.append(Frame(o32, _args50))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4476,13 +4450,13 @@ def build(num_players, files):
         st.at = o337  # game.yaml:814
         _args51 = {'x': env['x']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[136])
+            enter_procedure(st, S[116])
         st.inline += 1
         try:
             proc_retire(st, _args51)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure retire (' + str(S[89]) + ')')
+            traced(e, 'procedure retire (' + str(S[69]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4507,13 +4481,13 @@ def build(num_players, files):
         st.at = o340  # game.yaml:813
         _args52 = {'x': env['x'], 's': env['s']}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[290])
+            enter_procedure(st, S[265])
         st.inline += 1
         try:
             proc_settle(st, _args52)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure settle (' + str(S[153]) + ')')
+            traced(e, 'procedure settle (' + str(S[132]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4527,13 +4501,13 @@ def build(num_players, files):
     def e341_items0(st, env):  # game.yaml:813
         return K_spaces1
     def e341_when0(st, env):  # game.yaml:813
-        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t15.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t15.ordinal if _t15.kind == 'spaces' else ordinal(_t15, 'spaces', S[17])))]) == 0)) for _t15 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[16]))])))))
+        return (((env['s'].props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[9])])) and ((len((_r77 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[10])))])) == 0) or ((_r77[-1].kind == 'knights') and (not any(((_t15.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t15.ordinal if _t15.kind == 'spaces' else ordinal(_t15, 'spaces', S[12])))]) == 0)) for _t15 in st.zones[(Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[11]))])))))
     def collect_341(st, env):  # game.yaml:810
         actions = []
         values = []
         idx = []
         for _s36 in K_spaces1:  # game.yaml:813
-            if not ((((_s36.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s36.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s36.ordinal if _s36.kind == 'spaces' else ordinal(_s36, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s36.ordinal if _s36.kind == 'spaces' else ordinal(_s36, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t16.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t16.ordinal if _t16.kind == 'spaces' else ordinal(_t16, 'spaces', S[17])))]) == 0)) for _t16 in st.zones[(Z_area1 + ordinal(_s36.props['electorate'], 'electorates', S[16]))])))))):
+            if not ((((_s36.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s36.props['electorate'], 'electorates', S[9])])) and ((len((_r78 := st.zones[(Z_at1 + (_s36.ordinal if _s36.kind == 'spaces' else ordinal(_s36, 'spaces', S[10])))])) == 0) or ((_r78[-1].kind == 'knights') and (not any(((_t16.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t16.ordinal if _t16.kind == 'spaces' else ordinal(_t16, 'spaces', S[12])))]) == 0)) for _t16 in st.zones[(Z_area1 + ordinal(_s36.props['electorate'], 'electorates', S[11]))])))))):
                 continue
             a = A_461 + _s36.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4549,13 +4523,13 @@ def build(num_players, files):
             st.at = o340  # game.yaml:813
             _args53 = {'x': env['x'], 's': env['s']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[290])
+                enter_procedure(st, S[265])
             st.inline += 1
             try:
                 proc_settle(st, _args53)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure settle (' + str(S[153]) + ')')
+                traced(e, 'procedure settle (' + str(S[132]) + ')')
                 raise
             st.inline -= 1
     def step_346(st, fr):  # game.yaml:823
@@ -4566,7 +4540,7 @@ def build(num_players, files):
             st.at = o347  # game.yaml:823
             _args54 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[291])
+                enter_procedure(st, S[266])
             st.frames.append(Frame(o34, _args54))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4584,7 +4558,7 @@ def build(num_players, files):
             st.at = o349  # game.yaml:824
             _args55 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[292])
+                enter_procedure(st, S[267])
             st.frames.append(Frame(o35, _args55))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4602,7 +4576,7 @@ def build(num_players, files):
             st.at = o352  # game.yaml:837
             _args56 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[293])
+                enter_procedure(st, S[268])
             st.frames.append(Frame(o35, _args56))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4630,7 +4604,7 @@ def build(num_players, files):
     def step_354(st, fr):  # game.yaml:836
         env = fr.env
         st.at = o355  # game.yaml:836
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[269]))), False)
         st.frames.pop()
 
     def e356_player(st, env):  # game.yaml:832
@@ -4642,13 +4616,13 @@ def build(num_players, files):
     def e356_items0(st, env):  # game.yaml:835
         return K_spaces1
     def e356_when0(st, env):  # game.yaml:835
-        return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
+        return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[3])])))
     def collect_356(st, env):  # game.yaml:832
         actions = []
         values = []
         idx = []
         for _s37 in K_spaces1:  # game.yaml:835
-            if not ((_s37.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s37.ordinal if _s37.kind == 'spaces' else ordinal(_s37, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s37.props['electorate'], 'electorates', S[6])]))):
+            if not ((_s37.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s37.ordinal if _s37.kind == 'spaces' else ordinal(_s37, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s37.props['electorate'], 'electorates', S[3])]))):
                 continue
             a = A_471 + _s37.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4662,7 +4636,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:835
             env['s'] = dec.values[i]
             st.at = o355  # game.yaml:836
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[269]))), False)
     def step_358(st, fr):  # game.yaml:859
         env = fr.env
         st.at = o359  # game.yaml:859
@@ -4690,7 +4664,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o362  # game.yaml:854
-            env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
+            env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[270])))][-1]
             fr.pc = 2
             st.at = o365  # game.yaml:855
             o365.exec(st, env)
@@ -4705,7 +4679,7 @@ def build(num_players, files):
     def step_363(st, fr):  # game.yaml:858
         env = fr.env
         st.at = o364  # game.yaml:858
-        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[271]))), False)
         st.frames.pop()
 
     def e365_player(st, env):  # game.yaml:855
@@ -4717,13 +4691,13 @@ def build(num_players, files):
     def e365_items0(st, env):  # game.yaml:858
         return K_spaces1
     def e365_when0(st, env):  # game.yaml:858
-        return ((env['t'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[6])])))
+        return ((env['t'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(env['t'].props['electorate'], 'electorates', S[3])])))
     def collect_365(st, env):  # game.yaml:855
         actions = []
         values = []
         idx = []
         for _t17 in K_spaces1:  # game.yaml:858
-            if not ((_t17.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t17.ordinal if _t17.kind == 'spaces' else ordinal(_t17, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_t17.props['electorate'], 'electorates', S[6])]))):
+            if not ((_t17.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t17.ordinal if _t17.kind == 'spaces' else ordinal(_t17, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_t17.props['electorate'], 'electorates', S[3])]))):
                 continue
             a = A_491 + _t17.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4737,7 +4711,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:858
             env['t'] = dec.values[i]
             st.at = o364  # game.yaml:858
-            st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+            st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[271]))), False)
     def e366_player(st, env):  # game.yaml:847
         return st.vars['emperor']
     def e366_prompt(st, env):  # game.yaml:847
@@ -4747,13 +4721,13 @@ def build(num_players, files):
     def e366_items0(st, env):  # game.yaml:850
         return K_spaces1
     def e366_when0(st, env):  # game.yaml:850
-        return ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[297])))]) > 0) and (st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[298])))][-1].kind == 'empire_cities'))
+        return ((len((_r79 := st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[272])))])) > 0) and (_r79[-1].kind == 'empire_cities'))
     def collect_366(st, env):  # game.yaml:847
         actions = []
         values = []
         idx = []
         for _s38 in K_spaces1:  # game.yaml:850
-            if not ((len(st.zones[(Z_at1 + (_s38.ordinal if _s38.kind == 'spaces' else ordinal(_s38, 'spaces', S[297])))]) > 0) and (st.zones[(Z_at1 + (_s38.ordinal if _s38.kind == 'spaces' else ordinal(_s38, 'spaces', S[298])))][-1].kind == 'empire_cities')):
+            if not ((len((_r80 := st.zones[(Z_at1 + (_s38.ordinal if _s38.kind == 'spaces' else ordinal(_s38, 'spaces', S[272])))])) > 0) and (_r80[-1].kind == 'empire_cities')):
                 continue
             a = A_481 + _s38.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4776,13 +4750,13 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:274
                 _args57 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[299])
+                    enter_procedure(st, S[273])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args57)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure close_electorates (' + str(S[300]) + ')')
+                    traced(e, 'procedure close_electorates (' + str(S[274]) + ')')
                     raise
                 st.inline -= 1
             st.at = o376  # game.yaml:275
@@ -4791,12 +4765,12 @@ def build(num_players, files):
                 st.at = o375  # game.yaml:277
                 if (env['c'].props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[275])), False)
             st.at = o379  # game.yaml:281
             for _s39 in list(K_spaces1):
                 env['s'] = _s39
                 st.at = o378  # game.yaml:281
-                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302])), False)
+                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[276])), False)
             st.at = o380  # game.yaml:282
             if st.record_log:
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
@@ -4810,13 +4784,13 @@ def build(num_players, files):
             st.at = o384  # game.yaml:288
             _args58 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[303])
+                enter_procedure(st, S[277])
             st.inline += 1
             try:
                 proc_fresh(st, _args58)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                traced(e, 'procedure fresh (' + str(S[84]) + ')')
                 raise
             st.inline -= 1
             fr.pc = 7
@@ -4844,15 +4818,15 @@ def build(num_players, files):
             for _p3 in list(st.players):
                 env['p'] = _p3
                 st.at = o397  # game.yaml:294
-                _i69 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
+                _i69 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[278]))
                 _v26 = 7
                 if _v26 > 12:
                     _v26 = 12  # the marker stops at the end; the excess is lost
                 if _v26 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v26) + ', below its minimum 0', S[305])
+                    raise RuleError("'thalers' would fall to " + str(_v26) + ', below its minimum 0', S[279])
                 st.vars['thalers'][_i69] = _v26
                 st.at = o398  # game.yaml:294
-                _i70 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[306]))
+                _i70 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[280]))
                 st.vars['chip'][_i70] = 7
             st.frames.pop()
             return
@@ -4863,13 +4837,13 @@ def build(num_players, files):
         st.at = o370  # game.yaml:274
         _args59 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[299])
+            enter_procedure(st, S[273])
         st.inline += 1
         try:
             proc_close_electorates(st, _args59)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure close_electorates (' + str(S[300]) + ')')
+            traced(e, 'procedure close_electorates (' + str(S[274]) + ')')
             raise
         st.inline -= 1
         st.frames.pop()
@@ -4879,13 +4853,13 @@ def build(num_players, files):
         st.at = o375  # game.yaml:277
         if (env['c'].props['players'] <= len(st.players)):
             st.at = o374  # game.yaml:278
-            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
+            st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[275])), False)
         st.frames.pop()
 
     def step_373(st, fr):  # game.yaml:278
         env = fr.env
         st.at = o374  # game.yaml:278
-        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
+        st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[275])), False)
         st.frames.pop()
 
     def e376_items(st, env):  # game.yaml:275
@@ -4893,7 +4867,7 @@ def build(num_players, files):
     def step_377(st, fr):  # game.yaml:281
         env = fr.env
         st.at = o378  # game.yaml:281
-        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302])), False)
+        st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[276])), False)
         st.frames.pop()
 
     def e379_items(st, env):  # game.yaml:281
@@ -4901,7 +4875,7 @@ def build(num_players, files):
     def step_381(st, fr):  # game.yaml:287
         env = fr.env
         st.at = o382  # game.yaml:287
-        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307]))), False)
+        st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[281]))), False)
         st.frames.pop()
 
     def e383_player(st, env):  # game.yaml:283
@@ -4913,13 +4887,13 @@ def build(num_players, files):
     def e383_items0(st, env):  # game.yaml:286
         return K_spaces1
     def e383_when0(st, env):  # game.yaml:286
-        return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[6])])))
+        return ((env['s'].props['type'] == 'city') and ((len(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(env['s'].props['electorate'], 'electorates', S[3])])))
     def collect_383(st, env):  # game.yaml:283
         actions = []
         values = []
         idx = []
         for _s40 in K_spaces1:  # game.yaml:286
-            if not ((_s40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s40.ordinal if _s40.kind == 'spaces' else ordinal(_s40, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s40.props['electorate'], 'electorates', S[6])]))):
+            if not ((_s40.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s40.ordinal if _s40.kind == 'spaces' else ordinal(_s40, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s40.props['electorate'], 'electorates', S[3])]))):
                 continue
             a = A_501 + _s40.type_id
             if a not in actions:  # an identical card: the same choice
@@ -4933,7 +4907,7 @@ def build(num_players, files):
         if k == 0:  # game.yaml:286
             env['s'] = dec.values[i]
             st.at = o382  # game.yaml:287
-            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307]))), False)
+            st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[281]))), False)
     def step_385(st, fr):  # game.yaml:289
         env = fr.env
         pc = fr.pc
@@ -4942,7 +4916,7 @@ def build(num_players, files):
             st.at = o386  # game.yaml:289
             _args60 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[308])
+                enter_procedure(st, S[282])
             st.frames.append(Frame(o2, _args60))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4977,7 +4951,7 @@ def build(num_players, files):
             st.at = o390  # game.yaml:292
             _args61 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[309])
+                enter_procedure(st, S[283])
             st.frames.append(Frame(o2, _args61))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -4999,7 +4973,7 @@ def build(num_players, files):
             st.at = o394  # game.yaml:293
             _args62 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[310])
+                enter_procedure(st, S[284])
             st.frames.append(Frame(o15, _args62))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5014,15 +4988,15 @@ def build(num_players, files):
     def step_396(st, fr):  # game.yaml:294
         env = fr.env
         st.at = o397  # game.yaml:294
-        _i71 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
+        _i71 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[278]))
         _v27 = 7
         if _v27 > 12:
             _v27 = 12  # the marker stops at the end; the excess is lost
         if _v27 < 0:
-            raise RuleError("'thalers' would fall to " + str(_v27) + ', below its minimum 0', S[305])
+            raise RuleError("'thalers' would fall to " + str(_v27) + ', below its minimum 0', S[279])
         st.vars['thalers'][_i71] = _v27
         st.at = o398  # game.yaml:294
-        _i72 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[306]))
+        _i72 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[280]))
         st.vars['chip'][_i72] = 7
         st.frames.pop()
 
@@ -5057,7 +5031,7 @@ def build(num_players, files):
             for _e10 in list(K_electorates1):
                 env['e'] = _e10
                 st.at = o406  # game.yaml:300
-                _i73 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
+                _i73 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[285]))
                 st.vars['privilege_used'][_i73] = False
             st.at = o413  # game.yaml:303
             if (st.vars['round'] > 1):
@@ -5069,13 +5043,13 @@ def build(num_players, files):
                 st.at = o411  # game.yaml:303
                 _args63 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[312])
+                    enter_procedure(st, S[286])
                 st.inline += 1
                 try:
                     proc_income_phase(st, _args63)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure income_phase (' + str(S[313]) + ')')
+                    traced(e, 'procedure income_phase (' + str(S[287]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o412  # game.yaml:303
@@ -5134,14 +5108,14 @@ def build(num_players, files):
         for _e11 in list(K_electorates1):
             env['e'] = _e11
             st.at = o406  # game.yaml:300
-            _i74 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
+            _i74 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[285]))
             st.vars['privilege_used'][_i74] = False
         st.frames.pop()
 
     def step_405(st, fr):  # game.yaml:300
         env = fr.env
         st.at = o406  # game.yaml:300
-        _i75 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
+        _i75 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[285]))
         st.vars['privilege_used'][_i75] = False
         st.frames.pop()
 
@@ -5157,13 +5131,13 @@ def build(num_players, files):
         st.at = o411  # game.yaml:303
         _args64 = {}
         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-            enter_procedure(st, S[312])
+            enter_procedure(st, S[286])
         st.inline += 1
         try:
             proc_income_phase(st, _args64)
         except Exception as e:
             st.inline -= 1
-            traced(e, 'procedure income_phase (' + str(S[313]) + ')')
+            traced(e, 'procedure income_phase (' + str(S[287]) + ')')
             raise
         st.inline -= 1
         st.at = o412  # game.yaml:303
@@ -5183,7 +5157,7 @@ def build(num_players, files):
             st.at = o417  # game.yaml:304
             _args65 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[314])
+                enter_procedure(st, S[288])
             st.frames.append(Frame(o9, _args65))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5208,7 +5182,7 @@ def build(num_players, files):
             st.at = o423  # game.yaml:305
             _args66 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[315])
+                enter_procedure(st, S[289])
             st.frames.append(Frame(o10, _args66))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5230,7 +5204,7 @@ def build(num_players, files):
             for _p4 in list(st.players):
                 env['p'] = _p4
                 st.at = o429  # game.yaml:306
-                _i76 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+                _i76 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))
                 st.vars['passed'][_i76] = False
             fr.pc = 3
             st.at = o438  # game.yaml:306
@@ -5250,7 +5224,7 @@ def build(num_players, files):
     def step_428(st, fr):  # game.yaml:306
         env = fr.env
         st.at = o429  # game.yaml:306
-        _i77 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+        _i77 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))
         st.vars['passed'][_i77] = False
         st.frames.pop()
 
@@ -5277,7 +5251,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o436  # game.yaml:306
-            if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
+            if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))]):
                 st.frames.append(Frame(o433, env))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5299,7 +5273,7 @@ def build(num_players, files):
             st.at = o435  # game.yaml:310
             _args67 = {'p': env['p']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[317])
+                enter_procedure(st, S[291])
             st.frames.append(Frame(o14, _args67))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5312,7 +5286,7 @@ def build(num_players, files):
     def e437_items(st, env):  # game.yaml:306
         return clockwise_from(st, st.vars['emperor'])
     def e438_cond(st, env):  # game.yaml:306
-        return (not all(st.vars['passed'][(_p_seat1 if type(_p_seat1) is int and 0 <= _p_seat1 < num_players else seat(st, _p_seat1, S[316]))] for _p_seat1 in st.players))
+        return (not all(st.vars['passed'][(_p_seat1 if type(_p_seat1) is int and 0 <= _p_seat1 < num_players else seat(st, _p_seat1, S[290]))] for _p_seat1 in st.players))
     def step_441(st, fr):  # game.yaml:311
         env = fr.env
         pc = fr.pc
@@ -5326,7 +5300,7 @@ def build(num_players, files):
             st.at = o444  # game.yaml:311
             _args68 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[318])
+                enter_procedure(st, S[292])
             st.frames.append(Frame(o24, _args68))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5351,7 +5325,7 @@ def build(num_players, files):
             st.at = o449  # game.yaml:312
             _args69 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[319])
+                enter_procedure(st, S[293])
             st.frames.append(Frame(o29, _args69))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5376,7 +5350,7 @@ def build(num_players, files):
             st.at = o454  # game.yaml:313
             _args70 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[320])
+                enter_procedure(st, S[294])
             st.frames.append(Frame(o33, _args70))
             if st.pending is not None or st.frames[-1] is not fr:
                 return
@@ -5404,16 +5378,16 @@ def build(num_players, files):
         _L_side1 = env['side']
         if pc <= 0:
             st.at = o47  # game.yaml:346
-            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[101])))] if (_y4.kind == 'aristocrats')])
+            env['x'] = first([_y4 for _y4 in st.zones[(Z_supply1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[81])))] if (_y4.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o52  # game.yaml:347
-            _v28 = [_s41 for _s41 in K_spaces1 if ((_s41.props['type'] == _L_kind2) and ((len(st.zones[(Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s41.props['electorate'], 'electorates', S[6])])))]  # game.yaml:350
+            _v28 = [_s41 for _s41 in K_spaces1 if ((_s41.props['type'] == _L_kind2) and ((len(st.zones[(Z_at1 + (_s41.ordinal if _s41.kind == 'spaces' else ordinal(_s41, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s41.props['electorate'], 'electorates', S[3])])))]  # game.yaml:350
             _end1 = len(_v28)
             if not _end1:
-                raise RuleError('a choice has no legal option', S[321])
+                raise RuleError('a choice has no legal option', S[295])
             _p5 = e52_player(st, env)
             if type(_p5) is not int or not 0 <= _p5 < num_players:
-                raise RuleError(not_a_seat(_p5, num_players), S[321])
+                raise RuleError(not_a_seat(_p5, num_players), S[295])
             if _p5 in st.players:  # else out of the game: no option runs
                 if _end1 > 1:
                     _i78 = st.choose(_end1)
@@ -5423,28 +5397,28 @@ def build(num_players, files):
                     _i78 = 0
                 env['s'] = _v28[_i78]
                 st.at = o49  # game.yaml:351
-                st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[149]))), False)
+                st.move(env['x'], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[128]))), False)
                 st.at = o50  # game.yaml:351
-                _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[150]))
+                _i79 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[129]))
                 st.vars['age'][_i79] = _L_a1
                 st.at = o51  # game.yaml:351
-                _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[151]))
+                _i80 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[130]))
                 st.vars['couple'][_i80] = _L_side1
     def c_6(st, env, pc):  # game.yaml:376
         _L_p13 = env['p']
         _L_side2 = env['side']
         if pc <= 0:
             st.at = o68  # game.yaml:380
-            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else seat(st, _L_p13, S[102])))] if (_y5.kind == 'aristocrats')])
+            env['x'] = first([_y5 for _y5 in st.zones[(Z_supply1 + (_L_p13 if type(_L_p13) is int and 0 <= _L_p13 < num_players else seat(st, _L_p13, S[82])))] if (_y5.kind == 'aristocrats')])
         if pc <= 1:
             st.at = o73  # game.yaml:381
-            _v29 = [_s42 for _s42 in K_spaces1 if ((((_s42.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s42.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s42.ordinal if _s42.kind == 'spaces' else ordinal(_s42, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s42.ordinal if _s42.kind == 'spaces' else ordinal(_s42, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t18.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t18.ordinal if _t18.kind == 'spaces' else ordinal(_t18, 'spaces', S[17])))]) == 0)) for _t18 in st.zones[(Z_area1 + ordinal(_s42.props['electorate'], 'electorates', S[16]))]))))))]  # game.yaml:384
+            _v29 = [_s42 for _s42 in K_spaces1 if ((((_s42.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s42.props['electorate'], 'electorates', S[9])])) and ((len((_r81 := st.zones[(Z_at1 + (_s42.ordinal if _s42.kind == 'spaces' else ordinal(_s42, 'spaces', S[10])))])) == 0) or ((_r81[-1].kind == 'knights') and (not any(((_t18.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t18.ordinal if _t18.kind == 'spaces' else ordinal(_t18, 'spaces', S[12])))]) == 0)) for _t18 in st.zones[(Z_area1 + ordinal(_s42.props['electorate'], 'electorates', S[11]))]))))))]  # game.yaml:384
             _end2 = len(_v29)
             if not _end2:
-                raise RuleError('a choice has no legal option', S[322])
+                raise RuleError('a choice has no legal option', S[296])
             _p6 = e73_player(st, env)
             if type(_p6) is not int or not 0 <= _p6 < num_players:
-                raise RuleError(not_a_seat(_p6, num_players), S[322])
+                raise RuleError(not_a_seat(_p6, num_players), S[296])
             if _p6 in st.players:  # else out of the game: no option runs
                 if _end2 > 1:
                     _i81 = st.choose(_end2)
@@ -5456,34 +5430,34 @@ def build(num_players, files):
                 st.at = o70  # game.yaml:385
                 _args71 = {'x': env['x'], 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[152])
+                    enter_procedure(st, S[131])
                 st.inline += 1
                 try:
                     proc_settle(st, _args71)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[153]) + ')')
+                    traced(e, 'procedure settle (' + str(S[132]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o71  # game.yaml:385
-                _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[154]))
+                _i82 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[133]))
                 st.vars['age'][_i82] = 15
                 st.at = o72  # game.yaml:385
-                _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[155]))
+                _i83 = (env['x'].ordinal if env['x'].kind == 'aristocrats' else ordinal(env['x'], 'aristocrats', S[134]))
                 st.vars['couple'][_i83] = _L_side2
     def c_7(st, env, pc):  # game.yaml:387
         _L_p14 = env['p']
         if pc <= 0:
             st.at = o82  # game.yaml:392
-            if any((((_s43.props['type'] == 'aristocrat') or (_s43.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[2])))][-1].owner == _L_p14))) for _s43 in K_spaces1):
+            if any((((_s43.props['type'] == 'aristocrat') or (_s43.props['type'] == 'beside')) and (((len((_r82 := st.zones[(Z_at1 + (_s43.ordinal if _s43.kind == 'spaces' else ordinal(_s43, 'spaces', S[0])))])) > 0) and ((_r83 := _r82[-1]).kind == 'aristocrats')) and (_r83.owner == _L_p14))) for _s43 in K_spaces1):
                 st.at = o79  # game.yaml:394
-                _v30 = [_s44 for _s44 in K_spaces1 if (((_s44.props['type'] == 'aristocrat') or (_s44.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[2])))][-1].owner == _L_p14)))]  # game.yaml:397
+                _v30 = [_s44 for _s44 in K_spaces1 if (((_s44.props['type'] == 'aristocrat') or (_s44.props['type'] == 'beside')) and (((len((_r84 := st.zones[(Z_at1 + (_s44.ordinal if _s44.kind == 'spaces' else ordinal(_s44, 'spaces', S[0])))])) > 0) and ((_r85 := _r84[-1]).kind == 'aristocrats')) and (_r85.owner == _L_p14)))]  # game.yaml:397
                 _end3 = len(_v30)
                 if not _end3:
-                    raise RuleError('a choice has no legal option', S[323])
+                    raise RuleError('a choice has no legal option', S[297])
                 _p7 = e79_player(st, env)
                 if type(_p7) is not int or not 0 <= _p7 < num_players:
-                    raise RuleError(not_a_seat(_p7, num_players), S[323])
+                    raise RuleError(not_a_seat(_p7, num_players), S[297])
                 if _p7 in st.players:  # else out of the game: no option runs
                     if _end3 > 1:
                         _i84 = st.choose(_end3)
@@ -5493,18 +5467,18 @@ def build(num_players, files):
                         _i84 = 0
                     env['s'] = _v30[_i84]
                     st.at = o78  # game.yaml:399
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
-            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[18])))]):
+                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[135])))][-1], Z_throne1, False)
+            elif any((_x29.kind == 'aristocrats') for _x29 in st.zones[(Z_supply1 + (_L_p14 if type(_L_p14) is int and 0 <= _L_p14 < num_players else seat(st, _L_p14, S[13])))]):
                 st.at = o81  # game.yaml:401
                 _args72 = {'p': _L_p14, 'a': 45, 'z': st.zones[Z_throne1]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[103])
+                    enter_procedure(st, S[83])
                 st.inline += 1
                 try:
                     proc_fresh(st, _args72)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                    traced(e, 'procedure fresh (' + str(S[84]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -5517,17 +5491,17 @@ def build(num_players, files):
             for _x30 in list(K_aristocrats1):
                 env['x'] = _x30
                 st.at = o92  # game.yaml:420
-                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[105]))]):
+                if (env['x'] not in st.zones[(Z_supply1 + seat(st, env['x'].owner, S[85]))]):
                     st.at = o91  # game.yaml:420
                     _args73 = {'x': env['x']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[106])
+                        enter_procedure(st, S[86])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args73)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[87]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -5539,54 +5513,54 @@ def build(num_players, files):
                 st.at = o96  # game.yaml:424
                 _args74 = {'p': st.vars['emperor']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[158])
+                    enter_procedure(st, S[137])
                 st.inline += 1
                 try:
                     c_7(st, _args74, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
+                    traced(e, 'procedure fill_throne (' + str(S[298]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o99  # game.yaml:425
                 if (len(st.zones[Z_throne1]) > 0):
                     st.at = o98  # game.yaml:425
                     if st.record_log:
-                        st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
+                        st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[138])]) + ', is the new Emperor tile', -1)
     def c_10(st, env, pc):  # game.yaml:428
         if pc <= 0:
             st.at = o109  # game.yaml:431
             for _q8 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q8
                 st.at = o102  # game.yaml:433
-                env['pink'] = len([1 for _c16 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[160])))] if (_c16.props['stack'].props['colour'] == 'pink')])
+                env['pink'] = len([1 for _c16 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[139])))] if (_c16.props['stack'].props['colour'] == 'pink')])
                 st.at = o103  # game.yaml:434
-                env['blue'] = len([1 for _c17 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[161])))] if (_c17.props['stack'].props['colour'] == 'blue')])
+                env['blue'] = len([1 for _c17 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[140])))] if (_c17.props['stack'].props['colour'] == 'blue')])
                 st.at = o108  # game.yaml:435
                 if (env['blue'] > env['pink']):
                     st.at = o105  # game.yaml:435
                     _args75 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[162])
+                        enter_procedure(st, S[141])
                     st.inline += 1
                     try:
                         c_11(st, _args75, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure son (' + str(S[325]) + ')')
+                        traced(e, 'procedure son (' + str(S[299]) + ')')
                         raise
                     st.inline -= 1
                 elif (env['pink'] > 0):
                     st.at = o107  # game.yaml:435
                     _args76 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[163])
+                        enter_procedure(st, S[142])
                     st.inline += 1
                     try:
                         c_12(st, _args76, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure daughter (' + str(S[326]) + ')')
+                        traced(e, 'procedure daughter (' + str(S[300]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -5594,28 +5568,28 @@ def build(num_players, files):
             for _q9 in list(st.players):
                 env['q'] = _q9
                 st.at = o113  # game.yaml:436
-                for _c18 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[108])))]):
+                for _c18 in list(st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[88])))]):
                     env['c'] = _c18
                     st.at = o112  # game.yaml:436
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[109])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[89])), False)
     def c_11(st, env, pc):  # game.yaml:438
         _L_q2 = env['q']
         if pc <= 0:
             st.at = o120  # game.yaml:443
-            if fn_can_place_new(st, S[110], _L_q2):
+            if fn_can_place_new(st, S[90], _L_q2):
                 st.at = o118  # game.yaml:443
                 if st.record_log:
                     st.log_line('a son is born to ' + fmt_player1(_L_q2), -1)
                 st.at = o119  # game.yaml:443
                 _args77 = {'p': _L_q2, 'side': False}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[164])
+                    enter_procedure(st, S[143])
                 st.inline += 1
                 try:
                     c_6(st, _args77, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                    traced(e, 'procedure place_new (' + str(S[301]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -5626,8 +5600,8 @@ def build(num_players, files):
         _L_q3 = env['q']
         if pc <= 0:
             st.at = o127  # game.yaml:451
-            _v31 = [_s45 for _s45 in K_spaces1 if ((((((len(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[48])))]) > 0) and (st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[49])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[50])))][-1].owner != _L_q3)) and (not st.vars['couple'][ordinal(st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[51])))][-1], 'aristocrats', S[52])])) and (not ((_s45.props['type'] == 'elector') and _s45.props['electorate'].props['spiritual']))))]  # game.yaml:454
-            if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner != _L_q3)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[171])])):  # game.yaml:456
+            _v31 = [_s45 for _s45 in K_spaces1 if ((((((len((_r86 := st.zones[(Z_at1 + (_s45.ordinal if _s45.kind == 'spaces' else ordinal(_s45, 'spaces', S[35])))])) > 0) and ((_r87 := _r86[-1]).kind == 'aristocrats')) and (_r87.owner != _L_q3)) and (not st.vars['couple'][(_r87.ordinal if _r87.kind == 'aristocrats' else ordinal(_r87, 'aristocrats', S[36]))])) and (not ((_s45.props['type'] == 'elector') and _s45.props['electorate'].props['spiritual']))))]  # game.yaml:454
+            if (((len(st.zones[Z_throne1]) > 0) and ((_r88 := st.zones[Z_throne1][-1]).owner != _L_q3)) and (not st.vars['couple'][(_r88.ordinal if _r88.kind == 'aristocrats' else ordinal(_r88, 'aristocrats', S[150]))])):  # game.yaml:456
                 _f1 = 1
             else:
                 _f1 = 0
@@ -5636,10 +5610,10 @@ def build(num_players, files):
             _end5 = _end4 + _f1
             _end6 = _end5 + 1
             if not _end6:
-                raise RuleError('a choice has no legal option', S[328])
+                raise RuleError('a choice has no legal option', S[302])
             _p8 = e127_player(st, env)
             if type(_p8) is not int or not 0 <= _p8 < num_players:
-                raise RuleError(not_a_seat(_p8, num_players), S[328])
+                raise RuleError(not_a_seat(_p8, num_players), S[302])
             if _p8 in st.players:  # else out of the game: no option runs
                 if _end6 > 1:
                     _i85 = st.choose(_end6)
@@ -5650,38 +5624,38 @@ def build(num_players, files):
                 if _i85 < _end4:  # game.yaml:454
                     env['s'] = _v31[_i85]
                     st.at = o122  # game.yaml:455
-                    _args78 = {'q': _L_q3, 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[165])))][-1]}
+                    _args78 = {'q': _L_q3, 'b': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[144])))][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[166])
+                        enter_procedure(st, S[145])
                     st.inline += 1
                     try:
                         c_13(st, _args78, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure offer (' + str(S[329]) + ')')
+                        traced(e, 'procedure offer (' + str(S[303]) + ')')
                         raise
                     st.inline -= 1
                 elif _i85 < _end5:  # game.yaml:456
                     st.at = o124  # game.yaml:458
                     _args79 = {'q': _L_q3, 'b': st.zones[Z_throne1][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[167])
+                        enter_procedure(st, S[146])
                     st.inline += 1
                     try:
                         c_13(st, _args79, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure offer (' + str(S[329]) + ')')
+                        traced(e, 'procedure offer (' + str(S[303]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:459
                     st.at = o126  # game.yaml:459
-                    _i86 = (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[168]))
+                    _i86 = (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[147]))
                     _v32 = st.vars['thalers'][_i86] + 1
                     if _v32 > 12:
                         _v32 = 12  # the marker stops at the end; the excess is lost
                     if _v32 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v32) + ', below its minimum 0', S[169])
+                        raise RuleError("'thalers' would fall to " + str(_v32) + ', below its minimum 0', S[148])
                     st.vars['thalers'][_i86] = _v32
     def c_13(st, env, pc):  # game.yaml:461
         _L_b1 = env['b']
@@ -5693,10 +5667,10 @@ def build(num_players, files):
             _end7 = 1
             _end8 = _end7 + 1
             if not _end8:
-                raise RuleError('a choice has no legal option', S[330])
+                raise RuleError('a choice has no legal option', S[304])
             _p9 = e135_player(st, env)
             if type(_p9) is not int or not 0 <= _p9 < num_players:
-                raise RuleError(not_a_seat(_p9, num_players), S[330])
+                raise RuleError(not_a_seat(_p9, num_players), S[304])
             if _p9 in st.players:  # else out of the game: no option runs
                 if _end8 > 1:
                     _i87 = st.choose(_end8)
@@ -5706,25 +5680,25 @@ def build(num_players, files):
                     _i87 = 0
                 if _i87 < _end7:  # game.yaml:468
                     st.at = o129  # game.yaml:469
-                    _i88 = (_L_b1.ordinal if _L_b1.kind == 'aristocrats' else ordinal(_L_b1, 'aristocrats', S[172]))
+                    _i88 = (_L_b1.ordinal if _L_b1.kind == 'aristocrats' else ordinal(_L_b1, 'aristocrats', S[151]))
                     st.vars['couple'][_i88] = True
                     st.at = o130  # game.yaml:469
-                    _i89 = (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[173]))
+                    _i89 = (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[152]))
                     _v33 = st.vars['score'][_i89] + 1
                     if _v33 < 0:
-                        raise RuleError("'score' would fall to " + str(_v33) + ', below its minimum 0', S[174])
+                        raise RuleError("'score' would fall to " + str(_v33) + ', below its minimum 0', S[153])
                     st.vars['score'][_i89] = _v33
                     st.at = o131  # game.yaml:469
                     if st.record_log:
                         st.log_line(fmt_card1(_L_b1) + ' of ' + fmt_player1(_L_b1.owner) + ' marries; ' + fmt_player1(_L_q4) + ' takes 1 victory point', -1)
                 else:  # game.yaml:470
                     st.at = o133  # game.yaml:471
-                    _i90 = (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[175]))
+                    _i90 = (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[154]))
                     _v34 = st.vars['thalers'][_i90] + 1
                     if _v34 > 12:
                         _v34 = 12  # the marker stops at the end; the excess is lost
                     if _v34 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v34) + ', below its minimum 0', S[176])
+                        raise RuleError("'thalers' would fall to " + str(_v34) + ', below its minimum 0', S[155])
                     st.vars['thalers'][_i90] = _v34
                     st.at = o134  # game.yaml:471
                     if st.record_log:
@@ -5733,31 +5707,31 @@ def build(num_players, files):
         _L_p15 = env['p']
         if pc <= 0:
             st.at = o169  # game.yaml:478
-            if any(((len(st.zones[(Z_pile1 + (_k7.ordinal if _k7.kind == 'stacks' else ordinal(_k7, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[205], _L_p15, _k7)) for _k7 in K_stacks1):  # game.yaml:481
+            if any(((len(st.zones[(Z_pile1 + (_k7.ordinal if _k7.kind == 'stacks' else ordinal(_k7, 'stacks', S[28])))]) > 0) and fn_may_take(st, S[184], _L_p15, _k7)) for _k7 in K_stacks1):  # game.yaml:481
                 _f2 = 1
             else:
                 _f2 = 0
-            if (fn_own_privilege(st, S[206], _L_p15, C_trier1) and any(fn_trier_may_use(st, S[207], _L_p15, _k8) for _k8 in K_stacks1)):  # game.yaml:495
+            if (fn_own_privilege(st, S[185], _L_p15, C_trier1) and any(fn_trier_may_use(st, S[186], _L_p15, _k8) for _k8 in K_stacks1)):  # game.yaml:495
                 _f3 = 1
             else:
                 _f3 = 0
-            if (fn_own_privilege(st, S[208], _L_p15, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
+            if (fn_own_privilege(st, S[187], _L_p15, C_brandenburg1) and fn_available(st, C_gray1)):  # game.yaml:511
                 _f4 = 1
             else:
                 _f4 = 0
-            if (fn_own_privilege(st, S[209], _L_p15, C_koeln1) and any((((len(st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[40])))][-1].owner != _L_p15) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) for _s46 in K_spaces1)):  # game.yaml:518
+            if (fn_own_privilege(st, S[188], _L_p15, C_koeln1) and any((((len((_r89 := st.zones[(Z_at1 + (_s46.ordinal if _s46.kind == 'spaces' else ordinal(_s46, 'spaces', S[29])))])) > 0) and ((_r90 := _r89[-1]).kind == 'aristocrats')) and ((_r90.owner != _L_p15) or (st.vars['age'][(_r90.ordinal if _r90.kind == 'aristocrats' else ordinal(_r90, 'aristocrats', S[30]))] > 15))) for _s46 in K_spaces1)):  # game.yaml:518
                 _f5 = 1
             else:
                 _f5 = 0
-            if (fn_own_privilege(st, S[210], _L_p15, C_pfalz1) and fn_can_place_new(st, S[211], _L_p15)):  # game.yaml:522
+            if (fn_own_privilege(st, S[189], _L_p15, C_pfalz1) and fn_can_place_new(st, S[190], _L_p15)):  # game.yaml:522
                 _f6 = 1
             else:
                 _f6 = 0
-            if (((st.vars['thalers'][(_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[212]))] >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[18])))])) and any(((((_s47.props['type'] == 'aristocrat') or (_s47.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s47.props['electorate'], 'electorates', S[8])])) for _s47 in K_spaces1)):  # game.yaml:526
+            if ((((_r91 := st.vars['thalers'][(_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[191]))]) >= 1) and any((_x31.kind == 'knights') for _x31 in st.zones[(Z_supply1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[13])))])) and any(((((_s47.props['type'] == 'aristocrat') or (_s47.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s47.ordinal if _s47.kind == 'spaces' else ordinal(_s47, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s47.props['electorate'], 'electorates', S[5])])) for _s47 in K_spaces1)):  # game.yaml:526
                 _f7 = 1
             else:
                 _f7 = 0
-            if (((st.vars['thalers'][(_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[213]))] >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[214])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((((_s48.props['type'] == 'aristocrat') or (_s48.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s48.ordinal if _s48.kind == 'spaces' else ordinal(_s48, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s48.props['electorate'], 'electorates', S[8])])) for _s48 in K_spaces1)):  # game.yaml:531
+            if (((_r91 >= 1) and (len([1 for _x32 in st.zones[(Z_supply1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[193])))] if (_x32.kind == 'knights')]) < len([1 for _x33 in K_knights1 if (_x33.owner == _L_p15)]))) and any(((((_s48.props['type'] == 'aristocrat') or (_s48.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s48.ordinal if _s48.kind == 'spaces' else ordinal(_s48, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s48.props['electorate'], 'electorates', S[5])])) for _s48 in K_spaces1)):  # game.yaml:531
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5771,10 +5745,10 @@ def build(num_players, files):
             _end15 = _end14 + _f8
             _end16 = _end15 + 1
             if not _end16:
-                raise RuleError('a choice has no legal option', S[331])
+                raise RuleError('a choice has no legal option', S[305])
             _p10 = e169_player(st, env)
             if type(_p10) is not int or not 0 <= _p10 < num_players:
-                raise RuleError(not_a_seat(_p10, num_players), S[331])
+                raise RuleError(not_a_seat(_p10, num_players), S[305])
             if _p10 in st.players:  # else out of the game: no option runs
                 if _end16 > 1:
                     _i91 = st.choose(_end16)
@@ -5784,13 +5758,13 @@ def build(num_players, files):
                     _i91 = 0
                 if _i91 < _end9:  # game.yaml:481
                     st.at = o142  # game.yaml:484
-                    _v35 = [_k9 for _k9 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k9.ordinal if _k9.kind == 'stacks' else ordinal(_k9, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], _L_p15, _k9))]  # game.yaml:487
+                    _v35 = [_k9 for _k9 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k9.ordinal if _k9.kind == 'stacks' else ordinal(_k9, 'stacks', S[28])))]) > 0) and fn_may_take(st, S[163], _L_p15, _k9))]  # game.yaml:487
                     _end17 = len(_v35)
                     if not _end17:
-                        raise RuleError('a choice has no legal option', S[332])
+                        raise RuleError('a choice has no legal option', S[306])
                     _p11 = e142_player(st, env)
                     if type(_p11) is not int or not 0 <= _p11 < num_players:
-                        raise RuleError(not_a_seat(_p11, num_players), S[332])
+                        raise RuleError(not_a_seat(_p11, num_players), S[306])
                     if _p11 in st.players:  # else out of the game: no option runs
                         if _end17 > 1:
                             _i92 = st.choose(_end17)
@@ -5800,39 +5774,39 @@ def build(num_players, files):
                             _i92 = 0
                         env['k'] = _v35[_i92]
                         st.at = o138  # game.yaml:491
-                        st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[177]))), False)
+                        st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[157])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[156]))), False)
                         st.at = o139  # game.yaml:492
-                        _i93 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[179]))
+                        _i93 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[158]))
                         _v36 = st.vars['thalers'][_i93] - env['k'].props['cost']
                         if _v36 > 12:
                             _v36 = 12  # the marker stops at the end; the excess is lost
                         if _v36 < 0:
-                            raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[180])
+                            raise RuleError("'thalers' would fall to " + str(_v36) + ', below its minimum 0', S[159])
                         st.vars['thalers'][_i93] = _v36
                         st.at = o140  # game.yaml:493
                         if st.record_log:
-                            st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[181])))][-1]), -1)
+                            st.log_line(fmt_player1(_L_p15) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[160])))][-1]), -1)
                         st.at = o141  # game.yaml:494
                         _args80 = {'p': _L_p15, 'a': env['k'].key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[182])
+                            enter_procedure(st, S[161])
                         st.inline += 1
                         try:
                             c_17(st, _args80, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure use_card (' + str(S[333]) + ')')
+                            traced(e, 'procedure use_card (' + str(S[307]) + ')')
                             raise
                         st.inline -= 1
                 elif _i91 < _end10:  # game.yaml:495
                     st.at = o149  # game.yaml:500
-                    _v37 = [_k10 for _k10 in K_stacks1 if (fn_trier_may_use(st, S[189], _L_p15, _k10))]  # game.yaml:503
+                    _v37 = [_k10 for _k10 in K_stacks1 if (fn_trier_may_use(st, S[168], _L_p15, _k10))]  # game.yaml:503
                     _end18 = len(_v37)
                     if not _end18:
-                        raise RuleError('a choice has no legal option', S[334])
+                        raise RuleError('a choice has no legal option', S[308])
                     _p12 = e149_player(st, env)
                     if type(_p12) is not int or not 0 <= _p12 < num_players:
-                        raise RuleError(not_a_seat(_p12, num_players), S[334])
+                        raise RuleError(not_a_seat(_p12, num_players), S[308])
                     if _p12 in st.players:  # else out of the game: no option runs
                         if _end18 > 1:
                             _i94 = st.choose(_end18)
@@ -5842,15 +5816,15 @@ def build(num_players, files):
                             _i94 = 0
                         env['k'] = _v37[_i94]
                         st.at = o145  # game.yaml:507
-                        _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
+                        _i95 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[164]))
                         st.vars['privilege_used'][_i95] = True
                         st.at = o146  # game.yaml:508
-                        _i96 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[186]))
+                        _i96 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[165]))
                         _v38 = st.vars['thalers'][_i96] - env['k'].props['cost']
                         if _v38 > 12:
                             _v38 = 12  # the marker stops at the end; the excess is lost
                         if _v38 < 0:
-                            raise RuleError("'thalers' would fall to " + str(_v38) + ', below its minimum 0', S[187])
+                            raise RuleError("'thalers' would fall to " + str(_v38) + ', below its minimum 0', S[166])
                         st.vars['thalers'][_i96] = _v38
                         st.at = o147  # game.yaml:509
                         if st.record_log:
@@ -5858,101 +5832,101 @@ def build(num_players, files):
                         st.at = o148  # game.yaml:510
                         _args81 = {'p': _L_p15, 'a': env['k'].key}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[188])
+                            enter_procedure(st, S[167])
                         st.inline += 1
                         try:
                             c_17(st, _args81, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure use_card (' + str(S[333]) + ')')
+                            traced(e, 'procedure use_card (' + str(S[307]) + ')')
                             raise
                         st.inline -= 1
                 elif _i91 < _end11:  # game.yaml:511
                     st.at = o151  # game.yaml:515
-                    _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[190]))
+                    _i97 = (C_brandenburg1.ordinal if C_brandenburg1.kind == 'electorates' else ordinal(C_brandenburg1, 'electorates', S[169]))
                     st.vars['privilege_used'][_i97] = True
                     st.at = o152  # game.yaml:516
-                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[192])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[191]))), False)
+                    st.move(st.zones[(Z_pile1 + (C_gray1.ordinal if C_gray1.kind == 'stacks' else ordinal(C_gray1, 'stacks', S[171])))][-1], (Z_play_area1 + (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[170]))), False)
                     st.at = o153  # game.yaml:517
                     if st.record_log:
                         st.log_line(fmt_player1(_L_p15) + ' takes Gray eminence', -1)
                 elif _i91 < _end12:  # game.yaml:518
                     st.at = o155  # game.yaml:521
-                    _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
+                    _i98 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[172]))
                     st.vars['privilege_used'][_i98] = True
                     st.at = o156  # game.yaml:521
                     _args82 = {'p': _L_p15, 'optional': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[194])
+                        enter_procedure(st, S[173])
                     st.inline += 1
                     try:
                         c_18(st, _args82, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure doctor (' + str(S[335]) + ')')
+                        traced(e, 'procedure doctor (' + str(S[309]) + ')')
                         raise
                     st.inline -= 1
                 elif _i91 < _end13:  # game.yaml:522
                     st.at = o158  # game.yaml:525
-                    _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
+                    _i99 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[174]))
                     st.vars['privilege_used'][_i99] = True
                     st.at = o159  # game.yaml:525
                     _args83 = {'p': _L_p15, 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[196])
+                        enter_procedure(st, S[175])
                     st.inline += 1
                     try:
                         c_6(st, _args83, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                        traced(e, 'procedure place_new (' + str(S[301]) + ')')
                         raise
                     st.inline -= 1
                 elif _i91 < _end14:  # game.yaml:526
                     st.at = o161  # game.yaml:530
-                    _i100 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[197]))
+                    _i100 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[176]))
                     _v39 = st.vars['thalers'][_i100] - 1
                     if _v39 > 12:
                         _v39 = 12  # the marker stops at the end; the excess is lost
                     if _v39 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[198])
+                        raise RuleError("'thalers' would fall to " + str(_v39) + ', below its minimum 0', S[177])
                     st.vars['thalers'][_i100] = _v39
                     st.at = o162  # game.yaml:530
                     _args84 = {'p': _L_p15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[199])
+                        enter_procedure(st, S[178])
                     st.inline += 1
                     try:
                         c_15(st, _args84, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_knight (' + str(S[336]) + ')')
+                        traced(e, 'procedure place_knight (' + str(S[310]) + ')')
                         raise
                     st.inline -= 1
                 elif _i91 < _end15:  # game.yaml:531
                     st.at = o164  # game.yaml:538
-                    _i101 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[200]))
+                    _i101 = (_L_p15 if type(_L_p15) is int and 0 <= _L_p15 < num_players else seat(st, _L_p15, S[179]))
                     _v40 = st.vars['thalers'][_i101] - 1
                     if _v40 > 12:
                         _v40 = 12  # the marker stops at the end; the excess is lost
                     if _v40 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[201])
+                        raise RuleError("'thalers' would fall to " + str(_v40) + ', below its minimum 0', S[180])
                     st.vars['thalers'][_i101] = _v40
                     st.at = o165  # game.yaml:538
                     _args85 = {'p': _L_p15}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[202])
+                        enter_procedure(st, S[181])
                     st.inline += 1
                     try:
                         c_16(st, _args85, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure move_knight (' + str(S[337]) + ')')
+                        traced(e, 'procedure move_knight (' + str(S[311]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:539
                     st.at = o167  # game.yaml:539
-                    _i102 = seat(st, st.vars['turn_player'], S[203])
+                    _i102 = seat(st, st.vars['turn_player'], S[182])
                     st.vars['passed'][_i102] = True
                     st.at = o168  # game.yaml:539
                     if st.record_log:
@@ -5961,13 +5935,13 @@ def build(num_players, files):
         _L_p16 = env['p']
         if pc <= 0:
             st.at = o172  # game.yaml:545
-            _v41 = [_s49 for _s49 in K_spaces1 if (((((_s49.props['type'] == 'aristocrat') or (_s49.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s49.ordinal if _s49.kind == 'spaces' else ordinal(_s49, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_s49.props['electorate'], 'electorates', S[8])])))]  # game.yaml:548
+            _v41 = [_s49 for _s49 in K_spaces1 if (((((_s49.props['type'] == 'aristocrat') or (_s49.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_s49.ordinal if _s49.kind == 'spaces' else ordinal(_s49, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_s49.props['electorate'], 'electorates', S[5])])))]  # game.yaml:548
             _end19 = len(_v41)
             if not _end19:
-                raise RuleError('a choice has no legal option', S[338])
+                raise RuleError('a choice has no legal option', S[312])
             _p13 = e172_player(st, env)
             if type(_p13) is not int or not 0 <= _p13 < num_players:
-                raise RuleError(not_a_seat(_p13, num_players), S[338])
+                raise RuleError(not_a_seat(_p13, num_players), S[312])
             if _p13 in st.players:  # else out of the game: no option runs
                 if _end19 > 1:
                     _i103 = st.choose(_end19)
@@ -5977,18 +5951,18 @@ def build(num_players, files):
                     _i103 = 0
                 env['s'] = _v41[_i103]
                 st.at = o171  # game.yaml:549
-                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[216])))] if (_x34.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[215]))), False)
+                st.move(first([_x34 for _x34 in st.zones[(Z_supply1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[195])))] if (_x34.kind == 'knights')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[194]))), False)
     def c_16(st, env, pc):  # game.yaml:551
         _L_p17 = env['p']
         if pc <= 0:
             st.at = o178  # game.yaml:555
-            _v42 = [_s50 for _s50 in K_spaces1 if ((len(st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[219])))]) > 0) and (st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[220])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[221])))][-1].owner == _L_p17))]  # game.yaml:558
+            _v42 = [_s50 for _s50 in K_spaces1 if ((len((_r92 := st.zones[(Z_at1 + (_s50.ordinal if _s50.kind == 'spaces' else ordinal(_s50, 'spaces', S[198])))])) > 0) and ((_r93 := _r92[-1]).kind == 'knights') and (_r93.owner == _L_p17))]  # game.yaml:558
             _end20 = len(_v42)
             if not _end20:
-                raise RuleError('a choice has no legal option', S[339])
+                raise RuleError('a choice has no legal option', S[313])
             _p14 = e178_player(st, env)
             if type(_p14) is not int or not 0 <= _p14 < num_players:
-                raise RuleError(not_a_seat(_p14, num_players), S[339])
+                raise RuleError(not_a_seat(_p14, num_players), S[313])
             if _p14 in st.players:  # else out of the game: no option runs
                 if _end20 > 1:
                     _i104 = st.choose(_end20)
@@ -5998,15 +5972,15 @@ def build(num_players, files):
                     _i104 = 0
                 env['s'] = _v42[_i104]
                 st.at = o174  # game.yaml:562
-                env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[217])))][-1]
+                env['k'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[196])))][-1]
                 st.at = o177  # game.yaml:563
-                _v43 = [_t19 for _t19 in K_spaces1 if (((((_t19.props['type'] == 'aristocrat') or (_t19.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_t19.ordinal if _t19.kind == 'spaces' else ordinal(_t19, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_t19.props['electorate'], 'electorates', S[8])])))]  # game.yaml:566
+                _v43 = [_t19 for _t19 in K_spaces1 if (((((_t19.props['type'] == 'aristocrat') or (_t19.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_t19.ordinal if _t19.kind == 'spaces' else ordinal(_t19, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_t19.props['electorate'], 'electorates', S[5])])))]  # game.yaml:566
                 _end21 = len(_v43)
                 if not _end21:
-                    raise RuleError('a choice has no legal option', S[340])
+                    raise RuleError('a choice has no legal option', S[314])
                 _p15 = e177_player(st, env)
                 if type(_p15) is not int or not 0 <= _p15 < num_players:
-                    raise RuleError(not_a_seat(_p15, num_players), S[340])
+                    raise RuleError(not_a_seat(_p15, num_players), S[314])
                 if _p15 in st.players:  # else out of the game: no option runs
                     if _end21 > 1:
                         _i105 = st.choose(_end21)
@@ -6016,7 +5990,7 @@ def build(num_players, files):
                         _i105 = 0
                     env['t'] = _v43[_i105]
                     st.at = o176  # game.yaml:566
-                    st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
+                    st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[197]))), False)
     def c_17(st, env, pc):  # game.yaml:568
         _L_a2 = env['a']
         _L_p18 = env['p']
@@ -6026,7 +6000,7 @@ def build(num_players, files):
                 st.at = o180  # game.yaml:573
                 st.vars['rival'] = _L_p18
                 st.at = o181  # game.yaml:573
-                _i106 = seat(st, st.vars['turn_player'], S[111])
+                _i106 = seat(st, st.vars['turn_player'], S[91])
                 st.vars['passed'][_i106] = True
                 st.at = o182  # game.yaml:573
                 if st.record_log:
@@ -6035,85 +6009,85 @@ def build(num_players, files):
                 st.at = o184  # game.yaml:575
                 _args86 = {'p': _L_p18, 'optional': (len(st.players) == 2)}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[222])
+                    enter_procedure(st, S[199])
                 st.inline += 1
                 try:
                     c_18(st, _args86, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure doctor (' + str(S[335]) + ')')
+                    traced(e, 'procedure doctor (' + str(S[309]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'move'):
                 st.at = o186  # game.yaml:576
                 _args87 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[223])
+                    enter_procedure(st, S[200])
                 st.inline += 1
                 try:
                     c_19(st, _args87, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure move_card (' + str(S[341]) + ')')
+                    traced(e, 'procedure move_card (' + str(S[315]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'indulgence'):
                 st.at = o188  # game.yaml:577
-                _i107 = (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[112]))
+                _i107 = (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[92]))
                 _v44 = st.vars['score'][_i107] + 1
                 if _v44 < 0:
-                    raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[113])
+                    raise RuleError("'score' would fall to " + str(_v44) + ', below its minimum 0', S[93])
                 st.vars['score'][_i107] = _v44
             elif (_L_a2 == 'permit'):
                 st.at = o190  # game.yaml:578
                 _args88 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[224])
+                    enter_procedure(st, S[201])
                 st.inline += 1
                 try:
                     c_20(st, _args88, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure permit (' + str(S[342]) + ')')
+                    traced(e, 'procedure permit (' + str(S[316]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'ordinance'):
                 st.at = o192  # game.yaml:579
                 _args89 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[225])
+                    enter_procedure(st, S[202])
                 st.inline += 1
                 try:
                     c_21(st, _args89, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure ordinance (' + str(S[343]) + ')')
+                    traced(e, 'procedure ordinance (' + str(S[317]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'promotion'):
                 st.at = o194  # game.yaml:580
                 _args90 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[226])
+                    enter_procedure(st, S[203])
                 st.inline += 1
                 try:
                     c_22(st, _args90, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure promotion (' + str(S[344]) + ')')
+                    traced(e, 'procedure promotion (' + str(S[318]) + ')')
                     raise
                 st.inline -= 1
             elif (_L_a2 == 'daughter'):
                 st.at = o196  # game.yaml:581
                 _args91 = {'p': _L_p18}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[227])
+                    enter_procedure(st, S[204])
                 st.inline += 1
                 try:
                     c_23(st, _args91, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure kings_daughter (' + str(S[345]) + ')')
+                    traced(e, 'procedure kings_daughter (' + str(S[319]) + ')')
                     raise
                 st.inline -= 1
     def c_18(st, env, pc):  # game.yaml:583
@@ -6121,8 +6095,8 @@ def build(num_players, files):
         _L_optional2 = env['optional']
         if pc <= 0:
             st.at = o203  # game.yaml:588
-            _v45 = [_s51 for _s51 in K_spaces1 if ((((len(st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[40])))][-1].owner != _L_p19) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[234])))][-1].owner == _L_p19))]  # game.yaml:591
-            _v46 = [_s52 for _s52 in K_spaces1 if ((((len(st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[38])))]) > 0) and (st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[39])))][-1].kind == 'aristocrats')) and ((st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[40])))][-1].owner != _L_p19) or (st.vars['age'][ordinal(st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[41])))][-1], 'aristocrats', S[42])] > 15))) and (st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[238])))][-1].owner != _L_p19))]  # game.yaml:593
+            _v45 = [_s51 for _s51 in K_spaces1 if ((((len((_r94 := st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[29])))])) > 0) and ((_r95 := _r94[-1]).kind == 'aristocrats')) and ((_r95.owner != _L_p19) or (st.vars['age'][(_r95.ordinal if _r95.kind == 'aristocrats' else ordinal(_r95, 'aristocrats', S[30]))] > 15))) and (_r94[-1].owner == _L_p19))]  # game.yaml:591
+            _v46 = [_s52 for _s52 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[29])))])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p19) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[30]))] > 15))) and (_r96[-1].owner != _L_p19))]  # game.yaml:593
             if _L_optional2:  # game.yaml:595
                 _f9 = 1
             else:
@@ -6131,10 +6105,10 @@ def build(num_players, files):
             _end23 = _end22 + len(_v46)
             _end24 = _end23 + _f9
             if not _end24:
-                raise RuleError('a choice has no legal option', S[346])
+                raise RuleError('a choice has no legal option', S[320])
             _p16 = e203_player(st, env)
             if type(_p16) is not int or not 0 <= _p16 < num_players:
-                raise RuleError(not_a_seat(_p16, num_players), S[346])
+                raise RuleError(not_a_seat(_p16, num_players), S[320])
             if _p16 in st.players:  # else out of the game: no option runs
                 if _end24 > 1:
                     _i108 = st.choose(_end24)
@@ -6145,20 +6119,20 @@ def build(num_players, files):
                 if _i108 < _end22:  # game.yaml:591
                     env['s'] = _v45[_i108]
                     st.at = o199  # game.yaml:592
-                    _i109 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[228])))][-1], 'aristocrats', S[229])
+                    _i109 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[205])))][-1], 'aristocrats', S[206])
                     st.vars['age'][_i109] -= 10
                 elif _i108 < _end23:  # game.yaml:593
                     env['s'] = _v46[_i108 - _end22]
                     st.at = o201  # game.yaml:594
-                    _args92 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[230])))][-1]}
+                    _args92 = {'x': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[207])))][-1]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[231])
+                        enter_procedure(st, S[208])
                     st.inline += 1
                     try:
                         proc_grow_old(st, _args92)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure grow_old (' + str(S[107]) + ')')
+                        traced(e, 'procedure grow_old (' + str(S[87]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:595
@@ -6167,7 +6141,7 @@ def build(num_players, files):
         _L_p20 = env['p']
         if pc <= 0:
             st.at = o210  # game.yaml:601
-            _v47 = [_s53 for _s53 in K_spaces1 if (fn_move_from(st, S[241], _L_p20, _s53))]  # game.yaml:604
+            _v47 = [_s53 for _s53 in K_spaces1 if (fn_move_from(st, S[218], _L_p20, _s53))]  # game.yaml:604
             if (len(st.players) == 2):  # game.yaml:614
                 _f10 = 1
             else:
@@ -6175,10 +6149,10 @@ def build(num_players, files):
             _end25 = len(_v47)
             _end26 = _end25 + _f10
             if not _end26:
-                raise RuleError('a choice has no legal option', S[347])
+                raise RuleError('a choice has no legal option', S[321])
             _p17 = e210_player(st, env)
             if type(_p17) is not int or not 0 <= _p17 < num_players:
-                raise RuleError(not_a_seat(_p17, num_players), S[347])
+                raise RuleError(not_a_seat(_p17, num_players), S[321])
             if _p17 in st.players:  # else out of the game: no option runs
                 if _end26 > 1:
                     _i110 = st.choose(_end26)
@@ -6189,15 +6163,15 @@ def build(num_players, files):
                 if _i110 < _end25:  # game.yaml:604
                     env['s'] = _v47[_i110]
                     st.at = o205  # game.yaml:608
-                    env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[239])))][-1]
+                    env['x'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[216])))][-1]
                     st.at = o208  # game.yaml:609
-                    _v48 = [_t20 for _t20 in K_spaces1 if ((((_t20.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t20.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_t20.ordinal if _t20.kind == 'spaces' else ordinal(_t20, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_t20.ordinal if _t20.kind == 'spaces' else ordinal(_t20, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[17])))]) == 0)) for _t21 in st.zones[(Z_area1 + ordinal(_t20.props['electorate'], 'electorates', S[16]))]))))) and (_t20.props['electorate'] != env['s'].props['electorate']))]  # game.yaml:612
+                    _v48 = [_t20 for _t20 in K_spaces1 if ((((_t20.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t20.props['electorate'], 'electorates', S[9])])) and ((len((_r98 := st.zones[(Z_at1 + (_t20.ordinal if _t20.kind == 'spaces' else ordinal(_t20, 'spaces', S[10])))])) == 0) or ((_r98[-1].kind == 'knights') and (not any(((_t21.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t21.ordinal if _t21.kind == 'spaces' else ordinal(_t21, 'spaces', S[12])))]) == 0)) for _t21 in st.zones[(Z_area1 + ordinal(_t20.props['electorate'], 'electorates', S[11]))]))))) and (_t20.props['electorate'] != env['s'].props['electorate']))]  # game.yaml:612
                     _end27 = len(_v48)
                     if not _end27:
-                        raise RuleError('a choice has no legal option', S[348])
+                        raise RuleError('a choice has no legal option', S[322])
                     _p18 = e208_player(st, env)
                     if type(_p18) is not int or not 0 <= _p18 < num_players:
-                        raise RuleError(not_a_seat(_p18, num_players), S[348])
+                        raise RuleError(not_a_seat(_p18, num_players), S[322])
                     if _p18 in st.players:  # else out of the game: no option runs
                         if _end27 > 1:
                             _i111 = st.choose(_end27)
@@ -6209,13 +6183,13 @@ def build(num_players, files):
                         st.at = o207  # game.yaml:613
                         _args93 = {'x': env['x'], 's': env['t']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[240])
+                            enter_procedure(st, S[217])
                         st.inline += 1
                         try:
                             proc_settle(st, _args93)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure settle (' + str(S[153]) + ')')
+                            traced(e, 'procedure settle (' + str(S[132]) + ')')
                             raise
                         st.inline -= 1
                 else:  # game.yaml:614
@@ -6224,11 +6198,11 @@ def build(num_players, files):
         _L_p21 = env['p']
         if pc <= 0:
             st.at = o217  # game.yaml:620
-            if fn_can_place_new(st, S[246], _L_p21):  # game.yaml:623
+            if (_r99 := fn_can_place_new(st, S[223], _L_p21)):  # game.yaml:623
                 _f11 = 1
             else:
                 _f11 = 0
-            if (fn_can_place_new(st, S[247], _L_p21) and (st.vars['thalers'][(_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[248]))] >= 2)):  # game.yaml:624
+            if (_r99 and (st.vars['thalers'][(_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[225]))] >= 2)):  # game.yaml:624
                 _f12 = 1
             else:
                 _f12 = 0
@@ -6240,10 +6214,10 @@ def build(num_players, files):
             _end29 = _end28 + _f12
             _end30 = _end29 + _f13
             if not _end30:
-                raise RuleError('a choice has no legal option', S[349])
+                raise RuleError('a choice has no legal option', S[323])
             _p19 = e217_player(st, env)
             if type(_p19) is not int or not 0 <= _p19 < num_players:
-                raise RuleError(not_a_seat(_p19, num_players), S[349])
+                raise RuleError(not_a_seat(_p19, num_players), S[323])
             if _p19 in st.players:  # else out of the game: no option runs
                 if _end30 > 1:
                     _i112 = st.choose(_end30)
@@ -6255,34 +6229,34 @@ def build(num_players, files):
                     st.at = o212  # game.yaml:623
                     _args94 = {'p': _L_p21, 'side': False}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[242])
+                        enter_procedure(st, S[219])
                     st.inline += 1
                     try:
                         c_6(st, _args94, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                        traced(e, 'procedure place_new (' + str(S[301]) + ')')
                         raise
                     st.inline -= 1
                 elif _i112 < _end29:  # game.yaml:624
                     st.at = o214  # game.yaml:625
-                    _i113 = (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[243]))
+                    _i113 = (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[220]))
                     _v49 = st.vars['thalers'][_i113] - 2
                     if _v49 > 12:
                         _v49 = 12  # the marker stops at the end; the excess is lost
                     if _v49 < 0:
-                        raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[244])
+                        raise RuleError("'thalers' would fall to " + str(_v49) + ', below its minimum 0', S[221])
                     st.vars['thalers'][_i113] = _v49
                     st.at = o215  # game.yaml:625
                     _args95 = {'p': _L_p21, 'side': True}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[245])
+                        enter_procedure(st, S[222])
                     st.inline += 1
                     try:
                         c_6(st, _args95, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                        traced(e, 'procedure place_new (' + str(S[301]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:626
@@ -6292,8 +6266,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o222  # game.yaml:632
             _items8 = K_spaces1  # game.yaml:635
-            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[18])))]):
-                _v50 = [_s54 for _s54 in _items8 if ((_s54.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s54.ordinal if _s54.kind == 'spaces' else ordinal(_s54, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s54.props['electorate'], 'electorates', S[6])])))]
+            if _items8 and any((_x35.kind == 'cities') for _x35 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[13])))]):
+                _v50 = [_s54 for _s54 in _items8 if ((_s54.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s54.ordinal if _s54.kind == 'spaces' else ordinal(_s54, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s54.props['electorate'], 'electorates', S[3])])))]
             else:
                 _v50 = []
             if (len(st.players) == 2):  # game.yaml:641
@@ -6303,10 +6277,10 @@ def build(num_players, files):
             _end31 = len(_v50)
             _end32 = _end31 + _f14
             if not _end32:
-                raise RuleError('a choice has no legal option', S[350])
+                raise RuleError('a choice has no legal option', S[324])
             _p20 = e222_player(st, env)
             if type(_p20) is not int or not 0 <= _p20 < num_players:
-                raise RuleError(not_a_seat(_p20, num_players), S[350])
+                raise RuleError(not_a_seat(_p20, num_players), S[324])
             if _p20 in st.players:  # else out of the game: no option runs
                 if _end32 > 1:
                     _i114 = st.choose(_end32)
@@ -6317,12 +6291,12 @@ def build(num_players, files):
                 if _i114 < _end31:  # game.yaml:635
                     env['s'] = _v50[_i114]
                     st.at = o219  # game.yaml:639
-                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[250])))] if (_x36.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[249]))), False)
+                    st.move(first([_x36 for _x36 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[227])))] if (_x36.kind == 'cities')]), (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[226]))), False)
                     st.at = o220  # game.yaml:640
-                    _i115 = (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[251]))
-                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[18])))])) else 1)
+                    _i115 = (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[228]))
+                    _v51 = st.vars['score'][_i115] + (2 if (not any((_x37.kind == 'cities') for _x37 in st.zones[(Z_supply1 + (_L_p22 if type(_L_p22) is int and 0 <= _L_p22 < num_players else seat(st, _L_p22, S[13])))])) else 1)
                     if _v51 < 0:
-                        raise RuleError("'score' would fall to " + str(_v51) + ', below its minimum 0', S[252])
+                        raise RuleError("'score' would fall to " + str(_v51) + ', below its minimum 0', S[229])
                     st.vars['score'][_i115] = _v51
                 else:  # game.yaml:641
                     pass
@@ -6331,8 +6305,8 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o227  # game.yaml:647
             _items9 = K_spaces1  # game.yaml:650
-            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[18])))]):
-                _v52 = [_s55 for _s55 in _items9 if ((_s55.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[257])))]) > 0) and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[258])))][-1].kind == 'knights') and (st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[259])))][-1].owner == _L_p23))]
+            if _items9 and any((_x38.kind == 'aristocrats') for _x38 in st.zones[(Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[13])))]):
+                _v52 = [_s55 for _s55 in _items9 if ((_s55.props['type'] == 'aristocrat') and (len((_r100 := st.zones[(Z_at1 + (_s55.ordinal if _s55.kind == 'spaces' else ordinal(_s55, 'spaces', S[234])))])) > 0) and ((_r101 := _r100[-1]).kind == 'knights') and (_r101.owner == _L_p23))]
             else:
                 _v52 = []
             if (len(st.players) == 2):  # game.yaml:656
@@ -6342,10 +6316,10 @@ def build(num_players, files):
             _end33 = len(_v52)
             _end34 = _end33 + _f15
             if not _end34:
-                raise RuleError('a choice has no legal option', S[351])
+                raise RuleError('a choice has no legal option', S[325])
             _p21 = e227_player(st, env)
             if type(_p21) is not int or not 0 <= _p21 < num_players:
-                raise RuleError(not_a_seat(_p21, num_players), S[351])
+                raise RuleError(not_a_seat(_p21, num_players), S[325])
             if _p21 in st.players:  # else out of the game: no option runs
                 if _end34 > 1:
                     _i116 = st.choose(_end34)
@@ -6356,17 +6330,17 @@ def build(num_players, files):
                 if _i116 < _end33:  # game.yaml:650
                     env['s'] = _v52[_i116]
                     st.at = o224  # game.yaml:655
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[254])))][-1], (Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[253]))), False)
+                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[231])))][-1], (Z_supply1 + (_L_p23 if type(_L_p23) is int and 0 <= _L_p23 < num_players else seat(st, _L_p23, S[230]))), False)
                     st.at = o225  # game.yaml:655
-                    _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[255])))]}
+                    _args96 = {'p': _L_p23, 'a': 15, 'z': st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[232])))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[256])
+                        enter_procedure(st, S[233])
                     st.inline += 1
                     try:
                         proc_fresh(st, _args96)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                        traced(e, 'procedure fresh (' + str(S[84]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:656
@@ -6375,8 +6349,8 @@ def build(num_players, files):
         _L_p24 = env['p']
         if pc <= 0:
             st.at = o233  # game.yaml:663
-            _v53 = [_s56 for _s56 in K_spaces1 if (fn_own_baron(st, S[263], _L_p24, _s56))]  # game.yaml:666
-            if (((len(st.zones[Z_throne1]) > 0) and (st.zones[Z_throne1][-1].owner == _L_p24)) and (not st.vars['couple'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[264])])):  # game.yaml:667
+            _v53 = [_s56 for _s56 in K_spaces1 if (fn_own_baron(st, S[238], _L_p24, _s56))]  # game.yaml:666
+            if (((len(st.zones[Z_throne1]) > 0) and ((_r102 := st.zones[Z_throne1][-1]).owner == _L_p24)) and (not st.vars['couple'][(_r102.ordinal if _r102.kind == 'aristocrats' else ordinal(_r102, 'aristocrats', S[239]))])):  # game.yaml:667
                 _f16 = 1
             else:
                 _f16 = 0
@@ -6388,10 +6362,10 @@ def build(num_players, files):
             _end36 = _end35 + _f16
             _end37 = _end36 + _f17
             if not _end37:
-                raise RuleError('a choice has no legal option', S[352])
+                raise RuleError('a choice has no legal option', S[326])
             _p22 = e233_player(st, env)
             if type(_p22) is not int or not 0 <= _p22 < num_players:
-                raise RuleError(not_a_seat(_p22, num_players), S[352])
+                raise RuleError(not_a_seat(_p22, num_players), S[326])
             if _p22 in st.players:  # else out of the game: no option runs
                 if _end37 > 1:
                     _i117 = st.choose(_end37)
@@ -6402,11 +6376,11 @@ def build(num_players, files):
                 if _i117 < _end35:  # game.yaml:666
                     env['s'] = _v53[_i117]
                     st.at = o229  # game.yaml:666
-                    _i118 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[260])))][-1], 'aristocrats', S[261])
+                    _i118 = ordinal(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[235])))][-1], 'aristocrats', S[236])
                     st.vars['couple'][_i118] = True
                 elif _i117 < _end36:  # game.yaml:667
                     st.at = o231  # game.yaml:669
-                    _i119 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[262])
+                    _i119 = ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[237])
                     st.vars['couple'][_i119] = True
                 else:  # game.yaml:670
                     pass
@@ -6416,17 +6390,17 @@ def build(num_players, files):
             for _q10 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q10
                 st.at = o237  # game.yaml:678
-                if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[18])))])):
+                if (any((_c19.props['stack'].key == 'gray') for _c19 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14])))]) and any((_x39.kind == 'aristocrats') for _x39 in st.zones[(Z_supply1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[13])))])):
                     st.at = o236  # game.yaml:678
                     _args97 = {'q': env['q']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[265])
+                        enter_procedure(st, S[240])
                     st.inline += 1
                     try:
                         c_25(st, _args97, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure gray_eminence (' + str(S[353]) + ')')
+                        traced(e, 'procedure gray_eminence (' + str(S[327]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 1:
@@ -6434,27 +6408,27 @@ def build(num_players, files):
             for _e12 in list(K_electorates1):
                 env['e'] = _e12
                 st.at = o242  # game.yaml:679
-                if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[266]))]):
+                if (not st.vars['closed'][(env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[241]))]):
                     st.at = o241  # game.yaml:679
                     _args98 = {'e': env['e']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[267])
+                        enter_procedure(st, S[242])
                     st.inline += 1
                     try:
                         c_26(st, _args98, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure new_elector (' + str(S[354]) + ')')
+                        traced(e, 'procedure new_elector (' + str(S[328]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 2:
             st.at = o247  # game.yaml:680
             if (fn_elector_of(st, C_mainz1) != None):
                 st.at = o245  # game.yaml:682
-                _i120 = seat(st, fn_elector_of(st, C_mainz1), S[114])
+                _i120 = seat(st, fn_elector_of(st, C_mainz1), S[94])
                 _v54 = st.vars['score'][_i120] + 1
                 if _v54 < 0:
-                    raise RuleError("'score' would fall to " + str(_v54) + ', below its minimum 0', S[115])
+                    raise RuleError("'score' would fall to " + str(_v54) + ', below its minimum 0', S[95])
                 st.vars['score'][_i120] = _v54
                 st.at = o246  # game.yaml:683
                 if st.record_log:
@@ -6468,10 +6442,10 @@ def build(num_players, files):
             _end38 = len(_v55)
             _end39 = _end38 + 1
             if not _end39:
-                raise RuleError('a choice has no legal option', S[355])
+                raise RuleError('a choice has no legal option', S[329])
             _p23 = e251_player(st, env)
             if type(_p23) is not int or not 0 <= _p23 < num_players:
-                raise RuleError(not_a_seat(_p23, num_players), S[355])
+                raise RuleError(not_a_seat(_p23, num_players), S[329])
             if _p23 in st.players:  # else out of the game: no option runs
                 if _end39 > 1:
                     _i121 = st.choose(_end39)
@@ -6482,15 +6456,15 @@ def build(num_players, files):
                 if _i121 < _end38:  # game.yaml:695
                     env['e'] = _v55[_i121]
                     st.at = o249  # game.yaml:695
-                    _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[268]))]}
+                    _args99 = {'p': _L_q5, 'a': 45, 'z': st.zones[(Z_at1 + ordinal(env['e'].props['beside'], 'spaces', S[243]))]}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[269])
+                        enter_procedure(st, S[244])
                     st.inline += 1
                     try:
                         proc_fresh(st, _args99)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                        traced(e, 'procedure fresh (' + str(S[84]) + ')')
                         raise
                     st.inline -= 1
                 else:  # game.yaml:696
@@ -6505,17 +6479,17 @@ def build(num_players, files):
                 run_to(st, _h1)
         if pc <= 1:
             st.at = o255  # game.yaml:703
-            if ((env['w'] != None) and (env['w'] != (st.zones[(Z_at1 + ordinal(_L_e3.props['seat'], 'spaces', S[4]))][-1].owner if (len(st.zones[(Z_at1 + ordinal(_L_e3.props['seat'], 'spaces', S[3]))]) > 0) else None))):
+            if ((env['w'] != None) and (env['w'] != (_r103[-1].owner if (len((_r103 := st.zones[(Z_at1 + ordinal(_L_e3.props['seat'], 'spaces', S[1]))])) > 0) else None))):
                 st.at = o254  # game.yaml:704
                 _args100 = {'e': _L_e3, 'w': env['w']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[271])
+                    enter_procedure(st, S[246])
                 st.inline += 1
                 try:
                     c_27(st, _args100, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure change_of_power (' + str(S[356]) + ')')
+                    traced(e, 'procedure change_of_power (' + str(S[330]) + ')')
                     raise
                 st.inline -= 1
     def c_27(st, env, pc):  # game.yaml:708
@@ -6523,21 +6497,21 @@ def build(num_players, files):
         _L_w2 = env['w']
         if pc <= 0:
             st.at = o258  # game.yaml:713
-            if (len(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[116]))]) > 0):
+            if (len(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[96]))]) > 0):
                 st.at = o257  # game.yaml:713
-                st.move(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[117]))][-1], Z_aside1, False)
+                st.move(st.zones[(Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[97]))][-1], Z_aside1, False)
         if pc <= 1:
             st.at = o259  # game.yaml:714
             if st.record_log:
-                st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[118], _L_w2, _L_e4)) + ' power points', -1)
+                st.log_line('change of power in ' + fmt_card1(_L_e4) + ', where ' + fmt_player1(_L_w2) + ' has ' + fmt_int1(fn_power(st, S[98], _L_w2, _L_e4)) + ' power points', -1)
         if pc <= 2:
             st.at = o268  # game.yaml:715
-            if any(fn_suitable(st, S[120], _L_w2, _L_e4, _s57) for _s57 in st.zones[(Z_area1 + (_L_e4.ordinal if _L_e4.kind == 'electorates' else ordinal(_L_e4, 'electorates', S[119])))]):
+            if any(fn_suitable(st, S[100], _L_w2, _L_e4, _s57) for _s57 in st.zones[(Z_area1 + (_L_e4.ordinal if _L_e4.kind == 'electorates' else ordinal(_L_e4, 'electorates', S[99])))]):
                 st.at = o265  # game.yaml:717
                 _actions1 = set()  # (the ids' order is never read)
                 _v56 = []
-                for _s58 in st.zones[(Z_area1 + (_L_e4.ordinal if _L_e4.kind == 'electorates' else ordinal(_L_e4, 'electorates', S[277])))]:  # game.yaml:720
-                    if not (fn_suitable(st, S[278], _L_w2, _L_e4, _s58)):
+                for _s58 in st.zones[(Z_area1 + (_L_e4.ordinal if _L_e4.kind == 'electorates' else ordinal(_L_e4, 'electorates', S[252])))]:  # game.yaml:720
+                    if not (fn_suitable(st, S[253], _L_w2, _L_e4, _s58)):
                         continue
                     _a1 = A_401 + _s58.type_id
                     if _a1 not in _actions1:  # an identical card: the same choice
@@ -6545,10 +6519,10 @@ def build(num_players, files):
                         _v56.append(_s58)
                 _end40 = len(_v56)
                 if not _end40:
-                    raise RuleError('a choice has no legal option', S[357])
+                    raise RuleError('a choice has no legal option', S[331])
                 _p24 = e265_player(st, env)
                 if type(_p24) is not int or not 0 <= _p24 < num_players:
-                    raise RuleError(not_a_seat(_p24, num_players), S[357])
+                    raise RuleError(not_a_seat(_p24, num_players), S[331])
                 if _p24 in st.players:  # else out of the game: no option runs
                     if _end40 > 1:
                         _i122 = st.choose(_end40)
@@ -6558,12 +6532,12 @@ def build(num_players, files):
                         _i122 = 0
                     env['s'] = _v56[_i122]
                     st.at = o264  # game.yaml:721
-                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[274])), False)
+                    st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[250])))][-1], (Z_at1 + ordinal(_L_e4.props['seat'], 'spaces', S[249])), False)
                 st.at = o266  # game.yaml:722
-                _i123 = (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[272]))
+                _i123 = (_L_w2 if type(_L_w2) is int and 0 <= _L_w2 < num_players else seat(st, _L_w2, S[247]))
                 _v57 = st.vars['score'][_i123] + 2
                 if _v57 < 0:
-                    raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[273])
+                    raise RuleError("'score' would fall to " + str(_v57) + ', below its minimum 0', S[248])
                 st.vars['score'][_i123] = _v57
                 st.at = o267  # game.yaml:723
                 if st.record_log:
@@ -6578,13 +6552,13 @@ def build(num_players, files):
                 st.at = o270  # game.yaml:725
                 _args101 = {'e': _L_e4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[279])
+                    enter_procedure(st, S[254])
                 st.inline += 1
                 try:
                     c_28(st, _args101, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure displaced (' + str(S[358]) + ')')
+                    traced(e, 'procedure displaced (' + str(S[332]) + ')')
                     raise
                 st.inline -= 1
     def c_28(st, env, pc):  # game.yaml:727
@@ -6594,12 +6568,12 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
         if pc <= 1:
             st.at = o280  # game.yaml:733
-            if any((((_s59.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s59.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t22.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t22.ordinal if _t22.kind == 'spaces' else ordinal(_t22, 'spaces', S[17])))]) == 0)) for _t22 in st.zones[(Z_area1 + ordinal(_s59.props['electorate'], 'electorates', S[16]))]))))) for _s59 in st.zones[(Z_area1 + (_L_e5.ordinal if _L_e5.kind == 'electorates' else ordinal(_L_e5, 'electorates', S[121])))]):
+            if any((((_s59.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s59.props['electorate'], 'electorates', S[9])])) and ((len((_r104 := st.zones[(Z_at1 + (_s59.ordinal if _s59.kind == 'spaces' else ordinal(_s59, 'spaces', S[10])))])) == 0) or ((_r104[-1].kind == 'knights') and (not any(((_t22.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t22.ordinal if _t22.kind == 'spaces' else ordinal(_t22, 'spaces', S[12])))]) == 0)) for _t22 in st.zones[(Z_area1 + ordinal(_s59.props['electorate'], 'electorates', S[11]))]))))) for _s59 in st.zones[(Z_area1 + (_L_e5.ordinal if _L_e5.kind == 'electorates' else ordinal(_L_e5, 'electorates', S[101])))]):
                 st.at = o279  # game.yaml:735
                 _actions2 = set()  # (the ids' order is never read)
                 _v58 = []
-                for _s60 in st.zones[(Z_area1 + (_L_e5.ordinal if _L_e5.kind == 'electorates' else ordinal(_L_e5, 'electorates', S[281])))]:  # game.yaml:738
-                    if not ((((_s60.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s60.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t23.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t23.ordinal if _t23.kind == 'spaces' else ordinal(_t23, 'spaces', S[17])))]) == 0)) for _t23 in st.zones[(Z_area1 + ordinal(_s60.props['electorate'], 'electorates', S[16]))])))))):
+                for _s60 in st.zones[(Z_area1 + (_L_e5.ordinal if _L_e5.kind == 'electorates' else ordinal(_L_e5, 'electorates', S[256])))]:  # game.yaml:738
+                    if not ((((_s60.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s60.props['electorate'], 'electorates', S[9])])) and ((len((_r105 := st.zones[(Z_at1 + (_s60.ordinal if _s60.kind == 'spaces' else ordinal(_s60, 'spaces', S[10])))])) == 0) or ((_r105[-1].kind == 'knights') and (not any(((_t23.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t23.ordinal if _t23.kind == 'spaces' else ordinal(_t23, 'spaces', S[12])))]) == 0)) for _t23 in st.zones[(Z_area1 + ordinal(_s60.props['electorate'], 'electorates', S[11]))])))))):
                         continue
                     _a2 = A_411 + _s60.type_id
                     if _a2 not in _actions2:  # an identical card: the same choice
@@ -6607,10 +6581,10 @@ def build(num_players, files):
                         _v58.append(_s60)
                 _end41 = len(_v58)
                 if not _end41:
-                    raise RuleError('a choice has no legal option', S[359])
+                    raise RuleError('a choice has no legal option', S[333])
                 _p25 = e279_player(st, env)
                 if type(_p25) is not int or not 0 <= _p25 < num_players:
-                    raise RuleError(not_a_seat(_p25, num_players), S[359])
+                    raise RuleError(not_a_seat(_p25, num_players), S[333])
                 if _p25 in st.players:  # else out of the game: no option runs
                     if _end41 > 1:
                         _i124 = st.choose(_end41)
@@ -6622,13 +6596,13 @@ def build(num_players, files):
                     st.at = o278  # game.yaml:738
                     _args102 = {'x': env['x'], 's': env['s']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[280])
+                        enter_procedure(st, S[255])
                     st.inline += 1
                     try:
                         proc_settle(st, _args102)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure settle (' + str(S[153]) + ')')
+                        traced(e, 'procedure settle (' + str(S[132]) + ')')
                         raise
                     st.inline -= 1
             else:
@@ -6638,13 +6612,13 @@ def build(num_players, files):
                 st.at = o275  # game.yaml:739
                 _args103 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[122])
+                    enter_procedure(st, S[102])
                 st.inline += 1
                 try:
                     proc_retire(st, _args103)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[89]) + ')')
+                    traced(e, 'procedure retire (' + str(S[69]) + ')')
                     raise
                 st.inline -= 1
     def c_29(st, env, pc):  # game.yaml:742
@@ -6654,13 +6628,13 @@ def build(num_players, files):
                 st.at = o282  # game.yaml:744
                 _args104 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[282])
+                    enter_procedure(st, S[257])
                 st.inline += 1
                 try:
                     c_30(st, _args104, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure election (' + str(S[360]) + ')')
+                    traced(e, 'procedure election (' + str(S[334]) + ')')
                     raise
                 st.inline -= 1
     def c_30(st, env, pc):  # game.yaml:746
@@ -6669,15 +6643,15 @@ def build(num_players, files):
             for _q11 in list(clockwise_from(st, st.vars['emperor'])):
                 env['q'] = _q11
                 st.at = o289  # game.yaml:752
-                if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c20.props['stack'].key == 'church') for _c20 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14])))]):
                     st.at = o288  # game.yaml:754
-                    _v59 = [_e14 for _e14 in K_electorates1 if (_e14.props['spiritual'] and (not st.vars['closed'][(_e14.ordinal if _e14.kind == 'electorates' else ordinal(_e14, 'electorates', S[283]))]) and (_e14 != st.vars['excommunicated']))]  # game.yaml:757
+                    _v59 = [_e14 for _e14 in K_electorates1 if (_e14.props['spiritual'] and (not st.vars['closed'][(_e14.ordinal if _e14.kind == 'electorates' else ordinal(_e14, 'electorates', S[258]))]) and (_e14 != st.vars['excommunicated']))]  # game.yaml:757
                     _end42 = len(_v59)
                     if not _end42:
-                        raise RuleError('a choice has no legal option', S[361])
+                        raise RuleError('a choice has no legal option', S[335])
                     _p26 = e288_player(st, env)
                     if type(_p26) is not int or not 0 <= _p26 < num_players:
-                        raise RuleError(not_a_seat(_p26, num_players), S[361])
+                        raise RuleError(not_a_seat(_p26, num_players), S[335])
                     if _p26 in st.players:  # else out of the game: no option runs
                         if _end42 > 1:
                             _i125 = st.choose(_end42)
@@ -6689,15 +6663,15 @@ def build(num_players, files):
                         st.at = o287  # game.yaml:758
                         st.vars['church_on'] = env['e']
                 st.at = o294  # game.yaml:760
-                if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[19])))]):
+                if any((_c21.props['stack'].key == 'excommunication') for _c21 in st.zones[(Z_play_area1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[14])))]):
                     st.at = o293  # game.yaml:762
-                    _v60 = [_e15 for _e15 in K_electorates1 if ((not _e15.props['spiritual']) and (not st.vars['closed'][(_e15.ordinal if _e15.kind == 'electorates' else ordinal(_e15, 'electorates', S[284]))]) and (_e15 != st.vars['church_on']))]  # game.yaml:765
+                    _v60 = [_e15 for _e15 in K_electorates1 if ((not _e15.props['spiritual']) and (not st.vars['closed'][(_e15.ordinal if _e15.kind == 'electorates' else ordinal(_e15, 'electorates', S[259]))]) and (_e15 != st.vars['church_on']))]  # game.yaml:765
                     _end43 = len(_v60)
                     if not _end43:
-                        raise RuleError('a choice has no legal option', S[362])
+                        raise RuleError('a choice has no legal option', S[336])
                     _p27 = e293_player(st, env)
                     if type(_p27) is not int or not 0 <= _p27 < num_players:
-                        raise RuleError(not_a_seat(_p27, num_players), S[362])
+                        raise RuleError(not_a_seat(_p27, num_players), S[336])
                     if _p27 in st.players:  # else out of the game: no option runs
                         if _end43 > 1:
                             _i126 = st.choose(_end43)
@@ -6710,11 +6684,11 @@ def build(num_players, files):
                         st.vars['excommunicated'] = env['e']
         if pc <= 1:
             st.at = o296  # game.yaml:768
-            _i127 = seat(st, st.vars['emperor'], S[123])
+            _i127 = seat(st, st.vars['emperor'], S[103])
             st.vars['vote'][_i127] = st.vars['emperor']
         if pc <= 2:
             st.at = o297  # game.yaml:769
-            _i128 = seat(st, st.vars['rival'], S[124])
+            _i128 = seat(st, st.vars['rival'], S[104])
             st.vars['vote'][_i128] = st.vars['rival']
         if pc <= 3:
             st.at = o304  # game.yaml:770
@@ -6727,10 +6701,10 @@ def build(num_players, files):
                 _end44 = 1
                 _end45 = _end44 + 1
                 if not _end45:
-                    raise RuleError('a choice has no legal option', S[363])
+                    raise RuleError('a choice has no legal option', S[337])
                 _p28 = e303_player(st, env)
                 if type(_p28) is not int or not 0 <= _p28 < num_players:
-                    raise RuleError(not_a_seat(_p28, num_players), S[363])
+                    raise RuleError(not_a_seat(_p28, num_players), S[337])
                 if _p28 in st.players:  # else out of the game: no option runs
                     if _end45 > 1:
                         _i129 = st.choose(_end45)
@@ -6740,23 +6714,23 @@ def build(num_players, files):
                         _i129 = 0
                     if _i129 < _end44:  # game.yaml:775
                         st.at = o300  # game.yaml:775
-                        _i130 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[285]))
+                        _i130 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[260]))
                         st.vars['vote'][_i130] = st.vars['emperor']
                     else:  # game.yaml:776
                         st.at = o302  # game.yaml:776
-                        _i131 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[286]))
+                        _i131 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[261]))
                         st.vars['vote'][_i131] = st.vars['rival']
             st.secret -= 1
         if pc <= 4:
             st.at = o305  # game.yaml:777
-            env['for_emperor'] = sum([fn_votes(st, S[126], _q13) for _q13 in st.players if (st.vars['vote'][(_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[125]))] == st.vars['emperor'])])
+            env['for_emperor'] = sum([fn_votes(st, S[106], _q13) for _q13 in st.players if (st.vars['vote'][(_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[105]))] == st.vars['emperor'])])
         if pc <= 5:
             st.at = o306  # game.yaml:778
-            env['for_rival'] = sum([fn_votes(st, S[128], _q14) for _q14 in st.players if (st.vars['vote'][(_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[127]))] == st.vars['rival'])])
+            env['for_rival'] = sum([fn_votes(st, S[108], _q14) for _q14 in st.players if (st.vars['vote'][(_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[107]))] == st.vars['rival'])])
         if pc <= 6:
             st.at = o307  # game.yaml:779
             if st.record_log:
-                st.log_line('votes revealed, ' + fmt_list_player1([_q15 for _q15 in st.players if (st.vars['vote'][(_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[129]))] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q16 for _q16 in st.players if (st.vars['vote'][(_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[130]))] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
+                st.log_line('votes revealed, ' + fmt_list_player1([_q15 for _q15 in st.players if (st.vars['vote'][(_q15 if type(_q15) is int and 0 <= _q15 < num_players else seat(st, _q15, S[109]))] == st.vars['emperor'])]) + ' for the Emperor ' + fmt_player1(st.vars['emperor']) + ' (' + fmt_int1(env['for_emperor']) + '), ' + fmt_list_player1([_q16 for _q16 in st.players if (st.vars['vote'][(_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[110]))] == st.vars['rival'])]) + ' for the rival ' + fmt_player1(st.vars['rival']) + ' (' + fmt_int1(env['for_rival']) + ')', -1)
         if pc <= 7:
             st.at = o308  # game.yaml:780
             env['victor'] = (st.vars['rival'] if (env['for_rival'] > env['for_emperor']) else st.vars['emperor'])
@@ -6765,12 +6739,12 @@ def build(num_players, files):
             for _q17 in list(st.players):
                 env['q'] = _q17
                 st.at = o313  # game.yaml:783
-                if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[131]))] == env['victor'])):
+                if ((env['q'] != env['victor']) and (st.vars['vote'][(env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[111]))] == env['victor'])):
                     st.at = o311  # game.yaml:784
-                    _i132 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[132]))
+                    _i132 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[112]))
                     _v61 = st.vars['score'][_i132] + 1
                     if _v61 < 0:
-                        raise RuleError("'score' would fall to " + str(_v61) + ', below its minimum 0', S[133])
+                        raise RuleError("'score' would fall to " + str(_v61) + ', below its minimum 0', S[113])
                     st.vars['score'][_i132] = _v61
                     st.at = o312  # game.yaml:784
                     if st.record_log:
@@ -6781,13 +6755,13 @@ def build(num_players, files):
                 st.at = o318  # game.yaml:785
                 _args105 = {'w': st.vars['rival']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[288])
+                    enter_procedure(st, S[263])
                 st.inline += 1
                 try:
                     c_31(st, _args105, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure crown (' + str(S[364]) + ')')
+                    traced(e, 'procedure crown (' + str(S[338]) + ')')
                     raise
                 st.inline -= 1
             else:
@@ -6808,7 +6782,7 @@ def build(num_players, files):
             for _q18 in list(st.players):
                 env['q'] = _q18
                 st.at = o324  # game.yaml:789
-                _i133 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[134]))
+                _i133 = (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[114]))
                 st.vars['vote'][_i133] = None
     def c_31(st, env, pc):  # game.yaml:791
         _L_w3 = env['w']
@@ -6832,13 +6806,13 @@ def build(num_players, files):
             st.at = o330  # game.yaml:799
             _args106 = {'p': _L_w3}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[135])
+                enter_procedure(st, S[115])
             st.inline += 1
             try:
                 c_7(st, _args106, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
+                traced(e, 'procedure fill_throne (' + str(S[298]) + ')')
                 raise
             st.inline -= 1
         if pc <= 5:
@@ -6847,13 +6821,13 @@ def build(num_players, files):
                 st.at = o332  # game.yaml:800
                 _args107 = {'p': env['old']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[289])
+                    enter_procedure(st, S[264])
                 st.inline += 1
                 try:
                     c_32(st, _args107, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure deposed (' + str(S[365]) + ')')
+                    traced(e, 'procedure deposed (' + str(S[339]) + ')')
                     raise
                 st.inline -= 1
     def c_32(st, env, pc):  # game.yaml:802
@@ -6863,15 +6837,15 @@ def build(num_players, files):
             env['x'] = st.zones[Z_aside1][-1]
         if pc <= 1:
             st.at = o342  # game.yaml:808
-            if any((((_s61.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s61.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s61.ordinal if _s61.kind == 'spaces' else ordinal(_s61, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s61.ordinal if _s61.kind == 'spaces' else ordinal(_s61, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t24.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t24.ordinal if _t24.kind == 'spaces' else ordinal(_t24, 'spaces', S[17])))]) == 0)) for _t24 in st.zones[(Z_area1 + ordinal(_s61.props['electorate'], 'electorates', S[16]))]))))) for _s61 in K_spaces1):
+            if any((((_s61.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s61.props['electorate'], 'electorates', S[9])])) and ((len((_r106 := st.zones[(Z_at1 + (_s61.ordinal if _s61.kind == 'spaces' else ordinal(_s61, 'spaces', S[10])))])) == 0) or ((_r106[-1].kind == 'knights') and (not any(((_t24.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t24.ordinal if _t24.kind == 'spaces' else ordinal(_t24, 'spaces', S[12])))]) == 0)) for _t24 in st.zones[(Z_area1 + ordinal(_s61.props['electorate'], 'electorates', S[11]))]))))) for _s61 in K_spaces1):
                 st.at = o341  # game.yaml:810
-                _v62 = [_s62 for _s62 in K_spaces1 if ((((_s62.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s62.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s62.ordinal if _s62.kind == 'spaces' else ordinal(_s62, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s62.ordinal if _s62.kind == 'spaces' else ordinal(_s62, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[17])))]) == 0)) for _t25 in st.zones[(Z_area1 + ordinal(_s62.props['electorate'], 'electorates', S[16]))]))))))]  # game.yaml:813
+                _v62 = [_s62 for _s62 in K_spaces1 if ((((_s62.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s62.props['electorate'], 'electorates', S[9])])) and ((len((_r107 := st.zones[(Z_at1 + (_s62.ordinal if _s62.kind == 'spaces' else ordinal(_s62, 'spaces', S[10])))])) == 0) or ((_r107[-1].kind == 'knights') and (not any(((_t25.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t25.ordinal if _t25.kind == 'spaces' else ordinal(_t25, 'spaces', S[12])))]) == 0)) for _t25 in st.zones[(Z_area1 + ordinal(_s62.props['electorate'], 'electorates', S[11]))]))))))]  # game.yaml:813
                 _end46 = len(_v62)
                 if not _end46:
-                    raise RuleError('a choice has no legal option', S[366])
+                    raise RuleError('a choice has no legal option', S[340])
                 _p29 = e341_player(st, env)
                 if type(_p29) is not int or not 0 <= _p29 < num_players:
-                    raise RuleError(not_a_seat(_p29, num_players), S[366])
+                    raise RuleError(not_a_seat(_p29, num_players), S[340])
                 if _p29 in st.players:  # else out of the game: no option runs
                     if _end46 > 1:
                         _i134 = st.choose(_end46)
@@ -6883,13 +6857,13 @@ def build(num_players, files):
                     st.at = o340  # game.yaml:813
                     _args108 = {'x': env['x'], 's': env['s']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[290])
+                        enter_procedure(st, S[265])
                     st.inline += 1
                     try:
                         proc_settle(st, _args108)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure settle (' + str(S[153]) + ')')
+                        traced(e, 'procedure settle (' + str(S[132]) + ')')
                         raise
                     st.inline -= 1
             else:
@@ -6899,31 +6873,31 @@ def build(num_players, files):
                 st.at = o337  # game.yaml:814
                 _args109 = {'x': env['x']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[136])
+                    enter_procedure(st, S[116])
                 st.inline += 1
                 try:
                     proc_retire(st, _args109)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure retire (' + str(S[89]) + ')')
+                    traced(e, 'procedure retire (' + str(S[69]) + ')')
                     raise
                 st.inline -= 1
     def c_33(st, env, pc):  # game.yaml:817
         if pc <= 0:
             st.at = o343  # game.yaml:820
-            _i135 = seat(st, st.vars['emperor'], S[137])
+            _i135 = seat(st, st.vars['emperor'], S[117])
             _v63 = st.vars['score'][_i135] + DL_rounds1[(st.vars['round'], )][1]
             if _v63 < 0:
-                raise RuleError("'score' would fall to " + str(_v63) + ', below its minimum 0', S[139])
+                raise RuleError("'score' would fall to " + str(_v63) + ', below its minimum 0', S[119])
             st.vars['score'][_i135] = _v63
         if pc <= 1:
             st.at = o344  # game.yaml:821
-            _i136 = seat(st, st.vars['emperor'], S[140])
+            _i136 = seat(st, st.vars['emperor'], S[120])
             _v64 = st.vars['thalers'][_i136] + DL_rounds2[(st.vars['round'], )][2]
             if _v64 > 12:
                 _v64 = 12  # the marker stops at the end; the excess is lost
             if _v64 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[142])
+                raise RuleError("'thalers' would fall to " + str(_v64) + ', below its minimum 0', S[122])
             st.vars['thalers'][_i136] = _v64
         if pc <= 2:
             st.at = o345  # game.yaml:822
@@ -6935,40 +6909,40 @@ def build(num_players, files):
                 st.at = o347  # game.yaml:823
                 _args110 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[291])
+                    enter_procedure(st, S[266])
                 st.inline += 1
                 try:
                     c_34(st, _args110, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_empire_city (' + str(S[367]) + ')')
+                    traced(e, 'procedure place_empire_city (' + str(S[341]) + ')')
                     raise
                 st.inline -= 1
             elif (DL_rounds6[(st.vars['round'], )][3] == 'move'):
                 st.at = o349  # game.yaml:824
                 _args111 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[292])
+                    enter_procedure(st, S[267])
                 st.inline += 1
                 try:
                     c_35(st, _args111, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
+                    traced(e, 'procedure move_empire_city (' + str(S[342]) + ')')
                     raise
                 st.inline -= 1
     def c_34(st, env, pc):  # game.yaml:826
         if pc <= 0:
             st.at = o357  # game.yaml:830
-            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s63.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s63.ordinal if _s63.kind == 'spaces' else ordinal(_s63, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s63.props['electorate'], 'electorates', S[6])]))) for _s63 in K_spaces1)):
+            if ((len(st.zones[Z_empire_supply1]) > 0) and any(((_s63.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s63.ordinal if _s63.kind == 'spaces' else ordinal(_s63, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s63.props['electorate'], 'electorates', S[3])]))) for _s63 in K_spaces1)):
                 st.at = o356  # game.yaml:832
-                _v65 = [_s64 for _s64 in K_spaces1 if ((_s64.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s64.ordinal if _s64.kind == 'spaces' else ordinal(_s64, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s64.props['electorate'], 'electorates', S[6])])))]  # game.yaml:835
+                _v65 = [_s64 for _s64 in K_spaces1 if ((_s64.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s64.ordinal if _s64.kind == 'spaces' else ordinal(_s64, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s64.props['electorate'], 'electorates', S[3])])))]  # game.yaml:835
                 _end47 = len(_v65)
                 if not _end47:
-                    raise RuleError('a choice has no legal option', S[369])
+                    raise RuleError('a choice has no legal option', S[343])
                 _p30 = e356_player(st, env)
                 if type(_p30) is not int or not 0 <= _p30 < num_players:
-                    raise RuleError(not_a_seat(_p30, num_players), S[369])
+                    raise RuleError(not_a_seat(_p30, num_players), S[343])
                 if _p30 in st.players:  # else out of the game: no option runs
                     if _end47 > 1:
                         _i137 = st.choose(_end47)
@@ -6978,32 +6952,32 @@ def build(num_players, files):
                         _i137 = 0
                     env['s'] = _v65[_i137]
                     st.at = o355  # game.yaml:836
-                    st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
+                    st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[269]))), False)
             else:
                 st.at = o352  # game.yaml:837
                 _args112 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[293])
+                    enter_procedure(st, S[268])
                 st.inline += 1
                 try:
                     c_35(st, _args112, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
+                    traced(e, 'procedure move_empire_city (' + str(S[342]) + ')')
                     raise
                 st.inline -= 1
     def c_35(st, env, pc):  # game.yaml:839
         if pc <= 0:
             st.at = o367  # game.yaml:843
-            if (any(((_s65.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s65.ordinal if _s65.kind == 'spaces' else ordinal(_s65, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s65.props['electorate'], 'electorates', S[6])]))) for _s65 in K_spaces1) and any(((len(st.zones[(Z_at1 + (_s66.ordinal if _s66.kind == 'spaces' else ordinal(_s66, 'spaces', S[147])))]) > 0) and (st.zones[(Z_at1 + (_s66.ordinal if _s66.kind == 'spaces' else ordinal(_s66, 'spaces', S[148])))][-1].kind == 'empire_cities')) for _s66 in K_spaces1)):
+            if (any(((_s65.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s65.ordinal if _s65.kind == 'spaces' else ordinal(_s65, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s65.props['electorate'], 'electorates', S[3])]))) for _s65 in K_spaces1) and any(((len((_r108 := st.zones[(Z_at1 + (_s66.ordinal if _s66.kind == 'spaces' else ordinal(_s66, 'spaces', S[127])))])) > 0) and (_r108[-1].kind == 'empire_cities')) for _s66 in K_spaces1)):
                 st.at = o366  # game.yaml:847
-                _v66 = [_s67 for _s67 in K_spaces1 if ((len(st.zones[(Z_at1 + (_s67.ordinal if _s67.kind == 'spaces' else ordinal(_s67, 'spaces', S[297])))]) > 0) and (st.zones[(Z_at1 + (_s67.ordinal if _s67.kind == 'spaces' else ordinal(_s67, 'spaces', S[298])))][-1].kind == 'empire_cities'))]  # game.yaml:850
+                _v66 = [_s67 for _s67 in K_spaces1 if ((len((_r109 := st.zones[(Z_at1 + (_s67.ordinal if _s67.kind == 'spaces' else ordinal(_s67, 'spaces', S[272])))])) > 0) and (_r109[-1].kind == 'empire_cities'))]  # game.yaml:850
                 _end48 = len(_v66)
                 if not _end48:
-                    raise RuleError('a choice has no legal option', S[370])
+                    raise RuleError('a choice has no legal option', S[344])
                 _p31 = e366_player(st, env)
                 if type(_p31) is not int or not 0 <= _p31 < num_players:
-                    raise RuleError(not_a_seat(_p31, num_players), S[370])
+                    raise RuleError(not_a_seat(_p31, num_players), S[344])
                 if _p31 in st.players:  # else out of the game: no option runs
                     if _end48 > 1:
                         _i138 = st.choose(_end48)
@@ -7013,15 +6987,15 @@ def build(num_players, files):
                         _i138 = 0
                     env['s'] = _v66[_i138]
                     st.at = o362  # game.yaml:854
-                    env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
+                    env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[270])))][-1]
                     st.at = o365  # game.yaml:855
-                    _v67 = [_t26 for _t26 in K_spaces1 if ((_t26.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t26.ordinal if _t26.kind == 'spaces' else ordinal(_t26, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_t26.props['electorate'], 'electorates', S[6])])))]  # game.yaml:858
+                    _v67 = [_t26 for _t26 in K_spaces1 if ((_t26.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t26.ordinal if _t26.kind == 'spaces' else ordinal(_t26, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_t26.props['electorate'], 'electorates', S[3])])))]  # game.yaml:858
                     _end49 = len(_v67)
                     if not _end49:
-                        raise RuleError('a choice has no legal option', S[371])
+                        raise RuleError('a choice has no legal option', S[345])
                     _p32 = e365_player(st, env)
                     if type(_p32) is not int or not 0 <= _p32 < num_players:
-                        raise RuleError(not_a_seat(_p32, num_players), S[371])
+                        raise RuleError(not_a_seat(_p32, num_players), S[345])
                     if _p32 in st.players:  # else out of the game: no option runs
                         if _end49 > 1:
                             _i139 = st.choose(_end49)
@@ -7031,7 +7005,7 @@ def build(num_players, files):
                             _i139 = 0
                         env['t'] = _v67[_i139]
                         st.at = o364  # game.yaml:858
-                        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+                        st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[271]))), False)
             else:
                 st.at = o359  # game.yaml:859
                 if st.record_log:
@@ -7040,13 +7014,13 @@ def build(num_players, files):
         _L_p26 = env['p']
         if pc <= 0:
             st.at = o79  # game.yaml:394
-            _v68 = [_s68 for _s68 in K_spaces1 if (((_s68.props['type'] == 'aristocrat') or (_s68.props['type'] == 'beside')) and (((len(st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[0])))]) > 0) and (st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[1])))][-1].kind == 'aristocrats')) and (st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[2])))][-1].owner == _L_p26)))]  # game.yaml:397
+            _v68 = [_s68 for _s68 in K_spaces1 if (((_s68.props['type'] == 'aristocrat') or (_s68.props['type'] == 'beside')) and (((len((_r110 := st.zones[(Z_at1 + (_s68.ordinal if _s68.kind == 'spaces' else ordinal(_s68, 'spaces', S[0])))])) > 0) and ((_r111 := _r110[-1]).kind == 'aristocrats')) and (_r111.owner == _L_p26)))]  # game.yaml:397
             _end50 = len(_v68)
             if not _end50:
-                raise RuleError('a choice has no legal option', S[323])
+                raise RuleError('a choice has no legal option', S[297])
             _p33 = e79_player(st, env)
             if type(_p33) is not int or not 0 <= _p33 < num_players:
-                raise RuleError(not_a_seat(_p33, num_players), S[323])
+                raise RuleError(not_a_seat(_p33, num_players), S[297])
             if _p33 in st.players:  # else out of the game: no option runs
                 if _end50 > 1:
                     _i140 = st.choose(_end50)
@@ -7056,7 +7030,7 @@ def build(num_players, files):
                     _i140 = 0
                 env['s'] = _v68[_i140]
                 st.at = o78  # game.yaml:399
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[156])))][-1], Z_throne1, False)
+                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[135])))][-1], Z_throne1, False)
     def c_94(st, env, pc):  # game.yaml:422
         if pc <= 0:
             st.at = o95  # game.yaml:423
@@ -7066,13 +7040,13 @@ def build(num_players, files):
             st.at = o96  # game.yaml:424
             _args113 = {'p': st.vars['emperor']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[158])
+                enter_procedure(st, S[137])
             st.inline += 1
             try:
                 c_7(st, _args113, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fill_throne (' + str(S[324]) + ')')
+                traced(e, 'procedure fill_throne (' + str(S[298]) + ')')
                 raise
             st.inline -= 1
         if pc <= 2:
@@ -7080,41 +7054,41 @@ def build(num_players, files):
             if (len(st.zones[Z_throne1]) > 0):
                 st.at = o98  # game.yaml:425
                 if st.record_log:
-                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[159])]) + ', is the new Emperor tile', -1)
+                    st.log_line(fmt_card1(st.zones[Z_throne1][-1]) + ', aged ' + fmt_int1(st.vars['age'][ordinal(st.zones[Z_throne1][-1], 'aristocrats', S[138])]) + ', is the new Emperor tile', -1)
     def c_101(st, env, pc):  # game.yaml:432
         _L_q6 = env['q']
         if pc <= 0:
             st.at = o102  # game.yaml:433
-            env['pink'] = len([1 for _c23 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[160])))] if (_c23.props['stack'].props['colour'] == 'pink')])
+            env['pink'] = len([1 for _c23 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[139])))] if (_c23.props['stack'].props['colour'] == 'pink')])
         if pc <= 1:
             st.at = o103  # game.yaml:434
-            env['blue'] = len([1 for _c24 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[161])))] if (_c24.props['stack'].props['colour'] == 'blue')])
+            env['blue'] = len([1 for _c24 in st.zones[(Z_play_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[140])))] if (_c24.props['stack'].props['colour'] == 'blue')])
         if pc <= 2:
             st.at = o108  # game.yaml:435
             if (env['blue'] > env['pink']):
                 st.at = o105  # game.yaml:435
                 _args114 = {'q': _L_q6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[162])
+                    enter_procedure(st, S[141])
                 st.inline += 1
                 try:
                     c_11(st, _args114, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure son (' + str(S[325]) + ')')
+                    traced(e, 'procedure son (' + str(S[299]) + ')')
                     raise
                 st.inline -= 1
             elif (env['pink'] > 0):
                 st.at = o107  # game.yaml:435
                 _args115 = {'q': _L_q6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[163])
+                    enter_procedure(st, S[142])
                 st.inline += 1
                 try:
                     c_12(st, _args115, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure daughter (' + str(S[326]) + ')')
+                    traced(e, 'procedure daughter (' + str(S[300]) + ')')
                     raise
                 st.inline -= 1
     def c_104(st, env, pc):  # game.yaml:435
@@ -7123,13 +7097,13 @@ def build(num_players, files):
             st.at = o105  # game.yaml:435
             _args116 = {'q': _L_q7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[162])
+                enter_procedure(st, S[141])
             st.inline += 1
             try:
                 c_11(st, _args116, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure son (' + str(S[325]) + ')')
+                traced(e, 'procedure son (' + str(S[299]) + ')')
                 raise
             st.inline -= 1
     def c_106(st, env, pc):  # game.yaml:435
@@ -7138,13 +7112,13 @@ def build(num_players, files):
             st.at = o107  # game.yaml:435
             _args117 = {'q': _L_q8}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[163])
+                enter_procedure(st, S[142])
             st.inline += 1
             try:
                 c_12(st, _args117, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure daughter (' + str(S[326]) + ')')
+                traced(e, 'procedure daughter (' + str(S[300]) + ')')
                 raise
             st.inline -= 1
     def c_117(st, env, pc):  # game.yaml:443
@@ -7157,13 +7131,13 @@ def build(num_players, files):
             st.at = o119  # game.yaml:443
             _args118 = {'p': _L_q9, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[164])
+                enter_procedure(st, S[143])
             st.inline += 1
             try:
                 c_6(st, _args118, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                traced(e, 'procedure place_new (' + str(S[301]) + ')')
                 raise
             st.inline -= 1
     def c_121(st, env, pc):  # game.yaml:455
@@ -7171,15 +7145,15 @@ def build(num_players, files):
         _L_s2 = env['s']
         if pc <= 0:
             st.at = o122  # game.yaml:455
-            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_L_s2.ordinal if _L_s2.kind == 'spaces' else ordinal(_L_s2, 'spaces', S[165])))][-1]}
+            _args119 = {'q': _L_q10, 'b': st.zones[(Z_at1 + (_L_s2.ordinal if _L_s2.kind == 'spaces' else ordinal(_L_s2, 'spaces', S[144])))][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[166])
+                enter_procedure(st, S[145])
             st.inline += 1
             try:
                 c_13(st, _args119, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure offer (' + str(S[329]) + ')')
+                traced(e, 'procedure offer (' + str(S[303]) + ')')
                 raise
             st.inline -= 1
     def c_123(st, env, pc):  # game.yaml:458
@@ -7188,26 +7162,26 @@ def build(num_players, files):
             st.at = o124  # game.yaml:458
             _args120 = {'q': _L_q11, 'b': st.zones[Z_throne1][-1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[167])
+                enter_procedure(st, S[146])
             st.inline += 1
             try:
                 c_13(st, _args120, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure offer (' + str(S[329]) + ')')
+                traced(e, 'procedure offer (' + str(S[303]) + ')')
                 raise
             st.inline -= 1
     def c_136(st, env, pc):  # game.yaml:483
         _L_p27 = env['p']
         if pc <= 0:
             st.at = o142  # game.yaml:484
-            _v69 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k11.ordinal if _k11.kind == 'stacks' else ordinal(_k11, 'stacks', S[37])))]) > 0) and fn_may_take(st, S[184], _L_p27, _k11))]  # game.yaml:487
+            _v69 = [_k11 for _k11 in K_stacks1 if ((len(st.zones[(Z_pile1 + (_k11.ordinal if _k11.kind == 'stacks' else ordinal(_k11, 'stacks', S[28])))]) > 0) and fn_may_take(st, S[163], _L_p27, _k11))]  # game.yaml:487
             _end51 = len(_v69)
             if not _end51:
-                raise RuleError('a choice has no legal option', S[332])
+                raise RuleError('a choice has no legal option', S[306])
             _p34 = e142_player(st, env)
             if type(_p34) is not int or not 0 <= _p34 < num_players:
-                raise RuleError(not_a_seat(_p34, num_players), S[332])
+                raise RuleError(not_a_seat(_p34, num_players), S[306])
             if _p34 in st.players:  # else out of the game: no option runs
                 if _end51 > 1:
                     _i141 = st.choose(_end51)
@@ -7217,28 +7191,28 @@ def build(num_players, files):
                     _i141 = 0
                 env['k'] = _v69[_i141]
                 st.at = o138  # game.yaml:491
-                st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[177]))), False)
+                st.move(st.zones[(Z_pile1 + (env['k'].ordinal if env['k'].kind == 'stacks' else ordinal(env['k'], 'stacks', S[157])))][-1], (Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[156]))), False)
                 st.at = o139  # game.yaml:492
-                _i142 = (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[179]))
+                _i142 = (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[158]))
                 _v70 = st.vars['thalers'][_i142] - env['k'].props['cost']
                 if _v70 > 12:
                     _v70 = 12  # the marker stops at the end; the excess is lost
                 if _v70 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[180])
+                    raise RuleError("'thalers' would fall to " + str(_v70) + ', below its minimum 0', S[159])
                 st.vars['thalers'][_i142] = _v70
                 st.at = o140  # game.yaml:493
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[181])))][-1]), -1)
+                    st.log_line(fmt_player1(_L_p27) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p27 if type(_L_p27) is int and 0 <= _L_p27 < num_players else seat(st, _L_p27, S[160])))][-1]), -1)
                 st.at = o141  # game.yaml:494
                 _args121 = {'p': _L_p27, 'a': env['k'].key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[182])
+                    enter_procedure(st, S[161])
                 st.inline += 1
                 try:
                     c_17(st, _args121, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure use_card (' + str(S[333]) + ')')
+                    traced(e, 'procedure use_card (' + str(S[307]) + ')')
                     raise
                 st.inline -= 1
     def c_137(st, env, pc):  # game.yaml:490
@@ -7246,44 +7220,44 @@ def build(num_players, files):
         _L_k1 = env['k']
         if pc <= 0:
             st.at = o138  # game.yaml:491
-            st.move(st.zones[(Z_pile1 + (_L_k1.ordinal if _L_k1.kind == 'stacks' else ordinal(_L_k1, 'stacks', S[178])))][-1], (Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[177]))), False)
+            st.move(st.zones[(Z_pile1 + (_L_k1.ordinal if _L_k1.kind == 'stacks' else ordinal(_L_k1, 'stacks', S[157])))][-1], (Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[156]))), False)
         if pc <= 1:
             st.at = o139  # game.yaml:492
-            _i143 = (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[179]))
+            _i143 = (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[158]))
             _v71 = st.vars['thalers'][_i143] - _L_k1.props['cost']
             if _v71 > 12:
                 _v71 = 12  # the marker stops at the end; the excess is lost
             if _v71 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[180])
+                raise RuleError("'thalers' would fall to " + str(_v71) + ', below its minimum 0', S[159])
             st.vars['thalers'][_i143] = _v71
         if pc <= 2:
             st.at = o140  # game.yaml:493
             if st.record_log:
-                st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[181])))][-1]), -1)
+                st.log_line(fmt_player1(_L_p28) + ' buys ' + fmt_card1(st.zones[(Z_play_area1 + (_L_p28 if type(_L_p28) is int and 0 <= _L_p28 < num_players else seat(st, _L_p28, S[160])))][-1]), -1)
         if pc <= 3:
             st.at = o141  # game.yaml:494
             _args122 = {'p': _L_p28, 'a': _L_k1.key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[182])
+                enter_procedure(st, S[161])
             st.inline += 1
             try:
                 c_17(st, _args122, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure use_card (' + str(S[333]) + ')')
+                traced(e, 'procedure use_card (' + str(S[307]) + ')')
                 raise
             st.inline -= 1
     def c_143(st, env, pc):  # game.yaml:499
         _L_p29 = env['p']
         if pc <= 0:
             st.at = o149  # game.yaml:500
-            _v72 = [_k12 for _k12 in K_stacks1 if (fn_trier_may_use(st, S[189], _L_p29, _k12))]  # game.yaml:503
+            _v72 = [_k12 for _k12 in K_stacks1 if (fn_trier_may_use(st, S[168], _L_p29, _k12))]  # game.yaml:503
             _end52 = len(_v72)
             if not _end52:
-                raise RuleError('a choice has no legal option', S[334])
+                raise RuleError('a choice has no legal option', S[308])
             _p35 = e149_player(st, env)
             if type(_p35) is not int or not 0 <= _p35 < num_players:
-                raise RuleError(not_a_seat(_p35, num_players), S[334])
+                raise RuleError(not_a_seat(_p35, num_players), S[308])
             if _p35 in st.players:  # else out of the game: no option runs
                 if _end52 > 1:
                     _i144 = st.choose(_end52)
@@ -7293,15 +7267,15 @@ def build(num_players, files):
                     _i144 = 0
                 env['k'] = _v72[_i144]
                 st.at = o145  # game.yaml:507
-                _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
+                _i145 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[164]))
                 st.vars['privilege_used'][_i145] = True
                 st.at = o146  # game.yaml:508
-                _i146 = (_L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else seat(st, _L_p29, S[186]))
+                _i146 = (_L_p29 if type(_L_p29) is int and 0 <= _L_p29 < num_players else seat(st, _L_p29, S[165]))
                 _v73 = st.vars['thalers'][_i146] - env['k'].props['cost']
                 if _v73 > 12:
                     _v73 = 12  # the marker stops at the end; the excess is lost
                 if _v73 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[187])
+                    raise RuleError("'thalers' would fall to " + str(_v73) + ', below its minimum 0', S[166])
                 st.vars['thalers'][_i146] = _v73
                 st.at = o147  # game.yaml:509
                 if st.record_log:
@@ -7309,13 +7283,13 @@ def build(num_players, files):
                 st.at = o148  # game.yaml:510
                 _args123 = {'p': _L_p29, 'a': env['k'].key}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[188])
+                    enter_procedure(st, S[167])
                 st.inline += 1
                 try:
                     c_17(st, _args123, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure use_card (' + str(S[333]) + ')')
+                    traced(e, 'procedure use_card (' + str(S[307]) + ')')
                     raise
                 st.inline -= 1
     def c_144(st, env, pc):  # game.yaml:506
@@ -7323,16 +7297,16 @@ def build(num_players, files):
         _L_k2 = env['k']
         if pc <= 0:
             st.at = o145  # game.yaml:507
-            _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[185]))
+            _i147 = (C_trier1.ordinal if C_trier1.kind == 'electorates' else ordinal(C_trier1, 'electorates', S[164]))
             st.vars['privilege_used'][_i147] = True
         if pc <= 1:
             st.at = o146  # game.yaml:508
-            _i148 = (_L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else seat(st, _L_p30, S[186]))
+            _i148 = (_L_p30 if type(_L_p30) is int and 0 <= _L_p30 < num_players else seat(st, _L_p30, S[165]))
             _v74 = st.vars['thalers'][_i148] - _L_k2.props['cost']
             if _v74 > 12:
                 _v74 = 12  # the marker stops at the end; the excess is lost
             if _v74 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[187])
+                raise RuleError("'thalers' would fall to " + str(_v74) + ', below its minimum 0', S[166])
             st.vars['thalers'][_i148] = _v74
         if pc <= 2:
             st.at = o147  # game.yaml:509
@@ -7342,115 +7316,115 @@ def build(num_players, files):
             st.at = o148  # game.yaml:510
             _args124 = {'p': _L_p30, 'a': _L_k2.key}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[188])
+                enter_procedure(st, S[167])
             st.inline += 1
             try:
                 c_17(st, _args124, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure use_card (' + str(S[333]) + ')')
+                traced(e, 'procedure use_card (' + str(S[307]) + ')')
                 raise
             st.inline -= 1
     def c_154(st, env, pc):  # game.yaml:521
         _L_p31 = env['p']
         if pc <= 0:
             st.at = o155  # game.yaml:521
-            _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[193]))
+            _i149 = (C_koeln1.ordinal if C_koeln1.kind == 'electorates' else ordinal(C_koeln1, 'electorates', S[172]))
             st.vars['privilege_used'][_i149] = True
         if pc <= 1:
             st.at = o156  # game.yaml:521
             _args125 = {'p': _L_p31, 'optional': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[194])
+                enter_procedure(st, S[173])
             st.inline += 1
             try:
                 c_18(st, _args125, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure doctor (' + str(S[335]) + ')')
+                traced(e, 'procedure doctor (' + str(S[309]) + ')')
                 raise
             st.inline -= 1
     def c_157(st, env, pc):  # game.yaml:525
         _L_p32 = env['p']
         if pc <= 0:
             st.at = o158  # game.yaml:525
-            _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[195]))
+            _i150 = (C_pfalz1.ordinal if C_pfalz1.kind == 'electorates' else ordinal(C_pfalz1, 'electorates', S[174]))
             st.vars['privilege_used'][_i150] = True
         if pc <= 1:
             st.at = o159  # game.yaml:525
             _args126 = {'p': _L_p32, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[196])
+                enter_procedure(st, S[175])
             st.inline += 1
             try:
                 c_6(st, _args126, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                traced(e, 'procedure place_new (' + str(S[301]) + ')')
                 raise
             st.inline -= 1
     def c_160(st, env, pc):  # game.yaml:530
         _L_p33 = env['p']
         if pc <= 0:
             st.at = o161  # game.yaml:530
-            _i151 = (_L_p33 if type(_L_p33) is int and 0 <= _L_p33 < num_players else seat(st, _L_p33, S[197]))
+            _i151 = (_L_p33 if type(_L_p33) is int and 0 <= _L_p33 < num_players else seat(st, _L_p33, S[176]))
             _v75 = st.vars['thalers'][_i151] - 1
             if _v75 > 12:
                 _v75 = 12  # the marker stops at the end; the excess is lost
             if _v75 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v75) + ', below its minimum 0', S[198])
+                raise RuleError("'thalers' would fall to " + str(_v75) + ', below its minimum 0', S[177])
             st.vars['thalers'][_i151] = _v75
         if pc <= 1:
             st.at = o162  # game.yaml:530
             _args127 = {'p': _L_p33}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[199])
+                enter_procedure(st, S[178])
             st.inline += 1
             try:
                 c_15(st, _args127, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_knight (' + str(S[336]) + ')')
+                traced(e, 'procedure place_knight (' + str(S[310]) + ')')
                 raise
             st.inline -= 1
     def c_163(st, env, pc):  # game.yaml:538
         _L_p34 = env['p']
         if pc <= 0:
             st.at = o164  # game.yaml:538
-            _i152 = (_L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else seat(st, _L_p34, S[200]))
+            _i152 = (_L_p34 if type(_L_p34) is int and 0 <= _L_p34 < num_players else seat(st, _L_p34, S[179]))
             _v76 = st.vars['thalers'][_i152] - 1
             if _v76 > 12:
                 _v76 = 12  # the marker stops at the end; the excess is lost
             if _v76 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v76) + ', below its minimum 0', S[201])
+                raise RuleError("'thalers' would fall to " + str(_v76) + ', below its minimum 0', S[180])
             st.vars['thalers'][_i152] = _v76
         if pc <= 1:
             st.at = o165  # game.yaml:538
             _args128 = {'p': _L_p34}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[202])
+                enter_procedure(st, S[181])
             st.inline += 1
             try:
                 c_16(st, _args128, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_knight (' + str(S[337]) + ')')
+                traced(e, 'procedure move_knight (' + str(S[311]) + ')')
                 raise
             st.inline -= 1
     def c_173(st, env, pc):  # game.yaml:561
         _L_s3 = env['s']
         if pc <= 0:
             st.at = o174  # game.yaml:562
-            env['k'] = st.zones[(Z_at1 + (_L_s3.ordinal if _L_s3.kind == 'spaces' else ordinal(_L_s3, 'spaces', S[217])))][-1]
+            env['k'] = st.zones[(Z_at1 + (_L_s3.ordinal if _L_s3.kind == 'spaces' else ordinal(_L_s3, 'spaces', S[196])))][-1]
         if pc <= 1:
             st.at = o177  # game.yaml:563
-            _v77 = [_t27 for _t27 in K_spaces1 if (((((_t27.props['type'] == 'aristocrat') or (_t27.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_t27.ordinal if _t27.kind == 'spaces' else ordinal(_t27, 'spaces', S[7])))]) == 0)) and (not st.vars['closed'][ordinal(_t27.props['electorate'], 'electorates', S[8])])))]  # game.yaml:566
+            _v77 = [_t27 for _t27 in K_spaces1 if (((((_t27.props['type'] == 'aristocrat') or (_t27.props['type'] == 'castle')) and (len(st.zones[(Z_at1 + (_t27.ordinal if _t27.kind == 'spaces' else ordinal(_t27, 'spaces', S[4])))]) == 0)) and (not st.vars['closed'][ordinal(_t27.props['electorate'], 'electorates', S[5])])))]  # game.yaml:566
             _end53 = len(_v77)
             if not _end53:
-                raise RuleError('a choice has no legal option', S[340])
+                raise RuleError('a choice has no legal option', S[314])
             _p36 = e177_player(st, env)
             if type(_p36) is not int or not 0 <= _p36 < num_players:
-                raise RuleError(not_a_seat(_p36, num_players), S[340])
+                raise RuleError(not_a_seat(_p36, num_players), S[314])
             if _p36 in st.players:  # else out of the game: no option runs
                 if _end53 > 1:
                     _i153 = st.choose(_end53)
@@ -7460,20 +7434,20 @@ def build(num_players, files):
                     _i153 = 0
                 env['t'] = _v77[_i153]
                 st.at = o176  # game.yaml:566
-                st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[218]))), False)
+                st.move(env['k'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[197]))), False)
     def c_183(st, env, pc):  # game.yaml:575
         _L_p35 = env['p']
         if pc <= 0:
             st.at = o184  # game.yaml:575
             _args129 = {'p': _L_p35, 'optional': (len(st.players) == 2)}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[222])
+                enter_procedure(st, S[199])
             st.inline += 1
             try:
                 c_18(st, _args129, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure doctor (' + str(S[335]) + ')')
+                traced(e, 'procedure doctor (' + str(S[309]) + ')')
                 raise
             st.inline -= 1
     def c_185(st, env, pc):  # game.yaml:576
@@ -7482,13 +7456,13 @@ def build(num_players, files):
             st.at = o186  # game.yaml:576
             _args130 = {'p': _L_p36}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[223])
+                enter_procedure(st, S[200])
             st.inline += 1
             try:
                 c_19(st, _args130, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_card (' + str(S[341]) + ')')
+                traced(e, 'procedure move_card (' + str(S[315]) + ')')
                 raise
             st.inline -= 1
     def c_189(st, env, pc):  # game.yaml:578
@@ -7497,13 +7471,13 @@ def build(num_players, files):
             st.at = o190  # game.yaml:578
             _args131 = {'p': _L_p37}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[224])
+                enter_procedure(st, S[201])
             st.inline += 1
             try:
                 c_20(st, _args131, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure permit (' + str(S[342]) + ')')
+                traced(e, 'procedure permit (' + str(S[316]) + ')')
                 raise
             st.inline -= 1
     def c_191(st, env, pc):  # game.yaml:579
@@ -7512,13 +7486,13 @@ def build(num_players, files):
             st.at = o192  # game.yaml:579
             _args132 = {'p': _L_p38}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[225])
+                enter_procedure(st, S[202])
             st.inline += 1
             try:
                 c_21(st, _args132, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure ordinance (' + str(S[343]) + ')')
+                traced(e, 'procedure ordinance (' + str(S[317]) + ')')
                 raise
             st.inline -= 1
     def c_193(st, env, pc):  # game.yaml:580
@@ -7527,13 +7501,13 @@ def build(num_players, files):
             st.at = o194  # game.yaml:580
             _args133 = {'p': _L_p39}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[226])
+                enter_procedure(st, S[203])
             st.inline += 1
             try:
                 c_22(st, _args133, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure promotion (' + str(S[344]) + ')')
+                traced(e, 'procedure promotion (' + str(S[318]) + ')')
                 raise
             st.inline -= 1
     def c_195(st, env, pc):  # game.yaml:581
@@ -7542,29 +7516,29 @@ def build(num_players, files):
             st.at = o196  # game.yaml:581
             _args134 = {'p': _L_p40}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[227])
+                enter_procedure(st, S[204])
             st.inline += 1
             try:
                 c_23(st, _args134, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure kings_daughter (' + str(S[345]) + ')')
+                traced(e, 'procedure kings_daughter (' + str(S[319]) + ')')
                 raise
             st.inline -= 1
     def c_204(st, env, pc):  # game.yaml:607
         _L_s4 = env['s']
         if pc <= 0:
             st.at = o205  # game.yaml:608
-            env['x'] = st.zones[(Z_at1 + (_L_s4.ordinal if _L_s4.kind == 'spaces' else ordinal(_L_s4, 'spaces', S[239])))][-1]
+            env['x'] = st.zones[(Z_at1 + (_L_s4.ordinal if _L_s4.kind == 'spaces' else ordinal(_L_s4, 'spaces', S[216])))][-1]
         if pc <= 1:
             st.at = o208  # game.yaml:609
-            _v78 = [_t28 for _t28 in K_spaces1 if ((((_t28.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t28.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[17])))]) == 0)) for _t29 in st.zones[(Z_area1 + ordinal(_t28.props['electorate'], 'electorates', S[16]))]))))) and (_t28.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
+            _v78 = [_t28 for _t28 in K_spaces1 if ((((_t28.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_t28.props['electorate'], 'electorates', S[9])])) and ((len((_r112 := st.zones[(Z_at1 + (_t28.ordinal if _t28.kind == 'spaces' else ordinal(_t28, 'spaces', S[10])))])) == 0) or ((_r112[-1].kind == 'knights') and (not any(((_t29.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t29.ordinal if _t29.kind == 'spaces' else ordinal(_t29, 'spaces', S[12])))]) == 0)) for _t29 in st.zones[(Z_area1 + ordinal(_t28.props['electorate'], 'electorates', S[11]))]))))) and (_t28.props['electorate'] != _L_s4.props['electorate']))]  # game.yaml:612
             _end54 = len(_v78)
             if not _end54:
-                raise RuleError('a choice has no legal option', S[348])
+                raise RuleError('a choice has no legal option', S[322])
             _p37 = e208_player(st, env)
             if type(_p37) is not int or not 0 <= _p37 < num_players:
-                raise RuleError(not_a_seat(_p37, num_players), S[348])
+                raise RuleError(not_a_seat(_p37, num_players), S[322])
             if _p37 in st.players:  # else out of the game: no option runs
                 if _end54 > 1:
                     _i154 = st.choose(_end54)
@@ -7576,13 +7550,13 @@ def build(num_players, files):
                 st.at = o207  # game.yaml:613
                 _args135 = {'x': env['x'], 's': env['t']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[240])
+                    enter_procedure(st, S[217])
                 st.inline += 1
                 try:
                     proc_settle(st, _args135)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[153]) + ')')
+                    traced(e, 'procedure settle (' + str(S[132]) + ')')
                     raise
                 st.inline -= 1
     def c_211(st, env, pc):  # game.yaml:623
@@ -7591,54 +7565,54 @@ def build(num_players, files):
             st.at = o212  # game.yaml:623
             _args136 = {'p': _L_p41, 'side': False}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[242])
+                enter_procedure(st, S[219])
             st.inline += 1
             try:
                 c_6(st, _args136, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                traced(e, 'procedure place_new (' + str(S[301]) + ')')
                 raise
             st.inline -= 1
     def c_213(st, env, pc):  # game.yaml:625
         _L_p42 = env['p']
         if pc <= 0:
             st.at = o214  # game.yaml:625
-            _i155 = (_L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else seat(st, _L_p42, S[243]))
+            _i155 = (_L_p42 if type(_L_p42) is int and 0 <= _L_p42 < num_players else seat(st, _L_p42, S[220]))
             _v79 = st.vars['thalers'][_i155] - 2
             if _v79 > 12:
                 _v79 = 12  # the marker stops at the end; the excess is lost
             if _v79 < 0:
-                raise RuleError("'thalers' would fall to " + str(_v79) + ', below its minimum 0', S[244])
+                raise RuleError("'thalers' would fall to " + str(_v79) + ', below its minimum 0', S[221])
             st.vars['thalers'][_i155] = _v79
         if pc <= 1:
             st.at = o215  # game.yaml:625
             _args137 = {'p': _L_p42, 'side': True}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[245])
+                enter_procedure(st, S[222])
             st.inline += 1
             try:
                 c_6(st, _args137, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_new (' + str(S[327]) + ')')
+                traced(e, 'procedure place_new (' + str(S[301]) + ')')
                 raise
             st.inline -= 1
     def c_234(st, env, pc):  # game.yaml:678
         _L_q12 = env['q']
         if pc <= 0:
             st.at = o237  # game.yaml:678
-            if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[19])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[18])))])):
+            if (any((_c25.props['stack'].key == 'gray') for _c25 in st.zones[(Z_play_area1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[14])))]) and any((_x41.kind == 'aristocrats') for _x41 in st.zones[(Z_supply1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[13])))])):
                 st.at = o236  # game.yaml:678
                 _args138 = {'q': _L_q12}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[265])
+                    enter_procedure(st, S[240])
                 st.inline += 1
                 try:
                     c_25(st, _args138, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure gray_eminence (' + str(S[353]) + ')')
+                    traced(e, 'procedure gray_eminence (' + str(S[327]) + ')')
                     raise
                 st.inline -= 1
     def c_235(st, env, pc):  # game.yaml:678
@@ -7647,30 +7621,30 @@ def build(num_players, files):
             st.at = o236  # game.yaml:678
             _args139 = {'q': _L_q13}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[265])
+                enter_procedure(st, S[240])
             st.inline += 1
             try:
                 c_25(st, _args139, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure gray_eminence (' + str(S[353]) + ')')
+                traced(e, 'procedure gray_eminence (' + str(S[327]) + ')')
                 raise
             st.inline -= 1
     def c_239(st, env, pc):  # game.yaml:679
         _L_e6 = env['e']
         if pc <= 0:
             st.at = o242  # game.yaml:679
-            if (not st.vars['closed'][(_L_e6.ordinal if _L_e6.kind == 'electorates' else ordinal(_L_e6, 'electorates', S[266]))]):
+            if (not st.vars['closed'][(_L_e6.ordinal if _L_e6.kind == 'electorates' else ordinal(_L_e6, 'electorates', S[241]))]):
                 st.at = o241  # game.yaml:679
                 _args140 = {'e': _L_e6}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[267])
+                    enter_procedure(st, S[242])
                 st.inline += 1
                 try:
                     c_26(st, _args140, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure new_elector (' + str(S[354]) + ')')
+                    traced(e, 'procedure new_elector (' + str(S[328]) + ')')
                     raise
                 st.inline -= 1
     def c_240(st, env, pc):  # game.yaml:679
@@ -7679,13 +7653,13 @@ def build(num_players, files):
             st.at = o241  # game.yaml:679
             _args141 = {'e': _L_e7}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[267])
+                enter_procedure(st, S[242])
             st.inline += 1
             try:
                 c_26(st, _args141, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure new_elector (' + str(S[354]) + ')')
+                traced(e, 'procedure new_elector (' + str(S[328]) + ')')
                 raise
             st.inline -= 1
     def c_253(st, env, pc):  # game.yaml:704
@@ -7695,24 +7669,24 @@ def build(num_players, files):
             st.at = o254  # game.yaml:704
             _args142 = {'e': _L_e8, 'w': _L_w4}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[271])
+                enter_procedure(st, S[246])
             st.inline += 1
             try:
                 c_27(st, _args142, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure change_of_power (' + str(S[356]) + ')')
+                traced(e, 'procedure change_of_power (' + str(S[330]) + ')')
                 raise
             st.inline -= 1
     def c_262(st, env, pc):  # game.yaml:716
-        _L_w5 = env['w']
         _L_e9 = env['e']
+        _L_w5 = env['w']
         if pc <= 0:
             st.at = o265  # game.yaml:717
             _actions3 = set()  # (the ids' order is never read)
             _v80 = []
-            for _s69 in st.zones[(Z_area1 + (_L_e9.ordinal if _L_e9.kind == 'electorates' else ordinal(_L_e9, 'electorates', S[277])))]:  # game.yaml:720
-                if not (fn_suitable(st, S[278], _L_w5, _L_e9, _s69)):
+            for _s69 in st.zones[(Z_area1 + (_L_e9.ordinal if _L_e9.kind == 'electorates' else ordinal(_L_e9, 'electorates', S[252])))]:  # game.yaml:720
+                if not (fn_suitable(st, S[253], _L_w5, _L_e9, _s69)):
                     continue
                 _a3 = A_401 + _s69.type_id
                 if _a3 not in _actions3:  # an identical card: the same choice
@@ -7720,10 +7694,10 @@ def build(num_players, files):
                     _v80.append(_s69)
             _end55 = len(_v80)
             if not _end55:
-                raise RuleError('a choice has no legal option', S[357])
+                raise RuleError('a choice has no legal option', S[331])
             _p38 = e265_player(st, env)
             if type(_p38) is not int or not 0 <= _p38 < num_players:
-                raise RuleError(not_a_seat(_p38, num_players), S[357])
+                raise RuleError(not_a_seat(_p38, num_players), S[331])
             if _p38 in st.players:  # else out of the game: no option runs
                 if _end55 > 1:
                     _i156 = st.choose(_end55)
@@ -7733,13 +7707,13 @@ def build(num_players, files):
                     _i156 = 0
                 env['s'] = _v80[_i156]
                 st.at = o264  # game.yaml:721
-                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[275])))][-1], (Z_at1 + ordinal(_L_e9.props['seat'], 'spaces', S[274])), False)
+                st.move(st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[250])))][-1], (Z_at1 + ordinal(_L_e9.props['seat'], 'spaces', S[249])), False)
         if pc <= 1:
             st.at = o266  # game.yaml:722
-            _i157 = (_L_w5 if type(_L_w5) is int and 0 <= _L_w5 < num_players else seat(st, _L_w5, S[272]))
+            _i157 = (_L_w5 if type(_L_w5) is int and 0 <= _L_w5 < num_players else seat(st, _L_w5, S[247]))
             _v81 = st.vars['score'][_i157] + 2
             if _v81 < 0:
-                raise RuleError("'score' would fall to " + str(_v81) + ', below its minimum 0', S[273])
+                raise RuleError("'score' would fall to " + str(_v81) + ', below its minimum 0', S[248])
             st.vars['score'][_i157] = _v81
         if pc <= 2:
             st.at = o267  # game.yaml:723
@@ -7751,13 +7725,13 @@ def build(num_players, files):
             st.at = o270  # game.yaml:725
             _args143 = {'e': _L_e10}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[279])
+                enter_procedure(st, S[254])
             st.inline += 1
             try:
                 c_28(st, _args143, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure displaced (' + str(S[358]) + ')')
+                traced(e, 'procedure displaced (' + str(S[332]) + ')')
                 raise
             st.inline -= 1
     def c_276(st, env, pc):  # game.yaml:734
@@ -7767,8 +7741,8 @@ def build(num_players, files):
             st.at = o279  # game.yaml:735
             _actions4 = set()  # (the ids' order is never read)
             _v82 = []
-            for _s70 in st.zones[(Z_area1 + (_L_e11.ordinal if _L_e11.kind == 'electorates' else ordinal(_L_e11, 'electorates', S[281])))]:  # game.yaml:738
-                if not ((((_s70.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s70.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[17])))]) == 0)) for _t30 in st.zones[(Z_area1 + ordinal(_s70.props['electorate'], 'electorates', S[16]))])))))):
+            for _s70 in st.zones[(Z_area1 + (_L_e11.ordinal if _L_e11.kind == 'electorates' else ordinal(_L_e11, 'electorates', S[256])))]:  # game.yaml:738
+                if not ((((_s70.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s70.props['electorate'], 'electorates', S[9])])) and ((len((_r113 := st.zones[(Z_at1 + (_s70.ordinal if _s70.kind == 'spaces' else ordinal(_s70, 'spaces', S[10])))])) == 0) or ((_r113[-1].kind == 'knights') and (not any(((_t30.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t30.ordinal if _t30.kind == 'spaces' else ordinal(_t30, 'spaces', S[12])))]) == 0)) for _t30 in st.zones[(Z_area1 + ordinal(_s70.props['electorate'], 'electorates', S[11]))])))))):
                     continue
                 _a4 = A_411 + _s70.type_id
                 if _a4 not in _actions4:  # an identical card: the same choice
@@ -7776,10 +7750,10 @@ def build(num_players, files):
                     _v82.append(_s70)
             _end56 = len(_v82)
             if not _end56:
-                raise RuleError('a choice has no legal option', S[359])
+                raise RuleError('a choice has no legal option', S[333])
             _p39 = e279_player(st, env)
             if type(_p39) is not int or not 0 <= _p39 < num_players:
-                raise RuleError(not_a_seat(_p39, num_players), S[359])
+                raise RuleError(not_a_seat(_p39, num_players), S[333])
             if _p39 in st.players:  # else out of the game: no option runs
                 if _end56 > 1:
                     _i158 = st.choose(_end56)
@@ -7791,13 +7765,13 @@ def build(num_players, files):
                 st.at = o278  # game.yaml:738
                 _args144 = {'x': _L_x1, 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[280])
+                    enter_procedure(st, S[255])
                 st.inline += 1
                 try:
                     proc_settle(st, _args144)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[153]) + ')')
+                    traced(e, 'procedure settle (' + str(S[132]) + ')')
                     raise
                 st.inline -= 1
     def c_281(st, env, pc):  # game.yaml:744
@@ -7805,28 +7779,28 @@ def build(num_players, files):
             st.at = o282  # game.yaml:744
             _args145 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[282])
+                enter_procedure(st, S[257])
             st.inline += 1
             try:
                 c_30(st, _args145, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure election (' + str(S[360]) + ')')
+                traced(e, 'procedure election (' + str(S[334]) + ')')
                 raise
             st.inline -= 1
     def c_284(st, env, pc):  # game.yaml:751
         _L_q14 = env['q']
         if pc <= 0:
             st.at = o289  # game.yaml:752
-            if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
+            if any((_c26.props['stack'].key == 'church') for _c26 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[14])))]):
                 st.at = o288  # game.yaml:754
-                _v83 = [_e16 for _e16 in K_electorates1 if (_e16.props['spiritual'] and (not st.vars['closed'][(_e16.ordinal if _e16.kind == 'electorates' else ordinal(_e16, 'electorates', S[283]))]) and (_e16 != st.vars['excommunicated']))]  # game.yaml:757
+                _v83 = [_e16 for _e16 in K_electorates1 if (_e16.props['spiritual'] and (not st.vars['closed'][(_e16.ordinal if _e16.kind == 'electorates' else ordinal(_e16, 'electorates', S[258]))]) and (_e16 != st.vars['excommunicated']))]  # game.yaml:757
                 _end57 = len(_v83)
                 if not _end57:
-                    raise RuleError('a choice has no legal option', S[361])
+                    raise RuleError('a choice has no legal option', S[335])
                 _p40 = e288_player(st, env)
                 if type(_p40) is not int or not 0 <= _p40 < num_players:
-                    raise RuleError(not_a_seat(_p40, num_players), S[361])
+                    raise RuleError(not_a_seat(_p40, num_players), S[335])
                 if _p40 in st.players:  # else out of the game: no option runs
                     if _end57 > 1:
                         _i159 = st.choose(_end57)
@@ -7839,15 +7813,15 @@ def build(num_players, files):
                     st.vars['church_on'] = env['e']
         if pc <= 1:
             st.at = o294  # game.yaml:760
-            if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[19])))]):
+            if any((_c27.props['stack'].key == 'excommunication') for _c27 in st.zones[(Z_play_area1 + (_L_q14 if type(_L_q14) is int and 0 <= _L_q14 < num_players else seat(st, _L_q14, S[14])))]):
                 st.at = o293  # game.yaml:762
-                _v84 = [_e17 for _e17 in K_electorates1 if ((not _e17.props['spiritual']) and (not st.vars['closed'][(_e17.ordinal if _e17.kind == 'electorates' else ordinal(_e17, 'electorates', S[284]))]) and (_e17 != st.vars['church_on']))]  # game.yaml:765
+                _v84 = [_e17 for _e17 in K_electorates1 if ((not _e17.props['spiritual']) and (not st.vars['closed'][(_e17.ordinal if _e17.kind == 'electorates' else ordinal(_e17, 'electorates', S[259]))]) and (_e17 != st.vars['church_on']))]  # game.yaml:765
                 _end58 = len(_v84)
                 if not _end58:
-                    raise RuleError('a choice has no legal option', S[362])
+                    raise RuleError('a choice has no legal option', S[336])
                 _p41 = e293_player(st, env)
                 if type(_p41) is not int or not 0 <= _p41 < num_players:
-                    raise RuleError(not_a_seat(_p41, num_players), S[362])
+                    raise RuleError(not_a_seat(_p41, num_players), S[336])
                 if _p41 in st.players:  # else out of the game: no option runs
                     if _end58 > 1:
                         _i160 = st.choose(_end58)
@@ -7861,13 +7835,13 @@ def build(num_players, files):
     def c_285(st, env, pc):  # game.yaml:753
         if pc <= 0:
             st.at = o288  # game.yaml:754
-            _v85 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] and (not st.vars['closed'][(_e18.ordinal if _e18.kind == 'electorates' else ordinal(_e18, 'electorates', S[283]))]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
+            _v85 = [_e18 for _e18 in K_electorates1 if (_e18.props['spiritual'] and (not st.vars['closed'][(_e18.ordinal if _e18.kind == 'electorates' else ordinal(_e18, 'electorates', S[258]))]) and (_e18 != st.vars['excommunicated']))]  # game.yaml:757
             _end59 = len(_v85)
             if not _end59:
-                raise RuleError('a choice has no legal option', S[361])
+                raise RuleError('a choice has no legal option', S[335])
             _p42 = e288_player(st, env)
             if type(_p42) is not int or not 0 <= _p42 < num_players:
-                raise RuleError(not_a_seat(_p42, num_players), S[361])
+                raise RuleError(not_a_seat(_p42, num_players), S[335])
             if _p42 in st.players:  # else out of the game: no option runs
                 if _end59 > 1:
                     _i161 = st.choose(_end59)
@@ -7881,13 +7855,13 @@ def build(num_players, files):
     def c_290(st, env, pc):  # game.yaml:761
         if pc <= 0:
             st.at = o293  # game.yaml:762
-            _v86 = [_e19 for _e19 in K_electorates1 if ((not _e19.props['spiritual']) and (not st.vars['closed'][(_e19.ordinal if _e19.kind == 'electorates' else ordinal(_e19, 'electorates', S[284]))]) and (_e19 != st.vars['church_on']))]  # game.yaml:765
+            _v86 = [_e19 for _e19 in K_electorates1 if ((not _e19.props['spiritual']) and (not st.vars['closed'][(_e19.ordinal if _e19.kind == 'electorates' else ordinal(_e19, 'electorates', S[259]))]) and (_e19 != st.vars['church_on']))]  # game.yaml:765
             _end60 = len(_v86)
             if not _end60:
-                raise RuleError('a choice has no legal option', S[362])
+                raise RuleError('a choice has no legal option', S[336])
             _p43 = e293_player(st, env)
             if type(_p43) is not int or not 0 <= _p43 < num_players:
-                raise RuleError(not_a_seat(_p43, num_players), S[362])
+                raise RuleError(not_a_seat(_p43, num_players), S[336])
             if _p43 in st.players:  # else out of the game: no option runs
                 if _end60 > 1:
                     _i162 = st.choose(_end60)
@@ -7907,10 +7881,10 @@ def build(num_players, files):
             _end61 = 1
             _end62 = _end61 + 1
             if not _end62:
-                raise RuleError('a choice has no legal option', S[363])
+                raise RuleError('a choice has no legal option', S[337])
             _p44 = e303_player(st, env)
             if type(_p44) is not int or not 0 <= _p44 < num_players:
-                raise RuleError(not_a_seat(_p44, num_players), S[363])
+                raise RuleError(not_a_seat(_p44, num_players), S[337])
             if _p44 in st.players:  # else out of the game: no option runs
                 if _end62 > 1:
                     _i163 = st.choose(_end62)
@@ -7920,24 +7894,24 @@ def build(num_players, files):
                     _i163 = 0
                 if _i163 < _end61:  # game.yaml:775
                     st.at = o300  # game.yaml:775
-                    _i164 = (_L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else seat(st, _L_q15, S[285]))
+                    _i164 = (_L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else seat(st, _L_q15, S[260]))
                     st.vars['vote'][_i164] = st.vars['emperor']
                 else:  # game.yaml:776
                     st.at = o302  # game.yaml:776
-                    _i165 = (_L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else seat(st, _L_q15, S[286]))
+                    _i165 = (_L_q15 if type(_L_q15) is int and 0 <= _L_q15 < num_players else seat(st, _L_q15, S[261]))
                     st.vars['vote'][_i165] = st.vars['rival']
     def c_317(st, env, pc):  # game.yaml:785
         if pc <= 0:
             st.at = o318  # game.yaml:785
             _args146 = {'w': st.vars['rival']}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[288])
+                enter_procedure(st, S[263])
             st.inline += 1
             try:
                 c_31(st, _args146, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure crown (' + str(S[364]) + ')')
+                traced(e, 'procedure crown (' + str(S[338]) + ')')
                 raise
             st.inline -= 1
     def c_331(st, env, pc):  # game.yaml:800
@@ -7946,26 +7920,26 @@ def build(num_players, files):
             st.at = o332  # game.yaml:800
             _args147 = {'p': _L_old1}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[289])
+                enter_procedure(st, S[264])
             st.inline += 1
             try:
                 c_32(st, _args147, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure deposed (' + str(S[365]) + ')')
+                traced(e, 'procedure deposed (' + str(S[339]) + ')')
                 raise
             st.inline -= 1
     def c_338(st, env, pc):  # game.yaml:809
         _L_x2 = env['x']
         if pc <= 0:
             st.at = o341  # game.yaml:810
-            _v87 = [_s71 for _s71 in K_spaces1 if ((((_s71.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s71.props['electorate'], 'electorates', S[13])])) and ((len(st.zones[(Z_at1 + (_s71.ordinal if _s71.kind == 'spaces' else ordinal(_s71, 'spaces', S[14])))]) == 0) or ((st.zones[(Z_at1 + (_s71.ordinal if _s71.kind == 'spaces' else ordinal(_s71, 'spaces', S[15])))][-1].kind == 'knights') and (not any(((_t31.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t31.ordinal if _t31.kind == 'spaces' else ordinal(_t31, 'spaces', S[17])))]) == 0)) for _t31 in st.zones[(Z_area1 + ordinal(_s71.props['electorate'], 'electorates', S[16]))]))))))]  # game.yaml:813
+            _v87 = [_s71 for _s71 in K_spaces1 if ((((_s71.props['type'] == 'aristocrat') and (not st.vars['closed'][ordinal(_s71.props['electorate'], 'electorates', S[9])])) and ((len((_r114 := st.zones[(Z_at1 + (_s71.ordinal if _s71.kind == 'spaces' else ordinal(_s71, 'spaces', S[10])))])) == 0) or ((_r114[-1].kind == 'knights') and (not any(((_t31.props['type'] == 'aristocrat') and (len(st.zones[(Z_at1 + (_t31.ordinal if _t31.kind == 'spaces' else ordinal(_t31, 'spaces', S[12])))]) == 0)) for _t31 in st.zones[(Z_area1 + ordinal(_s71.props['electorate'], 'electorates', S[11]))]))))))]  # game.yaml:813
             _end63 = len(_v87)
             if not _end63:
-                raise RuleError('a choice has no legal option', S[366])
+                raise RuleError('a choice has no legal option', S[340])
             _p45 = e341_player(st, env)
             if type(_p45) is not int or not 0 <= _p45 < num_players:
-                raise RuleError(not_a_seat(_p45, num_players), S[366])
+                raise RuleError(not_a_seat(_p45, num_players), S[340])
             if _p45 in st.players:  # else out of the game: no option runs
                 if _end63 > 1:
                     _i166 = st.choose(_end63)
@@ -7977,13 +7951,13 @@ def build(num_players, files):
                 st.at = o340  # game.yaml:813
                 _args148 = {'x': _L_x2, 's': env['s']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[290])
+                    enter_procedure(st, S[265])
                 st.inline += 1
                 try:
                     proc_settle(st, _args148)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure settle (' + str(S[153]) + ')')
+                    traced(e, 'procedure settle (' + str(S[132]) + ')')
                     raise
                 st.inline -= 1
     def c_346(st, env, pc):  # game.yaml:823
@@ -7991,13 +7965,13 @@ def build(num_players, files):
             st.at = o347  # game.yaml:823
             _args149 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[291])
+                enter_procedure(st, S[266])
             st.inline += 1
             try:
                 c_34(st, _args149, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_empire_city (' + str(S[367]) + ')')
+                traced(e, 'procedure place_empire_city (' + str(S[341]) + ')')
                 raise
             st.inline -= 1
     def c_348(st, env, pc):  # game.yaml:824
@@ -8005,13 +7979,13 @@ def build(num_players, files):
             st.at = o349  # game.yaml:824
             _args150 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[292])
+                enter_procedure(st, S[267])
             st.inline += 1
             try:
                 c_35(st, _args150, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
+                traced(e, 'procedure move_empire_city (' + str(S[342]) + ')')
                 raise
             st.inline -= 1
     def c_351(st, env, pc):  # game.yaml:837
@@ -8019,25 +7993,25 @@ def build(num_players, files):
             st.at = o352  # game.yaml:837
             _args151 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[293])
+                enter_procedure(st, S[268])
             st.inline += 1
             try:
                 c_35(st, _args151, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure move_empire_city (' + str(S[368]) + ')')
+                traced(e, 'procedure move_empire_city (' + str(S[342]) + ')')
                 raise
             st.inline -= 1
     def c_353(st, env, pc):  # game.yaml:831
         if pc <= 0:
             st.at = o356  # game.yaml:832
-            _v88 = [_s72 for _s72 in K_spaces1 if ((_s72.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s72.ordinal if _s72.kind == 'spaces' else ordinal(_s72, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s72.props['electorate'], 'electorates', S[6])])))]  # game.yaml:835
+            _v88 = [_s72 for _s72 in K_spaces1 if ((_s72.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s72.ordinal if _s72.kind == 'spaces' else ordinal(_s72, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s72.props['electorate'], 'electorates', S[3])])))]  # game.yaml:835
             _end64 = len(_v88)
             if not _end64:
-                raise RuleError('a choice has no legal option', S[369])
+                raise RuleError('a choice has no legal option', S[343])
             _p46 = e356_player(st, env)
             if type(_p46) is not int or not 0 <= _p46 < num_players:
-                raise RuleError(not_a_seat(_p46, num_players), S[369])
+                raise RuleError(not_a_seat(_p46, num_players), S[343])
             if _p46 in st.players:  # else out of the game: no option runs
                 if _end64 > 1:
                     _i167 = st.choose(_end64)
@@ -8047,17 +8021,17 @@ def build(num_players, files):
                     _i167 = 0
                 env['s'] = _v88[_i167]
                 st.at = o355  # game.yaml:836
-                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[294]))), False)
+                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[269]))), False)
     def c_360(st, env, pc):  # game.yaml:846
         if pc <= 0:
             st.at = o366  # game.yaml:847
-            _v89 = [_s73 for _s73 in K_spaces1 if ((len(st.zones[(Z_at1 + (_s73.ordinal if _s73.kind == 'spaces' else ordinal(_s73, 'spaces', S[297])))]) > 0) and (st.zones[(Z_at1 + (_s73.ordinal if _s73.kind == 'spaces' else ordinal(_s73, 'spaces', S[298])))][-1].kind == 'empire_cities'))]  # game.yaml:850
+            _v89 = [_s73 for _s73 in K_spaces1 if ((len((_r115 := st.zones[(Z_at1 + (_s73.ordinal if _s73.kind == 'spaces' else ordinal(_s73, 'spaces', S[272])))])) > 0) and (_r115[-1].kind == 'empire_cities'))]  # game.yaml:850
             _end65 = len(_v89)
             if not _end65:
-                raise RuleError('a choice has no legal option', S[370])
+                raise RuleError('a choice has no legal option', S[344])
             _p47 = e366_player(st, env)
             if type(_p47) is not int or not 0 <= _p47 < num_players:
-                raise RuleError(not_a_seat(_p47, num_players), S[370])
+                raise RuleError(not_a_seat(_p47, num_players), S[344])
             if _p47 in st.players:  # else out of the game: no option runs
                 if _end65 > 1:
                     _i168 = st.choose(_end65)
@@ -8067,15 +8041,15 @@ def build(num_players, files):
                     _i168 = 0
                 env['s'] = _v89[_i168]
                 st.at = o362  # game.yaml:854
-                env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[295])))][-1]
+                env['c'] = st.zones[(Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[270])))][-1]
                 st.at = o365  # game.yaml:855
-                _v90 = [_t32 for _t32 in K_spaces1 if ((_t32.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t32.ordinal if _t32.kind == 'spaces' else ordinal(_t32, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_t32.props['electorate'], 'electorates', S[6])])))]  # game.yaml:858
+                _v90 = [_t32 for _t32 in K_spaces1 if ((_t32.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t32.ordinal if _t32.kind == 'spaces' else ordinal(_t32, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_t32.props['electorate'], 'electorates', S[3])])))]  # game.yaml:858
                 _end66 = len(_v90)
                 if not _end66:
-                    raise RuleError('a choice has no legal option', S[371])
+                    raise RuleError('a choice has no legal option', S[345])
                 _p48 = e365_player(st, env)
                 if type(_p48) is not int or not 0 <= _p48 < num_players:
-                    raise RuleError(not_a_seat(_p48, num_players), S[371])
+                    raise RuleError(not_a_seat(_p48, num_players), S[345])
                 if _p48 in st.players:  # else out of the game: no option runs
                     if _end66 > 1:
                         _i169 = st.choose(_end66)
@@ -8085,21 +8059,21 @@ def build(num_players, files):
                         _i169 = 0
                     env['t'] = _v90[_i169]
                     st.at = o364  # game.yaml:858
-                    st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+                    st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[271]))), False)
     def c_361(st, env, pc):  # game.yaml:853
         _L_s5 = env['s']
         if pc <= 0:
             st.at = o362  # game.yaml:854
-            env['c'] = st.zones[(Z_at1 + (_L_s5.ordinal if _L_s5.kind == 'spaces' else ordinal(_L_s5, 'spaces', S[295])))][-1]
+            env['c'] = st.zones[(Z_at1 + (_L_s5.ordinal if _L_s5.kind == 'spaces' else ordinal(_L_s5, 'spaces', S[270])))][-1]
         if pc <= 1:
             st.at = o365  # game.yaml:855
-            _v91 = [_t33 for _t33 in K_spaces1 if ((_t33.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t33.ordinal if _t33.kind == 'spaces' else ordinal(_t33, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_t33.props['electorate'], 'electorates', S[6])])))]  # game.yaml:858
+            _v91 = [_t33 for _t33 in K_spaces1 if ((_t33.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_t33.ordinal if _t33.kind == 'spaces' else ordinal(_t33, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_t33.props['electorate'], 'electorates', S[3])])))]  # game.yaml:858
             _end67 = len(_v91)
             if not _end67:
-                raise RuleError('a choice has no legal option', S[371])
+                raise RuleError('a choice has no legal option', S[345])
             _p49 = e365_player(st, env)
             if type(_p49) is not int or not 0 <= _p49 < num_players:
-                raise RuleError(not_a_seat(_p49, num_players), S[371])
+                raise RuleError(not_a_seat(_p49, num_players), S[345])
             if _p49 in st.players:  # else out of the game: no option runs
                 if _end67 > 1:
                     _i170 = st.choose(_end67)
@@ -8109,7 +8083,7 @@ def build(num_players, files):
                     _i170 = 0
                 env['t'] = _v91[_i170]
                 st.at = o364  # game.yaml:858
-                st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[296]))), False)
+                st.move(env['c'], (Z_at1 + (env['t'].ordinal if env['t'].kind == 'spaces' else ordinal(env['t'], 'spaces', S[271]))), False)
     def c_368(st, env, pc):  # game.yaml:271
         if pc <= 0:
             st.at = o371  # game.yaml:274
@@ -8117,13 +8091,13 @@ def build(num_players, files):
                 st.at = o370  # game.yaml:274
                 _args152 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[299])
+                    enter_procedure(st, S[273])
                 st.inline += 1
                 try:
                     proc_close_electorates(st, _args152)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure close_electorates (' + str(S[300]) + ')')
+                    traced(e, 'procedure close_electorates (' + str(S[274]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 1:
@@ -8133,26 +8107,26 @@ def build(num_players, files):
                 st.at = o375  # game.yaml:277
                 if (env['c'].props['players'] <= len(st.players)):
                     st.at = o374  # game.yaml:278
-                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[301])), False)
+                    st.move(env['c'], (Z_pile1 + ordinal(env['c'].props['stack'], 'stacks', S[275])), False)
         if pc <= 2:
             st.at = o379  # game.yaml:281
             for _s74 in list(K_spaces1):
                 env['s'] = _s74
                 st.at = o378  # game.yaml:281
-                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[302])), False)
+                st.move(env['s'], (Z_area1 + ordinal(env['s'].props['electorate'], 'electorates', S[276])), False)
         if pc <= 3:
             st.at = o380  # game.yaml:282
             if st.record_log:
                 st.log_line(fmt_player1(st.vars['emperor']) + ' is the Emperor', -1)
         if pc <= 4:
             st.at = o383  # game.yaml:283
-            _v92 = [_s75 for _s75 in K_spaces1 if ((_s75.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s75.ordinal if _s75.kind == 'spaces' else ordinal(_s75, 'spaces', S[5])))]) == 0) and (not st.vars['closed'][ordinal(_s75.props['electorate'], 'electorates', S[6])])))]  # game.yaml:286
+            _v92 = [_s75 for _s75 in K_spaces1 if ((_s75.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s75.ordinal if _s75.kind == 'spaces' else ordinal(_s75, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s75.props['electorate'], 'electorates', S[3])])))]  # game.yaml:286
             _end68 = len(_v92)
             if not _end68:
-                raise RuleError('a choice has no legal option', S[372])
+                raise RuleError('a choice has no legal option', S[346])
             _p50 = e383_player(st, env)
             if type(_p50) is not int or not 0 <= _p50 < num_players:
-                raise RuleError(not_a_seat(_p50, num_players), S[372])
+                raise RuleError(not_a_seat(_p50, num_players), S[346])
             if _p50 in st.players:  # else out of the game: no option runs
                 if _end68 > 1:
                     _i171 = st.choose(_end68)
@@ -8162,18 +8136,18 @@ def build(num_players, files):
                     _i171 = 0
                 env['s'] = _v92[_i171]
                 st.at = o382  # game.yaml:287
-                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[307]))), False)
+                st.move(st.zones[Z_empire_supply1][-1], (Z_at1 + (env['s'].ordinal if env['s'].kind == 'spaces' else ordinal(env['s'], 'spaces', S[281]))), False)
         if pc <= 5:
             st.at = o384  # game.yaml:288
             _args153 = {'p': st.vars['emperor'], 'a': 45, 'z': st.zones[Z_throne1]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[303])
+                enter_procedure(st, S[277])
             st.inline += 1
             try:
                 proc_fresh(st, _args153)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure fresh (' + str(S[104]) + ')')
+                traced(e, 'procedure fresh (' + str(S[84]) + ')')
                 raise
             st.inline -= 1
         if pc <= 6:
@@ -8183,13 +8157,13 @@ def build(num_players, files):
                 st.at = o386  # game.yaml:289
                 _args154 = {'p': env['p'], 'a': 45, 'side': False, 'kind': 'elector'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[308])
+                    enter_procedure(st, S[282])
                 st.inline += 1
                 try:
                     c_2(st, _args154, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure start_piece (' + str(S[373]) + ')')
+                    traced(e, 'procedure start_piece (' + str(S[347]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 7:
@@ -8202,13 +8176,13 @@ def build(num_players, files):
                     st.at = o390  # game.yaml:292
                     _args155 = {'p': env['p'], 'a': env['a'], 'side': (env['a'] != 25), 'kind': 'aristocrat'}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[309])
+                        enter_procedure(st, S[283])
                     st.inline += 1
                     try:
                         c_2(st, _args155, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure start_piece (' + str(S[373]) + ')')
+                        traced(e, 'procedure start_piece (' + str(S[347]) + ')')
                         raise
                     st.inline -= 1
         if pc <= 8:
@@ -8218,13 +8192,13 @@ def build(num_players, files):
                 st.at = o394  # game.yaml:293
                 _args156 = {'p': env['p']}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[310])
+                    enter_procedure(st, S[284])
                 st.inline += 1
                 try:
                     c_15(st, _args156, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure place_knight (' + str(S[336]) + ')')
+                    traced(e, 'procedure place_knight (' + str(S[310]) + ')')
                     raise
                 st.inline -= 1
         if pc <= 9:
@@ -8232,15 +8206,15 @@ def build(num_players, files):
             for _p54 in list(st.players):
                 env['p'] = _p54
                 st.at = o397  # game.yaml:294
-                _i172 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[304]))
+                _i172 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[278]))
                 _v93 = 7
                 if _v93 > 12:
                     _v93 = 12  # the marker stops at the end; the excess is lost
                 if _v93 < 0:
-                    raise RuleError("'thalers' would fall to " + str(_v93) + ', below its minimum 0', S[305])
+                    raise RuleError("'thalers' would fall to " + str(_v93) + ', below its minimum 0', S[279])
                 st.vars['thalers'][_i172] = _v93
                 st.at = o398  # game.yaml:294
-                _i173 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[306]))
+                _i173 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[280]))
                 st.vars['chip'][_i173] = 7
     def c_385(st, env, pc):  # game.yaml:289
         _L_p43 = env['p']
@@ -8248,13 +8222,13 @@ def build(num_players, files):
             st.at = o386  # game.yaml:289
             _args157 = {'p': _L_p43, 'a': 45, 'side': False, 'kind': 'elector'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[308])
+                enter_procedure(st, S[282])
             st.inline += 1
             try:
                 c_2(st, _args157, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_piece (' + str(S[373]) + ')')
+                traced(e, 'procedure start_piece (' + str(S[347]) + ')')
                 raise
             st.inline -= 1
     def c_388(st, env, pc):  # game.yaml:292
@@ -8266,13 +8240,13 @@ def build(num_players, files):
                 st.at = o390  # game.yaml:292
                 _args158 = {'p': env['p'], 'a': _L_a3, 'side': (_L_a3 != 25), 'kind': 'aristocrat'}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[309])
+                    enter_procedure(st, S[283])
                 st.inline += 1
                 try:
                     c_2(st, _args158, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure start_piece (' + str(S[373]) + ')')
+                    traced(e, 'procedure start_piece (' + str(S[347]) + ')')
                     raise
                 st.inline -= 1
     def c_389(st, env, pc):  # game.yaml:292
@@ -8282,13 +8256,13 @@ def build(num_players, files):
             st.at = o390  # game.yaml:292
             _args159 = {'p': _L_p44, 'a': _L_a4, 'side': (_L_a4 != 25), 'kind': 'aristocrat'}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[309])
+                enter_procedure(st, S[283])
             st.inline += 1
             try:
                 c_2(st, _args159, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure start_piece (' + str(S[373]) + ')')
+                traced(e, 'procedure start_piece (' + str(S[347]) + ')')
                 raise
             st.inline -= 1
     def c_393(st, env, pc):  # game.yaml:293
@@ -8297,13 +8271,13 @@ def build(num_players, files):
             st.at = o394  # game.yaml:293
             _args160 = {'p': _L_p45}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[310])
+                enter_procedure(st, S[284])
             st.inline += 1
             try:
                 c_15(st, _args160, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure place_knight (' + str(S[336]) + ')')
+                traced(e, 'procedure place_knight (' + str(S[310]) + ')')
                 raise
             st.inline -= 1
     def c_400(st, env, pc):  # game.yaml:296
@@ -8316,7 +8290,7 @@ def build(num_players, files):
                     break
                 _passes1 += 1
                 if _passes1 > MAX_PASSES:
-                    raise too_long(S[374])
+                    raise too_long(S[348])
                 st.at = o402  # game.yaml:296
                 st.vars['round'] += 1
                 st.at = o403  # game.yaml:296
@@ -8327,7 +8301,7 @@ def build(num_players, files):
                 for _e20 in list(K_electorates1):
                     env['e'] = _e20
                     st.at = o406  # game.yaml:300
-                    _i174 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
+                    _i174 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[285]))
                     st.vars['privilege_used'][_i174] = False
                 st.at = o413  # game.yaml:303
                 if (st.vars['round'] > 1):
@@ -8339,13 +8313,13 @@ def build(num_players, files):
                     st.at = o411  # game.yaml:303
                     _args161 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[312])
+                        enter_procedure(st, S[286])
                     st.inline += 1
                     try:
                         proc_income_phase(st, _args161)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure income_phase (' + str(S[313]) + ')')
+                        traced(e, 'procedure income_phase (' + str(S[287]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o412  # game.yaml:303
@@ -8360,13 +8334,13 @@ def build(num_players, files):
                     st.at = o417  # game.yaml:304
                     _args162 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[314])
+                        enter_procedure(st, S[288])
                     st.inline += 1
                     try:
                         c_9(st, _args162, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure aging_phase (' + str(S[375]) + ')')
+                        traced(e, 'procedure aging_phase (' + str(S[349]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o418  # game.yaml:304
@@ -8381,13 +8355,13 @@ def build(num_players, files):
                     st.at = o423  # game.yaml:305
                     _args163 = {}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[315])
+                        enter_procedure(st, S[289])
                     st.inline += 1
                     try:
                         c_10(st, _args163, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure descendants_phase (' + str(S[376]) + ')')
+                        traced(e, 'procedure descendants_phase (' + str(S[350]) + ')')
                         raise
                     st.inline -= 1
                     st.at = o424  # game.yaml:305
@@ -8399,22 +8373,22 @@ def build(num_players, files):
                 for _p56 in list(st.players):
                     env['p'] = _p56
                     st.at = o429  # game.yaml:306
-                    _i175 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+                    _i175 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))
                     st.vars['passed'][_i175] = False
                 st.at = o438  # game.yaml:306
                 _passes2 = 0
                 while True:
                     st.at = o438  # game.yaml:306
-                    if not (not all(st.vars['passed'][(_p_seat2 if type(_p_seat2) is int and 0 <= _p_seat2 < num_players else seat(st, _p_seat2, S[316]))] for _p_seat2 in st.players)):
+                    if not (not all(st.vars['passed'][(_p_seat2 if type(_p_seat2) is int and 0 <= _p_seat2 < num_players else seat(st, _p_seat2, S[290]))] for _p_seat2 in st.players)):
                         break
                     _passes2 += 1
                     if _passes2 > MAX_PASSES:
-                        raise too_long(S[316])
+                        raise too_long(S[290])
                     st.at = o437  # game.yaml:306
                     for _p57 in list(clockwise_from(st, st.vars['emperor'])):
                         env['p'] = _p57
                         st.at = o436  # game.yaml:306
-                        if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
+                        if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))]):
                             st.at = o434  # game.yaml:306
                             st.vars['turn_player'] = env['p']
                             if st.record_log:
@@ -8422,13 +8396,13 @@ def build(num_players, files):
                             st.at = o435  # game.yaml:310
                             _args164 = {'p': env['p']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                                enter_procedure(st, S[317])
+                                enter_procedure(st, S[291])
                             st.inline += 1
                             try:
                                 c_14(st, _args164, 0)
                             except Exception as e:
                                 st.inline -= 1
-                                traced(e, 'procedure action_turn (' + str(S[377]) + ')')
+                                traced(e, 'procedure action_turn (' + str(S[351]) + ')')
                                 raise
                             st.inline -= 1
                 st.at = o439  # game.yaml:306
@@ -8444,13 +8418,13 @@ def build(num_players, files):
                 st.at = o444  # game.yaml:311
                 _args165 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[318])
+                    enter_procedure(st, S[292])
                 st.inline += 1
                 try:
                     c_24(st, _args165, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure new_electors_phase (' + str(S[378]) + ')')
+                    traced(e, 'procedure new_electors_phase (' + str(S[352]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o445  # game.yaml:311
@@ -8464,13 +8438,13 @@ def build(num_players, files):
                 st.at = o449  # game.yaml:312
                 _args166 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[319])
+                    enter_procedure(st, S[293])
                 st.inline += 1
                 try:
                     c_29(st, _args166, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure election_phase (' + str(S[379]) + ')')
+                    traced(e, 'procedure election_phase (' + str(S[353]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o450  # game.yaml:312
@@ -8484,13 +8458,13 @@ def build(num_players, files):
                 st.at = o454  # game.yaml:313
                 _args167 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[320])
+                    enter_procedure(st, S[294])
                 st.inline += 1
                 try:
                     c_33(st, _args167, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure emperor_action_phase (' + str(S[380]) + ')')
+                    traced(e, 'procedure emperor_action_phase (' + str(S[354]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o455  # game.yaml:313
@@ -8509,7 +8483,7 @@ def build(num_players, files):
             for _e21 in list(K_electorates1):
                 env['e'] = _e21
                 st.at = o406  # game.yaml:300
-                _i176 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[311]))
+                _i176 = (env['e'].ordinal if env['e'].kind == 'electorates' else ordinal(env['e'], 'electorates', S[285]))
                 st.vars['privilege_used'][_i176] = False
         if pc <= 3:
             st.at = o413  # game.yaml:303
@@ -8522,13 +8496,13 @@ def build(num_players, files):
                 st.at = o411  # game.yaml:303
                 _args168 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[312])
+                    enter_procedure(st, S[286])
                 st.inline += 1
                 try:
                     proc_income_phase(st, _args168)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure income_phase (' + str(S[313]) + ')')
+                    traced(e, 'procedure income_phase (' + str(S[287]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o412  # game.yaml:303
@@ -8544,13 +8518,13 @@ def build(num_players, files):
                 st.at = o417  # game.yaml:304
                 _args169 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[314])
+                    enter_procedure(st, S[288])
                 st.inline += 1
                 try:
                     c_9(st, _args169, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure aging_phase (' + str(S[375]) + ')')
+                    traced(e, 'procedure aging_phase (' + str(S[349]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o418  # game.yaml:304
@@ -8566,13 +8540,13 @@ def build(num_players, files):
                 st.at = o423  # game.yaml:305
                 _args170 = {}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[315])
+                    enter_procedure(st, S[289])
                 st.inline += 1
                 try:
                     c_10(st, _args170, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure descendants_phase (' + str(S[376]) + ')')
+                    traced(e, 'procedure descendants_phase (' + str(S[350]) + ')')
                     raise
                 st.inline -= 1
                 st.at = o424  # game.yaml:305
@@ -8585,22 +8559,22 @@ def build(num_players, files):
             for _p58 in list(st.players):
                 env['p'] = _p58
                 st.at = o429  # game.yaml:306
-                _i177 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+                _i177 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))
                 st.vars['passed'][_i177] = False
             st.at = o438  # game.yaml:306
             _passes3 = 0
             while True:
                 st.at = o438  # game.yaml:306
-                if not (not all(st.vars['passed'][(_p_seat3 if type(_p_seat3) is int and 0 <= _p_seat3 < num_players else seat(st, _p_seat3, S[316]))] for _p_seat3 in st.players)):
+                if not (not all(st.vars['passed'][(_p_seat3 if type(_p_seat3) is int and 0 <= _p_seat3 < num_players else seat(st, _p_seat3, S[290]))] for _p_seat3 in st.players)):
                     break
                 _passes3 += 1
                 if _passes3 > MAX_PASSES:
-                    raise too_long(S[316])
+                    raise too_long(S[290])
                 st.at = o437  # game.yaml:306
                 for _p59 in list(clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p59
                     st.at = o436  # game.yaml:306
-                    if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
+                    if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))]):
                         st.at = o434  # game.yaml:306
                         st.vars['turn_player'] = env['p']
                         if st.record_log:
@@ -8608,13 +8582,13 @@ def build(num_players, files):
                         st.at = o435  # game.yaml:310
                         _args171 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[317])
+                            enter_procedure(st, S[291])
                         st.inline += 1
                         try:
                             c_14(st, _args171, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure action_turn (' + str(S[377]) + ')')
+                            traced(e, 'procedure action_turn (' + str(S[351]) + ')')
                             raise
                         st.inline -= 1
             st.at = o439  # game.yaml:306
@@ -8631,13 +8605,13 @@ def build(num_players, files):
             st.at = o444  # game.yaml:311
             _args172 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[318])
+                enter_procedure(st, S[292])
             st.inline += 1
             try:
                 c_24(st, _args172, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure new_electors_phase (' + str(S[378]) + ')')
+                traced(e, 'procedure new_electors_phase (' + str(S[352]) + ')')
                 raise
             st.inline -= 1
             st.at = o445  # game.yaml:311
@@ -8652,13 +8626,13 @@ def build(num_players, files):
             st.at = o449  # game.yaml:312
             _args173 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[319])
+                enter_procedure(st, S[293])
             st.inline += 1
             try:
                 c_29(st, _args173, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure election_phase (' + str(S[379]) + ')')
+                traced(e, 'procedure election_phase (' + str(S[353]) + ')')
                 raise
             st.inline -= 1
             st.at = o450  # game.yaml:312
@@ -8673,13 +8647,13 @@ def build(num_players, files):
             st.at = o454  # game.yaml:313
             _args174 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[320])
+                enter_procedure(st, S[294])
             st.inline += 1
             try:
                 c_33(st, _args174, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure emperor_action_phase (' + str(S[380]) + ')')
+                traced(e, 'procedure emperor_action_phase (' + str(S[354]) + ')')
                 raise
             st.inline -= 1
             st.at = o455  # game.yaml:313
@@ -8696,13 +8670,13 @@ def build(num_players, files):
             st.at = o417  # game.yaml:304
             _args175 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[314])
+                enter_procedure(st, S[288])
             st.inline += 1
             try:
                 c_9(st, _args175, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure aging_phase (' + str(S[375]) + ')')
+                traced(e, 'procedure aging_phase (' + str(S[349]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8720,13 +8694,13 @@ def build(num_players, files):
             st.at = o423  # game.yaml:305
             _args176 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[315])
+                enter_procedure(st, S[289])
             st.inline += 1
             try:
                 c_10(st, _args176, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure descendants_phase (' + str(S[376]) + ')')
+                traced(e, 'procedure descendants_phase (' + str(S[350]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8741,23 +8715,23 @@ def build(num_players, files):
             for _p60 in list(st.players):
                 env['p'] = _p60
                 st.at = o429  # game.yaml:306
-                _i178 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))
+                _i178 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))
                 st.vars['passed'][_i178] = False
         if pc <= 2:
             st.at = o438  # game.yaml:306
             _passes4 = 0
             while True:
                 st.at = o438  # game.yaml:306
-                if not (not all(st.vars['passed'][(_p_seat4 if type(_p_seat4) is int and 0 <= _p_seat4 < num_players else seat(st, _p_seat4, S[316]))] for _p_seat4 in st.players)):
+                if not (not all(st.vars['passed'][(_p_seat4 if type(_p_seat4) is int and 0 <= _p_seat4 < num_players else seat(st, _p_seat4, S[290]))] for _p_seat4 in st.players)):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
-                    raise too_long(S[316])
+                    raise too_long(S[290])
                 st.at = o437  # game.yaml:306
                 for _p61 in list(clockwise_from(st, st.vars['emperor'])):
                     env['p'] = _p61
                     st.at = o436  # game.yaml:306
-                    if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
+                    if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))]):
                         st.at = o434  # game.yaml:306
                         st.vars['turn_player'] = env['p']
                         if st.record_log:
@@ -8765,13 +8739,13 @@ def build(num_players, files):
                         st.at = o435  # game.yaml:310
                         _args177 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                            enter_procedure(st, S[317])
+                            enter_procedure(st, S[291])
                         st.inline += 1
                         try:
                             c_14(st, _args177, 0)
                         except Exception as e:
                             st.inline -= 1
-                            traced(e, 'procedure action_turn (' + str(S[377]) + ')')
+                            traced(e, 'procedure action_turn (' + str(S[351]) + ')')
                             raise
                         st.inline -= 1
         if pc <= 3:
@@ -8786,7 +8760,7 @@ def build(num_players, files):
             for _p62 in list(clockwise_from(st, st.vars['emperor'])):
                 env['p'] = _p62
                 st.at = o436  # game.yaml:306
-                if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[316]))]):
+                if (not st.vars['passed'][(env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[290]))]):
                     st.at = o434  # game.yaml:306
                     st.vars['turn_player'] = env['p']
                     if st.record_log:
@@ -8794,20 +8768,20 @@ def build(num_players, files):
                     st.at = o435  # game.yaml:310
                     _args178 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                        enter_procedure(st, S[317])
+                        enter_procedure(st, S[291])
                     st.inline += 1
                     try:
                         c_14(st, _args178, 0)
                     except Exception as e:
                         st.inline -= 1
-                        traced(e, 'procedure action_turn (' + str(S[377]) + ')')
+                        traced(e, 'procedure action_turn (' + str(S[351]) + ')')
                         raise
                     st.inline -= 1
     def c_432(st, env, pc):  # game.yaml:306
         _L_p46 = env['p']
         if pc <= 0:
             st.at = o436  # game.yaml:306
-            if (not st.vars['passed'][(_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[316]))]):
+            if (not st.vars['passed'][(_L_p46 if type(_L_p46) is int and 0 <= _L_p46 < num_players else seat(st, _L_p46, S[290]))]):
                 st.at = o434  # game.yaml:306
                 st.vars['turn_player'] = _L_p46
                 if st.record_log:
@@ -8815,13 +8789,13 @@ def build(num_players, files):
                 st.at = o435  # game.yaml:310
                 _args179 = {'p': _L_p46}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                    enter_procedure(st, S[317])
+                    enter_procedure(st, S[291])
                 st.inline += 1
                 try:
                     c_14(st, _args179, 0)
                 except Exception as e:
                     st.inline -= 1
-                    traced(e, 'procedure action_turn (' + str(S[377]) + ')')
+                    traced(e, 'procedure action_turn (' + str(S[351]) + ')')
                     raise
                 st.inline -= 1
     def c_433(st, env, pc):  # game.yaml:310
@@ -8835,13 +8809,13 @@ def build(num_players, files):
             st.at = o435  # game.yaml:310
             _args180 = {'p': _L_p47}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[317])
+                enter_procedure(st, S[291])
             st.inline += 1
             try:
                 c_14(st, _args180, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure action_turn (' + str(S[377]) + ')')
+                traced(e, 'procedure action_turn (' + str(S[351]) + ')')
                 raise
             st.inline -= 1
     def c_441(st, env, pc):  # game.yaml:311
@@ -8856,13 +8830,13 @@ def build(num_players, files):
             st.at = o444  # game.yaml:311
             _args181 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[318])
+                enter_procedure(st, S[292])
             st.inline += 1
             try:
                 c_24(st, _args181, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure new_electors_phase (' + str(S[378]) + ')')
+                traced(e, 'procedure new_electors_phase (' + str(S[352]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8880,13 +8854,13 @@ def build(num_players, files):
             st.at = o449  # game.yaml:312
             _args182 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[319])
+                enter_procedure(st, S[293])
             st.inline += 1
             try:
                 c_29(st, _args182, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure election_phase (' + str(S[379]) + ')')
+                traced(e, 'procedure election_phase (' + str(S[353]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8904,13 +8878,13 @@ def build(num_players, files):
             st.at = o454  # game.yaml:313
             _args183 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
-                enter_procedure(st, S[320])
+                enter_procedure(st, S[294])
             st.inline += 1
             try:
                 c_33(st, _args183, 0)
             except Exception as e:
                 st.inline -= 1
-                traced(e, 'procedure emperor_action_phase (' + str(S[380]) + ')')
+                traced(e, 'procedure emperor_action_phase (' + str(S[354]) + ')')
                 raise
             st.inline -= 1
         if pc <= 3:
@@ -8952,155 +8926,155 @@ def build(num_players, files):
     def init_passed(st, env):  # game.yaml:296
         return False
 
-    o0 = Block(0, S[300], 1, step_0)
-    o1 = Block(1, S[104], 4, step_1)
-    o2 = Block(2, S[373], 2, step_2)
-    o3 = Block(3, S[89], 3, step_3)
-    o4 = Block(4, S[107], 1, step_4)
-    o5 = Block(5, S[153], 2, step_5)
-    o6 = Block(6, S[327], 2, step_6)
-    o7 = Block(7, S[324], 1, step_7)
-    o8 = Block(8, S[313], 1, step_8)
-    o9 = Block(9, S[375], 2, step_9)
-    o10 = Block(10, S[376], 2, step_10)
-    o11 = Block(11, S[325], 1, step_11)
-    o12 = Block(12, S[326], 1, step_12)
-    o13 = Block(13, S[329], 1, step_13)
-    o14 = Block(14, S[377], 1, step_14)
-    o15 = Block(15, S[336], 1, step_15)
-    o16 = Block(16, S[337], 1, step_16)
-    o17 = Block(17, S[333], 1, step_17)
-    o18 = Block(18, S[335], 1, step_18)
-    o19 = Block(19, S[341], 1, step_19)
-    o20 = Block(20, S[342], 1, step_20)
-    o21 = Block(21, S[343], 1, step_21)
-    o22 = Block(22, S[344], 1, step_22)
-    o23 = Block(23, S[345], 1, step_23)
-    o24 = Block(24, S[378], 3, step_24)
-    o25 = Block(25, S[353], 1, step_25)
-    o26 = Block(26, S[354], 2, step_26)
-    o27 = Block(27, S[356], 4, step_27)
-    o28 = Block(28, S[358], 2, step_28)
-    o29 = Block(29, S[379], 1, step_29)
-    o30 = Block(30, S[360], 14, step_30)
-    o31 = Block(31, S[364], 6, step_31)
-    o32 = Block(32, S[365], 2, step_32)
-    o33 = Block(33, S[380], 4, step_33)
-    o34 = Block(34, S[367], 1, step_34)
-    o35 = Block(35, S[368], 1, step_35)
-    o36 = Block(36, S[381], 5, step_36)
-    o37 = Stmt(37, S[382])
-    o38 = Stmt(38, S[383])
-    o39 = Stmt(39, S[80])
-    o40 = Stmt(40, S[384])
-    o41 = Stmt(41, S[385])
-    o42 = ForOp(S[386], 'sp', e42_items, o36, False)
+    o0 = Block(0, S[274], 1, step_0)
+    o1 = Block(1, S[84], 4, step_1)
+    o2 = Block(2, S[347], 2, step_2)
+    o3 = Block(3, S[69], 3, step_3)
+    o4 = Block(4, S[87], 1, step_4)
+    o5 = Block(5, S[132], 2, step_5)
+    o6 = Block(6, S[301], 2, step_6)
+    o7 = Block(7, S[298], 1, step_7)
+    o8 = Block(8, S[287], 1, step_8)
+    o9 = Block(9, S[349], 2, step_9)
+    o10 = Block(10, S[350], 2, step_10)
+    o11 = Block(11, S[299], 1, step_11)
+    o12 = Block(12, S[300], 1, step_12)
+    o13 = Block(13, S[303], 1, step_13)
+    o14 = Block(14, S[351], 1, step_14)
+    o15 = Block(15, S[310], 1, step_15)
+    o16 = Block(16, S[311], 1, step_16)
+    o17 = Block(17, S[307], 1, step_17)
+    o18 = Block(18, S[309], 1, step_18)
+    o19 = Block(19, S[315], 1, step_19)
+    o20 = Block(20, S[316], 1, step_20)
+    o21 = Block(21, S[317], 1, step_21)
+    o22 = Block(22, S[318], 1, step_22)
+    o23 = Block(23, S[319], 1, step_23)
+    o24 = Block(24, S[352], 3, step_24)
+    o25 = Block(25, S[327], 1, step_25)
+    o26 = Block(26, S[328], 2, step_26)
+    o27 = Block(27, S[330], 4, step_27)
+    o28 = Block(28, S[332], 2, step_28)
+    o29 = Block(29, S[353], 1, step_29)
+    o30 = Block(30, S[334], 14, step_30)
+    o31 = Block(31, S[338], 6, step_31)
+    o32 = Block(32, S[339], 2, step_32)
+    o33 = Block(33, S[354], 4, step_33)
+    o34 = Block(34, S[341], 1, step_34)
+    o35 = Block(35, S[342], 1, step_35)
+    o36 = Block(36, S[355], 5, step_36)
+    o37 = Stmt(37, S[356])
+    o38 = Stmt(38, S[357])
+    o39 = Stmt(39, S[60])
+    o40 = Stmt(40, S[358])
+    o41 = Stmt(41, S[359])
+    o42 = ForOp(S[360], 'sp', e42_items, o36, False)
     o42.uid = 42
-    o43 = Stmt(43, S[387])
-    o44 = Stmt(44, S[82])
-    o45 = Stmt(45, S[83])
-    o46 = Stmt(46, S[388])
-    o47 = Stmt(47, S[389])
-    o48 = Block(48, S[390], 3, step_48)
-    o49 = Stmt(49, S[391])
-    o50 = Stmt(50, S[150])
-    o51 = Stmt(51, S[151])
-    o52 = ChooseOp(S[321], e52_player, e52_prompt, [
+    o43 = Stmt(43, S[361])
+    o44 = Stmt(44, S[62])
+    o45 = Stmt(45, S[63])
+    o46 = Stmt(46, S[362])
+    o47 = Stmt(47, S[363])
+    o48 = Block(48, S[364], 3, step_48)
+    o49 = Stmt(49, S[365])
+    o50 = Stmt(50, S[129])
+    o51 = Stmt(51, S[130])
+    o52 = ChooseOp(S[295], e52_player, e52_prompt, [
         OptionOp(site[0], e52_label0, 's', e52_items0, e52_when0, o48),
     ], False)
     o52.collect = collect_52
     o52.resolve = resolve_52
     o52.uid = 52
-    o53 = Stmt(53, S[392])
-    o54 = Stmt(54, S[85])
-    o55 = Stmt(55, S[86])
-    o56 = Block(56, S[393], 1, step_56)
-    o57 = Stmt(57, S[90])
-    o58 = Block(58, S[394], 2, step_58)
-    o59 = Stmt(59, S[395])
-    o60 = Stmt(60, S[88])
-    o61 = Stmt(61, S[396])
-    o62 = Block(62, S[397], 3, step_62)
-    o63 = Stmt(63, S[398])
-    o64 = Stmt(64, S[399])
-    o65 = Stmt(65, S[400])
-    o66 = Stmt(66, S[401])
-    o67 = Stmt(67, S[402])
-    o68 = Stmt(68, S[403])
-    o69 = Block(69, S[404], 3, step_69)
-    o70 = Stmt(70, S[152])
-    o71 = Stmt(71, S[154])
-    o72 = Stmt(72, S[155])
-    o73 = ChooseOp(S[322], e73_player, e73_prompt, [
+    o53 = Stmt(53, S[366])
+    o54 = Stmt(54, S[65])
+    o55 = Stmt(55, S[66])
+    o56 = Block(56, S[367], 1, step_56)
+    o57 = Stmt(57, S[70])
+    o58 = Block(58, S[368], 2, step_58)
+    o59 = Stmt(59, S[369])
+    o60 = Stmt(60, S[68])
+    o61 = Stmt(61, S[370])
+    o62 = Block(62, S[371], 3, step_62)
+    o63 = Stmt(63, S[372])
+    o64 = Stmt(64, S[373])
+    o65 = Stmt(65, S[374])
+    o66 = Stmt(66, S[375])
+    o67 = Stmt(67, S[376])
+    o68 = Stmt(68, S[377])
+    o69 = Block(69, S[378], 3, step_69)
+    o70 = Stmt(70, S[131])
+    o71 = Stmt(71, S[133])
+    o72 = Stmt(72, S[134])
+    o73 = ChooseOp(S[296], e73_player, e73_prompt, [
         OptionOp(site[1], e73_label0, 's', e73_items0, e73_when0, o69),
     ], False)
     o73.collect = collect_73
     o73.resolve = resolve_73
     o73.uid = 73
-    o74 = Block(74, S[405], 1, step_74)
-    o75 = Stmt(75, S[406])
-    o76 = Block(76, S[407], 1, step_76)
-    o77 = Block(77, S[408], 1, step_77)
-    o78 = Stmt(78, S[409])
-    o79 = ChooseOp(S[323], e79_player, e79_prompt, [
+    o74 = Block(74, S[379], 1, step_74)
+    o75 = Stmt(75, S[380])
+    o76 = Block(76, S[381], 1, step_76)
+    o77 = Block(77, S[382], 1, step_77)
+    o78 = Stmt(78, S[383])
+    o79 = ChooseOp(S[297], e79_player, e79_prompt, [
         OptionOp(site[2], e79_label0, 's', e79_items0, e79_when0, o77),
     ], False)
     o79.collect = collect_79
     o79.resolve = resolve_79
     o79.uid = 79
-    o80 = Block(80, S[410], 1, step_80)
-    o81 = Stmt(81, S[103])
-    o82 = Stmt(82, S[411])
-    o83 = Block(83, S[412], 4, step_83)
-    o84 = Stmt(84, S[413])
-    o85 = Stmt(85, S[97])
-    o86 = Stmt(86, S[414])
-    o87 = Stmt(87, S[415])
-    o88 = ForOp(S[416], 'p', e88_items, o83, False, seats=True)
+    o80 = Block(80, S[384], 1, step_80)
+    o81 = Stmt(81, S[83])
+    o82 = Stmt(82, S[385])
+    o83 = Block(83, S[386], 4, step_83)
+    o84 = Stmt(84, S[387])
+    o85 = Stmt(85, S[77])
+    o86 = Stmt(86, S[388])
+    o87 = Stmt(87, S[389])
+    o88 = ForOp(S[390], 'p', e88_items, o83, False, seats=True)
     o88.uid = 88
-    o89 = Block(89, S[417], 1, step_89)
-    o90 = Block(90, S[418], 1, step_90)
-    o91 = Stmt(91, S[106])
-    o92 = Stmt(92, S[419])
-    o93 = ForOp(S[420], 'x', e93_items, o89, False)
+    o89 = Block(89, S[391], 1, step_89)
+    o90 = Block(90, S[392], 1, step_90)
+    o91 = Stmt(91, S[86])
+    o92 = Stmt(92, S[393])
+    o93 = ForOp(S[394], 'x', e93_items, o89, False)
     o93.uid = 93
-    o94 = Block(94, S[421], 3, step_94)
-    o95 = Stmt(95, S[422])
-    o96 = Stmt(96, S[158])
-    o97 = Block(97, S[423], 1, step_97)
-    o98 = Stmt(98, S[424])
-    o99 = Stmt(99, S[425])
-    o100 = Stmt(100, S[426])
-    o101 = Block(101, S[427], 3, step_101)
-    o102 = Stmt(102, S[428])
-    o103 = Stmt(103, S[429])
-    o104 = Block(104, S[430], 1, step_104)
-    o105 = Stmt(105, S[162])
-    o106 = Block(106, S[431], 1, step_106)
-    o107 = Stmt(107, S[163])
-    o108 = Stmt(108, S[432])
-    o109 = ForOp(S[433], 'q', e109_items, o101, False, seats=True)
+    o94 = Block(94, S[395], 3, step_94)
+    o95 = Stmt(95, S[396])
+    o96 = Stmt(96, S[137])
+    o97 = Block(97, S[397], 1, step_97)
+    o98 = Stmt(98, S[398])
+    o99 = Stmt(99, S[399])
+    o100 = Stmt(100, S[400])
+    o101 = Block(101, S[401], 3, step_101)
+    o102 = Stmt(102, S[402])
+    o103 = Stmt(103, S[403])
+    o104 = Block(104, S[404], 1, step_104)
+    o105 = Stmt(105, S[141])
+    o106 = Block(106, S[405], 1, step_106)
+    o107 = Stmt(107, S[142])
+    o108 = Stmt(108, S[406])
+    o109 = ForOp(S[407], 'q', e109_items, o101, False, seats=True)
     o109.uid = 109
-    o110 = Block(110, S[434], 1, step_110)
-    o111 = Block(111, S[435], 1, step_111)
-    o112 = Stmt(112, S[436])
-    o113 = ForOp(S[437], 'c', e113_items, o111, False)
+    o110 = Block(110, S[408], 1, step_110)
+    o111 = Block(111, S[409], 1, step_111)
+    o112 = Stmt(112, S[410])
+    o113 = ForOp(S[411], 'c', e113_items, o111, False)
     o113.uid = 113
-    o114 = ForOp(S[438], 'q', e114_items, o110, False, seats=True)
+    o114 = ForOp(S[412], 'q', e114_items, o110, False, seats=True)
     o114.uid = 114
-    o115 = Block(115, S[439], 1, step_115)
-    o116 = Stmt(116, S[440])
-    o117 = Block(117, S[441], 2, step_117)
-    o118 = Stmt(118, S[442])
-    o119 = Stmt(119, S[164])
-    o120 = Stmt(120, S[443])
-    o121 = Block(121, S[444], 1, step_121)
-    o122 = Stmt(122, S[166])
-    o123 = Block(123, S[445], 1, step_123)
-    o124 = Stmt(124, S[167])
-    o125 = Block(125, S[446], 1, step_125)
-    o126 = Stmt(126, S[169])
-    o127 = ChooseOp(S[328], e127_player, e127_prompt, [
+    o115 = Block(115, S[413], 1, step_115)
+    o116 = Stmt(116, S[414])
+    o117 = Block(117, S[415], 2, step_117)
+    o118 = Stmt(118, S[416])
+    o119 = Stmt(119, S[143])
+    o120 = Stmt(120, S[417])
+    o121 = Block(121, S[418], 1, step_121)
+    o122 = Stmt(122, S[145])
+    o123 = Block(123, S[419], 1, step_123)
+    o124 = Stmt(124, S[146])
+    o125 = Block(125, S[420], 1, step_125)
+    o126 = Stmt(126, S[148])
+    o127 = ChooseOp(S[302], e127_player, e127_prompt, [
         OptionOp(site[3], e127_label0, 's', e127_items0, e127_when0, o121),
         OptionOp(site[4], e127_label1, None, None, e127_when1, o123),
         OptionOp(site[5], e127_label2, None, None, None, o125),
@@ -9108,64 +9082,64 @@ def build(num_players, files):
     o127.collect = collect_127
     o127.resolve = resolve_127
     o127.uid = 127
-    o128 = Block(128, S[447], 3, step_128)
-    o129 = Stmt(129, S[172])
-    o130 = Stmt(130, S[174])
-    o131 = Stmt(131, S[448])
-    o132 = Block(132, S[449], 2, step_132)
-    o133 = Stmt(133, S[176])
-    o134 = Stmt(134, S[450])
-    o135 = ChooseOp(S[330], e135_player, e135_prompt, [
+    o128 = Block(128, S[421], 3, step_128)
+    o129 = Stmt(129, S[151])
+    o130 = Stmt(130, S[153])
+    o131 = Stmt(131, S[422])
+    o132 = Block(132, S[423], 2, step_132)
+    o133 = Stmt(133, S[155])
+    o134 = Stmt(134, S[424])
+    o135 = ChooseOp(S[304], e135_player, e135_prompt, [
         OptionOp(site[6], e135_label0, None, None, None, o128),
         OptionOp(site[7], e135_label1, None, None, None, o132),
     ], False)
     o135.collect = collect_135
     o135.resolve = resolve_135
     o135.uid = 135
-    o136 = Block(136, S[451], 1, step_136)
-    o137 = Block(137, S[452], 4, step_137)
-    o138 = Stmt(138, S[453])
-    o139 = Stmt(139, S[180])
-    o140 = Stmt(140, S[454])
-    o141 = Stmt(141, S[182])
-    o142 = ChooseOp(S[332], e142_player, e142_prompt, [
+    o136 = Block(136, S[425], 1, step_136)
+    o137 = Block(137, S[426], 4, step_137)
+    o138 = Stmt(138, S[427])
+    o139 = Stmt(139, S[159])
+    o140 = Stmt(140, S[428])
+    o141 = Stmt(141, S[161])
+    o142 = ChooseOp(S[306], e142_player, e142_prompt, [
         OptionOp(site[9], e142_label0, 'k', e142_items0, e142_when0, o137),
     ], False)
     o142.collect = collect_142
     o142.resolve = resolve_142
     o142.uid = 142
-    o143 = Block(143, S[455], 1, step_143)
-    o144 = Block(144, S[456], 4, step_144)
-    o145 = Stmt(145, S[185])
-    o146 = Stmt(146, S[187])
-    o147 = Stmt(147, S[457])
-    o148 = Stmt(148, S[188])
-    o149 = ChooseOp(S[334], e149_player, e149_prompt, [
+    o143 = Block(143, S[429], 1, step_143)
+    o144 = Block(144, S[430], 4, step_144)
+    o145 = Stmt(145, S[164])
+    o146 = Stmt(146, S[166])
+    o147 = Stmt(147, S[431])
+    o148 = Stmt(148, S[167])
+    o149 = ChooseOp(S[308], e149_player, e149_prompt, [
         OptionOp(site[11], e149_label0, 'k', e149_items0, e149_when0, o144),
     ], False)
     o149.collect = collect_149
     o149.resolve = resolve_149
     o149.uid = 149
-    o150 = Block(150, S[458], 3, step_150)
-    o151 = Stmt(151, S[190])
-    o152 = Stmt(152, S[459])
-    o153 = Stmt(153, S[460])
-    o154 = Block(154, S[461], 2, step_154)
-    o155 = Stmt(155, S[193])
-    o156 = Stmt(156, S[194])
-    o157 = Block(157, S[462], 2, step_157)
-    o158 = Stmt(158, S[195])
-    o159 = Stmt(159, S[196])
-    o160 = Block(160, S[463], 2, step_160)
-    o161 = Stmt(161, S[198])
-    o162 = Stmt(162, S[199])
-    o163 = Block(163, S[464], 2, step_163)
-    o164 = Stmt(164, S[201])
-    o165 = Stmt(165, S[202])
-    o166 = Block(166, S[465], 2, step_166)
-    o167 = Stmt(167, S[203])
-    o168 = Stmt(168, S[466])
-    o169 = ChooseOp(S[331], e169_player, e169_prompt, [
+    o150 = Block(150, S[432], 3, step_150)
+    o151 = Stmt(151, S[169])
+    o152 = Stmt(152, S[433])
+    o153 = Stmt(153, S[434])
+    o154 = Block(154, S[435], 2, step_154)
+    o155 = Stmt(155, S[172])
+    o156 = Stmt(156, S[173])
+    o157 = Block(157, S[436], 2, step_157)
+    o158 = Stmt(158, S[174])
+    o159 = Stmt(159, S[175])
+    o160 = Block(160, S[437], 2, step_160)
+    o161 = Stmt(161, S[177])
+    o162 = Stmt(162, S[178])
+    o163 = Block(163, S[438], 2, step_163)
+    o164 = Stmt(164, S[180])
+    o165 = Stmt(165, S[181])
+    o166 = Block(166, S[439], 2, step_166)
+    o167 = Stmt(167, S[182])
+    o168 = Stmt(168, S[440])
+    o169 = ChooseOp(S[305], e169_player, e169_prompt, [
         OptionOp(site[8], e169_label0, None, None, e169_when0, o136),
         OptionOp(site[10], e169_label1, None, None, e169_when1, o143),
         OptionOp(site[12], e169_label2, None, None, e169_when2, o150),
@@ -9178,55 +9152,55 @@ def build(num_players, files):
     o169.collect = collect_169
     o169.resolve = resolve_169
     o169.uid = 169
-    o170 = Block(170, S[467], 1, step_170)
-    o171 = Stmt(171, S[468])
-    o172 = ChooseOp(S[338], e172_player, e172_prompt, [
+    o170 = Block(170, S[441], 1, step_170)
+    o171 = Stmt(171, S[442])
+    o172 = ChooseOp(S[312], e172_player, e172_prompt, [
         OptionOp(site[18], e172_label0, 's', e172_items0, e172_when0, o170),
     ], False)
     o172.collect = collect_172
     o172.resolve = resolve_172
     o172.uid = 172
-    o173 = Block(173, S[469], 2, step_173)
-    o174 = Stmt(174, S[470])
-    o175 = Block(175, S[471], 1, step_175)
-    o176 = Stmt(176, S[472])
-    o177 = ChooseOp(S[340], e177_player, e177_prompt, [
+    o173 = Block(173, S[443], 2, step_173)
+    o174 = Stmt(174, S[444])
+    o175 = Block(175, S[445], 1, step_175)
+    o176 = Stmt(176, S[446])
+    o177 = ChooseOp(S[314], e177_player, e177_prompt, [
         OptionOp(site[20], e177_label0, 't', e177_items0, e177_when0, o175),
     ], False)
     o177.collect = collect_177
     o177.resolve = resolve_177
     o177.uid = 177
-    o178 = ChooseOp(S[339], e178_player, e178_prompt, [
+    o178 = ChooseOp(S[313], e178_player, e178_prompt, [
         OptionOp(site[19], e178_label0, 's', e178_items0, e178_when0, o173),
     ], False)
     o178.collect = collect_178
     o178.resolve = resolve_178
     o178.uid = 178
-    o179 = Block(179, S[473], 3, step_179)
-    o180 = Stmt(180, S[474])
-    o181 = Stmt(181, S[111])
-    o182 = Stmt(182, S[475])
-    o183 = Block(183, S[476], 1, step_183)
-    o184 = Stmt(184, S[222])
-    o185 = Block(185, S[477], 1, step_185)
-    o186 = Stmt(186, S[223])
-    o187 = Block(187, S[478], 1, step_187)
-    o188 = Stmt(188, S[113])
-    o189 = Block(189, S[479], 1, step_189)
-    o190 = Stmt(190, S[224])
-    o191 = Block(191, S[480], 1, step_191)
-    o192 = Stmt(192, S[225])
-    o193 = Block(193, S[481], 1, step_193)
-    o194 = Stmt(194, S[226])
-    o195 = Block(195, S[482], 1, step_195)
-    o196 = Stmt(196, S[227])
-    o197 = Stmt(197, S[483])
-    o198 = Block(198, S[484], 1, step_198)
-    o199 = Stmt(199, S[229])
-    o200 = Block(200, S[485], 1, step_200)
-    o201 = Stmt(201, S[231])
-    o202 = Block(202, S[486], 0, step_202)
-    o203 = ChooseOp(S[346], e203_player, e203_prompt, [
+    o179 = Block(179, S[447], 3, step_179)
+    o180 = Stmt(180, S[448])
+    o181 = Stmt(181, S[91])
+    o182 = Stmt(182, S[449])
+    o183 = Block(183, S[450], 1, step_183)
+    o184 = Stmt(184, S[199])
+    o185 = Block(185, S[451], 1, step_185)
+    o186 = Stmt(186, S[200])
+    o187 = Block(187, S[452], 1, step_187)
+    o188 = Stmt(188, S[93])
+    o189 = Block(189, S[453], 1, step_189)
+    o190 = Stmt(190, S[201])
+    o191 = Block(191, S[454], 1, step_191)
+    o192 = Stmt(192, S[202])
+    o193 = Block(193, S[455], 1, step_193)
+    o194 = Stmt(194, S[203])
+    o195 = Block(195, S[456], 1, step_195)
+    o196 = Stmt(196, S[204])
+    o197 = Stmt(197, S[457])
+    o198 = Block(198, S[458], 1, step_198)
+    o199 = Stmt(199, S[206])
+    o200 = Block(200, S[459], 1, step_200)
+    o201 = Stmt(201, S[208])
+    o202 = Block(202, S[460], 0, step_202)
+    o203 = ChooseOp(S[320], e203_player, e203_prompt, [
         OptionOp(site[21], e203_label0, 's', e203_items0, e203_when0, o198),
         OptionOp(site[22], e203_label1, 's', e203_items1, e203_when1, o200),
         OptionOp(site[23], e203_label2, None, None, e203_when2, o202),
@@ -9234,31 +9208,31 @@ def build(num_players, files):
     o203.collect = collect_203
     o203.resolve = resolve_203
     o203.uid = 203
-    o204 = Block(204, S[487], 2, step_204)
-    o205 = Stmt(205, S[488])
-    o206 = Block(206, S[489], 1, step_206)
-    o207 = Stmt(207, S[240])
-    o208 = ChooseOp(S[348], e208_player, e208_prompt, [
+    o204 = Block(204, S[461], 2, step_204)
+    o205 = Stmt(205, S[462])
+    o206 = Block(206, S[463], 1, step_206)
+    o207 = Stmt(207, S[217])
+    o208 = ChooseOp(S[322], e208_player, e208_prompt, [
         OptionOp(site[25], e208_label0, 't', e208_items0, e208_when0, o206),
     ], False)
     o208.collect = collect_208
     o208.resolve = resolve_208
     o208.uid = 208
-    o209 = Block(209, S[490], 0, step_209)
-    o210 = ChooseOp(S[347], e210_player, e210_prompt, [
+    o209 = Block(209, S[464], 0, step_209)
+    o210 = ChooseOp(S[321], e210_player, e210_prompt, [
         OptionOp(site[24], e210_label0, 's', e210_items0, e210_when0, o204),
         OptionOp(site[26], e210_label1, None, None, e210_when1, o209),
     ], False)
     o210.collect = collect_210
     o210.resolve = resolve_210
     o210.uid = 210
-    o211 = Block(211, S[491], 1, step_211)
-    o212 = Stmt(212, S[242])
-    o213 = Block(213, S[492], 2, step_213)
-    o214 = Stmt(214, S[244])
-    o215 = Stmt(215, S[245])
-    o216 = Block(216, S[493], 0, step_216)
-    o217 = ChooseOp(S[349], e217_player, e217_prompt, [
+    o211 = Block(211, S[465], 1, step_211)
+    o212 = Stmt(212, S[219])
+    o213 = Block(213, S[466], 2, step_213)
+    o214 = Stmt(214, S[221])
+    o215 = Stmt(215, S[222])
+    o216 = Block(216, S[467], 0, step_216)
+    o217 = ChooseOp(S[323], e217_player, e217_prompt, [
         OptionOp(site[27], e217_label0, None, None, e217_when0, o211),
         OptionOp(site[28], e217_label1, None, None, e217_when1, o213),
         OptionOp(site[29], e217_label2, None, None, e217_when2, o216),
@@ -9266,34 +9240,34 @@ def build(num_players, files):
     o217.collect = collect_217
     o217.resolve = resolve_217
     o217.uid = 217
-    o218 = Block(218, S[494], 2, step_218)
-    o219 = Stmt(219, S[495])
-    o220 = Stmt(220, S[252])
-    o221 = Block(221, S[496], 0, step_221)
-    o222 = ChooseOp(S[350], e222_player, e222_prompt, [
+    o218 = Block(218, S[468], 2, step_218)
+    o219 = Stmt(219, S[469])
+    o220 = Stmt(220, S[229])
+    o221 = Block(221, S[470], 0, step_221)
+    o222 = ChooseOp(S[324], e222_player, e222_prompt, [
         OptionOp(site[30], e222_label0, 's', e222_items0, e222_when0, o218),
         OptionOp(site[31], e222_label1, None, None, e222_when1, o221),
     ], False)
     o222.collect = collect_222
     o222.resolve = resolve_222
     o222.uid = 222
-    o223 = Block(223, S[497], 2, step_223)
-    o224 = Stmt(224, S[498])
-    o225 = Stmt(225, S[256])
-    o226 = Block(226, S[499], 0, step_226)
-    o227 = ChooseOp(S[351], e227_player, e227_prompt, [
+    o223 = Block(223, S[471], 2, step_223)
+    o224 = Stmt(224, S[472])
+    o225 = Stmt(225, S[233])
+    o226 = Block(226, S[473], 0, step_226)
+    o227 = ChooseOp(S[325], e227_player, e227_prompt, [
         OptionOp(site[32], e227_label0, 's', e227_items0, e227_when0, o223),
         OptionOp(site[33], e227_label1, None, None, e227_when1, o226),
     ], False)
     o227.collect = collect_227
     o227.resolve = resolve_227
     o227.uid = 227
-    o228 = Block(228, S[500], 1, step_228)
-    o229 = Stmt(229, S[261])
-    o230 = Block(230, S[501], 1, step_230)
-    o231 = Stmt(231, S[262])
-    o232 = Block(232, S[502], 0, step_232)
-    o233 = ChooseOp(S[352], e233_player, e233_prompt, [
+    o228 = Block(228, S[474], 1, step_228)
+    o229 = Stmt(229, S[236])
+    o230 = Block(230, S[475], 1, step_230)
+    o231 = Stmt(231, S[237])
+    o232 = Block(232, S[476], 0, step_232)
+    o233 = ChooseOp(S[326], e233_player, e233_prompt, [
         OptionOp(site[34], e233_label0, 's', e233_items0, e233_when0, o228),
         OptionOp(site[35], e233_label1, None, None, e233_when1, o230),
         OptionOp(site[36], e233_label2, None, None, e233_when2, o232),
@@ -9301,331 +9275,331 @@ def build(num_players, files):
     o233.collect = collect_233
     o233.resolve = resolve_233
     o233.uid = 233
-    o234 = Block(234, S[503], 1, step_234)
-    o235 = Block(235, S[504], 1, step_235)
-    o236 = Stmt(236, S[265])
-    o237 = Stmt(237, S[505])
-    o238 = ForOp(S[506], 'q', e238_items, o234, False, seats=True)
+    o234 = Block(234, S[477], 1, step_234)
+    o235 = Block(235, S[478], 1, step_235)
+    o236 = Stmt(236, S[240])
+    o237 = Stmt(237, S[479])
+    o238 = ForOp(S[480], 'q', e238_items, o234, False, seats=True)
     o238.uid = 238
-    o239 = Block(239, S[507], 1, step_239)
-    o240 = Block(240, S[508], 1, step_240)
-    o241 = Stmt(241, S[267])
-    o242 = Stmt(242, S[509])
-    o243 = ForOp(S[510], 'e', e243_items, o239, False)
+    o239 = Block(239, S[481], 1, step_239)
+    o240 = Block(240, S[482], 1, step_240)
+    o241 = Stmt(241, S[242])
+    o242 = Stmt(242, S[483])
+    o243 = ForOp(S[484], 'e', e243_items, o239, False)
     o243.uid = 243
-    o244 = Block(244, S[511], 2, step_244)
-    o245 = Stmt(245, S[115])
-    o246 = Stmt(246, S[512])
-    o247 = Stmt(247, S[513])
-    o248 = Block(248, S[514], 1, step_248)
-    o249 = Stmt(249, S[269])
-    o250 = Block(250, S[515], 0, step_250)
-    o251 = ChooseOp(S[355], e251_player, e251_prompt, [
+    o244 = Block(244, S[485], 2, step_244)
+    o245 = Stmt(245, S[95])
+    o246 = Stmt(246, S[486])
+    o247 = Stmt(247, S[487])
+    o248 = Block(248, S[488], 1, step_248)
+    o249 = Stmt(249, S[244])
+    o250 = Block(250, S[489], 0, step_250)
+    o251 = ChooseOp(S[329], e251_player, e251_prompt, [
         OptionOp(site[37], e251_label0, 'e', e251_items0, e251_when0, o248),
         OptionOp(site[38], e251_label1, None, None, None, o250),
     ], False)
     o251.collect = collect_251
     o251.resolve = resolve_251
     o251.uid = 251
-    o252 = WinnerOp(S[516], 'majority:holder', e252_among, e252_strength, e252_chooser, False, 'w', e252_prompt, site[39], fmt_player1)
+    o252 = WinnerOp(S[490], 'majority:holder', e252_among, e252_strength, e252_chooser, False, 'w', e252_prompt, site[39], fmt_player1)
     o252.uid = 252
-    o253 = Block(253, S[517], 1, step_253)
-    o254 = Stmt(254, S[271])
-    o255 = Stmt(255, S[518])
-    o256 = Block(256, S[519], 1, step_256)
-    o257 = Stmt(257, S[520])
-    o258 = Stmt(258, S[521])
-    o259 = Stmt(259, S[522])
-    o260 = Block(260, S[523], 1, step_260)
-    o261 = Stmt(261, S[524])
-    o262 = Block(262, S[525], 3, step_262)
-    o263 = Block(263, S[526], 1, step_263)
-    o264 = Stmt(264, S[527])
-    o265 = ChooseOp(S[357], e265_player, e265_prompt, [
+    o253 = Block(253, S[491], 1, step_253)
+    o254 = Stmt(254, S[246])
+    o255 = Stmt(255, S[492])
+    o256 = Block(256, S[493], 1, step_256)
+    o257 = Stmt(257, S[494])
+    o258 = Stmt(258, S[495])
+    o259 = Stmt(259, S[496])
+    o260 = Block(260, S[497], 1, step_260)
+    o261 = Stmt(261, S[498])
+    o262 = Block(262, S[499], 3, step_262)
+    o263 = Block(263, S[500], 1, step_263)
+    o264 = Stmt(264, S[501])
+    o265 = ChooseOp(S[331], e265_player, e265_prompt, [
         OptionOp(site[40], e265_label0, 's', e265_items0, e265_when0, o263),
     ], False)
     o265.collect = collect_265
     o265.resolve = resolve_265
     o265.uid = 265
-    o266 = Stmt(266, S[273])
-    o267 = Stmt(267, S[528])
-    o268 = Stmt(268, S[529])
-    o269 = Block(269, S[530], 1, step_269)
-    o270 = Stmt(270, S[279])
-    o271 = Stmt(271, S[531])
-    o272 = Stmt(272, S[532])
-    o273 = Block(273, S[533], 2, step_273)
-    o274 = Stmt(274, S[534])
-    o275 = Stmt(275, S[122])
-    o276 = Block(276, S[535], 1, step_276)
-    o277 = Block(277, S[536], 1, step_277)
-    o278 = Stmt(278, S[280])
-    o279 = ChooseOp(S[359], e279_player, e279_prompt, [
+    o266 = Stmt(266, S[248])
+    o267 = Stmt(267, S[502])
+    o268 = Stmt(268, S[503])
+    o269 = Block(269, S[504], 1, step_269)
+    o270 = Stmt(270, S[254])
+    o271 = Stmt(271, S[505])
+    o272 = Stmt(272, S[506])
+    o273 = Block(273, S[507], 2, step_273)
+    o274 = Stmt(274, S[508])
+    o275 = Stmt(275, S[102])
+    o276 = Block(276, S[509], 1, step_276)
+    o277 = Block(277, S[510], 1, step_277)
+    o278 = Stmt(278, S[255])
+    o279 = ChooseOp(S[333], e279_player, e279_prompt, [
         OptionOp(site[41], e279_label0, 's', e279_items0, e279_when0, o277),
     ], False)
     o279.collect = collect_279
     o279.resolve = resolve_279
     o279.uid = 279
-    o280 = Stmt(280, S[537])
-    o281 = Block(281, S[538], 1, step_281)
-    o282 = Stmt(282, S[282])
-    o283 = Stmt(283, S[539])
-    o284 = Block(284, S[540], 2, step_284)
-    o285 = Block(285, S[541], 1, step_285)
-    o286 = Block(286, S[542], 1, step_286)
-    o287 = Stmt(287, S[543])
-    o288 = ChooseOp(S[361], e288_player, e288_prompt, [
+    o280 = Stmt(280, S[511])
+    o281 = Block(281, S[512], 1, step_281)
+    o282 = Stmt(282, S[257])
+    o283 = Stmt(283, S[513])
+    o284 = Block(284, S[514], 2, step_284)
+    o285 = Block(285, S[515], 1, step_285)
+    o286 = Block(286, S[516], 1, step_286)
+    o287 = Stmt(287, S[517])
+    o288 = ChooseOp(S[335], e288_player, e288_prompt, [
         OptionOp(site[42], e288_label0, 'e', e288_items0, e288_when0, o286),
     ], False)
     o288.collect = collect_288
     o288.resolve = resolve_288
     o288.uid = 288
-    o289 = Stmt(289, S[544])
-    o290 = Block(290, S[545], 1, step_290)
-    o291 = Block(291, S[546], 1, step_291)
-    o292 = Stmt(292, S[547])
-    o293 = ChooseOp(S[362], e293_player, e293_prompt, [
+    o289 = Stmt(289, S[518])
+    o290 = Block(290, S[519], 1, step_290)
+    o291 = Block(291, S[520], 1, step_291)
+    o292 = Stmt(292, S[521])
+    o293 = ChooseOp(S[336], e293_player, e293_prompt, [
         OptionOp(site[43], e293_label0, 'e', e293_items0, e293_when0, o291),
     ], False)
     o293.collect = collect_293
     o293.resolve = resolve_293
     o293.uid = 293
-    o294 = Stmt(294, S[548])
-    o295 = ForOp(S[549], 'q', e295_items, o284, False, seats=True)
+    o294 = Stmt(294, S[522])
+    o295 = ForOp(S[523], 'q', e295_items, o284, False, seats=True)
     o295.uid = 295
-    o296 = Stmt(296, S[550])
-    o297 = Stmt(297, S[551])
-    o298 = Block(298, S[552], 1, step_298)
-    o299 = Block(299, S[553], 1, step_299)
-    o300 = Stmt(300, S[554])
-    o301 = Block(301, S[555], 1, step_301)
-    o302 = Stmt(302, S[556])
-    o303 = ChooseOp(S[363], e303_player, e303_prompt, [
+    o296 = Stmt(296, S[524])
+    o297 = Stmt(297, S[525])
+    o298 = Block(298, S[526], 1, step_298)
+    o299 = Block(299, S[527], 1, step_299)
+    o300 = Stmt(300, S[528])
+    o301 = Block(301, S[529], 1, step_301)
+    o302 = Stmt(302, S[530])
+    o303 = ChooseOp(S[337], e303_player, e303_prompt, [
         OptionOp(site[44], e303_label0, None, None, None, o299),
         OptionOp(site[45], e303_label1, None, None, None, o301),
     ], False)
     o303.collect = collect_303
     o303.resolve = resolve_303
     o303.uid = 303
-    o304 = ForOp(S[557], 'q', e304_items, o298, True, seats=True)
+    o304 = ForOp(S[531], 'q', e304_items, o298, True, seats=True)
     o304.uid = 304
-    o305 = Stmt(305, S[558])
-    o306 = Stmt(306, S[559])
-    o307 = Stmt(307, S[560])
-    o308 = Stmt(308, S[561])
-    o309 = Block(309, S[562], 1, step_309)
-    o310 = Block(310, S[563], 2, step_310)
-    o311 = Stmt(311, S[133])
-    o312 = Stmt(312, S[564])
-    o313 = Stmt(313, S[565])
-    o314 = ForOp(S[566], 'q', e314_items, o309, False, seats=True)
+    o305 = Stmt(305, S[532])
+    o306 = Stmt(306, S[533])
+    o307 = Stmt(307, S[534])
+    o308 = Stmt(308, S[535])
+    o309 = Block(309, S[536], 1, step_309)
+    o310 = Block(310, S[537], 2, step_310)
+    o311 = Stmt(311, S[113])
+    o312 = Stmt(312, S[538])
+    o313 = Stmt(313, S[539])
+    o314 = ForOp(S[540], 'q', e314_items, o309, False, seats=True)
     o314.uid = 314
-    o315 = Block(315, S[567], 1, step_315)
-    o316 = Stmt(316, S[568])
-    o317 = Block(317, S[569], 1, step_317)
-    o318 = Stmt(318, S[288])
-    o319 = Stmt(319, S[570])
-    o320 = Stmt(320, S[571])
-    o321 = Stmt(321, S[572])
-    o322 = Stmt(322, S[573])
-    o323 = Block(323, S[574], 1, step_323)
-    o324 = Stmt(324, S[575])
-    o325 = ForOp(S[576], 'q', e325_items, o323, False, seats=True)
+    o315 = Block(315, S[541], 1, step_315)
+    o316 = Stmt(316, S[542])
+    o317 = Block(317, S[543], 1, step_317)
+    o318 = Stmt(318, S[263])
+    o319 = Stmt(319, S[544])
+    o320 = Stmt(320, S[545])
+    o321 = Stmt(321, S[546])
+    o322 = Stmt(322, S[547])
+    o323 = Block(323, S[548], 1, step_323)
+    o324 = Stmt(324, S[549])
+    o325 = ForOp(S[550], 'q', e325_items, o323, False, seats=True)
     o325.uid = 325
-    o326 = Stmt(326, S[577])
-    o327 = Stmt(327, S[578])
-    o328 = Stmt(328, S[579])
-    o329 = Stmt(329, S[580])
-    o330 = Stmt(330, S[135])
-    o331 = Block(331, S[581], 1, step_331)
-    o332 = Stmt(332, S[289])
-    o333 = Stmt(333, S[582])
-    o334 = Stmt(334, S[583])
-    o335 = Block(335, S[584], 2, step_335)
-    o336 = Stmt(336, S[585])
-    o337 = Stmt(337, S[136])
-    o338 = Block(338, S[586], 1, step_338)
-    o339 = Block(339, S[587], 1, step_339)
-    o340 = Stmt(340, S[290])
-    o341 = ChooseOp(S[366], e341_player, e341_prompt, [
+    o326 = Stmt(326, S[551])
+    o327 = Stmt(327, S[552])
+    o328 = Stmt(328, S[553])
+    o329 = Stmt(329, S[554])
+    o330 = Stmt(330, S[115])
+    o331 = Block(331, S[555], 1, step_331)
+    o332 = Stmt(332, S[264])
+    o333 = Stmt(333, S[556])
+    o334 = Stmt(334, S[557])
+    o335 = Block(335, S[558], 2, step_335)
+    o336 = Stmt(336, S[559])
+    o337 = Stmt(337, S[116])
+    o338 = Block(338, S[560], 1, step_338)
+    o339 = Block(339, S[561], 1, step_339)
+    o340 = Stmt(340, S[265])
+    o341 = ChooseOp(S[340], e341_player, e341_prompt, [
         OptionOp(site[46], e341_label0, 's', e341_items0, e341_when0, o339),
     ], False)
     o341.collect = collect_341
     o341.resolve = resolve_341
     o341.uid = 341
-    o342 = Stmt(342, S[588])
-    o343 = Stmt(343, S[139])
-    o344 = Stmt(344, S[142])
-    o345 = Stmt(345, S[589])
-    o346 = Block(346, S[590], 1, step_346)
-    o347 = Stmt(347, S[291])
-    o348 = Block(348, S[591], 1, step_348)
-    o349 = Stmt(349, S[292])
-    o350 = Stmt(350, S[592])
-    o351 = Block(351, S[593], 1, step_351)
-    o352 = Stmt(352, S[293])
-    o353 = Block(353, S[594], 1, step_353)
-    o354 = Block(354, S[595], 1, step_354)
-    o355 = Stmt(355, S[596])
-    o356 = ChooseOp(S[369], e356_player, e356_prompt, [
+    o342 = Stmt(342, S[562])
+    o343 = Stmt(343, S[119])
+    o344 = Stmt(344, S[122])
+    o345 = Stmt(345, S[563])
+    o346 = Block(346, S[564], 1, step_346)
+    o347 = Stmt(347, S[266])
+    o348 = Block(348, S[565], 1, step_348)
+    o349 = Stmt(349, S[267])
+    o350 = Stmt(350, S[566])
+    o351 = Block(351, S[567], 1, step_351)
+    o352 = Stmt(352, S[268])
+    o353 = Block(353, S[568], 1, step_353)
+    o354 = Block(354, S[569], 1, step_354)
+    o355 = Stmt(355, S[570])
+    o356 = ChooseOp(S[343], e356_player, e356_prompt, [
         OptionOp(site[47], e356_label0, 's', e356_items0, e356_when0, o354),
     ], False)
     o356.collect = collect_356
     o356.resolve = resolve_356
     o356.uid = 356
-    o357 = Stmt(357, S[597])
-    o358 = Block(358, S[598], 1, step_358)
-    o359 = Stmt(359, S[599])
-    o360 = Block(360, S[600], 1, step_360)
-    o361 = Block(361, S[601], 2, step_361)
-    o362 = Stmt(362, S[602])
-    o363 = Block(363, S[603], 1, step_363)
-    o364 = Stmt(364, S[604])
-    o365 = ChooseOp(S[371], e365_player, e365_prompt, [
+    o357 = Stmt(357, S[571])
+    o358 = Block(358, S[572], 1, step_358)
+    o359 = Stmt(359, S[573])
+    o360 = Block(360, S[574], 1, step_360)
+    o361 = Block(361, S[575], 2, step_361)
+    o362 = Stmt(362, S[576])
+    o363 = Block(363, S[577], 1, step_363)
+    o364 = Stmt(364, S[578])
+    o365 = ChooseOp(S[345], e365_player, e365_prompt, [
         OptionOp(site[49], e365_label0, 't', e365_items0, e365_when0, o363),
     ], False)
     o365.collect = collect_365
     o365.resolve = resolve_365
     o365.uid = 365
-    o366 = ChooseOp(S[370], e366_player, e366_prompt, [
+    o366 = ChooseOp(S[344], e366_player, e366_prompt, [
         OptionOp(site[48], e366_label0, 's', e366_items0, e366_when0, o361),
     ], False)
     o366.collect = collect_366
     o366.resolve = resolve_366
     o366.uid = 366
-    o367 = Stmt(367, S[605])
-    o368 = Block(368, S[606], 10, step_368)
-    o369 = Block(369, S[607], 1, step_369)
-    o370 = Stmt(370, S[299])
-    o371 = Stmt(371, S[608])
-    o372 = Block(372, S[609], 1, step_372)
-    o373 = Block(373, S[610], 1, step_373)
-    o374 = Stmt(374, S[611])
-    o375 = Stmt(375, S[612])
-    o376 = ForOp(S[613], 'c', e376_items, o372, False)
+    o367 = Stmt(367, S[579])
+    o368 = Block(368, S[580], 10, step_368)
+    o369 = Block(369, S[581], 1, step_369)
+    o370 = Stmt(370, S[273])
+    o371 = Stmt(371, S[582])
+    o372 = Block(372, S[583], 1, step_372)
+    o373 = Block(373, S[584], 1, step_373)
+    o374 = Stmt(374, S[585])
+    o375 = Stmt(375, S[586])
+    o376 = ForOp(S[587], 'c', e376_items, o372, False)
     o376.uid = 376
-    o377 = Block(377, S[614], 1, step_377)
-    o378 = Stmt(378, S[615])
-    o379 = ForOp(S[616], 's', e379_items, o377, False)
+    o377 = Block(377, S[588], 1, step_377)
+    o378 = Stmt(378, S[589])
+    o379 = ForOp(S[590], 's', e379_items, o377, False)
     o379.uid = 379
-    o380 = Stmt(380, S[617])
-    o381 = Block(381, S[618], 1, step_381)
-    o382 = Stmt(382, S[619])
-    o383 = ChooseOp(S[372], e383_player, e383_prompt, [
+    o380 = Stmt(380, S[591])
+    o381 = Block(381, S[592], 1, step_381)
+    o382 = Stmt(382, S[593])
+    o383 = ChooseOp(S[346], e383_player, e383_prompt, [
         OptionOp(site[50], e383_label0, 's', e383_items0, e383_when0, o381),
     ], False)
     o383.collect = collect_383
     o383.resolve = resolve_383
     o383.uid = 383
-    o384 = Stmt(384, S[303])
-    o385 = Block(385, S[620], 1, step_385)
-    o386 = Stmt(386, S[308])
-    o387 = ForOp(S[621], 'p', e387_items, o385, False, seats=True)
+    o384 = Stmt(384, S[277])
+    o385 = Block(385, S[594], 1, step_385)
+    o386 = Stmt(386, S[282])
+    o387 = ForOp(S[595], 'p', e387_items, o385, False, seats=True)
     o387.uid = 387
-    o388 = Block(388, S[622], 1, step_388)
-    o389 = Block(389, S[623], 1, step_389)
-    o390 = Stmt(390, S[309])
-    o391 = ForOp(S[624], 'p', e391_items, o389, False, seats=True)
+    o388 = Block(388, S[596], 1, step_388)
+    o389 = Block(389, S[597], 1, step_389)
+    o390 = Stmt(390, S[283])
+    o391 = ForOp(S[598], 'p', e391_items, o389, False, seats=True)
     o391.uid = 391
-    o392 = ForOp(S[625], 'a', e392_items, o388, False)
+    o392 = ForOp(S[599], 'a', e392_items, o388, False)
     o392.uid = 392
-    o393 = Block(393, S[626], 1, step_393)
-    o394 = Stmt(394, S[310])
-    o395 = ForOp(S[627], 'p', e395_items, o393, False, seats=True)
+    o393 = Block(393, S[600], 1, step_393)
+    o394 = Stmt(394, S[284])
+    o395 = ForOp(S[601], 'p', e395_items, o393, False, seats=True)
     o395.uid = 395
-    o396 = Block(396, S[628], 2, step_396)
-    o397 = Stmt(397, S[305])
-    o398 = Stmt(398, S[629])
-    o399 = ForOp(S[630], 'p', e399_items, o396, False, seats=True)
+    o396 = Block(396, S[602], 2, step_396)
+    o397 = Stmt(397, S[279])
+    o398 = Stmt(398, S[603])
+    o399 = ForOp(S[604], 'p', e399_items, o396, False, seats=True)
     o399.uid = 399
-    o400 = Block(400, S[374], 1, step_400)
-    o401 = Block(401, S[374], 10, step_401)
-    o402 = Stmt(402, S[374])
-    o403 = Stmt(403, S[374])
-    o404 = Block(404, S[631], 1, step_404)
-    o405 = Block(405, S[632], 1, step_405)
-    o406 = Stmt(406, S[311])
-    o407 = ForOp(S[633], 'e', e407_items, o405, False)
+    o400 = Block(400, S[348], 1, step_400)
+    o401 = Block(401, S[348], 10, step_401)
+    o402 = Stmt(402, S[348])
+    o403 = Stmt(403, S[348])
+    o404 = Block(404, S[605], 1, step_404)
+    o405 = Block(405, S[606], 1, step_405)
+    o406 = Stmt(406, S[285])
+    o407 = ForOp(S[607], 'e', e407_items, o405, False)
     o407.uid = 407
-    o408 = Block(408, S[634], 4, step_408)
-    o409 = Stmt(409, S[634])
-    o410 = Stmt(410, S[634])
-    o411 = Stmt(411, S[312])
-    o412 = Stmt(412, S[634])
-    o413 = Stmt(413, S[634])
-    o414 = Block(414, S[635], 4, step_414)
-    o415 = Stmt(415, S[635])
-    o416 = Stmt(416, S[635])
-    o417 = Stmt(417, S[314])
-    o418 = Stmt(418, S[635])
-    o419 = Stmt(419, S[635])
-    o420 = Block(420, S[636], 4, step_420)
-    o421 = Stmt(421, S[636])
-    o422 = Stmt(422, S[636])
-    o423 = Stmt(423, S[315])
-    o424 = Stmt(424, S[636])
-    o425 = Stmt(425, S[636])
-    o426 = Block(426, S[316], 5, step_426)
-    o427 = Stmt(427, S[316])
-    o428 = Block(428, S[316], 1, step_428)
-    o429 = Stmt(429, S[316])
-    o430 = ForOp(S[316], 'p', e430_items, o428, False, seats=True)
+    o408 = Block(408, S[608], 4, step_408)
+    o409 = Stmt(409, S[608])
+    o410 = Stmt(410, S[608])
+    o411 = Stmt(411, S[286])
+    o412 = Stmt(412, S[608])
+    o413 = Stmt(413, S[608])
+    o414 = Block(414, S[609], 4, step_414)
+    o415 = Stmt(415, S[609])
+    o416 = Stmt(416, S[609])
+    o417 = Stmt(417, S[288])
+    o418 = Stmt(418, S[609])
+    o419 = Stmt(419, S[609])
+    o420 = Block(420, S[610], 4, step_420)
+    o421 = Stmt(421, S[610])
+    o422 = Stmt(422, S[610])
+    o423 = Stmt(423, S[289])
+    o424 = Stmt(424, S[610])
+    o425 = Stmt(425, S[610])
+    o426 = Block(426, S[290], 5, step_426)
+    o427 = Stmt(427, S[290])
+    o428 = Block(428, S[290], 1, step_428)
+    o429 = Stmt(429, S[290])
+    o430 = ForOp(S[290], 'p', e430_items, o428, False, seats=True)
     o430.uid = 430
-    o431 = Block(431, S[316], 1, step_431)
-    o432 = Block(432, S[316], 1, step_432)
-    o433 = Block(433, S[637], 2, step_433)
-    o434 = Stmt(434, S[316])
-    o435 = Stmt(435, S[317])
-    o436 = Stmt(436, S[316])
-    o437 = ForOp(S[316], 'p', e437_items, o432, False, seats=True)
+    o431 = Block(431, S[290], 1, step_431)
+    o432 = Block(432, S[290], 1, step_432)
+    o433 = Block(433, S[611], 2, step_433)
+    o434 = Stmt(434, S[290])
+    o435 = Stmt(435, S[291])
+    o436 = Stmt(436, S[290])
+    o437 = ForOp(S[290], 'p', e437_items, o432, False, seats=True)
     o437.uid = 437
-    o438 = RepeatOp(S[316], o431, e438_cond, True)
+    o438 = RepeatOp(S[290], o431, e438_cond, True)
     o438.uid = 438
-    o439 = Stmt(439, S[316])
-    o440 = Stmt(440, S[316])
-    o441 = Block(441, S[638], 4, step_441)
-    o442 = Stmt(442, S[638])
-    o443 = Stmt(443, S[638])
-    o444 = Stmt(444, S[318])
-    o445 = Stmt(445, S[638])
-    o446 = Block(446, S[639], 4, step_446)
-    o447 = Stmt(447, S[639])
-    o448 = Stmt(448, S[639])
-    o449 = Stmt(449, S[319])
-    o450 = Stmt(450, S[639])
-    o451 = Block(451, S[640], 4, step_451)
-    o452 = Stmt(452, S[640])
-    o453 = Stmt(453, S[640])
-    o454 = Stmt(454, S[320])
-    o455 = Stmt(455, S[640])
-    o456 = RepeatOp(S[374], o401, e456_cond, False)
+    o439 = Stmt(439, S[290])
+    o440 = Stmt(440, S[290])
+    o441 = Block(441, S[612], 4, step_441)
+    o442 = Stmt(442, S[612])
+    o443 = Stmt(443, S[612])
+    o444 = Stmt(444, S[292])
+    o445 = Stmt(445, S[612])
+    o446 = Block(446, S[613], 4, step_446)
+    o447 = Stmt(447, S[613])
+    o448 = Stmt(448, S[613])
+    o449 = Stmt(449, S[293])
+    o450 = Stmt(450, S[613])
+    o451 = Block(451, S[614], 4, step_451)
+    o452 = Stmt(452, S[614])
+    o453 = Stmt(453, S[614])
+    o454 = Stmt(454, S[294])
+    o455 = Stmt(455, S[614])
+    o456 = RepeatOp(S[348], o401, e456_cond, False)
     o456.uid = 456
-    o457 = Block(457, S[641], 1, step_457)
-    o458 = Stmt(458, S[642])
+    o457 = Block(457, S[615], 1, step_457)
+    o458 = Stmt(458, S[616])
     P.resume = {2: c_2, 6: c_6, 7: c_7, 9: c_9, 10: c_10, 11: c_11, 12: c_12, 13: c_13, 14: c_14, 15: c_15, 16: c_16, 17: c_17, 18: c_18, 19: c_19, 20: c_20, 21: c_21, 22: c_22, 23: c_23, 24: c_24, 25: c_25, 26: c_26, 27: c_27, 28: c_28, 29: c_29, 30: c_30, 31: c_31, 32: c_32, 33: c_33, 34: c_34, 35: c_35, 76: c_76, 94: c_94, 101: c_101, 104: c_104, 106: c_106, 117: c_117, 121: c_121, 123: c_123, 136: c_136, 137: c_137, 143: c_143, 144: c_144, 154: c_154, 157: c_157, 160: c_160, 163: c_163, 173: c_173, 183: c_183, 185: c_185, 189: c_189, 191: c_191, 193: c_193, 195: c_195, 204: c_204, 211: c_211, 213: c_213, 234: c_234, 235: c_235, 239: c_239, 240: c_240, 253: c_253, 262: c_262, 269: c_269, 276: c_276, 281: c_281, 284: c_284, 285: c_285, 290: c_290, 298: c_298, 317: c_317, 331: c_331, 338: c_338, 346: c_346, 348: c_348, 351: c_351, 353: c_353, 360: c_360, 361: c_361, 368: c_368, 385: c_385, 388: c_388, 389: c_389, 393: c_393, 400: c_400, 401: c_401, 414: c_414, 420: c_420, 426: c_426, 431: c_431, 432: c_432, 433: c_433, 441: c_441, 446: c_446, 451: c_451}
     P.ops = [o0, o1, o2, o3, o4, o5, o6, o7, o8, o9, o10, o11, o12, o13, o14, o15, o16, o17, o18, o19, o20, o21, o22, o23, o24, o25, o26, o27, o28, o29, o30, o31, o32, o33, o34, o35, o36, o37, o38, o39, o40, o41, o42, o43, o44, o45, o46, o47, o48, o49, o50, o51, o52, o53, o54, o55, o56, o57, o58, o59, o60, o61, o62, o63, o64, o65, o66, o67, o68, o69, o70, o71, o72, o73, o74, o75, o76, o77, o78, o79, o80, o81, o82, o83, o84, o85, o86, o87, o88, o89, o90, o91, o92, o93, o94, o95, o96, o97, o98, o99, o100, o101, o102, o103, o104, o105, o106, o107, o108, o109, o110, o111, o112, o113, o114, o115, o116, o117, o118, o119, o120, o121, o122, o123, o124, o125, o126, o127, o128, o129, o130, o131, o132, o133, o134, o135, o136, o137, o138, o139, o140, o141, o142, o143, o144, o145, o146, o147, o148, o149, o150, o151, o152, o153, o154, o155, o156, o157, o158, o159, o160, o161, o162, o163, o164, o165, o166, o167, o168, o169, o170, o171, o172, o173, o174, o175, o176, o177, o178, o179, o180, o181, o182, o183, o184, o185, o186, o187, o188, o189, o190, o191, o192, o193, o194, o195, o196, o197, o198, o199, o200, o201, o202, o203, o204, o205, o206, o207, o208, o209, o210, o211, o212, o213, o214, o215, o216, o217, o218, o219, o220, o221, o222, o223, o224, o225, o226, o227, o228, o229, o230, o231, o232, o233, o234, o235, o236, o237, o238, o239, o240, o241, o242, o243, o244, o245, o246, o247, o248, o249, o250, o251, o252, o253, o254, o255, o256, o257, o258, o259, o260, o261, o262, o263, o264, o265, o266, o267, o268, o269, o270, o271, o272, o273, o274, o275, o276, o277, o278, o279, o280, o281, o282, o283, o284, o285, o286, o287, o288, o289, o290, o291, o292, o293, o294, o295, o296, o297, o298, o299, o300, o301, o302, o303, o304, o305, o306, o307, o308, o309, o310, o311, o312, o313, o314, o315, o316, o317, o318, o319, o320, o321, o322, o323, o324, o325, o326, o327, o328, o329, o330, o331, o332, o333, o334, o335, o336, o337, o338, o339, o340, o341, o342, o343, o344, o345, o346, o347, o348, o349, o350, o351, o352, o353, o354, o355, o356, o357, o358, o359, o360, o361, o362, o363, o364, o365, o366, o367, o368, o369, o370, o371, o372, o373, o374, o375, o376, o377, o378, o379, o380, o381, o382, o383, o384, o385, o386, o387, o388, o389, o390, o391, o392, o393, o394, o395, o396, o397, o398, o399, o400, o401, o402, o403, o404, o405, o406, o407, o408, o409, o410, o411, o412, o413, o414, o415, o416, o417, o418, o419, o420, o421, o422, o423, o424, o425, o426, o427, o428, o429, o430, o431, o432, o433, o434, o435, o436, o437, o438, o439, o440, o441, o442, o443, o444, o445, o446, o447, o448, o449, o450, o451, o452, o453, o454, o455, o456, o457, o458]
     P.setup = o368
     P.play = o400
     P.scoring = o457
-    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[300]) + ')', o1.uid: 'procedure fresh (' + str(S[104]) + ')', o2.uid: 'procedure start_piece (' + str(S[373]) + ')', o3.uid: 'procedure retire (' + str(S[89]) + ')', o4.uid: 'procedure grow_old (' + str(S[107]) + ')', o5.uid: 'procedure settle (' + str(S[153]) + ')', o6.uid: 'procedure place_new (' + str(S[327]) + ')', o7.uid: 'procedure fill_throne (' + str(S[324]) + ')', o8.uid: 'procedure income_phase (' + str(S[313]) + ')', o9.uid: 'procedure aging_phase (' + str(S[375]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[376]) + ')', o11.uid: 'procedure son (' + str(S[325]) + ')', o12.uid: 'procedure daughter (' + str(S[326]) + ')', o13.uid: 'procedure offer (' + str(S[329]) + ')', o14.uid: 'procedure action_turn (' + str(S[377]) + ')', o15.uid: 'procedure place_knight (' + str(S[336]) + ')', o16.uid: 'procedure move_knight (' + str(S[337]) + ')', o17.uid: 'procedure use_card (' + str(S[333]) + ')', o18.uid: 'procedure doctor (' + str(S[335]) + ')', o19.uid: 'procedure move_card (' + str(S[341]) + ')', o20.uid: 'procedure permit (' + str(S[342]) + ')', o21.uid: 'procedure ordinance (' + str(S[343]) + ')', o22.uid: 'procedure promotion (' + str(S[344]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[345]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[378]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[353]) + ')', o26.uid: 'procedure new_elector (' + str(S[354]) + ')', o27.uid: 'procedure change_of_power (' + str(S[356]) + ')', o28.uid: 'procedure displaced (' + str(S[358]) + ')', o29.uid: 'procedure election_phase (' + str(S[379]) + ')', o30.uid: 'procedure election (' + str(S[360]) + ')', o31.uid: 'procedure crown (' + str(S[364]) + ')', o32.uid: 'procedure deposed (' + str(S[365]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[380]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[367]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[368]) + ')'}
+    P.proc_names = {o0.uid: 'procedure close_electorates (' + str(S[274]) + ')', o1.uid: 'procedure fresh (' + str(S[84]) + ')', o2.uid: 'procedure start_piece (' + str(S[347]) + ')', o3.uid: 'procedure retire (' + str(S[69]) + ')', o4.uid: 'procedure grow_old (' + str(S[87]) + ')', o5.uid: 'procedure settle (' + str(S[132]) + ')', o6.uid: 'procedure place_new (' + str(S[301]) + ')', o7.uid: 'procedure fill_throne (' + str(S[298]) + ')', o8.uid: 'procedure income_phase (' + str(S[287]) + ')', o9.uid: 'procedure aging_phase (' + str(S[349]) + ')', o10.uid: 'procedure descendants_phase (' + str(S[350]) + ')', o11.uid: 'procedure son (' + str(S[299]) + ')', o12.uid: 'procedure daughter (' + str(S[300]) + ')', o13.uid: 'procedure offer (' + str(S[303]) + ')', o14.uid: 'procedure action_turn (' + str(S[351]) + ')', o15.uid: 'procedure place_knight (' + str(S[310]) + ')', o16.uid: 'procedure move_knight (' + str(S[311]) + ')', o17.uid: 'procedure use_card (' + str(S[307]) + ')', o18.uid: 'procedure doctor (' + str(S[309]) + ')', o19.uid: 'procedure move_card (' + str(S[315]) + ')', o20.uid: 'procedure permit (' + str(S[316]) + ')', o21.uid: 'procedure ordinance (' + str(S[317]) + ')', o22.uid: 'procedure promotion (' + str(S[318]) + ')', o23.uid: 'procedure kings_daughter (' + str(S[319]) + ')', o24.uid: 'procedure new_electors_phase (' + str(S[352]) + ')', o25.uid: 'procedure gray_eminence (' + str(S[327]) + ')', o26.uid: 'procedure new_elector (' + str(S[328]) + ')', o27.uid: 'procedure change_of_power (' + str(S[330]) + ')', o28.uid: 'procedure displaced (' + str(S[332]) + ')', o29.uid: 'procedure election_phase (' + str(S[353]) + ')', o30.uid: 'procedure election (' + str(S[334]) + ')', o31.uid: 'procedure crown (' + str(S[338]) + ')', o32.uid: 'procedure deposed (' + str(S[339]) + ')', o33.uid: 'procedure emperor_action_phase (' + str(S[354]) + ')', o34.uid: 'procedure place_empire_city (' + str(S[341]) + ')', o35.uid: 'procedure move_empire_city (' + str(S[342]) + ')'}
     P.var_specs = [
-        VarSpec('emperor', 'player', None, S[643], 'public'),
-        VarSpec('rival', 'player', None, S[644], 'public'),
-        VarSpec('chip', 'int', 'players', S[645], 'public'),
-        VarSpec('age', 'int', 'aristocrats', S[646], 'public'),
-        VarSpec('couple', 'bool', 'aristocrats', S[647], 'public'),
-        VarSpec('closed', 'bool', 'electorates', S[648], 'public'),
-        VarSpec('privilege_used', 'bool', 'electorates', S[649], 'public'),
-        VarSpec('vote', 'player', 'players', S[650], 'owner'),
-        VarSpec('church_on', 'card', None, S[651], 'public'),
-        VarSpec('excommunicated', 'card', None, S[652], 'public'),
-        VarSpec('thalers', 'int', 'players', S[653], 'public'),
-        VarSpec('score', 'int', 'players', S[654], 'public'),
-        VarSpec('round', 'int', None, S[374], 'public'),
-        VarSpec('phase', 'str', None, S[374], 'public'),
-        VarSpec('turn_player', 'player', None, S[374], 'public'),
-        VarSpec('start_player', 'player', None, S[374], 'public'),
-        VarSpec('passed', 'bool', 'players', S[374], 'public'),
+        VarSpec('emperor', 'player', None, S[617], 'public'),
+        VarSpec('rival', 'player', None, S[618], 'public'),
+        VarSpec('chip', 'int', 'players', S[619], 'public'),
+        VarSpec('age', 'int', 'aristocrats', S[620], 'public'),
+        VarSpec('couple', 'bool', 'aristocrats', S[621], 'public'),
+        VarSpec('closed', 'bool', 'electorates', S[622], 'public'),
+        VarSpec('privilege_used', 'bool', 'electorates', S[623], 'public'),
+        VarSpec('vote', 'player', 'players', S[624], 'owner'),
+        VarSpec('church_on', 'card', None, S[625], 'public'),
+        VarSpec('excommunicated', 'card', None, S[626], 'public'),
+        VarSpec('thalers', 'int', 'players', S[627], 'public'),
+        VarSpec('score', 'int', 'players', S[628], 'public'),
+        VarSpec('round', 'int', None, S[348], 'public'),
+        VarSpec('phase', 'str', None, S[348], 'public'),
+        VarSpec('turn_player', 'player', None, S[348], 'public'),
+        VarSpec('start_player', 'player', None, S[348], 'public'),
+        VarSpec('passed', 'bool', 'players', S[348], 'public'),
     ]
     P.var_initial = {'emperor': init_emperor, 'rival': init_rival, 'chip': init_chip, 'age': init_age, 'couple': init_couple, 'closed': init_closed, 'privilege_used': init_privilege_used, 'vote': init_vote, 'church_on': init_church_on, 'excommunicated': init_excommunicated, 'thalers': init_thalers, 'score': init_score, 'round': init_round, 'phase': init_phase, 'turn_player': init_turn_player, 'start_player': init_start_player, 'passed': init_passed}
     P.tie_breakers = []

@@ -946,12 +946,12 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c14.name == 'Ghoul')]) + (_r1 := min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c15.props['wild']]),)))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items4 = K_districts1  # game.yaml:170
-        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c17.props['wild']]),))) >= 2):
+        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c16.name == 'Darkened')]) + _r1) >= 2):
             for _d2 in _items4:
                 if not ((len(st.zones[(Z_markers_on1 + (_d2.ordinal if _d2.kind == 'districts' else ordinal(_d2, 'districts', S[47])))]) > 0)):
                     continue
@@ -961,7 +961,7 @@ def build(num_players, files):
                     values.append(_d2)
                     idx.append(2)
         _items5 = K_districts1  # game.yaml:180
-        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c19.props['wild']]),))) >= 2):
+        if _items5 and ((len([1 for _c17 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c17.name == 'Alchemist')]) + _r1) >= 2):
             for _a1 in _items5:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + (_a1.ordinal if _a1.kind == 'districts' else ordinal(_a1, 'districts', S[0])))] if (_m10.owner == _L_p2)]) > 0)):
                     continue
@@ -971,7 +971,7 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items6 = K_districts1  # game.yaml:189
-        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[4])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[48])))]) > 0):
+        if _items6 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[3])))] if (_c18.name == 'Courtesan')]) + _r1) >= 2) and (len(st.zones[(Z_house1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[48])))]) > 0):
             for _d3 in _items6:
                 a = A_101 + _d3.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1027,7 +1027,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c22 for _c22 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
+        return [_c19 for _c19 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[51])))] if ((_c19.name == env['d'].props['minion']) or _c19.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1130,13 +1130,13 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[56])))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[57])))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
+        return ((((_r2 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[56])))]) > 0)) and (len([1 for _c20 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[57])))] if ((_c20.name == env['d'].props['minion']) or _c20.props['wild'])]) >= (_r2 + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
         return others(st, env['p'])
     def e53_when1(st, env):  # game.yaml:217
-        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[58])))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + (_d5.ordinal if _d5.kind == 'districts' else ordinal(_d5, 'districts', S[0])))] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + (_d5.ordinal if _d5.kind == 'districts' else ordinal(_d5, 'districts', S[0])))] if (_m21.owner == env['q'])]) > 0)) for _d5 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[58])))]) >= 2) and any(((len([1 for _m19 in st.zones[(Z_markers_on1 + (_d5.ordinal if _d5.kind == 'districts' else ordinal(_d5, 'districts', S[0])))] if (_m19.owner == env['p'])]) > 0) and (len([1 for _m20 in st.zones[(Z_markers_on1 + (_d5.ordinal if _d5.kind == 'districts' else ordinal(_d5, 'districts', S[0])))] if (_m20.owner == env['q'])]) > 0)) for _d5 in K_districts1))
     def e53_label2(st, env):  # game.yaml:227
         return 'Preen'
     def collect_53(st, env):  # game.yaml:203
@@ -1145,7 +1145,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _d6 in K_districts1:  # game.yaml:206
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[56])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[57])))] if ((_c24.name == _d6.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m23.owner == _L_p4)]) + 1))):
+            if not (((_r3 := len([1 for _m21 in st.zones[(Z_markers_on1 + (_d6.ordinal if _d6.kind == 'districts' else ordinal(_d6, 'districts', S[0])))] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[56])))]) > 0) and (len([1 for _c21 in st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[57])))] if ((_c21.name == _d6.props['minion']) or _c21.props['wild'])]) >= (_r3 + 1))):
                 continue
             a = A_111 + _d6.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1155,7 +1155,7 @@ def build(num_players, files):
         _items7 = others(st, _L_p4)  # game.yaml:217
         if _items7 and (len(st.zones[(Z_hand1 + (_L_p4 if type(_L_p4) is int and 0 <= _L_p4 < num_players else seat(st, _L_p4, S[58])))]) >= 2):
             for _q5 in _items7:
-                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m25.owner == _q5)]) > 0)) for _d7 in K_districts1)):
+                if not (any(((len([1 for _m22 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m22.owner == _L_p4)]) > 0) and (len([1 for _m23 in st.zones[(Z_markers_on1 + (_d7.ordinal if _d7.kind == 'districts' else ordinal(_d7, 'districts', S[0])))] if (_m23.owner == _q5)]) > 0)) for _d7 in K_districts1)):
                     continue
                 a = A_131 + (_q5 if type(_q5) is int and 0 <= _q5 < num_players else option_seat(_q5, num_players))
                 if a not in actions:  # an identical card: the same choice
@@ -1201,8 +1201,8 @@ def build(num_players, files):
         st.at = o60  # game.yaml:245
         _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
         _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-        for _c25 in cards_of(_items8):
-            st.move(_c25, _dest3, False)
+        for _c22 in cards_of(_items8):
+            st.move(_c22, _dest3, False)
         st.frames.pop()
 
     def step_61(st, fr):  # game.yaml:247
@@ -1256,8 +1256,8 @@ def build(num_players, files):
                 st.at = o72  # game.yaml:258
                 _items9 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
                 _dest4 = Z_discard1
-                for _c26 in cards_of(_items9):
-                    st.move(_c26, _dest4, False)
+                for _c23 in cards_of(_items9):
+                    st.move(_c23, _dest4, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1298,8 +1298,8 @@ def build(num_players, files):
         st.at = o72  # game.yaml:258
         _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
         _dest5 = Z_discard1
-        for _c27 in cards_of(_items10):
-            st.move(_c27, _dest5, False)
+        for _c24 in cards_of(_items10):
+            st.move(_c24, _dest5, False)
         st.frames.pop()
 
     def e73_items(st, env):  # game.yaml:258
@@ -1332,8 +1332,8 @@ def build(num_players, files):
             st.at = o60  # game.yaml:245
             _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[61])))]
             _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[60])))
-            for _c28 in cards_of(_items11):
-                st.move(_c28, _dest6, False)
+            for _c25 in cards_of(_items11):
+                st.move(_c25, _dest6, False)
         elif k == 1:  # game.yaml:246
             st.frames.append(Frame(o61, env))
     def e75_player(st, env):  # game.yaml:263
@@ -1483,8 +1483,8 @@ def build(num_players, files):
         st.at = o100  # game.yaml:291
         _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
         _dest7 = Z_discard1
-        for _c29 in cards_of(_items12):
-            st.move(_c29, _dest7, False)
+        for _c26 in cards_of(_items12):
+            st.move(_c26, _dest7, False)
         st.frames.pop()
 
     def e101_items(st, env):  # game.yaml:291
@@ -1751,7 +1751,7 @@ def build(num_players, files):
             for _d8 in list(K_districts1):
                 env['d'] = _d8
                 st.at = o151  # game.yaml:325
-                env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m26.owner == env['p'])])
+                env['n'] = len([1 for _m24 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m24.owner == env['p'])])
                 st.at = o152  # game.yaml:326
                 _i1 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
                 _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
@@ -1766,7 +1766,7 @@ def build(num_players, files):
         for _d9 in list(K_districts1):
             env['d'] = _d9
             st.at = o151  # game.yaml:325
-            env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m27.owner == env['p'])])
+            env['n'] = len([1 for _m25 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m25.owner == env['p'])])
             st.at = o152  # game.yaml:326
             _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
             _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
@@ -1778,7 +1778,7 @@ def build(num_players, files):
     def step_150(st, fr):  # game.yaml:324
         env = fr.env
         st.at = o151  # game.yaml:325
-        env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m28.owner == env['p'])])
+        env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m26.owner == env['p'])])
         st.at = o152  # game.yaml:326
         _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[90]))
         _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[91])))]))) else 0))
@@ -1845,7 +1845,7 @@ def build(num_players, files):
             # game.yaml:138: always offered
             _items13 = K_districts1  # game.yaml:140
             if _items13 and (len(st.zones[(Z_house1 + (_L_p6 if type(_L_p6) is int and 0 <= _L_p6 < num_players else seat(st, _L_p6, S[31])))]) > 0):
-                _v4 = [_d10 for _d10 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m29.owner == _L_p6)]) == 0))]
+                _v4 = [_d10 for _d10 in _items13 if ((len([1 for _m27 in st.zones[(Z_markers_on1 + (_d10.ordinal if _d10.kind == 'districts' else ordinal(_d10, 'districts', S[0])))] if (_m27.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1881,7 +1881,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c28 for _c28 in st.zones[(Z_hand1 + (_L_p7 if type(_L_p7) is int and 0 <= _L_p7 < num_players else seat(st, _L_p7, S[32])))] if ((_c28.name == _L_minion1) or (_c28.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1909,32 +1909,32 @@ def build(num_players, files):
                     st.at = o20  # game.yaml:150
                     if _i5 == len(_cands1):
                         break  # done
-                    _c30 = _cands1[_i5]
+                    _c27 = _cands1[_i5]
                 else:  # one card and no stopping yet: it is picked
-                    _c30 = _cands1[0]
-                _picked1.append(_c30)
-                st.move(_c30, Z_discard1, False)
+                    _c27 = _cands1[0]
+                _picked1.append(_c27)
+                st.move(_c27, Z_discard1, False)
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c32.name == 'Ghoul')]) + min((1, len([1 for _c33 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c33.props['wild']]),))) >= 2):  # game.yaml:161
+            if ((len([1 for _c29 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c29.name == 'Ghoul')]) + (_r4 := min((1, len([1 for _c30 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c30.props['wild']]),)))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
             _items14 = K_districts1  # game.yaml:170
-            if _items14 and ((len([1 for _c34 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c34.name == 'Darkened')]) + min((1, len([1 for _c35 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c35.props['wild']]),))) >= 2):
+            if _items14 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c31.name == 'Darkened')]) + _r4) >= 2):
                 _v5 = [_d11 for _d11 in _items14 if ((len(st.zones[(Z_markers_on1 + (_d11.ordinal if _d11.kind == 'districts' else ordinal(_d11, 'districts', S[47])))]) > 0))]
             else:
                 _v5 = []
             _items15 = K_districts1  # game.yaml:180
-            if _items15 and ((len([1 for _c36 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c36.name == 'Alchemist')]) + min((1, len([1 for _c37 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c37.props['wild']]),))) >= 2):
-                _v6 = [_a2 for _a2 in _items15 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m30.owner == _L_p8)]) > 0))]
+            if _items15 and ((len([1 for _c32 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c32.name == 'Alchemist')]) + _r4) >= 2):
+                _v6 = [_a2 for _a2 in _items15 if ((len([1 for _m28 in st.zones[(Z_markers_on1 + (_a2.ordinal if _a2.kind == 'districts' else ordinal(_a2, 'districts', S[0])))] if (_m28.owner == _L_p8)]) > 0))]
             else:
                 _v6 = []
             _items16 = K_districts1  # game.yaml:189
-            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[4])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
+            if _items16 and ((len([1 for _c33 in st.zones[(Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[3])))] if (_c33.name == 'Courtesan')]) + _r4) >= 2) and (len(st.zones[(Z_house1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[48])))]) > 0):
                 _v7 = _items16
             else:
                 _v7 = []
@@ -2008,11 +2008,11 @@ def build(num_players, files):
                                 st.at = o25  # game.yaml:167
                                 if _i7 == len(_cands2):
                                     break  # done
-                                _c40 = _cands2[_i7]
+                                _c34 = _cands2[_i7]
                             else:  # one card and no stopping yet: it is picked
-                                _c40 = _cands2[0]
-                            _picked2.append(_c40)
-                            st.move(_c40, Z_discard1, False)
+                                _c34 = _cands2[0]
+                            _picked2.append(_c34)
+                            st.move(_c34, Z_discard1, False)
                     st.at = o27  # game.yaml:169
                     st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[34]))), False, S[35])
                 elif _i6 < _end5:  # game.yaml:170
@@ -2030,7 +2030,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q7 for _q7 in st.players if ((len([1 for _m31 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m31.owner == _q7)]) > 0))]  # game.yaml:178
+                    _v8 = [_q7 for _q7 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m29.owner == _q7)]) > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
                         raise RuleError('a choice has no legal option', S[101])
@@ -2088,7 +2088,7 @@ def build(num_players, files):
                             _i9 = 0
                         env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m32.owner == _L_p8)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                        st.move(first([_m30 for _m30 in st.zones[(Z_markers_on1 + (env['a'].ordinal if env['a'].kind == 'districts' else ordinal(env['a'], 'districts', S[43])))] if (_m30.owner == _L_p8)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
                 else:  # game.yaml:189
                     env['d'] = _v7[_i6 - _end6]
                     st.at = o39  # game.yaml:191
@@ -2109,10 +2109,10 @@ def build(num_players, files):
         _L_p9 = env['p']
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d13 for _d13 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c42.name == _d13.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
+            _v10 = [_d13 for _d13 in K_districts1 if (((_r5 := len([1 for _m31 in st.zones[(Z_markers_on1 + (_d13.ordinal if _d13.kind == 'districts' else ordinal(_d13, 'districts', S[0])))] if (_m31.owner == _L_p9)])) >= 1) and (len(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[56])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[57])))] if ((_c36.name == _d13.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
             _items17 = others(st, _L_p9)  # game.yaml:217
             if _items17 and (len(st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[58])))]) >= 2):
-                _v11 = [_q8 for _q8 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m36.owner == _q8)]) > 0)) for _d14 in K_districts1))]
+                _v11 = [_q8 for _q8 in _items17 if (any(((len([1 for _m32 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m32.owner == _L_p9)]) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + (_d14.ordinal if _d14.kind == 'districts' else ordinal(_d14, 'districts', S[0])))] if (_m33.owner == _q8)]) > 0)) for _d14 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2134,14 +2134,14 @@ def build(num_players, files):
                 if _i10 < _end10:  # game.yaml:206
                     env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = (len([1 for _m37 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m37.owner == _L_p9)]) + 1)
-                    _hi3 = (len([1 for _m38 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m38.owner == _L_p9)]) + 1)
+                    _lo3 = ((_r6 := len([1 for _m34 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m34.owner == _L_p9)])) + 1)
+                    _hi3 = (_r6 + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[104])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c44.name == env['d'].props['minion']) or _c44.props['wild'])]
+                            _found2 = [_c38 for _c38 in st.zones[(Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[51])))] if ((_c38.name == env['d'].props['minion']) or _c38.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2169,17 +2169,17 @@ def build(num_players, files):
                             st.at = o44  # game.yaml:214
                             if _i11 == len(_cands3):
                                 break  # done
-                            _c43 = _cands3[_i11]
+                            _c37 = _cands3[_i11]
                         else:  # one card and no stopping yet: it is picked
-                            _c43 = _cands3[0]
-                        _picked3.append(_c43)
-                        st.move(_c43, Z_discard1, False)
+                            _c37 = _cands3[0]
+                        _picked3.append(_c37)
+                        st.move(_c37, Z_discard1, False)
                     st.at = o45  # game.yaml:216
                     st.move(st.zones[(Z_house1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[50])))][-1], (Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[49]))), False)
                 elif _i10 < _end11:  # game.yaml:217
                     env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d15 for _d15 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m40.owner == env['q'])]) > 0))]  # game.yaml:225
+                    _v12 = [_d15 for _d15 in K_districts1 if ((len([1 for _m35 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + (_d15.ordinal if _d15.kind == 'districts' else ordinal(_d15, 'districts', S[0])))] if (_m36.owner == env['q'])]) > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[105])
@@ -2238,11 +2238,11 @@ def build(num_players, files):
                             st.at = o51  # game.yaml:231
                             if _i13 == len(_cands4):
                                 break  # done
-                            _c45 = _cands4[_i13]
+                            _c39 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
-                            _c45 = _cands4[0]
-                        _picked4.append(_c45)
-                        st.move(_c45, Z_discard1, False)
+                            _c39 = _cands4[0]
+                        _picked4.append(_c39)
+                        st.move(_c39, Z_discard1, False)
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
                     st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else seat(st, _L_p9, S[53]))), False, S[54])
@@ -2294,8 +2294,8 @@ def build(num_players, files):
                     st.at = o60  # game.yaml:245
                     _items18 = st.zones[(Z_legion1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[61])))]
                     _dest8 = (Z_hand1 + (_L_q2 if type(_L_q2) is int and 0 <= _L_q2 < num_players else seat(st, _L_q2, S[60])))
-                    for _c47 in cards_of(_items18):
-                        st.move(_c47, _dest8, False)
+                    for _c41 in cards_of(_items18):
+                        st.move(_c41, _dest8, False)
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
@@ -2344,8 +2344,8 @@ def build(num_players, files):
                         st.at = o72  # game.yaml:258
                         _items19 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
                         _dest9 = Z_discard1
-                        for _c48 in cards_of(_items19):
-                            st.move(_c48, _dest9, False)
+                        for _c42 in cards_of(_items19):
+                            st.move(_c42, _dest9, False)
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         if pc <= 0:
@@ -2384,11 +2384,11 @@ def build(num_players, files):
                     st.at = o75  # game.yaml:263
                     if _i15 == len(_cands5):
                         break  # done
-                    _c49 = _cands5[_i15]
+                    _c43 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
-                    _c49 = _cands5[0]
-                _picked5.append(_c49)
-                st.move(_c49, (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75]))), False)
+                    _c43 = _cands5[0]
+                _picked5.append(_c43)
+                st.move(_c43, (Z_legion1 + (_L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else seat(st, _L_p11, S[75]))), False)
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2475,8 +2475,8 @@ def build(num_players, files):
                 st.at = o100  # game.yaml:291
                 _items20 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[26])))]
                 _dest10 = Z_discard1
-                for _c51 in cards_of(_items20):
-                    st.move(_c51, _dest10, False)
+                for _c45 in cards_of(_items20):
+                    st.move(_c45, _dest10, False)
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
@@ -2485,8 +2485,8 @@ def build(num_players, files):
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[79])))]) > 3):
                     st.at = o106  # game.yaml:301
-                    _lo6 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
-                    _hi5 = (len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))]) - 3)
+                    _lo6 = ((_r7 := len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[84])))])) - 3)
+                    _hi5 = (_r7 - 3)
                     if _lo6 < 0 or _hi5 < _lo6:
                         raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[112])
                     _picked6 = []
@@ -2519,11 +2519,11 @@ def build(num_players, files):
                             st.at = o106  # game.yaml:301
                             if _i17 == len(_cands6):
                                 break  # done
-                            _c52 = _cands6[_i17]
+                            _c46 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
-                            _c52 = _cands6[0]
-                        _picked6.append(_c52)
-                        st.move(_c52, Z_discard1, False)
+                            _c46 = _cands6[0]
+                        _picked6.append(_c46)
+                        st.move(_c46, Z_discard1, False)
                 else:
                     st.at = o104  # game.yaml:302
                     st.move_count((3 - len(st.zones[(Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[81])))])), Z_minion_deck1, (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[80]))), False, S[82])
@@ -2531,8 +2531,8 @@ def build(num_players, files):
             st.at = o109  # game.yaml:303
             _items21 = st.zones[Z_discard1]
             _dest11 = Z_minion_deck1
-            for _c54 in cards_of(_items21):
-                st.move(_c54, _dest11, False)
+            for _c48 in cards_of(_items21):
+                st.move(_c48, _dest11, False)
         if pc <= 2:
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
@@ -2593,11 +2593,11 @@ def build(num_players, files):
                         st.at = o25  # game.yaml:167
                         if _i18 == len(_cands7):
                             break  # done
-                        _c55 = _cands7[_i18]
+                        _c49 = _cands7[_i18]
                     else:  # one card and no stopping yet: it is picked
-                        _c55 = _cands7[0]
-                    _picked7.append(_c55)
-                    st.move(_c55, Z_discard1, False)
+                        _c49 = _cands7[0]
+                    _picked7.append(_c49)
+                    st.move(_c49, Z_discard1, False)
         if pc <= 2:
             st.at = o27  # game.yaml:169
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[34]))), False, S[35])
@@ -2639,11 +2639,11 @@ def build(num_players, files):
                     st.at = o25  # game.yaml:167
                     if _i19 == len(_cands8):
                         break  # done
-                    _c57 = _cands8[_i19]
+                    _c51 = _cands8[_i19]
                 else:  # one card and no stopping yet: it is picked
-                    _c57 = _cands8[0]
-                _picked8.append(_c57)
-                st.move(_c57, Z_discard1, False)
+                    _c51 = _cands8[0]
+                _picked8.append(_c51)
+                st.move(_c51, Z_discard1, False)
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d3 = env['d']
@@ -2662,7 +2662,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q15 for _q15 in st.players if ((len([1 for _m41 in st.zones[(Z_markers_on1 + (_L_d3.ordinal if _L_d3.kind == 'districts' else ordinal(_L_d3, 'districts', S[0])))] if (_m41.owner == _q15)]) > 0))]  # game.yaml:178
+            _v13 = [_q15 for _q15 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_L_d3.ordinal if _L_d3.kind == 'districts' else ordinal(_L_d3, 'districts', S[0])))] if (_m37.owner == _q15)]) > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2723,7 +2723,7 @@ def build(num_players, files):
                     _i21 = 0
                 env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_L_a2.ordinal if _L_a2.kind == 'districts' else ordinal(_L_a2, 'districts', S[43])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
+                st.move(first([_m38 for _m38 in st.zones[(Z_markers_on1 + (_L_a2.ordinal if _L_a2.kind == 'districts' else ordinal(_L_a2, 'districts', S[43])))] if (_m38.owner == _L_p14)]), (Z_markers_on1 + (env['b'].ordinal if env['b'].kind == 'districts' else ordinal(env['b'], 'districts', S[42]))), False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d4 = env['d']
@@ -2748,14 +2748,14 @@ def build(num_players, files):
         _L_d5 = env['d']
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = (len([1 for _m43 in st.zones[(Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[0])))] if (_m43.owner == _L_p16)]) + 1)
-            _hi8 = (len([1 for _m44 in st.zones[(Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[0])))] if (_m44.owner == _L_p16)]) + 1)
+            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
+            _hi8 = (_r8 + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[104])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
+                    _found3 = [_c54 for _c54 in st.zones[(Z_hand1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[51])))] if ((_c54.name == _L_d5.props['minion']) or _c54.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2783,11 +2783,11 @@ def build(num_players, files):
                     st.at = o44  # game.yaml:214
                     if _i22 == len(_cands9):
                         break  # done
-                    _c59 = _cands9[_i22]
+                    _c53 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
-                    _c59 = _cands9[0]
-                _picked9.append(_c59)
-                st.move(_c59, Z_discard1, False)
+                    _c53 = _cands9[0]
+                _picked9.append(_c53)
+                st.move(_c53, Z_discard1, False)
         if pc <= 1:
             st.at = o45  # game.yaml:216
             st.move(st.zones[(Z_house1 + (_L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else seat(st, _L_p16, S[50])))][-1], (Z_markers_on1 + (_L_d5.ordinal if _L_d5.kind == 'districts' else ordinal(_L_d5, 'districts', S[49]))), False)
@@ -2796,7 +2796,7 @@ def build(num_players, files):
         _L_q4 = env['q']
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d16 for _d16 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
+            _v15 = [_d16 for _d16 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + (_d16.ordinal if _d16.kind == 'districts' else ordinal(_d16, 'districts', S[0])))] if (_m41.owner == _L_q4)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[105])
@@ -2874,11 +2874,11 @@ def build(num_players, files):
                     st.at = o51  # game.yaml:231
                     if _i24 == len(_cands10):
                         break  # done
-                    _c61 = _cands10[_i24]
+                    _c55 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c61 = _cands10[0]
-                _picked10.append(_c61)
-                st.move(_c61, Z_discard1, False)
+                    _c55 = _cands10[0]
+                _picked10.append(_c55)
+                st.move(_c55, Z_discard1, False)
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
@@ -2954,8 +2954,8 @@ def build(num_players, files):
                 st.at = o72  # game.yaml:258
                 _items22 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[72])))]
                 _dest12 = Z_discard1
-                for _c63 in cards_of(_items22):
-                    st.move(_c63, _dest12, False)
+                for _c57 in cards_of(_items22):
+                    st.move(_c57, _dest12, False)
     def c_76(st, env, pc):  # game.yaml:272
         _L_q8 = env['q']
         if pc <= 0:
@@ -3049,8 +3049,8 @@ def build(num_players, files):
             st.at = o107  # game.yaml:299
             if (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[79])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[84])))]) - 3)
-                _hi9 = (len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[84])))]) - 3)
+                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[84])))])) - 3)
+                _hi9 = (_r9 - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
                     raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[112])
                 _picked11 = []
@@ -3083,11 +3083,11 @@ def build(num_players, files):
                         st.at = o106  # game.yaml:301
                         if _i27 == len(_cands11):
                             break  # done
-                        _c64 = _cands11[_i27]
+                        _c58 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
-                        _c64 = _cands11[0]
-                    _picked11.append(_c64)
-                    st.move(_c64, Z_discard1, False)
+                        _c58 = _cands11[0]
+                    _picked11.append(_c58)
+                    st.move(_c58, Z_discard1, False)
             else:
                 st.at = o104  # game.yaml:302
                 st.move_count((3 - len(st.zones[(Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[81])))])), Z_minion_deck1, (Z_hand1 + (_L_q11 if type(_L_q11) is int and 0 <= _L_q11 < num_players else seat(st, _L_q11, S[80]))), False, S[82])
@@ -3095,8 +3095,8 @@ def build(num_players, files):
         _L_q12 = env['q']
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = (len(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[84])))]) - 3)
-            _hi10 = (len(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[84])))]) - 3)
+            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else seat(st, _L_q12, S[84])))])) - 3)
+            _hi10 = (_r10 - 3)
             if _lo12 < 0 or _hi10 < _lo12:
                 raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[112])
             _picked12 = []
@@ -3129,11 +3129,11 @@ def build(num_players, files):
                     st.at = o106  # game.yaml:301
                     if _i28 == len(_cands12):
                         break  # done
-                    _c66 = _cands12[_i28]
+                    _c60 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
-                    _c66 = _cands12[0]
-                _picked12.append(_c66)
-                st.move(_c66, Z_discard1, False)
+                    _c60 = _cands12[0]
+                _picked12.append(_c60)
+                st.move(_c60, Z_discard1, False)
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             st.at = o147  # game.yaml:105

@@ -1782,13 +1782,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c33 in fn_top_cards(st, S[77], _L_p3):  # game.yaml:321
+        for _c33 in (_r1 := fn_top_cards(st, S[77], _L_p3)):  # game.yaml:321
             a = A_21 + _c33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c33)
                 idx.append(0)
-        _items6 = fn_top_cards(st, S[78], _L_p3)  # game.yaml:335
+        _items6 = _r1  # game.yaml:335
         if _items6 and any((len(st.zones[(Z_area1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[79])))]) > 0) for _q8 in others(st, _L_p3)):
             for _c34 in _items6:
                 a = A_41 + _c34.type_id
@@ -2285,7 +2285,7 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = others(st, _L_p5)  # game.yaml:422
+        _items8 = (_r2 := others(st, _L_p5))  # game.yaml:422
         if _items8 and (len([1 for _c42 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c42.kind == 'gold_chips')]) >= 1):
             for _q12 in _items8:
                 a = A_131 + (_q12 if type(_q12) is int and 0 <= _q12 < num_players else option_seat(_q12, num_players))
@@ -2293,15 +2293,15 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q12)
                     idx.append(1)
-        if ((len([1 for _c43 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c43.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[16])))]) > 0) for _q13 in others(st, _L_p5)))):  # game.yaml:424
+        if (((_r3 := len([1 for _c43 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c43.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q13 if type(_q13) is int and 0 <= _q13 < num_players else seat(st, _q13, S[16])))]) > 0) for _q13 in others(st, _L_p5)))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c44 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[99])))]) > 0) for _q14 in others(st, _L_p5))):  # game.yaml:426
+        if ((_r3 >= 2) and any((len(st.zones[(Z_area1 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else seat(st, _q14, S[99])))]) > 0) for _q14 in _r2)):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c45 in st.zones[(Z_chips1 + (_L_p5 if type(_L_p5) is int and 0 <= _L_p5 < num_players else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+        if (_r3 >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -2400,11 +2400,11 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c46 in fn_top_cards(st, S[103], _L_p6):  # game.yaml:446
-            a = A_181 + _c46.type_id
+        for _c44 in fn_top_cards(st, S[103], _L_p6):  # game.yaml:446
+            a = A_181 + _c44.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c46)
+                values.append(_c44)
                 idx.append(0)
         return actions, values, idx
     def resolve_135(st, dec, i):  # game.yaml:443
@@ -2514,21 +2514,21 @@ def build(num_players, files):
     def step_147(st, fr):  # game.yaml:484
         env = fr.env
         st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c47.kind == 'power_chips') and (_c47.props['value'] == 2)) for _c47 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c45.kind == 'power_chips') and (_c45.props['value'] == 2)) for _c45 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+            st.move(first([_c46 for _c46 in st.zones[Z_power_supply1] if ((_c46.kind == 'power_chips') and (_c46.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
-        elif any(((_c49.kind == 'power_chips') and (_c49.props['value'] == 1)) for _c49 in st.zones[Z_power_supply1]):
+        elif any(((_c47.kind == 'power_chips') and (_c47.props['value'] == 1)) for _c47 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+            st.move(first([_c48 for _c48 in st.zones[Z_power_supply1] if ((_c48.kind == 'power_chips') and (_c48.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
-        elif (any(((_c51.kind == 'power_chips') and (_c51.props['value'] == 2)) for _c51 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
+        elif (any(((_c49.kind == 'power_chips') and (_c49.props['value'] == 2)) for _c49 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1)):
             st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+            st.move(first([_c50 for _c50 in st.zones[Z_power_supply1] if ((_c50.kind == 'power_chips') and (_c50.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2551,7 +2551,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+        st.move(first([_c51 for _c51 in st.zones[Z_power_supply1] if ((_c51.kind == 'power_chips') and (_c51.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2559,7 +2559,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
+        st.move(first([_c52 for _c52 in st.zones[Z_power_supply1] if ((_c52.kind == 'power_chips') and (_c52.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26]))), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2569,7 +2569,7 @@ def build(num_players, files):
         st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28])))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
+        st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[29]))), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2598,7 +2598,7 @@ def build(num_players, files):
         if pc == 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c56.props['value'] for _c56 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c56.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c54.props['value'] for _c54 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c54.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
@@ -2624,9 +2624,9 @@ def build(num_players, files):
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
-        elif ((st.vars['owed'] == 1) and any(((_c57.kind == 'power_chips') and (_c57.props['value'] == 1)) for _c57 in st.zones[Z_power_supply1])):
+        elif ((st.vars['owed'] == 1) and any(((_c55.kind == 'power_chips') and (_c55.props['value'] == 1)) for _c55 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c58 for _c58 in st.zones[Z_power_supply1] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+            st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if ((_c56.kind == 'power_chips') and (_c56.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
             st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
@@ -2669,7 +2669,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if ((_c59.kind == 'power_chips') and (_c59.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
+        st.move(first([_c57 for _c57 in st.zones[Z_power_supply1] if ((_c57.kind == 'power_chips') and (_c57.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35]))), False)
         st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[36])))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
@@ -2950,7 +2950,7 @@ def build(num_players, files):
     def e228_where(st, env):  # game.yaml:563
         return fn_payable(st, S[116], env['c'], env['w'])
     def cands_228(st, env, picked):  # game.yaml:563
-        return [_c60 for _c60 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))]) if fn_payable(st, S[116], _c60, env['w'])]
+        return [_c58 for _c58 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[113])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[114])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[115])))]) if fn_payable(st, S[116], _c58, env['w'])]
     def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
     def step_234(st, fr):  # game.yaml:576
@@ -3073,15 +3073,15 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+        if ((_r4 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+        if ((_r5 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
             actions.append(A_281)
             values.append(None)
             idx.append(1)
-        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+        if ((_r4 == 0) and (_r5 == 0)):  # game.yaml:591
             actions.append(A_291)
             values.append(None)
             idx.append(2)
@@ -3285,17 +3285,17 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c61 in (fn_top_cards(st, S[126], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[127])))]):  # game.yaml:611
-            a = A_301 + _c61.type_id
+        for _c59 in ((_r6 := fn_top_cards(st, S[126], _L_q3)) + (_r7 := st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[127])))])):  # game.yaml:611
+            a = A_301 + _c59.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c61)
+                values.append(_c59)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[128])))]) >= 2):  # game.yaml:612
+        if ((_r8 := len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[128])))])) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, S[130], _L_q3) + st.zones[(Z_auction_area1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (_L_q3 if type(_L_q3) is int and 0 <= _L_q3 < num_players else seat(st, _L_q3, S[132])))]) < 2)):  # game.yaml:618
+        if ((len((_r6 + _r7)) == 0) and (_r8 < 2)):  # game.yaml:618
             actions.append(A_331)
             values.append(None)
             idx.append(2)
@@ -3437,8 +3437,8 @@ def build(num_players, files):
             st.at = o295  # game.yaml:194
             _items9 = st.zones[Z_returned1]
             _dest12 = Z_deck1
-            for _c62 in cards_of(_items9):
-                st.move(_c62, _dest12, False)
+            for _c60 in cards_of(_items9):
+                st.move(_c60, _dest12, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
             st.at = o301  # game.yaml:195
@@ -3449,23 +3449,23 @@ def build(num_players, files):
                 env['p'] = _p7
                 st.at = o298  # game.yaml:197
                 _n3 = 3
-                _moved5 = take_where(st, Z_power_supply1, _n3, lambda _c63: (_c63.props['value'] == 1), S[137])
+                _moved5 = take_where(st, Z_power_supply1, _n3, lambda _c61: (_c61.props['value'] == 1), S[137])
                 _dest13 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c64 in _moved5:
-                    st.move(_c64, _dest13, False)
+                for _c62 in _moved5:
+                    st.move(_c62, _dest13, False)
                 st.at = o299  # game.yaml:198
                 _n4 = 3
-                _moved6 = take_where(st, Z_power_supply1, _n4, lambda _c65: (_c65.props['value'] == 2), S[139])
+                _moved6 = take_where(st, Z_power_supply1, _n4, lambda _c63: (_c63.props['value'] == 2), S[139])
                 _dest14 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c66 in _moved6:
-                    st.move(_c66, _dest14, False)
+                for _c64 in _moved6:
+                    st.move(_c64, _dest14, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
             st.at = o302  # game.yaml:200
             _items10 = st.zones[Z_deck1]
             _dest15 = Z_draw_pile1
-            for _c67 in cards_of(_items10):
-                st.move(_c67, _dest15, False)
+            for _c65 in cards_of(_items10):
+                st.move(_c65, _dest15, False)
             st.at = o303  # game.yaml:201
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -3507,8 +3507,8 @@ def build(num_players, files):
         st.at = o295  # game.yaml:194
         _items11 = st.zones[Z_returned1]
         _dest16 = Z_deck1
-        for _c68 in cards_of(_items11):
-            st.move(_c68, _dest16, False)
+        for _c66 in cards_of(_items11):
+            st.move(_c66, _dest16, False)
         st.at = o296  # game.yaml:194
         st.shuffle(Z_deck1)
         st.frames.pop()
@@ -3517,16 +3517,16 @@ def build(num_players, files):
         env = fr.env
         st.at = o298  # game.yaml:197
         _n5 = 3
-        _moved7 = take_where(st, Z_power_supply1, _n5, lambda _c69: (_c69.props['value'] == 1), S[137])
+        _moved7 = take_where(st, Z_power_supply1, _n5, lambda _c67: (_c67.props['value'] == 1), S[137])
         _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-        for _c70 in _moved7:
-            st.move(_c70, _dest17, False)
+        for _c68 in _moved7:
+            st.move(_c68, _dest17, False)
         st.at = o299  # game.yaml:198
         _n6 = 3
-        _moved8 = take_where(st, Z_power_supply1, _n6, lambda _c71: (_c71.props['value'] == 2), S[139])
+        _moved8 = take_where(st, Z_power_supply1, _n6, lambda _c69: (_c69.props['value'] == 2), S[139])
         _dest18 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-        for _c72 in _moved8:
-            st.move(_c72, _dest18, False)
+        for _c70 in _moved8:
+            st.move(_c70, _dest18, False)
         st.at = o300  # game.yaml:199
         st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
         st.frames.pop()
@@ -3636,8 +3636,8 @@ def build(num_players, files):
             st.at = o316  # game.yaml:214
             _items12 = st.zones[Z_used_properties1]
             _dest19 = Z_unused_properties1
-            for _c73 in cards_of(_items12):
-                st.move(_c73, _dest19, False)
+            for _c71 in cards_of(_items12):
+                st.move(_c71, _dest19, False)
             fr.pc = 5
             st.at = o317  # game.yaml:215
             _args50 = {'p': env['p']}
@@ -3688,7 +3688,7 @@ def build(num_players, files):
             env['p'] = _p8
             st.at = o328  # game.yaml:224
             _i8 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-            _v11 = ((len([1 for _c74 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c74.kind == 'gold_chips')]) + sum([_c75.props['value'] for _c75 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c75.kind == 'power_chips')])) + (2 * len([1 for _c76 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c76.props['colour'] == C_blue1)])))
+            _v11 = ((len([1 for _c72 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c72.kind == 'gold_chips')]) + sum([_c73.props['value'] for _c73 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c73.kind == 'power_chips')])) + (2 * len([1 for _c74 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c74.props['colour'] == C_blue1)])))
             if _v11 < 0:
                 raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[153])
             st.vars['score'][_i8] = _v11
@@ -3698,7 +3698,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o328  # game.yaml:224
         _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150]))
-        _v12 = ((len([1 for _c77 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c77.kind == 'gold_chips')]) + sum([_c78.props['value'] for _c78 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c78.kind == 'power_chips')])) + (2 * len([1 for _c79 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c79.props['colour'] == C_blue1)])))
+        _v12 = ((len([1 for _c75 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c75.kind == 'gold_chips')]) + sum([_c76.props['value'] for _c76 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c76.kind == 'power_chips')])) + (2 * len([1 for _c77 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[151])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[152])))]) if (_c77.props['colour'] == C_blue1)])))
         if _v12 < 0:
             raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[153])
         st.vars['score'][_i9] = _v12
@@ -3748,7 +3748,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c80.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c81 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c81.props['colour'] == _c80)]))) for _c80 in st.zones[Z_unused_properties1]):
+                if not any((_c78.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c79 in st.zones[(Z_area1 + (_p9 if type(_p9) is int and 0 <= _p9 < num_players else seat(st, _p9, S[0])))] if (_c79.props['colour'] == _c78)]))) for _c78 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3757,7 +3757,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col2 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col2.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c82 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c82.props['colour'] == _col2)]))):
+                    if not (_col2.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c80 in st.zones[(Z_area1 + (_p10 if type(_p10) is int and 0 <= _p10 < num_players else seat(st, _p10, S[0])))] if (_c80.props['colour'] == _col2)]))):
                         continue
                     _a12 = A_01 + _col2.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3908,19 +3908,19 @@ def build(num_players, files):
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c83 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
-                _a17 = A_21 + _c83.type_id
+            for _c81 in fn_top_cards(st, S[77], _L_p13):  # game.yaml:321
+                _a17 = A_21 + _c81.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
-                    _v15.append(_c83)
+                    _v15.append(_c81)
             _items13 = fn_top_cards(st, S[78], _L_p13)  # game.yaml:335
             if _items13 and any((len(st.zones[(Z_area1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[79])))]) > 0) for _q18 in others(st, _L_p13)):
                 _v16 = []
-                for _c84 in _items13:
-                    _a18 = A_41 + _c84.type_id
+                for _c82 in _items13:
+                    _a18 = A_41 + _c82.type_id
                     if _a18 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a18)
-                        _v16.append(_c84)
+                        _v16.append(_c82)
             else:
                 _v16 = []
             # game.yaml:339: always offered
@@ -4192,8 +4192,8 @@ def build(num_players, files):
             _dest21 = Z_revealed1
             _moved9 = env['c']
             _moved9 = cards_of(_moved9)
-            for _c85 in _moved9:
-                st.move(_c85, _dest21, False)
+            for _c83 in _moved9:
+                st.move(_c83, _dest21, False)
             if _dest21 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest21], _moved9, S[48])
             if len(st.frames) > _h2:
@@ -4206,8 +4206,8 @@ def build(num_players, files):
                 _dest22 = st.zone_index((st.zones[(Z_area1 + (_L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else seat(st, _L_p17, S[88])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
-                for _c86 in _moved10:
-                    st.move(_c86, _dest22, False)
+                for _c84 in _moved10:
+                    st.move(_c84, _dest22, False)
                 if _dest22 in TRIGGERS1:
                     fire(st, TRIGGERS1[_dest22], _moved10, S[87])
                 if len(st.frames) > _h3:
@@ -4238,7 +4238,7 @@ def build(num_players, files):
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c88 for _c88 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c88.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c86 for _c86 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c86.props['colour'] == _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -4266,16 +4266,16 @@ def build(num_players, files):
                         st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
-                        _c87 = _cands1[_i20]
+                        _c85 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
-                        _c87 = _cands1[0]
-                    _picked1.append(_c87)
-                    st.move(_c87, (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89]))), False)
+                        _c85 = _cands1[0]
+                    _picked1.append(_c85)
+                    st.move(_c85, (Z_area1 + (_L_p18 if type(_L_p18) is int and 0 <= _L_p18 < num_players else seat(st, _L_p18, S[89]))), False)
                 st.at = o112  # game.yaml:411
                 _items14 = st.zones[Z_on_display1]
                 _dest23 = Z_discard1
-                for _c89 in cards_of(_items14):
-                    st.move(_c89, _dest23, False)
+                for _c87 in cards_of(_items14):
+                    st.move(_c87, _dest23, False)
     def c_11(st, env, pc):  # game.yaml:413
         _L_p19 = env['p']
         if pc <= 0:
@@ -4294,20 +4294,20 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = others(st, _L_p19)  # game.yaml:422
-            if _items15 and (len([1 for _c90 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c90.kind == 'gold_chips')]) >= 1):
+            _items15 = (_r9 := others(st, _L_p19))  # game.yaml:422
+            if _items15 and (len([1 for _c88 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c88.kind == 'gold_chips')]) >= 1):
                 _v21 = _items15
             else:
                 _v21 = []
-            if ((len([1 for _c91 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c91.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
+            if (((_r10 := len([1 for _c89 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c89.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q21 if type(_q21) is int and 0 <= _q21 < num_players else seat(st, _q21, S[16])))]) > 0) for _q21 in others(st, _L_p19)))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c92 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c92.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in others(st, _L_p19))):  # game.yaml:426
+            if ((_r10 >= 2) and any((len(st.zones[(Z_area1 + (_q22 if type(_q22) is int and 0 <= _q22 < num_players else seat(st, _q22, S[99])))]) > 0) for _q22 in _r9)):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (len([1 for _c93 in st.zones[(Z_chips1 + (_L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else seat(st, _L_p19, S[9])))] if (_c93.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+            if (_r10 >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4453,11 +4453,11 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c94 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
-                    _a23 = A_181 + _c94.type_id
+                for _c90 in fn_top_cards(st, S[103], _L_p20):  # game.yaml:446
+                    _a23 = A_181 + _c90.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
-                        _v23.append(_c94)
+                        _v23.append(_c90)
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[178])
@@ -4542,10 +4542,10 @@ def build(num_players, files):
         _L_n2 = env['n']
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c95.props['value'] for _c95 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c95.kind == 'power_chips')]) < _L_n2):
+            if (sum([_c91.props['value'] for _c91 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c91.kind == 'power_chips')]) < _L_n2):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c96.props['value'] for _c96 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c96.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c92.props['value'] for _c92 in st.zones[(Z_chips1 + (_L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else seat(st, _L_q4, S[8])))] if (_c92.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4577,20 +4577,20 @@ def build(num_players, files):
             st.at = o183  # game.yaml:522
             _items16 = (st.zones[(Z_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[52])))] + st.zones[(Z_auction_area1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[53])))])
             _dest24 = Z_discard1
-            for _c97 in cards_of(_items16):
-                st.move(_c97, _dest24, False)
+            for _c93 in cards_of(_items16):
+                st.move(_c93, _dest24, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items17 = [_c99 for _c99 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c99.kind == 'gold_chips')]
+            _items17 = [_c95 for _c95 in st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[54])))] if (_c95.kind == 'gold_chips')]
             _dest25 = Z_gold_supply1
-            for _c98 in cards_of(_items17):
-                st.move(_c98, _dest25, False)
+            for _c94 in cards_of(_items17):
+                st.move(_c94, _dest25, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
             _items18 = st.zones[(Z_chips1 + (_L_q5 if type(_L_q5) is int and 0 <= _L_q5 < num_players else seat(st, _L_q5, S[55])))]
             _dest26 = Z_power_supply1
-            for _c100 in cards_of(_items18):
-                st.move(_c100, _dest26, False)
+            for _c96 in cards_of(_items18):
+                st.move(_c96, _dest26, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
             eliminate(st, _L_q5, S[56])
@@ -4610,8 +4610,8 @@ def build(num_players, files):
             _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
             _moved11 = _L_c1
             _moved11 = cards_of(_moved11)
-            for _c101 in _moved11:
-                st.move(_c101, _dest27, False)
+            for _c97 in _moved11:
+                st.move(_c97, _dest27, False)
             if _dest27 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest27], _moved11, S[57])
             if len(st.frames) > _h4:
@@ -4751,7 +4751,7 @@ def build(num_players, files):
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c103 for _c103 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c103, _L_w1) and _c103 not in _picked2]
+                        _cands2 = [_c99 for _c99 in ((st.zones[(Z_chips1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[113])))] + st.zones[(Z_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w1 if type(_L_w1) is int and 0 <= _L_w1 < num_players else seat(st, _L_w1, S[115])))]) if fn_payable(st, S[116], _c99, _L_w1) and _c99 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4775,10 +4775,10 @@ def build(num_players, files):
                         st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
-                        _c102 = _cands2[_i29]
+                        _c98 = _cands2[_i29]
                     else:  # one card and no stopping yet: it is picked
-                        _c102 = _cands2[0]
-                    _picked2.append(_c102)
+                        _c98 = _cands2[0]
+                    _picked2.append(_c98)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
@@ -4846,15 +4846,15 @@ def build(num_players, files):
                         for _i31 in list(span_list(1, 2, S[120])):
                             env['i'] = _i31
                             st.at = o244  # game.yaml:586
-                            if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+                            if ((_r11 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                                 _f4 = 1
                             else:
                                 _f4 = 0
-                            if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+                            if ((_r12 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                                 _f5 = 1
                             else:
                                 _f5 = 0
-                            if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+                            if ((_r11 == 0) and (_r12 == 0)):  # game.yaml:591
                                 _f6 = 1
                             else:
                                 _f6 = 0
@@ -4945,16 +4945,16 @@ def build(num_players, files):
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c104 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
-                _a26 = A_301 + _c104.type_id
+            for _c100 in (fn_top_cards(st, S[126], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[127])))]):  # game.yaml:611
+                _a26 = A_301 + _c100.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c104)
-            if (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[128])))]) >= 2):  # game.yaml:612
+                    _v26.append(_c100)
+            if ((_r13 := len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[128])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
                 _f7 = 0
-            if ((len((fn_top_cards(st, S[130], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[131])))])) == 0) and (len(st.zones[(Z_chips1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[132])))]) < 2)):  # game.yaml:618
+            if ((len((fn_top_cards(st, S[130], _L_q6) + st.zones[(Z_auction_area1 + (_L_q6 if type(_L_q6) is int and 0 <= _L_q6 < num_players else seat(st, _L_q6, S[131])))])) == 0) and (_r13 < 2)):  # game.yaml:618
                 _f8 = 1
             else:
                 _f8 = 0
@@ -5013,10 +5013,10 @@ def build(num_players, files):
                             st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c105 = _cands3[_i34]
+                            _c101 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c105 = _cands3[0]
-                        _picked3.append(_c105)
+                            _c101 = _cands3[0]
+                        _picked3.append(_c101)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x8 in list(env['gone']):
@@ -5089,8 +5089,8 @@ def build(num_players, files):
             st.at = o277  # game.yaml:630
             _items19 = st.zones[Z_discard1]
             _dest28 = Z_draw_pile1
-            for _c107 in cards_of(_items19):
-                st.move(_c107, _dest28, False)
+            for _c103 in cards_of(_items19):
+                st.move(_c103, _dest28, False)
         if pc <= 5:
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
@@ -5126,7 +5126,7 @@ def build(num_players, files):
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c108 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c108.props['colour'] == _col3)]))):
+                if not (_col3.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c104 in st.zones[(Z_area1 + (_p34 if type(_p34) is int and 0 <= _p34 < num_players else seat(st, _p34, S[0])))] if (_c104.props['colour'] == _col3)]))):
                     continue
                 _a27 = A_01 + _col3.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5570,8 +5570,8 @@ def build(num_players, files):
             _dest30 = st.zone_index((st.zones[(Z_area1 + (_L_p38 if type(_L_p38) is int and 0 <= _L_p38 < num_players else seat(st, _L_p38, S[88])))] if _L_into_area3 else st.zones[Z_on_display1]))
             _moved12 = _L_c5
             _moved12 = cards_of(_moved12)
-            for _c109 in _moved12:
-                st.move(_c109, _dest30, False)
+            for _c105 in _moved12:
+                st.move(_c105, _dest30, False)
             if _dest30 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest30], _moved12, S[87])
             if len(st.frames) > _h6:
@@ -5587,7 +5587,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi4:
-                    _found2 = [_c111 for _c111 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c111.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c107 for _c107 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c107.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5615,17 +5615,17 @@ def build(num_players, files):
                     st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
-                    _c110 = _cands4[_i44]
+                    _c106 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c110 = _cands4[0]
-                _picked4.append(_c110)
-                st.move(_c110, (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89]))), False)
+                    _c106 = _cands4[0]
+                _picked4.append(_c106)
+                st.move(_c106, (Z_area1 + (_L_p39 if type(_L_p39) is int and 0 <= _L_p39 < num_players else seat(st, _L_p39, S[89]))), False)
         if pc <= 1:
             st.at = o112  # game.yaml:411
             _items20 = st.zones[Z_on_display1]
             _dest31 = Z_discard1
-            for _c112 in cards_of(_items20):
-                st.move(_c112, _dest31, False)
+            for _c108 in cards_of(_items20):
+                st.move(_c108, _dest31, False)
     def c_116(st, env, pc):  # game.yaml:423
         _L_p40 = env['p']
         _L_q10 = env['q']
@@ -5746,11 +5746,11 @@ def build(num_players, files):
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c113 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
-                _a34 = A_181 + _c113.type_id
+            for _c109 in fn_top_cards(st, S[103], _L_p44):  # game.yaml:446
+                _a34 = A_181 + _c109.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c113)
+                    _v33.append(_c109)
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[178])
@@ -5883,7 +5883,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c114.props['value'] for _c114 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c114.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c110.props['value'] for _c110 in st.zones[(Z_chips1 + (_L_q13 if type(_L_q13) is int and 0 <= _L_q13 < num_players else seat(st, _L_q13, S[8])))] if (_c110.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q13}
@@ -6190,7 +6190,7 @@ def build(num_players, files):
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c116 for _c116 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c116, _L_w3) and _c116 not in _picked5]
+                    _cands5 = [_c112 for _c112 in ((st.zones[(Z_chips1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[113])))] + st.zones[(Z_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[114])))]) + st.zones[(Z_auction_area1 + (_L_w3 if type(_L_w3) is int and 0 <= _L_w3 < num_players else seat(st, _L_w3, S[115])))]) if fn_payable(st, S[116], _c112, _L_w3) and _c112 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6214,10 +6214,10 @@ def build(num_players, files):
                     st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
-                    _c115 = _cands5[_i58]
+                    _c111 = _cands5[_i58]
                 else:  # one card and no stopping yet: it is picked
-                    _c115 = _cands5[0]
-                _picked5.append(_c115)
+                    _c111 = _cands5[0]
+                _picked5.append(_c111)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6273,15 +6273,15 @@ def build(num_players, files):
                     for _i60 in list(span_list(1, 2, S[120])):
                         env['i'] = _i60
                         st.at = o244  # game.yaml:586
-                        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+                        if ((_r14 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                             _f9 = 1
                         else:
                             _f9 = 0
-                        if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+                        if ((_r15 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                             _f10 = 1
                         else:
                             _f10 = 0
-                        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+                        if ((_r14 == 0) and (_r15 == 0)):  # game.yaml:591
                             _f11 = 1
                         else:
                             _f11 = 0
@@ -6350,15 +6350,15 @@ def build(num_players, files):
             for _i62 in list(span_list(1, 2, S[120])):
                 env['i'] = _i62
                 st.at = o244  # game.yaml:586
-                if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+                if ((_r16 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                     _f12 = 1
                 else:
                     _f12 = 0
-                if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+                if ((_r17 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                     _f13 = 1
                 else:
                     _f13 = 0
-                if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+                if ((_r16 == 0) and (_r17 == 0)):  # game.yaml:591
                     _f14 = 1
                 else:
                     _f14 = 0
@@ -6409,15 +6409,15 @@ def build(num_players, files):
         _L_q17 = env['q']
         if pc <= 0:
             st.at = o244  # game.yaml:586
-            if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+            if ((_r18 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                 _f15 = 1
             else:
                 _f15 = 0
-            if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+            if ((_r19 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                 _f16 = 1
             else:
                 _f16 = 0
-            if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+            if ((_r18 == 0) and (_r19 == 0)):  # game.yaml:591
                 _f17 = 1
             else:
                 _f17 = 0
@@ -6517,10 +6517,10 @@ def build(num_players, files):
                     st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
-                    _c117 = _cands6[_i65]
+                    _c113 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c117 = _cands6[0]
-                _picked6.append(_c117)
+                    _c113 = _cands6[0]
+                _picked6.append(_c113)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
@@ -6683,8 +6683,8 @@ def build(num_players, files):
             st.at = o295  # game.yaml:194
             _items21 = st.zones[Z_returned1]
             _dest32 = Z_deck1
-            for _c119 in cards_of(_items21):
-                st.move(_c119, _dest32, False)
+            for _c115 in cards_of(_items21):
+                st.move(_c115, _dest32, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
         if pc <= 4:
@@ -6696,24 +6696,24 @@ def build(num_players, files):
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n15 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n15, lambda _c120: (_c120.props['value'] == 1), S[137])
+                _moved13 = take_where(st, Z_power_supply1, _n15, lambda _c116: (_c116.props['value'] == 1), S[137])
                 _dest33 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[138])))
-                for _c121 in _moved13:
-                    st.move(_c121, _dest33, False)
+                for _c117 in _moved13:
+                    st.move(_c117, _dest33, False)
                 st.at = o299  # game.yaml:198
                 _n16 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n16, lambda _c122: (_c122.props['value'] == 2), S[139])
+                _moved14 = take_where(st, Z_power_supply1, _n16, lambda _c118: (_c118.props['value'] == 2), S[139])
                 _dest34 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[140])))
-                for _c123 in _moved14:
-                    st.move(_c123, _dest34, False)
+                for _c119 in _moved14:
+                    st.move(_c119, _dest34, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141]))), False, S[142])
         if pc <= 5:
             st.at = o302  # game.yaml:200
             _items22 = st.zones[Z_deck1]
             _dest35 = Z_draw_pile1
-            for _c124 in cards_of(_items22):
-                st.move(_c124, _dest35, False)
+            for _c120 in cards_of(_items22):
+                st.move(_c120, _dest35, False)
         if pc <= 6:
             st.at = o303  # game.yaml:201
             _args136 = {}
@@ -6790,8 +6790,8 @@ def build(num_players, files):
                             st.at = o316  # game.yaml:214
                             _items23 = st.zones[Z_used_properties1]
                             _dest36 = Z_unused_properties1
-                            for _c125 in cards_of(_items23):
-                                st.move(_c125, _dest36, False)
+                            for _c121 in cards_of(_items23):
+                                st.move(_c121, _dest36, False)
                             st.at = o317  # game.yaml:215
                             _args138 = {'p': env['p']}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6873,8 +6873,8 @@ def build(num_players, files):
                         st.at = o316  # game.yaml:214
                         _items24 = st.zones[Z_used_properties1]
                         _dest37 = Z_unused_properties1
-                        for _c126 in cards_of(_items24):
-                            st.move(_c126, _dest37, False)
+                        for _c122 in cards_of(_items24):
+                            st.move(_c122, _dest37, False)
                         st.at = o317  # game.yaml:215
                         _args141 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6949,8 +6949,8 @@ def build(num_players, files):
                         st.at = o316  # game.yaml:214
                         _items25 = st.zones[Z_used_properties1]
                         _dest38 = Z_unused_properties1
-                        for _c127 in cards_of(_items25):
-                            st.move(_c127, _dest38, False)
+                        for _c123 in cards_of(_items25):
+                            st.move(_c123, _dest38, False)
                         st.at = o317  # game.yaml:215
                         _args144 = {'p': env['p']}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7015,8 +7015,8 @@ def build(num_players, files):
                     st.at = o316  # game.yaml:214
                     _items26 = st.zones[Z_used_properties1]
                     _dest39 = Z_unused_properties1
-                    for _c128 in cards_of(_items26):
-                        st.move(_c128, _dest39, False)
+                    for _c124 in cards_of(_items26):
+                        st.move(_c124, _dest39, False)
                     st.at = o317  # game.yaml:215
                     _args147 = {'p': env['p']}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7070,8 +7070,8 @@ def build(num_players, files):
                 st.at = o316  # game.yaml:214
                 _items27 = st.zones[Z_used_properties1]
                 _dest40 = Z_unused_properties1
-                for _c129 in cards_of(_items27):
-                    st.move(_c129, _dest40, False)
+                for _c125 in cards_of(_items27):
+                    st.move(_c125, _dest40, False)
                 st.at = o317  # game.yaml:215
                 _args150 = {'p': _L_p50}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7126,8 +7126,8 @@ def build(num_players, files):
             st.at = o316  # game.yaml:214
             _items28 = st.zones[Z_used_properties1]
             _dest41 = Z_unused_properties1
-            for _c130 in cards_of(_items28):
-                st.move(_c130, _dest41, False)
+            for _c126 in cards_of(_items28):
+                st.move(_c126, _dest41, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
             _args153 = {'p': _L_p51}
@@ -7169,7 +7169,7 @@ def build(num_players, files):
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c131 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]) if (_c131.props['colour'] == C_violet1)])
+        return len([1 for _c127 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[202])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[203])))]) if (_c127.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
