@@ -136,7 +136,8 @@ class Reuse:
         if chain:
             assert isinstance(e, ir.BinOp)
             self.left_of[id(e.right)] = id(e.left)
-        for child, role in children_roles(e, self.ex.prog.game):
+            self.tails.pop(id(e.left), None)  # (written again below: never an older one's)
+        for child, role in children_roles(e, self.ex.prog.game, self.candidate):
             saved[id(child)] = self.roles.get(id(child))
             self.roles[id(child)] = role
         try:
@@ -279,9 +280,13 @@ def iterable(ex: Any) -> Iterator[None]:
         ex.reuse.in_iter -= 1
 
 
-def children_roles(e: ir.Expr, game: ir.Game) -> list[tuple[ir.Expr, str]]:
+def children_roles(
+    e: ir.Expr, game: ir.Game, candidate: Callable[[ir.Expr], bool]
+) -> list[tuple[ir.Expr, str]]:
     """The children of ``e`` that the ExprEmitter writes (and Python evaluates) otherwise than
-    once, unconditionally, each time ``e`` is evaluated, with how."""
+    once, unconditionally, each time ``e`` is evaluated, with how. A role is the child object's
+    wherever it is written in ``e`` (one object may stand in two places): each role only keeps
+    values from being computed or read, but CHAIN, whose start is never an older one's."""
     out: list[tuple[ir.Expr, str]] = []
     if isinstance(e, ir.BinOp):
         if e.op in ("and", "or"):
@@ -295,9 +300,13 @@ def children_roles(e: ir.Expr, game: ir.Game) -> list[tuple[ir.Expr, str]]:
     elif isinstance(e, ir.Comprehension):
         out += _comprehension(e)
     elif isinstance(e, ir.Call):
-        for a in e.args:  # a reducer writes its comprehension argument itself
+        for k, a in enumerate(e.args):  # a reducer writes its comprehension argument itself
             if isinstance(a, ir.Comprehension):
                 out += _comprehension(a)
+                if any(a.iter is b for b in e.args[:k]) and candidate(a.iter):
+                    # a lowered majority's candidates, written first as an argument: the
+                    # iterable reads the value computed there (nothing is computed in it)
+                    out.remove((a.iter, ITER))
         if e.func in BUILTINS and BUILTINS[e.func].binds:  # the key: a function of the item
             out.append((e.args[1], BRANCH))
     return out

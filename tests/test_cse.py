@@ -152,6 +152,16 @@ def test_the_terms_of_an_and_read_what_the_terms_before_them_computed() -> None:
         assert first and f"and ({first[1]} > 0)) or (divide(len(st.zones[Z_deck1])" in line
 
 
+def test_a_majority_computes_its_candidates_once() -> None:
+    """Louis XIV's ``most_influence`` (a majority among ``clockwise_from(start_player)``): the
+    lowered majority names its candidates twice (the list, and the list its counts go over),
+    one expression; the module computes it once."""
+    text = generate(load_checked("louis-xiv"))
+    start = text.index("def fn_most_influence(")
+    body = text[start : text.index("\n\n", start)]
+    assert body.count("clockwise_from(") == 1
+
+
 def test_a_value_read_where_it_is_never_computed_is_a_generator_error() -> None:
     """Reuse.resolve refuses a module that reads a value no code computes, or keeps a mark."""
     with pytest.raises(AssertionError, match="never computed"):

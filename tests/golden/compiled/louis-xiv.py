@@ -1020,7 +1020,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in clockwise_from(st, st.vars['start_player'])])
+            result = majority_holders(st, (_r1 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in _r1])
         except Exception as e:
             st.calls -= 1
             traced(e, 'function most_influence (' + str(S[21]) + ')')
@@ -1033,7 +1033,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:nobody', 2, [len([1 for _m6 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m6.owner == _p2)]) for _p2 in clockwise_from(st, st.vars['start_player'])])
+            result = majority_holders(st, (_r2 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:nobody', 2, [len([1 for _m6 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m6.owner == _p2)]) for _p2 in _r2])
         except Exception as e:
             st.calls -= 1
             traced(e, 'function second_influence (' + str(S[22]) + ')')
@@ -1042,7 +1042,7 @@ def build(num_players, files):
         return result
 
     def fn_coat_majority(st, v_a):  # game.yaml:257
-        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[23])))] if (_c1.props['arms'] == v_a)]) for _p3 in clockwise_from(st, st.vars['start_player'])])
+        return majority_holders(st, (_r3 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[23])))] if (_c1.props['arms'] == v_a)]) for _p3 in _r3])
 
     def proc_earn(st, env):  # game.yaml:358
         st.at = o30  # game.yaml:360
@@ -1097,7 +1097,7 @@ def build(num_players, files):
         for _i4 in list(span_list(1, min((env['n'], (len(st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[19])))]) + len(st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[20])))])),)), S[39])):
             env['i'] = _i4
             st.at = o45  # game.yaml:386
-            st.move_count(1, st.zone_index((_r1 if (len((_r1 := st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))])) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[43])
+            st.move_count(1, st.zone_index((_r4 if (len((_r4 := st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))])) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[43])
 
     def proc_to_general(st, env):  # game.yaml:387
         st.at = o47  # game.yaml:389
@@ -1820,7 +1820,7 @@ def build(num_players, files):
     def step_44(st, fr):  # game.yaml:386
         env = fr.env
         st.at = o45  # game.yaml:386
-        st.move_count(1, st.zone_index((_r2 if (len((_r2 := st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))])) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[43])
+        st.move_count(1, st.zone_index((_r5 if (len((_r5 := st.zones[(Z_general1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[41])))])) > 0) else st.zones[(Z_personal1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[42])))])), (Z_markers_on1 + (env['t'].ordinal if env['t'].kind == 'courtiers' else ordinal(env['t'], 'courtiers', S[40]))), False, S[43])
         st.frames.pop()
 
     def e46_items(st, env):  # game.yaml:385
@@ -2009,11 +2009,11 @@ def build(num_players, files):
         actions.append(A_01)
         values.append(None)
         idx.append(0)
-        if ((_r3 := len(st.zones[(Z_general1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[90])))])) > 0):  # game.yaml:410
+        if ((_r6 := len(st.zones[(Z_general1 + (_L_p1 if type(_L_p1) is int and 0 <= _L_p1 < num_players else seat(st, _L_p1, S[90])))])) > 0):  # game.yaml:410
             actions.append(A_11)
             values.append(None)
             idx.append(1)
-        if (_r3 > 1):  # game.yaml:412
+        if (_r6 > 1):  # game.yaml:412
             actions.append(A_21)
             values.append(None)
             idx.append(2)
@@ -2508,7 +2508,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c8 in (_r4 := st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[121])))]):  # game.yaml:480
+        for _c8 in (_r7 := st.zones[(Z_influence_hand1 + (_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[121])))]):  # game.yaml:480
             a = A_91 + _c8.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
@@ -2518,7 +2518,7 @@ def build(num_players, files):
             actions.append(A_101)
             values.append(None)
             idx.append(1)
-        _items6 = _r4  # game.yaml:487
+        _items6 = _r7  # game.yaml:487
         if _items6 and (st.vars['swap_left'][(_L_p2 if type(_L_p2) is int and 0 <= _L_p2 < num_players else seat(st, _L_p2, S[125]))] > 0):
             for _c9 in _items6:
                 a = A_111 + _c9.type_id
@@ -2703,7 +2703,7 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if ((_r5 := len(st.zones[(Z_personal1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[135])))])) > 0):  # game.yaml:501
+        if ((_r8 := len(st.zones[(Z_personal1 + (_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[135])))])) > 0):  # game.yaml:501
             actions.append(A_121)
             values.append(None)
             idx.append(0)
@@ -2711,11 +2711,11 @@ def build(num_players, files):
         actions.append(A_131)
         values.append(None)
         idx.append(1)
-        if (((_r6 := st.vars['four_left'][(_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[136]))]) > 0) and (_r5 > 0)):  # game.yaml:508
+        if (((_r9 := st.vars['four_left'][(_L_p3 if type(_L_p3) is int and 0 <= _L_p3 < num_players else seat(st, _L_p3, S[136]))]) > 0) and (_r8 > 0)):  # game.yaml:508
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if (_r6 > 0):  # game.yaml:513
+        if (_r9 > 0):  # game.yaml:513
             actions.append(A_151)
             values.append(None)
             idx.append(3)
@@ -3457,7 +3457,7 @@ def build(num_players, files):
         pc = fr.pc
         if pc == 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[175], env['t']) if ((_r7 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r7 == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[175], env['t']) if ((_r10 := len(env['leaders'])) == 1) else ([_q4 for _q4 in env['leaders'] if (_q4 != st.vars['leader'])] if (_r10 == 2) else []))
             fr.pc = 2
             st.at = o236  # game.yaml:644
             _args61 = {'p': st.vars['leader'], 't': env['t']}
@@ -4799,7 +4799,7 @@ def build(num_players, files):
         for _a2 in list(span_list(1, 6, S[249])):
             env['a'] = _a2
             st.at = o429  # game.yaml:797
-            for _q6 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c17 in st.zones[(Z_coats_held1 + (_p11 if type(_p11) is int and 0 <= _p11 < num_players else seat(st, _p11, S[23])))] if (_c17.props['arms'] == env['a'])]) for _p11 in clockwise_from(st, st.vars['start_player'])])):
+            for _q6 in list(majority_holders(st, (_r11 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c17 in st.zones[(Z_coats_held1 + (_p11 if type(_p11) is int and 0 <= _p11 < num_players else seat(st, _p11, S[23])))] if (_c17.props['arms'] == env['a'])]) for _p11 in _r11])):
                 env['q'] = _q6
                 st.at = o428  # game.yaml:797
                 _args99 = {'p': env['q'], 'bonus': True}
@@ -4935,7 +4935,7 @@ def build(num_players, files):
     def step_426(st, fr):  # game.yaml:797
         env = fr.env
         st.at = o429  # game.yaml:797
-        for _q7 in list(majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c21 in st.zones[(Z_coats_held1 + (_p13 if type(_p13) is int and 0 <= _p13 < num_players else seat(st, _p13, S[23])))] if (_c21.props['arms'] == env['a'])]) for _p13 in clockwise_from(st, st.vars['start_player'])])):
+        for _q7 in list(majority_holders(st, (_r12 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c21 in st.zones[(Z_coats_held1 + (_p13 if type(_p13) is int and 0 <= _p13 < num_players else seat(st, _p13, S[23])))] if (_c21.props['arms'] == env['a'])]) for _p13 in _r12])):
             env['q'] = _q7
             st.at = o428  # game.yaml:797
             _args105 = {'p': env['q'], 'bonus': True}
@@ -4968,7 +4968,7 @@ def build(num_players, files):
         st.frames.pop()
 
     def e429_items(st, env):  # game.yaml:797
-        return majority_holders(st, clockwise_from(st, st.vars['start_player']), 1, '2-4:all', 1, [len([1 for _c22 in st.zones[(Z_coats_held1 + (_p14 if type(_p14) is int and 0 <= _p14 < num_players else seat(st, _p14, S[23])))] if (_c22.props['arms'] == env['a'])]) for _p14 in clockwise_from(st, st.vars['start_player'])])
+        return majority_holders(st, (_r13 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c22 in st.zones[(Z_coats_held1 + (_p14 if type(_p14) is int and 0 <= _p14 < num_players else seat(st, _p14, S[23])))] if (_c22.props['arms'] == env['a'])]) for _p14 in _r13])
     def e430_items(st, env):  # game.yaml:795
         return span_list(1, 6, S[249])
     def step_431(st, fr):  # game.yaml:799
@@ -5071,11 +5071,11 @@ def build(num_players, files):
             if (_L_m3.props['ability'] == 'gold_or_markers'):
                 st.at = o74  # game.yaml:406
                 # game.yaml:409: always offered
-                if ((_r8 := len(st.zones[(Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[90])))])) > 0):  # game.yaml:410
+                if ((_r14 := len(st.zones[(Z_general1 + (_L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else seat(st, _L_p8, S[90])))])) > 0):  # game.yaml:410
                     _f1 = 1
                 else:
                     _f1 = 0
-                if (_r8 > 1):  # game.yaml:412
+                if (_r14 > 1):  # game.yaml:412
                     _f2 = 1
                 else:
                     _f2 = 0
@@ -5452,16 +5452,16 @@ def build(num_players, files):
             env['joker'] = (_L_c1.kind == 'joker_cards')
         if pc <= 1:
             st.at = o145  # game.yaml:498
-            if ((_r9 := len(st.zones[(Z_personal1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[135])))])) > 0):  # game.yaml:501
+            if ((_r15 := len(st.zones[(Z_personal1 + (_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[135])))])) > 0):  # game.yaml:501
                 _f5 = 1
             else:
                 _f5 = 0
             # game.yaml:507: always offered
-            if (((_r10 := st.vars['four_left'][(_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[136]))]) > 0) and (_r9 > 0)):  # game.yaml:508
+            if (((_r16 := st.vars['four_left'][(_L_p12 if type(_L_p12) is int and 0 <= _L_p12 < num_players else seat(st, _L_p12, S[136]))]) > 0) and (_r15 > 0)):  # game.yaml:508
                 _f6 = 1
             else:
                 _f6 = 0
-            if (_r10 > 0):  # game.yaml:513
+            if (_r16 > 0):  # game.yaml:513
                 _f7 = 1
             else:
                 _f7 = 0
@@ -5986,7 +5986,7 @@ def build(num_players, files):
             st.at = o245  # game.yaml:637
             if (st.vars['leader'] != None):
                 st.at = o235  # game.yaml:642
-                env['seconds'] = (fn_second_influence(st, S[175], _L_t9) if ((_r11 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r11 == 2) else []))
+                env['seconds'] = (fn_second_influence(st, S[175], _L_t9) if ((_r17 := len(_L_leaders1)) == 1) else ([_q15 for _q15 in _L_leaders1 if (_q15 != st.vars['leader'])] if (_r17 == 2) else []))
                 st.at = o236  # game.yaml:644
                 _args142 = {'p': st.vars['leader'], 't': _L_t9}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6628,11 +6628,11 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o74  # game.yaml:406
             # game.yaml:409: always offered
-            if ((_r12 := len(st.zones[(Z_general1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[90])))])) > 0):  # game.yaml:410
+            if ((_r18 := len(st.zones[(Z_general1 + (_L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else seat(st, _L_p21, S[90])))])) > 0):  # game.yaml:410
                 _f11 = 1
             else:
                 _f11 = 0
-            if (_r12 > 1):  # game.yaml:412
+            if (_r18 > 1):  # game.yaml:412
                 _f12 = 1
             else:
                 _f12 = 0
@@ -7654,7 +7654,7 @@ def build(num_players, files):
         _L_t32 = env['t']
         if pc <= 0:
             st.at = o235  # game.yaml:642
-            env['seconds'] = (fn_second_influence(st, S[175], _L_t32) if ((_r13 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r13 == 2) else []))
+            env['seconds'] = (fn_second_influence(st, S[175], _L_t32) if ((_r19 := len(_L_leaders6)) == 1) else ([_q23 for _q23 in _L_leaders6 if (_q23 != st.vars['leader'])] if (_r19 == 2) else []))
         if pc <= 1:
             st.at = o236  # game.yaml:644
             _args212 = {'p': st.vars['leader'], 't': _L_t32}
