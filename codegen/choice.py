@@ -27,7 +27,7 @@ from typing import Any
 
 from meeple.dsl import ir
 
-from .cse import branch, iterable, region
+from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, split_invariant, write_seat_check
 from .writer import Writer, literal
 
@@ -143,7 +143,7 @@ def _write_items(
             items = em.names.fresh("items")
             w.line(f"{items} = {em._e(o.iter)}  {em._where(o.span)}")
             tested.enter_context(branch(em.ex))  # the rest: only when there are items
-            tests = " and ".join(em._e(c) for c in fixed)
+            tests = conjunction(em.ex, fixed, Scope())
             w.line(f"if {items} and {tests}:")
             w.level += 1
             source, loc = items, ""
@@ -151,7 +151,7 @@ def _write_items(
             with iterable(em.ex):  # (it may be a comprehension's)
                 source, loc = em._e(o.iter), f"  {em._where(o.span)}"
         with branch(em.ex):  # (once per item)
-            cond = " and ".join(em.ex.emit(c, scope) for c in varying)
+            cond = conjunction(em.ex, varying, scope)
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")

@@ -47,7 +47,7 @@ from meeple.dsl.majorities import membership
 
 #: how a child of an expression is evaluated, when not once each time its parent is
 BRANCH = "branch"  # on some paths only, or once per item: its values stay its own
-CHAIN = "chain"  # the right of `A and B and C` (or `or`): a branch that runs only after B ran
+CHAIN = "chain"  # the right of `X and C` (or `or`): a branch, after B where X is `A and B`
 ITER = "iter"  # a comprehension's iterable: no ``:=`` inside (Python's rule)
 
 _DEF = re.compile("\x00([0-9]+)\x01|\x02([0-9]+)\x03")
@@ -66,10 +66,11 @@ class Reuse:
         # the values computed on every path to here: one dict per level of branches
         self.frames: list[dict[Key, int]] = []
         self.roles: dict[int, str] = {}  # id of an IR child -> its role, while written
-        # the values computed by the right of each `and`/`or` just written (for a CHAIN after it)
-        self.tails: dict[int, dict[Key, int]] = {}
+        # an `and`/`or` just written (or a call of a function whose body is one): its op and
+        # the values its right computed, for the CHAIN on its right
+        self.tails: dict[int, tuple[str, dict[Key, int]]] = {}
         self.popped: dict[Key, int] = {}  # the values of the last branch written
-        self.left_of: dict[int, int] = {}  # id of a CHAIN -> id of the `and`/`or` on its left
+        self.left_of: dict[int, tuple[int, str]] = {}  # a CHAIN -> its left's id, its and/or
         self.in_iter = 0  # > 0 inside a comprehension's iterable
         self.count = 0  # marks given
 
@@ -108,9 +109,14 @@ class Reuse:
     def _child(self, e: ir.Expr, scope: Any) -> str:
         role = self.roles.get(id(e))
         if role == BRANCH or role == CHAIN:
-            # ``(A and B) and C``: C runs only where ``A and B`` was true, so B ran: C starts
-            # with the values B computed (its right, just written). So for ``or``.
-            start = self.tails.get(self.left_of.get(id(e), 0), {}) if role == CHAIN else {}
+            start: dict[Key, int] = {}
+            if role == CHAIN:  # ``X and C``: C runs only where X was true; where X is ``A and
+                # B`` (or a function whose body is), B ran: C starts with the values B computed
+                # (X's tail, just written). So for ``or``, where X was false.
+                left, op = self.left_of.get(id(e), (0, ""))
+                tail = self.tails.get(left)
+                if tail is not None and tail[0] == op:
+                    start = tail[1]
             self.frames.append(dict(start))
             try:
                 return self._value(e, scope)
@@ -132,18 +138,24 @@ class Reuse:
                 if n is not None:
                     return f"\x04{n}\x05"
         saved = {}
+        # a tail is dropped before what writes it: a CHAIN never starts with an older one's
         chain = isinstance(e, ir.BinOp) and e.op in ("and", "or")
-        if chain:
-            assert isinstance(e, ir.BinOp)
-            self.left_of[id(e.right)] = id(e.left)
-            self.tails.pop(id(e.left), None)  # (written again below: never an older one's)
+        if isinstance(e, ir.BinOp) and chain:
+            self.left_of[id(e.right)] = (id(e.left), e.op)
+            self.tails.pop(id(e.left), None)
+        body = None  # a function's body, whose tail is its call's where it is written inline
+        if isinstance(e, ir.Call) and e.func in self.ex.prog.game.functions:
+            body = self.ex.prog.game.functions[e.func].body
+            self.tails.pop(id(body), None)
         for child, role in children_roles(e, self.ex.prog.game, self.candidate):
             saved[id(child)] = self.roles.get(id(child))
             self.roles[id(child)] = role
         try:
             text: str = getattr(self.ex, "_" + type(e).__name__)(e, scope)
-            if chain:  # what its right computed, for a CHAIN it is the left of
-                self.tails[id(e)] = self.popped
+            if isinstance(e, ir.BinOp) and chain:  # what its right computed (the last branch)
+                self.tails[id(e)] = (e.op, self.popped)
+            elif body is not None and id(body) in self.tails:  # (the body written inline)
+                self.tails[id(e)] = self.tails[id(body)]
         finally:
             for i, old in saved.items():
                 if old is None:
@@ -156,6 +168,24 @@ class Reuse:
         self.count += 1
         self.frames[-1][k] = n
         return f"\x00{n}\x01{text}\x02{n}\x03"
+
+    def conjunction(self, terms: list[ir.Expr], scope: Any) -> list[str]:
+        """The texts of ``terms``, to be joined by ``and`` (as one ``A and B and C``): each term
+        reads the values the terms before it computed, their tails too (see ``_child``)."""
+        if not self.frames:
+            with self.region():
+                return self.conjunction(terms, scope)
+        depth, texts = len(self.frames), list[str]()
+        try:
+            for t in terms:
+                if texts:  # runs only where the terms before were true
+                    tail = self.tails.get(id(terms[len(texts) - 1]))
+                    self.frames.append(dict(tail[1]) if tail and tail[0] == "and" else {})
+                self.tails.pop(id(t), None)
+                texts.append(self._child(t, scope))
+        finally:
+            del self.frames[depth:]
+        return texts
 
     def candidate(self, e: ir.Expr) -> bool:
         """Is ``e`` worth a local when computed twice? Calls, comprehensions, indexing (a seat
@@ -266,6 +296,14 @@ def branch(ex: Any) -> Iterator[None]:
         yield
 
 
+def conjunction(ex: Any, terms: list[ir.Expr], scope: Any) -> str:
+    """``" and ".join`` of the texts of ``terms`` written by the ExprEmitter ``ex``, each term
+    reading the values the ones before it computed (``Reuse.conjunction``)."""
+    if ex.reuse is None:
+        return " and ".join(ex.emit(t, scope) for t in terms)
+    return " and ".join(ex.reuse.conjunction(terms, scope))
+
+
 @contextmanager
 def iterable(ex: Any) -> Iterator[None]:
     """Text written inside goes into a comprehension's iterable, where Python allows no
@@ -290,8 +328,7 @@ def children_roles(
     out: list[tuple[ir.Expr, str]] = []
     if isinstance(e, ir.BinOp):
         if e.op in ("and", "or"):
-            after = isinstance(e.left, ir.BinOp) and e.left.op == e.op
-            out.append((e.right, CHAIN if after else BRANCH))
+            out.append((e.right, CHAIN))
         m = membership(e, game)
         if m is not None:  # majority_has: the counts called back, the rest written first
             out += [(m.count, BRANCH), (m.among, BRANCH), (m.at_least, BRANCH)]

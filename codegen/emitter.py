@@ -30,7 +30,7 @@ from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
-from .cse import Reuse, branch, iterable, region
+from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .hoist import hoisted
@@ -585,7 +585,7 @@ class ModuleEmitter:
                     items = self.names.fresh("items")
                     w.line(f"{items} = {self._e(o.iter)}  {self._where(o.span)}")
                     with branch(self.ex):  # (only when there are items)
-                        tests = " and ".join(self._e(c) for c in fixed)
+                        tests = conjunction(self.ex, fixed, Scope())
                     w.line(f"if {items} and {tests}:")
                     w.level += 1
                     w.line(f"for {x} in {items}:")
@@ -593,7 +593,7 @@ class ModuleEmitter:
                     w.line(f"for {x} in {self._e(o.iter)}:  {self._where(o.span)}")
                 with w.indent(), branch(self.ex):  # (once per item)
                     if varying:
-                        test = " and ".join(self.ex.emit(c, scope) for c in varying)
+                        test = conjunction(self.ex, varying, scope)
                         w.line(f"if not ({test}):")
                         with w.indent():
                             w.line("continue")

@@ -41,6 +41,9 @@ SHAPES = (
     r"Your turn -> gift$",
     r"Your turn -> trade$",
     r"Your turn -> burn$",
+    r"Your turn -> stock$",
+    r"Your turn -> stash King",
+    r"Your turn -> hoard \w+",
     r"Your turn -> pay P\d",
     r"Discard down to four -> \w+, \w+",
 )
@@ -83,7 +86,7 @@ def test_every_shape_plays_out_as_the_interpreter_plays_it() -> None:
         ),
         # a shared count that raises, first where the interpreter first computes it
         (('"count(c for c in hand[p] if c.wild)"}', '"count(c for c in hand[p] if c.wild) // '
-          '(5 - round)"}'), "division by zero"),
+          '(3 - round)"}'), "division by zero"),
         # a cell read twice by each item of an option, and no row for one card
         (("[joker, 3], [king, 5]]", "[joker, 3]]"), "table 'worth' has no row for card King"),
     ],
@@ -150,6 +153,18 @@ def test_the_terms_of_an_and_read_what_the_terms_before_them_computed() -> None:
     for line in lines:
         first = re.search(r"\((_r\d+) := len\(st\.zones\[Z_deck1\]\)\), 3", line)
         assert first and f"and ({first[1]} > 0)) or (divide(len(st.zones[Z_deck1])" in line
+
+
+def test_the_terms_of_a_guard_read_what_a_function_before_them_computed() -> None:
+    """``rich(p) and count(deck) > 2 and ...`` (the hoard option's guard), ``rich(p)`` a
+    function whose body, written inline, is ``count(vault[p]) > 0 and count(deck) > 1``: the
+    second term, which runs only where the body's second term ran, reads its count."""
+    lines = [
+        x for x in _module().splitlines() if re.match(r" *if _items\d+ and .*Z_vault.*Z_deck1", x)
+    ]
+    assert len(lines) == 2  # the playouts' code and collect_N
+    for line in lines:
+        assert line.count("len(st.zones[Z_deck1])") == 1
 
 
 def test_a_majority_computes_its_candidates_once() -> None:

@@ -1076,7 +1076,7 @@ def build(num_players, files):
             raise too_deep(at)
         st.calls += 1
         try:
-            result = (((((len((_r18 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r19 := _r18[-1]).kind == 'aristocrats')) and (_r19.owner == v_p)) and (not st.vars['couple'][ordinal(_r18[-1], 'aristocrats', S[33])])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
+            result = (((((len((_r18 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r19 := _r18[-1]).kind == 'aristocrats')) and (_r19.owner == v_p)) and (not st.vars['couple'][(_r19.ordinal if _r19.kind == 'aristocrats' else ordinal(_r19, 'aristocrats', S[33]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
         except Exception as e:
             st.calls -= 1
             traced(e, 'function own_baron (' + str(S[34]) + ')')
@@ -3315,7 +3315,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _s28 in K_spaces1:  # game.yaml:591
-            if not ((((len((_r62 := st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[29])))])) > 0) and ((_r63 := _r62[-1]).kind == 'aristocrats')) and ((_r63.owner != _L_p6) or (st.vars['age'][(_r63.ordinal if _r63.kind == 'aristocrats' else ordinal(_r63, 'aristocrats', S[30]))] > 15))) and (_r62[-1].owner == _L_p6)):
+            if not ((((len((_r62 := st.zones[(Z_at1 + (_s28.ordinal if _s28.kind == 'spaces' else ordinal(_s28, 'spaces', S[29])))])) > 0) and ((_r63 := _r62[-1]).kind == 'aristocrats')) and ((_r63.owner != _L_p6) or (st.vars['age'][(_r63.ordinal if _r63.kind == 'aristocrats' else ordinal(_r63, 'aristocrats', S[30]))] > 15))) and (_r63.owner == _L_p6)):
                 continue
             a = A_211 + _s28.type_id
             if a not in actions:  # an identical card: the same choice
@@ -3323,7 +3323,7 @@ def build(num_players, files):
                 values.append(_s28)
                 idx.append(0)
         for _s29 in K_spaces1:  # game.yaml:593
-            if not ((((len((_r64 := st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[29])))])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p6) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[30]))] > 15))) and (_r64[-1].owner != _L_p6)):
+            if not ((((len((_r64 := st.zones[(Z_at1 + (_s29.ordinal if _s29.kind == 'spaces' else ordinal(_s29, 'spaces', S[29])))])) > 0) and ((_r65 := _r64[-1]).kind == 'aristocrats')) and ((_r65.owner != _L_p6) or (st.vars['age'][(_r65.ordinal if _r65.kind == 'aristocrats' else ordinal(_r65, 'aristocrats', S[30]))] > 15))) and (_r65.owner != _L_p6)):
                 continue
             a = A_221 + _s29.type_id
             if a not in actions:  # an identical card: the same choice
@@ -6095,8 +6095,8 @@ def build(num_players, files):
         _L_optional2 = env['optional']
         if pc <= 0:
             st.at = o203  # game.yaml:588
-            _v45 = [_s51 for _s51 in K_spaces1 if ((((len((_r94 := st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[29])))])) > 0) and ((_r95 := _r94[-1]).kind == 'aristocrats')) and ((_r95.owner != _L_p19) or (st.vars['age'][(_r95.ordinal if _r95.kind == 'aristocrats' else ordinal(_r95, 'aristocrats', S[30]))] > 15))) and (_r94[-1].owner == _L_p19))]  # game.yaml:591
-            _v46 = [_s52 for _s52 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[29])))])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p19) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[30]))] > 15))) and (_r96[-1].owner != _L_p19))]  # game.yaml:593
+            _v45 = [_s51 for _s51 in K_spaces1 if ((((len((_r94 := st.zones[(Z_at1 + (_s51.ordinal if _s51.kind == 'spaces' else ordinal(_s51, 'spaces', S[29])))])) > 0) and ((_r95 := _r94[-1]).kind == 'aristocrats')) and ((_r95.owner != _L_p19) or (st.vars['age'][(_r95.ordinal if _r95.kind == 'aristocrats' else ordinal(_r95, 'aristocrats', S[30]))] > 15))) and (_r95.owner == _L_p19))]  # game.yaml:591
+            _v46 = [_s52 for _s52 in K_spaces1 if ((((len((_r96 := st.zones[(Z_at1 + (_s52.ordinal if _s52.kind == 'spaces' else ordinal(_s52, 'spaces', S[29])))])) > 0) and ((_r97 := _r96[-1]).kind == 'aristocrats')) and ((_r97.owner != _L_p19) or (st.vars['age'][(_r97.ordinal if _r97.kind == 'aristocrats' else ordinal(_r97, 'aristocrats', S[30]))] > 15))) and (_r97.owner != _L_p19))]  # game.yaml:593
             if _L_optional2:  # game.yaml:595
                 _f9 = 1
             else:
