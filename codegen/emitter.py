@@ -30,6 +30,7 @@ from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
+from .calls import never_deep
 from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
@@ -61,6 +62,7 @@ class ModuleEmitter:
         self.const_lines = Writer(1)
         self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
         self.ex.reuse = Reuse(self.ex)  # values computed twice computed once (codegen/cse)
+        self.never_deep = never_deep(self.game)  # no depth count in functions (codegen/calls)
         self._flat_proc = _flat_procedures(self.game)
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
         self.eliminates = eliminates(self.game)
@@ -743,22 +745,26 @@ class ModuleEmitter:
             w.line()
             return
         w.line(f"def {function_name(f.name)}(st, at{params}):  {self._where(f.span)}")
+        count = not self.never_deep  # (else no call is ever that deep: codegen/calls.py)
         with w.indent():
-            w.line("if st.calls >= MAX_CALL_DEPTH:")
-            with w.indent():
-                w.line("raise too_deep(at)")
-            w.line("st.calls += 1")
+            if count:
+                w.line("if st.calls >= MAX_CALL_DEPTH:")
+                with w.indent():
+                    w.line("raise too_deep(at)")
+                w.line("st.calls += 1")
             w.line("try:")
             with w.indent():
-                w.line(f"result = {value}")
+                w.line(f"result = {value}" if count else f"return {value}")
             w.line("except Exception as e:")
             with w.indent():
-                w.line("st.calls -= 1")
+                if count:
+                    w.line("st.calls -= 1")
                 head = repr(f"function {f.name} (")
                 w.line(f"traced(e, {head} + str({self._span(f.span)}) + ')')")
                 w.line("raise")
-            w.line("st.calls -= 1")
-            w.line("return result")
+            if count:
+                w.line("st.calls -= 1")
+                w.line("return result")
         w.line()
 
     def _assemble(self, body: Writer) -> str:

@@ -913,72 +913,42 @@ def build(num_players, files):
         return ('red' if (v_t in st.zones[Z_red_up1]) else 'black')
 
     def fn_kind_of(st, at, v_t):  # game.yaml:272
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = DL_faces1[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][2]
+            return DL_faces1[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][2]
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function kind_of (' + str(S[2]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_price(st, at, v_t):  # game.yaml:273
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = DL_faces2[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][3]
+            return DL_faces2[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][3]
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function price (' + str(S[4]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_need(st, at, v_t):  # game.yaml:274
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = DL_faces3[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][4]
+            return DL_faces3[(v_t, ('red' if (v_t in st.zones[Z_red_up1]) else 'black'), )][4]
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function need (' + str(S[6]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_owns(st, v_p, v_a):  # game.yaml:275
         return len([1 for _m2 in st.zones[(Z_missions_done1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[7])))] if (_m2.props['ability'] == v_a)])
 
     def fn_can_exchange(st, at, v_p):  # game.yaml:276
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((((st.vars['exchanges_used'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8]))] < len([1 for _m3 in st.zones[(Z_missions_done1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[7])))] if (_m3.props['ability'] == 'token_exchange')])) and (st.vars['gold'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[9]))] >= 2)) and any((_x1.props['symbol'] != 'crown') for _x1 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))])) and any((_y1.props['symbol'] == 'crown') for _y1 in st.zones[Z_token_supply1]))
+            return ((((st.vars['exchanges_used'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8]))] < len([1 for _m3 in st.zones[(Z_missions_done1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[7])))] if (_m3.props['ability'] == 'token_exchange')])) and (st.vars['gold'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[9]))] >= 2)) and any((_x1.props['symbol'] != 'crown') for _x1 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))])) and any((_y1.props['symbol'] == 'crown') for _y1 in st.zones[Z_token_supply1]))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function can_exchange (' + str(S[11]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_bribe_price(st, at, v_p, v_t):  # game.yaml:284
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = max((0, (fn_price(st, S[12], v_t) - len([1 for _m4 in st.zones[(Z_missions_done1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[7])))] if (_m4.props['ability'] == 'cheaper')])),))
+            return max((0, (fn_price(st, S[12], v_t) - len([1 for _m4 in st.zones[(Z_missions_done1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[7])))] if (_m4.props['ability'] == 'cheaper')])),))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function bribe_price (' + str(S[13]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_tile_number(st, v_n):  # game.yaml:287
         return first([_t1 for _t1 in K_courtiers1 if (_t1.props['number'] == v_n)])
@@ -987,59 +957,35 @@ def build(num_players, files):
         return (((v_s == 'any') or (v_x.props['symbol'] == v_s)) or (v_x.props['symbol'] == 'crown'))
 
     def fn_pays_first(st, at, v_p, v_m, v_x):  # game.yaml:290
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (fn_fits(st, v_x, v_m.props['cost_a']) and any(fn_fits(st, _y2, v_m.props['cost_b']) for _y2 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[14])))] if (_y2 != v_x)))
+            return (fn_fits(st, v_x, v_m.props['cost_a']) and any(fn_fits(st, _y2, v_m.props['cost_b']) for _y2 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[14])))] if (_y2 != v_x)))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function pays_first (' + str(S[15]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_can_pay(st, at, v_p, v_m):  # game.yaml:294
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = any(fn_pays_first(st, S[17], v_p, v_m, _x2) for _x2 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[16])))])
+            return any(fn_pays_first(st, S[17], v_p, v_m, _x2) for _x2 in st.zones[(Z_tokens_held1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[16])))])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function can_pay (' + str(S[18]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_markers_left(st, v_p):  # game.yaml:295
         return (len(st.zones[(Z_general1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[19])))]) + len(st.zones[(Z_personal1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[20])))]))
 
     def fn_most_influence(st, at, v_t):  # game.yaml:247
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = majority_holders(st, (_r1 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in _r1])
+            return majority_holders(st, (_r1 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _m5 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m5.owner == _p1)]) for _p1 in _r1])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function most_influence (' + str(S[21]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_second_influence(st, at, v_t):  # game.yaml:253
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = majority_holders(st, (_r2 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:nobody', 2, [len([1 for _m6 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m6.owner == _p2)]) for _p2 in _r2])
+            return majority_holders(st, (_r2 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:nobody', 2, [len([1 for _m6 in st.zones[(Z_markers_on1 + (v_t.ordinal if v_t.kind == 'courtiers' else ordinal(v_t, 'courtiers', S[0])))] if (_m6.owner == _p2)]) for _p2 in _r2])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function second_influence (' + str(S[22]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_coat_majority(st, v_a):  # game.yaml:257
         return majority_holders(st, (_r3 := clockwise_from(st, st.vars['start_player'])), 1, '2-4:all', 1, [len([1 for _c1 in st.zones[(Z_coats_held1 + (_p3 if type(_p3) is int and 0 <= _p3 < num_players else seat(st, _p3, S[23])))] if (_c1.props['arms'] == v_a)]) for _p3 in _r3])

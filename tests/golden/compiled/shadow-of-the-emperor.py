@@ -988,56 +988,32 @@ def build(num_players, files):
         return ((1 if (v_p == st.vars['emperor']) else 0) if (v_x.kind == 'empire_cities') else (0 if (v_x.owner != v_p) else ((2 if st.vars['couple'][(v_x.ordinal if v_x.kind == 'aristocrats' else ordinal(v_x, 'aristocrats', S[15]))] else 1) if (v_x.kind == 'aristocrats') else 1)))
 
     def fn_power(st, at, v_p, v_e):  # game.yaml:211
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = sum([fn_piece_power(st, v_p, st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[18])))][-1]) for _s1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[16])))] if (len(st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[17])))]) > 0)])
+            return sum([fn_piece_power(st, v_p, st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[18])))][-1]) for _s1 in st.zones[(Z_area1 + (v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[16])))] if (len(st.zones[(Z_at1 + (_s1.ordinal if _s1.kind == 'spaces' else ordinal(_s1, 'spaces', S[17])))]) > 0)])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function power (' + str(S[19]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_suitable(st, at, v_p, v_e, v_s):  # game.yaml:213
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'beside')) and (((len((_r6 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r7 := _r6[-1]).kind == 'aristocrats')) and (_r7.owner == v_p))) and (not (v_e.props['spiritual'] and st.vars['couple'][ordinal(_r6[-1], 'aristocrats', S[20])])))
+            return ((((v_s.props['type'] == 'aristocrat') or (v_s.props['type'] == 'beside')) and (((len((_r6 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r7 := _r6[-1]).kind == 'aristocrats')) and (_r7.owner == v_p))) and (not (v_e.props['spiritual'] and st.vars['couple'][ordinal(_r6[-1], 'aristocrats', S[20])])))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function suitable (' + str(S[21]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_church_votes(st, at, v_q):  # game.yaml:217
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (0 if ((st.vars['church_on'] == None) or ((_r8[-1].owner if (len((_r8 := st.zones[(Z_at1 + ordinal(st.vars['church_on'].props['seat'], 'spaces', S[1]))])) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[22]))] if ((((_s2.props['type'] != 'elector') and (len((_r9 := st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[23])))])) > 0)) and ((_r10 := _r9[-1]).owner == v_q)) and ((_r10.kind == 'aristocrats') or (_r10.kind == 'knights')))]))
+            return (0 if ((st.vars['church_on'] == None) or ((_r8[-1].owner if (len((_r8 := st.zones[(Z_at1 + ordinal(st.vars['church_on'].props['seat'], 'spaces', S[1]))])) > 0) else None) != v_q)) else len([1 for _s2 in st.zones[(Z_area1 + ordinal(st.vars['church_on'], 'electorates', S[22]))] if ((((_s2.props['type'] != 'elector') and (len((_r9 := st.zones[(Z_at1 + (_s2.ordinal if _s2.kind == 'spaces' else ordinal(_s2, 'spaces', S[23])))])) > 0)) and ((_r10 := _r9[-1]).owner == v_q)) and ((_r10.kind == 'aristocrats') or (_r10.kind == 'knights')))]))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function church_votes (' + str(S[24]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_votes(st, at, v_q):  # game.yaml:221
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][(_e1.ordinal if _e1.kind == 'electorates' else ordinal(_e1, 'electorates', S[25]))]) and (_e1 != st.vars['excommunicated'])) and ((_r11[-1].owner if (len((_r11 := st.zones[(Z_at1 + ordinal(_e1.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[14])))]) else 0)) + fn_church_votes(st, S[26], v_q))
+            return ((sum([_e1.props['votes'] for _e1 in K_electorates1 if (((not st.vars['closed'][(_e1.ordinal if _e1.kind == 'electorates' else ordinal(_e1, 'electorates', S[25]))]) and (_e1 != st.vars['excommunicated'])) and ((_r11[-1].owner if (len((_r11 := st.zones[(Z_at1 + ordinal(_e1.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_q))]) + (1 if any((_c2.props['stack'].key == 'pope') for _c2 in st.zones[(Z_play_area1 + (v_q if type(v_q) is int and 0 <= v_q < num_players else seat(st, v_q, S[14])))]) else 0)) + fn_church_votes(st, S[26], v_q))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function votes (' + str(S[27]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_available(st, v_k):  # game.yaml:224
         return (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[28])))]) > 0)
@@ -1046,124 +1022,70 @@ def build(num_players, files):
         return (((len((_r12 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[29])))])) > 0) and ((_r13 := _r12[-1]).kind == 'aristocrats')) and ((_r13.owner != v_p) or (st.vars['age'][(_r13.ordinal if _r13.kind == 'aristocrats' else ordinal(_r13, 'aristocrats', S[30]))] > 15)))
 
     def fn_move_from(st, at, v_p, v_s):  # game.yaml:230
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (((v_s.props['type'] == 'aristocrat') and (((len((_r14 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r15 := _r14[-1]).kind == 'aristocrats')) and (_r15.owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][(_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[6]))]) and any(((_t3.props['type'] == 'aristocrat') and ((len((_r16 := st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[8])))])) == 0) or (_r16[-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + (_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[7])))]))) for _e2 in K_electorates1))
+            return (((v_s.props['type'] == 'aristocrat') and (((len((_r14 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r15 := _r14[-1]).kind == 'aristocrats')) and (_r15.owner == v_p))) and any(((_e2 != v_s.props['electorate']) and ((not st.vars['closed'][(_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[6]))]) and any(((_t3.props['type'] == 'aristocrat') and ((len((_r16 := st.zones[(Z_at1 + (_t3.ordinal if _t3.kind == 'spaces' else ordinal(_t3, 'spaces', S[8])))])) == 0) or (_r16[-1].kind == 'knights'))) for _t3 in st.zones[(Z_area1 + (_e2.ordinal if _e2.kind == 'electorates' else ordinal(_e2, 'electorates', S[7])))]))) for _e2 in K_electorates1))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function move_from (' + str(S[31]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_can_place_new(st, at, v_p):  # game.yaml:233
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))]) and any(((not st.vars['closed'][(_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[6]))]) and any(((_t4.props['type'] == 'aristocrat') and ((len((_r17 := st.zones[(Z_at1 + (_t4.ordinal if _t4.kind == 'spaces' else ordinal(_t4, 'spaces', S[8])))])) == 0) or (_r17[-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + (_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[7])))])) for _e3 in K_electorates1))
+            return (any((_x2.kind == 'aristocrats') for _x2 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))]) and any(((not st.vars['closed'][(_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[6]))]) and any(((_t4.props['type'] == 'aristocrat') and ((len((_r17 := st.zones[(Z_at1 + (_t4.ordinal if _t4.kind == 'spaces' else ordinal(_t4, 'spaces', S[8])))])) == 0) or (_r17[-1].kind == 'knights'))) for _t4 in st.zones[(Z_area1 + (_e3.ordinal if _e3.kind == 'electorates' else ordinal(_e3, 'electorates', S[7])))])) for _e3 in K_electorates1))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function can_place_new (' + str(S[32]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_own_baron(st, at, v_p, v_s):  # game.yaml:235
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (((((len((_r18 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r19 := _r18[-1]).kind == 'aristocrats')) and (_r19.owner == v_p)) and (not st.vars['couple'][(_r19.ordinal if _r19.kind == 'aristocrats' else ordinal(_r19, 'aristocrats', S[33]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
+            return (((((len((_r18 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[0])))])) > 0) and ((_r19 := _r18[-1]).kind == 'aristocrats')) and (_r19.owner == v_p)) and (not st.vars['couple'][(_r19.ordinal if _r19.kind == 'aristocrats' else ordinal(_r19, 'aristocrats', S[33]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function own_baron (' + str(S[34]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_marriageable(st, v_p, v_s):  # game.yaml:237
         return (((((len((_r20 := st.zones[(Z_at1 + (v_s.ordinal if v_s.kind == 'spaces' else ordinal(v_s, 'spaces', S[35])))])) > 0) and ((_r21 := _r20[-1]).kind == 'aristocrats')) and (_r21.owner != v_p)) and (not st.vars['couple'][(_r21.ordinal if _r21.kind == 'aristocrats' else ordinal(_r21, 'aristocrats', S[36]))])) and (not ((v_s.props['type'] == 'elector') and v_s.props['electorate'].props['spiritual'])))
 
     def fn_can_use(st, at, v_p, v_a):  # game.yaml:241
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len((_r22 := st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[29])))])) > 0) and ((_r23 := _r22[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[30]))] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[37])))]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[38], v_p, _s4) for _s4 in K_spaces1 if (_s4.props['type'] == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, S[39], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))])) and any(((_s5.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s5.ordinal if _s5.kind == 'spaces' else ordinal(_s5, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s5.props['electorate'], 'electorates', S[3])]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[40])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.props['type'] == 'aristocrat') and (len((_r24 := st.zones[(Z_at1 + (_s6.ordinal if _s6.kind == 'spaces' else ordinal(_s6, 'spaces', S[41])))])) > 0)) and ((_r25 := _r24[-1]).kind == 'knights')) and (_r25.owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r26 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r26.ordinal if _r26.kind == 'aristocrats' else ordinal(_r26, 'aristocrats', S[42]))])) or any(fn_own_baron(st, S[44], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + (_s7.ordinal if _s7.kind == 'spaces' else ordinal(_s7, 'spaces', S[43])))]) > 0)))))
+            return ((((((((((v_a == 'pope') or (v_a == 'church')) or (v_a == 'excommunication')) or (v_a == 'indulgence')) or ((v_a == 'doctor') and any((((len((_r22 := st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[29])))])) > 0) and ((_r23 := _r22[-1]).kind == 'aristocrats')) and ((_r23.owner != v_p) or (st.vars['age'][(_r23.ordinal if _r23.kind == 'aristocrats' else ordinal(_r23, 'aristocrats', S[30]))] > 15))) for _s3 in K_spaces1 if (len(st.zones[(Z_at1 + (_s3.ordinal if _s3.kind == 'spaces' else ordinal(_s3, 'spaces', S[37])))]) > 0)))) or ((v_a == 'move') and any(fn_move_from(st, S[38], v_p, _s4) for _s4 in K_spaces1 if (_s4.props['type'] == 'aristocrat')))) or ((v_a == 'permit') and fn_can_place_new(st, S[39], v_p))) or (((v_a == 'ordinance') and any((_x3.kind == 'cities') for _x3 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))])) and any(((_s5.props['type'] == 'city') and ((len(st.zones[(Z_at1 + (_s5.ordinal if _s5.kind == 'spaces' else ordinal(_s5, 'spaces', S[2])))]) == 0) and (not st.vars['closed'][ordinal(_s5.props['electorate'], 'electorates', S[3])]))) for _s5 in K_spaces1))) or ((((v_a == 'promotion') and any((_x4.kind == 'aristocrats') for _x4 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[13])))])) and (len([1 for _x5 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[40])))] if (_x5.kind == 'knights')]) < len([1 for _x6 in K_knights1 if (_x6.owner == v_p)]))) and any(((((_s6.props['type'] == 'aristocrat') and (len((_r24 := st.zones[(Z_at1 + (_s6.ordinal if _s6.kind == 'spaces' else ordinal(_s6, 'spaces', S[41])))])) > 0)) and ((_r25 := _r24[-1]).kind == 'knights')) and (_r25.owner == v_p)) for _s6 in K_spaces1))) or ((v_a == 'daughter') and ((((len(st.zones[Z_throne1]) > 0) and ((_r26 := st.zones[Z_throne1][-1]).owner == v_p)) and (not st.vars['couple'][(_r26.ordinal if _r26.kind == 'aristocrats' else ordinal(_r26, 'aristocrats', S[42]))])) or any(fn_own_baron(st, S[44], v_p, _s7) for _s7 in K_spaces1 if (len(st.zones[(Z_at1 + (_s7.ordinal if _s7.kind == 'spaces' else ordinal(_s7, 'spaces', S[43])))]) > 0)))))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function can_use (' + str(S[45]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_may_take(st, at, v_p, v_k):  # game.yaml:254
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((((st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[46]))] >= v_k.props['cost']) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, S[47], v_p, v_k.key))))
+            return ((((st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[46]))] >= v_k.props['cost']) and (v_k.key != 'knight')) and (v_k.key != 'gray')) and ((v_p != st.vars['emperor']) if (v_k.key == 'rival') else ((len(st.players) == 2) or fn_can_use(st, S[47], v_p, v_k.key))))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function may_take (' + str(S[48]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_trier_may_use(st, at, v_p, v_k):  # game.yaml:258
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (((((v_k.props['phase'] == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[28])))]) > 0))) and (st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[49]))] >= v_k.props['cost'])) and ((len(st.players) == 2) or fn_can_use(st, S[50], v_p, v_k.key)))
+            return (((((v_k.props['phase'] == 4) and (v_k.key != 'knight')) and (not (len(st.zones[(Z_pile1 + (v_k.ordinal if v_k.kind == 'stacks' else ordinal(v_k, 'stacks', S[28])))]) > 0))) and (st.vars['thalers'][(v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[49]))] >= v_k.props['cost'])) and ((len(st.players) == 2) or fn_can_use(st, S[50], v_p, v_k.key)))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function trier_may_use (' + str(S[51]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_own_privilege(st, at, v_p, v_e):  # game.yaml:262
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (((_r27[-1].owner if (len((_r27 := st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_p) and (not st.vars['privilege_used'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[52]))]))
+            return (((_r27[-1].owner if (len((_r27 := st.zones[(Z_at1 + ordinal(v_e.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_p) and (not st.vars['privilege_used'][(v_e.ordinal if v_e.kind == 'electorates' else ordinal(v_e, 'electorates', S[52]))]))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function own_privilege (' + str(S[53]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_income(st, at, v_p):  # game.yaml:265
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[54])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + (_e4.ordinal if _e4.kind == 'electorates' else ordinal(_e4, 'electorates', S[55])))] if (((len((_r28 := st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[56])))])) > 0) and ((_r29 := _r28[-1]).kind == 'cities')) and (_r29.owner != v_p))]) for _e4 in K_electorates1 if ((_r30[-1].owner if (len((_r30 := st.zones[(Z_at1 + ordinal(_e4.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
+            return ((((6 + len([1 for _x7 in K_cities1 if (_x7.owner == v_p)])) - len([1 for _x8 in st.zones[(Z_supply1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[54])))] if (_x8.kind == 'cities')])) + sum([len([1 for _s8 in st.zones[(Z_area1 + (_e4.ordinal if _e4.kind == 'electorates' else ordinal(_e4, 'electorates', S[55])))] if (((len((_r28 := st.zones[(Z_at1 + (_s8.ordinal if _s8.kind == 'spaces' else ordinal(_s8, 'spaces', S[56])))])) > 0) and ((_r29 := _r28[-1]).kind == 'cities')) and (_r29.owner != v_p))]) for _e4 in K_electorates1 if ((_r30[-1].owner if (len((_r30 := st.zones[(Z_at1 + ordinal(_e4.props['seat'], 'spaces', S[1]))])) > 0) else None) == v_p)])) + (2 if (fn_elector_of(st, C_saxony1) == v_p) else 0))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function income (' + str(S[57]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_most_power(st, at, v_e):  # game.yaml:862
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[58], _p1, v_e) for _p1 in st.players])
+            return majority_holders(st, st.players, 1, '2-4:all', 1, [fn_power(st, S[58], _p1, v_e) for _p1 in st.players])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function most_power (' + str(S[59]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def proc_close_electorates(st, env):  # game.yaml:321
         st.at = o42  # game.yaml:325

@@ -368,17 +368,11 @@ def build(num_players, files):
         return ((len([1 for _c1 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[3])))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[4])))] if _c2.props['wild']]),))) >= 2)
 
     def fn_strongest_legion(st, at, v_fighters):  # game.yaml:308
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[2])))]) for _p2 in v_fighters])
+            return majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[2])))]) for _p2 in v_fighters])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function strongest_legion (' + str(S[5]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def proc_return_marker(st, env):  # game.yaml:193
         st.at = o42  # game.yaml:197

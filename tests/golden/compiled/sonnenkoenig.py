@@ -656,33 +656,21 @@ def build(num_players, files):
         return (v_c == [_x1 for _x1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x1.props['colour'] == v_c.props['colour'])][-1])
 
     def fn_top_cards(st, at, v_p):  # game.yaml:157
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = [_c2 for _c2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c2 == [_x2 for _x2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x2.props['colour'] == _c2.props['colour'])][-1])]
+            return [_c2 for _c2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c2 == [_x2 for _x2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x2.props['colour'] == _c2.props['colour'])][-1])]
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function top_cards (' + str(S[3]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_owns(st, v_p, v_key):  # game.yaml:158
         return len([1 for _a1 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[4])))] if (_a1.key == v_key)])
 
     def fn_visible_seals(st, at, v_p):  # game.yaml:160
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (len([1 for _c3 in fn_top_cards(st, S[5], v_p) if _c3.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]))
+            return (len([1 for _c3 in fn_top_cards(st, S[5], v_p) if _c3.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function visible_seals (' + str(S[7]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_power(st, v_p):  # game.yaml:163
         return sum([_c4.props['value'] for _c4 in st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))] if (_c4.kind == 'power_chips')])
@@ -700,46 +688,28 @@ def build(num_players, files):
         return (v_c.props['value'] if ((v_c.kind == 'gold_chips') or (v_c.kind == 'power_chips')) else (3 if ((v_c.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2))
 
     def fn_can_pay(st, at, v_p, v_lot):  # game.yaml:180
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = sum([(_c8.props['value'] if ((_c8.kind == 'gold_chips') or (_c8.kind == 'power_chips')) else (3 if ((_c8.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c8 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
+            return sum([(_c8.props['value'] if ((_c8.kind == 'gold_chips') or (_c8.kind == 'power_chips')) else (3 if ((_c8.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c8 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function can_pay (' + str(S[13]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_payable(st, at, v_c, v_p):  # game.yaml:182
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((v_c.kind != 'property_cards') or (v_c == [_x3 for _x3 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x3.props['colour'] == v_c.props['colour'])][-1]))
+            return ((v_c.kind != 'property_cards') or (v_c == [_x3 for _x3 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x3.props['colour'] == v_c.props['colour'])][-1]))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function payable (' + str(S[14]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_can_swap(st, v_p):  # game.yaml:185
         return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + (_q1 if type(_q1) is int and 0 <= _q1 < num_players else seat(st, _q1, S[16])))]) > 0) for _q1 in others(st, v_p)))
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c9 in st.zones[(Z_area1 + (_p1 if type(_p1) is int and 0 <= _p1 < num_players else seat(st, _p1, S[0])))] if (_c9.props['colour'] == v_col)]) for _p1 in st.players])
+            return majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c9 in st.zones[(Z_area1 + (_p1 if type(_p1) is int and 0 <= _p1 < num_players else seat(st, _p1, S[0])))] if (_c9.props['colour'] == v_col)]) for _p1 in st.players])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function colour_majority (' + str(S[17]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def proc_split_with_ludwig(st, env):  # game.yaml:251
         st.at = o30  # game.yaml:255
