@@ -26,6 +26,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from meeple.dsl import ir
+from meeple.runtime.layout import site_size
 
 from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, split_invariant, write_seat_check
@@ -166,7 +167,13 @@ def _write_items(
                 with w.indent():
                     w.line("continue")
             a = action_id(domain, base, index, x)
-            if not acts:
+            n = site_size(domain, 0, 0) if domain.startswith("int") else 0
+            if not acts and n:  # Site.action's range check, its call only for its error
+                w.line(f"if not 0 <= {x} < {n}:  # a number out of the site's range")
+                with w.indent():
+                    w.line(f"{a}  # (its error)")
+                w.line(f"{v}.append({x})")
+            elif not acts:
                 w.line(f"{a}  # a number out of the site's range is an error")
                 w.line(f"{v}.append({x})")
             else:

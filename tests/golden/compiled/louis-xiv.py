@@ -5551,7 +5551,8 @@ def build(num_players, files):
             st.at = o158  # game.yaml:531
             _v32 = []
             for _k2 in span_list(1, env['left'], S[144]):  # game.yaml:534
-                site[17].action(_k2)  # a number out of the site's range is an error
+                if not 0 <= _k2 < 64:  # a number out of the site's range
+                    site[17].action(_k2)  # (its error)
                 _v32.append(_k2)
             _end18 = len(_v32)
             if not _end18:

@@ -4040,7 +4040,8 @@ def build(num_players, files):
                 st.at = o89  # game.yaml:364
                 _v20 = []
                 for _n7 in span_list(1, 3, S[83]):  # game.yaml:367
-                    site[8].action(_n7)  # a number out of the site's range is an error
+                    if not 0 <= _n7 < 64:  # a number out of the site's range
+                        site[8].action(_n7)  # (its error)
                     _v20.append(_n7)
                 _end9 = len(_v20)
                 if not _end9:
@@ -4632,7 +4633,8 @@ def build(num_players, files):
                         st.at = o212  # game.yaml:542
                         _v25 = []
                         for _amount2 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot2), S[109]):  # game.yaml:542
-                            site[22].action(_amount2)  # a number out of the site's range is an error
+                            if not 0 <= _amount2 < 333:  # a number out of the site's range
+                                site[22].action(_amount2)  # (its error)
                             _v25.append(_amount2)
                         # game.yaml:542: always offered
                         _end22 = len(_v25)
@@ -5365,7 +5367,8 @@ def build(num_players, files):
             st.at = o89  # game.yaml:364
             _v32 = []
             for _n11 in span_list(1, 3, S[83]):  # game.yaml:367
-                site[8].action(_n11)  # a number out of the site's range is an error
+                if not 0 <= _n11 < 64:  # a number out of the site's range
+                    site[8].action(_n11)  # (its error)
                 _v32.append(_n11)
             _end37 = len(_v32)
             if not _end37:
@@ -5921,7 +5924,8 @@ def build(num_players, files):
                         st.at = o212  # game.yaml:542
                         _v36 = []
                         for _amount3 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot4), S[109]):  # game.yaml:542
-                            site[22].action(_amount3)  # a number out of the site's range is an error
+                            if not 0 <= _amount3 < 333:  # a number out of the site's range
+                                site[22].action(_amount3)  # (its error)
                             _v36.append(_amount3)
                         # game.yaml:542: always offered
                         _end45 = len(_v36)
@@ -6003,7 +6007,8 @@ def build(num_players, files):
                     st.at = o212  # game.yaml:542
                     _v37 = []
                     for _amount4 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], env['p'], _L_lot5), S[109]):  # game.yaml:542
-                        site[22].action(_amount4)  # a number out of the site's range is an error
+                        if not 0 <= _amount4 < 333:  # a number out of the site's range
+                            site[22].action(_amount4)  # (its error)
                         _v37.append(_amount4)
                     # game.yaml:542: always offered
                     _end47 = len(_v37)
@@ -6047,7 +6052,8 @@ def build(num_players, files):
                 st.at = o212  # game.yaml:542
                 _v38 = []
                 for _amount5 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p48, _L_lot6), S[109]):  # game.yaml:542
-                    site[22].action(_amount5)  # a number out of the site's range is an error
+                    if not 0 <= _amount5 < 333:  # a number out of the site's range
+                        site[22].action(_amount5)  # (its error)
                     _v38.append(_amount5)
                 # game.yaml:542: always offered
                 _end49 = len(_v38)
@@ -6089,7 +6095,8 @@ def build(num_players, files):
             st.at = o212  # game.yaml:542
             _v39 = []
             for _amount6 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[108], _L_p49, _L_lot7), S[109]):  # game.yaml:542
-                site[22].action(_amount6)  # a number out of the site's range is an error
+                if not 0 <= _amount6 < 333:  # a number out of the site's range
+                    site[22].action(_amount6)  # (its error)
                 _v39.append(_amount6)
             # game.yaml:542: always offered
             _end51 = len(_v39)
