@@ -50,6 +50,11 @@ BRANCH = "branch"  # on some paths only, or once per item: its values stay its o
 CHAIN = "chain"  # the right of `X and C` (or `or`): a branch, after B where X is `A and B`
 ITER = "iter"  # a comprehension's iterable: no ``:=`` inside (Python's rule)
 
+#: most values computed inside one another's computation: each adds a bracket ``(_rN := ...)``
+#: around the one outside it, and Python reads at most 200 nested brackets (the deepest
+#: expression the front end allows is written about 130 deep: tests/test_codegen_safety.py)
+NESTED_VALUES = 8
+
 _DEF = re.compile("\x00([0-9]+)\x01|\x02([0-9]+)\x03")
 _USE = re.compile("\x04([0-9]+)\x05")
 _MARK = re.compile("[\x00-\x05]")
@@ -72,6 +77,7 @@ class Reuse:
         self.popped: dict[Key, int] = {}  # the values of the last branch written
         self.left_of: dict[int, tuple[int, str]] = {}  # a CHAIN -> its left's id, its and/or
         self.in_iter = 0  # > 0 inside a comprehension's iterable
+        self.nested = 0  # values that may be computed, being written around the one written
         self.count = 0  # marks given
 
     # ------------------------------------------------------------------ regions
@@ -137,6 +143,7 @@ class Reuse:
                 n = frame.get(k)
                 if n is not None:
                     return f"\x04{n}\x05"
+        k = k if k is None or (not self.in_iter and self.nested < NESTED_VALUES) else None
         saved = {}
         # a tail is dropped before what writes it: a CHAIN never starts with an older one's
         chain = isinstance(e, ir.BinOp) and e.op in ("and", "or")
@@ -150,6 +157,7 @@ class Reuse:
         for child, role in children_roles(e, self.ex.prog.game, self.candidate):
             saved[id(child)] = self.roles.get(id(child))
             self.roles[id(child)] = role
+        self.nested += k is not None
         try:
             text: str = getattr(self.ex, "_" + type(e).__name__)(e, scope)
             if isinstance(e, ir.BinOp) and chain:  # what its right computed (the last branch)
@@ -157,12 +165,13 @@ class Reuse:
             elif body is not None and id(body) in self.tails:  # (the body written inline)
                 self.tails[id(e)] = self.tails[id(body)]
         finally:
+            self.nested -= k is not None
             for i, old in saved.items():
                 if old is None:
                     del self.roles[i]
                 else:
                     self.roles[i] = old
-        if k is None or self.in_iter:
+        if k is None:
             return text
         n = self.count
         self.count += 1

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from test_playout import FIXTURES, Recorder, replay
 
 import meeple
 from meeple.api import load_checked
-from meeple.codegen.cse import Reuse
-from meeple.codegen.emitter import generate
+from meeple.codegen.cse import NESTED_VALUES, Reuse
+from meeple.codegen.emitter import ModuleEmitter, generate
+from meeple.codegen.exprs import Scope
 from meeple.codegen.writer import Names
-from meeple.dsl.errors import RuleError
+from meeple.dsl import ir
+from meeple.dsl.errors import RuleError, SourceSpan
 
 REUSE = FIXTURES / "reuse" / "game.yaml"
 
@@ -175,6 +178,34 @@ def test_a_majority_computes_its_candidates_once() -> None:
     start = text.index("def fn_most_influence(")
     body = text[start : text.index("\n\n", start)]
     assert body.count("clockwise_from(") == 1
+
+
+def test_values_computed_inside_one_another_nest_a_few_brackets_at_most() -> None:
+    """``abs(L) + abs(L)``, L the same twelve levels down: each level's value is read again,
+    but at most NESTED_VALUES of them are computed inside one another (each is a bracket,
+    Python reads at most 200); the expression's value is the same."""
+    em = ModuleEmitter(load_checked(str(REUSE)))
+    span = SourceSpan("game.yaml", 1, 1, 1, 2)
+    e: ir.Expr = ir.Name(span, "round")
+    for _ in range(12):
+        e = ir.BinOp(span, "+", ir.Call(span, "abs", (e,)), ir.Call(span, "abs", (e,)))
+    text = em.ex.reuse.resolve(em.ex.emit(e, Scope()), em.names.fresh)
+    assert max(_walrus_depth(text)) == NESTED_VALUES
+    assert eval(text, {"st": SimpleNamespace(vars={"round": -1})}) == 2**12  # noqa: S307
+
+
+def _walrus_depth(text: str) -> list[int]:
+    """For each ``(_rN := ...)`` of ``text``, how many (itself included) enclose it."""
+    stack: list[bool] = []
+    found = []
+    for i, ch in enumerate(text):
+        if ch == "(":
+            stack.append(re.match(r"\(_r\d+ := ", text[i:]) is not None)
+            if stack[-1]:
+                found.append(sum(stack))
+        elif ch == ")":
+            stack.pop()
+    return found
 
 
 def test_a_value_read_where_it_is_never_computed_is_a_generator_error() -> None:
