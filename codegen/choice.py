@@ -14,9 +14,11 @@ its ids (in a set: their order is never read, and a search does not grow with a 
 
 Everything else is collect_N's and _d_Choose's, step by step: the same expressions evaluated in
 the same order (the conditions that do not name the option's variable tested once before its
-loop, when it has items), ``site.action`` still called on each offered number (its errors), the
-options in the same order, the same errors with the same messages and spans, the same
-``st.choose`` calls and ``st.move_number``/``st.at`` updates, so a playout stays the API's game.
+loop, when it has items; a value the conditions compute again read where no statement ran in
+between: codegen/cse.py), each offered number checked as ``site.action`` checks it (the call
+made for its error), the options in the same order, the same errors with the same messages and
+spans, the same ``st.choose`` calls and ``st.move_number``/``st.at`` updates, so a playout stays
+the API's game.
 Rule text reaches this code only through the emitter's expression writer and ``literal``.
 """
 

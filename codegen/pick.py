@@ -7,10 +7,11 @@ out: a pick from a zone whose picked cards all move to a zone of another name ne
 picked card among its candidates again (each card is in one place), so run_pick's filter of the
 cards already picked is not written; a zone holds only cards, so its identical cards are merged
 in one pass from the top down (run_pick's merge, by positions, is kept for any other list).
-Everything else is run_pick's, step by step: the same expressions evaluated in the same order,
-the same errors with the same messages and spans, the same ``st.choose`` calls,
-``st.move_number`` and ``st.at`` updates, so a playout stays the API's game. Rule text reaches
-this code only through the emitter's expression writer and ``literal``.
+Everything else is run_pick's, step by step: the same expressions evaluated in the same order
+(a value the bounds both compute is computed once: codegen/cse.py), the same errors with the
+same messages and spans, the same ``st.choose`` calls, ``st.move_number`` and ``st.at`` updates,
+so a playout stays the API's game. Rule text reaches this code only through the emitter's
+expression writer and ``literal``.
 """
 
 from __future__ import annotations
