@@ -14,18 +14,23 @@ its ids (in a set: their order is never read, and a search does not grow with a 
 
 Everything else is collect_N's and _d_Choose's, step by step: the same expressions evaluated in
 the same order (the conditions that do not name the option's variable tested once before its
-loop, when it has items), ``site.action`` still called on each offered number (its errors), the
-options in the same order, the same errors with the same messages and spans, the same
-``st.choose`` calls and ``st.move_number``/``st.at`` updates, so a playout stays the API's game.
+loop, when it has items; a value the conditions compute again read where no statement ran in
+between: codegen/cse.py), each offered number checked as ``site.action`` checks it (the call
+made for its error), the options in the same order, the same errors with the same messages and
+spans, the same ``st.choose`` calls and ``st.move_number``/``st.at`` updates, so a playout stays
+the API's game.
 Rule text reaches this code only through the emitter's expression writer and ``literal``.
 """
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
 from meeple.dsl import ir
+from meeple.runtime.layout import site_size
 
+from .cse import branch, conjunction, iterable, region
 from .exprs import Scope, action_id, known_seat, split_invariant, write_seat_check
 from .writer import Writer, literal
 
@@ -77,6 +82,24 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
         w.line(f"{acts} = set()  # (the ids' order is never read)")
     counts: list[str] = []  # per option: how many it offers (Python text)
     values: list[str] = []  # per option with a name: the list of its values
+    with region(em.ex):  # no statement runs: a value two conditions compute is computed once
+        _collect(em, w, opts, acts, last, tested, counts, values)
+    write_dispatch(d, w, s, counts, values, span, uid)
+
+
+def _collect(
+    em: Any,
+    w: Writer,
+    opts: tuple[ir.Option, ...],
+    acts: str,
+    last: int,
+    tested: list[bool],
+    counts: list[str],
+    values: list[str],
+) -> None:
+    """The options' counts and lists of values, appended to ``counts`` and ``values`` (see
+    write_choice)."""
+    fresh = em.names.fresh
     for k, o in enumerate(opts):
         index = em.numbering.site_of[id(o)]
         base = em._const("site", str(index))
@@ -104,7 +127,6 @@ def write_choice(d: Any, w: Writer, s: ir.Choose) -> None:
         values.append(v)
         counts.append(f"len({v})")
         _write_items(em, w, o, index, base, v, acts if track else "", tested[k])
-    write_dispatch(d, w, s, counts, values, span, uid)
 
 
 def _write_items(
@@ -118,19 +140,26 @@ def _write_items(
     scope = Scope({o.var: x})
     fixed, varying = split_invariant(o.when, o.var)
     domain = em.numbering.site_domains[index]
-    source, loc = em.ex.items(o.iter, Scope()), f"  {em._where(o.span)}"
-    known = em.ex.facts.items_of(source)  # the items' fact: the variable's, the values'
-    em.ex.facts.note(x, known)
-    em.ex.facts.note_items(v, known)
-    cond = " and ".join(em.ex.emit(c, scope) for c in varying)
     numbers = domain not in ("card", "player")  # site.action checks each offered number
-    if fixed:
-        items = em.names.fresh("items")
-        w.line(f"{items} = {source}{loc}")
-        tests = " and ".join(em._e(c) for c in fixed)
-        w.line(f"if {items} and {tests}:")
-        w.level += 1
-        source, loc = items, ""
+    with ExitStack() as tested:
+        if fixed:
+            items = em.names.fresh("items")
+            source = em.ex.items(o.iter, Scope())
+            known = em.ex.facts.items_of(source)  # the items' fact: the variable's, the values'
+            w.line(f"{items} = {source}  {em._where(o.span)}")
+            tested.enter_context(branch(em.ex))  # the rest: only when there are items
+            tests = conjunction(em.ex, fixed, Scope())
+            w.line(f"if {items} and {tests}:")
+            w.level += 1
+            source, loc = items, ""
+        else:
+            with iterable(em.ex):  # (it may be a comprehension's)
+                source, loc = em.ex.items(o.iter, Scope()), f"  {em._where(o.span)}"
+            known = em.ex.facts.items_of(source)
+        em.ex.facts.note(x, known)
+        em.ex.facts.note_items(v, known)
+        with branch(em.ex):  # (once per item)
+            cond = conjunction(em.ex, varying, scope)
     if not acts and not numbers:  # nothing per item but the condition
         if cond:
             w.line(f"{v} = [{x} for {x} in {source} if ({cond})]{loc}")
@@ -145,7 +174,13 @@ def _write_items(
                 with w.indent():
                     w.line("continue")
             a = action_id(domain, base, index, x)
-            if not acts:
+            n = site_size(domain, 0, 0) if domain.startswith("int") else 0
+            if not acts and n:  # Site.action's range check, its call only for its error
+                w.line(f"if not 0 <= {x} < {n}:  # a number out of the site's range")
+                with w.indent():
+                    w.line(f"{a}  # (its error)")
+                w.line(f"{v}.append({x})")
+            elif not acts:
                 w.line(f"{a}  # a number out of the site's range is an error")
                 w.line(f"{v}.append({x})")
             else:

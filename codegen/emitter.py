@@ -30,6 +30,8 @@ from meeple.dsl.render import eliminates
 from meeple.dsl.specs import kind_specs, zone_specs
 from meeple.runtime.datatable import DataTableRT
 
+from .calls import never_deep
+from .cse import Reuse, branch, conjunction, iterable, region
 from .direct import DirectEmitter, resume_table
 from .exprs import ExprEmitter, Scope, action_id, function_name, split_invariant
 from .facts import SEAT_TABLES, fresh_list
@@ -60,6 +62,8 @@ class ModuleEmitter:
         self.consts: dict[tuple[str, str], str] = {}
         self.const_lines = Writer(1)
         self.ex = ExprEmitter(self.layout, self._const, self._span, self.names.fresh)
+        self.ex.reuse = Reuse(self.ex)  # values computed twice computed once (codegen/cse)
+        self.never_deep = never_deep(self.game)  # no depth count in functions (codegen/calls)
         self._flat_proc = _flat_procedures(self.game)
         # can a seat leave the game? If not, loops over seats never skip one (ForOp's check)
         self.eliminates = eliminates(self.game)
@@ -88,13 +92,15 @@ class ModuleEmitter:
             "kind": "K",
             "table": "T",
             "datatable": "D",
+            "lookup": "DL",
             "card": "C",
             "formatter": "fmt",
             "site": "A",
             "triggers": "TRIGGERS",
             "seats": "SEATS",
         }[kind]
-        name = self.names.fresh(f"{prefix}_{key}" if key else prefix)[1:]
+        hint = key.split("@")[0] if kind == "lookup" else key  # (a lookup: by its table's name)
+        name = self.names.fresh(f"{prefix}_{hint}" if hint else prefix)[1:]
         self.consts[(kind, key)] = name
         if kind == "zone":
             value = f"P.zone_base[{literal(key)}]"
@@ -105,6 +111,9 @@ class ModuleEmitter:
         elif kind == "datatable":
             plain = DataTableRT.data(self.game.data_tables[key], self.game.kinds)
             value = f"DataTableRT.build({literal(plain)}, P.card_by_key)"
+        elif kind == "lookup":  # one lookup of a data table (by its span): its rows by key
+            table, at = key.split("@")
+            value = f"{self._const('datatable', table)}.lookup(P.cards, S[{at}])"
         elif kind == "formatter":
             value = f"formatter({literal(key)})"
         elif kind == "site":
@@ -556,7 +565,8 @@ class ModuleEmitter:
         """ChooseOp.collect, specialized: conditions inline, option names as Python locals."""
         w.line(f"def collect_{uid}(st, env):  {self._where(node.span)}")
         # pure (it never writes env): each local it reads is read once, at entry (codegen/hoist)
-        with w.indent(), hoisted(self.ex, w, frozenset()) as w:  # w: the body
+        # no statement runs in it: a value its conditions compute twice is computed once
+        with w.indent(), hoisted(self.ex, w, frozenset()) as w, region(self.ex):  # w: the body
             w.line("actions = []")
             w.line("values = []")
             w.line("idx = []")
@@ -586,15 +596,16 @@ class ModuleEmitter:
                 if fixed:
                     items = self.names.fresh("items")
                     w.line(f"{items} = {source}  {self._where(o.span)}")
-                    tests = " and ".join(self._e(c) for c in fixed)
+                    with branch(self.ex):  # (only when there are items)
+                        tests = conjunction(self.ex, fixed, Scope())
                     w.line(f"if {items} and {tests}:")
                     w.level += 1
                     w.line(f"for {x} in {items}:")
                 else:
                     w.line(f"for {x} in {source}:  {self._where(o.span)}")
-                with w.indent():
+                with w.indent(), branch(self.ex):  # (once per item)
                     if varying:
-                        test = " and ".join(self.ex.emit(c, scope) for c in varying)
+                        test = conjunction(self.ex, varying, scope)
                         w.line(f"if not ({test}):")
                         with w.indent():
                             w.line("continue")
@@ -635,7 +646,9 @@ class ModuleEmitter:
                 return
             x = self.names.fresh(node.var)
             cond = self.ex.emit(node.where, Scope({node.var: x, "picked": "picked"}))
-            w.line(f"return [{x} for {x} in {self._e(node.src)} if {cond}]")
+            with iterable(self.ex):  # (no value computed in a comprehension's iterable)
+                src = self._e(node.src)
+            w.line(f"return [{x} for {x} in {src} if {cond}]")
 
     def _fn(self, w: Writer, name: str, body: str, loc: str) -> None:
         w.line(f"def {name}(st, env):  {loc}")
@@ -731,7 +744,7 @@ class ModuleEmitter:
         for uid, node in enumerate(self.numbering.nodes):
             self.op_construction(body, uid, node)
         body.line(resume_table(self, blocks))
-        return self._assemble(body)
+        return self.ex.reuse.resolve(self._assemble(body), self.names.fresh)
 
     def _function(self, w: Writer, f: ir.Function) -> None:
         """``def fn_NAME(st, ...)``. One that may call functions is counted and traced as the
@@ -746,22 +759,26 @@ class ModuleEmitter:
             w.line()
             return
         w.line(f"def {function_name(f.name)}(st, at{params}):  {self._where(f.span)}")
+        count = not self.never_deep  # (else no call is ever that deep: codegen/calls.py)
         with w.indent():
-            w.line("if st.calls >= MAX_CALL_DEPTH:")
-            with w.indent():
-                w.line("raise too_deep(at)")
-            w.line("st.calls += 1")
+            if count:
+                w.line("if st.calls >= MAX_CALL_DEPTH:")
+                with w.indent():
+                    w.line("raise too_deep(at)")
+                w.line("st.calls += 1")
             w.line("try:")
             with w.indent():
-                w.line(f"result = {value}")
+                w.line(f"result = {value}" if count else f"return {value}")
             w.line("except Exception as e:")
             with w.indent():
-                w.line("st.calls -= 1")
+                if count:
+                    w.line("st.calls -= 1")
                 head = repr(f"function {f.name} (")
                 w.line(f"traced(e, {head} + str({self._span(f.span)}) + ')')")
                 w.line("raise")
-            w.line("st.calls -= 1")
-            w.line("return result")
+            if count:
+                w.line("st.calls -= 1")
+                w.line("return result")
         w.line()
 
     def _assemble(self, body: Writer) -> str:

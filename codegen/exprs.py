@@ -30,8 +30,9 @@ from .writer import Writer, literal
 _COMPARE = ("==", "!=", "<", "<=", ">", ">=", "+", "-", "*")
 
 
-# a key emitted twice by an inline check: a Python local or a local of the rules' env
-_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\['[A-Za-z_][A-Za-z0-9_]*'\]")
+# a key emitted twice by an inline check: a Python local or a local of the rules' env, or a
+# value computed before (codegen/cse.py's mark of a Python local)
+_SIMPLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|env\['[A-Za-z_][A-Za-z0-9_]*'\]|\x04[0-9]+\x05")
 
 
 class Scope:
@@ -65,11 +66,15 @@ class ExprEmitter:
         # while a function is written whose locals are read once at its entry (codegen/hoist)
         self.hoist: Any = None
         self.facts = Facts(prog.game)  # what is known of values by construction (codegen/facts)
+        # while a module is written: values computed twice computed once (codegen/cse.Reuse)
+        self.reuse: Any = None
 
     def type_of(self, e: ir.Expr) -> str:
         return self.types.get(id(e), "any")
 
     def emit(self, e: ir.Expr, scope: Scope) -> str:
+        if self.reuse is not None:  # it writes e by the method below, or reads e's value
+            return str(self.reuse.emit(e, scope))
         text: str = getattr(self, "_" + type(e).__name__)(e, scope)
         return text
 
@@ -108,6 +113,13 @@ class ExprEmitter:
             and e.func not in self.prog.game.functions
         ):
             return self.emit(e, scope)
+        if self.reuse is None:
+            return self._seat_list_items(e, scope)
+        text = str(self.reuse.emit_as(e, scope, "items", lambda: self._seat_list_items(e, scope)))
+        self.facts.note_items(text, SEAT)  # (the same list where its value is read again)
+        return text
+
+    def _seat_list_items(self, e: ir.Call, scope: Scope) -> str:
         arg = self.emit(e.args[0], scope)
         key = arg if self.facts.of(arg) == SEAT else None
         if key is None and self.hoist is not None:  # (None if arg is no hoisted local)
@@ -155,7 +167,8 @@ class ExprEmitter:
             t, keys, column = lookup
             cells = "".join(self.emit(k, scope) + ", " for k in keys)
             col = self.prog.data_tables[t.name].columns[column]
-            return f"{self.const('datatable', t.name)}.cell(({cells}), {col}, {self.span(e.span)})"
+            rows = self.const("lookup", f"{t.name}@{self.span(e.span)[2:-1]}")  # S[i]: i
+            return f"{rows}[({cells})][{col}]"  # (its rows by key: runtime/datatable.Lookup)
         obj = self.emit(e.obj, scope)
         if e.name in CARD_FIELDS:
             return f"{obj}.{e.name}"

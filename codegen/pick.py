@@ -7,10 +7,11 @@ out: a pick from a zone whose picked cards all move to a zone of another name ne
 picked card among its candidates again (each card is in one place), so run_pick's filter of the
 cards already picked is not written; a zone holds only cards, so its identical cards are merged
 in one pass from the top down (run_pick's merge, by positions, is kept for any other list).
-Everything else is run_pick's, step by step: the same expressions evaluated in the same order,
-the same errors with the same messages and spans, the same ``st.choose`` calls,
-``st.move_number`` and ``st.at`` updates, so a playout stays the API's game. Rule text reaches
-this code only through the emitter's expression writer and ``literal``.
+Everything else is run_pick's, step by step: the same expressions evaluated in the same order
+(a value the bounds both compute is computed once: codegen/cse.py), the same errors with the
+same messages and spans, the same ``st.choose`` calls, ``st.move_number`` and ``st.at`` updates,
+so a playout stays the API's game. Rule text reaches this code only through the emitter's
+expression writer and ``literal``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 from meeple.dsl import ir
 from meeple.runtime.ops import PICK_UNBOUNDED
 
+from .cse import iterable, region
 from .exprs import Scope, known_seat, write_seat_check
 from .writer import Writer, literal
 
@@ -59,11 +61,12 @@ def write_pick(em: Any, w: Writer, s: ir.Pick) -> None:
     lo, picked, cands, stop, p, n, i, c = (
         fresh(x) for x in ("lo", "picked", "cands", "stop", "p", "n", "i", "c")
     )
-    w.line(f"{lo} = {em._e(s.min)}")
-    if s.max is not None:
-        hi = fresh("hi")
-        w.line(f"{hi} = {em._e(s.max)}")
-    else:
+    with region(em.ex):  # one after the other: a value both compute is computed once
+        w.line(f"{lo} = {em._e(s.min)}")
+        if s.max is not None:
+            hi = fresh("hi")
+            w.line(f"{hi} = {em._e(s.max)}")
+    if s.max is None:
         hi = literal(PICK_UNBOUNDED)
     w.line(f"if {lo} < 0 or {hi} < {lo}:")
     with w.indent():
@@ -125,7 +128,8 @@ def _candidates(em: Any, w: Writer, s: ir.Pick, picked: str, cands: str) -> None
     the top-most of each (run_pick's candidates, in the same order)."""
     fresh = em.names.fresh
     x = fresh(s.var)
-    src = em._e(s.src)
+    with iterable(em.ex):  # (it may be a comprehension's)
+        src = em._e(s.src)
     em.ex.facts.note(x, em.ex.facts.items_of(src))  # (its condition asks only of items)
     conds = []
     if s.where is not None:

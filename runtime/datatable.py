@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from meeple.dsl.errors import RuleError, SourceSpan
@@ -66,6 +67,28 @@ class DataTableRT:
     def cell(self, keys: tuple[Any, ...], column: int, span: SourceSpan) -> Any:
         """The cell of ``column`` (its position) in the row of ``keys``; no such row is a rule
         error naming the table and the key."""
+        return self.row(keys, span)[column]
+
+    def lookup(self, cards: Iterable[Card], span: SourceSpan) -> Lookup:
+        """The rows of one lookup of a generated module (at ``span``), read as
+        ``LOOKUP[keys][column]`` where the interpreter calls ``cell(keys, column, span)``: a
+        dict of the rows by key, a kind's cell by each of ``cards`` (every card of the game) of
+        its item key; any other key (a text for a kind's cell, no row at all) is ``row``'s, with
+        its rule error."""
+        found = Lookup(self, span)
+        for key, cells in self.rows.items():
+            options = [
+                [c for c in cards if c.key == k] if flag else [k]
+                for k, flag in zip(key, self.card_keys, strict=True)
+            ]
+            for combo in product(*options):
+                found[combo] = cells
+        return found
+
+    def row(self, keys: tuple[Any, ...], span: SourceSpan) -> tuple[Any, ...]:
+        """The row of ``keys`` (a card for a kind's cell, or its item key); no such row is a
+        rule error naming the table and the key."""
+        given = keys  # (shown in the error: a card by its name, never by its item key)
         if any(self.card_keys):
             keys = tuple(
                 k.key if flag and isinstance(k, Card) else k
@@ -74,8 +97,24 @@ class DataTableRT:
         row = self.rows.get(keys)
         if row is None:
             shown = ", ".join(
-                f"{n} {show(k)}"
-                for n, show, k in zip(self.key_names, self.shows, keys, strict=True)
+                f"{n} {show(k) if k is None or isinstance(k, Card) or not flag else k}"
+                for n, show, k, flag in zip(
+                    self.key_names, self.shows, given, self.card_keys, strict=True
+                )
             )
             raise RuleError(f"table '{self.name}' has no row for {shown}", span)
-        return row[column]
+        return row
+
+
+class Lookup(dict[tuple[Any, ...], tuple[Any, ...]]):
+    """The rows of one lookup by key (DataTableRT.lookup); a key not there is DataTableRT.row's:
+    its row, or its rule error at the lookup's span."""
+
+    __slots__ = ("span", "table")
+
+    def __init__(self, table: DataTableRT, span: SourceSpan) -> None:
+        super().__init__()
+        self.table, self.span = table, span
+
+    def __missing__(self, keys: tuple[Any, ...]) -> tuple[Any, ...]:
+        return self.table.row(keys, self.span)

@@ -366,17 +366,11 @@ def build(num_players, files):
         return ((len([1 for _c1 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c1.name == v_minion)]) + min((1, len([1 for _c2 in st.zones[(Z_hand1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[3])))] if _c2.props['wild']]),))) >= 2)
 
     def fn_strongest_legion(st, at, v_fighters):  # game.yaml:308
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[1])))]) for _p2 in v_fighters])
+            return majority_holders(st, v_fighters, 0, '3-4:all', 1, [T_legion_hierarchy1.rank(st.zones[(Z_legion1 + (_p2 if type(_p2) is int and 0 <= _p2 < num_players else seat(st, _p2, S[1])))]) for _p2 in v_fighters])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function strongest_legion (' + str(S[4]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def proc_return_marker(st, env):  # game.yaml:193
         st.at = o42  # game.yaml:197
@@ -947,12 +941,12 @@ def build(num_players, files):
         actions.append(A_31)
         values.append(None)
         idx.append(0)
-        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c14.name == 'Ghoul')]) + min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c15.props['wild']]),))) >= 2):  # game.yaml:161
+        if ((len([1 for _c14 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c14.name == 'Ghoul')]) + (_r1 := min((1, len([1 for _c15 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c15.props['wild']]),)))) >= 2):  # game.yaml:161
             actions.append(A_41)
             values.append(None)
             idx.append(1)
         _items4 = K_districts1  # game.yaml:170
-        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Darkened')]) + min((1, len([1 for _c17 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c17.props['wild']]),))) >= 2):
+        if _items4 and ((len([1 for _c16 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c16.name == 'Darkened')]) + _r1) >= 2):
             for _d3 in _items4:
                 if not ((len(st.zones[(Z_markers_on1 + _d3.ordinal)]) > 0)):
                     continue
@@ -962,7 +956,7 @@ def build(num_players, files):
                     values.append(_d3)
                     idx.append(2)
         _items5 = K_districts1  # game.yaml:180
-        if _items5 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c18.name == 'Alchemist')]) + min((1, len([1 for _c19 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c19.props['wild']]),))) >= 2):
+        if _items5 and ((len([1 for _c17 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c17.name == 'Alchemist')]) + _r1) >= 2):
             for _a1 in _items5:
                 if not ((len([1 for _m10 in st.zones[(Z_markers_on1 + _a1.ordinal)] if (_m10.owner == _L_p2)]) > 0)):
                     continue
@@ -972,7 +966,7 @@ def build(num_players, files):
                     values.append(_a1)
                     idx.append(3)
         _items6 = K_districts1  # game.yaml:189
-        if _items6 and ((len([1 for _c20 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c20.name == 'Courtesan')]) + min((1, len([1 for _c21 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[3])))] if _c21.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
+        if _items6 and ((len([1 for _c18 in st.zones[(Z_hand1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[2])))] if (_c18.name == 'Courtesan')]) + _r1) >= 2) and (len(st.zones[(Z_house1 + (_S_p2 if _S_p2 is not None else seat(st, _L_p2, S[44])))]) > 0):
             for _d4 in _items6:
                 a = A_101 + _d4.type_id
                 if a not in actions:  # an identical card: the same choice
@@ -1028,7 +1022,7 @@ def build(num_players, files):
     def e44_where(st, env):  # game.yaml:214
         return ((env['c'].name == env['d'].props['minion']) or env['c'].props['wild'])
     def cands_44(st, env, picked):  # game.yaml:214
-        return [_c22 for _c22 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c22.name == env['d'].props['minion']) or _c22.props['wild'])]
+        return [_c19 for _c19 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[47])))] if ((_c19.name == env['d'].props['minion']) or _c19.props['wild'])]
     def step_46(st, fr):  # game.yaml:222
         env = fr.env
         pc = fr.pc
@@ -1131,13 +1125,13 @@ def build(num_players, files):
     def e53_items0(st, env):  # game.yaml:206
         return K_districts1
     def e53_when0(st, env):  # game.yaml:206
-        return (((len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])]) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c23 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c23.name == env['d'].props['minion']) or _c23.props['wild'])]) >= (len([1 for _m19 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m19.owner == env['p'])]) + 1)))
+        return ((((_r2 := len([1 for _m18 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m18.owner == env['p'])])) >= 1) and (len(st.zones[(Z_house1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[52])))]) > 0)) and (len([1 for _c20 in st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[53])))] if ((_c20.name == env['d'].props['minion']) or _c20.props['wild'])]) >= (_r2 + 1)))
     def e53_label1(st, env):  # game.yaml:217
         return 'Usurp ' + fmt_player1(env['q'])
     def e53_items1(st, env):  # game.yaml:217
         return others(st, env['p'])
     def e53_when1(st, env):  # game.yaml:217
-        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[54])))]) >= 2) and any(((len([1 for _m20 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m20.owner == env['p'])]) > 0) and (len([1 for _m21 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m21.owner == env['q'])]) > 0)) for _d9 in K_districts1))
+        return ((len(st.zones[(Z_hand1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[54])))]) >= 2) and any(((len([1 for _m19 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m19.owner == env['p'])]) > 0) and (len([1 for _m20 in st.zones[(Z_markers_on1 + _d9.ordinal)] if (_m20.owner == env['q'])]) > 0)) for _d9 in K_districts1))
     def e53_label2(st, env):  # game.yaml:227
         return 'Preen'
     def collect_53(st, env):  # game.yaml:203
@@ -1147,7 +1141,7 @@ def build(num_players, files):
         values = []
         idx = []
         for _d10 in K_districts1:  # game.yaml:206
-            if not ((len([1 for _m22 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m22.owner == _L_p4)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c24 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c24.name == _d10.props['minion']) or _c24.props['wild'])]) >= (len([1 for _m23 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m23.owner == _L_p4)]) + 1))):
+            if not (((_r3 := len([1 for _m21 in st.zones[(Z_markers_on1 + _d10.ordinal)] if (_m21.owner == _L_p4)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[52])))]) > 0) and (len([1 for _c21 in st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[53])))] if ((_c21.name == _d10.props['minion']) or _c21.props['wild'])]) >= (_r3 + 1))):
                 continue
             a = A_111 + _d10.type_id
             if a not in actions:  # an identical card: the same choice
@@ -1157,7 +1151,7 @@ def build(num_players, files):
         _items7 = ((SEATS_others1.get(_S_p3) if len(st.players) == num_players else None) or others(st, _L_p4))  # game.yaml:217
         if _items7 and (len(st.zones[(Z_hand1 + (_S_p3 if _S_p3 is not None else seat(st, _L_p4, S[54])))]) >= 2):
             for _q6 in _items7:
-                if not (any(((len([1 for _m24 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m24.owner == _L_p4)]) > 0) and (len([1 for _m25 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m25.owner == _q6)]) > 0)) for _d11 in K_districts1)):
+                if not (any(((len([1 for _m22 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m22.owner == _L_p4)]) > 0) and (len([1 for _m23 in st.zones[(Z_markers_on1 + _d11.ordinal)] if (_m23.owner == _q6)]) > 0)) for _d11 in K_districts1)):
                     continue
                 a = A_131 + (_q6 if type(_q6) is int and 0 <= _q6 < num_players else option_seat(_q6, num_players))
                 if a not in actions:  # an identical card: the same choice
@@ -1203,8 +1197,8 @@ def build(num_players, files):
         st.at = o60  # game.yaml:245
         _items8 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))]
         _dest3 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56])))
-        for _c25 in cards_of(_items8):
-            st.move(_c25, _dest3, False)
+        for _c22 in cards_of(_items8):
+            st.move(_c22, _dest3, False)
         st.frames.pop()
 
     def step_61(st, fr):  # game.yaml:247
@@ -1258,8 +1252,8 @@ def build(num_players, files):
                 st.at = o72  # game.yaml:258
                 _items9 = st.zones[(Z_legion1 + (_x4 if type(_x4) is int and 0 <= _x4 < num_players else seat(st, _x4, S[68])))]
                 _dest4 = Z_discard1
-                for _c26 in cards_of(_items9):
-                    st.move(_c26, _dest4, False)
+                for _c23 in cards_of(_items9):
+                    st.move(_c23, _dest4, False)
             st.frames.pop()
             return
         raise RuleError(f'a saved state resumes this block at {pc}: it is damaged')
@@ -1300,8 +1294,8 @@ def build(num_players, files):
         st.at = o72  # game.yaml:258
         _items10 = st.zones[(Z_legion1 + (env['x'] if type(env['x']) is int and 0 <= env['x'] < num_players else seat(st, env['x'], S[68])))]
         _dest5 = Z_discard1
-        for _c27 in cards_of(_items10):
-            st.move(_c27, _dest5, False)
+        for _c24 in cards_of(_items10):
+            st.move(_c24, _dest5, False)
         st.frames.pop()
 
     def e73_items(st, env):  # game.yaml:258
@@ -1334,8 +1328,8 @@ def build(num_players, files):
             st.at = o60  # game.yaml:245
             _items11 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[57])))]
             _dest6 = (Z_hand1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[56])))
-            for _c28 in cards_of(_items11):
-                st.move(_c28, _dest6, False)
+            for _c25 in cards_of(_items11):
+                st.move(_c25, _dest6, False)
         elif k == 1:  # game.yaml:246
             st.frames.append(Frame(o61, env))
     def e75_player(st, env):  # game.yaml:263
@@ -1485,8 +1479,8 @@ def build(num_players, files):
         st.at = o100  # game.yaml:291
         _items12 = st.zones[(Z_legion1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[23])))]
         _dest7 = Z_discard1
-        for _c29 in cards_of(_items12):
-            st.move(_c29, _dest7, False)
+        for _c26 in cards_of(_items12):
+            st.move(_c26, _dest7, False)
         st.frames.pop()
 
     def e101_items(st, env):  # game.yaml:291
@@ -1753,7 +1747,7 @@ def build(num_players, files):
             for _d13 in list(K_districts1):
                 env['d'] = _d13
                 st.at = o151  # game.yaml:325
-                env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + _d13.ordinal)] if (_m26.owner == _p6)])
+                env['n'] = len([1 for _m24 in st.zones[(Z_markers_on1 + _d13.ordinal)] if (_m24.owner == _p6)])
                 st.at = o152  # game.yaml:326
                 _i1 = _p6
                 _v1 = st.vars['score'][_i1] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d13.ordinal)]))) else 0))
@@ -1768,7 +1762,7 @@ def build(num_players, files):
         for _d14 in list(K_districts1):
             env['d'] = _d14
             st.at = o151  # game.yaml:325
-            env['n'] = len([1 for _m27 in st.zones[(Z_markers_on1 + _d14.ordinal)] if (_m27.owner == env['p'])])
+            env['n'] = len([1 for _m25 in st.zones[(Z_markers_on1 + _d14.ordinal)] if (_m25.owner == env['p'])])
             st.at = o152  # game.yaml:326
             _i2 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87]))
             _v2 = st.vars['score'][_i2] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + _d14.ordinal)]))) else 0))
@@ -1780,7 +1774,7 @@ def build(num_players, files):
     def step_150(st, fr):  # game.yaml:324
         env = fr.env
         st.at = o151  # game.yaml:325
-        env['n'] = len([1 for _m28 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m28.owner == env['p'])])
+        env['n'] = len([1 for _m26 in st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[0])))] if (_m26.owner == env['p'])])
         st.at = o152  # game.yaml:326
         _i3 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[87]))
         _v3 = st.vars['score'][_i3] + (((env['n'] * min((env['n'], 4,))) + min((env['n'], 1,))) + (2 if ((env['n'] > 0) and (env['n'] == len(st.zones[(Z_markers_on1 + (env['d'].ordinal if env['d'].kind == 'districts' else ordinal(env['d'], 'districts', S[88])))]))) else 0))
@@ -1849,7 +1843,7 @@ def build(num_players, files):
             # game.yaml:138: always offered
             _items13 = K_districts1  # game.yaml:140
             if _items13 and (len(st.zones[(Z_house1 + (_S_p5 if _S_p5 is not None else seat(st, _L_p6, S[28])))]) > 0):
-                _v4 = [_d15 for _d15 in _items13 if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d15.ordinal)] if (_m29.owner == _L_p6)]) == 0))]
+                _v4 = [_d15 for _d15 in _items13 if ((len([1 for _m27 in st.zones[(Z_markers_on1 + _d15.ordinal)] if (_m27.owner == _L_p6)]) == 0))]
             else:
                 _v4 = []
             _end1 = 1
@@ -1885,7 +1879,7 @@ def build(num_players, files):
             _picked1 = []
             while True:
                 if len(_picked1) < _hi1:
-                    _found1 = [_c31 for _c31 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c31.name == _L_minion1) or (_c31.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
+                    _found1 = [_c28 for _c28 in st.zones[(Z_hand1 + (_S_p6 if _S_p6 is not None else seat(st, _L_p7, S[29])))] if ((_c28.name == _L_minion1) or (_c28.props['wild'] and (not any(_x5.props['wild'] for _x5 in _picked1))))]
                     _cands1 = []
                     _seen1 = set()
                     for _y1 in reversed(_found1):
@@ -1912,33 +1906,33 @@ def build(num_players, files):
                     st.at = o20  # game.yaml:150
                     if _i5 == len(_cands1):
                         break  # done
-                    _c30 = _cands1[_i5]
+                    _c27 = _cands1[_i5]
                 else:  # one card and no stopping yet: it is picked
-                    _c30 = _cands1[0]
-                _picked1.append(_c30)
-                st.move(_c30, Z_discard1, False)
+                    _c27 = _cands1[0]
+                _picked1.append(_c27)
+                st.move(_c27, Z_discard1, False)
     def c_3(st, env, pc):  # game.yaml:153
         _L_p8 = env['p']
         _S_p7 = _L_p8 if type(_L_p8) is int and 0 <= _L_p8 < num_players else None
         if pc <= 0:
             st.at = o41  # game.yaml:157
             # game.yaml:160: always offered
-            if ((len([1 for _c32 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c32.name == 'Ghoul')]) + min((1, len([1 for _c33 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c33.props['wild']]),))) >= 2):  # game.yaml:161
+            if ((len([1 for _c29 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c29.name == 'Ghoul')]) + (_r4 := min((1, len([1 for _c30 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c30.props['wild']]),)))) >= 2):  # game.yaml:161
                 _f1 = 1
             else:
                 _f1 = 0
             _items14 = K_districts1  # game.yaml:170
-            if _items14 and ((len([1 for _c34 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c34.name == 'Darkened')]) + min((1, len([1 for _c35 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c35.props['wild']]),))) >= 2):
+            if _items14 and ((len([1 for _c31 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c31.name == 'Darkened')]) + _r4) >= 2):
                 _v5 = [_d17 for _d17 in _items14 if ((len(st.zones[(Z_markers_on1 + _d17.ordinal)]) > 0))]
             else:
                 _v5 = []
             _items15 = K_districts1  # game.yaml:180
-            if _items15 and ((len([1 for _c36 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c36.name == 'Alchemist')]) + min((1, len([1 for _c37 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c37.props['wild']]),))) >= 2):
-                _v6 = [_a3 for _a3 in _items15 if ((len([1 for _m30 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m30.owner == _L_p8)]) > 0))]
+            if _items15 and ((len([1 for _c32 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c32.name == 'Alchemist')]) + _r4) >= 2):
+                _v6 = [_a3 for _a3 in _items15 if ((len([1 for _m28 in st.zones[(Z_markers_on1 + _a3.ordinal)] if (_m28.owner == _L_p8)]) > 0))]
             else:
                 _v6 = []
             _items16 = K_districts1  # game.yaml:189
-            if _items16 and ((len([1 for _c38 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c38.name == 'Courtesan')]) + min((1, len([1 for _c39 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[3])))] if _c39.props['wild']]),))) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
+            if _items16 and ((len([1 for _c33 in st.zones[(Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[2])))] if (_c33.name == 'Courtesan')]) + _r4) >= 2) and (len(st.zones[(Z_house1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[44])))]) > 0):
                 _v7 = _items16
             else:
                 _v7 = []
@@ -1986,7 +1980,7 @@ def build(num_players, files):
                             if len(_picked2) < _hi2:
                                 _cands2 = []
                                 _seen2 = set()
-                                for _y2 in reversed(st.zones[(Z_hand1 + _q8)]):
+                                for _y2 in reversed(st.zones[(Z_hand1 + (_q8 if type(_q8) is int and 0 <= _q8 < num_players else seat(st, _q8, S[33])))]):
                                     _t2 = _y2.type_id
                                     if _t2 not in _seen2:
                                         _seen2.add(_t2)
@@ -1999,7 +1993,10 @@ def build(num_players, files):
                                 if not _stop2:
                                     raise RuleError(f'a pick needs {_lo2} items but only {len(_picked2)} could be picked', S[96])
                                 break
-                            if _q8 not in st.players:
+                            _p10 = _q8
+                            if type(_p10) is not int or not 0 <= _p10 < num_players:
+                                raise RuleError(not_a_seat(_p10, num_players), S[96])
+                            if _p10 not in st.players:
                                 break  # the picker is out of the game: the pick ends with what was picked
                             _n2 = len(_cands2) + _stop2
                             if _n2 > 1:
@@ -2008,11 +2005,11 @@ def build(num_players, files):
                                 st.at = o25  # game.yaml:167
                                 if _i7 == len(_cands2):
                                     break  # done
-                                _c40 = _cands2[_i7]
+                                _c34 = _cands2[_i7]
                             else:  # one card and no stopping yet: it is picked
-                                _c40 = _cands2[0]
-                            _picked2.append(_c40)
-                            st.move(_c40, Z_discard1, False)
+                                _c34 = _cands2[0]
+                            _picked2.append(_c34)
+                            st.move(_c34, Z_discard1, False)
                     st.at = o27  # game.yaml:169
                     st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p7 if _S_p7 is not None else seat(st, _L_p8, S[31]))), False, S[32])
                 elif _i6 < _end5:  # game.yaml:170
@@ -2030,7 +2027,7 @@ def build(num_players, files):
                         raise
                     st.inline -= 1
                     st.at = o32  # game.yaml:176
-                    _v8 = [_q9 for _q9 in st.players if ((len([1 for _m31 in st.zones[(Z_markers_on1 + _d19.ordinal)] if (_m31.owner == _q9)]) > 0))]  # game.yaml:178
+                    _v8 = [_q9 for _q9 in st.players if ((len([1 for _m29 in st.zones[(Z_markers_on1 + _d19.ordinal)] if (_m29.owner == _q9)]) > 0))]  # game.yaml:178
                     _end8 = len(_v8)
                     if not _end8:
                         raise RuleError('a choice has no legal option', S[97])
@@ -2086,7 +2083,7 @@ def build(num_players, files):
                             _i9 = 0
                         _b4 = env['b'] = _v9[_i9]
                         st.at = o36  # game.yaml:188
-                        st.move(first([_m32 for _m32 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m32.owner == _L_p8)]), (Z_markers_on1 + _b4.ordinal), False)
+                        st.move(first([_m30 for _m30 in st.zones[(Z_markers_on1 + _a4.ordinal)] if (_m30.owner == _L_p8)]), (Z_markers_on1 + _b4.ordinal), False)
                 else:  # game.yaml:189
                     _d20 = env['d'] = _v7[_i6 - _end6]
                     st.at = o39  # game.yaml:191
@@ -2108,10 +2105,10 @@ def build(num_players, files):
         _S_p8 = _L_p9 if type(_L_p9) is int and 0 <= _L_p9 < num_players else None
         if pc <= 0:
             st.at = o53  # game.yaml:203
-            _v10 = [_d21 for _d21 in K_districts1 if ((len([1 for _m33 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m33.owner == _L_p9)]) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c42 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c42.name == _d21.props['minion']) or _c42.props['wild'])]) >= (len([1 for _m34 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m34.owner == _L_p9)]) + 1)))]  # game.yaml:206
+            _v10 = [_d21 for _d21 in K_districts1 if (((_r5 := len([1 for _m31 in st.zones[(Z_markers_on1 + _d21.ordinal)] if (_m31.owner == _L_p9)])) >= 1) and (len(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[52])))]) > 0) and (len([1 for _c36 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[53])))] if ((_c36.name == _d21.props['minion']) or _c36.props['wild'])]) >= (_r5 + 1)))]  # game.yaml:206
             _items17 = ((SEATS_others1.get(_S_p8) if len(st.players) == num_players else None) or others(st, _L_p9))  # game.yaml:217
             if _items17 and (len(st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[54])))]) >= 2):
-                _v11 = [_q11 for _q11 in _items17 if (any(((len([1 for _m35 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m36.owner == _q11)]) > 0)) for _d22 in K_districts1))]
+                _v11 = [_q11 for _q11 in _items17 if (any(((len([1 for _m32 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m32.owner == _L_p9)]) > 0) and (len([1 for _m33 in st.zones[(Z_markers_on1 + _d22.ordinal)] if (_m33.owner == _q11)]) > 0)) for _d22 in K_districts1))]
             else:
                 _v11 = []
             # game.yaml:227: always offered
@@ -2132,14 +2129,14 @@ def build(num_players, files):
                 if _i10 < _end10:  # game.yaml:206
                     _d23 = env['d'] = _v10[_i10]
                     st.at = o44  # game.yaml:214
-                    _lo3 = (len([1 for _m37 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m37.owner == _L_p9)]) + 1)
-                    _hi3 = (len([1 for _m38 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m38.owner == _L_p9)]) + 1)
+                    _lo3 = ((_r6 := len([1 for _m34 in st.zones[(Z_markers_on1 + _d23.ordinal)] if (_m34.owner == _L_p9)])) + 1)
+                    _hi3 = (_r6 + 1)
                     if _lo3 < 0 or _hi3 < _lo3:
                         raise RuleError(f'a pick of {_lo3} to {_hi3} items is impossible', S[100])
                     _picked3 = []
                     while True:
                         if len(_picked3) < _hi3:
-                            _found2 = [_c44 for _c44 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c44.name == _d23.props['minion']) or _c44.props['wild'])]
+                            _found2 = [_c38 for _c38 in st.zones[(Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[47])))] if ((_c38.name == _d23.props['minion']) or _c38.props['wild'])]
                             _cands3 = []
                             _seen3 = set()
                             for _y3 in reversed(_found2):
@@ -2166,17 +2163,17 @@ def build(num_players, files):
                             st.at = o44  # game.yaml:214
                             if _i11 == len(_cands3):
                                 break  # done
-                            _c43 = _cands3[_i11]
+                            _c37 = _cands3[_i11]
                         else:  # one card and no stopping yet: it is picked
-                            _c43 = _cands3[0]
-                        _picked3.append(_c43)
-                        st.move(_c43, Z_discard1, False)
+                            _c37 = _cands3[0]
+                        _picked3.append(_c37)
+                        st.move(_c37, Z_discard1, False)
                     st.at = o45  # game.yaml:216
                     st.move(st.zones[(Z_house1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[46])))][-1], (Z_markers_on1 + _d23.ordinal), False)
                 elif _i10 < _end11:  # game.yaml:217
                     _q12 = env['q'] = _v11[_i10 - _end10]
                     st.at = o49  # game.yaml:223
-                    _v12 = [_d24 for _d24 in K_districts1 if ((len([1 for _m39 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m39.owner == _L_p9)]) > 0) and (len([1 for _m40 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m40.owner == _q12)]) > 0))]  # game.yaml:225
+                    _v12 = [_d24 for _d24 in K_districts1 if ((len([1 for _m35 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m35.owner == _L_p9)]) > 0) and (len([1 for _m36 in st.zones[(Z_markers_on1 + _d24.ordinal)] if (_m36.owner == _q12)]) > 0))]  # game.yaml:225
                     _end13 = len(_v12)
                     if not _end13:
                         raise RuleError('a choice has no legal option', S[101])
@@ -2233,11 +2230,11 @@ def build(num_players, files):
                             st.at = o51  # game.yaml:231
                             if _i13 == len(_cands4):
                                 break  # done
-                            _c45 = _cands4[_i13]
+                            _c39 = _cands4[_i13]
                         else:  # one card and no stopping yet: it is picked
-                            _c45 = _cands4[0]
-                        _picked4.append(_c45)
-                        st.move(_c45, Z_discard1, False)
+                            _c39 = _cands4[0]
+                        _picked4.append(_c39)
+                        st.move(_c39, Z_discard1, False)
                     env['gone'] = _picked4
                     st.at = o52  # game.yaml:232
                     st.move_count((len(env['gone']) + 1), Z_minion_deck1, (Z_hand1 + (_S_p8 if _S_p8 is not None else seat(st, _L_p9, S[49]))), False, S[50])
@@ -2291,8 +2288,8 @@ def build(num_players, files):
                     st.at = o60  # game.yaml:245
                     _items18 = st.zones[(Z_legion1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[57])))]
                     _dest8 = (Z_hand1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q2, S[56])))
-                    for _c47 in cards_of(_items18):
-                        st.move(_c47, _dest8, False)
+                    for _c41 in cards_of(_items18):
+                        st.move(_c41, _dest8, False)
                 else:  # game.yaml:246
                     st.at = o62  # game.yaml:248
                     _args29 = {'p': _L_p10}
@@ -2341,8 +2338,8 @@ def build(num_players, files):
                         st.at = o72  # game.yaml:258
                         _items19 = st.zones[(Z_legion1 + (_x7 if type(_x7) is int and 0 <= _x7 < num_players else seat(st, _x7, S[68])))]
                         _dest9 = Z_discard1
-                        for _c48 in cards_of(_items19):
-                            st.move(_c48, _dest9, False)
+                        for _c42 in cards_of(_items19):
+                            st.move(_c42, _dest9, False)
     def c_7(st, env, pc):  # game.yaml:260
         _L_p11 = env['p']
         _S_p10 = _L_p11 if type(_L_p11) is int and 0 <= _L_p11 < num_players else None
@@ -2381,11 +2378,11 @@ def build(num_players, files):
                     st.at = o75  # game.yaml:263
                     if _i15 == len(_cands5):
                         break  # done
-                    _c49 = _cands5[_i15]
+                    _c43 = _cands5[_i15]
                 else:  # one card and no stopping yet: it is picked
-                    _c49 = _cands5[0]
-                _picked5.append(_c49)
-                st.move(_c49, (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71]))), False)
+                    _c43 = _cands5[0]
+                _picked5.append(_c43)
+                st.move(_c43, (Z_legion1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p11, S[71]))), False)
     def c_8(st, env, pc):  # game.yaml:266
         _L_day1 = env['day']
         if pc <= 0:
@@ -2469,8 +2466,8 @@ def build(num_players, files):
                 st.at = o100  # game.yaml:291
                 _items20 = st.zones[(Z_legion1 + (_q16 if type(_q16) is int and 0 <= _q16 < num_players else seat(st, _q16, S[23])))]
                 _dest10 = Z_discard1
-                for _c51 in cards_of(_items20):
-                    st.move(_c51, _dest10, False)
+                for _c45 in cards_of(_items20):
+                    st.move(_c45, _dest10, False)
     def c_9(st, env, pc):  # game.yaml:293
         if pc <= 0:
             st.at = o108  # game.yaml:297
@@ -2479,8 +2476,8 @@ def build(num_players, files):
                 st.at = o107  # game.yaml:299
                 if (len(st.zones[(Z_hand1 + _q17)]) > 3):
                     st.at = o106  # game.yaml:301
-                    _lo6 = (len(st.zones[(Z_hand1 + _q17)]) - 3)
-                    _hi5 = (len(st.zones[(Z_hand1 + _q17)]) - 3)
+                    _lo6 = ((_r7 := len(st.zones[(Z_hand1 + _q17)])) - 3)
+                    _hi5 = (_r7 - 3)
                     if _lo6 < 0 or _hi5 < _lo6:
                         raise RuleError(f'a pick of {_lo6} to {_hi5} items is impossible', S[108])
                     _picked6 = []
@@ -2510,11 +2507,11 @@ def build(num_players, files):
                             st.at = o106  # game.yaml:301
                             if _i17 == len(_cands6):
                                 break  # done
-                            _c52 = _cands6[_i17]
+                            _c46 = _cands6[_i17]
                         else:  # one card and no stopping yet: it is picked
-                            _c52 = _cands6[0]
-                        _picked6.append(_c52)
-                        st.move(_c52, Z_discard1, False)
+                            _c46 = _cands6[0]
+                        _picked6.append(_c46)
+                        st.move(_c46, Z_discard1, False)
                 else:
                     st.at = o104  # game.yaml:302
                     st.move_count((3 - len(st.zones[(Z_hand1 + _q17)])), Z_minion_deck1, (Z_hand1 + _q17), False, S[78])
@@ -2522,8 +2519,8 @@ def build(num_players, files):
             st.at = o109  # game.yaml:303
             _items21 = st.zones[Z_discard1]
             _dest11 = Z_minion_deck1
-            for _c54 in cards_of(_items21):
-                st.move(_c54, _dest11, False)
+            for _c48 in cards_of(_items21):
+                st.move(_c48, _dest11, False)
         if pc <= 2:
             st.at = o110  # game.yaml:304
             st.shuffle(Z_minion_deck1)
@@ -2560,7 +2557,7 @@ def build(num_players, files):
                     if len(_picked7) < _hi6:
                         _cands7 = []
                         _seen7 = set()
-                        for _y7 in reversed(st.zones[(Z_hand1 + _q18)]):
+                        for _y7 in reversed(st.zones[(Z_hand1 + (_q18 if type(_q18) is int and 0 <= _q18 < num_players else seat(st, _q18, S[33])))]):
                             _t7 = _y7.type_id
                             if _t7 not in _seen7:
                                 _seen7.add(_t7)
@@ -2573,7 +2570,10 @@ def build(num_players, files):
                         if not _stop7:
                             raise RuleError(f'a pick needs {_lo7} items but only {len(_picked7)} could be picked', S[96])
                         break
-                    if _q18 not in st.players:
+                    _p21 = _q18
+                    if type(_p21) is not int or not 0 <= _p21 < num_players:
+                        raise RuleError(not_a_seat(_p21, num_players), S[96])
+                    if _p21 not in st.players:
                         break  # the picker is out of the game: the pick ends with what was picked
                     _n7 = len(_cands7) + _stop7
                     if _n7 > 1:
@@ -2582,11 +2582,11 @@ def build(num_players, files):
                         st.at = o25  # game.yaml:167
                         if _i18 == len(_cands7):
                             break  # done
-                        _c55 = _cands7[_i18]
+                        _c49 = _cands7[_i18]
                     else:  # one card and no stopping yet: it is picked
-                        _c55 = _cands7[0]
-                    _picked7.append(_c55)
-                    st.move(_c55, Z_discard1, False)
+                        _c49 = _cands7[0]
+                    _picked7.append(_c49)
+                    st.move(_c49, Z_discard1, False)
         if pc <= 2:
             st.at = o27  # game.yaml:169
             st.move_count(1, Z_minion_deck1, (Z_hand1 + (_S_p11 if _S_p11 is not None else seat(st, _L_p12, S[31]))), False, S[32])
@@ -2628,11 +2628,11 @@ def build(num_players, files):
                     st.at = o25  # game.yaml:167
                     if _i19 == len(_cands8):
                         break  # done
-                    _c57 = _cands8[_i19]
+                    _c51 = _cands8[_i19]
                 else:  # one card and no stopping yet: it is picked
-                    _c57 = _cands8[0]
-                _picked8.append(_c57)
-                st.move(_c57, Z_discard1, False)
+                    _c51 = _cands8[0]
+                _picked8.append(_c51)
+                st.move(_c51, Z_discard1, False)
     def c_28(st, env, pc):  # game.yaml:174
         _L_p13 = env['p']
         _L_d3 = env['d']
@@ -2653,7 +2653,7 @@ def build(num_players, files):
             st.inline -= 1
         if pc <= 1:
             st.at = o32  # game.yaml:176
-            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m41 in st.zones[(Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[0])))] if (_m41.owner == _q19)]) > 0))]  # game.yaml:178
+            _v13 = [_q19 for _q19 in st.players if ((len([1 for _m37 in st.zones[(Z_markers_on1 + (_O_d3 if _O_d3 is not None else ordinal(_L_d3, 'districts', S[0])))] if (_m37.owner == _q19)]) > 0))]  # game.yaml:178
             _end18 = len(_v13)
             if not _end18:
                 raise RuleError('a choice has no legal option', S[97])
@@ -2714,7 +2714,7 @@ def build(num_players, files):
                     _i21 = 0
                 _b6 = env['b'] = _v14[_i21]
                 st.at = o36  # game.yaml:188
-                st.move(first([_m42 for _m42 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m42.owner == _L_p14)]), (Z_markers_on1 + _b6.ordinal), False)
+                st.move(first([_m38 for _m38 in st.zones[(Z_markers_on1 + (_O_a1 if _O_a1 is not None else ordinal(_L_a2, 'districts', S[39])))] if (_m38.owner == _L_p14)]), (Z_markers_on1 + _b6.ordinal), False)
     def c_38(st, env, pc):  # game.yaml:191
         _L_p15 = env['p']
         _L_d4 = env['d']
@@ -2743,14 +2743,14 @@ def build(num_players, files):
         _S_p15 = _L_p16 if type(_L_p16) is int and 0 <= _L_p16 < num_players else None
         if pc <= 0:
             st.at = o44  # game.yaml:214
-            _lo9 = (len([1 for _m43 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m43.owner == _L_p16)]) + 1)
-            _hi8 = (len([1 for _m44 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m44.owner == _L_p16)]) + 1)
+            _lo9 = ((_r8 := len([1 for _m39 in st.zones[(Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[0])))] if (_m39.owner == _L_p16)])) + 1)
+            _hi8 = (_r8 + 1)
             if _lo9 < 0 or _hi8 < _lo9:
                 raise RuleError(f'a pick of {_lo9} to {_hi8} items is impossible', S[100])
             _picked9 = []
             while True:
                 if len(_picked9) < _hi8:
-                    _found3 = [_c60 for _c60 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c60.name == _L_d5.props['minion']) or _c60.props['wild'])]
+                    _found3 = [_c54 for _c54 in st.zones[(Z_hand1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[47])))] if ((_c54.name == _L_d5.props['minion']) or _c54.props['wild'])]
                     _cands9 = []
                     _seen9 = set()
                     for _y9 in reversed(_found3):
@@ -2777,11 +2777,11 @@ def build(num_players, files):
                     st.at = o44  # game.yaml:214
                     if _i22 == len(_cands9):
                         break  # done
-                    _c59 = _cands9[_i22]
+                    _c53 = _cands9[_i22]
                 else:  # one card and no stopping yet: it is picked
-                    _c59 = _cands9[0]
-                _picked9.append(_c59)
-                st.move(_c59, Z_discard1, False)
+                    _c53 = _cands9[0]
+                _picked9.append(_c53)
+                st.move(_c53, Z_discard1, False)
         if pc <= 1:
             st.at = o45  # game.yaml:216
             st.move(st.zones[(Z_house1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p16, S[46])))][-1], (Z_markers_on1 + (_O_d5 if _O_d5 is not None else ordinal(_L_d5, 'districts', S[45]))), False)
@@ -2791,7 +2791,7 @@ def build(num_players, files):
         _S_p16 = _L_p17 if type(_L_p17) is int and 0 <= _L_p17 < num_players else None
         if pc <= 0:
             st.at = o49  # game.yaml:223
-            _v15 = [_d26 for _d26 in K_districts1 if ((len([1 for _m45 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m45.owner == _L_p17)]) > 0) and (len([1 for _m46 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m46.owner == _L_q4)]) > 0))]  # game.yaml:225
+            _v15 = [_d26 for _d26 in K_districts1 if ((len([1 for _m40 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m40.owner == _L_p17)]) > 0) and (len([1 for _m41 in st.zones[(Z_markers_on1 + _d26.ordinal)] if (_m41.owner == _L_q4)]) > 0))]  # game.yaml:225
             _end20 = len(_v15)
             if not _end20:
                 raise RuleError('a choice has no legal option', S[101])
@@ -2868,11 +2868,11 @@ def build(num_players, files):
                     st.at = o51  # game.yaml:231
                     if _i24 == len(_cands10):
                         break  # done
-                    _c61 = _cands10[_i24]
+                    _c55 = _cands10[_i24]
                 else:  # one card and no stopping yet: it is picked
-                    _c61 = _cands10[0]
-                _picked10.append(_c61)
-                st.move(_c61, Z_discard1, False)
+                    _c55 = _cands10[0]
+                _picked10.append(_c55)
+                st.move(_c55, Z_discard1, False)
             env['gone'] = _picked10
         if pc <= 1:
             st.at = o52  # game.yaml:232
@@ -2951,8 +2951,8 @@ def build(num_players, files):
                 st.at = o72  # game.yaml:258
                 _items22 = st.zones[(Z_legion1 + (_x9 if type(_x9) is int and 0 <= _x9 < num_players else seat(st, _x9, S[68])))]
                 _dest12 = Z_discard1
-                for _c63 in cards_of(_items22):
-                    st.move(_c63, _dest12, False)
+                for _c57 in cards_of(_items22):
+                    st.move(_c57, _dest12, False)
     def c_76(st, env, pc):  # game.yaml:272
         _L_q8 = env['q']
         _S_q4 = _L_q8 if type(_L_q8) is int and 0 <= _L_q8 < num_players else None
@@ -3047,8 +3047,8 @@ def build(num_players, files):
             st.at = o107  # game.yaml:299
             if (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[75])))]) > 3):
                 st.at = o106  # game.yaml:301
-                _lo11 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))]) - 3)
-                _hi9 = (len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))]) - 3)
+                _lo11 = ((_r9 := len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[80])))])) - 3)
+                _hi9 = (_r9 - 3)
                 if _lo11 < 0 or _hi9 < _lo11:
                     raise RuleError(f'a pick of {_lo11} to {_hi9} items is impossible', S[108])
                 _picked11 = []
@@ -3080,11 +3080,11 @@ def build(num_players, files):
                         st.at = o106  # game.yaml:301
                         if _i27 == len(_cands11):
                             break  # done
-                        _c64 = _cands11[_i27]
+                        _c58 = _cands11[_i27]
                     else:  # one card and no stopping yet: it is picked
-                        _c64 = _cands11[0]
-                    _picked11.append(_c64)
-                    st.move(_c64, Z_discard1, False)
+                        _c58 = _cands11[0]
+                    _picked11.append(_c58)
+                    st.move(_c58, Z_discard1, False)
             else:
                 st.at = o104  # game.yaml:302
                 st.move_count((3 - len(st.zones[(Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[77])))])), Z_minion_deck1, (Z_hand1 + (_S_q6 if _S_q6 is not None else seat(st, _L_q11, S[76]))), False, S[78])
@@ -3093,8 +3093,8 @@ def build(num_players, files):
         _S_q7 = _L_q12 if type(_L_q12) is int and 0 <= _L_q12 < num_players else None
         if pc <= 0:
             st.at = o106  # game.yaml:301
-            _lo12 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))]) - 3)
-            _hi10 = (len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))]) - 3)
+            _lo12 = ((_r10 := len(st.zones[(Z_hand1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q12, S[80])))])) - 3)
+            _hi10 = (_r10 - 3)
             if _lo12 < 0 or _hi10 < _lo12:
                 raise RuleError(f'a pick of {_lo12} to {_hi10} items is impossible', S[108])
             _picked12 = []
@@ -3126,11 +3126,11 @@ def build(num_players, files):
                     st.at = o106  # game.yaml:301
                     if _i28 == len(_cands12):
                         break  # done
-                    _c66 = _cands12[_i28]
+                    _c60 = _cands12[_i28]
                 else:  # one card and no stopping yet: it is picked
-                    _c66 = _cands12[0]
-                _picked12.append(_c66)
-                st.move(_c66, Z_discard1, False)
+                    _c60 = _cands12[0]
+                _picked12.append(_c60)
+                st.move(_c60, Z_discard1, False)
     def c_118(st, env, pc):  # game.yaml:105
         if pc <= 0:
             st.at = o147  # game.yaml:105

@@ -646,6 +646,7 @@ def build(num_players, files):
     A_331 = site[33].base
     Z_set_aside1 = P.zone_base['set_aside']
     D_hand_sizes1 = DataTableRT.build(('hand_sizes', (('players', 'int'), ('seat', 'int'), ('cards', 'int')), ('players', 'seat'), ((2, 1, 2), (2, 2, 3), (3, 1, 2), (3, 2, 3), (3, 3, 3), (4, 1, 2), (4, 2, 2), (4, 3, 3), (4, 4, 3), (5, 1, 2), (5, 2, 2), (5, 3, 3), (5, 4, 3), (5, 5, 4), (6, 1, 2), (6, 2, 2), (6, 3, 3), (6, 4, 3), (6, 5, 4), (6, 6, 4)), ()), P.card_by_key)
+    DL_hand_sizes1 = D_hand_sizes1.lookup(P.cards, S[138])
 
     def fn_row_count(st, v_p, v_col):  # game.yaml:153
         return len([1 for _c1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[0])))] if (_c1.props['colour'] == v_col)])
@@ -654,33 +655,21 @@ def build(num_players, files):
         return (v_c == [_x1 for _x1 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x1.props['colour'] == v_c.props['colour'])][-1])
 
     def fn_top_cards(st, at, v_p):  # game.yaml:157
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = [_c2 for _c2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c2 == [_x2 for _x2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x2.props['colour'] == _c2.props['colour'])][-1])]
+            return [_c2 for _c2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[2])))] if (_c2 == [_x2 for _x2 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x2.props['colour'] == _c2.props['colour'])][-1])]
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function top_cards (' + str(S[3]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_owns(st, v_p, v_key):  # game.yaml:158
         return len([1 for _a1 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[4])))] if (_a1.key == v_key)])
 
     def fn_visible_seals(st, at, v_p):  # game.yaml:160
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = (len([1 for _c3 in fn_top_cards(st, S[5], v_p) if _c3.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]))
+            return (len([1 for _c3 in fn_top_cards(st, S[5], v_p) if _c3.props['seal']]) + len([1 for _a2 in st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[6])))] if _a2.props['seal']]))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function visible_seals (' + str(S[7]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_power(st, v_p):  # game.yaml:163
         return sum([_c4.props['value'] for _c4 in st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[8])))] if (_c4.kind == 'power_chips')])
@@ -698,46 +687,28 @@ def build(num_players, files):
         return (v_c.props['value'] if ((v_c.kind == 'gold_chips') or (v_c.kind == 'power_chips')) else (3 if ((v_c.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2))
 
     def fn_can_pay(st, at, v_p, v_lot):  # game.yaml:180
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = sum([(_c8.props['value'] if ((_c8.kind == 'gold_chips') or (_c8.kind == 'power_chips')) else (3 if ((_c8.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c8 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
+            return sum([(_c8.props['value'] if ((_c8.kind == 'gold_chips') or (_c8.kind == 'power_chips')) else (3 if ((_c8.props['colour'] == v_lot.props['colour']) and v_lot.props['colour'].props['is_property']) else 2)) for _c8 in ((st.zones[(Z_chips1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[10])))] + st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[11])))]) + st.zones[(Z_auction_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[12])))])])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function can_pay (' + str(S[13]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_payable(st, at, v_c, v_p):  # game.yaml:182
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = ((v_c.kind != 'property_cards') or (v_c == [_x3 for _x3 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x3.props['colour'] == v_c.props['colour'])][-1]))
+            return ((v_c.kind != 'property_cards') or (v_c == [_x3 for _x3 in st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[1])))] if (_x3.props['colour'] == v_c.props['colour'])][-1]))
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function payable (' + str(S[14]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def fn_can_swap(st, v_p):  # game.yaml:185
         return ((len(st.zones[(Z_area1 + (v_p if type(v_p) is int and 0 <= v_p < num_players else seat(st, v_p, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q1)]) > 0) for _q1 in ((SEATS_others1.get(v_p) if type(v_p) is int and len(st.players) == num_players else None) or others(st, v_p))))
 
     def fn_colour_majority(st, at, v_col):  # game.yaml:148
-        if st.calls >= MAX_CALL_DEPTH:
-            raise too_deep(at)
-        st.calls += 1
         try:
-            result = majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c9 in st.zones[(Z_area1 + _p1)] if (_c9.props['colour'] == v_col)]) for _p1 in st.players])
+            return majority_holders(st, st.players, 1, '2-3:nobody,4-6:all', 1, [len([1 for _c9 in st.zones[(Z_area1 + _p1)] if (_c9.props['colour'] == v_col)]) for _p1 in st.players])
         except Exception as e:
-            st.calls -= 1
             traced(e, 'function colour_majority (' + str(S[16]) + ')')
             raise
-        st.calls -= 1
-        return result
 
     def proc_split_with_ludwig(st, env):  # game.yaml:251
         st.at = o30  # game.yaml:255
@@ -1782,13 +1753,13 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c33 in fn_top_cards(st, S[76], _L_p3):  # game.yaml:321
+        for _c33 in (_r1 := fn_top_cards(st, S[76], _L_p3)):  # game.yaml:321
             a = A_21 + _c33.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
                 values.append(_c33)
                 idx.append(0)
-        _items6 = fn_top_cards(st, S[77], _L_p3)  # game.yaml:335
+        _items6 = _r1  # game.yaml:335
         if _items6 and any((len(st.zones[(Z_area1 + _q9)]) > 0) for _q9 in ((SEATS_others1.get(_S_p2) if len(st.players) == num_players else None) or others(st, _L_p3))):
             for _c34 in _items6:
                 a = A_41 + _c34.type_id
@@ -2287,7 +2258,7 @@ def build(num_players, files):
         actions.append(A_121)
         values.append(None)
         idx.append(0)
-        _items8 = ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))  # game.yaml:422
+        _items8 = (_r2 := ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)))  # game.yaml:422
         if _items8 and (len([1 for _c44 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c44.kind == 'gold_chips')]) >= 1):
             for _q14 in _items8:
                 a = A_131 + (_q14 if type(_q14) is int and 0 <= _q14 < num_players else option_seat(_q14, num_players))
@@ -2295,15 +2266,15 @@ def build(num_players, files):
                     actions.append(a)
                     values.append(_q14)
                     idx.append(1)
-        if ((len([1 for _c45 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
+        if (((_r3 := len([1 for _c45 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c45.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q15)]) > 0) for _q15 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5))))):  # game.yaml:424
             actions.append(A_141)
             values.append(None)
             idx.append(2)
-        if ((len([1 for _c46 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c46.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in ((SEATS_others1.get(_S_p4) if len(st.players) == num_players else None) or others(st, _L_p5)))):  # game.yaml:426
+        if ((_r3 >= 2) and any((len(st.zones[(Z_area1 + _q16)]) > 0) for _q16 in _r2)):  # game.yaml:426
             actions.append(A_151)
             values.append(None)
             idx.append(3)
-        if (len([1 for _c47 in st.zones[(Z_chips1 + (_S_p4 if _S_p4 is not None else seat(st, _L_p5, S[9])))] if (_c47.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+        if (_r3 >= 2):  # game.yaml:429
             actions.append(A_161)
             values.append(None)
             idx.append(4)
@@ -2402,18 +2373,18 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c48 in fn_top_cards(st, S[100], _L_p6):  # game.yaml:446
-            a = A_181 + _c48.type_id
+        for _c46 in fn_top_cards(st, S[100], _L_p6):  # game.yaml:446
+            a = A_181 + _c46.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c48)
+                values.append(_c46)
                 idx.append(0)
         return actions, values, idx
     def resolve_135(st, dec, i):  # game.yaml:443
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:446
-            _c49 = env['c'] = dec.values[i]
+            _c47 = env['c'] = dec.values[i]
             st.frames.append(Frame(o130, env))
     def e136_player(st, env):  # game.yaml:436
         return env['p']
@@ -2517,21 +2488,21 @@ def build(num_players, files):
     def step_147(st, fr):  # game.yaml:484
         env = fr.env
         st.at = o161  # game.yaml:485
-        if ((st.vars['due'] >= 2) and any(((_c50.kind == 'power_chips') and (_c50.props['value'] == 2)) for _c50 in st.zones[Z_power_supply1])):
+        if ((st.vars['due'] >= 2) and any(((_c48.kind == 'power_chips') and (_c48.props['value'] == 2)) for _c48 in st.zones[Z_power_supply1])):
             st.at = o152  # game.yaml:486
-            st.move(first([_c51 for _c51 in st.zones[Z_power_supply1] if ((_c51.kind == 'power_chips') and (_c51.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+            st.move(first([_c49 for _c49 in st.zones[Z_power_supply1] if ((_c49.kind == 'power_chips') and (_c49.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
             st.at = o153  # game.yaml:486
             st.vars['due'] -= 2
-        elif any(((_c52.kind == 'power_chips') and (_c52.props['value'] == 1)) for _c52 in st.zones[Z_power_supply1]):
+        elif any(((_c50.kind == 'power_chips') and (_c50.props['value'] == 1)) for _c50 in st.zones[Z_power_supply1]):
             st.at = o155  # game.yaml:489
-            st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+            st.move(first([_c51 for _c51 in st.zones[Z_power_supply1] if ((_c51.kind == 'power_chips') and (_c51.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
             st.at = o156  # game.yaml:489
             st.vars['due'] -= 1
-        elif (any(((_c54.kind == 'power_chips') and (_c54.props['value'] == 2)) for _c54 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
+        elif (any(((_c52.kind == 'power_chips') and (_c52.props['value'] == 2)) for _c52 in st.zones[Z_power_supply1]) and fn_has_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[26])))], 1)):
             st.at = o158  # game.yaml:491
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
             st.at = o159  # game.yaml:492
-            st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+            st.move(first([_c53 for _c53 in st.zones[Z_power_supply1] if ((_c53.kind == 'power_chips') and (_c53.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
             st.at = o160  # game.yaml:492
             st.vars['due'] -= 1
         else:
@@ -2554,7 +2525,7 @@ def build(num_players, files):
     def step_151(st, fr):  # game.yaml:486
         env = fr.env
         st.at = o152  # game.yaml:486
-        st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if ((_c56.kind == 'power_chips') and (_c56.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
+        st.move(first([_c54 for _c54 in st.zones[Z_power_supply1] if ((_c54.kind == 'power_chips') and (_c54.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[24]))), False)
         st.at = o153  # game.yaml:486
         st.vars['due'] -= 2
         st.frames.pop()
@@ -2562,7 +2533,7 @@ def build(num_players, files):
     def step_154(st, fr):  # game.yaml:489
         env = fr.env
         st.at = o155  # game.yaml:489
-        st.move(first([_c57 for _c57 in st.zones[Z_power_supply1] if ((_c57.kind == 'power_chips') and (_c57.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
+        st.move(first([_c55 for _c55 in st.zones[Z_power_supply1] if ((_c55.kind == 'power_chips') and (_c55.props['value'] == 1))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[25]))), False)
         st.at = o156  # game.yaml:489
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2572,7 +2543,7 @@ def build(num_players, files):
         st.at = o158  # game.yaml:491
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[27])))], 1), Z_power_supply1, False)
         st.at = o159  # game.yaml:492
-        st.move(first([_c58 for _c58 in st.zones[Z_power_supply1] if ((_c58.kind == 'power_chips') and (_c58.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
+        st.move(first([_c56 for _c56 in st.zones[Z_power_supply1] if ((_c56.kind == 'power_chips') and (_c56.props['value'] == 2))]), (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[28]))), False)
         st.at = o160  # game.yaml:492
         st.vars['due'] -= 1
         st.frames.pop()
@@ -2601,7 +2572,7 @@ def build(num_players, files):
         if pc == 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c59.props['value'] for _c59 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c59.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(env['q']) + ' must give ' + fmt_int1(env['n']) + ' power but owns ' + fmt_int1(sum([_c57.props['value'] for _c57 in st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[8])))] if (_c57.kind == 'power_chips')])), -1)
             fr.pc = 2
             st.at = o167  # game.yaml:500
             _args32 = {'q': env['q']}
@@ -2627,9 +2598,9 @@ def build(num_players, files):
             if _v5 < 0:
                 _v5 = 0  # the marker stops at the end; the excess is lost
             st.vars['owed'] = _v5
-        elif ((st.vars['owed'] == 1) and any(((_c60.kind == 'power_chips') and (_c60.props['value'] == 1)) for _c60 in st.zones[Z_power_supply1])):
+        elif ((st.vars['owed'] == 1) and any(((_c58.kind == 'power_chips') and (_c58.props['value'] == 1)) for _c58 in st.zones[Z_power_supply1])):
             st.at = o178  # game.yaml:514
-            st.move(first([_c61 for _c61 in st.zones[Z_power_supply1] if ((_c61.kind == 'power_chips') and (_c61.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+            st.move(first([_c59 for _c59 in st.zones[Z_power_supply1] if ((_c59.kind == 'power_chips') and (_c59.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
             st.at = o179  # game.yaml:515
             st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
             st.at = o180  # game.yaml:515
@@ -2672,7 +2643,7 @@ def build(num_players, files):
     def step_177(st, fr):  # game.yaml:514
         env = fr.env
         st.at = o178  # game.yaml:514
-        st.move(first([_c62 for _c62 in st.zones[Z_power_supply1] if ((_c62.kind == 'power_chips') and (_c62.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
+        st.move(first([_c60 for _c60 in st.zones[Z_power_supply1] if ((_c60.kind == 'power_chips') and (_c60.props['value'] == 1))]), (Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[34]))), False)
         st.at = o179  # game.yaml:515
         st.move(fn_power_chip(st, st.zones[(Z_chips1 + (env['q'] if type(env['q']) is int and 0 <= env['q'] < num_players else seat(st, env['q'], S[35])))], 2), Z_power_supply1, False)
         st.at = o180  # game.yaml:515
@@ -2953,7 +2924,7 @@ def build(num_players, files):
     def e228_where(st, env):  # game.yaml:563
         return fn_payable(st, S[113], env['c'], env['w'])
     def cands_228(st, env, picked):  # game.yaml:563
-        return [_c63 for _c63 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))]) if fn_payable(st, S[113], _c63, env['w'])]
+        return [_c61 for _c61 in ((st.zones[(Z_chips1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[110])))] + st.zones[(Z_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[111])))]) + st.zones[(Z_auction_area1 + (env['w'] if type(env['w']) is int and 0 <= env['w'] < num_players else seat(st, env['w'], S[112])))]) if fn_payable(st, S[113], _c61, env['w'])]
     def e231_cond(st, env):  # game.yaml:561
         return (st.vars['paid'] < env['price'])
     def step_234(st, fr):  # game.yaml:576
@@ -3076,15 +3047,15 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+        if ((_r4 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
             actions.append(A_271)
             values.append(None)
             idx.append(0)
-        if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+        if ((_r5 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
             actions.append(A_281)
             values.append(None)
             idx.append(1)
-        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+        if ((_r4 == 0) and (_r5 == 0)):  # game.yaml:591
             actions.append(A_291)
             values.append(None)
             idx.append(2)
@@ -3289,17 +3260,17 @@ def build(num_players, files):
         actions = []
         values = []
         idx = []
-        for _c64 in (fn_top_cards(st, S[123], _L_q3) + st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[124])))]):  # game.yaml:611
-            a = A_301 + _c64.type_id
+        for _c62 in ((_r6 := fn_top_cards(st, S[123], _L_q3)) + (_r7 := st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[124])))])):  # game.yaml:611
+            a = A_301 + _c62.type_id
             if a not in actions:  # an identical card: the same choice
                 actions.append(a)
-                values.append(_c64)
+                values.append(_c62)
                 idx.append(0)
-        if (len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125])))]) >= 2):  # game.yaml:612
+        if ((_r8 := len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[125])))])) >= 2):  # game.yaml:612
             actions.append(A_311)
             values.append(None)
             idx.append(1)
-        if ((len((fn_top_cards(st, S[127], _L_q3) + st.zones[(Z_auction_area1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[128])))])) == 0) and (len(st.zones[(Z_chips1 + (_S_q1 if _S_q1 is not None else seat(st, _L_q3, S[129])))]) < 2)):  # game.yaml:618
+        if ((len((_r6 + _r7)) == 0) and (_r8 < 2)):  # game.yaml:618
             actions.append(A_331)
             values.append(None)
             idx.append(2)
@@ -3308,9 +3279,9 @@ def build(num_players, files):
         env = dec.env
         k = dec.options[i]
         if k == 0:  # game.yaml:611
-            _c65 = env['c'] = dec.values[i]
+            _c63 = env['c'] = dec.values[i]
             st.at = o257  # game.yaml:611
-            st.move(_c65, Z_discard1, False)
+            st.move(_c63, Z_discard1, False)
         elif k == 1:  # game.yaml:612
             st.frames.append(Frame(o258, env))
         elif k == 2:  # game.yaml:618
@@ -3441,8 +3412,8 @@ def build(num_players, files):
             st.at = o295  # game.yaml:194
             _items9 = st.zones[Z_returned1]
             _dest12 = Z_deck1
-            for _c66 in cards_of(_items9):
-                st.move(_c66, _dest12, False)
+            for _c64 in cards_of(_items9):
+                st.move(_c64, _dest12, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
             st.at = o301  # game.yaml:195
@@ -3453,23 +3424,23 @@ def build(num_players, files):
                 env['p'] = _p7
                 st.at = o298  # game.yaml:197
                 _n4 = 3
-                _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c67: (_c67.props['value'] == 1), S[134])
+                _moved5 = take_where(st, Z_power_supply1, _n4, lambda _c65: (_c65.props['value'] == 1), S[134])
                 _dest13 = (Z_chips1 + _p7)
-                for _c68 in _moved5:
-                    st.move(_c68, _dest13, False)
+                for _c66 in _moved5:
+                    st.move(_c66, _dest13, False)
                 st.at = o299  # game.yaml:198
                 _n5 = 3
-                _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c69: (_c69.props['value'] == 2), S[135])
+                _moved6 = take_where(st, Z_power_supply1, _n5, lambda _c67: (_c67.props['value'] == 2), S[135])
                 _dest14 = (Z_chips1 + _p7)
-                for _c70 in _moved6:
-                    st.move(_c70, _dest14, False)
+                for _c68 in _moved6:
+                    st.move(_c68, _dest14, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + _p7), False, S[136])
             st.at = o302  # game.yaml:200
             _items10 = st.zones[Z_deck1]
             _dest15 = Z_draw_pile1
-            for _c71 in cards_of(_items10):
-                st.move(_c71, _dest15, False)
+            for _c69 in cards_of(_items10):
+                st.move(_c69, _dest15, False)
             st.at = o303  # game.yaml:201
             _args48 = {}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -3492,7 +3463,7 @@ def build(num_players, files):
         if pc == 0:
             fr.pc = 1
             st.at = o292  # game.yaml:193
-            _args49 = {'p': (env['i'] - 1), 'n': D_hand_sizes1.cell((len(st.players), env['i'], ), 2, S[138])}
+            _args49 = {'p': (env['i'] - 1), 'n': DL_hand_sizes1[(len(st.players), env['i'], )][2]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[139])
             st.frames.append(Frame(o0, _args49))
@@ -3511,8 +3482,8 @@ def build(num_players, files):
         st.at = o295  # game.yaml:194
         _items11 = st.zones[Z_returned1]
         _dest16 = Z_deck1
-        for _c72 in cards_of(_items11):
-            st.move(_c72, _dest16, False)
+        for _c70 in cards_of(_items11):
+            st.move(_c70, _dest16, False)
         st.at = o296  # game.yaml:194
         st.shuffle(Z_deck1)
         st.frames.pop()
@@ -3521,16 +3492,16 @@ def build(num_players, files):
         env = fr.env
         st.at = o298  # game.yaml:197
         _n6 = 3
-        _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c73: (_c73.props['value'] == 1), S[134])
+        _moved7 = take_where(st, Z_power_supply1, _n6, lambda _c71: (_c71.props['value'] == 1), S[134])
         _dest17 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[141])))
-        for _c74 in _moved7:
-            st.move(_c74, _dest17, False)
+        for _c72 in _moved7:
+            st.move(_c72, _dest17, False)
         st.at = o299  # game.yaml:198
         _n7 = 3
-        _moved8 = take_where(st, Z_power_supply1, _n7, lambda _c75: (_c75.props['value'] == 2), S[135])
+        _moved8 = take_where(st, Z_power_supply1, _n7, lambda _c73: (_c73.props['value'] == 2), S[135])
         _dest18 = (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[142])))
-        for _c76 in _moved8:
-            st.move(_c76, _dest18, False)
+        for _c74 in _moved8:
+            st.move(_c74, _dest18, False)
         st.at = o300  # game.yaml:199
         st.move_count(1, Z_gold_supply1, (Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[143]))), False, S[136])
         st.frames.pop()
@@ -3640,8 +3611,8 @@ def build(num_players, files):
             st.at = o316  # game.yaml:214
             _items12 = st.zones[Z_used_properties1]
             _dest19 = Z_unused_properties1
-            for _c77 in cards_of(_items12):
-                st.move(_c77, _dest19, False)
+            for _c75 in cards_of(_items12):
+                st.move(_c75, _dest19, False)
             fr.pc = 5
             st.at = o317  # game.yaml:215
             _args50 = {'p': env['p']}
@@ -3692,7 +3663,7 @@ def build(num_players, files):
             env['p'] = _p8
             st.at = o328  # game.yaml:224
             _i8 = _p8
-            _v11 = ((len([1 for _c78 in st.zones[(Z_chips1 + _p8)] if (_c78.kind == 'gold_chips')]) + sum([_c79.props['value'] for _c79 in st.zones[(Z_chips1 + _p8)] if (_c79.kind == 'power_chips')])) + (2 * len([1 for _c80 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c80.props['colour'] == C_blue1)])))
+            _v11 = ((len([1 for _c76 in st.zones[(Z_chips1 + _p8)] if (_c76.kind == 'gold_chips')]) + sum([_c77.props['value'] for _c77 in st.zones[(Z_chips1 + _p8)] if (_c77.kind == 'power_chips')])) + (2 * len([1 for _c78 in (st.zones[(Z_area1 + _p8)] + st.zones[(Z_auction_area1 + _p8)]) if (_c78.props['colour'] == C_blue1)])))
             if _v11 < 0:
                 raise RuleError("'score' would fall to " + str(_v11) + ', below its minimum 0', S[147])
             st.vars['score'][_i8] = _v11
@@ -3702,7 +3673,7 @@ def build(num_players, files):
         env = fr.env
         st.at = o328  # game.yaml:224
         _i9 = (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[148]))
-        _v12 = ((len([1 for _c81 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c81.kind == 'gold_chips')]) + sum([_c82.props['value'] for _c82 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c82.kind == 'power_chips')])) + (2 * len([1 for _c83 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150])))]) if (_c83.props['colour'] == C_blue1)])))
+        _v12 = ((len([1 for _c79 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[9])))] if (_c79.kind == 'gold_chips')]) + sum([_c80.props['value'] for _c80 in st.zones[(Z_chips1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[8])))] if (_c80.kind == 'power_chips')])) + (2 * len([1 for _c81 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[149])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[150])))]) if (_c81.props['colour'] == C_blue1)])))
         if _v12 < 0:
             raise RuleError("'score' would fall to " + str(_v12) + ', below its minimum 0', S[147])
         st.vars['score'][_i9] = _v12
@@ -3754,7 +3725,7 @@ def build(num_players, files):
             _passes4 = 0
             while True:
                 st.at = o40  # game.yaml:268
-                if not any((_c84.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c85 in st.zones[(Z_area1 + _p9)] if (_c85.props['colour'] == _c84)]))) for _c84 in st.zones[Z_unused_properties1]):
+                if not any((_c82.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p9: len([1 for _c83 in st.zones[(Z_area1 + _p9)] if (_c83.props['colour'] == _c82)]))) for _c82 in st.zones[Z_unused_properties1]):
                     break
                 _passes4 += 1
                 if _passes4 > MAX_PASSES:
@@ -3763,7 +3734,7 @@ def build(num_players, files):
                 _actions1 = set()  # (the ids' order is never read)
                 _v13 = []
                 for _col3 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                    if not (_col3.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c86 in st.zones[(Z_area1 + _p10)] if (_c86.props['colour'] == _col3)]))):
+                    if not (_col3.props['phase1'] and majority_has(st, _L_p10, st.players, 1, '2-3:nobody,4-6:all', lambda _p10: len([1 for _c84 in st.zones[(Z_area1 + _p10)] if (_c84.props['colour'] == _col3)]))):
                         continue
                     _a12 = A_01 + _col3.type_id
                     if _a12 not in _actions1:  # an identical card: the same choice
@@ -3915,19 +3886,19 @@ def build(num_players, files):
             st.at = o76  # game.yaml:318
             _actions2 = set()  # (the ids' order is never read)
             _v15 = []
-            for _c87 in fn_top_cards(st, S[76], _L_p13):  # game.yaml:321
-                _a17 = A_21 + _c87.type_id
+            for _c85 in fn_top_cards(st, S[76], _L_p13):  # game.yaml:321
+                _a17 = A_21 + _c85.type_id
                 if _a17 not in _actions2:  # an identical card: the same choice
                     _actions2.add(_a17)
-                    _v15.append(_c87)
+                    _v15.append(_c85)
             _items13 = fn_top_cards(st, S[77], _L_p13)  # game.yaml:335
             if _items13 and any((len(st.zones[(Z_area1 + _q23)]) > 0) for _q23 in ((SEATS_others1.get(_S_p10) if len(st.players) == num_players else None) or others(st, _L_p13))):
                 _v16 = []
-                for _c88 in _items13:
-                    _a18 = A_41 + _c88.type_id
+                for _c86 in _items13:
+                    _a18 = A_41 + _c86.type_id
                     if _a18 not in _actions2:  # an identical card: the same choice
                         _actions2.add(_a18)
-                        _v16.append(_c88)
+                        _v16.append(_c86)
             else:
                 _v16 = []
             # game.yaml:339: always offered
@@ -3946,7 +3917,7 @@ def build(num_players, files):
                 else:
                     _i14 = 0
                 if _i14 < _end3:  # game.yaml:321
-                    _c89 = env['c'] = _v15[_i14]
+                    _c87 = env['c'] = _v15[_i14]
                     st.at = o71  # game.yaml:326
                     if any((_d4.kind == 'property_cards') for _d4 in st.zones[Z_discard1]):
                         st.at = o70  # game.yaml:328
@@ -3975,15 +3946,15 @@ def build(num_players, files):
                             st.at = o68  # game.yaml:332
                             st.move(_d6, (Z_area1 + (_S_p10 if _S_p10 is not None else seat(st, _L_p13, S[74]))), False)
                             st.at = o69  # game.yaml:332
-                            st.move(_c89, Z_discard1, False)
+                            st.move(_c87, Z_discard1, False)
                     else:
                         st.at = o65  # game.yaml:334
                         if st.record_log:
-                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(_c89) + ' and Etiquette is spent', -1)
+                            st.log_line('the discard pile holds no property card; ' + fmt_player1(_L_p13) + ' keeps ' + fmt_card1(_c87) + ' and Etiquette is spent', -1)
                 elif _i14 < _end4:  # game.yaml:335
-                    _c90 = env['c'] = _v16[_i14 - _end3]
+                    _c88 = env['c'] = _v16[_i14 - _end3]
                     st.at = o73  # game.yaml:338
-                    st.move(_c90, Z_discard1, False)
+                    st.move(_c88, Z_discard1, False)
                     st.at = o74  # game.yaml:338
                     _args60 = {'p': _L_p13}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4075,7 +4046,8 @@ def build(num_players, files):
                 st.at = o89  # game.yaml:364
                 _v20 = []
                 for _n8 in span_list(1, 3, S[81]):  # game.yaml:367
-                    site[8].action(_n8)  # a number out of the site's range is an error
+                    if not 0 <= _n8 < 64:  # a number out of the site's range
+                        site[8].action(_n8)  # (its error)
                     _v20.append(_n8)
                 _end9 = len(_v20)
                 if not _end9:
@@ -4197,8 +4169,8 @@ def build(num_players, files):
             _dest21 = Z_revealed1
             _moved9 = env['c']
             _moved9 = cards_of(_moved9)
-            for _c91 in _moved9:
-                st.move(_c91, _dest21, False)
+            for _c89 in _moved9:
+                st.move(_c89, _dest21, False)
             if _dest21 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest21], _moved9, S[47])
             if len(st.frames) > _h2:
@@ -4211,8 +4183,8 @@ def build(num_players, files):
                 _dest22 = st.zone_index((st.zones[(Z_area1 + (_S_p14 if _S_p14 is not None else seat(st, _L_p17, S[86])))] if _L_into_area1 else st.zones[Z_on_display1]))
                 _moved10 = env['c']
                 _moved10 = cards_of(_moved10)
-                for _c92 in _moved10:
-                    st.move(_c92, _dest22, False)
+                for _c90 in _moved10:
+                    st.move(_c90, _dest22, False)
                 if _dest22 in TRIGGERS1:
                     fire(st, TRIGGERS1[_dest22], _moved10, S[85])
                 if len(st.frames) > _h3:
@@ -4244,7 +4216,7 @@ def build(num_players, files):
                 _picked1 = []
                 while True:
                     if len(_picked1) < _hi1:
-                        _found1 = [_c94 for _c94 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c94.props['colour'] == _picked1[0].props['colour']))]
+                        _found1 = [_c92 for _c92 in st.zones[Z_on_display1] if ((len(_picked1) == 0) or (_c92.props['colour'] == _picked1[0].props['colour']))]
                         _cands1 = []
                         _seen1 = set()
                         for _y1 in reversed(_found1):
@@ -4271,16 +4243,16 @@ def build(num_players, files):
                         st.at = o111  # game.yaml:408
                         if _i20 == len(_cands1):
                             break  # done
-                        _c93 = _cands1[_i20]
+                        _c91 = _cands1[_i20]
                     else:  # one card and no stopping yet: it is picked
-                        _c93 = _cands1[0]
-                    _picked1.append(_c93)
-                    st.move(_c93, (Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[87]))), False)
+                        _c91 = _cands1[0]
+                    _picked1.append(_c91)
+                    st.move(_c91, (Z_area1 + (_S_p15 if _S_p15 is not None else seat(st, _L_p18, S[87]))), False)
                 st.at = o112  # game.yaml:411
                 _items14 = st.zones[Z_on_display1]
                 _dest23 = Z_discard1
-                for _c95 in cards_of(_items14):
-                    st.move(_c95, _dest23, False)
+                for _c93 in cards_of(_items14):
+                    st.move(_c93, _dest23, False)
     def c_11(st, env, pc):  # game.yaml:413
         _L_p19 = env['p']
         _S_p16 = _L_p19 if type(_L_p19) is int and 0 <= _L_p19 < num_players else None
@@ -4300,20 +4272,20 @@ def build(num_players, files):
         if pc <= 1:
             st.at = o128  # game.yaml:418
             # game.yaml:421: always offered
-            _items15 = ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))  # game.yaml:422
-            if _items15 and (len([1 for _c96 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c96.kind == 'gold_chips')]) >= 1):
+            _items15 = (_r9 := ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19)))  # game.yaml:422
+            if _items15 and (len([1 for _c94 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c94.kind == 'gold_chips')]) >= 1):
                 _v21 = _items15
             else:
                 _v21 = []
-            if ((len([1 for _c97 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c97.kind == 'gold_chips')]) >= 1) and ((len(st.zones[(Z_area1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
+            if (((_r10 := len([1 for _c95 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c95.kind == 'gold_chips')])) >= 1) and ((len(st.zones[(Z_area1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[15])))]) > 0) and any((len(st.zones[(Z_area1 + _q27)]) > 0) for _q27 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19))))):  # game.yaml:424
                 _f1 = 1
             else:
                 _f1 = 0
-            if ((len([1 for _c98 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c98.kind == 'gold_chips')]) >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in ((SEATS_others1.get(_S_p16) if len(st.players) == num_players else None) or others(st, _L_p19)))):  # game.yaml:426
+            if ((_r10 >= 2) and any((len(st.zones[(Z_area1 + _q28)]) > 0) for _q28 in _r9)):  # game.yaml:426
                 _f2 = 1
             else:
                 _f2 = 0
-            if (len([1 for _c99 in st.zones[(Z_chips1 + (_S_p16 if _S_p16 is not None else seat(st, _L_p19, S[9])))] if (_c99.kind == 'gold_chips')]) >= 2):  # game.yaml:429
+            if (_r10 >= 2):  # game.yaml:429
                 _f3 = 1
             else:
                 _f3 = 0
@@ -4458,11 +4430,11 @@ def build(num_players, files):
                 st.at = o135  # game.yaml:443
                 _actions5 = set()  # (the ids' order is never read)
                 _v23 = []
-                for _c100 in fn_top_cards(st, S[100], _L_p20):  # game.yaml:446
-                    _a23 = A_181 + _c100.type_id
+                for _c96 in fn_top_cards(st, S[100], _L_p20):  # game.yaml:446
+                    _a23 = A_181 + _c96.type_id
                     if _a23 not in _actions5:  # an identical card: the same choice
                         _actions5.add(_a23)
-                        _v23.append(_c100)
+                        _v23.append(_c96)
                 _end18 = len(_v23)
                 if not _end18:
                     raise RuleError('a choice has no legal option', S[175])
@@ -4475,7 +4447,7 @@ def build(num_players, files):
                         st.at = o135  # game.yaml:443
                     else:
                         _i23 = 0
-                    _c101 = env['c'] = _v23[_i23]
+                    _c97 = env['c'] = _v23[_i23]
                     st.at = o134  # game.yaml:449
                     _actions6 = set()  # (the ids' order is never read)
                     _v24 = []
@@ -4500,7 +4472,7 @@ def build(num_players, files):
                         st.at = o132  # game.yaml:453
                         st.move(_x11, (Z_area1 + (_S_p17 if _S_p17 is not None else seat(st, _L_p20, S[97]))), False)
                         st.at = o133  # game.yaml:453
-                        st.move(_c101, (Z_area1 + _q31), False)
+                        st.move(_c97, (Z_area1 + _q31), False)
     def c_13(st, env, pc):  # game.yaml:455
         _L_p21 = env['p']
         _S_p18 = _L_p21 if type(_L_p21) is int and 0 <= _L_p21 < num_players else None
@@ -4546,10 +4518,10 @@ def build(num_players, files):
         _S_q2 = _L_q4 if type(_L_q4) is int and 0 <= _L_q4 < num_players else None
         if pc <= 0:
             st.at = o168  # game.yaml:499
-            if (sum([_c102.props['value'] for _c102 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c102.kind == 'power_chips')]) < _L_n2):
+            if (sum([_c98.props['value'] for _c98 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c98.kind == 'power_chips')]) < _L_n2):
                 st.at = o166  # game.yaml:500
                 if st.record_log:
-                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c103.props['value'] for _c103 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c103.kind == 'power_chips')])), -1)
+                    st.log_line(fmt_player1(_L_q4) + ' must give ' + fmt_int1(_L_n2) + ' power but owns ' + fmt_int1(sum([_c99.props['value'] for _c99 in st.zones[(Z_chips1 + (_S_q2 if _S_q2 is not None else seat(st, _L_q4, S[8])))] if (_c99.kind == 'power_chips')])), -1)
                 st.at = o167  # game.yaml:500
                 _args78 = {'q': _L_q4}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -4582,20 +4554,20 @@ def build(num_players, files):
             st.at = o183  # game.yaml:522
             _items16 = (st.zones[(Z_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[51])))] + st.zones[(Z_auction_area1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[52])))])
             _dest24 = Z_discard1
-            for _c104 in cards_of(_items16):
-                st.move(_c104, _dest24, False)
+            for _c100 in cards_of(_items16):
+                st.move(_c100, _dest24, False)
         if pc <= 1:
             st.at = o184  # game.yaml:523
-            _items17 = [_c106 for _c106 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[53])))] if (_c106.kind == 'gold_chips')]
+            _items17 = [_c102 for _c102 in st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[53])))] if (_c102.kind == 'gold_chips')]
             _dest25 = Z_gold_supply1
-            for _c105 in cards_of(_items17):
-                st.move(_c105, _dest25, False)
+            for _c101 in cards_of(_items17):
+                st.move(_c101, _dest25, False)
         if pc <= 2:
             st.at = o185  # game.yaml:524
             _items18 = st.zones[(Z_chips1 + (_S_q3 if _S_q3 is not None else seat(st, _L_q5, S[54])))]
             _dest26 = Z_power_supply1
-            for _c107 in cards_of(_items18):
-                st.move(_c107, _dest26, False)
+            for _c103 in cards_of(_items18):
+                st.move(_c103, _dest26, False)
         if pc <= 3:
             st.at = o186  # game.yaml:525
             eliminate(st, _L_q5, S[55])
@@ -4615,8 +4587,8 @@ def build(num_players, files):
             _dest27 = st.zone_index((st.zones[Z_gold_supply1] if (_L_c1.kind == 'gold_chips') else (st.zones[Z_power_supply1] if (_L_c1.kind == 'power_chips') else st.zones[Z_discard1])))
             _moved11 = _L_c1
             _moved11 = cards_of(_moved11)
-            for _c108 in _moved11:
-                st.move(_c108, _dest27, False)
+            for _c104 in _moved11:
+                st.move(_c104, _dest27, False)
             if _dest27 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest27], _moved11, S[56])
             if len(st.frames) > _h4:
@@ -4667,7 +4639,8 @@ def build(num_players, files):
                         st.at = o212  # game.yaml:542
                         _v25 = []
                         for _amount3 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p26, _L_lot2), S[106]):  # game.yaml:542
-                            site[22].action(_amount3)  # a number out of the site's range is an error
+                            if not 0 <= _amount3 < 333:  # a number out of the site's range
+                                site[22].action(_amount3)  # (its error)
                             _v25.append(_amount3)
                         # game.yaml:542: always offered
                         _end22 = len(_v25)
@@ -4757,7 +4730,7 @@ def build(num_players, files):
                 _picked2 = []
                 while True:
                     if len(_picked2) < _hi2:
-                        _cands2 = [_c110 for _c110 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c110, _L_w1) and _c110 not in _picked2]
+                        _cands2 = [_c106 for _c106 in ((st.zones[(Z_chips1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[110])))] + st.zones[(Z_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w1 if _S_w1 is not None else seat(st, _L_w1, S[112])))]) if fn_payable(st, S[113], _c106, _L_w1) and _c106 not in _picked2]
                         if len(_cands2) > 1:  # identical cards are one choice: the top-most of each
                             _last1 = {_y2.type_id: _j1 for _j1, _y2 in enumerate(_cands2)}
                             if len(_last1) < len(_cands2):
@@ -4780,10 +4753,10 @@ def build(num_players, files):
                         st.at = o228  # game.yaml:563
                         if _i29 == len(_cands2):
                             break  # done
-                        _c109 = _cands2[_i29]
+                        _c105 = _cands2[_i29]
                     else:  # one card and no stopping yet: it is picked
-                        _c109 = _cands2[0]
-                    _picked2.append(_c109)
+                        _c105 = _cands2[0]
+                    _picked2.append(_c105)
                 env['got'] = _picked2
                 st.at = o229  # game.yaml:565
                 st.vars['paid'] += fn_pay_value(st, first(env['got']), _L_lot3)
@@ -4852,15 +4825,15 @@ def build(num_players, files):
                         for _i31 in span_list(1, 2, S[117]):
                             env['i'] = _i31
                             st.at = o244  # game.yaml:586
-                            if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+                            if ((_r11 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                                 _f4 = 1
                             else:
                                 _f4 = 0
-                            if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+                            if ((_r12 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                                 _f5 = 1
                             else:
                                 _f5 = 0
-                            if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+                            if ((_r11 == 0) and (_r12 == 0)):  # game.yaml:591
                                 _f6 = 1
                             else:
                                 _f6 = 0
@@ -4953,16 +4926,16 @@ def build(num_players, files):
             st.at = o267  # game.yaml:608
             _actions7 = set()  # (the ids' order is never read)
             _v26 = []
-            for _c111 in (fn_top_cards(st, S[123], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[124])))]):  # game.yaml:611
-                _a26 = A_301 + _c111.type_id
+            for _c107 in (fn_top_cards(st, S[123], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[124])))]):  # game.yaml:611
+                _a26 = A_301 + _c107.type_id
                 if _a26 not in _actions7:  # an identical card: the same choice
                     _actions7.add(_a26)
-                    _v26.append(_c111)
-            if (len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[125])))]) >= 2):  # game.yaml:612
+                    _v26.append(_c107)
+            if ((_r13 := len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[125])))])) >= 2):  # game.yaml:612
                 _f7 = 1
             else:
                 _f7 = 0
-            if ((len((fn_top_cards(st, S[127], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[128])))])) == 0) and (len(st.zones[(Z_chips1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[129])))]) < 2)):  # game.yaml:618
+            if ((len((fn_top_cards(st, S[127], _L_q6) + st.zones[(Z_auction_area1 + (_S_q4 if _S_q4 is not None else seat(st, _L_q6, S[128])))])) == 0) and (_r13 < 2)):  # game.yaml:618
                 _f8 = 1
             else:
                 _f8 = 0
@@ -4981,9 +4954,9 @@ def build(num_players, files):
                 else:
                     _i33 = 0
                 if _i33 < _end29:  # game.yaml:611
-                    _c112 = env['c'] = _v26[_i33]
+                    _c108 = env['c'] = _v26[_i33]
                     st.at = o257  # game.yaml:611
-                    st.move(_c112, Z_discard1, False)
+                    st.move(_c108, Z_discard1, False)
                 elif _i33 < _end30:  # game.yaml:612
                     st.at = o259  # game.yaml:616
                     _lo3 = 2
@@ -5019,10 +4992,10 @@ def build(num_players, files):
                             st.at = o259  # game.yaml:616
                             if _i34 == len(_cands3):
                                 break  # done
-                            _c113 = _cands3[_i34]
+                            _c109 = _cands3[_i34]
                         else:  # one card and no stopping yet: it is picked
-                            _c113 = _cands3[0]
-                        _picked3.append(_c113)
+                            _c109 = _cands3[0]
+                        _picked3.append(_c109)
                     env['gone'] = _picked3
                     st.at = o262  # game.yaml:617
                     for _x12 in list(env['gone']):
@@ -5095,8 +5068,8 @@ def build(num_players, files):
             st.at = o277  # game.yaml:630
             _items19 = st.zones[Z_discard1]
             _dest28 = Z_draw_pile1
-            for _c115 in cards_of(_items19):
-                st.move(_c115, _dest28, False)
+            for _c111 in cards_of(_items19):
+                st.move(_c111, _dest28, False)
         if pc <= 5:
             st.at = o278  # game.yaml:631
             st.shuffle(Z_draw_pile1)
@@ -5134,7 +5107,7 @@ def build(num_players, files):
             _actions8 = set()  # (the ids' order is never read)
             _v27 = []
             for _col5 in st.zones[Z_unused_properties1]:  # game.yaml:273
-                if not (_col5.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c116 in st.zones[(Z_area1 + _p34)] if (_c116.props['colour'] == _col5)]))):
+                if not (_col5.props['phase1'] and majority_has(st, _L_p23, st.players, 1, '2-3:nobody,4-6:all', lambda _p34: len([1 for _c112 in st.zones[(Z_area1 + _p34)] if (_c112.props['colour'] == _col5)]))):
                     continue
                 _a27 = A_01 + _col5.type_id
                 if _a27 not in _actions8:  # an identical card: the same choice
@@ -5406,7 +5379,8 @@ def build(num_players, files):
             st.at = o89  # game.yaml:364
             _v32 = []
             for _n13 in span_list(1, 3, S[81]):  # game.yaml:367
-                site[8].action(_n13)  # a number out of the site's range is an error
+                if not 0 <= _n13 < 64:  # a number out of the site's range
+                    site[8].action(_n13)  # (its error)
                 _v32.append(_n13)
             _end37 = len(_v32)
             if not _end37:
@@ -5581,8 +5555,8 @@ def build(num_players, files):
             _dest30 = st.zone_index((st.zones[(Z_area1 + (_S_p27 if _S_p27 is not None else seat(st, _L_p39, S[86])))] if _L_into_area3 else st.zones[Z_on_display1]))
             _moved12 = _L_c5
             _moved12 = cards_of(_moved12)
-            for _c117 in _moved12:
-                st.move(_c117, _dest30, False)
+            for _c113 in _moved12:
+                st.move(_c113, _dest30, False)
             if _dest30 in TRIGGERS1:
                 fire(st, TRIGGERS1[_dest30], _moved12, S[85])
             if len(st.frames) > _h6:
@@ -5599,7 +5573,7 @@ def build(num_players, files):
             _picked4 = []
             while True:
                 if len(_picked4) < _hi4:
-                    _found2 = [_c119 for _c119 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c119.props['colour'] == _picked4[0].props['colour']))]
+                    _found2 = [_c115 for _c115 in st.zones[Z_on_display1] if ((len(_picked4) == 0) or (_c115.props['colour'] == _picked4[0].props['colour']))]
                     _cands4 = []
                     _seen3 = set()
                     for _y4 in reversed(_found2):
@@ -5626,17 +5600,17 @@ def build(num_players, files):
                     st.at = o111  # game.yaml:408
                     if _i44 == len(_cands4):
                         break  # done
-                    _c118 = _cands4[_i44]
+                    _c114 = _cands4[_i44]
                 else:  # one card and no stopping yet: it is picked
-                    _c118 = _cands4[0]
-                _picked4.append(_c118)
-                st.move(_c118, (Z_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[87]))), False)
+                    _c114 = _cands4[0]
+                _picked4.append(_c114)
+                st.move(_c114, (Z_area1 + (_S_p28 if _S_p28 is not None else seat(st, _L_p40, S[87]))), False)
         if pc <= 1:
             st.at = o112  # game.yaml:411
             _items20 = st.zones[Z_on_display1]
             _dest31 = Z_discard1
-            for _c120 in cards_of(_items20):
-                st.move(_c120, _dest31, False)
+            for _c116 in cards_of(_items20):
+                st.move(_c116, _dest31, False)
     def c_116(st, env, pc):  # game.yaml:423
         _L_p41 = env['p']
         _L_q10 = env['q']
@@ -5759,11 +5733,11 @@ def build(num_players, files):
             st.at = o135  # game.yaml:443
             _actions12 = set()  # (the ids' order is never read)
             _v33 = []
-            for _c121 in fn_top_cards(st, S[100], _L_p45):  # game.yaml:446
-                _a34 = A_181 + _c121.type_id
+            for _c117 in fn_top_cards(st, S[100], _L_p45):  # game.yaml:446
+                _a34 = A_181 + _c117.type_id
                 if _a34 not in _actions12:  # an identical card: the same choice
                     _actions12.add(_a34)
-                    _v33.append(_c121)
+                    _v33.append(_c117)
             _end40 = len(_v33)
             if not _end40:
                 raise RuleError('a choice has no legal option', S[175])
@@ -5776,7 +5750,7 @@ def build(num_players, files):
                     st.at = o135  # game.yaml:443
                 else:
                     _i45 = 0
-                _c122 = env['c'] = _v33[_i45]
+                _c118 = env['c'] = _v33[_i45]
                 st.at = o134  # game.yaml:449
                 _actions13 = set()  # (the ids' order is never read)
                 _v34 = []
@@ -5801,7 +5775,7 @@ def build(num_players, files):
                     st.at = o132  # game.yaml:453
                     st.move(_x17, (Z_area1 + (_S_p29 if _S_p29 is not None else seat(st, _L_p45, S[97]))), False)
                     st.at = o133  # game.yaml:453
-                    st.move(_c122, (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98]))), False)
+                    st.move(_c118, (Z_area1 + (_S_q7 if _S_q7 is not None else seat(st, _L_q11, S[98]))), False)
     def c_130(st, env, pc):  # game.yaml:448
         _L_q12 = env['q']
         _L_p46 = env['p']
@@ -5896,7 +5870,7 @@ def build(num_players, files):
         if pc <= 0:
             st.at = o166  # game.yaml:500
             if st.record_log:
-                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c123.props['value'] for _c123 in st.zones[(Z_chips1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[8])))] if (_c123.kind == 'power_chips')])), -1)
+                st.log_line(fmt_player1(_L_q13) + ' must give ' + fmt_int1(_L_n5) + ' power but owns ' + fmt_int1(sum([_c119.props['value'] for _c119 in st.zones[(Z_chips1 + (_S_q9 if _S_q9 is not None else seat(st, _L_q13, S[8])))] if (_c119.kind == 'power_chips')])), -1)
         if pc <= 1:
             st.at = o167  # game.yaml:500
             _args114 = {'q': _L_q13}
@@ -5964,7 +5938,8 @@ def build(num_players, files):
                         st.at = o212  # game.yaml:542
                         _v36 = []
                         for _amount5 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p48, _L_lot4), S[106]):  # game.yaml:542
-                            site[22].action(_amount5)  # a number out of the site's range is an error
+                            if not 0 <= _amount5 < 333:  # a number out of the site's range
+                                site[22].action(_amount5)  # (its error)
                             _v36.append(_amount5)
                         # game.yaml:542: always offered
                         _end45 = len(_v36)
@@ -6046,7 +6021,8 @@ def build(num_players, files):
                     st.at = o212  # game.yaml:542
                     _v37 = []
                     for _amount7 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _p50, _L_lot5), S[106]):  # game.yaml:542
-                        site[22].action(_amount7)  # a number out of the site's range is an error
+                        if not 0 <= _amount7 < 333:  # a number out of the site's range
+                            site[22].action(_amount7)  # (its error)
                         _v37.append(_amount7)
                     # game.yaml:542: always offered
                     _end47 = len(_v37)
@@ -6091,7 +6067,8 @@ def build(num_players, files):
                 st.at = o212  # game.yaml:542
                 _v38 = []
                 for _amount9 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p49, _L_lot6), S[106]):  # game.yaml:542
-                    site[22].action(_amount9)  # a number out of the site's range is an error
+                    if not 0 <= _amount9 < 333:  # a number out of the site's range
+                        site[22].action(_amount9)  # (its error)
                     _v38.append(_amount9)
                 # game.yaml:542: always offered
                 _end49 = len(_v38)
@@ -6133,7 +6110,8 @@ def build(num_players, files):
             st.at = o212  # game.yaml:542
             _v39 = []
             for _amount11 in span_list(((st.vars['_auction1_high'] + 1) if (st.vars['_auction1_leader'] != None) else 1), fn_can_pay(st, S[105], _L_p50, _L_lot7), S[106]):  # game.yaml:542
-                site[22].action(_amount11)  # a number out of the site's range is an error
+                if not 0 <= _amount11 < 333:  # a number out of the site's range
+                    site[22].action(_amount11)  # (its error)
                 _v39.append(_amount11)
             # game.yaml:542: always offered
             _end51 = len(_v39)
@@ -6205,7 +6183,7 @@ def build(num_players, files):
             _picked5 = []
             while True:
                 if len(_picked5) < _hi5:
-                    _cands5 = [_c125 for _c125 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c125, _L_w3) and _c125 not in _picked5]
+                    _cands5 = [_c121 for _c121 in ((st.zones[(Z_chips1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[110])))] + st.zones[(Z_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[111])))]) + st.zones[(Z_auction_area1 + (_S_w3 if _S_w3 is not None else seat(st, _L_w3, S[112])))]) if fn_payable(st, S[113], _c121, _L_w3) and _c121 not in _picked5]
                     if len(_cands5) > 1:  # identical cards are one choice: the top-most of each
                         _last2 = {_y5.type_id: _j2 for _j2, _y5 in enumerate(_cands5)}
                         if len(_last2) < len(_cands5):
@@ -6228,10 +6206,10 @@ def build(num_players, files):
                     st.at = o228  # game.yaml:563
                     if _i58 == len(_cands5):
                         break  # done
-                    _c124 = _cands5[_i58]
+                    _c120 = _cands5[_i58]
                 else:  # one card and no stopping yet: it is picked
-                    _c124 = _cands5[0]
-                _picked5.append(_c124)
+                    _c120 = _cands5[0]
+                _picked5.append(_c120)
             env['got'] = _picked5
         if pc <= 1:
             st.at = o229  # game.yaml:565
@@ -6287,15 +6265,15 @@ def build(num_players, files):
                     for _i60 in span_list(1, 2, S[117]):
                         env['i'] = _i60
                         st.at = o244  # game.yaml:586
-                        if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+                        if ((_r14 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                             _f9 = 1
                         else:
                             _f9 = 0
-                        if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+                        if ((_r15 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                             _f10 = 1
                         else:
                             _f10 = 0
-                        if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+                        if ((_r14 == 0) and (_r15 == 0)):  # game.yaml:591
                             _f11 = 1
                         else:
                             _f11 = 0
@@ -6364,15 +6342,15 @@ def build(num_players, files):
             for _i62 in span_list(1, 2, S[117]):
                 env['i'] = _i62
                 st.at = o244  # game.yaml:586
-                if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+                if ((_r16 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                     _f12 = 1
                 else:
                     _f12 = 0
-                if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+                if ((_r17 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                     _f13 = 1
                 else:
                     _f13 = 0
-                if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+                if ((_r16 == 0) and (_r17 == 0)):  # game.yaml:591
                     _f14 = 1
                 else:
                     _f14 = 0
@@ -6423,15 +6401,15 @@ def build(num_players, files):
         _S_q12 = _L_q17 if type(_L_q17) is int and 0 <= _L_q17 < num_players else None
         if pc <= 0:
             st.at = o244  # game.yaml:586
-            if (len(st.zones[Z_gold_supply1]) > 0):  # game.yaml:589
+            if ((_r18 := len(st.zones[Z_gold_supply1])) > 0):  # game.yaml:589
                 _f15 = 1
             else:
                 _f15 = 0
-            if (len(st.zones[Z_power_supply1]) > 0):  # game.yaml:590
+            if ((_r19 := len(st.zones[Z_power_supply1])) > 0):  # game.yaml:590
                 _f16 = 1
             else:
                 _f16 = 0
-            if ((len(st.zones[Z_gold_supply1]) == 0) and (len(st.zones[Z_power_supply1]) == 0)):  # game.yaml:591
+            if ((_r18 == 0) and (_r19 == 0)):  # game.yaml:591
                 _f17 = 1
             else:
                 _f17 = 0
@@ -6530,10 +6508,10 @@ def build(num_players, files):
                     st.at = o259  # game.yaml:616
                     if _i65 == len(_cands6):
                         break  # done
-                    _c126 = _cands6[_i65]
+                    _c122 = _cands6[_i65]
                 else:  # one card and no stopping yet: it is picked
-                    _c126 = _cands6[0]
-                _picked6.append(_c126)
+                    _c122 = _cands6[0]
+                _picked6.append(_c122)
             env['gone'] = _picked6
         if pc <= 1:
             st.at = o262  # game.yaml:617
@@ -6681,7 +6659,7 @@ def build(num_players, files):
             for _i66 in span_list(1, len(st.players), S[140]):
                 env['i'] = _i66
                 st.at = o292  # game.yaml:193
-                _args135 = {'p': (_i66 - 1), 'n': D_hand_sizes1.cell((len(st.players), _i66, ), 2, S[138])}
+                _args135 = {'p': (_i66 - 1), 'n': DL_hand_sizes1[(len(st.players), _i66, )][2]}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                     enter_procedure(st, S[139])
                 st.inline += 1
@@ -6697,8 +6675,8 @@ def build(num_players, files):
             st.at = o295  # game.yaml:194
             _items21 = st.zones[Z_returned1]
             _dest32 = Z_deck1
-            for _c128 in cards_of(_items21):
-                st.move(_c128, _dest32, False)
+            for _c124 in cards_of(_items21):
+                st.move(_c124, _dest32, False)
             st.at = o296  # game.yaml:194
             st.shuffle(Z_deck1)
         if pc <= 4:
@@ -6710,24 +6688,24 @@ def build(num_players, files):
                 env['p'] = _p60
                 st.at = o298  # game.yaml:197
                 _n18 = 3
-                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c129: (_c129.props['value'] == 1), S[134])
+                _moved13 = take_where(st, Z_power_supply1, _n18, lambda _c125: (_c125.props['value'] == 1), S[134])
                 _dest33 = (Z_chips1 + _p60)
-                for _c130 in _moved13:
-                    st.move(_c130, _dest33, False)
+                for _c126 in _moved13:
+                    st.move(_c126, _dest33, False)
                 st.at = o299  # game.yaml:198
                 _n19 = 3
-                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c131: (_c131.props['value'] == 2), S[135])
+                _moved14 = take_where(st, Z_power_supply1, _n19, lambda _c127: (_c127.props['value'] == 2), S[135])
                 _dest34 = (Z_chips1 + _p60)
-                for _c132 in _moved14:
-                    st.move(_c132, _dest34, False)
+                for _c128 in _moved14:
+                    st.move(_c128, _dest34, False)
                 st.at = o300  # game.yaml:199
                 st.move_count(1, Z_gold_supply1, (Z_chips1 + _p60), False, S[136])
         if pc <= 5:
             st.at = o302  # game.yaml:200
             _items22 = st.zones[Z_deck1]
             _dest35 = Z_draw_pile1
-            for _c133 in cards_of(_items22):
-                st.move(_c133, _dest35, False)
+            for _c129 in cards_of(_items22):
+                st.move(_c129, _dest35, False)
         if pc <= 6:
             st.at = o303  # game.yaml:201
             _args136 = {}
@@ -6745,7 +6723,7 @@ def build(num_players, files):
         _L_i1 = env['i']
         if pc <= 0:
             st.at = o292  # game.yaml:193
-            _args137 = {'p': (_L_i1 - 1), 'n': D_hand_sizes1.cell((len(st.players), _L_i1, ), 2, S[138])}
+            _args137 = {'p': (_L_i1 - 1), 'n': DL_hand_sizes1[(len(st.players), _L_i1, )][2]}
             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
                 enter_procedure(st, S[139])
             st.inline += 1
@@ -6804,8 +6782,8 @@ def build(num_players, files):
                             st.at = o316  # game.yaml:214
                             _items23 = st.zones[Z_used_properties1]
                             _dest36 = Z_unused_properties1
-                            for _c134 in cards_of(_items23):
-                                st.move(_c134, _dest36, False)
+                            for _c130 in cards_of(_items23):
+                                st.move(_c130, _dest36, False)
                             st.at = o317  # game.yaml:215
                             _args138 = {'p': _p61}
                             if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6887,8 +6865,8 @@ def build(num_players, files):
                         st.at = o316  # game.yaml:214
                         _items24 = st.zones[Z_used_properties1]
                         _dest37 = Z_unused_properties1
-                        for _c135 in cards_of(_items24):
-                            st.move(_c135, _dest37, False)
+                        for _c131 in cards_of(_items24):
+                            st.move(_c131, _dest37, False)
                         st.at = o317  # game.yaml:215
                         _args141 = {'p': _p62}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -6963,8 +6941,8 @@ def build(num_players, files):
                         st.at = o316  # game.yaml:214
                         _items25 = st.zones[Z_used_properties1]
                         _dest38 = Z_unused_properties1
-                        for _c136 in cards_of(_items25):
-                            st.move(_c136, _dest38, False)
+                        for _c132 in cards_of(_items25):
+                            st.move(_c132, _dest38, False)
                         st.at = o317  # game.yaml:215
                         _args144 = {'p': _p63}
                         if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7029,8 +7007,8 @@ def build(num_players, files):
                     st.at = o316  # game.yaml:214
                     _items26 = st.zones[Z_used_properties1]
                     _dest39 = Z_unused_properties1
-                    for _c137 in cards_of(_items26):
-                        st.move(_c137, _dest39, False)
+                    for _c133 in cards_of(_items26):
+                        st.move(_c133, _dest39, False)
                     st.at = o317  # game.yaml:215
                     _args147 = {'p': _p64}
                     if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7084,8 +7062,8 @@ def build(num_players, files):
                 st.at = o316  # game.yaml:214
                 _items27 = st.zones[Z_used_properties1]
                 _dest40 = Z_unused_properties1
-                for _c138 in cards_of(_items27):
-                    st.move(_c138, _dest40, False)
+                for _c134 in cards_of(_items27):
+                    st.move(_c134, _dest40, False)
                 st.at = o317  # game.yaml:215
                 _args150 = {'p': _L_p51}
                 if len(st.frames) + st.inline >= MAX_CALL_DEPTH:
@@ -7140,8 +7118,8 @@ def build(num_players, files):
             st.at = o316  # game.yaml:214
             _items28 = st.zones[Z_used_properties1]
             _dest41 = Z_unused_properties1
-            for _c139 in cards_of(_items28):
-                st.move(_c139, _dest41, False)
+            for _c135 in cards_of(_items28):
+                st.move(_c135, _dest41, False)
         if pc <= 4:
             st.at = o317  # game.yaml:215
             _args153 = {'p': _L_p52}
@@ -7183,7 +7161,7 @@ def build(num_players, files):
             st.inline -= 1
 
     def tie_0(st, env):  # game.yaml:227
-        return len([1 for _c140 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c140.props['colour'] == C_violet1)])
+        return len([1 for _c136 in (st.zones[(Z_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[199])))] + st.zones[(Z_auction_area1 + (env['p'] if type(env['p']) is int and 0 <= env['p'] < num_players else seat(st, env['p'], S[200])))]) if (_c136.props['colour'] == C_violet1)])
     def trigger_1_when(st, env):  # game.yaml:234
         return (env['card'].key == 'mazarin')
     def trigger_2_when(st, env):  # game.yaml:237
